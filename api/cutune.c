@@ -1,0 +1,432 @@
+/* cutune.c - the public API (include/cutune.h) over the stages: lang/ parses,
+ * compiler/ checks, counts and plans. A cutune_spec owns one arena holding the
+ * source, the syntax tree, the model and the diagnostics. */
+#include "cutune.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../compiler/plan.h"
+#include "../compiler/sema.h"
+#include "../compiler/space.h"
+#include "../lang/parse.h"
+
+struct cutune_spec {
+    arena *arena;
+    const src_file *src;
+    ast_spec *ast;
+    model *model;
+    diag_list diags;
+    strbuf rendered;
+    const char *path;
+};
+
+const char *cutune_version(void)
+{
+    return CUTUNE_VERSION;
+}
+
+const char *cutune_status_text(int status)
+{
+    switch (status) {
+    case CUTUNE_OK: return "ok";
+    case CUTUNE_ESPEC: return "the spec has errors";
+    case CUTUNE_EIO: return "input/output error";
+    case CUTUNE_ENOMEM: return "out of memory";
+    case CUTUNE_EINVAL: return "invalid argument";
+    case CUTUNE_EEVAL: return "an expression failed to evaluate";
+    default: return "unknown status";
+    }
+}
+
+static int spec_alloc(cutune_spec **out)
+{
+    cutune_spec *spec = calloc(1, sizeof *spec);
+    if (!spec)
+        return CUTUNE_ENOMEM;
+    spec->arena = arena_new();
+    if (!spec->arena) {
+        free(spec);
+        return CUTUNE_ENOMEM;
+    }
+    diag_init(&spec->diags, spec->arena, NULL);
+    *out = spec;
+    return CUTUNE_OK;
+}
+
+/* Splits "NAME=VALUE" overrides; a malformed one becomes a diagnostic. */
+static int parse_overrides(cutune_spec *spec, const cutune_load_options *opts, sema_override **out, int *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (!opts || opts->nset <= 0)
+        return CUTUNE_OK;
+    sema_override *ov = arena_alloc(spec->arena, sizeof *ov * (size_t)opts->nset);
+    if (!ov)
+        return CUTUNE_ENOMEM;
+    for (int i = 0; i < opts->nset; i++) {
+        const char *eq = opts->set[i] ? strchr(opts->set[i], '=') : NULL;
+        if (!eq || eq == opts->set[i]) {
+            diag_error_noloc(&spec->diags, "--set %s: expected NAME=VALUE", opts->set[i] ? opts->set[i] : "(null)");
+            continue;
+        }
+        ov[*n].name = arena_strndup(spec->arena, opts->set[i], (size_t)(eq - opts->set[i]));
+        ov[*n].text = eq + 1;
+        if (!ov[*n].name)
+            return CUTUNE_ENOMEM;
+        (*n)++;
+    }
+    *out = ov;
+    return CUTUNE_OK;
+}
+
+/* Parses and checks the source already in spec->src. */
+static int spec_compile(cutune_spec *spec, const cutune_load_options *opts)
+{
+    spec->diags.src = spec->src;
+    if (lang_parse(&spec->ast, spec->arena, spec->src, &spec->diags) < 0) {
+        if (!spec->ast || spec->diags.out_of_memory)
+            return CUTUNE_ENOMEM;
+        return CUTUNE_ESPEC;
+    }
+    if (!spec->ast->has_kernel)
+        return CUTUNE_ESPEC;
+    sema_options so;
+    memset(&so, 0, sizeof so);
+    sema_override *ov;
+    int rc = parse_overrides(spec, opts, &ov, &so.noverrides);
+    if (rc < 0)
+        return rc;
+    so.overrides = ov;
+    so.skip_file_checks = opts && opts->skip_file_checks;
+    if (sema_check(&spec->model, spec->arena, spec->ast, &so, &spec->diags) < 0)
+        return spec->diags.out_of_memory ? CUTUNE_ENOMEM : CUTUNE_ESPEC;
+    return CUTUNE_OK;
+}
+
+int cutune_spec_load_string(cutune_spec **out, const char *name, const char *text, size_t len,
+                            const cutune_load_options *opts)
+{
+    if (!out || !name || (!text && len))
+        return CUTUNE_EINVAL;
+    *out = NULL;
+    cutune_spec *spec;
+    int rc = spec_alloc(&spec);
+    if (rc < 0)
+        return rc;
+    spec->path = arena_strdup(spec->arena, name);
+    spec->src = src_new(spec->arena, name, opts && opts->base_dir ? opts->base_dir : ".", text ? text : "", len);
+    if (!spec->src || !spec->path) {
+        cutune_spec_free(spec);
+        return CUTUNE_ENOMEM;
+    }
+    *out = spec;
+    return spec_compile(spec, opts);
+}
+
+int cutune_spec_load_file(cutune_spec **out, const char *path, const cutune_load_options *opts)
+{
+    if (!out || !path)
+        return CUTUNE_EINVAL;
+    *out = NULL;
+    cutune_spec *spec;
+    int rc = spec_alloc(&spec);
+    if (rc < 0)
+        return rc;
+    *out = spec;
+    spec->path = arena_strdup(spec->arena, path);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        diag_error_noloc(&spec->diags, "cannot read spec '%s': %s", path, strerror(errno));
+        return CUTUNE_EIO;
+    }
+    strbuf text = STRBUF_INIT;
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        sb_addn(&text, buf, n);
+    int read_error = ferror(f);
+    fclose(f);
+    if (read_error) {
+        sb_free(&text);
+        diag_error_noloc(&spec->diags, "cannot read spec '%s': read error", path);
+        return CUTUNE_EIO;
+    }
+    if (!sb_ok(&text)) {
+        sb_free(&text);
+        return CUTUNE_ENOMEM;
+    }
+    spec->src = src_new(spec->arena, path, NULL, sb_cstr(&text), text.len);
+    sb_free(&text);
+    if (!spec->src)
+        return CUTUNE_ENOMEM;
+    return spec_compile(spec, opts);
+}
+
+void cutune_spec_free(cutune_spec *spec)
+{
+    if (!spec)
+        return;
+    sb_free(&spec->rendered);
+    arena_free(spec->arena);
+    free(spec);
+}
+
+int cutune_spec_ok(const cutune_spec *spec)
+{
+    return spec && spec->model && spec->diags.errors == 0;
+}
+
+int cutune_spec_error_count(const cutune_spec *spec) { return spec->diags.errors; }
+int cutune_spec_warning_count(const cutune_spec *spec) { return spec->diags.warnings; }
+int cutune_spec_diagnostic_count(const cutune_spec *spec) { return spec->diags.len; }
+
+const char *cutune_spec_diagnostics(cutune_spec *spec, int from, int color)
+{
+    sb_reset(&spec->rendered);
+    diag_list view = spec->diags;
+    if (from < 0)
+        from = 0;
+    if (from > view.len)
+        from = view.len;
+    view.items += from;
+    view.len -= from;
+    view.dropped = from == 0 ? spec->diags.dropped : 0;
+    diag_render(&view, &spec->rendered, color != 0);
+    return sb_ok(&spec->rendered) ? sb_cstr(&spec->rendered) : NULL;
+}
+
+const char *cutune_spec_path(const cutune_spec *spec) { return spec->path; }
+const char *cutune_spec_kernel(const cutune_spec *spec) { return spec->model->kernel; }
+const char *cutune_spec_kernel_file(const cutune_spec *spec) { return spec->model->kernel_file; }
+const char *cutune_spec_strategy(const cutune_spec *spec) { return strategy_name(spec->model->search.strategy); }
+int cutune_spec_constraint_count(const cutune_spec *spec) { return spec->model->nrequires; }
+int cutune_spec_param_count(const cutune_spec *spec) { return spec->model->nparams; }
+
+static const m_param *param_at(const cutune_spec *spec, int i)
+{
+    if (!cutune_spec_ok(spec) || i < 0 || i >= spec->model->nparams)
+        return NULL;
+    return &spec->model->params[i];
+}
+
+const char *cutune_spec_param_name(const cutune_spec *spec, int i)
+{
+    const m_param *p = param_at(spec, i);
+    return p ? p->name : NULL;
+}
+
+const char *cutune_spec_param_route(const cutune_spec *spec, int i)
+{
+    static const char *const names[] = {
+        [ROUTE_DEFINE] = "define", [ROUTE_TEMPLATE] = "template", [ROUTE_OPTION] = "option",
+        [ROUTE_MAXRREGCOUNT] = "maxrregcount", [ROUTE_SMEM] = "smem", [ROUTE_NONE] = "none",
+    };
+    const m_param *p = param_at(spec, i);
+    return p ? names[p->route] : NULL;
+}
+
+const char *cutune_spec_param_type(const cutune_spec *spec, int i)
+{
+    const m_param *p = param_at(spec, i);
+    return p ? vtype_name(p->dom.type) : NULL;
+}
+
+uint64_t cutune_spec_param_value_count(const cutune_spec *spec, int i)
+{
+    const m_param *p = param_at(spec, i);
+    return p ? p->dom.size : 0;
+}
+
+int cutune_spec_param_value(const cutune_spec *spec, int i, uint64_t k, char *buf, size_t size)
+{
+    const m_param *p = param_at(spec, i);
+    if (!p || k >= p->dom.size)
+        return CUTUNE_EINVAL;
+    strbuf sb = STRBUF_INIT;
+    value_format(domain_at(&p->dom, k), &sb, false);
+    if (!sb_ok(&sb))
+        return CUTUNE_ENOMEM;
+    int n = (int)sb.len;
+    if (buf && size)
+        snprintf(buf, size, "%s", sb_cstr(&sb));
+    sb_free(&sb);
+    return n;
+}
+
+/* Records an evaluation error as a diagnostic on the spec. */
+static int eval_failed(cutune_spec *spec, const eval_error *err)
+{
+    diag_error(&spec->diags, err->loc, "%s", err->message);
+    return CUTUNE_EEVAL;
+}
+
+/* The space is empty: find the constraint that empties it. A constraint that no
+ * configuration satisfies on its own is named alone; otherwise the first one that,
+ * with those before it, leaves nothing. */
+static int explain_empty(cutune_spec *spec)
+{
+    const model *m = spec->model;
+    int *reqs = malloc(sizeof(int) * (size_t)(m->nrequires + 1));
+    if (!reqs)
+        return CUTUNE_ENOMEM;
+    int rc = CUTUNE_ESPEC;
+    bool reported = false;
+    for (int r = 0; r < m->nrequires && !reported; r++) {
+        for (int pass = 0; pass < 2 && !reported; pass++) {
+            /* pass 0: this constraint alone; pass 1: it and every one before it */
+            int n = 0;
+            if (pass == 0)
+                reqs[n++] = r;
+            else
+                for (int k = 0; k <= r; k++)
+                    reqs[n++] = k;
+            space *sp;
+            if (space_new(&sp, m, reqs, n) < 0) {
+                rc = CUTUNE_ENOMEM;
+                goto done;
+            }
+            uint64_t count;
+            bool sat;
+            eval_error err;
+            int crc = space_count(sp, &count, &sat, &err);
+            space_free(sp);
+            if (crc < 0) {
+                rc = eval_failed(spec, &err);
+                goto done;
+            }
+            if (count == 0) {
+                if (pass == 0)
+                    diag_error(&spec->diags, m->requires[r].loc, "no configuration satisfies this constraint");
+                else
+                    diag_error(&spec->diags, m->requires[r].loc, "no configuration satisfies this constraint "
+                               "together with the ones before it");
+                reported = true;
+            }
+        }
+    }
+    if (!reported)
+        diag_error(&spec->diags, spec->model->kernel_loc, "no configuration satisfies every constraint");
+done:
+    free(reqs);
+    return rc;
+}
+
+int cutune_space_count(cutune_spec *spec, cutune_space_size *out)
+{
+    if (!spec || !out || !cutune_spec_ok(spec))
+        return CUTUNE_EINVAL;
+    memset(out, 0, sizeof *out);
+    space *sp;
+    if (space_new(&sp, spec->model, NULL, 0) < 0)
+        return CUTUNE_ENOMEM;
+    bool sat;
+    out->raw = space_raw(sp, &sat);
+    out->raw_saturated = sat;
+    eval_error err;
+    int rc = space_count(sp, &out->valid, &sat, &err);
+    space_free(sp);
+    if (rc < 0) {
+        out->valid = 0;
+        return eval_failed(spec, &err);
+    }
+    out->valid_saturated = sat;
+    if (out->valid == 0)
+        return explain_empty(spec);
+    return CUTUNE_OK;
+}
+
+struct cutune_configs {
+    cutune_spec *spec;
+    space *space;
+    space_iter *iter;
+    arena *scratch;         /* strings of the current variant; reset per configuration */
+    cutune_variant v;
+    const char **values;
+    char *types;
+};
+
+int cutune_configs_new(cutune_configs **out, cutune_spec *spec)
+{
+    if (!out || !spec || !cutune_spec_ok(spec))
+        return CUTUNE_EINVAL;
+    *out = NULL;
+    cutune_configs *it = calloc(1, sizeof *it);
+    if (!it)
+        return CUTUNE_ENOMEM;
+    int n = spec->model->nparams;
+    it->spec = spec;
+    it->scratch = arena_new();
+    it->values = calloc((size_t)n + 1, sizeof(char *));
+    it->types = calloc((size_t)n + 1, 1);
+    if (!it->scratch || !it->values || !it->types || space_new(&it->space, spec->model, NULL, 0) < 0 ||
+        space_iter_new(&it->iter, it->space) < 0) {
+        cutune_configs_free(it);
+        return CUTUNE_ENOMEM;
+    }
+    for (int i = 0; i < n; i++)
+        it->types[i] = vtype_name(spec->model->params[i].dom.type)[0];
+    it->v.ordinal = UINT64_MAX;
+    *out = it;
+    return CUTUNE_OK;
+}
+
+int cutune_configs_next(cutune_configs *it, const cutune_variant **out)
+{
+    const uint64_t *idx;
+    const value *vals;
+    eval_error err;
+    int rc = space_iter_next(it->iter, &idx, &vals, &err);
+    if (rc < 0)
+        return eval_failed(it->spec, &err);
+    if (rc == 0)
+        return 0;
+    arena_reset(it->scratch);
+    const model *m = it->spec->model;
+    variant var;
+    if (plan_variant(m, vals, it->scratch, &var, &err) < 0)
+        return eval_failed(it->spec, &err);
+    strbuf sb = STRBUF_INIT;
+    for (int i = 0; i < m->nparams; i++) {
+        sb_reset(&sb);
+        value_format(vals[i], &sb, false);
+        it->values[i] = sb_ok(&sb) ? arena_strdup(it->scratch, sb_cstr(&sb)) : NULL;
+        if (!it->values[i]) {
+            sb_free(&sb);
+            return CUTUNE_ENOMEM;
+        }
+    }
+    sb_free(&sb);
+    cutune_variant *v = &it->v;
+    v->ordinal++;
+    v->nparams = m->nparams;
+    v->values = it->values;
+    v->types = it->types;
+    memcpy(v->block, var.block, sizeof v->block);
+    memcpy(v->grid, var.grid, sizeof v->grid);
+    v->block_dims = var.block_dims;
+    v->grid_dims = var.grid_dims;
+    v->smem_bytes = var.smem_bytes;
+    v->defines = var.defines;
+    v->ndefines = var.ndefines;
+    v->options = var.options;
+    v->noptions = var.noptions;
+    v->ncommon_options = var.ncommon_options;
+    v->name_expression = var.name_expression;
+    *out = v;
+    return 1;
+}
+
+void cutune_configs_free(cutune_configs *it)
+{
+    if (!it)
+        return;
+    space_iter_free(it->iter);
+    space_free(it->space);
+    arena_free(it->scratch);
+    free(it->values);
+    free(it->types);
+    free(it);
+}

@@ -1,0 +1,68 @@
+/* cli.h - the `cutune` command: shared pieces of the subcommands.
+ *
+ * The CLI is the only place that prints: it loads specs through the public API,
+ * prints their diagnostics to stderr, and writes results to stdout. */
+#ifndef CUTUNE_CLI_H
+#define CUTUNE_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cutune.h"
+
+/* Exit codes (documented in docs/cli.md). */
+enum {
+    EXIT_OK = 0,
+    EXIT_SPEC = 1,      /* the spec is invalid */
+    EXIT_USAGE = 2,     /* bad command line */
+    EXIT_IO = 3,        /* a file could not be read or written */
+    EXIT_NO_GPU = 4,    /* the work asked for needs a GPU, and none is usable */
+    EXIT_INTERNAL = 5   /* out of memory or an internal error */
+};
+
+/* Options every subcommand that reads a spec accepts. */
+typedef struct cli_common {
+    const char **set;   /* --set NAME=VALUE, in order */
+    int nset;
+    int color;          /* 1: colour diagnostics */
+    bool quiet;
+} cli_common;
+
+/* cli_common_option: handles --set/--color/--quiet for getopt_long loops (opt is the
+ * option's value from the table built with CLI_COMMON_OPTIONS). Returns 1 when handled,
+ * 0 when not a common option, -1 on a bad value (a message has been printed). */
+int cli_common_option(cli_common *c, int opt, const char *arg);
+
+#define CLI_OPT_SET 1000
+#define CLI_OPT_COLOR 1001
+#define CLI_OPT_QUIET 'q'
+#define CLI_COMMON_OPTIONS                                  \
+    {"set", required_argument, NULL, CLI_OPT_SET},          \
+    {"color", required_argument, NULL, CLI_OPT_COLOR},      \
+    {"quiet", no_argument, NULL, CLI_OPT_QUIET}
+
+/* cli_init_common: defaults (colour when stderr is a terminal and NO_COLOR is unset). */
+void cli_init_common(cli_common *c);
+void cli_free_common(cli_common *c);
+
+/* cli_load: loads the spec at `path`, prints its diagnostics to stderr, and returns
+ * the spec when it is valid; NULL otherwise, with *exit_code set. */
+cutune_spec *cli_load(const char *path, const cli_common *c, int *exit_code);
+
+/* cli_print_new_diagnostics: prints diagnostics recorded since index *seen. */
+void cli_print_new_diagnostics(cutune_spec *spec, const cli_common *c, int *seen);
+
+/* cli_exit_for_status: the exit code for a library status. */
+int cli_exit_for_status(int status);
+
+/* cli_format_count: "22,200,000" into buf. */
+const char *cli_format_count(unsigned long long n, char *buf, size_t size);
+
+/* cli_usage_error: prints "cutune SUB: message" and a hint to stderr; returns EXIT_USAGE. */
+int cli_usage_error(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+int cmd_check(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
+
+#endif

@@ -1,0 +1,127 @@
+/* cli_util.c - spec loading, diagnostics and option handling shared by subcommands. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+void cli_init_common(cli_common *c)
+{
+    memset(c, 0, sizeof *c);
+    const char *no_color = getenv("NO_COLOR");
+    const char *term = getenv("TERM");
+    c->color = isatty(STDERR_FILENO) && !(no_color && *no_color) && !(term && strcmp(term, "dumb") == 0);
+}
+
+void cli_free_common(cli_common *c)
+{
+    free(c->set);
+    c->set = NULL;
+}
+
+int cli_common_option(cli_common *c, int opt, const char *arg)
+{
+    switch (opt) {
+    case CLI_OPT_SET: {
+        const char **grown = realloc(c->set, sizeof(char *) * (size_t)(c->nset + 1));
+        if (!grown) {
+            fprintf(stderr, "cutune: out of memory\n");
+            return -1;
+        }
+        c->set = grown;
+        c->set[c->nset++] = arg;
+        return 1;
+    }
+    case CLI_OPT_COLOR:
+        if (strcmp(arg, "always") == 0)
+            c->color = 1;
+        else if (strcmp(arg, "never") == 0)
+            c->color = 0;
+        else if (strcmp(arg, "auto") != 0) {
+            fprintf(stderr, "cutune: --color takes auto, always or never, not '%s'\n", arg);
+            return -1;
+        }
+        return 1;
+    case CLI_OPT_QUIET:
+        c->quiet = true;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int cli_exit_for_status(int status)
+{
+    switch (status) {
+    case CUTUNE_OK: return EXIT_OK;
+    case CUTUNE_ESPEC:
+    case CUTUNE_EEVAL: return EXIT_SPEC;
+    case CUTUNE_EIO: return EXIT_IO;
+    case CUTUNE_EINVAL: return EXIT_USAGE;
+    default: return EXIT_INTERNAL;
+    }
+}
+
+void cli_print_new_diagnostics(cutune_spec *spec, const cli_common *c, int *seen)
+{
+    int n = cutune_spec_diagnostic_count(spec);
+    if (n > *seen) {
+        const char *text = cutune_spec_diagnostics(spec, *seen, c->color);
+        if (text)
+            fputs(text, stderr);
+        *seen = n;
+    }
+}
+
+cutune_spec *cli_load(const char *path, const cli_common *c, int *exit_code)
+{
+    cutune_load_options opts;
+    memset(&opts, 0, sizeof opts);
+    opts.set = c->set;
+    opts.nset = c->nset;
+    cutune_spec *spec = NULL;
+    int rc = cutune_spec_load_file(&spec, path, &opts);
+    if (!spec) {
+        fprintf(stderr, "cutune: %s\n", cutune_status_text(rc));
+        *exit_code = cli_exit_for_status(rc);
+        return NULL;
+    }
+    int seen = 0;
+    cli_print_new_diagnostics(spec, c, &seen);
+    if (rc != CUTUNE_OK) {
+        int errors = cutune_spec_error_count(spec);
+        if (rc == CUTUNE_ESPEC && errors)
+            fprintf(stderr, "%s: %d error%s\n", path, errors, errors == 1 ? "" : "s");
+        *exit_code = cli_exit_for_status(rc);
+        cutune_spec_free(spec);
+        return NULL;
+    }
+    *exit_code = EXIT_OK;
+    return spec;
+}
+
+const char *cli_format_count(unsigned long long n, char *buf, size_t size)
+{
+    char digits[32];
+    int len = snprintf(digits, sizeof digits, "%llu", n);
+    size_t k = 0;
+    for (int i = 0; i < len && k + 2 < size; i++) {
+        if (i > 0 && (len - i) % 3 == 0)
+            buf[k++] = ',';
+        buf[k++] = digits[i];
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+int cli_usage_error(const char *sub, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "cutune%s%s: ", sub ? " " : "", sub ? sub : "");
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n(see: cutune help%s%s)\n", sub ? " " : "", sub ? sub : "");
+    return EXIT_USAGE;
+}

@@ -1,0 +1,145 @@
+/* cmd_check.c - `cutune check SPEC`: validate and summarise the space. */
+#include <getopt.h>
+#include <jansson.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Up to `max` values of param i, comma separated, into out. */
+static void param_values_text(const cutune_spec *spec, int i, int max, char *out, size_t size)
+{
+    uint64_t n = cutune_spec_param_value_count(spec, i);
+    size_t len = 0;
+    out[0] = '\0';
+    for (uint64_t k = 0; k < n && k < (uint64_t)max; k++) {
+        char v[64];
+        cutune_spec_param_value(spec, i, k, v, sizeof v);
+        int w = snprintf(out + len, size - len, "%s%s%s%s", k ? ", " : "",
+                         strcmp(cutune_spec_param_type(spec, i), "string") == 0 ? "\"" : "", v,
+                         strcmp(cutune_spec_param_type(spec, i), "string") == 0 ? "\"" : "");
+        if (w < 0 || (size_t)w >= size - len)
+            break;
+        len += (size_t)w;
+    }
+    if (n > (uint64_t)max && len + 8 < size)
+        snprintf(out + len, size - len, ", ...");
+}
+
+/* cli_space_summary: counts the space and prints the summary; used by check and tune.
+ * Returns an exit code. */
+int cli_space_summary(cutune_spec *spec, const cli_common *c, int json);
+
+int cli_space_summary(cutune_spec *spec, const cli_common *c, int json)
+{
+    int seen = cutune_spec_diagnostic_count(spec);
+    cutune_space_size size;
+    double t0 = now_seconds();
+    int rc = cutune_space_count(spec, &size);
+    double seconds = now_seconds() - t0;
+    cli_print_new_diagnostics(spec, c, &seen);
+    if (rc != CUTUNE_OK && rc != CUTUNE_ESPEC)
+        return cli_exit_for_status(rc);
+    int nparams = cutune_spec_param_count(spec);
+    if (json) {
+        json_t *root = json_object(), *params = json_array();
+        json_object_set_new(root, "spec", json_string(cutune_spec_path(spec)));
+        json_object_set_new(root, "kernel", json_string(cutune_spec_kernel(spec)));
+        json_object_set_new(root, "kernel_file", json_string(cutune_spec_kernel_file(spec)));
+        for (int i = 0; i < nparams; i++) {
+            json_t *p = json_object();
+            json_object_set_new(p, "name", json_string(cutune_spec_param_name(spec, i)));
+            json_object_set_new(p, "type", json_string(cutune_spec_param_type(spec, i)));
+            json_object_set_new(p, "route", json_string(cutune_spec_param_route(spec, i)));
+            json_object_set_new(p, "count", json_integer((json_int_t)cutune_spec_param_value_count(spec, i)));
+            json_array_append_new(params, p);
+        }
+        json_object_set_new(root, "params", params);
+        json_object_set_new(root, "constraints", json_integer(cutune_spec_constraint_count(spec)));
+        json_object_set_new(root, "raw", json_integer((json_int_t)size.raw));
+        json_object_set_new(root, "raw_saturated", json_boolean(size.raw_saturated));
+        json_object_set_new(root, "valid", json_integer((json_int_t)size.valid));
+        json_object_set_new(root, "valid_saturated", json_boolean(size.valid_saturated));
+        json_object_set_new(root, "count_seconds", json_real(seconds));
+        json_object_set_new(root, "search", json_string(cutune_spec_strategy(spec)));
+        char *text = json_dumps(root, JSON_INDENT(2));
+        json_decref(root);
+        if (!text)
+            return EXIT_INTERNAL;
+        puts(text);
+        free(text);
+        return rc == CUTUNE_OK ? EXIT_OK : EXIT_SPEC;
+    }
+    char raw[40], valid[40];
+    printf("spec         %s\n", cutune_spec_path(spec));
+    printf("kernel       %s  (%s)\n", cutune_spec_kernel(spec), cutune_spec_kernel_file(spec));
+    printf("params       %d\n", nparams);
+    int width = 4;
+    for (int i = 0; i < nparams; i++)
+        if ((int)strlen(cutune_spec_param_name(spec, i)) > width)
+            width = (int)strlen(cutune_spec_param_name(spec, i));
+    for (int i = 0; i < nparams; i++) {
+        char vals[160];
+        param_values_text(spec, i, 8, vals, sizeof vals);
+        uint64_t n = cutune_spec_param_value_count(spec, i);
+        printf("  %-*s %6s value%s  as %-12s %s\n", width, cutune_spec_param_name(spec, i),
+               cli_format_count(n, raw, sizeof raw), n == 1 ? " " : "s", cutune_spec_param_route(spec, i), vals);
+    }
+    printf("constraints  %d\n", cutune_spec_constraint_count(spec));
+    cli_format_count(size.raw, raw, sizeof raw);
+    cli_format_count(size.valid, valid, sizeof valid);
+    double share = size.raw ? 100.0 * (double)size.valid / (double)size.raw : 0.0;
+    printf("space        %s%s raw, %s%s valid (%.3g%%), counted in %.3f s\n", size.raw_saturated ? ">= " : "", raw,
+           size.valid_saturated ? ">= " : "", valid, share, seconds);
+    printf("search       %s\n", cutune_spec_strategy(spec));
+    return rc == CUTUNE_OK ? EXIT_OK : EXIT_SPEC;
+}
+
+int cmd_check(int argc, char **argv)
+{
+    cli_common c;
+    cli_init_common(&c);
+    int json = 0;
+    static const struct option longopts[] = {
+        CLI_COMMON_OPTIONS,
+        {"format", required_argument, NULL, 'f'},
+        {NULL, 0, NULL, 0},
+    };
+    int opt, code = EXIT_OK;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "qf:", longopts, NULL)) != -1) {
+        int handled = cli_common_option(&c, opt, optarg);
+        if (handled < 0) {
+            code = EXIT_USAGE;
+            goto done;
+        }
+        if (handled)
+            continue;
+        if (opt == 'f' && (strcmp(optarg, "json") == 0 || strcmp(optarg, "text") == 0)) {
+            json = strcmp(optarg, "json") == 0;
+            continue;
+        }
+        code = opt == 'f' ? cli_usage_error("check", "--format takes text or json, not '%s'", optarg)
+                          : cli_usage_error("check", "unknown option");
+        goto done;
+    }
+    if (optind != argc - 1) {
+        code = cli_usage_error("check", optind >= argc ? "which spec? (cutune check SPEC)" : "one spec at a time");
+        goto done;
+    }
+    cutune_spec *spec = cli_load(argv[optind], &c, &code);
+    if (spec) {
+        code = cli_space_summary(spec, &c, json);
+        cutune_spec_free(spec);
+    }
+done:
+    cli_free_common(&c);
+    return code;
+}

@@ -1,0 +1,124 @@
+/* main.c - `cutune`: dispatches to a subcommand; holds the help texts. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+    const char *help;
+} command;
+
+static const char common_help[] =
+    "Common options:\n"
+    "  --set NAME=VALUE   override a `let` of the spec (repeatable), e.g. --set nx=4096\n"
+    "  --color WHEN       colour diagnostics: auto (default), always, never\n"
+    "  -q, --quiet        print only errors and the requested output\n";
+
+static const command commands[] = {
+    {"tune", cmd_tune, "tune a spec (the default: cutune SPEC)",
+     "usage: cutune [tune] SPEC [options]\n"
+     "\n"
+     "Tunes the kernel a spec describes: checks the spec, builds its space, compiles each\n"
+     "variant, measures it on the GPU, verifies it and picks the best.\n"
+     "\n"
+     "This version has the front end only: it checks the spec and summarises the space\n"
+     "(as `cutune check`), then says plainly that compiling and timing are not done.\n"},
+    {"check", cmd_check, "validate a spec and summarise its space",
+     "usage: cutune check SPEC [options]\n"
+     "\n"
+     "Parses and checks SPEC, reporting every error with file:line:col, then prints its\n"
+     "params, constraints and the size of its space (raw combinations, and valid\n"
+     "configurations, counted without listing them).\n"
+     "\n"
+     "  --format text|json  the summary's format (default text)\n"},
+    {"list", cmd_list, "list the valid configurations and their variants",
+     "usage: cutune list SPEC [--limit N] [--format table|csv|json] [options]\n"
+     "\n"
+     "Streams the valid configurations in declaration order (the last param varies\n"
+     "fastest), each with its launch geometry (block, grid, dynamic shared memory), the\n"
+     "kernel name expression, and the -D macros and compile options its variant gets.\n"
+     "\n"
+     "  --limit N           stop after N configurations (0: all; the default)\n"
+     "  --format FORMAT     table (default), csv, or json (an array of objects)\n"},
+};
+enum { NCOMMANDS = sizeof commands / sizeof *commands };
+
+static void print_usage(FILE *f)
+{
+    fprintf(f, "cutune %s - a CUDA kernel autotuner\n\n"
+               "usage: cutune SPEC [options]          tune a spec (same as: cutune tune SPEC)\n"
+               "       cutune COMMAND [args]\n\n"
+               "commands:\n",
+            cutune_version());
+    for (int i = 0; i < NCOMMANDS; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "  %-10s %s\n", "help", "help on a command: cutune help list");
+    fprintf(f, "  %-10s %s\n", "version", "print the version");
+    fprintf(f, "\nexit codes: 0 ok, 1 spec error, 2 usage error, 3 file error, 4 no usable GPU, 5 internal error\n"
+               "docs: docs/cli.md (commands), docs/language.md (the .tune language)\n");
+}
+
+static const command *find_command(const char *name)
+{
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_usage(stdout);
+        return EXIT_OK;
+    }
+    const command *c = find_command(argv[1]);
+    if (!c) {
+        if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "version") == 0) {
+            print_usage(stdout);
+            return EXIT_OK;
+        }
+        return cli_usage_error(NULL, "no command named '%s'", argv[1]);
+    }
+    fputs(c->help, stdout);
+    fputs("\n", stdout);
+    fputs(common_help, stdout);
+    return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *first = argv[1];
+    if (strcmp(first, "--help") == 0 || strcmp(first, "-h") == 0) {
+        print_usage(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(first, "--version") == 0 || strcmp(first, "version") == 0) {
+        printf("cutune %s\n", cutune_version());
+        return EXIT_OK;
+    }
+    if (strcmp(first, "help") == 0)
+        return cmd_help(argc - 1, argv + 1);
+    const command *c = find_command(first);
+    if (c) {
+        for (int i = 2; i < argc; i++)
+            if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+                char *args[] = {"help", (char *)c->name};
+                return cmd_help(2, args);
+            }
+        return c->run(argc - 1, argv + 1);
+    }
+    if (first[0] == '-')
+        return cli_usage_error(NULL, "unknown option '%s'", first);
+    /* cutune SPEC ...: a spec path is the tune command. */
+    if (!strchr(first, '.') && !strchr(first, '/'))
+        return cli_usage_error(NULL, "no command named '%s' (a spec path usually ends in .tune)", first);
+    return cmd_tune(argc, argv);
+}

@@ -1,0 +1,41 @@
+/* model.c - small helpers over the checked model (see model.h). */
+#include "model.h"
+
+value domain_at(const domain *d, uint64_t i)
+{
+    switch (d->kind) {
+    case DK_LIST:
+        return d->values[i];
+    case DK_ARITH:
+        return value_int(d->first + (int64_t)i * d->step);
+    case DK_GEOM: {
+        int64_t v = d->first;
+        for (uint64_t k = 0; k < i; k++)
+            v *= d->step;
+        return value_int(v);
+    }
+    }
+    return value_int(0);
+}
+
+int64_t domain_find(const domain *d, value v)
+{
+    if (d->kind == DK_LIST) {
+        for (uint64_t i = 0; i < d->size; i++)
+            if (value_equal(d->values[i], v))
+                return (int64_t)i;
+        return -1;
+    }
+    if (v.type != VT_INT)
+        return -1;
+    for (uint64_t i = 0; i < d->size; i++)
+        if (domain_at(d, i).u.i == v.u.i)
+            return (int64_t)i;
+    return -1;
+}
+
+const char *strategy_name(strategy s)
+{
+    static const char *const names[] = {"exhaustive", "random", "anneal", "genetic", "local", "guided"};
+    return names[s];
+}

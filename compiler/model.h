@@ -1,0 +1,225 @@
+/* model.h - a checked spec: what compiler/sema.c builds from the syntax tree.
+ *
+ * Names are resolved, types known, constants folded, paths resolved, defaults filled
+ * in. Everything later stages need is here and nothing of the syntax is (spans are
+ * kept for messages). Ownership: every part lives in the arena given to sema_check(),
+ * together with the source and the syntax tree it was made from. */
+#ifndef CUTUNE_COMPILER_MODEL_H
+#define CUTUNE_COMPILER_MODEL_H
+
+#include "../lang/ast.h"
+#include "../lang/diag.h"
+#include "value.h"
+
+enum { MODEL_MAX_PARAMS = 64 };
+
+/* A set of params, by index (deps of an expression). */
+typedef uint64_t param_set;
+
+/* ---- typed expressions --------------------------------------------------------- */
+
+typedef enum texpr_kind {
+    TX_CONST, TX_PARAM, TX_LET, TX_TIME, TX_METRIC, TX_UNARY, TX_BINARY, TX_CHAIN, TX_COND, TX_CALL, TX_CTYPE
+} texpr_kind;
+
+typedef enum builtin_fn {
+    FN_MIN, FN_MAX, FN_CDIV, FN_CEIL, FN_FLOOR, FN_ROUND, FN_ABS, FN_POW, FN_LOG2, FN_SQRT,
+    FN_INT, FN_FLOAT, FN_IS_POW2
+} builtin_fn;
+
+typedef struct texpr texpr;
+struct texpr {
+    texpr_kind kind;
+    vtype type;
+    span loc;
+    param_set deps;          /* params this expression reads, through lets too */
+    bool uses_time;          /* reads the measured time (directly or through a metric) */
+    union {
+        value k;             /* TX_CONST */
+        int index;           /* TX_PARAM, TX_LET, TX_METRIC */
+        double time_scale;   /* TX_TIME: seconds -> the unit asked for */
+        ast_ctype ctype;     /* TX_CTYPE */
+        struct {
+            ast_op op;
+            texpr *a, *b;
+        } op;                /* TX_UNARY (b NULL), TX_BINARY */
+        struct {
+            int n;
+            texpr **operands;
+            ast_op *ops;
+        } chain;
+        struct {
+            texpr *cond, *then, *otherwise;
+        } cond;
+        struct {
+            builtin_fn fn;
+            int n;
+            texpr **args;
+        } call;
+    } u;
+};
+
+/* ---- params ------------------------------------------------------------------- */
+
+typedef enum domain_kind { DK_LIST, DK_ARITH, DK_GEOM } domain_kind;
+
+/* The values a param takes, in order. Ranges are not materialised. */
+typedef struct domain {
+    domain_kind kind;
+    vtype type;
+    uint64_t size;
+    value *values;           /* DK_LIST */
+    int64_t first, step;     /* DK_ARITH: first + i*step; DK_GEOM: first * step^i */
+} domain;
+
+/* domain_at: the i-th value (i < size). */
+value domain_at(const domain *d, uint64_t i);
+
+/* domain_find: the index of `v` in the domain, or -1 when it is not one of its values. */
+int64_t domain_find(const domain *d, value v);
+
+typedef struct m_param {
+    const char *name;
+    span loc;
+    domain dom;
+    ast_route_kind route;
+    const char *macro;       /* ROUTE_DEFINE: the macro name */
+    const char *option_fmt;  /* ROUTE_OPTION: format with {} (NULL: the value is the option) */
+    bool has_default;
+    uint64_t default_index;
+} m_param;
+
+typedef struct m_let {
+    const char *name;
+    span loc;
+    texpr *expr;             /* folded to TX_CONST when it depends on no param */
+    vtype type;
+    bool overridden;         /* set from outside (e.g. --set nx=4096) */
+} m_let;
+
+typedef struct m_require {
+    texpr *expr;
+    span loc;
+} m_require;
+
+/* ---- arguments ---------------------------------------------------------------- */
+
+typedef enum init_kind { INIT_NONE, INIT_ZEROS, INIT_CONSTANT, INIT_RANDOM, INIT_RAMP, INIT_SCALAR } init_kind;
+
+typedef struct m_arg {
+    const char *name;
+    span loc;
+    bool is_buffer;
+    ast_dir dir;             /* buffers only */
+    ast_ctype type;
+    texpr *count;            /* buffers: element count (int) */
+    init_kind init;
+    texpr *value;            /* INIT_SCALAR: the value; INIT_CONSTANT: the fill value */
+    uint64_t seed;           /* INIT_RANDOM */
+    double lo, hi;           /* INIT_RANDOM range; INIT_RAMP start (lo) and step (hi) */
+} m_arg;
+
+/* ---- verification, objective, search, measurement, outputs --------------------- */
+
+typedef struct m_verify {
+    bool present;
+    span loc;
+    int *outputs;            /* arg indices */
+    int noutputs;
+    bool against_kernel;
+    span ref_loc;
+    bool config_ok;          /* every param of the reference config was resolved */
+    uint64_t *config;        /* against config: a domain index per param */
+    const char *ref_kernel;
+    texpr **ref_targs;
+    int ref_ntargs;
+    bool ref_has_targs;
+    const char *ref_file;    /* resolved path (the spec's kernel file when not given) */
+    texpr *ref_block[3], *ref_grid[3];
+    int ref_block_dims, ref_grid_dims;
+    double atol, rtol;
+} m_verify;
+
+typedef struct m_metric {
+    const char *name;
+    span loc;
+    texpr *expr;
+} m_metric;
+
+typedef enum strategy {
+    STRAT_EXHAUSTIVE, STRAT_RANDOM, STRAT_ANNEAL, STRAT_GENETIC, STRAT_LOCAL, STRAT_GUIDED
+} strategy;
+
+const char *strategy_name(strategy s);
+
+typedef struct m_search {
+    strategy strategy;
+    span loc;
+    int64_t budget;          /* max evaluations; 0 = no limit */
+    double time_limit_s;     /* 0 = no limit */
+    int64_t patience;        /* stop after this many evaluations without improvement; 0 = never */
+    uint64_t seed;
+    /* strategy-specific knobs (0 = the strategy's default) */
+    double temperature, cooling;
+    int64_t population, restarts;
+    double mutation;
+} m_search;
+
+typedef struct m_measure {
+    int64_t warmup;
+    int64_t repeat;          /* minimum timed repetitions */
+    int64_t max_repeat;
+    double spread;           /* stop repeating once (max-min)/median of the best runs is below this */
+    bool flush_l2;
+    double timeout_s;        /* per-variant limit; 0 = derived from the reference's time */
+} m_measure;
+
+typedef struct m_emit {
+    const char *header_path, *header_prefix;
+    const char *results_path;
+    const char *csv_path;
+    span header_loc, results_loc, csv_loc;
+} m_emit;
+
+/* ---- the model ---------------------------------------------------------------- */
+
+typedef struct model {
+    arena *arena;
+    const src_file *src;
+
+    const char *kernel;        /* the __global__ function's name */
+    span kernel_loc;
+    texpr **targs;             /* template arguments, NULL when not a template */
+    int ntargs;
+    bool has_targs;
+    const char *kernel_file;   /* resolved path */
+    const char **includes;     /* resolved directories */
+    int nincludes;
+    const char **options;      /* base compile options */
+    int noptions;
+
+    m_param *params;
+    int nparams;
+    m_let *lets;
+    int nlets;
+    m_require *requires;
+    int nrequires;
+
+    texpr *block[3], *grid[3];
+    int block_dims, grid_dims;
+    texpr *smem;               /* NULL: no dynamic shared memory */
+
+    m_arg *args;
+    int nargs;
+    m_verify verify;
+    m_metric *metrics;
+    int nmetrics;
+    bool maximize;
+    texpr *objective;          /* NULL: minimise time */
+    const char *objective_name;
+    m_search search;
+    m_measure measure;
+    m_emit emit;
+} model;
+
+#endif

@@ -1,0 +1,36 @@
+/* plan.h - the variant a configuration becomes: what to compile and how to launch it.
+ *
+ * For one configuration (a value per param) the plan gives the -D macros, the compile
+ * options (the spec's base options and include folders, then per-variant options such
+ * as a register cap), the kernel's name expression (reduce<256> for a template), and
+ * the launch geometry and dynamic shared memory. */
+#ifndef CUTUNE_COMPILER_PLAN_H
+#define CUTUNE_COMPILER_PLAN_H
+
+#include "eval.h"
+
+typedef struct variant {
+    int64_t block[3], grid[3];   /* unused dimensions are 1 */
+    int block_dims, grid_dims;
+    int64_t smem_bytes;
+    const char **defines;        /* "-DNAME=value" */
+    int ndefines;
+    const char **options;        /* all compile options, common ones first */
+    int noptions;
+    int ncommon_options;         /* options[0 .. ncommon_options) are the same for every variant */
+    const char *name_expression; /* "kernel" or "kernel<...>" */
+} variant;
+
+/* plan_variant: fills *out for the configuration `values` (a value per param), with
+ * every string allocated in `a`. Returns 0, or -1 with *err when an expression fails
+ * or a dimension is not positive (the message names the configuration). */
+int plan_variant(const model *m, const value *values, arena *a, variant *out, eval_error *err);
+
+/* plan_template_name: `kernel` with its template arguments evaluated for `values`
+ * ("reduce<256, float>"), or `kernel` itself when has_targs is false. `values` may be
+ * NULL when the arguments are constants (a verify statement's reference kernel).
+ * Returns NULL with *err when an argument fails to evaluate or memory runs out. */
+const char *plan_template_name(const model *m, const char *kernel, texpr *const *targs, int ntargs, bool has_targs,
+                               const value *values, arena *a, eval_error *err);
+
+#endif

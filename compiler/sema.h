@@ -1,0 +1,29 @@
+/* sema.h - the checker: from a syntax tree to a model (compiler/model.h).
+ *
+ * Resolves every name, checks every type, folds constants, evaluates param domains,
+ * resolves file paths against the spec's folder, and fills in defaults. Reports every
+ * problem it finds (not just the first) to the diag_list; prints nothing. */
+#ifndef CUTUNE_COMPILER_SEMA_H
+#define CUTUNE_COMPILER_SEMA_H
+
+#include "model.h"
+
+/* A value for a `let` given from outside the spec (CLI --set NAME=VALUE, or the C API),
+ * replacing the expression written in the spec. `text` is parsed as an int, a float,
+ * true/false, or else taken as a string. */
+typedef struct sema_override {
+    const char *name;
+    const char *text;
+} sema_override;
+
+typedef struct sema_options {
+    const sema_override *overrides;
+    int noverrides;
+    bool skip_file_checks;  /* do not require the kernel file and include folders to exist */
+} sema_options;
+
+/* sema_check: builds *out in arena `a` from `spec`. Returns 0 when the spec is valid
+ * (warnings allowed), -1 when it has errors (then *out is NULL) or memory ran out. */
+int sema_check(model **out, arena *a, const ast_spec *spec, const sema_options *opts, diag_list *dl);
+
+#endif

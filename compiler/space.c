@@ -1,0 +1,441 @@
+/* space.c - counting and listing the valid configurations (see space.h).
+ *
+ * Counting builds a "count tree" once: each node fixes one param, tests the constraints
+ * that become fully known there, and then splits the params still free into
+ * independent groups (no pending constraint links two groups), each a child whose
+ * count multiplies. The count of a node is the sum over its param's values of the
+ * product of its children's counts. Because the split only depends on which params are
+ * fixed, it is worked out once, not per value. */
+#include "space.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct cnode {
+    int var;
+    int *checks;
+    int nchecks;
+    struct cnode **kids;
+    int nkids;
+} cnode;
+
+struct space {
+    const model *m;
+    int n;                 /* params */
+    int nreq;              /* constraints in use */
+    const texpr **req;     /* their expressions */
+    param_set *req_deps;
+    value **vals;          /* materialised domains (NULL for big arithmetic ranges) */
+    uint64_t *sizes;
+    int **level_checks;    /* listing: constraints whose last param (in declaration order) is i */
+    int *level_nchecks;
+    cnode **roots;         /* counting: independent groups of all params */
+    int nroots;
+    value *env_vals;       /* scratch for counting */
+    eval_env env;
+};
+
+enum { MATERIALISE_LIMIT = 1 << 20 };
+
+static value space_value(const space *sp, int var, uint64_t i)
+{
+    if (sp->vals[var])
+        return sp->vals[var][i];
+    return domain_at(&sp->m->params[var].dom, i);
+}
+
+static int popcount(param_set s)
+{
+    return __builtin_popcountll(s);
+}
+
+static void cnode_free(cnode *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < c->nkids; i++)
+        cnode_free(c->kids[i]);
+    free(c->kids);
+    free(c->checks);
+    free(c);
+}
+
+/* Splits `vars` into groups linked by the constraints that still have a free param
+ * among them. Writes group masks to groups[] and returns how many. */
+static int split(const space *sp, param_set vars, param_set *groups)
+{
+    int ngroups = 0;
+    param_set left = vars;
+    while (left) {
+        param_set group = left & (~left + 1); /* lowest free param */
+        for (bool grew = true; grew;) {
+            grew = false;
+            for (int r = 0; r < sp->nreq; r++) {
+                param_set d = sp->req_deps[r] & vars;
+                if ((d & group) && (d & ~group)) {
+                    group |= d;
+                    grew = true;
+                }
+            }
+        }
+        groups[ngroups++] = group;
+        left &= ~group;
+    }
+    return ngroups;
+}
+
+/* Builds the count tree for the free params `vars` (a group). The param fixed first
+ * is the one that completes the most constraints, then the one in the most pending
+ * constraints, then the one with the fewest values: this keeps failing branches short. */
+static cnode *build(const space *sp, param_set vars)
+{
+    int best = -1;
+    long best_score[3] = {-1, -1, 0};
+    for (int v = 0; v < sp->n; v++) {
+        if (!(vars & ((param_set)1 << v)))
+            continue;
+        long completes = 0, pending = 0;
+        for (int r = 0; r < sp->nreq; r++) {
+            param_set d = sp->req_deps[r] & vars;
+            if (!(d & ((param_set)1 << v)))
+                continue;
+            pending++;
+            completes += popcount(d) == 1;
+        }
+        long score[3] = {completes, pending, -(long)(sp->sizes[v] > 0x7fffffff ? 0x7fffffff : sp->sizes[v])};
+        if (best < 0 || score[0] > best_score[0] ||
+            (score[0] == best_score[0] && (score[1] > best_score[1] ||
+                                           (score[1] == best_score[1] && score[2] > best_score[2])))) {
+            best = v;
+            memcpy(best_score, score, sizeof score);
+        }
+    }
+    cnode *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->var = best;
+    param_set bit = (param_set)1 << best;
+    c->checks = malloc(sizeof(int) * (size_t)(sp->nreq + 1));
+    if (!c->checks)
+        goto fail;
+    for (int r = 0; r < sp->nreq; r++)
+        if ((sp->req_deps[r] & vars) == bit)
+            c->checks[c->nchecks++] = r;
+    param_set rest = vars & ~bit;
+    if (rest) {
+        param_set groups[MODEL_MAX_PARAMS];
+        int ng = split(sp, rest, groups);
+        c->kids = calloc((size_t)ng, sizeof(cnode *));
+        if (!c->kids)
+            goto fail;
+        for (int g = 0; g < ng; g++) {
+            c->kids[g] = build(sp, groups[g]);
+            if (!c->kids[g])
+                goto fail;
+            c->nkids++;
+        }
+    }
+    return c;
+fail:
+    cnode_free(c);
+    return NULL;
+}
+
+int space_new(space **out, const model *m, const int *reqs, int nreqs)
+{
+    int nrequires = reqs ? nreqs : m->nrequires;
+    *out = NULL;
+    space *sp = calloc(1, sizeof *sp);
+    if (!sp)
+        return -1;
+    sp->m = m;
+    sp->n = m->nparams;
+    sp->nreq = nrequires;
+    size_t n1 = (size_t)sp->n + 1;
+    sp->req_deps = calloc((size_t)nrequires + 1, sizeof(param_set));
+    sp->req = calloc((size_t)nrequires + 1, sizeof(texpr *));
+    sp->vals = calloc(n1, sizeof(value *));
+    sp->sizes = calloc(n1, sizeof(uint64_t));
+    sp->level_checks = calloc(n1, sizeof(int *));
+    sp->level_nchecks = calloc(n1, sizeof(int));
+    sp->env_vals = calloc(n1, sizeof(value));
+    if (!sp->req_deps || !sp->req || !sp->vals || !sp->sizes || !sp->level_checks || !sp->level_nchecks || !sp->env_vals)
+        goto fail;
+    for (int r = 0; r < nrequires; r++) {
+        sp->req[r] = m->requires[reqs ? reqs[r] : r].expr;
+        sp->req_deps[r] = sp->req[r]->deps;
+    }
+    for (int v = 0; v < sp->n; v++) {
+        const domain *d = &m->params[v].dom;
+        sp->sizes[v] = d->size;
+        if (d->size <= MATERIALISE_LIMIT) {
+            sp->vals[v] = malloc(sizeof(value) * (size_t)d->size);
+            if (!sp->vals[v])
+                goto fail;
+            for (uint64_t i = 0; i < d->size; i++)
+                sp->vals[v][i] = domain_at(d, i);
+        }
+        sp->level_checks[v] = malloc(sizeof(int) * (size_t)(nrequires + 1));
+        if (!sp->level_checks[v])
+            goto fail;
+    }
+    for (int r = 0; r < nrequires; r++) {
+        int last = 63 - __builtin_clzll(sp->req_deps[r] | 1);
+        sp->level_checks[last][sp->level_nchecks[last]++] = r;
+    }
+    if (sp->n > 0) {
+        param_set all = sp->n == 64 ? ~(param_set)0 : (((param_set)1 << sp->n) - 1);
+        param_set groups[MODEL_MAX_PARAMS];
+        int ng = split(sp, all, groups);
+        sp->roots = calloc((size_t)ng, sizeof(cnode *));
+        if (!sp->roots)
+            goto fail;
+        for (int g = 0; g < ng; g++) {
+            sp->roots[g] = build(sp, groups[g]);
+            if (!sp->roots[g])
+                goto fail;
+            sp->nroots++;
+        }
+    }
+    sp->env.m = m;
+    sp->env.params = sp->env_vals;
+    *out = sp;
+    return 0;
+fail:
+    space_free(sp);
+    return -1;
+}
+
+void space_free(space *sp)
+{
+    if (!sp)
+        return;
+    for (int v = 0; v < sp->n; v++) {
+        if (sp->vals)
+            free(sp->vals[v]);
+        if (sp->level_checks)
+            free(sp->level_checks[v]);
+    }
+    for (int g = 0; g < sp->nroots; g++)
+        cnode_free(sp->roots[g]);
+    free(sp->roots);
+    free(sp->req_deps);
+    free(sp->req);
+    free(sp->vals);
+    free(sp->sizes);
+    free(sp->level_checks);
+    free(sp->level_nchecks);
+    free(sp->env_vals);
+    free(sp);
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b, bool *sat)
+{
+    uint64_t r;
+    if (__builtin_mul_overflow(a, b, &r)) {
+        *sat = true;
+        return UINT64_MAX;
+    }
+    return r;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b, bool *sat)
+{
+    uint64_t r;
+    if (__builtin_add_overflow(a, b, &r)) {
+        *sat = true;
+        return UINT64_MAX;
+    }
+    return r;
+}
+
+uint64_t space_raw(const space *sp, bool *saturated)
+{
+    *saturated = false;
+    uint64_t total = 1;
+    for (int v = 0; v < sp->n; v++)
+        total = sat_mul(total, sp->sizes[v], saturated);
+    return total;
+}
+
+void space_describe_config(const model *m, const value *values, param_set which, strbuf *out)
+{
+    bool first = true;
+    for (int v = 0; v < m->nparams; v++) {
+        if (!(which & ((param_set)1 << v)))
+            continue;
+        sb_printf(out, "%s%s = ", first ? "" : ", ", m->params[v].name);
+        value_format(values[v], out, true);
+        first = false;
+    }
+}
+
+/* Adds the failing configuration to an evaluation error's message. */
+static void explain(const model *m, const value *values, param_set which, eval_error *err)
+{
+    strbuf sb = STRBUF_INIT;
+    sb_printf(&sb, "%s (when ", err->message);
+    space_describe_config(m, values, which, &sb);
+    sb_addc(&sb, ')');
+    if (sb_ok(&sb))
+        snprintf(err->message, sizeof err->message, "%s", sb_cstr(&sb));
+    sb_free(&sb);
+}
+
+static int run_checks(space *sp, const int *checks, int n, bool *ok, eval_error *err)
+{
+    for (int k = 0; k < n; k++) {
+        int r = checks[k];
+        if (eval_bool(sp->req[r], &sp->env, ok, err) < 0) {
+            explain(sp->m, sp->env_vals, sp->req_deps[r], err);
+            return -1;
+        }
+        if (!*ok)
+            return 0;
+    }
+    *ok = true;
+    return 0;
+}
+
+static int count_node(space *sp, const cnode *c, uint64_t *out, bool *sat, eval_error *err)
+{
+    uint64_t size = sp->sizes[c->var];
+    if (c->nchecks == 0 && c->nkids == 0) {
+        *out = size;
+        return 0;
+    }
+    uint64_t total = 0;
+    for (uint64_t i = 0; i < size; i++) {
+        sp->env_vals[c->var] = space_value(sp, c->var, i);
+        bool ok;
+        if (run_checks(sp, c->checks, c->nchecks, &ok, err) < 0)
+            return -1;
+        if (!ok)
+            continue;
+        uint64_t prod = 1;
+        for (int k = 0; k < c->nkids && prod; k++) {
+            uint64_t kid;
+            if (count_node(sp, c->kids[k], &kid, sat, err) < 0)
+                return -1;
+            prod = sat_mul(prod, kid, sat);
+        }
+        total = sat_add(total, prod, sat);
+    }
+    *out = total;
+    return 0;
+}
+
+int space_count(space *sp, uint64_t *count, bool *saturated, eval_error *err)
+{
+    *saturated = false;
+    uint64_t total = 1;
+    for (int g = 0; g < sp->nroots && total; g++) {
+        uint64_t c;
+        if (count_node(sp, sp->roots[g], &c, saturated, err) < 0)
+            return -1;
+        total = sat_mul(total, c, saturated);
+    }
+    *count = total;
+    return 0;
+}
+
+struct space_iter {
+    const space *sp;
+    uint64_t *idx;
+    value *vals;
+    eval_env env;
+    int level;      /* the param being advanced; -1 before the first call */
+    bool done;
+};
+
+int space_iter_new(space_iter **out, const space *sp)
+{
+    *out = NULL;
+    space_iter *it = calloc(1, sizeof *it);
+    if (!it)
+        return -1;
+    it->sp = sp;
+    it->idx = calloc((size_t)sp->n + 1, sizeof(uint64_t));
+    it->vals = calloc((size_t)sp->n + 1, sizeof(value));
+    if (!it->idx || !it->vals) {
+        space_iter_free(it);
+        return -1;
+    }
+    it->env.m = sp->m;
+    it->env.params = it->vals;
+    it->level = -1;
+    for (int v = 0; v < sp->n; v++)
+        if (sp->sizes[v] == 0)
+            it->done = true;
+    *out = it;
+    return 0;
+}
+
+void space_iter_free(space_iter *it)
+{
+    if (!it)
+        return;
+    free(it->idx);
+    free(it->vals);
+    free(it);
+}
+
+/* Moves to the next index at `level`, carrying into outer params; false when exhausted. */
+static bool advance(space_iter *it)
+{
+    while (it->level >= 0) {
+        if (++it->idx[it->level] < it->sp->sizes[it->level])
+            return true;
+        it->level--;
+    }
+    return false;
+}
+
+int space_iter_next(space_iter *it, const uint64_t **indices, const value **values, eval_error *err)
+{
+    const space *sp = it->sp;
+    int n = sp->n;
+    if (it->done)
+        return 0;
+    if (it->level < 0) {
+        it->level = 0;
+        memset(it->idx, 0, sizeof(uint64_t) * (size_t)(n + 1));
+    } else {
+        it->level = n - 1;
+        if (n == 0 || !advance(it)) {
+            it->done = true;
+            return 0;
+        }
+    }
+    /* Depth-first: fix params from it->level down, backtracking on a failed check. */
+    while (it->level < n) {
+        int v = it->level;
+        it->vals[v] = space_value(sp, v, it->idx[v]);
+        bool ok = true;
+        for (int k = 0; k < sp->level_nchecks[v] && ok; k++) {
+            int r = sp->level_checks[v][k];
+            if (eval_bool(sp->req[r], &it->env, &ok, err) < 0) {
+                explain(sp->m, it->vals, sp->req_deps[r], err);
+                it->done = true;
+                return -1;
+            }
+        }
+        if (ok) {
+            it->level++;
+            if (it->level < n)
+                it->idx[it->level] = 0;
+            continue;
+        }
+        if (!advance(it)) {
+            it->done = true;
+            return 0;
+        }
+    }
+    it->level = n - 1;
+    if (n == 0)
+        it->done = true; /* the one empty configuration */
+    *indices = it->idx;
+    *values = it->vals;
+    return 1;
+}

@@ -1,0 +1,224 @@
+/* ast.h - the syntax tree of a .tune spec, exactly as written.
+ *
+ * Ownership: every node, list and string is allocated in the arena of the parse that
+ * made it (ast_spec.arena is not owned by the spec; the caller of lang_parse owns it).
+ * The tree knows nothing of CUDA and nothing of meaning: names are unresolved and
+ * types unknown; compiler/sema.c checks it and builds the model the later stages use.
+ * Each node keeps its span for diagnostics. */
+#ifndef CUTUNE_LANG_AST_H
+#define CUTUNE_LANG_AST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "src.h"
+
+/* Operators, shared by the parser and the evaluator. */
+typedef enum ast_op {
+    OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FLOORDIV, OP_MOD, OP_POW,
+    OP_SHL, OP_SHR, OP_BITAND, OP_BITOR, OP_BITXOR,
+    OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE,
+    OP_AND, OP_OR, OP_NOT, OP_NEG, OP_POS, OP_BITNOT
+} ast_op;
+
+/* ast_op_text: the operator as written ("+", "//", "&&", ...). */
+const char *ast_op_text(ast_op op);
+
+/* Element and scalar types of kernel arguments (also usable as template arguments). */
+typedef enum ast_ctype {
+    CT_HALF, CT_BF16, CT_FLOAT, CT_DOUBLE, CT_INT8, CT_UINT8, CT_INT16, CT_UINT16,
+    CT_INT, CT_UINT, CT_INT64, CT_UINT64
+} ast_ctype;
+
+/* ast_ctype_name: the spec's spelling ("float", "int64", ...); ast_ctype_cuda: the CUDA
+ * spelling ("float", "long long", "__half", ...); ast_ctype_size: bytes per element. */
+const char *ast_ctype_name(ast_ctype t);
+const char *ast_ctype_cuda(ast_ctype t);
+int ast_ctype_size(ast_ctype t);
+bool ast_ctype_is_float(ast_ctype t);
+
+typedef enum ast_expr_kind {
+    EX_INT, EX_FLOAT, EX_BOOL, EX_STRING, EX_NAME, EX_UNARY, EX_BINARY,
+    EX_CHAIN,  /* a < b <= c: comparisons chained as in mathematics */
+    EX_COND,   /* c ? a : b */
+    EX_CALL,   /* f(x, y) or f(key = value, ...) */
+    EX_CTYPE   /* a C type written where a template argument is expected */
+} ast_expr_kind;
+
+typedef struct ast_expr ast_expr;
+
+/* One argument of a call: positional (name == NULL) or named (key = value). */
+typedef struct ast_arg {
+    const char *name;
+    span name_loc;
+    ast_expr *value;
+} ast_arg;
+
+typedef struct ast_expr_list {
+    ast_expr **items;
+    int len, cap;
+} ast_expr_list;
+
+typedef struct ast_arg_list {
+    ast_arg *items;
+    int len, cap;
+} ast_arg_list;
+
+struct ast_expr {
+    ast_expr_kind kind;
+    span loc;
+    bool parenthesized;
+    union {
+        int64_t ival;
+        double fval;     /* a duration literal (10s, 500ms) is a float in seconds */
+        bool bval;
+        const char *sval;
+        ast_ctype ctype;
+        const char *name;
+        struct {
+            ast_op op;
+            ast_expr *operand;
+        } unary;
+        struct {
+            ast_op op;
+            ast_expr *lhs, *rhs;
+        } binary;
+        struct {
+            ast_expr_list operands; /* n operands */
+            ast_op *ops;            /* n-1 comparison operators */
+        } chain;
+        struct {
+            ast_expr *cond, *then, *otherwise;
+        } cond;
+        struct {
+            const char *name;
+            span name_loc;
+            ast_arg_list args;
+        } call;
+    } u;
+};
+
+/* Where a param's value goes in the variant. */
+typedef enum ast_route_kind {
+    ROUTE_DEFINE,       /* -DNAME=value (the default) */
+    ROUTE_TEMPLATE,     /* a template argument of the kernel */
+    ROUTE_OPTION,       /* a compile option: the value itself, or a format with {} */
+    ROUTE_MAXRREGCOUNT, /* -maxrregcount=value; 0 means no cap */
+    ROUTE_SMEM,         /* the launch's dynamic shared memory bytes */
+    ROUTE_NONE          /* used only inside the spec (geometry, constraints) */
+} ast_route_kind;
+
+typedef struct ast_route {
+    ast_route_kind kind;
+    bool explicit_route;
+    span loc;
+    const char *text;   /* ROUTE_DEFINE: macro name (NULL = the param's name);
+                           ROUTE_OPTION: format string (NULL = the value itself) */
+    span text_loc;
+} ast_route;
+
+typedef enum ast_domain_kind { DOM_LIST, DOM_RANGE } ast_domain_kind;
+
+typedef struct ast_domain {
+    ast_domain_kind kind;
+    span loc;
+    ast_expr_list values;        /* DOM_LIST */
+    ast_expr *lo, *hi, *step;    /* DOM_RANGE; step NULL = 1 */
+    bool geometric;              /* step *k */
+} ast_domain;
+
+typedef enum ast_dir { DIR_NONE, DIR_IN, DIR_OUT, DIR_INOUT } ast_dir;
+
+typedef enum ast_item_kind {
+    IT_INCLUDE, IT_OPTIONS, IT_PARAM, IT_LET, IT_REQUIRE, IT_BLOCK, IT_GRID, IT_SMEM,
+    IT_ARG, IT_VERIFY, IT_METRIC, IT_OBJECTIVE, IT_SEARCH, IT_MEASURE, IT_EMIT
+} ast_item_kind;
+
+typedef struct ast_name {
+    const char *name;
+    span loc;
+} ast_name;
+
+typedef struct ast_name_list {
+    ast_name *items;
+    int len, cap;
+} ast_name_list;
+
+/* The thing outputs are verified against. */
+typedef struct ast_reference {
+    bool is_kernel;
+    span loc;
+    ast_arg_list config;        /* against config(p = v, ...) */
+    /* against kernel NAME<targs> [from "file"] block (...) grid (...) */
+    ast_name kernel;
+    ast_expr_list targs;
+    bool has_targs;
+    const char *file;
+    span file_loc;
+    ast_expr_list block, grid;
+    span block_loc, grid_loc;
+} ast_reference;
+
+typedef struct ast_item {
+    ast_item_kind kind;
+    span loc;       /* the whole statement */
+    span kw_loc;    /* its keyword */
+    union {
+        ast_expr_list strings;  /* IT_INCLUDE, IT_OPTIONS */
+        struct {
+            ast_name name;
+            ast_domain domain;
+            ast_route route;
+            ast_expr *deflt;
+        } param;
+        struct {
+            ast_name name;
+            ast_expr *value;
+        } let;      /* also IT_METRIC */
+        ast_expr *expr;          /* IT_REQUIRE, IT_SMEM */
+        ast_expr_list dims;      /* IT_BLOCK, IT_GRID */
+        struct {
+            ast_name name;
+            ast_dir dir;
+            span dir_loc;
+            ast_ctype type;
+            span type_loc;
+            ast_expr *count;     /* NULL for a scalar */
+            ast_expr *init;      /* NULL when not given */
+        } arg;
+        struct {
+            ast_name_list outputs;
+            ast_reference against;
+            ast_expr *atol, *rtol;
+        } verify;
+        struct {
+            bool maximize;
+            span dir_loc;
+            ast_expr *value;
+        } objective;
+        ast_expr *search;        /* a name or a call: exhaustive, random(budget = 200) */
+        ast_arg_list settings;   /* IT_MEASURE */
+        struct {
+            ast_name what;       /* header, results, csv */
+            const char *path;
+            span path_loc;
+            ast_name prefix;     /* name NULL when absent */
+        } emit;
+    } u;
+} ast_item;
+
+typedef struct ast_spec {
+    const src_file *src;
+    bool has_kernel;
+    ast_name kernel;            /* kernel NAME */
+    ast_expr_list targs;        /* <...> after the name */
+    bool has_targs;
+    span targs_loc;
+    const char *file;           /* from "file.cu" */
+    span file_loc;
+    span kernel_loc;            /* `kernel NAME<...> from "..."` */
+    ast_item **items;
+    int len, cap;
+} ast_spec;
+
+#endif

@@ -1,0 +1,618 @@
+/* parser.y - the .tune grammar: a pure, reentrant bison parser with locations.
+ *
+ * Nodes are allocated in the parse's arena, so error recovery needs no %destructor:
+ * whatever the parser discards is freed with the arena. Errors resynchronise at ';'
+ * (statement level) so one run reports every syntax error it can. Each rule is headed
+ * by its EBNF in docs/language.md terms. */
+%define api.pure full
+%define api.prefix {tn_}
+%define api.location.type {tn_loc}
+%define parse.error custom
+%locations
+%expect 0
+%param {void *scanner}
+%parse-param {lang_ctx *ctx}
+
+%code requires {
+#include "ast.h"
+#include "parse.h"
+typedef struct tn_loc {
+    uint32_t begin, end;
+} tn_loc;
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                         \
+    do {                                                    \
+        if (N) {                                            \
+            (Cur).begin = YYRHSLOC(Rhs, 1).begin;           \
+            (Cur).end = YYRHSLOC(Rhs, N).end;               \
+        } else {                                            \
+            (Cur).begin = (Cur).end = YYRHSLOC(Rhs, 0).end; \
+        }                                                   \
+    } while (0)
+}
+
+%union {
+    int64_t ival;
+    double fval;
+    bool bval;
+    const char *sval;
+    ast_ctype ctype;
+    ast_op op;
+    ast_dir dir;
+    ast_expr *expr;
+    ast_expr_list exprs;
+    ast_arg arg;
+    ast_arg_list args;
+    ast_name_list names;
+    ast_item *item;
+    ast_domain domain;
+    ast_route route;
+    ast_reference ref;
+    struct { ast_expr *step; bool geometric; } step;
+    struct { ast_expr *atol, *rtol; } tol;
+    struct { ast_expr_list list; bool present; } targs;
+}
+
+%code {
+#include <stdio.h>
+#include <string.h>
+#include "../base/suggest.h"
+int tn_lex(TN_STYPE *lval, tn_loc *lloc, void *scanner);
+static void tn_error(tn_loc *loc, void *scanner, lang_ctx *ctx, const char *msg);
+static span S(tn_loc l) { span s = {l.begin, l.end}; return s; }
+#define NEW(p) do { if (!(p)) { ctx->oom = true; YYNOMEM; } } while (0)
+#define PUSH(vec, x) NEW(ARENA_PUSH(ctx->arena, (vec).items, (vec).len, (vec).cap, (x)) == 0 ? (void *)1 : NULL)
+static ast_expr *mk(lang_ctx *ctx, ast_expr_kind k, tn_loc l);
+static ast_expr *mk_binary(lang_ctx *ctx, ast_op op, ast_expr *a, ast_expr *b, tn_loc l);
+static ast_expr *mk_unary(lang_ctx *ctx, ast_op op, ast_expr *a, tn_loc l);
+static ast_expr *mk_chain(lang_ctx *ctx, ast_expr *a, ast_op op, ast_expr *b, tn_loc l);
+static ast_item *mk_item(lang_ctx *ctx, ast_item_kind k, tn_loc l, tn_loc kw);
+static int add_item(lang_ctx *ctx, ast_item *it);
+}
+
+%token KERNEL "'kernel'" FROM "'from'" INCLUDE "'include'" OPTIONS "'options'"
+%token PARAM "'param'" IN "'in'" OUT "'out'" INOUT "'inout'" STEP "'step'" AS "'as'"
+%token DEFINE "'define'" TEMPLATE "'template'" OPTION "'option'" MAXRREGCOUNT "'maxrregcount'"
+%token SMEM "'smem'" NONE "'none'" DEFAULT "'default'" LET "'let'" REQUIRE "'require'"
+%token BLOCK "'block'" GRID "'grid'" ARG "'arg'" VERIFY "'verify'" AGAINST "'against'"
+%token CONFIG "'config'" ATOL "'atol'" RTOL "'rtol'" METRIC "'metric'" OBJECTIVE "'objective'"
+%token MINIMIZE "'minimize'" MAXIMIZE "'maximize'" SEARCH "'search'" MEASURE "'measure'"
+%token EMIT "'emit'" PREFIX "'prefix'"
+%token DOTDOT "'..'" POW "'**'" FLOORDIV "'//'" SHL "'<<'" SHR "'>>'" LE "'<='" GE "'>='"
+%token EQ "'=='" NE "'!='" ANDAND "'&&'" OROR "'||'"
+%token <ival> INT "number"
+%token <fval> FLOAT "number "
+%token <fval> DURATION "duration"
+%token <bval> BOOL "'true' or 'false'"
+%token <sval> STRING "string"
+%token <sval> IDENT "identifier"
+%token <ctype> CTYPE "type name"
+
+%type <expr> expr cond_expr or_expr and_expr cmp_expr bor_expr bxor_expr band_expr shift_expr
+%type <expr> add_expr mul_expr unary_expr pow_expr primary default_opt init_opt count_opt
+%type <item> item
+%type <exprs> expr_list expr_list_opt string_list dims targ_list
+%type <arg> call_arg
+%type <args> call_args call_args_opt
+%type <names> name_list
+%type <domain> domain
+%type <route> route_opt
+%type <ref> reference
+%type <step> step_opt
+%type <tol> tol_opt
+%type <targs> targs_opt
+%type <op> cmp_op
+%type <dir> dir_opt
+%type <sval> from_opt
+
+%start spec
+
+%%
+
+/* spec = "kernel" IDENT [ "<" targs ">" ] "from" STRING "{" { item } "}" */
+spec
+    : KERNEL IDENT targs_opt FROM STRING '{' items '}'
+        { ctx->spec->has_kernel = true;
+          ctx->spec->kernel.name = $2; ctx->spec->kernel.loc = S(@2);
+          ctx->spec->targs = $3.list; ctx->spec->has_targs = $3.present; ctx->spec->targs_loc = S(@3);
+          ctx->spec->file = $5; ctx->spec->file_loc = S(@5);
+          span k = {@1.begin, @5.end}; ctx->spec->kernel_loc = k; }
+    | error
+    ;
+
+targs_opt
+    : %empty                 { memset(&$$, 0, sizeof $$); }
+    | '<' targ_list '>'      { $$.list = $2; $$.present = true; }
+    ;
+
+/* Template arguments stop short of comparisons so that '>' closes the list;
+ * parenthesise an argument that needs one: reduce<(N > 4)>. */
+targ_list
+    : shift_expr               { memset(&$$, 0, sizeof $$); PUSH($$, $1); }
+    | targ_list ',' shift_expr { $$ = $1; PUSH($$, $3); }
+    ;
+
+items
+    : %empty
+    | items item             { if ($2) NEW(add_item(ctx, $2) == 0 ? (void *)1 : NULL); }
+    ;
+
+item
+    /* include = "include" STRING { "," STRING } ";" */
+    : INCLUDE string_list ';'      { NEW($$ = mk_item(ctx, IT_INCLUDE, @$, @1)); $$->u.strings = $2; }
+    /* options = "options" STRING { "," STRING } ";" */
+    | OPTIONS string_list ';'      { NEW($$ = mk_item(ctx, IT_OPTIONS, @$, @1)); $$->u.strings = $2; }
+    /* param = "param" IDENT "in" domain [ "as" route ] [ "default" expr ] ";" */
+    | PARAM IDENT IN domain route_opt default_opt ';'
+        { NEW($$ = mk_item(ctx, IT_PARAM, @$, @1));
+          $$->u.param.name.name = $2; $$->u.param.name.loc = S(@2);
+          $$->u.param.domain = $4; $$->u.param.route = $5; $$->u.param.deflt = $6; }
+    /* let = "let" IDENT "=" expr { "," IDENT "=" expr } ";" */
+    | LET let_bindings ';'         { $$ = NULL; }
+    /* require = "require" expr ";" */
+    | REQUIRE expr ';'             { NEW($$ = mk_item(ctx, IT_REQUIRE, @$, @1)); $$->u.expr = $2; }
+    /* block = "block" dims ";"   grid = "grid" dims ";"   smem = "smem" expr ";" */
+    | BLOCK dims ';'               { NEW($$ = mk_item(ctx, IT_BLOCK, @$, @1)); $$->u.dims = $2; }
+    | GRID dims ';'                { NEW($$ = mk_item(ctx, IT_GRID, @$, @1)); $$->u.dims = $2; }
+    | SMEM expr ';'                { NEW($$ = mk_item(ctx, IT_SMEM, @$, @1)); $$->u.expr = $2; }
+    /* arg = "arg" IDENT ":" [ "in" | "out" | "inout" ] TYPE [ "[" expr "]" ] [ "=" expr ] ";" */
+    | ARG IDENT ':' dir_opt CTYPE count_opt init_opt ';'
+        { NEW($$ = mk_item(ctx, IT_ARG, @$, @1));
+          $$->u.arg.name.name = $2; $$->u.arg.name.loc = S(@2);
+          $$->u.arg.dir = $4; $$->u.arg.dir_loc = S(@4);
+          $$->u.arg.type = $5; $$->u.arg.type_loc = S(@5);
+          $$->u.arg.count = $6; $$->u.arg.init = $7; }
+    /* verify = "verify" IDENT { "," IDENT } "against" reference [ "atol" expr ] [ "rtol" expr ] ";" */
+    | VERIFY name_list AGAINST reference tol_opt ';'
+        { NEW($$ = mk_item(ctx, IT_VERIFY, @$, @1));
+          $$->u.verify.outputs = $2; $$->u.verify.against = $4;
+          $$->u.verify.atol = $5.atol; $$->u.verify.rtol = $5.rtol; }
+    /* metric = "metric" IDENT "=" expr ";" */
+    | METRIC IDENT '=' expr ';'
+        { NEW($$ = mk_item(ctx, IT_METRIC, @$, @1));
+          $$->u.let.name.name = $2; $$->u.let.name.loc = S(@2); $$->u.let.value = $4; }
+    /* objective = "objective" ( "minimize" | "maximize" ) expr ";" */
+    | OBJECTIVE MINIMIZE expr ';'
+        { NEW($$ = mk_item(ctx, IT_OBJECTIVE, @$, @1));
+          $$->u.objective.maximize = false; $$->u.objective.dir_loc = S(@2); $$->u.objective.value = $3; }
+    | OBJECTIVE MAXIMIZE expr ';'
+        { NEW($$ = mk_item(ctx, IT_OBJECTIVE, @$, @1));
+          $$->u.objective.maximize = true; $$->u.objective.dir_loc = S(@2); $$->u.objective.value = $3; }
+    /* search = "search" ( IDENT | IDENT "(" settings ")" ) ";" */
+    | SEARCH expr ';'              { NEW($$ = mk_item(ctx, IT_SEARCH, @$, @1)); $$->u.search = $2; }
+    /* measure = "measure" "(" settings ")" ";" */
+    | MEASURE '(' call_args_opt ')' ';'
+        { NEW($$ = mk_item(ctx, IT_MEASURE, @$, @1)); $$->u.settings = $3; }
+    /* emit = "emit" IDENT STRING [ "prefix" IDENT ] ";" */
+    | EMIT IDENT STRING ';'
+        { NEW($$ = mk_item(ctx, IT_EMIT, @$, @1));
+          $$->u.emit.what.name = $2; $$->u.emit.what.loc = S(@2);
+          $$->u.emit.path = $3; $$->u.emit.path_loc = S(@3); }
+    | EMIT IDENT STRING PREFIX IDENT ';'
+        { NEW($$ = mk_item(ctx, IT_EMIT, @$, @1));
+          $$->u.emit.what.name = $2; $$->u.emit.what.loc = S(@2);
+          $$->u.emit.path = $3; $$->u.emit.path_loc = S(@3);
+          $$->u.emit.prefix.name = $5; $$->u.emit.prefix.loc = S(@5); }
+    | error ';'                    { $$ = NULL; yyerrok; }
+    ;
+
+let_bindings
+    : let_binding
+    | let_bindings ',' let_binding
+    ;
+
+let_binding
+    : IDENT '=' expr
+        { ast_item *it; NEW(it = mk_item(ctx, IT_LET, @$, @1));
+          it->u.let.name.name = $1; it->u.let.name.loc = S(@1); it->u.let.value = $3;
+          NEW(add_item(ctx, it) == 0 ? (void *)1 : NULL); }
+    ;
+
+string_list
+    : STRING
+        { ast_expr *e; NEW(e = mk(ctx, EX_STRING, @1)); e->u.sval = $1;
+          memset(&$$, 0, sizeof $$); PUSH($$, e); }
+    | string_list ',' STRING
+        { ast_expr *e; NEW(e = mk(ctx, EX_STRING, @3)); e->u.sval = $3; $$ = $1; PUSH($$, e); }
+    ;
+
+/* domain = "[" [ expr { "," expr } ] "]" | expr ".." expr [ "step" [ "*" ] expr ] */
+domain
+    : '[' expr_list_opt ']'
+        { memset(&$$, 0, sizeof $$); $$.kind = DOM_LIST; $$.values = $2; $$.loc = S(@$); }
+    | expr DOTDOT expr step_opt
+        { memset(&$$, 0, sizeof $$); $$.kind = DOM_RANGE; $$.lo = $1; $$.hi = $3;
+          $$.step = $4.step; $$.geometric = $4.geometric; $$.loc = S(@$); }
+    ;
+
+step_opt
+    : %empty                 { $$.step = NULL; $$.geometric = false; }
+    | STEP expr              { $$.step = $2; $$.geometric = false; }
+    | STEP '*' expr          { $$.step = $3; $$.geometric = true; }
+    ;
+
+/* route = "define" [ IDENT ] | "template" | "option" [ STRING ] | "maxrregcount" | "smem" | "none" */
+route_opt
+    : %empty                 { memset(&$$, 0, sizeof $$); $$.kind = ROUTE_DEFINE; }
+    | AS DEFINE              { memset(&$$, 0, sizeof $$); $$.kind = ROUTE_DEFINE; $$.explicit_route = true; $$.loc = S(@2); }
+    | AS DEFINE IDENT        { memset(&$$, 0, sizeof $$); $$.kind = ROUTE_DEFINE; $$.explicit_route = true; $$.loc = S(@2);
+                               $$.text = $3; $$.text_loc = S(@3); }
+    | AS TEMPLATE            { memset(&$$, 0, sizeof $$); $$.kind = ROUTE_TEMPLATE; $$.explicit_route = true; $$.loc = S(@2); }
+    | AS OPTION              { memset(&$$, 0, sizeof $$); $$.kind = ROUTE_OPTION; $$.explicit_route = true; $$.loc = S(@2); }
+    | AS OPTION STRING       { memset(&$$, 0, sizeof $$); $$.kind = ROUTE_OPTION; $$.explicit_route = true; $$.loc = S(@2);
+                               $$.text = $3; $$.text_loc = S(@3); }
+    | AS MAXRREGCOUNT        { memset(&$$, 0, sizeof $$); $$.kind = ROUTE_MAXRREGCOUNT; $$.explicit_route = true; $$.loc = S(@2); }
+    | AS SMEM                { memset(&$$, 0, sizeof $$); $$.kind = ROUTE_SMEM; $$.explicit_route = true; $$.loc = S(@2); }
+    | AS NONE                { memset(&$$, 0, sizeof $$); $$.kind = ROUTE_NONE; $$.explicit_route = true; $$.loc = S(@2); }
+    ;
+
+default_opt
+    : %empty                 { $$ = NULL; }
+    | DEFAULT expr           { $$ = $2; }
+    ;
+
+/* dims = expr | "(" expr "," expr [ "," expr ] ")" */
+dims
+    : expr                   { memset(&$$, 0, sizeof $$); PUSH($$, $1); }
+    | '(' expr ',' expr_list ')'
+        { memset(&$$, 0, sizeof $$); PUSH($$, $2);
+          for (int i = 0; i < $4.len; i++) PUSH($$, $4.items[i]); }
+    ;
+
+dir_opt
+    : %empty                 { $$ = DIR_NONE; }
+    | IN                     { $$ = DIR_IN; }
+    | OUT                    { $$ = DIR_OUT; }
+    | INOUT                  { $$ = DIR_INOUT; }
+    ;
+
+count_opt
+    : %empty                 { $$ = NULL; }
+    | '[' expr ']'           { $$ = $2; }
+    ;
+
+init_opt
+    : %empty                 { $$ = NULL; }
+    | '=' expr               { $$ = $2; }
+    ;
+
+name_list
+    : IDENT
+        { ast_name n = {$1, S(@1)}; memset(&$$, 0, sizeof $$); PUSH($$, n); }
+    | name_list ',' IDENT
+        { ast_name n = {$3, S(@3)}; $$ = $1; PUSH($$, n); }
+    ;
+
+/* reference = "config" "(" settings ")"
+ *           | "kernel" IDENT [ "<" targs ">" ] [ "from" STRING ] "block" dims "grid" dims */
+reference
+    : CONFIG '(' call_args_opt ')'
+        { memset(&$$, 0, sizeof $$); $$.is_kernel = false; $$.config = $3; $$.loc = S(@$); }
+    | KERNEL IDENT targs_opt from_opt BLOCK dims GRID dims
+        { memset(&$$, 0, sizeof $$); $$.is_kernel = true; $$.loc = S(@$);
+          $$.kernel.name = $2; $$.kernel.loc = S(@2);
+          $$.targs = $3.list; $$.has_targs = $3.present;
+          $$.file = $4; $$.file_loc = S(@4);
+          $$.block = $6; $$.block_loc = S(@6); $$.grid = $8; $$.grid_loc = S(@8); }
+    ;
+
+from_opt
+    : %empty                 { $$ = NULL; }
+    | FROM STRING            { $$ = $2; }
+    ;
+
+tol_opt
+    : %empty                 { $$.atol = $$.rtol = NULL; }
+    | tol_opt ATOL expr
+        { $$ = $1;
+          if ($$.atol) { span s = S(@2); diag_error(ctx->diags, s, "atol is given twice"); }
+          $$.atol = $3; }
+    | tol_opt RTOL expr
+        { $$ = $1;
+          if ($$.rtol) { span s = S(@2); diag_error(ctx->diags, s, "rtol is given twice"); }
+          $$.rtol = $3; }
+    ;
+
+expr_list_opt
+    : %empty                 { memset(&$$, 0, sizeof $$); }
+    | expr_list
+    | expr_list ','
+    ;
+
+expr_list
+    : expr                   { memset(&$$, 0, sizeof $$); PUSH($$, $1); }
+    | expr_list ',' expr     { $$ = $1; PUSH($$, $3); }
+    ;
+
+call_args_opt
+    : %empty                 { memset(&$$, 0, sizeof $$); }
+    | call_args
+    ;
+
+call_args
+    : call_arg               { memset(&$$, 0, sizeof $$); PUSH($$, $1); }
+    | call_args ',' call_arg { $$ = $1; PUSH($$, $3); }
+    ;
+
+call_arg
+    : expr                   { $$.name = NULL; $$.value = $1; memset(&$$.name_loc, 0, sizeof $$.name_loc); }
+    | IDENT '=' expr         { $$.name = $1; $$.name_loc = S(@1); $$.value = $3; }
+    ;
+
+/* expr: the precedence climbs from ?: through || && comparisons | ^ & shifts + * unary to ** */
+expr
+    : cond_expr
+    ;
+
+cond_expr
+    : or_expr
+    | or_expr '?' expr ':' cond_expr
+        { NEW($$ = mk(ctx, EX_COND, @$)); $$->u.cond.cond = $1; $$->u.cond.then = $3; $$->u.cond.otherwise = $5; }
+    ;
+
+or_expr
+    : and_expr
+    | or_expr OROR and_expr        { NEW($$ = mk_binary(ctx, OP_OR, $1, $3, @$)); }
+    ;
+
+and_expr
+    : cmp_expr
+    | and_expr ANDAND cmp_expr     { NEW($$ = mk_binary(ctx, OP_AND, $1, $3, @$)); }
+    ;
+
+cmp_expr
+    : bor_expr
+    | cmp_expr cmp_op bor_expr     { NEW($$ = mk_chain(ctx, $1, $2, $3, @$)); }
+    ;
+
+cmp_op
+    : '<' { $$ = OP_LT; } | LE { $$ = OP_LE; } | '>' { $$ = OP_GT; } | GE { $$ = OP_GE; }
+    | EQ { $$ = OP_EQ; } | NE { $$ = OP_NE; }
+    ;
+
+bor_expr
+    : bxor_expr
+    | bor_expr '|' bxor_expr       { NEW($$ = mk_binary(ctx, OP_BITOR, $1, $3, @$)); }
+    ;
+
+bxor_expr
+    : band_expr
+    | bxor_expr '^' band_expr      { NEW($$ = mk_binary(ctx, OP_BITXOR, $1, $3, @$)); }
+    ;
+
+band_expr
+    : shift_expr
+    | band_expr '&' shift_expr     { NEW($$ = mk_binary(ctx, OP_BITAND, $1, $3, @$)); }
+    ;
+
+shift_expr
+    : add_expr
+    | shift_expr SHL add_expr      { NEW($$ = mk_binary(ctx, OP_SHL, $1, $3, @$)); }
+    | shift_expr SHR add_expr      { NEW($$ = mk_binary(ctx, OP_SHR, $1, $3, @$)); }
+    ;
+
+add_expr
+    : mul_expr
+    | add_expr '+' mul_expr        { NEW($$ = mk_binary(ctx, OP_ADD, $1, $3, @$)); }
+    | add_expr '-' mul_expr        { NEW($$ = mk_binary(ctx, OP_SUB, $1, $3, @$)); }
+    ;
+
+mul_expr
+    : unary_expr
+    | mul_expr '*' unary_expr      { NEW($$ = mk_binary(ctx, OP_MUL, $1, $3, @$)); }
+    | mul_expr '/' unary_expr      { NEW($$ = mk_binary(ctx, OP_DIV, $1, $3, @$)); }
+    | mul_expr FLOORDIV unary_expr { NEW($$ = mk_binary(ctx, OP_FLOORDIV, $1, $3, @$)); }
+    | mul_expr '%' unary_expr      { NEW($$ = mk_binary(ctx, OP_MOD, $1, $3, @$)); }
+    ;
+
+unary_expr
+    : pow_expr
+    | '-' unary_expr               { NEW($$ = mk_unary(ctx, OP_NEG, $2, @$)); }
+    | '+' unary_expr               { NEW($$ = mk_unary(ctx, OP_POS, $2, @$)); }
+    | '!' unary_expr               { NEW($$ = mk_unary(ctx, OP_NOT, $2, @$)); }
+    | '~' unary_expr               { NEW($$ = mk_unary(ctx, OP_BITNOT, $2, @$)); }
+    ;
+
+pow_expr
+    : primary
+    | primary POW unary_expr       { NEW($$ = mk_binary(ctx, OP_POW, $1, $3, @$)); }
+    ;
+
+primary
+    : INT                          { NEW($$ = mk(ctx, EX_INT, @$)); $$->u.ival = $1; }
+    | FLOAT                        { NEW($$ = mk(ctx, EX_FLOAT, @$)); $$->u.fval = $1; }
+    | DURATION                     { NEW($$ = mk(ctx, EX_FLOAT, @$)); $$->u.fval = $1; }
+    | BOOL                         { NEW($$ = mk(ctx, EX_BOOL, @$)); $$->u.bval = $1; }
+    | STRING                       { NEW($$ = mk(ctx, EX_STRING, @$)); $$->u.sval = $1; }
+    | IDENT                        { NEW($$ = mk(ctx, EX_NAME, @$)); $$->u.name = $1; }
+    | CTYPE                        { NEW($$ = mk(ctx, EX_CTYPE, @$)); $$->u.ctype = $1; }
+    | IDENT '(' call_args_opt ')'
+        { NEW($$ = mk(ctx, EX_CALL, @$)); $$->u.call.name = $1; $$->u.call.name_loc = S(@1); $$->u.call.args = $3; }
+    | CTYPE '(' call_args_opt ')'
+        { NEW($$ = mk(ctx, EX_CALL, @$)); $$->u.call.name = ast_ctype_name($1); $$->u.call.name_loc = S(@1);
+          $$->u.call.args = $3; }
+    | '(' expr ')'                 { $$ = $2; $$->parenthesized = true; $$->loc = S(@$); }
+    ;
+
+%%
+
+static ast_expr *mk(lang_ctx *ctx, ast_expr_kind k, tn_loc l)
+{
+    ast_expr *e = arena_alloc(ctx->arena, sizeof *e);
+    if (e) {
+        e->kind = k;
+        e->loc = S(l);
+    }
+    return e;
+}
+
+static ast_expr *mk_binary(lang_ctx *ctx, ast_op op, ast_expr *a, ast_expr *b, tn_loc l)
+{
+    ast_expr *e = mk(ctx, EX_BINARY, l);
+    if (e) {
+        e->u.binary.op = op;
+        e->u.binary.lhs = a;
+        e->u.binary.rhs = b;
+    }
+    return e;
+}
+
+static ast_expr *mk_unary(lang_ctx *ctx, ast_op op, ast_expr *a, tn_loc l)
+{
+    ast_expr *e = mk(ctx, EX_UNARY, l);
+    if (e) {
+        e->u.unary.op = op;
+        e->u.unary.operand = a;
+    }
+    return e;
+}
+
+/* a < b < c is a chain (as in mathematics), not (a < b) < c; parentheses break it. */
+static ast_expr *mk_chain(lang_ctx *ctx, ast_expr *a, ast_op op, ast_expr *b, tn_loc l)
+{
+    ast_expr *e = a;
+    if (a->kind != EX_CHAIN || a->parenthesized) {
+        e = mk(ctx, EX_CHAIN, l);
+        if (!e || ARENA_PUSH(ctx->arena, e->u.chain.operands.items, e->u.chain.operands.len,
+                             e->u.chain.operands.cap, a) < 0)
+            return NULL;
+    }
+    int n = e->u.chain.operands.len; /* operators so far: n - 1 */
+    ast_op *ops = arena_grow(ctx->arena, e->u.chain.ops, sizeof(ast_op) * (size_t)(n - 1), sizeof(ast_op) * (size_t)n);
+    if (!ops || ARENA_PUSH(ctx->arena, e->u.chain.operands.items, e->u.chain.operands.len,
+                           e->u.chain.operands.cap, b) < 0)
+        return NULL;
+    ops[n - 1] = op;
+    e->u.chain.ops = ops;
+    e->loc = S(l);
+    return e;
+}
+
+static ast_item *mk_item(lang_ctx *ctx, ast_item_kind k, tn_loc l, tn_loc kw)
+{
+    ast_item *it = arena_alloc(ctx->arena, sizeof *it);
+    if (it) {
+        it->kind = k;
+        it->loc = S(l);
+        it->kw_loc = S(kw);
+    }
+    return it;
+}
+
+static int add_item(lang_ctx *ctx, ast_item *it)
+{
+    ast_spec *s = ctx->spec;
+    return ARENA_PUSH(ctx->arena, s->items, s->len, s->cap, it);
+}
+
+static void tn_error(tn_loc *loc, void *scanner, lang_ctx *ctx, const char *msg)
+{
+    (void)scanner;
+    diag_error(ctx->diags, S(*loc), "%s", msg);
+}
+
+/* The statement keywords, for "unknown statement 'parm'; did you mean 'param'?". */
+static const char *const statement_words[] = {
+    "include", "options", "param", "let", "require", "block", "grid", "smem", "arg",
+    "verify", "metric", "objective", "search", "measure", "emit",
+};
+
+/* How the token the parser stopped at is named in a message: its text, quoted. */
+static void describe_token(lang_ctx *ctx, yysymbol_kind_t tok, tn_loc loc, char *buf, size_t size)
+{
+    const char *text = ctx->src->text + loc.begin;
+    int len = (int)(loc.end - loc.begin);
+    if (len > 40)
+        len = 40;
+    switch (tok) {
+    case YYSYMBOL_YYEOF: snprintf(buf, size, "end of file"); break;
+    case YYSYMBOL_IDENT: snprintf(buf, size, "identifier '%.*s'", len, text); break;
+    case YYSYMBOL_INT:
+    case YYSYMBOL_FLOAT:
+    case YYSYMBOL_DURATION: snprintf(buf, size, "number %.*s", len, text); break;
+    case YYSYMBOL_STRING: snprintf(buf, size, "string %.*s", len, text); break;
+    default: snprintf(buf, size, "'%.*s'", len, text); break;
+    }
+}
+
+/* The name of an expected token as the grammar's alias spells it. */
+static void expected_name(yysymbol_kind_t sym, strbuf *out)
+{
+    const char *name = yysymbol_name(sym);
+    if (name[0] == '"') { /* "'kernel'" -> 'kernel' */
+        size_t n = strlen(name);
+        sb_addn(out, name + 1, n - 2);
+    } else {
+        sb_add(out, name);
+    }
+}
+
+static int tn_expects(yysymbol_kind_t *exp, int n, yysymbol_kind_t sym)
+{
+    for (int i = 0; i < n; i++)
+        if (exp[i] == sym)
+            return 1;
+    return 0;
+}
+
+/* Syntax errors: say what was expected and what was found, and for a misspelt
+ * statement keyword, which keyword was probably meant. A missing ';' is reported at
+ * the end of the statement it belongs to rather than at the next line's first token. */
+static int yyreport_syntax_error(const yypcontext_t *pctx, void *scanner, lang_ctx *ctx)
+{
+    (void)scanner;
+    enum { MAX_EXPECTED = 8 };
+    yysymbol_kind_t expected[MAX_EXPECTED];
+    int n = yypcontext_expected_tokens(pctx, expected, MAX_EXPECTED);
+    yysymbol_kind_t tok = yypcontext_token(pctx);
+    tn_loc loc = *yypcontext_location(pctx);
+    char found[96];
+    describe_token(ctx, tok, loc, found, sizeof found);
+
+    if (tok == YYSYMBOL_IDENT && n > 0 && tn_expects(expected, n, YYSYMBOL_PARAM)) {
+        char word[64];
+        snprintf(word, sizeof word, "%.*s", (int)(loc.end - loc.begin), ctx->src->text + loc.begin);
+        const char *best = suggest_best(word, statement_words, sizeof statement_words / sizeof *statement_words);
+        if (best)
+            diag_error(ctx->diags, S(loc), "unknown statement '%s'; did you mean '%s'?", word, best);
+        else
+            diag_error(ctx->diags, S(loc), "unknown statement '%s' (statements start with param, let, require, "
+                                           "block, grid, smem, arg, verify, metric, objective, search, measure, "
+                                           "emit, include or options)", word);
+        return 0;
+    }
+    if (n == 1 && expected[0] == YYSYMBOL_YYUNDEF)
+        n = 0;
+    strbuf sb = STRBUF_INIT;
+    if (n == 0 || n == MAX_EXPECTED) {
+        sb_printf(&sb, "unexpected %s", found);
+    } else {
+        sb_add(&sb, "expected ");
+        for (int i = 0; i < n; i++) {
+            if (i > 0)
+                sb_add(&sb, i == n - 1 ? " or " : ", ");
+            expected_name(expected[i], &sb);
+        }
+        sb_printf(&sb, ", found %s", found);
+    }
+    span at = S(loc);
+    /* ';' missing at the end of a line: point just after the last token of the statement. */
+    int wants_semi = 0;
+    for (int i = 0; i < n; i++)
+        wants_semi |= expected[i] == YYTRANSLATE(';');
+    if (wants_semi && ctx->prev_end < loc.begin) {
+        int newline = 0;
+        for (uint32_t i = ctx->prev_end; i < loc.begin; i++)
+            newline |= ctx->src->text[i] == '\n';
+        if (newline) {
+            at.begin = at.end = ctx->prev_end;
+            sb_reset(&sb);
+            sb_printf(&sb, "expected ';' at the end of the statement, found %s on the next line", found);
+        }
+    }
+    if (!sb_ok(&sb))
+        ctx->oom = true;
+    else
+        diag_error(ctx->diags, at, "%s", sb_cstr(&sb));
+    sb_free(&sb);
+    return 0;
+}
