@@ -2,6 +2,7 @@
 #include "diag.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 void diag_init(diag_list *dl, arena *a, const src_file *src)
@@ -106,10 +107,55 @@ static void render_excerpt(const src_file *src, span loc, strbuf *out, bool colo
     sb_addc(out, '\n');
 }
 
+/* A diagnostic and the notes that follow it, kept together when sorting. */
+typedef struct diag_group {
+    int first, count;
+    bool has_loc;
+    uint32_t at;
+} diag_group;
+
+static int group_order(const void *pa, const void *pb)
+{
+    const diag_group *a = pa, *b = pb;
+    if (a->has_loc != b->has_loc)
+        return a->has_loc ? 1 : -1; /* whole-spec problems first */
+    if (a->at != b->at)
+        return a->at < b->at ? -1 : 1;
+    return a->first - b->first; /* stable */
+}
+
+static void render_one(const diag_list *dl, const diag *d, strbuf *out, bool color);
+
 void diag_render(const diag_list *dl, strbuf *out, bool color)
 {
-    for (int i = 0; i < dl->len; i++) {
-        const diag *d = &dl->items[i];
+    /* Diagnostics are recorded in the order the checker meets them; show them in
+     * source order, each with its notes. */
+    diag_group *groups = malloc(sizeof *groups * (size_t)(dl->len ? dl->len : 1));
+    if (!groups) {
+        for (int i = 0; i < dl->len; i++)
+            render_one(dl, &dl->items[i], out, color);
+    } else {
+        int ng = 0;
+        for (int i = 0; i < dl->len; i++) {
+            if (dl->items[i].severity == DIAG_NOTE && ng > 0) {
+                groups[ng - 1].count++;
+                continue;
+            }
+            groups[ng++] = (diag_group){i, 1, dl->items[i].has_loc, dl->items[i].loc.begin};
+        }
+        qsort(groups, (size_t)ng, sizeof *groups, group_order);
+        for (int g = 0; g < ng; g++)
+            for (int i = groups[g].first; i < groups[g].first + groups[g].count; i++)
+                render_one(dl, &dl->items[i], out, color);
+        free(groups);
+    }
+    if (dl->dropped)
+        sb_printf(out, "%d more error%s not shown\n", dl->dropped, dl->dropped == 1 ? "" : "s");
+}
+
+static void render_one(const diag_list *dl, const diag *d, strbuf *out, bool color)
+{
+    {
         if (color)
             sb_add(out, "\033[1m");
         if (dl->src && d->has_loc) {
@@ -118,6 +164,8 @@ void diag_render(const diag_list *dl, strbuf *out, bool color)
             sb_printf(out, "%s:%u:%u: ", dl->src->path, line, col);
         } else if (dl->src) {
             sb_printf(out, "%s: ", dl->src->path);
+        } else {
+            sb_add(out, "cutune: ");
         }
         if (color)
             sb_printf(out, "%s%s:\033[0m\033[1m %s\033[0m\n", severity_color(d->severity),
@@ -127,6 +175,4 @@ void diag_render(const diag_list *dl, strbuf *out, bool color)
         if (dl->src && d->has_loc)
             render_excerpt(dl->src, d->loc, out, color);
     }
-    if (dl->dropped)
-        sb_printf(out, "%d more error%s not shown\n", dl->dropped, dl->dropped == 1 ? "" : "s");
 }

@@ -560,9 +560,11 @@ static int tn_expects(yysymbol_kind_t *exp, int n, yysymbol_kind_t sym)
 static int yyreport_syntax_error(const yypcontext_t *pctx, void *scanner, lang_ctx *ctx)
 {
     (void)scanner;
-    enum { MAX_EXPECTED = 8 };
+    enum { MAX_EXPECTED = YYNTOKENS, MAX_LISTED = 6 };
     yysymbol_kind_t expected[MAX_EXPECTED];
     int n = yypcontext_expected_tokens(pctx, expected, MAX_EXPECTED);
+    if (n < 0)
+        n = 0;
     yysymbol_kind_t tok = yypcontext_token(pctx);
     tn_loc loc = *yypcontext_location(pctx);
     char found[96];
@@ -583,7 +585,7 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, void *scanner, lang_c
     if (n == 1 && expected[0] == YYSYMBOL_YYUNDEF)
         n = 0;
     strbuf sb = STRBUF_INIT;
-    if (n == 0 || n == MAX_EXPECTED) {
+    if (n == 0 || n > MAX_LISTED) {
         sb_printf(&sb, "unexpected %s", found);
     } else {
         sb_add(&sb, "expected ");
