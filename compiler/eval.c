@@ -260,6 +260,9 @@ int eval_expr(const texpr *e, const eval_env *env, value *out, eval_error *err)
         return 0;
     case TX_LET:
         return eval_expr(env->m->lets[e->u.index].expr, env, out, err);
+    case TX_SLOT:
+        *out = env->slots[e->u.index];
+        return 0;
     case TX_METRIC:
         return eval_expr(env->m->metrics[e->u.index].expr, env, out, err);
     case TX_TIME:
@@ -336,8 +339,134 @@ int eval_expr(const texpr *e, const eval_env *env, value *out, eval_error *err)
     return fail(err, e->loc, "internal: unknown expression kind");
 }
 
+/* The fast path for the integer and boolean expressions that constraints are made of:
+ * plain int64 arithmetic without value boxing. It gives up (returns -1) on anything
+ * else and on any failure, and the caller then runs the general evaluator, which
+ * produces the same result or the proper error message. Counting a dense space spends
+ * nearly all its time here. */
+static int fast(const texpr *e, const eval_env *env, int64_t *out)
+{
+    int64_t a, b;
+    switch (e->kind) {
+    case TX_CONST:
+        if (e->type == VT_INT)
+            *out = e->u.k.u.i;
+        else if (e->type == VT_BOOL)
+            *out = e->u.k.u.b;
+        else
+            return -1;
+        return 0;
+    case TX_PARAM: {
+        if (!env->params)
+            return -1;
+        const value *v = &env->params[e->u.index];
+        if (v->type == VT_INT)
+            *out = v->u.i;
+        else if (v->type == VT_BOOL)
+            *out = v->u.b;
+        else
+            return -1;
+        return 0;
+    }
+    case TX_LET:
+        return fast(env->m->lets[e->u.index].expr, env, out);
+    case TX_SLOT: {
+        const value *v = &env->slots[e->u.index];
+        if (v->type == VT_INT)
+            *out = v->u.i;
+        else if (v->type == VT_BOOL)
+            *out = v->u.b;
+        else
+            return -1;
+        return 0;
+    }
+    case TX_UNARY:
+        if (fast(e->u.op.a, env, &a) < 0)
+            return -1;
+        switch (e->u.op.op) {
+        case OP_NOT: *out = !a; return 0;
+        case OP_POS: *out = a; return 0;
+        case OP_BITNOT: *out = ~a; return 0;
+        case OP_NEG: if (a == INT64_MIN) return -1; *out = -a; return 0;
+        default: return -1;
+        }
+    case TX_BINARY:
+        if (e->type != VT_INT && e->type != VT_BOOL)
+            return -1;
+        if (fast(e->u.op.a, env, &a) < 0)
+            return -1;
+        if (e->u.op.op == OP_AND || e->u.op.op == OP_OR) {
+            if ((e->u.op.op == OP_OR) == (a != 0)) {
+                *out = a != 0;
+                return 0;
+            }
+            if (fast(e->u.op.b, env, &b) < 0)
+                return -1;
+            *out = b != 0;
+            return 0;
+        }
+        if (fast(e->u.op.b, env, &b) < 0)
+            return -1;
+        switch (e->u.op.op) {
+        case OP_ADD: return __builtin_add_overflow(a, b, out) ? -1 : 0;
+        case OP_SUB: return __builtin_sub_overflow(a, b, out) ? -1 : 0;
+        case OP_MUL: return __builtin_mul_overflow(a, b, out) ? -1 : 0;
+        case OP_FLOORDIV:
+        case OP_MOD:
+            if (b == 0 || (a == INT64_MIN && b == -1))
+                return -1;
+            *out = e->u.op.op == OP_FLOORDIV ? floor_div(a, b) : floor_mod(a, b);
+            return 0;
+        case OP_BITAND: *out = a & b; return 0;
+        case OP_BITOR: *out = a | b; return 0;
+        case OP_BITXOR: *out = a ^ b; return 0;
+        case OP_SHR: if (b < 0 || b > 63) return -1; *out = a >> b; return 0;
+        default: return -1;
+        }
+    case TX_CHAIN: {
+        const texpr *const *ops = (const texpr *const *)e->u.chain.operands;
+        for (int i = 0; i < e->u.chain.n; i++)
+            if (ops[i]->type != VT_INT)
+                return -1;
+        if (fast(ops[0], env, &a) < 0)
+            return -1;
+        for (int i = 0; i < e->u.chain.n - 1; i++) {
+            if (fast(ops[i + 1], env, &b) < 0)
+                return -1;
+            bool ok;
+            switch (e->u.chain.ops[i]) {
+            case OP_LT: ok = a < b; break;
+            case OP_LE: ok = a <= b; break;
+            case OP_GT: ok = a > b; break;
+            case OP_GE: ok = a >= b; break;
+            case OP_EQ: ok = a == b; break;
+            default: ok = a != b; break;
+            }
+            if (!ok) {
+                *out = 0;
+                return 0;
+            }
+            a = b;
+        }
+        *out = 1;
+        return 0;
+    }
+    case TX_COND:
+        if (fast(e->u.cond.cond, env, &a) < 0)
+            return -1;
+        return fast(a ? e->u.cond.then : e->u.cond.otherwise, env, out);
+    default:
+        return -1;
+    }
+}
+
 int eval_bool(const texpr *e, const eval_env *env, bool *out, eval_error *err)
 {
+    int64_t quick;
+    if (fast(e, env, &quick) == 0) {
+        *out = quick != 0;
+        return 0;
+    }
     value v;
     if (eval_expr(e, env, &v, err) < 0)
         return -1;

@@ -15,6 +15,7 @@ typedef struct eval_env {
     const value *params;    /* may be NULL when the expression reads no param */
     bool has_time;
     double time_s;
+    const value *slots;     /* TX_SLOT values (NULL when the expression has none) */
 } eval_env;
 
 typedef struct eval_error {

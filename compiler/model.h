@@ -19,7 +19,8 @@ typedef uint64_t param_set;
 /* ---- typed expressions --------------------------------------------------------- */
 
 typedef enum texpr_kind {
-    TX_CONST, TX_PARAM, TX_LET, TX_TIME, TX_METRIC, TX_UNARY, TX_BINARY, TX_CHAIN, TX_COND, TX_CALL, TX_CTYPE
+    TX_CONST, TX_PARAM, TX_LET, TX_TIME, TX_METRIC, TX_UNARY, TX_BINARY, TX_CHAIN, TX_COND, TX_CALL, TX_CTYPE,
+    TX_SLOT   /* a value computed ahead and held in eval_env.slots (compiler/space.c hoisting) */
 } texpr_kind;
 
 typedef enum builtin_fn {
@@ -36,7 +37,7 @@ struct texpr {
     bool uses_time;          /* reads the measured time (directly or through a metric) */
     union {
         value k;             /* TX_CONST */
-        int index;           /* TX_PARAM, TX_LET, TX_METRIC */
+        int index;           /* TX_PARAM, TX_LET, TX_METRIC, TX_SLOT */
         double time_scale;   /* TX_TIME: seconds -> the unit asked for */
         ast_ctype ctype;     /* TX_CTYPE */
         struct {

@@ -33,7 +33,7 @@ const char *plan_template_name(const model *m, const char *kernel, texpr *const 
 {
     if (!has_targs)
         return kernel;
-    eval_env env = {m, values, false, 0.0};
+    eval_env env = {m, values, false, 0.0, NULL};
     strbuf sb = STRBUF_INIT;
     sb_printf(&sb, "%s<", kernel);
     for (int i = 0; i < ntargs; i++) {
@@ -77,7 +77,7 @@ static const char *format_option(arena *a, const char *fmt, const char *text)
 int plan_variant(const model *m, const value *values, arena *a, variant *out, eval_error *err)
 {
     memset(out, 0, sizeof *out);
-    eval_env env = {m, values, false, 0.0};
+    eval_env env = {m, values, false, 0.0, NULL};
     int cap_defines = 0, cap_options = 0;
     for (int i = 0; i < m->noptions; i++)
         PUSH_OR_FAIL(out->options, out->noptions, cap_options, m->options[i]);

@@ -167,7 +167,23 @@ static texpr *fold(sema *s, texpr *t)
 {
     if (!t || t->type == VT_ERROR || t->deps || t->uses_time || t->kind == TX_CONST || t->kind == TX_CTYPE)
         return t;
-    eval_env env = {s->m, NULL, false, 0.0};
+    eval_env env = {s->m, NULL, false, 0.0, NULL};
+    value v;
+    eval_error err;
+    /* A failure is not reported here: the node may sit in a branch that is never taken
+     * (false && 1 / 0). It stays unfolded, and fails when (and if) it is evaluated. */
+    if (eval_expr(t, &env, &v, &err) < 0)
+        return t;
+    return const_node(s, v, t->loc);
+}
+
+/* A whole expression that reads nothing but still did not fold has an evaluation
+ * error that is certain to happen: report it now, at the operation that fails. */
+static texpr *report_unfolded(sema *s, texpr *t)
+{
+    if (!t || t->type == VT_ERROR || t->deps || t->uses_time || t->kind == TX_CONST || t->kind == TX_CTYPE)
+        return t;
+    eval_env env = {s->m, NULL, false, 0.0, NULL};
     value v;
     eval_error err;
     if (eval_expr(t, &env, &v, &err) < 0) {
@@ -183,6 +199,7 @@ static const char *a_or_an(vtype t)
 }
 
 static texpr *lower(sema *s, const ast_expr *e, unsigned allow);
+static texpr *lower_node(sema *s, const ast_expr *e, unsigned allow);
 static int settle_param(sema *s, int index);
 static texpr *settle_let(sema *s, int index, span use);
 static texpr *settle_metric(sema *s, int index, span use);
@@ -387,7 +404,7 @@ static texpr *lower_call(sema *s, const ast_expr *e, unsigned allow)
             diag_error(s->dl, arg->name_loc, "%s() takes no named arguments", name);
             broken = true;
         }
-        texpr *x = lower(s, arg->value, allow & ~CX_CTYPE);
+        texpr *x = lower_node(s, arg->value, allow & ~CX_CTYPE);
         if (!x)
             return NULL;
         t->u.call.args[i] = x;
@@ -419,9 +436,8 @@ static texpr *lower_call(sema *s, const ast_expr *e, unsigned allow)
     return fold(s, t);
 }
 
-/* lower: the typed, resolved, folded form of `e`; never NULL unless out of memory.
- * `allow` says what may be referred to (CX_*). */
-static texpr *lower(sema *s, const ast_expr *e, unsigned allow)
+/* lower_node: the typed, resolved, folded form of `e` (a sub-expression). */
+static texpr *lower_node(sema *s, const ast_expr *e, unsigned allow)
 {
     if (!e)
         return error_node(s, (span){0, 0});
@@ -443,7 +459,7 @@ static texpr *lower(sema *s, const ast_expr *e, unsigned allow)
         return error_node(s, e->loc);
     case EX_CALL: return lower_call(s, e, allow);
     case EX_UNARY: {
-        texpr *a = lower(s, e->u.unary.operand, allow & ~CX_CTYPE);
+        texpr *a = lower_node(s, e->u.unary.operand, allow & ~CX_CTYPE);
         if (!a || a->type == VT_ERROR)
             return a;
         ast_op op = e->u.unary.op;
@@ -464,8 +480,8 @@ static texpr *lower(sema *s, const ast_expr *e, unsigned allow)
         return fold(s, t);
     }
     case EX_BINARY: {
-        texpr *a = lower(s, e->u.binary.lhs, allow & ~CX_CTYPE);
-        texpr *b = lower(s, e->u.binary.rhs, allow & ~CX_CTYPE);
+        texpr *a = lower_node(s, e->u.binary.lhs, allow & ~CX_CTYPE);
+        texpr *b = lower_node(s, e->u.binary.rhs, allow & ~CX_CTYPE);
         if (!a || !b)
             return NULL;
         if (a->type == VT_ERROR || b->type == VT_ERROR)
@@ -492,7 +508,7 @@ static texpr *lower(sema *s, const ast_expr *e, unsigned allow)
         t->u.chain.ops = e->u.chain.ops;
         bool broken = false;
         for (int i = 0; i < n; i++) {
-            texpr *x = lower(s, e->u.chain.operands.items[i], allow & ~CX_CTYPE);
+            texpr *x = lower_node(s, e->u.chain.operands.items[i], allow & ~CX_CTYPE);
             if (!x)
                 return NULL;
             t->u.chain.operands[i] = x;
@@ -507,9 +523,9 @@ static texpr *lower(sema *s, const ast_expr *e, unsigned allow)
         return broken ? error_node(s, e->loc) : fold(s, t);
     }
     case EX_COND: {
-        texpr *c = lower(s, e->u.cond.cond, allow & ~CX_CTYPE);
-        texpr *a = lower(s, e->u.cond.then, allow & ~CX_CTYPE);
-        texpr *b = lower(s, e->u.cond.otherwise, allow & ~CX_CTYPE);
+        texpr *c = lower_node(s, e->u.cond.cond, allow & ~CX_CTYPE);
+        texpr *a = lower_node(s, e->u.cond.then, allow & ~CX_CTYPE);
+        texpr *b = lower_node(s, e->u.cond.otherwise, allow & ~CX_CTYPE);
         if (!c || !a || !b)
             return NULL;
         if (c->type == VT_ERROR || a->type == VT_ERROR || b->type == VT_ERROR)
@@ -540,6 +556,13 @@ static texpr *lower(sema *s, const ast_expr *e, unsigned allow)
     }
     }
     return error_node(s, e->loc);
+}
+
+/* lower: the typed, resolved, folded form of a whole expression `e`; never NULL
+ * unless out of memory. `allow` says what may be referred to (CX_*). */
+static texpr *lower(sema *s, const ast_expr *e, unsigned allow)
+{
+    return report_unfolded(s, lower_node(s, e, allow));
 }
 
 /* lower_as: lowers `e` and checks its type is `want` (an int is accepted where a float
@@ -1242,7 +1265,7 @@ static void check_reference(sema *s)
         return;
     for (int i = 0; i < m->nparams; i++)
         vals[i] = domain_at(&m->params[i].dom, v->config[i]);
-    eval_env env = {m, vals, false, 0.0};
+    eval_env env = {m, vals, false, 0.0, NULL};
     for (int i = 0; i < m->nrequires; i++) {
         bool ok;
         eval_error err;

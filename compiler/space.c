@@ -5,7 +5,12 @@
  * independent groups (no pending constraint links two groups), each a child whose
  * count multiplies. The count of a node is the sum over its param's values of the
  * product of its children's counts. Because the split only depends on which params are
- * fixed, it is worked out once, not per value. */
+ * fixed, it is worked out once, not per value.
+ *
+ * Each node's checks are also rewritten so that their parts that do not read the
+ * node's own param (a + b + ... + g in a + b + ... + g + h <= 40) are computed once per
+ * assignment of the outer params and held in slots, not once per value of the inner
+ * one: the inner loop then evaluates only what changes. */
 #include "space.h"
 
 #include <stdio.h>
@@ -16,6 +21,10 @@ typedef struct cnode {
     int var;
     int *checks;
     int nchecks;
+    texpr **hoisted;       /* per check: the check reading slots for its invariant parts */
+    texpr **slot_exprs;    /* what each of this node's slots holds */
+    int nslots, cap_slots;
+    int slot_base;         /* index of this node's first slot in space.slots */
     struct cnode **kids;
     int nkids;
 } cnode;
@@ -34,6 +43,9 @@ struct space {
     int nroots;
     value *env_vals;       /* scratch for counting */
     eval_env env;
+    arena *arena;          /* hoisted expressions */
+    int nslots;
+    value *slots;
 };
 
 enum { MATERIALISE_LIMIT = 1 << 20 };
@@ -59,6 +71,65 @@ static void cnode_free(cnode *c)
     free(c->kids);
     free(c->checks);
     free(c);
+}
+
+/* A copy of `e` in which every maximal part that reads outer params but not `var` is
+ * replaced by a slot of node c (lets are inlined so their parts can be hoisted too).
+ * Returns NULL when out of memory. */
+static texpr *hoist(space *sp, cnode *c, texpr *e, param_set varbit)
+{
+    if (!(e->deps & varbit)) {
+        if (!e->deps || e->kind == TX_CONST || e->kind == TX_PARAM || e->kind == TX_SLOT)
+            return e; /* nothing to gain */
+        texpr *slot = arena_alloc(sp->arena, sizeof *slot);
+        if (!slot || ARENA_PUSH(sp->arena, c->slot_exprs, c->nslots, c->cap_slots, e) < 0)
+            return NULL;
+        *slot = *e;
+        slot->kind = TX_SLOT;
+        slot->u.index = c->slot_base + c->nslots - 1;
+        return slot;
+    }
+    if (e->kind == TX_LET)
+        return hoist(sp, c, sp->m->lets[e->u.index].expr, varbit);
+    if (e->kind == TX_PARAM)
+        return e;
+    texpr *t = arena_alloc(sp->arena, sizeof *t);
+    if (!t)
+        return NULL;
+    *t = *e;
+    switch (e->kind) {
+    case TX_UNARY:
+    case TX_BINARY:
+        if (!(t->u.op.a = hoist(sp, c, e->u.op.a, varbit)))
+            return NULL;
+        if (e->u.op.b && !(t->u.op.b = hoist(sp, c, e->u.op.b, varbit)))
+            return NULL;
+        return t;
+    case TX_COND:
+        if (!(t->u.cond.cond = hoist(sp, c, e->u.cond.cond, varbit)) ||
+            !(t->u.cond.then = hoist(sp, c, e->u.cond.then, varbit)) ||
+            !(t->u.cond.otherwise = hoist(sp, c, e->u.cond.otherwise, varbit)))
+            return NULL;
+        return t;
+    case TX_CHAIN:
+    case TX_CALL: {
+        int n = e->kind == TX_CHAIN ? e->u.chain.n : e->u.call.n;
+        texpr **from = e->kind == TX_CHAIN ? e->u.chain.operands : e->u.call.args;
+        texpr **to = arena_alloc(sp->arena, sizeof(texpr *) * (size_t)n);
+        if (!to)
+            return NULL;
+        for (int i = 0; i < n; i++)
+            if (!(to[i] = hoist(sp, c, from[i], varbit)))
+                return NULL;
+        if (e->kind == TX_CHAIN)
+            t->u.chain.operands = to;
+        else
+            t->u.call.args = to;
+        return t;
+    }
+    default:
+        return t;
+    }
 }
 
 /* Splits `vars` into groups linked by the constraints that still have a free param
@@ -88,7 +159,7 @@ static int split(const space *sp, param_set vars, param_set *groups)
 /* Builds the count tree for the free params `vars` (a group). The param fixed first
  * is the one that completes the most constraints, then the one in the most pending
  * constraints, then the one with the fewest values: this keeps failing branches short. */
-static cnode *build(const space *sp, param_set vars)
+static cnode *build(space *sp, param_set vars)
 {
     int best = -1;
     long best_score[3] = {-1, -1, 0};
@@ -122,6 +193,14 @@ static cnode *build(const space *sp, param_set vars)
     for (int r = 0; r < sp->nreq; r++)
         if ((sp->req_deps[r] & vars) == bit)
             c->checks[c->nchecks++] = r;
+    c->hoisted = arena_alloc(sp->arena, sizeof(texpr *) * (size_t)(c->nchecks + 1));
+    if (!c->hoisted)
+        goto fail;
+    c->slot_base = sp->nslots;
+    for (int k = 0; k < c->nchecks; k++)
+        if (!(c->hoisted[k] = hoist(sp, c, (texpr *)sp->req[c->checks[k]], bit)))
+            goto fail;
+    sp->nslots += c->nslots;
     param_set rest = vars & ~bit;
     if (rest) {
         param_set groups[MODEL_MAX_PARAMS];
@@ -160,7 +239,8 @@ int space_new(space **out, const model *m, const int *reqs, int nreqs)
     sp->level_checks = calloc(n1, sizeof(int *));
     sp->level_nchecks = calloc(n1, sizeof(int));
     sp->env_vals = calloc(n1, sizeof(value));
-    if (!sp->req_deps || !sp->req || !sp->vals || !sp->sizes || !sp->level_checks || !sp->level_nchecks || !sp->env_vals)
+    sp->arena = arena_new();
+    if (!sp->arena || !sp->req_deps || !sp->req || !sp->vals || !sp->sizes || !sp->level_checks || !sp->level_nchecks || !sp->env_vals)
         goto fail;
     for (int r = 0; r < nrequires; r++) {
         sp->req[r] = m->requires[reqs ? reqs[r] : r].expr;
@@ -198,8 +278,12 @@ int space_new(space **out, const model *m, const int *reqs, int nreqs)
             sp->nroots++;
         }
     }
+    sp->slots = calloc((size_t)sp->nslots + 1, sizeof(value));
+    if (!sp->slots)
+        goto fail;
     sp->env.m = m;
     sp->env.params = sp->env_vals;
+    sp->env.slots = sp->slots;
     *out = sp;
     return 0;
 fail:
@@ -227,6 +311,8 @@ void space_free(space *sp)
     free(sp->level_checks);
     free(sp->level_nchecks);
     free(sp->env_vals);
+    free(sp->slots);
+    arena_free(sp->arena);
     free(sp);
 }
 
@@ -298,6 +384,19 @@ static int run_checks(space *sp, const int *checks, int n, bool *ok, eval_error 
     return 0;
 }
 
+/* Fills node c's slots from the params fixed so far. False when a part fails to
+ * evaluate: it may sit behind a short-circuit that the whole check would have taken,
+ * so the caller then falls back to the checks as written. */
+static bool fill_slots(space *sp, const cnode *c)
+{
+    for (int k = 0; k < c->nslots; k++) {
+        eval_error ignored;
+        if (eval_expr(c->slot_exprs[k], &sp->env, &sp->slots[c->slot_base + k], &ignored) < 0)
+            return false;
+    }
+    return true;
+}
+
 static int count_node(space *sp, const cnode *c, uint64_t *out, bool *sat, eval_error *err)
 {
     uint64_t size = sp->sizes[c->var];
@@ -305,12 +404,23 @@ static int count_node(space *sp, const cnode *c, uint64_t *out, bool *sat, eval_
         *out = size;
         return 0;
     }
+    bool use_hoisted = c->nchecks > 0 && fill_slots(sp, c);
     uint64_t total = 0;
     for (uint64_t i = 0; i < size; i++) {
         sp->env_vals[c->var] = space_value(sp, c->var, i);
-        bool ok;
-        if (run_checks(sp, c->checks, c->nchecks, &ok, err) < 0)
+        bool ok = true;
+        if (use_hoisted) {
+            for (int k = 0; k < c->nchecks && ok; k++) {
+                /* A failure here is reported by the written check, with its message. */
+                if (eval_bool(c->hoisted[k], &sp->env, &ok, err) < 0) {
+                    if (run_checks(sp, c->checks, c->nchecks, &ok, err) < 0)
+                        return -1;
+                    break;
+                }
+            }
+        } else if (run_checks(sp, c->checks, c->nchecks, &ok, err) < 0) {
             return -1;
+        }
         if (!ok)
             continue;
         uint64_t prod = 1;
