@@ -103,7 +103,8 @@ static int spec_compile(cutune_spec *spec, const cutune_load_options *opts)
     so.skip_file_checks = opts && opts->skip_file_checks;
     if (sema_check(&spec->model, spec->arena, spec->ast, &so, &spec->diags) < 0)
         return spec->diags.out_of_memory ? CUTUNE_ENOMEM : CUTUNE_ESPEC;
-    return CUTUNE_OK;
+    /* A malformed --set is an error too, though the spec itself checked. */
+    return spec->diags.errors ? CUTUNE_ESPEC : CUTUNE_OK;
 }
 
 int cutune_spec_load_string(cutune_spec **out, const char *name, const char *text, size_t len,

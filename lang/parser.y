@@ -584,17 +584,38 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, void *scanner, lang_c
     }
     if (n == 1 && expected[0] == YYSYMBOL_YYUNDEF)
         n = 0;
+    /* The dozen tokens that can start an expression are listed as "an expression". */
+    bool wants_expr = tn_expects(expected, n, YYSYMBOL_INT) && tn_expects(expected, n, YYSYMBOL_IDENT);
+    int listed = 0;
+    yysymbol_kind_t shown[MAX_EXPECTED];
+    for (int i = 0; i < n; i++) {
+        yysymbol_kind_t t = expected[i];
+        bool starts_expr = t == YYSYMBOL_INT || t == YYSYMBOL_FLOAT || t == YYSYMBOL_DURATION ||
+                           t == YYSYMBOL_BOOL || t == YYSYMBOL_STRING || t == YYSYMBOL_IDENT ||
+                           t == YYSYMBOL_CTYPE || t == YYTRANSLATE('(') || t == YYTRANSLATE('-') ||
+                           t == YYTRANSLATE('+') || t == YYTRANSLATE('!') || t == YYTRANSLATE('~');
+        if (!(wants_expr && starts_expr))
+            shown[listed++] = t;
+    }
     strbuf sb = STRBUF_INIT;
-    if (n == 0 || n > MAX_LISTED) {
+    if (n == 0 || listed > MAX_LISTED) {
         sb_printf(&sb, "unexpected %s", found);
     } else {
         sb_add(&sb, "expected ");
-        for (int i = 0; i < n; i++) {
+        int total = listed + wants_expr;
+        for (int i = 0; i < total; i++) {
             if (i > 0)
-                sb_add(&sb, i == n - 1 ? " or " : ", ");
-            expected_name(expected[i], &sb);
+                sb_add(&sb, i == total - 1 ? " or " : ", ");
+            if (i < listed)
+                expected_name(shown[i], &sb);
+            else
+                sb_add(&sb, "an expression");
         }
         sb_printf(&sb, ", found %s", found);
+        /* A keyword where a name was expected: say why it cannot be a name. */
+        if (tn_expects(expected, n, YYSYMBOL_IDENT) && tok != YYSYMBOL_IDENT && found[0] == '\'' &&
+            ((ctx->src->text[loc.begin] | 32) >= 'a' && (ctx->src->text[loc.begin] | 32) <= 'z'))
+            sb_add(&sb, " (a reserved word)");
     }
     span at = S(loc);
     /* ';' missing at the end of a line: point just after the last token of the statement. */

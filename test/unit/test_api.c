@@ -1,0 +1,204 @@
+/* test_api.c - the public API (include/cutune.h), as an application would use it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cutune.h"
+
+/* A spec whose paths resolve against the test's source folder (kernels/ exists). */
+static cutune_spec *load(const char *text, const char *const *set, int nset, int expect_rc)
+{
+    cutune_load_options opts = {set, nset, CUTUNE_SOURCE_DIR "/examples", 0};
+    cutune_spec *spec = NULL;
+    int rc = cutune_spec_load_string(&spec, "api.tune", text, strlen(text), &opts);
+    if (rc != expect_rc)
+        fail_msg("load returned %d (%s), expected %d:\n%s", rc, cutune_status_text(rc), expect_rc,
+                 spec ? cutune_spec_diagnostics(spec, 0, 0) : "(no spec)");
+    assert_non_null(spec);
+    return spec;
+}
+
+static const char routes_spec[] =
+    "kernel reduce<BLOCK, float, UNROLL> from \"../kernels/sum_matrix.cu\" {\n"
+    "  param BLOCK in 64 .. 256 step *2 as template;\n"
+    "  param UNROLL in [1, 4] as template;\n"
+    "  param regs in [0, 32] as maxrregcount;\n"
+    "  param fast in [\"\", \"--use_fast_math\"] as option;\n"
+    "  param level in [3] as option \"-Xptxas=-O{}\";\n"
+    "  param pad in [false, true] as define PADDED;\n"
+    "  param smem_kb in [0, 2] as none;\n"
+    "  let n = 1 << 20;\n"
+    "  require BLOCK * UNROLL <= 512;\n"
+    "  block BLOCK;\n"
+    "  grid cdiv(n, BLOCK * UNROLL);\n"
+    "  smem smem_kb * 1024;\n"
+    "  options \"-std=c++17\";\n"
+    "}\n";
+
+static void test_variants_carry_every_route(void **state)
+{
+    (void)state;
+    cutune_spec *spec = load(routes_spec, NULL, 0, CUTUNE_OK);
+    assert_true(cutune_spec_ok(spec));
+    assert_int_equal(cutune_spec_param_count(spec), 7);
+    assert_string_equal(cutune_spec_param_route(spec, 0), "template");
+    assert_string_equal(cutune_spec_param_type(spec, 5), "bool");
+    assert_int_equal(cutune_spec_param_value_count(spec, 0), 3);
+    char buf[32];
+    assert_int_equal(cutune_spec_param_value(spec, 0, 2, buf, sizeof buf), 3);
+    assert_string_equal(buf, "256");
+    assert_int_equal(cutune_spec_param_value(spec, 0, 3, buf, sizeof buf), CUTUNE_EINVAL);
+
+    cutune_space_size size;
+    assert_int_equal(cutune_space_count(spec, &size), CUTUNE_OK);
+    assert_int_equal(size.raw, 3 * 2 * 2 * 2 * 1 * 2 * 2);
+    /* BLOCK*UNROLL <= 512 removes (256, 4): 5 of 6 pairs remain. */
+    assert_int_equal(size.valid, 5 * 2 * 2 * 1 * 2 * 2);
+
+    cutune_configs *it;
+    assert_int_equal(cutune_configs_new(&it, spec), CUTUNE_OK);
+    const cutune_variant *v;
+    assert_int_equal(cutune_configs_next(it, &v), 1);
+    /* The first configuration: every param at its first value. */
+    assert_int_equal(v->ordinal, 0);
+    assert_string_equal(v->name_expression, "reduce<64, float, 1>");
+    assert_int_equal(v->block[0], 64);
+    assert_int_equal(v->grid[0], (1 << 20) / 64);
+    assert_int_equal(v->smem_bytes, 0);
+    assert_int_equal(v->ndefines, 1);
+    assert_string_equal(v->defines[0], "-DPADDED=0");
+    assert_int_equal(v->ncommon_options, 1);
+    assert_string_equal(v->options[0], "-std=c++17");
+    assert_int_equal(v->noptions, 2); /* no register cap, no fast math: only the level */
+    assert_string_equal(v->options[1], "-Xptxas=-O3");
+    uint64_t seen = 1;
+    bool saw_all_routes = false;
+    while (cutune_configs_next(it, &v) == 1) {
+        seen++;
+        if (strcmp(v->values[2], "32") == 0 && strcmp(v->values[3], "--use_fast_math") == 0 &&
+            strcmp(v->values[5], "true") == 0 && strcmp(v->values[6], "2") == 0) {
+            assert_int_equal(v->noptions, 4);
+            assert_string_equal(v->options[1], "--maxrregcount=32");
+            assert_string_equal(v->options[2], "--use_fast_math");
+            assert_string_equal(v->defines[0], "-DPADDED=1");
+            assert_int_equal(v->smem_bytes, 2048);
+            saw_all_routes = true;
+        }
+    }
+    assert_true(saw_all_routes);
+    assert_int_equal(seen, size.valid);
+    cutune_configs_free(it);
+    cutune_spec_free(spec);
+}
+
+static void test_overrides(void **state)
+{
+    (void)state;
+    const char *set[] = {"n=4096"};
+    cutune_spec *spec = load(routes_spec, set, 1, CUTUNE_OK);
+    cutune_configs *it;
+    const cutune_variant *v;
+    assert_int_equal(cutune_configs_new(&it, spec), CUTUNE_OK);
+    assert_int_equal(cutune_configs_next(it, &v), 1);
+    assert_int_equal(v->grid[0], 4096 / 64);
+    cutune_configs_free(it);
+    cutune_spec_free(spec);
+
+    const char *typo[] = {"nn=4096"};
+    spec = load(routes_spec, typo, 1, CUTUNE_ESPEC);
+    assert_non_null(strstr(cutune_spec_diagnostics(spec, 0, 0), "no let named 'nn'; did you mean 'n'?"));
+    cutune_spec_free(spec);
+
+    const char *wrong_type[] = {"n=big"};
+    spec = load(routes_spec, wrong_type, 1, CUTUNE_ESPEC);
+    assert_non_null(strstr(cutune_spec_diagnostics(spec, 0, 0), "gives a string, but 'n' is an int"));
+    cutune_spec_free(spec);
+
+    const char *malformed[] = {"n"};
+    spec = load(routes_spec, malformed, 1, CUTUNE_ESPEC);
+    assert_non_null(strstr(cutune_spec_diagnostics(spec, 0, 0), "expected NAME=VALUE"));
+    cutune_spec_free(spec);
+}
+
+static void test_missing_file(void **state)
+{
+    (void)state;
+    cutune_spec *spec = NULL;
+    assert_int_equal(cutune_spec_load_file(&spec, "/nonexistent/x.tune", NULL), CUTUNE_EIO);
+    assert_non_null(spec);
+    assert_false(cutune_spec_ok(spec));
+    assert_string_equal(cutune_spec_diagnostics(spec, 0, 0),
+                        "cutune: error: cannot read spec '/nonexistent/x.tune': No such file or directory\n");
+    cutune_spec_free(spec);
+    cutune_spec_free(NULL);
+    assert_int_equal(cutune_spec_load_file(NULL, "x", NULL), CUTUNE_EINVAL);
+}
+
+static void test_empty_space_is_explained(void **state)
+{
+    (void)state;
+    cutune_spec *spec = load("kernel k from \"../kernels/sum_matrix.cu\" {\n"
+                             "  param a in 1 .. 4;\n  param b in 1 .. 4;\n"
+                             "  require a + b > 3;\n  require a * b < 2;\n"
+                             "  block 32; grid a;\n}\n",
+                             NULL, 0, CUTUNE_OK);
+    int before = cutune_spec_diagnostic_count(spec);
+    cutune_space_size size;
+    assert_int_equal(cutune_space_count(spec, &size), CUTUNE_ESPEC);
+    assert_int_equal(size.raw, 16);
+    assert_int_equal(size.valid, 0);
+    assert_string_equal(cutune_spec_diagnostics(spec, before, 0),
+                        "api.tune:5:11: error: no configuration satisfies this constraint together with the ones "
+                        "before it\n"
+                        "     5 |   require a * b < 2;\n"
+                        "       |           ^~~~~~~~~\n");
+    cutune_spec_free(spec);
+}
+
+static void test_bad_geometry_for_one_configuration(void **state)
+{
+    (void)state;
+    cutune_spec *spec = load("kernel k from \"../kernels/sum_matrix.cu\" {\n"
+                             "  param a in [1, 0, 2] as none;\n"
+                             "  block 32; grid a;\n}\n",
+                             NULL, 0, CUTUNE_OK);
+    cutune_configs *it;
+    const cutune_variant *v;
+    assert_int_equal(cutune_configs_new(&it, spec), CUTUNE_OK);
+    assert_int_equal(cutune_configs_next(it, &v), 1);
+    int before = cutune_spec_diagnostic_count(spec);
+    assert_int_equal(cutune_configs_next(it, &v), CUTUNE_EEVAL);
+    assert_non_null(strstr(cutune_spec_diagnostics(spec, before, 0),
+                           "api.tune:3:18: error: grid dimension x is 0; it must be at least 1 (for a = 0)"));
+    cutune_configs_free(it);
+    cutune_spec_free(spec);
+}
+
+static void test_version_and_status_text(void **state)
+{
+    (void)state;
+    char expect[32];
+    snprintf(expect, sizeof expect, "%d.%d.%d", CUTUNE_VERSION_MAJOR, CUTUNE_VERSION_MINOR, CUTUNE_VERSION_PATCH);
+    assert_string_equal(cutune_version(), expect);
+    assert_string_equal(cutune_status_text(CUTUNE_ESPEC), "the spec has errors");
+    assert_string_equal(cutune_status_text(12345), "unknown status");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_variants_carry_every_route),
+        cmocka_unit_test(test_overrides),
+        cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_empty_space_is_explained),
+        cmocka_unit_test(test_bad_geometry_for_one_configuration),
+        cmocka_unit_test(test_version_and_status_text),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,145 @@
+/* test_sema.c - what the checker puts in the model: resolved names, folded constants,
+ * defaults, settings, paths. (Its error messages are covered by test/golden/.) */
+#include "helpers.h"
+
+static const m_param *param(const model *m, const char *name)
+{
+    for (int i = 0; i < m->nparams; i++)
+        if (strcmp(m->params[i].name, name) == 0)
+            return &m->params[i];
+    fail_msg("no param %s", name);
+    return NULL;
+}
+
+static void test_lets_in_any_order_and_derived(void **state)
+{
+    (void)state;
+    checked *c = check_spec(spec_with("let total = mid * 2;\nlet mid = base + 1;\nlet base = 7;\n"
+                                      "param bx in [32, 64];\nlet threads = bx * 2;\nrequire threads <= 128;"));
+    if (!c->m)
+        fail_msg("%s", sb_cstr(&c->text));
+    assert_int_equal(let_value(c->m, "total").u.i, 16);
+    /* A let that reads a param is kept as an expression with that dependency. */
+    const m_let *threads = NULL;
+    for (int i = 0; i < c->m->nlets; i++)
+        if (strcmp(c->m->lets[i].name, "threads") == 0)
+            threads = &c->m->lets[i];
+    assert_non_null(threads);
+    assert_int_not_equal(threads->expr->kind, TX_CONST);
+    assert_int_equal(threads->expr->deps, (param_set)1 << 0);
+    assert_int_equal(c->m->requires[0].expr->deps, (param_set)1 << 0);
+    checked_free(c);
+}
+
+static void test_cycle_is_an_error(void **state)
+{
+    (void)state;
+    checked *c = check_spec(spec_with("let a = b + 1;\nlet b = a * 2;"));
+    assert_null(c->m);
+    assert_non_null(strstr(sb_cstr(&c->text), "is defined in terms of itself"));
+    checked_free(c);
+}
+
+static void test_domains(void **state)
+{
+    (void)state;
+    checked *c = check_spec(spec_with("let top = 1024;\n"
+                                      "param a in 1 .. top step *2;\n"
+                                      "param b in 0 .. 100 step 25 default 50;\n"
+                                      "param f in [0.5, 1, 2];\n"
+                                      "param s in [\"x\", \"y\"] as none;\n"
+                                      "let u = a + b + f + (s == \"x\" ? 1 : 0);"));
+    if (!c->m)
+        fail_msg("%s", sb_cstr(&c->text));
+    const m_param *a = param(c->m, "a");
+    assert_int_equal(a->dom.kind, DK_GEOM);
+    assert_int_equal(a->dom.size, 11);
+    assert_int_equal(domain_at(&a->dom, 10).u.i, 1024);
+    const m_param *b = param(c->m, "b");
+    assert_int_equal(b->dom.size, 5);
+    assert_true(b->has_default);
+    assert_int_equal(b->default_index, 2);
+    assert_int_equal(domain_find(&b->dom, value_int(75)), 3);
+    assert_int_equal(domain_find(&b->dom, value_int(10)), -1);
+    const m_param *f = param(c->m, "f");
+    assert_int_equal(f->dom.type, VT_FLOAT); /* ints promoted with the floats */
+    assert_true(domain_at(&f->dom, 1).u.f == 1.0);
+    assert_int_equal(param(c->m, "s")->route, ROUTE_NONE);
+    checked_free(c);
+}
+
+static void test_settings_and_outputs(void **state)
+{
+    (void)state;
+    checked *c = check_spec(spec_with("param x in [1, 2] default 2;\nparam y in [3, 4];\n"
+                                      "arg out_buf : out float[1024];\n"
+                                      "arg n : int = 1024;\n"
+                                      "arg in_buf : in half[x * 8] = random(seed = 7, min = -1, max = 1);\n"
+                                      "verify out_buf against config(y = 4) atol 1e-5 rtol 1e-3;\n"
+                                      "metric gbps = 8.0 * 1024 / time_s / 1e9;\n"
+                                      "objective maximise gbps;\n"
+                                      "search anneal(budget = 300, seed = 42, time = 10min, cooling = 0.9);\n"
+                                      "measure(warmup = 5, repeat = 20, max_repeat = 200, flush_l2 = false, "
+                                      "timeout = 500ms);\n"
+                                      "emit header \"out/k.h\";\nemit results \"r.json\";"));
+    if (!c->m)
+        fail_msg("%s", sb_cstr(&c->text));
+    const model *m = c->m;
+    assert_int_equal(m->nargs, 3);
+    assert_true(m->args[0].is_buffer);
+    assert_int_equal(m->args[0].init, INIT_NONE);
+    assert_int_equal(m->args[1].init, INIT_SCALAR);
+    assert_int_equal(m->args[2].init, INIT_RANDOM);
+    assert_int_equal(m->args[2].seed, 7);
+    assert_true(m->args[2].lo == -1.0 && m->args[2].hi == 1.0);
+    assert_true(m->verify.present);
+    assert_false(m->verify.against_kernel);
+    assert_int_equal(m->verify.noutputs, 1);
+    assert_int_equal(m->verify.outputs[0], 0);
+    assert_int_equal(m->verify.config[0], 1); /* x from its default, 2 */
+    assert_int_equal(m->verify.config[1], 1); /* y = 4 */
+    assert_true(m->verify.atol == 1e-5 && m->verify.rtol == 1e-3);
+    assert_true(m->maximize);
+    assert_string_equal(m->objective_name, "gbps");
+    assert_true(m->objective->uses_time);
+    assert_int_equal(m->search.strategy, STRAT_ANNEAL);
+    assert_int_equal(m->search.budget, 300);
+    assert_int_equal(m->search.seed, 42);
+    assert_true(m->search.time_limit_s == 600.0);
+    assert_true(m->search.cooling == 0.9);
+    assert_int_equal(m->measure.warmup, 5);
+    assert_int_equal(m->measure.repeat, 20);
+    assert_int_equal(m->measure.max_repeat, 200);
+    assert_false(m->measure.flush_l2);
+    assert_true(m->measure.timeout_s == 0.5);
+    assert_string_equal(m->emit.header_path, "./out/k.h");
+    assert_string_equal(m->emit.header_prefix, "K"); /* default: the kernel's name */
+    assert_string_equal(m->emit.results_path, "./r.json");
+    checked_free(c);
+}
+
+static void test_defaults_when_unsaid(void **state)
+{
+    (void)state;
+    checked *c = check_spec(spec_with("param x in [1, 2];"));
+    assert_non_null(c->m);
+    assert_int_equal(c->m->search.strategy, STRAT_EXHAUSTIVE);
+    assert_null(c->m->objective); /* minimise time */
+    assert_false(c->m->maximize);
+    assert_int_equal(c->m->measure.warmup, 3);
+    assert_true(c->m->measure.flush_l2);
+    assert_false(c->m->verify.present);
+    checked_free(c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lets_in_any_order_and_derived),
+        cmocka_unit_test(test_cycle_is_an_error),
+        cmocka_unit_test(test_domains),
+        cmocka_unit_test(test_settings_and_outputs),
+        cmocka_unit_test(test_defaults_when_unsaid),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
