@@ -19,7 +19,7 @@ for spec in "$here"/space/*.tune; do
         t1=$(date +%s.%N)
         line=$(grep '^space' <<<"$out")
         counts+=("$(sed -E 's/.*counted in ([0-9.]+) s.*/\1/' <<<"$line")")
-        walls+=("$(echo "$t1 - $t0" | bc -l)")
+        walls+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')")
     done
     raw=$(sed -E 's/^space +([0-9,>= ]+) raw.*/\1/' <<<"$line")
     valid=$(sed -E 's/.*raw, ([0-9,>= ]+) valid.*/\1/' <<<"$line")

@@ -60,6 +60,21 @@ static inline char *spec_with(const char *fmt, ...)
     return out;
 }
 
+/* check_with: check_spec of spec_with(fmt, ...), freeing the text. */
+static inline checked *check_with(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline checked *check_with(const char *fmt, ...)
+{
+    char body[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(body, sizeof body, fmt, ap);
+    va_end(ap);
+    char *text = spec_with("%s", body);
+    checked *c = check_spec(text);
+    free(text);
+    return c;
+}
+
 /* let_value: the folded value of constant `let name`, failing the test when it is
  * not a constant. */
 static inline value let_value(const model *m, const char *name)

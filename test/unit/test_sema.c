@@ -14,8 +14,8 @@ static const m_param *param(const model *m, const char *name)
 static void test_lets_in_any_order_and_derived(void **state)
 {
     (void)state;
-    checked *c = check_spec(spec_with("let total = mid * 2;\nlet mid = base + 1;\nlet base = 7;\n"
-                                      "param bx in [32, 64];\nlet threads = bx * 2;\nrequire threads <= 128;"));
+    checked *c = check_with("let total = mid * 2;\nlet mid = base + 1;\nlet base = 7;\n"
+                                      "param bx in [32, 64];\nlet threads = bx * 2;\nrequire threads <= 128;");
     if (!c->m)
         fail_msg("%s", sb_cstr(&c->text));
     assert_int_equal(let_value(c->m, "total").u.i, 16);
@@ -34,7 +34,7 @@ static void test_lets_in_any_order_and_derived(void **state)
 static void test_cycle_is_an_error(void **state)
 {
     (void)state;
-    checked *c = check_spec(spec_with("let a = b + 1;\nlet b = a * 2;"));
+    checked *c = check_with("let a = b + 1;\nlet b = a * 2;");
     assert_null(c->m);
     assert_non_null(strstr(sb_cstr(&c->text), "is defined in terms of itself"));
     checked_free(c);
@@ -43,12 +43,12 @@ static void test_cycle_is_an_error(void **state)
 static void test_domains(void **state)
 {
     (void)state;
-    checked *c = check_spec(spec_with("let top = 1024;\n"
+    checked *c = check_with("let top = 1024;\n"
                                       "param a in 1 .. top step *2;\n"
                                       "param b in 0 .. 100 step 25 default 50;\n"
                                       "param f in [0.5, 1, 2];\n"
                                       "param s in [\"x\", \"y\"] as none;\n"
-                                      "let u = a + b + f + (s == \"x\" ? 1 : 0);"));
+                                      "let u = a + b + f + (s == \"x\" ? 1 : 0);");
     if (!c->m)
         fail_msg("%s", sb_cstr(&c->text));
     const m_param *a = param(c->m, "a");
@@ -71,7 +71,7 @@ static void test_domains(void **state)
 static void test_settings_and_outputs(void **state)
 {
     (void)state;
-    checked *c = check_spec(spec_with("param x in [1, 2] default 2;\nparam y in [3, 4];\n"
+    checked *c = check_with("param x in [1, 2] default 2;\nparam y in [3, 4];\n"
                                       "arg out_buf : out float[1024];\n"
                                       "arg n : int = 1024;\n"
                                       "arg in_buf : in half[x * 8] = random(seed = 7, min = -1, max = 1);\n"
@@ -81,7 +81,7 @@ static void test_settings_and_outputs(void **state)
                                       "search anneal(budget = 300, seed = 42, time = 10min, cooling = 0.9);\n"
                                       "measure(warmup = 5, repeat = 20, max_repeat = 200, flush_l2 = false, "
                                       "timeout = 500ms);\n"
-                                      "emit header \"out/k.h\";\nemit results \"r.json\";"));
+                                      "emit header \"out/k.h\";\nemit results \"r.json\";");
     if (!c->m)
         fail_msg("%s", sb_cstr(&c->text));
     const model *m = c->m;
@@ -121,7 +121,7 @@ static void test_settings_and_outputs(void **state)
 static void test_defaults_when_unsaid(void **state)
 {
     (void)state;
-    checked *c = check_spec(spec_with("param x in [1, 2];"));
+    checked *c = check_with("param x in [1, 2];");
     assert_non_null(c->m);
     assert_int_equal(c->m->search.strategy, STRAT_EXHAUSTIVE);
     assert_null(c->m->objective); /* minimise time */

@@ -156,11 +156,11 @@ static void test_block_shape_count_by_hand(void **state)
         for (int ly = 0; ly <= 5; ly++)
             by_hand += lx + ly >= 5 && lx + ly <= 10;
     assert_int_equal(by_hand, 5 + 6 + 5 + 4 + 3 + 2 + 1); /* x = 16: y >= 2; x = 32: any y; ... x = 1024: y = 1 */
-    checked *c = check_spec(spec_with("param x in 16 .. 1024 step *2 as none;\n"
+    checked *c = check_with("param x in 16 .. 1024 step *2 as none;\n"
                                       "param y in 1 .. 32 step *2 as none;\n"
                                       "param t in 1 .. 8 step *2;\n"
                                       "require 32 <= x * y <= 1024;\n"
-                                      "let u = x + y;"));
+                                      "let u = x + y;");
     assert_non_null(c->m);
     space *sp;
     assert_int_equal(space_new(&sp, c->m, NULL, 0), 0);
@@ -176,7 +176,7 @@ static void test_block_shape_count_by_hand(void **state)
 static void test_listing_order_is_declaration_order(void **state)
 {
     (void)state;
-    checked *c = check_spec(spec_with("param a in [3, 1];\nparam b in 1 .. 3;\nrequire a != b;"));
+    checked *c = check_with("param a in [3, 1];\nparam b in 1 .. 3;\nrequire a != b;");
     assert_non_null(c->m);
     space *sp;
     space_iter *it;
@@ -201,8 +201,8 @@ static void test_saturating_raw_count(void **state)
 {
     (void)state;
     /* 2^32 values, three times: 2^96 raw combinations. */
-    checked *c = check_spec(spec_with("param a in 1 .. 4294967296;\nparam b in 1 .. 4294967296;\n"
-                                      "param d in 1 .. 4294967296;"));
+    checked *c = check_with("param a in 1 .. 4294967296;\nparam b in 1 .. 4294967296;\n"
+                                      "param d in 1 .. 4294967296;");
     assert_non_null(c->m);
     space *sp;
     assert_int_equal(space_new(&sp, c->m, NULL, 0), 0);
@@ -220,7 +220,7 @@ static void test_saturating_raw_count(void **state)
 static void test_constraint_error_names_the_configuration(void **state)
 {
     (void)state;
-    checked *c = check_spec(spec_with("param a in 0 .. 3;\nparam b in [1, 2];\nrequire 12 %% a == 0;"));
+    checked *c = check_with("param a in 0 .. 3;\nparam b in [1, 2];\nrequire 12 %% a == 0;");
     assert_non_null(c->m);
     space *sp;
     assert_int_equal(space_new(&sp, c->m, NULL, 0), 0);
