@@ -1,0 +1,158 @@
+/* occupancy.c - the theoretical occupancy model (see occupancy.h). */
+#include "occupancy.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Per architecture. Threads, blocks, registers and shared memory per SM and per block:
+ * the CUDA C++ Programming Guide, "Technical Specifications per Compute Capability".
+ * Allocation units, sub-partitions, block slots and barrier counts: the rules of the
+ * CUDA toolkit's occupancy calculator (cuda_occupancy.h, CUDA 13.0). Only sm_90 is
+ * checked against a real device's answers (../shared/data/occupancy_h100.csv). */
+static const occ_arch archs[] = {
+    /* cc  name    warp thr/blk thr/SM blk/SM regs/SM regs/blk maxreg unit sub  smem/SM smem/blk optin  unit rsv  bar */
+    {61, "sm_61", 32, 1024, 2048, 32, 65536, 65536, 255, 256, 4, 98304, 49152, 49152, 256, 0, 2},
+    {70, "sm_70", 32, 1024, 2048, 32, 65536, 65536, 256, 256, 4, 98304, 49152, 98304, 256, 0, 2},
+    {75, "sm_75", 32, 1024, 1024, 16, 65536, 65536, 256, 256, 4, 65536, 49152, 65536, 256, 0, 2},
+    {80, "sm_80", 32, 1024, 2048, 32, 65536, 65536, 256, 256, 4, 167936, 49152, 166912, 128, 1024, 2},
+    {86, "sm_86", 32, 1024, 1536, 16, 65536, 65536, 256, 256, 4, 102400, 49152, 101376, 128, 1024, 1},
+    {87, "sm_87", 32, 1024, 1536, 16, 65536, 65536, 256, 256, 4, 167936, 49152, 166912, 128, 1024, 1},
+    {89, "sm_89", 32, 1024, 1536, 24, 65536, 65536, 256, 256, 4, 102400, 49152, 101376, 128, 1024, 1},
+    {90, "sm_90", 32, 1024, 2048, 32, 65536, 65536, 256, 256, 4, 233472, 49152, 232448, 128, 1024, 2},
+    {100, "sm_100", 32, 1024, 2048, 32, 65536, 65536, 256, 256, 4, 233472, 49152, 232448, 128, 1024, 2},
+    {120, "sm_120", 32, 1024, 1536, 24, 65536, 65536, 256, 256, 4, 102400, 49152, 101376, 128, 1024, 1},
+};
+enum { NARCHS = sizeof archs / sizeof *archs };
+
+const occ_arch *occ_arch_list(int *n)
+{
+    *n = NARCHS;
+    return archs;
+}
+
+const occ_arch *occ_arch_by_cc(int cc)
+{
+    for (int i = 0; i < NARCHS; i++)
+        if (archs[i].cc == cc)
+            return &archs[i];
+    return NULL;
+}
+
+const occ_arch *occ_arch_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    const char *digits = name;
+    if (strncmp(name, "sm_", 3) == 0)
+        digits = name + 3;
+    else if (strncmp(name, "compute_", 8) == 0)
+        digits = name + 8;
+    char *end;
+    long major = strtol(digits, &end, 10);
+    if (end == digits)
+        return NULL;
+    long cc = major;
+    if (*end == '.') { /* "9.0" */
+        const char *minor_text = end + 1;
+        long minor = strtol(minor_text, &end, 10);
+        if (end == minor_text || minor < 0 || minor > 9)
+            return NULL;
+        cc = major * 10 + minor;
+    }
+    if (*end == 'a' || *end == 'f') /* sm_90a, sm_100f: same resources */
+        end++;
+    if (*end != '\0')
+        return NULL;
+    return occ_arch_by_cc((int)cc);
+}
+
+const char *occ_limiter_name(occ_limiter l)
+{
+    static const char *const names[] = {"none", "warps", "blocks", "registers", "shared memory", "barriers"};
+    return names[l];
+}
+
+static int div_up(int64_t a, int64_t b) { return (int)((a + b - 1) / b); }
+static int64_t round_up(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
+
+int occ_compute(const occ_arch *a, const occ_usage *u, occ_result *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!a || u->threads < 1 || u->regs_per_thread < 0 || u->static_smem < 0 || u->dynamic_smem < 0 ||
+        u->barriers < 0)
+        return -1;
+    int warps_per_block = div_up(u->threads, a->warp_size);
+    out->max_warps = a->max_threads_per_sm / a->warp_size;
+
+    /* Warp slots, and the hardware's threads-per-block limit. */
+    if (u->threads > a->max_threads_per_block) {
+        out->by_warps = 0;
+        out->unlaunchable = "more threads per block than the hardware allows";
+    } else {
+        out->by_warps = out->max_warps / warps_per_block;
+    }
+    out->by_blocks = a->max_blocks_per_sm;
+
+    /* Registers: each warp's share is rounded up to the allocation unit, and warps are
+     * placed within sub-partitions, each holding a quarter of the register file. */
+    int regs_per_warp = (int)round_up((int64_t)u->regs_per_thread * a->warp_size, a->reg_alloc_unit);
+    out->regs_per_block = regs_per_warp * warps_per_block;
+    int64_t regs_assumed = (int64_t)regs_per_warp * round_up(warps_per_block, a->sub_partitions);
+    if (u->regs_per_thread > a->max_regs_per_thread || out->regs_per_block > a->regs_per_block ||
+        regs_assumed > a->regs_per_block) {
+        out->by_registers = 0;
+        if (!out->unlaunchable)
+            out->unlaunchable = "more registers per block than the hardware allows";
+    } else if (regs_per_warp == 0) {
+        out->by_registers = INT32_MAX;
+    } else {
+        int warps_per_sub = a->regs_per_sm / a->sub_partitions / regs_per_warp;
+        out->by_registers = warps_per_sub * a->sub_partitions / warps_per_block;
+    }
+
+    /* Shared memory: the block's static and dynamic bytes plus the system's reserve,
+     * rounded up to the allocation unit, from the largest carveout. */
+    int64_t used = u->static_smem + u->dynamic_smem;
+    out->smem_per_block = round_up(used + a->smem_reserved_per_block, a->smem_alloc_unit);
+    int64_t block_limit = u->opted_in ? a->smem_per_block_optin : a->smem_per_block;
+    if (used > block_limit) {
+        out->by_shared_memory = 0;
+        if (!out->unlaunchable)
+            out->unlaunchable = u->opted_in || used > a->smem_per_block_optin
+                                    ? "more shared memory per block than the hardware allows"
+                                    : "more shared memory per block than allowed without opting in";
+    } else if (out->smem_per_block == 0) {
+        out->by_shared_memory = INT32_MAX; /* before CC 8.0 a block may use none */
+    } else {
+        out->by_shared_memory = (int)(a->smem_per_sm / out->smem_per_block);
+    }
+
+    /* Named barriers: a fixed number per block slot. */
+    out->by_barriers = u->barriers > 1 ? a->barriers_per_block_slot * a->max_blocks_per_sm / u->barriers : INT32_MAX;
+
+    /* The smallest limit binds. On a tie the resource the kernel's code controls is
+     * named (registers, then shared memory) before the block shape's (warps, blocks). */
+    struct {
+        int value;
+        occ_limiter l;
+    } limits[] = {{out->by_registers, OCC_LIMIT_REGISTERS},
+                  {out->by_shared_memory, OCC_LIMIT_SHARED_MEMORY},
+                  {out->by_warps, OCC_LIMIT_WARPS},
+                  {out->by_blocks, OCC_LIMIT_BLOCKS},
+                  {out->by_barriers, OCC_LIMIT_BARRIERS}};
+    int best = INT32_MAX;
+    for (size_t i = 0; i < sizeof limits / sizeof *limits; i++)
+        if (limits[i].value < best) {
+            best = limits[i].value;
+            out->limiter = limits[i].l;
+        }
+    out->blocks_per_sm = best;
+    if (best == 0) {
+        if (!out->unlaunchable)
+            out->unlaunchable = "no block fits on an SM";
+    }
+    out->active_warps = best * warps_per_block;
+    out->occupancy = out->max_warps ? (double)out->active_warps / out->max_warps : 0.0;
+    return 0;
+}
