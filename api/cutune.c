@@ -8,20 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../compiler/plan.h"
 #include "../compiler/sema.h"
 #include "../compiler/space.h"
 #include "../lang/parse.h"
-
-struct cutune_spec {
-    arena *arena;
-    const src_file *src;
-    ast_spec *ast;
-    model *model;
-    diag_list diags;
-    strbuf rendered;
-    const char *path;
-};
+#include "internal.h"
 
 const char *cutune_version(void)
 {
@@ -37,6 +27,9 @@ const char *cutune_status_text(int status)
     case CUTUNE_ENOMEM: return "out of memory";
     case CUTUNE_EINVAL: return "invalid argument";
     case CUTUNE_EEVAL: return "an expression failed to evaluate";
+    case CUTUNE_ENODEV: return "no usable GPU";
+    case CUTUNE_ECOMPILER: return "the compiler (NVRTC) failed";
+    case CUTUNE_ESTOPPED: return "stopped";
     default: return "unknown status";
     }
 }
@@ -104,7 +97,10 @@ static int spec_compile(cutune_spec *spec, const cutune_load_options *opts)
     if (sema_check(&spec->model, spec->arena, spec->ast, &so, &spec->diags) < 0)
         return spec->diags.out_of_memory ? CUTUNE_ENOMEM : CUTUNE_ESPEC;
     /* A malformed --set is an error too, though the spec itself checked. */
-    return spec->diags.errors ? CUTUNE_ESPEC : CUTUNE_OK;
+    if (spec->diags.errors)
+        return CUTUNE_ESPEC;
+    spec->loaded_ok = true;
+    return CUTUNE_OK;
 }
 
 int cutune_spec_load_string(cutune_spec **out, const char *name, const char *text, size_t len,
@@ -177,7 +173,7 @@ void cutune_spec_free(cutune_spec *spec)
 
 int cutune_spec_ok(const cutune_spec *spec)
 {
-    return spec && spec->model && spec->diags.errors == 0;
+    return spec && spec->model && spec->loaded_ok;
 }
 
 int cutune_spec_error_count(const cutune_spec *spec) { return spec->diags.errors; }
@@ -257,8 +253,7 @@ int cutune_spec_param_value(const cutune_spec *spec, int i, uint64_t k, char *bu
     return n;
 }
 
-/* Records an evaluation error as a diagnostic on the spec. */
-static int eval_failed(cutune_spec *spec, const eval_error *err)
+int api_eval_failed(cutune_spec *spec, const eval_error *err)
 {
     diag_error(&spec->diags, err->loc, "%s", err->message);
     return CUTUNE_EEVAL;
@@ -295,7 +290,7 @@ static int explain_empty(cutune_spec *spec)
             int crc = space_count(sp, &count, &sat, &err);
             space_free(sp);
             if (crc < 0) {
-                rc = eval_failed(spec, &err);
+                rc = api_eval_failed(spec, &err);
                 goto done;
             }
             if (count == 0) {
@@ -331,7 +326,7 @@ int cutune_space_count(cutune_spec *spec, cutune_space_size *out)
     space_free(sp);
     if (rc < 0) {
         out->valid = 0;
-        return eval_failed(spec, &err);
+        return api_eval_failed(spec, &err);
     }
     out->valid_saturated = sat;
     if (out->valid == 0)
@@ -381,14 +376,14 @@ int cutune_configs_next(cutune_configs *it, const cutune_variant **out)
     eval_error err;
     int rc = space_iter_next(it->iter, &idx, &vals, &err);
     if (rc < 0)
-        return eval_failed(it->spec, &err);
+        return api_eval_failed(it->spec, &err);
     if (rc == 0)
         return 0;
     arena_reset(it->scratch);
     const model *m = it->spec->model;
     variant var;
     if (plan_variant(m, vals, it->scratch, &var, &err) < 0)
-        return eval_failed(it->spec, &err);
+        return api_eval_failed(it->spec, &err);
     strbuf sb = STRBUF_INIT;
     for (int i = 0; i < m->nparams; i++) {
         sb_reset(&sb);

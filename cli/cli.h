@@ -64,5 +64,14 @@ int cli_usage_error(const char *sub, const char *fmt, ...) __attribute__((format
 int cmd_check(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
+int cmd_occupancy(int argc, char **argv);
+
+/* Shared by analyze and tune (cmd_analyze.c). */
+int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyze_options *base, int format,
+                     double *best_occupancy);
+int cli_analyze_option(cutune_analyze_options *o, int opt, const char *arg);
+/* Shared by check and tune (cmd_check.c). */
+int cli_space_summary(cutune_spec *spec, const cli_common *c, int json);
 
 #endif

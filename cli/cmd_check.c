@@ -35,7 +35,6 @@ static void param_values_text(const cutune_spec *spec, int i, int max, char *out
 
 /* cli_space_summary: counts the space and prints the summary; used by check and tune.
  * Returns an exit code. */
-int cli_space_summary(cutune_spec *spec, const cli_common *c, int json);
 
 int cli_space_summary(cutune_spec *spec, const cli_common *c, int json)
 {
@@ -45,6 +44,10 @@ int cli_space_summary(cutune_spec *spec, const cli_common *c, int json)
     int rc = cutune_space_count(spec, &size);
     double seconds = now_seconds() - t0;
     cli_print_new_diagnostics(spec, c, &seen);
+    if (rc != CUTUNE_OK) {
+        int errors = cutune_spec_error_count(spec);
+        fprintf(stderr, "%s: %d error%s\n", cutune_spec_path(spec), errors, errors == 1 ? "" : "s");
+    }
     if (rc != CUTUNE_OK && rc != CUTUNE_ESPEC)
         return cli_exit_for_status(rc);
     int nparams = cutune_spec_param_count(spec);

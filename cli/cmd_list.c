@@ -7,90 +7,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "format.h"
 
 enum list_format { FMT_TABLE, FMT_CSV, FMT_JSON };
 
-/* "32x8" for a 2-D shape (unused trailing dimensions dropped). */
-static const char *dims_text(const int64_t *d, int n, char *buf, size_t size)
-{
-    int len = snprintf(buf, size, "%lld", (long long)d[0]);
-    for (int i = 1; i < n && len > 0 && (size_t)len < size; i++)
-        len += snprintf(buf + len, size - (size_t)len, "x%lld", (long long)d[i]);
-    return buf;
-}
-
-static void csv_field(const char *s)
-{
-    if (!strpbrk(s, ",\"\n ")) {
-        fputs(s, stdout);
-        return;
-    }
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"')
-            putchar('"');
-        putchar(*s);
-    }
-    putchar('"');
-}
-
-static void csv_joined(const char *const *items, int from, int n)
-{
-    size_t len = 0;
-    for (int i = from; i < n; i++)
-        len += strlen(items[i]) + 1;
-    char *s = malloc(len + 1);
-    if (!s)
-        return;
-    s[0] = '\0';
-    for (int i = from; i < n; i++) {
-        if (i > from)
-            strcat(s, " ");
-        strcat(s, items[i]);
-    }
-    csv_field(s);
-    free(s);
-}
-
-static json_t *typed_json(const char *text, char type)
-{
-    switch (type) {
-    case 'i': return json_integer(strtoll(text, NULL, 10));
-    case 'f': return json_real(strtod(text, NULL));
-    case 'b': return json_boolean(strcmp(text, "true") == 0);
-    default: return json_string(text);
-    }
-}
-
-static json_t *string_array(const char *const *items, int n)
-{
-    json_t *a = json_array();
-    for (int i = 0; i < n; i++)
-        json_array_append_new(a, json_string(items[i]));
-    return a;
-}
-
-static json_t *int_array(const int64_t *v, int n)
-{
-    json_t *a = json_array();
-    for (int i = 0; i < n; i++)
-        json_array_append_new(a, json_integer((json_int_t)v[i]));
-    return a;
-}
-
 static int print_json_row(const cutune_spec *spec, const cutune_variant *v, bool first)
 {
-    json_t *o = json_object(), *params = json_object();
-    json_object_set_new(o, "index", json_integer((json_int_t)v->ordinal));
-    for (int i = 0; i < v->nparams; i++)
-        json_object_set_new(params, cutune_spec_param_name(spec, i), typed_json(v->values[i], v->types[i]));
-    json_object_set_new(o, "params", params);
-    json_object_set_new(o, "block", int_array(v->block, 3));
-    json_object_set_new(o, "grid", int_array(v->grid, 3));
-    json_object_set_new(o, "smem_bytes", json_integer((json_int_t)v->smem_bytes));
-    json_object_set_new(o, "kernel", json_string(v->name_expression));
-    json_object_set_new(o, "defines", string_array(v->defines, v->ndefines));
-    json_object_set_new(o, "options", string_array(v->options, v->noptions));
+    json_t *o = fmt_variant_json(spec, v);
     char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(o);
     if (!text)
@@ -100,48 +23,10 @@ static int print_json_row(const cutune_spec *spec, const cutune_variant *v, bool
     return 0;
 }
 
-typedef struct table {
-    int *widths;
-    bool show_kernel;
-} table;
-
-static void table_header(const cutune_spec *spec, table *t)
+/* The table's last column: the variant's -D macros and its per-variant options. */
+static void table_row(const fmt_table *t, const cutune_variant *v)
 {
-    int n = cutune_spec_param_count(spec);
-    printf("%6s", "#");
-    for (int i = 0; i < n; i++) {
-        const char *name = cutune_spec_param_name(spec, i);
-        int w = (int)strlen(name);
-        uint64_t count = cutune_spec_param_value_count(spec, i);
-        for (uint64_t k = 0; k < count && k < 4096; k++) {
-            int len = cutune_spec_param_value(spec, i, k, NULL, 0);
-            if (len > w)
-                w = len;
-        }
-        if (count > 4096) {
-            int len = cutune_spec_param_value(spec, i, count - 1, NULL, 0);
-            if (len > w)
-                w = len;
-        }
-        t->widths[i] = w;
-        printf("  %-*s", w, name);
-    }
-    printf("  %-12s %-18s %8s", "block", "grid", "smem");
-    if (t->show_kernel)
-        printf("  %-24s", "kernel");
-    printf("  %s\n", "defines and per-variant options");
-}
-
-static void table_row(const cutune_variant *v, const table *t)
-{
-    char b[64], g[96];
-    printf("%6llu", (unsigned long long)v->ordinal);
-    for (int i = 0; i < v->nparams; i++)
-        printf("  %-*s", t->widths[i], v->values[i]);
-    printf("  %-12s %-18s %8lld", dims_text(v->block, v->block_dims, b, sizeof b),
-           dims_text(v->grid, v->grid_dims, g, sizeof g), (long long)v->smem_bytes);
-    if (t->show_kernel)
-        printf("  %-24s", v->name_expression);
+    fmt_table_row(t, v);
     printf(" ");
     for (int i = 0; i < v->ndefines; i++)
         printf(" %s", v->defines[i]);
@@ -150,45 +35,15 @@ static void table_row(const cutune_variant *v, const table *t)
     printf("\n");
 }
 
-static void csv_header(const cutune_spec *spec)
-{
-    printf("index");
-    for (int i = 0; i < cutune_spec_param_count(spec); i++) {
-        putchar(',');
-        csv_field(cutune_spec_param_name(spec, i));
-    }
-    printf(",block.x,block.y,block.z,grid.x,grid.y,grid.z,smem_bytes,kernel,defines,options\n");
-}
-
-static void csv_row(const cutune_variant *v)
-{
-    printf("%llu", (unsigned long long)v->ordinal);
-    for (int i = 0; i < v->nparams; i++) {
-        putchar(',');
-        csv_field(v->values[i]);
-    }
-    printf(",%lld,%lld,%lld,%lld,%lld,%lld,%lld,", (long long)v->block[0], (long long)v->block[1],
-           (long long)v->block[2], (long long)v->grid[0], (long long)v->grid[1], (long long)v->grid[2],
-           (long long)v->smem_bytes);
-    csv_field(v->name_expression);
-    putchar(',');
-    csv_joined(v->defines, 0, v->ndefines);
-    putchar(',');
-    csv_joined(v->options, 0, v->noptions);
-    putchar('\n');
-}
-
 static int list_spec(cutune_spec *spec, const cli_common *c, enum list_format fmt, unsigned long long limit)
 {
     cutune_configs *it;
     int rc = cutune_configs_new(&it, spec);
     if (rc < 0)
         return cli_exit_for_status(rc);
-    int n = cutune_spec_param_count(spec);
-    table t = {calloc((size_t)n + 1, sizeof(int)), false};
+    fmt_table t = {NULL, 0, 0};
     const cutune_variant *v;
     unsigned long long shown = 0;
-    int code = EXIT_OK;
     bool header_done = false;
     while (limit == 0 || shown < limit) {
         rc = cutune_configs_next(it, &v);
@@ -196,43 +51,52 @@ static int list_spec(cutune_spec *spec, const cli_common *c, enum list_format fm
             break;
         if (!header_done) {
             header_done = true;
-            t.show_kernel = strchr(v->name_expression, '<') != NULL;
             if (fmt == FMT_TABLE) {
+                if (fmt_table_init(&t, spec, v) < 0) {
+                    rc = CUTUNE_ENOMEM;
+                    break;
+                }
                 if (v->ncommon_options > 0) {
                     printf("common options:");
                     for (int i = 0; i < v->ncommon_options; i++)
                         printf(" %s", v->options[i]);
                     printf("\n");
                 }
-                table_header(spec, &t);
+                fmt_table_header(&t, spec);
+                printf("  %s\n", "defines and per-variant options");
             } else if (fmt == FMT_CSV) {
-                csv_header(spec);
+                fmt_variant_csv_header(spec);
+                putchar('\n');
             } else {
                 printf("[\n");
             }
         }
-        if (fmt == FMT_TABLE)
-            table_row(v, &t);
-        else if (fmt == FMT_CSV)
-            csv_row(v);
-        else if (print_json_row(spec, v, shown == 0) < 0)
+        if (fmt == FMT_TABLE) {
+            table_row(&t, v);
+        } else if (fmt == FMT_CSV) {
+            fmt_variant_csv(v);
+            putchar('\n');
+        } else if (print_json_row(spec, v, shown == 0) < 0) {
             rc = CUTUNE_ENOMEM;
-        if (rc < 0)
             break;
+        }
         shown++;
     }
     if (fmt == FMT_JSON)
         printf(header_done ? "\n]\n" : "[]\n");
-    if (rc < 0) {
-        int seen = 0;
-        (void)seen;
-        code = cli_exit_for_status(rc);
-    } else if (fmt == FMT_TABLE && !c->quiet && limit && shown == limit) {
-        rc = cutune_configs_next(it, &v);
-        if (rc == 1)
-            fprintf(stderr, "(stopped after %llu configurations: --limit)\n", limit);
+    int code = EXIT_OK;
+    if (rc == 0 && shown == 0) {
+        /* Nothing is valid: counting explains which constraint empties the space. */
+        cutune_space_size size;
+        rc = cutune_space_count(spec, &size);
+        if (rc == CUTUNE_OK)
+            rc = CUTUNE_ESPEC; /* cannot happen: listing and counting agree */
     }
-    free(t.widths);
+    if (rc < 0)
+        code = cli_exit_for_status(rc);
+    else if (fmt == FMT_TABLE && !c->quiet && limit && shown == limit && cutune_configs_next(it, &v) == 1)
+        fprintf(stderr, "(stopped after %llu configurations: --limit)\n", limit);
+    fmt_table_free(&t);
     cutune_configs_free(it);
     return code;
 }

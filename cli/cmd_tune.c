@@ -1,25 +1,31 @@
-/* cmd_tune.c - `cutune SPEC`: the main job. This version has the front end only, so it
- * does the work that needs no compiler stage and no GPU (check the spec, size its
- * space) and then says plainly what it did not do. */
+/* cmd_tune.c - `cutune SPEC`: the main job. This version checks the spec, sizes its
+ * space and compiles every variant (its resources and theoretical occupancy need no
+ * GPU), then says plainly what it could not do: measure. */
 #include <getopt.h>
 #include <string.h>
 
 #include "cli.h"
 
-int cli_space_summary(cutune_spec *spec, const cli_common *c, int json);
-
 int cmd_tune(int argc, char **argv)
 {
     cli_common c;
     cli_init_common(&c);
+    cutune_analyze_options o;
+    memset(&o, 0, sizeof o);
     static const struct option longopts[] = {
         CLI_COMMON_OPTIONS,
+        {"arch", required_argument, NULL, 'a'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"cache-dir", required_argument, NULL, 'C'},
+        {"no-cache", no_argument, NULL, 'N'},
         {NULL, 0, NULL, 0},
     };
     int opt, code = EXIT_OK;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "q", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "qa:j:", longopts, NULL)) != -1) {
         int handled = cli_common_option(&c, opt, optarg);
+        if (handled == 0)
+            handled = cli_analyze_option(&o, opt, optarg);
         if (handled <= 0) {
             code = handled < 0 ? EXIT_USAGE : cli_usage_error("tune", "unknown option");
             goto done;
@@ -33,12 +39,22 @@ int cmd_tune(int argc, char **argv)
     if (!spec)
         goto done;
     code = cli_space_summary(spec, &c, 0);
-    if (code == EXIT_OK)
-        fprintf(stderr, "\ncutune: NOT TUNED. This build has the front end only: the spec is valid and its space is "
-                        "counted above,\nbut compiling variants (NVRTC) and timing them (needs a GPU) are not "
-                        "implemented yet,\nso nothing was compiled or measured and no header was written.\n"
-                        "See every variant with: cutune list %s\n",
-                argv[optind]);
+    if (code == EXIT_OK) {
+        fprintf(stderr, "\ncompiling every variant (no GPU needed; details: cutune analyze %s)\n", argv[optind]);
+        code = cli_run_analysis(spec, &c, &o, 3 /* summary only */, NULL);
+    }
+    if (code == EXIT_OK) {
+        int devices = 0;
+        if (cutune_device_count(&devices) < 0 || devices == 0)
+            fprintf(stderr, "\ncutune: NOT TUNED. Timing needs a GPU, and this machine has none usable: %s\n"
+                            "Everything that needs no GPU was done: the spec is valid, its space is counted and "
+                            "every variant compiled.\n",
+                    devices == 0 && cutune_last_error()[0] == '\0' ? "the driver sees no device"
+                                                                   : cutune_last_error());
+        else
+            fprintf(stderr, "\ncutune: NOT TUNED. A GPU is present, but measuring variants is not implemented in "
+                            "this version yet;\nthe spec is valid, its space counted and every variant compiled.\n");
+    }
     cutune_spec_free(spec);
 done:
     cli_free_common(&c);

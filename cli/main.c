@@ -24,8 +24,16 @@ static const command commands[] = {
      "Tunes the kernel a spec describes: checks the spec, builds its space, compiles each\n"
      "variant, measures it on the GPU, verifies it and picks the best.\n"
      "\n"
-     "This version has the front end only: it checks the spec and summarises the space\n"
-     "(as `cutune check`), then says plainly that compiling and timing are not done.\n"},
+     "This version does all of that but the measuring: it checks the spec, counts its\n"
+     "space (as `cutune check`), compiles every variant for the GPU's architecture (or\n"
+     "--arch; sm_90 when there is no GPU) and summarises their resources and theoretical\n"
+     "occupancy (as `cutune analyze`), then says plainly that nothing was timed.\n"
+     "\n"
+     "  --arch sm_XX        compile for this architecture (default: the GPU's, else sm_90)\n"
+     "  --jobs N            compile threads (default: one per core)\n"
+     "  --cache-dir DIR     the compiled-variant cache (default: $CUTUNE_CACHE_DIR,\n"
+     "                      $XDG_CACHE_HOME/cutune or ~/.cache/cutune)\n"
+     "  --no-cache          neither read nor write the cache\n"},
     {"check", cmd_check, "validate a spec and summarise its space",
      "usage: cutune check SPEC [options]\n"
      "\n"
@@ -43,6 +51,33 @@ static const command commands[] = {
      "\n"
      "  --limit N           stop after N configurations (0: all; the default)\n"
      "  --format FORMAT     table (default), csv, or json (an array of objects)\n"},
+    {"analyze", cmd_analyze, "compile every variant: registers, memory, spills, occupancy",
+     "usage: cutune analyze SPEC [--arch sm_XX] [--jobs N] [--limit N] [--format table|csv|json]\n"
+     "                           [--cache-dir DIR] [--no-cache] [options]\n"
+     "\n"
+     "Compiles every valid configuration's variant with NVRTC (no GPU needed), in\n"
+     "parallel and through the cache, and shows per variant: registers per thread, static\n"
+     "shared memory, local memory (stack frame), spill stores/loads, theoretical\n"
+     "occupancy and what limits it, the compile time, and whether it can launch at all\n"
+     "(too many threads, registers or shared memory per block are flagged before any\n"
+     "run). A variant that fails to compile is shown with the compiler's first error,\n"
+     "and the analysis goes on. Progress goes to stderr on a terminal.\n"
+     "\n"
+     "  --arch sm_XX        compile for this architecture (default: the GPU's, else sm_90)\n"
+     "  --jobs N            compile threads (default: one per core)\n"
+     "  --limit N           only the first N configurations\n"
+     "  --format FORMAT     table (default), csv or json\n"
+     "  --cache-dir DIR     the compiled-variant cache (default: $CUTUNE_CACHE_DIR,\n"
+     "                      $XDG_CACHE_HOME/cutune or ~/.cache/cutune)\n"
+     "  --no-cache          neither read nor write the cache\n"},
+    {"occupancy", cmd_occupancy, "theoretical occupancy of a block shape",
+     "usage: cutune occupancy (--arch sm_XX | --device N) --regs R --threads T [--smem BYTES]\n"
+     "                        [--format text|json]\n"
+     "\n"
+     "How many blocks of T threads using R registers each and BYTES of shared memory\n"
+     "(static + dynamic) fit on one SM, the active warps, the occupancy, and which limit\n"
+     "binds (warps, blocks, registers, shared memory). --arch uses the architecture's\n"
+     "published figures (sm_61 to sm_120); --device N asks the driver for GPU N's own.\n"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 

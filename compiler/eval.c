@@ -155,6 +155,9 @@ static int eval_binary(const texpr *e, value a, value b, value *out, eval_error 
     case OP_POW: r = pow(x, y); break;
     default: return fail(err, e->loc, "internal: bad float operator %s", sym);
     }
+    /* NaN and infinity would slip into macros and sizes as garbage: stop them here. */
+    if (!isfinite(r))
+        return fail(err, e->loc, "%g %s %g is not a finite number", x, sym, y);
     *out = value_float(r);
     return 0;
 }

@@ -26,10 +26,17 @@ int64_t domain_find(const domain *d, value v)
                 return (int64_t)i;
         return -1;
     }
-    if (v.type != VT_INT)
+    if (v.type != VT_INT || v.u.i < d->first)
         return -1;
-    for (uint64_t i = 0; i < d->size; i++)
-        if (domain_at(d, i).u.i == v.u.i)
+    if (d->kind == DK_ARITH) {
+        uint64_t offset = (uint64_t)v.u.i - (uint64_t)d->first;
+        if (offset % (uint64_t)d->step != 0 || offset / (uint64_t)d->step >= d->size)
+            return -1;
+        return (int64_t)(offset / (uint64_t)d->step);
+    }
+    int64_t x = d->first;
+    for (uint64_t i = 0; i < d->size; i++, x *= d->step) /* at most 63 values */
+        if (x == v.u.i)
             return (int64_t)i;
     return -1;
 }

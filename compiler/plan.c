@@ -94,7 +94,7 @@ int plan_variant(const model *m, const value *values, arena *a, variant *out, ev
             break;
         }
         case ROUTE_OPTION: {
-            const char *t = text_of(a, v, false);
+            const char *t = text_of(a, v, true); /* compiler flags spell bools: -ftz=true */
             if (!t)
                 goto oom;
             if (!p->option_fmt && t[0] == '\0')

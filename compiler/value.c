@@ -95,14 +95,6 @@ void value_format_c(value v, strbuf *out, bool as_bool_words)
 {
     switch (v.type) {
     case VT_BOOL: sb_add(out, as_bool_words ? (v.u.b ? "true" : "false") : (v.u.b ? "1" : "0")); break;
-    case VT_FLOAT: {
-        char buf[64];
-        snprintf(buf, sizeof buf, "%.17g", v.u.f);
-        sb_add(out, buf);
-        if (!strpbrk(buf, ".eEn"))
-            sb_add(out, ".0");
-        break;
-    }
-    default: value_format(v, out, false); break;
+    default: value_format(v, out, false); break; /* floats: the shortest text that reads back equal */
     }
 }

@@ -40,8 +40,9 @@ double value_as_double(value v);
  * in double quotes with escapes. Floats use the shortest text that reads back equal. */
 void value_format(value v, strbuf *out, bool quote);
 
-/* value_format_c: appends the value as C source: ints as decimal, floats with full
- * precision, bools as 1/0 (as_bool_words: true/false), strings raw. */
+/* value_format_c: appends the value as C source: ints as decimal, floats in the
+ * shortest form that reads back equal (0.1, not 0.10000000000000001), bools as 1/0
+ * (as_bool_words: true/false), strings raw. */
 void value_format_c(value v, strbuf *out, bool as_bool_words);
 
 #endif

@@ -32,7 +32,10 @@ typedef enum cutune_status {
     CUTUNE_EIO = -2,     /* a file could not be read or written (a diagnostic says which) */
     CUTUNE_ENOMEM = -3,  /* out of memory */
     CUTUNE_EINVAL = -4,  /* an invalid argument to an API call */
-    CUTUNE_EEVAL = -5    /* an expression of the spec failed for some configuration (a diagnostic says where) */
+    CUTUNE_EEVAL = -5,   /* an expression of the spec failed for some configuration (a diagnostic says where) */
+    CUTUNE_ENODEV = -6,  /* no CUDA driver or GPU (cutune_last_error says which) */
+    CUTUNE_ECOMPILER = -7, /* NVRTC itself failed (not a kernel's compile error) */
+    CUTUNE_ESTOPPED = -8 /* a callback asked to stop */
 } cutune_status;
 
 /* cutune_status_text: a short description of a status ("spec has errors", ...). */
@@ -155,6 +158,124 @@ int cutune_configs_next(cutune_configs *it, const cutune_variant **out);
 
 /* cutune_configs_free: releases the iterator; NULL is a no-op. */
 void cutune_configs_free(cutune_configs *it);
+
+/* ---- errors without a spec ---------------------------------------------------- */
+
+/* cutune_last_error: the message of the calling thread's last failed call among those
+ * that have no spec to record a diagnostic on (devices, occupancy); "" when none. */
+const char *cutune_last_error(void);
+
+/* ---- occupancy --------------------------------------------------------------------- */
+
+typedef struct cutune_occupancy {
+    char arch[16];             /* "sm_90" */
+    int blocks_per_sm;
+    int active_warps;
+    int max_warps;
+    double occupancy;          /* active_warps / max_warps, 0..1 */
+    const char *limiter;       /* "warps", "blocks", "registers", "shared memory", "barriers" */
+    int by_warps, by_blocks, by_registers, by_shared_memory; /* blocks per SM each allows (INT32_MAX: no limit) */
+    int regs_per_block;        /* allocated */
+    int64_t smem_per_block;    /* allocated, with the system's reserve */
+    const char *unlaunchable;  /* why no block fits (NULL when one does) */
+} cutune_occupancy;
+
+/* cutune_occupancy_for_arch: theoretical occupancy of a block of `threads` threads using
+ * `regs` registers each and `smem_bytes` of shared memory (static + dynamic) on `arch`
+ * ("sm_90", "9.0"...), assuming the kernel opts in to the architecture's largest shared
+ * memory per block. Returns CUTUNE_OK, or CUTUNE_EINVAL (unknown architecture, bad
+ * figures; see cutune_last_error). A block that cannot run is not an error: it gets
+ * blocks_per_sm = 0 and a reason. */
+int cutune_occupancy_for_arch(const char *arch, int regs, int threads, int64_t smem_bytes, cutune_occupancy *out);
+
+/* cutune_arch_list: the architectures the occupancy model knows, NULL-terminated. */
+const char *const *cutune_arch_list(void);
+
+/* ---- devices ---------------------------------------------------------------------- */
+
+typedef struct cutune_device {
+    int ordinal;
+    char name[256];
+    char arch[16];             /* "sm_90" */
+    int cc;                    /* 90 */
+    int sm_count;
+    int max_threads_per_sm, max_blocks_per_sm, regs_per_sm;
+    int smem_per_sm, smem_per_block_optin, smem_reserved_per_block;
+    int l2_bytes;
+    int driver_version;        /* 13000 for CUDA 13.0 */
+} cutune_device;
+
+/* cutune_device_count: how many GPUs the CUDA driver sees. Returns CUTUNE_OK, or
+ * CUTUNE_ENODEV when there is no driver or it cannot start (cutune_last_error says
+ * why: e.g. no libcuda.so.1 on a machine without a GPU). */
+int cutune_device_count(int *count);
+
+/* cutune_device_get: the attributes of GPU `ordinal`. CUTUNE_OK, CUTUNE_ENODEV, or
+ * CUTUNE_EINVAL for an ordinal out of range. */
+int cutune_device_get(int ordinal, cutune_device *out);
+
+/* cutune_occupancy_for_device: as cutune_occupancy_for_arch, with the device's own
+ * figures as its driver reports them. */
+int cutune_occupancy_for_device(int ordinal, int regs, int threads, int64_t smem_bytes, cutune_occupancy *out);
+
+/* ---- static analysis: compile every variant, no GPU needed --------------------------- */
+
+typedef struct cutune_progress {
+    uint64_t done, total;      /* total is 0 when unknown */
+    uint64_t compiled, cached, failed;
+    double elapsed_seconds;
+} cutune_progress;
+
+typedef struct cutune_analyze_options {
+    const char *arch;          /* "sm_90"; NULL: the first GPU's, else sm_90 */
+    int jobs;                  /* compile threads; 0: one per core */
+    const char *cache_dir;     /* NULL: $CUTUNE_CACHE_DIR, $XDG_CACHE_HOME/cutune or ~/.cache/cutune */
+    int no_cache;              /* 1: neither read nor write the cache */
+    uint64_t limit;            /* analyse only the first N configurations (0: all) */
+    /* Called on the caller's thread after each variant (as often as that; throttle in
+     * the callback). NULL: no progress. */
+    void (*progress)(void *user, const cutune_progress *p);
+    void *progress_user;
+} cutune_analyze_options;
+
+typedef struct cutune_analysis {
+    const cutune_variant *variant;
+    int compiled;              /* 1: a cubin was produced */
+    const char *log;           /* the compiler's errors and warnings ("" when none) */
+    int has_resources;
+    int registers;             /* per thread */
+    int64_t static_smem;       /* bytes */
+    int64_t local_bytes;       /* stack frame per thread (local memory, spills included) */
+    int64_t spill_stores, spill_loads; /* bytes */
+    int barriers;
+    double compile_seconds;
+    int cached;                /* 1: from the cache (compile_seconds is the original compile's) */
+    int duplicate;             /* 1: the same binary as an earlier variant (not compiled again) */
+    cutune_occupancy occupancy; /* valid when has_resources */
+    int launchable;            /* 0: it cannot run (see why) */
+    const char *why;           /* why not launchable, or why it failed; NULL otherwise */
+} cutune_analysis;
+
+typedef struct cutune_analyze_summary {
+    char arch[16];
+    uint64_t variants, compiled, cached, duplicates, failed, unlaunchable;
+    double compile_seconds;    /* NVRTC time summed over what was compiled in this run */
+    double wall_seconds;
+    int threads;
+    char cache_dir[1024];      /* "" when the cache is off */
+    char cache_warning[512];   /* a problem with the cache (the analysis went on without it) */
+} cutune_analyze_summary;
+
+/* cutune_analyze: compiles every valid configuration's variant for one architecture
+ * (in parallel, through the cache) and calls `each` with its static resources and
+ * theoretical occupancy, in listing order. A variant that fails to compile is reported
+ * through `each` (compiled = 0, with its log) and the analysis goes on. `each` returns 0
+ * to go on, non-zero to stop. Returns CUTUNE_OK; CUTUNE_EEVAL (a diagnostic on the
+ * spec); CUTUNE_EIO when the kernel file cannot be read; CUTUNE_EINVAL for an
+ * architecture NVRTC cannot target; CUTUNE_ECOMPILER when NVRTC itself fails;
+ * CUTUNE_ESTOPPED when `each` stopped it. */
+int cutune_analyze(cutune_spec *spec, const cutune_analyze_options *opts,
+                   int (*each)(void *user, const cutune_analysis *a), void *user, cutune_analyze_summary *summary);
 
 #ifdef __cplusplus
 }

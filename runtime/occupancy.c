@@ -156,3 +156,21 @@ int occ_compute(const occ_arch *a, const occ_usage *u, occ_result *out)
     out->occupancy = out->max_warps ? (double)out->active_warps / out->max_warps : 0.0;
     return 0;
 }
+
+const char *occ_check_geometry(const occ_arch *arch, const int64_t block[3], const int64_t grid[3])
+{
+    /* The same on every architecture cutune knows. */
+    static const int64_t max_block[3] = {1024, 1024, 64};
+    static const int64_t max_grid[3] = {2147483647, 65535, 65535};
+    static const char *const why_block[3] = {"block x is above 1024", "block y is above 1024", "block z is above 64"};
+    static const char *const why_grid[3] = {"grid x is above 2^31-1", "grid y is above 65535", "grid z is above 65535"};
+    if (block[0] * block[1] * block[2] > arch->max_threads_per_block)
+        return "more threads per block than the hardware allows";
+    for (int d = 0; d < 3; d++) {
+        if (block[d] > max_block[d])
+            return why_block[d];
+        if (grid[d] > max_grid[d])
+            return why_grid[d];
+    }
+    return NULL;
+}

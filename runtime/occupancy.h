@@ -86,4 +86,8 @@ typedef struct occ_result {
  * blocks_per_sm = 0 and a reason in unlaunchable. */
 int occ_compute(const occ_arch *arch, const occ_usage *u, occ_result *out);
 
+/* occ_check_geometry: why a launch of this block and grid shape cannot happen on
+ * `arch` (a dimension above the hardware's limit), or NULL when it can. */
+const char *occ_check_geometry(const occ_arch *arch, const int64_t block[3], const int64_t grid[3]);
+
 #endif

@@ -1,0 +1,427 @@
+/* analyze.c - cutune_analyze: every variant through NVRTC (via the compile pool and
+ * the cache), with its resources and theoretical occupancy. No GPU needed.
+ *
+ * Variants that would compile to the same binary (same name expression and options:
+ * params routed `as none` only change the launch) are compiled once; later ones reuse
+ * the first one's result and are marked duplicate. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "../runtime/driver.h"
+#include "../runtime/occupancy.h"
+#include "../runtime/pool.h"
+#include "internal.h"
+
+/* What a unique binary's compile produced, kept for its duplicates. */
+typedef struct unique {
+    uint64_t hash;
+    char *identity;            /* name expression and options, NUL-separated */
+    size_t identity_len;
+    bool ok, cached, has_resources, nvrtc_failed;
+    kernel_resources res;
+    double seconds;
+    char *log;                 /* excerpt */
+    struct unique *next;       /* hash chain */
+} unique;
+
+/* A job in flight: a deep copy of its variant (the iterator reuses its storage). */
+typedef struct job_state {
+    arena *arena;
+    cutune_variant variant;
+    const unique *dup_of;      /* NULL: compiled (or looked up) itself */
+    unique *self;              /* to fill when it is not a duplicate */
+} job_state;
+
+typedef struct run {
+    cutune_spec *spec;
+    const cutune_analyze_options *opts;
+    cutune_configs *configs;
+    const occ_arch *occ;       /* NULL: no occupancy model for this architecture */
+    const char *arch;
+    char *source;
+    const char **include_dirs;
+    int ninclude_dirs;
+    const char *kernel_dir_opt;
+    unique **table;
+    size_t table_size;
+    uint64_t produced, limit, total;
+    int (*each)(void *, const cutune_analysis *);
+    void *user;
+    cutune_analyze_summary *summary;
+    cutune_progress progress;
+    double t0;
+    int status;                /* why a hook stopped the run */
+    char *compiler_error;
+} run;
+
+static char *copy_string(arena *a, const char *s)
+{
+    return s ? arena_strdup(a, s) : NULL;
+}
+
+static const char **copy_strings(arena *a, const char *const *items, int n, int extra)
+{
+    const char **out = arena_alloc(a, sizeof(char *) * (size_t)(n + extra + 1));
+    for (int i = 0; out && i < n; i++)
+        if (!(out[i] = copy_string(a, items[i])))
+            return NULL;
+    return out;
+}
+
+/* The variant's compile identity: everything NVRTC sees besides the source. */
+static char *identity_of(arena *a, const cutune_variant *v, size_t *len)
+{
+    strbuf sb = STRBUF_INIT;
+    sb_addn(&sb, v->name_expression, strlen(v->name_expression) + 1);
+    for (int i = 0; i < v->ndefines; i++)
+        sb_addn(&sb, v->defines[i], strlen(v->defines[i]) + 1);
+    for (int i = 0; i < v->noptions; i++)
+        sb_addn(&sb, v->options[i], strlen(v->options[i]) + 1);
+    char *out = NULL;
+    if (sb_ok(&sb)) {
+        out = arena_alloc(a, sb.len);
+        if (out)
+            memcpy(out, sb.data, sb.len);
+        *len = sb.len;
+    }
+    sb_free(&sb);
+    return out;
+}
+
+static int next_job(void *ud, pool_job *pj)
+{
+    run *r = ud;
+    if (r->limit && r->produced >= r->limit)
+        return 0;
+    const cutune_variant *v;
+    int rc = cutune_configs_next(r->configs, &v);
+    if (rc <= 0) {
+        if (rc < 0)
+            r->status = rc;
+        return rc < 0 ? -1 : 0;
+    }
+    job_state *js = calloc(1, sizeof *js);
+    arena *a = arena_new();
+    if (!js || !a) {
+        free(js);
+        arena_free(a);
+        r->status = CUTUNE_ENOMEM;
+        return -1;
+    }
+    js->arena = a;
+    js->variant = *v;
+    js->variant.values = (const char *const *)copy_strings(a, v->values, v->nparams, 0);
+    js->variant.types = copy_string(a, v->types ? v->types : "");
+    js->variant.defines = (const char *const *)copy_strings(a, v->defines, v->ndefines, 0);
+    js->variant.options = (const char *const *)copy_strings(a, v->options, v->noptions, 0);
+    js->variant.name_expression = copy_string(a, v->name_expression);
+    /* Spec types are one char per param; copy them as a string of that length. */
+    if (v->types) {
+        char *t = arena_alloc(a, (size_t)v->nparams + 1);
+        if (t)
+            memcpy(t, v->types, (size_t)v->nparams);
+        js->variant.types = t;
+    }
+    /* NVRTC gets: -D macros, the spec's options (its include folders among them), and
+     * the kernel file's own folder for its quoted includes. */
+    int nopts = v->ndefines + v->noptions + 1;
+    const char **opts = arena_alloc(a, sizeof(char *) * (size_t)(nopts + 1));
+    size_t idlen = 0;
+    char *identity = identity_of(a, v, &idlen);
+    if (!js->variant.values || !js->variant.defines || !js->variant.options || !js->variant.name_expression ||
+        !opts || !identity) {
+        arena_free(a);
+        free(js);
+        r->status = CUTUNE_ENOMEM;
+        return -1;
+    }
+    int k = 0;
+    for (int i = 0; i < v->ndefines; i++)
+        opts[k++] = js->variant.defines[i];
+    for (int i = 0; i < v->noptions; i++)
+        opts[k++] = js->variant.options[i];
+    opts[k++] = r->kernel_dir_opt;
+
+    uint64_t h = XXH3_64bits(identity, idlen);
+    unique *u = r->table[h % r->table_size];
+    while (u && !(u->hash == h && u->identity_len == idlen && memcmp(u->identity, identity, idlen) == 0))
+        u = u->next;
+    memset(pj, 0, sizeof *pj);
+    if (u) {
+        js->dup_of = u;
+        pj->skip = true;
+    } else {
+        u = calloc(1, sizeof *u);
+        if (!u || !(u->identity = malloc(idlen))) {
+            free(u);
+            arena_free(a);
+            free(js);
+            r->status = CUTUNE_ENOMEM;
+            return -1;
+        }
+        memcpy(u->identity, identity, idlen);
+        u->identity_len = idlen;
+        u->hash = h;
+        u->next = r->table[h % r->table_size];
+        r->table[h % r->table_size] = u;
+        js->self = u;
+    }
+    pj->job.source_name = r->spec->model->kernel_file;
+    pj->job.source = r->source;
+    pj->job.name_expression = js->variant.name_expression;
+    pj->job.options = opts;
+    pj->job.noptions = k;
+    pj->job.arch = r->arch;
+    pj->include_dirs = r->include_dirs;
+    pj->ninclude_dirs = r->ninclude_dirs;
+    pj->tag = js;
+    r->produced++;
+    return 1;
+}
+
+static void release_job(void *ud, pool_job *pj)
+{
+    (void)ud;
+    job_state *js = pj->tag;
+    arena_free(js->arena);
+    free(js);
+}
+
+static int64_t threads_of(const cutune_variant *v)
+{
+    return v->block[0] * v->block[1] * v->block[2];
+}
+
+static int job_done(void *ud, pool_job *pj, compile_output *out, const char *error)
+{
+    run *r = ud;
+    job_state *js = pj->tag;
+    unique *u = js->self;
+    if (u) { /* this job's own compile (or cache hit) */
+        u->ok = !error && out->ok;
+        u->nvrtc_failed = error != NULL;
+        u->cached = out->cached;
+        u->has_resources = out->has_resources;
+        u->res = out->res;
+        u->seconds = out->seconds;
+        u->log = error ? strdup(error) : compile_log_excerpt(out->log);
+    }
+    compile_output_free(out);
+    const unique *src = u ? u : js->dup_of;
+    int rc = 0;
+    if (src->nvrtc_failed) {
+        /* NVRTC itself broke (not the kernel): no point going on. */
+        if (!r->compiler_error)
+            r->compiler_error = strdup(src->log ? src->log : "NVRTC failed");
+        r->status = CUTUNE_ECOMPILER;
+        rc = -1;
+        goto done;
+    }
+    cutune_analysis a;
+    memset(&a, 0, sizeof a);
+    a.variant = &js->variant;
+    a.compiled = src->ok;
+    a.log = src->log ? src->log : "";
+    a.has_resources = src->ok && src->has_resources;
+    a.registers = src->res.registers;
+    a.static_smem = src->res.static_smem;
+    a.local_bytes = src->res.stack_frame;
+    a.spill_stores = src->res.spill_stores;
+    a.spill_loads = src->res.spill_loads;
+    a.barriers = src->res.barriers;
+    a.compile_seconds = src->seconds;
+    a.cached = src->cached;
+    a.duplicate = js->dup_of != NULL;
+    a.launchable = 0;
+    if (!src->ok) {
+        a.why = "does not compile";
+    } else if (!r->occ) {
+        a.launchable = 1; /* unknown: no model to say otherwise */
+    } else {
+        const char *geometry = occ_check_geometry(r->occ, js->variant.block, js->variant.grid);
+        occ_usage use = {(int)threads_of(&js->variant), src->res.registers, src->res.static_smem,
+                         js->variant.smem_bytes, src->res.barriers, 1};
+        occ_result occ;
+        if (threads_of(&js->variant) > 1 << 30 || occ_compute(r->occ, &use, &occ) < 0) {
+            a.why = "the block shape is out of range";
+        } else {
+            snprintf(a.occupancy.arch, sizeof a.occupancy.arch, "%s", r->occ->name);
+            a.occupancy.blocks_per_sm = occ.blocks_per_sm;
+            a.occupancy.active_warps = occ.active_warps;
+            a.occupancy.max_warps = occ.max_warps;
+            a.occupancy.occupancy = occ.occupancy;
+            a.occupancy.limiter = occ_limiter_name(occ.limiter);
+            a.occupancy.by_warps = occ.by_warps;
+            a.occupancy.by_blocks = occ.by_blocks;
+            a.occupancy.by_registers = occ.by_registers;
+            a.occupancy.by_shared_memory = occ.by_shared_memory;
+            a.occupancy.regs_per_block = occ.regs_per_block;
+            a.occupancy.smem_per_block = occ.smem_per_block;
+            a.occupancy.unlaunchable = occ.unlaunchable;
+            a.why = geometry ? geometry : occ.unlaunchable;
+            a.launchable = a.why == NULL;
+        }
+    }
+    cutune_analyze_summary *s = r->summary;
+    s->variants++;
+    if (a.duplicate)
+        s->duplicates++;
+    else if (a.cached)
+        s->cached++;
+    else if (src->ok || !src->nvrtc_failed) {
+        s->compiled++;
+        s->compile_seconds += src->seconds;
+    }
+    if (!a.compiled)
+        s->failed++;
+    else if (!a.launchable)
+        s->unlaunchable++;
+    if (r->each(r->user, &a) != 0) {
+        r->status = CUTUNE_ESTOPPED;
+        rc = -1;
+    }
+    if (r->opts && r->opts->progress) {
+        r->progress.done = s->variants;
+        r->progress.total = r->total;
+        r->progress.compiled = s->compiled;
+        r->progress.cached = s->cached + s->duplicates;
+        r->progress.failed = s->failed;
+        r->opts->progress(r->opts->progress_user, &r->progress);
+    }
+done:
+    release_job(ud, pj);
+    return rc;
+}
+
+/* The architecture to compile for: asked, else the first GPU's, else sm_90. */
+static const char *choose_arch(const cutune_analyze_options *opts, char *buf, size_t size)
+{
+    if (opts && opts->arch)
+        return opts->arch;
+    cutune_device dev;
+    if (cutune_device_get(0, &dev) == CUTUNE_OK) {
+        snprintf(buf, size, "%s", dev.arch);
+        return buf;
+    }
+    return "sm_90";
+}
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    strbuf sb = STRBUF_INIT;
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        sb_addn(&sb, buf, n);
+    bool bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        sb_free(&sb);
+        return NULL;
+    }
+    return sb_steal(&sb);
+}
+
+int cutune_analyze(cutune_spec *spec, const cutune_analyze_options *opts,
+                   int (*each)(void *user, const cutune_analysis *a), void *user, cutune_analyze_summary *summary)
+{
+    if (!spec || !each || !summary || !cutune_spec_ok(spec))
+        return CUTUNE_EINVAL;
+    memset(summary, 0, sizeof *summary);
+    const model *m = spec->model;
+    run r;
+    memset(&r, 0, sizeof r);
+    r.spec = spec;
+    r.opts = opts;
+    r.each = each;
+    r.user = user;
+    r.summary = summary;
+    r.limit = opts ? opts->limit : 0;
+    char arch_buf[32];
+    r.arch = choose_arch(opts, arch_buf, sizeof arch_buf);
+    snprintf(summary->arch, sizeof summary->arch, "%s", r.arch);
+    int rc = CUTUNE_OK;
+    char err[512];
+    cache *c = NULL;
+    if (!compile_supported_arch(r.arch)) {
+        int major = 0, minor = 0;
+        compile_nvrtc_version(&major, &minor, err, sizeof err);
+        diag_error_noloc(&spec->diags, "NVRTC %d.%d cannot compile for '%s' (use --arch with an sm_XX it supports)",
+                         major, minor, r.arch);
+        return CUTUNE_EINVAL;
+    }
+    r.occ = occ_arch_find(r.arch);
+    r.source = read_text(m->kernel_file);
+    if (!r.source) {
+        diag_error_noloc(&spec->diags, "cannot read kernel file '%s': %s", m->kernel_file, strerror(errno));
+        return CUTUNE_EIO;
+    }
+    /* The kernel's folder, for its quoted includes; and every include folder, for the
+     * cache key's walk over #include lines. */
+    const char *slash = strrchr(m->kernel_file, '/');
+    char *kernel_dir = slash ? strndup(m->kernel_file, (size_t)(slash - m->kernel_file)) : strdup(".");
+    char *dir_opt = kernel_dir ? malloc(strlen(kernel_dir) + 3) : NULL;
+    r.include_dirs = calloc((size_t)m->nincludes + 2, sizeof(char *));
+    r.table_size = 4099;
+    r.table = calloc(r.table_size, sizeof(unique *));
+    if (!kernel_dir || !dir_opt || !r.include_dirs || !r.table) {
+        rc = CUTUNE_ENOMEM;
+        goto done;
+    }
+    sprintf(dir_opt, "-I%s", kernel_dir);
+    r.kernel_dir_opt = dir_opt;
+    for (int i = 0; i < m->nincludes; i++)
+        r.include_dirs[r.ninclude_dirs++] = m->includes[i];
+    r.include_dirs[r.ninclude_dirs++] = kernel_dir;
+
+    cutune_space_size size;
+    if (cutune_space_count(spec, &size) == CUTUNE_OK && !size.valid_saturated)
+        r.total = r.limit && r.limit < size.valid ? r.limit : size.valid;
+
+    if (!(opts && opts->no_cache)) {
+        char dir_buf[1024];
+        const char *dir = opts && opts->cache_dir ? opts->cache_dir : cache_default_dir(dir_buf, sizeof dir_buf);
+        if (dir && cache_open(&c, dir, err, sizeof err) == 0)
+            snprintf(summary->cache_dir, sizeof summary->cache_dir, "%s", dir);
+        else
+            snprintf(summary->cache_warning, sizeof summary->cache_warning, "cache off: %s",
+                     dir ? err : "no cache folder (set CUTUNE_CACHE_DIR or HOME)");
+    }
+    if ((rc = cutune_configs_new(&r.configs, spec)) < 0)
+        goto done;
+    int threads = opts && opts->jobs > 0 ? opts->jobs : pool_default_threads();
+    summary->threads = threads;
+    pool_hooks hooks = {next_job, job_done, release_job};
+    pool_stats stats;
+    if (pool_run(threads, threads * 4, c, &hooks, &r, &stats, err, sizeof err) < 0)
+        rc = r.status ? r.status : CUTUNE_ENOMEM;
+    summary->wall_seconds = stats.wall_seconds;
+    if (stats.cache_errors && !summary->cache_warning[0])
+        snprintf(summary->cache_warning, sizeof summary->cache_warning, "%llu cache entries not written: %s",
+                 (unsigned long long)stats.cache_errors, stats.cache_error);
+    if (rc == CUTUNE_ECOMPILER)
+        diag_error_noloc(&spec->diags, "NVRTC failed: %s", r.compiler_error ? r.compiler_error : "unknown error");
+done:
+    cutune_configs_free(r.configs);
+    cache_close(c);
+    for (size_t i = 0; r.table && i < r.table_size; i++)
+        for (unique *u = r.table[i], *next; u; u = next) {
+            next = u->next;
+            free(u->identity);
+            free(u->log);
+            free(u);
+        }
+    free(r.table);
+    free(r.include_dirs);
+    free(kernel_dir);
+    free(dir_opt);
+    free(r.source);
+    free(r.compiler_error);
+    return rc;
+}

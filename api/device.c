@@ -1,0 +1,171 @@
+/* device.c - devices and occupancy in the public API (cutune_device_*,
+ * cutune_occupancy_*), and the thread's last error for calls without a spec. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../runtime/driver.h"
+#include "../runtime/occupancy.h"
+#include "internal.h"
+
+static _Thread_local char last_error[512];
+
+const char *cutune_last_error(void)
+{
+    return last_error;
+}
+
+void api_set_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    va_end(ap);
+}
+
+const char *const *cutune_arch_list(void)
+{
+    static const char *names[32];
+    if (!names[0]) { /* idempotent: every thread writes the same values */
+        int n;
+        const occ_arch *all = occ_arch_list(&n);
+        for (int i = 0; i < n && i < 31; i++)
+            names[i] = all[i].name;
+    }
+    return names;
+}
+
+static int occupancy_on(const occ_arch *arch, int regs, int threads, int64_t smem_bytes, cutune_occupancy *out)
+{
+    memset(out, 0, sizeof *out);
+    occ_usage u = {threads, regs, 0, smem_bytes, 0, 1};
+    occ_result r;
+    if (occ_compute(arch, &u, &r) < 0) {
+        api_set_error("occupancy needs threads >= 1 and non-negative registers and shared memory");
+        return CUTUNE_EINVAL;
+    }
+    snprintf(out->arch, sizeof out->arch, "%s", arch->name);
+    out->blocks_per_sm = r.blocks_per_sm;
+    out->active_warps = r.active_warps;
+    out->max_warps = r.max_warps;
+    out->occupancy = r.occupancy;
+    out->limiter = occ_limiter_name(r.limiter);
+    out->by_warps = r.by_warps;
+    out->by_blocks = r.by_blocks;
+    out->by_registers = r.by_registers;
+    out->by_shared_memory = r.by_shared_memory;
+    out->regs_per_block = r.regs_per_block;
+    out->smem_per_block = r.smem_per_block;
+    out->unlaunchable = r.unlaunchable;
+    return CUTUNE_OK;
+}
+
+int cutune_occupancy_for_arch(const char *arch, int regs, int threads, int64_t smem_bytes, cutune_occupancy *out)
+{
+    const occ_arch *a = occ_arch_find(arch);
+    if (!a || !out) {
+        strbuf known = STRBUF_INIT;
+        for (const char *const *n = cutune_arch_list(); *n; n++)
+            sb_printf(&known, "%s%s", n == cutune_arch_list() ? "" : ", ", *n);
+        api_set_error("unknown architecture '%s' (known: %s)", arch ? arch : "(null)", sb_cstr(&known));
+        sb_free(&known);
+        return CUTUNE_EINVAL;
+    }
+    return occupancy_on(a, regs, threads, smem_bytes, out);
+}
+
+/* Opens the driver for one call; the message says why not. */
+static drv *open_driver(void)
+{
+    drv *d;
+    char err[512];
+    if (drv_open(&d, err, sizeof err) < 0) {
+        api_set_error("%s", err);
+        return NULL;
+    }
+    return d;
+}
+
+int cutune_device_count(int *count)
+{
+    *count = 0;
+    drv *d = open_driver();
+    if (!d)
+        return CUTUNE_ENODEV;
+    char err[512];
+    int rc = drv_device_count(d, count, err, sizeof err) < 0 ? CUTUNE_ENODEV : CUTUNE_OK;
+    if (rc < 0)
+        api_set_error("%s", err);
+    drv_close(d);
+    return rc;
+}
+
+/* Fills `out` from the driver's view of device `ordinal`, `dev` getting the raw figures. */
+static int device_get(int ordinal, cutune_device *out, drv_device *dev)
+{
+    memset(out, 0, sizeof *out);
+    drv *d = open_driver();
+    if (!d)
+        return CUTUNE_ENODEV;
+    int count = 0, rc = CUTUNE_OK;
+    char err[512];
+    if (drv_device_count(d, &count, err, sizeof err) < 0) {
+        api_set_error("%s", err);
+        rc = CUTUNE_ENODEV;
+    } else if (ordinal < 0 || ordinal >= count) {
+        api_set_error("no GPU %d: the driver sees %d", ordinal, count);
+        rc = count ? CUTUNE_EINVAL : CUTUNE_ENODEV;
+    } else if (drv_device_info(d, ordinal, dev, err, sizeof err) < 0) {
+        api_set_error("%s", err);
+        rc = CUTUNE_ENODEV;
+    } else {
+        out->ordinal = ordinal;
+        snprintf(out->name, sizeof out->name, "%s", dev->name);
+        snprintf(out->arch, sizeof out->arch, "sm_%d", dev->cc);
+        out->cc = dev->cc;
+        out->sm_count = dev->sm_count;
+        out->max_threads_per_sm = dev->max_threads_per_sm;
+        out->max_blocks_per_sm = dev->max_blocks_per_sm;
+        out->regs_per_sm = dev->regs_per_sm;
+        out->smem_per_sm = dev->smem_per_sm;
+        out->smem_per_block_optin = dev->smem_per_block_optin;
+        out->smem_reserved_per_block = dev->smem_reserved_per_block;
+        out->l2_bytes = dev->l2_bytes;
+        out->driver_version = drv_version(d);
+    }
+    drv_close(d);
+    return rc;
+}
+
+int cutune_device_get(int ordinal, cutune_device *out)
+{
+    drv_device dev;
+    return device_get(ordinal, out, &dev);
+}
+
+int cutune_occupancy_for_device(int ordinal, int regs, int threads, int64_t smem_bytes, cutune_occupancy *out)
+{
+    cutune_device info;
+    drv_device dev;
+    int rc = device_get(ordinal, &info, &dev);
+    if (rc < 0)
+        return rc;
+    /* The device's own figures; the allocation rules of its architecture. */
+    const occ_arch *rules = occ_arch_by_cc(dev.cc);
+    if (!rules) {
+        api_set_error("no occupancy rules for %s (compute capability %d.%d)", info.arch, dev.cc / 10, dev.cc % 10);
+        return CUTUNE_EINVAL;
+    }
+    occ_arch a = *rules;
+    a.warp_size = dev.warp_size;
+    a.max_threads_per_block = dev.max_threads_per_block;
+    a.max_threads_per_sm = dev.max_threads_per_sm;
+    a.max_blocks_per_sm = dev.max_blocks_per_sm;
+    a.regs_per_sm = dev.regs_per_sm;
+    a.regs_per_block = dev.regs_per_block;
+    a.smem_per_sm = dev.smem_per_sm;
+    a.smem_per_block = dev.smem_per_block;
+    a.smem_per_block_optin = dev.smem_per_block_optin;
+    a.smem_reserved_per_block = dev.smem_reserved_per_block;
+    return occupancy_on(&a, regs, threads, smem_bytes, out);
+}

@@ -1,0 +1,323 @@
+/* cmd_analyze.c - `cutune analyze SPEC`: compile every variant (no GPU needed) and show
+ * its registers, shared and local memory, spills, theoretical occupancy and limiter,
+ * and whether it can launch at all. Also the no-GPU part of `cutune SPEC`. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "format.h"
+
+enum analyze_format { AF_TABLE, AF_CSV, AF_JSON, AF_NONE };
+
+typedef struct analyze_view {
+    cutune_spec *spec;
+    enum analyze_format fmt;
+    fmt_table table;
+    bool started;
+    bool show_progress;
+    double last_progress;
+    const char *first_failure_log;  /* the first compile error, shown after the table */
+    char *failure_log_copy;
+    uint64_t first_failure;
+    /* for the summary of `cutune SPEC` */
+    double best_occupancy;
+    uint64_t best_occupancy_count;
+} analyze_view;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Progress on stderr, only on a terminal, at most 10 times a second. */
+static void show_progress(void *user, const cutune_progress *p)
+{
+    analyze_view *av = user;
+    double t = now_seconds();
+    if (!av->show_progress || (t - av->last_progress < 0.1 && p->done != p->total))
+        return;
+    static double started;
+    if (p->done == 1 || started == 0)
+        started = t;
+    av->last_progress = t;
+    double rate = t > started ? (double)p->done / (t - started) : 0;
+    if (p->total)
+        fprintf(stderr, "\r[%llu/%llu] %llu compiled, %llu cached or shared, %llu failed, %.1f variants/s, ETA %.0f s ",
+                (unsigned long long)p->done, (unsigned long long)p->total, (unsigned long long)p->compiled,
+                (unsigned long long)p->cached, (unsigned long long)p->failed, rate,
+                rate > 0 ? (double)(p->total - p->done) / rate : 0.0);
+    else
+        fprintf(stderr, "\r[%llu] %.1f variants/s ", (unsigned long long)p->done, rate);
+    if (p->done == p->total)
+        fprintf(stderr, "\r\033[K");
+}
+
+static const char *first_line(const char *log, char *buf, size_t size)
+{
+    const char *p = log;
+    while (*p == '\n')
+        p++;
+    size_t n = strcspn(p, "\n");
+    snprintf(buf, size, "%.*s", (int)(n < size - 1 ? n : size - 1), p);
+    return buf;
+}
+
+static void json_row(analyze_view *av, const cutune_analysis *a)
+{
+    json_t *o = fmt_variant_json(av->spec, a->variant);
+    json_object_set_new(o, "compiled", json_boolean(a->compiled));
+    json_object_set_new(o, "log", json_string(a->log));
+    if (a->has_resources) {
+        json_object_set_new(o, "registers", json_integer(a->registers));
+        json_object_set_new(o, "static_smem", json_integer(a->static_smem));
+        json_object_set_new(o, "local_bytes", json_integer(a->local_bytes));
+        json_object_set_new(o, "spill_stores", json_integer(a->spill_stores));
+        json_object_set_new(o, "spill_loads", json_integer(a->spill_loads));
+        json_object_set_new(o, "barriers", json_integer(a->barriers));
+    }
+    if (a->occupancy.limiter) {
+        json_t *occ = json_object();
+        json_object_set_new(occ, "arch", json_string(a->occupancy.arch));
+        json_object_set_new(occ, "blocks_per_sm", json_integer(a->occupancy.blocks_per_sm));
+        json_object_set_new(occ, "active_warps", json_integer(a->occupancy.active_warps));
+        json_object_set_new(occ, "max_warps", json_integer(a->occupancy.max_warps));
+        json_object_set_new(occ, "occupancy", json_real(a->occupancy.occupancy));
+        json_object_set_new(occ, "limiter", json_string(a->occupancy.limiter));
+        json_object_set_new(o, "occupancy", occ);
+    }
+    json_object_set_new(o, "launchable", json_boolean(a->launchable));
+    json_object_set_new(o, "why", a->why ? json_string(a->why) : json_null());
+    json_object_set_new(o, "compile_seconds", json_real(a->compile_seconds));
+    json_object_set_new(o, "cached", json_boolean(a->cached));
+    json_object_set_new(o, "duplicate", json_boolean(a->duplicate));
+    char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    if (text) {
+        printf("%s  %s", av->started ? ",\n" : "[\n", text);
+        free(text);
+    }
+}
+
+static int each_variant(void *user, const cutune_analysis *a)
+{
+    analyze_view *av = user;
+    if (av->show_progress)
+        fprintf(stderr, "\r\033[K");
+    if (!a->compiled && !av->first_failure_log) {
+        av->failure_log_copy = strdup(a->log);
+        av->first_failure_log = av->failure_log_copy;
+        av->first_failure = a->variant->ordinal;
+    }
+    if (a->launchable && a->has_resources) {
+        if (a->occupancy.occupancy > av->best_occupancy) {
+            av->best_occupancy = a->occupancy.occupancy;
+            av->best_occupancy_count = 0;
+        }
+        av->best_occupancy_count += a->occupancy.occupancy == av->best_occupancy;
+    }
+    if (av->fmt == AF_NONE)
+        return 0;
+    if (av->fmt == AF_JSON) {
+        json_row(av, a);
+        av->started = true;
+        return 0;
+    }
+    if (av->fmt == AF_CSV) {
+        if (!av->started) {
+            fmt_variant_csv_header(av->spec);
+            printf(",compiled,registers,static_smem,local_bytes,spill_stores,spill_loads,blocks_per_sm,occupancy,"
+                   "limiter,launchable,why,compile_seconds,cached,duplicate\n");
+            av->started = true;
+        }
+        fmt_variant_csv(a->variant);
+        printf(",%d,%d,%lld,%lld,%lld,%lld,%d,%.4f,", a->compiled, a->registers, (long long)a->static_smem,
+               (long long)a->local_bytes, (long long)a->spill_stores, (long long)a->spill_loads,
+               a->occupancy.blocks_per_sm, a->occupancy.occupancy);
+        fmt_csv_field(a->occupancy.limiter ? a->occupancy.limiter : "");
+        printf(",%d,", a->launchable);
+        fmt_csv_field(a->why ? a->why : "");
+        printf(",%.6f,%d,%d\n", a->compile_seconds, a->cached, a->duplicate);
+        return 0;
+    }
+    if (!av->started) {
+        if (fmt_table_init(&av->table, av->spec, a->variant) < 0)
+            return -1;
+        fmt_table_header(&av->table, av->spec);
+        printf("  %4s %6s %6s %9s %6s %-13s %8s  %s\n", "regs", "smem", "local", "spill", "occ", "limiter",
+               "compile", "status");
+        av->started = true;
+    }
+    fmt_table_row(&av->table, a->variant);
+    char spill[32], occ[16], comp[16], line[160];
+    if (a->has_resources) {
+        snprintf(spill, sizeof spill, "%lld/%lld", (long long)a->spill_stores, (long long)a->spill_loads);
+        printf("  %4d %6lld %6lld %9s", a->registers, (long long)a->static_smem, (long long)a->local_bytes, spill);
+    } else {
+        printf("  %4s %6s %6s %9s", "-", "-", "-", "-");
+    }
+    if (a->occupancy.limiter)
+        snprintf(occ, sizeof occ, "%.0f%%", a->occupancy.occupancy * 100);
+    else
+        snprintf(occ, sizeof occ, "-");
+    if (a->duplicate)
+        snprintf(comp, sizeof comp, "same");
+    else if (a->cached)
+        snprintf(comp, sizeof comp, "cached");
+    else
+        snprintf(comp, sizeof comp, "%.0f ms", a->compile_seconds * 1e3);
+    printf(" %6s %-13s %8s  ", occ, a->occupancy.limiter ? a->occupancy.limiter : "-", comp);
+    if (!a->compiled)
+        printf("COMPILE ERROR: %s\n", first_line(a->log, line, sizeof line));
+    else if (!a->launchable)
+        printf("CANNOT LAUNCH: %s\n", a->why);
+    else
+        printf("ok\n");
+    return 0;
+}
+
+/* cli_run_analysis: analyses `spec` (shared with `cutune SPEC`) and prints the summary
+ * on stderr. Returns an exit code. */
+
+int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyze_options *base, int format,
+                     double *best_occupancy)
+{
+    analyze_view av;
+    memset(&av, 0, sizeof av);
+    av.spec = spec;
+    av.fmt = (enum analyze_format)format;
+    av.show_progress = isatty(STDERR_FILENO) && !c->quiet;
+    cutune_analyze_options opts = *base;
+    opts.progress = show_progress;
+    opts.progress_user = &av;
+    cutune_analyze_summary sum;
+    int seen = cutune_spec_diagnostic_count(spec);
+    int rc = cutune_analyze(spec, &opts, each_variant, &av, &sum);
+    if (av.fmt == AF_JSON)
+        printf(av.started ? "\n]\n" : "[]\n");
+    fflush(stdout);
+    cli_print_new_diagnostics(spec, c, &seen);
+    fmt_table_free(&av.table);
+    if (best_occupancy)
+        *best_occupancy = av.best_occupancy;
+    if (rc < 0 && rc != CUTUNE_ESTOPPED) {
+        free(av.failure_log_copy);
+        return cli_exit_for_status(rc);
+    }
+    if (!c->quiet) {
+        char n[32];
+        fprintf(stderr, "\n%s variants for %s: %llu compiled (%.2f s of NVRTC time, %.2f s wall on %d thread%s), "
+                        "%llu from the cache, %llu the same binary as an earlier variant\n",
+                cli_format_count(sum.variants, n, sizeof n), sum.arch, (unsigned long long)sum.compiled,
+                sum.compile_seconds, sum.wall_seconds, sum.threads, sum.threads == 1 ? "" : "s",
+                (unsigned long long)sum.cached, (unsigned long long)sum.duplicates);
+        fprintf(stderr, "%llu failed to compile, %llu cannot launch", (unsigned long long)sum.failed,
+                (unsigned long long)sum.unlaunchable);
+        if (av.best_occupancy_count)
+            fprintf(stderr, "; best theoretical occupancy %.0f%% (%llu variant%s)", av.best_occupancy * 100,
+                    (unsigned long long)av.best_occupancy_count, av.best_occupancy_count == 1 ? "" : "s");
+        fprintf(stderr, "\n");
+        if (sum.cache_dir[0])
+            fprintf(stderr, "cache: %s\n", sum.cache_dir);
+        if (sum.cache_warning[0])
+            fprintf(stderr, "warning: %s\n", sum.cache_warning);
+        if (av.first_failure_log)
+            fprintf(stderr, "\nthe compiler's log for variant %llu:\n%s\n", (unsigned long long)av.first_failure,
+                    av.first_failure_log);
+    }
+    free(av.failure_log_copy);
+    return EXIT_OK;
+}
+
+/* Options shared by `analyze` and `cutune SPEC`; returns 1 when handled, -1 on error. */
+
+int cli_analyze_option(cutune_analyze_options *o, int opt, const char *arg)
+{
+    char *end;
+    switch (opt) {
+    case 'a':
+        o->arch = arg;
+        return 1;
+    case 'j':
+        o->jobs = (int)strtol(arg, &end, 10);
+        if (*end || o->jobs < 0) {
+            cli_usage_error(NULL, "--jobs takes a thread count (0: one per core), not '%s'", arg);
+            return -1;
+        }
+        return 1;
+    case 'C':
+        o->cache_dir = arg;
+        return 1;
+    case 'N':
+        o->no_cache = 1;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+    cli_common c;
+    cli_init_common(&c);
+    cutune_analyze_options o;
+    memset(&o, 0, sizeof o);
+    enum analyze_format fmt = AF_TABLE;
+    static const struct option longopts[] = {
+        CLI_COMMON_OPTIONS,
+        {"arch", required_argument, NULL, 'a'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"cache-dir", required_argument, NULL, 'C'},
+        {"no-cache", no_argument, NULL, 'N'},
+        {"limit", required_argument, NULL, 'n'},
+        {"format", required_argument, NULL, 'f'},
+        {NULL, 0, NULL, 0},
+    };
+    int opt, code = EXIT_OK;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "qa:j:n:f:", longopts, NULL)) != -1) {
+        int handled = cli_common_option(&c, opt, optarg);
+        if (handled == 0)
+            handled = cli_analyze_option(&o, opt, optarg);
+        if (handled < 0) {
+            code = EXIT_USAGE;
+            goto done;
+        }
+        if (handled)
+            continue;
+        if (opt == 'n') {
+            char *end;
+            o.limit = strtoull(optarg, &end, 10);
+            if (*end || optarg[0] == '-' || !optarg[0]) {
+                code = cli_usage_error("analyze", "--limit takes a count (0 for all), not '%s'", optarg);
+                goto done;
+            }
+        } else if (opt == 'f' && strcmp(optarg, "table") == 0) {
+            fmt = AF_TABLE;
+        } else if (opt == 'f' && strcmp(optarg, "csv") == 0) {
+            fmt = AF_CSV;
+        } else if (opt == 'f' && strcmp(optarg, "json") == 0) {
+            fmt = AF_JSON;
+        } else {
+            code = opt == 'f' ? cli_usage_error("analyze", "--format takes table, csv or json, not '%s'", optarg)
+                              : cli_usage_error("analyze", "unknown option");
+            goto done;
+        }
+    }
+    if (optind != argc - 1) {
+        code = cli_usage_error("analyze", optind >= argc ? "which spec? (cutune analyze SPEC)" : "one spec at a time");
+        goto done;
+    }
+    cutune_spec *spec = cli_load(argv[optind], &c, &code);
+    if (spec) {
+        code = cli_run_analysis(spec, &c, &o, (int)fmt, NULL);
+        cutune_spec_free(spec);
+    }
+done:
+    cli_free_common(&c);
+    return code;
+}

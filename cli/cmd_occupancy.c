@@ -1,0 +1,129 @@
+/* cmd_occupancy.c - `cutune occupancy`: the theoretical occupancy of one block shape,
+ * for an architecture or for a GPU present on this machine. */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static bool parse_int(const char *text, long long min, long long *out)
+{
+    char *end;
+    long long v = strtoll(text, &end, 10);
+    if (!*text || *end || v < min)
+        return false;
+    *out = v;
+    return true;
+}
+
+static const char *limit_text(int v, char *buf, size_t size)
+{
+    if (v == INT32_MAX)
+        snprintf(buf, size, "no limit");
+    else
+        snprintf(buf, size, "%d", v);
+    return buf;
+}
+
+int cmd_occupancy(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"arch", required_argument, NULL, 'a'},
+        {"device", required_argument, NULL, 'd'},
+        {"regs", required_argument, NULL, 'r'},
+        {"threads", required_argument, NULL, 't'},
+        {"smem", required_argument, NULL, 's'},
+        {"format", required_argument, NULL, 'f'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *arch = NULL;
+    long long device = -1, regs = -1, threads = -1, smem = 0;
+    bool json = false;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "a:d:r:t:s:f:", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'a': arch = optarg; break;
+        case 'd':
+            if (!parse_int(optarg, 0, &device))
+                return cli_usage_error("occupancy", "--device takes a GPU number, not '%s'", optarg);
+            break;
+        case 'r':
+            if (!parse_int(optarg, 0, &regs) || regs > 255)
+                return cli_usage_error("occupancy", "--regs takes registers per thread (0..255), not '%s'", optarg);
+            break;
+        case 't':
+            if (!parse_int(optarg, 1, &threads) || threads > 1 << 20)
+                return cli_usage_error("occupancy", "--threads takes threads per block, not '%s'", optarg);
+            break;
+        case 's':
+            if (!parse_int(optarg, 0, &smem) || smem > (1LL << 40))
+                return cli_usage_error("occupancy", "--smem takes bytes of shared memory per block, not '%s'", optarg);
+            break;
+        case 'f':
+            if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0)
+                return cli_usage_error("occupancy", "--format takes text or json, not '%s'", optarg);
+            json = strcmp(optarg, "json") == 0;
+            break;
+        default: return cli_usage_error("occupancy", "unknown option");
+        }
+    }
+    if (optind != argc)
+        return cli_usage_error("occupancy", "unexpected argument '%s'", argv[optind]);
+    if (regs < 0 || threads < 0)
+        return cli_usage_error("occupancy", "give --regs R and --threads T (and --arch sm_XX or --device N)");
+    if ((arch == NULL) == (device < 0))
+        return cli_usage_error("occupancy", "give one of --arch sm_XX or --device N");
+    cutune_occupancy occ;
+    int rc = arch ? cutune_occupancy_for_arch(arch, (int)regs, (int)threads, smem, &occ)
+                  : cutune_occupancy_for_device((int)device, (int)regs, (int)threads, smem, &occ);
+    if (rc < 0) {
+        fprintf(stderr, "cutune occupancy: %s\n", cutune_last_error());
+        return rc == CUTUNE_ENODEV ? EXIT_NO_GPU : EXIT_USAGE;
+    }
+    if (json) {
+        json_t *o = json_object();
+        json_object_set_new(o, "arch", json_string(occ.arch));
+        if (device >= 0)
+            json_object_set_new(o, "device", json_integer(device));
+        json_object_set_new(o, "regs", json_integer(regs));
+        json_object_set_new(o, "threads", json_integer(threads));
+        json_object_set_new(o, "smem", json_integer(smem));
+        json_object_set_new(o, "blocks_per_sm", json_integer(occ.blocks_per_sm));
+        json_object_set_new(o, "active_warps", json_integer(occ.active_warps));
+        json_object_set_new(o, "max_warps", json_integer(occ.max_warps));
+        json_object_set_new(o, "occupancy", json_real(occ.occupancy));
+        json_object_set_new(o, "limiter", json_string(occ.limiter));
+        json_t *by = json_object();
+        int limits[] = {occ.by_warps, occ.by_blocks, occ.by_registers, occ.by_shared_memory};
+        const char *names[] = {"warps", "blocks", "registers", "shared_memory"};
+        for (int i = 0; i < 4; i++)
+            json_object_set_new(by, names[i], limits[i] == INT32_MAX ? json_null() : json_integer(limits[i]));
+        json_object_set_new(o, "blocks_allowed_by", by);
+        json_object_set_new(o, "launchable", json_boolean(occ.unlaunchable == NULL));
+        json_object_set_new(o, "unlaunchable", occ.unlaunchable ? json_string(occ.unlaunchable) : json_null());
+        char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        json_decref(o);
+        if (!text)
+            return EXIT_INTERNAL;
+        puts(text);
+        free(text);
+        return EXIT_OK;
+    }
+    char a[24], b[24], c[24], d[24];
+    printf("%s: %lld threads x %lld registers, %lld bytes of shared memory per block\n", occ.arch, threads, regs,
+           smem);
+    printf("blocks per SM   %d  (allowed by warps %s, blocks %s, registers %s, shared memory %s)\n", occ.blocks_per_sm,
+           limit_text(occ.by_warps, a, sizeof a), limit_text(occ.by_blocks, b, sizeof b),
+           limit_text(occ.by_registers, c, sizeof c), limit_text(occ.by_shared_memory, d, sizeof d));
+    printf("active warps    %d of %d\n", occ.active_warps, occ.max_warps);
+    printf("occupancy       %.1f%%\n", occ.occupancy * 100);
+    printf("limiter         %s\n", occ.unlaunchable ? "none: cannot launch" : occ.limiter);
+    if (occ.unlaunchable)
+        printf("cannot launch   %s\n", occ.unlaunchable);
+    printf("allocated       %d registers and %lld bytes of shared memory per block\n", occ.regs_per_block,
+           (long long)occ.smem_per_block);
+    return EXIT_OK;
+}

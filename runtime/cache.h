@@ -1,0 +1,47 @@
+/* cache.h - a persistent cache of compiled variants, keyed by everything that
+ * changes the binary: the source and the contents of every file it includes (found by
+ * following its #include lines through the include folders), the options, the name
+ * expression, the architecture and NVRTC's version.
+ *
+ * Safe for concurrent runs and against crashes: an entry is written to a temporary
+ * file in the cache folder and renamed into place, so a reader sees a whole entry or
+ * none; a damaged entry (wrong magic, short) is a miss and is rewritten. */
+#ifndef CUTUNE_RUNTIME_CACHE_H
+#define CUTUNE_RUNTIME_CACHE_H
+
+#include "compile.h"
+
+typedef struct cache_key {
+    char hex[33];  /* 128-bit XXH3 digest in hex */
+} cache_key;
+
+/* cache_default_dir: $CUTUNE_CACHE_DIR, else $XDG_CACHE_HOME/cutune, else
+ * $HOME/.cache/cutune, written to buf. Returns buf, or NULL when none can be formed. */
+const char *cache_default_dir(char *buf, size_t size);
+
+/* cache_key_for: the key of `job`. `include_dirs` are the folders its includes are
+ * looked up in (besides the including file's own). Returns 0, or -1 with err when the
+ * source's includes cannot be read. */
+int cache_key_for(const compile_job *job, const char *const *include_dirs, int ninclude_dirs, cache_key *key,
+                  char *err, size_t errsize);
+
+typedef struct cache cache;
+
+/* cache_open: a cache in folder `dir` (created if missing). Returns 0, or -1 with err. */
+int cache_open(cache **out, const char *dir, char *err, size_t errsize);
+
+/* cache_close: releases the handle; NULL is a no-op. */
+void cache_close(cache *c);
+
+/* cache_dir: the cache's folder. */
+const char *cache_dir(const cache *c);
+
+/* cache_get: fills *out (heap storage; out->cached set) from the entry for `key`.
+ * Returns 1 on a hit, 0 on a miss (including a damaged entry). */
+int cache_get(cache *c, const cache_key *key, compile_output *out);
+
+/* cache_put: stores `out` under `key`. Returns 0, or -1 with err (the tuning goes on
+ * without the cache; the caller decides whether to say so). */
+int cache_put(cache *c, const cache_key *key, const compile_output *out, char *err, size_t errsize);
+
+#endif

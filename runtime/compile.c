@@ -1,0 +1,232 @@
+/* compile.c - NVRTC compilation and ptxas resource reports (see compile.h). */
+#include "compile.h"
+
+#include <nvrtc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int nvrtc_fail(nvrtcResult r, const char *what, char *err, size_t errsize)
+{
+    snprintf(err, errsize, "NVRTC %s failed: %s", what, nvrtcGetErrorString(r));
+    return -1;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void compile_output_free(compile_output *out)
+{
+    free(out->log);
+    free(out->lowered_name);
+    free(out->cubin);
+    memset(out, 0, sizeof *out);
+}
+
+int compile_run(const compile_job *job, compile_output *out, char *err, size_t errsize)
+{
+    memset(out, 0, sizeof *out);
+    double t0 = now_seconds();
+    nvrtcProgram prog;
+    nvrtcResult r = nvrtcCreateProgram(&prog, job->source, job->source_name, 0, NULL, NULL);
+    if (r != NVRTC_SUCCESS)
+        return nvrtc_fail(r, "create program", err, errsize);
+    int rc = -1;
+    const char **opts = malloc(sizeof(char *) * (size_t)(job->noptions + 2));
+    char arch_opt[64];
+    if (!opts) {
+        snprintf(err, errsize, "out of memory");
+        goto done;
+    }
+    snprintf(arch_opt, sizeof arch_opt, "--gpu-architecture=%s", job->arch);
+    opts[0] = arch_opt;
+    opts[1] = "--ptxas-options=-v"; /* the resource report, read back below */
+    for (int i = 0; i < job->noptions; i++)
+        opts[i + 2] = job->options[i];
+    if ((r = nvrtcAddNameExpression(prog, job->name_expression)) != NVRTC_SUCCESS) {
+        rc = nvrtc_fail(r, "add name expression", err, errsize);
+        goto done;
+    }
+    nvrtcResult compiled = nvrtcCompileProgram(prog, job->noptions + 2, opts);
+    size_t log_size = 0;
+    if ((r = nvrtcGetProgramLogSize(prog, &log_size)) != NVRTC_SUCCESS) {
+        rc = nvrtc_fail(r, "get log size", err, errsize);
+        goto done;
+    }
+    out->log = malloc(log_size + 1);
+    if (!out->log) {
+        snprintf(err, errsize, "out of memory");
+        goto done;
+    }
+    out->log[0] = '\0';
+    if (log_size && (r = nvrtcGetProgramLog(prog, out->log)) != NVRTC_SUCCESS) {
+        rc = nvrtc_fail(r, "get log", err, errsize);
+        goto done;
+    }
+    out->log[log_size] = '\0';
+    if (compiled == NVRTC_ERROR_COMPILATION || compiled == NVRTC_ERROR_INVALID_OPTION ||
+        compiled == NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID) {
+        /* The kernel (or its options) is at fault: an outcome, with the log. */
+        if (compiled != NVRTC_ERROR_COMPILATION) {
+            size_t n = strlen(out->log);
+            char *grown = realloc(out->log, n + 128);
+            if (grown) {
+                out->log = grown;
+                snprintf(out->log + n, 128, "%snvrtc: %s\n", n && out->log[n - 1] != '\n' ? "\n" : "",
+                         nvrtcGetErrorString(compiled));
+            }
+        }
+        out->ok = false;
+        out->seconds = now_seconds() - t0;
+        rc = 0;
+        goto done;
+    }
+    if (compiled != NVRTC_SUCCESS) {
+        rc = nvrtc_fail(compiled, "compile", err, errsize);
+        goto done;
+    }
+    const char *lowered;
+    if ((r = nvrtcGetLoweredName(prog, job->name_expression, &lowered)) != NVRTC_SUCCESS) {
+        rc = nvrtc_fail(r, "get lowered name", err, errsize);
+        goto done;
+    }
+    out->lowered_name = strdup(lowered);
+    if ((r = nvrtcGetCUBINSize(prog, &out->cubin_size)) != NVRTC_SUCCESS) {
+        rc = nvrtc_fail(r, "get cubin size", err, errsize);
+        goto done;
+    }
+    out->cubin = malloc(out->cubin_size ? out->cubin_size : 1);
+    if (!out->cubin || !out->lowered_name) {
+        snprintf(err, errsize, "out of memory");
+        goto done;
+    }
+    if ((r = nvrtcGetCUBIN(prog, (char *)out->cubin)) != NVRTC_SUCCESS) {
+        rc = nvrtc_fail(r, "get cubin", err, errsize);
+        goto done;
+    }
+    out->has_resources = compile_parse_resources(out->log, out->lowered_name, &out->res);
+    out->ok = true;
+    out->seconds = now_seconds() - t0;
+    rc = 0;
+done:
+    free(opts);
+    nvrtcResult destroyed = nvrtcDestroyProgram(&prog);
+    if (rc == 0 && destroyed != NVRTC_SUCCESS)
+        rc = nvrtc_fail(destroyed, "destroy program", err, errsize);
+    if (rc < 0)
+        compile_output_free(out);
+    return rc;
+}
+
+/* Reads the integer just before `suffix` on a line, e.g. "Used 32 registers". */
+static bool number_before(const char *line, const char *line_end, const char *suffix, int64_t *out)
+{
+    size_t n = strlen(suffix);
+    for (const char *p = line; p + n <= line_end; p++) {
+        if (strncmp(p, suffix, n) != 0)
+            continue;
+        const char *q = p;
+        while (q > line && q[-1] == ' ')
+            q--;
+        const char *digits_end = q;
+        while (q > line && q[-1] >= '0' && q[-1] <= '9')
+            q--;
+        if (q == digits_end)
+            continue;
+        *out = strtoll(q, NULL, 10);
+        return true;
+    }
+    return false;
+}
+
+bool compile_parse_resources(const char *log, const char *symbol, kernel_resources *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!log || !symbol)
+        return false;
+    /* ptxas info    : Compiling entry function 'SYMBOL' for 'sm_90'
+     * ptxas info    : Function properties for SYMBOL
+     * ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+     * ptxas info    : Used 10 registers, used 1 barriers, 1024 bytes smem */
+    char header[512];
+    snprintf(header, sizeof header, "Compiling entry function '%s'", symbol);
+    const char *p = strstr(log, header);
+    if (!p)
+        return false;
+    p = strchr(p, '\n');
+    bool found_used = false;
+    while (p && *++p) {
+        const char *end = strchr(p, '\n');
+        if (!end)
+            end = p + strlen(p);
+        if (strstr(p, "Compiling entry function") && strstr(p, "Compiling entry function") < end)
+            break; /* the next kernel's report */
+        int64_t v;
+        if (number_before(p, end, " bytes stack frame", &v)) {
+            out->stack_frame = v;
+            if (number_before(p, end, " bytes spill stores", &v))
+                out->spill_stores = v;
+            if (number_before(p, end, " bytes spill loads", &v))
+                out->spill_loads = v;
+        }
+        if (number_before(p, end, " registers", &v)) {
+            out->registers = (int)v;
+            found_used = true;
+            if (number_before(p, end, " barriers", &v))
+                out->barriers = (int)v;
+            if (number_before(p, end, " bytes smem", &v))
+                out->static_smem = v;
+        }
+        p = *end ? end : NULL;
+    }
+    return found_used;
+}
+
+int compile_nvrtc_version(int *major, int *minor, char *err, size_t errsize)
+{
+    nvrtcResult r = nvrtcVersion(major, minor);
+    return r == NVRTC_SUCCESS ? 0 : nvrtc_fail(r, "version", err, errsize);
+}
+
+bool compile_supported_arch(const char *arch)
+{
+    if (strncmp(arch, "sm_", 3) != 0)
+        return false;
+    int want = atoi(arch + 3);
+    int n = 0;
+    if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0)
+        return false;
+    int *list = malloc(sizeof(int) * (size_t)n);
+    bool found = false;
+    if (list && nvrtcGetSupportedArchs(list) == NVRTC_SUCCESS)
+        for (int i = 0; i < n; i++)
+            found |= list[i] == want;
+    free(list);
+    return found;
+}
+
+char *compile_log_excerpt(const char *log)
+{
+    size_t n = log ? strlen(log) : 0;
+    char *out = malloc(n + 1);
+    if (!out)
+        return NULL;
+    size_t k = 0;
+    for (const char *p = log; p && *p;) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p + 1) : strlen(p);
+        bool info = strncmp(p, "ptxas info", 10) == 0 || strncmp(p, "ptxas         .", 15) == 0;
+        if (!info) {
+            memcpy(out + k, p, len);
+            k += len;
+        }
+        p += len;
+    }
+    out[k] = '\0';
+    return out;
+}

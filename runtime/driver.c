@@ -1,0 +1,157 @@
+/* driver.c - the CUDA driver through dlopen and cuGetProcAddress (see driver.h).
+ * cuda.h is included for its types and constants only; nothing links against libcuda. */
+#include "driver.h"
+
+#include <cuda.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef CUresult (*get_proc_fn)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
+
+struct drv {
+    void *lib;
+    int version;
+    CUresult (*cuInit)(unsigned);
+    CUresult (*cuDriverGetVersion)(int *);
+    CUresult (*cuDeviceGetCount)(int *);
+    CUresult (*cuDeviceGet)(CUdevice *, int);
+    CUresult (*cuDeviceGetName)(char *, int, CUdevice);
+    CUresult (*cuDeviceGetAttribute)(int *, CUdevice_attribute, CUdevice);
+    CUresult (*cuGetErrorString)(CUresult, const char **);
+};
+
+/* The message for a driver error: its name and description. */
+static void describe(const drv *d, CUresult r, const char *what, char *err, size_t errsize)
+{
+    const char *text = NULL;
+    if (!d->cuGetErrorString || d->cuGetErrorString(r, &text) != CUDA_SUCCESS || !text)
+        text = "unknown error";
+    snprintf(err, errsize, "%s failed: %s (CUDA error %d)", what, text, (int)r);
+}
+
+int drv_open(drv **out, char *err, size_t errsize)
+{
+    *out = NULL;
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        const char *why = dlerror();
+        snprintf(err, errsize, "no CUDA driver on this machine (%s)", why ? why : "libcuda.so.1 not found");
+        return -1;
+    }
+    drv *d = calloc(1, sizeof *d);
+    if (!d) {
+        dlclose(lib);
+        snprintf(err, errsize, "out of memory");
+        return -1;
+    }
+    d->lib = lib;
+    get_proc_fn get_proc = (get_proc_fn)dlsym(lib, "cuGetProcAddress_v2");
+    if (!get_proc) {
+        snprintf(err, errsize, "the CUDA driver is too old: it lacks cuGetProcAddress_v2 (CUDA 12.0 or newer is needed)");
+        drv_close(d);
+        return -1;
+    }
+    struct {
+        const char *name;
+        void **slot;
+    } entries[] = {
+        {"cuInit", (void **)&d->cuInit},
+        {"cuDriverGetVersion", (void **)&d->cuDriverGetVersion},
+        {"cuDeviceGetCount", (void **)&d->cuDeviceGetCount},
+        {"cuDeviceGet", (void **)&d->cuDeviceGet},
+        {"cuDeviceGetName", (void **)&d->cuDeviceGetName},
+        {"cuDeviceGetAttribute", (void **)&d->cuDeviceGetAttribute},
+        {"cuGetErrorString", (void **)&d->cuGetErrorString},
+    };
+    for (size_t i = 0; i < sizeof entries / sizeof *entries; i++) {
+        CUdriverProcAddressQueryResult found;
+        CUresult r = get_proc(entries[i].name, entries[i].slot, 12000, CU_GET_PROC_ADDRESS_DEFAULT, &found);
+        if (r != CUDA_SUCCESS || found != CU_GET_PROC_ADDRESS_SUCCESS || !*entries[i].slot) {
+            snprintf(err, errsize, "the CUDA driver lacks %s", entries[i].name);
+            drv_close(d);
+            return -1;
+        }
+    }
+    CUresult r = d->cuInit(0);
+    if (r != CUDA_SUCCESS) {
+        describe(d, r, "cuInit", err, errsize);
+        drv_close(d);
+        return -1;
+    }
+    if ((r = d->cuDriverGetVersion(&d->version)) != CUDA_SUCCESS) {
+        describe(d, r, "cuDriverGetVersion", err, errsize);
+        drv_close(d);
+        return -1;
+    }
+    *out = d;
+    return 0;
+}
+
+void drv_close(drv *d)
+{
+    if (!d)
+        return;
+    if (d->lib)
+        dlclose(d->lib);
+    free(d);
+}
+
+int drv_version(const drv *d)
+{
+    return d->version;
+}
+
+int drv_device_count(drv *d, int *count, char *err, size_t errsize)
+{
+    CUresult r = d->cuDeviceGetCount(count);
+    if (r != CUDA_SUCCESS) {
+        describe(d, r, "cuDeviceGetCount", err, errsize);
+        return -1;
+    }
+    return 0;
+}
+
+int drv_device_info(drv *d, int ordinal, drv_device *out, char *err, size_t errsize)
+{
+    memset(out, 0, sizeof *out);
+    CUdevice dev;
+    CUresult r = d->cuDeviceGet(&dev, ordinal);
+    if (r != CUDA_SUCCESS) {
+        describe(d, r, "cuDeviceGet", err, errsize);
+        return -1;
+    }
+    if ((r = d->cuDeviceGetName(out->name, (int)sizeof out->name, dev)) != CUDA_SUCCESS) {
+        describe(d, r, "cuDeviceGetName", err, errsize);
+        return -1;
+    }
+    int major = 0, minor = 0;
+    struct {
+        CUdevice_attribute attr;
+        int *slot;
+    } attrs[] = {
+        {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &major},
+        {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &minor},
+        {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &out->sm_count},
+        {CU_DEVICE_ATTRIBUTE_WARP_SIZE, &out->warp_size},
+        {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &out->max_threads_per_block},
+        {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, &out->max_threads_per_sm},
+        {CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, &out->max_blocks_per_sm},
+        {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR, &out->regs_per_sm},
+        {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, &out->regs_per_block},
+        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, &out->smem_per_sm},
+        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, &out->smem_per_block},
+        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, &out->smem_per_block_optin},
+        {CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK, &out->smem_reserved_per_block},
+        {CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, &out->l2_bytes},
+    };
+    for (size_t i = 0; i < sizeof attrs / sizeof *attrs; i++) {
+        if ((r = d->cuDeviceGetAttribute(attrs[i].slot, attrs[i].attr, dev)) != CUDA_SUCCESS) {
+            describe(d, r, "cuDeviceGetAttribute", err, errsize);
+            return -1;
+        }
+    }
+    out->cc = major * 10 + minor;
+    return 0;
+}
