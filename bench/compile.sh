@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# compile.sh - benchmark: compile throughput of `cutune analyze` on the example specs
+# with 1, 2 and all cores (each with an empty cache), then the cached re-run.
+# Prints, per spec and thread count: the binaries compiled, the wall time, compiled
+# variants per second, and NVRTC's own time summed over the compiles.
+#
+#   bench/compile.sh [build/cutune] [SPEC...]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+cutune=${1:-$here/../build/cutune}
+shift || true
+specs=("$@")
+[ ${#specs[@]} -gt 0 ] || specs=("$here"/../examples/*.tune)
+cores=$(nproc)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '%-14s %7s %9s %10s %9s %11s %10s\n' spec threads variants compiled wall_s compiled/s nvrtc_s
+for spec in "${specs[@]}"; do
+    name=$(basename "$spec")
+    for jobs in 1 2 "$cores"; do
+        rm -rf "$tmp/cache"
+        line=$(CUTUNE_CACHE_DIR=$tmp/cache "$cutune" analyze --jobs "$jobs" --format csv "$spec" 2>&1 >/dev/null |
+            grep -E '^[0-9,]+ variants for')
+        variants=$(sed -E 's/^([0-9,]+) variants.*/\1/' <<<"$line" | tr -d ,)
+        compiled=$(sed -E 's/.*: ([0-9]+) compiled.*/\1/' <<<"$line")
+        nvrtc=$(sed -E 's/.*\(([0-9.]+) s of NVRTC time.*/\1/' <<<"$line")
+        wall=$(sed -E 's/.*, ([0-9.]+) s wall.*/\1/' <<<"$line")
+        rate=$(awk -v c="$compiled" -v w="$wall" 'BEGIN { printf "%.1f", (w > 0) ? c / w : 0 }')
+        printf '%-14s %7s %9s %10s %9s %11s %10s\n' "$name" "$jobs" "$variants" "$compiled" "$wall" "$rate" "$nvrtc"
+    done
+    # The same run again: everything from the cache. Whole-command wall time.
+    t0=$(date +%s.%N)
+    CUTUNE_CACHE_DIR=$tmp/cache "$cutune" analyze --format csv "$spec" >/dev/null 2>"$tmp/err"
+    t1=$(date +%s.%N)
+    cached=$(grep -E '^[0-9,]+ variants for' "$tmp/err" | sed -E 's/.*, ([0-9]+) from the cache.*/\1/')
+    printf '%-14s %7s %9s %10s %9s   (cached re-run: %s from the cache, whole command)\n' "$name" "$cores" \
+        "$variants" 0 "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" "$cached"
+done
