@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""check_examples.py - keeps docs/language.md honest.
+
+Extracts every ```tune block of the document into its own scratch folder (with the
+```cuda block that follows it as its kernel file, else a stub, and empty include
+folders), runs every `$ cutune ...` line of the ```text blocks that follow it, and
+compares their output with the document (timings normalised). With --update it
+rewrites those blocks with the real output instead.
+
+    python3 docs/check_examples.py [--update] [path/to/cutune]
+Exit status 1 when a block differs (in check mode)."""
+import os, re, shutil, subprocess, sys, tempfile
+HERE = os.path.dirname(os.path.abspath(__file__))
+DOC = os.path.join(HERE, 'language.md')
+args = [a for a in sys.argv[1:] if not a.startswith('--')]
+BIN = os.path.abspath(args[0]) if args else os.path.join(HERE, '..', 'build', 'cutune')
+ROOT = tempfile.mkdtemp(prefix='cutune-doc-')
+check_only = '--update' not in sys.argv
+env = dict(os.environ, CUTUNE_CACHE_DIR=os.path.join(ROOT, 'cache'), NO_COLOR='1')
+text = open(DOC).read()
+lines = text.split('\n')
+out = []
+i = 0
+n_ex = 0
+cur = None          # example root folder
+diffs = 0
+while i < len(lines):
+    ln = lines[i]
+    if ln.startswith('```tune'):
+        j = i + 1
+        while lines[j] != '```':
+            j += 1
+        body = lines[i + 1:j]
+        m = re.match(r'#\s*(\S+\.tune)', body[0])
+        assert m, body[0]
+        n_ex += 1
+        cur = os.path.join(ROOT, '%02d' % n_ex)
+        spec = os.path.join(cur, m.group(1))
+        os.makedirs(os.path.dirname(spec), exist_ok=True)
+        src = '\n'.join(body) + '\n'
+        open(spec, 'w').write(src)
+        sdir = os.path.dirname(spec)
+        # The kernel: a ```cuda block before the next ```text block, else a stub.
+        kernel = '// stub\n'
+        k = j + 1
+        while k < len(lines) and lines[k] != '```text' and not lines[k].startswith('```tune'):
+            if lines[k] == '```cuda':
+                e = k + 1
+                while lines[e] != '```':
+                    e += 1
+                kernel = '\n'.join(lines[k + 1:e]) + '\n'
+                break
+            k += 1
+        for f in re.findall(r'from\s+"([^"]+)"', src):
+            p = os.path.join(sdir, f)
+            os.makedirs(os.path.dirname(p), exist_ok=True)
+            open(p, 'w').write(kernel)
+        for inc in re.findall(r'^\s*include\s+(.*);', src, re.M):
+            for d in re.findall(r'"([^"]+)"', inc):
+                os.makedirs(os.path.join(sdir, d), exist_ok=True)
+        out.extend(lines[i:j + 1])
+        i = j + 1
+        continue
+    if ln == '```text' and i + 1 < len(lines) and lines[i + 1].startswith('$ cutune'):
+        j = i + 1
+        while lines[j] != '```':
+            j += 1
+        old = lines[i + 1:j]
+        cmds = [l[2:] for l in old if l.startswith('$ ')]
+        new = []
+        for c in cmds:
+            args = c.split()[1:]
+            r = subprocess.run(['stdbuf', '-oL', '-eL', BIN] + args, cwd=cur, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            new.append('$ ' + c)
+            o = r.stdout.rstrip('\n').replace(env['CUTUNE_CACHE_DIR'], '~/.cache/cutune')
+            if o:
+                new.extend(o.split('\n'))
+            print('[%02d] %s -> rc %d' % (n_ex, c, r.returncode))
+        def norm(ls):
+            out_ = []
+            for x in ls:
+                x = re.sub(r'counted in \d+\.\d+ s', 'counted in T s', x)
+                x = re.sub(r'\d+\.\d+ s', 'T s', x)      # NVRTC and wall times
+                x = re.sub(r' \d+ ms ', ' T ms ', x)       # per-variant compile times
+                x = re.sub(r'(from the cache, )\d+', r'\1N', x)
+                out_.append(x)
+            return out_
+        if norm(new) != norm(old):
+            diffs += 1
+            if check_only:
+                print('DIFF in block for', cmds)
+                print('\n'.join(old)); print('----'); print('\n'.join(new))
+        out.append(ln)
+        out.extend(new if not check_only else old)
+        out.append('```')
+        i = j + 1
+        continue
+    out.append(ln)
+    i += 1
+if not check_only:
+    open(DOC, 'w').write('\n'.join(out))
+shutil.rmtree(ROOT, ignore_errors=True)
+print('examples:', n_ex, 'blocks differing:', diffs)
+sys.exit(1 if check_only and diffs else 0)
