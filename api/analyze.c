@@ -14,6 +14,7 @@
 #include "../runtime/occupancy.h"
 #include "../runtime/pool.h"
 #include "internal.h"
+#include "tune_result.h"
 
 /* What a unique binary's compile produced, kept for its duplicates. */
 typedef struct unique {
@@ -24,6 +25,9 @@ typedef struct unique {
     kernel_resources res;
     double seconds;
     char *log;                 /* excerpt */
+    unsigned char *cubin;      /* kept when the caller wants binaries (tuning) */
+    size_t cubin_size;
+    char *lowered_name;
     struct unique *next;       /* hash chain */
 } unique;
 
@@ -48,8 +52,9 @@ typedef struct run {
     unique **table;
     size_t table_size;
     uint64_t produced, limit, total;
-    int (*each)(void *, const cutune_analysis *);
+    analyze_each each;
     void *user;
+    bool keep_binaries;
     cutune_analyze_summary *summary;
     cutune_progress progress;
     double t0;
@@ -208,6 +213,13 @@ static int job_done(void *ud, pool_job *pj, compile_output *out, const char *err
         u->res = out->res;
         u->seconds = out->seconds;
         u->log = error ? strdup(error) : compile_log_excerpt(out->log);
+        if (r->keep_binaries && out->ok) { /* take them over */
+            u->cubin = out->cubin;
+            u->cubin_size = out->cubin_size;
+            u->lowered_name = out->lowered_name;
+            out->cubin = NULL;
+            out->lowered_name = NULL;
+        }
     }
     compile_output_free(out);
     const unique *src = u ? u : js->dup_of;
@@ -279,7 +291,8 @@ static int job_done(void *ud, pool_job *pj, compile_output *out, const char *err
         s->failed++;
     else if (!a.launchable)
         s->unlaunchable++;
-    if (r->each(r->user, &a) != 0) {
+    analyze_binary bin = {src->cubin, src->cubin_size, src->lowered_name};
+    if (r->each(r->user, &a, r->keep_binaries && src->ok ? &bin : NULL) != 0) {
         r->status = CUTUNE_ESTOPPED;
         rc = -1;
     }
@@ -309,27 +322,30 @@ static const char *choose_arch(const cutune_analyze_options *opts, char *buf, si
     return "sm_90";
 }
 
-static char *read_text(const char *path)
+/* The public form: no binaries. */
+typedef struct public_each {
+    int (*each)(void *user, const cutune_analysis *a);
+    void *user;
+} public_each;
+
+static int call_public(void *user, const cutune_analysis *a, const analyze_binary *bin)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    strbuf sb = STRBUF_INIT;
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        sb_addn(&sb, buf, n);
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        sb_free(&sb);
-        return NULL;
-    }
-    return sb_steal(&sb);
+    (void)bin;
+    const public_each *p = user;
+    return p->each(p->user, a);
 }
 
 int cutune_analyze(cutune_spec *spec, const cutune_analyze_options *opts,
                    int (*each)(void *user, const cutune_analysis *a), void *user, cutune_analyze_summary *summary)
+{
+    if (!each)
+        return CUTUNE_EINVAL;
+    public_each p = {each, user};
+    return api_analyze(spec, opts, call_public, &p, false, summary);
+}
+
+int api_analyze(cutune_spec *spec, const cutune_analyze_options *opts, analyze_each each, void *user,
+                bool keep_binaries, cutune_analyze_summary *summary)
 {
     if (!spec || !each || !summary || !cutune_spec_ok(spec))
         return CUTUNE_EINVAL;
@@ -341,6 +357,7 @@ int cutune_analyze(cutune_spec *spec, const cutune_analyze_options *opts,
     r.opts = opts;
     r.each = each;
     r.user = user;
+    r.keep_binaries = keep_binaries;
     r.summary = summary;
     r.limit = opts ? opts->limit : 0;
     char arch_buf[32];
@@ -357,7 +374,7 @@ int cutune_analyze(cutune_spec *spec, const cutune_analyze_options *opts,
         return CUTUNE_EINVAL;
     }
     r.occ = occ_arch_find(r.arch);
-    r.source = read_text(m->kernel_file);
+    r.source = api_read_text(m->kernel_file);
     if (!r.source) {
         diag_error_noloc(&spec->diags, "cannot read kernel file '%s': %s", m->kernel_file, strerror(errno));
         return CUTUNE_EIO;
@@ -415,6 +432,8 @@ done:
             next = u->next;
             free(u->identity);
             free(u->log);
+            free(u->cubin);
+            free(u->lowered_name);
             free(u);
         }
     free(r.table);

@@ -4,6 +4,8 @@
 
 #include "cutune.h"
 
+#include <stdbool.h>
+
 #include "../compiler/plan.h"
 #include "../lang/diag.h"
 
@@ -24,6 +26,22 @@ struct cutune_spec {
 /* api_eval_failed: records an evaluation error as a diagnostic on the spec; returns
  * CUTUNE_EEVAL. */
 int api_eval_failed(cutune_spec *spec, const eval_error *err);
+
+/* A variant's binary, for callers of api_analyze that run it. */
+typedef struct analyze_binary {
+    const unsigned char *cubin;
+    size_t cubin_size;
+    const char *symbol;        /* the kernel's lowered name */
+} analyze_binary;
+
+/* Called for each variant in listing order; `bin` is NULL unless binaries are kept and
+ * the variant compiled. Return non-zero to stop. */
+typedef int (*analyze_each)(void *user, const cutune_analysis *a, const analyze_binary *bin);
+
+/* api_analyze: cutune_analyze, optionally keeping every distinct binary in memory so
+ * that `each` can run it (the tuner). */
+int api_analyze(cutune_spec *spec, const cutune_analyze_options *opts, analyze_each each, void *user,
+                bool keep_binaries, cutune_analyze_summary *summary);
 
 /* api_set_error: sets the calling thread's last error message (cutune_last_error). */
 void api_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

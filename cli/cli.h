@@ -17,7 +17,8 @@ enum {
     EXIT_USAGE = 2,     /* bad command line */
     EXIT_IO = 3,        /* a file could not be read or written */
     EXIT_NO_GPU = 4,    /* the work asked for needs a GPU, and none is usable */
-    EXIT_INTERNAL = 5   /* out of memory or an internal error */
+    EXIT_INTERNAL = 5,  /* out of memory or an internal error */
+    EXIT_NOTHING = 6    /* tuning ran, but no variant ran correctly: nothing to choose */
 };
 
 /* Options every subcommand that reads a spec accepts. */

@@ -1,10 +1,91 @@
-/* cmd_tune.c - `cutune SPEC`: the main job. This version checks the spec, sizes its
- * space and compiles every variant (its resources and theoretical occupancy need no
- * GPU), then says plainly what it could not do: measure. */
+/* cmd_tune.c - `cutune SPEC`: the main job. With a GPU: compile every variant (ahead
+ * of the GPU, on every core), run, verify and time each, and rank them. Without one:
+ * everything that needs no GPU (check, count, compile, resources, occupancy), then a
+ * plain statement of what was not done. */
 #include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "format.h"
+
+typedef struct tune_view {
+    bool show_progress;
+    double last, started;
+} tune_view;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void progress(void *user, const cutune_progress *p)
+{
+    tune_view *tv = user;
+    double t = now_seconds();
+    if (!tv->show_progress || (t - tv->last < 0.2 && p->done != p->total))
+        return;
+    if (tv->started == 0)
+        tv->started = t;
+    tv->last = t;
+    double rate = t > tv->started ? (double)p->done / (t - tv->started) : 0;
+    fprintf(stderr, "\r\033[K[%llu/%llu] variants measured, %.1f/s, ETA %.0f s", (unsigned long long)p->done,
+            (unsigned long long)p->total, rate, rate > 0 && p->total ? (double)(p->total - p->done) / rate : 0.0);
+    if (p->done == p->total)
+        fprintf(stderr, "\r\033[K");
+}
+
+/* Ranked: timed, complete (not pruned) variants by the objective, best first. */
+typedef struct ranked {
+    const cutune_measurement *m;
+    uint64_t index;
+} ranked;
+
+static int maximize_order;
+
+static int by_objective(const void *pa, const void *pb)
+{
+    const ranked *a = pa, *b = pb;
+    double x = a->m->objective, y = b->m->objective;
+    int c = (x > y) - (x < y);
+    return maximize_order ? -c : c;
+}
+
+static void print_ranking(const cutune_spec *spec, const cutune_tune_result *r, int top)
+{
+    const cutune_tune_summary *s = cutune_tune_summary_of(r);
+    uint64_t n = cutune_tune_count(r);
+    ranked *list = calloc(n + 1, sizeof *list);
+    if (!list)
+        return;
+    uint64_t k = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        const cutune_measurement *m = cutune_tune_at(r, i);
+        if (m->timed && !m->pruned && isfinite(m->objective))
+            list[k++] = (ranked){m, i};
+    }
+    maximize_order = s->maximize;
+    qsort(list, k, sizeof *list, by_objective);
+    int nparams = cutune_spec_param_count(spec);
+    printf("\n%4s %6s", "rank", "#");
+    for (int p = 0; p < nparams; p++)
+        printf("  %s", cutune_spec_param_name(spec, p));
+    printf("  %11s %7s %14s %5s %5s %5s\n", "median ms", "spread", s->objective_name, "regs", "occ", "reps");
+    for (uint64_t i = 0; i < k && i < (uint64_t)top; i++) {
+        const cutune_measurement *m = list[i].m;
+        printf("%4llu %6llu", (unsigned long long)i + 1, (unsigned long long)m->variant->ordinal);
+        for (int p = 0; p < nparams; p++)
+            printf("  %*s", (int)strlen(cutune_spec_param_name(spec, p)), m->variant->values[p]);
+        printf("  %11.4f %6.1f%% %14.4g %5d %4.0f%% %5d\n", m->median_ms, m->spread * 100, m->objective, m->registers,
+               m->occupancy * 100, m->reps);
+    }
+    free(list);
+}
 
 int cmd_tune(int argc, char **argv)
 {
@@ -12,23 +93,71 @@ int cmd_tune(int argc, char **argv)
     cli_init_common(&c);
     cutune_analyze_options o;
     memset(&o, 0, sizeof o);
+    cutune_tune_options t;
+    memset(&t, 0, sizeof t);
+    t.flush_l2 = -1;
+    int top = 10;
     static const struct option longopts[] = {
         CLI_COMMON_OPTIONS,
         {"arch", required_argument, NULL, 'a'},
         {"jobs", required_argument, NULL, 'j'},
         {"cache-dir", required_argument, NULL, 'C'},
         {"no-cache", no_argument, NULL, 'N'},
+        {"device", required_argument, NULL, 'd'},
+        {"results", required_argument, NULL, 'r'},
+        {"limit", required_argument, NULL, 'n'},
+        {"top", required_argument, NULL, 't'},
+        {"prune", required_argument, NULL, 'p'},
+        {"flush-l2", no_argument, NULL, 'F'},
+        {"no-flush-l2", no_argument, NULL, 'G'},
         {NULL, 0, NULL, 0},
     };
     int opt, code = EXIT_OK;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "qa:j:", longopts, NULL)) != -1) {
+    char *end;
+    while ((opt = getopt_long(argc, argv, "qa:j:d:r:n:t:", longopts, NULL)) != -1) {
         int handled = cli_common_option(&c, opt, optarg);
         if (handled == 0)
             handled = cli_analyze_option(&o, opt, optarg);
-        if (handled <= 0) {
-            code = handled < 0 ? EXIT_USAGE : cli_usage_error("tune", "unknown option");
+        if (handled < 0) {
+            code = EXIT_USAGE;
             goto done;
+        }
+        if (handled)
+            continue;
+        switch (opt) {
+        case 'd':
+            t.device = (int)strtol(optarg, &end, 10);
+            if (*end || t.device < 0) {
+                code = cli_usage_error("tune", "--device takes a GPU number, not '%s'", optarg);
+                goto done;
+            }
+            break;
+        case 'r': t.results_path = optarg; break;
+        case 'n':
+            t.limit = strtoull(optarg, &end, 10);
+            if (*end || optarg[0] == '-') {
+                code = cli_usage_error("tune", "--limit takes a count, not '%s'", optarg);
+                goto done;
+            }
+            break;
+        case 't':
+            top = (int)strtol(optarg, &end, 10);
+            if (*end || top < 0) {
+                code = cli_usage_error("tune", "--top takes a count, not '%s'", optarg);
+                goto done;
+            }
+            break;
+        case 'p':
+            t.prune = strtod(optarg, &end);
+            if (*end || !(t.prune == -1 || t.prune > 1)) {
+                code = cli_usage_error("tune", "--prune takes a factor above 1 (or -1 for never), not '%s'", optarg);
+                goto done;
+            }
+            break;
+        case 'F': t.flush_l2 = 1; break;
+        case 'G': t.flush_l2 = 0; break;
+        default: code = cli_usage_error("tune", "unknown option"); goto done;
         }
     }
     if (optind != argc - 1) {
@@ -39,21 +168,71 @@ int cmd_tune(int argc, char **argv)
     if (!spec)
         goto done;
     code = cli_space_summary(spec, &c, 0);
-    if (code == EXIT_OK) {
+    int devices = 0;
+    bool gpu = code == EXIT_OK && cutune_device_count(&devices) == CUTUNE_OK && devices > 0;
+    if (code == EXIT_OK && !gpu) {
+        char why[600];
+        snprintf(why, sizeof why, "%s", devices == 0 && cutune_last_error()[0] == '\0' ? "the driver sees no device"
+                                                                                      : cutune_last_error());
         fprintf(stderr, "\ncompiling every variant (no GPU needed; details: cutune analyze %s)\n", argv[optind]);
         code = cli_run_analysis(spec, &c, &o, 3 /* summary only */, NULL);
-    }
-    if (code == EXIT_OK) {
-        int devices = 0;
-        if (cutune_device_count(&devices) < 0 || devices == 0)
+        if (code == EXIT_OK)
             fprintf(stderr, "\ncutune: NOT TUNED. Timing needs a GPU, and this machine has none usable: %s\n"
                             "Everything that needs no GPU was done: the spec is valid, its space is counted and "
                             "every variant compiled.\n",
-                    devices == 0 && cutune_last_error()[0] == '\0' ? "the driver sees no device"
-                                                                   : cutune_last_error());
-        else
-            fprintf(stderr, "\ncutune: NOT TUNED. A GPU is present, but measuring variants is not implemented in "
-                            "this version yet;\nthe spec is valid, its space counted and every variant compiled.\n");
+                    why);
+    } else if (code == EXIT_OK) {
+        if (o.arch)
+            fprintf(stderr, "note: --arch is ignored when tuning: variants are compiled for the GPU's own\n");
+        t.jobs = o.jobs;
+        t.cache_dir = o.cache_dir;
+        t.no_cache = o.no_cache;
+        tune_view tv = {isatty(STDERR_FILENO) && !c.quiet, 0, 0};
+        t.progress = progress;
+        t.progress_user = &tv;
+        int seen = cutune_spec_diagnostic_count(spec);
+        cutune_tune_result *r = NULL;
+        int rc = cutune_tune(spec, &t, &r);
+        cli_print_new_diagnostics(spec, &c, &seen);
+        if (rc == CUTUNE_ENODEV && !r)
+            fprintf(stderr, "cutune: %s\n", cutune_last_error());
+        if (r) {
+            const cutune_tune_summary *s = cutune_tune_summary_of(r);
+            print_ranking(spec, r, top);
+            double bound = s->threads > 0 ? s->compile_seconds / s->threads : s->compile_seconds;
+            if (s->gpu_seconds > bound)
+                bound = s->gpu_seconds;
+            fprintf(stderr, "\n%s (%s): %llu variants: %llu timed (%llu stopped early), %llu wrong, %llu cannot "
+                            "launch, %llu failed\n",
+                    s->device_name, s->arch, (unsigned long long)s->variants, (unsigned long long)s->timed,
+                    (unsigned long long)s->pruned, (unsigned long long)s->wrong,
+                    (unsigned long long)s->unlaunchable, (unsigned long long)s->failed);
+            fprintf(stderr, "wall %.2f s: compile %.2f s of NVRTC time on %d threads (%llu compiled, %llu cached), GPU "
+                            "%.2f s; %.1f variants/s; %.2fx the bound max(compile/threads, GPU)\n",
+                    s->wall_seconds, s->compile_seconds, s->threads, (unsigned long long)s->compiled,
+                    (unsigned long long)s->cached, s->gpu_seconds,
+                    s->wall_seconds > 0 ? (double)s->variants / s->wall_seconds : 0.0,
+                    bound > 0 ? s->wall_seconds / bound : 0.0);
+            if (s->reference[0])
+                fprintf(stderr, "outputs checked against the %s\n", s->reference);
+            if (s->results_path[0])
+                fprintf(stderr, "results: %s\n", s->results_path);
+            if (s->best >= 0) {
+                const cutune_measurement *b = cutune_tune_at(r, (uint64_t)s->best);
+                printf("\nbest: #%llu", (unsigned long long)b->variant->ordinal);
+                for (int p = 0; p < b->variant->nparams; p++)
+                    printf(" %s=%s", cutune_spec_param_name(spec, p), b->variant->values[p]);
+                printf("  median %.4f ms, %s %.6g\n", b->median_ms, s->objective_name, b->objective);
+            } else {
+                fprintf(stderr, "cutune: no variant ran correctly, so none was chosen\n");
+                if (rc == CUTUNE_OK)
+                    rc = CUTUNE_ESTOPPED;
+            }
+            cutune_tune_result_free(r);
+        }
+        code = rc == CUTUNE_OK ? EXIT_OK : rc == CUTUNE_ESTOPPED ? EXIT_NOTHING : rc == CUTUNE_ENODEV
+                                                                           ? EXIT_NO_GPU
+                                                                           : cli_exit_for_status(rc);
     }
     cutune_spec_free(spec);
 done:

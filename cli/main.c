@@ -24,12 +24,23 @@ static const command commands[] = {
      "Tunes the kernel a spec describes: checks the spec, builds its space, compiles each\n"
      "variant, measures it on the GPU, verifies it and picks the best.\n"
      "\n"
-     "This version does all of that but the measuring: it checks the spec, counts its\n"
-     "space (as `cutune check`), compiles every variant for the GPU's architecture (or\n"
-     "--arch; sm_90 when there is no GPU) and summarises their resources and theoretical\n"
-     "occupancy (as `cutune analyze`), then says plainly that nothing was timed.\n"
+     "Variants are compiled on every core ahead of the GPU; each is skipped if it cannot\n"
+     "launch, run once with poisoned outputs and compared with the reference (verify),\n"
+     "then timed with CUDA events (warm-ups, repetitions until the spread is small, L2\n"
+     "flushed between repetitions; very short kernels batched per event pair). Timing\n"
+     "stops early for a variant clearly worse than the best so far. Prints the ranking,\n"
+     "the best configuration, and writes every result to the results file.\n"
+     "Without a GPU: checks, counts and compiles every variant (as `analyze`), then says\n"
+     "plainly that nothing was timed.\n"
      "\n"
-     "  --arch sm_XX        compile for this architecture (default: the GPU's, else sm_90)\n"
+     "  --device N          the GPU to tune on (default 0)\n"
+     "  --results FILE      write the results JSON here (default: the spec's emit results)\n"
+     "  --limit N           only the first N configurations\n"
+     "  --top N             rows of the ranking to print (default 10)\n"
+     "  --prune F           stop timing a variant worse than the best by factor F (default\n"
+     "                      1.5; -1: never)\n"
+     "  --flush-l2, --no-flush-l2  override the spec's measure(flush_l2 = ...)\n"
+     "  --arch sm_XX        without a GPU: compile for this architecture (default sm_90)\n"
      "  --jobs N            compile threads (default: one per core)\n"
      "  --cache-dir DIR     the compiled-variant cache (default: $CUTUNE_CACHE_DIR,\n"
      "                      $XDG_CACHE_HOME/cutune or ~/.cache/cutune)\n"
@@ -92,7 +103,7 @@ static void print_usage(FILE *f)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "  %-10s %s\n", "help", "help on a command: cutune help list");
     fprintf(f, "  %-10s %s\n", "version", "print the version");
-    fprintf(f, "\nexit codes: 0 ok, 1 spec error, 2 usage error, 3 file error, 4 no usable GPU, 5 internal error\n"
+    fprintf(f, "\nexit codes: 0 ok, 1 spec error, 2 usage error, 3 file error, 4 no usable GPU, 5 internal error,\n            6 no variant ran correctly\n"
                "docs: docs/cli.md (commands), docs/language.md (the .tune language)\n");
 }
 

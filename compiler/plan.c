@@ -147,3 +147,29 @@ oom:
     snprintf(err->message, sizeof err->message, "out of memory");
     return -1;
 }
+
+int plan_args(const model *m, const value *values, int64_t *counts, value *scalars, eval_error *err)
+{
+    eval_env env = {m, values, false, 0.0, NULL};
+    for (int i = 0; i < m->nargs; i++) {
+        const m_arg *a = &m->args[i];
+        counts[i] = 0;
+        scalars[i] = value_int(0);
+        if (a->is_buffer) {
+            if (eval_int(a->count, &env, &counts[i], err) < 0)
+                return fail_for(m, values, err);
+            if (counts[i] < 1) {
+                err->loc = a->count->loc;
+                snprintf(err->message, sizeof err->message, "buffer '%s' has %lld elements", a->name,
+                         (long long)counts[i]);
+                return fail_for(m, values, err);
+            }
+        } else {
+            if (eval_expr(a->value, &env, &scalars[i], err) < 0)
+                return fail_for(m, values, err);
+            if (ast_ctype_is_float(a->type) && scalars[i].type == VT_INT)
+                scalars[i] = value_float((double)scalars[i].u.i);
+        }
+    }
+    return 0;
+}

@@ -33,4 +33,9 @@ int plan_variant(const model *m, const value *values, arena *a, variant *out, ev
 const char *plan_template_name(const model *m, const char *kernel, texpr *const *targs, int ntargs, bool has_targs,
                                const value *values, arena *a, eval_error *err);
 
+/* plan_args: each kernel argument's value for the configuration `values`: a buffer's
+ * element count in counts[i], a scalar's value in scalars[i] (converted to a float for
+ * floating-point types). Returns 0, or -1 with *err (a count below 1 is an error). */
+int plan_args(const model *m, const value *values, int64_t *counts, value *scalars, eval_error *err);
+
 #endif

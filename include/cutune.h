@@ -277,6 +277,96 @@ typedef struct cutune_analyze_summary {
 int cutune_analyze(cutune_spec *spec, const cutune_analyze_options *opts,
                    int (*each)(void *user, const cutune_analysis *a), void *user, cutune_analyze_summary *summary);
 
+/* ---- tuning: compile, run, verify and time every variant on a GPU ------------------ */
+
+typedef struct cutune_tune_options {
+    int device;                /* GPU ordinal */
+    int jobs;                  /* compile threads; 0: one per core */
+    const char *cache_dir;     /* as for cutune_analyze */
+    int no_cache;
+    uint64_t limit;            /* tune only the first N configurations (0: all) */
+    int flush_l2;              /* -1: as the spec's measure(flush_l2 = ...) says; 0: off; 1: on */
+    double prune;              /* stop timing a variant whose objective is worse than the best so far by
+                                  this factor after 3 repetitions; 0: the default (1.5); < 0: never */
+    const char *results_path;  /* write the results JSON here (NULL: the spec's emit results, else none) */
+    /* Called on the caller's thread after each variant is done (as often as that). */
+    void (*progress)(void *user, const cutune_progress *p);
+    void *progress_user;
+} cutune_tune_options;
+
+/* One variant's outcome. */
+typedef struct cutune_measurement {
+    const cutune_variant *variant;
+    const char *status;        /* "ok", "wrong", "compile error", "cannot launch", "load error",
+                                  "launch error", "not run" */
+    const char *reason;        /* what went wrong, NULL when ok */
+    int registers;             /* per thread, as the driver reports them (ptxas's when not loaded) */
+    int64_t static_smem, local_bytes, spill_stores, spill_loads;
+    double occupancy;          /* theoretical, 0..1 */
+    const char *limiter;
+    int blocks_per_sm;         /* the model's */
+    int driver_blocks_per_sm;  /* the driver's own answer for the launch (-1 when not loaded) */
+    int timed;                 /* 1 when timed */
+    double median_ms, min_ms, max_ms, q1_ms, q3_ms;
+    double spread;             /* (q3 - q1) / median */
+    int reps;                  /* timed repetitions */
+    int batch;                 /* launches per event pair */
+    int pruned;                /* timing stopped early: clearly worse than the best so far */
+    double objective;          /* the objective's value at the median time */
+    int nmetrics;
+    const char *const *metric_names;
+    const double *metrics;     /* each metric at the median time */
+    int verified;              /* 1: the outputs were compared with the reference and agreed */
+    double max_abs_error;
+    double compile_seconds;
+    int cached, duplicate;
+    double gpu_seconds;        /* time spent running and timing it */
+} cutune_measurement;
+
+typedef struct cutune_tune_summary {
+    char device_name[256];
+    char arch[16];
+    int sm_count;
+    int driver_version;
+    uint64_t variants, timed, wrong, failed, unlaunchable, pruned;
+    int64_t best;              /* index of the chosen variant among the results, -1 when none */
+    int maximize;
+    char objective_name[128];  /* "time" or the metric's name */
+    double wall_seconds;       /* the whole run */
+    double compile_seconds;    /* NVRTC time summed over the binaries compiled in this run */
+    double compile_wall_seconds;
+    double gpu_seconds;        /* time spent running and timing variants (the reference included) */
+    int threads;
+    uint64_t compiled, cached;
+    char results_path[1024];   /* where the results were written ("" when not written) */
+    char reference[256];       /* what outputs were checked against ("" when not verified) */
+} cutune_tune_summary;
+
+typedef struct cutune_tune_result cutune_tune_result;
+
+/* cutune_tune: tunes `spec` on a GPU: compiles every valid configuration's variant (in
+ * parallel, ahead of the GPU), skips what cannot launch, runs each once with poisoned
+ * outputs and compares them with the reference, times the correct ones (warm-ups,
+ * repetitions until the spread is small, L2 flushed between repetitions), and picks the
+ * best by the objective. *out holds every variant's outcome (free it with
+ * cutune_tune_result_free); it is set whenever the run got as far as the GPU, also when
+ * it stopped early. Returns CUTUNE_OK; CUTUNE_ENODEV (no GPU: see cutune_last_error);
+ * CUTUNE_ESPEC / CUTUNE_EEVAL (a diagnostic on the spec); CUTUNE_ECOMPILER; or
+ * CUTUNE_EIO when the results file cannot be written. */
+int cutune_tune(cutune_spec *spec, const cutune_tune_options *opts, cutune_tune_result **out);
+
+/* cutune_tune_summary_of / cutune_tune_count / cutune_tune_at: what the run found. */
+const cutune_tune_summary *cutune_tune_summary_of(const cutune_tune_result *r);
+uint64_t cutune_tune_count(const cutune_tune_result *r);
+const cutune_measurement *cutune_tune_at(const cutune_tune_result *r, uint64_t i);
+
+/* cutune_tune_write_results: the results as JSON (docs/results-format.md) to `path`.
+ * CUTUNE_OK or CUTUNE_EIO (see cutune_last_error). */
+int cutune_tune_write_results(const cutune_tune_result *r, const char *path);
+
+/* cutune_tune_result_free: NULL is a no-op. */
+void cutune_tune_result_free(cutune_tune_result *r);
+
 #ifdef __cplusplus
 }
 #endif

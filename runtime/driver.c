@@ -2,7 +2,6 @@
  * cuda.h is included for its types and constants only; nothing links against libcuda. */
 #include "driver.h"
 
-#include <cuda.h>
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,25 +9,19 @@
 
 typedef CUresult (*get_proc_fn)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
 
-struct drv {
-    void *lib;
-    int version;
-    CUresult (*cuInit)(unsigned);
-    CUresult (*cuDriverGetVersion)(int *);
-    CUresult (*cuDeviceGetCount)(int *);
-    CUresult (*cuDeviceGet)(CUdevice *, int);
-    CUresult (*cuDeviceGetName)(char *, int, CUdevice);
-    CUresult (*cuDeviceGetAttribute)(int *, CUdevice_attribute, CUdevice);
-    CUresult (*cuGetErrorString)(CUresult, const char **);
-};
-
-/* The message for a driver error: its name and description. */
-static void describe(const drv *d, CUresult r, const char *what, char *err, size_t errsize)
+void drv_error(const drv *d, CUresult r, const char *what, char *err, size_t errsize)
 {
-    const char *text = NULL;
+    const char *text = NULL, *name = NULL;
     if (!d->cuGetErrorString || d->cuGetErrorString(r, &text) != CUDA_SUCCESS || !text)
         text = "unknown error";
-    snprintf(err, errsize, "%s failed: %s (CUDA error %d)", what, text, (int)r);
+    if (!d->cuGetErrorName || d->cuGetErrorName(r, &name) != CUDA_SUCCESS || !name)
+        name = "CUDA_ERROR";
+    snprintf(err, errsize, "%s failed: %s: %s (CUDA error %d)", what, name, text, (int)r);
+}
+
+static void describe(const drv *d, CUresult r, const char *what, char *err, size_t errsize)
+{
+    drv_error(d, r, what, err, errsize);
 }
 
 int drv_open(drv **out, char *err, size_t errsize)
@@ -64,6 +57,33 @@ int drv_open(drv **out, char *err, size_t errsize)
         {"cuDeviceGetName", (void **)&d->cuDeviceGetName},
         {"cuDeviceGetAttribute", (void **)&d->cuDeviceGetAttribute},
         {"cuGetErrorString", (void **)&d->cuGetErrorString},
+        {"cuGetErrorName", (void **)&d->cuGetErrorName},
+        {"cuDevicePrimaryCtxRetain", (void **)&d->cuDevicePrimaryCtxRetain},
+        {"cuDevicePrimaryCtxRelease", (void **)&d->cuDevicePrimaryCtxRelease},
+        {"cuCtxSetCurrent", (void **)&d->cuCtxSetCurrent},
+        {"cuCtxSynchronize", (void **)&d->cuCtxSynchronize},
+        {"cuModuleLoadData", (void **)&d->cuModuleLoadData},
+        {"cuModuleUnload", (void **)&d->cuModuleUnload},
+        {"cuModuleGetFunction", (void **)&d->cuModuleGetFunction},
+        {"cuFuncSetAttribute", (void **)&d->cuFuncSetAttribute},
+        {"cuFuncGetAttribute", (void **)&d->cuFuncGetAttribute},
+        {"cuOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&d->cuOccupancyMaxActiveBlocksPerMultiprocessor},
+        {"cuMemAlloc", (void **)&d->cuMemAlloc},
+        {"cuMemFree", (void **)&d->cuMemFree},
+        {"cuMemcpyHtoD", (void **)&d->cuMemcpyHtoD},
+        {"cuMemcpyDtoH", (void **)&d->cuMemcpyDtoH},
+        {"cuMemcpyDtoD", (void **)&d->cuMemcpyDtoD},
+        {"cuMemsetD8", (void **)&d->cuMemsetD8},
+        {"cuMemsetD32Async", (void **)&d->cuMemsetD32Async},
+        {"cuLaunchKernel", (void **)&d->cuLaunchKernel},
+        {"cuStreamCreate", (void **)&d->cuStreamCreate},
+        {"cuStreamDestroy", (void **)&d->cuStreamDestroy},
+        {"cuStreamSynchronize", (void **)&d->cuStreamSynchronize},
+        {"cuEventCreate", (void **)&d->cuEventCreate},
+        {"cuEventDestroy", (void **)&d->cuEventDestroy},
+        {"cuEventRecord", (void **)&d->cuEventRecord},
+        {"cuEventSynchronize", (void **)&d->cuEventSynchronize},
+        {"cuEventElapsedTime", (void **)&d->cuEventElapsedTime},
     };
     for (size_t i = 0; i < sizeof entries / sizeof *entries; i++) {
         CUdriverProcAddressQueryResult found;

@@ -1,0 +1,608 @@
+/* tune.c - cutune_tune: every variant compiled (api_analyze, ahead of the GPU), run
+ * once against poisoned outputs and checked against the reference, then timed; the
+ * best by the objective is chosen.
+ *
+ * Pipelining: api_analyze's pool keeps compiling the next variants on every core
+ * while this thread, in the per-variant callback, runs the current one on the GPU.
+ * Inputs are restored from pristine device copies before each variant's checked run,
+ * so every variant sees the same data whatever ran before it. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../compiler/eval.h"
+#include "../runtime/compile.h"
+#include "../runtime/data.h"
+#include "../runtime/measure.h"
+#include "internal.h"
+#include "tune_result.h"
+
+enum { DEFAULT_FLUSH_FACTOR = 2 };     /* the flush buffer is twice the L2 */
+#define DEFAULT_PRUNE 1.5
+#define MIN_SAMPLE_MS 0.05             /* event pairs last at least this (timer resolution ~0.5 us) */
+
+typedef struct arg_state {
+    const m_arg *a;
+    data_type type;
+    bool verified;
+    int64_t count;            /* elements in the current configuration */
+    size_t capacity;          /* bytes allocated in dev and pristine */
+    CUdeviceptr dev, pristine;
+    int64_t pristine_count;   /* elements of initial contents in pristine */
+    void *ref;                /* the reference's output (verified outputs) */
+    int64_t ref_count;
+    void *scratch;            /* a download */
+    unsigned char scalar[8];
+} arg_state;
+
+typedef struct tuner {
+    cutune_spec *spec;
+    const model *m;
+    const cutune_tune_options *opts;
+    drv *d;
+    meas_gpu *g;
+    cutune_device dev;
+    arg_state *args;
+    void **argv;
+    int64_t *counts;
+    value *scalars, *vals;
+    meas_settings ms;
+    double prune;
+    bool have_best;
+    double best_objective;
+    cutune_tune_result *res;
+    int status;               /* set when the run must stop */
+    char err[512];
+} tuner;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static data_type data_type_of(ast_ctype t)
+{
+    static const data_type map[] = {
+        [CT_HALF] = DT_HALF, [CT_BF16] = DT_BF16, [CT_FLOAT] = DT_FLOAT, [CT_DOUBLE] = DT_DOUBLE,
+        [CT_INT8] = DT_INT8, [CT_UINT8] = DT_UINT8, [CT_INT16] = DT_INT16, [CT_UINT16] = DT_UINT16,
+        [CT_INT] = DT_INT32, [CT_UINT] = DT_UINT32, [CT_INT64] = DT_INT64, [CT_UINT64] = DT_UINT64,
+    };
+    return map[t];
+}
+
+/* The typed values of a configuration, read back from the variant's text (floats are
+ * written in their shortest exact form, so this is lossless). */
+static void values_of(const model *m, const cutune_variant *v, value *out)
+{
+    for (int i = 0; i < m->nparams; i++) {
+        const char *t = v->values[i];
+        switch (m->params[i].dom.type) {
+        case VT_INT: out[i] = value_int(strtoll(t, NULL, 10)); break;
+        case VT_FLOAT: out[i] = value_float(strtod(t, NULL)); break;
+        case VT_BOOL: out[i] = value_bool(strcmp(t, "true") == 0); break;
+        default: out[i] = value_string(t); break;
+        }
+    }
+}
+
+/* Makes every buffer hold this configuration's count, initial contents restored and
+ * outputs poisoned, and every scalar its value. 0, or -1 with t->err. */
+static int prepare_args(tuner *t)
+{
+    for (int i = 0; i < t->m->nargs; i++) {
+        arg_state *s = &t->args[i];
+        const m_arg *a = s->a;
+        if (!a->is_buffer) {
+            data_set(s->scalar, s->type, 0, value_as_double(t->scalars[i]));
+            if (t->scalars[i].type == VT_INT && !data_is_float(s->type)) {
+                /* exact for 64-bit integers too */
+                int64_t v = t->scalars[i].u.i;
+                memcpy(s->scalar, &v, data_size(s->type) <= 8 ? data_size(s->type) : 8);
+            }
+            t->argv[i] = s->scalar;
+            continue;
+        }
+        s->count = t->counts[i];
+        size_t bytes = (size_t)s->count * data_size(s->type);
+        bool needs_init = a->init != INIT_NONE;
+        if (bytes > s->capacity) {
+            meas_free(t->g, s->dev);
+            meas_free(t->g, s->pristine);
+            s->dev = s->pristine = 0;
+            s->capacity = 0;
+            s->pristine_count = 0;
+            if (meas_alloc(t->g, bytes, &s->dev, t->err, sizeof t->err) < 0 ||
+                (needs_init && meas_alloc(t->g, bytes, &s->pristine, t->err, sizeof t->err) < 0))
+                return -1;
+            s->capacity = bytes;
+        }
+        if (needs_init && s->pristine_count != s->count) {
+            void *host = malloc(bytes);
+            if (!host) {
+                snprintf(t->err, sizeof t->err, "out of memory for the contents of '%s'", a->name);
+                return -1;
+            }
+            data_fill_spec f = {FILL_ZEROS, a->seed, a->lo, a->hi};
+            f.kind = a->init == INIT_RANDOM ? FILL_RANDOM : a->init == INIT_RAMP ? FILL_RAMP
+                     : a->init == INIT_CONSTANT ? FILL_CONSTANT : FILL_ZEROS;
+            if (a->init == INIT_CONSTANT)
+                f.a = value_as_double(a->value->u.k);
+            data_fill(host, s->type, (size_t)s->count, &f);
+            int rc = meas_upload(t->g, s->pristine, host, bytes, t->err, sizeof t->err);
+            free(host);
+            if (rc < 0)
+                return -1;
+            s->pristine_count = s->count;
+        }
+        /* Inputs as they started; outputs poisoned (0xFF bytes: NaN for floats, -1 for
+         * ints), so an element the kernel never writes is caught. */
+        if ((needs_init ? meas_copy(t->g, s->dev, s->pristine, bytes, t->err, sizeof t->err)
+                        : meas_fill(t->g, s->dev, 0xFF, bytes, t->err, sizeof t->err)) < 0)
+            return -1;
+        t->argv[i] = &s->dev;
+    }
+    return 0;
+}
+
+static void launch_of(const cutune_variant *v, void **argv, meas_launch *l)
+{
+    for (int d = 0; d < 3; d++) {
+        l->grid[d] = (unsigned)v->grid[d];
+        l->block[d] = (unsigned)v->block[d];
+    }
+    l->dynamic_smem = (unsigned)v->smem_bytes;
+    l->args = argv;
+}
+
+/* Compares the verified outputs with the reference's. true when they agree; else the
+ * reason in buf. */
+static bool outputs_agree(tuner *t, char *buf, size_t size, double *max_err, int *failed)
+{
+    *max_err = 0;
+    *failed = 0;
+    const m_verify *vf = &t->m->verify;
+    for (int k = 0; k < vf->noutputs; k++) {
+        arg_state *s = &t->args[vf->outputs[k]];
+        size_t bytes = (size_t)s->count * data_size(s->type);
+        if (s->count != s->ref_count) {
+            snprintf(buf, size, "'%s' has %lld elements, the reference %lld", s->a->name, (long long)s->count,
+                     (long long)s->ref_count);
+            return false;
+        }
+        if (meas_download(t->g, s->scratch, s->dev, bytes, t->err, sizeof t->err) < 0) {
+            *failed = 1;
+            snprintf(buf, size, "%s", t->err);
+            return false;
+        }
+        data_mismatch mm;
+        bool ok = data_compare(s->scratch, s->ref, s->type, (size_t)s->count, vf->atol, vf->rtol, &mm);
+        if (mm.max_abs_error > *max_err || isnan(mm.max_abs_error))
+            *max_err = mm.max_abs_error;
+        if (!ok) {
+            snprintf(buf, size, "'%s': %zu of %lld elements differ; first at %zu: got %.9g, want %.9g", s->a->name,
+                     mm.count, (long long)s->count, mm.first, mm.got, mm.want);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The objective at a median time (ms): the time itself, or the spec's objective. */
+static int objective_at(tuner *t, double median_ms, double *out)
+{
+    if (!t->m->objective) {
+        *out = median_ms;
+        return 0;
+    }
+    eval_env env = {t->m, t->vals, true, median_ms * 1e-3, NULL};
+    value v;
+    eval_error e;
+    if (eval_expr(t->m->objective, &env, &v, &e) < 0)
+        return -1;
+    *out = value_as_double(v);
+    return 0;
+}
+
+static bool better(const tuner *t, double a, double b)
+{
+    return t->m->maximize ? a > b : a < b;
+}
+
+/* Timing stops early when the objective at the median so far is worse than the best
+ * by the prune factor. */
+static bool prune_now(void *ctx, double median_ms)
+{
+    tuner *t = ctx;
+    double v;
+    if (!t->have_best || t->prune <= 0 || objective_at(t, median_ms, &v) < 0)
+        return false;
+    return t->m->maximize ? v * t->prune < t->best_objective : v > t->best_objective * t->prune;
+}
+
+/* Loads, runs once, checks and (when `timing`) times one binary with the current
+ * configuration's arguments. The outcome goes into rec. Returns -1 when the GPU context
+ * is lost (the run must stop). */
+static int run_variant(tuner *t, const analyze_binary *bin, const cutune_variant *v, bool timing, record *rec)
+{
+    cutune_measurement *mm = &rec->m;
+    char buf[512];
+    double t0 = now_seconds();
+    mm->driver_blocks_per_sm = -1;
+    if (prepare_args(t) < 0) {
+        result_set_status(t->res, rec, "not run", t->err);
+        return meas_sticky(t->g) ? -1 : 0;
+    }
+    meas_launch l;
+    launch_of(v, t->argv, &l);
+    meas_kernel k;
+    if (meas_load(t->g, bin->cubin, bin->symbol, &l, &k, t->err, sizeof t->err) < 0) {
+        result_set_status(t->res, rec, "load error", t->err);
+        return meas_sticky(t->g) ? -1 : 0;
+    }
+    mm->registers = k.registers;
+    mm->driver_blocks_per_sm = k.driver_blocks_per_sm;
+    int rc = 0;
+    if (meas_run(t->g, &k, &l, t->err, sizeof t->err) < 0) {
+        result_set_status(t->res, rec, "launch error", t->err);
+        rc = meas_sticky(t->g) ? -1 : 0;
+        goto done;
+    }
+    if (t->m->verify.present && rec != NULL && timing) {
+        int failed;
+        if (!outputs_agree(t, buf, sizeof buf, &mm->max_abs_error, &failed)) {
+            result_set_status(t->res, rec, failed ? "launch error" : "wrong", buf);
+            rc = meas_sticky(t->g) ? -1 : 0;
+            goto done;
+        }
+        mm->verified = 1;
+    }
+    if (timing) {
+        meas_times tm;
+        if (meas_time(t->g, &k, &l, &t->ms, &tm, t->err, sizeof t->err) < 0) {
+            result_set_status(t->res, rec, "launch error", t->err);
+            rc = meas_sticky(t->g) ? -1 : 0;
+            goto done;
+        }
+        mm->timed = 1;
+        mm->median_ms = tm.median_ms;
+        mm->min_ms = tm.min_ms;
+        mm->max_ms = tm.max_ms;
+        mm->q1_ms = tm.q1_ms;
+        mm->q3_ms = tm.q3_ms;
+        mm->spread = tm.spread;
+        mm->reps = tm.reps;
+        mm->batch = tm.batch;
+        mm->pruned = tm.pruned;
+        eval_env env = {t->m, t->vals, true, tm.median_ms * 1e-3, NULL};
+        for (int i = 0; i < t->m->nmetrics; i++) {
+            value mv;
+            eval_error e;
+            rec->metrics[i] = eval_expr(t->m->metrics[i].expr, &env, &mv, &e) < 0 ? NAN : value_as_double(mv);
+        }
+        if (objective_at(t, tm.median_ms, &mm->objective) < 0)
+            mm->objective = NAN;
+        result_set_status(t->res, rec, "ok", NULL);
+    }
+done:
+    meas_unload(t->g, &k);
+    mm->gpu_seconds = now_seconds() - t0;
+    return rc;
+}
+
+static int tune_each(void *user, const cutune_analysis *a, const analyze_binary *bin)
+{
+    tuner *t = user;
+    record *rec = result_add(t->res, a);
+    if (!rec) {
+        t->status = CUTUNE_ENOMEM;
+        return -1;
+    }
+    const cutune_variant *v = &rec->v;
+    if (!a->compiled) {
+        result_set_status(t->res, rec, "compile error", a->log);
+    } else if (!a->launchable) {
+        result_set_status(t->res, rec, "cannot launch", a->why);
+    } else {
+        values_of(t->m, v, t->vals);
+        eval_error e;
+        if (plan_args(t->m, t->vals, t->counts, t->scalars, &e) < 0) {
+            result_set_status(t->res, rec, "not run", e.message);
+        } else if (run_variant(t, bin, v, true, rec) < 0) {
+            snprintf(t->err, sizeof t->err, "the GPU context was lost at variant %llu (%s): %s",
+                     (unsigned long long)v->ordinal, rec->m.status, rec->m.reason ? rec->m.reason : "");
+            t->status = CUTUNE_ENODEV;
+            return -1;
+        }
+    }
+    cutune_measurement *mm = &rec->m;
+    if (mm->timed && !mm->pruned && isfinite(mm->objective) &&
+        (!t->have_best || better(t, mm->objective, t->best_objective))) {
+        t->have_best = true;
+        t->best_objective = mm->objective;
+        result_set_best(t->res, rec);
+    }
+    return 0;
+}
+
+/* Runs the reference (a configuration, or a kernel of its own) once and keeps its
+ * verified outputs. 0, or a status with a diagnostic on the spec. */
+static int run_reference(tuner *t, const cutune_analyze_options *aopts)
+{
+    const model *m = t->m;
+    const m_verify *vf = &m->verify;
+    arena *a = arena_new();
+    if (!a)
+        return CUTUNE_ENOMEM;
+    int rc = CUTUNE_OK;
+    eval_error e;
+    cutune_variant v;
+    memset(&v, 0, sizeof v);
+    compile_job job;
+    memset(&job, 0, sizeof job);
+    const char **opts = NULL;
+    int nopts = 0;
+    char *source = NULL;
+    const char *source_path;
+    if (!vf->against_kernel) {
+        for (int i = 0; i < m->nparams; i++)
+            t->vals[i] = domain_at(&m->params[i].dom, vf->config[i]);
+        variant pv;
+        if (plan_variant(m, t->vals, a, &pv, &e) < 0 || plan_args(m, t->vals, t->counts, t->scalars, &e) < 0) {
+            rc = api_eval_failed(t->spec, &e);
+            goto done;
+        }
+        for (int d = 0; d < 3; d++) {
+            v.block[d] = pv.block[d];
+            v.grid[d] = pv.grid[d];
+        }
+        v.smem_bytes = pv.smem_bytes;
+        job.name_expression = pv.name_expression;
+        opts = arena_alloc(a, sizeof(char *) * (size_t)(pv.ndefines + pv.noptions + 2));
+        if (!opts) {
+            rc = CUTUNE_ENOMEM;
+            goto done;
+        }
+        for (int i = 0; i < pv.ndefines; i++)
+            opts[nopts++] = pv.defines[i];
+        for (int i = 0; i < pv.noptions; i++)
+            opts[nopts++] = pv.options[i];
+        source_path = m->kernel_file;
+        snprintf(t->res->summary.reference, sizeof t->res->summary.reference, "configuration %s",
+                 "given by verify ... against config(...)");
+    } else {
+        /* The reference kernel: the spec's common options, its own geometry; arguments
+         * may not depend on params (there is no configuration to take them from). */
+        eval_env env = {m, NULL, false, 0.0, NULL};
+        int64_t dims[6] = {1, 1, 1, 1, 1, 1};
+        for (int d = 0; d < vf->ref_block_dims; d++)
+            if (eval_int(vf->ref_block[d], &env, &dims[d], &e) < 0) {
+                rc = api_eval_failed(t->spec, &e);
+                goto done;
+            }
+        for (int d = 0; d < vf->ref_grid_dims; d++)
+            if (eval_int(vf->ref_grid[d], &env, &dims[3 + d], &e) < 0) {
+                rc = api_eval_failed(t->spec, &e);
+                goto done;
+            }
+        for (int d = 0; d < 3; d++) {
+            v.block[d] = dims[d];
+            v.grid[d] = dims[3 + d];
+        }
+        if (plan_args(m, NULL, t->counts, t->scalars, &e) < 0) {
+            diag_error(&t->spec->diags, vf->ref_loc, "the reference kernel's arguments cannot depend on params: %s",
+                       e.message);
+            rc = CUTUNE_ESPEC;
+            goto done;
+        }
+        job.name_expression =
+            plan_template_name(m, vf->ref_kernel, vf->ref_targs, vf->ref_ntargs, vf->ref_has_targs, NULL, a, &e);
+        if (!job.name_expression) {
+            rc = api_eval_failed(t->spec, &e);
+            goto done;
+        }
+        opts = arena_alloc(a, sizeof(char *) * (size_t)(m->noptions + m->nincludes + 2));
+        if (!opts) {
+            rc = CUTUNE_ENOMEM;
+            goto done;
+        }
+        for (int i = 0; i < m->noptions; i++)
+            opts[nopts++] = m->options[i];
+        for (int i = 0; i < m->nincludes; i++)
+            opts[nopts++] = arena_printf(a, "-I%s", m->includes[i]);
+        source_path = vf->ref_file;
+        snprintf(t->res->summary.reference, sizeof t->res->summary.reference, "kernel %s", job.name_expression);
+    }
+    source = api_read_text(source_path);
+    if (!source) {
+        diag_error_noloc(&t->spec->diags, "cannot read '%s': %s", source_path, strerror(errno));
+        rc = CUTUNE_EIO;
+        goto done;
+    }
+    const char *slash = strrchr(source_path, '/');
+    opts[nopts++] = slash ? arena_printf(a, "-I%.*s", (int)(slash - source_path), source_path) : "-I.";
+    job.source_name = source_path;
+    job.source = source;
+    job.options = opts;
+    job.noptions = nopts;
+    job.arch = t->dev.arch;
+    (void)aopts;
+    compile_output out;
+    char err[512];
+    if (compile_run(&job, &out, err, sizeof err) < 0) {
+        diag_error_noloc(&t->spec->diags, "compiling the reference: %s", err);
+        rc = CUTUNE_ECOMPILER;
+        goto done;
+    }
+    if (!out.ok) {
+        char *log = compile_log_excerpt(out.log);
+        diag_error(&t->spec->diags, vf->ref_loc, "the reference does not compile:\n%s", log ? log : out.log);
+        free(log);
+        compile_output_free(&out);
+        rc = CUTUNE_ESPEC;
+        goto done;
+    }
+    analyze_binary bin = {out.cubin, out.cubin_size, out.lowered_name};
+    record *rec = result_scratch(t->res);
+    int run = run_variant(t, &bin, &v, false, rec);
+    if (run < 0 || (rec->m.status && strcmp(rec->m.status, "ok") != 0)) {
+        diag_error(&t->spec->diags, vf->ref_loc, "the reference failed to run: %s",
+                   rec->m.reason ? rec->m.reason : t->err);
+        rc = run < 0 ? CUTUNE_ENODEV : CUTUNE_ESPEC;
+    } else {
+        t->res->summary.gpu_seconds += rec->m.gpu_seconds;
+        for (int k = 0; k < vf->noutputs && rc == CUTUNE_OK; k++) {
+            arg_state *s = &t->args[vf->outputs[k]];
+            size_t bytes = (size_t)s->count * data_size(s->type);
+            s->ref = malloc(bytes);
+            s->scratch = malloc(bytes);
+            s->ref_count = s->count;
+            if (!s->ref || !s->scratch)
+                rc = CUTUNE_ENOMEM;
+            else if (meas_download(t->g, s->ref, s->dev, bytes, err, sizeof err) < 0) {
+                diag_error_noloc(&t->spec->diags, "reading the reference's output: %s", err);
+                rc = CUTUNE_ENODEV;
+            }
+        }
+    }
+    compile_output_free(&out);
+done:
+    free(source);
+    arena_free(a);
+    return rc;
+}
+
+static void free_args(tuner *t)
+{
+    for (int i = 0; t->args && i < t->m->nargs; i++) {
+        if (t->g) {
+            meas_free(t->g, t->args[i].dev);
+            meas_free(t->g, t->args[i].pristine);
+        }
+        free(t->args[i].ref);
+        free(t->args[i].scratch);
+    }
+    free(t->args);
+    free(t->argv);
+    free(t->counts);
+    free(t->scalars);
+    free(t->vals);
+}
+
+int cutune_tune(cutune_spec *spec, const cutune_tune_options *opts, cutune_tune_result **out)
+{
+    if (!out)
+        return CUTUNE_EINVAL;
+    *out = NULL;
+    if (!spec || !opts || !cutune_spec_ok(spec))
+        return CUTUNE_EINVAL;
+    double t0 = now_seconds();
+    tuner t;
+    memset(&t, 0, sizeof t);
+    t.spec = spec;
+    t.m = spec->model;
+    t.opts = opts;
+    const model *m = t.m;
+    int rc = cutune_device_get(opts->device, &t.dev);
+    if (rc < 0)
+        return rc;
+    char err[512];
+    if (drv_open(&t.d, err, sizeof err) < 0) {
+        api_set_error("%s", err);
+        return CUTUNE_ENODEV;
+    }
+    if (!compile_supported_arch(t.dev.arch)) {
+        diag_error_noloc(&spec->diags, "NVRTC cannot compile for this GPU's architecture %s", t.dev.arch);
+        drv_close(t.d);
+        return CUTUNE_ECOMPILER;
+    }
+    bool flush = opts->flush_l2 < 0 ? m->measure.flush_l2 : opts->flush_l2 != 0;
+    size_t flush_bytes = flush ? (size_t)t.dev.l2_bytes * DEFAULT_FLUSH_FACTOR : 0;
+    if (meas_open(&t.g, t.d, opts->device, flush_bytes, err, sizeof err) < 0) {
+        api_set_error("%s", err);
+        drv_close(t.d);
+        return CUTUNE_ENODEV;
+    }
+    t.res = result_new(spec, &t.dev);
+    int n = m->nargs;
+    t.args = calloc((size_t)n + 1, sizeof(arg_state));
+    t.argv = calloc((size_t)n + 1, sizeof(void *));
+    t.counts = calloc((size_t)n + 1, sizeof(int64_t));
+    t.scalars = calloc((size_t)n + 1, sizeof(value));
+    t.vals = calloc((size_t)m->nparams + 1, sizeof(value));
+    if (!t.res || !t.args || !t.argv || !t.counts || !t.scalars || !t.vals) {
+        rc = CUTUNE_ENOMEM;
+        goto done;
+    }
+    for (int i = 0; i < n; i++) {
+        t.args[i].a = &m->args[i];
+        t.args[i].type = data_type_of(m->args[i].type);
+    }
+    for (int k = 0; k < m->verify.noutputs; k++) {
+        const m_arg *a = &m->args[m->verify.outputs[k]];
+        t.args[m->verify.outputs[k]].verified = true;
+        if (a->count->deps) {
+            diag_error(&spec->diags, a->count->loc, "output '%s' is verified, so its size cannot depend on params "
+                       "(each variant must be comparable with the reference)", a->name);
+            rc = CUTUNE_ESPEC;
+            goto done;
+        }
+    }
+    t.ms.warmup = (int)m->measure.warmup;
+    t.ms.min_reps = (int)m->measure.repeat;
+    t.ms.max_reps = (int)m->measure.max_repeat;
+    t.ms.spread = m->measure.spread;
+    t.ms.flush_l2 = flush;
+    t.ms.min_sample_ms = MIN_SAMPLE_MS;
+    t.ms.prune = prune_now;
+    t.ms.prune_ctx = &t;
+    t.prune = opts->prune == 0 ? DEFAULT_PRUNE : opts->prune;
+    cutune_analyze_options aopts;
+    memset(&aopts, 0, sizeof aopts);
+    aopts.arch = t.dev.arch;
+    aopts.jobs = opts->jobs;
+    aopts.cache_dir = opts->cache_dir;
+    aopts.no_cache = opts->no_cache;
+    aopts.limit = opts->limit;
+    aopts.progress = opts->progress;
+    aopts.progress_user = opts->progress_user;
+    if (m->verify.present && (rc = run_reference(&t, &aopts)) < 0)
+        goto done;
+    cutune_analyze_summary asum;
+    rc = api_analyze(spec, &aopts, tune_each, &t, true, &asum);
+    if (rc == CUTUNE_ESTOPPED)
+        rc = t.status ? t.status : rc;
+    if (t.status == CUTUNE_ENODEV) {
+        diag_error_noloc(&spec->diags, "%s", t.err);
+        api_set_error("%s", t.err);
+    }
+    cutune_tune_summary *s = &t.res->summary;
+    s->compile_seconds = asum.compile_seconds;
+    s->compile_wall_seconds = asum.wall_seconds;
+    s->threads = asum.threads;
+    s->compiled = asum.compiled;
+    s->cached = asum.cached;
+done:
+    if (t.res) {
+        t.res->summary.wall_seconds = now_seconds() - t0;
+        result_finish(t.res, flush, &m->measure);
+        const char *path = opts->results_path ? opts->results_path : m->emit.results_path;
+        if (path && t.res->n > 0) {
+            if (cutune_tune_write_results(t.res, path) == CUTUNE_OK)
+                snprintf(t.res->summary.results_path, sizeof t.res->summary.results_path, "%s", path);
+            else if (rc == CUTUNE_OK) {
+                diag_error_noloc(&spec->diags, "%s", cutune_last_error());
+                rc = CUTUNE_EIO;
+            }
+        }
+    }
+    free_args(&t);
+    meas_close(t.g);
+    drv_close(t.d);
+    *out = t.res;
+    return rc;
+}

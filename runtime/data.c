@@ -1,0 +1,202 @@
+/* data.c - element buffers, initial contents and comparison (see data.h). */
+#include "data.h"
+
+#include <math.h>
+#include <string.h>
+
+size_t data_size(data_type t)
+{
+    static const size_t sizes[] = {2, 2, 4, 8, 1, 1, 2, 2, 4, 4, 8, 8};
+    return sizes[t];
+}
+
+bool data_is_float(data_type t)
+{
+    return t <= DT_DOUBLE;
+}
+
+/* A counter-based generator: element i of stream `seed` is a function of both alone. */
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+static double uniform(uint64_t seed, size_t i)
+{
+    return (double)(mix(mix(seed) ^ (uint64_t)i) >> 11) * 0x1.0p-53; /* [0, 1) */
+}
+
+static uint16_t float_to_half(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000u;
+    int32_t exp = (int32_t)((x >> 23) & 0xFF) - 127 + 15;
+    uint32_t mant = x & 0x7FFFFFu;
+    if (((x >> 23) & 0xFF) == 0xFF) /* inf or NaN */
+        return (uint16_t)(sign | 0x7C00u | (mant ? 0x200u : 0));
+    if (exp >= 31)
+        return (uint16_t)(sign | 0x7C00u);
+    if (exp <= 0) { /* subnormal or zero */
+        if (exp < -10)
+            return (uint16_t)sign;
+        mant |= 0x800000u;
+        uint32_t shift = (uint32_t)(14 - exp);
+        uint32_t half = mant >> shift;
+        uint32_t rem = mant & ((1u << shift) - 1), mid = 1u << (shift - 1);
+        if (rem > mid || (rem == mid && (half & 1)))
+            half++;
+        return (uint16_t)(sign | half);
+    }
+    uint32_t half = sign | ((uint32_t)exp << 10) | (mant >> 13);
+    uint32_t rem = mant & 0x1FFFu;
+    if (rem > 0x1000u || (rem == 0x1000u && (half & 1)))
+        half++; /* may carry into the exponent: still correct */
+    return (uint16_t)half;
+}
+
+static float half_to_float(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t exp = (h >> 10) & 0x1F, mant = h & 0x3FFu, x;
+    if (exp == 0x1F) {
+        x = sign | 0x7F800000u | (mant << 13);
+    } else if (exp == 0) {
+        if (!mant) {
+            x = sign;
+        } else { /* normalise a subnormal */
+            int e = -1;
+            do {
+                mant <<= 1;
+                e++;
+            } while (!(mant & 0x400u));
+            x = sign | ((uint32_t)(127 - 15 - e) << 23) | ((mant & 0x3FFu) << 13);
+        }
+    } else {
+        x = sign | ((exp - 15 + 127) << 23) | (mant << 13);
+    }
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+static uint16_t float_to_bf16(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    if ((x & 0x7F800000u) == 0x7F800000u && (x & 0x7FFFFFu))
+        return (uint16_t)((x >> 16) | 0x40u); /* keep NaN a NaN */
+    x += 0x7FFFu + ((x >> 16) & 1); /* round to nearest even */
+    return (uint16_t)(x >> 16);
+}
+
+static float bf16_to_float(uint16_t b)
+{
+    uint32_t x = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+double data_get(const void *buf, data_type t, size_t i)
+{
+    const unsigned char *p = (const unsigned char *)buf + i * data_size(t);
+    switch (t) {
+    case DT_HALF: { uint16_t h; memcpy(&h, p, 2); return half_to_float(h); }
+    case DT_BF16: { uint16_t h; memcpy(&h, p, 2); return bf16_to_float(h); }
+    case DT_FLOAT: { float v; memcpy(&v, p, 4); return v; }
+    case DT_DOUBLE: { double v; memcpy(&v, p, 8); return v; }
+    case DT_INT8: { int8_t v; memcpy(&v, p, 1); return v; }
+    case DT_UINT8: { uint8_t v; memcpy(&v, p, 1); return v; }
+    case DT_INT16: { int16_t v; memcpy(&v, p, 2); return v; }
+    case DT_UINT16: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case DT_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
+    case DT_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
+    case DT_INT64: { int64_t v; memcpy(&v, p, 8); return (double)v; }
+    case DT_UINT64: { uint64_t v; memcpy(&v, p, 8); return (double)v; }
+    }
+    return 0;
+}
+
+void data_set(void *buf, data_type t, size_t i, double v)
+{
+    unsigned char *p = (unsigned char *)buf + i * data_size(t);
+    switch (t) {
+    case DT_HALF: { uint16_t h = float_to_half((float)v); memcpy(p, &h, 2); break; }
+    case DT_BF16: { uint16_t h = float_to_bf16((float)v); memcpy(p, &h, 2); break; }
+    case DT_FLOAT: { float x = (float)v; memcpy(p, &x, 4); break; }
+    case DT_DOUBLE: memcpy(p, &v, 8); break;
+    case DT_INT8: { int8_t x = (int8_t)v; memcpy(p, &x, 1); break; }
+    case DT_UINT8: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); break; }
+    case DT_INT16: { int16_t x = (int16_t)v; memcpy(p, &x, 2); break; }
+    case DT_UINT16: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+    case DT_INT32: { int32_t x = (int32_t)v; memcpy(p, &x, 4); break; }
+    case DT_UINT32: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+    case DT_INT64: { int64_t x = (int64_t)v; memcpy(p, &x, 8); break; }
+    case DT_UINT64: { uint64_t x = (uint64_t)v; memcpy(p, &x, 8); break; }
+    }
+}
+
+/* Integers: min + floor(u * (max - min + 1)), so whole bounds are both reachable;
+ * floats: min + u * (max - min). */
+void data_fill(void *dst, data_type t, size_t count, const data_fill_spec *f)
+{
+    if (f->kind == FILL_ZEROS) {
+        memset(dst, 0, count * data_size(t));
+        return;
+    }
+    bool is_float = data_is_float(t);
+    for (size_t i = 0; i < count; i++) {
+        double v;
+        switch (f->kind) {
+        case FILL_CONSTANT: v = f->a; break;
+        case FILL_RAMP: v = f->a + (double)i * f->b; break;
+        default: {
+            double u = uniform(f->seed, i);
+            if (is_float) {
+                v = f->a + u * (f->b - f->a);
+            } else {
+                v = floor(f->a + u * (floor(f->b) - ceil(f->a) + 1.0));
+                if (v > floor(f->b))
+                    v = floor(f->b);
+                if (v < ceil(f->a))
+                    v = ceil(f->a);
+            }
+        }
+        }
+        data_set(dst, t, i, v);
+    }
+}
+
+bool data_compare(const void *got, const void *want, data_type t, size_t count, double atol, double rtol,
+                  data_mismatch *m)
+{
+    memset(m, 0, sizeof *m);
+    bool exact = atol == 0 && rtol == 0;
+    size_t bytes = data_size(t);
+    for (size_t i = 0; i < count; i++) {
+        /* Fast path: identical bits pass (unless a NaN). */
+        if (memcmp((const unsigned char *)got + i * bytes, (const unsigned char *)want + i * bytes, bytes) == 0 &&
+            !(data_is_float(t) && isnan(data_get(got, t, i))))
+            continue;
+        double g = data_get(got, t, i), w = data_get(want, t, i);
+        double diff = fabs(g - w);
+        bool ok = !isnan(g) && !isnan(w) && (g == w || (!exact && diff <= atol + rtol * fabs(w)));
+        if (!isnan(diff) && diff > m->max_abs_error)
+            m->max_abs_error = diff;
+        if (!ok) {
+            if (m->count == 0) {
+                m->first = i;
+                m->got = g;
+                m->want = w;
+            }
+            m->count++;
+            if (isnan(diff))
+                m->max_abs_error = NAN;
+        }
+    }
+    return m->count == 0;
+}

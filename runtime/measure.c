@@ -1,0 +1,300 @@
+/* measure.c - loading, launching and timing variants (see measure.h). */
+#include "measure.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct meas_gpu {
+    drv *d;
+    CUdevice dev;
+    CUcontext ctx;
+    CUstream stream;
+    CUevent start, stop;
+    CUdeviceptr flush;
+    size_t flush_bytes;
+    bool sticky;
+};
+
+/* Errors after which the context is unusable (CUDA's "sticky" errors). */
+static bool is_sticky(CUresult r)
+{
+    switch (r) {
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_LAUNCH_FAILED:
+    case CUDA_ERROR_ASSERT:
+    case CUDA_ERROR_LAUNCH_TIMEOUT:
+    case CUDA_ERROR_ECC_UNCORRECTABLE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Checks a driver call: on failure fills err, notes a sticky error, returns -1. */
+static int check(meas_gpu *g, CUresult r, const char *what, char *err, size_t errsize)
+{
+    if (r == CUDA_SUCCESS)
+        return 0;
+    drv_error(g->d, r, what, err, errsize);
+    if (is_sticky(r))
+        g->sticky = true;
+    return -1;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int meas_open(meas_gpu **out, drv *d, int ordinal, size_t flush_bytes, char *err, size_t errsize)
+{
+    *out = NULL;
+    meas_gpu *g = calloc(1, sizeof *g);
+    if (!g) {
+        snprintf(err, errsize, "out of memory");
+        return -1;
+    }
+    g->d = d;
+    if (check(g, d->cuDeviceGet(&g->dev, ordinal), "cuDeviceGet", err, errsize) < 0 ||
+        check(g, d->cuDevicePrimaryCtxRetain(&g->ctx, g->dev), "cuDevicePrimaryCtxRetain", err, errsize) < 0) {
+        free(g);
+        return -1;
+    }
+    if (check(g, d->cuCtxSetCurrent(g->ctx), "cuCtxSetCurrent", err, errsize) < 0 ||
+        check(g, d->cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate", err, errsize) < 0 ||
+        check(g, d->cuEventCreate(&g->start, CU_EVENT_DEFAULT), "cuEventCreate", err, errsize) < 0 ||
+        check(g, d->cuEventCreate(&g->stop, CU_EVENT_DEFAULT), "cuEventCreate", err, errsize) < 0 ||
+        (flush_bytes && check(g, d->cuMemAlloc(&g->flush, flush_bytes), "cuMemAlloc (L2 flush buffer)", err,
+                              errsize) < 0)) {
+        meas_close(g);
+        return -1;
+    }
+    g->flush_bytes = flush_bytes;
+    *out = g;
+    return 0;
+}
+
+void meas_close(meas_gpu *g)
+{
+    if (!g)
+        return;
+    drv *d = g->d;
+    /* Best effort: after a sticky error these fail, and the context is released anyway. */
+    if (g->flush)
+        d->cuMemFree(g->flush);
+    if (g->start)
+        d->cuEventDestroy(g->start);
+    if (g->stop)
+        d->cuEventDestroy(g->stop);
+    if (g->stream)
+        d->cuStreamDestroy(g->stream);
+    if (g->ctx)
+        d->cuDevicePrimaryCtxRelease(g->dev);
+    free(g);
+}
+
+bool meas_sticky(const meas_gpu *g)
+{
+    return g->sticky;
+}
+
+int meas_alloc(meas_gpu *g, size_t bytes, CUdeviceptr *out, char *err, size_t errsize)
+{
+    return check(g, g->d->cuMemAlloc(out, bytes ? bytes : 1), "cuMemAlloc", err, errsize);
+}
+
+void meas_free(meas_gpu *g, CUdeviceptr p)
+{
+    if (p)
+        g->d->cuMemFree(p);
+}
+
+int meas_upload(meas_gpu *g, CUdeviceptr dst, const void *src, size_t bytes, char *err, size_t errsize)
+{
+    return check(g, g->d->cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD", err, errsize);
+}
+
+int meas_download(meas_gpu *g, void *dst, CUdeviceptr src, size_t bytes, char *err, size_t errsize)
+{
+    return check(g, g->d->cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH", err, errsize);
+}
+
+int meas_copy(meas_gpu *g, CUdeviceptr dst, CUdeviceptr src, size_t bytes, char *err, size_t errsize)
+{
+    return check(g, g->d->cuMemcpyDtoD(dst, src, bytes), "cuMemcpyDtoD", err, errsize);
+}
+
+int meas_fill(meas_gpu *g, CUdeviceptr dst, unsigned char byte, size_t bytes, char *err, size_t errsize)
+{
+    return check(g, g->d->cuMemsetD8(dst, byte, bytes), "cuMemsetD8", err, errsize);
+}
+
+int meas_load(meas_gpu *g, const void *cubin, const char *symbol, const meas_launch *l, meas_kernel *out,
+              char *err, size_t errsize)
+{
+    memset(out, 0, sizeof *out);
+    drv *d = g->d;
+    if (check(g, d->cuModuleLoadData(&out->module, cubin), "cuModuleLoadData", err, errsize) < 0)
+        return -1;
+    if (check(g, d->cuModuleGetFunction(&out->function, out->module, symbol), "cuModuleGetFunction", err,
+              errsize) < 0)
+        goto fail;
+    if (l->dynamic_smem > 48 * 1024 &&
+        check(g, d->cuFuncSetAttribute(out->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                       (int)l->dynamic_smem),
+              "cuFuncSetAttribute (dynamic shared memory)", err, errsize) < 0)
+        goto fail;
+    if (check(g, d->cuFuncGetAttribute(&out->registers, CU_FUNC_ATTRIBUTE_NUM_REGS, out->function),
+              "cuFuncGetAttribute", err, errsize) < 0 ||
+        check(g, d->cuFuncGetAttribute(&out->static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, out->function),
+              "cuFuncGetAttribute", err, errsize) < 0 ||
+        check(g, d->cuFuncGetAttribute(&out->local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, out->function),
+              "cuFuncGetAttribute", err, errsize) < 0 ||
+        check(g, d->cuFuncGetAttribute(&out->max_threads_per_block, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                                       out->function),
+              "cuFuncGetAttribute", err, errsize) < 0)
+        goto fail;
+    int threads = (int)(l->block[0] * l->block[1] * l->block[2]);
+    if (threads <= out->max_threads_per_block &&
+        check(g, d->cuOccupancyMaxActiveBlocksPerMultiprocessor(&out->driver_blocks_per_sm, out->function, threads,
+                                                                l->dynamic_smem),
+              "cuOccupancyMaxActiveBlocksPerMultiprocessor", err, errsize) < 0)
+        goto fail;
+    return 0;
+fail:
+    d->cuModuleUnload(out->module);
+    out->module = NULL;
+    return -1;
+}
+
+void meas_unload(meas_gpu *g, meas_kernel *k)
+{
+    if (k->module)
+        g->d->cuModuleUnload(k->module);
+    k->module = NULL;
+}
+
+static int launch(meas_gpu *g, const meas_kernel *k, const meas_launch *l, char *err, size_t errsize)
+{
+    return check(g,
+                 g->d->cuLaunchKernel(k->function, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
+                                      l->block[2], l->dynamic_smem, g->stream, l->args, NULL),
+                 "cuLaunchKernel", err, errsize);
+}
+
+int meas_run(meas_gpu *g, const meas_kernel *k, const meas_launch *l, char *err, size_t errsize)
+{
+    if (launch(g, k, l, err, errsize) < 0)
+        return -1;
+    return check(g, g->d->cuStreamSynchronize(g->stream), "the kernel's run (cuStreamSynchronize)", err, errsize);
+}
+
+/* One event-timed sample: `batch` launches, optionally after flushing L2; ms per launch. */
+static int sample(meas_gpu *g, const meas_kernel *k, const meas_launch *l, int batch, bool flush, unsigned tag,
+                  double *ms, char *err, size_t errsize)
+{
+    drv *d = g->d;
+    if (flush && g->flush &&
+        check(g, d->cuMemsetD32Async(g->flush, tag, g->flush_bytes / 4, g->stream), "L2 flush", err, errsize) < 0)
+        return -1;
+    if (check(g, d->cuEventRecord(g->start, g->stream), "cuEventRecord", err, errsize) < 0)
+        return -1;
+    for (int b = 0; b < batch; b++)
+        if (launch(g, k, l, err, errsize) < 0)
+            return -1;
+    if (check(g, d->cuEventRecord(g->stop, g->stream), "cuEventRecord", err, errsize) < 0 ||
+        check(g, d->cuEventSynchronize(g->stop), "the kernel's run (cuEventSynchronize)", err, errsize) < 0)
+        return -1;
+    float elapsed = 0;
+    if (check(g, d->cuEventElapsedTime(&elapsed, g->start, g->stop), "cuEventElapsedTime", err, errsize) < 0)
+        return -1;
+    *ms = (double)elapsed / batch;
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Quantile q (0..1) of sorted v[0..n), linearly interpolated. */
+static double quantile(const double *v, int n, double q)
+{
+    double pos = q * (n - 1);
+    int i = (int)pos;
+    if (i >= n - 1)
+        return v[n - 1];
+    return v[i] + (pos - i) * (v[i + 1] - v[i]);
+}
+
+static void statistics(const double *samples, int n, double *sorted, meas_times *t)
+{
+    memcpy(sorted, samples, sizeof(double) * (size_t)n);
+    qsort(sorted, (size_t)n, sizeof(double), cmp_double);
+    t->min_ms = sorted[0];
+    t->max_ms = sorted[n - 1];
+    t->median_ms = quantile(sorted, n, 0.5);
+    t->q1_ms = quantile(sorted, n, 0.25);
+    t->q3_ms = quantile(sorted, n, 0.75);
+    t->spread = t->median_ms > 0 ? (t->q3_ms - t->q1_ms) / t->median_ms : 0;
+    t->reps = n;
+}
+
+int meas_time(meas_gpu *g, const meas_kernel *k, const meas_launch *l, const meas_settings *s, meas_times *out,
+              char *err, size_t errsize)
+{
+    memset(out, 0, sizeof *out);
+    double t0 = now_seconds();
+    for (int w = 0; w < s->warmup; w++)
+        if (launch(g, k, l, err, errsize) < 0)
+            return -1;
+    if (check(g, g->d->cuStreamSynchronize(g->stream), "the warm-up runs", err, errsize) < 0)
+        return -1;
+    /* The event timer resolves about half a microsecond: a kernel much shorter than
+     * min_sample_ms is launched several times per event pair. */
+    double single;
+    if (sample(g, k, l, 1, s->flush_l2, 0, &single, err, errsize) < 0)
+        return -1;
+    int batch = 1;
+    if (single < s->min_sample_ms) {
+        double want = ceil(s->min_sample_ms / (single > 1e-4 ? single : 1e-4));
+        batch = want > 1000 ? 1000 : (int)want;
+    }
+    out->batch = batch;
+    int cap = s->max_reps > 0 ? s->max_reps : 1;
+    double *samples = malloc(sizeof(double) * (size_t)cap * 2);
+    if (!samples) {
+        snprintf(err, errsize, "out of memory");
+        return -1;
+    }
+    double *sorted = samples + cap;
+    int n = 0, rc = 0;
+    while (n < cap) {
+        if (sample(g, k, l, batch, s->flush_l2, (unsigned)n + 1, &samples[n], err, errsize) < 0) {
+            rc = -1;
+            break;
+        }
+        n++;
+        statistics(samples, n, sorted, out);
+        if (s->prune && n >= 3 && s->prune(s->prune_ctx, out->median_ms)) {
+            out->pruned = true;
+            break;
+        }
+        if (n >= s->min_reps && out->spread <= s->spread)
+            break;
+    }
+    free(samples);
+    out->gpu_seconds = now_seconds() - t0;
+    return rc;
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# gpu.sh CUTUNE SOURCE_DIR - tunes test/gpu/tiny.tune end to end on GPU 0 and checks
+# the results: every variant accounted for, wrong answers rejected, variants that need
+# too many registers per block skipped with the reason, the correct ones timed and
+# verified, the winner correct, and the model's occupancy equal to the driver's.
+# Exits 77 (ctest: skipped) when there is no GPU.
+set -u
+cutune=$1
+src=$2
+if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>"${TMPDIR:-/tmp}/cutune-gpu-probe"; then
+    echo "SKIP: no usable GPU: $(cat "${TMPDIR:-/tmp}/cutune-gpu-probe")"
+    exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export CUTUNE_CACHE_DIR=$tmp/cache
+"$cutune" --color never "$src/test/gpu/tiny.tune" --results "$tmp/r.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+cat "$tmp/out" "$tmp/err"
+[ $rc -eq 0 ] || { echo "FAIL: cutune exited $rc"; exit 1; }
+python3 - "$tmp/r.json" <<'PY' || exit 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+fails = []
+def check(what, ok):
+    if not ok:
+        fails.append(what)
+check("format", d["format"] == "cutune-results" and d["version"] == 1)
+check("device named", d["device"]["name"] != "" and d["device"]["arch"].startswith("sm_"))
+res = d["results"]
+check("15 variants", len(res) == 15)
+for r in res:
+    p = r["params"]
+    tag = "#%d %s" % (r["index"], p)
+    if p["HEAVY"] == 1 and p["threads"] == 1024:
+        check(tag + " cannot launch", r["status"] == "cannot launch" and "registers" in (r["reason"] or ""))
+    elif p["BUG"] == 1:
+        check(tag + " is wrong", r["status"] == "wrong" and "differ" in (r["reason"] or ""))
+    else:
+        check(tag + " ok", r["status"] == "ok")
+        check(tag + " verified", r["verified"] is True)
+        t = r["time_ms"]
+        check(tag + " timed", t is not None and 0 < t["min"] <= t["median"] <= t["max"])
+        check(tag + " repetitions", r["pruned"] or r["reps"] >= 5)
+        check(tag + " metric", r["metrics"]["GBps"] > 0 and abs(r["objective"] - r["metrics"]["GBps"]) < 1e-9)
+        occ = r["occupancy"]
+        check(tag + " model occupancy = driver's (%s vs %s)" % (occ["blocks_per_sm"], occ["driver_blocks_per_sm"]),
+              occ["blocks_per_sm"] == occ["driver_blocks_per_sm"])
+best = d["summary"]["best"]
+check("a winner", best is not None)
+if best is not None:
+    w = res[best]
+    check("the winner is correct", w["status"] == "ok" and w["params"]["BUG"] == 0)
+    ok = [r for r in res if r["status"] == "ok" and not r["pruned"]]
+    check("the winner has the best objective", all(w["objective"] >= r["objective"] for r in ok))
+check("counts", d["summary"]["wrong"] == 4 and d["summary"]["unlaunchable"] == 3)
+for f in fails:
+    print("FAIL:", f)
+print("%d checks failed" % len(fails))
+sys.exit(1 if fails else 0)
+PY
+# A second run: every binary from the cache, the same winner.
+"$cutune" --color never "$src/test/gpu/tiny.tune" --results "$tmp/r2.json" >"$tmp/out2" 2>"$tmp/err2" || {
+    echo "FAIL: second run"
+    exit 1
+}
+grep -q '(0 compiled' "$tmp/err2" || { echo "FAIL: the second run compiled again"; cat "$tmp/err2"; exit 1; }
+python3 -c "
+import json,sys
+a=json.load(open('$tmp/r.json')); b=json.load(open('$tmp/r2.json'))
+sys.exit(0 if a['summary']['best'] is not None and b['summary']['best'] is not None else 1)" ||
+    { echo "FAIL: no winner on the second run"; exit 1; }
+echo "gpu tests passed"
