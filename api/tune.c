@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "../compiler/eval.h"
+#include "../runtime/compare.h"
 #include "../runtime/compile.h"
 #include "../runtime/data.h"
 #include "../runtime/measure.h"
@@ -32,9 +33,9 @@ typedef struct arg_state {
     size_t capacity;          /* bytes allocated in dev and pristine */
     CUdeviceptr dev, pristine;
     int64_t pristine_count;   /* elements of initial contents in pristine */
-    void *ref;                /* the reference's output (verified outputs) */
+    CUdeviceptr ref;          /* the reference's output, on the device (verified outputs) */
     int64_t ref_count;
-    void *scratch;            /* a download */
+    cmp_kernel *cmp;          /* compares it with a variant's */
     unsigned char scalar[8];
 } arg_state;
 
@@ -47,6 +48,8 @@ typedef struct tuner {
     cutune_device dev;
     arg_state *args;
     void **argv;
+    cmp_kernel cmps[DT_UINT64 + 1]; /* one per element type in use */
+    bool cmp_ready[DT_UINT64 + 1];
     int64_t *counts;
     value *scalars, *vals;
     meas_settings ms;
@@ -168,19 +171,19 @@ static bool outputs_agree(tuner *t, char *buf, size_t size, double *max_err, int
     const m_verify *vf = &t->m->verify;
     for (int k = 0; k < vf->noutputs; k++) {
         arg_state *s = &t->args[vf->outputs[k]];
-        size_t bytes = (size_t)s->count * data_size(s->type);
         if (s->count != s->ref_count) {
             snprintf(buf, size, "'%s' has %lld elements, the reference %lld", s->a->name, (long long)s->count,
                      (long long)s->ref_count);
             return false;
         }
-        if (meas_download(t->g, s->scratch, s->dev, bytes, t->err, sizeof t->err) < 0) {
+        data_mismatch mm;
+        if (cmp_run(t->g, s->cmp, s->dev, s->ref, (size_t)s->count, vf->atol, vf->rtol, &mm, t->err,
+                    sizeof t->err) < 0) {
             *failed = 1;
             snprintf(buf, size, "%s", t->err);
             return false;
         }
-        data_mismatch mm;
-        bool ok = data_compare(s->scratch, s->ref, s->type, (size_t)s->count, vf->atol, vf->rtol, &mm);
+        bool ok = mm.count == 0;
         if (mm.max_abs_error > *max_err || isnan(mm.max_abs_error))
             *max_err = mm.max_abs_error;
         if (!ok) {
@@ -263,7 +266,10 @@ static int run_variant(tuner *t, const analyze_binary *bin, const cutune_variant
     }
     if (timing) {
         meas_times tm;
-        if (meas_time(t->g, &k, &l, &t->ms, &tm, t->err, sizeof t->err) < 0) {
+        double timing_started = now_seconds();
+        int timed_rc = meas_time(t->g, &k, &l, &t->ms, &tm, t->err, sizeof t->err);
+        mm->timing_seconds = now_seconds() - timing_started;
+        if (timed_rc < 0) {
             result_set_status(t->res, rec, "launch error", t->err);
             rc = meas_sticky(t->g) ? -1 : 0;
             goto done;
@@ -455,17 +461,33 @@ static int run_reference(tuner *t, const cutune_analyze_options *aopts)
         rc = run < 0 ? CUTUNE_ENODEV : CUTUNE_ESPEC;
     } else {
         t->res->summary.gpu_seconds += rec->m.gpu_seconds;
+        /* Keep the reference's outputs on the device, and compare there. */
         for (int k = 0; k < vf->noutputs && rc == CUTUNE_OK; k++) {
             arg_state *s = &t->args[vf->outputs[k]];
             size_t bytes = (size_t)s->count * data_size(s->type);
-            s->ref = malloc(bytes);
-            s->scratch = malloc(bytes);
             s->ref_count = s->count;
-            if (!s->ref || !s->scratch)
-                rc = CUTUNE_ENOMEM;
-            else if (meas_download(t->g, s->ref, s->dev, bytes, err, sizeof err) < 0) {
-                diag_error_noloc(&t->spec->diags, "reading the reference's output: %s", err);
+            if (!t->cmp_ready[s->type]) {
+                if (cmp_prepare(t->g, s->type, t->dev.arch, &t->cmps[s->type], err, sizeof err) < 0) {
+                    diag_error_noloc(&t->spec->diags, "preparing verification: %s", err);
+                    rc = CUTUNE_ECOMPILER;
+                    break;
+                }
+                t->cmp_ready[s->type] = true;
+            }
+            s->cmp = &t->cmps[s->type];
+            data_mismatch self;
+            if (meas_alloc(t->g, bytes, &s->ref, err, sizeof err) < 0 ||
+                meas_copy(t->g, s->ref, s->dev, bytes, err, sizeof err) < 0 ||
+                cmp_run(t->g, s->cmp, s->ref, s->ref, (size_t)s->count, 0, 0, &self, err, sizeof err) < 0) {
+                diag_error_noloc(&t->spec->diags, "keeping the reference's output: %s", err);
                 rc = CUTUNE_ENODEV;
+            } else if (self.count) {
+                /* NaN is never equal to itself: the reference left elements unwritten
+                 * (still poisoned) or computed NaN, and no variant could pass. */
+                diag_error(&t->spec->diags, vf->ref_loc, "the reference's output '%s' has %zu NaN elements of %lld "
+                           "(the first at %zu): unwritten or not a number, so no variant could match it",
+                           s->a->name, self.count, (long long)s->count, self.first);
+                rc = CUTUNE_ESPEC;
             }
         }
     }
@@ -482,10 +504,12 @@ static void free_args(tuner *t)
         if (t->g) {
             meas_free(t->g, t->args[i].dev);
             meas_free(t->g, t->args[i].pristine);
+            meas_free(t->g, t->args[i].ref);
         }
-        free(t->args[i].ref);
-        free(t->args[i].scratch);
     }
+    for (int k = 0; t->g && k <= DT_UINT64; k++)
+        if (t->cmp_ready[k])
+            cmp_release(t->g, &t->cmps[k]);
     free(t->args);
     free(t->argv);
     free(t->counts);

@@ -151,6 +151,7 @@ void result_finish(cutune_tune_result *r, bool flush_l2, const m_measure *ms)
     for (uint64_t i = 0; i < r->n; i++) {
         const cutune_measurement *m = &r->records[i]->m;
         s->gpu_seconds += m->gpu_seconds;
+        s->timing_seconds += m->timing_seconds;
         if (m->timed)
             s->timed++;
         if (m->pruned)
@@ -296,6 +297,7 @@ static json_t *record_json(const cutune_tune_result *r, const record *rec)
     json_object_set_new(o, "cached", json_boolean(m->cached));
     json_object_set_new(o, "duplicate", json_boolean(m->duplicate));
     json_object_set_new(o, "gpu_seconds", json_real(m->gpu_seconds));
+    json_object_set_new(o, "timing_seconds", json_real(m->timing_seconds));
     return o;
 }
 
@@ -353,6 +355,7 @@ int cutune_tune_write_results(const cutune_tune_result *r, const char *path)
     json_object_set_new(sum, "compile_seconds", json_real(s->compile_seconds));
     json_object_set_new(sum, "compile_wall_seconds", json_real(s->compile_wall_seconds));
     json_object_set_new(sum, "gpu_seconds", json_real(s->gpu_seconds));
+    json_object_set_new(sum, "timing_seconds", json_real(s->timing_seconds));
     json_object_set_new(sum, "threads", json_integer(s->threads));
     json_object_set_new(root, "summary", sum);
     json_t *results = json_array();

@@ -208,9 +208,9 @@ int cmd_tune(int argc, char **argv)
                     (unsigned long long)s->pruned, (unsigned long long)s->wrong,
                     (unsigned long long)s->unlaunchable, (unsigned long long)s->failed);
             fprintf(stderr, "wall %.2f s: compile %.2f s of NVRTC time on %d threads (%llu compiled, %llu cached), GPU "
-                            "%.2f s; %.1f variants/s; %.2fx the bound max(compile/threads, GPU)\n",
+                            "%.2f s (%.2f s timing); %.1f variants/s; %.2fx the bound max(compile/threads, GPU)\n",
                     s->wall_seconds, s->compile_seconds, s->threads, (unsigned long long)s->compiled,
-                    (unsigned long long)s->cached, s->gpu_seconds,
+                    (unsigned long long)s->cached, s->gpu_seconds, s->timing_seconds,
                     s->wall_seconds > 0 ? (double)s->variants / s->wall_seconds : 0.0,
                     bound > 0 ? s->wall_seconds / bound : 0.0);
             if (s->reference[0])

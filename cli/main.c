@@ -161,8 +161,8 @@ int main(int argc, char **argv)
             }
         return c->run(argc - 1, argv + 1);
     }
-    if (first[0] == '-')
-        return cli_usage_error(NULL, "unknown option '%s'", first);
+    if (first[0] == '-') /* options before the spec: cutune --device 1 SPEC */
+        return cmd_tune(argc, argv);
     /* cutune SPEC ...: a spec path is the tune command. */
     if (!strchr(first, '.') && !strchr(first, '/'))
         return cli_usage_error(NULL, "no command named '%s' (a spec path usually ends in .tune)", first);

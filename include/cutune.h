@@ -320,7 +320,9 @@ typedef struct cutune_measurement {
     double max_abs_error;
     double compile_seconds;
     int cached, duplicate;
-    double gpu_seconds;        /* time spent running and timing it */
+    double gpu_seconds;        /* time the GPU thread spent on it: arguments, load, checked run,
+                                  verification and timing */
+    double timing_seconds;     /* of which timing (warm-ups and repetitions) */
 } cutune_measurement;
 
 typedef struct cutune_tune_summary {
@@ -335,7 +337,8 @@ typedef struct cutune_tune_summary {
     double wall_seconds;       /* the whole run */
     double compile_seconds;    /* NVRTC time summed over the binaries compiled in this run */
     double compile_wall_seconds;
-    double gpu_seconds;        /* time spent running and timing variants (the reference included) */
+    double gpu_seconds;        /* the GPU thread's time over all variants (the reference included) */
+    double timing_seconds;     /* of which warm-ups and timed repetitions */
     int threads;
     uint64_t compiled, cached;
     char results_path[1024];   /* where the results were written ("" when not written) */

@@ -4,6 +4,7 @@
 #include <nvrtc.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -28,6 +29,24 @@ void compile_output_free(compile_output *out)
     memset(out, 0, sizeof *out);
 }
 
+/* The CUDA toolkit's headers (cuda_fp16.h, cuda_bf16.h...), which NVRTC does not find
+ * by itself: $CUDA_HOME/include, else the folder found at build time. NULL when absent. */
+static const char *toolkit_include(void)
+{
+    static _Thread_local char buf[1100];
+    const char *home = getenv("CUDA_HOME");
+    if (home && *home) {
+        snprintf(buf, sizeof buf, "-I%s/include", home);
+        return buf;
+    }
+#ifdef CUTUNE_CUDA_INCLUDE
+    snprintf(buf, sizeof buf, "-I%s", CUTUNE_CUDA_INCLUDE);
+    return buf;
+#else
+    return NULL;
+#endif
+}
+
 int compile_run(const compile_job *job, compile_output *out, char *err, size_t errsize)
 {
     memset(out, 0, sizeof *out);
@@ -37,7 +56,7 @@ int compile_run(const compile_job *job, compile_output *out, char *err, size_t e
     if (r != NVRTC_SUCCESS)
         return nvrtc_fail(r, "create program", err, errsize);
     int rc = -1;
-    const char **opts = malloc(sizeof(char *) * (size_t)(job->noptions + 2));
+    const char **opts = malloc(sizeof(char *) * (size_t)(job->noptions + 3));
     char arch_opt[64];
     if (!opts) {
         snprintf(err, errsize, "out of memory");
@@ -46,13 +65,17 @@ int compile_run(const compile_job *job, compile_output *out, char *err, size_t e
     snprintf(arch_opt, sizeof arch_opt, "--gpu-architecture=%s", job->arch);
     opts[0] = arch_opt;
     opts[1] = "--ptxas-options=-v"; /* the resource report, read back below */
+    int nopts = 2;
     for (int i = 0; i < job->noptions; i++)
-        opts[i + 2] = job->options[i];
+        opts[nopts++] = job->options[i];
+    const char *toolkit = toolkit_include();
+    if (toolkit)
+        opts[nopts++] = toolkit; /* last: the spec's own folders come first */
     if ((r = nvrtcAddNameExpression(prog, job->name_expression)) != NVRTC_SUCCESS) {
         rc = nvrtc_fail(r, "add name expression", err, errsize);
         goto done;
     }
-    nvrtcResult compiled = nvrtcCompileProgram(prog, job->noptions + 2, opts);
+    nvrtcResult compiled = nvrtcCompileProgram(prog, nopts, opts);
     size_t log_size = 0;
     if ((r = nvrtcGetProgramLogSize(prog, &log_size)) != NVRTC_SUCCESS) {
         rc = nvrtc_fail(r, "get log size", err, errsize);

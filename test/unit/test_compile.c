@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "cutune.h"
+#include "runtime/compare.h"
 #include "runtime/compile.h"
 
 static char dir[256];
@@ -78,6 +79,7 @@ static int teardown(void **state)
 
 typedef struct seen {
     int n, compiled, failed, dup, cached;
+    int has_resources[16], was_cached[16];
     int regs[16];
     long long smem[16];
     char first_error[256];
@@ -88,6 +90,8 @@ static int record(void *user, const cutune_analysis *a)
     seen *s = user;
     assert_true(s->n < 16);
     s->regs[s->n] = a->registers;
+    s->has_resources[s->n] = a->has_resources;
+    s->was_cached[s->n] = a->cached;
     s->smem[s->n] = a->static_smem;
     s->compiled += a->compiled;
     s->dup += a->duplicate;
@@ -162,7 +166,14 @@ static void test_cache(void **state)
     assert_int_equal(s.cached, 16); /* every variant's binary, duplicates included */
     assert_int_equal(s.failed, 4); /* failures are cached too, with their logs */
     assert_non_null(strstr(s.first_error, "deliberate failure"));
-    assert_int_equal(s.smem[8], 256 * 2 * 4);
+    if (s.smem[8] != 256 * 2 * 4) {
+        char detail[1024];
+        int k = 0;
+        for (int i = 0; i < s.n; i++)
+            k += snprintf(detail + k, sizeof detail - (size_t)k, " [%d: smem %lld res %d cached %d]", i, s.smem[i],
+                          s.has_resources[i], s.was_cached[i]);
+        fail_msg("cached variant 8 has static smem %lld, not 2048:%s", s.smem[8], detail);
+    }
     /* A changed header changes every key. */
     write_file("tile.h", "#define TILE_FACTOR 4\n");
     cutune_analyze_summary third = analyze(&s, cache_dir);
@@ -253,9 +264,28 @@ static void test_register_cap_reaches_ptxas(void **state)
     compile_output_free(&bad);
 }
 
+/* The on-device comparison kernel compiles for every element type. */
+static void test_comparison_kernel_compiles(void **state)
+{
+    (void)state;
+    for (int t = DT_HALF; t <= DT_UINT64; t++) {
+        char source[4096];
+        cmp_source((data_type)t, source, sizeof source);
+        compile_job job = {"cutune_compare.cu", source, "cutune_compare", NULL, 0, "sm_90"};
+        compile_output out;
+        char err[256];
+        assert_int_equal(compile_run(&job, &out, err, sizeof err), 0);
+        if (!out.ok)
+            fail_msg("type %d: %s", t, out.log);
+        assert_string_equal(out.lowered_name, "cutune_compare");
+        compile_output_free(&out);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_comparison_kernel_compiles),
         cmocka_unit_test(test_resources_from_a_ptxas_report),
         cmocka_unit_test(test_register_cap_reaches_ptxas),
         cmocka_unit_test(test_variants_resources_and_a_failure),

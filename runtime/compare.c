@@ -1,0 +1,121 @@
+/* compare.c - on-device output comparison (see compare.h). */
+#include "compare.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compile.h"
+
+/* The kernel, for element type ELEM read as double by TO_DOUBLE. Each thread folds its
+ * grid-stride share, then one atomic per thread publishes it. */
+static const char compare_source[] =
+    "#include <cuda_fp16.h>\n"
+    "#include <cuda_bf16.h>\n"
+    "extern \"C\" __global__ void cutune_compare(const ELEM *got, const ELEM *want, unsigned long long n,\n"
+    "                                            double atol, double rtol, unsigned long long *out)\n"
+    "{\n"
+    "    unsigned long long bad = 0, first = ~0ull;\n"
+    "    double worst = 0.0;\n"
+    "    unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;\n"
+    "    for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {\n"
+    "        double g = TO_DOUBLE(got[i]), w = TO_DOUBLE(want[i]);\n"
+    "        double d = fabs(g - w);\n"
+    "        bool ok = !isnan(g) && !isnan(w) && (g == w || d <= atol + rtol * fabs(w));\n"
+    "        if (!ok) {\n"
+    "            bad++;\n"
+    "            if (i < first) first = i;\n"
+    "        }\n"
+    "        if (d > worst) worst = d;\n"
+    "        else if (isnan(d)) worst = __longlong_as_double(0x7ff8000000000000ll);\n"
+    "    }\n"
+    "    if (bad) {\n"
+    "        atomicAdd(&out[0], bad);\n"
+    "        atomicMin(&out[1], first);\n"
+    "    }\n"
+    "    /* |error| >= 0, so its bits order like the numbers (a NaN's bits are the largest) */\n"
+    "    if (worst != 0.0 || isnan(worst))\n"
+    "        atomicMax(&out[2], (unsigned long long)__double_as_longlong(worst));\n"
+    "}\n";
+
+static const char *elem_name(data_type t)
+{
+    static const char *const names[] = {"__half", "__nv_bfloat16", "float", "double", "signed char", "unsigned char",
+                                        "short", "unsigned short", "int", "unsigned int", "long long",
+                                        "unsigned long long"};
+    return names[t];
+}
+
+void cmp_source(data_type type, char *buf, size_t size)
+{
+    /* The element type and its conversion go in front of the kernel's text. */
+    snprintf(buf, size, "#define ELEM %s\n#define TO_DOUBLE(x) %s\n%s", elem_name(type),
+             type == DT_HALF ? "((double)__half2float(x))" : type == DT_BF16 ? "((double)__bfloat162float(x))"
+                                                                              : "((double)(x))",
+             compare_source);
+}
+
+int cmp_prepare(meas_gpu *g, data_type type, const char *arch, cmp_kernel *out, char *err, size_t errsize)
+{
+    memset(out, 0, sizeof *out);
+    out->type = type;
+    char source[sizeof compare_source + 256];
+    cmp_source(type, source, sizeof source);
+    compile_job job = {"cutune_compare.cu", source, "cutune_compare", NULL, 0, arch};
+    compile_output co;
+    if (compile_run(&job, &co, err, errsize) < 0)
+        return -1;
+    if (!co.ok) {
+        snprintf(err, errsize, "the comparison kernel does not compile: %s", co.log);
+        compile_output_free(&co);
+        return -1;
+    }
+    meas_launch l = {{1, 1, 1}, {256, 1, 1}, 0, NULL};
+    int rc = meas_load(g, co.cubin, co.lowered_name, &l, &out->k, err, errsize);
+    compile_output_free(&co);
+    if (rc < 0)
+        return -1;
+    if (meas_alloc(g, 3 * sizeof(unsigned long long), &out->result, err, errsize) < 0) {
+        meas_unload(g, &out->k);
+        return -1;
+    }
+    return 0;
+}
+
+int cmp_run(meas_gpu *g, cmp_kernel *c, CUdeviceptr got, CUdeviceptr want, size_t n, double atol, double rtol,
+            data_mismatch *m, char *err, size_t errsize)
+{
+    memset(m, 0, sizeof *m);
+    unsigned long long init[3] = {0, ~0ull, 0};
+    if (meas_upload(g, c->result, init, sizeof init, err, errsize) < 0)
+        return -1;
+    unsigned long long count = n;
+    void *args[] = {&got, &want, &count, &atol, &rtol, &c->result};
+    size_t blocks = (n + 255) / 256;
+    meas_launch l = {{(unsigned)(blocks < 4096 ? (blocks ? blocks : 1) : 4096), 1, 1}, {256, 1, 1}, 0, args};
+    if (meas_run(g, &c->k, &l, err, errsize) < 0)
+        return -1;
+    unsigned long long res[3];
+    if (meas_download(g, res, c->result, sizeof res, err, errsize) < 0)
+        return -1;
+    m->count = (size_t)res[0];
+    memcpy(&m->max_abs_error, &res[2], sizeof(double));
+    if (m->count) {
+        m->first = (size_t)res[1];
+        size_t sz = data_size(c->type);
+        unsigned char a[8], b[8];
+        if (meas_download(g, a, got + m->first * sz, sz, err, errsize) < 0 ||
+            meas_download(g, b, want + m->first * sz, sz, err, errsize) < 0)
+            return -1;
+        m->got = data_get(a, c->type, 0);
+        m->want = data_get(b, c->type, 0);
+    }
+    return 0;
+}
+
+void cmp_release(meas_gpu *g, cmp_kernel *c)
+{
+    meas_unload(g, &c->k);
+    meas_free(g, c->result);
+    c->result = 0;
+}

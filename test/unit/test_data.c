@@ -1,0 +1,97 @@
+/* test_data.c - argument contents: deterministic fills, half/bf16 conversion, and the
+ * comparison rule (|got - want| <= atol + rtol * |want|, NaN never passes). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "runtime/data.h"
+
+static void test_fill_is_a_function_of_seed_and_index(void **state)
+{
+    (void)state;
+    float a[1000], b[10];
+    data_fill_spec f = {FILL_RANDOM, 42, -1.0, 1.0};
+    data_fill(a, DT_FLOAT, 1000, &f);
+    data_fill(b, DT_FLOAT, 10, &f);
+    assert_memory_equal(a, b, sizeof b); /* a prefix does not depend on the size */
+    double sum = 0;
+    for (int i = 0; i < 1000; i++) {
+        assert_true(a[i] >= -1.0f && a[i] < 1.0f);
+        sum += a[i];
+    }
+    assert_true(fabs(sum / 1000) < 0.1); /* centred */
+    f.seed = 43;
+    data_fill(b, DT_FLOAT, 10, &f);
+    assert_memory_not_equal(a, b, sizeof b);
+    int v[2000];
+    data_fill_spec ints = {FILL_RANDOM, 7, 0, 3};
+    data_fill(v, DT_INT32, 2000, &ints);
+    int seen[4] = {0};
+    for (int i = 0; i < 2000; i++) {
+        assert_true(v[i] >= 0 && v[i] <= 3);
+        seen[v[i]]++;
+    }
+    for (int k = 0; k < 4; k++)
+        assert_true(seen[k] > 350); /* both ends reachable, roughly uniform */
+    double r[4];
+    data_fill_spec ramp = {FILL_RAMP, 0, 1.0, 0.5};
+    data_fill(r, DT_DOUBLE, 4, &ramp);
+    assert_true(r[0] == 1.0 && r[3] == 2.5);
+}
+
+static void test_half_and_bf16(void **state)
+{
+    (void)state;
+    unsigned short h;
+    const double exact[] = {0.0, 1.0, -2.5, 65504.0, 0.000060975551605224609375 /* smallest normal */,
+                            5.9604644775390625e-08 /* smallest subnormal */};
+    for (size_t i = 0; i < sizeof exact / sizeof *exact; i++) {
+        data_set(&h, DT_HALF, 0, exact[i]);
+        assert_true(data_get(&h, DT_HALF, 0) == exact[i]);
+    }
+    data_set(&h, DT_HALF, 0, 1.0 + 1.0 / 4096); /* halfway between 1 and 1+2^-10: to even */
+    assert_true(data_get(&h, DT_HALF, 0) == 1.0);
+    data_set(&h, DT_HALF, 0, 1e6);
+    assert_true(isinf(data_get(&h, DT_HALF, 0)));
+    data_set(&h, DT_BF16, 0, 3.0);
+    assert_true(data_get(&h, DT_BF16, 0) == 3.0);
+    data_set(&h, DT_BF16, 0, 1.0 + 1.0 / 256); /* halfway: to even */
+    assert_true(data_get(&h, DT_BF16, 0) == 1.0);
+}
+
+static void test_compare(void **state)
+{
+    (void)state;
+    float want[4] = {1.0f, 2.0f, 100.0f, -3.0f}, got[4];
+    data_mismatch m;
+    memcpy(got, want, sizeof got);
+    assert_true(data_compare(got, want, DT_FLOAT, 4, 0, 0, &m));
+    got[2] = 100.5f;
+    assert_false(data_compare(got, want, DT_FLOAT, 4, 0, 0, &m));
+    assert_int_equal(m.count, 1);
+    assert_int_equal(m.first, 2);
+    assert_true(m.got == 100.5 && m.want == 100.0);
+    assert_true(data_compare(got, want, DT_FLOAT, 4, 0, 0.01, &m));  /* 0.5 <= 0.01 * 100 */
+    assert_false(data_compare(got, want, DT_FLOAT, 4, 0.1, 0, &m));  /* 0.5 > 0.1 */
+    got[0] = NAN;
+    assert_false(data_compare(got, want, DT_FLOAT, 4, 1e9, 1e9, &m)); /* NaN never passes */
+    assert_int_equal(m.first, 0);
+    memset(got, 0xFF, sizeof got); /* the poison: NaN for floats */
+    assert_false(data_compare(got, want, DT_FLOAT, 4, 1, 1, &m));
+    assert_int_equal(m.count, 4);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fill_is_a_function_of_seed_and_index),
+        cmocka_unit_test(test_half_and_bf16),
+        cmocka_unit_test(test_compare),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
