@@ -56,7 +56,7 @@ int compile_run(const compile_job *job, compile_output *out, char *err, size_t e
     if (r != NVRTC_SUCCESS)
         return nvrtc_fail(r, "create program", err, errsize);
     int rc = -1;
-    const char **opts = malloc(sizeof(char *) * (size_t)(job->noptions + 3));
+    const char **opts = malloc(sizeof(char *) * (size_t)(job->noptions + 4));
     char arch_opt[64];
     if (!opts) {
         snprintf(err, errsize, "out of memory");
@@ -66,6 +66,11 @@ int compile_run(const compile_job *job, compile_output *out, char *err, size_t e
     opts[0] = arch_opt;
     opts[1] = "--ptxas-options=-v"; /* the resource report, read back below */
     int nopts = 2;
+    /* NVRTC 12.9+ keeps its own cache, and a compile it serves from there carries no
+     * ptxas report: the resources would be lost. cutune caches binaries itself. */
+    int major = 0, minor = 0;
+    if (nvrtcVersion(&major, &minor) == NVRTC_SUCCESS && (major > 12 || (major == 12 && minor >= 9)))
+        opts[nopts++] = "--no-cache";
     for (int i = 0; i < job->noptions; i++)
         opts[nopts++] = job->options[i];
     const char *toolkit = toolkit_include();

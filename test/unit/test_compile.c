@@ -172,7 +172,16 @@ static void test_cache(void **state)
         for (int i = 0; i < s.n; i++)
             k += snprintf(detail + k, sizeof detail - (size_t)k, " [%d: smem %lld res %d cached %d]", i, s.smem[i],
                           s.has_resources[i], s.was_cached[i]);
-        fail_msg("cached variant 8 has static smem %lld, not 2048:%s", s.smem[8], detail);
+        /* Show an entry as stored, to tell a bad write from a bad read. */
+        char cmd[1400], entry[1024] = "";
+        snprintf(cmd, sizeof cmd, "grep -l Used $(find '%s' -name '*.entry') | head -1 | xargs head -c 900", cache_dir);
+        FILE *p = popen(cmd, "r");
+        if (p) {
+            size_t got = fread(entry, 1, sizeof entry - 1, p);
+            entry[got] = '\0';
+            pclose(p);
+        }
+        fail_msg("cached variant 8 has static smem %lld, not 2048:%s\nentry: %s", s.smem[8], detail, entry);
     }
     /* A changed header changes every key. */
     write_file("tile.h", "#define TILE_FACTOR 4\n");
