@@ -43,7 +43,11 @@ typedef struct sema {
     int nsyms, capsyms;
     const ast_item **param_items, **let_items, **metric_items;
     int *param_state, *let_state, *metric_state;
+    int *let_stack;     /* the lets being settled, innermost last (to name a cycle) */
+    int let_depth;
+    const char *const_reason; /* why a value must be constant here (NULL: the general reason) */
     param_set used;     /* params some expression reads */
+    int errors_before;  /* errors in the list before the check began */
     bool oom;
     int caps[8];        /* capacities of the model's vectors */
 } sema;
@@ -204,6 +208,12 @@ static int settle_param(sema *s, int index);
 static texpr *settle_let(sema *s, int index, span use);
 static texpr *settle_metric(sema *s, int index, span use);
 
+/* Why the value being lowered cannot read params, for "'x' is a param, but ...". */
+static const char *const_reason(const sema *s)
+{
+    return s->const_reason ? s->const_reason : "this value must be known before any configuration is chosen";
+}
+
 static texpr *lower_name(sema *s, const ast_expr *e, unsigned allow)
 {
     const char *name = e->u.name;
@@ -212,8 +222,16 @@ static texpr *lower_name(sema *s, const ast_expr *e, unsigned allow)
         for (int i = 0; i < s->spec->len; i++) {
             const ast_item *it = s->spec->items[i];
             if (it->kind == IT_ARG && strcmp(it->u.arg.name.name, name) == 0) {
-                diag_error(s->dl, e->loc, "'%s' is a kernel argument, not a value (expressions use params, lets "
-                                          "and metrics)", name);
+                const ast_expr *init = it->u.arg.init;
+                uint32_t len = init ? init->loc.end - init->loc.begin : 0;
+                if (!it->u.arg.count && init && len <= 40 &&
+                    !memchr(s->spec->src->text + init->loc.begin, '\n', len)) /* a scalar: share its value */
+                    diag_error(s->dl, e->loc, "'%s' is a kernel argument, not a value; to use its value, make it a "
+                               "let and pass that (let %s = %.*s; arg %s : %s = %s;)", name, name, (int)len,
+                               s->spec->src->text + init->loc.begin, name, ast_ctype_name(it->u.arg.type), name);
+                else
+                    diag_error(s->dl, e->loc, "'%s' is a kernel argument, not a value (expressions use params, "
+                                              "lets and metrics)", name);
                 return error_node(s, e->loc);
             }
         }
@@ -232,13 +250,15 @@ static texpr *lower_name(sema *s, const ast_expr *e, unsigned allow)
     switch (sy->kind) {
     case SYM_PARAM: {
         if (!(allow & CX_PARAMS)) {
-            diag_error(s->dl, e->loc, "'%s' is a param, but this value must be known before any configuration "
-                                      "is chosen", name);
+            diag_error(s->dl, e->loc, "'%s' is a param, but %s", name, const_reason(s));
             return error_node(s, e->loc);
         }
-        if (settle_param(s, sy->index) < 0)
+        /* Read by a let that its own values use (param x in [a], let a = x * 2): the type is
+         * not known yet, but the deps are, and they make the let fail where it is used. */
+        bool busy = s->param_state[sy->index] == ST_BUSY;
+        if (!busy && settle_param(s, sy->index) < 0)
             return error_node(s, e->loc);
-        texpr *t = node(s, TX_PARAM, s->m->params[sy->index].dom.type, e->loc);
+        texpr *t = node(s, TX_PARAM, busy ? VT_INT : s->m->params[sy->index].dom.type, e->loc);
         if (t) {
             t->u.index = sy->index;
             t->deps = (param_set)1 << sy->index;
@@ -250,8 +270,7 @@ static texpr *lower_name(sema *s, const ast_expr *e, unsigned allow)
         if (!def || def->type == VT_ERROR)
             return error_node(s, e->loc);
         if (def->deps && !(allow & CX_PARAMS)) {
-            diag_error(s->dl, e->loc, "'%s' depends on params, but this value must be known before any "
-                                      "configuration is chosen", name);
+            diag_error(s->dl, e->loc, "'%s' depends on params, but %s", name, const_reason(s));
             return error_node(s, e->loc);
         }
         if (def->kind == TX_CONST)
@@ -565,6 +584,33 @@ static texpr *lower(sema *s, const ast_expr *e, unsigned allow)
     return report_unfolded(s, lower_node(s, e, allow));
 }
 
+/* Whether `e` divides with '/', itself or through the lets it names (up to a few levels):
+ * the reason, most of the time, why a whole number turned into a float. */
+static bool divides(const sema *s, const ast_expr *e, int depth)
+{
+    if (!e || depth > 8)
+        return false;
+    switch (e->kind) {
+    case EX_BINARY:
+        return e->u.binary.op == OP_DIV || divides(s, e->u.binary.lhs, depth) || divides(s, e->u.binary.rhs, depth);
+    case EX_UNARY:
+        return divides(s, e->u.unary.operand, depth);
+    case EX_COND:
+        return divides(s, e->u.cond.then, depth) || divides(s, e->u.cond.otherwise, depth);
+    case EX_CALL:
+        for (int i = 0; i < e->u.call.args.len; i++)
+            if (divides(s, e->u.call.args.items[i].value, depth))
+                return true;
+        return false;
+    case EX_NAME: {
+        const sym *sy = find_sym(s, e->u.name);
+        return sy && sy->kind == SYM_LET && divides(s, s->let_items[sy->index]->u.let.value, depth + 1);
+    }
+    default:
+        return false;
+    }
+}
+
 /* lower_as: lowers `e` and checks its type is `want` (an int is accepted where a float
  * is wanted). Reports "<what> must be <want>, but it is <got>". */
 static texpr *lower_as(sema *s, const ast_expr *e, unsigned allow, vtype want, const char *what)
@@ -579,8 +625,8 @@ static texpr *lower_as(sema *s, const ast_expr *e, unsigned allow, vtype want, c
     if (want == VT_BOOL && is_num(t->type))
         diag_error(s->dl, t->loc, "%s must be a bool (a condition), but it is %s", what, a_or_an(t->type));
     else if (want == VT_INT && t->type == VT_FLOAT)
-        diag_error(s->dl, t->loc, "%s must be an int, but it is a float ('/' divides exactly; use '//' or "
-                                  "cdiv() for whole numbers)", what);
+        diag_error(s->dl, t->loc, "%s must be an int, but it is a float%s", what,
+                   divides(s, e, 0) ? " ('/' divides exactly; use '//' or cdiv() for whole numbers)" : "");
     else
         diag_error(s->dl, t->loc, "%s must be %s, but it is %s", what, a_or_an(want), a_or_an(t->type));
     return error_node(s, t->loc);
@@ -602,15 +648,24 @@ static bool lower_const(sema *s, const ast_expr *e, vtype want, const char *what
 
 static bool parse_override(sema *s, const char *text, value *out)
 {
+    /* Numbers are read as the spec reads them: decimal (010 is ten) or 0x hex, with '_'
+     * allowed between digits. */
+    char digits[128];
+    size_t k = 0;
+    for (const char *p = text; *p && k + 1 < sizeof digits; p++)
+        if (*p != '_')
+            digits[k++] = *p;
+    digits[k] = '\0';
     char *end;
     errno = 0;
-    long long i = strtoll(text, &end, 0);
-    if (*text && *end == '\0' && errno == 0) {
+    bool hex = digits[0] == '0' && digits[1] == 'x';
+    long long i = strtoll(hex ? digits + 2 : digits, &end, hex ? 16 : 10);
+    if (*digits && *end == '\0' && errno == 0 && (!hex || digits[2])) {
         *out = value_int(i);
         return true;
     }
-    double d = strtod(text, &end);
-    if (*text && *end == '\0') {
+    double d = strtod(digits, &end);
+    if (*digits && !hex && *end == '\0') {
         *out = value_float(d);
         return true;
     }
@@ -628,14 +683,29 @@ static texpr *settle_let(sema *s, int index, span use)
     if (s->let_state[index] == ST_DONE)
         return let->expr;
     if (s->let_state[index] == ST_BUSY) {
-        diag_error(s->dl, use, "'%s' is defined in terms of itself", let->name);
+        /* The lets settled since this one began form the cycle: a = b * 2, b = a + 1. */
+        int from = s->let_depth;
+        while (from > 0 && s->let_stack[from - 1] != index)
+            from--;
+        strbuf via = STRBUF_INIT;
+        for (int i = from; i < s->let_depth; i++)
+            sb_printf(&via, "%s'%s'", i == from ? " (through " : i == s->let_depth - 1 ? " and " : ", ",
+                      s->m->lets[s->let_stack[i]].name);
+        if (from < s->let_depth)
+            sb_add(&via, ")");
+        if (!sb_ok(&via))
+            s->oom = true;
+        diag_error(s->dl, use, "'%s' is defined in terms of itself%s", let->name, sb_ok(&via) ? sb_cstr(&via) : "");
+        sb_free(&via);
         diag_note(s->dl, true, let->loc, "'%s' is defined here", let->name);
         let->expr = error_node(s, let->loc);
         s->let_state[index] = ST_DONE;
         return let->expr;
     }
     s->let_state[index] = ST_BUSY;
+    s->let_stack[s->let_depth++] = index;
     texpr *t = lower(s, s->let_items[index]->u.let.value, CX_PARAMS);
+    s->let_depth--;
     if (s->let_state[index] == ST_DONE) /* a cycle through this let was reported */
         return let->expr;
     for (int i = 0; t && s->opts && i < s->opts->noverrides; i++) {
@@ -697,6 +767,8 @@ static int settle_param(sema *s, int index)
         return -1;
     }
     s->param_state[index] = ST_BUSY;
+    const char *outer_reason = s->const_reason;
+    s->const_reason = "a param's values must be constants (to relate params, use require)";
     const ast_item *it = s->param_items[index];
     const ast_domain *d = &it->u.param.domain;
     domain dom;
@@ -747,9 +819,23 @@ static int settle_param(sema *s, int index)
             dom.type = VT_ERROR;
             goto done;
         }
-        if (dom.type == VT_FLOAT)
+        if (dom.type == VT_FLOAT) {
+            /* Ints among floats become floats, which can make two values equal: [1, 1.0]. */
             for (int i = 0; i < n; i++)
                 dom.values[i] = value_float(value_as_double(dom.values[i]));
+            for (int i = 0; i < n && !broken; i++)
+                for (int j = 0; j < i; j++)
+                    if (value_equal(dom.values[j], dom.values[i])) {
+                        diag_error(s->dl, d->values.items[i]->loc, "value %g is listed twice for param '%s' (as a "
+                                   "float it equals an earlier value)", dom.values[i].u.f, p->name);
+                        broken = true;
+                        break;
+                    }
+            if (broken) {
+                dom.type = VT_ERROR;
+                goto done;
+            }
+        }
     } else {
         value lo = value_int(0), hi = value_int(0), step = value_int(d->geometric ? 2 : 1);
         bool ok = lower_const(s, d->lo, VT_INT, "the start of a range", &lo);
@@ -771,8 +857,11 @@ static int settle_param(sema *s, int index)
                 goto done;
             }
         } else if (k <= 0) {
-            diag_error(s->dl, d->step ? d->step->loc : d->loc, "the step of a range must be positive, not %lld",
-                       (long long)k);
+            char hint[96] = "";
+            if (k == -1 && b < a)
+                snprintf(hint, sizeof hint, " (ranges count up: write %lld .. %lld)", (long long)b, (long long)a);
+            diag_error(s->dl, d->step ? d->step->loc : d->loc, "the step of a range must be positive, not %lld%s",
+                       (long long)k, hint);
             goto done;
         }
         if (b < a) {
@@ -801,6 +890,7 @@ static int settle_param(sema *s, int index)
         dom.type = VT_INT;
     }
 done:
+    s->const_reason = outer_reason;
     p->dom = dom;
     s->param_state[index] = ST_DONE;
     return dom.type == VT_ERROR ? -1 : 0;
@@ -845,16 +935,27 @@ static void check_param_route(sema *s, int index)
         for (uint64_t i = 0; i < p->dom.size; i++) {
             int64_t v = domain_at(&p->dom, i).u.i;
             if (v < 0 || v > 255) {
-                diag_error(s->dl, it->u.param.domain.loc, "register cap %lld for param '%s' is outside 0..255 "
-                           "(0 means no cap)", (long long)v, p->name);
+                const ast_domain *d = &it->u.param.domain;
+                span at = d->kind == DOM_LIST && (uint64_t)d->values.len == p->dom.size ? d->values.items[i]->loc
+                                                                                         : d->loc;
+                diag_error(s->dl, at, "register cap %lld for param '%s' is outside 0..255 (0 means no cap)",
+                           (long long)v, p->name);
                 break;
             }
         }
         break;
     case ROUTE_SMEM:
-        if (p->dom.type != VT_INT)
+        if (p->dom.type != VT_INT) {
             diag_error(s->dl, r->loc, "'as smem' needs int values (bytes), but param '%s' is %s", p->name,
                        a_or_an(p->dom.type));
+            break;
+        }
+        for (uint64_t i = 0; i < p->dom.size; i += p->dom.kind == DK_LIST ? 1 : p->dom.size) /* ranges: the first */
+            if (domain_at(&p->dom, i).u.i < 0) {
+                diag_error(s->dl, it->u.param.domain.loc, "param '%s' is 'as smem', but its values include a "
+                           "negative byte count", p->name);
+                break;
+            }
         break;
     case ROUTE_TEMPLATE:
     case ROUTE_NONE:
@@ -926,7 +1027,8 @@ static bool once(sema *s, const ast_item **first, const ast_item *it, const char
 static int lower_dims(sema *s, const ast_expr_list *dims, span loc, unsigned allow, texpr **out, const char *what)
 {
     if (dims->len > 3) {
-        diag_error(s->dl, loc, "%s has %d dimensions; CUDA allows 1 to 3 (x, y, z)", what, dims->len);
+        diag_error(s->dl, dims->items[3] ? dims->items[3]->loc : loc, "%s has %d dimensions; CUDA allows 1 to 3 "
+                   "(x, y, z)", what, dims->len);
         return 0;
     }
     static const char *const axis[] = {"x", "y", "z"};
@@ -1015,6 +1117,29 @@ static bool setting_float(sema *s, const ast_arg *a, double min, bool strict, do
     return true;
 }
 
+/* A constant int headed for an integer argument must fit its C type (int8 300 would be
+ * silently wrapped by the launch). Returns t. */
+static texpr *check_fits(sema *s, texpr *t, ast_ctype type)
+{
+    if (!t || t->kind != TX_CONST || t->type != VT_INT || ast_ctype_is_float(type))
+        return t;
+    static const struct {
+        ast_ctype type;
+        int64_t lo, hi;
+    } ranges[] = {
+        {CT_INT8, -128, 127}, {CT_UINT8, 0, 255}, {CT_INT16, -32768, 32767}, {CT_UINT16, 0, 65535},
+        {CT_INT, INT32_MIN, INT32_MAX}, {CT_UINT, 0, UINT32_MAX}, {CT_INT64, INT64_MIN, INT64_MAX},
+        {CT_UINT64, 0, INT64_MAX},
+    };
+    for (size_t i = 0; i < sizeof ranges / sizeof *ranges; i++)
+        if (ranges[i].type == type && (t->u.k.u.i < ranges[i].lo || t->u.k.u.i > ranges[i].hi)) {
+            diag_error(s->dl, t->loc, "%lld does not fit in %s (%lld to %lld)", (long long)t->u.k.u.i,
+                       ast_ctype_name(type), (long long)ranges[i].lo, (long long)ranges[i].hi);
+            return error_node(s, t->loc);
+        }
+    return t;
+}
+
 static void check_arg(sema *s, const ast_item *it, m_arg *arg)
 {
     arg->name = it->u.arg.name.name;
@@ -1028,14 +1153,14 @@ static void check_arg(sema *s, const ast_item *it, m_arg *arg)
             diag_error(s->dl, it->u.arg.dir_loc, "scalar argument '%s' cannot have a direction; only buffers "
                        "(written with [count]) are in, out or inout", arg->name);
         if (!init) {
-            diag_error(s->dl, it->loc, "scalar argument '%s' needs a value: arg %s : %s = <expression>;",
+            diag_error(s->dl, it->u.arg.name.loc, "scalar argument '%s' needs a value: arg %s : %s = <expression>;",
                        arg->name, arg->name, ast_ctype_name(arg->type));
             return;
         }
         bool is_float = ast_ctype_is_float(arg->type);
         char what[96];
         snprintf(what, sizeof what, "the value of %s argument '%s'", ast_ctype_name(arg->type), arg->name);
-        arg->value = lower_as(s, init, CX_PARAMS, is_float ? VT_FLOAT : VT_INT, what);
+        arg->value = check_fits(s, lower_as(s, init, CX_PARAMS, is_float ? VT_FLOAT : VT_INT, what), arg->type);
         arg->init = INIT_SCALAR;
         if (arg->value)
             s->used |= arg->value->deps;
@@ -1069,8 +1194,9 @@ static void check_arg(sema *s, const ast_item *it, m_arg *arg)
             which = i;
     if (which < 0) {
         const char *best = fname ? suggest_best(fname, init_names, 4) : NULL;
+        span at = init->kind == EX_CALL ? init->u.call.name_loc : init->loc;
         if (best)
-            diag_error(s->dl, init->loc, "unknown initial contents '%s'; did you mean '%s'?", fname, best);
+            diag_error(s->dl, at, "unknown initial contents '%s'; did you mean '%s'?", fname, best);
         else
             diag_error(s->dl, init->loc, "a buffer's initial contents must be random(...), constant(v), ramp(...) "
                        "or zeros");
@@ -1092,7 +1218,8 @@ static void check_arg(sema *s, const ast_item *it, m_arg *arg)
         if (f[2])
             setting_float(s, f[2], -INFINITY, false, &arg->hi);
         if (arg->hi < arg->lo)
-            diag_error(s->dl, init->loc, "random() range is empty: max %g is below min %g", arg->hi, arg->lo);
+            diag_error(s->dl, f[2] ? f[2]->value->loc : f[1]->value->loc, "random() range is empty: max %g is "
+                       "below min %g", arg->hi, arg->lo);
         arg->seed = (uint64_t)seed;
         arg->init = INIT_RANDOM;
     } else if (which == 1) { /* constant(v) */
@@ -1100,8 +1227,9 @@ static void check_arg(sema *s, const ast_item *it, m_arg *arg)
             diag_error(s->dl, init->loc, "constant() takes one value: constant(0.5)");
             return;
         }
-        arg->value = lower_as(s, args->items[0].value, 0, ast_ctype_is_float(arg->type) ? VT_FLOAT : VT_INT,
-                              "the fill value");
+        arg->value = check_fits(s, lower_as(s, args->items[0].value, 0,
+                                            ast_ctype_is_float(arg->type) ? VT_FLOAT : VT_INT, "the fill value"),
+                                arg->type);
         arg->init = INIT_CONSTANT;
     } else if (which == 2) { /* ramp(start = 0, step = 1) */
         static const char *const keys[] = {"start", "step"};
@@ -1177,7 +1305,8 @@ static void check_verify(sema *s, const ast_item *it)
     if (!ref->is_kernel) {
         v->config = alloc(s, sizeof(uint64_t) * (size_t)(m->nparams ? m->nparams : 1));
         bool *set = alloc(s, sizeof(bool) * (size_t)(m->nparams ? m->nparams : 1));
-        if (!v->config || !set)
+        bool *meant = alloc(s, sizeof(bool) * (size_t)(m->nparams ? m->nparams : 1)); /* by a misspelt name */
+        if (!v->config || !set || !meant)
             return;
         bool broken = false;
         for (int i = 0; i < ref->config.len; i++) {
@@ -1193,6 +1322,9 @@ static void check_verify(sema *s, const ast_item *it)
                 for (int j = 0; names && j < m->nparams; j++)
                     names[j] = m->params[j].name;
                 const char *best = names ? suggest_best(a->name, names, (size_t)m->nparams) : NULL;
+                const sym *guess = best ? find_sym(s, best) : NULL;
+                if (guess && guess->kind == SYM_PARAM)
+                    meant[guess->index] = true; /* not "does not set 'x'" as well */
                 if (best)
                     diag_error(s->dl, a->name_loc, "unknown param '%s'; did you mean '%s'?", a->name, best);
                 else
@@ -1226,7 +1358,7 @@ static void check_verify(sema *s, const ast_item *it)
             v->config[sy->index] = (uint64_t)k;
         }
         for (int i = 0; i < m->nparams; i++) {
-            if (set[i])
+            if (set[i] || meant[i])
                 continue;
             if (m->params[i].has_default) {
                 v->config[i] = m->params[i].default_index;
@@ -1361,6 +1493,8 @@ static void check_measure(sema *s, const ast_item *it)
     setting_int(s, f[0], 0, &ms->warmup);
     setting_int(s, f[1], 1, &ms->repeat);
     setting_int(s, f[2], 1, &ms->max_repeat);
+    if (f[1] && !f[2] && ms->max_repeat < ms->repeat)
+        ms->max_repeat = ms->repeat; /* the default cap gives way to an explicit minimum */
     setting_float(s, f[3], 0.0, true, &ms->spread);
     if (f[4]) {
         value v;
@@ -1444,6 +1578,7 @@ static void collect(sema *s)
     s->metric_items = alloc(s, sizeof(ast_item *) * (size_t)(nm + 1));
     s->param_state = alloc(s, sizeof(int) * (size_t)(np + 1));
     s->let_state = alloc(s, sizeof(int) * (size_t)(nl + 1));
+    s->let_stack = alloc(s, sizeof(int) * (size_t)(nl + 1));
     s->metric_state = alloc(s, sizeof(int) * (size_t)(nm + 1));
     if (s->oom)
         return;
@@ -1518,15 +1653,15 @@ static void check_kernel(sema *s)
     for (int i = 0; m->targs && i < sp->targs.len; i++) {
         texpr *t = lower(s, sp->targs.items[i], CX_PARAMS | CX_CTYPE);
         if (t && t->type == VT_FLOAT) {
-            diag_error(s->dl, t->loc, "a template argument cannot be a float");
+            diag_error(s->dl, t->loc, "a template argument cannot be a float%s",
+                       divides(s, sp->targs.items[i], 0) ? " ('/' divides exactly; use '//' or cdiv() for whole "
+                                                           "numbers)" : "");
             t = error_node(s, t->loc);
         }
         m->targs[i] = t;
         if (t)
             s->used |= t->deps;
     }
-    if (sp->has_targs && sp->targs.len == 0)
-        diag_error(s->dl, sp->targs_loc, "empty template argument list");
 }
 
 static void check_items(sema *s)
@@ -1665,14 +1800,23 @@ static void check_items(sema *s)
         diag_error(s->dl, at, "the spec has no 'block' statement: how many threads per block? (block (x, y);)");
     if (!first_grid)
         diag_error(s->dl, at, "the spec has no 'grid' statement: how many blocks? (grid cdiv(n, x);)");
+    int smem_param = -1;
     for (int i = 0; i < m->nparams; i++) {
         if (m->params[i].route != ROUTE_SMEM)
             continue;
-        if (m->smem) {
+        if (first_smem) {
             diag_error(s->dl, m->params[i].loc, "param '%s' is 'as smem' but the spec also has an 'smem' statement; "
                        "use one or the other", m->params[i].name);
+            diag_note(s->dl, true, first_smem->kw_loc, "the 'smem' statement is here");
             break;
         }
+        if (smem_param >= 0) {
+            diag_error(s->dl, m->params[i].loc, "params '%s' and '%s' are both 'as smem'; only one can set the "
+                       "dynamic shared memory size", m->params[smem_param].name, m->params[i].name);
+            diag_note(s->dl, true, m->params[smem_param].loc, "'%s' is 'as smem' here", m->params[smem_param].name);
+            break;
+        }
+        smem_param = i;
         texpr *t = node(s, TX_PARAM, VT_INT, m->params[i].loc);
         if (!t)
             return;
@@ -1697,7 +1841,7 @@ static void check_items(sema *s)
         settle_let(s, i, m->lets[i].loc);
     bool has_outputs = false;
     for (int i = 0; i < m->nargs; i++)
-        has_outputs |= m->args[i].is_buffer && m->args[i].dir != DIR_IN;
+        has_outputs |= m->args[i].is_buffer && (m->args[i].dir == DIR_OUT || m->args[i].dir == DIR_INOUT);
     if (has_outputs && !first_verify)
         diag_warning(s->dl, at, "no 'verify' statement: outputs will not be checked, so a variant that computes "
                                 "the wrong answer could win");
@@ -1723,7 +1867,8 @@ static void check_params(sema *s)
                            "kernel's template arguments do not use it (kernel %s<%s, ...>)", p->name, m->kernel,
                            p->name);
         }
-        if (p->route == ROUTE_NONE && !(s->used & bit))
+        /* After an error a use may be missing only because it failed (a misspelt name). */
+        if (p->route == ROUTE_NONE && !(s->used & bit) && s->dl->errors == s->errors_before)
             diag_warning(s->dl, p->loc, "param '%s' is 'as none' and no expression uses it, so its values only "
                                         "repeat the same variant", p->name);
     }
@@ -1739,6 +1884,7 @@ int sema_check(model **out, arena *a, const ast_spec *spec, const sema_options *
     s.dl = dl;
     s.spec = spec;
     s.opts = opts;
+    s.errors_before = errors_before;
     s.m = alloc(&s, sizeof(model));
     if (!s.m)
         return -1;

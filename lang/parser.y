@@ -57,6 +57,7 @@ typedef struct tn_loc {
 #include <string.h>
 #include "../base/suggest.h"
 int tn_lex(TN_STYPE *lval, tn_loc *lloc, void *scanner);
+void tn_lex_recovering(void *scanner);
 static void tn_error(tn_loc *loc, void *scanner, lang_ctx *ctx, const char *msg);
 static span S(tn_loc l) { span s = {l.begin, l.end}; return s; }
 #define NEW(p) do { if (!(p)) { ctx->oom = true; YYNOMEM; } } while (0)
@@ -124,8 +125,8 @@ targs_opt
     | '<' targ_list '>'      { $$.list = $2; $$.present = true; }
     ;
 
-/* Template arguments stop short of comparisons so that '>' closes the list;
- * parenthesise an argument that needs one: reduce<(N > 4)>. */
+/* Template arguments are shift-level expressions (no comparisons, bit operators, logic
+ * or ?:) so that '>' closes the list; parenthesise anything more: reduce<(N > 4)>. */
 targ_list
     : shift_expr               { memset(&$$, 0, sizeof $$); PUSH($$, $1); }
     | targ_list ',' shift_expr { $$ = $1; PUSH($$, $3); }
@@ -161,7 +162,8 @@ item
           $$->u.arg.dir = $4; $$->u.arg.dir_loc = S(@4);
           $$->u.arg.type = $5; $$->u.arg.type_loc = S(@5);
           $$->u.arg.count = $6; $$->u.arg.init = $7; }
-    /* verify = "verify" IDENT { "," IDENT } "against" reference [ "atol" expr ] [ "rtol" expr ] ";" */
+    /* verify = "verify" IDENT { "," IDENT } "against" reference { ( "atol" | "rtol" ) expr } ";"
+     *          (each of atol and rtol at most once) */
     | VERIFY name_list AGAINST reference tol_opt ';'
         { NEW($$ = mk_item(ctx, IT_VERIFY, @$, @1));
           $$->u.verify.outputs = $2; $$->u.verify.against = $4;
@@ -177,9 +179,9 @@ item
     | OBJECTIVE MAXIMIZE expr ';'
         { NEW($$ = mk_item(ctx, IT_OBJECTIVE, @$, @1));
           $$->u.objective.maximize = true; $$->u.objective.dir_loc = S(@2); $$->u.objective.value = $3; }
-    /* search = "search" ( IDENT | IDENT "(" settings ")" ) ";" */
+    /* search = "search" expr ";"   (the checker wants a name or a call: anneal(budget = 300)) */
     | SEARCH expr ';'              { NEW($$ = mk_item(ctx, IT_SEARCH, @$, @1)); $$->u.search = $2; }
-    /* measure = "measure" "(" settings ")" ";" */
+    /* measure = "measure" "(" [ settings ] ")" ";" */
     | MEASURE '(' call_args_opt ')' ';'
         { NEW($$ = mk_item(ctx, IT_MEASURE, @$, @1)); $$->u.settings = $3; }
     /* emit = "emit" IDENT STRING [ "prefix" IDENT ] ";" */
@@ -297,7 +299,7 @@ reference
 
 from_opt
     : %empty                 { $$ = NULL; }
-    | FROM STRING            { $$ = $2; }
+    | FROM STRING            { $$ = $2; @$ = @2; /* the file, for "cannot find" */ }
     ;
 
 tol_opt
@@ -336,6 +338,7 @@ call_args
 call_arg
     : expr                   { $$.name = NULL; $$.value = $1; memset(&$$.name_loc, 0, sizeof $$.name_loc); }
     | IDENT '=' expr         { $$.name = $1; $$.name_loc = S(@1); $$.value = $3; }
+    | STEP '=' expr          { $$.name = "step"; $$.name_loc = S(@1); $$.value = $3; } /* ramp(step = 2) */
     ;
 
 /* expr: the precedence climbs from ?: through || && comparisons | ^ & shifts + * unary to ** */
@@ -559,13 +562,16 @@ static int tn_expects(yysymbol_kind_t *exp, int n, yysymbol_kind_t sym)
  * the end of the statement it belongs to rather than at the next line's first token. */
 static int yyreport_syntax_error(const yypcontext_t *pctx, void *scanner, lang_ctx *ctx)
 {
-    (void)scanner;
     enum { MAX_EXPECTED = YYNTOKENS, MAX_LISTED = 6 };
     yysymbol_kind_t expected[MAX_EXPECTED];
     int n = yypcontext_expected_tokens(pctx, expected, MAX_EXPECTED);
     if (n < 0)
         n = 0;
     yysymbol_kind_t tok = yypcontext_token(pctx);
+    /* The parser now skips to the next ';' (unless it stands on it): a bad character on
+     * the way is part of this mistake, not another one (bl@ock 32;). */
+    if (tok != YYSYMBOL_YYEOF && tok != YYTRANSLATE(';'))
+        tn_lex_recovering(scanner);
     tn_loc loc = *yypcontext_location(pctx);
     char found[96];
     describe_token(ctx, tok, loc, found, sizeof found);
@@ -584,6 +590,26 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, void *scanner, lang_c
     }
     if (n == 1 && expected[0] == YYSYMBOL_YYUNDEF)
         n = 0;
+    /* Where the list of expected tokens would not help. */
+    if (tok == YYSYMBOL_YYEOF && ctx->last_end == 0) { /* nothing but blanks and comments */
+        diag_error_noloc(ctx->diags, "the spec is empty; it starts with: kernel NAME from \"FILE.cu\" { ... }");
+        return 0;
+    }
+    if (tok == YYSYMBOL_YYEOF && tn_expects(expected, n, YYTRANSLATE('}')) &&
+        tn_expects(expected, n, YYSYMBOL_PARAM)) { /* between statements */
+        span end = {ctx->last_end, ctx->last_end};
+        diag_error(ctx->diags, end, "expected '}' to close the kernel block, found end of file");
+        return 0;
+    }
+    if (tn_expects(expected, n, YYSYMBOL_PARAM) && tn_expects(expected, n, YYTRANSLATE('}'))) {
+        diag_error(ctx->diags, S(loc), "expected a statement or '}', found %s", found);
+        return 0;
+    }
+    if (n == 1 && expected[0] == YYSYMBOL_YYEOF) {
+        diag_error(ctx->diags, S(loc), "unexpected %s after the kernel block's closing '}' (statements go inside "
+                   "the block)", found);
+        return 0;
+    }
     /* The dozen tokens that can start an expression are listed as "an expression". */
     bool wants_expr = tn_expects(expected, n, YYSYMBOL_INT) && tn_expects(expected, n, YYSYMBOL_IDENT);
     int listed = 0;
