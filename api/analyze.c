@@ -13,6 +13,7 @@
 #include "../runtime/driver.h"
 #include "../runtime/occupancy.h"
 #include "../runtime/pool.h"
+#include "../base/sys.h"
 #include "internal.h"
 #include "tune_result.h"
 
@@ -374,7 +375,7 @@ int api_analyze(cutune_spec *spec, const cutune_analyze_options *opts, analyze_e
         return CUTUNE_EINVAL;
     }
     r.occ = occ_arch_find(r.arch);
-    r.source = api_read_text(m->kernel_file);
+    r.source = sys_read_file(m->kernel_file, NULL);
     if (!r.source) {
         diag_error_noloc(&spec->diags, "cannot read kernel file '%s': %s", m->kernel_file, strerror(errno));
         return CUTUNE_EIO;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/sys.h"
 #include "../compiler/sema.h"
 #include "../compiler/space.h"
 #include "../lang/parse.h"
@@ -134,29 +135,14 @@ int cutune_spec_load_file(cutune_spec **out, const char *path, const cutune_load
         return rc;
     *out = spec;
     spec->path = arena_strdup(spec->arena, path);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    size_t len;
+    char *text = sys_read_file(path, &len);
+    if (!text) {
         diag_error_noloc(&spec->diags, "cannot read spec '%s': %s", path, strerror(errno));
-        return CUTUNE_EIO;
+        return errno == ENOMEM ? CUTUNE_ENOMEM : CUTUNE_EIO;
     }
-    strbuf text = STRBUF_INIT;
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        sb_addn(&text, buf, n);
-    int read_error = ferror(f);
-    fclose(f);
-    if (read_error) {
-        sb_free(&text);
-        diag_error_noloc(&spec->diags, "cannot read spec '%s': read error", path);
-        return CUTUNE_EIO;
-    }
-    if (!sb_ok(&text)) {
-        sb_free(&text);
-        return CUTUNE_ENOMEM;
-    }
-    spec->src = src_new(spec->arena, path, NULL, sb_cstr(&text), text.len);
-    sb_free(&text);
+    spec->src = src_new(spec->arena, path, NULL, text, len);
+    free(text);
     if (!spec->src)
         return CUTUNE_ENOMEM;
     return spec_compile(spec, opts);

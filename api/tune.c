@@ -20,6 +20,7 @@
 #include "../runtime/measure.h"
 #include "internal.h"
 #include "tune_result.h"
+#include "../base/sys.h"
 
 enum { DEFAULT_FLUSH_FACTOR = 2 };     /* the flush buffer is twice the L2 */
 #define DEFAULT_PRUNE 1.5
@@ -60,13 +61,6 @@ typedef struct tuner {
     int status;               /* set when the run must stop */
     char err[512];
 } tuner;
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static data_type data_type_of(ast_ctype t)
 {
@@ -234,7 +228,7 @@ static int run_variant(tuner *t, const analyze_binary *bin, const cutune_variant
 {
     cutune_measurement *mm = &rec->m;
     char buf[512];
-    double t0 = now_seconds();
+    double t0 = sys_seconds();
     mm->driver_blocks_per_sm = -1;
     if (prepare_args(t) < 0) {
         result_set_status(t->res, rec, "not run", t->err);
@@ -266,9 +260,9 @@ static int run_variant(tuner *t, const analyze_binary *bin, const cutune_variant
     }
     if (timing) {
         meas_times tm;
-        double timing_started = now_seconds();
+        double timing_started = sys_seconds();
         int timed_rc = meas_time(t->g, &k, &l, &t->ms, &tm, t->err, sizeof t->err);
-        mm->timing_seconds = now_seconds() - timing_started;
+        mm->timing_seconds = sys_seconds() - timing_started;
         if (timed_rc < 0) {
             result_set_status(t->res, rec, "launch error", t->err);
             rc = meas_sticky(t->g) ? -1 : 0;
@@ -296,7 +290,7 @@ static int run_variant(tuner *t, const analyze_binary *bin, const cutune_variant
     }
 done:
     meas_unload(t->g, &k);
-    mm->gpu_seconds = now_seconds() - t0;
+    mm->gpu_seconds = sys_seconds() - t0;
     return rc;
 }
 
@@ -423,7 +417,7 @@ static int run_reference(tuner *t, const cutune_analyze_options *aopts)
         source_path = vf->ref_file;
         snprintf(t->res->summary.reference, sizeof t->res->summary.reference, "kernel %s", job.name_expression);
     }
-    source = api_read_text(source_path);
+    source = sys_read_file(source_path, NULL);
     if (!source) {
         diag_error_noloc(&t->spec->diags, "cannot read '%s': %s", source_path, strerror(errno));
         rc = CUTUNE_EIO;
@@ -524,7 +518,7 @@ int cutune_tune(cutune_spec *spec, const cutune_tune_options *opts, cutune_tune_
     *out = NULL;
     if (!spec || !opts || !cutune_spec_ok(spec))
         return CUTUNE_EINVAL;
-    double t0 = now_seconds();
+    double t0 = sys_seconds();
     tuner t;
     memset(&t, 0, sizeof t);
     t.spec = spec;
@@ -612,7 +606,7 @@ int cutune_tune(cutune_spec *spec, const cutune_tune_options *opts, cutune_tune_
     s->cached = asum.cached;
 done:
     if (t.res) {
-        t.res->summary.wall_seconds = now_seconds() - t0;
+        t.res->summary.wall_seconds = sys_seconds() - t0;
         result_finish(t.res, flush, &m->measure);
         const char *path = opts->results_path ? opts->results_path : m->emit.results_path;
         if (path && t.res->n > 0) {

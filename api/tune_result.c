@@ -187,26 +187,6 @@ void cutune_tune_result_free(cutune_tune_result *r)
     free(r);
 }
 
-char *api_read_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    strbuf sb = STRBUF_INIT;
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        sb_addn(&sb, buf, n);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        sb_free(&sb);
-        errno = EIO;
-        return NULL;
-    }
-    return sb_steal(&sb);
-}
-
 /* ---- JSON ------------------------------------------------------------------------ */
 
 static json_t *number_or_null(double v)

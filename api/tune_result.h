@@ -47,7 +47,4 @@ void result_set_best(cutune_tune_result *r, const record *rec);
 /* result_finish: fills the summary's counts and the measurement settings. */
 void result_finish(cutune_tune_result *r, bool flush_l2, const m_measure *ms);
 
-/* api_read_text: a whole file as a heap string (NULL with errno set on failure). */
-char *api_read_text(const char *path);
-
 #endif

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "format.h"
+#include "../base/sys.h"
 
 enum analyze_format { AF_TABLE, AF_CSV, AF_JSON, AF_NONE };
 
@@ -27,18 +28,11 @@ typedef struct analyze_view {
     uint64_t best_occupancy_count;
 } analyze_view;
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Progress on stderr, only on a terminal, at most 10 times a second. */
 static void show_progress(void *user, const cutune_progress *p)
 {
     analyze_view *av = user;
-    double t = now_seconds();
+    double t = sys_seconds();
     if (!av->show_progress || (t - av->last_progress < 0.1 && p->done != p->total))
         return;
     static double started;

@@ -5,13 +5,7 @@
 #include <time.h>
 
 #include "cli.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "../base/sys.h"
 
 /* Up to `max` values of param i, comma separated, into out. */
 static void param_values_text(const cutune_spec *spec, int i, int max, char *out, size_t size)
@@ -40,9 +34,9 @@ int cli_space_summary(cutune_spec *spec, const cli_common *c, int json)
 {
     int seen = cutune_spec_diagnostic_count(spec);
     cutune_space_size size;
-    double t0 = now_seconds();
+    double t0 = sys_seconds();
     int rc = cutune_space_count(spec, &size);
-    double seconds = now_seconds() - t0;
+    double seconds = sys_seconds() - t0;
     cli_print_new_diagnostics(spec, c, &seen);
     if (rc != CUTUNE_OK) {
         int errors = cutune_spec_error_count(spec);

@@ -11,23 +11,17 @@
 
 #include "cli.h"
 #include "format.h"
+#include "../base/sys.h"
 
 typedef struct tune_view {
     bool show_progress;
     double last, started;
 } tune_view;
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void progress(void *user, const cutune_progress *p)
 {
     tune_view *tv = user;
-    double t = now_seconds();
+    double t = sys_seconds();
     if (!tv->show_progress || (t - tv->last < 0.2 && p->done != p->total))
         return;
     if (tv->started == 0)

@@ -16,6 +16,7 @@
 #include <xxhash.h>
 
 #include "../base/strbuf.h"
+#include "../base/sys.h"
 
 #define CACHE_MAGIC "CUTUNE-CACHE-1\n"
 
@@ -59,27 +60,6 @@ static int make_dirs(const char *path)
     if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
         return -1;
     return 0;
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    strbuf sb = STRBUF_INIT;
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        sb_addn(&sb, buf, n);
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        sb_free(&sb);
-        return NULL;
-    }
-    if (len)
-        *len = sb.len;
-    return sb_steal(&sb);
 }
 
 /* The #include targets of `text`, in order: both "x" and <x> forms. Conditional
@@ -127,7 +107,7 @@ static int follow_include(include_walk *w, const char *including, const char *na
         if (already_seen(w, candidate))
             return 0;
         size_t len;
-        char *text = read_file(candidate, &len);
+        char *text = sys_read_file(candidate, &len);
         if (!text) {
             snprintf(w->err, w->errsize, "cannot read '%s' (included by '%s'): %s", candidate, including,
                      strerror(errno));
@@ -275,7 +255,7 @@ int cache_get(cache *c, const cache_key *key, compile_output *out)
     char path[4096];
     entry_path(c, key, path, sizeof path, true);
     size_t len;
-    char *data = read_file(path, &len);
+    char *data = sys_read_file(path, &len);
     if (!data)
         return 0;
     int hit = 0;

@@ -7,18 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "../base/sys.h"
 
 static int nvrtc_fail(nvrtcResult r, const char *what, char *err, size_t errsize)
 {
     snprintf(err, errsize, "NVRTC %s failed: %s", what, nvrtcGetErrorString(r));
     return -1;
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 void compile_output_free(compile_output *out)
@@ -50,7 +44,7 @@ static const char *toolkit_include(void)
 int compile_run(const compile_job *job, compile_output *out, char *err, size_t errsize)
 {
     memset(out, 0, sizeof *out);
-    double t0 = now_seconds();
+    double t0 = sys_seconds();
     nvrtcProgram prog;
     nvrtcResult r = nvrtcCreateProgram(&prog, job->source, job->source_name, 0, NULL, NULL);
     if (r != NVRTC_SUCCESS)
@@ -110,7 +104,7 @@ int compile_run(const compile_job *job, compile_output *out, char *err, size_t e
             }
         }
         out->ok = false;
-        out->seconds = now_seconds() - t0;
+        out->seconds = sys_seconds() - t0;
         rc = 0;
         goto done;
     }
@@ -139,7 +133,7 @@ int compile_run(const compile_job *job, compile_output *out, char *err, size_t e
     }
     out->has_resources = compile_parse_resources(out->log, out->lowered_name, &out->res);
     out->ok = true;
-    out->seconds = now_seconds() - t0;
+    out->seconds = sys_seconds() - t0;
     rc = 0;
 done:
     free(opts);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "../base/sys.h"
 
 struct meas_gpu {
     drv *d;
@@ -47,13 +48,6 @@ static int check(meas_gpu *g, CUresult r, const char *what, char *err, size_t er
     if (is_sticky(r))
         g->sticky = true;
     return -1;
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 int meas_open(meas_gpu **out, drv *d, int ordinal, size_t flush_bytes, char *err, size_t errsize)
@@ -255,7 +249,7 @@ int meas_time(meas_gpu *g, const meas_kernel *k, const meas_launch *l, const mea
               char *err, size_t errsize)
 {
     memset(out, 0, sizeof *out);
-    double t0 = now_seconds();
+    double t0 = sys_seconds();
     for (int w = 0; w < s->warmup; w++)
         if (launch(g, k, l, err, errsize) < 0)
             return -1;
@@ -295,6 +289,6 @@ int meas_time(meas_gpu *g, const meas_kernel *k, const meas_launch *l, const mea
             break;
     }
     free(samples);
-    out->gpu_seconds = now_seconds() - t0;
+    out->gpu_seconds = sys_seconds() - t0;
     return rc;
 }

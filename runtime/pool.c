@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "../base/sys.h"
 
 enum { SLOT_EMPTY, SLOT_READY, SLOT_RUNNING, SLOT_DONE };
 
@@ -38,13 +39,6 @@ int pool_default_threads(void)
         return CPU_COUNT(&set) > 0 ? CPU_COUNT(&set) : 1;
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* One job: the cache first, NVRTC on a miss, then the cache again. */
@@ -101,7 +95,7 @@ int pool_run(int threads, int window, cache *c, const pool_hooks *hooks, void *u
              size_t errsize)
 {
     memset(stats, 0, sizeof *stats);
-    double t0 = now_seconds();
+    double t0 = sys_seconds();
     if (threads < 1)
         threads = pool_default_threads();
     if (window < threads * 2)
@@ -200,6 +194,6 @@ int pool_run(int threads, int window, cache *c, const pool_hooks *hooks, void *u
     pthread_cond_destroy(&p.finished);
     free(p.slots);
     free(tids);
-    stats->wall_seconds = now_seconds() - t0;
+    stats->wall_seconds = sys_seconds() - t0;
     return rc;
 }

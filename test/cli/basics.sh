@@ -4,15 +4,7 @@
 set -u
 cutune=$1
 src=$2
-fails=0
-check() { # description, condition...
-    local what=$1
-    shift
-    if ! "$@"; then
-        echo "FAIL: $what"
-        fails=$((fails + 1))
-    fi
-}
+. "$(dirname "$0")/lib.sh.inc"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 spec=$src/examples/sweep.tune
@@ -77,5 +69,4 @@ check "error names file:line:col" grep -q "bad.tune:3:11: error: unknown name 'y
 check "cutune SPEC summarises the space" grep -q '312 valid' "$tmp/out"
 check "cutune SPEC says plainly it did not tune" grep -q 'NOT TUNED' "$tmp/err"
 
-echo "$fails failed"
-[ $fails -eq 0 ]
+finish

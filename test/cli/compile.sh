@@ -4,15 +4,7 @@
 set -u
 cutune=$1
 src=$2
-fails=0
-check() {
-    local what=$1
-    shift
-    if ! "$@"; then
-        echo "FAIL: $what"
-        fails=$((fails + 1))
-    fi
-}
+. "$(dirname "$0")/lib.sh.inc"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CUTUNE_CACHE_DIR=$tmp/cache
@@ -107,5 +99,4 @@ check "cutune SPEC exits 0" test $? -eq 0
 check "cutune SPEC compiled the variants" grep -q '312 variants for sm_' "$tmp/t.err"
 check "cutune SPEC says plainly it did not tune" grep -q 'NOT TUNED' "$tmp/t.err"
 
-echo "$fails failed"
-[ $fails -eq 0 ]
+finish
