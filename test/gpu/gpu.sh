@@ -42,6 +42,8 @@ for r in res:
         t = r["time_ms"]
         check(tag + " timed", t is not None and 0 < t["min"] <= t["median"] <= t["max"])
         check(tag + " repetitions", r["pruned"] or r["reps"] >= 5)
+        # 1 Mi elements take a few microseconds: below the 50 us floor, so batched
+        check(tag + " batched per event pair", r["batch"] > 1)
         check(tag + " metric", r["metrics"]["GBps"] > 0 and abs(r["objective"] - r["metrics"]["GBps"]) < 1e-9)
         occ = r["occupancy"]
         check(tag + " model occupancy = driver's (%s vs %s)" % (occ["blocks_per_sm"], occ["driver_blocks_per_sm"]),
@@ -70,4 +72,23 @@ import json,sys
 a=json.load(open('$tmp/r.json')); b=json.load(open('$tmp/r2.json'))
 sys.exit(0 if a['summary']['best'] is not None and b['summary']['best'] is not None else 1)" ||
     { echo "FAIL: no winner on the second run"; exit 1; }
+# Verified against a reference kernel instead of a configuration: the BUG variants are
+# wrong, the others right.
+"$cutune" --color never "$src/test/gpu/tiny_kernel_ref.tune" --results "$tmp/k.json" >"$tmp/out3" 2>"$tmp/err3" || {
+    echo "FAIL: the kernel-reference run"
+    cat "$tmp/err3"
+    exit 1
+}
+python3 - "$tmp/k.json" <<'PY' || exit 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+res = d["results"]
+ok = len(res) == 6 and d["settings"]["reference"] == "kernel scale_ref"
+for r in res:
+    want = "wrong" if r["params"]["BUG"] == 1 else "ok"
+    if r["status"] != want:
+        print("FAIL: #%d %s is %s, expected %s" % (r["index"], r["params"], r["status"], want))
+        ok = False
+sys.exit(0 if ok else 1)
+PY
 echo "gpu tests passed"
