@@ -102,6 +102,10 @@ static int next_job(void *ud, pool_job *pj)
     run *r = ud;
     if (r->limit && r->produced >= r->limit)
         return 0;
+    if (r->opts && r->opts->cancel && *r->opts->cancel) {
+        r->summary->interrupted = 1;
+        return 0; /* what is under way is still delivered */
+    }
     const cutune_variant *v;
     int rc = cutune_configs_next(r->configs, &v);
     if (rc <= 0) {

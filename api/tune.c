@@ -588,6 +588,7 @@ int cutune_tune(cutune_spec *spec, const cutune_tune_options *opts, cutune_tune_
     aopts.limit = opts->limit;
     aopts.progress = opts->progress;
     aopts.progress_user = opts->progress_user;
+    aopts.cancel = opts->cancel;
     if (m->verify.present && (rc = run_reference(&t, &aopts)) < 0)
         goto done;
     cutune_analyze_summary asum;
@@ -604,6 +605,7 @@ int cutune_tune(cutune_spec *spec, const cutune_tune_options *opts, cutune_tune_
     s->threads = asum.threads;
     s->compiled = asum.compiled;
     s->cached = asum.cached;
+    s->interrupted = asum.interrupted;
 done:
     if (t.res) {
         t.res->summary.wall_seconds = sys_seconds() - t0;

@@ -337,6 +337,7 @@ int cutune_tune_write_results(const cutune_tune_result *r, const char *path)
     json_object_set_new(sum, "gpu_seconds", json_real(s->gpu_seconds));
     json_object_set_new(sum, "timing_seconds", json_real(s->timing_seconds));
     json_object_set_new(sum, "threads", json_integer(s->threads));
+    json_object_set_new(sum, "interrupted", json_boolean(s->interrupted));
     json_object_set_new(root, "summary", sum);
     json_t *results = json_array();
     for (uint64_t i = 0; i < r->n; i++)

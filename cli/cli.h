@@ -18,7 +18,8 @@ enum {
     EXIT_IO = 3,        /* a file could not be read or written */
     EXIT_NO_GPU = 4,    /* the work asked for needs a GPU, and none is usable */
     EXIT_INTERNAL = 5,  /* out of memory or an internal error */
-    EXIT_NOTHING = 6    /* tuning ran, but no variant ran correctly: nothing to choose */
+    EXIT_NOTHING = 6,   /* tuning ran, but no variant ran correctly: nothing to choose */
+    EXIT_INTERRUPTED = 130 /* stopped by Ctrl-C (SIGINT) or SIGTERM, after reporting what was done */
 };
 
 /* Options every subcommand that reads a spec accepts. */
@@ -52,6 +53,11 @@ cutune_spec *cli_load(const char *path, const cli_common *c, int *exit_code);
 
 /* cli_print_new_diagnostics: prints diagnostics recorded since index *seen. */
 void cli_print_new_diagnostics(cutune_spec *spec, const cli_common *c, int *seen);
+
+/* cli_catch_interrupts: from now on SIGINT and SIGTERM set *cli_interrupted (the first
+ * time; a second SIGINT ends the program at once). Returns the flag to hand to the
+ * library's `cancel` option. */
+const volatile int *cli_catch_interrupts(void);
 
 /* cli_exit_for_status: the exit code for a library status. */
 int cli_exit_for_status(int status);

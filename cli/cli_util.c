@@ -1,10 +1,40 @@
 /* cli_util.c - spec loading, diagnostics and option handling shared by subcommands. */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+
+static volatile sig_atomic_t interrupted_flag;
+static volatile int interrupted_int;
+
+static void on_interrupt(int sig)
+{
+    if (interrupted_flag && sig == SIGINT) {
+        signal(SIGINT, SIG_DFL); /* a second Ctrl-C: stop now */
+        raise(SIGINT);
+        return;
+    }
+    interrupted_flag = 1;
+    interrupted_int = 1;
+    static const char msg[] = "\ncutune: interrupted: finishing the variant in hand, then reporting "
+                              "(Ctrl-C again to stop at once)\n";
+    ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)ignored;
+}
+
+const volatile int *cli_catch_interrupts(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    return &interrupted_int;
+}
 
 void cli_init_common(cli_common *c)
 {

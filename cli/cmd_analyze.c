@@ -186,6 +186,7 @@ int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyz
     av.fmt = (enum analyze_format)format;
     av.show_progress = isatty(STDERR_FILENO) && !c->quiet;
     cutune_analyze_options opts = *base;
+    opts.cancel = cli_catch_interrupts();
     opts.progress = show_progress;
     opts.progress_user = &av;
     cutune_analyze_summary sum;
@@ -219,12 +220,15 @@ int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyz
             fprintf(stderr, "cache: %s\n", sum.cache_dir);
         if (sum.cache_warning[0])
             fprintf(stderr, "warning: %s\n", sum.cache_warning);
+        if (sum.interrupted)
+            fprintf(stderr, "interrupted: the table covers the first %llu configurations only\n",
+                    (unsigned long long)sum.variants);
         if (av.first_failure_log)
             fprintf(stderr, "\nthe compiler's log for variant %llu:\n%s\n", (unsigned long long)av.first_failure,
                     av.first_failure_log);
     }
     free(av.failure_log_copy);
-    return EXIT_OK;
+    return sum.interrupted ? EXIT_INTERRUPTED : EXIT_OK;
 }
 
 /* Options shared by `analyze` and `cutune SPEC`; returns 1 when handled, -1 on error. */

@@ -184,9 +184,11 @@ int cmd_tune(int argc, char **argv)
         tune_view tv = {isatty(STDERR_FILENO) && !c.quiet, 0, 0};
         t.progress = progress;
         t.progress_user = &tv;
+        t.cancel = cli_catch_interrupts();
         int seen = cutune_spec_diagnostic_count(spec);
         cutune_tune_result *r = NULL;
         int rc = cutune_tune(spec, &t, &r);
+        bool interrupted = r && cutune_tune_summary_of(r)->interrupted;
         cli_print_new_diagnostics(spec, &c, &seen);
         if (rc == CUTUNE_ENODEV && !r)
             fprintf(stderr, "cutune: %s\n", cutune_last_error());
@@ -211,6 +213,9 @@ int cmd_tune(int argc, char **argv)
                 fprintf(stderr, "outputs checked against the %s\n", s->reference);
             if (s->results_path[0])
                 fprintf(stderr, "results: %s\n", s->results_path);
+            if (s->interrupted)
+                fprintf(stderr, "interrupted: %llu variants were done; the best is the best of those\n",
+                        (unsigned long long)s->variants);
             if (s->best >= 0) {
                 const cutune_measurement *b = cutune_tune_at(r, (uint64_t)s->best);
                 printf("\nbest: #%llu", (unsigned long long)b->variant->ordinal);
@@ -224,7 +229,8 @@ int cmd_tune(int argc, char **argv)
             }
             cutune_tune_result_free(r);
         }
-        code = rc == CUTUNE_OK ? EXIT_OK : rc == CUTUNE_ESTOPPED ? EXIT_NOTHING : rc == CUTUNE_ENODEV
+        code = interrupted ? EXIT_INTERRUPTED
+             : rc == CUTUNE_OK ? EXIT_OK : rc == CUTUNE_ESTOPPED ? EXIT_NOTHING : rc == CUTUNE_ENODEV
                                                                            ? EXIT_NO_GPU
                                                                            : cli_exit_for_status(rc);
     }

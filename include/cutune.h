@@ -232,6 +232,9 @@ typedef struct cutune_analyze_options {
     const char *cache_dir;     /* NULL: $CUTUNE_CACHE_DIR, $XDG_CACHE_HOME/cutune or ~/.cache/cutune */
     int no_cache;              /* 1: neither read nor write the cache */
     uint64_t limit;            /* analyse only the first N configurations (0: all) */
+    /* When non-NULL and set to non-zero (e.g. by a signal handler), no new variant is
+     * started; those already under way finish and are reported. */
+    const volatile int *cancel;
     /* Called on the caller's thread after each variant (as often as that; throttle in
      * the callback). NULL: no progress. */
     void (*progress)(void *user, const cutune_progress *p);
@@ -264,6 +267,7 @@ typedef struct cutune_analyze_summary {
     int threads;
     char cache_dir[1024];      /* "" when the cache is off */
     char cache_warning[512];   /* a problem with the cache (the analysis went on without it) */
+    int interrupted;           /* stopped early through `cancel` */
 } cutune_analyze_summary;
 
 /* cutune_analyze: compiles every valid configuration's variant for one architecture
@@ -289,6 +293,7 @@ typedef struct cutune_tune_options {
     double prune;              /* stop timing a variant whose objective is worse than the best so far by
                                   this factor after 3 repetitions; 0: the default (1.5); < 0: never */
     const char *results_path;  /* write the results JSON here (NULL: the spec's emit results, else none) */
+    const volatile int *cancel; /* as for cutune_analyze: set to stop after the variant in hand */
     /* Called on the caller's thread after each variant is done (as often as that). */
     void (*progress)(void *user, const cutune_progress *p);
     void *progress_user;
@@ -343,6 +348,7 @@ typedef struct cutune_tune_summary {
     uint64_t compiled, cached;
     char results_path[1024];   /* where the results were written ("" when not written) */
     char reference[256];       /* what outputs were checked against ("" when not verified) */
+    int interrupted;           /* stopped early through `cancel`: the results cover part of the space */
 } cutune_tune_summary;
 
 typedef struct cutune_tune_result cutune_tune_result;

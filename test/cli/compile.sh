@@ -93,6 +93,16 @@ if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>"$tmp/e
     check "--device without a GPU says why" grep -qi 'driver\|device' "$tmp/e"
 fi
 
+# Ctrl-C: the variants under way finish, the summary says what was covered, exit 130.
+"$cutune" analyze --no-cache --jobs 1 "$src/examples/reduce.tune" >"$tmp/i.out" 2>"$tmp/i.err" &
+pid=$!
+sleep 1.5
+kill -INT $pid
+wait $pid
+check "an interrupted analysis exits 130" test $? -eq 130
+check "... and says what it covered" grep -q 'interrupted: the table covers the first' "$tmp/i.err"
+check "... after printing the rows it finished" test "$(wc -l <"$tmp/i.out")" -gt 1
+
 # The main command without a GPU: compiles, then says it did not time anything.
 "$cutune" "$spec" >"$tmp/t.out" 2>"$tmp/t.err"
 check "cutune SPEC exits 0" test $? -eq 0
