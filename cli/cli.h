@@ -43,6 +43,17 @@ int cli_common_option(cli_common *c, int opt, const char *arg);
     {"color", required_argument, NULL, CLI_OPT_COLOR},      \
     {"quiet", no_argument, NULL, CLI_OPT_QUIET}
 
+/* The compile options `analyze` and `tune` share (handled by cli_analyze_option). */
+#define CLI_ANALYZE_OPTIONS                                 \
+    {"arch", required_argument, NULL, 'a'},                 \
+    {"jobs", required_argument, NULL, 'j'},                 \
+    {"cache-dir", required_argument, NULL, 'C'},            \
+    {"no-cache", no_argument, NULL, 'N'}
+
+/* cli_parse_count: a non-negative count (--limit N) into *out; false (after printing a
+ * usage message naming `sub` and `option`) when text is not one. */
+bool cli_parse_count(const char *sub, const char *option, const char *text, unsigned long long *out);
+
 /* cli_init_common: defaults (colour when stderr is a terminal and NO_COLOR is unset). */
 void cli_init_common(cli_common *c);
 void cli_free_common(cli_common *c);

@@ -145,6 +145,17 @@ const char *cli_format_count(unsigned long long n, char *buf, size_t size)
     return buf;
 }
 
+bool cli_parse_count(const char *sub, const char *option, const char *text, unsigned long long *out)
+{
+    char *end;
+    *out = strtoull(text, &end, 10);
+    if (*end || text[0] == '-' || !text[0]) {
+        cli_usage_error(sub, "%s takes a count (0 for all), not '%s'", option, text);
+        return false;
+    }
+    return true;
+}
+
 int cli_usage_error(const char *sub, const char *fmt, ...)
 {
     va_list ap;

@@ -267,10 +267,7 @@ int cmd_analyze(int argc, char **argv)
     enum analyze_format fmt = AF_TABLE;
     static const struct option longopts[] = {
         CLI_COMMON_OPTIONS,
-        {"arch", required_argument, NULL, 'a'},
-        {"jobs", required_argument, NULL, 'j'},
-        {"cache-dir", required_argument, NULL, 'C'},
-        {"no-cache", no_argument, NULL, 'N'},
+        CLI_ANALYZE_OPTIONS,
         {"limit", required_argument, NULL, 'n'},
         {"format", required_argument, NULL, 'f'},
         {NULL, 0, NULL, 0},
@@ -288,12 +285,12 @@ int cmd_analyze(int argc, char **argv)
         if (handled)
             continue;
         if (opt == 'n') {
-            char *end;
-            o.limit = strtoull(optarg, &end, 10);
-            if (*end || optarg[0] == '-' || !optarg[0]) {
-                code = cli_usage_error("analyze", "--limit takes a count (0 for all), not '%s'", optarg);
+            unsigned long long limit;
+            if (!cli_parse_count("analyze", "--limit", optarg, &limit)) {
+                code = EXIT_USAGE;
                 goto done;
             }
+            o.limit = limit;
         } else if (opt == 'f' && strcmp(optarg, "table") == 0) {
             fmt = AF_TABLE;
         } else if (opt == 'f' && strcmp(optarg, "csv") == 0) {

@@ -135,10 +135,8 @@ int cmd_list(int argc, char **argv)
                 goto done;
             }
         } else if (opt == 'n') {
-            char *end;
-            limit = strtoull(optarg, &end, 10);
-            if (*end || optarg[0] == '-' || !optarg[0]) {
-                code = cli_usage_error("list", "--limit takes a count (0 for all), not '%s'", optarg);
+            if (!cli_parse_count("list", "--limit", optarg, &limit)) {
+                code = EXIT_USAGE;
                 goto done;
             }
         } else {

@@ -93,10 +93,7 @@ int cmd_tune(int argc, char **argv)
     int top = 10;
     static const struct option longopts[] = {
         CLI_COMMON_OPTIONS,
-        {"arch", required_argument, NULL, 'a'},
-        {"jobs", required_argument, NULL, 'j'},
-        {"cache-dir", required_argument, NULL, 'C'},
-        {"no-cache", no_argument, NULL, 'N'},
+        CLI_ANALYZE_OPTIONS,
         {"device", required_argument, NULL, 'd'},
         {"results", required_argument, NULL, 'r'},
         {"limit", required_argument, NULL, 'n'},
@@ -128,13 +125,15 @@ int cmd_tune(int argc, char **argv)
             }
             break;
         case 'r': t.results_path = optarg; break;
-        case 'n':
-            t.limit = strtoull(optarg, &end, 10);
-            if (*end || optarg[0] == '-') {
-                code = cli_usage_error("tune", "--limit takes a count, not '%s'", optarg);
+        case 'n': {
+            unsigned long long limit;
+            if (!cli_parse_count("tune", "--limit", optarg, &limit)) {
+                code = EXIT_USAGE;
                 goto done;
             }
+            t.limit = limit;
             break;
+        }
         case 't':
             top = (int)strtol(optarg, &end, 10);
             if (*end || top < 0) {
