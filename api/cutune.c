@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "../base/sys.h"
 #include "../compiler/sema.h"
@@ -101,6 +102,15 @@ static int spec_compile(cutune_spec *spec, const cutune_load_options *opts)
     if (spec->diags.errors)
         return CUTUNE_ESPEC;
     spec->loaded_ok = true;
+    XXH3_state_t *h = XXH3_createState();
+    if (h) {
+        XXH3_64bits_reset(h);
+        XXH3_64bits_update(h, spec->src->text, spec->src->len);
+        for (int i = 0; opts && i < opts->nset; i++)
+            XXH3_64bits_update(h, opts->set[i], strlen(opts->set[i]) + 1);
+        spec->text_hash = XXH3_64bits_digest(h);
+        XXH3_freeState(h);
+    }
     return CUTUNE_OK;
 }
 

@@ -21,6 +21,7 @@ struct cutune_spec {
     const char *path;
     bool loaded_ok;   /* parsed and checked without error; later diagnostics (an empty
                          space, a failed expression) do not change it */
+    uint64_t text_hash; /* XXH3 of the spec's text and its --set overrides (journal identity) */
 };
 
 /* api_eval_failed: records an evaluation error as a diagnostic on the spec; returns

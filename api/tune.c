@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <xxhash.h>
 
 #include "../compiler/eval.h"
 #include "../runtime/compare.h"
@@ -19,6 +20,7 @@
 #include "../runtime/data.h"
 #include "../runtime/measure.h"
 #include "internal.h"
+#include "journal.h"
 #include "tune_result.h"
 #include "../base/sys.h"
 
@@ -58,6 +60,7 @@ typedef struct tuner {
     bool have_best;
     double best_objective;
     cutune_tune_result *res;
+    journal *journal;         /* NULL: none */
     int status;               /* set when the run must stop */
     char err[512];
 } tuner;
@@ -303,7 +306,10 @@ static int tune_each(void *user, const cutune_analysis *a, const analyze_binary 
         return -1;
     }
     const cutune_variant *v = &rec->v;
-    if (!a->compiled) {
+    json_t *done_before = journal_find(t->journal, v->ordinal);
+    if (done_before) {
+        result_load(t->res, rec, done_before); /* measured by an earlier run: not again */
+    } else if (!a->compiled) {
         result_set_status(t->res, rec, "compile error", a->log);
     } else if (!a->launchable) {
         result_set_status(t->res, rec, "cannot launch", a->why);
@@ -320,6 +326,17 @@ static int tune_each(void *user, const cutune_analysis *a, const analyze_binary 
         }
     }
     cutune_measurement *mm = &rec->m;
+    if (t->journal && !done_before) {
+        json_t *line = result_record_json(t->res, rec);
+        char err[512];
+        int rc = line ? journal_append(t->journal, line, err, sizeof err) : -1;
+        json_decref(line);
+        if (rc < 0) { /* losing the journal would lose what is measured: stop */
+            snprintf(t->err, sizeof t->err, "%s", line ? err : "out of memory");
+            t->status = CUTUNE_EIO;
+            return -1;
+        }
+    }
     if (mm->timed && !mm->pruned && isfinite(mm->objective) &&
         (!t->have_best || better(t, mm->objective, t->best_objective))) {
         t->have_best = true;
@@ -492,6 +509,30 @@ done:
     return rc;
 }
 
+/* Opens the journal: its identity is the spec's text and --set overrides, the kernel
+ * source, the device and the L2 flush setting, all of which change what is measured. */
+static int open_journal(tuner *t, const char *path, bool flush)
+{
+    char *kernel = sys_read_file(t->m->kernel_file, NULL);
+    char spec_hex[32], kernel_hex[32];
+    snprintf(spec_hex, sizeof spec_hex, "%016llx", (unsigned long long)t->spec->text_hash);
+    snprintf(kernel_hex, sizeof kernel_hex, "%016llx",
+             (unsigned long long)(kernel ? XXH3_64bits(kernel, strlen(kernel)) : 0));
+    free(kernel);
+    json_t *identity = json_pack("{s:s, s:s, s:s, s:s, s:b}", "spec", spec_hex, "kernel", kernel_hex, "device",
+                                 t->dev.name, "arch", t->dev.arch, "flush_l2", flush);
+    char err[600];
+    int rc = identity ? journal_open(&t->journal, path, identity, t->opts->fresh, err, sizeof err) : -1;
+    json_decref(identity);
+    if (rc < 0) {
+        diag_error_noloc(&t->spec->diags, "%s", identity ? err : "out of memory");
+        return CUTUNE_EIO;
+    }
+    t->res->summary.resumed = journal_count(t->journal);
+    snprintf(t->res->summary.journal_path, sizeof t->res->summary.journal_path, "%s", path);
+    return CUTUNE_OK;
+}
+
 static void free_args(tuner *t)
 {
     for (int i = 0; t->args && i < t->m->nargs; i++) {
@@ -591,10 +632,20 @@ int cutune_tune(cutune_spec *spec, const cutune_tune_options *opts, cutune_tune_
     aopts.cancel = opts->cancel;
     if (m->verify.present && (rc = run_reference(&t, &aopts)) < 0)
         goto done;
+    const char *results = opts->results_path ? opts->results_path : m->emit.results_path;
+    char journal_path[1100] = "";
+    if (opts->journal_path)
+        snprintf(journal_path, sizeof journal_path, "%s", opts->journal_path);
+    else if (results)
+        snprintf(journal_path, sizeof journal_path, "%s.journal", results);
+    if (journal_path[0] && (rc = open_journal(&t, journal_path, flush)) < 0)
+        goto done;
     cutune_analyze_summary asum;
     rc = api_analyze(spec, &aopts, tune_each, &t, true, &asum);
     if (rc == CUTUNE_ESTOPPED)
         rc = t.status ? t.status : rc;
+    if (t.status == CUTUNE_EIO)
+        diag_error_noloc(&spec->diags, "%s", t.err);
     if (t.status == CUTUNE_ENODEV) {
         diag_error_noloc(&spec->diags, "%s", t.err);
         api_set_error("%s", t.err);
@@ -620,6 +671,7 @@ done:
             }
         }
     }
+    journal_close(t.journal);
     free_args(&t);
     meas_close(t.g);
     drv_close(t.d);

@@ -147,13 +147,15 @@ void result_finish(cutune_tune_result *r, bool flush_l2, const m_measure *ms)
 {
     cutune_tune_summary *s = &r->summary;
     s->variants = r->n;
-    s->timed = s->wrong = s->failed = s->unlaunchable = s->pruned = 0;
+    s->timed = s->wrong = s->failed = s->unlaunchable = s->pruned = s->resumed = 0;
     for (uint64_t i = 0; i < r->n; i++) {
         const cutune_measurement *m = &r->records[i]->m;
         s->gpu_seconds += m->gpu_seconds;
         s->timing_seconds += m->timing_seconds;
         if (m->timed)
             s->timed++;
+        if (m->resumed)
+            s->resumed++;
         if (m->pruned)
             s->pruned++;
         if (strcmp(m->status, "wrong") == 0)
@@ -220,7 +222,7 @@ static json_t *dims(const int64_t *d)
     return a;
 }
 
-static json_t *record_json(const cutune_tune_result *r, const record *rec)
+json_t *result_record_json(const cutune_tune_result *r, const record *rec)
 {
     const cutune_measurement *m = &rec->m;
     const cutune_variant *v = &rec->v;
@@ -278,7 +280,58 @@ static json_t *record_json(const cutune_tune_result *r, const record *rec)
     json_object_set_new(o, "duplicate", json_boolean(m->duplicate));
     json_object_set_new(o, "gpu_seconds", json_real(m->gpu_seconds));
     json_object_set_new(o, "timing_seconds", json_real(m->timing_seconds));
+    json_object_set_new(o, "resumed", json_boolean(m->resumed));
     return o;
+}
+
+/* The literal for a status read back from JSON ("not run" for one we do not know). */
+static const char *status_literal(const char *s)
+{
+    static const char *const known[] = {"ok", "wrong", "compile error", "cannot launch", "load error",
+                                        "launch error", "not run"};
+    for (size_t i = 0; s && i < sizeof known / sizeof *known; i++)
+        if (strcmp(s, known[i]) == 0)
+            return known[i];
+    return "not run";
+}
+
+static double number_of(json_t *v, double otherwise)
+{
+    return json_is_number(v) ? json_number_value(v) : otherwise;
+}
+
+void result_load(cutune_tune_result *r, record *rec, json_t *j)
+{
+    cutune_measurement *m = &rec->m;
+    json_t *reason = json_object_get(j, "reason");
+    result_set_status(r, rec, status_literal(json_string_value(json_object_get(j, "status"))),
+                      json_is_string(reason) ? json_string_value(reason) : NULL);
+    json_t *res = json_object_get(j, "resources");
+    m->registers = (int)number_of(json_object_get(res, "registers"), m->registers);
+    json_t *occ = json_object_get(j, "occupancy");
+    m->driver_blocks_per_sm = (int)number_of(json_object_get(occ, "driver_blocks_per_sm"), -1);
+    json_t *t = json_object_get(j, "time_ms");
+    m->timed = json_is_object(t);
+    if (m->timed) {
+        m->median_ms = number_of(json_object_get(t, "median"), NAN);
+        m->min_ms = number_of(json_object_get(t, "min"), NAN);
+        m->max_ms = number_of(json_object_get(t, "max"), NAN);
+        m->q1_ms = number_of(json_object_get(t, "q1"), NAN);
+        m->q3_ms = number_of(json_object_get(t, "q3"), NAN);
+        m->spread = number_of(json_object_get(j, "spread"), NAN);
+        m->reps = (int)number_of(json_object_get(j, "reps"), 0);
+        m->batch = (int)number_of(json_object_get(j, "batch"), 1);
+        m->pruned = json_is_true(json_object_get(j, "pruned"));
+        m->objective = number_of(json_object_get(j, "objective"), NAN);
+        json_t *mets = json_object_get(j, "metrics");
+        for (int i = 0; i < r->nmetrics; i++)
+            rec->metrics[i] = number_of(json_object_get(mets, r->metric_names[i]), NAN);
+    }
+    m->verified = json_is_true(json_object_get(j, "verified"));
+    m->max_abs_error = number_of(json_object_get(j, "max_abs_error"), 0);
+    m->gpu_seconds = number_of(json_object_get(j, "gpu_seconds"), 0);
+    m->timing_seconds = number_of(json_object_get(j, "timing_seconds"), 0);
+    m->resumed = 1;
 }
 
 int cutune_tune_write_results(const cutune_tune_result *r, const char *path)
@@ -338,10 +391,11 @@ int cutune_tune_write_results(const cutune_tune_result *r, const char *path)
     json_object_set_new(sum, "timing_seconds", json_real(s->timing_seconds));
     json_object_set_new(sum, "threads", json_integer(s->threads));
     json_object_set_new(sum, "interrupted", json_boolean(s->interrupted));
+    json_object_set_new(sum, "resumed", json_integer((json_int_t)s->resumed));
     json_object_set_new(root, "summary", sum);
     json_t *results = json_array();
     for (uint64_t i = 0; i < r->n; i++)
-        json_array_append_new(results, record_json(r, r->records[i]));
+        json_array_append_new(results, result_record_json(r, r->records[i]));
     json_object_set_new(root, "results", results);
     /* Written to a temporary file and renamed: a reader never sees half a file. */
     char tmp[4096];

@@ -3,6 +3,8 @@
 #ifndef CUTUNE_API_TUNE_RESULT_H
 #define CUTUNE_API_TUNE_RESULT_H
 
+#include <jansson.h>
+
 #include "internal.h"
 
 typedef struct record {
@@ -43,6 +45,12 @@ void result_set_status(cutune_tune_result *r, record *rec, const char *status, c
 
 /* result_set_best: the record is the best so far. */
 void result_set_best(cutune_tune_result *r, const record *rec);
+
+/* result_record_json: the record as one results-file entry (also a journal line). */
+json_t *result_record_json(const cutune_tune_result *r, const record *rec);
+
+/* result_load: the record's outcome from a journal line (marked resumed). */
+void result_load(cutune_tune_result *r, record *rec, json_t *j);
 
 /* result_finish: fills the summary's counts and the measurement settings. */
 void result_finish(cutune_tune_result *r, bool flush_l2, const m_measure *ms);

@@ -99,6 +99,8 @@ int cmd_tune(int argc, char **argv)
         {"limit", required_argument, NULL, 'n'},
         {"top", required_argument, NULL, 't'},
         {"prune", required_argument, NULL, 'p'},
+        {"journal", required_argument, NULL, 'J'},
+        {"fresh", no_argument, NULL, 'R'},
         {"flush-l2", no_argument, NULL, 'F'},
         {"no-flush-l2", no_argument, NULL, 'G'},
         {NULL, 0, NULL, 0},
@@ -148,6 +150,8 @@ int cmd_tune(int argc, char **argv)
                 goto done;
             }
             break;
+        case 'J': t.journal_path = optarg; break;
+        case 'R': t.fresh = 1; break;
         case 'F': t.flush_l2 = 1; break;
         case 'G': t.flush_l2 = 0; break;
         default: code = cli_usage_error("tune", "unknown option"); goto done;
@@ -212,6 +216,9 @@ int cmd_tune(int argc, char **argv)
                 fprintf(stderr, "outputs checked against the %s\n", s->reference);
             if (s->results_path[0])
                 fprintf(stderr, "results: %s\n", s->results_path);
+            if (s->journal_path[0])
+                fprintf(stderr, "journal: %s (%llu variants resumed from an earlier run, not run again)\n",
+                        s->journal_path, (unsigned long long)s->resumed);
             if (s->interrupted)
                 fprintf(stderr, "interrupted: %llu variants were done; the best is the best of those\n",
                         (unsigned long long)s->variants);

@@ -294,6 +294,12 @@ typedef struct cutune_tune_options {
                                   this factor after 3 repetitions; 0: the default (1.5); < 0: never */
     const char *results_path;  /* write the results JSON here (NULL: the spec's emit results, else none) */
     const volatile int *cancel; /* as for cutune_analyze: set to stop after the variant in hand */
+    /* The journal: every outcome is appended and synced as soon as it exists, and a run
+     * of the same spec (text, --set, kernel source) on the same device resumes from it.
+     * NULL: the results path with ".journal" appended, or no journal when there is no
+     * results path. */
+    const char *journal_path;
+    int fresh;                 /* 1: discard an existing journal instead of resuming it */
     /* Called on the caller's thread after each variant is done (as often as that). */
     void (*progress)(void *user, const cutune_progress *p);
     void *progress_user;
@@ -328,6 +334,7 @@ typedef struct cutune_measurement {
     double gpu_seconds;        /* time the GPU thread spent on it: arguments, load, checked run,
                                   verification and timing */
     double timing_seconds;     /* of which timing (warm-ups and repetitions) */
+    int resumed;               /* 1: read back from the journal of an earlier, interrupted run */
 } cutune_measurement;
 
 typedef struct cutune_tune_summary {
@@ -349,6 +356,8 @@ typedef struct cutune_tune_summary {
     char results_path[1024];   /* where the results were written ("" when not written) */
     char reference[256];       /* what outputs were checked against ("" when not verified) */
     int interrupted;           /* stopped early through `cancel`: the results cover part of the space */
+    uint64_t resumed;          /* outcomes read back from the journal, not run again */
+    char journal_path[1024];   /* "" when there is no journal */
 } cutune_tune_summary;
 
 typedef struct cutune_tune_result cutune_tune_result;

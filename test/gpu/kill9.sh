@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# kill9.sh CUTUNE SOURCE_DIR [SPEC] - tunes SPEC (default: examples/sweep.tune), killing
+# the tuner with SIGKILL at random moments several times and resuming each time, then
+# lets it finish; the journal must hold every configuration exactly once and the final
+# results must cover the whole space. Exits 77 (skipped) without a GPU.
+set -u
+cutune=$1
+src=$2
+spec=${3:-$src/examples/sweep.tune}
+kills=${KILLS:-4}
+if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>&1; then
+    echo "SKIP: no usable GPU"
+    exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export CUTUNE_CACHE_DIR=$tmp/cache
+results=$tmp/r.json
+journal=$results.journal
+for i in $(seq "$kills"); do
+    "$cutune" --color never "$spec" --results "$results" >"$tmp/out.$i" 2>&1 &
+    pid=$!
+    # somewhere in the run: after the set-up (about 3 s here), before the end
+    sleep "$(awk -v s="$RANDOM" 'BEGIN { srand(s); printf "%.1f", 3 + rand() * 6 }')"
+    kill -9 $pid 2>/dev/null
+    wait $pid 2>/dev/null
+    lines=$(($(wc -l <"$journal" 2>/dev/null || echo 1) - 1))
+    echo "kill $i: the journal holds $lines outcomes"
+done
+"$cutune" --color never "$spec" --results "$results" >"$tmp/out.final" 2>&1 || {
+    echo "FAIL: the last run failed"
+    cat "$tmp/out.final"
+    exit 1
+}
+grep -E 'journal:|variants:' "$tmp/out.final"
+python3 - "$journal" "$results" <<'PY'
+import collections, json, sys
+lines = open(sys.argv[1]).read().splitlines()
+head = json.loads(lines[0])
+records = [json.loads(l) for l in lines[1:]]
+counts = collections.Counter(r["index"] for r in records)
+res = json.load(open(sys.argv[2]))
+n = len(res["results"])
+dups = [k for k, c in counts.items() if c != 1]
+ok = head["format"] == "cutune-journal" and not dups and len(counts) == n and set(counts) == set(range(n))
+print("journal: %d outcomes for %d configurations, %d repeated; results resumed: %d" %
+      (len(records), n, len(dups), res["summary"]["resumed"]))
+sys.exit(0 if ok else 1)
+PY
