@@ -255,6 +255,37 @@ int api_eval_failed(cutune_spec *spec, const eval_error *err)
     return CUTUNE_EEVAL;
 }
 
+/* Constraint r empties the space together with earlier ones: when a single earlier
+ * one suffices, names it (an error at r, a note at it) and returns 1; 0 when it takes
+ * more than two; a negative status on failure. `reqs` is scratch of nrequires ints. */
+static int explain_pair(cutune_spec *spec, int r, int *reqs)
+{
+    const model *m = spec->model;
+    for (int j = 0; j < r; j++) {
+        reqs[0] = j;
+        reqs[1] = r;
+        space *sp;
+        if (space_new(&sp, m, reqs, 2) < 0)
+            return CUTUNE_ENOMEM;
+        uint64_t count;
+        bool sat;
+        eval_error err;
+        int crc = space_count(sp, &count, &sat, &err);
+        space_free(sp);
+        if (crc < 0)
+            return api_eval_failed(spec, &err);
+        if (count == 0) {
+            unsigned line, col;
+            src_position(spec->src, m->requires[j].loc.begin, &line, &col);
+            diag_error(&spec->diags, m->requires[r].loc, "no configuration satisfies both this constraint and "
+                       "the one on line %u", line);
+            diag_note(&spec->diags, true, m->requires[j].loc, "the other constraint");
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The space is empty: find the constraint that empties it. A constraint that no
  * configuration satisfies on its own is named alone; otherwise the first one that,
  * with those before it, leaves nothing. */
@@ -290,11 +321,18 @@ static int explain_empty(cutune_spec *spec)
                 goto done;
             }
             if (count == 0) {
-                if (pass == 0)
+                if (pass == 0) {
                     diag_error(&spec->diags, m->requires[r].loc, "no configuration satisfies this constraint");
-                else
-                    diag_error(&spec->diags, m->requires[r].loc, "no configuration satisfies this constraint "
-                               "together with the ones before it");
+                } else {
+                    int named = explain_pair(spec, r, reqs);
+                    if (named < 0) {
+                        rc = named;
+                        goto done;
+                    }
+                    if (!named)
+                        diag_error(&spec->diags, m->requires[r].loc, "no configuration satisfies this constraint "
+                                   "together with the ones before it");
+                }
                 reported = true;
             }
         }

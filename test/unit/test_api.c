@@ -154,9 +154,12 @@ static void test_empty_space_is_explained(void **state)
     assert_int_equal(size.raw, 16);
     assert_int_equal(size.valid, 0);
     assert_string_equal(cutune_spec_diagnostics(spec, before, 0),
-                        "api.tune:5:11: error: no configuration satisfies this constraint together with the ones "
-                        "before it\n"
+                        "api.tune:5:11: error: no configuration satisfies both this constraint and the one on "
+                        "line 4\n"
                         "     5 |   require a * b < 2;\n"
+                        "       |           ^~~~~~~~~\n"
+                        "api.tune:4:11: note: the other constraint\n"
+                        "     4 |   require a + b > 3;\n"
                         "       |           ^~~~~~~~~\n");
     cutune_spec_free(spec);
 }
