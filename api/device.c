@@ -1,6 +1,9 @@
 /* device.c - devices and occupancy in the public API (cutune_device_*,
  * cutune_occupancy_*), and the thread's last error for calls without a spec. */
+#include <errno.h>
 #include <stdarg.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -74,51 +77,34 @@ int cutune_occupancy_for_arch(const char *arch, int regs, int threads, int64_t s
     return occupancy_on(a, regs, threads, smem_bytes, out);
 }
 
-/* Opens the driver for one call; the message says why not. */
-static drv *open_driver(void)
+/* What the driver says of the machine and of one device. */
+typedef struct answer {
+    int rc;
+    int count;
+    cutune_device dev;
+    drv_device raw;
+    char err[512];
+} answer;
+
+/* Asks the driver, in this process. */
+static void ask_driver(int ordinal, answer *a)
 {
+    memset(a, 0, sizeof *a);
     drv *d;
-    char err[512];
-    if (drv_open(&d, err, sizeof err) < 0) {
-        api_set_error("%s", err);
-        return NULL;
+    if (drv_open(&d, a->err, sizeof a->err) < 0) {
+        a->rc = CUTUNE_ENODEV;
+        return;
     }
-    return d;
-}
-
-int cutune_device_count(int *count)
-{
-    *count = 0;
-    drv *d = open_driver();
-    if (!d)
-        return CUTUNE_ENODEV;
-    char err[512];
-    int rc = drv_device_count(d, count, err, sizeof err) < 0 ? CUTUNE_ENODEV : CUTUNE_OK;
-    if (rc < 0)
-        api_set_error("%s", err);
-    drv_close(d);
-    return rc;
-}
-
-/* Fills `out` from the driver's view of device `ordinal`, `dev` getting the raw figures. */
-static int device_get(int ordinal, cutune_device *out, drv_device *dev)
-{
-    memset(out, 0, sizeof *out);
-    drv *d = open_driver();
-    if (!d)
-        return CUTUNE_ENODEV;
-    int count = 0, rc = CUTUNE_OK;
-    char err[512];
-    if (drv_device_count(d, &count, err, sizeof err) < 0) {
-        api_set_error("%s", err);
-        rc = CUTUNE_ENODEV;
-    } else if (ordinal < 0 || ordinal >= count) {
-        api_set_error("no GPU %d: the driver sees %d", ordinal, count);
-        rc = count ? CUTUNE_EINVAL : CUTUNE_ENODEV;
-    } else if (drv_device_info(d, ordinal, dev, err, sizeof err) < 0) {
-        api_set_error("%s", err);
-        rc = CUTUNE_ENODEV;
-    } else {
+    if (drv_device_count(d, &a->count, a->err, sizeof a->err) < 0) {
+        a->rc = CUTUNE_ENODEV;
+    } else if (ordinal >= 0 && ordinal >= a->count) {
+        snprintf(a->err, sizeof a->err, "no GPU %d: the driver sees %d", ordinal, a->count);
+        a->rc = a->count ? CUTUNE_EINVAL : CUTUNE_ENODEV;
+    } else if (ordinal >= 0 && drv_device_info(d, ordinal, &a->raw, a->err, sizeof a->err) < 0) {
+        a->rc = CUTUNE_ENODEV;
+    } else if (ordinal >= 0) {
+        cutune_device *out = &a->dev;
+        const drv_device *dev = &a->raw;
         out->ordinal = ordinal;
         snprintf(out->name, sizeof out->name, "%s", dev->name);
         snprintf(out->arch, sizeof out->arch, "sm_%d", dev->cc);
@@ -134,7 +120,74 @@ static int device_get(int ordinal, cutune_device *out, drv_device *dev)
         out->driver_version = drv_version(d);
     }
     drv_close(d);
-    return rc;
+}
+
+/* Asks the driver in a child process, so that this process never initialises CUDA:
+ * the tuner forks its GPU worker later, and CUDA does not survive a fork. */
+static void query(int ordinal, answer *a)
+{
+    int fds[2];
+    if (pipe(fds) != 0) {
+        ask_driver(ordinal, a);
+        return;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        ask_driver(ordinal, a);
+        return;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        answer mine;
+        ask_driver(ordinal, &mine);
+        ssize_t ignored = write(fds[1], &mine, sizeof mine); /* the parent reads until it has it all */
+        (void)ignored;
+        _exit(0);
+    }
+    close(fds[1]);
+    size_t got = 0;
+    while (got < sizeof *a) {
+        ssize_t n = read(fds[0], (char *)a + got, sizeof *a - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fds[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (got != sizeof *a) {
+        memset(a, 0, sizeof *a);
+        a->rc = CUTUNE_ENODEV;
+        snprintf(a->err, sizeof a->err, "the driver query process failed (%s)",
+                 WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no answer");
+    }
+}
+
+int cutune_device_count(int *count)
+{
+    answer a;
+    query(-1, &a);
+    *count = a.count;
+    if (a.rc < 0)
+        api_set_error("%s", a.err);
+    return a.rc;
+}
+
+/* Fills `out` from the driver's view of device `ordinal`, `dev` getting the raw figures. */
+static int device_get(int ordinal, cutune_device *out, drv_device *dev)
+{
+    answer a;
+    query(ordinal, &a);
+    *out = a.dev;
+    *dev = a.raw;
+    if (a.rc < 0)
+        api_set_error("%s", a.err);
+    return a.rc;
 }
 
 int cutune_device_get(int ordinal, cutune_device *out)
