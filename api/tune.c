@@ -11,7 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 #include <xxhash.h>
 
 #include "../compiler/eval.h"
@@ -27,6 +31,7 @@
 enum { DEFAULT_FLUSH_FACTOR = 2 };     /* the flush buffer is twice the L2 */
 #define DEFAULT_PRUNE 1.5
 #define MIN_SAMPLE_MS 0.05             /* event pairs last at least this (timer resolution ~0.5 us) */
+#define DEFAULT_LIMIT_S 60.0           /* a variant's time limit when the spec gives none */
 
 typedef struct arg_state {
     const m_arg *a;
@@ -61,6 +66,10 @@ typedef struct tuner {
     double best_objective;
     cutune_tune_result *res;
     journal *journal;         /* NULL: none */
+    pid_t worker;             /* the GPU worker process (0: none running) */
+    int to_worker, from_worker;
+    double limit_s;           /* a variant's time limit in the worker */
+    size_t flush_bytes;
     int status;               /* set when the run must stop */
     char err[512];
 } tuner;
@@ -297,6 +306,410 @@ done:
     return rc;
 }
 
+
+static int run_reference(tuner *t);
+
+/* ---- the GPU worker process ------------------------------------------------------
+ *
+ * Every CUDA call happens in a worker process forked from the tuner (which never
+ * initialises CUDA itself, since CUDA does not survive a fork). The worker inherits
+ * the model and the argument plan, sets up the device (buffers, the reference's
+ * outputs), and then serves one request per variant: the variant's parameter values
+ * and geometry, its cubin and symbol, and the best objective so far (for early
+ * stopping); it answers with the measurement. A sticky CUDA error (illegal address,
+ * trap, misaligned access) makes the worker answer and exit; a crash closes its pipe;
+ * a hang outlasts the variant's time limit and the tuner kills it. In each case the
+ * tuner records the cause against the variant and starts a fresh worker for the next.
+ *
+ * Messages are frames: a 32-bit length, then the fields in order (64-bit integers,
+ * doubles, and length-prefixed strings), native byte order (same machine). */
+
+typedef struct frame {
+    strbuf buf;
+    size_t at;          /* read position */
+    bool bad;
+} frame;
+
+static void put_u64(frame *f, uint64_t v) { sb_addn(&f->buf, (const char *)&v, 8); }
+static void put_f64(frame *f, double v) { sb_addn(&f->buf, (const char *)&v, 8); }
+static void put_bytes(frame *f, const void *p, size_t n)
+{
+    put_u64(f, n);
+    sb_addn(&f->buf, p, n);
+}
+static void put_str(frame *f, const char *s) { put_bytes(f, s ? s : "", s ? strlen(s) : 0); }
+
+static uint64_t get_u64(frame *f)
+{
+    uint64_t v = 0;
+    if (f->at + 8 > f->buf.len) {
+        f->bad = true;
+        return 0;
+    }
+    memcpy(&v, f->buf.data + f->at, 8);
+    f->at += 8;
+    return v;
+}
+static double get_f64(frame *f)
+{
+    uint64_t bits = get_u64(f);
+    double v;
+    memcpy(&v, &bits, 8);
+    return v;
+}
+/* A pointer into the frame, valid while the frame lives (strings are NUL-terminated
+ * because put_bytes is followed by the next field's bytes: we copy instead). */
+static char *get_str(frame *f, arena *a)
+{
+    uint64_t n = get_u64(f);
+    if (f->bad || f->at + n > f->buf.len) {
+        f->bad = true;
+        return NULL;
+    }
+    char *s = arena_strndup(a, f->buf.data + f->at, (size_t)n);
+    f->at += n;
+    return s;
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n) {
+        ssize_t w = write(fd, c, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        c += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int send_frame(int fd, frame *f)
+{
+    uint32_t len = (uint32_t)f->buf.len;
+    if (!sb_ok(&f->buf) || write_all(fd, &len, 4) < 0 || write_all(fd, f->buf.data, f->buf.len) < 0)
+        return -1;
+    return 0;
+}
+
+/* Reads n bytes by `deadline` (sys_seconds; 0: wait forever). 0, -1 on EOF or error,
+ * -2 on timeout. */
+static int read_all(int fd, void *p, size_t n, double deadline)
+{
+    char *c = p;
+    while (n) {
+        if (deadline > 0) {
+            double left = deadline - sys_seconds();
+            if (left <= 0)
+                return -2;
+            struct pollfd pfd = {fd, POLLIN, 0};
+            int pr = poll(&pfd, 1, (int)(left * 1000) + 1);
+            if (pr < 0 && errno == EINTR)
+                continue;
+            if (pr == 0)
+                return -2;
+            if (pr < 0)
+                return -1;
+        }
+        ssize_t r = read(fd, c, n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        c += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+static int recv_frame(int fd, frame *f, double deadline)
+{
+    uint32_t len;
+    sb_reset(&f->buf);
+    f->at = 0;
+    f->bad = false;
+    int rc = read_all(fd, &len, 4, deadline);
+    if (rc < 0)
+        return rc;
+    char *data = malloc(len ? len : 1);
+    if (!data)
+        return -1;
+    rc = read_all(fd, data, len, deadline);
+    if (rc == 0)
+        sb_addn(&f->buf, data, len);
+    free(data);
+    return rc;
+}
+
+static const char *const statuses[] = {"ok", "wrong", "compile error", "cannot launch", "load error",
+                                       "launch error", "not run", "timeout", "crashed"};
+
+static uint64_t status_index(const char *s)
+{
+    for (size_t i = 0; i < sizeof statuses / sizeof *statuses; i++)
+        if (s && strcmp(s, statuses[i]) == 0)
+            return i;
+    return 6;
+}
+
+/* The worker's set-up: driver, device, buffers, the reference. 0, or -1 with msg. */
+static int worker_setup(tuner *t, strbuf *msg)
+{
+    char err[512];
+    if (drv_open(&t->d, err, sizeof err) < 0 ||
+        meas_open(&t->g, t->d, t->opts->device, t->flush_bytes, err, sizeof err) < 0) {
+        sb_add(msg, err);
+        return -1;
+    }
+    if (!t->m->verify.present)
+        return 0;
+    int before = cutune_spec_diagnostic_count(t->spec);
+    if (run_reference(t) < 0) {
+        const char *text = cutune_spec_diagnostics(t->spec, before, 0);
+        sb_add(msg, text && *text ? text : "the reference failed");
+        return -1;
+    }
+    return 0;
+}
+
+/* The worker: never returns. */
+static void worker_main(tuner *t, int in, int out)
+{
+    frame f = {STRBUF_INIT, 0, false};
+    strbuf msg = STRBUF_INIT;
+    double ref_seconds = t->res->summary.gpu_seconds;
+    int ok = worker_setup(t, &msg) == 0;
+    put_u64(&f, (uint64_t)ok);
+    put_f64(&f, t->res->summary.gpu_seconds - ref_seconds);
+    put_str(&f, sb_cstr(&msg));
+    if (send_frame(out, &f) < 0 || !ok)
+        _exit(ok ? 2 : 1);
+    arena *a = arena_new();
+    record *rec = result_scratch(t->res);
+    for (;;) {
+        sb_reset(&f.buf);
+        if (recv_frame(in, &f, 0) < 0)
+            _exit(0); /* the tuner has gone: so do we */
+        arena_reset(a);
+        cutune_variant v;
+        memset(&v, 0, sizeof v);
+        v.ordinal = get_u64(&f);
+        for (int d = 0; d < 3; d++)
+            v.block[d] = (int64_t)get_u64(&f);
+        for (int d = 0; d < 3; d++)
+            v.grid[d] = (int64_t)get_u64(&f);
+        v.smem_bytes = (int64_t)get_u64(&f);
+        v.nparams = (int)get_u64(&f);
+        const char **values = arena_alloc(a, sizeof(char *) * (size_t)(v.nparams + 1));
+        for (int i = 0; values && i < v.nparams; i++)
+            values[i] = get_str(&f, a);
+        v.values = values;
+        char *symbol = get_str(&f, a);
+        uint64_t cubin_size = get_u64(&f);
+        const unsigned char *cubin = (const unsigned char *)f.buf.data + f.at;
+        f.at += cubin_size;
+        t->have_best = get_u64(&f) != 0;
+        t->best_objective = get_f64(&f);
+        if (f.bad || f.at > f.buf.len || !values || !symbol)
+            _exit(4);
+        memset(rec, 0, sizeof *rec);
+        rec->metrics = t->res->scratch_metrics;
+        rec->m.metrics = rec->metrics;
+        values_of(t->m, &v, t->vals);
+        eval_error e;
+        int sticky = 0;
+        if (plan_args(t->m, t->vals, t->counts, t->scalars, &e) < 0) {
+            result_set_status(t->res, rec, "not run", e.message);
+        } else {
+            analyze_binary bin = {cubin, (size_t)cubin_size, symbol};
+            sticky = run_variant(t, &bin, &v, true, rec) < 0;
+        }
+        frame r = {STRBUF_INIT, 0, false};
+        const cutune_measurement *m = &rec->m;
+        put_u64(&r, status_index(m->status));
+        put_u64(&r, (uint64_t)sticky);
+        put_str(&r, m->reason);
+        put_u64(&r, (uint64_t)(int64_t)m->registers);
+        put_u64(&r, (uint64_t)(int64_t)m->driver_blocks_per_sm);
+        put_u64(&r, (uint64_t)m->timed);
+        put_f64(&r, m->median_ms);
+        put_f64(&r, m->min_ms);
+        put_f64(&r, m->max_ms);
+        put_f64(&r, m->q1_ms);
+        put_f64(&r, m->q3_ms);
+        put_f64(&r, m->spread);
+        put_u64(&r, (uint64_t)m->reps);
+        put_u64(&r, (uint64_t)m->batch);
+        put_u64(&r, (uint64_t)m->pruned);
+        put_f64(&r, m->objective);
+        for (int i = 0; i < t->m->nmetrics; i++)
+            put_f64(&r, rec->metrics[i]);
+        put_u64(&r, (uint64_t)m->verified);
+        put_f64(&r, m->max_abs_error);
+        put_f64(&r, m->gpu_seconds);
+        put_f64(&r, m->timing_seconds);
+        int sent = send_frame(out, &r);
+        sb_free(&r.buf);
+        if (sent < 0 || sticky)
+            _exit(sticky ? 3 : 0); /* a context with a sticky error is of no more use */
+    }
+}
+
+/* Starts a worker and waits for its set-up. 0, or a status with t->err. */
+static int worker_start(tuner *t)
+{
+    int to[2], from[2];
+    if (pipe(to) != 0 || pipe(from) != 0) {
+        snprintf(t->err, sizeof t->err, "cannot create pipes: %s", strerror(errno));
+        return CUTUNE_ENOMEM;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(t->err, sizeof t->err, "cannot start the GPU worker: %s", strerror(errno));
+        return CUTUNE_ENOMEM;
+    }
+    if (pid == 0) {
+        close(to[1]);
+        close(from[0]);
+        signal(SIGINT, SIG_IGN); /* Ctrl-C is the tuner's to handle */
+        signal(SIGPIPE, SIG_DFL);
+        worker_main(t, to[0], from[1]);
+    }
+    close(to[0]);
+    close(from[1]);
+    t->worker = pid;
+    t->to_worker = to[1];
+    t->from_worker = from[0];
+    frame f = {STRBUF_INIT, 0, false};
+    int rc = recv_frame(t->from_worker, &f, sys_seconds() + 600);
+    bool ok = rc == 0 && get_u64(&f) == 1;
+    double ref = rc == 0 ? get_f64(&f) : 0;
+    arena *a = arena_new();
+    char *msg = rc == 0 && a ? get_str(&f, a) : NULL;
+    if (!ok) {
+        snprintf(t->err, sizeof t->err, "the GPU worker could not start: %s",
+                 msg && *msg ? msg : rc == -2 ? "no answer in 600 s" : "it died");
+    } else {
+        t->res->summary.gpu_seconds += ref;
+    }
+    arena_free(a);
+    sb_free(&f.buf);
+    if (!ok) {
+        kill(pid, SIGKILL);
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        close(t->to_worker);
+        close(t->from_worker);
+        t->worker = 0;
+        return CUTUNE_ENODEV;
+    }
+    return CUTUNE_OK;
+}
+
+/* Ends the worker (killed when `force`), and says how it ended in buf. */
+static void worker_end(tuner *t, bool force, char *buf, size_t size)
+{
+    if (!t->worker)
+        return;
+    close(t->to_worker); /* an idle worker exits on EOF */
+    if (force)
+        kill(t->worker, SIGKILL);
+    int status = 0;
+    while (waitpid(t->worker, &status, 0) < 0 && errno == EINTR)
+        ;
+    close(t->from_worker);
+    t->worker = 0;
+    if (buf) {
+        if (WIFSIGNALED(status))
+            snprintf(buf, size, "signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+        else
+            snprintf(buf, size, "exit status %d", WEXITSTATUS(status));
+    }
+}
+
+/* Runs a variant in the worker (starting one when none runs) and fills rec. Returns -1
+ * when no worker can be started (the run must stop). */
+static int run_in_worker(tuner *t, const analyze_binary *bin, const cutune_variant *v, record *rec)
+{
+    if (!t->worker && (t->status = worker_start(t)) < 0)
+        return -1;
+    frame f = {STRBUF_INIT, 0, false};
+    put_u64(&f, v->ordinal);
+    for (int d = 0; d < 3; d++)
+        put_u64(&f, (uint64_t)v->block[d]);
+    for (int d = 0; d < 3; d++)
+        put_u64(&f, (uint64_t)v->grid[d]);
+    put_u64(&f, (uint64_t)v->smem_bytes);
+    put_u64(&f, (uint64_t)v->nparams);
+    for (int i = 0; i < v->nparams; i++)
+        put_str(&f, v->values[i]);
+    put_str(&f, bin->symbol);
+    put_bytes(&f, bin->cubin, bin->cubin_size);
+    put_u64(&f, (uint64_t)t->have_best);
+    put_f64(&f, t->best_objective);
+    int sent = send_frame(t->to_worker, &f);
+    double started = sys_seconds();
+    int rc = sent < 0 ? -1 : recv_frame(t->from_worker, &f, started + t->limit_s);
+    char how[160];
+    if (rc == -2) {
+        worker_end(t, true, how, sizeof how);
+        char reason[256];
+        snprintf(reason, sizeof reason, "no answer within %.0f s (a hang?): the worker was killed and a new one "
+                 "started for the next variant", t->limit_s);
+        result_set_status(t->res, rec, "timeout", reason);
+        rec->m.gpu_seconds = sys_seconds() - started;
+        sb_free(&f.buf);
+        return 0;
+    }
+    if (rc < 0) {
+        worker_end(t, true, how, sizeof how);
+        char reason[256];
+        snprintf(reason, sizeof reason, "the worker process died running it (%s); a new one is started", how);
+        result_set_status(t->res, rec, "crashed", reason);
+        rec->m.gpu_seconds = sys_seconds() - started;
+        sb_free(&f.buf);
+        return 0;
+    }
+    cutune_measurement *m = &rec->m;
+    arena *a = arena_new();
+    uint64_t st = get_u64(&f);
+    bool sticky = get_u64(&f) != 0;
+    char *reason = a ? get_str(&f, a) : NULL;
+    result_set_status(t->res, rec, statuses[st < 9 ? st : 6], reason && *reason ? reason : NULL);
+    m->registers = (int)(int64_t)get_u64(&f);
+    m->driver_blocks_per_sm = (int)(int64_t)get_u64(&f);
+    m->timed = (int)get_u64(&f);
+    m->median_ms = get_f64(&f);
+    m->min_ms = get_f64(&f);
+    m->max_ms = get_f64(&f);
+    m->q1_ms = get_f64(&f);
+    m->q3_ms = get_f64(&f);
+    m->spread = get_f64(&f);
+    m->reps = (int)get_u64(&f);
+    m->batch = (int)get_u64(&f);
+    m->pruned = (int)get_u64(&f);
+    m->objective = get_f64(&f);
+    for (int i = 0; i < t->m->nmetrics; i++)
+        rec->metrics[i] = get_f64(&f);
+    m->verified = (int)get_u64(&f);
+    m->max_abs_error = get_f64(&f);
+    m->gpu_seconds = get_f64(&f);
+    m->timing_seconds = get_f64(&f);
+    arena_free(a);
+    sb_free(&f.buf);
+    if (sticky) { /* the worker has exited: its context is lost */
+        worker_end(t, false, how, sizeof how);
+        char more[600];
+        snprintf(more, sizeof more, "%s (the GPU context was lost: a new worker is started for the next variant)",
+                 m->reason ? m->reason : "a sticky CUDA error");
+        result_set_status(t->res, rec, m->status, more);
+    }
+    return 0;
+}
+
 static int tune_each(void *user, const cutune_analysis *a, const analyze_binary *bin)
 {
     tuner *t = user;
@@ -314,16 +727,9 @@ static int tune_each(void *user, const cutune_analysis *a, const analyze_binary 
     } else if (!a->launchable) {
         result_set_status(t->res, rec, "cannot launch", a->why);
     } else {
-        values_of(t->m, v, t->vals);
-        eval_error e;
-        if (plan_args(t->m, t->vals, t->counts, t->scalars, &e) < 0) {
-            result_set_status(t->res, rec, "not run", e.message);
-        } else if (run_variant(t, bin, v, true, rec) < 0) {
-            snprintf(t->err, sizeof t->err, "the GPU context was lost at variant %llu (%s): %s",
-                     (unsigned long long)v->ordinal, rec->m.status, rec->m.reason ? rec->m.reason : "");
-            t->status = CUTUNE_ENODEV;
+        values_of(t->m, v, t->vals); /* for the objective of what comes back */
+        if (run_in_worker(t, bin, v, rec) < 0)
             return -1;
-        }
     }
     cutune_measurement *mm = &rec->m;
     if (t->journal && !done_before) {
@@ -348,7 +754,7 @@ static int tune_each(void *user, const cutune_analysis *a, const analyze_binary 
 
 /* Runs the reference (a configuration, or a kernel of its own) once and keeps its
  * verified outputs. 0, or a status with a diagnostic on the spec. */
-static int run_reference(tuner *t, const cutune_analyze_options *aopts)
+static int run_reference(tuner *t)
 {
     const model *m = t->m;
     const m_verify *vf = &m->verify;
@@ -447,7 +853,6 @@ static int run_reference(tuner *t, const cutune_analyze_options *aopts)
     job.options = opts;
     job.noptions = nopts;
     job.arch = t->dev.arch;
-    (void)aopts;
     compile_output out;
     char err[512];
     if (compile_run(&job, &out, err, sizeof err) < 0) {
@@ -569,23 +974,15 @@ int cutune_tune(cutune_spec *spec, const cutune_tune_options *opts, cutune_tune_
     int rc = cutune_device_get(opts->device, &t.dev);
     if (rc < 0)
         return rc;
-    char err[512];
-    if (drv_open(&t.d, err, sizeof err) < 0) {
-        api_set_error("%s", err);
-        return CUTUNE_ENODEV;
-    }
     if (!compile_supported_arch(t.dev.arch)) {
         diag_error_noloc(&spec->diags, "NVRTC cannot compile for this GPU's architecture %s", t.dev.arch);
-        drv_close(t.d);
         return CUTUNE_ECOMPILER;
     }
     bool flush = opts->flush_l2 < 0 ? m->measure.flush_l2 : opts->flush_l2 != 0;
-    size_t flush_bytes = flush ? (size_t)t.dev.l2_bytes * DEFAULT_FLUSH_FACTOR : 0;
-    if (meas_open(&t.g, t.d, opts->device, flush_bytes, err, sizeof err) < 0) {
-        api_set_error("%s", err);
-        drv_close(t.d);
-        return CUTUNE_ENODEV;
-    }
+    t.flush_bytes = flush ? (size_t)t.dev.l2_bytes * DEFAULT_FLUSH_FACTOR : 0;
+    /* A variant's time limit in the worker: the spec's, else generous enough for the
+     * arguments' preparation, loading, checking and all its repetitions. */
+    t.limit_s = m->measure.timeout_s > 0 ? m->measure.timeout_s : DEFAULT_LIMIT_S;
     t.res = result_new(spec, &t.dev);
     int n = m->nargs;
     t.args = calloc((size_t)n + 1, sizeof(arg_state));
@@ -630,8 +1027,14 @@ int cutune_tune(cutune_spec *spec, const cutune_tune_options *opts, cutune_tune_
     aopts.progress = opts->progress;
     aopts.progress_user = opts->progress_user;
     aopts.cancel = opts->cancel;
-    if (m->verify.present && (rc = run_reference(&t, &aopts)) < 0)
+    /* The first worker runs the reference: a reference that fails is a spec problem,
+     * found before anything else runs. */
+    if ((rc = worker_start(&t)) < 0) {
+        diag_error_noloc(&spec->diags, "%s", t.err);
+        api_set_error("%s", t.err);
+        rc = m->verify.present ? CUTUNE_ESPEC : rc;
         goto done;
+    }
     const char *results = opts->results_path ? opts->results_path : m->emit.results_path;
     char journal_path[1100] = "";
     if (opts->journal_path)
@@ -646,7 +1049,7 @@ int cutune_tune(cutune_spec *spec, const cutune_tune_options *opts, cutune_tune_
         rc = t.status ? t.status : rc;
     if (t.status == CUTUNE_EIO)
         diag_error_noloc(&spec->diags, "%s", t.err);
-    if (t.status == CUTUNE_ENODEV) {
+    if (t.status == CUTUNE_ENODEV || t.status == CUTUNE_ENOMEM) {
         diag_error_noloc(&spec->diags, "%s", t.err);
         api_set_error("%s", t.err);
     }
@@ -671,10 +1074,9 @@ done:
             }
         }
     }
+    worker_end(&t, false, NULL, 0);
     journal_close(t.journal);
     free_args(&t);
-    meas_close(t.g);
-    drv_close(t.d);
     *out = t.res;
     return rc;
 }

@@ -49,7 +49,8 @@ cutune_tune_result *result_new(const cutune_spec *spec, const cutune_device *dev
     r->nmetrics = m->nmetrics;
     r->metric_names = arena_alloc(a, sizeof(char *) * (size_t)(m->nmetrics + 1));
     r->scratch = arena_alloc(a, sizeof(record));
-    if (!r->param_names || !r->param_types || !r->metric_names || !r->scratch) {
+    r->scratch_metrics = arena_alloc(a, sizeof(double) * (size_t)(m->nmetrics + 1));
+    if (!r->param_names || !r->param_types || !r->metric_names || !r->scratch || !r->scratch_metrics) {
         cutune_tune_result_free(r);
         return NULL;
     }
@@ -125,6 +126,9 @@ record *result_add(cutune_tune_result *r, const cutune_analysis *an)
 record *result_scratch(cutune_tune_result *r)
 {
     memset(r->scratch, 0, sizeof *r->scratch);
+    r->scratch->metrics = r->scratch_metrics;
+    r->scratch->m.metrics = r->scratch_metrics;
+    r->scratch->m.nmetrics = r->nmetrics;
     return r->scratch;
 }
 
@@ -288,7 +292,7 @@ json_t *result_record_json(const cutune_tune_result *r, const record *rec)
 static const char *status_literal(const char *s)
 {
     static const char *const known[] = {"ok", "wrong", "compile error", "cannot launch", "load error",
-                                        "launch error", "not run"};
+                                        "launch error", "not run", "timeout", "crashed"};
     for (size_t i = 0; s && i < sizeof known / sizeof *known; i++)
         if (strcmp(s, known[i]) == 0)
             return known[i];

@@ -17,7 +17,8 @@ struct cutune_tune_result {
     arena *arena;
     record **records;
     uint64_t n, cap;
-    record *scratch;           /* for the reference's run */
+    record *scratch;           /* for runs outside the results (the reference; the worker's) */
+    double *scratch_metrics;
     cutune_tune_summary summary;
     cutune_device device;
     char *spec_path, *kernel, *kernel_file, *strategy, *date;

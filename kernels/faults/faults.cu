@@ -31,8 +31,10 @@ extern "C" __global__ void faults(int n, const float *x, float *y)
         __trap();
     y[i] = 2.0f * x[i];
 #elif FAULT == 3
-    volatile int spin = 1;
-    while (spin)                        // never ends
+    // Spins on memory nothing writes: y[n - 1] stays poisoned (-1 as int bits), never
+    // 0x7fffffff. The read is volatile, so the compiler must keep the loop (a spin on a
+    // volatile local was seen optimised away).
+    while (*(volatile int *)&y[n - 1] != 0x7fffffff)
         ;
     y[i] = 2.0f * x[i];
 #elif FAULT == 6

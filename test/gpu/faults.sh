@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# faults.sh CUTUNE SOURCE_DIR - the fault suite: tunes examples/faults.tune, whose
+# variants write out of bounds, trap, hang, cannot launch, fail to compile, give a
+# wrong answer or read misaligned data; every fault must be recorded against its
+# variant with its cause, and a correct variant must still win. Skipped without a GPU.
+set -u
+cutune=$1
+src=$2
+if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>&1; then
+    echo "SKIP: no usable GPU"
+    exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export CUTUNE_CACHE_DIR=$tmp/cache
+"$cutune" --color never "$src/examples/faults.tune" --results "$tmp/f.json" --fresh >"$tmp/out" 2>&1
+rc=$?
+cat "$tmp/out"
+[ $rc -eq 0 ] || { echo "FAIL: exit status $rc"; exit 1; }
+python3 - "$tmp/f.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+expect = {0: ("ok", ""), 1: (("launch error",), "ILLEGAL_ADDRESS"), 2: (("launch error",), ""),
+          3: (("timeout",), "no answer"), 4: (("cannot launch",), "shared memory"),
+          5: (("compile error",), "deliberate"), 6: (("wrong",), "differ"),
+          7: (("launch error",), "MISALIGNED")}
+fails = 0
+for r in d["results"]:
+    fault = r["params"]["FAULT"]
+    statuses, word = expect[fault]
+    statuses = (statuses,) if isinstance(statuses, str) else statuses
+    ok = r["status"] in statuses and word in (r["reason"] or "")
+    print("FAULT %d threads %3d: %-13s %s" % (fault, r["params"]["threads"], r["status"], (r["reason"] or "")[:110]))
+    if not ok:
+        print("   FAIL: expected %s with '%s'" % (statuses, word))
+        fails += 1
+best = d["summary"]["best"]
+if best is None or d["results"][best]["params"]["FAULT"] != 0:
+    print("FAIL: the winner is not a correct variant")
+    fails += 1
+print("%d checks failed" % fails)
+sys.exit(1 if fails else 0)
+PY
