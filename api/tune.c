@@ -31,7 +31,7 @@
 enum { DEFAULT_FLUSH_FACTOR = 2 };     /* the flush buffer is twice the L2 */
 #define DEFAULT_PRUNE 1.5
 #define MIN_SAMPLE_MS 0.05             /* event pairs last at least this (timer resolution ~0.5 us) */
-#define DEFAULT_LIMIT_S 60.0           /* a variant's time limit when the spec gives none */
+#define MIN_LIMIT_S 10.0               /* the least a derived per-variant time limit can be */
 
 typedef struct arg_state {
     const m_arg *a;
@@ -594,6 +594,13 @@ static int worker_start(tuner *t)
                  msg && *msg ? msg : rc == -2 ? "no answer in 600 s" : "it died");
     } else {
         t->res->summary.gpu_seconds += ref;
+        /* No limit given: derive one from the reference, which did everything a variant
+         * does once (arguments, load, a run): room for every repetition many times over. */
+        if (t->limit_s <= 0) {
+            const m_measure *ms = &t->m->measure;
+            double derived = 20.0 * (ref > 0 ? ref : 0.01) * (double)(ms->warmup + ms->max_repeat + 4);
+            t->limit_s = derived > MIN_LIMIT_S ? derived : MIN_LIMIT_S;
+        }
     }
     arena_free(a);
     sb_free(&f.buf);
@@ -982,7 +989,7 @@ int cutune_tune(cutune_spec *spec, const cutune_tune_options *opts, cutune_tune_
     t.flush_bytes = flush ? (size_t)t.dev.l2_bytes * DEFAULT_FLUSH_FACTOR : 0;
     /* A variant's time limit in the worker: the spec's, else generous enough for the
      * arguments' preparation, loading, checking and all its repetitions. */
-    t.limit_s = m->measure.timeout_s > 0 ? m->measure.timeout_s : DEFAULT_LIMIT_S;
+    t.limit_s = opts->timeout_s > 0 ? opts->timeout_s : m->measure.timeout_s;
     t.res = result_new(spec, &t.dev);
     int n = m->nargs;
     t.args = calloc((size_t)n + 1, sizeof(arg_state));
@@ -1060,6 +1067,7 @@ int cutune_tune(cutune_spec *spec, const cutune_tune_options *opts, cutune_tune_
     s->compiled = asum.compiled;
     s->cached = asum.cached;
     s->interrupted = asum.interrupted;
+    s->timeout_s = t.limit_s;
 done:
     if (t.res) {
         t.res->summary.wall_seconds = sys_seconds() - t0;

@@ -100,6 +100,7 @@ int cmd_tune(int argc, char **argv)
         {"top", required_argument, NULL, 't'},
         {"prune", required_argument, NULL, 'p'},
         {"journal", required_argument, NULL, 'J'},
+        {"timeout", required_argument, NULL, 'T'},
         {"fresh", no_argument, NULL, 'R'},
         {"flush-l2", no_argument, NULL, 'F'},
         {"no-flush-l2", no_argument, NULL, 'G'},
@@ -151,6 +152,13 @@ int cmd_tune(int argc, char **argv)
             }
             break;
         case 'J': t.journal_path = optarg; break;
+        case 'T':
+            t.timeout_s = strtod(optarg, &end);
+            if (*end || !(t.timeout_s > 0)) {
+                code = cli_usage_error("tune", "--timeout takes seconds (above 0), not '%s'", optarg);
+                goto done;
+            }
+            break;
         case 'R': t.fresh = 1; break;
         case 'F': t.flush_l2 = 1; break;
         case 'G': t.flush_l2 = 0; break;

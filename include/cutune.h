@@ -300,6 +300,8 @@ typedef struct cutune_tune_options {
      * results path. */
     const char *journal_path;
     int fresh;                 /* 1: discard an existing journal instead of resuming it */
+    double timeout_s;          /* a variant's time limit in the GPU worker (a hang is killed); 0: the spec's
+                                  measure(timeout = ...), else derived from the reference's time (>= 10 s) */
     /* Called on the caller's thread after each variant is done (as often as that). */
     void (*progress)(void *user, const cutune_progress *p);
     void *progress_user;
@@ -357,6 +359,7 @@ typedef struct cutune_tune_summary {
     char reference[256];       /* what outputs were checked against ("" when not verified) */
     int interrupted;           /* stopped early through `cancel`: the results cover part of the space */
     uint64_t resumed;          /* outcomes read back from the journal, not run again */
+    double timeout_s;          /* the per-variant time limit that applied */
     char journal_path[1024];   /* "" when there is no journal */
 } cutune_tune_summary;
 
