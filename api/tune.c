@@ -19,6 +19,7 @@
 #include <xxhash.h>
 
 #include "../compiler/eval.h"
+#include "../runtime/cache.h"
 #include "../runtime/compare.h"
 #include "../runtime/compile.h"
 #include "../runtime/data.h"
@@ -925,11 +926,28 @@ done:
  * source, the device and the L2 flush setting, all of which change what is measured. */
 static int open_journal(tuner *t, const char *path, bool flush)
 {
+    /* The kernel's source and every file its #include lines reach, as the compile
+     * cache sees them: a changed header changes the identity too. */
     char *kernel = sys_read_file(t->m->kernel_file, NULL);
-    char spec_hex[32], kernel_hex[32];
+    char spec_hex[32], kernel_hex[40] = "unreadable";
     snprintf(spec_hex, sizeof spec_hex, "%016llx", (unsigned long long)t->spec->text_hash);
-    snprintf(kernel_hex, sizeof kernel_hex, "%016llx",
-             (unsigned long long)(kernel ? XXH3_64bits(kernel, strlen(kernel)) : 0));
+    const char **dirs = calloc((size_t)t->m->nincludes + 2, sizeof(char *));
+    if (kernel && dirs) {
+        int n = 0;
+        for (int i = 0; i < t->m->nincludes; i++)
+            dirs[n++] = t->m->includes[i];
+        const char *slash = strrchr(t->m->kernel_file, '/');
+        char *kdir = slash ? strndup(t->m->kernel_file, (size_t)(slash - t->m->kernel_file)) : strdup(".");
+        if (kdir)
+            dirs[n++] = kdir;
+        compile_job job = {t->m->kernel_file, kernel, "", NULL, 0, t->dev.arch};
+        cache_key key;
+        char ignored[256];
+        if (cache_key_for(&job, dirs, n, &key, ignored, sizeof ignored) == 0)
+            snprintf(kernel_hex, sizeof kernel_hex, "%s", key.hex);
+        free(kdir);
+    }
+    free(dirs);
     free(kernel);
     json_t *identity = json_pack("{s:s, s:s, s:s, s:s, s:b}", "spec", spec_hex, "kernel", kernel_hex, "device",
                                  t->dev.name, "arch", t->dev.arch, "flush_l2", flush);
