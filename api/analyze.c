@@ -15,7 +15,6 @@
 #include "../runtime/pool.h"
 #include "../base/sys.h"
 #include "internal.h"
-#include "tune_result.h"
 
 /* What a unique binary's compile produced, kept for its duplicates. */
 typedef struct unique {

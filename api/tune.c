@@ -262,7 +262,7 @@ static int run_variant(tuner *t, const analyze_binary *bin, const cutune_variant
         rc = meas_sticky(t->g) ? -1 : 0;
         goto done;
     }
-    if (t->m->verify.present && rec != NULL && timing) {
+    if (t->m->verify.present && timing) {
         int failed;
         if (!outputs_agree(t, buf, sizeof buf, &mm->max_abs_error, &failed)) {
             result_set_status(t->res, rec, failed ? "launch error" : "wrong", buf);
@@ -358,8 +358,8 @@ static double get_f64(frame *f)
     memcpy(&v, &bits, 8);
     return v;
 }
-/* A pointer into the frame, valid while the frame lives (strings are NUL-terminated
- * because put_bytes is followed by the next field's bytes: we copy instead). */
+/* The next length-prefixed string, copied into `a` (NUL-terminated); NULL when the
+ * frame is short. */
 static char *get_str(frame *f, arena *a)
 {
     uint64_t n = get_u64(f);
