@@ -84,6 +84,7 @@ int cmd_list(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_occupancy(int argc, char **argv);
+int cmd_devices(int argc, char **argv);
 
 /* Shared by analyze and tune (cmd_analyze.c). */
 int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyze_options *base, int format,

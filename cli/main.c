@@ -96,6 +96,14 @@ static const command commands[] = {
      "(static + dynamic) fit on one SM, the active warps, the occupancy, and which limit\n"
      "binds (warps, blocks, registers, shared memory). --arch uses the architecture's\n"
      "published figures (sm_61 to sm_120); --device N asks the driver for GPU N's own.\n"},
+    {"devices", cmd_devices, "the GPUs the CUDA driver sees (exit 4 when none)",
+     "usage: cutune devices [--format text|json] [-q]\n"
+     "\n"
+     "Lists the GPUs the CUDA driver sees: ordinal, name, architecture, SMs, L2 size and\n"
+     "driver version (--format json: an array of objects). Exits 0 when there is at\n"
+     "least one, and 4 when there is none, saying why on stderr (no libcuda.so.1, the\n"
+     "driver cannot start, no device visible). -q prints nothing on success, for scripts\n"
+     "that only ask whether they can tune here (cutune_add_tuning does).\n"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 

@@ -1,0 +1,101 @@
+/* cmd_devices.c - `cutune devices`: the GPUs the CUDA driver sees, or why there are none.
+ *
+ * Build scripts use its exit code to decide whether they can tune here (0: at least one
+ * GPU; 4: none, with the driver's reason on stderr), so it prints nothing else on the
+ * way and never needs a spec. */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* devices_json: one object per GPU, in ordinal order, as a JSON array on stdout.
+ * Returns EXIT_OK, or EXIT_INTERNAL when out of memory. */
+static int devices_json(const cutune_device *devs, int count)
+{
+    json_t *a = json_array();
+    for (int i = 0; a && i < count; i++) {
+        const cutune_device *d = &devs[i];
+        json_t *o = json_pack("{s:i, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "ordinal", d->ordinal, "name",
+                              d->name, "arch", d->arch, "compute_capability", d->cc, "sm_count", d->sm_count,
+                              "max_threads_per_sm", d->max_threads_per_sm, "regs_per_sm", d->regs_per_sm,
+                              "smem_per_sm", d->smem_per_sm, "l2_bytes", d->l2_bytes, "driver_version",
+                              d->driver_version);
+        if (!o || json_array_append_new(a, o) < 0) {
+            json_decref(a);
+            return EXIT_INTERNAL;
+        }
+    }
+    char *text = a ? json_dumps(a, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+    json_decref(a);
+    if (!text)
+        return EXIT_INTERNAL;
+    puts(text);
+    free(text);
+    return EXIT_OK;
+}
+
+/* devices_text: one line per GPU on stdout: ordinal, name, architecture, SMs, L2, driver. */
+static void devices_text(const cutune_device *devs, int count)
+{
+    for (int i = 0; i < count; i++) {
+        const cutune_device *d = &devs[i];
+        printf("%d  %s  %s  %d SMs  L2 %d MiB  driver %d.%d\n", d->ordinal, d->name, d->arch, d->sm_count,
+               d->l2_bytes >> 20, d->driver_version / 1000, d->driver_version % 1000 / 10);
+    }
+}
+
+/* cmd_devices: `cutune devices [--format text|json]`. Exit 0 with the list; 4 (on
+ * stderr: "cutune devices: no GPU: REASON") when the driver is missing, cannot start or
+ * sees no device; 2 on a bad command line. */
+int cmd_devices(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"format", required_argument, NULL, 'f'},
+        {"quiet", no_argument, NULL, 'q'},
+        {NULL, 0, NULL, 0},
+    };
+    bool json = false, quiet = false;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "f:q", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'f':
+            if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0)
+                return cli_usage_error("devices", "--format takes text or json, not '%s'", optarg);
+            json = strcmp(optarg, "json") == 0;
+            break;
+        case 'q': quiet = true; break;
+        default: return cli_usage_error("devices", "unknown option");
+        }
+    }
+    if (optind != argc)
+        return cli_usage_error("devices", "unexpected argument '%s'", argv[optind]);
+    int count = 0;
+    if (cutune_device_count(&count) != CUTUNE_OK) {
+        fprintf(stderr, "cutune devices: no GPU: %s\n", cutune_last_error());
+        return EXIT_NO_GPU;
+    }
+    if (count <= 0) {
+        fprintf(stderr, "cutune devices: no GPU: the CUDA driver sees no device\n");
+        return EXIT_NO_GPU;
+    }
+    cutune_device *devs = calloc((size_t)count, sizeof *devs);
+    if (!devs)
+        return EXIT_INTERNAL;
+    for (int i = 0; i < count; i++) {
+        if (cutune_device_get(i, &devs[i]) != CUTUNE_OK) {
+            fprintf(stderr, "cutune devices: no GPU: GPU %d: %s\n", i, cutune_last_error());
+            free(devs);
+            return EXIT_NO_GPU;
+        }
+    }
+    int rc = EXIT_OK;
+    if (json)
+        rc = devices_json(devs, count);
+    else if (!quiet)
+        devices_text(devs, count);
+    free(devs);
+    return rc;
+}
