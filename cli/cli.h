@@ -84,6 +84,26 @@ int cmd_list(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_occupancy(int argc, char **argv);
+int cmd_simulate(int argc, char **argv);
+
+/* The search options `tune` and `simulate` share (cmd_simulate.c): --strategy S,
+ * --budget N|P%, --time-budget T, --patience N, --seed N. */
+#define CLI_OPT_STRATEGY 1100
+#define CLI_OPT_BUDGET 1101
+#define CLI_OPT_TIME_BUDGET 1102
+#define CLI_OPT_PATIENCE 1103
+#define CLI_OPT_SEED 1104
+#define CLI_SEARCH_OPTIONS                                      \
+    {"strategy", required_argument, NULL, CLI_OPT_STRATEGY},    \
+    {"budget", required_argument, NULL, CLI_OPT_BUDGET},        \
+    {"time-budget", required_argument, NULL, CLI_OPT_TIME_BUDGET}, \
+    {"patience", required_argument, NULL, CLI_OPT_PATIENCE},    \
+    {"seed", required_argument, NULL, CLI_OPT_SEED}
+/* cli_search_option: handles one of them into *s. 1 handled, 0 not one of them, -1 a
+ * bad value (a message has been printed, naming `sub`). */
+int cli_search_option(const char *sub, cutune_search_options *s, int opt, const char *arg);
+/* cli_parse_budget: "N" or "P%" into s->budget or s->budget_percent. */
+bool cli_parse_budget(const char *sub, const char *text, cutune_search_options *s);
 int cmd_devices(int argc, char **argv);
 
 /* Shared by analyze and tune (cmd_analyze.c). */

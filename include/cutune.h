@@ -283,6 +283,19 @@ int cutune_analyze(cutune_spec *spec, const cutune_analyze_options *opts,
 
 /* ---- tuning: compile, run, verify and time every variant on a GPU ------------------ */
 
+/* Overrides of the spec's `search` statement (docs/search.md). A zero field (strategy
+ * NULL, has_seed 0) leaves the spec's setting in force. */
+typedef struct cutune_search_options {
+    const char *strategy;      /* "exhaustive", "random", "anneal", "genetic", "local", "guided" */
+    uint64_t budget;           /* the most evaluations */
+    double budget_percent;     /* the most evaluations as a percentage of the valid space (0 < P <= 100);
+                                  used when budget is 0 */
+    double time_s;             /* the most time, in seconds */
+    uint64_t patience;         /* stop after this many evaluations without improvement */
+    int has_seed;
+    uint64_t seed;
+} cutune_search_options;
+
 typedef struct cutune_tune_options {
     int device;                /* GPU ordinal */
     int jobs;                  /* compile threads; 0: one per core */
@@ -305,6 +318,8 @@ typedef struct cutune_tune_options {
     /* Called on the caller's thread after each variant is done (as often as that). */
     void (*progress)(void *user, const cutune_progress *p);
     void *progress_user;
+    /* The search: strategy, seed and budgets (each unset field: the spec's `search`). */
+    cutune_search_options search;
 } cutune_tune_options;
 
 /* One variant's outcome. */
@@ -361,6 +376,16 @@ typedef struct cutune_tune_summary {
     uint64_t resumed;          /* outcomes read back from the journal, not run again */
     double timeout_s;          /* the per-variant time limit that applied */
     char journal_path[1024];   /* "" when there is no journal */
+    /* The search (docs/search.md): what ran and what it used. */
+    char strategy[16];
+    uint64_t seed;
+    uint64_t budget;           /* 0: no limit */
+    double time_limit_s;       /* 0: no limit */
+    uint64_t patience;         /* 0: never */
+    uint64_t evaluations;      /* configurations the search asked for and this run measured */
+    uint64_t screened;         /* skipped on static information (guided), not evaluated */
+    char stop_reason[32];      /* "budget", "time", "patience", "space exhausted", "strategy finished", or
+                                  "" (exhaustive ran to its end, or was interrupted) */
 } cutune_tune_summary;
 
 typedef struct cutune_tune_result cutune_tune_result;
@@ -387,6 +412,58 @@ int cutune_tune_write_results(const cutune_tune_result *r, const char *path);
 
 /* cutune_tune_result_free: NULL is a no-op. */
 void cutune_tune_result_free(cutune_tune_result *r);
+
+/* ---- simulation: a search replayed over a recorded exhaustive run ------------------ */
+
+typedef struct cutune_simulate_options {
+    cutune_search_options search; /* strategy, budget, seed... as for tuning */
+    int repeat;                /* runs, with seeds seed, seed + 1, ... (0: 1) */
+} cutune_simulate_options;
+
+/* One simulated run. */
+typedef struct cutune_sim_run {
+    uint64_t seed;
+    uint64_t evaluations;      /* configurations evaluated (taken from the recording) */
+    uint64_t screened;         /* skipped on static information (guided) */
+    int found;                 /* 0: no configuration evaluated ran correctly */
+    double best;               /* the best objective found */
+    uint64_t best_index;       /* its configuration's index (as `cutune list` numbers it) */
+    uint64_t best_at;          /* the evaluation that found it (1-based) */
+    double ratio;              /* how close to the true best: best/true (maximise) or true/best
+                                  (minimise); 1 is the optimum, 0 when nothing was found */
+    double seconds;            /* simulated: the recorded GPU and compile seconds of what it evaluated */
+    char stop_reason[32];
+} cutune_sim_run;
+
+typedef struct cutune_sim_report {
+    char strategy[16];
+    uint64_t seed, budget, patience;
+    double time_limit_s;
+    uint64_t space;            /* valid configurations */
+    uint64_t recorded_ok;      /* of which ran correctly in the recording */
+    double true_best;
+    uint64_t true_best_index;
+    int maximize;
+    char objective_name[128];
+    int nruns;
+    cutune_sim_run *runs;
+    double median, q1, q3, min, max;   /* of the runs' ratios */
+    double median_evaluations;
+} cutune_sim_report;
+
+/* cutune_simulate: runs the search `opts` asks for (the spec's otherwise) `repeat` times
+ * over the outcomes recorded in `results_path` (a cutune-results file of an exhaustive
+ * run of the same spec) instead of a GPU. Configurations are matched by their param
+ * values; a recorded failure is a failed evaluation; static information (compile errors,
+ * cannot launch, registers, spills, occupancy) comes from the recording too. Returns
+ * CUTUNE_OK; CUTUNE_EIO (a diagnostic says why: unreadable, not a results file, of
+ * another spec, or not covering every valid configuration); CUTUNE_EINVAL (a bad
+ * option, e.g. an unknown strategy); CUTUNE_ENOMEM. */
+int cutune_simulate(cutune_spec *spec, const char *results_path, const cutune_simulate_options *opts,
+                    cutune_sim_report **out);
+
+/* cutune_sim_report_free: NULL is a no-op. */
+void cutune_sim_report_free(cutune_sim_report *r);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,432 @@
+/* simulate.c - cutune_simulate: a search replayed over a recorded exhaustive run, and
+ * api_search_settings, which tuning shares.
+ *
+ * The recording is matched to the spec's space by param values (not by index, so a
+ * recording stays usable when the listing order would differ); every valid
+ * configuration must be in it. The simulated clock advances by what the recording says
+ * each configuration cost: its GPU seconds when evaluated, its compile seconds the
+ * first time it is compiled (evaluated, or screened by guided). */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../compiler/space.h"
+#include "search_run.h"
+
+static const char *const strategy_names[] = {"exhaustive", "random", "anneal", "genetic", "local", "guided"};
+
+int api_search_settings(cutune_spec *spec, const cutune_search_options *o, uint64_t count, search_settings *out)
+{
+    const model *m = spec->model;
+    const m_search *sr = &m->search;
+    memset(out, 0, sizeof *out);
+    out->strategy = sr->strategy;
+    out->seed = sr->seed;
+    out->budget = sr->budget > 0 ? (uint64_t)sr->budget : 0;
+    out->time_limit_s = sr->time_limit_s;
+    out->patience = sr->patience > 0 ? (uint64_t)sr->patience : 0;
+    out->maximize = m->maximize;
+    out->temperature = sr->temperature;
+    out->cooling = sr->cooling;
+    out->mutation = sr->mutation;
+    out->population = sr->population;
+    out->restarts = sr->restarts;
+    if (!o)
+        return CUTUNE_OK;
+    if (o->strategy) {
+        int k = -1;
+        for (int i = 0; i < 6; i++)
+            if (strcmp(o->strategy, strategy_names[i]) == 0)
+                k = i;
+        if (k < 0) {
+            diag_error_noloc(&spec->diags, "unknown search strategy '%s' (the strategies are exhaustive, random, "
+                             "anneal, genetic, local and guided)", o->strategy);
+            return CUTUNE_EINVAL;
+        }
+        if ((strategy)k != sr->strategy) { /* the spec's knobs belong to its own strategy */
+            out->temperature = out->cooling = out->mutation = 0;
+            out->population = out->restarts = 0;
+        }
+        out->strategy = (strategy)k;
+    }
+    if (o->budget)
+        out->budget = o->budget;
+    else if (o->budget_percent != 0) {
+        if (!(o->budget_percent > 0 && o->budget_percent <= 100)) {
+            diag_error_noloc(&spec->diags, "a budget percentage must be above 0 and at most 100, not %g",
+                             o->budget_percent);
+            return CUTUNE_EINVAL;
+        }
+        double b = ceil(o->budget_percent / 100.0 * (double)count - 1e-9);
+        out->budget = b < 1 ? 1 : (uint64_t)b;
+    }
+    if (o->time_s > 0)
+        out->time_limit_s = o->time_s;
+    if (o->patience)
+        out->patience = o->patience;
+    if (o->has_seed)
+        out->seed = o->seed;
+    return CUTUNE_OK;
+}
+
+/* ---- the recording -------------------------------------------------------------- */
+
+typedef struct rec_entry {
+    bool present, ok;
+    double objective;
+    search_static st;
+    double gpu_seconds, compile_seconds;
+} rec_entry;
+
+typedef struct sim {
+    cutune_spec *spec;
+    sspace *sp;
+    rec_entry *by_ordinal;
+    bool *compiled;            /* per ordinal: its compile has been paid for in this run */
+    double clock;
+} sim;
+
+static double sim_clock(void *user)
+{
+    return ((sim *)user)->clock;
+}
+
+static int sim_static(void *user, const uint64_t *keys, int n, search_static *out)
+{
+    sim *s = user;
+    for (int i = 0; i < n; i++) {
+        uint64_t o = sspace_ordinal(s->sp, keys[i]);
+        out[i] = s->by_ordinal[o].st;
+        if (!s->compiled[o]) {
+            s->compiled[o] = true;
+            s->clock += s->by_ordinal[o].compile_seconds;
+        }
+    }
+    return 0;
+}
+
+static int fail(cutune_spec *spec, const char *path, const char *what)
+{
+    diag_error_noloc(&spec->diags, "%s: %s", path, what);
+    return CUTUNE_EIO;
+}
+
+/* A recorded param value as the param's type; false when it is not of that type. */
+static bool value_of(json_t *j, vtype t, value *out)
+{
+    switch (t) {
+    case VT_INT:
+        if (!json_is_integer(j))
+            return false;
+        *out = value_int(json_integer_value(j));
+        return true;
+    case VT_FLOAT:
+        if (!json_is_number(j))
+            return false;
+        *out = value_float(json_number_value(j));
+        return true;
+    case VT_BOOL:
+        if (!json_is_boolean(j))
+            return false;
+        *out = value_bool(json_is_true(j));
+        return true;
+    default:
+        if (!json_is_string(j))
+            return false;
+        *out = value_string(json_string_value(j));
+        return true;
+    }
+}
+
+static double num(json_t *j, double otherwise)
+{
+    return json_is_number(j) ? json_number_value(j) : otherwise;
+}
+
+/* Reads the recording into s->by_ordinal. CUTUNE_OK or a status with a diagnostic. */
+static int load_recording(sim *s, const char *path, json_t *root, bool *maximize, char *objective_name,
+                          size_t name_size)
+{
+    const model *m = s->spec->model;
+    if (!json_is_object(root) || !json_is_string(json_object_get(root, "format")) ||
+        strcmp(json_string_value(json_object_get(root, "format")), "cutune-results") != 0)
+        return fail(s->spec, path, "not a cutune results file (no \"format\": \"cutune-results\")");
+    json_t *spec = json_object_get(root, "spec");
+    const char *kernel = json_string_value(json_object_get(spec, "kernel"));
+    json_t *params = json_object_get(spec, "params");
+    char msg[700];
+    if (!kernel || strcmp(kernel, m->kernel) != 0) {
+        snprintf(msg, sizeof msg, "recorded for kernel '%s', but the spec tunes '%s': the results of another spec",
+                 kernel ? kernel : "?", m->kernel);
+        return fail(s->spec, path, msg);
+    }
+    bool same = json_is_array(params) && json_array_size(params) == (size_t)m->nparams;
+    for (int i = 0; same && i < m->nparams; i++) {
+        const char *name = json_string_value(json_object_get(json_array_get(params, (size_t)i), "name"));
+        same = name && strcmp(name, m->params[i].name) == 0;
+    }
+    if (!same)
+        return fail(s->spec, path, "its params are not the spec's (names and order must match): the results of "
+                                   "another spec");
+    json_t *obj = json_object_get(root, "objective");
+    const char *dir = json_string_value(json_object_get(obj, "direction"));
+    *maximize = dir && strcmp(dir, "maximize") == 0;
+    snprintf(objective_name, name_size, "%s",
+             json_string_value(json_object_get(obj, "name")) ? json_string_value(json_object_get(obj, "name"))
+                                                             : "objective");
+    if ((*maximize != 0) != (m->maximize != 0))
+        return fail(s->spec, path, "its objective's direction is not the spec's: the results of another spec");
+    json_t *results = json_object_get(root, "results");
+    if (!json_is_array(results))
+        return fail(s->spec, path, "no \"results\" array");
+    uint64_t *vec = calloc((size_t)m->nparams + 1, sizeof(uint64_t));
+    if (!vec)
+        return CUTUNE_ENOMEM;
+    size_t i;
+    json_t *r;
+    json_array_foreach(results, i, r) {
+        json_t *pv = json_object_get(r, "params");
+        bool in_space = json_is_object(pv);
+        for (int p = 0; in_space && p < m->nparams; p++) {
+            value v;
+            int64_t at = -1;
+            if (value_of(json_object_get(pv, m->params[p].name), m->params[p].dom.type, &v))
+                at = domain_find(&m->params[p].dom, v);
+            in_space = at >= 0;
+            vec[p] = (uint64_t)at;
+        }
+        uint64_t key = in_space ? sspace_encode(s->sp, vec) : 0;
+        if (!in_space || !sspace_valid(s->sp, key))
+            continue; /* recorded, but not in this space (e.g. other --set values): not needed */
+        rec_entry *e = &s->by_ordinal[sspace_ordinal(s->sp, key)];
+        const char *status = json_string_value(json_object_get(r, "status"));
+        e->present = true;
+        e->objective = num(json_object_get(r, "objective"), NAN);
+        e->ok = status && strcmp(status, "ok") == 0 && isfinite(e->objective);
+        e->st.compiled = !status || strcmp(status, "compile error") != 0;
+        e->st.launchable = e->st.compiled && (!status || strcmp(status, "cannot launch") != 0);
+        json_t *res = json_object_get(r, "resources");
+        e->st.registers = (int)num(json_object_get(res, "registers"), 0);
+        e->st.spill_bytes = (int64_t)(num(json_object_get(res, "spill_stores"), 0) +
+                                      num(json_object_get(res, "spill_loads"), 0));
+        e->st.occupancy = num(json_object_get(json_object_get(r, "occupancy"), "theoretical"), 0);
+        e->gpu_seconds = num(json_object_get(r, "gpu_seconds"), 0);
+        e->compile_seconds = num(json_object_get(r, "compile_seconds"), 0);
+    }
+    free(vec);
+    uint64_t missing = 0, first = 0;
+    for (uint64_t o = 0; o < sspace_count(s->sp); o++)
+        if (!s->by_ordinal[o].present && missing++ == 0)
+            first = o;
+    if (missing) {
+        value *vals = calloc((size_t)m->nparams + 1, sizeof(value));
+        strbuf sb = STRBUF_INIT;
+        if (vals)
+            sspace_values(s->sp, sspace_at(s->sp, first), vals);
+        if (vals)
+            space_describe_config(m, vals, ~(param_set)0, &sb);
+        snprintf(msg, sizeof msg, "the recording does not cover the space: %llu of its %llu valid configurations "
+                 "are missing (the first: %s); simulate needs an exhaustive run of this spec, with the same --set",
+                 (unsigned long long)missing, (unsigned long long)sspace_count(s->sp), sb_ok(&sb) ? sb_cstr(&sb) : "?");
+        sb_free(&sb);
+        free(vals);
+        return fail(s->spec, path, msg);
+    }
+    return CUTUNE_OK;
+}
+
+static int by_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+/* The q-quantile of sorted v (linear interpolation). */
+static double quantile(const double *v, int n, double q)
+{
+    if (n == 0)
+        return NAN;
+    double at = q * (n - 1);
+    int lo = (int)floor(at);
+    int hi = lo + 1 < n ? lo + 1 : lo;
+    return v[lo] + (v[hi] - v[lo]) * (at - lo);
+}
+
+/* One run: the search over the recording. */
+static int run_once(sim *s, const search_settings *set, const rec_entry *best_entry, double true_best,
+                    cutune_sim_run *out)
+{
+    (void)best_entry;
+    uint64_t count = sspace_count(s->sp);
+    memset(s->compiled, 0, sizeof(bool) * (size_t)count);
+    s->clock = 0;
+    search_hooks h = {s, sim_clock, sim_static, NULL};
+    if (set->strategy != STRAT_GUIDED)
+        h.static_info = NULL;
+    search *se;
+    char err[256];
+    if (search_new(&se, s->sp, set, &h, err, sizeof err) < 0) {
+        diag_error_noloc(&s->spec->diags, "%s", err);
+        return CUTUNE_ENOMEM;
+    }
+    uint64_t keys[256];
+    int n, rc = CUTUNE_OK;
+    while (search_ask(se, keys, 256, &n) == 0 && n > 0) {
+        for (int i = 0; i < n; i++) {
+            if (search_stopped(se))
+                break; /* the rest of the batch is never evaluated */
+            uint64_t o = sspace_ordinal(s->sp, keys[i]);
+            const rec_entry *e = &s->by_ordinal[o];
+            if (!s->compiled[o]) {
+                s->compiled[o] = true;
+                s->clock += e->compile_seconds;
+            }
+            s->clock += e->gpu_seconds;
+            search_tell(se, keys[i], e->ok, e->objective);
+        }
+    }
+    if (search_error(se)[0]) {
+        diag_error_noloc(&s->spec->diags, "%s", search_error(se));
+        rc = CUTUNE_ENOMEM;
+    }
+    out->seed = set->seed;
+    out->evaluations = search_evaluations(se);
+    out->screened = search_screened(se);
+    uint64_t key;
+    double best;
+    out->found = search_best(se, &key, &best);
+    out->best = out->found ? best : NAN;
+    out->best_index = out->found ? sspace_ordinal(s->sp, key) : 0;
+    out->best_at = out->found ? search_best_at(se) + 1 : 0;
+    out->ratio = !out->found ? 0.0 : set->maximize ? best / true_best : true_best / best;
+    out->seconds = s->clock;
+    snprintf(out->stop_reason, sizeof out->stop_reason, "%s", search_stop_reason(se));
+    search_free(se);
+    return rc;
+}
+
+int cutune_simulate(cutune_spec *spec, const char *results_path, const cutune_simulate_options *opts,
+                    cutune_sim_report **out)
+{
+    if (!out)
+        return CUTUNE_EINVAL;
+    *out = NULL;
+    if (!spec || !results_path || !cutune_spec_ok(spec))
+        return CUTUNE_EINVAL;
+    sim s;
+    memset(&s, 0, sizeof s);
+    s.spec = spec;
+    char err[512];
+    cutune_sim_report *rep = NULL;
+    json_t *root = NULL;
+    int rc;
+    if (sspace_new(&s.sp, spec->model, 0, err, sizeof err) < 0) {
+        diag_error_noloc(&spec->diags, "%s", err);
+        return CUTUNE_EEVAL;
+    }
+    uint64_t count = sspace_count(s.sp);
+    if (!sspace_listed(s.sp)) {
+        diag_error_noloc(&spec->diags, "the space has %llu valid configurations: too many to simulate",
+                         (unsigned long long)count);
+        rc = CUTUNE_EINVAL;
+        goto done;
+    }
+    search_settings set;
+    if ((rc = api_search_settings(spec, opts ? &opts->search : NULL, count, &set)) < 0)
+        goto done;
+    json_error_t jerr;
+    root = json_load_file(results_path, 0, &jerr);
+    if (!root) {
+        FILE *f = fopen(results_path, "r");
+        if (f) {
+            fclose(f);
+            snprintf(err, sizeof err, "not JSON (line %d: %s)", jerr.line, jerr.text);
+        } else {
+            snprintf(err, sizeof err, "cannot read it: %s", strerror(errno));
+        }
+        rc = fail(spec, results_path, err);
+        goto done;
+    }
+    s.by_ordinal = calloc((size_t)count, sizeof(rec_entry));
+    s.compiled = calloc((size_t)count, sizeof(bool));
+    rep = calloc(1, sizeof *rep);
+    int repeat = opts && opts->repeat > 0 ? opts->repeat : 1;
+    if (!s.by_ordinal || !s.compiled || !rep || !(rep->runs = calloc((size_t)repeat, sizeof(cutune_sim_run)))) {
+        rc = CUTUNE_ENOMEM;
+        goto done;
+    }
+    bool maximize;
+    if ((rc = load_recording(&s, results_path, root, &maximize, rep->objective_name, sizeof rep->objective_name)) <
+        0)
+        goto done;
+    rep->maximize = maximize;
+    rep->space = count;
+    int64_t best = -1;
+    for (uint64_t o = 0; o < count; o++) {
+        const rec_entry *e = &s.by_ordinal[o];
+        if (!e->ok)
+            continue;
+        rep->recorded_ok++;
+        if (best < 0 || (maximize ? e->objective > s.by_ordinal[best].objective
+                                  : e->objective < s.by_ordinal[best].objective))
+            best = (int64_t)o;
+    }
+    if (best < 0) {
+        rc = fail(spec, results_path, "no configuration ran correctly in the recording: there is no best to find");
+        goto done;
+    }
+    rep->true_best = s.by_ordinal[best].objective;
+    rep->true_best_index = (uint64_t)best;
+    snprintf(rep->strategy, sizeof rep->strategy, "%s", strategy_names[set.strategy]);
+    rep->seed = set.seed;
+    rep->budget = set.budget;
+    rep->patience = set.patience;
+    rep->time_limit_s = set.time_limit_s;
+    double *ratios = malloc(sizeof(double) * (size_t)repeat), *evals = malloc(sizeof(double) * (size_t)repeat);
+    if (!ratios || !evals) {
+        free(ratios);
+        free(evals);
+        rc = CUTUNE_ENOMEM;
+        goto done;
+    }
+    for (int r = 0; r < repeat && rc == CUTUNE_OK; r++) {
+        search_settings one = set;
+        one.seed = set.seed + (uint64_t)r;
+        rc = run_once(&s, &one, &s.by_ordinal[best], rep->true_best, &rep->runs[r]);
+        ratios[r] = rep->runs[r].ratio;
+        evals[r] = (double)rep->runs[r].evaluations;
+        rep->nruns = r + 1;
+    }
+    qsort(ratios, (size_t)rep->nruns, sizeof(double), by_double);
+    qsort(evals, (size_t)rep->nruns, sizeof(double), by_double);
+    rep->median = quantile(ratios, rep->nruns, 0.5);
+    rep->q1 = quantile(ratios, rep->nruns, 0.25);
+    rep->q3 = quantile(ratios, rep->nruns, 0.75);
+    rep->min = rep->nruns ? ratios[0] : NAN;
+    rep->max = rep->nruns ? ratios[rep->nruns - 1] : NAN;
+    rep->median_evaluations = quantile(evals, rep->nruns, 0.5);
+    free(ratios);
+    free(evals);
+done:
+    json_decref(root);
+    free(s.by_ordinal);
+    free(s.compiled);
+    sspace_free(s.sp);
+    if (rc < 0) {
+        cutune_sim_report_free(rep);
+        rep = NULL;
+    }
+    *out = rep;
+    return rc;
+}
+
+void cutune_sim_report_free(cutune_sim_report *r)
+{
+    if (!r)
+        return;
+    free(r->runs);
+    free(r);
+}

@@ -1,0 +1,239 @@
+/* cmd_simulate.c - `cutune simulate SPEC --results FULL.json ...`: a search strategy
+ * replayed over a recorded exhaustive run instead of a GPU (cutune_simulate), to see
+ * how close it gets to the true best for a budget. Also the search options `tune`
+ * shares (cli_search_option). */
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+bool cli_parse_budget(const char *sub, const char *text, cutune_search_options *s)
+{
+    char *end;
+    double v = strtod(text, &end);
+    if (end != text && strcmp(end, "%") == 0) {
+        if (!(v > 0 && v <= 100)) {
+            cli_usage_error(sub, "--budget P%% takes a percentage above 0 and at most 100, not '%s'", text);
+            return false;
+        }
+        s->budget = 0;
+        s->budget_percent = v;
+        return true;
+    }
+    unsigned long long n;
+    if (!cli_parse_count(sub, "--budget", text, &n))
+        return false;
+    if (n == 0) {
+        cli_usage_error(sub, "--budget takes a number of evaluations (at least 1) or a percentage (5%%), not '%s'",
+                        text);
+        return false;
+    }
+    s->budget = n;
+    s->budget_percent = 0;
+    return true;
+}
+
+int cli_search_option(const char *sub, cutune_search_options *s, int opt, const char *arg)
+{
+    char *end;
+    unsigned long long n;
+    switch (opt) {
+    case CLI_OPT_STRATEGY: s->strategy = arg; return 1;
+    case CLI_OPT_BUDGET: return cli_parse_budget(sub, arg, s) ? 1 : -1;
+    case CLI_OPT_TIME_BUDGET:
+        s->time_s = strtod(arg, &end);
+        if (end == arg || !(s->time_s > 0) || !isfinite(s->time_s) ||
+            !(*end == '\0' || strcmp(end, "s") == 0 || strcmp(end, "min") == 0 || strcmp(end, "h") == 0)) {
+            cli_usage_error(sub, "--time-budget takes a duration above 0 (seconds, or 90s, 10min, 2h), not '%s'",
+                            arg);
+            return -1;
+        }
+        s->time_s *= strcmp(end, "min") == 0 ? 60 : strcmp(end, "h") == 0 ? 3600 : 1;
+        return 1;
+    case CLI_OPT_PATIENCE:
+        if (!cli_parse_count(sub, "--patience", arg, &n))
+            return -1;
+        if (n == 0) {
+            cli_usage_error(sub, "--patience takes a number of evaluations (at least 1), not '%s'", arg);
+            return -1;
+        }
+        s->patience = n;
+        return 1;
+    case CLI_OPT_SEED:
+        if (!cli_parse_count(sub, "--seed", arg, &n))
+            return -1;
+        s->has_seed = 1;
+        s->seed = n;
+        return 1;
+    default: return 0;
+    }
+}
+
+static void print_text(const cutune_sim_report *r, const char *results)
+{
+    printf("simulate     %s over %s\n", r->strategy, results);
+    printf("space        %llu valid configurations, %llu ran correctly in the recording\n",
+           (unsigned long long)r->space, (unsigned long long)r->recorded_ok);
+    printf("true best    %s %.6g (#%llu)\n", r->objective_name, r->true_best, (unsigned long long)r->true_best_index);
+    printf("budget       ");
+    if (r->budget)
+        printf("%llu evaluations (%.1f%% of the space)", (unsigned long long)r->budget,
+               100.0 * (double)r->budget / (double)r->space);
+    else
+        printf("no evaluation limit");
+    if (r->time_limit_s > 0)
+        printf(", %.6g s (simulated)", r->time_limit_s);
+    if (r->patience)
+        printf(", patience %llu", (unsigned long long)r->patience);
+    printf("; seeds %llu..%llu\n\n", (unsigned long long)r->seed, (unsigned long long)(r->seed + (uint64_t)r->nruns - 1));
+    printf("%4s %8s %7s %8s %14s %8s %8s  %s\n", "run", "seed", "evals", "screened", "best", "/ true", "found at",
+           "stopped by");
+    for (int i = 0; i < r->nruns; i++) {
+        const cutune_sim_run *u = &r->runs[i];
+        printf("%4d %8llu %7llu %8llu %14.6g %8.4f %8llu  %s\n", i + 1, (unsigned long long)u->seed,
+               (unsigned long long)u->evaluations, (unsigned long long)u->screened, u->found ? u->best : NAN,
+               u->ratio, (unsigned long long)u->best_at, u->stop_reason);
+    }
+    printf("\nbest found / true best: median %.4f, quartiles %.4f .. %.4f, range %.4f .. %.4f (%d runs; median "
+           "%.0f evaluations)\n",
+           r->median, r->q1, r->q3, r->min, r->max, r->nruns, r->median_evaluations);
+}
+
+static json_t *num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static void print_json(const cutune_sim_report *r, const char *results)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "results", json_string(results));
+    json_object_set_new(o, "strategy", json_string(r->strategy));
+    json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));
+    json_object_set_new(o, "budget", r->budget ? json_integer((json_int_t)r->budget) : json_null());
+    json_object_set_new(o, "time_budget_s", r->time_limit_s > 0 ? json_real(r->time_limit_s) : json_null());
+    json_object_set_new(o, "patience", r->patience ? json_integer((json_int_t)r->patience) : json_null());
+    json_object_set_new(o, "space", json_integer((json_int_t)r->space));
+    json_object_set_new(o, "recorded_ok", json_integer((json_int_t)r->recorded_ok));
+    json_object_set_new(o, "objective", json_string(r->objective_name));
+    json_object_set_new(o, "direction", json_string(r->maximize ? "maximize" : "minimize"));
+    json_object_set_new(o, "true_best", num(r->true_best));
+    json_object_set_new(o, "true_best_index", json_integer((json_int_t)r->true_best_index));
+    json_t *runs = json_array();
+    for (int i = 0; i < r->nruns; i++) {
+        const cutune_sim_run *u = &r->runs[i];
+        json_t *x = json_object();
+        json_object_set_new(x, "seed", json_integer((json_int_t)u->seed));
+        json_object_set_new(x, "evaluations", json_integer((json_int_t)u->evaluations));
+        json_object_set_new(x, "screened", json_integer((json_int_t)u->screened));
+        json_object_set_new(x, "best", u->found ? num(u->best) : json_null());
+        json_object_set_new(x, "best_index", u->found ? json_integer((json_int_t)u->best_index) : json_null());
+        json_object_set_new(x, "best_at", u->found ? json_integer((json_int_t)u->best_at) : json_null());
+        json_object_set_new(x, "ratio", num(u->ratio));
+        json_object_set_new(x, "simulated_seconds", num(u->seconds));
+        json_object_set_new(x, "stop_reason", json_string(u->stop_reason));
+        json_array_append_new(runs, x);
+    }
+    json_object_set_new(o, "runs", runs);
+    json_t *sum = json_object();
+    json_object_set_new(sum, "median", num(r->median));
+    json_object_set_new(sum, "q1", num(r->q1));
+    json_object_set_new(sum, "q3", num(r->q3));
+    json_object_set_new(sum, "min", num(r->min));
+    json_object_set_new(sum, "max", num(r->max));
+    json_object_set_new(sum, "median_evaluations", num(r->median_evaluations));
+    json_object_set_new(o, "ratio", sum);
+    json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', stdout);
+    json_decref(o);
+}
+
+int cmd_simulate(int argc, char **argv)
+{
+    cli_common c;
+    cli_init_common(&c);
+    cutune_simulate_options so;
+    memset(&so, 0, sizeof so);
+    so.repeat = 1;
+    const char *results = NULL;
+    int json = 0;
+    static const struct option longopts[] = {
+        CLI_COMMON_OPTIONS,
+        CLI_SEARCH_OPTIONS,
+        {"results", required_argument, NULL, 'r'},
+        {"repeat", required_argument, NULL, 'R'},
+        {"format", required_argument, NULL, 'f'},
+        {NULL, 0, NULL, 0},
+    };
+    int opt, code = EXIT_OK;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "qr:", longopts, NULL)) != -1) {
+        int handled = cli_common_option(&c, opt, optarg);
+        if (handled == 0)
+            handled = cli_search_option("simulate", &so.search, opt, optarg);
+        if (handled < 0) {
+            code = EXIT_USAGE;
+            goto done;
+        }
+        if (handled)
+            continue;
+        switch (opt) {
+        case 'r': results = optarg; break;
+        case 'R': {
+            unsigned long long n;
+            if (!cli_parse_count("simulate", "--repeat", optarg, &n)) {
+                code = EXIT_USAGE;
+                goto done;
+            }
+            if (n < 1 || n > 100000) {
+                code = cli_usage_error("simulate", "--repeat takes a count from 1 to 100000, not '%s'", optarg);
+                goto done;
+            }
+            so.repeat = (int)n;
+            break;
+        }
+        case 'f':
+            if (strcmp(optarg, "text") == 0)
+                json = 0;
+            else if (strcmp(optarg, "json") == 0)
+                json = 1;
+            else {
+                code = cli_usage_error("simulate", "--format takes text or json, not '%s'", optarg);
+                goto done;
+            }
+            break;
+        default: code = cli_usage_error("simulate", "unknown option"); goto done;
+        }
+    }
+    if (optind != argc - 1) {
+        code = cli_usage_error("simulate", optind >= argc ? "which spec? (cutune simulate SPEC --results FILE)"
+                                                          : "one spec at a time");
+        goto done;
+    }
+    if (!results) {
+        code = cli_usage_error("simulate", "--results FILE is required: the results of an exhaustive run of the spec");
+        goto done;
+    }
+    cutune_spec *spec = cli_load(argv[optind], &c, &code);
+    if (!spec)
+        goto done;
+    int seen = cutune_spec_diagnostic_count(spec);
+    cutune_sim_report *r = NULL;
+    int rc = cutune_simulate(spec, results, &so, &r);
+    cli_print_new_diagnostics(spec, &c, &seen);
+    if (rc == CUTUNE_OK) {
+        if (json)
+            print_json(r, results);
+        else
+            print_text(r, results);
+    }
+    code = cli_exit_for_status(rc);
+    cutune_sim_report_free(r);
+    cutune_spec_free(spec);
+done:
+    cli_free_common(&c);
+    return code;
+}

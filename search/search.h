@@ -1,0 +1,99 @@
+/* search.h - the search driver: which configurations to evaluate, and when to stop.
+ *
+ * An ask/tell interface over an abstract evaluation ("configuration -> objective, or
+ * failure"), so the same strategies serve the GPU tuner (api/tune.c) and the simulator
+ * (api/simulate.c, which replays a recorded exhaustive run):
+ *
+ *     search_new(&s, space, &settings, &hooks, ...);
+ *     while (search_ask(s, keys, max, &n) == 0 && n > 0)
+ *         for (i = 0; i < n && !search_stopped(s); i++)
+ *             search_tell(s, keys[i], evaluate(keys[i]), objective);
+ *
+ * A batch (n > 1) may be evaluated in any order and in parallel; strategies that can
+ * (random, genetic populations, a local search's neighbourhood) ask for several at once.
+ * The driver owns the budgets: a configuration evaluated once (or known beforehand, e.g.
+ * from a journal, through hooks.known) is never asked again, and a strategy that proposes
+ * it gets the known outcome for free. Budgets (evaluations, time, patience) count only
+ * evaluations that were asked. Strategies: docs/search.md. */
+#ifndef CUTUNE_SEARCH_SEARCH_H
+#define CUTUNE_SEARCH_SEARCH_H
+
+#include "space.h"
+
+typedef struct search_settings {
+    strategy strategy;
+    uint64_t seed;
+    uint64_t budget;           /* the most evaluations; 0: no limit */
+    double time_limit_s;       /* 0: no limit */
+    uint64_t patience;         /* stop after this many evaluations without improvement; 0: never */
+    bool maximize;             /* the objective's direction */
+    /* Strategy knobs (0: the strategy's default). */
+    double temperature, cooling, mutation;
+    int64_t population, restarts;
+} search_settings;
+
+/* What is known of a configuration without running it (the compile and the occupancy
+ * model): what `guided` screens with. */
+typedef struct search_static {
+    bool compiled;             /* false: does not compile */
+    bool launchable;           /* false: cannot launch (too many threads, registers, smem) */
+    int registers;
+    int64_t spill_bytes;       /* spill stores + loads */
+    double occupancy;          /* theoretical, 0..1 */
+} search_static;
+
+typedef struct search_hooks {
+    void *user;
+    /* The clock the time limit is measured on (seconds); NULL: the wall clock. */
+    double (*clock)(void *user);
+    /* Static information for n configurations (one call, so a tuner can compile them in
+     * parallel). 0, or -1 to stop the search. NULL: none (guided then screens nothing). */
+    int (*static_info)(void *user, const uint64_t *keys, int n, search_static *out);
+    /* An outcome known without evaluating (a journal of an earlier run): true with *ok and
+     * *objective when known. Such a configuration costs nothing. NULL: none. */
+    bool (*known)(void *user, uint64_t key, bool *ok, double *objective);
+} search_hooks;
+
+typedef struct search search;
+
+/* search_new: a search of `sp` (which must outlive it). Returns 0, or -1 with err. */
+int search_new(search **out, const sspace *sp, const search_settings *set, const search_hooks *hooks, char *err,
+               size_t errsize);
+
+/* search_free: NULL is a no-op. */
+void search_free(search *s);
+
+/* search_ask: up to `max` configurations to evaluate next, in keys[0 .. *n). *n == 0
+ * means the search is over (search_stop_reason says why). Every key asked must be told
+ * (or the search abandoned) before the next ask. Returns 0, or -1 with
+ * search_error (a hook failed, no memory). */
+int search_ask(search *s, uint64_t *keys, int max, int *n);
+
+/* search_tell: the outcome of an asked configuration: ok with its objective, or a
+ * failure (any status but ok, or a non-finite objective). */
+void search_tell(search *s, uint64_t key, bool ok, double objective);
+
+/* search_stopped: a budget is spent (evaluations, time, patience): evaluate no more of
+ * the batch in hand. */
+bool search_stopped(search *s);
+
+/* Statistics. */
+uint64_t search_evaluations(const search *s);     /* asked and told */
+uint64_t search_free_hits(const search *s);       /* proposals answered from what was known */
+uint64_t search_screened(const search *s);        /* skipped on static information (guided) */
+bool search_best(const search *s, uint64_t *key, double *objective);
+uint64_t search_best_at(const search *s);         /* the evaluation count when the best was found */
+const char *search_stop_reason(const search *s);  /* "budget", "time", "patience", "space exhausted",
+                                                     "strategy finished", or "" while running */
+const char *search_error(const search *s);
+double search_elapsed(search *s);                 /* seconds on its clock since search_new */
+
+/* search_strategy_default_*: the defaults a strategy uses for a knob left at 0
+ * (documented in docs/search.md; the tests and the docs read them from here). */
+int64_t search_default_population(const search_settings *set, uint64_t count);
+double search_default_mutation(int nparams);
+double search_default_temperature(void);
+double search_default_cooling(uint64_t budget, uint64_t count);
+int64_t search_default_restarts(void);
+
+#endif

@@ -1,0 +1,206 @@
+/* space.c - the search stage's view of the valid space (see space.h). */
+#include "space.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../compiler/eval.h"
+#include "../compiler/space.h"
+
+enum { REJECTION_TRIES = 1 << 20 };
+
+struct sspace {
+    const model *m;
+    int n;
+    uint64_t *sizes, *strides;
+    uint64_t raw, count;
+    uint64_t *keys;          /* listed: the valid keys, ascending; NULL when unlisted */
+    value *scratch;          /* unlisted validity checks */
+};
+
+/* Listing: every valid configuration's key, in listing (= key) order. */
+static int list_keys(sspace *sp, space *full, char *err, size_t errsize)
+{
+    sp->keys = malloc(sizeof(uint64_t) * (size_t)(sp->count ? sp->count : 1));
+    space_iter *it = NULL;
+    if (!sp->keys || space_iter_new(&it, full) < 0) {
+        snprintf(err, errsize, "out of memory listing %llu configurations", (unsigned long long)sp->count);
+        return -1;
+    }
+    const uint64_t *idx;
+    const value *vals;
+    eval_error e;
+    uint64_t k = 0;
+    int rc;
+    while ((rc = space_iter_next(it, &idx, &vals, &e)) == 1 && k < sp->count)
+        sp->keys[k++] = sspace_encode(sp, idx);
+    space_iter_free(it);
+    if (rc < 0) {
+        snprintf(err, errsize, "%s", e.message);
+        return -1;
+    }
+    sp->count = k;
+    return 0;
+}
+
+int sspace_new(sspace **out, const model *m, uint64_t list_limit, char *err, size_t errsize)
+{
+    *out = NULL;
+    sspace *sp = calloc(1, sizeof *sp);
+    if (!sp) {
+        snprintf(err, errsize, "out of memory");
+        return -1;
+    }
+    sp->m = m;
+    sp->n = m->nparams;
+    sp->sizes = calloc((size_t)sp->n + 1, sizeof(uint64_t));
+    sp->strides = calloc((size_t)sp->n + 1, sizeof(uint64_t));
+    sp->scratch = calloc((size_t)sp->n + 1, sizeof(value));
+    space *full = NULL;
+    if (!sp->sizes || !sp->strides || !sp->scratch || space_new(&full, m, NULL, 0) < 0) {
+        snprintf(err, errsize, "out of memory");
+        goto fail;
+    }
+    uint64_t stride = 1;
+    for (int i = sp->n - 1; i >= 0; i--) {
+        sp->sizes[i] = m->params[i].dom.size;
+        sp->strides[i] = stride;
+        if (sp->sizes[i] && stride > UINT64_MAX / sp->sizes[i]) {
+            snprintf(err, errsize, "the space has more combinations than a 64-bit number holds: too large to search");
+            goto fail;
+        }
+        stride *= sp->sizes[i];
+    }
+    sp->raw = stride;
+    bool saturated;
+    eval_error e;
+    if (space_count(full, &sp->count, &saturated, &e) < 0) {
+        snprintf(err, errsize, "%s", e.message);
+        goto fail;
+    }
+    if (sp->count == 0) {
+        snprintf(err, errsize, "no configuration is valid");
+        goto fail;
+    }
+    if (sp->count <= (list_limit ? list_limit : SSPACE_LIST_LIMIT) && list_keys(sp, full, err, errsize) < 0)
+        goto fail;
+    space_free(full);
+    *out = sp;
+    return 0;
+fail:
+    space_free(full);
+    sspace_free(sp);
+    return -1;
+}
+
+void sspace_free(sspace *sp)
+{
+    if (!sp)
+        return;
+    free(sp->sizes);
+    free(sp->strides);
+    free(sp->keys);
+    free(sp->scratch);
+    free(sp);
+}
+
+const model *sspace_model(const sspace *sp) { return sp->m; }
+int sspace_nparams(const sspace *sp) { return sp->n; }
+uint64_t sspace_size(const sspace *sp, int i) { return sp->sizes[i]; }
+uint64_t sspace_count(const sspace *sp) { return sp->count; }
+bool sspace_listed(const sspace *sp) { return sp->keys != NULL; }
+
+void sspace_decode(const sspace *sp, uint64_t key, uint64_t *vec)
+{
+    for (int i = 0; i < sp->n; i++)
+        vec[i] = key / sp->strides[i] % sp->sizes[i];
+}
+
+uint64_t sspace_encode(const sspace *sp, const uint64_t *vec)
+{
+    uint64_t key = 0;
+    for (int i = 0; i < sp->n; i++)
+        key += vec[i] * sp->strides[i];
+    return key;
+}
+
+void sspace_values(const sspace *sp, uint64_t key, value *out)
+{
+    for (int i = 0; i < sp->n; i++)
+        out[i] = domain_at(&sp->m->params[i].dom, key / sp->strides[i] % sp->sizes[i]);
+}
+
+/* The position of `key` among the listed keys, or -1. */
+static int64_t find_key(const sspace *sp, uint64_t key)
+{
+    uint64_t lo = 0, hi = sp->count;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (sp->keys[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < sp->count && sp->keys[lo] == key ? (int64_t)lo : -1;
+}
+
+bool sspace_valid(const sspace *sp, uint64_t key)
+{
+    if (key >= sp->raw)
+        return false;
+    if (sp->keys)
+        return find_key(sp, key) >= 0;
+    value *vals = ((sspace *)sp)->scratch; /* scratch only: the space is not changed */
+    sspace_values(sp, key, vals);
+    eval_env env = {sp->m, vals, false, 0.0, NULL};
+    for (int r = 0; r < sp->m->nrequires; r++) {
+        bool ok;
+        eval_error e;
+        if (eval_bool(sp->m->requires[r].expr, &env, &ok, &e) < 0 || !ok)
+            return false;
+    }
+    return true;
+}
+
+uint64_t sspace_ordinal(const sspace *sp, uint64_t key)
+{
+    if (!sp->keys)
+        return key;
+    int64_t at = find_key(sp, key);
+    return at < 0 ? UINT64_MAX : (uint64_t)at;
+}
+
+uint64_t sspace_at(const sspace *sp, uint64_t ordinal)
+{
+    return sp->keys && ordinal < sp->count ? sp->keys[ordinal] : UINT64_MAX;
+}
+
+bool sspace_random(const sspace *sp, rng *r, uint64_t *key)
+{
+    if (sp->keys) {
+        *key = sp->keys[rng_below(r, sp->count)];
+        return true;
+    }
+    for (int t = 0; t < REJECTION_TRIES; t++) {
+        uint64_t k = rng_below(r, sp->raw);
+        if (sspace_valid(sp, k)) {
+            *key = k;
+            return true;
+        }
+    }
+    return false;
+}
+
+int sspace_neighbours(const sspace *sp, uint64_t key, uint64_t *out)
+{
+    int n = 0;
+    for (int i = 0; i < sp->n; i++) {
+        uint64_t at = key / sp->strides[i] % sp->sizes[i];
+        if (at > 0 && sspace_valid(sp, key - sp->strides[i]))
+            out[n++] = key - sp->strides[i];
+        if (at + 1 < sp->sizes[i] && sspace_valid(sp, key + sp->strides[i]))
+            out[n++] = key + sp->strides[i];
+    }
+    return n;
+}
