@@ -1,0 +1,734 @@
+/* emit_header.c - the best-config header (cutune_emit_header; docs/header.md): the
+ * winner of one or more tuning runs (one per device), or a spec's default
+ * configuration, as C macros, a configuration struct with a look-up by device, and
+ * the launch geometry as inline functions of the problem size. The text is plain
+ * C11 and C++ and compiles cleanly under -Wall -Wextra -pedantic and with nvcc. */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../compiler/cexpr.h"
+#include "../compiler/space.h"
+#include "tune_result.h"
+
+/* One entry of the header: a device's winner, or the default configuration. */
+typedef struct entry {
+    const cutune_tune_result *r;          /* NULL for the default configuration */
+    const cutune_measurement *best, *runner_up;
+    const cutune_variant *v;              /* the configuration and its variant */
+    int ncommon;                          /* options common to every variant */
+    value *vals;                          /* each param's value, when there is a spec */
+    const char *source;                   /* what to call the results file, or NULL */
+} entry;
+
+typedef struct hdr {
+    strbuf out;
+    const char *P;                        /* the prefix */
+    const char *kernel;
+    int nparams;
+    const char *const *names;             /* param names */
+    char *types;                          /* 'i', 'f', 'b', 's' per param */
+    cutune_spec *spec;                    /* NULL: no functions of the problem size */
+    const model *m;
+    entry *e;
+    int n;
+    bool tuned;
+    bool needs_math, needs_string;
+    strbuf funcs;                         /* functions of entry 0's params (before the includes are known) */
+    strbuf cfuncs;                        /* functions of a configuration */
+} hdr;
+
+/* ---- small writers ----------------------------------------------------------------- */
+
+/* Text safe inside a C comment: no comment end, no trigraph, no line splice. */
+static void comment_text(strbuf *out, const char *s)
+{
+    for (const char *p = s; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '*' && p[1] == '/')
+            sb_add(out, "* ");
+        else if (c == '?' && p[1] == '?')
+            sb_add(out, "? ");
+        else if (c < 0x20 || c >= 0x7f || c == '\\')
+            sb_addc(out, c == '\\' ? '/' : '?');
+        else
+            sb_addc(out, (char)c);
+    }
+}
+
+static void upper(strbuf *out, const char *s)
+{
+    for (; *s; s++)
+        sb_addc(out, (char)toupper((unsigned char)*s));
+}
+
+/* A param value (text of type t) as a C literal. */
+static void literal(strbuf *out, const char *text, char t)
+{
+    switch (t) {
+    case 'i': cexpr_value(value_int(strtoll(text, NULL, 10)), out); break;
+    case 'f': cexpr_value(value_float(strtod(text, NULL)), out); break;
+    case 'b': sb_add(out, strcmp(text, "true") == 0 ? "1" : "0"); break;
+    default: cexpr_string(text, out); break;
+    }
+}
+
+static void joined(strbuf *out, const char *const *items, int from, int to)
+{
+    strbuf s = STRBUF_INIT;
+    for (int i = from; i < to; i++)
+        sb_printf(&s, "%s%s", i > from ? " " : "", items[i]);
+    cexpr_string(sb_cstr(&s), out);
+    sb_free(&s);
+}
+
+/* The register cap among the options (the last one wins, as for NVRTC); 0 when none. */
+static long maxrregcount(const cutune_variant *v)
+{
+    long cap = 0;
+    for (int i = 0; i < v->noptions; i++) {
+        const char *o = v->options[i];
+        while (*o == '-')
+            o++;
+        if (strncmp(o, "maxrregcount", 12) != 0)
+            continue;
+        if (o[12] == '=')
+            cap = strtol(o + 13, NULL, 10);
+        else if (o[12] == '\0' && i + 1 < v->noptions)
+            cap = strtol(v->options[i + 1], NULL, 10);
+    }
+    return cap;
+}
+
+static void format_number(strbuf *out, double d)
+{
+    if (!isfinite(d)) {
+        sb_add(out, "0.0");
+        return;
+    }
+    cexpr_value(value_float(d), out);
+}
+
+/* ---- checks ------------------------------------------------------------------------------ */
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Sets the message for cutune_last_error; returns CUTUNE_EINVAL. */
+static int fail(const char *fmt, ...)
+{
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    api_set_error("%s", msg);
+    return CUTUNE_EINVAL;
+}
+
+static bool is_identifier(const char *s)
+{
+    if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
+        return false;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '_')
+            return false;
+    return true;
+}
+
+static const char *const fixed_names[] = {
+    "TUNED", "DEVICE_NAME", "COMPUTE_CAPABILITY", "BLOCK_DIM_X", "BLOCK_DIM_Y", "BLOCK_DIM_Z", "GRID_DIM_X",
+    "GRID_DIM_Y", "GRID_DIM_Z", "SMEM_BYTES", "MAXRREGCOUNT", "COMPILE_OPTIONS", "DEFINES",
+};
+
+/* Every param gets a macro of its own: none may clash with another or with the fixed
+ * names. */
+static int check_names(const hdr *h)
+{
+    for (int i = 0; i < h->nparams; i++) {
+        strbuf a = STRBUF_INIT;
+        upper(&a, h->names[i]);
+        for (size_t k = 0; k < sizeof fixed_names / sizeof *fixed_names; k++)
+            if (strcmp(sb_cstr(&a), fixed_names[k]) == 0) {
+                sb_free(&a);
+                return fail("param '%s' would define %s_%s, a name the header defines for itself; rename the "
+                            "param", h->names[i], h->P, fixed_names[k]);
+            }
+        for (int j = 0; j < i; j++) {
+            strbuf b = STRBUF_INIT;
+            upper(&b, h->names[j]);
+            bool same = strcmp(sb_cstr(&a), sb_cstr(&b)) == 0;
+            sb_free(&b);
+            if (same) {
+                sb_free(&a);
+                return fail("params '%s' and '%s' would define the same macro (names differ only in case)",
+                            h->names[j], h->names[i]);
+            }
+        }
+        sb_free(&a);
+    }
+    return CUTUNE_OK;
+}
+
+/* The spec must be of the results' kernel and params (same names, types, order). */
+static int check_spec(const hdr *h)
+{
+    const model *m = h->m;
+    if (strcmp(m->kernel, h->kernel) != 0)
+        return fail("the spec is of kernel '%s', the results of kernel '%s'", m->kernel, h->kernel);
+    if (m->nparams != h->nparams)
+        return fail("the spec has %d params, the results %d", m->nparams, h->nparams);
+    for (int i = 0; i < m->nparams; i++)
+        if (strcmp(m->params[i].name, h->names[i]) != 0 || vtype_name(m->params[i].dom.type)[0] != h->types[i])
+            return fail("the spec's param '%s' differs from the results' '%s' (name or type)", m->params[i].name,
+                        h->names[i]);
+    return CUTUNE_OK;
+}
+
+/* ---- the entries ---------------------------------------------------------------------- */
+
+static bool better(const cutune_measurement *a, const cutune_measurement *b, int maximize)
+{
+    return maximize ? a->objective > b->objective : a->objective < b->objective;
+}
+
+/* The best complete measurement other than the winner. */
+static const cutune_measurement *runner_up(const cutune_tune_result *r, const cutune_measurement *best)
+{
+    const cutune_measurement *ru = NULL;
+    int maximize = cutune_tune_summary_of(r)->maximize;
+    for (uint64_t i = 0; i < cutune_tune_count(r); i++) {
+        const cutune_measurement *m = cutune_tune_at(r, i);
+        if (m == best || strcmp(m->status, "ok") != 0 || !m->timed || m->pruned || !isfinite(m->objective))
+            continue;
+        if (!ru || better(m, ru, maximize))
+            ru = m;
+    }
+    return ru;
+}
+
+/* Each param's value for the model, from its text. */
+static value *typed_values(arena *a, const hdr *h, const cutune_variant *v)
+{
+    value *vals = arena_alloc(a, sizeof(value) * (size_t)(h->nparams + 1));
+    for (int i = 0; vals && i < h->nparams; i++) {
+        const char *t = v->values[i];
+        switch (h->types[i]) {
+        case 'i': vals[i] = value_int(strtoll(t, NULL, 10)); break;
+        case 'f': vals[i] = value_float(strtod(t, NULL)); break;
+        case 'b': vals[i] = value_bool(strcmp(t, "true") == 0); break;
+        default: vals[i] = value_string(t); break;
+        }
+    }
+    return vals;
+}
+
+/* The default configuration: checked against every constraint, then planned. */
+static int default_entry(hdr *h, arena *a, entry *e)
+{
+    cutune_spec *spec = h->spec;
+    const model *m = h->m;
+    value *vals = arena_alloc(a, sizeof(value) * (size_t)(m->nparams + 1));
+    cutune_variant *cv = arena_alloc(a, sizeof *cv);
+    const char **texts = arena_alloc(a, sizeof(char *) * (size_t)(m->nparams + 1));
+    char *types = arena_alloc(a, (size_t)m->nparams + 1);
+    if (!vals || !cv || !texts || !types)
+        return CUTUNE_ENOMEM;
+    for (int i = 0; i < m->nparams; i++) {
+        const m_param *p = &m->params[i];
+        vals[i] = domain_at(&p->dom, p->has_default ? p->default_index : 0);
+        strbuf s = STRBUF_INIT;
+        value_format(vals[i], &s, false);
+        texts[i] = arena_strdup(a, sb_cstr(&s));
+        sb_free(&s);
+        types[i] = vtype_name(p->dom.type)[0];
+    }
+    eval_env env = {m, vals, false, 0.0, NULL};
+    eval_error err;
+    for (int k = 0; k < m->nrequires; k++) {
+        bool ok;
+        if (eval_bool(m->requires[k].expr, &env, &ok, &err) < 0)
+            return api_eval_failed(spec, &err);
+        if (!ok) {
+            strbuf s = STRBUF_INIT;
+            space_describe_config(m, vals, ~(param_set)0, &s);
+            diag_error(&spec->diags, m->requires[k].loc,
+                       "the default configuration (%s) violates this constraint; give the params defaults that "
+                       "satisfy it (param x in [...] default v)", sb_cstr(&s));
+            sb_free(&s);
+            return CUTUNE_ESPEC;
+        }
+    }
+    variant pv;
+    if (plan_variant(m, vals, a, &pv, &err) < 0)
+        return api_eval_failed(spec, &err);
+    memset(cv, 0, sizeof *cv);
+    cv->nparams = m->nparams;
+    cv->values = texts;
+    cv->types = types;
+    memcpy(cv->block, pv.block, sizeof cv->block);
+    memcpy(cv->grid, pv.grid, sizeof cv->grid);
+    cv->block_dims = pv.block_dims;
+    cv->grid_dims = pv.grid_dims;
+    cv->smem_bytes = pv.smem_bytes;
+    cv->defines = pv.defines;
+    cv->ndefines = pv.ndefines;
+    cv->options = pv.options;
+    cv->noptions = pv.noptions;
+    cv->ncommon_options = pv.ncommon_options;
+    cv->name_expression = pv.name_expression;
+    e->v = cv;
+    e->ncommon = pv.ncommon_options;
+    e->vals = vals;
+    h->types = types;
+    return CUTUNE_OK;
+}
+
+/* ---- the text -------------------------------------------------------------------------- */
+
+static void describe_config(strbuf *out, const hdr *h, const cutune_variant *v)
+{
+    for (int i = 0; i < h->nparams; i++) {
+        sb_printf(out, "%s%s=", i ? " " : "", h->names[i]);
+        comment_text(out, v->values[i]);
+    }
+}
+
+static void describe_measurement(strbuf *out, const hdr *h, const cutune_tune_result *r, const char *label,
+                                 const cutune_measurement *m)
+{
+    const cutune_tune_summary *s = cutune_tune_summary_of(r);
+    sb_printf(out, " *   %-9s #%llu ", label, (unsigned long long)m->variant->ordinal);
+    describe_config(out, h, m->variant);
+    sb_printf(out, "\n *             median %.6g ms, ", m->median_ms);
+    comment_text(out, s->objective_name);
+    sb_printf(out, " %.6g (%s)\n", m->objective, s->maximize ? "maximize" : "minimize");
+}
+
+static void provenance(hdr *h, const cutune_header_options *opts)
+{
+    strbuf *o = &h->out;
+    sb_add(o, "/* ");
+    if (opts && opts->file_name) {
+        comment_text(o, opts->file_name);
+        sb_add(o, " - ");
+    }
+    sb_add(o, h->tuned ? "the tuned configuration of kernel " : "the DEFAULT configuration of kernel ");
+    comment_text(o, h->kernel);
+    sb_printf(o, ", generated by cutune %s\n * (`cutune emit header`). Do not edit: generate it again.\n *\n",
+              cutune_version());
+    const char *spec_path = h->spec ? cutune_spec_path(h->spec) : h->n && h->e[0].r ? h->e[0].r->spec_path : NULL;
+    if (spec_path) {
+        sb_add(o, " * spec: ");
+        comment_text(o, spec_path);
+        sb_add(o, "\n");
+    }
+    if (!h->tuned) {
+        sb_add(o, " *\n * NOT TUNED: default config. Each param has its `default`, else its first value;\n"
+                  " * nothing was measured. Tune the spec (cutune SPEC) and emit the header from its\n"
+                  " * results for a measured choice.\n *\n * configuration: ");
+        describe_config(o, h, h->e[0].v);
+        sb_add(o, "\n */\n");
+        return;
+    }
+    for (int k = 0; k < h->n; k++) {
+        const entry *e = &h->e[k];
+        const cutune_tune_result *r = e->r;
+        const cutune_tune_summary *s = cutune_tune_summary_of(r);
+        const cutune_device *d = &r->device;
+        sb_printf(o, " *\n * entry %d%s: ", k, k == 0 ? " (the default)" : "");
+        comment_text(o, d->name);
+        sb_printf(o, ", ");
+        comment_text(o, d->arch);
+        sb_printf(o, " (compute capability %d.%d), driver %d.%d\n", d->cc / 10, d->cc % 10,
+                  d->driver_version / 1000, d->driver_version % 1000 / 10);
+        sb_add(o, " *   tuned ");
+        comment_text(o, r->date ? r->date : "");
+        if (e->source) {
+            sb_add(o, ", results ");
+            comment_text(o, e->source);
+        }
+        sb_printf(o, "\n *   %llu configurations measured: %llu timed, %llu wrong, %llu failed, %llu cannot launch%s\n",
+                  (unsigned long long)s->variants, (unsigned long long)s->timed, (unsigned long long)s->wrong,
+                  (unsigned long long)s->failed, (unsigned long long)s->unlaunchable,
+                  s->interrupted ? " (interrupted: part of the space)" : "");
+        describe_measurement(o, h, r, "winner", e->best);
+        if (e->runner_up)
+            describe_measurement(o, h, r, "runner-up", e->runner_up);
+        else
+            sb_add(o, " *   runner-up none\n");
+    }
+    sb_printf(o, " *\n * The macros hold entry 0. %s_lookup(device_name, compute_capability) picks an\n"
+                 " * entry: the exact device name and compute capability, else the first entry of\n"
+                 " * the same compute capability, else entry 0. The dimensions are at the problem\n"
+                 " * size tuned.\n */\n",
+              h->P);
+}
+
+static void macros(hdr *h)
+{
+    strbuf *o = &h->out;
+    const entry *e = &h->e[0];
+    const cutune_variant *v = e->v;
+    const char *P = h->P;
+    sb_printf(o, "#define %s_TUNED %d\n", P, h->tuned ? 1 : 0);
+    sb_printf(o, "#define %s_DEVICE_NAME ", P);
+    cexpr_string(e->r ? e->r->device.name : "", o);
+    sb_printf(o, "\n#define %s_COMPUTE_CAPABILITY %d\n\n/* the params */\n", P, e->r ? e->r->device.cc : 0);
+    for (int i = 0; i < h->nparams; i++) {
+        sb_printf(o, "#define %s_", P);
+        upper(o, h->names[i]);
+        sb_addc(o, ' ');
+        literal(o, v->values[i], h->types[i]);
+        sb_addc(o, '\n');
+    }
+    sb_add(o, "\n/* the launch (at the problem size tuned) */\n");
+    const char *axes = "XYZ";
+    for (int i = 0; i < 3; i++)
+        sb_printf(o, "#define %s_BLOCK_DIM_%c %lld\n", P, axes[i], (long long)v->block[i]);
+    for (int i = 0; i < 3; i++)
+        sb_printf(o, "#define %s_GRID_DIM_%c %lld\n", P, axes[i], (long long)v->grid[i]);
+    sb_printf(o, "#define %s_SMEM_BYTES %lld\n\n/* how it was compiled */\n", P, (long long)v->smem_bytes);
+    sb_printf(o, "#define %s_MAXRREGCOUNT %ld\n#define %s_COMPILE_OPTIONS ", P, maxrregcount(v), P);
+    joined(o, v->options, e->ncommon, v->noptions);
+    sb_printf(o, "\n#define %s_DEFINES ", P);
+    joined(o, v->defines, 0, v->ndefines);
+    sb_add(o, "\n");
+}
+
+static void config_type(hdr *h)
+{
+    strbuf *o = &h->out;
+    const char *P = h->P;
+    sb_printf(o, "\n/* one entry per device */\ntypedef struct %s_params {\n", P);
+    for (int i = 0; i < h->nparams; i++) {
+        vtype t = h->types[i] == 'i' ? VT_INT : h->types[i] == 'f' ? VT_FLOAT : h->types[i] == 'b' ? VT_BOOL
+                                                                                                    : VT_STRING;
+        const char *ct = cexpr_type(t);
+        sb_printf(o, "    %s%s", ct, ct[strlen(ct) - 1] == '*' ? "" : " ");
+        cexpr_ident(h->names[i], o);
+        sb_add(o, ";\n");
+    }
+    if (h->nparams == 0)
+        sb_add(o, "    char none; /* the spec has no params */\n");
+    sb_printf(o, "} %s_params;\n\n", P);
+    sb_printf(o,
+              "typedef struct %s_config {\n"
+              "    const char *device_name;       /* \"\" when not tuned */\n"
+              "    int compute_capability;        /* 90 for sm_90; 0 when not tuned */\n"
+              "    int tuned;                     /* 0: the spec's default configuration */\n"
+              "    %s_params params;\n"
+              "    unsigned int block_dim[3];     /* at the problem size tuned */\n"
+              "    unsigned int grid_dim[3];\n"
+              "    unsigned int smem_bytes;       /* dynamic shared memory */\n"
+              "    int maxrregcount;              /* 0: no cap */\n"
+              "    const char *compile_options;   /* the per-variant options */\n"
+              "    const char *defines;           /* \"-DNAME=value ...\" */\n"
+              "    double time_ms;                /* the median time measured; 0 when not tuned */\n"
+              "    double objective;              /* the objective's value; 0 when not tuned */\n"
+              "} %s_config;\n",
+              P, P, P);
+}
+
+static void entry_init(hdr *h, const entry *e)
+{
+    strbuf *o = &h->out;
+    const cutune_variant *v = e->v;
+    sb_add(o, "        {");
+    cexpr_string(e->r ? e->r->device.name : "", o);
+    sb_printf(o, ", %d, %d, {", e->r ? e->r->device.cc : 0, h->tuned ? 1 : 0);
+    for (int i = 0; i < h->nparams; i++) {
+        sb_add(o, i ? ", " : "");
+        literal(o, v->values[i], h->types[i]);
+    }
+    if (h->nparams == 0)
+        sb_add(o, "0");
+    sb_printf(o, "}, {%lldu, %lldu, %lldu}, {%lldu, %lldu, %lldu}, %lldu, %ld,\n         ", (long long)v->block[0],
+              (long long)v->block[1], (long long)v->block[2], (long long)v->grid[0], (long long)v->grid[1],
+              (long long)v->grid[2], (long long)v->smem_bytes, maxrregcount(v));
+    joined(o, v->options, e->ncommon, v->noptions);
+    sb_add(o, ", ");
+    joined(o, v->defines, 0, v->ndefines);
+    sb_add(o, ", ");
+    format_number(o, e->best ? e->best->median_ms : 0);
+    sb_add(o, ", ");
+    format_number(o, e->best ? e->best->objective : 0);
+    sb_add(o, "}");
+}
+
+static void lookup(hdr *h)
+{
+    strbuf *o = &h->out;
+    const char *P = h->P;
+    sb_printf(o,
+              "\n/* %s_lookup: the entry for a device (never NULL): the exact name and compute\n"
+              " * capability, else the first entry of the same compute capability, else entry 0.\n"
+              " * device_name may be NULL (then only the compute capability counts). */\n"
+              "static inline const %s_config *%s_lookup(const char *device_name, int compute_capability)\n"
+              "{\n    static const %s_config table[%d] = {\n",
+              P, P, P, P, h->n);
+    for (int k = 0; k < h->n; k++) {
+        entry_init(h, &h->e[k]);
+        sb_add(o, k + 1 < h->n ? ",\n" : "\n");
+    }
+    sb_printf(o, "    };\n"
+                 "    int i, same_cc = -1;\n"
+                 "    for (i = 0; i < %d; i++) {\n"
+                 "        const char *a = device_name, *b = table[i].device_name;\n"
+                 "        if (table[i].compute_capability != compute_capability)\n"
+                 "            continue;\n"
+                 "        if (same_cc < 0)\n"
+                 "            same_cc = i;\n"
+                 "        if (!a)\n"
+                 "            continue;\n"
+                 "        while (*a && *a == *b) {\n"
+                 "            a++;\n"
+                 "            b++;\n"
+                 "        }\n"
+                 "        if (*a == *b)\n"
+                 "            return &table[i];\n"
+                 "    }\n"
+                 "    return &table[same_cc >= 0 ? same_cc : 0];\n"
+                 "}\n",
+              h->n);
+}
+
+/* One function of the problem size for expression `e` (NULL or reading no let: none).
+ * config_form: the params are read from a configuration; else entry 0's values. */
+static int function(hdr *h, const texpr *e, const char *name, bool config_form)
+{
+    if (!e)
+        return CUTUNE_OK;
+    const model *m = h->m;
+    bool *used = calloc((size_t)m->nlets + 1, sizeof(bool));
+    const char **texts = calloc((size_t)m->nparams + 1, sizeof(char *));
+    strbuf fields = STRBUF_INIT, body = STRBUF_INIT;
+    int rc = CUTUNE_OK;
+    if (!used || !texts) {
+        rc = CUTUNE_ENOMEM;
+        goto done;
+    }
+    /* Param texts, NUL-separated in one buffer: "config->params.block_x". */
+    size_t *offs = calloc((size_t)m->nparams + 1, sizeof(size_t));
+    if (!offs) {
+        rc = CUTUNE_ENOMEM;
+        goto done;
+    }
+    for (int i = 0; i < m->nparams; i++) {
+        offs[i] = fields.len;
+        sb_add(&fields, "config->params.");
+        cexpr_ident(m->params[i].name, &fields);
+        sb_addc(&fields, '\0');
+    }
+    for (int i = 0; i < m->nparams && sb_ok(&fields); i++)
+        texts[i] = fields.data + offs[i];
+    free(offs);
+    cexpr_ctx ctx = {m, h->spec->ast, config_form ? NULL : h->e[0].vals, texts, used, false, false};
+    if (!cexpr_reads_lets(&ctx, e))
+        goto done;
+    eval_error err;
+    if (cexpr_print(&ctx, e, &body, &err) < 0) {
+        rc = api_eval_failed(h->spec, &err);
+        goto done;
+    }
+    h->needs_math |= ctx.needs_math;
+    h->needs_string |= ctx.needs_string;
+    strbuf *o = config_form ? &h->cfuncs : &h->funcs;
+    sb_printf(o, "static inline long long %s_%s%s(", h->P, config_form ? "config_" : "", name);
+    bool first = true;
+    if (config_form) {
+        sb_printf(o, "const %s_config *config", h->P);
+        first = false;
+    }
+    for (int i = 0; i < m->nlets; i++) {
+        if (!used[i])
+            continue;
+        const char *ct = cexpr_type(m->lets[i].type);
+        sb_printf(o, "%s%s%s", first ? "" : ", ", ct, ct[strlen(ct) - 1] == '*' ? "" : " ");
+        cexpr_ident(m->lets[i].name, o);
+        first = false;
+    }
+    if (first)
+        sb_add(o, "void");
+    sb_add(o, ")\n{\n");
+    if (config_form)
+        sb_add(o, "    (void)config;\n");
+    sb_printf(o, "    return %s;\n}\n", sb_cstr(&body));
+done:
+    free(used);
+    free(texts);
+    sb_free(&fields);
+    sb_free(&body);
+    return rc;
+}
+
+static int functions(hdr *h)
+{
+    const model *m = h->m;
+    static const char *const block_names[] = {"block_dim_x", "block_dim_y", "block_dim_z"};
+    static const char *const grid_names[] = {"grid_dim_x", "grid_dim_y", "grid_dim_z"};
+    for (int form = 0; form < 2; form++) {
+        int rc = CUTUNE_OK;
+        for (int i = 0; rc == CUTUNE_OK && i < m->block_dims; i++)
+            rc = function(h, m->block[i], block_names[i], form == 1);
+        for (int i = 0; rc == CUTUNE_OK && i < m->grid_dims; i++)
+            rc = function(h, m->grid[i], grid_names[i], form == 1);
+        if (rc == CUTUNE_OK)
+            rc = function(h, m->smem, "smem_bytes", form == 1);
+        if (rc != CUTUNE_OK)
+            return rc;
+    }
+    return CUTUNE_OK;
+}
+
+static void assemble(hdr *h, const cutune_header_options *opts)
+{
+    provenance(h, opts);
+    strbuf *o = &h->out;
+    sb_printf(o, "#ifndef CUTUNE_%s_H\n#define CUTUNE_%s_H\n\n", h->P, h->P);
+    if (h->needs_math)
+        sb_add(o, "#include <math.h>\n");
+    if (h->needs_string)
+        sb_add(o, "#include <string.h>\n");
+    if (h->needs_math || h->needs_string)
+        sb_add(o, "\n");
+    macros(h);
+    if (h->funcs.len) {
+        sb_add(o, "\n/* the launch for other problem sizes: the spec's expressions with entry 0's params\n"
+                  " * (arguments: the spec's `let`s they read) */\n");
+        sb_add(o, sb_cstr(&h->funcs));
+    }
+    config_type(h);
+    lookup(h);
+    if (h->cfuncs.len) {
+        sb_printf(o, "\n/* the same for any entry (e.g. %s_lookup's) */\n", h->P);
+        sb_add(o, sb_cstr(&h->cfuncs));
+    }
+    sb_printf(o, "\n#endif /* CUTUNE_%s_H */\n", h->P);
+}
+
+/* ---- the entry point ------------------------------------------------------------------- */
+
+static int prepare(hdr *h, arena *a, const cutune_tune_result *const *results, int n,
+                   const cutune_header_options *opts)
+{
+    for (int k = 0; k < n; k++) {
+        const cutune_tune_result *r = results[k];
+        const char *src = opts && opts->sources ? opts->sources[k] : NULL;
+        if (!r)
+            return fail("results[%d] is NULL", k);
+        if (!cutune_tune_best(r))
+            return fail("%s: no variant ran correctly, so there is no winner to write", src ? src : "the results");
+        if (k == 0) {
+            h->kernel = r->kernel;
+            h->nparams = r->nparams;
+            h->names = r->param_names;
+            h->types = arena_alloc(a, (size_t)r->nparams + 1);
+            if (!h->types)
+                return CUTUNE_ENOMEM;
+            for (int i = 0; i < r->nparams; i++)
+                h->types[i] = r->param_types[i][0] == 'b' ? 'b' : r->param_types[i][0] == 'f' ? 'f'
+                                                              : r->param_types[i][0] == 's' ? 's'
+                                                                                            : 'i';
+        } else {
+            if (strcmp(r->kernel, h->kernel) != 0)
+                return fail("results of different kernels ('%s' and '%s') cannot share a header", h->kernel,
+                            r->kernel);
+            bool same = r->nparams == h->nparams;
+            for (int i = 0; same && i < h->nparams; i++)
+                same = strcmp(r->param_names[i], h->names[i]) == 0 && strcmp(r->param_types[i], results[0]->param_types[i]) == 0;
+            if (!same)
+                return fail("results with different params cannot share a header (%s)", src ? src : "a results file");
+        }
+        entry *e = &h->e[k];
+        e->r = r;
+        e->best = cutune_tune_best(r);
+        e->runner_up = runner_up(r, e->best);
+        e->v = e->best->variant;
+        e->ncommon = e->v->ncommon_options;
+        e->source = src;
+    }
+    if (h->m) {
+        int rc = check_spec(h);
+        if (rc != CUTUNE_OK)
+            return rc;
+        for (int k = 0; k < n; k++) {
+            h->e[k].vals = typed_values(a, h, h->e[k].v);
+            h->e[k].ncommon = h->m->noptions + h->m->nincludes;
+            if (!h->e[k].vals)
+                return CUTUNE_ENOMEM;
+        }
+    }
+    return CUTUNE_OK;
+}
+
+int cutune_emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
+                       const cutune_header_options *opts)
+{
+    if (!out || nresults < 0 || (nresults > 0 && !results) || (nresults == 0 && !spec))
+        return fail("cutune_emit_header: no output, or neither results nor a spec");
+    *out = NULL;
+    if (spec && (!spec->loaded_ok || !spec->model))
+        return fail("cutune_emit_header: the spec has errors");
+    arena *a = arena_new();
+    hdr h;
+    memset(&h, 0, sizeof h);
+    h.spec = spec;
+    h.m = spec ? spec->model : NULL;
+    h.n = nresults > 0 ? nresults : 1;
+    h.tuned = nresults > 0;
+    h.e = a ? arena_alloc(a, sizeof(entry) * (size_t)h.n) : NULL;
+    if (!h.e) {
+        arena_free(a);
+        return CUTUNE_ENOMEM;
+    }
+    int rc;
+    if (nresults > 0) {
+        rc = prepare(&h, a, results, nresults, opts);
+    } else {
+        h.kernel = h.m->kernel;
+        h.nparams = h.m->nparams;
+        const char **names = arena_alloc(a, sizeof(char *) * (size_t)(h.m->nparams + 1));
+        for (int i = 0; names && i < h.m->nparams; i++)
+            names[i] = h.m->params[i].name;
+        h.names = names;
+        rc = names ? default_entry(&h, a, &h.e[0]) : CUTUNE_ENOMEM;
+    }
+    h.P = opts && opts->prefix ? opts->prefix : h.m && h.m->emit.header_prefix ? h.m->emit.header_prefix : NULL;
+    strbuf prefix = STRBUF_INIT;
+    if (rc == CUTUNE_OK && !h.P) {
+        upper(&prefix, h.kernel);
+        h.P = sb_cstr(&prefix);
+    }
+    if (rc == CUTUNE_OK && !is_identifier(h.P))
+        rc = fail("the prefix '%s' is not a C identifier", h.P);
+    if (rc == CUTUNE_OK)
+        rc = check_names(&h);
+    if (rc == CUTUNE_OK && h.m)
+        rc = functions(&h);
+    if (rc == CUTUNE_OK) {
+        assemble(&h, opts);
+        if (!sb_ok(&h.out) || !sb_ok(&h.funcs) || !sb_ok(&h.cfuncs))
+            rc = CUTUNE_ENOMEM;
+        else
+            *out = sb_steal(&h.out);
+    }
+    sb_free(&h.out);
+    sb_free(&h.funcs);
+    sb_free(&h.cfuncs);
+    sb_free(&prefix);
+    arena_free(a);
+    return rc;
+}
+
+const char *cutune_spec_emit_path(const cutune_spec *spec, const char *kind)
+{
+    if (!spec || !spec->model || !kind)
+        return NULL;
+    const m_emit *em = &spec->model->emit;
+    return strcmp(kind, "header") == 0 ? em->header_path : strcmp(kind, "results") == 0 ? em->results_path
+                                       : strcmp(kind, "csv") == 0                       ? em->csv_path
+                                                                                        : NULL;
+}

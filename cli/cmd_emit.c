@@ -1,0 +1,254 @@
+/* cmd_emit.c - `cutune emit header|csv|t4`: what a stored tuning run (a results file)
+ * becomes: the best-config header (docs/header.md), a CSV table, or Kernel Tuner's T4
+ * format. Also the header and CSV written after `cutune SPEC` (--header, --csv, or the
+ * spec's emit statements). No GPU needed. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Writes `text` to `path` through a temporary file and a rename (a reader never sees
+ * half of it); "-" is stdout. Prints why on failure; returns EXIT_OK or EXIT_IO. */
+static int write_text(const char *path, const char *text)
+{
+    if (strcmp(path, "-") == 0) {
+        fputs(text, stdout);
+        return fflush(stdout) == 0 ? EXIT_OK : EXIT_IO;
+    }
+    size_t len = strlen(path) + 8;
+    char *tmp = malloc(len);
+    if (!tmp) {
+        fprintf(stderr, "cutune: out of memory\n");
+        return EXIT_INTERNAL;
+    }
+    snprintf(tmp, len, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    int ok = f && fputs(text, f) >= 0;
+    ok = f && fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        fprintf(stderr, "cutune: cannot write '%s': %s\n", path, strerror(errno));
+        remove(tmp);
+        free(tmp);
+        return EXIT_IO;
+    }
+    free(tmp);
+    return EXIT_OK;
+}
+
+/* Whether `spec` is of the kernel and params the results record. */
+static bool spec_matches(const cutune_spec *spec, const cutune_tune_result *r)
+{
+    if (strcmp(cutune_spec_kernel(spec), cutune_tune_kernel(r)) != 0 ||
+        cutune_spec_param_count(spec) != cutune_tune_param_count(r))
+        return false;
+    for (int i = 0; i < cutune_tune_param_count(r); i++)
+        if (strcmp(cutune_spec_param_name(spec, i), cutune_tune_param_name(r, i)) != 0 ||
+            strcmp(cutune_spec_param_type(spec, i), cutune_tune_param_type(r, i)) != 0)
+            return false;
+    return true;
+}
+
+/* The spec recorded in the results, when it still loads and matches; else NULL with a
+ * note saying what the header then lacks. */
+static cutune_spec *recorded_spec(const char *results_path, const cutune_tune_result *r, const cli_common *c)
+{
+    const char *path = cutune_tune_spec_path(r);
+    cutune_load_options opts;
+    memset(&opts, 0, sizeof opts);
+    opts.set = c->set;
+    opts.nset = c->nset;
+    opts.skip_file_checks = 1;
+    cutune_spec *spec = NULL;
+    const char *why = NULL;
+    if (!path[0])
+        why = "names no spec";
+    else if (cutune_spec_load_file(&spec, path, &opts) != CUTUNE_OK)
+        why = "records a spec that cannot be loaded now";
+    else if (!spec_matches(spec, r))
+        why = "records a spec whose kernel or params have changed since";
+    if (!why)
+        return spec;
+    cutune_spec_free(spec);
+    if (!c->quiet)
+        fprintf(stderr, "note: %s %s%s%s; the header has no functions of the problem size (give the spec with "
+                        "--spec)\n", results_path, why, path[0] ? ": " : "", path);
+    return NULL;
+}
+
+typedef struct emit_args {
+    const char *kind;
+    const char *spec_path, *prefix, *output;
+    char **files;
+    int nfiles;
+} emit_args;
+
+static int emit_header(const emit_args *a, const cli_common *c, cutune_tune_result **results)
+{
+    int code = EXIT_OK;
+    cutune_spec *spec = NULL;
+    if (a->spec_path) {
+        spec = cli_load(a->spec_path, c, &code);
+        if (!spec)
+            return code;
+        for (int k = 0; k < a->nfiles; k++)
+            if (!spec_matches(spec, results[k])) {
+                fprintf(stderr, "cutune emit: %s is not of this spec: its kernel or params differ from %s's\n",
+                        a->files[k], a->spec_path);
+                cutune_spec_free(spec);
+                return EXIT_USAGE;
+            }
+    } else if (a->nfiles > 0) {
+        spec = recorded_spec(a->files[0], results[0], c);
+    } else {
+        return cli_usage_error("emit", "emit header needs results files, or --spec SPEC for the default "
+                                       "configuration");
+    }
+    const char *base = a->output && strcmp(a->output, "-") != 0 ? strrchr(a->output, '/') : NULL;
+    cutune_header_options opts = {a->prefix, (const char *const *)a->files,
+                                  base ? base + 1 : a->output && strcmp(a->output, "-") != 0 ? a->output : NULL};
+    char *text = NULL;
+    int seen = spec ? cutune_spec_diagnostic_count(spec) : 0;
+    int rc = cutune_emit_header(&text, spec, (const cutune_tune_result *const *)results, a->nfiles, &opts);
+    if (rc == CUTUNE_OK) {
+        code = write_text(a->output ? a->output : "-", text);
+    } else if (rc == CUTUNE_ESPEC || rc == CUTUNE_EEVAL) {
+        cli_print_new_diagnostics(spec, c, &seen);
+        code = EXIT_SPEC;
+    } else {
+        fprintf(stderr, "cutune emit: %s\n", rc == CUTUNE_EINVAL ? cutune_last_error() : cutune_status_text(rc));
+        code = cli_exit_for_status(rc);
+    }
+    cutune_free(text);
+    cutune_spec_free(spec);
+    return code;
+}
+
+static int run_emit(const emit_args *a, const cli_common *c)
+{
+    bool header = strcmp(a->kind, "header") == 0;
+    if (!header && a->nfiles != 1)
+        return cli_usage_error("emit", "emit %s takes one results file%s", a->kind, a->nfiles ? ", not several" : "");
+    if (!header && (a->spec_path || a->prefix))
+        return cli_usage_error("emit", "--spec and --prefix are for emit header");
+    cutune_tune_result **results = calloc((size_t)a->nfiles + 1, sizeof *results);
+    if (!results)
+        return EXIT_INTERNAL;
+    int code = EXIT_OK;
+    for (int k = 0; k < a->nfiles && code == EXIT_OK; k++) {
+        int rc = cutune_results_load(&results[k], a->files[k]);
+        if (rc != CUTUNE_OK) {
+            fprintf(stderr, "cutune emit: %s\n", cutune_last_error());
+            code = rc == CUTUNE_EIO ? EXIT_IO : cli_exit_for_status(rc);
+        } else if (header && !cutune_tune_best(results[k])) {
+            fprintf(stderr, "cutune emit: %s: no variant ran correctly, so there is no winner to put in a header\n",
+                    a->files[k]);
+            code = EXIT_NOTHING;
+        }
+    }
+    if (code == EXIT_OK) {
+        if (header) {
+            code = emit_header(a, c, results);
+        } else {
+            char *text = NULL;
+            int rc = strcmp(a->kind, "csv") == 0 ? cutune_emit_csv(&text, results[0]) : cutune_emit_t4(&text, results[0]);
+            code = rc == CUTUNE_OK ? write_text(a->output ? a->output : "-", text) : cli_exit_for_status(rc);
+            cutune_free(text);
+        }
+    }
+    for (int k = 0; k < a->nfiles; k++)
+        cutune_tune_result_free(results[k]);
+    free(results);
+    return code;
+}
+
+int cmd_emit(int argc, char **argv)
+{
+    cli_common c;
+    cli_init_common(&c);
+    emit_args a;
+    memset(&a, 0, sizeof a);
+    int code = EXIT_OK;
+    if (argc < 2 || argv[1][0] == '-') {
+        code = cli_usage_error("emit", "what to emit? (emit header|csv|t4 ...)");
+        goto done;
+    }
+    a.kind = argv[1];
+    if (strcmp(a.kind, "header") != 0 && strcmp(a.kind, "csv") != 0 && strcmp(a.kind, "t4") != 0) {
+        code = cli_usage_error("emit", "no format named '%s' (header, csv or t4)", a.kind);
+        goto done;
+    }
+    static const struct option longopts[] = {
+        CLI_COMMON_OPTIONS,
+        {"spec", required_argument, NULL, 's'},
+        {"prefix", required_argument, NULL, 'P'},
+        {"output", required_argument, NULL, 'o'},
+        {NULL, 0, NULL, 0},
+    };
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc - 1, argv + 1, "qo:", longopts, NULL)) != -1) {
+        int handled = cli_common_option(&c, opt, optarg);
+        if (handled < 0) {
+            code = EXIT_USAGE;
+            goto done;
+        }
+        if (handled)
+            continue;
+        switch (opt) {
+        case 's': a.spec_path = optarg; break;
+        case 'P': a.prefix = optarg; break;
+        case 'o': a.output = optarg; break;
+        default: code = cli_usage_error("emit", "unknown option"); goto done;
+        }
+    }
+    a.files = argv + 1 + optind;
+    a.nfiles = argc - 1 - optind;
+    code = run_emit(&a, &c);
+done:
+    cli_free_common(&c);
+    return code;
+}
+
+int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const char *header_path,
+                        const char *csv_path, const cli_common *c)
+{
+    int code = EXIT_OK;
+    if (!header_path)
+        header_path = cutune_spec_emit_path(spec, "header");
+    if (!csv_path)
+        csv_path = cutune_spec_emit_path(spec, "csv");
+    if (csv_path) {
+        char *text = NULL;
+        int rc = cutune_emit_csv(&text, r);
+        int wrote = rc == CUTUNE_OK ? write_text(csv_path, text) : cli_exit_for_status(rc);
+        cutune_free(text);
+        if (wrote == EXIT_OK && !c->quiet)
+            fprintf(stderr, "csv: %s\n", csv_path);
+        if (wrote != EXIT_OK)
+            code = EXIT_IO;
+    }
+    if (header_path && !cutune_tune_best(r)) {
+        fprintf(stderr, "cutune: no header written to %s: there is no winner\n", header_path);
+    } else if (header_path) {
+        const char *base = strrchr(header_path, '/');
+        cutune_header_options opts = {NULL, NULL, base ? base + 1 : header_path};
+        char *text = NULL;
+        int seen = cutune_spec_diagnostic_count(spec);
+        int rc = cutune_emit_header(&text, spec, &r, 1, &opts);
+        int wrote = rc == CUTUNE_OK ? write_text(header_path, text) : EXIT_IO;
+        if (rc != CUTUNE_OK) {
+            if (rc == CUTUNE_ESPEC || rc == CUTUNE_EEVAL)
+                cli_print_new_diagnostics(spec, c, &seen);
+            else
+                fprintf(stderr, "cutune: no header: %s\n", cutune_last_error());
+        }
+        cutune_free(text);
+        if (wrote == EXIT_OK && !c->quiet)
+            fprintf(stderr, "header: %s\n", header_path);
+        if (wrote != EXIT_OK)
+            code = EXIT_IO;
+    }
+    return code;
+}

@@ -1,0 +1,70 @@
+/* cexpr.h - a spec's typed expressions written as C expressions.
+ *
+ * The best-config header (api/emit_header.c) gives the launch geometry of a tuned
+ * configuration as functions of the problem size: the block, grid and shared-memory
+ * expressions of the spec with the params replaced by the winner's values (or by
+ * fields of a configuration struct) and the constant `let`s they read left as names,
+ * which become the functions' arguments.
+ *
+ * Types map to C as: int -> long long, float -> double, bool -> int (0/1), string ->
+ * const char *. The semantics of the language are kept where C differs: '/' is true
+ * division (ints are converted to double), '//' and '%' floor like Python, '**' on ints
+ * is exact for a small literal exponent, comparisons chain. Two approximations, both
+ * exact for what launch geometry uses: cdiv(a, b) is ((a) + (b) - 1) / (b) (exact for
+ * a >= 0 and b > 0), and an int '**' with an exponent that is not a small literal goes
+ * through pow() (exact up to 2^53). */
+#ifndef CUTUNE_COMPILER_CEXPR_H
+#define CUTUNE_COMPILER_CEXPR_H
+
+#include "eval.h"
+
+typedef struct cexpr_ctx {
+    const model *m;
+    /* The syntax tree the model was checked from. The checker folds constant lets
+     * into their values; the tree says where a constant came from a let, so that the
+     * let can be written by name. NULL: every constant is written as its value. */
+    const ast_spec *ast;
+    /* Non-NULL: each param's value, substituted; every part of the expression that
+     * reads no let is then folded into its value. NULL: param i is written as
+     * param_text[i] (e.g. "config->params.block_x"). */
+    const value *params;
+    const char *const *param_text;
+    /* NULL, or m->nlets flags: set for each let the printed text reads. */
+    bool *lets_used;
+    /* Set when the text calls a function of <math.h> (ceil, pow, ...) or <string.h>
+     * (strcmp). */
+    bool needs_math, needs_string;
+} cexpr_ctx;
+
+/* cexpr_print: appends `e` as a C expression to `out` (without redundant outer
+ * parentheses). Returns 0, or -1 with *err when the expression cannot be written as C
+ * (it reads the measured time, a type, or a folded part fails to evaluate). */
+int cexpr_print(cexpr_ctx *ctx, const texpr *e, strbuf *out, eval_error *err);
+
+/* cexpr_reads_lets: whether `e` reads a let (directly, through a folded constant, or
+ * through another let). Needs ctx->m and ctx->ast; false when ast is NULL and no
+ * derived let is read. */
+bool cexpr_reads_lets(const cexpr_ctx *ctx, const texpr *e);
+
+/* cexpr_is_keyword: whether `name` is a C or C++ keyword (then it cannot name an
+ * argument or a field as it is). */
+bool cexpr_is_keyword(const char *name);
+
+/* cexpr_ident: appends `name` as a C identifier: itself, with '_' appended when it is
+ * a C or C++ keyword. */
+void cexpr_ident(const char *name, strbuf *out);
+
+/* cexpr_string: appends `s` as a C string literal (escapes for quotes, backslashes,
+ * control characters and trigraph-forming question marks). */
+void cexpr_string(const char *s, strbuf *out);
+
+/* cexpr_value: appends `v` as a C literal: ints in decimal (with LL outside the range
+ * of int), floats as doubles in the shortest form that reads back equal, bools 0/1,
+ * strings as string literals. Negative numbers are parenthesised. */
+void cexpr_value(value v, strbuf *out);
+
+/* cexpr_type: the C type of a value of type t ("long long", "double", "int",
+ * "const char *"). */
+const char *cexpr_type(vtype t);
+
+#endif

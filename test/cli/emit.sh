@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# emit.sh CUTUNE SOURCE_DIR - `cutune emit header|csv|t4` end to end: exit codes and
+# messages, the header of the real H100 results against the winner docs/results/
+# sum_matrix-h100.md reports, the CSV read back with Python's csv module, the T4 JSON
+# checked against the keys Kernel Tuner's T4 results schema requires. Run by ctest.
+set -u
+cutune=$1
+src=$2
+. "$(dirname "$0")/lib.sh.inc"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fx=$src/test/emit
+scale=$fx/scale.tune
+real=$src/docs/results/data/sum_matrix-h100-run1.json
+
+# ---- exit codes and messages ----
+"$cutune" emit >/dev/null 2>"$tmp/err"; check "emit without a format: 2" test $? -eq 2
+"$cutune" emit xml "$fx/h100.json" >/dev/null 2>"$tmp/err"; check "unknown format: 2" test $? -eq 2
+check "unknown format is named" grep -q "no format named 'xml'" "$tmp/err"
+"$cutune" emit header >/dev/null 2>"$tmp/err"; check "header without results or spec: 2" test $? -eq 2
+"$cutune" emit csv >/dev/null 2>&1; check "csv without a file: 2" test $? -eq 2
+"$cutune" emit csv "$fx/h100.json" "$fx/h200.json" >/dev/null 2>&1; check "csv of two files: 2" test $? -eq 2
+"$cutune" emit t4 --prefix X "$fx/h100.json" >/dev/null 2>&1; check "--prefix on t4: 2" test $? -eq 2
+"$cutune" emit header "$tmp/missing.json" >/dev/null 2>"$tmp/err"; check "missing results file: 3" test $? -eq 3
+check "missing file is named" grep -q "cannot read '$tmp/missing.json'" "$tmp/err"
+"$cutune" emit csv "$fx/not_json.csv" >/dev/null 2>"$tmp/err"; check "not JSON: 3" test $? -eq 3
+check "not JSON is said" grep -q "is not JSON" "$tmp/err"
+"$cutune" emit t4 "$fx/other_format.json" >/dev/null 2>"$tmp/err"; check "wrong format: 3" test $? -eq 3
+check "wrong format is said" grep -q 'not a cutune results file.*"format"' "$tmp/err"
+sed 's/"version": 1/"version": 2/' "$fx/h100.json" >"$tmp/v2.json"
+"$cutune" emit csv "$tmp/v2.json" >/dev/null 2>"$tmp/err"; check "a later version: 3" test $? -eq 3
+check "a later version is said" grep -q "version 2; this cutune reads version 1" "$tmp/err"
+"$cutune" emit header --spec "$scale" "$fx/nowinner.json" >/dev/null 2>"$tmp/err"
+check "no winner: 6" test $? -eq 6
+check "no winner is said" grep -q "nowinner.json: no variant ran correctly" "$tmp/err"
+"$cutune" emit csv "$fx/nowinner.json" >"$tmp/nw.csv"; check "csv of a run without a winner: 0" test $? -eq 0
+"$cutune" emit header --spec "$src/examples/sweep.tune" "$fx/h100.json" >/dev/null 2>"$tmp/err"
+check "results of another spec: 2" test $? -eq 2
+check "the mismatch is said" grep -q "is not of this spec" "$tmp/err"
+"$cutune" emit header --spec "$src/examples/sweep.tune" >/dev/null 2>"$tmp/err"
+check "default configuration violating a require: 1" test $? -eq 1
+check "the constraint is named as file:line:col" grep -q "sweep.tune:14:13: error: the default configuration" "$tmp/err"
+"$cutune" emit header --spec "$scale" --prefix 9bad "$fx/h100.json" >/dev/null 2>"$tmp/err"
+check "a prefix that is no identifier: 2" test $? -eq 2
+"$cutune" emit header --spec "$scale" "$fx/h100.json" -o "$tmp/no/such/dir/x.h" 2>"$tmp/err"
+check "unwritable output: 3" test $? -eq 3
+"$cutune" help emit >"$tmp/out"; check "help emit documents --prefix" grep -q -- "--prefix P" "$tmp/out"
+
+# The recorded spec: found from the source folder (its path is relative to it), not
+# from elsewhere, where a note says what the header lacks.
+(cd "$src" && "$cutune" emit header test/emit/h100.json) >"$tmp/rec.h" 2>"$tmp/err"
+check "recorded spec: 0" test $? -eq 0
+check "recorded spec gives functions" grep -q "static inline long long SCALE_grid_dim_x(long long nx)" "$tmp/rec.h"
+(cd "$tmp" && "$cutune" emit header "$fx/h100.json") >"$tmp/norec.h" 2>"$tmp/err"
+check "no recorded spec: still 0" test $? -eq 0
+check "no recorded spec: a note" grep -q "note: .*h100.json records a spec that cannot be loaded now" "$tmp/err"
+check "no recorded spec: no functions" bash -c "! grep -q 'grid_dim_x(' '$tmp/norec.h'"
+check "no recorded spec: still the macros" grep -q "^#define SUM_MATRIX_BLOCK_X 64$" "$tmp/norec.h"
+
+# ---- the real H100 results of examples/sweep.tune ----
+# docs/results/sum_matrix-h100.md: best block_x = 64, block_y = 1, tile_y = 8 (run 1 chose
+# maxrreg = 64), median 1.0974 ms, 2935 GB/s; nx = ny = 16384, so the grid is
+# (16384 / 64, 16384 / (1 * 8)) = (256, 2048).
+"$cutune" emit header --spec "$src/examples/sweep.tune" "$real" -o "$tmp/sweep.h"
+check "sweep header: 0" test $? -eq 0
+for line in "SUM_MATRIX_TUNED 1" "SUM_MATRIX_BLOCK_X 64" "SUM_MATRIX_BLOCK_Y 1" "SUM_MATRIX_TILE_Y 8" \
+    "SUM_MATRIX_MAXRREG 64" "SUM_MATRIX_BLOCK_DIM_X 64" "SUM_MATRIX_BLOCK_DIM_Y 1" "SUM_MATRIX_GRID_DIM_X 256" \
+    "SUM_MATRIX_GRID_DIM_Y 2048" "SUM_MATRIX_SMEM_BYTES 0" "SUM_MATRIX_MAXRREGCOUNT 64" \
+    'SUM_MATRIX_COMPILE_OPTIONS "--maxrregcount=64"' 'SUM_MATRIX_DEFINES "-DTILE_Y=8"' \
+    'SUM_MATRIX_DEVICE_NAME "NVIDIA H100 80GB HBM3"' "SUM_MATRIX_COMPUTE_CAPABILITY 90"; do
+    check "sweep header: #define $line" grep -qx "#define $line" "$tmp/sweep.h"
+done
+check "sweep header: the winner in the comment" grep -q "winner    #143 block_x=64 block_y=1 tile_y=8 maxrreg=64" "$tmp/sweep.h"
+check "sweep header: its time" grep -q "median 1.0973[0-9]* ms, bandwidth_GBps 2935.[0-9]* (maximize)" "$tmp/sweep.h"
+check "sweep header: the runner-up (#141, the same config without a cap)" grep -q "runner-up #141 block_x=64 block_y=1 tile_y=8 maxrreg=0" "$tmp/sweep.h"
+check "sweep header: provenance" grep -q "tuned 2026-11-22T04:13:19Z" "$tmp/sweep.h"
+check "sweep header: grid x of nx" grep -q "return (nx + 64 - 1) / 64;" "$tmp/sweep.h"
+check "sweep header: grid y of ny" grep -q "return (ny + 8 - 1) / 8;" "$tmp/sweep.h"
+"$cutune" emit header --spec "$src/examples/sweep.tune" --prefix SM "$real" | grep -qx "#define SM_TILE_Y 8"
+check "--prefix names the macros" test $? -eq 0
+
+# ---- CSV, read back ----
+"$cutune" emit csv "$real" -o "$tmp/sweep.csv"; check "csv: 0" test $? -eq 0
+check "csv: 312 rows, the winner marked, its values" python3 - "$tmp/sweep.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert len(rows) == 312, len(rows)
+best = [r for r in rows if r["best"] == "1"]
+assert len(best) == 1, best
+b = best[0]
+assert (b["index"], b["param_block_x"], b["param_block_y"], b["tile_y"], b["maxrreg"]) == ("143", "64", "1", "8", "64"), b
+assert b["status"] == "ok" and b["grid_x"] == "256" and b["grid_y"] == "2048", b
+assert abs(float(b["time_ms"]) - 1.0974) < 1e-4 and abs(float(b["bandwidth_GBps"]) - 2935.4) < 0.1, b
+assert b["options"] == "--maxrregcount=64" and b["defines"] == "-DTILE_Y=8", b
+assert all(r["status"] == "ok" for r in rows)
+PY
+"$cutune" emit csv "$fx/h100.json" -o "$tmp/h100.csv"
+check "csv: statuses, a quoted multi-line reason, empty times when not timed" python3 - "$tmp/h100.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert [r["status"] for r in rows] == ["wrong", "ok", "ok", "compile error"], rows
+assert rows[3]["reason"] == 'kernel.cu(3): error: expected a ";"\n  int x\n       ^', rows[3]["reason"]
+assert rows[0]["time_ms"] == "" and rows[0]["objective"] == "", rows[0]
+assert rows[2]["best"] == "1" and rows[2]["time_ms"] == "0.5" and rows[2]["maxrreg"] == "32"
+assert rows[3]["driver_blocks_per_sm"] == "" and rows[1]["driver_blocks_per_sm"] == "32"
+PY
+
+# ---- Kernel Tuner T4 ----
+"$cutune" emit t4 "$fx/h100.json" -o "$tmp/h100.t4.json"; check "t4: 0" test $? -eq 0
+check "t4: the schema's required keys, the invalidity mapping, units" python3 - "$tmp/h100.t4.json" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+assert re.match(r"^[0-9]+\.[0-9]+\.[0-9]+$", d["schema_version"]) and d["schema_version"] == "1.0.0"
+assert isinstance(d["results"], list) and len(d["results"]) == 4
+for r in d["results"]:
+    for key in ("configuration", "times", "invalidity", "correctness"):   # "required" in the schema
+        assert key in r, (key, r)
+    assert isinstance(r["configuration"], dict) and isinstance(r["times"], dict)
+    assert r["invalidity"] in ("timeout", "compile", "runtime", "correctness", "constraints", "correct")
+    assert isinstance(r["correctness"], (int, float)) and isinstance(r["objectives"], list)
+    assert isinstance(r["times"]["runtimes"], list)
+    for m in r["measurements"]:
+        assert set(m) == {"name", "value", "unit"} and isinstance(m["unit"], str)
+        assert isinstance(m["value"], (int, float, str, list))
+assert [r["invalidity"] for r in d["results"]] == ["correctness", "correct", "correct", "compile"]
+assert [r["correctness"] for r in d["results"]] == [0, 1, 1, 0]
+w = d["results"][2]
+assert w["configuration"] == {"block_x": 64, "tile_y": 4, "maxrreg": 32}
+assert w["objectives"] == ["time_ms"] and w["times"]["runtimes"] == [0.5]
+ms = {m["name"]: m for m in w["measurements"]}
+assert ms["time_ms"]["value"] == 0.5 and ms["time_ms"]["unit"] == "ms"
+assert ms["static_smem"]["unit"] == "B"
+assert d["metadata"]["environment"]["device_query"]["cutune"]["name"] == "NVIDIA H100 80GB HBM3"
+assert d["metadata"]["cutune"]["best"] == 2
+PY
+"$cutune" emit t4 "$fx/nowinner.json" -o "$tmp/nw.t4.json"
+check "t4: cannot launch is a runtime failure" python3 -c "
+import json; d = json.load(open('$tmp/nw.t4.json'))
+assert [r['invalidity'] for r in d['results']] == ['correctness', 'runtime'], d"
+
+# ---- tune: --header and --csv are accepted; without a GPU nothing is written ----
+if ! "$cutune" devices >/dev/null 2>&1; then
+    "$cutune" tune --limit 2 --header "$tmp/t.h" --csv "$tmp/t.csv" "$scale" >/dev/null 2>"$tmp/err"
+    check "tune --header without a GPU: 0 (nothing to time)" test $? -eq 0
+    check "tune --header without a GPU says no header was written" grep -q "No header or CSV was written" "$tmp/err"
+    check "tune --header without a GPU writes no header" test ! -e "$tmp/t.h"
+fi
+finish

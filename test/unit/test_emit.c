@@ -1,0 +1,266 @@
+/* test_emit.c - the C-expression printer (compiler/cexpr.c) and the emitters over
+ * stored results (api/results_load.c, emit_header.c, export.c). Every expected text
+ * is written by hand from the language's rules (docs/language.md) and the fixtures in
+ * test/emit/. */
+#include "helpers.h"
+
+#include <math.h>
+
+#include "api/tune_result.h"
+#include "compiler/cexpr.h"
+#include "cutune.h"
+
+static const char spec_text[] =
+    "kernel k from \"k.cu\" {\n"
+    "    param bx in [32, 64, 128] as none;\n"
+    "    param ty in [1, 2, 4];\n"
+    "    param f in [0.5, 2.0];\n"
+    "    param name in [\"a\", \"b\"];\n"
+    "    let nx = 4096, ny = 1024, r = 0.25, s = \"x\";\n"
+    "    let per = bx * ty;\n"
+    "    let e_cdiv = cdiv(nx, bx);\n"
+    "    let e_floordiv = ny // ty;\n"
+    "    let e_mod = nx % bx;\n"
+    "    let e_div = nx / bx;\n"
+    "    let e_pow = nx ** 2;\n"
+    "    let e_min = min(nx, bx, ny);\n"
+    "    let e_chain = 1 <= bx <= nx;\n"
+    "    let e_cond = name == \"a\" ? nx : ny;\n"
+    "    let e_str = s == \"x\";\n"
+    "    let e_float = f * r * nx;\n"
+    "    let e_ceil = ceil(r * nx);\n"
+    "    let e_derived = per * nx;\n"
+    "    let e_neg = -nx + bx;\n"
+    "    let e_abs = abs(nx - 5000);\n"
+    "    let e_noparam = bx * ty;\n"
+    "    block bx;\n"
+    "    grid (cdiv(nx, bx), max(1, ny // ty));\n"
+    "}\n";
+
+static int let_of(const model *m, const char *name)
+{
+    for (int i = 0; i < m->nlets; i++)
+        if (strcmp(m->lets[i].name, name) == 0)
+            return i;
+    fail_msg("no let %s", name);
+    return -1;
+}
+
+/* Prints let `name`'s expression with the params bx = 64, ty = 2, f = 0.5, name = "a"
+ * (literal) or as fields of `c` (struct), and compares with `want`. */
+static void expect_print(checked *c, const char *name, bool literal, const char *want, bool math, bool str)
+{
+    const model *m = c->m;
+    value vals[4] = {value_int(64), value_int(2), value_float(0.5), value_string("a")};
+    const char *texts[4] = {"c.bx", "c.ty", "c.f", "c.name"};
+    bool used[64] = {false};
+    cexpr_ctx ctx = {m, c->ast, literal ? vals : NULL, texts, used, false, false};
+    strbuf out = STRBUF_INIT;
+    eval_error err;
+    int rc = cexpr_print(&ctx, m->lets[let_of(m, name)].expr, &out, &err);
+    if (rc != 0)
+        fail_msg("%s: %s", name, err.message);
+    if (strcmp(sb_cstr(&out), want) != 0)
+        fail_msg("%s (%s): got\n  %s\nwant\n  %s", name, literal ? "literal" : "struct", sb_cstr(&out), want);
+    assert_int_equal(ctx.needs_math, math);
+    assert_int_equal(ctx.needs_string, str);
+    sb_free(&out);
+}
+
+static void test_cexpr_literal(void **state)
+{
+    (void)state;
+    checked *c = check_spec(spec_text);
+    if (!c->m)
+        fail_msg("%s", sb_cstr(&c->text));
+    expect_print(c, "e_cdiv", true, "(nx + 64 - 1) / 64", false, false);
+    expect_print(c, "e_floordiv", true, "ny / 2 - (ny % 2 < 0)", false, false);
+    expect_print(c, "e_mod", true, "(nx % 64 + 64) % 64", false, false);
+    expect_print(c, "e_div", true, "((double)nx) / 64", false, false);
+    expect_print(c, "e_pow", true, "nx * nx", false, false);
+    expect_print(c, "e_min", true, "ny < (64 < nx ? 64 : nx) ? ny : (64 < nx ? 64 : nx)", false, false);
+    expect_print(c, "e_chain", true, "(1 <= 64) && (64 <= nx)", false, false);
+    expect_print(c, "e_cond", true, "1 ? nx : ny", false, false);
+    expect_print(c, "e_str", true, "strcmp(s, \"x\") == 0", false, true);
+    expect_print(c, "e_float", true, "(0.5 * r) * nx", false, false);
+    expect_print(c, "e_ceil", true, "(long long)ceil((r * nx))", true, false);
+    expect_print(c, "e_derived", true, "128 * nx", false, false);
+    expect_print(c, "e_neg", true, "(-nx) + 64", false, false);
+    expect_print(c, "e_abs", true, "(nx - 5000) < 0 ? -(nx - 5000) : (nx - 5000)", false, false);
+    expect_print(c, "e_noparam", true, "128", false, false); /* reads no let: folded */
+    checked_free(c);
+}
+
+static void test_cexpr_struct(void **state)
+{
+    (void)state;
+    checked *c = check_spec(spec_text);
+    assert_non_null(c->m);
+    expect_print(c, "e_cdiv", false, "(nx + c.bx - 1) / c.bx", false, false);
+    expect_print(c, "e_floordiv", false, "ny / c.ty - (ny % c.ty != 0 && (ny < 0) != (c.ty < 0))", false, false);
+    expect_print(c, "e_cond", false, "(strcmp(c.name, \"a\") == 0) ? nx : ny", false, true);
+    expect_print(c, "e_derived", false, "(c.bx * c.ty) * nx", false, false);
+    expect_print(c, "e_noparam", false, "c.bx * c.ty", false, false);
+    checked_free(c);
+}
+
+static void test_cexpr_lets_used(void **state)
+{
+    (void)state;
+    checked *c = check_spec(spec_text);
+    assert_non_null(c->m);
+    const model *m = c->m;
+    value vals[4] = {value_int(64), value_int(2), value_float(0.5), value_string("a")};
+    bool used[64] = {false};
+    cexpr_ctx ctx = {m, c->ast, vals, NULL, used, false, false};
+    assert_true(cexpr_reads_lets(&ctx, m->grid[0]));
+    assert_false(cexpr_reads_lets(&ctx, m->block[0]));
+    strbuf out = STRBUF_INIT;
+    eval_error err;
+    assert_int_equal(cexpr_print(&ctx, m->grid[1], &out, &err), 0);
+    assert_string_equal(sb_cstr(&out), "(ny / 2 - (ny % 2 < 0)) > 1 ? (ny / 2 - (ny % 2 < 0)) : 1");
+    assert_true(used[let_of(m, "ny")]);
+    assert_false(used[let_of(m, "nx")]);
+    /* Without the syntax tree, constants are values: nothing reads a let. */
+    cexpr_ctx bare = {m, NULL, vals, NULL, NULL, false, false};
+    assert_false(cexpr_reads_lets(&bare, m->grid[0]));
+    sb_reset(&out);
+    assert_int_equal(cexpr_print(&bare, m->grid[0], &out, &err), 0);
+    assert_string_equal(sb_cstr(&out), "64");
+    sb_free(&out);
+    checked_free(c);
+}
+
+static void test_cexpr_literals(void **state)
+{
+    (void)state;
+    strbuf s = STRBUF_INIT;
+    cexpr_string("a\"b\\c?\?=d\n\x01", &s);
+    assert_string_equal(sb_cstr(&s), "\"a\\\"b\\\\c?\\?=d\\n\\001\"");
+    sb_reset(&s);
+    cexpr_value(value_int(3000000000LL), &s);
+    sb_add(&s, " ");
+    cexpr_value(value_int(-5), &s);
+    sb_add(&s, " ");
+    cexpr_value(value_float(2.0), &s);
+    sb_add(&s, " ");
+    cexpr_value(value_float(0.1), &s);
+    sb_add(&s, " ");
+    cexpr_value(value_bool(true), &s);
+    assert_string_equal(sb_cstr(&s), "3000000000LL (-5) 2.0 0.1 1");
+    sb_reset(&s);
+    cexpr_ident("register", &s);
+    sb_add(&s, " ");
+    cexpr_ident("block_x", &s);
+    assert_string_equal(sb_cstr(&s), "register_ block_x");
+    sb_free(&s);
+}
+
+/* ---- stored results ---- */
+
+static cutune_tune_result *load(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/test/emit/%s", CUTUNE_SOURCE_DIR, name);
+    cutune_tune_result *r = NULL;
+    int rc = cutune_results_load(&r, path);
+    if (rc != CUTUNE_OK)
+        fail_msg("%s: %s", name, cutune_last_error());
+    return r;
+}
+
+static void test_results_load(void **state)
+{
+    (void)state;
+    cutune_tune_result *r = load("h100.json");
+    assert_int_equal(cutune_tune_count(r), 4);
+    const cutune_measurement *b = cutune_tune_best(r);
+    assert_non_null(b);
+    assert_ptr_equal(b, cutune_tune_at(r, 2));
+    assert_int_equal(b->variant->ordinal, 11);
+    assert_string_equal(b->variant->values[0], "64");
+    assert_string_equal(b->variant->values[2], "32");
+    assert_int_equal(b->variant->ncommon_options, 1); /* "-std=c++17", shared by all four */
+    assert_int_equal(b->variant->block_dims, 1);
+    assert_int_equal(b->variant->grid_dims, 2);
+    assert_true(b->timed && b->median_ms == 0.5 && b->objective == 0.5);
+    assert_string_equal(cutune_tune_kernel(r), "sum_matrix");
+    assert_string_equal(cutune_tune_param_name(r, 1), "tile_y");
+    assert_null(cutune_tune_param_name(r, 3));
+    assert_int_equal(cutune_tune_device(r)->cc, 90);
+    const cutune_tune_summary *s = cutune_tune_summary_of(r);
+    assert_int_equal(s->wrong, 1);
+    assert_int_equal(s->failed, 1);
+    assert_false(s->maximize);
+    assert_string_equal(s->objective_name, "time_ms");
+    const cutune_measurement *ce = cutune_tune_at(r, 3);
+    assert_string_equal(ce->status, "compile error");
+    assert_non_null(strchr(ce->reason, '\n'));
+    assert_int_equal(ce->driver_blocks_per_sm, -1);
+    assert_false(cutune_tune_at(r, 0)->timed);
+    cutune_tune_result_free(r);
+
+    r = load("nowinner.json");
+    assert_null(cutune_tune_best(r));
+    char *text = NULL;
+    const cutune_tune_result *rs[1] = {r};
+    assert_int_equal(cutune_emit_header(&text, NULL, rs, 1, NULL), CUTUNE_EINVAL);
+    assert_null(text);
+    assert_non_null(strstr(cutune_last_error(), "no variant ran correctly"));
+    cutune_tune_result_free(r);
+
+    assert_int_equal(cutune_results_load(&r, "/nonexistent/x.json"), CUTUNE_EIO);
+    assert_null(r);
+    assert_non_null(strstr(cutune_last_error(), "cannot read"));
+}
+
+static void test_header_without_spec(void **state)
+{
+    (void)state;
+    cutune_tune_result *r = load("h100.json");
+    const cutune_tune_result *rs[1] = {r};
+    char *text = NULL;
+    assert_int_equal(cutune_emit_header(&text, NULL, rs, 1, NULL), CUTUNE_OK);
+    assert_non_null(strstr(text, "\n#define SUM_MATRIX_TUNED 1\n"));
+    assert_non_null(strstr(text, "\n#define SUM_MATRIX_BLOCK_X 64\n#define SUM_MATRIX_TILE_Y 4\n"
+                                 "#define SUM_MATRIX_MAXRREG 32\n"));
+    assert_non_null(strstr(text, "\n#define SUM_MATRIX_GRID_DIM_X 64\n#define SUM_MATRIX_GRID_DIM_Y 256\n"));
+    assert_non_null(strstr(text, "\n#define SUM_MATRIX_SMEM_BYTES 264\n"));
+    assert_non_null(strstr(text, "\n#define SUM_MATRIX_MAXRREGCOUNT 32\n"
+                                 "#define SUM_MATRIX_COMPILE_OPTIONS \"--maxrregcount=32\"\n"
+                                 "#define SUM_MATRIX_DEFINES \"-DTILE_Y=4\"\n"));
+    assert_non_null(strstr(text, "runner-up #10 block_x=64 tile_y=4 maxrreg=0"));
+    assert_null(strstr(text, "grid_dim_x("));
+    cutune_free(text);
+    cutune_header_options opts = {"x y", NULL, NULL};
+    assert_int_equal(cutune_emit_header(&text, NULL, rs, 1, &opts), CUTUNE_EINVAL);
+    cutune_tune_result_free(r);
+}
+
+static void test_csv(void **state)
+{
+    (void)state;
+    cutune_tune_result *r = load("a100.json");
+    char *text = NULL;
+    assert_int_equal(cutune_emit_csv(&text, r), CUTUNE_OK);
+    /* The params come right after index and best; a param named like a fixed column
+     * (block_x) gets the prefix param_. */
+    assert_non_null(strstr(text, "index,best,param_block_x,tile_y,maxrreg,status,reason,kernel,block_x,"));
+    assert_non_null(strstr(text, "\r\n2,1,32,2,0,ok,,sum_matrix,32,1,1,128,512,1,136,14,0,0,0,0,0.5,blocks,32,"
+                                 "32,0.9,0.89,0.92,0.895,0.905,0.011,10,1,0,0.9,1,0,0.2,0,0,0.1,0.05,0,-DTILE_Y=2,"
+                                 "-std=c++17\r\n"));
+    assert_non_null(strstr(text, "\r\n3,0,32,2,32,ok,"));
+    cutune_free(text);
+    cutune_tune_result_free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cexpr_literal),  cmocka_unit_test(test_cexpr_struct),
+        cmocka_unit_test(test_cexpr_lets_used), cmocka_unit_test(test_cexpr_literals),
+        cmocka_unit_test(test_results_load),   cmocka_unit_test(test_header_without_spec),
+        cmocka_unit_test(test_csv),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
