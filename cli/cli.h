@@ -84,6 +84,13 @@ int cmd_list(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_occupancy(int argc, char **argv);
+int cmd_emit(int argc, char **argv);
+
+/* cli_emit_after_tune (cmd_emit.c): after a tuning run, writes the header and the CSV
+ * (paths from --header/--csv, else the spec's emit header/csv; NULL: none), printing
+ * what was written or why not. Returns EXIT_OK or EXIT_IO. */
+int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const char *header_path,
+                        const char *csv_path, const cli_common *c);
 int cmd_simulate(int argc, char **argv);
 
 /* The search options `tune` and `simulate` share (cmd_simulate.c): --strategy S,

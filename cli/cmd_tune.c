@@ -91,6 +91,7 @@ int cmd_tune(int argc, char **argv)
     memset(&t, 0, sizeof t);
     t.flush_l2 = -1;
     int top = 10;
+    const char *header_path = NULL, *csv_path = NULL; /* NULL: the spec's emit header/csv */
     static const struct option longopts[] = {
         CLI_COMMON_OPTIONS,
         CLI_ANALYZE_OPTIONS,
@@ -104,6 +105,8 @@ int cmd_tune(int argc, char **argv)
         {"fresh", no_argument, NULL, 'R'},
         {"flush-l2", no_argument, NULL, 'F'},
         {"no-flush-l2", no_argument, NULL, 'G'},
+        {"header", required_argument, NULL, 'H'},
+        {"csv", required_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
     int opt, code = EXIT_OK;
@@ -162,6 +165,8 @@ int cmd_tune(int argc, char **argv)
         case 'R': t.fresh = 1; break;
         case 'F': t.flush_l2 = 1; break;
         case 'G': t.flush_l2 = 0; break;
+        case 'H': header_path = optarg; break;
+        case 'V': csv_path = optarg; break;
         default: code = cli_usage_error("tune", "unknown option"); goto done;
         }
     }
@@ -186,6 +191,9 @@ int cmd_tune(int argc, char **argv)
                             "Everything that needs no GPU was done: the spec is valid, its space is counted and "
                             "every variant compiled.\n",
                     why);
+        if (code == EXIT_OK && (header_path || csv_path || cutune_spec_emit_path(spec, "header") ||
+                                cutune_spec_emit_path(spec, "csv")))
+            fprintf(stderr, "No header or CSV was written: they come from measurements.\n");
     } else if (code == EXIT_OK) {
         if (o.arch)
             fprintf(stderr, "note: --arch is ignored when tuning: variants are compiled for the GPU's own\n");
@@ -241,6 +249,8 @@ int cmd_tune(int argc, char **argv)
                 if (rc == CUTUNE_OK)
                     rc = CUTUNE_ESTOPPED;
             }
+            if (cli_emit_after_tune(spec, r, header_path, csv_path, &c) != EXIT_OK && rc == CUTUNE_OK)
+                rc = CUTUNE_EIO;
             cutune_tune_result_free(r);
         }
         code = interrupted ? EXIT_INTERRUPTED

@@ -413,6 +413,70 @@ int cutune_tune_write_results(const cutune_tune_result *r, const char *path);
 /* cutune_tune_result_free: NULL is a no-op. */
 void cutune_tune_result_free(cutune_tune_result *r);
 
+/* ---- stored results: reading them back; the header, CSV and T4 made of them --------- */
+/* None of these needs a GPU. */
+
+/* cutune_results_load: reads a results file (format cutune-results, version 1:
+ * docs/results-format.md) into *out, a result like the one cutune_tune gives: every
+ * cutune_tune_* accessor works on it; free it with cutune_tune_result_free. Returns
+ * CUTUNE_OK; CUTUNE_EIO when the file cannot be read, is not JSON, is not a cutune
+ * results file or is of a later version (cutune_last_error says which); CUTUNE_ENOMEM;
+ * CUTUNE_EINVAL for NULL arguments. *out is NULL on failure. */
+int cutune_results_load(cutune_tune_result **out, const char *path);
+
+/* cutune_tune_best: the winning measurement (the summary's best), or NULL when no
+ * variant ran correctly. */
+const cutune_measurement *cutune_tune_best(const cutune_tune_result *r);
+
+/* What a result is about, as recorded: the spec's path (as given when tuning), the
+ * kernel's name, the date of the run (UTC, "2026-11-22T04:13:19Z"), the params (names
+ * and types: "int", "float", "bool", "string"; NULL for an index out of range) and the
+ * device (name, arch, cc, sm_count, l2_bytes, driver_version). */
+const char *cutune_tune_spec_path(const cutune_tune_result *r);
+const char *cutune_tune_kernel(const cutune_tune_result *r);
+const char *cutune_tune_date(const cutune_tune_result *r);
+int cutune_tune_param_count(const cutune_tune_result *r);
+const char *cutune_tune_param_name(const cutune_tune_result *r, int i);
+const char *cutune_tune_param_type(const cutune_tune_result *r, int i);
+const cutune_device *cutune_tune_device(const cutune_tune_result *r);
+
+/* cutune_spec_emit_path: where the spec's `emit KIND "PATH"` asks for output ("header",
+ * "results" or "csv"), resolved against the spec's folder; NULL when it does not. */
+const char *cutune_spec_emit_path(const cutune_spec *spec, const char *kind);
+
+typedef struct cutune_header_options {
+    const char *prefix;            /* names' prefix; NULL: the spec's `emit header ... prefix`, else the
+                                      kernel's name upper-cased */
+    const char *const *sources;    /* NULL, or what to call each results file in the comment */
+    const char *file_name;         /* NULL, or the header's own name for its first line */
+} cutune_header_options;
+
+/* cutune_emit_header: the best-config header (docs/header.md) as a NUL-terminated string
+ * in *out (free it with cutune_free). With nresults >= 1: the winners of results[0 ..
+ * nresults), one entry per device; entry 0 is the default of the look-up and the one
+ * the plain macros hold. `spec` may then be NULL (no functions of the problem size);
+ * when given it must be of the same kernel and params. With nresults == 0: the spec's
+ * default configuration (each param's default, else its first value), marked not
+ * tuned. `opts` may be NULL. Returns CUTUNE_OK; CUTUNE_EINVAL (a result has no winner,
+ * results or spec of different kernels or params, a name the header cannot define:
+ * cutune_last_error says which); CUTUNE_ESPEC (the default configuration violates a
+ * `require`: a diagnostic on the spec names it); CUTUNE_EEVAL (a diagnostic on the
+ * spec); CUTUNE_ENOMEM. */
+int cutune_emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
+                       const cutune_header_options *opts);
+
+/* cutune_emit_csv: every variant of `r` as one CSV row (RFC 4180; the columns are in
+ * docs/results-format.md), in *out (free with cutune_free). CUTUNE_OK or CUTUNE_ENOMEM. */
+int cutune_emit_csv(char **out, const cutune_tune_result *r);
+
+/* cutune_emit_t4: `r` in Kernel Tuner's T4 results format (JSON, schema version 1.0.0;
+ * the mapping is in docs/results-format.md), in *out (free with cutune_free).
+ * CUTUNE_OK or CUTUNE_ENOMEM. */
+int cutune_emit_t4(char **out, const cutune_tune_result *r);
+
+/* cutune_free: releases a string the library returned; NULL is a no-op. */
+void cutune_free(void *p);
+
 /* ---- simulation: a search replayed over a recorded exhaustive run ------------------ */
 
 typedef struct cutune_simulate_options {
