@@ -14,7 +14,7 @@
 #include "../runtime/occupancy.h"
 #include "../runtime/pool.h"
 #include "../base/sys.h"
-#include "internal.h"
+#include "search_run.h"
 
 /* What a unique binary's compile produced, kept for its duplicates. */
 typedef struct unique {
@@ -60,6 +60,14 @@ typedef struct run {
     double t0;
     int status;                /* why a hook stopped the run */
     char *compiler_error;
+    /* A batch (api_session_run) instead of the iterator: configurations by value. */
+    const value *batch_vals;
+    const uint64_t *batch_ordinals;
+    int batch_n, batch_i;
+    arena *scratch;            /* the batch's current variant */
+    const char **values;
+    char *types;
+    cutune_variant v;
 } run;
 
 static char *copy_string(arena *a, const char *s)
@@ -96,6 +104,50 @@ static char *identity_of(arena *a, const cutune_variant *v, size_t *len)
     return out;
 }
 
+/* The batch's next configuration as a variant (in r->scratch): 1, 0 at its end, or a
+ * negative status. */
+static int batch_next(run *r, const cutune_variant **out)
+{
+    if (r->batch_i >= r->batch_n)
+        return 0;
+    const model *m = r->spec->model;
+    const value *vals = r->batch_vals + (size_t)r->batch_i * (size_t)m->nparams;
+    arena_reset(r->scratch);
+    variant var;
+    eval_error err;
+    if (plan_variant(m, vals, r->scratch, &var, &err) < 0)
+        return api_eval_failed(r->spec, &err);
+    strbuf sb = STRBUF_INIT;
+    for (int i = 0; i < m->nparams; i++) {
+        sb_reset(&sb);
+        value_format(vals[i], &sb, false);
+        r->values[i] = sb_ok(&sb) ? arena_strdup(r->scratch, sb_cstr(&sb)) : NULL;
+        if (!r->values[i]) {
+            sb_free(&sb);
+            return CUTUNE_ENOMEM;
+        }
+    }
+    sb_free(&sb);
+    cutune_variant *v = &r->v;
+    v->ordinal = r->batch_ordinals[r->batch_i++];
+    v->nparams = m->nparams;
+    v->values = r->values;
+    v->types = r->types;
+    memcpy(v->block, var.block, sizeof v->block);
+    memcpy(v->grid, var.grid, sizeof v->grid);
+    v->block_dims = var.block_dims;
+    v->grid_dims = var.grid_dims;
+    v->smem_bytes = var.smem_bytes;
+    v->defines = var.defines;
+    v->ndefines = var.ndefines;
+    v->options = var.options;
+    v->noptions = var.noptions;
+    v->ncommon_options = var.ncommon_options;
+    v->name_expression = var.name_expression;
+    *out = v;
+    return 1;
+}
+
 static int next_job(void *ud, pool_job *pj)
 {
     run *r = ud;
@@ -106,7 +158,7 @@ static int next_job(void *ud, pool_job *pj)
         return 0; /* what is under way is still delivered */
     }
     const cutune_variant *v;
-    int rc = cutune_configs_next(r->configs, &v);
+    int rc = r->configs ? cutune_configs_next(r->configs, &v) : batch_next(r, &v);
     if (rc <= 0) {
         if (rc < 0)
             r->status = rc;
@@ -348,91 +400,22 @@ int cutune_analyze(cutune_spec *spec, const cutune_analyze_options *opts,
     return api_analyze(spec, opts, call_public, &p, false, summary);
 }
 
-int api_analyze(cutune_spec *spec, const cutune_analyze_options *opts, analyze_each each, void *user,
-                bool keep_binaries, cutune_analyze_summary *summary)
-{
-    if (!spec || !each || !summary || !cutune_spec_ok(spec))
-        return CUTUNE_EINVAL;
-    memset(summary, 0, sizeof *summary);
-    const model *m = spec->model;
+struct api_session {
     run r;
-    memset(&r, 0, sizeof r);
-    r.spec = spec;
-    r.opts = opts;
-    r.each = each;
-    r.user = user;
-    r.keep_binaries = keep_binaries;
-    r.summary = summary;
-    r.limit = opts ? opts->limit : 0;
-    char arch_buf[32];
-    r.arch = choose_arch(opts, arch_buf, sizeof arch_buf);
-    snprintf(summary->arch, sizeof summary->arch, "%s", r.arch);
-    int rc = CUTUNE_OK;
-    char err[512];
-    cache *c = NULL;
-    if (!compile_supported_arch(r.arch)) {
-        int major = 0, minor = 0;
-        compile_nvrtc_version(&major, &minor, err, sizeof err);
-        diag_error_noloc(&spec->diags, "NVRTC %d.%d cannot compile for '%s' (use --arch with an sm_XX it supports)",
-                         major, minor, r.arch);
-        return CUTUNE_EINVAL;
-    }
-    r.occ = occ_arch_find(r.arch);
-    r.source = sys_read_file(m->kernel_file, NULL);
-    if (!r.source) {
-        diag_error_noloc(&spec->diags, "cannot read kernel file '%s': %s", m->kernel_file, strerror(errno));
-        return CUTUNE_EIO;
-    }
-    /* The kernel's folder, for its quoted includes; and every include folder, for the
-     * cache key's walk over #include lines. */
-    const char *slash = strrchr(m->kernel_file, '/');
-    char *kernel_dir = slash ? strndup(m->kernel_file, (size_t)(slash - m->kernel_file)) : strdup(".");
-    char *dir_opt = kernel_dir ? malloc(strlen(kernel_dir) + 3) : NULL;
-    r.include_dirs = calloc((size_t)m->nincludes + 2, sizeof(char *));
-    r.table_size = 4099;
-    r.table = calloc(r.table_size, sizeof(unique *));
-    if (!kernel_dir || !dir_opt || !r.include_dirs || !r.table) {
-        rc = CUTUNE_ENOMEM;
-        goto done;
-    }
-    sprintf(dir_opt, "-I%s", kernel_dir);
-    r.kernel_dir_opt = dir_opt;
-    for (int i = 0; i < m->nincludes; i++)
-        r.include_dirs[r.ninclude_dirs++] = m->includes[i];
-    r.include_dirs[r.ninclude_dirs++] = kernel_dir;
+    cache *c;
+    char *kernel_dir, *dir_opt;
+    int threads;
+};
 
-    cutune_space_size size;
-    if (cutune_space_count(spec, &size) == CUTUNE_OK && !size.valid_saturated)
-        r.total = r.limit && r.limit < size.valid ? r.limit : size.valid;
-
-    if (!(opts && opts->no_cache)) {
-        char dir_buf[1024];
-        const char *dir = opts && opts->cache_dir ? opts->cache_dir : cache_default_dir(dir_buf, sizeof dir_buf);
-        if (dir && cache_open(&c, dir, err, sizeof err) == 0)
-            snprintf(summary->cache_dir, sizeof summary->cache_dir, "%s", dir);
-        else
-            snprintf(summary->cache_warning, sizeof summary->cache_warning, "cache off: %s",
-                     dir ? err : "no cache folder (set CUTUNE_CACHE_DIR or HOME)");
-    }
-    if ((rc = cutune_configs_new(&r.configs, spec)) < 0)
-        goto done;
-    int threads = opts && opts->jobs > 0 ? opts->jobs : pool_default_threads();
-    summary->threads = threads;
-    pool_hooks hooks = {next_job, job_done, release_job};
-    pool_stats stats;
-    if (pool_run(threads, threads * 4, c, &hooks, &r, &stats, err, sizeof err) < 0)
-        rc = r.status ? r.status : CUTUNE_ENOMEM;
-    summary->wall_seconds = stats.wall_seconds;
-    if (stats.cache_errors && !summary->cache_warning[0])
-        snprintf(summary->cache_warning, sizeof summary->cache_warning, "%llu cache entries not written: %s",
-                 (unsigned long long)stats.cache_errors, stats.cache_error);
-    if (rc == CUTUNE_ECOMPILER)
-        diag_error_noloc(&spec->diags, "NVRTC failed: %s", r.compiler_error ? r.compiler_error : "unknown error");
-done:
-    cutune_configs_free(r.configs);
-    cache_close(c);
-    for (size_t i = 0; r.table && i < r.table_size; i++)
-        for (unique *u = r.table[i], *next; u; u = next) {
+void api_session_close(api_session *ss)
+{
+    if (!ss)
+        return;
+    run *r = &ss->r;
+    cutune_configs_free(r->configs);
+    cache_close(ss->c);
+    for (size_t i = 0; r->table && i < r->table_size; i++)
+        for (unique *u = r->table[i], *next; u; u = next) {
             next = u->next;
             free(u->identity);
             free(u->log);
@@ -440,11 +423,151 @@ done:
             free(u->lowered_name);
             free(u);
         }
-    free(r.table);
-    free(r.include_dirs);
-    free(kernel_dir);
-    free(dir_opt);
-    free(r.source);
-    free(r.compiler_error);
+    free(r->table);
+    free(r->include_dirs);
+    free(ss->kernel_dir);
+    free(ss->dir_opt);
+    free(r->source);
+    free(r->compiler_error);
+    arena_free(r->scratch);
+    free(r->values);
+    free(r->types);
+    free(ss);
+}
+
+int api_session_open(api_session **out, cutune_spec *spec, const cutune_analyze_options *opts, bool keep_binaries,
+                     cutune_analyze_summary *summary)
+{
+    *out = NULL;
+    if (!spec || !summary || !cutune_spec_ok(spec))
+        return CUTUNE_EINVAL;
+    memset(summary, 0, sizeof *summary);
+    const model *m = spec->model;
+    api_session *ss = calloc(1, sizeof *ss);
+    if (!ss)
+        return CUTUNE_ENOMEM;
+    run *rr = &ss->r;
+    rr->spec = spec;
+    rr->opts = opts;
+    rr->keep_binaries = keep_binaries;
+    rr->summary = summary;
+    rr->limit = opts ? opts->limit : 0;
+    char arch_buf[32];
+    rr->arch = choose_arch(opts, arch_buf, sizeof arch_buf);
+    snprintf(summary->arch, sizeof summary->arch, "%s", rr->arch);
+    rr->arch = summary->arch; /* arch_buf does not outlive this call */
+    int rc = CUTUNE_OK;
+    char err[512];
+    if (!compile_supported_arch(rr->arch)) {
+        int major = 0, minor = 0;
+        compile_nvrtc_version(&major, &minor, err, sizeof err);
+        diag_error_noloc(&spec->diags, "NVRTC %d.%d cannot compile for '%s' (use --arch with an sm_XX it supports)",
+                         major, minor, rr->arch);
+        free(ss);
+        return CUTUNE_EINVAL;
+    }
+    rr->occ = occ_arch_find(rr->arch);
+    rr->source = sys_read_file(m->kernel_file, NULL);
+    if (!rr->source) {
+        diag_error_noloc(&spec->diags, "cannot read kernel file '%s': %s", m->kernel_file, strerror(errno));
+        free(ss);
+        return CUTUNE_EIO;
+    }
+    /* The kernel's folder, for its quoted includes; and every include folder, for the
+     * cache key's walk over #include lines. */
+    const char *slash = strrchr(m->kernel_file, '/');
+    ss->kernel_dir = slash ? strndup(m->kernel_file, (size_t)(slash - m->kernel_file)) : strdup(".");
+    ss->dir_opt = ss->kernel_dir ? malloc(strlen(ss->kernel_dir) + 3) : NULL;
+    rr->include_dirs = calloc((size_t)m->nincludes + 2, sizeof(char *));
+    rr->table_size = 4099;
+    rr->table = calloc(rr->table_size, sizeof(unique *));
+    rr->scratch = arena_new();
+    rr->values = calloc((size_t)m->nparams + 1, sizeof(char *));
+    rr->types = calloc((size_t)m->nparams + 1, 1);
+    if (!ss->kernel_dir || !ss->dir_opt || !rr->include_dirs || !rr->table || !rr->scratch || !rr->values ||
+        !rr->types) {
+        api_session_close(ss);
+        return CUTUNE_ENOMEM;
+    }
+    for (int i = 0; i < m->nparams; i++)
+        rr->types[i] = vtype_name(m->params[i].dom.type)[0];
+    sprintf(ss->dir_opt, "-I%s", ss->kernel_dir);
+    rr->kernel_dir_opt = ss->dir_opt;
+    for (int i = 0; i < m->nincludes; i++)
+        rr->include_dirs[rr->ninclude_dirs++] = m->includes[i];
+    rr->include_dirs[rr->ninclude_dirs++] = ss->kernel_dir;
+
+    cutune_space_size size;
+    if (cutune_space_count(spec, &size) == CUTUNE_OK && !size.valid_saturated)
+        rr->total = rr->limit && rr->limit < size.valid ? rr->limit : size.valid;
+
+    if (!(opts && opts->no_cache)) {
+        char dir_buf[1024];
+        const char *dir = opts && opts->cache_dir ? opts->cache_dir : cache_default_dir(dir_buf, sizeof dir_buf);
+        if (dir && cache_open(&ss->c, dir, err, sizeof err) == 0)
+            snprintf(summary->cache_dir, sizeof summary->cache_dir, "%s", dir);
+        else
+            snprintf(summary->cache_warning, sizeof summary->cache_warning, "cache off: %s",
+                     dir ? err : "no cache folder (set CUTUNE_CACHE_DIR or HOME)");
+    }
+    ss->threads = opts && opts->jobs > 0 ? opts->jobs : pool_default_threads();
+    summary->threads = ss->threads;
+    *out = ss;
+    return rc;
+}
+
+void api_session_set_total(api_session *ss, uint64_t total)
+{
+    ss->r.total = total;
+}
+
+/* Runs the pool over the session's source (the iterator, or a batch). */
+static int session_pool(api_session *ss, analyze_each each, void *user)
+{
+    run *r = &ss->r;
+    cutune_analyze_summary *summary = r->summary;
+    r->each = each;
+    r->user = user;
+    r->status = 0;
+    char err[512];
+    int rc = CUTUNE_OK;
+    pool_hooks hooks = {next_job, job_done, release_job};
+    pool_stats stats;
+    if (pool_run(ss->threads, ss->threads * 4, ss->c, &hooks, r, &stats, err, sizeof err) < 0)
+        rc = r->status ? r->status : CUTUNE_ENOMEM;
+    summary->wall_seconds += stats.wall_seconds;
+    if (stats.cache_errors && !summary->cache_warning[0])
+        snprintf(summary->cache_warning, sizeof summary->cache_warning, "%llu cache entries not written: %s",
+                 (unsigned long long)stats.cache_errors, stats.cache_error);
+    if (rc == CUTUNE_ECOMPILER)
+        diag_error_noloc(&r->spec->diags, "NVRTC failed: %s", r->compiler_error ? r->compiler_error : "unknown error");
+    return rc;
+}
+
+int api_session_run(api_session *ss, const value *values, const uint64_t *ordinals, int n, analyze_each each,
+                     void *user)
+{
+    run *r = &ss->r;
+    r->batch_vals = values;
+    r->batch_ordinals = ordinals;
+    r->batch_n = n;
+    r->batch_i = 0;
+    r->limit = 0;
+    r->produced = 0;
+    return session_pool(ss, each, user);
+}
+
+int api_analyze(cutune_spec *spec, const cutune_analyze_options *opts, analyze_each each, void *user,
+                bool keep_binaries, cutune_analyze_summary *summary)
+{
+    if (!spec || !each || !summary || !cutune_spec_ok(spec))
+        return CUTUNE_EINVAL;
+    api_session *ss;
+    int rc = api_session_open(&ss, spec, opts, keep_binaries, summary);
+    if (rc < 0)
+        return rc;
+    if ((rc = cutune_configs_new(&ss->r.configs, spec)) == CUTUNE_OK)
+        rc = session_pool(ss, each, user);
+    api_session_close(ss);
     return rc;
 }

@@ -27,6 +27,9 @@ int api_session_open(api_session **out, cutune_spec *spec, const cutune_analyze_
 int api_session_run(api_session *s, const value *values, const uint64_t *ordinals, int n, analyze_each each,
                     void *user);
 
+/* api_session_set_total: the total progress reports count towards (e.g. the budget). */
+void api_session_set_total(api_session *s, uint64_t total);
+
 /* api_session_close: NULL is a no-op. */
 void api_session_close(api_session *s);
 

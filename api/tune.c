@@ -27,6 +27,7 @@
 #include "internal.h"
 #include "journal.h"
 #include "tune_result.h"
+#include "search_run.h"
 #include "../base/sys.h"
 
 enum { DEFAULT_FLUSH_FACTOR = 2 };     /* the flush buffer is twice the L2 */
@@ -73,6 +74,11 @@ typedef struct tuner {
     size_t flush_bytes;
     int status;               /* set when the run must stop */
     char err[512];
+    /* The search (docs/search.md). Exhaustive: budgets applied here, per variant. */
+    search_settings set;
+    double started;
+    uint64_t evaluations, since_improvement;
+    const char *stop;         /* why the search stopped ("" while it runs) */
 } tuner;
 
 static data_type data_type_of(ast_ctype t)
@@ -751,13 +757,26 @@ static int tune_each(void *user, const cutune_analysis *a, const analyze_binary 
             return -1;
         }
     }
+    if (!done_before)
+        t->since_improvement++;
     if (mm->timed && !mm->pruned && isfinite(mm->objective) &&
         (!t->have_best || better(t, mm->objective, t->best_objective))) {
         t->have_best = true;
         t->best_objective = mm->objective;
         result_set_best(t->res, rec);
+        t->since_improvement = 0;
     }
-    return 0;
+    if (done_before || t->set.strategy != STRAT_EXHAUSTIVE)
+        return 0;
+    /* Exhaustive under budgets: configurations from the journal cost nothing. */
+    t->evaluations++;
+    if (t->set.budget && t->evaluations >= t->set.budget)
+        t->stop = "budget";
+    else if (t->set.patience && t->since_improvement >= t->set.patience)
+        t->stop = "patience";
+    else if (t->set.time_limit_s > 0 && sys_seconds() - t->started >= t->set.time_limit_s)
+        t->stop = "time";
+    return t->stop[0] ? 1 : 0;
 }
 
 /* Runs the reference (a configuration, or a kernel of its own) once and keeps its
@@ -922,6 +941,191 @@ done:
     return rc;
 }
 
+
+/* ---- searches other than exhaustive ------------------------------------------------
+ *
+ * The strategy (search/) asks for configurations; each batch it asks for is compiled in
+ * parallel through a compile session (binaries kept, so a configuration compiled for
+ * guided's screening is not compiled again) and run here one after another, as the
+ * exhaustive path runs them; every outcome is journaled as it happens and told to the
+ * strategy. Configurations in the journal are known to the strategy without cost
+ * (search_hooks.known) and join the results in the next batch, read back, not run. */
+
+typedef struct search_run {
+    tuner *t;
+    sspace *sp;
+    search *se;
+    api_session *ss;
+    uint64_t *keys;           /* the batch: journal read-backs first, then asked */
+    int nkeys, cap;
+    value *vals;
+    uint64_t *ordinals;
+    search_static *st;        /* static_info's output */
+    int st_at;
+} search_run;
+
+static uint64_t key_of(const search_run *sr, uint64_t ordinal)
+{
+    return sspace_listed(sr->sp) ? sspace_at(sr->sp, ordinal) : ordinal;
+}
+
+static int push_key(search_run *sr, uint64_t key)
+{
+    if (sr->nkeys == sr->cap) {
+        int cap = sr->cap ? sr->cap * 2 : 256;
+        uint64_t *k = realloc(sr->keys, sizeof(uint64_t) * (size_t)cap);
+        if (!k)
+            return -1;
+        sr->keys = k;
+        sr->cap = cap;
+    }
+    sr->keys[sr->nkeys++] = key;
+    return 0;
+}
+
+/* Compiles (and, with `each`, runs) keys[0 .. n) through the session. */
+static int run_keys(search_run *sr, const uint64_t *keys, int n, analyze_each each)
+{
+    int np = sr->t->m->nparams;
+    value *vals = malloc(sizeof(value) * (size_t)(n * np + 1));
+    uint64_t *ords = malloc(sizeof(uint64_t) * (size_t)(n + 1));
+    if (!vals || !ords) {
+        free(vals);
+        free(ords);
+        return CUTUNE_ENOMEM;
+    }
+    for (int i = 0; i < n; i++) {
+        sspace_values(sr->sp, keys[i], vals + (size_t)i * (size_t)np);
+        ords[i] = sspace_ordinal(sr->sp, keys[i]);
+    }
+    int rc = api_session_run(sr->ss, vals, ords, n, each, sr);
+    free(vals);
+    free(ords);
+    return rc;
+}
+
+static bool journal_known(void *user, uint64_t key, bool *ok, double *objective)
+{
+    search_run *sr = user;
+    json_t *j = journal_find(sr->t->journal, sspace_ordinal(sr->sp, key));
+    if (!j)
+        return false;
+    const char *status = json_string_value(json_object_get(j, "status"));
+    json_t *obj = json_object_get(j, "objective");
+    *objective = json_is_number(obj) ? json_number_value(obj) : NAN;
+    *ok = status && strcmp(status, "ok") == 0 && isfinite(*objective);
+    push_key(sr, key); /* into the results with the next batch (a failure here only loses the read-back) */
+    return true;
+}
+
+static int static_each(void *user, const cutune_analysis *a, const analyze_binary *bin)
+{
+    (void)bin;
+    search_run *sr = user;
+    search_static *st = &sr->st[sr->st_at++];
+    st->compiled = a->compiled;
+    st->launchable = a->launchable;
+    st->registers = a->registers;
+    st->spill_bytes = a->spill_stores + a->spill_loads;
+    st->occupancy = a->occupancy.occupancy;
+    return 0;
+}
+
+static int static_info(void *user, const uint64_t *keys, int n, search_static *out)
+{
+    search_run *sr = user;
+    sr->st = out;
+    sr->st_at = 0;
+    int rc = run_keys(sr, keys, n, static_each);
+    return rc == CUTUNE_OK && sr->st_at == n ? 0 : -1;
+}
+
+static int search_each(void *user, const cutune_analysis *a, const analyze_binary *bin)
+{
+    search_run *sr = user;
+    tuner *t = sr->t;
+    bool resumed = journal_find(t->journal, a->variant->ordinal) != NULL;
+    int rc = tune_each(t, a, bin);
+    if (rc < 0)
+        return rc;
+    if (!resumed) {
+        const cutune_measurement *m = &t->res->records[t->res->n - 1]->m;
+        search_tell(sr->se, key_of(sr, a->variant->ordinal), strcmp(m->status, "ok") == 0 && m->timed,
+                    m->objective);
+        if (search_stopped(sr->se))
+            return 1; /* the rest of the batch is not run */
+    }
+    return 0;
+}
+
+/* The search loop. CUTUNE_OK, or a status with a diagnostic. */
+static int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_summary *asum)
+{
+    search_run sr;
+    memset(&sr, 0, sizeof sr);
+    sr.t = t;
+    char err[512];
+    int rc = CUTUNE_OK;
+    if (sspace_new(&sr.sp, t->m, 0, err, sizeof err) < 0) {
+        diag_error_noloc(&t->spec->diags, "%s", err);
+        return CUTUNE_EEVAL;
+    }
+    search_hooks hooks = {&sr, NULL, t->set.strategy == STRAT_GUIDED ? static_info : NULL,
+                          t->journal ? journal_known : NULL};
+    uint64_t *asked = malloc(sizeof(uint64_t) * 4096);
+    if (!asked || search_new(&sr.se, sr.sp, &t->set, &hooks, err, sizeof err) < 0 ||
+        (rc = api_session_open(&sr.ss, t->spec, aopts, true, asum)) < 0) {
+        if (rc == CUTUNE_OK) {
+            diag_error_noloc(&t->spec->diags, "%s", asked ? err : "out of memory");
+            rc = CUTUNE_ENOMEM;
+        }
+        goto done;
+    }
+    api_session_set_total(sr.ss, t->set.budget ? t->set.budget : sspace_count(sr.sp));
+    int batch = asum->threads * 4 > 16 ? asum->threads * 4 : 16;
+    for (;;) {
+        if (aopts->cancel && *aopts->cancel) {
+            asum->interrupted = 1;
+            break;
+        }
+        int n = 0;
+        if (search_ask(sr.se, asked, batch, &n) < 0) {
+            diag_error_noloc(&t->spec->diags, "%s", search_error(sr.se));
+            rc = CUTUNE_ENOMEM;
+            break;
+        }
+        for (int i = 0; i < n; i++)
+            if (push_key(&sr, asked[i]) < 0) {
+                rc = CUTUNE_ENOMEM;
+                break;
+            }
+        if (rc < 0 || sr.nkeys == 0)
+            break;
+        int nk = sr.nkeys;
+        uint64_t *keys = sr.keys;
+        sr.keys = NULL;
+        sr.nkeys = sr.cap = 0;
+        rc = run_keys(&sr, keys, nk, search_each);
+        free(keys);
+        if (rc == CUTUNE_ESTOPPED && !t->status)
+            rc = CUTUNE_OK; /* a budget ran out mid-batch */
+        if (rc < 0)
+            break;
+    }
+    if (rc == CUTUNE_ESTOPPED && t->status)
+        rc = t->status;
+    t->evaluations = search_evaluations(sr.se);
+    t->stop = search_stop_reason(sr.se);
+    t->res->summary.screened = search_screened(sr.se);
+done:
+    api_session_close(sr.ss);
+    search_free(sr.se);
+    sspace_free(sr.sp);
+    free(sr.keys);
+    free(asked);
+    return rc;
+}
+
 /* Opens the journal: its identity is the spec's text and --set overrides, the kernel
  * source, the device and the L2 flush setting, all of which change what is measured. */
 static int open_journal(tuner *t, const char *path, bool flush)
@@ -1052,6 +1256,15 @@ int cutune_tune(cutune_spec *spec, const cutune_tune_options *opts, cutune_tune_
     aopts.progress = opts->progress;
     aopts.progress_user = opts->progress_user;
     aopts.cancel = opts->cancel;
+    t.stop = "";
+    {
+        cutune_space_size size;
+        uint64_t count = cutune_space_count(spec, &size) == CUTUNE_OK ? size.valid : 0;
+        if ((rc = api_search_settings(spec, &opts->search, count, &t.set)) < 0)
+            goto done;
+        if (t.set.strategy != STRAT_EXHAUSTIVE && !t.set.budget && opts->limit)
+            t.set.budget = opts->limit; /* --limit N: at most N configurations, whatever the strategy */
+    }
     /* The first worker runs the reference: a reference that fails is a spec problem,
      * found before anything else runs. */
     if ((rc = worker_start(&t)) < 0) {
@@ -1069,9 +1282,26 @@ int cutune_tune(cutune_spec *spec, const cutune_tune_options *opts, cutune_tune_
     if (journal_path[0] && (rc = open_journal(&t, journal_path, flush)) < 0)
         goto done;
     cutune_analyze_summary asum;
-    rc = api_analyze(spec, &aopts, tune_each, &t, true, &asum);
-    if (rc == CUTUNE_ESTOPPED)
-        rc = t.status ? t.status : rc;
+    memset(&asum, 0, sizeof asum);
+    t.started = sys_seconds();
+    if (t.set.strategy == STRAT_EXHAUSTIVE) {
+        rc = api_analyze(spec, &aopts, tune_each, &t, true, &asum);
+        if (rc == CUTUNE_ESTOPPED)
+            rc = t.status ? t.status : t.stop[0] ? CUTUNE_OK : rc;
+    } else {
+        aopts.limit = 0;
+        rc = run_search(&t, &aopts, &asum);
+    }
+    {
+        cutune_tune_summary *ss = &t.res->summary;
+        snprintf(ss->strategy, sizeof ss->strategy, "%s", strategy_name(t.set.strategy));
+        ss->seed = t.set.seed;
+        ss->budget = t.set.budget;
+        ss->time_limit_s = t.set.time_limit_s;
+        ss->patience = t.set.patience;
+        ss->evaluations = t.evaluations;
+        snprintf(ss->stop_reason, sizeof ss->stop_reason, "%s", t.stop);
+    }
     if (t.status == CUTUNE_EIO)
         diag_error_noloc(&spec->diags, "%s", t.err);
     if (t.status == CUTUNE_ENODEV || t.status == CUTUNE_ENOMEM) {

@@ -368,7 +368,17 @@ int cutune_tune_write_results(const cutune_tune_result *r, const char *path)
     json_object_set_new(dev, "driver_version", json_integer(r->device.driver_version));
     json_object_set_new(root, "device", dev);
     json_t *set = json_object();
-    json_object_set_new(set, "strategy", json_string(r->strategy));
+    json_object_set_new(set, "strategy", json_string(s->strategy[0] ? s->strategy : r->strategy));
+    json_t *search = json_object(); /* docs/results-format.md: what the search ran with and used */
+    json_object_set_new(search, "strategy", json_string(s->strategy[0] ? s->strategy : r->strategy));
+    json_object_set_new(search, "seed", json_integer((json_int_t)s->seed));
+    json_object_set_new(search, "budget", s->budget ? json_integer((json_int_t)s->budget) : json_null());
+    json_object_set_new(search, "time_budget_s", s->time_limit_s > 0 ? json_real(s->time_limit_s) : json_null());
+    json_object_set_new(search, "patience", s->patience ? json_integer((json_int_t)s->patience) : json_null());
+    json_object_set_new(search, "evaluations", json_integer((json_int_t)s->evaluations));
+    json_object_set_new(search, "screened", json_integer((json_int_t)s->screened));
+    json_object_set_new(search, "stopped_by", s->stop_reason[0] ? json_string(s->stop_reason) : json_null());
+    json_object_set_new(set, "search", search);
     json_object_set_new(set, "warmup", json_integer((json_int_t)r->warmup));
     json_object_set_new(set, "repeat", json_integer((json_int_t)r->repeat));
     json_object_set_new(set, "max_repeat", json_integer((json_int_t)r->max_repeat));

@@ -95,6 +95,7 @@ int cmd_tune(int argc, char **argv)
     static const struct option longopts[] = {
         CLI_COMMON_OPTIONS,
         CLI_ANALYZE_OPTIONS,
+        CLI_SEARCH_OPTIONS,
         {"device", required_argument, NULL, 'd'},
         {"results", required_argument, NULL, 'r'},
         {"limit", required_argument, NULL, 'n'},
@@ -116,6 +117,8 @@ int cmd_tune(int argc, char **argv)
         int handled = cli_common_option(&c, opt, optarg);
         if (handled == 0)
             handled = cli_analyze_option(&o, opt, optarg);
+        if (handled == 0)
+            handled = cli_search_option("tune", &t.search, opt, optarg);
         if (handled < 0) {
             code = EXIT_USAGE;
             goto done;
@@ -232,6 +235,11 @@ int cmd_tune(int argc, char **argv)
                 fprintf(stderr, "outputs checked against the %s\n", s->reference);
             if (s->results_path[0])
                 fprintf(stderr, "results: %s\n", s->results_path);
+            if (strcmp(s->strategy, "exhaustive") != 0 || s->stop_reason[0])
+                fprintf(stderr, "search: %s (seed %llu): %llu configurations measured%s%s%s\n", s->strategy,
+                        (unsigned long long)s->seed, (unsigned long long)s->evaluations,
+                        s->screened ? ", others skipped on static information" : "",
+                        s->stop_reason[0] ? "; stopped by " : "", s->stop_reason);
             if (s->journal_path[0])
                 fprintf(stderr, "journal: %s (%llu variants resumed from an earlier run, not run again)\n",
                         s->journal_path, (unsigned long long)s->resumed);

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# simulate.sh CUTUNE SOURCE_DIR - `cutune simulate` end to end over a small recorded run
+# written here (synthetic outcomes: the objective is a formula of the params): results,
+# reproducibility, JSON, and the errors (another spec, missing configurations, bad
+# budgets, an unknown strategy). Run by ctest.
+set -u
+cutune=$1
+src=$2
+. "$(dirname "$0")/lib.sh.inc"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
+echo 'extern "C" __global__ void k() {}' >"$tmp/k.cu"
+cat >"$tmp/s.tune" <<'TUNE'
+kernel k from "k.cu" {
+    param a in 0 .. 9;
+    param b in 0 .. 9;
+    param c in [1, 2, 4, 8];
+    require a + b <= 12;
+    block 32; grid 1;
+    metric score = 1.0 / time_s;
+    objective maximize score;
+}
+TUNE
+# The recording: every valid configuration (by hand: a + b <= 12); objective
+# 100 - (a-7)^2 - (b-3)^2 - |log2 c - 2|, one failure at a = b = 0, best (7, 3, 4) = 100.
+python3 - "$tmp" <<'PY'
+import json, math, sys
+d = sys.argv[1]
+res = []
+for a in range(10):
+    for b in range(10):
+        for c in (1, 2, 4, 8):
+            if a + b > 12:
+                continue
+            obj = 100 - (a - 7) ** 2 - (b - 3) ** 2 - abs(math.log2(c) - 2)
+            ok = not (a == 0 and b == 0)
+            res.append({"index": len(res), "params": {"a": a, "b": b, "c": c},
+                        "status": "ok" if ok else "wrong", "objective": obj if ok else None,
+                        "resources": {"registers": 32}, "occupancy": {"theoretical": 0.5},
+                        "gpu_seconds": 0.1, "compile_seconds": 0.2})
+doc = {"format": "cutune-results", "version": 1, "spec": {"kernel": "k", "params": [
+       {"name": "a", "type": "int"}, {"name": "b", "type": "int"}, {"name": "c", "type": "int"}]},
+       "objective": {"name": "score", "direction": "maximize"}, "results": res}
+json.dump(doc, open(d + "/full.json", "w"))
+short = dict(doc, results=res[:-3])
+json.dump(short, open(d + "/short.json", "w"))
+other = json.loads(json.dumps(doc)); other["spec"]["kernel"] = "gemm"
+json.dump(other, open(d + "/other.json", "w"))
+renamed = json.loads(json.dumps(doc)); renamed["spec"]["params"][2]["name"] = "d"
+json.dump(renamed, open(d + "/renamed.json", "w"))
+PY
+s=$tmp/s.tune
+"$cutune" simulate "$s" --results "$tmp/full.json" --strategy exhaustive >"$tmp/out" 2>"$tmp/err"
+check "exhaustive simulate exits 0" test $? -eq 0
+check "the true best is the formula's optimum" grep -q '^true best  *score 100 ' "$tmp/out"
+check "exhaustive without a budget finds it" grep -q 'median 1.0000' "$tmp/out"
+# by hand: 100 (a, b) pairs less the 21 with a + b >= 13 = 79, times 4 values of c = 316; 4 fail (a = b = 0)
+check "the space is counted" grep -q '^space  *316 valid configurations, 312 ran correctly' "$tmp/out"
+"$cutune" simulate "$s" --results "$tmp/full.json" --strategy random --budget 10 --repeat 5 --seed 7 \
+    --format json >"$tmp/j1" 2>"$tmp/err"; check "random json exits 0" test $? -eq 0
+check "json: five runs of 10 evaluations, seeds 7..11" python3 -c "
+import json,sys; d=json.load(open('$tmp/j1')); r=d['runs']
+assert len(r)==5 and all(x['evaluations']==10 for x in r) and [x['seed'] for x in r]==[7,8,9,10,11], r
+assert all(0<x['ratio']<=1 for x in r) and d['budget']==10 and d['true_best']==100"
+"$cutune" simulate "$s" --results "$tmp/full.json" --strategy random --budget 10 --repeat 5 --seed 7 \
+    --format json >"$tmp/j2" 2>&1
+check "same seed, same runs" cmp -s "$tmp/j1" "$tmp/j2"
+"$cutune" simulate "$s" --results "$tmp/full.json" --strategy local --budget 10% --format json >"$tmp/j3"
+check "a percentage budget is of the space (10% of 316, rounded up = 32)" python3 -c "
+import json; d=json.load(open('$tmp/j3')); assert d['budget']==32 and d['runs'][0]['evaluations']==32, d"
+for st in anneal genetic guided; do
+    "$cutune" simulate "$s" --results "$tmp/full.json" --strategy $st --budget 50 --patience 20 >/dev/null 2>&1
+    check "$st runs" test $? -eq 0
+done
+"$cutune" simulate "$s" --results "$tmp/other.json" 2>"$tmp/err"; check "another kernel's results: exit 3" test $? -eq 3
+check "another kernel's results: said" grep -q "the results of another spec" "$tmp/err"
+"$cutune" simulate "$s" --results "$tmp/renamed.json" 2>"$tmp/err"; check "other params: exit 3" test $? -eq 3
+check "other params: said" grep -q "params are not the spec's" "$tmp/err"
+"$cutune" simulate "$s" --results "$tmp/short.json" 2>"$tmp/err"; check "missing configurations: exit 3" test $? -eq 3
+check "missing configurations: counted and named" grep -q "does not cover the space: 3 of its 316 valid configurations are missing (the first: a = 9, b = 3, c = 2)" "$tmp/err"
+"$cutune" simulate "$s" --results "$tmp/nothere.json" 2>"$tmp/err"; check "unreadable results: exit 3" test $? -eq 3
+"$cutune" simulate "$s" --results "$tmp/full.json" --budget 0 2>/dev/null; check "--budget 0: usage (2)" test $? -eq 2
+"$cutune" simulate "$s" --results "$tmp/full.json" --budget 150% 2>"$tmp/err"; check "--budget 150%: usage (2)" test $? -eq 2
+check "--budget 150%: said" grep -q "percentage above 0 and at most 100" "$tmp/err"
+"$cutune" simulate "$s" --results "$tmp/full.json" --budget lots 2>/dev/null; check "--budget lots: usage (2)" test $? -eq 2
+"$cutune" simulate "$s" --results "$tmp/full.json" --strategy best 2>"$tmp/err"; check "unknown strategy: exit 2" test $? -eq 2
+check "unknown strategy: said" grep -q "unknown search strategy 'best'" "$tmp/err"
+"$cutune" simulate "$s" 2>/dev/null; check "no --results: usage (2)" test $? -eq 2
+"$cutune" simulate "$s" --results "$tmp/full.json" --repeat 0 2>/dev/null; check "--repeat 0: usage (2)" test $? -eq 2
+finish

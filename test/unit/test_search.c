@@ -1,0 +1,426 @@
+/* test_search.c - the search stage: the space's key/ordinal map and neighbourhoods
+ * against brute force, and every strategy under the driver's rules (reproducible by
+ * seed, budgets, patience and time honoured, never an invalid or repeated
+ * configuration, known outcomes free, guided's screening). The objective is a function
+ * of the params written here, not taken from the code under test. */
+#include "helpers.h"
+
+#include <math.h>
+
+#include "search/search.h"
+
+/* Params a (0..9), b (0..9), c (1, 2, 4, 8); valid when a + b <= 12. */
+static const char *spec_text = "param a in 0 .. 9; param b in 0 .. 9; param c in [1, 2, 4, 8];\n"
+                               "require a + b <= 12;";
+
+static checked *load(void)
+{
+    checked *c = check_with("%s", spec_text);
+    assert_non_null(c->m);
+    return c;
+}
+
+/* The test's own reading of a key: a, b, c values (key = (a * 10 + b) * 4 + ci). */
+static void abc(uint64_t key, int *a, int *b, int *c)
+{
+    *a = (int)(key / 40);
+    *b = (int)(key / 4 % 10);
+    *c = 1 << (int)(key % 4);
+}
+
+static bool valid_by_hand(uint64_t key)
+{
+    int a, b, c;
+    abc(key, &a, &b, &c);
+    return key < 400 && a + b <= 12;
+}
+
+/* An objective with one optimum at a = 7, b = 3, c = 4 (maximised) and failures where
+ * a == 0 && b == 0. */
+static double objective(uint64_t key, bool *ok)
+{
+    int a, b, c;
+    abc(key, &a, &b, &c);
+    *ok = !(a == 0 && b == 0);
+    return 100.0 - (a - 7) * (a - 7) - (b - 3) * (b - 3) - 3.0 * fabs(log2(c) - 2);
+}
+
+typedef struct trace {
+    uint64_t asked[1000];
+    int n;
+    bool dup, invalid;
+    double clock;            /* advanced by 1 per evaluation */
+} trace;
+
+static double fake_clock(void *user)
+{
+    return ((trace *)user)->clock;
+}
+
+static int run(const sspace *sp, search_settings *set, search_hooks *h, trace *tr, uint64_t *evals,
+               const char **why)
+{
+    search *s;
+    char err[200];
+    if (h->user == NULL)
+        h->user = tr;
+    assert_int_equal(search_new(&s, sp, set, h, err, sizeof err), 0);
+    uint64_t keys[64];
+    int n;
+    while (search_ask(s, keys, 64, &n) == 0 && n > 0) {
+        for (int i = 0; i < n && !search_stopped(s); i++) {
+            for (int j = 0; j < tr->n; j++)
+                if (tr->asked[j] == keys[i])
+                    tr->dup = true;
+            if (!valid_by_hand(keys[i]))
+                tr->invalid = true;
+            if (tr->n < 1000)
+                tr->asked[tr->n++] = keys[i];
+            bool ok;
+            double v = objective(keys[i], &ok);
+            tr->clock += 1;
+            search_tell(s, keys[i], ok, v);
+        }
+    }
+    *evals = search_evaluations(s);
+    static char reason[32];
+    snprintf(reason, sizeof reason, "%s", search_stop_reason(s));
+    *why = reason;
+    uint64_t k;
+    double best;
+    int found = search_best(s, &k, &best);
+    search_free(s);
+    return found;
+}
+
+static const strategy all[] = {STRAT_EXHAUSTIVE, STRAT_RANDOM, STRAT_ANNEAL, STRAT_GENETIC, STRAT_LOCAL, STRAT_GUIDED};
+
+static search_settings settings(strategy st, uint64_t seed, uint64_t budget)
+{
+    search_settings s;
+    memset(&s, 0, sizeof s);
+    s.strategy = st;
+    s.seed = seed;
+    s.budget = budget;
+    s.maximize = true;
+    return s;
+}
+
+/* The valid count by hand: pairs with a + b <= 12, times 4 values of c. */
+static uint64_t count_by_hand(void)
+{
+    uint64_t n = 0;
+    for (int a = 0; a < 10; a++)
+        for (int b = 0; b < 10; b++)
+            n += a + b <= 12 ? 4 : 0;
+    return n;
+}
+
+static void test_space_map(void **state)
+{
+    (void)state;
+    checked *c = load();
+    sspace *sp;
+    char err[200];
+    assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+    assert_true(sspace_listed(sp));
+    assert_int_equal(sspace_count(sp), count_by_hand());
+    uint64_t ord = 0;
+    for (uint64_t key = 0; key < 400; key++) {
+        assert_int_equal(sspace_valid(sp, key), valid_by_hand(key));
+        if (valid_by_hand(key)) {
+            assert_int_equal(sspace_ordinal(sp, key), ord);
+            assert_int_equal(sspace_at(sp, ord), key);
+            ord++;
+        }
+    }
+    assert_false(sspace_valid(sp, 400));
+    /* Unlisted (a listing limit of 10): validity by evaluation, ordinal = key. */
+    sspace *big;
+    assert_int_equal(sspace_new(&big, c->m, 10, err, sizeof err), 0);
+    assert_false(sspace_listed(big));
+    assert_int_equal(sspace_count(big), count_by_hand());
+    for (uint64_t key = 0; key < 400; key++)
+        assert_int_equal(sspace_valid(big, key), valid_by_hand(key));
+    rng r;
+    rng_seed(&r, 5);
+    for (int i = 0; i < 200; i++) {
+        uint64_t k;
+        assert_true(sspace_random(big, &r, &k));
+        assert_true(valid_by_hand(k));
+        assert_int_equal(sspace_ordinal(big, k), k);
+    }
+    sspace_free(big);
+    sspace_free(sp);
+    checked_free(c);
+}
+
+static void test_neighbours(void **state)
+{
+    (void)state;
+    checked *c = load();
+    sspace *sp;
+    char err[200];
+    assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+    uint64_t nb[6];
+    for (uint64_t key = 0; key < 400; key++) {
+        if (!valid_by_hand(key))
+            continue;
+        int n = sspace_neighbours(sp, key, nb);
+        int a, b, cc;
+        abc(key, &a, &b, &cc);
+        int ci = (int)(key % 4), want = 0;
+        /* By hand: each param one step down or up, inside its domain and valid. */
+        int steps[6][3] = {{a - 1, b, ci}, {a + 1, b, ci}, {a, b - 1, ci}, {a, b + 1, ci}, {a, b, ci - 1}, {a, b, ci + 1}};
+        for (int s = 0; s < 6; s++) {
+            int x = steps[s][0], y = steps[s][1], z = steps[s][2];
+            if (x < 0 || x > 9 || y < 0 || y > 9 || z < 0 || z > 3 || x + y > 12)
+                continue;
+            uint64_t k = (uint64_t)((x * 10 + y) * 4 + z);
+            bool found = false;
+            for (int i = 0; i < n; i++)
+                found |= nb[i] == k;
+            assert_true(found);
+            want++;
+        }
+        assert_int_equal(n, want);
+    }
+    sspace_free(sp);
+    checked_free(c);
+}
+
+static void test_reproducible(void **state)
+{
+    (void)state;
+    checked *c = load();
+    sspace *sp;
+    char err[200];
+    assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+        trace t1, t2, t3;
+        memset(&t1, 0, sizeof t1);
+        memset(&t2, 0, sizeof t2);
+        memset(&t3, 0, sizeof t3);
+        search_settings s = settings(all[i], 42, 60);
+        search_hooks h = {0};
+        uint64_t e;
+        const char *why;
+        run(sp, &s, &h, &t1, &e, &why);
+        memset(&h, 0, sizeof h);
+        run(sp, &s, &h, &t2, &e, &why);
+        assert_int_equal(t1.n, t2.n);
+        assert_memory_equal(t1.asked, t2.asked, sizeof(uint64_t) * (size_t)t1.n);
+        if (all[i] != STRAT_EXHAUSTIVE) { /* another seed, another sequence */
+            s.seed = 43;
+            memset(&h, 0, sizeof h);
+            run(sp, &s, &h, &t3, &e, &why);
+            assert_true(t3.n != t1.n || memcmp(t1.asked, t3.asked, sizeof(uint64_t) * (size_t)t1.n) != 0);
+        }
+    }
+    sspace_free(sp);
+    checked_free(c);
+}
+
+static void test_budget_valid_unique(void **state)
+{
+    (void)state;
+    checked *c = load();
+    sspace *sp;
+    char err[200];
+    assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        for (uint64_t seed = 0; seed < 5; seed++) {
+            trace t;
+            memset(&t, 0, sizeof t);
+            search_settings s = settings(all[i], seed, 37);
+            search_hooks h = {0};
+            uint64_t e;
+            const char *why;
+            assert_true(run(sp, &s, &h, &t, &e, &why));
+            assert_int_equal(e, 37);
+            assert_int_equal(t.n, 37);
+            assert_string_equal(why, "budget");
+            assert_false(t.dup);
+            assert_false(t.invalid);
+        }
+    sspace_free(sp);
+    checked_free(c);
+}
+
+static void test_exhaustive_all(void **state)
+{
+    (void)state;
+    checked *c = load();
+    sspace *sp;
+    char err[200];
+    assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+    trace t;
+    memset(&t, 0, sizeof t);
+    search_settings s = settings(STRAT_EXHAUSTIVE, 0, 0);
+    search_hooks h = {0};
+    uint64_t e;
+    const char *why;
+    run(sp, &s, &h, &t, &e, &why);
+    assert_int_equal(e, count_by_hand());
+    assert_false(t.dup);
+    for (int i = 1; i < t.n; i++)
+        assert_true(t.asked[i] > t.asked[i - 1]); /* listing order */
+    /* Every strategy ends when the whole space is known, without a budget. */
+    for (size_t i = 1; i < sizeof all / sizeof *all; i++) {
+        memset(&t, 0, sizeof t);
+        s = settings(all[i], 1, 0);
+        memset(&h, 0, sizeof h);
+        run(sp, &s, &h, &t, &e, &why);
+        assert_true(e <= count_by_hand());
+        assert_false(t.dup);
+    }
+    sspace_free(sp);
+    checked_free(c);
+}
+
+static void test_patience_and_time(void **state)
+{
+    (void)state;
+    checked *c = load();
+    sspace *sp;
+    char err[200];
+    assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+        trace t;
+        memset(&t, 0, sizeof t);
+        search_settings s = settings(all[i], 3, 0);
+        s.patience = 5;
+        search_hooks h = {0};
+        uint64_t e;
+        const char *why;
+        run(sp, &s, &h, &t, &e, &why);
+        /* By hand: the evaluations after the last improvement, from the trace. */
+        double best = -INFINITY;
+        int last = -1;
+        for (int k = 0; k < t.n; k++) {
+            bool ok;
+            double v = objective(t.asked[k], &ok);
+            if (ok && v > best) {
+                best = v;
+                last = k;
+            }
+        }
+        if (strcmp(why, "patience") == 0)
+            assert_int_equal(t.n - 1 - last, 5);
+        else
+            assert_string_equal(why, "space exhausted"); /* found the optimum before patience ran out? */
+        memset(&t, 0, sizeof t);
+        s = settings(all[i], 3, 0);
+        s.time_limit_s = 10;
+        search_hooks ht = {&t, fake_clock, NULL, NULL};
+        run(sp, &s, &ht, &t, &e, &why);
+        assert_string_equal(why, "time");
+        assert_int_equal(e, 10);
+    }
+    sspace_free(sp);
+    checked_free(c);
+}
+
+/* Outcomes known beforehand (a journal): keys whose a is odd. */
+static bool known_odd(void *user, uint64_t key, bool *ok, double *v)
+{
+    (void)user;
+    int a, b, c;
+    abc(key, &a, &b, &c);
+    if (a % 2 == 0)
+        return false;
+    *v = objective(key, ok);
+    return true;
+}
+
+static void test_known_is_free(void **state)
+{
+    (void)state;
+    checked *c = load();
+    sspace *sp;
+    char err[200];
+    assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+        trace t;
+        memset(&t, 0, sizeof t);
+        search_settings s = settings(all[i], 9, 20);
+        search_hooks h = {&t, NULL, NULL, known_odd};
+        uint64_t e;
+        const char *why;
+        run(sp, &s, &h, &t, &e, &why);
+        assert_int_equal(e, 20); /* the budget counts only what was asked */
+        for (int k = 0; k < t.n; k++) {
+            int a, b, cc;
+            abc(t.asked[k], &a, &b, &cc);
+            assert_int_equal(a % 2, 0); /* a known configuration is never asked */
+        }
+    }
+    sspace_free(sp);
+    checked_free(c);
+}
+
+/* Static information: c == 8 does not compile, a == 9 cannot launch. */
+static int statics(void *user, const uint64_t *keys, int n, search_static *out)
+{
+    (void)user;
+    for (int i = 0; i < n; i++) {
+        int a, b, c;
+        abc(keys[i], &a, &b, &c);
+        out[i].compiled = c != 8;
+        out[i].launchable = a != 9;
+        out[i].registers = 32;
+        out[i].spill_bytes = 0;
+        out[i].occupancy = a / 10.0;
+    }
+    return 0;
+}
+
+static void test_guided_screens(void **state)
+{
+    (void)state;
+    checked *c = load();
+    sspace *sp;
+    char err[200];
+    assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+    for (uint64_t seed = 0; seed < 5; seed++) {
+        trace t;
+        memset(&t, 0, sizeof t);
+        search_settings s = settings(STRAT_GUIDED, seed, 0);
+        search_hooks h = {&t, NULL, statics, NULL};
+        uint64_t e;
+        const char *why;
+        search *se;
+        assert_int_equal(search_new(&se, sp, &s, &h, err, sizeof err), 0);
+        uint64_t keys[64];
+        int n;
+        while (search_ask(se, keys, 64, &n) == 0 && n > 0)
+            for (int i = 0; i < n; i++) {
+                int a, b, cc;
+                abc(keys[i], &a, &b, &cc);
+                assert_true(cc != 8 && a != 9);
+                bool ok;
+                double v = objective(keys[i], &ok);
+                search_tell(se, keys[i], ok, v);
+                t.n++;
+            }
+        e = search_evaluations(se);
+        why = search_stop_reason(se);
+        assert_true(search_screened(se) > 0);
+        assert_int_equal(e, (uint64_t)t.n);
+        (void)why;
+        search_free(se);
+    }
+    sspace_free(sp);
+    checked_free(c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_space_map),        cmocka_unit_test(test_neighbours),
+        cmocka_unit_test(test_reproducible),     cmocka_unit_test(test_budget_valid_unique),
+        cmocka_unit_test(test_exhaustive_all),   cmocka_unit_test(test_patience_and_time),
+        cmocka_unit_test(test_known_is_free),    cmocka_unit_test(test_guided_screens),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
