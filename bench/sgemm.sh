@@ -24,7 +24,15 @@ cublas=${CUBLAS_SGEMM:-$root/build/bench/cublas_sgemm}
 for f in "$cutune" "$cublas"; do
     [ -x "$f" ] || { echo "sgemm.sh: $f is not built (cmake --build build)" >&2; exit 2; }
 done
+# Absolute paths: the script changes folder below.
+cutune=$(cd "$(dirname "$cutune")" && pwd)/$(basename "$cutune")
+cublas=$(cd "$(dirname "$cublas")" && pwd)/$(basename "$cublas")
 mkdir -p "$out" || exit 3
+out=$(cd "$out" && pwd)
+# From the repository root with a relative spec path: the compile cache's keys include
+# the kernel's path as cutune sees it (examples/../kernels/sgemm.cu), so a cache filled
+# by `cutune analyze examples/sgemm.tune` in another checkout is hit here too.
+cd "$root" || exit 3
 
 # No GPU: say so and stop (cutune itself would compile everything and then say NOT TUNED).
 if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>"$out/probe.err"; then
@@ -36,7 +44,7 @@ command -v nvidia-smi >/dev/null &&
 
 set_args=()
 [ -n "$size" ] && set_args=(--set "n=$size")
-spec=$root/examples/sgemm.tune
+spec=examples/sgemm.tune
 echo "== tuning: $cutune $spec ${set_args[*]} --results $out/sgemm_results.json ${CUTUNE_ARGS:-}"
 t0=$(date +%s.%N)
 # shellcheck disable=SC2086 # CUTUNE_ARGS is split on purpose
