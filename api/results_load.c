@@ -44,8 +44,10 @@ static double num_of(json_t *v, double otherwise)
 
 static int64_t int_of(json_t *v, int64_t otherwise)
 {
-    return json_is_integer(v) ? (int64_t)json_integer_value(v) : json_is_real(v) ? (int64_t)json_real_value(v)
-                                                                                 : otherwise;
+    if (json_is_integer(v))
+        return (int64_t)json_integer_value(v);
+    double d = json_is_real(v) ? json_real_value(v) : NAN;
+    return d > -9.2e18 && d < 9.2e18 ? (int64_t)d : otherwise; /* NaN and out of range: otherwise */
 }
 
 /* The shortest text that reads back as d (as the spec writes floats: 2.0, 0.5). */
