@@ -41,7 +41,17 @@ int cli_search_option(const char *sub, cutune_search_options *s, int opt, const 
     char *end;
     unsigned long long n;
     switch (opt) {
-    case CLI_OPT_STRATEGY: s->strategy = arg; return 1;
+    case CLI_OPT_STRATEGY: {
+        static const char *const names[] = {"exhaustive", "random", "anneal", "genetic", "local", "guided"};
+        for (int i = 0; i < 6; i++)
+            if (strcmp(arg, names[i]) == 0) {
+                s->strategy = names[i];
+                return 1;
+            }
+        cli_usage_error(sub, "unknown search strategy '%s' (the strategies are exhaustive, random, anneal, genetic, "
+                        "local and guided)", arg);
+        return -1;
+    }
     case CLI_OPT_BUDGET: return cli_parse_budget(sub, arg, s) ? 1 : -1;
     case CLI_OPT_TIME_BUDGET:
         s->time_s = strtod(arg, &end);
