@@ -2,12 +2,13 @@
 #
 #   cutune_add_tuning(TARGET tgt SPEC file.tune HEADER out.h
 #                     [RESULTS stored.json...] [PREFIX P] [SET NAME=VALUE...]
-#                     [MODE auto|tune|stored|default])
+#                     [MODE auto|tune|stored|default] [DEVICE N])
 #
 # Adds a custom command that writes HEADER at build time (cmake -P cutune_tuning_step.cmake)
 # and makes `tgt` depend on it and see its folder as an include directory. What the step
 # does (docs/cmake.md):
-#   tune     a GPU is present (`cutune devices`): tune the spec on GPU 0, resuming from the
+#   tune     a GPU is present (`cutune devices`): tune the spec on GPU DEVICE (default 0),
+#            resuming from the
 #            journal and the compile cache in the build tree, and emit the winner;
 #   stored   no GPU: emit the winner of the stored RESULTS committed with the project;
 #   default  no GPU and no stored results: emit the spec's default configuration
@@ -33,7 +34,7 @@ include("${CMAKE_CURRENT_LIST_DIR}/cutune_deps.cmake")
 # cutune_add_tuning: see the top of this file. Fails configuration (FATAL_ERROR) on bad
 # arguments, when the cutune command cannot be found, or when the spec does not load.
 function(cutune_add_tuning)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "TARGET;SPEC;HEADER;PREFIX;MODE" "RESULTS;SET")
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "TARGET;SPEC;HEADER;PREFIX;MODE;DEVICE" "RESULTS;SET")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "cutune_add_tuning: unexpected arguments: ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -57,6 +58,11 @@ function(cutune_add_tuning)
   endif()
   if(NOT ARG_MODE MATCHES "^(auto|tune|stored|default)$")
     message(FATAL_ERROR "cutune_add_tuning: MODE is auto, tune, stored or default, not '${ARG_MODE}'")
+  endif()
+  if(NOT DEFINED ARG_DEVICE)
+    set(ARG_DEVICE 0)
+  elseif(NOT ARG_DEVICE MATCHES "^[0-9]+$")
+    message(FATAL_ERROR "cutune_add_tuning: DEVICE is a GPU ordinal (0, 1, ...), not '${ARG_DEVICE}'")
   endif()
 
   # The cutune command: the imported cutune::cli of an install, or the one built in-tree.
@@ -108,7 +114,7 @@ function(cutune_add_tuning)
   # PREFIX, RESULTS or MODE reruns the step and an unchanged reconfigure does not.
   set(args_file "${work}/args.cmake")
   set(content "")
-  foreach(var spec header results ARG_PREFIX ARG_SET ARG_MODE ARG_MODE_FROM work)
+  foreach(var spec header results ARG_PREFIX ARG_SET ARG_MODE ARG_MODE_FROM ARG_DEVICE work)
     string(REPLACE "\\" "\\\\" value "${${var}}")
     string(REPLACE "\"" "\\\"" value "${value}")
     string(REPLACE "$" "\\$" value "${value}")
@@ -124,6 +130,7 @@ function(cutune_add_tuning)
     DEPENDS ${deps} "${args_file}" "${step}" "${deps_script}" ${cutune_dep}
     DEPFILE "${work}/header.d"
     COMMENT "cutune: ${header_rel} from ${ARG_SPEC}"
+    USES_TERMINAL # Ninja's console pool: one tuning step at a time, its output live
     VERBATIM)
   set(step_target "${ARG_TARGET}_cutune_${header_name}")
   add_custom_target(${step_target} DEPENDS "${header}")

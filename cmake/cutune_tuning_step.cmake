@@ -3,8 +3,8 @@
 #   cmake -DCUTUNE_EXE=cutune -DCUTUNE_ARGS=args.cmake -P cutune_tuning_step.cmake
 #
 # args.cmake (written by cutune_add_tuning) sets CUTUNE_spec, CUTUNE_header,
-# CUTUNE_results, CUTUNE_ARG_PREFIX, CUTUNE_ARG_SET, CUTUNE_ARG_MODE, CUTUNE_ARG_MODE_FROM
-# and CUTUNE_work. The step writes the header by one of three paths and says which and why
+# CUTUNE_results, CUTUNE_ARG_PREFIX, CUTUNE_ARG_SET, CUTUNE_ARG_MODE, CUTUNE_ARG_MODE_FROM,
+# CUTUNE_ARG_DEVICE and CUTUNE_work. The step writes the header by one of three paths and says which and why
 # in one line starting "cutune: " (docs/cmake.md):
 #   tune     a GPU is present: `cutune tune` into CUTUNE_work/results.json (resuming from
 #            its journal), then `cutune emit header` from those results;
@@ -107,9 +107,14 @@ if(mode STREQUAL "auto" OR mode STREQUAL "tune")
   string(STRIP "${devices_err}" devices_err)
   string(REGEX REPLACE "^cutune devices: no GPU: " "" devices_err "${devices_err}")
   if(rc EQUAL 0)
-    string(JSON gpu ERROR_VARIABLE e GET "${devices_json}" 0 name)
+    set(dev "${CUTUNE_ARG_DEVICE}")
+    string(JSON ndevices ERROR_VARIABLE e LENGTH "${devices_json}")
+    if(e OR NOT dev LESS ndevices)
+      _cutune_fail("cutune: there is no GPU ${dev} to tune on (the driver sees ${ndevices})")
+    endif()
+    string(JSON gpu ERROR_VARIABLE e GET "${devices_json}" ${dev} name)
     if(e)
-      set(gpu "GPU 0")
+      set(gpu "GPU ${dev}")
     endif()
   elseif(rc EQUAL 4)
     set(no_gpu_reason "${devices_err}")
@@ -143,11 +148,11 @@ if(gpu)
     file(REMOVE ${old_journals})
   endif()
   file(REMOVE "${results}")
-  message("cutune: tuning ${spec} on GPU 0 (${gpu}); results ${results}")
+  message("cutune: tuning ${spec} on GPU ${dev} (${gpu}); results ${results}")
   set(fresh "")
   foreach(attempt 1 2)
     execute_process(COMMAND "${CUTUNE_EXE}" tune "${spec}" --color never --results "${results}"
-                            --journal "${journal}" ${fresh} ${set_args}
+                            --journal "${journal}" --device ${dev} ${fresh} ${set_args}
                     RESULT_VARIABLE rc ERROR_VARIABLE err)
     message("${err}")
     # The same content on another device (the journal says another run): start afresh.
@@ -164,7 +169,7 @@ if(gpu)
     if(NOT resumed MATCHES "^[0-9]+$")
       set(resumed 0)
     endif()
-    message("cutune: tuned on GPU 0 (${gpu}) - ${header_name} from ${results} "
+    message("cutune: tuned on GPU ${dev} (${gpu}) - ${header_name} from ${results} "
             "(${measured} variants, ${resumed} resumed from the journal)")
     return()
   elseif(rc EQUAL 130)
