@@ -154,7 +154,9 @@ if(gpu)
     execute_process(COMMAND "${CUTUNE_EXE}" tune "${spec}" --color never --results "${results}"
                             --journal "${journal}" --device ${dev} ${fresh} ${set_args}
                     RESULT_VARIABLE rc ERROR_VARIABLE err)
-    message("${err}")
+    if(err)
+      message("${err}")
+    endif()
     # The same content on another device (the journal says another run): start afresh.
     if(rc EQUAL 0 OR NOT err MATCHES "belongs to another run")
       break()
