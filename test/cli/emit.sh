@@ -37,9 +37,17 @@ check "no winner is said" grep -q "nowinner.json: no variant ran correctly" "$tm
 "$cutune" emit header --spec "$src/examples/sweep.tune" "$fx/h100.json" >/dev/null 2>"$tmp/err"
 check "results of another spec: 2" test $? -eq 2
 check "the mismatch is said" grep -q "is not of this spec" "$tmp/err"
-"$cutune" emit header --spec "$src/examples/sweep.tune" >/dev/null 2>"$tmp/err"
+# Without block_x's default, the first values (16 x 1 threads) break `require 32 <= ...`.
+mkdir -p "$tmp/nodef" && cp "$src/kernels/sum_matrix.cu" "$tmp/nodef/" &&
+    sed -e 's/ default 32;/;/' -e 's|"../kernels/sum_matrix.cu"|"sum_matrix.cu"|' \
+        "$src/examples/sweep.tune" >"$tmp/nodef/sweep.tune"
+"$cutune" emit header --spec "$tmp/nodef/sweep.tune" >/dev/null 2>"$tmp/err"
 check "default configuration violating a require: 1" test $? -eq 1
 check "the constraint is named as file:line:col" grep -q "sweep.tune:14:13: error: the default configuration" "$tmp/err"
+"$cutune" emit header --spec "$src/examples/sweep.tune" >"$tmp/def.h" 2>"$tmp/err"
+check "the shipped example's default configuration: 0" test $? -eq 0
+check "its default: 32 x 1, one row each, not tuned" bash -c "grep -qx '#define SUM_MATRIX_TUNED 0' '$tmp/def.h' &&
+    grep -qx '#define SUM_MATRIX_BLOCK_X 32' '$tmp/def.h' && grep -qx '#define SUM_MATRIX_TILE_Y 1' '$tmp/def.h'"
 "$cutune" emit header --spec "$scale" --prefix 9bad "$fx/h100.json" >/dev/null 2>"$tmp/err"
 check "a prefix that is no identifier: 2" test $? -eq 2
 "$cutune" emit header --spec "$scale" "$fx/h100.json" -o "$tmp/no/such/dir/x.h" 2>"$tmp/err"
