@@ -125,6 +125,11 @@ json_t *journal_find(const journal *j, uint64_t ordinal)
     return j && ordinal < j->size ? j->by_ordinal[ordinal] : NULL;
 }
 
+uint64_t journal_end(const journal *j)
+{
+    return j ? j->size : 0;
+}
+
 uint64_t journal_count(const journal *j)
 {
     return j ? j->count : 0;

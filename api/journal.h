@@ -24,6 +24,10 @@ int journal_open(journal **out, const char *path, json_t *identity, bool fresh, 
 /* journal_find: the recorded outcome of configuration `ordinal` (borrowed), or NULL. */
 json_t *journal_find(const journal *j, uint64_t ordinal);
 
+/* journal_end: one past the largest ordinal journal_find can answer for (every
+ * outcome read back has an ordinal below it). */
+uint64_t journal_end(const journal *j);
+
 /* journal_count: how many outcomes were read back when it was opened. */
 uint64_t journal_count(const journal *j);
 

@@ -948,8 +948,10 @@ done:
  * parallel through a compile session (binaries kept, so a configuration compiled for
  * guided's screening is not compiled again) and run here one after another, as the
  * exhaustive path runs them; every outcome is journaled as it happens and told to the
- * strategy. Configurations in the journal are known to the strategy without cost
- * (search_hooks.known) and join the results in the next batch, read back, not run. */
+ * strategy. Every configuration in the journal (of the same identity) is told to the
+ * search before it starts (search_know: known, free, never asked, possibly the best) and
+ * joins the results in the first batch, read back, not run: a second search on the same
+ * journal loses nothing the first measured, whatever its strategy proposes. */
 
 typedef struct search_run {
     tuner *t;
@@ -1004,18 +1006,38 @@ static int run_keys(search_run *sr, const uint64_t *keys, int n, analyze_each ea
     return rc;
 }
 
-static bool journal_known(void *user, uint64_t key, bool *ok, double *objective)
+/* Tells the search every configuration in the journal and queues each for the first
+ * batch (read back into the results, not run). Returns how many, or -1 when out of
+ * memory (with a diagnostic). */
+static int64_t know_journal(search_run *sr)
 {
-    search_run *sr = user;
-    json_t *j = journal_find(sr->t->journal, sspace_ordinal(sr->sp, key));
-    if (!j)
-        return false;
-    const char *status = json_string_value(json_object_get(j, "status"));
-    json_t *obj = json_object_get(j, "objective");
-    *objective = json_is_number(obj) ? json_number_value(obj) : NAN;
-    *ok = status && strcmp(status, "ok") == 0 && isfinite(*objective);
-    push_key(sr, key); /* into the results with the next batch (a failure here only loses the read-back) */
-    return true;
+    tuner *t = sr->t;
+    int64_t n = 0;
+    for (uint64_t ord = 0; ord < journal_end(t->journal); ord++) {
+        json_t *j = journal_find(t->journal, ord);
+        if (!j)
+            continue;
+        uint64_t key = key_of(sr, ord);
+        if (!sspace_valid(sr->sp, key) || sspace_ordinal(sr->sp, key) != ord)
+            continue; /* not a configuration of this space (cannot happen with the same identity) */
+        const char *status = json_string_value(json_object_get(j, "status"));
+        json_t *obj = json_object_get(j, "objective");
+        double objective = json_is_number(obj) ? json_number_value(obj) : NAN;
+        bool ok = status && strcmp(status, "ok") == 0 && isfinite(objective); /* as search_each tells it */
+        uint64_t before = search_known_count(sr->se);
+        if (search_know(sr->se, key, ok, objective) < 0) {
+            diag_error_noloc(&t->spec->diags, "%s", search_error(sr->se));
+            return -1;
+        }
+        if (search_known_count(sr->se) == before)
+            continue; /* known already */
+        if (push_key(sr, key) < 0) {
+            diag_error_noloc(&t->spec->diags, "out of memory");
+            return -1;
+        }
+        n++;
+    }
+    return n;
 }
 
 static int static_each(void *user, const cutune_analysis *a, const analyze_binary *bin)
@@ -1070,8 +1092,7 @@ static int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_anal
         diag_error_noloc(&t->spec->diags, "%s", err);
         return CUTUNE_EEVAL;
     }
-    search_hooks hooks = {&sr, NULL, t->set.strategy == STRAT_GUIDED ? static_info : NULL,
-                          t->journal ? journal_known : NULL};
+    search_hooks hooks = {&sr, NULL, t->set.strategy == STRAT_GUIDED ? static_info : NULL, NULL};
     uint64_t *asked = malloc(sizeof(uint64_t) * 4096);
     if (!asked || search_new(&sr.se, sr.sp, &t->set, &hooks, err, sizeof err) < 0 ||
         (rc = api_session_open(&sr.ss, t->spec, aopts, true, asum)) < 0) {
@@ -1081,7 +1102,12 @@ static int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_anal
         }
         goto done;
     }
-    api_session_set_total(sr.ss, t->set.budget ? t->set.budget : sspace_count(sr.sp));
+    int64_t read_back = know_journal(&sr);
+    if (read_back < 0) {
+        rc = CUTUNE_ENOMEM;
+        goto done;
+    }
+    api_session_set_total(sr.ss, t->set.budget ? t->set.budget + (uint64_t)read_back : sspace_count(sr.sp));
     int batch = asum->threads * 4 > 16 ? asum->threads * 4 : 16;
     for (;;) {
         if (aopts->cancel && *aopts->cancel) {

@@ -3,7 +3,8 @@
  * accepted when better, or when worse with probability exp(-relative loss / T). T
  * starts at `temperature` and is multiplied by `cooling` after each evaluation; when it
  * has fallen a thousandfold the search reheats from the best configuration found. A
- * failed configuration is never accepted. */
+ * failed configuration is never accepted. With configurations known beforehand
+ * (search_know), the walk starts from the best of them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,4 +130,16 @@ static void sa_observe(void *vst, strat_ctx *c, uint64_t key, double cost)
     }
 }
 
-const strat_ops strat_anneal = {"anneal", sa_create, sa_propose, sa_observe, sa_destroy};
+/* A configuration known beforehand: the walk starts from the best of them. */
+static void sa_prior(void *vst, strat_ctx *c, uint64_t key, double cost)
+{
+    (void)c;
+    sa_state *st = vst;
+    if (cost < INFINITY && (!st->have_cur || cost < st->cur_cost)) {
+        st->cur = key;
+        st->cur_cost = cost;
+        st->have_cur = true;
+    }
+}
+
+const strat_ops strat_anneal = {"anneal", sa_create, sa_propose, sa_observe, sa_destroy, sa_prior};

@@ -191,6 +191,33 @@ bool search_stopped(search *s)
     return s->stop[0] != '\0';
 }
 
+int search_know(search *s, uint64_t key, bool ok, double objective)
+{
+    if (!sspace_valid(s->sp, key))
+        return 0;
+    slot *sl = find(s, key, true);
+    if (!sl) {
+        snprintf(s->error, sizeof s->error, "out of memory");
+        return -1;
+    }
+    if (sl->state != 0)
+        return 0;
+    sl->state = 1;
+    sl->cost = cost_of(s, ok, objective);
+    s->known++;
+    note_cost(s, key, sl->cost, false);
+    if (s->ops->prior) {
+        s->ctx.free_hit = true;
+        s->ops->prior(s->state, &s->ctx, key, sl->cost);
+    }
+    return 0;
+}
+
+uint64_t search_known_count(const search *s)
+{
+    return s->known;
+}
+
 int search_ask(search *s, uint64_t *keys, int max, int *n)
 {
     *n = 0;

@@ -5,7 +5,8 @@
  * Children that are invalid or already known are bred again (up to a limit, then a
  * random unseen configuration takes the place). The next population is the best of
  * parents and children (elitist). A generation is one batch: the tuner compiles it in
- * parallel. */
+ * parallel. Configurations known beforehand (search_know) that did not fail form the
+ * first population (the best `size` of them): the first generation is bred from them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,4 +167,24 @@ static void ga_observe(void *vst, strat_ctx *c, uint64_t key, double cost)
         st->kids[st->nkids++] = (member){key, cost};
 }
 
-const strat_ops strat_genetic = {"genetic", ga_create, ga_propose, ga_observe, ga_destroy};
+/* A configuration known beforehand (not a failure) joins the first population; the
+ * best `size` of them are kept, and the first generation is bred from them. */
+static void ga_prior(void *vst, strat_ctx *c, uint64_t key, double cost)
+{
+    (void)c;
+    ga_state *st = vst;
+    if (!(cost < INFINITY))
+        return;
+    if (st->npop < st->size) {
+        st->pop[st->npop++] = (member){key, cost};
+        return;
+    }
+    int worst = 0;
+    for (int i = 1; i < st->npop; i++)
+        if (st->pop[i].cost > st->pop[worst].cost)
+            worst = i;
+    if (cost < st->pop[worst].cost)
+        st->pop[worst] = (member){key, cost};
+}
+
+const strat_ops strat_genetic = {"genetic", ga_create, ga_propose, ga_observe, ga_destroy, ga_prior};

@@ -4,7 +4,8 @@
  * while that improves. At a local optimum it kicks: from the best optimum so far, a few
  * params jump anywhere in their domains, and descent starts again there. After
  * `restarts` kicks in a row that find nothing better, it starts afresh from a new
- * start configuration. */
+ * start configuration. Configurations known before the search (search_know) are not
+ * asked again; the first descent starts from the best of them. */
 #ifndef CUTUNE_SEARCH_ILS_H
 #define CUTUNE_SEARCH_ILS_H
 
@@ -22,5 +23,7 @@ void *ils_create(strat_ctx *c, const ils_hooks *hooks);
 int ils_propose(void *st, strat_ctx *c, uint64_t *keys, int max);
 void ils_observe(void *st, strat_ctx *c, uint64_t key, double cost);
 void ils_destroy(void *st);
+/* ils_prior: a configuration known beforehand; descent starts from the best of them. */
+void ils_prior(void *st, strat_ctx *c, uint64_t key, double cost);
 
 #endif

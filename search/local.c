@@ -167,9 +167,21 @@ void ils_observe(void *vst, strat_ctx *c, uint64_t key, double cost)
         st->outstanding--;
 }
 
+void ils_prior(void *vst, strat_ctx *c, uint64_t key, double cost)
+{
+    (void)c;
+    ils_state *st = vst;
+    if (cost < INFINITY && (!st->have_cur || cost < st->cur_cost)) { /* descend from the best known */
+        st->have_cur = true;
+        st->cur = key;
+        st->cur_cost = cost;
+        st->phase = PH_DESCEND;
+    }
+}
+
 static void *local_create(strat_ctx *c)
 {
     return ils_create(c, NULL);
 }
 
-const strat_ops strat_local = {"local", local_create, ils_propose, ils_observe, ils_destroy};
+const strat_ops strat_local = {"local", local_create, ils_propose, ils_observe, ils_destroy, ils_prior};

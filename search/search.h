@@ -12,8 +12,8 @@
  * A batch (n > 1) may be evaluated in any order and in parallel; strategies that can
  * (random, genetic populations, a local search's neighbourhood) ask for several at once.
  * The driver owns the budgets: a configuration evaluated once (or known beforehand, e.g.
- * from a journal, through hooks.known) is never asked again, and a strategy that proposes
- * it gets the known outcome for free. Budgets (evaluations, time, patience) count only
+ * from a journal, through search_know or hooks.known) is never asked again, and a
+ * strategy that proposes it gets the known outcome for free. Budgets (evaluations, time, patience) count only
  * evaluations that were asked. Strategies: docs/search.md. */
 #ifndef CUTUNE_SEARCH_SEARCH_H
 #define CUTUNE_SEARCH_SEARCH_H
@@ -62,6 +62,18 @@ int search_new(search **out, const sspace *sp, const search_settings *set, const
 
 /* search_free: NULL is a no-op. */
 void search_free(search *s);
+
+/* search_know: the outcome of a configuration known before the search starts (a
+ * journal of an earlier run): from now on it is known, at no cost (never asked, not in
+ * any budget), it may be the best, and the strategy is told (its prior operation).
+ * Call it before the first search_ask, once per configuration; a key that is not a
+ * valid configuration, or is known already, is ignored. ok and objective as for
+ * search_tell. Returns 0, or -1 with search_error (out of memory). */
+int search_know(search *s, uint64_t key, bool ok, double objective);
+
+/* search_known_count: how many configurations are known (told, told beforehand,
+ * screened, or answered by hooks.known). */
+uint64_t search_known_count(const search *s);
 
 /* search_ask: up to `max` configurations to evaluate next, in keys[0 .. *n). *n == 0
  * means the search is over (search_stop_reason says why). Every key asked must be told

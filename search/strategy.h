@@ -30,6 +30,10 @@ typedef struct strat_ops {
     /* observe: the cost of a proposed key. */
     void (*observe)(void *st, strat_ctx *c, uint64_t key, double cost);
     void (*destroy)(void *st);
+    /* prior: a configuration known before the search started (search_know), with its
+     * cost; called before the first propose, never for a key proposed since. NULL: the
+     * strategy sees such configurations only through strat_known and free proposals. */
+    void (*prior)(void *st, strat_ctx *c, uint64_t key, double cost);
 } strat_ops;
 
 extern const strat_ops strat_exhaustive, strat_random, strat_anneal, strat_genetic, strat_local, strat_guided;

@@ -359,6 +359,119 @@ static void test_known_is_free(void **state)
     checked_free(c);
 }
 
+/* The number of params in which two keys differ, and by how many steps in all. */
+static void distance(uint64_t x, uint64_t y, int *params, int *steps)
+{
+    int xa, xb, xc, ya, yb, yc;
+    abc(x, &xa, &xb, &xc);
+    abc(y, &ya, &yb, &yc);
+    int dc = abs((int)log2(xc) - (int)log2(yc));
+    *params = (xa != ya) + (xb != yb) + (dc != 0);
+    *steps = abs(xa - ya) + abs(xb - yb) + dc;
+}
+
+/* Outcomes told before the search starts (search_know: every journal entry of an
+ * earlier run): known, free, never asked, the best may be one of them, and the
+ * strategy starts from them. */
+static void test_know_beforehand(void **state)
+{
+    (void)state;
+    checked *c = load();
+    sspace *sp;
+    char err[200];
+    assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+    const uint64_t optimum = (7 * 10 + 3) * 4 + 2; /* a = 7, b = 3, c = 4: 100 */
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+        search_settings s = settings(all[i], 11, 15);
+        search_hooks h = {0};
+        search *se;
+        assert_int_equal(search_new(&se, sp, &s, &h, err, sizeof err), 0);
+        /* Every valid key with a odd (the optimum among them), one failure, an invalid
+         * key and a repeat, which are ignored. */
+        uint64_t told = 0;
+        for (uint64_t k = 0; k < 400; k++) {
+            int a, b, cc;
+            abc(k, &a, &b, &cc);
+            if (a % 2 == 1 && valid_by_hand(k)) {
+                bool ok;
+                double v = objective(k, &ok);
+                assert_int_equal(search_know(se, k, ok, v), 0);
+                told++;
+            }
+        }
+        assert_int_equal(search_know(se, 0, false, NAN), 0); /* a = 0, b = 0: a failure */
+        told++;
+        assert_int_equal(search_know(se, (9 * 10 + 9) * 4, true, 1e9), 0); /* a + b > 12: invalid */
+        assert_int_equal(search_know(se, optimum, true, -1.0), 0);          /* known already */
+        assert_int_equal(search_known_count(se), told);
+        uint64_t best;
+        double bv;
+        assert_true(search_best(se, &best, &bv)); /* the best, before anything is asked */
+        assert_int_equal(best, optimum);
+        assert_true(bv == 100.0);
+        uint64_t keys[64];
+        int n;
+        while (search_ask(se, keys, 64, &n) == 0 && n > 0)
+            for (int k = 0; k < n && !search_stopped(se); k++) {
+                int a, b, cc;
+                abc(keys[k], &a, &b, &cc);
+                assert_true(a % 2 == 0 && keys[k] != 0); /* nothing known is asked */
+                assert_true(valid_by_hand(keys[k]));
+                bool ok;
+                double v = objective(keys[k], &ok);
+                search_tell(se, keys[k], ok, v);
+            }
+        assert_int_equal(search_evaluations(se), 15); /* the budget counts only what was asked */
+        assert_string_equal(search_stop_reason(se), "budget");
+        assert_int_equal(search_known_count(se), told + 15);
+        assert_true(search_best(se, &best, &bv) && best == optimum);
+        search_free(se);
+    }
+    /* Told only the optimum, the strategy starts from it: local and guided descend from
+     * it (their first batch: its neighbours), anneal moves from it (one param). */
+    const strategy from_best[] = {STRAT_LOCAL, STRAT_GUIDED, STRAT_ANNEAL};
+    for (size_t i = 0; i < sizeof from_best / sizeof *from_best; i++)
+        for (uint64_t seed = 0; seed < 5; seed++) {
+            search_settings s = settings(from_best[i], seed, 10);
+            search *se;
+            assert_int_equal(search_new(&se, sp, &s, NULL, err, sizeof err), 0);
+            assert_int_equal(search_know(se, optimum, true, 100.0), 0);
+            uint64_t keys[64];
+            int n, params, steps;
+            assert_int_equal(search_ask(se, keys, 64, &n), 0);
+            assert_true(n > 0);
+            for (int k = 0; k < n; k++) {
+                distance(keys[k], optimum, &params, &steps);
+                if (from_best[i] == STRAT_ANNEAL)
+                    assert_int_equal(params, 1);
+                else
+                    assert_int_equal(steps, 1);
+            }
+            if (from_best[i] != STRAT_ANNEAL)
+                assert_int_equal(n, 6); /* a, b, c one step either way: all valid */
+            search_free(se);
+        }
+    /* The whole space told beforehand: nothing is asked. */
+    search_settings s = settings(STRAT_RANDOM, 1, 10);
+    search *se;
+    assert_int_equal(search_new(&se, sp, &s, NULL, err, sizeof err), 0);
+    for (uint64_t k = 0; k < 400; k++)
+        if (valid_by_hand(k)) {
+            bool ok;
+            double v = objective(k, &ok);
+            assert_int_equal(search_know(se, k, ok, v), 0);
+        }
+    uint64_t keys[8];
+    int n;
+    assert_int_equal(search_ask(se, keys, 8, &n), 0);
+    assert_int_equal(n, 0);
+    assert_int_equal(search_evaluations(se), 0);
+    assert_string_equal(search_stop_reason(se), "space exhausted");
+    search_free(se);
+    sspace_free(sp);
+    checked_free(c);
+}
+
 /* Static information: c == 8 does not compile, a == 9 cannot launch. */
 static int statics(void *user, const uint64_t *keys, int n, search_static *out)
 {
@@ -421,6 +534,7 @@ int main(void)
         cmocka_unit_test(test_reproducible),     cmocka_unit_test(test_budget_valid_unique),
         cmocka_unit_test(test_exhaustive_all),   cmocka_unit_test(test_patience_and_time),
         cmocka_unit_test(test_known_is_free),    cmocka_unit_test(test_guided_screens),
+        cmocka_unit_test(test_know_beforehand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
