@@ -491,6 +491,7 @@ static void worker_main(tuner *t, int in, int out)
     put_u64(&f, (uint64_t)ok);
     put_f64(&f, t->res->summary.gpu_seconds - ref_seconds);
     put_str(&f, sb_cstr(&msg));
+    put_str(&f, t->res->summary.reference); /* set by run_reference, here in the worker */
     if (send_frame(out, &f) < 0 || !ok)
         _exit(ok ? 2 : 1);
     arena *a = arena_new();
@@ -596,6 +597,9 @@ static int worker_start(tuner *t)
     double ref = rc == 0 ? get_f64(&f) : 0;
     arena *a = arena_new();
     char *msg = rc == 0 && a ? get_str(&f, a) : NULL;
+    char *reference = msg ? get_str(&f, a) : NULL;
+    if (ok && reference) /* what the outputs are checked against, for the results' settings */
+        snprintf(t->res->summary.reference, sizeof t->res->summary.reference, "%s", reference);
     if (!ok) {
         snprintf(t->err, sizeof t->err, "the GPU worker could not start: %s",
                  msg && *msg ? msg : rc == -2 ? "no answer in 600 s" : "it died");

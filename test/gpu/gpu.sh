@@ -18,7 +18,7 @@ export CUTUNE_CACHE_DIR=$tmp/cache
 rc=$?
 cat "$tmp/out" "$tmp/err"
 [ $rc -eq 0 ] || { echo "FAIL: cutune exited $rc"; exit 1; }
-python3 - "$tmp/r.json" <<'PY' || exit 1
+python3 - "$tmp/r.json" <<'PY' || { echo "FAIL: the checks of $tmp/r.json (above)"; exit 1; }
 import json, sys
 d = json.load(open(sys.argv[1]))
 fails = []
@@ -28,7 +28,7 @@ def check(what, ok):
 check("format", d["format"] == "cutune-results" and d["version"] == 1)
 check("device named", d["device"]["name"] != "" and d["device"]["arch"].startswith("sm_"))
 res = d["results"]
-check("15 variants", len(res) == 15)
+check("15 variants (got %d)" % len(res), len(res) == 15)
 for r in res:
     p = r["params"]
     tag = "#%d %s" % (r["index"], p)
@@ -57,7 +57,10 @@ if best is not None:
     check("the winner is correct", w["status"] == "ok" and w["params"]["BUG"] == 0)
     ok = [r for r in res if r["status"] == "ok" and not r["pruned"]]
     check("the winner has the best objective", all(w["objective"] >= r["objective"] for r in ok))
-check("counts", d["summary"]["wrong"] == 4 and d["summary"]["unlaunchable"] == 3)
+check("counts: 4 wrong, 3 cannot launch (got %s wrong, %s)" % (d["summary"]["wrong"], d["summary"]["unlaunchable"]),
+      d["summary"]["wrong"] == 4 and d["summary"]["unlaunchable"] == 3)
+check("settings.reference names the configuration (got %r)" % d["settings"]["reference"],
+      (d["settings"]["reference"] or "").startswith("configuration"))
 for f in fails:
     print("FAIL:", f)
 print("%d checks failed" % len(fails))
@@ -65,27 +68,38 @@ sys.exit(1 if fails else 0)
 PY
 # A second run: every binary from the cache, the same winner.
 "$cutune" --color never "$src/test/gpu/tiny.tune" --results "$tmp/r2.json" >"$tmp/out2" 2>"$tmp/err2" || {
-    echo "FAIL: second run"
+    echo "FAIL: second run exited $?"
+    cat "$tmp/out2" "$tmp/err2"
     exit 1
 }
 grep -q '(0 compiled' "$tmp/err2" || { echo "FAIL: the second run compiled again"; cat "$tmp/err2"; exit 1; }
 python3 -c "
 import json,sys
 a=json.load(open('$tmp/r.json')); b=json.load(open('$tmp/r2.json'))
-sys.exit(0 if a['summary']['best'] is not None and b['summary']['best'] is not None else 1)" ||
-    { echo "FAIL: no winner on the second run"; exit 1; }
+ok = a['summary']['best'] is not None and b['summary']['best'] is not None
+if not ok: print('first run best:', a['summary']['best'], 'second run best:', b['summary']['best'])
+sys.exit(0 if ok else 1)" ||
+    { echo "FAIL: no winner on the second run"; cat "$tmp/err2"; exit 1; }
 # Verified against a reference kernel instead of a configuration: the BUG variants are
 # wrong, the others right.
 "$cutune" --color never "$src/test/gpu/tiny_kernel_ref.tune" --results "$tmp/k.json" >"$tmp/out3" 2>"$tmp/err3" || {
-    echo "FAIL: the kernel-reference run"
-    cat "$tmp/err3"
+    echo "FAIL: the kernel-reference run exited $?"
+    cat "$tmp/out3" "$tmp/err3"
     exit 1
 }
-python3 - "$tmp/k.json" <<'PY' || exit 1
+grep -q "outputs checked against the kernel scale_ref" "$tmp/err3" ||
+    { echo "FAIL: the kernel-reference run does not say what it checks against:"; cat "$tmp/err3"; exit 1; }
+python3 - "$tmp/k.json" <<'PY' || { echo "FAIL: the checks of the kernel-reference run's $tmp/k.json (above)"; exit 1; }
 import json, sys
 d = json.load(open(sys.argv[1]))
 res = d["results"]
-ok = len(res) == 6 and d["settings"]["reference"] == "kernel scale_ref"
+ok = True
+if len(res) != 6:
+    print("FAIL: %d results, expected the 6 valid configurations: %s" % (len(res), [r["params"] for r in res]))
+    ok = False
+if d["settings"]["reference"] != "kernel scale_ref":
+    print("FAIL: settings.reference is %r, expected 'kernel scale_ref'" % d["settings"]["reference"])
+    ok = False
 for r in res:
     want = "wrong" if r["params"]["BUG"] == 1 else "ok"
     if r["status"] != want:
