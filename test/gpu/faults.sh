@@ -13,7 +13,7 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CUTUNE_CACHE_DIR=$tmp/cache
-"$cutune" --color never "$src/examples/faults.tune" --results "$tmp/f.json" --fresh >"$tmp/out" 2>&1
+"$cutune" --color never "$src/examples/faults.tune" --results "$tmp/f.json" --header "$tmp/f.h" --fresh >"$tmp/out" 2>&1
 rc=$?
 cat "$tmp/out"
 [ $rc -eq 0 ] || { echo "FAIL: exit status $rc"; exit 1; }

@@ -18,7 +18,7 @@ export CUTUNE_CACHE_DIR=$tmp/cache
 results=$tmp/r.json
 journal=$results.journal
 for i in $(seq "$kills"); do
-    "$cutune" --color never "$spec" --results "$results" >"$tmp/out.$i" 2>&1 &
+    "$cutune" --color never "$spec" --results "$results" --header "$tmp/tuned.h" >"$tmp/out.$i" 2>&1 &
     pid=$!
     # somewhere in the run: after the set-up (about 3 s here), before the end
     sleep "$(awk -v s="$RANDOM" 'BEGIN { srand(s); printf "%.1f", 3 + rand() * 6 }')"
@@ -27,7 +27,7 @@ for i in $(seq "$kills"); do
     lines=$(($(wc -l <"$journal" 2>/dev/null || echo 1) - 1))
     echo "kill $i: the journal holds $lines outcomes"
 done
-"$cutune" --color never "$spec" --results "$results" >"$tmp/out.final" 2>&1 || {
+"$cutune" --color never "$spec" --results "$results" --header "$tmp/tuned.h" >"$tmp/out.final" 2>&1 || {
     echo "FAIL: the last run failed"
     cat "$tmp/out.final"
     exit 1

@@ -19,31 +19,33 @@ export CUTUNE_CACHE_DIR=$tmp/cache
 spec=$src/examples/sweep.tune
 ordinals() { python3 -c "import json,sys; print(sorted(r['index'] for r in json.load(open(sys.argv[1]))['results']))" "$1"; }
 
-"$cutune" "$spec" --strategy random --budget 30 --seed 5 --results "$tmp/a.json" >"$tmp/out" 2>"$tmp/err"
+"$cutune" "$spec" --strategy random --budget 30 --seed 5 --results "$tmp/a.json" --header "$tmp/a.h" >"$tmp/out" 2>"$tmp/err"
 check "random --budget 30 exits 0" test $? -eq 0
 cat "$tmp/err" | tail -5
+check "the header went where --header says" grep -qF "header: $tmp/a.h" "$tmp/err"
+check "the header was written there" test -s "$tmp/a.h"
 check "stderr says what the search did" grep -q "search: random (seed 5): 30 configurations measured; stopped by budget" "$tmp/err"
 check "30 results, the search recorded" python3 -c "
 import json; d=json.load(open('$tmp/a.json')); s=d['settings']['search']
 assert len(d['results'])==30 and s=={'strategy':'random','seed':5,'budget':30,'time_budget_s':None,'patience':None,
   'evaluations':30,'screened':0,'stopped_by':'budget'}, s
 assert d['settings']['strategy']=='random' and len(set(r['index'] for r in d['results']))==30"
-"$cutune" "$spec" --strategy random --budget 30 --seed 5 --results "$tmp/b.json" --journal "$tmp/b.journal" >/dev/null 2>&1
+"$cutune" "$spec" --strategy random --budget 30 --seed 5 --results "$tmp/b.json" --journal "$tmp/b.journal" --header "$tmp/b.h" >/dev/null 2>&1
 check "same seed, same configurations" test "$(ordinals "$tmp/a.json")" = "$(ordinals "$tmp/b.json")"
 # A re-run with the same journal: the 30 come back free, 30 new ones are measured.
-"$cutune" "$spec" --strategy random --budget 30 --seed 6 --results "$tmp/b.json" --journal "$tmp/b.journal" >/dev/null 2>"$tmp/err"
+"$cutune" "$spec" --strategy random --budget 30 --seed 6 --results "$tmp/b.json" --journal "$tmp/b.journal" --header "$tmp/b.h" >/dev/null 2>"$tmp/err"
 check "resumed run: 30 measured, 30 read back" python3 -c "
 import json; d=json.load(open('$tmp/b.json'))
 assert d['settings']['search']['evaluations']==30 and sum(r['resumed'] for r in d['results'])==30, d['summary']
 assert len(d['results'])==60"
 for st in genetic guided local anneal; do
-    "$cutune" "$spec" --strategy $st --budget 40 --seed 1 --results "$tmp/$st.json" >/dev/null 2>"$tmp/err"
+    "$cutune" "$spec" --strategy $st --budget 40 --seed 1 --results "$tmp/$st.json" --header "$tmp/$st.h" >/dev/null 2>"$tmp/err"
     check "$st --budget 40 exits 0" test $? -eq 0
     check "$st measured at most 40" python3 -c "
 import json; d=json.load(open('$tmp/$st.json')); s=d['settings']['search']
 assert s['strategy']=='$st' and s['evaluations']<=40 and len(d['results'])<=40+s['screened'], s"
 done
-"$cutune" "$spec" --results "$tmp/full.json" >/dev/null 2>&1
+"$cutune" "$spec" --results "$tmp/full.json" --header "$tmp/full.h" >/dev/null 2>&1
 check "the exhaustive recording" test -s "$tmp/full.json"
 "$cutune" simulate "$spec" --results "$tmp/full.json" --strategy genetic --budget 10% --repeat 5 >"$tmp/sim" 2>&1
 check "simulate over it" grep -q "best found / true best: median" "$tmp/sim"
