@@ -58,7 +58,7 @@ check "lookup test: g++" g++ $strict -x c++ -I"$tmp" "$fx/lookup_test.c" -o "$tm
 check "lookup test: g++ run" "$tmp/lookup_cc"
 check "every-type functions: strcmp and math" bash -c "printf '#include \"types.h\"\nint main(void){return !(TYPES_grid_dim_x(1000, 0.75) == 8 && TYPES_smem_bytes(\"a\") == 129 && TYPES_smem_bytes(\"b\") == 128 && TYPES_config_grid_dim_z(TYPES_lookup(0, 0), 0.75) == 1 && TYPES_grid_dim_y(1000) == 5);}\n' > '$tmp/types_run.c' && gcc -std=c11 $strict -I'$tmp' '$tmp/types_run.c' -o '$tmp/types_run' -lm && '$tmp/types_run'"
 
-nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
+nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 if [ -x "$nvcc" ]; then
     for h in multi default one nospec types sweep; do
         check "$h.h: nvcc -c" "$nvcc" -c -Xcompiler -Wall,-Wextra,-Werror -I"$tmp" "$tmp/use_$h.cu" -o "$tmp/use_${h}_cu.o"

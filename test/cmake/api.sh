@@ -9,11 +9,10 @@
 set -u
 bindir=$1
 src=$2
-cmake=$3
-gen=$4
 mode=$5
 link_flags=${6:-}
 . "$src/test/cli/lib.sh.inc"
+. "$src/test/cmake/tools.sh.inc"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CUTUNE_CACHE_DIR=$tmp/cache
@@ -24,6 +23,8 @@ if [ "$mode" = gpu ] && ! "$bindir/cutune" devices -q 2>"$tmp/err"; then
     exit 77
 fi
 [ "$mode" = nogpu ] && export CUDA_VISIBLE_DEVICES=-1
+resolve_cmake "$3"
+gen=$(generator_for "$4")
 
 "$cmake" --install "$bindir" --prefix "$tmp/prefix" >"$tmp/log" 2>&1 || { cat "$tmp/log"; echo "FAIL: install"; exit 1; }
 if [ "$mode" = nogpu ]; then

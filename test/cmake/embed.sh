@@ -10,12 +10,13 @@
 set -u
 bindir=$1
 src=$2
-cmake=$3
-gen=$4
-nvcc=$5
 . "$src/test/cli/lib.sh.inc"
+. "$src/test/cmake/tools.sh.inc"
+resolve_cmake "$3"
+gen=$(generator_for "$4")
+nvcc=$(tool_path "$5" nvcc /usr/local/cuda/bin/nvcc)
 if [ ! -x "$nvcc" ]; then
-    echo "SKIP: no nvcc ('$nvcc'): the example is a CUDA project"
+    echo "SKIP: no nvcc (configured: '$5', none on PATH): the example is a CUDA project"
     exit 77
 fi
 tmp=$(mktemp -d)

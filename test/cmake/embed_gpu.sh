@@ -11,15 +11,16 @@
 set -u
 bindir=$1
 src=$2
-cmake=$3
-gen=$4
-nvcc=$5
 . "$src/test/cli/lib.sh.inc"
+. "$src/test/cmake/tools.sh.inc"
 if ! "$bindir/cutune" devices -q 2>"${TMPDIR:-/tmp}/cutune-embed-probe"; then
     echo "SKIP: $(cat "${TMPDIR:-/tmp}/cutune-embed-probe")"
     exit 77
 fi
-[ -x "$nvcc" ] || { echo "SKIP: no nvcc ('$nvcc')"; exit 77; }
+resolve_cmake "$3"
+gen=$(generator_for "$4")
+nvcc=$(tool_path "$5" nvcc /usr/local/cuda/bin/nvcc)
+[ -n "$nvcc" ] || { echo "SKIP: no nvcc (configured: '$5', none on PATH)"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CUTUNE_CACHE_DIR=$tmp/cache
