@@ -1010,6 +1010,27 @@ static int run_keys(search_run *sr, const uint64_t *keys, int n, analyze_each ea
     return rc;
 }
 
+/* Whether a journal line's params are the configuration `vals` (a guard: a journal
+ * written under another numbering, e.g. an exhaustive run over a space too large to
+ * list, whose indices are listing positions rather than keys, is not misread). */
+static bool params_match(const model *m, const value *vals, json_t *line)
+{
+    json_t *params = json_object_get(line, "params");
+    for (int i = 0; i < m->nparams; i++) {
+        json_t *p = json_object_get(params, m->params[i].name);
+        bool same;
+        switch (vals[i].type) {
+        case VT_INT: same = json_is_integer(p) && json_integer_value(p) == vals[i].u.i; break;
+        case VT_FLOAT: same = json_is_number(p) && json_number_value(p) == vals[i].u.f; break;
+        case VT_BOOL: same = json_is_boolean(p) && json_is_true(p) == vals[i].u.b; break;
+        default: same = json_is_string(p) && strcmp(json_string_value(p), vals[i].u.s) == 0; break;
+        }
+        if (!same)
+            return false;
+    }
+    return true;
+}
+
 /* Tells the search every configuration in the journal and queues each for the first
  * batch (read back into the results, not run). Returns how many, or -1 when out of
  * memory (with a diagnostic). */
@@ -1024,6 +1045,9 @@ static int64_t know_journal(search_run *sr)
         uint64_t key = key_of(sr, ord);
         if (!sspace_valid(sr->sp, key) || sspace_ordinal(sr->sp, key) != ord)
             continue; /* not a configuration of this space (cannot happen with the same identity) */
+        sspace_values(sr->sp, key, t->vals);
+        if (!params_match(t->m, t->vals, j))
+            continue;
         const char *status = json_string_value(json_object_get(j, "status"));
         json_t *obj = json_object_get(j, "objective");
         double objective = json_is_number(obj) ? json_number_value(obj) : NAN;
@@ -1153,6 +1177,78 @@ done:
     sspace_free(sr.sp);
     free(sr.keys);
     free(asked);
+    return rc;
+}
+
+/* Exhaustive runs that stop early (a budget, patience, time, --limit): the journal
+ * entries past the point where they stopped join the results too, read back through a
+ * compile session (binaries from the cache), not run, as a search's do. CUTUNE_OK, or a
+ * status with a diagnostic. */
+static int read_back_rest(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_summary *asum)
+{
+    uint64_t end = journal_end(t->journal);
+    if (!end)
+        return CUTUNE_OK;
+    unsigned char *have = calloc(end, 1);
+    uint64_t *ords = malloc(sizeof(uint64_t) * end);
+    value *vals = NULL;
+    sspace *sp = NULL;
+    api_session *ss = NULL;
+    int rc = CUTUNE_OK, n = 0;
+    char err[512];
+    if (!have || !ords) {
+        diag_error_noloc(&t->spec->diags, "out of memory");
+        rc = CUTUNE_ENOMEM;
+        goto done;
+    }
+    for (uint64_t i = 0; i < t->res->n; i++)
+        if (t->res->records[i]->v.ordinal < end)
+            have[t->res->records[i]->v.ordinal] = 1;
+    for (uint64_t ord = 0; ord < end; ord++)
+        if (!have[ord] && journal_find(t->journal, ord))
+            ords[n++] = ord;
+    if (n == 0)
+        goto done;
+    if (!(vals = malloc(sizeof(value) * (size_t)n * (size_t)(t->m->nparams + 1)))) {
+        diag_error_noloc(&t->spec->diags, "out of memory");
+        rc = CUTUNE_ENOMEM;
+        goto done;
+    }
+    if (sspace_new(&sp, t->m, 0, err, sizeof err) < 0) {
+        diag_error_noloc(&t->spec->diags, "%s", err);
+        rc = CUTUNE_EEVAL;
+        goto done;
+    }
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t key = sspace_listed(sp) ? sspace_at(sp, ords[i]) : ords[i];
+        if (!sspace_valid(sp, key) || sspace_ordinal(sp, key) != ords[i])
+            continue; /* not a configuration of this space (cannot happen with the same identity) */
+        value *at = vals + (size_t)m * (size_t)t->m->nparams;
+        sspace_values(sp, key, at);
+        if (params_match(t->m, at, journal_find(t->journal, ords[i])))
+            ords[m++] = ords[i];
+    }
+    cutune_analyze_options o = *aopts;
+    o.limit = 0;
+    cutune_analyze_summary more;
+    if (m > 0 && (rc = api_session_open(&ss, t->spec, &o, true, &more)) == CUTUNE_OK) {
+        api_session_set_total(ss, (uint64_t)m);
+        rc = api_session_run(ss, vals, ords, m, tune_each, t);
+        if (rc == CUTUNE_ESTOPPED)
+            rc = t->status ? t->status : CUTUNE_OK;
+        asum->compiled += more.compiled;
+        asum->cached += more.cached;
+        asum->compile_seconds += more.compile_seconds;
+        asum->wall_seconds += more.wall_seconds;
+        asum->interrupted |= more.interrupted;
+    }
+done:
+    api_session_close(ss);
+    sspace_free(sp);
+    free(have);
+    free(ords);
+    free(vals);
     return rc;
 }
 
@@ -1318,6 +1414,8 @@ int cutune_tune(cutune_spec *spec, const cutune_tune_options *opts, cutune_tune_
         rc = api_analyze(spec, &aopts, tune_each, &t, true, &asum);
         if (rc == CUTUNE_ESTOPPED)
             rc = t.status ? t.status : t.stop[0] ? CUTUNE_OK : rc;
+        if (rc == CUTUNE_OK && t.journal && !asum.interrupted && !t.status)
+            rc = read_back_rest(&t, &aopts, &asum);
     } else {
         aopts.limit = 0;
         rc = run_search(&t, &aopts, &asum);

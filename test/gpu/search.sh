@@ -34,10 +34,23 @@ assert d['settings']['strategy']=='random' and len(set(r['index'] for r in d['re
 check "same seed, same configurations" test "$(ordinals "$tmp/a.json")" = "$(ordinals "$tmp/b.json")"
 # A re-run with the same journal: the 30 come back free, 30 new ones are measured.
 "$cutune" "$spec" --strategy random --budget 30 --seed 6 --results "$tmp/b.json" --journal "$tmp/b.journal" --header "$tmp/b.h" >/dev/null 2>"$tmp/err"
+# Every journal entry joins the results, not only those the new seed happens to draw.
 check "resumed run: 30 measured, 30 read back" python3 -c "
-import json; d=json.load(open('$tmp/b.json'))
-assert d['settings']['search']['evaluations']==30 and sum(r['resumed'] for r in d['results'])==30, d['summary']
-assert len(d['results'])==60"
+import json; d=json.load(open('$tmp/b.json')); a=json.load(open('$tmp/a.json'))
+s=d['settings']['search']; res=d['results']
+assert s['evaluations']==30 and sum(r['resumed'] for r in res)==30, (s, d['summary'])
+assert len(res)==60 and len(set(r['index'] for r in res))==60, len(res)
+assert set(r['index'] for r in res if r['resumed'])==set(r['index'] for r in a['results']), 'read back: not the first run'
+ok=[r['objective'] for r in res if r['status']=='ok' and not r['pruned']]
+assert res[d['summary']['best']]['objective']==max(ok), 'the best is not the best of all 60'"
+# An exhaustive run on that journal under a budget: 10 measured, and all 60 entries in
+# its results, those past the point where the budget stopped it included.
+"$cutune" "$spec" --budget 10 --results "$tmp/b.json" --journal "$tmp/b.journal" --header "$tmp/b.h" >/dev/null 2>"$tmp/err"
+check "exhaustive --budget 10 on the journal exits 0" test $? -eq 0
+check "exhaustive: 10 measured, the whole journal read back" python3 -c "
+import json; d=json.load(open('$tmp/b.json')); res=d['results']
+assert d['settings']['search']['evaluations']==10 and sum(r['resumed'] for r in res)==60, (d['settings']['search'], d['summary'])
+assert len(res)==70 and len(set(r['index'] for r in res))==70, len(res)"
 for st in genetic guided local anneal; do
     "$cutune" "$spec" --strategy $st --budget 40 --seed 1 --results "$tmp/$st.json" --header "$tmp/$st.h" >/dev/null 2>"$tmp/err"
     check "$st --budget 40 exits 0" test $? -eq 0
