@@ -2,8 +2,10 @@
 # search.sh CUTUNE SOURCE_DIR - search strategies on a GPU, over examples/sweep.tune
 # (312 valid configurations): random under a budget measures exactly the budget, the
 # results record the search, the same seed measures the same configurations, a re-run
-# resumes from the journal at no cost, guided and genetic run to their budgets, and an
-# exhaustive run recorded here lets `cutune simulate` replay a strategy over it.
+# with another seed reads back every journal entry at no cost (and an exhaustive run
+# under a budget on that journal too), guided, genetic, local and anneal run to their
+# budgets, and an exhaustive run recorded here lets `cutune simulate` replay a strategy
+# over it. Headers go to the temp folder (--header), never into examples/.
 # Exits 77 (ctest: skipped) when there is no GPU.
 set -u
 cutune=$1
