@@ -113,38 +113,11 @@ static int batch_next(run *r, const cutune_variant **out)
     const model *m = r->spec->model;
     const value *vals = r->batch_vals + (size_t)r->batch_i * (size_t)m->nparams;
     arena_reset(r->scratch);
-    variant var;
-    eval_error err;
-    if (plan_variant(m, vals, r->scratch, &var, &err) < 0)
-        return api_eval_failed(r->spec, &err);
-    strbuf sb = STRBUF_INIT;
-    for (int i = 0; i < m->nparams; i++) {
-        sb_reset(&sb);
-        value_format(vals[i], &sb, false);
-        r->values[i] = sb_ok(&sb) ? arena_strdup(r->scratch, sb_cstr(&sb)) : NULL;
-        if (!r->values[i]) {
-            sb_free(&sb);
-            return CUTUNE_ENOMEM;
-        }
-    }
-    sb_free(&sb);
-    cutune_variant *v = &r->v;
-    v->ordinal = r->batch_ordinals[r->batch_i++];
-    v->nparams = m->nparams;
-    v->values = r->values;
-    v->types = r->types;
-    memcpy(v->block, var.block, sizeof v->block);
-    memcpy(v->grid, var.grid, sizeof v->grid);
-    v->block_dims = var.block_dims;
-    v->grid_dims = var.grid_dims;
-    v->smem_bytes = var.smem_bytes;
-    v->defines = var.defines;
-    v->ndefines = var.ndefines;
-    v->options = var.options;
-    v->noptions = var.noptions;
-    v->ncommon_options = var.ncommon_options;
-    v->name_expression = var.name_expression;
-    *out = v;
+    int st = api_variant_of(r->spec, vals, r->scratch, r->values, r->types, r->batch_ordinals[r->batch_i], &r->v);
+    if (st < 0)
+        return st;
+    r->batch_i++;
+    *out = &r->v;
     return 1;
 }
 

@@ -403,37 +403,29 @@ int cutune_configs_new(cutune_configs **out, cutune_spec *spec)
     return CUTUNE_OK;
 }
 
-int cutune_configs_next(cutune_configs *it, const cutune_variant **out)
+int api_variant_of(cutune_spec *spec, const value *vals, arena *scratch, const char **values, const char *types,
+                   uint64_t ordinal, cutune_variant *v)
 {
-    const uint64_t *idx;
-    const value *vals;
-    eval_error err;
-    int rc = space_iter_next(it->iter, &idx, &vals, &err);
-    if (rc < 0)
-        return api_eval_failed(it->spec, &err);
-    if (rc == 0)
-        return 0;
-    arena_reset(it->scratch);
-    const model *m = it->spec->model;
+    const model *m = spec->model;
     variant var;
-    if (plan_variant(m, vals, it->scratch, &var, &err) < 0)
-        return api_eval_failed(it->spec, &err);
+    eval_error err;
+    if (plan_variant(m, vals, scratch, &var, &err) < 0)
+        return api_eval_failed(spec, &err);
     strbuf sb = STRBUF_INIT;
     for (int i = 0; i < m->nparams; i++) {
         sb_reset(&sb);
         value_format(vals[i], &sb, false);
-        it->values[i] = sb_ok(&sb) ? arena_strdup(it->scratch, sb_cstr(&sb)) : NULL;
-        if (!it->values[i]) {
+        values[i] = sb_ok(&sb) ? arena_strdup(scratch, sb_cstr(&sb)) : NULL;
+        if (!values[i]) {
             sb_free(&sb);
             return CUTUNE_ENOMEM;
         }
     }
     sb_free(&sb);
-    cutune_variant *v = &it->v;
-    v->ordinal++;
+    v->ordinal = ordinal;
     v->nparams = m->nparams;
-    v->values = it->values;
-    v->types = it->types;
+    v->values = values;
+    v->types = types;
     memcpy(v->block, var.block, sizeof v->block);
     memcpy(v->grid, var.grid, sizeof v->grid);
     v->block_dims = var.block_dims;
@@ -445,7 +437,24 @@ int cutune_configs_next(cutune_configs *it, const cutune_variant **out)
     v->noptions = var.noptions;
     v->ncommon_options = var.ncommon_options;
     v->name_expression = var.name_expression;
-    *out = v;
+    return 0;
+}
+
+int cutune_configs_next(cutune_configs *it, const cutune_variant **out)
+{
+    const uint64_t *idx;
+    const value *vals;
+    eval_error err;
+    int rc = space_iter_next(it->iter, &idx, &vals, &err);
+    if (rc < 0)
+        return api_eval_failed(it->spec, &err);
+    if (rc == 0)
+        return 0;
+    arena_reset(it->scratch);
+    int st = api_variant_of(it->spec, vals, it->scratch, it->values, it->types, it->v.ordinal + 1, &it->v);
+    if (st < 0)
+        return st;
+    *out = &it->v;
     return 1;
 }
 

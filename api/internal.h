@@ -44,6 +44,14 @@ typedef int (*analyze_each)(void *user, const cutune_analysis *a, const analyze_
 int api_analyze(cutune_spec *spec, const cutune_analyze_options *opts, analyze_each each, void *user,
                 bool keep_binaries, cutune_analyze_summary *summary);
 
+/* api_variant_of: plans configuration `vals` (a value per param) of `spec` as variant
+ * `*v` numbered `ordinal`: its values as text go to `values` (nparams slots), its text
+ * and plan into `scratch`; `types` is borrowed. Returns 0, CUTUNE_ENOMEM, or CUTUNE_EEVAL
+ * with a diagnostic on the spec. Shared by the configuration iterator and the analyser's
+ * batches. */
+int api_variant_of(cutune_spec *spec, const value *vals, arena *scratch, const char **values, const char *types,
+                   uint64_t ordinal, cutune_variant *v);
+
 /* api_set_error: sets the calling thread's last error message (cutune_last_error). */
 void api_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
