@@ -239,10 +239,6 @@ static int default_entry(hdr *h, arena *a, entry *e)
     for (int i = 0; i < m->nparams; i++) {
         const m_param *p = &m->params[i];
         vals[i] = domain_at(&p->dom, p->has_default ? p->default_index : 0);
-        strbuf s = STRBUF_INIT;
-        value_format(vals[i], &s, false);
-        texts[i] = arena_strdup(a, sb_cstr(&s));
-        sb_free(&s);
         types[i] = vtype_name(p->dom.type)[0];
     }
     eval_env env = {m, vals, false, 0.0, NULL};
@@ -261,26 +257,11 @@ static int default_entry(hdr *h, arena *a, entry *e)
             return CUTUNE_ESPEC;
         }
     }
-    variant pv;
-    if (plan_variant(m, vals, a, &pv, &err) < 0)
-        return api_eval_failed(spec, &err);
-    memset(cv, 0, sizeof *cv);
-    cv->nparams = m->nparams;
-    cv->values = texts;
-    cv->types = types;
-    memcpy(cv->block, pv.block, sizeof cv->block);
-    memcpy(cv->grid, pv.grid, sizeof cv->grid);
-    cv->block_dims = pv.block_dims;
-    cv->grid_dims = pv.grid_dims;
-    cv->smem_bytes = pv.smem_bytes;
-    cv->defines = pv.defines;
-    cv->ndefines = pv.ndefines;
-    cv->options = pv.options;
-    cv->noptions = pv.noptions;
-    cv->ncommon_options = pv.ncommon_options;
-    cv->name_expression = pv.name_expression;
+    int st = api_variant_of(spec, vals, a, texts, types, 0, cv);
+    if (st < 0)
+        return st;
     e->v = cv;
-    e->ncommon = pv.ncommon_options;
+    e->ncommon = cv->ncommon_options;
     e->vals = vals;
     h->types = types;
     return CUTUNE_OK;

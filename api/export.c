@@ -182,16 +182,6 @@ static const char *invalidity(const char *status)
     return "runtime"; /* cannot launch, load error, launch error, crashed */
 }
 
-static json_t *typed(const char *text, char type)
-{
-    switch (type) {
-    case 'i': return json_integer(strtoll(text, NULL, 10));
-    case 'f': return json_real(strtod(text, NULL));
-    case 'b': return json_boolean(strcmp(text, "true") == 0);
-    default: return json_string(text);
-    }
-}
-
 static void measure(json_t *list, const char *name, json_t *val, const char *unit)
 {
     json_t *o = json_object();
@@ -216,7 +206,7 @@ static json_t *t4_result(const cutune_tune_result *r, uint64_t i)
     json_object_set_new(o, "timestamp", json_string(r->date ? r->date : ""));
     json_t *conf = json_object();
     for (int p = 0; p < v->nparams; p++)
-        json_object_set_new(conf, r->param_names[p], typed(v->values[p], v->types[p]));
+        json_object_set_new(conf, r->param_names[p], result_typed_json(v->values[p], v->types[p]));
     json_object_set_new(o, "configuration", conf);
     json_t *objectives = json_array();
     json_array_append_new(objectives, json_string(s->objective_name));
@@ -266,15 +256,8 @@ static json_t *t4_result(const cutune_tune_result *r, uint64_t i)
 static json_t *t4_metadata(const cutune_tune_result *r)
 {
     const cutune_tune_summary *s = &r->summary;
-    json_t *dev = json_object();
-    json_object_set_new(dev, "name", json_string(r->device.name));
-    json_object_set_new(dev, "arch", json_string(r->device.arch));
-    json_object_set_new(dev, "compute_capability", json_integer(r->device.cc));
-    json_object_set_new(dev, "sm_count", json_integer(r->device.sm_count));
-    json_object_set_new(dev, "l2_bytes", json_integer(r->device.l2_bytes));
-    json_object_set_new(dev, "driver_version", json_integer(r->device.driver_version));
     json_t *query = json_object();
-    json_object_set_new(query, "cutune", dev);
+    json_object_set_new(query, "cutune", result_device_json(r));
     json_t *reqs = json_array();
     char req[64];
     snprintf(req, sizeof req, "cutune==%s", cutune_version());

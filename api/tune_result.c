@@ -200,7 +200,7 @@ static json_t *number_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *typed(const char *text, char type)
+json_t *result_typed_json(const char *text, char type)
 {
     switch (type) {
     case 'i': return json_integer(strtoll(text, NULL, 10));
@@ -208,6 +208,18 @@ static json_t *typed(const char *text, char type)
     case 'b': return json_boolean(strcmp(text, "true") == 0);
     default: return json_string(text);
     }
+}
+
+json_t *result_device_json(const cutune_tune_result *r)
+{
+    json_t *dev = json_object();
+    json_object_set_new(dev, "name", json_string(r->device.name));
+    json_object_set_new(dev, "arch", json_string(r->device.arch));
+    json_object_set_new(dev, "compute_capability", json_integer(r->device.cc));
+    json_object_set_new(dev, "sm_count", json_integer(r->device.sm_count));
+    json_object_set_new(dev, "l2_bytes", json_integer(r->device.l2_bytes));
+    json_object_set_new(dev, "driver_version", json_integer(r->device.driver_version));
+    return dev;
 }
 
 static json_t *strings(const char *const *items, int n)
@@ -233,7 +245,7 @@ json_t *result_record_json(const cutune_tune_result *r, const record *rec)
     json_t *o = json_object(), *params = json_object();
     json_object_set_new(o, "index", json_integer((json_int_t)v->ordinal));
     for (int i = 0; i < v->nparams; i++)
-        json_object_set_new(params, r->param_names[i], typed(v->values[i], v->types[i]));
+        json_object_set_new(params, r->param_names[i], result_typed_json(v->values[i], v->types[i]));
     json_object_set_new(o, "params", params);
     json_object_set_new(o, "status", json_string(m->status));
     json_object_set_new(o, "reason", m->reason ? json_string(m->reason) : json_null());
@@ -359,14 +371,7 @@ int cutune_tune_write_results(const cutune_tune_result *r, const char *path)
     }
     json_object_set_new(spec, "params", params);
     json_object_set_new(root, "spec", spec);
-    json_t *dev = json_object();
-    json_object_set_new(dev, "name", json_string(r->device.name));
-    json_object_set_new(dev, "arch", json_string(r->device.arch));
-    json_object_set_new(dev, "compute_capability", json_integer(r->device.cc));
-    json_object_set_new(dev, "sm_count", json_integer(r->device.sm_count));
-    json_object_set_new(dev, "l2_bytes", json_integer(r->device.l2_bytes));
-    json_object_set_new(dev, "driver_version", json_integer(r->device.driver_version));
-    json_object_set_new(root, "device", dev);
+    json_object_set_new(root, "device", result_device_json(r));
     json_t *set = json_object();
     json_object_set_new(set, "strategy", json_string(s->strategy[0] ? s->strategy : r->strategy));
     json_t *search = json_object(); /* docs/results-format.md: what the search ran with and used */

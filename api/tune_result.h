@@ -50,6 +50,14 @@ void result_set_best(cutune_tune_result *r, const record *rec);
 /* result_record_json: the record as one results-file entry (also a journal line). */
 json_t *result_record_json(const cutune_tune_result *r, const record *rec);
 
+/* result_typed_json: a param value's text as JSON of its type ('i', 'f', 'b', else a
+ * string), as results files write params. */
+json_t *result_typed_json(const char *text, char type);
+
+/* result_device_json: the run's device as the results file's "device" object (new
+ * reference). */
+json_t *result_device_json(const cutune_tune_result *r);
+
 /* result_load: the record's outcome from a journal line (marked resumed). */
 void result_load(cutune_tune_result *r, record *rec, json_t *j);
 
