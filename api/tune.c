@@ -1121,13 +1121,20 @@ static int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_anal
         return CUTUNE_EEVAL;
     }
     search_hooks hooks = {&sr, NULL, t->set.strategy == STRAT_GUIDED ? static_info : NULL, NULL};
-    uint64_t *asked = malloc(sizeof(uint64_t) * 4096);
-    if (!asked || search_new(&sr.se, sr.sp, &t->set, &hooks, err, sizeof err) < 0 ||
-        (rc = api_session_open(&sr.ss, t->spec, aopts, true, asum)) < 0) {
-        if (rc == CUTUNE_OK) {
-            diag_error_noloc(&t->spec->diags, "%s", asked ? err : "out of memory");
-            rc = CUTUNE_ENOMEM;
-        }
+    uint64_t *asked = NULL;
+    if (search_new(&sr.se, sr.sp, &t->set, &hooks, err, sizeof err) < 0) {
+        diag_error_noloc(&t->spec->diags, "%s", err);
+        rc = CUTUNE_ENOMEM;
+        goto done;
+    }
+    if ((rc = api_session_open(&sr.ss, t->spec, aopts, true, asum)) < 0)
+        goto done;
+    /* A batch: enough configurations to keep every compile thread (known once the
+     * session is open) busy ahead of the GPU. */
+    int batch = asum->threads * 4 > 16 ? asum->threads * 4 : 16;
+    if (!(asked = malloc(sizeof(uint64_t) * (size_t)batch))) {
+        diag_error_noloc(&t->spec->diags, "out of memory");
+        rc = CUTUNE_ENOMEM;
         goto done;
     }
     int64_t read_back = know_journal(&sr);
@@ -1136,7 +1143,6 @@ static int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_anal
         goto done;
     }
     api_session_set_total(sr.ss, t->set.budget ? t->set.budget + (uint64_t)read_back : sspace_count(sr.sp));
-    int batch = asum->threads * 4 > 16 ? asum->threads * 4 : 16;
     for (;;) {
         if (aopts->cancel && *aopts->cancel) {
             asum->interrupted = 1;
