@@ -1,11 +1,18 @@
-/* sys.c - clock and file reading (see sys.h). */
+/* sys.c - clock, the one file reader and the one file writer (see sys.h). */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "sys.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <time.h>
-
-#include "strbuf.h"
+#include <unistd.h>
 
 double sys_seconds(void)
 {
@@ -14,24 +21,220 @@ double sys_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-char *sys_read_file(const char *path, size_t *len)
+/* Reads fd (a regular file of `hint` bytes when it was opened) to its end into a heap
+ * buffer, refusing more than `limit` bytes. NULL with errno on failure. */
+static char *read_all(int fd, size_t hint, size_t limit, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    strbuf sb = STRBUF_INIT;
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        sb_addn(&sb, buf, n);
-    int failed = ferror(f);
-    fclose(f);
-    if (failed || !sb_ok(&sb)) {
-        sb_free(&sb);
-        errno = failed ? EIO : ENOMEM;
+    size_t cap = (hint < limit ? hint : limit) + 1, used = 0;
+    char *buf = malloc(cap);
+    if (!buf) {
+        errno = ENOMEM;
         return NULL;
     }
+    for (;;) {
+        if (used + 1 == cap) { /* full: the file grew since fstat, or hint was 0 */
+            if (used >= limit) {
+                char probe;
+                ssize_t more = read(fd, &probe, 1);
+                if (more == 0)
+                    break;
+                free(buf);
+                errno = more < 0 ? errno : SYS_ETOOBIG;
+                return NULL;
+            }
+            size_t grown_cap = cap < limit / 2 ? cap * 2 : limit + 1;
+            char *grown = realloc(buf, grown_cap);
+            if (!grown) {
+                free(buf);
+                errno = ENOMEM;
+                return NULL;
+            }
+            buf = grown;
+            cap = grown_cap;
+        }
+        ssize_t n = read(fd, buf + used, cap - 1 - used);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int saved = errno;
+            free(buf);
+            errno = saved;
+            return NULL;
+        }
+        if (n == 0)
+            break;
+        used += (size_t)n;
+    }
+    buf[used] = '\0';
     if (len)
-        *len = sb.len;
-    return sb_steal(&sb);
+        *len = used;
+    return buf;
+}
+
+char *sys_read_file(const char *path, size_t limit, size_t *len)
+{
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below). */
+    int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    char *text = NULL;
+    if (fstat(fd, &st) != 0) {
+        /* errno from fstat */
+    } else if (S_ISDIR(st.st_mode)) {
+        errno = EISDIR;
+    } else if (!S_ISREG(st.st_mode)) {
+        errno = SYS_ENOTREG;
+    } else if (st.st_size < 0 || (uintmax_t)st.st_size > limit) {
+        errno = SYS_ETOOBIG;
+    } else {
+        int flags = fcntl(fd, F_GETFL);
+        if (flags >= 0)
+            fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+        text = read_all(fd, (size_t)st.st_size, limit, len);
+    }
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return text;
+}
+
+/* Writes all of `len` bytes to fd, retrying short writes. 0, or -1 with errno. */
+static int write_all(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, data, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        if (n == 0) {
+            errno = EIO;
+            return -1;
+        }
+        data += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* Creates a new temporary file beside `path` (same folder, so the rename is atomic):
+ * O_EXCL|O_NOFOLLOW, so nothing already at the name (a planted file or link) is ever
+ * opened. Fills `tmp` (heap, caller frees) and returns the fd, or -1 with errno. */
+static int create_beside(const char *path, mode_t mode, char **tmp)
+{
+    static atomic_uint counter;
+    size_t size = strlen(path) + 48;
+    char *name = malloc(size);
+    if (!name) {
+        errno = ENOMEM;
+        return -1;
+    }
+    for (int attempt = 0; attempt < 100; attempt++) {
+        unsigned serial = atomic_fetch_add(&counter, 1);
+        snprintf(name, size, "%s.tmp.%ld.%u.%ld", path, (long)getpid(), serial, (long)(time(NULL) & 0xffff));
+        int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+        if (fd >= 0) {
+            *tmp = name;
+            return fd;
+        }
+        if (errno != EEXIST)
+            break;
+    }
+    int saved = errno;
+    free(name);
+    errno = saved;
+    return -1;
+}
+
+/* fsyncs the folder holding `path`, so the rename itself survives a power loss. File
+ * systems that cannot sync a folder (EINVAL) are not an error. */
+static int sync_folder(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    if (!dir) {
+        errno = ENOMEM;
+        return -1;
+    }
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    free(dir);
+    if (fd < 0)
+        return 0; /* the rename happened; an unreadable folder only loses durability */
+    int rc = fsync(fd) != 0 && errno != EINVAL && errno != EROFS ? -1 : 0;
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return rc;
+}
+
+int sys_write_file(const char *path, const sys_piece *pieces, int n, unsigned flags)
+{
+    if (!path || !*path) {
+        errno = ENOENT;
+        return -1;
+    }
+    struct stat st;
+    mode_t mode = 0666; /* less the umask, by open() */
+    if (lstat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            errno = EISDIR;
+            return -1;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            errno = SYS_ENOTREG;
+            return -1;
+        }
+        mode = st.st_mode & 07777;
+    } else if (errno != ENOENT) {
+        return -1;
+    }
+    char *tmp = NULL;
+    int fd = create_beside(path, mode, &tmp);
+    if (fd < 0)
+        return -1;
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++)
+        rc = write_all(fd, pieces[i].data, pieces[i].len);
+    if (rc == 0 && !(flags & SYS_WRITE_NOSYNC) && fsync(fd) != 0)
+        rc = -1;
+    int saved = errno;
+    if (close(fd) != 0 && rc == 0) {
+        rc = -1;
+        saved = errno;
+    }
+    if (rc == 0 && rename(tmp, path) != 0) {
+        rc = -1;
+        saved = errno;
+    }
+    if (rc != 0)
+        unlink(tmp);
+    free(tmp);
+    if (rc == 0 && !(flags & SYS_WRITE_NOSYNC) && sync_folder(path) != 0)
+        return -1;
+    errno = saved;
+    return rc;
+}
+
+int sys_write_text(const char *path, const char *text)
+{
+    sys_piece piece = {text, strlen(text)};
+    return sys_write_file(path, &piece, 1, 0);
+}
+
+const char *sys_strerror(int err)
+{
+    switch (err) {
+    case SYS_ENOTREG:
+        return "not a regular file";
+    case SYS_ETOOBIG:
+        return "larger than cutune reads for this kind of file";
+    default:
+        return strerror(err);
+    }
+}
+
+char *sys_canonical_path(const char *path)
+{
+    return realpath(path, NULL);
 }

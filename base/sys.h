@@ -1,15 +1,71 @@
-/* sys.h - the few operating-system services the stages share: a monotonic clock and
- * reading a whole file. */
+/* sys.h - the few operating-system services the stages share: a monotonic clock, the
+ * one reader and the one writer of files.
+ *
+ * Every file cutune reads (specs, kernel sources and headers, results, journals, cache
+ * entries) goes through sys_read_file, and every file it writes whole (results, headers,
+ * CSV, T4, cache entries) through sys_write_file. Both keep the real errno on failure;
+ * sys_strerror turns it into a message, including the two conditions POSIX has no errno
+ * for (SYS_ENOTREG, SYS_ETOOBIG). */
 #ifndef CUTUNE_BASE_SYS_H
 #define CUTUNE_BASE_SYS_H
 
 #include <stddef.h>
 
+/* Errors beyond errno's own: a path that is not a regular file (a folder, a device, a
+ * FIFO, a socket; or a symbolic link where a file is to be replaced), and a file over
+ * the reader's size limit. Kept in errno like any other; sys_strerror knows them. */
+enum { SYS_ENOTREG = 0x5e01, SYS_ETOOBIG = 0x5e02 };
+
+/* Size limits, by what is read. A spec, a kernel source or one of its headers: 16 MiB
+ * (the largest real kernel sources are a few hundred KiB). Results and journals: 1 GiB
+ * (about a million variants). A compile-cache entry (metadata + cubin): 256 MiB. */
+#define SYS_LIMIT_SOURCE ((size_t)16 << 20)
+#define SYS_LIMIT_STORED ((size_t)1 << 30)
+#define SYS_LIMIT_CACHE ((size_t)256 << 20)
+
 /* sys_seconds: seconds on a monotonic clock (for durations, not dates). */
 double sys_seconds(void);
 
-/* sys_read_file: the whole file as a NUL-terminated heap string (caller frees), its
- * length in *len when len is not NULL; NULL with errno set when it cannot be read. */
-char *sys_read_file(const char *path, size_t *len);
+/* sys_read_file: the whole of the regular file `path` as a NUL-terminated heap string
+ * (caller frees), its length in *len when len is not NULL. At most `limit` bytes are
+ * accepted. Returns NULL with errno set: the open's or read's own errno (ENOENT,
+ * EACCES, EISDIR for a folder...), SYS_ENOTREG for any other non-regular file (it is
+ * never read: /dev/zero, a FIFO), SYS_ETOOBIG past `limit`, ENOMEM when the buffer
+ * cannot be had. Never blocks on a FIFO. */
+char *sys_read_file(const char *path, size_t limit, size_t *len);
+
+/* sys_piece: one run of bytes for sys_write_file (borrowed). */
+typedef struct sys_piece {
+    const void *data;
+    size_t len;
+} sys_piece;
+
+/* Flags of sys_write_file. SYS_WRITE_NOSYNC: skip the fsyncs, for a cache whose entries
+ * are checked when read (a lost or torn entry is a miss, not a wrong answer). */
+enum { SYS_WRITE_NOSYNC = 1 };
+
+/* sys_write_file: replaces `path` with the concatenation of the `n` pieces, atomically:
+ * the bytes go to a new, unique temporary file in the target's folder (O_EXCL, so a
+ * file or link planted there is never followed), are fsync'ed (file and folder, unless
+ * SYS_WRITE_NOSYNC is in `flags`), and the
+ * temporary is renamed over `path`; a reader sees the old file or the whole new one,
+ * never half. An existing `path` that is not a regular file (a folder, a device node,
+ * a symbolic link) is refused with SYS_ENOTREG and left alone. New files get mode 0666
+ * less the umask (an existing file's mode is kept). Returns 0, or -1 with errno (ENOSPC
+ * for a full disk...) and nothing changed at `path`. */
+int sys_write_file(const char *path, const sys_piece *pieces, int n, unsigned flags);
+
+/* sys_write_text: sys_write_file of one NUL-terminated string, synced. */
+int sys_write_text(const char *path, const char *text);
+
+/* sys_strerror: the message for an errno value, SYS_ENOTREG and SYS_ETOOBIG included
+ * (static storage; never NULL). */
+const char *sys_strerror(int err);
+
+/* sys_canonical_path: `path` made absolute with every '.', '..' and symbolic link
+ * resolved (realpath), as a heap string the caller frees; NULL with errno when the
+ * path does not exist or cannot be resolved. Two spellings of one file give one
+ * string. */
+char *sys_canonical_path(const char *path);
 
 #endif
