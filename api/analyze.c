@@ -440,9 +440,9 @@ int api_session_open(api_session **out, cutune_spec *spec, const cutune_analyze_
         return CUTUNE_EINVAL;
     }
     rr->occ = occ_arch_find(rr->arch);
-    rr->source = sys_read_file(m->kernel_file, NULL);
+    rr->source = sys_read_file(m->kernel_file, SYS_LIMIT_SOURCE, NULL);
     if (!rr->source) {
-        diag_error_noloc(&spec->diags, "cannot read kernel file '%s': %s", m->kernel_file, strerror(errno));
+        diag_error_noloc(&spec->diags, "cannot read kernel file '%s': %s", m->kernel_file, sys_strerror(errno));
         free(ss);
         return CUTUNE_EIO;
     }

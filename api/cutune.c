@@ -146,9 +146,9 @@ int cutune_spec_load_file(cutune_spec **out, const char *path, const cutune_load
     *out = spec;
     spec->path = arena_strdup(spec->arena, path);
     size_t len;
-    char *text = sys_read_file(path, &len);
+    char *text = sys_read_file(path, SYS_LIMIT_SOURCE, &len);
     if (!text) {
-        diag_error_noloc(&spec->diags, "cannot read spec '%s': %s", path, strerror(errno));
+        diag_error_noloc(&spec->diags, "cannot read spec '%s': %s", path, sys_strerror(errno));
         return errno == ENOMEM ? CUTUNE_ENOMEM : CUTUNE_EIO;
     }
     spec->src = src_new(spec->arena, path, NULL, text, len);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -48,9 +49,13 @@ static int read_back(journal *j, const char *path, json_t *identity, bool *has_h
 {
     *has_header = false;
     *whole = 0;
-    char *text = sys_read_file(path, NULL);
-    if (!text)
-        return 0;
+    char *text = sys_read_file(path, SYS_LIMIT_STORED, NULL);
+    if (!text && errno == ENOENT)
+        return 0; /* no journal yet */
+    if (!text) {
+        snprintf(err, errsize, "cannot read the journal '%s': %s", path, sys_strerror(errno));
+        return -1;
+    }
     int rc = 0;
     char *line = text, *next;
     for (int n = 0; *line; line = next, n++) {
@@ -96,9 +101,18 @@ int journal_open(journal **out, const char *path, json_t *identity, bool fresh, 
         return -1;
     }
     /* No whole header line (new, empty, or torn at its very start): begin afresh. */
-    j->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | (has_header ? 0 : O_TRUNC), 0644);
+    /* O_NOFOLLOW: a link planted at the journal's path is refused, never written
+     * through; anything but a regular file is refused after the open. */
+    j->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | (has_header ? 0 : O_TRUNC),
+                 0644);
+    struct stat st;
+    if (j->fd >= 0 && (fstat(j->fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(j->fd);
+        j->fd = -1;
+        errno = SYS_ENOTREG;
+    }
     if (j->fd < 0) {
-        snprintf(err, errsize, "cannot open the journal '%s': %s", path, strerror(errno));
+        snprintf(err, errsize, "cannot open the journal '%s': %s", path, sys_strerror(errno == ELOOP ? SYS_ENOTREG : errno));
         journal_close(j);
         return -1;
     }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/sys.h"
 #include "tune_result.h"
 
 /* A loading failure: the message for cutune_last_error, CUTUNE_EIO. */
@@ -379,16 +380,18 @@ int cutune_results_load(cutune_tune_result **out, const char *path)
         return CUTUNE_EINVAL;
     }
     *out = NULL;
+    size_t len;
+    char *text = sys_read_file(path, SYS_LIMIT_STORED, &len);
+    if (!text) {
+        int saved = errno;
+        api_set_error("cannot read '%s': %s", path, sys_strerror(saved));
+        return saved == ENOMEM ? CUTUNE_ENOMEM : CUTUNE_EIO;
+    }
     json_error_t jerr;
-    json_t *root = json_load_file(path, JSON_DECODE_ANY, &jerr);
+    json_t *root = json_loadb(text, len, JSON_DECODE_ANY, &jerr);
+    free(text);
     if (!root) {
-        FILE *f = fopen(path, "rb");
-        if (!f)
-            api_set_error("cannot read '%s': %s", path, strerror(errno));
-        else
-            api_set_error("'%s' is not JSON: line %d: %s", path, jerr.line, jerr.text);
-        if (f)
-            fclose(f);
+        api_set_error("'%s' is not JSON: line %d: %s", path, jerr.line, jerr.text);
         return CUTUNE_EIO;
     }
     cutune_tune_result *r = calloc(1, sizeof *r);

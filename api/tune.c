@@ -871,9 +871,9 @@ static int run_reference(tuner *t)
         source_path = vf->ref_file;
         snprintf(t->res->summary.reference, sizeof t->res->summary.reference, "kernel %s", job.name_expression);
     }
-    source = sys_read_file(source_path, NULL);
+    source = sys_read_file(source_path, SYS_LIMIT_SOURCE, NULL);
     if (!source) {
-        diag_error_noloc(&t->spec->diags, "cannot read '%s': %s", source_path, strerror(errno));
+        diag_error_noloc(&t->spec->diags, "cannot read '%s': %s", source_path, sys_strerror(errno));
         rc = CUTUNE_EIO;
         goto done;
     }
@@ -1264,7 +1264,7 @@ static int open_journal(tuner *t, const char *path, bool flush)
 {
     /* The kernel's source and every file its #include lines reach, as the compile
      * cache sees them: a changed header changes the identity too. */
-    char *kernel = sys_read_file(t->m->kernel_file, NULL);
+    char *kernel = sys_read_file(t->m->kernel_file, SYS_LIMIT_SOURCE, NULL);
     char spec_hex[32], kernel_hex[40] = "unreadable";
     snprintf(spec_hex, sizeof spec_hex, "%016llx", (unsigned long long)t->spec->text_hash);
     const char **dirs = calloc((size_t)t->m->nincludes + 2, sizeof(char *));

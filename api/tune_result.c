@@ -2,6 +2,8 @@
  * documented in docs/results-format.md). */
 #include "tune_result.h"
 
+#include "../base/sys.h"
+
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -416,14 +418,19 @@ int cutune_tune_write_results(const cutune_tune_result *r, const char *path)
     for (uint64_t i = 0; i < r->n; i++)
         json_array_append_new(results, result_record_json(r, r->records[i]));
     json_object_set_new(root, "results", results);
-    /* Written to a temporary file and renamed: a reader never sees half a file. */
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    int rc = json_dump_file(root, tmp, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+    /* Through the one writer: a unique temporary, synced, renamed; a reader never sees
+     * half a file, and a planted link or a device at the path is refused. */
+    char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
     json_decref(root);
-    if (rc != 0 || rename(tmp, path) != 0) {
-        api_set_error("cannot write results to '%s': %s", path, strerror(errno));
-        remove(tmp);
+    if (!text) {
+        api_set_error("out of memory writing results to '%s'", path);
+        return CUTUNE_ENOMEM;
+    }
+    int rc = sys_write_text(path, text);
+    int saved = errno;
+    free(text);
+    if (rc != 0) {
+        api_set_error("cannot write results to '%s': %s", path, sys_strerror(saved));
         return CUTUNE_EIO;
     }
     return CUTUNE_OK;

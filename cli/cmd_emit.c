@@ -7,33 +7,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/sys.h"
 #include "cli.h"
 
-/* Writes `text` to `path` through a temporary file and a rename (a reader never sees
- * half of it); "-" is stdout. Prints why on failure; returns EXIT_OK or EXIT_IO. */
+/* Writes `text` to `path` through the one writer (base/sys.h: a unique temporary in the
+ * target's folder, synced, renamed; a folder, device or link at `path` is refused); "-"
+ * is stdout, checked. Prints why on failure; returns EXIT_OK or EXIT_IO. */
 static int write_text(const char *path, const char *text)
 {
     if (strcmp(path, "-") == 0) {
         fputs(text, stdout);
-        return fflush(stdout) == 0 ? EXIT_OK : EXIT_IO;
-    }
-    size_t len = strlen(path) + 8;
-    char *tmp = malloc(len);
-    if (!tmp) {
-        fprintf(stderr, "cutune: out of memory\n");
-        return EXIT_INTERNAL;
-    }
-    snprintf(tmp, len, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    int ok = f && fputs(text, f) >= 0;
-    ok = f && fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        fprintf(stderr, "cutune: cannot write '%s': %s\n", path, strerror(errno));
-        remove(tmp);
-        free(tmp);
+        if (fflush(stdout) == 0 && !ferror(stdout))
+            return EXIT_OK;
+        fprintf(stderr, "cutune: cannot write to standard output: %s\n", strerror(errno));
         return EXIT_IO;
     }
-    free(tmp);
+    if (sys_write_text(path, text) != 0) {
+        fprintf(stderr, "cutune: cannot write '%s': %s\n", path, sys_strerror(errno));
+        return EXIT_IO;
+    }
     return EXIT_OK;
 }
 

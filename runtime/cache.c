@@ -107,10 +107,10 @@ static int follow_include(include_walk *w, const char *including, const char *na
         if (already_seen(w, candidate))
             return 0;
         size_t len;
-        char *text = sys_read_file(candidate, &len);
+        char *text = sys_read_file(candidate, SYS_LIMIT_SOURCE, &len);
         if (!text) {
             snprintf(w->err, w->errsize, "cannot read '%s' (included by '%s'): %s", candidate, including,
-                     strerror(errno));
+                     sys_strerror(errno));
             return -1;
         }
         int rc = hash_file_and_includes(w, candidate, text, len);
@@ -255,7 +255,7 @@ int cache_get(cache *c, const cache_key *key, compile_output *out)
     char path[4096];
     entry_path(c, key, path, sizeof path, true);
     size_t len;
-    char *data = sys_read_file(path, &len);
+    char *data = sys_read_file(path, SYS_LIMIT_CACHE, &len);
     if (!data)
         return 0;
     int hit = 0;
@@ -309,7 +309,7 @@ done:
 
 int cache_put(cache *c, const cache_key *key, const compile_output *out, char *err, size_t errsize)
 {
-    char dir[4096], path[4096], tmp[4200];
+    char dir[4096], path[4096];
     entry_path(c, key, dir, sizeof dir, false);
     entry_path(c, key, path, sizeof path, true);
     if (make_dirs(dir) < 0) {
@@ -338,23 +338,15 @@ int cache_put(cache *c, const cache_key *key, const compile_output *out, char *e
         snprintf(err, errsize, "out of memory");
         return -1;
     }
-    /* A unique temporary name in the same folder, then an atomic rename. */
-    snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(err, errsize, "cannot create '%s': %s", tmp, strerror(errno));
-        free(text);
-        return -1;
-    }
-    FILE *f = fdopen(fd, "wb");
-    bool ok = f && fputs(CACHE_MAGIC, f) >= 0 && fputs(text, f) >= 0 && fputc('\n', f) != EOF &&
-              (out->cubin_size == 0 || fwrite(out->cubin, 1, out->cubin_size, f) == out->cubin_size);
+    /* The one writer: a unique temporary beside the entry, renamed into place; not
+     * synced (a lost or torn entry is a miss, see cache_get). */
+    sys_piece pieces[] = {{CACHE_MAGIC, strlen(CACHE_MAGIC)}, {text, strlen(text)}, {"\n", 1},
+                          {out->cubin, out->cubin_size}};
+    int rc = sys_write_file(path, pieces, 4, SYS_WRITE_NOSYNC);
     int saved = errno;
-    ok = (f ? fclose(f) == 0 : (close(fd), false)) && ok;
     free(text);
-    if (!ok || rename(tmp, path) != 0) {
-        snprintf(err, errsize, "cannot write cache entry '%s': %s", path, strerror(ok ? errno : saved));
-        unlink(tmp);
+    if (rc != 0) {
+        snprintf(err, errsize, "cannot write cache entry '%s': %s", path, sys_strerror(saved));
         return -1;
     }
     return 0;

@@ -27,7 +27,7 @@ int main(int argc, char **argv)
             char path[4096];
             snprintf(path, sizeof path, "%s/%s", argv[i], e->d_name);
             size_t len;
-            char *data = sys_read_file(path, &len);
+            char *data = sys_read_file(path, SYS_LIMIT_SOURCE, &len);
             if (!data) {
                 fprintf(stderr, "replay: cannot read %s\n", path);
                 closedir(d);
