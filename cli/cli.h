@@ -120,4 +120,13 @@ int cli_analyze_option(cutune_analyze_options *o, int opt, const char *arg);
 /* Shared by check and tune (cmd_check.c). */
 int cli_space_summary(cutune_spec *spec, const cli_common *c, int json);
 
+/* cli_stdout_failed: whether writing to stdout has failed (a closed pipe, a full disk):
+ * long listings stop at once on it, also when SIGPIPE is ignored. */
+bool cli_stdout_failed(void);
+
+/* cli_finish_output: flushes and closes stdout and checks that everything written to
+ * it arrived. Returns `code` when it did; otherwise prints why on stderr and returns
+ * EXIT_IO if `code` was EXIT_OK (a command that already failed keeps its own code). */
+int cli_finish_output(int code);
+
 #endif

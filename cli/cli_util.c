@@ -1,4 +1,5 @@
 /* cli_util.c - spec loading, diagnostics and option handling shared by subcommands. */
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -129,6 +130,38 @@ cutune_spec *cli_load(const char *path, const cli_common *c, int *exit_code)
     }
     *exit_code = EXIT_OK;
     return spec;
+}
+
+/* The errno of stdout's first failed write, as cli_stdout_failed saw it (ferror keeps
+ * none). The CLI is one thread and one stdout: a file-scope variable is its own. */
+static int stdout_errno;
+
+bool cli_stdout_failed(void)
+{
+    if (!ferror(stdout))
+        return false;
+    if (!stdout_errno)
+        stdout_errno = errno; /* right after the failed call, errno is still its own */
+    return true;
+}
+
+int cli_finish_output(int code)
+{
+    int failed = cli_stdout_failed();
+    int err = stdout_errno;
+    if (fflush(stdout) != 0) {
+        if (!failed)
+            err = errno;
+        failed = 1;
+    }
+    if (fclose(stdout) != 0 && !failed) {
+        failed = 1;
+        err = errno;
+    }
+    if (!failed)
+        return code;
+    fprintf(stderr, "cutune: cannot write to standard output: %s\n", err ? strerror(err) : "write error");
+    return code == EXIT_OK ? EXIT_IO : code;
 }
 
 const char *cli_format_count(unsigned long long n, char *buf, size_t size)

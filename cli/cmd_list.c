@@ -81,6 +81,8 @@ static int list_spec(cutune_spec *spec, const cli_common *c, enum list_format fm
             break;
         }
         shown++;
+        if (cli_stdout_failed())
+            break; /* a closed pipe or a full disk: stop now, main() says why */
     }
     if (fmt == FMT_JSON)
         printf(header_done ? "\n]\n" : "[]\n");

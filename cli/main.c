@@ -204,7 +204,8 @@ static int cmd_help(int argc, char **argv)
     return EXIT_OK;
 }
 
-int main(int argc, char **argv)
+/* Runs the command line; main() then checks that stdout got everything. */
+static int run(int argc, char **argv)
 {
     if (argc < 2) {
         print_usage(stderr);
@@ -236,4 +237,9 @@ int main(int argc, char **argv)
     if (!strchr(first, '.') && !strchr(first, '/'))
         return cli_usage_error(NULL, "no command named '%s' (a spec path usually ends in .tune)", first);
     return cmd_tune(argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+    return cli_finish_output(run(argc, argv));
 }
