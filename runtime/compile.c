@@ -4,10 +4,10 @@
 #include <nvrtc.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "../base/sys.h"
+#include "../base/utf8.h"
 
 static int nvrtc_fail(nvrtcResult r, const char *what, char *err, size_t errsize)
 {
@@ -91,6 +91,18 @@ int compile_run(const compile_job *job, compile_output *out, char *err, size_t e
         goto done;
     }
     out->log[log_size] = '\0';
+    /* The log quotes the source (an #error's text, a bad line): bytes that are not
+     * UTF-8 would make every JSON writer drop the log, so they become U+FFFD here. */
+    if (utf8_check(out->log, strlen(out->log)) != strlen(out->log)) {
+        char *clean = utf8_sanitize(out->log);
+        if (!clean) {
+            rc = -1;
+            snprintf(err, errsize, "out of memory");
+            goto done;
+        }
+        free(out->log);
+        out->log = clean;
+    }
     if (compiled == NVRTC_ERROR_COMPILATION || compiled == NVRTC_ERROR_INVALID_OPTION ||
         compiled == NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID) {
         /* The kernel (or its options) is at fault: an outcome, with the log. */
