@@ -10,6 +10,7 @@
 #include <xxhash.h>
 
 #include "../base/sys.h"
+#include "../base/utf8.h"
 #include "../compiler/sema.h"
 #include "../compiler/space.h"
 #include "../lang/parse.h"
@@ -65,6 +66,14 @@ static int parse_overrides(cutune_spec *spec, const cutune_load_options *opts, s
         const char *eq = opts->set[i] ? strchr(opts->set[i], '=') : NULL;
         if (!eq || eq == opts->set[i]) {
             diag_error_noloc(&spec->diags, "--set %s: expected NAME=VALUE", opts->set[i] ? opts->set[i] : "(null)");
+            continue;
+        }
+        /* Overrides reach the results and the journal's identity as JSON strings,
+         * which must be UTF-8 (as a spec's own strings must). */
+        size_t len = strlen(opts->set[i]);
+        if (utf8_check(opts->set[i], len) != len) {
+            diag_error_noloc(&spec->diags, "--set %.*s: the value is not valid UTF-8 (byte %zu)",
+                             (int)(eq - opts->set[i]), opts->set[i], utf8_check(opts->set[i], len) + 1);
             continue;
         }
         ov[*n].name = arena_strndup(spec->arena, opts->set[i], (size_t)(eq - opts->set[i]));

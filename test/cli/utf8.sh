@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # utf8.sh CUTUNE SOURCE_DIR - text that is not UTF-8 never vanishes from JSON: a compile
 # log quoting a kernel's bytes (an #error line with byte 0x80) is kept, its bad byte
-# shown as U+FFFD, in `analyze --format json` and in a cache entry served back.
+# shown as U+FFFD, in `analyze --format json` and in a cache entry served back; a --set
+# value that is not UTF-8 is refused.
 set -u
 cutune=$1
 src=$(cd "$2" && pwd)
@@ -28,4 +29,8 @@ log = bad[0].get("log")
 assert log and "bad byte: \ufffd here" in log, log
 PY
 done
+# --set values reach the results and the journal's identity as JSON: refused, located.
+"$cutune" check "$src/examples/sweep.tune" --set nx=$'\xff' >/dev/null 2>"$tmp/err"
+check "--set with a non-UTF-8 value: 1" test $? -eq 1
+check "--set refusal names the let and the byte" grep -q -- "--set nx: the value is not valid UTF-8 (byte 4)" "$tmp/err"
 finish
