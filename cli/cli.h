@@ -29,6 +29,11 @@ enum {
     EXIT_INTERRUPTED = 130 /* stopped by Ctrl-C (SIGINT) or SIGTERM, after reporting what was done */
 };
 
+/* --jobs N: the most compile threads. NVRTC compiles are CPU-bound and take ~100 MB
+ * each, and the pool's window and the search's batch grow with the threads (4 each), so
+ * more than this helps no machine and only risks memory; above it is a usage error. */
+#define CLI_MAX_JOBS 256
+
 /* Options every subcommand that reads a spec accepts. */
 typedef struct cli_common {
     const char **set;   /* --set NAME=VALUE, in order */
@@ -145,7 +150,7 @@ int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyz
 /* cli_report_nothing_runs: says on stderr, as `who`, that no variant of the analysis `a`
  * can run (none compiled, or none that compiled can launch), with the counts. */
 void cli_report_nothing_runs(const char *who, const cli_analysis *a);
-/* cli_analyze_option: --arch, --jobs, --cache-dir, --no-cache into *o.
+/* cli_analyze_option: --arch, --jobs (0 to CLI_MAX_JOBS), --cache-dir, --no-cache into *o.
  * 1 handled, 0 not one of them, -1 a bad value (a usage message has been printed). */
 int cli_analyze_option(cutune_analyze_options *o, int opt, const char *arg);
 /* Shared by check and tune (cmd_check.c). */

@@ -1,6 +1,7 @@
 /* cmd_analyze.c - `cutune analyze SPEC`: compile every variant (no GPU needed) and show
  * its registers, shared and local memory, spills, theoretical occupancy and limiter,
  * and whether it can launch at all. Also the no-GPU part of `cutune SPEC`. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,13 +245,17 @@ int cli_analyze_option(cutune_analyze_options *o, int opt, const char *arg)
     case 'a':
         o->arch = arg;
         return 1;
-    case 'j':
-        o->jobs = (int)strtol(arg, &end, 10);
-        if (*end || o->jobs < 0) {
-            cli_usage_error(NULL, "--jobs takes a thread count (0: one per core), not '%s'", arg);
+    case 'j': {
+        errno = 0;
+        long jobs = strtol(arg, &end, 10);
+        if (end == arg || *end || errno || jobs < 0 || jobs > CLI_MAX_JOBS) {
+            cli_usage_error(NULL, "--jobs takes a thread count from 1 to %d (0: one per core), not '%s'",
+                            CLI_MAX_JOBS, arg);
             return -1;
         }
+        o->jobs = (int)jobs;
         return 1;
+    }
     case 'C':
         o->cache_dir = arg;
         return 1;

@@ -105,4 +105,17 @@ run a_none analyze "$tmp/k/none.tune"
 check "analyze, nothing compiles: exit 6, not $rc" test $rc -eq 6
 check "... saying so" grep -q 'cutune analyze: NOTHING COMPILED' "$tmp/a_none.err"
 
+# --jobs: 0 (one per core) to 256; anything else is a usage error (2) that names the range.
+for j in 0 1 256; do
+    run jobs analyze --jobs "$j" "$tmp/k/some.tune"
+    check "--jobs $j is accepted (exit $rc)" test $rc -eq 0
+done
+for j in 257 -1 99999999999 4x ""; do
+    run jobs analyze --jobs "$j" "$tmp/k/some.tune"
+    check "--jobs '$j' is a usage error (exit $rc)" test $rc -eq 2
+    check "... naming the range" grep -q -- "--jobs takes a thread count from 1 to 256" "$tmp/jobs.err"
+done
+run jobs --jobs 100000 "$tmp/k/some.tune"
+check "cutune SPEC --jobs 100000: a usage error too (exit $rc)" test $rc -eq 2
+
 finish
