@@ -6,21 +6,33 @@
 #define CUTUNE_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "cutune.h"
 
-/* Exit codes (documented in docs/cli.md). */
+/* Exit codes, one place for the whole CLI (docs/cli.md documents each). A script tells
+ * the outcomes of `cutune SPEC` apart by these alone: EXIT_OK tuned (a best was chosen),
+ * EXIT_NO_GPU not tuned for want of a GPU (all that needs none was done, and some
+ * variants could run on one), EXIT_NOTHING nothing could run (no variant compiled and
+ * can launch, or on a GPU none ran correctly: a GPU would not help). */
 enum {
-    EXIT_OK = 0,
+    EXIT_OK = 0,        /* done; `cutune SPEC`: tuned, the best chosen */
     EXIT_SPEC = 1,      /* the spec is invalid */
     EXIT_USAGE = 2,     /* bad command line */
     EXIT_IO = 3,        /* a file could not be read or written */
-    EXIT_NO_GPU = 4,    /* the work asked for needs a GPU, and none is usable */
+    EXIT_NO_GPU = 4,    /* not done: the work asked for needs a GPU, and none is usable (`cutune SPEC`:
+                           everything that needs none was done, and something could run on one) */
     EXIT_INTERNAL = 5,  /* out of memory or an internal error */
-    EXIT_NOTHING = 6,   /* tuning ran, but no variant ran correctly: nothing to choose */
+    EXIT_NOTHING = 6,   /* nothing could run: no variant compiled and can launch, or none ran correctly,
+                           so none was chosen (`emit`: a results file has no winner) */
     EXIT_INTERRUPTED = 130 /* stopped by Ctrl-C (SIGINT) or SIGTERM, after reporting what was done */
 };
+
+/* --jobs N: the most compile threads. NVRTC compiles are CPU-bound and take ~100 MB
+ * each, and the pool's window and the search's batch grow with the threads (4 each), so
+ * more than this helps no machine and only risks memory; above it is a usage error. */
+#define CLI_MAX_JOBS 256
 
 /* Options every subcommand that reads a spec accepts. */
 typedef struct cli_common {
@@ -114,8 +126,32 @@ bool cli_parse_budget(const char *sub, const char *text, cutune_search_options *
 int cmd_devices(int argc, char **argv);
 
 /* Shared by analyze and tune (cmd_analyze.c). */
-int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyze_options *base, int format,
-                     double *best_occupancy);
+/* What cli_run_analysis prints on stdout: a row per variant (table, CSV, JSON), or none
+ * (the summary on stderr only, for `cutune SPEC` without a GPU). */
+enum cli_analyze_format { CLI_ANALYZE_TABLE, CLI_ANALYZE_CSV, CLI_ANALYZE_JSON, CLI_ANALYZE_NONE };
+
+/* What an analysis found, counted by outcome: variants = runnable + failed + unlaunchable. */
+typedef struct cli_analysis {
+    uint64_t variants;      /* analysed (every valid configuration, or the first --limit) */
+    uint64_t runnable;      /* compiled and can launch (as far as the occupancy model tells) */
+    uint64_t failed;        /* did not compile */
+    uint64_t unlaunchable;  /* compiled, but cannot launch */
+    char arch[16];          /* compiled for */
+    bool interrupted;       /* stopped by Ctrl-C: the counts cover what was done */
+} cli_analysis;
+
+/* cli_run_analysis: analyses `spec` (`analyze`, and `cutune SPEC` without a GPU), prints
+ * each variant on stdout in `format` and the summary on stderr (unless quiet), and fills
+ * *out (may be NULL). Returns EXIT_OK when the analysis ran to its end, however many
+ * variants compiled (the caller judges *out); EXIT_INTERRUPTED; or the exit code of
+ * the library's failure. */
+int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyze_options *base,
+                     enum cli_analyze_format format, cli_analysis *out);
+/* cli_report_nothing_runs: says on stderr, as `who`, that no variant of the analysis `a`
+ * can run (none compiled, or none that compiled can launch), with the counts. */
+void cli_report_nothing_runs(const char *who, const cli_analysis *a);
+/* cli_analyze_option: --arch, --jobs (0 to CLI_MAX_JOBS), --cache-dir, --no-cache into *o.
+ * 1 handled, 0 not one of them, -1 a bad value (a usage message has been printed). */
 int cli_analyze_option(cutune_analyze_options *o, int opt, const char *arg);
 /* Shared by check and tune (cmd_check.c). */
 int cli_space_summary(cutune_spec *spec, const cli_common *c, int json);

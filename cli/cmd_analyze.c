@@ -1,6 +1,7 @@
 /* cmd_analyze.c - `cutune analyze SPEC`: compile every variant (no GPU needed) and show
  * its registers, shared and local memory, spills, theoretical occupancy and limiter,
  * and whether it can launch at all. Also the no-GPU part of `cutune SPEC`. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,11 +12,9 @@
 #include "format.h"
 #include "../base/sys.h"
 
-enum analyze_format { AF_TABLE, AF_CSV, AF_JSON, AF_NONE };
-
 typedef struct analyze_view {
     cutune_spec *spec;
-    enum analyze_format fmt;
+    enum cli_analyze_format fmt;
     fmt_table table;
     bool started;
     bool show_progress;
@@ -23,9 +22,11 @@ typedef struct analyze_view {
     const char *first_failure_log;  /* the first compile error, shown after the table */
     char *failure_log_copy;
     uint64_t first_failure;
-    /* for the summary of `cutune SPEC` */
     double best_occupancy;
     uint64_t best_occupancy_count;
+    /* Where each variant that compiled got its binary (the library's summary counts
+     * NVRTC's runs, failed ones included): fresh + cached + same = compiled. */
+    uint64_t fresh, cached, same;
 } analyze_view;
 
 /* Progress on stderr, only on a terminal, at most 10 times a second. */
@@ -102,6 +103,8 @@ static int each_variant(void *user, const cutune_analysis *a)
     analyze_view *av = user;
     if (av->show_progress)
         fprintf(stderr, "\r\033[K");
+    if (a->compiled)
+        *(a->duplicate ? &av->same : a->cached ? &av->cached : &av->fresh) += 1;
     if (!a->compiled && !av->first_failure_log) {
         av->failure_log_copy = strdup(a->log);
         av->first_failure_log = av->failure_log_copy;
@@ -114,14 +117,14 @@ static int each_variant(void *user, const cutune_analysis *a)
         }
         av->best_occupancy_count += a->occupancy.occupancy == av->best_occupancy;
     }
-    if (av->fmt == AF_NONE)
+    if (av->fmt == CLI_ANALYZE_NONE)
         return 0;
-    if (av->fmt == AF_JSON) {
+    if (av->fmt == CLI_ANALYZE_JSON) {
         json_row(av, a);
         av->started = true;
         return 0;
     }
-    if (av->fmt == AF_CSV) {
+    if (av->fmt == CLI_ANALYZE_CSV) {
         if (!av->started) {
             fmt_variant_csv_header(av->spec);
             printf(",compiled,registers,static_smem,local_bytes,spill_stores,spill_loads,blocks_per_sm,occupancy,"
@@ -174,16 +177,13 @@ static int each_variant(void *user, const cutune_analysis *a)
     return 0;
 }
 
-/* cli_run_analysis: analyses `spec` (shared with `cutune SPEC`) and prints the summary
- * on stderr. Returns an exit code. */
-
-int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyze_options *base, int format,
-                     double *best_occupancy)
+int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyze_options *base,
+                     enum cli_analyze_format format, cli_analysis *out)
 {
     analyze_view av;
     memset(&av, 0, sizeof av);
     av.spec = spec;
-    av.fmt = (enum analyze_format)format;
+    av.fmt = format;
     av.show_progress = isatty(STDERR_FILENO) && !c->quiet;
     cutune_analyze_options opts = *base;
     opts.cancel = cli_catch_interrupts();
@@ -192,13 +192,20 @@ int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyz
     cutune_analyze_summary sum;
     int seen = cutune_spec_diagnostic_count(spec);
     int rc = cutune_analyze(spec, &opts, each_variant, &av, &sum);
-    if (av.fmt == AF_JSON)
+    if (av.fmt == CLI_ANALYZE_JSON)
         printf(av.started ? "\n]\n" : "[]\n");
     fflush(stdout);
     cli_print_new_diagnostics(spec, c, &seen);
     fmt_table_free(&av.table);
-    if (best_occupancy)
-        *best_occupancy = av.best_occupancy;
+    if (out) {
+        memset(out, 0, sizeof *out);
+        out->variants = sum.variants;
+        out->failed = sum.failed;
+        out->unlaunchable = sum.unlaunchable;
+        out->runnable = sum.variants - sum.failed - sum.unlaunchable;
+        snprintf(out->arch, sizeof out->arch, "%s", sum.arch);
+        out->interrupted = sum.interrupted;
+    }
     if (rc < 0 && rc != CUTUNE_ESTOPPED) {
         free(av.failure_log_copy);
         return cli_exit_for_status(rc);
@@ -207,9 +214,9 @@ int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyz
         char n[32];
         fprintf(stderr, "\n%s variants for %s: %llu compiled (%.2f s of NVRTC time, %.2f s wall on %d thread%s), "
                         "%llu from the cache, %llu the same binary as an earlier variant\n",
-                cli_format_count(sum.variants, n, sizeof n), sum.arch, (unsigned long long)sum.compiled,
+                cli_format_count(sum.variants, n, sizeof n), sum.arch, (unsigned long long)av.fresh,
                 sum.compile_seconds, sum.wall_seconds, sum.threads, sum.threads == 1 ? "" : "s",
-                (unsigned long long)sum.cached, (unsigned long long)sum.duplicates);
+                (unsigned long long)av.cached, (unsigned long long)av.same);
         fprintf(stderr, "%llu failed to compile, %llu cannot launch", (unsigned long long)sum.failed,
                 (unsigned long long)sum.unlaunchable);
         if (av.best_occupancy_count)
@@ -231,8 +238,6 @@ int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyz
     return sum.interrupted ? EXIT_INTERRUPTED : EXIT_OK;
 }
 
-/* Options shared by `analyze` and `cutune SPEC`; returns 1 when handled, -1 on error. */
-
 int cli_analyze_option(cutune_analyze_options *o, int opt, const char *arg)
 {
     char *end;
@@ -240,13 +245,17 @@ int cli_analyze_option(cutune_analyze_options *o, int opt, const char *arg)
     case 'a':
         o->arch = arg;
         return 1;
-    case 'j':
-        o->jobs = (int)strtol(arg, &end, 10);
-        if (*end || o->jobs < 0) {
-            cli_usage_error(NULL, "--jobs takes a thread count (0: one per core), not '%s'", arg);
+    case 'j': {
+        errno = 0;
+        long jobs = strtol(arg, &end, 10);
+        if (end == arg || *end || errno || jobs < 0 || jobs > CLI_MAX_JOBS) {
+            cli_usage_error(NULL, "--jobs takes a thread count from 1 to %d (0: one per core), not '%s'",
+                            CLI_MAX_JOBS, arg);
             return -1;
         }
+        o->jobs = (int)jobs;
         return 1;
+    }
     case 'C':
         o->cache_dir = arg;
         return 1;
@@ -258,13 +267,27 @@ int cli_analyze_option(cutune_analyze_options *o, int opt, const char *arg)
     }
 }
 
+void cli_report_nothing_runs(const char *who, const cli_analysis *a)
+{
+    if (a->variants == 0)
+        fprintf(stderr, "%s: no variant was analysed\n", who);
+    else if (a->failed == a->variants)
+        fprintf(stderr, "%s: NOTHING COMPILED: none of the %llu variants compiled for %s\n", who,
+                (unsigned long long)a->variants, a->arch);
+    else
+        fprintf(stderr, "%s: NOTHING CAN RUN: none of the %llu variants both compiled for %s and can launch "
+                        "(%llu failed to compile, %llu cannot launch)\n",
+                who, (unsigned long long)a->variants, a->arch, (unsigned long long)a->failed,
+                (unsigned long long)a->unlaunchable);
+}
+
 int cmd_analyze(int argc, char **argv)
 {
     cli_common c;
     cli_init_common(&c);
     cutune_analyze_options o;
     memset(&o, 0, sizeof o);
-    enum analyze_format fmt = AF_TABLE;
+    enum cli_analyze_format fmt = CLI_ANALYZE_TABLE;
     static const struct option longopts[] = {
         CLI_COMMON_OPTIONS,
         CLI_ANALYZE_OPTIONS,
@@ -292,11 +315,11 @@ int cmd_analyze(int argc, char **argv)
             }
             o.limit = limit;
         } else if (opt == 'f' && strcmp(optarg, "table") == 0) {
-            fmt = AF_TABLE;
+            fmt = CLI_ANALYZE_TABLE;
         } else if (opt == 'f' && strcmp(optarg, "csv") == 0) {
-            fmt = AF_CSV;
+            fmt = CLI_ANALYZE_CSV;
         } else if (opt == 'f' && strcmp(optarg, "json") == 0) {
-            fmt = AF_JSON;
+            fmt = CLI_ANALYZE_JSON;
         } else {
             code = opt == 'f' ? cli_usage_error("analyze", "--format takes table, csv or json, not '%s'", optarg)
                               : cli_usage_error("analyze", "unknown option");
@@ -309,7 +332,12 @@ int cmd_analyze(int argc, char **argv)
     }
     cutune_spec *spec = cli_load(argv[optind], &c, &code);
     if (spec) {
-        code = cli_run_analysis(spec, &c, &o, (int)fmt, NULL);
+        cli_analysis a;
+        code = cli_run_analysis(spec, &c, &o, fmt, &a);
+        if (code == EXIT_OK && a.runnable == 0) {
+            cli_report_nothing_runs("cutune analyze", &a);
+            code = EXIT_NOTHING;
+        }
         cutune_spec_free(spec);
     }
 done:

@@ -81,6 +81,90 @@ static void print_ranking(const cutune_spec *spec, const cutune_tune_result *r, 
     free(list);
 }
 
+/* Compile errors among a tuning run's outcomes: all of them, and those whose NVRTC run
+ * was in this run (not from the cache, not a duplicate) or came from the cache, which
+ * the library's compiled and cached counts include. */
+typedef struct compile_errors {
+    uint64_t all, fresh, cached;
+} compile_errors;
+
+static compile_errors count_compile_errors(const cutune_tune_result *r)
+{
+    compile_errors e = {0, 0, 0};
+    for (uint64_t i = 0, n = cutune_tune_count(r); i < n; i++) {
+        const cutune_measurement *m = cutune_tune_at(r, i);
+        if (strcmp(m->status, "compile error") != 0)
+            continue;
+        e.all++;
+        if (!m->duplicate)
+            *(m->cached ? &e.cached : &e.fresh) += 1;
+    }
+    return e;
+}
+
+/* exit_of_tuning: the exit code of a tuning run that returned `rc` (after the CLI's own
+ * adjustments: CUTUNE_ESTOPPED when none was chosen). */
+static int exit_of_tuning(int rc, bool interrupted)
+{
+    if (interrupted)
+        return EXIT_INTERRUPTED;
+    switch (rc) {
+    case CUTUNE_OK: return EXIT_OK;
+    case CUTUNE_ESTOPPED: return EXIT_NOTHING;
+    case CUTUNE_ENODEV: return EXIT_NO_GPU;
+    default: return cli_exit_for_status(rc);
+    }
+}
+
+/* tune_without_gpu: everything `cutune SPEC` can do without a GPU (the space summary is
+ * already printed): compiles the variants (the first `limit` when not 0) for o->arch or
+ * sm_90, prints the analysis summary, and then one plain verdict on stderr. `why` says
+ * why there is no GPU; `emits` whether a header or CSV was asked for. Returns
+ * EXIT_NO_GPU (not tuned; some variants could run on a GPU), EXIT_NOTHING (no variant
+ * compiled and can launch: a GPU would not help), EXIT_INTERRUPTED, or the exit code of
+ * a failure. */
+static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_common *c, cutune_analyze_options *o,
+                            uint64_t limit, const char *why, bool emits)
+{
+    cutune_space_size size;
+    bool sized = cutune_space_count(spec, &size) == CUTUNE_OK && !size.valid_saturated;
+    bool limited = limit > 0 && !(sized && limit >= size.valid);
+    o->limit = limit;
+    if (limited)
+        fprintf(stderr, "\ncompiling the first %llu variants (--limit; no GPU needed; details: cutune analyze %s)\n",
+                (unsigned long long)limit, path);
+    else
+        fprintf(stderr, "\ncompiling every variant (no GPU needed; details: cutune analyze %s)\n", path);
+    cli_analysis a;
+    int code = cli_run_analysis(spec, c, o, CLI_ANALYZE_NONE, &a);
+    if (code != EXIT_OK)
+        return code; /* interrupted (the summary says what was covered), or a failure */
+    if (a.runnable == 0) {
+        fprintf(stderr, "\n");
+        cli_report_nothing_runs("cutune", &a);
+        fprintf(stderr, "Nothing was tuned, and a GPU would not change that: the kernel or the spec must.\n"
+                        "(This machine has no usable GPU either: %s)\n",
+                why);
+        return EXIT_NOTHING;
+    }
+    fprintf(stderr, "\ncutune: NOT TUNED. Timing needs a GPU, and this machine has none usable: %s\n", why);
+    if (a.failed == 0 && a.unlaunchable == 0 && !limited) {
+        fprintf(stderr, "Everything that needs no GPU was done: the spec is valid, its space is counted and every "
+                        "variant compiled.\n");
+    } else {
+        char n[32];
+        fprintf(stderr, "Everything that needs no GPU was done: the spec is valid and its space is counted. Of %s "
+                        "variants%s, %llu compiled and can launch, %llu failed to compile and %llu cannot launch;\n"
+                        "on a GPU, only those %llu would run.\n",
+                cli_format_count(a.variants, n, sizeof n), limited ? " (the first, --limit)" : "",
+                (unsigned long long)a.runnable, (unsigned long long)a.failed, (unsigned long long)a.unlaunchable,
+                (unsigned long long)a.runnable);
+    }
+    if (emits)
+        fprintf(stderr, "No header or CSV was written: they come from measurements.\n");
+    return EXIT_NO_GPU;
+}
+
 int cmd_tune(int argc, char **argv)
 {
     cli_common c;
@@ -187,16 +271,9 @@ int cmd_tune(int argc, char **argv)
         char why[600];
         snprintf(why, sizeof why, "%s", devices == 0 && cutune_last_error()[0] == '\0' ? "the driver sees no device"
                                                                                       : cutune_last_error());
-        fprintf(stderr, "\ncompiling every variant (no GPU needed; details: cutune analyze %s)\n", argv[optind]);
-        code = cli_run_analysis(spec, &c, &o, 3 /* summary only */, NULL);
-        if (code == EXIT_OK)
-            fprintf(stderr, "\ncutune: NOT TUNED. Timing needs a GPU, and this machine has none usable: %s\n"
-                            "Everything that needs no GPU was done: the spec is valid, its space is counted and "
-                            "every variant compiled.\n",
-                    why);
-        if (code == EXIT_OK && (header_path || csv_path || cutune_spec_emit_path(spec, "header") ||
-                                cutune_spec_emit_path(spec, "csv")))
-            fprintf(stderr, "No header or CSV was written: they come from measurements.\n");
+        bool emits = header_path || csv_path || cutune_spec_emit_path(spec, "header") ||
+                     cutune_spec_emit_path(spec, "csv");
+        code = tune_without_gpu(spec, argv[optind], &c, &o, t.limit, why, emits);
     } else if (code == EXIT_OK) {
         if (o.arch)
             fprintf(stderr, "note: --arch is ignored when tuning: variants are compiled for the GPU's own\n");
@@ -220,15 +297,22 @@ int cmd_tune(int argc, char **argv)
             double bound = s->threads > 0 ? s->compile_seconds / s->threads : s->compile_seconds;
             if (s->gpu_seconds > bound)
                 bound = s->gpu_seconds;
+            compile_errors ce = count_compile_errors(r);
             fprintf(stderr, "\n%s (%s): %llu variants: %llu timed (%llu stopped early), %llu wrong, %llu cannot "
-                            "launch, %llu failed\n",
+                            "launch, %llu failed",
                     s->device_name, s->arch, (unsigned long long)s->variants, (unsigned long long)s->timed,
                     (unsigned long long)s->pruned, (unsigned long long)s->wrong,
                     (unsigned long long)s->unlaunchable, (unsigned long long)s->failed);
+            if (ce.all)
+                fprintf(stderr, " (%llu of them did not compile)", (unsigned long long)ce.all);
+            fprintf(stderr, "\n");
+            /* compiled and cached: binaries made by NVRTC now, or read from the cache */
             fprintf(stderr, "wall %.2f s: compile %.2f s of NVRTC time on %d threads (%llu compiled, %llu cached), GPU "
                             "%.2f s (%.2f s timing); %.1f variants/s; %.2fx the bound max(compile/threads, GPU)\n",
-                    s->wall_seconds, s->compile_seconds, s->threads, (unsigned long long)s->compiled,
-                    (unsigned long long)s->cached, s->gpu_seconds, s->timing_seconds,
+                    s->wall_seconds, s->compile_seconds, s->threads,
+                    (unsigned long long)(s->compiled > ce.fresh ? s->compiled - ce.fresh : 0),
+                    (unsigned long long)(s->cached > ce.cached ? s->cached - ce.cached : 0), s->gpu_seconds,
+                    s->timing_seconds,
                     s->wall_seconds > 0 ? (double)s->variants / s->wall_seconds : 0.0,
                     bound > 0 ? s->wall_seconds / bound : 0.0);
             if (s->reference[0])
@@ -253,7 +337,9 @@ int cmd_tune(int argc, char **argv)
                     printf(" %s=%s", cutune_spec_param_name(spec, p), b->variant->values[p]);
                 printf("  median %.4f ms, %s %.6g\n", b->median_ms, s->objective_name, b->objective);
             } else {
-                fprintf(stderr, "cutune: no variant ran correctly, so none was chosen\n");
+                fprintf(stderr, ce.all == s->variants && s->variants > 0
+                                    ? "cutune: NOTHING COMPILED: no variant compiled, so none was chosen\n"
+                                    : "cutune: no variant ran correctly, so none was chosen\n");
                 if (rc == CUTUNE_OK)
                     rc = CUTUNE_ESTOPPED;
             }
@@ -261,10 +347,7 @@ int cmd_tune(int argc, char **argv)
                 rc = CUTUNE_EIO;
             cutune_tune_result_free(r);
         }
-        code = interrupted ? EXIT_INTERRUPTED
-             : rc == CUTUNE_OK ? EXIT_OK : rc == CUTUNE_ESTOPPED ? EXIT_NOTHING : rc == CUTUNE_ENODEV
-                                                                           ? EXIT_NO_GPU
-                                                                           : cli_exit_for_status(rc);
+        code = exit_of_tuning(rc, interrupted);
     }
     cutune_spec_free(spec);
 done:

@@ -64,8 +64,8 @@ printf 'kernel k from "k.cu" {\n  param x in [1, 2];\n  require y > 1;\n}\n' >"$
 check "error names file:line:col" grep -q "bad.tune:3:11: error: unknown name 'y'" "$tmp/err"
 "$cutune" "$tmp/bad.tune" 2>/dev/null; check "cutune SPEC on an invalid spec exits 1" test $? -eq 1
 
-# the main command on the example: does what needs no GPU, says what it did not do.
-"$cutune" "$spec" >"$tmp/out" 2>"$tmp/err"; check "cutune SPEC exits 0" test $? -eq 0
+# the main command on the example, every GPU hidden: does what needs no GPU, says what it did not do.
+CUDA_VISIBLE_DEVICES=-1 "$cutune" "$spec" >"$tmp/out" 2>"$tmp/err"; check "cutune SPEC without a GPU exits 4 (not tuned)" test $? -eq 4
 check "cutune SPEC summarises the space" grep -q '312 valid' "$tmp/out"
 check "cutune SPEC says plainly it did not tune" grep -q 'NOT TUNED' "$tmp/err"
 

@@ -103,9 +103,9 @@ check "an interrupted analysis exits 130" test $? -eq 130
 check "... and says what it covered" grep -q 'interrupted: the table covers the first' "$tmp/i.err"
 check "... after printing the rows it finished" test "$(wc -l <"$tmp/i.out")" -gt 1
 
-# The main command without a GPU: compiles, then says it did not time anything.
-"$cutune" "$spec" >"$tmp/t.out" 2>"$tmp/t.err"
-check "cutune SPEC exits 0" test $? -eq 0
+# The main command without a GPU (every GPU hidden): compiles, then says it did not time anything.
+CUDA_VISIBLE_DEVICES=-1 "$cutune" "$spec" >"$tmp/t.out" 2>"$tmp/t.err"
+check "cutune SPEC without a GPU exits 4 (not tuned)" test $? -eq 4
 check "cutune SPEC compiled the variants" grep -q '312 variants for sm_' "$tmp/t.err"
 check "cutune SPEC says plainly it did not tune" grep -q 'NOT TUNED' "$tmp/t.err"
 

@@ -31,6 +31,8 @@ check "without a spec there are no functions" bash -c "! grep -q 'grid_dim_x(' '
     -o "$tmp/sweep.h"
 check "sweep header" test $? -eq 0
 
+command -v clang >/dev/null ||
+    echo "note: no clang here: the headers are compiled with gcc and g++ only (clang is optional, not in packages.txt)"
 for h in multi default one nospec types sweep; do
     printf '#include "%s.h"\n#include "%s.h"\nint unused_%s(void);\nint unused_%s(void) { return 0; }\n' \
         "$h" "$h" "$h" "$h" >"$tmp/use_$h.c"
