@@ -15,7 +15,7 @@
 # OUTDIR/env.txt (device, driver, commit) and OUTDIR/summary.txt (one line per spec).
 #
 # CUTUNE defaults to build/cutune in this checkout. The ceiling is the device-to-device
-# copy bandwidth, CEILING_GBPS (default 3020: the H100's, ../shared/data/README.md).
+# copy bandwidth, CEILING_GBPS (default 3020: the H100's, test/data/README.md).
 # Every run starts fresh (--fresh), so a journal of an earlier run is not resumed.
 # Exit status: 0 when every spec tuned, 1 when one failed (the others still run), 4 when
 # there is no usable GPU.

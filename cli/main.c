@@ -58,7 +58,7 @@ static const command commands[] = {
      "  --patience N        stop after N measurements without improvement\n"
      "  --seed N            the search's random seed (same seed, same sequence)\n"
      "  --arch sm_XX        without a GPU: compile for this architecture (default sm_90)\n"
-     "  --jobs N            compile threads (default: one per core)\n"
+     "  --jobs N            compile threads, 1 to 256 (default: one per core)\n"
      "  --cache-dir DIR     the compiled-variant cache (default: $CUTUNE_CACHE_DIR,\n"
      "                      $XDG_CACHE_HOME/cutune or ~/.cache/cutune)\n"
      "  --no-cache          neither read nor write the cache\n"},
@@ -92,7 +92,7 @@ static const command commands[] = {
      "and the analysis goes on. Progress goes to stderr on a terminal.\n"
      "\n"
      "  --arch sm_XX        compile for this architecture (default: the GPU's, else sm_90)\n"
-     "  --jobs N            compile threads (default: one per core)\n"
+     "  --jobs N            compile threads, 1 to 256 (default: one per core)\n"
      "  --limit N           only the first N configurations\n"
      "  --format FORMAT     table (default), csv or json\n"
      "  --cache-dir DIR     the compiled-variant cache (default: $CUTUNE_CACHE_DIR,\n"
@@ -172,7 +172,9 @@ static void print_usage(FILE *f)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "  %-10s %s\n", "help", "help on a command: cutune help list");
     fprintf(f, "  %-10s %s\n", "version", "print the version");
-    fprintf(f, "\nexit codes: 0 ok, 1 spec error, 2 usage error, 3 file error, 4 no usable GPU, 5 internal error,\n            6 no variant ran correctly\n"
+    fprintf(f, "\nexit codes: 0 ok (tuned), 1 spec error, 2 usage error, 3 file error, 4 not tuned: no usable GPU,\n"
+               "            5 internal error, 6 nothing could run (no variant compiled and can launch, or none ran\n"
+               "            correctly), 130 interrupted\n"
                "docs: docs/cli.md (commands), docs/language.md (the .tune language)\n");
 }
 

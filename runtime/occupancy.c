@@ -9,7 +9,7 @@
  * the CUDA C++ Programming Guide, "Technical Specifications per Compute Capability".
  * Allocation units, sub-partitions, block slots and barrier counts: the rules of the
  * CUDA toolkit's occupancy calculator (cuda_occupancy.h, CUDA 13.0). Only sm_90 is
- * checked against a real device's answers (../shared/data/occupancy_h100.csv). */
+ * checked against a real device's answers (test/data/occupancy_h100.csv, measured on an H100). */
 static const occ_arch archs[] = {
     /* cc  name    warp thr/blk thr/SM blk/SM regs/SM regs/blk maxreg unit sub  smem/SM smem/blk optin  unit rsv  bar */
     {61, "sm_61", 32, 1024, 2048, 32, 65536, 65536, 255, 256, 4, 98304, 49152, 49152, 256, 0, 2},
