@@ -140,6 +140,11 @@ void result_set_status(cutune_tune_result *r, record *rec, const char *status, c
     rec->m.reason = reason ? dup_in(r->arena, reason) : NULL;
 }
 
+bool result_can_win(const cutune_measurement *m)
+{
+    return m->status && strcmp(m->status, "ok") == 0 && m->timed && !m->pruned && isfinite(m->objective);
+}
+
 void result_set_best(cutune_tune_result *r, const record *rec)
 {
     for (uint64_t i = r->n; i-- > 0;)
@@ -329,7 +334,7 @@ void result_load(cutune_tune_result *r, record *rec, json_t *j)
     json_t *occ = json_object_get(j, "occupancy");
     m->driver_blocks_per_sm = (int)number_of(json_object_get(occ, "driver_blocks_per_sm"), -1);
     json_t *t = json_object_get(j, "time_ms");
-    m->timed = json_is_object(t);
+    m->timed = json_is_object(t) && strcmp(m->status, "ok") == 0; /* only a correct run's times count */
     if (m->timed) {
         m->median_ms = number_of(json_object_get(t, "median"), NAN);
         m->min_ms = number_of(json_object_get(t, "min"), NAN);

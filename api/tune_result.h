@@ -44,6 +44,11 @@ record *result_scratch(cutune_tune_result *r);
 /* result_set_status: the record's status and (copied) reason; reason may be NULL. */
 void result_set_status(cutune_tune_result *r, record *rec, const char *status, const char *reason);
 
+/* result_can_win: whether `m` may be a run's winner: status "ok", timed in full (not
+ * pruned), with a finite objective. The tuner's best, a results file's summary.best and
+ * cutune_tune_best all obey it. */
+bool result_can_win(const cutune_measurement *m);
+
 /* result_set_best: the record is the best so far. */
 void result_set_best(cutune_tune_result *r, const record *rec);
 

@@ -37,6 +37,13 @@ check "no winner is said" grep -q "nowinner.json: no variant ran correctly" "$tm
 "$cutune" emit header --spec "$src/examples/sweep.tune" "$fx/h100.json" >/dev/null 2>"$tmp/err"
 check "results of another spec: 2" test $? -eq 2
 check "the mismatch is said" grep -q "is not of this spec" "$tmp/err"
+# summary.best naming an entry that did not run correctly (entry 0 is wrong): refused,
+# never emitted as the winner.
+sed 's/"best": 2,/"best": 0,/' "$fx/h100.json" >"$tmp/wrongbest.json"
+"$cutune" emit header --spec "$scale" "$tmp/wrongbest.json" >"$tmp/wb.h" 2>"$tmp/err"
+check "a best that is wrong: 3" test $? -eq 3
+check "a best that is wrong: said" grep -q 'wrongbest.json.: "summary"."best" is entry 0, which did not run correctly' "$tmp/err"
+check "a best that is wrong: no header" test ! -s "$tmp/wb.h"
 # Without block_x's default, the first values (16 x 1 threads) break `require 32 <= ...`.
 mkdir -p "$tmp/nodef" && cp "$src/kernels/sum_matrix.cu" "$tmp/nodef/" &&
     sed -e 's/ default 32;/;/' -e 's|"../kernels/sum_matrix.cu"|"sum_matrix.cu"|' \
