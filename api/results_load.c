@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../base/sys.h"
 #include "tune_result.h"
@@ -391,6 +392,41 @@ static void load_root(loader *ld, json_t *root)
         r->summary.variants = r->n;
 }
 
+/* The recorded spec's file, found the same way from any working folder: an absolute
+ * recorded path as it is; a relative one (files written before paths were recorded
+ * canonical: relative to where tuning ran) beside the results file, then in each
+ * folder above it. Sets r->spec_found (canonical, in the arena) or leaves it NULL. */
+static void find_spec(cutune_tune_result *r, const char *results_path)
+{
+    const char *rec = r->spec_path;
+    if (!rec || !rec[0])
+        return;
+    char *found = NULL;
+    if (rec[0] == '/') {
+        found = sys_canonical_path(rec);
+    } else {
+        char *dir = sys_canonical_path(results_path);
+        char *slash = dir ? strrchr(dir, '/') : NULL;
+        while (slash && !found) {
+            *slash = '\0'; /* dir is now the folder (empty for the root) */
+            size_t size = strlen(dir) + strlen(rec) + 2;
+            char *candidate = malloc(size);
+            if (!candidate)
+                break;
+            snprintf(candidate, size, "%s/%s", dir, rec);
+            struct stat st;
+            if (stat(candidate, &st) == 0 && S_ISREG(st.st_mode))
+                found = sys_canonical_path(candidate);
+            free(candidate);
+            slash = strrchr(dir, '/');
+        }
+        free(dir);
+    }
+    if (found)
+        r->spec_found = arena_strdup(r->arena, found); /* NULL when out of memory: not found */
+    free(found);
+}
+
 int cutune_results_load(cutune_tune_result **out, const char *path)
 {
     if (!out || !path) {
@@ -431,6 +467,7 @@ int cutune_results_load(cutune_tune_result **out, const char *path)
         return CUTUNE_EIO;
     }
     snprintf(r->summary.results_path, sizeof r->summary.results_path, "%s", path);
+    find_spec(r, path);
     *out = r;
     return CUTUNE_OK;
 }
@@ -445,7 +482,10 @@ const cutune_measurement *cutune_tune_best(const cutune_tune_result *r)
     return result_can_win(m) ? m : NULL; /* never a record that did not run correctly */
 }
 
-const char *cutune_tune_spec_path(const cutune_tune_result *r) { return r->spec_path ? r->spec_path : ""; }
+const char *cutune_tune_spec_path(const cutune_tune_result *r)
+{
+    return r->spec_found ? r->spec_found : r->spec_path ? r->spec_path : "";
+}
 const char *cutune_tune_kernel(const cutune_tune_result *r) { return r->kernel ? r->kernel : ""; }
 const char *cutune_tune_date(const cutune_tune_result *r) { return r->date ? r->date : ""; }
 int cutune_tune_param_count(const cutune_tune_result *r) { return r->nparams; }

@@ -1279,27 +1279,34 @@ static int open_journal(tuner *t, const char *path, bool flush)
     if (cutune_space_count(t->spec, &size) == CUTUNE_OK && !size.valid_saturated)
         bound = size.valid <= SSPACE_LIST_LIMIT ? size.valid : size.raw_saturated ? UINT64_MAX : size.raw;
     /* The kernel's source and every file its #include lines reach, as the compile
-     * cache sees them: a changed header changes the identity too. */
+     * cache sees them: a changed header changes the identity too. Canonical paths, as
+     * the analyser gives them (api/analyze.c), so a run resumed from another working
+     * folder, or with the spec's path spelled otherwise, is the same run. */
     char *kernel = sys_read_file(t->m->kernel_file, SYS_LIMIT_SOURCE, NULL);
+    char *kpath = sys_canonical_path(t->m->kernel_file);
     char spec_hex[32], kernel_hex[40] = "unreadable";
     snprintf(spec_hex, sizeof spec_hex, "%016llx", (unsigned long long)t->spec->text_hash);
-    const char **dirs = calloc((size_t)t->m->nincludes + 2, sizeof(char *));
-    if (kernel && dirs) {
-        int n = 0;
-        for (int i = 0; i < t->m->nincludes; i++)
-            dirs[n++] = t->m->includes[i];
-        const char *slash = strrchr(t->m->kernel_file, '/');
-        char *kdir = slash ? strndup(t->m->kernel_file, (size_t)(slash - t->m->kernel_file)) : strdup(".");
-        if (kdir)
-            dirs[n++] = kdir;
-        compile_job job = {t->m->kernel_file, kernel, "", NULL, 0, t->dev.arch};
+    char **dirs = calloc((size_t)t->m->nincludes + 2, sizeof(char *));
+    int n = 0;
+    bool complete = kernel && kpath && dirs;
+    for (int i = 0; complete && i < t->m->nincludes; i++) {
+        char *c = sys_canonical_path(t->m->includes[i]); /* as it is when it cannot be resolved */
+        complete = (dirs[n++] = c ? c : strdup(t->m->includes[i])) != NULL;
+    }
+    if (complete) {
+        const char *slash = strrchr(kpath, '/');
+        if ((dirs[n] = slash ? strndup(kpath, (size_t)(slash - kpath)) : strdup(".")) != NULL)
+            n++;
+        compile_job job = {kpath, kernel, "", NULL, 0, t->dev.arch};
         cache_key key;
         char ignored[256];
-        if (cache_key_for(&job, dirs, n, &key, ignored, sizeof ignored) == 0)
+        if (cache_key_for(&job, (const char *const *)dirs, n, &key, ignored, sizeof ignored) == 0)
             snprintf(kernel_hex, sizeof kernel_hex, "%s", key.hex);
-        free(kdir);
     }
+    for (int i = 0; dirs && i < n; i++)
+        free(dirs[i]);
     free(dirs);
+    free(kpath);
     free(kernel);
     json_t *identity = json_pack("{s:s, s:s, s:s, s:s, s:b}", "spec", spec_hex, "kernel", kernel_hex, "device",
                                  t->dev.name, "arch", t->dev.arch, "flush_l2", flush);

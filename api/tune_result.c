@@ -35,9 +35,14 @@ cutune_tune_result *result_new(const cutune_spec *spec, const cutune_device *dev
     r->summary.maximize = m->maximize;
     snprintf(r->summary.objective_name, sizeof r->summary.objective_name, "%s",
              m->objective ? (m->objective_name ? m->objective_name : "objective") : "time_ms");
-    r->spec_path = dup_in(a, spec->path);
+    /* Canonical paths, so that what reads the results later (emit header: the spec's
+     * functions of the problem size) finds the same files from any working folder. */
+    char *spec_path = sys_canonical_path(spec->path), *kernel_file = sys_canonical_path(m->kernel_file);
+    r->spec_path = dup_in(a, spec_path ? spec_path : spec->path);
     r->kernel = dup_in(a, m->kernel);
-    r->kernel_file = dup_in(a, m->kernel_file);
+    r->kernel_file = dup_in(a, kernel_file ? kernel_file : m->kernel_file);
+    free(spec_path);
+    free(kernel_file);
     r->strategy = dup_in(a, strategy_name(m->search.strategy));
     time_t now = time(NULL);
     struct tm tm;

@@ -21,7 +21,9 @@ struct cutune_tune_result {
     double *scratch_metrics;
     cutune_tune_summary summary;
     cutune_device device;
-    char *spec_path, *kernel, *kernel_file, *strategy, *date;
+    char *spec_path, *kernel, *kernel_file, *strategy, *date; /* spec_path: as recorded (canonical
+                                                                    when tuned by this cutune) */
+    char *spec_found;          /* read back: the recorded spec's file, found and canonical; NULL if not */
     int nparams;
     const char **param_names, **param_types;
     int nmetrics;
