@@ -728,6 +728,8 @@ static int run_in_worker(tuner *t, const analyze_binary *bin, const cutune_varia
     return 0;
 }
 
+static bool params_match(const model *m, const value *vals, json_t *line);
+
 static int tune_each(void *user, const cutune_analysis *a, const analyze_binary *bin)
 {
     tuner *t = user;
@@ -738,6 +740,11 @@ static int tune_each(void *user, const cutune_analysis *a, const analyze_binary 
     }
     const cutune_variant *v = &rec->v;
     json_t *done_before = journal_find(t->journal, v->ordinal);
+    if (done_before) { /* trusted only for the configuration it names (journal.h) */
+        values_of(t->m, v, t->vals);
+        if (!params_match(t->m, t->vals, done_before))
+            done_before = NULL;
+    }
     if (done_before) {
         result_load(t->res, rec, done_before); /* measured by an earlier run: not again */
     } else if (!a->compiled) {
