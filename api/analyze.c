@@ -46,9 +46,12 @@ typedef struct run {
     const occ_arch *occ;       /* NULL: no occupancy model for this architecture */
     const char *arch;
     char *source;
-    const char **include_dirs;
+    const char **include_dirs;   /* canonical (the cache key's walk) */
     int ninclude_dirs;
     const char *kernel_dir_opt;
+    const char *kernel_path;     /* the kernel file, canonical: NVRTC's program name */
+    const char **inc_opt_from, **inc_opt_to; /* "-I" of each spec include folder, as spelled / canonical */
+    int ninc_opts;
     unique **table;
     size_t table_size;
     uint64_t produced, limit, total;
@@ -69,6 +72,28 @@ typedef struct run {
     char *types;
     cutune_variant v;
 } run;
+
+/* `opt` as NVRTC gets it: an include folder of the spec ("-Idir", as the plan spells it)
+ * becomes its canonical folder, so that the binary and its cache key do not depend on
+ * how the spec's path was spelled (a.tune, ./a.tune, an absolute path, a symlinked
+ * folder); every other option as it is. */
+static const char *canonical_option(const run *r, const char *opt)
+{
+    for (int i = 0; i < r->ninc_opts; i++)
+        if (strcmp(opt, r->inc_opt_from[i]) == 0)
+            return r->inc_opt_to[i];
+    return opt;
+}
+
+/* `path` made canonical in arena `a` (as it is when it cannot be resolved); NULL when
+ * out of memory. */
+static const char *canonical_in(arena *a, const char *path)
+{
+    char *c = sys_canonical_path(path);
+    const char *out = arena_strdup(a, c ? c : path);
+    free(c);
+    return out;
+}
 
 static char *copy_string(arena *a, const char *s)
 {
@@ -176,7 +201,7 @@ static int next_job(void *ud, pool_job *pj)
     for (int i = 0; i < v->ndefines; i++)
         opts[k++] = js->variant.defines[i];
     for (int i = 0; i < v->noptions; i++)
-        opts[k++] = js->variant.options[i];
+        opts[k++] = canonical_option(r, js->variant.options[i]);
     opts[k++] = r->kernel_dir_opt;
 
     uint64_t h = XXH3_64bits(identity, idlen);
@@ -203,7 +228,7 @@ static int next_job(void *ud, pool_job *pj)
         r->table[h % r->table_size] = u;
         js->self = u;
     }
-    pj->job.source_name = r->spec->model->kernel_file;
+    pj->job.source_name = r->kernel_path;
     pj->job.source = r->source;
     pj->job.name_expression = js->variant.name_expression;
     pj->job.options = opts;
@@ -377,6 +402,7 @@ struct api_session {
     run r;
     cache *c;
     char *kernel_dir, *dir_opt;
+    arena *paths;              /* the canonical paths and include options */
     int threads;
 };
 
@@ -400,6 +426,7 @@ void api_session_close(api_session *ss)
     free(r->include_dirs);
     free(ss->kernel_dir);
     free(ss->dir_opt);
+    arena_free(ss->paths);
     free(r->source);
     free(r->compiler_error);
     arena_free(r->scratch);
@@ -448,17 +475,34 @@ int api_session_open(api_session **out, cutune_spec *spec, const cutune_analyze_
     }
     /* The kernel's folder, for its quoted includes; and every include folder, for the
      * cache key's walk over #include lines. */
-    const char *slash = strrchr(m->kernel_file, '/');
-    ss->kernel_dir = slash ? strndup(m->kernel_file, (size_t)(slash - m->kernel_file)) : strdup(".");
+    ss->paths = arena_new();
+    rr->kernel_path = ss->paths ? canonical_in(ss->paths, m->kernel_file) : NULL;
+    const char *slash = rr->kernel_path ? strrchr(rr->kernel_path, '/') : NULL;
+    ss->kernel_dir = !rr->kernel_path ? NULL
+                     : slash         ? strndup(rr->kernel_path, (size_t)(slash - rr->kernel_path))
+                                     : strdup(".");
     ss->dir_opt = ss->kernel_dir ? malloc(strlen(ss->kernel_dir) + 3) : NULL;
     rr->include_dirs = calloc((size_t)m->nincludes + 2, sizeof(char *));
+    rr->inc_opt_from = ss->paths ? arena_alloc(ss->paths, sizeof(char *) * (size_t)(m->nincludes + 1)) : NULL;
+    rr->inc_opt_to = ss->paths ? arena_alloc(ss->paths, sizeof(char *) * (size_t)(m->nincludes + 1)) : NULL;
+    for (int i = 0; rr->inc_opt_from && rr->inc_opt_to && rr->include_dirs && i < m->nincludes; i++) {
+        const char *canon = canonical_in(ss->paths, m->includes[i]);
+        rr->inc_opt_from[i] = arena_printf(ss->paths, "-I%s", m->includes[i]); /* as compiler/plan.c spells it */
+        rr->inc_opt_to[i] = canon ? arena_printf(ss->paths, "-I%s", canon) : NULL;
+        rr->include_dirs[rr->ninclude_dirs++] = canon;
+        if (!canon || !rr->inc_opt_from[i] || !rr->inc_opt_to[i]) {
+            rr->inc_opt_from = NULL; /* out of memory: failed below */
+            break;
+        }
+        rr->ninc_opts = i + 1;
+    }
     rr->table_size = 4099;
     rr->table = calloc(rr->table_size, sizeof(unique *));
     rr->scratch = arena_new();
     rr->values = calloc((size_t)m->nparams + 1, sizeof(char *));
     rr->types = calloc((size_t)m->nparams + 1, 1);
-    if (!ss->kernel_dir || !ss->dir_opt || !rr->include_dirs || !rr->table || !rr->scratch || !rr->values ||
-        !rr->types) {
+    if (!ss->kernel_dir || !ss->dir_opt || !rr->include_dirs || !rr->inc_opt_from || !rr->inc_opt_to ||
+        !rr->table || !rr->scratch || !rr->values || !rr->types) {
         api_session_close(ss);
         return CUTUNE_ENOMEM;
     }
@@ -466,8 +510,6 @@ int api_session_open(api_session **out, cutune_spec *spec, const cutune_analyze_
         rr->types[i] = vtype_name(m->params[i].dom.type)[0];
     sprintf(ss->dir_opt, "-I%s", ss->kernel_dir);
     rr->kernel_dir_opt = ss->dir_opt;
-    for (int i = 0; i < m->nincludes; i++)
-        rr->include_dirs[rr->ninclude_dirs++] = m->includes[i];
     rr->include_dirs[rr->ninclude_dirs++] = ss->kernel_dir;
 
     cutune_space_size size;

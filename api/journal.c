@@ -1,4 +1,4 @@
-/* journal.c - the append-only tuning journal (see journal.h). */
+/* journal.c - the append-only tuning journal (see journal.h for what is trusted). */
 #include "journal.h"
 
 #include <errno.h>
@@ -12,53 +12,137 @@
 
 #include "../base/sys.h"
 
+/* The first bytes of every header journal_open writes (compact, in field order): a
+ * torn first line is a torn header only when it starts like this. */
+#define HEADER_START "{\"format\":\"" JOURNAL_FORMAT "\""
+
+enum { FIRST_CAPACITY = 256 };
+
+/* One record read back: its ordinal, its line number (the later line wins), the
+ * record (owned: one reference). */
+typedef struct entry {
+    uint64_t ordinal, line;
+    json_t *rec;
+} entry;
+
 struct journal {
     int fd;
-    json_t **by_ordinal;   /* outcomes read back, indexed by configuration ordinal */
-    uint64_t size, count;
+    entry *entries;        /* sorted by ordinal, one per ordinal, after read_back */
+    size_t count, cap;
+    uint64_t bound, ignored;
 };
 
-static int keep(journal *j, json_t *rec)
+/* Whether `rec` is a record a resume may trust (journal.h); its ordinal in *ordinal. */
+static bool trusted(const journal *j, json_t *rec, uint64_t *ordinal)
 {
+    if (!json_is_object(rec))
+        return false;
     json_t *idx = json_object_get(rec, "index");
-    if (!json_is_integer(idx) || json_integer_value(idx) < 0)
-        return -1;
-    uint64_t k = (uint64_t)json_integer_value(idx);
-    if (k >= j->size) {
-        uint64_t size = j->size ? j->size : 256;
-        while (size <= k)
-            size *= 2;
-        json_t **grown = realloc(j->by_ordinal, sizeof(json_t *) * size);
+    if (!json_is_integer(idx) || json_integer_value(idx) < 0 || (uint64_t)json_integer_value(idx) >= j->bound)
+        return false;
+    if (!json_is_string(json_object_get(rec, "status")) || !json_is_object(json_object_get(rec, "params")))
+        return false;
+    *ordinal = (uint64_t)json_integer_value(idx);
+    return true;
+}
+
+/* Keeps `rec` (a new reference is taken) for `ordinal`. -1 when out of memory. */
+static int keep(journal *j, json_t *rec, uint64_t ordinal, uint64_t line)
+{
+    if (j->count == j->cap) {
+        if (j->cap > SIZE_MAX / 2 / sizeof(entry))
+            return -1; /* cannot happen below the file size limit; never wraps */
+        size_t cap = j->cap ? j->cap * 2 : FIRST_CAPACITY;
+        entry *grown = realloc(j->entries, sizeof(entry) * cap);
         if (!grown)
             return -1;
-        memset(grown + j->size, 0, sizeof(json_t *) * (size - j->size));
-        j->by_ordinal = grown;
-        j->size = size;
+        j->entries = grown;
+        j->cap = cap;
     }
-    if (j->by_ordinal[k])
-        json_decref(j->by_ordinal[k]); /* the later line wins */
-    else
-        j->count++;
-    j->by_ordinal[k] = json_incref(rec);
+    j->entries[j->count++] = (entry){ordinal, line, json_incref(rec)};
     return 0;
 }
 
-/* Reads an existing journal; -1 with err when it belongs to another run. */
+static int by_ordinal_then_line(const void *pa, const void *pb)
+{
+    const entry *a = pa, *b = pb;
+    if (a->ordinal != b->ordinal)
+        return a->ordinal < b->ordinal ? -1 : 1;
+    return (a->line > b->line) - (a->line < b->line);
+}
+
+/* Sorts the entries by ordinal and keeps only the last line of each ordinal. */
+static void settle(journal *j)
+{
+    if (j->count == 0)
+        return;
+    qsort(j->entries, j->count, sizeof(entry), by_ordinal_then_line);
+    size_t out = 0;
+    for (size_t i = 0; i < j->count; i++) {
+        if (out > 0 && j->entries[out - 1].ordinal == j->entries[i].ordinal) {
+            json_decref(j->entries[out - 1].rec); /* the later line wins */
+            j->entries[out - 1] = j->entries[i];
+        } else {
+            j->entries[out++] = j->entries[i];
+        }
+    }
+    j->count = out;
+}
+
+/* Checks the header line `v` (NULL: not JSON). 0, or -1 with err naming `path`. */
+static int check_header(json_t *v, const char *path, json_t *identity, char *err, size_t errsize)
+{
+    const char *format = json_string_value(json_object_get(v, "format"));
+    if (!json_is_object(v) || !format || strcmp(format, JOURNAL_FORMAT) != 0) {
+        snprintf(err, errsize, "'%s' is not a cutune journal (its first line has no \"format\": \"%s\"): give "
+                 "another --journal, or --fresh to replace it", path, JOURNAL_FORMAT);
+        return -1;
+    }
+    json_t *version = json_object_get(v, "version");
+    if (!json_is_integer(version) || json_integer_value(version) < 1) {
+        snprintf(err, errsize, "the journal '%s' has no valid \"version\": give another --journal, or --fresh to "
+                 "replace it", path);
+        return -1;
+    }
+    if (json_integer_value(version) > JOURNAL_VERSION) {
+        snprintf(err, errsize, "the journal '%s' is of version %lld; this cutune reads version %d: give another "
+                 "--journal, or --fresh to replace it", path, (long long)json_integer_value(version),
+                 JOURNAL_VERSION);
+        return -1;
+    }
+    if (!json_equal(json_object_get(v, "identity"), identity)) {
+        snprintf(err, errsize, "the journal '%s' belongs to another run (a changed spec, kernel, --set or "
+                 "device): resume with the same ones, or start afresh with --fresh", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* Reads an existing journal; -1 with err when it is not one of this run's. */
 static int read_back(journal *j, const char *path, json_t *identity, bool *has_header, off_t *whole,
                      char *err, size_t errsize)
 {
     *has_header = false;
     *whole = 0;
-    char *text = sys_read_file(path, SYS_LIMIT_STORED, NULL);
+    size_t len;
+    char *text = sys_read_file(path, SYS_LIMIT_STORED, &len);
     if (!text && errno == ENOENT)
         return 0; /* no journal yet */
     if (!text) {
         snprintf(err, errsize, "cannot read the journal '%s': %s", path, sys_strerror(errno));
         return -1;
     }
+    if (!memchr(text, '\n', len)) { /* no whole header: empty, or torn while written */
+        size_t start = strlen(HEADER_START);
+        int rc = memcmp(text, HEADER_START, len < start ? len : start) == 0 ? 0 : -1;
+        if (rc < 0)
+            check_header(NULL, path, identity, err, errsize);
+        free(text);
+        return rc;
+    }
     int rc = 0;
     char *line = text, *next;
-    for (int n = 0; *line; line = next, n++) {
+    for (uint64_t n = 0; *line; line = next, n++) {
         next = strchr(line, '\n');
         if (!next)
             break; /* no newline: a line torn by a crash, ignored (and cut off) */
@@ -66,26 +150,26 @@ static int read_back(journal *j, const char *path, json_t *identity, bool *has_h
         *whole = (off_t)(next - text);
         json_error_t jerr;
         json_t *v = json_loads(line, 0, &jerr);
+        uint64_t ordinal;
         if (n == 0) {
-            json_t *id = v ? json_object_get(v, "identity") : NULL;
-            if (!v || !json_equal(id, identity)) {
-                snprintf(err, errsize, "the journal '%s' belongs to another run (a changed spec, kernel, --set or "
-                         "device): resume with the same ones, or start afresh with --fresh", path);
-                rc = -1;
-            }
+            rc = check_header(v, path, identity, err, errsize);
             *has_header = rc == 0;
-        } else if (v) {
-            keep(j, v);
+        } else if (!trusted(j, v, &ordinal)) {
+            j->ignored++;
+        } else if (keep(j, v, ordinal, n) < 0) {
+            snprintf(err, errsize, "out of memory reading the journal '%s'", path);
+            rc = -1;
         }
         json_decref(v);
         if (rc < 0)
             break;
     }
     free(text);
+    settle(j);
     return rc;
 }
-
-int journal_open(journal **out, const char *path, json_t *identity, bool fresh, char *err, size_t errsize)
+int journal_open(journal **out, const char *path, json_t *identity, uint64_t bound, bool fresh, char *err,
+                 size_t errsize)
 {
     *out = NULL;
     journal *j = calloc(1, sizeof *j);
@@ -94,6 +178,7 @@ int journal_open(journal **out, const char *path, json_t *identity, bool fresh, 
         return -1;
     }
     j->fd = -1;
+    j->bound = bound;
     bool has_header = false;
     off_t whole = 0;
     if (!fresh && read_back(j, path, identity, &has_header, &whole, err, errsize) < 0) {
@@ -122,7 +207,8 @@ int journal_open(journal **out, const char *path, json_t *identity, bool fresh, 
         return -1;
     }
     if (!has_header) {
-        json_t *head = json_pack("{s:s, s:i, s:O}", "format", "cutune-journal", "version", 1, "identity", identity);
+        json_t *head = json_pack("{s:s, s:i, s:O}", "format", JOURNAL_FORMAT, "version", JOURNAL_VERSION, "identity",
+                                 identity);
         int rc = head ? journal_append(j, head, err, errsize) : -1;
         json_decref(head);
         if (rc < 0) {
@@ -136,17 +222,35 @@ int journal_open(journal **out, const char *path, json_t *identity, bool fresh, 
 
 json_t *journal_find(const journal *j, uint64_t ordinal)
 {
-    return j && ordinal < j->size ? j->by_ordinal[ordinal] : NULL;
-}
-
-uint64_t journal_end(const journal *j)
-{
-    return j ? j->size : 0;
+    if (!j)
+        return NULL;
+    size_t lo = 0, hi = j->count; /* binary search over the sorted entries */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (j->entries[mid].ordinal < ordinal)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < j->count && j->entries[lo].ordinal == ordinal ? j->entries[lo].rec : NULL;
 }
 
 uint64_t journal_count(const journal *j)
 {
     return j ? j->count : 0;
+}
+
+json_t *journal_at(const journal *j, uint64_t i, uint64_t *ordinal)
+{
+    if (!j || i >= j->count)
+        return NULL;
+    *ordinal = j->entries[i].ordinal;
+    return j->entries[i].rec;
+}
+
+uint64_t journal_ignored(const journal *j)
+{
+    return j ? j->ignored : 0;
 }
 
 int journal_append(journal *j, json_t *record, char *err, size_t errsize)
@@ -184,8 +288,8 @@ void journal_close(journal *j)
         return;
     if (j->fd >= 0)
         close(j->fd);
-    for (uint64_t i = 0; i < j->size; i++)
-        json_decref(j->by_ordinal[i]);
-    free(j->by_ordinal);
+    for (size_t i = 0; i < j->count; i++)
+        json_decref(j->entries[i].rec);
+    free(j->entries);
     free(j);
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../base/sys.h"
 #include "tune_result.h"
@@ -114,7 +115,7 @@ static const char *value_text(loader *ld, json_t *v)
     return arena_strdup(ld->r->arena, buf);
 }
 
-static void load_record(loader *ld, record *rec, json_t *j, uint64_t pos)
+static void load_record(loader *ld, record *rec, json_t *j)
 {
     cutune_tune_result *r = ld->r;
     arena *a = r->arena;
@@ -124,7 +125,12 @@ static void load_record(loader *ld, record *rec, json_t *j, uint64_t pos)
         bad(ld, "an entry of \"results\" is not an object");
         return;
     }
-    v->ordinal = (uint64_t)int_of(json_object_get(j, "index"), (int64_t)pos);
+    json_t *index = json_object_get(j, "index");
+    if (!json_is_integer(index) || json_integer_value(index) < 0) {
+        bad(ld, "an entry's \"index\" is not a non-negative integer");
+        return;
+    }
+    v->ordinal = (uint64_t)json_integer_value(index);
     v->nparams = r->nparams;
     const char **values = arena_alloc(a, sizeof(char *) * (size_t)(r->nparams + 1));
     char *types = arena_alloc(a, (size_t)r->nparams + 1);
@@ -309,7 +315,10 @@ static void load_header(loader *ld, json_t *root)
     s->failed = (uint64_t)int_of(json_object_get(sum, "failed"), 0);
     s->unlaunchable = (uint64_t)int_of(json_object_get(sum, "unlaunchable"), 0);
     s->pruned = (uint64_t)int_of(json_object_get(sum, "pruned"), 0);
-    s->best = int_of(json_object_get(sum, "best"), -1);
+    json_t *best = json_object_get(sum, "best");
+    if (best && !json_is_null(best) && !json_is_integer(best))
+        bad(ld, "\"summary\".\"best\" is neither an index into \"results\" nor null");
+    s->best = json_is_integer(best) ? (int64_t)json_integer_value(best) : -1;
     s->wall_seconds = num_of(json_object_get(sum, "wall_seconds"), 0);
     s->compile_seconds = num_of(json_object_get(sum, "compile_seconds"), 0);
     s->compile_wall_seconds = num_of(json_object_get(sum, "compile_wall_seconds"), 0);
@@ -361,16 +370,61 @@ static void load_root(loader *ld, json_t *root)
             bad(ld, "out of memory");
             return;
         }
-        load_record(ld, rec, json_array_get(results, i), i);
+        load_record(ld, rec, json_array_get(results, i));
         r->records[r->n++] = rec;
     }
     if (ld->failed)
         return;
     common_options(r);
-    if (r->summary.best >= (int64_t)r->n || r->summary.best < -1)
+    if (r->summary.best >= (int64_t)r->n || r->summary.best < -1) {
         bad(ld, "\"summary\".\"best\" is not an index into \"results\"");
+        return;
+    }
+    const cutune_measurement *best = r->summary.best >= 0 ? &r->records[r->summary.best]->m : NULL;
+    if (best && !result_can_win(best)) {
+        api_set_error("'%s': \"summary\".\"best\" is entry %lld, which %s: a winner must have run correctly and "
+                      "been timed in full (the file was edited or is damaged)", ld->path, (long long)r->summary.best,
+                      strcmp(best->status, "ok") != 0 ? "did not run correctly" : "was not timed in full");
+        ld->failed = true;
+        return;
+    }
     if (r->summary.variants == 0)
         r->summary.variants = r->n;
+}
+
+/* The recorded spec's file, found the same way from any working folder: an absolute
+ * recorded path as it is; a relative one (files written before paths were recorded
+ * canonical: relative to where tuning ran) beside the results file, then in each
+ * folder above it. Sets r->spec_found (canonical, in the arena) or leaves it NULL. */
+static void find_spec(cutune_tune_result *r, const char *results_path)
+{
+    const char *rec = r->spec_path;
+    if (!rec || !rec[0])
+        return;
+    char *found = NULL;
+    if (rec[0] == '/') {
+        found = sys_canonical_path(rec);
+    } else {
+        char *dir = sys_canonical_path(results_path);
+        char *slash = dir ? strrchr(dir, '/') : NULL;
+        while (slash && !found) {
+            *slash = '\0'; /* dir is now the folder (empty for the root) */
+            size_t size = strlen(dir) + strlen(rec) + 2;
+            char *candidate = malloc(size);
+            if (!candidate)
+                break;
+            snprintf(candidate, size, "%s/%s", dir, rec);
+            struct stat st;
+            if (stat(candidate, &st) == 0 && S_ISREG(st.st_mode))
+                found = sys_canonical_path(candidate);
+            free(candidate);
+            slash = strrchr(dir, '/');
+        }
+        free(dir);
+    }
+    if (found)
+        r->spec_found = arena_strdup(r->arena, found); /* NULL when out of memory: not found */
+    free(found);
 }
 
 int cutune_results_load(cutune_tune_result **out, const char *path)
@@ -413,6 +467,7 @@ int cutune_results_load(cutune_tune_result **out, const char *path)
         return CUTUNE_EIO;
     }
     snprintf(r->summary.results_path, sizeof r->summary.results_path, "%s", path);
+    find_spec(r, path);
     *out = r;
     return CUTUNE_OK;
 }
@@ -423,10 +478,14 @@ const cutune_measurement *cutune_tune_best(const cutune_tune_result *r)
 {
     if (!r || r->summary.best < 0 || (uint64_t)r->summary.best >= r->n)
         return NULL;
-    return &r->records[r->summary.best]->m;
+    const cutune_measurement *m = &r->records[r->summary.best]->m;
+    return result_can_win(m) ? m : NULL; /* never a record that did not run correctly */
 }
 
-const char *cutune_tune_spec_path(const cutune_tune_result *r) { return r->spec_path ? r->spec_path : ""; }
+const char *cutune_tune_spec_path(const cutune_tune_result *r)
+{
+    return r->spec_found ? r->spec_found : r->spec_path ? r->spec_path : "";
+}
 const char *cutune_tune_kernel(const cutune_tune_result *r) { return r->kernel ? r->kernel : ""; }
 const char *cutune_tune_date(const cutune_tune_result *r) { return r->date ? r->date : ""; }
 int cutune_tune_param_count(const cutune_tune_result *r) { return r->nparams; }

@@ -7,7 +7,6 @@
  * each configuration cost: its GPU seconds when evaluated, its compile seconds the
  * first time it is compiled (evaluated, or screened by guided). */
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 
 #include "../compiler/space.h"
 #include "search_run.h"
+#include "tune_result.h"
 
 static const char *const strategy_names[] = {"exhaustive", "random", "anneal", "genetic", "local", "guided"};
 
@@ -114,87 +114,72 @@ static int fail(cutune_spec *spec, const char *path, const char *what)
     return CUTUNE_EIO;
 }
 
-/* A recorded param value as the param's type; false when it is not of that type. */
-static bool value_of(json_t *j, vtype t, value *out)
+/* A recorded param value (as the results loader keeps it: text, docs/results-format.md)
+ * as the param's type `t`; false when it is not a value of that type. The loader writes
+ * integers in decimal, floats in the shortest form that reads back equal, booleans as
+ * true/false, so this reads back exactly what the file held. */
+static bool value_of(const char *text, vtype t, value *out)
 {
+    char *end;
+    errno = 0;
     switch (t) {
-    case VT_INT:
-        if (!json_is_integer(j))
+    case VT_INT: {
+        long long i = strtoll(text, &end, 10);
+        if (end == text || *end || errno)
             return false;
-        *out = value_int(json_integer_value(j));
+        *out = value_int(i);
         return true;
-    case VT_FLOAT:
-        if (!json_is_number(j))
+    }
+    case VT_FLOAT: {
+        double d = strtod(text, &end);
+        if (end == text || *end)
             return false;
-        *out = value_float(json_number_value(j));
+        *out = value_float(d);
         return true;
+    }
     case VT_BOOL:
-        if (!json_is_boolean(j))
+        if (strcmp(text, "true") != 0 && strcmp(text, "false") != 0)
             return false;
-        *out = value_bool(json_is_true(j));
+        *out = value_bool(strcmp(text, "true") == 0);
         return true;
     default:
-        if (!json_is_string(j))
-            return false;
-        *out = value_string(json_string_value(j));
+        *out = value_string(text);
         return true;
     }
 }
 
-static double num(json_t *j, double otherwise)
-{
-    return json_is_number(j) ? json_number_value(j) : otherwise;
-}
-
-/* Reads the recording into s->by_ordinal. CUTUNE_OK or a status with a diagnostic. */
-static int load_recording(sim *s, const char *path, json_t *root, bool *maximize, char *objective_name,
-                          size_t name_size)
+/* Reads the recording `r` (loaded by cutune_results_load: the same checks and messages
+ * as `cutune emit`) into s->by_ordinal, after checking it is of this spec. CUTUNE_OK or
+ * a status with a diagnostic. */
+static int load_recording(sim *s, const char *path, const cutune_tune_result *r)
 {
     const model *m = s->spec->model;
-    if (!json_is_object(root) || !json_is_string(json_object_get(root, "format")) ||
-        strcmp(json_string_value(json_object_get(root, "format")), "cutune-results") != 0)
-        return fail(s->spec, path, "not a cutune results file (no \"format\": \"cutune-results\")");
-    json_t *spec = json_object_get(root, "spec");
-    const char *kernel = json_string_value(json_object_get(spec, "kernel"));
-    json_t *params = json_object_get(spec, "params");
     char msg[700];
-    if (!kernel || strcmp(kernel, m->kernel) != 0) {
+    if (strcmp(r->kernel, m->kernel) != 0) {
         snprintf(msg, sizeof msg, "recorded for kernel '%s', but the spec tunes '%s': the results of another spec",
-                 kernel ? kernel : "?", m->kernel);
+                 r->kernel, m->kernel);
         return fail(s->spec, path, msg);
     }
-    bool same = json_is_array(params) && json_array_size(params) == (size_t)m->nparams;
-    for (int i = 0; same && i < m->nparams; i++) {
-        const char *name = json_string_value(json_object_get(json_array_get(params, (size_t)i), "name"));
-        same = name && strcmp(name, m->params[i].name) == 0;
-    }
+    bool same = r->nparams == m->nparams;
+    for (int i = 0; same && i < m->nparams; i++)
+        same = strcmp(r->param_names[i], m->params[i].name) == 0;
     if (!same)
         return fail(s->spec, path, "its params are not the spec's (names and order must match): the results of "
                                    "another spec");
-    json_t *obj = json_object_get(root, "objective");
-    const char *dir = json_string_value(json_object_get(obj, "direction"));
-    *maximize = dir && strcmp(dir, "maximize") == 0;
-    snprintf(objective_name, name_size, "%s",
-             json_string_value(json_object_get(obj, "name")) ? json_string_value(json_object_get(obj, "name"))
-                                                             : "objective");
-    if ((*maximize != 0) != (m->maximize != 0))
+    if ((r->summary.maximize != 0) != (m->maximize != 0))
         return fail(s->spec, path, "its objective's direction is not the spec's: the results of another spec");
-    json_t *results = json_object_get(root, "results");
-    if (!json_is_array(results))
-        return fail(s->spec, path, "no \"results\" array");
     uint64_t *vec = calloc((size_t)m->nparams + 1, sizeof(uint64_t));
     if (!vec)
         return CUTUNE_ENOMEM;
-    size_t i;
-    json_t *r;
-    json_array_foreach(results, i, r) {
-        json_t *pv = json_object_get(r, "params");
-        bool in_space = json_is_object(pv);
+    for (uint64_t i = 0; i < r->n; i++) {
+        const cutune_variant *v = &r->records[i]->v;
+        const cutune_measurement *mm = &r->records[i]->m;
+        bool in_space = true;
         for (int p = 0; in_space && p < m->nparams; p++) {
-            value v;
+            value val;
             int64_t at = -1;
-            if (value_of(json_object_get(pv, m->params[p].name), m->params[p].dom.type, &v))
-                at = domain_find(&m->params[p].dom, v);
+            if (value_of(v->values[p], m->params[p].dom.type, &val))
+                at = domain_find(&m->params[p].dom, val);
             in_space = at >= 0;
             vec[p] = (uint64_t)at;
         }
@@ -202,19 +187,16 @@ static int load_recording(sim *s, const char *path, json_t *root, bool *maximize
         if (!in_space || !sspace_valid(s->sp, key))
             continue; /* recorded, but not in this space (e.g. other --set values): not needed */
         rec_entry *e = &s->by_ordinal[sspace_ordinal(s->sp, key)];
-        const char *status = json_string_value(json_object_get(r, "status"));
         e->present = true;
-        e->objective = num(json_object_get(r, "objective"), NAN);
-        e->ok = status && strcmp(status, "ok") == 0 && isfinite(e->objective);
-        e->st.compiled = !status || strcmp(status, "compile error") != 0;
-        e->st.launchable = e->st.compiled && (!status || strcmp(status, "cannot launch") != 0);
-        json_t *res = json_object_get(r, "resources");
-        e->st.registers = (int)num(json_object_get(res, "registers"), 0);
-        e->st.spill_bytes = (int64_t)(num(json_object_get(res, "spill_stores"), 0) +
-                                      num(json_object_get(res, "spill_loads"), 0));
-        e->st.occupancy = num(json_object_get(json_object_get(r, "occupancy"), "theoretical"), 0);
-        e->gpu_seconds = num(json_object_get(r, "gpu_seconds"), 0);
-        e->compile_seconds = num(json_object_get(r, "compile_seconds"), 0);
+        e->objective = mm->timed ? mm->objective : NAN;
+        e->ok = strcmp(mm->status, "ok") == 0 && mm->timed && isfinite(e->objective);
+        e->st.compiled = strcmp(mm->status, "compile error") != 0;
+        e->st.launchable = e->st.compiled && strcmp(mm->status, "cannot launch") != 0;
+        e->st.registers = mm->registers;
+        e->st.spill_bytes = mm->spill_stores + mm->spill_loads;
+        e->st.occupancy = mm->occupancy;
+        e->gpu_seconds = mm->gpu_seconds;
+        e->compile_seconds = mm->compile_seconds;
     }
     free(vec);
     uint64_t missing = 0, first = 0;
@@ -321,7 +303,7 @@ int cutune_simulate(cutune_spec *spec, const char *results_path, const cutune_si
     s.spec = spec;
     char err[512];
     cutune_sim_report *rep = NULL;
-    json_t *root = NULL;
+    cutune_tune_result *recording = NULL;
     int rc;
     if (sspace_new(&s.sp, spec->model, 0, err, sizeof err) < 0) {
         diag_error_noloc(&spec->diags, "%s", err);
@@ -337,17 +319,10 @@ int cutune_simulate(cutune_spec *spec, const char *results_path, const cutune_si
     search_settings set;
     if ((rc = api_search_settings(spec, opts ? &opts->search : NULL, count, &set)) < 0)
         goto done;
-    json_error_t jerr;
-    root = json_load_file(results_path, 0, &jerr);
-    if (!root) {
-        FILE *f = fopen(results_path, "r");
-        if (f) {
-            fclose(f);
-            snprintf(err, sizeof err, "not JSON (line %d: %s)", jerr.line, jerr.text);
-        } else {
-            snprintf(err, sizeof err, "cannot read it: %s", strerror(errno));
-        }
-        rc = fail(spec, results_path, err);
+    /* The one results loader (api/results_load.c): what `cutune emit` refuses, this
+     * refuses too, with the same message. */
+    if ((rc = cutune_results_load(&recording, results_path)) != CUTUNE_OK) {
+        diag_error_noloc(&spec->diags, "%s", cutune_last_error());
         goto done;
     }
     s.by_ordinal = calloc((size_t)count, sizeof(rec_entry));
@@ -358,10 +333,10 @@ int cutune_simulate(cutune_spec *spec, const char *results_path, const cutune_si
         rc = CUTUNE_ENOMEM;
         goto done;
     }
-    bool maximize;
-    if ((rc = load_recording(&s, results_path, root, &maximize, rep->objective_name, sizeof rep->objective_name)) <
-        0)
+    if ((rc = load_recording(&s, results_path, recording)) < 0)
         goto done;
+    bool maximize = recording->summary.maximize;
+    snprintf(rep->objective_name, sizeof rep->objective_name, "%s", recording->summary.objective_name);
     rep->maximize = maximize;
     rep->space = count;
     int64_t best = -1;
@@ -411,7 +386,7 @@ int cutune_simulate(cutune_spec *spec, const char *results_path, const cutune_si
     free(ratios);
     free(evals);
 done:
-    json_decref(root);
+    cutune_tune_result_free(recording);
     free(s.by_ordinal);
     free(s.compiled);
     sspace_free(s.sp);

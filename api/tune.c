@@ -728,6 +728,8 @@ static int run_in_worker(tuner *t, const analyze_binary *bin, const cutune_varia
     return 0;
 }
 
+static bool params_match(const model *m, const value *vals, json_t *line);
+
 static int tune_each(void *user, const cutune_analysis *a, const analyze_binary *bin)
 {
     tuner *t = user;
@@ -738,6 +740,11 @@ static int tune_each(void *user, const cutune_analysis *a, const analyze_binary 
     }
     const cutune_variant *v = &rec->v;
     json_t *done_before = journal_find(t->journal, v->ordinal);
+    if (done_before) { /* trusted only for the configuration it names (journal.h) */
+        values_of(t->m, v, t->vals);
+        if (!params_match(t->m, t->vals, done_before))
+            done_before = NULL;
+    }
     if (done_before) {
         result_load(t->res, rec, done_before); /* measured by an earlier run: not again */
     } else if (!a->compiled) {
@@ -1038,10 +1045,9 @@ static int64_t know_journal(search_run *sr)
 {
     tuner *t = sr->t;
     int64_t n = 0;
-    for (uint64_t ord = 0; ord < journal_end(t->journal); ord++) {
-        json_t *j = journal_find(t->journal, ord);
-        if (!j)
-            continue;
+    for (uint64_t i = 0; i < journal_count(t->journal); i++) {
+        uint64_t ord;
+        json_t *j = journal_at(t->journal, i, &ord);
         uint64_t key = key_of(sr, ord);
         if (!sspace_valid(sr->sp, key) || sspace_ordinal(sr->sp, key) != ord)
             continue; /* not a configuration of this space (cannot happen with the same identity) */
@@ -1190,13 +1196,21 @@ done:
  * entries past the point where they stopped join the results too, read back through a
  * compile session (binaries from the cache), not run, as a search's do. CUTUNE_OK, or a
  * status with a diagnostic. */
+static int by_u64(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return (a > b) - (a < b);
+}
+
 static int read_back_rest(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_summary *asum)
 {
-    uint64_t end = journal_end(t->journal);
-    if (!end)
+    uint64_t count = journal_count(t->journal);
+    if (!count)
         return CUTUNE_OK;
-    unsigned char *have = calloc(end, 1);
-    uint64_t *ords = malloc(sizeof(uint64_t) * end);
+    /* The ordinals already in the results, sorted, so that the journal's entries (as
+     * many as its lines, whatever their ordinals) are looked up, never tabled. */
+    uint64_t *have = malloc(sizeof(uint64_t) * (size_t)(t->res->n + 1));
+    uint64_t *ords = malloc(sizeof(uint64_t) * (size_t)count);
     value *vals = NULL;
     sspace *sp = NULL;
     api_session *ss = NULL;
@@ -1208,11 +1222,14 @@ static int read_back_rest(tuner *t, const cutune_analyze_options *aopts, cutune_
         goto done;
     }
     for (uint64_t i = 0; i < t->res->n; i++)
-        if (t->res->records[i]->v.ordinal < end)
-            have[t->res->records[i]->v.ordinal] = 1;
-    for (uint64_t ord = 0; ord < end; ord++)
-        if (!have[ord] && journal_find(t->journal, ord))
+        have[i] = t->res->records[i]->v.ordinal;
+    qsort(have, (size_t)t->res->n, sizeof(uint64_t), by_u64);
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t ord;
+        journal_at(t->journal, i, &ord);
+        if (!bsearch(&ord, have, (size_t)t->res->n, sizeof(uint64_t), by_u64))
             ords[n++] = ord;
+    }
     if (n == 0)
         goto done;
     if (!(vals = malloc(sizeof(value) * (size_t)n * (size_t)(t->m->nparams + 1)))) {
@@ -1262,33 +1279,46 @@ done:
  * source, the device and the L2 flush setting, all of which change what is measured. */
 static int open_journal(tuner *t, const char *path, bool flush)
 {
+    /* Every ordinal of this space is below the bound: listing positions when the valid
+     * configurations are listed, else positions among the raw combinations. */
+    cutune_space_size size;
+    uint64_t bound = UINT64_MAX;
+    if (cutune_space_count(t->spec, &size) == CUTUNE_OK && !size.valid_saturated)
+        bound = size.valid <= SSPACE_LIST_LIMIT ? size.valid : size.raw_saturated ? UINT64_MAX : size.raw;
     /* The kernel's source and every file its #include lines reach, as the compile
-     * cache sees them: a changed header changes the identity too. */
+     * cache sees them: a changed header changes the identity too. Canonical paths, as
+     * the analyser gives them (api/analyze.c), so a run resumed from another working
+     * folder, or with the spec's path spelled otherwise, is the same run. */
     char *kernel = sys_read_file(t->m->kernel_file, SYS_LIMIT_SOURCE, NULL);
+    char *kpath = sys_canonical_path(t->m->kernel_file);
     char spec_hex[32], kernel_hex[40] = "unreadable";
     snprintf(spec_hex, sizeof spec_hex, "%016llx", (unsigned long long)t->spec->text_hash);
-    const char **dirs = calloc((size_t)t->m->nincludes + 2, sizeof(char *));
-    if (kernel && dirs) {
-        int n = 0;
-        for (int i = 0; i < t->m->nincludes; i++)
-            dirs[n++] = t->m->includes[i];
-        const char *slash = strrchr(t->m->kernel_file, '/');
-        char *kdir = slash ? strndup(t->m->kernel_file, (size_t)(slash - t->m->kernel_file)) : strdup(".");
-        if (kdir)
-            dirs[n++] = kdir;
-        compile_job job = {t->m->kernel_file, kernel, "", NULL, 0, t->dev.arch};
+    char **dirs = calloc((size_t)t->m->nincludes + 2, sizeof(char *));
+    int n = 0;
+    bool complete = kernel && kpath && dirs;
+    for (int i = 0; complete && i < t->m->nincludes; i++) {
+        char *c = sys_canonical_path(t->m->includes[i]); /* as it is when it cannot be resolved */
+        complete = (dirs[n++] = c ? c : strdup(t->m->includes[i])) != NULL;
+    }
+    if (complete) {
+        const char *slash = strrchr(kpath, '/');
+        if ((dirs[n] = slash ? strndup(kpath, (size_t)(slash - kpath)) : strdup(".")) != NULL)
+            n++;
+        compile_job job = {kpath, kernel, "", NULL, 0, t->dev.arch};
         cache_key key;
         char ignored[256];
-        if (cache_key_for(&job, dirs, n, &key, ignored, sizeof ignored) == 0)
+        if (cache_key_for(&job, (const char *const *)dirs, n, &key, ignored, sizeof ignored) == 0)
             snprintf(kernel_hex, sizeof kernel_hex, "%s", key.hex);
-        free(kdir);
     }
+    for (int i = 0; dirs && i < n; i++)
+        free(dirs[i]);
     free(dirs);
+    free(kpath);
     free(kernel);
     json_t *identity = json_pack("{s:s, s:s, s:s, s:s, s:b}", "spec", spec_hex, "kernel", kernel_hex, "device",
                                  t->dev.name, "arch", t->dev.arch, "flush_l2", flush);
     char err[600];
-    int rc = identity ? journal_open(&t->journal, path, identity, t->opts->fresh, err, sizeof err) : -1;
+    int rc = identity ? journal_open(&t->journal, path, identity, bound, t->opts->fresh, err, sizeof err) : -1;
     json_decref(identity);
     if (rc < 0) {
         diag_error_noloc(&t->spec->diags, "%s", identity ? err : "out of memory");

@@ -35,9 +35,14 @@ cutune_tune_result *result_new(const cutune_spec *spec, const cutune_device *dev
     r->summary.maximize = m->maximize;
     snprintf(r->summary.objective_name, sizeof r->summary.objective_name, "%s",
              m->objective ? (m->objective_name ? m->objective_name : "objective") : "time_ms");
-    r->spec_path = dup_in(a, spec->path);
+    /* Canonical paths, so that what reads the results later (emit header: the spec's
+     * functions of the problem size) finds the same files from any working folder. */
+    char *spec_path = sys_canonical_path(spec->path), *kernel_file = sys_canonical_path(m->kernel_file);
+    r->spec_path = dup_in(a, spec_path ? spec_path : spec->path);
     r->kernel = dup_in(a, m->kernel);
-    r->kernel_file = dup_in(a, m->kernel_file);
+    r->kernel_file = dup_in(a, kernel_file ? kernel_file : m->kernel_file);
+    free(spec_path);
+    free(kernel_file);
     r->strategy = dup_in(a, strategy_name(m->search.strategy));
     time_t now = time(NULL);
     struct tm tm;
@@ -138,6 +143,11 @@ void result_set_status(cutune_tune_result *r, record *rec, const char *status, c
 {
     rec->m.status = status; /* a literal */
     rec->m.reason = reason ? dup_in(r->arena, reason) : NULL;
+}
+
+bool result_can_win(const cutune_measurement *m)
+{
+    return m->status && strcmp(m->status, "ok") == 0 && m->timed && !m->pruned && isfinite(m->objective);
 }
 
 void result_set_best(cutune_tune_result *r, const record *rec)
@@ -329,7 +339,7 @@ void result_load(cutune_tune_result *r, record *rec, json_t *j)
     json_t *occ = json_object_get(j, "occupancy");
     m->driver_blocks_per_sm = (int)number_of(json_object_get(occ, "driver_blocks_per_sm"), -1);
     json_t *t = json_object_get(j, "time_ms");
-    m->timed = json_is_object(t);
+    m->timed = json_is_object(t) && strcmp(m->status, "ok") == 0; /* only a correct run's times count */
     if (m->timed) {
         m->median_ms = number_of(json_object_get(t, "median"), NAN);
         m->min_ms = number_of(json_object_get(t, "min"), NAN);

@@ -21,7 +21,9 @@ struct cutune_tune_result {
     double *scratch_metrics;
     cutune_tune_summary summary;
     cutune_device device;
-    char *spec_path, *kernel, *kernel_file, *strategy, *date;
+    char *spec_path, *kernel, *kernel_file, *strategy, *date; /* spec_path: as recorded (canonical
+                                                                    when tuned by this cutune) */
+    char *spec_found;          /* read back: the recorded spec's file, found and canonical; NULL if not */
     int nparams;
     const char **param_names, **param_types;
     int nmetrics;
@@ -43,6 +45,11 @@ record *result_scratch(cutune_tune_result *r);
 
 /* result_set_status: the record's status and (copied) reason; reason may be NULL. */
 void result_set_status(cutune_tune_result *r, record *rec, const char *status, const char *reason);
+
+/* result_can_win: whether `m` may be a run's winner: status "ok", timed in full (not
+ * pruned), with a finite objective. The tuner's best, a results file's summary.best and
+ * cutune_tune_best all obey it. */
+bool result_can_win(const cutune_measurement *m);
 
 /* result_set_best: the record is the best so far. */
 void result_set_best(cutune_tune_result *r, const record *rec);

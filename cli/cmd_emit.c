@@ -42,8 +42,9 @@ static bool spec_matches(const cutune_spec *spec, const cutune_tune_result *r)
     return true;
 }
 
-/* The spec recorded in the results, when it still loads and matches; else NULL with a
- * note saying what the header then lacks. */
+/* The spec recorded in the results (found from any working folder: see
+ * cutune_tune_spec_path), when it still loads and matches; else NULL with a note on
+ * stderr saying what the header then lacks, never silently. */
 static cutune_spec *recorded_spec(const char *results_path, const cutune_tune_result *r, const cli_common *c)
 {
     const char *path = cutune_tune_spec_path(r);
@@ -64,8 +65,9 @@ static cutune_spec *recorded_spec(const char *results_path, const cutune_tune_re
         return spec;
     cutune_spec_free(spec);
     if (!c->quiet)
-        fprintf(stderr, "note: %s %s%s%s; the header has no functions of the problem size (give the spec with "
-                        "--spec)\n", results_path, why, path[0] ? ": " : "", path);
+        fprintf(stderr, "note: %s %s%s%s; the header has no functions of the problem size (no *_grid_dim_*, "
+                        "*_block_dim_* or *_config_* functions: give the spec with --spec)\n", results_path, why,
+                path[0] ? ": " : "", path);
     return NULL;
 }
 
@@ -98,11 +100,28 @@ static int emit_header(const emit_args *a, const cli_common *c, cutune_tune_resu
                                        "configuration");
     }
     const char *base = a->output && strcmp(a->output, "-") != 0 ? strrchr(a->output, '/') : NULL;
-    cutune_header_options opts = {a->prefix, (const char *const *)a->files,
+    /* The results files as the header names them: canonical, so that the header is the
+     * same from any working folder (as given when a path cannot be resolved). */
+    char **canon = calloc((size_t)a->nfiles + 1, sizeof(char *));
+    const char **sources = calloc((size_t)a->nfiles + 1, sizeof(char *));
+    if (!canon || !sources) {
+        free(canon);
+        free(sources);
+        cutune_spec_free(spec);
+        fprintf(stderr, "cutune emit: out of memory\n");
+        return EXIT_INTERNAL;
+    }
+    for (int k = 0; k < a->nfiles; k++)
+        sources[k] = (canon[k] = sys_canonical_path(a->files[k])) ? canon[k] : a->files[k];
+    cutune_header_options opts = {a->prefix, sources,
                                   base ? base + 1 : a->output && strcmp(a->output, "-") != 0 ? a->output : NULL};
     char *text = NULL;
     int seen = spec ? cutune_spec_diagnostic_count(spec) : 0;
     int rc = cutune_emit_header(&text, spec, (const cutune_tune_result *const *)results, a->nfiles, &opts);
+    for (int k = 0; k < a->nfiles; k++)
+        free(canon[k]);
+    free(canon);
+    free(sources);
     if (rc == CUTUNE_OK) {
         code = write_text(a->output ? a->output : "-", text);
     } else if (rc == CUTUNE_ESPEC || rc == CUTUNE_EEVAL) {

@@ -428,7 +428,10 @@ int cutune_results_load(cutune_tune_result **out, const char *path);
  * variant ran correctly. */
 const cutune_measurement *cutune_tune_best(const cutune_tune_result *r);
 
-/* What a result is about, as recorded: the spec's path (as given when tuning), the
+/* What a result is about, as recorded: the spec's path (canonical when tuned; for a
+ * loaded results file, the recorded spec's file when it is found, wherever the caller's
+ * working folder is: a relative recorded path is looked for beside the results file and
+ * in the folders above it; else the path as recorded), the
  * kernel's name, the date of the run (UTC, "2026-11-22T04:13:19Z"), the params (names
  * and types: "int", "float", "bool", "string"; NULL for an index out of range) and the
  * device (name, arch, cc, sm_count, l2_bytes, driver_version). */

@@ -5,11 +5,17 @@
  *
  * Safe for concurrent runs and against crashes: an entry is written to a temporary
  * file in the cache folder and renamed into place, so a reader sees a whole entry or
- * none; a damaged entry (wrong magic, short) is a miss and is rewritten. */
+ * none. Entries carry a checksum over their metadata and cubin, and every field is
+ * checked when read: a damaged, edited, torn or older-format entry is a miss (compiled
+ * again and rewritten), never a hit (cache.c says what is checked). */
 #ifndef CUTUNE_RUNTIME_CACHE_H
 #define CUTUNE_RUNTIME_CACHE_H
 
 #include "compile.h"
+
+/* Bounds of the walk over #include lines: nesting deeper than this is an error (GCC's
+ * own limit is 200), and so is reaching more files than this. */
+enum { CACHE_MAX_INCLUDE_DEPTH = 200, CACHE_MAX_INCLUDE_FILES = 16384 };
 
 typedef struct cache_key {
     char hex[33];  /* 128-bit XXH3 digest in hex */
@@ -20,8 +26,12 @@ typedef struct cache_key {
 const char *cache_default_dir(char *buf, size_t size);
 
 /* cache_key_for: the key of `job`. `include_dirs` are the folders its includes are
- * looked up in (besides the including file's own). Returns 0, or -1 with err when the
- * source's includes cannot be read. */
+ * looked up in (besides the including file's own). Included files enter the key by
+ * canonical path and content; the job's source_name and options enter it as given (they
+ * are NVRTC's input), so callers give canonical paths there. Returns 0, or -1 with err
+ * when an included file cannot be read, includes nest more than
+ * CACHE_MAX_INCLUDE_DEPTH deep (err names the chain), or more than
+ * CACHE_MAX_INCLUDE_FILES files are reached. */
 int cache_key_for(const compile_job *job, const char *const *include_dirs, int ninclude_dirs, cache_key *key,
                   char *err, size_t errsize);
 

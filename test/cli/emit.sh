@@ -37,6 +37,13 @@ check "no winner is said" grep -q "nowinner.json: no variant ran correctly" "$tm
 "$cutune" emit header --spec "$src/examples/sweep.tune" "$fx/h100.json" >/dev/null 2>"$tmp/err"
 check "results of another spec: 2" test $? -eq 2
 check "the mismatch is said" grep -q "is not of this spec" "$tmp/err"
+# summary.best naming an entry that did not run correctly (entry 0 is wrong): refused,
+# never emitted as the winner.
+sed 's/"best": 2,/"best": 0,/' "$fx/h100.json" >"$tmp/wrongbest.json"
+"$cutune" emit header --spec "$scale" "$tmp/wrongbest.json" >"$tmp/wb.h" 2>"$tmp/err"
+check "a best that is wrong: 3" test $? -eq 3
+check "a best that is wrong: said" grep -q 'wrongbest.json.: "summary"."best" is entry 0, which did not run correctly' "$tmp/err"
+check "a best that is wrong: no header" test ! -s "$tmp/wb.h"
 # Without block_x's default, the first values (16 x 1 threads) break `require 32 <= ...`.
 mkdir -p "$tmp/nodef" && cp "$src/kernels/sum_matrix.cu" "$tmp/nodef/" &&
     sed -e 's/ default 32;/;/' -e 's|"../kernels/sum_matrix.cu"|"sum_matrix.cu"|' \
@@ -54,14 +61,19 @@ check "a prefix that is no identifier: 2" test $? -eq 2
 check "unwritable output: 3" test $? -eq 3
 "$cutune" help emit >"$tmp/out"; check "help emit documents --prefix" grep -q -- "--prefix P" "$tmp/out"
 
-# The recorded spec: found from the source folder (its path is relative to it), not
-# from elsewhere, where a note says what the header lacks.
+# The recorded spec (relative to where tuning ran, in this older file) is found from
+# any working folder: beside the results file or in a folder above it (paths.sh
+# compares the headers byte for byte). A results file moved away from its spec gets a
+# note saying what the header lacks.
 (cd "$src" && "$cutune" emit header test/emit/h100.json) >"$tmp/rec.h" 2>"$tmp/err"
 check "recorded spec: 0" test $? -eq 0
 check "recorded spec gives functions" grep -q "static inline long long SCALE_grid_dim_x(long long nx)" "$tmp/rec.h"
-(cd "$tmp" && "$cutune" emit header "$fx/h100.json") >"$tmp/norec.h" 2>"$tmp/err"
+(cd "$tmp" && "$cutune" emit header "$fx/h100.json") >"$tmp/rec2.h" 2>"$tmp/err"
+check "recorded spec from another folder: functions too" grep -q "SCALE_grid_dim_x(long long nx)" "$tmp/rec2.h"
+cp "$fx/h100.json" "$tmp/away.json"
+(cd "$tmp" && "$cutune" emit header away.json) >"$tmp/norec.h" 2>"$tmp/err"
 check "no recorded spec: still 0" test $? -eq 0
-check "no recorded spec: a note" grep -q "note: .*h100.json records a spec that cannot be loaded now" "$tmp/err"
+check "no recorded spec: a note" grep -q "note: away.json records a spec that cannot be loaded now" "$tmp/err"
 check "no recorded spec: no functions" bash -c "! grep -q 'grid_dim_x(' '$tmp/norec.h'"
 check "no recorded spec: still the macros" grep -q "^#define SUM_MATRIX_BLOCK_X 64$" "$tmp/norec.h"
 

@@ -23,7 +23,8 @@ check "multi-device header" test $? -eq 0
 "$cutune" emit header --spec "$scale" --prefix SCALE_DEF -o "$tmp/default.h"
 check "default header" test $? -eq 0
 "$cutune" emit header --spec "$scale" "$fx/h100.json" -o "$tmp/one.h"; check "one-device header" test $? -eq 0
-(cd "$tmp" && "$cutune" emit header -q "$fx/h100.json" --prefix NOSPEC -o "$tmp/nospec.h")
+cp "$fx/h100.json" "$tmp/moved.json" # away from its spec: the spec is not found
+(cd "$tmp" && "$cutune" emit header -q moved.json --prefix NOSPEC -o "$tmp/nospec.h")
 check "header without a spec" test $? -eq 0
 check "without a spec there are no functions" bash -c "! grep -q 'grid_dim_x(' '$tmp/nospec.h'"
 "$cutune" emit header --spec "$fx/types.tune" -o "$tmp/types.h"; check "every-type header" test $? -eq 0

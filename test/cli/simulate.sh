@@ -35,8 +35,11 @@ for a in range(10):
                 continue
             obj = 100 - (a - 7) ** 2 - (b - 3) ** 2 - abs(math.log2(c) - 2)
             ok = not (a == 0 and b == 0)
+            t = 1.0 / obj
             res.append({"index": len(res), "params": {"a": a, "b": b, "c": c},
                         "status": "ok" if ok else "wrong", "objective": obj if ok else None,
+                        "block": [32, 1, 1], "grid": [1, 1, 1],
+                        "time_ms": {"median": t, "min": t, "max": t, "q1": t, "q3": t} if ok else None,
                         "resources": {"registers": 32}, "occupancy": {"theoretical": 0.5},
                         "gpu_seconds": 0.1, "compile_seconds": 0.2})
 doc = {"format": "cutune-results", "version": 1, "spec": {"kernel": "k", "params": [
@@ -48,7 +51,17 @@ json.dump(short, open(d + "/short.json", "w"))
 other = json.loads(json.dumps(doc)); other["spec"]["kernel"] = "gemm"
 json.dump(other, open(d + "/other.json", "w"))
 renamed = json.loads(json.dumps(doc)); renamed["spec"]["params"][2]["name"] = "d"
+for r in renamed["results"]:
+    r["params"]["d"] = r["params"].pop("c")
 json.dump(renamed, open(d + "/renamed.json", "w"))
+# Files that simulate used to read while emit refused them: another format, a later
+# version, entries without their launch (block, grid).
+json.dump(dict(doc, format="kernel_tuner"), open(d + "/format.json", "w"))
+json.dump(dict(doc, version=2), open(d + "/v2.json", "w"))
+bare = json.loads(json.dumps(doc))
+for r in bare["results"]:
+    del r["block"], r["grid"]
+json.dump(bare, open(d + "/bare.json", "w"))
 PY
 s=$tmp/s.tune
 "$cutune" simulate "$s" --results "$tmp/full.json" --strategy exhaustive >"$tmp/out" 2>"$tmp/err"
@@ -88,4 +101,18 @@ check "--budget 150%: said" grep -q "percentage above 0 and at most 100" "$tmp/e
 check "unknown strategy: said" grep -q "unknown search strategy 'best'" "$tmp/err"
 "$cutune" simulate "$s" 2>/dev/null; check "no --results: usage (2)" test $? -eq 2
 "$cutune" simulate "$s" --results "$tmp/full.json" --repeat 0 2>/dev/null; check "--repeat 0: usage (2)" test $? -eq 2
+# One loader for emit and simulate: the same files refused, with the same message.
+for f in format v2 bare; do
+    "$cutune" simulate "$s" --results "$tmp/$f.json" >/dev/null 2>"$tmp/sim.err"; sim=$?
+    "$cutune" emit csv "$tmp/$f.json" >/dev/null 2>"$tmp/emit.err"; emit=$?
+    check "$f.json: simulate refuses it (3)" test $sim -eq 3
+    check "$f.json: emit refuses it (3)" test $emit -eq 3
+    msg=$(sed -n 's/^cutune emit: //p' "$tmp/emit.err")
+    check "$f.json: the same message ($msg)" grep -qF -- "$msg" "$tmp/sim.err"
+done
+check "bare.json: what is missing is said" grep -q 'not a cutune results file: an entry.s "block" is not 3 numbers' "$tmp/sim.err"
+"$cutune" simulate "$s" --results "$tmp/format.json" 2>"$tmp/err" >/dev/null
+check "format.json: the format is said" grep -q "format.json' is not a cutune results file: its \"format\"" "$tmp/err"
+"$cutune" simulate "$s" --results "$tmp/v2.json" 2>"$tmp/err" >/dev/null
+check "v2.json: the version is said" grep -q "version 2; this cutune reads version 1" "$tmp/err"
 finish

@@ -1,6 +1,6 @@
 /* test_compile.c - the compile stage without a GPU: NVRTC variants, resources from the
  * ptxas report, a deliberate compile failure, and the cache (a second run compiles
- * nothing; a changed header is noticed; a damaged entry is a miss). */
+ * nothing; a changed header is noticed; a damaged or edited entry is a miss). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -202,6 +202,20 @@ static void test_cache(void **state)
     assert_int_equal(fourth.cached, 5);
     cutune_analyze_summary fifth = analyze(&s, cache_dir);
     assert_int_equal(fifth.compiled, 0);
+    /* An entry edited by hand (its registers set to 99, one byte of another's cubin
+     * changed) is a miss, recompiled and rewritten: never served. */
+    snprintf(cmd, sizeof cmd, "f=$(grep -l '\"registers\":' $(find '%s' -name '*.entry') | head -1) && "
+             "sed -i 's/\"registers\":[0-9]*/\"registers\":99/' \"$f\" && grep -q '\"registers\":99' \"$f\" && "
+             "g=$(grep -L '\"registers\":99' $(grep -l '\"ok\":true' $(find '%s' -name '*.entry')) | head -1) && "
+             "printf 'X' | dd of=\"$g\" bs=1 seek=$(( $(stat -c %%s \"$g\") - 20 )) conv=notrunc 2>/dev/null",
+             cache_dir, cache_dir);
+    assert_int_equal(system(cmd), 0);
+    cutune_analyze_summary sixth = analyze(&s, cache_dir);
+    assert_int_equal(sixth.compiled, 2);
+    assert_int_equal(sixth.cached, 6);
+    for (int i = 0; i < s.n; i++)
+        assert_int_not_equal(s.regs[i], 99);
+    assert_int_equal(analyze(&s, cache_dir).compiled, 0);
     /* No temporary files are left behind. */
     snprintf(cmd, sizeof cmd, "test -z \"$(find '%s' -name '*.tmp.*')\"", cache_dir);
     assert_int_equal(system(cmd), 0);

@@ -5,6 +5,7 @@
 #include "helpers.h"
 
 #include <math.h>
+#include <unistd.h>
 
 #include "api/tune_result.h"
 #include "compiler/cexpr.h"
@@ -254,13 +255,89 @@ static void test_csv(void **state)
     cutune_tune_result_free(r);
 }
 
+/* Writes h100.json with `from` replaced by `to` (once) to a temporary file; returns
+ * its path (static storage). */
+static const char *crafted(const char *from, const char *to)
+{
+    static char out[256];
+    char in[512];
+    snprintf(in, sizeof in, "%s/test/emit/h100.json", CUTUNE_SOURCE_DIR);
+    FILE *f = fopen(in, "r");
+    assert_non_null(f);
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    char *at = strstr(text, from);
+    assert_non_null(at);
+    snprintf(out, sizeof out, "/tmp/cutune-test-emit-%d.json", (int)getpid());
+    f = fopen(out, "w");
+    assert_non_null(f);
+    fprintf(f, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    fclose(f);
+    return out;
+}
+
+/* A results file whose summary.best names an entry that did not run correctly (wrong,
+ * failed, pruned, untimed) is refused: such an entry never becomes a header's winner. */
+static void test_best_must_have_run_correctly(void **state)
+{
+    (void)state;
+    cutune_tune_result *r = NULL;
+    static const char *const cases[][3] = {
+        {"\"best\": 2", "\"best\": 0", "did not run correctly"},   /* entry 0 is wrong */
+        {"\"best\": 2", "\"best\": 3", "did not run correctly"},   /* entry 3 a compile error */
+        {"\"reps\": 10, \"batch\": 1, \"pruned\": false", "\"reps\": 3, \"batch\": 1, \"pruned\": true",
+         NULL},                                                       /* entry 1 pruned: not the best */
+        {"\"best\": 2", "\"best\": \"2\"", "neither an index"},
+        {"\"best\": 2", "\"best\": 1.0", "neither an index"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        const char *path = crafted(cases[k][0], cases[k][1]);
+        int rc = cutune_results_load(&r, path);
+        if (!cases[k][2]) { /* a pruned entry that is not the best loads */
+            assert_int_equal(rc, CUTUNE_OK);
+            cutune_tune_result_free(r);
+            continue;
+        }
+        assert_int_equal(rc, CUTUNE_EIO);
+        assert_null(r);
+        if (!strstr(cutune_last_error(), cases[k][2]) || !strstr(cutune_last_error(), path))
+            fail_msg("case %zu: %s", k, cutune_last_error());
+    }
+    /* The pruned entry named best: refused. */
+    char both[2][128];
+    const char *path = crafted("\"best\": 2", "\"best\": 1");
+    assert_int_equal(cutune_results_load(&r, path), CUTUNE_OK); /* entry 1 is ok and timed: a valid pick */
+    cutune_tune_result_free(r);
+    snprintf(both[0], sizeof both[0], "%s", "\"reps\": 10, \"batch\": 1, \"pruned\": false");
+    snprintf(both[1], sizeof both[1], "%s", "\"reps\": 3, \"batch\": 1, \"pruned\": true");
+    FILE *f = fopen(path, "r");
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    char *at = strstr(text, both[0]);
+    assert_non_null(at);
+    f = fopen(path, "w");
+    fprintf(f, "%.*s%s%s", (int)(at - text), text, both[1], at + strlen(both[0]));
+    fclose(f);
+    assert_int_equal(cutune_results_load(&r, path), CUTUNE_EIO);
+    assert_non_null(strstr(cutune_last_error(), "was not timed in full"));
+    /* A negative or fractional index is not trusted either. */
+    path = crafted("\"index\": 10,", "\"index\": -10,");
+    assert_int_equal(cutune_results_load(&r, path), CUTUNE_EIO);
+    assert_non_null(strstr(cutune_last_error(), "\"index\" is not a non-negative integer"));
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cexpr_literal),  cmocka_unit_test(test_cexpr_struct),
         cmocka_unit_test(test_cexpr_lets_used), cmocka_unit_test(test_cexpr_literals),
         cmocka_unit_test(test_results_load),   cmocka_unit_test(test_header_without_spec),
-        cmocka_unit_test(test_csv),
+        cmocka_unit_test(test_csv),            cmocka_unit_test(test_best_must_have_run_correctly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,11 +1,15 @@
 /* test_journal.c - the tuning journal: outcomes read back after a reopen, a torn last
- * line tolerated and cut off, another run's journal refused, --fresh starting over. */
+ * line tolerated and cut off, another run's journal refused, --fresh starting over; and
+ * what is not trusted: indices out of the space (2^62, the space's size, negative, not
+ * integers), records that are not objects or lack fields, a file of another format or
+ * a later version (refused, never mixed in or truncated). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -14,6 +18,9 @@
 
 static char path[256];
 
+/* The space of the tests: ordinals 0 .. BOUND - 1. */
+enum { BOUND = 100 };
+
 static json_t *identity(const char *spec)
 {
     return json_pack("{s:s, s:s}", "spec", spec, "device", "test GPU");
@@ -21,7 +28,7 @@ static json_t *identity(const char *spec)
 
 static void append(journal *j, int index, const char *status)
 {
-    json_t *rec = json_pack("{s:i, s:s}", "index", index, "status", status);
+    json_t *rec = json_pack("{s:i, s:s, s:{s:i}}", "index", index, "status", status, "params", "x", index);
     char err[256];
     assert_int_equal(journal_append(j, rec, err, sizeof err), 0);
     json_decref(rec);
@@ -35,14 +42,14 @@ static void test_journal(void **state)
     json_t *id = identity("abc"), *other = identity("xyz");
     char err[512];
     journal *j;
-    assert_int_equal(journal_open(&j, path, id, false, err, sizeof err), 0);
+    assert_int_equal(journal_open(&j, path, id, BOUND, false, err, sizeof err), 0);
     assert_int_equal(journal_count(j), 0);
     append(j, 0, "ok");
     append(j, 2, "wrong");
     journal_close(j);
 
     /* Read back after a reopen. */
-    assert_int_equal(journal_open(&j, path, id, false, err, sizeof err), 0);
+    assert_int_equal(journal_open(&j, path, id, BOUND, false, err, sizeof err), 0);
     assert_int_equal(journal_count(j), 2);
     assert_string_equal(json_string_value(json_object_get(journal_find(j, 2), "status")), "wrong");
     assert_null(journal_find(j, 1));
@@ -54,25 +61,25 @@ static void test_journal(void **state)
     FILE *f = fopen(path, "a");
     fputs("{\"index\": 5, \"stat", f);
     fclose(f);
-    assert_int_equal(journal_open(&j, path, id, false, err, sizeof err), 0);
+    assert_int_equal(journal_open(&j, path, id, BOUND, false, err, sizeof err), 0);
     assert_int_equal(journal_count(j), 2);
     append(j, 7, "ok");
     journal_close(j);
-    assert_int_equal(journal_open(&j, path, id, false, err, sizeof err), 0);
+    assert_int_equal(journal_open(&j, path, id, BOUND, false, err, sizeof err), 0);
     assert_int_equal(journal_count(j), 3);
     assert_non_null(journal_find(j, 7));
     assert_null(journal_find(j, 5));
     journal_close(j);
 
     /* Another spec's journal is not mixed in. */
-    assert_int_equal(journal_open(&j, path, other, false, err, sizeof err), -1);
+    assert_int_equal(journal_open(&j, path, other, BOUND, false, err, sizeof err), -1);
     assert_non_null(strstr(err, "belongs to another run"));
 
     /* --fresh starts over. */
-    assert_int_equal(journal_open(&j, path, other, true, err, sizeof err), 0);
+    assert_int_equal(journal_open(&j, path, other, BOUND, true, err, sizeof err), 0);
     assert_int_equal(journal_count(j), 0);
     journal_close(j);
-    assert_int_equal(journal_open(&j, path, other, false, err, sizeof err), 0);
+    assert_int_equal(journal_open(&j, path, other, BOUND, false, err, sizeof err), 0);
     assert_int_equal(journal_count(j), 0);
     journal_close(j);
     json_decref(id);
@@ -80,8 +87,119 @@ static void test_journal(void **state)
     unlink(path);
 }
 
+
+/* Writes `text` as the whole file at `path`. */
+static void write_raw(const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static char *read_raw(void)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+#define HEADER "{\"format\":\"cutune-journal\",\"version\":1,\"identity\":{\"spec\":\"abc\",\"device\":\"test GPU\"}}\n"
+#define REC(index, status) "{\"index\":" index ",\"status\":\"" status "\",\"params\":{\"x\":1}}\n"
+
+/* Records a resume must not trust are ignored: their variants are measured again. */
+static void test_untrusted_records(void **state)
+{
+    (void)state;
+    snprintf(path, sizeof path, "/tmp/cutune-journal-test-u-%d", (int)getpid());
+    json_t *id = identity("abc");
+    char err[512];
+    journal *j;
+    write_raw(HEADER REC("4611686018427387904", "ok")      /* 2^62: a heap overflow before */
+              REC("100", "ok")                              /* the space's size: one past the end */
+              REC("-1", "ok") REC("1.5", "ok") REC("\"3\"", "ok")
+              "[1, 2, 3]\n"                                 /* not an object */
+              "{\"index\": 4, \"params\": {}}\n"          /* no status */
+              "{\"index\": 5, \"status\": \"ok\"}\n"     /* no params */
+              "not json at all\n"
+              REC("99", "ok") REC("7", "wrong") REC("7", "ok"));
+    assert_int_equal(journal_open(&j, path, id, BOUND, false, err, sizeof err), 0);
+    assert_int_equal(journal_count(j), 2);
+    assert_int_equal(journal_ignored(j), 9);
+    assert_non_null(journal_find(j, 99));
+    assert_null(journal_find(j, 100));
+    assert_null(journal_find(j, (uint64_t)1 << 62));
+    assert_null(journal_find(j, 4));
+    assert_null(journal_find(j, 5));
+    /* The later line of an ordinal wins; journal_at walks in ordinal order. */
+    assert_string_equal(json_string_value(json_object_get(journal_find(j, 7), "status")), "ok");
+    uint64_t ord = 0;
+    assert_non_null(journal_at(j, 0, &ord));
+    assert_int_equal(ord, 7);
+    assert_non_null(journal_at(j, 1, &ord));
+    assert_int_equal(ord, 99);
+    assert_null(journal_at(j, 2, &ord));
+    journal_close(j);
+    /* In a larger space, 2^62 is an ordinal like any other: kept, not tabled. */
+    assert_int_equal(journal_open(&j, path, id, (uint64_t)1 << 63, false, err, sizeof err), 0);
+    assert_non_null(journal_find(j, (uint64_t)1 << 62));
+    assert_int_equal(journal_count(j), 4);
+    journal_close(j);
+    json_decref(id);
+    unlink(path);
+}
+
+/* A file of another format, or a later version, is refused with the path named, and
+ * left as it was (never truncated, never appended to). */
+static void test_other_formats_refused(void **state)
+{
+    (void)state;
+    snprintf(path, sizeof path, "/tmp/cutune-journal-test-f-%d", (int)getpid());
+    json_t *id = identity("abc");
+    char err[512];
+    journal *j = NULL;
+    static const char *const refused[] = {
+        "{\"format\":\"kernel_tuner\",\"version\":1,\"identity\":{\"spec\":\"abc\",\"device\":\"test GPU\"}}\n",
+        "{\"format\":\"cutune-journal\",\"version\":2,\"identity\":{\"spec\":\"abc\",\"device\":\"test GPU\"}}\n",
+        "{\"format\":\"cutune-journal\",\"version\":\"1\",\"identity\":{\"spec\":\"abc\",\"device\":\"test GPU\"}}\n",
+        "[\"format\", \"cutune-journal\"]\n",
+        "an important file without a newline", /* not a torn header: not truncated */
+    };
+    static const char *const said[] = {"is not a cutune journal", "is of version 2; this cutune reads version 1",
+                                       "has no valid \"version\"", "is not a cutune journal",
+                                       "is not a cutune journal"};
+    for (size_t k = 0; k < sizeof refused / sizeof *refused; k++) {
+        char text[512];
+        snprintf(text, sizeof text, "%s%s", refused[k], strchr(refused[k], '\n') ? REC("1", "ok") : "");
+        write_raw(text);
+        err[0] = '\0';
+        assert_int_equal(journal_open(&j, path, id, BOUND, false, err, sizeof err), -1);
+        assert_null(j);
+        if (!strstr(err, said[k]) || !strstr(err, path))
+            fail_msg("case %zu: %s", k, err);
+        assert_string_equal(read_raw(), text);
+    }
+    /* A torn header (a crash while writing it) starts afresh. */
+    write_raw("{\"format\":\"cutune-jou");
+    assert_int_equal(journal_open(&j, path, id, BOUND, false, err, sizeof err), 0);
+    journal_close(j);
+    assert_string_equal(read_raw(), HEADER);
+    /* --fresh replaces even a file of another format. */
+    write_raw(refused[0]);
+    assert_int_equal(journal_open(&j, path, id, BOUND, true, err, sizeof err), 0);
+    journal_close(j);
+    assert_string_equal(read_raw(), HEADER);
+    json_decref(id);
+    unlink(path);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_journal)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_journal), cmocka_unit_test(test_untrusted_records),
+                                       cmocka_unit_test(test_other_formats_refused)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

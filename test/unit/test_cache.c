@@ -1,0 +1,262 @@
+/* test_cache.c - the compile cache's trust rules without compiling anything: an entry
+ * read back equal; an entry with one byte edited (its JSON or its cubin), torn, of the
+ * older format, under another key, or with a field out of range, is a miss; and the
+ * key's walk over #include lines: a header that includes itself, two that include each
+ * other, a 10,000-deep chain (a clear error, no crash), and one file reached through
+ * different spellings of its path giving one key. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "runtime/cache.h"
+
+static char dir[256];
+
+static void write_at(const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/cutune-test-cache-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd);
+}
+
+static unsigned char cubin_bytes[] = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0x33, 0, 0, 0x10, 0x20, 0x30};
+
+static compile_output sample(void)
+{
+    compile_output o;
+    memset(&o, 0, sizeof o);
+    o.ok = true;
+    o.log = "ptxas info    : Used 40 registers";
+    o.lowered_name = "_Z1kPf";
+    o.cubin = cubin_bytes;
+    o.cubin_size = sizeof cubin_bytes;
+    o.has_resources = true;
+    o.res = (kernel_resources){40, 1, 2048, 16, 0, 0};
+    o.seconds = 0.25;
+    return o;
+}
+
+static void entry_file(const cache_key *k, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/cache/%.2s/%s.entry", dir, k->hex, k->hex);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *buf = malloc(1 << 16);
+    assert_non_null(buf);
+    *len = fread(buf, 1, 1 << 16, f);
+    fclose(f);
+    return buf;
+}
+
+static void spit(const char *path, const char *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, len, f), len);
+    fclose(f);
+}
+
+/* Replaces the first `from` in the entry by `to` (same length or not). */
+static void edit_entry(const char *path, const char *from, const char *to)
+{
+    size_t len;
+    char *data = slurp(path, &len);
+    char *at = NULL;
+    for (size_t i = 0; !at && i + strlen(from) <= len; i++)
+        if (memcmp(data + i, from, strlen(from)) == 0)
+            at = data + i;
+    assert_non_null(at);
+    size_t head = (size_t)(at - data), tail = len - head - strlen(from);
+    char *out = malloc(len + strlen(to) + 1);
+    assert_non_null(out);
+    memcpy(out, data, head);
+    memcpy(out + head, to, strlen(to));
+    memcpy(out + head + strlen(to), at + strlen(from), tail);
+    spit(path, out, head + strlen(to) + tail);
+    free(out);
+    free(data);
+}
+
+static void test_entries_are_checked(void **state)
+{
+    (void)state;
+    char cdir[512], err[512], path[700];
+    snprintf(cdir, sizeof cdir, "%s/cache", dir);
+    cache *c;
+    assert_int_equal(cache_open(&c, cdir, err, sizeof err), 0);
+    cache_key key = {"0123456789abcdef0123456789abcdef"};
+    entry_file(&key, path, sizeof path);
+    compile_output in = sample(), out;
+    assert_int_equal(cache_put(c, &key, &in, err, sizeof err), 0);
+    assert_int_equal(cache_get(c, &key, &out), 1);
+    assert_true(out.cached && out.ok && out.has_resources);
+    assert_int_equal(out.res.registers, 40);
+    assert_int_equal(out.res.static_smem, 2048);
+    assert_int_equal(out.cubin_size, sizeof cubin_bytes);
+    assert_memory_equal(out.cubin, cubin_bytes, sizeof cubin_bytes);
+    assert_string_equal(out.lowered_name, "_Z1kPf");
+    compile_output_free(&out);
+
+    /* One byte of the JSON edited (registers 40 -> 99, as a hand edit would): a miss. */
+    edit_entry(path, "\"registers\":40", "\"registers\":99");
+    assert_int_equal(cache_get(c, &key, &out), 0);
+    assert_null(out.cubin);
+    /* Rewritten, a hit again; then one byte of the cubin flipped: a miss. */
+    assert_int_equal(cache_put(c, &key, &in, err, sizeof err), 0);
+    assert_int_equal(cache_get(c, &key, &out), 1);
+    compile_output_free(&out);
+    size_t len;
+    char *data = slurp(path, &len);
+    data[len - 1] ^= 1;
+    spit(path, data, len);
+    assert_int_equal(cache_get(c, &key, &out), 0);
+    /* Torn (a crash mid-write under an old writer, a full disk): a miss. */
+    data[len - 1] ^= 1;
+    spit(path, data, len - 3);
+    assert_int_equal(cache_get(c, &key, &out), 0);
+    spit(path, data, len);
+    assert_int_equal(cache_get(c, &key, &out), 1);
+    compile_output_free(&out);
+    /* Copied under another key: its checksum binds it to its own. */
+    cache_key other = {"fedcba9876543210fedcba9876543210"};
+    char other_path[700], cmd[1600];
+    entry_file(&other, other_path, sizeof other_path);
+    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\" && cp '%s' '%s'", other_path, path, other_path);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(cache_get(c, &other, &out), 0);
+    /* An entry of the older format (CUTUNE-CACHE-1, no checksum): a miss. */
+    static const char v1[] = "CUTUNE-CACHE-1\n{\"ok\":true,\"lowered_name\":\"k\",\"seconds\":0.1,\"log\":\"\","
+                             "\"cubin_size\":4,\"resources\":{\"registers\":99}}\nELF!";
+    spit(path, v1, sizeof v1 - 1);
+    assert_int_equal(cache_get(c, &key, &out), 0);
+    free(data);
+
+    /* Fields out of range, even under a valid checksum (a writer's bug, a later cutune):
+     * a miss. */
+    compile_output bad = sample();
+    bad.res.registers = 300;
+    assert_int_equal(cache_put(c, &key, &bad, err, sizeof err), 0);
+    assert_int_equal(cache_get(c, &key, &out), 0);
+    bad = sample();
+    bad.res.static_smem = -1;
+    assert_int_equal(cache_put(c, &key, &bad, err, sizeof err), 0);
+    assert_int_equal(cache_get(c, &key, &out), 0);
+    bad = sample();
+    bad.cubin_size = 0; /* ok without a cubin */
+    assert_int_equal(cache_put(c, &key, &bad, err, sizeof err), 0);
+    assert_int_equal(cache_get(c, &key, &out), 0);
+    /* A failed compile with its log is a valid entry. */
+    bad = sample();
+    bad.ok = false;
+    bad.lowered_name = NULL;
+    bad.cubin = NULL;
+    bad.cubin_size = 0;
+    bad.has_resources = false;
+    assert_int_equal(cache_put(c, &key, &bad, err, sizeof err), 0);
+    assert_int_equal(cache_get(c, &key, &out), 1);
+    assert_false(out.ok);
+    assert_string_equal(out.log, bad.log);
+    compile_output_free(&out);
+    cache_close(c);
+}
+
+static int key_of(const char *source_name, const char *source, const char *include_dir, cache_key *k, char *err,
+                  size_t errsize)
+{
+    compile_job job = {source_name, source, "k", NULL, 0, "sm_90"};
+    const char *dirs[] = {include_dir};
+    return cache_key_for(&job, dirs, include_dir ? 1 : 0, k, err, errsize);
+}
+
+static void test_include_walk(void **state)
+{
+    (void)state;
+    char err[1024], src[512], sub[512];
+    cache_key k1, k2;
+    snprintf(src, sizeof src, "%s/k.cu", dir);
+    /* A header that includes itself (#pragma once): hashed once, no endless walk. */
+    write_at("self.cuh", "#pragma once\n#include \"./self.cuh\"\n#include \"self.cuh\"\nint a;\n");
+    if (key_of(src, "#include \"self.cuh\"\n", NULL, &k1, err, sizeof err) != 0)
+        fail_msg("self include: %s", err);
+    /* Two headers that include each other, through different spellings. */
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    assert_int_equal(mkdir(sub, 0777), 0);
+    write_at("ping.cuh", "#pragma once\n#include \"sub/../sub/pong.cuh\"\n");
+    write_at("sub/pong.cuh", "#pragma once\n#include \"../ping.cuh\"\n#include <ping.cuh>\n");
+    if (key_of(src, "#include \"ping.cuh\"\n", dir, &k1, err, sizeof err) != 0)
+        fail_msg("mutual include: %s", err);
+    assert_int_equal(key_of(src, "#include \"ping.cuh\"\n", dir, &k2, err, sizeof err), 0);
+    assert_string_equal(k1.hex, k2.hex);
+    /* A changed header in the cycle changes the key. */
+    write_at("sub/pong.cuh", "#pragma once\n#include \"../ping.cuh\"\nint changed;\n");
+    assert_int_equal(key_of(src, "#include \"ping.cuh\"\n", dir, &k2, err, sizeof err), 0);
+    assert_string_not_equal(k1.hex, k2.hex);
+    /* The same header found through an include folder spelled three ways (plainly,
+     * with ./ and .., through a symlinked folder): one key. */
+    char link[512], dotted[600];
+    snprintf(link, sizeof link, "%s/linked", dir);
+    snprintf(dotted, sizeof dotted, "%s/./sub/../sub", dir);
+    assert_int_equal(symlink(sub, link), 0);
+    assert_int_equal(key_of(src, "#include <pong.cuh>\n", sub, &k1, err, sizeof err), 0);
+    assert_int_equal(key_of(src, "#include <pong.cuh>\n", dotted, &k2, err, sizeof err), 0);
+    assert_string_equal(k1.hex, k2.hex);
+    assert_int_equal(key_of(src, "#include <pong.cuh>\n", link, &k2, err, sizeof err), 0);
+    assert_string_equal(k1.hex, k2.hex);
+
+    /* A chain 10,000 deep: a clear error naming its ends, not a crash. */
+    enum { DEEP = 10000 };
+    for (int i = 0; i < DEEP; i++) {
+        char name[64], text[128];
+        snprintf(name, sizeof name, "deep%d.cuh", i);
+        if (i + 1 < DEEP)
+            snprintf(text, sizeof text, "#include \"deep%d.cuh\"\n", i + 1);
+        else
+            snprintf(text, sizeof text, "int bottom;\n");
+        write_at(name, text);
+    }
+    assert_int_equal(key_of(src, "#include \"deep0.cuh\"\n", NULL, &k1, err, sizeof err), -1);
+    if (!strstr(err, "includes nested more than 200 deep") || !strstr(err, "k.cu -> ") ||
+        !strstr(err, "deep0.cuh -> ... -> ") || !strstr(err, "deep200.cuh"))
+        fail_msg("%s", err);
+    /* 200 deep is within the bound. */
+    assert_int_equal(key_of(src, "#include \"deep9800.cuh\"\n", NULL, &k1, err, sizeof err), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_entries_are_checked),
+        cmocka_unit_test(test_include_walk),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
