@@ -45,6 +45,7 @@ typedef struct sema {
     int *param_state, *let_state, *metric_state;
     int *let_stack;     /* the lets being settled, innermost last (to name a cycle) */
     int let_depth;
+    int depth;          /* lower_node calls in progress (bounded by AST_MAX_DEPTH) */
     const char *const_reason; /* why a value must be constant here (NULL: the general reason) */
     param_set used;     /* params some expression reads */
     int errors_before;  /* errors in the list before the check began */
@@ -148,6 +149,7 @@ static texpr *node(sema *s, texpr_kind kind, vtype type, span loc)
         t->kind = kind;
         t->type = type;
         t->loc = loc;
+        t->depth = 1;
     }
     return t;
 }
@@ -455,8 +457,76 @@ static texpr *lower_call(sema *s, const ast_expr *e, unsigned allow)
     return fold(s, t);
 }
 
-/* lower_node: the typed, resolved, folded form of `e` (a sub-expression). */
+/* node_depth: t's nesting (see texpr.depth) from its parts, already lowered. */
+static int node_depth(const sema *s, const texpr *t)
+{
+    int d = 0;
+    switch (t->kind) {
+    case TX_LET: {
+        const texpr *def = s->m->lets[t->u.index].expr;
+        d = def ? def->depth : 0;
+        break;
+    }
+    case TX_METRIC: {
+        const texpr *def = s->m->metrics[t->u.index].expr;
+        d = def ? def->depth : 0;
+        break;
+    }
+    case TX_UNARY:
+    case TX_BINARY:
+        d = t->u.op.a->depth;
+        if (t->u.op.b && t->u.op.b->depth > d)
+            d = t->u.op.b->depth;
+        break;
+    case TX_COND:
+        d = t->u.cond.cond->depth;
+        d = t->u.cond.then->depth > d ? t->u.cond.then->depth : d;
+        d = t->u.cond.otherwise->depth > d ? t->u.cond.otherwise->depth : d;
+        break;
+    case TX_CHAIN:
+    case TX_CALL: {
+        int n = t->kind == TX_CHAIN ? t->u.chain.n : t->u.call.n;
+        texpr *const *parts = t->kind == TX_CHAIN ? t->u.chain.operands : t->u.call.args;
+        for (int i = 0; i < n; i++)
+            d = parts[i]->depth > d ? parts[i]->depth : d;
+        break;
+    }
+    default:
+        break;
+    }
+    return d + 1;
+}
+
+static texpr *lower_node_here(sema *s, const ast_expr *e, unsigned allow);
+
+/* lower_node: the typed, resolved, folded form of `e` (a sub-expression), with its
+ * depth. The parser bounds the depth of one expression; through the lets it reads (let
+ * a1 = a0 + 1; let a2 = a1 + 1; ...) both this recursion and the expression built
+ * could still grow without bound, so both are held to AST_MAX_DEPTH: beyond it, one
+ * error where the bound is crossed, and an error node that silences the levels above. */
 static texpr *lower_node(sema *s, const ast_expr *e, unsigned allow)
+{
+    if (s->depth >= AST_MAX_DEPTH) {
+        diag_error(s->dl, e ? e->loc : (span){0, 0}, "expression nested too deeply (more than %d levels, counting "
+                   "the lets it reads)", AST_MAX_DEPTH);
+        return error_node(s, e ? e->loc : (span){0, 0});
+    }
+    s->depth++;
+    texpr *t = lower_node_here(s, e, allow);
+    s->depth--;
+    if (!t || t->type == VT_ERROR)
+        return t;
+    t->depth = node_depth(s, t);
+    if (t->depth > AST_MAX_DEPTH) {
+        diag_error(s->dl, t->loc, "expression nested too deeply (more than %d levels, counting the lets it reads)",
+                   AST_MAX_DEPTH);
+        return error_node(s, t->loc);
+    }
+    return t;
+}
+
+/* lower_node_here: lower_node's work for the node `e` itself. */
+static texpr *lower_node_here(sema *s, const ast_expr *e, unsigned allow)
 {
     if (!e)
         return error_node(s, (span){0, 0});
