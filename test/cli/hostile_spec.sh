@@ -95,4 +95,10 @@ check "header_limit: the grid is written as C" grep -q 'K_grid_dim_x(long long n
 spec flat_over "    require $(python3 -c "print('+'.join(['p'] * 1000))") > 0;"
 refused flat_over "$deep"
 
+# A dense space: 6 params of 400 values (4.1e15 combinations), one constraint over all
+# of them. Counting stops at its time bound and says what it estimates.
+printf 'kernel k from "k.cu" {\n%s    require a + b + c + d + e + f <= 1200;\n    block 32;\n    grid 1;\n}\n' \
+    "$(for p in a b c d e f; do printf '    param %s in 1 .. 400;\n' $p; done)" >"$tmp/dense.tune"
+refused dense "the space is too large to count exactly in 5 s: an estimated 2.0[0-9]e\+15 configurations are valid"
+
 finish
