@@ -856,8 +856,12 @@ static int settle_param(sema *s, int index)
         if (!dom.values)
             goto done;
         bool broken = false;
+        bool *repeat = alloc(s, sizeof(bool) * (size_t)n);
+        if (!repeat)
+            goto done;
         for (int i = 0; i < n; i++) {
             texpr *t = lower(s, d->values.items[i], 0);
+            dom.values[i].type = VT_ERROR; /* not compared for repeats */
             if (!t || t->type == VT_ERROR) {
                 broken = true;
                 continue;
@@ -875,16 +879,21 @@ static int settle_param(sema *s, int index)
                 }
             }
             dom.values[i] = v;
-            for (int j = 0; j < i; j++)
-                if (value_equal(dom.values[j], v)) {
-                    strbuf sb = STRBUF_INIT;
-                    value_format(v, &sb, true);
-                    diag_error(s->dl, t->loc, "value %s is listed twice for param '%s'", sb_cstr(&sb), p->name);
-                    sb_free(&sb);
-                    broken = true;
-                    break;
-                }
         }
+        /* Sorted, not pairwise: a list of 100,000 values is checked at once. */
+        if (value_mark_repeats(dom.values, (size_t)n, repeat) < 0) {
+            s->oom = true;
+            goto done;
+        }
+        for (int i = 0; i < n; i++)
+            if (repeat[i]) {
+                strbuf sb = STRBUF_INIT;
+                value_format(dom.values[i], &sb, true);
+                diag_error(s->dl, d->values.items[i]->loc, "value %s is listed twice for param '%s'",
+                           sb_ok(&sb) ? sb_cstr(&sb) : "", p->name);
+                sb_free(&sb);
+                broken = true;
+            }
         if (broken) {
             dom.type = VT_ERROR;
             goto done;
@@ -893,14 +902,16 @@ static int settle_param(sema *s, int index)
             /* Ints among floats become floats, which can make two values equal: [1, 1.0]. */
             for (int i = 0; i < n; i++)
                 dom.values[i] = value_float(value_as_double(dom.values[i]));
+            if (value_mark_repeats(dom.values, (size_t)n, repeat) < 0) {
+                s->oom = true;
+                goto done;
+            }
             for (int i = 0; i < n && !broken; i++)
-                for (int j = 0; j < i; j++)
-                    if (value_equal(dom.values[j], dom.values[i])) {
-                        diag_error(s->dl, d->values.items[i]->loc, "value %g is listed twice for param '%s' (as a "
-                                   "float it equals an earlier value)", dom.values[i].u.f, p->name);
-                        broken = true;
-                        break;
-                    }
+                if (repeat[i]) {
+                    diag_error(s->dl, d->values.items[i]->loc, "value %g is listed twice for param '%s' (as a "
+                               "float it equals an earlier value)", dom.values[i].u.f, p->name);
+                    broken = true;
+                }
             if (broken) {
                 dom.type = VT_ERROR;
                 goto done;

@@ -95,6 +95,20 @@ check "header_limit: the grid is written as C" grep -q 'K_grid_dim_x(long long n
 spec flat_over "    require $(python3 -c "print('+'.join(['p'] * 1000))") > 0;"
 refused flat_over "$deep"
 
+# 100,000 values in a list, one of them twice: the repeat is found at once (sorted, not
+# compared pairwise: that took minutes), and the same list without it is accepted.
+python3 -c "
+vals = ', '.join(str(i) for i in range(100000))
+for name, extra in (('list_repeat', ', 77777'), ('list_ok', '')):
+    open('$tmp/' + name + '.tune', 'w').write('kernel k from \"k.cu\" {\n    param p in [' + vals + extra +
+        '];\n    block 32;\n    grid 1;\n}\n')
+"
+t0=$(date +%s%N)
+refused list_repeat "value 77777 is listed twice for param 'p'"
+accepted list_ok
+elapsed_ms=$((($(date +%s%N) - t0) / 1000000))
+check "100,000 values checked in under 2 s (took $elapsed_ms ms)" test "$elapsed_ms" -lt 2000
+
 # A dense space: 6 params of 400 values (4.1e15 combinations), one constraint over all
 # of them. Counting stops at its time bound and says what it estimates.
 printf 'kernel k from "k.cu" {\n%s    require a + b + c + d + e + f <= 1200;\n    block 32;\n    grid 1;\n}\n' \

@@ -162,6 +162,23 @@ static void test_errors(void **state)
     expect_error("time * 2", "only known after the kernel runs");
 }
 
+/* Repeats in a param's list are found by sorting: every later copy is marked, the
+ * first is not, types never mix, and error values are left out. */
+static void test_value_mark_repeats(void **state)
+{
+    (void)state;
+    value v[] = {value_int(3), value_float(0.0), value_string("a"), value_int(3), value_float(-0.0),
+                 value_string("a"), value_bool(true), value_float(3.0), value_int(3), value_bool(true),
+                 {.type = VT_ERROR}, {.type = VT_ERROR}};
+    bool want[] = {false, false, false, true, true, true, false, false, true, true, false, false};
+    enum { N = sizeof v / sizeof *v };
+    bool got[N];
+    assert_int_equal(value_mark_repeats(v, N, got), 0);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(got[i], want[i]);
+    assert_int_equal(value_mark_repeats(v, 0, got), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -172,6 +189,7 @@ int main(void)
         cmocka_unit_test(test_functions),
         cmocka_unit_test(test_strings),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_value_mark_repeats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
