@@ -957,11 +957,18 @@ static int settle_param(sema *s, int index)
                     { size++; break; }
             }
         } else {
-            size = ((uint64_t)b - (uint64_t)a) / (uint64_t)k + 1;
+            /* The steps past the start, in unsigned arithmetic (b - a may exceed
+             * INT64_MAX); the whole int64 range would make the + 1 wrap to 0. */
+            uint64_t steps = ((uint64_t)b - (uint64_t)a) / (uint64_t)k;
+            size = steps >= ((uint64_t)1 << 32) ? UINT64_MAX : steps + 1;
         }
         if (size > ((uint64_t)1 << 32)) {
-            diag_error(s->dl, d->loc, "param '%s' has %llu values; at most 2^32 are supported", p->name,
-                       (unsigned long long)size);
+            if (size == UINT64_MAX)
+                diag_error(s->dl, d->loc, "param '%s' has more than 2^32 values; at most 2^32 are supported",
+                           p->name);
+            else
+                diag_error(s->dl, d->loc, "param '%s' has %llu values; at most 2^32 are supported", p->name,
+                           (unsigned long long)size);
             goto done;
         }
         dom.kind = d->geometric ? DK_GEOM : DK_ARITH;

@@ -6,6 +6,7 @@
 # too, which under the sanitizer build proves it fits the default stack). Run by ctest.
 set -u
 cutune=$1
+src=$2
 . "$(dirname "$0")/lib.sh.inc"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -108,6 +109,11 @@ refused list_repeat "value 77777 is listed twice for param 'p'"
 accepted list_ok
 elapsed_ms=$((($(date +%s%N) - t0) / 1000000))
 check "100,000 values checked in under 2 s (took $elapsed_ms ms)" test "$elapsed_ms" -lt 2000
+
+# Ranges at the ends of int64, listed (every value computed; UBSan in the sanitizer build).
+cp "$src/test/golden/range_near_int64_limits.tune" "$tmp/"
+accepted range_near_int64_limits list
+check "range_near_int64_limits: every configuration listed" grep -q '^ *18143 ' "$tmp/out"
 
 # A dense space: 6 params of 400 values (4.1e15 combinations), one constraint over all
 # of them. Counting stops at its time bound and says what it estimates.
