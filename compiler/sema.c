@@ -743,7 +743,13 @@ static bool parse_override(sema *s, const char *text, value *out)
         *out = value_bool(text[0] == 't');
         return true;
     }
+    if (src_utf8_invalid_at(text, strlen(text)) >= 0) { /* as in the spec's own strings */
+        *out = value_string(NULL);
+        return false;
+    }
     *out = value_string(arena_strdup(s->a, text));
+    if (!out->u.s)
+        s->oom = true;
     return out->u.s != NULL;
 }
 
@@ -782,8 +788,11 @@ static texpr *settle_let(sema *s, int index, span use)
         if (strcmp(s->opts->overrides[i].name, let->name) != 0)
             continue;
         value v;
-        if (!parse_override(s, s->opts->overrides[i].text, &v))
+        if (!parse_override(s, s->opts->overrides[i].text, &v)) {
+            if (!s->oom)
+                diag_error(s->dl, let->loc, "--set %s: the value is not UTF-8 text", let->name);
             break;
+        }
         if (t->type != VT_ERROR && v.type != t->type && !(t->type == VT_FLOAT && v.type == VT_INT)) {
             diag_error(s->dl, let->loc, "--set %s=%s gives %s, but '%s' is %s", let->name,
                        s->opts->overrides[i].text, a_or_an(v.type), let->name, a_or_an(t->type));
