@@ -18,6 +18,7 @@
 
 #include "../base/suggest.h"
 #include "eval.h"
+#include "rules.h"
 
 /* ---- symbols ------------------------------------------------------------------ */
 
@@ -1624,6 +1625,17 @@ static void check_emit(sema *s, const ast_item *it, const ast_item **seen)
     if (!once(s, &seen[k], it, k == 0 ? "emit header" : k == 1 ? "emit results" : "emit csv"))
         return;
     const char *path = resolve_path(s, it->u.emit.path);
+    if (!path)
+        return;
+    /* What writing it after tuning would stumble on, found now. */
+    struct stat st;
+    size_t len = strlen(it->u.emit.path);
+    if (len == 0)
+        diag_error(s->dl, it->u.emit.path_loc, "the path of emit %s is empty", kinds[k]);
+    else if (it->u.emit.path[len - 1] == '/')
+        diag_error(s->dl, it->u.emit.path_loc, "the path of emit %s names a folder; give the file's name", kinds[k]);
+    else if (!(s->opts && s->opts->skip_file_checks) && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        diag_error(s->dl, it->u.emit.path_loc, "'%s' is a folder; emit %s writes a file", path, kinds[k]);
     if (it->u.emit.prefix.name && k != 0)
         diag_error(s->dl, it->u.emit.prefix.loc, "only a header takes a prefix");
     m_emit *em = &s->m->emit;
@@ -2000,6 +2012,8 @@ int sema_check(model **out, arena *a, const ast_spec *spec, const sema_options *
         check_items(&s);
     if (!s.oom)
         check_params(&s);
+    if (!s.oom)
+        rules_check(s.m, spec, dl);
     if (s.oom || dl->out_of_memory)
         return -1;
     if (dl->errors != errors_before)
