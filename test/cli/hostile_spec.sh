@@ -104,11 +104,14 @@ for name, extra in (('list_repeat', ', 77777'), ('list_ok', '')):
     open('$tmp/' + name + '.tune', 'w').write('kernel k from \"k.cu\" {\n    param p in [' + vals + extra +
         '];\n    block 32;\n    grid 1;\n}\n')
 "
+# (Pairwise, the check alone took over 10 s; the bound leaves room for a loaded machine
+# and the sanitizer build, where reading the 700 kB spec dominates. The check itself is
+# timed in test/unit/test_eval.c.)
 t0=$(date +%s%N)
 refused list_repeat "value 77777 is listed twice for param 'p'"
-accepted list_ok
 elapsed_ms=$((($(date +%s%N) - t0) / 1000000))
-check "100,000 values checked in under 2 s (took $elapsed_ms ms)" test "$elapsed_ms" -lt 2000
+check "100,000 values checked in under 5 s (took $elapsed_ms ms)" test "$elapsed_ms" -lt 5000
+accepted list_ok
 
 # Ranges at the ends of int64, listed (every value computed; UBSan in the sanitizer build).
 cp "$src/test/golden/range_near_int64_limits.tune" "$tmp/"
