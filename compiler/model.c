@@ -7,7 +7,9 @@ value domain_at(const domain *d, uint64_t i)
     case DK_LIST:
         return d->values[i];
     case DK_ARITH:
-        return value_int(d->first + (int64_t)i * d->step);
+        /* In unsigned arithmetic: i * step may exceed INT64_MAX on the way to a value
+         * that fits (-2^63 .. 2^63 - 1 step 2^62), and the sum wraps back into range. */
+        return value_int((int64_t)((uint64_t)d->first + (uint64_t)i * (uint64_t)d->step));
     case DK_GEOM: {
         int64_t v = d->first;
         for (uint64_t k = 0; k < i; k++)
@@ -35,9 +37,12 @@ int64_t domain_find(const domain *d, value v)
         return (int64_t)(offset / (uint64_t)d->step);
     }
     int64_t x = d->first;
-    for (uint64_t i = 0; i < d->size; i++, x *= d->step) /* at most 63 values */
+    for (uint64_t i = 0; i < d->size; i++) { /* at most 63 values */
         if (x == v.u.i)
             return (int64_t)i;
+        if (i + 1 < d->size) /* the value after the last may not fit */
+            x *= d->step;
+    }
     return -1;
 }
 

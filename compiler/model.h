@@ -34,6 +34,8 @@ struct texpr {
     vtype type;
     span loc;
     param_set deps;          /* params this expression reads, through lets too */
+    int depth;               /* nesting levels, through the lets and metrics it reads
+                                (at most AST_MAX_DEPTH: sema refuses deeper) */
     bool uses_time;          /* reads the measured time (directly or through a metric) */
     union {
         value k;             /* TX_CONST */

@@ -18,6 +18,7 @@
 
 #include "../base/suggest.h"
 #include "eval.h"
+#include "rules.h"
 
 /* ---- symbols ------------------------------------------------------------------ */
 
@@ -45,6 +46,7 @@ typedef struct sema {
     int *param_state, *let_state, *metric_state;
     int *let_stack;     /* the lets being settled, innermost last (to name a cycle) */
     int let_depth;
+    int depth;          /* lower_node calls in progress (bounded by AST_MAX_DEPTH) */
     const char *const_reason; /* why a value must be constant here (NULL: the general reason) */
     param_set used;     /* params some expression reads */
     int errors_before;  /* errors in the list before the check began */
@@ -148,6 +150,7 @@ static texpr *node(sema *s, texpr_kind kind, vtype type, span loc)
         t->kind = kind;
         t->type = type;
         t->loc = loc;
+        t->depth = 1;
     }
     return t;
 }
@@ -455,8 +458,76 @@ static texpr *lower_call(sema *s, const ast_expr *e, unsigned allow)
     return fold(s, t);
 }
 
-/* lower_node: the typed, resolved, folded form of `e` (a sub-expression). */
+/* node_depth: t's nesting (see texpr.depth) from its parts, already lowered. */
+static int node_depth(const sema *s, const texpr *t)
+{
+    int d = 0;
+    switch (t->kind) {
+    case TX_LET: {
+        const texpr *def = s->m->lets[t->u.index].expr;
+        d = def ? def->depth : 0;
+        break;
+    }
+    case TX_METRIC: {
+        const texpr *def = s->m->metrics[t->u.index].expr;
+        d = def ? def->depth : 0;
+        break;
+    }
+    case TX_UNARY:
+    case TX_BINARY:
+        d = t->u.op.a->depth;
+        if (t->u.op.b && t->u.op.b->depth > d)
+            d = t->u.op.b->depth;
+        break;
+    case TX_COND:
+        d = t->u.cond.cond->depth;
+        d = t->u.cond.then->depth > d ? t->u.cond.then->depth : d;
+        d = t->u.cond.otherwise->depth > d ? t->u.cond.otherwise->depth : d;
+        break;
+    case TX_CHAIN:
+    case TX_CALL: {
+        int n = t->kind == TX_CHAIN ? t->u.chain.n : t->u.call.n;
+        texpr *const *parts = t->kind == TX_CHAIN ? t->u.chain.operands : t->u.call.args;
+        for (int i = 0; i < n; i++)
+            d = parts[i]->depth > d ? parts[i]->depth : d;
+        break;
+    }
+    default:
+        break;
+    }
+    return d + 1;
+}
+
+static texpr *lower_node_here(sema *s, const ast_expr *e, unsigned allow);
+
+/* lower_node: the typed, resolved, folded form of `e` (a sub-expression), with its
+ * depth. The parser bounds the depth of one expression; through the lets it reads (let
+ * a1 = a0 + 1; let a2 = a1 + 1; ...) both this recursion and the expression built
+ * could still grow without bound, so both are held to AST_MAX_DEPTH: beyond it, one
+ * error where the bound is crossed, and an error node that silences the levels above. */
 static texpr *lower_node(sema *s, const ast_expr *e, unsigned allow)
+{
+    if (s->depth >= AST_MAX_DEPTH) {
+        diag_error(s->dl, e ? e->loc : (span){0, 0}, "expression nested too deeply (more than %d levels, counting "
+                   "the lets it reads)", AST_MAX_DEPTH);
+        return error_node(s, e ? e->loc : (span){0, 0});
+    }
+    s->depth++;
+    texpr *t = lower_node_here(s, e, allow);
+    s->depth--;
+    if (!t || t->type == VT_ERROR)
+        return t;
+    t->depth = node_depth(s, t);
+    if (t->depth > AST_MAX_DEPTH) {
+        diag_error(s->dl, t->loc, "expression nested too deeply (more than %d levels, counting the lets it reads)",
+                   AST_MAX_DEPTH);
+        return error_node(s, t->loc);
+    }
+    return t;
+}
+
+/* lower_node_here: lower_node's work for the node `e` itself. */
+static texpr *lower_node_here(sema *s, const ast_expr *e, unsigned allow)
 {
     if (!e)
         return error_node(s, (span){0, 0});
@@ -673,7 +744,13 @@ static bool parse_override(sema *s, const char *text, value *out)
         *out = value_bool(text[0] == 't');
         return true;
     }
+    if (src_utf8_invalid_at(text, strlen(text)) >= 0) { /* as in the spec's own strings */
+        *out = value_string(NULL);
+        return false;
+    }
     *out = value_string(arena_strdup(s->a, text));
+    if (!out->u.s)
+        s->oom = true;
     return out->u.s != NULL;
 }
 
@@ -712,8 +789,11 @@ static texpr *settle_let(sema *s, int index, span use)
         if (strcmp(s->opts->overrides[i].name, let->name) != 0)
             continue;
         value v;
-        if (!parse_override(s, s->opts->overrides[i].text, &v))
+        if (!parse_override(s, s->opts->overrides[i].text, &v)) {
+            if (!s->oom)
+                diag_error(s->dl, let->loc, "--set %s: the value is not UTF-8 text", let->name);
             break;
+        }
         if (t->type != VT_ERROR && v.type != t->type && !(t->type == VT_FLOAT && v.type == VT_INT)) {
             diag_error(s->dl, let->loc, "--set %s=%s gives %s, but '%s' is %s", let->name,
                        s->opts->overrides[i].text, a_or_an(v.type), let->name, a_or_an(t->type));
@@ -786,8 +866,12 @@ static int settle_param(sema *s, int index)
         if (!dom.values)
             goto done;
         bool broken = false;
+        bool *repeat = alloc(s, sizeof(bool) * (size_t)n);
+        if (!repeat)
+            goto done;
         for (int i = 0; i < n; i++) {
             texpr *t = lower(s, d->values.items[i], 0);
+            dom.values[i].type = VT_ERROR; /* not compared for repeats */
             if (!t || t->type == VT_ERROR) {
                 broken = true;
                 continue;
@@ -805,16 +889,21 @@ static int settle_param(sema *s, int index)
                 }
             }
             dom.values[i] = v;
-            for (int j = 0; j < i; j++)
-                if (value_equal(dom.values[j], v)) {
-                    strbuf sb = STRBUF_INIT;
-                    value_format(v, &sb, true);
-                    diag_error(s->dl, t->loc, "value %s is listed twice for param '%s'", sb_cstr(&sb), p->name);
-                    sb_free(&sb);
-                    broken = true;
-                    break;
-                }
         }
+        /* Sorted, not pairwise: a list of 100,000 values is checked at once. */
+        if (value_mark_repeats(dom.values, (size_t)n, repeat) < 0) {
+            s->oom = true;
+            goto done;
+        }
+        for (int i = 0; i < n; i++)
+            if (repeat[i]) {
+                strbuf sb = STRBUF_INIT;
+                value_format(dom.values[i], &sb, true);
+                diag_error(s->dl, d->values.items[i]->loc, "value %s is listed twice for param '%s'",
+                           sb_ok(&sb) ? sb_cstr(&sb) : "", p->name);
+                sb_free(&sb);
+                broken = true;
+            }
         if (broken) {
             dom.type = VT_ERROR;
             goto done;
@@ -823,14 +912,16 @@ static int settle_param(sema *s, int index)
             /* Ints among floats become floats, which can make two values equal: [1, 1.0]. */
             for (int i = 0; i < n; i++)
                 dom.values[i] = value_float(value_as_double(dom.values[i]));
+            if (value_mark_repeats(dom.values, (size_t)n, repeat) < 0) {
+                s->oom = true;
+                goto done;
+            }
             for (int i = 0; i < n && !broken; i++)
-                for (int j = 0; j < i; j++)
-                    if (value_equal(dom.values[j], dom.values[i])) {
-                        diag_error(s->dl, d->values.items[i]->loc, "value %g is listed twice for param '%s' (as a "
-                                   "float it equals an earlier value)", dom.values[i].u.f, p->name);
-                        broken = true;
-                        break;
-                    }
+                if (repeat[i]) {
+                    diag_error(s->dl, d->values.items[i]->loc, "value %g is listed twice for param '%s' (as a "
+                               "float it equals an earlier value)", dom.values[i].u.f, p->name);
+                    broken = true;
+                }
             if (broken) {
                 dom.type = VT_ERROR;
                 goto done;
@@ -876,11 +967,18 @@ static int settle_param(sema *s, int index)
                     { size++; break; }
             }
         } else {
-            size = ((uint64_t)b - (uint64_t)a) / (uint64_t)k + 1;
+            /* The steps past the start, in unsigned arithmetic (b - a may exceed
+             * INT64_MAX); the whole int64 range would make the + 1 wrap to 0. */
+            uint64_t steps = ((uint64_t)b - (uint64_t)a) / (uint64_t)k;
+            size = steps >= ((uint64_t)1 << 32) ? UINT64_MAX : steps + 1;
         }
         if (size > ((uint64_t)1 << 32)) {
-            diag_error(s->dl, d->loc, "param '%s' has %llu values; at most 2^32 are supported", p->name,
-                       (unsigned long long)size);
+            if (size == UINT64_MAX)
+                diag_error(s->dl, d->loc, "param '%s' has more than 2^32 values; at most 2^32 are supported",
+                           p->name);
+            else
+                diag_error(s->dl, d->loc, "param '%s' has %llu values; at most 2^32 are supported", p->name,
+                           (unsigned long long)size);
             goto done;
         }
         dom.kind = d->geometric ? DK_GEOM : DK_ARITH;
@@ -1527,6 +1625,17 @@ static void check_emit(sema *s, const ast_item *it, const ast_item **seen)
     if (!once(s, &seen[k], it, k == 0 ? "emit header" : k == 1 ? "emit results" : "emit csv"))
         return;
     const char *path = resolve_path(s, it->u.emit.path);
+    if (!path)
+        return;
+    /* What writing it after tuning would stumble on, found now. */
+    struct stat st;
+    size_t len = strlen(it->u.emit.path);
+    if (len == 0)
+        diag_error(s->dl, it->u.emit.path_loc, "the path of emit %s is empty", kinds[k]);
+    else if (it->u.emit.path[len - 1] == '/')
+        diag_error(s->dl, it->u.emit.path_loc, "the path of emit %s names a folder; give the file's name", kinds[k]);
+    else if (!(s->opts && s->opts->skip_file_checks) && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        diag_error(s->dl, it->u.emit.path_loc, "'%s' is a folder; emit %s writes a file", path, kinds[k]);
     if (it->u.emit.prefix.name && k != 0)
         diag_error(s->dl, it->u.emit.prefix.loc, "only a header takes a prefix");
     m_emit *em = &s->m->emit;
@@ -1903,6 +2012,8 @@ int sema_check(model **out, arena *a, const ast_spec *spec, const sema_options *
         check_items(&s);
     if (!s.oom)
         check_params(&s);
+    if (!s.oom)
+        rules_check(s.m, spec, dl);
     if (s.oom || dl->out_of_memory)
         return -1;
     if (dl->errors != errors_before)

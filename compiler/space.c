@@ -10,12 +10,19 @@
  * Each node's checks are also rewritten so that their parts that do not read the
  * node's own param (a + b + ... + g in a + b + ... + g + h <= 40) are computed once per
  * assignment of the outer params and held in slots, not once per value of the inner
- * one: the inner loop then evaluates only what changes. */
+ * one: the inner loop then evaluates only what changes.
+ *
+ * Some spaces defeat both (a constraint over every param of a 10^15 space): counting
+ * is bounded in time (and optionally in evaluations), and when it stops, the count is
+ * estimated from a uniform sample of the raw combinations, with what was counted so far
+ * as a lower bound. */
 #include "space.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../base/sys.h"
 
 typedef struct cnode {
     int var;
@@ -46,6 +53,12 @@ struct space {
     arena *arena;          /* hoisted expressions */
     int nslots;
     value *slots;
+    /* the bounds of the exact count in progress (space_count_ex) */
+    uint64_t work, max_work, next_poll;
+    double deadline;
+    const space_count_opts *opts;
+    double done;           /* the share counted, for progress: roots finished and the top value */
+    bool stopped;
 };
 
 enum { MATERIALISE_LIMIT = 1 << 20 };
@@ -397,7 +410,29 @@ static bool fill_slots(space *sp, const cnode *c)
     return true;
 }
 
-static int count_node(space *sp, const cnode *c, uint64_t *out, bool *sat, eval_error *err)
+enum { POLL_EVERY = 1 << 16 };
+
+/* Charges `n` evaluations to the exact count; every POLL_EVERY of them, checks the
+ * bounds and reports progress. Returns false (and sets sp->stopped) once counting must
+ * stop. */
+static bool charge(space *sp, uint64_t n)
+{
+    sp->work += n;
+    if (sp->work < sp->next_poll)
+        return !sp->stopped;
+    sp->next_poll = sp->work + POLL_EVERY;
+    const space_count_opts *o = sp->opts;
+    if ((sp->max_work && sp->work >= sp->max_work) || sys_seconds() >= sp->deadline ||
+        (o && o->progress && o->progress(o->user, sp->done) != 0))
+        sp->stopped = true;
+    return !sp->stopped;
+}
+
+/* Counts the configurations of c's subtree for the params fixed so far, into *out. When
+ * the bounds stop the count, *out is what was counted (a lower bound) and sp->stopped
+ * is set. `top`: c is a root, whose progress through its values is the progress shown;
+ * `share` is how much of the whole one root stands for. */
+static int count_node(space *sp, const cnode *c, uint64_t *out, bool *sat, eval_error *err, bool top, double share)
 {
     uint64_t size = sp->sizes[c->var];
     if (c->nchecks == 0 && c->nkids == 0) {
@@ -406,7 +441,12 @@ static int count_node(space *sp, const cnode *c, uint64_t *out, bool *sat, eval_
     }
     bool use_hoisted = c->nchecks > 0 && fill_slots(sp, c);
     uint64_t total = 0;
+    double done0 = sp->done;
     for (uint64_t i = 0; i < size; i++) {
+        if (top)
+            sp->done = done0 + share * (double)i / (double)size;
+        if (!charge(sp, (uint64_t)c->nchecks + 1))
+            break;
         sp->env_vals[c->var] = space_value(sp, c->var, i);
         bool ok = true;
         if (use_hoisted) {
@@ -426,28 +466,130 @@ static int count_node(space *sp, const cnode *c, uint64_t *out, bool *sat, eval_
         uint64_t prod = 1;
         for (int k = 0; k < c->nkids && prod; k++) {
             uint64_t kid;
-            if (count_node(sp, c->kids[k], &kid, sat, err) < 0)
+            if (count_node(sp, c->kids[k], &kid, sat, err, false, 0.0) < 0)
                 return -1;
             prod = sat_mul(prod, kid, sat);
         }
         total = sat_add(total, prod, sat);
+        if (sp->stopped)
+            break;
     }
     *out = total;
     return 0;
 }
 
-int space_count(space *sp, uint64_t *count, bool *saturated, eval_error *err)
+/* splitmix64: the sample's random numbers (a generator of its own, so that the stages
+ * stay apart). */
+static uint64_t next_random(uint64_t *state)
 {
-    *saturated = false;
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* A uniform index below n (n >= 1), by rejection so that no value is favoured. */
+static uint64_t random_below(uint64_t *state, uint64_t n)
+{
+    uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+    uint64_t x;
+    do
+        x = next_random(state);
+    while (x >= limit);
+    return x % n;
+}
+
+/* Draws r->samples uniform raw combinations and counts the valid ones into r->hits. */
+static int sample(space *sp, uint64_t seed, space_count_result *r, eval_error *err)
+{
+    uint64_t state = seed ^ 0x5EED5EED5EED5EEDull;
+    r->hits = 0;
+    for (uint64_t k = 0; k < r->samples; k++) {
+        for (int v = 0; v < sp->n; v++)
+            sp->env_vals[v] = space_value(sp, v, random_below(&state, sp->sizes[v]));
+        bool ok = true;
+        for (int q = 0; q < sp->nreq && ok; q++)
+            if (eval_bool(sp->req[q], &sp->env, &ok, err) < 0) {
+                explain(sp->m, sp->env_vals, sp->req_deps[q], err);
+                return -1;
+            }
+        r->hits += ok;
+    }
+    return 0;
+}
+
+int space_count_ex(space *sp, const space_count_opts *opts, space_count_result *r, eval_error *err)
+{
+    memset(r, 0, sizeof *r);
+    sp->opts = opts;
+    sp->work = 0;
+    sp->next_poll = POLL_EVERY;
+    sp->max_work = opts ? opts->max_work : 0;
+    sp->deadline = sys_seconds() + (opts && opts->max_seconds > 0 ? opts->max_seconds : SPACE_COUNT_SECONDS);
+    sp->done = 0.0;
+    sp->stopped = false;
+    bool sat = false;
     uint64_t total = 1;
+    int counted = 0; /* roots counted to the end */
     for (int g = 0; g < sp->nroots && total; g++) {
         uint64_t c;
-        if (count_node(sp, sp->roots[g], &c, saturated, err) < 0)
+        if (count_node(sp, sp->roots[g], &c, &sat, err, true, 1.0 / sp->nroots) < 0)
             return -1;
-        total = sat_mul(total, c, saturated);
+        total = sat_mul(total, c, &sat);
+        if (sp->stopped)
+            break;
+        counted++;
+        sp->done = (double)counted / sp->nroots;
     }
-    *count = total;
+    if (!sp->stopped) {
+        r->exact = true;
+        r->count = r->at_least = total;
+        r->saturated = sat;
+        return 0;
+    }
+    /* What was counted is a lower bound only when every root's part was (the roots not
+     * reached may hold no valid configuration at all). */
+    r->at_least = counted >= sp->nroots - 1 ? total : 0;
+    r->samples = opts && opts->samples ? opts->samples : SPACE_COUNT_SAMPLES;
+    if (sample(sp, opts ? opts->seed : 0, r, err) < 0)
+        return -1;
+    if (r->hits && !r->at_least)
+        r->at_least = 1;
+    double raw = 1.0;
+    for (int v = 0; v < sp->n; v++)
+        raw *= (double)sp->sizes[v];
+    r->share = (double)r->hits / (double)r->samples;
+    double estimate = raw * r->share + 0.5;
+    r->saturated = estimate >= 18446744073709551615.0;
+    r->count = r->saturated ? UINT64_MAX : (uint64_t)estimate;
+    if (r->count < r->at_least)
+        r->count = r->at_least;
     return 0;
+}
+
+int space_count(space *sp, uint64_t *count, bool *saturated, eval_error *err)
+{
+    space_count_result r;
+    *count = 0;
+    *saturated = false;
+    if (space_count_ex(sp, NULL, &r, err) < 0)
+        return -1;
+    if (r.exact) {
+        *count = r.count;
+        *saturated = r.saturated;
+        return 0;
+    }
+    err->loc = sp->m->kernel_loc;
+    if (r.hits)
+        snprintf(err->message, sizeof err->message, "the space is too large to count exactly in %g s: an estimated "
+                 "%.3g configurations are valid (%.3g%% of %llu random samples), at least %llu",
+                 SPACE_COUNT_SECONDS, (double)r.count, 100.0 * r.share, (unsigned long long)r.samples,
+                 (unsigned long long)r.at_least);
+    else
+        snprintf(err->message, sizeof err->message, "the space is too large to count exactly in %g s, and none of "
+                 "%llu random samples is valid (at least %llu are): narrow the ranges or add constraints",
+                 SPACE_COUNT_SECONDS, (unsigned long long)r.samples, (unsigned long long)r.at_least);
+    return -1;
 }
 
 struct space_iter {

@@ -3,7 +3,9 @@
  *
  * Counting never lists: params that no constraint ties together are counted
  * separately and multiplied, and this split is repeated after each param is fixed
- * (so the count of a 10^8-point space costs far less than 10^8 evaluations).
+ * (so the count of a 10^8-point space costs far less than 10^8 evaluations). A space
+ * that is still too costly to count exactly (a constraint over every param of a 10^15
+ * space) is estimated from a sample instead, within a bounded time.
  * Listing streams configurations in declaration order (the last param varies
  * fastest), testing each constraint as soon as the params it reads are fixed. */
 #ifndef CUTUNE_COMPILER_SPACE_H
@@ -25,9 +27,47 @@ void space_free(space *sp);
  * then *saturated is set). */
 uint64_t space_raw(const space *sp, bool *saturated);
 
-/* space_count: the number of valid configurations, in *count (saturating as above).
- * Returns 0, or -1 with *err when a constraint fails to evaluate (the message names the
- * param values it failed for). */
+/* How hard space_count_ex tries to count exactly, and how it reports progress. A zero
+ * field takes its default. */
+typedef struct space_count_opts {
+    uint64_t max_work;     /* constraint evaluations before the exact count gives up (default: no bound) */
+    double max_seconds;    /* seconds before it gives up (default SPACE_COUNT_SECONDS) */
+    uint64_t samples;      /* random configurations drawn for the estimate then (default SPACE_COUNT_SAMPLES) */
+    uint64_t seed;         /* of that sample */
+    /* Called every 65,536 evaluations or so with the share of the exact count done (0
+     * to 1, roughly); a nonzero return stops the exact count (the result is then an
+     * estimate). NULL: no calls. */
+    int (*progress)(void *user, double done);
+    void *user;
+} space_count_opts;
+
+#define SPACE_COUNT_SECONDS 5.0
+enum { SPACE_COUNT_SAMPLES = 1000000 };
+
+/* What space_count_ex found. */
+typedef struct space_count_result {
+    bool exact;            /* count is the number of valid configurations */
+    uint64_t count;        /* exact: the count; else the estimate, raw * hits / samples (rounded) */
+    bool saturated;        /* count saturated at UINT64_MAX */
+    uint64_t at_least;     /* a lower bound: the count when exact; else what was counted before
+                              stopping, or 1 when only the sample found a valid configuration */
+    uint64_t samples, hits; /* inexact: the uniform random sample the estimate comes from */
+    double share;          /* inexact: hits / samples, the estimated valid share of the raw space */
+} space_count_result;
+
+/* space_count_ex: counts the valid configurations exactly when that takes at most the
+ * work and time in `opts` (NULL: the defaults); otherwise stops there and estimates
+ * the count from a uniform random sample of the raw combinations, with a lower bound
+ * (*r says which). Never takes much longer than max_seconds plus the sample. Returns 0,
+ * or -1 with *err when a constraint fails to evaluate (the message names the param
+ * values it failed for). */
+int space_count_ex(space *sp, const space_count_opts *opts, space_count_result *r, eval_error *err);
+
+/* space_count: the number of valid configurations, in *count (saturating as above), with
+ * the default bounds of space_count_ex. Returns 0, or -1 with *err when a constraint
+ * fails to evaluate (the message names the param values it failed for) or when the
+ * space is too large to count exactly within the bounds (the message gives the estimate
+ * and the lower bound; err->loc is the kernel's name). */
 int space_count(space *sp, uint64_t *count, bool *saturated, eval_error *err);
 
 typedef struct space_iter space_iter;

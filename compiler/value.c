@@ -98,3 +98,50 @@ void value_format_c(value v, strbuf *out, bool as_bool_words)
     default: value_format(v, out, false); break; /* floats: the shortest text that reads back equal */
     }
 }
+
+/* A value and its position, sorted by value, then position. */
+typedef struct ranked {
+    value v;
+    size_t at;
+} ranked;
+
+/* The order of values for value_mark_repeats: by type, then by contents; 0 exactly
+ * when value_equal holds (floats with ==, so 0.0 and -0.0 are one value). */
+static int value_order(value a, value b)
+{
+    if (a.type != b.type)
+        return a.type < b.type ? -1 : 1;
+    switch (a.type) {
+    case VT_INT: return (a.u.i > b.u.i) - (a.u.i < b.u.i);
+    case VT_FLOAT: return (a.u.f > b.u.f) - (a.u.f < b.u.f);
+    case VT_BOOL: return (int)a.u.b - (int)b.u.b;
+    case VT_STRING: return strcmp(a.u.s, b.u.s);
+    default: return 0;
+    }
+}
+
+static int ranked_order(const void *pa, const void *pb)
+{
+    const ranked *a = pa, *b = pb;
+    int c = value_order(a->v, b->v);
+    return c ? c : (a->at > b->at) - (a->at < b->at);
+}
+
+int value_mark_repeats(const value *vals, size_t n, bool *repeat)
+{
+    ranked *r = malloc(sizeof *r * (n ? n : 1));
+    if (!r)
+        return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        repeat[i] = false;
+        if (vals[i].type != VT_ERROR)
+            r[k++] = (ranked){vals[i], i};
+    }
+    qsort(r, k, sizeof *r, ranked_order);
+    for (size_t i = 1; i < k; i++)
+        if (value_order(r[i - 1].v, r[i].v) == 0)
+            repeat[r[i].at] = true;
+    free(r);
+    return 0;
+}

@@ -32,6 +32,12 @@ value value_string(const char *s);
 /* value_equal: same type and same contents (floats compared exactly). */
 bool value_equal(value a, value b);
 
+/* value_mark_repeats: sets repeat[i] for every value of vals[0..n) that equals (by
+ * value_equal) one before it, and clears it for the others; values of type VT_ERROR
+ * are skipped (never a repeat, never repeated). Sorts a copy, so it takes O(n log n).
+ * Returns 0, or -1 when out of memory. */
+int value_mark_repeats(const value *vals, size_t n, bool *repeat);
+
 /* value_as_double: an int or float as a double (0 for other types). */
 double value_as_double(value v);
 

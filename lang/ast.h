@@ -47,6 +47,14 @@ typedef enum ast_expr_kind {
 
 typedef struct ast_expr ast_expr;
 
+/* The deepest expression a spec may hold, in levels of nesting (each operator, call,
+ * '?:' and pair of parentheses is one level). The parser refuses anything deeper, and
+ * the checker applies the same bound to an expression together with the lets it reads,
+ * so every walk over an expression (checking, folding, evaluating, printing as C) has a
+ * bounded recursion. Real specs stay far below it; 1,000 levels of the deepest walk use
+ * well under 8 MiB of stack, sanitizers included (test/cli/hostile_spec.sh). */
+enum { AST_MAX_DEPTH = 1000 };
+
 /* One argument of a call: positional (name == NULL) or named (key = value). */
 typedef struct ast_arg {
     const char *name;
@@ -68,6 +76,7 @@ struct ast_expr {
     ast_expr_kind kind;
     span loc;
     bool parenthesized;
+    int depth;           /* nesting levels, this node included (parentheses count): 1 for a leaf */
     union {
         int64_t ival;
         double fval;     /* a duration literal (10s, 500ms) is a float in seconds */

@@ -48,7 +48,7 @@ int lang_parse(ast_spec **out, arena *a, const src_file *src, diag_list *dl)
     }
     int rc = tn_parse(scanner, &ctx);
     tn_lex_destroy(scanner);
-    if (ctx.oom || rc == 2)
+    if (ctx.oom || (rc == 2 && !ctx.too_deep))
         return -1;
     *out = ctx.spec;
     return rc == 0 && dl->errors == errors_before ? 0 : -1;

@@ -27,6 +27,7 @@ typedef struct lang_ctx {
     uint32_t prev_end;   /* end of the token before that */
     ast_spec *spec;
     bool oom;
+    bool too_deep;       /* the parser's stack reached its bound (nesting beyond AST_MAX_DEPTH) */
 } lang_ctx;
 
 #endif

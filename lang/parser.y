@@ -54,6 +54,7 @@ typedef struct tn_loc {
 
 %code {
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "../base/suggest.h"
 int tn_lex(TN_STYPE *lval, tn_loc *lloc, void *scanner);
@@ -61,6 +62,16 @@ void tn_lex_recovering(void *scanner);
 static void tn_error(tn_loc *loc, void *scanner, lang_ctx *ctx, const char *msg);
 static span S(tn_loc l) { span s = {l.begin, l.end}; return s; }
 #define NEW(p) do { if (!(p)) { ctx->oom = true; YYNOMEM; } } while (0)
+/* The parser's stack grows by at most 4 entries per level of expression nesting
+ * (f(k = f(k = ...: IDENT '(' IDENT '='), so a stack this deep means an expression
+ * nested beyond AST_MAX_DEPTH; tn_error reports it as such. Its own allocations go
+ * through stack_alloc, so that a real allocation failure is not taken for depth. */
+#define YYMAXDEPTH (4 * (AST_MAX_DEPTH + 1) + 64)
+#define YYMALLOC(n) stack_alloc(ctx, (n))
+#define YYFREE free
+static void *stack_alloc(lang_ctx *ctx, size_t n);
+static void too_deep(lang_ctx *ctx, span at);
+static ast_expr *nest(lang_ctx *ctx, ast_expr *e, int inner, span at);
 #define PUSH(vec, x) NEW(ARENA_PUSH(ctx->arena, (vec).items, (vec).len, (vec).cap, (x)) == 0 ? (void *)1 : NULL)
 static ast_expr *mk(lang_ctx *ctx, ast_expr_kind k, tn_loc l);
 static ast_expr *mk_binary(lang_ctx *ctx, ast_op op, ast_expr *a, ast_expr *b, tn_loc l);
@@ -68,6 +79,7 @@ static ast_expr *mk_unary(lang_ctx *ctx, ast_op op, ast_expr *a, tn_loc l);
 static ast_expr *mk_chain(lang_ctx *ctx, ast_expr *a, ast_op op, ast_expr *b, tn_loc l);
 static ast_item *mk_item(lang_ctx *ctx, ast_item_kind k, tn_loc l, tn_loc kw);
 static int add_item(lang_ctx *ctx, ast_item *it);
+static int args_depth(const ast_arg_list *args);
 }
 
 %token KERNEL "'kernel'" FROM "'from'" INCLUDE "'include'" OPTIONS "'options'"
@@ -349,7 +361,9 @@ expr
 cond_expr
     : or_expr
     | or_expr '?' expr ':' cond_expr
-        { NEW($$ = mk(ctx, EX_COND, @$)); $$->u.cond.cond = $1; $$->u.cond.then = $3; $$->u.cond.otherwise = $5; }
+        { NEW($$ = mk(ctx, EX_COND, @$)); $$->u.cond.cond = $1; $$->u.cond.then = $3; $$->u.cond.otherwise = $5;
+          int d = $1->depth > $3->depth ? $1->depth : $3->depth;
+          $$ = nest(ctx, $$, d > $5->depth ? d : $5->depth, S(@2)); }
     ;
 
 or_expr
@@ -429,25 +443,72 @@ primary
     | IDENT                        { NEW($$ = mk(ctx, EX_NAME, @$)); $$->u.name = $1; }
     | CTYPE                        { NEW($$ = mk(ctx, EX_CTYPE, @$)); $$->u.ctype = $1; }
     | IDENT '(' call_args_opt ')'
-        { NEW($$ = mk(ctx, EX_CALL, @$)); $$->u.call.name = $1; $$->u.call.name_loc = S(@1); $$->u.call.args = $3; }
+        { NEW($$ = mk(ctx, EX_CALL, @$)); $$->u.call.name = $1; $$->u.call.name_loc = S(@1); $$->u.call.args = $3;
+          $$ = nest(ctx, $$, args_depth(&$3), S(@1)); }
     | CTYPE '(' call_args_opt ')'
         { NEW($$ = mk(ctx, EX_CALL, @$)); $$->u.call.name = ast_ctype_name($1); $$->u.call.name_loc = S(@1);
-          $$->u.call.args = $3; }
-    | '(' expr ')'                 { $$ = $2; $$->parenthesized = true; $$->loc = S(@$); }
+          $$->u.call.args = $3; $$ = nest(ctx, $$, args_depth(&$3), S(@1)); }
+    | '(' expr ')'                 { $$ = $2; $$->parenthesized = true; $$->loc = S(@$);
+                                     $$ = nest(ctx, $$, $$->depth, S(@1)); }
     ;
 
 %%
 
+/* mk: a new leaf node of kind k at l (depth 1), in the parse's arena; NULL when out of
+ * memory. */
 static ast_expr *mk(lang_ctx *ctx, ast_expr_kind k, tn_loc l)
 {
     ast_expr *e = arena_alloc(ctx->arena, sizeof *e);
     if (e) {
         e->kind = k;
         e->loc = S(l);
+        e->depth = 1;
     }
     return e;
 }
 
+/* too_deep: reports an expression nested beyond AST_MAX_DEPTH at `at`. */
+static void too_deep(lang_ctx *ctx, span at)
+{
+    diag_error(ctx->diags, at, "expression nested too deeply (more than %d levels)", AST_MAX_DEPTH);
+}
+
+/* nest: gives e (may be NULL) one level more than `inner`, the depth of its deepest
+ * part, and reports the one node that crosses AST_MAX_DEPTH, at `at` (the part of it
+ * that adds the level), so that a deep expression draws one error, not one per level.
+ * Returns e. */
+static ast_expr *nest(lang_ctx *ctx, ast_expr *e, int inner, span at)
+{
+    if (!e)
+        return NULL;
+    e->depth = inner + 1;
+    if (e->depth == AST_MAX_DEPTH + 1)
+        too_deep(ctx, at);
+    return e;
+}
+
+/* args_depth: the depth of the deepest argument of a call (0 for none). */
+static int args_depth(const ast_arg_list *args)
+{
+    int d = 0;
+    for (int i = 0; i < args->len; i++)
+        if (args->items[i].value && args->items[i].value->depth > d)
+            d = args->items[i].value->depth;
+    return d;
+}
+
+/* stack_alloc: the parser's stack allocator: malloc, with a failure recorded as such
+ * (an exhausted stack without it is nesting, reported by tn_error). */
+static void *stack_alloc(lang_ctx *ctx, size_t n)
+{
+    void *p = malloc(n);
+    if (!p)
+        ctx->oom = true;
+    return p;
+}
+
+/* The deeper operand of a binary node is its nesting; the level is placed at the other
+ * one (in 1 + 1 + ... + 1, at the term that goes one level too far). */
 static ast_expr *mk_binary(lang_ctx *ctx, ast_op op, ast_expr *a, ast_expr *b, tn_loc l)
 {
     ast_expr *e = mk(ctx, EX_BINARY, l);
@@ -455,6 +516,7 @@ static ast_expr *mk_binary(lang_ctx *ctx, ast_op op, ast_expr *a, ast_expr *b, t
         e->u.binary.op = op;
         e->u.binary.lhs = a;
         e->u.binary.rhs = b;
+        nest(ctx, e, a->depth > b->depth ? a->depth : b->depth, a->depth >= b->depth ? b->loc : a->loc);
     }
     return e;
 }
@@ -465,6 +527,8 @@ static ast_expr *mk_unary(lang_ctx *ctx, ast_op op, ast_expr *a, tn_loc l)
     if (e) {
         e->u.unary.op = op;
         e->u.unary.operand = a;
+        span at = {l.begin, l.begin + 1};
+        nest(ctx, e, a->depth, at);
     }
     return e;
 }
@@ -487,6 +551,11 @@ static ast_expr *mk_chain(lang_ctx *ctx, ast_expr *a, ast_op op, ast_expr *b, tn
     ops[n - 1] = op;
     e->u.chain.ops = ops;
     e->loc = S(l);
+    int inner = a == e ? e->depth - 1 : a->depth; /* a chain is one level over its deepest operand */
+    if (b->depth > inner)
+        inner = b->depth;
+    if (a != e || inner + 1 > e->depth)
+        nest(ctx, e, inner, b->loc);
     return e;
 }
 
@@ -507,9 +576,19 @@ static int add_item(lang_ctx *ctx, ast_item *it)
     return ARENA_PUSH(ctx->arena, s->items, s->len, s->cap, it);
 }
 
+/* tn_error: bison's own errors. Syntax errors go through yyreport_syntax_error; what
+ * comes here is an exhausted stack, which (unless an allocation failed) means nesting
+ * beyond what YYMAXDEPTH allows. */
 static void tn_error(tn_loc *loc, void *scanner, lang_ctx *ctx, const char *msg)
 {
     (void)scanner;
+    if (ctx->oom)
+        return;
+    if (strcmp(msg, "memory exhausted") == 0) {
+        ctx->too_deep = true;
+        too_deep(ctx, S(*loc));
+        return;
+    }
     diag_error(ctx->diags, S(*loc), "%s", msg);
 }
 

@@ -234,6 +234,86 @@ static void test_constraint_error_names_the_configuration(void **state)
     checked_free(c);
 }
 
+/* The dense space of issue 13: six params of 400 values under one constraint over all
+ * of them, 4.1e15 combinations. */
+static const char dense[] = "param a in 1 .. 400;\nparam b in 1 .. 400;\nparam c in 1 .. 400;\n"
+                            "param d in 1 .. 400;\nparam e in 1 .. 400;\nparam f in 1 .. 400;\n"
+                            "require a + b + c + d + e + f <= 1200;";
+
+static void test_dense_space_is_estimated_within_the_bound(void **state)
+{
+    (void)state;
+    checked *c = check_with(dense);
+    assert_non_null(c->m);
+    space *sp;
+    assert_int_equal(space_new(&sp, c->m, NULL, 0), 0);
+    space_count_opts o = {.max_work = 2000000, .samples = 100000, .seed = 7};
+    space_count_result r;
+    eval_error err;
+    assert_int_equal(space_count_ex(sp, &o, &r, &err), 0);
+    assert_false(r.exact);
+    assert_int_equal(r.samples, 100000);
+    /* By symmetry (the sum of six values 1..400 is at most 1200 about half the time). */
+    assert_true(r.share > 0.48 && r.share < 0.52);
+    assert_true(r.count > 1.9e15 && r.count < 2.2e15);
+    /* What was counted before stopping: the first values of the outer params all pass. */
+    assert_true(r.at_least >= 1000000 && r.at_least <= r.count);
+    /* The legacy entry point says so, with the estimate, instead of blocking. */
+    uint64_t n;
+    bool sat;
+    assert_int_equal(space_count(sp, &n, &sat, &err), -1);
+    assert_non_null(strstr(err.message, "too large to count exactly"));
+    assert_int_equal(err.loc.begin, c->m->kernel_loc.begin);
+    space_free(sp);
+    checked_free(c);
+}
+
+static int stop_at_once(void *user, double done)
+{
+    *(double *)user = done;
+    return 1;
+}
+
+static void test_count_progress_can_stop_it(void **state)
+{
+    (void)state;
+    checked *c = check_with(dense);
+    assert_non_null(c->m);
+    space *sp;
+    assert_int_equal(space_new(&sp, c->m, NULL, 0), 0);
+    double seen = -1.0;
+    space_count_opts o = {.samples = 1000, .progress = stop_at_once, .user = &seen};
+    space_count_result r;
+    eval_error err;
+    assert_int_equal(space_count_ex(sp, &o, &r, &err), 0);
+    assert_false(r.exact);
+    assert_true(seen >= 0.0 && seen < 0.01);
+    space_free(sp);
+    checked_free(c);
+}
+
+/* Within the bounds the count is exact, and the same through both entry points. */
+static void test_small_count_is_exact(void **state)
+{
+    (void)state;
+    checked *c = check_with("param a in 1 .. 40;\nparam b in 1 .. 40;\nrequire a + b <= 40;");
+    assert_non_null(c->m);
+    space *sp;
+    assert_int_equal(space_new(&sp, c->m, NULL, 0), 0);
+    space_count_result r;
+    eval_error err;
+    assert_int_equal(space_count_ex(sp, NULL, &r, &err), 0);
+    assert_true(r.exact);
+    assert_int_equal(r.count, 780); /* 39 + 38 + ... + 1 */
+    assert_int_equal(r.at_least, 780);
+    uint64_t n;
+    bool sat;
+    assert_int_equal(space_count(sp, &n, &sat, &err), 0);
+    assert_int_equal(n, 780);
+    space_free(sp);
+    checked_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -242,6 +322,9 @@ int main(void)
         cmocka_unit_test(test_listing_order_is_declaration_order),
         cmocka_unit_test(test_saturating_raw_count),
         cmocka_unit_test(test_constraint_error_names_the_configuration),
+        cmocka_unit_test(test_dense_space_is_estimated_within_the_bound),
+        cmocka_unit_test(test_count_progress_can_stop_it),
+        cmocka_unit_test(test_small_count_is_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

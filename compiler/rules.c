@@ -1,0 +1,97 @@
+/* rules.c - rules across statements, checked once the model is built (see rules.h).
+ *
+ * Each of these used to surface only when tuning (a compile that defines a macro twice,
+ * a reference that cannot be run): they need no GPU, so `cutune check` finds them. */
+#include "rules.h"
+
+#include <string.h>
+
+/* The statement that declares param `name`. */
+static const ast_item *param_item(const ast_spec *spec, const char *name)
+{
+    for (int i = 0; i < spec->len; i++)
+        if (spec->items[i]->kind == IT_PARAM && strcmp(spec->items[i]->u.param.name.name, name) == 0)
+            return spec->items[i];
+    return NULL;
+}
+
+/* Where param p's macro is named: `as define X`, else the param's own name. */
+static span macro_loc(const ast_spec *spec, const m_param *p)
+{
+    const ast_item *it = param_item(spec, p->name);
+    return it && it->u.param.route.text ? it->u.param.route.text_loc : p->loc;
+}
+
+/* Two params that define one macro would give nvrtc -DX=1 -DX=2 (the last wins, so one
+ * param would be tuned for nothing); a base option that defines it as well, the same. */
+static void check_macros(const model *m, const ast_spec *spec, diag_list *dl)
+{
+    for (int i = 0; i < m->nparams; i++) {
+        const m_param *p = &m->params[i];
+        if (p->route != ROUTE_DEFINE || !p->macro || p->dom.type == VT_ERROR)
+            continue;
+        for (int j = 0; j < i; j++) {
+            const m_param *q = &m->params[j];
+            if (q->route != ROUTE_DEFINE || !q->macro || q->dom.type == VT_ERROR || strcmp(q->macro, p->macro) != 0)
+                continue;
+            diag_error(dl, macro_loc(spec, p), "params '%s' and '%s' both define the macro %s; each param needs a "
+                       "macro of its own (as define OTHER_NAME)", q->name, p->name, p->macro);
+            diag_note(dl, true, macro_loc(spec, q), "'%s' defines %s here", q->name, q->macro);
+            break;
+        }
+    }
+    for (int i = 0; i < spec->len; i++) {
+        const ast_item *it = spec->items[i];
+        if (it->kind != IT_OPTIONS)
+            continue;
+        for (int k = 0; k < it->u.strings.len; k++) {
+            const char *opt = it->u.strings.items[k]->u.sval;
+            if (strncmp(opt, "-D", 2) != 0)
+                continue;
+            size_t len = strcspn(opt + 2, "=");
+            for (int v = 0; v < m->nparams; v++) {
+                const m_param *p = &m->params[v];
+                if (p->route != ROUTE_DEFINE || !p->macro || strlen(p->macro) != len ||
+                    strncmp(p->macro, opt + 2, len) != 0)
+                    continue;
+                diag_error(dl, it->u.strings.items[k]->loc, "option \"%s\" defines %s, which param '%s' sets for "
+                           "each variant", opt, p->macro, p->name);
+                diag_note(dl, true, macro_loc(spec, p), "'%s' defines %s here", p->name, p->macro);
+                break;
+            }
+        }
+    }
+}
+
+/* Verified outputs are compared element by element with the reference's, so their size
+ * is one for every variant; a reference kernel runs with no configuration at all, so
+ * none of the arguments it is given may read a param. */
+static void check_verify(const model *m, diag_list *dl)
+{
+    const m_verify *v = &m->verify;
+    if (!v->present)
+        return;
+    for (int k = 0; k < v->noutputs; k++) {
+        const m_arg *a = &m->args[v->outputs[k]];
+        if (a->count && a->count->type != VT_ERROR && a->count->deps)
+            diag_error(dl, a->count->loc, "output '%s' is verified, so its size cannot depend on params (each "
+                       "variant must be comparable with the reference)", a->name);
+    }
+    if (!v->against_kernel)
+        return;
+    for (int i = 0; i < m->nargs; i++) {
+        const m_arg *a = &m->args[i];
+        const texpr *e = a->is_buffer ? a->count : a->value;
+        if (!e || e->type == VT_ERROR || !e->deps)
+            continue;
+        diag_error(dl, e->loc, "the %s of argument '%s' depends on params, but the reference kernel runs without "
+                   "a configuration to take them from", a->is_buffer ? "size" : "value", a->name);
+        diag_note(dl, true, v->ref_loc, "the reference kernel");
+    }
+}
+
+void rules_check(const model *m, const ast_spec *spec, diag_list *dl)
+{
+    check_macros(m, spec, dl);
+    check_verify(m, dl);
+}
