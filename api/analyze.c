@@ -513,7 +513,7 @@ int api_session_open(api_session **out, cutune_spec *spec, const cutune_analyze_
     rr->include_dirs[rr->ninclude_dirs++] = ss->kernel_dir;
 
     cutune_space_size size;
-    if (cutune_space_count(spec, &size) == CUTUNE_OK && !size.valid_saturated)
+    if (cutune_space_count(spec, &size) == CUTUNE_OK && !size.valid_saturated && !size.valid_estimated)
         rr->total = rr->limit && rr->limit < size.valid ? rr->limit : size.valid;
 
     if (!(opts && opts->no_cache)) {

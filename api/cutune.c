@@ -10,7 +10,6 @@
 #include <xxhash.h>
 
 #include "../base/sys.h"
-#include "../base/utf8.h"
 #include "../compiler/sema.h"
 #include "../compiler/space.h"
 #include "../lang/parse.h"
@@ -68,14 +67,7 @@ static int parse_overrides(cutune_spec *spec, const cutune_load_options *opts, s
             diag_error_noloc(&spec->diags, "--set %s: expected NAME=VALUE", opts->set[i] ? opts->set[i] : "(null)");
             continue;
         }
-        /* Overrides reach the results and the journal's identity as JSON strings,
-         * which must be UTF-8 (as a spec's own strings must). */
-        size_t len = strlen(opts->set[i]);
-        if (utf8_check(opts->set[i], len) != len) {
-            diag_error_noloc(&spec->diags, "--set %.*s: the value is not valid UTF-8 (byte %zu)",
-                             (int)(eq - opts->set[i]), opts->set[i], utf8_check(opts->set[i], len) + 1);
-            continue;
-        }
+
         ov[*n].name = arena_strndup(spec->arena, opts->set[i], (size_t)(eq - opts->set[i]));
         ov[*n].text = eq + 1;
         if (!ov[*n].name)
@@ -353,7 +345,7 @@ done:
     return rc;
 }
 
-int cutune_space_count(cutune_spec *spec, cutune_space_size *out)
+int cutune_space_count_progress(cutune_spec *spec, cutune_space_size *out, cutune_progress_fn progress, void *user)
 {
     if (!spec || !out || !cutune_spec_ok(spec))
         return CUTUNE_EINVAL;
@@ -365,16 +357,27 @@ int cutune_space_count(cutune_spec *spec, cutune_space_size *out)
     out->raw = space_raw(sp, &sat);
     out->raw_saturated = sat;
     eval_error err;
-    int rc = space_count(sp, &out->valid, &sat, &err);
+    space_count_opts opts = {0};
+    opts.progress = progress;
+    opts.user = user;
+    space_count_result r;
+    int rc = space_count_ex(sp, &opts, &r, &err);
     space_free(sp);
-    if (rc < 0) {
-        out->valid = 0;
+    if (rc < 0)
         return api_eval_failed(spec, &err);
-    }
-    out->valid_saturated = sat;
-    if (out->valid == 0)
+    out->valid = r.count;
+    out->valid_saturated = r.saturated;
+    out->valid_estimated = !r.exact;
+    out->valid_at_least = r.at_least;
+    out->samples = r.exact ? 0 : r.samples;
+    if (out->valid == 0 && r.exact)
         return explain_empty(spec);
     return CUTUNE_OK;
+}
+
+int cutune_space_count(cutune_spec *spec, cutune_space_size *out)
+{
+    return cutune_space_count_progress(spec, out, NULL, NULL);
 }
 
 struct cutune_configs {

@@ -1284,7 +1284,9 @@ static int open_journal(tuner *t, const char *path, bool flush)
     cutune_space_size size;
     uint64_t bound = UINT64_MAX;
     if (cutune_space_count(t->spec, &size) == CUTUNE_OK && !size.valid_saturated)
-        bound = size.valid <= SSPACE_LIST_LIMIT ? size.valid : size.raw_saturated ? UINT64_MAX : size.raw;
+        bound = size.valid <= SSPACE_LIST_LIMIT && !size.valid_estimated ? size.valid
+                : size.raw_saturated                                      ? UINT64_MAX
+                                                                          : size.raw;
     /* The kernel's source and every file its #include lines reach, as the compile
      * cache sees them: a changed header changes the identity too. Canonical paths, as
      * the analyser gives them (api/analyze.c), so a run resumed from another working

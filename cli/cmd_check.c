@@ -4,6 +4,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <unistd.h>
+
 #include "cli.h"
 #include "../base/sys.h"
 
@@ -30,12 +32,35 @@ static void param_values_text(const cutune_spec *spec, int i, int max, char *out
 /* cli_space_summary: counts the space and prints the summary; used by check and tune.
  * Returns an exit code. */
 
+/* Counting progress on a terminal: a line on stderr, redrawn, once counting has taken
+ * half a second (a quick count shows nothing). */
+typedef struct count_progress {
+    double start;
+    bool drawn;
+} count_progress;
+
+static int draw_count_progress(void *user, double done)
+{
+    count_progress *p = user;
+    double elapsed = sys_seconds() - p->start;
+    if (elapsed < 0.5)
+        return 0;
+    fprintf(stderr, "\rcounting the space: %.1f s, %.2g%% counted (past 5 s, an estimate instead) ", elapsed,
+            100.0 * done);
+    p->drawn = true;
+    return 0;
+}
+
 int cli_space_summary(cutune_spec *spec, const cli_common *c, int json)
 {
     int seen = cutune_spec_diagnostic_count(spec);
     cutune_space_size size;
     double t0 = sys_seconds();
-    int rc = cutune_space_count(spec, &size);
+    count_progress progress = {t0, false};
+    bool tty = !c->quiet && isatty(STDERR_FILENO);
+    int rc = cutune_space_count_progress(spec, &size, tty ? draw_count_progress : NULL, &progress);
+    if (progress.drawn)
+        fprintf(stderr, "\r%*s\r", 80, "");
     double seconds = sys_seconds() - t0;
     cli_print_new_diagnostics(spec, c, &seen);
     if (rc != CUTUNE_OK) {
@@ -64,6 +89,11 @@ int cli_space_summary(cutune_spec *spec, const cli_common *c, int json)
         json_object_set_new(root, "raw_saturated", json_boolean(size.raw_saturated));
         json_object_set_new(root, "valid", json_integer((json_int_t)size.valid));
         json_object_set_new(root, "valid_saturated", json_boolean(size.valid_saturated));
+        json_object_set_new(root, "valid_estimated", json_boolean(size.valid_estimated));
+        if (size.valid_estimated) {
+            json_object_set_new(root, "valid_at_least", json_integer((json_int_t)size.valid_at_least));
+            json_object_set_new(root, "samples", json_integer((json_int_t)size.samples));
+        }
         json_object_set_new(root, "count_seconds", json_real(seconds));
         json_object_set_new(root, "search", json_string(cutune_spec_strategy(spec)));
         char *text = json_dumps(root, JSON_INDENT(2));
@@ -93,8 +123,17 @@ int cli_space_summary(cutune_spec *spec, const cli_common *c, int json)
     cli_format_count(size.raw, raw, sizeof raw);
     cli_format_count(size.valid, valid, sizeof valid);
     double share = size.raw ? 100.0 * (double)size.valid / (double)size.raw : 0.0;
-    printf("space        %s%s raw, %s%s valid (%.3g%%), counted in %.3f s\n", size.raw_saturated ? ">= " : "", raw,
-           size.valid_saturated ? ">= " : "", valid, share, seconds);
+    if (size.valid_estimated) {
+        char least[40], samples[40];
+        printf("space        %s%s raw, ~%.3g valid (%.3g%%), estimated: too large to count exactly in %.1f s; "
+               "from %s random combinations, and at least %s\n",
+               size.raw_saturated ? ">= " : "", raw, (double)size.valid, share, seconds,
+               cli_format_count(size.samples, samples, sizeof samples),
+               cli_format_count(size.valid_at_least, least, sizeof least));
+    } else {
+        printf("space        %s%s raw, %s%s valid (%.3g%%), counted in %.3f s\n", size.raw_saturated ? ">= " : "",
+               raw, size.valid_saturated ? ">= " : "", valid, share, seconds);
+    }
     printf("search       %s\n", cutune_spec_strategy(spec));
     return rc == CUTUNE_OK ? EXIT_OK : EXIT_SPEC;
 }

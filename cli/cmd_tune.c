@@ -127,7 +127,7 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
                             uint64_t limit, const char *why, bool emits)
 {
     cutune_space_size size;
-    bool sized = cutune_space_count(spec, &size) == CUTUNE_OK && !size.valid_saturated;
+    bool sized = cutune_space_count(spec, &size) == CUTUNE_OK && !size.valid_saturated && !size.valid_estimated;
     bool limited = limit > 0 && !(sized && limit >= size.valid);
     o->limit = limit;
     if (limited)

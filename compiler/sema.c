@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "../base/suggest.h"
+#include "../base/utf8.h"
 #include "eval.h"
 #include "rules.h"
 
@@ -744,7 +745,7 @@ static bool parse_override(sema *s, const char *text, value *out)
         *out = value_bool(text[0] == 't');
         return true;
     }
-    if (src_utf8_invalid_at(text, strlen(text)) >= 0) { /* as in the spec's own strings */
+    if (utf8_check(text, strlen(text)) != strlen(text)) { /* as in the spec's own strings */
         *out = value_string(NULL);
         return false;
     }

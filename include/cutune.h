@@ -116,17 +116,33 @@ int cutune_spec_param_value(const cutune_spec *spec, int i, uint64_t k, char *bu
 
 typedef struct cutune_space_size {
     uint64_t raw;          /* combinations before constraints */
-    uint64_t valid;        /* configurations satisfying every constraint */
+    uint64_t valid;        /* configurations satisfying every constraint (an estimate when
+                              valid_estimated) */
     int raw_saturated;     /* raw is at least UINT64_MAX */
     int valid_saturated;
+    /* A space too large to count exactly within the time bound (5 s, docs/language.md):
+     * valid is then estimated from `samples` uniformly random combinations, and
+     * valid_at_least is a lower bound (what was counted before stopping). */
+    int valid_estimated;
+    uint64_t valid_at_least;
+    uint64_t samples;
 } cutune_space_size;
 
-/* cutune_space_count: counts the space without listing it. Returns CUTUNE_OK;
- * CUTUNE_ESPEC when no configuration is valid (a diagnostic then points at the
- * constraint that empties the space); CUTUNE_EEVAL when a constraint fails to evaluate
- * for some configuration (a diagnostic says where and for which values). *out is filled
- * in all three cases (valid = 0 on errors). */
+/* cutune_progress_fn: told the share of a long job done so far (0 to 1, roughly);
+ * returning nonzero stops the job early (counting then gives its estimate). */
+typedef int (*cutune_progress_fn)(void *user, double done);
+
+/* cutune_space_count: counts the space without listing it: exactly when that takes
+ * at most the time bound, else an estimate with a lower bound (valid_estimated). Returns
+ * CUTUNE_OK; CUTUNE_ESPEC when no configuration is valid (a diagnostic then points at
+ * the constraint that empties the space); CUTUNE_EEVAL when a constraint fails to
+ * evaluate for some configuration (a diagnostic says where and for which values). *out
+ * is filled in all three cases (valid = 0 on errors). */
 int cutune_space_count(cutune_spec *spec, cutune_space_size *out);
+
+/* cutune_space_count_progress: cutune_space_count, calling `progress` (when not NULL)
+ * with `user` now and then while it counts. */
+int cutune_space_count_progress(cutune_spec *spec, cutune_space_size *out, cutune_progress_fn progress, void *user);
 
 /* A configuration and the variant it becomes. Every pointer is owned by the iterator
  * and valid until the next cutune_configs_next or cutune_configs_free. */

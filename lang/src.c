@@ -82,24 +82,3 @@ span span_join(span a, span b)
     span s = {a.begin < b.begin ? a.begin : b.begin, a.end > b.end ? a.end : b.end};
     return s;
 }
-
-long src_utf8_invalid_at(const char *text, size_t len)
-{
-    const unsigned char *t = (const unsigned char *)text;
-    for (size_t i = 0; i < len;) {
-        unsigned char c = t[i];
-        size_t n = c < 0x80 ? 0 : c < 0xc2 ? 9 : c < 0xe0 ? 1 : c < 0xf0 ? 2 : c < 0xf5 ? 3 : 9; /* bytes after c */
-        if (n == 9 || n >= len - i)
-            return (long)i;
-        /* The second byte's range rules out overlong forms, surrogates and > U+10FFFF. */
-        unsigned char lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
-        unsigned char hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
-        if (n > 0 && (t[i + 1] < lo || t[i + 1] > hi))
-            return (long)i;
-        for (size_t k = 2; k <= n; k++)
-            if ((t[i + k] & 0xc0) != 0x80)
-                return (long)i;
-        i += n + 1;
-    }
-    return -1;
-}

@@ -39,10 +39,6 @@ void src_position(const src_file *src, uint32_t off, unsigned *line, unsigned *c
 /* src_line: the text of 1-based line `line` without its newline, in *start and *len. */
 void src_line(const src_file *src, unsigned line, const char **start, size_t *len);
 
-/* src_utf8_invalid_at: the offset of the first byte of text[0..len) that does not begin
- * a well-formed UTF-8 character (RFC 3629: no overlong forms, no surrogates, nothing
- * above U+10FFFF), or -1 when all of it is well-formed. */
-long src_utf8_invalid_at(const char *text, size_t len);
 
 /* span_join: the smallest span covering both. */
 span span_join(span a, span b);

@@ -104,13 +104,9 @@ for name, extra in (('list_repeat', ', 77777'), ('list_ok', '')):
     open('$tmp/' + name + '.tune', 'w').write('kernel k from \"k.cu\" {\n    param p in [' + vals + extra +
         '];\n    block 32;\n    grid 1;\n}\n')
 "
-# (Pairwise, the check alone took over 10 s; the bound leaves room for a loaded machine
-# and the sanitizer build, where reading the 700 kB spec dominates. The check itself is
-# timed in test/unit/test_eval.c.)
-t0=$(date +%s%N)
+# (Pairwise, the check alone took over 10 s. How fast it is now is a benchmark's
+# figure, not this test's: unit/eval checks a million values under ctest's timeout.)
 refused list_repeat "value 77777 is listed twice for param 'p'"
-elapsed_ms=$((($(date +%s%N) - t0) / 1000000))
-check "100,000 values checked in under 5 s (took $elapsed_ms ms)" test "$elapsed_ms" -lt 5000
 accepted list_ok
 
 # Ranges at the ends of int64, listed (every value computed; UBSan in the sanitizer build).
@@ -119,9 +115,20 @@ accepted range_near_int64_limits list
 check "range_near_int64_limits: every configuration listed" grep -q '^ *18143 ' "$tmp/out"
 
 # A dense space: 6 params of 400 values (4.1e15 combinations), one constraint over all
-# of them. Counting stops at its time bound and says what it estimates.
+# of them. check answers within seconds: counting stops at its time bound and the
+# summary gives the estimate (about half of them: the sum's median is 1203) and a
+# lower bound, marked as estimated; exit 0, the spec is valid.
 printf 'kernel k from "k.cu" {\n%s    require a + b + c + d + e + f <= 1200;\n    block 32;\n    grid 1;\n}\n' \
     "$(for p in a b c d e f; do printf '    param %s in 1 .. 400;\n' $p; done)" >"$tmp/dense.tune"
-refused dense "the space is too large to count exactly in 5 s: an estimated 2.0[0-9]e\+15 configurations are valid"
+accepted dense check
+check "dense: the count is an estimate, said so" \
+    grep -qE '^space +4,096,000,000,000,000 raw, ~2\.0[0-9]e\+15 valid \(4[89]\.[0-9]%\), estimated: too large to count exactly in [0-9.]+ s; from 1,000,000 random combinations, and at least [0-9,]+$' "$tmp/out"
+run dense check --format json
+check "dense: JSON says valid_estimated" python3 -c "
+import json, sys
+d = json.load(open('$tmp/out'))
+assert d['valid_estimated'] is True and d['samples'] == 1000000, d
+assert 0 < d['valid_at_least'] <= d['valid'] < d['raw'], d
+"
 
 finish

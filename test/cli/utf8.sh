@@ -32,5 +32,5 @@ done
 # --set values reach the results and the journal's identity as JSON: refused, located.
 "$cutune" check "$src/examples/sweep.tune" --set nx=$'\xff' >/dev/null 2>"$tmp/err"
 check "--set with a non-UTF-8 value: 1" test $? -eq 1
-check "--set refusal names the let and the byte" grep -q -- "--set nx: the value is not valid UTF-8 (byte 4)" "$tmp/err"
+check "--set refusal names the let, located" grep -q -- "sweep.tune:16:9: error: --set nx: the value is not UTF-8 text" "$tmp/err"
 finish

@@ -188,29 +188,6 @@ static void test_literals(void **state)
     arena_free(p.arena);
 }
 
-/* UTF-8 as RFC 3629 defines it: what a string may hold. */
-static void test_utf8_validation(void **state)
-{
-    (void)state;
-    static const struct {
-        const char *text;
-        long bad;
-    } cases[] = {
-        {"plain", -1}, {"caf\xc3\xa9", -1}, {"\xe2\x82\xac 5", -1}, {"\xf0\x9f\x98\x80", -1},
-        {"\xf4\x8f\xbf\xbf", -1},   /* U+10FFFF, the last */
-        {"a\xff", 1},                   /* never in UTF-8 */
-        {"ab\xc3", 2},                  /* truncated at the end */
-        {"\xc3(", 0},                   /* a continuation byte missing */
-        {"\xc0\xaf", 0},               /* overlong '/' */
-        {"\xe0\x80\xaf", 0},          /* overlong, three bytes */
-        {"\xed\xa0\x80", 0},          /* a surrogate, U+D800 */
-        {"\xf4\x90\x80\x80", 0},     /* above U+10FFFF */
-        {"ok\x80", 2},                  /* a stray continuation byte */
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-        assert_int_equal(src_utf8_invalid_at(cases[i].text, strlen(cases[i].text)), cases[i].bad);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -221,7 +198,6 @@ int main(void)
         cmocka_unit_test(test_error_recovery_reports_every_error),
         cmocka_unit_test(test_caret_rendering),
         cmocka_unit_test(test_literals),
-        cmocka_unit_test(test_utf8_validation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
