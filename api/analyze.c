@@ -442,6 +442,10 @@ int api_session_open(api_session **out, cutune_spec *spec, const cutune_analyze_
     if (!spec || !summary || !cutune_spec_ok(spec))
         return CUTUNE_EINVAL;
     memset(summary, 0, sizeof *summary);
+    if (opts && (opts->jobs < 0 || opts->jobs > CUTUNE_MAX_JOBS)) {
+        api_set_error("jobs must be 0 (one per core) to %d, not %d", CUTUNE_MAX_JOBS, opts->jobs);
+        return CUTUNE_EINVAL;
+    }
     const model *m = spec->model;
     api_session *ss = calloc(1, sizeof *ss);
     if (!ss)
@@ -526,6 +530,8 @@ int api_session_open(api_session **out, cutune_spec *spec, const cutune_analyze_
                      dir ? err : "no cache folder (set CUTUNE_CACHE_DIR or HOME)");
     }
     ss->threads = opts && opts->jobs > 0 ? opts->jobs : pool_default_threads();
+    if (ss->threads > CUTUNE_MAX_JOBS) /* a machine of more cores than that */
+        ss->threads = CUTUNE_MAX_JOBS;
     summary->threads = ss->threads;
     *out = ss;
     return rc;

@@ -770,8 +770,7 @@ static int tune_each(void *user, const cutune_analysis *a, const analyze_binary 
     }
     if (!done_before)
         t->since_improvement++;
-    if (mm->timed && !mm->pruned && isfinite(mm->objective) &&
-        (!t->have_best || better(t, mm->objective, t->best_objective))) {
+    if (result_can_win(mm) && (!t->have_best || better(t, mm->objective, t->best_objective))) {
         t->have_best = true;
         t->best_objective = mm->objective;
         result_set_best(t->res, rec);
@@ -1327,6 +1326,7 @@ static int open_journal(tuner *t, const char *path, bool flush)
         return CUTUNE_EIO;
     }
     t->res->summary.resumed = journal_count(t->journal);
+    t->res->summary.journal_ignored = journal_ignored(t->journal);
     snprintf(t->res->summary.journal_path, sizeof t->res->summary.journal_path, "%s", path);
     return CUTUNE_OK;
 }

@@ -32,7 +32,7 @@ enum {
 /* --jobs N: the most compile threads. NVRTC compiles are CPU-bound and take ~100 MB
  * each, and the pool's window and the search's batch grow with the threads (4 each), so
  * more than this helps no machine and only risks memory; above it is a usage error. */
-#define CLI_MAX_JOBS 256
+#define CLI_MAX_JOBS CUTUNE_MAX_JOBS
 
 /* Options every subcommand that reads a spec accepts. */
 typedef struct cli_common {

@@ -327,6 +327,10 @@ int cmd_tune(int argc, char **argv)
             if (s->journal_path[0])
                 fprintf(stderr, "journal: %s (%llu variants resumed from an earlier run, not run again)\n",
                         s->journal_path, (unsigned long long)s->resumed);
+            if (s->journal_ignored)
+                fprintf(stderr, "journal: %llu line%s not trusted (an index outside the space, or not a whole "
+                                "record): those variants ran again\n",
+                        (unsigned long long)s->journal_ignored, s->journal_ignored == 1 ? " was" : "s were");
             if (s->interrupted)
                 fprintf(stderr, "interrupted: %llu variants were done; the best is the best of those\n",
                         (unsigned long long)s->variants);

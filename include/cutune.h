@@ -242,9 +242,12 @@ typedef struct cutune_progress {
     double elapsed_seconds;
 } cutune_progress;
 
+/* The most compile threads a run takes (the jobs option): more is CUTUNE_EINVAL. */
+#define CUTUNE_MAX_JOBS 256
+
 typedef struct cutune_analyze_options {
     const char *arch;          /* "sm_90"; NULL: the first GPU's, else sm_90 */
-    int jobs;                  /* compile threads; 0: one per core */
+    int jobs;                  /* compile threads, 0 to CUTUNE_MAX_JOBS; 0: one per core */
     const char *cache_dir;     /* NULL: $CUTUNE_CACHE_DIR, $XDG_CACHE_HOME/cutune or ~/.cache/cutune */
     int no_cache;              /* 1: neither read nor write the cache */
     uint64_t limit;            /* analyse only the first N configurations (0: all) */
@@ -314,7 +317,7 @@ typedef struct cutune_search_options {
 
 typedef struct cutune_tune_options {
     int device;                /* GPU ordinal */
-    int jobs;                  /* compile threads; 0: one per core */
+    int jobs;                  /* compile threads, 0 to CUTUNE_MAX_JOBS; 0: one per core */
     const char *cache_dir;     /* as for cutune_analyze */
     int no_cache;
     uint64_t limit;            /* tune only the first N configurations (0: all) */
@@ -390,6 +393,7 @@ typedef struct cutune_tune_summary {
     char reference[256];       /* what outputs were checked against ("" when not verified) */
     int interrupted;           /* stopped early through `cancel`: the results cover part of the space */
     uint64_t resumed;          /* outcomes read back from the journal, not run again */
+    uint64_t journal_ignored;  /* journal lines not trusted (out of range, malformed): run again */
     double timeout_s;          /* the per-variant time limit that applied */
     char journal_path[1024];   /* "" when there is no journal */
     /* The search (docs/search.md): what ran and what it used. */

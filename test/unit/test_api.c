@@ -193,6 +193,32 @@ static void test_version_and_status_text(void **state)
     assert_string_equal(cutune_status_text(12345), "unknown status");
 }
 
+static int ignore_analysis(void *user, const cutune_analysis *a)
+{
+    (void)user;
+    (void)a;
+    return 0;
+}
+
+/* Compile threads are bounded in the library too, not only on the command line (a
+ * thread count feeds the pool's window and the search's batch sizes). */
+static void test_jobs_are_bounded(void **state)
+{
+    (void)state;
+    cutune_spec *spec = load(routes_spec, NULL, 0, CUTUNE_OK);
+    cutune_analyze_summary summary;
+    cutune_analyze_options opts;
+    memset(&opts, 0, sizeof opts);
+    opts.no_cache = 1;
+    opts.limit = 1;
+    opts.jobs = CUTUNE_MAX_JOBS + 1;
+    assert_int_equal(cutune_analyze(spec, &opts, ignore_analysis, NULL, &summary), CUTUNE_EINVAL);
+    assert_non_null(strstr(cutune_last_error(), "jobs must be 0 (one per core) to 256, not 257"));
+    opts.jobs = -1;
+    assert_int_equal(cutune_analyze(spec, &opts, ignore_analysis, NULL, &summary), CUTUNE_EINVAL);
+    cutune_spec_free(spec);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -202,6 +228,7 @@ int main(void)
         cmocka_unit_test(test_empty_space_is_explained),
         cmocka_unit_test(test_bad_geometry_for_one_configuration),
         cmocka_unit_test(test_version_and_status_text),
+        cmocka_unit_test(test_jobs_are_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
