@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# outcomes.sh CUTUNE SOURCE_DIR - the exit statuses and the honest counts of `cutune SPEC`
+# on a GPU (docs/cli.md; test/cli/outcomes.sh is the same without one): 0 tuned, also
+# when some variants fail to compile (counted, "N of them did not compile"); 6 when
+# nothing compiled or nothing can launch; the results file and the journal written
+# through the one writer; a journal with lines out of range said, not trusted. Exits 77
+# (ctest: skipped) when there is no GPU.
+set -u
+cutune=$1
+src=$(cd "$2" && pwd)
+if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>"${TMPDIR:-/tmp}/cutune-gpu-probe"; then
+    echo "SKIP: no usable GPU: $(cat "${TMPDIR:-/tmp}/cutune-gpu-probe")"
+    exit 77
+fi
+. "$src/test/cli/lib.sh.inc"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export CUTUNE_CACHE_DIR=$tmp/cache
+run() { # NAME ARGS...: stdout, stderr to $tmp/NAME.out/.err; status in $rc
+    local name=$1
+    shift
+    "$cutune" "$@" --color never >"$tmp/$name.out" 2>"$tmp/$name.err"
+    rc=$?
+}
+mkdir -p "$tmp/k"
+cat >"$tmp/k/k.cu" <<'CU'
+extern "C" __global__ void k(float *x)
+{
+#if BROKEN
+#error "BROKEN variants do not compile"
+#endif
+    x[threadIdx.x] *= 2.0f;
+}
+CU
+spec() { # NAME THREADS BROKEN
+    printf 'kernel k from "k.cu" {\n    param threads in [%s];\n    param BROKEN in [%s];\n' "$2" "$3" >"$tmp/k/$1.tune"
+    printf '    block threads;\n    grid 1;\n    arg x : inout float[4096] = random(seed = 1);\n}\n' >>"$tmp/k/$1.tune"
+}
+spec some "64, 128, 256" "0, 1"
+spec none "64, 128" "1"
+spec big "2048, 4096" "0"
+
+run some "$tmp/k/some.tune" --results "$tmp/some.json"
+check "some fail to compile: tuned all the same, exit 0 (not $rc)" test $rc -eq 0
+check "... the failures counted" grep -q '(3 of them did not compile)' "$tmp/some.err"
+check "... 3 timed" grep -qE ': 6 variants: 3 timed' "$tmp/some.err"
+check "... the results file holds all 6" python3 -c "
+import json; d = json.load(open('$tmp/some.json'))
+st = sorted(r['status'] for r in d['results'])
+assert st == ['compile error'] * 3 + ['ok'] * 3, st
+"
+# The journal, tampered: a line whose index is past the space is not trusted, and said.
+printf '{"index":4611686018427387904,"status":"ok","params":{"threads":64,"BROKEN":0}}\n' >>"$tmp/some.json.journal"
+run resumed "$tmp/k/some.tune" --results "$tmp/some.json"
+check "resumed over a tampered journal: exit 0 (not $rc)" test $rc -eq 0
+check "... 6 resumed" grep -q '(6 variants resumed from an earlier run' "$tmp/resumed.err"
+check "... the bad line said" grep -q 'journal: 1 line was not trusted' "$tmp/resumed.err"
+
+run none "$tmp/k/none.tune"
+check "nothing compiles: exit 6 (not $rc)" test $rc -eq 6
+check "... NOTHING COMPILED said" grep -q 'NOTHING COMPILED' "$tmp/none.err"
+run big "$tmp/k/big.tune"
+check "nothing can launch: exit 6 (not $rc)" test $rc -eq 6
+
+# The README's first command, on a GPU: tuned, exit 0.
+run sweep "$src/examples/sweep.tune" --results "$tmp/sweep.json"
+check "examples/sweep.tune on a GPU: exit 0 (not $rc)" test $rc -eq 0
+check "... a best configuration on stdout" grep -q '^best: #' "$tmp/sweep.out"
+for f in some resumed none big sweep; do
+    echo "---- $f (exit status above)"
+    cat "$tmp/$f.err"
+done
+finish
