@@ -196,6 +196,8 @@ const char *cutune_spec_path(const cutune_spec *spec) { return spec->path; }
 const char *cutune_spec_kernel(const cutune_spec *spec) { return spec->model->kernel; }
 const char *cutune_spec_kernel_file(const cutune_spec *spec) { return spec->model->kernel_file; }
 const char *cutune_spec_strategy(const cutune_spec *spec) { return strategy_name(spec->model->search.strategy); }
+
+const char *const *cutune_strategy_list(void) { return strategy_names(); }
 int cutune_spec_constraint_count(const cutune_spec *spec) { return spec->model->nrequires; }
 int cutune_spec_param_count(const cutune_spec *spec) { return spec->model->nparams; }
 

@@ -16,8 +16,6 @@
 #include "search_run.h"
 #include "tune_result.h"
 
-static const char *const strategy_names[] = {"exhaustive", "random", "anneal", "genetic", "local", "guided"};
-
 int api_search_settings(cutune_spec *spec, const cutune_search_options *o, uint64_t count, search_settings *out)
 {
     const model *m = spec->model;
@@ -37,20 +35,17 @@ int api_search_settings(cutune_spec *spec, const cutune_search_options *o, uint6
     if (!o)
         return CUTUNE_OK;
     if (o->strategy) {
-        int k = -1;
-        for (int i = 0; i < 6; i++)
-            if (strcmp(o->strategy, strategy_names[i]) == 0)
-                k = i;
-        if (k < 0) {
+        strategy k;
+        if (!strategy_from_name(o->strategy, &k)) {
             diag_error_noloc(&spec->diags, "unknown search strategy '%s' (the strategies are exhaustive, random, "
                              "anneal, genetic, local and guided)", o->strategy);
             return CUTUNE_EINVAL;
         }
-        if ((strategy)k != sr->strategy) { /* the spec's knobs belong to its own strategy */
+        if (k != sr->strategy) { /* the spec's knobs belong to its own strategy */
             out->temperature = out->cooling = out->mutation = 0;
             out->population = out->restarts = 0;
         }
-        out->strategy = (strategy)k;
+        out->strategy = k;
     }
     if (o->budget)
         out->budget = o->budget;
@@ -355,7 +350,7 @@ int cutune_simulate(cutune_spec *spec, const char *results_path, const cutune_si
     }
     rep->true_best = s.by_ordinal[best].objective;
     rep->true_best_index = (uint64_t)best;
-    snprintf(rep->strategy, sizeof rep->strategy, "%s", strategy_names[set.strategy]);
+    snprintf(rep->strategy, sizeof rep->strategy, "%s", strategy_name(set.strategy));
     rep->seed = set.seed;
     rep->budget = set.budget;
     rep->patience = set.patience;

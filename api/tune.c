@@ -24,6 +24,7 @@
 #include "../runtime/compile.h"
 #include "../runtime/data.h"
 #include "../runtime/measure.h"
+#include "../runtime/outcome.h"
 #include "internal.h"
 #include "journal.h"
 #include "tune_result.h"
@@ -450,15 +451,12 @@ static int recv_frame(int fd, frame *f, double deadline)
     return rc;
 }
 
-static const char *const statuses[] = {"ok", "wrong", "compile error", "cannot launch", "load error",
-                                       "launch error", "not run", "timeout", "crashed"};
-
+/* status_index: the outcome's number on the pipe (runtime/outcome.h). */
 static uint64_t status_index(const char *s)
 {
-    for (size_t i = 0; i < sizeof statuses / sizeof *statuses; i++)
-        if (s && strcmp(s, statuses[i]) == 0)
-            return i;
-    return 6;
+    outcome o = OUTCOME_NOT_RUN;
+    outcome_from_name(s, &o);
+    return (uint64_t)o;
 }
 
 /* The worker's set-up: driver, device, buffers, the reference. 0, or -1 with msg. */
@@ -696,7 +694,7 @@ static int run_in_worker(tuner *t, const analyze_binary *bin, const cutune_varia
     uint64_t st = get_u64(&f);
     bool sticky = get_u64(&f) != 0;
     char *reason = a ? get_str(&f, a) : NULL;
-    result_set_status(t->res, rec, statuses[st < 9 ? st : 6], reason && *reason ? reason : NULL);
+    result_set_status(t->res, rec, outcome_name(st < OUTCOME_COUNT ? (outcome)st : OUTCOME_NOT_RUN), reason && *reason ? reason : NULL);
     m->registers = (int)(int64_t)get_u64(&f);
     m->driver_blocks_per_sm = (int)(int64_t)get_u64(&f);
     m->timed = (int)get_u64(&f);

@@ -42,10 +42,9 @@ int cli_search_option(const char *sub, cutune_search_options *s, int opt, const 
     unsigned long long n;
     switch (opt) {
     case CLI_OPT_STRATEGY: {
-        static const char *const names[] = {"exhaustive", "random", "anneal", "genetic", "local", "guided"};
-        for (int i = 0; i < 6; i++)
-            if (strcmp(arg, names[i]) == 0) {
-                s->strategy = names[i];
+        for (const char *const *name = cutune_strategy_list(); *name; name++)
+            if (strcmp(arg, *name) == 0) {
+                s->strategy = *name;
                 return 1;
             }
         cli_usage_error(sub, "unknown search strategy '%s' (the strategies are exhaustive, random, anneal, genetic, "

@@ -1,6 +1,8 @@
 /* model.c - small helpers over the checked model (see model.h). */
 #include "model.h"
 
+#include <string.h>
+
 value domain_at(const domain *d, uint64_t i)
 {
     switch (d->kind) {
@@ -46,8 +48,25 @@ int64_t domain_find(const domain *d, value v)
     return -1;
 }
 
+static const char *const strategy_table[STRATEGY_COUNT + 1] = {"exhaustive", "random", "anneal", "genetic",
+                                                               "local",      "guided", NULL};
+
 const char *strategy_name(strategy s)
 {
-    static const char *const names[] = {"exhaustive", "random", "anneal", "genetic", "local", "guided"};
-    return names[s];
+    return (unsigned)s < STRATEGY_COUNT ? strategy_table[s] : "?";
+}
+
+bool strategy_from_name(const char *name, strategy *out)
+{
+    for (int i = 0; name && i < STRATEGY_COUNT; i++)
+        if (strcmp(name, strategy_table[i]) == 0) {
+            *out = (strategy)i;
+            return true;
+        }
+    return false;
+}
+
+const char *const *strategy_names(void)
+{
+    return strategy_table;
 }

@@ -153,7 +153,18 @@ typedef enum strategy {
     STRAT_EXHAUSTIVE, STRAT_RANDOM, STRAT_ANNEAL, STRAT_GENETIC, STRAT_LOCAL, STRAT_GUIDED
 } strategy;
 
+#define STRATEGY_COUNT 6
+
+/* strategy_name: the strategy's name as specs, options and results spell it. The one
+ * table of strategy names (compiler/model.c); everything else converts through it. */
 const char *strategy_name(strategy s);
+
+/* strategy_from_name: sets `*out` to the strategy spelled `name`; false (and `*out`
+ * untouched) when no strategy has that name. */
+bool strategy_from_name(const char *name, strategy *out);
+
+/* strategy_names: the names, in enum order, NULL-terminated. */
+const char *const *strategy_names(void);
 
 typedef struct m_search {
     strategy strategy;

@@ -1527,13 +1527,9 @@ static void check_search(sema *s, const ast_item *it)
     const ast_expr *e = it->u.search;
     sr->loc = it->loc;
     const char *name = e->kind == EX_NAME ? e->u.name : e->kind == EX_CALL ? e->u.call.name : NULL;
-    static const char *const names[] = {"exhaustive", "random", "anneal", "genetic", "local", "guided"};
-    int k = -1;
-    for (int i = 0; name && i < 6; i++)
-        if (strcmp(name, names[i]) == 0)
-            k = i;
-    if (k < 0) {
-        const char *best = name ? suggest_best(name, names, 6) : NULL;
+    strategy k;
+    if (!strategy_from_name(name, &k)) {
+        const char *best = name ? suggest_best(name, strategy_names(), STRATEGY_COUNT) : NULL;
         span at = e->kind == EX_CALL ? e->u.call.name_loc : e->loc;
         if (best)
             diag_error(s->dl, at, "unknown search strategy '%s'; did you mean '%s'?", name, best);
@@ -1542,7 +1538,7 @@ static void check_search(sema *s, const ast_item *it)
                                   "local and guided)");
         return;
     }
-    sr->strategy = (strategy)k;
+    sr->strategy = k;
     if (e->kind != EX_CALL)
         return;
     /* Common budget keys first, then each strategy's own. */
@@ -1559,7 +1555,7 @@ static void check_search(sema *s, const ast_item *it)
     }
     const ast_arg *f[9];
     char owner[64];
-    snprintf(owner, sizeof owner, "search %s", names[k]);
+    snprintf(owner, sizeof owner, "search %s", strategy_name(k));
     match_settings(s, &e->u.call.args, keys, nkeys, f, owner);
     int64_t seed = 0;
     setting_int(s, f[0], 1, &sr->budget);

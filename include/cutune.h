@@ -207,6 +207,10 @@ int cutune_occupancy_for_arch(const char *arch, int regs, int threads, int64_t s
 /* cutune_arch_list: the architectures the occupancy model knows, NULL-terminated. */
 const char *const *cutune_arch_list(void);
 
+/* cutune_strategy_list: the search strategies' names ("exhaustive", "random", ...),
+ * NULL-terminated; the strings are static. */
+const char *const *cutune_strategy_list(void);
+
 /* ---- devices ---------------------------------------------------------------------- */
 
 typedef struct cutune_device {
