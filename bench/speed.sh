@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# speed.sh - benchmark for issue 15: tunes the spaces Kernel Tuner was timed on, whole
+# process, cold compile cache, verification on, and prints per run what the time went
+# to. Needs a GPU. Not a test: it prints figures, it asserts nothing.
+#
+#   bench/speed.sh [-n RUNS] [-c build/cutune] [OUT]     (OUT: results files; a temp dir)
+#
+# Per run: wall (the process, /usr/bin/time), max RSS, Σ compile (NVRTC time summed),
+# compile threads, GPU time (the GPU thread over all variants, reference included), time
+# before the first variant ran (when the results say), launches per variant (timed
+# repetitions x batch + warm-ups, mean over timed variants, when the results say), the
+# bound max(Σ compile / threads, GPU time) and wall's ratio to it, and Kernel Tuner
+# 1.4.0's wall on the same space (issue 15's measurement on the H100, not ours)
+# divided by ours. Then the winner of each run, so that stability shows.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+runs=1
+cutune=$here/../build/cutune
+while getopts n:c: o; do
+    case $o in
+    n) runs=$OPTARG ;;
+    c) cutune=$OPTARG ;;
+    *) exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+out=${1:-$(mktemp -d)}
+mkdir -p "$out"
+
+# name spec kernel-tuner-seconds
+spaces=(
+    "sum_matrix $here/speed/sum_matrix.tune 16.35"
+    "sgemm $here/speed/sgemm.tune 138.6"
+    "sweep $here/../examples/sweep.tune -"
+)
+
+printf '%-10s %3s %8s %7s %9s %7s %8s %9s %9s %8s %7s %7s  %s\n' space run wall_s rss_MB compile_s threads gpu_s first_s launches bound_s /bound KT/us winner
+for entry in "${spaces[@]}"; do
+    read -r name spec kt <<<"$entry"
+    for run in $(seq 1 "$runs"); do
+        res=$out/$name-$run.json
+        rm -rf "$out/cache-$name-$run" "$res" "$res.journal"
+        CUTUNE_CACHE_DIR=$out/cache-$name-$run /usr/bin/time -f '%e %M' -o "$out/time-$name-$run" \
+            "$cutune" "$spec" --results "$res" --fresh --header "$out/$name-$run.h" >"$out/log-$name-$run" 2>&1 || {
+            echo "$name run $run: cutune failed (exit $?), see $out/log-$name-$run" >&2
+            continue
+        }
+        read -r wall rss <"$out/time-$name-$run"
+        python3 - "$res" "$name" "$run" "$wall" "$rss" "$kt" <<'PY'
+import json, sys
+path, name, run, wall, rss, kt = sys.argv[1:]
+d = json.load(open(path))
+s = d["summary"]
+wall = float(wall)
+threads = s.get("threads") or 1
+bound = max(s["compile_seconds"] / threads, s["gpu_seconds"])
+timed = [r for r in d["results"] if r.get("status") == "ok" and r.get("reps")]
+def launches(r):
+    if "launches" in r:
+        return r["launches"]
+    return r["reps"] * (r.get("batch") or 1) + (r.get("warmups") or 0)
+mean_launches = sum(launches(r) for r in timed) / len(timed) if timed else 0
+first = s.get("first_variant_seconds")
+best = d["results"][s["best"]] if s.get("best", -1) >= 0 else None
+win = " ".join(f"{k}={v}" for k, v in best["params"].items()) if best else "-"
+if best and best.get("objective") is not None:
+    win += f" ({best['objective']:.6g})"
+ktr = f"{float(kt) / wall:.2f}" if kt != "-" else "-"
+print(f"{name:<10} {run:>3} {wall:8.2f} {int(rss) / 1024:7.0f} {s['compile_seconds']:9.2f} {threads:7d} "
+      f"{s['gpu_seconds']:8.2f} {first if first is not None else '-':>9} {mean_launches:8.1f} {bound:8.2f} "
+      f"{wall / bound:7.2f} {ktr:>7}  {win}")
+PY
+    done
+done
