@@ -1,0 +1,42 @@
+/* err.h - the one error channel below the public API, in libgit2's manner.
+ *
+ * A function that can fail returns an int: 0, or a negative code (include/cutune.h's
+ * CUTUNE_E* values: base/ stores them, it does not interpret them). The message that
+ * goes with the failure lives in one error object per thread, set where the failure is
+ * found (err_set) and given context on its way up (err_wrap), never replaced by a
+ * caller's vaguer text. The public API reads it (cutune_error_last). Diagnostics about
+ * a spec are not errors of this kind: they live on the spec, with their places. */
+#ifndef CUTUNE_BASE_ERR_H
+#define CUTUNE_BASE_ERR_H
+
+#include <stdbool.h>
+
+/* A message is cut at ERR_MESSAGE_MAX - 1 bytes, and then ends in "..." so that a cut
+ * never looks whole (4 KiB holds a PATH_MAX path with room for its context). */
+#define ERR_MESSAGE_MAX 4352
+
+typedef struct err_info {
+    int code;                       /* the failing call's return value (negative) */
+    char message[ERR_MESSAGE_MAX];  /* never empty while set */
+} err_info;
+
+/* err_set: makes `code` and the printf-style message the calling thread's error,
+ * replacing any earlier one; returns `code`, so that `return err_set(...)` reads as
+ * the failure it is. */
+int err_set(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* err_wrap: passes a lower failure up with context: when the thread has an error, its
+ * message becomes "CONTEXT: lower message" and its code stays the lower one (returned);
+ * when it has none (the lower layer failed without a message), it is err_set(code,
+ * CONTEXT). Returns the error's code. */
+int err_wrap(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* err_last: the calling thread's error, or NULL when there is none. Valid until the
+ * thread's next err_* call. */
+const err_info *err_last(void);
+
+/* err_clear: forgets the calling thread's error (done at the start of every public
+ * call, so that err_last speaks of the call that failed). */
+void err_clear(void);
+
+#endif
