@@ -1,0 +1,122 @@
+/* fill.c - initial contents made on the device (see fill.h). The kernel's arithmetic
+ * is runtime/data.c's, line for line: change one, change both (unit/fill compiles the
+ * kernel, gpu/fill compares the two paths bit for bit on a GPU). */
+#include "fill.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "compile.h"
+
+static const char fill_kernel_source[] =
+    "#include <cuda_fp16.h>\n"
+    "#include <cuda_bf16.h>\n"
+    "__device__ static unsigned long long mix(unsigned long long x)\n"
+    "{\n"
+    "    x += 0x9E3779B97F4A7C15ull;\n"
+    "    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;\n"
+    "    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;\n"
+    "    return x ^ (x >> 31);\n"
+    "}\n"
+    "/* kind: 1 constant a, 2 random in [a, b), 3 ramp a + i * b (data.h's data_fill_kind) */\n"
+    "extern \"C\" __global__ void cutune_fill(ELEM *out, unsigned long long n, int kind, unsigned long long seed,\n"
+    "                                         double a, double b)\n"
+    "{\n"
+    "    unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;\n"
+    "    unsigned long long s = mix(seed);\n"
+    "    for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {\n"
+    "        double v;\n"
+    "        if (kind == 1) {\n"
+    "            v = a;\n"
+    "        } else if (kind == 3) {\n"
+    "            v = a + (double)i * b;\n"
+    "        } else {\n"
+    "            double u = (double)(mix(s ^ i) >> 11) * 0x1.0p-53;\n"
+    "#if IS_FLOAT\n"
+    "            v = a + u * (b - a);\n"
+    "#else\n"
+    "            v = floor(a + u * (floor(b) - ceil(a) + 1.0));\n"
+    "            if (v > floor(b)) v = floor(b);\n"
+    "            if (v < ceil(a)) v = ceil(a);\n"
+    "#endif\n"
+    "        }\n"
+    "        out[i] = FROM_DOUBLE(v);\n"
+    "    }\n"
+    "}\n";
+
+static const char *elem_name(data_type t)
+{
+    static const char *const names[] = {"__half", "__nv_bfloat16", "float", "double", "signed char", "unsigned char",
+                                        "short", "unsigned short", "int", "unsigned int", "long long",
+                                        "unsigned long long"};
+    return names[t];
+}
+
+/* How data_set converts a double: through float for the 16-bit floats (round to
+ * nearest even at each step), a plain C conversion otherwise. */
+static const char *from_double(data_type t)
+{
+    switch (t) {
+    case DT_HALF: return "__float2half_rn((float)(x))";
+    case DT_BF16: return "__float2bfloat16_rn((float)(x))";
+    default: return "((ELEM)(x))";
+    }
+}
+
+void fill_source(data_type type, char *buf, size_t size)
+{
+    snprintf(buf, size, "#define ELEM %s\n#define IS_FLOAT %d\n#define FROM_DOUBLE(x) %s\n%s", elem_name(type),
+             data_is_float(type) ? 1 : 0, from_double(type), fill_kernel_source);
+}
+
+const char *const *fill_options(int *n)
+{
+    /* No fused multiply-adds: a + u * (b - a) must round twice, as on the host. */
+    static const char *const options[] = {"--fmad=false", NULL};
+    *n = 1;
+    return options;
+}
+
+int fill_prepare(meas_gpu *g, data_type type, const char *arch, fill_kernel *out, char *err, size_t errsize)
+{
+    memset(out, 0, sizeof *out);
+    out->type = type;
+    char source[sizeof fill_kernel_source + 256];
+    fill_source(type, source, sizeof source);
+    int nopt;
+    const char *const *opts = fill_options(&nopt);
+    compile_job job = {"cutune_fill.cu", source, "cutune_fill", opts, nopt, arch};
+    compile_output co;
+    if (compile_run(&job, &co, err, errsize) < 0)
+        return -1;
+    if (!co.ok) {
+        snprintf(err, errsize, "the fill kernel does not compile: %s", co.log);
+        compile_output_free(&co);
+        return -1;
+    }
+    meas_launch l = {{1, 1, 1}, {256, 1, 1}, 0, NULL};
+    int rc = meas_load(g, co.cubin, co.lowered_name, &l, &out->k, err, errsize);
+    compile_output_free(&co);
+    return rc < 0 ? -1 : 0;
+}
+
+int fill_run(meas_gpu *g, const fill_kernel *fk, CUdeviceptr dst, size_t count, const data_fill_spec *f, char *err,
+             size_t errsize)
+{
+    if (count == 0)
+        return 0;
+    if (f->kind == FILL_ZEROS)
+        return meas_fill(g, dst, 0, count * data_size(fk->type), err, errsize);
+    unsigned long long n = count, seed = f->seed;
+    int kind = f->kind == FILL_CONSTANT ? 1 : f->kind == FILL_RAMP ? 3 : 2;
+    double a = f->a, b = f->b;
+    void *args[] = {&dst, &n, &kind, &seed, &a, &b};
+    size_t blocks = (count + 255) / 256;
+    meas_launch l = {{(unsigned)(blocks < 8192 ? blocks : 8192), 1, 1}, {256, 1, 1}, 0, args};
+    return meas_run(g, &fk->k, &l, err, errsize);
+}
+
+void fill_release(meas_gpu *g, fill_kernel *fk)
+{
+    meas_unload(g, &fk->k);
+}
