@@ -334,6 +334,7 @@ static void release_job(void *ud, pool_job *pj)
     free(js);
 }
 
+/* The threads of variant `v`'s block. */
 static int64_t threads_of(const cutune_variant *v)
 {
     return v->block[0] * v->block[1] * v->block[2];
@@ -613,8 +614,11 @@ static int run_pool(session *s, session_each each, void *user)
 
 int session_run_space(session *s, session_each each, void *user)
 {
-    if (!s->space && (space_new(&s->space, s->m, NULL, 0) < 0 || space_iter_new(&s->iter, s->space) < 0))
+    space_iter_free(s->iter); /* the listing starts over */
+    s->iter = NULL;
+    if ((!s->space && space_new(&s->space, s->m, NULL, 0) < 0) || space_iter_new(&s->iter, s->space) < 0)
         return CUTUNE_ENOMEM;
+    s->batch_n = 0;
     s->next_ordinal = 0;
     s->produced = 0;
     s->limit = s->opts ? s->opts->limit : 0;

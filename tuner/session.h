@@ -62,7 +62,8 @@ void session_set_total(session *s, uint64_t total);
  * is under way still delivered, when *opts->cancel becomes non-zero
  * (summary->interrupted). Returns CUTUNE_OK, CUTUNE_ESTOPPED when `each` stopped it,
  * CUTUNE_ECOMPILER (NVRTC itself failed: a diagnostic says how), CUTUNE_EEVAL (a
- * diagnostic), or CUTUNE_ENOMEM. Call it once per session. */
+ * diagnostic), or CUTUNE_ENOMEM. Called again, the listing starts over (binaries already
+ * compiled are reused). */
 int session_run_space(session *s, session_each each, void *user);
 
 /* session_run: compiles the n configurations `values` (n rows of nparams values),

@@ -1,7 +1,8 @@
 /* test_session.c - the compile session (tuner/session.h) without a GPU: a configuration
  * planned as a variant, and a failed plan as a diagnostic; the whole space compiled in
  * listing order with identical binaries compiled once (and their one cubin shared), a
- * compile failure, the limit and a callback that stops; batches that reuse binaries
+ * compile failure, the limit and a callback that stops, a second listing reusing every
+ * binary; batches that reuse binaries
  * compiled by an earlier batch; the set-up's errors (an architecture NVRTC lacks, a
  * kernel file that cannot be read). */
 #include <setjmp.h>
@@ -96,6 +97,16 @@ static cutune_analyze_options options(void)
     return o;
 }
 
+typedef struct seen {
+    int n, stop_at;
+    uint64_t ordinal[8];
+    int compiled[8], duplicate[8], launchable[8];
+    const unsigned char *cubin[8];
+    size_t cubin_size[8];
+} seen;
+
+static int record(void *user, const cutune_analysis *a, const session_binary *bin);
+
 static void test_variant_of(void **state)
 {
     (void)state;
@@ -137,7 +148,9 @@ static void test_variant_of(void **state)
     cutune_analyze_summary sum;
     session *s;
     assert_int_equal(session_open(&s, spec->model, &spec->diags, "sm_90", &o, false, &sum), CUTUNE_OK);
-    assert_int_equal(session_run_space(s, NULL, NULL), CUTUNE_EEVAL);
+    seen r = {0};
+    assert_int_equal(session_run_space(s, record, &r), CUTUNE_EEVAL);
+    assert_int_equal(r.n, 0);
     assert_int_equal(sum.variants, 0);
     assert_int_equal(cutune_spec_error_count(spec), errors + 2);
     session_close(s);
@@ -145,14 +158,7 @@ static void test_variant_of(void **state)
     cutune_spec_free(spec);
 }
 
-typedef struct seen {
-    int n, stop_at;
-    uint64_t ordinal[8];
-    int compiled[8], duplicate[8], launchable[8];
-    const unsigned char *cubin[8];
-    size_t cubin_size[8];
-} seen;
-
+/* Records variant `a` (and its binary) in the seen (user); stops at stop_at. */
 static int record(void *user, const cutune_analysis *a, const session_binary *bin)
 {
     seen *s = user;
@@ -203,6 +209,18 @@ static void test_space(void **state)
     assert_int_equal(sum.compiled, 4);
     assert_int_equal(sum.failed, 4);
     assert_int_equal(sum.cached, 0);
+    /* Listed again: the same ordinals, every variant now reuses a binary. */
+    const unsigned char *first = r.cubin[0];
+    memset(&r, 0, sizeof r);
+    assert_int_equal(session_run_space(s, record, &r), CUTUNE_OK);
+    assert_int_equal(r.n, 8);
+    for (int i = 0; i < 8; i++) {
+        assert_int_equal(r.ordinal[i], i);
+        assert_true(r.duplicate[i]);
+    }
+    assert_ptr_equal(r.cubin[0], first);
+    assert_int_equal(sum.variants, 16);
+    assert_int_equal(sum.compiled, 4);
     session_close(s);
 
     /* A limit; a callback that stops. */
