@@ -417,43 +417,6 @@ int cutune_configs_new(cutune_configs **out, cutune_spec *spec)
     return CUTUNE_OK;
 }
 
-int api_variant_of(cutune_spec *spec, const value *vals, arena *scratch, const char **values, const char *types,
-                   uint64_t ordinal, cutune_variant *v)
-{
-    const model *m = spec->model;
-    variant var;
-    eval_error err;
-    if (plan_variant(m, vals, scratch, &var, &err) < 0)
-        return api_eval_failed(spec, &err);
-    strbuf sb = STRBUF_INIT;
-    for (int i = 0; i < m->nparams; i++) {
-        sb_reset(&sb);
-        value_format(vals[i], &sb, false);
-        values[i] = sb_ok(&sb) ? arena_strdup(scratch, sb_cstr(&sb)) : NULL;
-        if (!values[i]) {
-            sb_free(&sb);
-            return CUTUNE_ENOMEM;
-        }
-    }
-    sb_free(&sb);
-    v->ordinal = ordinal;
-    v->nparams = m->nparams;
-    v->values = values;
-    v->types = types;
-    memcpy(v->block, var.block, sizeof v->block);
-    memcpy(v->grid, var.grid, sizeof v->grid);
-    v->block_dims = var.block_dims;
-    v->grid_dims = var.grid_dims;
-    v->smem_bytes = var.smem_bytes;
-    v->defines = var.defines;
-    v->ndefines = var.ndefines;
-    v->options = var.options;
-    v->noptions = var.noptions;
-    v->ncommon_options = var.ncommon_options;
-    v->name_expression = var.name_expression;
-    return 0;
-}
-
 int cutune_configs_next(cutune_configs *it, const cutune_variant **out)
 {
     const uint64_t *idx;

@@ -23,7 +23,7 @@
  * compares canonical paths (a header that includes itself, or two that include each
  * other, are hashed once), stops with an error past CACHE_MAX_INCLUDE_DEPTH nested
  * includes or CACHE_MAX_INCLUDE_FILES files, and never follows a path twice. Callers
- * give canonical paths for the source and its include folders (api/analyze.c) so that
+ * give canonical paths for the source and its include folders (tuner/session.c) so that
  * a spec reached as a.tune, ./a.tune, /abs/a.tune or through a symlinked folder shares
  * its entries. */
 #include "cache.h"
@@ -41,6 +41,13 @@
 
 #include "../base/strbuf.h"
 #include "../base/sys.h"
+
+/* uthash (uthash-dev) for the include walk's set of files seen: never exit on a failed
+ * allocation (library code), flag the element instead; keys hashed with XXH3. */
+#define HASH_NONFATAL_OOM 1
+#define uthash_nonfatal_oom(elt) ((elt)->oom = true)
+#define HASH_FUNCTION(keyptr, keylen, hashv) ((hashv) = (unsigned)XXH3_64bits((keyptr), (keylen)))
+#include <uthash.h>
 
 #define CACHE_MAGIC "CUTUNE-CACHE-2\n"
 #define CACHE_KEY_VERSION "cutune-cache-2"
@@ -100,10 +107,14 @@ static int make_dirs(const char *path)
  * compilation is ignored, so this is a superset of what the compiler reads: an
  * unneeded file in the key costs at worst a needless recompile, a missing one would
  * cost a stale binary. */
+typedef struct seen_file {
+    char *path;                /* canonical; owned */
+    bool oom;                  /* set by uthash when adding it failed */
+    UT_hash_handle hh;
+} seen_file;
+
 typedef struct include_walk {
-    char **seen;               /* canonical paths of the files hashed so far */
-    uint64_t *seen_hash;       /* XXH3-64 of each, compared first */
-    int nseen, cap;
+    seen_file *seen;           /* canonical paths of the files hashed so far (uthash head) */
     const char *chain[CACHE_MAX_INCLUDE_DEPTH + 2]; /* the includes being followed, as spelled */
     XXH3_state_t *hash;
     const char *const *dirs;
@@ -115,34 +126,45 @@ typedef struct include_walk {
 } include_walk;
 
 /* Whether canonical path `path` has been hashed already. */
-static bool already_seen(const include_walk *w, const char *path, uint64_t h)
+static bool already_seen(include_walk *w, const char *path)
 {
-    for (int i = 0; i < w->nseen; i++)
-        if (w->seen_hash[i] == h && strcmp(w->seen[i], path) == 0)
-            return true;
-    return false;
+    seen_file *f = NULL;
+    HASH_FIND(hh, w->seen, path, strlen(path), f);
+    return f != NULL;
+}
+
+/* The number of files in the seen set. */
+static unsigned seen_count(const include_walk *w)
+{
+    return HASH_COUNT(w->seen);
 }
 
 /* Adds `canonical` (taken: freed on failure too) to the seen set. 0, or -1 with err. */
 static int remember(include_walk *w, char *canonical)
 {
-    if (w->nseen == w->cap) {
-        int cap = w->cap ? w->cap * 2 : 16;
-        char **grown = realloc(w->seen, sizeof(char *) * (size_t)cap);
-        if (grown)
-            w->seen = grown;
-        uint64_t *grown_hash = grown ? realloc(w->seen_hash, sizeof(uint64_t) * (size_t)cap) : NULL;
-        if (!grown_hash) {
-            free(canonical);
-            snprintf(w->err, w->errsize, "out of memory");
-            return -1;
-        }
-        w->seen_hash = grown_hash;
-        w->cap = cap;
+    seen_file *f = calloc(1, sizeof *f);
+    if (f) {
+        f->path = canonical;
+        HASH_ADD_KEYPTR(hh, w->seen, f->path, strlen(f->path), f);
     }
-    w->seen_hash[w->nseen] = XXH3_64bits(canonical, strlen(canonical));
-    w->seen[w->nseen++] = canonical;
+    if (!f || f->oom) {
+        free(f);
+        free(canonical);
+        snprintf(w->err, w->errsize, "out of memory");
+        return -1;
+    }
     return 0;
+}
+
+/* Empties the seen set, freeing its paths. */
+static void forget_all(include_walk *w)
+{
+    seen_file *f, *next;
+    HASH_ITER(hh, w->seen, f, next) {
+        HASH_DEL(w->seen, f);
+        free(f->path);
+        free(f);
+    }
 }
 
 /* The error for an include nested too deep: the chain's first and last files. */
@@ -181,12 +203,11 @@ static int follow_include(include_walk *w, const char *including, bool quoted, i
                      sys_strerror(errno));
             return -1;
         }
-        uint64_t h = XXH3_64bits(canonical, strlen(canonical));
-        if (already_seen(w, canonical, h)) {
+        if (already_seen(w, canonical)) {
             free(canonical);
             return 0;
         }
-        if (w->nseen >= CACHE_MAX_INCLUDE_FILES) {
+        if (seen_count(w) >= CACHE_MAX_INCLUDE_FILES) {
             free(canonical);
             snprintf(w->err, w->errsize, "more than %d files reached by #include from '%s' (the last: '%s')",
                      CACHE_MAX_INCLUDE_FILES, w->chain[0], w->candidate);
@@ -299,10 +320,7 @@ int cache_key_for(const compile_job *job, const char *const *include_dirs, int n
     int rc = root ? remember(w, root) : 0;
     if (rc == 0)
         rc = hash_file_and_includes(w, job->source_name, job->source, strlen(job->source), 0);
-    for (int i = 0; i < w->nseen; i++)
-        free(w->seen[i]);
-    free(w->seen);
-    free(w->seen_hash);
+    forget_all(w);
     free(w);
     if (rc == 0) {
         XXH128_hash_t d = XXH3_128bits_digest(h);

@@ -2,8 +2,10 @@
  * read back equal; an entry with one byte edited (its JSON or its cubin), torn, of the
  * older format, under another key, or with a field out of range, is a miss; and the
  * key's walk over #include lines: a header that includes itself, two that include each
- * other, a 10,000-deep chain (a clear error, no crash), and one file reached through
- * different spellings of its path giving one key. */
+ * other, a 10,000-deep chain (a clear error, no crash), one file reached through
+ * different spellings of its path giving one key, and the bound on the files reached
+ * (exactly CACHE_MAX_INCLUDE_FILES distinct files pass, one more is an error; a file
+ * included again, under any spelling, is not counted twice). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -252,11 +254,50 @@ static void test_include_walk(void **state)
     assert_int_equal(key_of(src, "#include \"deep9800.cuh\"\n", NULL, &k1, err, sizeof err), 0);
 }
 
+/* The source `name` (not on disk) including headers wide0.cuh .. wide<n - 1>.cuh, the
+ * first one also as "./wide0.cuh" and again as "wide0.cuh"; its key. */
+static int key_of_wide(int n, cache_key *k, char *err, size_t errsize)
+{
+    size_t size = (size_t)n * 32 + 64, len = 0;
+    char *text = malloc(size);
+    assert_non_null(text);
+    len += (size_t)snprintf(text + len, size - len, "#include \"./wide0.cuh\"\n");
+    for (int i = 0; i < n; i++)
+        len += (size_t)snprintf(text + len, size - len, "#include \"wide%d.cuh\"\n", i);
+    len += (size_t)snprintf(text + len, size - len, "#include \"wide0.cuh\"\n");
+    char src[512];
+    snprintf(src, sizeof src, "%s/wide.cu", dir);
+    int rc = key_of(src, text, NULL, k, err, errsize);
+    free(text);
+    return rc;
+}
+
+static void test_include_files_bound(void **state)
+{
+    (void)state;
+    enum { N = CACHE_MAX_INCLUDE_FILES };
+    for (int i = 0; i <= N; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "wide%d.cuh", i);
+        write_at(name, "int wide;\n");
+    }
+    char err[1024];
+    cache_key k1, k2;
+    if (key_of_wide(N, &k1, err, sizeof err) != 0)
+        fail_msg("%d files: %s", N, err);
+    assert_int_equal(key_of_wide(N, &k2, err, sizeof err), 0);
+    assert_string_equal(k1.hex, k2.hex);
+    assert_int_equal(key_of_wide(N + 1, &k2, err, sizeof err), -1);
+    if (!strstr(err, "more than 16384 files reached by #include") || !strstr(err, "wide16384.cuh"))
+        fail_msg("%s", err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_entries_are_checked),
         cmocka_unit_test(test_include_walk),
+        cmocka_unit_test(test_include_files_bound),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
