@@ -26,7 +26,7 @@
 #include "../runtime/measure.h"
 #include "../runtime/outcome.h"
 #include "internal.h"
-#include "journal.h"
+#include "../runtime/journal.h"
 #include "tune_result.h"
 #include "search_run.h"
 #include "../base/sys.h"
