@@ -14,7 +14,7 @@
 
 #include "../compiler/space.h"
 #include "search_run.h"
-#include "tune_result.h"
+#include "../results/result.h"
 
 int api_search_settings(cutune_spec *spec, const cutune_search_options *o, uint64_t count, search_settings *out)
 {

@@ -27,7 +27,8 @@
 #include "../runtime/outcome.h"
 #include "internal.h"
 #include "../runtime/journal.h"
-#include "tune_result.h"
+#include "../results/record.h"
+#include "../results/result.h"
 #include "search_run.h"
 #include "../base/sys.h"
 
