@@ -316,7 +316,9 @@ done:
     free(s.by_ordinal);
     free(s.compiled);
     if (rc < 0) {
-        cutune_sim_report_free(rep);
+        if (rep)
+            free(rep->runs); /* as cutune_sim_report_free, without reaching back into api/ */
+        free(rep);
         rep = NULL;
     }
     *out = rep;
