@@ -1,11 +1,5 @@
-/* simulate.c - cutune_simulate: a search replayed over a recorded exhaustive run, and
- * api_search_settings, which tuning shares.
- *
- * The recording is matched to the spec's space by param values (not by index, so a
- * recording stays usable when the listing order would differ); every valid
- * configuration must be in it. The simulated clock advances by what the recording says
- * each configuration cost: its GPU seconds when evaluated, its compile seconds the
- * first time it is compiled (evaluated, or screened by guided). */
+/* simulate.c - cutune_simulate, the facade over results/replay.c (a search replayed
+ * over a recorded exhaustive run), and api_search_settings, which tuning shares. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,7 +8,7 @@
 
 #include "../compiler/space.h"
 #include "search_run.h"
-#include "tune_result.h"
+#include "../results/replay.h"
 
 int api_search_settings(cutune_spec *spec, const cutune_search_options *o, uint64_t count, search_settings *out)
 {
@@ -67,224 +61,6 @@ int api_search_settings(cutune_spec *spec, const cutune_search_options *o, uint6
     return CUTUNE_OK;
 }
 
-/* ---- the recording -------------------------------------------------------------- */
-
-typedef struct rec_entry {
-    bool present, ok;
-    double objective;
-    search_static st;
-    double gpu_seconds, compile_seconds;
-} rec_entry;
-
-typedef struct sim {
-    cutune_spec *spec;
-    sspace *sp;
-    rec_entry *by_ordinal;
-    bool *compiled;            /* per ordinal: its compile has been paid for in this run */
-    double clock;
-} sim;
-
-static double sim_clock(void *user)
-{
-    return ((sim *)user)->clock;
-}
-
-static int sim_static(void *user, const uint64_t *keys, int n, search_static *out)
-{
-    sim *s = user;
-    for (int i = 0; i < n; i++) {
-        uint64_t o = sspace_ordinal(s->sp, keys[i]);
-        out[i] = s->by_ordinal[o].st;
-        if (!s->compiled[o]) {
-            s->compiled[o] = true;
-            s->clock += s->by_ordinal[o].compile_seconds;
-        }
-    }
-    return 0;
-}
-
-static int fail(cutune_spec *spec, const char *path, const char *what)
-{
-    diag_error_noloc(&spec->diags, "%s: %s", path, what);
-    return CUTUNE_EIO;
-}
-
-/* A recorded param value (as the results loader keeps it: text, docs/results-format.md)
- * as the param's type `t`; false when it is not a value of that type. The loader writes
- * integers in decimal, floats in the shortest form that reads back equal, booleans as
- * true/false, so this reads back exactly what the file held. */
-static bool value_of(const char *text, vtype t, value *out)
-{
-    char *end;
-    errno = 0;
-    switch (t) {
-    case VT_INT: {
-        long long i = strtoll(text, &end, 10);
-        if (end == text || *end || errno)
-            return false;
-        *out = value_int(i);
-        return true;
-    }
-    case VT_FLOAT: {
-        double d = strtod(text, &end);
-        if (end == text || *end)
-            return false;
-        *out = value_float(d);
-        return true;
-    }
-    case VT_BOOL:
-        if (strcmp(text, "true") != 0 && strcmp(text, "false") != 0)
-            return false;
-        *out = value_bool(strcmp(text, "true") == 0);
-        return true;
-    default:
-        *out = value_string(text);
-        return true;
-    }
-}
-
-/* Reads the recording `r` (loaded by cutune_results_load: the same checks and messages
- * as `cutune emit`) into s->by_ordinal, after checking it is of this spec. CUTUNE_OK or
- * a status with a diagnostic. */
-static int load_recording(sim *s, const char *path, const cutune_tune_result *r)
-{
-    const model *m = s->spec->model;
-    char msg[700];
-    if (strcmp(r->kernel, m->kernel) != 0) {
-        snprintf(msg, sizeof msg, "recorded for kernel '%s', but the spec tunes '%s': the results of another spec",
-                 r->kernel, m->kernel);
-        return fail(s->spec, path, msg);
-    }
-    bool same = r->nparams == m->nparams;
-    for (int i = 0; same && i < m->nparams; i++)
-        same = strcmp(r->param_names[i], m->params[i].name) == 0;
-    if (!same)
-        return fail(s->spec, path, "its params are not the spec's (names and order must match): the results of "
-                                   "another spec");
-    if ((r->summary.maximize != 0) != (m->maximize != 0))
-        return fail(s->spec, path, "its objective's direction is not the spec's: the results of another spec");
-    uint64_t *vec = calloc((size_t)m->nparams + 1, sizeof(uint64_t));
-    if (!vec)
-        return CUTUNE_ENOMEM;
-    for (uint64_t i = 0; i < r->n; i++) {
-        const cutune_variant *v = &r->records[i]->v;
-        const cutune_measurement *mm = &r->records[i]->m;
-        bool in_space = true;
-        for (int p = 0; in_space && p < m->nparams; p++) {
-            value val;
-            int64_t at = -1;
-            if (value_of(v->values[p], m->params[p].dom.type, &val))
-                at = domain_find(&m->params[p].dom, val);
-            in_space = at >= 0;
-            vec[p] = (uint64_t)at;
-        }
-        uint64_t key = in_space ? sspace_encode(s->sp, vec) : 0;
-        if (!in_space || !sspace_valid(s->sp, key))
-            continue; /* recorded, but not in this space (e.g. other --set values): not needed */
-        rec_entry *e = &s->by_ordinal[sspace_ordinal(s->sp, key)];
-        e->present = true;
-        e->objective = mm->timed ? mm->objective : NAN;
-        e->ok = strcmp(mm->status, "ok") == 0 && mm->timed && isfinite(e->objective);
-        e->st.compiled = strcmp(mm->status, "compile error") != 0;
-        e->st.launchable = e->st.compiled && strcmp(mm->status, "cannot launch") != 0;
-        e->st.registers = mm->registers;
-        e->st.spill_bytes = mm->spill_stores + mm->spill_loads;
-        e->st.occupancy = mm->occupancy;
-        e->gpu_seconds = mm->gpu_seconds;
-        e->compile_seconds = mm->compile_seconds;
-    }
-    free(vec);
-    uint64_t missing = 0, first = 0;
-    for (uint64_t o = 0; o < sspace_count(s->sp); o++)
-        if (!s->by_ordinal[o].present && missing++ == 0)
-            first = o;
-    if (missing) {
-        value *vals = calloc((size_t)m->nparams + 1, sizeof(value));
-        strbuf sb = STRBUF_INIT;
-        if (vals)
-            sspace_values(s->sp, sspace_at(s->sp, first), vals);
-        if (vals)
-            space_describe_config(m, vals, ~(param_set)0, &sb);
-        snprintf(msg, sizeof msg, "the recording does not cover the space: %llu of its %llu valid configurations "
-                 "are missing (the first: %s); simulate needs an exhaustive run of this spec, with the same --set",
-                 (unsigned long long)missing, (unsigned long long)sspace_count(s->sp), sb_ok(&sb) ? sb_cstr(&sb) : "?");
-        sb_free(&sb);
-        free(vals);
-        return fail(s->spec, path, msg);
-    }
-    return CUTUNE_OK;
-}
-
-static int by_double(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return (a > b) - (a < b);
-}
-
-/* The q-quantile of sorted v (linear interpolation). */
-static double quantile(const double *v, int n, double q)
-{
-    if (n == 0)
-        return NAN;
-    double at = q * (n - 1);
-    int lo = (int)floor(at);
-    int hi = lo + 1 < n ? lo + 1 : lo;
-    return v[lo] + (v[hi] - v[lo]) * (at - lo);
-}
-
-/* One run: the search over the recording. */
-static int run_once(sim *s, const search_settings *set, const rec_entry *best_entry, double true_best,
-                    cutune_sim_run *out)
-{
-    (void)best_entry;
-    uint64_t count = sspace_count(s->sp);
-    memset(s->compiled, 0, sizeof(bool) * (size_t)count);
-    s->clock = 0;
-    search_hooks h = {s, sim_clock, sim_static, NULL};
-    if (set->strategy != STRAT_GUIDED)
-        h.static_info = NULL;
-    search *se;
-    char err[256];
-    if (search_new(&se, s->sp, set, &h, err, sizeof err) < 0) {
-        diag_error_noloc(&s->spec->diags, "%s", err);
-        return CUTUNE_ENOMEM;
-    }
-    uint64_t keys[256];
-    int n, rc = CUTUNE_OK;
-    while (search_ask(se, keys, 256, &n) == 0 && n > 0) {
-        for (int i = 0; i < n; i++) {
-            if (search_stopped(se))
-                break; /* the rest of the batch is never evaluated */
-            uint64_t o = sspace_ordinal(s->sp, keys[i]);
-            const rec_entry *e = &s->by_ordinal[o];
-            if (!s->compiled[o]) {
-                s->compiled[o] = true;
-                s->clock += e->compile_seconds;
-            }
-            s->clock += e->gpu_seconds;
-            search_tell(se, keys[i], e->ok, e->objective);
-        }
-    }
-    if (search_error(se)[0]) {
-        diag_error_noloc(&s->spec->diags, "%s", search_error(se));
-        rc = CUTUNE_ENOMEM;
-    }
-    out->seed = set->seed;
-    out->evaluations = search_evaluations(se);
-    out->screened = search_screened(se);
-    uint64_t key;
-    double best;
-    out->found = search_best(se, &key, &best);
-    out->best = out->found ? best : NAN;
-    out->best_index = out->found ? sspace_ordinal(s->sp, key) : 0;
-    out->best_at = out->found ? search_best_at(se) + 1 : 0;
-    out->ratio = !out->found ? 0.0 : set->maximize ? best / true_best : true_best / best;
-    out->seconds = s->clock;
-    snprintf(out->stop_reason, sizeof out->stop_reason, "%s", search_stop_reason(se));
-    search_free(se);
-    return rc;
-}
-
 int cutune_simulate(cutune_spec *spec, const char *results_path, const cutune_simulate_options *opts,
                     cutune_sim_report **out)
 {
@@ -293,103 +69,34 @@ int cutune_simulate(cutune_spec *spec, const char *results_path, const cutune_si
     *out = NULL;
     if (!spec || !results_path || !cutune_spec_ok(spec))
         return CUTUNE_EINVAL;
-    sim s;
-    memset(&s, 0, sizeof s);
-    s.spec = spec;
-    char err[512];
-    cutune_sim_report *rep = NULL;
+    char err[1200];
+    sspace *sp = NULL;
     cutune_tune_result *recording = NULL;
     int rc;
-    if (sspace_new(&s.sp, spec->model, 0, err, sizeof err) < 0) {
+    if (sspace_new(&sp, spec->model, 0, err, sizeof err) < 0) {
         diag_error_noloc(&spec->diags, "%s", err);
         return CUTUNE_EEVAL;
     }
-    uint64_t count = sspace_count(s.sp);
-    if (!sspace_listed(s.sp)) {
+    uint64_t count = sspace_count(sp);
+    search_settings set;
+    if (!sspace_listed(sp)) {
         diag_error_noloc(&spec->diags, "the space has %llu valid configurations: too many to simulate",
                          (unsigned long long)count);
         rc = CUTUNE_EINVAL;
-        goto done;
-    }
-    search_settings set;
-    if ((rc = api_search_settings(spec, opts ? &opts->search : NULL, count, &set)) < 0)
-        goto done;
-    /* The one results loader (api/results_load.c): what `cutune emit` refuses, this
-     * refuses too, with the same message. */
-    if ((rc = cutune_results_load(&recording, results_path)) != CUTUNE_OK) {
+    } else if ((rc = api_search_settings(spec, opts ? &opts->search : NULL, count, &set)) < 0) {
+        /* the diagnostic is on the spec */
+    } else if ((rc = cutune_results_load(&recording, results_path)) != CUTUNE_OK) {
+        /* The one results loader: what `cutune emit` refuses, this refuses too, with
+         * the same message. */
         diag_error_noloc(&spec->diags, "%s", cutune_last_error());
-        goto done;
+    } else {
+        rc = replay_run(spec->model, sp, recording, results_path, &set, opts ? opts->repeat : 1, out, err,
+                        sizeof err);
+        if (rc < 0 && err[0])
+            diag_error_noloc(&spec->diags, "%s", err);
     }
-    s.by_ordinal = calloc((size_t)count, sizeof(rec_entry));
-    s.compiled = calloc((size_t)count, sizeof(bool));
-    rep = calloc(1, sizeof *rep);
-    int repeat = opts && opts->repeat > 0 ? opts->repeat : 1;
-    if (!s.by_ordinal || !s.compiled || !rep || !(rep->runs = calloc((size_t)repeat, sizeof(cutune_sim_run)))) {
-        rc = CUTUNE_ENOMEM;
-        goto done;
-    }
-    if ((rc = load_recording(&s, results_path, recording)) < 0)
-        goto done;
-    bool maximize = recording->summary.maximize;
-    snprintf(rep->objective_name, sizeof rep->objective_name, "%s", recording->summary.objective_name);
-    rep->maximize = maximize;
-    rep->space = count;
-    int64_t best = -1;
-    for (uint64_t o = 0; o < count; o++) {
-        const rec_entry *e = &s.by_ordinal[o];
-        if (!e->ok)
-            continue;
-        rep->recorded_ok++;
-        if (best < 0 || (maximize ? e->objective > s.by_ordinal[best].objective
-                                  : e->objective < s.by_ordinal[best].objective))
-            best = (int64_t)o;
-    }
-    if (best < 0) {
-        rc = fail(spec, results_path, "no configuration ran correctly in the recording: there is no best to find");
-        goto done;
-    }
-    rep->true_best = s.by_ordinal[best].objective;
-    rep->true_best_index = (uint64_t)best;
-    snprintf(rep->strategy, sizeof rep->strategy, "%s", strategy_name(set.strategy));
-    rep->seed = set.seed;
-    rep->budget = set.budget;
-    rep->patience = set.patience;
-    rep->time_limit_s = set.time_limit_s;
-    double *ratios = malloc(sizeof(double) * (size_t)repeat), *evals = malloc(sizeof(double) * (size_t)repeat);
-    if (!ratios || !evals) {
-        free(ratios);
-        free(evals);
-        rc = CUTUNE_ENOMEM;
-        goto done;
-    }
-    for (int r = 0; r < repeat && rc == CUTUNE_OK; r++) {
-        search_settings one = set;
-        one.seed = set.seed + (uint64_t)r;
-        rc = run_once(&s, &one, &s.by_ordinal[best], rep->true_best, &rep->runs[r]);
-        ratios[r] = rep->runs[r].ratio;
-        evals[r] = (double)rep->runs[r].evaluations;
-        rep->nruns = r + 1;
-    }
-    qsort(ratios, (size_t)rep->nruns, sizeof(double), by_double);
-    qsort(evals, (size_t)rep->nruns, sizeof(double), by_double);
-    rep->median = quantile(ratios, rep->nruns, 0.5);
-    rep->q1 = quantile(ratios, rep->nruns, 0.25);
-    rep->q3 = quantile(ratios, rep->nruns, 0.75);
-    rep->min = rep->nruns ? ratios[0] : NAN;
-    rep->max = rep->nruns ? ratios[rep->nruns - 1] : NAN;
-    rep->median_evaluations = quantile(evals, rep->nruns, 0.5);
-    free(ratios);
-    free(evals);
-done:
     cutune_tune_result_free(recording);
-    free(s.by_ordinal);
-    free(s.compiled);
-    sspace_free(s.sp);
-    if (rc < 0) {
-        cutune_sim_report_free(rep);
-        rep = NULL;
-    }
-    *out = rep;
+    sspace_free(sp);
     return rc;
 }
 

@@ -26,8 +26,9 @@
 #include "../runtime/measure.h"
 #include "../runtime/outcome.h"
 #include "internal.h"
-#include "journal.h"
-#include "tune_result.h"
+#include "../runtime/journal.h"
+#include "../results/record.h"
+#include "../results/result.h"
 #include "search_run.h"
 #include "../base/sys.h"
 

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "api/journal.h"
+#include "runtime/journal.h"
 #include "cutune.h"
 #include "runtime/cache.h"
 

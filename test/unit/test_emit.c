@@ -7,7 +7,7 @@
 #include <math.h>
 #include <unistd.h>
 
-#include "api/tune_result.h"
+#include "results/result.h"
 #include "compiler/cexpr.h"
 #include "cutune.h"
 

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "api/journal.h"
+#include "runtime/journal.h"
 
 static char path[256];
 

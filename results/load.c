@@ -1,8 +1,10 @@
-/* results_load.c - a results file (format cutune-results, version 1; written by
- * cutune_tune_write_results, documented in docs/results-format.md) read back into a
- * cutune_tune_result, so that a stored run can be inspected and turned into a header,
- * a CSV table or Kernel Tuner's T4 format without a GPU. Also the accessors that say
- * what a result is about. */
+/* load.c - a results file (format cutune-results, version 1; written by results_write,
+ * documented in docs/results-format.md) read back into a cutune_tune_result, so that a
+ * stored run can be inspected, replayed (simulate) and turned into a header, a CSV table
+ * or Kernel Tuner's T4 format without a GPU. Each entry is read by the one record codec
+ * (record.c). */
+#include "load.h"
+
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -12,19 +14,21 @@
 #include <sys/stat.h>
 
 #include "../base/sys.h"
-#include "tune_result.h"
+#include "record.h"
 
-/* A loading failure: the message for cutune_last_error, CUTUNE_EIO. */
+/* A load in progress: the result, the path, the first error (the message). */
 typedef struct loader {
     cutune_tune_result *r;
     const char *path;
+    char *err;
+    size_t errsize;
     bool failed;
 } loader;
 
 static void bad(loader *ld, const char *what)
 {
     if (!ld->failed)
-        api_set_error("'%s' is not a cutune results file: %s", ld->path, what);
+        snprintf(ld->err, ld->errsize, "'%s' is not a cutune results file: %s", ld->path, what);
     ld->failed = true;
 }
 
@@ -50,165 +54,6 @@ static int64_t int_of(json_t *v, int64_t otherwise)
         return (int64_t)json_integer_value(v);
     double d = json_is_real(v) ? json_real_value(v) : NAN;
     return d > -9.2e18 && d < 9.2e18 ? (int64_t)d : otherwise; /* NaN and out of range: otherwise */
-}
-
-/* The shortest text that reads back as d (as the spec writes floats: 2.0, 0.5). */
-static void format_double(double d, char *buf, size_t size)
-{
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, size, "%.*g", prec, d);
-        if (strtod(buf, NULL) == d)
-            break;
-    }
-    if (!strpbrk(buf, ".eEn"))
-        strncat(buf, ".0", size - strlen(buf) - 1);
-}
-
-static const char **strings_of(loader *ld, json_t *a, int *n)
-{
-    size_t len = json_is_array(a) ? json_array_size(a) : 0;
-    const char **out = arena_alloc(ld->r->arena, sizeof(char *) * (len + 1));
-    if (!out)
-        return NULL;
-    for (size_t i = 0; i < len; i++)
-        out[i] = str_of(ld, json_array_get(a, i), "");
-    *n = (int)len;
-    return out;
-}
-
-/* A dimension triple; *dims is the last one that is not 1 (at least 1). */
-static void dims_of(loader *ld, json_t *a, int64_t *d, int *dims, const char *what)
-{
-    *dims = 1;
-    if (!json_is_array(a) || json_array_size(a) != 3) {
-        bad(ld, what);
-        return;
-    }
-    for (int i = 0; i < 3; i++) {
-        d[i] = int_of(json_array_get(a, (size_t)i), 1);
-        if (d[i] != 1)
-            *dims = i + 1;
-    }
-}
-
-static char type_char(const char *type)
-{
-    return strcmp(type, "float") == 0 ? 'f' : strcmp(type, "bool") == 0 ? 'b' : strcmp(type, "string") == 0 ? 's' : 'i';
-}
-
-/* One param's value as text, as the tuner keeps it. */
-static const char *value_text(loader *ld, json_t *v)
-{
-    char buf[64];
-    if (json_is_integer(v))
-        snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(v));
-    else if (json_is_real(v))
-        format_double(json_real_value(v), buf, sizeof buf);
-    else if (json_is_boolean(v))
-        snprintf(buf, sizeof buf, "%s", json_is_true(v) ? "true" : "false");
-    else if (json_is_string(v))
-        return str_of(ld, v, "");
-    else {
-        bad(ld, "a param's value is missing or not a number, boolean or string");
-        return "";
-    }
-    return arena_strdup(ld->r->arena, buf);
-}
-
-static void load_record(loader *ld, record *rec, json_t *j)
-{
-    cutune_tune_result *r = ld->r;
-    arena *a = r->arena;
-    cutune_variant *v = &rec->v;
-    cutune_measurement *m = &rec->m;
-    if (!json_is_object(j)) {
-        bad(ld, "an entry of \"results\" is not an object");
-        return;
-    }
-    json_t *index = json_object_get(j, "index");
-    if (!json_is_integer(index) || json_integer_value(index) < 0) {
-        bad(ld, "an entry's \"index\" is not a non-negative integer");
-        return;
-    }
-    v->ordinal = (uint64_t)json_integer_value(index);
-    v->nparams = r->nparams;
-    const char **values = arena_alloc(a, sizeof(char *) * (size_t)(r->nparams + 1));
-    char *types = arena_alloc(a, (size_t)r->nparams + 1);
-    if (!values || !types) {
-        bad(ld, "out of memory");
-        return;
-    }
-    json_t *params = json_object_get(j, "params");
-    for (int i = 0; i < r->nparams; i++) {
-        json_t *pv = json_object_get(params, r->param_names[i]);
-        if (!pv) {
-            bad(ld, "an entry lacks the value of a param the spec declares");
-            return;
-        }
-        values[i] = value_text(ld, pv);
-        types[i] = type_char(r->param_types[i]);
-    }
-    v->values = values;
-    v->types = types;
-    dims_of(ld, json_object_get(j, "block"), v->block, &v->block_dims, "an entry's \"block\" is not 3 numbers");
-    dims_of(ld, json_object_get(j, "grid"), v->grid, &v->grid_dims, "an entry's \"grid\" is not 3 numbers");
-    v->smem_bytes = int_of(json_object_get(j, "smem_bytes"), 0);
-    v->defines = strings_of(ld, json_object_get(j, "defines"), &v->ndefines);
-    v->options = strings_of(ld, json_object_get(j, "options"), &v->noptions);
-    v->name_expression = str_of(ld, json_object_get(j, "kernel"), r->kernel);
-
-    m->variant = v;
-    json_t *status = json_object_get(j, "status");
-    if (!json_is_string(status)) {
-        bad(ld, "an entry has no \"status\"");
-        return;
-    }
-    m->status = str_of(ld, status, "");
-    json_t *reason = json_object_get(j, "reason");
-    m->reason = json_is_string(reason) ? str_of(ld, reason, "") : NULL;
-    json_t *res = json_object_get(j, "resources");
-    m->registers = (int)int_of(json_object_get(res, "registers"), 0);
-    m->static_smem = int_of(json_object_get(res, "static_smem"), 0);
-    m->local_bytes = int_of(json_object_get(res, "local_bytes"), 0);
-    m->spill_stores = int_of(json_object_get(res, "spill_stores"), 0);
-    m->spill_loads = int_of(json_object_get(res, "spill_loads"), 0);
-    json_t *occ = json_object_get(j, "occupancy");
-    m->occupancy = num_of(json_object_get(occ, "theoretical"), 0);
-    json_t *limiter = json_object_get(occ, "limiter");
-    m->limiter = json_is_string(limiter) ? str_of(ld, limiter, "") : NULL;
-    m->blocks_per_sm = (int)int_of(json_object_get(occ, "blocks_per_sm"), 0);
-    m->driver_blocks_per_sm = (int)int_of(json_object_get(occ, "driver_blocks_per_sm"), -1);
-    json_t *t = json_object_get(j, "time_ms");
-    m->timed = json_is_object(t);
-    m->objective = NAN;
-    m->nmetrics = r->nmetrics;
-    m->metric_names = r->metric_names;
-    m->metrics = rec->metrics;
-    for (int i = 0; i < r->nmetrics; i++)
-        rec->metrics[i] = NAN;
-    if (m->timed) {
-        m->median_ms = num_of(json_object_get(t, "median"), NAN);
-        m->min_ms = num_of(json_object_get(t, "min"), NAN);
-        m->max_ms = num_of(json_object_get(t, "max"), NAN);
-        m->q1_ms = num_of(json_object_get(t, "q1"), NAN);
-        m->q3_ms = num_of(json_object_get(t, "q3"), NAN);
-        m->spread = num_of(json_object_get(j, "spread"), NAN);
-        m->reps = (int)int_of(json_object_get(j, "reps"), 0);
-        m->batch = (int)int_of(json_object_get(j, "batch"), 1);
-        m->pruned = json_is_true(json_object_get(j, "pruned"));
-        m->objective = num_of(json_object_get(j, "objective"), NAN);
-        json_t *mets = json_object_get(j, "metrics");
-        for (int i = 0; i < r->nmetrics; i++)
-            rec->metrics[i] = num_of(json_object_get(mets, r->metric_names[i]), NAN);
-    }
-    m->verified = json_is_true(json_object_get(j, "verified"));
-    m->max_abs_error = num_of(json_object_get(j, "max_abs_error"), 0);
-    m->compile_seconds = num_of(json_object_get(j, "compile_seconds"), 0);
-    m->cached = json_is_true(json_object_get(j, "cached"));
-    m->duplicate = json_is_true(json_object_get(j, "duplicate"));
-    m->gpu_seconds = num_of(json_object_get(j, "gpu_seconds"), 0);
-    m->timing_seconds = num_of(json_object_get(j, "timing_seconds"), 0);
-    m->resumed = json_is_true(json_object_get(j, "resumed"));
 }
 
 /* The metric names, in order of first appearance over the entries. */
@@ -343,8 +188,8 @@ static void load_root(loader *ld, json_t *root)
         return;
     }
     if (json_integer_value(version) > 1) {
-        api_set_error("'%s' is a cutune results file of version %lld; this cutune reads version 1", ld->path,
-                      (long long)json_integer_value(version));
+        snprintf(ld->err, ld->errsize, "'%s' is a cutune results file of version %lld; this cutune reads version 1",
+                 ld->path, (long long)json_integer_value(version));
         ld->failed = true;
         return;
     }
@@ -356,22 +201,13 @@ static void load_root(loader *ld, json_t *root)
     load_header(ld, root);
     collect_metrics(ld, results);
     size_t n = json_array_size(results);
-    r->records = calloc(n + 1, sizeof(record *));
-    r->cap = n + 1;
-    if (!r->records) {
-        bad(ld, "out of memory");
-        return;
-    }
     for (size_t i = 0; i < n && !ld->failed; i++) {
-        record *rec = arena_alloc(r->arena, sizeof *rec);
-        if (rec)
-            rec->metrics = arena_alloc(r->arena, sizeof(double) * (size_t)(r->nmetrics + 1));
-        if (!rec || !rec->metrics) {
+        record *rec = result_append(r);
+        char what[200];
+        if (!rec)
             bad(ld, "out of memory");
-            return;
-        }
-        load_record(ld, rec, json_array_get(results, i));
-        r->records[r->n++] = rec;
+        else if (record_from_json(r, rec, json_array_get(results, i), RECORD_WHOLE, what, sizeof what) < 0)
+            bad(ld, what);
     }
     if (ld->failed)
         return;
@@ -380,11 +216,11 @@ static void load_root(loader *ld, json_t *root)
         bad(ld, "\"summary\".\"best\" is not an index into \"results\"");
         return;
     }
-    const cutune_measurement *best = r->summary.best >= 0 ? &r->records[r->summary.best]->m : NULL;
-    if (best && !result_can_win(best)) {
-        api_set_error("'%s': \"summary\".\"best\" is entry %lld, which %s: a winner must have run correctly and "
-                      "been timed in full (the file was edited or is damaged)", ld->path, (long long)r->summary.best,
-                      strcmp(best->status, "ok") != 0 ? "did not run correctly" : "was not timed in full");
+    const record *best = r->summary.best >= 0 ? r->records[r->summary.best] : NULL;
+    if (best && !record_can_win(best)) {
+        snprintf(ld->err, ld->errsize, "'%s': \"summary\".\"best\" is entry %lld, which %s: a winner must have run "
+                 "correctly and been timed in full (the file was edited or is damaged)", ld->path,
+                 (long long)r->summary.best, best->out != OUTCOME_OK ? "did not run correctly" : "was not timed in full");
         ld->failed = true;
         return;
     }
@@ -427,81 +263,41 @@ static void find_spec(cutune_tune_result *r, const char *results_path)
     free(found);
 }
 
-int cutune_results_load(cutune_tune_result **out, const char *path)
+int results_load(cutune_tune_result **out, const char *path, char *err, size_t errsize)
 {
-    if (!out || !path) {
-        api_set_error("cutune_results_load: no output or path");
-        return CUTUNE_EINVAL;
-    }
     *out = NULL;
     size_t len;
     char *text = sys_read_file(path, SYS_LIMIT_STORED, &len);
     if (!text) {
         int saved = errno;
-        api_set_error("cannot read '%s': %s", path, sys_strerror(saved));
+        snprintf(err, errsize, "cannot read '%s': %s", path, sys_strerror(saved));
         return saved == ENOMEM ? CUTUNE_ENOMEM : CUTUNE_EIO;
     }
     json_error_t jerr;
     json_t *root = json_loadb(text, len, JSON_DECODE_ANY, &jerr);
     free(text);
     if (!root) {
-        api_set_error("'%s' is not JSON: line %d: %s", path, jerr.line, jerr.text);
+        snprintf(err, errsize, "'%s' is not JSON: line %d: %s", path, jerr.line, jerr.text);
         return CUTUNE_EIO;
     }
-    cutune_tune_result *r = calloc(1, sizeof *r);
-    if (!r || !(r->arena = arena_new())) {
-        free(r);
+    cutune_tune_result *r = result_create();
+    if (!r) {
         json_decref(root);
-        api_set_error("out of memory");
+        snprintf(err, errsize, "out of memory");
         return CUTUNE_ENOMEM;
     }
-    r->summary.best = -1;
-    loader ld = {r, path, false};
+    loader ld = {r, path, err, errsize, false};
     if (!json_is_object(root))
         bad(&ld, "it is not a JSON object");
     else
         load_root(&ld, root);
     json_decref(root);
     if (ld.failed) {
-        cutune_tune_result_free(r);
+        result_destroy(r);
         return CUTUNE_EIO;
     }
     snprintf(r->summary.results_path, sizeof r->summary.results_path, "%s", path);
     find_spec(r, path);
     *out = r;
     return CUTUNE_OK;
-}
-
-/* ---- what a result is about --------------------------------------------------------- */
-
-const cutune_measurement *cutune_tune_best(const cutune_tune_result *r)
-{
-    if (!r || r->summary.best < 0 || (uint64_t)r->summary.best >= r->n)
-        return NULL;
-    const cutune_measurement *m = &r->records[r->summary.best]->m;
-    return result_can_win(m) ? m : NULL; /* never a record that did not run correctly */
-}
-
-const char *cutune_tune_spec_path(const cutune_tune_result *r)
-{
-    return r->spec_found ? r->spec_found : r->spec_path ? r->spec_path : "";
-}
-const char *cutune_tune_kernel(const cutune_tune_result *r) { return r->kernel ? r->kernel : ""; }
-const char *cutune_tune_date(const cutune_tune_result *r) { return r->date ? r->date : ""; }
-int cutune_tune_param_count(const cutune_tune_result *r) { return r->nparams; }
-const cutune_device *cutune_tune_device(const cutune_tune_result *r) { return &r->device; }
-
-const char *cutune_tune_param_name(const cutune_tune_result *r, int i)
-{
-    return i >= 0 && i < r->nparams ? r->param_names[i] : NULL;
-}
-
-const char *cutune_tune_param_type(const cutune_tune_result *r, int i)
-{
-    return i >= 0 && i < r->nparams ? r->param_types[i] : NULL;
-}
-
-void cutune_free(void *p)
-{
-    free(p);
 }

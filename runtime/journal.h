@@ -20,8 +20,8 @@
  *    never a wrong answer): "index" must be an integer in [0, bound) (bound: the
  *    space's ordinal bound, given to journal_open), "status" a string and "params" an
  *    object. journal_ignored counts them. A torn last line is ignored and cut off. */
-#ifndef CUTUNE_API_JOURNAL_H
-#define CUTUNE_API_JOURNAL_H
+#ifndef CUTUNE_RUNTIME_JOURNAL_H
+#define CUTUNE_RUNTIME_JOURNAL_H
 
 #include <jansson.h>
 #include <stdbool.h>

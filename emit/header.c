@@ -1,4 +1,4 @@
-/* emit_header.c - the best-config header (cutune_emit_header; docs/header.md): the
+/* header.c - the best-config header (emit_header, for cutune_emit_header; docs/header.md): the
  * winner of one or more tuning runs (one per device), or a spec's default
  * configuration, as C macros, a configuration struct with a look-up by device, and
  * the launch geometry as inline functions of the problem size. The text is plain
@@ -12,7 +12,8 @@
 
 #include "../compiler/cexpr.h"
 #include "../compiler/space.h"
-#include "tune_result.h"
+#include "../api/internal.h" /* api_variant_of, the spec, api_set_error: until the spec has a stage of its own */
+#include "emit.h"
 
 /* One entry of the header: a device's winner, or the default configuration. */
 typedef struct entry {
@@ -198,10 +199,10 @@ static bool better(const cutune_measurement *a, const cutune_measurement *b, int
 static const cutune_measurement *runner_up(const cutune_tune_result *r, const cutune_measurement *best)
 {
     const cutune_measurement *ru = NULL;
-    int maximize = cutune_tune_summary_of(r)->maximize;
-    for (uint64_t i = 0; i < cutune_tune_count(r); i++) {
-        const cutune_measurement *m = cutune_tune_at(r, i);
-        if (m == best || strcmp(m->status, "ok") != 0 || !m->timed || m->pruned || !isfinite(m->objective))
+    int maximize = r->summary.maximize;
+    for (uint64_t i = 0; i < r->n; i++) {
+        const cutune_measurement *m = &r->records[i]->m;
+        if (m == best || !record_can_win(r->records[i]))
             continue;
         if (!ru || better(m, ru, maximize))
             ru = m;
@@ -280,7 +281,7 @@ static void describe_config(strbuf *out, const hdr *h, const cutune_variant *v)
 static void describe_measurement(strbuf *out, const hdr *h, const cutune_tune_result *r, const char *label,
                                  const cutune_measurement *m)
 {
-    const cutune_tune_summary *s = cutune_tune_summary_of(r);
+    const cutune_tune_summary *s = &r->summary;
     sb_printf(out, " *   %-9s #%llu ", label, (unsigned long long)m->variant->ordinal);
     describe_config(out, h, m->variant);
     sb_printf(out, "\n *             median %.6g ms, ", m->median_ms);
@@ -317,7 +318,7 @@ static void provenance(hdr *h, const cutune_header_options *opts)
     for (int k = 0; k < h->n; k++) {
         const entry *e = &h->e[k];
         const cutune_tune_result *r = e->r;
-        const cutune_tune_summary *s = cutune_tune_summary_of(r);
+        const cutune_tune_summary *s = &r->summary;
         const cutune_device *d = &r->device;
         sb_printf(o, " *\n * entry %d%s: ", k, k == 0 ? " (the default)" : "");
         comment_text(o, d->name);
@@ -600,7 +601,7 @@ static int prepare(hdr *h, arena *a, const cutune_tune_result *const *results, i
         const char *src = opts && opts->sources ? opts->sources[k] : NULL;
         if (!r)
             return fail("results[%d] is NULL", k);
-        if (!cutune_tune_best(r))
+        if (!result_best(r))
             return fail("%s: no variant ran correctly, so there is no winner to write", src ? src : "the results");
         if (k == 0) {
             h->kernel = r->kernel;
@@ -625,7 +626,7 @@ static int prepare(hdr *h, arena *a, const cutune_tune_result *const *results, i
         }
         entry *e = &h->e[k];
         e->r = r;
-        e->best = cutune_tune_best(r);
+        e->best = result_best(r);
         e->runner_up = runner_up(r, e->best);
         e->v = e->best->variant;
         e->ncommon = e->v->ncommon_options;
@@ -645,8 +646,8 @@ static int prepare(hdr *h, arena *a, const cutune_tune_result *const *results, i
     return CUTUNE_OK;
 }
 
-int cutune_emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
-                       const cutune_header_options *opts)
+int emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
+                const cutune_header_options *opts)
 {
     if (!out || nresults < 0 || (nresults > 0 && !results) || (nresults == 0 && !spec))
         return fail("cutune_emit_header: no output, or neither results nor a spec");
@@ -702,14 +703,4 @@ int cutune_emit_header(char **out, cutune_spec *spec, const cutune_tune_result *
     sb_free(&prefix);
     arena_free(a);
     return rc;
-}
-
-const char *cutune_spec_emit_path(const cutune_spec *spec, const char *kind)
-{
-    if (!spec || !spec->model || !kind)
-        return NULL;
-    const m_emit *em = &spec->model->emit;
-    return strcmp(kind, "header") == 0 ? em->header_path : strcmp(kind, "results") == 0 ? em->results_path
-                                       : strcmp(kind, "csv") == 0                       ? em->csv_path
-                                                                                        : NULL;
 }

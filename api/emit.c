@@ -1,0 +1,36 @@
+/* emit.c - the public emitters (include/cutune.h): argument checks over emit/ (the
+ * header, the CSV table, Kernel Tuner's T4 format), and where a spec says to emit. */
+#include <string.h>
+
+#include "../emit/emit.h"
+#include "internal.h"
+
+int cutune_emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
+                       const cutune_header_options *opts)
+{
+    return emit_header(out, spec, results, nresults, opts); /* checks its arguments itself, with messages */
+}
+
+int cutune_emit_csv(char **out, const cutune_tune_result *r)
+{
+    if (!out || !r)
+        return CUTUNE_EINVAL;
+    return emit_csv(out, r);
+}
+
+int cutune_emit_t4(char **out, const cutune_tune_result *r)
+{
+    if (!out || !r)
+        return CUTUNE_EINVAL;
+    return emit_t4(out, r, cutune_version());
+}
+
+const char *cutune_spec_emit_path(const cutune_spec *spec, const char *kind)
+{
+    if (!spec || !spec->model || !kind)
+        return NULL;
+    const m_emit *em = &spec->model->emit;
+    return strcmp(kind, "header") == 0 ? em->header_path : strcmp(kind, "results") == 0 ? em->results_path
+                                       : strcmp(kind, "csv") == 0                       ? em->csv_path
+                                                                                        : NULL;
+}

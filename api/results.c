@@ -1,0 +1,83 @@
+/* results.c - the public face of results (include/cutune.h): argument checks, the last
+ * error, and the accessors; the work is in results/ (records, the record codec, the
+ * results file's loader and writer). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../results/load.h"
+#include "../results/result.h"
+#include "../results/write.h"
+#include "internal.h"
+
+cutune_tune_result *result_new(const cutune_spec *spec, const cutune_device *dev)
+{
+    return result_new_for(spec->model, spec->path, dev);
+}
+
+int cutune_results_load(cutune_tune_result **out, const char *path)
+{
+    if (!out || !path) {
+        api_set_error("cutune_results_load: no output or path");
+        return CUTUNE_EINVAL;
+    }
+    char err[1400];
+    int rc = results_load(out, path, err, sizeof err);
+    if (rc != CUTUNE_OK)
+        api_set_error("%s", err);
+    return rc;
+}
+
+int cutune_tune_write_results(const cutune_tune_result *r, const char *path)
+{
+    if (!r || !path) {
+        api_set_error("cutune_tune_write_results: no result or path");
+        return CUTUNE_EINVAL;
+    }
+    char err[1200];
+    int rc = results_write(r, path, cutune_version(), err, sizeof err);
+    if (rc != CUTUNE_OK)
+        api_set_error("%s", err);
+    return rc;
+}
+
+void cutune_tune_result_free(cutune_tune_result *r)
+{
+    result_destroy(r);
+}
+
+const cutune_tune_summary *cutune_tune_summary_of(const cutune_tune_result *r) { return &r->summary; }
+uint64_t cutune_tune_count(const cutune_tune_result *r) { return r->n; }
+
+const cutune_measurement *cutune_tune_at(const cutune_tune_result *r, uint64_t i)
+{
+    return i < r->n ? &r->records[i]->m : NULL;
+}
+
+const cutune_measurement *cutune_tune_best(const cutune_tune_result *r)
+{
+    return result_best(r);
+}
+
+const char *cutune_tune_spec_path(const cutune_tune_result *r)
+{
+    return r->spec_found ? r->spec_found : r->spec_path ? r->spec_path : "";
+}
+const char *cutune_tune_kernel(const cutune_tune_result *r) { return r->kernel ? r->kernel : ""; }
+const char *cutune_tune_date(const cutune_tune_result *r) { return r->date ? r->date : ""; }
+int cutune_tune_param_count(const cutune_tune_result *r) { return r->nparams; }
+const cutune_device *cutune_tune_device(const cutune_tune_result *r) { return &r->device; }
+
+const char *cutune_tune_param_name(const cutune_tune_result *r, int i)
+{
+    return i >= 0 && i < r->nparams ? r->param_names[i] : NULL;
+}
+
+const char *cutune_tune_param_type(const cutune_tune_result *r, int i)
+{
+    return i >= 0 && i < r->nparams ? r->param_types[i] : NULL;
+}
+
+void cutune_free(void *p)
+{
+    free(p);
+}

@@ -1,0 +1,27 @@
+/* emit.h - the stage that owns output: a tuning result (results/) turned into the
+ * files users keep: a C header of the winners (header.c, docs/header.md), a CSV table
+ * (csv.c) and Kernel Tuner's T4 format (t4.c) (docs/results-format.md). The public
+ * cutune_emit_* functions (api/emit.c) check arguments and call these.
+ *
+ * Ownership: each returns a heap string in *out that the caller frees (free, or
+ * cutune_free at the API). */
+#ifndef CUTUNE_EMIT_EMIT_H
+#define CUTUNE_EMIT_EMIT_H
+
+#include "cutune.h"
+#include "../results/result.h"
+
+/* emit_csv: the records of r as a CSV table (header row, one row per record, CRLF).
+ * CUTUNE_OK with *out, or CUTUNE_ENOMEM. */
+int emit_csv(char **out, const cutune_tune_result *r);
+
+/* emit_t4: r in the T4 format, `version` as cutune's in its requirements. CUTUNE_OK
+ * with *out, or CUTUNE_ENOMEM. */
+int emit_t4(char **out, const cutune_tune_result *r, const char *version);
+
+/* emit_header: cutune_emit_header's work (include/cutune.h says what it writes);
+ * errors set the API's last error (api/internal.h). */
+int emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
+                const cutune_header_options *opts);
+
+#endif

@@ -1,0 +1,50 @@
+/* record.h - the one codec between a variant's record and its JSON: a results file's
+ * entry and a journal line are the same object (docs/results-format.md), written by
+ * record_to_json and read by record_from_json, whether by the results loader, a resume
+ * from the journal or simulate (through the loader). Numbers go through one formatter:
+ * record_number (a finite double as a JSON real, anything else null). */
+#ifndef CUTUNE_RESULTS_RECORD_H
+#define CUTUNE_RESULTS_RECORD_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "result.h"
+
+/* How much of an entry record_from_json reads. */
+typedef enum record_read {
+    RECORD_WHOLE,  /* a results file's entry: the variant and its measurement; what is
+                      missing or malformed is an error */
+    RECORD_RESUME, /* a journal line onto a record made from the analysed variant: its
+                      outcome and measurement only (the line is trusted by
+                      runtime/journal.h's rules); marked resumed; never fails */
+} record_read;
+
+/* record_number: d as JSON: a real when finite, else null (new reference). */
+json_t *record_number(double d);
+
+/* record_to_json: the record as one results-file entry (also a journal line); a new
+ * reference, NULL when out of memory. */
+json_t *record_to_json(const cutune_tune_result *r, const record *rec);
+
+/* record_from_json: reads entry `j` into `rec` (its strings in r's arena), per `how`.
+ * An unknown status is an error for RECORD_WHOLE, OUTCOME_NOT_RUN for RECORD_RESUME;
+ * times count only when the outcome is ok. Returns 0, or -1 with what is wrong in err
+ * (RECORD_WHOLE only). */
+int record_from_json(cutune_tune_result *r, record *rec, json_t *j, record_read how, char *err, size_t errsize);
+
+/* record_typed_json: a param value's text as JSON of its type ('i', 'f', 'b', else a
+ * string), as results files write params (new reference). */
+json_t *record_typed_json(const char *text, char type);
+
+/* record_device_json: the run's device as the results file's "device" object (new
+ * reference). */
+json_t *record_device_json(const cutune_tune_result *r);
+
+/* Kept for api/tune.c until the engine work is merged (issue 14): */
+/* result_record_json: record_to_json. */
+json_t *result_record_json(const cutune_tune_result *r, const record *rec);
+/* result_load: record_from_json(r, rec, j, RECORD_RESUME). */
+void result_load(cutune_tune_result *r, record *rec, json_t *j);
+
+#endif

@@ -1,0 +1,22 @@
+/* replay.h - simulate's engine: a search strategy replayed over a recorded exhaustive
+ * run (a results file read by the one loader and record codec), on a simulated clock.
+ *
+ * It lives in results/ because its input is recorded results and its product a report
+ * about them; it drives search/ (ask/tell) but never the GPU, the compiler or the API. */
+#ifndef CUTUNE_RESULTS_REPLAY_H
+#define CUTUNE_RESULTS_REPLAY_H
+
+#include <stddef.h>
+
+#include "result.h"
+#include "../search/search.h"
+
+/* replay_run: checks that `recording` (read from `path`) is of model `m` and covers
+ * every valid configuration of its space `sp`, then runs the search `settings`
+ * `repeat` times (seeds settings->seed, +1, ...; at least once). Returns CUTUNE_OK with
+ * *out (free with cutune_sim_report_free), or a negative status with *out NULL and the
+ * message in err (empty when out of memory without one). Borrows m, sp, recording. */
+int replay_run(const model *m, sspace *sp, const cutune_tune_result *recording, const char *path,
+               const search_settings *settings, int repeat, cutune_sim_report **out, char *err, size_t errsize);
+
+#endif

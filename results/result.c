@@ -1,0 +1,246 @@
+/* result.c - a tuning run's records and summary (see result.h). */
+#include "result.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../base/sys.h"
+
+static char *dup_in(arena *a, const char *s)
+{
+    return s ? arena_strdup(a, s) : NULL;
+}
+
+cutune_tune_result *result_create(void)
+{
+    cutune_tune_result *r = calloc(1, sizeof *r);
+    if (!r || !(r->arena = arena_new())) {
+        free(r);
+        return NULL;
+    }
+    r->summary.best = -1;
+    return r;
+}
+
+void result_destroy(cutune_tune_result *r)
+{
+    if (!r)
+        return;
+    free(r->records);
+    arena_free(r->arena);
+    free(r);
+}
+
+cutune_tune_result *result_new_for(const model *m, const char *spec_path, const cutune_device *dev)
+{
+    cutune_tune_result *r = result_create();
+    if (!r)
+        return NULL;
+    arena *a = r->arena;
+    r->device = *dev;
+    snprintf(r->summary.device_name, sizeof r->summary.device_name, "%s", dev->name);
+    snprintf(r->summary.arch, sizeof r->summary.arch, "%s", dev->arch);
+    r->summary.sm_count = dev->sm_count;
+    r->summary.driver_version = dev->driver_version;
+    r->summary.maximize = m->maximize;
+    snprintf(r->summary.objective_name, sizeof r->summary.objective_name, "%s",
+             m->objective ? (m->objective_name ? m->objective_name : "objective") : "time_ms");
+    /* Canonical paths, so that what reads the results later (emit header: the spec's
+     * functions of the problem size) finds the same files from any working folder. */
+    char *canon_spec = sys_canonical_path(spec_path), *kernel_file = sys_canonical_path(m->kernel_file);
+    r->spec_path = dup_in(a, canon_spec ? canon_spec : spec_path);
+    r->kernel = dup_in(a, m->kernel);
+    r->kernel_file = dup_in(a, kernel_file ? kernel_file : m->kernel_file);
+    free(canon_spec);
+    free(kernel_file);
+    r->strategy = dup_in(a, strategy_name(m->search.strategy));
+    time_t now = time(NULL);
+    struct tm tm;
+    char date[32];
+    gmtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    r->date = dup_in(a, date);
+    r->nparams = m->nparams;
+    r->param_names = arena_alloc(a, sizeof(char *) * (size_t)(m->nparams + 1));
+    r->param_types = arena_alloc(a, sizeof(char *) * (size_t)(m->nparams + 1));
+    r->nmetrics = m->nmetrics;
+    r->metric_names = arena_alloc(a, sizeof(char *) * (size_t)(m->nmetrics + 1));
+    r->scratch = arena_alloc(a, sizeof(record));
+    r->scratch_metrics = arena_alloc(a, sizeof(double) * (size_t)(m->nmetrics + 1));
+    if (!r->param_names || !r->param_types || !r->metric_names || !r->scratch || !r->scratch_metrics) {
+        result_destroy(r);
+        return NULL;
+    }
+    for (int i = 0; i < m->nparams; i++) {
+        r->param_names[i] = dup_in(a, m->params[i].name);
+        r->param_types[i] = vtype_name(m->params[i].dom.type);
+    }
+    for (int i = 0; i < m->nmetrics; i++)
+        r->metric_names[i] = dup_in(a, m->metrics[i].name);
+    return r;
+}
+
+static const char **dup_strings(arena *a, const char *const *items, int n)
+{
+    const char **out = arena_alloc(a, sizeof(char *) * (size_t)(n + 1));
+    for (int i = 0; out && i < n; i++)
+        out[i] = dup_in(a, items[i]);
+    return out;
+}
+
+record *result_append(cutune_tune_result *r)
+{
+    record *rec = arena_alloc(r->arena, sizeof *rec);
+    if (!rec)
+        return NULL;
+    memset(rec, 0, sizeof *rec);
+    rec->metrics = arena_alloc(r->arena, sizeof(double) * (size_t)(r->nmetrics + 1));
+    if (!rec->metrics)
+        return NULL;
+    for (int i = 0; i < r->nmetrics; i++)
+        rec->metrics[i] = NAN;
+    cutune_measurement *m = &rec->m;
+    m->variant = &rec->v;
+    rec->out = OUTCOME_NOT_RUN;
+    m->status = outcome_name(OUTCOME_NOT_RUN);
+    m->driver_blocks_per_sm = -1;
+    m->objective = NAN;
+    m->nmetrics = r->nmetrics;
+    m->metric_names = r->metric_names;
+    m->metrics = rec->metrics;
+    if (r->n == r->cap) {
+        uint64_t cap = r->cap ? r->cap * 2 : 256;
+        record **grown = realloc(r->records, sizeof(record *) * cap);
+        if (!grown)
+            return NULL;
+        r->records = grown;
+        r->cap = cap;
+    }
+    r->records[r->n++] = rec;
+    return rec;
+}
+
+record *result_add(cutune_tune_result *r, const cutune_analysis *an)
+{
+    arena *a = r->arena;
+    record *rec = result_append(r);
+    if (!rec)
+        return NULL;
+    const cutune_variant *v = an->variant;
+    rec->v = *v;
+    rec->v.values = dup_strings(a, v->values, v->nparams);
+    char *types = arena_alloc(a, (size_t)v->nparams + 1);
+    if (types)
+        memcpy(types, v->types, (size_t)v->nparams);
+    rec->v.types = types;
+    rec->v.defines = dup_strings(a, v->defines, v->ndefines);
+    rec->v.options = dup_strings(a, v->options, v->noptions);
+    rec->v.name_expression = dup_in(a, v->name_expression);
+    if (!rec->v.values || !types || !rec->v.defines || !rec->v.options) {
+        r->n--; /* not kept half made */
+        return NULL;
+    }
+    cutune_measurement *m = &rec->m;
+    m->registers = an->registers;
+    m->static_smem = an->static_smem;
+    m->local_bytes = an->local_bytes;
+    m->spill_stores = an->spill_stores;
+    m->spill_loads = an->spill_loads;
+    m->occupancy = an->occupancy.occupancy;
+    m->limiter = an->occupancy.limiter;
+    m->blocks_per_sm = an->occupancy.blocks_per_sm;
+    m->compile_seconds = an->compile_seconds;
+    m->cached = an->cached;
+    m->duplicate = an->duplicate;
+    return rec;
+}
+
+record *result_scratch(cutune_tune_result *r)
+{
+    memset(r->scratch, 0, sizeof *r->scratch);
+    r->scratch->out = OUTCOME_NOT_RUN; /* m.status stays NULL until an outcome is set */
+    r->scratch->metrics = r->scratch_metrics;
+    r->scratch->m.metrics = r->scratch_metrics;
+    r->scratch->m.nmetrics = r->nmetrics;
+    return r->scratch;
+}
+
+void result_set_outcome(cutune_tune_result *r, record *rec, outcome o, const char *reason)
+{
+    rec->out = (unsigned)o < OUTCOME_COUNT ? o : OUTCOME_NOT_RUN;
+    rec->m.status = outcome_name(rec->out); /* the public string, from the one table */
+    rec->m.reason = reason ? dup_in(r->arena, reason) : NULL;
+}
+
+void result_set_status(cutune_tune_result *r, record *rec, const char *status, const char *reason)
+{
+    outcome o = OUTCOME_NOT_RUN;
+    outcome_from_name(status, &o);
+    result_set_outcome(r, rec, o, reason);
+}
+
+static bool can_win(outcome o, const cutune_measurement *m)
+{
+    return o == OUTCOME_OK && m->timed && !m->pruned && isfinite(m->objective);
+}
+
+bool record_can_win(const record *rec)
+{
+    return can_win(rec->out, &rec->m);
+}
+
+bool result_can_win(const cutune_measurement *m)
+{
+    outcome o;
+    return outcome_from_name(m->status, &o) && can_win(o, m);
+}
+
+void result_set_best(cutune_tune_result *r, const record *rec)
+{
+    for (uint64_t i = r->n; i-- > 0;)
+        if (r->records[i] == rec) {
+            r->summary.best = (int64_t)i;
+            return;
+        }
+}
+
+const cutune_measurement *result_best(const cutune_tune_result *r)
+{
+    if (!r || r->summary.best < 0 || (uint64_t)r->summary.best >= r->n)
+        return NULL;
+    const record *rec = r->records[r->summary.best];
+    return record_can_win(rec) ? &rec->m : NULL; /* never a record that did not run correctly */
+}
+
+void result_finish(cutune_tune_result *r, bool flush_l2, const m_measure *ms)
+{
+    cutune_tune_summary *s = &r->summary;
+    s->variants = r->n;
+    s->timed = s->wrong = s->failed = s->unlaunchable = s->pruned = s->resumed = 0;
+    for (uint64_t i = 0; i < r->n; i++) {
+        const record *rec = r->records[i];
+        const cutune_measurement *m = &rec->m;
+        s->gpu_seconds += m->gpu_seconds;
+        s->timing_seconds += m->timing_seconds;
+        if (m->timed)
+            s->timed++;
+        if (m->resumed)
+            s->resumed++;
+        if (m->pruned)
+            s->pruned++;
+        if (rec->out == OUTCOME_WRONG)
+            s->wrong++;
+        else if (rec->out == OUTCOME_CANNOT_LAUNCH)
+            s->unlaunchable++;
+        else if (rec->out != OUTCOME_OK)
+            s->failed++;
+    }
+    r->flush_l2 = flush_l2;
+    r->warmup = ms->warmup;
+    r->repeat = ms->repeat;
+    r->max_repeat = ms->max_repeat;
+    r->spread = ms->spread;
+}

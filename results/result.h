@@ -1,0 +1,101 @@
+/* result.h - the outcome of a tuning run (cutune_tune_result): every variant's record,
+ * the summary, and what is needed to write them out after the spec is gone.
+ *
+ * Ownership: a cutune_tune_result owns everything it points to: the records and their
+ * strings live in its arena, the records' index in `records` (malloc). It is freed with
+ * cutune_tune_result_free (api/results.c). A record's status is its `out` (an outcome);
+ * `m.status` is only outcome_name(out), kept in step by result_set_outcome, for the
+ * public struct. */
+#ifndef CUTUNE_RESULTS_RESULT_H
+#define CUTUNE_RESULTS_RESULT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cutune.h"
+#include "../base/arena.h"
+#include "../compiler/model.h"
+#include "../runtime/outcome.h"
+
+typedef struct record {
+    cutune_measurement m;      /* m.status == outcome_name(out) (NULL in a fresh scratch) */
+    cutune_variant v;          /* a deep copy, in the result's arena */
+    double *metrics;           /* m.metrics */
+    outcome out;
+} record;
+
+struct cutune_tune_result {
+    arena *arena;
+    record **records;
+    uint64_t n, cap;
+    record *scratch;           /* for runs outside the results (the reference; the worker's) */
+    double *scratch_metrics;
+    cutune_tune_summary summary;
+    cutune_device device;
+    char *spec_path, *kernel, *kernel_file, *strategy, *date; /* spec_path: as recorded (canonical
+                                                                    when tuned by this cutune) */
+    char *spec_found;          /* read back: the recorded spec's file, found and canonical; NULL if not */
+    int nparams;
+    const char **param_names, **param_types;
+    int nmetrics;
+    const char **metric_names;
+    bool flush_l2;
+    int64_t warmup, repeat, max_repeat;
+    double spread;
+};
+
+/* result_create: an empty result (no records) with its arena and summary.best = -1;
+ * NULL when out of memory. */
+cutune_tune_result *result_create(void);
+
+/* result_new_for: an empty result for a run of model `m`, whose spec is at `spec_path`,
+ * on `dev` (NULL when out of memory). */
+cutune_tune_result *result_new_for(const model *m, const char *spec_path, const cutune_device *dev);
+
+/* result_new: result_new_for the spec's model and path. Defined by the API
+ * (api/results.c: it needs the spec's insides); kept for api/tune.c until the engine
+ * work is merged (issue 14). */
+cutune_tune_result *result_new(const cutune_spec *spec, const cutune_device *dev);
+
+/* result_destroy: frees the result and all it owns; NULL is a no-op. */
+void result_destroy(cutune_tune_result *r);
+
+/* result_add: a new record for the analysed variant `a`, outcome OUTCOME_NOT_RUN (NULL
+ * when out of memory). */
+record *result_add(cutune_tune_result *r, const cutune_analysis *a);
+
+/* result_append: a new empty record (metrics NaN, outcome OUTCOME_NOT_RUN) appended to
+ * the results, for a loader to fill; NULL when out of memory. */
+record *result_append(cutune_tune_result *r);
+
+/* result_scratch: a record that is not part of the results (the reference's run). */
+record *result_scratch(cutune_tune_result *r);
+
+/* result_set_outcome: the record's outcome (m.status follows) and (copied) reason;
+ * reason may be NULL. */
+void result_set_outcome(cutune_tune_result *r, record *rec, outcome o, const char *reason);
+
+/* result_set_status: result_set_outcome by the outcome's name (an unknown name is
+ * OUTCOME_NOT_RUN). Kept for api/tune.c until the engine work is merged (issue 14). */
+void result_set_status(cutune_tune_result *r, record *rec, const char *status, const char *reason);
+
+/* record_can_win: whether the record may be a run's winner: outcome ok, timed in full
+ * (not pruned), with a finite objective. The tuner's best, a results file's summary.best
+ * and cutune_tune_best all obey it. */
+bool record_can_win(const record *rec);
+
+/* result_can_win: record_can_win for a measurement, its outcome read from m->status.
+ * Kept for api/tune.c until the engine work is merged (issue 14). */
+bool result_can_win(const cutune_measurement *m);
+
+/* result_set_best: the record is the best so far. */
+void result_set_best(cutune_tune_result *r, const record *rec);
+
+/* result_finish: fills the summary's counts and the measurement settings. */
+void result_finish(cutune_tune_result *r, bool flush_l2, const m_measure *ms);
+
+/* result_best: the winner (a measurement that can win at summary.best), or NULL. */
+const cutune_measurement *result_best(const cutune_tune_result *r);
+
+#endif

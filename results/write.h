@@ -1,0 +1,15 @@
+/* write.h - a tuning result written as a results file (format cutune-results,
+ * version 1: docs/results-format.md). */
+#ifndef CUTUNE_RESULTS_WRITE_H
+#define CUTUNE_RESULTS_WRITE_H
+
+#include <stddef.h>
+
+#include "result.h"
+
+/* results_write: writes r to `path` through the one file writer (sys_write_text: a
+ * unique temporary, synced, renamed), "cutune" set to `version`. Returns CUTUNE_OK, or
+ * CUTUNE_ENOMEM / CUTUNE_EIO with the message, naming the path, in err. */
+int results_write(const cutune_tune_result *r, const char *path, const char *version, char *err, size_t errsize);
+
+#endif
