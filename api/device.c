@@ -1,14 +1,13 @@
 /* device.c - devices and occupancy in the public API (cutune_device_*,
  * cutune_occupancy_*), and the thread's last error for calls without a spec. */
-#include <errno.h>
 #include <stdarg.h>
 #include <sys/wait.h>
-#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../runtime/driver.h"
 #include "../runtime/occupancy.h"
+#include "../runtime/worker.h"
 #include "internal.h"
 
 static _Thread_local char last_error[512];
@@ -122,45 +121,33 @@ static void ask_driver(int ordinal, answer *a)
     drv_close(d);
 }
 
-/* Asks the driver in a child process, so that this process never initialises CUDA:
- * the tuner forks its GPU worker later, and CUDA does not survive a fork. */
+/* The child's body (wk_body): asks the driver and sends the answer. */
+static int query_body(void *ctx, int in, int out)
+{
+    (void)in;
+    answer mine;
+    ask_driver(*(const int *)ctx, &mine);
+    wk_frame f = WK_FRAME_INIT;
+    wk_encode_blob(&f, &mine, sizeof mine);
+    return wk_send(out, &f) < 0; /* the parent reads until it has it all */
+}
+
+/* Asks the driver in a child process (runtime/worker's), so that this process never
+ * initialises CUDA: the tuner forks its GPU worker later, and CUDA does not survive a
+ * fork. */
 static void query(int ordinal, answer *a)
 {
-    int fds[2];
-    if (pipe(fds) != 0) {
+    wk_proc p = {0, -1, -1};
+    char err[256];
+    if (wk_start(&p, query_body, &ordinal, err, sizeof err) < 0) {
         ask_driver(ordinal, a);
         return;
     }
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        ask_driver(ordinal, a);
-        return;
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        answer mine;
-        ask_driver(ordinal, &mine);
-        ssize_t ignored = write(fds[1], &mine, sizeof mine); /* the parent reads until it has it all */
-        (void)ignored;
-        _exit(0);
-    }
-    close(fds[1]);
-    size_t got = 0;
-    while (got < sizeof *a) {
-        ssize_t n = read(fds[0], (char *)a + got, sizeof *a - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-    }
-    close(fds[0]);
-    int status;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (got != sizeof *a) {
+    wk_frame f = WK_FRAME_INIT;
+    bool got = wk_recv(p.from, &f, 0) == 0 && wk_decode_blob(&f, a, sizeof *a) == 0;
+    wk_frame_free(&f);
+    int status = wk_stop(&p, false);
+    if (!got) {
         memset(a, 0, sizeof *a);
         a->rc = CUTUNE_ENODEV;
         snprintf(a->err, sizeof a->err, "the driver query process failed (%s)",

@@ -1,0 +1,108 @@
+/* bench.h - one binary on one device: its arguments (inputs restored from pristine
+ * device copies, outputs poisoned), a checked run, the comparison of its outputs with
+ * the reference's (kept on the device), and its timing.
+ *
+ * Takes plain sizes, types and values: what a spec says becomes these in tuner/. The
+ * objective and metrics stay above (a prune callback in meas_settings is how timing
+ * learns of them). Every CUDA call goes through runtime/measure and runtime/compare. */
+#ifndef CUTUNE_RUNTIME_BENCH_H
+#define CUTUNE_RUNTIME_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compare.h"
+#include "data.h"
+#include "measure.h"
+#include "outcome.h"
+
+/* One kernel argument. */
+typedef struct bench_arg {
+    const char *name;          /* for messages */
+    data_type type;
+    bool is_buffer;
+    bool has_init;             /* buffers: initial contents `fill` (else poisoned before each run) */
+    data_fill_spec fill;
+} bench_arg;
+
+/* A scalar argument's value: integers exactly, else a double. */
+typedef struct bench_scalar {
+    bool is_int;               /* i is exact: integer types take it as it is */
+    int64_t i;
+    double d;                  /* the value as a double (always set) */
+} bench_scalar;
+
+/* Which outputs are compared with the reference's, and how closely. */
+typedef struct bench_verify {
+    bool present;              /* false: nothing is verified */
+    const int *outputs;        /* argument indices */
+    int noutputs;
+    double atol, rtol;
+} bench_verify;
+
+/* A binary and how it is launched. */
+typedef struct bench_binary {
+    const unsigned char *cubin;
+    const char *symbol;
+    unsigned grid[3], block[3], dynamic_smem;
+} bench_binary;
+
+/* One configuration's arguments: a count of elements per buffer, a value per scalar
+ * (entries of the other kind are ignored). */
+typedef struct bench_config {
+    const int64_t *counts;
+    const bench_scalar *scalars;
+} bench_config;
+
+/* What became of a run. */
+typedef struct bench_result {
+    outcome status;            /* OUTCOME_OK unless something failed */
+    char reason[512];          /* "" when none */
+    int registers, driver_blocks_per_sm; /* driver_blocks_per_sm: -1 when not loaded */
+    bool timed, verified;
+    meas_times times;
+    double max_abs_error;
+    double gpu_seconds, timing_seconds;
+} bench_result;
+
+typedef struct bench bench;
+
+/* bench_open: the driver, device `ordinal`'s context (with an L2 flush buffer of
+ * flush_bytes when > 0) and room for the arguments. `args` and `vf` are borrowed for
+ * the bench's life; `arch` names the device's architecture (comparison kernels).
+ * 0, or -1 with err. */
+int bench_open(bench **out, int ordinal, size_t flush_bytes, const char *arch, const bench_arg *args, int nargs,
+               const bench_verify *vf, char *err, size_t errsize);
+
+/* bench_close: frees every buffer and kernel, closes the device; NULL is a no-op. */
+void bench_close(bench *b);
+
+/* bench_run: prepares the arguments of `c` (every buffer at its count, initial contents
+ * restored, outputs poisoned with 0xFF bytes), loads the binary, runs it once and, when
+ * `ms` is given, compares the verified outputs with the reference's (when one is kept)
+ * and times it. Fills *out. Returns -1 when the context is lost (a sticky error: nothing
+ * more can run in it), else 0 whatever the outcome. */
+int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const meas_settings *ms,
+              bench_result *out);
+
+/* Why the reference's outputs could not be kept. */
+typedef enum bench_keep_error {
+    BENCH_KEEP_COMPARE,        /* a comparison kernel could not be prepared: err */
+    BENCH_KEEP_DEVICE,         /* copying the output failed: err */
+    BENCH_KEEP_NAN,            /* output `arg` has `nan` NaN elements of `count`, the first at `first` */
+} bench_keep_error;
+
+typedef struct bench_keep_failure {
+    bench_keep_error kind;
+    int arg;
+    size_t nan, first;
+    int64_t count;
+    char err[512];
+} bench_keep_failure;
+
+/* bench_keep_reference: after the reference's bench_run, keeps its verified outputs on
+ * the device to compare variants' with. 0, or -1 with *fail. */
+int bench_keep_reference(bench *b, bench_keep_failure *fail);
+
+#endif

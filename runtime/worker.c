@@ -1,0 +1,401 @@
+/* worker.c - the worker process, its pipes and the message codec (worker.h). */
+#include "worker.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../base/sys.h"
+
+/* ---- frames ------------------------------------------------------------------------ */
+
+void wk_frame_reset(wk_frame *f)
+{
+    sb_reset(&f->buf);
+    f->at = 0;
+    f->bad = false;
+}
+
+void wk_frame_free(wk_frame *f)
+{
+    sb_free(&f->buf);
+    f->at = 0;
+    f->bad = false;
+}
+
+static void put_u64(wk_frame *f, uint64_t v) { sb_addn(&f->buf, (const char *)&v, 8); }
+static void put_f64(wk_frame *f, double v) { sb_addn(&f->buf, (const char *)&v, 8); }
+static void put_bytes(wk_frame *f, const void *p, size_t n)
+{
+    put_u64(f, n);
+    if (n)
+        sb_addn(&f->buf, p, n);
+}
+static void put_str(wk_frame *f, const char *s) { put_bytes(f, s ? s : "", s ? strlen(s) : 0); }
+
+static uint64_t get_u64(wk_frame *f)
+{
+    uint64_t v = 0;
+    if (f->bad || f->buf.len < 8 || f->at > f->buf.len - 8) {
+        f->bad = true;
+        return 0;
+    }
+    memcpy(&v, f->buf.data + f->at, 8);
+    f->at += 8;
+    return v;
+}
+static double get_f64(wk_frame *f)
+{
+    uint64_t bits = get_u64(f);
+    double v;
+    memcpy(&v, &bits, 8);
+    return v;
+}
+/* The next length-prefixed bytes, copied into `a` with a NUL after them; NULL (and
+ * f->bad) when the frame is short or `a` is out of memory. */
+static char *get_bytes(wk_frame *f, arena *a, size_t *size)
+{
+    uint64_t n = get_u64(f);
+    if (f->bad || n > f->buf.len - f->at) {
+        f->bad = true;
+        return NULL;
+    }
+    char *s = arena_strndup(a, f->buf.data + f->at, (size_t)n);
+    if (!s) {
+        f->bad = true;
+        return NULL;
+    }
+    f->at += n;
+    if (size)
+        *size = (size_t)n;
+    return s;
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n) {
+        ssize_t w = write(fd, c, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        c += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+int wk_send(int fd, const wk_frame *f)
+{
+    if (!sb_ok(&f->buf) || f->buf.len > WK_FRAME_MAX)
+        return -1;
+    uint32_t len = (uint32_t)f->buf.len;
+    if (write_all(fd, &len, 4) < 0 || (len && write_all(fd, f->buf.data, f->buf.len) < 0))
+        return -1;
+    return 0;
+}
+
+/* Reads n bytes by `deadline` (sys_seconds; 0: wait forever). 0, -1 on EOF or error,
+ * -2 on timeout. */
+static int read_all(int fd, void *p, size_t n, double deadline)
+{
+    char *c = p;
+    while (n) {
+        if (deadline > 0) {
+            double left = deadline - sys_seconds();
+            if (left <= 0)
+                return -2;
+            struct pollfd pfd = {fd, POLLIN, 0};
+            int pr = poll(&pfd, 1, (int)(left * 1000) + 1);
+            if (pr < 0 && errno == EINTR)
+                continue;
+            if (pr == 0)
+                return -2;
+            if (pr < 0)
+                return -1;
+        }
+        ssize_t r = read(fd, c, n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        c += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+int wk_recv(int fd, wk_frame *f, double deadline)
+{
+    uint32_t len;
+    wk_frame_reset(f);
+    int rc = read_all(fd, &len, 4, deadline);
+    if (rc < 0)
+        return rc;
+    if (len > WK_FRAME_MAX)
+        return -1;
+    char *data = malloc(len ? len : 1);
+    if (!data)
+        return -1;
+    rc = read_all(fd, data, len, deadline);
+    if (rc == 0) {
+        sb_addn(&f->buf, data, len);
+        if (!sb_ok(&f->buf))
+            rc = -1;
+    }
+    free(data);
+    return rc;
+}
+
+/* ---- messages: one table of fields per message -------------------------------------- */
+
+typedef enum kind {
+    K_U64,     /* uint64_t */
+    K_I64,     /* int64_t */
+    K_INT,     /* int */
+    K_BOOL,    /* bool */
+    K_F64,     /* double */
+    K_OUTCOME, /* outcome */
+    K_STR,     /* const char * */
+    K_BYTES,   /* const unsigned char *, its size_t size at `n` */
+    K_STRS,    /* const char **, their int count at `n` */
+    K_F64S,    /* const double *, their int count at `n` */
+} kind;
+
+typedef struct field {
+    kind k;
+    size_t off, n;
+} field;
+
+#define F(k, type, member) {k, offsetof(type, member), 0}
+#define FN(k, type, member, count) {k, offsetof(type, member), offsetof(type, count)}
+
+static const field setup_fields[] = {
+    F(K_BOOL, wk_setup, ok), F(K_F64, wk_setup, ref_seconds), F(K_STR, wk_setup, message),
+    F(K_STR, wk_setup, reference),
+};
+
+static const field request_fields[] = {
+    F(K_U64, wk_request, ordinal),
+    F(K_I64, wk_request, block[0]), F(K_I64, wk_request, block[1]), F(K_I64, wk_request, block[2]),
+    F(K_I64, wk_request, grid[0]), F(K_I64, wk_request, grid[1]), F(K_I64, wk_request, grid[2]),
+    F(K_I64, wk_request, smem_bytes),
+    FN(K_STRS, wk_request, values, nvalues),
+    F(K_STR, wk_request, symbol),
+    FN(K_BYTES, wk_request, cubin, cubin_size),
+    F(K_BOOL, wk_request, have_best), F(K_F64, wk_request, best_objective),
+};
+
+static const field reply_fields[] = {
+    F(K_OUTCOME, wk_reply, status), F(K_BOOL, wk_reply, sticky), F(K_STR, wk_reply, reason),
+    F(K_INT, wk_reply, registers), F(K_INT, wk_reply, driver_blocks_per_sm),
+    F(K_BOOL, wk_reply, timed),
+    F(K_F64, wk_reply, median_ms), F(K_F64, wk_reply, min_ms), F(K_F64, wk_reply, max_ms),
+    F(K_F64, wk_reply, q1_ms), F(K_F64, wk_reply, q3_ms), F(K_F64, wk_reply, spread),
+    F(K_INT, wk_reply, reps), F(K_INT, wk_reply, batch), F(K_BOOL, wk_reply, pruned),
+    F(K_F64, wk_reply, objective),
+    FN(K_F64S, wk_reply, metrics, nmetrics),
+    F(K_BOOL, wk_reply, verified), F(K_F64, wk_reply, max_abs_error), F(K_F64, wk_reply, gpu_seconds),
+    F(K_F64, wk_reply, timing_seconds),
+};
+
+#define AT(msg, off, type) (*(type *)((char *)(msg) + (off)))
+#define CAT(msg, off, type) (*(const type *)((const char *)(msg) + (off)))
+
+static void encode(wk_frame *f, const field *fs, size_t n, const void *msg)
+{
+    for (size_t i = 0; i < n; i++) {
+        const field *d = &fs[i];
+        switch (d->k) {
+        case K_U64: put_u64(f, CAT(msg, d->off, uint64_t)); break;
+        case K_I64: put_u64(f, (uint64_t)CAT(msg, d->off, int64_t)); break;
+        case K_INT: put_u64(f, (uint64_t)(int64_t)CAT(msg, d->off, int)); break;
+        case K_BOOL: put_u64(f, CAT(msg, d->off, bool) ? 1 : 0); break;
+        case K_F64: put_f64(f, CAT(msg, d->off, double)); break;
+        case K_OUTCOME: put_u64(f, (uint64_t)CAT(msg, d->off, outcome)); break;
+        case K_STR: put_str(f, CAT(msg, d->off, const char *)); break;
+        case K_BYTES: put_bytes(f, CAT(msg, d->off, const unsigned char *), CAT(msg, d->n, size_t)); break;
+        case K_STRS: {
+            int count = CAT(msg, d->n, int);
+            const char *const *s = CAT(msg, d->off, const char *const *);
+            put_u64(f, (uint64_t)(count > 0 ? count : 0));
+            for (int j = 0; j < count; j++)
+                put_str(f, s[j]);
+            break;
+        }
+        case K_F64S: {
+            int count = CAT(msg, d->n, int);
+            const double *v = CAT(msg, d->off, const double *);
+            put_u64(f, (uint64_t)(count > 0 ? count : 0));
+            for (int j = 0; j < count; j++)
+                put_f64(f, v[j]);
+            break;
+        }
+        }
+    }
+}
+
+/* The count of an array, checked against WK_MAX_ARRAY and what the frame can hold. */
+static int get_count(wk_frame *f)
+{
+    uint64_t c = get_u64(f);
+    if (f->bad || c > WK_MAX_ARRAY || c > (f->buf.len - f->at) / 8) {
+        f->bad = true;
+        return 0;
+    }
+    return (int)c;
+}
+
+static int decode(wk_frame *f, arena *a, const field *fs, size_t n, void *msg)
+{
+    f->at = 0;
+    f->bad = false;
+    for (size_t i = 0; i < n && !f->bad; i++) {
+        const field *d = &fs[i];
+        switch (d->k) {
+        case K_U64: AT(msg, d->off, uint64_t) = get_u64(f); break;
+        case K_I64: AT(msg, d->off, int64_t) = (int64_t)get_u64(f); break;
+        case K_INT: AT(msg, d->off, int) = (int)(int64_t)get_u64(f); break;
+        case K_BOOL: AT(msg, d->off, bool) = get_u64(f) != 0; break;
+        case K_F64: AT(msg, d->off, double) = get_f64(f); break;
+        case K_OUTCOME: {
+            uint64_t o = get_u64(f);
+            AT(msg, d->off, outcome) = o < OUTCOME_COUNT ? (outcome)o : OUTCOME_NOT_RUN;
+            break;
+        }
+        case K_STR: AT(msg, d->off, const char *) = get_bytes(f, a, NULL); break;
+        case K_BYTES: {
+            size_t size = 0;
+            AT(msg, d->off, const unsigned char *) = (const unsigned char *)get_bytes(f, a, &size);
+            AT(msg, d->n, size_t) = size;
+            break;
+        }
+        case K_STRS: {
+            int count = get_count(f);
+            const char **s = arena_alloc(a, sizeof(char *) * (size_t)(count + 1));
+            if (!s)
+                f->bad = true;
+            for (int j = 0; s && j < count && !f->bad; j++)
+                s[j] = get_bytes(f, a, NULL);
+            AT(msg, d->off, const char *const *) = s;
+            AT(msg, d->n, int) = count;
+            break;
+        }
+        case K_F64S: {
+            int count = get_count(f);
+            double *v = arena_alloc(a, sizeof(double) * (size_t)(count + 1));
+            if (!v)
+                f->bad = true;
+            for (int j = 0; v && j < count && !f->bad; j++)
+                v[j] = get_f64(f);
+            AT(msg, d->off, const double *) = v;
+            AT(msg, d->n, int) = count;
+            break;
+        }
+        }
+    }
+    return f->bad || f->at != f->buf.len ? -1 : 0;
+}
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+void wk_encode_setup(wk_frame *f, const wk_setup *m) { encode(f, setup_fields, COUNT(setup_fields), m); }
+int wk_decode_setup(wk_frame *f, arena *a, wk_setup *m) { return decode(f, a, setup_fields, COUNT(setup_fields), m); }
+void wk_encode_request(wk_frame *f, const wk_request *m) { encode(f, request_fields, COUNT(request_fields), m); }
+int wk_decode_request(wk_frame *f, arena *a, wk_request *m)
+{
+    return decode(f, a, request_fields, COUNT(request_fields), m);
+}
+void wk_encode_reply(wk_frame *f, const wk_reply *m) { encode(f, reply_fields, COUNT(reply_fields), m); }
+int wk_decode_reply(wk_frame *f, arena *a, wk_reply *m) { return decode(f, a, reply_fields, COUNT(reply_fields), m); }
+
+void wk_encode_blob(wk_frame *f, const void *p, size_t size) { put_bytes(f, p, size); }
+
+int wk_decode_blob(wk_frame *f, void *out, size_t size)
+{
+    f->at = 0;
+    f->bad = false;
+    uint64_t n = get_u64(f);
+    if (f->bad || n != size || f->buf.len - f->at != size)
+        return -1;
+    memcpy(out, f->buf.data + f->at, size);
+    f->at += size;
+    return 0;
+}
+
+/* ---- the process ---------------------------------------------------------------------- */
+
+int wk_start(wk_proc *p, wk_body body, void *ctx, char *err, size_t errsize)
+{
+    int to[2], from[2];
+    if (pipe(to) != 0) {
+        snprintf(err, errsize, "cannot create pipes: %s", strerror(errno));
+        return -1;
+    }
+    if (pipe(from) != 0) {
+        snprintf(err, errsize, "cannot create pipes: %s", strerror(errno));
+        close(to[0]);
+        close(to[1]);
+        return -1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errsize, "cannot start the GPU worker: %s", strerror(errno));
+        close(to[0]);
+        close(to[1]);
+        close(from[0]);
+        close(from[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(to[1]);
+        close(from[0]);
+        signal(SIGINT, SIG_IGN); /* Ctrl-C is the parent's to handle */
+        signal(SIGPIPE, SIG_DFL);
+        _exit(body(ctx, to[0], from[1]));
+    }
+    close(to[0]);
+    close(from[1]);
+    p->pid = pid;
+    p->to = to[1];
+    p->from = from[0];
+    return 0;
+}
+
+int wk_exchange(wk_proc *p, wk_frame *f, double limit_s)
+{
+    if (!p->pid || wk_send(p->to, f) < 0)
+        return -1;
+    return wk_recv(p->from, f, limit_s > 0 ? sys_seconds() + limit_s : 0);
+}
+
+int wk_stop(wk_proc *p, bool force)
+{
+    if (!p->pid)
+        return -1;
+    close(p->to); /* an idle worker exits on EOF */
+    if (force)
+        kill(p->pid, SIGKILL);
+    int status = 0;
+    while (waitpid(p->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    close(p->from);
+    p->pid = 0;
+    p->to = p->from = -1;
+    return status;
+}
+
+void wk_describe(int status, char *buf, size_t size)
+{
+    if (WIFSIGNALED(status))
+        snprintf(buf, size, "signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else
+        snprintf(buf, size, "exit status %d", WEXITSTATUS(status));
+}

@@ -1,0 +1,132 @@
+/* worker.h - the GPU worker process: a child forked to do every CUDA call (CUDA does not
+ * survive a fork, so the tuner and the device queries never initialise it themselves),
+ * the pipes to it, deadlines, and the one codec of the messages it exchanges.
+ *
+ * Frames: a 32-bit length (at most WK_FRAME_MAX), then the fields in order: 64-bit
+ * integers, doubles, length-prefixed strings and byte strings, native byte order (both
+ * ends are the same binary on the same machine). Each message is a struct whose fields
+ * are listed once, in a table in worker.c that both encoding and decoding walk.
+ *
+ * Knows nothing of specs or of CUDA: what the child does is the caller's `wk_body`. */
+#ifndef CUTUNE_RUNTIME_WORKER_H
+#define CUTUNE_RUNTIME_WORKER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../base/arena.h"
+#include "../base/strbuf.h"
+#include "outcome.h"
+
+#define WK_FRAME_MAX (1u << 30) /* a frame longer than this is refused (1 GiB) */
+
+/* A frame being written or read. Owns `buf`; wk_frame_free releases it. */
+typedef struct wk_frame {
+    strbuf buf;
+    size_t at;   /* read position */
+    bool bad;    /* a read ran past the end, or a value was out of range */
+} wk_frame;
+
+#define WK_FRAME_INIT {STRBUF_INIT, 0, false}
+
+/* wk_frame_reset: empty, ready to be written or received into. */
+void wk_frame_reset(wk_frame *f);
+/* wk_frame_free: releases the buffer; the frame may be reused after wk_frame_reset. */
+void wk_frame_free(wk_frame *f);
+
+/* wk_send: writes the frame to fd. 0, or -1 (a write failed, the frame is longer than
+ * WK_FRAME_MAX, or it ran out of memory while being built). */
+int wk_send(int fd, const wk_frame *f);
+
+/* wk_recv: reads one frame from fd by `deadline` (sys_seconds; 0: wait forever) into f
+ * (reset first). 0; -1 on EOF, an error or a length over WK_FRAME_MAX; -2 on timeout. */
+int wk_recv(int fd, wk_frame *f, double deadline);
+
+/* ---- messages: encode appends to the frame; decode reads the whole frame, copying
+ * strings and bytes into `a`, and returns 0, or -1 when the frame is short, has bytes
+ * left over, or holds an array longer than its limit. */
+
+/* The worker's answer to its start: set-up done (or why not). */
+typedef struct wk_setup {
+    bool ok;
+    double ref_seconds;        /* GPU time the set-up spent (the reference's run) */
+    const char *message;       /* why it failed ("" when ok) */
+    const char *reference;     /* what outputs are checked against ("" when nothing is) */
+} wk_setup;
+
+/* One binary to run, with its configuration. */
+typedef struct wk_request {
+    uint64_t ordinal;
+    int64_t block[3], grid[3], smem_bytes;
+    int nvalues;               /* the param values as text */
+    const char *const *values;
+    const char *symbol;
+    const unsigned char *cubin;
+    size_t cubin_size;
+    bool have_best;            /* the best objective so far (early stopping) */
+    double best_objective;
+} wk_request;
+
+/* What became of it. */
+typedef struct wk_reply {
+    outcome status;            /* a number outside the enum decodes as OUTCOME_NOT_RUN */
+    bool sticky;               /* the context is lost: the worker exits after replying */
+    const char *reason;        /* "" when none */
+    int registers, driver_blocks_per_sm;
+    bool timed;
+    double median_ms, min_ms, max_ms, q1_ms, q3_ms, spread;
+    int reps, batch;
+    bool pruned;
+    double objective;
+    int nmetrics;
+    const double *metrics;
+    bool verified;
+    double max_abs_error, gpu_seconds, timing_seconds;
+} wk_reply;
+
+#define WK_MAX_ARRAY 100000 /* the most strings or metrics a message may carry */
+
+void wk_encode_setup(wk_frame *f, const wk_setup *m);
+int wk_decode_setup(wk_frame *f, arena *a, wk_setup *m);
+void wk_encode_request(wk_frame *f, const wk_request *m);
+int wk_decode_request(wk_frame *f, arena *a, wk_request *m);
+void wk_encode_reply(wk_frame *f, const wk_reply *m);
+int wk_decode_reply(wk_frame *f, arena *a, wk_reply *m);
+
+/* An opaque block of `size` bytes (a struct of the same binary: the device query's
+ * answer). Decoding copies it to out and fails unless the frame holds exactly that. */
+void wk_encode_blob(wk_frame *f, const void *p, size_t size);
+int wk_decode_blob(wk_frame *f, void *out, size_t size);
+
+/* ---- the process ---------------------------------------------------------------- */
+
+/* What the child runs: it reads requests from `in` and writes replies to `out`, and
+ * returns its exit status (it is then _exit-ed; it never returns to the caller). */
+typedef int (*wk_body)(void *ctx, int in, int out);
+
+/* A running worker; pid 0 when none. The tuner's end of the pipes is owned here. */
+typedef struct wk_proc {
+    pid_t pid;
+    int to, from;
+} wk_proc;
+
+/* wk_start: forks a child that ignores SIGINT (Ctrl-C is the parent's to handle), has
+ * SIGPIPE's default action and runs body(ctx, in, out). The child inherits the caller's
+ * memory as it is. 0, or -1 with err (pipes or fork failed; nothing is left open). */
+int wk_start(wk_proc *p, wk_body body, void *ctx, char *err, size_t errsize);
+
+/* wk_exchange: sends f to the worker and receives its reply into f within limit_s
+ * seconds of the send (<= 0: no limit). 0, -1 (it died, or the pipe failed), -2 (no
+ * reply in time). The worker is left running in every case. */
+int wk_exchange(wk_proc *p, wk_frame *f, double limit_s);
+
+/* wk_stop: closes the pipe to the worker (an idle one exits on EOF), kills it first when
+ * `force`, and reaps it. Returns its wait status, or -1 when none ran. */
+int wk_stop(wk_proc *p, bool force);
+
+/* wk_describe: "signal N (name)" or "exit status N" for a wait status. */
+void wk_describe(int status, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,291 @@
+/* test_worker.c - runtime/worker without a GPU: the codec's round trips, frames that are
+ * short, long or oversized refused, and the process (start, exchange, deadline, death,
+ * stop) with a test body in place of the CUDA worker; also the one outcome and strategy
+ * name tables the pipe and the results rely on. */
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "base/sys.h"
+#include "compiler/model.h"
+#include "runtime/worker.h"
+
+static void test_request_round_trip(void **state)
+{
+    (void)state;
+    const char *values[] = {"128", "1.5", "true", "\xc3\xa9t\xc3\xa9"};
+    const unsigned char cubin[] = {0x7f, 'E', 'L', 'F', 0, 1, 2, 0xff};
+    wk_request q = {42, {128, 2, 1}, {-1, 70000, 3}, 49152, 4, values, "_Z3fooPf", cubin, sizeof cubin, true, 0.25};
+    wk_frame f = WK_FRAME_INIT;
+    wk_encode_request(&f, &q);
+    arena *a = arena_new();
+    wk_request d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(wk_decode_request(&f, a, &d), 0);
+    assert_int_equal(d.ordinal, 42);
+    assert_true(d.block[0] == 128 && d.block[1] == 2 && d.block[2] == 1);
+    assert_true(d.grid[0] == -1 && d.grid[1] == 70000 && d.grid[2] == 3);
+    assert_int_equal(d.smem_bytes, 49152);
+    assert_int_equal(d.nvalues, 4);
+    for (int i = 0; i < 4; i++)
+        assert_string_equal(d.values[i], values[i]);
+    assert_string_equal(d.symbol, "_Z3fooPf");
+    assert_int_equal(d.cubin_size, sizeof cubin);
+    assert_memory_equal(d.cubin, cubin, sizeof cubin); /* NUL bytes inside survive */
+    assert_true(d.have_best);
+    assert_true(d.best_objective == 0.25);
+    wk_frame_free(&f);
+    arena_free(a);
+}
+
+static void test_reply_and_setup_round_trip(void **state)
+{
+    (void)state;
+    double metrics[] = {1.5, NAN, -3e300};
+    wk_reply r;
+    memset(&r, 0, sizeof r);
+    r = (wk_reply){OUTCOME_WRONG, true, "'y': 1 of 4 elements differ", 40, -1, true, 0.5, 0.4, 0.9, 0.45, 0.55,
+                   0.2, 17, 8, true, 123.0, 3, metrics, false, 1e-3, 0.75, 0.5};
+    wk_frame f = WK_FRAME_INIT;
+    wk_encode_reply(&f, &r);
+    arena *a = arena_new();
+    wk_reply d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(wk_decode_reply(&f, a, &d), 0);
+    assert_int_equal(d.status, OUTCOME_WRONG);
+    assert_true(d.sticky);
+    assert_string_equal(d.reason, r.reason);
+    assert_int_equal(d.registers, 40);
+    assert_int_equal(d.driver_blocks_per_sm, -1);
+    assert_true(d.timed && d.pruned && !d.verified);
+    assert_true(d.median_ms == 0.5 && d.min_ms == 0.4 && d.max_ms == 0.9 && d.q1_ms == 0.45 && d.q3_ms == 0.55);
+    assert_true(d.spread == 0.2 && d.objective == 123.0 && d.max_abs_error == 1e-3);
+    assert_true(d.gpu_seconds == 0.75 && d.timing_seconds == 0.5);
+    assert_int_equal(d.reps, 17);
+    assert_int_equal(d.batch, 8);
+    assert_int_equal(d.nmetrics, 3);
+    assert_true(d.metrics[0] == 1.5 && isnan(d.metrics[1]) && d.metrics[2] == -3e300);
+
+    /* A status number outside the enum reads as "not run", as before the codec. */
+    wk_frame_reset(&f);
+    r.status = (outcome)77;
+    r.reason = NULL; /* sent as "" */
+    wk_encode_reply(&f, &r);
+    assert_int_equal(wk_decode_reply(&f, a, &d), 0);
+    assert_int_equal(d.status, OUTCOME_NOT_RUN);
+    assert_string_equal(d.reason, "");
+
+    wk_frame_reset(&f);
+    wk_setup s = {true, 0.125, "", "kernel ref_kernel"}, ds;
+    wk_encode_setup(&f, &s);
+    assert_int_equal(wk_decode_setup(&f, a, &ds), 0);
+    assert_true(ds.ok && ds.ref_seconds == 0.125);
+    assert_string_equal(ds.message, "");
+    assert_string_equal(ds.reference, "kernel ref_kernel");
+    wk_frame_free(&f);
+    arena_free(a);
+}
+
+static void test_bad_frames_refused(void **state)
+{
+    (void)state;
+    const char *values[] = {"1", "2"};
+    wk_request q = {7, {1, 1, 1}, {1, 1, 1}, 0, 2, values, "k", (const unsigned char *)"abc", 3, false, 0};
+    wk_frame f = WK_FRAME_INIT;
+    wk_encode_request(&f, &q);
+    size_t whole = f.buf.len;
+    arena *a = arena_new();
+    wk_request d;
+    /* Every truncation is refused, whichever field it cuts. */
+    for (size_t len = 0; len < whole; len++) {
+        f.buf.len = len;
+        assert_int_equal(wk_decode_request(&f, a, &d), -1);
+    }
+    f.buf.len = whole;
+    assert_int_equal(wk_decode_request(&f, a, &d), 0);
+    /* Bytes left over: not this message. */
+    sb_addn(&f.buf, "x", 1);
+    assert_int_equal(wk_decode_request(&f, a, &d), -1);
+    /* A request decoded as a reply is refused. */
+    f.buf.len = whole;
+    wk_reply r;
+    assert_int_equal(wk_decode_reply(&f, a, &r), -1);
+    /* A string whose length runs past the end. */
+    wk_frame_reset(&f);
+    wk_setup s = {true, 1, "m", "r"};
+    wk_encode_setup(&f, &s);
+    uint64_t huge = UINT64_MAX - 3;
+    memcpy(f.buf.data + 16, &huge, 8); /* message's length */
+    wk_setup ds;
+    assert_int_equal(wk_decode_setup(&f, a, &ds), -1);
+    /* An array count larger than the frame could hold. */
+    wk_frame_reset(&f);
+    wk_encode_request(&f, &q);
+    uint64_t many = 1000000;
+    memcpy(f.buf.data + 8 * 8, &many, 8); /* nvalues, after ordinal, block, grid, smem */
+    assert_int_equal(wk_decode_request(&f, a, &d), -1);
+    /* Blobs: exactly the size asked for. */
+    wk_frame_reset(&f);
+    int blob[4] = {1, 2, 3, 4}, back[4];
+    wk_encode_blob(&f, blob, sizeof blob);
+    assert_int_equal(wk_decode_blob(&f, back, sizeof back), 0);
+    assert_memory_equal(blob, back, sizeof blob);
+    assert_int_equal(wk_decode_blob(&f, back, sizeof back - 1), -1);
+    wk_frame_free(&f);
+    arena_free(a);
+}
+
+static void test_oversized_frame_refused(void **state)
+{
+    (void)state;
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    uint32_t len = WK_FRAME_MAX + 1u;
+    assert_int_equal(write(p[1], &len, 4), 4);
+    wk_frame f = WK_FRAME_INIT;
+    assert_int_equal(wk_recv(p[0], &f, 0), -1);
+    /* A frame announced but cut short by EOF. */
+    len = 100;
+    assert_int_equal(write(p[1], &len, 4), 4);
+    assert_int_equal(write(p[1], "abc", 3), 3);
+    close(p[1]);
+    assert_int_equal(wk_recv(p[0], &f, sys_seconds() + 5), -1);
+    close(p[0]);
+    wk_frame_free(&f);
+}
+
+/* Test bodies: each serves frames the way the GPU worker does. */
+static int echo_body(void *ctx, int in, int out)
+{
+    const char *mode = ctx;
+    wk_frame f = WK_FRAME_INIT;
+    for (;;) {
+        if (wk_recv(in, &f, 0) < 0)
+            return 0; /* EOF: the parent has gone */
+        if (strcmp(mode, "hang") == 0)
+            pause();
+        if (strcmp(mode, "crash") == 0)
+            raise(SIGTERM); /* not SIGSEGV: a sanitizer would catch that and exit instead */
+        if (strcmp(mode, "exit") == 0)
+            return 3;
+        if (wk_send(out, &f) < 0)
+            return 1;
+    }
+}
+
+static void test_process_exchange_and_stop(void **state)
+{
+    (void)state;
+    wk_proc p = {0, -1, -1};
+    char err[256];
+    assert_int_equal(wk_stop(&p, false), -1); /* none running */
+    assert_int_equal(wk_start(&p, echo_body, "echo", err, sizeof err), 0);
+    assert_true(p.pid > 0);
+    for (int i = 0; i < 3; i++) {
+        wk_frame f = WK_FRAME_INIT;
+        wk_setup s = {true, i, "hello", "ref"}, d;
+        wk_encode_setup(&f, &s);
+        assert_int_equal(wk_exchange(&p, &f, 5), 0);
+        arena *a = arena_new();
+        assert_int_equal(wk_decode_setup(&f, a, &d), 0);
+        assert_true(d.ref_seconds == i);
+        assert_string_equal(d.message, "hello");
+        arena_free(a);
+        wk_frame_free(&f);
+    }
+    int status = wk_stop(&p, false); /* an idle worker exits on EOF */
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_int_equal(p.pid, 0);
+    char how[64];
+    wk_describe(status, how, sizeof how);
+    assert_string_equal(how, "exit status 0");
+}
+
+static void test_process_deadline_and_death(void **state)
+{
+    (void)state;
+    wk_proc p = {0, -1, -1};
+    char err[256], how[128];
+    wk_frame f = WK_FRAME_INIT;
+
+    assert_int_equal(wk_start(&p, echo_body, "hang", err, sizeof err), 0);
+    sb_add(&f.buf, "ping");
+    double t0 = sys_seconds();
+    assert_int_equal(wk_exchange(&p, &f, 0.3), -2); /* no reply in time */
+    double waited = sys_seconds() - t0;
+    assert_true(waited >= 0.25 && waited < 5);
+    int status = wk_stop(&p, true);
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    wk_describe(status, how, sizeof how);
+    assert_non_null(strstr(how, "signal 9"));
+
+    assert_int_equal(wk_start(&p, echo_body, "crash", err, sizeof err), 0);
+    wk_frame_reset(&f);
+    sb_add(&f.buf, "ping");
+    assert_int_equal(wk_exchange(&p, &f, 5), -1); /* died: its pipe closed */
+    status = wk_stop(&p, true);
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+
+    assert_int_equal(wk_start(&p, echo_body, "exit", err, sizeof err), 0);
+    wk_frame_reset(&f);
+    sb_add(&f.buf, "ping");
+    assert_int_equal(wk_exchange(&p, &f, 0), -1); /* no limit: EOF still ends the wait */
+    status = wk_stop(&p, false);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 3);
+    wk_frame_free(&f);
+}
+
+static void test_name_tables(void **state)
+{
+    (void)state;
+    /* Outcomes: every name reads back as its own enum value, and names are distinct. */
+    for (int o = 0; o < OUTCOME_COUNT; o++) {
+        outcome back = OUTCOME_COUNT;
+        assert_true(outcome_from_name(outcome_name((outcome)o), &back));
+        assert_int_equal(back, o);
+    }
+    assert_string_equal(outcome_name(OUTCOME_NOT_RUN), "not run");
+    assert_string_equal(outcome_name((outcome)99), "not run");
+    outcome untouched = OUTCOME_OK;
+    assert_false(outcome_from_name("nonsense", &untouched));
+    assert_false(outcome_from_name(NULL, &untouched));
+    assert_int_equal(untouched, OUTCOME_OK);
+    /* Strategies: the list is in enum order and each name reads back. */
+    const char *const *names = strategy_names();
+    const char *want[] = {"exhaustive", "random", "anneal", "genetic", "local", "guided"};
+    int n = 0;
+    for (; names[n]; n++) {
+        assert_true(n < 6);
+        assert_string_equal(names[n], want[n]);
+        assert_string_equal(strategy_name((strategy)n), names[n]);
+        strategy s = STRAT_GUIDED;
+        assert_true(strategy_from_name(names[n], &s));
+        assert_int_equal(s, n);
+    }
+    assert_int_equal(n, 6);
+    strategy s = STRAT_RANDOM;
+    assert_false(strategy_from_name("bogus", &s));
+    assert_int_equal(s, STRAT_RANDOM);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_request_round_trip),
+        cmocka_unit_test(test_reply_and_setup_round_trip),
+        cmocka_unit_test(test_bad_frames_refused),
+        cmocka_unit_test(test_oversized_frame_refused),
+        cmocka_unit_test(test_process_exchange_and_stop),
+        cmocka_unit_test(test_process_deadline_and_death),
+        cmocka_unit_test(test_name_tables),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,44 @@
+/* goal.c - the objective, the metrics and the best so far (tuner.h). */
+#include <math.h>
+
+#include "../compiler/eval.h"
+#include "tuner.h"
+
+int tuner_objective(const tuner_goal *g, double median_ms, double *out)
+{
+    if (!g->m->objective) {
+        *out = median_ms;
+        return 0;
+    }
+    eval_env env = {g->m, g->vals, true, median_ms * 1e-3, NULL};
+    value v;
+    eval_error e;
+    if (eval_expr(g->m->objective, &env, &v, &e) < 0)
+        return -1;
+    *out = value_as_double(v);
+    return 0;
+}
+
+void tuner_metrics(const tuner_goal *g, double median_ms, double *out)
+{
+    eval_env env = {g->m, g->vals, true, median_ms * 1e-3, NULL};
+    for (int i = 0; i < g->m->nmetrics; i++) {
+        value mv;
+        eval_error e;
+        out[i] = eval_expr(g->m->metrics[i].expr, &env, &mv, &e) < 0 ? NAN : value_as_double(mv);
+    }
+}
+
+bool tuner_better(const tuner_goal *g, double a, double b)
+{
+    return g->m->maximize ? a > b : a < b;
+}
+
+bool tuner_prune_now(void *ctx, double median_ms)
+{
+    const tuner_goal *g = ctx;
+    double v;
+    if (!g->have_best || g->prune <= 0 || tuner_objective(g, median_ms, &v) < 0)
+        return false;
+    return g->m->maximize ? v * g->prune < g->best : v > g->best * g->prune;
+}

@@ -1,0 +1,360 @@
+/* gpu.c - the tuner's GPU worker (tuner.h): the spec's arguments made plain for
+ * runtime/bench, the worker's body (set-up, then one request per variant), and the
+ * tuner's side of it (start, one variant, replacement after a hang, a crash or a sticky
+ * error).
+ *
+ * Every CUDA call happens in a worker process forked from the tuner (which never
+ * initialises CUDA itself, since CUDA does not survive a fork). The worker inherits
+ * the model and the argument plan, sets up the device (buffers, the reference's
+ * outputs), and then serves one request per variant: the variant's parameter values
+ * and geometry, its cubin and symbol, and the best objective so far (for early
+ * stopping); it answers with the measurement. A sticky CUDA error (illegal address,
+ * trap, misaligned access) makes the worker answer and exit; a crash closes its pipe;
+ * a hang outlasts the variant's time limit and the tuner kills it. In each case the
+ * tuner records the cause against the variant and starts a fresh worker for the next.
+ * The messages are runtime/worker.h's. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../base/sys.h"
+#include "../compiler/eval.h"
+#include "tuner.h"
+
+enum { DEFAULT_FLUSH_FACTOR = 2 };     /* the flush buffer is twice the L2 */
+#define DEFAULT_PRUNE 1.5
+#define MIN_SAMPLE_MS 0.05             /* event pairs last at least this (timer resolution ~0.5 us) */
+#define MIN_LIMIT_S 10.0               /* the least a derived per-variant time limit can be */
+#define SETUP_LIMIT_S 600.0            /* the worker's set-up (the reference) */
+
+static data_type data_type_of(ast_ctype t)
+{
+    static const data_type map[] = {
+        [CT_HALF] = DT_HALF, [CT_BF16] = DT_BF16, [CT_FLOAT] = DT_FLOAT, [CT_DOUBLE] = DT_DOUBLE,
+        [CT_INT8] = DT_INT8, [CT_UINT8] = DT_UINT8, [CT_INT16] = DT_INT16, [CT_UINT16] = DT_UINT16,
+        [CT_INT] = DT_INT32, [CT_UINT] = DT_UINT32, [CT_INT64] = DT_INT64, [CT_UINT64] = DT_UINT64,
+    };
+    return map[t];
+}
+
+/* A spec's argument as runtime/bench sees it. */
+static bench_arg plain_arg(const m_arg *a)
+{
+    bench_arg b = {a->name, data_type_of(a->type), a->is_buffer, a->init != INIT_NONE, {FILL_ZEROS, 0, 0, 0}};
+    b.fill = (data_fill_spec){FILL_ZEROS, a->seed, a->lo, a->hi};
+    b.fill.kind = a->init == INIT_RANDOM ? FILL_RANDOM : a->init == INIT_RAMP ? FILL_RAMP
+                  : a->init == INIT_CONSTANT ? FILL_CONSTANT : FILL_ZEROS;
+    if (a->init == INIT_CONSTANT)
+        b.fill.a = value_as_double(a->value->u.k);
+    return b;
+}
+
+void tuner_plain_args(tuner_gpu *g, bench_config *out)
+{
+    for (int i = 0; i < g->m->nargs; i++) {
+        const value *v = &g->scalars[i];
+        g->plain[i] = (bench_scalar){v->type == VT_INT, v->type == VT_INT ? v->u.i : 0, 0};
+        if (!g->m->args[i].is_buffer)
+            g->plain[i].d = value_as_double(*v);
+    }
+    out->counts = g->counts;
+    out->scalars = g->plain;
+}
+
+void tuner_values_of(const model *m, const cutune_variant *v, value *out)
+{
+    for (int i = 0; i < m->nparams; i++) {
+        const char *t = v->values[i];
+        switch (m->params[i].dom.type) {
+        case VT_INT: out[i] = value_int(strtoll(t, NULL, 10)); break;
+        case VT_FLOAT: out[i] = value_float(strtod(t, NULL)); break;
+        case VT_BOOL: out[i] = value_bool(strcmp(t, "true") == 0); break;
+        default: out[i] = value_string(t); break;
+        }
+    }
+}
+
+int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *opts, const cutune_device *dev,
+                   bool flush, cutune_tune_result *res)
+{
+    const model *m = spec->model;
+    g->spec = spec;
+    g->m = m;
+    g->device = opts->device;
+    g->arch = dev->arch;
+    g->res = res;
+    g->flush_bytes = flush ? (size_t)dev->l2_bytes * DEFAULT_FLUSH_FACTOR : 0;
+    /* A variant's time limit in the worker: the spec's, else generous enough for the
+     * arguments' preparation, loading, checking and all its repetitions. */
+    g->limit_s = opts->timeout_s > 0 ? opts->timeout_s : m->measure.timeout_s;
+    int n = m->nargs;
+    g->args = calloc((size_t)n + 1, sizeof(bench_arg));
+    g->outputs = calloc((size_t)m->verify.noutputs + 1, sizeof(int));
+    g->counts = calloc((size_t)n + 1, sizeof(int64_t));
+    g->scalars = calloc((size_t)n + 1, sizeof(value));
+    g->plain = calloc((size_t)n + 1, sizeof(bench_scalar));
+    g->vals = calloc((size_t)m->nparams + 1, sizeof(value));
+    if (!g->args || !g->outputs || !g->counts || !g->scalars || !g->plain || !g->vals)
+        return CUTUNE_ENOMEM;
+    for (int i = 0; i < n; i++)
+        g->args[i] = plain_arg(&m->args[i]);
+    for (int k = 0; k < m->verify.noutputs; k++) {
+        const m_arg *a = &m->args[m->verify.outputs[k]];
+        g->outputs[k] = m->verify.outputs[k];
+        if (a->count->deps) {
+            diag_error(&spec->diags, a->count->loc, "output '%s' is verified, so its size cannot depend on params "
+                       "(each variant must be comparable with the reference)", a->name);
+            return CUTUNE_ESPEC;
+        }
+    }
+    g->vf = (bench_verify){m->verify.present, g->outputs, m->verify.noutputs, m->verify.atol, m->verify.rtol};
+    g->goal = (tuner_goal){m, g->vals, opts->prune == 0 ? DEFAULT_PRUNE : opts->prune, false, 0};
+    g->ms.warmup = (int)m->measure.warmup;
+    g->ms.min_reps = (int)m->measure.repeat;
+    g->ms.max_reps = (int)m->measure.max_repeat;
+    g->ms.spread = m->measure.spread;
+    g->ms.flush_l2 = flush;
+    g->ms.min_sample_ms = MIN_SAMPLE_MS;
+    g->ms.prune = tuner_prune_now;
+    g->ms.prune_ctx = &g->goal;
+    g->proc.pid = 0;
+    return CUTUNE_OK;
+}
+
+void tuner_gpu_free(tuner_gpu *g)
+{
+    wk_stop(&g->proc, false);
+    free(g->args);
+    free(g->outputs);
+    free(g->counts);
+    free(g->scalars);
+    free(g->plain);
+    free(g->vals);
+}
+
+/* ---- in the worker ------------------------------------------------------------------ */
+
+/* The worker's set-up: driver, device, buffers, the reference. 0, or -1 with msg. */
+static int worker_setup(tuner_gpu *g, strbuf *msg)
+{
+    char err[512];
+    if (bench_open(&g->b, g->device, g->flush_bytes, g->arch, g->args, g->m->nargs, &g->vf, err, sizeof err) < 0) {
+        sb_add(msg, err);
+        return -1;
+    }
+    if (!g->m->verify.present)
+        return 0;
+    int before = cutune_spec_diagnostic_count(g->spec);
+    if (tuner_reference(g) < 0) {
+        const char *text = cutune_spec_diagnostics(g->spec, before, 0);
+        sb_add(msg, text && *text ? text : "the reference failed");
+        return -1;
+    }
+    return 0;
+}
+
+/* One request: the configuration's arguments planned, the binary run, the objective and
+ * metrics at its median. Returns whether the context is lost. */
+static bool serve(tuner_gpu *g, const wk_request *q, wk_reply *r, double *metrics, bench_result *br)
+{
+    cutune_variant v;
+    memset(&v, 0, sizeof v);
+    v.nparams = q->nvalues;
+    v.values = q->values;
+    tuner_values_of(g->m, &v, g->vals);
+    g->goal.have_best = q->have_best;
+    g->goal.best = q->best_objective;
+    memset(r, 0, sizeof *r);
+    r->reason = "";
+    r->nmetrics = 0;
+    r->metrics = metrics;
+    eval_error e;
+    if (plan_args(g->m, g->vals, g->counts, g->scalars, &e) < 0) {
+        r->status = OUTCOME_NOT_RUN;
+        snprintf(br->reason, sizeof br->reason, "%s", e.message);
+        r->reason = br->reason; /* driver_blocks_per_sm stays 0: nothing was loaded */
+        return false;
+    }
+    bench_config c;
+    tuner_plain_args(g, &c);
+    bench_binary bin = {q->cubin, q->symbol, {0}, {0}, (unsigned)q->smem_bytes};
+    for (int d = 0; d < 3; d++) {
+        bin.grid[d] = (unsigned)q->grid[d];
+        bin.block[d] = (unsigned)q->block[d];
+    }
+    bool sticky = bench_run(g->b, &bin, &c, &g->ms, br) < 0;
+    r->status = br->status;
+    r->sticky = sticky;
+    r->reason = br->reason;
+    r->registers = br->registers;
+    r->driver_blocks_per_sm = br->driver_blocks_per_sm;
+    r->verified = br->verified;
+    r->max_abs_error = br->max_abs_error;
+    r->gpu_seconds = br->gpu_seconds;
+    r->timing_seconds = br->timing_seconds;
+    if (br->timed) {
+        const meas_times *tm = &br->times;
+        r->timed = true;
+        r->median_ms = tm->median_ms;
+        r->min_ms = tm->min_ms;
+        r->max_ms = tm->max_ms;
+        r->q1_ms = tm->q1_ms;
+        r->q3_ms = tm->q3_ms;
+        r->spread = tm->spread;
+        r->reps = tm->reps;
+        r->batch = tm->batch;
+        r->pruned = tm->pruned;
+        tuner_metrics(&g->goal, tm->median_ms, metrics);
+        r->nmetrics = g->m->nmetrics;
+        if (tuner_objective(&g->goal, tm->median_ms, &r->objective) < 0)
+            r->objective = NAN;
+    }
+    return sticky;
+}
+
+/* The worker's body (wk_body): never returns but by exiting. */
+static int worker_main(void *ctx, int in, int out)
+{
+    tuner_gpu *g = ctx;
+    wk_frame f = WK_FRAME_INIT;
+    strbuf msg = STRBUF_INIT;
+    double ref_seconds = g->res->summary.gpu_seconds;
+    bool ok = worker_setup(g, &msg) == 0;
+    /* summary.reference is set by tuner_reference, here in the worker */
+    wk_setup s = {ok, g->res->summary.gpu_seconds - ref_seconds, sb_cstr(&msg), g->res->summary.reference};
+    wk_encode_setup(&f, &s);
+    if (wk_send(out, &f) < 0 || !ok)
+        _exit(ok ? 2 : 1);
+    arena *a = arena_new();
+    double *metrics = calloc((size_t)g->m->nmetrics + 1, sizeof(double));
+    if (!a || !metrics)
+        _exit(4);
+    for (;;) {
+        if (wk_recv(in, &f, 0) < 0)
+            _exit(0); /* the tuner has gone: so do we */
+        arena_reset(a);
+        wk_request q;
+        if (wk_decode_request(&f, a, &q) < 0 || q.nvalues != g->m->nparams)
+            _exit(4);
+        wk_reply r;
+        bench_result br;
+        bool sticky = serve(g, &q, &r, metrics, &br);
+        wk_frame_reset(&f);
+        wk_encode_reply(&f, &r);
+        if (wk_send(out, &f) < 0 || sticky)
+            _exit(sticky ? 3 : 0); /* a context with a sticky error is of no more use */
+    }
+}
+
+/* ---- in the tuner ---------------------------------------------------------------------- */
+
+int tuner_gpu_start(tuner_gpu *g)
+{
+    if (wk_start(&g->proc, worker_main, g, g->err, sizeof g->err) < 0)
+        return CUTUNE_ENOMEM;
+    wk_frame f = WK_FRAME_INIT;
+    int rc = wk_recv(g->proc.from, &f, sys_seconds() + SETUP_LIMIT_S);
+    arena *a = arena_new();
+    wk_setup s = {false, 0, NULL, NULL};
+    bool decoded = rc == 0 && a && wk_decode_setup(&f, a, &s) == 0;
+    bool ok = decoded && s.ok;
+    if (ok) { /* what the outputs are checked against, for the results' settings */
+        snprintf(g->res->summary.reference, sizeof g->res->summary.reference, "%s", s.reference);
+        g->res->summary.gpu_seconds += s.ref_seconds;
+        /* No limit given: derive one from the reference, which did everything a variant
+         * does once (arguments, load, a run): room for every repetition many times over. */
+        if (g->limit_s <= 0) {
+            const m_measure *ms = &g->m->measure;
+            double ref = s.ref_seconds;
+            double derived = 20.0 * (ref > 0 ? ref : 0.01) * (double)(ms->warmup + ms->max_repeat + 4);
+            g->limit_s = derived > MIN_LIMIT_S ? derived : MIN_LIMIT_S;
+        }
+    } else {
+        snprintf(g->err, sizeof g->err, "the GPU worker could not start: %s",
+                 decoded && s.message && *s.message ? s.message : rc == -2 ? "no answer in 600 s" : "it died");
+    }
+    arena_free(a);
+    wk_frame_free(&f);
+    if (!ok) {
+        wk_stop(&g->proc, true);
+        return CUTUNE_ENODEV;
+    }
+    return CUTUNE_OK;
+}
+
+/* The measurement in a reply, into rec. */
+static void record_reply(tuner_gpu *g, const wk_reply *r, record *rec)
+{
+    cutune_measurement *m = &rec->m;
+    result_set_status(g->res, rec, outcome_name(r->status), r->reason && *r->reason ? r->reason : NULL);
+    m->registers = r->registers;
+    m->driver_blocks_per_sm = r->driver_blocks_per_sm;
+    m->timed = r->timed;
+    m->median_ms = r->median_ms;
+    m->min_ms = r->min_ms;
+    m->max_ms = r->max_ms;
+    m->q1_ms = r->q1_ms;
+    m->q3_ms = r->q3_ms;
+    m->spread = r->spread;
+    m->reps = r->reps;
+    m->batch = r->batch;
+    m->pruned = r->pruned;
+    m->objective = r->objective;
+    for (int i = 0; i < r->nmetrics; i++) /* none unless timed: then they stay NaN */
+        rec->metrics[i] = r->metrics[i];
+    m->verified = r->verified;
+    m->max_abs_error = r->max_abs_error;
+    m->gpu_seconds = r->gpu_seconds;
+    m->timing_seconds = r->timing_seconds;
+}
+
+/* The worker is gone (killed or dead) while running a variant: rec says why. */
+static void lost(tuner_gpu *g, bool hang, double started, record *rec)
+{
+    char how[160], reason[256];
+    wk_describe(wk_stop(&g->proc, true), how, sizeof how);
+    if (hang)
+        snprintf(reason, sizeof reason, "no answer within %.0f s (a hang?): the worker was killed and a new one "
+                 "started for the next variant", g->limit_s);
+    else
+        snprintf(reason, sizeof reason, "the worker process died running it (%s); a new one is started", how);
+    result_set_status(g->res, rec, hang ? "timeout" : "crashed", reason);
+    rec->m.gpu_seconds = sys_seconds() - started;
+}
+
+int tuner_gpu_run(tuner_gpu *g, const analyze_binary *bin, const cutune_variant *v, bool have_best, double best,
+                  record *rec)
+{
+    int rc;
+    if (!g->proc.pid && (rc = tuner_gpu_start(g)) < 0)
+        return rc;
+    wk_request q = {v->ordinal, {v->block[0], v->block[1], v->block[2]}, {v->grid[0], v->grid[1], v->grid[2]},
+                    v->smem_bytes, v->nparams, v->values, bin->symbol, bin->cubin, bin->cubin_size, have_best,
+                    best};
+    wk_frame f = WK_FRAME_INIT;
+    wk_encode_request(&f, &q);
+    double started = sys_seconds();
+    rc = wk_exchange(&g->proc, &f, g->limit_s);
+    arena *a = rc == 0 ? arena_new() : NULL;
+    wk_reply r;
+    if (rc == 0 && (!a || wk_decode_reply(&f, a, &r) < 0 || r.nmetrics != (r.timed ? g->m->nmetrics : 0)))
+        rc = -1; /* a reply that does not decode: the worker is not to be trusted */
+    wk_frame_free(&f);
+    if (rc < 0) {
+        arena_free(a);
+        lost(g, rc == -2, started, rec);
+        return CUTUNE_OK;
+    }
+    record_reply(g, &r, rec);
+    arena_free(a);
+    if (r.sticky) { /* the worker has exited: its context is lost */
+        wk_stop(&g->proc, false);
+        char more[600];
+        snprintf(more, sizeof more, "%s (the GPU context was lost: a new worker is started for the next variant)",
+                 rec->m.reason ? rec->m.reason : "a sticky CUDA error");
+        result_set_status(g->res, rec, rec->m.status, more);
+    }
+    return CUTUNE_OK;
+}

@@ -1,0 +1,223 @@
+/* search.c - the loop of every strategy but exhaustive (tuner.h).
+ *
+ * The strategy (search/) asks for configurations; each batch it asks for is compiled in
+ * parallel through a compile session (binaries kept, so a configuration compiled for
+ * guided's screening is not compiled again) and run here one after another, as the
+ * exhaustive path runs them; every outcome is journaled as it happens and told to the
+ * strategy. Every configuration in the journal (of the same identity) is told to the
+ * search before it starts (search_know: known, free, never asked, possibly the best) and
+ * joins the results in the first batch, read back, not run: a second search on the same
+ * journal loses nothing the first measured, whatever its strategy proposes. */
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tuner.h"
+
+typedef struct search_run {
+    tuner *t;
+    sspace *sp;
+    search *se;
+    api_session *ss;
+    uint64_t *keys;           /* the batch: journal read-backs first, then asked */
+    int nkeys, cap;
+    value *vals;
+    uint64_t *ordinals;
+    search_static *st;        /* static_info's output */
+    int st_at;
+} search_run;
+
+static uint64_t key_of(const search_run *sr, uint64_t ordinal)
+{
+    return sspace_listed(sr->sp) ? sspace_at(sr->sp, ordinal) : ordinal;
+}
+
+static int push_key(search_run *sr, uint64_t key)
+{
+    if (sr->nkeys == sr->cap) {
+        int cap = sr->cap ? sr->cap * 2 : 256;
+        uint64_t *k = realloc(sr->keys, sizeof(uint64_t) * (size_t)cap);
+        if (!k)
+            return -1;
+        sr->keys = k;
+        sr->cap = cap;
+    }
+    sr->keys[sr->nkeys++] = key;
+    return 0;
+}
+
+/* Compiles (and, with `each`, runs) keys[0 .. n) through the session. */
+static int run_keys(search_run *sr, const uint64_t *keys, int n, analyze_each each)
+{
+    int np = sr->t->m->nparams;
+    value *vals = malloc(sizeof(value) * (size_t)(n * np + 1));
+    uint64_t *ords = malloc(sizeof(uint64_t) * (size_t)(n + 1));
+    if (!vals || !ords) {
+        free(vals);
+        free(ords);
+        return CUTUNE_ENOMEM;
+    }
+    for (int i = 0; i < n; i++) {
+        sspace_values(sr->sp, keys[i], vals + (size_t)i * (size_t)np);
+        ords[i] = sspace_ordinal(sr->sp, keys[i]);
+    }
+    int rc = api_session_run(sr->ss, vals, ords, n, each, sr);
+    free(vals);
+    free(ords);
+    return rc;
+}
+
+/* Tells the search every configuration in the journal and queues each for the first
+ * batch (read back into the results, not run). Returns how many, or -1 when out of
+ * memory (with a diagnostic). */
+static int64_t know_journal(search_run *sr)
+{
+    tuner *t = sr->t;
+    int64_t n = 0;
+    for (uint64_t i = 0; i < journal_count(t->journal); i++) {
+        uint64_t ord;
+        json_t *j = journal_at(t->journal, i, &ord);
+        uint64_t key = key_of(sr, ord);
+        if (!sspace_valid(sr->sp, key) || sspace_ordinal(sr->sp, key) != ord)
+            continue; /* not a configuration of this space (cannot happen with the same identity) */
+        sspace_values(sr->sp, key, t->vals);
+        if (!tuner_params_match(t->m, t->vals, j))
+            continue;
+        const char *status = json_string_value(json_object_get(j, "status"));
+        json_t *obj = json_object_get(j, "objective");
+        double objective = json_is_number(obj) ? json_number_value(obj) : NAN;
+        bool ok = status && strcmp(status, "ok") == 0 && isfinite(objective); /* as search_each tells it */
+        uint64_t before = search_known_count(sr->se);
+        if (search_know(sr->se, key, ok, objective) < 0) {
+            diag_error_noloc(&t->spec->diags, "%s", search_error(sr->se));
+            return -1;
+        }
+        if (search_known_count(sr->se) == before)
+            continue; /* known already */
+        if (push_key(sr, key) < 0) {
+            diag_error_noloc(&t->spec->diags, "out of memory");
+            return -1;
+        }
+        n++;
+    }
+    return n;
+}
+
+static int static_each(void *user, const cutune_analysis *a, const analyze_binary *bin)
+{
+    (void)bin;
+    search_run *sr = user;
+    search_static *st = &sr->st[sr->st_at++];
+    st->compiled = a->compiled;
+    st->launchable = a->launchable;
+    st->registers = a->registers;
+    st->spill_bytes = a->spill_stores + a->spill_loads;
+    st->occupancy = a->occupancy.occupancy;
+    return 0;
+}
+
+static int static_info(void *user, const uint64_t *keys, int n, search_static *out)
+{
+    search_run *sr = user;
+    sr->st = out;
+    sr->st_at = 0;
+    int rc = run_keys(sr, keys, n, static_each);
+    return rc == CUTUNE_OK && sr->st_at == n ? 0 : -1;
+}
+
+static int search_each(void *user, const cutune_analysis *a, const analyze_binary *bin)
+{
+    search_run *sr = user;
+    tuner *t = sr->t;
+    bool resumed = journal_find(t->journal, a->variant->ordinal) != NULL;
+    int rc = tuner_each(t, a, bin);
+    if (rc < 0)
+        return rc;
+    if (!resumed) {
+        const cutune_measurement *m = &t->res->records[t->res->n - 1]->m;
+        search_tell(sr->se, key_of(sr, a->variant->ordinal), strcmp(m->status, "ok") == 0 && m->timed,
+                    m->objective);
+        if (search_stopped(sr->se))
+            return 1; /* the rest of the batch is not run */
+    }
+    return 0;
+}
+
+/* The search loop. CUTUNE_OK, or a status with a diagnostic. */
+int tuner_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_summary *asum)
+{
+    search_run sr;
+    memset(&sr, 0, sizeof sr);
+    sr.t = t;
+    char err[512];
+    int rc = CUTUNE_OK;
+    if (sspace_new(&sr.sp, t->m, 0, err, sizeof err) < 0) {
+        diag_error_noloc(&t->spec->diags, "%s", err);
+        return CUTUNE_EEVAL;
+    }
+    search_hooks hooks = {&sr, NULL, t->set.strategy == STRAT_GUIDED ? static_info : NULL, NULL};
+    uint64_t *asked = NULL;
+    if (search_new(&sr.se, sr.sp, &t->set, &hooks, err, sizeof err) < 0) {
+        diag_error_noloc(&t->spec->diags, "%s", err);
+        rc = CUTUNE_ENOMEM;
+        goto done;
+    }
+    if ((rc = api_session_open(&sr.ss, t->spec, aopts, true, asum)) < 0)
+        goto done;
+    /* A batch: enough configurations to keep every compile thread (known once the
+     * session is open) busy ahead of the GPU. */
+    int batch = asum->threads * 4 > 16 ? asum->threads * 4 : 16;
+    if (!(asked = malloc(sizeof(uint64_t) * (size_t)batch))) {
+        diag_error_noloc(&t->spec->diags, "out of memory");
+        rc = CUTUNE_ENOMEM;
+        goto done;
+    }
+    int64_t read_back = know_journal(&sr);
+    if (read_back < 0) {
+        rc = CUTUNE_ENOMEM;
+        goto done;
+    }
+    api_session_set_total(sr.ss, t->set.budget ? t->set.budget + (uint64_t)read_back : sspace_count(sr.sp));
+    for (;;) {
+        if (aopts->cancel && *aopts->cancel) {
+            asum->interrupted = 1;
+            break;
+        }
+        int n = 0;
+        if (search_ask(sr.se, asked, batch, &n) < 0) {
+            diag_error_noloc(&t->spec->diags, "%s", search_error(sr.se));
+            rc = CUTUNE_ENOMEM;
+            break;
+        }
+        for (int i = 0; i < n; i++)
+            if (push_key(&sr, asked[i]) < 0) {
+                rc = CUTUNE_ENOMEM;
+                break;
+            }
+        if (rc < 0 || sr.nkeys == 0)
+            break;
+        int nk = sr.nkeys;
+        uint64_t *keys = sr.keys;
+        sr.keys = NULL;
+        sr.nkeys = sr.cap = 0;
+        rc = run_keys(&sr, keys, nk, search_each);
+        free(keys);
+        if (rc == CUTUNE_ESTOPPED && !t->status)
+            rc = CUTUNE_OK; /* a budget ran out mid-batch */
+        if (rc < 0)
+            break;
+    }
+    if (rc == CUTUNE_ESTOPPED && t->status)
+        rc = t->status;
+    t->evaluations = search_evaluations(sr.se);
+    t->stop = search_stop_reason(sr.se);
+    t->res->summary.screened = search_screened(sr.se);
+done:
+    api_session_close(sr.ss);
+    search_free(sr.se);
+    sspace_free(sr.sp);
+    free(sr.keys);
+    free(asked);
+    return rc;
+}

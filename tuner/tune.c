@@ -1,0 +1,173 @@
+/* tune.c - a tuning run's set-up, its loop chosen by strategy, and its summary
+ * (tuner.h). Exhaustive streams the whole space through api_analyze (the compile pool a
+ * bounded window ahead of the GPU); every other strategy asks batches (search.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/sys.h"
+#include "../runtime/cache.h"
+#include "../runtime/compile.h"
+#include "tuner.h"
+
+/* Opens the journal: its identity is the spec's text and --set overrides, the kernel
+ * source, the device and the L2 flush setting, all of which change what is measured. */
+static int open_journal(tuner *t, const char *path, bool flush, const cutune_device *dev)
+{
+    /* Every ordinal of this space is below the bound: listing positions when the valid
+     * configurations are listed, else positions among the raw combinations. */
+    cutune_space_size size;
+    uint64_t bound = UINT64_MAX;
+    if (cutune_space_count(t->spec, &size) == CUTUNE_OK && !size.valid_saturated)
+        bound = size.valid <= SSPACE_LIST_LIMIT && !size.valid_estimated ? size.valid
+                : size.raw_saturated                                      ? UINT64_MAX
+                                                                          : size.raw;
+    /* The kernel's source and every file its #include lines reach, as the compile
+     * cache sees them: a changed header changes the identity too. Canonical paths, as
+     * the analyser gives them (api/analyze.c), so a run resumed from another working
+     * folder, or with the spec's path spelled otherwise, is the same run. */
+    char *kernel = sys_read_file(t->m->kernel_file, SYS_LIMIT_SOURCE, NULL);
+    char *kpath = sys_canonical_path(t->m->kernel_file);
+    char spec_hex[32], kernel_hex[40] = "unreadable";
+    snprintf(spec_hex, sizeof spec_hex, "%016llx", (unsigned long long)t->spec->text_hash);
+    char **dirs = calloc((size_t)t->m->nincludes + 2, sizeof(char *));
+    int n = 0;
+    bool complete = kernel && kpath && dirs;
+    for (int i = 0; complete && i < t->m->nincludes; i++) {
+        char *c = sys_canonical_path(t->m->includes[i]); /* as it is when it cannot be resolved */
+        complete = (dirs[n++] = c ? c : strdup(t->m->includes[i])) != NULL;
+    }
+    if (complete) {
+        const char *slash = strrchr(kpath, '/');
+        if ((dirs[n] = slash ? strndup(kpath, (size_t)(slash - kpath)) : strdup(".")) != NULL)
+            n++;
+        compile_job job = {kpath, kernel, "", NULL, 0, t->gpu.arch};
+        cache_key key;
+        char ignored[256];
+        if (cache_key_for(&job, (const char *const *)dirs, n, &key, ignored, sizeof ignored) == 0)
+            snprintf(kernel_hex, sizeof kernel_hex, "%s", key.hex);
+    }
+    for (int i = 0; dirs && i < n; i++)
+        free(dirs[i]);
+    free(dirs);
+    free(kpath);
+    free(kernel);
+    json_t *identity = json_pack("{s:s, s:s, s:s, s:s, s:b}", "spec", spec_hex, "kernel", kernel_hex, "device",
+                                 dev->name, "arch", t->gpu.arch, "flush_l2", flush);
+    char err[600];
+    int rc = identity ? journal_open(&t->journal, path, identity, bound, t->opts->fresh, err, sizeof err) : -1;
+    json_decref(identity);
+    if (rc < 0) {
+        diag_error_noloc(&t->spec->diags, "%s", identity ? err : "out of memory");
+        return CUTUNE_EIO;
+    }
+    t->res->summary.resumed = journal_count(t->journal);
+    t->res->summary.journal_ignored = journal_ignored(t->journal);
+    snprintf(t->res->summary.journal_path, sizeof t->res->summary.journal_path, "%s", path);
+    return CUTUNE_OK;
+}
+
+int tuner_new(tuner **out, cutune_spec *spec, const cutune_tune_options *opts, const cutune_device *dev, bool flush,
+              cutune_tune_result *res)
+{
+    tuner *t = calloc(1, sizeof *t);
+    *out = t;
+    if (!t)
+        return CUTUNE_ENOMEM;
+    t->spec = spec;
+    t->m = spec->model;
+    t->opts = opts;
+    t->res = res;
+    t->stop = "";
+    const model *m = t->m;
+    int rc = tuner_gpu_init(&t->gpu, spec, opts, dev, flush, res);
+    if (rc < 0)
+        return rc;
+    t->vals = calloc((size_t)m->nparams + 1, sizeof(value));
+    if (!t->vals)
+        return CUTUNE_ENOMEM;
+    t->goal = (tuner_goal){m, t->vals, t->gpu.goal.prune, false, 0};
+    cutune_space_size size;
+    uint64_t count = cutune_space_count(spec, &size) == CUTUNE_OK ? size.valid : 0;
+    if ((rc = api_search_settings(spec, &opts->search, count, &t->set)) < 0)
+        return rc;
+    if (t->set.strategy != STRAT_EXHAUSTIVE && !t->set.budget && opts->limit)
+        t->set.budget = opts->limit; /* --limit N: at most N configurations, whatever the strategy */
+    /* The first worker runs the reference: a reference that fails is a spec problem,
+     * found before anything else runs. */
+    if ((rc = tuner_gpu_start(&t->gpu)) < 0) {
+        diag_error_noloc(&spec->diags, "%s", t->gpu.err);
+        api_set_error("%s", t->gpu.err);
+        return m->verify.present ? CUTUNE_ESPEC : rc;
+    }
+    const char *results = opts->results_path ? opts->results_path : m->emit.results_path;
+    char journal_path[1100] = "";
+    if (opts->journal_path)
+        snprintf(journal_path, sizeof journal_path, "%s", opts->journal_path);
+    else if (results)
+        snprintf(journal_path, sizeof journal_path, "%s.journal", results);
+    if (journal_path[0] && (rc = open_journal(t, journal_path, flush, dev)) < 0)
+        return rc;
+    return CUTUNE_OK;
+}
+
+int tuner_tune(tuner *t)
+{
+    const cutune_tune_options *opts = t->opts;
+    cutune_analyze_options aopts;
+    memset(&aopts, 0, sizeof aopts);
+    aopts.arch = t->gpu.arch;
+    aopts.jobs = opts->jobs;
+    aopts.cache_dir = opts->cache_dir;
+    aopts.no_cache = opts->no_cache;
+    aopts.limit = opts->limit;
+    aopts.progress = opts->progress;
+    aopts.progress_user = opts->progress_user;
+    aopts.cancel = opts->cancel;
+    cutune_analyze_summary asum;
+    memset(&asum, 0, sizeof asum);
+    t->started = sys_seconds();
+    int rc;
+    if (t->set.strategy == STRAT_EXHAUSTIVE) {
+        rc = api_analyze(t->spec, &aopts, tuner_each, t, true, &asum);
+        if (rc == CUTUNE_ESTOPPED)
+            rc = t->status ? t->status : t->stop[0] ? CUTUNE_OK : rc;
+        if (rc == CUTUNE_OK && t->journal && !asum.interrupted && !t->status)
+            rc = tuner_read_back_rest(t, &aopts, &asum);
+    } else {
+        aopts.limit = 0;
+        rc = tuner_search(t, &aopts, &asum);
+    }
+    cutune_tune_summary *s = &t->res->summary;
+    snprintf(s->strategy, sizeof s->strategy, "%s", strategy_name(t->set.strategy));
+    s->seed = t->set.seed;
+    s->budget = t->set.budget;
+    s->time_limit_s = t->set.time_limit_s;
+    s->patience = t->set.patience;
+    s->evaluations = t->evaluations;
+    snprintf(s->stop_reason, sizeof s->stop_reason, "%s", t->stop);
+    if (t->status == CUTUNE_EIO)
+        diag_error_noloc(&t->spec->diags, "%s", t->err);
+    if (t->status == CUTUNE_ENODEV || t->status == CUTUNE_ENOMEM) {
+        diag_error_noloc(&t->spec->diags, "%s", t->err);
+        api_set_error("%s", t->err);
+    }
+    s->compile_seconds = asum.compile_seconds;
+    s->compile_wall_seconds = asum.wall_seconds;
+    s->threads = asum.threads;
+    s->compiled = asum.compiled;
+    s->cached = asum.cached;
+    s->interrupted = asum.interrupted;
+    s->timeout_s = t->gpu.limit_s;
+    return rc;
+}
+
+void tuner_free(tuner *t)
+{
+    if (!t)
+        return;
+    tuner_gpu_free(&t->gpu);
+    journal_close(t->journal);
+    free(t->vals);
+    free(t);
+}

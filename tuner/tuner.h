@@ -1,0 +1,152 @@
+/* tuner.h - the tuning engine above runtime/ and search/: a run's set-up, the reference,
+ * the loop over variants, selection, the journal's writes and resume, and what the spec
+ * says turned into runtime/bench's plain arguments. Not part of the public interface;
+ * api/tune.c (cutune_tune) is its facade.
+ *
+ * Parts and what each owns:
+ *   tuner_goal (goal.c)   the objective, the metrics and the best so far;
+ *   tuner_gpu  (gpu.c, reference.c)  the GPU worker: what it inherits, its process, and
+ *              the variant's time limit;
+ *   tuner      (tune.c, loop.c, search.c)  the run: journal, search settings, budgets and
+ *              the counts of the summary. */
+#ifndef CUTUNE_TUNER_TUNER_H
+#define CUTUNE_TUNER_TUNER_H
+
+#include "../api/internal.h"
+#include "../runtime/journal.h"
+#include "../api/search_run.h"
+#include "../results/record.h"
+#include "../results/result.h"
+#include "../runtime/bench.h"
+#include "../runtime/worker.h"
+
+/* ---- the objective (goal.c) -------------------------------------------------------- */
+
+typedef struct tuner_goal {
+    const model *m;
+    const value *vals;         /* the configuration judged (borrowed) */
+    double prune;              /* timing stops when this much worse than the best; <= 0: never */
+    bool have_best;
+    double best;               /* the best objective so far */
+} tuner_goal;
+
+/* tuner_objective: the objective at a median time (ms): the time itself, or the spec's
+ * objective for g->vals. 0, or -1 when it cannot be evaluated. */
+int tuner_objective(const tuner_goal *g, double median_ms, double *out);
+
+/* tuner_metrics: each metric at the median time into out (NaN where one fails). */
+void tuner_metrics(const tuner_goal *g, double median_ms, double *out);
+
+/* tuner_better: whether objective a beats b (the spec says which way). */
+bool tuner_better(const tuner_goal *g, double a, double b);
+
+/* tuner_prune_now: meas_settings' prune callback (ctx: a tuner_goal): true when the
+ * objective at the median so far is worse than the best by the prune factor. */
+bool tuner_prune_now(void *ctx, double median_ms);
+
+/* ---- the GPU worker (gpu.c, reference.c) ------------------------------------------- */
+
+typedef struct tuner_gpu {
+    /* What the worker inherits (set by tuner_gpu_init, read-only in the tuner). */
+    cutune_spec *spec;
+    const model *m;
+    int device;
+    const char *arch;
+    size_t flush_bytes;
+    meas_settings ms;
+    tuner_goal goal;           /* the worker's: the best so far comes with each request */
+    bench_arg *args;           /* the model's arguments, plain */
+    int *outputs;
+    bench_verify vf;
+    int64_t *counts;           /* a configuration's buffer sizes and scalar values */
+    value *scalars, *vals;
+    bench_scalar *plain;
+    cutune_tune_result *res;   /* borrowed: the worker writes the reference's run into it */
+    bench *b;                  /* the worker's device (NULL in the tuner) */
+    /* The tuner's side. */
+    wk_proc proc;              /* pid 0: no worker runs */
+    double limit_s;            /* a variant's time limit; derived at the first start when 0 */
+    char err[512];
+} tuner_gpu;
+
+/* tuner_gpu_init: prepares `g` for `spec` on device `dev` (arguments, settings, the time
+ * limit). CUTUNE_OK, CUTUNE_ENOMEM, or CUTUNE_ESPEC with a diagnostic (a verified output
+ * whose size depends on params). */
+int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *opts, const cutune_device *dev,
+                   bool flush, cutune_tune_result *res);
+
+/* tuner_gpu_start: starts a worker and waits for its set-up (the reference's run): the
+ * results learn the reference and its GPU time. CUTUNE_OK, or CUTUNE_ENOMEM (no process)
+ * or CUTUNE_ENODEV (its set-up failed) with g->err. */
+int tuner_gpu_start(tuner_gpu *g);
+
+/* tuner_gpu_run: runs variant v (binary bin) in the worker, starting one when none runs,
+ * and fills rec; a hang, a crash or a sticky error is recorded against the variant and
+ * the worker replaced for the next. have_best/best: for early stopping. CUTUNE_OK, or
+ * the status of tuner_gpu_start (the run must stop). */
+int tuner_gpu_run(tuner_gpu *g, const analyze_binary *bin, const cutune_variant *v, bool have_best, double best,
+                  record *rec);
+
+/* tuner_gpu_free: ends the worker (if any) and frees what init allocated. */
+void tuner_gpu_free(tuner_gpu *g);
+
+/* tuner_values_of: the typed values of variant v, read back from its text (floats are
+ * written in their shortest exact form, so this is lossless). */
+void tuner_values_of(const model *m, const cutune_variant *v, value *out);
+
+/* tuner_reference (in the worker): runs the reference (a configuration, or a kernel of
+ * its own) once and keeps its verified outputs. CUTUNE_OK, or a status with a
+ * diagnostic on the spec. */
+int tuner_reference(tuner_gpu *g);
+
+/* tuner_plain_args: a configuration's argument values (g->scalars) as bench scalars. */
+void tuner_plain_args(tuner_gpu *g, bench_config *out);
+
+/* ---- the run (tune.c, loop.c, search.c) -------------------------------------------- */
+
+typedef struct tuner {
+    cutune_spec *spec;
+    const model *m;
+    const cutune_tune_options *opts;
+    cutune_tune_result *res;   /* borrowed */
+    tuner_gpu gpu;
+    tuner_goal goal;           /* the tuner's best so far */
+    value *vals;               /* scratch: a configuration's values */
+    journal *journal;          /* NULL: none */
+    search_settings set;
+    double started;
+    uint64_t evaluations, since_improvement;
+    const char *stop;          /* why the search stopped ("" while it runs) */
+    int status;                /* set when the run must stop */
+    char err[512];
+} tuner;
+
+/* tuner_new: a run of `spec` with `opts` on `dev` into `res` (borrowed): settings
+ * checked, the first worker started (the reference runs now: one that fails is a spec
+ * problem, found before anything else runs), the journal opened. *out is set even on
+ * failure (tuner_free it). CUTUNE_OK, or a status with a diagnostic. */
+int tuner_new(tuner **out, cutune_spec *spec, const cutune_tune_options *opts, const cutune_device *dev, bool flush,
+              cutune_tune_result *res);
+
+/* tuner_tune: every variant the strategy proposes compiled, run, journaled, and the best
+ * chosen; the result's summary filled. CUTUNE_OK, or a status with a diagnostic. */
+int tuner_tune(tuner *t);
+
+/* tuner_free: ends the worker, closes the journal; NULL is a no-op. */
+void tuner_free(tuner *t);
+
+/* tuner_each (loop.c): analyze_each for the tuner (user: a tuner): one variant read back
+ * from the journal, or run; journaled; the best updated; exhaustive's budgets. */
+int tuner_each(void *user, const cutune_analysis *a, const analyze_binary *bin);
+
+/* tuner_params_match: whether a journal line's params are the configuration `vals`. */
+bool tuner_params_match(const model *m, const value *vals, json_t *line);
+
+/* tuner_read_back_rest (loop.c): after an exhaustive run that stopped early, the journal
+ * entries past that point join the results, read back. */
+int tuner_read_back_rest(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_summary *asum);
+
+/* tuner_search (search.c): the loop of every strategy but exhaustive. */
+int tuner_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_summary *asum);
+
+#endif
