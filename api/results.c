@@ -9,11 +9,6 @@
 #include "../results/write.h"
 #include "internal.h"
 
-cutune_tune_result *result_new(const cutune_spec *spec, const cutune_device *dev)
-{
-    return result_new_for(spec->model, spec->path, dev);
-}
-
 int cutune_results_load(cutune_tune_result **out, const char *path)
 {
     if (!out || !path) {

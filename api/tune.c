@@ -25,7 +25,7 @@ int cutune_tune(cutune_spec *spec, const cutune_tune_options *opts, cutune_tune_
         return CUTUNE_ECOMPILER;
     }
     bool flush = opts->flush_l2 < 0 ? m->measure.flush_l2 : opts->flush_l2 != 0;
-    cutune_tune_result *res = result_new(spec, &dev);
+    cutune_tune_result *res = result_new_for(spec->model, spec->path, &dev);
     tuner *t = NULL;
     if (!res)
         rc = CUTUNE_ENOMEM;

@@ -344,12 +344,3 @@ int record_from_json(cutune_tune_result *r, record *rec, json_t *j, record_read 
     return rd.failed ? -1 : 0;
 }
 
-json_t *result_record_json(const cutune_tune_result *r, const record *rec)
-{
-    return record_to_json(r, rec);
-}
-
-void result_load(cutune_tune_result *r, record *rec, json_t *j)
-{
-    record_from_json(r, rec, j, RECORD_RESUME, NULL, 0);
-}

@@ -41,10 +41,5 @@ json_t *record_typed_json(const char *text, char type);
  * reference). */
 json_t *record_device_json(const cutune_tune_result *r);
 
-/* Kept for api/tune.c until the engine work is merged (issue 14): */
-/* result_record_json: record_to_json. */
-json_t *result_record_json(const cutune_tune_result *r, const record *rec);
-/* result_load: record_from_json(r, rec, j, RECORD_RESUME). */
-void result_load(cutune_tune_result *r, record *rec, json_t *j);
 
 #endif

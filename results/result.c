@@ -175,13 +175,6 @@ void result_set_outcome(cutune_tune_result *r, record *rec, outcome o, const cha
     rec->m.reason = reason ? dup_in(r->arena, reason) : NULL;
 }
 
-void result_set_status(cutune_tune_result *r, record *rec, const char *status, const char *reason)
-{
-    outcome o = OUTCOME_NOT_RUN;
-    outcome_from_name(status, &o);
-    result_set_outcome(r, rec, o, reason);
-}
-
 static bool can_win(outcome o, const cutune_measurement *m)
 {
     return o == OUTCOME_OK && m->timed && !m->pruned && isfinite(m->objective);
@@ -190,12 +183,6 @@ static bool can_win(outcome o, const cutune_measurement *m)
 bool record_can_win(const record *rec)
 {
     return can_win(rec->out, &rec->m);
-}
-
-bool result_can_win(const cutune_measurement *m)
-{
-    outcome o;
-    return outcome_from_name(m->status, &o) && can_win(o, m);
 }
 
 void result_set_best(cutune_tune_result *r, const record *rec)

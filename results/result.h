@@ -53,11 +53,6 @@ cutune_tune_result *result_create(void);
  * on `dev` (NULL when out of memory). */
 cutune_tune_result *result_new_for(const model *m, const char *spec_path, const cutune_device *dev);
 
-/* result_new: result_new_for the spec's model and path. Defined by the API
- * (api/results.c: it needs the spec's insides); kept for api/tune.c until the engine
- * work is merged (issue 14). */
-cutune_tune_result *result_new(const cutune_spec *spec, const cutune_device *dev);
-
 /* result_destroy: frees the result and all it owns; NULL is a no-op. */
 void result_destroy(cutune_tune_result *r);
 
@@ -76,18 +71,10 @@ record *result_scratch(cutune_tune_result *r);
  * reason may be NULL. */
 void result_set_outcome(cutune_tune_result *r, record *rec, outcome o, const char *reason);
 
-/* result_set_status: result_set_outcome by the outcome's name (an unknown name is
- * OUTCOME_NOT_RUN). Kept for api/tune.c until the engine work is merged (issue 14). */
-void result_set_status(cutune_tune_result *r, record *rec, const char *status, const char *reason);
-
 /* record_can_win: whether the record may be a run's winner: outcome ok, timed in full
  * (not pruned), with a finite objective. The tuner's best, a results file's summary.best
  * and cutune_tune_best all obey it. */
 bool record_can_win(const record *rec);
-
-/* result_can_win: record_can_win for a measurement, its outcome read from m->status.
- * Kept for api/tune.c until the engine work is merged (issue 14). */
-bool result_can_win(const cutune_measurement *m);
 
 /* result_set_best: the record is the best so far. */
 void result_set_best(cutune_tune_result *r, const record *rec);

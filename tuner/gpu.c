@@ -288,7 +288,7 @@ int tuner_gpu_start(tuner_gpu *g)
 static void record_reply(tuner_gpu *g, const wk_reply *r, record *rec)
 {
     cutune_measurement *m = &rec->m;
-    result_set_status(g->res, rec, outcome_name(r->status), r->reason && *r->reason ? r->reason : NULL);
+    result_set_outcome(g->res, rec, r->status, r->reason && *r->reason ? r->reason : NULL);
     m->registers = r->registers;
     m->driver_blocks_per_sm = r->driver_blocks_per_sm;
     m->timed = r->timed;
@@ -320,7 +320,7 @@ static void lost(tuner_gpu *g, bool hang, double started, record *rec)
                  "started for the next variant", g->limit_s);
     else
         snprintf(reason, sizeof reason, "the worker process died running it (%s); a new one is started", how);
-    result_set_status(g->res, rec, hang ? "timeout" : "crashed", reason);
+    result_set_outcome(g->res, rec, hang ? OUTCOME_TIMEOUT : OUTCOME_CRASHED, reason);
     rec->m.gpu_seconds = sys_seconds() - started;
 }
 
@@ -354,7 +354,7 @@ int tuner_gpu_run(tuner_gpu *g, const analyze_binary *bin, const cutune_variant 
         char more[600];
         snprintf(more, sizeof more, "%s (the GPU context was lost: a new worker is started for the next variant)",
                  rec->m.reason ? rec->m.reason : "a sticky CUDA error");
-        result_set_status(g->res, rec, rec->m.status, more);
+        result_set_outcome(g->res, rec, rec->out, more);
     }
     return CUTUNE_OK;
 }

@@ -25,11 +25,11 @@ int tuner_each(void *user, const cutune_analysis *a, const analyze_binary *bin)
             done_before = NULL;
     }
     if (done_before) {
-        result_load(t->res, rec, done_before); /* measured by an earlier run: not again */
+        record_from_json(t->res, rec, done_before, RECORD_RESUME, NULL, 0); /* measured by an earlier run: not again */
     } else if (!a->compiled) {
-        result_set_status(t->res, rec, "compile error", a->log);
+        result_set_outcome(t->res, rec, OUTCOME_COMPILE_ERROR, a->log);
     } else if (!a->launchable) {
-        result_set_status(t->res, rec, "cannot launch", a->why);
+        result_set_outcome(t->res, rec, OUTCOME_CANNOT_LAUNCH, a->why);
     } else {
         int rc = tuner_gpu_run(&t->gpu, bin, v, t->goal.have_best, t->goal.best, rec);
         if (rc < 0) { /* no worker could be started */
@@ -40,7 +40,7 @@ int tuner_each(void *user, const cutune_analysis *a, const analyze_binary *bin)
     }
     cutune_measurement *mm = &rec->m;
     if (t->journal && !done_before) {
-        json_t *line = result_record_json(t->res, rec);
+        json_t *line = record_to_json(t->res, rec);
         char err[512];
         int rc = line ? journal_append(t->journal, line, err, sizeof err) : -1;
         json_decref(line);
@@ -52,7 +52,7 @@ int tuner_each(void *user, const cutune_analysis *a, const analyze_binary *bin)
     }
     if (!done_before)
         t->since_improvement++;
-    if (result_can_win(mm) && (!t->goal.have_best || tuner_better(&t->goal, mm->objective, t->goal.best))) {
+    if (record_can_win(rec) && (!t->goal.have_best || tuner_better(&t->goal, mm->objective, t->goal.best))) {
         t->goal.have_best = true;
         t->goal.best = mm->objective;
         result_set_best(t->res, rec);

@@ -87,7 +87,8 @@ static int64_t know_journal(search_run *sr)
         const char *status = json_string_value(json_object_get(j, "status"));
         json_t *obj = json_object_get(j, "objective");
         double objective = json_is_number(obj) ? json_number_value(obj) : NAN;
-        bool ok = status && strcmp(status, "ok") == 0 && isfinite(objective); /* as search_each tells it */
+        outcome o; /* the journal line's edge: its status by name */
+        bool ok = outcome_from_name(status, &o) && o == OUTCOME_OK && isfinite(objective); /* as search_each tells */
         uint64_t before = search_known_count(sr->se);
         if (search_know(sr->se, key, ok, objective) < 0) {
             diag_error_noloc(&t->spec->diags, "%s", search_error(sr->se));
@@ -135,9 +136,9 @@ static int search_each(void *user, const cutune_analysis *a, const analyze_binar
     if (rc < 0)
         return rc;
     if (!resumed) {
-        const cutune_measurement *m = &t->res->records[t->res->n - 1]->m;
-        search_tell(sr->se, key_of(sr, a->variant->ordinal), strcmp(m->status, "ok") == 0 && m->timed,
-                    m->objective);
+        const record *rec = t->res->records[t->res->n - 1];
+        search_tell(sr->se, key_of(sr, a->variant->ordinal), rec->out == OUTCOME_OK && rec->m.timed,
+                    rec->m.objective);
         if (search_stopped(sr->se))
             return 1; /* the rest of the batch is not run */
     }

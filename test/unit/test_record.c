@@ -214,7 +214,7 @@ static void test_resume_and_refusals(void **state)
     record *resumed = full_record(r, OUTCOME_OK, 9.0);
     resumed->m.registers = 77;
     json_object_del(json_object_get(j, "resources"), "registers");
-    result_load(r, resumed, j);
+    record_from_json(r, resumed, j, RECORD_RESUME, NULL, 0);
     assert_int_equal(resumed->out, OUTCOME_NOT_RUN);
     assert_string_equal(resumed->m.status, "not run");
     assert_false(resumed->m.timed);
@@ -223,7 +223,7 @@ static void test_resume_and_refusals(void **state)
     assert_int_equal(resumed->m.registers, 77); /* kept from the analysis when the line lacks it */
     /* A "wrong" run's times do not count even when the line has them. */
     json_object_set_new(j, "status", json_string("wrong"));
-    result_load(r, resumed, j);
+    record_from_json(r, resumed, j, RECORD_RESUME, NULL, 0);
     assert_int_equal(resumed->out, OUTCOME_WRONG);
     assert_false(resumed->m.timed);
     /* A results file's entry with an unknown status, or none, is refused with a reason. */
@@ -236,12 +236,14 @@ static void test_resume_and_refusals(void **state)
     assert_int_equal(record_from_json(r, whole, j, RECORD_WHOLE, err, sizeof err), -1);
     assert_non_null(strstr(err, "has no \"status\""));
     json_decref(j);
-    /* The compatibility wrapper: a status by name. */
-    result_set_status(r, whole, "cannot launch", "too many threads");
+    /* The public string follows the outcome; a value outside the enum is "not run". */
+    result_set_outcome(r, whole, OUTCOME_CANNOT_LAUNCH, "too many threads");
     assert_int_equal(whole->out, OUTCOME_CANNOT_LAUNCH);
     assert_string_equal(whole->m.status, "cannot launch");
-    result_set_status(r, whole, "bogus", NULL);
+    assert_string_equal(whole->m.reason, "too many threads");
+    result_set_outcome(r, whole, (outcome)99, NULL);
     assert_int_equal(whole->out, OUTCOME_NOT_RUN);
+    assert_string_equal(whole->m.status, "not run");
     result_destroy(r);
 }
 
