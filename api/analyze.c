@@ -1,11 +1,10 @@
 /* analyze.c - cutune_analyze, the public facade over the compile session
  * (tuner/session.h): argument checks, the architecture to compile for, the total that
- * progress counts towards, the session's lifetime. api_analyze and api_session_* are the
- * same for the tuner (binaries kept, batches). No GPU needed. */
+ * progress counts towards, the session's lifetime. No GPU needed. */
 #include <stdio.h>
 #include <string.h>
 
-#include "search_run.h"
+#include "internal.h"
 
 /* The architecture to compile for: asked, else the first GPU's, else sm_90. */
 static const char *choose_arch(const cutune_analyze_options *opts, char *buf, size_t size)
@@ -30,7 +29,7 @@ static int open_session(session **out, cutune_spec *spec, const cutune_analyze_o
         return CUTUNE_EINVAL;
     memset(summary, 0, sizeof *summary);
     if (opts && (opts->jobs < 0 || opts->jobs > CUTUNE_MAX_JOBS)) {
-        api_set_error("jobs must be 0 (one per core) to %d, not %d", CUTUNE_MAX_JOBS, opts->jobs);
+        err_set(CUTUNE_EINVAL, "jobs must be 0 (one per core) to %d, not %d", CUTUNE_MAX_JOBS, opts->jobs);
         return CUTUNE_EINVAL;
     }
     char arch[32];
@@ -45,27 +44,13 @@ static int open_session(session **out, cutune_spec *spec, const cutune_analyze_o
     return CUTUNE_OK;
 }
 
-int api_analyze(cutune_spec *spec, const cutune_analyze_options *opts, analyze_each each, void *user,
-                bool keep_binaries, cutune_analyze_summary *summary)
-{
-    if (!spec || !each || !summary || !cutune_spec_ok(spec))
-        return CUTUNE_EINVAL;
-    session *s;
-    int rc = open_session(&s, spec, opts, keep_binaries, summary);
-    if (rc < 0)
-        return rc;
-    rc = session_run_space(s, each, user);
-    session_close(s);
-    return rc;
-}
-
 /* The public form: no binaries. */
 typedef struct public_each {
     int (*each)(void *user, const cutune_analysis *a);
     void *user;
 } public_each;
 
-static int call_public(void *user, const cutune_analysis *a, const analyze_binary *bin)
+static int call_public(void *user, const cutune_analysis *a, const session_binary *bin)
 {
     (void)bin;
     const public_each *p = user;
@@ -78,31 +63,11 @@ int cutune_analyze(cutune_spec *spec, const cutune_analyze_options *opts,
     if (!each)
         return CUTUNE_EINVAL;
     public_each p = {each, user};
-    return api_analyze(spec, opts, call_public, &p, false, summary);
-}
-
-/* api_session (search_run.h) is the tuner's name for a session: the same object. */
-int api_session_open(api_session **out, cutune_spec *spec, const cutune_analyze_options *opts, bool keep_binaries,
-                     cutune_analyze_summary *summary)
-{
     session *s;
-    int rc = open_session(&s, spec, opts, keep_binaries, summary);
-    *out = (api_session *)s;
+    int rc = open_session(&s, spec, opts, false, summary);
+    if (rc < 0)
+        return rc;
+    rc = session_run_space(s, call_public, &p);
+    session_close(s);
     return rc;
-}
-
-int api_session_run(api_session *ss, const value *values, const uint64_t *ordinals, int n, analyze_each each,
-                    void *user)
-{
-    return session_run((session *)ss, values, ordinals, n, each, user);
-}
-
-void api_session_set_total(api_session *ss, uint64_t total)
-{
-    session_set_total((session *)ss, total);
-}
-
-void api_session_close(api_session *ss)
-{
-    session_close((session *)ss);
 }

@@ -179,17 +179,7 @@ int cutune_spec_diagnostic_count(const cutune_spec *spec) { return spec->diags.l
 
 const char *cutune_spec_diagnostics(cutune_spec *spec, int from, int color)
 {
-    sb_reset(&spec->rendered);
-    diag_list view = spec->diags;
-    if (from < 0)
-        from = 0;
-    if (from > view.len)
-        from = view.len;
-    view.items += from;
-    view.len -= from;
-    view.dropped = from == 0 ? spec->diags.dropped : 0;
-    diag_render(&view, &spec->rendered, color != 0);
-    return sb_ok(&spec->rendered) ? sb_cstr(&spec->rendered) : NULL;
+    return spec_render(spec, from, color != 0);
 }
 
 const char *cutune_spec_path(const cutune_spec *spec) { return spec->path; }
@@ -252,11 +242,6 @@ int cutune_spec_param_value(const cutune_spec *spec, int i, uint64_t k, char *bu
     return n;
 }
 
-int api_eval_failed(cutune_spec *spec, const eval_error *err)
-{
-    diag_error(&spec->diags, err->loc, "%s", err->message);
-    return CUTUNE_EEVAL;
-}
 
 /* Constraint r empties the space together with earlier ones: when a single earlier
  * one suffices, names it (an error at r, a note at it) and returns 1; 0 when it takes
@@ -276,7 +261,7 @@ static int explain_pair(cutune_spec *spec, int r, int *reqs)
         int crc = space_count(sp, &count, &sat, &err);
         space_free(sp);
         if (crc < 0)
-            return api_eval_failed(spec, &err);
+            return spec_eval_failed(spec, &err);
         if (count == 0) {
             unsigned line, col;
             src_position(spec->src, m->requires[j].loc.begin, &line, &col);
@@ -320,7 +305,7 @@ static int explain_empty(cutune_spec *spec)
             int crc = space_count(sp, &count, &sat, &err);
             space_free(sp);
             if (crc < 0) {
-                rc = api_eval_failed(spec, &err);
+                rc = spec_eval_failed(spec, &err);
                 goto done;
             }
             if (count == 0) {
@@ -366,7 +351,7 @@ int cutune_space_count_progress(cutune_spec *spec, cutune_space_size *out, cutun
     int rc = space_count_ex(sp, &opts, &r, &err);
     space_free(sp);
     if (rc < 0)
-        return api_eval_failed(spec, &err);
+        return spec_eval_failed(spec, &err);
     out->valid = r.count;
     out->valid_saturated = r.saturated;
     out->valid_estimated = !r.exact;
@@ -424,11 +409,11 @@ int cutune_configs_next(cutune_configs *it, const cutune_variant **out)
     eval_error err;
     int rc = space_iter_next(it->iter, &idx, &vals, &err);
     if (rc < 0)
-        return api_eval_failed(it->spec, &err);
+        return spec_eval_failed(it->spec, &err);
     if (rc == 0)
         return 0;
     arena_reset(it->scratch);
-    int st = api_variant_of(it->spec, vals, it->scratch, it->values, it->types, it->v.ordinal + 1, &it->v);
+    int st = session_variant_of(it->spec->model, &it->spec->diags, vals, it->scratch, it->values, it->types, it->v.ordinal + 1, &it->v);
     if (st < 0)
         return st;
     *out = &it->v;

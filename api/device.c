@@ -5,24 +5,27 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../base/err.h"
 #include "../runtime/driver.h"
 #include "../runtime/occupancy.h"
 #include "../runtime/worker.h"
 #include "internal.h"
 
-static _Thread_local char last_error[512];
+const cutune_error *cutune_error_last(void)
+{
+    static _Thread_local cutune_error pub;
+    const err_info *e = err_last();
+    if (!e)
+        return NULL;
+    pub.code = e->code;
+    pub.message = e->message;
+    return &pub;
+}
 
 const char *cutune_last_error(void)
 {
-    return last_error;
-}
-
-void api_set_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(last_error, sizeof last_error, fmt, ap);
-    va_end(ap);
+    const err_info *e = err_last();
+    return e ? e->message : "";
 }
 
 const char *const *cutune_arch_list(void)
@@ -43,7 +46,7 @@ static int occupancy_on(const occ_arch *arch, int regs, int threads, int64_t sme
     occ_usage u = {threads, regs, 0, smem_bytes, 0, 1};
     occ_result r;
     if (occ_compute(arch, &u, &r) < 0) {
-        api_set_error("occupancy needs threads >= 1 and non-negative registers and shared memory");
+        err_set(CUTUNE_EINVAL, "occupancy needs threads >= 1 and non-negative registers and shared memory");
         return CUTUNE_EINVAL;
     }
     snprintf(out->arch, sizeof out->arch, "%s", arch->name);
@@ -69,7 +72,7 @@ int cutune_occupancy_for_arch(const char *arch, int regs, int threads, int64_t s
         strbuf known = STRBUF_INIT;
         for (const char *const *n = cutune_arch_list(); *n; n++)
             sb_printf(&known, "%s%s", n == cutune_arch_list() ? "" : ", ", *n);
-        api_set_error("unknown architecture '%s' (known: %s)", arch ? arch : "(null)", sb_cstr(&known));
+        err_set(CUTUNE_EINVAL, "unknown architecture '%s' (known: %s)", arch ? arch : "(null)", sb_cstr(&known));
         sb_free(&known);
         return CUTUNE_EINVAL;
     }
@@ -161,7 +164,7 @@ int cutune_device_count(int *count)
     query(-1, &a);
     *count = a.count;
     if (a.rc < 0)
-        api_set_error("%s", a.err);
+        err_set(a.rc, "%s", a.err);
     return a.rc;
 }
 
@@ -173,7 +176,7 @@ static int device_get(int ordinal, cutune_device *out, drv_device *dev)
     *out = a.dev;
     *dev = a.raw;
     if (a.rc < 0)
-        api_set_error("%s", a.err);
+        err_set(a.rc, "%s", a.err);
     return a.rc;
 }
 
@@ -193,7 +196,7 @@ int cutune_occupancy_for_device(int ordinal, int regs, int threads, int64_t smem
     /* The device's own figures; the allocation rules of its architecture. */
     const occ_arch *rules = occ_arch_by_cc(dev.cc);
     if (!rules) {
-        api_set_error("no occupancy rules for %s (compute capability %d.%d)", info.arch, dev.cc / 10, dev.cc % 10);
+        err_set(CUTUNE_EINVAL, "no occupancy rules for %s (compute capability %d.%d)", info.arch, dev.cc / 10, dev.cc % 10);
         return CUTUNE_EINVAL;
     }
     occ_arch a = *rules;

@@ -12,26 +12,26 @@
 int cutune_results_load(cutune_tune_result **out, const char *path)
 {
     if (!out || !path) {
-        api_set_error("cutune_results_load: no output or path");
+        err_set(CUTUNE_EINVAL, "cutune_results_load: no output or path");
         return CUTUNE_EINVAL;
     }
     char err[1400];
     int rc = results_load(out, path, err, sizeof err);
     if (rc != CUTUNE_OK)
-        api_set_error("%s", err);
+        err_set(rc, "%s", err);
     return rc;
 }
 
 int cutune_tune_write_results(const cutune_tune_result *r, const char *path)
 {
     if (!r || !path) {
-        api_set_error("cutune_tune_write_results: no result or path");
+        err_set(CUTUNE_EINVAL, "cutune_tune_write_results: no result or path");
         return CUTUNE_EINVAL;
     }
     char err[1200];
     int rc = results_write(r, path, cutune_version(), err, sizeof err);
     if (rc != CUTUNE_OK)
-        api_set_error("%s", err);
+        err_set(rc, "%s", err);
     return rc;
 }
 

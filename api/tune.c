@@ -24,12 +24,15 @@ int cutune_tune(cutune_spec *spec, const cutune_tune_options *opts, cutune_tune_
         diag_error_noloc(&spec->diags, "NVRTC cannot compile for this GPU's architecture %s", dev.arch);
         return CUTUNE_ECOMPILER;
     }
+    cutune_space_size size;
+    if ((rc = cutune_space_count(spec, &size)) < 0)
+        return rc; /* an expression that fails, or an empty space: a diagnostic says which */
     bool flush = opts->flush_l2 < 0 ? m->measure.flush_l2 : opts->flush_l2 != 0;
     cutune_tune_result *res = result_new_for(spec->model, spec->path, &dev);
     tuner *t = NULL;
     if (!res)
         rc = CUTUNE_ENOMEM;
-    else if ((rc = tuner_new(&t, spec, opts, &dev, flush, res)) == CUTUNE_OK)
+    else if ((rc = tuner_new(&t, spec, &size, opts, &dev, flush, res)) == CUTUNE_OK)
         rc = tuner_tune(t);
     if (res) {
         res->summary.wall_seconds = sys_seconds() - t0;

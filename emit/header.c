@@ -12,7 +12,9 @@
 
 #include "../compiler/cexpr.h"
 #include "../compiler/space.h"
-#include "../api/internal.h" /* api_variant_of, the spec, api_set_error: until the spec has a stage of its own */
+#include "../base/err.h"
+#include "../compiler/spec.h"
+#include "../tuner/session.h"
 #include "emit.h"
 
 /* One entry of the header: a device's winner, or the default configuration. */
@@ -125,8 +127,7 @@ static int fail(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    api_set_error("%s", msg);
-    return CUTUNE_EINVAL;
+    return err_set(CUTUNE_EINVAL, "%s", msg);
 }
 
 static bool is_identifier(const char *s)
@@ -247,7 +248,7 @@ static int default_entry(hdr *h, arena *a, entry *e)
     for (int k = 0; k < m->nrequires; k++) {
         bool ok;
         if (eval_bool(m->requires[k].expr, &env, &ok, &err) < 0)
-            return api_eval_failed(spec, &err);
+            return spec_eval_failed(spec, &err);
         if (!ok) {
             strbuf s = STRBUF_INIT;
             space_describe_config(m, vals, ~(param_set)0, &s);
@@ -258,7 +259,7 @@ static int default_entry(hdr *h, arena *a, entry *e)
             return CUTUNE_ESPEC;
         }
     }
-    int st = api_variant_of(spec, vals, a, texts, types, 0, cv);
+    int st = session_variant_of(spec->model, &spec->diags, vals, a, texts, types, 0, cv);
     if (st < 0)
         return st;
     e->v = cv;
@@ -512,7 +513,7 @@ static int function(hdr *h, const texpr *e, const char *name, bool config_form)
         goto done;
     eval_error err;
     if (cexpr_print(&ctx, e, &body, &err) < 0) {
-        rc = api_eval_failed(h->spec, &err);
+        rc = spec_eval_failed(h->spec, &err);
         goto done;
     }
     h->needs_math |= ctx.needs_math;

@@ -175,10 +175,23 @@ int cutune_configs_next(cutune_configs *it, const cutune_variant **out);
 /* cutune_configs_free: releases the iterator; NULL is a no-op. */
 void cutune_configs_free(cutune_configs *it);
 
-/* ---- errors without a spec ---------------------------------------------------- */
+/* ---- errors ---------------------------------------------------------------------- */
 
-/* cutune_last_error: the message of the calling thread's last failed call among those
- * that have no spec to record a diagnostic on (devices, occupancy); "" when none. */
+/* A failed call returns a negative status; what went wrong is kept, per thread, in one
+ * error object: set where the failure was found, given context on its way up, never
+ * replaced by a vaguer message (libgit2's manner). A call on a spec also records a
+ * diagnostic on the spec, with its place; the error object holds the same text where
+ * there is no spec to hold it (devices, occupancy, results files). */
+typedef struct cutune_error {
+    int code;                  /* the status the failed call returned */
+    const char *message;       /* never empty */
+} cutune_error;
+
+/* cutune_error_last: the calling thread's last error, or NULL when none has been set.
+ * Valid until the thread's next call into the library. */
+const cutune_error *cutune_error_last(void);
+
+/* cutune_last_error: cutune_error_last's message, or "" when there is none. */
 const char *cutune_last_error(void);
 
 /* ---- occupancy --------------------------------------------------------------------- */

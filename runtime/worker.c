@@ -178,7 +178,7 @@ typedef struct field {
 
 static const field setup_fields[] = {
     F(K_BOOL, wk_setup, ok), F(K_F64, wk_setup, ref_seconds), F(K_STR, wk_setup, message),
-    F(K_STR, wk_setup, reference),
+    F(K_STR, wk_setup, reference), F(K_INT, wk_setup, status),
 };
 
 static const field request_fields[] = {

@@ -54,6 +54,9 @@ typedef struct wk_setup {
     double ref_seconds;        /* GPU time the set-up spent (the reference's run) */
     const char *message;       /* why it failed ("" when ok) */
     const char *reference;     /* what outputs are checked against ("" when nothing is) */
+    int status;                /* when !ok: the caller's status for the failure, as the worker
+                                  knows it (a device that would not open, a reference that
+                                  failed); the tuner passes it up unchanged */
 } wk_setup;
 
 /* One binary to run, with its configuration. */

@@ -142,17 +142,18 @@ static int worker_setup(tuner_gpu *g, strbuf *msg)
     char err[512];
     if (bench_open(&g->b, g->device, g->flush_bytes, g->arch, g->args, g->m->nargs, &g->vf, err, sizeof err) < 0) {
         sb_add(msg, err);
-        return -1;
+        return CUTUNE_ENODEV; /* the device would not serve: not the spec's fault */
     }
     if (!g->m->verify.present)
-        return 0;
-    int before = cutune_spec_diagnostic_count(g->spec);
-    if (tuner_reference(g) < 0) {
-        const char *text = cutune_spec_diagnostics(g->spec, before, 0);
+        return CUTUNE_OK;
+    int before = g->spec->diags.len;
+    int rc = tuner_reference(g);
+    if (rc < 0) {
+        const char *text = spec_render(g->spec, before, false);
         sb_add(msg, text && *text ? text : "the reference failed");
-        return -1;
+        return rc == CUTUNE_ENOMEM || rc == CUTUNE_EEVAL ? rc : CUTUNE_ESPEC; /* the spec's reference */
     }
-    return 0;
+    return CUTUNE_OK;
 }
 
 /* One request: the configuration's arguments planned, the binary run, the objective and
@@ -221,9 +222,10 @@ static int worker_main(void *ctx, int in, int out)
     wk_frame f = WK_FRAME_INIT;
     strbuf msg = STRBUF_INIT;
     double ref_seconds = g->res->summary.gpu_seconds;
-    bool ok = worker_setup(g, &msg) == 0;
+    int status = worker_setup(g, &msg);
+    bool ok = status == CUTUNE_OK;
     /* summary.reference is set by tuner_reference, here in the worker */
-    wk_setup s = {ok, g->res->summary.gpu_seconds - ref_seconds, sb_cstr(&msg), g->res->summary.reference};
+    wk_setup s = {ok, g->res->summary.gpu_seconds - ref_seconds, sb_cstr(&msg), g->res->summary.reference, status};
     wk_encode_setup(&f, &s);
     if (wk_send(out, &f) < 0 || !ok)
         _exit(ok ? 2 : 1);
@@ -257,7 +259,7 @@ int tuner_gpu_start(tuner_gpu *g)
     wk_frame f = WK_FRAME_INIT;
     int rc = wk_recv(g->proc.from, &f, sys_seconds() + SETUP_LIMIT_S);
     arena *a = arena_new();
-    wk_setup s = {false, 0, NULL, NULL};
+    wk_setup s = {false, 0, NULL, NULL, 0};
     bool decoded = rc == 0 && a && wk_decode_setup(&f, a, &s) == 0;
     bool ok = decoded && s.ok;
     if (ok) { /* what the outputs are checked against, for the results' settings */
@@ -279,7 +281,9 @@ int tuner_gpu_start(tuner_gpu *g)
     wk_frame_free(&f);
     if (!ok) {
         wk_stop(&g->proc, true);
-        return CUTUNE_ENODEV;
+        /* The worker's own status when it said one; a worker that died or never answered
+         * says nothing of the spec: the GPU could not be used. */
+        return decoded && s.status < 0 ? s.status : CUTUNE_ENODEV;
     }
     return CUTUNE_OK;
 }
@@ -324,7 +328,7 @@ static void lost(tuner_gpu *g, bool hang, double started, record *rec)
     rec->m.gpu_seconds = sys_seconds() - started;
 }
 
-int tuner_gpu_run(tuner_gpu *g, const analyze_binary *bin, const cutune_variant *v, bool have_best, double best,
+int tuner_gpu_run(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best,
                   record *rec)
 {
     int rc;

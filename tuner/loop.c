@@ -9,7 +9,7 @@
 #include "../base/sys.h"
 #include "tuner.h"
 
-int tuner_each(void *user, const cutune_analysis *a, const analyze_binary *bin)
+int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin)
 {
     tuner *t = user;
     record *rec = result_add(t->res, a);
@@ -113,7 +113,7 @@ int tuner_read_back_rest(tuner *t, const cutune_analyze_options *aopts, cutune_a
     uint64_t *ords = malloc(sizeof(uint64_t) * (size_t)count);
     value *vals = NULL;
     sspace *sp = NULL;
-    api_session *ss = NULL;
+    session *ss = NULL;
     int rc = CUTUNE_OK, n = 0;
     char err[512];
     if (!have || !ords) {
@@ -155,9 +155,8 @@ int tuner_read_back_rest(tuner *t, const cutune_analyze_options *aopts, cutune_a
     cutune_analyze_options o = *aopts;
     o.limit = 0;
     cutune_analyze_summary more;
-    if (m > 0 && (rc = api_session_open(&ss, t->spec, &o, true, &more)) == CUTUNE_OK) {
-        api_session_set_total(ss, (uint64_t)m);
-        rc = api_session_run(ss, vals, ords, m, tuner_each, t);
+    if (m > 0 && (rc = tuner_session(t, &o, (uint64_t)m, &more, &ss)) == CUTUNE_OK) {
+        rc = session_run(ss, vals, ords, m, tuner_each, t);
         if (rc == CUTUNE_ESTOPPED)
             rc = t->status ? t->status : CUTUNE_OK;
         asum->compiled += more.compiled;
@@ -167,7 +166,7 @@ int tuner_read_back_rest(tuner *t, const cutune_analyze_options *aopts, cutune_a
         asum->interrupted |= more.interrupted;
     }
 done:
-    api_session_close(ss);
+    session_close(ss);
     sspace_free(sp);
     free(have);
     free(ords);

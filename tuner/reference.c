@@ -35,7 +35,7 @@ int tuner_reference(tuner_gpu *g)
             g->vals[i] = domain_at(&m->params[i].dom, vf->config[i]);
         variant pv;
         if (plan_variant(m, g->vals, a, &pv, &e) < 0 || plan_args(m, g->vals, g->counts, g->scalars, &e) < 0) {
-            rc = api_eval_failed(g->spec, &e);
+            rc = spec_eval_failed(g->spec, &e);
             goto done;
         }
         for (int d = 0; d < 3; d++) {
@@ -63,12 +63,12 @@ int tuner_reference(tuner_gpu *g)
         int64_t dims[6] = {1, 1, 1, 1, 1, 1};
         for (int d = 0; d < vf->ref_block_dims; d++)
             if (eval_int(vf->ref_block[d], &env, &dims[d], &e) < 0) {
-                rc = api_eval_failed(g->spec, &e);
+                rc = spec_eval_failed(g->spec, &e);
                 goto done;
             }
         for (int d = 0; d < vf->ref_grid_dims; d++)
             if (eval_int(vf->ref_grid[d], &env, &dims[3 + d], &e) < 0) {
-                rc = api_eval_failed(g->spec, &e);
+                rc = spec_eval_failed(g->spec, &e);
                 goto done;
             }
         for (int d = 0; d < 3; d++) {
@@ -84,7 +84,7 @@ int tuner_reference(tuner_gpu *g)
         job.name_expression =
             plan_template_name(m, vf->ref_kernel, vf->ref_targs, vf->ref_ntargs, vf->ref_has_targs, NULL, a, &e);
         if (!job.name_expression) {
-            rc = api_eval_failed(g->spec, &e);
+            rc = spec_eval_failed(g->spec, &e);
             goto done;
         }
         opts = arena_alloc(a, sizeof(char *) * (size_t)(m->noptions + m->nincludes + 2));

@@ -19,7 +19,7 @@ typedef struct search_run {
     tuner *t;
     sspace *sp;
     search *se;
-    api_session *ss;
+    session *ss;
     uint64_t *keys;           /* the batch: journal read-backs first, then asked */
     int nkeys, cap;
     value *vals;
@@ -48,7 +48,7 @@ static int push_key(search_run *sr, uint64_t key)
 }
 
 /* Compiles (and, with `each`, runs) keys[0 .. n) through the session. */
-static int run_keys(search_run *sr, const uint64_t *keys, int n, analyze_each each)
+static int run_keys(search_run *sr, const uint64_t *keys, int n, session_each each)
 {
     int np = sr->t->m->nparams;
     value *vals = malloc(sizeof(value) * (size_t)(n * np + 1));
@@ -62,7 +62,7 @@ static int run_keys(search_run *sr, const uint64_t *keys, int n, analyze_each ea
         sspace_values(sr->sp, keys[i], vals + (size_t)i * (size_t)np);
         ords[i] = sspace_ordinal(sr->sp, keys[i]);
     }
-    int rc = api_session_run(sr->ss, vals, ords, n, each, sr);
+    int rc = session_run(sr->ss, vals, ords, n, each, sr);
     free(vals);
     free(ords);
     return rc;
@@ -105,7 +105,7 @@ static int64_t know_journal(search_run *sr)
     return n;
 }
 
-static int static_each(void *user, const cutune_analysis *a, const analyze_binary *bin)
+static int static_each(void *user, const cutune_analysis *a, const session_binary *bin)
 {
     (void)bin;
     search_run *sr = user;
@@ -127,7 +127,7 @@ static int static_info(void *user, const uint64_t *keys, int n, search_static *o
     return rc == CUTUNE_OK && sr->st_at == n ? 0 : -1;
 }
 
-static int search_each(void *user, const cutune_analysis *a, const analyze_binary *bin)
+static int search_each(void *user, const cutune_analysis *a, const session_binary *bin)
 {
     search_run *sr = user;
     tuner *t = sr->t;
@@ -164,7 +164,7 @@ int tuner_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_s
         rc = CUTUNE_ENOMEM;
         goto done;
     }
-    if ((rc = api_session_open(&sr.ss, t->spec, aopts, true, asum)) < 0)
+    if ((rc = tuner_session(t, aopts, 0, asum, &sr.ss)) < 0)
         goto done;
     /* A batch: enough configurations to keep every compile thread (known once the
      * session is open) busy ahead of the GPU. */
@@ -179,7 +179,7 @@ int tuner_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_s
         rc = CUTUNE_ENOMEM;
         goto done;
     }
-    api_session_set_total(sr.ss, t->set.budget ? t->set.budget + (uint64_t)read_back : sspace_count(sr.sp));
+    session_set_total(sr.ss, t->set.budget ? t->set.budget + (uint64_t)read_back : sspace_count(sr.sp));
     for (;;) {
         if (aopts->cancel && *aopts->cancel) {
             asum->interrupted = 1;
@@ -215,7 +215,7 @@ int tuner_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_s
     t->stop = search_stop_reason(sr.se);
     t->res->summary.screened = search_screened(sr.se);
 done:
-    api_session_close(sr.ss);
+    session_close(sr.ss);
     search_free(sr.se);
     sspace_free(sr.sp);
     free(sr.keys);

@@ -1,5 +1,5 @@
 /* tune.c - a tuning run's set-up, its loop chosen by strategy, and its summary
- * (tuner.h). Exhaustive streams the whole space through api_analyze (the compile pool a
+ * (tuner.h). Exhaustive streams the whole space through a compile session (the pool a
  * bounded window ahead of the GPU); every other strategy asks batches (search.c). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,15 +16,15 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
 {
     /* Every ordinal of this space is below the bound: listing positions when the valid
      * configurations are listed, else positions among the raw combinations. */
-    cutune_space_size size;
+    const cutune_space_size *size = &t->size;
     uint64_t bound = UINT64_MAX;
-    if (cutune_space_count(t->spec, &size) == CUTUNE_OK && !size.valid_saturated)
-        bound = size.valid <= SSPACE_LIST_LIMIT && !size.valid_estimated ? size.valid
-                : size.raw_saturated                                      ? UINT64_MAX
-                                                                          : size.raw;
+    if (!size->valid_saturated)
+        bound = size->valid <= SSPACE_LIST_LIMIT && !size->valid_estimated ? size->valid
+                : size->raw_saturated                                        ? UINT64_MAX
+                                                                             : size->raw;
     /* The kernel's source and every file its #include lines reach, as the compile
      * cache sees them: a changed header changes the identity too. Canonical paths, as
-     * the analyser gives them (api/analyze.c), so a run resumed from another working
+     * the compile session gives them (tuner/session.c), so a run resumed from another working
      * folder, or with the spec's path spelled otherwise, is the same run. */
     char *kernel = sys_read_file(t->m->kernel_file, SYS_LIMIT_SOURCE, NULL);
     char *kpath = sys_canonical_path(t->m->kernel_file);
@@ -67,8 +67,8 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
     return CUTUNE_OK;
 }
 
-int tuner_new(tuner **out, cutune_spec *spec, const cutune_tune_options *opts, const cutune_device *dev, bool flush,
-              cutune_tune_result *res)
+int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, const cutune_tune_options *opts,
+              const cutune_device *dev, bool flush, cutune_tune_result *res)
 {
     tuner *t = calloc(1, sizeof *t);
     *out = t;
@@ -79,6 +79,7 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_tune_options *opts, c
     t->opts = opts;
     t->res = res;
     t->stop = "";
+    t->size = *size;
     const model *m = t->m;
     int rc = tuner_gpu_init(&t->gpu, spec, opts, dev, flush, res);
     if (rc < 0)
@@ -87,18 +88,15 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_tune_options *opts, c
     if (!t->vals)
         return CUTUNE_ENOMEM;
     t->goal = (tuner_goal){m, t->vals, t->gpu.goal.prune, false, 0};
-    cutune_space_size size;
-    uint64_t count = cutune_space_count(spec, &size) == CUTUNE_OK ? size.valid : 0;
-    if ((rc = api_search_settings(spec, &opts->search, count, &t->set)) < 0)
-        return rc;
+    if ((rc = tuner_search_settings(m, &spec->diags, &opts->search, size->valid, &t->set)) < 0)
+        return rc; /* a diagnostic on the spec says why */
     if (t->set.strategy != STRAT_EXHAUSTIVE && !t->set.budget && opts->limit)
         t->set.budget = opts->limit; /* --limit N: at most N configurations, whatever the strategy */
     /* The first worker runs the reference: a reference that fails is a spec problem,
      * found before anything else runs. */
     if ((rc = tuner_gpu_start(&t->gpu)) < 0) {
         diag_error_noloc(&spec->diags, "%s", t->gpu.err);
-        api_set_error("%s", t->gpu.err);
-        return m->verify.present ? CUTUNE_ESPEC : rc;
+        return err_set(rc, "%s", t->gpu.err); /* the worker's own status: a failed reference is ESPEC */
     }
     const char *results = opts->results_path ? opts->results_path : m->emit.results_path;
     char journal_path[1100] = "";
@@ -129,7 +127,13 @@ int tuner_tune(tuner *t)
     t->started = sys_seconds();
     int rc;
     if (t->set.strategy == STRAT_EXHAUSTIVE) {
-        rc = api_analyze(t->spec, &aopts, tuner_each, t, true, &asum);
+        session *s;
+        uint64_t total = t->size.valid_saturated || t->size.valid_estimated ? 0 : t->size.valid;
+        if (opts->limit && (total == 0 || opts->limit < total))
+            total = opts->limit;
+        if ((rc = tuner_session(t, &aopts, total, &asum, &s)) == CUTUNE_OK)
+            rc = session_run_space(s, tuner_each, t);
+        session_close(s);
         if (rc == CUTUNE_ESTOPPED)
             rc = t->status ? t->status : t->stop[0] ? CUTUNE_OK : rc;
         if (rc == CUTUNE_OK && t->journal && !asum.interrupted && !t->status)
@@ -150,7 +154,7 @@ int tuner_tune(tuner *t)
         diag_error_noloc(&t->spec->diags, "%s", t->err);
     if (t->status == CUTUNE_ENODEV || t->status == CUTUNE_ENOMEM) {
         diag_error_noloc(&t->spec->diags, "%s", t->err);
-        api_set_error("%s", t->err);
+        err_set(t->status, "%s", t->err);
     }
     s->compile_seconds = asum.compile_seconds;
     s->compile_wall_seconds = asum.wall_seconds;
@@ -159,6 +163,16 @@ int tuner_tune(tuner *t)
     s->cached = asum.cached;
     s->interrupted = asum.interrupted;
     s->timeout_s = t->gpu.limit_s;
+    return rc;
+}
+
+int tuner_session(tuner *t, const cutune_analyze_options *o, uint64_t total, cutune_analyze_summary *sum,
+                  session **out)
+{
+    *out = NULL;
+    int rc = session_open(out, t->m, &t->spec->diags, t->gpu.arch, o, true, sum);
+    if (rc == CUTUNE_OK && total)
+        session_set_total(*out, total);
     return rc;
 }
 

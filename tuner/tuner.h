@@ -12,13 +12,15 @@
 #ifndef CUTUNE_TUNER_TUNER_H
 #define CUTUNE_TUNER_TUNER_H
 
-#include "../api/internal.h"
+#include "../base/err.h"
+#include "../compiler/spec.h"
 #include "../runtime/journal.h"
-#include "../api/search_run.h"
+#include "../search/search.h"
 #include "../results/record.h"
 #include "../results/result.h"
 #include "../runtime/bench.h"
 #include "../runtime/worker.h"
+#include "session.h"
 
 /* ---- the objective (goal.c) -------------------------------------------------------- */
 
@@ -84,7 +86,7 @@ int tuner_gpu_start(tuner_gpu *g);
  * and fills rec; a hang, a crash or a sticky error is recorded against the variant and
  * the worker replaced for the next. have_best/best: for early stopping. CUTUNE_OK, or
  * the status of tuner_gpu_start (the run must stop). */
-int tuner_gpu_run(tuner_gpu *g, const analyze_binary *bin, const cutune_variant *v, bool have_best, double best,
+int tuner_gpu_run(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best,
                   record *rec);
 
 /* tuner_gpu_free: ends the worker (if any) and frees what init allocated. */
@@ -114,6 +116,7 @@ typedef struct tuner {
     value *vals;               /* scratch: a configuration's values */
     journal *journal;          /* NULL: none */
     search_settings set;
+    cutune_space_size size;    /* the space's size, as the facade counted it */
     double started;
     uint64_t evaluations, since_improvement;
     const char *stop;          /* why the search stopped ("" while it runs) */
@@ -121,12 +124,25 @@ typedef struct tuner {
     char err[512];
 } tuner;
 
-/* tuner_new: a run of `spec` with `opts` on `dev` into `res` (borrowed): settings
- * checked, the first worker started (the reference runs now: one that fails is a spec
- * problem, found before anything else runs), the journal opened. *out is set even on
- * failure (tuner_free it). CUTUNE_OK, or a status with a diagnostic. */
-int tuner_new(tuner **out, cutune_spec *spec, const cutune_tune_options *opts, const cutune_device *dev, bool flush,
-              cutune_tune_result *res);
+/* tuner_new: a run of `spec` (whose space has `size`) with `opts` on `dev` into `res`
+ * (borrowed): settings checked, the first worker started (the reference runs now: one
+ * that fails is a spec problem, found before anything else runs), the journal opened.
+ * *out is set even on failure (tuner_free it). CUTUNE_OK, or a status with a diagnostic
+ * and the error object set. */
+int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, const cutune_tune_options *opts,
+              const cutune_device *dev, bool flush, cutune_tune_result *res);
+
+/* tuner_search_settings: the spec's `search` (model m) with the overrides in `o` (may
+ * be NULL) applied; a budget percentage becomes a count of the `count` valid
+ * configurations. CUTUNE_OK, or CUTUNE_EINVAL with a diagnostic on `diags` (an unknown
+ * strategy, a percentage out of range). Shared with cutune_simulate. */
+int tuner_search_settings(const model *m, diag_list *diags, const cutune_search_options *o, uint64_t count,
+                          search_settings *out);
+
+/* tuner_session: opens a compile session for the run (binaries kept, the GPU's
+ * architecture), its progress counting towards `total` (0: unknown). As session_open. */
+int tuner_session(tuner *t, const cutune_analyze_options *o, uint64_t total, cutune_analyze_summary *sum,
+                  session **out);
 
 /* tuner_tune: every variant the strategy proposes compiled, run, journaled, and the best
  * chosen; the result's summary filled. CUTUNE_OK, or a status with a diagnostic. */
@@ -135,9 +151,9 @@ int tuner_tune(tuner *t);
 /* tuner_free: ends the worker, closes the journal; NULL is a no-op. */
 void tuner_free(tuner *t);
 
-/* tuner_each (loop.c): analyze_each for the tuner (user: a tuner): one variant read back
- * from the journal, or run; journaled; the best updated; exhaustive's budgets. */
-int tuner_each(void *user, const cutune_analysis *a, const analyze_binary *bin);
+/* tuner_each (loop.c): a session_each for the tuner (user: a tuner): one variant read
+ * back from the journal, or run; journaled; the best updated; exhaustive's budgets. */
+int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin);
 
 /* tuner_params_match: whether a journal line's params are the configuration `vals`. */
 bool tuner_params_match(const model *m, const value *vals, json_t *line);

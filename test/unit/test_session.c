@@ -127,12 +127,6 @@ static void test_variant_of(void **state)
     assert_string_equal(v.defines[0], "-DUNROLL=3");
     assert_int_equal(v.block[0], 128);
     assert_int_equal(v.grid[0], 2048);
-    /* api_variant_of (api/internal.h) is the same for a spec. */
-    cutune_variant w;
-    const char *wvalues[3];
-    assert_int_equal(api_variant_of(spec, vals, a, wvalues, "iii", 7, &w), 0);
-    assert_string_equal(w.name_expression, v.name_expression);
-    assert_int_equal(w.grid[0], v.grid[0]);
     arena_free(a);
     cutune_spec_free(spec);
 

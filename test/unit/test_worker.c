@@ -84,10 +84,11 @@ static void test_reply_and_setup_round_trip(void **state)
     assert_string_equal(d.reason, "");
 
     wk_frame_reset(&f);
-    wk_setup s = {true, 0.125, "", "kernel ref_kernel"}, ds;
+    wk_setup s = {true, 0.125, "", "kernel ref_kernel", -8}, ds;
     wk_encode_setup(&f, &s);
     assert_int_equal(wk_decode_setup(&f, a, &ds), 0);
     assert_true(ds.ok && ds.ref_seconds == 0.125);
+    assert_int_equal(ds.status, -8);
     assert_string_equal(ds.message, "");
     assert_string_equal(ds.reference, "kernel ref_kernel");
     wk_frame_free(&f);
@@ -120,7 +121,7 @@ static void test_bad_frames_refused(void **state)
     assert_int_equal(wk_decode_reply(&f, a, &r), -1);
     /* A string whose length runs past the end. */
     wk_frame_reset(&f);
-    wk_setup s = {true, 1, "m", "r"};
+    wk_setup s = {true, 1, "m", "r", 0};
     wk_encode_setup(&f, &s);
     uint64_t huge = UINT64_MAX - 3;
     memcpy(f.buf.data + 16, &huge, 8); /* message's length */
@@ -191,7 +192,7 @@ static void test_process_exchange_and_stop(void **state)
     assert_true(p.pid > 0);
     for (int i = 0; i < 3; i++) {
         wk_frame f = WK_FRAME_INIT;
-        wk_setup s = {true, i, "hello", "ref"}, d;
+        wk_setup s = {true, i, "hello", "ref", 0}, d;
         wk_encode_setup(&f, &s);
         assert_int_equal(wk_exchange(&p, &f, 5), 0);
         arena *a = arena_new();
