@@ -64,6 +64,43 @@ texpr *sema_const_node(sema *s, value v, span loc)
     return t;
 }
 
+/* reads_let: whether t reads a let by name in a constant part, or through a derived
+ * let (see texpr.reads_let), from its parts, already lowered. */
+static bool reads_let(const sema *s, const texpr *t)
+{
+    switch (t->kind) {
+    case TX_LET: {
+        const texpr *def = s->m->lets[t->u.index].expr;
+        return def && def->reads_let;
+    }
+    case TX_UNARY: return t->u.op.a->reads_let;
+    case TX_BINARY: return t->u.op.a->reads_let || t->u.op.b->reads_let;
+    case TX_COND:
+        return t->u.cond.cond->reads_let || t->u.cond.then->reads_let || t->u.cond.otherwise->reads_let;
+    case TX_CHAIN:
+    case TX_CALL: {
+        int n = t->kind == TX_CHAIN ? t->u.chain.n : t->u.call.n;
+        texpr *const *parts = t->kind == TX_CHAIN ? t->u.chain.operands : t->u.call.args;
+        for (int i = 0; i < n; i++)
+            if (parts[i]->reads_let)
+                return true;
+        return false;
+    }
+    default: return t->reads_let; /* a constant's is set where it is made */
+    }
+}
+
+/* folded: the constant v that t folded into, recording t as what it was folded from. */
+static texpr *folded(sema *s, value v, const texpr *t)
+{
+    texpr *k = sema_const_node(s, v, t->loc);
+    if (k) {
+        k->folded_from = t;
+        k->reads_let = reads_let(s, t);
+    }
+    return k;
+}
+
 /* Folds a node whose inputs are all known into a constant; an evaluation error
  * (division by zero, overflow...) is reported at the operation. */
 static texpr *fold(sema *s, texpr *t)
@@ -77,7 +114,7 @@ static texpr *fold(sema *s, texpr *t)
      * (false && 1 / 0). It stays unfolded, and fails when (and if) it is evaluated. */
     if (eval_expr(t, &env, &v, &err) < 0)
         return t;
-    return sema_const_node(s, v, t->loc);
+    return folded(s, v, t);
 }
 
 /* A whole expression that reads nothing but still did not fold has an evaluation
@@ -93,7 +130,7 @@ static texpr *report_unfolded(sema *s, texpr *t)
         diag_error(s->dl, err.loc, "%s", err.message);
         return sema_error_node(s, t->loc);
     }
-    return sema_const_node(s, v, t->loc);
+    return folded(s, v, t);
 }
 
 static texpr *lower_node(sema *s, const ast_expr *e, unsigned allow);
@@ -163,8 +200,14 @@ static texpr *lower_name(sema *s, const ast_expr *e, unsigned allow)
             diag_error(s->dl, e->loc, "'%s' depends on params, but %s", name, const_reason(s));
             return sema_error_node(s, e->loc);
         }
-        if (def->kind == TX_CONST)
-            return sema_const_node(s, def->u.k, e->loc);
+        if (def->kind == TX_CONST) {
+            texpr *k = sema_const_node(s, def->u.k, e->loc);
+            if (k) {
+                k->from_let = &s->m->lets[sy->index];
+                k->reads_let = true;
+            }
+            return k;
+        }
         texpr *t = sema_node(s, TX_LET, def->type, e->loc);
         if (t) {
             t->u.index = sy->index;
@@ -405,6 +448,7 @@ static texpr *lower_node(sema *s, const ast_expr *e, unsigned allow)
     if (!t || t->type == VT_ERROR)
         return t;
     t->depth = node_depth(s, t);
+    t->reads_let = reads_let(s, t);
     if (t->depth > AST_MAX_DEPTH) {
         diag_error(s->dl, t->loc, "expression nested too deeply (more than %d levels, counting the lets it reads)",
                    AST_MAX_DEPTH);
