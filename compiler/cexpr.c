@@ -120,6 +120,7 @@ static void as_double(strbuf *out, const piece *p)
         sb_printf(out, "((double)%s)", T(p));
 }
 
+/* is_comparison: whether op is <, <=, >, >=, == or !=. */
 static bool is_comparison(ast_op op)
 {
     return op == OP_LT || op == OP_LE || op == OP_GT || op == OP_GE || op == OP_EQ || op == OP_NE;
@@ -147,6 +148,8 @@ static bool int_literal(const piece *p, long long *out)
     return strcmp(end, "") == 0 || strcmp(end, "LL") == 0;
 }
 
+/* power: a ** b of type t: repeated products for an int and a small literal exponent,
+ * else pow() (a cast back to long long for an int). */
 static void power(cexpr_ctx *ctx, vtype t, const piece *a, const piece *b, strbuf *out)
 {
     long long k;
@@ -169,6 +172,8 @@ static void power(cexpr_ctx *ctx, vtype t, const piece *a, const piece *b, strbu
     sb_add(out, t == VT_INT ? "))" : ")");
 }
 
+/* binary: a op b of type t, with the language's semantics where C's differ ('/' true
+ * division, '//' and '%' flooring). */
 static void binary(cexpr_ctx *ctx, ast_op op, vtype t, const piece *a, const piece *b, strbuf *out)
 {
     if (is_comparison(op)) {
@@ -206,6 +211,7 @@ static void binary(cexpr_ctx *ctx, ast_op op, vtype t, const piece *a, const pie
     }
 }
 
+/* unary: op a (a unary + is a itself). */
 static void unary(ast_op op, const piece *a, strbuf *out)
 {
     switch (op) {
@@ -216,6 +222,7 @@ static void unary(ast_op op, const piece *a, strbuf *out)
     }
 }
 
+/* chain: a chained comparison p[0] ops[0] p[1] ... as comparisons joined by &&. */
 static void chain(cexpr_ctx *ctx, int n, const ast_op *ops, const piece *p, strbuf *out)
 {
     if (n == 2) {
@@ -231,6 +238,7 @@ static void chain(cexpr_ctx *ctx, int n, const ast_op *ops, const piece *p, strb
     sb_addc(out, ')');
 }
 
+/* cond: c ? a : b of type t (an int branch converted when t is a float). */
 static void cond(vtype t, const piece *c, const piece *a, const piece *b, strbuf *out)
 {
     sb_printf(out, "(%s ? ", T(c));
@@ -270,6 +278,7 @@ static void min_max(bool want_max, vtype t, int n, const piece *p, strbuf *out)
     sb_free(&acc);
 }
 
+/* call: the builtin fn of p[0..n), of result type t. */
 static void call(cexpr_ctx *ctx, builtin_fn fn, vtype t, int n, const piece *p, strbuf *out)
 {
     const char *mathfn = NULL;
@@ -309,6 +318,7 @@ static void call(cexpr_ctx *ctx, builtin_fn fn, vtype t, int n, const piece *p, 
     sb_printf(out, "((long long)%s(%s))", mathfn, T(&p[0]));
 }
 
+/* fail: sets *err to msg at loc; -1. */
 static int fail(eval_error *err, span loc, const char *msg)
 {
     err->loc = loc;
@@ -316,6 +326,7 @@ static int fail(eval_error *err, span loc, const char *msg)
     return -1;
 }
 
+/* free_pieces: frees the text of p[0..n). */
 static void free_pieces(piece *p, int n)
 {
     for (int i = 0; i < n; i++)

@@ -157,6 +157,7 @@ static void collect(sema *s)
     }
 }
 
+/* check_kernel: the kernel, its file and its template arguments (no float among them). */
 static void check_kernel(sema *s)
 {
     model *m = s->m;
@@ -183,6 +184,9 @@ static void check_kernel(sema *s)
     }
 }
 
+/* check_items: every statement but params, lets and metrics (args first, so that verify
+ * may name any), then what needs them all: block and grid present, one smem source, the
+ * reference configuration, every let and metric settled, the header prefix. */
 static void check_items(sema *s)
 {
     model *m = s->m;

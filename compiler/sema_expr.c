@@ -141,6 +141,9 @@ static const char *const_reason(const sema *s)
     return s->const_reason ? s->const_reason : "this value must be known before any configuration is chosen";
 }
 
+/* lower_name: the name `e` resolved: a param, a let (its value when constant), a metric
+ * or the time, where `allow` lets it be read; an error node after saying why not (an
+ * argument, an init function or an unknown name, with a "did you mean"). */
 static texpr *lower_name(sema *s, const ast_expr *e, unsigned allow)
 {
     const char *name = e->u.name;
@@ -291,6 +294,8 @@ static vtype binary_type(sema *s, ast_op op, const texpr *a, const texpr *b, spa
     }
 }
 
+/* comparable: whether `a op b` is a valid comparison (numbers with numbers; strings and
+ * bools only with == and !=); false after reporting why not. */
 static bool comparable(sema *s, ast_op op, const texpr *a, const texpr *b)
 {
     if (is_num(a->type) && is_num(b->type))
@@ -306,6 +311,8 @@ static bool comparable(sema *s, ast_op op, const texpr *a, const texpr *b)
     return false;
 }
 
+/* lower_call: a call of a builtin, its function resolved, its arguments counted and
+ * typed, its result typed, folded when it reads nothing; an error node after reporting. */
 static texpr *lower_call(sema *s, const ast_expr *e, unsigned allow)
 {
     const char *name = e->u.call.name;

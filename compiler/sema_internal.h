@@ -60,6 +60,7 @@ enum {
 enum { SEMA_NINIT_NAMES = 4 };
 extern const char *const sema_init_names[SEMA_NINIT_NAMES];
 
+/* is_num: whether t is a number (an int or a float). */
 static inline bool is_num(vtype t) { return t == VT_INT || t == VT_FLOAT; }
 
 /* a_or_an: "an int", "a float", "a bool" or "a string", for messages. */

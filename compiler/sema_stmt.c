@@ -110,6 +110,8 @@ static void match_settings(sema *s, const ast_arg_list *args, const char *const 
     }
 }
 
+/* setting_int: *out set to setting `a`, a constant int of at least `min`; false when `a`
+ * is NULL (not given) or after reporting why it is not one. */
 static bool setting_int(sema *s, const ast_arg *a, int64_t min, int64_t *out)
 {
     value v;
@@ -128,6 +130,8 @@ static bool setting_int(sema *s, const ast_arg *a, int64_t min, int64_t *out)
     return true;
 }
 
+/* setting_float: *out set to setting `a`, a constant number at least `min` (above it when
+ * `strict`); false when `a` is NULL or after reporting. */
 static bool setting_float(sema *s, const ast_arg *a, double min, bool strict, double *out)
 {
     value v;
@@ -439,6 +443,8 @@ void sema_check_reference(sema *s)
     }
 }
 
+/* check_tolerance: *out set to `e`, a constant number of 0 or more (0 when `e` is NULL
+ * or after reporting). */
 static void check_tolerance(sema *s, const ast_expr *e, const char *what, double *out)
 {
     value v;
