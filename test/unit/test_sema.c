@@ -11,6 +11,15 @@ static const m_param *param(const model *m, const char *name)
     return NULL;
 }
 
+static const m_let *let_named(const model *m, const char *name)
+{
+    for (int i = 0; i < m->nlets; i++)
+        if (strcmp(m->lets[i].name, name) == 0)
+            return &m->lets[i];
+    fail_msg("no let %s", name);
+    return NULL;
+}
+
 static void test_lets_in_any_order_and_derived(void **state)
 {
     (void)state;
@@ -20,24 +29,11 @@ static void test_lets_in_any_order_and_derived(void **state)
         fail_msg("%s", sb_cstr(&c->text));
     assert_int_equal(let_value(c->m, "total").u.i, 16);
     /* A let that reads a param is kept as an expression with that dependency. */
-    const m_let *threads = NULL;
-    for (int i = 0; i < c->m->nlets; i++)
-        if (strcmp(c->m->lets[i].name, "threads") == 0)
-            threads = &c->m->lets[i];
-    assert_non_null(threads);
+    const m_let *threads = let_named(c->m, "threads");
     assert_int_not_equal(threads->expr->kind, TX_CONST);
     assert_int_equal(threads->expr->deps, (param_set)1 << 0);
     assert_int_equal(c->m->requires[0].expr->deps, (param_set)1 << 0);
     checked_free(c);
-}
-
-static const m_let *let_named(const model *m, const char *name)
-{
-    for (int i = 0; i < m->nlets; i++)
-        if (strcmp(m->lets[i].name, name) == 0)
-            return &m->lets[i];
-    fail_msg("no let %s", name);
-    return NULL;
 }
 
 /* What the checker records for compiler/cexpr.c: a folded constant keeps what it was
