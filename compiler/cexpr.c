@@ -1,9 +1,10 @@
 /* cexpr.c - typed expressions written as C (see cexpr.h).
  *
- * Two printers share one set of combinators: one walks the typed expression (texpr),
- * the other the syntax tree of a constant part that reads lets (the checker folded it
- * into one value; the tree still has the names). Every composite the combinators make
- * is wrapped in parentheses, so an operand never needs more. */
+ * One printer walks the typed expression (texpr). Types, builtins and folded constants
+ * are the checker's (compiler/sema_expr.c), read from the tree: a constant part that
+ * reads lets is written from what the checker recorded it was folded from, so the names
+ * stay. Every composite the combinators make is wrapped in parentheses, so an operand
+ * never needs more. */
 #include "cexpr.h"
 
 #include <math.h>
@@ -119,6 +120,7 @@ static void as_double(strbuf *out, const piece *p)
         sb_printf(out, "((double)%s)", T(p));
 }
 
+/* is_comparison: whether op is <, <=, >, >=, == or !=. */
 static bool is_comparison(ast_op op)
 {
     return op == OP_LT || op == OP_LE || op == OP_GT || op == OP_GE || op == OP_EQ || op == OP_NE;
@@ -146,6 +148,8 @@ static bool int_literal(const piece *p, long long *out)
     return strcmp(end, "") == 0 || strcmp(end, "LL") == 0;
 }
 
+/* power: a ** b of type t: repeated products for an int and a small literal exponent,
+ * else pow() (a cast back to long long for an int). */
 static void power(cexpr_ctx *ctx, vtype t, const piece *a, const piece *b, strbuf *out)
 {
     long long k;
@@ -168,6 +172,8 @@ static void power(cexpr_ctx *ctx, vtype t, const piece *a, const piece *b, strbu
     sb_add(out, t == VT_INT ? "))" : ")");
 }
 
+/* binary: a op b of type t, with the language's semantics where C's differ ('/' true
+ * division, '//' and '%' flooring). */
 static void binary(cexpr_ctx *ctx, ast_op op, vtype t, const piece *a, const piece *b, strbuf *out)
 {
     if (is_comparison(op)) {
@@ -205,6 +211,7 @@ static void binary(cexpr_ctx *ctx, ast_op op, vtype t, const piece *a, const pie
     }
 }
 
+/* unary: op a (a unary + is a itself). */
 static void unary(ast_op op, const piece *a, strbuf *out)
 {
     switch (op) {
@@ -215,6 +222,7 @@ static void unary(ast_op op, const piece *a, strbuf *out)
     }
 }
 
+/* chain: a chained comparison p[0] ops[0] p[1] ... as comparisons joined by &&. */
 static void chain(cexpr_ctx *ctx, int n, const ast_op *ops, const piece *p, strbuf *out)
 {
     if (n == 2) {
@@ -230,6 +238,7 @@ static void chain(cexpr_ctx *ctx, int n, const ast_op *ops, const piece *p, strb
     sb_addc(out, ')');
 }
 
+/* cond: c ? a : b of type t (an int branch converted when t is a float). */
 static void cond(vtype t, const piece *c, const piece *a, const piece *b, strbuf *out)
 {
     sb_printf(out, "(%s ? ", T(c));
@@ -269,6 +278,7 @@ static void min_max(bool want_max, vtype t, int n, const piece *p, strbuf *out)
     sb_free(&acc);
 }
 
+/* call: the builtin fn of p[0..n), of result type t. */
 static void call(cexpr_ctx *ctx, builtin_fn fn, vtype t, int n, const piece *p, strbuf *out)
 {
     const char *mathfn = NULL;
@@ -308,168 +318,7 @@ static void call(cexpr_ctx *ctx, builtin_fn fn, vtype t, int n, const piece *p, 
     sb_printf(out, "((long long)%s(%s))", mathfn, T(&p[0]));
 }
 
-/* ---- the syntax tree of a folded constant ---------------------------------------- */
-
-static int let_index(const model *m, const char *name)
-{
-    for (int i = 0; i < m->nlets; i++)
-        if (strcmp(m->lets[i].name, name) == 0)
-            return i;
-    return -1;
-}
-
-static const ast_expr *find_in(const ast_expr *e, span loc)
-{
-    if (!e)
-        return NULL;
-    if (e->loc.begin == loc.begin && e->loc.end == loc.end)
-        return e;
-    if (e->loc.begin > loc.begin || e->loc.end < loc.end)
-        return NULL;
-    const ast_expr *found = NULL;
-    switch (e->kind) {
-    case EX_UNARY: return find_in(e->u.unary.operand, loc);
-    case EX_BINARY:
-        found = find_in(e->u.binary.lhs, loc);
-        return found ? found : find_in(e->u.binary.rhs, loc);
-    case EX_CHAIN:
-        for (int i = 0; !found && i < e->u.chain.operands.len; i++)
-            found = find_in(e->u.chain.operands.items[i], loc);
-        return found;
-    case EX_COND:
-        found = find_in(e->u.cond.cond, loc);
-        if (!found)
-            found = find_in(e->u.cond.then, loc);
-        return found ? found : find_in(e->u.cond.otherwise, loc);
-    case EX_CALL:
-        for (int i = 0; !found && i < e->u.call.args.len; i++)
-            found = find_in(e->u.call.args.items[i].value, loc);
-        return found;
-    default: return NULL;
-    }
-}
-
-/* The syntax node a folded constant was made from (in a let, block, grid or smem). */
-static const ast_expr *find_node(const ast_spec *ast, span loc)
-{
-    for (int i = 0; ast && i < ast->len; i++) {
-        const ast_item *it = ast->items[i];
-        const ast_expr *found = NULL;
-        switch (it->kind) {
-        case IT_LET: found = find_in(it->u.let.value, loc); break;
-        case IT_SMEM: found = find_in(it->u.expr, loc); break;
-        case IT_BLOCK:
-        case IT_GRID:
-            for (int k = 0; !found && k < it->u.dims.len; k++)
-                found = find_in(it->u.dims.items[k], loc);
-            break;
-        default: break;
-        }
-        if (found)
-            return found;
-    }
-    return NULL;
-}
-
-static bool ast_reads_let(const model *m, const ast_expr *e)
-{
-    switch (e->kind) {
-    case EX_NAME: return let_index(m, e->u.name) >= 0;
-    case EX_UNARY: return ast_reads_let(m, e->u.unary.operand);
-    case EX_BINARY: return ast_reads_let(m, e->u.binary.lhs) || ast_reads_let(m, e->u.binary.rhs);
-    case EX_CHAIN:
-        for (int i = 0; i < e->u.chain.operands.len; i++)
-            if (ast_reads_let(m, e->u.chain.operands.items[i]))
-                return true;
-        return false;
-    case EX_COND:
-        return ast_reads_let(m, e->u.cond.cond) || ast_reads_let(m, e->u.cond.then) ||
-               ast_reads_let(m, e->u.cond.otherwise);
-    case EX_CALL:
-        for (int i = 0; i < e->u.call.args.len; i++)
-            if (ast_reads_let(m, e->u.call.args.items[i].value))
-                return true;
-        return false;
-    default: return false;
-    }
-}
-
-/* The node a folded constant came from, when that node reads a let; else NULL. */
-static const ast_expr *let_origin(const cexpr_ctx *ctx, const texpr *e)
-{
-    if (!ctx->ast || e->kind != TX_CONST)
-        return NULL;
-    const ast_expr *node = find_node(ctx->ast, e->loc);
-    return node && ast_reads_let(ctx->m, node) ? node : NULL;
-}
-
-static const struct {
-    const char *name;
-    builtin_fn fn;
-} functions[] = {
-    {"min", FN_MIN}, {"max", FN_MAX}, {"cdiv", FN_CDIV}, {"ceil", FN_CEIL}, {"floor", FN_FLOOR},
-    {"round", FN_ROUND}, {"abs", FN_ABS}, {"pow", FN_POW}, {"log2", FN_LOG2}, {"sqrt", FN_SQRT},
-    {"int", FN_INT}, {"float", FN_FLOAT}, {"is_pow2", FN_IS_POW2},
-};
-
-static int function_of(const char *name, builtin_fn *fn)
-{
-    for (size_t i = 0; i < sizeof functions / sizeof *functions; i++)
-        if (strcmp(functions[i].name, name) == 0) {
-            *fn = functions[i].fn;
-            return 0;
-        }
-    return -1;
-}
-
-/* The type of a constant syntax node, by the checker's rules (it already checked it). */
-static vtype ast_type(const model *m, const ast_expr *e)
-{
-    switch (e->kind) {
-    case EX_INT: return VT_INT;
-    case EX_FLOAT: return VT_FLOAT;
-    case EX_BOOL: return VT_BOOL;
-    case EX_STRING: return VT_STRING;
-    case EX_NAME: {
-        int i = let_index(m, e->u.name);
-        return i >= 0 ? m->lets[i].type : VT_ERROR;
-    }
-    case EX_UNARY: return e->u.unary.op == OP_NOT ? VT_BOOL : ast_type(m, e->u.unary.operand);
-    case EX_BINARY: {
-        ast_op op = e->u.binary.op;
-        if (is_comparison(op) || op == OP_AND || op == OP_OR)
-            return VT_BOOL;
-        if (op == OP_DIV)
-            return VT_FLOAT;
-        vtype a = ast_type(m, e->u.binary.lhs), b = ast_type(m, e->u.binary.rhs);
-        if (op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_FLOORDIV || op == OP_POW)
-            return a == VT_INT && b == VT_INT ? VT_INT : VT_FLOAT;
-        return VT_INT;
-    }
-    case EX_CHAIN: return VT_BOOL;
-    case EX_COND: {
-        vtype a = ast_type(m, e->u.cond.then), b = ast_type(m, e->u.cond.otherwise);
-        return a == b ? a : VT_FLOAT;
-    }
-    case EX_CALL: {
-        builtin_fn fn;
-        if (function_of(e->u.call.name, &fn) < 0)
-            return VT_ERROR;
-        bool any_float = false;
-        for (int i = 0; i < e->u.call.args.len; i++)
-            any_float |= ast_type(m, e->u.call.args.items[i].value) == VT_FLOAT;
-        switch (fn) {
-        case FN_MIN: case FN_MAX: case FN_ABS: case FN_POW: return any_float ? VT_FLOAT : VT_INT;
-        case FN_CDIV: case FN_CEIL: case FN_FLOOR: case FN_ROUND: case FN_INT: return VT_INT;
-        case FN_LOG2: case FN_SQRT: case FN_FLOAT: return VT_FLOAT;
-        case FN_IS_POW2: return VT_BOOL;
-        }
-        return VT_ERROR;
-    }
-    default: return VT_ERROR;
-    }
-}
-
+/* fail: sets *err to msg at loc; -1. */
 static int fail(eval_error *err, span loc, const char *msg)
 {
     err->loc = loc;
@@ -477,115 +326,44 @@ static int fail(eval_error *err, span loc, const char *msg)
     return -1;
 }
 
+/* free_pieces: frees the text of p[0..n). */
 static void free_pieces(piece *p, int n)
 {
     for (int i = 0; i < n; i++)
         sb_free(&p[i].s);
 }
 
-static int print_ast(cexpr_ctx *ctx, const ast_expr *e, piece *out, eval_error *err)
-{
-    const model *m = ctx->m;
-    out->t = ast_type(m, e);
-    if (out->t == VT_ERROR)
-        return fail(err, e->loc, "cannot write this expression as C");
-    piece p[8];
-    memset(p, 0, sizeof p);
-    int n = 0, rc = 0;
-    switch (e->kind) {
-    case EX_INT: cexpr_value(value_int(e->u.ival), &out->s); return 0;
-    case EX_FLOAT: cexpr_value(value_float(e->u.fval), &out->s); return 0;
-    case EX_BOOL: cexpr_value(value_bool(e->u.bval), &out->s); return 0;
-    case EX_STRING: cexpr_value(value_string(e->u.sval), &out->s); return 0;
-    case EX_NAME: {
-        int i = let_index(m, e->u.name);
-        if (ctx->lets_used)
-            ctx->lets_used[i] = true;
-        cexpr_ident(e->u.name, &out->s);
-        return 0;
-    }
-    case EX_UNARY:
-        if ((rc = print_ast(ctx, e->u.unary.operand, &p[0], err)) == 0)
-            unary(e->u.unary.op, &p[0], &out->s);
-        n = 1;
-        break;
-    case EX_BINARY:
-        n = 2;
-        if ((rc = print_ast(ctx, e->u.binary.lhs, &p[0], err)) == 0 &&
-            (rc = print_ast(ctx, e->u.binary.rhs, &p[1], err)) == 0)
-            binary(ctx, e->u.binary.op, out->t, &p[0], &p[1], &out->s);
-        break;
-    case EX_CHAIN:
-        if (e->u.chain.operands.len > 8)
-            return fail(err, e->loc, "too many comparisons to write as C");
-        for (n = 0; rc == 0 && n < e->u.chain.operands.len; n++)
-            rc = print_ast(ctx, e->u.chain.operands.items[n], &p[n], err);
-        if (rc == 0)
-            chain(ctx, n, e->u.chain.ops, p, &out->s);
-        break;
-    case EX_COND:
-        n = 3;
-        if ((rc = print_ast(ctx, e->u.cond.cond, &p[0], err)) == 0 &&
-            (rc = print_ast(ctx, e->u.cond.then, &p[1], err)) == 0 &&
-            (rc = print_ast(ctx, e->u.cond.otherwise, &p[2], err)) == 0)
-            cond(out->t, &p[0], &p[1], &p[2], &out->s);
-        break;
-    case EX_CALL: {
-        builtin_fn fn;
-        if (function_of(e->u.call.name, &fn) < 0 || e->u.call.args.len > 8)
-            return fail(err, e->loc, "cannot write this call as C");
-        for (n = 0; rc == 0 && n < e->u.call.args.len; n++)
-            rc = print_ast(ctx, e->u.call.args.items[n].value, &p[n], err);
-        if (rc == 0)
-            call(ctx, fn, out->t, n, p, &out->s);
-        break;
-    }
-    default: return fail(err, e->loc, "a type is not a value");
-    }
-    free_pieces(p, n);
-    return rc;
-}
-
 /* ---- typed expressions ---------------------------------------------------------------- */
 
 bool cexpr_reads_lets(const cexpr_ctx *ctx, const texpr *e)
 {
-    switch (e->kind) {
-    case TX_CONST: return let_origin(ctx, e) != NULL;
-    case TX_LET: return cexpr_reads_lets(ctx, ctx->m->lets[e->u.index].expr);
-    case TX_UNARY: return cexpr_reads_lets(ctx, e->u.op.a);
-    case TX_BINARY: return cexpr_reads_lets(ctx, e->u.op.a) || cexpr_reads_lets(ctx, e->u.op.b);
-    case TX_CHAIN:
-        for (int i = 0; i < e->u.chain.n; i++)
-            if (cexpr_reads_lets(ctx, e->u.chain.operands[i]))
-                return true;
-        return false;
-    case TX_COND:
-        return cexpr_reads_lets(ctx, e->u.cond.cond) || cexpr_reads_lets(ctx, e->u.cond.then) ||
-               cexpr_reads_lets(ctx, e->u.cond.otherwise);
-    case TX_CALL:
-        for (int i = 0; i < e->u.call.n; i++)
-            if (cexpr_reads_lets(ctx, e->u.call.args[i]))
-                return true;
-        return false;
-    default: return false;
-    }
+    return ctx->ast && e->reads_let;
 }
 
-/* A derived let (one that reads params: constant ones were folded by the checker) is
- * written as its expression. */
-static int print_tx(cexpr_ctx *ctx, const texpr *e, piece *out, eval_error *err)
+/* print_tx: appends `e` to out. as_written: `e` is part of a constant that reads a let,
+ * written as it was written (every constant the checker folded is unfolded again, each
+ * let's value is its name), not as its value. A derived let (one that reads params:
+ * constant ones were folded by the checker) is written as its expression. */
+static int print_tx(cexpr_ctx *ctx, const texpr *e, piece *out, eval_error *err, bool as_written)
 {
     out->t = e->type;
     if (e->kind == TX_CONST) {
-        const ast_expr *origin = let_origin(ctx, e);
-        if (origin)
-            return print_ast(ctx, origin, out, err);
+        if (ctx->ast && (as_written || e->reads_let)) {
+            if (e->from_let) {
+                out->t = e->from_let->type;
+                if (ctx->lets_used)
+                    ctx->lets_used[e->from_let - ctx->m->lets] = true;
+                cexpr_ident(e->from_let->name, &out->s);
+                return 0;
+            }
+            if (e->folded_from)
+                return print_tx(ctx, e->folded_from, out, err, true);
+        }
         cexpr_value(e->u.k, &out->s);
         return 0;
     }
-    if (ctx->params && e->kind != TX_TIME && e->kind != TX_METRIC && e->kind != TX_CTYPE && e->kind != TX_SLOT &&
-        !e->uses_time && !cexpr_reads_lets(ctx, e)) {
+    if (!as_written && ctx->params && e->kind != TX_TIME && e->kind != TX_METRIC && e->kind != TX_CTYPE &&
+        e->kind != TX_SLOT && !e->uses_time && !cexpr_reads_lets(ctx, e)) {
         eval_env env = {ctx->m, ctx->params, false, 0.0, NULL};
         value v;
         if (eval_expr(e, &env, &v, err) < 0)
@@ -603,37 +381,38 @@ static int print_tx(cexpr_ctx *ctx, const texpr *e, piece *out, eval_error *err)
         else
             sb_add(&out->s, ctx->param_text[e->u.index]);
         return 0;
-    case TX_LET: return print_tx(ctx, ctx->m->lets[e->u.index].expr, out, err);
+    case TX_LET: return print_tx(ctx, ctx->m->lets[e->u.index].expr, out, err, as_written);
     case TX_UNARY:
         n = 1;
-        if ((rc = print_tx(ctx, e->u.op.a, &p[0], err)) == 0)
+        if ((rc = print_tx(ctx, e->u.op.a, &p[0], err, as_written)) == 0)
             unary(e->u.op.op, &p[0], &out->s);
         break;
     case TX_BINARY:
         n = 2;
-        if ((rc = print_tx(ctx, e->u.op.a, &p[0], err)) == 0 && (rc = print_tx(ctx, e->u.op.b, &p[1], err)) == 0)
+        if ((rc = print_tx(ctx, e->u.op.a, &p[0], err, as_written)) == 0 &&
+            (rc = print_tx(ctx, e->u.op.b, &p[1], err, as_written)) == 0)
             binary(ctx, e->u.op.op, e->type, &p[0], &p[1], &out->s);
         break;
     case TX_CHAIN:
         if (e->u.chain.n > 8)
             return fail(err, e->loc, "too many comparisons to write as C");
         for (n = 0; rc == 0 && n < e->u.chain.n; n++)
-            rc = print_tx(ctx, e->u.chain.operands[n], &p[n], err);
+            rc = print_tx(ctx, e->u.chain.operands[n], &p[n], err, as_written);
         if (rc == 0)
             chain(ctx, n, e->u.chain.ops, p, &out->s);
         break;
     case TX_COND:
         n = 3;
-        if ((rc = print_tx(ctx, e->u.cond.cond, &p[0], err)) == 0 &&
-            (rc = print_tx(ctx, e->u.cond.then, &p[1], err)) == 0 &&
-            (rc = print_tx(ctx, e->u.cond.otherwise, &p[2], err)) == 0)
+        if ((rc = print_tx(ctx, e->u.cond.cond, &p[0], err, as_written)) == 0 &&
+            (rc = print_tx(ctx, e->u.cond.then, &p[1], err, as_written)) == 0 &&
+            (rc = print_tx(ctx, e->u.cond.otherwise, &p[2], err, as_written)) == 0)
             cond(e->type, &p[0], &p[1], &p[2], &out->s);
         break;
     case TX_CALL:
         if (e->u.call.n > 8)
             return fail(err, e->loc, "too many arguments to write as C");
         for (n = 0; rc == 0 && n < e->u.call.n; n++)
-            rc = print_tx(ctx, e->u.call.args[n], &p[n], err);
+            rc = print_tx(ctx, e->u.call.args[n], &p[n], err, as_written);
         if (rc == 0)
             call(ctx, e->u.call.fn, e->type, n, p, &out->s);
         break;
@@ -673,7 +452,7 @@ static bool wrapped(const char *s, size_t len)
 int cexpr_print(cexpr_ctx *ctx, const texpr *e, strbuf *out, eval_error *err)
 {
     piece p = {STRBUF_INIT, VT_ERROR};
-    int rc = print_tx(ctx, e, &p, err);
+    int rc = print_tx(ctx, e, &p, err, false);
     if (rc == 0) {
         const char *s = sb_cstr(&p.s);
         size_t len = strlen(s);

@@ -20,9 +20,10 @@
 
 typedef struct cexpr_ctx {
     const model *m;
-    /* The syntax tree the model was checked from. The checker folds constant lets
-     * into their values; the tree says where a constant came from a let, so that the
-     * let can be written by name. NULL: every constant is written as its value. */
+    /* Non-NULL (the syntax tree the model was checked from): a constant part that reads
+     * a let is written with the let's name, from what the checker recorded on the typed
+     * tree (texpr.folded_from, from_let), so that the let can become an argument. NULL:
+     * every constant is written as its value. Only whether it is NULL matters. */
     const ast_spec *ast;
     /* Non-NULL: each param's value, substituted; every part of the expression that
      * reads no let is then folded into its value. NULL: param i is written as
@@ -42,8 +43,8 @@ typedef struct cexpr_ctx {
 int cexpr_print(cexpr_ctx *ctx, const texpr *e, strbuf *out, eval_error *err);
 
 /* cexpr_reads_lets: whether `e` reads a let (directly, through a folded constant, or
- * through another let). Needs ctx->m and ctx->ast; false when ast is NULL and no
- * derived let is read. */
+ * through another let), as the checker recorded (texpr.reads_let); false when
+ * ctx->ast is NULL. */
 bool cexpr_reads_lets(const cexpr_ctx *ctx, const texpr *e);
 
 /* cexpr_is_keyword: whether `name` is a C or C++ keyword (then it cannot name an

@@ -37,6 +37,14 @@ struct texpr {
     int depth;               /* nesting levels, through the lets and metrics it reads
                                 (at most AST_MAX_DEPTH: sema refuses deeper) */
     bool uses_time;          /* reads the measured time (directly or through a metric) */
+    /* What compiler/cexpr.c needs to write an expression as it was written, recorded by
+     * the checker. TX_CONST: folded_from is the node folded into it (its parts folded
+     * in turn; NULL: a literal or a let's value), from_let the let whose value it is,
+     * read by name (NULL: none). reads_let: some constant part reads a let by name, here
+     * or in the expression of a derived let that this one reads. */
+    const texpr *folded_from;
+    const struct m_let *from_let;
+    bool reads_let;
     union {
         value k;             /* TX_CONST */
         int index;           /* TX_PARAM, TX_LET, TX_METRIC, TX_SLOT */

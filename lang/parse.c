@@ -1,6 +1,8 @@
 /* parse.c - runs the flex scanner and the bison parser over a spec (see parse.h). */
 #include "parse.h"
 
+#include <setjmp.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "parser.h"
@@ -19,7 +21,25 @@ const char *const lang_keywords[] = {
     "int8", "uint8", "int16", "uint16", "int", "uint", "int64", "uint64", NULL,
 };
 
+/* run: scans and parses src with `scanner`; the bison result (0, 1 or 2), or -1 after a
+ * flex fatal error (then ctx->fatal_msg says which, and the scanner is unusable). Kept
+ * apart from lang_parse so that no local of the function that calls setjmp changes
+ * between the setjmp and the longjmp. */
+static int run(lang_ctx *ctx, yyscan_t scanner)
+{
+    if (setjmp(ctx->fatal) != 0)
+        return -1;
+    if (!tn__scan_bytes(ctx->src->text, (int)ctx->src->len, scanner))
+        return 2;
+    return tn_parse(scanner, ctx);
+}
+
 int lang_parse(ast_spec **out, arena *a, const src_file *src, diag_list *dl)
+{
+    return lang_parse_limited(out, a, src, dl, 0);
+}
+
+int lang_parse_limited(ast_spec **out, arena *a, const src_file *src, diag_list *dl, int scanner_alloc_limit)
 {
     *out = NULL;
     int errors_before = dl->errors;
@@ -28,6 +48,7 @@ int lang_parse(ast_spec **out, arena *a, const src_file *src, diag_list *dl)
     ctx.arena = a;
     ctx.diags = dl;
     ctx.src = src;
+    ctx.alloc_limit = scanner_alloc_limit;
     ctx.spec = arena_alloc(a, sizeof *ctx.spec);
     if (!ctx.spec)
         return -1;
@@ -42,11 +63,18 @@ int lang_parse(ast_spec **out, arena *a, const src_file *src, diag_list *dl)
     yyscan_t scanner;
     if (tn_lex_init_extra(&ctx, &scanner) != 0)
         return -1;
-    if (!tn__scan_bytes(src->text, (int)src->len, scanner)) {
-        tn_lex_destroy(scanner);
+    int rc = run(&ctx, scanner);
+    if (rc < 0) {
+        /* The scanner's state is not to be trusted after a fatal error: free the blocks
+         * it holds rather than ask it to. */
+        for (int i = 0; i < LANG_SCANNER_BLOCKS; i++)
+            free(ctx.scanner_blocks[i]);
+        free(ctx.parser_stack);
+        span at = {ctx.offset, ctx.offset};
+        diag_error(dl, at, "internal scanner error: %s", ctx.fatal_msg ? ctx.fatal_msg : "unknown");
+        *out = ctx.spec;
         return -1;
     }
-    int rc = tn_parse(scanner, &ctx);
     tn_lex_destroy(scanner);
     if (ctx.oom || (rc == 2 && !ctx.too_deep))
         return -1;

@@ -5,6 +5,8 @@
 #ifndef CUTUNE_LANG_PARSE_H
 #define CUTUNE_LANG_PARSE_H
 
+#include <setjmp.h>
+
 #include "ast.h"
 #include "diag.h"
 
@@ -14,10 +16,17 @@
  * partial) unless memory ran out, in which case it is NULL. */
 int lang_parse(ast_spec **out, arena *a, const src_file *src, diag_list *dl);
 
+/* lang_parse_limited: lang_parse, with the scanner's allocations failing from the
+ * `scanner_alloc_limit`-th on (0: no limit). For tests: a scanner that runs out of
+ * memory past its creation hits a flex fatal error, reported as "internal scanner error:
+ * ..." with -1 returned (and *out set), never an exit. */
+int lang_parse_limited(ast_spec **out, arena *a, const src_file *src, diag_list *dl, int scanner_alloc_limit);
+
 /* lang_keywords: the reserved words, NULL-terminated (for "did you mean" hints). */
 extern const char *const lang_keywords[];
 
 /* Internal to lexer.l and parser.y: the state shared by the scanner and the parser. */
+enum { LANG_SCANNER_BLOCKS = 8 }; /* the scanner holds 4: its state, buffer stack, buffer, bytes */
 typedef struct lang_ctx {
     arena *arena;
     diag_list *diags;
@@ -28,6 +37,15 @@ typedef struct lang_ctx {
     ast_spec *spec;
     bool oom;
     bool too_deep;       /* the parser's stack reached its bound (nesting beyond AST_MAX_DEPTH) */
+    /* A flex fatal error (YY_FATAL_ERROR, lexer.l) longjmps to `fatal` with its message
+     * in fatal_msg; the blocks the scanner and the parser's stack hold are tracked so
+     * that lang_parse can free them after the jump. */
+    jmp_buf fatal;
+    const char *fatal_msg;
+    void *scanner_blocks[LANG_SCANNER_BLOCKS]; /* live scanner allocations (NULL: a free slot) */
+    void *parser_stack;  /* the parser's malloc'd stack, when it outgrew its initial one */
+    int alloc_limit;     /* see lang_parse_limited */
+    int allocs;          /* scanner allocations so far */
 } lang_ctx;
 
 #endif

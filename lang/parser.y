@@ -68,8 +68,9 @@ static span S(tn_loc l) { span s = {l.begin, l.end}; return s; }
  * through stack_alloc, so that a real allocation failure is not taken for depth. */
 #define YYMAXDEPTH (4 * (AST_MAX_DEPTH + 1) + 64)
 #define YYMALLOC(n) stack_alloc(ctx, (n))
-#define YYFREE free
+#define YYFREE(p) stack_free(ctx, (p))
 static void *stack_alloc(lang_ctx *ctx, size_t n);
+static void stack_free(lang_ctx *ctx, void *p);
 static void too_deep(lang_ctx *ctx, span at);
 static ast_expr *nest(lang_ctx *ctx, ast_expr *e, int inner, span at);
 #define PUSH(vec, x) NEW(ARENA_PUSH(ctx->arena, (vec).items, (vec).len, (vec).cap, (x)) == 0 ? (void *)1 : NULL)
@@ -504,7 +505,18 @@ static void *stack_alloc(lang_ctx *ctx, size_t n)
     void *p = malloc(n);
     if (!p)
         ctx->oom = true;
+    else
+        ctx->parser_stack = p; /* bison frees the old stack after the copy */
     return p;
+}
+
+/* stack_free: frees a stack of the parser's; lang_parse frees the current one itself
+ * when a scanner fatal error jumps out of the parser. */
+static void stack_free(lang_ctx *ctx, void *p)
+{
+    if (ctx->parser_stack == p)
+        ctx->parser_stack = NULL;
+    free(p);
 }
 
 /* The deeper operand of a binary node is its nesting; the level is placed at the other

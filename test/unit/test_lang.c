@@ -188,6 +188,39 @@ static void test_literals(void **state)
     arena_free(p.arena);
 }
 
+/* A flex fatal error (here: the scanner's allocations fail once it exists, in
+ * yy_scan_bytes, yy_scan_buffer or yyensure_buffer_stack) is a parse error returned to
+ * the caller, not an exit; what the scanner held is freed (the sanitizer build checks
+ * for leaks). The limit 1 fails the scanner's creation itself: plain out of memory. */
+static void test_scanner_fatal_error_is_returned(void **state)
+{
+    (void)state;
+    const char *text = "kernel k from \"k.cu\" { let a = 1; }";
+    for (int limit = 1; limit <= 6; limit++) {
+        arena *a = arena_new();
+        src_file *src = src_new(a, "t.tune", ".", text, strlen(text));
+        diag_list dl;
+        diag_init(&dl, a, src);
+        ast_spec *ast = NULL;
+        int rc = lang_parse_limited(&ast, a, src, &dl, limit);
+        if (limit == 1) {
+            assert_int_equal(rc, -1);
+            assert_null(ast);
+            assert_int_equal(dl.errors, 0);
+        } else if (limit <= 4) {
+            assert_int_equal(rc, -1);
+            assert_non_null(ast);
+            assert_int_equal(dl.errors, 1);
+            assert_non_null(strstr(dl.items[0].message, "internal scanner error: out of dynamic memory in yy"));
+        } else {
+            assert_int_equal(rc, 0);
+            assert_int_equal(dl.errors, 0);
+            assert_int_equal(ast->len, 1);
+        }
+        arena_free(a);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -198,6 +231,7 @@ int main(void)
         cmocka_unit_test(test_error_recovery_reports_every_error),
         cmocka_unit_test(test_caret_rendering),
         cmocka_unit_test(test_literals),
+        cmocka_unit_test(test_scanner_fatal_error_is_returned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

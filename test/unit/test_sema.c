@@ -11,6 +11,15 @@ static const m_param *param(const model *m, const char *name)
     return NULL;
 }
 
+static const m_let *let_named(const model *m, const char *name)
+{
+    for (int i = 0; i < m->nlets; i++)
+        if (strcmp(m->lets[i].name, name) == 0)
+            return &m->lets[i];
+    fail_msg("no let %s", name);
+    return NULL;
+}
+
 static void test_lets_in_any_order_and_derived(void **state)
 {
     (void)state;
@@ -20,14 +29,51 @@ static void test_lets_in_any_order_and_derived(void **state)
         fail_msg("%s", sb_cstr(&c->text));
     assert_int_equal(let_value(c->m, "total").u.i, 16);
     /* A let that reads a param is kept as an expression with that dependency. */
-    const m_let *threads = NULL;
-    for (int i = 0; i < c->m->nlets; i++)
-        if (strcmp(c->m->lets[i].name, "threads") == 0)
-            threads = &c->m->lets[i];
-    assert_non_null(threads);
+    const m_let *threads = let_named(c->m, "threads");
     assert_int_not_equal(threads->expr->kind, TX_CONST);
     assert_int_equal(threads->expr->deps, (param_set)1 << 0);
     assert_int_equal(c->m->requires[0].expr->deps, (param_set)1 << 0);
+    checked_free(c);
+}
+
+/* What the checker records for compiler/cexpr.c: a folded constant keeps what it was
+ * folded from (typed, the builtin resolved), a let's value read by name keeps the let,
+ * and reads_let says whether a let is read, through derived lets too. */
+static void test_folded_constants_remember_their_form(void **state)
+{
+    (void)state;
+    checked *c = check_with("let nx = 100;\nlet k = max(nx, 2) / 4;\nlet six = 2 * 3;\nparam bx in [32, 64];\n"
+                            "let d = bx + k;\nlet e = bx + six;");
+    if (!c->m)
+        fail_msg("%s", sb_cstr(&c->text));
+    const texpr *k = let_named(c->m, "k")->expr;
+    assert_int_equal(k->kind, TX_CONST);
+    assert_true(k->reads_let);
+    assert_true(k->u.k.type == VT_FLOAT && k->u.k.u.f == 25.0);
+    const texpr *div = k->folded_from;
+    assert_non_null(div);
+    assert_int_equal(div->kind, TX_BINARY);
+    assert_int_equal(div->u.op.op, OP_DIV);
+    assert_int_equal(div->type, VT_FLOAT);
+    const texpr *mx = div->u.op.a;
+    assert_int_equal(mx->kind, TX_CONST);
+    assert_non_null(mx->folded_from);
+    assert_int_equal(mx->folded_from->kind, TX_CALL);
+    assert_int_equal(mx->folded_from->u.call.fn, FN_MAX);
+    assert_int_equal(mx->folded_from->type, VT_INT);
+    const texpr *arg0 = mx->folded_from->u.call.args[0];
+    assert_ptr_equal(arg0->from_let, let_named(c->m, "nx"));
+    assert_null(arg0->folded_from);
+    const texpr *arg1 = mx->folded_from->u.call.args[1];
+    assert_null(arg1->from_let);
+    assert_false(arg1->reads_let);
+    /* Literals only: folded, but no let read. */
+    const texpr *six = let_named(c->m, "six")->expr;
+    assert_non_null(six->folded_from);
+    assert_false(six->reads_let);
+    /* Derived lets: d reads k (a let), e reads six by name too. */
+    assert_true(let_named(c->m, "d")->expr->reads_let);
+    assert_true(let_named(c->m, "e")->expr->reads_let);
     checked_free(c);
 }
 
@@ -136,6 +182,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lets_in_any_order_and_derived),
+        cmocka_unit_test(test_folded_constants_remember_their_form),
         cmocka_unit_test(test_cycle_is_an_error),
         cmocka_unit_test(test_domains),
         cmocka_unit_test(test_settings_and_outputs),
