@@ -400,14 +400,7 @@ static void check_params(sema *s)
 int sema_check(model **out, arena *a, const ast_spec *spec, const sema_options *opts, diag_list *dl)
 {
     *out = NULL;
-    int errors_before = dl->errors;
-    sema s;
-    memset(&s, 0, sizeof s);
-    s.a = a;
-    s.dl = dl;
-    s.spec = spec;
-    s.opts = opts;
-    s.errors_before = errors_before;
+    sema s = {.a = a, .dl = dl, .spec = spec, .opts = opts, .errors_before = dl->errors};
     s.m = sema_alloc(&s, sizeof(model));
     if (!s.m)
         return -1;
@@ -430,7 +423,7 @@ int sema_check(model **out, arena *a, const ast_spec *spec, const sema_options *
         rules_check(s.m, spec, dl);
     if (s.oom || dl->out_of_memory)
         return -1;
-    if (dl->errors != errors_before)
+    if (dl->errors != s.errors_before)
         return -1;
     *out = s.m;
     return 0;

@@ -43,12 +43,7 @@ int lang_parse_limited(ast_spec **out, arena *a, const src_file *src, diag_list 
 {
     *out = NULL;
     int errors_before = dl->errors;
-    lang_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.arena = a;
-    ctx.diags = dl;
-    ctx.src = src;
-    ctx.alloc_limit = scanner_alloc_limit;
+    lang_ctx ctx = {.arena = a, .diags = dl, .src = src, .alloc_limit = scanner_alloc_limit};
     ctx.spec = arena_alloc(a, sizeof *ctx.spec);
     if (!ctx.spec)
         return -1;

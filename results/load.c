@@ -43,18 +43,6 @@ static const char *or_else(const char *s, const char *otherwise)
     return s ? s : otherwise;
 }
 
-static double num_of(json_t *v, double otherwise)
-{
-    return json_is_number(v) ? json_number_value(v) : otherwise;
-}
-
-static int64_t int_of(json_t *v, int64_t otherwise)
-{
-    if (json_is_integer(v))
-        return (int64_t)json_integer_value(v);
-    double d = json_is_real(v) ? json_real_value(v) : NAN;
-    return d > -9.2e18 && d < 9.2e18 ? (int64_t)d : otherwise; /* NaN and out of range: otherwise */
-}
 
 /* The metric names, in order of first appearance over the entries. */
 static void collect_metrics(loader *ld, json_t *results)
@@ -129,17 +117,17 @@ static void load_header(loader *ld, json_t *root)
     json_t *dev = json_object_get(root, "device");
     snprintf(r->device.name, sizeof r->device.name, "%s", or_else(json_string_value(json_object_get(dev, "name")), ""));
     snprintf(r->device.arch, sizeof r->device.arch, "%s", or_else(json_string_value(json_object_get(dev, "arch")), ""));
-    r->device.cc = (int)int_of(json_object_get(dev, "compute_capability"), 0);
-    r->device.sm_count = (int)int_of(json_object_get(dev, "sm_count"), 0);
-    r->device.l2_bytes = (int)int_of(json_object_get(dev, "l2_bytes"), 0);
-    r->device.driver_version = (int)int_of(json_object_get(dev, "driver_version"), 0);
+    r->device.cc = (int)record_int(json_object_get(dev, "compute_capability"), 0);
+    r->device.sm_count = (int)record_int(json_object_get(dev, "sm_count"), 0);
+    r->device.l2_bytes = (int)record_int(json_object_get(dev, "l2_bytes"), 0);
+    r->device.driver_version = (int)record_int(json_object_get(dev, "driver_version"), 0);
     r->device.ordinal = -1;
     json_t *set = json_object_get(root, "settings");
     r->strategy = (char *)str_of(ld, json_object_get(set, "strategy"), "exhaustive");
-    r->warmup = int_of(json_object_get(set, "warmup"), 0);
-    r->repeat = int_of(json_object_get(set, "repeat"), 0);
-    r->max_repeat = int_of(json_object_get(set, "max_repeat"), 0);
-    r->spread = num_of(json_object_get(set, "spread"), 0);
+    r->warmup = record_int(json_object_get(set, "warmup"), 0);
+    r->repeat = record_int(json_object_get(set, "repeat"), 0);
+    r->max_repeat = record_int(json_object_get(set, "max_repeat"), 0);
+    r->spread = record_num(json_object_get(set, "spread"), 0);
     r->flush_l2 = json_is_true(json_object_get(set, "flush_l2"));
 
     cutune_tune_summary *s = &r->summary;
@@ -154,24 +142,24 @@ static void load_header(loader *ld, json_t *root)
     s->maximize = json_string_value(json_object_get(obj, "direction")) &&
                   strcmp(json_string_value(json_object_get(obj, "direction")), "maximize") == 0;
     json_t *sum = json_object_get(root, "summary");
-    s->variants = (uint64_t)int_of(json_object_get(sum, "variants"), 0);
-    s->timed = (uint64_t)int_of(json_object_get(sum, "timed"), 0);
-    s->wrong = (uint64_t)int_of(json_object_get(sum, "wrong"), 0);
-    s->failed = (uint64_t)int_of(json_object_get(sum, "failed"), 0);
-    s->unlaunchable = (uint64_t)int_of(json_object_get(sum, "unlaunchable"), 0);
-    s->pruned = (uint64_t)int_of(json_object_get(sum, "pruned"), 0);
+    s->variants = (uint64_t)record_int(json_object_get(sum, "variants"), 0);
+    s->timed = (uint64_t)record_int(json_object_get(sum, "timed"), 0);
+    s->wrong = (uint64_t)record_int(json_object_get(sum, "wrong"), 0);
+    s->failed = (uint64_t)record_int(json_object_get(sum, "failed"), 0);
+    s->unlaunchable = (uint64_t)record_int(json_object_get(sum, "unlaunchable"), 0);
+    s->pruned = (uint64_t)record_int(json_object_get(sum, "pruned"), 0);
     json_t *best = json_object_get(sum, "best");
     if (best && !json_is_null(best) && !json_is_integer(best))
         bad(ld, "\"summary\".\"best\" is neither an index into \"results\" nor null");
     s->best = json_is_integer(best) ? (int64_t)json_integer_value(best) : -1;
-    s->wall_seconds = num_of(json_object_get(sum, "wall_seconds"), 0);
-    s->compile_seconds = num_of(json_object_get(sum, "compile_seconds"), 0);
-    s->compile_wall_seconds = num_of(json_object_get(sum, "compile_wall_seconds"), 0);
-    s->gpu_seconds = num_of(json_object_get(sum, "gpu_seconds"), 0);
-    s->timing_seconds = num_of(json_object_get(sum, "timing_seconds"), 0);
-    s->threads = (int)int_of(json_object_get(sum, "threads"), 0);
+    s->wall_seconds = record_num(json_object_get(sum, "wall_seconds"), 0);
+    s->compile_seconds = record_num(json_object_get(sum, "compile_seconds"), 0);
+    s->compile_wall_seconds = record_num(json_object_get(sum, "compile_wall_seconds"), 0);
+    s->gpu_seconds = record_num(json_object_get(sum, "gpu_seconds"), 0);
+    s->timing_seconds = record_num(json_object_get(sum, "timing_seconds"), 0);
+    s->threads = (int)record_int(json_object_get(sum, "threads"), 0);
     s->interrupted = json_is_true(json_object_get(sum, "interrupted"));
-    s->resumed = (uint64_t)int_of(json_object_get(sum, "resumed"), 0);
+    s->resumed = (uint64_t)record_int(json_object_get(sum, "resumed"), 0);
 }
 
 static void load_root(loader *ld, json_t *root)

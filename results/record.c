@@ -131,12 +131,12 @@ static void bad(reader *rd, const char *what)
     rd->failed = true;
 }
 
-static double num_of(json_t *v, double otherwise)
+double record_num(json_t *v, double otherwise)
 {
     return json_is_number(v) ? json_number_value(v) : otherwise;
 }
 
-static int64_t int_of(json_t *v, int64_t otherwise)
+int64_t record_int(json_t *v, int64_t otherwise)
 {
     if (json_is_integer(v))
         return (int64_t)json_integer_value(v);
@@ -147,7 +147,7 @@ static int64_t int_of(json_t *v, int64_t otherwise)
 /* An int field: int_of, clamped to int's range (otherwise past it). */
 static int small_of(json_t *v, int otherwise)
 {
-    int64_t i = int_of(v, otherwise);
+    int64_t i = record_int(v, otherwise);
     return i >= -2147483647 - 1 && i <= 2147483647 ? (int)i : otherwise;
 }
 
@@ -178,7 +178,7 @@ static void dims_of(reader *rd, json_t *a, int64_t *d, int *ndims, const char *w
         return;
     }
     for (int i = 0; i < 3; i++) {
-        d[i] = int_of(json_array_get(a, (size_t)i), 1);
+        d[i] = record_int(json_array_get(a, (size_t)i), 1);
         if (d[i] != 1)
             *ndims = i + 1;
     }
@@ -244,7 +244,7 @@ static void read_variant(reader *rd, record *rec, json_t *j)
     v->types = types;
     dims_of(rd, json_object_get(j, "block"), v->block, &v->block_dims, "an entry's \"block\" is not 3 numbers");
     dims_of(rd, json_object_get(j, "grid"), v->grid, &v->grid_dims, "an entry's \"grid\" is not 3 numbers");
-    v->smem_bytes = int_of(json_object_get(j, "smem_bytes"), 0);
+    v->smem_bytes = record_int(json_object_get(j, "smem_bytes"), 0);
     v->defines = strings_of(rd, json_object_get(j, "defines"), &v->ndefines);
     v->options = strings_of(rd, json_object_get(j, "options"), &v->noptions);
     v->name_expression = str_of(rd, json_object_get(j, "kernel"), r->kernel);
@@ -256,16 +256,16 @@ static void read_static(reader *rd, record *rec, json_t *j)
 {
     cutune_measurement *m = &rec->m;
     json_t *res = json_object_get(j, "resources");
-    m->static_smem = int_of(json_object_get(res, "static_smem"), 0);
-    m->local_bytes = int_of(json_object_get(res, "local_bytes"), 0);
-    m->spill_stores = int_of(json_object_get(res, "spill_stores"), 0);
-    m->spill_loads = int_of(json_object_get(res, "spill_loads"), 0);
+    m->static_smem = record_int(json_object_get(res, "static_smem"), 0);
+    m->local_bytes = record_int(json_object_get(res, "local_bytes"), 0);
+    m->spill_stores = record_int(json_object_get(res, "spill_stores"), 0);
+    m->spill_loads = record_int(json_object_get(res, "spill_loads"), 0);
     json_t *occ = json_object_get(j, "occupancy");
-    m->occupancy = num_of(json_object_get(occ, "theoretical"), 0);
+    m->occupancy = record_num(json_object_get(occ, "theoretical"), 0);
     json_t *limiter = json_object_get(occ, "limiter");
     m->limiter = json_is_string(limiter) ? str_of(rd, limiter, "") : NULL;
     m->blocks_per_sm = small_of(json_object_get(occ, "blocks_per_sm"), 0);
-    m->compile_seconds = num_of(json_object_get(j, "compile_seconds"), 0);
+    m->compile_seconds = record_num(json_object_get(j, "compile_seconds"), 0);
     m->cached = json_is_true(json_object_get(j, "cached"));
     m->duplicate = json_is_true(json_object_get(j, "duplicate"));
     m->resumed = json_is_true(json_object_get(j, "resumed"));
@@ -291,24 +291,24 @@ static void read_measurement(reader *rd, record *rec, json_t *j, outcome o)
     for (int i = 0; i < r->nmetrics; i++)
         rec->metrics[i] = NAN;
     if (m->timed) {
-        m->median_ms = num_of(json_object_get(t, "median"), NAN);
-        m->min_ms = num_of(json_object_get(t, "min"), NAN);
-        m->max_ms = num_of(json_object_get(t, "max"), NAN);
-        m->q1_ms = num_of(json_object_get(t, "q1"), NAN);
-        m->q3_ms = num_of(json_object_get(t, "q3"), NAN);
-        m->spread = num_of(json_object_get(j, "spread"), NAN);
+        m->median_ms = record_num(json_object_get(t, "median"), NAN);
+        m->min_ms = record_num(json_object_get(t, "min"), NAN);
+        m->max_ms = record_num(json_object_get(t, "max"), NAN);
+        m->q1_ms = record_num(json_object_get(t, "q1"), NAN);
+        m->q3_ms = record_num(json_object_get(t, "q3"), NAN);
+        m->spread = record_num(json_object_get(j, "spread"), NAN);
         m->reps = small_of(json_object_get(j, "reps"), 0);
         m->batch = small_of(json_object_get(j, "batch"), 1);
         m->pruned = json_is_true(json_object_get(j, "pruned"));
-        m->objective = num_of(json_object_get(j, "objective"), NAN);
+        m->objective = record_num(json_object_get(j, "objective"), NAN);
         json_t *mets = json_object_get(j, "metrics");
         for (int i = 0; i < r->nmetrics; i++)
-            rec->metrics[i] = num_of(json_object_get(mets, r->metric_names[i]), NAN);
+            rec->metrics[i] = record_num(json_object_get(mets, r->metric_names[i]), NAN);
     }
     m->verified = json_is_true(json_object_get(j, "verified"));
-    m->max_abs_error = num_of(json_object_get(j, "max_abs_error"), 0);
-    m->gpu_seconds = num_of(json_object_get(j, "gpu_seconds"), 0);
-    m->timing_seconds = num_of(json_object_get(j, "timing_seconds"), 0);
+    m->max_abs_error = record_num(json_object_get(j, "max_abs_error"), 0);
+    m->gpu_seconds = record_num(json_object_get(j, "gpu_seconds"), 0);
+    m->timing_seconds = record_num(json_object_get(j, "timing_seconds"), 0);
 }
 
 int record_from_json(cutune_tune_result *r, record *rec, json_t *j, record_read how, char *err, size_t errsize)

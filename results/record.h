@@ -20,6 +20,12 @@ typedef enum record_read {
                       runtime/journal.h's rules); marked resumed; never fails */
 } record_read;
 
+/* record_num / record_int: the JSON number v as a double / an integer (a real within
+ * int64's range is truncated), `otherwise` when v is absent, not a number or (for an
+ * integer) NaN or out of range. The readers' one rule for numbers. */
+double record_num(json_t *v, double otherwise);
+int64_t record_int(json_t *v, int64_t otherwise);
+
 /* record_number: d as JSON: a real when finite, else null (new reference). */
 json_t *record_number(double d);
 

@@ -241,12 +241,7 @@ int replay_run(const model *m, sspace *sp, const cutune_tune_result *recording, 
 {
     *out = NULL;
     err[0] = '\0';
-    sim s;
-    memset(&s, 0, sizeof s);
-    s.m = m;
-    s.sp = sp;
-    s.err = err;
-    s.errsize = errsize;
+    sim s = {.m = m, .sp = sp, .err = err, .errsize = errsize};
     search_settings set = *settings;
     uint64_t count = sspace_count(sp);
     cutune_sim_report *rep = NULL;

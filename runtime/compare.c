@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compile.h"
+#include "builtin.h"
 
 /* The kernel, for element type ELEM read as double by TO_DOUBLE. Each thread folds its
  * grid-stride share, then one atomic per thread publishes it. */
@@ -38,18 +38,10 @@ static const char compare_source[] =
     "        atomicMax(&out[2], (unsigned long long)__double_as_longlong(worst));\n"
     "}\n";
 
-static const char *elem_name(data_type t)
-{
-    static const char *const names[] = {"__half", "__nv_bfloat16", "float", "double", "signed char", "unsigned char",
-                                        "short", "unsigned short", "int", "unsigned int", "long long",
-                                        "unsigned long long"};
-    return names[t];
-}
-
 void cmp_source(data_type type, char *buf, size_t size)
 {
     /* The element type and its conversion go in front of the kernel's text. */
-    snprintf(buf, size, "#define ELEM %s\n#define TO_DOUBLE(x) %s\n%s", elem_name(type),
+    snprintf(buf, size, "#define ELEM %s\n#define TO_DOUBLE(x) %s\n%s", builtin_elem(type),
              type == DT_HALF ? "((double)__half2float(x))" : type == DT_BF16 ? "((double)__bfloat162float(x))"
                                                                               : "((double)(x))",
              compare_source);
@@ -61,19 +53,7 @@ int cmp_prepare(meas_gpu *g, data_type type, const char *arch, cmp_kernel *out, 
     out->type = type;
     char source[sizeof compare_source + 256];
     cmp_source(type, source, sizeof source);
-    compile_job job = {"cutune_compare.cu", source, "cutune_compare", NULL, 0, arch};
-    compile_output co;
-    if (compile_run(&job, &co, err, errsize) < 0)
-        return -1;
-    if (!co.ok) {
-        snprintf(err, errsize, "the comparison kernel does not compile: %s", co.log);
-        compile_output_free(&co);
-        return -1;
-    }
-    meas_launch l = {{1, 1, 1}, {256, 1, 1}, 0, NULL};
-    int rc = meas_load(g, co.cubin, co.lowered_name, &l, &out->k, err, errsize);
-    compile_output_free(&co);
-    if (rc < 0)
+    if (builtin_load(g, "cutune_compare.cu", source, "cutune_compare", NULL, 0, arch, &out->k, err, errsize) < 0)
         return -1;
     if (meas_alloc(g, 3 * sizeof(unsigned long long), &out->result, err, errsize) < 0) {
         meas_unload(g, &out->k);

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compile.h"
+#include "builtin.h"
 
 static const char fill_kernel_source[] =
     "#include <cuda_fp16.h>\n"
@@ -44,14 +44,6 @@ static const char fill_kernel_source[] =
     "    }\n"
     "}\n";
 
-static const char *elem_name(data_type t)
-{
-    static const char *const names[] = {"__half", "__nv_bfloat16", "float", "double", "signed char", "unsigned char",
-                                        "short", "unsigned short", "int", "unsigned int", "long long",
-                                        "unsigned long long"};
-    return names[t];
-}
-
 /* How data_set converts a double: through float for the 16-bit floats (round to
  * nearest even at each step), a plain C conversion otherwise. */
 static const char *from_double(data_type t)
@@ -65,7 +57,7 @@ static const char *from_double(data_type t)
 
 void fill_source(data_type type, char *buf, size_t size)
 {
-    snprintf(buf, size, "#define ELEM %s\n#define IS_FLOAT %d\n#define FROM_DOUBLE(x) %s\n%s", elem_name(type),
+    snprintf(buf, size, "#define ELEM %s\n#define IS_FLOAT %d\n#define FROM_DOUBLE(x) %s\n%s", builtin_elem(type),
              data_is_float(type) ? 1 : 0, from_double(type), fill_kernel_source);
 }
 
@@ -85,19 +77,7 @@ int fill_prepare(meas_gpu *g, data_type type, const char *arch, fill_kernel *out
     fill_source(type, source, sizeof source);
     int nopt;
     const char *const *opts = fill_options(&nopt);
-    compile_job job = {"cutune_fill.cu", source, "cutune_fill", opts, nopt, arch};
-    compile_output co;
-    if (compile_run(&job, &co, err, errsize) < 0)
-        return -1;
-    if (!co.ok) {
-        snprintf(err, errsize, "the fill kernel does not compile: %s", co.log);
-        compile_output_free(&co);
-        return -1;
-    }
-    meas_launch l = {{1, 1, 1}, {256, 1, 1}, 0, NULL};
-    int rc = meas_load(g, co.cubin, co.lowered_name, &l, &out->k, err, errsize);
-    compile_output_free(&co);
-    return rc < 0 ? -1 : 0;
+    return builtin_load(g, "cutune_fill.cu", source, "cutune_fill", opts, nopt, arch, &out->k, err, errsize);
 }
 
 int fill_run(meas_gpu *g, const fill_kernel *fk, CUdeviceptr dst, size_t count, const data_fill_spec *f, char *err,
