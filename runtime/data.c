@@ -121,22 +121,41 @@ double data_get(const void *buf, data_type t, size_t i)
     return 0;
 }
 
+/* An integer's bits from a double: truncated towards zero through 64 bits, so that a
+ * value outside the element type's range wraps modulo 2^bits (a negative value into an
+ * unsigned type, say), the same on the host and in runtime/fill.c's kernel. C leaves a
+ * direct out-of-range conversion undefined: x86 and the GPU disagree on it. NaN is 0;
+ * beyond 64 bits saturates. */
+static uint64_t int_bits(double v)
+{
+    if (!(v == v))
+        return 0;
+    if (v >= 18446744073709551615.0)
+        return UINT64_MAX;
+    if (v >= 9223372036854775808.0)
+        return (uint64_t)v;
+    if (v <= -9223372036854775808.0)
+        return (uint64_t)1 << 63;
+    return (uint64_t)(int64_t)v;
+}
+
 void data_set(void *buf, data_type t, size_t i, double v)
 {
     unsigned char *p = (unsigned char *)buf + i * data_size(t);
+    if (!data_is_float(t)) { /* the low bytes of the 64-bit pattern (little-endian, as CUDA) */
+        uint64_t bits = int_bits(v);
+        unsigned char le[8];
+        for (int k = 0; k < 8; k++)
+            le[k] = (unsigned char)(bits >> (8 * k));
+        memcpy(p, le, data_size(t));
+        return;
+    }
     switch (t) {
     case DT_HALF: { uint16_t h = float_to_half((float)v); memcpy(p, &h, 2); break; }
     case DT_BF16: { uint16_t h = float_to_bf16((float)v); memcpy(p, &h, 2); break; }
     case DT_FLOAT: { float x = (float)v; memcpy(p, &x, 4); break; }
     case DT_DOUBLE: memcpy(p, &v, 8); break;
-    case DT_INT8: { int8_t x = (int8_t)v; memcpy(p, &x, 1); break; }
-    case DT_UINT8: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); break; }
-    case DT_INT16: { int16_t x = (int16_t)v; memcpy(p, &x, 2); break; }
-    case DT_UINT16: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
-    case DT_INT32: { int32_t x = (int32_t)v; memcpy(p, &x, 4); break; }
-    case DT_UINT32: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
-    case DT_INT64: { int64_t x = (int64_t)v; memcpy(p, &x, 8); break; }
-    case DT_UINT64: { uint64_t x = (uint64_t)v; memcpy(p, &x, 8); break; }
+    default: break; /* the integers, above */
     }
 }
 

@@ -31,7 +31,9 @@ typedef struct data_fill_spec {
  * [min, max); random integers uniform over the whole numbers in [min, max]. */
 void data_fill(void *dst, data_type t, size_t count, const data_fill_spec *f);
 
-/* data_get / data_set: element i as a double (integers beyond 2^53 lose precision,
+/* data_get / data_set: element i as a double (integers beyond 2^53 lose precision;
+ * data_set truncates a double towards zero into an integer type through 64 bits, so an
+ * out-of-range value wraps modulo 2^bits, NaN is 0, beyond 64 bits saturates;
  * which verification tolerates only with an atol). */
 double data_get(const void *buf, data_type t, size_t i);
 void data_set(void *buf, data_type t, size_t i, double v);

@@ -18,6 +18,15 @@ static const char fill_kernel_source[] =
     "    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;\n"
     "    return x ^ (x >> 31);\n"
     "}\n"
+    "/* data.c's int_bits: through 64 bits, wrapping modulo 2^bits into the element type */\n"
+    "__device__ static unsigned long long int_bits(double v)\n"
+    "{\n"
+    "    if (!(v == v)) return 0;\n"
+    "    if (v >= 18446744073709551615.0) return ~0ull;\n"
+    "    if (v >= 9223372036854775808.0) return (unsigned long long)v;\n"
+    "    if (v <= -9223372036854775808.0) return 1ull << 63;\n"
+    "    return (unsigned long long)(long long)v;\n"
+    "}\n"
     "/* kind: 1 constant a, 2 random in [a, b), 3 ramp a + i * b (data.h's data_fill_kind) */\n"
     "extern \"C\" __global__ void cutune_fill(ELEM *out, unsigned long long n, int kind, unsigned long long seed,\n"
     "                                         double a, double b)\n"
@@ -51,7 +60,9 @@ static const char *from_double(data_type t)
     switch (t) {
     case DT_HALF: return "__float2half_rn((float)(x))";
     case DT_BF16: return "__float2bfloat16_rn((float)(x))";
-    default: return "((ELEM)(x))";
+    case DT_FLOAT: return "((float)(x))";
+    case DT_DOUBLE: return "(x)";
+    default: return "((ELEM)int_bits(x))"; /* unsigned: modulo 2^bits; signed: the same bits */
     }
 }
 

@@ -64,6 +64,28 @@ static void test_half_and_bf16(void **state)
     assert_true(data_get(&h, DT_BF16, 0) == 1.0);
 }
 
+/* Out-of-range integers wrap modulo 2^bits through 64 bits (as the fill kernel does),
+ * instead of C's undefined conversion; expected bit patterns worked out by hand. */
+static void test_integers_wrap(void **state)
+{
+    (void)state;
+    unsigned char b[8];
+    data_set(b, DT_UINT16, 0, -1.0);
+    assert_int_equal(b[0] | b[1] << 8, 0xFFFF);
+    data_set(b, DT_UINT8, 0, -52.9); /* truncated to -52, then 256 - 52 */
+    assert_int_equal(b[0], 204);
+    data_set(b, DT_INT8, 0, 200.0); /* 200 - 256 */
+    assert_int_equal((int8_t)b[0], -56);
+    data_set(b, DT_UINT32, 0, 4294967296.0 + 5.0);
+    assert_int_equal(data_get(b, DT_UINT32, 0), 5.0);
+    data_set(b, DT_UINT64, 0, 1e30); /* beyond 64 bits: saturates */
+    assert_true(data_get(b, DT_UINT64, 0) == 18446744073709551615.0);
+    data_set(b, DT_INT32, 0, NAN);
+    assert_int_equal(data_get(b, DT_INT32, 0), 0.0);
+    data_set(b, DT_INT64, 0, -7.0);
+    assert_true(data_get(b, DT_INT64, 0) == -7.0);
+}
+
 static void test_compare(void **state)
 {
     (void)state;
@@ -91,6 +113,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fill_is_a_function_of_seed_and_index),
         cmocka_unit_test(test_half_and_bf16),
+        cmocka_unit_test(test_integers_wrap),
         cmocka_unit_test(test_compare),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
