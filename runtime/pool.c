@@ -139,6 +139,10 @@ int pool_run(int threads, int window, cache *c, const pool_hooks *hooks, void *u
                 s->state = SLOT_READY;
                 p.produced++;
                 pthread_cond_signal(&p.work);
+            } else if (got == POOL_WAIT) {
+                if (p.produced == delivered)
+                    no_more = true; /* nothing in flight to wait for: the producer is done */
+                break;              /* deliver what is in flight, then ask again */
             } else {
                 no_more = true;
                 if (got < 0) {

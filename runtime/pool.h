@@ -17,8 +17,13 @@ typedef struct pool_job {
     void *tag;                        /* the producer's */
 } pool_job;
 
+enum { POOL_WAIT = 2 };
+
 typedef struct pool_hooks {
-    /* next: fill *job; return 1, 0 when there are no more jobs, -1 to stop. */
+    /* next: fill *job; return 1, 0 when there are no more jobs, -1 to stop, or
+     * POOL_WAIT when there is nothing to compile until a job in flight is delivered (a
+     * search that needs outcomes before it proposes more): the pool asks again after
+     * the next delivery, and takes POOL_WAIT with nothing in flight as the end. */
     int (*next)(void *ud, pool_job *job);
     /* done: the result of a job, in production order. `out` is the hook's to keep or
      * free (compile_output_free); `error` is non-NULL when NVRTC itself failed. Return 0

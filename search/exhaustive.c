@@ -1,5 +1,6 @@
-/* exhaustive.c - every valid configuration, in listing order (the tuner keeps its own
- * streaming path for this strategy; this one serves the simulator and the tests). */
+/* exhaustive.c - every valid configuration, in listing order: for the tuner's one loop
+ * (it proposes without waiting for outcomes, so the compile pool streams), the simulator
+ * and the tests. */
 #include <stdlib.h>
 
 #include "strategy.h"

@@ -50,25 +50,12 @@ int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin)
             return -1;
         }
     }
-    if (!done_before)
-        t->since_improvement++;
     if (record_can_win(rec) && (!t->goal.have_best || tuner_better(&t->goal, mm->objective, t->goal.best))) {
         t->goal.have_best = true;
         t->goal.best = mm->objective;
         result_set_best(t->res, rec);
-        t->since_improvement = 0;
     }
-    if (done_before || t->set.strategy != STRAT_EXHAUSTIVE)
-        return 0;
-    /* Exhaustive under budgets: configurations from the journal cost nothing. */
-    t->evaluations++;
-    if (t->set.budget && t->evaluations >= t->set.budget)
-        t->stop = "budget";
-    else if (t->set.patience && t->since_improvement >= t->set.patience)
-        t->stop = "patience";
-    else if (t->set.time_limit_s > 0 && sys_seconds() - t->started >= t->set.time_limit_s)
-        t->stop = "time";
-    return t->stop[0] ? 1 : 0;
+    return 0;
 }
 
 /* Whether a journal line's params are the configuration `vals` (a guard: a journal
@@ -90,86 +77,4 @@ bool tuner_params_match(const model *m, const value *vals, json_t *line)
             return false;
     }
     return true;
-}
-
-/* Exhaustive runs that stop early (a budget, patience, time, --limit): the journal
- * entries past the point where they stopped join the results too, read back through a
- * compile session (binaries from the cache), not run, as a search's do. CUTUNE_OK, or a
- * status with a diagnostic. */
-static int by_u64(const void *pa, const void *pb)
-{
-    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-    return (a > b) - (a < b);
-}
-
-int tuner_read_back_rest(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_summary *asum)
-{
-    uint64_t count = journal_count(t->journal);
-    if (!count)
-        return CUTUNE_OK;
-    /* The ordinals already in the results, sorted, so that the journal's entries (as
-     * many as its lines, whatever their ordinals) are looked up, never tabled. */
-    uint64_t *have = malloc(sizeof(uint64_t) * (size_t)(t->res->n + 1));
-    uint64_t *ords = malloc(sizeof(uint64_t) * (size_t)count);
-    value *vals = NULL;
-    sspace *sp = NULL;
-    session *ss = NULL;
-    int rc = CUTUNE_OK, n = 0;
-    char err[512];
-    if (!have || !ords) {
-        diag_error_noloc(&t->spec->diags, "out of memory");
-        rc = CUTUNE_ENOMEM;
-        goto done;
-    }
-    for (uint64_t i = 0; i < t->res->n; i++)
-        have[i] = t->res->records[i]->v.ordinal;
-    qsort(have, (size_t)t->res->n, sizeof(uint64_t), by_u64);
-    for (uint64_t i = 0; i < count; i++) {
-        uint64_t ord;
-        journal_at(t->journal, i, &ord);
-        if (!bsearch(&ord, have, (size_t)t->res->n, sizeof(uint64_t), by_u64))
-            ords[n++] = ord;
-    }
-    if (n == 0)
-        goto done;
-    if (!(vals = malloc(sizeof(value) * (size_t)n * (size_t)(t->m->nparams + 1)))) {
-        diag_error_noloc(&t->spec->diags, "out of memory");
-        rc = CUTUNE_ENOMEM;
-        goto done;
-    }
-    if (sspace_new(&sp, t->m, 0, err, sizeof err) < 0) {
-        diag_error_noloc(&t->spec->diags, "%s", err);
-        rc = CUTUNE_EEVAL;
-        goto done;
-    }
-    int m = 0;
-    for (int i = 0; i < n; i++) {
-        uint64_t key = sspace_listed(sp) ? sspace_at(sp, ords[i]) : ords[i];
-        if (!sspace_valid(sp, key) || sspace_ordinal(sp, key) != ords[i])
-            continue; /* not a configuration of this space (cannot happen with the same identity) */
-        value *at = vals + (size_t)m * (size_t)t->m->nparams;
-        sspace_values(sp, key, at);
-        if (tuner_params_match(t->m, at, journal_find(t->journal, ords[i])))
-            ords[m++] = ords[i];
-    }
-    cutune_analyze_options o = *aopts;
-    o.limit = 0;
-    cutune_analyze_summary more;
-    if (m > 0 && (rc = tuner_session(t, &o, (uint64_t)m, &more, &ss)) == CUTUNE_OK) {
-        rc = session_run(ss, vals, ords, m, tuner_each, t);
-        if (rc == CUTUNE_ESTOPPED)
-            rc = t->status ? t->status : CUTUNE_OK;
-        asum->compiled += more.compiled;
-        asum->cached += more.cached;
-        asum->compile_seconds += more.compile_seconds;
-        asum->wall_seconds += more.wall_seconds;
-        asum->interrupted |= more.interrupted;
-    }
-done:
-    session_close(ss);
-    sspace_free(sp);
-    free(have);
-    free(ords);
-    free(vals);
-    return rc;
 }

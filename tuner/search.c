@@ -1,10 +1,12 @@
-/* search.c - the loop of every strategy but exhaustive (tuner.h).
+/* search.c - the one tuning loop, every strategy's, exhaustive included (tuner.h).
  *
- * The strategy (search/) asks for configurations; each batch it asks for is compiled in
- * parallel through a compile session (binaries kept, so a configuration compiled for
- * guided's screening is not compiled again) and run here one after another, as the
- * exhaustive path runs them; every outcome is journaled as it happens and told to the
- * strategy. Every configuration in the journal (of the same identity) is told to the
+ * The strategy (search/) proposes configurations; a compile session streams them
+ * (session_stream): the pool compiles a bounded window ahead while this thread runs
+ * each compiled variant on the GPU in the order proposed, journals its outcome as it
+ * happens and tells the strategy. The window is refilled from the strategy whenever it
+ * has room, so the GPU never waits for a batch to drain unless the strategy itself must
+ * wait for outcomes (a genetic generation, a local search's neighbourhood). Budgets,
+ * patience and the time limit are the search driver's, for every strategy. Every configuration in the journal (of the same identity) is told to the
  * search before it starts (search_know: known, free, never asked, possibly the best) and
  * joins the results in the first batch, read back, not run: a second search on the same
  * journal loses nothing the first measured, whatever its strategy proposes. */
@@ -24,6 +26,12 @@ typedef struct search_run {
     int nkeys, cap;
     value *vals;
     uint64_t *ordinals;
+    int qi;                   /* the next key of `keys` to feed */
+    uint64_t *asked;          /* scratch for search_ask */
+    int chunk;                /* how many to ask for at once */
+    value *feed_vals;         /* the fed configuration's values */
+    session *static_ss;       /* guided's screening compiles (a session of its own: the
+                                 stream's session is busy while the strategy proposes) */
     search_static *st;        /* static_info's output */
     int st_at;
 } search_run;
@@ -47,8 +55,8 @@ static int push_key(search_run *sr, uint64_t key)
     return 0;
 }
 
-/* Compiles (and, with `each`, runs) keys[0 .. n) through the session. */
-static int run_keys(search_run *sr, const uint64_t *keys, int n, session_each each)
+/* Compiles keys[0 .. n) through session `ss`, calling `each` for each. */
+static int run_keys(search_run *sr, session *ss, const uint64_t *keys, int n, session_each each)
 {
     int np = sr->t->m->nparams;
     value *vals = malloc(sizeof(value) * (size_t)(n * np + 1));
@@ -62,7 +70,7 @@ static int run_keys(search_run *sr, const uint64_t *keys, int n, session_each ea
         sspace_values(sr->sp, keys[i], vals + (size_t)i * (size_t)np);
         ords[i] = sspace_ordinal(sr->sp, keys[i]);
     }
-    int rc = session_run(sr->ss, vals, ords, n, each, sr);
+    int rc = session_run(ss, vals, ords, n, each, sr);
     free(vals);
     free(ords);
     return rc;
@@ -123,7 +131,7 @@ static int static_info(void *user, const uint64_t *keys, int n, search_static *o
     search_run *sr = user;
     sr->st = out;
     sr->st_at = 0;
-    int rc = run_keys(sr, keys, n, static_each);
+    int rc = run_keys(sr, sr->static_ss, keys, n, static_each);
     return rc == CUTUNE_OK && sr->st_at == n ? 0 : -1;
 }
 
@@ -140,12 +148,37 @@ static int search_each(void *user, const cutune_analysis *a, const session_binar
         search_tell(sr->se, key_of(sr, a->variant->ordinal), rec->out == OUTCOME_OK && rec->m.timed,
                     rec->m.objective);
         if (search_stopped(sr->se))
-            return 1; /* the rest of the batch is not run */
+            return 1; /* a budget is spent: what is in flight is not run */
     }
     return 0;
 }
 
-/* The search loop. CUTUNE_OK, or a status with a diagnostic. */
+/* session_feed over the strategy: the journal's read-backs first, then what the
+ * strategy proposes, asked `chunk` at a time. */
+static int feed(void *user, const value **vals, uint64_t *ordinal)
+{
+    search_run *sr = user;
+    if (sr->qi == sr->nkeys) {
+        sr->qi = sr->nkeys = 0;
+        int n = 0;
+        if (search_ask(sr->se, sr->asked, sr->chunk, &n) < 0) {
+            diag_error_noloc(&sr->t->spec->diags, "%s", search_error(sr->se));
+            return CUTUNE_ENOMEM;
+        }
+        if (n == 0) /* over, or waiting for the outcomes of what is in flight */
+            return search_stop_reason(sr->se)[0] ? 0 : SESSION_WAIT;
+        for (int i = 0; i < n; i++)
+            if (push_key(sr, sr->asked[i]) < 0)
+                return CUTUNE_ENOMEM;
+    }
+    uint64_t key = sr->keys[sr->qi++];
+    sspace_values(sr->sp, key, sr->feed_vals);
+    *vals = sr->feed_vals;
+    *ordinal = sspace_ordinal(sr->sp, key);
+    return 1;
+}
+
+/* The loop. CUTUNE_OK, or a status with a diagnostic. */
 int tuner_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_summary *asum)
 {
     search_run sr;
@@ -158,18 +191,22 @@ int tuner_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_s
         return CUTUNE_EEVAL;
     }
     search_hooks hooks = {&sr, NULL, t->set.strategy == STRAT_GUIDED ? static_info : NULL, NULL};
-    uint64_t *asked = NULL;
+    cutune_analyze_summary static_sum;
+    memset(&static_sum, 0, sizeof static_sum);
     if (search_new(&sr.se, sr.sp, &t->set, &hooks, err, sizeof err) < 0) {
         diag_error_noloc(&t->spec->diags, "%s", err);
         rc = CUTUNE_ENOMEM;
         goto done;
     }
-    if ((rc = tuner_session(t, aopts, 0, asum, &sr.ss)) < 0)
+    if ((rc = tuner_session(t, aopts, 0, asum, &sr.ss)) < 0 ||
+        (hooks.static_info && (rc = tuner_session(t, aopts, 0, &static_sum, &sr.static_ss)) < 0))
         goto done;
-    /* A batch: enough configurations to keep every compile thread (known once the
-     * session is open) busy ahead of the GPU. */
-    int batch = asum->threads * 4 > 16 ? asum->threads * 4 : 16;
-    if (!(asked = malloc(sizeof(uint64_t) * (size_t)batch))) {
+    /* Asked at once: enough to keep every compile thread (known once the session is
+     * open) busy ahead of the GPU; a strategy may propose fewer. */
+    sr.chunk = asum->threads * 4 > 16 ? asum->threads * 4 : 16;
+    sr.asked = malloc(sizeof(uint64_t) * (size_t)sr.chunk);
+    sr.feed_vals = calloc((size_t)t->m->nparams + 1, sizeof(value));
+    if (!sr.asked || !sr.feed_vals) {
         diag_error_noloc(&t->spec->diags, "out of memory");
         rc = CUTUNE_ENOMEM;
         goto done;
@@ -179,46 +216,26 @@ int tuner_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_s
         rc = CUTUNE_ENOMEM;
         goto done;
     }
-    session_set_total(sr.ss, t->set.budget ? t->set.budget + (uint64_t)read_back : sspace_count(sr.sp));
-    for (;;) {
-        if (aopts->cancel && *aopts->cancel) {
-            asum->interrupted = 1;
-            break;
-        }
-        int n = 0;
-        if (search_ask(sr.se, asked, batch, &n) < 0) {
-            diag_error_noloc(&t->spec->diags, "%s", search_error(sr.se));
-            rc = CUTUNE_ENOMEM;
-            break;
-        }
-        for (int i = 0; i < n; i++)
-            if (push_key(&sr, asked[i]) < 0) {
-                rc = CUTUNE_ENOMEM;
-                break;
-            }
-        if (rc < 0 || sr.nkeys == 0)
-            break;
-        int nk = sr.nkeys;
-        uint64_t *keys = sr.keys;
-        sr.keys = NULL;
-        sr.nkeys = sr.cap = 0;
-        rc = run_keys(&sr, keys, nk, search_each);
-        free(keys);
-        if (rc == CUTUNE_ESTOPPED && !t->status)
-            rc = CUTUNE_OK; /* a budget ran out mid-batch */
-        if (rc < 0)
-            break;
+    uint64_t total = t->set.budget ? t->set.budget + (uint64_t)read_back : sspace_count(sr.sp);
+    session_set_total(sr.ss, total < sspace_count(sr.sp) ? total : sspace_count(sr.sp));
+    rc = session_stream(sr.ss, feed, &sr, search_each, &sr);
+    if (rc == CUTUNE_ESTOPPED)
+        rc = t->status ? t->status : CUTUNE_OK; /* a budget ran out with variants in flight */
+    if (hooks.static_info) { /* guided's screening compiles count as this run's */
+        asum->compiled += static_sum.compiled;
+        asum->cached += static_sum.cached;
+        asum->compile_seconds += static_sum.compile_seconds;
     }
-    if (rc == CUTUNE_ESTOPPED && t->status)
-        rc = t->status;
     t->evaluations = search_evaluations(sr.se);
     t->stop = search_stop_reason(sr.se);
     t->res->summary.screened = search_screened(sr.se);
 done:
     session_close(sr.ss);
+    session_close(sr.static_ss);
     search_free(sr.se);
     sspace_free(sr.sp);
     free(sr.keys);
-    free(asked);
+    free(sr.asked);
+    free(sr.feed_vals);
     return rc;
 }

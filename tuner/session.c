@@ -81,6 +81,8 @@ struct session {
     const value *batch_vals;
     const uint64_t *batch_ordinals;
     int batch_n, batch_i;
+    session_feed feed;         /* a stream (session_stream), or NULL */
+    void *feed_user;
     uint64_t next_ordinal;     /* the space's next configuration */
     arena *scratch;            /* the current variant's strings */
     const char **values;
@@ -186,13 +188,18 @@ static char *identity_of(arena *a, const cutune_variant *v, size_t *len)
     return out;
 }
 
-/* The next configuration as a variant (in s->scratch), from the space or the batch: 1,
- * 0 at the end, or a negative status (with a diagnostic for CUTUNE_EEVAL). */
+/* The next configuration as a variant (in s->scratch), from the space, the batch or the
+ * stream: 1, 0 at the end, SESSION_WAIT (the stream has nothing until a delivery), or a
+ * negative status (with a diagnostic for CUTUNE_EEVAL). */
 static int next_variant(session *s, const cutune_variant **out)
 {
     const value *vals;
     uint64_t ordinal;
-    if (s->iter) {
+    if (s->feed) {
+        int rc = s->feed(s->feed_user, &vals, &ordinal);
+        if (rc != 1)
+            return rc; /* 0 the end, SESSION_WAIT, or a status */
+    } else if (s->iter) {
         const uint64_t *idx;
         eval_error err;
         int rc = space_iter_next(s->iter, &idx, &vals, &err);
@@ -254,8 +261,10 @@ static int next_job(void *ud, pool_job *pj)
         s->summary->interrupted = 1;
         return 0; /* what is under way is still delivered */
     }
-    const cutune_variant *v;
+    const cutune_variant *v = NULL;
     int rc = next_variant(s, &v);
+    if (rc == SESSION_WAIT)
+        return POOL_WAIT;
     if (rc <= 0) {
         if (rc < 0)
             s->status = rc;
@@ -616,6 +625,7 @@ int session_run_space(session *s, session_each each, void *user)
 {
     space_iter_free(s->iter); /* the listing starts over */
     s->iter = NULL;
+    s->feed = NULL;
     if ((!s->space && space_new(&s->space, s->m, NULL, 0) < 0) || space_iter_new(&s->iter, s->space) < 0)
         return CUTUNE_ENOMEM;
     s->batch_n = 0;
@@ -625,10 +635,25 @@ int session_run_space(session *s, session_each each, void *user)
     return run_pool(s, each, user);
 }
 
+int session_stream(session *s, session_feed feed, void *feed_user, session_each each, void *user)
+{
+    space_iter_free(s->iter); /* the stream is the source now */
+    s->iter = NULL;
+    s->batch_n = 0;
+    s->feed = feed;
+    s->feed_user = feed_user;
+    s->limit = 0;
+    s->produced = 0;
+    int rc = run_pool(s, each, user);
+    s->feed = NULL;
+    return rc;
+}
+
 int session_run(session *s, const value *values, const uint64_t *ordinals, int n, session_each each, void *user)
 {
     space_iter_free(s->iter); /* a batch is the source now */
     s->iter = NULL;
+    s->feed = NULL;
     s->batch_vals = values;
     s->batch_ordinals = ordinals;
     s->batch_n = n;

@@ -71,6 +71,20 @@ int session_run_space(session *s, session_each each, void *user);
  * another batch (binaries are reused across batches). Returns as session_run_space. */
 int session_run(session *s, const value *values, const uint64_t *ordinals, int n, session_each each, void *user);
 
+/* A stream's source: sets *vals (nparams values, valid until the next call) and
+ * *ordinal of the next configuration and returns 1; returns 0 at the end, SESSION_WAIT
+ * when it has nothing until a configuration in flight is delivered (a search waiting
+ * for outcomes; with nothing in flight, SESSION_WAIT is taken as the end), or a negative
+ * status to stop. */
+enum { SESSION_WAIT = 2 };
+typedef int (*session_feed)(void *user, const value **vals, uint64_t *ordinal);
+
+/* session_stream: compiles the configurations `feed` gives, a bounded window ahead,
+ * and calls `each` for each in the order fed, asking the feed for more whenever the
+ * window has room: the compile pool never drains between a search's proposals unless
+ * the search must wait for outcomes. Returns as session_run_space. */
+int session_stream(session *s, session_feed feed, void *feed_user, session_each each, void *user);
+
 /* session_close: releases the session and everything it owns; NULL is a no-op. */
 void session_close(session *s);
 

@@ -1,6 +1,5 @@
-/* tune.c - a tuning run's set-up, its loop chosen by strategy, and its summary
- * (tuner.h). Exhaustive streams the whole space through a compile session (the pool a
- * bounded window ahead of the GPU); every other strategy asks batches (search.c). */
+/* tune.c - a tuning run's set-up, its loop (search.c, the same for every strategy) and
+ * its summary (tuner.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,7 +89,7 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
     t->goal = (tuner_goal){m, t->vals, t->gpu.goal.prune, false, 0};
     if ((rc = tuner_search_settings(m, &spec->diags, &opts->search, size->valid, &t->set)) < 0)
         return rc; /* a diagnostic on the spec says why */
-    if (t->set.strategy != STRAT_EXHAUSTIVE && !t->set.budget && opts->limit)
+    if (!t->set.budget && opts->limit)
         t->set.budget = opts->limit; /* --limit N: at most N configurations, whatever the strategy */
     /* The first worker runs the reference: a reference that fails is a spec problem,
      * found before anything else runs. */
@@ -126,22 +125,12 @@ int tuner_tune(tuner *t)
     memset(&asum, 0, sizeof asum);
     t->started = sys_seconds();
     int rc;
-    if (t->set.strategy == STRAT_EXHAUSTIVE) {
-        session *s;
-        uint64_t total = t->size.valid_saturated || t->size.valid_estimated ? 0 : t->size.valid;
-        if (opts->limit && (total == 0 || opts->limit < total))
-            total = opts->limit;
-        if ((rc = tuner_session(t, &aopts, total, &asum, &s)) == CUTUNE_OK)
-            rc = session_run_space(s, tuner_each, t);
-        session_close(s);
-        if (rc == CUTUNE_ESTOPPED)
-            rc = t->status ? t->status : t->stop[0] ? CUTUNE_OK : rc;
-        if (rc == CUTUNE_OK && t->journal && !asum.interrupted && !t->status)
-            rc = tuner_read_back_rest(t, &aopts, &asum);
-    } else {
-        aopts.limit = 0;
-        rc = tuner_search(t, &aopts, &asum);
-    }
+    aopts.limit = 0; /* a budget now (tuner_new): the search driver's, as every budget */
+    rc = tuner_search(t, &aopts, &asum);
+    /* An exhaustive run that ran to its end stopped for no reason worth a word. */
+    if (t->set.strategy == STRAT_EXHAUSTIVE &&
+        (strcmp(t->stop, "space exhausted") == 0 || strcmp(t->stop, "strategy finished") == 0))
+        t->stop = "";
     cutune_tune_summary *s = &t->res->summary;
     snprintf(s->strategy, sizeof s->strategy, "%s", strategy_name(t->set.strategy));
     s->seed = t->set.seed;

@@ -118,7 +118,7 @@ typedef struct tuner {
     search_settings set;
     cutune_space_size size;    /* the space's size, as the facade counted it */
     double started;
-    uint64_t evaluations, since_improvement;
+    uint64_t evaluations;
     const char *stop;          /* why the search stopped ("" while it runs) */
     int status;                /* set when the run must stop */
     char err[512];
@@ -152,17 +152,14 @@ int tuner_tune(tuner *t);
 void tuner_free(tuner *t);
 
 /* tuner_each (loop.c): a session_each for the tuner (user: a tuner): one variant read
- * back from the journal, or run; journaled; the best updated; exhaustive's budgets. */
+ * back from the journal, or run; journaled; the best updated. */
 int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin);
 
 /* tuner_params_match: whether a journal line's params are the configuration `vals`. */
 bool tuner_params_match(const model *m, const value *vals, json_t *line);
 
-/* tuner_read_back_rest (loop.c): after an exhaustive run that stopped early, the journal
- * entries past that point join the results, read back. */
-int tuner_read_back_rest(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_summary *asum);
-
-/* tuner_search (search.c): the loop of every strategy but exhaustive. */
+/* tuner_search (search.c): the loop of every strategy: proposals streamed through a
+ * compile session, each run, journaled and told. */
 int tuner_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_summary *asum);
 
 #endif

@@ -273,6 +273,68 @@ static void test_batches(void **state)
     cutune_spec_free(spec);
 }
 
+/* A stream that, like a genetic generation, gives 3 configurations and then waits until
+ * they are delivered; it checks that it is asked again only after a delivery. */
+typedef struct stream {
+    value all[8][3];
+    int fed, waits, asked_while_waiting;
+    int delivered_at_wait;
+    seen *r;
+    bool never;             /* always SESSION_WAIT */
+} stream;
+
+static int stream_feed(void *user, const value **vals, uint64_t *ordinal)
+{
+    stream *st = user;
+    if (st->never)
+        return SESSION_WAIT;
+    if (st->fed == 8)
+        return 0;
+    if (st->fed % 3 == 0 && st->fed > 0 && st->r->n < st->fed) {
+        if (st->delivered_at_wait == st->r->n)
+            st->asked_while_waiting++; /* asked again with no delivery since the last wait */
+        st->delivered_at_wait = st->r->n;
+        st->waits++;
+        return SESSION_WAIT;
+    }
+    *vals = st->all[st->fed];
+    *ordinal = 100 + (uint64_t)st->fed;
+    st->fed++;
+    return 1;
+}
+
+static void test_stream(void **state)
+{
+    (void)state;
+    cutune_spec *spec = load("1024 * spread", NULL);
+    cutune_analyze_options o = options();
+    cutune_analyze_summary sum;
+    session *s;
+    assert_int_equal(session_open(&s, spec->model, &spec->diags, "sm_90", &o, true, &sum), CUTUNE_OK);
+    seen r = {0};
+    stream st = {.r = &r, .delivered_at_wait = -1};
+    for (int i = 0; i < 8; i++) { /* BLOCK, UNROLL, spread as listed */
+        st.all[i][0] = value_int(i / 4 ? 128 : 64);
+        st.all[i][1] = value_int((i / 2) % 2 ? 3 : 1);
+        st.all[i][2] = value_int(i % 2 + 1);
+    }
+    assert_int_equal(session_stream(s, stream_feed, &st, record, &r), CUTUNE_OK);
+    assert_int_equal(r.n, 8); /* every configuration fed, delivered once, in the order fed */
+    for (int i = 0; i < 8; i++) {
+        assert_int_equal(r.ordinal[i], 100 + i);
+        assert_int_equal(r.compiled[i], (i / 2) % 2 == 0);
+    }
+    assert_true(st.waits >= 2);               /* after the 3rd and the 6th */
+    assert_int_equal(st.asked_while_waiting, 0);
+    /* A stream that only ever waits, with nothing in flight: the end, not a hang. */
+    memset(&r, 0, sizeof r);
+    stream never = {.r = &r, .never = true};
+    assert_int_equal(session_stream(s, stream_feed, &never, record, &r), CUTUNE_OK);
+    assert_int_equal(r.n, 0);
+    session_close(s);
+    cutune_spec_free(spec);
+}
+
 static void test_open_errors(void **state)
 {
     (void)state;
@@ -302,6 +364,7 @@ int main(void)
         cmocka_unit_test(test_variant_of),
         cmocka_unit_test(test_space),
         cmocka_unit_test(test_batches),
+        cmocka_unit_test(test_stream),
         cmocka_unit_test(test_open_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
