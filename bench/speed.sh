@@ -4,6 +4,10 @@
 # to. Needs a GPU. Not a test: it prints figures, it asserts nothing.
 #
 #   bench/speed.sh [-n RUNS] [-c build/cutune] [OUT]     (OUT: results files; a temp dir)
+#   SPACES="sum_matrix sgemm" bench/speed.sh ...          only those spaces
+#
+# Spaces: issue 15's sum_matrix (104) and SGEMM (330 at n = 4096), examples/sweep.tune
+# (312), and a genetic search over 5 % of examples/sgemm.tune at n = 4096.
 #
 # Per run: wall (the process, /usr/bin/time), max RSS, Σ compile (NVRTC time summed),
 # compile threads, GPU time (the GPU thread over all variants, reference included), time
@@ -27,21 +31,26 @@ shift $((OPTIND - 1))
 out=${1:-$(mktemp -d)}
 mkdir -p "$out"
 
-# name spec kernel-tuner-seconds
+# name spec kernel-tuner-seconds [cutune options...]
 spaces=(
     "sum_matrix $here/speed/sum_matrix.tune 16.35"
     "sgemm $here/speed/sgemm.tune 138.6"
     "sweep $here/../examples/sweep.tune -"
+    "genetic $here/../examples/sgemm.tune - --strategy genetic --budget 5% --seed 1 --set n=4096"
 )
+[ -z "${SPACES:-}" ] || read -r -a only <<<"$SPACES" # SPACES="sum_matrix sgemm": only those
 
 printf '%-10s %3s %8s %7s %9s %7s %8s %9s %9s %8s %7s %7s  %s\n' space run wall_s rss_MB compile_s threads gpu_s first_s launches bound_s /bound KT/us winner
 for entry in "${spaces[@]}"; do
-    read -r name spec kt <<<"$entry"
+    read -r name spec kt extra <<<"$entry"
+    if [ -n "${only:-}" ] && [[ " ${only[*]} " != *" $name "* ]]; then
+        continue
+    fi
     for run in $(seq 1 "$runs"); do
         res=$out/$name-$run.json
         rm -rf "$out/cache-$name-$run" "$res" "$res.journal"
         CUTUNE_CACHE_DIR=$out/cache-$name-$run /usr/bin/time -f '%e %M' -o "$out/time-$name-$run" \
-            "$cutune" "$spec" --results "$res" --fresh --header "$out/$name-$run.h" >"$out/log-$name-$run" 2>&1 || {
+            "$cutune" "$spec" --results "$res" --fresh --header "$out/$name-$run.h" ${extra:-} >"$out/log-$name-$run" 2>&1 || {
             echo "$name run $run: cutune failed (exit $?), see $out/log-$name-$run" >&2
             continue
         }
