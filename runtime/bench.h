@@ -1,5 +1,6 @@
-/* bench.h - one binary on one device: its arguments (inputs restored from pristine
- * device copies, outputs poisoned), a checked run, the comparison of its outputs with
+/* bench.h - one binary on one device: its arguments (inputs made on the device by
+ * runtime/fill, bit for bit data_fill's values, kept as pristine device copies and
+ * restored from them before each variant; outputs poisoned), a checked run, the comparison of its outputs with
  * the reference's (kept on the device), and its timing.
  *
  * Takes plain sizes, types and values: what a spec says becomes these in tuner/. The
@@ -14,6 +15,7 @@
 
 #include "compare.h"
 #include "data.h"
+#include "fill.h"
 #include "measure.h"
 #include "outcome.h"
 
