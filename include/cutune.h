@@ -388,6 +388,9 @@ typedef struct cutune_measurement {
                                   verification and timing */
     double timing_seconds;     /* of which timing (warm-ups and repetitions) */
     int resumed;               /* 1: read back from the journal of an earlier, interrupted run */
+    int launches;              /* every launch of the variant on the GPU: the checked run, warm-ups and
+                                  timing (1: pruned on its checked run; 0: never launched, or not known:
+                                  a journal written before launches were counted) */
 } cutune_measurement;
 
 typedef struct cutune_tune_summary {
@@ -423,6 +426,8 @@ typedef struct cutune_tune_summary {
     uint64_t screened;         /* skipped on static information (guided), not evaluated */
     char stop_reason[32];      /* "budget", "time", "patience", "space exhausted", "strategy finished", or
                                   "" (exhaustive ran to its end, or was interrupted) */
+    double first_variant_seconds; /* when the first variant was sent to the GPU worker, in seconds from the
+                                  run's start (the tuner's set-up, after the device query); 0: none ran */
 } cutune_tune_summary;
 
 typedef struct cutune_tune_result cutune_tune_result;
