@@ -340,7 +340,8 @@ typedef struct cutune_tune_options {
     uint64_t limit;            /* tune only the first N configurations (0: all) */
     int flush_l2;              /* -1: as the spec's measure(flush_l2 = ...) says; 0: off; 1: on */
     double prune;              /* stop timing a variant whose objective is worse than the best so far by
-                                  this factor after 3 repetitions; 0: the default (1.5); < 0: never */
+                                  this factor (on its checked run already; docs/results-format.md's
+                                  race); 0: the default (1.5); < 0: never stop early */
     const char *results_path;  /* write the results JSON here (NULL: the spec's emit results, else none) */
     const volatile int *cancel; /* as for cutune_analyze: set to stop after the variant in hand */
     /* The journal: every outcome is appended and synced as soon as it exists, and a run
