@@ -123,14 +123,24 @@ int meas_download(meas_gpu *g, void *dst, CUdeviceptr src, size_t bytes, char *e
     return check(g, g->d->cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH", err, errsize);
 }
 
+/* A device-to-device copy or a memset runs on the legacy default stream and does not
+ * wait for the host, and the kernels run on a non-blocking stream, which does not wait
+ * for the legacy one: both are waited for here, so that an input is restored before
+ * the checked run starts and does not share the GPU with it (it is timed). */
 int meas_copy(meas_gpu *g, CUdeviceptr dst, CUdeviceptr src, size_t bytes, char *err, size_t errsize)
 {
-    return check(g, g->d->cuMemcpyDtoD(dst, src, bytes), "cuMemcpyDtoD", err, errsize);
+    return check(g, g->d->cuMemcpyDtoD(dst, src, bytes), "cuMemcpyDtoD", err, errsize) < 0 ||
+                   check(g, g->d->cuStreamSynchronize(NULL), "cuMemcpyDtoD (cuStreamSynchronize)", err, errsize) < 0
+               ? -1
+               : 0;
 }
 
 int meas_fill(meas_gpu *g, CUdeviceptr dst, unsigned char byte, size_t bytes, char *err, size_t errsize)
 {
-    return check(g, g->d->cuMemsetD8(dst, byte, bytes), "cuMemsetD8", err, errsize);
+    return check(g, g->d->cuMemsetD8(dst, byte, bytes), "cuMemsetD8", err, errsize) < 0 ||
+                   check(g, g->d->cuStreamSynchronize(NULL), "cuMemsetD8 (cuStreamSynchronize)", err, errsize) < 0
+               ? -1
+               : 0;
 }
 
 int meas_load(meas_gpu *g, const void *cubin, const char *symbol, const meas_launch *l, meas_kernel *out,

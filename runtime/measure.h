@@ -29,6 +29,7 @@ int meas_alloc(meas_gpu *g, size_t bytes, CUdeviceptr *out, char *err, size_t er
 void meas_free(meas_gpu *g, CUdeviceptr p);
 int meas_upload(meas_gpu *g, CUdeviceptr dst, const void *src, size_t bytes, char *err, size_t errsize);
 int meas_download(meas_gpu *g, void *dst, CUdeviceptr src, size_t bytes, char *err, size_t errsize);
+/* meas_copy and meas_fill (bytes set to `byte`) return once done on the device. */
 int meas_copy(meas_gpu *g, CUdeviceptr dst, CUdeviceptr src, size_t bytes, char *err, size_t errsize);
 int meas_fill(meas_gpu *g, CUdeviceptr dst, unsigned char byte, size_t bytes, char *err, size_t errsize);
 
