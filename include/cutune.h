@@ -340,7 +340,8 @@ typedef struct cutune_tune_options {
     uint64_t limit;            /* tune only the first N configurations (0: all) */
     int flush_l2;              /* -1: as the spec's measure(flush_l2 = ...) says; 0: off; 1: on */
     double prune;              /* stop timing a variant whose objective is worse than the best so far by
-                                  this factor after 3 repetitions; 0: the default (1.5); < 0: never */
+                                  this factor (on its checked run already; docs/results-format.md's
+                                  race); 0: the default (1.5); < 0: never stop early */
     const char *results_path;  /* write the results JSON here (NULL: the spec's emit results, else none) */
     const volatile int *cancel; /* as for cutune_analyze: set to stop after the variant in hand */
     /* The journal: every outcome is appended and synced as soon as it exists, and a run
@@ -388,6 +389,9 @@ typedef struct cutune_measurement {
                                   verification and timing */
     double timing_seconds;     /* of which timing (warm-ups and repetitions) */
     int resumed;               /* 1: read back from the journal of an earlier, interrupted run */
+    int launches;              /* every launch of the variant on the GPU: the checked run, warm-ups and
+                                  timing (1: pruned on its checked run; 0: never launched, or not known:
+                                  a journal written before launches were counted) */
 } cutune_measurement;
 
 typedef struct cutune_tune_summary {
@@ -423,6 +427,8 @@ typedef struct cutune_tune_summary {
     uint64_t screened;         /* skipped on static information (guided), not evaluated */
     char stop_reason[32];      /* "budget", "time", "patience", "space exhausted", "strategy finished", or
                                   "" (exhaustive ran to its end, or was interrupted) */
+    double first_variant_seconds; /* when the first variant was sent to the GPU worker, in seconds from the
+                                  run's start (the tuner's set-up, after the device query); 0: none ran */
 } cutune_tune_summary;
 
 typedef struct cutune_tune_result cutune_tune_result;

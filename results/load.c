@@ -160,6 +160,7 @@ static void load_header(loader *ld, json_t *root)
     s->threads = (int)record_int(json_object_get(sum, "threads"), 0);
     s->interrupted = json_is_true(json_object_get(sum, "interrupted"));
     s->resumed = (uint64_t)record_int(json_object_get(sum, "resumed"), 0);
+    s->first_variant_seconds = record_num(json_object_get(sum, "first_variant_seconds"), 0); /* absent: 0 */
 }
 
 static void load_root(loader *ld, json_t *root)

@@ -110,6 +110,7 @@ json_t *record_to_json(const cutune_tune_result *r, const record *rec)
     json_object_set_new(o, "duplicate", json_boolean(m->duplicate));
     json_object_set_new(o, "gpu_seconds", record_number(m->gpu_seconds));
     json_object_set_new(o, "timing_seconds", record_number(m->timing_seconds));
+    json_object_set_new(o, "launches", json_integer(m->launches));
     json_object_set_new(o, "resumed", json_boolean(m->resumed));
     return o;
 }
@@ -309,6 +310,7 @@ static void read_measurement(reader *rd, record *rec, json_t *j, outcome o)
     m->max_abs_error = record_num(json_object_get(j, "max_abs_error"), 0);
     m->gpu_seconds = record_num(json_object_get(j, "gpu_seconds"), 0);
     m->timing_seconds = record_num(json_object_get(j, "timing_seconds"), 0);
+    m->launches = small_of(json_object_get(j, "launches"), 0); /* absent (an older journal or file): 0 */
 }
 
 int record_from_json(cutune_tune_result *r, record *rec, json_t *j, record_read how, char *err, size_t errsize)

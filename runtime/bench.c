@@ -32,6 +32,8 @@ struct bench {
     void **argv;
     cmp_kernel cmps[DT_UINT64 + 1]; /* one per element type in use */
     bool cmp_ready[DT_UINT64 + 1];
+    fill_kernel fills[DT_UINT64 + 1]; /* initial contents, made on the device: one per type in use */
+    bool fill_ready[DT_UINT64 + 1];
     char err[512];
 };
 
@@ -73,6 +75,9 @@ void bench_close(bench *b)
     for (int k = 0; b->g && k <= DT_UINT64; k++)
         if (b->cmp_ready[k])
             cmp_release(b->g, &b->cmps[k]);
+    for (int k = 0; b->g && k <= DT_UINT64; k++)
+        if (b->fill_ready[k])
+            fill_release(b->g, &b->fills[k]);
     meas_close(b->g);
     if (b->d)
         drv_close(b->d);
@@ -112,15 +117,16 @@ static int prepare_args(bench *b, const bench_config *c)
             s->capacity = bytes;
         }
         if (a->has_init && s->pristine_count != s->count) {
-            void *host = malloc(bytes);
-            if (!host) {
-                snprintf(b->err, sizeof b->err, "out of memory for the contents of '%s'", a->name);
-                return -1;
+            /* Made on the device, bit for bit what data_fill makes on the host (fill.h):
+             * nothing of the size of the inputs is ever held on the host. The fill
+             * kernel is compiled once per element type per bench. */
+            if (!b->fill_ready[a->type]) {
+                if (fill_prepare(b->g, a->type, b->arch, &b->fills[a->type], b->err, sizeof b->err) < 0)
+                    return -1;
+                b->fill_ready[a->type] = true;
             }
-            data_fill(host, a->type, (size_t)s->count, &a->fill);
-            int rc = meas_upload(b->g, s->pristine, host, bytes, b->err, sizeof b->err);
-            free(host);
-            if (rc < 0)
+            if (fill_run(b->g, &b->fills[a->type], s->pristine, (size_t)s->count, &a->fill, b->err,
+                         sizeof b->err) < 0)
                 return -1;
             s->pristine_count = s->count;
         }
@@ -200,10 +206,16 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
     out->registers = k.registers;
     out->driver_blocks_per_sm = k.driver_blocks_per_sm;
     int rc = 0;
-    if (meas_run(b->g, &k, &l, b->err, sizeof b->err) < 0) {
+    /* The checked run; when timing follows, it is also the first (cold) sample, taken
+     * as a repetition is (after an L2 flush when flushing). */
+    double cold_ms = 0;
+    if ((ms ? meas_run_timed(b->g, &k, &l, ms->flush_l2, &cold_ms, b->err, sizeof b->err)
+            : meas_run(b->g, &k, &l, b->err, sizeof b->err)) < 0) {
         rc = failed(b, out, OUTCOME_LAUNCH_ERROR, b->err);
+        out->launches = 1;
         goto done;
     }
+    out->launches = 1;
     if (b->vf->present && ms) {
         int cmp_failed;
         char buf[512];
@@ -215,8 +227,9 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
     }
     if (ms) {
         double timing_started = sys_seconds();
-        int timed_rc = meas_time(b->g, &k, &l, ms, &out->times, b->err, sizeof b->err);
+        int timed_rc = meas_time(b->g, &k, &l, ms, cold_ms, &out->times, b->err, sizeof b->err);
         out->timing_seconds = sys_seconds() - timing_started;
+        out->launches = out->times.launches; /* the checked run included */
         if (timed_rc < 0) {
             rc = failed(b, out, OUTCOME_LAUNCH_ERROR, b->err);
             goto done;

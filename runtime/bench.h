@@ -1,10 +1,11 @@
-/* bench.h - one binary on one device: its arguments (inputs restored from pristine
- * device copies, outputs poisoned), a checked run, the comparison of its outputs with
+/* bench.h - one binary on one device: its arguments (inputs made on the device by
+ * runtime/fill, bit for bit data_fill's values, kept as pristine device copies and
+ * restored from them before each variant; outputs poisoned), a checked run, the comparison of its outputs with
  * the reference's (kept on the device), and its timing.
  *
  * Takes plain sizes, types and values: what a spec says becomes these in tuner/. The
- * objective and metrics stay above (a prune callback in meas_settings is how timing
- * learns of them). Every CUDA call goes through runtime/measure and runtime/compare. */
+ * objective and metrics stay above (a `worse` callback in meas_settings is how the
+ * race learns of them). Every CUDA call goes through runtime/measure and runtime/compare. */
 #ifndef CUTUNE_RUNTIME_BENCH_H
 #define CUTUNE_RUNTIME_BENCH_H
 
@@ -14,6 +15,7 @@
 
 #include "compare.h"
 #include "data.h"
+#include "fill.h"
 #include "measure.h"
 #include "outcome.h"
 
@@ -62,6 +64,7 @@ typedef struct bench_result {
     int registers, driver_blocks_per_sm; /* driver_blocks_per_sm: -1 when not loaded */
     bool timed, verified;
     meas_times times;
+    int launches;              /* every launch of the binary: checked run, warm-ups, timing (0: none) */
     double max_abs_error;
     double gpu_seconds, timing_seconds;
 } bench_result;
@@ -81,7 +84,7 @@ void bench_close(bench *b);
 /* bench_run: prepares the arguments of `c` (every buffer at its count, initial contents
  * restored, outputs poisoned with 0xFF bytes), loads the binary, runs it once and, when
  * `ms` is given, compares the verified outputs with the reference's (when one is kept)
- * and times it. Fills *out. Returns -1 when the context is lost (a sticky error: nothing
+ * and times it: that checked run is timed too, as the race's first sample (meas_time). Fills *out. Returns -1 when the context is lost (a sticky error: nothing
  * more can run in it), else 0 whatever the outcome. */
 int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const meas_settings *ms,
               bench_result *out);

@@ -123,14 +123,24 @@ int meas_download(meas_gpu *g, void *dst, CUdeviceptr src, size_t bytes, char *e
     return check(g, g->d->cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH", err, errsize);
 }
 
+/* A device-to-device copy or a memset runs on the legacy default stream and does not
+ * wait for the host, and the kernels run on a non-blocking stream, which does not wait
+ * for the legacy one: both are waited for here, so that an input is restored before
+ * the checked run starts and does not share the GPU with it (it is timed). */
 int meas_copy(meas_gpu *g, CUdeviceptr dst, CUdeviceptr src, size_t bytes, char *err, size_t errsize)
 {
-    return check(g, g->d->cuMemcpyDtoD(dst, src, bytes), "cuMemcpyDtoD", err, errsize);
+    return check(g, g->d->cuMemcpyDtoD(dst, src, bytes), "cuMemcpyDtoD", err, errsize) < 0 ||
+                   check(g, g->d->cuStreamSynchronize(NULL), "cuMemcpyDtoD (cuStreamSynchronize)", err, errsize) < 0
+               ? -1
+               : 0;
 }
 
 int meas_fill(meas_gpu *g, CUdeviceptr dst, unsigned char byte, size_t bytes, char *err, size_t errsize)
 {
-    return check(g, g->d->cuMemsetD8(dst, byte, bytes), "cuMemsetD8", err, errsize);
+    return check(g, g->d->cuMemsetD8(dst, byte, bytes), "cuMemsetD8", err, errsize) < 0 ||
+                   check(g, g->d->cuStreamSynchronize(NULL), "cuMemsetD8 (cuStreamSynchronize)", err, errsize) < 0
+               ? -1
+               : 0;
 }
 
 int meas_load(meas_gpu *g, const void *cubin, const char *symbol, const meas_launch *l, meas_kernel *out,
@@ -245,57 +255,100 @@ static void statistics(const double *samples, int n, double *sorted, meas_times 
     t->reps = n;
 }
 
-int meas_time(meas_gpu *g, const meas_kernel *k, const meas_launch *l, const meas_settings *s, meas_times *out,
-              char *err, size_t errsize)
+bool meas_race_cold(const meas_settings *s, double cold_ms)
+{
+    double warm = cold_ms - MEAS_COLD_MS;
+    return s->worse && s->prune > 0 && warm > 0 && s->worse(s->worse_ctx, warm, s->prune);
+}
+
+meas_next meas_race_next(const meas_settings *s, const meas_times *t)
+{
+    if (t->reps < 1)
+        return MEAS_MORE;
+    if (s->worse && s->prune > 0 && s->worse(s->worse_ctx, t->median_ms, s->prune))
+        return MEAS_PRUNED;
+    if (s->worse && s->contend > 0 && t->reps >= 2 && s->worse(s->worse_ctx, t->min_ms, s->contend))
+        return MEAS_PRUNED;
+    if (t->reps >= s->min_reps && t->spread <= s->spread)
+        return MEAS_DONE;
+    if (t->reps >= (s->max_reps > 0 ? s->max_reps : 1))
+        return MEAS_DONE;
+    return MEAS_MORE;
+}
+
+int meas_run_timed(meas_gpu *g, const meas_kernel *k, const meas_launch *l, bool flush, double *ms, char *err,
+                   size_t errsize)
+{
+    return sample(g, k, l, 1, flush, 0, ms, err, errsize);
+}
+
+int meas_time(meas_gpu *g, const meas_kernel *k, const meas_launch *l, const meas_settings *s, double cold_ms,
+              meas_times *out, char *err, size_t errsize)
 {
     memset(out, 0, sizeof *out);
     double t0 = sys_seconds();
-    for (int w = 0; w < s->warmup; w++)
-        if (launch(g, k, l, err, errsize) < 0)
-            return -1;
-    if (check(g, g->d->cuStreamSynchronize(g->stream), "the warm-up runs", err, errsize) < 0)
-        return -1;
-    /* The event timer resolves about half a microsecond: a kernel much shorter than
-     * min_sample_ms is launched several times per event pair. */
-    /* The shortest of three single launches: one sample alone can be a cold outlier
-     * (seen on the H100: a 7 us kernel's first timed launch above 50 us). */
-    double single = 0;
-    for (int i = 0; i < 3; i++) {
-        double one;
-        if (sample(g, k, l, 1, s->flush_l2, 0, &one, err, errsize) < 0)
-            return -1;
-        if (i == 0 || one < single)
-            single = one;
+    out->launches = 1; /* the checked run */
+    out->batch = 1;
+    double *samples = NULL;
+    if (meas_race_cold(s, cold_ms)) { /* a clear loser: its one (cold) sample is its figures */
+        statistics(&cold_ms, 1, (double[1]){0}, out);
+        out->pruned = true;
+        goto done;
     }
-    int batch = 1;
-    if (single < s->min_sample_ms) {
-        double want = ceil(s->min_sample_ms / (single > 1e-4 ? single : 1e-4));
-        batch = want > 1000 ? 1000 : (int)want;
-    }
-    out->batch = batch;
-    int cap = s->max_reps > 0 ? s->max_reps : 1;
-    double *samples = malloc(sizeof(double) * (size_t)cap * 2);
+    int cap = s->max_reps > 3 ? s->max_reps : 3;
+    samples = malloc(sizeof(double) * (size_t)cap * 2);
     if (!samples) {
         snprintf(err, errsize, "out of memory");
         return -1;
     }
     double *sorted = samples + cap;
-    int n = 0, rc = 0;
-    while (n < cap) {
-        if (sample(g, k, l, batch, s->flush_l2, (unsigned)n + 1, &samples[n], err, errsize) < 0) {
-            rc = -1;
-            break;
+    int n = 0, batch = 1;
+    if (cold_ms < MEAS_SHORT_MS) {
+        /* A short kernel: the cold first launches weigh (the checked run was the first
+         * warm-up), and the event timer resolves about half a microsecond, so one much
+         * shorter than min_sample_ms is launched several times per event pair, sized by
+         * the shortest of three single launches (one alone can be a cold outlier). */
+        for (int w = 1; w < s->warmup; w++, out->launches++)
+            if (launch(g, k, l, err, errsize) < 0)
+                goto fail;
+        if (check(g, g->d->cuStreamSynchronize(g->stream), "the warm-up runs", err, errsize) < 0)
+            goto fail;
+        double singles[3], single = 0;
+        for (int i = 0; i < 3; i++, out->launches++) {
+            if (sample(g, k, l, 1, s->flush_l2, 0, &singles[i], err, errsize) < 0)
+                goto fail;
+            if (i == 0 || singles[i] < single)
+                single = singles[i];
         }
+        if (single < s->min_sample_ms) {
+            double want = ceil(s->min_sample_ms / (single > 1e-4 ? single : 1e-4));
+            batch = want > 1000 ? 1000 : (int)want;
+        } else { /* batch 1: they are warm, flushed samples like any repetition */
+            memcpy(samples, singles, sizeof singles);
+            n = 3;
+        }
+    }
+    out->batch = batch;
+    meas_next next = MEAS_MORE;
+    if (n) {
+        statistics(samples, n, sorted, out);
+        next = meas_race_next(s, out);
+    }
+    while (next == MEAS_MORE && n < cap) {
+        if (sample(g, k, l, batch, s->flush_l2, (unsigned)n + 1, &samples[n], err, errsize) < 0)
+            goto fail;
+        out->launches += batch;
         n++;
         statistics(samples, n, sorted, out);
-        if (s->prune && n >= 3 && s->prune(s->prune_ctx, out->median_ms)) {
-            out->pruned = true;
-            break;
-        }
-        if (n >= s->min_reps && out->spread <= s->spread)
-            break;
+        next = meas_race_next(s, out);
     }
+    out->pruned = next == MEAS_PRUNED;
+done:
     free(samples);
     out->gpu_seconds = sys_seconds() - t0;
-    return rc;
+    return 0;
+fail:
+    free(samples);
+    out->gpu_seconds = sys_seconds() - t0;
+    return -1;
 }

@@ -29,6 +29,7 @@ int meas_alloc(meas_gpu *g, size_t bytes, CUdeviceptr *out, char *err, size_t er
 void meas_free(meas_gpu *g, CUdeviceptr p);
 int meas_upload(meas_gpu *g, CUdeviceptr dst, const void *src, size_t bytes, char *err, size_t errsize);
 int meas_download(meas_gpu *g, void *dst, CUdeviceptr src, size_t bytes, char *err, size_t errsize);
+/* meas_copy and meas_fill (bytes set to `byte`) return once done on the device. */
 int meas_copy(meas_gpu *g, CUdeviceptr dst, CUdeviceptr src, size_t bytes, char *err, size_t errsize);
 int meas_fill(meas_gpu *g, CUdeviceptr dst, unsigned char byte, size_t bytes, char *err, size_t errsize);
 
@@ -59,30 +60,63 @@ void meas_unload(meas_gpu *g, meas_kernel *k);
  * the kernel's execution in err. Returns 0 or -1. */
 int meas_run(meas_gpu *g, const meas_kernel *k, const meas_launch *l, char *err, size_t errsize);
 
+/* meas_run_timed: meas_run timed with an event pair on the stream (after an L2 flush
+ * when `flush`): *ms is the launch's time. Returns 0 or -1 with err, as meas_run. */
+int meas_run_timed(meas_gpu *g, const meas_kernel *k, const meas_launch *l, bool flush, double *ms, char *err,
+                   size_t errsize);
+
+/* The race (issue 15): how long a variant is timed depends on how it compares with the
+ * best so far. Its checked run is its first, cold sample; a short kernel (that sample
+ * under MEAS_SHORT_MS) gets the spec's warm-ups, the checked run counting as the first,
+ * and three single launches to size its batch; a long one neither. Then warm samples
+ * until meas_race_next says done or pruned. */
+#define MEAS_SHORT_MS 1.0      /* a cold sample under this: warm-ups and a batch size are needed */
+#define MEAS_COLD_MS 0.1       /* what a cold first launch may add (seen: a 7 us kernel's took 50 us) */
+
 typedef struct meas_settings {
-    int warmup;                  /* launches before timing */
+    int warmup;                  /* short kernels only: launches before timing, the checked run included */
     int min_reps, max_reps;      /* timed repetitions */
-    double spread;               /* stop once (q3 - q1) / median <= this, after min_reps */
-    bool flush_l2;               /* overwrite the flush buffer before each repetition (untimed) */
+    double spread;               /* done once (q3 - q1) / median <= this, after min_reps */
+    bool flush_l2;               /* overwrite the flush buffer before each sample (untimed) */
     double min_sample_ms;        /* launches are batched per event pair to last at least this */
-    /* Asked after each repetition from the third on: true stops timing this variant
-     * (it is clearly worse than the best so far). NULL: never. */
-    bool (*prune)(void *ctx, double median_ms);
-    void *prune_ctx;
+    /* worse(ctx, ms, factor): whether the objective at `ms` is worse than the best so
+     * far by more than `factor`; false while there is no best. NULL: never. */
+    bool (*worse)(void *ctx, double ms, double factor);
+    void *worse_ctx;
+    double prune;                /* > 0: a variant whose median is worse by this factor stops (pruned) */
+    double contend;              /* > 0: one whose fastest of >= 2 samples is worse by this stops too:
+                                    it cannot win, so it needs no full statistics */
 } meas_settings;
 
 typedef struct meas_times {
     double median_ms, min_ms, max_ms, q1_ms, q3_ms;
     double spread;               /* (q3 - q1) / median */
-    int reps;                    /* timed repetitions (event pairs) */
+    int reps;                    /* timed samples (event pairs) the statistics are over */
     int batch;                   /* launches per event pair */
     bool pruned;                 /* stopped early: clearly slower than the best so far */
+    int launches;                /* every launch of the variant: checked run, warm-ups, sizing, timed */
     double gpu_seconds;          /* wall time spent on this variant's timing */
 } meas_times;
 
-/* meas_time: warm-ups, then repetitions until the spread is small or max_reps, and the
- * statistics of the per-launch times. Returns 0, or -1 with err. */
-int meas_time(meas_gpu *g, const meas_kernel *k, const meas_launch *l, const meas_settings *s, meas_times *out,
-              char *err, size_t errsize);
+/* What the race does after a sample. */
+typedef enum meas_next { MEAS_MORE, MEAS_DONE, MEAS_PRUNED } meas_next;
+
+/* meas_race_cold: whether the checked run's cold sample `cold_ms` already prunes the
+ * variant: its objective at cold_ms - MEAS_COLD_MS (what is left when the cold launch's
+ * worst extra cost is taken off) is worse than the best by s->prune. Pure. */
+bool meas_race_cold(const meas_settings *s, double cold_ms);
+
+/* meas_race_next: after t->reps warm samples whose statistics are t: MEAS_PRUNED when
+ * the median is worse than the best by s->prune, or (from 2 samples) the fastest is
+ * worse by s->contend; MEAS_DONE once t->reps >= min_reps with spread <= s->spread, or
+ * t->reps >= max_reps (at least 1); else MEAS_MORE. Pure. */
+meas_next meas_race_next(const meas_settings *s, const meas_times *t);
+
+/* meas_time: after the checked run (its cold sample `cold_ms`, counted in launches),
+ * the race: maybe pruned at once; warm-ups and batch sizing for a short kernel; warm
+ * samples until meas_race_next stops, and their statistics (or the cold sample's alone
+ * when pruned at once). Returns 0, or -1 with err. */
+int meas_time(meas_gpu *g, const meas_kernel *k, const meas_launch *l, const meas_settings *s, double cold_ms,
+              meas_times *out, char *err, size_t errsize);
 
 #endif

@@ -202,7 +202,7 @@ static const field reply_fields[] = {
     F(K_F64, wk_reply, objective),
     FN(K_F64S, wk_reply, metrics, nmetrics),
     F(K_BOOL, wk_reply, verified), F(K_F64, wk_reply, max_abs_error), F(K_F64, wk_reply, gpu_seconds),
-    F(K_F64, wk_reply, timing_seconds),
+    F(K_F64, wk_reply, timing_seconds), F(K_INT, wk_reply, launches),
 };
 
 #define AT(msg, off, type) (*(type *)((char *)(msg) + (off)))

@@ -87,6 +87,7 @@ typedef struct wk_reply {
     const double *metrics;
     bool verified;
     double max_abs_error, gpu_seconds, timing_seconds;
+    int launches;              /* every launch of the variant (bench_result's) */
 } wk_reply;
 
 #define WK_MAX_ARRAY 100000 /* the most strings or metrics a message may carry */

@@ -34,11 +34,11 @@ bool tuner_better(const tuner_goal *g, double a, double b)
     return g->m->maximize ? a > b : a < b;
 }
 
-bool tuner_prune_now(void *ctx, double median_ms)
+bool tuner_worse(void *ctx, double ms, double factor)
 {
     const tuner_goal *g = ctx;
     double v;
-    if (!g->have_best || g->prune <= 0 || tuner_objective(g, median_ms, &v) < 0)
+    if (!g->have_best || factor <= 0 || tuner_objective(g, ms, &v) < 0)
         return false;
-    return g->m->maximize ? v * g->prune < g->best : v > g->best * g->prune;
+    return g->m->maximize ? v * factor < g->best : v > g->best * factor;
 }

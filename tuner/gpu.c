@@ -25,6 +25,8 @@
 
 enum { DEFAULT_FLUSH_FACTOR = 2 };     /* the flush buffer is twice the L2 */
 #define DEFAULT_PRUNE 1.5
+#define CONTEND 1.05                   /* the race: a variant whose fastest sample is 5 % worse than the
+                                          best cannot win, and needs no full statistics */
 #define MIN_SAMPLE_MS 0.05             /* event pairs last at least this (timer resolution ~0.5 us) */
 #define MIN_LIMIT_S 10.0               /* the least a derived per-variant time limit can be */
 #define SETUP_LIMIT_S 600.0            /* the worker's set-up (the reference) */
@@ -117,8 +119,12 @@ int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *o
     g->ms.spread = m->measure.spread;
     g->ms.flush_l2 = flush;
     g->ms.min_sample_ms = MIN_SAMPLE_MS;
-    g->ms.prune = tuner_prune_now;
-    g->ms.prune_ctx = &g->goal;
+    g->ms.worse = tuner_worse;
+    g->ms.worse_ctx = &g->goal;
+    g->ms.prune = g->goal.prune > 0 ? g->goal.prune : 0;
+    g->ms.contend = g->goal.prune > 0 ? CONTEND : 0; /* --prune -1: every variant timed in full */
+    g->run_started = sys_seconds();
+    g->first_sent = false;
     g->proc.pid = 0;
     return CUTUNE_OK;
 }
@@ -195,6 +201,7 @@ static bool serve(tuner_gpu *g, const wk_request *q, wk_reply *r, double *metric
     r->max_abs_error = br->max_abs_error;
     r->gpu_seconds = br->gpu_seconds;
     r->timing_seconds = br->timing_seconds;
+    r->launches = br->launches;
     if (br->timed) {
         const meas_times *tm = &br->times;
         r->timed = true;
@@ -312,6 +319,7 @@ static void record_reply(tuner_gpu *g, const wk_reply *r, record *rec)
     m->max_abs_error = r->max_abs_error;
     m->gpu_seconds = r->gpu_seconds;
     m->timing_seconds = r->timing_seconds;
+    m->launches = r->launches;
 }
 
 /* The worker is gone (killed or dead) while running a variant: rec says why. */
@@ -340,6 +348,10 @@ int tuner_gpu_run(tuner_gpu *g, const session_binary *bin, const cutune_variant 
     wk_frame f = WK_FRAME_INIT;
     wk_encode_request(&f, &q);
     double started = sys_seconds();
+    if (!g->first_sent) { /* the first variant reaches the GPU now */
+        g->first_sent = true;
+        g->res->summary.first_variant_seconds = started - g->run_started;
+    }
     rc = wk_exchange(&g->proc, &f, g->limit_s);
     arena *a = rc == 0 ? arena_new() : NULL;
     wk_reply r;

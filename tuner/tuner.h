@@ -27,7 +27,7 @@
 typedef struct tuner_goal {
     const model *m;
     const value *vals;         /* the configuration judged (borrowed) */
-    double prune;              /* timing stops when this much worse than the best; <= 0: never */
+    double prune;              /* the race prunes what is this much worse than the best; <= 0: never */
     bool have_best;
     double best;               /* the best objective so far */
 } tuner_goal;
@@ -42,9 +42,10 @@ void tuner_metrics(const tuner_goal *g, double median_ms, double *out);
 /* tuner_better: whether objective a beats b (the spec says which way). */
 bool tuner_better(const tuner_goal *g, double a, double b);
 
-/* tuner_prune_now: meas_settings' prune callback (ctx: a tuner_goal): true when the
- * objective at the median so far is worse than the best by the prune factor. */
-bool tuner_prune_now(void *ctx, double median_ms);
+/* tuner_worse: meas_settings' worse callback (ctx: a tuner_goal): true when the
+ * objective at `ms` is worse than the best so far by more than `factor` (> 0); false
+ * without a best, or when the objective cannot be evaluated. */
+bool tuner_worse(void *ctx, double ms, double factor);
 
 /* ---- the GPU worker (gpu.c, reference.c) ------------------------------------------- */
 
@@ -68,6 +69,8 @@ typedef struct tuner_gpu {
     /* The tuner's side. */
     wk_proc proc;              /* pid 0: no worker runs */
     double limit_s;            /* a variant's time limit; derived at the first start when 0 */
+    double run_started;        /* sys_seconds() at tuner_gpu_init: the run's start */
+    bool first_sent;           /* a variant has been sent to a worker (first_variant_seconds is set) */
     char err[512];
 } tuner_gpu;
 

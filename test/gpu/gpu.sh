@@ -44,8 +44,9 @@ for r in res:
         check(tag + " repetitions", r["pruned"] or r["reps"] >= 5)
         # 1 Mi elements take a few microseconds: below the 50 us floor, so batched
         # (the register-heavy variants compute for longer)
+        # (unless the race stopped it on its checked run: one launch, batch 1)
         if p["HEAVY"] == 0:
-            check(tag + " batched per event pair", r["batch"] > 1)
+            check(tag + " batched per event pair", r["batch"] > 1 or r["launches"] == 1)
         check(tag + " metric", r["metrics"]["GBps"] > 0 and abs(r["objective"] - r["metrics"]["GBps"]) < 1e-9)
         occ = r["occupancy"]
         check(tag + " model occupancy = driver's (%s vs %s)" % (occ["blocks_per_sm"], occ["driver_blocks_per_sm"]),

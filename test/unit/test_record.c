@@ -71,6 +71,7 @@ static record *full_record(cutune_tune_result *r, outcome o, double objective)
     m->verified = 1, m->max_abs_error = 2.5e-7;
     m->compile_seconds = 1.75, m->cached = 1, m->duplicate = 0;
     m->gpu_seconds = 0.125, m->timing_seconds = 0.0625, m->resumed = 0;
+    m->launches = o == OUTCOME_OK ? 13 : 1;
     return rec;
 }
 
@@ -137,6 +138,7 @@ static void same_record(const record *a, const record *b)
     assert_int_equal(x->duplicate, y->duplicate);
     same_double(x->gpu_seconds, y->gpu_seconds);
     same_double(x->timing_seconds, y->timing_seconds);
+    assert_int_equal(x->launches, y->launches);
     assert_int_equal(x->resumed, y->resumed);
 }
 
@@ -226,6 +228,15 @@ static void test_resume_and_refusals(void **state)
     record_from_json(r, resumed, j, RECORD_RESUME, NULL, 0);
     assert_int_equal(resumed->out, OUTCOME_WRONG);
     assert_false(resumed->m.timed);
+    assert_int_equal(resumed->m.launches, 13);
+    /* A journal written before launches were counted still resumes: 0, not known. */
+    json_object_del(j, "launches");
+    json_object_set_new(j, "status", json_string("ok"));
+    assert_int_equal(record_from_json(r, resumed, j, RECORD_RESUME, NULL, 0), 0);
+    assert_int_equal(resumed->out, OUTCOME_OK);
+    assert_true(resumed->m.timed);
+    assert_int_equal(resumed->m.reps, 200);
+    assert_int_equal(resumed->m.launches, 0);
     /* A results file's entry with an unknown status, or none, is refused with a reason. */
     char err[200] = "";
     record *whole = result_append(r);

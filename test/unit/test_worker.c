@@ -53,7 +53,7 @@ static void test_reply_and_setup_round_trip(void **state)
     wk_reply r;
     memset(&r, 0, sizeof r);
     r = (wk_reply){OUTCOME_WRONG, true, "'y': 1 of 4 elements differ", 40, -1, true, 0.5, 0.4, 0.9, 0.45, 0.55,
-                   0.2, 17, 8, true, 123.0, 3, metrics, false, 1e-3, 0.75, 0.5};
+                   0.2, 17, 8, true, 123.0, 3, metrics, false, 1e-3, 0.75, 0.5, 29};
     wk_frame f = WK_FRAME_INIT;
     wk_encode_reply(&f, &r);
     arena *a = arena_new();
@@ -71,6 +71,7 @@ static void test_reply_and_setup_round_trip(void **state)
     assert_true(d.gpu_seconds == 0.75 && d.timing_seconds == 0.5);
     assert_int_equal(d.reps, 17);
     assert_int_equal(d.batch, 8);
+    assert_int_equal(d.launches, 29);
     assert_int_equal(d.nmetrics, 3);
     assert_true(d.metrics[0] == 1.5 && isnan(d.metrics[1]) && d.metrics[2] == -3e300);
 

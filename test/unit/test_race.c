@@ -1,0 +1,141 @@
+/* test_race.c - the race's decisions (runtime/measure.h: meas_race_cold,
+ * meas_race_next) without a GPU: a clear loser stops on its cold checked run, a short
+ * kernel's cold outlier does not, a variant that cannot win stops after two samples, a
+ * contender gets min_reps and the spread rule, max_reps bounds it, and nothing stops
+ * early without a best or with pruning off. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "runtime/measure.h"
+
+/* A best so far of `best` ms, time as the objective (minimised). */
+typedef struct judge {
+    bool have_best;
+    double best;
+    int asked;
+} judge;
+
+static bool worse(void *ctx, double ms, double factor)
+{
+    judge *j = ctx;
+    j->asked++;
+    return j->have_best && ms > j->best * factor;
+}
+
+static meas_settings settings(judge *j)
+{
+    meas_settings s = {3, 3, 20, 0.02, true, 0.05, worse, j, 1.5, 1.05};
+    return s;
+}
+
+/* Statistics of n samples, as meas_time keeps them (only what the rules read). */
+static meas_times times(double median, double min, double spread, int reps)
+{
+    meas_times t;
+    memset(&t, 0, sizeof t);
+    t.median_ms = median;
+    t.min_ms = min;
+    t.spread = spread;
+    t.reps = reps;
+    return t;
+}
+
+static void test_cold_prunes_a_clear_loser(void **state)
+{
+    (void)state;
+    judge j = {true, 1.0, 0};
+    meas_settings s = settings(&j);
+    assert_true(meas_race_cold(&s, 8.0));  /* 8x the best */
+    assert_true(meas_race_cold(&s, 1.61)); /* 1.51 after the cold allowance: still beyond 1.5x */
+    assert_false(meas_race_cold(&s, 1.59)); /* within the allowance of the factor: timed on */
+    assert_false(meas_race_cold(&s, 1.2));
+}
+
+static void test_cold_outlier_of_a_short_kernel_is_not_trusted(void **state)
+{
+    (void)state;
+    judge j = {true, 0.007, 0}; /* a 7 us best; the cold launch of a 7 us kernel took 50 us */
+    meas_settings s = settings(&j);
+    assert_false(meas_race_cold(&s, 0.05));
+    assert_false(meas_race_cold(&s, MEAS_COLD_MS)); /* nothing left after the allowance */
+    assert_true(meas_race_cold(&s, MEAS_COLD_MS + 0.02)); /* 20 us beyond it: 3x the best */
+}
+
+static void test_nothing_stops_without_a_best_or_pruning(void **state)
+{
+    (void)state;
+    judge j = {false, 0, 0};
+    meas_settings s = settings(&j);
+    assert_false(meas_race_cold(&s, 100.0));
+    meas_times t = times(100.0, 99.0, 0.5, 2);
+    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE); /* spread too wide, under max_reps */
+    j.have_best = true;
+    j.best = 1.0;
+    s.prune = 0;
+    s.contend = 0; /* --prune -1 */
+    assert_false(meas_race_cold(&s, 100.0));
+    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
+    s.worse = NULL;
+    s.prune = 1.5;
+    s.contend = 1.05;
+    assert_false(meas_race_cold(&s, 100.0));
+    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
+}
+
+static void test_warm_samples(void **state)
+{
+    (void)state;
+    judge j = {true, 1.0, 0};
+    meas_settings s = settings(&j);
+    /* No sample yet: more. */
+    meas_times t = times(0, 0, 0, 0);
+    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
+    /* One warm sample 1.6x the best: pruned by the factor at once. */
+    t = times(1.6, 1.6, 0, 1);
+    assert_int_equal(meas_race_next(&s, &t), MEAS_PRUNED);
+    /* One sample 20 % behind: one sample is not enough to give up on it... */
+    t = times(1.2, 1.2, 0, 1);
+    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
+    /* ...two whose fastest is still 20 % behind are: it cannot win. */
+    t = times(1.25, 1.2, 0.05, 2);
+    assert_int_equal(meas_race_next(&s, &t), MEAS_PRUNED);
+    /* A contender (fastest within 5 %) gets the full statistics: min_reps... */
+    t = times(1.03, 1.01, 0.0, 2);
+    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
+    t = times(1.03, 1.01, 0.01, 3);
+    assert_int_equal(meas_race_next(&s, &t), MEAS_DONE);
+    /* ...and the spread rule past them, up to max_reps. */
+    t = times(1.03, 1.01, 0.1, 3);
+    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
+    t = times(1.03, 1.01, 0.1, 19);
+    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
+    t = times(1.03, 1.01, 0.1, 20);
+    assert_int_equal(meas_race_next(&s, &t), MEAS_DONE);
+    /* A new best (faster than the best so far) is timed in full as well. */
+    t = times(0.5, 0.49, 0.1, 2);
+    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
+    t = times(0.5, 0.49, 0.01, 3);
+    assert_int_equal(meas_race_next(&s, &t), MEAS_DONE);
+    /* max_reps 0 reads as 1. */
+    s.max_reps = 0;
+    t = times(1.0, 1.0, 0.5, 1);
+    assert_int_equal(meas_race_next(&s, &t), MEAS_DONE);
+    assert_true(j.asked > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cold_prunes_a_clear_loser),
+        cmocka_unit_test(test_cold_outlier_of_a_short_kernel_is_not_trusted),
+        cmocka_unit_test(test_nothing_stops_without_a_best_or_pruning),
+        cmocka_unit_test(test_warm_samples),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
