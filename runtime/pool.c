@@ -330,7 +330,7 @@ int pool_run(int threads, int window, cache *c, const pool_hooks *hooks, void *u
         if (up == 0) {
             p.processes = false;
             snprintf(stats->warning, sizeof stats->warning,
-                     "compile worker processes could not be started (%s): compiling in %d threads of this process",
+                     "compile worker processes could not be started (%s): compiling in %d thread(s) of this process",
                      why, threads);
         }
     }

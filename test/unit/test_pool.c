@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -204,6 +205,38 @@ static void test_worker_deadline(void **state)
     unsetenv("CUTUNE_COMPILE_TIMEOUT");
 }
 
+/* No descriptors left for the workers' pipes: the pool compiles in its threads and
+ * says why in the warning. */
+static void test_fallback_to_threads(void **state)
+{
+    (void)state;
+    static run r;
+    setup_run(&r, -1, -1, "");
+    int lowest = dup(0);
+    assert_true(lowest >= 0);
+    close(lowest);
+    struct rlimit old, low;
+    assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+    low = old;
+    low.rlim_cur = (rlim_t)lowest + 2; /* one pipe, not the second */
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+    pool_stats st;
+    setenv("CUTUNE_COMPILE_WORKERS", "processes", 1);
+    pool_hooks hooks = {next, done, NULL};
+    char err[256];
+    int rc = pool_run(1, 0, NULL, &hooks, &r, &st, err, sizeof err);
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+    assert_int_equal(rc, 0);
+    assert_false(st.processes);
+    if (!strstr(st.warning, "could not be started") || !strstr(st.warning, "compiling in 1 thread(s)"))
+        fail_msg("warning: \"%s\"", st.warning);
+    assert_int_equal(r.delivered, NJOBS);
+    for (int i = 0; i < NJOBS; i++)
+        assert_true(r.outs[i].ok && r.outs[i].cubin_size > 0);
+    assert_no_children();
+    free_run(&r);
+}
+
 int main(void)
 {
     /* Without NVRTC support for sm_90 there is nothing to compile. */
@@ -214,6 +247,7 @@ int main(void)
         cmocka_unit_test(test_worker_killed),
         cmocka_unit_test(test_worker_exits),
         cmocka_unit_test(test_worker_deadline),
+        cmocka_unit_test(test_fallback_to_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
