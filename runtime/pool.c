@@ -91,14 +91,21 @@ static void close_other_fds(int keep1, int keep2)
     int self = dirfd(d);
     struct dirent *e;
     int fds[256], n = 0;
+    bool more = false;
     while ((e = readdir(d)) != NULL) {
         int fd = atoi(e->d_name);
-        if (fd > 2 && fd != keep1 && fd != keep2 && fd != self && n < 256)
-            fds[n++] = fd;
+        if (fd > 2 && fd != keep1 && fd != keep2 && fd != self) {
+            if (n < 256)
+                fds[n++] = fd;
+            else
+                more = true;
+        }
     }
     closedir(d);
     for (int i = 0; i < n; i++)
         close(fds[i]);
+    if (more) /* closed while listing would skip entries: list again */
+        close_other_fds(keep1, keep2);
 }
 
 /* The compile worker's body (the child, forked by wk_start): reads compile jobs until
