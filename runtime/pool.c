@@ -328,7 +328,7 @@ int pool_run(int threads, int window, cache *c, const pool_hooks *hooks, void *u
     if (p.processes) {
         /* Fork the workers now, before this pool's threads exist: the children start
          * from a process with one thread in it (a worker lost later is replaced from a
-         * pool thread: see start_worker's note in docs/architecture.md). */
+         * pool thread: docs/architecture.md says why that is safe). */
         char why[256] = "";
         int up = 0;
         for (int i = 0; i < threads; i++)

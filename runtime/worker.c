@@ -378,7 +378,7 @@ int wk_start(wk_proc *p, wk_body body, void *ctx, char *err, size_t errsize)
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
-        snprintf(err, errsize, "cannot start the GPU worker: %s", strerror(errno));
+        snprintf(err, errsize, "cannot start a worker process: %s", strerror(errno));
         close(to[0]);
         close(to[1]);
         close(from[0]);
