@@ -227,6 +227,8 @@ int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyz
             fprintf(stderr, "cache: %s\n", sum.cache_dir);
         if (sum.cache_warning[0])
             fprintf(stderr, "warning: %s\n", sum.cache_warning);
+        if (sum.compile_warning[0])
+            fprintf(stderr, "warning: %s\n", sum.compile_warning);
         if (sum.interrupted)
             fprintf(stderr, "interrupted: the table covers the first %llu configurations only\n",
                     (unsigned long long)sum.variants);

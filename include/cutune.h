@@ -304,6 +304,8 @@ typedef struct cutune_analyze_summary {
     char cache_dir[1024];      /* "" when the cache is off */
     char cache_warning[512];   /* a problem with the cache (the analysis went on without it) */
     int interrupted;           /* stopped early through `cancel` */
+    char compile_warning[256]; /* why NVRTC ran in this process's threads rather than in compile
+                                  worker processes ("" when it did not fall back) */
 } cutune_analyze_summary;
 
 /* cutune_analyze: compiles every valid configuration's variant for one architecture

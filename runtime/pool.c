@@ -2,14 +2,18 @@
 #define _GNU_SOURCE /* sched_getaffinity */
 #include "pool.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include "../base/sys.h"
+#include "worker.h"
 
 enum { SLOT_EMPTY, SLOT_READY, SLOT_RUNNING, SLOT_DONE };
 
@@ -29,8 +33,37 @@ typedef struct pool {
     uint64_t produced, started;
     bool shutdown;
     cache *cache;
-    pool_stats *stats;        /* cache_errors/cache_error, updated under lock */
+    pool_stats *stats;        /* cache_errors/cache_error, worker_losses: under lock */
+    bool processes;           /* compile in `workers` (else with compile_run here) */
+    wk_proc *workers;         /* one per thread, pid 0 when none runs (started lazily) */
+    double timeout_s;         /* one compile's deadline in a worker */
 } pool;
+
+/* The settings from the environment (pool.h): worker processes or threads, and one
+ * compile's deadline in a worker. Values that do not parse keep the defaults. */
+static void pool_settings(bool *processes, double *timeout_s)
+{
+    const char *mode = getenv("CUTUNE_COMPILE_WORKERS");
+    *processes = !(mode && strcmp(mode, "threads") == 0);
+    *timeout_s = 300;
+    const char *t = getenv("CUTUNE_COMPILE_TIMEOUT");
+    if (t && *t) {
+        char *end;
+        double v = strtod(t, &end);
+        if (*end == '\0' && v > 0)
+            *timeout_s = v;
+    }
+}
+
+/* One worker thread's arguments: the pool and its index (its compile worker's). */
+typedef struct thread_arg {
+    pool *p;
+    int index;
+} thread_arg;
+
+static void (*child_hook)(const compile_job *job);
+
+void pool_set_child_hook(void (*hook)(const compile_job *job)) { child_hook = hook; }
 
 int pool_default_threads(void)
 {
@@ -41,8 +74,171 @@ int pool_default_threads(void)
     return n > 0 ? (int)n : 1;
 }
 
-/* One job: the cache first, NVRTC on a miss, then the cache again. */
-static void run_job(pool *p, slot *s)
+/* ---- compile worker processes ------------------------------------------------------ */
+
+/* In the child: closes every descriptor but the standard ones and its two pipes, so
+ * that no other worker's pipe (nor the GPU worker's, nor a cache file) stays open in
+ * it: a pipe's reader must see EOF when its one writer closes it. */
+static void close_other_fds(int keep1, int keep2)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d) {
+        for (int fd = 3; fd < 1024; fd++)
+            if (fd != keep1 && fd != keep2)
+                close(fd);
+        return;
+    }
+    int self = dirfd(d);
+    struct dirent *e;
+    int fds[256], n = 0;
+    bool more = false;
+    while ((e = readdir(d)) != NULL) {
+        int fd = atoi(e->d_name);
+        if (fd > 2 && fd != keep1 && fd != keep2 && fd != self) {
+            if (n < 256)
+                fds[n++] = fd;
+            else
+                more = true;
+        }
+    }
+    closedir(d);
+    for (int i = 0; i < n; i++)
+        close(fds[i]);
+    if (more) /* closed while listing would skip entries: list again */
+        close_other_fds(keep1, keep2);
+}
+
+/* The compile worker's body (the child, forked by wk_start): reads compile jobs until
+ * EOF, answers each with compile_run's result. Only this process's own memory is used:
+ * the pool's lock and the cache are never touched here. 0 on EOF, 1 on a broken pipe
+ * or an unreadable job. */
+static int compile_worker_body(void *ctx, int in, int out)
+{
+    (void)ctx;
+    close_other_fds(in, out);
+    sigset_t pipe_set;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    pthread_sigmask(SIG_UNBLOCK, &pipe_set, NULL); /* the parent's thread blocked it */
+    wk_frame f = WK_FRAME_INIT;
+    arena *a = arena_new();
+    int rc = a ? 0 : 1;
+    while (rc == 0) {
+        int got = wk_recv(in, &f, 0);
+        if (got < 0)
+            break; /* EOF: the pool is done */
+        arena_reset(a);
+        compile_job job;
+        memset(&job, 0, sizeof job);
+        if (wk_decode_compile_job(&f, a, &job) < 0) {
+            rc = 1;
+            break;
+        }
+        if (child_hook)
+            child_hook(&job);
+        wk_compiled answer;
+        memset(&answer, 0, sizeof answer);
+        char err[256] = "";
+        answer.nvrtc_ran = compile_run(&job, &answer.out, err, sizeof err) == 0;
+        answer.error = err;
+        wk_frame_reset(&f);
+        wk_encode_compiled(&f, &answer);
+        compile_output_free(&answer.out);
+        if (wk_send(out, &f) < 0)
+            rc = 1;
+    }
+    wk_frame_free(&f);
+    arena_free(a);
+    return rc;
+}
+
+/* Copies `n` bytes (a string when `nul`) to the heap; NULL when out of memory. */
+static void *heap_copy(const void *src, size_t n, bool nul)
+{
+    char *d = malloc(n + (nul ? 1 : 0) + (n == 0));
+    if (d) {
+        if (n)
+            memcpy(d, src, n);
+        if (nul)
+            d[n] = '\0';
+    }
+    return d;
+}
+
+/* Compiles `job` in compile worker `w` (started first when none runs). Returns like
+ * compile_run; a worker that died or overran the deadline is an outcome (ok = false,
+ * the reason as the log) with *keep_out_of_cache set, and is reaped (the next job
+ * starts another); 1 when no worker could be started (the caller compiles here). */
+static int compile_in_worker(pool *p, int w, const compile_job *job, compile_output *out, bool *keep_out_of_cache,
+                             char *err, size_t errsize)
+{
+    memset(out, 0, sizeof *out);
+    wk_proc *proc = &p->workers[w];
+    char why[256];
+    if (!proc->pid && wk_start(proc, compile_worker_body, NULL, why, sizeof why) < 0)
+        return 1;
+    double t0 = sys_seconds();
+    wk_frame f = WK_FRAME_INIT;
+    wk_encode_compile_job(&f, job);
+    int rc = wk_exchange(proc, &f, p->timeout_s);
+    arena *a = NULL;
+    wk_compiled answer;
+    memset(&answer, 0, sizeof answer);
+    if (rc == 0) {
+        a = arena_new();
+        if (!a || wk_decode_compiled(&f, a, &answer) < 0)
+            rc = -3;
+    }
+    wk_frame_free(&f);
+    if (rc < 0) {
+        /* Dead, hung or talking nonsense: kill it (no-op when dead), reap it, say why. */
+        int status = wk_stop(proc, true);
+        char how[128];
+        wk_describe(status, how, sizeof how);
+        if (rc == -2)
+            snprintf(why, sizeof why, "NVRTC ran past the compile deadline of %g s (CUTUNE_COMPILE_TIMEOUT); its worker was killed", p->timeout_s);
+        else if (rc == -3)
+            snprintf(why, sizeof why, "the compile worker's answer could not be read; it was stopped (%s)", how);
+        else
+            snprintf(why, sizeof why, "the compile worker died while compiling this variant (%s)", how);
+        arena_free(a);
+        out->log = heap_copy(why, strlen(why), true);
+        if (!out->log) {
+            snprintf(err, errsize, "out of memory");
+            return -1;
+        }
+        out->ok = false;
+        out->seconds = sys_seconds() - t0;
+        *keep_out_of_cache = true;
+        pthread_mutex_lock(&p->lock);
+        p->stats->worker_losses++;
+        pthread_mutex_unlock(&p->lock);
+        return 0;
+    }
+    if (!answer.nvrtc_ran) {
+        snprintf(err, errsize, "%s", answer.error);
+        arena_free(a);
+        return -1;
+    }
+    *out = answer.out; /* the scalars; the storage is copied out of the arena below */
+    out->cached = false;
+    out->log = heap_copy(answer.out.log, strlen(answer.out.log), true);
+    out->lowered_name = answer.out.ok ? heap_copy(answer.out.lowered_name, strlen(answer.out.lowered_name), true) : NULL;
+    out->cubin = answer.out.ok ? heap_copy(answer.out.cubin, answer.out.cubin_size, false) : NULL;
+    if (!answer.out.ok)
+        out->cubin_size = 0;
+    arena_free(a);
+    if (!out->log || (answer.out.ok && (!out->lowered_name || !out->cubin))) {
+        compile_output_free(out);
+        snprintf(err, errsize, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+/* One job: the cache first, NVRTC on a miss (in worker `w`'s process, or here), then
+ * the cache again. */
+static void run_job(pool *p, int w, slot *s)
 {
     if (s->job.skip)
         return;
@@ -57,12 +253,16 @@ static void run_job(pool *p, slot *s)
         if (have_key && cache_get(p->cache, &key, &s->out) == 1)
             return;
     }
-    if (compile_run(&s->job.job, &s->out, s->error, sizeof s->error) < 0) {
+    bool keep_out = false;
+    int rc = p->processes ? compile_in_worker(p, w, &s->job.job, &s->out, &keep_out, s->error, sizeof s->error) : 1;
+    if (rc == 1) /* in this process: threads mode, or no worker could be started */
+        rc = compile_run(&s->job.job, &s->out, s->error, sizeof s->error);
+    if (rc < 0) {
         s->failed = true;
         return;
     }
     s->error[0] = '\0';
-    if (have_key && cache_put(p->cache, &key, &s->out, err, sizeof err) < 0) {
+    if (have_key && !keep_out && cache_put(p->cache, &key, &s->out, err, sizeof err) < 0) {
         pthread_mutex_lock(&p->lock);
         if (p->stats->cache_errors++ == 0)
             snprintf(p->stats->cache_error, sizeof p->stats->cache_error, "%s", err);
@@ -72,7 +272,14 @@ static void run_job(pool *p, slot *s)
 
 static void *worker(void *arg)
 {
-    pool *p = arg;
+    pool *p = ((thread_arg *)arg)->p;
+    int index = ((thread_arg *)arg)->index;
+    /* A write to a compile worker that just died must fail with EPIPE, not kill the
+     * process: SIGPIPE is thread-directed, so blocking it here is enough. */
+    sigset_t pipe_set;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_set, NULL);
     pthread_mutex_lock(&p->lock);
     for (;;) {
         while (!p->shutdown && p->started == p->produced)
@@ -82,7 +289,7 @@ static void *worker(void *arg)
         slot *s = &p->slots[p->started++ % p->window];
         s->state = SLOT_RUNNING;
         pthread_mutex_unlock(&p->lock);
-        run_job(p, s);
+        run_job(p, index, s);
         pthread_mutex_lock(&p->lock);
         s->state = SLOT_DONE;
         pthread_cond_broadcast(&p->finished);
@@ -107,19 +314,43 @@ int pool_run(int threads, int window, cache *c, const pool_hooks *hooks, void *u
     p.stats = stats;
     p.slots = calloc((size_t)window, sizeof(slot));
     pthread_t *tids = calloc((size_t)threads, sizeof(pthread_t));
-    if (!p.slots || !tids) {
+    thread_arg *args = calloc((size_t)threads, sizeof(thread_arg));
+    p.workers = calloc((size_t)threads, sizeof(wk_proc));
+    if (!p.slots || !tids || !args || !p.workers) {
         free(p.slots);
         free(tids);
+        free(args);
+        free(p.workers);
         snprintf(err, errsize, "out of memory");
         return -1;
     }
+    pool_settings(&p.processes, &p.timeout_s);
+    if (p.processes) {
+        /* Fork the workers now, before this pool's threads exist: the children start
+         * from a process with one thread in it (a worker lost later is replaced from a
+         * pool thread: docs/architecture.md says why that is safe). */
+        char why[256] = "";
+        int up = 0;
+        for (int i = 0; i < threads; i++)
+            if (wk_start(&p.workers[i], compile_worker_body, NULL, why, sizeof why) == 0)
+                up++;
+        if (up == 0) {
+            p.processes = false;
+            snprintf(stats->warning, sizeof stats->warning,
+                     "compile worker processes could not be started (%s): compiling in %d thread(s) of this process",
+                     why, threads);
+        }
+    }
+    stats->processes = p.processes;
     pthread_mutex_init(&p.lock, NULL);
     pthread_cond_init(&p.work, NULL);
     pthread_cond_init(&p.finished, NULL);
     int started_threads = 0, rc = 0;
-    for (; started_threads < threads; started_threads++)
-        if (pthread_create(&tids[started_threads], NULL, worker, &p) != 0)
+    for (; started_threads < threads; started_threads++) {
+        args[started_threads] = (thread_arg){&p, started_threads};
+        if (pthread_create(&tids[started_threads], NULL, worker, &args[started_threads]) != 0)
             break;
+    }
     if (started_threads == 0) {
         snprintf(err, errsize, "cannot start compile threads");
         rc = -1;
@@ -187,6 +418,11 @@ int pool_run(int threads, int window, cache *c, const pool_hooks *hooks, void *u
     pthread_mutex_unlock(&p.lock);
     for (int i = 0; i < started_threads; i++)
         pthread_join(tids[i], NULL);
+    /* Every compile worker is idle now (or hung in a compile the run no longer wants):
+     * kill and reap each, so that none is left a zombie and none can hold us up. */
+    for (int i = 0; i < threads; i++)
+        if (p.workers[i].pid)
+            wk_stop(&p.workers[i], true);
     for (uint64_t i = delivered; i < p.produced; i++) {
         slot *s = &p.slots[i % p.window];
         compile_output_free(&s->out);
@@ -198,6 +434,8 @@ int pool_run(int threads, int window, cache *c, const pool_hooks *hooks, void *u
     pthread_cond_destroy(&p.finished);
     free(p.slots);
     free(tids);
+    free(args);
+    free(p.workers);
     stats->wall_seconds = sys_seconds() - t0;
     return rc;
 }

@@ -3,7 +3,21 @@
  * The caller's thread produces jobs (next) and consumes results (done), in the order
  * the jobs were produced; worker threads look each job up in the cache and compile
  * it with NVRTC when it is not there. At most `window` jobs exist at once, so memory
- * stays bounded however large the space. */
+ * stays bounded however large the space.
+ *
+ * NVRTC does not scale with threads in one process (issue 15: 16 threads of one process
+ * compile 61 variants/s where 16 processes compile 173/s), so by default each thread
+ * hands its compiles to a compile worker process of its own (runtime/worker's fork,
+ * pipes and codec), one compile at a time. The cache stays in this process. Settings,
+ * read from the environment at each pool_run:
+ *   CUTUNE_COMPILE_WORKERS  "processes" (the default) or "threads" (NVRTC in this
+ *                           process's threads, as before)
+ *   CUTUNE_COMPILE_TIMEOUT  seconds one compile may take in a worker before it is
+ *                           killed (default 300; the variant fails with the reason)
+ * A worker that dies (a crash, an OOM kill) or is killed for its deadline makes that
+ * variant a failed compile whose log says so (not cached), and is replaced for the
+ * next job. When no worker can be started the pool compiles in-process and says so
+ * in pool_stats.warning. */
 #ifndef CUTUNE_RUNTIME_POOL_H
 #define CUTUNE_RUNTIME_POOL_H
 
@@ -43,6 +57,9 @@ typedef struct pool_stats {
     double wall_seconds;
     uint64_t cache_errors;    /* entries that could not be written */
     char cache_error[256];    /* the first such error */
+    bool processes;           /* compiled in worker processes (else in this process's threads) */
+    uint64_t worker_losses;   /* compile workers that died or were killed for their deadline */
+    char warning[256];        /* why the pool fell back to threads ("" when it did not) */
 } pool_stats;
 
 /* pool_run: runs until next() says there are no more jobs (or a hook stops it).
@@ -53,5 +70,10 @@ int pool_run(int threads, int window, cache *c, const pool_hooks *hooks, void *u
 
 /* pool_default_threads: the number of cores this process may use. */
 int pool_default_threads(void);
+
+/* pool_set_child_hook: tests only. `hook` runs in each compile worker process before
+ * each compile (e.g. to die on a marker in the source); NULL removes it. Not for use
+ * while a pool runs. */
+void pool_set_child_hook(void (*hook)(const compile_job *job));
 
 #endif

@@ -205,6 +205,23 @@ static const field reply_fields[] = {
     F(K_F64, wk_reply, timing_seconds), F(K_INT, wk_reply, launches),
 };
 
+/* compile_job and the compile worker's answer (runtime/pool's worker processes). */
+static const field compile_job_fields[] = {
+    F(K_STR, compile_job, source_name), F(K_STR, compile_job, source), F(K_STR, compile_job, name_expression),
+    FN(K_STRS, compile_job, options, noptions), F(K_STR, compile_job, arch),
+};
+
+static const field compiled_fields[] = {
+    F(K_BOOL, wk_compiled, nvrtc_ran), F(K_STR, wk_compiled, error),
+    F(K_BOOL, wk_compiled, out.ok), F(K_STR, wk_compiled, out.log), F(K_STR, wk_compiled, out.lowered_name),
+    FN(K_BYTES, wk_compiled, out.cubin, out.cubin_size),
+    F(K_BOOL, wk_compiled, out.has_resources),
+    F(K_INT, wk_compiled, out.res.registers), F(K_INT, wk_compiled, out.res.barriers),
+    F(K_I64, wk_compiled, out.res.static_smem), F(K_I64, wk_compiled, out.res.stack_frame),
+    F(K_I64, wk_compiled, out.res.spill_stores), F(K_I64, wk_compiled, out.res.spill_loads),
+    F(K_F64, wk_compiled, out.seconds),
+};
+
 #define AT(msg, off, type) (*(type *)((char *)(msg) + (off)))
 #define CAT(msg, off, type) (*(const type *)((const char *)(msg) + (off)))
 
@@ -315,6 +332,20 @@ int wk_decode_request(wk_frame *f, arena *a, wk_request *m)
 void wk_encode_reply(wk_frame *f, const wk_reply *m) { encode(f, reply_fields, COUNT(reply_fields), m); }
 int wk_decode_reply(wk_frame *f, arena *a, wk_reply *m) { return decode(f, a, reply_fields, COUNT(reply_fields), m); }
 
+void wk_encode_compile_job(wk_frame *f, const compile_job *m)
+{
+    encode(f, compile_job_fields, COUNT(compile_job_fields), m);
+}
+int wk_decode_compile_job(wk_frame *f, arena *a, compile_job *m)
+{
+    return decode(f, a, compile_job_fields, COUNT(compile_job_fields), m);
+}
+void wk_encode_compiled(wk_frame *f, const wk_compiled *m) { encode(f, compiled_fields, COUNT(compiled_fields), m); }
+int wk_decode_compiled(wk_frame *f, arena *a, wk_compiled *m)
+{
+    return decode(f, a, compiled_fields, COUNT(compiled_fields), m);
+}
+
 void wk_encode_blob(wk_frame *f, const void *p, size_t size) { put_bytes(f, p, size); }
 
 int wk_decode_blob(wk_frame *f, void *out, size_t size)
@@ -347,7 +378,7 @@ int wk_start(wk_proc *p, wk_body body, void *ctx, char *err, size_t errsize)
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
-        snprintf(err, errsize, "cannot start the GPU worker: %s", strerror(errno));
+        snprintf(err, errsize, "cannot start a worker process: %s", strerror(errno));
         close(to[0]);
         close(to[1]);
         close(from[0]);

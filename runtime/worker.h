@@ -18,6 +18,7 @@
 
 #include "../base/arena.h"
 #include "../base/strbuf.h"
+#include "compile.h"
 #include "outcome.h"
 
 #define WK_FRAME_MAX (1u << 30) /* a frame longer than this is refused (1 GiB) */
@@ -98,6 +99,24 @@ void wk_encode_request(wk_frame *f, const wk_request *m);
 int wk_decode_request(wk_frame *f, arena *a, wk_request *m);
 void wk_encode_reply(wk_frame *f, const wk_reply *m);
 int wk_decode_reply(wk_frame *f, arena *a, wk_reply *m);
+
+/* A compile job for a compile worker process (runtime/pool): compile_job's fields,
+ * the options included. Decoded strings live in `a`. */
+void wk_encode_compile_job(wk_frame *f, const compile_job *m);
+int wk_decode_compile_job(wk_frame *f, arena *a, compile_job *m);
+
+/* A compile worker's answer: whether NVRTC ran (compile_run's 0), its error when it did
+ * not, and the output: ok, log, lowered name, cubin bytes, resources, seconds (`cached`
+ * is not sent). Decoded strings and bytes live in `a`, not in compile_output's heap
+ * storage: copy them out before compile_output_free could see them. */
+typedef struct wk_compiled {
+    bool nvrtc_ran;
+    const char *error;         /* "" when nvrtc_ran */
+    compile_output out;
+} wk_compiled;
+
+void wk_encode_compiled(wk_frame *f, const wk_compiled *m);
+int wk_decode_compiled(wk_frame *f, arena *a, wk_compiled *m);
 
 /* An opaque block of `size` bytes (a struct of the same binary: the device query's
  * answer). Decoding copies it to out and fails unless the frame holds exactly that. */

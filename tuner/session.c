@@ -616,6 +616,8 @@ static int run_pool(session *s, session_each each, void *user)
     if (stats.cache_errors && !summary->cache_warning[0])
         snprintf(summary->cache_warning, sizeof summary->cache_warning, "%llu cache entries not written: %s",
                  (unsigned long long)stats.cache_errors, stats.cache_error);
+    if (stats.warning[0] && !summary->compile_warning[0])
+        snprintf(summary->compile_warning, sizeof summary->compile_warning, "%s", stats.warning);
     if (rc == CUTUNE_ECOMPILER)
         diag_error_noloc(s->diags, "NVRTC failed: %s", s->compiler_error ? s->compiler_error : "unknown error");
     return rc;
