@@ -191,7 +191,7 @@ int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyz
     opts.progress_user = &av;
     cutune_analyze_summary sum;
     int seen = cutune_spec_diagnostic_count(spec);
-    int rc = cutune_analyze(spec, &opts, each_variant, &av, &sum);
+    int rc = cutune_analyze(&sum, spec, &opts, each_variant, &av);
     if (av.fmt == CLI_ANALYZE_JSON)
         printf(av.started ? "\n]\n" : "[]\n");
     fflush(stdout);

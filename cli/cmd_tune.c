@@ -127,7 +127,7 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
                             uint64_t limit, const char *why, bool emits)
 {
     cutune_space_size size;
-    bool sized = cutune_space_count(spec, &size) == CUTUNE_OK && !size.valid_saturated && !size.valid_estimated;
+    bool sized = cutune_space_count(&size, spec) == CUTUNE_OK && !size.valid_saturated && !size.valid_estimated;
     bool limited = limit > 0 && !(sized && limit >= size.valid);
     o->limit = limit;
     if (limited)
@@ -286,7 +286,7 @@ int cmd_tune(int argc, char **argv)
         t.cancel = cli_catch_interrupts();
         int seen = cutune_spec_diagnostic_count(spec);
         cutune_tune_result *r = NULL;
-        int rc = cutune_tune(spec, &t, &r);
+        int rc = cutune_tune(&r, spec, &t);
         bool interrupted = r && cutune_tune_summary_of(r)->interrupted;
         cli_print_new_diagnostics(spec, &c, &seen);
         if (rc == CUTUNE_ENODEV && !r)

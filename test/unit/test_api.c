@@ -51,12 +51,12 @@ static void test_variants_carry_every_route(void **state)
     assert_string_equal(cutune_spec_param_type(spec, 5), "bool");
     assert_int_equal(cutune_spec_param_value_count(spec, 0), 3);
     char buf[32];
-    assert_int_equal(cutune_spec_param_value(spec, 0, 2, buf, sizeof buf), 3);
+    assert_int_equal(cutune_spec_param_value(buf, sizeof buf, spec, 0, 2), 3);
     assert_string_equal(buf, "256");
-    assert_int_equal(cutune_spec_param_value(spec, 0, 3, buf, sizeof buf), CUTUNE_EINVAL);
+    assert_int_equal(cutune_spec_param_value(buf, sizeof buf, spec, 0, 3), CUTUNE_EINVAL);
 
     cutune_space_size size;
-    assert_int_equal(cutune_space_count(spec, &size), CUTUNE_OK);
+    assert_int_equal(cutune_space_count(&size, spec), CUTUNE_OK);
     assert_int_equal(size.raw, 3 * 2 * 2 * 2 * 1 * 2 * 2);
     /* BLOCK*UNROLL <= 512 removes (256, 4): 5 of 6 pairs remain. */
     assert_int_equal(size.valid, 5 * 2 * 2 * 1 * 2 * 2);
@@ -64,7 +64,7 @@ static void test_variants_carry_every_route(void **state)
     cutune_configs *it;
     assert_int_equal(cutune_configs_new(&it, spec), CUTUNE_OK);
     const cutune_variant *v;
-    assert_int_equal(cutune_configs_next(it, &v), 1);
+    assert_int_equal(cutune_configs_next(&v, it), 1);
     /* The first configuration: every param at its first value. */
     assert_int_equal(v->ordinal, 0);
     assert_string_equal(v->name_expression, "reduce<64, float, 1>");
@@ -79,7 +79,7 @@ static void test_variants_carry_every_route(void **state)
     assert_string_equal(v->options[1], "-Xptxas=-O3");
     uint64_t seen = 1;
     bool saw_all_routes = false;
-    while (cutune_configs_next(it, &v) == 1) {
+    while (cutune_configs_next(&v, it) == 1) {
         seen++;
         if (strcmp(v->values[2], "32") == 0 && strcmp(v->values[3], "--use_fast_math") == 0 &&
             strcmp(v->values[5], "true") == 0 && strcmp(v->values[6], "2") == 0) {
@@ -105,7 +105,7 @@ static void test_overrides(void **state)
     cutune_configs *it;
     const cutune_variant *v;
     assert_int_equal(cutune_configs_new(&it, spec), CUTUNE_OK);
-    assert_int_equal(cutune_configs_next(it, &v), 1);
+    assert_int_equal(cutune_configs_next(&v, it), 1);
     assert_int_equal(v->grid[0], 4096 / 64);
     cutune_configs_free(it);
     cutune_spec_free(spec);
@@ -150,7 +150,7 @@ static void test_empty_space_is_explained(void **state)
                              NULL, 0, CUTUNE_OK);
     int before = cutune_spec_diagnostic_count(spec);
     cutune_space_size size;
-    assert_int_equal(cutune_space_count(spec, &size), CUTUNE_ESPEC);
+    assert_int_equal(cutune_space_count(&size, spec), CUTUNE_ESPEC);
     assert_int_equal(size.raw, 16);
     assert_int_equal(size.valid, 0);
     assert_string_equal(cutune_spec_diagnostics(spec, before, 0),
@@ -174,9 +174,9 @@ static void test_bad_geometry_for_one_configuration(void **state)
     cutune_configs *it;
     const cutune_variant *v;
     assert_int_equal(cutune_configs_new(&it, spec), CUTUNE_OK);
-    assert_int_equal(cutune_configs_next(it, &v), 1);
+    assert_int_equal(cutune_configs_next(&v, it), 1);
     int before = cutune_spec_diagnostic_count(spec);
-    assert_int_equal(cutune_configs_next(it, &v), CUTUNE_EEVAL);
+    assert_int_equal(cutune_configs_next(&v, it), CUTUNE_EEVAL);
     assert_non_null(strstr(cutune_spec_diagnostics(spec, before, 0),
                            "api.tune:3:18: error: grid dimension x is 0; it must be at least 1 (for a = 0)"));
     cutune_configs_free(it);
@@ -212,10 +212,10 @@ static void test_jobs_are_bounded(void **state)
     opts.no_cache = 1;
     opts.limit = 1;
     opts.jobs = CUTUNE_MAX_JOBS + 1;
-    assert_int_equal(cutune_analyze(spec, &opts, ignore_analysis, NULL, &summary), CUTUNE_EINVAL);
+    assert_int_equal(cutune_analyze(&summary, spec, &opts, ignore_analysis, NULL), CUTUNE_EINVAL);
     assert_non_null(strstr(cutune_last_error(), "jobs must be 0 (one per core) to 256, not 257"));
     opts.jobs = -1;
-    assert_int_equal(cutune_analyze(spec, &opts, ignore_analysis, NULL, &summary), CUTUNE_EINVAL);
+    assert_int_equal(cutune_analyze(&summary, spec, &opts, ignore_analysis, NULL), CUTUNE_EINVAL);
     cutune_spec_free(spec);
 }
 
