@@ -40,7 +40,7 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
         const char *path = opts->results_path ? opts->results_path : m->emit.results_path;
         if (path && res->n > 0) {
             if (cutune_tune_write_results(res, path) == CUTUNE_OK)
-                snprintf(res->summary.results_path, sizeof res->summary.results_path, "%s", path);
+                res->summary.results_path = arena_strdup(res->arena, path); /* NULL (not reported) only out of memory */
             else if (rc == CUTUNE_OK) {
                 diag_error_noloc(&spec->diags, "%s", cutune_last_error());
                 rc = CUTUNE_EIO;

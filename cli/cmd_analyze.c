@@ -223,9 +223,9 @@ int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyz
             fprintf(stderr, "; best theoretical occupancy %.0f%% (%llu variant%s)", av.best_occupancy * 100,
                     (unsigned long long)av.best_occupancy_count, av.best_occupancy_count == 1 ? "" : "s");
         fprintf(stderr, "\n");
-        if (sum.cache_dir[0])
+        if (sum.cache_dir)
             fprintf(stderr, "cache: %s\n", sum.cache_dir);
-        if (sum.cache_warning[0])
+        if (sum.cache_warning)
             fprintf(stderr, "warning: %s\n", sum.cache_warning);
         if (sum.interrupted)
             fprintf(stderr, "interrupted: the table covers the first %llu configurations only\n",

@@ -230,7 +230,7 @@ const char *const *cutune_strategy_list(void);
 
 typedef struct cutune_device {
     int ordinal;
-    char name[256];
+    char name[256];            /* the driver bounds a device's name at 256 bytes (cuDeviceGetName) */
     char arch[16];             /* "sm_90" */
     int cc;                    /* 90 */
     int sm_count;
@@ -303,8 +303,11 @@ typedef struct cutune_analyze_summary {
     double compile_seconds;    /* NVRTC time summed over what was compiled in this run */
     double wall_seconds;
     int threads;
-    char cache_dir[1024];      /* "" when the cache is off */
-    char cache_warning[512];   /* a problem with the cache (the analysis went on without it) */
+    /* cache_dir and cache_warning are owned by the spec analysed (its arena): valid until
+     * cutune_spec_free, also after the summary is copied or goes out of scope. */
+    const char *cache_dir;     /* the cache folder, in full; NULL when the cache is off */
+    const char *cache_warning; /* a problem with the cache (the analysis went on without it);
+                                  NULL when none */
     int interrupted;           /* stopped early through `cancel` */
 } cutune_analyze_summary;
 
@@ -408,13 +411,15 @@ typedef struct cutune_tune_summary {
     double timing_seconds;     /* of which warm-ups and timed repetitions */
     int threads;
     uint64_t compiled, cached;
-    char results_path[1024];   /* where the results were written ("" when not written) */
-    char reference[256];       /* what outputs were checked against ("" when not verified) */
+    /* results_path, reference and journal_path are owned by the result: valid until
+     * cutune_tune_result_free. Paths are given in full, however long. */
+    const char *results_path;  /* where the results were written (NULL when not written) */
+    const char *reference;     /* what outputs were checked against (NULL when not verified) */
     int interrupted;           /* stopped early through `cancel`: the results cover part of the space */
     uint64_t resumed;          /* outcomes read back from the journal, not run again */
     uint64_t journal_ignored;  /* journal lines not trusted (out of range, malformed): run again */
     double timeout_s;          /* the per-variant time limit that applied */
-    char journal_path[1024];   /* "" when there is no journal */
+    const char *journal_path;  /* the journal, in full (NULL when there is none) */
     /* The search (docs/search.md): what ran and what it used. */
     char strategy[16];
     uint64_t seed;

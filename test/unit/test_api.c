@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -219,6 +221,121 @@ static void test_jobs_are_bounded(void **state)
     cutune_spec_free(spec);
 }
 
+/* ---- errors and long paths ---- */
+
+/* A failing public call without a spec leaves its status and a message naming the
+ * cause in the thread's error object. */
+static void test_failed_calls_set_the_error(void **state)
+{
+    (void)state;
+    cutune_occupancy occ;
+    assert_int_equal(cutune_occupancy_for_arch(&occ, "sm_1", 32, 128, 0), CUTUNE_EINVAL);
+    const cutune_error *e = cutune_error_last();
+    assert_non_null(e);
+    assert_int_equal(e->code, CUTUNE_EINVAL);
+    assert_non_null(strstr(e->message, "unknown architecture 'sm_1'"));
+    assert_string_equal(cutune_last_error(), e->message);
+
+    cutune_tune_result *r = (cutune_tune_result *)&occ; /* must be reset to NULL */
+    const char *missing = "/nonexistent-cutune-test/results.json";
+    assert_int_equal(cutune_results_load(&r, missing), CUTUNE_EIO);
+    assert_null(r);
+    e = cutune_error_last();
+    assert_non_null(e);
+    assert_int_equal(e->code, CUTUNE_EIO);
+    assert_non_null(strstr(e->message, "cannot read '/nonexistent-cutune-test/results.json'"));
+
+    /* The same call with a known architecture succeeds. */
+    assert_int_equal(cutune_occupancy_for_arch(&occ, "sm_90", 32, 128, 0), CUTUNE_OK);
+    assert_true(occ.blocks_per_sm > 0);
+}
+
+/* A folder under /tmp nested until its path is longer than `min` bytes; its levels are
+ * written to levels[0..*n) so that remove_deep can take them down. */
+static void make_deep(char *path, size_t size, size_t min, char levels[][2048], int *n)
+{
+    snprintf(path, size, "/tmp/cutune-api-XXXXXX");
+    assert_non_null(mkdtemp(path));
+    *n = 0;
+    snprintf(levels[(*n)++], 2048, "%s", path);
+    while (strlen(path) <= min) {
+        size_t len = strlen(path);
+        char name[101];
+        memset(name, 'a', sizeof name - 1); /* a 100-byte folder name */
+        name[sizeof name - 1] = '\0';
+        snprintf(path + len, size - len, "/%s", name);
+        assert_int_equal(mkdir(path, 0700), 0);
+        snprintf(levels[(*n)++], 2048, "%s", path);
+    }
+}
+
+static void remove_deep(char levels[][2048], int n)
+{
+    while (n-- > 0)
+        rmdir(levels[n]);
+}
+
+/* A results file in a folder whose path is over 1,024 bytes: the summary reports the
+ * path in full, and a cache folder as deep is reported in full too. */
+static void test_long_paths_are_reported_in_full(void **state)
+{
+    (void)state;
+    char deep[2048], levels[16][2048];
+    int nlevels;
+    make_deep(deep, sizeof deep, 1100, levels, &nlevels);
+
+    /* Copy a stored results file into the deep folder and load it from there. */
+    FILE *in = fopen(CUTUNE_SOURCE_DIR "/test/emit/h100.json", "rb");
+    assert_non_null(in);
+    char path[2200];
+    snprintf(path, sizeof path, "%s/results.json", deep);
+    FILE *out = fopen(path, "wb");
+    assert_non_null(out);
+    char buf[4096];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, in)) > 0)
+        assert_int_equal(fwrite(buf, 1, got, out), got);
+    fclose(in);
+    assert_int_equal(fclose(out), 0);
+    cutune_tune_result *r = NULL;
+    if (cutune_results_load(&r, path) != CUTUNE_OK)
+        fail_msg("%s", cutune_last_error());
+    const cutune_tune_summary *s = cutune_tune_summary_of(r);
+    assert_true(strlen(path) > 1100);
+    assert_non_null(s->results_path);
+    assert_string_equal(s->results_path, path);
+    assert_null(s->journal_path); /* a loaded file has no journal of its own */
+    cutune_tune_result_free(r);
+    unlink(path);
+
+    /* The analysis's cache folder, as deep: its summary's string outlives the call (owned
+     * by the spec). Needs NVRTC to compile one variant; skipped without it. */
+    cutune_spec *spec = load(routes_spec, NULL, 0, CUTUNE_OK);
+    char cache[2200];
+    snprintf(cache, sizeof cache, "%s/cache", deep);
+    cutune_analyze_options opts;
+    memset(&opts, 0, sizeof opts);
+    opts.arch = "sm_90";
+    opts.jobs = 1;
+    opts.limit = 1;
+    opts.cache_dir = cache;
+    cutune_analyze_summary summary;
+    int rc = cutune_analyze(&summary, spec, &opts, ignore_analysis, NULL);
+    if (rc == CUTUNE_OK) {
+        assert_non_null(summary.cache_dir);
+        assert_string_equal(summary.cache_dir, cache);
+        if (summary.cache_warning)
+            fail_msg("cache warning: %s", summary.cache_warning);
+    }
+    cutune_spec_free(spec);
+    char cmd[2400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", levels[0]);
+    assert_int_equal(system(cmd), 0);
+    remove_deep(levels, nlevels);
+    if (rc != CUTUNE_OK)
+        skip(); /* no NVRTC on this machine: the results path was checked */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -229,6 +346,8 @@ int main(void)
         cmocka_unit_test(test_bad_geometry_for_one_configuration),
         cmocka_unit_test(test_version_and_status_text),
         cmocka_unit_test(test_jobs_are_bounded),
+        cmocka_unit_test(test_failed_calls_set_the_error),
+        cmocka_unit_test(test_long_paths_are_reported_in_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
