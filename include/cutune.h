@@ -190,7 +190,9 @@ typedef struct cutune_error {
 } cutune_error;
 
 /* cutune_error_last: the calling thread's last error, or NULL when none has been set.
- * Valid until the thread's next call into the library. */
+ * Valid until the thread's next call into the library. Calls do not clear it: read it
+ * after a call returned an error, and trust it when its code is that call's status
+ * (a failure recorded only as a spec diagnostic may leave an earlier error here). */
 const cutune_error *cutune_error_last(void);
 
 /* cutune_last_error: cutune_error_last's message, or "" when there is none. */
