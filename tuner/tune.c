@@ -102,7 +102,7 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
     const char *journal_path = opts->journal_path;
     if (!journal_path && results && !(journal_path = arena_printf(t->res->arena, "%s.journal", results)))
         return CUTUNE_ENOMEM;
-    if (journal_path && (rc = open_journal(t, journal_path, flush, dev)) < 0)
+    if (journal_path && *journal_path && (rc = open_journal(t, journal_path, flush, dev)) < 0)
         return rc;
     return CUTUNE_OK;
 }
