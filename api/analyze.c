@@ -12,7 +12,7 @@ static const char *choose_arch(const cutune_analyze_options *opts, char *buf, si
     if (opts && opts->arch)
         return opts->arch;
     cutune_device dev;
-    if (cutune_device_get(0, &dev) == CUTUNE_OK) {
+    if (cutune_device_get(&dev, 0) == CUTUNE_OK) {
         snprintf(buf, size, "%s", dev.arch);
         return buf;
     }
@@ -39,7 +39,7 @@ static int open_session(session **out, cutune_spec *spec, const cutune_analyze_o
         return rc;
     uint64_t limit = opts ? opts->limit : 0;
     cutune_space_size size;
-    if (cutune_space_count(spec, &size) == CUTUNE_OK && !size.valid_saturated && !size.valid_estimated)
+    if (cutune_space_count(&size, spec) == CUTUNE_OK && !size.valid_saturated && !size.valid_estimated)
         session_set_total(*out, limit && limit < size.valid ? limit : size.valid);
     return CUTUNE_OK;
 }
@@ -57,8 +57,8 @@ static int call_public(void *user, const cutune_analysis *a, const session_binar
     return p->each(p->user, a);
 }
 
-int cutune_analyze(cutune_spec *spec, const cutune_analyze_options *opts,
-                   int (*each)(void *user, const cutune_analysis *a), void *user, cutune_analyze_summary *summary)
+int cutune_analyze(cutune_analyze_summary *summary, cutune_spec *spec, const cutune_analyze_options *opts,
+                   int (*each)(void *user, const cutune_analysis *a), void *user)
 {
     if (!each)
         return CUTUNE_EINVAL;

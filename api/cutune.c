@@ -226,7 +226,7 @@ uint64_t cutune_spec_param_value_count(const cutune_spec *spec, int i)
     return p ? p->dom.size : 0;
 }
 
-int cutune_spec_param_value(const cutune_spec *spec, int i, uint64_t k, char *buf, size_t size)
+int cutune_spec_param_value(char *buf, size_t size, const cutune_spec *spec, int i, uint64_t k)
 {
     const m_param *p = param_at(spec, i);
     if (!p || k >= p->dom.size)
@@ -332,7 +332,7 @@ done:
     return rc;
 }
 
-int cutune_space_count_progress(cutune_spec *spec, cutune_space_size *out, cutune_progress_fn progress, void *user)
+int cutune_space_count_progress(cutune_space_size *out, cutune_spec *spec, cutune_progress_fn progress, void *user)
 {
     if (!spec || !out || !cutune_spec_ok(spec))
         return CUTUNE_EINVAL;
@@ -362,9 +362,9 @@ int cutune_space_count_progress(cutune_spec *spec, cutune_space_size *out, cutun
     return CUTUNE_OK;
 }
 
-int cutune_space_count(cutune_spec *spec, cutune_space_size *out)
+int cutune_space_count(cutune_space_size *out, cutune_spec *spec)
 {
-    return cutune_space_count_progress(spec, out, NULL, NULL);
+    return cutune_space_count_progress(out, spec, NULL, NULL);
 }
 
 struct cutune_configs {
@@ -402,7 +402,7 @@ int cutune_configs_new(cutune_configs **out, cutune_spec *spec)
     return CUTUNE_OK;
 }
 
-int cutune_configs_next(cutune_configs *it, const cutune_variant **out)
+int cutune_configs_next(const cutune_variant **out, cutune_configs *it)
 {
     const uint64_t *idx;
     const value *vals;

@@ -65,10 +65,14 @@ static int occupancy_on(const occ_arch *arch, int regs, int threads, int64_t sme
     return CUTUNE_OK;
 }
 
-int cutune_occupancy_for_arch(const char *arch, int regs, int threads, int64_t smem_bytes, cutune_occupancy *out)
+int cutune_occupancy_for_arch(cutune_occupancy *out, const char *arch, int regs, int threads, int64_t smem_bytes)
 {
+    if (!out) {
+        err_set(CUTUNE_EINVAL, "cutune_occupancy_for_arch: no place for the result (out is NULL)");
+        return CUTUNE_EINVAL;
+    }
     const occ_arch *a = occ_arch_find(arch);
-    if (!a || !out) {
+    if (!a) {
         strbuf known = STRBUF_INIT;
         for (const char *const *n = cutune_arch_list(); *n; n++)
             sb_printf(&known, "%s%s", n == cutune_arch_list() ? "" : ", ", *n);
@@ -180,13 +184,13 @@ static int device_get(int ordinal, cutune_device *out, drv_device *dev)
     return a.rc;
 }
 
-int cutune_device_get(int ordinal, cutune_device *out)
+int cutune_device_get(cutune_device *out, int ordinal)
 {
     drv_device dev;
     return device_get(ordinal, out, &dev);
 }
 
-int cutune_occupancy_for_device(int ordinal, int regs, int threads, int64_t smem_bytes, cutune_occupancy *out)
+int cutune_occupancy_for_device(cutune_occupancy *out, int ordinal, int regs, int threads, int64_t smem_bytes)
 {
     cutune_device info;
     drv_device dev;

@@ -12,8 +12,8 @@
 #include "../results/replay.h"
 
 
-int cutune_simulate(cutune_spec *spec, const char *results_path, const cutune_simulate_options *opts,
-                    cutune_sim_report **out)
+int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *results_path,
+                    const cutune_simulate_options *opts)
 {
     if (!out)
         return CUTUNE_EINVAL;

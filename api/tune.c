@@ -7,7 +7,7 @@
 #include "../runtime/compile.h"
 #include "../tuner/tuner.h"
 
-int cutune_tune(cutune_spec *spec, const cutune_tune_options *opts, cutune_tune_result **out)
+int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_options *opts)
 {
     if (!out)
         return CUTUNE_EINVAL;
@@ -17,7 +17,7 @@ int cutune_tune(cutune_spec *spec, const cutune_tune_options *opts, cutune_tune_
     double t0 = sys_seconds();
     const model *m = spec->model;
     cutune_device dev;
-    int rc = cutune_device_get(opts->device, &dev);
+    int rc = cutune_device_get(&dev, opts->device);
     if (rc < 0)
         return rc;
     if (!compile_supported_arch(dev.arch)) {
@@ -25,7 +25,7 @@ int cutune_tune(cutune_spec *spec, const cutune_tune_options *opts, cutune_tune_
         return CUTUNE_ECOMPILER;
     }
     cutune_space_size size;
-    if ((rc = cutune_space_count(spec, &size)) < 0)
+    if ((rc = cutune_space_count(&size, spec)) < 0)
         return rc; /* an expression that fails, or an empty space: a diagnostic says which */
     bool flush = opts->flush_l2 < 0 ? m->measure.flush_l2 : opts->flush_l2 != 0;
     cutune_tune_result *res = result_new_for(spec->model, spec->path, &dev);
@@ -40,7 +40,7 @@ int cutune_tune(cutune_spec *spec, const cutune_tune_options *opts, cutune_tune_
         const char *path = opts->results_path ? opts->results_path : m->emit.results_path;
         if (path && res->n > 0) {
             if (cutune_tune_write_results(res, path) == CUTUNE_OK)
-                snprintf(res->summary.results_path, sizeof res->summary.results_path, "%s", path);
+                res->summary.results_path = arena_strdup(res->arena, path); /* NULL (not reported) only out of memory */
             else if (rc == CUTUNE_OK) {
                 diag_error_noloc(&spec->diags, "%s", cutune_last_error());
                 rc = CUTUNE_EIO;

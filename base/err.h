@@ -35,8 +35,10 @@ int err_wrap(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)
  * thread's next err_* call. */
 const err_info *err_last(void);
 
-/* err_clear: forgets the calling thread's error (done at the start of every public
- * call, so that err_last speaks of the call that failed). */
+/* err_clear: forgets the calling thread's error. The public calls do not clear it on
+ * entry (a facade that calls another public function would lose the first failure's
+ * message); a caller checks err_last's code against the status its call returned
+ * (docs/api.md, "Errors"). */
 void err_clear(void);
 
 #endif

@@ -191,7 +191,7 @@ int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyz
     opts.progress_user = &av;
     cutune_analyze_summary sum;
     int seen = cutune_spec_diagnostic_count(spec);
-    int rc = cutune_analyze(spec, &opts, each_variant, &av, &sum);
+    int rc = cutune_analyze(&sum, spec, &opts, each_variant, &av);
     if (av.fmt == CLI_ANALYZE_JSON)
         printf(av.started ? "\n]\n" : "[]\n");
     fflush(stdout);
@@ -223,11 +223,11 @@ int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyz
             fprintf(stderr, "; best theoretical occupancy %.0f%% (%llu variant%s)", av.best_occupancy * 100,
                     (unsigned long long)av.best_occupancy_count, av.best_occupancy_count == 1 ? "" : "s");
         fprintf(stderr, "\n");
-        if (sum.cache_dir[0])
+        if (sum.cache_dir)
             fprintf(stderr, "cache: %s\n", sum.cache_dir);
-        if (sum.cache_warning[0])
+        if (sum.cache_warning)
             fprintf(stderr, "warning: %s\n", sum.cache_warning);
-        if (sum.compile_warning[0])
+        if (sum.compile_warning)
             fprintf(stderr, "warning: %s\n", sum.compile_warning);
         if (sum.interrupted)
             fprintf(stderr, "interrupted: the table covers the first %llu configurations only\n",

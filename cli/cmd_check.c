@@ -17,7 +17,7 @@ static void param_values_text(const cutune_spec *spec, int i, int max, char *out
     out[0] = '\0';
     for (uint64_t k = 0; k < n && k < (uint64_t)max; k++) {
         char v[64];
-        cutune_spec_param_value(spec, i, k, v, sizeof v);
+        cutune_spec_param_value(v, sizeof v, spec, i, k);
         int w = snprintf(out + len, size - len, "%s%s%s%s", k ? ", " : "",
                          strcmp(cutune_spec_param_type(spec, i), "string") == 0 ? "\"" : "", v,
                          strcmp(cutune_spec_param_type(spec, i), "string") == 0 ? "\"" : "");
@@ -58,7 +58,7 @@ int cli_space_summary(cutune_spec *spec, const cli_common *c, int json)
     double t0 = sys_seconds();
     count_progress progress = {t0, false};
     bool tty = !c->quiet && isatty(STDERR_FILENO);
-    int rc = cutune_space_count_progress(spec, &size, tty ? draw_count_progress : NULL, &progress);
+    int rc = cutune_space_count_progress(&size, spec, tty ? draw_count_progress : NULL, &progress);
     if (progress.drawn)
         fprintf(stderr, "\r%*s\r", 80, "");
     double seconds = sys_seconds() - t0;

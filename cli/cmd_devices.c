@@ -85,7 +85,7 @@ int cmd_devices(int argc, char **argv)
     if (!devs)
         return EXIT_INTERNAL;
     for (int i = 0; i < count; i++) {
-        if (cutune_device_get(i, &devs[i]) != CUTUNE_OK) {
+        if (cutune_device_get(&devs[i], i) != CUTUNE_OK) {
             fprintf(stderr, "cutune devices: no GPU: GPU %d: %s\n", i, cutune_last_error());
             free(devs);
             return EXIT_NO_GPU;

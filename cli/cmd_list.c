@@ -46,7 +46,7 @@ static int list_spec(cutune_spec *spec, const cli_common *c, enum list_format fm
     unsigned long long shown = 0;
     bool header_done = false;
     while (limit == 0 || shown < limit) {
-        rc = cutune_configs_next(it, &v);
+        rc = cutune_configs_next(&v, it);
         if (rc <= 0)
             break;
         if (!header_done) {
@@ -90,13 +90,13 @@ static int list_spec(cutune_spec *spec, const cli_common *c, enum list_format fm
     if (rc == 0 && shown == 0) {
         /* Nothing is valid: counting explains which constraint empties the space. */
         cutune_space_size size;
-        rc = cutune_space_count(spec, &size);
+        rc = cutune_space_count(&size, spec);
         if (rc == CUTUNE_OK)
             rc = CUTUNE_ESPEC; /* cannot happen: listing and counting agree */
     }
     if (rc < 0)
         code = cli_exit_for_status(rc);
-    else if (fmt == FMT_TABLE && !c->quiet && limit && shown == limit && cutune_configs_next(it, &v) == 1)
+    else if (fmt == FMT_TABLE && !c->quiet && limit && shown == limit && cutune_configs_next(&v, it) == 1)
         fprintf(stderr, "(stopped after %llu configurations: --limit)\n", limit);
     fmt_table_free(&t);
     cutune_configs_free(it);

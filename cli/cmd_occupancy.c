@@ -77,8 +77,8 @@ int cmd_occupancy(int argc, char **argv)
     if ((arch == NULL) == (device < 0))
         return cli_usage_error("occupancy", "give one of --arch sm_XX or --device N");
     cutune_occupancy occ;
-    int rc = arch ? cutune_occupancy_for_arch(arch, (int)regs, (int)threads, smem, &occ)
-                  : cutune_occupancy_for_device((int)device, (int)regs, (int)threads, smem, &occ);
+    int rc = arch ? cutune_occupancy_for_arch(&occ, arch, (int)regs, (int)threads, smem)
+                  : cutune_occupancy_for_device(&occ, (int)device, (int)regs, (int)threads, smem);
     if (rc < 0) {
         fprintf(stderr, "cutune occupancy: %s\n", cutune_last_error());
         return rc == CUTUNE_ENODEV ? EXIT_NO_GPU : EXIT_USAGE;

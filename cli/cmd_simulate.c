@@ -231,7 +231,7 @@ int cmd_simulate(int argc, char **argv)
         goto done;
     int seen = cutune_spec_diagnostic_count(spec);
     cutune_sim_report *r = NULL;
-    int rc = cutune_simulate(spec, results, &so, &r);
+    int rc = cutune_simulate(&r, spec, results, &so);
     cli_print_new_diagnostics(spec, &c, &seen);
     if (rc == CUTUNE_OK) {
         if (json)

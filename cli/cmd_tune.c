@@ -127,7 +127,7 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
                             uint64_t limit, const char *why, bool emits)
 {
     cutune_space_size size;
-    bool sized = cutune_space_count(spec, &size) == CUTUNE_OK && !size.valid_saturated && !size.valid_estimated;
+    bool sized = cutune_space_count(&size, spec) == CUTUNE_OK && !size.valid_saturated && !size.valid_estimated;
     bool limited = limit > 0 && !(sized && limit >= size.valid);
     o->limit = limit;
     if (limited)
@@ -286,7 +286,7 @@ int cmd_tune(int argc, char **argv)
         t.cancel = cli_catch_interrupts();
         int seen = cutune_spec_diagnostic_count(spec);
         cutune_tune_result *r = NULL;
-        int rc = cutune_tune(spec, &t, &r);
+        int rc = cutune_tune(&r, spec, &t);
         bool interrupted = r && cutune_tune_summary_of(r)->interrupted;
         cli_print_new_diagnostics(spec, &c, &seen);
         if (rc == CUTUNE_ENODEV && !r)
@@ -315,16 +315,16 @@ int cmd_tune(int argc, char **argv)
                     s->timing_seconds,
                     s->wall_seconds > 0 ? (double)s->variants / s->wall_seconds : 0.0,
                     bound > 0 ? s->wall_seconds / bound : 0.0);
-            if (s->reference[0])
+            if (s->reference)
                 fprintf(stderr, "outputs checked against the %s\n", s->reference);
-            if (s->results_path[0])
+            if (s->results_path)
                 fprintf(stderr, "results: %s\n", s->results_path);
             if (strcmp(s->strategy, "exhaustive") != 0 || s->stop_reason[0])
                 fprintf(stderr, "search: %s (seed %llu): %llu configurations measured%s%s%s\n", s->strategy,
                         (unsigned long long)s->seed, (unsigned long long)s->evaluations,
                         s->screened ? ", others skipped on static information" : "",
                         s->stop_reason[0] ? "; stopped by " : "", s->stop_reason);
-            if (s->journal_path[0])
+            if (s->journal_path)
                 fprintf(stderr, "journal: %s (%llu variants resumed from an earlier run, not run again)\n",
                         s->journal_path, (unsigned long long)s->resumed);
             if (s->journal_ignored)

@@ -128,12 +128,12 @@ int fmt_table_init(fmt_table *t, const cutune_spec *spec, const cutune_variant *
         int w = (int)strlen(cutune_spec_param_name(spec, i));
         uint64_t count = cutune_spec_param_value_count(spec, i);
         for (uint64_t k = 0; k < count && k < 4096; k++) {
-            int len = cutune_spec_param_value(spec, i, k, NULL, 0);
+            int len = cutune_spec_param_value(NULL, 0, spec, i, k);
             if (len > w)
                 w = len;
         }
         if (count > 4096) {
-            int len = cutune_spec_param_value(spec, i, count - 1, NULL, 0);
+            int len = cutune_spec_param_value(NULL, 0, spec, i, count - 1);
             if (len > w)
                 w = len;
         }

@@ -1,8 +1,10 @@
 /* cutune.h - the public C API of cutune, a CUDA kernel autotuner.
  *
  * Everything the `cutune` command does goes through this header. Conventions
- * (after libgit2): objects are opaque; constructors are `cutune_x_new(&out, ...)`-like
- * and destructors `cutune_x_free(x)` accept NULL; functions that can fail return an
+ * (after libgit2): objects are opaque; a function that hands something back through a
+ * pointer takes that pointer first (`int cutune_x(out, args...)`; a buffer as `buf, size`
+ * first), constructors included (`cutune_x_new(&out, ...)`), and destructors
+ * `cutune_x_free(x)` accept NULL; functions that can fail return an
  * int status (CUTUNE_OK or a negative cutune_status); the library never prints and
  * never exits. Problems with a spec are recorded as diagnostics on the spec object
  * (file:line:col, source excerpt, message) and can be rendered as text.
@@ -110,7 +112,7 @@ uint64_t cutune_spec_param_value_count(const cutune_spec *spec, int i);
 /* cutune_spec_param_value: value k of param i as text (as the spec would write it,
  * strings unquoted), written to buf (NUL-terminated, truncated to size). Returns the
  * full length, or CUTUNE_EINVAL for an index out of range. */
-int cutune_spec_param_value(const cutune_spec *spec, int i, uint64_t k, char *buf, size_t size);
+int cutune_spec_param_value(char *buf, size_t size, const cutune_spec *spec, int i, uint64_t k);
 
 /* ---- the space ------------------------------------------------------------------ */
 
@@ -138,11 +140,11 @@ typedef int (*cutune_progress_fn)(void *user, double done);
  * the constraint that empties the space); CUTUNE_EEVAL when a constraint fails to
  * evaluate for some configuration (a diagnostic says where and for which values). *out
  * is filled in all three cases (valid = 0 on errors). */
-int cutune_space_count(cutune_spec *spec, cutune_space_size *out);
+int cutune_space_count(cutune_space_size *out, cutune_spec *spec);
 
 /* cutune_space_count_progress: cutune_space_count, calling `progress` (when not NULL)
  * with `user` now and then while it counts. */
-int cutune_space_count_progress(cutune_spec *spec, cutune_space_size *out, cutune_progress_fn progress, void *user);
+int cutune_space_count_progress(cutune_space_size *out, cutune_spec *spec, cutune_progress_fn progress, void *user);
 
 /* A configuration and the variant it becomes. Every pointer is owned by the iterator
  * and valid until the next cutune_configs_next or cutune_configs_free. */
@@ -170,7 +172,7 @@ int cutune_configs_new(cutune_configs **out, cutune_spec *spec);
 
 /* cutune_configs_next: the next configuration in *out. Returns 1 when there is one, 0
  * at the end, or a negative status (CUTUNE_EEVAL with a diagnostic on the spec). */
-int cutune_configs_next(cutune_configs *it, const cutune_variant **out);
+int cutune_configs_next(const cutune_variant **out, cutune_configs *it);
 
 /* cutune_configs_free: releases the iterator; NULL is a no-op. */
 void cutune_configs_free(cutune_configs *it);
@@ -188,7 +190,9 @@ typedef struct cutune_error {
 } cutune_error;
 
 /* cutune_error_last: the calling thread's last error, or NULL when none has been set.
- * Valid until the thread's next call into the library. */
+ * Valid until the thread's next call into the library. Calls do not clear it: read it
+ * after a call returned an error, and trust it when its code is that call's status
+ * (a failure recorded only as a spec diagnostic may leave an earlier error here). */
 const cutune_error *cutune_error_last(void);
 
 /* cutune_last_error: cutune_error_last's message, or "" when there is none. */
@@ -215,7 +219,7 @@ typedef struct cutune_occupancy {
  * memory per block. Returns CUTUNE_OK, or CUTUNE_EINVAL (unknown architecture, bad
  * figures; see cutune_last_error). A block that cannot run is not an error: it gets
  * blocks_per_sm = 0 and a reason. */
-int cutune_occupancy_for_arch(const char *arch, int regs, int threads, int64_t smem_bytes, cutune_occupancy *out);
+int cutune_occupancy_for_arch(cutune_occupancy *out, const char *arch, int regs, int threads, int64_t smem_bytes);
 
 /* cutune_arch_list: the architectures the occupancy model knows, NULL-terminated. */
 const char *const *cutune_arch_list(void);
@@ -228,7 +232,7 @@ const char *const *cutune_strategy_list(void);
 
 typedef struct cutune_device {
     int ordinal;
-    char name[256];
+    char name[256];            /* the driver bounds a device's name at 256 bytes (cuDeviceGetName) */
     char arch[16];             /* "sm_90" */
     int cc;                    /* 90 */
     int sm_count;
@@ -245,11 +249,11 @@ int cutune_device_count(int *count);
 
 /* cutune_device_get: the attributes of GPU `ordinal`. CUTUNE_OK, CUTUNE_ENODEV, or
  * CUTUNE_EINVAL for an ordinal out of range. */
-int cutune_device_get(int ordinal, cutune_device *out);
+int cutune_device_get(cutune_device *out, int ordinal);
 
 /* cutune_occupancy_for_device: as cutune_occupancy_for_arch, with the device's own
  * figures as its driver reports them. */
-int cutune_occupancy_for_device(int ordinal, int regs, int threads, int64_t smem_bytes, cutune_occupancy *out);
+int cutune_occupancy_for_device(cutune_occupancy *out, int ordinal, int regs, int threads, int64_t smem_bytes);
 
 /* ---- static analysis: compile every variant, no GPU needed --------------------------- */
 
@@ -301,11 +305,15 @@ typedef struct cutune_analyze_summary {
     double compile_seconds;    /* NVRTC time summed over what was compiled in this run */
     double wall_seconds;
     int threads;
-    char cache_dir[1024];      /* "" when the cache is off */
-    char cache_warning[512];   /* a problem with the cache (the analysis went on without it) */
+    /* cache_dir and cache_warning are owned by the spec analysed (its arena): valid until
+     * cutune_spec_free, also after the summary is copied or goes out of scope. */
+    const char *cache_dir;     /* the cache folder, in full; NULL when the cache is off */
+    const char *cache_warning; /* a problem with the cache (the analysis went on without it);
+                                  NULL when none */
     int interrupted;           /* stopped early through `cancel` */
-    char compile_warning[256]; /* why NVRTC ran in this process's threads rather than in compile
-                                  worker processes ("" when it did not fall back) */
+    const char *compile_warning; /* why NVRTC ran in this process's threads rather than in
+                                  compile worker processes; NULL when it did not fall back
+                                  (owned by the spec, as cache_dir) */
 } cutune_analyze_summary;
 
 /* cutune_analyze: compiles every valid configuration's variant for one architecture
@@ -316,8 +324,8 @@ typedef struct cutune_analyze_summary {
  * spec); CUTUNE_EIO when the kernel file cannot be read; CUTUNE_EINVAL for an
  * architecture NVRTC cannot target; CUTUNE_ECOMPILER when NVRTC itself fails;
  * CUTUNE_ESTOPPED when `each` stopped it. */
-int cutune_analyze(cutune_spec *spec, const cutune_analyze_options *opts,
-                   int (*each)(void *user, const cutune_analysis *a), void *user, cutune_analyze_summary *summary);
+int cutune_analyze(cutune_analyze_summary *summary, cutune_spec *spec, const cutune_analyze_options *opts,
+                   int (*each)(void *user, const cutune_analysis *a), void *user);
 
 /* ---- tuning: compile, run, verify and time every variant on a GPU ------------------ */
 
@@ -412,13 +420,15 @@ typedef struct cutune_tune_summary {
     double timing_seconds;     /* of which warm-ups and timed repetitions */
     int threads;
     uint64_t compiled, cached;
-    char results_path[1024];   /* where the results were written ("" when not written) */
-    char reference[256];       /* what outputs were checked against ("" when not verified) */
+    /* results_path, reference and journal_path are owned by the result: valid until
+     * cutune_tune_result_free. Paths are given in full, however long. */
+    const char *results_path;  /* where the results were written (NULL when not written) */
+    const char *reference;     /* what outputs were checked against (NULL when not verified) */
     int interrupted;           /* stopped early through `cancel`: the results cover part of the space */
     uint64_t resumed;          /* outcomes read back from the journal, not run again */
     uint64_t journal_ignored;  /* journal lines not trusted (out of range, malformed): run again */
     double timeout_s;          /* the per-variant time limit that applied */
-    char journal_path[1024];   /* "" when there is no journal */
+    const char *journal_path;  /* the journal, in full (NULL when there is none) */
     /* The search (docs/search.md): what ran and what it used. */
     char strategy[16];
     uint64_t seed;
@@ -444,7 +454,7 @@ typedef struct cutune_tune_result cutune_tune_result;
  * it stopped early. Returns CUTUNE_OK; CUTUNE_ENODEV (no GPU: see cutune_last_error);
  * CUTUNE_ESPEC / CUTUNE_EEVAL (a diagnostic on the spec); CUTUNE_ECOMPILER; or
  * CUTUNE_EIO when the results file cannot be written. */
-int cutune_tune(cutune_spec *spec, const cutune_tune_options *opts, cutune_tune_result **out);
+int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_options *opts);
 
 /* cutune_tune_summary_of / cutune_tune_count / cutune_tune_at: what the run found. */
 const cutune_tune_summary *cutune_tune_summary_of(const cutune_tune_result *r);
@@ -571,8 +581,8 @@ typedef struct cutune_sim_report {
  * CUTUNE_OK; CUTUNE_EIO (a diagnostic says why: unreadable, not a results file, of
  * another spec, or not covering every valid configuration); CUTUNE_EINVAL (a bad
  * option, e.g. an unknown strategy); CUTUNE_ENOMEM. */
-int cutune_simulate(cutune_spec *spec, const char *results_path, const cutune_simulate_options *opts,
-                    cutune_sim_report **out);
+int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *results_path,
+                    const cutune_simulate_options *opts);
 
 /* cutune_sim_report_free: NULL is a no-op. */
 void cutune_sim_report_free(cutune_sim_report *r);

@@ -135,7 +135,8 @@ static void load_header(loader *ld, json_t *root)
     snprintf(s->arch, sizeof s->arch, "%s", r->device.arch);
     s->sm_count = r->device.sm_count;
     s->driver_version = r->device.driver_version;
-    snprintf(s->reference, sizeof s->reference, "%s", or_else(json_string_value(json_object_get(set, "reference")), ""));
+    const char *reference = json_string_value(json_object_get(set, "reference"));
+    s->reference = reference && *reference ? arena_strdup(r->arena, reference) : NULL;
     json_t *obj = json_object_get(root, "objective");
     snprintf(s->objective_name, sizeof s->objective_name, "%s",
              or_else(json_string_value(json_object_get(obj, "name")), "time_ms"));
@@ -285,7 +286,10 @@ int results_load(cutune_tune_result **out, const char *path, char *err, size_t e
         result_destroy(r);
         return CUTUNE_EIO;
     }
-    snprintf(r->summary.results_path, sizeof r->summary.results_path, "%s", path);
+    if (!(r->summary.results_path = arena_strdup(r->arena, path))) {
+        result_destroy(r);
+        return CUTUNE_ENOMEM;
+    }
     find_spec(r, path);
     *out = r;
     return CUTUNE_OK;

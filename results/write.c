@@ -49,7 +49,7 @@ int results_write(const cutune_tune_result *r, const char *path, const char *ver
     json_object_set_new(set, "max_repeat", json_integer((json_int_t)r->max_repeat));
     json_object_set_new(set, "spread", record_number(r->spread));
     json_object_set_new(set, "flush_l2", json_boolean(r->flush_l2));
-    json_object_set_new(set, "reference", s->reference[0] ? json_string(s->reference) : json_null());
+    json_object_set_new(set, "reference", s->reference ? json_string(s->reference) : json_null());
     json_object_set_new(root, "settings", set);
     json_t *obj = json_object();
     json_object_set_new(obj, "name", json_string(s->objective_name));

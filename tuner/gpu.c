@@ -232,7 +232,8 @@ static int worker_main(void *ctx, int in, int out)
     int status = worker_setup(g, &msg);
     bool ok = status == CUTUNE_OK;
     /* summary.reference is set by tuner_reference, here in the worker */
-    wk_setup s = {ok, g->res->summary.gpu_seconds - ref_seconds, sb_cstr(&msg), g->res->summary.reference, status};
+    const char *ref = g->res->summary.reference ? g->res->summary.reference : "";
+    wk_setup s = {ok, g->res->summary.gpu_seconds - ref_seconds, sb_cstr(&msg), ref, status};
     wk_encode_setup(&f, &s);
     if (wk_send(out, &f) < 0 || !ok)
         _exit(ok ? 2 : 1);
@@ -270,7 +271,7 @@ int tuner_gpu_start(tuner_gpu *g)
     bool decoded = rc == 0 && a && wk_decode_setup(&f, a, &s) == 0;
     bool ok = decoded && s.ok;
     if (ok) { /* what the outputs are checked against, for the results' settings */
-        snprintf(g->res->summary.reference, sizeof g->res->summary.reference, "%s", s.reference);
+        g->res->summary.reference = s.reference && *s.reference ? arena_strdup(g->res->arena, s.reference) : NULL;
         g->res->summary.gpu_seconds += s.ref_seconds;
         /* No limit given: derive one from the reference, which did everything a variant
          * does once (arguments, load, a run): room for every repetition many times over. */

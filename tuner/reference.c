@@ -54,8 +54,8 @@ int tuner_reference(tuner_gpu *g)
         for (int i = 0; i < pv.noptions; i++)
             opts[nopts++] = pv.options[i];
         source_path = m->kernel_file;
-        snprintf(g->res->summary.reference, sizeof g->res->summary.reference, "configuration %s",
-                 "given by verify ... against config(...)");
+        g->res->summary.reference =
+            arena_strdup(g->res->arena, "configuration given by verify ... against config(...)");
     } else {
         /* The reference kernel: the spec's common options, its own geometry; arguments
          * may not depend on params (there is no configuration to take them from). */
@@ -97,7 +97,7 @@ int tuner_reference(tuner_gpu *g)
         for (int i = 0; i < m->nincludes; i++)
             opts[nopts++] = arena_printf(a, "-I%s", m->includes[i]);
         source_path = vf->ref_file;
-        snprintf(g->res->summary.reference, sizeof g->res->summary.reference, "kernel %s", job.name_expression);
+        g->res->summary.reference = arena_printf(g->res->arena, "kernel %s", job.name_expression);
     }
     source = sys_read_file(source_path, SYS_LIMIT_SOURCE, NULL);
     if (!source) {

@@ -539,10 +539,10 @@ static void open_cache(session *s)
     char dir_buf[1024], err[512];
     const char *dir = opts && opts->cache_dir ? opts->cache_dir : cache_default_dir(dir_buf, sizeof dir_buf);
     if (dir && cache_open(&s->cache, dir, err, sizeof err) == 0)
-        snprintf(s->summary->cache_dir, sizeof s->summary->cache_dir, "%s", dir);
+        s->summary->cache_dir = arena_strdup(s->diags->arena, dir); /* the spec's: outlives the session */
     else
-        snprintf(s->summary->cache_warning, sizeof s->summary->cache_warning, "cache off: %s",
-                 dir ? err : "no cache folder (set CUTUNE_CACHE_DIR or HOME)");
+        s->summary->cache_warning = arena_printf(s->diags->arena, "cache off: %s",
+                                                 dir ? err : "no cache folder (set CUTUNE_CACHE_DIR or HOME)");
 }
 
 int session_open(session **out, const model *m, diag_list *diags, const char *arch, const cutune_analyze_options *opts,
@@ -613,11 +613,11 @@ static int run_pool(session *s, session_each each, void *user)
     if (pool_run(s->threads, s->threads * 4, s->cache, &hooks, s, &stats, err, sizeof err) < 0)
         rc = s->status ? s->status : CUTUNE_ENOMEM;
     summary->wall_seconds += stats.wall_seconds;
-    if (stats.cache_errors && !summary->cache_warning[0])
-        snprintf(summary->cache_warning, sizeof summary->cache_warning, "%llu cache entries not written: %s",
-                 (unsigned long long)stats.cache_errors, stats.cache_error);
-    if (stats.warning[0] && !summary->compile_warning[0])
-        snprintf(summary->compile_warning, sizeof summary->compile_warning, "%s", stats.warning);
+    if (stats.cache_errors && !summary->cache_warning)
+        summary->cache_warning = arena_printf(s->diags->arena, "%llu cache entries not written: %s",
+                                              (unsigned long long)stats.cache_errors, stats.cache_error);
+    if (stats.warning[0] && !summary->compile_warning)
+        summary->compile_warning = arena_printf(s->diags->arena, "%s", stats.warning);
     if (rc == CUTUNE_ECOMPILER)
         diag_error_noloc(s->diags, "NVRTC failed: %s", s->compiler_error ? s->compiler_error : "unknown error");
     return rc;

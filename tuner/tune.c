@@ -62,7 +62,7 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
     }
     t->res->summary.resumed = journal_count(t->journal);
     t->res->summary.journal_ignored = journal_ignored(t->journal);
-    snprintf(t->res->summary.journal_path, sizeof t->res->summary.journal_path, "%s", path);
+    t->res->summary.journal_path = arena_strdup(t->res->arena, path);
     return CUTUNE_OK;
 }
 
@@ -98,12 +98,10 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
         return err_set(rc, "%s", t->gpu.err); /* the worker's own status: a failed reference is ESPEC */
     }
     const char *results = opts->results_path ? opts->results_path : m->emit.results_path;
-    char journal_path[1100] = "";
-    if (opts->journal_path)
-        snprintf(journal_path, sizeof journal_path, "%s", opts->journal_path);
-    else if (results)
-        snprintf(journal_path, sizeof journal_path, "%s.journal", results);
-    if (journal_path[0] && (rc = open_journal(t, journal_path, flush, dev)) < 0)
+    const char *journal_path = opts->journal_path;
+    if (!journal_path && results && !(journal_path = arena_printf(t->res->arena, "%s.journal", results)))
+        return CUTUNE_ENOMEM;
+    if (journal_path && *journal_path && (rc = open_journal(t, journal_path, flush, dev)) < 0)
         return rc;
     return CUTUNE_OK;
 }

@@ -48,7 +48,7 @@ int main(int argc, char **argv)
     /* The first configuration, before any GPU is involved: its grid follows from n. */
     cutune_configs *it = NULL;
     const cutune_variant *first;
-    if (cutune_configs_new(&it, spec) == CUTUNE_OK && cutune_configs_next(it, &first) == 1) {
+    if (cutune_configs_new(&it, spec) == CUTUNE_OK && cutune_configs_next(&first, it) == 1) {
         printf("first configuration: ");
         print_config(spec, first);
         printf(", block %lld, grid %lld\n", (long long)first->block[0], (long long)first->grid[0]);
@@ -60,7 +60,7 @@ int main(int argc, char **argv)
     opts.device = device;
     opts.flush_l2 = -1;            /* as the spec's measure(...) says */
     cutune_tune_result *r = NULL;
-    rc = cutune_tune(spec, &opts, &r);
+    rc = cutune_tune(&r, spec, &opts);
     if (rc == CUTUNE_ENODEV) {     /* no driver, no GPU, or its worker cannot start */
         printf("no GPU: %s\n", cutune_last_error());
         cutune_tune_result_free(r);

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -51,12 +53,12 @@ static void test_variants_carry_every_route(void **state)
     assert_string_equal(cutune_spec_param_type(spec, 5), "bool");
     assert_int_equal(cutune_spec_param_value_count(spec, 0), 3);
     char buf[32];
-    assert_int_equal(cutune_spec_param_value(spec, 0, 2, buf, sizeof buf), 3);
+    assert_int_equal(cutune_spec_param_value(buf, sizeof buf, spec, 0, 2), 3);
     assert_string_equal(buf, "256");
-    assert_int_equal(cutune_spec_param_value(spec, 0, 3, buf, sizeof buf), CUTUNE_EINVAL);
+    assert_int_equal(cutune_spec_param_value(buf, sizeof buf, spec, 0, 3), CUTUNE_EINVAL);
 
     cutune_space_size size;
-    assert_int_equal(cutune_space_count(spec, &size), CUTUNE_OK);
+    assert_int_equal(cutune_space_count(&size, spec), CUTUNE_OK);
     assert_int_equal(size.raw, 3 * 2 * 2 * 2 * 1 * 2 * 2);
     /* BLOCK*UNROLL <= 512 removes (256, 4): 5 of 6 pairs remain. */
     assert_int_equal(size.valid, 5 * 2 * 2 * 1 * 2 * 2);
@@ -64,7 +66,7 @@ static void test_variants_carry_every_route(void **state)
     cutune_configs *it;
     assert_int_equal(cutune_configs_new(&it, spec), CUTUNE_OK);
     const cutune_variant *v;
-    assert_int_equal(cutune_configs_next(it, &v), 1);
+    assert_int_equal(cutune_configs_next(&v, it), 1);
     /* The first configuration: every param at its first value. */
     assert_int_equal(v->ordinal, 0);
     assert_string_equal(v->name_expression, "reduce<64, float, 1>");
@@ -79,7 +81,7 @@ static void test_variants_carry_every_route(void **state)
     assert_string_equal(v->options[1], "-Xptxas=-O3");
     uint64_t seen = 1;
     bool saw_all_routes = false;
-    while (cutune_configs_next(it, &v) == 1) {
+    while (cutune_configs_next(&v, it) == 1) {
         seen++;
         if (strcmp(v->values[2], "32") == 0 && strcmp(v->values[3], "--use_fast_math") == 0 &&
             strcmp(v->values[5], "true") == 0 && strcmp(v->values[6], "2") == 0) {
@@ -105,7 +107,7 @@ static void test_overrides(void **state)
     cutune_configs *it;
     const cutune_variant *v;
     assert_int_equal(cutune_configs_new(&it, spec), CUTUNE_OK);
-    assert_int_equal(cutune_configs_next(it, &v), 1);
+    assert_int_equal(cutune_configs_next(&v, it), 1);
     assert_int_equal(v->grid[0], 4096 / 64);
     cutune_configs_free(it);
     cutune_spec_free(spec);
@@ -150,7 +152,7 @@ static void test_empty_space_is_explained(void **state)
                              NULL, 0, CUTUNE_OK);
     int before = cutune_spec_diagnostic_count(spec);
     cutune_space_size size;
-    assert_int_equal(cutune_space_count(spec, &size), CUTUNE_ESPEC);
+    assert_int_equal(cutune_space_count(&size, spec), CUTUNE_ESPEC);
     assert_int_equal(size.raw, 16);
     assert_int_equal(size.valid, 0);
     assert_string_equal(cutune_spec_diagnostics(spec, before, 0),
@@ -174,9 +176,9 @@ static void test_bad_geometry_for_one_configuration(void **state)
     cutune_configs *it;
     const cutune_variant *v;
     assert_int_equal(cutune_configs_new(&it, spec), CUTUNE_OK);
-    assert_int_equal(cutune_configs_next(it, &v), 1);
+    assert_int_equal(cutune_configs_next(&v, it), 1);
     int before = cutune_spec_diagnostic_count(spec);
-    assert_int_equal(cutune_configs_next(it, &v), CUTUNE_EEVAL);
+    assert_int_equal(cutune_configs_next(&v, it), CUTUNE_EEVAL);
     assert_non_null(strstr(cutune_spec_diagnostics(spec, before, 0),
                            "api.tune:3:18: error: grid dimension x is 0; it must be at least 1 (for a = 0)"));
     cutune_configs_free(it);
@@ -212,11 +214,126 @@ static void test_jobs_are_bounded(void **state)
     opts.no_cache = 1;
     opts.limit = 1;
     opts.jobs = CUTUNE_MAX_JOBS + 1;
-    assert_int_equal(cutune_analyze(spec, &opts, ignore_analysis, NULL, &summary), CUTUNE_EINVAL);
+    assert_int_equal(cutune_analyze(&summary, spec, &opts, ignore_analysis, NULL), CUTUNE_EINVAL);
     assert_non_null(strstr(cutune_last_error(), "jobs must be 0 (one per core) to 256, not 257"));
     opts.jobs = -1;
-    assert_int_equal(cutune_analyze(spec, &opts, ignore_analysis, NULL, &summary), CUTUNE_EINVAL);
+    assert_int_equal(cutune_analyze(&summary, spec, &opts, ignore_analysis, NULL), CUTUNE_EINVAL);
     cutune_spec_free(spec);
+}
+
+/* ---- errors and long paths ---- */
+
+/* A failing public call without a spec leaves its status and a message naming the
+ * cause in the thread's error object. */
+static void test_failed_calls_set_the_error(void **state)
+{
+    (void)state;
+    cutune_occupancy occ;
+    assert_int_equal(cutune_occupancy_for_arch(&occ, "sm_1", 32, 128, 0), CUTUNE_EINVAL);
+    const cutune_error *e = cutune_error_last();
+    assert_non_null(e);
+    assert_int_equal(e->code, CUTUNE_EINVAL);
+    assert_non_null(strstr(e->message, "unknown architecture 'sm_1'"));
+    assert_string_equal(cutune_last_error(), e->message);
+
+    cutune_tune_result *r = (cutune_tune_result *)&occ; /* must be reset to NULL */
+    const char *missing = "/nonexistent-cutune-test/results.json";
+    assert_int_equal(cutune_results_load(&r, missing), CUTUNE_EIO);
+    assert_null(r);
+    e = cutune_error_last();
+    assert_non_null(e);
+    assert_int_equal(e->code, CUTUNE_EIO);
+    assert_non_null(strstr(e->message, "cannot read '/nonexistent-cutune-test/results.json'"));
+
+    /* The same call with a known architecture succeeds. */
+    assert_int_equal(cutune_occupancy_for_arch(&occ, "sm_90", 32, 128, 0), CUTUNE_OK);
+    assert_true(occ.blocks_per_sm > 0);
+}
+
+/* A folder under /tmp nested until its path is longer than `min` bytes; its levels are
+ * written to levels[0..*n) so that remove_deep can take them down. */
+static void make_deep(char *path, size_t size, size_t min, char levels[][2048], int *n)
+{
+    snprintf(path, size, "/tmp/cutune-api-XXXXXX");
+    assert_non_null(mkdtemp(path));
+    *n = 0;
+    snprintf(levels[(*n)++], 2048, "%s", path);
+    while (strlen(path) <= min) {
+        size_t len = strlen(path);
+        char name[101];
+        memset(name, 'a', sizeof name - 1); /* a 100-byte folder name */
+        name[sizeof name - 1] = '\0';
+        snprintf(path + len, size - len, "/%s", name);
+        assert_int_equal(mkdir(path, 0700), 0);
+        snprintf(levels[(*n)++], 2048, "%s", path);
+    }
+}
+
+static void remove_deep(char levels[][2048], int n)
+{
+    while (n-- > 0)
+        rmdir(levels[n]);
+}
+
+/* A results file in a folder whose path is over 1,024 bytes: the summary reports the
+ * path in full, and a cache folder as deep is reported in full too. */
+static void test_long_paths_are_reported_in_full(void **state)
+{
+    (void)state;
+    char deep[2048], levels[16][2048];
+    int nlevels;
+    make_deep(deep, sizeof deep, 1100, levels, &nlevels);
+
+    /* Copy a stored results file into the deep folder and load it from there. */
+    FILE *in = fopen(CUTUNE_SOURCE_DIR "/test/emit/h100.json", "rb");
+    assert_non_null(in);
+    char path[2200];
+    snprintf(path, sizeof path, "%s/results.json", deep);
+    FILE *out = fopen(path, "wb");
+    assert_non_null(out);
+    char buf[4096];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, in)) > 0)
+        assert_int_equal(fwrite(buf, 1, got, out), got);
+    fclose(in);
+    assert_int_equal(fclose(out), 0);
+    cutune_tune_result *r = NULL;
+    if (cutune_results_load(&r, path) != CUTUNE_OK)
+        fail_msg("%s", cutune_last_error());
+    const cutune_tune_summary *s = cutune_tune_summary_of(r);
+    assert_true(strlen(path) > 1100);
+    assert_non_null(s->results_path);
+    assert_string_equal(s->results_path, path);
+    assert_null(s->journal_path); /* a loaded file has no journal of its own */
+    cutune_tune_result_free(r);
+    unlink(path);
+
+    /* The analysis's cache folder, as deep: its summary's string outlives the call (owned
+     * by the spec). Needs NVRTC to compile one variant; skipped without it. */
+    cutune_spec *spec = load(routes_spec, NULL, 0, CUTUNE_OK);
+    char cache[2200];
+    snprintf(cache, sizeof cache, "%s/cache", deep);
+    cutune_analyze_options opts;
+    memset(&opts, 0, sizeof opts);
+    opts.arch = "sm_90";
+    opts.jobs = 1;
+    opts.limit = 1;
+    opts.cache_dir = cache;
+    cutune_analyze_summary summary;
+    int rc = cutune_analyze(&summary, spec, &opts, ignore_analysis, NULL);
+    if (rc == CUTUNE_OK) {
+        assert_non_null(summary.cache_dir);
+        assert_string_equal(summary.cache_dir, cache);
+        if (summary.cache_warning)
+            fail_msg("cache warning: %s", summary.cache_warning);
+    }
+    cutune_spec_free(spec);
+    char cmd[2400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", levels[0]);
+    assert_int_equal(system(cmd), 0);
+    remove_deep(levels, nlevels);
+    if (rc != CUTUNE_OK)
+        skip(); /* no NVRTC on this machine: the results path was checked */
 }
 
 int main(void)
@@ -229,6 +346,8 @@ int main(void)
         cmocka_unit_test(test_bad_geometry_for_one_configuration),
         cmocka_unit_test(test_version_and_status_text),
         cmocka_unit_test(test_jobs_are_bounded),
+        cmocka_unit_test(test_failed_calls_set_the_error),
+        cmocka_unit_test(test_long_paths_are_reported_in_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -120,7 +120,7 @@ static cutune_analyze_summary analyze(seen *s, const char *cache_dir)
     o.no_cache = cache_dir == NULL;
     cutune_analyze_summary sum;
     memset(s, 0, sizeof *s);
-    int rc = cutune_analyze(spec, &o, record, s, &sum);
+    int rc = cutune_analyze(&sum, spec, &o, record, s);
     if (rc != CUTUNE_OK)
         fail_msg("analyze: %s\n%s", cutune_status_text(rc), cutune_spec_diagnostics(spec, 0, 0));
     cutune_spec_free(spec);
