@@ -65,23 +65,29 @@ struct cache {
     char *dir;
 };
 
-const char *cache_default_dir(char *buf, size_t size)
+/* `base` followed by `tail`, as a heap string (NULL when out of memory). */
+static char *joined(const char *base, const char *tail)
+{
+    size_t a = strlen(base), b = strlen(tail);
+    char *s = malloc(a + b + 1);
+    if (s) {
+        memcpy(s, base, a);
+        memcpy(s + a, tail, b + 1);
+    }
+    return s;
+}
+
+char *cache_default_dir(void)
 {
     const char *env = getenv("CUTUNE_CACHE_DIR");
-    if (env && *env) {
-        snprintf(buf, size, "%s", env);
-        return buf;
-    }
+    if (env && *env)
+        return joined(env, "");
     env = getenv("XDG_CACHE_HOME");
-    if (env && *env) {
-        snprintf(buf, size, "%s/cutune", env);
-        return buf;
-    }
+    if (env && *env)
+        return joined(env, "/cutune");
     env = getenv("HOME");
-    if (env && *env) {
-        snprintf(buf, size, "%s/.cache/cutune", env);
-        return buf;
-    }
+    if (env && *env)
+        return joined(env, "/.cache/cutune");
     return NULL;
 }
 

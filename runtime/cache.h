@@ -22,8 +22,9 @@ typedef struct cache_key {
 } cache_key;
 
 /* cache_default_dir: $CUTUNE_CACHE_DIR, else $XDG_CACHE_HOME/cutune, else
- * $HOME/.cache/cutune, written to buf. Returns buf, or NULL when none can be formed. */
-const char *cache_default_dir(char *buf, size_t size);
+ * $HOME/.cache/cutune, in full, as a heap string (caller frees); NULL when none of them
+ * is set, or out of memory. */
+char *cache_default_dir(void);
 
 /* cache_key_for: the key of `job`. `include_dirs` are the folders its includes are
  * looked up in (besides the including file's own). Included files enter the key by

@@ -536,13 +536,15 @@ static void open_cache(session *s)
     const cutune_analyze_options *opts = s->opts;
     if (opts && opts->no_cache)
         return;
-    char dir_buf[1024], err[512];
-    const char *dir = opts && opts->cache_dir ? opts->cache_dir : cache_default_dir(dir_buf, sizeof dir_buf);
+    char err[512];
+    char *fallback = opts && opts->cache_dir ? NULL : cache_default_dir(); /* in full, never cut */
+    const char *dir = opts && opts->cache_dir ? opts->cache_dir : fallback;
     if (dir && cache_open(&s->cache, dir, err, sizeof err) == 0)
         s->summary->cache_dir = arena_strdup(s->diags->arena, dir); /* the spec's: outlives the session */
     else
         s->summary->cache_warning = arena_printf(s->diags->arena, "cache off: %s",
                                                  dir ? err : "no cache folder (set CUTUNE_CACHE_DIR or HOME)");
+    free(fallback);
 }
 
 int session_open(session **out, const model *m, diag_list *diags, const char *arch, const cutune_analyze_options *opts,

@@ -326,6 +326,23 @@ static void test_long_paths_are_reported_in_full(void **state)
         assert_string_equal(summary.cache_dir, cache);
         if (summary.cache_warning)
             fail_msg("cache warning: %s", summary.cache_warning);
+        /* The default folder from CUTUNE_CACHE_DIR, as deep: in full too (it was cut at
+         * 1,024 bytes before). */
+        const char *before = getenv("CUTUNE_CACHE_DIR");
+        char *saved = before ? strdup(before) : NULL;
+        char env_cache[2200];
+        snprintf(env_cache, sizeof env_cache, "%s/env-cache", deep);
+        assert_int_equal(setenv("CUTUNE_CACHE_DIR", env_cache, 1), 0);
+        opts.cache_dir = NULL;
+        assert_int_equal(cutune_analyze(&summary, spec, &opts, ignore_analysis, NULL), CUTUNE_OK);
+        assert_non_null(summary.cache_dir);
+        assert_string_equal(summary.cache_dir, env_cache);
+        assert_true(strlen(summary.cache_dir) > 1100);
+        if (saved)
+            setenv("CUTUNE_CACHE_DIR", saved, 1);
+        else
+            unsetenv("CUTUNE_CACHE_DIR");
+        free(saved);
     }
     cutune_spec_free(spec);
     char cmd[2400];
