@@ -402,6 +402,9 @@ typedef struct cutune_measurement {
     int launches;              /* every launch of the variant on the GPU: the checked run, warm-ups and
                                   timing (1: pruned on its checked run; 0: never launched, or not known:
                                   a journal written before launches were counted) */
+    int provisional;           /* 1: timed only far enough to know it contends for the win (a few
+                                  warm samples); the end of the run times every contender near
+                                  the best in full. A provisional variant never wins. */
 } cutune_measurement;
 
 typedef struct cutune_tune_summary {

@@ -111,6 +111,8 @@ json_t *record_to_json(const cutune_tune_result *r, const record *rec)
     json_object_set_new(o, "gpu_seconds", record_number(m->gpu_seconds));
     json_object_set_new(o, "timing_seconds", record_number(m->timing_seconds));
     json_object_set_new(o, "launches", json_integer(m->launches));
+    if (m->provisional)
+        json_object_set_new(o, "provisional", json_true());
     json_object_set_new(o, "resumed", json_boolean(m->resumed));
     return o;
 }
@@ -301,6 +303,7 @@ static void read_measurement(reader *rd, record *rec, json_t *j, outcome o)
         m->reps = small_of(json_object_get(j, "reps"), 0);
         m->batch = small_of(json_object_get(j, "batch"), 1);
         m->pruned = json_is_true(json_object_get(j, "pruned"));
+        m->provisional = json_is_true(json_object_get(j, "provisional"));
         m->objective = record_num(json_object_get(j, "objective"), NAN);
         json_t *mets = json_object_get(j, "metrics");
         for (int i = 0; i < r->nmetrics; i++)

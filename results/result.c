@@ -177,12 +177,42 @@ void result_set_outcome(cutune_tune_result *r, record *rec, outcome o, const cha
 
 static bool can_win(outcome o, const cutune_measurement *m)
 {
-    return o == OUTCOME_OK && m->timed && !m->pruned && isfinite(m->objective);
+    return o == OUTCOME_OK && m->timed && !m->pruned && !m->provisional && isfinite(m->objective);
 }
 
 bool record_can_win(const record *rec)
 {
     return can_win(rec->out, &rec->m);
+}
+
+void result_take_run(cutune_tune_result *r, record *rec, const record *run)
+{
+    cutune_measurement *m = &rec->m;
+    const cutune_measurement *f = &run->m;
+    result_set_outcome(r, rec, run->out, f->reason);
+    int launches = m->launches + f->launches;
+    double gpu = m->gpu_seconds + f->gpu_seconds, timing = m->timing_seconds + f->timing_seconds;
+    m->timed = f->timed;
+    m->median_ms = f->median_ms;
+    m->min_ms = f->min_ms;
+    m->max_ms = f->max_ms;
+    m->q1_ms = f->q1_ms;
+    m->q3_ms = f->q3_ms;
+    m->spread = f->spread;
+    m->reps = f->reps;
+    m->batch = f->batch;
+    m->pruned = f->pruned;
+    m->provisional = 0;
+    m->objective = f->objective;
+    m->verified = f->verified;
+    m->max_abs_error = f->max_abs_error;
+    m->registers = f->registers;
+    m->driver_blocks_per_sm = f->driver_blocks_per_sm;
+    for (int i = 0; i < r->nmetrics; i++)
+        rec->metrics[i] = run->metrics[i];
+    m->launches = launches;
+    m->gpu_seconds = gpu;
+    m->timing_seconds = timing;
 }
 
 void result_set_best(cutune_tune_result *r, const record *rec)

@@ -76,6 +76,11 @@ void result_set_outcome(cutune_tune_result *r, record *rec, outcome o, const cha
  * and cutune_tune_best all obey it. */
 bool record_can_win(const record *rec);
 
+/* result_take_run: rec takes the outcome and figures of `run` (the same variant timed
+ * again, in full: the final race): times, statistics, metrics, objective, verification;
+ * its launches, GPU and timing seconds are added to rec's; rec is no longer provisional. */
+void result_take_run(cutune_tune_result *r, record *rec, const record *run);
+
 /* result_set_best: the record is the best so far. */
 void result_set_best(cutune_tune_result *r, const record *rec);
 

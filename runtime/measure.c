@@ -273,6 +273,8 @@ meas_next meas_race_next(const meas_settings *s, const meas_times *t)
         return MEAS_DONE;
     if (t->reps >= (s->max_reps > 0 ? s->max_reps : 1))
         return MEAS_DONE;
+    if (s->provisional > 0 && t->reps >= s->provisional)
+        return MEAS_PROVISIONAL;
     return MEAS_MORE;
 }
 
@@ -343,6 +345,7 @@ int meas_time(meas_gpu *g, const meas_kernel *k, const meas_launch *l, const mea
         next = meas_race_next(s, out);
     }
     out->pruned = next == MEAS_PRUNED;
+    out->provisional = next == MEAS_PROVISIONAL;
 done:
     free(samples);
     out->gpu_seconds = sys_seconds() - t0;

@@ -86,6 +86,9 @@ typedef struct meas_settings {
     double prune;                /* > 0: a variant whose median is worse by this factor stops (pruned) */
     double contend;              /* > 0: one whose fastest of >= 2 samples is worse by this stops too:
                                     it cannot win, so it needs no full statistics */
+    int provisional;             /* > 0: a contender stops after this many warm samples, marked
+                                    provisional, for the caller to time in full later, once the
+                                    best of the whole run is known (0: full statistics now) */
 } meas_settings;
 
 typedef struct meas_times {
@@ -94,12 +97,13 @@ typedef struct meas_times {
     int reps;                    /* timed samples (event pairs) the statistics are over */
     int batch;                   /* launches per event pair */
     bool pruned;                 /* stopped early: clearly slower than the best so far */
+    bool provisional;            /* stopped as a contender after s->provisional samples */
     int launches;                /* every launch of the variant: checked run, warm-ups, sizing, timed */
     double gpu_seconds;          /* wall time spent on this variant's timing */
 } meas_times;
 
 /* What the race does after a sample. */
-typedef enum meas_next { MEAS_MORE, MEAS_DONE, MEAS_PRUNED } meas_next;
+typedef enum meas_next { MEAS_MORE, MEAS_DONE, MEAS_PRUNED, MEAS_PROVISIONAL } meas_next;
 
 /* meas_race_cold: whether the checked run's cold sample `cold_ms` already prunes the
  * variant: its objective at cold_ms - MEAS_COLD_MS (what is left when the cold launch's
@@ -109,7 +113,8 @@ bool meas_race_cold(const meas_settings *s, double cold_ms);
 /* meas_race_next: after t->reps warm samples whose statistics are t: MEAS_PRUNED when
  * the median is worse than the best by s->prune, or (from 2 samples) the fastest is
  * worse by s->contend; MEAS_DONE once t->reps >= min_reps with spread <= s->spread, or
- * t->reps >= max_reps (at least 1); else MEAS_MORE. Pure. */
+ * t->reps >= max_reps (at least 1); MEAS_PROVISIONAL once t->reps >= s->provisional (when
+ * set) and it is neither pruned nor done; else MEAS_MORE. Pure. */
 meas_next meas_race_next(const meas_settings *s, const meas_times *t);
 
 /* meas_time: after the checked run (its cold sample `cold_ms`, counted in launches),

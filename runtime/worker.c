@@ -189,7 +189,7 @@ static const field request_fields[] = {
     FN(K_STRS, wk_request, values, nvalues),
     F(K_STR, wk_request, symbol),
     FN(K_BYTES, wk_request, cubin, cubin_size),
-    F(K_BOOL, wk_request, have_best), F(K_F64, wk_request, best_objective),
+    F(K_BOOL, wk_request, have_best), F(K_F64, wk_request, best_objective), F(K_BOOL, wk_request, final),
 };
 
 static const field reply_fields[] = {
@@ -202,7 +202,7 @@ static const field reply_fields[] = {
     F(K_F64, wk_reply, objective),
     FN(K_F64S, wk_reply, metrics, nmetrics),
     F(K_BOOL, wk_reply, verified), F(K_F64, wk_reply, max_abs_error), F(K_F64, wk_reply, gpu_seconds),
-    F(K_F64, wk_reply, timing_seconds), F(K_INT, wk_reply, launches),
+    F(K_F64, wk_reply, timing_seconds), F(K_INT, wk_reply, launches), F(K_BOOL, wk_reply, provisional),
 };
 
 /* compile_job and the compile worker's answer (runtime/pool's worker processes). */

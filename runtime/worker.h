@@ -71,6 +71,7 @@ typedef struct wk_request {
     size_t cubin_size;
     bool have_best;            /* the best objective so far (early stopping) */
     double best_objective;
+    bool final;                /* time it in full, no early stop (the run's final race) */
 } wk_request;
 
 /* What became of it. */
@@ -89,6 +90,7 @@ typedef struct wk_reply {
     bool verified;
     double max_abs_error, gpu_seconds, timing_seconds;
     int launches;              /* every launch of the variant (bench_result's) */
+    bool provisional;          /* a contender stopped after a few samples (meas_times') */
 } wk_reply;
 
 #define WK_MAX_ARRAY 100000 /* the most strings or metrics a message may carry */

@@ -25,8 +25,7 @@
 
 enum { DEFAULT_FLUSH_FACTOR = 2 };     /* the flush buffer is twice the L2 */
 #define DEFAULT_PRUNE 1.5
-#define CONTEND 1.05                   /* the race: a variant whose fastest sample is 5 % worse than the
-                                          best cannot win, and needs no full statistics */
+#define PROVISIONAL 3                  /* warm samples that place a contender (the final race times it in full) */
 #define MIN_SAMPLE_MS 0.05             /* event pairs last at least this (timer resolution ~0.5 us) */
 #define MIN_LIMIT_S 10.0               /* the least a derived per-variant time limit can be */
 #define SETUP_LIMIT_S 600.0            /* the worker's set-up (the reference) */
@@ -122,7 +121,10 @@ int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *o
     g->ms.worse = tuner_worse;
     g->ms.worse_ctx = &g->goal;
     g->ms.prune = g->goal.prune > 0 ? g->goal.prune : 0;
-    g->ms.contend = g->goal.prune > 0 ? CONTEND : 0; /* --prune -1: every variant timed in full */
+    g->ms.contend = g->goal.prune > 0 ? TUNER_CONTEND : 0; /* --prune -1: every variant timed in full */
+    /* A contender stops after PROVISIONAL warm samples; the run's end times in full those
+     * still near the best (tuner/search.c's final race). */
+    g->ms.provisional = g->goal.prune > 0 ? PROVISIONAL : 0;
     g->run_started = sys_seconds();
     g->first_sent = false;
     g->proc.pid = 0;
@@ -191,7 +193,12 @@ static bool serve(tuner_gpu *g, const wk_request *q, wk_reply *r, double *metric
         bin.grid[d] = (unsigned)q->grid[d];
         bin.block[d] = (unsigned)q->block[d];
     }
-    bool sticky = bench_run(g->b, &bin, &c, &g->ms, br) < 0;
+    meas_settings ms = g->ms; /* the final race: full statistics, no early stop */
+    if (q->final) {
+        ms.prune = ms.contend = 0;
+        ms.provisional = 0;
+    }
+    bool sticky = bench_run(g->b, &bin, &c, &ms, br) < 0;
     r->status = br->status;
     r->sticky = sticky;
     r->reason = br->reason;
@@ -214,6 +221,7 @@ static bool serve(tuner_gpu *g, const wk_request *q, wk_reply *r, double *metric
         r->reps = tm->reps;
         r->batch = tm->batch;
         r->pruned = tm->pruned;
+        r->provisional = tm->provisional;
         tuner_metrics(&g->goal, tm->median_ms, metrics);
         r->nmetrics = g->m->nmetrics;
         if (tuner_objective(&g->goal, tm->median_ms, &r->objective) < 0)
@@ -321,6 +329,7 @@ static void record_reply(tuner_gpu *g, const wk_reply *r, record *rec)
     m->gpu_seconds = r->gpu_seconds;
     m->timing_seconds = r->timing_seconds;
     m->launches = r->launches;
+    m->provisional = r->provisional;
 }
 
 /* The worker is gone (killed or dead) while running a variant: rec says why. */
@@ -337,7 +346,7 @@ static void lost(tuner_gpu *g, bool hang, double started, record *rec)
     rec->m.gpu_seconds = sys_seconds() - started;
 }
 
-int tuner_gpu_run(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best,
+int tuner_gpu_run(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best, bool final,
                   record *rec)
 {
     int rc;
@@ -345,7 +354,7 @@ int tuner_gpu_run(tuner_gpu *g, const session_binary *bin, const cutune_variant 
         return rc;
     wk_request q = {v->ordinal, {v->block[0], v->block[1], v->block[2]}, {v->grid[0], v->grid[1], v->grid[2]},
                     v->smem_bytes, v->nparams, v->values, bin->symbol, bin->cubin, bin->cubin_size, have_best,
-                    best};
+                    best, final};
     wk_frame f = WK_FRAME_INIT;
     wk_encode_request(&f, &q);
     double started = sys_seconds();

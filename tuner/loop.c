@@ -31,7 +31,7 @@ int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin)
     } else if (!a->launchable) {
         result_set_outcome(t->res, rec, OUTCOME_CANNOT_LAUNCH, a->why);
     } else {
-        int rc = tuner_gpu_run(&t->gpu, bin, v, t->goal.have_best, t->goal.best, rec);
+        int rc = tuner_gpu_run(&t->gpu, bin, v, t->goal.have_best, t->goal.best, false, rec);
         if (rc < 0) { /* no worker could be started */
             t->status = rc;
             snprintf(t->err, sizeof t->err, "%s", t->gpu.err);
@@ -50,12 +50,23 @@ int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin)
             return -1;
         }
     }
-    if (record_can_win(rec) && (!t->goal.have_best || tuner_better(&t->goal, mm->objective, t->goal.best))) {
+    /* The race's best counts provisional figures (a contender's few samples); the
+     * winner only figures timed in full (tuner_note_winner). */
+    if (rec->out == OUTCOME_OK && mm->timed && !mm->pruned && isfinite(mm->objective) &&
+        (!t->goal.have_best || tuner_better(&t->goal, mm->objective, t->goal.best))) {
         t->goal.have_best = true;
         t->goal.best = mm->objective;
-        result_set_best(t->res, rec);
     }
+    tuner_note_winner(t, rec);
     return 0;
+}
+
+void tuner_note_winner(tuner *t, const record *rec)
+{
+    const cutune_tune_result *r = t->res;
+    const record *best = r->summary.best >= 0 ? r->records[r->summary.best] : NULL;
+    if (record_can_win(rec) && (!best || tuner_better(&t->goal, rec->m.objective, best->m.objective)))
+        result_set_best(t->res, rec);
 }
 
 /* Whether a journal line's params are the configuration `vals` (a guard: a journal

@@ -34,6 +34,9 @@ typedef struct search_run {
                                  stream's session is busy while the strategy proposes) */
     search_static *st;        /* static_info's output */
     int st_at;
+    const session_binary **bins; /* each record's binary (the session's, valid until it
+                                   closes), for the final race; NULL entries: none */
+    uint64_t nbins;
 } search_run;
 
 static uint64_t key_of(const search_run *sr, uint64_t ordinal)
@@ -143,6 +146,23 @@ static int search_each(void *user, const cutune_analysis *a, const session_binar
     int rc = tuner_each(t, a, bin);
     if (rc < 0)
         return rc;
+    if (t->res->n > sr->nbins) { /* the record's binary, for the final race */
+        uint64_t cap = t->res->n * 2;
+        const session_binary **grown = realloc(sr->bins, sizeof *grown * (size_t)cap);
+        if (!grown)
+            return -1;
+        for (uint64_t i = sr->nbins; i < cap; i++)
+            grown[i] = NULL;
+        sr->bins = grown;
+        sr->nbins = cap;
+    }
+    if (bin) {
+        session_binary *copy = malloc(sizeof *copy);
+        if (!copy)
+            return -1;
+        *copy = *bin; /* its pointers are the session's */
+        sr->bins[t->res->n - 1] = copy;
+    }
     if (!resumed) {
         const record *rec = t->res->records[t->res->n - 1];
         search_tell(sr->se, key_of(sr, a->variant->ordinal), rec->out == OUTCOME_OK && rec->m.timed,
@@ -176,6 +196,59 @@ static int feed(void *user, const value **vals, uint64_t *ordinal)
     *vals = sr->feed_vals;
     *ordinal = sspace_ordinal(sr->sp, key);
     return 1;
+}
+
+/* Journals record i again (its final figures replace the earlier line on resume). */
+static int rejournal(tuner *t, const record *rec)
+{
+    if (!t->journal)
+        return CUTUNE_OK;
+    json_t *line = record_to_json(t->res, rec);
+    char err[512];
+    int rc = line ? journal_append(t->journal, line, err, sizeof err) : -1;
+    json_decref(line);
+    if (rc < 0) {
+        snprintf(t->err, sizeof t->err, "%s", line ? err : "out of memory");
+        t->status = CUTUNE_EIO;
+        return CUTUNE_EIO;
+    }
+    return CUTUNE_OK;
+}
+
+/* The final race: every provisional variant still within the contender margin of the
+ * race's best is timed in full (no early stop: warm-ups, the spread rule, up to
+ * max_repeat) and may then win; the others cannot win and are marked pruned. Each is
+ * journaled again. CUTUNE_OK, or a status (the worker could not start, the journal). */
+static int final_race(search_run *sr)
+{
+    tuner *t = sr->t;
+    for (uint64_t i = 0; i < t->res->n; i++) {
+        record *rec = t->res->records[i];
+        cutune_measurement *m = &rec->m;
+        if (!m->provisional)
+            continue;
+        tuner_values_of(t->m, &rec->v, t->vals); /* the goal judges this configuration */
+        bool contends = i < sr->nbins && sr->bins[i] && t->goal.have_best &&
+                        !tuner_worse(&t->goal, m->min_ms, TUNER_CONTEND);
+        if (!contends) {
+            m->provisional = 0;
+            m->pruned = 1; /* it cannot win: not timed further */
+        } else {
+            record *full = result_scratch(t->res);
+            if (!full)
+                return CUTUNE_ENOMEM;
+            full->v = rec->v;
+            int rc = tuner_gpu_run(&t->gpu, sr->bins[i], &rec->v, false, 0, true, full);
+            if (rc < 0)
+                return rc;
+            result_take_run(t->res, rec, full); /* the full figures, launches and times added */
+        }
+        int rc = rejournal(t, rec);
+        if (rc < 0)
+            return rc;
+        tuner_note_winner(t, rec);
+    }
+    return CUTUNE_OK;
 }
 
 /* The loop. CUTUNE_OK, or a status with a diagnostic. */
@@ -226,6 +299,8 @@ int tuner_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_s
         asum->cached += static_sum.cached;
         asum->compile_seconds += static_sum.compile_seconds;
     }
+    if (rc == CUTUNE_OK && !asum->interrupted && (rc = final_race(&sr)) < 0 && rc != CUTUNE_ENOMEM)
+        diag_error_noloc(&t->spec->diags, "the final race: %s", t->status ? t->err : t->gpu.err);
     t->evaluations = search_evaluations(sr.se);
     t->stop = search_stop_reason(sr.se);
     t->res->summary.screened = search_screened(sr.se);
@@ -237,5 +312,8 @@ done:
     free(sr.keys);
     free(sr.asked);
     free(sr.feed_vals);
+    for (uint64_t i = 0; i < sr.nbins; i++)
+        free((void *)sr.bins[i]);
+    free(sr.bins);
     return rc;
 }

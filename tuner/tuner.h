@@ -24,6 +24,11 @@
 
 /* ---- the objective (goal.c) -------------------------------------------------------- */
 
+/* The race's contender margin: a variant whose fastest sample is 5 % worse than the best
+ * cannot win and needs no full statistics; one within it is timed in full, at the end of
+ * the run (the final race, search.c). */
+#define TUNER_CONTEND 1.05
+
 typedef struct tuner_goal {
     const model *m;
     const value *vals;         /* the configuration judged (borrowed) */
@@ -87,9 +92,10 @@ int tuner_gpu_start(tuner_gpu *g);
 
 /* tuner_gpu_run: runs variant v (binary bin) in the worker, starting one when none runs,
  * and fills rec; a hang, a crash or a sticky error is recorded against the variant and
- * the worker replaced for the next. have_best/best: for early stopping. CUTUNE_OK, or
+ * the worker replaced for the next. have_best/best: for early stopping; final: timed in
+ * full whatever the best (the run's final race). CUTUNE_OK, or
  * the status of tuner_gpu_start (the run must stop). */
-int tuner_gpu_run(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best,
+int tuner_gpu_run(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best, bool final,
                   record *rec);
 
 /* tuner_gpu_free: ends the worker (if any) and frees what init allocated. */
@@ -157,6 +163,10 @@ void tuner_free(tuner *t);
 /* tuner_each (loop.c): a session_each for the tuner (user: a tuner): one variant read
  * back from the journal, or run; journaled; the best updated. */
 int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin);
+
+/* tuner_note_winner (loop.c): rec becomes the result's winner when it may win (timed in
+ * full, not pruned, not provisional) and beats the winner so far. */
+void tuner_note_winner(tuner *t, const record *rec);
 
 /* tuner_params_match: whether a journal line's params are the configuration `vals`. */
 bool tuner_params_match(const model *m, const value *vals, json_t *line);

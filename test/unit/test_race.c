@@ -30,7 +30,7 @@ static bool worse(void *ctx, double ms, double factor)
 
 static meas_settings settings(judge *j)
 {
-    meas_settings s = {3, 3, 20, 0.02, true, 0.05, worse, j, 1.5, 1.05};
+    meas_settings s = {3, 3, 20, 0.02, true, 0.05, worse, j, 1.5, 1.05, 0};
     return s;
 }
 
@@ -129,6 +129,31 @@ static void test_warm_samples(void **state)
     assert_true(j.asked > 0);
 }
 
+/* With provisional set, a contender stops after that many samples, marked provisional;
+ * a loser is still pruned first, and a variant done by the spread rule is done. */
+static void test_provisional(void **state)
+{
+    (void)state;
+    judge j = {true, 10.0, 0};
+    meas_settings s = settings(&j);
+    s.min_reps = 10;
+    s.provisional = 3;
+    meas_times t = times(10.2, 10.1, 0.01, 2);
+    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);        /* two samples: not yet placed */
+    t = times(10.2, 10.1, 0.01, 3);
+    assert_int_equal(meas_race_next(&s, &t), MEAS_PROVISIONAL); /* a contender, placed */
+    t = times(9.0, 8.9, 0.01, 3);
+    assert_int_equal(meas_race_next(&s, &t), MEAS_PROVISIONAL); /* a new best: also for later */
+    t = times(10.9, 10.8, 0.01, 3);
+    assert_int_equal(meas_race_next(&s, &t), MEAS_PRUNED);      /* 8 % behind: cannot win */
+    s.min_reps = 3;
+    t = times(10.2, 10.1, 0.01, 3);
+    assert_int_equal(meas_race_next(&s, &t), MEAS_DONE);        /* done by the spread rule first */
+    s.provisional = 0;
+    s.min_reps = 10;
+    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);        /* off: full statistics now */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -136,6 +161,7 @@ int main(void)
         cmocka_unit_test(test_cold_outlier_of_a_short_kernel_is_not_trusted),
         cmocka_unit_test(test_nothing_stops_without_a_best_or_pruning),
         cmocka_unit_test(test_warm_samples),
+        cmocka_unit_test(test_provisional),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -139,6 +139,7 @@ static void same_record(const record *a, const record *b)
     same_double(x->gpu_seconds, y->gpu_seconds);
     same_double(x->timing_seconds, y->timing_seconds);
     assert_int_equal(x->launches, y->launches);
+    assert_int_equal(x->provisional, y->provisional);
     assert_int_equal(x->resumed, y->resumed);
 }
 
@@ -180,6 +181,40 @@ static void test_round_trip_every_outcome(void **state)
             json_decref(j);
         }
     }
+    result_destroy(r);
+}
+
+/* A provisional contender (a few samples; the final race times it in full) round-trips,
+ * never wins, and an entry without the key is not provisional. */
+static void test_provisional(void **state)
+{
+    (void)state;
+    cutune_tune_result *r = empty_result();
+    record *rec = full_record(r, OUTCOME_OK, 2.0);
+    assert_true(record_can_win(rec));
+    rec->m.provisional = 1;
+    assert_false(record_can_win(rec));
+    json_t *j = through_text(record_to_json(r, rec));
+    assert_true(json_is_true(json_object_get(j, "provisional")));
+    record *back = result_append(r);
+    char err[200] = "";
+    assert_int_equal(record_from_json(r, back, j, RECORD_WHOLE, err, sizeof err), 0);
+    same_record(rec, back);
+    json_object_del(j, "provisional");
+    record *plain = result_append(r);
+    assert_int_equal(record_from_json(r, plain, j, RECORD_WHOLE, err, sizeof err), 0);
+    assert_int_equal(plain->m.provisional, 0);
+    assert_true(record_can_win(plain));
+    /* The final race's figures replace the provisional ones; launches add up. */
+    record *full = full_record(r, OUTCOME_OK, 3.0);
+    full->m.launches = 20;
+    int before = back->m.launches;
+    result_take_run(r, back, full);
+    assert_int_equal(back->m.provisional, 0);
+    assert_int_equal(back->m.launches, before + 20);
+    assert_true(back->m.objective == 3.0);
+    assert_true(record_can_win(back));
+    json_decref(j);
     result_destroy(r);
 }
 
@@ -287,6 +322,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_every_outcome),
+        cmocka_unit_test(test_provisional),
         cmocka_unit_test(test_infinities_become_null),
         cmocka_unit_test(test_resume_and_refusals),
         cmocka_unit_test(test_csv),

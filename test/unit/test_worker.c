@@ -23,7 +23,7 @@ static void test_request_round_trip(void **state)
     (void)state;
     const char *values[] = {"128", "1.5", "true", "\xc3\xa9t\xc3\xa9"};
     const unsigned char cubin[] = {0x7f, 'E', 'L', 'F', 0, 1, 2, 0xff};
-    wk_request q = {42, {128, 2, 1}, {-1, 70000, 3}, 49152, 4, values, "_Z3fooPf", cubin, sizeof cubin, true, 0.25};
+    wk_request q = {42, {128, 2, 1}, {-1, 70000, 3}, 49152, 4, values, "_Z3fooPf", cubin, sizeof cubin, true, 0.25, true};
     wk_frame f = WK_FRAME_INIT;
     wk_encode_request(&f, &q);
     arena *a = arena_new();
@@ -42,6 +42,7 @@ static void test_request_round_trip(void **state)
     assert_memory_equal(d.cubin, cubin, sizeof cubin); /* NUL bytes inside survive */
     assert_true(d.have_best);
     assert_true(d.best_objective == 0.25);
+    assert_true(d.final);
     wk_frame_free(&f);
     arena_free(a);
 }
@@ -53,7 +54,7 @@ static void test_reply_and_setup_round_trip(void **state)
     wk_reply r;
     memset(&r, 0, sizeof r);
     r = (wk_reply){OUTCOME_WRONG, true, "'y': 1 of 4 elements differ", 40, -1, true, 0.5, 0.4, 0.9, 0.45, 0.55,
-                   0.2, 17, 8, true, 123.0, 3, metrics, false, 1e-3, 0.75, 0.5, 29};
+                   0.2, 17, 8, true, 123.0, 3, metrics, false, 1e-3, 0.75, 0.5, 29, true};
     wk_frame f = WK_FRAME_INIT;
     wk_encode_reply(&f, &r);
     arena *a = arena_new();
@@ -72,6 +73,7 @@ static void test_reply_and_setup_round_trip(void **state)
     assert_int_equal(d.reps, 17);
     assert_int_equal(d.batch, 8);
     assert_int_equal(d.launches, 29);
+    assert_true(d.provisional);
     assert_int_equal(d.nmetrics, 3);
     assert_true(d.metrics[0] == 1.5 && isnan(d.metrics[1]) && d.metrics[2] == -3e300);
 
@@ -100,7 +102,7 @@ static void test_bad_frames_refused(void **state)
 {
     (void)state;
     const char *values[] = {"1", "2"};
-    wk_request q = {7, {1, 1, 1}, {1, 1, 1}, 0, 2, values, "k", (const unsigned char *)"abc", 3, false, 0};
+    wk_request q = {7, {1, 1, 1}, {1, 1, 1}, 0, 2, values, "k", (const unsigned char *)"abc", 3, false, 0, false};
     wk_frame f = WK_FRAME_INIT;
     wk_encode_request(&f, &q);
     size_t whole = f.buf.len;
