@@ -2,13 +2,18 @@
  * header, the CSV table, Kernel Tuner's T4 format), and where a spec says to emit. */
 #include <string.h>
 
-#include "../emit/emit.h"
+#include "../emit/emitters.h"
 #include "internal.h"
 
 int cutune_emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
                        const cutune_header_options *opts)
 {
-    return emit_header(out, spec, results, nresults, opts); /* checks its arguments itself, with messages */
+    if (!out || nresults < 0 || (nresults > 0 && !results) || (nresults == 0 && !spec))
+        return err_set(CUTUNE_EINVAL, "cutune_emit_header: no output, or neither results nor a spec");
+    *out = NULL;
+    if (spec && !cutune_spec_ok(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_emit_header: the spec has errors");
+    return emit_header(out, spec, results, nresults, opts);
 }
 
 int cutune_emit_csv(char **out, const cutune_tune_result *r)

@@ -1,6 +1,6 @@
 /* spec.h - a loaded spec: what the front end (lang/, compiler/) makes of a .tune file,
  * and what every stage above reads. The public API hands it out, opaque, as
- * `cutune_spec` (include/cutune.h); api/cutune.c makes and frees it.
+ * `cutune_spec` (include/cutune.h); api/front.c makes and frees it.
  *
  * Ownership: one arena holds the source, the syntax tree, the model and the
  * diagnostics' messages; `rendered` is heap. Stages above the compiler borrow a spec

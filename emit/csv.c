@@ -1,6 +1,6 @@
 /* csv.c - a tuning result as a CSV table (see emit.h; the columns are documented in
  * docs/results-format.md). Fields go through the one CSV writer (base/csv.h). */
-#include "emit.h"
+#include "emitters.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* header.c - the best-config header (emit_header, for cutune_emit_header; docs/header.md): the
+/* header.c - the best-config header (emit_header, for the public emitter; docs/header.md): the
  * winner of one or more tuning runs (one per device), or a spec's default
  * configuration, as C macros, a configuration struct with a look-up by device, and
  * the launch geometry as inline functions of the problem size. The text is plain
@@ -15,7 +15,7 @@
 #include "../base/err.h"
 #include "../compiler/spec.h"
 #include "../tuner/session.h"
-#include "emit.h"
+#include "emitters.h"
 
 /* One entry of the header: a device's winner, or the default configuration. */
 typedef struct entry {
@@ -119,7 +119,7 @@ static void format_number(strbuf *out, double d)
 
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Sets the message for cutune_last_error; returns CUTUNE_EINVAL. */
+/* Sets the error object (base/err.h); returns CUTUNE_EINVAL. */
 static int fail(const char *fmt, ...)
 {
     char msg[600];
@@ -650,11 +650,13 @@ static int prepare(hdr *h, arena *a, const cutune_tune_result *const *results, i
 int emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
                 const cutune_header_options *opts)
 {
+    /* The facade (api/emit.c) has checked the arguments; a caller inside the library
+     * that breaks them gets the same refusal. */
     if (!out || nresults < 0 || (nresults > 0 && !results) || (nresults == 0 && !spec))
-        return fail("cutune_emit_header: no output, or neither results nor a spec");
+        return fail("no output, or neither results nor a spec");
     *out = NULL;
     if (spec && (!spec->loaded_ok || !spec->model))
-        return fail("cutune_emit_header: the spec has errors");
+        return fail("the spec has errors");
     arena *a = arena_new();
     hdr h;
     memset(&h, 0, sizeof h);

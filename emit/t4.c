@@ -1,7 +1,7 @@
 /* t4.c - a tuning result in Kernel Tuner's T4 results format (see emit.h; documented
  * in docs/results-format.md; the schema is Kernel Tuner's
  * kernel_tuner/schema/T4/1.0.0/results-schema.json). */
-#include "emit.h"
+#include "emitters.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -141,7 +141,7 @@ int emit_t4(char **out, const cutune_tune_result *r, const char *version)
     if (!*out)
         return CUTUNE_ENOMEM;
     /* jansson's buffer comes from its own allocator (malloc by default); hand back one
-     * that cutune_free releases in any case. */
+     * that the caller frees in any case. */
     size_t len = strlen(*out);
     char *copy = malloc(len + 2);
     if (copy) {

@@ -93,7 +93,7 @@ static bool value_of(const char *text, vtype t, value *out)
     }
 }
 
-/* Reads the recording `r` (loaded by cutune_results_load: the same checks and messages
+/* Reads the recording `r` (loaded by results/load.c: the same checks and messages
  * as `cutune emit`) into s->by_ordinal, after checking it is of this spec. CUTUNE_OK or
  * a status with a diagnostic. */
 static int load_recording(sim *s, const char *path, const cutune_tune_result *r)
@@ -312,7 +312,7 @@ done:
     free(s.compiled);
     if (rc < 0) {
         if (rep)
-            free(rep->runs); /* as cutune_sim_report_free, without reaching back into api/ */
+            free(rep->runs); /* as the public free of a report does, without reaching back into api/ */
         free(rep);
         rep = NULL;
     }

@@ -123,7 +123,7 @@ int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *o
     g->ms.prune = g->goal.prune > 0 ? g->goal.prune : 0;
     g->ms.contend = g->goal.prune > 0 ? TUNER_CONTEND : 0; /* --prune -1: every variant timed in full */
     /* A contender stops after PROVISIONAL warm samples; the run's end times in full those
-     * still near the best (tuner/search.c's final race). */
+     * still near the best (tuner/run.c's final race). */
     g->ms.provisional = g->goal.prune > 0 ? PROVISIONAL : 0;
     g->run_started = sys_seconds();
     g->first_sent = false;

@@ -1,4 +1,4 @@
-/* tune.c - a tuning run's set-up, its loop (search.c, the same for every strategy) and
+/* tune.c - a tuning run's set-up, its loop (run.c, the same for every strategy) and
  * its summary (tuner.h). */
 #include <stdio.h>
 #include <stdlib.h>

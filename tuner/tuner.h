@@ -7,7 +7,7 @@
  *   tuner_goal (goal.c)   the objective, the metrics and the best so far;
  *   tuner_gpu  (gpu.c, reference.c)  the GPU worker: what it inherits, its process, and
  *              the variant's time limit;
- *   tuner      (tune.c, loop.c, search.c)  the run: journal, search settings, budgets and
+ *   tuner      (tune.c, loop.c, run.c)  the run: journal, search settings, budgets and
  *              the counts of the summary. */
 #ifndef CUTUNE_TUNER_TUNER_H
 #define CUTUNE_TUNER_TUNER_H
@@ -26,7 +26,7 @@
 
 /* The race's contender margin: a variant whose fastest sample is 5 % worse than the best
  * cannot win and needs no full statistics; one within it is timed in full, at the end of
- * the run (the final race, search.c). */
+ * the run (the final race, run.c). */
 #define TUNER_CONTEND 1.05
 
 typedef struct tuner_goal {
@@ -113,7 +113,7 @@ int tuner_reference(tuner_gpu *g);
 /* tuner_plain_args: a configuration's argument values (g->scalars) as bench scalars. */
 void tuner_plain_args(tuner_gpu *g, bench_config *out);
 
-/* ---- the run (tune.c, loop.c, search.c) -------------------------------------------- */
+/* ---- the run (tune.c, loop.c, run.c) -------------------------------------------- */
 
 typedef struct tuner {
     cutune_spec *spec;
@@ -144,7 +144,7 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
 /* tuner_search_settings: the spec's `search` (model m) with the overrides in `o` (may
  * be NULL) applied; a budget percentage becomes a count of the `count` valid
  * configurations. CUTUNE_OK, or CUTUNE_EINVAL with a diagnostic on `diags` (an unknown
- * strategy, a percentage out of range). Shared with cutune_simulate. */
+ * strategy, a percentage out of range). Shared with the simulator (api/simulate.c). */
 int tuner_search_settings(const model *m, diag_list *diags, const cutune_search_options *o, uint64_t count,
                           search_settings *out);
 
@@ -171,7 +171,7 @@ void tuner_note_winner(tuner *t, const record *rec);
 /* tuner_params_match: whether a journal line's params are the configuration `vals`. */
 bool tuner_params_match(const model *m, const value *vals, json_t *line);
 
-/* tuner_search (search.c): the loop of every strategy: proposals streamed through a
+/* tuner_search (run.c): the loop of every strategy: proposals streamed through a
  * compile session, each run, journaled and told. */
 int tuner_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_summary *asum);
 

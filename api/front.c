@@ -1,4 +1,4 @@
-/* cutune.c - the public API (include/cutune.h) over the stages: lang/ parses,
+/* front.c - the public face of the front end (include/cutune.h): lang/ parses,
  * compiler/ checks, counts and plans. A cutune_spec owns one arena holding the
  * source, the syntax tree, the model and the diagnostics. */
 #include "cutune.h"

@@ -1,12 +1,12 @@
-/* emit.h - the stage that owns output: a tuning result (results/) turned into the
+/* emitters.h - the stage that owns output: a tuning result (results/) turned into the
  * files users keep: a C header of the winners (header.c, docs/header.md), a CSV table
  * (csv.c) and Kernel Tuner's T4 format (t4.c) (docs/results-format.md). The public
  * cutune_emit_* functions (api/emit.c) check arguments and call these.
  *
  * Ownership: each returns a heap string in *out that the caller frees (free, or
- * cutune_free at the API). */
-#ifndef CUTUNE_EMIT_EMIT_H
-#define CUTUNE_EMIT_EMIT_H
+ * the public free at the API). */
+#ifndef CUTUNE_EMIT_EMITTERS_H
+#define CUTUNE_EMIT_EMITTERS_H
 
 #include "cutune.h"
 #include "../results/result.h"
@@ -19,8 +19,8 @@ int emit_csv(char **out, const cutune_tune_result *r);
  * with *out, or CUTUNE_ENOMEM. */
 int emit_t4(char **out, const cutune_tune_result *r, const char *version);
 
-/* emit_header: cutune_emit_header's work (include/cutune.h says what it writes);
- * errors set the API's last error (api/internal.h). */
+/* emit_header: the public emitter's work (include/cutune.h says what it writes);
+ * errors set the error object (base/err.h). */
 int emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
                 const cutune_header_options *opts);
 

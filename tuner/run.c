@@ -1,4 +1,4 @@
-/* search.c - the one tuning loop, every strategy's, exhaustive included (tuner.h).
+/* run.c - the one tuning loop, every strategy's, exhaustive included (tuner.h).
  *
  * The strategy (search/) proposes configurations; a compile session streams them
  * (session_stream): the pool compiles a bounded window ahead while this thread runs
