@@ -49,19 +49,7 @@ static int occupancy_on(const occ_arch *arch, int regs, int threads, int64_t sme
         err_set(CUTUNE_EINVAL, "occupancy needs threads >= 1 and non-negative registers and shared memory");
         return CUTUNE_EINVAL;
     }
-    snprintf(out->arch, sizeof out->arch, "%s", arch->name);
-    out->blocks_per_sm = r.blocks_per_sm;
-    out->active_warps = r.active_warps;
-    out->max_warps = r.max_warps;
-    out->occupancy = r.occupancy;
-    out->limiter = occ_limiter_name(r.limiter);
-    out->by_warps = r.by_warps;
-    out->by_blocks = r.by_blocks;
-    out->by_registers = r.by_registers;
-    out->by_shared_memory = r.by_shared_memory;
-    out->regs_per_block = r.regs_per_block;
-    out->smem_per_block = r.smem_per_block;
-    out->unlaunchable = r.unlaunchable;
+    session_occupancy(arch, &r, out);
     return CUTUNE_OK;
 }
 

@@ -34,8 +34,8 @@ typedef struct search_run {
                                  stream's session is busy while the strategy proposes) */
     search_static *st;        /* static_info's output */
     int st_at;
-    const session_binary **bins; /* each record's binary (the session's, valid until it
-                                   closes), for the final race; NULL entries: none */
+    session_binary *bins;     /* each record's binary (its pointers the session's, valid
+                                 until it closes), for the final race; cubin NULL: none */
     uint64_t nbins;
 } search_run;
 
@@ -148,21 +148,15 @@ static int search_each(void *user, const cutune_analysis *a, const session_binar
         return rc;
     if (t->res->n > sr->nbins) { /* the record's binary, for the final race */
         uint64_t cap = t->res->n * 2;
-        const session_binary **grown = realloc(sr->bins, sizeof *grown * (size_t)cap);
+        session_binary *grown = realloc(sr->bins, sizeof *grown * (size_t)cap);
         if (!grown)
             return -1;
-        for (uint64_t i = sr->nbins; i < cap; i++)
-            grown[i] = NULL;
+        memset(grown + sr->nbins, 0, sizeof *grown * (size_t)(cap - sr->nbins));
         sr->bins = grown;
         sr->nbins = cap;
     }
-    if (bin) {
-        session_binary *copy = malloc(sizeof *copy);
-        if (!copy)
-            return -1;
-        *copy = *bin; /* its pointers are the session's */
-        sr->bins[t->res->n - 1] = copy;
-    }
+    if (bin)
+        sr->bins[t->res->n - 1] = *bin;
     if (!resumed) {
         const record *rec = t->res->records[t->res->n - 1];
         search_tell(sr->se, key_of(sr, a->variant->ordinal), rec->out == OUTCOME_OK && rec->m.timed,
@@ -228,7 +222,7 @@ static int final_race(search_run *sr)
         if (!m->provisional)
             continue;
         tuner_values_of(t->m, &rec->v, t->vals); /* the goal judges this configuration */
-        bool contends = i < sr->nbins && sr->bins[i] && t->goal.have_best &&
+        bool contends = i < sr->nbins && sr->bins[i].cubin && t->goal.have_best &&
                         !tuner_worse(&t->goal, m->min_ms, TUNER_CONTEND);
         if (!contends) {
             m->provisional = 0;
@@ -238,7 +232,7 @@ static int final_race(search_run *sr)
             if (!full)
                 return CUTUNE_ENOMEM;
             full->v = rec->v;
-            int rc = tuner_gpu_run(&t->gpu, sr->bins[i], &rec->v, false, 0, true, full);
+            int rc = tuner_gpu_run(&t->gpu, &sr->bins[i], &rec->v, false, 0, true, full);
             if (rc < 0)
                 return rc;
             result_take_run(t->res, rec, full); /* the full figures, launches and times added */
@@ -312,8 +306,6 @@ done:
     free(sr.keys);
     free(sr.asked);
     free(sr.feed_vals);
-    for (uint64_t i = 0; i < sr.nbins; i++)
-        free((void *)sr.bins[i]);
     free(sr.bins);
     return rc;
 }

@@ -343,6 +343,23 @@ static void release_job(void *ud, pool_job *pj)
     free(js);
 }
 
+void session_occupancy(const occ_arch *arch, const occ_result *r, cutune_occupancy *out)
+{
+    snprintf(out->arch, sizeof out->arch, "%s", arch->name);
+    out->blocks_per_sm = r->blocks_per_sm;
+    out->active_warps = r->active_warps;
+    out->max_warps = r->max_warps;
+    out->occupancy = r->occupancy;
+    out->limiter = occ_limiter_name(r->limiter);
+    out->by_warps = r->by_warps;
+    out->by_blocks = r->by_blocks;
+    out->by_registers = r->by_registers;
+    out->by_shared_memory = r->by_shared_memory;
+    out->regs_per_block = r->regs_per_block;
+    out->smem_per_block = r->smem_per_block;
+    out->unlaunchable = r->unlaunchable;
+}
+
 /* The threads of variant `v`'s block. */
 static int64_t threads_of(const cutune_variant *v)
 {
@@ -364,19 +381,7 @@ static void occupancy_of(const session *s, const cutune_variant *v, const kernel
         a->why = "the block shape is out of range";
         return;
     }
-    snprintf(a->occupancy.arch, sizeof a->occupancy.arch, "%s", s->occ->name);
-    a->occupancy.blocks_per_sm = occ.blocks_per_sm;
-    a->occupancy.active_warps = occ.active_warps;
-    a->occupancy.max_warps = occ.max_warps;
-    a->occupancy.occupancy = occ.occupancy;
-    a->occupancy.limiter = occ_limiter_name(occ.limiter);
-    a->occupancy.by_warps = occ.by_warps;
-    a->occupancy.by_blocks = occ.by_blocks;
-    a->occupancy.by_registers = occ.by_registers;
-    a->occupancy.by_shared_memory = occ.by_shared_memory;
-    a->occupancy.regs_per_block = occ.regs_per_block;
-    a->occupancy.smem_per_block = occ.smem_per_block;
-    a->occupancy.unlaunchable = occ.unlaunchable;
+    session_occupancy(s->occ, &occ, &a->occupancy);
     a->why = geometry ? geometry : occ.unlaunchable;
     a->launchable = a->why == NULL;
 }

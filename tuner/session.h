@@ -22,6 +22,7 @@
 
 #include "../compiler/plan.h"
 #include "../lang/diag.h"
+#include "../runtime/occupancy.h"
 
 /* A variant's binary, for callers that run it. Borrowed from the session: valid until
  * session_close. */
@@ -41,6 +42,10 @@ typedef int (*session_each)(void *user, const cutune_analysis *a, const session_
  * CUTUNE_EEVAL with an error diagnostic (at the failing expression) on `diags`. */
 int session_variant_of(const model *m, diag_list *diags, const value *vals, arena *scratch, const char **values,
                        const char *types, uint64_t ordinal, cutune_variant *v);
+
+/* session_occupancy: the occupancy model's answer `r` for `arch` as the public struct
+ * (the one conversion: the analysis and cutune_occupancy_* both use it). */
+void session_occupancy(const occ_arch *arch, const occ_result *r, cutune_occupancy *out);
 
 typedef struct session session;
 
