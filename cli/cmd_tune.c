@@ -188,6 +188,7 @@ int cmd_tune(int argc, char **argv)
         {"journal", required_argument, NULL, 'J'},
         {"timeout", required_argument, NULL, 'T'},
         {"fresh", no_argument, NULL, 'R'},
+        {"run-twins", no_argument, NULL, 'W'},
         {"flush-l2", no_argument, NULL, 'F'},
         {"no-flush-l2", no_argument, NULL, 'G'},
         {"header", required_argument, NULL, 'H'},
@@ -250,6 +251,7 @@ int cmd_tune(int argc, char **argv)
             }
             break;
         case 'R': t.fresh = 1; break;
+        case 'W': t.run_twins = 1; break;
         case 'F': t.flush_l2 = 1; break;
         case 'G': t.flush_l2 = 0; break;
         case 'H': header_path = optarg; break;
@@ -306,6 +308,10 @@ int cmd_tune(int argc, char **argv)
             if (ce.all)
                 fprintf(stderr, " (%llu of them did not compile)", (unsigned long long)ce.all);
             fprintf(stderr, "\n");
+            if (s->twins)
+                fprintf(stderr, "%llu variants not run: the same machine code, launch and arguments as one that "
+                                "ran, whose figures they share (same_code_as; --run-twins runs them)\n",
+                        (unsigned long long)s->twins);
             /* compiled and cached: binaries made by NVRTC now, or read from the cache */
             fprintf(stderr, "wall %.2f s: compile %.2f s of NVRTC time on %d threads (%llu compiled, %llu cached), GPU "
                             "%.2f s (%.2f s timing); %.1f variants/s; %.2fx the bound max(compile/threads, GPU)\n",

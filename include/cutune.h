@@ -367,6 +367,9 @@ typedef struct cutune_tune_options {
     void *progress_user;
     /* The search: strategy, seed and budgets (each unset field: the spec's `search`). */
     cutune_search_options search;
+    int run_twins;             /* 1: run every variant; 0: a variant whose machine code, launch and
+                                  arguments equal those of one already run is not run again: it shares
+                                  that one's outcome and times (cutune_measurement.same_code_as) */
 } cutune_tune_options;
 
 /* One variant's outcome. */
@@ -405,6 +408,10 @@ typedef struct cutune_measurement {
     int provisional;           /* 1: timed only far enough to know it contends for the win (a few
                                   warm samples); the end of the run times every contender near
                                   the best in full. A provisional variant never wins. */
+    int64_t same_code_as;      /* >= 0: not run: its machine code, resources, launch geometry and
+                                  arguments are those of the variant with this ordinal, measured
+                                  in this run, whose outcome and times it shares (its metrics and
+                                  objective are its own, for its own values); -1: run itself */
 } cutune_measurement;
 
 typedef struct cutune_tune_summary {
@@ -429,6 +436,7 @@ typedef struct cutune_tune_summary {
     const char *reference;     /* what outputs were checked against (NULL when not verified) */
     int interrupted;           /* stopped early through `cancel`: the results cover part of the space */
     uint64_t resumed;          /* outcomes read back from the journal, not run again */
+    uint64_t twins;            /* variants not run: the same code and launch as one measured (same_code_as) */
     uint64_t journal_ignored;  /* journal lines not trusted (out of range, malformed): run again */
     double timeout_s;          /* the per-variant time limit that applied */
     const char *journal_path;  /* the journal, in full (NULL when there is none) */

@@ -149,6 +149,7 @@ static void load_header(loader *ld, json_t *root)
     s->failed = (uint64_t)record_int(json_object_get(sum, "failed"), 0);
     s->unlaunchable = (uint64_t)record_int(json_object_get(sum, "unlaunchable"), 0);
     s->pruned = (uint64_t)record_int(json_object_get(sum, "pruned"), 0);
+    s->twins = (uint64_t)record_int(json_object_get(sum, "twins"), 0);
     json_t *best = json_object_get(sum, "best");
     if (best && !json_is_null(best) && !json_is_integer(best))
         bad(ld, "\"summary\".\"best\" is neither an index into \"results\" nor null");

@@ -113,6 +113,8 @@ json_t *record_to_json(const cutune_tune_result *r, const record *rec)
     json_object_set_new(o, "launches", json_integer(m->launches));
     if (m->provisional)
         json_object_set_new(o, "provisional", json_true());
+    if (m->same_code_as >= 0)
+        json_object_set_new(o, "same_code_as", json_integer((json_int_t)m->same_code_as));
     json_object_set_new(o, "resumed", json_boolean(m->resumed));
     return o;
 }
@@ -314,6 +316,9 @@ static void read_measurement(reader *rd, record *rec, json_t *j, outcome o)
     m->gpu_seconds = record_num(json_object_get(j, "gpu_seconds"), 0);
     m->timing_seconds = record_num(json_object_get(j, "timing_seconds"), 0);
     m->launches = small_of(json_object_get(j, "launches"), 0); /* absent (an older journal or file): 0 */
+    m->same_code_as = record_int(json_object_get(j, "same_code_as"), -1); /* absent: run itself */
+    if (m->same_code_as < -1)
+        m->same_code_as = -1;
 }
 
 int record_from_json(cutune_tune_result *r, record *rec, json_t *j, record_read how, char *err, size_t errsize)
