@@ -408,6 +408,8 @@ typedef struct cutune_measurement {
     int provisional;           /* 1: timed only far enough to know it contends for the win (a few
                                   warm samples); the end of the run times every contender near
                                   the best in full. A provisional variant never wins. */
+    double started_seconds;    /* when it was first sent to the GPU worker, in seconds from the run's
+                                  start (as summary.first_variant_seconds); 0: not run by this run */
     int64_t same_code_as;      /* >= 0: not run: its machine code, resources, launch geometry and
                                   arguments are those of the variant with this ordinal, measured
                                   in this run, whose outcome and times it shares (its metrics and

@@ -113,6 +113,8 @@ json_t *record_to_json(const cutune_tune_result *r, const record *rec)
     json_object_set_new(o, "launches", json_integer(m->launches));
     if (m->provisional)
         json_object_set_new(o, "provisional", json_true());
+    if (m->started_seconds > 0)
+        json_object_set_new(o, "started_s", record_number(m->started_seconds));
     if (m->same_code_as >= 0)
         json_object_set_new(o, "same_code_as", json_integer((json_int_t)m->same_code_as));
     json_object_set_new(o, "resumed", json_boolean(m->resumed));
@@ -317,6 +319,9 @@ static void read_measurement(reader *rd, record *rec, json_t *j, outcome o)
     m->timing_seconds = record_num(json_object_get(j, "timing_seconds"), 0);
     m->launches = small_of(json_object_get(j, "launches"), 0); /* absent (an older journal or file): 0 */
     m->same_code_as = record_int(json_object_get(j, "same_code_as"), -1); /* absent: run itself */
+    m->started_seconds = record_num(json_object_get(j, "started_s"), 0);
+    if (!(m->started_seconds > 0))
+        m->started_seconds = 0;
     if (m->same_code_as < -1)
         m->same_code_as = -1;
 }
@@ -330,6 +335,7 @@ int record_from_json(cutune_tune_result *r, record *rec, json_t *j, record_read 
         outcome_from_name(json_string_value(json_object_get(j, "status")), &o); /* unknown: not run */
         read_measurement(&rd, rec, j, o);
         rec->m.resumed = 1;
+        rec->m.started_seconds = 0; /* the earlier run's clock, not this one's */
         return 0;
     }
     if (!json_is_object(j)) {
