@@ -261,6 +261,7 @@ int cmd_tune(int argc, char **argv)
         code = cli_usage_error("tune", optind >= argc ? "which spec? (cutune SPEC)" : "one spec at a time");
         goto done;
     }
+    c.arch = o.arch; /* without a GPU, the device attributes are this arch's (with one, the GPU's) */
     cutune_spec *spec = cli_load(argv[optind], &c, &code);
     if (!spec)
         goto done;
@@ -289,6 +290,8 @@ int cmd_tune(int argc, char **argv)
         int rc = cutune_tune(&r, spec, &t);
         bool interrupted = r && cutune_tune_summary_of(r)->interrupted;
         cli_print_new_diagnostics(spec, &c, &seen);
+        if (r && !c.quiet)
+            cli_print_device_attrs(spec, stderr, "device attributes: ");
         if (rc == CUTUNE_ENODEV && !r)
             fprintf(stderr, "cutune: %s\n", cutune_last_error());
         if (r) {

@@ -50,11 +50,14 @@ static void declare(sema *s, const char *name, span loc, sym_kind kind, int inde
     if (old) {
         if (old->kind == SYM_TIME)
             diag_error(s->dl, loc, "'%s' is a built-in name (the measured time); choose another name", name);
+        else if (old->kind == SYM_DEVICE)
+            diag_error(s->dl, loc, "'%s' is a built-in name (the device attribute: %s); choose another name", name,
+                       dev_attr_what((dev_attr)old->index));
         else if (old->kind == kind)
             diag_error(s->dl, loc, "duplicate %s '%s'", sym_kind_name(kind), name);
         else
             diag_error(s->dl, loc, "'%s' is already declared as a %s", name, sym_kind_name(old->kind));
-        if (old->kind != SYM_TIME)
+        if (old->kind != SYM_TIME && old->kind != SYM_DEVICE)
             diag_note(s->dl, true, old->loc, "'%s' was first declared here", name);
         return;
     }
@@ -103,6 +106,11 @@ static void collect(sema *s)
         return;
     for (size_t i = 0; i < sizeof time_names / sizeof *time_names; i++) {
         sym t = {time_names[i].name, {0, 0}, SYM_TIME, 0, time_names[i].scale};
+        if (ARENA_PUSH(s->a, s->syms, s->nsyms, s->capsyms, t) < 0)
+            s->oom = true;
+    }
+    for (int i = 0; i < DA_COUNT; i++) { /* the device attributes: built in, like the time */
+        sym t = {dev_attr_name((dev_attr)i), {0, 0}, SYM_DEVICE, i, 1.0};
         if (ARENA_PUSH(s->a, s->syms, s->nsyms, s->capsyms, t) < 0)
             s->oom = true;
     }
@@ -408,6 +416,8 @@ int sema_check(model **out, arena *a, const ast_spec *spec, const sema_options *
     s.m->src = spec->src;
     s.m->measure = (m_measure){.warmup = 3, .repeat = 10, .max_repeat = 100, .spread = 0.02, .flush_l2 = true};
     s.m->search.strategy = STRAT_EXHAUSTIVE;
+    if (opts && opts->device)
+        s.m->device = *opts->device;
     collect(&s);
     for (int i = 0; !s.oom && i < s.m->nparams; i++) {
         sema_settle_param(&s, i);

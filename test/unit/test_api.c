@@ -16,7 +16,7 @@
 /* A spec whose paths resolve against the test's source folder (kernels/ exists). */
 static cutune_spec *load(const char *text, const char *const *set, int nset, int expect_rc)
 {
-    cutune_load_options opts = {set, nset, CUTUNE_SOURCE_DIR "/examples", 0};
+    cutune_load_options opts = {set, nset, CUTUNE_SOURCE_DIR "/examples", 0, NULL, NULL};
     cutune_spec *spec = NULL;
     int rc = cutune_spec_load_string(&spec, "api.tune", text, strlen(text), &opts);
     if (rc != expect_rc)
