@@ -97,6 +97,8 @@ typedef struct m_param {
     ast_route_kind route;
     const char *macro;       /* ROUTE_DEFINE: the macro name */
     const char *option_fmt;  /* ROUTE_OPTION: format with {} (NULL: the value is the option) */
+    bool option_switch;      /* ROUTE_OPTION of bool values with a format without {}: the
+                                option is given when the value is true, nothing when false */
     bool has_default;
     uint64_t default_index;
 } m_param;
@@ -107,6 +109,8 @@ typedef struct m_let {
     texpr *expr;             /* folded to TX_CONST when it depends on no param */
     vtype type;
     bool overridden;         /* set from outside (e.g. --set nx=4096) */
+    const char *macro;       /* `as define`: passed to every variant as -DMACRO=value (NULL: not) */
+    span macro_loc;          /* the macro's name, or the `define` keyword when it is the let's */
 } m_let;
 
 typedef struct m_require {

@@ -133,6 +133,10 @@ static void collect(sema *s)
             m_let *l = &m->lets[m->nlets];
             l->name = it->u.let.name.name;
             l->loc = it->u.let.name.loc;
+            if (it->u.let.as_define) {
+                l->macro = it->u.let.define.name ? it->u.let.define.name : l->name;
+                l->macro_loc = it->u.let.define.name ? it->u.let.define.loc : it->u.let.define_loc;
+            }
             s->let_items[m->nlets] = it;
             declare(s, l->name, l->loc, SYM_LET, m->nlets);
             m->nlets++;
