@@ -23,6 +23,10 @@ int api_device_values_for_arch(dev_values *out, const char *arch);
  * replaced; errors, if any, added to its diagnostics: CUTUNE_ESPEC). CUTUNE_OK. */
 int api_spec_recheck(cutune_spec *spec, const dev_values *dv);
 
+/* api_spec_recheck_recorded: api_spec_recheck with the attributes a results file
+ * recorded of its device; nothing when it recorded none (written before they were). */
+int api_spec_recheck_recorded(cutune_spec *spec, const cutune_device *recorded);
+
 
 
 

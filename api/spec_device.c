@@ -106,3 +106,22 @@ const char *cutune_spec_device_source(const cutune_spec *spec)
 {
     return spec && spec->model ? spec->model->device.source : "";
 }
+
+int cutune_spec_set_device(cutune_spec *spec, const struct cutune_device *dev)
+{
+    if (!spec || !dev || !cutune_spec_ok(spec))
+        return CUTUNE_EINVAL;
+    dev_values dv;
+    dev_values_from_device(&dv, dev);
+    return api_spec_recheck(spec, &dv);
+}
+
+int api_spec_recheck_recorded(cutune_spec *spec, const cutune_device *recorded)
+{
+    if (!recorded || recorded->warp_size == 0) /* not recorded (a results file from before) */
+        return CUTUNE_OK;
+    dev_values dv;
+    dev_values_from_device(&dv, recorded);
+    snprintf(dv.source, sizeof dv.source, "the recorded run's %.120s", recorded->name);
+    return api_spec_recheck(spec, &dv);
+}

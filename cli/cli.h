@@ -52,6 +52,9 @@ typedef struct cli_common {
  * plainly when they were assumed (no GPU read). Nothing otherwise. */
 void cli_print_device_attrs(const cutune_spec *spec, FILE *f, const char *label);
 
+/* cli_reads_device: whether the spec's expressions read any device attribute. */
+bool cli_reads_device(const cutune_spec *spec);
+
 /* cli_common_option: handles --set/--color/--quiet for getopt_long loops (opt is the
  * option's value from the table built with CLI_COMMON_OPTIONS). Returns 1 when handled,
  * 0 when not a common option, -1 on a bad value (a message has been printed). */

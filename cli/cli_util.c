@@ -217,3 +217,11 @@ void cli_print_device_attrs(const cutune_spec *spec, FILE *f, const char *label)
     else
         fprintf(f, "  (read from %s)\n", cutune_spec_device_source(spec));
 }
+
+bool cli_reads_device(const cutune_spec *spec)
+{
+    for (int i = 0; i < cutune_device_attr_count(); i++)
+        if (cutune_spec_device_attr_used(spec, i))
+            return true;
+    return false;
+}

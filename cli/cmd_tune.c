@@ -265,6 +265,19 @@ int cmd_tune(int argc, char **argv)
     cutune_spec *spec = cli_load(argv[optind], &c, &code);
     if (!spec)
         goto done;
+    if (cli_reads_device(spec)) { /* on a GPU, its values in the summary rather than the table's */
+        cutune_device gpu_dev;
+        if (cutune_device_get(&gpu_dev, t.device) == CUTUNE_OK) {
+            int seen_dev = cutune_spec_diagnostic_count(spec);
+            int rc_dev = cutune_spec_set_device(spec, &gpu_dev);
+            cli_print_new_diagnostics(spec, &c, &seen_dev);
+            if (rc_dev < 0) {
+                code = cli_exit_for_status(rc_dev);
+                cutune_spec_free(spec);
+                goto done;
+            }
+        }
+    }
     code = cli_space_summary(spec, &c, 0);
     int devices = 0;
     bool gpu = code == EXIT_OK && cutune_device_count(&devices) == CUTUNE_OK && devices > 0;

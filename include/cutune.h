@@ -99,6 +99,13 @@ int cutune_spec_device_attr_used(const cutune_spec *spec, int i);
 int cutune_spec_device_assumed(const cutune_spec *spec);
 const char *cutune_spec_device_source(const cutune_spec *spec);
 
+/* cutune_spec_set_device: the device attributes become `dev`'s (as cutune_device_get
+ * gives them); a spec that reads one whose value changes is checked again. CUTUNE_OK;
+ * CUTUNE_ESPEC when it has errors with these values (diagnostics on the spec);
+ * CUTUNE_EINVAL for NULL arguments or a spec with errors. cutune_tune does this itself
+ * with the GPU it tunes on, cutune_analyze with the architecture it compiles for. */
+int cutune_spec_set_device(cutune_spec *spec, const struct cutune_device *dev);
+
 /* cutune_spec_ok: 1 when the spec loaded without errors (warnings allowed), else 0. */
 int cutune_spec_ok(const cutune_spec *spec);
 

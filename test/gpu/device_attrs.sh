@@ -21,6 +21,7 @@ export CUTUNE_CACHE_DIR=$tmp/cache
 rc=$?
 cat "$tmp/out"
 [ $rc -eq 0 ] || { echo "FAIL: exit status $rc"; exit 1; }
+grep -q "^device  *sm_count .* (read from GPU 0" "$tmp/out" || { echo "FAIL: the summary did not show the GPU's values"; exit 1; }
 grep -q "device attributes: sm_count .* (read from GPU 0" "$tmp/out" || { echo "FAIL: the run did not say it read the GPU's values"; exit 1; }
 python3 - "$tmp/devices.json" "$tmp/p.json" <<'PY'
 import json, sys

@@ -421,6 +421,42 @@ static void test_device_attributes_from_the_table_and_a_device(void **state)
     cutune_spec_free(spec);
 }
 
+/* cutune_spec_set_device: the spec checked again with a device's values; a constraint
+ * that the new values make false is an error there, and the spec keeps the old model. */
+static void test_set_device_checks_again(void **state)
+{
+    (void)state;
+    static const char text[] = "kernel persistent_saxpy from \"../kernels/persistent_saxpy.cu\" {\n"
+                               "    param bps in [1, 2] as none;\n"
+                               "    require bps * 1024 <= max_threads_per_sm;\n"
+                               "    require max_threads_per_sm >= 1024;\n" /* constant for a device */
+                               "    block 1024;\n"
+                               "    grid sm_count * bps;\n"
+                               "}\n";
+    cutune_spec *spec = load(text, NULL, 0, CUTUNE_OK);
+    int sm = attr_index("sm_count");
+    cutune_device dev;
+    memset(&dev, 0, sizeof dev);
+    snprintf(dev.name, sizeof dev.name, "Made-up GPU");
+    dev.cc = 86;
+    dev.sm_count = 10;
+    dev.max_threads_per_sm = 1536; /* one block of 1024 fits, two do not */
+    dev.warp_size = 32;
+    assert_int_equal(cutune_spec_set_device(spec, &dev), CUTUNE_OK);
+    assert_int_equal(cutune_spec_device_attr_value(spec, sm), 10);
+    assert_int_equal(cutune_spec_device_assumed(spec), 0);
+    cutune_space_size size;
+    assert_int_equal(cutune_space_count(&size, spec), CUTUNE_OK);
+    assert_int_equal(size.valid, 1);
+    dev.max_threads_per_sm = 512; /* the constant constraint is false */
+    assert_int_equal(cutune_spec_set_device(spec, &dev), CUTUNE_ESPEC);
+    assert_non_null(strstr(cutune_spec_diagnostics(spec, 0, 0), "checked again with the device attributes of GPU 0: "
+                                                                  "Made-up GPU"));
+    assert_int_equal(cutune_spec_device_attr_value(spec, sm), 10); /* the last good check stands */
+    assert_int_equal(cutune_spec_set_device(NULL, &dev), CUTUNE_EINVAL);
+    cutune_spec_free(spec);
+}
+
 /* Analysing for another architecture checks the spec again with its values: loaded for
  * sm_90 (132 SMs), analysed for sm_86, the variants' grid has the RTX 3090's 82 SMs. */
 static int first_grid(void *user, const cutune_analysis *a)
@@ -465,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_long_paths_are_reported_in_full),
         cmocka_unit_test(test_device_attributes_from_the_table_and_a_device),
         cmocka_unit_test(test_analysis_rechecks_for_its_arch),
+        cmocka_unit_test(test_set_device_checks_again),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
