@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../base/csv.h"
+#include "../compiler/device.h"
 
 json_t *record_number(double d)
 {
@@ -33,6 +34,14 @@ json_t *record_device_json(const cutune_tune_result *r)
     json_object_set_new(dev, "sm_count", json_integer(r->device.sm_count));
     json_object_set_new(dev, "l2_bytes", json_integer(r->device.l2_bytes));
     json_object_set_new(dev, "driver_version", json_integer(r->device.driver_version));
+    /* Every device attribute a spec may read (sm_count, warp_size, ...), as the driver
+     * gave them: the values the run's expressions used. */
+    dev_values dv;
+    dev_values_from_device(&dv, &r->device);
+    json_t *attrs = json_object();
+    for (int i = 0; i < DA_COUNT; i++)
+        json_object_set_new(attrs, dev_attr_name((dev_attr)i), json_integer((json_int_t)dv.v[i]));
+    json_object_set_new(dev, "attributes", attrs);
     return dev;
 }
 
