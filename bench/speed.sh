@@ -89,7 +89,7 @@ if best and best.get("objective") is not None:
     win += f" ({best['objective']:.6g})"
 ktr = f"{float(kt) / wall:.2f}" if kt != "-" else "-"
 print(f"{name:<10} {run:>3} {wall:8.2f} {int(rss) / 1024:7.0f} {s['compile_seconds']:9.2f} {threads:7d} "
-      f"{s['gpu_seconds']:8.2f} {first if first is not None else '-':>9} {mean_launches:8.1f} {bound:8.2f} "
+      f"{s['gpu_seconds']:8.2f} {('%.2f' % first) if first is not None else '-':>9} {mean_launches:8.1f} {bound:8.2f} "
       f"{wall / bound:7.2f} {ktr:>7} {idle:7.2f} {tail:7.2f} {twins:6d}  {win}")
 PY
     done
