@@ -69,8 +69,8 @@ static int parse_overrides(cutune_spec *spec, const cutune_load_options *opts, s
         }
 
         ov[*n].name = arena_strndup(spec->arena, opts->set[i], (size_t)(eq - opts->set[i]));
-        ov[*n].text = eq + 1;
-        if (!ov[*n].name)
+        ov[*n].text = arena_strdup(spec->arena, eq + 1); /* kept: each size is checked again later */
+        if (!ov[*n].name || !ov[*n].text)
             return CUTUNE_ENOMEM;
         (*n)++;
     }
@@ -97,6 +97,7 @@ static int spec_compile(cutune_spec *spec, const cutune_load_options *opts)
         return rc;
     so.overrides = ov;
     so.skip_file_checks = opts && opts->skip_file_checks;
+    spec->sema_opts = so;
     if (sema_check(&spec->model, spec->arena, spec->ast, &so, &spec->diags) < 0)
         return spec->diags.out_of_memory ? CUTUNE_ENOMEM : CUTUNE_ESPEC;
     /* A malformed --set is an error too, though the spec itself checked. */
@@ -430,4 +431,46 @@ void cutune_configs_free(cutune_configs *it)
     free(it->values);
     free(it->types);
     free(it);
+}
+
+/* ---- problem sizes (compiler/spec.c selects them) ---------------------------------- */
+
+int cutune_spec_size_count(const cutune_spec *spec)
+{
+    return cutune_spec_ok(spec) ? spec_size_count(spec) : 0;
+}
+
+int cutune_spec_size_var_count(const cutune_spec *spec)
+{
+    return cutune_spec_ok(spec) ? spec->model->sizes.nvars : 0;
+}
+
+const char *cutune_spec_size_var(const cutune_spec *spec, int j)
+{
+    if (!cutune_spec_ok(spec) || j < 0 || j >= spec->model->sizes.nvars)
+        return NULL;
+    return spec->model->lets[spec->model->sizes.lets[j]].name;
+}
+
+int64_t cutune_spec_size_value(const cutune_spec *spec, int k, int j)
+{
+    if (!cutune_spec_ok(spec))
+        return 0;
+    const m_sizes *sz = &spec->model->sizes;
+    return k >= 0 && k < sz->count && j >= 0 && j < sz->nvars ? sz->values[k * sz->nvars + j] : 0;
+}
+
+int cutune_spec_size_selected(const cutune_spec *spec)
+{
+    return cutune_spec_ok(spec) ? spec->model->sizes.selected : 0;
+}
+
+int cutune_spec_select_size(cutune_spec *spec, int k)
+{
+    if (!cutune_spec_ok(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_spec_select_size: the spec has errors");
+    if (k < 0 || k >= spec_size_count(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_spec_select_size: size %d is out of range (the spec has %d)", k,
+                       spec_size_count(spec));
+    return spec_select_size(spec, k);
 }

@@ -152,7 +152,7 @@ static int run_emit(const emit_args *a, const cli_common *c)
         if (rc != CUTUNE_OK) {
             fprintf(stderr, "cutune emit: %s\n", cutune_last_error());
             code = rc == CUTUNE_EIO ? EXIT_IO : cli_exit_for_status(rc);
-        } else if (header && !cutune_tune_best(results[k])) {
+        } else if (header && !cutune_tune_best(results[k]) && cutune_tune_size_count(results[k]) == 0) {
             fprintf(stderr, "cutune emit: %s: no variant ran correctly, so there is no winner to put in a header\n",
                     a->files[k]);
             code = EXIT_NOTHING;
@@ -240,7 +240,7 @@ int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const ch
         if (wrote != EXIT_OK)
             code = EXIT_IO;
     }
-    if (header_path && !cutune_tune_best(r)) {
+    if (header_path && !cutune_tune_best(r) && cutune_tune_size_count(r) == 0) {
         fprintf(stderr, "cutune: no header written to %s: there is no winner\n", header_path);
     } else if (header_path) {
         const char *base = strrchr(header_path, '/');

@@ -293,7 +293,17 @@ int cmd_tune(int argc, char **argv)
             fprintf(stderr, "cutune: %s\n", cutune_last_error());
         if (r) {
             const cutune_tune_summary *s = cutune_tune_summary_of(r);
-            print_ranking(spec, r, top);
+            int nsizes = cutune_tune_size_count(r);
+            if (nsizes == 0)
+                print_ranking(spec, r, top);
+            for (int k = 0; k < nsizes; k++) { /* a run over sizes: each size's ranking */
+                const cutune_tune_result *one = cutune_tune_size(r, k);
+                printf("\nsize");
+                for (int j = 0; j < cutune_tune_size_var_count(one); j++)
+                    printf(" %s=%lld", cutune_tune_size_var(one, j), (long long)cutune_tune_size_value(one, j));
+                printf(":");
+                print_ranking(spec, one, top);
+            }
             double bound = s->threads > 0 ? s->compile_seconds / s->threads : s->compile_seconds;
             if (s->gpu_seconds > bound)
                 bound = s->gpu_seconds;
@@ -334,13 +344,26 @@ int cmd_tune(int argc, char **argv)
             if (s->interrupted)
                 fprintf(stderr, "interrupted: %llu variants were done; the best is the best of those\n",
                         (unsigned long long)s->variants);
-            if (s->best >= 0) {
-                const cutune_measurement *b = cutune_tune_at(r, (uint64_t)s->best);
-                printf("\nbest: #%llu", (unsigned long long)b->variant->ordinal);
+            int winners = 0;
+            for (int k = 0; k < (nsizes ? nsizes : 1); k++) {
+                const cutune_tune_result *one = nsizes ? cutune_tune_size(r, k) : r;
+                const cutune_measurement *b = cutune_tune_best(one);
+                if (!b)
+                    continue;
+                winners++;
+                printf(k == 0 ? "\nbest" : "best");
+                for (int j = 0; j < cutune_tune_size_var_count(one); j++)
+                    printf("%s%s=%lld", j ? " " : " at ", cutune_tune_size_var(one, j),
+                           (long long)cutune_tune_size_value(one, j));
+                printf(": #%llu", (unsigned long long)b->variant->ordinal);
                 for (int p = 0; p < b->variant->nparams; p++)
                     printf(" %s=%s", cutune_spec_param_name(spec, p), b->variant->values[p]);
                 printf("  median %.4f ms, %s %.6g\n", b->median_ms, s->objective_name, b->objective);
-            } else {
+            }
+            if (nsizes && winners < nsizes)
+                fprintf(stderr, "cutune: %d of %d sizes have no variant that ran correctly\n", nsizes - winners,
+                        nsizes);
+            if (winners == 0) {
                 fprintf(stderr, ce.all == s->variants && s->variants > 0
                                     ? "cutune: NOTHING COMPILED: no variant compiled, so none was chosen\n"
                                     : "cutune: no variant ran correctly, so none was chosen\n");

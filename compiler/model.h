@@ -12,6 +12,7 @@
 #include "value.h"
 
 enum { MODEL_MAX_PARAMS = 64 };
+enum { MODEL_MAX_SIZE_VARS = 8 };   /* variables of the size statement */
 
 /* A set of params, by index (deps of an expression). */
 typedef uint64_t param_set;
@@ -106,6 +107,7 @@ typedef struct m_let {
     texpr *expr;             /* folded to TX_CONST when it depends on no param */
     vtype type;
     bool overridden;         /* set from outside (e.g. --set nx=4096) */
+    int size_var;            /* -1, or its position among the size statement's variables */
 } m_let;
 
 typedef struct m_require {
@@ -203,6 +205,20 @@ typedef struct m_emit {
     span header_loc, results_loc, csv_loc;
 } m_emit;
 
+/* ---- problem sizes (the `size` statement; docs/language.md) ---------------------- */
+
+/* The sizes a spec is tuned over: each size gives every size variable (a let) a value;
+ * the model's lets hold one of them (`selected`), and tuning runs once per size. */
+typedef struct m_sizes {
+    int nvars;               /* 0: no size statement (one size: the lets as written) */
+    int *lets;               /* each size variable's let index, in the statement's order */
+    int count;               /* how many sizes (after --set picked some) */
+    int64_t *values;         /* count * nvars, size-major: positive ints */
+    span *locs;              /* where each size is written (its --set when set from outside) */
+    int selected;            /* the size the lets hold: 0 .. count - 1 */
+    span loc;                /* the statement's keyword */
+} m_sizes;
+
 /* ---- the model ---------------------------------------------------------------- */
 
 typedef struct model {
@@ -242,6 +258,7 @@ typedef struct model {
     m_search search;
     m_measure measure;
     m_emit emit;
+    m_sizes sizes;             /* problem sizes; sizes.nvars 0 when the spec has none */
 } model;
 
 #endif

@@ -20,6 +20,7 @@ typedef struct sema_options {
     const sema_override *overrides;
     int noverrides;
     bool skip_file_checks;  /* do not require the kernel file and include folders to exist */
+    int size_index;         /* the size of the `size` statement the lets hold (0: the first) */
 } sema_options;
 
 /* sema_check: builds *out in arena `a` from `spec`. Returns 0 when the spec is valid

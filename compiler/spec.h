@@ -20,6 +20,7 @@
 #include "../lang/src.h"
 #include "eval.h"
 #include "model.h"
+#include "sema.h"
 
 struct cutune_spec {
     arena *arena;
@@ -32,6 +33,11 @@ struct cutune_spec {
     bool loaded_ok;     /* parsed and checked without error; later diagnostics (an empty
                            space, a failed expression) do not change it */
     uint64_t text_hash; /* XXH3 of the spec's text and its --set overrides (journal identity) */
+    /* Problem sizes (spec_select_size): the options it was checked with (their strings in
+     * the arena), and the model of each size checked so far (NULL: not yet). `model` is
+     * always size_models[model->sizes.selected] once a size was selected. */
+    sema_options sema_opts;
+    model **size_models;
 };
 
 /* spec_eval_failed: records an evaluation error as a diagnostic on the spec, at the
@@ -42,5 +48,20 @@ int spec_eval_failed(cutune_spec *spec, const eval_error *err);
  * colours when `color`) into spec->rendered; NULL when out of memory. Valid until the
  * next render. */
 const char *spec_render(cutune_spec *spec, int from, bool color);
+
+/* spec_size_count: the sizes the spec is tuned over: 1 without a size statement. */
+int spec_size_count(const cutune_spec *spec);
+
+/* spec_select_size: spec->model becomes the model of size k (0 .. spec_size_count - 1):
+ * the spec checked again with the size variables set to size k's values (once per
+ * size; kept in the arena). Every stage above then sees that size. CUTUNE_OK;
+ * CUTUNE_EINVAL for k out of range; CUTUNE_ESPEC when the spec has an error at that
+ * size only (copied to the spec's diagnostics, with a note naming the size);
+ * CUTUNE_ENOMEM. */
+int spec_select_size(cutune_spec *spec, int k);
+
+/* spec_size_label: size k as "n=4096" or "nx=1024,ny=8192" (in the spec's arena); ""
+ * without a size statement; NULL out of memory. */
+const char *spec_size_label(const cutune_spec *spec, int k);
 
 #endif

@@ -50,6 +50,8 @@ typedef struct tn_loc {
     struct { ast_expr *step; bool geometric; } step;
     struct { ast_expr *atol, *rtol; } tol;
     struct { ast_expr_list list; bool present; } targs;
+    struct { ast_name_list names; bool tuple; } svars;   /* size: the variables */
+    ast_size_list sizes;                                 /* size: the values */
 }
 
 %code {
@@ -91,6 +93,7 @@ static int args_depth(const ast_arg_list *args);
 %token CONFIG "'config'" ATOL "'atol'" RTOL "'rtol'" METRIC "'metric'" OBJECTIVE "'objective'"
 %token MINIMIZE "'minimize'" MAXIMIZE "'maximize'" SEARCH "'search'" MEASURE "'measure'"
 %token EMIT "'emit'" PREFIX "'prefix'"
+%token SIZE "'size'"   /* a statement keyword only where a statement starts (lexer.l) */
 %token DOTDOT "'..'" POW "'**'" FLOORDIV "'//'" SHL "'<<'" SHR "'>>'" LE "'<='" GE "'>='"
 %token EQ "'=='" NE "'!='" ANDAND "'&&'" OROR "'||'"
 %token <ival> INT "number"
@@ -117,6 +120,8 @@ static int args_depth(const ast_arg_list *args);
 %type <op> cmp_op
 %type <dir> dir_opt
 %type <sval> from_opt
+%type <svars> size_vars
+%type <sizes> size_values size_values_opt
 
 %start spec
 
@@ -207,7 +212,29 @@ item
           $$->u.emit.what.name = $2; $$->u.emit.what.loc = S(@2);
           $$->u.emit.path = $3; $$->u.emit.path_loc = S(@3);
           $$->u.emit.prefix.name = $5; $$->u.emit.prefix.loc = S(@5); }
+    /* size = "size" ( IDENT | "(" IDENT { "," IDENT } ")" ) "in" "[" [ dims { "," dims } [ "," ] ] "]" ";" */
+    | SIZE size_vars IN '[' size_values_opt ']' ';'
+        { NEW($$ = mk_item(ctx, IT_SIZE, @$, @1));
+          $$->u.size.names = $2.names; $$->u.size.tuple = $2.tuple;
+          $$->u.size.sizes = $5; span l = {@4.begin, @6.end}; $$->u.size.list_loc = l; }
     | error ';'                    { $$ = NULL; yyerrok; }
+    ;
+
+size_vars
+    : IDENT                  { ast_name n = {$1, S(@1)}; memset(&$$, 0, sizeof $$); PUSH($$.names, n); }
+    | '(' name_list ')'      { $$.names = $2; $$.tuple = true; }
+    ;
+
+size_values_opt
+    : %empty                 { memset(&$$, 0, sizeof $$); }
+    | size_values
+    | size_values ','
+    ;
+
+/* Each size is written as a dims: one value, or a parenthesised tuple (a, b). */
+size_values
+    : dims                   { ast_size_tuple t = {$1, S(@1)}; memset(&$$, 0, sizeof $$); PUSH($$, t); }
+    | size_values ',' dims   { ast_size_tuple t = {$3, S(@3)}; $$ = $1; PUSH($$, t); }
     ;
 
 let_bindings
@@ -607,7 +634,7 @@ static void tn_error(tn_loc *loc, void *scanner, lang_ctx *ctx, const char *msg)
 /* The statement keywords, for "unknown statement 'parm'; did you mean 'param'?". */
 static const char *const statement_words[] = {
     "include", "options", "param", "let", "require", "block", "grid", "smem", "arg",
-    "verify", "metric", "objective", "search", "measure", "emit",
+    "verify", "metric", "objective", "search", "measure", "emit", "size",
 };
 
 /* How the token the parser stopped at is named in a message: its text, quoted. */
@@ -676,7 +703,7 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, void *scanner, lang_c
         else
             diag_error(ctx->diags, S(loc), "unknown statement '%s' (statements start with param, let, require, "
                                            "block, grid, smem, arg, verify, metric, objective, search, measure, "
-                                           "emit, include or options)", word);
+                                           "emit, size, include or options)", word);
         return 0;
     }
     if (n == 1 && expected[0] == YYSYMBOL_YYUNDEF)

@@ -29,9 +29,93 @@ void result_destroy(cutune_tune_result *r)
 {
     if (!r)
         return;
+    for (int k = 0; k < r->nsizes; k++)
+        result_destroy(r->sizes[k]);
+    free(r->sizes);
     free(r->records);
     arena_free(r->arena);
     free(r);
+}
+
+int result_set_size(cutune_tune_result *r, int n, const char *const *names, const int64_t *values)
+{
+    r->size_vars = arena_alloc(r->arena, sizeof(char *) * (size_t)(n + 1));
+    r->size_values = arena_alloc(r->arena, sizeof(int64_t) * (size_t)(n + 1));
+    if (!r->size_vars || !r->size_values)
+        return -1;
+    for (int j = 0; j < n; j++) {
+        if (!(r->size_vars[j] = arena_strdup(r->arena, names[j])))
+            return -1;
+        r->size_values[j] = values[j];
+    }
+    r->nsize_vars = n;
+    return 0;
+}
+
+/* Makes room for one more record pointer in r->records. */
+static int records_room(cutune_tune_result *r)
+{
+    if (r->n < r->cap)
+        return 0;
+    uint64_t cap = r->cap ? r->cap * 2 : 256;
+    record **grown = realloc(r->records, sizeof(record *) * cap);
+    if (!grown)
+        return -1;
+    r->records = grown;
+    r->cap = cap;
+    return 0;
+}
+
+int result_adopt_size(cutune_tune_result *parent, cutune_tune_result *size)
+{
+    cutune_tune_result **grown = realloc(parent->sizes, sizeof *grown * (size_t)(parent->nsizes + 1));
+    if (!grown) {
+        result_destroy(size);
+        return -1;
+    }
+    parent->sizes = grown;
+    int k = parent->nsizes++;
+    parent->sizes[k] = size;
+    parent->borrowed_records = true;
+    if (parent->nsize_vars == 0 && size->nsize_vars > 0) {
+        parent->size_vars = arena_alloc(parent->arena, sizeof(char *) * (size_t)(size->nsize_vars + 1));
+        if (!parent->size_vars)
+            return -1;
+        for (int j = 0; j < size->nsize_vars; j++)
+            if (!(parent->size_vars[j] = arena_strdup(parent->arena, size->size_vars[j])))
+                return -1;
+        parent->nsize_vars = size->nsize_vars;
+    }
+    for (uint64_t i = 0; i < size->n; i++) {
+        if (records_room(parent) < 0)
+            return -1;
+        size->records[i]->size = k;
+        parent->records[parent->n++] = size->records[i];
+    }
+    cutune_tune_summary *p = &parent->summary;
+    const cutune_tune_summary *s = &size->summary;
+    p->variants += s->variants;
+    p->timed += s->timed;
+    p->wrong += s->wrong;
+    p->failed += s->failed;
+    p->unlaunchable += s->unlaunchable;
+    p->pruned += s->pruned;
+    p->wall_seconds += s->wall_seconds;
+    p->compile_seconds += s->compile_seconds;
+    p->compile_wall_seconds += s->compile_wall_seconds;
+    p->gpu_seconds += s->gpu_seconds;
+    p->timing_seconds += s->timing_seconds;
+    p->compiled += s->compiled;
+    p->cached += s->cached;
+    p->resumed += s->resumed;
+    p->journal_ignored += s->journal_ignored;
+    p->evaluations += s->evaluations;
+    p->screened += s->screened;
+    p->interrupted |= s->interrupted;
+    if (s->threads > p->threads)
+        p->threads = s->threads;
+    p->best = -1; /* a winner per size: sizes[k]'s */
+    return 0;
 }
 
 cutune_tune_result *result_new_for(const model *m, const char *spec_path, const cutune_device *dev)
@@ -97,6 +181,7 @@ record *result_append(cutune_tune_result *r)
     if (!rec)
         return NULL;
     memset(rec, 0, sizeof *rec);
+    rec->size = -1;
     rec->metrics = arena_alloc(r->arena, sizeof(double) * (size_t)(r->nmetrics + 1));
     if (!rec->metrics)
         return NULL;
