@@ -104,6 +104,16 @@ static int spec_compile(cutune_spec *spec, const cutune_load_options *opts)
     if (spec->diags.errors)
         return CUTUNE_ESPEC;
     spec->loaded_ok = true;
+    /* Every problem size must check: a domain or a constant may fail at one size only. */
+    for (int k = 1; k < spec_size_count(spec); k++) {
+        int src = spec_select_size(spec, k);
+        if (src < 0) {
+            spec->loaded_ok = false;
+            return src;
+        }
+    }
+    if ((rc = spec_select_size(spec, 0)) < 0)
+        return rc;
     XXH3_state_t *h = XXH3_createState();
     if (h) {
         XXH3_64bits_reset(h);

@@ -136,8 +136,9 @@ void sema_collect_size(sema *s, const ast_item *it);
 
 /* sema_settle_size: the sizes checked (once) and the size variables' lets set to the
  * selected size (s->opts->size_index; --set picks among them); the let `index` of a
- * size variable settled. NULL only out of memory. */
-texpr *sema_settle_size(sema *s, int index);
+ * size variable settled (a size that reads one is reported at `use`). NULL only out of
+ * memory. */
+texpr *sema_settle_size(sema *s, int index, span use);
 
 /* sema_check_size: the statement `it` in check_items: one size statement at most, and
  * its sizes settled. */

@@ -53,7 +53,7 @@ texpr *sema_settle_let(sema *s, int index, span use)
     if (s->let_state[index] == ST_DONE)
         return let->expr;
     if (let->size_var != -1)
-        return sema_settle_size(s, index);
+        return sema_settle_size(s, index, use);
     if (s->let_state[index] == ST_BUSY) {
         /* The lets settled since this one began form the cycle: a = b * 2, b = a + 1. */
         int from = s->let_depth;

@@ -168,7 +168,7 @@ static void apply_overrides(sema *s)
     m->sizes.count = kept;
 }
 
-texpr *sema_settle_size(sema *s, int index)
+texpr *sema_settle_size(sema *s, int index, span use)
 {
     model *m = s->m;
     m_let *let = &m->lets[index];
@@ -182,7 +182,7 @@ texpr *sema_settle_size(sema *s, int index)
     if (s->sizes_done)
         return let->expr;
     if (s->let_state[index] == ST_BUSY) { /* a size reads a size variable */
-        diag_error(s->dl, let->loc, "a problem size cannot be computed from a size variable ('%s')", let->name);
+        diag_error(s->dl, use, "a problem size cannot be computed from a size variable ('%s')", let->name);
         return sema_error_node(s, let->loc);
     }
     for (int j = 0; j < m->sizes.nvars; j++)
@@ -220,5 +220,5 @@ void sema_check_size(sema *s, const ast_item *it)
         return;
     }
     if (s->m->sizes.nvars > 0)
-        sema_settle_size(s, s->m->sizes.lets[0]);
+        sema_settle_size(s, s->m->sizes.lets[0], it->kw_loc);
 }
