@@ -206,7 +206,7 @@ static value *typed_values(arena *a, const hdr *h, const cutune_variant *v)
 }
 
 /* The default configuration: checked against every constraint, then planned. */
-static int default_entry(hdr *h, arena *a, entry *e)
+int hdr_default_entry(hdr *h, arena *a, entry *e)
 {
     cutune_spec *spec = h->spec;
     const model *m = h->m;
@@ -730,7 +730,9 @@ int emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *
         for (int i = 0; names && i < h.m->nparams; i++)
             names[i] = h.m->params[i].name;
         h.names = names;
-        rc = names ? default_entry(&h, a, &h.e[0]) : CUTUNE_ENOMEM;
+        rc = names ? hdr_default_entry(&h, a, &h.e[0]) : CUTUNE_ENOMEM;
+        if (rc == CUTUNE_OK && h.m->sizes.nvars > 0)
+            rc = hdr_sizes_defaults(&h, a); /* one default entry per size: the same code compiles */
     }
     h.P = opts && opts->prefix ? opts->prefix : h.m && h.m->emit.header_prefix ? h.m->emit.header_prefix : NULL;
     strbuf prefix = STRBUF_INIT;

@@ -53,6 +53,15 @@ void hdr_comment(strbuf *out, const char *s);
 /* hdr_table_rows: the look-up table's rows, one per entry (header.c). */
 void hdr_table_rows(hdr *h);
 
+/* hdr_default_entry: the spec's default configuration (h->m's) as entry e, checked
+ * against every constraint (header.c). */
+int hdr_default_entry(hdr *h, arena *a, entry *e);
+
+/* hdr_sizes_defaults: a default header of a spec over sizes: one default entry per size
+ * (the spec checked at each), so that code using the look-up by size builds before
+ * anything is tuned. Leaves the spec at the size it held. */
+int hdr_sizes_defaults(hdr *h, arena *a);
+
 /* hdr_sizes_prepare: the compiled variants of the entries (e->variant, h->nvariants). */
 int hdr_sizes_prepare(hdr *h);
 

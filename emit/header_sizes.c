@@ -39,6 +39,38 @@ int hdr_sizes_prepare(hdr *h)
     return CUTUNE_OK;
 }
 
+int hdr_sizes_defaults(hdr *h, arena *a)
+{
+    cutune_spec *spec = h->spec;
+    const m_sizes *sz = &spec->model->sizes;
+    int held = sz->selected, count = sz->count, nv = sz->nvars;
+    entry *e = arena_alloc(a, sizeof(entry) * (size_t)(count + 1));
+    const char **vars = arena_alloc(a, sizeof(char *) * (size_t)(nv + 1));
+    if (!e || !vars)
+        return CUTUNE_ENOMEM;
+    for (int j = 0; j < nv; j++)
+        vars[j] = spec->model->lets[sz->lets[j]].name;
+    int rc = CUTUNE_OK;
+    for (int k = 0; k < count && rc == CUTUNE_OK; k++) {
+        if ((rc = spec_select_size(spec, k)) != CUTUNE_OK)
+            break;
+        h->m = spec->model;
+        if ((rc = hdr_default_entry(h, a, &e[k])) == CUTUNE_OK)
+            e[k].size = &spec->model->sizes.values[k * nv];
+    }
+    int back = spec_select_size(spec, held);
+    h->m = spec->model;
+    if (rc != CUTUNE_OK)
+        return rc;
+    if (back != CUTUNE_OK)
+        return back;
+    h->e = e;
+    h->n = count;
+    h->nsize_vars = nv;
+    h->size_vars = vars;
+    return hdr_sizes_prepare(h);
+}
+
 void hdr_sizes_describe(strbuf *out, const hdr *h, const entry *e)
 {
     if (!e->size)
