@@ -136,7 +136,26 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
     else
         fprintf(stderr, "\ncompiling every variant (no GPU needed; details: cutune analyze %s)\n", path);
     cli_analysis a;
-    int code = cli_run_analysis(spec, c, o, CLI_ANALYZE_NONE, &a);
+    memset(&a, 0, sizeof a);
+    int code = EXIT_OK, nsizes = cutune_spec_size_count(spec);
+    for (int k = 0; k < nsizes && code == EXIT_OK; k++) { /* each problem size, as a GPU run would */
+        cli_analysis one;
+        if (nsizes > 1) {
+            if (cutune_spec_select_size(spec, k) != CUTUNE_OK)
+                return cli_exit_for_status(CUTUNE_ESPEC);
+            fprintf(stderr, "\nsize");
+            for (int j = 0; j < cutune_spec_size_var_count(spec); j++)
+                fprintf(stderr, " %s=%lld", cutune_spec_size_var(spec, j), (long long)cutune_spec_size_value(spec, k, j));
+            fprintf(stderr, ":\n");
+        }
+        code = cli_run_analysis(spec, c, o, CLI_ANALYZE_NONE, &one);
+        a.variants += one.variants;
+        a.runnable += one.runnable;
+        a.failed += one.failed;
+        a.unlaunchable += one.unlaunchable;
+    }
+    if (nsizes > 1)
+        cutune_spec_select_size(spec, 0);
     if (code != EXIT_OK)
         return code; /* interrupted (the summary says what was covered), or a failure */
     if (a.runnable == 0) {
