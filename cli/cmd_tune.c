@@ -153,6 +153,8 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
         a.runnable += one.runnable;
         a.failed += one.failed;
         a.unlaunchable += one.unlaunchable;
+        a.interrupted |= one.interrupted;
+        memcpy(a.arch, one.arch, sizeof a.arch);
     }
     if (nsizes > 1)
         cutune_spec_select_size(spec, 0);
