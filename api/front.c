@@ -104,16 +104,24 @@ static int spec_compile(cutune_spec *spec, const cutune_load_options *opts)
     if (spec->diags.errors)
         return CUTUNE_ESPEC;
     spec->loaded_ok = true;
-    /* Every problem size must check: a domain or a constant may fail at one size only. */
-    for (int k = 1; k < spec_size_count(spec); k++) {
-        int src = spec_select_size(spec, k);
-        if (src < 0) {
-            spec->loaded_ok = false;
-            return src;
-        }
-    }
-    if ((rc = spec_select_size(spec, 0)) < 0)
+    /* Every kernel block of the file, and every problem size of each, must check: a
+     * domain or a constant may fail at one size only. */
+    if ((rc = spec_check_kernels(spec)) < 0) {
+        spec->loaded_ok = false;
         return rc;
+    }
+    for (int i = spec_kernel_count(spec) - 1; i >= 0; i--) {
+        spec_select_kernel(spec, i);
+        for (int k = 1; k < spec_size_count(spec); k++) {
+            int src = spec_select_size(spec, k);
+            if (src < 0) {
+                spec->loaded_ok = false;
+                return src;
+            }
+        }
+        if ((rc = spec_select_size(spec, 0)) < 0)
+            return rc;
+    }
     XXH3_state_t *h = XXH3_createState();
     if (h) {
         XXH3_64bits_reset(h);
@@ -483,4 +491,26 @@ int cutune_spec_select_size(cutune_spec *spec, int k)
         return err_set(CUTUNE_EINVAL, "cutune_spec_select_size: size %d is out of range (the spec has %d)", k,
                        spec_size_count(spec));
     return spec_select_size(spec, k);
+}
+
+/* ---- several kernel blocks (compiler/spec.c selects them) --------------------------- */
+
+int cutune_spec_kernel_count(const cutune_spec *spec)
+{
+    return cutune_spec_ok(spec) ? spec_kernel_count(spec) : 0;
+}
+
+int cutune_spec_kernel_selected(const cutune_spec *spec)
+{
+    return cutune_spec_ok(spec) ? spec->kernel : 0;
+}
+
+int cutune_spec_select_kernel(cutune_spec *spec, int i)
+{
+    if (!cutune_spec_ok(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_spec_select_kernel: the spec has errors");
+    if (i < 0 || i >= spec_kernel_count(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_spec_select_kernel: kernel %d is out of range (the spec has %d)", i,
+                       spec_kernel_count(spec));
+    return spec_select_kernel(spec, i);
 }

@@ -200,7 +200,17 @@ int cmd_check(int argc, char **argv)
     }
     cutune_spec *spec = cli_load(argv[optind], &c, &code);
     if (spec) {
-        code = cli_space_summary(spec, &c, json);
+        int n = cli_blocks(spec, &c); /* several kernel blocks: each summarised in turn */
+        if (json && n > 1)
+            printf("[\n");
+        for (int i = 0; i < n && (code == EXIT_OK || i == 0); i++) {
+            if (json && i > 0)
+                printf(",\n");
+            cli_select_block(spec, &c, i, json ? NULL : stdout);
+            code = cli_space_summary(spec, &c, json);
+        }
+        if (json && n > 1)
+            printf("]\n");
         cutune_spec_free(spec);
     }
 done:

@@ -223,7 +223,7 @@ done:
 }
 
 int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const char *header_path,
-                        const char *csv_path, const cli_common *c)
+                        const char *csv_path, const cli_common *c, bool append)
 {
     int code = EXIT_OK;
     if (!header_path)
@@ -248,6 +248,17 @@ int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const ch
         char *text = NULL;
         int seen = cutune_spec_diagnostic_count(spec);
         int rc = cutune_emit_header(&text, spec, &r, 1, &opts);
+        char *before = append && rc == CUTUNE_OK ? sys_read_file(header_path, SYS_LIMIT_SOURCE, NULL) : NULL;
+        if (before) { /* the header holds every kernel block: each its own section and guard */
+            size_t n = strlen(before) + strlen(text) + 2;
+            char *both = malloc(n);
+            if (both) {
+                snprintf(both, n, "%s\n%s", before, text);
+                cutune_free(text);
+                text = both;
+            }
+            free(before);
+        }
         int wrote = rc == CUTUNE_OK ? write_text(header_path, text) : EXIT_IO;
         if (rc != CUTUNE_OK) {
             if (rc == CUTUNE_ESPEC || rc == CUTUNE_EEVAL)

@@ -285,6 +285,19 @@ int cmd_tune(int argc, char **argv)
     cutune_spec *spec = cli_load(argv[optind], &c, &code);
     if (!spec)
         goto done;
+    /* Several kernel blocks: each tuned in turn (stopping at a failure), each with its own
+     * emits; blocks that share a header path share the header. */
+    int nblocks = cli_blocks(spec, &c), worst = EXIT_OK;
+    const char *written[64];
+    int nwritten = 0;
+    if (nblocks > 1 && (t.results_path || t.journal_path || csv_path)) {
+        code = cli_usage_error("tune", "the spec has %d kernel blocks: --results, --journal and --csv name one "
+                               "file; use the blocks' emit statements, or --kernel NAME", nblocks);
+        cutune_spec_free(spec);
+        goto done;
+    }
+    for (int blk = 0; blk < nblocks; blk++) {
+    cli_select_block(spec, &c, blk, stdout);
     code = cli_space_summary(spec, &c, 0);
     int devices = 0;
     bool gpu = code == EXIT_OK && cutune_device_count(&devices) == CUTUNE_OK && devices > 0;
@@ -391,12 +404,24 @@ int cmd_tune(int argc, char **argv)
                 if (rc == CUTUNE_OK)
                     rc = CUTUNE_ESTOPPED;
             }
-            if (cli_emit_after_tune(spec, r, header_path, csv_path, &c) != EXIT_OK && rc == CUTUNE_OK)
+            const char *hp = header_path ? header_path : cutune_spec_emit_path(spec, "header");
+            bool append = false;
+            for (int w = 0; hp && w < nwritten; w++)
+                append |= strcmp(written[w], hp) == 0;
+            if (cli_emit_after_tune(spec, r, header_path, csv_path, &c, append) != EXIT_OK && rc == CUTUNE_OK)
                 rc = CUTUNE_EIO;
+            else if (hp && !append && nwritten < 64 && cutune_tune_best(r) != NULL)
+                written[nwritten++] = hp;
             cutune_tune_result_free(r);
         }
         code = exit_of_tuning(rc, interrupted);
     }
+    if (code != EXIT_OK && worst == EXIT_OK)
+        worst = code;
+    if (code != EXIT_OK && code != EXIT_NO_GPU)
+        break; /* a failure or Ctrl-C: the blocks after it are not begun */
+    }
+    code = worst;
     cutune_spec_free(spec);
 done:
     cli_free_common(&c);

@@ -38,6 +38,14 @@ struct cutune_spec {
      * always size_models[model->sizes.selected] once a size was selected. */
     sema_options sema_opts;
     model **size_models;
+    /* Several kernel blocks in one file (ast->next ...): each checked into a model of its
+     * own (kernel_models, at its first size); `unit` is the block `model` is of (NULL: the
+     * first), and each block keeps its own sizes' models (kernel_size_models). */
+    int nkernels;
+    int kernel;
+    model **kernel_models;
+    model ***kernel_size_models;
+    const ast_spec *unit;
 };
 
 /* spec_eval_failed: records an evaluation error as a diagnostic on the spec, at the
@@ -59,6 +67,19 @@ int spec_size_count(const cutune_spec *spec);
  * size only (copied to the spec's diagnostics, with a note naming the size);
  * CUTUNE_ENOMEM. */
 int spec_select_size(cutune_spec *spec, int k);
+
+/* spec_kernel_count: the kernel blocks of the spec's file (1 for most). */
+int spec_kernel_count(const cutune_spec *spec);
+
+/* spec_check_kernels: the file's kernel blocks after the first checked, each into a
+ * model of its own (every size too), and the rules across them: no two with the same
+ * header prefix, results path or CSV path (a header path may be shared: the header then
+ * holds both). Diagnostics on the spec. CUTUNE_OK, CUTUNE_ESPEC or CUTUNE_ENOMEM. */
+int spec_check_kernels(cutune_spec *spec);
+
+/* spec_select_kernel: spec->model becomes kernel block i's (at the size it held, its
+ * first at first). CUTUNE_OK or CUTUNE_EINVAL (i out of range). */
+int spec_select_kernel(cutune_spec *spec, int i);
 
 /* spec_size_label: size k as "n=4096" or "nx=1024,ny=8192" (in the spec's arena); ""
  * without a size statement; NULL out of memory. */

@@ -114,6 +114,17 @@ uint64_t cutune_spec_param_value_count(const cutune_spec *spec, int i);
  * full length, or CUTUNE_EINVAL for an index out of range. */
 int cutune_spec_param_value(char *buf, size_t size, const cutune_spec *spec, int i, uint64_t k);
 
+/* ---- several kernels in one spec file (docs/language.md, "Several kernels") ----------- */
+/* A spec file may hold several kernel blocks; the spec holds one at a time (the first,
+ * until another is selected), and everything that reads the spec sees that one.
+ * cutune_spec_kernel_count: the blocks (1 for most files); cutune_spec_kernel_selected:
+ * the one held; cutune_spec_select_kernel: hold block i from now on (at the size it
+ * held: its first at first). CUTUNE_OK or CUTUNE_EINVAL. Iterators and analyses made
+ * before must not be used after it. */
+int cutune_spec_kernel_count(const cutune_spec *spec);
+int cutune_spec_kernel_selected(const cutune_spec *spec);
+int cutune_spec_select_kernel(cutune_spec *spec, int i);
+
 /* ---- problem sizes (the spec's `size` statement; docs/language.md) ------------------- */
 /* A spec may be tuned over several problem sizes: `size n in [1 << 20, 1 << 24];` or
  * `size (nx, ny) in [(1024, 1024), (4096, 8192)];`. Each size variable is a let; the

@@ -246,6 +246,8 @@ typedef struct ast_spec {
     span kernel_loc;            /* `kernel NAME<...> from "..."` */
     ast_item **items;
     int len, cap;
+    struct ast_spec *next;      /* the file's next kernel block (NULL: none): a spec file may hold
+                                   several, each a spec of its own sharing the source */
 } ast_spec;
 
 #endif

@@ -82,6 +82,7 @@ static ast_expr *mk_unary(lang_ctx *ctx, ast_op op, ast_expr *a, tn_loc l);
 static ast_expr *mk_chain(lang_ctx *ctx, ast_expr *a, ast_op op, ast_expr *b, tn_loc l);
 static ast_item *mk_item(lang_ctx *ctx, ast_item_kind k, tn_loc l, tn_loc kw);
 static int add_item(lang_ctx *ctx, ast_item *it);
+static int begin_kernel(lang_ctx *ctx);
 static int args_depth(const ast_arg_list *args);
 }
 
@@ -127,15 +128,21 @@ static int args_depth(const ast_arg_list *args);
 
 %%
 
-/* spec = "kernel" IDENT [ "<" targs ">" ] "from" STRING "{" { item } "}" */
+/* spec = kernel_block { kernel_block }
+ * kernel_block = "kernel" IDENT [ "<" targs ">" ] "from" STRING "{" { item } "}" */
 spec
-    : KERNEL IDENT targs_opt FROM STRING '{' items '}'
+    : kernel_block
+    | spec kernel_block
+    | error
+    ;
+
+kernel_block
+    : KERNEL IDENT targs_opt FROM STRING '{' { NEW(begin_kernel(ctx) == 0 ? (void *)1 : NULL); } items '}'
         { ctx->spec->has_kernel = true;
           ctx->spec->kernel.name = $2; ctx->spec->kernel.loc = S(@2);
           ctx->spec->targs = $3.list; ctx->spec->has_targs = $3.present; ctx->spec->targs_loc = S(@3);
           ctx->spec->file = $5; ctx->spec->file_loc = S(@5);
           span k = {@1.begin, @5.end}; ctx->spec->kernel_loc = k; }
-    | error
     ;
 
 targs_opt
@@ -609,6 +616,22 @@ static ast_item *mk_item(lang_ctx *ctx, ast_item_kind k, tn_loc l, tn_loc kw)
     return it;
 }
 
+/* begin_kernel: a kernel block begins: the first fills the spec lang_parse made; each
+ * later one gets a spec of its own, chained after the last (ast_spec.next). 0, or -1
+ * out of memory. */
+static int begin_kernel(lang_ctx *ctx)
+{
+    if (!ctx->spec->has_kernel && ctx->spec->len == 0)
+        return 0;
+    ast_spec *s = arena_alloc(ctx->arena, sizeof *s);
+    if (!s)
+        return -1;
+    s->src = ctx->src;
+    ctx->spec->next = s;
+    ctx->spec = s;
+    return 0;
+}
+
 static int add_item(lang_ctx *ctx, ast_item *it)
 {
     ast_spec *s = ctx->spec;
@@ -723,7 +746,8 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, void *scanner, lang_c
         diag_error(ctx->diags, S(loc), "expected a statement or '}', found %s", found);
         return 0;
     }
-    if (n == 1 && expected[0] == YYSYMBOL_YYEOF) {
+    if ((n == 1 && expected[0] == YYSYMBOL_YYEOF) ||
+        (n == 2 && tn_expects(expected, n, YYSYMBOL_YYEOF) && tn_expects(expected, n, YYSYMBOL_KERNEL))) {
         diag_error(ctx->diags, S(loc), "unexpected %s after the kernel block's closing '}' (statements go inside "
                    "the block)", found);
         return 0;

@@ -190,6 +190,45 @@ static void test_results_over_sizes_round_trip(void **state)
     cutune_tune_result_free(r);
 }
 
+/* Several kernel blocks in one file: each its own model, its own sizes. */
+static void test_kernel_blocks(void **state)
+{
+    (void)state;
+    cutune_spec *spec = load("kernel a from \"../kernels/sum_matrix.cu\" {\n"
+                             "  param bx in [32, 64];\n  block bx; grid 4;\n}\n"
+                             "kernel b from \"../kernels/sum_matrix.cu\" {\n"
+                             "  size n in [256, 1024];\n  param t in [1, 2, 4];\n  block t; grid n // t;\n}\n",
+                             NULL, 0, CUTUNE_OK);
+    assert_int_equal(cutune_spec_kernel_count(spec), 2);
+    assert_int_equal(cutune_spec_kernel_selected(spec), 0);
+    assert_string_equal(cutune_spec_kernel(spec), "a");
+    assert_int_equal(cutune_spec_size_var_count(spec), 0);
+    int64_t grid;
+    assert_int_equal(count_and_grid(spec, &grid), 2);
+    assert_int_equal(grid, 4);
+    assert_int_equal(cutune_spec_select_kernel(spec, 1), CUTUNE_OK);
+    assert_string_equal(cutune_spec_kernel(spec), "b");
+    assert_int_equal(cutune_spec_size_count(spec), 2);
+    assert_int_equal(count_and_grid(spec, &grid), 3);
+    assert_int_equal(grid, 256);
+    assert_int_equal(cutune_spec_select_size(spec, 1), CUTUNE_OK);
+    assert_int_equal(count_and_grid(spec, &grid), 3);
+    assert_int_equal(grid, 1024);
+    /* back to a, then b again: b still holds the size it held */
+    assert_int_equal(cutune_spec_select_kernel(spec, 0), CUTUNE_OK);
+    assert_string_equal(cutune_spec_kernel(spec), "a");
+    assert_int_equal(cutune_spec_select_kernel(spec, 1), CUTUNE_OK);
+    assert_int_equal(cutune_spec_size_selected(spec), 1);
+    assert_int_equal(cutune_spec_select_kernel(spec, 2), CUTUNE_EINVAL);
+    cutune_spec_free(spec);
+    /* an error in the second block fails the load */
+    spec = load("kernel a from \"../kernels/sum_matrix.cu\" { block 1; grid 1; }\n"
+                "kernel b from \"../kernels/sum_matrix.cu\" { block q; grid 1; }\n",
+                NULL, 0, CUTUNE_ESPEC);
+    assert_non_null(strstr(cutune_spec_diagnostics(spec, 0, 0), "unknown name 'q'"));
+    cutune_spec_free(spec);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -197,6 +236,7 @@ int main(void)
         cmocka_unit_test(test_an_error_at_one_size_only),
         cmocka_unit_test(test_set_picks_sizes),
         cmocka_unit_test(test_results_over_sizes_round_trip),
+        cmocka_unit_test(test_kernel_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
