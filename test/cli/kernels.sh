@@ -34,4 +34,13 @@ check "analyze: both blocks compiled" bash -c "grep -c 'variants for sm_90' '$tm
 check "tune without a GPU: every block (and size) compiled" bash -c "grep -c 'variants for sm_90' '$tmp/t.err' | grep -qx 3"
 "$cutune" "$spec" --results "$tmp/r.json" >/dev/null 2>"$tmp/err"; check "--results with two blocks: usage error" test $? -eq 2
 "$cutune" "$spec" --results "$tmp/r.json" --kernel sum_matrix >/dev/null 2>&1; check "--results with --kernel: exit 4 (no GPU)" test $? -eq 4
+# The header holds every kernel: the defaults of both blocks; stored results of two kernels
+"$cutune" emit header --spec "$spec" -o "$tmp/lib.h"; check "default header of two blocks: 0" test $? -eq 0
+check "... both kernels' sections" bash -c "grep -q '^#define SUM_MATRIX_TUNED 0' '$tmp/lib.h' && grep -q '^#define STENCIL1D_TUNED 0' '$tmp/lib.h'"
+check "... compiles (gcc -std=c11 strict)" gcc -std=c11 -Wall -Wextra -pedantic -Werror -fsyntax-only -x c "$tmp/lib.h"
+"$cutune" emit header --spec "$spec" --prefix X -o "$tmp/x.h" 2>"$tmp/err"; check "one --prefix for two blocks: usage error" test $? -eq 2
+"$cutune" emit header "$src/test/emit/sizes.json" "$src/test/emit/h100.json" -o "$tmp/two.h"
+check "emit header of two kernels' results: 0" test $? -eq 0
+check "... one section each" bash -c "grep -q '^#define STENCIL_TUNED 1' '$tmp/two.h' && grep -q '^#define SCALE_TUNED 1' '$tmp/two.h'"
+check "... compiles (gcc -std=c11 strict)" gcc -std=c11 -Wall -Wextra -pedantic -Werror -fsyntax-only -x c "$tmp/two.h"
 finish
