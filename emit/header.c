@@ -588,46 +588,12 @@ static void assemble(hdr *h, const cutune_header_options *opts)
 
 /* ---- the entry point ------------------------------------------------------------------- */
 
-/* The results as entries: one per result, or one per size of a run over sizes (its
- * sizes in order); h->n of them. */
-static int flatten(hdr *h, arena *a, const cutune_tune_result *const *results, int n,
-                   const cutune_header_options *opts, const cutune_tune_result ***flat, const char ***srcs)
-{
-    int total = 0;
-    for (int k = 0; k < n; k++) {
-        if (!results[k])
-            return fail("results[%d] is NULL", k);
-        total += results[k]->nsizes > 0 ? results[k]->nsizes : 1;
-        if ((results[k]->nsizes > 0) != (results[0]->nsizes > 0))
-            return fail("results of a run over problem sizes and of one without cannot share a header");
-    }
-    *flat = arena_alloc(a, sizeof(**flat) * (size_t)(total + 1));
-    *srcs = arena_alloc(a, sizeof(**srcs) * (size_t)(total + 1));
-    h->e = arena_alloc(a, sizeof(entry) * (size_t)(total + 1));
-    if (!*flat || !*srcs || !h->e)
-        return CUTUNE_ENOMEM;
-    int at = 0;
-    for (int k = 0; k < n; k++) {
-        const cutune_tune_result *r = results[k];
-        for (int j = 0; j < (r->nsizes > 0 ? r->nsizes : 1); j++) {
-            (*srcs)[at] = opts && opts->sources ? opts->sources[k] : NULL;
-            (*flat)[at++] = r->nsizes > 0 ? r->sizes[j] : r;
-        }
-    }
-    h->n = total;
-    if (results[0]->nsizes > 0) {
-        h->nsize_vars = results[0]->nsize_vars;
-        h->size_vars = results[0]->size_vars;
-    }
-    return CUTUNE_OK;
-}
-
 static int prepare(hdr *h, arena *a, const cutune_tune_result *const *results, int nresults,
                    const cutune_header_options *opts)
 {
     const cutune_tune_result **flat;
     const char **srcs;
-    int rc = flatten(h, a, results, nresults, opts, &flat, &srcs);
+    int rc = hdr_flatten(h, a, results, nresults, opts, &flat, &srcs);
     if (rc != CUTUNE_OK)
         return rc;
     int n = h->n;

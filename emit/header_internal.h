@@ -50,6 +50,13 @@ void hdr_literal(strbuf *out, const char *text, char t);
 void hdr_upper(strbuf *out, const char *s);
 void hdr_comment(strbuf *out, const char *s);
 
+/* hdr_flatten: the results as the header's entries: one per result, or one per size of
+ * a run over sizes (its sizes in order); makes h->e (h->n entries) and the size
+ * variables, and gives each entry's result and source name in *flat and *srcs (in a).
+ * CUTUNE_OK, CUTUNE_EINVAL (the error object set) or CUTUNE_ENOMEM. */
+int hdr_flatten(hdr *h, arena *a, const cutune_tune_result *const *results, int n,
+                const cutune_header_options *opts, const cutune_tune_result ***flat, const char ***srcs);
+
 /* hdr_table_rows: the look-up table's rows, one per entry (header.c). */
 void hdr_table_rows(hdr *h);
 

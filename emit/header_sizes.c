@@ -9,13 +9,49 @@
 #include "header_internal.h"
 
 /* Whether param i changes the binary: a define, template, option or register cap (as
- * none and as smem change only the launch). Without the spec every param counts. */
+ * none and as smem change only the launch). Without the spec, the route the results
+ * record; when they record none (older files), every param counts. */
 static bool compile_time(const hdr *h, int i)
 {
-    if (!h->m)
-        return true;
-    ast_route_kind r = h->m->params[i].route;
-    return r != ROUTE_NONE && r != ROUTE_SMEM;
+    if (h->m)
+        return h->m->params[i].route != ROUTE_NONE && h->m->params[i].route != ROUTE_SMEM;
+    const char *r = h->routes ? h->routes[i] : NULL;
+    return !r || (strcmp(r, "none") != 0 && strcmp(r, "smem") != 0);
+}
+
+/* The results as entries: one per result, or one per size of a run over sizes (its
+ * sizes in order); h->n of them. */
+int hdr_flatten(hdr *h, arena *a, const cutune_tune_result *const *results, int n,
+                const cutune_header_options *opts, const cutune_tune_result ***flat, const char ***srcs)
+{
+    int total = 0;
+    for (int k = 0; k < n; k++) {
+        if (!results[k])
+            return err_set(CUTUNE_EINVAL, "results[%d] is NULL", k);
+        total += results[k]->nsizes > 0 ? results[k]->nsizes : 1;
+        if ((results[k]->nsizes > 0) != (results[0]->nsizes > 0))
+            return err_set(CUTUNE_EINVAL, "results of a run over problem sizes and of one without cannot share a header");
+    }
+    *flat = arena_alloc(a, sizeof(**flat) * (size_t)(total + 1));
+    *srcs = arena_alloc(a, sizeof(**srcs) * (size_t)(total + 1));
+    h->e = arena_alloc(a, sizeof(entry) * (size_t)(total + 1));
+    if (!*flat || !*srcs || !h->e)
+        return CUTUNE_ENOMEM;
+    int at = 0;
+    for (int k = 0; k < n; k++) {
+        const cutune_tune_result *r = results[k];
+        for (int j = 0; j < (r->nsizes > 0 ? r->nsizes : 1); j++) {
+            (*srcs)[at] = opts && opts->sources ? opts->sources[k] : NULL;
+            (*flat)[at++] = r->nsizes > 0 ? r->sizes[j] : r;
+        }
+    }
+    h->n = total;
+    if (results[0]->nsizes > 0) {
+        h->nsize_vars = results[0]->nsize_vars;
+        h->size_vars = results[0]->size_vars;
+    }
+    h->routes = (*flat)[0]->param_routes;
+    return CUTUNE_OK;
 }
 
 int hdr_sizes_prepare(hdr *h)

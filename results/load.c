@@ -101,7 +101,8 @@ static void load_header(loader *ld, json_t *root)
     r->nparams = (int)json_array_size(params);
     r->param_names = arena_alloc(a, sizeof(char *) * (size_t)(r->nparams + 1));
     r->param_types = arena_alloc(a, sizeof(char *) * (size_t)(r->nparams + 1));
-    if (!r->param_names || !r->param_types) {
+    r->param_routes = arena_alloc(a, sizeof(char *) * (size_t)(r->nparams + 1));
+    if (!r->param_names || !r->param_types || !r->param_routes) {
         bad(ld, "out of memory");
         return;
     }
@@ -113,6 +114,8 @@ static void load_header(loader *ld, json_t *root)
         }
         r->param_names[i] = str_of(ld, json_object_get(p, "name"), "");
         r->param_types[i] = str_of(ld, json_object_get(p, "type"), "int");
+        const char *route = json_string_value(json_object_get(p, "route")); /* absent in older files */
+        r->param_routes[i] = route ? arena_strdup(a, route) : NULL;
     }
     json_t *dev = json_object_get(root, "device");
     snprintf(r->device.name, sizeof r->device.name, "%s", or_else(json_string_value(json_object_get(dev, "name")), ""));

@@ -37,6 +37,15 @@ void result_destroy(cutune_tune_result *r)
     free(r);
 }
 
+const char *result_route_name(ast_route_kind route)
+{
+    static const char *const names[] = {
+        [ROUTE_DEFINE] = "define", [ROUTE_TEMPLATE] = "template", [ROUTE_OPTION] = "option",
+        [ROUTE_MAXRREGCOUNT] = "maxrregcount", [ROUTE_SMEM] = "smem", [ROUTE_NONE] = "none",
+    };
+    return (unsigned)route < sizeof names / sizeof *names ? names[route] : NULL;
+}
+
 int result_set_size(cutune_tune_result *r, int n, const char *const *names, const int64_t *values)
 {
     r->size_vars = arena_alloc(r->arena, sizeof(char *) * (size_t)(n + 1));
@@ -150,17 +159,20 @@ cutune_tune_result *result_new_for(const model *m, const char *spec_path, const 
     r->nparams = m->nparams;
     r->param_names = arena_alloc(a, sizeof(char *) * (size_t)(m->nparams + 1));
     r->param_types = arena_alloc(a, sizeof(char *) * (size_t)(m->nparams + 1));
+    r->param_routes = arena_alloc(a, sizeof(char *) * (size_t)(m->nparams + 1));
     r->nmetrics = m->nmetrics;
     r->metric_names = arena_alloc(a, sizeof(char *) * (size_t)(m->nmetrics + 1));
     r->scratch = arena_alloc(a, sizeof(record));
     r->scratch_metrics = arena_alloc(a, sizeof(double) * (size_t)(m->nmetrics + 1));
-    if (!r->param_names || !r->param_types || !r->metric_names || !r->scratch || !r->scratch_metrics) {
+    if (!r->param_names || !r->param_types || !r->param_routes || !r->metric_names || !r->scratch ||
+        !r->scratch_metrics) {
         result_destroy(r);
         return NULL;
     }
     for (int i = 0; i < m->nparams; i++) {
         r->param_names[i] = dup_in(a, m->params[i].name);
         r->param_types[i] = vtype_name(m->params[i].dom.type);
+        r->param_routes[i] = result_route_name(m->params[i].route);
     }
     for (int i = 0; i < m->nmetrics; i++)
         r->metric_names[i] = dup_in(a, m->metrics[i].name);

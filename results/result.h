@@ -39,6 +39,7 @@ struct cutune_tune_result {
     char *spec_found;          /* read back: the recorded spec's file, found and canonical; NULL if not */
     int nparams;
     const char **param_names, **param_types;
+    const char **param_routes; /* each param's route ("define", ...); NULL, or NULL entries: not recorded */
     int nmetrics;
     const char **metric_names;
     bool flush_l2;
@@ -65,6 +66,10 @@ cutune_tune_result *result_create(void);
 /* result_new_for: an empty result for a run of model `m`, whose spec is at `spec_path`,
  * on `dev` (NULL when out of memory). */
 cutune_tune_result *result_new_for(const model *m, const char *spec_path, const cutune_device *dev);
+
+/* result_route_name: a param's route as results files write it ("define", "template",
+ * "option", "maxrregcount", "smem", "none"). */
+const char *result_route_name(ast_route_kind route);
 
 /* result_set_size: makes r the result of one size: variables `names` (n of them) with
  * `values`, copied. 0, or -1 out of memory. */

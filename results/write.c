@@ -28,6 +28,8 @@ static json_t *root_of(const cutune_tune_result *r, const char *version)
         json_t *p = json_object();
         json_object_set_new(p, "name", json_string(r->param_names[i]));
         json_object_set_new(p, "type", json_string(r->param_types[i]));
+        if (r->param_routes && r->param_routes[i]) /* what makes a compiled variant (docs/header.md) */
+            json_object_set_new(p, "route", json_string(r->param_routes[i]));
         json_array_append_new(params, p);
     }
     json_object_set_new(spec, "params", params);

@@ -74,6 +74,11 @@ sys.exit(not (len(rows) == 18 and best == {'1048576': ('128','1'), '4194304': ('
 "$cutune" emit t4 "$fx/sizes.json" >"$tmp/s.t4"; check "emit t4 of sizes: 0" test $? -eq 0
 check "t4: each result's problem size" python3 -c "
 import json,sys; d=json.load(open('$tmp/s.t4')); sys.exit(sorted({r['problem_size']['n'] for r in d['results']}) != [1<<20, 1<<22, 1<<24])"
+# away from its spec: the routes the results record still say which params are compile-time
+cp "$fx/sizes.json" "$tmp/moved.json"
+(cd "$tmp" && "$cutune" emit header -q moved.json -o "$tmp/moved.h"); check "header without the spec: 0" test $? -eq 0
+check "... variants by the recorded routes (items: template; threads: none)" \
+    grep -q "calls X(variant, items) for each" "$tmp/moved.h"
 # a size without a winner: no header, the size named
 python3 - "$fx/sizes.json" "$tmp/nowin.json" <<'PY'
 import json, sys
