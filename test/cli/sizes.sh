@@ -5,7 +5,7 @@
 # turned into a header whose look-up by size a C program checks (test/emit/sizes_test.c,
 # gcc and g++), a CSV with the size's column and T4 with each entry's size. Run by ctest.
 set -u
-cutune=$1
+cutune=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 src=$2
 . "$(dirname "$0")/lib.sh.inc"
 tmp=$(mktemp -d)
