@@ -30,7 +30,7 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
         /* One run per problem size (tuner/sizes.c), each a result the run's adopts. */
         if (!(res = result_new_for(m, spec->path, &dev)))
             return CUTUNE_ENOMEM;
-        rc = tuner_run_sizes(res, spec, opts, &dev, flush);
+        rc = tuner_run_sizes(res, spec, opts, &dev, flush, cutune_space_count);
         if (res->nsizes > 0) {
             const cutune_tune_result *first = res->sizes[0];
             res->flush_l2 = first->flush_l2;
@@ -40,7 +40,7 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
             res->spread = first->spread;
         }
     } else {
-        rc = tuner_run_one(&res, spec, opts, &dev, flush);
+        rc = tuner_run_one(&res, spec, opts, &dev, flush, cutune_space_count);
     }
     if (res) {
         res->summary.wall_seconds = sys_seconds() - t0;

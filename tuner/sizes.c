@@ -11,13 +11,13 @@
 #include "tuner.h"
 
 int tuner_run_one(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_options *opts,
-                  const cutune_device *dev, bool flush)
+                  const cutune_device *dev, bool flush, tuner_count_fn count)
 {
     double t0 = sys_seconds();
     const model *m = spec->model;
     *out = NULL;
     cutune_space_size size;
-    int rc = cutune_space_count(&size, spec);
+    int rc = count(&size, spec);
     if (rc < 0)
         return rc; /* an expression that fails, or an empty space: a diagnostic says which */
     cutune_tune_result *res = result_new_for(m, spec->path, dev);
@@ -53,15 +53,15 @@ static const char *size_journal(arena *a, const char *base, const char *label)
 }
 
 int tuner_run_sizes(cutune_tune_result *parent, cutune_spec *spec, const cutune_tune_options *opts,
-                    const cutune_device *dev, bool flush)
+                    const cutune_device *dev, bool flush, tuner_count_fn count)
 {
-    int first = spec->model->sizes.selected, count = spec_size_count(spec);
+    int first = spec->model->sizes.selected, nsizes = spec_size_count(spec);
     const char *results = opts->results_path ? opts->results_path : spec->model->emit.results_path;
     const char *base = opts->journal_path;
     if (!base && results && !(base = arena_printf(parent->arena, "%s.journal", results)))
         return CUTUNE_ENOMEM;
     int rc = CUTUNE_OK;
-    for (int k = 0; k < count && rc == CUTUNE_OK; k++) {
+    for (int k = 0; k < nsizes && rc == CUTUNE_OK; k++) {
         if ((rc = spec_select_size(spec, k)) < 0)
             break; /* an error at this size only: a diagnostic names it */
         cutune_tune_options o = *opts;
@@ -71,7 +71,7 @@ int tuner_run_sizes(cutune_tune_result *parent, cutune_spec *spec, const cutune_
         if (base && *base && !(o.journal_path = size_journal(parent->arena, base, label)))
             return CUTUNE_ENOMEM;
         cutune_tune_result *res = NULL;
-        rc = tuner_run_one(&res, spec, &o, dev, flush);
+        rc = tuner_run_one(&res, spec, &o, dev, flush, count);
         if (res && result_adopt_size(parent, res) < 0)
             rc = CUTUNE_ENOMEM;
         if (res && res->summary.interrupted)
