@@ -31,14 +31,6 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
         if (!(res = result_new_for(m, spec->path, &dev)))
             return CUTUNE_ENOMEM;
         rc = tuner_run_sizes(res, spec, opts, &dev, flush, cutune_space_count);
-        if (res->nsizes > 0) {
-            const cutune_tune_result *first = res->sizes[0];
-            res->flush_l2 = first->flush_l2;
-            res->warmup = first->warmup;
-            res->repeat = first->repeat;
-            res->max_repeat = first->max_repeat;
-            res->spread = first->spread;
-        }
     } else {
         rc = tuner_run_one(&res, spec, opts, &dev, flush, cutune_space_count);
     }

@@ -124,6 +124,23 @@ int result_adopt_size(cutune_tune_result *parent, cutune_tune_result *size)
     if (s->threads > p->threads)
         p->threads = s->threads;
     p->best = -1; /* a winner per size: sizes[k]'s */
+    if (k == 0) { /* what the sizes share, as the first says it (its strings are its own: it lives as long) */
+        snprintf(p->strategy, sizeof p->strategy, "%s", s->strategy);
+        snprintf(p->stop_reason, sizeof p->stop_reason, "%s", s->stop_reason);
+        p->seed = s->seed;
+        p->budget = s->budget;
+        p->time_limit_s = s->time_limit_s;
+        p->patience = s->patience;
+        p->timeout_s = s->timeout_s;
+        p->reference = s->reference;
+        p->journal_path = s->journal_path;
+        p->first_variant_seconds = s->first_variant_seconds;
+        parent->flush_l2 = size->flush_l2;
+        parent->warmup = size->warmup;
+        parent->repeat = size->repeat;
+        parent->max_repeat = size->max_repeat;
+        parent->spread = size->spread;
+    }
     return 0;
 }
 
