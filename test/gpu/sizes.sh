@@ -4,7 +4,8 @@
 # header; the header's look-up by size picks each size's own entry (a C program built
 # against it); the sizes after the first compile nothing (the cache is shared across
 # sizes: the code does not depend on n); a second run resumes every size from its own
-# journal. Exits 77 (ctest: skipped) when there is no GPU.
+# journal; a spec file of two kernel blocks (examples/library.tune) tunes both into one
+# header and a results file each. Exits 77 (ctest: skipped) when there is no GPU.
 set -u
 cutune=$1
 src=$2
@@ -79,4 +80,24 @@ import json, sys
 d = json.load(open('$tmp/r2.json'))
 sys.exit(not all(all(r['resumed'] for r in s['results']) for s in d['sizes']))" ||
     { echo "FAIL: the second run did not resume every size"; exit 1; }
-echo "PASS: three sizes tuned, each with a winner in the results and the header; resumed"
+# Several kernel blocks (examples/library.tune, a copy: it emits beside itself): both tuned
+# in turn, one header holding both kernels, a results file each.
+mkdir -p "$tmp/lib/examples" "$tmp/lib/kernels"
+cp "$src/examples/library.tune" "$tmp/lib/examples/"
+cp "$src/kernels/sum_matrix.cu" "$src/kernels/stencil1d.cu" "$tmp/lib/kernels/"
+"$cutune" --color never "$tmp/lib/examples/library.tune" >"$tmp/lib.out" 2>"$tmp/lib.err"
+rc=$?
+cat "$tmp/lib.err"
+[ $rc -eq 0 ] || { echo "FAIL: library.tune exited $rc"; exit 1; }
+h=$tmp/lib/examples/library_tuned.h
+grep -q "^#define SUM_MATRIX_TUNED 1$" "$h" && grep -q "^#define STENCIL1D_TUNED 1$" "$h" &&
+    grep -q "^#define STENCIL1D_ENTRY_COUNT 2$" "$h" ||
+    { echo "FAIL: library_tuned.h does not hold both kernels tuned (and the stencil's two sizes)"; exit 1; }
+python3 -c "
+import json, sys
+a = json.load(open('$tmp/lib/examples/library_sum_matrix.json'))
+b = json.load(open('$tmp/lib/examples/library_stencil.json'))
+ok = a['spec']['kernel'] == 'sum_matrix' and a['summary']['best'] is not None
+ok = ok and b['spec']['kernel'] == 'stencil1d' and all(s['summary']['best'] is not None for s in b['sizes'])
+sys.exit(0 if ok else 1)" || { echo "FAIL: the two kernels' results files"; exit 1; }
+echo "PASS: three sizes tuned, each with a winner in the results and the header; resumed; two kernel blocks tuned into one header"
