@@ -410,7 +410,7 @@ int cmd_tune(int argc, char **argv)
                 append |= strcmp(written[w], hp) == 0;
             if (cli_emit_after_tune(spec, r, header_path, csv_path, &c, append) != EXIT_OK && rc == CUTUNE_OK)
                 rc = CUTUNE_EIO;
-            else if (hp && !append && nwritten < 64 && cutune_tune_best(r) != NULL)
+            else if (hp && !append && nwritten < 64 && (cutune_tune_best(r) || cutune_tune_size_count(r) > 0))
                 written[nwritten++] = hp;
             cutune_tune_result_free(r);
         }
