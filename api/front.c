@@ -69,8 +69,8 @@ static int parse_overrides(cutune_spec *spec, const cutune_load_options *opts, s
         }
 
         ov[*n].name = arena_strndup(spec->arena, opts->set[i], (size_t)(eq - opts->set[i]));
-        ov[*n].text = eq + 1;
-        if (!ov[*n].name)
+        ov[*n].text = arena_strdup(spec->arena, eq + 1); /* kept: each size is checked again later */
+        if (!ov[*n].name || !ov[*n].text)
             return CUTUNE_ENOMEM;
         (*n)++;
     }
@@ -97,7 +97,6 @@ static int spec_compile(cutune_spec *spec, const cutune_load_options *opts)
         return rc;
     so.overrides = ov;
     so.skip_file_checks = opts && opts->skip_file_checks;
-    spec->checked_with = so;
     dev_values dv; /* the device attributes' values: the device given, else the arch's table */
     if (opts && opts->device) {
         dev_values_from_device(&dv, opts->device);
@@ -109,13 +108,33 @@ static int spec_compile(cutune_spec *spec, const cutune_load_options *opts)
         sb_free(&known);
         return CUTUNE_EINVAL;
     }
-    so.device = &dv;
+    spec->device = dv;
+    so.device = &spec->device;
+    spec->sema_opts = so;
     if (sema_check(&spec->model, spec->arena, spec->ast, &so, &spec->diags) < 0)
         return spec->diags.out_of_memory ? CUTUNE_ENOMEM : CUTUNE_ESPEC;
     /* A malformed --set is an error too, though the spec itself checked. */
     if (spec->diags.errors)
         return CUTUNE_ESPEC;
     spec->loaded_ok = true;
+    /* Every kernel block of the file, and every problem size of each, must check: a
+     * domain or a constant may fail at one size only. */
+    if ((rc = spec_check_kernels(spec)) < 0) {
+        spec->loaded_ok = false;
+        return rc;
+    }
+    for (int i = spec_kernel_count(spec) - 1; i >= 0; i--) {
+        spec_select_kernel(spec, i);
+        for (int k = 1; k < spec_size_count(spec); k++) {
+            int src = spec_select_size(spec, k);
+            if (src < 0) {
+                spec->loaded_ok = false;
+                return src;
+            }
+        }
+        if ((rc = spec_select_size(spec, 0)) < 0)
+            return rc;
+    }
     XXH3_state_t *h = XXH3_createState();
     if (h) {
         XXH3_64bits_reset(h);
@@ -443,4 +462,68 @@ void cutune_configs_free(cutune_configs *it)
     free(it->values);
     free(it->types);
     free(it);
+}
+
+/* ---- problem sizes (compiler/spec.c selects them) ---------------------------------- */
+
+int cutune_spec_size_count(const cutune_spec *spec)
+{
+    return cutune_spec_ok(spec) ? spec_size_count(spec) : 0;
+}
+
+int cutune_spec_size_var_count(const cutune_spec *spec)
+{
+    return cutune_spec_ok(spec) ? spec->model->sizes.nvars : 0;
+}
+
+const char *cutune_spec_size_var(const cutune_spec *spec, int j)
+{
+    if (!cutune_spec_ok(spec) || j < 0 || j >= spec->model->sizes.nvars)
+        return NULL;
+    return spec->model->lets[spec->model->sizes.lets[j]].name;
+}
+
+int64_t cutune_spec_size_value(const cutune_spec *spec, int k, int j)
+{
+    if (!cutune_spec_ok(spec))
+        return 0;
+    const m_sizes *sz = &spec->model->sizes;
+    return k >= 0 && k < sz->count && j >= 0 && j < sz->nvars ? sz->values[k * sz->nvars + j] : 0;
+}
+
+int cutune_spec_size_selected(const cutune_spec *spec)
+{
+    return cutune_spec_ok(spec) ? spec->model->sizes.selected : 0;
+}
+
+int cutune_spec_select_size(cutune_spec *spec, int k)
+{
+    if (!cutune_spec_ok(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_spec_select_size: the spec has errors");
+    if (k < 0 || k >= spec_size_count(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_spec_select_size: size %d is out of range (the spec has %d)", k,
+                       spec_size_count(spec));
+    return spec_select_size(spec, k);
+}
+
+/* ---- several kernel blocks (compiler/spec.c selects them) --------------------------- */
+
+int cutune_spec_kernel_count(const cutune_spec *spec)
+{
+    return cutune_spec_ok(spec) ? spec_kernel_count(spec) : 0;
+}
+
+int cutune_spec_kernel_selected(const cutune_spec *spec)
+{
+    return cutune_spec_ok(spec) ? spec->kernel : 0;
+}
+
+int cutune_spec_select_kernel(cutune_spec *spec, int i)
+{
+    if (!cutune_spec_ok(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_spec_select_kernel: the spec has errors");
+    if (i < 0 || i >= spec_kernel_count(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_spec_select_kernel: kernel %d is out of range (the spec has %d)", i,
+                       spec_kernel_count(spec));
+    return spec_select_kernel(spec, i);
 }

@@ -76,3 +76,27 @@ void cutune_free(void *p)
 {
     free(p);
 }
+
+int cutune_tune_size_count(const cutune_tune_result *r) { return r ? r->nsizes : 0; }
+
+const cutune_tune_result *cutune_tune_size(const cutune_tune_result *r, int k)
+{
+    return r && k >= 0 && k < r->nsizes ? r->sizes[k] : NULL;
+}
+
+int cutune_tune_size_var_count(const cutune_tune_result *r) { return r ? r->nsize_vars : 0; }
+
+const char *cutune_tune_size_var(const cutune_tune_result *r, int j)
+{
+    return r && j >= 0 && j < r->nsize_vars ? r->size_vars[j] : NULL;
+}
+
+int64_t cutune_tune_size_value(const cutune_tune_result *r, int j)
+{
+    return r && r->size_values && j >= 0 && j < r->nsize_vars ? r->size_values[j] : 0;
+}
+
+int cutune_tune_size_of(const cutune_tune_result *r, uint64_t i)
+{
+    return r && i < r->n ? r->records[i]->size : -1;
+}

@@ -12,6 +12,22 @@
 #include "../results/replay.h"
 
 
+/* The recorded size whose values are those of the size the spec holds, or NULL. */
+static const cutune_tune_result *size_recorded(const cutune_spec *spec, const cutune_tune_result *r)
+{
+    const m_sizes *sz = &spec->model->sizes;
+    for (int k = 0; sz->nvars > 0 && k < r->nsizes; k++) {
+        const cutune_tune_result *one = r->sizes[k];
+        bool same = one->nsize_vars == sz->nvars;
+        for (int j = 0; same && j < sz->nvars; j++)
+            same = strcmp(one->size_vars[j], spec->model->lets[sz->lets[j]].name) == 0 &&
+                   one->size_values[j] == sz->values[sz->selected * sz->nvars + j];
+        if (same)
+            return one;
+    }
+    return NULL;
+}
+
 int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *results_path,
                     const cutune_simulate_options *opts)
 {
@@ -23,6 +39,7 @@ int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *resu
     char err[1200];
     sspace *sp = NULL;
     cutune_tune_result *recording = NULL;
+    const cutune_tune_result *recorded = NULL; /* the size replayed, of a run over sizes */
     int rc;
     /* The space as the recorded run had it: the spec checked with its device's attributes
      * (a file that cannot be read is reported by the load below). */
@@ -49,8 +66,13 @@ int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *resu
         /* The one results loader: what `cutune emit` refuses, this refuses too, with
          * the same message. */
         diag_error_noloc(&spec->diags, "%s", cutune_last_error());
+    } else if (recording->nsizes > 0 && !(recorded = size_recorded(spec, recording))) {
+        /* a run over sizes: the size the spec holds is replayed, when it was recorded */
+        diag_error_noloc(&spec->diags, "'%s' records %d problem sizes and not the spec's size %s; pick a recorded "
+                         "one with --set", results_path, recording->nsizes, spec_size_label(spec, spec->model->sizes.selected));
+        rc = CUTUNE_EINVAL;
     } else {
-        rc = replay_run(spec->model, sp, recording, results_path, &set, opts ? opts->repeat : 1, out, err,
+        rc = replay_run(spec->model, sp, recorded ? recorded : recording, results_path, &set, opts ? opts->repeat : 1, out, err,
                         sizeof err);
         if (rc < 0 && err[0])
             diag_error_noloc(&spec->diags, "%s", err);

@@ -54,29 +54,88 @@ static void copy_errors(cutune_spec *spec, const diag_list *from)
     }
 }
 
-int api_spec_recheck(cutune_spec *spec, const dev_values *dv)
+/* Whether any model of the spec (each kernel block's, each size's checked so far)
+ * reads a device attribute. */
+static bool spec_reads_device(const cutune_spec *spec)
 {
-    model *m = spec->model;
-    if (!m)
-        return CUTUNE_OK;
-    if (!m->device_used || dev_values_equal(&m->device, dv)) {
-        m->device = *dv; /* what the model reads is unchanged: only where the values come from */
-        return CUTUNE_OK;
-    }
-    sema_options so = spec->checked_with;
-    so.device = dv;
+    if (spec->model && spec->model->device_used)
+        return true;
+    for (int k = 0; k < spec->nkernels; k++)
+        if (spec->kernel_models && spec->kernel_models[k] && spec->kernel_models[k]->device_used)
+            return true;
+    return false;
+}
+
+/* Every model already made holds the values `dv`, unchanged otherwise. */
+static void set_values(cutune_spec *spec, const dev_values *dv)
+{
+    spec->device = *dv;
+    if (spec->model)
+        spec->model->device = *dv;
+    for (int k = 0; k < spec->nkernels; k++)
+        if (spec->kernel_models && spec->kernel_models[k])
+            spec->kernel_models[k]->device = *dv;
+    const model **sm = (const model **)spec->size_models;
+    for (int i = 0; sm && spec->model && i < spec->model->sizes.count; i++)
+        if (sm[i])
+            ((model *)sm[i])->device = *dv;
+}
+
+/* Checks block `unit` again at size `size` with the spec's options (the device now
+ * spec->device) into *out; errors are copied to the spec with a note. */
+static int check_again(cutune_spec *spec, const ast_spec *unit, int size, model **out)
+{
+    sema_options so = spec->sema_opts;
+    so.device = &spec->device;
+    so.size_index = size;
     diag_list tmp;
     diag_init(&tmp, spec->arena, spec->src);
-    model *again = NULL;
-    if (sema_check(&again, spec->arena, spec->ast, &so, &tmp) < 0) {
+    if (sema_check(out, spec->arena, unit, &so, &tmp) < 0) {
         if (tmp.out_of_memory)
             return CUTUNE_ENOMEM;
         copy_errors(spec, &tmp);
         diag_note(&spec->diags, false, (span){0, 0}, "the spec was checked again with the device attributes of %s",
-                  dv->source);
+                  spec->device.source);
         return CUTUNE_ESPEC;
     }
-    spec->model = again;
+    return CUTUNE_OK;
+}
+
+int api_spec_recheck(cutune_spec *spec, const dev_values *dv)
+{
+    if (!spec->model)
+        return CUTUNE_OK;
+    if (!spec_reads_device(spec) || dev_values_equal(&spec->device, dv)) {
+        set_values(spec, dv); /* what the models read is unchanged: only where the values come from */
+        return CUTUNE_OK;
+    }
+    /* Every block checked again (the one in hand at its selected size, the others at
+     * their first; other sizes when they are selected: spec_select_size), all or none:
+     * when one fails, the spec keeps its last good check and its values. */
+    dev_values before = spec->device;
+    spec->device = *dv;
+    int n = spec->nkernels > 1 ? spec->nkernels : 1, rc = CUTUNE_OK;
+    model **again = arena_alloc(spec->arena, sizeof(model *) * (size_t)n);
+    if (!again) {
+        spec->device = before;
+        return CUTUNE_ENOMEM;
+    }
+    const ast_spec *unit = spec->ast;
+    for (int k = 0; k < n && rc == CUTUNE_OK; k++, unit = unit->next) {
+        bool current = n == 1 || k == spec->kernel;
+        rc = check_again(spec, current ? (spec->unit ? spec->unit : spec->ast) : unit,
+                         current ? spec->model->sizes.selected : 0, &again[k]);
+    }
+    if (rc < 0) {
+        spec->device = before;
+        return rc;
+    }
+    spec->model = again[n == 1 ? 0 : spec->kernel];
+    spec->size_models = NULL;
+    for (int k = 0; n > 1 && k < n; k++) {
+        spec->kernel_models[k] = again[k];
+        spec->kernel_size_models[k] = NULL;
+    }
     return CUTUNE_OK;
 }
 

@@ -1,6 +1,6 @@
 /* tune.c - cutune_tune: the facade over the tuning engine (tuner/): arguments checked,
- * the device asked for, the result and the run created and released, the results file
- * written. What a run does is tuner/tuner.h's. */
+ * the device asked for, one run (or one per problem size: tuner/sizes.c) made, the
+ * results file written. What a run does is tuner/tuner.h's. */
 #include <stdio.h>
 
 #include "../base/sys.h"
@@ -30,21 +30,20 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
     if ((rc = api_spec_recheck(spec, &dv)) < 0)
         return rc;
     m = spec->model;
-    cutune_space_size size;
-    if ((rc = cutune_space_count(&size, spec)) < 0)
-        return rc; /* an expression that fails, or an empty space: a diagnostic says which */
     bool flush = opts->flush_l2 < 0 ? m->measure.flush_l2 : opts->flush_l2 != 0;
-    cutune_tune_result *res = result_new_for(spec->model, spec->path, &dev);
-    tuner *t = NULL;
-    if (!res)
-        rc = CUTUNE_ENOMEM;
-    else if ((rc = tuner_new(&t, spec, &size, opts, &dev, flush, res)) == CUTUNE_OK)
-        rc = tuner_tune(t);
+    cutune_tune_result *res = NULL;
+    if (spec_size_count(spec) > 1 && !opts->one_size) {
+        /* One run per problem size (tuner/sizes.c), each a result the run's adopts. */
+        if (!(res = result_new_for(m, spec->path, &dev)))
+            return CUTUNE_ENOMEM;
+        rc = tuner_run_sizes(res, spec, opts, &dev, flush, cutune_space_count);
+    } else {
+        rc = tuner_run_one(&res, spec, opts, &dev, flush, cutune_space_count);
+    }
     if (res) {
         res->summary.wall_seconds = sys_seconds() - t0;
-        result_finish(res, flush, &m->measure);
         const char *path = opts->results_path ? opts->results_path : m->emit.results_path;
-        if (path && res->n > 0) {
+        if (path && (res->n > 0 || res->nsizes > 0)) {
             if (cutune_tune_write_results(res, path) == CUTUNE_OK)
                 res->summary.results_path = arena_strdup(res->arena, path); /* NULL (not reported) only out of memory */
             else if (rc == CUTUNE_OK) {
@@ -53,7 +52,6 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
             }
         }
     }
-    tuner_free(t); /* the worker ends and the journal closes after the results are written */
     *out = res;
     return rc;
 }

@@ -42,10 +42,11 @@ typedef struct cli_common {
     bool quiet;
     const char *arch;   /* --arch: the architecture whose device attributes the spec reads
                            (NULL: sm_90); analyze and tune also compile for it */
+    const char *kernel; /* --kernel NAME: the spec file's kernel block to use (NULL: every one, in order) */
 } cli_common;
 
 /* --arch for check and list (analyze and tune take it with their compile options). */
-#define CLI_OPT_ARCH 1002
+#define CLI_OPT_ARCH 1003
 
 /* cli_print_device_attrs: when the spec reads device attributes (sm_count, ...), one
  * line on `f` under `label` naming their values and where they come from, saying
@@ -55,6 +56,13 @@ void cli_print_device_attrs(const cutune_spec *spec, FILE *f, const char *label)
 /* cli_reads_device: whether the spec's expressions read any device attribute. */
 bool cli_reads_device(const cutune_spec *spec);
 
+/* cli_blocks: how many of the spec file's kernel blocks a command goes over: 1 with
+ * --kernel (cli_load selected it) or with a single block, else every one.
+ * cli_select_block: holds block i of those (a no-op with --kernel) and, when there are
+ * several, prints "kernel NAME (block I of N)" on `out` (NULL: nothing) before it. */
+int cli_blocks(const cutune_spec *spec, const cli_common *c);
+void cli_select_block(cutune_spec *spec, const cli_common *c, int i, FILE *out);
+
 /* cli_common_option: handles --set/--color/--quiet for getopt_long loops (opt is the
  * option's value from the table built with CLI_COMMON_OPTIONS). Returns 1 when handled,
  * 0 when not a common option, -1 on a bad value (a message has been printed). */
@@ -63,8 +71,10 @@ int cli_common_option(cli_common *c, int opt, const char *arg);
 #define CLI_OPT_SET 1000
 #define CLI_OPT_COLOR 1001
 #define CLI_OPT_QUIET 'q'
+#define CLI_OPT_KERNEL 1002
 #define CLI_COMMON_OPTIONS                                  \
     {"set", required_argument, NULL, CLI_OPT_SET},          \
+    {"kernel", required_argument, NULL, CLI_OPT_KERNEL},    \
     {"color", required_argument, NULL, CLI_OPT_COLOR},      \
     {"quiet", no_argument, NULL, CLI_OPT_QUIET}
 
@@ -112,10 +122,12 @@ int cmd_occupancy(int argc, char **argv);
 int cmd_emit(int argc, char **argv);
 
 /* cli_emit_after_tune (cmd_emit.c): after a tuning run, writes the header and the CSV
+ * (`append`: the header goes after what the file holds: another kernel block of the
+ * same spec file wrote it in this run)
  * (paths from --header/--csv, else the spec's emit header/csv; NULL: none), printing
  * what was written or why not. Returns EXIT_OK or EXIT_IO. */
 int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const char *header_path,
-                        const char *csv_path, const cli_common *c);
+                        const char *csv_path, const cli_common *c, bool append);
 int cmd_simulate(int argc, char **argv);
 
 /* The search options `tune` and `simulate` share (cmd_simulate.c): --strategy S,

@@ -77,6 +77,9 @@ int cli_common_option(cli_common *c, int opt, const char *arg)
     case CLI_OPT_QUIET:
         c->quiet = true;
         return 1;
+    case CLI_OPT_KERNEL:
+        c->kernel = arg;
+        return 1;
     default:
         return 0;
     }
@@ -129,8 +132,43 @@ cutune_spec *cli_load(const char *path, const cli_common *c, int *exit_code)
         cutune_spec_free(spec);
         return NULL;
     }
+    if (c->kernel) { /* --kernel NAME: the first block of that kernel */
+        int n = cutune_spec_kernel_count(spec), found = -1;
+        for (int i = 0; i < n && found < 0; i++) {
+            cutune_spec_select_kernel(spec, i);
+            if (strcmp(cutune_spec_kernel(spec), c->kernel) == 0)
+                found = i;
+        }
+        if (found < 0) {
+            fprintf(stderr, "cutune: %s has no kernel block of kernel '%s' (its kernels:", path, c->kernel);
+            for (int i = 0; i < n; i++) {
+                cutune_spec_select_kernel(spec, i);
+                fprintf(stderr, "%s %s", i ? "," : "", cutune_spec_kernel(spec));
+            }
+            fprintf(stderr, ")\n");
+            *exit_code = EXIT_USAGE;
+            cutune_spec_free(spec);
+            return NULL;
+        }
+        cutune_spec_select_kernel(spec, found);
+    }
     *exit_code = EXIT_OK;
     return spec;
+}
+
+int cli_blocks(const cutune_spec *spec, const cli_common *c)
+{
+    return c->kernel ? 1 : cutune_spec_kernel_count(spec);
+}
+
+void cli_select_block(cutune_spec *spec, const cli_common *c, int i, FILE *out)
+{
+    if (c->kernel)
+        return;
+    cutune_spec_select_kernel(spec, i);
+    int n = cutune_spec_kernel_count(spec);
+    if (out && n > 1)
+        fprintf(out, "%skernel %s (block %d of %d)\n", i ? "\n" : "", cutune_spec_kernel(spec), i + 1, n);
 }
 
 /* The errno of stdout's first failed write, as cli_stdout_failed saw it (ferror keeps

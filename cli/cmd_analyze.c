@@ -336,11 +336,18 @@ int cmd_analyze(int argc, char **argv)
     c.arch = o.arch;
     cutune_spec *spec = cli_load(argv[optind], &c, &code);
     if (spec) {
-        cli_analysis a;
-        code = cli_run_analysis(spec, &c, &o, fmt, &a);
-        if (code == EXIT_OK && a.runnable == 0) {
-            cli_report_nothing_runs("cutune analyze", &a);
-            code = EXIT_NOTHING;
+        int n = cli_blocks(spec, &c);
+        if (n > 1 && fmt != CLI_ANALYZE_TABLE)
+            code = cli_usage_error("analyze", "the spec has %d kernel blocks: pick one with --kernel NAME for "
+                                   "--format csv or json", n);
+        for (int i = 0; i < n && code == EXIT_OK; i++) { /* each kernel block in turn */
+            cli_select_block(spec, &c, i, stdout);
+            cli_analysis a;
+            code = cli_run_analysis(spec, &c, &o, fmt, &a);
+            if (code == EXIT_OK && a.runnable == 0) {
+                cli_report_nothing_runs("cutune analyze", &a);
+                code = EXIT_NOTHING;
+            }
         }
         cutune_spec_free(spec);
     }

@@ -32,6 +32,22 @@ static void param_values_text(const cutune_spec *spec, int i, int max, char *out
 /* cli_space_summary: counts the space and prints the summary; used by check and tune.
  * Returns an exit code. */
 
+/* The spec's problem sizes, one line each (nothing without a size statement); the
+ * space above is the first size's. */
+static void print_sizes(const cutune_spec *spec)
+{
+    int nv = cutune_spec_size_var_count(spec), n = cutune_spec_size_count(spec);
+    if (nv == 0)
+        return;
+    printf("sizes        %d, tuned one after the other (the space above is the first's; --set picks one)\n", n);
+    for (int k = 0; k < n; k++) {
+        printf("  ");
+        for (int j = 0; j < nv; j++)
+            printf("%s%s=%lld", j ? " " : "", cutune_spec_size_var(spec, j), (long long)cutune_spec_size_value(spec, k, j));
+        printf("\n");
+    }
+}
+
 /* Counting progress on a terminal: a line on stderr, redrawn, once counting has taken
  * half a second (a quick count shows nothing). */
 typedef struct count_progress {
@@ -110,6 +126,17 @@ int cli_space_summary(cutune_spec *spec, const cli_common *c, int json)
         } else {
             json_decref(attrs);
         }
+        if (cutune_spec_size_var_count(spec) > 0) { /* the sizes; the space above is the first's */
+            json_t *sizes = json_array();
+            for (int k = 0; k < cutune_spec_size_count(spec); k++) {
+                json_t *one = json_object();
+                for (int j = 0; j < cutune_spec_size_var_count(spec); j++)
+                    json_object_set_new(one, cutune_spec_size_var(spec, j),
+                                        json_integer((json_int_t)cutune_spec_size_value(spec, k, j)));
+                json_array_append_new(sizes, one);
+            }
+            json_object_set_new(root, "sizes", sizes);
+        }
         char *text = json_dumps(root, JSON_INDENT(2));
         json_decref(root);
         if (!text)
@@ -150,6 +177,7 @@ int cli_space_summary(cutune_spec *spec, const cli_common *c, int json)
                raw, size.valid_saturated ? ">= " : "", valid, share, seconds);
     }
     printf("search       %s\n", cutune_spec_strategy(spec));
+    print_sizes(spec);
     return rc == CUTUNE_OK ? EXIT_OK : EXIT_SPEC;
 }
 
@@ -192,7 +220,17 @@ int cmd_check(int argc, char **argv)
     }
     cutune_spec *spec = cli_load(argv[optind], &c, &code);
     if (spec) {
-        code = cli_space_summary(spec, &c, json);
+        int n = cli_blocks(spec, &c); /* several kernel blocks: each summarised in turn */
+        if (json && n > 1)
+            printf("[\n");
+        for (int i = 0; i < n && (code == EXIT_OK || i == 0); i++) {
+            if (json && i > 0)
+                printf(",\n");
+            cli_select_block(spec, &c, i, json ? NULL : stdout);
+            code = cli_space_summary(spec, &c, json);
+        }
+        if (json && n > 1)
+            printf("]\n");
         cutune_spec_free(spec);
     }
 done:

@@ -29,6 +29,30 @@ static int write_text(const char *path, const char *text)
     return EXIT_OK;
 }
 
+/* Text put together from parts (the headers of several kernels). */
+typedef struct strbuf_text {
+    char *text;
+    size_t len;
+} strbuf_text;
+
+/* text_append: part after what `all` holds (a blank line between). EXIT_OK or
+ * EXIT_INTERNAL (out of memory). */
+static int text_append(strbuf_text *all, const char *part)
+{
+    size_t n = strlen(part);
+    char *grown = realloc(all->text, all->len + n + 2);
+    if (!grown) {
+        fprintf(stderr, "cutune emit: out of memory\n");
+        return EXIT_INTERNAL;
+    }
+    if (all->len)
+        grown[all->len++] = '\n';
+    memcpy(grown + all->len, part, n + 1);
+    all->text = grown;
+    all->len += n;
+    return EXIT_OK;
+}
+
 /* Whether `spec` is of the kernel and params the results record. */
 static bool spec_matches(const cutune_spec *spec, const cutune_tune_result *r)
 {
@@ -40,6 +64,18 @@ static bool spec_matches(const cutune_spec *spec, const cutune_tune_result *r)
             strcmp(cutune_spec_param_type(spec, i), cutune_tune_param_type(r, i)) != 0)
             return false;
     return true;
+}
+
+/* Holds the first kernel block of `spec` (a file may have several) that is of r's
+ * kernel and params; false when none is. */
+static bool select_block_of(cutune_spec *spec, const cutune_tune_result *r)
+{
+    for (int i = 0; i < cutune_spec_kernel_count(spec); i++) {
+        cutune_spec_select_kernel(spec, i);
+        if (spec_matches(spec, r))
+            return true;
+    }
+    return false;
 }
 
 /* The spec recorded in the results (found from any working folder: see
@@ -59,7 +95,7 @@ static cutune_spec *recorded_spec(const char *results_path, const cutune_tune_re
         why = "names no spec";
     else if (cutune_spec_load_file(&spec, path, &opts) != CUTUNE_OK)
         why = "records a spec that cannot be loaded now";
-    else if (!spec_matches(spec, r))
+    else if (!select_block_of(spec, r))
         why = "records a spec whose kernel or params have changed since";
     if (!why)
         return spec;
@@ -78,7 +114,10 @@ typedef struct emit_args {
     int nfiles;
 } emit_args;
 
-static int emit_header(const emit_args *a, const cli_common *c, cutune_tune_result **results)
+/* The header of one kernel's results (files[0 .. n)), appended to *all; with no results,
+ * the spec's default configuration (of every kernel block, without --kernel). */
+static int emit_group(const emit_args *a, const cli_common *c, cutune_tune_result **results, char **files, int n,
+                      strbuf_text *all)
 {
     int code = EXIT_OK;
     cutune_spec *spec = NULL;
@@ -86,15 +125,15 @@ static int emit_header(const emit_args *a, const cli_common *c, cutune_tune_resu
         spec = cli_load(a->spec_path, c, &code);
         if (!spec)
             return code;
-        for (int k = 0; k < a->nfiles; k++)
-            if (!spec_matches(spec, results[k])) {
+        for (int k = 0; k < n; k++)
+            if (!select_block_of(spec, results[k])) {
                 fprintf(stderr, "cutune emit: %s is not of this spec: its kernel or params differ from %s's\n",
-                        a->files[k], a->spec_path);
+                        files[k], a->spec_path);
                 cutune_spec_free(spec);
                 return EXIT_USAGE;
             }
-    } else if (a->nfiles > 0) {
-        spec = recorded_spec(a->files[0], results[0], c);
+    } else if (n > 0) {
+        spec = recorded_spec(files[0], results[0], c);
     } else {
         return cli_usage_error("emit", "emit header needs results files, or --spec SPEC for the default "
                                        "configuration");
@@ -102,8 +141,8 @@ static int emit_header(const emit_args *a, const cli_common *c, cutune_tune_resu
     const char *base = a->output && strcmp(a->output, "-") != 0 ? strrchr(a->output, '/') : NULL;
     /* The results files as the header names them: canonical, so that the header is the
      * same from any working folder (as given when a path cannot be resolved). */
-    char **canon = calloc((size_t)a->nfiles + 1, sizeof(char *));
-    const char **sources = calloc((size_t)a->nfiles + 1, sizeof(char *));
+    char **canon = calloc((size_t)n + 1, sizeof(char *));
+    const char **sources = calloc((size_t)n + 1, sizeof(char *));
     if (!canon || !sources) {
         free(canon);
         free(sources);
@@ -111,19 +150,34 @@ static int emit_header(const emit_args *a, const cli_common *c, cutune_tune_resu
         fprintf(stderr, "cutune emit: out of memory\n");
         return EXIT_INTERNAL;
     }
-    for (int k = 0; k < a->nfiles; k++)
-        sources[k] = (canon[k] = sys_canonical_path(a->files[k])) ? canon[k] : a->files[k];
+    for (int k = 0; k < n; k++)
+        sources[k] = (canon[k] = sys_canonical_path(files[k])) ? canon[k] : files[k];
     cutune_header_options opts = {a->prefix, sources,
                                   base ? base + 1 : a->output && strcmp(a->output, "-") != 0 ? a->output : NULL};
     char *text = NULL;
     int seen = spec ? cutune_spec_diagnostic_count(spec) : 0;
-    int rc = cutune_emit_header(&text, spec, (const cutune_tune_result *const *)results, a->nfiles, &opts);
-    for (int k = 0; k < a->nfiles; k++)
+    int rc = cutune_emit_header(&text, spec, (const cutune_tune_result *const *)results, n, &opts);
+    /* The defaults of a file of several kernel blocks (no --kernel): every block's. */
+    int blocks = n == 0 && spec ? cli_blocks(spec, c) : 1;
+    bool one_prefix = blocks > 1 && a->prefix; /* cannot name every block */
+    for (int b = 1; rc == CUTUNE_OK && !one_prefix && b < blocks; b++) {
+        code = text_append(all, text);
+        cutune_free(text);
+        text = NULL;
+        if (code != EXIT_OK)
+            break;
+        cli_select_block(spec, c, b, NULL);
+        rc = cutune_emit_header(&text, spec, NULL, 0, &opts);
+    }
+    for (int k = 0; k < n; k++)
         free(canon[k]);
     free(canon);
     free(sources);
-    if (rc == CUTUNE_OK) {
-        code = write_text(a->output ? a->output : "-", text);
+    if (one_prefix) {
+        code = cli_usage_error("emit", "the spec has %d kernel blocks: one --prefix cannot name them all (pick one "
+                               "with --kernel NAME)", blocks);
+    } else if (rc == CUTUNE_OK) {
+        code = code == EXIT_OK ? text_append(all, text) : code;
     } else if (rc == CUTUNE_ESPEC || rc == CUTUNE_EEVAL) {
         cli_print_new_diagnostics(spec, c, &seen);
         code = EXIT_SPEC;
@@ -133,6 +187,52 @@ static int emit_header(const emit_args *a, const cli_common *c, cutune_tune_resu
     }
     cutune_free(text);
     cutune_spec_free(spec);
+    return code;
+}
+
+/* `cutune emit header`: one header for every results file; results of several kernels
+ * (the blocks of one spec file) each get their section, in the order first given, the
+ * kernels' headers one after the other in the one file. */
+static int emit_header(const emit_args *a, const cli_common *c, cutune_tune_result **results)
+{
+    strbuf_text all = {NULL, 0};
+    if (a->nfiles == 0) {
+        int code = emit_group(a, c, results, a->files, 0, &all);
+        if (code == EXIT_OK)
+            code = write_text(a->output ? a->output : "-", all.text);
+        free(all.text);
+        return code;
+    }
+    int *group = calloc((size_t)a->nfiles + 1, sizeof(int));
+    cutune_tune_result **sub = calloc((size_t)a->nfiles + 1, sizeof *sub);
+    char **files = calloc((size_t)a->nfiles + 1, sizeof(char *));
+    int code = group && sub && files ? EXIT_OK : EXIT_INTERNAL, ngroups = 0;
+    for (int k = 0; code == EXIT_OK && k < a->nfiles; k++) {
+        group[k] = -1;
+        for (int q = 0; q < k && group[k] < 0; q++)
+            if (strcmp(cutune_tune_kernel(results[q]), cutune_tune_kernel(results[k])) == 0)
+                group[k] = group[q];
+        if (group[k] < 0)
+            group[k] = ngroups++;
+    }
+    if (code == EXIT_OK && ngroups > 1 && a->prefix)
+        code = cli_usage_error("emit", "results of %d kernels: one --prefix cannot name them all (each kernel's "
+                               "prefix comes from its spec)", ngroups);
+    for (int g = 0; code == EXIT_OK && g < ngroups; g++) {
+        int n = 0;
+        for (int k = 0; k < a->nfiles; k++)
+            if (group[k] == g) {
+                sub[n] = results[k];
+                files[n++] = a->files[k];
+            }
+        code = emit_group(a, c, sub, files, n, &all);
+    }
+    if (code == EXIT_OK)
+        code = write_text(a->output ? a->output : "-", all.text);
+    free(all.text);
+    free(group);
+    free(sub);
+    free(files);
     return code;
 }
 
@@ -152,7 +252,7 @@ static int run_emit(const emit_args *a, const cli_common *c)
         if (rc != CUTUNE_OK) {
             fprintf(stderr, "cutune emit: %s\n", cutune_last_error());
             code = rc == CUTUNE_EIO ? EXIT_IO : cli_exit_for_status(rc);
-        } else if (header && !cutune_tune_best(results[k])) {
+        } else if (header && !cutune_tune_best(results[k]) && cutune_tune_size_count(results[k]) == 0) {
             fprintf(stderr, "cutune emit: %s: no variant ran correctly, so there is no winner to put in a header\n",
                     a->files[k]);
             code = EXIT_NOTHING;
@@ -223,7 +323,7 @@ done:
 }
 
 int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const char *header_path,
-                        const char *csv_path, const cli_common *c)
+                        const char *csv_path, const cli_common *c, bool append)
 {
     int code = EXIT_OK;
     if (!header_path)
@@ -240,7 +340,7 @@ int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const ch
         if (wrote != EXIT_OK)
             code = EXIT_IO;
     }
-    if (header_path && !cutune_tune_best(r)) {
+    if (header_path && !cutune_tune_best(r) && cutune_tune_size_count(r) == 0) {
         fprintf(stderr, "cutune: no header written to %s: there is no winner\n", header_path);
     } else if (header_path) {
         const char *base = strrchr(header_path, '/');
@@ -248,6 +348,17 @@ int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const ch
         char *text = NULL;
         int seen = cutune_spec_diagnostic_count(spec);
         int rc = cutune_emit_header(&text, spec, &r, 1, &opts);
+        char *before = append && rc == CUTUNE_OK ? sys_read_file(header_path, SYS_LIMIT_SOURCE, NULL) : NULL;
+        if (before) { /* the header holds every kernel block: each its own section and guard */
+            size_t n = strlen(before) + strlen(text) + 2;
+            char *both = malloc(n);
+            if (both) {
+                snprintf(both, n, "%s\n%s", before, text);
+                cutune_free(text);
+                text = both;
+            }
+            free(before);
+        }
         int wrote = rc == CUTUNE_OK ? write_text(header_path, text) : EXIT_IO;
         if (rc != CUTUNE_OK) {
             if (rc == CUTUNE_ESPEC || rc == CUTUNE_EEVAL)

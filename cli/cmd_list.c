@@ -157,10 +157,16 @@ int cmd_list(int argc, char **argv)
     }
     cutune_spec *spec = cli_load(argv[optind], &c, &code);
     if (spec) {
-        int seen = cutune_spec_diagnostic_count(spec);
+        int seen = cutune_spec_diagnostic_count(spec), n = cli_blocks(spec, &c);
         if (!c.quiet)
             cli_print_device_attrs(spec, stderr, "device attributes: ");
-        code = list_spec(spec, &c, fmt, limit);
+        if (n > 1 && fmt != FMT_TABLE)
+            code = cli_usage_error("list", "the spec has %d kernel blocks: pick one with --kernel NAME for --format "
+                                   "csv or json", n);
+        for (int i = 0; i < n && code == EXIT_OK && (fmt == FMT_TABLE || n == 1); i++) {
+            cli_select_block(spec, &c, i, stdout);
+            code = list_spec(spec, &c, fmt, limit);
+        }
         cli_print_new_diagnostics(spec, &c, &seen);
         cutune_spec_free(spec);
     }

@@ -136,7 +136,28 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
     else
         fprintf(stderr, "\ncompiling every variant (no GPU needed; details: cutune analyze %s)\n", path);
     cli_analysis a;
-    int code = cli_run_analysis(spec, c, o, CLI_ANALYZE_NONE, &a);
+    memset(&a, 0, sizeof a);
+    int code = EXIT_OK, nsizes = cutune_spec_size_count(spec);
+    for (int k = 0; k < nsizes && code == EXIT_OK; k++) { /* each problem size, as a GPU run would */
+        cli_analysis one;
+        if (nsizes > 1) {
+            if (cutune_spec_select_size(spec, k) != CUTUNE_OK)
+                return cli_exit_for_status(CUTUNE_ESPEC);
+            fprintf(stderr, "\nsize");
+            for (int j = 0; j < cutune_spec_size_var_count(spec); j++)
+                fprintf(stderr, " %s=%lld", cutune_spec_size_var(spec, j), (long long)cutune_spec_size_value(spec, k, j));
+            fprintf(stderr, ":\n");
+        }
+        code = cli_run_analysis(spec, c, o, CLI_ANALYZE_NONE, &one);
+        a.variants += one.variants;
+        a.runnable += one.runnable;
+        a.failed += one.failed;
+        a.unlaunchable += one.unlaunchable;
+        a.interrupted |= one.interrupted;
+        memcpy(a.arch, one.arch, sizeof a.arch);
+    }
+    if (nsizes > 1)
+        cutune_spec_select_size(spec, 0);
     if (code != EXIT_OK)
         return code; /* interrupted (the summary says what was covered), or a failure */
     if (a.runnable == 0) {
@@ -280,6 +301,19 @@ int cmd_tune(int argc, char **argv)
             }
         }
     }
+    /* Several kernel blocks: each tuned in turn (stopping at a failure), each with its own
+     * emits; blocks that share a header path share the header. */
+    int nblocks = cli_blocks(spec, &c), worst = EXIT_OK;
+    const char *written[64];
+    int nwritten = 0;
+    if (nblocks > 1 && (t.results_path || t.journal_path || csv_path)) {
+        code = cli_usage_error("tune", "the spec has %d kernel blocks: --results, --journal and --csv name one "
+                               "file; use the blocks' emit statements, or --kernel NAME", nblocks);
+        cutune_spec_free(spec);
+        goto done;
+    }
+    for (int blk = 0; blk < nblocks; blk++) {
+    cli_select_block(spec, &c, blk, stdout);
     code = cli_space_summary(spec, &c, 0);
     int devices = 0;
     bool gpu = code == EXIT_OK && cutune_device_count(&devices) == CUTUNE_OK && devices > 0;
@@ -311,7 +345,17 @@ int cmd_tune(int argc, char **argv)
             fprintf(stderr, "cutune: %s\n", cutune_last_error());
         if (r) {
             const cutune_tune_summary *s = cutune_tune_summary_of(r);
-            print_ranking(spec, r, top);
+            int nsizes = cutune_tune_size_count(r);
+            if (nsizes == 0)
+                print_ranking(spec, r, top);
+            for (int k = 0; k < nsizes; k++) { /* a run over sizes: each size's ranking */
+                const cutune_tune_result *one = cutune_tune_size(r, k);
+                printf("\nsize");
+                for (int j = 0; j < cutune_tune_size_var_count(one); j++)
+                    printf(" %s=%lld", cutune_tune_size_var(one, j), (long long)cutune_tune_size_value(one, j));
+                printf(":");
+                print_ranking(spec, one, top);
+            }
             double bound = s->threads > 0 ? s->compile_seconds / s->threads : s->compile_seconds;
             if (s->gpu_seconds > bound)
                 bound = s->gpu_seconds;
@@ -356,25 +400,50 @@ int cmd_tune(int argc, char **argv)
             if (s->interrupted)
                 fprintf(stderr, "interrupted: %llu variants were done; the best is the best of those\n",
                         (unsigned long long)s->variants);
-            if (s->best >= 0) {
-                const cutune_measurement *b = cutune_tune_at(r, (uint64_t)s->best);
-                printf("\nbest: #%llu", (unsigned long long)b->variant->ordinal);
+            int winners = 0;
+            for (int k = 0; k < (nsizes ? nsizes : 1); k++) {
+                const cutune_tune_result *one = nsizes ? cutune_tune_size(r, k) : r;
+                const cutune_measurement *b = cutune_tune_best(one);
+                if (!b)
+                    continue;
+                winners++;
+                printf(k == 0 ? "\nbest" : "best");
+                for (int j = 0; j < cutune_tune_size_var_count(one); j++)
+                    printf("%s%s=%lld", j ? " " : " at ", cutune_tune_size_var(one, j),
+                           (long long)cutune_tune_size_value(one, j));
+                printf(": #%llu", (unsigned long long)b->variant->ordinal);
                 for (int p = 0; p < b->variant->nparams; p++)
                     printf(" %s=%s", cutune_spec_param_name(spec, p), b->variant->values[p]);
                 printf("  median %.4f ms, %s %.6g\n", b->median_ms, s->objective_name, b->objective);
-            } else {
+            }
+            if (nsizes && winners < nsizes)
+                fprintf(stderr, "cutune: %d of %d sizes have no variant that ran correctly\n", nsizes - winners,
+                        nsizes);
+            if (winners == 0) {
                 fprintf(stderr, ce.all == s->variants && s->variants > 0
                                     ? "cutune: NOTHING COMPILED: no variant compiled, so none was chosen\n"
                                     : "cutune: no variant ran correctly, so none was chosen\n");
                 if (rc == CUTUNE_OK)
                     rc = CUTUNE_ESTOPPED;
             }
-            if (cli_emit_after_tune(spec, r, header_path, csv_path, &c) != EXIT_OK && rc == CUTUNE_OK)
+            const char *hp = header_path ? header_path : cutune_spec_emit_path(spec, "header");
+            bool append = false;
+            for (int w = 0; hp && w < nwritten; w++)
+                append |= strcmp(written[w], hp) == 0;
+            if (cli_emit_after_tune(spec, r, header_path, csv_path, &c, append) != EXIT_OK && rc == CUTUNE_OK)
                 rc = CUTUNE_EIO;
+            else if (hp && !append && nwritten < 64 && (cutune_tune_best(r) || cutune_tune_size_count(r) > 0))
+                written[nwritten++] = hp;
             cutune_tune_result_free(r);
         }
         code = exit_of_tuning(rc, interrupted);
     }
+    if (code != EXIT_OK && worst == EXIT_OK)
+        worst = code;
+    if (code != EXIT_OK && code != EXIT_NO_GPU)
+        break; /* a failure or Ctrl-C: the blocks after it are not begun */
+    }
+    code = worst;
     cutune_spec_free(spec);
 done:
     cli_free_common(&c);

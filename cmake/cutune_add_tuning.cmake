@@ -2,7 +2,7 @@
 #
 #   cutune_add_tuning(TARGET tgt SPEC file.tune HEADER out.h
 #                     [RESULTS stored.json...] [PREFIX P] [SET NAME=VALUE...]
-#                     [MODE auto|tune|stored|default] [DEVICE N])
+#                     [MODE auto|tune|stored|default] [DEVICE N] [KERNEL NAME])
 #
 # Adds a custom command that writes HEADER at build time (cmake -P cutune_tuning_step.cmake)
 # and makes `tgt` depend on it and see its folder as an include directory. What the step
@@ -13,7 +13,8 @@
 #   stored   no GPU: emit the winner of the stored RESULTS committed with the project;
 #   default  no GPU and no stored results: emit the spec's default configuration
 #            (P_TUNED 0).
-# MODE auto (the default) picks in that order; the others force one path. The CMake
+# KERNEL picks one kernel block of a spec file that holds several (the header is that
+# kernel's; one call per kernel). MODE auto (the default) picks in that order; the others force one path. The CMake
 # variable CUTUNE_MODE (configure time) and the environment variable CUTUNE_MODE (build
 # time) override MODE, so both paths can be tried on a GPU machine.
 #
@@ -34,7 +35,7 @@ include("${CMAKE_CURRENT_LIST_DIR}/cutune_deps.cmake")
 # cutune_add_tuning: see the top of this file. Fails configuration (FATAL_ERROR) on bad
 # arguments, when the cutune command cannot be found, or when the spec does not load.
 function(cutune_add_tuning)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "TARGET;SPEC;HEADER;PREFIX;MODE;DEVICE" "RESULTS;SET")
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "TARGET;SPEC;HEADER;PREFIX;MODE;DEVICE;KERNEL" "RESULTS;SET")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "cutune_add_tuning: unexpected arguments: ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -96,7 +97,11 @@ function(cutune_add_tuning)
   # What the header depends on, learned now (the step learns it again at build time).
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${spec}")
   if(imported)
-    _cutune_spec_dependencies(deps error "${cutune_exe}" "${spec}" "${ARG_SET}")
+    set(kernel_args "")
+    if(ARG_KERNEL)
+      set(kernel_args --kernel "${ARG_KERNEL}")
+    endif()
+    _cutune_spec_dependencies(deps error "${cutune_exe}" "${spec}" "${ARG_SET}" ${kernel_args})
     if(error)
       message("${error}") # as cutune printed it: a FATAL_ERROR's text would be re-wrapped
       message(FATAL_ERROR "cutune_add_tuning: the spec ${ARG_SPEC} does not load (above)")
@@ -114,7 +119,7 @@ function(cutune_add_tuning)
   # PREFIX, RESULTS or MODE reruns the step and an unchanged reconfigure does not.
   set(args_file "${work}/args.cmake")
   set(content "")
-  foreach(var spec header results ARG_PREFIX ARG_SET ARG_MODE ARG_MODE_FROM ARG_DEVICE work)
+  foreach(var spec header results ARG_PREFIX ARG_SET ARG_MODE ARG_MODE_FROM ARG_DEVICE ARG_KERNEL work)
     string(REPLACE "\\" "\\\\" value "${${var}}")
     string(REPLACE "\"" "\\\"" value "${value}")
     string(REPLACE "$" "\\$" value "${value}")

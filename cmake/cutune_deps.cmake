@@ -5,7 +5,8 @@
 # _cutune_spec_dependencies(OUT ERROR CUTUNE SPEC SETS): sets OUT to the absolute paths of
 # SPEC, its kernel file and the headers it includes, and ERROR to "" - or, when the spec
 # does not load, OUT to SPEC alone and ERROR to cutune's diagnostics. SPEC must be
-# absolute (cutune then reports absolute paths); SETS is a list of NAME=VALUE overrides.
+# absolute (cutune then reports absolute paths); SETS is a list of NAME=VALUE overrides;
+# further arguments (--kernel NAME: one kernel block of a file of several) go to cutune.
 # The include walk follows the compile cache's (runtime/cache.c): "x" from the including
 # file's folder first, then the spec's `include` folders and the kernel's folder; <x>
 # from the latter alone. Files that are not found there (the toolkit's, the system's)
@@ -15,6 +16,7 @@ function(_cutune_spec_dependencies out_var error_var cutune spec sets)
   foreach(s IN LISTS sets)
     list(APPEND set_args --set "${s}")
   endforeach()
+  list(APPEND set_args ${ARGN})
   execute_process(COMMAND "${cutune}" check --format json --color never ${set_args} "${spec}"
                   OUTPUT_VARIABLE check_json ERROR_VARIABLE check_err RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)

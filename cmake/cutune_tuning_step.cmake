@@ -4,7 +4,7 @@
 #
 # args.cmake (written by cutune_add_tuning) sets CUTUNE_spec, CUTUNE_header,
 # CUTUNE_results, CUTUNE_ARG_PREFIX, CUTUNE_ARG_SET, CUTUNE_ARG_MODE, CUTUNE_ARG_MODE_FROM,
-# CUTUNE_ARG_DEVICE and CUTUNE_work. The step writes the header by one of three paths and says which and why
+# CUTUNE_ARG_DEVICE, CUTUNE_ARG_KERNEL and CUTUNE_work. The step writes the header by one of three paths and says which and why
 # in one line starting "cutune: " (docs/cmake.md):
 #   tune     a GPU is present: `cutune tune` into CUTUNE_work/results.json (resuming from
 #            its journal), then `cutune emit header` from those results;
@@ -45,13 +45,18 @@ set(set_args "")
 foreach(s IN LISTS CUTUNE_ARG_SET)
   list(APPEND set_args --set "${s}")
 endforeach()
+set(kernel_args "")
+if(CUTUNE_ARG_KERNEL) # one kernel block of a file of several: every command sees that one
+  set(kernel_args --kernel "${CUTUNE_ARG_KERNEL}")
+  list(APPEND set_args ${kernel_args})
+endif()
 set(emit_args --spec "${spec}" ${set_args})
 if(CUTUNE_ARG_PREFIX)
   list(APPEND emit_args --prefix "${CUTUNE_ARG_PREFIX}")
 endif()
 
 # The dependencies, now: a spec that does not load stops here with its diagnostics.
-_cutune_spec_dependencies(deps error "${CUTUNE_EXE}" "${spec}" "${CUTUNE_ARG_SET}")
+_cutune_spec_dependencies(deps error "${CUTUNE_EXE}" "${spec}" "${CUTUNE_ARG_SET}" ${kernel_args})
 if(error)
   _cutune_fail("cutune: ${spec} does not load:\n${error}")
 endif()
@@ -142,8 +147,9 @@ if(gpu)
   string(SUBSTRING "${identity}" 0 16 identity)
   set(results "${CUTUNE_work}/results.json")
   set(journal "${CUTUNE_work}/journal-${identity}.jsonl")
-  file(GLOB old_journals "${CUTUNE_work}/journal-*.jsonl")
-  list(REMOVE_ITEM old_journals "${journal}")
+  # (a spec over problem sizes keeps one journal per size: journal-ID.jsonl.n=4096)
+  file(GLOB old_journals "${CUTUNE_work}/journal-*.jsonl*")
+  list(FILTER old_journals EXCLUDE REGEX "/journal-${identity}\\.jsonl")
   if(old_journals)
     file(REMOVE ${old_journals})
   endif()

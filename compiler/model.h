@@ -13,6 +13,7 @@
 #include "value.h"
 
 enum { MODEL_MAX_PARAMS = 64 };
+enum { MODEL_MAX_SIZE_VARS = 8 };   /* variables of the size statement */
 
 /* A set of params, by index (deps of an expression). */
 typedef uint64_t param_set;
@@ -111,6 +112,7 @@ typedef struct m_let {
     bool overridden;         /* set from outside (e.g. --set nx=4096) */
     const char *macro;       /* `as define`: passed to every variant as -DMACRO=value (NULL: not) */
     span macro_loc;          /* the macro's name, or the `define` keyword when it is the let's */
+    int size_var;            /* -1, or its position among the size statement's variables */
 } m_let;
 
 typedef struct m_require {
@@ -208,6 +210,20 @@ typedef struct m_emit {
     span header_loc, results_loc, csv_loc;
 } m_emit;
 
+/* ---- problem sizes (the `size` statement; docs/language.md) ---------------------- */
+
+/* The sizes a spec is tuned over: each size gives every size variable (a let) a value;
+ * the model's lets hold one of them (`selected`), and tuning runs once per size. */
+typedef struct m_sizes {
+    int nvars;               /* 0: no size statement (one size: the lets as written) */
+    int *lets;               /* each size variable's let index, in the statement's order */
+    int count;               /* how many sizes (after --set picked some) */
+    int64_t *values;         /* count * nvars, size-major: positive ints */
+    span *locs;              /* where each size is written (its --set when set from outside) */
+    int selected;            /* the size the lets hold: 0 .. count - 1 */
+    span loc;                /* the statement's keyword */
+} m_sizes;
+
 /* ---- the model ---------------------------------------------------------------- */
 
 typedef struct model {
@@ -252,6 +268,7 @@ typedef struct model {
      * dev_attr; 0: the model does not depend on the device). */
     dev_values device;
     uint32_t device_used;
+    m_sizes sizes;             /* problem sizes; sizes.nvars 0 when the spec has none */
 } model;
 
 #endif

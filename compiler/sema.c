@@ -66,6 +66,11 @@ static void declare(sema *s, const char *name, span loc, sym_kind kind, int inde
         s->oom = true;
 }
 
+void sema_declare(sema *s, const char *name, span loc, sym_kind kind, int index)
+{
+    declare(s, name, loc, kind, index);
+}
+
 /* An identifier suitable for a C macro: letters, digits and '_' (upper-cased). */
 static const char *macro_prefix(sema *s, const char *name)
 {
@@ -90,6 +95,7 @@ static void collect(sema *s)
         ast_item_kind k = sp->items[i]->kind;
         np += k == IT_PARAM;
         nl += k == IT_LET;
+        nl += k == IT_SIZE ? sp->items[i]->u.size.names.len : 0;
         nm += k == IT_METRIC;
     }
     m->params = sema_alloc(s, sizeof(m_param) * (size_t)(np + 1));
@@ -137,9 +143,12 @@ static void collect(sema *s)
                 l->macro = it->u.let.define.name ? it->u.let.define.name : l->name;
                 l->macro_loc = it->u.let.define.name ? it->u.let.define.loc : it->u.let.define_loc;
             }
+            l->size_var = -1;
             s->let_items[m->nlets] = it;
             declare(s, l->name, l->loc, SYM_LET, m->nlets);
             m->nlets++;
+        } else if (it->kind == IT_SIZE) {
+            sema_collect_size(s, it); /* its variables are lets (sema_size.c) */
         } else if (it->kind == IT_METRIC) {
             m_metric *mt = &m->metrics[m->nmetrics];
             mt->name = it->u.let.name.name;
@@ -325,6 +334,9 @@ static void check_items(sema *s)
             break;
         case IT_EMIT:
             sema_check_emit(s, it, emits);
+            break;
+        case IT_SIZE:
+            sema_check_size(s, it);
             break;
         }
         if (s->oom)

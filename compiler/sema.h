@@ -23,6 +23,7 @@ typedef struct sema_options {
     bool skip_file_checks;  /* do not require the kernel file and include folders to exist */
     const dev_values *device; /* the values of the device attributes (sm_count, ...); NULL: a
                                  spec that reads one is an error */
+    int size_index;         /* the size of the `size` statement the lets hold (0: the first) */
 } sema_options;
 
 /* sema_check: builds *out in arena `a` from `spec`. Returns 0 when the spec is valid

@@ -45,9 +45,11 @@ typedef struct sema {
     int errors_before;  /* errors in the list before the check began */
     bool oom;
     int caps[8];        /* capacities of the model's vectors */
+    const ast_item *size_item; /* the size statement settled (sema_size.c); NULL before */
+    bool sizes_done;
 } sema;
 
-enum { CAP_PARAMS, CAP_LETS, CAP_REQUIRES, CAP_ARGS, CAP_METRICS, CAP_INCLUDES, CAP_OPTIONS };
+enum { CAP_PARAMS, CAP_LETS, CAP_REQUIRES, CAP_ARGS, CAP_METRICS, CAP_INCLUDES, CAP_OPTIONS, CAP_SIZES };
 
 /* What an expression may refer to where it is written. */
 enum {
@@ -77,6 +79,10 @@ void *sema_alloc(sema *s, size_t n);
 /* sema_find_sym: the declared name `name` (params, lets, metrics, the time names), or
  * NULL. */
 const sym *sema_find_sym(const sema *s, const char *name);
+
+/* sema_declare: declares `name` (a symbol of `kind` at `index`), reporting a clash with
+ * an earlier declaration (sema.c). */
+void sema_declare(sema *s, const char *name, span loc, sym_kind kind, int index);
 
 /* ---- sema_expr.c: expressions ------------------------------------------------------ */
 
@@ -118,6 +124,25 @@ texpr *sema_settle_let(sema *s, int index, span use);
 /* sema_settle_metric: metric `index` lowered (once), checked to be a number; a cycle is
  * reported at `use`. NULL only out of memory. */
 texpr *sema_settle_metric(sema *s, int index, span use);
+
+/* sema_parse_override: a --set value's text read as the spec reads literals (an int, a
+ * float, true/false, else a string); false when the text is not UTF-8. */
+bool sema_parse_override(sema *s, const char *text, value *out);
+
+/* ---- sema_size.c: problem sizes (the `size` statement) ------------------------------ */
+
+/* sema_collect_size: declares the variables of size statement `it` as lets (collect). */
+void sema_collect_size(sema *s, const ast_item *it);
+
+/* sema_settle_size: the sizes checked (once) and the size variables' lets set to the
+ * selected size (s->opts->size_index; --set picks among them); the let `index` of a
+ * size variable settled (a size that reads one is reported at `use`). NULL only out of
+ * memory. */
+texpr *sema_settle_size(sema *s, int index, span use);
+
+/* sema_check_size: the statement `it` in check_items: one size statement at most, and
+ * its sizes settled. */
+void sema_check_size(sema *s, const ast_item *it);
 
 /* ---- sema_param.c: params ---------------------------------------------------------- */
 

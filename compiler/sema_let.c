@@ -10,7 +10,7 @@
 
 /* ---- lets, metrics, params: settled on demand ------------------------------------- */
 
-static bool parse_override(sema *s, const char *text, value *out)
+bool sema_parse_override(sema *s, const char *text, value *out)
 {
     /* Numbers are read as the spec reads them: decimal (010 is ten) or 0x hex, with '_'
      * allowed between digits. */
@@ -52,6 +52,8 @@ texpr *sema_settle_let(sema *s, int index, span use)
     m_let *let = &s->m->lets[index];
     if (s->let_state[index] == ST_DONE)
         return let->expr;
+    if (let->size_var != -1)
+        return sema_settle_size(s, index, use);
     if (s->let_state[index] == ST_BUSY) {
         /* The lets settled since this one began form the cycle: a = b * 2, b = a + 1. */
         int from = s->let_depth;
@@ -82,7 +84,7 @@ texpr *sema_settle_let(sema *s, int index, span use)
         if (strcmp(s->opts->overrides[i].name, let->name) != 0)
             continue;
         value v;
-        if (!parse_override(s, s->opts->overrides[i].text, &v)) {
+        if (!sema_parse_override(s, s->opts->overrides[i].text, &v)) {
             if (!s->oom)
                 diag_error(s->dl, let->loc, "--set %s: the value is not UTF-8 text", let->name);
             break;

@@ -1,6 +1,8 @@
 /* spec.c - the loaded spec's helpers (see spec.h). */
 #include "spec.h"
 
+#include <string.h>
+
 const char *spec_render(cutune_spec *spec, int from, bool color)
 {
     sb_reset(&spec->rendered);
@@ -20,4 +22,151 @@ int spec_eval_failed(cutune_spec *spec, const eval_error *err)
 {
     diag_error(&spec->diags, err->loc, "%s", err->message);
     return CUTUNE_EEVAL;
+}
+
+/* ---- problem sizes ------------------------------------------------------------------ */
+
+int spec_size_count(const cutune_spec *spec)
+{
+    const m_sizes *sz = &spec->model->sizes;
+    return sz->nvars > 0 ? sz->count : 1;
+}
+
+const char *spec_size_label(const cutune_spec *spec, int k)
+{
+    const model *m = spec->model;
+    const m_sizes *sz = &m->sizes;
+    if (sz->nvars == 0 || k < 0 || k >= sz->count)
+        return "";
+    strbuf sb = STRBUF_INIT;
+    for (int j = 0; j < sz->nvars; j++)
+        sb_printf(&sb, "%s%s=%lld", j ? "," : "", m->lets[sz->lets[j]].name, (long long)sz->values[k * sz->nvars + j]);
+    const char *out = sb_ok(&sb) ? arena_strdup(spec->arena, sb_cstr(&sb)) : NULL;
+    sb_free(&sb);
+    return out;
+}
+
+int spec_select_size(cutune_spec *spec, int k)
+{
+    model *m = spec->model;
+    if (k < 0 || k >= spec_size_count(spec))
+        return CUTUNE_EINVAL;
+    if (m->sizes.nvars == 0 || k == m->sizes.selected)
+        return CUTUNE_OK;
+    if (!spec->size_models) {
+        spec->size_models = arena_alloc(spec->arena, sizeof(model *) * (size_t)m->sizes.count);
+        if (!spec->size_models)
+            return CUTUNE_ENOMEM;
+        spec->size_models[m->sizes.selected] = m;
+    }
+    if (!spec->size_models[k]) {
+        /* Checked again with size k: its own diagnostics in a list of their own, so
+         * that the warnings of the first check are not repeated; errors (a domain or a
+         * constant that fails at this size only) are copied with a note. */
+        const char *label = spec_size_label(spec, k);
+        sema_options so = spec->sema_opts;
+        so.size_index = k;
+        diag_list dl;
+        diag_init(&dl, spec->arena, spec->src);
+        model *mk = NULL;
+        int rc = sema_check(&mk, spec->arena, spec->unit ? spec->unit : spec->ast, &so, &dl);
+        if (rc < 0 || !mk) {
+            if (dl.out_of_memory || !label)
+                return CUTUNE_ENOMEM;
+            bool after_error = false;
+            for (int i = 0; i < dl.len; i++) {
+                const diag *d = &dl.items[i];
+                if (d->severity != DIAG_NOTE)
+                    after_error = d->severity == DIAG_ERROR;
+                if (d->severity == DIAG_ERROR) {
+                    if (d->has_loc)
+                        diag_error(&spec->diags, d->loc, "%s", d->message);
+                    else
+                        diag_error_noloc(&spec->diags, "%s", d->message);
+                    diag_note(&spec->diags, false, d->loc, "at the size %s", label);
+                } else if (d->severity == DIAG_NOTE && after_error) {
+                    diag_note(&spec->diags, d->has_loc, d->loc, "%s", d->message);
+                }
+            }
+            return CUTUNE_ESPEC;
+        }
+        spec->size_models[k] = mk;
+    }
+    spec->model = spec->size_models[k];
+    return CUTUNE_OK;
+}
+
+/* ---- several kernel blocks ----------------------------------------------------------- */
+
+int spec_kernel_count(const cutune_spec *spec)
+{
+    return spec->nkernels > 0 ? spec->nkernels : 1;
+}
+
+int spec_select_kernel(cutune_spec *spec, int i)
+{
+    if (i < 0 || i >= spec_kernel_count(spec))
+        return CUTUNE_EINVAL;
+    if (spec->nkernels <= 1 || i == spec->kernel)
+        return CUTUNE_OK;
+    spec->kernel_size_models[spec->kernel] = spec->size_models;
+    spec->kernel_models[spec->kernel] = spec->model;
+    spec->kernel = i;
+    spec->model = spec->kernel_models[i];
+    spec->size_models = spec->kernel_size_models[i];
+    const ast_spec *u = spec->ast;
+    for (int k = 0; k < i; k++)
+        u = u->next;
+    spec->unit = u;
+    return CUTUNE_OK;
+}
+
+/* A clash of one emit kind between kernel blocks a and b (paths or prefixes): an error
+ * at b's kernel, a note at a's. */
+static void clash(cutune_spec *spec, int ia, const model *a, int ib, const model *b, const char *what,
+                  const char *text)
+{
+    diag_error(&spec->diags, b->kernel_loc, "kernel block %d ('%s') has the same %s as kernel block %d ('%s'): %s; "
+               "each kernel block needs its own (emit ... prefix P, or another path)", ib + 1, b->kernel, what, ia + 1,
+               a->kernel, text);
+    diag_note(&spec->diags, true, a->kernel_loc, "kernel block %d is here", ia + 1);
+}
+
+int spec_check_kernels(cutune_spec *spec)
+{
+    int n = 0;
+    for (const ast_spec *u = spec->ast; u; u = u->next)
+        n++;
+    if (n <= 1)
+        return CUTUNE_OK;
+    spec->kernel_models = arena_alloc(spec->arena, sizeof(model *) * (size_t)n);
+    spec->kernel_size_models = arena_alloc(spec->arena, sizeof(model **) * (size_t)n);
+    if (!spec->kernel_models || !spec->kernel_size_models)
+        return CUTUNE_ENOMEM;
+    spec->nkernels = n;
+    spec->kernel_models[0] = spec->model;
+    spec->kernel_size_models[0] = spec->size_models;
+    int errors = spec->diags.errors, k = 1;
+    for (const ast_spec *u = spec->ast->next; u; u = u->next, k++) {
+        sema_options so = spec->sema_opts;
+        so.size_index = 0;
+        if (!u->has_kernel)
+            return CUTUNE_ESPEC;
+        if (sema_check(&spec->kernel_models[k], spec->arena, u, &so, &spec->diags) < 0 && spec->diags.out_of_memory)
+            return CUTUNE_ENOMEM;
+    }
+    if (spec->diags.errors != errors)
+        return CUTUNE_ESPEC;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++) {
+            const model *a = spec->kernel_models[j], *b = spec->kernel_models[i];
+            const m_emit *ea = &a->emit, *eb = &b->emit;
+            if (strcmp(ea->header_prefix, eb->header_prefix) == 0)
+                clash(spec, j, a, i, b, "header prefix", ea->header_prefix);
+            if (ea->results_path && eb->results_path && strcmp(ea->results_path, eb->results_path) == 0)
+                clash(spec, j, a, i, b, "results path", ea->results_path);
+            if (ea->csv_path && eb->csv_path && strcmp(ea->csv_path, eb->csv_path) == 0)
+                clash(spec, j, a, i, b, "CSV path", ea->csv_path);
+        }
+    return spec->diags.errors != errors ? CUTUNE_ESPEC : CUTUNE_OK;
 }

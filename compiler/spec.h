@@ -33,8 +33,23 @@ struct cutune_spec {
     bool loaded_ok;     /* parsed and checked without error; later diagnostics (an empty
                            space, a failed expression) do not change it */
     uint64_t text_hash; /* XXH3 of the spec's text and its --set overrides (journal identity) */
-    sema_options checked_with; /* the check's options (its device NULL; the values are the
-                                  model's): api/spec_device.c checks again for another device */
+    /* The device attributes' values every model of this spec is checked with: a GPU's,
+     * or an architecture's table (sema_opts.device points here; api/spec_device.c
+     * changes them and checks the spec again). */
+    dev_values device;
+    /* Problem sizes (spec_select_size): the options it was checked with (their strings in
+     * the arena; the device is `device` above), and the model of each size checked so far (NULL: not yet). `model` is
+     * always size_models[model->sizes.selected] once a size was selected. */
+    sema_options sema_opts;
+    model **size_models;
+    /* Several kernel blocks in one file (ast->next ...): each checked into a model of its
+     * own (kernel_models, at its first size); `unit` is the block `model` is of (NULL: the
+     * first), and each block keeps its own sizes' models (kernel_size_models). */
+    int nkernels;
+    int kernel;
+    model **kernel_models;
+    model ***kernel_size_models;
+    const ast_spec *unit;
 };
 
 /* spec_eval_failed: records an evaluation error as a diagnostic on the spec, at the
@@ -45,5 +60,33 @@ int spec_eval_failed(cutune_spec *spec, const eval_error *err);
  * colours when `color`) into spec->rendered; NULL when out of memory. Valid until the
  * next render. */
 const char *spec_render(cutune_spec *spec, int from, bool color);
+
+/* spec_size_count: the sizes the spec is tuned over: 1 without a size statement. */
+int spec_size_count(const cutune_spec *spec);
+
+/* spec_select_size: spec->model becomes the model of size k (0 .. spec_size_count - 1):
+ * the spec checked again with the size variables set to size k's values (once per
+ * size; kept in the arena). Every stage above then sees that size. CUTUNE_OK;
+ * CUTUNE_EINVAL for k out of range; CUTUNE_ESPEC when the spec has an error at that
+ * size only (copied to the spec's diagnostics, with a note naming the size);
+ * CUTUNE_ENOMEM. */
+int spec_select_size(cutune_spec *spec, int k);
+
+/* spec_kernel_count: the kernel blocks of the spec's file (1 for most). */
+int spec_kernel_count(const cutune_spec *spec);
+
+/* spec_check_kernels: the file's kernel blocks after the first checked, each into a
+ * model of its own (every size too), and the rules across them: no two with the same
+ * header prefix, results path or CSV path (a header path may be shared: the header then
+ * holds both). Diagnostics on the spec. CUTUNE_OK, CUTUNE_ESPEC or CUTUNE_ENOMEM. */
+int spec_check_kernels(cutune_spec *spec);
+
+/* spec_select_kernel: spec->model becomes kernel block i's (at the size it held, its
+ * first at first). CUTUNE_OK or CUTUNE_EINVAL (i out of range). */
+int spec_select_kernel(cutune_spec *spec, int i);
+
+/* spec_size_label: size k as "n=4096" or "nx=1024,ny=8192" (in the spec's arena); ""
+ * without a size statement; NULL out of memory. */
+const char *spec_size_label(const cutune_spec *spec, int k);
 
 #endif

@@ -30,6 +30,10 @@ static void csv_header(strbuf *o, const cutune_tune_result *r)
 {
     /* index, best, the params, then the fixed columns, the metrics among them. */
     sb_add(o, "index,best");
+    for (int j = 0; r->nsizes > 0 && j < r->nsize_vars; j++) { /* a run over sizes: the size's values */
+        sb_addc(o, ',');
+        column(o, "size_", r->size_vars[j]);
+    }
     for (int i = 0; i < r->nparams; i++) {
         sb_addc(o, ',');
         column(o, "param_", r->param_names[i]);
@@ -50,7 +54,15 @@ static void csv_row(strbuf *o, const cutune_tune_result *r, uint64_t i)
     const record *rec = r->records[i];
     const cutune_measurement *m = &rec->m;
     const cutune_variant *v = m->variant;
-    sb_printf(o, "%llu,%d", (unsigned long long)v->ordinal, (int64_t)i == r->summary.best);
+    if (r->nsizes > 0 && rec->size >= 0 && rec->size < r->nsizes) { /* best: of its size */
+        const cutune_tune_result *one = r->sizes[rec->size];
+        bool best = one->summary.best >= 0 && one->records[one->summary.best] == rec;
+        sb_printf(o, "%llu,%d", (unsigned long long)v->ordinal, best);
+        for (int j = 0; j < r->nsize_vars; j++)
+            sb_printf(o, ",%lld", (long long)one->size_values[j]);
+    } else {
+        sb_printf(o, "%llu,%d", (unsigned long long)v->ordinal, (int64_t)i == r->summary.best);
+    }
     for (int p = 0; p < v->nparams; p++) {
         sb_addc(o, ',');
         csv_field(o, v->values[p]);

@@ -16,33 +16,7 @@
 #include "../compiler/spec.h"
 #include "../tuner/session.h"
 #include "emitters.h"
-
-/* One entry of the header: a device's winner, or the default configuration. */
-typedef struct entry {
-    const cutune_tune_result *r;          /* NULL for the default configuration */
-    const cutune_measurement *best, *runner_up;
-    const cutune_variant *v;              /* the configuration and its variant */
-    int ncommon;                          /* options common to every variant */
-    value *vals;                          /* each param's value, when there is a spec */
-    const char *source;                   /* what to call the results file, or NULL */
-} entry;
-
-typedef struct hdr {
-    strbuf out;
-    const char *P;                        /* the prefix */
-    const char *kernel;
-    int nparams;
-    const char *const *names;             /* param names */
-    char *types;                          /* 'i', 'f', 'b', 's' per param */
-    cutune_spec *spec;                    /* NULL: no functions of the problem size */
-    const model *m;
-    entry *e;
-    int n;
-    bool tuned;
-    bool needs_math, needs_string;
-    strbuf funcs;                         /* functions of entry 0's params (before the includes are known) */
-    strbuf cfuncs;                        /* functions of a configuration */
-} hdr;
+#include "header_internal.h"
 
 /* ---- small writers ----------------------------------------------------------------- */
 
@@ -78,6 +52,10 @@ static void literal(strbuf *out, const char *text, char t)
     default: cexpr_string(text, out); break;
     }
 }
+
+void hdr_literal(strbuf *out, const char *text, char t) { literal(out, text, t); }
+void hdr_upper(strbuf *out, const char *s) { upper(out, s); }
+void hdr_comment(strbuf *out, const char *s) { comment_text(out, s); }
 
 static void joined(strbuf *out, const char *const *items, int from, int to)
 {
@@ -228,7 +206,7 @@ static value *typed_values(arena *a, const hdr *h, const cutune_variant *v)
 }
 
 /* The default configuration: checked against every constraint, then planned. */
-static int default_entry(hdr *h, arena *a, entry *e)
+int hdr_default_entry(hdr *h, arena *a, entry *e)
 {
     cutune_spec *spec = h->spec;
     const model *m = h->m;
@@ -323,6 +301,7 @@ static void provenance(hdr *h, const cutune_header_options *opts)
         const cutune_device *d = &r->device;
         sb_printf(o, " *\n * entry %d%s: ", k, k == 0 ? " (the default)" : "");
         comment_text(o, d->name);
+        hdr_sizes_describe(o, h, e);
         sb_printf(o, ", ");
         comment_text(o, d->arch);
         sb_printf(o, " (compute capability %d.%d), driver %d.%d\n", d->cc / 10, d->cc % 10,
@@ -357,8 +336,10 @@ static void provenance(hdr *h, const cutune_header_options *opts)
     sb_printf(o, " *\n * The macros hold entry 0. %s_lookup(device_name, compute_capability) picks an\n"
                  " * entry: the exact device name and compute capability, else the first entry of\n"
                  " * the same compute capability, else entry 0. The dimensions are at the problem\n"
-                 " * size tuned.\n */\n",
-              h->P);
+                 " * size tuned.%s\n */\n",
+              h->P, h->nsize_vars ? "\n * The entries are per device and problem size: the _lookup_size function picks,\n"
+                                    " * among a device's entries, the one tuned at a size or the nearest (docs/header.md)."
+                                  : "");
 }
 
 static void macros(hdr *h)
@@ -378,6 +359,8 @@ static void macros(hdr *h)
         literal(o, v->values[i], h->types[i]);
         sb_addc(o, '\n');
     }
+    if (h->nsize_vars)
+        hdr_sizes_macros(h);
     sb_add(o, "\n/* the launch (at the problem size tuned) */\n");
     const char *axes = "XYZ";
     for (int i = 0; i < 3; i++)
@@ -396,7 +379,7 @@ static void config_type(hdr *h)
 {
     strbuf *o = &h->out;
     const char *P = h->P;
-    sb_printf(o, "\n/* one entry per device */\ntypedef struct %s_params {\n", P);
+    sb_printf(o, "\n/* one entry per device%s */\ntypedef struct %s_params {\n", h->nsize_vars ? " and problem size" : "", P);
     for (int i = 0; i < h->nparams; i++) {
         vtype t = h->types[i] == 'i' ? VT_INT : h->types[i] == 'f' ? VT_FLOAT : h->types[i] == 'b' ? VT_BOOL
                                                                                                     : VT_STRING;
@@ -421,9 +404,11 @@ static void config_type(hdr *h)
               "    const char *compile_options;   /* the per-variant options */\n"
               "    const char *defines;           /* \"-DNAME=value ...\" */\n"
               "    double time_ms;                /* the median time measured; 0 when not tuned */\n"
-              "    double objective;              /* the objective's value; 0 when not tuned */\n"
-              "} %s_config;\n",
-              P, P, P);
+              "    double objective;              /* the objective's value; 0 when not tuned */\n",
+              P, P);
+    if (h->nsize_vars)
+        hdr_sizes_fields(h);
+    sb_printf(o, "} %s_config;\n", P);
 }
 
 static void entry_init(hdr *h, const entry *e)
@@ -449,7 +434,17 @@ static void entry_init(hdr *h, const entry *e)
     format_number(o, e->best ? e->best->median_ms : 0);
     sb_add(o, ", ");
     format_number(o, e->best ? e->best->objective : 0);
+    if (h->nsize_vars)
+        hdr_sizes_init(h, e);
     sb_add(o, "}");
+}
+
+void hdr_table_rows(hdr *h)
+{
+    for (int k = 0; k < h->n; k++) {
+        entry_init(h, &h->e[k]);
+        sb_add(&h->out, k + 1 < h->n ? ",\n" : "\n");
+    }
 }
 
 static void lookup(hdr *h)
@@ -463,10 +458,7 @@ static void lookup(hdr *h)
               "static inline const %s_config *%s_lookup(const char *device_name, int compute_capability)\n"
               "{\n    static const %s_config table[%d] = {\n",
               P, P, P, P, h->n);
-    for (int k = 0; k < h->n; k++) {
-        entry_init(h, &h->e[k]);
-        sb_add(o, k + 1 < h->n ? ",\n" : "\n");
-    }
+    hdr_table_rows(h);
     sb_printf(o, "    };\n"
                  "    int i, same_cc = -1;\n"
                  "    for (i = 0; i < %d; i++) {\n"
@@ -596,6 +588,8 @@ static void assemble(hdr *h, const cutune_header_options *opts)
     }
     config_type(h);
     lookup(h);
+    if (h->nsize_vars)
+        hdr_sizes_lookup(h);
     if (h->cfuncs.len) {
         sb_printf(o, "\n/* the same for any entry (e.g. %s_lookup's) */\n", h->P);
         sb_add(o, sb_cstr(&h->cfuncs));
@@ -605,16 +599,38 @@ static void assemble(hdr *h, const cutune_header_options *opts)
 
 /* ---- the entry point ------------------------------------------------------------------- */
 
-static int prepare(hdr *h, arena *a, const cutune_tune_result *const *results, int n,
+static int prepare(hdr *h, arena *a, const cutune_tune_result *const *results, int nresults,
                    const cutune_header_options *opts)
 {
+    const cutune_tune_result **flat;
+    const char **srcs;
+    int rc = hdr_flatten(h, a, results, nresults, opts, &flat, &srcs);
+    if (rc != CUTUNE_OK)
+        return rc;
+    int n = h->n;
     for (int k = 0; k < n; k++) {
-        const cutune_tune_result *r = results[k];
-        const char *src = opts && opts->sources ? opts->sources[k] : NULL;
-        if (!r)
-            return fail("results[%d] is NULL", k);
-        if (!result_best(r))
+        const cutune_tune_result *r = flat[k];
+        const char *src = srcs[k];
+        if (h->nsize_vars) { /* the same size variables everywhere */
+            bool same = r->nsize_vars == h->nsize_vars && r->size_values;
+            for (int j = 0; same && j < h->nsize_vars; j++)
+                same = strcmp(r->size_vars[j], h->size_vars[j]) == 0;
+            if (!same)
+                return fail("results over different size variables cannot share a header (%s)",
+                            src ? src : "a results file");
+        }
+        if (!result_best(r)) {
+            if (r->size_values) {
+                strbuf d = STRBUF_INIT;
+                entry tmp = {.size = r->size_values};
+                hdr_sizes_describe(&d, h, &tmp);
+                int f = fail("%s: no variant ran correctly%s, so there is no winner to write", src ? src : "the results",
+                             sb_ok(&d) ? sb_cstr(&d) : "");
+                sb_free(&d);
+                return f;
+            }
             return fail("%s: no variant ran correctly, so there is no winner to write", src ? src : "the results");
+        }
         if (k == 0) {
             h->kernel = r->kernel;
             h->nparams = r->nparams;
@@ -632,7 +648,7 @@ static int prepare(hdr *h, arena *a, const cutune_tune_result *const *results, i
                             r->kernel);
             bool same = r->nparams == h->nparams;
             for (int i = 0; same && i < h->nparams; i++)
-                same = strcmp(r->param_names[i], h->names[i]) == 0 && strcmp(r->param_types[i], results[0]->param_types[i]) == 0;
+                same = strcmp(r->param_names[i], h->names[i]) == 0 && strcmp(r->param_types[i], flat[0]->param_types[i]) == 0;
             if (!same)
                 return fail("results with different params cannot share a header (%s)", src ? src : "a results file");
         }
@@ -643,9 +659,10 @@ static int prepare(hdr *h, arena *a, const cutune_tune_result *const *results, i
         e->v = e->best->variant;
         e->ncommon = e->v->ncommon_options;
         e->source = src;
+        e->size = r->size_values;
     }
     if (h->m) {
-        int rc = check_spec(h);
+        rc = check_spec(h);
         if (rc != CUTUNE_OK)
             return rc;
         for (int k = 0; k < n; k++) {
@@ -655,7 +672,7 @@ static int prepare(hdr *h, arena *a, const cutune_tune_result *const *results, i
                 return CUTUNE_ENOMEM;
         }
     }
-    return CUTUNE_OK;
+    return h->nsize_vars ? hdr_sizes_prepare(h) : CUTUNE_OK;
 }
 
 int emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
@@ -675,7 +692,7 @@ int emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *
     h.m = spec ? spec->model : NULL;
     h.n = nresults > 0 ? nresults : 1;
     h.tuned = nresults > 0;
-    h.e = a ? arena_alloc(a, sizeof(entry) * (size_t)h.n) : NULL;
+    h.e = a ? arena_alloc(a, sizeof(entry) * (size_t)h.n) : NULL; /* prepare() makes room for every size */
     if (!h.e) {
         arena_free(a);
         return CUTUNE_ENOMEM;
@@ -690,7 +707,9 @@ int emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *
         for (int i = 0; names && i < h.m->nparams; i++)
             names[i] = h.m->params[i].name;
         h.names = names;
-        rc = names ? default_entry(&h, a, &h.e[0]) : CUTUNE_ENOMEM;
+        rc = names ? hdr_default_entry(&h, a, &h.e[0]) : CUTUNE_ENOMEM;
+        if (rc == CUTUNE_OK && h.m->sizes.nvars > 0)
+            rc = hdr_sizes_defaults(&h, a); /* one default entry per size: the same code compiles */
     }
     h.P = opts && opts->prefix ? opts->prefix : h.m && h.m->emit.header_prefix ? h.m->emit.header_prefix : NULL;
     strbuf prefix = STRBUF_INIT;
@@ -702,6 +721,8 @@ int emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *
         rc = fail("the prefix '%s' is not a C identifier", h.P);
     if (rc == CUTUNE_OK)
         rc = check_names(&h);
+    if (rc == CUTUNE_OK && h.nsize_vars)
+        rc = hdr_sizes_check_names(&h);
     if (rc == CUTUNE_OK && h.m)
         rc = functions(&h);
     if (rc == CUTUNE_OK) {

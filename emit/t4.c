@@ -56,6 +56,8 @@ static json_t *t4_result(const cutune_tune_result *r, uint64_t i)
     for (int p = 0; p < v->nparams; p++)
         json_object_set_new(conf, r->param_names[p], record_typed_json(v->values[p], v->types[p]));
     json_object_set_new(o, "configuration", conf);
+    if (r->nsizes > 0 && rec->size >= 0 && rec->size < r->nsizes) /* not in the schema: allowed as an extra key */
+        json_object_set_new(o, "problem_size", record_size_json(r->sizes[rec->size]));
     json_t *objectives = json_array();
     json_array_append_new(objectives, json_string(s->objective_name));
     json_object_set_new(o, "objectives", objectives);

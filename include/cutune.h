@@ -146,6 +146,41 @@ uint64_t cutune_spec_param_value_count(const cutune_spec *spec, int i);
  * full length, or CUTUNE_EINVAL for an index out of range. */
 int cutune_spec_param_value(char *buf, size_t size, const cutune_spec *spec, int i, uint64_t k);
 
+/* ---- several kernels in one spec file (docs/language.md, "Several kernels") ----------- */
+/* A spec file may hold several kernel blocks; the spec holds one at a time (the first,
+ * until another is selected), and everything that reads the spec sees that one.
+ * cutune_spec_kernel_count: the blocks (1 for most files); cutune_spec_kernel_selected:
+ * the one held; cutune_spec_select_kernel: hold block i from now on (at the size it
+ * held: its first at first). CUTUNE_OK or CUTUNE_EINVAL. Iterators and analyses made
+ * before must not be used after it. */
+int cutune_spec_kernel_count(const cutune_spec *spec);
+int cutune_spec_kernel_selected(const cutune_spec *spec);
+int cutune_spec_select_kernel(cutune_spec *spec, int i);
+
+/* ---- problem sizes (the spec's `size` statement; docs/language.md) ------------------- */
+/* A spec may be tuned over several problem sizes: `size n in [1 << 20, 1 << 24];` or
+ * `size (nx, ny) in [(1024, 1024), (4096, 8192)];`. Each size variable is a let; the
+ * spec holds one size at a time (the first, until another is selected), and everything
+ * that reads the spec (count, list, analyze, the default header) sees that size. */
+
+/* cutune_spec_size_count: how many sizes (1 without a size statement); after --set
+ * picked some, those. */
+int cutune_spec_size_count(const cutune_spec *spec);
+/* cutune_spec_size_var_count / cutune_spec_size_var: the size variables (0 / NULL
+ * without a size statement or for j out of range). */
+int cutune_spec_size_var_count(const cutune_spec *spec);
+const char *cutune_spec_size_var(const cutune_spec *spec, int j);
+/* cutune_spec_size_value: size k's value of variable j (a positive int); 0 out of range. */
+int64_t cutune_spec_size_value(const cutune_spec *spec, int k, int j);
+/* cutune_spec_size_selected: the size the spec holds now (0 without a size statement). */
+int cutune_spec_size_selected(const cutune_spec *spec);
+/* cutune_spec_select_size: the spec holds size k from now on (the spec is checked again
+ * with its values, once per size). CUTUNE_OK; CUTUNE_EINVAL (k out of range);
+ * CUTUNE_ESPEC when the spec has an error at that size only (a diagnostic, with a note
+ * naming the size); CUTUNE_ENOMEM. Iterators and analyses of the spec made before must
+ * not be used after it. */
+int cutune_spec_select_size(cutune_spec *spec, int k);
+
 /* ---- the space ------------------------------------------------------------------ */
 
 typedef struct cutune_space_size {
@@ -404,6 +439,11 @@ typedef struct cutune_tune_options {
     int run_twins;             /* 1: run every variant; 0: a variant whose machine code, launch and
                                   arguments equal those of one already run is not run again: it shares
                                   that one's outcome and times (cutune_measurement.same_code_as) */
+    /* A spec with several problem sizes (`size`) is tuned at each in turn, each with its
+     * own journal (the journal path with the size: "x.json.n=4096.journal"), into one
+     * result (cutune_tune_size_count). 1: tune only the size the spec has selected
+     * (cutune_spec_select_size). */
+    int one_size;
 } cutune_tune_options;
 
 /* One variant's outcome. */
@@ -511,6 +551,22 @@ const cutune_measurement *cutune_tune_at(const cutune_tune_result *r, uint64_t i
 /* cutune_tune_write_results: the results as JSON (docs/results-format.md) to `path`.
  * CUTUNE_OK or CUTUNE_EIO (see cutune_last_error). */
 int cutune_tune_write_results(const cutune_tune_result *r, const char *path);
+
+/* A run over several problem sizes: one result per size, each a complete result (every
+ * accessor works on it; its winner is that size's). The run's own result holds every
+ * size's measurements too (cutune_tune_count / cutune_tune_at, in size order), and no
+ * winner of its own (summary.best is -1). cutune_tune_size_count: the sizes (0 for a
+ * run without); cutune_tune_size: size k's result, owned by r (NULL out of range);
+ * cutune_tune_size_var_count / cutune_tune_size_var: the size variables (of the run's
+ * result or a size's); cutune_tune_size_value: a size's result's value of variable j (0
+ * when r is not a size's result). cutune_tune_size_of: the index of the size a
+ * measurement of r belongs to (-1 when none). */
+int cutune_tune_size_count(const cutune_tune_result *r);
+const cutune_tune_result *cutune_tune_size(const cutune_tune_result *r, int k);
+int cutune_tune_size_var_count(const cutune_tune_result *r);
+const char *cutune_tune_size_var(const cutune_tune_result *r, int j);
+int64_t cutune_tune_size_value(const cutune_tune_result *r, int j);
+int cutune_tune_size_of(const cutune_tune_result *r, uint64_t i);
 
 /* cutune_tune_result_free: NULL is a no-op. */
 void cutune_tune_result_free(cutune_tune_result *r);

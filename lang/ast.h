@@ -140,7 +140,8 @@ typedef enum ast_dir { DIR_NONE, DIR_IN, DIR_OUT, DIR_INOUT } ast_dir;
 
 typedef enum ast_item_kind {
     IT_INCLUDE, IT_OPTIONS, IT_PARAM, IT_LET, IT_REQUIRE, IT_BLOCK, IT_GRID, IT_SMEM,
-    IT_ARG, IT_VERIFY, IT_METRIC, IT_OBJECTIVE, IT_SEARCH, IT_MEASURE, IT_EMIT
+    IT_ARG, IT_VERIFY, IT_METRIC, IT_OBJECTIVE, IT_SEARCH, IT_MEASURE, IT_EMIT,
+    IT_SIZE         /* size n in [...]; size (nx, ny) in [(..., ...), ...] (problem sizes) */
 } ast_item_kind;
 
 typedef struct ast_name {
@@ -167,6 +168,17 @@ typedef struct ast_reference {
     ast_expr_list block, grid;
     span block_loc, grid_loc;
 } ast_reference;
+
+/* One problem size of a `size` statement: a value per size variable, as written. */
+typedef struct ast_size_tuple {
+    ast_expr_list values;
+    span loc;
+} ast_size_tuple;
+
+typedef struct ast_size_list {
+    ast_size_tuple *items;
+    int len, cap;
+} ast_size_list;
 
 typedef struct ast_item {
     ast_item_kind kind;
@@ -216,6 +228,12 @@ typedef struct ast_item {
             span path_loc;
             ast_name prefix;     /* name NULL when absent */
         } emit;
+        struct {
+            ast_name_list names; /* the size variables (lets), in order */
+            bool tuple;          /* written (a, b): each size is a tuple */
+            ast_size_list sizes; /* the sizes, in order */
+            span list_loc;       /* the [...] */
+        } size;  /* IT_SIZE */
     } u;
 } ast_item;
 
@@ -231,6 +249,8 @@ typedef struct ast_spec {
     span kernel_loc;            /* `kernel NAME<...> from "..."` */
     ast_item **items;
     int len, cap;
+    struct ast_spec *next;      /* the file's next kernel block (NULL: none): a spec file may hold
+                                   several, each a spec of its own sharing the source */
 } ast_spec;
 
 #endif

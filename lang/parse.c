@@ -48,11 +48,12 @@ int lang_parse_limited(ast_spec **out, arena *a, const src_file *src, diag_list 
     if (!ctx.spec)
         return -1;
     ctx.spec->src = src;
+    ast_spec *root = ctx.spec; /* the first kernel block; ctx.spec moves to the later ones */
     if (memchr(src->text, '\0', src->len)) {
         span at = {(uint32_t)((const char *)memchr(src->text, '\0', src->len) - src->text), 0};
         at.end = at.begin + 1;
         diag_error(dl, at, "the spec contains a NUL byte (is it a text file?)");
-        *out = ctx.spec;
+        *out = root;
         return -1;
     }
     yyscan_t scanner;
@@ -67,12 +68,12 @@ int lang_parse_limited(ast_spec **out, arena *a, const src_file *src, diag_list 
         free(ctx.parser_stack);
         span at = {ctx.offset, ctx.offset};
         diag_error(dl, at, "internal scanner error: %s", ctx.fatal_msg ? ctx.fatal_msg : "unknown");
-        *out = ctx.spec;
+        *out = root;
         return -1;
     }
     tn_lex_destroy(scanner);
     if (ctx.oom || (rc == 2 && !ctx.too_deep))
         return -1;
-    *out = ctx.spec;
+    *out = root;
     return rc == 0 && dl->errors == errors_before ? 0 : -1;
 }

@@ -50,6 +50,8 @@ typedef struct tn_loc {
     struct { ast_expr *step; bool geometric; } step;
     struct { ast_expr *atol, *rtol; } tol;
     struct { ast_expr_list list; bool present; } targs;
+    struct { ast_name_list names; bool tuple; } svars;   /* size: the variables */
+    ast_size_list sizes;                                 /* size: the values */
 }
 
 %code {
@@ -80,6 +82,7 @@ static ast_expr *mk_unary(lang_ctx *ctx, ast_op op, ast_expr *a, tn_loc l);
 static ast_expr *mk_chain(lang_ctx *ctx, ast_expr *a, ast_op op, ast_expr *b, tn_loc l);
 static ast_item *mk_item(lang_ctx *ctx, ast_item_kind k, tn_loc l, tn_loc kw);
 static int add_item(lang_ctx *ctx, ast_item *it);
+static int begin_kernel(lang_ctx *ctx);
 static int args_depth(const ast_arg_list *args);
 }
 
@@ -91,6 +94,7 @@ static int args_depth(const ast_arg_list *args);
 %token CONFIG "'config'" ATOL "'atol'" RTOL "'rtol'" METRIC "'metric'" OBJECTIVE "'objective'"
 %token MINIMIZE "'minimize'" MAXIMIZE "'maximize'" SEARCH "'search'" MEASURE "'measure'"
 %token EMIT "'emit'" PREFIX "'prefix'"
+%token SIZE "'size'"   /* a statement keyword only where a statement starts (lexer.l) */
 %token DOTDOT "'..'" POW "'**'" FLOORDIV "'//'" SHL "'<<'" SHR "'>>'" LE "'<='" GE "'>='"
 %token EQ "'=='" NE "'!='" ANDAND "'&&'" OROR "'||'"
 %token <ival> INT "number"
@@ -117,20 +121,28 @@ static int args_depth(const ast_arg_list *args);
 %type <op> cmp_op
 %type <dir> dir_opt
 %type <sval> from_opt
+%type <svars> size_vars
+%type <sizes> size_values size_values_opt
 
 %start spec
 
 %%
 
-/* spec = "kernel" IDENT [ "<" targs ">" ] "from" STRING "{" { item } "}" */
+/* spec = kernel_block { kernel_block }
+ * kernel_block = "kernel" IDENT [ "<" targs ">" ] "from" STRING "{" { item } "}" */
 spec
-    : KERNEL IDENT targs_opt FROM STRING '{' items '}'
+    : kernel_block
+    | spec kernel_block
+    | error
+    ;
+
+kernel_block
+    : KERNEL IDENT targs_opt FROM STRING '{' { NEW(begin_kernel(ctx) == 0 ? (void *)1 : NULL); } items '}'
         { ctx->spec->has_kernel = true;
           ctx->spec->kernel.name = $2; ctx->spec->kernel.loc = S(@2);
           ctx->spec->targs = $3.list; ctx->spec->has_targs = $3.present; ctx->spec->targs_loc = S(@3);
           ctx->spec->file = $5; ctx->spec->file_loc = S(@5);
           span k = {@1.begin, @5.end}; ctx->spec->kernel_loc = k; }
-    | error
     ;
 
 targs_opt
@@ -207,7 +219,29 @@ item
           $$->u.emit.what.name = $2; $$->u.emit.what.loc = S(@2);
           $$->u.emit.path = $3; $$->u.emit.path_loc = S(@3);
           $$->u.emit.prefix.name = $5; $$->u.emit.prefix.loc = S(@5); }
+    /* size = "size" ( IDENT | "(" IDENT { "," IDENT } ")" ) "in" "[" [ dims { "," dims } [ "," ] ] "]" ";" */
+    | SIZE size_vars IN '[' size_values_opt ']' ';'
+        { NEW($$ = mk_item(ctx, IT_SIZE, @$, @1));
+          $$->u.size.names = $2.names; $$->u.size.tuple = $2.tuple;
+          $$->u.size.sizes = $5; span l = {@4.begin, @6.end}; $$->u.size.list_loc = l; }
     | error ';'                    { $$ = NULL; yyerrok; }
+    ;
+
+size_vars
+    : IDENT                  { ast_name n = {$1, S(@1)}; memset(&$$, 0, sizeof $$); PUSH($$.names, n); }
+    | '(' name_list ')'      { $$.names = $2; $$.tuple = true; }
+    ;
+
+size_values_opt
+    : %empty                 { memset(&$$, 0, sizeof $$); }
+    | size_values
+    | size_values ','
+    ;
+
+/* Each size is written as a dims: one value, or a parenthesised tuple (a, b). */
+size_values
+    : dims                   { ast_size_tuple t = {$1, S(@1)}; memset(&$$, 0, sizeof $$); PUSH($$, t); }
+    | size_values ',' dims   { ast_size_tuple t = {$3, S(@3)}; $$ = $1; PUSH($$, t); }
     ;
 
 let_bindings
@@ -594,6 +628,22 @@ static ast_item *mk_item(lang_ctx *ctx, ast_item_kind k, tn_loc l, tn_loc kw)
     return it;
 }
 
+/* begin_kernel: a kernel block begins: the first fills the spec lang_parse made; each
+ * later one gets a spec of its own, chained after the last (ast_spec.next). 0, or -1
+ * out of memory. */
+static int begin_kernel(lang_ctx *ctx)
+{
+    if (!ctx->spec->has_kernel && ctx->spec->len == 0)
+        return 0;
+    ast_spec *s = arena_alloc(ctx->arena, sizeof *s);
+    if (!s)
+        return -1;
+    s->src = ctx->src;
+    ctx->spec->next = s;
+    ctx->spec = s;
+    return 0;
+}
+
 static int add_item(lang_ctx *ctx, ast_item *it)
 {
     ast_spec *s = ctx->spec;
@@ -619,7 +669,7 @@ static void tn_error(tn_loc *loc, void *scanner, lang_ctx *ctx, const char *msg)
 /* The statement keywords, for "unknown statement 'parm'; did you mean 'param'?". */
 static const char *const statement_words[] = {
     "include", "options", "param", "let", "require", "block", "grid", "smem", "arg",
-    "verify", "metric", "objective", "search", "measure", "emit",
+    "verify", "metric", "objective", "search", "measure", "emit", "size",
 };
 
 /* How the token the parser stopped at is named in a message: its text, quoted. */
@@ -688,7 +738,7 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, void *scanner, lang_c
         else
             diag_error(ctx->diags, S(loc), "unknown statement '%s' (statements start with param, let, require, "
                                            "block, grid, smem, arg, verify, metric, objective, search, measure, "
-                                           "emit, include or options)", word);
+                                           "emit, size, include or options)", word);
         return 0;
     }
     if (n == 1 && expected[0] == YYSYMBOL_YYUNDEF)
@@ -708,7 +758,8 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, void *scanner, lang_c
         diag_error(ctx->diags, S(loc), "expected a statement or '}', found %s", found);
         return 0;
     }
-    if (n == 1 && expected[0] == YYSYMBOL_YYEOF) {
+    if ((n == 1 && expected[0] == YYSYMBOL_YYEOF) ||
+        (n == 2 && tn_expects(expected, n, YYSYMBOL_YYEOF) && tn_expects(expected, n, YYSYMBOL_KERNEL))) {
         diag_error(ctx->diags, S(loc), "unexpected %s after the kernel block's closing '}' (statements go inside "
                    "the block)", found);
         return 0;

@@ -101,7 +101,8 @@ static void load_header(loader *ld, json_t *root)
     r->nparams = (int)json_array_size(params);
     r->param_names = arena_alloc(a, sizeof(char *) * (size_t)(r->nparams + 1));
     r->param_types = arena_alloc(a, sizeof(char *) * (size_t)(r->nparams + 1));
-    if (!r->param_names || !r->param_types) {
+    r->param_routes = arena_alloc(a, sizeof(char *) * (size_t)(r->nparams + 1));
+    if (!r->param_names || !r->param_types || !r->param_routes) {
         bad(ld, "out of memory");
         return;
     }
@@ -113,6 +114,8 @@ static void load_header(loader *ld, json_t *root)
         }
         r->param_names[i] = str_of(ld, json_object_get(p, "name"), "");
         r->param_types[i] = str_of(ld, json_object_get(p, "type"), "int");
+        const char *route = json_string_value(json_object_get(p, "route")); /* absent in older files */
+        r->param_routes[i] = route ? arena_strdup(a, route) : NULL;
     }
     json_t *dev = json_object_get(root, "device");
     snprintf(r->device.name, sizeof r->device.name, "%s", or_else(json_string_value(json_object_get(dev, "name")), ""));
@@ -174,6 +177,76 @@ static void load_header(loader *ld, json_t *root)
     s->first_variant_seconds = record_num(json_object_get(sum, "first_variant_seconds"), 0); /* absent: 0 */
 }
 
+static void load_root(loader *ld, json_t *root);
+
+/* A run over sizes (version 2: docs/results-format.md): the common parts into the run's
+ * result, and each size, merged with them into a version-1 object, loaded as a result
+ * of its own that the run's adopts. */
+static void load_sized(loader *ld, json_t *root)
+{
+    cutune_tune_result *r = ld->r;
+    json_t *sizes = json_object_get(root, "sizes");
+    json_t *vars = json_object_get(json_object_get(root, "spec"), "size");
+    size_t nv = json_array_size(vars);
+    if (!json_is_array(sizes) || json_array_size(sizes) == 0) {
+        bad(ld, "version 2 without a \"sizes\" array");
+        return;
+    }
+    if (!json_is_array(vars) || nv == 0 || nv > MODEL_MAX_SIZE_VARS) {
+        bad(ld, "\"spec\".\"size\" is not a list of 1 to 8 size variables");
+        return;
+    }
+    load_header(ld, root);
+    const char *names[MODEL_MAX_SIZE_VARS];
+    for (size_t j = 0; j < nv && !ld->failed; j++)
+        if (!(names[j] = json_string_value(json_array_get(vars, j))))
+            bad(ld, "a size variable in \"spec\".\"size\" is not a string");
+    size_t k;
+    json_t *one;
+    json_array_foreach(sizes, k, one) {
+        if (ld->failed)
+            return;
+        json_t *size = json_object_get(one, "size");
+        int64_t values[MODEL_MAX_SIZE_VARS];
+        for (size_t j = 0; j < nv; j++) {
+            json_t *v = json_object_get(size, names[j]);
+            values[j] = json_is_integer(v) ? (int64_t)json_integer_value(v) : 0;
+            if (values[j] < 1) {
+                bad(ld, "a size's \"size\" lacks a size variable's value (a positive int)");
+                return;
+            }
+        }
+        json_t *merged = json_copy(root);
+        cutune_tune_result *child = result_create();
+        if (!merged || !child) {
+            json_decref(merged);
+            result_destroy(child);
+            bad(ld, "out of memory");
+            return;
+        }
+        json_object_del(merged, "sizes");
+        json_object_set_new(merged, "version", json_integer(1));
+        json_object_set(merged, "settings", json_object_get(one, "settings"));
+        json_object_set(merged, "summary", json_object_get(one, "summary"));
+        json_object_set(merged, "results", json_object_get(one, "results"));
+        loader sub = {child, ld->path, ld->err, ld->errsize, false};
+        load_root(&sub, merged);
+        json_decref(merged);
+        if (sub.failed) {
+            ld->failed = true;
+            result_destroy(child);
+            return;
+        }
+        if (result_set_size(child, (int)nv, names, values) < 0 || result_adopt_size(r, child) < 0) {
+            bad(ld, "out of memory"); /* result_adopt_size frees the child when it fails */
+            return;
+        }
+    }
+    r->nmetrics = r->sizes[0]->nmetrics;
+    r->metric_names = r->sizes[0]->metric_names;
+    r->summary.best = -1;
+}
+
 static void load_root(loader *ld, json_t *root)
 {
     cutune_tune_result *r = ld->r;
@@ -187,10 +260,14 @@ static void load_root(loader *ld, json_t *root)
         bad(ld, "it has no valid \"version\"");
         return;
     }
-    if (json_integer_value(version) > 1) {
-        snprintf(ld->err, ld->errsize, "'%s' is a cutune results file of version %lld; this cutune reads version 1",
-                 ld->path, (long long)json_integer_value(version));
+    if (json_integer_value(version) > 2) {
+        snprintf(ld->err, ld->errsize, "'%s' is a cutune results file of version %lld; this cutune reads versions 1 "
+                 "and 2", ld->path, (long long)json_integer_value(version));
         ld->failed = true;
+        return;
+    }
+    if (json_integer_value(version) == 2) {
+        load_sized(ld, root);
         return;
     }
     json_t *results = json_object_get(root, "results");
@@ -301,6 +378,10 @@ int results_load(cutune_tune_result **out, const char *path, char *err, size_t e
         return CUTUNE_ENOMEM;
     }
     find_spec(r, path);
+    for (int k = 0; k < r->nsizes; k++) {
+        r->sizes[k]->summary.results_path = r->summary.results_path;
+        r->sizes[k]->spec_found = r->spec_found;
+    }
     *out = r;
     return CUTUNE_OK;
 }

@@ -61,6 +61,14 @@ static json_t *dims(const int64_t *d)
     return a;
 }
 
+json_t *record_size_json(const cutune_tune_result *r)
+{
+    json_t *o = json_object();
+    for (int j = 0; r->size_values && j < r->nsize_vars; j++)
+        json_object_set_new(o, r->size_vars[j], json_integer((json_int_t)r->size_values[j]));
+    return o;
+}
+
 json_t *record_to_json(const cutune_tune_result *r, const record *rec)
 {
     const cutune_measurement *m = &rec->m;
@@ -70,6 +78,8 @@ json_t *record_to_json(const cutune_tune_result *r, const record *rec)
     for (int i = 0; i < v->nparams; i++)
         json_object_set_new(params, r->param_names[i], record_typed_json(v->values[i], v->types[i]));
     json_object_set_new(o, "params", params);
+    if (r->size_values) /* a run over sizes: the entry says which (docs/results-format.md) */
+        json_object_set_new(o, "size", record_size_json(r));
     json_object_set_new(o, "status", json_string(outcome_name(rec->out)));
     json_object_set_new(o, "reason", m->reason ? json_string(m->reason) : json_null());
     json_object_set_new(o, "kernel", json_string(v->name_expression));

@@ -43,6 +43,10 @@ int record_from_json(cutune_tune_result *r, record *rec, json_t *j, record_read 
  * string), as results files write params (new reference). */
 json_t *record_typed_json(const char *text, char type);
 
+/* record_size_json: the size of a size's result as {"n": 4096, ...} ({} when r is not
+ * one) (new reference). */
+json_t *record_size_json(const cutune_tune_result *r);
+
 /* record_device_json: the run's device as the results file's "device" object (new
  * reference). */
 json_t *record_device_json(const cutune_tune_result *r);

@@ -29,9 +29,119 @@ void result_destroy(cutune_tune_result *r)
 {
     if (!r)
         return;
+    for (int k = 0; k < r->nsizes; k++)
+        result_destroy(r->sizes[k]);
+    free(r->sizes);
     free(r->records);
     arena_free(r->arena);
     free(r);
+}
+
+const char *result_route_name(ast_route_kind route)
+{
+    static const char *const names[] = {
+        [ROUTE_DEFINE] = "define", [ROUTE_TEMPLATE] = "template", [ROUTE_OPTION] = "option",
+        [ROUTE_MAXRREGCOUNT] = "maxrregcount", [ROUTE_SMEM] = "smem", [ROUTE_NONE] = "none",
+    };
+    return (unsigned)route < sizeof names / sizeof *names ? names[route] : NULL;
+}
+
+int result_set_size(cutune_tune_result *r, int n, const char *const *names, const int64_t *values)
+{
+    r->size_vars = arena_alloc(r->arena, sizeof(char *) * (size_t)(n + 1));
+    r->size_values = arena_alloc(r->arena, sizeof(int64_t) * (size_t)(n + 1));
+    if (!r->size_vars || !r->size_values)
+        return -1;
+    for (int j = 0; j < n; j++) {
+        if (!(r->size_vars[j] = arena_strdup(r->arena, names[j])))
+            return -1;
+        r->size_values[j] = values[j];
+    }
+    r->nsize_vars = n;
+    return 0;
+}
+
+/* Makes room for one more record pointer in r->records. */
+static int records_room(cutune_tune_result *r)
+{
+    if (r->n < r->cap)
+        return 0;
+    uint64_t cap = r->cap ? r->cap * 2 : 256;
+    record **grown = realloc(r->records, sizeof(record *) * cap);
+    if (!grown)
+        return -1;
+    r->records = grown;
+    r->cap = cap;
+    return 0;
+}
+
+int result_adopt_size(cutune_tune_result *parent, cutune_tune_result *size)
+{
+    cutune_tune_result **grown = realloc(parent->sizes, sizeof *grown * (size_t)(parent->nsizes + 1));
+    if (!grown) {
+        result_destroy(size);
+        return -1;
+    }
+    parent->sizes = grown;
+    int k = parent->nsizes++;
+    parent->sizes[k] = size;
+    parent->borrowed_records = true;
+    if (parent->nsize_vars == 0 && size->nsize_vars > 0) {
+        parent->size_vars = arena_alloc(parent->arena, sizeof(char *) * (size_t)(size->nsize_vars + 1));
+        if (!parent->size_vars)
+            return -1;
+        for (int j = 0; j < size->nsize_vars; j++)
+            if (!(parent->size_vars[j] = arena_strdup(parent->arena, size->size_vars[j])))
+                return -1;
+        parent->nsize_vars = size->nsize_vars;
+    }
+    for (uint64_t i = 0; i < size->n; i++) {
+        if (records_room(parent) < 0)
+            return -1;
+        size->records[i]->size = k;
+        parent->records[parent->n++] = size->records[i];
+    }
+    cutune_tune_summary *p = &parent->summary;
+    const cutune_tune_summary *s = &size->summary;
+    p->variants += s->variants;
+    p->timed += s->timed;
+    p->wrong += s->wrong;
+    p->failed += s->failed;
+    p->unlaunchable += s->unlaunchable;
+    p->pruned += s->pruned;
+    p->wall_seconds += s->wall_seconds;
+    p->compile_seconds += s->compile_seconds;
+    p->compile_wall_seconds += s->compile_wall_seconds;
+    p->gpu_seconds += s->gpu_seconds;
+    p->timing_seconds += s->timing_seconds;
+    p->compiled += s->compiled;
+    p->cached += s->cached;
+    p->resumed += s->resumed;
+    p->journal_ignored += s->journal_ignored;
+    p->evaluations += s->evaluations;
+    p->screened += s->screened;
+    p->interrupted |= s->interrupted;
+    if (s->threads > p->threads)
+        p->threads = s->threads;
+    p->best = -1; /* a winner per size: sizes[k]'s */
+    if (k == 0) { /* what the sizes share, as the first says it (its strings are its own: it lives as long) */
+        snprintf(p->strategy, sizeof p->strategy, "%s", s->strategy);
+        snprintf(p->stop_reason, sizeof p->stop_reason, "%s", s->stop_reason);
+        p->seed = s->seed;
+        p->budget = s->budget;
+        p->time_limit_s = s->time_limit_s;
+        p->patience = s->patience;
+        p->timeout_s = s->timeout_s;
+        p->reference = s->reference;
+        p->journal_path = s->journal_path;
+        p->first_variant_seconds = s->first_variant_seconds;
+        parent->flush_l2 = size->flush_l2;
+        parent->warmup = size->warmup;
+        parent->repeat = size->repeat;
+        parent->max_repeat = size->max_repeat;
+        parent->spread = size->spread;
+    }
+    return 0;
 }
 
 cutune_tune_result *result_new_for(const model *m, const char *spec_path, const cutune_device *dev)
@@ -66,17 +176,20 @@ cutune_tune_result *result_new_for(const model *m, const char *spec_path, const 
     r->nparams = m->nparams;
     r->param_names = arena_alloc(a, sizeof(char *) * (size_t)(m->nparams + 1));
     r->param_types = arena_alloc(a, sizeof(char *) * (size_t)(m->nparams + 1));
+    r->param_routes = arena_alloc(a, sizeof(char *) * (size_t)(m->nparams + 1));
     r->nmetrics = m->nmetrics;
     r->metric_names = arena_alloc(a, sizeof(char *) * (size_t)(m->nmetrics + 1));
     r->scratch = arena_alloc(a, sizeof(record));
     r->scratch_metrics = arena_alloc(a, sizeof(double) * (size_t)(m->nmetrics + 1));
-    if (!r->param_names || !r->param_types || !r->metric_names || !r->scratch || !r->scratch_metrics) {
+    if (!r->param_names || !r->param_types || !r->param_routes || !r->metric_names || !r->scratch ||
+        !r->scratch_metrics) {
         result_destroy(r);
         return NULL;
     }
     for (int i = 0; i < m->nparams; i++) {
         r->param_names[i] = dup_in(a, m->params[i].name);
         r->param_types[i] = vtype_name(m->params[i].dom.type);
+        r->param_routes[i] = result_route_name(m->params[i].route);
     }
     for (int i = 0; i < m->nmetrics; i++)
         r->metric_names[i] = dup_in(a, m->metrics[i].name);
@@ -97,6 +210,7 @@ record *result_append(cutune_tune_result *r)
     if (!rec)
         return NULL;
     memset(rec, 0, sizeof *rec);
+    rec->size = -1;
     rec->metrics = arena_alloc(r->arena, sizeof(double) * (size_t)(r->nmetrics + 1));
     if (!rec->metrics)
         return NULL;

@@ -23,6 +23,7 @@ typedef struct record {
     cutune_variant v;          /* a deep copy, in the result's arena */
     double *metrics;           /* m.metrics */
     outcome out;
+    int size;                  /* in a run over sizes: its size's index (parent->sizes); else -1 */
 } record;
 
 struct cutune_tune_result {
@@ -38,11 +39,24 @@ struct cutune_tune_result {
     char *spec_found;          /* read back: the recorded spec's file, found and canonical; NULL if not */
     int nparams;
     const char **param_names, **param_types;
+    const char **param_routes; /* each param's route ("define", ...); NULL, or NULL entries: not recorded */
     int nmetrics;
     const char **metric_names;
     bool flush_l2;
     int64_t warmup, repeat, max_repeat;
     double spread;
+    /* Problem sizes (the spec's `size`; docs/results-format.md). A run over several sizes
+     * is a parent whose `sizes` are one complete result per size (owned, freed with it);
+     * the parent's `records` point into theirs, in size order, so that whatever walks
+     * every record (CSV, T4, the accessors) sees every size. Each size's result holds
+     * its own values; the parent's size_values is NULL. Names and values are in the
+     * arena of the result that holds them. */
+    int nsize_vars;            /* 0: not a run over sizes */
+    const char **size_vars;
+    int64_t *size_values;      /* a size's result: each variable's value */
+    int nsizes;
+    cutune_tune_result **sizes;
+    bool borrowed_records;     /* the parent: records belong to the sizes' results */
 };
 
 /* result_create: an empty result (no records) with its arena and summary.best = -1;
@@ -52,6 +66,20 @@ cutune_tune_result *result_create(void);
 /* result_new_for: an empty result for a run of model `m`, whose spec is at `spec_path`,
  * on `dev` (NULL when out of memory). */
 cutune_tune_result *result_new_for(const model *m, const char *spec_path, const cutune_device *dev);
+
+/* result_route_name: a param's route as results files write it ("define", "template",
+ * "option", "maxrregcount", "smem", "none"). */
+const char *result_route_name(ast_route_kind route);
+
+/* result_set_size: makes r the result of one size: variables `names` (n of them) with
+ * `values`, copied. 0, or -1 out of memory. */
+int result_set_size(cutune_tune_result *r, int n, const char *const *names, const int64_t *values);
+
+/* result_adopt_size: the parent takes `size` (a size's result) as its next size: it
+ * owns it from now on, and its records become the parent's too (each record's `size`
+ * set). The parent's counts add up the sizes' (result_finish on each size first). 0, or
+ * -1 out of memory (the size's result is freed then). */
+int result_adopt_size(cutune_tune_result *parent, cutune_tune_result *size);
 
 /* result_destroy: frees the result and all it owns; NULL is a no-op. */
 void result_destroy(cutune_tune_result *r);

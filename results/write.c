@@ -10,7 +10,8 @@
 #include "../base/sys.h"
 #include "record.h"
 
-int results_write(const cutune_tune_result *r, const char *path, const char *version, char *err, size_t errsize)
+/* The results of one run (one size) as a version-1 root object (new reference). */
+static json_t *root_of(const cutune_tune_result *r, const char *version)
 {
     const cutune_tune_summary *s = &r->summary;
     json_t *root = json_object();
@@ -27,6 +28,8 @@ int results_write(const cutune_tune_result *r, const char *path, const char *ver
         json_t *p = json_object();
         json_object_set_new(p, "name", json_string(r->param_names[i]));
         json_object_set_new(p, "type", json_string(r->param_types[i]));
+        if (r->param_routes && r->param_routes[i]) /* what makes a compiled variant (docs/header.md) */
+            json_object_set_new(p, "route", json_string(r->param_routes[i]));
         json_array_append_new(params, p);
     }
     json_object_set_new(spec, "params", params);
@@ -79,6 +82,39 @@ int results_write(const cutune_tune_result *r, const char *path, const char *ver
     for (uint64_t i = 0; i < r->n; i++)
         json_array_append_new(results, record_to_json(r, r->records[i]));
     json_object_set_new(root, "results", results);
+    return root;
+}
+
+/* A run over sizes (version 2): the common parts once (format, spec with the size
+ * variables, device, objective, the summary added up), then "sizes": per size its
+ * values, settings (the search's use), summary and results. */
+static json_t *sized_root(const cutune_tune_result *r, const char *version)
+{
+    json_t *root = root_of(r, version);
+    json_object_set_new(root, "version", json_integer(2));
+    json_object_del(root, "results");
+    json_object_del(root, "settings");
+    json_t *vars = json_array();
+    for (int j = 0; j < r->nsize_vars; j++)
+        json_array_append_new(vars, json_string(r->size_vars[j]));
+    json_object_set_new(json_object_get(root, "spec"), "size", vars);
+    json_t *sizes = json_array();
+    for (int k = 0; k < r->nsizes; k++) {
+        json_t *one = root_of(r->sizes[k], version), *o = json_object();
+        json_object_set_new(o, "size", record_size_json(r->sizes[k]));
+        json_object_set(o, "settings", json_object_get(one, "settings"));
+        json_object_set(o, "summary", json_object_get(one, "summary"));
+        json_object_set(o, "results", json_object_get(one, "results"));
+        json_array_append_new(sizes, o);
+        json_decref(one);
+    }
+    json_object_set_new(root, "sizes", sizes);
+    return root;
+}
+
+int results_write(const cutune_tune_result *r, const char *path, const char *version, char *err, size_t errsize)
+{
+    json_t *root = r->nsizes > 0 ? sized_root(r, version) : root_of(r, version);
     /* Through the one writer: a unique temporary, synced, renamed; a reader never sees
      * half a file, and a planted link or a device at the path is refused. */
     char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);

@@ -53,6 +53,12 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
     free(kernel);
     json_t *identity = json_pack("{s:s, s:s, s:s, s:s, s:b}", "spec", spec_hex, "kernel", kernel_hex, "device",
                                  dev->name, "arch", t->gpu.arch, "flush_l2", flush);
+    if (identity && spec_kernel_count(t->spec) > 1) /* one block of a file of several: which one */
+        json_object_set_new(identity, "block", json_integer(t->spec->kernel));
+    if (identity && t->m->sizes.nvars > 0) { /* a size is part of what is measured */
+        const char *label = spec_size_label(t->spec, t->m->sizes.selected);
+        json_object_set_new(identity, "size", json_string(label ? label : ""));
+    }
     char err[600];
     int rc = identity ? journal_open(&t->journal, path, identity, bound, t->opts->fresh, err, sizeof err) : -1;
     json_decref(identity);

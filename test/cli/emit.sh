@@ -27,9 +27,9 @@ check "missing file is named" grep -q "cannot read '$tmp/missing.json'" "$tmp/er
 check "not JSON is said" grep -q "is not JSON" "$tmp/err"
 "$cutune" emit t4 "$fx/other_format.json" >/dev/null 2>"$tmp/err"; check "wrong format: 3" test $? -eq 3
 check "wrong format is said" grep -q 'not a cutune results file.*"format"' "$tmp/err"
-sed 's/"version": 1/"version": 2/' "$fx/h100.json" >"$tmp/v2.json"
+sed 's/"version": 1/"version": 3/' "$fx/h100.json" >"$tmp/v2.json"
 "$cutune" emit csv "$tmp/v2.json" >/dev/null 2>"$tmp/err"; check "a later version: 3" test $? -eq 3
-check "a later version is said" grep -q "version 2; this cutune reads version 1" "$tmp/err"
+check "a later version is said" grep -q "version 3; this cutune reads versions 1 and 2" "$tmp/err"
 "$cutune" emit header --spec "$scale" "$fx/nowinner.json" >/dev/null 2>"$tmp/err"
 check "no winner: 6" test $? -eq 6
 check "no winner is said" grep -q "nowinner.json: no variant ran correctly" "$tmp/err"

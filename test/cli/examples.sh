@@ -40,6 +40,32 @@ sys.exit(0 if d['valid'] == $want else 1)"
     check "$name.tune verifies its outputs (no warning)" bash -c "! grep -q 'warning' '$tmp/$name.err'"
 done
 
+# The stencil over three problem sizes (stencil.tune, `size n in [...]`): 5 block sizes x 4
+# items less 1024 x 8 > 4096: 19 valid configurations at each size (the space does not
+# depend on n); every variant compiles, and at another size nothing compiles again (the
+# code does not depend on n: the compile cache is shared across sizes).
+spec=$src/examples/stencil.tune
+"$cutune" check --format json "$spec" >"$tmp/stencil.json" 2>"$tmp/stencil.err"
+check "stencil.tune checks" test $? -eq 0
+check "stencil.tune: three sizes of 19 valid configurations" python3 -c "
+import json, sys
+d = json.load(open('$tmp/stencil.json'))
+sys.exit(0 if d['valid'] == 19 and [s['n'] for s in d['sizes']] == [1 << 20, 1 << 22, 1 << 24] else 1)"
+for n in 1048576 4194304 16777216; do
+    "$cutune" analyze --arch sm_90 --format json --set n=$n "$spec" >"$tmp/stencil.$n.json" 2>"$tmp/stencil.$n.err"
+    check "analyze stencil.tune at n=$n exits 0" test $? -eq 0
+    check "analyze stencil.tune at n=$n: every variant compiled, grid cdiv(n, threads * items)" python3 -c "
+import json, sys
+d = json.load(open('$tmp/stencil.$n.json'))
+ok = len(d) == 19
+for v in d:
+    p = v['params']
+    ok = ok and v['compiled'] and v['grid'][0] == -(-$n // (p['threads'] * p['items']))
+sys.exit(0 if ok else 1)"
+done
+check "stencil.tune: the second and third sizes compiled nothing (all from the cache)" \
+    bash -c "grep -q ' 0 compiled' '$tmp/stencil.4194304.err' && grep -q ' 0 compiled' '$tmp/stencil.16777216.err'"
+
 # Every variant of the seeds' specs compiles for sm_90 (the occupancy study's are also
 # allowed 'cannot launch': too many registers per block is part of the study).
 for name in reduce transpose divergence occupancy; do

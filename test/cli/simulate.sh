@@ -57,7 +57,7 @@ json.dump(renamed, open(d + "/renamed.json", "w"))
 # Files that simulate used to read while emit refused them: another format, a later
 # version, entries without their launch (block, grid).
 json.dump(dict(doc, format="kernel_tuner"), open(d + "/format.json", "w"))
-json.dump(dict(doc, version=2), open(d + "/v2.json", "w"))
+json.dump(dict(doc, version=3), open(d + "/v2.json", "w"))
 bare = json.loads(json.dumps(doc))
 for r in bare["results"]:
     del r["block"], r["grid"]
@@ -114,5 +114,5 @@ check "bare.json: what is missing is said" grep -q 'not a cutune results file: a
 "$cutune" simulate "$s" --results "$tmp/format.json" 2>"$tmp/err" >/dev/null
 check "format.json: the format is said" grep -q "format.json' is not a cutune results file: its \"format\"" "$tmp/err"
 "$cutune" simulate "$s" --results "$tmp/v2.json" 2>"$tmp/err" >/dev/null
-check "v2.json: the version is said" grep -q "version 2; this cutune reads version 1" "$tmp/err"
+check "v2.json: the version is said" grep -q "version 3; this cutune reads versions 1 and 2" "$tmp/err"
 finish

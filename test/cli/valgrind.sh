@@ -41,30 +41,44 @@ if not ok:
 sys.exit(0 if ok else 1)
 PY
 }
-# one SPEC: its checks in a subshell; the output in $tmp/NAME/log, the failures counted
-# in $tmp/NAME/fails.
+# one SPEC [KERNEL]: its checks in a subshell (of one kernel block of a file of several:
+# the JSON listings take one); the output in $tmp/NAME/log, the failures counted in
+# $tmp/NAME/fails (NAME: the spec's file name, with -KERNEL for a block).
 one() {
-    local spec=$1 name
-    name=$(basename "$spec")
-    local d=$tmp/$name
+    local spec=$1 kernel=${2:-} name
+    name=$(basename "$spec")${kernel:+-$kernel}
+    local d=$tmp/$name kargs=()
+    [ -n "$kernel" ] && kargs=(--kernel "$kernel")
     mkdir -p "$d"
     (
         fails=0
-        vg "$d" "$cutune" check "$spec"; check "check $name under valgrind" test $? -eq 0
-        vg "$d" "$cutune" list --format json "$spec"; check "list $name under valgrind" test $? -eq 0
+        vg "$d" "$cutune" check "${kargs[@]}" "$spec"; check "check $name under valgrind" test $? -eq 0
+        vg "$d" "$cutune" list --format json "${kargs[@]}" "$spec"; check "list $name under valgrind" test $? -eq 0
         cp "$d/stdout" "$d/list.json"
         # analyze: compiled once outside valgrind (NVRTC is slow there), then from the cache
-        "$cutune" analyze --limit "$limit" "$spec" >/dev/null 2>&1
-        vg "$d" "$cutune" analyze --limit "$limit" --format json "$spec" && analysed_first "$d"
+        "$cutune" analyze --limit "$limit" "${kargs[@]}" "$spec" >/dev/null 2>&1
+        vg "$d" "$cutune" analyze --limit "$limit" --format json "${kargs[@]}" "$spec" && analysed_first "$d"
         check "analyze $name (the first $limit configurations) under valgrind" test $? -eq 0
         echo "$fails" >"$d/fails"
     ) >"$d/log" 2>&1
 }
-specs=("$src"/examples/*.tune)
+# Each example, or each kernel block of an example that has several ("SPEC|KERNEL").
+specs=()
+for spec in "$src"/examples/*.tune; do
+    kernels=$("$cutune" check --format json "$spec" 2>/dev/null | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+print(' '.join(k['kernel'] for k in d) if isinstance(d, list) else '')")
+    if [ -z "$kernels" ]; then
+        specs+=("$spec|")
+    else
+        for k in $kernels; do specs+=("$spec|$k"); done
+    fi
+done
 check "the examples are there" test ${#specs[@]} -gt 3
 running=0
-for spec in "${specs[@]}"; do
-    one "$spec" &
+for job in "${specs[@]}"; do
+    one "${job%%|*}" "${job#*|}" &
     running=$((running + 1))
     if [ "$running" -ge "$jobs" ]; then
         wait -n
@@ -72,11 +86,14 @@ for spec in "${specs[@]}"; do
     fi
 done
 wait
-for spec in "${specs[@]}"; do
-    d=$tmp/$(basename "$spec")
+for job in "${specs[@]}"; do
+    spec=${job%%|*}
+    kernel=${job#*|}
+    name=$(basename "$spec")${kernel:+-$kernel}
+    d=$tmp/$name
     cat "$d/log"
     n=$(cat "$d/fails" 2>/dev/null || echo "no count")
-    check "$(basename "$spec"): every check ran and passed (failures: $n)" test "$n" = 0
+    check "$name: every check ran and passed (failures: $n)" test "$n" = 0
 done
 mkdir -p "$tmp/invalid"
 vg "$tmp/invalid" "$cutune" check "$src/test/golden/several_semantic_errors.tune" >/dev/null

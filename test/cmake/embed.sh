@@ -68,6 +68,15 @@ check "app: threads 256, ITEMS 1" has "threads 256, ITEMS 1, maxrregcount 0" "$t
 check "app: grid for n = 10000019 is cdiv(n, 256) = 39063" has "block 256, grid 39063 for n = 10000019" "$tmp/cfg"
 "$app" >"$tmp/run" 2>&1; check "the app without a GPU exits 77" test $? -eq 77
 check "the app says there is no GPU" has "no GPU (" "$tmp/run"
+# The multi-size stencil (stencil.tune: size n in [2^20, 2^22, 2^24]): a default header with
+# one entry per size, so the application's look-up by size builds before any tuning.
+sh=$b/stencil_tuned.h
+check "the stencil step says: default configuration" has "stencil_tuned.h from the spec's default configuration (NOT TUNED)" "$tmp/out"
+check "stencil header: an entry per size" grep -q "^#define STENCIL_ENTRY_COUNT 3$" "$sh"
+check "the stencil application is built" test -x "$b/stencil_app"
+"$b/stencil_app" --print-config >"$tmp/scfg"; check "stencil --print-config exits 0" test $? -eq 0
+check "stencil: 3,000,000 takes the entry of 2^22 (nearest in log space)" \
+    has "n = 3000000: entry tuned at n = 4194304 (NOT TUNED): threads 256, items 1" "$tmp/scfg"
 
 # 2. Dependencies: nothing changed, nothing runs; the spec and an included header rerun it.
 build; check "an unchanged rebuild succeeds" test $? -eq 0
@@ -98,6 +107,14 @@ check "app: grid for n = 10000019 is cdiv(n, 2048) = 4883" has "block 512, grid 
 build; check "unchanged: the step does not rerun" bash -c "! grep -q 'cutune: ' '$tmp/out'"
 touch "$tmp/fixture.json"; build
 check "touching the stored results reruns the step" has "from stored results" "$tmp/out"
+# The stencil from the stored multi-size fixture (test/emit/sizes.json, hand-written: the
+# winners 128 x 1 at 2^20, 256 x 2 at 2^22, 256 x 4 at 2^24).
+configure -DSAXPY_RESULTS="$tmp/fixture.json" -DSTENCIL_RESULTS="$src/test/emit/sizes.json"
+build; check "stencil from stored multi-size results" has "stencil_tuned.h from stored results" "$tmp/out"
+"$b/stencil_app" --print-config >"$tmp/scfg"
+check "stencil: 1000 takes the entry of 2^20" has "n = 1000: entry tuned at n = 1048576 (tuned): threads 128, items 1, variant 0" "$tmp/scfg"
+check "stencil: 3,000,000 takes the entry of 2^22" has "n = 3000000: entry tuned at n = 4194304 (tuned): threads 256, items 2, variant 1" "$tmp/scfg"
+check "stencil: 2^28 takes the entry of 2^24" has "n = 268435456: entry tuned at n = 16777216 (tuned): threads 256, items 4, variant 2" "$tmp/scfg"
 
 # 4. Forcing a path: CUTUNE_MODE in the environment (read when the step runs).
 touch "$tmp/src/saxpy.tune"; CUTUNE_MODE=default build

@@ -76,6 +76,13 @@ check "header: the winner of the results" header_matches_best "$results"
 run_app; check "the app runs the tuned configuration: exit 0" test $? -eq 0
 check "the app reports a correct result" grep -qE '^correct on .+: 10000019 elements$' "$tmp/run"
 check "the app reports the tuned configuration" has "saxpy configuration: tuned" "$tmp/run"
+# The multi-size stencil: three sizes of 12 configurations, tuned in the same build.
+check "the stencil step tuned three sizes on GPU 0" \
+    grep -qE '^cutune: tuned on GPU 0 \(.+\) - stencil_tuned.h from .* \(36 variants, 0 resumed from the journal\)$' "$tmp/out"
+"$b/stencil_app" 3000000 >"$tmp/srun" 2>&1; rc=$?
+cat "$tmp/srun"
+check "the stencil app runs the entry nearest 3,000,000 (2^22) correctly" test $rc -eq 0
+check "... the entry of 2^22" has "n = 3000000: entry tuned at n = 4194304 (tuned)" "$tmp/srun"
 if [ -n "${CUTUNE_GPU_OUT:-}" ]; then
     mkdir -p "$CUTUNE_GPU_OUT" && cp "$results" "$CUTUNE_GPU_OUT/saxpy.json" && cp "$h" "$CUTUNE_GPU_OUT/saxpy_tuned.h"
 fi

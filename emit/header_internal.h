@@ -1,0 +1,95 @@
+/* header_internal.h - what the header's files share (emit/header.c: the header;
+ * emit/header_sizes.c: its problem sizes and compiled variants); private to them.
+ * Ownership: an entry's pointers are borrowed from the results or the header's arena. */
+#ifndef CUTUNE_EMIT_HEADER_INTERNAL_H
+#define CUTUNE_EMIT_HEADER_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "../base/strbuf.h"
+#include "../compiler/spec.h"
+#include "../results/result.h"
+
+/* One entry of the header: a device's winner, or the default configuration. */
+typedef struct entry {
+    const cutune_tune_result *r;          /* NULL for the default configuration */
+    const cutune_measurement *best, *runner_up;
+    const cutune_variant *v;              /* the configuration and its variant */
+    int ncommon;                          /* options common to every variant */
+    value *vals;                          /* each param's value, when there is a spec */
+    const char *source;                   /* what to call the results file, or NULL */
+    const int64_t *size;                  /* the problem size it was tuned at (h->nsize_vars values), or NULL */
+    int variant;                          /* its compiled variant (header_sizes.c) */
+} entry;
+
+typedef struct hdr {
+    strbuf out;
+    const char *P;                        /* the prefix */
+    const char *kernel;
+    int nparams;
+    const char *const *names;             /* param names */
+    char *types;                          /* 'i', 'f', 'b', 's' per param */
+    cutune_spec *spec;                    /* NULL: no functions of the problem size */
+    const model *m;
+    entry *e;
+    int n;
+    bool tuned;
+    bool needs_math, needs_string;
+    strbuf funcs;                         /* functions of entry 0's params (before the includes are known) */
+    strbuf cfuncs;                        /* functions of a configuration */
+    /* problem sizes (header_sizes.c): 0 variables when the results are not of a run over sizes */
+    int nsize_vars;
+    const char *const *size_vars;
+    const char *const *routes;            /* each param's route ("define", ...; NULL: not known) */
+    int nvariants;                        /* distinct compiled variants among the entries */
+} hdr;
+
+/* Writers header.c lends to header_sizes.c. hdr_literal: a param value (text of type
+ * t) as a C literal; hdr_upper: s upper-cased; hdr_comment: text safe in a comment. */
+void hdr_literal(strbuf *out, const char *text, char t);
+void hdr_upper(strbuf *out, const char *s);
+void hdr_comment(strbuf *out, const char *s);
+
+/* hdr_flatten: the results as the header's entries: one per result, or one per size of
+ * a run over sizes (its sizes in order); makes h->e (h->n entries) and the size
+ * variables, and gives each entry's result and source name in *flat and *srcs (in a).
+ * CUTUNE_OK, CUTUNE_EINVAL (the error object set) or CUTUNE_ENOMEM. */
+int hdr_flatten(hdr *h, arena *a, const cutune_tune_result *const *results, int n,
+                const cutune_header_options *opts, const cutune_tune_result ***flat, const char ***srcs);
+
+/* hdr_table_rows: the look-up table's rows, one per entry (header.c). */
+void hdr_table_rows(hdr *h);
+
+/* hdr_default_entry: the spec's default configuration (h->m's) as entry e, checked
+ * against every constraint (header.c). */
+int hdr_default_entry(hdr *h, arena *a, entry *e);
+
+/* hdr_sizes_defaults: a default header of a spec over sizes: one default entry per size
+ * (the spec checked at each), so that code using the look-up by size builds before
+ * anything is tuned. Leaves the spec at the size it held. */
+int hdr_sizes_defaults(hdr *h, arena *a);
+
+/* hdr_sizes_prepare: the compiled variants of the entries (e->variant, h->nvariants). */
+int hdr_sizes_prepare(hdr *h);
+
+/* hdr_sizes_describe: " at n=4096" for an entry's size in the provenance ("" without). */
+void hdr_sizes_describe(strbuf *out, const hdr *h, const entry *e);
+
+/* hdr_sizes_macros: P_SIZE_<VAR> (entry 0's size), the size struct and the compiled
+ * variants (P_VARIANT_COUNT, P_FOR_EACH_VARIANT). */
+void hdr_sizes_macros(hdr *h);
+
+/* hdr_sizes_fields: the config struct's fields for the size and the variant. */
+void hdr_sizes_fields(hdr *h);
+
+/* hdr_sizes_init: an entry's initialisers of those fields (", {4096}, 0"). */
+void hdr_sizes_init(hdr *h, const entry *e);
+
+/* hdr_sizes_lookup: P_lookup_size, after P_lookup (docs/header.md: the nearest size). */
+void hdr_sizes_lookup(hdr *h);
+
+/* hdr_sizes_check_names: a param whose macro would clash with P_SIZE_<VAR>; CUTUNE_OK or
+ * CUTUNE_EINVAL with the error object set. */
+int hdr_sizes_check_names(const hdr *h);
+
+#endif
