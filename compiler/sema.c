@@ -314,6 +314,9 @@ static void check_items(sema *s)
         case IT_EMIT:
             sema_check_emit(s, it, emits);
             break;
+        case IT_RESET: /* issue 16 */
+            sema_check_reset(s, it);
+            break;
         }
         if (s->oom)
             return;

@@ -47,7 +47,8 @@ typedef struct sema {
     int caps[8];        /* capacities of the model's vectors */
 } sema;
 
-enum { CAP_PARAMS, CAP_LETS, CAP_REQUIRES, CAP_ARGS, CAP_METRICS, CAP_INCLUDES, CAP_OPTIONS };
+enum { CAP_PARAMS, CAP_LETS, CAP_REQUIRES, CAP_ARGS, CAP_METRICS, CAP_INCLUDES, CAP_OPTIONS,
+       CAP_RESETS /* issue 16 */ };
 
 /* What an expression may refer to where it is written. */
 enum {
@@ -169,5 +170,19 @@ void sema_check_measure(sema *s, const ast_item *it);
 /* sema_check_emit: checks the emit statement `it` into s->m->emit; seen[3] holds the
  * first emit of each kind, to report repeats. */
 void sema_check_emit(sema *s, const ast_item *it, const ast_item **seen);
+
+/* ---- sema_data.c: issue 16 (files, integer random(), reset, checkers) -------------- */
+
+/* sema_check_data_init: after sema_check_arg: an integer random()'s range (whole numbers
+ * from ceil(min) to floor(max) must exist and fit the type), and file("PATH") contents
+ * (arg->init set to INIT_FILE; the file's type and element count checked). */
+void sema_check_data_init(sema *s, const ast_expr *init, m_arg *arg);
+
+/* sema_check_reset: checks the reset statement `it` into s->m->resets (after the args). */
+void sema_check_reset(sema *s, const ast_item *it);
+
+/* sema_check_checker: checks verify's checker clauses (atol/rtol, l2, ulp, check kernel,
+ * tol) into s->m->verify (after its outputs). */
+void sema_check_checker(sema *s, const ast_item *it);
 
 #endif
