@@ -167,6 +167,8 @@ void data_fill(void *dst, data_type t, size_t count, const data_fill_spec *f)
         memset(dst, 0, count * data_size(t));
         return;
     }
+    if (f->kind == FILL_FILE)
+        return;
     bool is_float = data_is_float(t);
     for (size_t i = 0; i < count; i++) {
         double v;

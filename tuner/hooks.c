@@ -1,0 +1,145 @@
+/* hooks.c - issue 16 in the GPU worker (tuner.h): the spec's resets made plain for
+ * runtime/hook.c, and the kernels of its own that a spec names (reset kernels, a checker
+ * kernel) compiled here with NVRTC, as the reference kernel is (tuner/reference.c).
+ * Their binaries live in g->extra until tuner_gpu_free. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/sys.h"
+#include "../compiler/eval.h"
+#include "../runtime/compile.h"
+#include "tuner.h"
+
+/* Compiles kernel `name<targs>` of `file` with the spec's common options into *out (kept
+ * by the caller). 0, or a status with a diagnostic on the spec at `loc`. */
+static int compile_own(tuner_gpu *g, const char *name, texpr *const *targs, int ntargs, bool has_targs,
+                       const char *file, span loc, const char *what, compile_output *out)
+{
+    const model *m = g->m;
+    memset(out, 0, sizeof *out);
+    arena *a = arena_new();
+    if (!a)
+        return CUTUNE_ENOMEM;
+    int rc = CUTUNE_OK;
+    char *source = NULL;
+    eval_error e;
+    compile_job job;
+    memset(&job, 0, sizeof job);
+    job.name_expression = plan_template_name(m, name, targs, ntargs, has_targs, NULL, a, &e);
+    const char **opts = arena_alloc(a, sizeof(char *) * (size_t)(m->noptions + m->nincludes + 2));
+    if (!job.name_expression || !opts) {
+        rc = job.name_expression ? CUTUNE_ENOMEM : spec_eval_failed(g->spec, &e);
+        goto done;
+    }
+    int nopts = 0;
+    for (int i = 0; i < m->noptions; i++)
+        opts[nopts++] = m->options[i];
+    for (int i = 0; i < m->nincludes; i++)
+        opts[nopts++] = arena_printf(a, "-I%s", m->includes[i]);
+    source = sys_read_file(file, SYS_LIMIT_SOURCE, NULL);
+    if (!source) {
+        diag_error(&g->spec->diags, loc, "cannot read the %s's file '%s': %s", what, file, sys_strerror(errno));
+        rc = CUTUNE_EIO;
+        goto done;
+    }
+    const char *slash = strrchr(file, '/');
+    opts[nopts++] = slash ? arena_printf(a, "-I%.*s", (int)(slash - file), file) : "-I.";
+    job.source_name = file;
+    job.source = source;
+    job.options = opts;
+    job.noptions = nopts;
+    job.arch = g->arch;
+    char err[512];
+    if (compile_run(&job, out, err, sizeof err) < 0) {
+        diag_error(&g->spec->diags, loc, "compiling the %s: %s", what, err);
+        rc = CUTUNE_ECOMPILER;
+    } else if (!out->ok) {
+        char *log = compile_log_excerpt(out->log);
+        diag_error(&g->spec->diags, loc, "the %s does not compile:\n%s", what, log ? log : out->log);
+        free(log);
+        compile_output_free(out);
+        rc = CUTUNE_ESPEC;
+    }
+done:
+    free(source);
+    arena_free(a);
+    return rc;
+}
+
+/* A constant geometry (the reset kernel's) into dims[0..3). */
+static int constant_dims(tuner_gpu *g, texpr *const *t, int n, unsigned *dims)
+{
+    eval_env env = {g->m, NULL, false, 0.0, NULL};
+    eval_error e;
+    for (int d = 0; d < 3; d++)
+        dims[d] = 1;
+    for (int d = 0; d < n; d++) {
+        int64_t v;
+        if (eval_int(t[d], &env, &v, &e) < 0)
+            return spec_eval_failed(g->spec, &e);
+        dims[d] = (unsigned)v;
+    }
+    return CUTUNE_OK;
+}
+
+int tuner_hooks_prepare(tuner_gpu *g, char *err, size_t errsize)
+{
+    const model *m = g->m;
+    int n = m->nresets;
+    const m_verify *vf = &m->verify;
+    int want = n + (vf->present && vf->check == CHECK_KERNEL);
+    if (want == 0)
+        return CUTUNE_OK;
+    g->hooks = calloc((size_t)n + 1, sizeof(hook_spec));
+    g->extra = calloc((size_t)want, sizeof(compile_output));
+    if (!g->hooks || !g->extra)
+        return CUTUNE_ENOMEM;
+    for (int i = 0; i < n; i++) {
+        const m_reset *r = &m->resets[i];
+        hook_spec *h = &g->hooks[i];
+        h->arg = r->arg;
+        h->constant = r->constant;
+        h->kind = r->kind == RESET_ZEROS ? HOOK_ZEROS : r->kind == RESET_CONSTANT ? HOOK_CONSTANT
+                  : r->kind == RESET_INPUT ? HOOK_INPUT : HOOK_KERNEL;
+        if (r->kind != RESET_KERNEL)
+            continue;
+        compile_output *out = &g->extra[g->nextra];
+        int rc = compile_own(g, r->kernel, r->targs, r->ntargs, r->has_targs, r->file, r->loc, "reset kernel", out);
+        if (rc == CUTUNE_OK)
+            g->nextra++;
+        if (rc == CUTUNE_OK)
+            rc = constant_dims(g, r->block, r->block_dims, h->block);
+        if (rc == CUTUNE_OK)
+            rc = constant_dims(g, r->grid, r->grid_dims, h->grid);
+        if (rc != CUTUNE_OK)
+            return rc;
+        h->cubin = out->cubin;
+        h->symbol = out->lowered_name;
+    }
+    if (vf->present && vf->check == CHECK_KERNEL) {
+        compile_output *out = &g->extra[g->nextra];
+        int rc = compile_own(g, vf->check_kernel, vf->check_targs, vf->check_ntargs, vf->check_has_targs,
+                             vf->check_file, vf->check_loc, "checker kernel", out);
+        if (rc != CUTUNE_OK)
+            return rc;
+        g->nextra++;
+        g->vf.check_cubin = out->cubin;
+        g->vf.check_symbol = out->lowered_name;
+    }
+    if (bench_set_hooks(g->b, g->hooks, n, err, errsize) < 0)
+        return CUTUNE_ENODEV;
+    return CUTUNE_OK;
+}
+
+void tuner_hooks_free(tuner_gpu *g)
+{
+    for (int i = 0; i < g->nextra; i++)
+        compile_output_free(&g->extra[i]);
+    free(g->extra);
+    free(g->hooks);
+    g->extra = NULL;
+    g->hooks = NULL;
+    g->nextra = 0;
+}
