@@ -160,7 +160,7 @@ static int worker_setup(tuner_gpu *g, strbuf *msg)
     if (hooks != CUTUNE_OK) {
         const char *text = spec_render(g->spec, before, false);
         sb_add(msg, text && *text ? text : err);
-        return hooks;
+        return hooks == CUTUNE_ENOMEM || hooks == CUTUNE_EEVAL || hooks == CUTUNE_ENODEV ? hooks : CUTUNE_ESPEC;
     }
     if (!g->m->verify.present)
         return CUTUNE_OK;
