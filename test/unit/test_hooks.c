@@ -10,6 +10,7 @@
 
 #include "runtime/check.h"
 #include "runtime/compile.h"
+#include "runtime/hook.h"
 #include "runtime/infile.h"
 
 static const char *outputs = "arg y : out float[64];\narg z : out float[64];\narg c : inout int[8] = zeros;\n";
@@ -276,6 +277,65 @@ static void test_infile_types(void **state)
     assert_non_null(strstr(why, "big-endian"));
 }
 
+/* random() as docs/language.md states it (data_fill, bit for bit the device's fill): an
+ * integer range includes both whole bounds and rounds fractional ones inward; floats
+ * are drawn in [min, max) in double and rounded to the element type, so a half can
+ * equal max. */
+static void test_random_as_documented(void **state)
+{
+    (void)state;
+    enum { N = 100000 };
+    static unsigned char bytes[N];
+    data_fill_spec all = {FILL_RANDOM, 3, 0.0, 255.0};
+    data_fill(bytes, DT_UINT8, N, &all);
+    int seen[256] = {0};
+    for (int i = 0; i < N; i++)
+        seen[bytes[i]]++;
+    for (int v = 0; v < 256; v++)
+        if (!seen[v])
+            fail_msg("uint8 random(0, 255) never gave %d", v); /* 0 and 255 both included */
+    static int32_t ints[N];
+    data_fill_spec frac = {FILL_RANDOM, 4, -0.5, 2.5};
+    data_fill(ints, DT_INT32, N, &frac);
+    int counts[3] = {0, 0, 0};
+    for (int i = 0; i < N; i++) {
+        if (ints[i] < 0 || ints[i] > 2)
+            fail_msg("random(-0.5, 2.5) gave %d", ints[i]);
+        counts[ints[i]]++;
+    }
+    for (int v = 0; v < 3; v++) /* each about a third */
+        assert_true(counts[v] > N / 3 - N / 30 && counts[v] < N / 3 + N / 30);
+    static uint16_t halves[N];
+    data_fill_spec unit = {FILL_RANDOM, 5, 0.0, 1.0};
+    data_fill(halves, DT_HALF, N, &unit);
+    int ones = 0;
+    for (int i = 0; i < N; i++) {
+        double v = data_get(halves, DT_HALF, (size_t)i);
+        assert_true(v >= 0.0 && v <= 1.0);
+        ones += v == 1.0;
+    }
+    assert_true(ones > 0); /* u > 1 - 2^-12 rounds to 1.0 in half: about 24 of 100,000 */
+}
+
+/* Which outputs a variant's last launch is checked for: those the resets cover (every
+ * buffer when there is a reset kernel). No kernel hook: nothing is loaded, no GPU. */
+static void test_which_buffers_are_reset(void **state)
+{
+    (void)state;
+    hook_spec specs[] = {{HOOK_ZEROS, 2, 0, NULL, NULL, {1, 1, 1}, {1, 1, 1}},
+                         {HOOK_INPUT, 0, 0, NULL, NULL, {1, 1, 1}, {1, 1, 1}}};
+    hook_set *h;
+    char err[256];
+    assert_int_equal(hook_prepare(&h, NULL, specs, 2, err, sizeof err), 0);
+    assert_true(hook_resets(h, 2));
+    assert_true(hook_resets(h, 0));
+    assert_false(hook_resets(h, 1));
+    assert_false(hook_resets(NULL, 0));
+    hook_free(h, NULL);
+    assert_int_equal(hook_prepare(&h, NULL, specs, 0, err, sizeof err), 0);
+    assert_null(h); /* no resets: no set */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -286,6 +346,8 @@ int main(void)
         cmocka_unit_test(test_check_kernels_compile),
         cmocka_unit_test(test_ulp_distance),
         cmocka_unit_test(test_infile_types),
+        cmocka_unit_test(test_random_as_documented),
+        cmocka_unit_test(test_which_buffers_are_reset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
