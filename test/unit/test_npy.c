@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -137,6 +138,34 @@ static void test_malformed_and_truncated(void **state)
     assert_non_null(strstr(err, "not an .npy file"));
 }
 
+/* Every prefix of a header, and every single byte of it changed to each of a few
+ * values, is parsed without reading past what it is given (run under ASan by the
+ * sanitizer build): refused, or accepted with a data offset within the file. */
+static void test_every_prefix_and_byte(void **state)
+{
+    (void)state;
+    unsigned char good[256];
+    size_t n = make(good, 2, "{'descr': '<u2', 'fortran_order': False, 'shape': (3, 5), }");
+    static const unsigned char values[] = {0, ' ', '\'', '(', ')', ',', '9', 'L', '}', 0xff};
+    npy_info info;
+    char err[256];
+    for (size_t len = 0; len <= n; len++) {
+        unsigned char *copy = malloc(len ? len : 1);
+        memcpy(copy, good, len);
+        int rc = npy_parse(copy, len, &info, err, sizeof err);
+        assert_true(len == n ? rc == 0 : rc == -1); /* only the whole header is whole */
+        free(copy);
+    }
+    for (size_t i = 0; i < n; i++)
+        for (size_t v = 0; v < sizeof values; v++) {
+            unsigned char copy[256];
+            memcpy(copy, good, n);
+            copy[i] = values[v];
+            if (npy_parse(copy, n, &info, err, sizeof err) == 0)
+                assert_true(info.data_offset <= n);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -144,6 +173,7 @@ int main(void)
         cmocka_unit_test(test_versions_two_and_three_and_shapes),
         cmocka_unit_test(test_fortran_order_layout),
         cmocka_unit_test(test_malformed_and_truncated),
+        cmocka_unit_test(test_every_prefix_and_byte),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
