@@ -103,8 +103,8 @@ int bench_set_hooks(bench *b, const hook_spec *specs, int n, char *err, size_t e
  * restored, outputs poisoned with 0xFF bytes), loads the binary, runs it once and, when
  * `ms` is given, compares the verified outputs with the reference's (when one is kept)
  * and times it: that checked run is timed too, as the race's first sample (meas_time);
- * when it was launched again, the verified outputs that are `out` buffers or reset are
- * compared once more after its last launch (issue 16: an output that changes from launch
+ * when it was launched again, the verified outputs that are reset, or are integer `out`
+ * buffers, are compared once more after its last launch (issue 16: an output that changes from launch
  * to launch is wrong). Fills *out. Returns -1 when the context is lost (a sticky error: nothing
  * more can run in it), else 0 whatever the outcome. */
 int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const meas_settings *ms,

@@ -131,8 +131,14 @@ int chk_run(meas_gpu *g, chk_kernel *c, CUdeviceptr got, CUdeviceptr want, size_
             char *err, size_t errsize)
 {
     memset(r, 0, sizeof *r);
-    unsigned long long init[3] = {0, c->mode == CHK_ULP ? ~0ull : 0, 0};
-    if (meas_upload(g, c->result, init, sizeof init, err, errsize) < 0)
+    /* The result words set on the kernel's own stream, so the kernel cannot start before
+     * they are (a pageable upload may still be in flight when cuMemcpyHtoD returns). */
+    drv *d = meas_driver(g);
+    CUstream st = meas_stream(g);
+    if (meas_check(g, d->cuMemsetD32Async(c->result, 0, 6, st), "the checker's result (cuMemsetD32Async)", err,
+                   errsize) < 0 ||
+        (c->mode == CHK_ULP && meas_check(g, d->cuMemsetD32Async(c->result + 8, 0xFFFFFFFFu, 2, st),
+                                          "the checker's result (cuMemsetD32Async)", err, errsize) < 0))
         return -1;
     unsigned long long count = n;
     size_t blocks = (n + 255) / 256;

@@ -72,8 +72,12 @@ static int constant_source(hook_set *h, meas_gpu *g, int i, const hook_buffer *b
     }
     for (size_t k = 0; k < count; k++)
         data_set(host, b->type, k, h->specs[i].constant);
+    /* Waited for: a pageable upload may still be in flight when cuMemcpyHtoD returns, and
+     * the copies from it run on the timing stream, which does not wait for the legacy one. */
     int rc = meas_alloc(g, b->bytes, &h->sources[i], err, errsize) < 0 ||
-                     meas_upload(g, h->sources[i], host, b->bytes, err, errsize) < 0
+                     meas_upload(g, h->sources[i], host, b->bytes, err, errsize) < 0 ||
+                     meas_check(g, meas_driver(g)->cuStreamSynchronize(NULL), "a reset's constant (upload)", err,
+                                errsize) < 0
                  ? -1
                  : 0;
     free(host);
