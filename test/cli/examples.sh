@@ -40,11 +40,11 @@ sys.exit(0 if d['valid'] == $want else 1)"
     check "$name.tune verifies its outputs (no warning)" bash -c "! grep -q 'warning' '$tmp/$name.err'"
 done
 
-# Issue 16's examples: the histogram reset before each launch (24 configurations: 5
-# block sizes x 5 items per thread, less 1024 x 16 over 8192 bytes a block) and the
+# Issue 16's examples: the histogram reset before each launch (15 configurations: 4
+# block sizes x 4 items per thread, less 128 x 4 under 1024 bytes a block) and the
 # float reduction verified by relative L2 norm (5 blocks x 4 items); both check, list
 # and compile every variant for sm_90.
-for pair in histogram:24 reduce_check:20; do
+for pair in histogram:15 reduce_check:20; do
     name=${pair%%:*}
     want=${pair##*:}
     spec=$src/examples/$name.tune
@@ -63,7 +63,7 @@ d = json.load(open('$tmp/$name.a.json'))
 sys.exit(0 if len(d) == $want and all(v['compiled'] and v['launchable'] for v in d) else 1)"
 done
 check "histogram.tune resets its bins and reduce_check.tune verifies with l2" bash -c \
-    "grep -q '^ *reset bins = zeros;' '$src/examples/histogram.tune' && grep -q ' l2 1e-6;' '$src/examples/reduce_check.tune'"
+    "grep -q '^ *reset bins = zeros;' '$src/examples/histogram.tune' && grep -q ' l2 1e-5;' '$src/examples/reduce_check.tune'"
 
 # Every variant of the seeds' specs compiles for sm_90 (the occupancy study's are also
 # allowed 'cannot launch': too many registers per block is part of the study).
