@@ -57,8 +57,8 @@ enum {
     CX_CTYPE = 4    /* a C type name (template arguments) */
 };
 
-/* The names init values are spelt with (random, constant, ramp, zeros), in that order. */
-enum { SEMA_NINIT_NAMES = 4 };
+/* The names init values are spelt with (random, constant, ramp, zeros, file), in that order. */
+enum { SEMA_NINIT_NAMES = 5 }; /* issue 16: file */
 extern const char *const sema_init_names[SEMA_NINIT_NAMES];
 
 /* is_num: whether t is a number (an int or a float). */

@@ -229,11 +229,11 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
         return;
     }
     int which = -1;
-    for (int i = 0; fname && i < 4; i++)
+    for (int i = 0; fname && i < SEMA_NINIT_NAMES; i++)
         if (strcmp(fname, sema_init_names[i]) == 0)
             which = i;
     if (which < 0) {
-        const char *best = fname ? suggest_best(fname, sema_init_names, 4) : NULL;
+        const char *best = fname ? suggest_best(fname, sema_init_names, SEMA_NINIT_NAMES) : NULL;
         span at = init->kind == EX_CALL ? init->u.call.name_loc : init->loc;
         if (best)
             diag_error(s->dl, at, "unknown initial contents '%s'; did you mean '%s'?", fname, best);
@@ -284,6 +284,9 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
         if (f[1])
             setting_float(s, f[1], -INFINITY, false, &arg->hi);
         arg->init = INIT_RAMP;
+    } else if (which == 4) { /* issue 16: `file` without its path (file("...") is handled above) */
+        diag_error(s->dl, init->loc, "file() takes one path, a string: file(\"a.npy\") or file(\"a.bin\")");
+        return;
     } else {
         if (args->len)
             diag_error(s->dl, init->loc, "zeros takes no settings");
