@@ -233,7 +233,12 @@ void sema_check_reset(sema *s, const ast_item *it)
         }
         kind = RESET_CONSTANT;
         constant = v->u.call.args.items[0].value;
-    } else if (v->kind == EX_NAME || v->kind == EX_CALL) {
+    } else if ((v->kind == EX_NAME && !sema_find_sym(s, fname) &&
+                suggest_best(fname, (const char *const[]){"zeros", "constant", "input"}, 3)) ||
+               (v->kind == EX_CALL && (strcmp(fname, "input") == 0 || strcmp(fname, "random") == 0 ||
+                                       strcmp(fname, "ramp") == 0 || strcmp(fname, "file") == 0 ||
+                                       suggest_best(fname, (const char *const[]){"zeros", "constant"}, 2)))) {
+        /* a word that is no value here; a let or an expression is a constant (below) */
         static const char *const words[] = {"zeros", "constant", "input"};
         const char *best = fname ? suggest_best(fname, words, 3) : NULL;
         span at = v->kind == EX_CALL ? v->u.call.name_loc : v->loc;
@@ -241,7 +246,8 @@ void sema_check_reset(sema *s, const ast_item *it)
             diag_error(s->dl, at, "unknown reset value '%s'; did you mean '%s'?", fname, best);
         else
             diag_error(s->dl, at, "a reset sets a buffer to zeros, constant(v), a number, or input (its initial "
-                       "contents)");
+                       "contents: to reset to random(), ramp() or file() contents, give the arg those and reset it "
+                       "to input)");
         return;
     } else {
         kind = RESET_CONSTANT; /* reset bins = 0; */
