@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "../tuner/tuner.h"
 
 /* The architecture to compile for: asked, else the first GPU's, else sm_90. */
 static const char *choose_arch(const cutune_analyze_options *opts, char *buf, size_t size)
@@ -69,5 +70,10 @@ int cutune_analyze(cutune_analyze_summary *summary, cutune_spec *spec, const cut
         return rc;
     rc = session_run_space(s, call_public, &p);
     session_close(s);
+    if (rc == CUTUNE_OK && !summary->interrupted) { /* issue 16: the spec's reset and checker kernels, as warnings */
+        int own = tuner_own_kernels_check(spec, summary->arch);
+        if (own == CUTUNE_ENOMEM || own == CUTUNE_EEVAL)
+            rc = own;
+    }
     return rc;
 }

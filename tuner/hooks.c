@@ -12,12 +12,15 @@
 #include "../runtime/compile.h"
 #include "tuner.h"
 
-/* Compiles kernel `name<targs>` of `file` with the spec's common options into *out (kept
- * by the caller). 0, or a status with a diagnostic on the spec at `loc`. */
-static int compile_own(tuner_gpu *g, const char *name, texpr *const *targs, int ntargs, bool has_targs,
-                       const char *file, span loc, const char *what, compile_output *out)
+/* Compiles kernel `name<targs>` of `file` with the spec's common options for `arch` into
+ * *out (kept by the caller). 0, or a status with a diagnostic on the spec at `loc` (an
+ * error, or a warning when `warn`: analyze without a GPU). */
+static int compile_for(cutune_spec *spec, const char *arch, bool warn, const char *name, texpr *const *targs,
+                       int ntargs, bool has_targs, const char *file, span loc, const char *what,
+                       compile_output *out)
 {
-    const model *m = g->m;
+    const model *m = spec->model;
+    void (*report)(diag_list *, span, const char *, ...) = warn ? diag_warning : diag_error;
     memset(out, 0, sizeof *out);
     arena *a = arena_new();
     if (!a)
@@ -30,7 +33,7 @@ static int compile_own(tuner_gpu *g, const char *name, texpr *const *targs, int 
     job.name_expression = plan_template_name(m, name, targs, ntargs, has_targs, NULL, a, &e);
     const char **opts = arena_alloc(a, sizeof(char *) * (size_t)(m->noptions + m->nincludes + 2));
     if (!job.name_expression || !opts) {
-        rc = job.name_expression ? CUTUNE_ENOMEM : spec_eval_failed(g->spec, &e);
+        rc = job.name_expression ? CUTUNE_ENOMEM : spec_eval_failed(spec, &e);
         goto done;
     }
     int nopts = 0;
@@ -40,7 +43,7 @@ static int compile_own(tuner_gpu *g, const char *name, texpr *const *targs, int 
         opts[nopts++] = arena_printf(a, "-I%s", m->includes[i]);
     source = sys_read_file(file, SYS_LIMIT_SOURCE, NULL);
     if (!source) {
-        diag_error(&g->spec->diags, loc, "cannot read the %s's file '%s': %s", what, file, sys_strerror(errno));
+        report(&spec->diags, loc, "cannot read the %s's file '%s': %s", what, file, sys_strerror(errno));
         rc = CUTUNE_EIO;
         goto done;
     }
@@ -50,14 +53,15 @@ static int compile_own(tuner_gpu *g, const char *name, texpr *const *targs, int 
     job.source = source;
     job.options = opts;
     job.noptions = nopts;
-    job.arch = g->arch;
+    job.arch = arch;
     char err[512];
     if (compile_run(&job, out, err, sizeof err) < 0) {
-        diag_error(&g->spec->diags, loc, "compiling the %s: %s", what, err);
+        report(&spec->diags, loc, "compiling the %s: %s", what, err);
         rc = CUTUNE_ECOMPILER;
     } else if (!out->ok) {
         char *log = compile_log_excerpt(out->log);
-        diag_error(&g->spec->diags, loc, "the %s does not compile:\n%s", what, log ? log : out->log);
+        report(&spec->diags, loc, "the %s '%s' does not compile for %s:\n%s", what, job.name_expression, arch,
+               log ? log : out->log);
         free(log);
         compile_output_free(out);
         rc = CUTUNE_ESPEC;
@@ -106,7 +110,8 @@ int tuner_hooks_prepare(tuner_gpu *g, char *err, size_t errsize)
         if (r->kind != RESET_KERNEL)
             continue;
         compile_output *out = &g->extra[g->nextra];
-        int rc = compile_own(g, r->kernel, r->targs, r->ntargs, r->has_targs, r->file, r->loc, "reset kernel", out);
+        int rc = compile_for(g->spec, g->arch, false, r->kernel, r->targs, r->ntargs, r->has_targs, r->file, r->loc,
+                             "reset kernel", out);
         if (rc == CUTUNE_OK)
             g->nextra++;
         if (rc == CUTUNE_OK)
@@ -120,8 +125,8 @@ int tuner_hooks_prepare(tuner_gpu *g, char *err, size_t errsize)
     }
     if (vf->present && vf->check == CHECK_KERNEL) {
         compile_output *out = &g->extra[g->nextra];
-        int rc = compile_own(g, vf->check_kernel, vf->check_targs, vf->check_ntargs, vf->check_has_targs,
-                             vf->check_file, vf->check_loc, "checker kernel", out);
+        int rc = compile_for(g->spec, g->arch, false, vf->check_kernel, vf->check_targs, vf->check_ntargs,
+                             vf->check_has_targs, vf->check_file, vf->check_loc, "checker kernel", out);
         if (rc != CUTUNE_OK)
             return rc;
         g->nextra++;
@@ -142,4 +147,33 @@ void tuner_hooks_free(tuner_gpu *g)
     g->extra = NULL;
     g->hooks = NULL;
     g->nextra = 0;
+}
+
+int tuner_own_kernels_check(cutune_spec *spec, const char *arch)
+{
+    const model *m = spec->model;
+    int failed = 0;
+    for (int i = 0; i < m->nresets; i++) {
+        const m_reset *r = &m->resets[i];
+        if (r->kind != RESET_KERNEL)
+            continue;
+        compile_output out;
+        int rc = compile_for(spec, arch, true, r->kernel, r->targs, r->ntargs, r->has_targs, r->file, r->loc,
+                             "reset kernel", &out);
+        if (rc == CUTUNE_ENOMEM || rc == CUTUNE_EEVAL)
+            return rc;
+        failed += rc != CUTUNE_OK;
+        compile_output_free(&out);
+    }
+    const m_verify *vf = &m->verify;
+    if (vf->present && vf->check == CHECK_KERNEL) {
+        compile_output out;
+        int rc = compile_for(spec, arch, true, vf->check_kernel, vf->check_targs, vf->check_ntargs,
+                             vf->check_has_targs, vf->check_file, vf->check_loc, "checker kernel", &out);
+        if (rc == CUTUNE_ENOMEM || rc == CUTUNE_EEVAL)
+            return rc;
+        failed += rc != CUTUNE_OK;
+        compile_output_free(&out);
+    }
+    return failed;
 }

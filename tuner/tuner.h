@@ -90,6 +90,12 @@ typedef struct tuner_gpu {
  * on the spec (a kernel that does not compile) or a message in err (the device). */
 int tuner_hooks_prepare(tuner_gpu *g, char *err, size_t errsize);
 
+/* tuner_own_kernels_check (issue 16, no GPU needed: analyze): compiles the spec's reset
+ * kernels and checker kernel for `arch` as tuning will, and adds a warning on the spec
+ * for each that does not (a GPU run would stop on it). Returns how many failed, or
+ * CUTUNE_ENOMEM / CUTUNE_EEVAL (a diagnostic on the spec). */
+int tuner_own_kernels_check(cutune_spec *spec, const char *arch);
+
 /* tuner_hooks_free: frees what tuner_hooks_prepare made; safe to call twice. */
 void tuner_hooks_free(tuner_gpu *g);
 
