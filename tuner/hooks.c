@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <xxhash.h>
 
 #include "../base/sys.h"
 #include "../compiler/eval.h"
@@ -176,4 +178,36 @@ int tuner_own_kernels_check(cutune_spec *spec, const char *arch)
         compile_output_free(&out);
     }
     return failed;
+}
+
+void tuner_inputs_identity(const model *m, char *hex, size_t size)
+{
+    hex[0] = '\0';
+    XXH3_state_t *h = NULL;
+    for (int i = 0; i < m->nargs; i++) {
+        const m_arg *a = &m->args[i];
+        if (a->init != INIT_FILE || !a->file)
+            continue;
+        if (!h && (!(h = XXH3_createState()) || XXH3_64bits_reset(h) != XXH_OK)) {
+            snprintf(hex, size, "unhashed");
+            XXH3_freeState(h);
+            return;
+        }
+        char *canon = sys_canonical_path(a->file);
+        const char *path = canon ? canon : a->file;
+        struct stat st;
+        long long parts[3] = {-1, -1, -1};
+        if (stat(path, &st) == 0) {
+            parts[0] = (long long)st.st_size;
+            parts[1] = (long long)st.st_mtim.tv_sec;
+            parts[2] = (long long)st.st_mtim.tv_nsec;
+        }
+        XXH3_64bits_update(h, path, strlen(path) + 1);
+        XXH3_64bits_update(h, parts, sizeof parts);
+        free(canon);
+    }
+    if (h) {
+        snprintf(hex, size, "%016llx", (unsigned long long)XXH3_64bits_digest(h));
+        XXH3_freeState(h);
+    }
 }

@@ -10,7 +10,8 @@
 #include "tuner.h"
 
 /* Opens the journal: its identity is the spec's text and --set overrides, the kernel
- * source, the device and the L2 flush setting, all of which change what is measured. */
+ * source, the device and the L2 flush setting, all of which change what is measured,
+ * and the input files (issue 16), when the spec reads any. */
 static int open_journal(tuner *t, const char *path, bool flush, const cutune_device *dev)
 {
     /* Every ordinal of this space is below the bound: listing positions when the valid
@@ -53,6 +54,12 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
     free(kernel);
     json_t *identity = json_pack("{s:s, s:s, s:s, s:s, s:b}", "spec", spec_hex, "kernel", kernel_hex, "device",
                                  dev->name, "arch", t->gpu.arch, "flush_l2", flush);
+    char inputs_hex[32]; /* issue 16: the input files, when the spec reads any */
+    tuner_inputs_identity(t->m, inputs_hex, sizeof inputs_hex);
+    if (identity && inputs_hex[0] && json_object_set_new(identity, "inputs", json_string(inputs_hex)) < 0) {
+        json_decref(identity);
+        identity = NULL;
+    }
     char err[600];
     int rc = identity ? journal_open(&t->journal, path, identity, bound, t->opts->fresh, err, sizeof err) : -1;
     json_decref(identity);

@@ -96,6 +96,11 @@ int tuner_hooks_prepare(tuner_gpu *g, char *err, size_t errsize);
  * CUTUNE_ENOMEM / CUTUNE_EEVAL (a diagnostic on the spec). */
 int tuner_own_kernels_check(cutune_spec *spec, const char *arch);
 
+/* tuner_inputs_identity (issue 16): a hash of the spec's input files as they are now
+ * (canonical path, size, modification time) into hex, "" when it reads none: part of
+ * the journal's identity, so a run resumed after a data file changed starts afresh. */
+void tuner_inputs_identity(const model *m, char *hex, size_t size);
+
 /* tuner_hooks_free: frees what tuner_hooks_prepare made; safe to call twice. */
 void tuner_hooks_free(tuner_gpu *g);
 

@@ -12,6 +12,7 @@
 #include "runtime/compile.h"
 #include "runtime/hook.h"
 #include "runtime/infile.h"
+#include "tuner/tuner.h"
 
 static const char *outputs = "arg y : out float[64];\narg z : out float[64];\narg c : inout int[8] = zeros;\n";
 
@@ -277,6 +278,37 @@ static void test_infile_types(void **state)
     assert_non_null(strstr(why, "big-endian"));
 }
 
+/* The journal's identity holds the input files as they are: a changed file changes it,
+ * a spec without file inputs adds nothing. */
+static void test_inputs_identity(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cutune_ident_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    write_file(dir, "k.cu", "", 0);
+    char raw[4096] = {0};
+    write_file(dir, "a.bin", raw, 1024);
+    checked *c = check_files(dir, "arg a : in float[256] = file(\"a.bin\");");
+    assert_non_null(c->m);
+    char one[32], again[32], other[32];
+    tuner_inputs_identity(c->m, one, sizeof one);
+    tuner_inputs_identity(c->m, again, sizeof again);
+    assert_int_equal(strlen(one), 16);
+    assert_string_equal(one, again);
+    write_file(dir, "a.bin", raw, 2048); /* the data changed (here, its size) */
+    tuner_inputs_identity(c->m, other, sizeof other);
+    assert_string_not_equal(one, other);
+    checked_free(c);
+    c = check_files(dir, "arg a : in float[256] = random();");
+    assert_non_null(c->m);
+    tuner_inputs_identity(c->m, one, sizeof one);
+    assert_string_equal(one, "");
+    checked_free(c);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* random() as docs/language.md states it (data_fill, bit for bit the device's fill): an
  * integer range includes both whole bounds and rounds fractional ones inward; floats
  * are drawn in [min, max) in double and rounded to the element type, so a half can
@@ -347,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_ulp_distance),
         cmocka_unit_test(test_infile_types),
         cmocka_unit_test(test_random_as_documented),
+        cmocka_unit_test(test_inputs_identity),
         cmocka_unit_test(test_which_buffers_are_reset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
