@@ -7,16 +7,23 @@
 #include "internal.h"
 #include "../tuner/tuner.h"
 
-/* The architecture to compile for: asked, else the first GPU's, else sm_90. */
-static const char *choose_arch(const cutune_analyze_options *opts, char *buf, size_t size)
+/* The architecture to compile for: asked, else the first GPU's, else sm_90; *dv gets
+ * the device attributes' values to go with it (the GPU's, else the arch's table; an
+ * arch without a table keeps the values the spec was checked with, dv->v[DA_CC] 0). */
+static const char *choose_arch(const cutune_analyze_options *opts, char *buf, size_t size, dev_values *dv)
 {
-    if (opts && opts->arch)
+    memset(dv, 0, sizeof *dv);
+    if (opts && opts->arch) {
+        api_device_values_for_arch(dv, opts->arch);
         return opts->arch;
+    }
     cutune_device dev;
     if (cutune_device_get(&dev, 0) == CUTUNE_OK) {
+        dev_values_from_device(dv, &dev);
         snprintf(buf, size, "%s", dev.arch);
         return buf;
     }
+    api_device_values_for_arch(dv, "sm_90");
     return "sm_90";
 }
 
@@ -34,8 +41,12 @@ static int open_session(session **out, cutune_spec *spec, const cutune_analyze_o
         return CUTUNE_EINVAL;
     }
     char arch[32];
-    int rc = session_open(out, spec->model, &spec->diags, choose_arch(opts, arch, sizeof arch), opts, keep_binaries,
-                          summary);
+    dev_values dv;
+    const char *target = choose_arch(opts, arch, sizeof arch, &dv);
+    int rc = dv.v[DA_CC] ? api_spec_recheck(spec, &dv) : CUTUNE_OK;
+    if (rc < 0)
+        return rc;
+    rc = session_open(out, spec->model, &spec->diags, target, opts, keep_binaries, summary);
     if (rc < 0)
         return rc;
     uint64_t limit = opts ? opts->limit : 0;

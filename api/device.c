@@ -112,6 +112,10 @@ static void ask_driver(int ordinal, answer *a)
         out->smem_reserved_per_block = dev->smem_reserved_per_block;
         out->l2_bytes = dev->l2_bytes;
         out->driver_version = drv_version(d);
+        out->warp_size = dev->warp_size;
+        out->max_threads_per_block = dev->max_threads_per_block;
+        out->regs_per_block = dev->regs_per_block;
+        out->smem_per_block = dev->smem_per_block;
     }
     drv_close(d);
 }

@@ -13,6 +13,11 @@ int cutune_emit_header(char **out, cutune_spec *spec, const cutune_tune_result *
     *out = NULL;
     if (spec && !cutune_spec_ok(spec))
         return err_set(CUTUNE_EINVAL, "cutune_emit_header: the spec has errors");
+    /* The spec's device attributes as entry 0's run had them (its functions of the
+     * problem size are written with them). */
+    int rc = spec && nresults > 0 ? api_spec_recheck_recorded(spec, cutune_tune_device(results[0])) : CUTUNE_OK;
+    if (rc < 0)
+        return rc;
     return emit_header(out, spec, results, nresults, opts);
 }
 

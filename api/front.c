@@ -97,6 +97,19 @@ static int spec_compile(cutune_spec *spec, const cutune_load_options *opts)
         return rc;
     so.overrides = ov;
     so.skip_file_checks = opts && opts->skip_file_checks;
+    spec->checked_with = so;
+    dev_values dv; /* the device attributes' values: the device given, else the arch's table */
+    if (opts && opts->device) {
+        dev_values_from_device(&dv, opts->device);
+    } else if (api_device_values_for_arch(&dv, opts ? opts->arch : NULL) < 0) {
+        strbuf known = STRBUF_INIT;
+        for (const char *const *n = cutune_arch_list(); *n; n++)
+            sb_printf(&known, "%s%s", n == cutune_arch_list() ? "" : ", ", *n);
+        diag_error_noloc(&spec->diags, "unknown architecture '%s' (known: %s)", opts->arch, sb_cstr(&known));
+        sb_free(&known);
+        return CUTUNE_EINVAL;
+    }
+    so.device = &dv;
     if (sema_check(&spec->model, spec->arena, spec->ast, &so, &spec->diags) < 0)
         return spec->diags.out_of_memory ? CUTUNE_ENOMEM : CUTUNE_ESPEC;
     /* A malformed --set is an error too, though the spec itself checked. */

@@ -12,6 +12,21 @@
 #include "../lang/diag.h"
 #include "../tuner/session.h"
 
+/* ---- api/spec_device.c: the device attributes a spec reads ---------------------- */
+
+/* api_device_values_for_arch: the assumed values of architecture `arch` (NULL: sm_90)
+ * from runtime/occupancy's tables; 0, or -1 for an architecture they do not know. */
+int api_device_values_for_arch(dev_values *out, const char *arch);
+
+/* api_spec_recheck: makes the spec's model hold `dv`'s values. When the spec reads a
+ * device attribute whose value differs, the spec is checked again with them (its model
+ * replaced; errors, if any, added to its diagnostics: CUTUNE_ESPEC). CUTUNE_OK. */
+int api_spec_recheck(cutune_spec *spec, const dev_values *dv);
+
+/* api_spec_recheck_recorded: api_spec_recheck with the attributes a results file
+ * recorded of its device; nothing when it recorded none (written before they were). */
+int api_spec_recheck_recorded(cutune_spec *spec, const cutune_device *recorded);
+
 
 
 

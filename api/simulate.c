@@ -24,6 +24,15 @@ int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *resu
     sspace *sp = NULL;
     cutune_tune_result *recording = NULL;
     int rc;
+    /* The space as the recorded run had it: the spec checked with its device's attributes
+     * (a file that cannot be read is reported by the load below). */
+    if (cutune_results_load(&recording, results_path) == CUTUNE_OK) {
+        rc = api_spec_recheck_recorded(spec, cutune_tune_device(recording));
+        cutune_tune_result_free(recording);
+        recording = NULL;
+        if (rc < 0)
+            return rc;
+    }
     if (sspace_new(&sp, spec->model, 0, err, sizeof err) < 0) {
         diag_error_noloc(&spec->diags, "%s", err);
         return CUTUNE_EEVAL;

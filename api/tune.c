@@ -6,6 +6,7 @@
 #include "../base/sys.h"
 #include "../runtime/compile.h"
 #include "../tuner/tuner.h"
+#include "internal.h"
 
 int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_options *opts)
 {
@@ -24,6 +25,11 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
         diag_error_noloc(&spec->diags, "NVRTC cannot compile for this GPU's architecture %s", dev.arch);
         return CUTUNE_ECOMPILER;
     }
+    dev_values dv; /* the device attributes the spec reads: this GPU's, before the space is counted */
+    dev_values_from_device(&dv, &dev);
+    if ((rc = api_spec_recheck(spec, &dv)) < 0)
+        return rc;
+    m = spec->model;
     cutune_space_size size;
     if ((rc = cutune_space_count(&size, spec)) < 0)
         return rc; /* an expression that fails, or an empty space: a diagnostic says which */

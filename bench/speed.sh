@@ -15,7 +15,11 @@
 # repetitions x batch + warm-ups, mean over timed variants, when the results say), the
 # bound max(Σ compile / threads, GPU time) and wall's ratio to it, and Kernel Tuner
 # 1.4.0's wall on the same space (issue 15's measurement on the H100, not ours)
-# divided by ours. Then the winner of each run, so that stability shows.
+# divided by ours; from the results' timeline (started_s, gpu_seconds), idle_s: the
+# time the GPU thread waited between the first variant's start and the last one's end
+# (on compiles, the journal, the strategy), and tail_s: the run's time after the last
+# variant's first run ended (the final race, the results, the header); twins: variants
+# not run (same code and launch). Then the winner of each run, so that stability shows.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 runs=1
@@ -40,7 +44,7 @@ spaces=(
 )
 [ -z "${SPACES:-}" ] || read -r -a only <<<"$SPACES" # SPACES="sum_matrix sgemm": only those
 
-printf '%-10s %3s %8s %7s %9s %7s %8s %9s %9s %8s %7s %7s  %s\n' space run wall_s rss_MB compile_s threads gpu_s first_s launches bound_s /bound KT/us winner
+printf '%-10s %3s %8s %7s %9s %7s %8s %9s %9s %8s %7s %7s %7s %7s %6s  %s\n' space run wall_s rss_MB compile_s threads gpu_s first_s launches bound_s /bound KT/us idle_s tail_s twins winner
 for entry in "${spaces[@]}"; do
     read -r name spec kt extra <<<"$entry"
     if [ -n "${only:-}" ] && [[ " ${only[*]} " != *" $name "* ]]; then
@@ -72,12 +76,21 @@ mean_launches = sum(launches(r) for r in timed) / len(timed) if timed else 0
 first = s.get("first_variant_seconds")
 best = d["results"][s["best"]] if s.get("best", -1) >= 0 else None
 win = " ".join(f"{k}={v}" for k, v in best["params"].items()) if best else "-"
+# The GPU thread's timeline (started_s, gpu_seconds): the time it waited between the
+# first variant's start and the last one's end, and what came after the last end.
+ran = sorted((r["started_s"], r.get("gpu_seconds") or 0) for r in d["results"] if r.get("started_s"))
+idle = tail = float("nan")
+if ran:
+    end = max(a + g for a, g in ran)
+    idle = (end - ran[0][0]) - sum(g for _, g in ran)
+    tail = s["wall_seconds"] - end
+twins = s.get("twins", 0)
 if best and best.get("objective") is not None:
     win += f" ({best['objective']:.6g})"
 ktr = f"{float(kt) / wall:.2f}" if kt != "-" else "-"
 print(f"{name:<10} {run:>3} {wall:8.2f} {int(rss) / 1024:7.0f} {s['compile_seconds']:9.2f} {threads:7d} "
       f"{s['gpu_seconds']:8.2f} {first if first is not None else '-':>9} {mean_launches:8.1f} {bound:8.2f} "
-      f"{wall / bound:7.2f} {ktr:>7}  {win}")
+      f"{wall / bound:7.2f} {ktr:>7} {idle:7.2f} {tail:7.2f} {twins:6d}  {win}")
 PY
     done
 done

@@ -40,7 +40,20 @@ typedef struct cli_common {
     int nset;
     int color;          /* 1: colour diagnostics */
     bool quiet;
+    const char *arch;   /* --arch: the architecture whose device attributes the spec reads
+                           (NULL: sm_90); analyze and tune also compile for it */
 } cli_common;
+
+/* --arch for check and list (analyze and tune take it with their compile options). */
+#define CLI_OPT_ARCH 1002
+
+/* cli_print_device_attrs: when the spec reads device attributes (sm_count, ...), one
+ * line on `f` under `label` naming their values and where they come from, saying
+ * plainly when they were assumed (no GPU read). Nothing otherwise. */
+void cli_print_device_attrs(const cutune_spec *spec, FILE *f, const char *label);
+
+/* cli_reads_device: whether the spec's expressions read any device attribute. */
+bool cli_reads_device(const cutune_spec *spec);
 
 /* cli_common_option: handles --set/--color/--quiet for getopt_long loops (opt is the
  * option's value from the table built with CLI_COMMON_OPTIONS). Returns 1 when handled,

@@ -111,6 +111,7 @@ cutune_spec *cli_load(const char *path, const cli_common *c, int *exit_code)
     memset(&opts, 0, sizeof opts);
     opts.set = c->set;
     opts.nset = c->nset;
+    opts.arch = c->arch;
     cutune_spec *spec = NULL;
     int rc = cutune_spec_load_file(&spec, path, &opts);
     if (!spec) {
@@ -198,4 +199,29 @@ int cli_usage_error(const char *sub, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\n(see: cutune help%s%s)\n", sub ? " " : "", sub ? sub : "");
     return EXIT_USAGE;
+}
+
+void cli_print_device_attrs(const cutune_spec *spec, FILE *f, const char *label)
+{
+    int any = 0;
+    for (int i = 0; i < cutune_device_attr_count(); i++) {
+        if (!cutune_spec_device_attr_used(spec, i))
+            continue;
+        fprintf(f, "%s%s %lld", any ? ", " : label, cutune_device_attr_name(i), cutune_spec_device_attr_value(spec, i));
+        any = 1;
+    }
+    if (!any)
+        return;
+    if (cutune_spec_device_assumed(spec))
+        fprintf(f, "  (assumed, no GPU read: %s; --arch picks another)\n", cutune_spec_device_source(spec));
+    else
+        fprintf(f, "  (read from %s)\n", cutune_spec_device_source(spec));
+}
+
+bool cli_reads_device(const cutune_spec *spec)
+{
+    for (int i = 0; i < cutune_device_attr_count(); i++)
+        if (cutune_spec_device_attr_used(spec, i))
+            return true;
+    return false;
 }

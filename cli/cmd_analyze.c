@@ -223,6 +223,7 @@ int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyz
             fprintf(stderr, "; best theoretical occupancy %.0f%% (%llu variant%s)", av.best_occupancy * 100,
                     (unsigned long long)av.best_occupancy_count, av.best_occupancy_count == 1 ? "" : "s");
         fprintf(stderr, "\n");
+        cli_print_device_attrs(spec, stderr, "device attributes: ");
         if (sum.cache_dir)
             fprintf(stderr, "cache: %s\n", sum.cache_dir);
         if (sum.cache_warning)
@@ -332,6 +333,7 @@ int cmd_analyze(int argc, char **argv)
         code = cli_usage_error("analyze", optind >= argc ? "which spec? (cutune analyze SPEC)" : "one spec at a time");
         goto done;
     }
+    c.arch = o.arch;
     cutune_spec *spec = cli_load(argv[optind], &c, &code);
     if (spec) {
         cli_analysis a;

@@ -96,6 +96,20 @@ int cli_space_summary(cutune_spec *spec, const cli_common *c, int json)
         }
         json_object_set_new(root, "count_seconds", json_real(seconds));
         json_object_set_new(root, "search", json_string(cutune_spec_strategy(spec)));
+        json_t *attrs = json_object();
+        for (int i = 0; i < cutune_device_attr_count(); i++)
+            if (cutune_spec_device_attr_used(spec, i))
+                json_object_set_new(attrs, cutune_device_attr_name(i),
+                                    json_integer((json_int_t)cutune_spec_device_attr_value(spec, i)));
+        if (json_object_size(attrs)) {
+            json_t *dev = json_object();
+            json_object_set_new(dev, "attributes", attrs);
+            json_object_set_new(dev, "assumed", json_boolean(cutune_spec_device_assumed(spec)));
+            json_object_set_new(dev, "source", json_string(cutune_spec_device_source(spec)));
+            json_object_set_new(root, "device", dev);
+        } else {
+            json_decref(attrs);
+        }
         char *text = json_dumps(root, JSON_INDENT(2));
         json_decref(root);
         if (!text)
@@ -120,6 +134,7 @@ int cli_space_summary(cutune_spec *spec, const cli_common *c, int json)
                cli_format_count(n, raw, sizeof raw), n == 1 ? " " : "s", cutune_spec_param_route(spec, i), vals);
     }
     printf("constraints  %d\n", cutune_spec_constraint_count(spec));
+    cli_print_device_attrs(spec, stdout, "device       ");
     cli_format_count(size.raw, raw, sizeof raw);
     cli_format_count(size.valid, valid, sizeof valid);
     double share = size.raw ? 100.0 * (double)size.valid / (double)size.raw : 0.0;
@@ -146,6 +161,7 @@ int cmd_check(int argc, char **argv)
     static const struct option longopts[] = {
         CLI_COMMON_OPTIONS,
         {"format", required_argument, NULL, 'f'},
+        {"arch", required_argument, NULL, CLI_OPT_ARCH},
         {NULL, 0, NULL, 0},
     };
     int opt, code = EXIT_OK;
@@ -158,6 +174,10 @@ int cmd_check(int argc, char **argv)
         }
         if (handled)
             continue;
+        if (opt == CLI_OPT_ARCH) {
+            c.arch = optarg;
+            continue;
+        }
         if (opt == 'f' && (strcmp(optarg, "json") == 0 || strcmp(optarg, "text") == 0)) {
             json = strcmp(optarg, "json") == 0;
             continue;

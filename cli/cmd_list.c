@@ -113,6 +113,7 @@ int cmd_list(int argc, char **argv)
         CLI_COMMON_OPTIONS,
         {"format", required_argument, NULL, 'f'},
         {"limit", required_argument, NULL, 'n'},
+        {"arch", required_argument, NULL, CLI_OPT_ARCH},
         {NULL, 0, NULL, 0},
     };
     int opt, code = EXIT_OK;
@@ -125,6 +126,10 @@ int cmd_list(int argc, char **argv)
         }
         if (handled)
             continue;
+        if (opt == CLI_OPT_ARCH) {
+            c.arch = optarg;
+            continue;
+        }
         if (opt == 'f') {
             if (strcmp(optarg, "table") == 0)
                 fmt = FMT_TABLE;
@@ -153,6 +158,8 @@ int cmd_list(int argc, char **argv)
     cutune_spec *spec = cli_load(argv[optind], &c, &code);
     if (spec) {
         int seen = cutune_spec_diagnostic_count(spec);
+        if (!c.quiet)
+            cli_print_device_attrs(spec, stderr, "device attributes: ");
         code = list_spec(spec, &c, fmt, limit);
         cli_print_new_diagnostics(spec, &c, &seen);
         cutune_spec_free(spec);

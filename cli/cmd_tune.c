@@ -188,6 +188,7 @@ int cmd_tune(int argc, char **argv)
         {"journal", required_argument, NULL, 'J'},
         {"timeout", required_argument, NULL, 'T'},
         {"fresh", no_argument, NULL, 'R'},
+        {"run-twins", no_argument, NULL, 'W'},
         {"flush-l2", no_argument, NULL, 'F'},
         {"no-flush-l2", no_argument, NULL, 'G'},
         {"header", required_argument, NULL, 'H'},
@@ -250,6 +251,7 @@ int cmd_tune(int argc, char **argv)
             }
             break;
         case 'R': t.fresh = 1; break;
+        case 'W': t.run_twins = 1; break;
         case 'F': t.flush_l2 = 1; break;
         case 'G': t.flush_l2 = 0; break;
         case 'H': header_path = optarg; break;
@@ -261,9 +263,23 @@ int cmd_tune(int argc, char **argv)
         code = cli_usage_error("tune", optind >= argc ? "which spec? (cutune SPEC)" : "one spec at a time");
         goto done;
     }
+    c.arch = o.arch; /* without a GPU, the device attributes are this arch's (with one, the GPU's) */
     cutune_spec *spec = cli_load(argv[optind], &c, &code);
     if (!spec)
         goto done;
+    if (cli_reads_device(spec)) { /* on a GPU, its values in the summary rather than the table's */
+        cutune_device gpu_dev;
+        if (cutune_device_get(&gpu_dev, t.device) == CUTUNE_OK) {
+            int seen_dev = cutune_spec_diagnostic_count(spec);
+            int rc_dev = cutune_spec_set_device(spec, &gpu_dev);
+            cli_print_new_diagnostics(spec, &c, &seen_dev);
+            if (rc_dev < 0) {
+                code = cli_exit_for_status(rc_dev);
+                cutune_spec_free(spec);
+                goto done;
+            }
+        }
+    }
     code = cli_space_summary(spec, &c, 0);
     int devices = 0;
     bool gpu = code == EXIT_OK && cutune_device_count(&devices) == CUTUNE_OK && devices > 0;
@@ -289,6 +305,8 @@ int cmd_tune(int argc, char **argv)
         int rc = cutune_tune(&r, spec, &t);
         bool interrupted = r && cutune_tune_summary_of(r)->interrupted;
         cli_print_new_diagnostics(spec, &c, &seen);
+        if (r && !c.quiet)
+            cli_print_device_attrs(spec, stderr, "device attributes: ");
         if (rc == CUTUNE_ENODEV && !r)
             fprintf(stderr, "cutune: %s\n", cutune_last_error());
         if (r) {
@@ -306,6 +324,10 @@ int cmd_tune(int argc, char **argv)
             if (ce.all)
                 fprintf(stderr, " (%llu of them did not compile)", (unsigned long long)ce.all);
             fprintf(stderr, "\n");
+            if (s->twins)
+                fprintf(stderr, "%llu variants not run: the same machine code, launch and arguments as one that "
+                                "ran, whose figures they share (same_code_as; --run-twins runs them)\n",
+                        (unsigned long long)s->twins);
             /* compiled and cached: binaries made by NVRTC now, or read from the cache */
             fprintf(stderr, "wall %.2f s: compile %.2f s of NVRTC time on %d threads (%llu compiled, %llu cached), GPU "
                             "%.2f s (%.2f s timing); %.1f variants/s; %.2fx the bound max(compile/threads, GPU)\n",

@@ -47,6 +47,8 @@ static const command commands[] = {
      "                      outcome is appended and synced as it happens; a later run of\n"
      "                      the same spec on the same device resumes from it\n"
      "  --fresh             discard an existing journal instead of resuming it\n"
+     "  --run-twins         also run variants whose machine code, launch and arguments\n"
+     "                      equal those of one already run (by default they share its figures)\n"
      "  --timeout S         a variant's time limit: a hang is killed and recorded\n"
      "                      (default: the spec's measure(timeout), else derived from the\n"
      "                      reference's time, at least 10 s)\n"
@@ -69,7 +71,9 @@ static const command commands[] = {
      "params, constraints and the size of its space (raw combinations, and valid\n"
      "configurations, counted without listing them).\n"
      "\n"
-     "  --format text|json  the summary's format (default text)\n"},
+     "  --format text|json  the summary's format (default text)\n"
+     "  --arch sm_XX        the architecture whose device attributes (sm_count, ...) the\n"
+     "                      spec reads, from cutune's table (default sm_90; printed as assumed)\n"},
     {"list", cmd_list, "list the valid configurations and their variants",
      "usage: cutune list SPEC [--limit N] [--format table|csv|json] [options]\n"
      "\n"
@@ -78,7 +82,8 @@ static const command commands[] = {
      "kernel name expression, and the -D macros and compile options its variant gets.\n"
      "\n"
      "  --limit N           stop after N configurations (0: all; the default)\n"
-     "  --format FORMAT     table (default), csv, or json (an array of objects)\n"},
+     "  --format FORMAT     table (default), csv, or json (an array of objects)\n"
+     "  --arch sm_XX        the architecture whose device attributes the spec reads (default sm_90)\n"},
     {"analyze", cmd_analyze, "compile every variant: registers, memory, spills, occupancy",
      "usage: cutune analyze SPEC [--arch sm_XX] [--jobs N] [--limit N] [--format table|csv|json]\n"
      "                           [--cache-dir DIR] [--no-cache] [options]\n"

@@ -9,6 +9,7 @@
 
 #include "../lang/ast.h"
 #include "../lang/diag.h"
+#include "device.h"
 #include "value.h"
 
 enum { MODEL_MAX_PARAMS = 64 };
@@ -96,6 +97,8 @@ typedef struct m_param {
     ast_route_kind route;
     const char *macro;       /* ROUTE_DEFINE: the macro name */
     const char *option_fmt;  /* ROUTE_OPTION: format with {} (NULL: the value is the option) */
+    bool option_switch;      /* ROUTE_OPTION of bool values with a format without {}: the
+                                option is given when the value is true, nothing when false */
     bool has_default;
     uint64_t default_index;
 } m_param;
@@ -106,6 +109,8 @@ typedef struct m_let {
     texpr *expr;             /* folded to TX_CONST when it depends on no param */
     vtype type;
     bool overridden;         /* set from outside (e.g. --set nx=4096) */
+    const char *macro;       /* `as define`: passed to every variant as -DMACRO=value (NULL: not) */
+    span macro_loc;          /* the macro's name, or the `define` keyword when it is the let's */
 } m_let;
 
 typedef struct m_require {
@@ -283,6 +288,11 @@ typedef struct model {
     m_search search;
     m_measure measure;
     m_emit emit;
+    /* The device attributes (compiler/device.h): the values this model was checked with
+     * (folded into its expressions as constants) and which of them it reads (a bit per
+     * dev_attr; 0: the model does not depend on the device). */
+    dev_values device;
+    uint32_t device_used;
     m_reset *resets;           /* issue 16: in the order written */
     int nresets;
 } model;

@@ -94,6 +94,11 @@ int plan_variant(const model *m, const value *values, arena *a, variant *out, ev
             break;
         }
         case ROUTE_OPTION: {
+            if (p->option_switch) { /* on/off: the option when true, nothing when false */
+                if (v.type == VT_BOOL && v.u.b)
+                    PUSH_OR_FAIL(out->options, out->noptions, cap_options, p->option_fmt);
+                break;
+            }
             const char *t = text_of(a, v, true); /* compiler flags spell bools: -ftz=true */
             if (!t)
                 goto oom;
@@ -110,6 +115,16 @@ int plan_variant(const model *m, const value *values, arena *a, variant *out, ev
         default:
             break;
         }
+    }
+    for (int i = 0; i < m->nlets; i++) { /* lets `as define`: -DMACRO=value, per variant when derived */
+        const m_let *l = &m->lets[i];
+        if (!l->macro)
+            continue;
+        value v;
+        if (eval_expr(l->expr, &env, &v, err) < 0)
+            return fail_for(m, values, err);
+        const char *t = text_of(a, v, false);
+        PUSH_OR_FAIL(out->defines, out->ndefines, cap_defines, t ? arena_printf(a, "-D%s=%s", l->macro, t) : NULL);
     }
     static const char *const axis[] = {"x", "y", "z"};
     out->block_dims = m->block_dims;

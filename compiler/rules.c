@@ -90,8 +90,51 @@ static void check_verify(const model *m, diag_list *dl)
     }
 }
 
+/* A let `as define` is one more -D for every variant: its macro may not be a param's,
+ * another such let's or one a base option defines (nvrtc would get -DX twice), and its
+ * value must fit on a -D line. */
+static void check_let_macros(const model *m, const ast_spec *spec, diag_list *dl)
+{
+    for (int i = 0; i < m->nlets; i++) {
+        const m_let *l = &m->lets[i];
+        if (!l->macro || !l->expr || l->expr->type == VT_ERROR)
+            continue;
+        if (l->expr->kind == TX_CONST && l->expr->type == VT_STRING && strchr(l->expr->u.k.u.s, '\n'))
+            diag_error(dl, l->macro_loc, "let '%s' is 'as define' but its value contains a newline, which a -D "
+                       "macro cannot carry", l->name);
+        bool clash = false;
+        for (int j = 0; j < m->nparams && !clash; j++) {
+            const m_param *p = &m->params[j];
+            if (p->route != ROUTE_DEFINE || !p->macro || strcmp(p->macro, l->macro) != 0)
+                continue;
+            diag_error(dl, l->macro_loc, "let '%s' and param '%s' both define the macro %s; give the let another "
+                       "(as define OTHER_NAME)", l->name, p->name, l->macro);
+            diag_note(dl, true, macro_loc(spec, p), "'%s' defines %s here", p->name, p->macro);
+            clash = true;
+        }
+        for (int j = 0; j < i && !clash; j++) {
+            const m_let *o = &m->lets[j];
+            if (!o->macro || strcmp(o->macro, l->macro) != 0)
+                continue;
+            diag_error(dl, l->macro_loc, "lets '%s' and '%s' both define the macro %s", o->name, l->name, l->macro);
+            diag_note(dl, true, o->macro_loc, "'%s' defines %s here", o->name, o->macro);
+            clash = true;
+        }
+        for (int j = 0; j < m->noptions && !clash; j++) {
+            const char *opt = m->options[j];
+            size_t len = strncmp(opt, "-D", 2) == 0 ? strcspn(opt + 2, "=") : 0;
+            if (len && strlen(l->macro) == len && strncmp(l->macro, opt + 2, len) == 0) {
+                diag_error(dl, l->macro_loc, "let '%s' defines %s, which the option \"%s\" defines too", l->name,
+                           l->macro, opt);
+                clash = true;
+            }
+        }
+    }
+}
+
 void rules_check(const model *m, const ast_spec *spec, diag_list *dl)
 {
     check_macros(m, spec, dl);
+    check_let_macros(m, spec, dl);
     check_verify(m, dl);
 }

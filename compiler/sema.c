@@ -50,11 +50,14 @@ static void declare(sema *s, const char *name, span loc, sym_kind kind, int inde
     if (old) {
         if (old->kind == SYM_TIME)
             diag_error(s->dl, loc, "'%s' is a built-in name (the measured time); choose another name", name);
+        else if (old->kind == SYM_DEVICE)
+            diag_error(s->dl, loc, "'%s' is a built-in name (the device attribute: %s); choose another name", name,
+                       dev_attr_what((dev_attr)old->index));
         else if (old->kind == kind)
             diag_error(s->dl, loc, "duplicate %s '%s'", sym_kind_name(kind), name);
         else
             diag_error(s->dl, loc, "'%s' is already declared as a %s", name, sym_kind_name(old->kind));
-        if (old->kind != SYM_TIME)
+        if (old->kind != SYM_TIME && old->kind != SYM_DEVICE)
             diag_note(s->dl, true, old->loc, "'%s' was first declared here", name);
         return;
     }
@@ -106,6 +109,11 @@ static void collect(sema *s)
         if (ARENA_PUSH(s->a, s->syms, s->nsyms, s->capsyms, t) < 0)
             s->oom = true;
     }
+    for (int i = 0; i < DA_COUNT; i++) { /* the device attributes: built in, like the time */
+        sym t = {dev_attr_name((dev_attr)i), {0, 0}, SYM_DEVICE, i, 1.0};
+        if (ARENA_PUSH(s->a, s->syms, s->nsyms, s->capsyms, t) < 0)
+            s->oom = true;
+    }
     for (int i = 0; i < sp->len; i++) {
         const ast_item *it = sp->items[i];
         if (it->kind == IT_PARAM) {
@@ -125,6 +133,10 @@ static void collect(sema *s)
             m_let *l = &m->lets[m->nlets];
             l->name = it->u.let.name.name;
             l->loc = it->u.let.name.loc;
+            if (it->u.let.as_define) {
+                l->macro = it->u.let.define.name ? it->u.let.define.name : l->name;
+                l->macro_loc = it->u.let.define.name ? it->u.let.define.loc : it->u.let.define_loc;
+            }
             s->let_items[m->nlets] = it;
             declare(s, l->name, l->loc, SYM_LET, m->nlets);
             m->nlets++;
@@ -411,6 +423,8 @@ int sema_check(model **out, arena *a, const ast_spec *spec, const sema_options *
     s.m->src = spec->src;
     s.m->measure = (m_measure){.warmup = 3, .repeat = 10, .max_repeat = 100, .spread = 0.02, .flush_l2 = true};
     s.m->search.strategy = STRAT_EXHAUSTIVE;
+    if (opts && opts->device)
+        s.m->device = *opts->device;
     collect(&s);
     for (int i = 0; !s.oom && i < s.m->nparams; i++) {
         sema_settle_param(&s, i);

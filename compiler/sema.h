@@ -6,6 +6,7 @@
 #ifndef CUTUNE_COMPILER_SEMA_H
 #define CUTUNE_COMPILER_SEMA_H
 
+#include "device.h"
 #include "model.h"
 
 /* A value for a `let` given from outside the spec (CLI --set NAME=VALUE, or the C API),
@@ -20,6 +21,8 @@ typedef struct sema_options {
     const sema_override *overrides;
     int noverrides;
     bool skip_file_checks;  /* do not require the kernel file and include folders to exist */
+    const dev_values *device; /* the values of the device attributes (sm_count, ...); NULL: a
+                                 spec that reads one is an error */
 } sema_options;
 
 /* sema_check: builds *out in arena `a` from `spec`. Returns 0 when the spec is valid

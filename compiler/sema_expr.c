@@ -235,6 +235,15 @@ static texpr *lower_name(sema *s, const ast_expr *e, unsigned allow)
         }
         return t;
     }
+    case SYM_DEVICE: {
+        if (!s->opts || !s->opts->device) {
+            diag_error(s->dl, e->loc, "'%s' is a device attribute (%s), but this check was given no device or "
+                       "architecture to read it from", name, dev_attr_what((dev_attr)sy->index));
+            return sema_error_node(s, e->loc);
+        }
+        s->m->device_used |= (uint32_t)1 << sy->index;
+        return sema_const_node(s, value_int(s->opts->device->v[sy->index]), e->loc);
+    }
     case SYM_TIME:
         if (!(allow & CX_TIME)) {
             diag_error(s->dl, e->loc, "'%s' is only known after the kernel runs; use it in a metric or the "

@@ -15,7 +15,7 @@
 
 /* ---- symbols ------------------------------------------------------------------ */
 
-typedef enum sym_kind { SYM_PARAM, SYM_LET, SYM_METRIC, SYM_TIME } sym_kind;
+typedef enum sym_kind { SYM_PARAM, SYM_LET, SYM_METRIC, SYM_TIME, SYM_DEVICE /* index: a dev_attr */ } sym_kind;
 
 typedef struct sym {
     const char *name;

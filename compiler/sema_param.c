@@ -189,7 +189,16 @@ void sema_check_param_route(sema *s, int index)
         break;
     case ROUTE_OPTION:
         p->option_fmt = r->text;
-        if (r->text && !strstr(r->text, "{}"))
+        if (r->text && !strstr(r->text, "{}") && p->dom.type == VT_BOOL) { /* an on/off switch */
+            p->option_switch = true;
+            if (r->text[0] != '-')
+                diag_error(s->dl, r->text_loc, "the option \"%s\" of on/off param '%s' does not start with '-'",
+                           r->text, p->name);
+        } else if (r->text && !strstr(r->text, "{}") && p->dom.type != VT_STRING)
+            diag_error(s->dl, r->text_loc, "param '%s' is %s, so the option \"%s\" needs a {} where the value goes; "
+                       "an option given or not is a param of bool values (param %s in [false, true] as option \"%s\")",
+                       p->name, a_or_an(p->dom.type), r->text, p->name, r->text);
+        else if (r->text && !strstr(r->text, "{}"))
             diag_error(s->dl, r->text_loc, "the option format \"%s\" has no {} where the value goes", r->text);
         else if (!r->text && p->dom.type != VT_STRING)
             diag_error(s->dl, r->loc, "param '%s' is %s; 'as option' without a format needs string values "

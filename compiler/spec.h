@@ -20,6 +20,7 @@
 #include "../lang/src.h"
 #include "eval.h"
 #include "model.h"
+#include "sema.h"
 
 struct cutune_spec {
     arena *arena;
@@ -32,6 +33,8 @@ struct cutune_spec {
     bool loaded_ok;     /* parsed and checked without error; later diagnostics (an empty
                            space, a failed expression) do not change it */
     uint64_t text_hash; /* XXH3 of the spec's text and its --set overrides (journal identity) */
+    sema_options checked_with; /* the check's options (its device NULL; the values are the
+                                  model's): api/spec_device.c checks again for another device */
 };
 
 /* spec_eval_failed: records an evaluation error as a diagnostic on the spec, at the

@@ -327,6 +327,17 @@ static void provenance(hdr *h, const cutune_header_options *opts)
         comment_text(o, d->arch);
         sb_printf(o, " (compute capability %d.%d), driver %d.%d\n", d->cc / 10, d->cc % 10,
                   d->driver_version / 1000, d->driver_version % 1000 / 10);
+        if (h->m && h->m->device_used) { /* the device attributes the spec reads, as this run had them */
+            dev_values dv;
+            dev_values_from_device(&dv, d);
+            sb_add(o, " *   device attributes read by the spec:");
+            if (d->warp_size == 0) /* a results file from before they were recorded */
+                sb_add(o, " not recorded in these results");
+            for (int i = 0, n = 0; d->warp_size && i < DA_COUNT; i++)
+                if (h->m->device_used >> i & 1)
+                    sb_printf(o, "%s %s %lld", n++ ? "," : "", dev_attr_name((dev_attr)i), (long long)dv.v[i]);
+            sb_add(o, "\n");
+        }
         sb_add(o, " *   tuned ");
         comment_text(o, r->date ? r->date : "");
         if (e->source) {

@@ -58,6 +58,12 @@ typedef struct cutune_load_options {
     const char *base_dir;
     /* Non-zero: do not require the kernel file and include folders to exist. */
     int skip_file_checks;
+    /* The device whose attributes (sm_count, warp_size, ...) the spec's expressions read:
+     * `device` when given (e.g. from cutune_device_get), else the assumed values of the
+     * architecture `arch` ("sm_90"; NULL: sm_90). Tuning and analysing check the spec
+     * again with the GPU's or the analysed architecture's values when they differ. */
+    const char *arch;
+    const struct cutune_device *device;
 } cutune_load_options;
 
 /* cutune_spec_load_file: reads, parses and checks the spec at `path`. On CUTUNE_OK,
@@ -73,6 +79,32 @@ int cutune_spec_load_string(cutune_spec **out, const char *name, const char *tex
 
 /* cutune_spec_free: releases the spec and everything obtained from it; NULL is a no-op. */
 void cutune_spec_free(cutune_spec *spec);
+
+/* ---- device attributes a spec reads (sm_count, warp_size, ...; docs/language.md) ---- */
+
+/* cutune_device_attr_count / cutune_device_attr_name: the attributes, by index
+ * (0 .. count-1), as specs spell them; NULL for an index out of range. */
+int cutune_device_attr_count(void);
+const char *cutune_device_attr_name(int i);
+
+/* cutune_spec_device_attr_value: the value attribute `i` had when the spec was (last)
+ * checked; cutune_spec_device_attr_used: 1 when the spec's expressions read it. */
+long long cutune_spec_device_attr_value(const cutune_spec *spec, int i);
+int cutune_spec_device_attr_used(const cutune_spec *spec, int i);
+
+/* cutune_spec_device_assumed: 1 when those values come from an architecture's table
+ * (no GPU was read), 0 when from a GPU's driver. cutune_spec_device_source: where they
+ * come from, e.g. "sm_90 table: H100 SXM5 (others: H100 PCIe: 114, ...)" or
+ * "GPU 0: NVIDIA H100 80GB HBM3" (owned by the spec). */
+int cutune_spec_device_assumed(const cutune_spec *spec);
+const char *cutune_spec_device_source(const cutune_spec *spec);
+
+/* cutune_spec_set_device: the device attributes become `dev`'s (as cutune_device_get
+ * gives them); a spec that reads one whose value changes is checked again. CUTUNE_OK;
+ * CUTUNE_ESPEC when it has errors with these values (diagnostics on the spec);
+ * CUTUNE_EINVAL for NULL arguments or a spec with errors. cutune_tune does this itself
+ * with the GPU it tunes on, cutune_analyze with the architecture it compiles for. */
+int cutune_spec_set_device(cutune_spec *spec, const struct cutune_device *dev);
 
 /* cutune_spec_ok: 1 when the spec loaded without errors (warnings allowed), else 0. */
 int cutune_spec_ok(const cutune_spec *spec);
@@ -230,7 +262,7 @@ const char *const *cutune_strategy_list(void);
 
 /* ---- devices ---------------------------------------------------------------------- */
 
-typedef struct cutune_device {
+typedef struct cutune_device { /* also `struct cutune_device` (cutune_load_options) */
     int ordinal;
     char name[256];            /* the driver bounds a device's name at 256 bytes (cuDeviceGetName) */
     char arch[16];             /* "sm_90" */
@@ -240,6 +272,8 @@ typedef struct cutune_device {
     int smem_per_sm, smem_per_block_optin, smem_reserved_per_block;
     int l2_bytes;
     int driver_version;        /* 13000 for CUDA 13.0 */
+    /* Also readable in a spec's expressions (docs/language.md, device attributes). */
+    int warp_size, max_threads_per_block, regs_per_block, smem_per_block;
 } cutune_device;
 
 /* cutune_device_count: how many GPUs the CUDA driver sees. Returns CUTUNE_OK, or
@@ -367,6 +401,9 @@ typedef struct cutune_tune_options {
     void *progress_user;
     /* The search: strategy, seed and budgets (each unset field: the spec's `search`). */
     cutune_search_options search;
+    int run_twins;             /* 1: run every variant; 0: a variant whose machine code, launch and
+                                  arguments equal those of one already run is not run again: it shares
+                                  that one's outcome and times (cutune_measurement.same_code_as) */
 } cutune_tune_options;
 
 /* One variant's outcome. */
@@ -405,6 +442,12 @@ typedef struct cutune_measurement {
     int provisional;           /* 1: timed only far enough to know it contends for the win (a few
                                   warm samples); the end of the run times every contender near
                                   the best in full. A provisional variant never wins. */
+    double started_seconds;    /* when it was first sent to the GPU worker, in seconds from the run's
+                                  start (as summary.first_variant_seconds); 0: not run by this run */
+    int64_t same_code_as;      /* >= 0: not run: its machine code, resources, launch geometry and
+                                  arguments are those of the variant with this ordinal, measured
+                                  in this run, whose outcome and times it shares (its metrics and
+                                  objective are its own, for its own values); -1: run itself */
 } cutune_measurement;
 
 typedef struct cutune_tune_summary {
@@ -429,6 +472,7 @@ typedef struct cutune_tune_summary {
     const char *reference;     /* what outputs were checked against (NULL when not verified) */
     int interrupted;           /* stopped early through `cancel`: the results cover part of the space */
     uint64_t resumed;          /* outcomes read back from the journal, not run again */
+    uint64_t twins;            /* variants not run: the same code and launch as one measured (same_code_as) */
     uint64_t journal_ignored;  /* journal lines not trusted (out of range, malformed): run again */
     double timeout_s;          /* the per-variant time limit that applied */
     const char *journal_path;  /* the journal, in full (NULL when there is none) */

@@ -184,6 +184,9 @@ typedef struct ast_item {
         struct {
             ast_name name;
             ast_expr *value;
+            bool as_define;      /* let only: `let x = ... as define [MACRO]` */
+            ast_name define;     /* the macro's name as written (name NULL: the let's own) */
+            span define_loc;     /* the `define` keyword */
         } let;      /* also IT_METRIC */
         ast_expr *expr;          /* IT_REQUIRE, IT_SMEM */
         ast_expr_list dims;      /* IT_BLOCK, IT_GRID */

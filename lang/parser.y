@@ -161,7 +161,7 @@ item
         { NEW($$ = mk_item(ctx, IT_PARAM, @$, @1));
           $$->u.param.name.name = $2; $$->u.param.name.loc = S(@2);
           $$->u.param.domain = $4; $$->u.param.route = $5; $$->u.param.deflt = $6; }
-    /* let = "let" IDENT "=" expr { "," IDENT "=" expr } ";" */
+    /* let = "let" binding { "," binding } ";"   binding = IDENT "=" expr [ "as" "define" [ IDENT ] ] */
     | LET let_bindings ';'         { $$ = NULL; }
     /* require = "require" expr ";" */
     | REQUIRE expr ';'             { NEW($$ = mk_item(ctx, IT_REQUIRE, @$, @1)); $$->u.expr = $2; }
@@ -236,6 +236,18 @@ let_binding
     : IDENT '=' expr
         { ast_item *it; NEW(it = mk_item(ctx, IT_LET, @$, @1));
           it->u.let.name.name = $1; it->u.let.name.loc = S(@1); it->u.let.value = $3;
+          NEW(add_item(ctx, it) == 0 ? (void *)1 : NULL); }
+    /* a let passed to the kernel as -DMACRO=value (MACRO: the let's own name when not given) */
+    | IDENT '=' expr AS DEFINE
+        { ast_item *it; NEW(it = mk_item(ctx, IT_LET, @$, @1));
+          it->u.let.name.name = $1; it->u.let.name.loc = S(@1); it->u.let.value = $3;
+          it->u.let.as_define = true; it->u.let.define_loc = S(@5);
+          NEW(add_item(ctx, it) == 0 ? (void *)1 : NULL); }
+    | IDENT '=' expr AS DEFINE IDENT
+        { ast_item *it; NEW(it = mk_item(ctx, IT_LET, @$, @1));
+          it->u.let.name.name = $1; it->u.let.name.loc = S(@1); it->u.let.value = $3;
+          it->u.let.as_define = true; it->u.let.define_loc = S(@5);
+          it->u.let.define.name = $6; it->u.let.define.loc = S(@6);
           NEW(add_item(ctx, it) == 0 ? (void *)1 : NULL); }
     ;
 

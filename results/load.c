@@ -121,6 +121,15 @@ static void load_header(loader *ld, json_t *root)
     r->device.sm_count = (int)record_int(json_object_get(dev, "sm_count"), 0);
     r->device.l2_bytes = (int)record_int(json_object_get(dev, "l2_bytes"), 0);
     r->device.driver_version = (int)record_int(json_object_get(dev, "driver_version"), 0);
+    json_t *attrs = json_object_get(dev, "attributes"); /* absent from files written before it */
+    r->device.max_threads_per_sm = (int)record_int(json_object_get(attrs, "max_threads_per_sm"), 0);
+    r->device.max_threads_per_block = (int)record_int(json_object_get(attrs, "max_threads_per_block"), 0);
+    r->device.regs_per_sm = (int)record_int(json_object_get(attrs, "regs_per_sm"), 0);
+    r->device.regs_per_block = (int)record_int(json_object_get(attrs, "regs_per_block"), 0);
+    r->device.smem_per_sm = (int)record_int(json_object_get(attrs, "smem_per_sm"), 0);
+    r->device.smem_per_block = (int)record_int(json_object_get(attrs, "smem_per_block"), 0);
+    r->device.smem_per_block_optin = (int)record_int(json_object_get(attrs, "smem_per_block_optin"), 0);
+    r->device.warp_size = (int)record_int(json_object_get(attrs, "warp_size"), 0);
     r->device.ordinal = -1;
     json_t *set = json_object_get(root, "settings");
     r->strategy = (char *)str_of(ld, json_object_get(set, "strategy"), "exhaustive");
@@ -149,6 +158,7 @@ static void load_header(loader *ld, json_t *root)
     s->failed = (uint64_t)record_int(json_object_get(sum, "failed"), 0);
     s->unlaunchable = (uint64_t)record_int(json_object_get(sum, "unlaunchable"), 0);
     s->pruned = (uint64_t)record_int(json_object_get(sum, "pruned"), 0);
+    s->twins = (uint64_t)record_int(json_object_get(sum, "twins"), 0);
     json_t *best = json_object_get(sum, "best");
     if (best && !json_is_null(best) && !json_is_integer(best))
         bad(ld, "\"summary\".\"best\" is neither an index into \"results\" nor null");

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../base/csv.h"
+#include "../compiler/device.h"
 
 json_t *record_number(double d)
 {
@@ -33,6 +34,14 @@ json_t *record_device_json(const cutune_tune_result *r)
     json_object_set_new(dev, "sm_count", json_integer(r->device.sm_count));
     json_object_set_new(dev, "l2_bytes", json_integer(r->device.l2_bytes));
     json_object_set_new(dev, "driver_version", json_integer(r->device.driver_version));
+    /* Every device attribute a spec may read (sm_count, warp_size, ...), as the driver
+     * gave them: the values the run's expressions used. */
+    dev_values dv;
+    dev_values_from_device(&dv, &r->device);
+    json_t *attrs = json_object();
+    for (int i = 0; i < DA_COUNT; i++)
+        json_object_set_new(attrs, dev_attr_name((dev_attr)i), json_integer((json_int_t)dv.v[i]));
+    json_object_set_new(dev, "attributes", attrs);
     return dev;
 }
 
@@ -113,6 +122,10 @@ json_t *record_to_json(const cutune_tune_result *r, const record *rec)
     json_object_set_new(o, "launches", json_integer(m->launches));
     if (m->provisional)
         json_object_set_new(o, "provisional", json_true());
+    if (m->started_seconds > 0)
+        json_object_set_new(o, "started_s", record_number(m->started_seconds));
+    if (m->same_code_as >= 0)
+        json_object_set_new(o, "same_code_as", json_integer((json_int_t)m->same_code_as));
     json_object_set_new(o, "resumed", json_boolean(m->resumed));
     return o;
 }
@@ -314,6 +327,12 @@ static void read_measurement(reader *rd, record *rec, json_t *j, outcome o)
     m->gpu_seconds = record_num(json_object_get(j, "gpu_seconds"), 0);
     m->timing_seconds = record_num(json_object_get(j, "timing_seconds"), 0);
     m->launches = small_of(json_object_get(j, "launches"), 0); /* absent (an older journal or file): 0 */
+    m->same_code_as = record_int(json_object_get(j, "same_code_as"), -1); /* absent: run itself */
+    m->started_seconds = record_num(json_object_get(j, "started_s"), 0);
+    if (!(m->started_seconds > 0))
+        m->started_seconds = 0;
+    if (m->same_code_as < -1)
+        m->same_code_as = -1;
 }
 
 int record_from_json(cutune_tune_result *r, record *rec, json_t *j, record_read how, char *err, size_t errsize)
@@ -325,6 +344,7 @@ int record_from_json(cutune_tune_result *r, record *rec, json_t *j, record_read 
         outcome_from_name(json_string_value(json_object_get(j, "status")), &o); /* unknown: not run */
         read_measurement(&rd, rec, j, o);
         rec->m.resumed = 1;
+        rec->m.started_seconds = 0; /* the earlier run's clock, not this one's */
         return 0;
     }
     if (!json_is_object(j)) {

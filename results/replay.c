@@ -15,6 +15,10 @@
 
 #include "../compiler/space.h"
 
+/* Proposals in flight while replaying: the tuner asks for up to 4 per compile thread
+ * ahead of the GPU (tuner/run.c), 64 on a 16-core host. */
+enum { REPLAY_WINDOW = 64 };
+
 /* ---- the recording -------------------------------------------------------------- */
 
 typedef struct rec_entry {
@@ -200,21 +204,32 @@ static int run_once(sim *s, const search_settings *set, const rec_entry *best_en
         snprintf(s->err, s->errsize, "%s", err);
         return CUTUNE_ENOMEM;
     }
-    uint64_t keys[256];
-    int n, rc = CUTUNE_OK;
-    while (search_ask(se, keys, 256, &n) == 0 && n > 0) {
-        for (int i = 0; i < n; i++) {
-            if (search_stopped(se))
-                break; /* the rest of the batch is never evaluated */
-            uint64_t o = sspace_ordinal(s->sp, keys[i]);
-            const rec_entry *e = &s->by_ordinal[o];
-            if (!s->compiled[o]) {
-                s->compiled[o] = true;
-                s->clock += e->compile_seconds;
-            }
-            s->clock += e->gpu_seconds;
-            search_tell(se, keys[i], e->ok, e->objective);
+    /* As the tuner streams them (tuner/run.c): the strategy is asked whenever fewer than
+     * REPLAY_WINDOW proposals are in flight, and each outcome is told as its variant
+     * finishes, first in first out, so a strategy proposes with the outcomes a real run
+     * would have in hand, no more. */
+    uint64_t queue[REPLAY_WINDOW], asked[REPLAY_WINDOW];
+    int head = 0, queued = 0, n, rc = CUTUNE_OK;
+    for (;;) {
+        if (queued < REPLAY_WINDOW && !search_stopped(se)) {
+            if (search_ask(se, asked, REPLAY_WINDOW - queued, &n) < 0)
+                break;
+            for (int i = 0; i < n; i++)
+                queue[(head + queued++) % REPLAY_WINDOW] = asked[i];
         }
+        if (queued == 0 || search_stopped(se))
+            break; /* what is still queued is never evaluated */
+        uint64_t key = queue[head];
+        head = (head + 1) % REPLAY_WINDOW;
+        queued--;
+        uint64_t o = sspace_ordinal(s->sp, key);
+        const rec_entry *e = &s->by_ordinal[o];
+        if (!s->compiled[o]) {
+            s->compiled[o] = true;
+            s->clock += e->compile_seconds;
+        }
+        s->clock += e->gpu_seconds;
+        search_tell(se, key, e->ok, e->objective);
     }
     if (search_error(se)[0]) {
         snprintf(s->err, s->errsize, "%s", search_error(se));

@@ -107,6 +107,7 @@ record *result_append(cutune_tune_result *r)
     rec->out = OUTCOME_NOT_RUN;
     m->status = outcome_name(OUTCOME_NOT_RUN);
     m->driver_blocks_per_sm = -1;
+    m->same_code_as = -1;
     m->objective = NAN;
     m->nmetrics = r->nmetrics;
     m->metric_names = r->metric_names;
@@ -165,6 +166,7 @@ record *result_scratch(cutune_tune_result *r)
     r->scratch->metrics = r->scratch_metrics;
     r->scratch->m.metrics = r->scratch_metrics;
     r->scratch->m.nmetrics = r->nmetrics;
+    r->scratch->m.same_code_as = -1;
     return r->scratch;
 }
 
@@ -185,13 +187,12 @@ bool record_can_win(const record *rec)
     return can_win(rec->out, &rec->m);
 }
 
-void result_take_run(cutune_tune_result *r, record *rec, const record *run)
+/* rec takes run's outcome, times, statistics, metrics, objective and verification. */
+static void take_figures(cutune_tune_result *r, record *rec, const record *run)
 {
     cutune_measurement *m = &rec->m;
     const cutune_measurement *f = &run->m;
     result_set_outcome(r, rec, run->out, f->reason);
-    int launches = m->launches + f->launches;
-    double gpu = m->gpu_seconds + f->gpu_seconds, timing = m->timing_seconds + f->timing_seconds;
     m->timed = f->timed;
     m->median_ms = f->median_ms;
     m->min_ms = f->min_ms;
@@ -202,7 +203,7 @@ void result_take_run(cutune_tune_result *r, record *rec, const record *run)
     m->reps = f->reps;
     m->batch = f->batch;
     m->pruned = f->pruned;
-    m->provisional = 0;
+    m->provisional = f->provisional;
     m->objective = f->objective;
     m->verified = f->verified;
     m->max_abs_error = f->max_abs_error;
@@ -210,9 +211,26 @@ void result_take_run(cutune_tune_result *r, record *rec, const record *run)
     m->driver_blocks_per_sm = f->driver_blocks_per_sm;
     for (int i = 0; i < r->nmetrics; i++)
         rec->metrics[i] = run->metrics[i];
+}
+
+void result_take_run(cutune_tune_result *r, record *rec, const record *run)
+{
+    cutune_measurement *m = &rec->m;
+    int launches = m->launches + run->m.launches;
+    double gpu = m->gpu_seconds + run->m.gpu_seconds, timing = m->timing_seconds + run->m.timing_seconds;
+    take_figures(r, rec, run);
+    m->provisional = 0;
     m->launches = launches;
     m->gpu_seconds = gpu;
     m->timing_seconds = timing;
+}
+
+void result_take_twin(cutune_tune_result *r, record *rec, const record *twin)
+{
+    take_figures(r, rec, twin);
+    rec->m.same_code_as = (int64_t)twin->v.ordinal;
+    rec->m.launches = 0;
+    rec->m.gpu_seconds = rec->m.timing_seconds = 0;
 }
 
 void result_set_best(cutune_tune_result *r, const record *rec)
@@ -236,7 +254,7 @@ void result_finish(cutune_tune_result *r, bool flush_l2, const m_measure *ms)
 {
     cutune_tune_summary *s = &r->summary;
     s->variants = r->n;
-    s->timed = s->wrong = s->failed = s->unlaunchable = s->pruned = s->resumed = 0;
+    s->timed = s->wrong = s->failed = s->unlaunchable = s->pruned = s->resumed = s->twins = 0;
     for (uint64_t i = 0; i < r->n; i++) {
         const record *rec = r->records[i];
         const cutune_measurement *m = &rec->m;
@@ -248,6 +266,8 @@ void result_finish(cutune_tune_result *r, bool flush_l2, const m_measure *ms)
             s->resumed++;
         if (m->pruned)
             s->pruned++;
+        if (m->same_code_as >= 0)
+            s->twins++;
         if (rec->out == OUTCOME_WRONG)
             s->wrong++;
         else if (rec->out == OUTCOME_CANNOT_LAUNCH)

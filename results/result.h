@@ -81,6 +81,12 @@ bool record_can_win(const record *rec);
  * its launches, GPU and timing seconds are added to rec's; rec is no longer provisional. */
 void result_take_run(cutune_tune_result *r, record *rec, const record *run);
 
+/* result_take_twin: rec (not run) takes the outcome and figures of `twin`, the run of
+ * the same machine code with the same launch and arguments (as result_take_run, the
+ * provisional mark included); its same_code_as names twin, its launches and GPU seconds
+ * are 0. The caller evaluates rec's own metrics and objective. */
+void result_take_twin(cutune_tune_result *r, record *rec, const record *twin);
+
 /* result_set_best: the record is the best so far. */
 void result_set_best(cutune_tune_result *r, const record *rec);
 

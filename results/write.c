@@ -71,6 +71,7 @@ int results_write(const cutune_tune_result *r, const char *path, const char *ver
     json_object_set_new(sum, "threads", json_integer(s->threads));
     json_object_set_new(sum, "interrupted", json_boolean(s->interrupted));
     json_object_set_new(sum, "resumed", json_integer((json_int_t)s->resumed));
+    json_object_set_new(sum, "twins", json_integer((json_int_t)s->twins));
     json_object_set_new(sum, "first_variant_seconds",
                         s->first_variant_seconds > 0 ? record_number(s->first_variant_seconds) : json_null());
     json_object_set_new(root, "summary", sum);

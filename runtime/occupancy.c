@@ -174,3 +174,28 @@ const char *occ_check_geometry(const occ_arch *arch, const int64_t block[3], con
     }
     return NULL;
 }
+
+/* The product assumed per architecture: SM counts and L2 sizes as the vendor's product
+ * pages give them (and, for the H100 SXM5, as its driver reports them: cudaDeviceProp
+ * multiProcessorCount 132, l2CacheSize 52428800, docs/results/seeds-h100.md). Every
+ * other figure comes from the architecture's row above. */
+static const occ_sku skus[] = {
+    {61, "GeForce GTX 1080", 20, 2 << 20, "Tesla P40: 30, GTX 1080 Ti: 28"},
+    {70, "Tesla V100 SXM2", 80, 6 << 20, "V100 PCIe: 80, Titan V: 80"},
+    {75, "Tesla T4", 40, 4 << 20, "RTX 2080 Ti: 68, RTX 2080: 46"},
+    {80, "A100 SXM4", 108, 40 << 20, "A100 PCIe: 108, A30: 56"},
+    {86, "GeForce RTX 3090", 82, 6 << 20, "A10: 72, RTX A6000: 84, RTX 3080: 68"},
+    {87, "Jetson AGX Orin", 16, 4 << 20, "Jetson Orin NX: 8"},
+    {89, "GeForce RTX 4090", 128, 72 << 20, "L40S: 142, L4: 58, RTX 4080: 76"},
+    {90, "H100 SXM5", 132, 50 << 20, "H100 PCIe: 114, H200: 132, GH200: 132"},
+    {100, "B200", 148, 126 << 20, "(none listed)"},
+    {120, "GeForce RTX 5090", 170, 96 << 20, "RTX 5080: 84, RTX PRO 6000: 188"},
+};
+
+const occ_sku *occ_arch_sku(int cc)
+{
+    for (size_t i = 0; i < sizeof skus / sizeof *skus; i++)
+        if (skus[i].cc == cc)
+            return &skus[i];
+    return NULL;
+}

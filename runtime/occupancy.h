@@ -90,4 +90,18 @@ int occ_compute(const occ_arch *arch, const occ_usage *u, occ_result *out);
  * `arch` (a dimension above the hardware's limit), or NULL when it can. */
 const char *occ_check_geometry(const occ_arch *arch, const int64_t block[3], const int64_t grid[3]);
 
+/* What cutune assumes of an architecture's device when there is no GPU to ask (device
+ * attributes in a spec checked with `--arch`): the SM count and L2 size differ between
+ * the products of one architecture, so one product stands for it. */
+typedef struct occ_sku {
+    int cc;
+    const char *product;          /* "H100 SXM5" */
+    int sm_count;
+    int l2_bytes;
+    const char *others;           /* other products of the arch and their SM counts, for messages */
+} occ_sku;
+
+/* occ_arch_sku: the product assumed for compute capability `cc`, or NULL. */
+const occ_sku *occ_arch_sku(int cc);
+
 #endif

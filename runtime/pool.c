@@ -21,6 +21,7 @@ typedef struct slot {
     pool_job job;
     compile_output out;
     int state;
+    uint64_t seq;             /* its production number */
     bool failed;              /* NVRTC itself failed */
     char error[256];
 } slot;
@@ -30,7 +31,8 @@ typedef struct pool {
     pthread_cond_t work, finished;
     slot *slots;
     uint64_t window;
-    uint64_t produced, started;
+    uint64_t produced;
+    bool any_order;           /* POOL_ANY_ORDER */
     bool shutdown;
     cache *cache;
     pool_stats *stats;        /* cache_errors/cache_error, worker_losses: under lock */
@@ -60,6 +62,40 @@ typedef struct thread_arg {
     pool *p;
     int index;
 } thread_arg;
+
+/* The slot in `state` produced first, or NULL (under the lock). The window is small
+ * (a few jobs per thread): a scan is cheaper than keeping queues in step. */
+static slot *oldest(pool *p, int state)
+{
+    slot *best = NULL;
+    for (uint64_t i = 0; i < p->window; i++) {
+        slot *s = &p->slots[i];
+        if (s->state == state && (!best || s->seq < best->seq))
+            best = s;
+    }
+    return best;
+}
+
+/* The next slot to deliver, or NULL while none may be (under the lock): in production
+ * order, the oldest undelivered one once it is done; with any_order, the oldest done
+ * one, except that a skip job waits for every job produced before it (it is delivered
+ * with the result of one of them: a duplicate of an earlier binary). */
+static slot *deliverable(pool *p)
+{
+    slot *first = NULL, *done = NULL;
+    for (uint64_t i = 0; i < p->window; i++) {
+        slot *s = &p->slots[i];
+        if (s->state == SLOT_EMPTY)
+            continue;
+        if (!first || s->seq < first->seq)
+            first = s;
+        if (s->state == SLOT_DONE && !s->job.skip && (!done || s->seq < done->seq))
+            done = s;
+    }
+    if (first && first->state == SLOT_DONE)
+        return first;
+    return p->any_order ? done : NULL;
+}
 
 static void (*child_hook)(const compile_job *job);
 
@@ -282,11 +318,11 @@ static void *worker(void *arg)
     pthread_sigmask(SIG_BLOCK, &pipe_set, NULL);
     pthread_mutex_lock(&p->lock);
     for (;;) {
-        while (!p->shutdown && p->started == p->produced)
+        slot *s = NULL;
+        while (!p->shutdown && !(s = oldest(p, SLOT_READY)))
             pthread_cond_wait(&p->work, &p->lock);
         if (p->shutdown)
             break;
-        slot *s = &p->slots[p->started++ % p->window];
         s->state = SLOT_RUNNING;
         pthread_mutex_unlock(&p->lock);
         run_job(p, index, s);
@@ -298,8 +334,8 @@ static void *worker(void *arg)
     return NULL;
 }
 
-int pool_run(int threads, int window, cache *c, const pool_hooks *hooks, void *ud, pool_stats *stats, char *err,
-             size_t errsize)
+int pool_run(int threads, int window, unsigned flags, cache *c, const pool_hooks *hooks, void *ud, pool_stats *stats,
+             char *err, size_t errsize)
 {
     memset(stats, 0, sizeof *stats);
     double t0 = sys_seconds();
@@ -310,6 +346,7 @@ int pool_run(int threads, int window, cache *c, const pool_hooks *hooks, void *u
     pool p;
     memset(&p, 0, sizeof p);
     p.window = (uint64_t)window;
+    p.any_order = (flags & POOL_ANY_ORDER) != 0;
     p.cache = c;
     p.stats = stats;
     p.slots = calloc((size_t)window, sizeof(slot));
@@ -361,8 +398,9 @@ int pool_run(int threads, int window, cache *c, const pool_hooks *hooks, void *u
     while (rc == 0) {
         /* Keep the window full. */
         while (!no_more && p.produced - delivered < p.window) {
-            slot *s = &p.slots[p.produced % p.window];
+            slot *s = oldest(&p, SLOT_EMPTY); /* one is empty: fewer than `window` are in flight */
             memset(s, 0, sizeof *s);
+            s->seq = p.produced;
             pthread_mutex_unlock(&p.lock);
             int got = hooks->next(ud, &s->job);
             pthread_mutex_lock(&p.lock);
@@ -384,8 +422,8 @@ int pool_run(int threads, int window, cache *c, const pool_hooks *hooks, void *u
         }
         if (rc < 0 || delivered == p.produced)
             break;
-        slot *s = &p.slots[delivered % p.window];
-        while (s->state != SLOT_DONE)
+        slot *s;
+        while (!(s = deliverable(&p)))
             pthread_cond_wait(&p.finished, &p.lock);
         pthread_mutex_unlock(&p.lock);
         if (s->job.skip)
@@ -423,8 +461,10 @@ int pool_run(int threads, int window, cache *c, const pool_hooks *hooks, void *u
     for (int i = 0; i < threads; i++)
         if (p.workers[i].pid)
             wk_stop(&p.workers[i], true);
-    for (uint64_t i = delivered; i < p.produced; i++) {
-        slot *s = &p.slots[i % p.window];
+    for (uint64_t i = 0; i < p.window; i++) {
+        slot *s = &p.slots[i];
+        if (s->state == SLOT_EMPTY)
+            continue;
         compile_output_free(&s->out);
         if (hooks->release)
             hooks->release(ud, &s->job);

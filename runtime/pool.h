@@ -1,7 +1,8 @@
-/* pool.h - compile variants on all cores, results in order.
+/* pool.h - compile variants on all cores, results in order (or as they are ready).
  *
  * The caller's thread produces jobs (next) and consumes results (done), in the order
- * the jobs were produced; worker threads look each job up in the cache and compile
+ * the jobs were produced, or with POOL_ANY_ORDER as they are ready (so one slow compile
+ * holds up nothing behind it); worker threads look each job up in the cache and compile
  * it with NVRTC when it is not there. At most `window` jobs exist at once, so memory
  * stays bounded however large the space.
  *
@@ -33,13 +34,18 @@ typedef struct pool_job {
 
 enum { POOL_WAIT = 2 };
 
+/* pool_run's flags. POOL_ANY_ORDER: deliver each job once it is done, the oldest done
+ * first, not in production order; a skip job still waits for every job produced before
+ * it (its result is one of theirs). Jobs start in production order either way. */
+enum { POOL_ANY_ORDER = 1 };
+
 typedef struct pool_hooks {
     /* next: fill *job; return 1, 0 when there are no more jobs, -1 to stop, or
      * POOL_WAIT when there is nothing to compile until a job in flight is delivered (a
      * search that needs outcomes before it proposes more): the pool asks again after
      * the next delivery, and takes POOL_WAIT with nothing in flight as the end. */
     int (*next)(void *ud, pool_job *job);
-    /* done: the result of a job, in production order. `out` is the hook's to keep or
+    /* done: the result of a job, in production order (see POOL_ANY_ORDER). `out` is the hook's to keep or
      * free (compile_output_free); `error` is non-NULL when NVRTC itself failed. Return 0
      * to go on, -1 to stop. */
     int (*done)(void *ud, pool_job *job, compile_output *out, const char *error);
@@ -63,10 +69,12 @@ typedef struct pool_stats {
 } pool_stats;
 
 /* pool_run: runs until next() says there are no more jobs (or a hook stops it).
- * threads < 1 means one per core. `c` may be NULL (no cache). Returns 0, or -1 with err
- * when a hook stopped the run or threads could not be started. */
-int pool_run(int threads, int window, cache *c, const pool_hooks *hooks, void *ud, pool_stats *stats, char *err,
-             size_t errsize);
+ * threads < 1 means one per core; at most `window` jobs are produced and not yet
+ * delivered (at least 2 per thread); `flags`: POOL_ANY_ORDER or 0. `c` may be NULL (no
+ * cache). Returns 0, or -1 with err when a hook stopped the run or threads could not be
+ * started. */
+int pool_run(int threads, int window, unsigned flags, cache *c, const pool_hooks *hooks, void *ud, pool_stats *stats,
+             char *err, size_t errsize);
 
 /* pool_default_threads: the number of cores this process may use. */
 int pool_default_threads(void);

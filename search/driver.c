@@ -238,6 +238,7 @@ int search_ask(search *s, uint64_t *keys, int max, int *n)
                 s->stop = "strategy finished";
             return 0;
         }
+        int in_flight = 0; /* proposals already asked and not yet told */
         for (int i = 0; i < got; i++) {
             uint64_t key = s->buf[i];
             if (!sspace_valid(s->sp, key))
@@ -247,8 +248,10 @@ int search_ask(search *s, uint64_t *keys, int max, int *n)
                 snprintf(s->error, sizeof s->error, "out of memory");
                 return -1;
             }
-            if (sl->state == 2)
-                continue; /* asked already in this batch */
+            if (sl->state == 2) {
+                in_flight++;
+                continue; /* asked already, its outcome not yet told */
+            }
             if (sl->state == 0 && s->hooks.known) {
                 bool ok;
                 double objective;
@@ -272,6 +275,8 @@ int search_ask(search *s, uint64_t *keys, int max, int *n)
         }
         if (*n > 0)
             return 0;
+        if (in_flight == got && s->pending > 0)
+            return 0; /* it asks only for what is in flight: it waits for those outcomes */
         if (streak > FREE_STREAK_LIMIT) {
             s->stop = "strategy finished";
             return 0;
@@ -322,6 +327,11 @@ bool strat_known(const strat_ctx *c, uint64_t key, double *cost)
     if (cost)
         *cost = sl->cost;
     return true;
+}
+
+uint64_t strat_pending_count(const strat_ctx *c)
+{
+    return c->s->pending;
 }
 
 bool strat_pending(const strat_ctx *c, uint64_t key)

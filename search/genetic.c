@@ -1,12 +1,16 @@
-/* genetic.c - a genetic algorithm. A population of `population` configurations; each
- * generation breeds as many children: two parents each chosen by a tournament of two,
- * uniform crossover (each param from either parent), then each param mutated with
- * probability `mutation` (one step in its domain, or anywhere in it half the time).
- * Children that are invalid or already known are bred again (up to a limit, then a
- * random unseen configuration takes the place). The next population is the best of
- * parents and children (elitist). A generation is one batch: the tuner compiles it in
- * parallel. Configurations known beforehand (search_know) that did not fail form the
- * first population (the best `size` of them): the first generation is bred from them. */
+/* genetic.c - a steady-state genetic algorithm. A population of `population`
+ * configurations: the first `population` proposals are random; after that each proposal
+ * is a child of two parents, each chosen by a tournament of two, by uniform crossover
+ * (each param from either parent), then each param mutated with probability `mutation`
+ * (one step in its domain, or anywhere in it half the time). Children that are invalid,
+ * known or in flight are bred again (up to a limit, then a random unseen configuration
+ * takes the place). Each outcome joins the population as soon as it is told, replacing
+ * the worst member when it is better (elitist), so every child is bred from every
+ * outcome known when it is proposed. At most `population` proposals are in flight at
+ * once: the compile pool keeps that many busy and the search waits for no generation,
+ * while a child is never bred from a population that knows less than a generation's
+ * worth of what was asked. Configurations known beforehand (search_know) that did not
+ * fail form the first population (the best `size` of them). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,10 +26,9 @@ typedef struct member {
 typedef struct ga_state {
     int size;                  /* population size */
     double mutation;
-    member *pop;               /* the population (npop members) */
+    member *pop;               /* the population (npop members, at most size) */
     int npop;
-    member *kids;              /* the generation under evaluation */
-    int nkids;
+    uint64_t proposed;         /* proposals so far (the first `size` are random) */
     uint64_t *a, *b, *child;
 } ga_state;
 
@@ -34,7 +37,6 @@ static void ga_destroy(void *vst)
     ga_state *st = vst;
     if (st) {
         free(st->pop);
-        free(st->kids);
         free(st->a);
         free(st->b);
         free(st->child);
@@ -51,12 +53,11 @@ static void *ga_create(strat_ctx *c)
     st->size = (int)(c->set->population > 0 ? c->set->population
                                             : search_default_population(c->set, sspace_count(c->sp)));
     st->mutation = c->set->mutation > 0 ? c->set->mutation : search_default_mutation(n);
-    st->pop = calloc((size_t)st->size * 2 + 1, sizeof(member));
-    st->kids = calloc((size_t)st->size + 1, sizeof(member));
+    st->pop = calloc((size_t)st->size + 1, sizeof(member));
     st->a = calloc((size_t)n + 1, sizeof(uint64_t));
     st->b = calloc((size_t)n + 1, sizeof(uint64_t));
     st->child = calloc((size_t)n + 1, sizeof(uint64_t));
-    if (!st->pop || !st->kids || !st->a || !st->b || !st->child) {
+    if (!st->pop || !st->a || !st->b || !st->child) {
         ga_destroy(st);
         return NULL;
     }
@@ -118,43 +119,42 @@ static bool breed(ga_state *st, strat_ctx *c, const uint64_t *keys, int n, uint6
     return false;
 }
 
-static int by_cost(const void *pa, const void *pb)
+/* `m` joins the population: added while it is not full, else in place of the worst
+ * member when it is better; a failure or a member already in it changes nothing. */
+static void join(ga_state *st, member m)
 {
-    const member *a = pa, *b = pb;
-    return (a->cost > b->cost) - (a->cost < b->cost);
-}
-
-/* The generation just evaluated joins the population; the best `size` stay. */
-static void select_next(ga_state *st)
-{
-    for (int i = 0; i < st->nkids; i++) {
-        bool dup = false;
-        for (int j = 0; j < st->npop && !dup; j++)
-            dup = st->pop[j].key == st->kids[i].key;
-        if (!dup)
-            st->pop[st->npop++] = st->kids[i];
+    if (!(m.cost < INFINITY))
+        return;
+    int worst = 0;
+    for (int i = 0; i < st->npop; i++) {
+        if (st->pop[i].key == m.key)
+            return;
+        if (st->pop[i].cost > st->pop[worst].cost)
+            worst = i;
     }
-    st->nkids = 0;
-    qsort(st->pop, (size_t)st->npop, sizeof(member), by_cost);
-    if (st->npop > st->size)
-        st->npop = st->size;
+    if (st->npop < st->size)
+        st->pop[st->npop++] = m;
+    else if (m.cost < st->pop[worst].cost)
+        st->pop[worst] = m;
 }
 
 static int ga_propose(void *vst, strat_ctx *c, uint64_t *keys, int max)
 {
     ga_state *st = vst;
-    select_next(st);
-    int want = st->size < max ? st->size : max, n = 0;
-    bool first = st->npop == 0;
+    uint64_t pending = strat_pending_count(c);
+    int room = pending < (uint64_t)st->size ? st->size - (int)pending : 0;
+    int want = room < max ? room : max, n = 0;
     while (n < want) {
         uint64_t k;
-        bool got = first ? strat_random_unseen(c, &k) && !in_batch(keys, n, k) : breed(st, c, keys, n, &k);
+        bool random_start = st->proposed < (uint64_t)st->size || st->npop == 0;
+        bool got = random_start ? strat_random_unseen(c, &k) && !in_batch(keys, n, k) : breed(st, c, keys, n, &k);
         if (!got) {
-            if (first && strat_unseen(c) > (uint64_t)n)
+            if (random_start && strat_unseen(c) > (uint64_t)n)
                 continue;
             break;
         }
         keys[n++] = k;
+        st->proposed++;
     }
     return n;
 }
@@ -162,29 +162,18 @@ static int ga_propose(void *vst, strat_ctx *c, uint64_t *keys, int max)
 static void ga_observe(void *vst, strat_ctx *c, uint64_t key, double cost)
 {
     (void)c;
-    ga_state *st = vst;
-    if (st->nkids < st->size)
-        st->kids[st->nkids++] = (member){key, cost};
+    join(vst, (member){key, cost});
 }
 
-/* A configuration known beforehand (not a failure) joins the first population; the
- * best `size` of them are kept, and the first generation is bred from them. */
+/* A configuration known beforehand (not a failure) joins the first population (the
+ * best `size` of them stay), and children are bred from them from the first proposal. */
 static void ga_prior(void *vst, strat_ctx *c, uint64_t key, double cost)
 {
     (void)c;
     ga_state *st = vst;
-    if (!(cost < INFINITY))
-        return;
-    if (st->npop < st->size) {
-        st->pop[st->npop++] = (member){key, cost};
-        return;
-    }
-    int worst = 0;
-    for (int i = 1; i < st->npop; i++)
-        if (st->pop[i].cost > st->pop[worst].cost)
-            worst = i;
-    if (cost < st->pop[worst].cost)
-        st->pop[worst] = (member){key, cost};
+    join(st, (member){key, cost});
+    if (st->npop > 0)
+        st->proposed = (uint64_t)st->size; /* no random start: breed from what is known */
 }
 
 const strat_ops strat_genetic = {"genetic", ga_create, ga_propose, ga_observe, ga_destroy, ga_prior};

@@ -44,6 +44,9 @@ bool strat_known(const strat_ctx *c, uint64_t key, double *cost);
 /* strat_pending: proposed and not yet observed. */
 bool strat_pending(const strat_ctx *c, uint64_t key);
 
+/* strat_pending_count: how many proposals are in flight (asked, not yet observed). */
+uint64_t strat_pending_count(const strat_ctx *c);
+
 /* strat_remaining: evaluations left in the budget (UINT64_MAX: no limit). */
 uint64_t strat_remaining(const strat_ctx *c);
 

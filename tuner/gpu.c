@@ -371,6 +371,8 @@ int tuner_gpu_run(tuner_gpu *g, const session_binary *bin, const cutune_variant 
         g->first_sent = true;
         g->res->summary.first_variant_seconds = started - g->run_started;
     }
+    if (rec->m.started_seconds == 0)
+        rec->m.started_seconds = started - g->run_started;
     rc = wk_exchange(&g->proc, &f, g->limit_s);
     arena *a = rc == 0 ? arena_new() : NULL;
     wk_reply r;

@@ -26,16 +26,43 @@ int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin)
     }
     if (done_before) {
         record_from_json(t->res, rec, done_before, RECORD_RESUME, NULL, 0); /* measured by an earlier run: not again */
+        twin_id id; /* its twins to come need not run either */
+        if (t->twins && (rec->out == OUTCOME_OK || rec->out == OUTCOME_WRONG) &&
+            twins_identity(t->twins, t->vals, v, bin, &id) == 0 && twins_add(t->twins, id, t->res->n - 1) < 0) {
+            t->status = CUTUNE_ENOMEM;
+            snprintf(t->err, sizeof t->err, "out of memory");
+            return -1;
+        }
     } else if (!a->compiled) {
         result_set_outcome(t->res, rec, OUTCOME_COMPILE_ERROR, a->log);
     } else if (!a->launchable) {
         result_set_outcome(t->res, rec, OUTCOME_CANNOT_LAUNCH, a->why);
     } else {
-        int rc = tuner_gpu_run(&t->gpu, bin, v, t->goal.have_best, t->goal.best, false, rec);
-        if (rc < 0) { /* no worker could be started */
-            t->status = rc;
-            snprintf(t->err, sizeof t->err, "%s", t->gpu.err);
-            return -1;
+        /* The same experiment as one already run: its figures, not a run (twin.c). */
+        twin_id id;
+        bool has_id = false;
+        if (t->twins) {
+            tuner_values_of(t->m, v, t->vals);
+            has_id = twins_identity(t->twins, t->vals, v, bin, &id) == 0;
+        }
+        int64_t twin = has_id ? twins_find(t->twins, id) : -1;
+        if (twin >= 0) {
+            tuner_take_twin(t, rec, t->res->records[twin]);
+        } else {
+            int rc = tuner_gpu_run(&t->gpu, bin, v, t->goal.have_best, t->goal.best, false, rec);
+            if (rc < 0) { /* no worker could be started */
+                t->status = rc;
+                snprintf(t->err, sizeof t->err, "%s", t->gpu.err);
+                return -1;
+            }
+            /* Only outcomes the code decides are shared: a crash or a hang may be the
+             * device's, and a twin of one is run itself. */
+            if (has_id && (rec->out == OUTCOME_OK || rec->out == OUTCOME_WRONG) &&
+                twins_add(t->twins, id, t->res->n - 1) < 0) {
+                t->status = CUTUNE_ENOMEM;
+                snprintf(t->err, sizeof t->err, "out of memory");
+                return -1;
+            }
         }
     }
     cutune_measurement *mm = &rec->m;
@@ -59,6 +86,18 @@ int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin)
     }
     tuner_note_winner(t, rec);
     return 0;
+}
+
+void tuner_take_twin(tuner *t, record *rec, const record *twin)
+{
+    result_take_twin(t->res, rec, twin);
+    cutune_measurement *m = &rec->m;
+    if (!m->timed)
+        return;
+    tuner_values_of(t->m, &rec->v, t->vals); /* the goal judges this configuration */
+    tuner_metrics(&t->goal, m->median_ms, rec->metrics);
+    if (tuner_objective(&t->goal, m->median_ms, &m->objective) < 0)
+        m->objective = NAN;
 }
 
 void tuner_note_winner(tuner *t, const record *rec)

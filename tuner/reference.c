@@ -87,13 +87,26 @@ int tuner_reference(tuner_gpu *g)
             rc = spec_eval_failed(g->spec, &e);
             goto done;
         }
-        opts = arena_alloc(a, sizeof(char *) * (size_t)(m->noptions + m->nincludes + 2));
+        opts = arena_alloc(a, sizeof(char *) * (size_t)(m->noptions + m->nincludes + m->nlets + 2));
         if (!opts) {
             rc = CUTUNE_ENOMEM;
             goto done;
         }
         for (int i = 0; i < m->noptions; i++)
             opts[nopts++] = m->options[i];
+        for (int i = 0; i < m->nlets; i++) { /* constant lets `as define`: every variant's, so the reference's too */
+            const m_let *l = &m->lets[i];
+            if (!l->macro || l->expr->kind != TX_CONST)
+                continue;
+            strbuf sb = STRBUF_INIT;
+            value_format_c(l->expr->u.k, &sb, false);
+            opts[nopts] = sb_ok(&sb) ? arena_printf(a, "-D%s=%s", l->macro, sb_cstr(&sb)) : NULL;
+            sb_free(&sb);
+            if (!opts[nopts++]) {
+                rc = CUTUNE_ENOMEM;
+                goto done;
+            }
+        }
         for (int i = 0; i < m->nincludes; i++)
             opts[nopts++] = arena_printf(a, "-I%s", m->includes[i]);
         source_path = vf->ref_file;

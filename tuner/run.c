@@ -209,10 +209,26 @@ static int rejournal(tuner *t, const record *rec)
     return CUTUNE_OK;
 }
 
+/* The record run for provisional twin `i` (the same experiment, found again by its
+ * identity), or NULL when it cannot be found (then the twin is raced itself). */
+static record *twin_run(search_run *sr, uint64_t i)
+{
+    tuner *t = sr->t;
+    record *rec = t->res->records[i];
+    twin_id id;
+    if (!t->twins || rec->m.same_code_as < 0 || i >= sr->nbins ||
+        twins_identity(t->twins, t->vals, &rec->v, &sr->bins[i], &id) < 0)
+        return NULL;
+    int64_t at = twins_find(t->twins, id);
+    return at >= 0 && (uint64_t)at < i ? t->res->records[at] : NULL;
+}
+
 /* The final race: every provisional variant still within the contender margin of the
  * race's best is timed in full (no early stop: warm-ups, the spread rule, up to
- * max_repeat) and may then win; the others cannot win and are marked pruned. Each is
- * journaled again. CUTUNE_OK, or a status (the worker could not start, the journal). */
+ * max_repeat) and may then win; the others cannot win and are marked pruned. A twin
+ * (twin.c) takes its run's final figures instead: its run comes first in the results,
+ * so it has been decided by then. Each is journaled again. CUTUNE_OK, or a status (the
+ * worker could not start, the journal). */
 static int final_race(search_run *sr)
 {
     tuner *t = sr->t;
@@ -222,9 +238,12 @@ static int final_race(search_run *sr)
         if (!m->provisional)
             continue;
         tuner_values_of(t->m, &rec->v, t->vals); /* the goal judges this configuration */
+        record *run = twin_run(sr, i);
         bool contends = i < sr->nbins && sr->bins[i].cubin && t->goal.have_best &&
                         !tuner_worse(&t->goal, m->min_ms, TUNER_CONTEND);
-        if (!contends) {
+        if (run && !run->m.provisional) {
+            tuner_take_twin(t, rec, run);
+        } else if (!contends) {
             m->provisional = 0;
             m->pruned = 1; /* it cannot win: not timed further */
         } else {

@@ -617,7 +617,10 @@ static int run_pool(session *s, session_each each, void *user)
     int rc = CUTUNE_OK;
     pool_hooks hooks = {next_job, job_done, release_job};
     pool_stats stats;
-    if (pool_run(s->threads, s->threads * 4, s->cache, &hooks, s, &stats, err, sizeof err) < 0)
+    /* A stream (the tuner's) takes each variant as soon as it is compiled: in listing
+     * order, one slow compile would keep the GPU waiting with others ready behind it. */
+    unsigned flags = s->feed ? POOL_ANY_ORDER : 0;
+    if (pool_run(s->threads, s->threads * 4, flags, s->cache, &hooks, s, &stats, err, sizeof err) < 0)
         rc = s->status ? s->status : CUTUNE_ENOMEM;
     summary->wall_seconds += stats.wall_seconds;
     if (stats.cache_errors && !summary->cache_warning)

@@ -94,6 +94,8 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
     if (!t->vals)
         return CUTUNE_ENOMEM;
     t->goal = (tuner_goal){m, t->vals, t->gpu.goal.prune, false, 0};
+    if (!opts->run_twins && (rc = twins_new(&t->twins, m)) < 0)
+        return rc;
     if ((rc = tuner_search_settings(m, &spec->diags, &opts->search, size->valid, &t->set)) < 0)
         return rc; /* a diagnostic on the spec says why */
     if (!t->set.budget && opts->limit)
@@ -176,6 +178,7 @@ void tuner_free(tuner *t)
         return;
     tuner_gpu_free(&t->gpu);
     journal_close(t->journal);
+    twins_free(t->twins);
     free(t->vals);
     free(t);
 }

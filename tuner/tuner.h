@@ -138,6 +138,35 @@ int tuner_reference(tuner_gpu *g);
 /* tuner_plain_args: a configuration's argument values (g->scalars) as bench scalars. */
 void tuner_plain_args(tuner_gpu *g, bench_config *out);
 
+/* ---- twins: variants that are the same experiment (twin.c) ------------------------ */
+
+/* A launch's identity: the machine code (runtime/cubin.h), symbol, geometry, dynamic
+ * shared memory and planned arguments, as XXH3-128. */
+typedef struct twin_id {
+    uint64_t lo, hi;
+} twin_id;
+
+typedef struct twins twins;
+
+/* twins_new: an empty table for runs of model m. *out is set even on failure (free it
+ * with twins_free). CUTUNE_OK or CUTUNE_ENOMEM. */
+int twins_new(twins **out, const model *m);
+
+/* twins_free: NULL is a no-op. */
+void twins_free(twins *tw);
+
+/* twins_identity: the identity of variant v (configuration `vals`, binary `bin`).
+ * 0, or -1 when it has none (no binary, a cubin that cannot be read, arguments that
+ * cannot be planned): such a variant is always run. */
+int twins_identity(twins *tw, const value *vals, const cutune_variant *v, const session_binary *bin, twin_id *out);
+
+/* twins_find: the index of the record run for identity `id`, or -1. */
+int64_t twins_find(const twins *tw, twin_id id);
+
+/* twins_add: record `index` was run for `id` (the first one stays). CUTUNE_OK or
+ * CUTUNE_ENOMEM. */
+int twins_add(twins *tw, twin_id id, uint64_t index);
+
 /* ---- the run (tune.c, loop.c, run.c) -------------------------------------------- */
 
 typedef struct tuner {
@@ -149,6 +178,7 @@ typedef struct tuner {
     tuner_goal goal;           /* the tuner's best so far */
     value *vals;               /* scratch: a configuration's values */
     journal *journal;          /* NULL: none */
+    twins *twins;              /* NULL: every variant is run (cutune_tune_options.run_twins) */
     search_settings set;
     cutune_space_size size;    /* the space's size, as the facade counted it */
     double started;
@@ -188,6 +218,10 @@ void tuner_free(tuner *t);
 /* tuner_each (loop.c): a session_each for the tuner (user: a tuner): one variant read
  * back from the journal, or run; journaled; the best updated. */
 int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin);
+
+/* tuner_take_twin (loop.c): record `rec` (not run) takes the figures of record
+ * `twin`, the same experiment (twin.c), and its own metrics and objective. */
+void tuner_take_twin(tuner *t, record *rec, const record *twin);
 
 /* tuner_note_winner (loop.c): rec becomes the result's winner when it may win (timed in
  * full, not pruned, not provisional) and beats the winner so far. */

@@ -35,7 +35,7 @@ int main(int argc, char **argv)
     /* The spec's relative paths ("scale.cu") resolve against kernel_dir; n = 4 Mi
      * replaces the spec's 1 Mi everywhere it is used (buffer sizes, grid). */
     const char *set[] = {"n=4194304"};
-    cutune_load_options load = {set, 1, kernel_dir, 0};
+    cutune_load_options load = {set, 1, kernel_dir, 0, NULL, NULL};
     cutune_spec *spec = NULL;
     int rc = cutune_spec_load_string(&spec, "<scale>", spec_text, strlen(spec_text), &load);
     if (rc != CUTUNE_OK) {

@@ -165,4 +165,24 @@ if ! "$cutune" devices >/dev/null 2>&1; then
     check "tune --header without a GPU says no header was written" grep -q "No header or CSV was written" "$tmp/err"
     check "tune --header without a GPU writes no header" test ! -e "$tmp/t.h"
 fi
+# ---- the device attributes a spec reads, as the run recorded them (issue 16) ----
+# A copy of scale.tune that also reads max_threads_per_block; results with the
+# attributes recorded (a made-up value, 1000, that no table holds) and without them.
+sed 's|"../../kernels/sum_matrix.cu"|"'"$src"'/kernels/sum_matrix.cu"|; s|^    smem 4 \* (block_x + halo);|&\n    require block_x <= max_threads_per_block;|' \
+    "$scale" >"$tmp/dev.tune"
+python3 -c "
+import json
+d = json.load(open('$fx/h100.json'))
+d['device']['attributes'] = {'sm_count': 132, 'max_threads_per_block': 1000, 'warp_size': 32, 'cc': 90}
+json.dump(d, open('$tmp/attrs.json', 'w'))"
+"$cutune" emit header --spec "$tmp/dev.tune" "$tmp/attrs.json" >"$tmp/dev.h" 2>"$tmp/err"
+check "emit header of a spec reading a device attribute: 0" test $? -eq 0
+check "the header names the recorded value of the attribute the spec reads" \
+    grep -q '^ \*   device attributes read by the spec: max_threads_per_block 1000$' "$tmp/dev.h"
+"$cutune" emit header --spec "$tmp/dev.tune" "$fx/h100.json" >"$tmp/dev0.h" 2>"$tmp/err"
+check "results without recorded attributes say so in the header" \
+    grep -q 'device attributes read by the spec: not recorded in these results' "$tmp/dev0.h"
+"$cutune" emit header --spec "$scale" "$tmp/attrs.json" >"$tmp/nodev.h" 2>"$tmp/err"
+check "a spec that reads none gets no such line" bash -c "! grep -q 'device attributes' '$tmp/nodev.h'"
+
 finish

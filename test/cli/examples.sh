@@ -171,6 +171,46 @@ check "occupancy_table.py: marks the slow high-occupancy variant" \
 check "occupancy_table.py: the fastest is not marked" grep -qE '^\| 1 \| 0 \| 128 \|.*\|  \|$' "$tmp/occ.md"
 check "occupancy_table.py: the grid of occupancy / time" grep -qE '^\| 0 \| 50% / 1.000 \| 25% / 1.200 \| - \|$' "$tmp/occ.md"
 
+# persistent.tune (issue 16): without a GPU the device attributes are the --arch table's
+# and said to be assumed; the grid is sm_count * blocks_per_sm for the arch asked (132
+# SMs for sm_90's H100 SXM5, 108 for sm_80's A100: the vendors' figures); the
+# --use_fast_math switch is in the options of exactly the fast variants; -DN (a let
+# passed as a define) in every variant's; every variant compiles for sm_90.
+spec=$src/examples/persistent.tune
+"$cutune" check --color never "$spec" >"$tmp/p.out" 2>"$tmp/p.err"
+check "check persistent.tune exits 0" test $? -eq 0
+check "check persistent.tune says sm_count is assumed" grep -q '^device  *sm_count 132, max_threads_per_sm 2048  (assumed, no GPU read: sm_90 table: H100 SXM5' "$tmp/p.out"
+check "check persistent.tune: 78 valid configurations" grep -q 'space  *96 raw, 78 valid' "$tmp/p.out"
+"$cutune" check --color never --format json --arch sm_80 "$spec" >"$tmp/p80.json" 2>"$tmp/p80.err"
+check "check --arch sm_80 --format json gives the A100's 108 SMs, assumed" python3 -c "
+import json, sys
+d = json.load(open('$tmp/p80.json'))['device']
+sys.exit(0 if d['attributes']['sm_count'] == 108 and d['assumed'] is True and 'A100' in d['source'] else 1)"
+for arch_sms in sm_90:132 sm_80:108; do
+    arch=${arch_sms%%:*}
+    sms=${arch_sms##*:}
+    "$cutune" list --color never --format json --arch "$arch" "$spec" >"$tmp/p-$arch.json" 2>"$tmp/p-$arch.err"
+    check "list --arch $arch persistent.tune exits 0" test $? -eq 0
+    check "list --arch $arch: grid = $sms * blocks_per_sm, switch and -DN as asked" python3 -c "
+import json, sys
+vs = json.load(open('$tmp/p-$arch.json'))
+ok = len(vs) > 0
+for v in vs:
+    p = v['params']
+    ok = ok and v['grid'][0] == $sms * p['blocks_per_sm']
+    ok = ok and ('--use_fast_math' in v['options']) == p['fast']
+    ok = ok and '-DN=16777216' in v['defines']
+sys.exit(0 if ok else 1)"
+done
+check "list persistent.tune says on stderr the values are assumed" grep -q 'device attributes: sm_count 132' "$tmp/p-sm_90.err"
+"$cutune" analyze --arch sm_90 --format json "$spec" >"$tmp/p.a.json" 2>"$tmp/p.a.err"
+check "analyze persistent.tune exits 0" test $? -eq 0
+check "analyze persistent.tune: every variant compiled and can launch" python3 -c "
+import json, sys
+d = json.load(open('$tmp/p.a.json'))
+sys.exit(0 if len(d) == 78 and all(v['compiled'] and v['launchable'] for v in d) else 1)"
+check "analyze persistent.tune says the values are assumed" grep -q 'device attributes: sm_count 132.*assumed' "$tmp/p.a.err"
+
 # The runner, with a stand-in for cutune that "tunes" by writing the made-up results.
 cat >"$tmp/fake-cutune" <<EOF
 #!/usr/bin/env bash

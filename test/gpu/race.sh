@@ -4,7 +4,9 @@
 # losers must be stopped on their checked run (launches 1, pruned, figures from that
 # one sample), the winner timed in full (launches >= warm-up + repeat, reps >= repeat,
 # not pruned, verified), and the summary must say when the first variant ran.
-# Exits 77 (ctest: skipped) when there is no GPU.
+# One compile thread (--jobs 1): variants reach the GPU as they are compiled, so only
+# then is the listing order the order they run in. Exits 77 (ctest: skipped) when there
+# is no GPU.
 set -u
 cutune=$1
 src=$2
@@ -15,7 +17,7 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CUTUNE_CACHE_DIR=$tmp/cache
-"$cutune" --color never "$src/test/gpu/race.tune" --results "$tmp/r.json" --csv "$tmp/r.csv" >"$tmp/out" 2>"$tmp/err"
+"$cutune" --color never "$src/test/gpu/race.tune" --jobs 1 --results "$tmp/r.json" --csv "$tmp/r.csv" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 cat "$tmp/out" "$tmp/err"
 [ $rc -eq 0 ] || { echo "FAIL: cutune exited $rc"; exit 1; }

@@ -24,8 +24,24 @@ typedef struct checked {
     strbuf text; /* rendered diagnostics */
 } checked;
 
-/* check_spec: parses and checks `text` (file checks skipped). Returns the result;
- * ->m is NULL when the spec has errors, and ->text holds the diagnostics. */
+/* check_spec_on: parses and checks `text` (file checks skipped) with the device
+ * attributes of `dev` (NULL: none, so a spec that reads one has an error). Returns the
+ * result; ->m is NULL when the spec has errors, and ->text holds the diagnostics. */
+static inline checked *check_spec_on(const char *text, const dev_values *dev)
+{
+    checked *c = calloc(1, sizeof *c);
+    assert_non_null(c);
+    c->arena = arena_new();
+    c->src = src_new(c->arena, "t.tune", ".", text, strlen(text));
+    diag_init(&c->dl, c->arena, c->src);
+    sema_options opts = {NULL, 0, true, dev};
+    if (lang_parse(&c->ast, c->arena, c->src, &c->dl) == 0)
+        sema_check(&c->m, c->arena, c->ast, &opts, &c->dl);
+    diag_render(&c->dl, &c->text, false);
+    return c;
+}
+
+/* check_spec: check_spec_on without a device. */
 static inline checked *check_spec(const char *text)
 {
     checked *c = calloc(1, sizeof *c);
@@ -33,7 +49,7 @@ static inline checked *check_spec(const char *text)
     c->arena = arena_new();
     c->src = src_new(c->arena, "t.tune", ".", text, strlen(text));
     diag_init(&c->dl, c->arena, c->src);
-    sema_options opts = {NULL, 0, true};
+    sema_options opts = {NULL, 0, true, NULL};
     if (lang_parse(&c->ast, c->arena, c->src, &c->dl) == 0)
         sema_check(&c->m, c->arena, c->ast, &opts, &c->dl);
     diag_render(&c->dl, &c->text, false);

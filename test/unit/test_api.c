@@ -16,7 +16,7 @@
 /* A spec whose paths resolve against the test's source folder (kernels/ exists). */
 static cutune_spec *load(const char *text, const char *const *set, int nset, int expect_rc)
 {
-    cutune_load_options opts = {set, nset, CUTUNE_SOURCE_DIR "/examples", 0};
+    cutune_load_options opts = {set, nset, CUTUNE_SOURCE_DIR "/examples", 0, NULL, NULL};
     cutune_spec *spec = NULL;
     int rc = cutune_spec_load_string(&spec, "api.tune", text, strlen(text), &opts);
     if (rc != expect_rc)
@@ -353,6 +353,140 @@ static void test_long_paths_are_reported_in_full(void **state)
         skip(); /* no NVRTC on this machine: the results path was checked */
 }
 
+/* ---- device attributes ---- */
+
+/* The index of device attribute `name` (failing the test when there is none). */
+static int attr_index(const char *name)
+{
+    for (int i = 0; i < cutune_device_attr_count(); i++)
+        if (strcmp(cutune_device_attr_name(i), name) == 0)
+            return i;
+    fail_msg("no device attribute %s", name);
+    return -1;
+}
+
+static const char persistent_spec[] =
+    "kernel persistent_saxpy from \"../kernels/persistent_saxpy.cu\" {\n"
+    "    param bps in [1, 2] as none;\n"
+    "    block 256;\n"
+    "    grid sm_count * bps;\n"
+    "}\n";
+
+/* Without a GPU the values are the --arch table's, marked assumed; with a device given,
+ * that device's. Figures: the A100 SXM4 has 108 SMs and 2048 threads per SM, an
+ * RTX 3090 82 SMs (the vendors' product pages). */
+static void test_device_attributes_from_the_table_and_a_device(void **state)
+{
+    (void)state;
+    int sm = attr_index("sm_count"), thr = attr_index("max_threads_per_sm"), warp = attr_index("warp_size");
+    cutune_load_options opts = {NULL, 0, CUTUNE_SOURCE_DIR "/examples", 0, "sm_80", NULL};
+    cutune_spec *spec = NULL;
+    assert_int_equal(cutune_spec_load_string(&spec, "d.tune", persistent_spec, strlen(persistent_spec), &opts),
+                     CUTUNE_OK);
+    assert_int_equal(cutune_spec_device_attr_value(spec, sm), 108);
+    assert_int_equal(cutune_spec_device_attr_value(spec, thr), 2048);
+    assert_int_equal(cutune_spec_device_attr_used(spec, sm), 1);
+    assert_int_equal(cutune_spec_device_attr_used(spec, thr), 0);
+    assert_int_equal(cutune_spec_device_assumed(spec), 1);
+    assert_non_null(strstr(cutune_spec_device_source(spec), "A100"));
+    cutune_configs *it;
+    const cutune_variant *v;
+    assert_int_equal(cutune_configs_new(&it, spec), CUTUNE_OK);
+    assert_int_equal(cutune_configs_next(&v, it), 1);
+    assert_int_equal(v->grid[0], 108);
+    cutune_configs_free(it);
+    cutune_spec_free(spec);
+
+    cutune_device dev;
+    memset(&dev, 0, sizeof dev);
+    snprintf(dev.name, sizeof dev.name, "Made-up GPU");
+    dev.cc = 90;
+    dev.sm_count = 114;
+    dev.warp_size = 32;
+    opts.arch = NULL;
+    opts.device = &dev;
+    assert_int_equal(cutune_spec_load_string(&spec, "d.tune", persistent_spec, strlen(persistent_spec), &opts),
+                     CUTUNE_OK);
+    assert_int_equal(cutune_spec_device_attr_value(spec, sm), 114);
+    assert_int_equal(cutune_spec_device_attr_value(spec, warp), 32);
+    assert_int_equal(cutune_spec_device_assumed(spec), 0);
+    assert_non_null(strstr(cutune_spec_device_source(spec), "Made-up GPU"));
+    cutune_spec_free(spec);
+
+    opts.device = NULL;
+    opts.arch = "sm_12";
+    assert_int_equal(cutune_spec_load_string(&spec, "d.tune", persistent_spec, strlen(persistent_spec), &opts),
+                     CUTUNE_EINVAL);
+    assert_non_null(strstr(cutune_spec_diagnostics(spec, 0, 0), "unknown architecture 'sm_12'"));
+    cutune_spec_free(spec);
+}
+
+/* cutune_spec_set_device: the spec checked again with a device's values; a constraint
+ * that the new values make false is an error there, and the spec keeps the old model. */
+static void test_set_device_checks_again(void **state)
+{
+    (void)state;
+    static const char text[] = "kernel persistent_saxpy from \"../kernels/persistent_saxpy.cu\" {\n"
+                               "    param bps in [1, 2] as none;\n"
+                               "    require bps * 1024 <= max_threads_per_sm;\n"
+                               "    require max_threads_per_sm >= 1024;\n" /* constant for a device */
+                               "    block 1024;\n"
+                               "    grid sm_count * bps;\n"
+                               "}\n";
+    cutune_spec *spec = load(text, NULL, 0, CUTUNE_OK);
+    int sm = attr_index("sm_count");
+    cutune_device dev;
+    memset(&dev, 0, sizeof dev);
+    snprintf(dev.name, sizeof dev.name, "Made-up GPU");
+    dev.cc = 86;
+    dev.sm_count = 10;
+    dev.max_threads_per_sm = 1536; /* one block of 1024 fits, two do not */
+    dev.warp_size = 32;
+    assert_int_equal(cutune_spec_set_device(spec, &dev), CUTUNE_OK);
+    assert_int_equal(cutune_spec_device_attr_value(spec, sm), 10);
+    assert_int_equal(cutune_spec_device_assumed(spec), 0);
+    cutune_space_size size;
+    assert_int_equal(cutune_space_count(&size, spec), CUTUNE_OK);
+    assert_int_equal(size.valid, 1);
+    dev.max_threads_per_sm = 512; /* the constant constraint is false */
+    assert_int_equal(cutune_spec_set_device(spec, &dev), CUTUNE_ESPEC);
+    assert_non_null(strstr(cutune_spec_diagnostics(spec, 0, 0), "checked again with the device attributes of GPU 0: "
+                                                                  "Made-up GPU"));
+    assert_int_equal(cutune_spec_device_attr_value(spec, sm), 10); /* the last good check stands */
+    assert_int_equal(cutune_spec_set_device(NULL, &dev), CUTUNE_EINVAL);
+    cutune_spec_free(spec);
+}
+
+/* Analysing for another architecture checks the spec again with its values: loaded for
+ * sm_90 (132 SMs), analysed for sm_86, the variants' grid has the RTX 3090's 82 SMs. */
+static int first_grid(void *user, const cutune_analysis *a)
+{
+    *(int64_t *)user = a->variant->grid[0];
+    return 1; /* one is enough */
+}
+
+static void test_analysis_rechecks_for_its_arch(void **state)
+{
+    (void)state;
+    cutune_spec *spec = load(persistent_spec, NULL, 0, CUTUNE_OK);
+    int sm = attr_index("sm_count");
+    assert_int_equal(cutune_spec_device_attr_value(spec, sm), 132);
+    cutune_analyze_options opts;
+    memset(&opts, 0, sizeof opts);
+    opts.arch = "sm_86";
+    opts.no_cache = 1;
+    opts.jobs = 1;
+    opts.limit = 1;
+    cutune_analyze_summary summary;
+    int64_t grid = 0;
+    int rc = cutune_analyze(&summary, spec, &opts, first_grid, &grid);
+    assert_true(rc == CUTUNE_OK || rc == CUTUNE_ESTOPPED);
+    assert_int_equal(grid, 82);
+    assert_int_equal(cutune_spec_device_attr_value(spec, sm), 82);
+    assert_int_equal(cutune_spec_device_assumed(spec), 1);
+    cutune_spec_free(spec);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -365,6 +499,9 @@ int main(void)
         cmocka_unit_test(test_jobs_are_bounded),
         cmocka_unit_test(test_failed_calls_set_the_error),
         cmocka_unit_test(test_long_paths_are_reported_in_full),
+        cmocka_unit_test(test_device_attributes_from_the_table_and_a_device),
+        cmocka_unit_test(test_analysis_rechecks_for_its_arch),
+        cmocka_unit_test(test_set_device_checks_again),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

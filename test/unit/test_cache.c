@@ -200,6 +200,28 @@ static int key_of(const char *source_name, const char *source, const char *inclu
     return cache_key_for(&job, dirs, include_dir ? 1 : 0, k, err, errsize);
 }
 
+/* An on/off switch (a bool param `as option "--use_fast_math"`) and a let passed as
+ * -DN reach NVRTC as options, so they are part of the key: the same source with and
+ * without them are three binaries, and the same options give the same key. */
+static void test_key_covers_switches_and_defines(void **state)
+{
+    (void)state;
+    char err[256], src[512];
+    snprintf(src, sizeof src, "%s/k.cu", dir);
+    const char *fast[] = {"-DN=16777216", "--use_fast_math"};
+    compile_job off = {src, "int a;\n", "k", fast, 1, "sm_90"};
+    compile_job on = {src, "int a;\n", "k", fast, 2, "sm_90"};
+    compile_job bare = {src, "int a;\n", "k", NULL, 0, "sm_90"};
+    cache_key k_off, k_on, k_bare, again;
+    assert_int_equal(cache_key_for(&off, NULL, 0, &k_off, err, sizeof err), 0);
+    assert_int_equal(cache_key_for(&on, NULL, 0, &k_on, err, sizeof err), 0);
+    assert_int_equal(cache_key_for(&bare, NULL, 0, &k_bare, err, sizeof err), 0);
+    assert_int_equal(cache_key_for(&on, NULL, 0, &again, err, sizeof err), 0);
+    assert_string_not_equal(k_off.hex, k_on.hex);
+    assert_string_not_equal(k_off.hex, k_bare.hex);
+    assert_string_equal(k_on.hex, again.hex);
+}
+
 static void test_include_walk(void **state)
 {
     (void)state;
@@ -296,6 +318,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_entries_are_checked),
+        cmocka_unit_test(test_key_covers_switches_and_defines),
         cmocka_unit_test(test_include_walk),
         cmocka_unit_test(test_include_files_bound),
     };

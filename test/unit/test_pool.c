@@ -1,7 +1,9 @@
 /* test_pool.c - runtime/pool without a GPU: compile worker processes give the same
  * results (cubin bytes, resources, logs) as NVRTC in this process; a worker that dies
  * mid-job or hangs past its deadline fails that variant with the reason while the other
- * jobs complete; no child process is left (running or zombie) after a run. */
+ * jobs complete; no child process is left (running or zombie) after a run; with
+ * POOL_ANY_ORDER a slow job holds up none behind it, and a skip job still comes after
+ * every job produced before it. */
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -96,8 +99,60 @@ static void run_pool(run *r, const char *mode, int threads, pool_stats *stats)
     setenv("CUTUNE_COMPILE_WORKERS", mode, 1);
     pool_hooks hooks = {next, done, NULL};
     char err[256];
-    assert_int_equal(pool_run(threads, 0, NULL, &hooks, r, stats, err, sizeof err), 0);
+    assert_int_equal(pool_run(threads, 0, 0, NULL, &hooks, r, stats, err, sizeof err), 0);
     assert_int_equal(r->delivered, NJOBS);
+    assert_no_children();
+}
+
+/* The compile worker sleeps before a job whose source is marked SLOW. */
+static void slow_hook(const compile_job *job)
+{
+    if (strstr(job->source, "SLOW"))
+        nanosleep(&(struct timespec){1, 500000000}, NULL);
+}
+
+static int order[NJOBS], norder;
+
+static int next_any(void *ud, pool_job *job)
+{
+    int rc = next(ud, job);
+    job->skip = rc == 1 && (intptr_t)job->tag == NJOBS - 1; /* the last: delivered without compiling */
+    return rc;
+}
+
+static int done_any(void *ud, pool_job *job, compile_output *out, const char *error)
+{
+    run *r = ud;
+    int i = (int)(intptr_t)job->tag;
+    order[norder++] = i;
+    r->delivered++;
+    r->outs[i] = *out;
+    r->nvrtc_failed[i] = error != NULL;
+    return 0;
+}
+
+static void test_any_order(void **state)
+{
+    (void)state;
+    static run r;
+    setup_run(&r, -1, 0, "// SLOW");
+    norder = 0;
+    setenv("CUTUNE_COMPILE_WORKERS", "processes", 1);
+    pool_set_child_hook(slow_hook);
+    pool_hooks hooks = {next_any, done_any, NULL};
+    pool_stats st;
+    char err[256];
+    assert_int_equal(pool_run(3, 0, POOL_ANY_ORDER, NULL, &hooks, &r, &st, err, sizeof err), 0);
+    pool_set_child_hook(NULL);
+    assert_int_equal(norder, NJOBS);
+    /* the slow first job did not hold up the fast ones behind it */
+    assert_int_not_equal(order[0], 0);
+    /* the skip job came last of all: after every job produced before it */
+    assert_int_equal(order[NJOBS - 1], NJOBS - 1);
+    for (int i = 0; i < NJOBS - 1; i++)
+        assert_true(r.outs[i].ok);
+    assert_int_equal(st.skipped, 1);
+    free_run(&r);
     assert_no_children();
 }
 
@@ -224,7 +279,7 @@ static void test_fallback_to_threads(void **state)
     setenv("CUTUNE_COMPILE_WORKERS", "processes", 1);
     pool_hooks hooks = {next, done, NULL};
     char err[256];
-    int rc = pool_run(1, 0, NULL, &hooks, &r, &st, err, sizeof err);
+    int rc = pool_run(1, 0, 0, NULL, &hooks, &r, &st, err, sizeof err);
     assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
     assert_int_equal(rc, 0);
     assert_false(st.processes);
@@ -244,6 +299,7 @@ int main(void)
         return 77;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_processes_match_threads),
+        cmocka_unit_test(test_any_order),
         cmocka_unit_test(test_worker_killed),
         cmocka_unit_test(test_worker_exits),
         cmocka_unit_test(test_worker_deadline),

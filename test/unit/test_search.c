@@ -247,6 +247,60 @@ static void test_budget_valid_unique(void **state)
     checked_free(c);
 }
 
+/* Every strategy asked as the tuner asks (tuner/run.c): whenever fewer than `window`
+ * are in flight, outcomes told one at a time, first in first out. No strategy may spin
+ * on what is in flight (a strategy that proposes only pending keys waits), the budget
+ * holds, nothing is asked twice, and genetic keeps at most its population in flight. */
+static void test_streamed(void **state)
+{
+    (void)state;
+    checked *c = load();
+    sspace *sp;
+    char err[200];
+    assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+    enum { WINDOW = 48 };
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        for (uint64_t seed = 0; seed < 3; seed++) {
+            search_settings set = settings(all[i], seed, 120);
+            search *s;
+            assert_int_equal(search_new(&s, sp, &set, NULL, err, sizeof err), 0);
+            uint64_t queue[WINDOW], asked[WINDOW], seen[400] = {0};
+            int head = 0, queued = 0, most = 0, n, told = 0;
+            for (int guard = 0; guard < 100000; guard++) {
+                if (queued < WINDOW && !search_stopped(s)) {
+                    assert_int_equal(search_ask(s, asked, WINDOW - queued, &n), 0);
+                    for (int k = 0; k < n; k++) {
+                        assert_true(valid_by_hand(asked[k]));
+                        assert_int_equal(seen[asked[k]]++, 0); /* never asked twice */
+                        queue[(head + queued++) % WINDOW] = asked[k];
+                    }
+                }
+                most = queued > most ? queued : most;
+                if (queued == 0 || search_stopped(s))
+                    break;
+                uint64_t key = queue[head];
+                head = (head + 1) % WINDOW;
+                queued--;
+                bool ok;
+                double v = objective(key, &ok);
+                search_tell(s, key, ok, v);
+                told++;
+            }
+            assert_true(told <= 120);
+            assert_int_equal(search_evaluations(s), (uint64_t)told);
+            if (all[i] == STRAT_GENETIC)
+                assert_true(most <= search_default_population(&set, sspace_count(sp)));
+            else if (all[i] == STRAT_EXHAUSTIVE || all[i] == STRAT_RANDOM)
+                assert_int_equal(told, 120); /* never waits: the budget is spent */
+            uint64_t k;
+            double best;
+            assert_true(search_best(s, &k, &best));
+            search_free(s);
+        }
+    sspace_free(sp);
+    checked_free(c);
+}
+
 static void test_exhaustive_all(void **state)
 {
     (void)state;
@@ -534,7 +588,7 @@ int main(void)
         cmocka_unit_test(test_reproducible),     cmocka_unit_test(test_budget_valid_unique),
         cmocka_unit_test(test_exhaustive_all),   cmocka_unit_test(test_patience_and_time),
         cmocka_unit_test(test_known_is_free),    cmocka_unit_test(test_guided_screens),
-        cmocka_unit_test(test_know_beforehand),
+        cmocka_unit_test(test_know_beforehand),  cmocka_unit_test(test_streamed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

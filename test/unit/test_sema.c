@@ -178,9 +178,88 @@ static void test_defaults_when_unsaid(void **state)
     checked_free(c);
 }
 
+/* A device described by hand: an H100 PCIe's figures (114 SMs, per its product page). */
+static dev_values pcie_h100(void)
+{
+    dev_values d;
+    memset(&d, 0, sizeof d);
+    d.v[DA_SM_COUNT] = 114;
+    d.v[DA_MAX_THREADS_PER_SM] = 2048;
+    d.v[DA_MAX_THREADS_PER_BLOCK] = 1024;
+    d.v[DA_WARP_SIZE] = 32;
+    d.v[DA_CC_MAJOR] = 9;
+    d.v[DA_CC_MINOR] = 0;
+    d.v[DA_CC] = 90;
+    d.v[DA_L2_BYTES] = 50 << 20;
+    snprintf(d.source, sizeof d.source, "by hand");
+    return d;
+}
+
+static void test_device_attributes_from_a_description(void **state)
+{
+    (void)state;
+    dev_values d = pcie_h100();
+    checked *c = check_spec_on("kernel k from \"k.cu\" {\n"
+                               "    param bps in 1 .. sm_count // 38 as none;\n" /* a domain: 1, 2, 3 */
+                               "    let blocks = sm_count * 2, hopper = cc == 90 && cc_major == 9;\n"
+                               "    let warps = max_threads_per_sm // warp_size;\n"
+                               "    block 32;\n    grid sm_count * bps;\n}\n", &d);
+    assert_non_null(c->m);
+    assert_int_equal(let_value(c->m, "blocks").u.i, 228);
+    assert_true(let_value(c->m, "hopper").u.b);
+    assert_int_equal(let_value(c->m, "warps").u.i, 64);
+    assert_int_equal(c->m->params[0].dom.size, 3);
+    uint32_t want = 1u << DA_SM_COUNT | 1u << DA_CC | 1u << DA_CC_MAJOR | 1u << DA_MAX_THREADS_PER_SM | 1u << DA_WARP_SIZE;
+    assert_int_equal(c->m->device_used, want);
+    assert_int_equal(c->m->device.v[DA_SM_COUNT], 114);
+    checked_free(c);
+    /* Without a description, reading one is an error that names it. */
+    c = check_with("let g = sm_count;");
+    assert_null(c->m);
+    assert_non_null(strstr(sb_cstr(&c->text), "'sm_count' is a device attribute"));
+    checked_free(c);
+    /* A spec that reads none does not depend on the device. */
+    c = check_spec_on("kernel k from \"k.cu\" {\n block 32;\n grid 1;\n}\n", &d);
+    assert_non_null(c->m);
+    assert_int_equal(c->m->device_used, 0);
+    checked_free(c);
+}
+
+static void test_device_attribute_names_cannot_be_declared(void **state)
+{
+    (void)state;
+    dev_values d = pcie_h100();
+    checked *c = check_spec_on("kernel k from \"k.cu\" {\n let warp_size = 64;\n block 32;\n grid 1;\n}\n", &d);
+    assert_null(c->m);
+    assert_non_null(strstr(sb_cstr(&c->text), "'warp_size' is a built-in name (the device attribute"));
+    checked_free(c);
+}
+
+static void test_let_as_define_and_option_switch(void **state)
+{
+    (void)state;
+    checked *c = check_with("param bx in [64, 128];\n"
+                            "param fast in [false, true] as option \"--use_fast_math\";\n"
+                            "let n = 4096 as define N, per = bx * 2 as define, plain = 3;");
+    assert_non_null(c->m);
+    assert_string_equal(c->m->lets[0].macro, "N");
+    assert_string_equal(c->m->lets[1].macro, "per"); /* the let's own name, case kept */
+    assert_null(c->m->lets[2].macro);
+    assert_true(c->m->params[1].option_switch);
+    assert_false(c->m->params[0].option_switch);
+    checked_free(c);
+    c = check_with("param level in [1, 3] as option \"-O{}\";"); /* a format: not a switch */
+    assert_non_null(c->m);
+    assert_false(c->m->params[0].option_switch);
+    checked_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_device_attributes_from_a_description),
+        cmocka_unit_test(test_device_attribute_names_cannot_be_declared),
+        cmocka_unit_test(test_let_as_define_and_option_switch),
         cmocka_unit_test(test_lets_in_any_order_and_derived),
         cmocka_unit_test(test_folded_constants_remember_their_form),
         cmocka_unit_test(test_cycle_is_an_error),

@@ -4,6 +4,7 @@
 #include "helpers.h"
 
 #include "compiler/space.h"
+#include "compiler/plan.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static unsigned rnd(unsigned n)
@@ -314,9 +315,68 @@ static void test_small_count_is_exact(void **state)
     checked_free(c);
 }
 
+/* The device's values decide the space and each variant's grid and defines. Two
+ * descriptions by hand: 132 SMs and 2048 threads per SM (an H100 SXM's), and 82 SMs and
+ * 1536 threads per SM (an RTX 3090's). */
+static const char device_spec[] = "kernel k from \"k.cu\" {\n"
+                                  "    param t in [256, 512, 1024] as none;\n"
+                                  "    param bps in [1, 2, 4] as none;\n"
+                                  "    param fast in [false, true] as option \"--use_fast_math\";\n"
+                                  "    require t * bps <= max_threads_per_sm;\n"
+                                  "    let n = 1 << 20 as define N, per = t * bps as define PER;\n"
+                                  "    block t;\n    grid sm_count * bps;\n}\n";
+
+static uint64_t count_on(int64_t sms, int64_t threads_per_sm, checked **keep)
+{
+    dev_values d;
+    memset(&d, 0, sizeof d);
+    d.v[DA_SM_COUNT] = sms;
+    d.v[DA_MAX_THREADS_PER_SM] = threads_per_sm;
+    checked *c = check_spec_on(device_spec, &d);
+    assert_non_null(c->m);
+    space *sp;
+    assert_int_equal(space_new(&sp, c->m, NULL, 0), 0);
+    uint64_t n;
+    bool sat;
+    eval_error err;
+    assert_int_equal(space_count(sp, &n, &sat, &err), 0);
+    space_free(sp);
+    *keep = c;
+    return n;
+}
+
+static void test_device_values_shape_the_space_and_variants(void **state)
+{
+    (void)state;
+    checked *h100, *rtx;
+    /* By hand: (t, bps) with t * bps <= 2048: 256 x {1,2,4}, 512 x {1,2,4}, 1024 x {1,2} = 8;
+     * <= 1536: 256 x {1,2,4}, 512 x {1,2}, 1024 x {1} = 6; each with fast false and true. */
+    assert_int_equal(count_on(132, 2048, &h100), 16);
+    assert_int_equal(count_on(82, 1536, &rtx), 12);
+    arena *a = arena_new();
+    variant v;
+    eval_error err;
+    value vals[3] = {value_int(512), value_int(2), value_bool(true)};
+    assert_int_equal(plan_variant(h100->m, vals, a, &v, &err), 0);
+    assert_int_equal(v.grid[0], 264);      /* 132 SMs x 2 */
+    assert_int_equal(v.ndefines, 2);
+    assert_string_equal(v.defines[0], "-DN=1048576");
+    assert_string_equal(v.defines[1], "-DPER=1024"); /* derived: per variant */
+    assert_int_equal(v.noptions, 1);
+    assert_string_equal(v.options[0], "--use_fast_math");
+    vals[2] = value_bool(false);
+    assert_int_equal(plan_variant(rtx->m, vals, a, &v, &err), 0);
+    assert_int_equal(v.grid[0], 164);      /* 82 SMs x 2 */
+    assert_int_equal(v.noptions, 0);       /* off: no option at all */
+    arena_free(a);
+    checked_free(h100);
+    checked_free(rtx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_device_values_shape_the_space_and_variants),
         cmocka_unit_test(test_random_spaces_match_brute_force),
         cmocka_unit_test(test_block_shape_count_by_hand),
         cmocka_unit_test(test_listing_order_is_declaration_order),
