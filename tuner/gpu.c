@@ -111,6 +111,9 @@ int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *o
             return CUTUNE_ESPEC;
         }
     }
+    _Static_assert(CHECK_ELEMENTWISE == 0 && CHECK_L2 == CHK_L2 + 1 && CHECK_ULP == CHK_ULP + 1 &&
+                       CHECK_KERNEL == CHK_USER + 1,
+                   "bench_verify.check is the model's check_kind: 0, or a chk_mode + 1");
     g->vf = (bench_verify){m->verify.present, g->outputs, m->verify.noutputs, m->verify.atol, m->verify.rtol,
                            m->verify.check, m->verify.check_tol, NULL, NULL}; /* issue 16: check_kind + 0 = bench's */
     g->goal = (tuner_goal){m, g->vals, opts->prune == 0 ? DEFAULT_PRUNE : opts->prune, false, 0};
