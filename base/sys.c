@@ -238,3 +238,43 @@ char *sys_canonical_path(const char *path)
 {
     return realpath(path, NULL);
 }
+
+int sys_read_part(const char *path, size_t offset, void *dst, size_t size, size_t *got, size_t *file_size)
+{
+    *got = 0;
+    *file_size = 0;
+    int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    int rc = -1;
+    if (fstat(fd, &st) != 0) {
+        /* errno from fstat */
+    } else if (S_ISDIR(st.st_mode)) {
+        errno = EISDIR;
+    } else if (!S_ISREG(st.st_mode)) {
+        errno = SYS_ENOTREG;
+    } else {
+        *file_size = (size_t)st.st_size;
+        int flags = fcntl(fd, F_GETFL);
+        if (flags >= 0)
+            fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+        rc = 0;
+        while (*got < size && offset + *got < *file_size) {
+            ssize_t n = pread(fd, (char *)dst + *got, size - *got, (off_t)(offset + *got));
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0) {
+                rc = -1;
+                break;
+            }
+            if (n == 0)
+                break;
+            *got += (size_t)n;
+        }
+    }
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return rc;
+}

@@ -122,7 +122,8 @@ typedef struct m_require {
 
 /* ---- arguments ---------------------------------------------------------------- */
 
-typedef enum init_kind { INIT_NONE, INIT_ZEROS, INIT_CONSTANT, INIT_RANDOM, INIT_RAMP, INIT_SCALAR } init_kind;
+typedef enum init_kind { INIT_NONE, INIT_ZEROS, INIT_CONSTANT, INIT_RANDOM, INIT_RAMP, INIT_SCALAR,
+                         INIT_FILE /* issue 16: file("a.npy") */ } init_kind;
 
 typedef struct m_arg {
     const char *name;
@@ -135,6 +136,11 @@ typedef struct m_arg {
     texpr *value;            /* INIT_SCALAR: the value; INIT_CONSTANT: the fill value */
     uint64_t seed;           /* INIT_RANDOM */
     double lo, hi;           /* INIT_RANDOM range; INIT_RAMP start (lo) and step (hi) */
+    /* issue 16, INIT_FILE: the resolved path, whether it is .npy (else raw), and where
+     * its data starts (.npy: after the header; checked again when the worker reads it). */
+    const char *file;
+    span file_loc;
+    bool file_npy;
 } m_arg;
 
 /* ---- verification, objective, search, measurement, outputs --------------------- */
@@ -156,7 +162,42 @@ typedef struct m_verify {
     texpr *ref_block[3], *ref_grid[3];
     int ref_block_dims, ref_grid_dims;
     double atol, rtol;
+    /* issue 16: the checker (compiler/sema_data.c). CHECK_ELEMENTWISE is atol/rtol above;
+     * CHECK_L2: ||out - ref||2 / ||ref||2 <= check_tol; CHECK_ULP: the largest distance in
+     * units in the last place <= check_tol; CHECK_KERNEL: the user's kernel's score <=
+     * check_tol (docs/language.md, section 14). */
+    int check;               /* a check_kind */
+    double check_tol;
+    span check_loc;
+    const char *check_kernel;
+    texpr **check_targs;
+    int check_ntargs;
+    bool check_has_targs;
+    const char *check_file;  /* resolved (the spec's kernel file when not given) */
 } m_verify;
+
+/* ---- issue 16: launch hooks and checkers (compiler/sema_data.c) ----------------- */
+
+typedef enum check_kind { CHECK_ELEMENTWISE, CHECK_L2, CHECK_ULP, CHECK_KERNEL } check_kind;
+
+typedef enum reset_kind { RESET_ZEROS, RESET_CONSTANT, RESET_INPUT, RESET_KERNEL } reset_kind;
+
+/* One reset, run before every launch of a variant (and of the reference), in the order
+ * written: a buffer set to zeros, to a constant or back to its initial contents, or a
+ * kernel of the user's launched with the same arguments. */
+typedef struct m_reset {
+    reset_kind kind;
+    span loc;
+    int arg;                 /* the buffer (not RESET_KERNEL) */
+    double constant;         /* RESET_CONSTANT (exact for integers up to 2^53) */
+    const char *kernel;      /* RESET_KERNEL: name, template arguments, file, geometry */
+    texpr **targs;
+    int ntargs;
+    bool has_targs;
+    const char *file;
+    texpr *block[3], *grid[3];
+    int block_dims, grid_dims;
+} m_reset;
 
 typedef struct m_metric {
     const char *name;
@@ -269,6 +310,8 @@ typedef struct model {
     dev_values device;
     uint32_t device_used;
     m_sizes sizes;             /* problem sizes; sizes.nvars 0 when the spec has none */
+    m_reset *resets;           /* issue 16: in the order written */
+    int nresets;
 } model;
 
 #endif

@@ -338,6 +338,9 @@ static void check_items(sema *s)
         case IT_SIZE:
             sema_check_size(s, it);
             break;
+        case IT_RESET: /* issue 16 */
+            sema_check_reset(s, it);
+            break;
         }
         if (s->oom)
             return;

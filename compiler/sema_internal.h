@@ -27,6 +27,9 @@ typedef struct sym {
 
 enum { ST_TODO, ST_BUSY, ST_DONE };
 
+enum { CAP_PARAMS, CAP_LETS, CAP_REQUIRES, CAP_ARGS, CAP_METRICS, CAP_INCLUDES, CAP_OPTIONS, CAP_SIZES,
+       CAP_RESETS /* issue 16 */, CAP_COUNT };
+
 typedef struct sema {
     arena *a;
     diag_list *dl;
@@ -44,12 +47,11 @@ typedef struct sema {
     param_set used;     /* params some expression reads */
     int errors_before;  /* errors in the list before the check began */
     bool oom;
-    int caps[8];        /* capacities of the model's vectors */
+    int caps[CAP_COUNT]; /* capacities of the model's vectors */
     const ast_item *size_item; /* the size statement settled (sema_size.c); NULL before */
     bool sizes_done;
 } sema;
 
-enum { CAP_PARAMS, CAP_LETS, CAP_REQUIRES, CAP_ARGS, CAP_METRICS, CAP_INCLUDES, CAP_OPTIONS, CAP_SIZES };
 
 /* What an expression may refer to where it is written. */
 enum {
@@ -58,8 +60,8 @@ enum {
     CX_CTYPE = 4    /* a C type name (template arguments) */
 };
 
-/* The names init values are spelt with (random, constant, ramp, zeros), in that order. */
-enum { SEMA_NINIT_NAMES = 4 };
+/* The names init values are spelt with (random, constant, ramp, zeros, file), in that order. */
+enum { SEMA_NINIT_NAMES = 5 }; /* issue 16: file */
 extern const char *const sema_init_names[SEMA_NINIT_NAMES];
 
 /* is_num: whether t is a number (an int or a float). */
@@ -194,5 +196,19 @@ void sema_check_measure(sema *s, const ast_item *it);
 /* sema_check_emit: checks the emit statement `it` into s->m->emit; seen[3] holds the
  * first emit of each kind, to report repeats. */
 void sema_check_emit(sema *s, const ast_item *it, const ast_item **seen);
+
+/* ---- sema_data.c: issue 16 (files, integer random(), reset, checkers) -------------- */
+
+/* sema_check_data_init: after sema_check_arg: an integer random()'s range (whole numbers
+ * from ceil(min) to floor(max) must exist and fit the type), and file("PATH") contents
+ * (arg->init set to INIT_FILE; the file's type and element count checked). */
+void sema_check_data_init(sema *s, const ast_expr *init, m_arg *arg);
+
+/* sema_check_reset: checks the reset statement `it` into s->m->resets (after the args). */
+void sema_check_reset(sema *s, const ast_item *it);
+
+/* sema_check_checker: checks verify's checker clauses (atol/rtol, l2, ulp, check kernel,
+ * tol) into s->m->verify (after its outputs). */
+void sema_check_checker(sema *s, const ast_item *it);
 
 #endif

@@ -221,18 +221,25 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
     const char *fname = init->kind == EX_NAME ? init->u.name : init->kind == EX_CALL ? init->u.call.name : NULL;
     static const ast_arg_list no_args;
     const ast_arg_list *args = init->kind == EX_CALL ? &init->u.call.args : &no_args;
+    if (fname && init->kind == EX_CALL && strcmp(fname, "file") == 0) { /* issue 16 */
+        sema_check_data_init(s, init, arg);
+        if (arg->dir == DIR_OUT)
+            diag_warning(s->dl, init->loc, "output buffer '%s' is poisoned before every run, so its initial "
+                         "contents are not used (make it inout to pass them in)", arg->name);
+        return;
+    }
     int which = -1;
-    for (int i = 0; fname && i < 4; i++)
+    for (int i = 0; fname && i < SEMA_NINIT_NAMES; i++)
         if (strcmp(fname, sema_init_names[i]) == 0)
             which = i;
     if (which < 0) {
-        const char *best = fname ? suggest_best(fname, sema_init_names, 4) : NULL;
+        const char *best = fname ? suggest_best(fname, sema_init_names, SEMA_NINIT_NAMES) : NULL;
         span at = init->kind == EX_CALL ? init->u.call.name_loc : init->loc;
         if (best)
             diag_error(s->dl, at, "unknown initial contents '%s'; did you mean '%s'?", fname, best);
         else
-            diag_error(s->dl, init->loc, "a buffer's initial contents must be random(...), constant(v), ramp(...) "
-                       "or zeros");
+            diag_error(s->dl, init->loc, "a buffer's initial contents must be random(...), constant(v), ramp(...), "
+                       "zeros or file(\"PATH\")");
         return;
     }
     char owner[64];
@@ -255,6 +262,8 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
                        "below min %g", arg->hi, arg->lo);
         arg->seed = (uint64_t)seed;
         arg->init = INIT_RANDOM;
+        if (arg->lo <= arg->hi)
+            sema_check_data_init(s, init, arg); /* issue 16: an integer random()'s range */
     } else if (which == 1) { /* constant(v) */
         if (args->len != 1 || args->items[0].name) {
             diag_error(s->dl, init->loc, "constant() takes one value: constant(0.5)");
@@ -275,6 +284,9 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
         if (f[1])
             setting_float(s, f[1], -INFINITY, false, &arg->hi);
         arg->init = INIT_RAMP;
+    } else if (which == 4) { /* issue 16: `file` without its path (file("...") is handled above) */
+        diag_error(s->dl, init->loc, "file() takes one path, a string: file(\"a.npy\") or file(\"a.bin\")");
+        return;
     } else {
         if (args->len)
             diag_error(s->dl, init->loc, "zeros takes no settings");
@@ -335,6 +347,7 @@ void sema_check_verify(sema *s, const ast_item *it)
     v->ref_loc = ref->loc;
     check_tolerance(s, it->u.verify.atol, "atol", &v->atol);
     check_tolerance(s, it->u.verify.rtol, "rtol", &v->rtol);
+    sema_check_checker(s, it); /* issue 16: l2, ulp, check kernel */
     if (!ref->is_kernel) {
         v->config = sema_alloc(s, sizeof(uint64_t) * (size_t)(m->nparams ? m->nparams : 1));
         bool *set = sema_alloc(s, sizeof(bool) * (size_t)(m->nparams ? m->nparams : 1));

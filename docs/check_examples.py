@@ -58,6 +58,22 @@ while i < len(lines):
             p = os.path.join(sdir, f)
             os.makedirs(os.path.dirname(p), exist_ok=True)
             open(p, 'w').write(kernel)
+        # issue 16: file("P") inputs: zero-filled files of the arg's type and count
+        # (a literal count; an .npy of float64 where a comment says 'holds float64').
+        sizes = {'half': ('<f2', 2), 'float': ('<f4', 4), 'double': ('<f8', 8), 'int8': ('|i1', 1),
+                 'uint8': ('|u1', 1), 'int16': ('<i2', 2), 'uint16': ('<u2', 2), 'int': ('<i4', 4),
+                 'uint': ('<u4', 4), 'int64': ('<i8', 8), 'uint64': ('<u8', 8)}
+        for ty, cnt, f, rest in re.findall(r'(\w+)\[(\d+)\]\s*=\s*file\("([^"]+)"\)(.*)', src):
+            descr, size = sizes.get(ty, ('<f4', 4))
+            if 'holds float64' in rest:
+                descr, size = '<f8', 8
+            data = b'\0' * (int(cnt) * size)
+            if f.endswith('.npy'):
+                d = "{'descr': '%s', 'fortran_order': False, 'shape': (%s,), }" % (descr, cnt)
+                total = (10 + len(d) + 1 + 63) // 64 * 64
+                data = (b'\x93NUMPY\x01\x00' + (total - 10).to_bytes(2, 'little') + d.encode() +
+                        b' ' * (total - 11 - len(d)) + b'\n' + data)
+            open(os.path.join(sdir, f), 'wb').write(data)
         for inc in re.findall(r'^\s*include\s+(.*);', src, re.M):
             for d in re.findall(r'"([^"]+)"', inc):
                 os.makedirs(os.path.join(sdir, d), exist_ok=True)

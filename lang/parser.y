@@ -48,7 +48,7 @@ typedef struct tn_loc {
     ast_route route;
     ast_reference ref;
     struct { ast_expr *step; bool geometric; } step;
-    struct { ast_expr *atol, *rtol; } tol;
+    struct { ast_expr *atol, *rtol; ast_arg_list checks; ast_reference *checker; span checker_word; } tol;
     struct { ast_expr_list list; bool present; } targs;
     struct { ast_name_list names; bool tuple; } svars;   /* size: the variables */
     ast_size_list sizes;                                 /* size: the values */
@@ -95,6 +95,7 @@ static int args_depth(const ast_arg_list *args);
 %token MINIMIZE "'minimize'" MAXIMIZE "'maximize'" SEARCH "'search'" MEASURE "'measure'"
 %token EMIT "'emit'" PREFIX "'prefix'"
 %token SIZE "'size'"   /* a statement keyword only where a statement starts (lexer.l) */
+%token RESET "'reset'"
 %token DOTDOT "'..'" POW "'**'" FLOORDIV "'//'" SHL "'<<'" SHR "'>>'" LE "'<='" GE "'>='"
 %token EQ "'=='" NE "'!='" ANDAND "'&&'" OROR "'||'"
 %token <ival> INT "number"
@@ -192,7 +193,9 @@ item
     | VERIFY name_list AGAINST reference tol_opt ';'
         { NEW($$ = mk_item(ctx, IT_VERIFY, @$, @1));
           $$->u.verify.outputs = $2; $$->u.verify.against = $4;
-          $$->u.verify.atol = $5.atol; $$->u.verify.rtol = $5.rtol; }
+          $$->u.verify.atol = $5.atol; $$->u.verify.rtol = $5.rtol;
+          $$->u.verify.checks = $5.checks; $$->u.verify.checker = $5.checker;
+          $$->u.verify.checker_word_loc = $5.checker_word; }
     /* metric = "metric" IDENT "=" expr ";" */
     | METRIC IDENT '=' expr ';'
         { NEW($$ = mk_item(ctx, IT_METRIC, @$, @1));
@@ -224,6 +227,20 @@ item
         { NEW($$ = mk_item(ctx, IT_SIZE, @$, @1));
           $$->u.size.names = $2.names; $$->u.size.tuple = $2.tuple;
           $$->u.size.sizes = $5; span l = {@4.begin, @6.end}; $$->u.size.list_loc = l; }
+    /* issue 16: reset = "reset" IDENT { "," IDENT } [ "=" expr ] ";"
+     *                 | "reset" "kernel" IDENT [ "<" targs ">" ] [ "from" STRING ] "block" dims "grid" dims ";" */
+    | RESET name_list ';'
+        { NEW($$ = mk_item(ctx, IT_RESET, @$, @1)); $$->u.reset.targets = $2; }
+    | RESET name_list '=' expr ';'
+        { NEW($$ = mk_item(ctx, IT_RESET, @$, @1)); $$->u.reset.targets = $2; $$->u.reset.value = $4; }
+    | RESET KERNEL IDENT targs_opt from_opt BLOCK dims GRID dims ';'
+        { NEW($$ = mk_item(ctx, IT_RESET, @$, @1));
+          ast_reference *r = &$$->u.reset.kernel;
+          r->is_kernel = true; r->loc = S(@2); r->loc.end = @9.end;
+          r->kernel.name = $3; r->kernel.loc = S(@3);
+          r->targs = $4.list; r->has_targs = $4.present;
+          r->file = $5; r->file_loc = S(@5);
+          r->block = $7; r->block_loc = S(@7); r->grid = $9; r->grid_loc = S(@9); }
     | error ';'                    { $$ = NULL; yyerrok; }
     ;
 
@@ -362,7 +379,7 @@ from_opt
     ;
 
 tol_opt
-    : %empty                 { $$.atol = $$.rtol = NULL; }
+    : %empty                 { memset(&$$, 0, sizeof $$); }
     | tol_opt ATOL expr
         { $$ = $1;
           if ($$.atol) { span s = S(@2); diag_error(ctx->diags, s, "atol is given twice"); }
@@ -371,6 +388,24 @@ tol_opt
         { $$ = $1;
           if ($$.rtol) { span s = S(@2); diag_error(ctx->diags, s, "rtol is given twice"); }
           $$.rtol = $3; }
+    /* issue 16: l2 T | ulp N | tol S (the checker says which names there are) */
+    | tol_opt IDENT expr
+        { $$ = $1; ast_arg a = {$2, S(@2), $3}; PUSH($$.checks, a); }
+    /* issue 16: check kernel NAME [<targs>] [from "FILE"] */
+    | tol_opt IDENT KERNEL IDENT targs_opt from_opt
+        { $$ = $1;
+          ast_reference *r; NEW(r = arena_alloc(ctx->arena, sizeof *r)); memset(r, 0, sizeof *r);
+          if ($$.checker) { span s = S(@3); diag_error(ctx->diags, s, "a checker kernel is given twice"); }
+          r->is_kernel = true; r->loc = S(@$); r->loc.begin = @2.begin;
+          r->kernel.name = $4; r->kernel.loc = S(@4);
+          r->targs = $5.list; r->has_targs = $5.present;
+          r->file = $6; r->file_loc = S(@6);
+          $$.checker = r; $$.checker_word = S(@2);
+          if (strcmp($2, "check") != 0) {
+              span s = S(@2);
+              diag_error(ctx->diags, s, "'%s kernel' is not a clause of verify; a checker kernel is written "
+                         "check kernel NAME from \"FILE\"", $2);
+          } }
     ;
 
 expr_list_opt
@@ -669,7 +704,7 @@ static void tn_error(tn_loc *loc, void *scanner, lang_ctx *ctx, const char *msg)
 /* The statement keywords, for "unknown statement 'parm'; did you mean 'param'?". */
 static const char *const statement_words[] = {
     "include", "options", "param", "let", "require", "block", "grid", "smem", "arg",
-    "verify", "metric", "objective", "search", "measure", "emit", "size",
+    "verify", "metric", "objective", "search", "measure", "emit", "size", "reset",
 };
 
 /* How the token the parser stopped at is named in a message: its text, quoted. */
@@ -738,7 +773,7 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, void *scanner, lang_c
         else
             diag_error(ctx->diags, S(loc), "unknown statement '%s' (statements start with param, let, require, "
                                            "block, grid, smem, arg, verify, metric, objective, search, measure, "
-                                           "emit, size, include or options)", word);
+                                           "emit, size, reset, include or options)", word);
         return 0;
     }
     if (n == 1 && expected[0] == YYSYMBOL_YYUNDEF)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../base/sys.h"
+#include "infile.h"
 
 /* The device side of one argument. */
 typedef struct slot {
@@ -34,6 +35,11 @@ struct bench {
     bool cmp_ready[DT_UINT64 + 1];
     fill_kernel fills[DT_UINT64 + 1]; /* initial contents, made on the device: one per type in use */
     bool fill_ready[DT_UINT64 + 1];
+    /* issue 16: resets before every launch, the buffers as they see them, the checkers */
+    hook_set *hooks;
+    hook_buffer *hook_bufs;
+    chk_kernel chks[DT_UINT64 + 1];
+    bool chk_ready[DT_UINT64 + 1];
     char err[512];
 };
 
@@ -78,6 +84,12 @@ void bench_close(bench *b)
     for (int k = 0; b->g && k <= DT_UINT64; k++)
         if (b->fill_ready[k])
             fill_release(b->g, &b->fills[k]);
+    for (int k = 0; b->g && k <= DT_UINT64; k++)
+        if (b->chk_ready[k])
+            chk_release(b->g, &b->chks[k]);
+    if (b->g)
+        hook_free(b->hooks, b->g);
+    free(b->hook_bufs);
     meas_close(b->g);
     if (b->d)
         drv_close(b->d);
@@ -116,6 +128,12 @@ static int prepare_args(bench *b, const bench_config *c)
                 return -1;
             s->capacity = bytes;
         }
+        if (a->has_init && a->fill.kind == FILL_FILE && s->pristine_count != s->count) { /* issue 16 */
+            if (infile_load(b->g, s->pristine, a->type, (size_t)s->count, a->file, a->file_npy, b->err,
+                            sizeof b->err) < 0)
+                return -1;
+            s->pristine_count = s->count;
+        }
         if (a->has_init && s->pristine_count != s->count) {
             /* Made on the device, bit for bit what data_fill makes on the host (fill.h):
              * nothing of the size of the inputs is ever held on the host. The fill
@@ -136,24 +154,79 @@ static int prepare_args(bench *b, const bench_config *c)
                          : meas_fill(b->g, s->dev, 0xFF, bytes, b->err, sizeof b->err)) < 0)
             return -1;
         b->argv[i] = &s->dev;
+        if (b->hook_bufs) /* issue 16: what the resets see */
+            b->hook_bufs[i] = (hook_buffer){a->type, s->dev, a->has_init ? s->pristine : 0, bytes};
+    }
+    return 0;
+}
+
+/* issue 16: the k-th verified output checked by vf->check against the reference's: 0
+ * when accepted, 1 when not (the reason in buf), -1 when the check failed (b->err in
+ * buf). *max_err takes the score when it is larger. */
+static int other_check(bench *b, int k, char *buf, size_t size, double *max_err)
+{
+    const bench_verify *vf = b->vf;
+    int i = vf->outputs[k];
+    slot *s = &b->slots[i];
+    const char *name = b->args[i].name;
+    chk_kernel *c = &b->chks[b->args[i].type];
+    chk_result r;
+    if (chk_run(b->g, c, s->dev, s->ref, (size_t)s->count, vf->check_tol, &r, b->err, sizeof b->err) < 0) {
+        snprintf(buf, size, "%s", b->err);
+        return -1;
+    }
+    if (r.score > *max_err || isnan(r.score))
+        *max_err = r.score;
+    if (c->mode == CHK_L2 && !(r.score <= vf->check_tol)) {
+        if (r.nan)
+            snprintf(buf, size, "'%s': %zu of %lld elements are NaN (here or in the reference)", name, r.nan,
+                     (long long)s->count);
+        else
+            snprintf(buf, size, "'%s': relative L2 error %.3g is above %.3g", name, r.score, vf->check_tol);
+        return 1;
+    }
+    if (c->mode == CHK_ULP && r.count) {
+        snprintf(buf, size, "'%s': %zu of %lld elements are more than %.0f ULP apart; first at %zu: got %.9g, want "
+                 "%.9g", name, r.count, (long long)s->count, vf->check_tol, r.first, r.got, r.want);
+        return 1;
+    }
+    if (c->mode == CHK_USER && !(r.score <= vf->check_tol)) {
+        snprintf(buf, size, "'%s': the checker kernel '%s' scored %.6g (accepted: at most %.6g)", name,
+                 vf->check_symbol, r.score, vf->check_tol);
+        return 1;
     }
     return 0;
 }
 
 /* Compares the verified outputs with the reference's. true when they agree; else the
  * reason in buf (*failed: the comparison itself failed). */
-static bool outputs_agree(bench *b, char *buf, size_t size, double *max_err, int *failed)
+static bool outputs_agree(bench *b, char *buf, size_t size, double *max_err, int *failed, bool stable_only)
 {
     *max_err = 0;
     *failed = 0;
     const bench_verify *vf = b->vf;
     for (int k = 0; k < vf->noutputs; k++) {
+        /* issue 16: after the last launch, only outputs whose contents before a launch
+         * must not matter and could hide it: those a reset restores, and integer `out`
+         * buffers (a float one that a kernel adds into is NaN, its poison, after the
+         * first launch already: the reference's NaN check or the comparison sees it). */
+        const bench_arg *oa = &b->args[vf->outputs[k]];
+        if (stable_only && !(oa->out_only && !data_is_float(oa->type)) && !hook_resets(b->hooks, vf->outputs[k]))
+            continue;
         slot *s = &b->slots[vf->outputs[k]];
         const char *name = b->args[vf->outputs[k]].name;
         if (s->count != s->ref_count) {
             snprintf(buf, size, "'%s' has %lld elements, the reference %lld", name, (long long)s->count,
                      (long long)s->ref_count);
             return false;
+        }
+        if (vf->check) { /* issue 16: l2, ulp or the user's checker */
+            int r = other_check(b, k, buf, size, max_err);
+            if (r < 0)
+                *failed = 1;
+            if (r != 0)
+                return false;
+            continue;
         }
         data_mismatch mm;
         if (cmp_run(b->g, s->cmp, s->dev, s->ref, (size_t)s->count, vf->atol, vf->rtol, &mm, b->err,
@@ -180,6 +253,25 @@ static int failed(bench *b, bench_result *out, outcome o, const char *reason)
     out->status = o;
     snprintf(out->reason, sizeof out->reason, "%s", reason);
     return meas_sticky(b->g) ? -1 : 0;
+}
+
+/* issue 16: the resets, enqueued before a launch (meas_settings.before's signature). */
+static int run_hooks(void *ctx, char *err, size_t errsize)
+{
+    bench *b = ctx;
+    return hook_run(b->hooks, b->g, b->hook_bufs, b->argv, err, errsize);
+}
+
+int bench_set_hooks(bench *b, const hook_spec *specs, int n, char *err, size_t errsize)
+{
+    if (n <= 0)
+        return 0;
+    b->hook_bufs = calloc((size_t)b->nargs + 1, sizeof(hook_buffer));
+    if (!b->hook_bufs) {
+        snprintf(err, errsize, "out of memory");
+        return -1;
+    }
+    return hook_prepare(&b->hooks, b->g, specs, n, err, errsize);
 }
 
 int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const meas_settings *ms,
@@ -209,6 +301,10 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
     /* The checked run; when timing follows, it is also the first (cold) sample, taken
      * as a repetition is (after an L2 flush when flushing). */
     double cold_ms = 0;
+    if (run_hooks(b, b->err, sizeof b->err) < 0) {
+        rc = failed(b, out, OUTCOME_LAUNCH_ERROR, b->err);
+        goto done;
+    }
     if ((ms ? meas_run_timed(b->g, &k, &l, ms->flush_l2, &cold_ms, b->err, sizeof b->err)
             : meas_run(b->g, &k, &l, b->err, sizeof b->err)) < 0) {
         rc = failed(b, out, OUTCOME_LAUNCH_ERROR, b->err);
@@ -219,7 +315,7 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
     if (b->vf->present && ms) {
         int cmp_failed;
         char buf[512];
-        if (!outputs_agree(b, buf, sizeof buf, &out->max_abs_error, &cmp_failed)) {
+        if (!outputs_agree(b, buf, sizeof buf, &out->max_abs_error, &cmp_failed, false)) {
             rc = failed(b, out, cmp_failed ? OUTCOME_LAUNCH_ERROR : OUTCOME_WRONG, buf);
             goto done;
         }
@@ -227,7 +323,10 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
     }
     if (ms) {
         double timing_started = sys_seconds();
+        if (b->hooks) /* issue 16: the resets before every launch of the race, never timed */
+            meas_set_before(b->g, run_hooks, b);
         int timed_rc = meas_time(b->g, &k, &l, ms, cold_ms, &out->times, b->err, sizeof b->err);
+        meas_set_before(b->g, NULL, NULL);
         out->timing_seconds = sys_seconds() - timing_started;
         out->launches = out->times.launches; /* the checked run included */
         if (timed_rc < 0) {
@@ -235,6 +334,25 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
             goto done;
         }
         out->timed = true;
+        /* issue 16: launched again, an output that must not depend on what it held before
+         * a launch is checked once more after the last one (outputs that accumulate
+         * across launches without a reset are wrong). */
+        if (b->vf->present && out->verified && out->launches > 1) {
+            int cmp_failed;
+            char buf[512], note[600];
+            double again = 0;
+            if (!outputs_agree(b, buf, sizeof buf, &again, &cmp_failed, true)) {
+                snprintf(note, sizeof note, "after its last launch (of %d) %s%s", out->launches, buf,
+                         cmp_failed ? "" : "; the output depends on what it held before the launch: reset it "
+                         "before each launch (reset NAME = zeros;) or make it inout");
+                out->timed = false;
+                out->verified = false;
+                rc = failed(b, out, cmp_failed ? OUTCOME_LAUNCH_ERROR : OUTCOME_WRONG, note);
+                goto done;
+            }
+            if (again > out->max_abs_error || isnan(again))
+                out->max_abs_error = again;
+        }
     }
 done:
     meas_unload(b->g, &k);
@@ -261,6 +379,18 @@ int bench_keep_reference(bench *b, bench_keep_failure *fail)
             b->cmp_ready[type] = true;
         }
         s->cmp = &b->cmps[type];
+        if (vf->check && !b->chk_ready[type]) { /* issue 16: l2, ulp or the user's checker */
+            int rc = vf->check - 1 == CHK_USER
+                         ? chk_load_user(b->g, vf->check_cubin, vf->check_symbol, type, &b->chks[type], fail->err,
+                                         sizeof fail->err)
+                         : chk_prepare(b->g, (chk_mode)(vf->check - 1), type, b->arch, &b->chks[type], fail->err,
+                                       sizeof fail->err);
+            if (rc < 0) {
+                fail->kind = BENCH_KEEP_COMPARE;
+                return -1;
+            }
+            b->chk_ready[type] = true;
+        }
         data_mismatch self;
         if (meas_alloc(b->g, bytes, &s->ref, fail->err, sizeof fail->err) < 0 ||
             meas_copy(b->g, s->ref, s->dev, bytes, fail->err, sizeof fail->err) < 0 ||

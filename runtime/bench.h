@@ -13,9 +13,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "check.h"
 #include "compare.h"
 #include "data.h"
 #include "fill.h"
+#include "hook.h"
 #include "measure.h"
 #include "outcome.h"
 
@@ -26,6 +28,9 @@ typedef struct bench_arg {
     bool is_buffer;
     bool has_init;             /* buffers: initial contents `fill` (else poisoned before each run) */
     data_fill_spec fill;
+    bool out_only;             /* issue 16: an `out` buffer (its contents before a launch must not matter) */
+    const char *file;          /* issue 16, FILL_FILE: the file (borrowed), .npy when file_npy, else raw */
+    bool file_npy;
 } bench_arg;
 
 /* A scalar argument's value: integers exactly, else a double. */
@@ -41,6 +46,13 @@ typedef struct bench_verify {
     const int *outputs;        /* argument indices */
     int noutputs;
     double atol, rtol;
+    /* issue 16: which checker (0: element-wise atol/rtol, else a chk_mode + 1: CHK_L2,
+     * CHK_ULP, CHK_USER), its bound, and a user checker's binary (set before the
+     * reference is kept). */
+    int check;
+    double check_tol;
+    const void *check_cubin;
+    const char *check_symbol;
 } bench_verify;
 
 /* A binary and how it is launched. */
@@ -81,10 +93,19 @@ int bench_open(bench **out, int ordinal, size_t flush_bytes, const char *arch, c
 /* bench_close: frees every buffer and kernel, closes the device; NULL is a no-op. */
 void bench_close(bench *b);
 
+/* bench_set_hooks (issue 16): the resets to run before every launch of every binary
+ * from now on (the reference's too), `specs` borrowed for the bench's life; kernels are
+ * loaded here. With resets, each timed sample is one launch, the resets enqueued before
+ * it (and before the L2 flush), outside the event pair. 0, or -1 with err. */
+int bench_set_hooks(bench *b, const hook_spec *specs, int n, char *err, size_t errsize);
+
 /* bench_run: prepares the arguments of `c` (every buffer at its count, initial contents
  * restored, outputs poisoned with 0xFF bytes), loads the binary, runs it once and, when
  * `ms` is given, compares the verified outputs with the reference's (when one is kept)
- * and times it: that checked run is timed too, as the race's first sample (meas_time). Fills *out. Returns -1 when the context is lost (a sticky error: nothing
+ * and times it: that checked run is timed too, as the race's first sample (meas_time);
+ * when it was launched again, the verified outputs that are reset, or are integer `out`
+ * buffers, are compared once more after its last launch (issue 16: an output that changes from launch
+ * to launch is wrong). Fills *out. Returns -1 when the context is lost (a sticky error: nothing
  * more can run in it), else 0 whatever the outcome. */
 int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const meas_settings *ms,
               bench_result *out);

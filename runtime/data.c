@@ -159,7 +159,9 @@ void data_set(void *buf, data_type t, size_t i, double v)
     }
 }
 
-/* Integers: min + floor(u * (max - min + 1)), so whole bounds are both reachable;
+/* Integers: floor(ceil(min) + u * (floor(max) - ceil(min) + 1)), clamped: the whole
+ * numbers from ceil(min) to floor(max), both reachable and equally likely (issue 16: the
+ * base was min, which for a fractional min made ceil(min) twice as likely);
  * floats: min + u * (max - min). */
 void data_fill(void *dst, data_type t, size_t count, const data_fill_spec *f)
 {
@@ -167,6 +169,8 @@ void data_fill(void *dst, data_type t, size_t count, const data_fill_spec *f)
         memset(dst, 0, count * data_size(t));
         return;
     }
+    if (f->kind == FILL_FILE)
+        return;
     bool is_float = data_is_float(t);
     for (size_t i = 0; i < count; i++) {
         double v;
@@ -178,7 +182,7 @@ void data_fill(void *dst, data_type t, size_t count, const data_fill_spec *f)
             if (is_float) {
                 v = f->a + u * (f->b - f->a);
             } else {
-                v = floor(f->a + u * (floor(f->b) - ceil(f->a) + 1.0));
+                v = floor(ceil(f->a) + u * (floor(f->b) - ceil(f->a) + 1.0)); /* uniform from ceil(min) */
                 if (v > floor(f->b))
                     v = floor(f->b);
                 if (v < ceil(f->a))

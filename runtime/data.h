@@ -19,7 +19,8 @@ typedef enum data_type {
 size_t data_size(data_type t);
 bool data_is_float(data_type t);
 
-typedef enum data_fill_kind { FILL_ZEROS, FILL_CONSTANT, FILL_RANDOM, FILL_RAMP } data_fill_kind;
+typedef enum data_fill_kind { FILL_ZEROS, FILL_CONSTANT, FILL_RANDOM, FILL_RAMP,
+                               FILL_FILE /* issue 16: read from a file by runtime/infile.c (bench_arg.file) */ } data_fill_kind;
 
 typedef struct data_fill_spec {
     data_fill_kind kind;
@@ -28,7 +29,10 @@ typedef struct data_fill_spec {
 } data_fill_spec;
 
 /* data_fill: writes `count` elements of type t into dst. Random floats are uniform in
- * [min, max); random integers uniform over the whole numbers in [min, max]. */
+ * [min, max) computed in double, then rounded to nearest (even) into the element type,
+ * so a float or half element may equal max; random integers are uniform over the whole
+ * numbers from ceil(min) to floor(max), both included (docs/language.md, section 13).
+ * FILL_FILE is not made here (runtime/infile.c reads it): dst is left as it is. */
 void data_fill(void *dst, data_type t, size_t count, const data_fill_spec *f);
 
 /* data_get / data_set: element i as a double (integers beyond 2^53 lose precision;

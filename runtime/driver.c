@@ -75,6 +75,9 @@ int drv_open(drv **out, char *err, size_t errsize)
         {"cuMemcpyDtoD", (void **)&d->cuMemcpyDtoD},
         {"cuMemsetD8", (void **)&d->cuMemsetD8},
         {"cuMemsetD32Async", (void **)&d->cuMemsetD32Async},
+        {"cuMemsetD8Async", (void **)&d->cuMemsetD8Async},       /* issue 16: resets */
+        {"cuMemsetD16Async", (void **)&d->cuMemsetD16Async},
+        {"cuMemcpyDtoDAsync", (void **)&d->cuMemcpyDtoDAsync},
         {"cuLaunchKernel", (void **)&d->cuLaunchKernel},
         {"cuStreamCreate", (void **)&d->cuStreamCreate},
         {"cuStreamDestroy", (void **)&d->cuStreamDestroy},

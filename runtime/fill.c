@@ -44,7 +44,7 @@ static const char fill_kernel_source[] =
     "#if IS_FLOAT\n"
     "            v = a + u * (b - a);\n"
     "#else\n"
-    "            v = floor(a + u * (floor(b) - ceil(a) + 1.0));\n"
+    "            v = floor(ceil(a) + u * (floor(b) - ceil(a) + 1.0));\n"
     "            if (v > floor(b)) v = floor(b);\n"
     "            if (v < ceil(a)) v = ceil(a);\n"
     "#endif\n"

@@ -17,6 +17,8 @@ struct meas_gpu {
     CUdeviceptr flush;
     size_t flush_bytes;
     bool sticky;
+    int (*before)(void *ctx, char *err, size_t errsize); /* issue 16: meas_set_before */
+    void *before_ctx;
 };
 
 /* Errors after which the context is unusable (CUDA's "sticky" errors). */
@@ -311,18 +313,19 @@ int meas_time(meas_gpu *g, const meas_kernel *k, const meas_launch *l, const mea
          * shorter than min_sample_ms is launched several times per event pair, sized by
          * the shortest of three single launches (one alone can be a cold outlier). */
         for (int w = 1; w < s->warmup; w++, out->launches++)
-            if (launch(g, k, l, err, errsize) < 0)
+            if ((g->before && g->before(g->before_ctx, err, errsize) < 0) || launch(g, k, l, err, errsize) < 0)
                 goto fail;
         if (check(g, g->d->cuStreamSynchronize(g->stream), "the warm-up runs", err, errsize) < 0)
             goto fail;
         double singles[3], single = 0;
         for (int i = 0; i < 3; i++, out->launches++) {
-            if (sample(g, k, l, 1, s->flush_l2, 0, &singles[i], err, errsize) < 0)
+            if ((g->before && g->before(g->before_ctx, err, errsize) < 0) ||
+                sample(g, k, l, 1, s->flush_l2, 0, &singles[i], err, errsize) < 0)
                 goto fail;
             if (i == 0 || singles[i] < single)
                 single = singles[i];
         }
-        if (single < s->min_sample_ms) {
+        if (single < s->min_sample_ms && !g->before) { /* with resets: one launch per sample */
             double want = ceil(s->min_sample_ms / (single > 1e-4 ? single : 1e-4));
             batch = want > 1000 ? 1000 : (int)want;
         } else { /* batch 1: they are warm, flushed samples like any repetition */
@@ -337,7 +340,8 @@ int meas_time(meas_gpu *g, const meas_kernel *k, const meas_launch *l, const mea
         next = meas_race_next(s, out);
     }
     while (next == MEAS_MORE && n < cap) {
-        if (sample(g, k, l, batch, s->flush_l2, (unsigned)n + 1, &samples[n], err, errsize) < 0)
+        if ((g->before && g->before(g->before_ctx, err, errsize) < 0) ||
+            sample(g, k, l, batch, s->flush_l2, (unsigned)n + 1, &samples[n], err, errsize) < 0)
             goto fail;
         out->launches += batch;
         n++;
@@ -354,4 +358,27 @@ fail:
     free(samples);
     out->gpu_seconds = sys_seconds() - t0;
     return -1;
+}
+
+/* ---- issue 16: what runtime/hook.c needs ------------------------------------------ */
+
+void meas_set_before(meas_gpu *g, int (*before)(void *ctx, char *err, size_t errsize), void *ctx)
+{
+    g->before = before;
+    g->before_ctx = ctx;
+}
+
+CUstream meas_stream(const meas_gpu *g)
+{
+    return g->stream;
+}
+
+drv *meas_driver(const meas_gpu *g)
+{
+    return g->d;
+}
+
+int meas_check(meas_gpu *g, CUresult r, const char *what, char *err, size_t errsize)
+{
+    return check(g, r, what, err, errsize);
 }

@@ -124,4 +124,18 @@ meas_next meas_race_next(const meas_settings *s, const meas_times *t);
 int meas_time(meas_gpu *g, const meas_kernel *k, const meas_launch *l, const meas_settings *s, double cold_ms,
               meas_times *out, char *err, size_t errsize);
 
+/* issue 16: meas_set_before: while `before` is set (NULL clears it), meas_time calls
+ * before(ctx, err, errsize) ahead of every launch it makes (warm-ups, sizing, samples)
+ * to enqueue the spec's resets on the stream: before the L2 flush and outside the event
+ * pair, so they are never timed; each sample is then one launch (batch 1). It returns 0,
+ * or -1 with err. */
+void meas_set_before(meas_gpu *g, int (*before)(void *ctx, char *err, size_t errsize), void *ctx);
+
+/* issue 16: for runtime/hook.c, which enqueues resets on the variant's stream. */
+CUstream meas_stream(const meas_gpu *g);
+drv *meas_driver(const meas_gpu *g);
+/* meas_check: 0 when r is CUDA_SUCCESS, else -1 with err ("what: ...") and the context
+ * marked lost when r is a sticky error. */
+int meas_check(meas_gpu *g, CUresult r, const char *what, char *err, size_t errsize);
+
 #endif

@@ -43,10 +43,11 @@ static data_type data_type_of(ast_ctype t)
 /* A spec's argument as runtime/bench sees it. */
 static bench_arg plain_arg(const m_arg *a)
 {
-    bench_arg b = {a->name, data_type_of(a->type), a->is_buffer, a->init != INIT_NONE, {FILL_ZEROS, 0, 0, 0}};
+    bench_arg b = {a->name, data_type_of(a->type), a->is_buffer, a->init != INIT_NONE, {FILL_ZEROS, 0, 0, 0},
+                   a->is_buffer && a->dir == DIR_OUT, a->file, a->file_npy}; /* issue 16: the last three */
     b.fill = (data_fill_spec){FILL_ZEROS, a->seed, a->lo, a->hi};
     b.fill.kind = a->init == INIT_RANDOM ? FILL_RANDOM : a->init == INIT_RAMP ? FILL_RAMP
-                  : a->init == INIT_CONSTANT ? FILL_CONSTANT : FILL_ZEROS;
+                  : a->init == INIT_CONSTANT ? FILL_CONSTANT : a->init == INIT_FILE ? FILL_FILE : FILL_ZEROS;
     if (a->init == INIT_CONSTANT)
         b.fill.a = value_as_double(a->value->u.k);
     return b;
@@ -110,7 +111,11 @@ int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *o
             return CUTUNE_ESPEC;
         }
     }
-    g->vf = (bench_verify){m->verify.present, g->outputs, m->verify.noutputs, m->verify.atol, m->verify.rtol};
+    _Static_assert(CHECK_ELEMENTWISE == 0 && CHECK_L2 == CHK_L2 + 1 && CHECK_ULP == CHK_ULP + 1 &&
+                       CHECK_KERNEL == CHK_USER + 1,
+                   "bench_verify.check is the model's check_kind: 0, or a chk_mode + 1");
+    g->vf = (bench_verify){m->verify.present, g->outputs, m->verify.noutputs, m->verify.atol, m->verify.rtol,
+                           m->verify.check, m->verify.check_tol, NULL, NULL}; /* issue 16: check_kind + 0 = bench's */
     g->goal = (tuner_goal){m, g->vals, opts->prune == 0 ? DEFAULT_PRUNE : opts->prune, false, 0};
     g->ms.warmup = (int)m->measure.warmup;
     g->ms.min_reps = (int)m->measure.repeat;
@@ -134,6 +139,7 @@ int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *o
 void tuner_gpu_free(tuner_gpu *g)
 {
     wk_stop(&g->proc, false);
+    tuner_hooks_free(g);
     free(g->args);
     free(g->outputs);
     free(g->counts);
@@ -152,9 +158,15 @@ static int worker_setup(tuner_gpu *g, strbuf *msg)
         sb_add(msg, err);
         return CUTUNE_ENODEV; /* the device would not serve: not the spec's fault */
     }
+    int before = g->spec->diags.len;
+    int hooks = tuner_hooks_prepare(g, err, sizeof err); /* issue 16: resets and a checker kernel */
+    if (hooks != CUTUNE_OK) {
+        const char *text = spec_render(g->spec, before, false);
+        sb_add(msg, text && *text ? text : err);
+        return hooks == CUTUNE_ENOMEM || hooks == CUTUNE_EEVAL || hooks == CUTUNE_ENODEV ? hooks : CUTUNE_ESPEC;
+    }
     if (!g->m->verify.present)
         return CUTUNE_OK;
-    int before = g->spec->diags.len;
     int rc = tuner_reference(g);
     if (rc < 0) {
         const char *text = spec_render(g->spec, before, false);

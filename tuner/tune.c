@@ -10,7 +10,8 @@
 #include "tuner.h"
 
 /* Opens the journal: its identity is the spec's text and --set overrides, the kernel
- * source, the device and the L2 flush setting, all of which change what is measured. */
+ * source, the device and the L2 flush setting, all of which change what is measured,
+ * and the input files (issue 16), when the spec reads any. */
 static int open_journal(tuner *t, const char *path, bool flush, const cutune_device *dev)
 {
     /* Every ordinal of this space is below the bound: listing positions when the valid
@@ -58,6 +59,12 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
     if (identity && t->m->sizes.nvars > 0) { /* a size is part of what is measured */
         const char *label = spec_size_label(t->spec, t->m->sizes.selected);
         json_object_set_new(identity, "size", json_string(label ? label : ""));
+    }
+    char inputs_hex[32]; /* issue 16: the input files, when the spec reads any */
+    tuner_inputs_identity(t->m, inputs_hex, sizeof inputs_hex);
+    if (identity && inputs_hex[0] && json_object_set_new(identity, "inputs", json_string(inputs_hex)) < 0) {
+        json_decref(identity);
+        identity = NULL;
     }
     char err[600];
     int rc = identity ? journal_open(&t->journal, path, identity, bound, t->opts->fresh, err, sizeof err) : -1;

@@ -77,7 +77,32 @@ typedef struct tuner_gpu {
     double run_started;        /* sys_seconds() at tuner_gpu_init: the run's start */
     bool first_sent;           /* a variant has been sent to a worker (first_variant_seconds is set) */
     char err[512];
+    /* issue 16 (hooks.c, in the worker): the resets made plain, and the binaries of the
+     * spec's own reset and checker kernels (owned). */
+    hook_spec *hooks;
+    struct compile_output *extra;
+    int nextra;
 } tuner_gpu;
+
+/* tuner_hooks_prepare (issue 16, in the worker, after bench_open and before the
+ * reference): compiles the spec's reset kernels and checker kernel, hands the resets to
+ * the bench and the checker's binary to g->vf. CUTUNE_OK, or a status with a diagnostic
+ * on the spec (a kernel that does not compile) or a message in err (the device). */
+int tuner_hooks_prepare(tuner_gpu *g, char *err, size_t errsize);
+
+/* tuner_own_kernels_check (issue 16, no GPU needed: analyze): compiles the spec's reset
+ * kernels and checker kernel for `arch` as tuning will, and adds a warning on the spec
+ * for each that does not (a GPU run would stop on it). Returns how many failed, or
+ * CUTUNE_ENOMEM / CUTUNE_EEVAL (a diagnostic on the spec). */
+int tuner_own_kernels_check(cutune_spec *spec, const char *arch);
+
+/* tuner_inputs_identity (issue 16): a hash of the spec's input files as they are now
+ * (canonical path, size, modification time) into hex, "" when it reads none: part of
+ * the journal's identity, so a run resumed after a data file changed starts afresh. */
+void tuner_inputs_identity(const model *m, char *hex, size_t size);
+
+/* tuner_hooks_free: frees what tuner_hooks_prepare made; safe to call twice. */
+void tuner_hooks_free(tuner_gpu *g);
 
 /* tuner_gpu_init: prepares `g` for `spec` on device `dev` (arguments, settings, the time
  * limit). CUTUNE_OK, CUTUNE_ENOMEM, or CUTUNE_ESPEC with a diagnostic (a verified output

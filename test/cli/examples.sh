@@ -65,6 +65,30 @@ sys.exit(0 if ok else 1)"
 done
 check "stencil.tune: the second and third sizes compiled nothing (all from the cache)" \
     bash -c "grep -q ' 0 compiled' '$tmp/stencil.4194304.err' && grep -q ' 0 compiled' '$tmp/stencil.16777216.err'"
+# Issue 16's examples: the histogram reset before each launch (15 configurations: 4
+# block sizes x 4 items per thread, less 128 x 4 under 1024 bytes a block) and the
+# float reduction verified by relative L2 norm (5 blocks x 4 items); both check, list
+# and compile every variant for sm_90.
+for pair in histogram:15 reduce_check:20; do
+    name=${pair%%:*}
+    want=${pair##*:}
+    spec=$src/examples/$name.tune
+    "$cutune" check --format json "$spec" >"$tmp/$name.json" 2>"$tmp/$name.err"
+    check "$name.tune checks" test $? -eq 0
+    check "$name.tune: $want valid configurations" python3 -c "
+import json, sys
+d = json.load(open('$tmp/$name.json'))
+sys.exit(0 if d['valid'] == $want else 1)"
+    check "$name.tune: no warning" bash -c "! grep -q 'warning' '$tmp/$name.err'"
+    "$cutune" analyze --arch sm_90 --format json "$spec" >"$tmp/$name.a.json" 2>"$tmp/$name.a.err"
+    check "analyze $name.tune exits 0" test $? -eq 0
+    check "analyze $name.tune: every variant compiled and launchable" python3 -c "
+import json, sys
+d = json.load(open('$tmp/$name.a.json'))
+sys.exit(0 if len(d) == $want and all(v['compiled'] and v['launchable'] for v in d) else 1)"
+done
+check "histogram.tune resets its bins and reduce_check.tune verifies with l2" bash -c \
+    "grep -q '^ *reset bins = zeros;' '$src/examples/histogram.tune' && grep -q ' l2 1e-5;' '$src/examples/reduce_check.tune'"
 
 # Every variant of the seeds' specs compiles for sm_90 (the occupancy study's are also
 # allowed 'cannot launch': too many registers per block is part of the study).
