@@ -87,6 +87,10 @@ import json, sys
 d = json.load(open('$tmp/$name.a.json'))
 sys.exit(0 if len(d) == $want and all(v['compiled'] and v['launchable'] for v in d) else 1)"
 done
+check "histogram.tune: three problem sizes, 1, 8 and 64 MiB" python3 -c "
+import json, sys
+d = json.load(open('$tmp/histogram.json'))
+sys.exit(0 if [s['n'] for s in d['sizes']] == [1 << 20, 1 << 23, 1 << 26] else 1)"
 check "histogram.tune resets its bins and reduce_check.tune verifies with l2" bash -c \
     "grep -q '^ *reset bins = zeros;' '$src/examples/histogram.tune' && grep -q ' l2 1e-5;' '$src/examples/reduce_check.tune'"
 
