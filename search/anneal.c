@@ -142,4 +142,4 @@ static void sa_prior(void *vst, strat_ctx *c, uint64_t key, double cost)
     }
 }
 
-const strat_ops strat_anneal = {"anneal", sa_create, sa_propose, sa_observe, sa_destroy, sa_prior, false};
+const strat_ops strat_anneal = {"anneal", sa_create, sa_propose, sa_observe, sa_destroy, sa_prior};

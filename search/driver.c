@@ -329,11 +329,6 @@ bool strat_known(const strat_ctx *c, uint64_t key, double *cost)
     return true;
 }
 
-bool search_order_free(const search *s)
-{
-    return s->ops->order_free;
-}
-
 uint64_t strat_pending_count(const strat_ctx *c)
 {
     return c->s->pending;

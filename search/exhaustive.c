@@ -43,4 +43,4 @@ static void ex_observe(void *st, strat_ctx *c, uint64_t key, double cost)
     (void)st, (void)c, (void)key, (void)cost;
 }
 
-const strat_ops strat_exhaustive = {"exhaustive", ex_create, ex_propose, ex_observe, free, NULL, true};
+const strat_ops strat_exhaustive = {"exhaustive", ex_create, ex_propose, ex_observe, free, NULL};

@@ -176,4 +176,4 @@ static void ga_prior(void *vst, strat_ctx *c, uint64_t key, double cost)
         st->proposed = (uint64_t)st->size; /* no random start: breed from what is known */
 }
 
-const strat_ops strat_genetic = {"genetic", ga_create, ga_propose, ga_observe, ga_destroy, ga_prior, false};
+const strat_ops strat_genetic = {"genetic", ga_create, ga_propose, ga_observe, ga_destroy, ga_prior};

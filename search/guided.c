@@ -137,4 +137,4 @@ static void guided_prior(void *vst, strat_ctx *c, uint64_t key, double cost)
 }
 
 const strat_ops strat_guided = {"guided", guided_create, guided_propose, guided_observe, guided_destroy,
-                                guided_prior, false};
+                                guided_prior};

@@ -184,4 +184,4 @@ static void *local_create(strat_ctx *c)
     return ils_create(c, NULL);
 }
 
-const strat_ops strat_local = {"local", local_create, ils_propose, ils_observe, ils_destroy, ils_prior, false};
+const strat_ops strat_local = {"local", local_create, ils_propose, ils_observe, ils_destroy, ils_prior};

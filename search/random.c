@@ -37,4 +37,4 @@ static void rnd_observe(void *st, strat_ctx *c, uint64_t key, double cost)
     (void)st, (void)c, (void)key, (void)cost;
 }
 
-const strat_ops strat_random = {"random", rnd_create, rnd_propose, rnd_observe, free, NULL, true};
+const strat_ops strat_random = {"random", rnd_create, rnd_propose, rnd_observe, free, NULL};

@@ -91,10 +91,6 @@ bool search_stopped(search *s);
 
 /* Statistics. */
 uint64_t search_evaluations(const search *s);     /* asked and told */
-/* search_order_free: whether outcomes may be told in any order without changing what
- * the strategy proposes (exhaustive, random). The others must hear them in the order
- * asked, so that a seed gives the same search whatever order compiles finish in. */
-bool search_order_free(const search *s);
 uint64_t search_free_hits(const search *s);       /* proposals answered from what was known */
 uint64_t search_screened(const search *s);        /* skipped on static information (guided) */
 bool search_best(const search *s, uint64_t *key, double *objective);

@@ -34,9 +34,6 @@ typedef struct strat_ops {
      * cost; called before the first propose, never for a key proposed since. NULL: the
      * strategy sees such configurations only through strat_known and free proposals. */
     void (*prior)(void *st, strat_ctx *c, uint64_t key, double cost);
-    /* order_free: its proposals do not depend on the order outcomes are told in (it
-     * ignores them: exhaustive, random), so they may be told in any order. */
-    bool order_free;
 } strat_ops;
 
 extern const strat_ops strat_exhaustive, strat_random, strat_anneal, strat_genetic, strat_local, strat_guided;

@@ -304,10 +304,7 @@ int tuner_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_s
     }
     uint64_t total = t->set.budget ? t->set.budget + (uint64_t)read_back : sspace_count(sr.sp);
     session_set_total(sr.ss, total < sspace_count(sr.sp) ? total : sspace_count(sr.sp));
-    /* Exhaustive and random runs take variants as they are compiled; a strategy that
-     * learns from outcomes hears them in the order it asked (the same seed, the same
-     * search). */
-    rc = session_stream(sr.ss, feed, &sr, search_each, &sr, search_order_free(sr.se));
+    rc = session_stream(sr.ss, feed, &sr, search_each, &sr);
     if (rc == CUTUNE_ESTOPPED)
         rc = t->status ? t->status : CUTUNE_OK; /* a budget ran out with variants in flight */
     if (hooks.static_info) { /* guided's screening compiles count as this run's */

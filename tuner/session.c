@@ -82,7 +82,6 @@ struct session {
     const uint64_t *batch_ordinals;
     int batch_n, batch_i;
     session_feed feed;         /* a stream (session_stream), or NULL */
-    bool any_order;            /* the stream's: deliver as compiled (POOL_ANY_ORDER) */
     void *feed_user;
     uint64_t next_ordinal;     /* the space's next configuration */
     arena *scratch;            /* the current variant's strings */
@@ -618,10 +617,9 @@ static int run_pool(session *s, session_each each, void *user)
     int rc = CUTUNE_OK;
     pool_hooks hooks = {next_job, job_done, release_job};
     pool_stats stats;
-    /* A stream whose strategy allows it takes each variant as soon as it is compiled:
-     * in listing order, one slow compile would keep the GPU waiting with others ready
-     * behind it. */
-    unsigned flags = s->feed && s->any_order ? POOL_ANY_ORDER : 0;
+    /* A stream (the tuner's) takes each variant as soon as it is compiled: in listing
+     * order, one slow compile would keep the GPU waiting with others ready behind it. */
+    unsigned flags = s->feed ? POOL_ANY_ORDER : 0;
     if (pool_run(s->threads, s->threads * 4, flags, s->cache, &hooks, s, &stats, err, sizeof err) < 0)
         rc = s->status ? s->status : CUTUNE_ENOMEM;
     summary->wall_seconds += stats.wall_seconds;
@@ -649,9 +647,8 @@ int session_run_space(session *s, session_each each, void *user)
     return run_pool(s, each, user);
 }
 
-int session_stream(session *s, session_feed feed, void *feed_user, session_each each, void *user, bool any_order)
+int session_stream(session *s, session_feed feed, void *feed_user, session_each each, void *user)
 {
-    s->any_order = any_order;
     space_iter_free(s->iter); /* the stream is the source now */
     s->iter = NULL;
     s->batch_n = 0;

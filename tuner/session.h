@@ -87,12 +87,10 @@ enum { SESSION_WAIT = 2 };
 typedef int (*session_feed)(void *user, const value **vals, uint64_t *ordinal);
 
 /* session_stream: compiles the configurations `feed` gives, a bounded window ahead,
- * and calls `each` for each in the order fed, or, with `any_order`, as soon as each is
- * compiled (a variant sharing an earlier one's binary still after it), asking the feed
- * for more whenever the window has room: the compile pool never drains between a
- * search's proposals unless the search must wait for outcomes. Returns as
- * session_run_space. */
-int session_stream(session *s, session_feed feed, void *feed_user, session_each each, void *user, bool any_order);
+ * and calls `each` for each in the order fed, asking the feed for more whenever the
+ * window has room: the compile pool never drains between a search's proposals unless
+ * the search must wait for outcomes. Returns as session_run_space. */
+int session_stream(session *s, session_feed feed, void *feed_user, session_each each, void *user);
 
 /* session_close: releases the session and everything it owns; NULL is a no-op. */
 void session_close(session *s);

@@ -318,7 +318,7 @@ static void test_stream(void **state)
         st.all[i][1] = value_int((i / 2) % 2 ? 3 : 1);
         st.all[i][2] = value_int(i % 2 + 1);
     }
-    assert_int_equal(session_stream(s, stream_feed, &st, record, &r, true), CUTUNE_OK);
+    assert_int_equal(session_stream(s, stream_feed, &st, record, &r), CUTUNE_OK);
     /* every configuration fed is delivered once: as it is compiled, so not necessarily
      * in the order fed, but a duplicate never before the binary it shares */
     assert_int_equal(r.n, 8);
@@ -336,19 +336,10 @@ static void test_stream(void **state)
     }
     assert_true(st.waits >= 2);               /* after the 3rd and the 6th */
     assert_int_equal(st.asked_while_waiting, 0);
-    /* In order (a strategy that learns from outcomes): delivered in the order fed. */
-    seen r2 = {0};
-    stream st2 = {.r = &r2, .delivered_at_wait = -1};
-    memcpy(st2.all, st.all, sizeof st.all);
-    assert_int_equal(session_stream(s, stream_feed, &st2, record, &r2, false), CUTUNE_OK);
-    assert_int_equal(r2.n, 8);
-    for (int i = 0; i < 8; i++)
-        assert_int_equal(r2.ordinal[i], 100 + i);
-    assert_int_equal(st2.asked_while_waiting, 0);
     /* A stream that only ever waits, with nothing in flight: the end, not a hang. */
     memset(&r, 0, sizeof r);
     stream never = {.r = &r, .never = true};
-    assert_int_equal(session_stream(s, stream_feed, &never, record, &r, false), CUTUNE_OK);
+    assert_int_equal(session_stream(s, stream_feed, &never, record, &r), CUTUNE_OK);
     assert_int_equal(r.n, 0);
     session_close(s);
     cutune_spec_free(spec);
