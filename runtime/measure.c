@@ -117,7 +117,9 @@ void meas_free(meas_gpu *g, CUdeviceptr p)
 
 int meas_upload(meas_gpu *g, CUdeviceptr dst, const void *src, size_t bytes, char *err, size_t errsize)
 {
-    return check(g, g->d->cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD", err, errsize);
+    if (check(g, g->d->cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD", err, errsize) < 0)
+        return -1;
+    return check(g, g->d->cuStreamSynchronize(NULL), "cuStreamSynchronize (after an upload)", err, errsize);
 }
 
 int meas_download(meas_gpu *g, void *dst, CUdeviceptr src, size_t bytes, char *err, size_t errsize)

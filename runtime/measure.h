@@ -27,6 +27,10 @@ bool meas_sticky(const meas_gpu *g);
 /* Device memory. */
 int meas_alloc(meas_gpu *g, size_t bytes, CUdeviceptr *out, char *err, size_t errsize);
 void meas_free(meas_gpu *g, CUdeviceptr p);
+/* meas_upload: copies host bytes to the device and returns once they are there. From
+ * pageable memory cuMemcpyHtoD may return while its DMA is still in flight on the
+ * legacy stream, which work on the non-blocking timing stream does not wait for, so
+ * the legacy stream is synchronised too. */
 int meas_upload(meas_gpu *g, CUdeviceptr dst, const void *src, size_t bytes, char *err, size_t errsize);
 int meas_download(meas_gpu *g, void *dst, CUdeviceptr src, size_t bytes, char *err, size_t errsize);
 /* meas_copy and meas_fill (bytes set to `byte`) return once done on the device. */
