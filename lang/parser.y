@@ -59,6 +59,7 @@ typedef struct tn_loc {
 #include <stdlib.h>
 #include <string.h>
 #include "../base/suggest.h"
+#include "build.h"
 int tn_lex(TN_STYPE *lval, tn_loc *lloc, void *scanner);
 void tn_lex_recovering(void *scanner);
 static void tn_error(tn_loc *loc, void *scanner, lang_ctx *ctx, const char *msg);
@@ -67,23 +68,28 @@ static span S(tn_loc l) { span s = {l.begin, l.end}; return s; }
 /* The parser's stack grows by at most 4 entries per level of expression nesting
  * (f(k = f(k = ...: IDENT '(' IDENT '='), so a stack this deep means an expression
  * nested beyond AST_MAX_DEPTH; tn_error reports it as such. Its own allocations go
- * through stack_alloc, so that a real allocation failure is not taken for depth. */
+ * through lb_stack_alloc, so that a real allocation failure is not taken for depth. */
 #define YYMAXDEPTH (4 * (AST_MAX_DEPTH + 1) + 64)
-#define YYMALLOC(n) stack_alloc(ctx, (n))
-#define YYFREE(p) stack_free(ctx, (p))
-static void *stack_alloc(lang_ctx *ctx, size_t n);
-static void stack_free(lang_ctx *ctx, void *p);
-static void too_deep(lang_ctx *ctx, span at);
-static ast_expr *nest(lang_ctx *ctx, ast_expr *e, int inner, span at);
+#define YYMALLOC(n) lb_stack_alloc(ctx, (n))
+#define YYFREE(p) lb_stack_free(ctx, (p))
 #define PUSH(vec, x) NEW(ARENA_PUSH(ctx->arena, (vec).items, (vec).len, (vec).cap, (x)) == 0 ? (void *)1 : NULL)
-static ast_expr *mk(lang_ctx *ctx, ast_expr_kind k, tn_loc l);
-static ast_expr *mk_binary(lang_ctx *ctx, ast_op op, ast_expr *a, ast_expr *b, tn_loc l);
-static ast_expr *mk_unary(lang_ctx *ctx, ast_op op, ast_expr *a, tn_loc l);
-static ast_expr *mk_chain(lang_ctx *ctx, ast_expr *a, ast_op op, ast_expr *b, tn_loc l);
-static ast_item *mk_item(lang_ctx *ctx, ast_item_kind k, tn_loc l, tn_loc kw);
-static int add_item(lang_ctx *ctx, ast_item *it);
-static int begin_kernel(lang_ctx *ctx);
-static int args_depth(const ast_arg_list *args);
+/* The tree's builders are lang/build.c's; these names keep the actions short. */
+static void too_deep(lang_ctx *ctx, span at) { lb_too_deep(ctx, at); }
+static ast_expr *nest(lang_ctx *ctx, ast_expr *e, int inner, span at) { return lb_nest(ctx, e, inner, at); }
+static int add_item(lang_ctx *ctx, ast_item *it) { return lb_add_item(ctx, it); }
+static int begin_kernel(lang_ctx *ctx) { return lb_begin_kernel(ctx); }
+static int args_depth(const ast_arg_list *args) { return lb_args_depth(args); }
+static ast_expr *mk(lang_ctx *ctx, ast_expr_kind k, tn_loc l) { return lb_expr(ctx, k, S(l)); }
+static ast_expr *mk_binary(lang_ctx *ctx, ast_op op, ast_expr *a, ast_expr *b, tn_loc l)
+{
+    return lb_binary(ctx, op, a, b, S(l));
+}
+static ast_expr *mk_unary(lang_ctx *ctx, ast_op op, ast_expr *a, tn_loc l) { return lb_unary(ctx, op, a, S(l)); }
+static ast_expr *mk_chain(lang_ctx *ctx, ast_expr *a, ast_op op, ast_expr *b, tn_loc l)
+{
+    return lb_chain(ctx, a, op, b, S(l));
+}
+static ast_item *mk_item(lang_ctx *ctx, ast_item_kind k, tn_loc l, tn_loc kw) { return lb_item(ctx, k, S(l), S(kw)); }
 }
 
 %token KERNEL "'kernel'" FROM "'from'" INCLUDE "'include'" OPTIONS "'options'"
@@ -535,155 +541,6 @@ primary
     ;
 
 %%
-
-/* mk: a new leaf node of kind k at l (depth 1), in the parse's arena; NULL when out of
- * memory. */
-static ast_expr *mk(lang_ctx *ctx, ast_expr_kind k, tn_loc l)
-{
-    ast_expr *e = arena_alloc(ctx->arena, sizeof *e);
-    if (e) {
-        e->kind = k;
-        e->loc = S(l);
-        e->depth = 1;
-    }
-    return e;
-}
-
-/* too_deep: reports an expression nested beyond AST_MAX_DEPTH at `at`. */
-static void too_deep(lang_ctx *ctx, span at)
-{
-    diag_error(ctx->diags, at, "expression nested too deeply (more than %d levels)", AST_MAX_DEPTH);
-}
-
-/* nest: gives e (may be NULL) one level more than `inner`, the depth of its deepest
- * part, and reports the one node that crosses AST_MAX_DEPTH, at `at` (the part of it
- * that adds the level), so that a deep expression draws one error, not one per level.
- * Returns e. */
-static ast_expr *nest(lang_ctx *ctx, ast_expr *e, int inner, span at)
-{
-    if (!e)
-        return NULL;
-    e->depth = inner + 1;
-    if (e->depth == AST_MAX_DEPTH + 1)
-        too_deep(ctx, at);
-    return e;
-}
-
-/* args_depth: the depth of the deepest argument of a call (0 for none). */
-static int args_depth(const ast_arg_list *args)
-{
-    int d = 0;
-    for (int i = 0; i < args->len; i++)
-        if (args->items[i].value && args->items[i].value->depth > d)
-            d = args->items[i].value->depth;
-    return d;
-}
-
-/* stack_alloc: the parser's stack allocator: malloc, with a failure recorded as such
- * (an exhausted stack without it is nesting, reported by tn_error). */
-static void *stack_alloc(lang_ctx *ctx, size_t n)
-{
-    void *p = malloc(n);
-    if (!p)
-        ctx->oom = true;
-    else
-        ctx->parser_stack = p; /* bison frees the old stack after the copy */
-    return p;
-}
-
-/* stack_free: frees a stack of the parser's; lang_parse frees the current one itself
- * when a scanner fatal error jumps out of the parser. */
-static void stack_free(lang_ctx *ctx, void *p)
-{
-    if (ctx->parser_stack == p)
-        ctx->parser_stack = NULL;
-    free(p);
-}
-
-/* The deeper operand of a binary node is its nesting; the level is placed at the other
- * one (in 1 + 1 + ... + 1, at the term that goes one level too far). */
-static ast_expr *mk_binary(lang_ctx *ctx, ast_op op, ast_expr *a, ast_expr *b, tn_loc l)
-{
-    ast_expr *e = mk(ctx, EX_BINARY, l);
-    if (e) {
-        e->u.binary.op = op;
-        e->u.binary.lhs = a;
-        e->u.binary.rhs = b;
-        nest(ctx, e, a->depth > b->depth ? a->depth : b->depth, a->depth >= b->depth ? b->loc : a->loc);
-    }
-    return e;
-}
-
-static ast_expr *mk_unary(lang_ctx *ctx, ast_op op, ast_expr *a, tn_loc l)
-{
-    ast_expr *e = mk(ctx, EX_UNARY, l);
-    if (e) {
-        e->u.unary.op = op;
-        e->u.unary.operand = a;
-        span at = {l.begin, l.begin + 1};
-        nest(ctx, e, a->depth, at);
-    }
-    return e;
-}
-
-/* a < b < c is a chain (as in mathematics), not (a < b) < c; parentheses break it. */
-static ast_expr *mk_chain(lang_ctx *ctx, ast_expr *a, ast_op op, ast_expr *b, tn_loc l)
-{
-    ast_expr *e = a;
-    if (a->kind != EX_CHAIN || a->parenthesized) {
-        e = mk(ctx, EX_CHAIN, l);
-        if (!e || ARENA_PUSH(ctx->arena, e->u.chain.operands.items, e->u.chain.operands.len,
-                             e->u.chain.operands.cap, a) < 0)
-            return NULL;
-    }
-    int n = e->u.chain.operands.len; /* operators so far: n - 1 */
-    ast_op *ops = arena_grow(ctx->arena, e->u.chain.ops, sizeof(ast_op) * (size_t)(n - 1), sizeof(ast_op) * (size_t)n);
-    if (!ops || ARENA_PUSH(ctx->arena, e->u.chain.operands.items, e->u.chain.operands.len,
-                           e->u.chain.operands.cap, b) < 0)
-        return NULL;
-    ops[n - 1] = op;
-    e->u.chain.ops = ops;
-    e->loc = S(l);
-    int inner = a == e ? e->depth - 1 : a->depth; /* a chain is one level over its deepest operand */
-    if (b->depth > inner)
-        inner = b->depth;
-    if (a != e || inner + 1 > e->depth)
-        nest(ctx, e, inner, b->loc);
-    return e;
-}
-
-static ast_item *mk_item(lang_ctx *ctx, ast_item_kind k, tn_loc l, tn_loc kw)
-{
-    ast_item *it = arena_alloc(ctx->arena, sizeof *it);
-    if (it) {
-        it->kind = k;
-        it->loc = S(l);
-        it->kw_loc = S(kw);
-    }
-    return it;
-}
-
-/* begin_kernel: a kernel block begins: the first fills the spec lang_parse made; each
- * later one gets a spec of its own, chained after the last (ast_spec.next). 0, or -1
- * out of memory. */
-static int begin_kernel(lang_ctx *ctx)
-{
-    if (!ctx->spec->has_kernel && ctx->spec->len == 0)
-        return 0;
-    ast_spec *s = arena_alloc(ctx->arena, sizeof *s);
-    if (!s)
-        return -1;
-    s->src = ctx->src;
-    ctx->spec->next = s;
-    ctx->spec = s;
-    return 0;
-}
-
-static int add_item(lang_ctx *ctx, ast_item *it)
-{
-    ast_spec *s = ctx->spec;
-    return ARENA_PUSH(ctx->arena, s->items, s->len, s->cap, it);
-}
 
 /* tn_error: bison's own errors. Syntax errors go through yyreport_syntax_error; what
  * comes here is an exhausted stack, which (unless an allocation failed) means nesting

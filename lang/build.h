@@ -1,0 +1,46 @@
+/* build.h - the syntax tree's builders (build.c), for the grammar (parser.y): nodes made
+ * in the parse's arena (NULL when out of memory), their nesting depth tracked, and the
+ * parser's stack allocated so that a failed allocation is not taken for depth. */
+#ifndef CUTUNE_LANG_BUILD_H
+#define CUTUNE_LANG_BUILD_H
+
+#include "ast.h"
+#include "parse.h"
+
+/* lb_expr: a new leaf node of kind k at l (depth 1). */
+ast_expr *lb_expr(lang_ctx *ctx, ast_expr_kind k, span l);
+
+/* lb_binary / lb_unary: an operator node over its operands, one level deeper than the
+ * deepest (the level is reported at the other operand, or at the operator). */
+ast_expr *lb_binary(lang_ctx *ctx, ast_op op, ast_expr *a, ast_expr *b, span l);
+ast_expr *lb_unary(lang_ctx *ctx, ast_op op, ast_expr *a, span l);
+
+/* lb_chain: a < b < c as one chain (parentheses break it): a's chain extended by op b,
+ * or a new chain of a and b. */
+ast_expr *lb_chain(lang_ctx *ctx, ast_expr *a, ast_op op, ast_expr *b, span l);
+
+/* lb_item: a new statement of kind k at l, its keyword at kw. */
+ast_item *lb_item(lang_ctx *ctx, ast_item_kind k, span l, span kw);
+
+/* lb_begin_kernel: a kernel block begins (the first fills the spec lang_parse made,
+ * each later one gets its own, chained: ast_spec.next). 0, or -1 out of memory. */
+int lb_begin_kernel(lang_ctx *ctx);
+
+/* lb_add_item: the statement joins the current kernel block. 0, or -1 out of memory. */
+int lb_add_item(lang_ctx *ctx, ast_item *it);
+
+/* lb_too_deep: reports an expression nested beyond AST_MAX_DEPTH at `at`.
+ * lb_nest: gives e (may be NULL) one level more than `inner` and reports the one node
+ * that crosses AST_MAX_DEPTH, at `at`; returns e.
+ * lb_args_depth: the depth of a call's deepest argument (0 for none). */
+void lb_too_deep(lang_ctx *ctx, span at);
+ast_expr *lb_nest(lang_ctx *ctx, ast_expr *e, int inner, span at);
+int lb_args_depth(const ast_arg_list *args);
+
+/* lb_stack_alloc / lb_stack_free: the parser's stack (YYMALLOC, YYFREE): malloc with a
+ * failure recorded (ctx->oom), and the current stack remembered so that lang_parse can
+ * free it when a scanner's fatal error jumps out of the parser. */
+void *lb_stack_alloc(lang_ctx *ctx, size_t n);
+void lb_stack_free(lang_ctx *ctx, void *p);
+
+#endif
