@@ -168,18 +168,11 @@ void sema_check_data_init(sema *s, const ast_expr *init, m_arg *arg)
 static int find_buffer(sema *s, const ast_name *n, const char *owner)
 {
     model *m = s->m;
-    int k = sema_find_arg(m, n->name);
-    if (k < 0) {
-        const char **names = sema_alloc(s, sizeof(char *) * (size_t)(m->nargs + 1));
-        for (int j = 0; names && j < m->nargs; j++)
-            names[j] = m->args[j].name;
-        const char *best = names ? suggest_best(n->name, names, (size_t)m->nargs) : NULL;
-        if (best)
-            diag_error(s->dl, n->loc, "unknown argument '%s'; did you mean '%s'?", n->name, best);
-        else
-            diag_error(s->dl, n->loc, "unknown argument '%s' (%s names buffer arguments)", n->name, owner);
+    char why[64];
+    snprintf(why, sizeof why, "%s names buffer arguments", owner);
+    int k = sema_arg_named(s, n, why);
+    if (k < 0)
         return -1;
-    }
     if (!m->args[k].is_buffer) {
         diag_error(s->dl, n->loc, "'%s' is a scalar argument; %s sets buffers", n->name, owner);
         return -1;

@@ -180,6 +180,10 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg);
 /* sema_find_arg: the index of the model's argument `name`, or -1. */
 int sema_find_arg(const model *m, const char *name);
 
+/* sema_arg_named (sema_stmt.c): the index of the argument `n` names, or -1 after an
+ * error at it: "did you mean" the closest argument, else `why` in parentheses. */
+int sema_arg_named(sema *s, const ast_name *n, const char *why);
+
 /* sema_check_verify: checks the verify statement `it` into s->m->verify (after the args). */
 void sema_check_verify(sema *s, const ast_item *it);
 

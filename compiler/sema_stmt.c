@@ -319,16 +319,8 @@ void sema_check_verify(sema *s, const ast_item *it)
         return;
     for (int i = 0; i < outs->len; i++) {
         const ast_name *n = &outs->items[i];
-        int k = sema_find_arg(m, n->name);
+        int k = sema_arg_named(s, n, "verify names out or inout buffers");
         if (k < 0) {
-            const char **names = sema_alloc(s, sizeof(char *) * (size_t)(m->nargs + 1));
-            for (int j = 0; names && j < m->nargs; j++)
-                names[j] = m->args[j].name;
-            const char *best = names ? suggest_best(n->name, names, (size_t)m->nargs) : NULL;
-            if (best)
-                diag_error(s->dl, n->loc, "unknown argument '%s'; did you mean '%s'?", n->name, best);
-            else
-                diag_error(s->dl, n->loc, "unknown argument '%s' (verify names out or inout buffers)", n->name);
             continue;
         }
         const m_arg *a = &m->args[k];
@@ -597,4 +589,21 @@ void sema_check_emit(sema *s, const ast_item *it, const ast_item **seen)
         em->csv_path = path;
         em->csv_loc = it->u.emit.path_loc;
     }
+}
+
+int sema_arg_named(sema *s, const ast_name *n, const char *why)
+{
+    model *m = s->m;
+    int k = sema_find_arg(m, n->name);
+    if (k >= 0)
+        return k;
+    const char **names = sema_alloc(s, sizeof(char *) * (size_t)(m->nargs + 1));
+    for (int j = 0; names && j < m->nargs; j++)
+        names[j] = m->args[j].name;
+    const char *best = names ? suggest_best(n->name, names, (size_t)m->nargs) : NULL;
+    if (best)
+        diag_error(s->dl, n->loc, "unknown argument '%s'; did you mean '%s'?", n->name, best);
+    else
+        diag_error(s->dl, n->loc, "unknown argument '%s' (%s)", n->name, why);
+    return -1;
 }

@@ -34,29 +34,14 @@ static int compile_for(cutune_spec *spec, const char *arch, bool warn, const cha
     compile_job job;
     memset(&job, 0, sizeof job);
     job.name_expression = plan_template_name(m, name, targs, ntargs, has_targs, NULL, a, &e);
-    const char **opts = arena_alloc(a, sizeof(char *) * (size_t)(m->noptions + m->nincludes + m->nlets + 2));
-    if (!job.name_expression || !opts) {
-        rc = job.name_expression ? CUTUNE_ENOMEM : spec_eval_failed(spec, &e);
+    if (!job.name_expression) {
+        rc = spec_eval_failed(spec, &e);
         goto done;
     }
-    int nopts = 0;
-    for (int i = 0; i < m->noptions; i++)
-        opts[nopts++] = m->options[i];
-    for (int i = 0; i < m->nlets; i++) { /* constant lets `as define`, as the reference kernel gets them */
-        const m_let *l = &m->lets[i];
-        if (!l->macro || l->expr->kind != TX_CONST)
-            continue;
-        strbuf sb = STRBUF_INIT;
-        value_format_c(l->expr->u.k, &sb, false);
-        opts[nopts] = sb_ok(&sb) ? arena_printf(a, "-D%s=%s", l->macro, sb_cstr(&sb)) : NULL;
-        sb_free(&sb);
-        if (!opts[nopts++]) {
-            rc = CUTUNE_ENOMEM;
-            goto done;
-        }
-    }
-    for (int i = 0; i < m->nincludes; i++)
-        opts[nopts++] = arena_printf(a, "-I%s", m->includes[i]);
+    const char **opts;
+    int nopts;
+    if ((rc = tuner_kernel_options(m, a, &opts, &nopts)) < 0)
+        goto done;
     source = sys_read_file(file, SYS_LIMIT_SOURCE, NULL);
     if (!source) {
         report(&spec->diags, loc, "cannot read the %s's file '%s': %s", what, file, sys_strerror(errno));

@@ -13,6 +13,32 @@
 
 /* Runs the reference (a configuration, or a kernel of its own) once and keeps its
  * verified outputs. 0, or a status with a diagnostic on the spec. */
+int tuner_kernel_options(const model *m, arena *a, const char ***out, int *n)
+{
+    const char **opts = arena_alloc(a, sizeof(char *) * (size_t)(m->noptions + m->nincludes + m->nlets + 2));
+    *out = opts;
+    *n = 0;
+    if (!opts)
+        return CUTUNE_ENOMEM;
+    for (int i = 0; i < m->noptions; i++)
+        opts[(*n)++] = m->options[i];
+    for (int i = 0; i < m->nlets; i++) { /* constant lets `as define`: every variant's, so these kernels' too */
+        const m_let *l = &m->lets[i];
+        if (!l->macro || l->expr->kind != TX_CONST)
+            continue;
+        strbuf sb = STRBUF_INIT;
+        value_format_c(l->expr->u.k, &sb, false);
+        opts[*n] = sb_ok(&sb) ? arena_printf(a, "-D%s=%s", l->macro, sb_cstr(&sb)) : NULL;
+        sb_free(&sb);
+        if (!opts[(*n)++])
+            return CUTUNE_ENOMEM;
+    }
+    for (int i = 0; i < m->nincludes; i++)
+        if (!(opts[(*n)++] = arena_printf(a, "-I%s", m->includes[i])))
+            return CUTUNE_ENOMEM;
+    return CUTUNE_OK;
+}
+
 int tuner_reference(tuner_gpu *g)
 {
     const model *m = g->m;
@@ -87,28 +113,8 @@ int tuner_reference(tuner_gpu *g)
             rc = spec_eval_failed(g->spec, &e);
             goto done;
         }
-        opts = arena_alloc(a, sizeof(char *) * (size_t)(m->noptions + m->nincludes + m->nlets + 2));
-        if (!opts) {
-            rc = CUTUNE_ENOMEM;
+        if ((rc = tuner_kernel_options(m, a, &opts, &nopts)) < 0)
             goto done;
-        }
-        for (int i = 0; i < m->noptions; i++)
-            opts[nopts++] = m->options[i];
-        for (int i = 0; i < m->nlets; i++) { /* constant lets `as define`: every variant's, so the reference's too */
-            const m_let *l = &m->lets[i];
-            if (!l->macro || l->expr->kind != TX_CONST)
-                continue;
-            strbuf sb = STRBUF_INIT;
-            value_format_c(l->expr->u.k, &sb, false);
-            opts[nopts] = sb_ok(&sb) ? arena_printf(a, "-D%s=%s", l->macro, sb_cstr(&sb)) : NULL;
-            sb_free(&sb);
-            if (!opts[nopts++]) {
-                rc = CUTUNE_ENOMEM;
-                goto done;
-            }
-        }
-        for (int i = 0; i < m->nincludes; i++)
-            opts[nopts++] = arena_printf(a, "-I%s", m->includes[i]);
         source_path = vf->ref_file;
         g->res->summary.reference = arena_printf(g->res->arena, "kernel %s", job.name_expression);
     }

@@ -135,6 +135,12 @@ void tuner_values_of(const model *m, const cutune_variant *v, value *out);
  * diagnostic on the spec. */
 int tuner_reference(tuner_gpu *g);
 
+/* tuner_kernel_options (reference.c): the compile options of a kernel of the spec's own
+ * that is not a variant (the reference, a reset or checker kernel): the common
+ * options, constant lets `as define`, and the include folders, in `a`, with room for
+ * two more. *out and *n are set; CUTUNE_OK or CUTUNE_ENOMEM. */
+int tuner_kernel_options(const model *m, arena *a, const char ***out, int *n);
+
 /* tuner_plain_args: a configuration's argument values (g->scalars) as bench scalars. */
 void tuner_plain_args(tuner_gpu *g, bench_config *out);
 
