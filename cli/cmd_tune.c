@@ -210,6 +210,7 @@ int cmd_tune(int argc, char **argv)
         {"timeout", required_argument, NULL, 'T'},
         {"fresh", no_argument, NULL, 'R'},
         {"run-twins", no_argument, NULL, 'W'},
+        {"energy", no_argument, NULL, 'E'},
         {"flush-l2", no_argument, NULL, 'F'},
         {"no-flush-l2", no_argument, NULL, 'G'},
         {"header", required_argument, NULL, 'H'},
@@ -273,6 +274,7 @@ int cmd_tune(int argc, char **argv)
             break;
         case 'R': t.fresh = 1; break;
         case 'W': t.run_twins = 1; break;
+        case 'E': t.energy = 1; break;
         case 'F': t.flush_l2 = 1; break;
         case 'G': t.flush_l2 = 0; break;
         case 'H': header_path = optarg; break;
@@ -415,6 +417,11 @@ int cmd_tune(int argc, char **argv)
                 for (int p = 0; p < b->variant->nparams; p++)
                     printf(" %s=%s", cutune_spec_param_name(spec, p), b->variant->values[p]);
                 printf("  median %.4f ms, %s %.6g\n", b->median_ms, s->objective_name, b->objective);
+                if (b->energy) /* issue 18 */
+                    printf("      energy %.4g mJ per launch at %.1f W (the board's, over %d launches in %.2f s)\n",
+                           b->energy_j * 1e3, b->power_w, b->energy_launches, b->energy_seconds);
+                else if (b->energy_note)
+                    fprintf(stderr, "cutune: %s\n", b->energy_note);
             }
             if (nsizes && winners < nsizes)
                 fprintf(stderr, "cutune: %d of %d sizes have no variant that ran correctly\n", nsizes - winners,

@@ -47,6 +47,8 @@ static const command commands[] = {
      "                      outcome is appended and synced as it happens; a later run of\n"
      "                      the same spec on the same device resumes from it\n"
      "  --fresh             discard an existing journal instead of resuming it\n"
+     "  --energy            also measure the energy per launch of every variant timed in\n"
+     "                      full (NVML; as measure(energy = true))\n"
      "  --run-twins         also run variants whose machine code, launch and arguments\n"
      "                      equal those of one already run (by default they share its figures)\n"
      "  --timeout S         a variant's time limit: a hang is killed and recorded\n"

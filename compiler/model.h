@@ -242,6 +242,8 @@ typedef struct m_measure {
     double spread;           /* stop repeating once (max-min)/median of the best runs is below this */
     bool flush_l2;
     double timeout_s;        /* per-variant limit; 0 = derived from the reference's time */
+    bool energy;             /* issue 18: energy per launch of every variant timed in full (NVML) */
+    double energy_window_s;  /* the window of launches the energy is read over */
 } m_measure;
 
 typedef struct m_emit {

@@ -433,7 +433,8 @@ int sema_check(model **out, arena *a, const ast_spec *spec, const sema_options *
         return -1;
     s.m->arena = a;
     s.m->src = spec->src;
-    s.m->measure = (m_measure){.warmup = 3, .repeat = 10, .max_repeat = 100, .spread = 0.02, .flush_l2 = true};
+    s.m->measure = (m_measure){.warmup = 3, .repeat = 10, .max_repeat = 100, .spread = 0.02, .flush_l2 = true,
+                                .energy = false, .energy_window_s = 0.2};
     s.m->search.strategy = STRAT_EXHAUSTIVE;
     if (opts && opts->device)
         s.m->device = *opts->device;

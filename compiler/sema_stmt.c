@@ -523,9 +523,10 @@ void sema_check_search(sema *s, const ast_item *it)
 void sema_check_measure(sema *s, const ast_item *it)
 {
     m_measure *ms = &s->m->measure;
-    static const char *const keys[] = {"warmup", "repeat", "max_repeat", "spread", "flush_l2", "timeout"};
-    const ast_arg *f[6];
-    match_settings(s, &it->u.settings, keys, 6, f, "measure");
+    static const char *const keys[] = {"warmup", "repeat", "max_repeat", "spread", "flush_l2", "timeout",
+                                       "energy", "energy_window"};
+    const ast_arg *f[8];
+    match_settings(s, &it->u.settings, keys, 8, f, "measure");
     setting_int(s, f[0], 0, &ms->warmup);
     setting_int(s, f[1], 1, &ms->repeat);
     setting_int(s, f[2], 1, &ms->max_repeat);
@@ -538,6 +539,14 @@ void sema_check_measure(sema *s, const ast_item *it)
             ms->flush_l2 = v.u.b;
     }
     setting_float(s, f[5], 0.0, true, &ms->timeout_s);
+    if (f[6]) {
+        value v;
+        if (sema_lower_const(s, f[6]->value, VT_BOOL, "setting 'energy'", &v))
+            ms->energy = v.u.b;
+    }
+    if (setting_float(s, f[7], 0.0, false, &ms->energy_window_s) && ms->energy_window_s > 60)
+        diag_error(s->dl, f[7]->value->loc, "energy_window is at most 60 s (it is spent on every variant timed in "
+                   "full)");
     if (ms->max_repeat < ms->repeat) {
         diag_error(s->dl, f[2] ? f[2]->value->loc : it->loc, "max_repeat (%lld) is below repeat (%lld)",
                    (long long)ms->max_repeat, (long long)ms->repeat);

@@ -436,6 +436,8 @@ typedef struct cutune_tune_options {
     void *progress_user;
     /* The search: strategy, seed and budgets (each unset field: the spec's `search`). */
     cutune_search_options search;
+    int energy;                /* 1: measure every variant timed in full for energy too, as the spec's
+                                  measure(energy = true) asks (issue 18); 0: as the spec says */
     int run_twins;             /* 1: run every variant; 0: a variant whose machine code, launch and
                                   arguments equal those of one already run is not run again: it shares
                                   that one's outcome and times (cutune_measurement.same_code_as) */
@@ -482,6 +484,15 @@ typedef struct cutune_measurement {
     int provisional;           /* 1: timed only far enough to know it contends for the win (a few
                                   warm samples); the end of the run times every contender near
                                   the best in full. A provisional variant never wins. */
+    /* Energy (issue 18; measure(energy = true) or cutune --energy): for a variant timed in
+     * full, the GPU's energy counter (NVML) read around a window of back-to-back launches
+     * (docs/results-format.md says how). */
+    int energy;                /* 1: measured */
+    double energy_j;           /* per launch, joules, the whole board's (NaN: not measured) */
+    double power_w;            /* mean board power over the window, watts (NaN: not measured) */
+    double energy_seconds;     /* the window's length */
+    int energy_launches;       /* launches in the window (not counted in `launches`) */
+    const char *energy_note;   /* why it was not measured when it was asked for; NULL otherwise */
     double started_seconds;    /* when it was first sent to the GPU worker, in seconds from the run's
                                   start (as summary.first_variant_seconds); 0: not run by this run */
     int64_t same_code_as;      /* >= 0: not run: its machine code, resources, launch geometry and

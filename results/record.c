@@ -132,6 +132,16 @@ json_t *record_to_json(const cutune_tune_result *r, const record *rec)
     json_object_set_new(o, "launches", json_integer(m->launches));
     if (m->provisional)
         json_object_set_new(o, "provisional", json_true());
+    if (m->energy) { /* issue 18 */
+        json_t *e = json_object();
+        json_object_set_new(e, "J_per_launch", record_number(m->energy_j));
+        json_object_set_new(e, "W", record_number(m->power_w));
+        json_object_set_new(e, "window_s", record_number(m->energy_seconds));
+        json_object_set_new(e, "launches", json_integer(m->energy_launches));
+        json_object_set_new(o, "energy", e);
+    } else if (m->energy_note) {
+        json_object_set_new(o, "energy", json_pack("{s:s}", "not_measured", m->energy_note));
+    }
     if (m->started_seconds > 0)
         json_object_set_new(o, "started_s", record_number(m->started_seconds));
     if (m->same_code_as >= 0)
@@ -339,6 +349,14 @@ static void read_measurement(reader *rd, record *rec, json_t *j, outcome o)
     m->launches = small_of(json_object_get(j, "launches"), 0); /* absent (an older journal or file): 0 */
     m->same_code_as = record_int(json_object_get(j, "same_code_as"), -1); /* absent: run itself */
     m->started_seconds = record_num(json_object_get(j, "started_s"), 0);
+    json_t *e = json_object_get(j, "energy"); /* issue 18: absent when not asked for */
+    m->energy_j = record_num(json_object_get(e, "J_per_launch"), NAN);
+    m->power_w = record_num(json_object_get(e, "W"), NAN);
+    m->energy = isfinite(m->energy_j) && isfinite(m->power_w);
+    m->energy_seconds = record_num(json_object_get(e, "window_s"), 0);
+    m->energy_launches = (int)record_int(json_object_get(e, "launches"), 0);
+    const char *note = json_string_value(json_object_get(e, "not_measured")); /* NULL: none */
+    result_set_energy_note(rd->r, rec, note);
     if (!(m->started_seconds > 0))
         m->started_seconds = 0;
     if (m->same_code_as < -1)

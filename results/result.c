@@ -222,6 +222,7 @@ record *result_append(cutune_tune_result *r)
     m->status = outcome_name(OUTCOME_NOT_RUN);
     m->driver_blocks_per_sm = -1;
     m->same_code_as = -1;
+    m->energy_j = m->power_w = NAN;
     m->objective = NAN;
     m->nmetrics = r->nmetrics;
     m->metric_names = r->metric_names;
@@ -281,6 +282,7 @@ record *result_scratch(cutune_tune_result *r)
     r->scratch->m.metrics = r->scratch_metrics;
     r->scratch->m.nmetrics = r->nmetrics;
     r->scratch->m.same_code_as = -1;
+    r->scratch->m.energy_j = r->scratch->m.power_w = NAN;
     return r->scratch;
 }
 
@@ -325,6 +327,12 @@ static void take_figures(cutune_tune_result *r, record *rec, const record *run)
     m->driver_blocks_per_sm = f->driver_blocks_per_sm;
     for (int i = 0; i < r->nmetrics; i++)
         rec->metrics[i] = run->metrics[i];
+    m->energy = f->energy;
+    m->energy_j = f->energy_j;
+    m->power_w = f->power_w;
+    m->energy_seconds = f->energy_seconds;
+    m->energy_launches = f->energy_launches;
+    m->energy_note = f->energy_note;
 }
 
 void result_take_run(cutune_tune_result *r, record *rec, const record *run)
@@ -345,6 +353,11 @@ void result_take_twin(cutune_tune_result *r, record *rec, const record *twin)
     rec->m.same_code_as = (int64_t)twin->v.ordinal;
     rec->m.launches = 0;
     rec->m.gpu_seconds = rec->m.timing_seconds = 0;
+}
+
+void result_set_energy_note(cutune_tune_result *r, record *rec, const char *note)
+{
+    rec->m.energy_note = note ? dup_in(r->arena, note) : NULL;
 }
 
 void result_set_best(cutune_tune_result *r, const record *rec)

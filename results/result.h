@@ -115,6 +115,9 @@ void result_take_run(cutune_tune_result *r, record *rec, const record *run);
  * are 0. The caller evaluates rec's own metrics and objective. */
 void result_take_twin(cutune_tune_result *r, record *rec, const record *twin);
 
+/* result_set_energy_note: the record's energy_note (copied; NULL clears it). */
+void result_set_energy_note(cutune_tune_result *r, record *rec, const char *note);
+
 /* result_set_best: the record is the best so far. */
 void result_set_best(cutune_tune_result *r, const record *rec);
 

@@ -40,6 +40,9 @@ struct bench {
     hook_buffer *hook_bufs;
     chk_kernel chks[DT_UINT64 + 1];
     bool chk_ready[DT_UINT64 + 1];
+    pwr *pwr;                  /* issue 18: the energy counter (NULL: energy not measured) */
+    double energy_window_s;
+    char energy_off[256];      /* why energy was asked for and cannot be measured ("" otherwise) */
     char err[512];
 };
 
@@ -73,6 +76,7 @@ void bench_close(bench *b)
 {
     if (!b)
         return;
+    pwr_close(b->pwr);
     for (int i = 0; b->g && b->slots && i < b->nargs; i++) {
         meas_free(b->g, b->slots[i].dev);
         meas_free(b->g, b->slots[i].pristine);
@@ -274,6 +278,17 @@ int bench_set_hooks(bench *b, const hook_spec *specs, int n, char *err, size_t e
     return hook_prepare(&b->hooks, b->g, specs, n, err, errsize);
 }
 
+int bench_set_energy(bench *b, double window_s, char *err, size_t errsize)
+{
+    char bus[32];
+    b->energy_window_s = window_s;
+    if (meas_pci_bus_id(b->g, bus, (int)sizeof bus, err, errsize) < 0 || pwr_open(&b->pwr, bus, err, errsize) < 0) {
+        snprintf(b->energy_off, sizeof b->energy_off, "energy not measured: %s", err);
+        return -1;
+    }
+    return 0;
+}
+
 int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const meas_settings *ms,
               bench_result *out)
 {
@@ -352,6 +367,16 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
             }
             if (again > out->max_abs_error || isnan(again))
                 out->max_abs_error = again;
+        }
+        /* issue 18: a variant timed in full, its energy per launch over a window */
+        if (b->energy_off[0] && !out->times.pruned && !out->times.provisional)
+            snprintf(out->energy_error, sizeof out->energy_error, "%s", b->energy_off);
+        if (b->pwr && !out->times.pruned && !out->times.provisional) {
+            if (nrg_window(b->g, &k, &l, b->pwr, b->energy_window_s, out->times.median_ms, b->hooks ? run_hooks : NULL,
+                           b, &out->nrg, out->energy_error, sizeof out->energy_error) == 0)
+                out->energy = true;
+            else if (!out->energy_error[0])
+                snprintf(out->energy_error, sizeof out->energy_error, "the energy window failed");
         }
     }
 done:

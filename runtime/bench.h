@@ -16,6 +16,7 @@
 #include "check.h"
 #include "compare.h"
 #include "data.h"
+#include "energy.h"
 #include "fill.h"
 #include "hook.h"
 #include "measure.h"
@@ -79,6 +80,10 @@ typedef struct bench_result {
     int launches;              /* every launch of the binary: checked run, warm-ups, timing (0: none) */
     double max_abs_error;
     double gpu_seconds, timing_seconds;
+    /* issue 18: energy (bench_set_energy), for a variant timed in full: */
+    bool energy;               /* measured: nrg holds it */
+    nrg_result nrg;
+    char energy_error[256];    /* why it was not, when it should have been ("" otherwise) */
 } bench_result;
 
 typedef struct bench bench;
@@ -98,6 +103,13 @@ void bench_close(bench *b);
  * loaded here. With resets, each timed sample is one launch, the resets enqueued before
  * it (and before the L2 flush), outside the event pair. 0, or -1 with err. */
 int bench_set_hooks(bench *b, const hook_spec *specs, int n, char *err, size_t errsize);
+
+/* bench_set_energy (issue 18): from now on, every variant timed in full (not pruned,
+ * not provisional) is also launched back to back for `window_s` seconds with the GPU's
+ * energy counter read around them (runtime/energy.h). 0, or -1 with err when NVML or
+ * the device's counter cannot be used: energy is then not measured, and each such
+ * variant's energy_error says why; nothing else changes. */
+int bench_set_energy(bench *b, double window_s, char *err, size_t errsize);
 
 /* bench_run: prepares the arguments of `c` (every buffer at its count, initial contents
  * restored, outputs poisoned with 0xFF bytes), loads the binary, runs it once and, when

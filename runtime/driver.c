@@ -55,6 +55,7 @@ int drv_open(drv **out, char *err, size_t errsize)
         {"cuDeviceGetCount", (void **)&d->cuDeviceGetCount},
         {"cuDeviceGet", (void **)&d->cuDeviceGet},
         {"cuDeviceGetName", (void **)&d->cuDeviceGetName},
+        {"cuDeviceGetPCIBusId", (void **)&d->cuDeviceGetPCIBusId},
         {"cuDeviceGetAttribute", (void **)&d->cuDeviceGetAttribute},
         {"cuGetErrorString", (void **)&d->cuGetErrorString},
         {"cuGetErrorName", (void **)&d->cuGetErrorName},

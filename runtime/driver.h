@@ -18,6 +18,7 @@ typedef struct drv {
     CUresult (*cuDeviceGetCount)(int *);
     CUresult (*cuDeviceGet)(CUdevice *, int);
     CUresult (*cuDeviceGetName)(char *, int, CUdevice);
+    CUresult (*cuDeviceGetPCIBusId)(char *, int, CUdevice);
     CUresult (*cuDeviceGetAttribute)(int *, CUdevice_attribute, CUdevice);
     CUresult (*cuGetErrorString)(CUresult, const char **);
     CUresult (*cuGetErrorName)(CUresult, const char **);

@@ -200,6 +200,21 @@ static int launch(meas_gpu *g, const meas_kernel *k, const meas_launch *l, char 
                  "cuLaunchKernel", err, errsize);
 }
 
+int meas_enqueue(meas_gpu *g, const meas_kernel *k, const meas_launch *l, char *err, size_t errsize)
+{
+    return launch(g, k, l, err, errsize);
+}
+
+int meas_sync(meas_gpu *g, char *err, size_t errsize)
+{
+    return check(g, g->d->cuStreamSynchronize(g->stream), "cuStreamSynchronize", err, errsize);
+}
+
+int meas_pci_bus_id(meas_gpu *g, char *out, int size, char *err, size_t errsize)
+{
+    return check(g, g->d->cuDeviceGetPCIBusId(out, size, g->dev), "cuDeviceGetPCIBusId", err, errsize);
+}
+
 int meas_run(meas_gpu *g, const meas_kernel *k, const meas_launch *l, char *err, size_t errsize)
 {
     if (launch(g, k, l, err, errsize) < 0)

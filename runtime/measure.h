@@ -60,6 +60,13 @@ int meas_load(meas_gpu *g, const void *cubin, const char *symbol, const meas_lau
 /* meas_unload: unloads the module. */
 void meas_unload(meas_gpu *g, meas_kernel *k);
 
+/* meas_enqueue: one launch on the timing stream, not waited for. meas_sync: waits for
+ * the stream, with the error (if any) of what ran on it. meas_pci_bus_id: the device's
+ * PCI bus id ("0000:19:00.0"), as NVML finds it. Each returns 0 or -1 with err. */
+int meas_enqueue(meas_gpu *g, const meas_kernel *k, const meas_launch *l, char *err, size_t errsize);
+int meas_sync(meas_gpu *g, char *err, size_t errsize);
+int meas_pci_bus_id(meas_gpu *g, char *out, int size, char *err, size_t errsize);
+
 /* meas_run: one launch, waited for, with the error (if any) of the launch itself or of
  * the kernel's execution in err. Returns 0 or -1. */
 int meas_run(meas_gpu *g, const meas_kernel *k, const meas_launch *l, char *err, size_t errsize);

@@ -203,6 +203,8 @@ static const field reply_fields[] = {
     FN(K_F64S, wk_reply, metrics, nmetrics),
     F(K_BOOL, wk_reply, verified), F(K_F64, wk_reply, max_abs_error), F(K_F64, wk_reply, gpu_seconds),
     F(K_F64, wk_reply, timing_seconds), F(K_INT, wk_reply, launches), F(K_BOOL, wk_reply, provisional),
+    F(K_BOOL, wk_reply, energy), F(K_F64, wk_reply, energy_j), F(K_F64, wk_reply, power_w),
+    F(K_F64, wk_reply, energy_seconds), F(K_INT, wk_reply, energy_launches), F(K_STR, wk_reply, energy_error),
 };
 
 /* compile_job and the compile worker's answer (runtime/pool's worker processes). */

@@ -91,6 +91,11 @@ typedef struct wk_reply {
     double max_abs_error, gpu_seconds, timing_seconds;
     int launches;              /* every launch of the variant (bench_result's) */
     bool provisional;          /* a contender stopped after a few samples (meas_times') */
+    /* issue 18: energy (bench_result's): measured, per launch, mean power, the window */
+    bool energy;
+    double energy_j, power_w, energy_seconds;
+    int energy_launches;
+    const char *energy_error;  /* "" when none */
 } wk_reply;
 
 #define WK_MAX_ARRAY 100000 /* the most strings or metrics a message may carry */

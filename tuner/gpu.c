@@ -91,6 +91,7 @@ int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *o
     /* A variant's time limit in the worker: the spec's, else generous enough for the
      * arguments' preparation, loading, checking and all its repetitions. */
     g->limit_s = opts->timeout_s > 0 ? opts->timeout_s : m->measure.timeout_s;
+    g->energy = opts->energy || m->measure.energy; /* issue 18 */
     int n = m->nargs;
     g->args = calloc((size_t)n + 1, sizeof(bench_arg));
     g->outputs = calloc((size_t)m->verify.noutputs + 1, sizeof(int));
@@ -158,6 +159,9 @@ static int worker_setup(tuner_gpu *g, strbuf *msg)
         sb_add(msg, err);
         return CUTUNE_ENODEV; /* the device would not serve: not the spec's fault */
     }
+    /* issue 18: energy asked for; when NVML cannot give it, each variant says why */
+    if (g->energy)
+        (void)bench_set_energy(g->b, g->m->measure.energy_window_s, err, sizeof err);
     int before = g->spec->diags.len;
     int hooks = tuner_hooks_prepare(g, err, sizeof err); /* issue 16: resets and a checker kernel */
     if (hooks != CUTUNE_OK) {
@@ -189,6 +193,7 @@ static bool serve(tuner_gpu *g, const wk_request *q, wk_reply *r, double *metric
     g->goal.best = q->best_objective;
     memset(r, 0, sizeof *r);
     r->reason = "";
+    r->energy_error = "";
     r->nmetrics = 0;
     r->metrics = metrics;
     eval_error e;
@@ -221,6 +226,12 @@ static bool serve(tuner_gpu *g, const wk_request *q, wk_reply *r, double *metric
     r->gpu_seconds = br->gpu_seconds;
     r->timing_seconds = br->timing_seconds;
     r->launches = br->launches;
+    r->energy = br->energy; /* issue 18 */
+    r->energy_j = br->nrg.joules_per_launch;
+    r->power_w = br->nrg.watts;
+    r->energy_seconds = br->nrg.seconds;
+    r->energy_launches = br->nrg.launches;
+    r->energy_error = br->energy_error;
     if (br->timed) {
         const meas_times *tm = &br->times;
         r->timed = true;
@@ -342,6 +353,12 @@ static void record_reply(tuner_gpu *g, const wk_reply *r, record *rec)
     m->timing_seconds = r->timing_seconds;
     m->launches = r->launches;
     m->provisional = r->provisional;
+    m->energy = r->energy; /* issue 18 */
+    m->energy_j = r->energy ? r->energy_j : NAN;
+    m->power_w = r->energy ? r->power_w : NAN;
+    m->energy_seconds = r->energy_seconds;
+    m->energy_launches = r->energy_launches;
+    result_set_energy_note(g->res, rec, r->energy_error && *r->energy_error ? r->energy_error : NULL);
 }
 
 /* The worker is gone (killed or dead) while running a variant: rec says why. */

@@ -74,6 +74,7 @@ typedef struct tuner_gpu {
     /* The tuner's side. */
     wk_proc proc;              /* pid 0: no worker runs */
     double limit_s;            /* a variant's time limit; derived at the first start when 0 */
+    bool energy;               /* issue 18: energy of every variant timed in full (the worker's bench) */
     double run_started;        /* sys_seconds() at tuner_gpu_init: the run's start */
     bool first_sent;           /* a variant has been sent to a worker (first_variant_seconds is set) */
     char err[512];

@@ -54,7 +54,8 @@ static void test_reply_and_setup_round_trip(void **state)
     wk_reply r;
     memset(&r, 0, sizeof r);
     r = (wk_reply){OUTCOME_WRONG, true, "'y': 1 of 4 elements differ", 40, -1, true, 0.5, 0.4, 0.9, 0.45, 0.55,
-                   0.2, 17, 8, true, 123.0, 3, metrics, false, 1e-3, 0.75, 0.5, 29, true};
+                   0.2, 17, 8, true, 123.0, 3, metrics, false, 1e-3, 0.75, 0.5, 29, true,
+                   true, 2.5e-4, 612.5, 0.21, 840, "the counter did not move"};
     wk_frame f = WK_FRAME_INIT;
     wk_encode_reply(&f, &r);
     arena *a = arena_new();
@@ -74,6 +75,9 @@ static void test_reply_and_setup_round_trip(void **state)
     assert_int_equal(d.batch, 8);
     assert_int_equal(d.launches, 29);
     assert_true(d.provisional);
+    assert_true(d.energy && d.energy_j == 2.5e-4 && d.power_w == 612.5 && d.energy_seconds == 0.21);
+    assert_int_equal(d.energy_launches, 840);
+    assert_string_equal(d.energy_error, "the counter did not move");
     assert_int_equal(d.nmetrics, 3);
     assert_true(d.metrics[0] == 1.5 && isnan(d.metrics[1]) && d.metrics[2] == -3e300);
 

@@ -1,0 +1,107 @@
+/* nvml.c - the energy counter through a run-time loaded NVML (nvml.h).
+ *
+ * The few types and entry points used are declared here as NVML's header declares them
+ * (nvmlReturn_t is an int, nvmlDevice_t an opaque pointer), so the build needs no NVML
+ * header. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "nvml.h"
+
+typedef int nvml_return;       /* nvmlReturn_t: 0 is NVML_SUCCESS */
+typedef struct nvml_device *nvml_device;
+
+struct pwr {
+    void *lib;
+    nvml_return (*init)(void);
+    nvml_return (*shutdown)(void);
+    nvml_return (*by_pci)(const char *, nvml_device *);
+    nvml_return (*energy)(nvml_device, unsigned long long *);
+    const char *(*error_string)(nvml_return);
+    nvml_device dev;
+    int initialised;
+};
+
+/* NVML's words for `r`, or its number when the library cannot say. */
+static void describe(const pwr *p, nvml_return r, const char *what, char *err, size_t errsize)
+{
+    const char *s = p->error_string ? p->error_string(r) : NULL;
+    if (s)
+        snprintf(err, errsize, "NVML: %s: %s (NVML error %d)", what, s, r);
+    else
+        snprintf(err, errsize, "NVML: %s: NVML error %d", what, r);
+}
+
+int pwr_open(pwr **out, const char *pci_bus_id, char *err, size_t errsize)
+{
+    *out = NULL;
+    pwr *p = calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(err, errsize, "out of memory");
+        return -1;
+    }
+    p->lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!p->lib) {
+        const char *why = dlerror();
+        snprintf(err, errsize, "NVML is not available: %s", why ? why : "libnvidia-ml.so.1 not found");
+        free(p);
+        return -1;
+    }
+    *(void **)&p->init = dlsym(p->lib, "nvmlInit_v2");
+    *(void **)&p->shutdown = dlsym(p->lib, "nvmlShutdown");
+    *(void **)&p->by_pci = dlsym(p->lib, "nvmlDeviceGetHandleByPciBusId_v2");
+    *(void **)&p->energy = dlsym(p->lib, "nvmlDeviceGetTotalEnergyConsumption");
+    *(void **)&p->error_string = dlsym(p->lib, "nvmlErrorString");
+    if (!p->init || !p->shutdown || !p->by_pci || !p->energy) {
+        snprintf(err, errsize, "NVML is not usable: libnvidia-ml.so.1 lacks %s",
+                 !p->init ? "nvmlInit_v2" : !p->shutdown ? "nvmlShutdown"
+                 : !p->by_pci ? "nvmlDeviceGetHandleByPciBusId_v2" : "nvmlDeviceGetTotalEnergyConsumption");
+        pwr_close(p);
+        return -1;
+    }
+    nvml_return r = p->init();
+    if (r != 0) {
+        describe(p, r, "nvmlInit_v2", err, errsize);
+        pwr_close(p);
+        return -1;
+    }
+    p->initialised = 1;
+    if ((r = p->by_pci(pci_bus_id, &p->dev)) != 0) {
+        char what[96];
+        snprintf(what, sizeof what, "the device at PCI %s", pci_bus_id);
+        describe(p, r, what, err, errsize);
+        pwr_close(p);
+        return -1;
+    }
+    uint64_t mj;
+    if (pwr_energy_mj(p, &mj, err, errsize) < 0) { /* e.g. NOT_SUPPORTED before Volta */
+        pwr_close(p);
+        return -1;
+    }
+    *out = p;
+    return 0;
+}
+
+int pwr_energy_mj(pwr *p, uint64_t *mj, char *err, size_t errsize)
+{
+    unsigned long long v = 0;
+    nvml_return r = p->energy(p->dev, &v);
+    if (r != 0) {
+        describe(p, r, "nvmlDeviceGetTotalEnergyConsumption", err, errsize);
+        return -1;
+    }
+    *mj = (uint64_t)v;
+    return 0;
+}
+
+void pwr_close(pwr *p)
+{
+    if (!p)
+        return;
+    if (p->initialised)
+        p->shutdown(); /* its status is of no use here: the process is done with NVML */
+    if (p->lib)
+        dlclose(p->lib);
+    free(p);
+}

@@ -1,0 +1,35 @@
+/* test_nvml.c - runtime/nvml without NVML (this machine's case in CI): opening it fails
+ * with a message that names the library, leaves nothing open, and closing NULL is safe.
+ * Skipped (77) where libnvidia-ml.so.1 exists: there gpu/energy tests the real thing. */
+#include <dlfcn.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "runtime/nvml.h"
+
+static void without_nvml(void **state)
+{
+    (void)state;
+    pwr *p = (pwr *)1;
+    char err[256] = "";
+    assert_int_equal(pwr_open(&p, "0000:00:00.0", err, sizeof err), -1);
+    assert_null(p);
+    assert_non_null(strstr(err, "NVML is not available"));
+    assert_non_null(strstr(err, "libnvidia-ml.so.1"));
+    pwr_close(NULL);
+}
+
+int main(void)
+{
+    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (lib) {
+        dlclose(lib);
+        return 77; /* NVML is here: gpu/energy covers it */
+    }
+    const struct CMUnitTest tests[] = {cmocka_unit_test(without_nvml)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
