@@ -120,6 +120,7 @@ int cmd_tune(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_occupancy(int argc, char **argv);
 int cmd_emit(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* cli_emit_after_tune (cmd_emit.c): after a tuning run, writes the header and the CSV
  * (`append`: the header goes after what the file holds: another kernel block of the
