@@ -100,6 +100,10 @@ double report_spearman(const double *x, const double *y, size_t n);
  * characters other than tab and newline as U+FFFD. NULL writes nothing. */
 void report_esc(strbuf *o, const char *s);
 
+/* report_short: s cut to at most max bytes (< size - 4) at a character boundary, "…"
+ * added when cut, into buf (for labels in charts; the full text goes in a tooltip). */
+void report_short(char *buf, size_t size, const char *s, size_t max);
+
 /* report_num: a number for people: 4 significant figures or so ("24002", "0.7158",
  * "1.5e-05"); "n/a" for NaN or infinity. */
 void report_num(strbuf *o, double v);

@@ -9,29 +9,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The ramp position of objective v in the run's range: 1 is the best end. */
-static double goodness(const report_run *run, double v)
+/* The ramp position of value v among sorted[0 .. n) (a map's cells): the share of them
+ * it beats, by rank, so that each map shows its own structure and one outlier does not
+ * wash the others into one colour; 1 is the best. */
+static double goodness(const double *sorted, size_t n, bool maximize, double v)
 {
-    double lo = run->sorted[0], hi = run->sorted[run->nok - 1];
-    if (!isfinite(v))
+    if (!isfinite(v) || n == 0)
         return NAN;
-    if (hi <= lo)
+    if (n == 1)
         return 1;
-    double t = (v - lo) / (hi - lo);
-    return run->t.maximize ? t : 1 - t;
-}
-
-/* Text cut to at most max bytes at a character boundary, "…" added when cut. */
-static void short_text(char *buf, size_t size, const char *s, size_t max)
-{
-    size_t n = strlen(s);
-    if (n <= max) {
-        snprintf(buf, size, "%s", s);
-        return;
+    size_t below = 0, above = 0;
+    for (size_t k = 0; k < n; k++) {
+        below += sorted[k] < v;
+        above += sorted[k] > v;
     }
-    while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
-        max--;
-    snprintf(buf, size, "%.*s\xE2\x80\xA6", (int)max, s);
+    return (double)(maximize ? below : above) / (double)(n - 1);
 }
 
 static void caption_num(strbuf *o, const char *before, double v, const char *after)
@@ -41,24 +33,18 @@ static void caption_num(strbuf *o, const char *before, double v, const char *aft
     sb_add(o, after);
 }
 
-/* The ramp's legend: worse to better, with the run's range. */
-static void legend(strbuf *o, const report_run *run)
+/* The ramp's legend: a map's worst cell to its best. */
+static void legend(strbuf *o)
 {
-    report_svg_open(o, 320, 34, "colour scale: worse to better");
+    report_svg_open(o, 330, 40, "colour scale: a cell's rank among the map's cells");
     for (int k = 0; k < 20; k++) {
         char c[8];
         report_ramp(c, k / 19.0);
-        sb_printf(o, "<rect x=\"%d\" y=\"2\" width=\"11\" height=\"14\" fill=\"%s\"/>\n", 50 + k * 11, c);
+        sb_printf(o, "<rect x=\"%d\" y=\"2\" width=\"11\" height=\"14\" fill=\"%s\"/>\n", 70 + k * 11, c);
     }
-    report_text(o, 46, 14, "end", "num", "worse");
-    report_text(o, 274, 14, "start", "num", "better");
-    strbuf t = STRBUF_INIT;
-    report_num(&t, run->t.maximize ? run->sorted[0] : run->sorted[run->nok - 1]);
-    report_text(o, 50, 30, "start", "num", sb_ok(&t) ? sb_cstr(&t) : "");
-    sb_reset(&t);
-    report_num(&t, run->t.maximize ? run->sorted[run->nok - 1] : run->sorted[0]);
-    report_text(o, 270, 30, "end", "num", sb_ok(&t) ? sb_cstr(&t) : "");
-    sb_free(&t);
+    report_text(o, 66, 14, "end", "num", "worst cell");
+    report_text(o, 294, 14, "start", "num", "best");
+    report_text(o, 180, 32, "middle", "num", "colour: the cell's rank among the map's cells");
     report_svg_close(o);
 }
 
@@ -72,6 +58,10 @@ static void heatmap(strbuf *o, arena *a_, const report_run *run, int a, int b, i
     if (!cell)
         return;
     report_cells(cell, t, a, b);
+    double *ranked = arena_alloc(a_, sizeof *ranked * (size_t)na * (size_t)nb + 1);
+    if (!ranked)
+        return;
+    size_t nranked = report_sorted_finite(ranked, cell, (size_t)na * (size_t)nb);
     int left = 80, top = 24, bottom = 46;
     int w = left + nb * cellpx + 10, h = top + na * cellpx + bottom;
     char title[512];
@@ -79,10 +69,10 @@ static void heatmap(strbuf *o, arena *a_, const report_run *run, int a, int b, i
     report_svg_open(o, w, h, title);
     char lab[64];
     snprintf(title, sizeof title, "%s \xC3\x97 %s", r->param_names[a], r->param_names[b]);
-    short_text(lab, sizeof lab, title, 48);
+    report_short(lab, sizeof lab, title, 30);
     report_text(o, left, 15, "start", "head", lab);
     if (isfinite(explained)) {
-        snprintf(title, sizeof title, "explains %.0f %%", explained * 100);
+        snprintf(title, sizeof title, "explains %.0f %%", explained > 0 ? explained * 100 : 0.0);
         report_text(o, w - 10, 15, "end", "num", title);
     }
     int wa = run->best >= 0 ? t->level[(size_t)run->best * (size_t)t->nparams + (size_t)a] : -1;
@@ -92,13 +82,13 @@ static void heatmap(strbuf *o, arena *a_, const report_run *run, int a, int b, i
     for (int i = 0; i < na; i++) {
         double y = top + i * cellpx;
         if (i % step == 0) {
-            short_text(lab, sizeof lab, run->levels[a][i], 10);
+            report_short(lab, sizeof lab, run->levels[a][i], 10);
             report_text(o, left - 6, y + cellpx / 2.0 + 4, "end", "num", lab);
         }
         for (int j = 0; j < nb; j++) {
             double x = left + j * cellpx, v = cell[(size_t)i * (size_t)nb + (size_t)j];
             char c[8];
-            report_ramp(c, isfinite(v) ? goodness(run, v) : NAN);
+            report_ramp(c, goodness(ranked, nranked, t->maximize, v));
             sb_printf(o, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%d\" height=\"%d\" fill=\"%s\"%s><title>", x, y, cellpx,
                       cellpx, c, i == wa && j == wb ? " class=\"win\"" : "");
             report_esc(o, r->param_names[a]);
@@ -121,16 +111,22 @@ static void heatmap(strbuf *o, arena *a_, const report_run *run, int a, int b, i
                 else
                     sb_add(&n, "\xC2\xB7");
                 report_text(o, x + cellpx / 2.0, y + cellpx / 2.0 + 4, "middle",
-                            isfinite(v) && goodness(run, v) > 0.55 ? "cell dark" : "cell light", sb_cstr(&n));
+                            isfinite(v) && goodness(ranked, nranked, t->maximize, v) > 0.55 ? "cell dark" : "cell light", sb_cstr(&n));
                 sb_free(&n);
             }
         }
     }
     for (int j = 0; j < nb; j += step) {
-        short_text(lab, sizeof lab, run->levels[b][j], 8);
+        report_short(lab, sizeof lab, run->levels[b][j], 8);
         report_text(o, left + j * cellpx + cellpx / 2.0, top + na * cellpx + 14, "middle", "num", lab);
     }
-    report_text(o, left + nb * cellpx / 2.0, top + na * cellpx + 34, "middle", "axis", r->param_names[b]);
+    report_short(lab, sizeof lab, r->param_names[b], 24);
+    report_text(o, left + nb * cellpx / 2.0, top + na * cellpx + 34, "middle", "axis", lab);
+    sb_printf(o, "<text class=\"axis\" text-anchor=\"middle\" transform=\"translate(14 %.1f) rotate(-90)\">",
+              top + na * cellpx / 2.0);
+    report_short(lab, sizeof lab, r->param_names[a], 16);
+    report_esc(o, lab);
+    sb_add(o, "</text>\n");
     report_svg_close(o);
 }
 
@@ -163,7 +159,7 @@ void report_heatmaps(strbuf *o, arena *a, const report_run *run, int id)
     cellpx = cellpx > 64 ? 64 : cellpx < 6 ? 6 : cellpx;
     sb_add(o, "<div class=\"row\">");
     heatmap(o, a, run, top->a, top->b, cellpx, top->explained);
-    legend(o, run);
+    legend(o);
     sb_add(o, "</div>\n");
     if (npairs > 1) {
         sb_printf(o, "<details><summary>The other %d pairs, most explaining first</summary><div class=\"row\">\n",
@@ -330,10 +326,10 @@ static void marginal(strbuf *o, arena *a, const report_run *run, int p, double e
         sb_free(&n);
     }
     char lab[64];
-    short_text(lab, sizeof lab, run->r->param_names[p], 30);
+    report_short(lab, sizeof lab, run->r->param_names[p], 20);
     report_text(o, f.x0, 15, "start", "head", lab);
     if (isfinite(explained)) {
-        snprintf(lab, sizeof lab, "explains %.0f %%", explained * 100);
+        snprintf(lab, sizeof lab, "explains %.0f %%", explained > 0 ? explained * 100 : 0.0);
         report_text(o, f.x1, 15, "end", "num", lab);
     }
     int step = nl <= 12 ? 1 : (nl + 11) / 12;
@@ -348,7 +344,7 @@ static void marginal(strbuf *o, arena *a, const report_run *run, int p, double e
     for (int l = 0; l < nl; l++) {
         double x = report_x(&f, l);
         if (l % step == 0) {
-            short_text(lab, sizeof lab, run->levels[p][l], 8);
+            report_short(lab, sizeof lab, run->levels[p][l], 8);
             report_text(o, x, f.y1 + 14, "middle", "num", lab);
         }
         if (isfinite(med[l]))
@@ -361,7 +357,8 @@ static void marginal(strbuf *o, arena *a, const report_run *run, int p, double e
             sb_printf(o, ", %zu variants</title></circle>\n", cnt[l]);
         }
     }
-    report_text(o, (f.x0 + f.x1) / 2, f.y1 + 32, "middle", "axis", run->r->param_names[p]);
+    report_short(lab, sizeof lab, run->r->param_names[p], 30);
+    report_text(o, (f.x0 + f.x1) / 2, f.y1 + 32, "middle", "axis", lab);
     report_svg_close(o);
 }
 

@@ -162,8 +162,21 @@ static void tick_label(char *buf, size_t size, double v)
     }
 }
 
+void report_short(char *buf, size_t size, const char *s, size_t max)
+{
+    size_t n = strlen(s);
+    if (n <= max) {
+        snprintf(buf, size, "%s", s);
+        return;
+    }
+    while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
+        max--;
+    snprintf(buf, size, "%.*s\xE2\x80\xA6", (int)max, s);
+}
+
 void report_axes(strbuf *o, const report_frame *f, const char *xlabel, const char *ylabel)
 {
+    char cut[64];
     sb_printf(o, "<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n", f->x0, f->y0,
               f->x1 - f->x0, f->y1 - f->y0);
     double ticks[12];
@@ -183,12 +196,15 @@ void report_axes(strbuf *o, const report_frame *f, const char *xlabel, const cha
         tick_label(buf, sizeof buf, ticks[k]);
         report_text(o, f->x0 - 6, y + 4, "end", "num", buf);
     }
-    if (xlabel)
-        report_text(o, (f->x0 + f->x1) / 2, f->y1 + 34, "middle", "axis", xlabel);
+    if (xlabel) {
+        report_short(cut, sizeof cut, xlabel, 40);
+        report_text(o, (f->x0 + f->x1) / 2, f->y1 + 34, "middle", "axis", cut);
+    }
     if (ylabel) {
         sb_printf(o, "<text class=\"axis\" text-anchor=\"middle\" transform=\"translate(%.1f %.1f) rotate(-90)\">",
                   f->x0 - 52, (f->y0 + f->y1) / 2);
-        report_esc(o, ylabel);
+        report_short(cut, sizeof cut, ylabel, 30);
+        report_esc(o, cut);
         sb_add(o, "</text>\n");
     }
 }
