@@ -263,7 +263,7 @@ void report_distribution(strbuf *o, arena *a, const report_run *run)
     for (int b = 0; b < nbins; b++)
         cmax = counts[b] > cmax ? counts[b] : cmax;
     double med = report_quantile(run->sorted, run->nok, 0.5);
-    sb_printf(o, "<p>%zu variants ran correctly. ", run->nok);
+    sb_printf(o, "<p>%zu variants have an objective (ran correctly and were timed). ", run->nok);
     caption_num(o, "Minimum ", lo, ", ");
     caption_num(o, "first quartile ", report_quantile(run->sorted, run->nok, 0.25), ", ");
     caption_num(o, "median ", med, ", ");

@@ -65,7 +65,7 @@ static void run_meta(strbuf *o, const report_run *run)
     sb_add(o, ". Objective: ");
     report_esc(o, run->objective);
     sb_add(o, run->t.maximize ? ", maximised" : ", minimised");
-    sb_printf(o, ". %zu variants, %zu ran correctly", run->t.n, run->nok);
+    sb_printf(o, ". %zu variants, %zu with an objective (ran correctly, timed)", run->t.n, run->nok);
     if (s->interrupted)
         sb_add(o, "; the run was interrupted and covers part of the space");
     sb_add(o, ".</p>\n");
