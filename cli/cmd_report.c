@@ -80,3 +80,19 @@ int cmd_report(int argc, char **argv)
     free(results);
     return code;
 }
+
+int cli_report_after_tune(const cutune_tune_result *r, const char *spec_path, const char *path, bool quiet)
+{
+    const char *results = cutune_tune_summary_of(r)->results_path;
+    const char *names[] = {results ? results : spec_path};
+    cutune_report_options opts = {names, NULL};
+    char *page = NULL;
+    int rc = cutune_emit_report(&page, &r, 1, &opts);
+    int code = rc == CUTUNE_OK ? write_page(path, page) : cli_exit_for_status(rc);
+    if (rc != CUTUNE_OK)
+        fprintf(stderr, "cutune: no report: %s\n", cutune_last_error());
+    else if (code == EXIT_OK && !quiet)
+        fprintf(stderr, "report: %s\n", path);
+    cutune_free(page);
+    return code;
+}

@@ -38,6 +38,7 @@ static const command commands[] = {
      "  --header FILE       write the best-config header here (default: the spec's emit\n"
      "                      header; docs/header.md)\n"
      "  --csv FILE          write every variant as CSV here (default: the spec's emit csv)\n"
+     "  --report FILE       write the run's HTML report here (as cutune report; docs/report.md)\n"
      "  --limit N           only the first N configurations\n"
      "  --top N             rows of the ranking to print (default 10)\n"
      "  --prune F           stop timing a variant worse than the best by factor F (default\n"

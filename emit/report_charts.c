@@ -110,8 +110,9 @@ static void heatmap(strbuf *o, arena *a_, const report_run *run, int a, int b, i
                     report_num(&n, v);
                 else
                     sb_add(&n, "\xC2\xB7");
-                report_text(o, x + cellpx / 2.0, y + cellpx / 2.0 + 4, "middle",
-                            isfinite(v) && goodness(ranked, nranked, t->maximize, v) > 0.55 ? "cell dark" : "cell light", sb_cstr(&n));
+                bool light = isfinite(v) && goodness(ranked, nranked, t->maximize, v) > 0.55;
+                report_text(o, x + cellpx / 2.0, y + cellpx / 2.0 + 4, "middle", light ? "cell dark" : "cell light",
+                            sb_cstr(&n));
                 sb_free(&n);
             }
         }
@@ -350,7 +351,8 @@ static void marginal(strbuf *o, arena *a, const report_run *run, int p, double e
         if (isfinite(med[l]))
             sb_printf(o, "<circle class=\"med\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>\n", x, report_y(&f, med[l]));
         if (isfinite(best[l])) {
-            sb_printf(o, "<circle class=\"bestpt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"><title>", x, report_y(&f, best[l]));
+            sb_printf(o, "<circle class=\"bestpt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"><title>", x,
+                      report_y(&f, best[l]));
             report_esc(o, run->levels[p][l]);
             caption_num(o, ": best ", best[l], ", ");
             caption_num(o, "median ", med[l], "");
