@@ -18,11 +18,24 @@ static double goodness(const double *sorted, size_t n, bool maximize, double v)
         return NAN;
     if (n == 1)
         return 1;
-    size_t below = 0, above = 0;
-    for (size_t k = 0; k < n; k++) {
-        below += sorted[k] < v;
-        above += sorted[k] > v;
+    size_t lo = 0, hi = n; /* below: the first index not < v */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sorted[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
+    size_t below = lo;
+    hi = n; /* above: n - the first index > v */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sorted[mid] <= v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t above = n - lo;
     return (double)(maximize ? below : above) / (double)(n - 1);
 }
 
@@ -48,12 +61,25 @@ static void legend(strbuf *o)
     report_svg_close(o);
 }
 
+/* A map of more cells than this is not drawn (a param of hundreds of values). */
+#define MAX_CELLS 4096
+/* The most of the other pairs drawn under the first. */
+#define MAX_OTHER_PAIRS 48
+
 /* One heatmap of params a (rows) and b (columns), cells of side `cellpx`. */
 static void heatmap(strbuf *o, arena *a_, const report_run *run, int a, int b, int cellpx, double explained)
 {
     const report_table *t = &run->t;
     const cutune_tune_result *r = run->r;
     int na = t->nlevels[a], nb = t->nlevels[b];
+    if ((size_t)na * (size_t)nb > MAX_CELLS) {
+        sb_add(o, "<p>");
+        report_esc(o, r->param_names[a]);
+        sb_add(o, " &times; ");
+        report_esc(o, r->param_names[b]);
+        sb_printf(o, ": %d &times; %d values, too many to map.</p>\n", na, nb);
+        return;
+    }
     double *cell = arena_alloc(a_, sizeof *cell * (size_t)na * (size_t)nb + 1);
     if (!cell)
         return;
@@ -163,9 +189,12 @@ void report_heatmaps(strbuf *o, arena *a, const report_run *run, int id)
     legend(o);
     sb_add(o, "</div>\n");
     if (npairs > 1) {
-        sb_printf(o, "<details><summary>The other %d pairs, most explaining first</summary><div class=\"row\">\n",
-                  npairs - 1);
-        for (int k = 1; k < npairs; k++) {
+        int shown = npairs - 1 > MAX_OTHER_PAIRS ? MAX_OTHER_PAIRS : npairs - 1;
+        sb_printf(o, "<details><summary>The other %d pairs, most explaining first", npairs - 1);
+        if (shown < npairs - 1)
+            sb_printf(o, " (the first %d drawn)", shown);
+        sb_add(o, "</summary><div class=\"row\">\n");
+        for (int k = 1; k <= shown; k++) {
             int side = 240 / (t->nlevels[pairs[k].b] > t->nlevels[pairs[k].a] ? t->nlevels[pairs[k].b]
                                                                                  : t->nlevels[pairs[k].a]);
             side = side > 40 ? 40 : side < 4 ? 4 : side;
