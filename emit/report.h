@@ -44,8 +44,8 @@ typedef struct report_table {
  * that share params a and b (b = -1: a alone) explain: the adjusted between-group
  * share, 1 - (SSW / (N - k)) / (SST / (N - 1)), over the N entries with an objective in
  * k groups (the adjustment keeps a pair of many levels from winning by splitting the
- * data finely). NaN when it cannot be told: fewer than 2 entries, N <= k, or no
- * variance at all. */
+ * data finely). NaN when it cannot be told: fewer than 2 entries, N <= k, no variance
+ * at all (or out of memory). */
 double report_explained(const report_table *t, int a, int b);
 
 /* A pair of params and the share of the variance it explains. */
@@ -68,7 +68,8 @@ bool report_better(const report_table *t, double x, double y);
 void report_cells(double *cell, const report_table *t, int a, int b);
 
 /* report_marginal: param p's effect: for each of its levels l, best[l] and median[l]
- * of the objective over the entries with that value, count[l] of them (NaN, 0: none). */
+ * of the objective over the entries with that value, count[l] of them (NaN, 0: none;
+ * the medians NaN when out of memory). */
 void report_marginal(double *best, double *median, size_t *count, const report_table *t, int p);
 
 /* report_sorted_finite: the finite values of v[0 .. n) sorted ascending into out;
@@ -171,13 +172,13 @@ const char *report_value_of(const report_run *run, size_t i, int p);
 
 /* Each appends its part of the page (a <section> or less) to o; scratch memory in a. */
 void report_winner(strbuf *o, const report_run *run);
-void report_heatmaps(strbuf *o, arena *a, const report_run *run, int id);
+void report_heatmaps(strbuf *o, arena *a, const report_run *run);
 void report_scatters(strbuf *o, const report_run *run);
 void report_distribution(strbuf *o, arena *a, const report_run *run);
 void report_marginals(strbuf *o, arena *a, const report_run *run);
 void report_failures(strbuf *o, arena *a, const report_run *run);
 void report_progress(strbuf *o, arena *a, const report_run *run);
-void report_comparison(strbuf *o, arena *a, const report_run *runs, int nruns);
+void report_comparison(strbuf *o, const report_run *runs, int nruns);
 
 /* ---- report_page.c ---------------------------------------------------------------------- */
 

@@ -157,9 +157,8 @@ static void heatmap(strbuf *o, arena *a_, const report_run *run, int a, int b, i
     report_svg_close(o);
 }
 
-void report_heatmaps(strbuf *o, arena *a, const report_run *run, int id)
+void report_heatmaps(strbuf *o, arena *a, const report_run *run)
 {
-    (void)id;
     const report_table *t = &run->t;
     sb_add(o, "<section class=\"part\"><h3>The landscape: two params at a time</h3>\n");
     if (t->nparams < 2 || run->nok == 0) {

@@ -72,10 +72,10 @@ static void run_meta(strbuf *o, const report_run *run)
 }
 
 /* One run's sections. */
-static void run_sections(strbuf *o, arena *a, const report_run *run, int id)
+static void run_sections(strbuf *o, arena *a, const report_run *run)
 {
     report_winner(o, run);
-    report_heatmaps(o, a, run, id);
+    report_heatmaps(o, a, run);
     report_scatters(o, run);
     report_distribution(o, a, run);
     report_marginals(o, a, run);
@@ -158,13 +158,13 @@ int emit_report(char **out, const cutune_tune_result *const *results, const char
     }
     sb_add(&o, "</header>\n");
     if (nruns > 1)
-        report_comparison(&o, a, runs, nruns);
+        report_comparison(&o, runs, nruns);
     for (int k = 0; k < nruns; k++) {
         sb_printf(&o, "<section class=\"run\" id=\"run%d\"><h2>", k);
         report_esc(&o, runs[k].label);
         sb_add(&o, "</h2>\n");
         run_meta(&o, &runs[k]);
-        run_sections(&o, a, &runs[k], k);
+        run_sections(&o, a, &runs[k]);
         sb_add(&o, "</section>\n");
     }
     if (nruns == 0)

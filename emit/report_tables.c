@@ -310,9 +310,8 @@ static void boxes(strbuf *o, const report_run *runs, int nruns, const char *obje
     report_svg_close(o);
 }
 
-void report_comparison(strbuf *o, arena *a, const report_run *runs, int nruns)
+void report_comparison(strbuf *o, const report_run *runs, int nruns)
 {
-    (void)a;
     sb_add(o, "<section class=\"part\" id=\"compare\"><h2>The runs side by side</h2>\n"
               "<table class=\"list\"><tr><th>run</th><th>kernel</th><th>device</th><th>strategy</th>"
               "<th>variants</th><th>with an objective</th><th>objective</th><th>winner</th><th>its configuration</th>"
