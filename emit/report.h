@@ -171,6 +171,7 @@ const char *report_value_of(const report_run *run, size_t i, int p);
 /* ---- report_charts.c: one run's sections --------------------------------------------- */
 
 /* Each appends its part of the page (a <section> or less) to o; scratch memory in a. */
+void report_summary(strbuf *o, arena *a, const report_run *run); /* the run in a few lines */
 void report_winner(strbuf *o, const report_run *run);
 void report_heatmaps(strbuf *o, arena *a, const report_run *run);
 void report_scatters(strbuf *o, const report_run *run);

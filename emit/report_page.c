@@ -20,6 +20,7 @@ static const char page_style[] =
     "code,pre{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px}\n"
     "pre{background:#f6f6f6;border:1px solid #ddd;padding:6px;white-space:pre-wrap;overflow-wrap:anywhere;"
     "max-height:300px;overflow:auto}\n"
+    "ul.short{background:#f4f7fb;border-left:4px solid #3465a4;padding:8px 8px 8px 28px}\n"
     "details{margin:6px 0}summary{cursor:pointer}\n"
     "svg.chart{background:#fff;border:1px solid #e2e2e2}\n"
     "svg text{font-family:system-ui,sans-serif;font-size:11px;fill:#222}\n"
@@ -74,6 +75,7 @@ static void run_meta(strbuf *o, const report_run *run)
 /* One run's sections. */
 static void run_sections(strbuf *o, arena *a, const report_run *run)
 {
+    report_summary(o, a, run);
     report_winner(o, run);
     report_heatmaps(o, a, run);
     report_scatters(o, run);

@@ -113,6 +113,56 @@ void report_winner(strbuf *o, const report_run *run)
     sb_add(o, "</p>\n</section>\n");
 }
 
+void report_summary(strbuf *o, arena *a, const report_run *run)
+{
+    const report_table *t = &run->t;
+    const cutune_tune_result *r = run->r;
+    sb_add(o, "<ul class=\"short\">\n");
+    if (run->best >= 0) {
+        sb_add(o, "<li>The winner reaches ");
+        report_num(o, run->y[run->best]);
+        sb_addc(o, ' ');
+        report_esc(o, run->objective);
+        if (run->median_entry >= 0 && run->y[run->median_entry] != 0 && run->y[run->best] != 0) {
+            double ratio = run->y[run->best] / run->y[run->median_entry];
+            sb_add(o, ", ");
+            report_num(o, t->maximize ? ratio : 1 / ratio);
+            sb_add(o, "&times; the median variant");
+        }
+        sb_add(o, ".</li>\n");
+    } else {
+        sb_add(o, "<li>No winner: no variant ran correctly and was timed in full.</li>\n");
+    }
+    int npairs = t->nparams * (t->nparams - 1) / 2;
+    report_pair *pairs = npairs > 0 ? arena_alloc(a, sizeof *pairs * (size_t)npairs) : NULL;
+    if (pairs && run->nok > 0 && report_rank_pairs(pairs, t) > 0 && isfinite(pairs[0].explained)) {
+        sb_add(o, "<li><b>");
+        report_esc(o, r->param_names[pairs[0].a]);
+        sb_add(o, "</b> and <b>");
+        report_esc(o, r->param_names[pairs[0].b]);
+        sb_printf(o, "</b> together explain the most of the objective's variance (%.0f %%).</li>\n",
+                  pairs[0].explained > 0 ? pairs[0].explained * 100 : 0.0);
+    }
+    double *occ = arena_alloc(a, sizeof *occ * (t->n ? t->n : 1));
+    if (occ && run->nok >= 3) {
+        for (size_t i = 0; i < t->n; i++)
+            occ[i] = r->records[i]->m.occupancy;
+        double rho = report_spearman(occ, run->y, t->n);
+        if (isfinite(rho)) {
+            sb_add(o, "<li>Theoretical occupancy ");
+            sb_add(o, fabs(rho) < 0.3 ? "hardly predicts" : fabs(rho) < 0.7 ? "partly predicts" : "largely predicts");
+            sb_add(o, " the objective (rank correlation ");
+            report_num(o, rho);
+            sb_add(o, ").</li>\n");
+        }
+    }
+    size_t failed = 0;
+    for (size_t i = 0; i < t->n; i++)
+        failed += r->records[i]->out != OUTCOME_OK;
+    sb_printf(o, "<li>%zu of %zu variants failed%s.</li>\n", failed, t->n, failed ? " (below, by cause)" : "");
+    sb_add(o, "</ul>\n");
+}
+
 /* The failures' causes, in the order shown. */
 static const outcome failure_order[] = {
     OUTCOME_COMPILE_ERROR, OUTCOME_CANNOT_LAUNCH, OUTCOME_LOAD_ERROR, OUTCOME_LAUNCH_ERROR,

@@ -57,6 +57,7 @@ check "hostile: 36 variants, 26 with an objective (NaN and untimed left out)" \
 check "zero: no variants said" grep -q 'No variant has an objective' "$tmp/zero.html"
 check "single: one param, no pair" grep -q 'One param: there is no pair to map' "$tmp/single.html"
 check "nowinner: no winner said" grep -q 'there is no winner' "$tmp/nowinner.html"
+check "nowinner: in short: both failed" grep -q '<li>2 of 2 variants failed (below, by cause).</li>' "$tmp/nowinner.html"
 
 # ---- the real H100 runs ----
 "$cutune" report -q "$sum" -o "$tmp/sum.html" 2>"$tmp/err"
@@ -68,6 +69,7 @@ check "the same results give the same bytes" cmp -s "$tmp/sum.html" "$tmp/sum2.h
 check "without -o: the page on stdout" cmp -s "$tmp/sum.html" "$tmp/stdout.html"
 # the winner docs/results/sum_matrix-h100.md reports: 64 x 1, tile_y 8, maxrreg 64, 2,935 GB/s
 check "sum_matrix: the winner's objective" grep -q '<th>bandwidth_GBps (higher is better)</th><td>2935</td>' "$tmp/sum.html"
+check "sum_matrix: in short: none of the 312 failed" grep -q '<li>0 of 312 variants failed.</li>' "$tmp/sum.html"
 check "sum_matrix: the first map is block_x by block_y" grep -q '>block_x × block_y</text>' "$tmp/sum.html"
 check "sum_matrix: the other 5 pairs" grep -q 'The other 5 pairs' "$tmp/sum.html"
 check "sum_matrix: no search section for an exhaustive run" bash -c "! grep -q 'best so far' '$tmp/sum.html'"

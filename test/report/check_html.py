@@ -13,7 +13,7 @@ from html.parser import HTMLParser
 
 ALLOWED = {
     "html", "head", "meta", "title", "style", "body", "header", "nav", "section", "h1", "h2", "h3", "p", "b",
-    "code", "pre", "a", "table", "tr", "th", "td", "details", "summary", "div",
+    "code", "pre", "a", "ul", "li", "table", "tr", "th", "td", "details", "summary", "div",
     "svg", "rect", "text", "line", "circle", "polyline",
 }
 
