@@ -80,4 +80,15 @@ check "three files: the comparison" grep -q '<h2>The runs side by side</h2>' "$t
 check "the genetic run: best so far against evaluations" grep -q 'genetic search: each dot is one evaluation' "$tmp/all.html"
 check "sizes: a section per size" test "$(grep -c '<section class="run" id="run[0-9]*"><h2>sizes.json (n=' "$tmp/all.html")" -eq 3
 check "five runs in all" test "$(grep -c '<section class="run"' "$tmp/all.html")" -eq 5
+
+# ---- memory: valgrind over the hostile files and a run over sizes (not on a sanitizer
+# build, which valgrind cannot run) ----
+if command -v valgrind >/dev/null && ! ldd "$cutune" 2>/dev/null | grep -q libasan; then
+    valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=9 "$cutune" report -q \
+        "$tmp/hostile.json" "$tmp/zero.json" "$tmp/single.json" "$tmp/nowinner.json" "$src/test/emit/sizes.json" \
+        -o "$tmp/vg.html" 2>"$tmp/vg"
+    check "under valgrind: no memory errors, no leaks" test $? -eq 0 || cat "$tmp/vg"
+else
+    echo "note: valgrind not run (not installed, or a sanitizer build)"
+fi
 finish
