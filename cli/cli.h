@@ -120,6 +120,11 @@ int cmd_tune(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_occupancy(int argc, char **argv);
 int cmd_emit(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+/* cli_report_after_tune (cmd_report.c): `cutune SPEC --report FILE`: the run's report to
+ * `path` (named by its results file, else `spec_path`), saying where unless quiet.
+ * EXIT_OK, or EXIT_IO/EXIT_INTERNAL after a message. */
+int cli_report_after_tune(const cutune_tune_result *r, const char *spec_path, const char *path, bool quiet);
 
 /* cli_emit_after_tune (cmd_emit.c): after a tuning run, writes the header and the CSV
  * (`append`: the header goes after what the file holds: another kernel block of the

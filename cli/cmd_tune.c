@@ -197,6 +197,7 @@ int cmd_tune(int argc, char **argv)
     t.flush_l2 = -1;
     int top = 10;
     const char *header_path = NULL, *csv_path = NULL; /* NULL: the spec's emit header/csv */
+    const char *report_path = NULL;                   /* --report: the HTML report (NULL: none) */
     static const struct option longopts[] = {
         CLI_COMMON_OPTIONS,
         CLI_ANALYZE_OPTIONS,
@@ -215,6 +216,7 @@ int cmd_tune(int argc, char **argv)
         {"no-flush-l2", no_argument, NULL, 'G'},
         {"header", required_argument, NULL, 'H'},
         {"csv", required_argument, NULL, 'V'},
+        {"report", required_argument, NULL, 'E'},
         {NULL, 0, NULL, 0},
     };
     int opt, code = EXIT_OK;
@@ -279,6 +281,7 @@ int cmd_tune(int argc, char **argv)
         case 'G': t.flush_l2 = 0; break;
         case 'H': header_path = optarg; break;
         case 'V': csv_path = optarg; break;
+        case 'E': report_path = optarg; break;
         default: code = cli_usage_error("tune", "unknown option"); goto done;
         }
     }
@@ -308,9 +311,9 @@ int cmd_tune(int argc, char **argv)
     int nblocks = cli_blocks(spec, &c), worst = EXIT_OK;
     const char *written[64];
     int nwritten = 0;
-    if (nblocks > 1 && (t.results_path || t.journal_path || csv_path)) {
-        code = cli_usage_error("tune", "the spec has %d kernel blocks: --results, --journal and --csv name one "
-                               "file; use the blocks' emit statements, or --kernel NAME", nblocks);
+    if (nblocks > 1 && (t.results_path || t.journal_path || csv_path || report_path)) {
+        code = cli_usage_error("tune", "the spec has %d kernel blocks: --results, --journal, --csv and --report "
+                               "name one file; use the blocks' emit statements, or --kernel NAME", nblocks);
         cutune_spec_free(spec);
         goto done;
     }
@@ -326,6 +329,8 @@ int cmd_tune(int argc, char **argv)
         bool emits = header_path || csv_path || cutune_spec_emit_path(spec, "header") ||
                      cutune_spec_emit_path(spec, "csv");
         code = tune_without_gpu(spec, argv[optind], &c, &o, t.limit, why, emits);
+        if (report_path)
+            fprintf(stderr, "No report was written: it comes from measurements.\n");
     } else if (code == EXIT_OK) {
         if (o.arch)
             fprintf(stderr, "note: --arch is ignored when tuning: variants are compiled for the GPU's own\n");
@@ -438,6 +443,9 @@ int cmd_tune(int argc, char **argv)
             for (int w = 0; hp && w < nwritten; w++)
                 append |= strcmp(written[w], hp) == 0;
             if (cli_emit_after_tune(spec, r, header_path, csv_path, &c, append) != EXIT_OK && rc == CUTUNE_OK)
+                rc = CUTUNE_EIO;
+            if (report_path && cli_report_after_tune(r, argv[optind], report_path, c.quiet) != EXIT_OK &&
+                rc == CUTUNE_OK)
                 rc = CUTUNE_EIO;
             else if (hp && !append && nwritten < 64 && (cutune_tune_best(r) || cutune_tune_size_count(r) > 0))
                 written[nwritten++] = hp;

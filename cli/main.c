@@ -38,6 +38,7 @@ static const command commands[] = {
      "  --header FILE       write the best-config header here (default: the spec's emit\n"
      "                      header; docs/header.md)\n"
      "  --csv FILE          write every variant as CSV here (default: the spec's emit csv)\n"
+     "  --report FILE       write the run's HTML report here (as cutune report; docs/report.md)\n"
      "  --limit N           only the first N configurations\n"
      "  --top N             rows of the ranking to print (default 10)\n"
      "  --prune F           stop timing a variant worse than the best by factor F (default\n"
@@ -149,6 +150,20 @@ static const command commands[] = {
      "exit codes: 0 ok, 1 invalid spec, 2 usage (or results and spec that do not go\n"
      "together), 3 file unreadable/unwritable or not a cutune results file, 6 a results\n"
      "file has no winner\n"},
+    {"report", cmd_report, "stored runs as one self-contained HTML page of charts (no GPU)",
+     "usage: cutune report RESULTS.json [MORE.json ...] [-o FILE] [--title TEXT]\n"
+     "\n"
+     "One HTML file, readable offline in any browser (charts are inline SVG; nothing is\n"
+     "fetched): the winner beside the median variant, a heatmap of the objective over the\n"
+     "two params that explain most of its variance (every other pair below), the objective\n"
+     "against occupancy and registers, its distribution, each param's effect, failures by\n"
+     "cause with their messages, a search's best so far, and several files side by side.\n"
+     "A results file over problem sizes gets a section per size. docs/report.md.\n"
+     "\n"
+     "  -o, --output FILE   write here (default: stdout)\n"
+     "  --title TEXT        the page's title (default: cutune report)\n"
+     "exit codes: 0 ok, 2 usage, 3 a results file unreadable or malformed, or the page\n"
+     "unwritable\n"},
     {"occupancy", cmd_occupancy, "theoretical occupancy of a block shape",
      "usage: cutune occupancy (--arch sm_XX | --device N) --regs R --threads T [--smem BYTES]\n"
      "                        [--format text|json]\n"

@@ -646,6 +646,23 @@ int cutune_emit_csv(char **out, const cutune_tune_result *r);
  * CUTUNE_OK or CUTUNE_ENOMEM. */
 int cutune_emit_t4(char **out, const cutune_tune_result *r);
 
+typedef struct cutune_report_options {
+    const char *const *names;      /* NULL, or what to call each result on the page (e.g. its file's path);
+                                      NULL entries and NULL: the results path it was read from */
+    const char *title;             /* the page's title; NULL: "cutune report" */
+} cutune_report_options;
+
+/* cutune_emit_report: results[0 .. nresults) (nresults >= 1) as one self-contained HTML
+ * page (docs/report.md): the winner beside the median variant, heatmaps of the objective
+ * over pairs of params, the objective against occupancy and registers, its
+ * distribution, each param's effect, failures by cause, a search's best so far, and
+ * several results side by side; a section per problem size. Charts are inline SVG;
+ * nothing is fetched. The same results give the same bytes. In *out (free with
+ * cutune_free). `opts` may be NULL. Returns CUTUNE_OK; CUTUNE_EINVAL (no output or no
+ * results); CUTUNE_ENOMEM. */
+int cutune_emit_report(char **out, const cutune_tune_result *const *results, int nresults,
+                       const cutune_report_options *opts);
+
 /* cutune_free: releases a string the library returned; NULL is a no-op. */
 void cutune_free(void *p);
 

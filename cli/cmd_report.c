@@ -1,0 +1,98 @@
+/* cmd_report.c - `cutune report RESULTS.json [MORE.json ...] [-o FILE]`: stored tuning
+ * runs as one self-contained HTML page (docs/report.md). No GPU needed. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/sys.h"
+#include "cli.h"
+
+/* Writes the page to `path` through the one writer (a temporary beside it, synced,
+ * renamed), or to stdout for "-". Prints why on failure; EXIT_OK or EXIT_IO. */
+static int write_page(const char *path, const char *text)
+{
+    if (strcmp(path, "-") == 0) {
+        fputs(text, stdout);
+        if (fflush(stdout) == 0 && !ferror(stdout))
+            return EXIT_OK;
+        fprintf(stderr, "cutune report: cannot write to standard output: %s\n", strerror(errno));
+        return EXIT_IO;
+    }
+    if (sys_write_text(path, text) != 0) {
+        fprintf(stderr, "cutune report: cannot write '%s': %s\n", path, sys_strerror(errno));
+        return EXIT_IO;
+    }
+    return EXIT_OK;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"title", required_argument, NULL, 'T'},
+        {"quiet", no_argument, NULL, 'q'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *output = "-", *title = NULL;
+    bool quiet = false;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "qo:", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'o': output = optarg; break;
+        case 'T': title = optarg; break;
+        case 'q': quiet = true; break;
+        default: return cli_usage_error("report", "unknown option");
+        }
+    }
+    int nfiles = argc - optind;
+    char **files = argv + optind;
+    if (nfiles < 1)
+        return cli_usage_error("report", "which results files? (cutune report RESULTS.json ... -o report.html)");
+    cutune_tune_result **results = calloc((size_t)nfiles, sizeof *results);
+    if (!results)
+        return EXIT_INTERNAL;
+    int code = EXIT_OK;
+    for (int k = 0; k < nfiles && code == EXIT_OK; k++) {
+        int rc = cutune_results_load(&results[k], files[k]);
+        if (rc != CUTUNE_OK) {
+            fprintf(stderr, "cutune report: %s\n", cutune_last_error());
+            code = rc == CUTUNE_EIO ? EXIT_IO : cli_exit_for_status(rc);
+        }
+    }
+    if (code == EXIT_OK) {
+        cutune_report_options opts = {(const char *const *)files, title};
+        char *page = NULL;
+        int rc = cutune_emit_report(&page, (const cutune_tune_result *const *)results, nfiles, &opts);
+        if (rc != CUTUNE_OK) {
+            fprintf(stderr, "cutune report: %s\n", cutune_last_error());
+            code = cli_exit_for_status(rc);
+        } else {
+            code = write_page(output, page);
+            if (code == EXIT_OK && !quiet && strcmp(output, "-") != 0)
+                fprintf(stderr, "report: %s\n", output);
+        }
+        cutune_free(page);
+    }
+    for (int k = 0; k < nfiles; k++)
+        cutune_tune_result_free(results[k]);
+    free(results);
+    return code;
+}
+
+int cli_report_after_tune(const cutune_tune_result *r, const char *spec_path, const char *path, bool quiet)
+{
+    const char *results = cutune_tune_summary_of(r)->results_path;
+    const char *names[] = {results ? results : spec_path};
+    cutune_report_options opts = {names, NULL};
+    char *page = NULL;
+    int rc = cutune_emit_report(&page, &r, 1, &opts);
+    int code = rc == CUTUNE_OK ? write_page(path, page) : cli_exit_for_status(rc);
+    if (rc != CUTUNE_OK)
+        fprintf(stderr, "cutune: no report: %s\n", cutune_last_error());
+    else if (code == EXIT_OK && !quiet)
+        fprintf(stderr, "report: %s\n", path);
+    cutune_free(page);
+    return code;
+}

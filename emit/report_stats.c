@@ -1,0 +1,261 @@
+/* report_stats.c - the report's analyses (report.h): pure computations over a run's
+ * levels and objectives, so that the unit tests can hold them to hand-made answers. */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool report_better(const report_table *t, double x, double y)
+{
+    if (!isfinite(x))
+        return false;
+    if (!isfinite(y))
+        return true;
+    return t->maximize ? x > y : x < y;
+}
+
+/* The group of entry i over params a and b (b < 0: a alone). */
+static size_t group_of(const report_table *t, size_t i, int a, int b)
+{
+    size_t g = (size_t)t->level[i * (size_t)t->nparams + (size_t)a];
+    if (b >= 0)
+        g = g * (size_t)t->nlevels[b] + (size_t)t->level[i * (size_t)t->nparams + (size_t)b];
+    return g;
+}
+
+double report_explained(const report_table *t, int a, int b)
+{
+    if (a < 0 || a >= t->nparams || b >= t->nparams)
+        return NAN;
+    size_t ngroups = (size_t)t->nlevels[a] * (b >= 0 ? (size_t)t->nlevels[b] : 1);
+    double *sum = calloc(ngroups ? ngroups : 1, sizeof *sum);
+    size_t *cnt = calloc(ngroups ? ngroups : 1, sizeof *cnt);
+    if (!sum || !cnt) {
+        free(sum);
+        free(cnt);
+        return NAN;
+    }
+    size_t n = 0;
+    double total = 0;
+    for (size_t i = 0; i < t->n; i++)
+        if (isfinite(t->y[i])) {
+            size_t g = group_of(t, i, a, b);
+            sum[g] += t->y[i];
+            cnt[g]++;
+            total += t->y[i];
+            n++;
+        }
+    double result = NAN;
+    size_t k = 0;
+    for (size_t g = 0; g < ngroups; g++)
+        k += cnt[g] > 0;
+    if (n >= 2 && n > k) {
+        double mean = total / (double)n, sst = 0, ssw = 0;
+        for (size_t i = 0; i < t->n; i++)
+            if (isfinite(t->y[i])) {
+                size_t g = group_of(t, i, a, b);
+                double d = t->y[i] - mean, w = t->y[i] - sum[g] / (double)cnt[g];
+                sst += d * d;
+                ssw += w * w;
+            }
+        if (sst > 0)
+            result = 1.0 - (ssw / (double)(n - k)) / (sst / (double)(n - 1));
+    }
+    free(sum);
+    free(cnt);
+    return result;
+}
+
+static int pair_order(const void *pa, const void *pb)
+{
+    const report_pair *x = pa, *y = pb;
+    bool fx = isfinite(x->explained), fy = isfinite(y->explained);
+    if (fx != fy)
+        return fx ? -1 : 1;
+    if (fx && x->explained != y->explained)
+        return x->explained > y->explained ? -1 : 1;
+    if (x->a != y->a)
+        return x->a - y->a;
+    return x->b - y->b;
+}
+
+int report_rank_pairs(report_pair *out, const report_table *t)
+{
+    int k = 0;
+    for (int a = 0; a < t->nparams; a++)
+        for (int b = a + 1; b < t->nparams; b++)
+            out[k++] = (report_pair){a, b, report_explained(t, a, b)};
+    qsort(out, (size_t)k, sizeof *out, pair_order);
+    return k;
+}
+
+void report_cells(double *cell, const report_table *t, int a, int b)
+{
+    size_t ncells = (size_t)t->nlevels[a] * (size_t)t->nlevels[b];
+    for (size_t c = 0; c < ncells; c++)
+        cell[c] = NAN;
+    for (size_t i = 0; i < t->n; i++) {
+        size_t c = group_of(t, i, a, b);
+        if (report_better(t, t->y[i], cell[c]))
+            cell[c] = t->y[i];
+    }
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+    double x = *(const double *)pa, y = *(const double *)pb;
+    return x < y ? -1 : x > y ? 1 : 0;
+}
+
+size_t report_sorted_finite(double *out, const double *v, size_t n)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(v[i]))
+            out[m++] = v[i];
+    qsort(out, m, sizeof *out, cmp_double);
+    return m;
+}
+
+double report_quantile(const double *sorted, size_t n, double q)
+{
+    if (n == 0)
+        return NAN;
+    double pos = q * (double)(n - 1);
+    size_t lo = (size_t)floor(pos);
+    if (lo >= n - 1)
+        return sorted[n - 1];
+    double frac = pos - (double)lo;
+    return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
+}
+
+void report_marginal(double *best, double *median, size_t *count, const report_table *t, int p)
+{
+    int nl = t->nlevels[p];
+    double *vals = malloc((t->n ? t->n : 1) * sizeof *vals);
+    for (int l = 0; l < nl; l++) {
+        best[l] = NAN;
+        median[l] = NAN;
+        count[l] = 0;
+        size_t m = 0;
+        for (size_t i = 0; i < t->n; i++)
+            if (t->level[i * (size_t)t->nparams + (size_t)p] == l && isfinite(t->y[i])) {
+                if (report_better(t, t->y[i], best[l]))
+                    best[l] = t->y[i];
+                if (vals)
+                    vals[m] = t->y[i];
+                m++;
+            }
+        count[l] = m;
+        if (vals && m) {
+            qsort(vals, m, sizeof *vals, cmp_double);
+            median[l] = report_quantile(vals, m, 0.5);
+        }
+    }
+    free(vals);
+}
+
+void report_histogram(size_t *counts, int nbins, double lo, double hi, const double *v, size_t n)
+{
+    for (int b = 0; b < nbins; b++)
+        counts[b] = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(v[i]) || v[i] < lo || v[i] > hi)
+            continue;
+        int b = hi > lo ? (int)((v[i] - lo) / (hi - lo) * nbins) : 0;
+        if (b >= nbins)
+            b = nbins - 1;
+        if (b < 0)
+            b = 0;
+        counts[b]++;
+    }
+}
+
+int report_bin_count(size_t m)
+{
+    int b = (int)ceil(sqrt((double)m));
+    return b < 5 ? 5 : b > 40 ? 40 : b;
+}
+
+void report_best_so_far(double *out, const double *y, size_t n, bool maximize)
+{
+    report_table t = {0};
+    t.maximize = maximize;
+    double best = NAN;
+    for (size_t i = 0; i < n; i++) {
+        if (report_better(&t, y[i], best))
+            best = y[i];
+        out[i] = best;
+    }
+}
+
+/* An index sorted by value, for ranking. */
+typedef struct ranked {
+    double v;
+    size_t i;
+} ranked;
+
+static int cmp_ranked(const void *pa, const void *pb)
+{
+    const ranked *x = pa, *y = pb;
+    if (x->v != y->v)
+        return x->v < y->v ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Ranks of v[0 .. m) (1-based; ties their mean) into rank. 0, or -1 out of memory. */
+static int ranks(double *rank, const double *v, size_t m)
+{
+    ranked *r = malloc((m ? m : 1) * sizeof *r);
+    if (!r)
+        return -1;
+    for (size_t i = 0; i < m; i++)
+        r[i] = (ranked){v[i], i};
+    qsort(r, m, sizeof *r, cmp_ranked);
+    for (size_t i = 0; i < m;) {
+        size_t j = i;
+        while (j + 1 < m && r[j + 1].v == r[i].v)
+            j++;
+        double mean = (double)(i + j) / 2.0 + 1.0;
+        for (size_t k = i; k <= j; k++)
+            rank[r[k].i] = mean;
+        i = j + 1;
+    }
+    free(r);
+    return 0;
+}
+
+double report_spearman(const double *x, const double *y, size_t n)
+{
+    double *buf = malloc((n ? n : 1) * 4 * sizeof *buf);
+    if (!buf)
+        return NAN;
+    double *xs = buf, *ys = buf + n, *rx = buf + 2 * n, *ry = buf + 3 * n;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(x[i]) && isfinite(y[i])) {
+            xs[m] = x[i];
+            ys[m] = y[i];
+            m++;
+        }
+    double result = NAN;
+    if (m >= 3 && ranks(rx, xs, m) == 0 && ranks(ry, ys, m) == 0) {
+        double mx = 0, my = 0, sxy = 0, sxx = 0, syy = 0;
+        for (size_t i = 0; i < m; i++) {
+            mx += rx[i];
+            my += ry[i];
+        }
+        mx /= (double)m;
+        my /= (double)m;
+        for (size_t i = 0; i < m; i++) {
+            sxy += (rx[i] - mx) * (ry[i] - my);
+            sxx += (rx[i] - mx) * (rx[i] - mx);
+            syy += (ry[i] - my) * (ry[i] - my);
+        }
+        if (sxx > 0 && syy > 0)
+            result = sxy / sqrt(sxx * syy);
+    }
+    free(buf);
+    return result;
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# report.sh CUTUNE SOURCE_DIR - `cutune report` end to end without a browser: exit codes
+# and messages for unreadable and malformed results; hostile results files (strings made
+# to break HTML, NaN objectives, no variants, one param, one variant, no winner) give a
+# page whose every element is the report's own (test/report/check_html.py); the page is
+# self-contained and the same bytes every time; the real H100 runs (test/data/) give the
+# sections docs/report.md promises. The browser test is test/report/browser.sh.
+set -u
+cutune=$1
+src=$2
+. "$(dirname "$0")/lib.sh.inc"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+data=$src/test/data
+sum=$data/report-sum_matrix-h100.json
+gen=$data/report-sgemm-genetic-h100.json
+check_html() { python3 "$src/test/report/check_html.py" "$@" >/dev/null; }
+
+# ---- exit codes and messages ----
+"$cutune" report >/dev/null 2>"$tmp/err"; check "no results file: 2" test $? -eq 2
+check "no results file: said" grep -q "which results files" "$tmp/err"
+"$cutune" report --bogus "$sum" >/dev/null 2>&1; check "an unknown option: 2" test $? -eq 2
+"$cutune" report "$tmp/missing.json" -o "$tmp/m.html" 2>"$tmp/err"; check "a missing file: 3" test $? -eq 3
+check "a missing file: named, with why" grep -q "cutune report: cannot read '$tmp/missing.json': No such file" "$tmp/err"
+check "a missing file: no page" test ! -e "$tmp/m.html"
+printf '{"format": "cutune-results", "version": 1, "results": [' >"$tmp/torn.json"
+"$cutune" report "$tmp/torn.json" >/dev/null 2>"$tmp/err"; check "torn JSON: 3" test $? -eq 3
+check "torn JSON: named as not JSON" grep -q "'$tmp/torn.json' is not JSON" "$tmp/err"
+"$cutune" report "$src/test/emit/other_format.json" >/dev/null 2>"$tmp/err"; check "another format: 3" test $? -eq 3
+check "another format: said" grep -q 'other_format.json. is not a cutune results file' "$tmp/err"
+"$cutune" report "$sum" "$tmp/missing.json" -o "$tmp/m.html" 2>/dev/null
+check "one bad file of two: 3, no page" test $? -eq 3 -a ! -e "$tmp/m.html"
+mkdir "$tmp/dir"
+"$cutune" report "$sum" -o "$tmp/dir" 2>"$tmp/err"; check "a folder as the output: 3" test $? -eq 3
+check "a folder as the output: said" grep -q "cannot write '$tmp/dir'" "$tmp/err"
+
+# ---- hostile input ----
+python3 "$src/test/report/hostile.py" "$tmp"
+for f in hostile zero single nowinner; do
+    "$cutune" report "$tmp/$f.json" -o "$tmp/$f.html" 2>"$tmp/err"
+    check "$f.json: 0" test $? -eq 0
+    check "$f.json: says where the page went" grep -qx "report: $tmp/$f.html" "$tmp/err"
+    check "$f.json: only the report's own elements, nothing fetched (check_html.py)" check_html "$tmp/$f.html"
+done
+check "the checker catches an injected element" bash -c \
+    "sed 's|<h1>|<h1><img src=x onerror=alert(1)>|' '$tmp/hostile.html' >'$tmp/bad.html'; ! python3 '$src/test/report/check_html.py' '$tmp/bad.html' >/dev/null"
+h=$tmp/hostile.html
+check "hostile: no script at all" test "$(grep -c '<script' "$h")" -eq 0
+check "hostile: </script> escaped" grep -q '&lt;/script&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;' "$h"
+check "hostile: the control character replaced" bash -c "! grep -q \$'\\x01' '$h'"
+check "hostile: every cause of failure grouped" bash -c "for s in 'compile error' 'cannot launch' 'load error' \
+    'launch error' wrong timeout crashed 'not run'; do grep -q \"<b>\$s</b>: 1 variant \" '$h' || exit 1; done"
+check "hostile: a reason shown, escaped" grep -q 'timeout because &lt;/script&gt;' "$h"
+# hostile.py: 36 variants, 8 failed (one per cause), 2 of the 28 ok without an objective
+check "hostile: 36 variants, 26 with an objective (NaN and untimed left out)" \
+    grep -q '36 variants, 26 with an objective' "$h"
+check "zero: no variants said" grep -q 'No variant has an objective' "$tmp/zero.html"
+check "single: one param, no pair" grep -q 'One param: there is no pair to map' "$tmp/single.html"
+check "nowinner: no winner said" grep -q 'there is no winner' "$tmp/nowinner.html"
+check "nowinner: in short: both failed" grep -q '<li>2 of 2 variants failed (below, by cause).</li>' "$tmp/nowinner.html"
+
+# ---- the real H100 runs ----
+"$cutune" report -q "$sum" -o "$tmp/sum.html" 2>"$tmp/err"
+check "sum_matrix: 0, quiet" test $? -eq 0 -a ! -s "$tmp/err"
+check "sum_matrix: the report's own elements" check_html "$tmp/sum.html"
+"$cutune" report -q "$sum" -o "$tmp/sum2.html"
+check "the same results give the same bytes" cmp -s "$tmp/sum.html" "$tmp/sum2.html"
+"$cutune" report "$sum" >"$tmp/stdout.html" 2>/dev/null
+check "without -o: the page on stdout" cmp -s "$tmp/sum.html" "$tmp/stdout.html"
+# the winner docs/results/sum_matrix-h100.md reports: 64 x 1, tile_y 8, maxrreg 64, 2,935 GB/s
+check "sum_matrix: the winner's objective" grep -q '<th>bandwidth_GBps (higher is better)</th><td>2935</td>' "$tmp/sum.html"
+check "sum_matrix: in short: none of the 312 failed" grep -q '<li>0 of 312 variants failed.</li>' "$tmp/sum.html"
+check "sum_matrix: the first map is block_x by block_y" grep -q '>block_x × block_y</text>' "$tmp/sum.html"
+check "sum_matrix: the other 5 pairs" grep -q 'The other 5 pairs' "$tmp/sum.html"
+check "sum_matrix: no search section for an exhaustive run" bash -c "! grep -q 'best so far' '$tmp/sum.html'"
+"$cutune" report -q "$sum" "$gen" "$src/test/emit/sizes.json" -o "$tmp/all.html"
+check "three files: 0" test $? -eq 0
+check "three files: the report's own elements" check_html "$tmp/all.html"
+check "three files: the comparison" grep -q '<h2>The runs side by side</h2>' "$tmp/all.html"
+check "the genetic run: best so far against evaluations" grep -q 'genetic search: each dot is one evaluation' "$tmp/all.html"
+check "sizes: a section per size" test "$(grep -c '<section class="run" id="run[0-9]*"><h2>sizes.json (n=' "$tmp/all.html")" -eq 3
+check "five runs in all" test "$(grep -c '<section class="run"' "$tmp/all.html")" -eq 5
+
+# ---- memory: valgrind over the hostile files and a run over sizes (not on a sanitizer
+# build, which valgrind cannot run) ----
+if command -v valgrind >/dev/null && ! ldd "$cutune" 2>/dev/null | grep -q libasan; then
+    valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=9 "$cutune" report -q \
+        "$tmp/hostile.json" "$tmp/zero.json" "$tmp/single.json" "$tmp/nowinner.json" "$src/test/emit/sizes.json" \
+        -o "$tmp/vg.html" 2>"$tmp/vg"
+    check "under valgrind: no memory errors, no leaks" test $? -eq 0 || cat "$tmp/vg"
+else
+    echo "note: valgrind not run (not installed, or a sanitizer build)"
+fi
+finish

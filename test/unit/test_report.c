@@ -1,0 +1,252 @@
+/* test_report.c - the report's analyses and primitives (emit/report.h) on hand-made
+ * data whose answers follow from how the data was made or are worked out by hand here,
+ * and cutune_emit_report on a stored fixture (test/emit/h100.json). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cutune.h"
+#include "emit/report.h"
+
+/* near: got is want within eps (this cmocka has no assert_double_equal). */
+#define near(got, want, eps) near_at((got), (want), (eps), __FILE__, __LINE__)
+static void near_at(double got, double want, double eps, const char *file, int line)
+{
+    if (!(fabs(got - want) <= eps))
+        fail_msg("%s:%d: got %.17g, want %.17g (within %g)", file, line, got, want, eps);
+}
+
+/* A full grid of 4 params of 3 levels each (81 entries, the last param fastest) whose
+ * objective is made by params 1 and 3 together (their product, times 100), with a
+ * small effect of param 0 and none of param 2. */
+enum { NP = 4, NL = 3, NE = 81 };
+static int grid_level[NE * NP];
+static double grid_y[NE];
+static const int grid_nlevels[NP] = {NL, NL, NL, NL};
+
+static report_table grid_table(bool maximize)
+{
+    for (int i = 0; i < NE; i++) {
+        int l[NP] = {i / 27, i / 9 % 3, i / 3 % 3, i % 3};
+        for (int p = 0; p < NP; p++)
+            grid_level[i * NP + p] = l[p];
+        grid_y[i] = 100.0 * (l[1] + 1) * (l[3] + 1) + 0.5 * l[0];
+    }
+    report_table t = {NE, NP, grid_nlevels, grid_level, grid_y, maximize};
+    return t;
+}
+
+static void test_pair_choice(void **state)
+{
+    (void)state;
+    report_table t = grid_table(true);
+    report_pair pairs[6];
+    assert_int_equal(report_rank_pairs(pairs, &t), 6);
+    assert_int_equal(pairs[0].a, 1); /* the pair that makes the objective comes first */
+    assert_int_equal(pairs[0].b, 3);
+    assert_true(pairs[0].explained > 0.99);
+    for (int k = 1; k < 6; k++)
+        assert_true(pairs[k].explained < pairs[0].explained);
+    /* params 0 and 2 together explain almost nothing */
+    double e02 = report_explained(&t, 0, 2);
+    assert_true(e02 < 0.01);
+    /* a param alone explains less than a pair that holds it */
+    assert_true(report_explained(&t, 1, -1) < pairs[0].explained);
+}
+
+/* One param of two levels: y = 1, 3 (level 0) and 5, 7 (level 1). By hand: N = 4,
+ * k = 2, mean 4, SST = 9 + 1 + 1 + 9 = 20, SSW = 4 * 1 = 4, so the adjusted share is
+ * 1 - (4 / 2) / (20 / 3) = 0.7. */
+static void test_explained_by_hand(void **state)
+{
+    (void)state;
+    int level[] = {0, 0, 1, 1, 1};
+    double y[] = {1, 3, 5, 7, NAN}; /* the NaN entry has no objective: left out */
+    int nlevels[] = {2};
+    report_table t = {5, 1, nlevels, level, y, true};
+    near(report_explained(&t, 0, -1), 0.7, 1e-12);
+    /* no variance at all, or one entry: not known */
+    double flat[] = {2, 2, 2, 2, 2};
+    t.y = flat;
+    assert_true(isnan(report_explained(&t, 0, -1)));
+    double one[] = {NAN, NAN, 4, NAN, NAN};
+    t.y = one;
+    assert_true(isnan(report_explained(&t, 0, -1)));
+    /* every entry its own group (N == k): not known */
+    int lv2[] = {0, 1};
+    double y2[] = {1, 2};
+    report_table t2 = {2, 1, nlevels, lv2, y2, true};
+    assert_true(isnan(report_explained(&t2, 0, -1)));
+}
+
+static void test_cells_and_marginal(void **state)
+{
+    (void)state;
+    report_table t = grid_table(true);
+    double cell[NL * NL];
+    report_cells(cell, &t, 1, 3);
+    /* the best over param 0 (its largest level adds 0.5 * 2) and param 2 (no effect) */
+    for (int a = 0; a < NL; a++)
+        for (int b = 0; b < NL; b++)
+            near(cell[a * NL + b], 100.0 * (a + 1) * (b + 1) + 1.0, 1e-9);
+    t = grid_table(false); /* minimised: the best is param 0's smallest level */
+    report_cells(cell, &t, 1, 3);
+    near(cell[2 * NL + 2], 900.0, 1e-9);
+
+    /* NaN entries: a cell whose entries all lack an objective is NaN. Entries (param 0,
+     * param 1): (0,0) y 5, (0,1) no objective, (1,0) y 2, (0,0) y 7; none at (1,1). */
+    int lv[] = {0, 0, /**/ 0, 1, /**/ 1, 0, /**/ 0, 0};
+    double yy[] = {5, NAN, 2, 7};
+    int nlevels[] = {2, 2};
+    report_table s = {4, 2, nlevels, lv, yy, true};
+    double c4[4];
+    report_cells(c4, &s, 0, 1);
+    near(c4[0], 7, 0); /* (0,0): 5 and 7, maximised */
+    assert_true(isnan(c4[1]));        /* (0,1): its one entry has no objective */
+    near(c4[2], 2, 0);
+    assert_true(isnan(c4[3]));        /* (1,1): no entry at all */
+
+    double best[2], median[2];
+    size_t count[2];
+    report_marginal(best, median, count, &s, 0);
+    assert_int_equal(count[0], 2); /* 5 and 7; the NaN entry does not count */
+    near(best[0], 7, 0);
+    near(median[0], 6, 0);
+    assert_int_equal(count[1], 1);
+    near(median[1], 2, 0);
+}
+
+static void test_escape(void **state)
+{
+    (void)state;
+    strbuf o = STRBUF_INIT;
+    report_esc(&o, "</script><b>&\"'\x01x\ty\n");
+    assert_string_equal(sb_cstr(&o), "&lt;/script&gt;&lt;b&gt;&amp;&quot;&#39;\xEF\xBF\xBDx\ty\n");
+    sb_reset(&o);
+    report_esc(&o, NULL);
+    assert_string_equal(sb_cstr(&o), "");
+    sb_free(&o);
+}
+
+static void test_numbers(void **state)
+{
+    (void)state;
+    strbuf o = STRBUF_INIT;
+    report_num(&o, NAN);
+    sb_addc(&o, '|');
+    report_num(&o, INFINITY);
+    sb_addc(&o, '|');
+    report_num(&o, 24001.74);
+    sb_addc(&o, '|');
+    report_num(&o, 0.7157760);
+    sb_addc(&o, '|');
+    report_num(&o, 0);
+    sb_addc(&o, '|');
+    report_num(&o, 1.5e-5);
+    assert_string_equal(sb_cstr(&o), "n/a|n/a|24002|0.7158|0|1.500e-05");
+    sb_free(&o);
+
+    double ticks[10];
+    int n = report_ticks(ticks, 7, 0, 1); /* 0.2 apart: 0 .. 1 */
+    assert_int_equal(n, 6);
+    near(ticks[0], 0, 1e-12);
+    near(ticks[5], 1, 1e-12);
+    n = report_ticks(ticks, 6, 2225, 45855); /* 10,000 apart: 10k .. 40k */
+    assert_int_equal(n, 4);
+    near(ticks[0], 10000, 1e-6);
+    assert_int_equal(report_ticks(ticks, 6, NAN, 1), 0);
+
+    char c[8];
+    report_ramp(c, 0);
+    assert_string_equal(c, "#440154");
+    report_ramp(c, 1);
+    assert_string_equal(c, "#fde725");
+    report_ramp(c, NAN);
+    assert_string_equal(c, "#d9d9d9");
+}
+
+static void test_order_statistics(void **state)
+{
+    (void)state;
+    double v[] = {4, NAN, 1, 3, INFINITY, 2};
+    double s[6];
+    size_t m = report_sorted_finite(s, v, 6);
+    assert_int_equal(m, 4);
+    near(s[0], 1, 0);
+    near(s[3], 4, 0);
+    near(report_quantile(s, m, 0.5), 2.5, 1e-12);
+    near(report_quantile(s, m, 0.25), 1.75, 1e-12);
+    assert_true(isnan(report_quantile(s, 0, 0.5)));
+
+    size_t counts[3];
+    double h[] = {0, 0.1, 0.5, 0.9, 1.0, NAN};
+    report_histogram(counts, 3, 0, 1, h, 6); /* [0,1/3) [1/3,2/3) [2/3,1] */
+    assert_int_equal(counts[0], 2);
+    assert_int_equal(counts[1], 1);
+    assert_int_equal(counts[2], 2);
+    assert_int_equal(report_bin_count(1), 5);
+    assert_int_equal(report_bin_count(400), 20);
+    assert_int_equal(report_bin_count(1000000), 40);
+
+    double y[] = {NAN, 3, 1, 4, NAN, 5};
+    double out[6];
+    report_best_so_far(out, y, 6, true);
+    assert_true(isnan(out[0]));
+    near(out[1], 3, 0);
+    near(out[2], 3, 0);
+    near(out[4], 4, 0);
+    near(out[5], 5, 0);
+    report_best_so_far(out, y, 6, false);
+    near(out[5], 1, 0);
+
+    double x[] = {1, 2, 3, 4, NAN};
+    double up[] = {10, 20, 30, 40, 50}, down[] = {9, 7, 5, 1, 0};
+    near(report_spearman(x, up, 5), 1, 1e-12);
+    near(report_spearman(x, down, 5), -1, 1e-12);
+    assert_true(isnan(report_spearman(x, up, 2)));
+}
+
+static void test_page_of_fixture(void **state)
+{
+    (void)state;
+    cutune_tune_result *r = NULL;
+    assert_int_equal(cutune_results_load(&r, CUTUNE_SOURCE_DIR "/test/emit/h100.json"), CUTUNE_OK);
+    char *page = NULL;
+    const cutune_tune_result *list[] = {r};
+    assert_int_equal(cutune_emit_report(&page, NULL, 1, NULL), CUTUNE_EINVAL);
+    assert_int_equal(cutune_emit_report(&page, list, 0, NULL), CUTUNE_EINVAL);
+    const char *names[] = {"a<b>.json"};
+    cutune_report_options opts = {names, "T & <i>"};
+    assert_int_equal(cutune_emit_report(&page, list, 1, &opts), CUTUNE_OK);
+    assert_non_null(strstr(page, "<title>T &amp; &lt;i&gt;</title>"));
+    assert_non_null(strstr(page, "a&lt;b&gt;.json"));
+    assert_null(strstr(page, "<script"));
+    /* the fixture's compile error, its message escaped; its wrong variant */
+    assert_non_null(strstr(page, "<b>compile error</b>: 1 variant"));
+    assert_non_null(strstr(page, "expected a &quot;;&quot;"));
+    assert_non_null(strstr(page, "<b>wrong</b>: 1 variant"));
+    assert_non_null(strstr(page, "C[7]: got 1.5, want 2.5"));
+    /* the same results give the same bytes */
+    char *again = NULL;
+    assert_int_equal(cutune_emit_report(&again, list, 1, &opts), CUTUNE_OK);
+    assert_string_equal(page, again);
+    cutune_free(again);
+    cutune_free(page);
+    cutune_tune_result_free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pair_choice),      cmocka_unit_test(test_explained_by_hand),
+        cmocka_unit_test(test_cells_and_marginal), cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_numbers),          cmocka_unit_test(test_order_statistics),
+        cmocka_unit_test(test_page_of_fixture),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
