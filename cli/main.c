@@ -17,8 +17,10 @@ typedef struct command {
  * for the help texts of the commands that take them: each help text lists exactly the
  * options its command accepts (test/cli/options.sh checks both ways). */
 #define HELP_SET "  --set NAME=VALUE    override a `let` of the spec (repeatable), e.g. --set nx=4096\n"
-#define HELP_KERNEL "  --kernel NAME       of a spec file of several kernel blocks, only kernel NAME's\n"
-#define HELP_COLOR "  --color WHEN        colour diagnostics: auto (default), always, never\n"
+#define HELP_KERNEL "  --kernel NAME       only the block of kernel NAME (of a spec file of several)\n"
+#define HELP_COLOR                                                                                  \
+    "  --color auto|always|never\n"                                                                  \
+    "                      colour diagnostics (default auto: when stderr is a terminal)\n"
 #define HELP_QUIET "  -q, --quiet         print only errors, warnings and the result\n"
 #define HELP_SPEC_OPTIONS HELP_SET HELP_KERNEL HELP_COLOR
 
@@ -57,8 +59,8 @@ static const command commands[] = {
      "  --timeout S         a variant's time limit: a hang is killed and recorded\n"
      "                      (default: the spec's measure(timeout), else derived from the\n"
      "                      reference's time, at least 10 s)\n"
-     "  --strategy S        the search: exhaustive, random, anneal, genetic, local,\n"
-     "                      guided (default: the spec's `search`; docs/search.md)\n"
+     "  --strategy exhaustive|random|anneal|genetic|local|guided\n"
+     "                      the search (default: the spec's `search`; docs/search.md)\n"
      "  --budget N|P%       the most configurations to measure (a count or a percentage\n"
      "                      of the valid space)\n"
      "  --time-budget T     the most time for the search: 600, 90s, 10min, 2h\n"
@@ -126,9 +128,9 @@ static const command commands[] = {
      "Prints each run's best against the true best and the median and quartiles.\n"
      "Fails (exit 3) when the recording is of another spec or misses configurations.\n"
      "\n"
-     "  --results FILE      the recorded exhaustive run (required)\n"
-     "  --strategy S        exhaustive, random, anneal, genetic, local or guided\n"
-     "                      (default: the spec's search)\n"
+     "  --results FULL.json  the recorded exhaustive run (required)\n"
+     "  --strategy exhaustive|random|anneal|genetic|local|guided\n"
+     "                      the search (default: the spec's search)\n"
      "  --budget N|P%       the most evaluations: a count, or a percentage of the space\n"
      "  --repeat R          runs, with seeds N, N+1, ... (default 1)\n"
      "  --seed N            the first run's seed (default: the spec's, else 0)\n"
