@@ -130,12 +130,10 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
     bool sized = cutune_space_count(&size, spec) == CUTUNE_OK && !size.valid_saturated && !size.valid_estimated;
     bool limited = limit > 0 && !(sized && limit >= size.valid);
     o->limit = limit;
-    if (c->quiet)
-        ; /* -q: only the verdict below */
-    else if (limited)
+    if (limited && !c->quiet) /* -q: only the verdict below */
         fprintf(stderr, "\ncompiling the first %llu variants (--limit; no GPU needed; details: cutune analyze %s)\n",
                 (unsigned long long)limit, path);
-    else
+    else if (!c->quiet)
         fprintf(stderr, "\ncompiling every variant (no GPU needed; details: cutune analyze %s)\n", path);
     cli_analysis a;
     memset(&a, 0, sizeof a);
@@ -145,10 +143,13 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
         if (nsizes > 1) {
             if (cutune_spec_select_size(spec, k) != CUTUNE_OK)
                 return cli_exit_for_status(CUTUNE_ESPEC);
-            for (int j = 0; j < cutune_spec_size_var_count(spec) && !c->quiet; j++)
-                fprintf(stderr, "%s %s=%lld%s", j ? "" : "\nsize", cutune_spec_size_var(spec, j),
-                        (long long)cutune_spec_size_value(spec, k, j),
-                        j + 1 == cutune_spec_size_var_count(spec) ? ":\n" : "");
+            if (!c->quiet) {
+                fprintf(stderr, "\nsize");
+                for (int j = 0; j < cutune_spec_size_var_count(spec); j++)
+                    fprintf(stderr, " %s=%lld", cutune_spec_size_var(spec, j),
+                            (long long)cutune_spec_size_value(spec, k, j));
+                fprintf(stderr, ":\n");
+            }
         }
         code = cli_run_analysis(spec, c, o, CLI_ANALYZE_NONE, &one);
         a.variants += one.variants;
