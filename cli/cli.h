@@ -5,6 +5,7 @@
 #ifndef CUTUNE_CLI_H
 #define CUTUNE_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -111,8 +112,18 @@ int cli_exit_for_status(int status);
 /* cli_format_count: "22,200,000" into buf. */
 const char *cli_format_count(unsigned long long n, char *buf, size_t size);
 
-/* cli_usage_error: prints "cutune SUB: message" and a hint to stderr; returns EXIT_USAGE. */
+/* cli_usage_error: prints "cutune SUB: message" and, on the next line, where to look
+ * ("(see: cutune SUB --help)"; without SUB, cutune --help) to stderr; returns EXIT_USAGE. */
 int cli_usage_error(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* cli_getopt: getopt_long for subcommand `sub`, with getopt's own messages silenced
+ * (opterr = 0; `shortopts` as given, ':' is put in front of it here). An option it does
+ * not know, one missing its value, one given a value it does not take, or an ambiguous
+ * abbreviation is reported here, once, as a usage error naming `sub` and the option
+ * (with "did you mean" among `longopts` for a mistyped long option), and returned as '?':
+ * the caller only returns EXIT_USAGE. Otherwise returns what getopt_long does. Callers
+ * set optind = 1 before the first call, as for getopt_long. */
+int cli_getopt(const char *sub, int argc, char **argv, const char *shortopts, const struct option *longopts);
 
 int cmd_check(int argc, char **argv);
 int cmd_list(int argc, char **argv);
@@ -183,8 +194,12 @@ void cli_report_nothing_runs(const char *who, const cli_analysis *a);
 /* cli_analyze_option: --arch, --jobs (0 to CLI_MAX_JOBS), --cache-dir, --no-cache into *o.
  * 1 handled, 0 not one of them, -1 a bad value (a usage message has been printed). */
 int cli_analyze_option(cutune_analyze_options *o, int opt, const char *arg);
-/* Shared by check and tune (cmd_check.c). */
-int cli_space_summary(cutune_spec *spec, const cli_common *c, int json);
+/* Shared by check and tune (cmd_check.c). cli_space_summary: counts the space, prints its
+ * diagnostics and the summary in `format` on stdout (CLI_SUMMARY_NONE: no summary, for
+ * `cutune SPEC -q`); returns EXIT_OK, EXIT_SPEC (an empty space, a failed expression) or
+ * the exit code of a failure. */
+enum cli_summary_format { CLI_SUMMARY_TEXT, CLI_SUMMARY_JSON, CLI_SUMMARY_NONE };
+int cli_space_summary(cutune_spec *spec, const cli_common *c, enum cli_summary_format format);
 
 /* cli_stdout_failed: whether writing to stdout has failed (a closed pipe, a full disk):
  * long listings stop at once on it, also when SIGPIPE is ignored. */

@@ -300,7 +300,7 @@ int cmd_analyze(int argc, char **argv)
     };
     int opt, code = EXIT_OK;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "qa:j:n:f:", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt("analyze", argc, argv, "q", longopts)) != -1) {
         int handled = cli_common_option(&c, opt, optarg);
         if (handled == 0)
             handled = cli_analyze_option(&o, opt, optarg);
@@ -325,7 +325,7 @@ int cmd_analyze(int argc, char **argv)
             fmt = CLI_ANALYZE_JSON;
         } else {
             code = opt == 'f' ? cli_usage_error("analyze", "--format takes table, csv or json, not '%s'", optarg)
-                              : cli_usage_error("analyze", "unknown option");
+                              : EXIT_USAGE; /* cli_getopt said why */
             goto done;
         }
     }

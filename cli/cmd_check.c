@@ -29,8 +29,6 @@ static void param_values_text(const cutune_spec *spec, int i, int max, char *out
         snprintf(out + len, size - len, ", ...");
 }
 
-/* cli_space_summary: counts the space and prints the summary; used by check and tune.
- * Returns an exit code. */
 
 /* The spec's problem sizes, one line each (nothing without a size statement); the
  * space above is the first size's. */
@@ -67,7 +65,7 @@ static int draw_count_progress(void *user, double done)
     return 0;
 }
 
-int cli_space_summary(cutune_spec *spec, const cli_common *c, int json)
+int cli_space_summary(cutune_spec *spec, const cli_common *c, enum cli_summary_format format)
 {
     int seen = cutune_spec_diagnostic_count(spec);
     cutune_space_size size;
@@ -85,8 +83,10 @@ int cli_space_summary(cutune_spec *spec, const cli_common *c, int json)
     }
     if (rc != CUTUNE_OK && rc != CUTUNE_ESPEC)
         return cli_exit_for_status(rc);
+    if (format == CLI_SUMMARY_NONE)
+        return rc == CUTUNE_OK ? EXIT_OK : EXIT_SPEC;
     int nparams = cutune_spec_param_count(spec);
-    if (json) {
+    if (format == CLI_SUMMARY_JSON) {
         json_t *root = json_object(), *params = json_array();
         json_object_set_new(root, "spec", json_string(cutune_spec_path(spec)));
         json_object_set_new(root, "kernel", json_string(cutune_spec_kernel(spec)));
@@ -194,7 +194,7 @@ int cmd_check(int argc, char **argv)
     };
     int opt, code = EXIT_OK;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "qf:", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt("check", argc, argv, "q", longopts)) != -1) {
         int handled = cli_common_option(&c, opt, optarg);
         if (handled < 0) {
             code = EXIT_USAGE;
@@ -211,7 +211,7 @@ int cmd_check(int argc, char **argv)
             continue;
         }
         code = opt == 'f' ? cli_usage_error("check", "--format takes text or json, not '%s'", optarg)
-                          : cli_usage_error("check", "unknown option");
+                          : EXIT_USAGE; /* cli_getopt said why */
         goto done;
     }
     if (optind != argc - 1) {
@@ -227,7 +227,7 @@ int cmd_check(int argc, char **argv)
             if (json && i > 0)
                 printf(",\n");
             cli_select_block(spec, &c, i, json ? NULL : stdout);
-            code = cli_space_summary(spec, &c, json);
+            code = cli_space_summary(spec, &c, json ? CLI_SUMMARY_JSON : CLI_SUMMARY_TEXT);
         }
         if (json && n > 1)
             printf("]\n");

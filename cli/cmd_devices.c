@@ -59,7 +59,7 @@ int cmd_devices(int argc, char **argv)
     bool json = false, quiet = false;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "f:q", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt("devices", argc, argv, "q", longopts)) != -1) {
         switch (opt) {
         case 'f':
             if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0)
@@ -67,7 +67,7 @@ int cmd_devices(int argc, char **argv)
             json = strcmp(optarg, "json") == 0;
             break;
         case 'q': quiet = true; break;
-        default: return cli_usage_error("devices", "unknown option");
+        default: return EXIT_USAGE; /* cli_getopt said why */
         }
     }
     if (optind != argc)

@@ -299,7 +299,7 @@ int cmd_emit(int argc, char **argv)
     };
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc - 1, argv + 1, "qo:", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt("emit", argc - 1, argv + 1, "qo:", longopts)) != -1) {
         int handled = cli_common_option(&c, opt, optarg);
         if (handled < 0) {
             code = EXIT_USAGE;
@@ -311,7 +311,7 @@ int cmd_emit(int argc, char **argv)
         case 's': a.spec_path = optarg; break;
         case 'P': a.prefix = optarg; break;
         case 'o': a.output = optarg; break;
-        default: code = cli_usage_error("emit", "unknown option"); goto done;
+        default: code = EXIT_USAGE; goto done; /* cli_getopt said why */
         }
     }
     a.files = argv + 1 + optind;

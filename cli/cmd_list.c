@@ -118,7 +118,7 @@ int cmd_list(int argc, char **argv)
     };
     int opt, code = EXIT_OK;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "qf:n:", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt("list", argc, argv, "q", longopts)) != -1) {
         int handled = cli_common_option(&c, opt, optarg);
         if (handled < 0) {
             code = EXIT_USAGE;
@@ -147,7 +147,7 @@ int cmd_list(int argc, char **argv)
                 goto done;
             }
         } else {
-            code = cli_usage_error("list", "unknown option");
+            code = EXIT_USAGE; /* cli_getopt said why */
             goto done;
         }
     }

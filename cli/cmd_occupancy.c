@@ -36,6 +36,7 @@ int cmd_occupancy(int argc, char **argv)
         {"threads", required_argument, NULL, 't'},
         {"smem", required_argument, NULL, 's'},
         {"format", required_argument, NULL, 'f'},
+        {"quiet", no_argument, NULL, 'q'},
         {NULL, 0, NULL, 0},
     };
     const char *arch = NULL;
@@ -43,7 +44,7 @@ int cmd_occupancy(int argc, char **argv)
     bool json = false;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "a:d:r:t:s:f:", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt("occupancy", argc, argv, "q", longopts)) != -1) {
         switch (opt) {
         case 'a': arch = optarg; break;
         case 'd':
@@ -67,7 +68,8 @@ int cmd_occupancy(int argc, char **argv)
                 return cli_usage_error("occupancy", "--format takes text or json, not '%s'", optarg);
             json = strcmp(optarg, "json") == 0;
             break;
-        default: return cli_usage_error("occupancy", "unknown option");
+        case 'q': break; /* it prints only the result anyway */
+        default: return EXIT_USAGE; /* cli_getopt said why */
         }
     }
     if (optind != argc)

@@ -38,12 +38,12 @@ int cmd_report(int argc, char **argv)
     bool quiet = false;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "qo:", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt("report", argc, argv, "qo:", longopts)) != -1) {
         switch (opt) {
         case 'o': output = optarg; break;
         case 'T': title = optarg; break;
         case 'q': quiet = true; break;
-        default: return cli_usage_error("report", "unknown option");
+        default: return EXIT_USAGE; /* cli_getopt said why */
         }
     }
     int nfiles = argc - optind;

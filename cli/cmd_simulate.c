@@ -179,7 +179,7 @@ int cmd_simulate(int argc, char **argv)
     };
     int opt, code = EXIT_OK;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "qr:", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt("simulate", argc, argv, "q", longopts)) != -1) {
         int handled = cli_common_option(&c, opt, optarg);
         if (handled == 0)
             handled = cli_search_option("simulate", &so.search, opt, optarg);
@@ -214,7 +214,7 @@ int cmd_simulate(int argc, char **argv)
                 goto done;
             }
             break;
-        default: code = cli_usage_error("simulate", "unknown option"); goto done;
+        default: code = EXIT_USAGE; goto done; /* cli_getopt said why */
         }
     }
     if (optind != argc - 1) {

@@ -130,10 +130,10 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
     bool sized = cutune_space_count(&size, spec) == CUTUNE_OK && !size.valid_saturated && !size.valid_estimated;
     bool limited = limit > 0 && !(sized && limit >= size.valid);
     o->limit = limit;
-    if (limited)
+    if (limited && !c->quiet) /* -q: only the verdict below */
         fprintf(stderr, "\ncompiling the first %llu variants (--limit; no GPU needed; details: cutune analyze %s)\n",
                 (unsigned long long)limit, path);
-    else
+    else if (!c->quiet)
         fprintf(stderr, "\ncompiling every variant (no GPU needed; details: cutune analyze %s)\n", path);
     cli_analysis a;
     memset(&a, 0, sizeof a);
@@ -143,10 +143,13 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
         if (nsizes > 1) {
             if (cutune_spec_select_size(spec, k) != CUTUNE_OK)
                 return cli_exit_for_status(CUTUNE_ESPEC);
-            fprintf(stderr, "\nsize");
-            for (int j = 0; j < cutune_spec_size_var_count(spec); j++)
-                fprintf(stderr, " %s=%lld", cutune_spec_size_var(spec, j), (long long)cutune_spec_size_value(spec, k, j));
-            fprintf(stderr, ":\n");
+            if (!c->quiet) {
+                fprintf(stderr, "\nsize");
+                for (int j = 0; j < cutune_spec_size_var_count(spec); j++)
+                    fprintf(stderr, " %s=%lld", cutune_spec_size_var(spec, j),
+                            (long long)cutune_spec_size_value(spec, k, j));
+                fprintf(stderr, ":\n");
+            }
         }
         code = cli_run_analysis(spec, c, o, CLI_ANALYZE_NONE, &one);
         a.variants += one.variants;
@@ -161,14 +164,18 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
     if (code != EXIT_OK)
         return code; /* interrupted (the summary says what was covered), or a failure */
     if (a.runnable == 0) {
-        fprintf(stderr, "\n");
+        if (!c->quiet)
+            fprintf(stderr, "\n");
         cli_report_nothing_runs("cutune", &a);
         fprintf(stderr, "Nothing was tuned, and a GPU would not change that: the kernel or the spec must.\n"
                         "(This machine has no usable GPU either: %s)\n",
                 why);
         return EXIT_NOTHING;
     }
-    fprintf(stderr, "\ncutune: NOT TUNED. Timing needs a GPU, and this machine has none usable: %s\n", why);
+    fprintf(stderr, "%scutune: NOT TUNED. Timing needs a GPU, and this machine has none usable: %s\n",
+            c->quiet ? "" : "\n", why);
+    if (c->quiet)
+        return EXIT_NO_GPU; /* -q: the verdict only */
     if (a.failed == 0 && a.unlaunchable == 0 && !limited) {
         fprintf(stderr, "Everything that needs no GPU was done: the spec is valid, its space is counted and every "
                         "variant compiled.\n");
@@ -186,6 +193,63 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
     return EXIT_NO_GPU;
 }
 
+/* print_run_account: the tuning run's account on stderr: outcomes by kind, twins, where
+ * the time went, the reference, the files, the search and the journal (not with -q). */
+static void print_run_account(const cutune_tune_result *r)
+{
+    const cutune_tune_summary *s = cutune_tune_summary_of(r);
+    double bound = s->threads > 0 ? s->compile_seconds / s->threads : s->compile_seconds;
+    if (s->gpu_seconds > bound)
+        bound = s->gpu_seconds;
+    compile_errors ce = count_compile_errors(r);
+    fprintf(stderr, "\n%s (%s): %llu variants: %llu timed (%llu stopped early), %llu wrong, %llu cannot "
+                    "launch, %llu failed",
+            s->device_name, s->arch, (unsigned long long)s->variants, (unsigned long long)s->timed,
+            (unsigned long long)s->pruned, (unsigned long long)s->wrong,
+            (unsigned long long)s->unlaunchable, (unsigned long long)s->failed);
+    if (ce.all)
+        fprintf(stderr, " (%llu of them did not compile)", (unsigned long long)ce.all);
+    fprintf(stderr, "\n");
+    if (s->twins)
+        fprintf(stderr, "%llu variants not run: the same machine code, launch and arguments as one that "
+                        "ran, whose figures they share (same_code_as; --run-twins runs them)\n",
+                (unsigned long long)s->twins);
+    /* compiled and cached: binaries made by NVRTC now, or read from the cache */
+    fprintf(stderr, "wall %.2f s: compile %.2f s of NVRTC time on %d threads (%llu compiled, %llu cached), GPU "
+                    "%.2f s (%.2f s timing); %.1f variants/s; %.2fx the bound max(compile/threads, GPU)\n",
+            s->wall_seconds, s->compile_seconds, s->threads,
+            (unsigned long long)(s->compiled > ce.fresh ? s->compiled - ce.fresh : 0),
+            (unsigned long long)(s->cached > ce.cached ? s->cached - ce.cached : 0), s->gpu_seconds,
+            s->timing_seconds,
+            s->wall_seconds > 0 ? (double)s->variants / s->wall_seconds : 0.0,
+            bound > 0 ? s->wall_seconds / bound : 0.0);
+    if (s->reference)
+        fprintf(stderr, "outputs checked against the %s\n", s->reference);
+    if (s->results_path)
+        fprintf(stderr, "results: %s\n", s->results_path);
+    if (strcmp(s->strategy, "exhaustive") != 0 || s->stop_reason[0])
+        fprintf(stderr, "search: %s (seed %llu): %llu configurations measured%s%s%s\n", s->strategy,
+                (unsigned long long)s->seed, (unsigned long long)s->evaluations,
+                s->screened ? ", others skipped on static information" : "",
+                s->stop_reason[0] ? "; stopped by " : "", s->stop_reason);
+    if (s->journal_path)
+        fprintf(stderr, "journal: %s (%llu variants resumed from an earlier run, not run again)\n",
+                s->journal_path, (unsigned long long)s->resumed);
+}
+
+/* print_run_warnings: what needs attention after a tuning run, also with -q: journal
+ * lines that were not trusted, an interruption. */
+static void print_run_warnings(const cutune_tune_summary *s)
+{
+    if (s->journal_ignored)
+        fprintf(stderr, "journal: %llu line%s not trusted (an index outside the space, or not a whole "
+                        "record): those variants ran again\n",
+                (unsigned long long)s->journal_ignored, s->journal_ignored == 1 ? " was" : "s were");
+    if (s->interrupted)
+        fprintf(stderr, "interrupted: %llu variants were done; the best is the best of those\n",
+                (unsigned long long)s->variants);
+}
+
 int cmd_tune(int argc, char **argv)
 {
     cli_common c;
@@ -195,7 +259,7 @@ int cmd_tune(int argc, char **argv)
     cutune_tune_options t;
     memset(&t, 0, sizeof t);
     t.flush_l2 = -1;
-    int top = 10;
+    int top = -1; /* --top N; by default 10, and none with -q (which prints only the best) */
     const char *header_path = NULL, *csv_path = NULL; /* NULL: the spec's emit header/csv */
     const char *report_path = NULL;                   /* --report: the HTML report (NULL: none) */
     static const struct option longopts[] = {
@@ -216,13 +280,13 @@ int cmd_tune(int argc, char **argv)
         {"no-flush-l2", no_argument, NULL, 'G'},
         {"header", required_argument, NULL, 'H'},
         {"csv", required_argument, NULL, 'V'},
-        {"report", required_argument, NULL, 'E'},
+        {"report", required_argument, NULL, 'P'},
         {NULL, 0, NULL, 0},
     };
     int opt, code = EXIT_OK;
     optind = 1;
     char *end;
-    while ((opt = getopt_long(argc, argv, "qa:j:d:r:n:t:", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt("tune", argc, argv, "q", longopts)) != -1) {
         int handled = cli_common_option(&c, opt, optarg);
         if (handled == 0)
             handled = cli_analyze_option(&o, opt, optarg);
@@ -281,14 +345,16 @@ int cmd_tune(int argc, char **argv)
         case 'G': t.flush_l2 = 0; break;
         case 'H': header_path = optarg; break;
         case 'V': csv_path = optarg; break;
-        case 'E': report_path = optarg; break;
-        default: code = cli_usage_error("tune", "unknown option"); goto done;
+        case 'P': report_path = optarg; break;
+        default: code = EXIT_USAGE; goto done; /* cli_getopt said why */
         }
     }
     if (optind != argc - 1) {
         code = cli_usage_error("tune", optind >= argc ? "which spec? (cutune SPEC)" : "one spec at a time");
         goto done;
     }
+    if (top < 0)
+        top = c.quiet ? 0 : 10;
     c.arch = o.arch; /* without a GPU, the device attributes are this arch's (with one, the GPU's) */
     cutune_spec *spec = cli_load(argv[optind], &c, &code);
     if (!spec)
@@ -319,7 +385,7 @@ int cmd_tune(int argc, char **argv)
     }
     for (int blk = 0; blk < nblocks; blk++) {
     cli_select_block(spec, &c, blk, stdout);
-    code = cli_space_summary(spec, &c, 0);
+    code = cli_space_summary(spec, &c, c.quiet ? CLI_SUMMARY_NONE : CLI_SUMMARY_TEXT);
     int devices = 0;
     bool gpu = code == EXIT_OK && cutune_device_count(&devices) == CUTUNE_OK && devices > 0;
     if (code == EXIT_OK && !gpu) {
@@ -332,7 +398,7 @@ int cmd_tune(int argc, char **argv)
         if (report_path)
             fprintf(stderr, "No report was written: it comes from measurements.\n");
     } else if (code == EXIT_OK) {
-        if (o.arch)
+        if (o.arch && !c.quiet)
             fprintf(stderr, "note: --arch is ignored when tuning: variants are compiled for the GPU's own\n");
         t.jobs = o.jobs;
         t.cache_dir = o.cache_dir;
@@ -353,9 +419,9 @@ int cmd_tune(int argc, char **argv)
         if (r) {
             const cutune_tune_summary *s = cutune_tune_summary_of(r);
             int nsizes = cutune_tune_size_count(r);
-            if (nsizes == 0)
+            if (nsizes == 0 && top > 0)
                 print_ranking(spec, r, top);
-            for (int k = 0; k < nsizes; k++) { /* a run over sizes: each size's ranking */
+            for (int k = 0; k < nsizes && top > 0; k++) { /* a run over sizes: each size's ranking */
                 const cutune_tune_result *one = cutune_tune_size(r, k);
                 printf("\nsize");
                 for (int j = 0; j < cutune_tune_size_var_count(one); j++)
@@ -363,50 +429,10 @@ int cmd_tune(int argc, char **argv)
                 printf(":");
                 print_ranking(spec, one, top);
             }
-            double bound = s->threads > 0 ? s->compile_seconds / s->threads : s->compile_seconds;
-            if (s->gpu_seconds > bound)
-                bound = s->gpu_seconds;
+            if (!c.quiet)
+                print_run_account(r);
+            print_run_warnings(s);
             compile_errors ce = count_compile_errors(r);
-            fprintf(stderr, "\n%s (%s): %llu variants: %llu timed (%llu stopped early), %llu wrong, %llu cannot "
-                            "launch, %llu failed",
-                    s->device_name, s->arch, (unsigned long long)s->variants, (unsigned long long)s->timed,
-                    (unsigned long long)s->pruned, (unsigned long long)s->wrong,
-                    (unsigned long long)s->unlaunchable, (unsigned long long)s->failed);
-            if (ce.all)
-                fprintf(stderr, " (%llu of them did not compile)", (unsigned long long)ce.all);
-            fprintf(stderr, "\n");
-            if (s->twins)
-                fprintf(stderr, "%llu variants not run: the same machine code, launch and arguments as one that "
-                                "ran, whose figures they share (same_code_as; --run-twins runs them)\n",
-                        (unsigned long long)s->twins);
-            /* compiled and cached: binaries made by NVRTC now, or read from the cache */
-            fprintf(stderr, "wall %.2f s: compile %.2f s of NVRTC time on %d threads (%llu compiled, %llu cached), GPU "
-                            "%.2f s (%.2f s timing); %.1f variants/s; %.2fx the bound max(compile/threads, GPU)\n",
-                    s->wall_seconds, s->compile_seconds, s->threads,
-                    (unsigned long long)(s->compiled > ce.fresh ? s->compiled - ce.fresh : 0),
-                    (unsigned long long)(s->cached > ce.cached ? s->cached - ce.cached : 0), s->gpu_seconds,
-                    s->timing_seconds,
-                    s->wall_seconds > 0 ? (double)s->variants / s->wall_seconds : 0.0,
-                    bound > 0 ? s->wall_seconds / bound : 0.0);
-            if (s->reference)
-                fprintf(stderr, "outputs checked against the %s\n", s->reference);
-            if (s->results_path)
-                fprintf(stderr, "results: %s\n", s->results_path);
-            if (strcmp(s->strategy, "exhaustive") != 0 || s->stop_reason[0])
-                fprintf(stderr, "search: %s (seed %llu): %llu configurations measured%s%s%s\n", s->strategy,
-                        (unsigned long long)s->seed, (unsigned long long)s->evaluations,
-                        s->screened ? ", others skipped on static information" : "",
-                        s->stop_reason[0] ? "; stopped by " : "", s->stop_reason);
-            if (s->journal_path)
-                fprintf(stderr, "journal: %s (%llu variants resumed from an earlier run, not run again)\n",
-                        s->journal_path, (unsigned long long)s->resumed);
-            if (s->journal_ignored)
-                fprintf(stderr, "journal: %llu line%s not trusted (an index outside the space, or not a whole "
-                                "record): those variants ran again\n",
-                        (unsigned long long)s->journal_ignored, s->journal_ignored == 1 ? " was" : "s were");
-            if (s->interrupted)
-                fprintf(stderr, "interrupted: %llu variants were done; the best is the best of those\n",
-                        (unsigned long long)s->variants);
             int winners = 0;
             for (int k = 0; k < (nsizes ? nsizes : 1); k++) {
                 const cutune_tune_result *one = nsizes ? cutune_tune_size(r, k) : r;
@@ -414,7 +440,7 @@ int cmd_tune(int argc, char **argv)
                 if (!b)
                     continue;
                 winners++;
-                printf(k == 0 ? "\nbest" : "best");
+                printf(k == 0 && top > 0 ? "\nbest" : "best");
                 for (int j = 0; j < cutune_tune_size_var_count(one); j++)
                     printf("%s%s=%lld", j ? " " : " at ", cutune_tune_size_var(one, j),
                            (long long)cutune_tune_size_value(one, j));

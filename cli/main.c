@@ -1,8 +1,10 @@
 /* main.c - `cutune`: dispatches to a subcommand; holds the help texts. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "../base/suggest.h"
 
 typedef struct command {
     const char *name;
@@ -11,11 +13,16 @@ typedef struct command {
     const char *help;
 } command;
 
-static const char common_help[] =
-    "Common options:\n"
-    "  --set NAME=VALUE   override a `let` of the spec (repeatable), e.g. --set nx=4096\n"
-    "  --color WHEN       colour diagnostics: auto (default), always, never\n"
-    "  -q, --quiet        print only errors and the requested output\n";
+/* The options every command that reads a spec takes (CLI_COMMON_OPTIONS), one line each,
+ * for the help texts of the commands that take them: each help text lists exactly the
+ * options its command accepts (test/cli/options.sh checks both ways). */
+#define HELP_SET "  --set NAME=VALUE    override a `let` of the spec (repeatable), e.g. --set nx=4096\n"
+#define HELP_KERNEL "  --kernel NAME       only the block of kernel NAME (of a spec file of several)\n"
+#define HELP_COLOR                                                                                  \
+    "  --color auto|always|never\n"                                                                  \
+    "                      colour diagnostics (default auto: when stderr is a terminal)\n"
+#define HELP_QUIET "  -q, --quiet         print only errors, warnings and the result\n"
+#define HELP_SPEC_OPTIONS HELP_SET HELP_KERNEL HELP_COLOR
 
 static const command commands[] = {
     {"tune", cmd_tune, "tune a spec (the default: cutune SPEC)",
@@ -55,8 +62,8 @@ static const command commands[] = {
      "  --timeout S         a variant's time limit: a hang is killed and recorded\n"
      "                      (default: the spec's measure(timeout), else derived from the\n"
      "                      reference's time, at least 10 s)\n"
-     "  --strategy S        the search: exhaustive, random, anneal, genetic, local,\n"
-     "                      guided (default: the spec's `search`; docs/search.md)\n"
+     "  --strategy exhaustive|random|anneal|genetic|local|guided\n"
+     "                      the search (default: the spec's `search`; docs/search.md)\n"
      "  --budget N|P%       the most configurations to measure (a count or a percentage\n"
      "                      of the valid space)\n"
      "  --time-budget T     the most time for the search: 600, 90s, 10min, 2h\n"
@@ -66,7 +73,10 @@ static const command commands[] = {
      "  --jobs N            compile threads, 1 to 256 (default: one per core)\n"
      "  --cache-dir DIR     the compiled-variant cache (default: $CUTUNE_CACHE_DIR,\n"
      "                      $XDG_CACHE_HOME/cutune or ~/.cache/cutune)\n"
-     "  --no-cache          neither read nor write the cache\n"},
+     "  --no-cache          neither read nor write the cache\n"
+     HELP_SPEC_OPTIONS
+     "  -q, --quiet         print only errors, warnings and the best configuration (the\n"
+     "                      ranking too when --top N is given)\n"},
     {"check", cmd_check, "validate a spec and summarise its space",
      "usage: cutune check SPEC [options]\n"
      "\n"
@@ -76,7 +86,8 @@ static const command commands[] = {
      "\n"
      "  --format text|json  the summary's format (default text)\n"
      "  --arch sm_XX        the architecture whose device attributes (sm_count, ...) the\n"
-     "                      spec reads, from cutune's table (default sm_90; printed as assumed)\n"},
+     "                      spec reads, from cutune's table (default sm_90; printed as assumed)\n"
+     HELP_SPEC_OPTIONS HELP_QUIET},
     {"list", cmd_list, "list the valid configurations and their variants",
      "usage: cutune list SPEC [--limit N] [--format table|csv|json] [options]\n"
      "\n"
@@ -86,7 +97,8 @@ static const command commands[] = {
      "\n"
      "  --limit N           stop after N configurations (0: all; the default)\n"
      "  --format FORMAT     table (default), csv, or json (an array of objects)\n"
-     "  --arch sm_XX        the architecture whose device attributes the spec reads (default sm_90)\n"},
+     "  --arch sm_XX        the architecture whose device attributes the spec reads (default sm_90)\n"
+     HELP_SPEC_OPTIONS HELP_QUIET},
     {"analyze", cmd_analyze, "compile every variant: registers, memory, spills, occupancy",
      "usage: cutune analyze SPEC [--arch sm_XX] [--jobs N] [--limit N] [--format table|csv|json]\n"
      "                           [--cache-dir DIR] [--no-cache] [options]\n"
@@ -105,7 +117,8 @@ static const command commands[] = {
      "  --format FORMAT     table (default), csv or json\n"
      "  --cache-dir DIR     the compiled-variant cache (default: $CUTUNE_CACHE_DIR,\n"
      "                      $XDG_CACHE_HOME/cutune or ~/.cache/cutune)\n"
-     "  --no-cache          neither read nor write the cache\n"},
+     "  --no-cache          neither read nor write the cache\n"
+     HELP_SPEC_OPTIONS HELP_QUIET},
     {"simulate", cmd_simulate, "replay a search strategy over a recorded exhaustive run",
      "usage: cutune simulate SPEC --results FULL.json [--strategy S] [--budget N|P%]\n"
      "                       [--repeat R] [--seed N] [--time-budget T] [--patience N]\n"
@@ -118,9 +131,9 @@ static const command commands[] = {
      "Prints each run's best against the true best and the median and quartiles.\n"
      "Fails (exit 3) when the recording is of another spec or misses configurations.\n"
      "\n"
-     "  --results FILE      the recorded exhaustive run (required)\n"
-     "  --strategy S        exhaustive, random, anneal, genetic, local or guided\n"
-     "                      (default: the spec's search)\n"
+     "  --results FULL.json  the recorded exhaustive run (required)\n"
+     "  --strategy exhaustive|random|anneal|genetic|local|guided\n"
+     "                      the search (default: the spec's search)\n"
      "  --budget N|P%       the most evaluations: a count, or a percentage of the space\n"
      "  --repeat R          runs, with seeds N, N+1, ... (default 1)\n"
      "  --seed N            the first run's seed (default: the spec's, else 0)\n"
@@ -128,7 +141,7 @@ static const command commands[] = {
      "                      seconds of what was evaluated): 30, 90s, 10min, 2h\n"
      "  --patience N        stop after N evaluations without improvement\n"
      "  --format FORMAT     text (default) or json\n"
-     "docs: docs/search.md\n"},
+     HELP_SPEC_OPTIONS HELP_QUIET},
     {"emit", cmd_emit, "a stored run as a C header, CSV or Kernel Tuner T4 (no GPU)",
      "usage: cutune emit header [--spec SPEC] [--prefix P] [-o FILE] [--set NAME=VALUE ...]\n"
      "                          [RESULTS.json ...]\n"
@@ -147,6 +160,9 @@ static const command commands[] = {
      "  --prefix P          the names' prefix (default: the spec's emit header prefix, else\n"
      "                      the kernel's name upper-cased)\n"
      "  -o, --output FILE   write here (default: stdout)\n"
+     "  --set NAME=VALUE    override a `let` of the spec (repeatable)\n"
+     "  --kernel NAME       with --spec and no results: only kernel NAME's block\n"
+     HELP_COLOR HELP_QUIET
      "exit codes: 0 ok, 1 invalid spec, 2 usage (or results and spec that do not go\n"
      "together), 3 file unreadable/unwritable or not a cutune results file, 6 a results\n"
      "file has no winner\n"},
@@ -162,6 +178,7 @@ static const command commands[] = {
      "\n"
      "  -o, --output FILE   write here (default: stdout)\n"
      "  --title TEXT        the page's title (default: cutune report)\n"
+     HELP_QUIET
      "exit codes: 0 ok, 2 usage, 3 a results file unreadable or malformed, or the page\n"
      "unwritable\n"},
     {"occupancy", cmd_occupancy, "theoretical occupancy of a block shape",
@@ -171,7 +188,15 @@ static const command commands[] = {
      "How many blocks of T threads using R registers each and BYTES of shared memory\n"
      "(static + dynamic) fit on one SM, the active warps, the occupancy, and which limit\n"
      "binds (warps, blocks, registers, shared memory). --arch uses the architecture's\n"
-     "published figures (sm_61 to sm_120); --device N asks the driver for GPU N's own.\n"},
+     "published figures (sm_61 to sm_120); --device N asks the driver for GPU N's own.\n"
+     "\n"
+     "  --arch sm_XX        the architecture's published figures\n"
+     "  --device N          GPU N's own figures, from its driver (exit 4 without one)\n"
+     "  --regs R            registers per thread (0 to 255)\n"
+     "  --threads T         threads per block\n"
+     "  --smem BYTES        shared memory per block, static plus dynamic (default 0)\n"
+     "  --format FORMAT     text (default) or json\n"
+     "  -q, --quiet         accepted for uniformity: it prints only the result anyway\n"},
     {"devices", cmd_devices, "the GPUs the CUDA driver sees (exit 4 when none)",
      "usage: cutune devices [--format text|json] [-q]\n"
      "\n"
@@ -179,7 +204,10 @@ static const command commands[] = {
      "driver version (--format json: an array of objects). Exits 0 when there is at\n"
      "least one, and 4 when there is none, saying why on stderr (no libcuda.so.1, the\n"
      "driver cannot start, no device visible). -q prints nothing on success, for scripts\n"
-     "that only ask whether they can tune here (cutune_add_tuning does).\n"},
+     "that only ask whether they can tune here (cutune_add_tuning does).\n"
+     "\n"
+     "  --format FORMAT     text (default) or json\n"
+     "  -q, --quiet         print nothing on success (the exit status is the answer)\n"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 
@@ -197,7 +225,8 @@ static void print_usage(FILE *f)
     fprintf(f, "\nexit codes: 0 ok (tuned), 1 spec error, 2 usage error, 3 file error, 4 not tuned: no usable GPU,\n"
                "            5 internal error, 6 nothing could run (no variant compiled and can launch, or none ran\n"
                "            correctly), 130 interrupted\n"
-               "docs: docs/cli.md (commands), docs/language.md (the .tune language)\n");
+               "A first word that is no command is the spec when it names a file, holds a '/' or ends in .tune.\n"
+               "manual: man cutune (every command, option, exit status, environment variable and file)\n");
 }
 
 static const command *find_command(const char *name)
@@ -206,6 +235,29 @@ static const command *find_command(const char *name)
         if (strcmp(commands[i].name, name) == 0)
             return &commands[i];
     return NULL;
+}
+
+/* closest_command: the command (or help, version) `word` is most likely a typo of, by
+ * edit distance (base/suggest.h), or NULL when none is close. */
+static const char *closest_command(const char *word)
+{
+    const char *names[NCOMMANDS + 2];
+    for (int i = 0; i < NCOMMANDS; i++)
+        names[i] = commands[i].name;
+    names[NCOMMANDS] = "help";
+    names[NCOMMANDS + 1] = "version";
+    return suggest_best(word, names, NCOMMANDS + 2);
+}
+
+/* no_command: the usage error for `word`, which names no command, with the command it is
+ * likely a typo of (or where the commands are listed). Returns EXIT_USAGE. */
+static int no_command(const char *word)
+{
+    const char *near = closest_command(word);
+    if (near)
+        return cli_usage_error(NULL, "no command named '%s'; did you mean '%s'?", word, near);
+    return cli_usage_error(NULL, "no command named '%s', and no file of that name to tune (a spec is a file, "
+                           "usually ending in .tune)", word);
 }
 
 static int cmd_help(int argc, char **argv)
@@ -220,12 +272,24 @@ static int cmd_help(int argc, char **argv)
             print_usage(stdout);
             return EXIT_OK;
         }
-        return cli_usage_error(NULL, "no command named '%s'", argv[1]);
+        return no_command(argv[1]);
     }
     fputs(c->help, stdout);
-    fputs("\n", stdout);
-    fputs(common_help, stdout);
     return EXIT_OK;
+}
+
+/* is_spec_word: whether `word`, the first argument and no command's name, is the spec of
+ * `cutune SPEC` rather than a mistyped command: it names an existing file (of any kind:
+ * reading it says what is wrong with it), holds a '/', or ends in ".tune". A word that
+ * is none of these is a typo when a command is close to it; otherwise it is still taken
+ * as a spec when it holds a '.' (`cutune sweep.tun` then says it cannot read it). A
+ * command's name always means the command: a spec file named `check` is `./check`. */
+static bool is_spec_word(const char *word)
+{
+    size_t n = strlen(word);
+    if (access(word, F_OK) == 0 || strchr(word, '/') || (n > 5 && strcmp(word + n - 5, ".tune") == 0))
+        return true;
+    return !closest_command(word) && strchr(word, '.');
 }
 
 /* Runs the command line; main() then checks that stdout got everything. */
@@ -247,20 +311,15 @@ static int run(int argc, char **argv)
     if (strcmp(first, "help") == 0)
         return cmd_help(argc - 1, argv + 1);
     const command *c = find_command(first);
-    if (c) {
-        for (int i = 2; i < argc; i++)
-            if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-                char *args[] = {"help", (char *)c->name};
-                return cmd_help(2, args);
-            }
-        return c->run(argc - 1, argv + 1);
-    }
-    if (first[0] == '-') /* options before the spec: cutune --device 1 SPEC */
-        return cmd_tune(argc, argv);
-    /* cutune SPEC ...: a spec path is the tune command. */
-    if (!strchr(first, '.') && !strchr(first, '/'))
-        return cli_usage_error(NULL, "no command named '%s' (a spec path usually ends in .tune)", first);
-    return cmd_tune(argc, argv);
+    if (!c && first[0] != '-' && !is_spec_word(first))
+        return no_command(first);
+    /* cutune SPEC ... and cutune --device 1 SPEC ...: the tune command. */
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            char *args[] = {"help", c ? (char *)c->name : "tune"};
+            return cmd_help(2, args);
+        }
+    return c ? c->run(argc - 1, argv + 1) : cmd_tune(argc, argv);
 }
 
 int main(int argc, char **argv)
