@@ -364,7 +364,7 @@ static int print_tx(cexpr_ctx *ctx, const texpr *e, piece *out, eval_error *err,
     }
     if (!as_written && ctx->params && e->kind != TX_TIME && e->kind != TX_METRIC && e->kind != TX_CTYPE &&
         e->kind != TX_SLOT && !e->uses_time && !cexpr_reads_lets(ctx, e)) {
-        eval_env env = {ctx->m, ctx->params, false, 0.0, NULL};
+        eval_env env = {ctx->m, ctx->params, false, 0.0, NULL, false, 0.0, 0.0};
         value v;
         if (eval_expr(e, &env, &v, err) < 0)
             return -1;

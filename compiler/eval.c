@@ -269,6 +269,12 @@ int eval_expr(const texpr *e, const eval_env *env, value *out, eval_error *err)
     case TX_METRIC:
         return eval_expr(env->m->metrics[e->u.index].expr, env, out, err);
     case TX_TIME:
+        if (e->measured != MQ_TIME) { /* issue 18 */
+            if (!env->has_energy)
+                return fail(err, e->loc, "the energy was not measured (measure(energy = true); NVML)");
+            *out = value_float((e->measured == MQ_ENERGY_J ? env->energy_j : env->power_w) * e->u.time_scale);
+            return 0;
+        }
         if (!env->has_time)
             return fail(err, e->loc, "the time is not known before the kernel is measured");
         *out = value_float(env->time_s * e->u.time_scale);

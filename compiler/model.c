@@ -70,3 +70,29 @@ const char *const *strategy_names(void)
 {
     return strategy_table;
 }
+
+bool texpr_reads_energy(const model *m, const texpr *e)
+{
+    if (!e || !e->uses_time) /* energy is a measured quantity: only such trees can read it */
+        return false;
+    switch (e->kind) {
+    case TX_TIME: return e->measured != MQ_TIME;
+    case TX_METRIC: return texpr_reads_energy(m, m->metrics[e->u.index].expr);
+    case TX_UNARY:
+    case TX_BINARY: return texpr_reads_energy(m, e->u.op.a) || texpr_reads_energy(m, e->u.op.b);
+    case TX_COND:
+        return texpr_reads_energy(m, e->u.cond.cond) || texpr_reads_energy(m, e->u.cond.then) ||
+               texpr_reads_energy(m, e->u.cond.otherwise);
+    case TX_CHAIN:
+        for (int i = 0; i < e->u.chain.n; i++)
+            if (texpr_reads_energy(m, e->u.chain.operands[i]))
+                return true;
+        return false;
+    case TX_CALL:
+        for (int i = 0; i < e->u.call.n; i++)
+            if (texpr_reads_energy(m, e->u.call.args[i]))
+                return true;
+        return false;
+    default: return false;
+    }
+}

@@ -25,6 +25,9 @@ typedef enum texpr_kind {
     TX_SLOT   /* a value computed ahead and held in eval_env.slots (compiler/space.c hoisting) */
 } texpr_kind;
 
+/* What a TX_TIME node reads (issue 18: energy is measured too). */
+enum { MQ_TIME, MQ_ENERGY_J, MQ_POWER_W };
+
 typedef enum builtin_fn {
     FN_MIN, FN_MAX, FN_CDIV, FN_CEIL, FN_FLOOR, FN_ROUND, FN_ABS, FN_POW, FN_LOG2, FN_SQRT,
     FN_INT, FN_FLOAT, FN_IS_POW2
@@ -38,7 +41,8 @@ struct texpr {
     param_set deps;          /* params this expression reads, through lets too */
     int depth;               /* nesting levels, through the lets and metrics it reads
                                 (at most AST_MAX_DEPTH: sema refuses deeper) */
-    bool uses_time;          /* reads the measured time (directly or through a metric) */
+    bool uses_time;          /* reads a measured quantity (directly or through a metric) */
+    int measured;            /* TX_TIME: which quantity: MQ_TIME, MQ_ENERGY_J, MQ_POWER_W */
     /* What compiler/cexpr.c needs to write an expression as it was written, recorded by
      * the checker. TX_CONST: folded_from is the node folded into it (its parts folded
      * in turn; NULL: a literal or a let's value), from_let the let whose value it is,
@@ -311,9 +315,15 @@ typedef struct model {
      * dev_attr; 0: the model does not depend on the device). */
     dev_values device;
     uint32_t device_used;
+    bool energy_used;          /* issue 18: a metric or the objective reads energy_J or power_W */
+    bool objective_energy;     /* the objective does (directly or through a metric) */
     m_sizes sizes;             /* problem sizes; sizes.nvars 0 when the spec has none */
     m_reset *resets;           /* issue 16: in the order written */
     int nresets;
 } model;
+
+/* texpr_reads_energy (issue 18): whether `e` reads the energy per launch or the power
+ * (energy_J, power_W, ...), directly or through a metric of model m. */
+bool texpr_reads_energy(const model *m, const texpr *e);
 
 #endif

@@ -33,7 +33,7 @@ const char *plan_template_name(const model *m, const char *kernel, texpr *const 
 {
     if (!has_targs)
         return kernel;
-    eval_env env = {m, values, false, 0.0, NULL};
+    eval_env env = {m, values, false, 0.0, NULL, false, 0.0, 0.0};
     strbuf sb = STRBUF_INIT;
     sb_printf(&sb, "%s<", kernel);
     for (int i = 0; i < ntargs; i++) {
@@ -77,7 +77,7 @@ static const char *format_option(arena *a, const char *fmt, const char *text)
 int plan_variant(const model *m, const value *values, arena *a, variant *out, eval_error *err)
 {
     memset(out, 0, sizeof *out);
-    eval_env env = {m, values, false, 0.0, NULL};
+    eval_env env = {m, values, false, 0.0, NULL, false, 0.0, 0.0};
     int cap_defines = 0, cap_options = 0;
     for (int i = 0; i < m->noptions; i++)
         PUSH_OR_FAIL(out->options, out->noptions, cap_options, m->options[i]);
@@ -165,7 +165,7 @@ oom:
 
 int plan_args(const model *m, const value *values, int64_t *counts, value *scalars, eval_error *err)
 {
-    eval_env env = {m, values, false, 0.0, NULL};
+    eval_env env = {m, values, false, 0.0, NULL, false, 0.0, 0.0};
     for (int i = 0; i < m->nargs; i++) {
         const m_arg *a = &m->args[i];
         counts[i] = 0;

@@ -17,10 +17,15 @@
 #include "../base/suggest.h"
 #include "rules.h"
 
+/* The measured quantities a metric or the objective may read: the time in three units,
+ * and (issue 18) the energy per launch and the mean power, when energy is measured. */
 static const struct {
     const char *name;
     double scale;
-} time_names[] = {{"time", 1.0}, {"time_s", 1.0}, {"time_ms", 1e3}, {"time_us", 1e6}};
+    int measured;
+} time_names[] = {{"time", 1.0, MQ_TIME},          {"time_s", 1.0, MQ_TIME},       {"time_ms", 1e3, MQ_TIME},
+                  {"time_us", 1e6, MQ_TIME},       {"energy_J", 1.0, MQ_ENERGY_J}, {"energy_mJ", 1e3, MQ_ENERGY_J},
+                  {"power_W", 1.0, MQ_POWER_W}};
 
 void *sema_alloc(sema *s, size_t n)
 {
@@ -111,7 +116,7 @@ static void collect(sema *s)
     if (s->oom)
         return;
     for (size_t i = 0; i < sizeof time_names / sizeof *time_names; i++) {
-        sym t = {time_names[i].name, {0, 0}, SYM_TIME, 0, time_names[i].scale};
+        sym t = {time_names[i].name, {0, 0}, SYM_TIME, time_names[i].measured, time_names[i].scale};
         if (ARENA_PUSH(s->a, s->syms, s->nsyms, s->capsyms, t) < 0)
             s->oom = true;
     }
@@ -316,9 +321,9 @@ static void check_items(sema *s)
                     const ast_expr *v = it->u.objective.value;
                     m->objective = t;
                     m->objective_name = v->kind == EX_NAME ? v->u.name : "objective";
-                    if (!m->maximize && t->kind == TX_TIME)
+                    if (!m->maximize && t->kind == TX_TIME && t->measured == MQ_TIME)
                         m->objective = NULL; /* minimise time: the default, kept simple */
-                    else if (m->maximize && t->kind == TX_TIME)
+                    else if (m->maximize && t->kind == TX_TIME && t->measured == MQ_TIME)
                         diag_warning(s->dl, it->u.objective.dir_loc, "maximizing the time picks the slowest "
                                                                      "configuration");
                 }
@@ -449,8 +454,14 @@ int sema_check(model **out, arena *a, const ast_spec *spec, const sema_options *
         check_items(&s);
     if (!s.oom)
         check_params(&s);
-    if (!s.oom)
+    if (!s.oom) {
+        /* issue 18: whether energy must be measured, and whether the objective needs it */
+        s.m->objective_energy = s.m->objective && texpr_reads_energy(s.m, s.m->objective);
+        s.m->energy_used = s.m->objective_energy;
+        for (int i = 0; i < s.m->nmetrics; i++)
+            s.m->energy_used |= texpr_reads_energy(s.m, s.m->metrics[i].expr);
         rules_check(s.m, spec, dl);
+    }
     if (s.oom || dl->out_of_memory)
         return -1;
     if (dl->errors != s.errors_before)

@@ -107,7 +107,7 @@ static texpr *fold(sema *s, texpr *t)
 {
     if (!t || t->type == VT_ERROR || t->deps || t->uses_time || t->kind == TX_CONST || t->kind == TX_CTYPE)
         return t;
-    eval_env env = {s->m, NULL, false, 0.0, NULL};
+    eval_env env = {s->m, NULL, false, 0.0, NULL, false, 0.0, 0.0};
     value v;
     eval_error err;
     /* A failure is not reported here: the node may sit in a branch that is never taken
@@ -123,7 +123,7 @@ static texpr *report_unfolded(sema *s, texpr *t)
 {
     if (!t || t->type == VT_ERROR || t->deps || t->uses_time || t->kind == TX_CONST || t->kind == TX_CTYPE)
         return t;
-    eval_env env = {s->m, NULL, false, 0.0, NULL};
+    eval_env env = {s->m, NULL, false, 0.0, NULL, false, 0.0, 0.0};
     value v;
     eval_error err;
     if (eval_expr(t, &env, &v, &err) < 0) {
@@ -253,6 +253,7 @@ static texpr *lower_name(sema *s, const ast_expr *e, unsigned allow)
         texpr *t = sema_node(s, TX_TIME, VT_FLOAT, e->loc);
         if (t) {
             t->u.time_scale = sy->time_scale;
+            t->measured = sy->index; /* MQ_TIME, or (issue 18) an energy quantity */
             t->uses_time = true;
         }
         return t;

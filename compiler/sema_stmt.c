@@ -435,7 +435,7 @@ void sema_check_reference(sema *s)
         return;
     for (int i = 0; i < m->nparams; i++)
         vals[i] = domain_at(&m->params[i].dom, v->config[i]);
-    eval_env env = {m, vals, false, 0.0, NULL};
+    eval_env env = {m, vals, false, 0.0, NULL, false, 0.0, 0.0};
     for (int i = 0; i < m->nrequires; i++) {
         bool ok;
         eval_error err;

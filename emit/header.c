@@ -221,7 +221,7 @@ int hdr_default_entry(hdr *h, arena *a, entry *e)
         vals[i] = domain_at(&p->dom, p->has_default ? p->default_index : 0);
         types[i] = vtype_name(p->dom.type)[0];
     }
-    eval_env env = {m, vals, false, 0.0, NULL};
+    eval_env env = {m, vals, false, 0.0, NULL, false, 0.0, 0.0};
     eval_error err;
     for (int k = 0; k < m->nrequires; k++) {
         bool ok;

@@ -153,7 +153,7 @@ bool sspace_valid(const sspace *sp, uint64_t key)
         return find_key(sp, key) >= 0;
     value *vals = ((sspace *)sp)->scratch; /* scratch only: the space is not changed */
     sspace_values(sp, key, vals);
-    eval_env env = {sp->m, vals, false, 0.0, NULL};
+    eval_env env = {sp->m, vals, false, 0.0, NULL, false, 0.0, 0.0};
     for (int r = 0; r < sp->m->nrequires; r++) {
         bool ok;
         eval_error e;

@@ -10,7 +10,7 @@ int tuner_objective(const tuner_goal *g, double median_ms, double *out)
         *out = median_ms;
         return 0;
     }
-    eval_env env = {g->m, g->vals, true, median_ms * 1e-3, NULL};
+    eval_env env = {g->m, g->vals, true, median_ms * 1e-3, NULL, g->has_energy, g->energy_j, g->power_w};
     value v;
     eval_error e;
     if (eval_expr(g->m->objective, &env, &v, &e) < 0)
@@ -21,7 +21,7 @@ int tuner_objective(const tuner_goal *g, double median_ms, double *out)
 
 void tuner_metrics(const tuner_goal *g, double median_ms, double *out)
 {
-    eval_env env = {g->m, g->vals, true, median_ms * 1e-3, NULL};
+    eval_env env = {g->m, g->vals, true, median_ms * 1e-3, NULL, g->has_energy, g->energy_j, g->power_w};
     for (int i = 0; i < g->m->nmetrics; i++) {
         value mv;
         eval_error e;

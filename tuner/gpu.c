@@ -91,7 +91,7 @@ int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *o
     /* A variant's time limit in the worker: the spec's, else generous enough for the
      * arguments' preparation, loading, checking and all its repetitions. */
     g->limit_s = opts->timeout_s > 0 ? opts->timeout_s : m->measure.timeout_s;
-    g->energy = opts->energy || m->measure.energy; /* issue 18 */
+    g->energy = opts->energy || m->measure.energy || m->energy_used; /* issue 18 */
     int n = m->nargs;
     g->args = calloc((size_t)n + 1, sizeof(bench_arg));
     g->outputs = calloc((size_t)m->verify.noutputs + 1, sizeof(int));
@@ -117,7 +117,9 @@ int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *o
                    "bench_verify.check is the model's check_kind: 0, or a chk_mode + 1");
     g->vf = (bench_verify){m->verify.present, g->outputs, m->verify.noutputs, m->verify.atol, m->verify.rtol,
                            m->verify.check, m->verify.check_tol, NULL, NULL}; /* issue 16: check_kind + 0 = bench's */
-    g->goal = (tuner_goal){m, g->vals, opts->prune == 0 ? DEFAULT_PRUNE : opts->prune, false, 0};
+    g->goal = (tuner_goal){m, g->vals, opts->prune == 0 ? DEFAULT_PRUNE : opts->prune, false, 0, false, 0, 0};
+    if (m->objective_energy) /* issue 18: the race prunes by time; an energy objective needs every variant in full */
+        g->goal.prune = -1;
     g->ms.warmup = (int)m->measure.warmup;
     g->ms.min_reps = (int)m->measure.repeat;
     g->ms.max_reps = (int)m->measure.max_repeat;
@@ -160,8 +162,11 @@ static int worker_setup(tuner_gpu *g, strbuf *msg)
         return CUTUNE_ENODEV; /* the device would not serve: not the spec's fault */
     }
     /* issue 18: energy asked for; when NVML cannot give it, each variant says why */
-    if (g->energy)
-        (void)bench_set_energy(g->b, g->m->measure.energy_window_s, err, sizeof err);
+    if (g->energy && bench_set_energy(g->b, g->m->measure.energy_window_s, err, sizeof err) < 0 &&
+        g->m->objective_energy) { /* without it the objective cannot be evaluated: say so now */
+        sb_printf(msg, "the objective reads the energy, which cannot be measured here: %s", err);
+        return CUTUNE_ENODEV;
+    }
     int before = g->spec->diags.len;
     int hooks = tuner_hooks_prepare(g, err, sizeof err); /* issue 16: resets and a checker kernel */
     if (hooks != CUTUNE_OK) {
@@ -245,6 +250,9 @@ static bool serve(tuner_gpu *g, const wk_request *q, wk_reply *r, double *metric
         r->batch = tm->batch;
         r->pruned = tm->pruned;
         r->provisional = tm->provisional;
+        g->goal.has_energy = br->energy; /* issue 18: what energy_J and power_W read */
+        g->goal.energy_j = br->nrg.joules_per_launch;
+        g->goal.power_w = br->nrg.watts;
         tuner_metrics(&g->goal, tm->median_ms, metrics);
         r->nmetrics = g->m->nmetrics;
         if (tuner_objective(&g->goal, tm->median_ms, &r->objective) < 0)

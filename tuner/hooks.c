@@ -76,7 +76,7 @@ done:
 /* A constant geometry (the reset kernel's) into dims[0..3). */
 static int constant_dims(tuner_gpu *g, texpr *const *t, int n, unsigned *dims)
 {
-    eval_env env = {g->m, NULL, false, 0.0, NULL};
+    eval_env env = {g->m, NULL, false, 0.0, NULL, false, 0.0, 0.0};
     eval_error e;
     for (int d = 0; d < 3; d++)
         dims[d] = 1;

@@ -95,6 +95,9 @@ void tuner_take_twin(tuner *t, record *rec, const record *twin)
     if (!m->timed)
         return;
     tuner_values_of(t->m, &rec->v, t->vals); /* the goal judges this configuration */
+    t->goal.has_energy = m->energy != 0; /* issue 18: its twin's energy is its own */
+    t->goal.energy_j = m->energy_j;
+    t->goal.power_w = m->power_w;
     tuner_metrics(&t->goal, m->median_ms, rec->metrics);
     if (tuner_objective(&t->goal, m->median_ms, &m->objective) < 0)
         m->objective = NAN;

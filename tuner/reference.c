@@ -85,7 +85,7 @@ int tuner_reference(tuner_gpu *g)
     } else {
         /* The reference kernel: the spec's common options, its own geometry; arguments
          * may not depend on params (there is no configuration to take them from). */
-        eval_env env = {m, NULL, false, 0.0, NULL};
+        eval_env env = {m, NULL, false, 0.0, NULL, false, 0.0, 0.0};
         int64_t dims[6] = {1, 1, 1, 1, 1, 1};
         for (int d = 0; d < vf->ref_block_dims; d++)
             if (eval_int(vf->ref_block[d], &env, &dims[d], &e) < 0) {

@@ -99,7 +99,7 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
     t->vals = calloc((size_t)m->nparams + 1, sizeof(value));
     if (!t->vals)
         return CUTUNE_ENOMEM;
-    t->goal = (tuner_goal){m, t->vals, t->gpu.goal.prune, false, 0};
+    t->goal = (tuner_goal){m, t->vals, t->gpu.goal.prune, false, 0, false, 0, 0};
     if (!opts->run_twins && (rc = twins_new(&t->twins, m)) < 0)
         return rc;
     if ((rc = tuner_search_settings(m, &spec->diags, &opts->search, size->valid, &t->set)) < 0)

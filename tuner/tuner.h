@@ -35,6 +35,8 @@ typedef struct tuner_goal {
     double prune;              /* the race prunes what is this much worse than the best; <= 0: never */
     bool have_best;
     double best;               /* the best objective so far */
+    bool has_energy;           /* issue 18: the configuration judged has its energy measured: */
+    double energy_j, power_w;  /* per launch, and mean power */
 } tuner_goal;
 
 /* tuner_objective: the objective at a median time (ms): the time itself, or the spec's

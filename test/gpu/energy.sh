@@ -6,7 +6,9 @@
 # median time x 0.5 (launched back to back, a launch cannot cost less than its own
 # time at that power, give or take the window's edges) and at most 3x it; and the
 # variant doing 16x the work costs more energy per launch than the one doing 1x. The
-# results file and the summary line carry it. Exits 77 when there is no GPU.
+# results file and the summary line carry it. Then test/gpu/energy_objective.tune, whose
+# objective is the energy: every variant timed in full and measured, the winner the one
+# of least energy per launch. Exits 77 when there is no GPU.
 set -u
 cutune=$1
 src=$2
@@ -46,6 +48,38 @@ for r in d["results"]:
           0.5 * w * med_s <= j <= 3 * w * med_s)
     per[r["params"]["WORK"]] = j
 check("16x the work costs more energy per launch (%s)" % per, 1 in per and 16 in per and per[16] > per[1])
+for f in fails:
+    print("FAIL:", f)
+print("%d checks failed" % len(fails))
+sys.exit(1 if fails else 0)
+PY
+# The objective is the energy (energy_objective.tune): every variant timed in full and
+# measured, the winner the least energy per launch, the metrics read the same energy.
+"$cutune" --color never "$src/test/gpu/energy_objective.tune" --results "$tmp/o.json" >"$tmp/out2" 2>"$tmp/err2"
+rc=$?
+cat "$tmp/out2" "$tmp/err2"
+[ $rc -eq 0 ] || { echo "FAIL: cutune (energy objective) exited $rc"; exit 1; }
+python3 - "$tmp/o.json" <<'PY' || { echo "FAIL: the energy objective's checks above"; exit 1; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+fails = []
+def check(what, ok):
+    if not ok:
+        fails.append(what)
+res = d["results"]
+check("6 variants (%d)" % len(res), len(res) == 6)
+check("none pruned or provisional: the race is off", all(not r["pruned"] and not r.get("provisional") for r in res))
+have = [r for r in res if isinstance(r.get("energy"), dict) and "J_per_launch" in r["energy"]]
+check("every variant has its energy (%d of %d)" % (len(have), len(res)), len(have) == len(res))
+best = res[d["summary"]["best"]] if d["summary"]["best"] is not None else None
+check("a winner", best is not None)
+if best and have:
+    least = min(r["energy"]["J_per_launch"] for r in have)
+    print("winner: %s, %.4g J per launch (least: %.4g)" % (best["params"], best["energy"]["J_per_launch"], least))
+    check("the winner has the least energy per launch", best["energy"]["J_per_launch"] == least)
+    check("its objective is that energy", abs(best["objective"] - least) <= 1e-12 * least)
+for r in have:
+    check("metric joules = J_per_launch (%s)" % r["params"], abs(r["metrics"]["joules"] - r["energy"]["J_per_launch"]) <= 1e-12 * r["metrics"]["joules"])
 for f in fails:
     print("FAIL:", f)
 print("%d checks failed" % len(fails))

@@ -22,7 +22,7 @@ static uint64_t brute_force(const model *m, uint64_t *out, uint64_t max)
     int n = m->nparams;
     uint64_t idx[MODEL_MAX_PARAMS] = {0};
     value vals[MODEL_MAX_PARAMS];
-    eval_env env = {m, vals, false, 0.0, NULL};
+    eval_env env = {m, vals, false, 0.0, NULL, false, 0.0, 0.0};
     uint64_t found = 0;
     for (;;) {
         for (int v = 0; v < n; v++)
