@@ -175,6 +175,7 @@ void report_summary(strbuf *o, arena *a, const report_run *run); /* the run in a
 void report_winner(strbuf *o, const report_run *run);
 void report_heatmaps(strbuf *o, arena *a, const report_run *run);
 void report_scatters(strbuf *o, const report_run *run);
+void report_energy(strbuf *o, const report_run *run); /* issue 18: only when energy was measured */
 void report_distribution(strbuf *o, arena *a, const report_run *run);
 void report_marginals(strbuf *o, arena *a, const report_run *run);
 void report_failures(strbuf *o, arena *a, const report_run *run);

@@ -275,6 +275,50 @@ void report_scatters(strbuf *o, const report_run *run)
     free(regs);
 }
 
+void report_energy(strbuf *o, const report_run *run)
+{
+    const cutune_tune_result *r = run->r;
+    size_t measured = 0;
+    double *j = malloc(sizeof *j * (run->t.n + 1)), *w = malloc(sizeof *w * (run->t.n + 1));
+    if (!j || !w) {
+        free(j);
+        free(w);
+        return;
+    }
+    double jmax = 0, wmax = 0;
+    for (size_t i = 0; i < run->t.n; i++) {
+        const cutune_measurement *m = &r->records[i]->m;
+        bool has = m->energy && isfinite(m->energy_j) && isfinite(m->power_w);
+        j[i] = has ? m->energy_j * 1e3 : NAN; /* mJ */
+        w[i] = has ? m->power_w : NAN;
+        if (has && isfinite(run->y[i])) {
+            measured++;
+            jmax = j[i] > jmax ? j[i] : jmax;
+            wmax = w[i] > wmax ? w[i] : wmax;
+        }
+    }
+    if (measured > 0 && run->nok > 0) { /* a section only for runs that measured energy */
+        double sj = report_spearman(j, run->y, run->t.n), sw = report_spearman(w, run->y, run->t.n);
+        sb_printf(o, "<section class=\"part\"><h3>Energy</h3>\n<p>%zu variants have their energy per launch "
+                     "measured (the board's, over a window of back-to-back launches, NVML; docs/results-format.md): "
+                     "the objective against the energy per launch and against the mean power over the window.",
+                  measured);
+        if (isfinite(sj))
+            caption_num(o, " Rank correlation with energy per launch: ", sj, ";");
+        if (isfinite(sw))
+            caption_num(o, " with power: ", sw, ".");
+        sb_add(o, "</p>\n<div class=\"row\">");
+        double jlo = 0, jhi = jmax > 0 ? jmax : 1, wlo = 0, whi = wmax > 0 ? wmax : 1;
+        report_pad(&jlo, &jhi);
+        report_pad(&wlo, &whi);
+        scatter(o, run, j, "energy per launch (mJ)", jlo < 0 ? 0 : jlo, jhi, "objective against energy per launch");
+        scatter(o, run, w, "mean power (W)", wlo < 0 ? 0 : wlo, whi, "objective against mean power");
+        sb_add(o, "</div></section>\n");
+    }
+    free(j);
+    free(w);
+}
+
 void report_distribution(strbuf *o, arena *a, const report_run *run)
 {
     sb_add(o, "<section class=\"part\"><h3>Distribution of the objective</h3>\n");

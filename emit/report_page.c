@@ -79,6 +79,7 @@ static void run_sections(strbuf *o, arena *a, const report_run *run)
     report_winner(o, run);
     report_heatmaps(o, a, run);
     report_scatters(o, run);
+    report_energy(o, run);
     report_distribution(o, a, run);
     report_marginals(o, a, run);
     report_progress(o, a, run);

@@ -80,6 +80,14 @@ check "three files: the comparison" grep -q '<h2>The runs side by side</h2>' "$t
 check "the genetic run: best so far against evaluations" grep -q 'genetic search: each dot is one evaluation' "$tmp/all.html"
 check "sizes: a section per size" test "$(grep -c '<section class="run" id="run[0-9]*"><h2>sizes.json (n=' "$tmp/all.html")" -eq 3
 check "five runs in all" test "$(grep -c '<section class="run"' "$tmp/all.html")" -eq 5
+# Energy (issue 18): a section, with its two charts, only for a run that measured it
+"$cutune" report "$data/report-sgemm-energy-h100.json" -o "$tmp/energy.html" 2>/dev/null
+check "a run with energy: its page" test $? -eq 0
+check "a run with energy: the Energy section says 330 variants" grep -q '<h3>Energy</h3>' "$tmp/energy.html"
+check "a run with energy: 330 measured" grep -q '330 variants have their energy per launch measured' "$tmp/energy.html"
+check "a run with energy: both charts" grep -q 'objective against mean power' "$tmp/energy.html"
+check "a run with energy: only the report's own elements" check_html "$tmp/energy.html"
+check "a run without energy: no such section" bash -c "! grep -q '<h3>Energy</h3>' '$tmp/all.html'"
 
 # ---- memory: valgrind over the hostile files and a run over sizes (not on a sanitizer
 # build, which valgrind cannot run) ----
