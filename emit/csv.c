@@ -12,7 +12,7 @@ static const char *const csv_fixed[] = {
     "smem_bytes", "registers", "static_smem", "local_bytes", "spill_stores", "spill_loads", "occupancy", "limiter",
     "blocks_per_sm", "driver_blocks_per_sm", "time_ms", "time_min_ms", "time_max_ms", "time_q1_ms", "time_q3_ms",
     "spread", "reps", "batch", "pruned", "objective", "verified", "max_abs_error", "compile_seconds", "cached",
-    "duplicate", "gpu_seconds", "timing_seconds", "launches", "resumed", "defines", "options",
+    "duplicate", "gpu_seconds", "timing_seconds", "launches", "resumed", "energy_J", "power_W", "defines", "options",
 };
 
 /* A param's or metric's column: its name, prefixed when a fixed column has it. */
@@ -111,6 +111,12 @@ static void csv_row(strbuf *o, const cutune_tune_result *r, uint64_t i)
     sb_addc(o, ',');
     csv_number(o, m->timing_seconds);
     sb_printf(o, ",%d,%d,", m->launches, m->resumed);
+    if (m->energy) /* issue 18: empty when not measured */
+        csv_number(o, m->energy_j);
+    sb_addc(o, ',');
+    if (m->energy)
+        csv_number(o, m->power_w);
+    sb_addc(o, ',');
     csv_joined(o, v->defines, v->ndefines);
     sb_addc(o, ',');
     csv_joined(o, v->options, v->noptions);

@@ -248,11 +248,12 @@ static void test_csv(void **state)
      * (block_x) gets the prefix param_. */
     assert_non_null(strstr(text, "index,best,param_block_x,tile_y,maxrreg,status,reason,kernel,block_x,"));
     assert_non_null(strstr(text, "\r\n2,1,32,2,0,ok,,sum_matrix,32,1,1,128,512,1,136,14,0,0,0,0,0.5,blocks,32,"
-                                 "32,0.9,0.89,0.92,0.895,0.905,0.011,10,1,0,0.9,1,0,0.2,0,0,0.1,0.05,0,0,-DTILE_Y=2,"
+                                 "32,0.9,0.89,0.92,0.895,0.905,0.011,10,1,0,0.9,1,0,0.2,0,0,0.1,0.05,0,0,,,-DTILE_Y=2,"
                                  "-std=c++17\r\n"));
     assert_non_null(strstr(text, "\r\n3,0,32,2,32,ok,"));
     /* launches: a file written before they were counted reads as 0 (above) */
-    assert_non_null(strstr(text, ",gpu_seconds,timing_seconds,launches,resumed,defines,options\r\n"));
+    /* energy_J and power_W: empty in a file that measured no energy (above) */
+    assert_non_null(strstr(text, ",gpu_seconds,timing_seconds,launches,resumed,energy_J,power_W,defines,options\r\n"));
     cutune_free(text);
     cutune_tune_result_free(r);
 }
