@@ -18,6 +18,8 @@ check "--packages prints the list's packages" \
 check "--packages includes libxxhash-dev (the package a fresh machine lacked)" grep -qx libxxhash-dev "$tmp/all"
 "$src/bootstrap" --packages project >"$tmp/project"
 check "--packages project: flex, not gcc" bash -c "grep -qx flex '$tmp/project' && ! grep -qx gcc '$tmp/project'"
+"$src/bootstrap" --packages tests >"$tmp/tests"
+check "--packages tests: chromium, not flex" bash -c "grep -qx chromium '$tmp/tests' && ! grep -qx chromium '$tmp/project' && ! grep -qx flex '$tmp/tests'"
 "$src/bootstrap" --packages base >"$tmp/base"
 check "--packages base: gcc, not flex" bash -c "grep -qx gcc '$tmp/base' && ! grep -qx flex '$tmp/base'"
 "$src/bootstrap" --packages nonsense >/dev/null 2>"$tmp/err"

@@ -2,7 +2,7 @@
 # packages.sh SOURCE_DIR [LIST] - fails when packages.txt (or LIST) drifts from what the
 # build looks for. Run by ctest (setup/packages); needs no network.
 #
-#  1. The list itself: every row is PACKAGE ROLE PROVIDES..., ROLE project or base,
+#  1. The list itself: every row is PACKAGE ROLE PROVIDES..., ROLE project, tests or base,
 #     PROVIDES cmd:NAME, pc:NAME or -, no package twice.
 #  2. Every pkg_check_modules(... MODULE) in CMakeLists.txt, test/CMakeLists.txt and
 #     bench/CMakeLists.txt has a row that provides pc:MODULE; every find_package and
@@ -22,7 +22,7 @@ list=${2:-$src/packages.txt}
 rows=$(awk '!/^[[:space:]]*(#|$)/ { print $1, $2, $3 }' "$list")
 check "the list has rows" test -n "$rows"
 while read -r pkg role provides; do
-    check "$pkg: the role is project or base, not '$role'" test "$role" = project -o "$role" = base
+    check "$pkg: the role is project, tests or base, not '$role'" test "$role" = project -o "$role" = tests -o "$role" = base
     check "$pkg: PROVIDES is cmd:NAME, pc:NAME or -, not '$provides'" \
         bash -c '[[ $1 =~ ^((cmd|pc):[A-Za-z0-9_.+-]+|-)$ ]]' _ "$provides"
 done <<<"$rows"

@@ -59,7 +59,7 @@ fi
 
 fresh
 sed -i 's/^flex  *project/flex build/' "$tmp/s/packages.txt"
-drift "an unknown role" "the role is project or base, not 'build'"
+drift "an unknown role" "the role is project, tests or base, not 'build'"
 
 if [ $has_dpkg -eq 1 ]; then
     fresh
