@@ -32,6 +32,7 @@ cat >"$tmp/b/packages.txt" <<'LIST'
 # a made-up list
 bash                          base     cmd:bash   always there
 cutune-no-such-package-dev    project  pc:nope    never there
+cutune-no-such-test-tool      tests    cmd:nope   never there either
 LIST
 if ! command -v dpkg-query >/dev/null; then
     "$tmp/b/bootstrap" --missing >/dev/null 2>&1
@@ -41,8 +42,12 @@ if ! command -v dpkg-query >/dev/null; then
 fi
 "$tmp/b/bootstrap" --missing >"$tmp/missing" 2>&1
 check "--missing exits 1 when a package is missing" test $? -eq 1
-check "--missing names it, and only it" test "$(cat "$tmp/missing")" = cutune-no-such-package-dev
-sed -i '/no-such-package/d' "$tmp/b/packages.txt"
+check "--missing names it, and only it (a tests package only with --test)" \
+    test "$(cat "$tmp/missing")" = cutune-no-such-package-dev
+"$tmp/b/bootstrap" --missing --test >"$tmp/missing" 2>&1
+check "--missing --test names the tests package too" \
+    test "$(sort "$tmp/missing" | paste -sd ' ' -)" = "cutune-no-such-package-dev cutune-no-such-test-tool"
+sed -i '/no-such-/d' "$tmp/b/packages.txt"
 "$tmp/b/bootstrap" --missing >"$tmp/missing" 2>&1
 check "--missing exits 0, silent, when nothing is missing" test $? -eq 0 -a ! -s "$tmp/missing"
 rm "$tmp/b/packages.txt"
