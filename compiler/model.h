@@ -149,6 +149,18 @@ typedef struct m_arg {
 
 /* ---- verification, objective, search, measurement, outputs --------------------- */
 
+/* A kernel of the spec's own that is not the tuned one (verify's reference kernel, a
+ * checker kernel, a reset kernel): its name, template arguments, file and geometry. */
+typedef struct m_kernel_ref {
+    const char *name;
+    texpr **targs;
+    int ntargs;
+    bool has_targs;
+    const char *file;        /* resolved path (the spec's kernel file when not given) */
+    texpr *block[3], *grid[3];
+    int block_dims, grid_dims; /* 0: no geometry given (a checker kernel: cutune's own) */
+} m_kernel_ref;
+
 typedef struct m_verify {
     bool present;
     span loc;
@@ -158,13 +170,7 @@ typedef struct m_verify {
     span ref_loc;
     bool config_ok;          /* every param of the reference config was resolved */
     uint64_t *config;        /* against config: a domain index per param */
-    const char *ref_kernel;
-    texpr **ref_targs;
-    int ref_ntargs;
-    bool ref_has_targs;
-    const char *ref_file;    /* resolved path (the spec's kernel file when not given) */
-    texpr *ref_block[3], *ref_grid[3];
-    int ref_block_dims, ref_grid_dims;
+    m_kernel_ref ref;        /* against a kernel */
     double atol, rtol;
     /* issue 16: the checker (compiler/sema_data.c). CHECK_ELEMENTWISE is atol/rtol above;
      * CHECK_L2: ||out - ref||2 / ||ref||2 <= check_tol; CHECK_ULP: the largest distance in
@@ -173,11 +179,7 @@ typedef struct m_verify {
     int check;               /* a check_kind */
     double check_tol;
     span check_loc;
-    const char *check_kernel;
-    texpr **check_targs;
-    int check_ntargs;
-    bool check_has_targs;
-    const char *check_file;  /* resolved (the spec's kernel file when not given) */
+    m_kernel_ref checker;    /* CHECK_KERNEL (no geometry) */
 } m_verify;
 
 /* ---- issue 16: launch hooks and checkers (compiler/sema_data.c) ----------------- */
@@ -194,13 +196,7 @@ typedef struct m_reset {
     span loc;
     int arg;                 /* the buffer (not RESET_KERNEL) */
     double constant;         /* RESET_CONSTANT (exact for integers up to 2^53) */
-    const char *kernel;      /* RESET_KERNEL: name, template arguments, file, geometry */
-    texpr **targs;
-    int ntargs;
-    bool has_targs;
-    const char *file;
-    texpr *block[3], *grid[3];
-    int block_dims, grid_dims;
+    m_kernel_ref kernel;     /* RESET_KERNEL */
 } m_reset;
 
 typedef struct m_metric {

@@ -180,23 +180,6 @@ static int find_buffer(sema *s, const ast_name *n, const char *owner)
     return k;
 }
 
-/* A reset kernel: its name, template arguments, file and constant geometry. */
-static void check_reset_kernel(sema *s, const ast_reference *ref, m_reset *r)
-{
-    r->kind = RESET_KERNEL;
-    r->kernel = ref->kernel.name;
-    r->file = ref->file ? sema_resolve_path(s, ref->file) : s->m->kernel_file;
-    if (ref->file && r->file)
-        sema_check_file(s, r->file, ref->file_loc, false, "reset kernel file");
-    r->has_targs = ref->has_targs;
-    r->ntargs = ref->targs.len;
-    r->targs = sema_alloc(s, sizeof(texpr *) * (size_t)(ref->targs.len + 1));
-    for (int i = 0; r->targs && i < ref->targs.len; i++)
-        r->targs[i] = sema_lower(s, ref->targs.items[i], CX_CTYPE);
-    r->block_dims = sema_lower_dims(s, &ref->block, ref->block_loc, 0, r->block, "the reset kernel's block");
-    r->grid_dims = sema_lower_dims(s, &ref->grid, ref->grid_loc, 0, r->grid, "the reset kernel's grid");
-}
-
 void sema_check_reset(sema *s, const ast_item *it)
 {
     model *m = s->m;
@@ -204,7 +187,8 @@ void sema_check_reset(sema *s, const ast_item *it)
         m_reset r;
         memset(&r, 0, sizeof r);
         r.loc = it->loc;
-        check_reset_kernel(s, &it->u.reset.kernel, &r);
+        r.kind = RESET_KERNEL;
+        sema_lower_kernel_ref(s, &it->u.reset.kernel, "reset kernel", true, &r.kernel);
         if (ARENA_PUSH(s->a, m->resets, m->nresets, s->caps[CAP_RESETS], r) < 0)
             s->oom = true;
         return;
@@ -390,13 +374,5 @@ void sema_check_checker(sema *s, const ast_item *it)
     }
     if (!ck)
         return;
-    v->check_kernel = ck->kernel.name;
-    v->check_file = ck->file ? sema_resolve_path(s, ck->file) : s->m->kernel_file;
-    if (ck->file && v->check_file)
-        sema_check_file(s, v->check_file, ck->file_loc, false, "checker kernel file");
-    v->check_has_targs = ck->has_targs;
-    v->check_ntargs = ck->targs.len;
-    v->check_targs = sema_alloc(s, sizeof(texpr *) * (size_t)(ck->targs.len + 1));
-    for (int i = 0; v->check_targs && i < ck->targs.len; i++)
-        v->check_targs[i] = sema_lower(s, ck->targs.items[i], CX_CTYPE);
+    sema_lower_kernel_ref(s, ck, "checker kernel", false, &v->checker);
 }

@@ -180,6 +180,11 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg);
 /* sema_find_arg: the index of the model's argument `name`, or -1. */
 int sema_find_arg(const model *m, const char *name);
 
+/* sema_lower_kernel_ref (sema_stmt.c): a kernel of the spec's own (`what`: "reference
+ * kernel", "reset kernel", "checker kernel") into *out: its file resolved and checked,
+ * its template arguments and geometry (when the reference gives one) lowered. */
+void sema_lower_kernel_ref(sema *s, const ast_reference *ref, const char *what, bool geometry, m_kernel_ref *out);
+
 /* sema_arg_named (sema_stmt.c): the index of the argument `n` names, or -1 after an
  * error at it: "did you mean" the closest argument, else `why` in parentheses. */
 int sema_arg_named(sema *s, const ast_name *n, const char *why);

@@ -409,17 +409,7 @@ void sema_check_verify(sema *s, const ast_item *it)
         v->config_ok = !broken;
         return;
     }
-    v->ref_kernel = ref->kernel.name;
-    v->ref_file = ref->file ? sema_resolve_path(s, ref->file) : m->kernel_file;
-    if (ref->file && v->ref_file)
-        sema_check_file(s, v->ref_file, ref->file_loc, false, "reference kernel file");
-    v->ref_has_targs = ref->has_targs;
-    v->ref_ntargs = ref->targs.len;
-    v->ref_targs = sema_alloc(s, sizeof(texpr *) * (size_t)(ref->targs.len + 1));
-    for (int i = 0; v->ref_targs && i < ref->targs.len; i++)
-        v->ref_targs[i] = sema_lower(s, ref->targs.items[i], CX_CTYPE);
-    v->ref_block_dims = sema_lower_dims(s, &ref->block, ref->block_loc, 0, v->ref_block, "the reference kernel's block");
-    v->ref_grid_dims = sema_lower_dims(s, &ref->grid, ref->grid_loc, 0, v->ref_grid, "the reference kernel's grid");
+    sema_lower_kernel_ref(s, ref, "reference kernel", true, &v->ref);
 }
 
 /* The reference configuration must itself satisfy every constraint (checked once all
@@ -615,4 +605,26 @@ int sema_arg_named(sema *s, const ast_name *n, const char *why)
     else
         diag_error(s->dl, n->loc, "unknown argument '%s' (%s)", n->name, why);
     return -1;
+}
+
+void sema_lower_kernel_ref(sema *s, const ast_reference *ref, const char *what, bool geometry, m_kernel_ref *out)
+{
+    char label[64];
+    out->name = ref->kernel.name;
+    out->file = ref->file ? sema_resolve_path(s, ref->file) : s->m->kernel_file;
+    if (ref->file && out->file) {
+        snprintf(label, sizeof label, "%s file", what);
+        sema_check_file(s, out->file, ref->file_loc, false, label);
+    }
+    out->has_targs = ref->has_targs;
+    out->ntargs = ref->targs.len;
+    out->targs = sema_alloc(s, sizeof(texpr *) * (size_t)(ref->targs.len + 1));
+    for (int i = 0; out->targs && i < ref->targs.len; i++)
+        out->targs[i] = sema_lower(s, ref->targs.items[i], CX_CTYPE);
+    if (!geometry)
+        return;
+    snprintf(label, sizeof label, "the %s's block", what);
+    out->block_dims = sema_lower_dims(s, &ref->block, ref->block_loc, 0, out->block, label);
+    snprintf(label, sizeof label, "the %s's grid", what);
+    out->grid_dims = sema_lower_dims(s, &ref->grid, ref->grid_loc, 0, out->grid, label);
 }

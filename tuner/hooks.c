@@ -14,14 +14,14 @@
 #include "../runtime/compile.h"
 #include "tuner.h"
 
-/* Compiles kernel `name<targs>` of `file` with the spec's common options (and its constant
- * let-defines, as the reference kernel) for `arch` into
- * *out (kept by the caller). 0, or a status with a diagnostic on the spec at `loc` (an
- * error, or a warning when `warn`: analyze without a GPU). */
-static int compile_for(cutune_spec *spec, const char *arch, bool warn, const char *name, texpr *const *targs,
-                       int ntargs, bool has_targs, const char *file, span loc, const char *what,
-                       compile_output *out)
+/* Compiles kernel `k` (its name and template arguments, from its file) with the spec's
+ * common options (and its constant let-defines, as the reference kernel) for `arch`
+ * into *out (kept by the caller). 0, or a status with a diagnostic on the spec at `loc`
+ * (an error, or a warning when `warn`: analyze without a GPU). */
+static int compile_for(cutune_spec *spec, const char *arch, bool warn, const m_kernel_ref *k, span loc,
+                       const char *what, compile_output *out)
 {
+    const char *file = k->file;
     const model *m = spec->model;
     void (*report)(diag_list *, span, const char *, ...) = warn ? diag_warning : diag_error;
     memset(out, 0, sizeof *out);
@@ -33,7 +33,7 @@ static int compile_for(cutune_spec *spec, const char *arch, bool warn, const cha
     eval_error e;
     compile_job job;
     memset(&job, 0, sizeof job);
-    job.name_expression = plan_template_name(m, name, targs, ntargs, has_targs, NULL, a, &e);
+    job.name_expression = plan_template_name(m, k->name, k->targs, k->ntargs, k->has_targs, NULL, a, &e);
     if (!job.name_expression) {
         rc = spec_eval_failed(spec, &e);
         goto done;
@@ -111,14 +111,14 @@ int tuner_hooks_prepare(tuner_gpu *g, char *err, size_t errsize)
         if (r->kind != RESET_KERNEL)
             continue;
         compile_output *out = &g->extra[g->nextra];
-        int rc = compile_for(g->spec, g->arch, false, r->kernel, r->targs, r->ntargs, r->has_targs, r->file, r->loc,
+        int rc = compile_for(g->spec, g->arch, false, &r->kernel, r->loc,
                              "reset kernel", out);
         if (rc == CUTUNE_OK)
             g->nextra++;
         if (rc == CUTUNE_OK)
-            rc = constant_dims(g, r->block, r->block_dims, h->block);
+            rc = constant_dims(g, r->kernel.block, r->kernel.block_dims, h->block);
         if (rc == CUTUNE_OK)
-            rc = constant_dims(g, r->grid, r->grid_dims, h->grid);
+            rc = constant_dims(g, r->kernel.grid, r->kernel.grid_dims, h->grid);
         if (rc != CUTUNE_OK)
             return rc;
         h->cubin = out->cubin;
@@ -126,8 +126,7 @@ int tuner_hooks_prepare(tuner_gpu *g, char *err, size_t errsize)
     }
     if (vf->present && vf->check == CHECK_KERNEL) {
         compile_output *out = &g->extra[g->nextra];
-        int rc = compile_for(g->spec, g->arch, false, vf->check_kernel, vf->check_targs, vf->check_ntargs,
-                             vf->check_has_targs, vf->check_file, vf->check_loc, "checker kernel", out);
+        int rc = compile_for(g->spec, g->arch, false, &vf->checker, vf->check_loc, "checker kernel", out);
         if (rc != CUTUNE_OK)
             return rc;
         g->nextra++;
@@ -159,7 +158,7 @@ int tuner_own_kernels_check(cutune_spec *spec, const char *arch)
         if (r->kind != RESET_KERNEL)
             continue;
         compile_output out;
-        int rc = compile_for(spec, arch, true, r->kernel, r->targs, r->ntargs, r->has_targs, r->file, r->loc,
+        int rc = compile_for(spec, arch, true, &r->kernel, r->loc,
                              "reset kernel", &out);
         if (rc == CUTUNE_ENOMEM || rc == CUTUNE_EEVAL)
             return rc;
@@ -169,8 +168,7 @@ int tuner_own_kernels_check(cutune_spec *spec, const char *arch)
     const m_verify *vf = &m->verify;
     if (vf->present && vf->check == CHECK_KERNEL) {
         compile_output out;
-        int rc = compile_for(spec, arch, true, vf->check_kernel, vf->check_targs, vf->check_ntargs,
-                             vf->check_has_targs, vf->check_file, vf->check_loc, "checker kernel", &out);
+        int rc = compile_for(spec, arch, true, &vf->checker, vf->check_loc, "checker kernel", &out);
         if (rc == CUTUNE_ENOMEM || rc == CUTUNE_EEVAL)
             return rc;
         failed += rc != CUTUNE_OK;

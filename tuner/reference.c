@@ -87,13 +87,13 @@ int tuner_reference(tuner_gpu *g)
          * may not depend on params (there is no configuration to take them from). */
         eval_env env = {m, NULL, false, 0.0, NULL, false, 0.0, 0.0};
         int64_t dims[6] = {1, 1, 1, 1, 1, 1};
-        for (int d = 0; d < vf->ref_block_dims; d++)
-            if (eval_int(vf->ref_block[d], &env, &dims[d], &e) < 0) {
+        for (int d = 0; d < vf->ref.block_dims; d++)
+            if (eval_int(vf->ref.block[d], &env, &dims[d], &e) < 0) {
                 rc = spec_eval_failed(g->spec, &e);
                 goto done;
             }
-        for (int d = 0; d < vf->ref_grid_dims; d++)
-            if (eval_int(vf->ref_grid[d], &env, &dims[3 + d], &e) < 0) {
+        for (int d = 0; d < vf->ref.grid_dims; d++)
+            if (eval_int(vf->ref.grid[d], &env, &dims[3 + d], &e) < 0) {
                 rc = spec_eval_failed(g->spec, &e);
                 goto done;
             }
@@ -108,14 +108,14 @@ int tuner_reference(tuner_gpu *g)
             goto done;
         }
         job.name_expression =
-            plan_template_name(m, vf->ref_kernel, vf->ref_targs, vf->ref_ntargs, vf->ref_has_targs, NULL, a, &e);
+            plan_template_name(m, vf->ref.name, vf->ref.targs, vf->ref.ntargs, vf->ref.has_targs, NULL, a, &e);
         if (!job.name_expression) {
             rc = spec_eval_failed(g->spec, &e);
             goto done;
         }
         if ((rc = tuner_kernel_options(m, a, &opts, &nopts)) < 0)
             goto done;
-        source_path = vf->ref_file;
+        source_path = vf->ref.file;
         g->res->summary.reference = arena_printf(g->res->arena, "kernel %s", job.name_expression);
     }
     source = sys_read_file(source_path, SYS_LIMIT_SOURCE, NULL);

@@ -37,8 +37,8 @@ static void test_checker_selection(void **state)
     c = check_with("%sverify y against config() check kernel close<float> from \"k.cu\" tol 0.5;", outputs);
     assert_non_null(c->m);
     assert_int_equal(c->m->verify.check, CHECK_KERNEL);
-    assert_string_equal(c->m->verify.check_kernel, "close");
-    assert_true(c->m->verify.check_has_targs && c->m->verify.check_ntargs == 1);
+    assert_string_equal(c->m->verify.checker.name, "close");
+    assert_true(c->m->verify.checker.has_targs && c->m->verify.checker.ntargs == 1);
     assert_true(c->m->verify.check_tol == 0.5);
     checked_free(c);
     c = check_with("%sverify y against config() check kernel close;", outputs);
@@ -78,9 +78,9 @@ static void test_resets(void **state)
     assert_int_equal(m->resets[4].arg, 0);
     assert_int_equal(m->resets[4].kind, RESET_ZEROS);
     assert_int_equal(m->resets[5].kind, RESET_KERNEL);
-    assert_string_equal(m->resets[5].kernel, "clear");
+    assert_string_equal(m->resets[5].kernel.name, "clear");
     assert_int_equal(m->resets[6].kind, RESET_INPUT);
-    assert_int_equal(m->resets[5].grid_dims, 2);
+    assert_int_equal(m->resets[5].kernel.grid_dims, 2);
     checked_free(c);
     static const char *const bad[] = {
         "arg b : out int[8];\nreset b;",             /* nothing to restore */
