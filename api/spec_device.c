@@ -75,10 +75,9 @@ static void set_values(cutune_spec *spec, const dev_values *dv)
     for (int k = 0; k < spec->nkernels; k++)
         if (spec->kernel_models && spec->kernel_models[k])
             spec->kernel_models[k]->device = *dv;
-    const model **sm = (const model **)spec->size_models;
-    for (int i = 0; sm && spec->model && i < spec->model->sizes.count; i++)
-        if (sm[i])
-            ((model *)sm[i])->device = *dv;
+    for (int i = 0; spec->size_models && spec->model && i < spec->model->sizes.count; i++)
+        if (spec->size_models[i])
+            spec->size_models[i]->device = *dv;
 }
 
 /* Checks block `unit` again at size `size` with the spec's options (the device now

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "compare.h"
 
 /* Relative L2: each thread folds its grid-stride share of (g - w)^2 and w^2 in double
  * and adds it with one atomic (sm_60+); NaNs are counted. */
@@ -172,13 +173,8 @@ int chk_run(meas_gpu *g, chk_kernel *c, CUdeviceptr got, CUdeviceptr want, size_
         r->score = res[2] == ~0ull ? INFINITY : (double)res[2];
         if (r->count) {
             r->first = (size_t)res[1];
-            size_t sz = data_size(c->type);
-            unsigned char a[8], b[8];
-            if (meas_download(g, a, got + r->first * sz, sz, err, errsize) < 0 ||
-                meas_download(g, b, want + r->first * sz, sz, err, errsize) < 0)
+            if (cmp_read_pair(g, c->type, got, want, r->first, &r->got, &r->want, err, errsize) < 0)
                 return -1;
-            r->got = data_get(a, c->type, 0);
-            r->want = data_get(b, c->type, 0);
         }
     }
     return 0;

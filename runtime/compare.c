@@ -82,14 +82,20 @@ int cmp_run(meas_gpu *g, cmp_kernel *c, CUdeviceptr got, CUdeviceptr want, size_
     memcpy(&m->max_abs_error, &res[2], sizeof(double));
     if (m->count) {
         m->first = (size_t)res[1];
-        size_t sz = data_size(c->type);
-        unsigned char a[8], b[8];
-        if (meas_download(g, a, got + m->first * sz, sz, err, errsize) < 0 ||
-            meas_download(g, b, want + m->first * sz, sz, err, errsize) < 0)
-            return -1;
-        m->got = data_get(a, c->type, 0);
-        m->want = data_get(b, c->type, 0);
+        return cmp_read_pair(g, c->type, got, want, m->first, &m->got, &m->want, err, errsize);
     }
+    return 0;
+}
+
+int cmp_read_pair(meas_gpu *g, data_type type, CUdeviceptr got, CUdeviceptr want, size_t i, double *got_v,
+                  double *want_v, char *err, size_t errsize)
+{
+    size_t sz = data_size(type);
+    unsigned char a[8], b[8];
+    if (meas_download(g, a, got + i * sz, sz, err, errsize) < 0 || meas_download(g, b, want + i * sz, sz, err, errsize) < 0)
+        return -1;
+    *got_v = data_get(a, type, 0);
+    *want_v = data_get(b, type, 0);
     return 0;
 }
 

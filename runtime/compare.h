@@ -28,6 +28,11 @@ int cmp_prepare(meas_gpu *g, data_type type, const char *arch, cmp_kernel *out, 
 int cmp_run(meas_gpu *g, cmp_kernel *c, CUdeviceptr got, CUdeviceptr want, size_t n, double atol, double rtol,
             data_mismatch *m, char *err, size_t errsize);
 
+/* cmp_read_pair: element i of `got` and of `want` (device buffers of `type`), read back
+ * as doubles: a mismatch's values for its message. 0, or -1 with err. */
+int cmp_read_pair(meas_gpu *g, data_type type, CUdeviceptr got, CUdeviceptr want, size_t i, double *got_v,
+                  double *want_v, char *err, size_t errsize);
+
 /* cmp_release: unloads the kernel and frees its result buffer. */
 void cmp_release(meas_gpu *g, cmp_kernel *c);
 
