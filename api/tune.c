@@ -30,12 +30,20 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
     if ((rc = api_spec_recheck(spec, &dv)) < 0)
         return rc;
     m = spec->model;
+    cutune_tune_options resolved; /* issue 18: the hardware counters' names, checked */
+    if ((rc = tuner_profile_options(spec, opts, dev.arch, &resolved)) < 0)
+        return rc;
+    opts = &resolved;
     bool flush = opts->flush_l2 < 0 ? m->measure.flush_l2 : opts->flush_l2 != 0;
     cutune_tune_result *res = NULL;
     if (spec_size_count(spec) > 1 && !opts->one_size) {
         /* One run per problem size (tuner/sizes.c), each a result the run's adopts. */
-        if (!(res = result_new_for(m, spec->path, &dev)))
+        if (!(res = result_new_for(m, spec->path, &dev)) ||
+            result_set_profile(res, opts->profile_metrics, opts->profile_top ? opts->nprofile_metrics : 0,
+                               opts->profile_top) < 0) {
+            cutune_tune_result_free(res);
             return CUTUNE_ENOMEM;
+        }
         rc = tuner_run_sizes(res, spec, opts, &dev, flush, cutune_space_count);
     } else {
         rc = tuner_run_one(&res, spec, opts, &dev, flush, cutune_space_count);

@@ -166,6 +166,11 @@ int cli_search_option(const char *sub, cutune_search_options *s, int opt, const 
 bool cli_parse_budget(const char *sub, const char *text, cutune_search_options *s);
 int cmd_devices(int argc, char **argv);
 
+/* issue 18 (cmd_metrics.c): `cutune metrics`, and the table of the hardware counters a
+ * tuning run read (nothing when it read none; why not, on stderr, when it could not). */
+int cmd_metrics(int argc, char **argv);
+void cli_print_profile(const cutune_spec *spec, const cutune_tune_result *r);
+
 /* Shared by analyze and tune (cmd_analyze.c). */
 /* What cli_run_analysis prints on stdout: a row per variant (table, CSV, JSON), or none
  * (the summary on stderr only, for `cutune SPEC` without a GPU). */

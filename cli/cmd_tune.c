@@ -215,14 +215,18 @@ static void print_run_account(const cutune_tune_result *r)
                         "ran, whose figures they share (same_code_as; --run-twins runs them)\n",
                 (unsigned long long)s->twins);
     /* compiled and cached: binaries made by NVRTC now, or read from the cache */
+    /* issue 18: profiling comes after the tuning, which the rate and the bound are about */
+    double wall = s->wall_seconds - s->profile_seconds;
+    if (s->profile_seconds > 0)
+        fprintf(stderr, "profiling: %llu variants' hardware counters in %.2f s, after the tuning below\n",
+                (unsigned long long)s->profiled, s->profile_seconds);
     fprintf(stderr, "wall %.2f s: compile %.2f s of NVRTC time on %d threads (%llu compiled, %llu cached), GPU "
                     "%.2f s (%.2f s timing); %.1f variants/s; %.2fx the bound max(compile/threads, GPU)\n",
-            s->wall_seconds, s->compile_seconds, s->threads,
+            wall, s->compile_seconds, s->threads,
             (unsigned long long)(s->compiled > ce.fresh ? s->compiled - ce.fresh : 0),
             (unsigned long long)(s->cached > ce.cached ? s->cached - ce.cached : 0), s->gpu_seconds,
             s->timing_seconds,
-            s->wall_seconds > 0 ? (double)s->variants / s->wall_seconds : 0.0,
-            bound > 0 ? s->wall_seconds / bound : 0.0);
+            wall > 0 ? (double)s->variants / wall : 0.0, bound > 0 ? wall / bound : 0.0);
     if (s->reference)
         fprintf(stderr, "outputs checked against the %s\n", s->reference);
     if (s->results_path)
@@ -262,6 +266,8 @@ int cmd_tune(int argc, char **argv)
     int top = -1; /* --top N; by default 10, and none with -q (which prints only the best) */
     const char *header_path = NULL, *csv_path = NULL; /* NULL: the spec's emit header/csv */
     const char *report_path = NULL;                   /* --report: the HTML report (NULL: none) */
+    const char *hw_names[256];                        /* --metric (issue 18) */
+    int nhw = 0;
     static const struct option longopts[] = {
         CLI_COMMON_OPTIONS,
         CLI_ANALYZE_OPTIONS,
@@ -276,6 +282,8 @@ int cmd_tune(int argc, char **argv)
         {"fresh", no_argument, NULL, 'R'},
         {"run-twins", no_argument, NULL, 'W'},
         {"energy", no_argument, NULL, 'E'},
+        {"metrics", required_argument, NULL, 'M'},
+        {"metric", required_argument, NULL, 'N'},
         {"flush-l2", no_argument, NULL, 'F'},
         {"no-flush-l2", no_argument, NULL, 'G'},
         {"header", required_argument, NULL, 'H'},
@@ -341,6 +349,34 @@ int cmd_tune(int argc, char **argv)
         case 'R': t.fresh = 1; break;
         case 'W': t.run_twins = 1; break;
         case 'E': t.energy = 1; break;
+        case 'M':
+            if (strcmp(optarg, "all") == 0) {
+                t.profile_top = -1;
+            } else {
+                long n = strtol(optarg, &end, 10);
+                if (*end || n < 1 || n > 1000000) {
+                    code = cli_usage_error("tune", "--metrics takes a count of variants (1 or more) or all, not '%s'",
+                                           optarg);
+                    goto done;
+                }
+                t.profile_top = (int)n;
+            }
+            break;
+        case 'N': {
+            const char *const *defaults;
+            int nd = cutune_profile_default_metrics(&defaults);
+            bool is_default = strcmp(optarg, "default") == 0;
+            if (nhw + (is_default ? nd : 1) > (int)(sizeof hw_names / sizeof hw_names[0])) {
+                code = cli_usage_error("tune", "too many --metric names (at most %d)",
+                                       (int)(sizeof hw_names / sizeof hw_names[0]));
+                goto done;
+            }
+            for (int i = 0; is_default && i < nd; i++)
+                hw_names[nhw++] = defaults[i];
+            if (!is_default)
+                hw_names[nhw++] = optarg;
+            break;
+        }
         case 'F': t.flush_l2 = 1; break;
         case 'G': t.flush_l2 = 0; break;
         case 'H': header_path = optarg; break;
@@ -355,6 +391,12 @@ int cmd_tune(int argc, char **argv)
     }
     if (top < 0)
         top = c.quiet ? 0 : 10;
+    if (nhw > 0) { /* --metric alone reads the best five's */
+        t.profile_metrics = hw_names;
+        t.nprofile_metrics = nhw;
+        if (t.profile_top == 0)
+            t.profile_top = 5;
+    }
     c.arch = o.arch; /* without a GPU, the device attributes are this arch's (with one, the GPU's) */
     cutune_spec *spec = cli_load(argv[optind], &c, &code);
     if (!spec)
@@ -429,6 +471,10 @@ int cmd_tune(int argc, char **argv)
                 printf(":");
                 print_ranking(spec, one, top);
             }
+            if (nsizes == 0)
+                cli_print_profile(spec, r); /* issue 18 */
+            for (int k = 0; k < nsizes; k++)
+                cli_print_profile(spec, cutune_tune_size(r, k));
             if (!c.quiet)
                 print_run_account(r);
             print_run_warnings(s);

@@ -57,6 +57,11 @@ static const command commands[] = {
      "  --fresh             discard an existing journal instead of resuming it\n"
      "  --energy            also measure the energy per launch of every variant timed in\n"
      "                      full (NVML; as measure(energy = true))\n"
+     "  --metrics N|all     after timing, read hardware counters (CUPTI) of the best N\n"
+     "                      variants that ran ok, or of all, each in a profiled launch of\n"
+     "                      its own (`cutune metrics` lists the default set)\n"
+     "  --metric NAME       a counter to read instead of the default set (repeatable;\n"
+     "                      `default` adds the default set; implies --metrics 5)\n"
      "  --run-twins         also run variants whose machine code, launch and arguments\n"
      "                      equal those of one already run (by default they share its figures)\n"
      "  --timeout S         a variant's time limit: a hang is killed and recorded\n"
@@ -197,6 +202,20 @@ static const command commands[] = {
      "  --smem BYTES        shared memory per block, static plus dynamic (default 0)\n"
      "  --format FORMAT     text (default) or json\n"
      "  -q, --quiet         accepted for uniformity: it prints only the result anyway\n"},
+    {"metrics", cmd_metrics, "the hardware counters --metrics can read (no GPU needed)",
+     "usage: cutune metrics [PATTERN] [--all] [--arch sm_XX] [-q]\n"
+     "\n"
+     "Without arguments: the default counters a tuning run reads when asked for hardware\n"
+     "metrics, each beside the nvprof metric it stands for. With PATTERN: every base metric of the\n"
+     "architecture's chip whose name contains it (--all: every one), with its kind\n"
+     "(counter, ratio, throughput), from CUPTI's host API: no GPU is needed. A base metric\n"
+     "is read with a suffix (.sum, .avg, .max, .pct_of_peak_sustained_elapsed, ...), as\n"
+     "Nsight Compute names them. docs/results-format.md says how they are measured.\n"
+     "\n"
+     "  --all               list every base metric\n"
+     "  --arch sm_XX        whose chip (default: GPU 0's, else sm_90)\n"
+     "  -q, --quiet         only the names\n"
+     "exit codes: 0 ok, 2 usage (or nothing matches PATTERN), 4 CUPTI cannot be loaded\n"},
     {"devices", cmd_devices, "the GPUs the CUDA driver sees (exit 4 when none)",
      "usage: cutune devices [--format text|json] [-q]\n"
      "\n"

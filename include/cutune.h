@@ -446,6 +446,14 @@ typedef struct cutune_tune_options {
      * result (cutune_tune_size_count). 1: tune only the size the spec has selected
      * (cutune_spec_select_size). */
     int one_size;
+    /* Hardware counters (issue 18): after timing (and the final race), the best
+     * `profile_top` variants that ran ok are launched once more under CUPTI's range
+     * profiler (a separate, untimed run; cutune_measurement.hw). -1: every variant that ran
+     * ok; 0: none. profile_metrics: the counters' names (CUPTI's, as Nsight Compute names
+     * them), NULL: cutune_profile_default_metrics. */
+    int profile_top;
+    const char *const *profile_metrics;
+    int nprofile_metrics;
 } cutune_tune_options;
 
 /* One variant's outcome. */
@@ -499,6 +507,14 @@ typedef struct cutune_measurement {
                                   arguments are those of the variant with this ordinal, measured
                                   in this run, whose outcome and times it shares (its metrics and
                                   objective are its own, for its own values); -1: run itself */
+    /* Hardware counters (issue 18; cutune_tune_options.profile_top): read in a profiled
+     * launch of their own after timing, never part of the times. */
+    int profiled;              /* 1: hw holds what was read */
+    int nhw;                   /* the run's counters, named by hw_names (cutune_tune_profile_metric's) */
+    const char *const *hw_names;
+    const double *hw;          /* each counter's value, NaN where not read; NULL when nhw is 0 */
+    int profile_passes;        /* the replays the counters took */
+    const char *profile_note;  /* why a variant chosen for profiling has no counters; NULL otherwise */
 } cutune_measurement;
 
 typedef struct cutune_tune_summary {
@@ -539,6 +555,10 @@ typedef struct cutune_tune_summary {
                                   "" (exhaustive ran to its end, or was interrupted) */
     double first_variant_seconds; /* when the first variant was sent to the GPU worker, in seconds from the
                                   run's start (the tuner's set-up, after the device query); 0: none ran */
+    /* Hardware counters (issue 18; cutune_tune_options.profile_top). */
+    uint64_t profiled;         /* variants whose counters were read (twins that took their run's included) */
+    double profile_seconds;    /* the profiling phase's wall time */
+    char profile_note[512];    /* why none could be read (no CUPTI, no permission); "" otherwise */
 } cutune_tune_summary;
 
 typedef struct cutune_tune_result cutune_tune_result;
@@ -578,6 +598,23 @@ int cutune_tune_size_var_count(const cutune_tune_result *r);
 const char *cutune_tune_size_var(const cutune_tune_result *r, int j);
 int64_t cutune_tune_size_value(const cutune_tune_result *r, int j);
 int cutune_tune_size_of(const cutune_tune_result *r, uint64_t i);
+
+/* Hardware counters (issue 18). cutune_tune_profile_count / cutune_tune_profile_metric:
+ * the counters the run read (cutune_tune_options.profile_top; each measurement's hw
+ * holds their values), 0 / NULL when none. cutune_profile_default_metrics: the default
+ * set (the seeds' nvprof table in CUPTI's names; *names static), its count returned;
+ * cutune_profile_nvprof_name: the nvprof metric a default one stands for, NULL for any
+ * other. cutune_profile_chip: CUPTI's chip name for an architecture (NULL: unknown; NULL
+ * arch: sm_90). cutune_profile_list: every base metric of that chip, with its kind
+ * ("counter", "ratio", "throughput"), through CUPTI's host API (no GPU needed);
+ * CUTUNE_OK, CUTUNE_EINVAL (an unknown architecture) or CUTUNE_ENODEV (CUPTI cannot be
+ * used: cutune_last_error says why). */
+int cutune_tune_profile_count(const cutune_tune_result *r);
+const char *cutune_tune_profile_metric(const cutune_tune_result *r, int i);
+int cutune_profile_default_metrics(const char *const **names);
+const char *cutune_profile_nvprof_name(const char *metric);
+const char *cutune_profile_chip(const char *arch);
+int cutune_profile_list(const char *arch, void (*each)(void *user, const char *name, const char *kind), void *user);
 
 /* cutune_tune_result_free: NULL is a no-op. */
 void cutune_tune_result_free(cutune_tune_result *r);

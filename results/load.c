@@ -65,6 +65,31 @@ static void collect_metrics(loader *ld, json_t *results)
     }
 }
 
+/* issue 18: the counters named in settings.profile (none when absent). */
+static void load_profile(loader *ld, json_t *root)
+{
+    json_t *prof = json_object_get(json_object_get(root, "settings"), "profile");
+    json_t *names = json_object_get(prof, "metrics");
+    size_t n = json_array_size(names);
+    if (!prof || n == 0)
+        return;
+    if (n > 4096) {
+        bad(ld, "\"settings\".\"profile\" names more than 4096 counters");
+        return;
+    }
+    const char **list = arena_alloc(ld->r->arena, sizeof(char *) * n);
+    for (size_t i = 0; list && i < n; i++) {
+        list[i] = json_string_value(json_array_get(names, i));
+        if (!list[i]) {
+            bad(ld, "\"settings\".\"profile\".\"metrics\" holds something other than names");
+            return;
+        }
+    }
+    json_t *top = json_object_get(prof, "top");
+    if (!list || result_set_profile(ld->r, list, (int)n, json_is_integer(top) ? (int)json_integer_value(top) : -1) < 0)
+        bad(ld, "out of memory");
+}
+
 /* Options common to every variant come first (the spec's options and include
  * folders); the file does not mark them, so the longest prefix every entry shares is
  * taken as common (none when there is a single entry). */
@@ -162,6 +187,9 @@ static void load_header(loader *ld, json_t *root)
     s->unlaunchable = (uint64_t)record_int(json_object_get(sum, "unlaunchable"), 0);
     s->pruned = (uint64_t)record_int(json_object_get(sum, "pruned"), 0);
     s->twins = (uint64_t)record_int(json_object_get(sum, "twins"), 0);
+    s->profiled = (uint64_t)record_int(json_object_get(sum, "profiled"), 0); /* issue 18: absent, 0 */
+    s->profile_seconds = record_num(json_object_get(sum, "profile_seconds"), 0);
+    snprintf(s->profile_note, sizeof s->profile_note, "%s", or_else(json_string_value(json_object_get(sum, "profile_note")), ""));
     json_t *best = json_object_get(sum, "best");
     if (best && !json_is_null(best) && !json_is_integer(best))
         bad(ld, "\"summary\".\"best\" is neither an index into \"results\" nor null");
@@ -244,6 +272,9 @@ static void load_sized(loader *ld, json_t *root)
     }
     r->nmetrics = r->sizes[0]->nmetrics;
     r->metric_names = r->sizes[0]->metric_names;
+    r->nhw = r->sizes[0]->nhw; /* issue 18 */
+    r->hw_names = r->sizes[0]->hw_names;
+    r->profile_top = r->sizes[0]->profile_top;
     r->summary.best = -1;
 }
 
@@ -277,6 +308,7 @@ static void load_root(loader *ld, json_t *root)
     }
     load_header(ld, root);
     collect_metrics(ld, results);
+    load_profile(ld, root);
     size_t n = json_array_size(results);
     for (size_t i = 0; i < n && !ld->failed; i++) {
         record *rec = result_append(r);

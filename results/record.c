@@ -142,6 +142,19 @@ json_t *record_to_json(const cutune_tune_result *r, const record *rec)
     } else if (m->energy_note) {
         json_object_set_new(o, "energy", json_pack("{s:s}", "not_measured", m->energy_note));
     }
+    if (m->profiled || m->profile_note) { /* issue 18: hardware counters */
+        json_t *h = json_object();
+        if (m->profiled) {
+            json_t *vals = json_object();
+            for (int i = 0; i < m->nhw; i++)
+                json_object_set_new(vals, m->hw_names[i], record_number(m->hw[i]));
+            json_object_set_new(h, "metrics", vals);
+            json_object_set_new(h, "passes", json_integer(m->profile_passes));
+        }
+        if (m->profile_note)
+            json_object_set_new(h, "not_measured", json_string(m->profile_note));
+        json_object_set_new(o, "hw", h);
+    }
     if (m->started_seconds > 0)
         json_object_set_new(o, "started_s", record_number(m->started_seconds));
     if (m->same_code_as >= 0)
@@ -357,6 +370,13 @@ static void read_measurement(reader *rd, record *rec, json_t *j, outcome o)
     m->energy_launches = (int)record_int(json_object_get(e, "launches"), 0);
     const char *note = json_string_value(json_object_get(e, "not_measured")); /* NULL: none */
     result_set_energy_note(rd->r, rec, note);
+    json_t *hw = json_object_get(j, "hw"); /* issue 18: absent when not profiled */
+    json_t *vals = json_object_get(hw, "metrics");
+    m->profiled = json_is_object(vals) && rec->hw;
+    for (int i = 0; m->profiled && i < rd->r->nhw; i++)
+        rec->hw[i] = record_num(json_object_get(vals, rd->r->hw_names[i]), NAN);
+    m->profile_passes = m->profiled ? (int)record_int(json_object_get(hw, "passes"), 0) : 0;
+    result_set_profile_note(rd->r, rec, json_string_value(json_object_get(hw, "not_measured")));
     if (!(m->started_seconds > 0))
         m->started_seconds = 0;
     if (m->same_code_as < -1)

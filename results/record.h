@@ -11,6 +11,9 @@
 
 #include "result.h"
 
+/* issue 18: how the counters of a results file's "hw" entries were read. */
+#define RESULTS_PROFILE_METHOD "CUPTI range profiler: one launch after timing, kernel replay, clocks untouched"
+
 /* How much of an entry record_from_json reads. */
 typedef enum record_read {
     RECORD_WHOLE,  /* a results file's entry: the variant and its measurement; what is

@@ -114,6 +114,10 @@ int result_adopt_size(cutune_tune_result *parent, cutune_tune_result *size)
     p->compile_wall_seconds += s->compile_wall_seconds;
     p->gpu_seconds += s->gpu_seconds;
     p->timing_seconds += s->timing_seconds;
+    p->profiled += s->profiled; /* issue 18 */
+    p->profile_seconds += s->profile_seconds;
+    if (!p->profile_note[0])
+        snprintf(p->profile_note, sizeof p->profile_note, "%s", s->profile_note);
     p->compiled += s->compiled;
     p->cached += s->cached;
     p->resumed += s->resumed;
@@ -216,8 +220,18 @@ record *result_append(cutune_tune_result *r)
         return NULL;
     for (int i = 0; i < r->nmetrics; i++)
         rec->metrics[i] = NAN;
+    if (r->nhw > 0) { /* issue 18 */
+        rec->hw = arena_alloc(r->arena, sizeof(double) * (size_t)r->nhw);
+        if (!rec->hw)
+            return NULL;
+        for (int i = 0; i < r->nhw; i++)
+            rec->hw[i] = NAN;
+    }
     cutune_measurement *m = &rec->m;
     m->variant = &rec->v;
+    m->nhw = r->nhw;
+    m->hw_names = r->hw_names;
+    m->hw = rec->hw;
     rec->out = OUTCOME_NOT_RUN;
     m->status = outcome_name(OUTCOME_NOT_RUN);
     m->driver_blocks_per_sm = -1;
@@ -353,6 +367,30 @@ void result_take_twin(cutune_tune_result *r, record *rec, const record *twin)
     rec->m.same_code_as = (int64_t)twin->v.ordinal;
     rec->m.launches = 0;
     rec->m.gpu_seconds = rec->m.timing_seconds = 0;
+}
+
+int result_set_profile(cutune_tune_result *r, const char *const *names, int n, int top)
+{
+    r->hw_names = n > 0 ? dup_strings(r->arena, names, n) : NULL;
+    if (n > 0 && !r->hw_names)
+        return -1;
+    r->nhw = n > 0 ? n : 0;
+    r->profile_top = top;
+    return 0;
+}
+
+void result_take_profile(cutune_tune_result *r, record *rec, const record *from)
+{
+    for (int i = 0; i < r->nhw && rec->hw && from->hw; i++)
+        rec->hw[i] = from->hw[i];
+    rec->m.profiled = from->m.profiled;
+    rec->m.profile_passes = from->m.profile_passes;
+    result_set_profile_note(r, rec, from->m.profile_note);
+}
+
+void result_set_profile_note(cutune_tune_result *r, record *rec, const char *note)
+{
+    rec->m.profile_note = note ? dup_in(r->arena, note) : NULL;
 }
 
 void result_set_energy_note(cutune_tune_result *r, record *rec, const char *note)

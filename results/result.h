@@ -22,6 +22,7 @@ typedef struct record {
     cutune_measurement m;      /* m.status == outcome_name(out) (NULL in a fresh scratch) */
     cutune_variant v;          /* a deep copy, in the result's arena */
     double *metrics;           /* m.metrics */
+    double *hw;                /* m.hw (issue 18): the result's nhw counters, NaN until read */
     outcome out;
     int size;                  /* in a run over sizes: its size's index (parent->sizes); else -1 */
 } record;
@@ -42,6 +43,11 @@ struct cutune_tune_result {
     const char **param_routes; /* each param's route ("define", ...); NULL, or NULL entries: not recorded */
     int nmetrics;
     const char **metric_names;
+    /* issue 18: the hardware counters read (result_set_profile), and for how many
+     * variants (cutune_tune_options.profile_top: -1 all); nhw 0: none */
+    int nhw;
+    const char **hw_names;
+    int profile_top;
     bool flush_l2;
     int64_t warmup, repeat, max_repeat;
     double spread;
@@ -114,6 +120,17 @@ void result_take_run(cutune_tune_result *r, record *rec, const record *run);
  * provisional mark included); its same_code_as names twin, its launches and GPU seconds
  * are 0. The caller evaluates rec's own metrics and objective. */
 void result_take_twin(cutune_tune_result *r, record *rec, const record *twin);
+
+/* result_set_profile (issue 18, before any record is added): the run reads counters
+ * `names` (n, copied) of the best `top` variants (-1: all). 0, or -1 out of memory. */
+int result_set_profile(cutune_tune_result *r, const char *const *names, int n, int top);
+
+/* result_take_profile: rec takes the counters of `from` (its twin: the same machine
+ * code, launch and arguments), with their passes and note. */
+void result_take_profile(cutune_tune_result *r, record *rec, const record *from);
+
+/* result_set_profile_note: the record's profile_note (copied; NULL clears it). */
+void result_set_profile_note(cutune_tune_result *r, record *rec, const char *note);
 
 /* result_set_energy_note: the record's energy_note (copied; NULL clears it). */
 void result_set_energy_note(cutune_tune_result *r, record *rec, const char *note);

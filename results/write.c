@@ -53,6 +53,15 @@ static json_t *root_of(const cutune_tune_result *r, const char *version)
     json_object_set_new(set, "spread", record_number(r->spread));
     json_object_set_new(set, "flush_l2", json_boolean(r->flush_l2));
     json_object_set_new(set, "reference", s->reference ? json_string(s->reference) : json_null());
+    if (r->nhw > 0) { /* issue 18: the hardware counters read, and of how many variants */
+        json_t *prof = json_object(), *names = json_array();
+        for (int i = 0; i < r->nhw; i++)
+            json_array_append_new(names, json_string(r->hw_names[i]));
+        json_object_set_new(prof, "method", json_string(RESULTS_PROFILE_METHOD));
+        json_object_set_new(prof, "metrics", names);
+        json_object_set_new(prof, "top", r->profile_top < 0 ? json_string("all") : json_integer(r->profile_top));
+        json_object_set_new(set, "profile", prof);
+    }
     json_object_set_new(root, "settings", set);
     json_t *obj = json_object();
     json_object_set_new(obj, "name", json_string(s->objective_name));
@@ -75,6 +84,11 @@ static json_t *root_of(const cutune_tune_result *r, const char *version)
     json_object_set_new(sum, "interrupted", json_boolean(s->interrupted));
     json_object_set_new(sum, "resumed", json_integer((json_int_t)s->resumed));
     json_object_set_new(sum, "twins", json_integer((json_int_t)s->twins));
+    if (r->nhw > 0) { /* issue 18 */
+        json_object_set_new(sum, "profiled", json_integer((json_int_t)s->profiled));
+        json_object_set_new(sum, "profile_seconds", record_number(s->profile_seconds));
+        json_object_set_new(sum, "profile_note", s->profile_note[0] ? json_string(s->profile_note) : json_null());
+    }
     json_object_set_new(sum, "first_variant_seconds",
                         s->first_variant_seconds > 0 ? record_number(s->first_variant_seconds) : json_null());
     json_object_set_new(root, "summary", sum);

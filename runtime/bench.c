@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../base/sys.h"
+#include "profile.h"
 #include "infile.h"
 
 /* The device side of one argument. */
@@ -43,6 +44,12 @@ struct bench {
     pwr *pwr;                  /* issue 18: the energy counter (NULL: energy not measured) */
     double energy_window_s;
     char energy_off[256];      /* why energy was asked for and cannot be measured ("" otherwise) */
+    /* issue 18: hardware counters (bench_set_profile), the profiler opened at the first
+     * bench_profile; prof_off: why it cannot be ("" while it may) */
+    const char *const *prof_names;
+    int nprof;
+    prof *prof;
+    char prof_off[512];
     char err[512];
 };
 
@@ -77,6 +84,7 @@ void bench_close(bench *b)
     if (!b)
         return;
     pwr_close(b->pwr);
+    prof_close(b->prof);
     for (int i = 0; b->g && b->slots && i < b->nargs; i++) {
         meas_free(b->g, b->slots[i].dev);
         meas_free(b->g, b->slots[i].pristine);
@@ -434,4 +442,71 @@ int bench_keep_reference(bench *b, bench_keep_failure *fail)
         }
     }
     return 0;
+}
+
+void bench_set_profile(bench *b, const char *const *names, int n)
+{
+    b->prof_names = names;
+    b->nprof = n;
+}
+
+/* bench_profile's launch: the kernel once, waited for. */
+typedef struct one_launch {
+    bench *b;
+    meas_kernel *k;
+    meas_launch *l;
+} one_launch;
+
+static int launch_once(void *user, char *err, size_t errsize)
+{
+    one_launch *o = user;
+    return meas_run(o->b->g, o->k, o->l, err, errsize);
+}
+
+int bench_profile(bench *b, const bench_binary *bin, const bench_config *c, double *values, int *passes, char *why,
+                  size_t whysize)
+{
+    *passes = 0;
+    why[0] = '\0';
+    for (int i = 0; i < b->nprof; i++)
+        values[i] = NAN;
+    if (!b->prof && !b->prof_off[0] &&
+        prof_open(&b->prof, meas_context(b->g), meas_ordinal(b->g), b->prof_names, b->nprof, b->prof_off,
+                  sizeof b->prof_off) < 0 && !b->prof_off[0])
+        snprintf(b->prof_off, sizeof b->prof_off, "CUPTI's profiler could not start");
+    if (!b->prof) {
+        snprintf(why, whysize, "%s", b->prof_off);
+        return 1;
+    }
+    if (prepare_args(b, c) < 0) {
+        snprintf(why, whysize, "its arguments: %s", b->err);
+        return meas_sticky(b->g) ? -1 : 0;
+    }
+    meas_launch l;
+    for (int d = 0; d < 3; d++) {
+        l.grid[d] = bin->grid[d];
+        l.block[d] = bin->block[d];
+    }
+    l.dynamic_smem = bin->dynamic_smem;
+    l.args = b->argv;
+    meas_kernel k;
+    if (meas_load(b->g, bin->cubin, bin->symbol, &l, &k, b->err, sizeof b->err) < 0) {
+        snprintf(why, whysize, "loading it: %s", b->err);
+        return meas_sticky(b->g) ? -1 : 0;
+    }
+    int rc = 0;
+    bool launch_failed = false;
+    one_launch o = {b, &k, &l};
+    /* the resets and the L2 flush first, waited for: only the variant runs in the range */
+    if (run_hooks(b, b->err, sizeof b->err) < 0 || meas_flush(b->g, b->err, sizeof b->err) < 0) {
+        snprintf(why, whysize, "before its profiled launch: %s", b->err);
+    } else if (prof_measure(b->prof, launch_once, &o, values, &launch_failed, b->err, sizeof b->err) < 0) {
+        snprintf(why, whysize, "%s%s", launch_failed ? "its profiled launch: " : "", b->err);
+    } else {
+        *passes = prof_passes(b->prof);
+    }
+    if (meas_sticky(b->g))
+        rc = -1;
+    meas_unload(b->g, &k);
+    return rc;
 }

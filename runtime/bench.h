@@ -111,6 +111,21 @@ int bench_set_hooks(bench *b, const hook_spec *specs, int n, char *err, size_t e
  * variant's energy_error says why; nothing else changes. */
 int bench_set_energy(bench *b, double window_s, char *err, size_t errsize);
 
+/* bench_set_profile (issue 18): the hardware counters bench_profile reads (`names`, n,
+ * borrowed for the bench's life). CUPTI is loaded at the first bench_profile. */
+void bench_set_profile(bench *b, const char *const *names, int n);
+
+/* bench_profile (issue 18): one profiled launch of the binary, apart from any timing:
+ * the arguments prepared as for bench_run, the resets run and the L2 flushed (waited
+ * for), then the launch inside a range-profiler session (runtime/profile.h), replayed
+ * as its counters need. values (the bench_set_profile names' count) and *passes are
+ * filled; when they cannot be, values are NaN and `why` says why (CUPTI missing, no
+ * permission, the launch failed); `why` is "" on success. Returns -1 when the context
+ * is lost (a sticky error), 1 when the profiler cannot be used at all (no CUPTI, no
+ * permission: no variant's counters can be read), else 0. */
+int bench_profile(bench *b, const bench_binary *bin, const bench_config *c, double *values, int *passes, char *why,
+                  size_t whysize);
+
 /* bench_run: prepares the arguments of `c` (every buffer at its count, initial contents
  * restored, outputs poisoned with 0xFF bytes), loads the binary, runs it once and, when
  * `ms` is given, compares the verified outputs with the reference's (when one is kept)

@@ -11,6 +11,7 @@
 struct meas_gpu {
     drv *d;
     CUdevice dev;
+    int ordinal;
     CUcontext ctx;
     CUstream stream;
     CUevent start, stop;
@@ -61,6 +62,7 @@ int meas_open(meas_gpu **out, drv *d, int ordinal, size_t flush_bytes, char *err
         return -1;
     }
     g->d = d;
+    g->ordinal = ordinal;
     if (check(g, d->cuDeviceGet(&g->dev, ordinal), "cuDeviceGet", err, errsize) < 0 ||
         check(g, d->cuDevicePrimaryCtxRetain(&g->ctx, g->dev), "cuDevicePrimaryCtxRetain", err, errsize) < 0) {
         free(g);
@@ -398,4 +400,23 @@ drv *meas_driver(const meas_gpu *g)
 int meas_check(meas_gpu *g, CUresult r, const char *what, char *err, size_t errsize)
 {
     return check(g, r, what, err, errsize);
+}
+
+CUcontext meas_context(const meas_gpu *g)
+{
+    return g->ctx;
+}
+
+int meas_flush(meas_gpu *g, char *err, size_t errsize)
+{
+    if (!g->flush)
+        return 0;
+    if (check(g, g->d->cuMemsetD32Async(g->flush, 0, g->flush_bytes / 4, g->stream), "L2 flush", err, errsize) < 0)
+        return -1;
+    return meas_sync(g, err, errsize);
+}
+
+int meas_ordinal(const meas_gpu *g)
+{
+    return g->ordinal;
 }

@@ -145,6 +145,11 @@ void meas_set_before(meas_gpu *g, int (*before)(void *ctx, char *err, size_t err
 /* issue 16: for runtime/hook.c, which enqueues resets on the variant's stream. */
 CUstream meas_stream(const meas_gpu *g);
 drv *meas_driver(const meas_gpu *g);
+/* issue 18, for runtime/profile: the device's context and ordinal; meas_flush: the L2 flushed (when
+ * the flush buffer exists) and the stream waited for, 0 or -1 with err. */
+CUcontext meas_context(const meas_gpu *g);
+int meas_ordinal(const meas_gpu *g);
+int meas_flush(meas_gpu *g, char *err, size_t errsize);
 /* meas_check: 0 when r is CUDA_SUCCESS, else -1 with err ("what: ...") and the context
  * marked lost when r is a sticky error. */
 int meas_check(meas_gpu *g, CUresult r, const char *what, char *err, size_t errsize);

@@ -190,6 +190,7 @@ static const field request_fields[] = {
     F(K_STR, wk_request, symbol),
     FN(K_BYTES, wk_request, cubin, cubin_size),
     F(K_BOOL, wk_request, have_best), F(K_F64, wk_request, best_objective), F(K_BOOL, wk_request, final),
+    F(K_BOOL, wk_request, profile),
 };
 
 static const field reply_fields[] = {
@@ -205,6 +206,8 @@ static const field reply_fields[] = {
     F(K_F64, wk_reply, timing_seconds), F(K_INT, wk_reply, launches), F(K_BOOL, wk_reply, provisional),
     F(K_BOOL, wk_reply, energy), F(K_F64, wk_reply, energy_j), F(K_F64, wk_reply, power_w),
     F(K_F64, wk_reply, energy_seconds), F(K_INT, wk_reply, energy_launches), F(K_STR, wk_reply, energy_error),
+    FN(K_F64S, wk_reply, hw, nhw), F(K_INT, wk_reply, passes), F(K_STR, wk_reply, profile_error),
+    F(K_BOOL, wk_reply, profiler_off),
 };
 
 /* compile_job and the compile worker's answer (runtime/pool's worker processes). */

@@ -72,6 +72,8 @@ typedef struct wk_request {
     bool have_best;            /* the best objective so far (early stopping) */
     double best_objective;
     bool final;                /* time it in full, no early stop (the run's final race) */
+    bool profile;              /* issue 18: read its hardware counters instead (bench_profile): not
+                                  verified, not timed; the reply has hw, passes, profile_error */
 } wk_request;
 
 /* What became of it. */
@@ -96,6 +98,12 @@ typedef struct wk_reply {
     double energy_j, power_w, energy_seconds;
     int energy_launches;
     const char *energy_error;  /* "" when none */
+    /* issue 18: a profile request's counters (NaN where not read), replays, and why not */
+    int nhw;
+    const double *hw;
+    int passes;
+    const char *profile_error; /* "" when none */
+    bool profiler_off;         /* the profiler itself cannot be used (no CUPTI, no permission) */
 } wk_reply;
 
 #define WK_MAX_ARRAY 100000 /* the most strings or metrics a message may carry */

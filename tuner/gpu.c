@@ -29,6 +29,7 @@ enum { DEFAULT_FLUSH_FACTOR = 2 };     /* the flush buffer is twice the L2 */
 #define MIN_SAMPLE_MS 0.05             /* event pairs last at least this (timer resolution ~0.5 us) */
 #define MIN_LIMIT_S 10.0               /* the least a derived per-variant time limit can be */
 #define SETUP_LIMIT_S 600.0            /* the worker's set-up (the reference) */
+#define PROFILE_EXTRA_S 120.0          /* a profiled launch's replays, beyond a variant's limit */
 
 static data_type data_type_of(ast_ctype t)
 {
@@ -92,6 +93,8 @@ int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *o
      * arguments' preparation, loading, checking and all its repetitions. */
     g->limit_s = opts->timeout_s > 0 ? opts->timeout_s : m->measure.timeout_s;
     g->energy = opts->energy || m->measure.energy || m->energy_used; /* issue 18 */
+    g->hw_names = opts->profile_metrics;
+    g->nhw = opts->profile_top ? opts->nprofile_metrics : 0;
     int n = m->nargs;
     g->args = calloc((size_t)n + 1, sizeof(bench_arg));
     g->outputs = calloc((size_t)m->verify.noutputs + 1, sizeof(int));
@@ -99,7 +102,8 @@ int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *o
     g->scalars = calloc((size_t)n + 1, sizeof(value));
     g->plain = calloc((size_t)n + 1, sizeof(bench_scalar));
     g->vals = calloc((size_t)m->nparams + 1, sizeof(value));
-    if (!g->args || !g->outputs || !g->counts || !g->scalars || !g->plain || !g->vals)
+    g->hw_values = calloc((size_t)g->nhw + 1, sizeof(double));
+    if (!g->hw_values || !g->args || !g->outputs || !g->counts || !g->scalars || !g->plain || !g->vals)
         return CUTUNE_ENOMEM;
     for (int i = 0; i < n; i++)
         g->args[i] = plain_arg(&m->args[i]);
@@ -149,6 +153,7 @@ void tuner_gpu_free(tuner_gpu *g)
     free(g->scalars);
     free(g->plain);
     free(g->vals);
+    free(g->hw_values);
 }
 
 /* ---- in the worker ------------------------------------------------------------------ */
@@ -167,6 +172,8 @@ static int worker_setup(tuner_gpu *g, strbuf *msg)
         sb_printf(msg, "the objective reads the energy, which cannot be measured here: %s", err);
         return CUTUNE_ENODEV;
     }
+    if (g->nhw > 0) /* issue 18: the counters a profile request reads */
+        bench_set_profile(g->b, g->hw_names, g->nhw);
     int before = g->spec->diags.len;
     int hooks = tuner_hooks_prepare(g, err, sizeof err); /* issue 16: resets and a checker kernel */
     if (hooks != CUTUNE_OK) {
@@ -199,6 +206,7 @@ static bool serve(tuner_gpu *g, const wk_request *q, wk_reply *r, double *metric
     memset(r, 0, sizeof *r);
     r->reason = "";
     r->energy_error = "";
+    r->profile_error = "";
     r->nmetrics = 0;
     r->metrics = metrics;
     eval_error e;
@@ -214,6 +222,17 @@ static bool serve(tuner_gpu *g, const wk_request *q, wk_reply *r, double *metric
     for (int d = 0; d < 3; d++) {
         bin.grid[d] = (unsigned)q->grid[d];
         bin.block[d] = (unsigned)q->block[d];
+    }
+    if (q->profile) { /* issue 18: its counters, in a profiled launch of its own */
+        r->status = OUTCOME_OK;
+        r->nhw = g->nhw;
+        r->hw = g->hw_values;
+        int prc = bench_profile(g->b, &bin, &c, g->hw_values, &r->passes, br->reason, sizeof br->reason);
+        bool lost = prc < 0;
+        r->profiler_off = prc == 1;
+        r->profile_error = br->reason;
+        r->sticky = lost;
+        return lost;
     }
     meas_settings ms = g->ms; /* the final race: full statistics, no early stop */
     if (q->final) {
@@ -391,7 +410,7 @@ int tuner_gpu_run(tuner_gpu *g, const session_binary *bin, const cutune_variant 
         return rc;
     wk_request q = {v->ordinal, {v->block[0], v->block[1], v->block[2]}, {v->grid[0], v->grid[1], v->grid[2]},
                     v->smem_bytes, v->nparams, v->values, bin->symbol, bin->cubin, bin->cubin_size, have_best,
-                    best, final};
+                    best, final, false};
     wk_frame f = WK_FRAME_INIT;
     wk_encode_request(&f, &q);
     double started = sys_seconds();
@@ -421,5 +440,48 @@ int tuner_gpu_run(tuner_gpu *g, const session_binary *bin, const cutune_variant 
                  rec->m.reason ? rec->m.reason : "a sticky CUDA error");
         result_set_outcome(g->res, rec, rec->out, more);
     }
+    return CUTUNE_OK;
+}
+
+int tuner_gpu_profile(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, double *values, int *passes,
+                      bool *off, char *why, size_t whysize)
+{
+    int rc;
+    *passes = 0;
+    *off = false;
+    for (int i = 0; i < g->nhw; i++)
+        values[i] = NAN;
+    if (!g->proc.pid && (rc = tuner_gpu_start(g)) < 0)
+        return rc;
+    wk_request q = {v->ordinal, {v->block[0], v->block[1], v->block[2]}, {v->grid[0], v->grid[1], v->grid[2]},
+                    v->smem_bytes, v->nparams, v->values, bin->symbol, bin->cubin, bin->cubin_size, false, 0, false,
+                    true};
+    wk_frame f = WK_FRAME_INIT;
+    wk_encode_request(&f, &q);
+    /* every pass is a launch with device memory saved and restored around it */
+    rc = wk_exchange(&g->proc, &f, g->limit_s + PROFILE_EXTRA_S);
+    arena *a = rc == 0 ? arena_new() : NULL;
+    wk_reply r;
+    if (rc == 0 && (!a || wk_decode_reply(&f, a, &r) < 0 || r.nhw != g->nhw))
+        rc = -1;
+    wk_frame_free(&f);
+    if (rc < 0) {
+        char how[160];
+        wk_describe(wk_stop(&g->proc, true), how, sizeof how);
+        if (rc == -2)
+            snprintf(why, whysize, "no answer within %.0f s: the worker was killed", g->limit_s + PROFILE_EXTRA_S);
+        else
+            snprintf(why, whysize, "the worker process died profiling it (%s)", how);
+        arena_free(a);
+        return CUTUNE_OK;
+    }
+    for (int i = 0; i < g->nhw; i++)
+        values[i] = r.hw[i];
+    *passes = r.passes;
+    *off = r.profiler_off;
+    snprintf(why, whysize, "%s", r.profile_error ? r.profile_error : "");
+    if (r.sticky)
+        wk_stop(&g->proc, false);
+    arena_free(a);
     return CUTUNE_OK;
 }

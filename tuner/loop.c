@@ -131,3 +131,19 @@ bool tuner_params_match(const model *m, const value *vals, json_t *line)
     }
     return true;
 }
+
+int tuner_rejournal(tuner *t, const record *rec)
+{
+    if (!t->journal)
+        return CUTUNE_OK;
+    json_t *line = record_to_json(t->res, rec);
+    char err[512];
+    int rc = line ? journal_append(t->journal, line, err, sizeof err) : -1;
+    json_decref(line);
+    if (rc < 0) {
+        snprintf(t->err, sizeof t->err, "%s", line ? err : "out of memory");
+        t->status = CUTUNE_EIO;
+        return CUTUNE_EIO;
+    }
+    return CUTUNE_OK;
+}

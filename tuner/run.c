@@ -192,23 +192,6 @@ static int feed(void *user, const value **vals, uint64_t *ordinal)
     return 1;
 }
 
-/* Journals record i again (its final figures replace the earlier line on resume). */
-static int rejournal(tuner *t, const record *rec)
-{
-    if (!t->journal)
-        return CUTUNE_OK;
-    json_t *line = record_to_json(t->res, rec);
-    char err[512];
-    int rc = line ? journal_append(t->journal, line, err, sizeof err) : -1;
-    json_decref(line);
-    if (rc < 0) {
-        snprintf(t->err, sizeof t->err, "%s", line ? err : "out of memory");
-        t->status = CUTUNE_EIO;
-        return CUTUNE_EIO;
-    }
-    return CUTUNE_OK;
-}
-
 /* The record run for provisional twin `i` (the same experiment, found again by its
  * identity), or NULL when it cannot be found (then the twin is raced itself). */
 static record *twin_run(search_run *sr, uint64_t i)
@@ -256,7 +239,7 @@ static int final_race(search_run *sr)
                 return rc;
             result_take_run(t->res, rec, full); /* the full figures, launches and times added */
         }
-        int rc = rejournal(t, rec);
+        int rc = tuner_rejournal(t, rec);
         if (rc < 0)
             return rc;
         tuner_note_winner(t, rec);
@@ -314,6 +297,10 @@ int tuner_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_s
     }
     if (rc == CUTUNE_OK && !asum->interrupted && (rc = final_race(&sr)) < 0 && rc != CUTUNE_ENOMEM)
         diag_error_noloc(&t->spec->diags, "the final race: %s", t->status ? t->err : t->gpu.err);
+    /* issue 18: the chosen variants' hardware counters, apart from their times */
+    if (rc == CUTUNE_OK && !asum->interrupted && (rc = tuner_profile(t, sr.ss, sr.bins, sr.nbins)) < 0 &&
+        rc != CUTUNE_ENOMEM)
+        diag_error_noloc(&t->spec->diags, "profiling: %s", t->status ? t->err : t->gpu.err);
     t->evaluations = search_evaluations(sr.se);
     t->stop = search_stop_reason(sr.se);
     t->res->summary.screened = search_screened(sr.se);

@@ -22,8 +22,11 @@ int tuner_run_one(cutune_tune_result **out, cutune_spec *spec, const cutune_tune
         return rc; /* an expression that fails, or an empty space: a diagnostic says which */
     cutune_tune_result *res = result_new_for(m, spec->path, dev);
     tuner *t = NULL;
-    if (!res)
+    if (!res || result_set_profile(res, opts->profile_metrics, opts->profile_top ? opts->nprofile_metrics : 0,
+                                   opts->profile_top) < 0) { /* issue 18 */
+        result_destroy(res);
         return CUTUNE_ENOMEM;
+    }
     if (m->sizes.nvars > 0) {
         const char *names[MODEL_MAX_SIZE_VARS];
         for (int j = 0; j < m->sizes.nvars; j++)

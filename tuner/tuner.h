@@ -77,6 +77,9 @@ typedef struct tuner_gpu {
     wk_proc proc;              /* pid 0: no worker runs */
     double limit_s;            /* a variant's time limit; derived at the first start when 0 */
     bool energy;               /* issue 18: energy of every variant timed in full (the worker's bench) */
+    const char *const *hw_names; /* issue 18: the counters a profile request reads (the options'), */
+    int nhw;                   /* 0: none */
+    double *hw_values;         /* the worker's scratch for them */
     double run_started;        /* sys_seconds() at tuner_gpu_init: the run's start */
     bool first_sent;           /* a variant has been sent to a worker (first_variant_seconds is set) */
     char err[512];
@@ -125,6 +128,15 @@ int tuner_gpu_start(tuner_gpu *g);
  * the status of tuner_gpu_start (the run must stop). */
 int tuner_gpu_run(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best, bool final,
                   record *rec);
+
+/* tuner_gpu_profile (issue 18): variant v's hardware counters (g->nhw of them, into
+ * values; NaN where not read) from a profiled launch in the worker, starting one when
+ * none runs; *passes: the replays. When they could not be read, `why` says why (CUPTI,
+ * the permission, a launch that failed, a worker that died or hung: it is replaced);
+ * "" otherwise; *off: the profiler itself cannot be used (no variant's can be read).
+ * CUTUNE_OK, or the status of tuner_gpu_start. */
+int tuner_gpu_profile(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, double *values, int *passes,
+                      bool *off, char *why, size_t whysize);
 
 /* tuner_gpu_free: ends the worker (if any) and frees what init allocated. */
 void tuner_gpu_free(tuner_gpu *g);
@@ -221,6 +233,23 @@ int tuner_session(tuner *t, const cutune_analyze_options *o, uint64_t total, cut
  * chosen; the result's summary filled. CUTUNE_OK, or a status with a diagnostic. */
 int tuner_tune(tuner *t);
 
+/* ---- hardware counters (profile.c, issue 18) --------------------------------------- */
+
+/* tuner_profile_options: `in` with the counters resolved into *out (the default set
+ * when none are named) and their names checked against the chip of `arch` with CUPTI's
+ * host API (no GPU needed). CUTUNE_OK (also when CUPTI cannot be used here: the
+ * profiling phase says so, and tuning goes on), or CUTUNE_EINVAL with a diagnostic on
+ * the spec (an unknown name, a bad profile_top). */
+int tuner_profile_options(cutune_spec *spec, const cutune_tune_options *in, const char *arch,
+                          cutune_tune_options *out);
+
+/* tuner_profile (run.c, after the final race): the counters of the chosen variants
+ * (the best opts->profile_top that ran ok, or all), read in the worker and journaled;
+ * bins[i] (nbins) is record i's binary (cubin NULL: none; those are compiled again
+ * through `ss`). The summary's profiled, profile_seconds and profile_note are set.
+ * CUTUNE_OK, or a status (the worker could not start, the journal, memory). */
+int tuner_profile(tuner *t, session *ss, session_binary *bins, uint64_t nbins);
+
 /* ---- problem sizes (sizes.c) ------------------------------------------------------ */
 
 /* How the space of the spec's model is counted: the facade's (api/: it explains an empty
@@ -250,6 +279,10 @@ int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin);
 /* tuner_take_twin (loop.c): record `rec` (not run) takes the figures of record
  * `twin`, the same experiment (twin.c), and its own metrics and objective. */
 void tuner_take_twin(tuner *t, record *rec, const record *twin);
+
+/* tuner_rejournal (loop.c): journals rec again (its figures now replace the earlier
+ * line on resume). CUTUNE_OK, or CUTUNE_EIO with t->err and t->status set. */
+int tuner_rejournal(tuner *t, const record *rec);
 
 /* tuner_note_winner (loop.c): rec becomes the result's winner when it may win (timed in
  * full, not pruned, not provisional) and beats the winner so far. */

@@ -23,7 +23,7 @@ static void test_request_round_trip(void **state)
     (void)state;
     const char *values[] = {"128", "1.5", "true", "\xc3\xa9t\xc3\xa9"};
     const unsigned char cubin[] = {0x7f, 'E', 'L', 'F', 0, 1, 2, 0xff};
-    wk_request q = {42, {128, 2, 1}, {-1, 70000, 3}, 49152, 4, values, "_Z3fooPf", cubin, sizeof cubin, true, 0.25, true};
+    wk_request q = {42, {128, 2, 1}, {-1, 70000, 3}, 49152, 4, values, "_Z3fooPf", cubin, sizeof cubin, true, 0.25, true, true};
     wk_frame f = WK_FRAME_INIT;
     wk_encode_request(&f, &q);
     arena *a = arena_new();
@@ -43,6 +43,7 @@ static void test_request_round_trip(void **state)
     assert_true(d.have_best);
     assert_true(d.best_objective == 0.25);
     assert_true(d.final);
+    assert_true(d.profile); /* issue 18 */
     wk_frame_free(&f);
     arena_free(a);
 }
@@ -51,11 +52,12 @@ static void test_reply_and_setup_round_trip(void **state)
 {
     (void)state;
     double metrics[] = {1.5, NAN, -3e300};
+    double hw[] = {87.5, NAN, 4.0, 1e12};
     wk_reply r;
     memset(&r, 0, sizeof r);
     r = (wk_reply){OUTCOME_WRONG, true, "'y': 1 of 4 elements differ", 40, -1, true, 0.5, 0.4, 0.9, 0.45, 0.55,
                    0.2, 17, 8, true, 123.0, 3, metrics, false, 1e-3, 0.75, 0.5, 29, true,
-                   true, 2.5e-4, 612.5, 0.21, 840, "the counter did not move"};
+                   true, 2.5e-4, 612.5, 0.21, 840, "the counter did not move", 4, hw, 7, "no permission", true};
     wk_frame f = WK_FRAME_INIT;
     wk_encode_reply(&f, &r);
     arena *a = arena_new();
@@ -73,6 +75,11 @@ static void test_reply_and_setup_round_trip(void **state)
     assert_true(d.gpu_seconds == 0.75 && d.timing_seconds == 0.5);
     assert_int_equal(d.reps, 17);
     assert_int_equal(d.batch, 8);
+    assert_int_equal(d.nhw, 4); /* issue 18: the counters, NaN kept */
+    assert_true(d.hw[0] == 87.5 && isnan(d.hw[1]) && d.hw[2] == 4.0 && d.hw[3] == 1e12);
+    assert_int_equal(d.passes, 7);
+    assert_string_equal(d.profile_error, "no permission");
+    assert_true(d.profiler_off);
     assert_int_equal(d.launches, 29);
     assert_true(d.provisional);
     assert_true(d.energy && d.energy_j == 2.5e-4 && d.power_w == 612.5 && d.energy_seconds == 0.21);
@@ -106,7 +113,7 @@ static void test_bad_frames_refused(void **state)
 {
     (void)state;
     const char *values[] = {"1", "2"};
-    wk_request q = {7, {1, 1, 1}, {1, 1, 1}, 0, 2, values, "k", (const unsigned char *)"abc", 3, false, 0, false};
+    wk_request q = {7, {1, 1, 1}, {1, 1, 1}, 0, 2, values, "k", (const unsigned char *)"abc", 3, false, 0, false, false};
     wk_frame f = WK_FRAME_INIT;
     wk_encode_request(&f, &q);
     size_t whole = f.buf.len;
