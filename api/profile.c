@@ -46,3 +46,20 @@ const char *cutune_profile_chip(const char *arch)
 {
     return prof_chip_of_arch(arch ? arch : "sm_90");
 }
+
+int cutune_profile_check(const char *arch, const char *const *names, int n)
+{
+    if (!names || n < 0)
+        return CUTUNE_EINVAL;
+    const char *chip = prof_chip_of_arch(arch ? arch : "sm_90");
+    if (!chip)
+        return err_set(CUTUNE_EINVAL, "cutune does not know CUPTI's chip for %s", arch);
+    char err[1024];
+    int bad = -1;
+    int rc = prof_check_names(chip, names, n, &bad, err, sizeof err);
+    if (rc < 0)
+        return err_set(CUTUNE_ENODEV, "%s", err);
+    if (rc > 0)
+        return err_set(CUTUNE_EINVAL, "%s", err);
+    return CUTUNE_OK;
+}

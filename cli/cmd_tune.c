@@ -217,7 +217,7 @@ static void print_run_account(const cutune_tune_result *r)
     /* compiled and cached: binaries made by NVRTC now, or read from the cache */
     /* issue 18: profiling comes after the tuning, which the rate and the bound are about */
     double wall = s->wall_seconds - s->profile_seconds;
-    if (s->profile_seconds > 0)
+    if (s->profiled > 0)
         fprintf(stderr, "profiling: %llu variants' hardware counters in %.2f s, after the tuning below\n",
                 (unsigned long long)s->profiled, s->profile_seconds);
     fprintf(stderr, "wall %.2f s: compile %.2f s of NVRTC time on %d threads (%llu compiled, %llu cached), GPU "
@@ -283,7 +283,7 @@ int cmd_tune(int argc, char **argv)
         {"run-twins", no_argument, NULL, 'W'},
         {"energy", no_argument, NULL, 'E'},
         {"metrics", required_argument, NULL, 'M'},
-        {"metric", required_argument, NULL, 'N'},
+        {"metric", required_argument, NULL, 'm'},
         {"flush-l2", no_argument, NULL, 'F'},
         {"no-flush-l2", no_argument, NULL, 'G'},
         {"header", required_argument, NULL, 'H'},
@@ -362,7 +362,7 @@ int cmd_tune(int argc, char **argv)
                 t.profile_top = (int)n;
             }
             break;
-        case 'N': {
+        case 'm': {
             const char *const *defaults;
             int nd = cutune_profile_default_metrics(&defaults);
             bool is_default = strcmp(optarg, "default") == 0;
@@ -396,6 +396,18 @@ int cmd_tune(int argc, char **argv)
         t.nprofile_metrics = nhw;
         if (t.profile_top == 0)
             t.profile_top = 5;
+    }
+    if (nhw > 0) { /* issue 18: a mistyped counter is a usage error, found before anything runs */
+        int count = 0;
+        cutune_device d0;
+        const char *arch = o.arch;
+        if (!arch && cutune_device_count(&count) == CUTUNE_OK && count > t.device &&
+            cutune_device_get(&d0, t.device) == CUTUNE_OK)
+            arch = d0.arch;
+        if (cutune_profile_check(arch, hw_names, nhw) == CUTUNE_EINVAL) {
+            code = cli_usage_error("tune", "--metric: %s", cutune_last_error());
+            goto done;
+        }
     }
     c.arch = o.arch; /* without a GPU, the device attributes are this arch's (with one, the GPU's) */
     cutune_spec *spec = cli_load(argv[optind], &c, &code);

@@ -615,6 +615,11 @@ int cutune_profile_default_metrics(const char *const **names);
 const char *cutune_profile_nvprof_name(const char *metric);
 const char *cutune_profile_chip(const char *arch);
 int cutune_profile_list(const char *arch, void (*each)(void *user, const char *name, const char *kind), void *user);
+/* cutune_profile_check: whether CUPTI can read counters `names` (n) on that chip (no
+ * GPU needed): CUTUNE_OK; CUTUNE_EINVAL naming the first unknown or refused one
+ * (SASS-patched metrics, smsp__sass_*, which the range profiler cannot read), or an
+ * unknown architecture; CUTUNE_ENODEV when CUPTI cannot be used (cutune_last_error). */
+int cutune_profile_check(const char *arch, const char *const *names, int n);
 
 /* cutune_tune_result_free: NULL is a no-op. */
 void cutune_tune_result_free(cutune_tune_result *r);

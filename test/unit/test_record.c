@@ -218,6 +218,61 @@ static void test_provisional(void **state)
     result_destroy(r);
 }
 
+/* issue 18: hardware counters in a record: written by name, read back into the
+ * result's order (a name the reading result does not list is ignored, one the entry
+ * lacks is NaN), NaN as null; a variant chosen but not profiled keeps its note; a twin
+ * takes its run's counters. */
+static void test_hw_counters(void **state)
+{
+    (void)state;
+    cutune_tune_result *r = empty_result();
+    const char *hw[] = {"sm__warps_active.avg.pct_of_peak_sustained_active", "gpu__time_duration.sum", "x.ratio"};
+    assert_int_equal(result_set_profile(r, hw, 3, 5), 0);
+    record *rec = full_record(r, OUTCOME_OK, 2.0);
+    assert_int_equal(rec->m.nhw, 3);
+    assert_true(isnan(rec->hw[0]) && isnan(rec->hw[2])); /* NaN until read */
+    rec->hw[0] = 87.25, rec->hw[1] = 1234.5, rec->hw[2] = NAN;
+    rec->m.profiled = 1, rec->m.profile_passes = 9;
+    json_t *j = through_text(record_to_json(r, rec));
+    json_t *vals = json_object_get(json_object_get(j, "hw"), "metrics");
+    assert_true(json_real_value(json_object_get(vals, hw[0])) == 87.25);
+    assert_true(json_is_null(json_object_get(vals, hw[2])));
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "hw"), "passes")), 9);
+    /* read by a result that lists the counters in another order, and one more */
+    cutune_tune_result *r2 = empty_result();
+    const char *other[] = {"gpu__time_duration.sum", "not.in.the.file", hw[0]};
+    assert_int_equal(result_set_profile(r2, other, 3, -1), 0);
+    record *back = result_append(r2);
+    char err[200] = "";
+    assert_int_equal(record_from_json(r2, back, j, RECORD_WHOLE, err, sizeof err), 0);
+    assert_int_equal(back->m.profiled, 1);
+    assert_int_equal(back->m.profile_passes, 9);
+    assert_true(back->hw[0] == 1234.5 && isnan(back->hw[1]) && back->hw[2] == 87.25);
+    assert_null(back->m.profile_note);
+    /* chosen, not read: the note, no counters */
+    record *off = full_record(r, OUTCOME_OK, 3.0);
+    result_set_profile_note(r, off, "CUPTI (libcupti) was not found");
+    json_t *k = through_text(record_to_json(r, off));
+    assert_null(json_object_get(json_object_get(k, "hw"), "metrics"));
+    record *off_back = result_append(r2);
+    assert_int_equal(record_from_json(r2, off_back, k, RECORD_RESUME, err, sizeof err), 0);
+    assert_int_equal(off_back->m.profiled, 0);
+    assert_string_equal(off_back->m.profile_note, "CUPTI (libcupti) was not found");
+    /* not chosen: no "hw" at all */
+    record *plain = full_record(r, OUTCOME_OK, 4.0);
+    json_t *p = record_to_json(r, plain);
+    assert_null(json_object_get(p, "hw"));
+    /* a twin takes its run's counters */
+    result_take_profile(r, plain, rec);
+    assert_int_equal(plain->m.profiled, 1);
+    assert_true(plain->hw[0] == 87.25 && plain->hw[1] == 1234.5);
+    json_decref(p);
+    json_decref(j);
+    json_decref(k);
+    result_destroy(r2);
+    result_destroy(r);
+}
+
 /* An infinity cannot be JSON: it is written null and reads back as NaN. */
 static void test_infinities_become_null(void **state)
 {
@@ -323,6 +378,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_every_outcome),
         cmocka_unit_test(test_provisional),
+        cmocka_unit_test(test_hw_counters),
         cmocka_unit_test(test_infinities_become_null),
         cmocka_unit_test(test_resume_and_refusals),
         cmocka_unit_test(test_csv),
