@@ -1,7 +1,10 @@
 /* csv.c - a tuning result as a CSV table (see emit.h; the columns are documented in
- * docs/results-format.md). Fields go through the one CSV writer (base/csv.h). */
+ * docs/results-format.md). Fields go through the one CSV writer (base/csv.h). A result
+ * with hardware counters (issue 18) gets one more column per counter, `hw:NAME`, after
+ * all the others, so that a table without them is what it always was. */
 #include "emitters.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +48,13 @@ static void csv_header(strbuf *o, const cutune_tune_result *r)
                 column(o, "metric_", r->metric_names[i]);
             }
         sb_printf(o, ",%s", csv_fixed[k]);
+    }
+    for (int i = 0; i < r->nhw; i++) { /* issue 18: the hardware counters, last (none: as before) */
+        strbuf name = STRBUF_INIT;
+        sb_printf(&name, "hw:%s", r->hw_names[i]);
+        sb_addc(o, ',');
+        csv_field(o, sb_ok(&name) ? sb_cstr(&name) : "hw:");
+        sb_free(&name);
     }
     sb_add(o, "\r\n");
 }
@@ -120,6 +130,11 @@ static void csv_row(strbuf *o, const cutune_tune_result *r, uint64_t i)
     csv_joined(o, v->defines, v->ndefines);
     sb_addc(o, ',');
     csv_joined(o, v->options, v->noptions);
+    for (int k = 0; k < r->nhw; k++) { /* issue 18: empty when not profiled or not read */
+        sb_addc(o, ',');
+        if (m->profiled && rec->hw && k < m->nhw && isfinite(rec->hw[k]))
+            csv_number(o, rec->hw[k]);
+    }
     sb_add(o, "\r\n");
 }
 

@@ -11,6 +11,7 @@
  *                    arrays: each param's levels, each entry's objective
  *   report_charts.c  one run's charts
  *   report_tables.c  one run's tables (winner, failures) and the comparison of runs
+ *   report_hw.c      one run's hardware counters (issue 18): table, occupancy chart
  *   report_page.c    the page: head, styles, one section per run, the comparison
  *
  * Ownership: the page is a heap string the caller frees; everything built on the way
@@ -181,6 +182,31 @@ void report_marginals(strbuf *o, arena *a, const report_run *run);
 void report_failures(strbuf *o, arena *a, const report_run *run);
 void report_progress(strbuf *o, arena *a, const report_run *run);
 void report_comparison(strbuf *o, const report_run *runs, int nruns);
+
+/* ---- report_hw.c: the hardware counters (issue 18) ----------------------------------- */
+
+/* How a counter is shown: its value times `scale`, in `unit` ("" for none). */
+typedef struct report_hw_unit {
+    double scale;
+    const char *unit;
+} report_hw_unit;
+
+/* report_hw_unit_of: the unit of a counter by its name: the warp one
+ * (smsp__thread_inst_executed_per_inst_executed.ratio, threads of 32) as warp execution
+ * efficiency in %; gpu__time_duration (ns) in us; a .per_second of bytes in GB/s (of
+ * anything else, per second); a .pct in %; anything else as read. NULL: as read. */
+report_hw_unit report_hw_unit_of(const char *metric);
+
+/* report_hw_ratio: num / den, NaN unless both are finite and den > 0 (sectors per
+ * request when a variant issued no global loads). */
+double report_hw_ratio(double num, double den);
+
+/* report_hw: the section "Hardware counters", only when the run read counters (nhw > 0)
+ * and some variant has them or a note says why none has: the profiled variants, best
+ * objective first, each counter in its unit, sectors per request when both counters were
+ * read, the summary's and the variants' notes, and achieved against theoretical
+ * occupancy when achieved occupancy was read. Appends to o; nothing when out of memory. */
+void report_hw(strbuf *o, const report_run *run);
 
 /* ---- report_page.c ---------------------------------------------------------------------- */
 

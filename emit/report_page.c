@@ -33,7 +33,8 @@ static const char page_style[] =
     "svg .bestline{fill:none;stroke:#d62728;stroke-width:2}svg .medline{fill:none;stroke:#3465a4;"
     "stroke-dasharray:4 3}\n"
     "svg .bestpt{fill:#d62728}svg .med{fill:#fff;stroke:#3465a4;stroke-width:1.5}\n"
-    "svg .box{fill:#cfe0f5;stroke:#3465a4}svg .boxmed{stroke:#111;stroke-width:2}svg .whisker{stroke:#3465a4}\n";
+    "svg .box{fill:#cfe0f5;stroke:#3465a4}svg .boxmed{stroke:#111;stroke-width:2}svg .whisker{stroke:#3465a4}\n"
+    "svg .diag{stroke:#888;stroke-dasharray:5 3}\n";
 
 /* The run's header line: what was tuned, where, how, and the counts. */
 static void run_meta(strbuf *o, const report_run *run)
@@ -80,6 +81,7 @@ static void run_sections(strbuf *o, arena *a, const report_run *run)
     report_heatmaps(o, a, run);
     report_scatters(o, run);
     report_energy(o, run);
+    report_hw(o, run);
     report_distribution(o, a, run);
     report_marginals(o, a, run);
     report_progress(o, a, run);

@@ -88,12 +88,45 @@ check "a run with energy: 330 measured" grep -q '330 variants have their energy 
 check "a run with energy: both charts" grep -q 'objective against mean power' "$tmp/energy.html"
 check "a run with energy: only the report's own elements" check_html "$tmp/energy.html"
 check "a run without energy: no such section" bash -c "! grep -q '<h3>Energy</h3>' '$tmp/all.html'"
+# Hardware counters (issue 18): a section only for a run that read them; a variant chosen
+# but not read (crafted here from the real run: entry index 7 loses its counters, gains a
+# note) has empty CSV cells and is named with its note
+hw=$data/report-hw-tiny-h100.json
+"$cutune" report -q "$hw" -o "$tmp/hw.html"
+check "a run with counters: its page" test $? -eq 0
+check "a run with counters: only the report's own elements" check_html "$tmp/hw.html"
+"$cutune" report -q "$hw" -o "$tmp/hw2.html"
+check "a run with counters: the same bytes every time" cmp -s "$tmp/hw.html" "$tmp/hw2.html"
+check "a run with counters: the section" grep -q '<h3>Hardware counters</h3>' "$tmp/hw.html"
+check "a run with counters: a row per profiled variant (8)" test "$(grep -c '<tr class="hwrow">' "$tmp/hw.html")" -eq 8
+check "a run without counters: no such section" bash -c "! grep -q 'Hardware counters' '$tmp/all.html'"
+python3 - "$hw" "$tmp/hw-note.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["summary"]["profile_note"] = "CUPTI <said> no & more"
+for e in d["results"]:
+    if e["index"] == 7:
+        e["hw"] = {"not_measured": "the profiler <refused> it"}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$cutune" report -q "$tmp/hw-note.json" -o "$tmp/hw-note.html"
+check "a variant without counters: the page" check_html "$tmp/hw-note.html"
+check "a variant without counters: 7 rows" test "$(grep -c '<tr class="hwrow">' "$tmp/hw-note.html")" -eq 7
+check "a variant without counters: its note, escaped" grep -q '<li>index 7: the profiler &lt;refused&gt; it</li>' \
+    "$tmp/hw-note.html"
+check "the summary's note, escaped" grep -q '<p class="warn">CUPTI &lt;said&gt; no &amp; more</p>' "$tmp/hw-note.html"
+"$cutune" emit csv "$tmp/hw-note.json" -o "$tmp/hw-note.csv" 2>/dev/null
+check "the CSV: a variant without counters has empty hw: cells" \
+    grep -q $'^7,0,256,4,0,0,ok,.*-DHEAVY=0,,,,,,,,,,\r$' "$tmp/hw-note.csv"
+check "the CSV: another variant keeps its counters" grep -q $'^11,1,.*-DHEAVY=0,,79.04444270439424,' "$tmp/hw-note.csv"
+check "the CSV: the first hw: column after options" grep -q '^index,.*,options,hw:sm__warps_active' "$tmp/hw-note.csv"
 
 # ---- memory: valgrind over the hostile files and a run over sizes (not on a sanitizer
 # build, which valgrind cannot run) ----
 if command -v valgrind >/dev/null && ! ldd "$cutune" 2>/dev/null | grep -q libasan; then
     valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=9 "$cutune" report -q \
         "$tmp/hostile.json" "$tmp/zero.json" "$tmp/single.json" "$tmp/nowinner.json" "$src/test/emit/sizes.json" \
+        "$tmp/hw-note.json" \
         -o "$tmp/vg.html" 2>"$tmp/vg"
     check "under valgrind: no memory errors, no leaks" test $? -eq 0 || cat "$tmp/vg"
 else

@@ -252,10 +252,85 @@ static void test_csv(void **state)
                                  "-std=c++17\r\n"));
     assert_non_null(strstr(text, "\r\n3,0,32,2,32,ok,"));
     /* launches: a file written before they were counted reads as 0 (above) */
-    /* energy_J and power_W: empty in a file that measured no energy (above) */
+    /* energy_J and power_W: empty in a file that measured no energy (above); no hw:
+     * columns in a file without hardware counters: the header ends as it always did */
     assert_non_null(strstr(text, ",gpu_seconds,timing_seconds,launches,resumed,energy_J,power_W,defines,options\r\n"));
     cutune_free(text);
     cutune_tune_result_free(r);
+}
+
+/* The last n comma-separated fields of line [p, end) into f (each at most 63 bytes). */
+static void last_fields(char f[][64], int n, const char *p, const char *end)
+{
+    for (int k = n - 1; k >= 0; k--) {
+        const char *comma = end;
+        while (comma > p && comma[-1] != ',')
+            comma--;
+        assert_true(comma > p);
+        snprintf(f[k], 64, "%.*s", (int)(end - comma), comma);
+        end = comma - 1;
+    }
+}
+
+/* A results file with hardware counters (a real H100 run): one hw:NAME column per
+ * counter after the others, in settings.profile's order, each cell the value the JSON
+ * holds (read here from the JSON), empty for a variant without counters. */
+static void test_csv_counters(void **state)
+{
+    (void)state;
+    const char *path = CUTUNE_SOURCE_DIR "/test/data/report-hw-tiny-h100.json";
+    cutune_tune_result *r = NULL;
+    assert_int_equal(cutune_results_load(&r, path), CUTUNE_OK);
+    char *text = NULL;
+    assert_int_equal(cutune_emit_csv(&text, r), CUTUNE_OK);
+    cutune_tune_result_free(r);
+    json_error_t err;
+    json_t *root = json_load_file(path, 0, &err);
+    assert_non_null(root);
+    json_t *names = json_object_get(json_object_get(json_object_get(root, "settings"), "profile"), "metrics");
+    int n = (int)json_array_size(names);
+    assert_int_equal(n, 9);
+    char (*f)[64] = calloc((size_t)n, sizeof *f);
+    assert_non_null(f);
+    /* the header: the fixed columns end as before, then the counters */
+    const char *line = text, *end = strstr(line, "\r\n");
+    assert_non_null(strstr(text, ",energy_J,power_W,defines,options,hw:"));
+    last_fields(f, n, line, end);
+    for (int k = 0; k < n; k++) {
+        char want[64];
+        snprintf(want, sizeof want, "hw:%s", json_string_value(json_array_get(names, (size_t)k)));
+        assert_string_equal(f[k], want);
+    }
+    size_t i;
+    json_t *e;
+    int profiled = 0, unprofiled = 0;
+    json_array_foreach(json_object_get(root, "results"), i, e) {
+        line = end + 2;
+        end = strstr(line, "\r\n");
+        assert_non_null(end);
+        last_fields(f, n, line, end);
+        json_t *vals = json_object_get(json_object_get(e, "hw"), "metrics");
+        profiled += json_is_object(vals);
+        unprofiled += !json_is_object(vals);
+        for (int k = 0; k < n; k++) {
+            if (!json_is_object(vals)) {
+                assert_string_equal(f[k], "");
+                continue;
+            }
+            json_t *v = json_object_get(vals, json_string_value(json_array_get(names, (size_t)k)));
+            char *stop;
+            double got = strtod(f[k], &stop);
+            if (*stop || stop == f[k] || got != json_number_value(v))
+                fail_msg("entry %zu, %s: '%s' is not %.17g", i, json_string_value(json_array_get(names, (size_t)k)),
+                         f[k], json_number_value(v));
+        }
+    }
+    assert_string_equal(end, "\r\n"); /* one row per entry, no more */
+    assert_int_equal(profiled, 8);    /* the 8 that ran correctly; the 7 others have none */
+    assert_int_equal(unprofiled, 7);
+    free(f);
+    json_decref(root);
+    cutune_free(text);
 }
 
 /* Writes h100.json with `from` replaced by `to` (once) to a temporary file; returns
@@ -341,6 +416,7 @@ int main(void)
         cmocka_unit_test(test_cexpr_lets_used), cmocka_unit_test(test_cexpr_literals),
         cmocka_unit_test(test_results_load),   cmocka_unit_test(test_header_without_spec),
         cmocka_unit_test(test_csv),            cmocka_unit_test(test_best_must_have_run_correctly),
+        cmocka_unit_test(test_csv_counters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,8 @@
 /* test_report.c - the report's analyses and primitives (emit/report.h) on hand-made
  * data whose answers follow from how the data was made or are worked out by hand here,
- * and cutune_emit_report on a stored fixture (test/emit/h100.json). */
+ * and cutune_emit_report on stored fixtures (test/emit/h100.json; for the hardware
+ * counters, a real H100 run, test/data/report-hw-tiny-h100.json, whose numbers the test
+ * reads from the JSON itself). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,6 +11,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "cutune.h"
 #include "emit/report.h"
@@ -240,13 +243,118 @@ static void test_page_of_fixture(void **state)
     cutune_tune_result_free(r);
 }
 
+/* The counters' units and the derived ratio. */
+static void test_hw_units(void **state)
+{
+    (void)state;
+    report_hw_unit u = report_hw_unit_of("smsp__thread_inst_executed_per_inst_executed.ratio");
+    near(16 * u.scale, 50, 1e-12); /* half the threads of a warp: 50 % efficiency */
+    assert_string_equal(u.unit, "%");
+    u = report_hw_unit_of("gpu__time_duration.sum");
+    near(4832 * u.scale, 4.832, 1e-12); /* ns to us */
+    assert_string_equal(u.unit, "us");
+    u = report_hw_unit_of("l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second");
+    near(2.5e12 * u.scale, 2500, 1e-9); /* bytes/s to GB/s */
+    assert_string_equal(u.unit, "GB/s");
+    assert_string_equal(report_hw_unit_of("sm__inst_executed.sum.per_second").unit, "/s");
+    assert_string_equal(report_hw_unit_of("dram__throughput.avg.pct_of_peak_sustained_elapsed").unit, "%");
+    u = report_hw_unit_of("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
+    near(u.scale, 1, 0);
+    assert_string_equal(u.unit, "");
+    near(report_hw_ratio(262144, 65536), 4, 0);
+    assert_true(isnan(report_hw_ratio(0, 0)));       /* no loads: no ratio */
+    assert_true(isnan(report_hw_ratio(NAN, 65536)));
+}
+
+/* How many times needle occurs in hay. */
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* The report of a run with counters: the section, one row per variant the JSON has
+ * counters for, sectors per request as the JSON's numbers give it; a run without
+ * counters has no such section. */
+static void test_page_with_counters(void **state)
+{
+    (void)state;
+    const char *path = CUTUNE_SOURCE_DIR "/test/data/report-hw-tiny-h100.json";
+    json_error_t err;
+    json_t *root = json_load_file(path, 0, &err);
+    assert_non_null(root);
+    json_t *entries = json_object_get(root, "results");
+    int profiled = 0;
+    double best_ratio = NAN, worst_ratio = NAN; /* the best and the worst GBps's sectors/request */
+    double best_y = -INFINITY, worst_y = INFINITY;
+    size_t k;
+    json_t *e;
+    json_array_foreach(entries, k, e) {
+        json_t *m = json_object_get(json_object_get(e, "hw"), "metrics");
+        if (!json_is_object(m))
+            continue;
+        profiled++;
+        double y = json_number_value(json_object_get(e, "objective"));
+        double ratio = json_number_value(json_object_get(m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")) /
+                       json_number_value(json_object_get(m, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"));
+        if (y > best_y)
+            best_y = y, best_ratio = ratio;
+        if (y < worst_y)
+            worst_y = y, worst_ratio = ratio;
+    }
+    json_decref(root);
+    assert_int_equal(profiled, 8);
+
+    cutune_tune_result *r = NULL;
+    assert_int_equal(cutune_results_load(&r, path), CUTUNE_OK);
+    const cutune_tune_result *list[] = {r};
+    char *page = NULL;
+    assert_int_equal(cutune_emit_report(&page, list, 1, NULL), CUTUNE_OK);
+    const char *sec = strstr(page, "<h3>Hardware counters</h3>");
+    assert_non_null(sec);
+    assert_int_equal(count_of(page, "<tr class=\"hwrow\">"), profiled);
+    assert_non_null(strstr(sec, "never part of the times"));
+    assert_non_null(strstr(sec, ">achieved_occupancy (%)</th>"));
+    assert_non_null(strstr(sec, ">warp_execution_efficiency (%)</th>"));
+    assert_non_null(strstr(sec, ">gpu_time (us)</th>"));
+    assert_non_null(strstr(sec, "achieved occupancy against theoretical occupancy"));
+    assert_non_null(strstr(sec, "<line class=\"diag\""));
+    /* best first: the first row is the winner's (highlighted), the last the worst's; the
+     * last cell of each is its sectors per request */
+    char cell[64];
+    snprintf(cell, sizeof cell, "<td>%.3f</td></tr>", worst_ratio);
+    const char *rows_end = strstr(sec, "</table>");
+    const char *last = strstr(sec, cell);
+    assert_non_null(last);
+    assert_true(last < rows_end && strstr(last + 1, "<tr class=\"hwrow\">") == NULL);
+    snprintf(cell, sizeof cell, "<td>%.3f</td></tr>", best_ratio);
+    const char *first = strstr(sec, "<tr class=\"hwrow\">");
+    assert_non_null(strstr(first, cell));
+    assert_true(strstr(first, cell) < strstr(first + 1, "<tr class=\"hwrow\">"));
+    assert_true(strncmp(first, "<tr class=\"hwrow\"><td class=\"hl\">", 33) == 0);
+    assert_null(strstr(page, "<script"));
+    cutune_free(page);
+    cutune_tune_result_free(r);
+
+    assert_int_equal(cutune_results_load(&r, CUTUNE_SOURCE_DIR "/test/emit/h100.json"), CUTUNE_OK);
+    list[0] = r;
+    assert_int_equal(cutune_emit_report(&page, list, 1, NULL), CUTUNE_OK);
+    assert_null(strstr(page, "Hardware counters"));
+    assert_null(strstr(page, "hwrow"));
+    cutune_free(page);
+    cutune_tune_result_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pair_choice),      cmocka_unit_test(test_explained_by_hand),
         cmocka_unit_test(test_cells_and_marginal), cmocka_unit_test(test_escape),
         cmocka_unit_test(test_numbers),          cmocka_unit_test(test_order_statistics),
-        cmocka_unit_test(test_page_of_fixture),
+        cmocka_unit_test(test_page_of_fixture),  cmocka_unit_test(test_hw_units),
+        cmocka_unit_test(test_page_with_counters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
