@@ -133,11 +133,12 @@ static void rows(strbuf *o, const report_run *run, const hw_order *order, size_t
     }
 }
 
-/* The table's head row. */
+/* The table's head row, in a div that scrolls sideways: a column per counter is wider
+ * than the page. */
 static void table_head(strbuf *o, const report_run *run, int ksec, int kreq)
 {
     const cutune_tune_result *r = run->r;
-    sb_add(o, "<table class=\"list\"><tr><th>index</th>");
+    sb_add(o, "<div class=\"wide\"><table class=\"list\"><tr><th>index</th>");
     for (int p = 0; p < r->nparams; p++) {
         sb_add(o, "<th>");
         report_esc(o, r->param_names[p]);
@@ -257,12 +258,12 @@ void report_hw(strbuf *o, const report_run *run)
     if (n > 0) {
         table_head(o, run, ksec, kreq);
         rows(o, run, order, 0, n < HW_ROWS_OPEN ? n : HW_ROWS_OPEN, ksec, kreq);
-        sb_add(o, "</table>\n");
+        sb_add(o, "</table></div>\n");
         if (n > HW_ROWS_OPEN) {
             sb_printf(o, "<details><summary>The other %zu profiled variants</summary>\n", n - HW_ROWS_OPEN);
             table_head(o, run, ksec, kreq);
             rows(o, run, order, HW_ROWS_OPEN, n, ksec, kreq);
-            sb_add(o, "</table></details>\n");
+            sb_add(o, "</table></div></details>\n");
         }
     }
     if (n > 0 && kach >= 0) {

@@ -22,6 +22,7 @@ static const char page_style[] =
     "max-height:300px;overflow:auto}\n"
     "ul.short{background:#f4f7fb;border-left:4px solid #3465a4;padding:8px 8px 8px 28px}\n"
     "details{margin:6px 0}summary{cursor:pointer}\n"
+    "div.wide{overflow-x:auto;max-width:100%}\n"
     "svg.chart{background:#fff;border:1px solid #e2e2e2}\n"
     "svg text{font-family:system-ui,sans-serif;font-size:11px;fill:#222}\n"
     "svg text.head{font-size:12px;font-weight:bold}svg text.axis{font-size:12px}\n"
