@@ -74,6 +74,9 @@ int cutune_analyze(cutune_analyze_summary *summary, cutune_spec *spec, const cut
 {
     if (!each)
         return CUTUNE_EINVAL;
+    if (opts && opts->shard_count > 1 && (opts->shard_index < 0 || opts->shard_index >= opts->shard_count))
+        return err_set(CUTUNE_EINVAL, "shard %d of %d: the index runs from 0 to %d", opts->shard_index,
+                       opts->shard_count, opts->shard_count - 1);
     public_each p = {each, user};
     session *s;
     int rc = open_session(&s, spec, opts, false, summary);

@@ -15,6 +15,9 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
     *out = NULL;
     if (!spec || !opts || !cutune_spec_ok(spec))
         return CUTUNE_EINVAL;
+    if (opts->shard_count > 1 && (opts->shard_index < 0 || opts->shard_index >= opts->shard_count))
+        return err_set(CUTUNE_EINVAL, "shard %d of %d: the index runs from 0 to %d", opts->shard_index,
+                       opts->shard_count, opts->shard_count - 1);
     double t0 = sys_seconds();
     const model *m = spec->model;
     cutune_device dev;
@@ -43,6 +46,10 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
                                opts->profile_top) < 0) {
             cutune_tune_result_free(res);
             return CUTUNE_ENOMEM;
+        }
+        if (opts->shard_count > 1) { /* issue 19: the parent of a sharded run over sizes */
+            res->shard_index = opts->shard_index;
+            res->shard_count = opts->shard_count;
         }
         rc = tuner_run_sizes(res, spec, opts, &dev, flush, cutune_space_count);
     } else {

@@ -166,6 +166,22 @@ int cli_search_option(const char *sub, cutune_search_options *s, int opt, const 
 bool cli_parse_budget(const char *sub, const char *text, cutune_search_options *s);
 int cmd_devices(int argc, char **argv);
 
+/* issue 19 (shard.c): a shard of the space: index of count, the local rank the launcher
+ * gave (-1: none) and who gave it (NULL: --shard I/N). */
+#define CLI_MAX_SHARDS 65536
+typedef struct cli_shard {
+    int index, count, local;
+    const char *launcher;
+} cli_shard;
+/* cli_shard_auto: the shard from the launcher's environment (mpirun, mpiexec, srun, a
+ * Slurm job array): 0, or -1 when none is found. */
+int cli_shard_auto(cli_shard *out);
+/* cli_parse_shard: "I/N" or "auto" into *out: 0, or -1 after a usage message naming `sub`. */
+int cli_parse_shard(const char *sub, const char *text, cli_shard *out);
+/* cli_shard_path: a shard's results path: "x.json" -> "x.shard-I-of-N.json" (malloc'd;
+ * NULL out of memory). */
+char *cli_shard_path(const char *path, const cli_shard *s);
+
 /* issue 18 (cmd_metrics.c): `cutune metrics`, and the table of the hardware counters a
  * tuning run read (nothing when it read none; why not, on stderr, when it could not). */
 int cmd_metrics(int argc, char **argv);

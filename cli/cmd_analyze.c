@@ -296,6 +296,7 @@ int cmd_analyze(int argc, char **argv)
         CLI_ANALYZE_OPTIONS,
         {"limit", required_argument, NULL, 'n'},
         {"format", required_argument, NULL, 'f'},
+        {"shard", required_argument, NULL, 'S'},
         {NULL, 0, NULL, 0},
     };
     int opt, code = EXIT_OK;
@@ -310,7 +311,15 @@ int cmd_analyze(int argc, char **argv)
         }
         if (handled)
             continue;
-        if (opt == 'n') {
+        if (opt == 'S') { /* issue 19: this process's shard of the space */
+            cli_shard sh;
+            if (cli_parse_shard("analyze", optarg, &sh) < 0) {
+                code = EXIT_USAGE;
+                goto done;
+            }
+            o.shard_index = sh.index;
+            o.shard_count = sh.count;
+        } else if (opt == 'n') {
             unsigned long long limit;
             if (!cli_parse_count("analyze", "--limit", optarg, &limit)) {
                 code = EXIT_USAGE;

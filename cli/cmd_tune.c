@@ -268,6 +268,9 @@ int cmd_tune(int argc, char **argv)
     const char *report_path = NULL;                   /* --report: the HTML report (NULL: none) */
     const char *hw_names[256];                        /* --metric (issue 18) */
     int nhw = 0;
+    cli_shard shard = {0, 0, -1, NULL};               /* --shard (issue 19); count 0: none */
+    bool device_given = false;
+    char *shard_results = NULL;
     static const struct option longopts[] = {
         CLI_COMMON_OPTIONS,
         CLI_ANALYZE_OPTIONS,
@@ -284,6 +287,7 @@ int cmd_tune(int argc, char **argv)
         {"energy", no_argument, NULL, 'E'},
         {"metrics", required_argument, NULL, 'M'},
         {"metric", required_argument, NULL, 'm'},
+        {"shard", required_argument, NULL, 'S'},
         {"flush-l2", no_argument, NULL, 'F'},
         {"no-flush-l2", no_argument, NULL, 'G'},
         {"header", required_argument, NULL, 'H'},
@@ -308,6 +312,7 @@ int cmd_tune(int argc, char **argv)
             continue;
         switch (opt) {
         case 'd':
+            device_given = true;
             t.device = (int)strtol(optarg, &end, 10);
             if (*end || t.device < 0) {
                 code = cli_usage_error("tune", "--device takes a GPU number, not '%s'", optarg);
@@ -349,6 +354,12 @@ int cmd_tune(int argc, char **argv)
         case 'R': t.fresh = 1; break;
         case 'W': t.run_twins = 1; break;
         case 'E': t.energy = 1; break;
+        case 'S':
+            if (cli_parse_shard("tune", optarg, &shard) < 0) {
+                code = EXIT_USAGE;
+                goto done;
+            }
+            break;
         case 'M':
             if (strcmp(optarg, "all") == 0) {
                 t.profile_top = -1;
@@ -436,6 +447,37 @@ int cmd_tune(int argc, char **argv)
                                "name one file; use the blocks' emit statements, or --kernel NAME", nblocks);
         cutune_spec_free(spec);
         goto done;
+    }
+    if (shard.count > 1) { /* issue 19: this process tunes one shard into a results file of its own */
+        const char *base = t.results_path ? t.results_path : cutune_spec_emit_path(spec, "results");
+        if (t.journal_path) {
+            code = cli_usage_error("tune", "with --shard each shard's journal follows its results file: leave "
+                                   "--journal out");
+            cutune_spec_free(spec);
+            goto done;
+        }
+        if (nblocks > 1 || !base) {
+            code = cli_usage_error("tune", nblocks > 1 ? "--shard tunes one kernel block: name it with --kernel NAME"
+                                                       : "--shard needs a results file to write (--results FILE): "
+                                                         "cutune merge joins the shards' files");
+            cutune_spec_free(spec);
+            goto done;
+        }
+        if (!(shard_results = cli_shard_path(base, &shard))) {
+            code = EXIT_INTERNAL;
+            cutune_spec_free(spec);
+            goto done;
+        }
+        t.results_path = shard_results;
+        t.shard_index = o.shard_index = shard.index; /* o: the analysis without a GPU */
+        t.shard_count = o.shard_count = shard.count;
+        int ndev = 0; /* the GPU the launcher's local rank names, unless --device says */
+        if (!device_given && shard.local >= 0 && cutune_device_count(&ndev) == CUTUNE_OK && ndev > 0)
+            t.device = shard.local % ndev;
+        if (!c.quiet)
+            fprintf(stderr, "shard %d of %d%s%s (GPU %d): results to %s\n", shard.index, shard.count,
+                    shard.launcher ? ", from " : "", shard.launcher ? shard.launcher : "", t.device, shard_results);
+        header_path = csv_path = report_path = NULL;
     }
     for (int blk = 0; blk < nblocks; blk++) {
     cli_select_block(spec, &c, blk, stdout);
@@ -526,7 +568,11 @@ int cmd_tune(int argc, char **argv)
             bool append = false;
             for (int w = 0; hp && w < nwritten; w++)
                 append |= strcmp(written[w], hp) == 0;
-            if (cli_emit_after_tune(spec, r, header_path, csv_path, &c, append) != EXIT_OK && rc == CUTUNE_OK)
+            if (shard.count > 1) { /* one shard's winner is not the run's: no header from it */
+                if (!c.quiet)
+                    fprintf(stderr, "a shard writes only its results: cutune merge joins the shards' files, then "
+                                    "cutune emit header|csv and cutune report work on the merged one\n");
+            } else if (cli_emit_after_tune(spec, r, header_path, csv_path, &c, append) != EXIT_OK && rc == CUTUNE_OK)
                 rc = CUTUNE_EIO;
             if (report_path && cli_report_after_tune(r, argv[optind], report_path, c.quiet) != EXIT_OK &&
                 rc == CUTUNE_OK)
@@ -545,6 +591,7 @@ int cmd_tune(int argc, char **argv)
     code = worst;
     cutune_spec_free(spec);
 done:
+    free(shard_results);
     cli_free_common(&c);
     return code;
 }

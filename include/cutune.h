@@ -348,6 +348,10 @@ typedef struct cutune_analyze_options {
      * the callback). NULL: no progress. */
     void (*progress)(void *user, const cutune_progress *p);
     void *progress_user;
+    /* A shard of the space (issue 19): only the configurations whose listing ordinal %
+     * shard_count == shard_index (ordinals stay those of the whole space). shard_count
+     * 0 or 1: the whole space. */
+    int shard_index, shard_count;
 } cutune_analyze_options;
 
 typedef struct cutune_analysis {
@@ -454,6 +458,12 @@ typedef struct cutune_tune_options {
     int profile_top;
     const char *const *profile_metrics;
     int nprofile_metrics;
+    /* A shard of the space (issue 19; as cutune_analyze_options'): the search runs over
+     * the configurations whose listing ordinal % shard_count == shard_index (a space too
+     * large to list: whose raw position does), with a journal identity of its own; the
+     * results record the shard (settings.shard) and cutune_results_merge joins the
+     * shards' files into the one-process result. shard_count 0 or 1: the whole space. */
+    int shard_index, shard_count;
 } cutune_tune_options;
 
 /* One variant's outcome. */

@@ -63,6 +63,8 @@ struct cutune_tune_result {
     int nsizes;
     cutune_tune_result **sizes;
     bool borrowed_records;     /* the parent: records belong to the sizes' results */
+    /* issue 19: the shard this result is (settings.shard); shard_count 0: not a shard */
+    int shard_index, shard_count;
 };
 
 /* result_create: an empty result (no records) with its arena and summary.best = -1;

@@ -16,6 +16,7 @@ struct sspace {
     uint64_t *sizes, *strides;
     uint64_t raw, count;
     uint64_t *keys;          /* listed: the valid keys, ascending; NULL when unlisted */
+    uint64_t shard_index, shard_count; /* issue 19: this shard of the space (count 1: all) */
     value *scratch;          /* unlisted validity checks */
 };
 
@@ -54,6 +55,7 @@ int sspace_new(sspace **out, const model *m, uint64_t list_limit, char *err, siz
     }
     sp->m = m;
     sp->n = m->nparams;
+    sp->shard_count = 1;
     sp->sizes = calloc((size_t)sp->n + 1, sizeof(uint64_t));
     sp->strides = calloc((size_t)sp->n + 1, sizeof(uint64_t));
     sp->scratch = calloc((size_t)sp->n + 1, sizeof(value));
@@ -151,6 +153,8 @@ bool sspace_valid(const sspace *sp, uint64_t key)
         return false;
     if (sp->keys)
         return find_key(sp, key) >= 0;
+    if (key % sp->shard_count != sp->shard_index) /* unlisted: a shard of raw positions */
+        return false;
     value *vals = ((sspace *)sp)->scratch; /* scratch only: the space is not changed */
     sspace_values(sp, key, vals);
     eval_env env = {sp->m, vals, false, 0.0, NULL, false, 0.0, 0.0};
@@ -168,7 +172,38 @@ uint64_t sspace_ordinal(const sspace *sp, uint64_t key)
     if (!sp->keys)
         return key;
     int64_t at = find_key(sp, key);
-    return at < 0 ? UINT64_MAX : (uint64_t)at;
+    return at < 0 ? UINT64_MAX : (uint64_t)at * sp->shard_count + sp->shard_index;
+}
+
+int sspace_shard(sspace *sp, uint64_t index, uint64_t count)
+{
+    if (count < 1 || index >= count || sp->shard_count != 1)
+        return -1;
+    if (count == 1)
+        return 0;
+    if (sp->keys) { /* keep positions index, index + count, ...: ordinal = j * count + index */
+        uint64_t j = 0;
+        for (uint64_t p = index; p < sp->count; p += count)
+            sp->keys[j++] = sp->keys[p];
+        if (j == 0)
+            return -1;
+        sp->count = j;
+    } else {
+        sp->count = sp->count / count > 0 ? sp->count / count : 1;
+    }
+    sp->shard_index = index;
+    sp->shard_count = count;
+    return 0;
+}
+
+uint64_t sspace_key_of(const sspace *sp, uint64_t ordinal)
+{
+    if (ordinal % sp->shard_count != sp->shard_index)
+        return UINT64_MAX;
+    if (!sp->keys)
+        return sspace_valid(sp, ordinal) ? ordinal : UINT64_MAX;
+    uint64_t j = ordinal / sp->shard_count;
+    return j < sp->count ? sp->keys[j] : UINT64_MAX;
 }
 
 uint64_t sspace_at(const sspace *sp, uint64_t ordinal)

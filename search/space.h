@@ -57,8 +57,20 @@ bool sspace_valid(const sspace *sp, uint64_t key);
  * its key. The key must be valid. */
 uint64_t sspace_ordinal(const sspace *sp, uint64_t key);
 
-/* sspace_at: the key of the ordinal-th valid configuration (listed only). */
+/* sspace_at: the key of the i-th valid configuration of this space (listed only; a
+ * shard's i-th, whose ordinal is i * count + index). */
 uint64_t sspace_at(const sspace *sp, uint64_t ordinal);
+
+/* sspace_shard (issue 19): narrows the space to shard `index` of `count`: the
+ * configurations whose ordinal % count == index (listed: the listing ordinal; unlisted:
+ * the key). Ordinals stay the whole space's; sspace_at, sspace_count, sspace_valid and
+ * sampling see the shard only (unlisted: sspace_count becomes an estimate, the whole
+ * count / count). 0, or -1 when the shard is empty or index/count are out of range. */
+int sspace_shard(sspace *sp, uint64_t index, uint64_t count);
+
+/* sspace_key_of: the key of the configuration with (whole-space) ordinal `ordinal`, or
+ * UINT64_MAX when it is not in this (sharded) space. */
+uint64_t sspace_key_of(const sspace *sp, uint64_t ordinal);
 
 /* sspace_random: a uniformly drawn valid configuration. false when rejection sampling
  * found none in its tries (a space whose valid part is a tiny fraction of the raw). */

@@ -41,7 +41,7 @@ typedef struct search_run {
 
 static uint64_t key_of(const search_run *sr, uint64_t ordinal)
 {
-    return sspace_listed(sr->sp) ? sspace_at(sr->sp, ordinal) : ordinal;
+    return sspace_key_of(sr->sp, ordinal);
 }
 
 static int push_key(search_run *sr, uint64_t key)
@@ -258,6 +258,13 @@ int tuner_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_s
     if (sspace_new(&sr.sp, t->m, 0, err, sizeof err) < 0) {
         diag_error_noloc(&t->spec->diags, "%s", err);
         return CUTUNE_EEVAL;
+    }
+    if (t->opts->shard_count > 1 &&
+        sspace_shard(sr.sp, (uint64_t)t->opts->shard_index, (uint64_t)t->opts->shard_count) < 0) {
+        diag_error_noloc(&t->spec->diags, "shard %d/%d of a space of %llu configurations is empty", t->opts->shard_index,
+                         t->opts->shard_count, (unsigned long long)sspace_count(sr.sp));
+        sspace_free(sr.sp);
+        return CUTUNE_EINVAL;
     }
     search_hooks hooks = {&sr, NULL, t->set.strategy == STRAT_GUIDED ? static_info : NULL, NULL};
     cutune_analyze_summary static_sum;

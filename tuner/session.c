@@ -202,14 +202,17 @@ static int next_variant(session *s, const cutune_variant **out)
     } else if (s->iter) {
         const uint64_t *idx;
         eval_error err;
-        int rc = space_iter_next(s->iter, &idx, &vals, &err);
-        if (rc < 0) {
-            diag_error(s->diags, err.loc, "%s", err.message);
-            return CUTUNE_EEVAL;
-        }
-        if (rc == 0)
-            return 0;
-        ordinal = s->next_ordinal++;
+        int shards = s->opts && s->opts->shard_count > 1 ? s->opts->shard_count : 1;
+        do { /* issue 19: a shard lists only its own ordinals (of the whole space) */
+            int rc = space_iter_next(s->iter, &idx, &vals, &err);
+            if (rc < 0) {
+                diag_error(s->diags, err.loc, "%s", err.message);
+                return CUTUNE_EEVAL;
+            }
+            if (rc == 0)
+                return 0;
+            ordinal = s->next_ordinal++;
+        } while (shards > 1 && ordinal % (uint64_t)shards != (uint64_t)s->opts->shard_index);
     } else {
         if (s->batch_i >= s->batch_n)
             return 0;

@@ -27,6 +27,10 @@ int tuner_run_one(cutune_tune_result **out, cutune_spec *spec, const cutune_tune
         result_destroy(res);
         return CUTUNE_ENOMEM;
     }
+    if (opts->shard_count > 1) { /* issue 19 */
+        res->shard_index = opts->shard_index;
+        res->shard_count = opts->shard_count;
+    }
     if (m->sizes.nvars > 0) {
         const char *names[MODEL_MAX_SIZE_VARS];
         for (int j = 0; j < m->sizes.nvars; j++)

@@ -54,6 +54,8 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
     free(kernel);
     json_t *identity = json_pack("{s:s, s:s, s:s, s:s, s:b}", "spec", spec_hex, "kernel", kernel_hex, "device",
                                  dev->name, "arch", t->gpu.arch, "flush_l2", flush);
+    if (identity && t->opts->shard_count > 1) /* issue 19: a shard's journal is its own */
+        json_object_set_new(identity, "shard", json_pack("[i, i]", t->opts->shard_index, t->opts->shard_count));
     if (identity && spec_kernel_count(t->spec) > 1) /* one block of a file of several: which one */
         json_object_set_new(identity, "block", json_integer(t->spec->kernel));
     if (identity && t->m->sizes.nvars > 0) { /* a size is part of what is measured */

@@ -332,6 +332,76 @@ static void test_exhaustive_all(void **state)
     checked_free(c);
 }
 
+/* issue 19: shards of a listed space partition it by ordinal (ordinal % N == i, the
+ * ordinals the whole space's, worked out here by counting valid keys by hand); exhaustive
+ * over each shard asks exactly its configurations; every strategy stays inside its
+ * shard; the unlisted space shards by key. */
+static void test_shards(void **state)
+{
+    (void)state;
+    checked *c = load();
+    char err[200];
+    for (uint64_t n = 2; n <= 5; n++) {
+        bool seen[400] = {false};
+        uint64_t total = 0;
+        for (uint64_t i = 0; i < n; i++) {
+            sspace *sp;
+            assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+            assert_int_equal(sspace_shard(sp, i, n), 0);
+            uint64_t ord = 0, mine = 0;
+            for (uint64_t key = 0; key < 400; key++) {
+                if (!valid_by_hand(key))
+                    continue;
+                bool in = ord % n == i;
+                assert_int_equal(sspace_valid(sp, key), in);
+                assert_int_equal(sspace_key_of(sp, ord), in ? key : UINT64_MAX);
+                if (in) {
+                    assert_int_equal(sspace_ordinal(sp, key), ord);
+                    assert_int_equal(sspace_at(sp, mine), key);
+                    mine++;
+                }
+                ord++;
+            }
+            assert_int_equal(sspace_count(sp), mine);
+            trace t;
+            memset(&t, 0, sizeof t);
+            search_settings s = settings(STRAT_EXHAUSTIVE, 0, 0);
+            search_hooks h = {0};
+            uint64_t e;
+            const char *why;
+            run(sp, &s, &h, &t, &e, &why);
+            assert_int_equal(e, mine);
+            for (int k = 0; k < t.n; k++) {
+                assert_false(seen[t.asked[k]]); /* no two shards ask the same configuration */
+                seen[t.asked[k]] = true;
+            }
+            total += (uint64_t)t.n;
+            for (size_t st = 1; st < sizeof all / sizeof *all; st++) { /* the others stay inside */
+                memset(&t, 0, sizeof t);
+                s = settings(all[st], 3, 20);
+                memset(&h, 0, sizeof h);
+                run(sp, &s, &h, &t, &e, &why);
+                for (int k = 0; k < t.n; k++)
+                    assert_true(sspace_valid(sp, t.asked[k]));
+            }
+            sspace_free(sp);
+        }
+        assert_int_equal(total, count_by_hand()); /* together, the whole space */
+    }
+    sspace *sp;
+    assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+    assert_int_equal(sspace_shard(sp, 3, 3), -1);
+    assert_int_equal(sspace_shard(sp, 0, 0), -1);
+    sspace_free(sp);
+    sspace *big; /* unlisted: by key */
+    assert_int_equal(sspace_new(&big, c->m, 10, err, sizeof err), 0);
+    assert_int_equal(sspace_shard(big, 1, 2), 0);
+    for (uint64_t key = 0; key < 400; key++)
+        assert_int_equal(sspace_valid(big, key), valid_by_hand(key) && key % 2 == 1);
+    sspace_free(big);
+    checked_free(c);
+}
+
 static void test_patience_and_time(void **state)
 {
     (void)state;
@@ -586,7 +656,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_space_map),        cmocka_unit_test(test_neighbours),
         cmocka_unit_test(test_reproducible),     cmocka_unit_test(test_budget_valid_unique),
-        cmocka_unit_test(test_exhaustive_all),   cmocka_unit_test(test_patience_and_time),
+        cmocka_unit_test(test_exhaustive_all),
+        cmocka_unit_test(test_shards),   cmocka_unit_test(test_patience_and_time),
         cmocka_unit_test(test_known_is_free),    cmocka_unit_test(test_guided_screens),
         cmocka_unit_test(test_know_beforehand),  cmocka_unit_test(test_streamed),
     };

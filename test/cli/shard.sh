@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# shard.sh CUTUNE SOURCE_DIR - issue 19 without a GPU: --shard I/N splits the space by
+# listing ordinal (ordinal % N == I, the whole space's ordinals), so the shards of any N
+# are disjoint and together the whole space; --shard auto reads the launcher's rank and
+# size (Open MPI, MPICH, Slurm's srun, a Slurm job array); bad values are usage errors;
+# tuning a shard without a GPU analyses that shard only. Under `mpirun -n 2` (when Open
+# MPI is installed; CI installs it) two ranks take the two halves.
+set -u
+cutune=$1
+src=$2
+. "$(dirname "$0")/lib.sh.inc"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export CUTUNE_CACHE_DIR=$tmp/cache
+spec=$src/examples/sweep.tune
+ordinals() { awk -F, 'FNR > 1 {print $1}' "$@" | sort -n; }
+
+"$cutune" analyze "$spec" --format csv -q >"$tmp/all.csv"
+ordinals "$tmp/all.csv" >"$tmp/all"
+check "the whole space has 312 configurations" test "$(wc -l <"$tmp/all")" -eq 312
+for n in 2 3 7; do
+    : >"$tmp/union"
+    ok=1
+    for ((i = 0; i < n; i++)); do
+        "$cutune" analyze "$spec" --shard "$i/$n" --format csv -q >"$tmp/s.csv" || ok=0
+        ordinals "$tmp/s.csv" >"$tmp/s"
+        awk -v n="$n" -v i="$i" '$1 % n != i {bad = 1} END {exit bad}' "$tmp/s" || ok=0
+        cat "$tmp/s" >>"$tmp/union"
+    done
+    check "N=$n: every shard holds only ordinals % $n == its index" test $ok -eq 1
+    sort -n "$tmp/union" >"$tmp/u"
+    check "N=$n: the shards together are the whole space, each configuration once" cmp -s "$tmp/u" "$tmp/all"
+done
+# The same rows as the whole space's listing (a shard's variants are the same variants).
+"$cutune" analyze "$spec" --shard 1/3 --format csv -q | awk -F, 'NR > 1 {print $1 "," $2 "," $3 "," $4 "," $5}' >"$tmp/s13"
+awk -F, 'NR > 1 && $1 % 3 == 1 {print $1 "," $2 "," $3 "," $4 "," $5}' "$tmp/all.csv" >"$tmp/w13"
+check "a shard's rows are the whole listing's rows of its ordinals" cmp -s "$tmp/s13" "$tmp/w13"
+
+# --shard auto: the launcher's environment.
+OMPI_COMM_WORLD_RANK=2 OMPI_COMM_WORLD_SIZE=3 "$cutune" analyze "$spec" --shard auto --format csv -q >"$tmp/a.csv"
+check "auto under Open MPI's variables: shard 2/3" bash -c '[ "$(awk -F, "NR > 1 && \$1 % 3 != 2" "$1" | wc -l)" -eq 0 ] && [ "$(wc -l <"$1")" -eq 105 ]' _ "$tmp/a.csv"
+SLURM_PROCID=1 SLURM_NTASKS=2 "$cutune" analyze "$spec" --shard auto --format csv -q >"$tmp/b.csv"
+check "auto under srun's variables: shard 1/2" bash -c '[ "$(awk -F, "NR > 1 && \$1 % 2 != 1" "$1" | wc -l)" -eq 0 ] && [ "$(wc -l <"$1")" -eq 157 ]' _ "$tmp/b.csv"
+SLURM_ARRAY_TASK_ID=11 SLURM_ARRAY_TASK_MIN=10 SLURM_ARRAY_TASK_COUNT=4 "$cutune" analyze "$spec" --shard auto --format csv -q >"$tmp/c.csv"
+check "auto in a Slurm job array 10-13, task 11: shard 1/4" bash -c '[ "$(awk -F, "NR > 1 && \$1 % 4 != 1" "$1" | wc -l)" -eq 0 ] && [ "$(wc -l <"$1")" -eq 79 ]' _ "$tmp/c.csv"
+env -u OMPI_COMM_WORLD_RANK -u SLURM_PROCID -u PMI_RANK -u SLURM_ARRAY_TASK_ID "$cutune" analyze "$spec" --shard auto >/dev/null 2>"$tmp/err"
+check "auto without a launcher: exit 2" test $? -eq 2
+check "... naming the variables it looked for" grep -q "OMPI_COMM_WORLD_RANK" "$tmp/err"
+for bad in 3/3 -1/2 1/0 x 1/ /2 1/2x; do
+    "$cutune" analyze "$spec" --shard "$bad" >/dev/null 2>&1
+    check "--shard $bad: exit 2" test $? -eq 2
+done
+
+# Tuning a shard: a results file is needed; no --journal; without a GPU only the shard is analysed.
+CUDA_VISIBLE_DEVICES=-1 "$cutune" "$src/test/gpu/metrics_div.tune" --shard 0/2 >/dev/null 2>"$tmp/err"
+check "tune --shard without a results file (none given, the spec emits none): exit 2" test $? -eq 2
+check "... saying cutune merge joins the shards' files" grep -q "cutune merge joins" "$tmp/err"
+CUDA_VISIBLE_DEVICES=-1 "$cutune" "$spec" --shard 0/2 >/dev/null 2>"$tmp/err"
+check "the spec's own emit results path, with the shard in its name" grep -q "sum_matrix_results.shard-0-of-2.json" "$tmp/err"
+CUDA_VISIBLE_DEVICES=-1 "$cutune" "$spec" --shard 0/2 --results "$tmp/r.json" --journal "$tmp/j" >/dev/null 2>&1
+check "tune --shard with --journal: exit 2" test $? -eq 2
+CUDA_VISIBLE_DEVICES=-1 "$cutune" "$spec" --shard 1/2 --results "$tmp/r.json" >"$tmp/out" 2>"$tmp/err"
+check "tune --shard 1/2 without a GPU: exit 4" test $? -eq 4
+check "... says where the shard's results would go" grep -q "shard 1 of 2.*r.shard-1-of-2.json" "$tmp/err"
+check "... and analysed the shard's 156 variants" grep -q "^156 variants for sm_90" "$tmp/err"
+
+if command -v mpirun >/dev/null 2>&1; then
+    mpirun --allow-run-as-root --oversubscribe -n 2 sh -c \
+        "\"$cutune\" analyze \"$spec\" --shard auto --format csv -q >\"$tmp/mpi.\$OMPI_COMM_WORLD_RANK.csv\"" \
+        >"$tmp/mpi.out" 2>&1
+    check "mpirun -n 2: both ranks ran" test $? -eq 0 -a -s "$tmp/mpi.0.csv" -a -s "$tmp/mpi.1.csv"
+    ordinals "$tmp/mpi.0.csv" "$tmp/mpi.1.csv" >"$tmp/mpi"
+    check "mpirun -n 2: the two ranks' shards are the whole space, each configuration once" cmp -s "$tmp/mpi" "$tmp/all"
+    check "mpirun -n 2: rank 1 took the odd ordinals" bash -c '! awk -F, "NR > 1 && \$1 % 2 != 1" "$1" | grep -q .' _ "$tmp/mpi.1.csv"
+else
+    echo "SKIP (part): no mpirun here (openmpi-bin, a tests package: ./bootstrap --test)"
+fi
+finish
