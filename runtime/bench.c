@@ -297,6 +297,19 @@ int bench_set_energy(bench *b, double window_s, char *err, size_t errsize)
     return 0;
 }
 
+/* The binary's launch, with the bench's argument pointers. */
+static meas_launch launch_of(const bench *b, const bench_binary *bin)
+{
+    meas_launch l;
+    for (int d = 0; d < 3; d++) {
+        l.grid[d] = bin->grid[d];
+        l.block[d] = bin->block[d];
+    }
+    l.dynamic_smem = bin->dynamic_smem;
+    l.args = b->argv;
+    return l;
+}
+
 int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const meas_settings *ms,
               bench_result *out)
 {
@@ -307,13 +320,7 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
     if (prepare_args(b, c) < 0) {
         return failed(b, out, OUTCOME_NOT_RUN, b->err); /* gpu_seconds stays 0, as it always has */
     }
-    meas_launch l;
-    for (int d = 0; d < 3; d++) {
-        l.grid[d] = bin->grid[d];
-        l.block[d] = bin->block[d];
-    }
-    l.dynamic_smem = bin->dynamic_smem;
-    l.args = b->argv;
+    meas_launch l = launch_of(b, bin);
     meas_kernel k;
     if (meas_load(b->g, bin->cubin, bin->symbol, &l, &k, b->err, sizeof b->err) < 0) {
         return failed(b, out, OUTCOME_LOAD_ERROR, b->err);
@@ -482,13 +489,7 @@ int bench_profile(bench *b, const bench_binary *bin, const bench_config *c, doub
         snprintf(why, whysize, "its arguments: %s", b->err);
         return meas_sticky(b->g) ? -1 : 0;
     }
-    meas_launch l;
-    for (int d = 0; d < 3; d++) {
-        l.grid[d] = bin->grid[d];
-        l.block[d] = bin->block[d];
-    }
-    l.dynamic_smem = bin->dynamic_smem;
-    l.args = b->argv;
+    meas_launch l = launch_of(b, bin);
     meas_kernel k;
     if (meas_load(b->g, bin->cubin, bin->symbol, &l, &k, b->err, sizeof b->err) < 0) {
         snprintf(why, whysize, "loading it: %s", b->err);
