@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "../results/load.h"
+#include "../results/merge.h"
 #include "../results/result.h"
 #include "../results/write.h"
 #include "internal.h"
@@ -20,6 +21,39 @@ int cutune_results_load(cutune_tune_result **out, const char *path)
     if (rc != CUTUNE_OK)
         err_set(rc, "%s", err);
     return rc;
+}
+
+int cutune_results_merge(cutune_tune_result **out, const char *const *paths, int n, int partial)
+{
+    if (!out || (!paths && n > 0)) {
+        err_set(CUTUNE_EINVAL, "cutune_results_merge: no output or paths");
+        return CUTUNE_EINVAL;
+    }
+    for (int k = 0; k < n; k++)
+        if (!paths[k]) {
+            *out = NULL;
+            err_set(CUTUNE_EINVAL, "cutune_results_merge: path %d is NULL", k);
+            return CUTUNE_EINVAL;
+        }
+    char note[400], err[2000];
+    int rc = results_merge(out, paths, n, partial != 0, note, sizeof note, err, sizeof err);
+    if (rc != CUTUNE_OK)
+        err_set(rc, "%s", err);
+    return rc;
+}
+
+int cutune_tune_shard_count(const cutune_tune_result *r) { return r ? r->shard_count : 0; }
+
+int cutune_tune_shard_holds(const cutune_tune_result *r, int i)
+{
+    if (!r || r->shard_count == 0)
+        return 1; /* not a shard: the whole space */
+    if (r->nshard_merged == 0)
+        return i == r->shard_index;
+    for (int k = 0; k < r->nshard_merged; k++)
+        if (r->shard_merged[k] == i)
+            return 1;
+    return 0;
 }
 
 int cutune_tune_write_results(const cutune_tune_result *r, const char *path)

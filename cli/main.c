@@ -192,6 +192,27 @@ static const command commands[] = {
      HELP_QUIET
      "exit codes: 0 ok, 2 usage, 3 a results file unreadable or malformed, or the page\n"
      "unwritable\n"},
+    {"merge", cmd_merge, "gather the shards of a split run into one results file (no GPU)",
+     "usage: cutune merge SHARD.json [MORE.json ...] -o OUT.json [--partial] [-q]\n"
+     "\n"
+     "Gathers the results files of a run split over processes, GPUs or cluster ranks\n"
+     "(each a `cutune SPEC` run over its shard i/N) into one results file, as one process\n"
+     "tuning every configuration would have written it: each configuration once, in\n"
+     "listing order, the counts recounted, the seconds added up (wall time: the longest\n"
+     "shard's), the winner picked again. The files must be of the same spec, device\n"
+     "model and measurement settings, hold every shard 0..N-1 of one split once, and no\n"
+     "configuration twice.\n"
+     "Plain results files (no settings.shard) and runs over problem sizes are refused.\n"
+     "docs/results-format.md, \"Shards and merging\".\n"
+     "\n"
+     "  -o, --output FILE   write the merged results here (required)\n"
+     "  --partial           merge the shards given even when some are missing: the file\n"
+     "                      records which it holds (settings.shard.merged), and the\n"
+     "                      missing ones are named on stderr\n"
+     HELP_QUIET
+     "exit codes: 0 ok, 2 usage or files that do not go together (another spec, device\n"
+     "or settings; a shard missing or given twice; overlapping shards; problem sizes),\n"
+     "3 a file unreadable, not a results file, or the output unwritable\n"},
     {"occupancy", cmd_occupancy, "theoretical occupancy of a block shape",
      "usage: cutune occupancy (--arch sm_XX | --device N) --regs R --threads T [--smem BYTES]\n"
      "                        [--format text|json]\n"

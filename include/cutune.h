@@ -645,6 +645,25 @@ void cutune_tune_result_free(cutune_tune_result *r);
  * CUTUNE_EINVAL for NULL arguments. *out is NULL on failure. */
 int cutune_results_load(cutune_tune_result **out, const char *path);
 
+/* cutune_results_merge (issue 19): the shards of a run split over processes or GPUs
+ * (`cutune SPEC --shard i/N`), the n results files at `paths`, as one result: what one
+ * process tuning the same configurations would have given (every entry once, in
+ * ordinal order; the counts recounted; the winner picked again; docs/results-format.md,
+ * "Shards and merging"); write it with cutune_tune_write_results. Every shard of the
+ * split must be given, unless `partial` is non-zero: the result then records the shards
+ * it holds (cutune_tune_shard_holds). Returns CUTUNE_OK; CUTUNE_EIO (a file cannot be
+ * read or is not a results file); CUTUNE_EINVAL (the files do not go together: not of
+ * the same spec, device model or measurement settings, not shards of one split, a shard
+ * missing or given twice, a configuration in two files, a run over problem sizes: see
+ * cutune_last_error); CUTUNE_ENOMEM. *out is NULL on failure. */
+int cutune_results_merge(cutune_tune_result **out, const char *const *paths, int n, int partial);
+
+/* cutune_tune_shard_count: the number of shards of the split r is part of (a shard, or a
+ * partial merge of shards), 0 when r is neither. cutune_tune_shard_holds: whether r
+ * holds the configurations of shard i (those whose ordinal % count == i). */
+int cutune_tune_shard_count(const cutune_tune_result *r);
+int cutune_tune_shard_holds(const cutune_tune_result *r, int i);
+
 /* cutune_tune_best: the winning measurement (the summary's best), or NULL when no
  * variant ran correctly. */
 const cutune_measurement *cutune_tune_best(const cutune_tune_result *r);

@@ -109,6 +109,51 @@ static void common_options(cutune_tune_result *r)
         r->records[i]->v.ncommon_options = common;
 }
 
+/* Issue 19: settings.shard ({"index", "count"} of a shard; {"merged": [...], "count"} of
+ * a partial merge) and settings.merged_from (the merged files), when present. */
+static void load_shard(loader *ld, json_t *set)
+{
+    cutune_tune_result *r = ld->r;
+    json_t *shard = json_object_get(set, "shard"), *from = json_object_get(set, "merged_from");
+    if (json_is_array(from) && json_array_size(from) > 0) {
+        size_t n = json_array_size(from);
+        r->merged_from = arena_alloc(r->arena, sizeof(char *) * n);
+        for (size_t i = 0; r->merged_from && i < n; i++)
+            r->merged_from[i] = str_of(ld, json_array_get(from, i), "");
+        r->nmerged_from = r->merged_from ? (int)n : 0;
+    }
+    if (!shard || json_is_null(shard))
+        return;
+    json_t *count = json_object_get(shard, "count"), *index = json_object_get(shard, "index");
+    json_t *merged = json_object_get(shard, "merged");
+    int64_t n = json_is_integer(count) ? (int64_t)json_integer_value(count) : 0;
+    if (n < 1 || n > RESULTS_MAX_SHARDS) {
+        bad(ld, "\"settings\".\"shard\" has no \"count\" from 1 to 65536");
+        return;
+    }
+    r->shard_count = (int)n;
+    r->shard_index = -1;
+    if (json_is_array(merged)) {
+        size_t m = json_array_size(merged);
+        r->shard_merged = arena_alloc(r->arena, sizeof(int) * (m + 1));
+        for (size_t i = 0; r->shard_merged && i < m; i++) {
+            json_t *k = json_array_get(merged, i);
+            if (!json_is_integer(k) || json_integer_value(k) < 0 || json_integer_value(k) >= n) {
+                bad(ld, "\"settings\".\"shard\".\"merged\" holds something other than shard indices");
+                return;
+            }
+            r->shard_merged[i] = (int)json_integer_value(k);
+        }
+        r->nshard_merged = r->shard_merged ? (int)m : 0;
+        if (m > 0)
+            return;
+    }
+    if (!json_is_integer(index) || json_integer_value(index) < 0 || json_integer_value(index) >= n)
+        bad(ld, "\"settings\".\"shard\" has no \"index\" from 0 to one less than its \"count\"");
+    else
+        r->shard_index = (int)json_integer_value(index);
+}
+
 static void load_header(loader *ld, json_t *root)
 {
     cutune_tune_result *r = ld->r;
@@ -166,6 +211,7 @@ static void load_header(loader *ld, json_t *root)
     r->max_repeat = record_int(json_object_get(set, "max_repeat"), 0);
     r->spread = record_num(json_object_get(set, "spread"), 0);
     r->flush_l2 = json_is_true(json_object_get(set, "flush_l2"));
+    load_shard(ld, set);
 
     cutune_tune_summary *s = &r->summary;
     snprintf(s->device_name, sizeof s->device_name, "%s", r->device.name);
@@ -372,9 +418,9 @@ static void find_spec(cutune_tune_result *r, const char *results_path)
     free(found);
 }
 
-int results_load(cutune_tune_result **out, const char *path, char *err, size_t errsize)
+int results_read_json(json_t **root, const char *path, char *err, size_t errsize)
 {
-    *out = NULL;
+    *root = NULL;
     size_t len;
     char *text = sys_read_file(path, SYS_LIMIT_STORED, &len);
     if (!text) {
@@ -383,15 +429,20 @@ int results_load(cutune_tune_result **out, const char *path, char *err, size_t e
         return saved == ENOMEM ? CUTUNE_ENOMEM : CUTUNE_EIO;
     }
     json_error_t jerr;
-    json_t *root = json_loadb(text, len, JSON_DECODE_ANY, &jerr);
+    *root = json_loadb(text, len, JSON_DECODE_ANY, &jerr);
     free(text);
-    if (!root) {
+    if (!*root) {
         snprintf(err, errsize, "'%s' is not JSON: line %d: %s", path, jerr.line, jerr.text);
         return CUTUNE_EIO;
     }
+    return CUTUNE_OK;
+}
+
+int results_load_json(cutune_tune_result **out, json_t *root, const char *path, char *err, size_t errsize)
+{
+    *out = NULL;
     cutune_tune_result *r = result_create();
     if (!r) {
-        json_decref(root);
         snprintf(err, errsize, "out of memory");
         return CUTUNE_ENOMEM;
     }
@@ -400,7 +451,6 @@ int results_load(cutune_tune_result **out, const char *path, char *err, size_t e
         bad(&ld, "it is not a JSON object");
     else
         load_root(&ld, root);
-    json_decref(root);
     if (ld.failed) {
         result_destroy(r);
         return CUTUNE_EIO;
@@ -416,4 +466,16 @@ int results_load(cutune_tune_result **out, const char *path, char *err, size_t e
     }
     *out = r;
     return CUTUNE_OK;
+}
+
+int results_load(cutune_tune_result **out, const char *path, char *err, size_t errsize)
+{
+    *out = NULL;
+    json_t *root;
+    int rc = results_read_json(&root, path, err, errsize);
+    if (rc != CUTUNE_OK)
+        return rc;
+    rc = results_load_json(out, root, path, err, errsize);
+    json_decref(root);
+    return rc;
 }

@@ -3,6 +3,7 @@
 #ifndef CUTUNE_RESULTS_LOAD_H
 #define CUTUNE_RESULTS_LOAD_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 #include "result.h"
@@ -11,5 +12,16 @@
  * caller owns it: result_destroy), or CUTUNE_EIO / CUTUNE_ENOMEM with *out NULL and
  * the message, naming the path, in err. */
 int results_load(cutune_tune_result **out, const char *path, char *err, size_t errsize);
+
+/* The most shards a run is split into (settings.shard.count; issue 19). */
+#define RESULTS_MAX_SHARDS 65536
+
+/* results_read_json: the JSON of the file at `path` into *root (the caller's reference).
+ * CUTUNE_OK, or CUTUNE_EIO / CUTUNE_ENOMEM with *root NULL and the message in err. */
+int results_read_json(json_t **root, const char *path, char *err, size_t errsize);
+
+/* results_load_json: results_load of a file already read into `root` (borrowed), named
+ * `path` in messages and in the result's summary.results_path. */
+int results_load_json(cutune_tune_result **out, json_t *root, const char *path, char *err, size_t errsize);
 
 #endif

@@ -63,8 +63,16 @@ struct cutune_tune_result {
     int nsizes;
     cutune_tune_result **sizes;
     bool borrowed_records;     /* the parent: records belong to the sizes' results */
-    /* issue 19: the shard this result is (settings.shard); shard_count 0: not a shard */
+    /* Issue 19: a shard of a run split over processes (settings.shard). shard_count 0:
+     * not a shard. A shard holds the configurations whose ordinal % shard_count ==
+     * shard_index. A partial merge of shards (results/merge.h) holds those of the
+     * nshard_merged indices in shard_merged instead (shard_index -1 then). merged_from:
+     * the files a merge was made of (nmerged_from 0: not a merge). All in the arena. */
     int shard_index, shard_count;
+    int nshard_merged;
+    int *shard_merged;
+    int nmerged_from;
+    const char **merged_from;
 };
 
 /* result_create: an empty result (no records) with its arena and summary.best = -1;

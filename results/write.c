@@ -62,6 +62,25 @@ static json_t *root_of(const cutune_tune_result *r, const char *version)
         json_object_set_new(prof, "top", r->profile_top < 0 ? json_string("all") : json_integer(r->profile_top));
         json_object_set_new(set, "profile", prof);
     }
+    if (r->shard_count > 0) { /* issue 19: a shard, or a partial merge of shards */
+        json_t *shard = json_object();
+        if (r->nshard_merged > 0) {
+            json_t *merged = json_array();
+            for (int i = 0; i < r->nshard_merged; i++)
+                json_array_append_new(merged, json_integer(r->shard_merged[i]));
+            json_object_set_new(shard, "merged", merged);
+        } else {
+            json_object_set_new(shard, "index", json_integer(r->shard_index));
+        }
+        json_object_set_new(shard, "count", json_integer(r->shard_count));
+        json_object_set_new(set, "shard", shard);
+    }
+    if (r->nmerged_from > 0) {
+        json_t *from = json_array();
+        for (int i = 0; i < r->nmerged_from; i++)
+            json_array_append_new(from, json_string(r->merged_from[i]));
+        json_object_set_new(set, "merged_from", from);
+    }
     json_object_set_new(root, "settings", set);
     json_t *obj = json_object();
     json_object_set_new(obj, "name", json_string(s->objective_name));

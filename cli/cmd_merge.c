@@ -1,0 +1,73 @@
+/* cmd_merge.c - `cutune merge SHARD.json ... -o OUT.json [--partial]`: the shards of a
+ * run split over processes or GPUs (`cutune SPEC --shard i/N`) gathered into one results
+ * file, as one process tuning every configuration would have written it (issue 19;
+ * docs/cli.md, docs/results-format.md). No GPU needed. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* With --partial: the shards missing from r, said plainly on stderr (nothing when none). */
+static void say_missing(const cutune_tune_result *r)
+{
+    int n = cutune_tune_shard_count(r), missing = 0;
+    for (int i = 0; i < n; i++)
+        missing += !cutune_tune_shard_holds(r, i);
+    if (missing == 0)
+        return;
+    fprintf(stderr, "cutune merge: partial: shard%s", missing == 1 ? "" : "s");
+    for (int i = 0, k = 0; i < n; i++)
+        if (!cutune_tune_shard_holds(r, i))
+            fprintf(stderr, "%s %d", k++ ? "," : "", i);
+    fprintf(stderr, " of %d missing; the file records the shards it holds (settings.shard.merged)\n", n);
+}
+
+int cmd_merge(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"partial", no_argument, NULL, 'P'},
+        {"quiet", no_argument, NULL, 'q'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *output = NULL;
+    bool quiet = false, partial = false;
+    int opt;
+    optind = 1;
+    while ((opt = cli_getopt("merge", argc, argv, "qo:", longopts)) != -1) {
+        switch (opt) {
+        case 'o': output = optarg; break;
+        case 'P': partial = true; break;
+        case 'q': quiet = true; break;
+        default: return EXIT_USAGE; /* cli_getopt said why */
+        }
+    }
+    int nfiles = argc - optind;
+    if (nfiles < 1)
+        return cli_usage_error("merge", "which shards? (cutune merge SHARD.json ... -o OUT.json)");
+    if (!output)
+        return cli_usage_error("merge", "where to? -o OUT.json is required");
+    cutune_tune_result *r = NULL;
+    int rc = cutune_results_merge(&r, (const char *const *)(argv + optind), nfiles, partial);
+    if (rc == CUTUNE_OK)
+        rc = cutune_tune_write_results(r, output);
+    if (rc != CUTUNE_OK) {
+        fprintf(stderr, "cutune merge: %s\n", cutune_last_error());
+        cutune_tune_result_free(r);
+        return cli_exit_for_status(rc);
+    }
+    say_missing(r);
+    if (!quiet) {
+        const cutune_tune_summary *s = cutune_tune_summary_of(r);
+        const cutune_measurement *best = cutune_tune_best(r);
+        fprintf(stderr, "merged %d file%s: %" PRIu64 " variants, %" PRIu64 " timed", nfiles, nfiles == 1 ? "" : "s",
+                s->variants, s->timed);
+        if (best)
+            fprintf(stderr, ", best #%" PRIu64 " (%s %.6g)", best->variant->ordinal, s->objective_name, best->objective);
+        fprintf(stderr, "\nresults: %s\n", output);
+    }
+    cutune_tune_result_free(r);
+    return EXIT_OK;
+}

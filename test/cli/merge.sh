@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# merge.sh CUTUNE SOURCE_DIR - `cutune merge` (issue 19): the real H100 runs of test/data
+# split into 2 and 3 shards (test/cli/merge_check.py: entries by index % N, settings.shard
+# added, nothing else recomputed) merge back into their entries, winner and counts; a
+# twin whose run is in another shard is kept; a missing shard is refused unless
+# --partial, whose file says what it holds and merges again with the rest; files of
+# another spec, device, settings or split, overlapping shards, plain and version-2 files
+# are refused (2); unreadable files and outputs are 3.
+set -u
+cutune=$1
+src=$2
+. "$(dirname "$0")/lib.sh.inc"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+data=$src/test/data
+sum=$data/report-sum_matrix-h100.json
+mc() { python3 "$src/test/cli/merge_check.py" "$@"; }
+# edit IN OUT PYTHON: OUT is IN's JSON `d` after PYTHON ran on it.
+edit() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); $3; json.dump(d, open(sys.argv[2], 'w'))" "$1" "$2"; }
+
+# ---- shards merge back into the run they were split from ----
+for f in report-sum_matrix-h100 report-sgemm-energy-h100 report-sgemm-genetic-h100 report-hw-tiny-h100; do
+    for n in 2 3; do
+        mkdir -p "$tmp/$f-$n"
+        mc split "$data/$f.json" "$n" "$tmp/$f-$n"
+        # given in reverse order: the output is in index order all the same
+        "$cutune" merge $(ls -r "$tmp/$f-$n"/shard-*.json) -o "$tmp/$f-$n.json" 2>"$tmp/err"
+        check "$f in $n shards: merged" test $? -eq 0
+        check "$f in $n shards: the original's entries, winner, counts" mc same "$data/$f.json" "$tmp/$f-$n.json" "$n"
+    done
+done
+check "the summary line" grep -q "merged 3 files: 15 variants" "$tmp/err"
+check "merged_from names the inputs" python3 -c "import json,sys; d=json.load(open(sys.argv[1]))
+assert d['settings']['merged_from'] == sys.argv[2:], d['settings']['merged_from']" \
+    "$tmp/report-hw-tiny-h100-3.json" $(ls -r "$tmp/report-hw-tiny-h100-3"/shard-*.json)
+check "hardware counters kept" python3 -c "import json,sys; d=json.load(open(sys.argv[1]))
+assert sum('hw' in e for e in d['results']) == 8 and d['settings']['profile']['metrics']" "$tmp/report-hw-tiny-h100-2.json"
+mkdir "$tmp/twin"
+mc split "$sum" 2 "$tmp/twin" twin
+"$cutune" merge -q "$tmp"/twin/shard-*.json -o "$tmp/twin.json" 2>"$tmp/err"
+check "a twin of a run in another shard: merged" test $? -eq 0
+check "a twin of a run in another shard: kept, counted" mc same "$sum" "$tmp/twin.json" 2 twin
+check "-q: silent" test ! -s "$tmp/err"
+
+s3=$tmp/report-sum_matrix-h100-3
+s2=$tmp/report-sum_matrix-h100-2
+# ---- a missing shard: refused, or --partial ----
+"$cutune" merge "$s3/shard-0-of-3.json" "$s3/shard-2-of-3.json" -o "$tmp/out.json" 2>"$tmp/err"
+check "a missing shard: 2" test $? -eq 2
+check "a missing shard: named, with the files" grep -q "shard 1 of 3 is missing from the files given ('$s3/shard-0-of-3.json', '$s3/shard-2-of-3.json')" "$tmp/err"
+check "a missing shard: no output" test ! -e "$tmp/out.json"
+"$cutune" merge -q "$s3/shard-0-of-3.json" "$s3/shard-2-of-3.json" -o "$tmp/part.json" --partial 2>"$tmp/err"
+check "--partial: 0" test $? -eq 0
+check "--partial: says which shard is missing (even with -q)" grep -q "partial: shard 1 of 3 missing" "$tmp/err"
+check "--partial: the file says what it holds" python3 -c "import json,sys; d=json.load(open(sys.argv[1]))
+assert d['settings']['shard'] == {'merged': [0, 2], 'count': 3}, d['settings']
+assert all(e['index'] % 3 != 1 for e in d['results']) and d['summary']['variants'] == 208" "$tmp/part.json"
+"$cutune" merge -q "$tmp/part.json" "$s3/shard-1-of-3.json" -o "$tmp/again.json"
+check "a partial merge and the missing shard: complete" mc same "$sum" "$tmp/again.json" 3
+"$cutune" merge -q "$s3/shard-0-of-3.json" "$s3/shard-1-of-3.json" -o "$tmp/out.json" 2>"$tmp/err"
+check "two missing shards: 2" test $? -eq 2
+check "one missing shard of two given: named" grep -q "shard 2 of 3 is missing" "$tmp/err"
+"$cutune" merge -q "$s3/shard-0-of-3.json" -o "$tmp/out.json" 2>"$tmp/err"
+check "two missing: named" grep -q "shards 1, 2 of 3 are missing" "$tmp/err"
+
+# ---- files that do not go together: 2, with both named ----
+refused() { # WHAT PATTERN FILE...: merging FILE... exits 2, saying PATTERN
+    local what=$1 pattern=$2
+    shift 2
+    rm -f "$tmp/out.json"
+    "$cutune" merge "$@" -o "$tmp/out.json" 2>"$tmp/err"
+    check "$what: 2" test $? -eq 2
+    check "$what: said" grep -q -- "$pattern" "$tmp/err"
+    check "$what: no output" test ! -e "$tmp/out.json"
+}
+refused "a shard given twice" "both hold shard 0 of 3 (overlapping shards)" \
+    "$s3/shard-0-of-3.json" "$s3/shard-0-of-3.json" "$s3/shard-1-of-3.json" "$s3/shard-2-of-3.json"
+edit "$s3/shard-1-of-3.json" "$tmp/stray.json" "d['results'].append(json.load(open('$s3/shard-0-of-3.json'))['results'][0])"
+refused "an entry of another shard (overlapping)" "'$tmp/stray.json' holds configuration 0, which is not of its shard" \
+    "$s3/shard-0-of-3.json" "$tmp/stray.json" "$s3/shard-2-of-3.json"
+refused "shards of different splits" "'$s2/shard-0-of-2.json' and '$s3/shard-1-of-3.json' do not go together: they are shards of different splits" \
+    "$s2/shard-0-of-2.json" "$s3/shard-1-of-3.json" "$s3/shard-2-of-3.json"
+edit "$s2/shard-1-of-2.json" "$tmp/kernel.json" "d['spec']['kernel'] = 'other'"
+refused "another kernel" "not of the same spec" "$s2/shard-0-of-2.json" "$tmp/kernel.json"
+edit "$s2/shard-1-of-2.json" "$tmp/ptype.json" "d['spec']['params'][0]['type'] = 'float'"
+refused "a param of another type" "not of the same spec" "$s2/shard-0-of-2.json" "$tmp/ptype.json"
+edit "$s2/shard-1-of-2.json" "$tmp/dir.json" "d['objective']['direction'] = 'minimize'"
+refused "another objective direction" "their objectives differ" "$s2/shard-0-of-2.json" "$tmp/dir.json"
+edit "$s2/shard-1-of-2.json" "$tmp/dev.json" "d['device']['name'] = 'NVIDIA A100-SXM4-80GB'"
+refused "another device" "'$s2/shard-0-of-2.json' and '$tmp/dev.json' do not go together: they were measured on different devices" \
+    "$s2/shard-0-of-2.json" "$tmp/dev.json"
+edit "$s2/shard-1-of-2.json" "$tmp/arch.json" "d['device']['arch'] = 'sm_80'"
+refused "another arch" "different devices" "$s2/shard-0-of-2.json" "$tmp/arch.json"
+for k in "warmup'] = 1" "repeat'] = 5" "max_repeat'] = 9" "spread'] = 0.5" "flush_l2'] = False"; do
+    edit "$s2/shard-1-of-2.json" "$tmp/set.json" "d['settings']['$k"
+    refused "another ${k%%\'*}" "different settings" "$s2/shard-0-of-2.json" "$tmp/set.json"
+done
+edit "$sum" "$tmp/plain.json" "pass"
+refused "a plain results file" "'$tmp/plain.json' is not a shard" "$tmp/plain.json"
+refused "a plain results file with --partial" "is not a shard" "$tmp/plain.json" --partial
+edit "$s2/shard-0-of-2.json" "$tmp/sized.json" \
+    "d.update(version=2, sizes=[dict(size={'n': 64}, settings=d.pop('settings'), summary=d.pop('summary'), results=d.pop('results'))]); d['spec']['size'] = ['n']"
+refused "a run over sizes" "merge one size at a time" "$tmp/sized.json"
+
+# ---- files: 3; usage: 2 ----
+"$cutune" merge "$s2/shard-0-of-2.json" "$tmp/missing.json" -o "$tmp/out.json" 2>"$tmp/err"
+check "an unreadable file: 3" test $? -eq 3
+check "an unreadable file: named" grep -q "cannot read '$tmp/missing.json'" "$tmp/err"
+printf '{"format": "cutune-results", "version": 1, "results": [' >"$tmp/torn.json"
+"$cutune" merge "$tmp/torn.json" -o "$tmp/out.json" 2>/dev/null; check "torn JSON: 3" test $? -eq 3
+"$cutune" merge "$src/test/emit/other_format.json" -o "$tmp/out.json" 2>/dev/null; check "not a results file: 3" test $? -eq 3
+edit "$s2/shard-1-of-2.json" "$tmp/badshard.json" "d['settings']['shard'] = {'index': 2, 'count': 2}"
+"$cutune" merge "$s2/shard-0-of-2.json" "$tmp/badshard.json" -o "$tmp/out.json" 2>"$tmp/err"
+check "a shard index past its count: 3" test $? -eq 3
+check "a shard index past its count: said" grep -q "settings.*shard.* has no .index" "$tmp/err"
+mkdir "$tmp/folder"
+"$cutune" merge "$s2"/shard-*.json -o "$tmp/folder" 2>"$tmp/err"; check "an unwritable output: 3" test $? -eq 3
+"$cutune" merge "$s2"/shard-*.json 2>"$tmp/err"; check "no -o: 2" test $? -eq 2
+check "no -o: said" grep -q "o OUT.json is required" "$tmp/err"
+"$cutune" merge -o "$tmp/out.json" 2>/dev/null; check "no files: 2" test $? -eq 2
+"$cutune" merge --bogus "$s2/shard-0-of-2.json" -o "$tmp/out.json" 2>/dev/null; check "an unknown option: 2" test $? -eq 2
+finish
