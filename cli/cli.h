@@ -183,6 +183,16 @@ int cli_parse_shard(const char *sub, const char *text, cli_shard *out);
  * NULL out of memory). */
 char *cli_shard_path(const char *path, const cli_shard *s);
 
+/* issue 19 (multi.c): cli_parse_devices: "all" or "0,1,..." into out (at most max):
+ * 0, or -1 (not a list; "all" without a GPU). cli_tune_devices: runs this command (argv,
+ * less --devices) once per GPU of `devices` (n) as shard i/n on devices[i] with `jobs`
+ * compile threads each (0: the cores shared out), each writing shard_paths[i], the
+ * shards of `results`, and waits for all: EXIT_OK, or the first failing shard's exit
+ * code (after a message naming it). */
+int cli_parse_devices(const char *text, int *out, int max, int *n);
+int cli_tune_devices(int argc, char **argv, const int *devices, int n, int jobs, const char *results,
+                     const char *const *shard_paths);
+
 /* issue 18 (cmd_metrics.c): `cutune metrics`, and the table of the hardware counters a
  * tuning run read (nothing when it read none; why not, on stderr, when it could not). */
 int cmd_metrics(int argc, char **argv);

@@ -254,6 +254,79 @@ static void print_run_warnings(const cutune_tune_summary *s)
                 (unsigned long long)s->variants);
 }
 
+/* issue 19, `--devices`: checks (one kernel block, a results file, no --shard or
+ * --journal, GPUs of one model), runs a shard per GPU (multi.c), merges the shards'
+ * files into the results file and reports the merged run as a one-GPU run is reported:
+ * ranking, best, header, CSV, report. The exit code. */
+static int tune_on_devices(cutune_spec *spec, int argc, char **argv, const int *devs, int n, int nblocks,
+                           const cutune_tune_options *t, const cutune_analyze_options *o, const cli_common *c, int top,
+                           const char *header_path, const char *csv_path, const char *report_path, int sharded)
+{
+    const char *base = t->results_path ? t->results_path : cutune_spec_emit_path(spec, "results");
+    if (nblocks > 1 || !base || sharded || t->journal_path)
+        return cli_usage_error("tune", nblocks > 1 ? "--devices tunes one kernel block: name it with --kernel NAME"
+                                       : sharded   ? "--devices runs a shard per GPU itself: leave --shard out"
+                                       : t->journal_path ? "with --devices each GPU's shard keeps its own journal: "
+                                                           "leave --journal out"
+                                                         : "--devices needs a results file to merge into (--results FILE)");
+    cutune_device first, d;
+    for (int i = 0; i < n; i++) {
+        if (cutune_device_get(i ? &d : &first, devs[i]) != CUTUNE_OK) {
+            fprintf(stderr, "cutune: GPU %d: %s\n", devs[i], cutune_last_error());
+            return EXIT_NO_GPU;
+        }
+        for (int j = 0; j < i; j++)
+            if (devs[j] == devs[i] && !c->quiet) /* allowed: a check of the machinery on one GPU */
+                fprintf(stderr, "note: --devices names GPU %d twice: its shards share it, and their times "
+                                "disturb each other\n", devs[i]);
+        if (i && strcmp(d.name, first.name) != 0)
+            return cli_usage_error("tune", "--devices: GPU %d is a %s and GPU %d a %s: one result set needs one "
+                                   "model of GPU; tune each with --device N and give every results file to cutune "
+                                   "emit header (an entry per device)", devs[0], first.name, devs[i], d.name);
+    }
+    char *paths[64] = {NULL};
+    int code = EXIT_OK;
+    for (int i = 0; i < n && code == EXIT_OK; i++)
+        if (!(paths[i] = cli_shard_path(base, &(cli_shard){i, n, -1, NULL})))
+            code = EXIT_INTERNAL;
+    if (code == EXIT_OK)
+        code = cli_tune_devices(argc, argv, devs, n, o->jobs, base, (const char *const *)paths);
+    cutune_tune_result *r = NULL;
+    int mrc = code == EXIT_INTERNAL ? CUTUNE_ENOMEM
+                                    : cutune_results_merge(&r, (const char *const *)paths, n, code != EXIT_OK);
+    if (mrc != CUTUNE_OK) {
+        fprintf(stderr, "cutune: the GPUs' shards could not be merged: %s\n", cutune_last_error());
+        code = code != EXIT_OK ? code : mrc == CUTUNE_EIO ? EXIT_IO : EXIT_USAGE;
+    } else if (cutune_tune_write_results(r, base) != CUTUNE_OK) {
+        fprintf(stderr, "cutune: %s\n", cutune_last_error());
+        code = code != EXIT_OK ? code : EXIT_IO;
+    } else {
+        if (top > 0)
+            print_ranking(spec, r, top);
+        const cutune_tune_summary *s = cutune_tune_summary_of(r);
+        const cutune_measurement *b = cutune_tune_best(r);
+        fprintf(stderr, "\n%d GPUs: %llu variants, %llu timed; wall %.2f s (the slowest shard's); results: %s\n", n,
+                (unsigned long long)s->variants, (unsigned long long)s->timed, s->wall_seconds, base);
+        if (b) {
+            printf("\nbest: #%llu", (unsigned long long)b->variant->ordinal);
+            for (int p = 0; p < b->variant->nparams; p++)
+                printf(" %s=%s", cutune_spec_param_name(spec, p), b->variant->values[p]);
+            printf("  median %.4f ms, %s %.6g\n", b->median_ms, s->objective_name, b->objective);
+            if (code == EXIT_OK && cli_emit_after_tune(spec, r, header_path, csv_path, c, false) != EXIT_OK)
+                code = EXIT_IO;
+            if (code == EXIT_OK && report_path && cli_report_after_tune(r, base, report_path, c->quiet) != EXIT_OK)
+                code = EXIT_IO;
+        } else if (code == EXIT_OK) {
+            fprintf(stderr, "cutune: no variant ran correctly, so none was chosen\n");
+            code = EXIT_NOTHING;
+        }
+    }
+    cutune_tune_result_free(r);
+    for (int i = 0; i < n; i++)
+        free(paths[i]);
+    return code;
+}
+
 int cmd_tune(int argc, char **argv)
 {
     cli_common c;
@@ -270,6 +343,7 @@ int cmd_tune(int argc, char **argv)
     int nhw = 0;
     cli_shard shard = {0, 0, -1, NULL};               /* --shard (issue 19); count 0: none */
     bool device_given = false;
+    int devs[64], ndevs = 0;                          /* --devices (issue 19) */
     char *shard_results = NULL;
     static const struct option longopts[] = {
         CLI_COMMON_OPTIONS,
@@ -288,6 +362,7 @@ int cmd_tune(int argc, char **argv)
         {"metrics", required_argument, NULL, 'M'},
         {"metric", required_argument, NULL, 'm'},
         {"shard", required_argument, NULL, 'S'},
+        {"devices", required_argument, NULL, 'D'},
         {"flush-l2", no_argument, NULL, 'F'},
         {"no-flush-l2", no_argument, NULL, 'G'},
         {"header", required_argument, NULL, 'H'},
@@ -354,6 +429,16 @@ int cmd_tune(int argc, char **argv)
         case 'R': t.fresh = 1; break;
         case 'W': t.run_twins = 1; break;
         case 'E': t.energy = 1; break;
+        case 'D':
+            if (cli_parse_devices(optarg, devs, 64, &ndevs) < 0) {
+                code = strcmp(optarg, "all") == 0
+                           ? (fprintf(stderr, "cutune: --devices all: %s\n",
+                                      cutune_last_error()[0] ? cutune_last_error() : "the driver sees no GPU"),
+                              EXIT_NO_GPU)
+                           : cli_usage_error("tune", "--devices takes all or GPU numbers such as 0,1, not '%s'", optarg);
+                goto done;
+            }
+            break;
         case 'S':
             if (cli_parse_shard("tune", optarg, &shard) < 0) {
                 code = EXIT_USAGE;
@@ -478,6 +563,12 @@ int cmd_tune(int argc, char **argv)
             fprintf(stderr, "shard %d of %d%s%s (GPU %d): results to %s\n", shard.index, shard.count,
                     shard.launcher ? ", from " : "", shard.launcher ? shard.launcher : "", t.device, shard_results);
         header_path = csv_path = report_path = NULL;
+    }
+    if (ndevs > 1) { /* issue 19: a cutune process per GPU, then the shards merged */
+        code = tune_on_devices(spec, argc, argv, devs, ndevs, nblocks, &t, &o, &c, top, header_path, csv_path,
+                               report_path, shard.count);
+        cutune_spec_free(spec);
+        goto done;
     }
     for (int blk = 0; blk < nblocks; blk++) {
     cli_select_block(spec, &c, blk, stdout);

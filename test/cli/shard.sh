@@ -64,6 +64,14 @@ check "tune --shard 1/2 without a GPU: exit 4" test $? -eq 4
 check "... says where the shard's results would go" grep -q "shard 1 of 2.*r.shard-1-of-2.json" "$tmp/err"
 check "... and analysed the shard's 156 variants" grep -q "^156 variants for sm_90" "$tmp/err"
 
+# --devices: a shard per GPU; without one, said plainly; a bad list is a usage error.
+CUDA_VISIBLE_DEVICES=-1 "$cutune" "$spec" --devices all --results "$tmp/r.json" -q >/dev/null 2>"$tmp/err"
+check "--devices all without a GPU: exit 4" test $? -eq 4
+"$cutune" "$spec" --devices 0,x --results "$tmp/r.json" -q >/dev/null 2>&1
+check "--devices 0,x: exit 2" test $? -eq 2
+"$cutune" "$spec" --devices 0, --results "$tmp/r.json" -q >/dev/null 2>&1
+check "--devices 0,: exit 2" test $? -eq 2
+
 if command -v mpirun >/dev/null 2>&1; then
     mpirun --allow-run-as-root --oversubscribe -n 2 sh -c \
         "\"$cutune\" analyze \"$spec\" --shard auto --format csv -q >\"$tmp/mpi.\$OMPI_COMM_WORLD_RANK.csv\"" \
