@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# shards.sh CUTUNE SOURCE_DIR - issue 19 on a GPU. test/gpu/tiny.tune (15 variants: ok,
+# wrong, cannot launch) is tuned three ways: in one process; as --shard 0/2 and 1/2 joined
+# by cutune merge; and with --devices 0,0 (two shard processes sharing GPU 0: the
+# machinery of --devices, which a one-GPU machine can check). Each way must hold every
+# configuration exactly once, each with the one-process run's status (ok, wrong,
+# cannot launch), and a winner whose median is within 10 % of the one-process winner's
+# (near-ties may change places). Exits 77 without a GPU.
+set -u
+cutune=$1
+src=$2
+if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>"${TMPDIR:-/tmp}/cutune-shards-probe"; then
+    echo "SKIP: no usable GPU: $(cat "${TMPDIR:-/tmp}/cutune-shards-probe")"
+    exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export CUTUNE_CACHE_DIR=$tmp/cache
+spec=$src/test/gpu/tiny.tune
+fail() { echo "FAIL: $*"; exit 1; }
+"$cutune" --color never "$spec" --results "$tmp/one.json" -q >/dev/null 2>"$tmp/err1" ||
+    { cat "$tmp/err1"; fail "the one-process run"; }
+for i in 0 1; do
+    "$cutune" --color never "$spec" --shard "$i/2" --results "$tmp/sh.json" -q >/dev/null 2>"$tmp/err.$i" ||
+        { cat "$tmp/err.$i"; fail "shard $i/2"; }
+done
+"$cutune" merge "$tmp/sh.shard-0-of-2.json" "$tmp/sh.shard-1-of-2.json" -o "$tmp/merged.json" ||
+    fail "cutune merge"
+"$cutune" --color never "$spec" --devices 0,0 --results "$tmp/dev.json" >"$tmp/dev.out" 2>"$tmp/dev.err"
+rc=$?
+cat "$tmp/dev.out" "$tmp/dev.err"
+[ $rc -eq 0 ] || fail "--devices 0,0 exited $rc"
+grep -q "a cutune process per GPU" "$tmp/dev.err" || fail "--devices said nothing of its shards"
+python3 - "$tmp/one.json" "$tmp/merged.json" "$tmp/dev.json" <<'PY' || fail "the checks above"
+import json, sys
+one, *others = (json.load(open(p)) for p in sys.argv[1:])
+def by_ordinal(d):
+    out = {}
+    for r in d["results"]:
+        out.setdefault(r["index"], []).append(r)
+    return out
+want = {o: rs[0]["status"] for o, rs in by_ordinal(one).items()}
+best = one["results"][one["summary"]["best"]]
+fails = []
+for name, d in zip(("shards + merge", "--devices 0,0"), others):
+    got = by_ordinal(d)
+    if sorted(got) != sorted(want):
+        fails.append("%s: configurations %s, want %s" % (name, sorted(got), sorted(want)))
+    dup = [o for o, rs in got.items() if len(rs) > 1]
+    if dup:
+        fails.append("%s: configurations more than once: %s" % (name, dup))
+    diff = [o for o in want if o in got and got[o][0]["status"] != want[o]]
+    if diff:
+        fails.append("%s: statuses differ at %s" % (name, diff))
+    if "shard" in d["settings"]:
+        fails.append("%s: the merged file still says it is a shard" % name)
+    b = d["results"][d["summary"]["best"]]
+    ratio = b["time_ms"]["median"] / best["time_ms"]["median"]
+    print("%s: %d configurations, winner #%d (%.4f ms) against #%d (%.4f ms): %.3f" % (
+        name, len(got), b["index"], b["time_ms"]["median"], best["index"], best["time_ms"]["median"], ratio))
+    if not 0.9 <= ratio <= 1.1:
+        fails.append("%s: the winner's median is %.3fx the one-process winner's" % (name, ratio))
+for f in fails:
+    print("FAIL:", f)
+sys.exit(1 if fails else 0)
+PY
+echo "shards test passed"
