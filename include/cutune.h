@@ -348,9 +348,10 @@ typedef struct cutune_analyze_options {
      * the callback). NULL: no progress. */
     void (*progress)(void *user, const cutune_progress *p);
     void *progress_user;
-    /* A shard of the space (issue 19): only the configurations whose listing ordinal %
-     * shard_count == shard_index (ordinals stay those of the whole space). shard_count
-     * 0 or 1: the whole space. */
+    /* A shard of the space (issue 19): only shard shard_index of shard_count, the listing
+     * ordinals in runs of the last param's value count dealt out in turn (ordinal / run %
+     * shard_count == shard_index; ordinals stay those of the whole space). shard_count 0
+     * or 1: the whole space. */
     int shard_index, shard_count;
 } cutune_analyze_options;
 
@@ -459,8 +460,9 @@ typedef struct cutune_tune_options {
     const char *const *profile_metrics;
     int nprofile_metrics;
     /* A shard of the space (issue 19; as cutune_analyze_options'): the search runs over
-     * the configurations whose listing ordinal % shard_count == shard_index (a space too
-     * large to list: whose raw position does), with a journal identity of its own; the
+     * the configurations whose listing ordinal / run % shard_count == shard_index, the run
+     * the last param's value count (a space too large to list: the raw position), with a
+     * journal identity of its own; the
      * results record the shard (settings.shard) and cutune_results_merge joins the
      * shards' files into the one-process result. shard_count 0 or 1: the whole space. */
     int shard_index, shard_count;
@@ -660,7 +662,7 @@ int cutune_results_merge(cutune_tune_result **out, const char *const *paths, int
 
 /* cutune_tune_shard_count: the number of shards of the split r is part of (a shard, or a
  * partial merge of shards), 0 when r is neither. cutune_tune_shard_holds: whether r
- * holds the configurations of shard i (those whose ordinal % count == i). */
+ * holds the configurations of shard i (those whose ordinal / block % count == i). */
 int cutune_tune_shard_count(const cutune_tune_result *r);
 int cutune_tune_shard_holds(const cutune_tune_result *r, int i);
 

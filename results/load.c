@@ -133,6 +133,12 @@ static void load_shard(loader *ld, json_t *set)
     }
     r->shard_count = (int)n;
     r->shard_index = -1;
+    json_t *block = json_object_get(shard, "block"); /* absent: runs of 1 */
+    if (block && (!json_is_integer(block) || json_integer_value(block) < 1 || json_integer_value(block) > 1 << 30)) {
+        bad(ld, "\"settings\".\"shard\".\"block\" is not a run length from 1");
+        return;
+    }
+    r->shard_block = block ? (int)json_integer_value(block) : 1;
     if (json_is_array(merged)) {
         size_t m = json_array_size(merged);
         r->shard_merged = arena_alloc(r->arena, sizeof(int) * (m + 1));

@@ -105,6 +105,13 @@ static int coverage(const input *in, int n, bool partial, int **owner, int *coun
         }
     int N = in[0].r->shard_count;
     for (int k = 1; k < n; k++)
+        if (in[k].r->shard_block != in[0].r->shard_block) {
+            char why[200];
+            snprintf(why, sizeof why, "their shards take ordinals in runs of %d and of %d", in[0].r->shard_block,
+                     in[k].r->shard_block);
+            return refuse(err, errsize, in[0].path, in[k].path, why);
+        }
+    for (int k = 1; k < n; k++)
         if (in[k].r->shard_count != N) {
             char why[200];
             snprintf(why, sizeof why, "they are shards of different splits (into %d and into %d)", N,
@@ -166,6 +173,7 @@ static int entries_of(const input *in, int n, const int *owner, int N, entry **o
                       size_t errsize)
 {
     size_t total = 0;
+    uint64_t B = in[0].r->shard_block > 1 ? (uint64_t)in[0].r->shard_block : 1; /* coverage: the same in all */
     for (int k = 0; k < n; k++)
         total += in[k].r->n;
     entry *e = malloc(sizeof *e * (total + 1));
@@ -177,10 +185,11 @@ static int entries_of(const input *in, int n, const int *owner, int N, entry **o
     for (int k = 0; k < n; k++)
         for (uint64_t i = 0; i < in[k].r->n; i++) {
             uint64_t ord = in[k].r->records[i]->v.ordinal;
-            if (owner[ord % (uint64_t)N] != k + 1) {
-                snprintf(err, errsize, "'%s' holds configuration %llu, which is not of its shard%s of %d (ordinal %% "
-                         "%d == shard): the file was edited, or the shards are of different numberings", in[k].path,
-                         (unsigned long long)ord, in[k].r->nshard_merged > 0 ? "s" : "", N, N);
+            if (owner[ord / B % (uint64_t)N] != k + 1) {
+                snprintf(err, errsize, "'%s' holds configuration %llu, which is not of its shard%s of %d (ordinal / "
+                         "%llu %% %d == shard): the file was edited, or the shards are of different numberings",
+                         in[k].path, (unsigned long long)ord, in[k].r->nshard_merged > 0 ? "s" : "", N,
+                         (unsigned long long)B, N);
                 free(e);
                 return CUTUNE_EINVAL;
             }
@@ -225,7 +234,8 @@ static json_t *merged_root(const input *in, int n, const entry *e, size_t m, con
         for (int i = 0; i < N; i++)
             if (owner[i])
                 json_array_append_new(held, json_integer(i));
-        json_object_set_new(set, "shard", json_pack("{s:o, s:i}", "merged", held, "count", N));
+        json_object_set_new(set, "shard", json_pack("{s:o, s:i, s:i}", "merged", held, "count", N, "block",
+                                                    in[0].r->shard_block > 1 ? in[0].r->shard_block : 1));
     }
     for (int k = 0; k < n; k++)
         json_array_append_new(from, json_string(in[k].path));

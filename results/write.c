@@ -73,6 +73,7 @@ static json_t *root_of(const cutune_tune_result *r, const char *version)
             json_object_set_new(shard, "index", json_integer(r->shard_index));
         }
         json_object_set_new(shard, "count", json_integer(r->shard_count));
+        json_object_set_new(shard, "block", json_integer(r->shard_block > 1 ? r->shard_block : 1));
         json_object_set_new(set, "shard", shard);
     }
     if (r->nmerged_from > 0) {

@@ -16,7 +16,7 @@ struct sspace {
     uint64_t *sizes, *strides;
     uint64_t raw, count;
     uint64_t *keys;          /* listed: the valid keys, ascending; NULL when unlisted */
-    uint64_t shard_index, shard_count; /* issue 19: this shard of the space (count 1: all) */
+    uint64_t shard_index, shard_count, shard_block; /* issue 19: this shard of the space (count 1: all) */
     value *scratch;          /* unlisted validity checks */
 };
 
@@ -56,6 +56,7 @@ int sspace_new(sspace **out, const model *m, uint64_t list_limit, char *err, siz
     sp->m = m;
     sp->n = m->nparams;
     sp->shard_count = 1;
+    sp->shard_block = 1;
     sp->sizes = calloc((size_t)sp->n + 1, sizeof(uint64_t));
     sp->strides = calloc((size_t)sp->n + 1, sizeof(uint64_t));
     sp->scratch = calloc((size_t)sp->n + 1, sizeof(value));
@@ -153,7 +154,7 @@ bool sspace_valid(const sspace *sp, uint64_t key)
         return false;
     if (sp->keys)
         return find_key(sp, key) >= 0;
-    if (key % sp->shard_count != sp->shard_index) /* unlisted: a shard of raw positions */
+    if (!sspace_in_shard(key, sp->shard_index, sp->shard_count, sp->shard_block)) /* unlisted: by raw position */
         return false;
     value *vals = ((sspace *)sp)->scratch; /* scratch only: the space is not changed */
     sspace_values(sp, key, vals);
@@ -167,12 +168,24 @@ bool sspace_valid(const sspace *sp, uint64_t key)
     return true;
 }
 
+static uint64_t whole_ordinal(const sspace *sp, uint64_t j);
+
 uint64_t sspace_ordinal(const sspace *sp, uint64_t key)
 {
     if (!sp->keys)
         return key;
     int64_t at = find_key(sp, key);
-    return at < 0 ? UINT64_MAX : (uint64_t)at * sp->shard_count + sp->shard_index;
+    return at < 0 ? UINT64_MAX : whole_ordinal(sp, (uint64_t)at);
+}
+
+uint64_t sspace_shard_block(const model *m)
+{
+    return m->nparams > 0 && m->params[m->nparams - 1].dom.size > 0 ? m->params[m->nparams - 1].dom.size : 1;
+}
+
+bool sspace_in_shard(uint64_t ordinal, uint64_t index, uint64_t count, uint64_t block)
+{
+    return count <= 1 || ordinal / block % count == index;
 }
 
 int sspace_shard(sspace *sp, uint64_t index, uint64_t count)
@@ -181,10 +194,12 @@ int sspace_shard(sspace *sp, uint64_t index, uint64_t count)
         return -1;
     if (count == 1)
         return 0;
-    if (sp->keys) { /* keep positions index, index + count, ...: ordinal = j * count + index */
+    uint64_t block = sspace_shard_block(sp->m);
+    if (sp->keys) { /* keep the shard's positions, in order (sspace_ordinal inverts this) */
         uint64_t j = 0;
-        for (uint64_t p = index; p < sp->count; p += count)
-            sp->keys[j++] = sp->keys[p];
+        for (uint64_t p = 0; p < sp->count; p++)
+            if (sspace_in_shard(p, index, count, block))
+                sp->keys[j++] = sp->keys[p];
         if (j == 0)
             return -1;
         sp->count = j;
@@ -193,16 +208,25 @@ int sspace_shard(sspace *sp, uint64_t index, uint64_t count)
     }
     sp->shard_index = index;
     sp->shard_count = count;
+    sp->shard_block = block;
     return 0;
+}
+
+/* A shard's j-th position as the whole space's ordinal: its run j / block is the
+ * (j / block * count + index)-th of the whole space. */
+static uint64_t whole_ordinal(const sspace *sp, uint64_t j)
+{
+    uint64_t b = sp->shard_block;
+    return (j / b * sp->shard_count + sp->shard_index) * b + j % b;
 }
 
 uint64_t sspace_key_of(const sspace *sp, uint64_t ordinal)
 {
-    if (ordinal % sp->shard_count != sp->shard_index)
+    if (!sspace_in_shard(ordinal, sp->shard_index, sp->shard_count, sp->shard_block))
         return UINT64_MAX;
     if (!sp->keys)
         return sspace_valid(sp, ordinal) ? ordinal : UINT64_MAX;
-    uint64_t j = ordinal / sp->shard_count;
+    uint64_t b = sp->shard_block, j = ordinal / b / sp->shard_count * b + ordinal % b;
     return j < sp->count ? sp->keys[j] : UINT64_MAX;
 }
 

@@ -53,7 +53,7 @@ check "a missing shard: no output" test ! -e "$tmp/out.json"
 check "--partial: 0" test $? -eq 0
 check "--partial: says which shard is missing (even with -q)" grep -q "partial: shard 1 of 3 missing" "$tmp/err"
 check "--partial: the file says what it holds" python3 -c "import json,sys; d=json.load(open(sys.argv[1]))
-assert d['settings']['shard'] == {'merged': [0, 2], 'count': 3}, d['settings']
+assert d['settings']['shard'] == {'merged': [0, 2], 'count': 3, 'block': 1}, d['settings']
 assert all(e['index'] % 3 != 1 for e in d['results']) and d['summary']['variants'] == 208" "$tmp/part.json"
 "$cutune" merge -q "$tmp/part.json" "$s3/shard-1-of-3.json" -o "$tmp/again.json"
 check "a partial merge and the missing shard: complete" mc same "$sum" "$tmp/again.json" 3
