@@ -103,9 +103,21 @@ static void *open_library(char *tried, size_t size)
     return lib;
 }
 
+/* AddressSanitizer's runtime refuses libraries opened with RTLD_DEEPBIND, and CUPTI opens
+ * libnvperf_host.so so: the process would be stopped. A sanitizer build says so instead. */
+#if defined(__SANITIZE_ADDRESS__)
+#define CUTUNE_NO_CUPTI "this cutune is built with AddressSanitizer, whose runtime cannot load CUPTI's " \
+                        "libnvperf_host.so (CUPTI opens it with RTLD_DEEPBIND): hardware counters need a build " \
+                        "without the sanitizer"
+#endif
+
 static int load(cupti *c, char *err, size_t errsize)
 {
     memset(c, 0, sizeof *c);
+#ifdef CUTUNE_NO_CUPTI
+    snprintf(err, errsize, "%s", CUTUNE_NO_CUPTI);
+    return -1;
+#endif
     char tried[512];
     c->lib = open_library(tried, sizeof tried);
     if (!c->lib) {
