@@ -255,7 +255,7 @@ static void print_run_warnings(const cutune_tune_summary *s)
 }
 
 /* issue 19, `--devices`: checks (one kernel block, a results file, no --shard or
- * --journal, GPUs of one model), runs a shard per GPU (multi.c), merges the shards'
+ * --journal), runs a shard per GPU (multi.c), merges the shards'
  * files into the results file and reports the merged run as a one-GPU run is reported:
  * ranking, best, header, CSV, report. The exit code. */
 static int tune_on_devices(cutune_spec *spec, int argc, char **argv, const int *devs, int n, int nblocks,
@@ -269,21 +269,14 @@ static int tune_on_devices(cutune_spec *spec, int argc, char **argv, const int *
                                        : t->journal_path ? "with --devices each GPU's shard keeps its own journal: "
                                                            "leave --journal out"
                                                          : "--devices needs a results file to merge into (--results FILE)");
-    cutune_device first, d;
-    for (int i = 0; i < n; i++) {
-        if (cutune_device_get(i ? &d : &first, devs[i]) != CUTUNE_OK) {
-            fprintf(stderr, "cutune: GPU %d: %s\n", devs[i], cutune_last_error());
-            return EXIT_NO_GPU;
-        }
+    /* No device is asked for here: each query starts the driver in a probe process
+     * (about as long as a shard's own start), and the shards ask anyway. GPUs of
+     * different models give shards that cutune_results_merge refuses to join. */
+    for (int i = 1; i < n; i++)
         for (int j = 0; j < i; j++)
             if (devs[j] == devs[i] && !c->quiet) /* allowed: a check of the machinery on one GPU */
                 fprintf(stderr, "note: --devices names GPU %d twice: its shards share it, and their times "
                                 "disturb each other\n", devs[i]);
-        if (i && strcmp(d.name, first.name) != 0)
-            return cli_usage_error("tune", "--devices: GPU %d is a %s and GPU %d a %s: one result set needs one "
-                                   "model of GPU; tune each with --device N and give every results file to cutune "
-                                   "emit header (an entry per device)", devs[0], first.name, devs[i], d.name);
-    }
     char *paths[64] = {NULL};
     int code = EXIT_OK;
     for (int i = 0; i < n && code == EXIT_OK; i++)
