@@ -138,6 +138,11 @@ int cmd_merge(int argc, char **argv);
  * EXIT_OK, or EXIT_IO/EXIT_INTERNAL after a message. */
 int cli_report_after_tune(const cutune_tune_result *r, const char *spec_path, const char *path, bool quiet);
 
+/* cli_emit_header_many (cmd_emit.c, issue 19): the header of `n` results (an entry per
+ * device) to `path`, saying where unless quiet. EXIT_OK, or an exit code after a message. */
+int cli_emit_header_many(cutune_spec *spec, const cutune_tune_result *const *results, int n, const char *path,
+                         bool quiet);
+
 /* cli_emit_after_tune (cmd_emit.c): after a tuning run, writes the header and the CSV
  * (`append`: the header goes after what the file holds: another kernel block of the
  * same spec file wrote it in this run)
@@ -187,11 +192,12 @@ char *cli_shard_path(const char *path, const cli_shard *s);
  * 0, or -1 (not a list; "all" without a GPU). cli_tune_devices: runs this command (argv,
  * less --devices) once per GPU of `devices` (n) as shard i/n on devices[i] with `jobs`
  * compile threads each (0: the cores shared out), each writing shard_paths[i], the
- * shards of `results`, and waits for all: EXIT_OK, or the first failing shard's exit
+ * shards of `results` (per_device: every configuration on each GPU, each process told to
+ * write shard_paths[i]), and waits for all: EXIT_OK, or the first failing shard's exit
  * code (after a message naming it). */
 int cli_parse_devices(const char *text, int *out, int max, int *n);
 int cli_tune_devices(int argc, char **argv, const int *devices, int n, int jobs, const char *results,
-                     const char *const *shard_paths);
+                     const char *const *shard_paths, bool per_device);
 
 /* issue 18 (cmd_metrics.c): `cutune metrics`, and the table of the hardware counters a
  * tuning run read (nothing when it read none; why not, on stderr, when it could not). */

@@ -374,3 +374,21 @@ int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const ch
     }
     return code;
 }
+
+int cli_emit_header_many(cutune_spec *spec, const cutune_tune_result *const *results, int n, const char *path,
+                         bool quiet)
+{
+    const char *base = strrchr(path, '/');
+    cutune_header_options opts = {NULL, NULL, base ? base + 1 : path};
+    char *text = NULL;
+    int rc = cutune_emit_header(&text, spec, results, n, &opts);
+    if (rc != CUTUNE_OK) {
+        fprintf(stderr, "cutune: no header written to %s: %s\n", path, cutune_last_error());
+        return cli_exit_for_status(rc);
+    }
+    int wrote = write_text(path, text);
+    cutune_free(text);
+    if (wrote == EXIT_OK && !quiet)
+        fprintf(stderr, "header: %s (an entry per device)\n", path);
+    return wrote;
+}

@@ -45,28 +45,32 @@ int cli_parse_devices(const char *text, int *out, int max, int *n)
     return *n > 0 ? 0 : -1;
 }
 
-/* argv without `--devices X` / `--devices=X`, plus the shard's own options; NULL-ended,
- * malloc'd (the strings are argv's or `own`'s). */
-static char **shard_argv(int argc, char **argv, char own[][32], int nown)
+/* argv without `--devices X` / `--devices=X` and `--per-device`, plus the process's own
+ * options (`own`, and the two strings of `more` when given: they come last, so that a
+ * --results of their own wins over the command's); NULL-ended, malloc'd (the strings are
+ * argv's, `own`'s or `more`'s). */
+static char **shard_argv(int argc, char **argv, char own[][32], int nown, char **more)
 {
-    char **out = calloc((size_t)argc + (size_t)nown + 1, sizeof(char *));
+    char **out = calloc((size_t)argc + (size_t)nown + 3, sizeof(char *));
     int k = 0;
     for (int i = 0; out && i < argc; i++) {
         if (strcmp(argv[i], "--devices") == 0) {
             i++;
             continue;
         }
-        if (strncmp(argv[i], "--devices=", 10) == 0)
+        if (strncmp(argv[i], "--devices=", 10) == 0 || strcmp(argv[i], "--per-device") == 0)
             continue;
         out[k++] = argv[i];
     }
     for (int j = 0; out && j < nown; j++)
         out[k++] = own[j];
+    for (int j = 0; out && more && j < 2; j++)
+        out[k++] = more[j];
     return out;
 }
 
 int cli_tune_devices(int argc, char **argv, const int *devices, int n, int jobs, const char *results,
-                     const char *const *shard_paths)
+                     const char *const *shard_paths, bool per_device)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int per = jobs > 0 ? jobs : (int)(cores > n ? cores / n : 1);
@@ -76,18 +80,22 @@ int cli_tune_devices(int argc, char **argv, const int *devices, int n, int jobs,
     fprintf(stderr, "%d GPUs (", n);
     for (int i = 0; i < n; i++)
         fprintf(stderr, "%s%d", i ? ", " : "", devices[i]);
-    fprintf(stderr, "): a cutune process per GPU, each tuning a shard with %d compile threads; then merged into %s\n",
-            per, results);
+    if (per_device)
+        fprintf(stderr, "): a cutune process per GPU, each tuning every configuration with %d compile threads\n", per);
+    else
+        fprintf(stderr, "): a cutune process per GPU, each tuning a shard with %d compile threads; then merged into "
+                        "%s\n", per, results);
     int started = 0, rc = EXIT_OK;
     for (int i = 0; i < n; i++) {
         char own[6][32];
-        snprintf(own[0], sizeof own[0], "--shard");
-        snprintf(own[1], sizeof own[1], "%d/%d", i, n);
-        snprintf(own[2], sizeof own[2], "--device");
-        snprintf(own[3], sizeof own[3], "%d", devices[i]);
-        snprintf(own[4], sizeof own[4], "--jobs");
-        snprintf(own[5], sizeof own[5], "%d", per);
-        char **args = shard_argv(argc, argv, own, 6);
+        char *more[2] = {"--results", (char *)shard_paths[i]}; /* per device: its own results file */
+        snprintf(own[0], sizeof own[0], "--device");
+        snprintf(own[1], sizeof own[1], "%d", devices[i]);
+        snprintf(own[2], sizeof own[2], "--jobs");
+        snprintf(own[3], sizeof own[3], "%d", per);
+        snprintf(own[4], sizeof own[4], "--shard");
+        snprintf(own[5], sizeof own[5], "%d/%d", i, n);
+        char **args = shard_argv(argc, argv, own, per_device ? 4 : 6, per_device ? more : NULL);
         if (!args) {
             rc = EXIT_INTERNAL;
             break;
@@ -117,7 +125,7 @@ int cli_tune_devices(int argc, char **argv, const int *devices, int n, int jobs,
             ;
         int code = WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_INTERNAL;
         if (code != EXIT_OK) {
-            fprintf(stderr, "cutune: the shard on GPU %d (%s) ended with exit code %d\n", devices[i], shard_paths[i],
+            fprintf(stderr, "cutune: the run on GPU %d (%s) ended with exit code %d\n", devices[i], shard_paths[i],
                     code);
             if (worst == EXIT_OK)
                 worst = code;

@@ -72,6 +72,11 @@ check "--devices 0,x: exit 2" test $? -eq 2
 "$cutune" "$spec" --devices 0, --results "$tmp/r.json" -q >/dev/null 2>&1
 check "--devices 0,: exit 2" test $? -eq 2
 
+"$cutune" "$spec" --per-device --results "$tmp/r.json" -q >/dev/null 2>&1
+check "--per-device without --devices: exit 2" test $? -eq 2
+CUDA_VISIBLE_DEVICES=-1 "$cutune" "$spec" --devices all --per-device --results "$tmp/r.json" -q >/dev/null 2>&1
+check "--devices all --per-device without a GPU: exit 4" test $? -eq 4
+
 if command -v mpirun >/dev/null 2>&1; then
     mpirun --allow-run-as-root --oversubscribe -n 2 sh -c \
         "\"$cutune\" analyze \"$spec\" --shard auto --format csv -q >\"$tmp/mpi.\$OMPI_COMM_WORLD_RANK.csv\"" \
