@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../search/space.h"
 #include "load.h"
 
 /* One input: its JSON, the result loaded from it, its path. */
@@ -185,7 +186,7 @@ static int entries_of(const input *in, int n, const int *owner, int N, entry **o
     for (int k = 0; k < n; k++)
         for (uint64_t i = 0; i < in[k].r->n; i++) {
             uint64_t ord = in[k].r->records[i]->v.ordinal;
-            if (owner[ord / B % (uint64_t)N] != k + 1) {
+            if (owner[sspace_shard_of(ord, (uint64_t)N, B)] != k + 1) {
                 snprintf(err, errsize, "'%s' holds configuration %llu, which is not of its shard%s of %d (ordinal / "
                          "%llu %% %d == shard): the file was edited, or the shards are of different numberings",
                          in[k].path, (unsigned long long)ord, in[k].r->nshard_merged > 0 ? "s" : "", N,
@@ -289,22 +290,11 @@ static json_t *merged_root(const input *in, int n, const entry *e, size_t m, con
 static void recount(cutune_tune_result *r)
 {
     cutune_tune_summary *s = &r->summary;
-    s->variants = r->n;
-    s->timed = s->wrong = s->failed = s->unlaunchable = s->pruned = s->resumed = s->twins = 0;
+    result_count(r);
     s->best = -1;
     for (uint64_t i = 0; i < r->n; i++) {
         const record *rec = r->records[i];
         const cutune_measurement *m = &rec->m;
-        s->timed += m->timed != 0;
-        s->resumed += m->resumed != 0;
-        s->pruned += m->pruned != 0;
-        s->twins += m->same_code_as >= 0;
-        if (rec->out == OUTCOME_WRONG)
-            s->wrong++;
-        else if (rec->out == OUTCOME_CANNOT_LAUNCH)
-            s->unlaunchable++;
-        else if (rec->out != OUTCOME_OK)
-            s->failed++;
         if (!record_can_win(rec))
             continue;
         double best = s->best >= 0 ? r->records[s->best]->m.objective : NAN;

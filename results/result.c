@@ -415,7 +415,7 @@ const cutune_measurement *result_best(const cutune_tune_result *r)
     return record_can_win(rec) ? &rec->m : NULL; /* never a record that did not run correctly */
 }
 
-void result_finish(cutune_tune_result *r, bool flush_l2, const m_measure *ms)
+void result_count(cutune_tune_result *r)
 {
     cutune_tune_summary *s = &r->summary;
     s->variants = r->n;
@@ -423,8 +423,6 @@ void result_finish(cutune_tune_result *r, bool flush_l2, const m_measure *ms)
     for (uint64_t i = 0; i < r->n; i++) {
         const record *rec = r->records[i];
         const cutune_measurement *m = &rec->m;
-        s->gpu_seconds += m->gpu_seconds;
-        s->timing_seconds += m->timing_seconds;
         if (m->timed)
             s->timed++;
         if (m->resumed)
@@ -439,6 +437,15 @@ void result_finish(cutune_tune_result *r, bool flush_l2, const m_measure *ms)
             s->unlaunchable++;
         else if (rec->out != OUTCOME_OK)
             s->failed++;
+    }
+}
+
+void result_finish(cutune_tune_result *r, bool flush_l2, const m_measure *ms)
+{
+    result_count(r);
+    for (uint64_t i = 0; i < r->n; i++) {
+        r->summary.gpu_seconds += r->records[i]->m.gpu_seconds;
+        r->summary.timing_seconds += r->records[i]->m.timing_seconds;
     }
     r->flush_l2 = flush_l2;
     r->warmup = ms->warmup;

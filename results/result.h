@@ -149,7 +149,12 @@ void result_set_energy_note(cutune_tune_result *r, record *rec, const char *note
 /* result_set_best: the record is the best so far. */
 void result_set_best(cutune_tune_result *r, const record *rec);
 
-/* result_finish: fills the summary's counts and the measurement settings. */
+/* result_count: the summary's counts over every record (variants, timed, resumed,
+ * pruned, twins, wrong, cannot launch, failed). */
+void result_count(cutune_tune_result *r);
+
+/* result_finish: fills the summary's counts (result_count), adds the records' GPU and
+ * timing seconds to it, and records the measurement settings. */
 void result_finish(cutune_tune_result *r, bool flush_l2, const m_measure *ms);
 
 /* result_best: the winner (a measurement that can win at summary.best), or NULL. */

@@ -183,9 +183,14 @@ uint64_t sspace_shard_block(const model *m)
     return m->nparams > 0 && m->params[m->nparams - 1].dom.size > 0 ? m->params[m->nparams - 1].dom.size : 1;
 }
 
+uint64_t sspace_shard_of(uint64_t ordinal, uint64_t count, uint64_t block)
+{
+    return count <= 1 ? 0 : ordinal / (block ? block : 1) % count;
+}
+
 bool sspace_in_shard(uint64_t ordinal, uint64_t index, uint64_t count, uint64_t block)
 {
-    return count <= 1 || ordinal / block % count == index;
+    return sspace_shard_of(ordinal, count, block) == index;
 }
 
 int sspace_shard(sspace *sp, uint64_t index, uint64_t count)

@@ -67,12 +67,14 @@ uint64_t sspace_at(const sspace *sp, uint64_t ordinal);
  * the last param's domain size, so that configurations differing only in the param that
  * varies fastest (as often the ones that compile to the same code: a register cap that
  * does not bind) land in one shard, where twins are found (tuner/twin.c), while the
- * dealing keeps the shards' loads alike. sspace_in_shard is that rule, the one copy.
+ * dealing keeps the shards' loads alike. sspace_shard_of is that rule, the one copy
+ * (sspace_in_shard asks it of one shard).
  * sspace_shard narrows the space to the shard: ordinals stay the whole space's;
  * sspace_at, sspace_count, sspace_valid and sampling see the shard only (unlisted:
  * sspace_count becomes an estimate, the whole count / count). 0, or -1 when the shard is
  * empty or index/count are out of range. */
 uint64_t sspace_shard_block(const model *m);
+uint64_t sspace_shard_of(uint64_t ordinal, uint64_t count, uint64_t block);
 bool sspace_in_shard(uint64_t ordinal, uint64_t index, uint64_t count, uint64_t block);
 int sspace_shard(sspace *sp, uint64_t index, uint64_t count);
 
