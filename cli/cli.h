@@ -198,6 +198,17 @@ char *cli_shard_path(const char *path, const cli_shard *s);
 int cli_parse_devices(const char *text, int *out, int max, int *n);
 int cli_tune_devices(int argc, char **argv, const int *devices, int n, int jobs, const char *results,
                      const char *const *shard_paths, bool per_device);
+/* cli_tune_on_devices (multi.c): `cutune SPEC --devices ...` after the spec is loaded:
+ * checks (one kernel block, a results file, no --shard or --journal), runs a process per
+ * GPU (cli_tune_devices) and reports: sharded, the merged run as a one-GPU run (ranking,
+ * best, header, CSV, report); --per-device, each GPU's winner, the spread and one header
+ * with an entry per device. The exit code. */
+int cli_tune_on_devices(cutune_spec *spec, int argc, char **argv, const int *devs, int n, int nblocks,
+                        const cutune_tune_options *t, const cutune_analyze_options *o, const cli_common *c, int top,
+                        const char *header_path, const char *csv_path, const char *report_path, int sharded,
+                        bool per_device);
+/* cli_print_ranking (cmd_tune.c): the `top` best variants of r as a table on stdout. */
+void cli_print_ranking(const cutune_spec *spec, const cutune_tune_result *r, int top);
 
 /* issue 18 (cmd_metrics.c): `cutune metrics`, and the table of the hardware counters a
  * tuning run read (nothing when it read none; why not, on stderr, when it could not). */
