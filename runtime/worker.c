@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,11 +109,11 @@ static int read_all(int fd, void *p, size_t n, double deadline)
     char *c = p;
     while (n) {
         if (deadline > 0) {
+            /* Past the deadline, what has already arrived is still read (a reply
+             * that came just as the time ran out is not a hang). */
             double left = deadline - sys_seconds();
-            if (left <= 0)
-                return -2;
             struct pollfd pfd = {fd, POLLIN, 0};
-            int pr = poll(&pfd, 1, (int)(left * 1000) + 1);
+            int pr = poll(&pfd, 1, left > 0 ? (int)(left * 1000) + 1 : 0);
             if (pr < 0 && errno == EINTR)
                 continue;
             if (pr == 0)
@@ -367,14 +368,45 @@ int wk_decode_blob(wk_frame *f, void *out, size_t size)
 
 /* ---- the process ---------------------------------------------------------------------- */
 
+/* The parent's ends of every worker's pipes, so that a worker forked later closes
+ * them: a sibling holding a worker's write end open would keep it from seeing EOF
+ * (wk_stop without force would wait for ever), and a GPU worker forked while the
+ * compile pool runs would hold the compile workers' pipes. Pipes are made and
+ * processes forked under the lock, so a fork on another thread never catches a pipe
+ * that is not yet listed. */
+enum { LIVE_MAX = 4096 };
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static int live_fds[LIVE_MAX];
+static int nlive;
+
+static void live_add(int fd)
+{
+    if (nlive < LIVE_MAX) /* beyond: not closed in later children, as before the list */
+        live_fds[nlive++] = fd;
+}
+
+static void live_remove(int fd)
+{
+    pthread_mutex_lock(&live_lock);
+    for (int i = 0; i < nlive; i++)
+        if (live_fds[i] == fd) {
+            live_fds[i] = live_fds[--nlive];
+            break;
+        }
+    pthread_mutex_unlock(&live_lock);
+}
+
 int wk_start(wk_proc *p, wk_body body, void *ctx, char *err, size_t errsize)
 {
     int to[2], from[2];
+    pthread_mutex_lock(&live_lock);
     if (pipe(to) != 0) {
+        pthread_mutex_unlock(&live_lock);
         snprintf(err, errsize, "cannot create pipes: %s", strerror(errno));
         return -1;
     }
     if (pipe(from) != 0) {
+        pthread_mutex_unlock(&live_lock);
         snprintf(err, errsize, "cannot create pipes: %s", strerror(errno));
         close(to[0]);
         close(to[1]);
@@ -383,6 +415,7 @@ int wk_start(wk_proc *p, wk_body body, void *ctx, char *err, size_t errsize)
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
+        pthread_mutex_unlock(&live_lock);
         snprintf(err, errsize, "cannot start a worker process: %s", strerror(errno));
         close(to[0]);
         close(to[1]);
@@ -391,6 +424,10 @@ int wk_start(wk_proc *p, wk_body body, void *ctx, char *err, size_t errsize)
         return -1;
     }
     if (pid == 0) {
+        for (int i = 0; i < nlive; i++) /* the siblings' pipes are not this worker's */
+            close(live_fds[i]);
+        nlive = 0;
+        pthread_mutex_unlock(&live_lock); /* the copy this thread holds */
         close(to[1]);
         close(from[0]);
         signal(SIGINT, SIG_IGN); /* Ctrl-C is the parent's to handle */
@@ -399,6 +436,9 @@ int wk_start(wk_proc *p, wk_body body, void *ctx, char *err, size_t errsize)
     }
     close(to[0]);
     close(from[1]);
+    live_add(to[1]);
+    live_add(from[0]);
+    pthread_mutex_unlock(&live_lock);
     p->pid = pid;
     p->to = to[1];
     p->from = from[0];
@@ -416,6 +456,8 @@ int wk_stop(wk_proc *p, bool force)
 {
     if (!p->pid)
         return -1;
+    live_remove(p->to);
+    live_remove(p->from);
     close(p->to); /* an idle worker exits on EOF */
     if (force)
         kill(p->pid, SIGKILL);
@@ -426,6 +468,29 @@ int wk_stop(wk_proc *p, bool force)
     p->pid = 0;
     p->to = p->from = -1;
     return status;
+}
+
+int wk_wait_any(const int *fds, int n, double deadline)
+{
+    struct pollfd pfd[64];
+    if (n <= 0 || n > 64)
+        return -1;
+    for (int i = 0; i < n; i++)
+        pfd[i] = (struct pollfd){fds[i], POLLIN, 0};
+    for (;;) {
+        double left = deadline > 0 ? deadline - sys_seconds() : -1;
+        int ms = deadline <= 0 ? -1 : left > 0 ? (int)(left * 1000) + 1 : 0;
+        int pr = poll(pfd, (nfds_t)n, ms);
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr < 0)
+            return -1;
+        if (pr == 0)
+            return -2;
+        for (int i = 0; i < n; i++)
+            if (pfd[i].revents) /* a reply, or the end of the pipe (a worker that died) */
+                return i;
+    }
 }
 
 void wk_describe(int status, char *buf, size_t size)

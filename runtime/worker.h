@@ -151,7 +151,9 @@ typedef struct wk_proc {
 } wk_proc;
 
 /* wk_start: forks a child that ignores SIGINT (Ctrl-C is the parent's to handle), has
- * SIGPIPE's default action and runs body(ctx, in, out). The child inherits the caller's
+ * SIGPIPE's default action and runs body(ctx, in, out), with the parent's ends of the
+ * other workers' pipes closed (so each worker sees EOF when the parent closes its own
+ * pipe, whatever it started since). Safe to call from several threads. The child inherits the caller's
  * memory as it is. 0, or -1 with err (pipes or fork failed; nothing is left open). */
 int wk_start(wk_proc *p, wk_body body, void *ctx, char *err, size_t errsize);
 
@@ -163,6 +165,11 @@ int wk_exchange(wk_proc *p, wk_frame *f, double limit_s);
 /* wk_stop: closes the pipe to the worker (an idle one exits on EOF), kills it first when
  * `force`, and reaps it. Returns its wait status, or -1 when none ran. */
 int wk_stop(wk_proc *p, bool force);
+
+/* wk_wait_any: waits until one of fds[0 .. n) (n <= 64; workers' `from` ends) has
+ * something to read or has been closed, by `deadline` (sys_seconds; 0: for ever).
+ * Returns its index (the first when several are), -2 at the deadline, -1 on an error. */
+int wk_wait_any(const int *fds, int n, double deadline);
 
 /* wk_describe: "signal N (name)" or "exit status N" for a wait status. */
 void wk_describe(int status, char *buf, size_t size);

@@ -258,6 +258,40 @@ static void test_process_deadline_and_death(void **state)
     wk_frame_free(&f);
 }
 
+/* Issue 19: several workers at once. A worker forked after another must not hold the
+ * other's pipe open (stopping the first without force would wait for ever: alarm makes
+ * that a failure); wk_wait_any says which of several answered first, or the deadline; and
+ * a reply that has arrived is read even when its deadline has just passed. */
+static void test_several_workers(void **state)
+{
+    (void)state;
+    wk_proc a = {0, -1, -1}, b = {0, -1, -1}, c = {0, -1, -1};
+    char err[256];
+    alarm(20);
+    assert_int_equal(wk_start(&a, echo_body, "echo", err, sizeof err), 0);
+    assert_int_equal(wk_start(&b, echo_body, "echo", err, sizeof err), 0);
+    assert_int_equal(wk_start(&c, echo_body, "hang", err, sizeof err), 0);
+    int status = wk_stop(&a, false); /* b and c were forked after a: a still sees EOF */
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+    wk_frame f = WK_FRAME_INIT;
+    sb_add(&f.buf, "ping");
+    assert_int_equal(wk_send(c.to, &f), 0);
+    assert_int_equal(wk_send(b.to, &f), 0);
+    int fds[2] = {c.from, b.from};
+    assert_int_equal(wk_wait_any(fds, 2, sys_seconds() + 5), 1); /* b answers, c hangs */
+    assert_int_equal(wk_recv(b.from, &f, sys_seconds() - 1), 0); /* arrived: read though late */
+    assert_int_equal(wk_wait_any(fds, 1, sys_seconds() + 0.2), -2);
+    kill(c.pid, SIGKILL);
+    assert_int_equal(wk_wait_any(fds, 2, sys_seconds() + 5), 0); /* its end of the pipe closed */
+    assert_int_equal(wk_wait_any(fds, 0, 0), -1);
+    wk_stop(&c, true);
+    status = wk_stop(&b, false);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    alarm(0);
+    wk_frame_free(&f);
+}
+
 static void test_name_tables(void **state)
 {
     (void)state;
@@ -300,6 +334,7 @@ int main(void)
         cmocka_unit_test(test_oversized_frame_refused),
         cmocka_unit_test(test_process_exchange_and_stop),
         cmocka_unit_test(test_process_deadline_and_death),
+        cmocka_unit_test(test_several_workers),
         cmocka_unit_test(test_name_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
