@@ -466,7 +466,28 @@ typedef struct cutune_tune_options {
      * results record the shard (settings.shard) and cutune_results_merge joins the
      * shards' files into the one-process result. shard_count 0 or 1: the whole space. */
     int shard_index, shard_count;
+    /* Several GPUs of this host at once (issue 19): ndevices > 1 GPUs, by ordinal (at most
+     * CUTUNE_MAX_DEVICES; `device` is then not read). A GPU worker per GPU, each with its
+     * own reference; the one compile pool feeds them all and each variant is measured
+     * on whichever GPU is free, into one result and one journal (a resumed run may use
+     * other GPUs). The GPUs must be of one model (name, architecture, SM count; else
+     * CUTUNE_EINVAL: tune on each, cutune --per-device). The first GPU runs the final race
+     * and the profiling, so the winner is chosen on one GPU's times; the others time the
+     * race's contenders too, for cutune_tune_summary.spread. 0 or 1: `device` alone. */
+    const int *devices;
+    int ndevices;
 } cutune_tune_options;
+
+#define CUTUNE_MAX_DEVICES 16
+
+/* How a GPU's times compare with the first GPU's for the same variants (issue 19): each
+ * of the variants timed in full on both (the final race's contenders and the best few
+ * others), its median time here over its median time on the first GPU. */
+typedef struct cutune_device_spread {
+    int device;                /* the GPU's ordinal */
+    int variants;              /* how many variants were compared (0: none) */
+    double median, lo, hi;     /* the ratios' median, least and greatest */
+} cutune_device_spread;
 
 /* One variant's outcome. */
 typedef struct cutune_measurement {
@@ -515,6 +536,8 @@ typedef struct cutune_measurement {
     const char *energy_note;   /* why it was not measured when it was asked for; NULL otherwise */
     double started_seconds;    /* when it was first sent to the GPU worker, in seconds from the run's
                                   start (as summary.first_variant_seconds); 0: not run by this run */
+    int device;                /* the GPU (ordinal) that measured it, when the run used several
+                                  (issue 19; results files say "gpu"); -1: not known or not run */
     int64_t same_code_as;      /* >= 0: not run: its machine code, resources, launch geometry and
                                   arguments are those of the variant with this ordinal, measured
                                   in this run, whose outcome and times it shares (its metrics and
@@ -571,6 +594,11 @@ typedef struct cutune_tune_summary {
     uint64_t profiled;         /* variants whose counters were read (twins that took their run's included) */
     double profile_seconds;    /* the profiling phase's wall time */
     char profile_note[512];    /* why none could be read (no CUPTI, no permission); "" otherwise */
+    /* Several GPUs at once (issue 19; cutune_tune_options.devices): which, and how the
+     * others' times compare with the first's (spread[0] is the first's own: unused). */
+    int ndevices;              /* 0: one GPU (device_name's) */
+    int devices[CUTUNE_MAX_DEVICES];
+    cutune_device_spread spread[CUTUNE_MAX_DEVICES];
 } cutune_tune_summary;
 
 typedef struct cutune_tune_result cutune_tune_result;

@@ -160,6 +160,43 @@ static void load_shard(loader *ld, json_t *set)
         r->shard_index = (int)json_integer_value(index);
 }
 
+/* Issue 19: settings.devices (the GPUs measured on at once) and summary.device_spread
+ * (each other GPU's times over the first's), when present. */
+static void load_devices(loader *ld, json_t *set, json_t *sum)
+{
+    cutune_tune_summary *s = &ld->r->summary;
+    json_t *devs = json_object_get(set, "devices"), *spread = json_object_get(sum, "device_spread");
+    if (!devs || json_is_null(devs))
+        return;
+    size_t n = json_array_size(devs);
+    if (!json_is_array(devs) || n < 2 || n > CUTUNE_MAX_DEVICES) {
+        bad(ld, "\"settings\".\"devices\" is not a list of 2 to 16 GPU ordinals");
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int64_t d = record_int(json_array_get(devs, i), -1);
+        if (d < 0 || d > 4096) {
+            bad(ld, "\"settings\".\"devices\" holds something other than GPU ordinals");
+            return;
+        }
+        s->devices[i] = (int)d;
+        s->spread[i] = (cutune_device_spread){(int)d, 0, NAN, NAN, NAN};
+    }
+    s->ndevices = (int)n;
+    for (size_t k = 0; k < json_array_size(spread); k++) { /* matched to the list by ordinal */
+        json_t *e = json_array_get(spread, k);
+        int64_t d = record_int(json_object_get(e, "gpu"), -1);
+        for (size_t i = 1; i < n; i++)
+            if (s->devices[i] == d) {
+                int64_t v = record_int(json_object_get(e, "variants"), 0);
+                s->spread[i] = (cutune_device_spread){(int)d, v > 0 && v < 1 << 30 ? (int)v : 0,
+                                                      record_num(json_object_get(e, "median"), NAN),
+                                                      record_num(json_object_get(e, "min"), NAN),
+                                                      record_num(json_object_get(e, "max"), NAN)};
+            }
+    }
+}
+
 static void load_header(loader *ld, json_t *root)
 {
     cutune_tune_result *r = ld->r;
@@ -218,6 +255,7 @@ static void load_header(loader *ld, json_t *root)
     r->spread = record_num(json_object_get(set, "spread"), 0);
     r->flush_l2 = json_is_true(json_object_get(set, "flush_l2"));
     load_shard(ld, set);
+    load_devices(ld, set, json_object_get(root, "summary"));
 
     cutune_tune_summary *s = &r->summary;
     snprintf(s->device_name, sizeof s->device_name, "%s", r->device.name);

@@ -230,6 +230,13 @@ static json_t *merged_root(const input *in, int n, const entry *e, size_t m, con
         return NULL;
     }
     json_object_del(set, "shard");
+    /* issue 19: each shard's spread is between its own GPUs: not the merged run's; the
+     * GPUs stay named only when every shard ran on the same list (one host's) */
+    json_object_del(sum, "device_spread");
+    for (int k = 1; k < n; k++)
+        if (!json_equal(json_object_get(json_object_get(in[k].root, "settings"), "devices"),
+                        json_object_get(set, "devices")))
+            json_object_del(set, "devices");
     if (!complete) {
         json_t *held = json_array();
         for (int i = 0; i < N; i++)

@@ -159,6 +159,8 @@ json_t *record_to_json(const cutune_tune_result *r, const record *rec)
         json_object_set_new(o, "started_s", record_number(m->started_seconds));
     if (m->same_code_as >= 0)
         json_object_set_new(o, "same_code_as", json_integer((json_int_t)m->same_code_as));
+    if (m->device >= 0 && r->summary.ndevices > 1) /* issue 19: which of the run's GPUs */
+        json_object_set_new(o, "gpu", json_integer(m->device));
     json_object_set_new(o, "resumed", json_boolean(m->resumed));
     return o;
 }
@@ -362,6 +364,9 @@ static void read_measurement(reader *rd, record *rec, json_t *j, outcome o)
     m->launches = small_of(json_object_get(j, "launches"), 0); /* absent (an older journal or file): 0 */
     m->same_code_as = record_int(json_object_get(j, "same_code_as"), -1); /* absent: run itself */
     m->started_seconds = record_num(json_object_get(j, "started_s"), 0);
+    m->device = (int)record_int(json_object_get(j, "gpu"), -1); /* issue 19: absent: one GPU's run */
+    if (m->device < -1 || m->device > 4096)
+        m->device = -1;
     json_t *e = json_object_get(j, "energy"); /* issue 18: absent when not asked for */
     m->energy_j = record_num(json_object_get(e, "J_per_launch"), NAN);
     m->power_w = record_num(json_object_get(e, "W"), NAN);

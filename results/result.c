@@ -236,6 +236,7 @@ record *result_append(cutune_tune_result *r)
     m->status = outcome_name(OUTCOME_NOT_RUN);
     m->driver_blocks_per_sm = -1;
     m->same_code_as = -1;
+    m->device = -1;
     m->energy_j = m->power_w = NAN;
     m->objective = NAN;
     m->nmetrics = r->nmetrics;
@@ -288,6 +289,26 @@ record *result_add(cutune_tune_result *r, const cutune_analysis *an)
     return rec;
 }
 
+record *result_loose(cutune_tune_result *r)
+{
+    record *rec = arena_alloc(r->arena, sizeof *rec);
+    double *metrics = arena_alloc(r->arena, sizeof(double) * ((size_t)r->nmetrics + 1));
+    if (!rec || !metrics)
+        return NULL; /* zeroed */
+    rec->out = OUTCOME_NOT_RUN;
+    rec->metrics = metrics;
+    rec->m.metrics = metrics;
+    rec->m.nmetrics = r->nmetrics;
+    rec->m.metric_names = r->metric_names;
+    rec->m.variant = &rec->v;
+    rec->m.same_code_as = -1;
+    rec->m.device = -1;
+    rec->m.driver_blocks_per_sm = -1;
+    rec->m.energy_j = rec->m.power_w = rec->m.objective = NAN;
+    rec->size = -1;
+    return rec;
+}
+
 record *result_scratch(cutune_tune_result *r)
 {
     memset(r->scratch, 0, sizeof *r->scratch);
@@ -296,6 +317,7 @@ record *result_scratch(cutune_tune_result *r)
     r->scratch->m.metrics = r->scratch_metrics;
     r->scratch->m.nmetrics = r->nmetrics;
     r->scratch->m.same_code_as = -1;
+    r->scratch->m.device = -1;
     r->scratch->m.energy_j = r->scratch->m.power_w = NAN;
     return r->scratch;
 }
@@ -323,6 +345,7 @@ static void take_figures(cutune_tune_result *r, record *rec, const record *run)
     cutune_measurement *m = &rec->m;
     const cutune_measurement *f = &run->m;
     result_set_outcome(r, rec, run->out, f->reason);
+    m->device = f->device;
     m->timed = f->timed;
     m->median_ms = f->median_ms;
     m->min_ms = f->min_ms;

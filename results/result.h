@@ -109,6 +109,10 @@ record *result_add(cutune_tune_result *r, const cutune_analysis *a);
  * the results, for a loader to fill; NULL when out of memory. */
 record *result_append(cutune_tune_result *r);
 
+/* result_loose (issue 19): a new record in r's arena that is not part of the results
+ * (a run timed only to compare GPUs), as result_append makes one; NULL out of memory. */
+record *result_loose(cutune_tune_result *r);
+
 /* result_scratch: a record that is not part of the results (the reference's run). */
 record *result_scratch(cutune_tune_result *r);
 

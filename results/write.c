@@ -76,6 +76,12 @@ static json_t *root_of(const cutune_tune_result *r, const char *version)
         json_object_set_new(shard, "block", json_integer(r->shard_block > 1 ? r->shard_block : 1));
         json_object_set_new(set, "shard", shard);
     }
+    if (s->ndevices > 1) { /* issue 19: the GPUs measured on at once */
+        json_t *devs = json_array();
+        for (int i = 0; i < s->ndevices; i++)
+            json_array_append_new(devs, json_integer(s->devices[i]));
+        json_object_set_new(set, "devices", devs);
+    }
     if (r->nmerged_from > 0) {
         json_t *from = json_array();
         for (int i = 0; i < r->nmerged_from; i++)
@@ -111,6 +117,16 @@ static json_t *root_of(const cutune_tune_result *r, const char *version)
     }
     json_object_set_new(sum, "first_variant_seconds",
                         s->first_variant_seconds > 0 ? record_number(s->first_variant_seconds) : json_null());
+    if (s->ndevices > 1) { /* issue 19: each other GPU's times over the first's, same variants */
+        json_t *spread = json_array();
+        for (int i = 1; i < s->ndevices; i++) {
+            const cutune_device_spread *d = &s->spread[i];
+            json_array_append_new(spread, json_pack("{s:i, s:i, s:o, s:o, s:o}", "gpu", d->device, "variants",
+                                                    d->variants, "median", record_number(d->median), "min",
+                                                    record_number(d->lo), "max", record_number(d->hi)));
+        }
+        json_object_set_new(sum, "device_spread", spread);
+    }
     json_object_set_new(root, "summary", sum);
     json_t *results = json_array();
     for (uint64_t i = 0; i < r->n; i++)

@@ -112,6 +112,63 @@ static void test_complete(void **state)
     result_destroy(r);
 }
 
+/* Adds issue 19's fields to the file at `path`: settings.devices `devices` and
+ * summary.device_spread `spread` (both stolen), and "gpu" g on every entry. */
+static void with_devices(const char *path, json_t *devices, json_t *spread, int g)
+{
+    json_t *root = json_load_file(path, 0, NULL);
+    assert_non_null(root);
+    json_object_set_new(json_object_get(root, "settings"), "devices", devices);
+    json_object_set_new(json_object_get(root, "summary"), "device_spread", spread);
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(root, "results"), i, e)
+        json_object_set_new(e, "gpu", json_integer(g));
+    assert_int_equal(json_dump_file(root, path, 0), 0);
+    json_decref(root);
+}
+
+/* Issue 19: a shard run on several GPUs (--shard with --devices). Loaded alone, its
+ * GPUs, spread and each entry's GPU read back; merged, each entry keeps its GPU, the
+ * list stays when every shard has the same one, and the spreads (each shard's own) go;
+ * a shard on other GPUs makes the merged run name none. */
+static void test_devices(void **state)
+{
+    (void)state;
+    make_shards();
+    const char *sp = "[{\"gpu\": 1, \"variants\": 8, \"median\": 1.01, \"min\": 0.99, \"max\": 1.03}]";
+    with_devices(s0, json_pack("[i, i]", 0, 1), json_loads(sp, 0, NULL), 0);
+    with_devices(s1, json_pack("[i, i]", 0, 1), json_loads(sp, 0, NULL), 1);
+    with_devices(s2, json_pack("[i, i]", 0, 1), json_loads(sp, 0, NULL), 1);
+    cutune_tune_result *r = NULL;
+    char note[100], err[1000];
+    assert_int_equal(results_load(&r, s0, err, sizeof err), CUTUNE_OK);
+    assert_int_equal(r->summary.ndevices, 2);
+    assert_int_equal(r->summary.devices[1], 1);
+    assert_int_equal(r->summary.spread[1].device, 1);
+    assert_int_equal(r->summary.spread[1].variants, 8);
+    assert_true(fabs(r->summary.spread[1].median - 1.01) < 1e-12 && fabs(r->summary.spread[1].hi - 1.03) < 1e-12);
+    assert_int_equal(r->records[0]->m.device, 0);
+    result_destroy(r);
+
+    const char *paths[] = {s0, s1, s2};
+    assert_int_equal(results_merge(&r, paths, 3, false, note, sizeof note, err, sizeof err), CUTUNE_OK);
+    assert_int_equal(r->summary.ndevices, 2);
+    assert_int_equal(r->summary.spread[1].variants, 0);
+    assert_int_equal(r->records[0]->m.device, 0); /* ordinal 0: shard 0's */
+    assert_int_equal(r->records[1]->m.device, 1); /* ordinal 1: shard 1's */
+    result_destroy(r);
+
+    with_devices(s2, json_pack("[i, i]", 2, 3), json_array(), 2);
+    assert_int_equal(results_merge(&r, paths, 3, false, note, sizeof note, err, sizeof err), CUTUNE_OK);
+    assert_int_equal(r->summary.ndevices, 0);
+    result_destroy(r);
+
+    with_devices(s2, json_pack("[i]", 2), json_array(), 2); /* one GPU is not a list of several */
+    assert_int_equal(results_load(&r, s2, err, sizeof err), CUTUNE_EIO); /* not a results file: as any flaw */
+    assert_non_null(strstr(err, "\"devices\""));
+}
+
 static void test_partial(void **state)
 {
     (void)state;
@@ -193,6 +250,7 @@ int main(void)
         cmocka_unit_test(test_partial),
         cmocka_unit_test(test_shard_round_trip),
         cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_devices),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[400];
