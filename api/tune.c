@@ -2,6 +2,7 @@
  * the device asked for, one run (or one per problem size: tuner/sizes.c) made, the
  * results file written. What a run does is tuner/tuner.h's. */
 #include <stdio.h>
+#include <string.h>
 
 #include "../base/sys.h"
 #include "../runtime/compile.h"
@@ -18,12 +19,26 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
     if (opts->shard_count > 1 && (opts->shard_index < 0 || opts->shard_index >= opts->shard_count))
         return err_set(CUTUNE_EINVAL, "shard %d of %d: the index runs from 0 to %d", opts->shard_index,
                        opts->shard_count, opts->shard_count - 1);
+    if (opts->ndevices > CUTUNE_MAX_DEVICES)
+        return err_set(CUTUNE_EINVAL, "at most %d GPUs at once, not %d", CUTUNE_MAX_DEVICES, opts->ndevices);
+    if (opts->ndevices > 1 && !opts->devices)
+        return err_set(CUTUNE_EINVAL, "%d GPUs asked for, but no list of them (cutune_tune_options.devices)",
+                       opts->ndevices);
     double t0 = sys_seconds();
     const model *m = spec->model;
     cutune_device dev;
-    int rc = cutune_device_get(&dev, opts->device);
+    int rc = cutune_device_get(&dev, opts->ndevices > 1 ? opts->devices[0] : opts->device);
     if (rc < 0)
         return rc;
+    for (int k = 1; k < opts->ndevices; k++) { /* issue 19: one result set needs one model of GPU */
+        cutune_device other;
+        if ((rc = cutune_device_get(&other, opts->devices[k])) < 0)
+            return rc;
+        if (strcmp(other.name, dev.name) != 0 || strcmp(other.arch, dev.arch) != 0 || other.sm_count != dev.sm_count)
+            return err_set(CUTUNE_EINVAL, "GPU %d (%s, %s, %d SMs) is not the model of GPU %d (%s, %s, %d SMs): one "
+                           "result needs GPUs of one model; tune on each (cutune --per-device)", opts->devices[k],
+                           other.name, other.arch, other.sm_count, opts->devices[0], dev.name, dev.arch, dev.sm_count);
+    }
     if (!compile_supported_arch(dev.arch)) {
         diag_error_noloc(&spec->diags, "NVRTC cannot compile for this GPU's architecture %s", dev.arch);
         return CUTUNE_ECOMPILER;

@@ -79,13 +79,13 @@ void tuner_values_of(const model *m, const cutune_variant *v, value *out)
     }
 }
 
-int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *opts, const cutune_device *dev,
-                   bool flush, cutune_tune_result *res)
+int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *opts, int device,
+                   const cutune_device *dev, bool flush, cutune_tune_result *res)
 {
     const model *m = spec->model;
     g->spec = spec;
     g->m = m;
-    g->device = opts->device;
+    g->device = device;
     g->arch = dev->arch;
     g->res = res;
     g->flush_bytes = flush ? (size_t)dev->l2_bytes * DEFAULT_FLUSH_FACTOR : 0;
@@ -318,10 +318,13 @@ static int worker_main(void *ctx, int in, int out)
 
 /* ---- in the tuner ---------------------------------------------------------------------- */
 
-int tuner_gpu_start(tuner_gpu *g)
+int tuner_gpu_spawn(tuner_gpu *g)
 {
-    if (wk_start(&g->proc, worker_main, g, g->err, sizeof g->err) < 0)
-        return CUTUNE_ENOMEM;
+    return wk_start(&g->proc, worker_main, g, g->err, sizeof g->err) < 0 ? CUTUNE_ENOMEM : CUTUNE_OK;
+}
+
+int tuner_gpu_ready(tuner_gpu *g)
+{
     wk_frame f = WK_FRAME_INIT;
     int rc = wk_recv(g->proc.from, &f, sys_seconds() + SETUP_LIMIT_S);
     arena *a = arena_new();
@@ -340,7 +343,7 @@ int tuner_gpu_start(tuner_gpu *g)
             g->limit_s = derived > MIN_LIMIT_S ? derived : MIN_LIMIT_S;
         }
     } else {
-        snprintf(g->err, sizeof g->err, "the GPU worker could not start: %s",
+        snprintf(g->err, sizeof g->err, "the GPU worker (GPU %d) could not start: %s", g->device,
                  decoded && s.message && *s.message ? s.message : rc == -2 ? "no answer in 600 s" : "it died");
     }
     arena_free(a);
@@ -352,6 +355,12 @@ int tuner_gpu_start(tuner_gpu *g)
         return decoded && s.status < 0 ? s.status : CUTUNE_ENODEV;
     }
     return CUTUNE_OK;
+}
+
+int tuner_gpu_start(tuner_gpu *g)
+{
+    int rc = tuner_gpu_spawn(g);
+    return rc < 0 ? rc : tuner_gpu_ready(g);
 }
 
 /* The measurement in a reply, into rec. */
@@ -389,7 +398,7 @@ static void record_reply(tuner_gpu *g, const wk_reply *r, record *rec)
 }
 
 /* The worker is gone (killed or dead) while running a variant: rec says why. */
-static void lost(tuner_gpu *g, bool hang, double started, record *rec)
+static void lost(tuner_gpu *g, bool hang, record *rec)
 {
     char how[160], reason[256];
     wk_describe(wk_stop(&g->proc, true), how, sizeof how);
@@ -399,11 +408,11 @@ static void lost(tuner_gpu *g, bool hang, double started, record *rec)
     else
         snprintf(reason, sizeof reason, "the worker process died running it (%s); a new one is started", how);
     result_set_outcome(g->res, rec, hang ? OUTCOME_TIMEOUT : OUTCOME_CRASHED, reason);
-    rec->m.gpu_seconds = sys_seconds() - started;
+    rec->m.gpu_seconds = sys_seconds() - g->sent_at;
 }
 
-int tuner_gpu_run(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best, bool final,
-                  record *rec)
+int tuner_gpu_send(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best,
+                   bool final, record *rec)
 {
     int rc;
     if (!g->proc.pid && (rc = tuner_gpu_start(g)) < 0)
@@ -413,14 +422,30 @@ int tuner_gpu_run(tuner_gpu *g, const session_binary *bin, const cutune_variant 
                     best, final, false};
     wk_frame f = WK_FRAME_INIT;
     wk_encode_request(&f, &q);
-    double started = sys_seconds();
+    g->sent_at = sys_seconds();
     if (!g->first_sent) { /* the first variant reaches the GPU now */
         g->first_sent = true;
-        g->res->summary.first_variant_seconds = started - g->run_started;
+        if (g->res->summary.first_variant_seconds == 0 || /* the first of the run's GPUs to start */
+            g->sent_at - g->run_started < g->res->summary.first_variant_seconds)
+            g->res->summary.first_variant_seconds = g->sent_at - g->run_started;
     }
     if (rec->m.started_seconds == 0)
-        rec->m.started_seconds = started - g->run_started;
-    rc = wk_exchange(&g->proc, &f, g->limit_s);
+        rec->m.started_seconds = g->sent_at - g->run_started;
+    rec->m.device = g->device;
+    g->send_failed = wk_send(g->proc.to, &f) < 0; /* a worker that died idle: lost at the receive */
+    wk_frame_free(&f);
+    return CUTUNE_OK;
+}
+
+double tuner_gpu_deadline(const tuner_gpu *g)
+{
+    return g->sent_at + g->limit_s;
+}
+
+void tuner_gpu_receive(tuner_gpu *g, record *rec)
+{
+    wk_frame f = WK_FRAME_INIT;
+    int rc = g->send_failed ? -1 : wk_recv(g->proc.from, &f, tuner_gpu_deadline(g));
     arena *a = rc == 0 ? arena_new() : NULL;
     wk_reply r;
     if (rc == 0 && (!a || wk_decode_reply(&f, a, &r) < 0 || r.nmetrics != (r.timed ? g->m->nmetrics : 0)))
@@ -428,8 +453,8 @@ int tuner_gpu_run(tuner_gpu *g, const session_binary *bin, const cutune_variant 
     wk_frame_free(&f);
     if (rc < 0) {
         arena_free(a);
-        lost(g, rc == -2, started, rec);
-        return CUTUNE_OK;
+        lost(g, rc == -2, rec);
+        return;
     }
     record_reply(g, &r, rec);
     arena_free(a);
@@ -440,6 +465,15 @@ int tuner_gpu_run(tuner_gpu *g, const session_binary *bin, const cutune_variant 
                  rec->m.reason ? rec->m.reason : "a sticky CUDA error");
         result_set_outcome(g->res, rec, rec->out, more);
     }
+}
+
+int tuner_gpu_run(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best, bool final,
+                  record *rec)
+{
+    int rc = tuner_gpu_send(g, bin, v, have_best, best, final, rec);
+    if (rc < 0)
+        return rc;
+    tuner_gpu_receive(g, rec);
     return CUTUNE_OK;
 }
 

@@ -1,6 +1,7 @@
-/* loop.c - one variant of the run (tuner_each: read back from the journal, or run in
- * the worker; journaled; the best updated; exhaustive's budgets) and what an exhaustive
- * run that stopped early reads back from the journal (tuner.h). */
+/* loop.c - one variant of the run (tuner_each: read back from the journal, taken from
+ * its twin, or sent to a GPU: fleet.c), its end (tuner_finish: journaled, the best
+ * updated, the search told), and what an exhaustive run that stopped early reads back
+ * from the journal (tuner.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,61 +13,66 @@
 int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin)
 {
     tuner *t = user;
-    record *rec = result_add(t->res, a);
-    if (!rec) {
-        t->status = CUTUNE_ENOMEM;
-        return -1;
-    }
-    const cutune_variant *v = &rec->v;
-    json_t *done_before = journal_find(t->journal, v->ordinal);
+    const cutune_variant *av = a->variant;
+    json_t *done_before = journal_find(t->journal, av->ordinal);
     if (done_before) { /* trusted only for the configuration it names (journal.h) */
-        tuner_values_of(t->m, v, t->vals);
+        tuner_values_of(t->m, av, t->vals);
         if (!tuner_params_match(t->m, t->vals, done_before))
             done_before = NULL;
     }
+    /* What it needs is settled before it joins the results: a GPU (waiting for one when
+     * all are busy), or the outcome of its twin in flight. An answer that comes in
+     * meanwhile may end the search; the variant is then not taken. */
+    bool runs = !done_before && a->compiled && a->launchable;
+    twin_id id;
+    bool has_id = false;
+    if ((runs || done_before) && t->twins) { /* the same experiment as one run: its figures (twin.c) */
+        tuner_values_of(t->m, av, t->vals);
+        has_id = twins_identity(t->twins, t->vals, av, bin, &id) == 0;
+        if (has_id && runs && tuner_fleet_wait_twin(t, id) < 0)
+            return -1;
+    }
+    int64_t twin = has_id && runs ? twins_find(t->twins, id) : -1;
+    int gpu = runs && twin < 0 ? tuner_fleet_idle(t) : 0;
+    if (gpu < 0)
+        return -1;
+    if (t->stopping)
+        return 1;
+    record *rec = result_add(t->res, a);
+    if (!rec) {
+        t->status = CUTUNE_ENOMEM;
+        snprintf(t->err, sizeof t->err, "out of memory");
+        return -1;
+    }
     if (done_before) {
         record_from_json(t->res, rec, done_before, RECORD_RESUME, NULL, 0); /* measured by an earlier run: not again */
-        twin_id id; /* its twins to come need not run either */
-        if (t->twins && (rec->out == OUTCOME_OK || rec->out == OUTCOME_WRONG) &&
-            twins_identity(t->twins, t->vals, v, bin, &id) == 0 && twins_add(t->twins, id, t->res->n - 1) < 0) {
-            t->status = CUTUNE_ENOMEM;
-            snprintf(t->err, sizeof t->err, "out of memory");
-            return -1;
-        }
     } else if (!a->compiled) {
         result_set_outcome(t->res, rec, OUTCOME_COMPILE_ERROR, a->log);
     } else if (!a->launchable) {
         result_set_outcome(t->res, rec, OUTCOME_CANNOT_LAUNCH, a->why);
+    } else if (twin >= 0) {
+        tuner_take_twin(t, rec, t->res->records[twin]);
+        has_id = false; /* its run holds the identity */
     } else {
-        /* The same experiment as one already run: its figures, not a run (twin.c). */
-        twin_id id;
-        bool has_id = false;
-        if (t->twins) {
-            tuner_values_of(t->m, v, t->vals);
-            has_id = twins_identity(t->twins, t->vals, v, bin, &id) == 0;
-        }
-        int64_t twin = has_id ? twins_find(t->twins, id) : -1;
-        if (twin >= 0) {
-            tuner_take_twin(t, rec, t->res->records[twin]);
-        } else {
-            int rc = tuner_gpu_run(&t->gpu, bin, v, t->goal.have_best, t->goal.best, false, rec);
-            if (rc < 0) { /* no worker could be started */
-                t->status = rc;
-                snprintf(t->err, sizeof t->err, "%s", t->gpu.err);
-                return -1;
-            }
-            /* Only outcomes the code decides are shared: a crash or a hang may be the
-             * device's, and a twin of one is run itself. */
-            if (has_id && (rec->out == OUTCOME_OK || rec->out == OUTCOME_WRONG) &&
-                twins_add(t->twins, id, t->res->n - 1) < 0) {
-                t->status = CUTUNE_ENOMEM;
-                snprintf(t->err, sizeof t->err, "out of memory");
-                return -1;
-            }
-        }
+        return tuner_fleet_send(t, gpu, rec, t->res->n - 1, bin, has_id, id) < 0 ? -1 : 0; /* finished when it answers */
+    }
+    if (tuner_finish(t, rec, t->res->n - 1, has_id, id) < 0)
+        return -1;
+    return t->stopping ? 1 : 0;
+}
+
+int tuner_finish(tuner *t, record *rec, uint64_t index, bool has_id, twin_id id)
+{
+    /* Only outcomes the code decides are shared: a crash or a hang may be the device's,
+     * and a twin of one is run itself. */
+    if (has_id && (rec->out == OUTCOME_OK || rec->out == OUTCOME_WRONG) &&
+        twins_add(t->twins, id, index) < 0) {
+        t->status = CUTUNE_ENOMEM;
+        snprintf(t->err, sizeof t->err, "out of memory");
+        return CUTUNE_ENOMEM;
     }
     cutune_measurement *mm = &rec->m;
-    if (t->journal && !done_before) {
+    if (t->journal && !mm->resumed) {
         json_t *line = record_to_json(t->res, rec);
         char err[512];
         int rc = line ? journal_append(t->journal, line, err, sizeof err) : -1;
@@ -74,7 +80,7 @@ int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin)
         if (rc < 0) { /* losing the journal would lose what is measured: stop */
             snprintf(t->err, sizeof t->err, "%s", line ? err : "out of memory");
             t->status = CUTUNE_EIO;
-            return -1;
+            return CUTUNE_EIO;
         }
     }
     /* The race's best counts provisional figures (a contender's few samples); the
@@ -85,7 +91,9 @@ int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin)
         t->goal.best = mm->objective;
     }
     tuner_note_winner(t, rec);
-    return 0;
+    if (t->done && t->done(t->done_user, rec) > 0)
+        t->stopping = true;
+    return CUTUNE_OK;
 }
 
 void tuner_take_twin(tuner *t, record *rec, const record *twin)

@@ -109,7 +109,7 @@ done:
 
 int tuner_profile(tuner *t, session *ss, session_binary *bins, uint64_t nbins)
 {
-    tuner_gpu *g = &t->gpu;
+    tuner_gpu *g = &t->gpus[0]; /* the GPU that chose the winner */
     cutune_tune_result *r = t->res;
     if (g->nhw == 0 || r->n == 0)
         return CUTUNE_OK;

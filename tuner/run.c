@@ -142,10 +142,10 @@ static int search_each(void *user, const cutune_analysis *a, const session_binar
 {
     search_run *sr = user;
     tuner *t = sr->t;
-    bool resumed = journal_find(t->journal, a->variant->ordinal) != NULL;
+    uint64_t before = t->res->n;
     int rc = tuner_each(t, a, bin);
-    if (rc < 0)
-        return rc;
+    if (rc < 0 || t->res->n == before)
+        return rc; /* a failure, or not taken: the search is over */
     if (t->res->n > sr->nbins) { /* the record's binary, for the final race */
         uint64_t cap = t->res->n * 2;
         session_binary *grown = realloc(sr->bins, sizeof *grown * (size_t)cap);
@@ -157,14 +157,18 @@ static int search_each(void *user, const cutune_analysis *a, const session_binar
     }
     if (bin)
         sr->bins[t->res->n - 1] = *bin;
-    if (!resumed) {
-        const record *rec = t->res->records[t->res->n - 1];
-        search_tell(sr->se, key_of(sr, a->variant->ordinal), rec->out == OUTCOME_OK && rec->m.timed,
-                    rec->m.objective);
-        if (search_stopped(sr->se))
-            return 1; /* a budget is spent: what is in flight is not run */
-    }
-    return 0;
+    return rc; /* 1: a budget is spent: what is in flight in the session is not run */
+}
+
+/* tuner.done over the strategy: a finished variant's outcome is told (one read back
+ * from the journal was known before the search began). 1 when a budget is spent. */
+static int search_done(void *user, const record *rec)
+{
+    search_run *sr = user;
+    if (rec->m.resumed)
+        return 0;
+    search_tell(sr->se, key_of(sr, rec->v.ordinal), rec->out == OUTCOME_OK && rec->m.timed, rec->m.objective);
+    return search_stopped(sr->se) ? 1 : 0;
 }
 
 /* session_feed over the strategy: the journal's read-backs first, then what the
@@ -179,7 +183,14 @@ static int feed(void *user, const value **vals, uint64_t *ordinal)
             diag_error_noloc(&sr->t->spec->diags, "%s", search_error(sr->se));
             return CUTUNE_ENOMEM;
         }
-        if (n == 0) /* over, or waiting for the outcomes of what is in flight */
+        if (n == 0 && !search_stop_reason(sr->se)[0] && tuner_fleet_busy(sr->t)) {
+            /* waiting for outcomes, some of them on a GPU: the first answer may be
+             * what the strategy waits for (it is told, then asked again) */
+            if (tuner_fleet_collect(sr->t) < 0)
+                return sr->t->status ? sr->t->status : CUTUNE_ENOMEM;
+            return feed(user, vals, ordinal);
+        }
+        if (n == 0) /* over, or waiting for the outcomes of what the session has in flight */
             return search_stop_reason(sr->se)[0] ? 0 : SESSION_WAIT;
         for (int i = 0; i < n; i++)
             if (push_key(sr, sr->asked[i]) < 0)
@@ -206,45 +217,112 @@ static record *twin_run(search_run *sr, uint64_t i)
     return at >= 0 && (uint64_t)at < i ? t->res->records[at] : NULL;
 }
 
+/* With several GPUs, the spread between them is measured on at least this many
+ * variants: the final race's contenders, then the best others timed ok (issue 19). */
+#define SPREAD_SAMPLE 8
+
+/* Which records the race times: the contenders (marked in `race`, in order), then with
+ * several GPUs the best others that ran ok and were timed, to SPREAD_SAMPLE in all (their
+ * figures are only compared between GPUs, not taken). Their indices into *out (malloc'd),
+ * the contenders first. -1 out of memory. */
+static int race_list(search_run *sr, const bool *race, uint64_t **out, int *n)
+{
+    tuner *t = sr->t;
+    uint64_t *list = malloc(sizeof(uint64_t) * (size_t)(t->res->n + 1));
+    if (!list)
+        return -1;
+    int k = 0;
+    for (uint64_t i = 0; i < t->res->n; i++)
+        if (race[i])
+            list[k++] = i;
+    *n = k; /* the contenders; the others follow */
+    while (t->ngpus > 1 && k < SPREAD_SAMPLE) { /* the best other, one at a time */
+        int64_t best = -1;
+        for (uint64_t i = 0; i < t->res->n; i++) {
+            const cutune_measurement *m = &t->res->records[i]->m;
+            bool listed = race[i];
+            for (int j = *n; !listed && j < k; j++) /* *n: where the others begin */
+                listed = list[j] == i;
+            if (!listed && t->res->records[i]->out == OUTCOME_OK && m->timed && m->same_code_as < 0 &&
+                isfinite(m->objective) && i < sr->nbins && sr->bins[i].cubin &&
+                (best < 0 || tuner_better(&t->goal, m->objective, t->res->records[best]->m.objective)))
+                best = (int64_t)i;
+        }
+        if (best < 0)
+            break;
+        list[k++] = (uint64_t)best;
+    }
+    *out = list;
+    *n = k;
+    return 0;
+}
+
 /* The final race: every provisional variant still within the contender margin of the
  * race's best is timed in full (no early stop: warm-ups, the spread rule, up to
- * max_repeat) and may then win; the others cannot win and are marked pruned. A twin
- * (twin.c) takes its run's final figures instead: its run comes first in the results,
- * so it has been decided by then. Each is journaled again. CUTUNE_OK, or a status (the
- * worker could not start, the journal). */
+ * max_repeat) on the first GPU and may then win; the others cannot win and are marked
+ * pruned. With several GPUs, the others time the same variants (and the best others) at
+ * the same time, for the spread (tuner_fleet_race). A twin (twin.c) takes its run's
+ * final figures instead: its run comes first in the results. Each is journaled again,
+ * in order. CUTUNE_OK, or a status (the worker could not start, the journal). */
 static int final_race(search_run *sr)
 {
     tuner *t = sr->t;
-    for (uint64_t i = 0; i < t->res->n; i++) {
-        record *rec = t->res->records[i];
-        cutune_measurement *m = &rec->m;
+    bool *race = calloc((size_t)t->res->n + 1, sizeof(bool));
+    record **twin = calloc((size_t)t->res->n + 1, sizeof(record *));
+    if (!race || !twin) {
+        free(race);
+        free(twin);
+        return CUTUNE_ENOMEM;
+    }
+    for (uint64_t i = 0; i < t->res->n; i++) { /* who races, who takes a twin's, who is pruned */
+        cutune_measurement *m = &t->res->records[i]->m;
         if (!m->provisional)
             continue;
-        tuner_values_of(t->m, &rec->v, t->vals); /* the goal judges this configuration */
-        record *run = twin_run(sr, i);
-        bool contends = i < sr->nbins && sr->bins[i].cubin && t->goal.have_best &&
-                        !tuner_worse(&t->goal, m->min_ms, TUNER_CONTEND);
-        if (run && !run->m.provisional) {
-            tuner_take_twin(t, rec, run);
-        } else if (!contends) {
-            m->provisional = 0;
-            m->pruned = 1; /* it cannot win: not timed further */
+        tuner_values_of(t->m, &t->res->records[i]->v, t->vals); /* the goal judges this configuration */
+        if ((twin[i] = twin_run(sr, i)) != NULL)
+            continue;
+        race[i] = i < sr->nbins && sr->bins[i].cubin && t->goal.have_best &&
+                  !tuner_worse(&t->goal, m->min_ms, TUNER_CONTEND);
+    }
+    uint64_t *list = NULL;
+    int n = 0, rc = race_list(sr, race, &list, &n) < 0 ? CUTUNE_ENOMEM : CUTUNE_OK;
+    const session_binary **bins = calloc((size_t)n + 1, sizeof *bins);
+    const cutune_variant **vs = calloc((size_t)n + 1, sizeof *vs);
+    record **full = calloc((size_t)n + 1, sizeof *full);
+    if (rc == CUTUNE_OK && (!bins || !vs || !full))
+        rc = CUTUNE_ENOMEM;
+    for (int j = 0; rc == CUTUNE_OK && j < n; j++) {
+        bins[j] = &sr->bins[list[j]];
+        vs[j] = &t->res->records[list[j]]->v;
+    }
+    if (rc == CUTUNE_OK && n > 0)
+        rc = tuner_fleet_race(t, bins, vs, n, full);
+    for (uint64_t i = 0, j = 0; rc == CUTUNE_OK && i < t->res->n; i++) {
+        record *rec = t->res->records[i];
+        if (!rec->m.provisional)
+            continue;
+        if (race[i]) {
+            while (list[j] != i)
+                j++;
+            result_take_run(t->res, rec, full[j]); /* the full figures, launches and times added */
+        } else if (twin[i] && !twin[i]->m.provisional) {
+            tuner_values_of(t->m, &rec->v, t->vals);
+            tuner_take_twin(t, rec, twin[i]);
         } else {
-            record *full = result_scratch(t->res);
-            if (!full)
-                return CUTUNE_ENOMEM;
-            full->v = rec->v;
-            int rc = tuner_gpu_run(&t->gpu, &sr->bins[i], &rec->v, false, 0, true, full);
-            if (rc < 0)
-                return rc;
-            result_take_run(t->res, rec, full); /* the full figures, launches and times added */
+            rec->m.provisional = 0;
+            rec->m.pruned = 1; /* it cannot win: not timed further */
         }
-        int rc = tuner_rejournal(t, rec);
-        if (rc < 0)
-            return rc;
+        if ((rc = tuner_rejournal(t, rec)) < 0)
+            break;
         tuner_note_winner(t, rec);
     }
-    return CUTUNE_OK;
+    free(race);
+    free(twin);
+    free(list);
+    free(bins);
+    free(vs);
+    free(full);
+    return rc;
 }
 
 /* The loop. CUTUNE_OK, or a status with a diagnostic. */
@@ -294,7 +372,14 @@ int tuner_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_s
     }
     uint64_t total = t->set.budget ? t->set.budget + (uint64_t)read_back : sspace_count(sr.sp);
     session_set_total(sr.ss, total < sspace_count(sr.sp) ? total : sspace_count(sr.sp));
+    t->done = search_done;
+    t->done_user = &sr;
     rc = session_stream(sr.ss, feed, &sr, search_each, &sr);
+    /* What the GPUs have in flight is finished whatever stopped the stream: it is
+     * measured, and journaled. */
+    if (tuner_fleet_drain(t) < 0 && (rc == CUTUNE_OK || rc == CUTUNE_ESTOPPED))
+        rc = t->status;
+    t->done = NULL;
     if (rc == CUTUNE_ESTOPPED)
         rc = t->status ? t->status : CUTUNE_OK; /* a budget ran out with variants in flight */
     if (hooks.static_info) { /* guided's screening compiles count as this run's */
@@ -303,11 +388,11 @@ int tuner_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_s
         asum->compile_seconds += static_sum.compile_seconds;
     }
     if (rc == CUTUNE_OK && !asum->interrupted && (rc = final_race(&sr)) < 0 && rc != CUTUNE_ENOMEM)
-        diag_error_noloc(&t->spec->diags, "the final race: %s", t->status ? t->err : t->gpu.err);
+        diag_error_noloc(&t->spec->diags, "the final race: %s", t->status ? t->err : t->gpus[0].err);
     /* issue 18: the chosen variants' hardware counters, apart from their times */
     if (rc == CUTUNE_OK && !asum->interrupted && (rc = tuner_profile(t, sr.ss, sr.bins, sr.nbins)) < 0 &&
         rc != CUTUNE_ENOMEM)
-        diag_error_noloc(&t->spec->diags, "profiling: %s", t->status ? t->err : t->gpu.err);
+        diag_error_noloc(&t->spec->diags, "profiling: %s", t->status ? t->err : t->gpus[0].err);
     t->evaluations = search_evaluations(sr.se);
     t->stop = search_stop_reason(sr.se);
     t->res->summary.screened = search_screened(sr.se);

@@ -1,5 +1,6 @@
 /* tune.c - a tuning run's set-up, its loop (run.c, the same for every strategy) and
  * its summary (tuner.h). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,7 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
         const char *slash = strrchr(kpath, '/');
         if ((dirs[n] = slash ? strndup(kpath, (size_t)(slash - kpath)) : strdup(".")) != NULL)
             n++;
-        compile_job job = {kpath, kernel, "", NULL, 0, t->gpu.arch};
+        compile_job job = {kpath, kernel, "", NULL, 0, t->gpus[0].arch};
         cache_key key;
         char ignored[256];
         if (cache_key_for(&job, (const char *const *)dirs, n, &key, ignored, sizeof ignored) == 0)
@@ -53,7 +54,7 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
     free(kpath);
     free(kernel);
     json_t *identity = json_pack("{s:s, s:s, s:s, s:s, s:b}", "spec", spec_hex, "kernel", kernel_hex, "device",
-                                 dev->name, "arch", t->gpu.arch, "flush_l2", flush);
+                                 dev->name, "arch", t->gpus[0].arch, "flush_l2", flush);
     if (identity && t->opts->shard_count > 1) /* issue 19: a shard's journal is its own */
         json_object_set_new(identity, "shard", json_pack("[i, i]", t->opts->shard_index, t->opts->shard_count));
     if (identity && spec_kernel_count(t->spec) > 1) /* one block of a file of several: which one */
@@ -95,13 +96,35 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
     t->stop = "";
     t->size = *size;
     const model *m = t->m;
-    int rc = tuner_gpu_init(&t->gpu, spec, opts, dev, flush, res);
+    /* A worker per GPU (issue 19: the facade has checked they are of one model, so
+     * `dev` describes each). */
+    t->ngpus = opts->ndevices > 1 ? opts->ndevices : 1;
+    t->gpus = calloc((size_t)t->ngpus, sizeof *t->gpus);
+    t->slots = calloc((size_t)t->ngpus, sizeof *t->slots);
+    if (!t->gpus || !t->slots) {
+        t->ngpus = 0;
+        return CUTUNE_ENOMEM;
+    }
+    int rc = CUTUNE_OK;
+    for (int k = 0; k < t->ngpus && rc == CUTUNE_OK; k++) {
+        rc = tuner_gpu_init(&t->gpus[k], spec, opts, opts->ndevices > 1 ? opts->devices[k] : opts->device, dev, flush,
+                            res);
+        t->gpus[k].run_started = t->gpus[0].run_started; /* one clock for the run */
+    }
     if (rc < 0)
         return rc;
+    if (t->ngpus > 1) { /* before any journal line: each names its GPU */
+        cutune_tune_summary *s = &res->summary;
+        s->ndevices = t->ngpus;
+        for (int k = 0; k < t->ngpus; k++) {
+            s->devices[k] = t->gpus[k].device;
+            s->spread[k] = (cutune_device_spread){t->gpus[k].device, 0, NAN, NAN, NAN};
+        }
+    }
     t->vals = calloc((size_t)m->nparams + 1, sizeof(value));
     if (!t->vals)
         return CUTUNE_ENOMEM;
-    t->goal = (tuner_goal){m, t->vals, t->gpu.goal.prune, false, 0, false, 0, 0};
+    t->goal = (tuner_goal){m, t->vals, t->gpus[0].goal.prune, false, 0, false, 0, 0};
     if (!opts->run_twins && (rc = twins_new(&t->twins, m)) < 0)
         return rc;
     if ((rc = tuner_search_settings(m, &spec->diags, &opts->search, size->valid, &t->set)) < 0)
@@ -110,9 +133,9 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
         t->set.budget = opts->limit; /* --limit N: at most N configurations, whatever the strategy */
     /* The first worker runs the reference: a reference that fails is a spec problem,
      * found before anything else runs. */
-    if ((rc = tuner_gpu_start(&t->gpu)) < 0) {
-        diag_error_noloc(&spec->diags, "%s", t->gpu.err);
-        return err_set(rc, "%s", t->gpu.err); /* the worker's own status: a failed reference is ESPEC */
+    if ((rc = tuner_fleet_start(t)) < 0) {
+        diag_error_noloc(&spec->diags, "%s", t->err);
+        return err_set(rc, "%s", t->err); /* the worker's own status: a failed reference is ESPEC */
     }
     const char *results = opts->results_path ? opts->results_path : m->emit.results_path;
     const char *journal_path = opts->journal_path;
@@ -128,7 +151,7 @@ int tuner_tune(tuner *t)
     const cutune_tune_options *opts = t->opts;
     cutune_analyze_options aopts;
     memset(&aopts, 0, sizeof aopts);
-    aopts.arch = t->gpu.arch;
+    aopts.arch = t->gpus[0].arch;
     aopts.jobs = opts->jobs;
     aopts.cache_dir = opts->cache_dir;
     aopts.no_cache = opts->no_cache;
@@ -166,7 +189,7 @@ int tuner_tune(tuner *t)
     s->compiled = asum.compiled;
     s->cached = asum.cached;
     s->interrupted = asum.interrupted;
-    s->timeout_s = t->gpu.limit_s;
+    s->timeout_s = t->gpus[0].limit_s;
     return rc;
 }
 
@@ -174,7 +197,7 @@ int tuner_session(tuner *t, const cutune_analyze_options *o, uint64_t total, cut
                   session **out)
 {
     *out = NULL;
-    int rc = session_open(out, t->m, &t->spec->diags, t->gpu.arch, o, true, sum);
+    int rc = session_open(out, t->m, &t->spec->diags, t->gpus[0].arch, o, true, sum);
     if (rc == CUTUNE_OK && total)
         session_set_total(*out, total);
     return rc;
@@ -184,7 +207,13 @@ void tuner_free(tuner *t)
 {
     if (!t)
         return;
-    tuner_gpu_free(&t->gpu);
+    for (int k = 0; k < t->ngpus; k++) {
+        if (t->slots[k].rec) /* left in flight by a failure: not waited for */
+            wk_stop(&t->gpus[k].proc, true);
+        tuner_gpu_free(&t->gpus[k]);
+    }
+    free(t->gpus);
+    free(t->slots);
     journal_close(t->journal);
     twins_free(t->twins);
     free(t->vals);

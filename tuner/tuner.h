@@ -75,6 +75,8 @@ typedef struct tuner_gpu {
     bench *b;                  /* the worker's device (NULL in the tuner) */
     /* The tuner's side. */
     wk_proc proc;              /* pid 0: no worker runs */
+    double sent_at;            /* sys_seconds() when the variant in hand was sent */
+    bool send_failed;          /* it could not be sent (the worker had died): lost at the receive */
     double limit_s;            /* a variant's time limit; derived at the first start when 0 */
     bool energy;               /* issue 18: energy of every variant timed in full (the worker's bench) */
     const char *const *hw_names; /* issue 18: the counters a profile request reads (the options'), */
@@ -110,22 +112,38 @@ void tuner_inputs_identity(const model *m, char *hex, size_t size);
 /* tuner_hooks_free: frees what tuner_hooks_prepare made; safe to call twice. */
 void tuner_hooks_free(tuner_gpu *g);
 
-/* tuner_gpu_init: prepares `g` for `spec` on device `dev` (arguments, settings, the time
- * limit). CUTUNE_OK, CUTUNE_ENOMEM, or CUTUNE_ESPEC with a diagnostic (a verified output
- * whose size depends on params). */
-int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *opts, const cutune_device *dev,
-                   bool flush, cutune_tune_result *res);
+/* tuner_gpu_init: prepares `g` for `spec` on GPU `device` (whose attributes are `dev`):
+ * arguments, settings, the time limit. CUTUNE_OK, CUTUNE_ENOMEM, or CUTUNE_ESPEC with a
+ * diagnostic (a verified output whose size depends on params). */
+int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *opts, int device,
+                   const cutune_device *dev, bool flush, cutune_tune_result *res);
 
 /* tuner_gpu_start: starts a worker and waits for its set-up (the reference's run): the
  * results learn the reference and its GPU time. CUTUNE_OK, or CUTUNE_ENOMEM (no process)
- * or CUTUNE_ENODEV (its set-up failed) with g->err. */
+ * or CUTUNE_ENODEV (its set-up failed) with g->err. The same as tuner_gpu_spawn, then
+ * tuner_gpu_ready: several GPUs' workers are spawned first, so their references run at
+ * once (issue 19). */
 int tuner_gpu_start(tuner_gpu *g);
+int tuner_gpu_spawn(tuner_gpu *g);
+int tuner_gpu_ready(tuner_gpu *g);
 
-/* tuner_gpu_run: runs variant v (binary bin) in the worker, starting one when none runs,
- * and fills rec; a hang, a crash or a sticky error is recorded against the variant and
- * the worker replaced for the next. have_best/best: for early stopping; final: timed in
- * full whatever the best (the run's final race). CUTUNE_OK, or
- * the status of tuner_gpu_start (the run must stop). */
+/* tuner_gpu_send: sends variant v (binary bin) to the worker, starting one when none
+ * runs, and notes in rec when and where it started; the reply is awaited with
+ * tuner_gpu_receive, by tuner_gpu_deadline. have_best/best: for early stopping; final:
+ * timed in full whatever the best (the run's final race). CUTUNE_OK, or the status of
+ * tuner_gpu_start (the run must stop). */
+int tuner_gpu_send(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best,
+                   bool final, record *rec);
+
+/* tuner_gpu_deadline: when the variant sent runs out of time (sys_seconds). */
+double tuner_gpu_deadline(const tuner_gpu *g);
+
+/* tuner_gpu_receive: the reply to the variant sent, into rec, waiting for it until the
+ * deadline; a hang, a crash or a sticky error is recorded against the variant and the
+ * worker replaced for the next. */
+void tuner_gpu_receive(tuner_gpu *g, record *rec);
+
+/* tuner_gpu_run: tuner_gpu_send, then tuner_gpu_receive. */
 int tuner_gpu_run(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best, bool final,
                   record *rec);
 
@@ -190,12 +208,29 @@ int twins_add(twins *tw, twin_id id, uint64_t index);
 
 /* ---- the run (tune.c, loop.c, run.c) -------------------------------------------- */
 
+/* A GPU's variant in flight (fleet.c): its record, and its identity when it has one
+ * (a twin of it waits for its outcome). rec NULL: the GPU is idle. */
+typedef struct tuner_slot {
+    record *rec;
+    uint64_t index;            /* its index in the results */
+    bool has_id;
+    twin_id id;
+} tuner_slot;
+
 typedef struct tuner {
     cutune_spec *spec;
     const model *m;
     const cutune_tune_options *opts;
     cutune_tune_result *res;   /* borrowed */
-    tuner_gpu gpu;
+    tuner_gpu *gpus;           /* a worker per GPU (issue 19); gpus[0] runs the reference first, the
+                                  final race and the profiling */
+    tuner_slot *slots;         /* what each GPU has in flight */
+    int ngpus;
+    /* Called when a variant is finished (journaled, the best updated): the search is
+     * told. Returns 1 when the search is over (the run then stops taking variants). */
+    int (*done)(void *user, const record *rec);
+    void *done_user;
+    bool stopping;             /* done said the search is over */
     tuner_goal goal;           /* the tuner's best so far */
     value *vals;               /* scratch: a configuration's values */
     journal *journal;          /* NULL: none */
@@ -273,8 +308,57 @@ int tuner_run_sizes(cutune_tune_result *parent, cutune_spec *spec, const cutune_
 void tuner_free(tuner *t);
 
 /* tuner_each (loop.c): a session_each for the tuner (user: a tuner): one variant read
- * back from the journal, or run; journaled; the best updated. */
+ * back from the journal, or taken from its twin, or sent to an idle GPU (fleet.c: it
+ * is finished when its answer comes); each finished by tuner_finish. Returns 0, 1 when
+ * t->done has said the search is over (the variant is then not taken), -1 with
+ * t->status on a failure. */
 int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin);
+
+/* tuner_finish (loop.c): variant rec (the results' record `index`) has its outcome: its identity (when has_id and
+ * the outcome is one the code decides) joins the twins, it is journaled (unless read
+ * back from the journal), the best and the winner are updated and t->done is told.
+ * CUTUNE_OK, or a status in t->status with t->err (the journal, memory). */
+int tuner_finish(tuner *t, record *rec, uint64_t index, bool has_id, twin_id id);
+
+/* ---- several GPUs (fleet.c, issue 19) --------------------------------------------- */
+
+/* tuner_fleet_start: every GPU's worker started at once, then each one's set-up (its
+ * reference) awaited. CUTUNE_OK, or the first failure's status with t->err. */
+int tuner_fleet_start(tuner *t);
+
+/* tuner_fleet_idle: a GPU with nothing in flight, waiting for one to answer (and
+ * finishing its variant) when all are busy. Its index, or -1 (t->status: finishing
+ * failed). */
+int tuner_fleet_idle(tuner *t);
+
+/* tuner_fleet_send: sends rec (the results' record `index`; binary bin; its identity
+ * when has_id) to idle GPU k.
+ * 0, or -1 with t->status (no worker could be started). */
+int tuner_fleet_send(tuner *t, int k, record *rec, uint64_t index, const session_binary *bin, bool has_id,
+                     twin_id id);
+
+/* tuner_fleet_busy: whether a variant is in flight. */
+bool tuner_fleet_busy(const tuner *t);
+
+/* tuner_fleet_collect: waits for the first GPU to answer (or run out of time) and
+ * finishes its variant. 0; -1 when none was in flight or finishing failed (t->status). */
+int tuner_fleet_collect(tuner *t);
+
+/* tuner_fleet_drain: collects until nothing is in flight (every variant is finished,
+ * also after a failure). 0, or -1 when finishing one failed. */
+int tuner_fleet_drain(tuner *t);
+
+/* tuner_fleet_wait_twin: collects until no variant of identity `id` is in flight. 0 or
+ * -1 as tuner_fleet_collect. */
+int tuner_fleet_wait_twin(tuner *t, twin_id id);
+
+/* tuner_fleet_race: times the n variants vs[i] (binaries bins[i]) in full on every GPU
+ * at once, nothing else in flight: first[i] (records of the result's arena, not in the
+ * results) gets GPU 0's figures, and summary.spread[k] each other GPU's times over GPU
+ * 0's. A GPU other than the first whose worker cannot be started is left out.
+ * CUTUNE_OK, CUTUNE_ENOMEM, or the status of GPU 0's start (t->status, t->err). */
+int tuner_fleet_race(tuner *t, const session_binary *const *bins, const cutune_variant *const *vs, int n,
+                     record **first);
 
 /* tuner_take_twin (loop.c): record `rec` (not run) takes the figures of record
  * `twin`, the same experiment (twin.c), and its own metrics and objective. */

@@ -250,6 +250,29 @@ static void test_failed_calls_set_the_error(void **state)
     assert_true(occ.blocks_per_sm > 0);
 }
 
+/* Issue 19: the GPUs asked for are checked before any device is: more than
+ * CUTUNE_MAX_DEVICES, or a count without the list, is refused with a message, and no
+ * result is made. */
+static void test_tune_devices_are_checked(void **state)
+{
+    (void)state;
+    cutune_spec *spec = load(routes_spec, NULL, 0, CUTUNE_OK);
+    int gpus[CUTUNE_MAX_DEVICES + 1] = {0};
+    cutune_tune_options t;
+    memset(&t, 0, sizeof t);
+    t.devices = gpus;
+    t.ndevices = CUTUNE_MAX_DEVICES + 1;
+    cutune_tune_result *r = (cutune_tune_result *)spec; /* must be reset to NULL */
+    assert_int_equal(cutune_tune(&r, spec, &t), CUTUNE_EINVAL);
+    assert_null(r);
+    assert_non_null(strstr(cutune_last_error(), "at most 16 GPUs"));
+    t.devices = NULL;
+    t.ndevices = 2;
+    assert_int_equal(cutune_tune(&r, spec, &t), CUTUNE_EINVAL);
+    assert_null(r);
+    cutune_spec_free(spec);
+}
+
 /* A folder under /tmp nested until its path is longer than `min` bytes; its levels are
  * written to levels[0..*n) so that remove_deep can take them down. */
 static void make_deep(char *path, size_t size, size_t min, char levels[][2048], int *n)
@@ -502,6 +525,7 @@ int main(void)
         cmocka_unit_test(test_device_attributes_from_the_table_and_a_device),
         cmocka_unit_test(test_analysis_rechecks_for_its_arch),
         cmocka_unit_test(test_set_device_checks_again),
+        cmocka_unit_test(test_tune_devices_are_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,235 @@
+/* fleet.c - issue 19: the run's GPU workers, one per GPU, and the variants in flight on
+ * them (tuner.h).
+ *
+ * The compile session hands the tuner one variant at a time, on this thread. A variant
+ * that must run goes to an idle GPU's worker (runtime/worker's pipe) and the tuner
+ * returns for the next at once; only when every GPU is busy does it wait, for whichever
+ * worker answers first (wk_wait_any), and finishes that variant (tuner_finish: journal,
+ * best, the search told). So the one compile pool feeds every GPU, each variant is
+ * measured on one GPU against that GPU's own reference, and the one journal holds
+ * everything whatever ran where. With one GPU this is the loop it always was: a
+ * variant runs while the next is compiled, and is finished when the next is ready.
+ *
+ * The final race (tuner_fleet_race) is the exception to "whichever GPU is free": the
+ * first GPU times every contender, so the winner is chosen on one GPU's times, while the
+ * others time the same variants for the spread between GPUs. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/sys.h"
+#include "tuner.h"
+
+int tuner_fleet_start(tuner *t)
+{
+    int rc = CUTUNE_OK;
+    int k = 0;
+    for (; k < t->ngpus; k++) /* every worker first: their references run at once */
+        if ((rc = tuner_gpu_spawn(&t->gpus[k])) < 0)
+            break;
+    int spawned = k;
+    for (k = 0; k < spawned; k++) {
+        int r = tuner_gpu_ready(&t->gpus[k]);
+        if (r < 0 && rc == CUTUNE_OK) {
+            rc = r;
+            snprintf(t->err, sizeof t->err, "%s", t->gpus[k].err);
+        }
+    }
+    if (rc < 0 && !t->err[0])
+        snprintf(t->err, sizeof t->err, "%s", t->gpus[spawned < t->ngpus ? spawned : 0].err);
+    return rc;
+}
+
+bool tuner_fleet_busy(const tuner *t)
+{
+    for (int k = 0; k < t->ngpus; k++)
+        if (t->slots[k].rec)
+            return true;
+    return false;
+}
+
+/* Waits for the first answer (or deadline) among the GPUs that busy(ctx, k) says are
+ * busy, by the workers' pipes: the index of that GPU, or -1 when none is busy. */
+static int first_done(tuner *t, bool (*busy)(void *ctx, int k), void *ctx)
+{
+    int fds[CUTUNE_MAX_DEVICES], at[CUTUNE_MAX_DEVICES], n = 0;
+    double deadline = 0;
+    int soonest = -1;
+    for (int k = 0; k < t->ngpus; k++) {
+        if (!busy(ctx, k))
+            continue;
+        if (t->gpus[k].send_failed)
+            return k; /* lost already: its receive says so */
+        double d = tuner_gpu_deadline(&t->gpus[k]);
+        if (soonest < 0 || d < deadline) {
+            deadline = d;
+            soonest = k;
+        }
+        fds[n] = t->gpus[k].proc.from;
+        at[n++] = k;
+    }
+    if (n == 0)
+        return -1;
+    int i = wk_wait_any(fds, n, deadline);
+    return i >= 0 ? at[i] : soonest; /* at the deadline: the one whose time ran out */
+}
+
+static bool slot_busy(void *ctx, int k)
+{
+    return ((tuner *)ctx)->slots[k].rec != NULL;
+}
+
+int tuner_fleet_collect(tuner *t)
+{
+    int k = first_done(t, slot_busy, t);
+    if (k < 0)
+        return -1;
+    tuner_slot s = t->slots[k];
+    t->slots[k].rec = NULL;
+    tuner_gpu_receive(&t->gpus[k], s.rec);
+    return tuner_finish(t, s.rec, s.index, s.has_id, s.id) < 0 ? -1 : 0;
+}
+
+int tuner_fleet_drain(tuner *t)
+{
+    int rc = 0;
+    while (tuner_fleet_busy(t))
+        if (tuner_fleet_collect(t) < 0)
+            rc = -1; /* the rest are still finished: what they measured is kept */
+    return rc;
+}
+
+int tuner_fleet_idle(tuner *t)
+{
+    for (;;) {
+        for (int k = 0; k < t->ngpus; k++)
+            if (!t->slots[k].rec)
+                return k;
+        if (tuner_fleet_collect(t) < 0)
+            return -1;
+    }
+}
+
+int tuner_fleet_wait_twin(tuner *t, twin_id id)
+{
+    for (;;) {
+        bool waiting = false;
+        for (int k = 0; k < t->ngpus; k++)
+            waiting |= t->slots[k].rec && t->slots[k].has_id && t->slots[k].id.lo == id.lo &&
+                       t->slots[k].id.hi == id.hi;
+        if (!waiting)
+            return 0;
+        if (tuner_fleet_collect(t) < 0)
+            return -1;
+    }
+}
+
+int tuner_fleet_send(tuner *t, int k, record *rec, uint64_t index, const session_binary *bin, bool has_id,
+                     twin_id id)
+{
+    int rc = tuner_gpu_send(&t->gpus[k], bin, &rec->v, t->goal.have_best, t->goal.best, false, rec);
+    if (rc < 0) { /* no worker could be started */
+        t->status = rc;
+        snprintf(t->err, sizeof t->err, "%s", t->gpus[k].err);
+        return -1;
+    }
+    t->slots[k] = (tuner_slot){rec, index, has_id, id};
+    return 0;
+}
+
+/* ---- the final race ------------------------------------------------------------------ */
+
+typedef struct race {
+    tuner *t;
+    int n;
+    int *next, *doing;  /* per GPU: the next job, the job in flight (-1: idle) */
+    bool *off;          /* per GPU: gave up (its worker could not be started) */
+    record **out;       /* out[k * n + i]: job i on GPU k */
+} race;
+
+static bool race_busy(void *ctx, int k)
+{
+    return ((race *)ctx)->doing[k] >= 0;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* GPU k's spread against the first: its median time over the first's, per job both
+ * timed ok. */
+static void spread_of(race *r, int k, cutune_device_spread *out)
+{
+    double *ratio = calloc((size_t)r->n + 1, sizeof(double));
+    int m = 0;
+    for (int i = 0; ratio && i < r->n; i++) {
+        const record *a = r->out[i], *b = r->out[(size_t)k * (size_t)r->n + (size_t)i];
+        if (a && b && a->out == OUTCOME_OK && b->out == OUTCOME_OK && a->m.timed && b->m.timed &&
+            a->m.median_ms > 0 && b->m.median_ms > 0)
+            ratio[m++] = b->m.median_ms / a->m.median_ms;
+    }
+    *out = (cutune_device_spread){r->t->gpus[k].device, m, NAN, NAN, NAN};
+    if (m > 0) {
+        qsort(ratio, (size_t)m, sizeof *ratio, by_value);
+        out->median = m % 2 ? ratio[m / 2] : 0.5 * (ratio[m / 2 - 1] + ratio[m / 2]);
+        out->lo = ratio[0];
+        out->hi = ratio[m - 1];
+    }
+    free(ratio);
+}
+
+int tuner_fleet_race(tuner *t, const session_binary *const *bins, const cutune_variant *const *vs, int n,
+                     record **first)
+{
+    int K = t->ngpus;
+    race r = {t, n, calloc((size_t)K, sizeof(int)), calloc((size_t)K, sizeof(int)), calloc((size_t)K, sizeof(bool)),
+              calloc((size_t)K * (size_t)n + 1, sizeof(record *))};
+    int rc = r.next && r.doing && r.off && r.out ? CUTUNE_OK : CUTUNE_ENOMEM;
+    for (int k = 0; rc == CUTUNE_OK && k < K; k++)
+        r.doing[k] = -1;
+    while (rc == CUTUNE_OK) {
+        for (int k = 0; rc == CUTUNE_OK && k < K; k++) {
+            if (r.doing[k] >= 0 || r.off[k] || r.next[k] >= n)
+                continue;
+            int i = r.next[k]++;
+            record *rec = result_loose(t->res);
+            if (!rec) {
+                rc = CUTUNE_ENOMEM;
+                break;
+            }
+            rec->v = *vs[i];
+            int s = tuner_gpu_send(&t->gpus[k], bins[i], vs[i], false, 0, true, rec);
+            if (s < 0 && k == 0) { /* the GPU that decides cannot go on: the run stops */
+                t->status = s;
+                snprintf(t->err, sizeof t->err, "%s", t->gpus[k].err);
+                rc = s;
+            } else if (s < 0) {
+                r.off[k] = true; /* another: its spread is what it timed so far */
+            } else {
+                r.out[(size_t)k * (size_t)n + (size_t)i] = rec;
+                r.doing[k] = i;
+            }
+        }
+        int k = rc == CUTUNE_OK ? first_done(t, race_busy, &r) : -1;
+        if (k < 0)
+            break;
+        tuner_gpu_receive(&t->gpus[k], r.out[(size_t)k * (size_t)n + (size_t)r.doing[k]]);
+        r.doing[k] = -1;
+    }
+    for (int k = 0; k < K; k++) /* after a failure: nothing is left in flight */
+        if (r.doing && r.doing[k] >= 0)
+            tuner_gpu_receive(&t->gpus[k], r.out[(size_t)k * (size_t)n + (size_t)r.doing[k]]);
+    if (rc == CUTUNE_OK) {
+        for (int i = 0; i < n; i++)
+            first[i] = r.out[i];
+        for (int k = 1; k < K; k++)
+            spread_of(&r, k, &t->res->summary.spread[k]);
+    }
+    free(r.next);
+    free(r.doing);
+    free(r.off);
+    free(r.out);
+    return rc;
+}
