@@ -189,24 +189,19 @@ int cli_parse_shard(const char *sub, const char *text, cli_shard *out);
 char *cli_shard_path(const char *path, const cli_shard *s);
 
 /* issue 19 (multi.c): cli_parse_devices: "all" or "0,1,..." into out (at most max):
- * 0, or -1 (not a list; "all" without a GPU). cli_tune_devices: runs this command (argv,
- * less --devices) once per GPU of `devices` (n) as shard i/n on devices[i] with `jobs`
- * compile threads each (0: the cores shared out), each writing shard_paths[i], the
- * shards of `results` (per_device: every configuration on each GPU, each process told to
- * write shard_paths[i]), and waits for all: EXIT_OK, or the first failing shard's exit
- * code (after a message naming it). */
+ * 0, or -1 (not a list; "all" without a GPU). cli_same_model: whether the GPUs devs[0 ..
+ * n) are of one model (name, architecture, SM count; true when the first cannot be
+ * asked: the run says why). */
 int cli_parse_devices(const char *text, int *out, int max, int *n);
-int cli_tune_devices(int argc, char **argv, const int *devices, int n, int jobs, const char *results,
-                     const char *const *shard_paths, bool per_device);
-/* cli_tune_on_devices (multi.c): `cutune SPEC --devices ...` after the spec is loaded:
- * checks (one kernel block, a results file, no --shard or --journal), runs a process per
- * GPU (cli_tune_devices) and reports: sharded, the merged run as a one-GPU run (ranking,
- * best, header, CSV, report); --per-device, each GPU's winner, the spread and one header
- * with an entry per device. The exit code. */
-int cli_tune_on_devices(cutune_spec *spec, int argc, char **argv, const int *devs, int n, int nblocks,
-                        const cutune_tune_options *t, const cutune_analyze_options *o, const cli_common *c, int top,
-                        const char *header_path, const char *csv_path, const char *report_path, int sharded,
-                        bool per_device);
+bool cli_same_model(const int *devs, int n);
+/* cli_tune_per_device (multi.c): `cutune SPEC --devices ... --per-device` after the
+ * spec is loaded: checks (one kernel block, a results file, no --shard or --journal),
+ * runs a cutune process per GPU, each tuning every configuration into its own results
+ * file, then reports each GPU's winner, the spread of the same variants' times and one
+ * header with an entry per device. The exit code. */
+int cli_tune_per_device(cutune_spec *spec, int argc, char **argv, const int *devs, int n, int nblocks,
+                        const cutune_tune_options *t, const cutune_analyze_options *o, const cli_common *c,
+                        const char *header_path, int sharded);
 /* cli_print_ranking (cmd_tune.c): the `top` best variants of r as a table on stdout. */
 void cli_print_ranking(const cutune_spec *spec, const cutune_tune_result *r, int top);
 

@@ -195,12 +195,43 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
 
 /* print_run_account: the tuning run's account on stderr: outcomes by kind, twins, where
  * the time went, the reference, the files, the search and the journal (not with -q). */
+/* issue 19: a run on several GPUs: how many variants each measured, and each other
+ * GPU's times over the first's for the same variants. */
+static void print_devices(const cutune_tune_result *r)
+{
+    const cutune_tune_summary *s = cutune_tune_summary_of(r);
+    fprintf(stderr, "%d GPUs, one compile pool, each variant on whichever GPU was free:", s->ndevices);
+    for (int k = 0; k < s->ndevices; k++) {
+        bool seen = false; /* a GPU named twice (--devices 0,0) is counted once */
+        for (int j = 0; j < k; j++)
+            seen |= s->devices[j] == s->devices[k];
+        if (seen)
+            continue;
+        uint64_t n = 0;
+        for (uint64_t i = 0; i < cutune_tune_count(r); i++)
+            n += cutune_tune_at(r, i)->device == s->devices[k] && cutune_tune_at(r, i)->same_code_as < 0 &&
+                 !cutune_tune_at(r, i)->resumed;
+        fprintf(stderr, "%s GPU %d ran %llu", k ? "," : "", s->devices[k], (unsigned long long)n);
+    }
+    fprintf(stderr, "; the first chose the winner (the final race)\n");
+    for (int k = 1; k < s->ndevices; k++) {
+        const cutune_device_spread *d = &s->spread[k];
+        if (d->variants > 0)
+            fprintf(stderr, "spread: GPU %d's median time over GPU %d's, the same %d variants timed in full: median "
+                            "%.4f, from %.4f to %.4f\n", d->device, s->devices[0], d->variants, d->median, d->lo, d->hi);
+        else
+            fprintf(stderr, "spread: GPU %d against GPU %d: no variant was timed in full on both\n", d->device,
+                    s->devices[0]);
+    }
+}
+
 static void print_run_account(const cutune_tune_result *r)
 {
     const cutune_tune_summary *s = cutune_tune_summary_of(r);
     double bound = s->threads > 0 ? s->compile_seconds / s->threads : s->compile_seconds;
-    if (s->gpu_seconds > bound)
-        bound = s->gpu_seconds;
+    double per_gpu = s->gpu_seconds / (s->ndevices > 1 ? s->ndevices : 1); /* issue 19: the GPUs work at once */
+    if (per_gpu > bound)
+        bound = per_gpu;
     compile_errors ce = count_compile_errors(r);
     fprintf(stderr, "\n%s (%s): %llu variants: %llu timed (%llu stopped early), %llu wrong, %llu cannot "
                     "launch, %llu failed",
@@ -227,6 +258,8 @@ static void print_run_account(const cutune_tune_result *r)
             (unsigned long long)(s->cached > ce.cached ? s->cached - ce.cached : 0), s->gpu_seconds,
             s->timing_seconds,
             wall > 0 ? (double)s->variants / wall : 0.0, bound > 0 ? wall / bound : 0.0);
+    if (s->ndevices > 1)
+        print_devices(r);
     if (s->reference)
         fprintf(stderr, "outputs checked against the %s\n", s->reference);
     if (s->results_path)
@@ -489,9 +522,11 @@ int cmd_tune(int argc, char **argv)
         int ndev = 0; /* the GPU the launcher's local rank names, unless --device says */
         if (!device_given && shard.local >= 0 && cutune_device_count(&ndev) == CUTUNE_OK && ndev > 0)
             t.device = shard.local % ndev;
+        char on[48]; /* issue 19: a shard per host may use every GPU of its host (--devices) */
+        snprintf(on, sizeof on, ndevs > 1 ? "%d GPUs" : "GPU %d", ndevs > 1 ? ndevs : t.device);
         if (!c.quiet)
-            fprintf(stderr, "shard %d of %d%s%s (GPU %d): results to %s\n", shard.index, shard.count,
-                    shard.launcher ? ", from " : "", shard.launcher ? shard.launcher : "", t.device, shard_results);
+            fprintf(stderr, "shard %d of %d%s%s (%s): results to %s\n", shard.index, shard.count,
+                    shard.launcher ? ", from " : "", shard.launcher ? shard.launcher : "", on, shard_results);
         header_path = csv_path = report_path = NULL;
     }
     if (per_device && ndevs < 2) {
@@ -499,11 +534,27 @@ int cmd_tune(int argc, char **argv)
         cutune_spec_free(spec);
         goto done;
     }
-    if (ndevs > 1) { /* issue 19: a cutune process per GPU, then the shards merged */
-        code = cli_tune_on_devices(spec, argc, argv, devs, ndevs, nblocks, &t, &o, &c, top, header_path, csv_path,
-                               report_path, shard.count, per_device);
+    int ngpus = 0; /* issue 19: GPUs of different models cannot share one result: each tunes it all */
+    if (ndevs > 1 && !per_device && cutune_device_count(&ngpus) == CUTUNE_OK && ngpus > 0 &&
+        !cli_same_model(devs, ndevs)) {
+        if (!c.quiet)
+            fprintf(stderr, "note: these GPUs are not all of one model: each tunes every configuration "
+                            "(as --per-device)\n");
+        per_device = true;
+    }
+    if (ndevs > 1 && per_device) { /* a cutune process per GPU, every configuration on each */
+        code = cli_tune_per_device(spec, argc, argv, devs, ndevs, nblocks, &t, &o, &c, header_path, shard.count);
         cutune_spec_free(spec);
         goto done;
+    }
+    if (ndevs > 1) { /* one process: a GPU worker each, fed by the one compile pool */
+        t.devices = devs;
+        t.ndevices = ndevs;
+        for (int i = 1; i < ndevs; i++)
+            for (int j = 0; j < i && !c.quiet; j++)
+                if (devs[j] == devs[i]) /* allowed: a check of the machinery on one GPU */
+                    fprintf(stderr, "note: --devices names GPU %d twice: two workers share it, and their times "
+                                    "disturb each other\n", devs[i]);
     }
     for (int blk = 0; blk < nblocks; blk++) {
     cli_select_block(spec, &c, blk, stdout);

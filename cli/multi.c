@@ -1,14 +1,14 @@
-/* multi.c - issue 19: `cutune SPEC --devices 0,1|all`: every GPU of the host at once.
+/* multi.c - issue 19: `cutune SPEC --devices 0,1 --per-device`: every configuration on
+ * every GPU, a cutune process per GPU.
  *
- * One cutune process per GPU, each this same command as a shard (`--shard i/N --device
- * d`): each compiles and measures its own configurations on its own GPU, through the
- * one compile cache on disk, with its own journal; when all have finished, their results
- * files are joined (cutune_results_merge) into the run's results file, from which the
- * ranking, the header, the CSV and the report are made as for a one-GPU run. Processes
- * rather than threads: a GPU worker is already a process of its own (runtime/worker),
- * and a shard that fails leaves the others' results whole.
+ * Each process is this same command with `--device d` and a results file of its own
+ * (RESULTS.gpuD.json), so each GPU has its own winner, journal and resume; when all have
+ * finished, the same variants' times are compared between GPUs and one header gets an
+ * entry per device. Processes rather than threads: a GPU worker is already a process of
+ * its own (runtime/worker), and a GPU that fails leaves the others' results whole.
+ * (`--devices` alone, GPUs of one model, is one process: the tuner's fleet, tuner/fleet.c.)
  *
- * The compile threads are shared out: each shard gets cores / N unless --jobs says. */
+ * The compile threads are shared out: each process gets cores / N unless --jobs says. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -49,7 +49,7 @@ int cli_parse_devices(const char *text, int *out, int max, int *n)
  * options (`own`, and the two strings of `more` when given: they come last, so that a
  * --results of their own wins over the command's); NULL-ended, malloc'd (the strings are
  * argv's, `own`'s or `more`'s). */
-static char **shard_argv(int argc, char **argv, char own[][32], int nown, char **more)
+static char **device_argv(int argc, char **argv, char own[][32], int nown, char **more)
 {
     char **out = calloc((size_t)argc + (size_t)nown + 3, sizeof(char *));
     int k = 0;
@@ -69,8 +69,11 @@ static char **shard_argv(int argc, char **argv, char own[][32], int nown, char *
     return out;
 }
 
-int cli_tune_devices(int argc, char **argv, const int *devices, int n, int jobs, const char *results,
-                     const char *const *shard_paths, bool per_device)
+/* Runs this command (argv, less --devices) once per GPU of `devices` (n) on devices[i]
+ * with `jobs` compile threads each (0: the cores shared out), each writing paths[i],
+ * and waits for all: EXIT_OK, or the first failing process's exit code (after a
+ * message naming it). */
+static int run_per_device(int argc, char **argv, const int *devices, int n, int jobs, const char *const *paths)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int per = jobs > 0 ? jobs : (int)(cores > n ? cores / n : 1);
@@ -80,22 +83,16 @@ int cli_tune_devices(int argc, char **argv, const int *devices, int n, int jobs,
     fprintf(stderr, "%d GPUs (", n);
     for (int i = 0; i < n; i++)
         fprintf(stderr, "%s%d", i ? ", " : "", devices[i]);
-    if (per_device)
-        fprintf(stderr, "): a cutune process per GPU, each tuning every configuration with %d compile threads\n", per);
-    else
-        fprintf(stderr, "): a cutune process per GPU, each tuning a shard with %d compile threads; then merged into "
-                        "%s\n", per, results);
+    fprintf(stderr, "): a cutune process per GPU, each tuning every configuration with %d compile threads\n", per);
     int started = 0, rc = EXIT_OK;
     for (int i = 0; i < n; i++) {
-        char own[6][32];
-        char *more[2] = {"--results", (char *)shard_paths[i]}; /* per device: its own results file */
+        char own[4][32];
+        char *more[2] = {"--results", (char *)paths[i]}; /* its own results file */
         snprintf(own[0], sizeof own[0], "--device");
         snprintf(own[1], sizeof own[1], "%d", devices[i]);
         snprintf(own[2], sizeof own[2], "--jobs");
         snprintf(own[3], sizeof own[3], "%d", per);
-        snprintf(own[4], sizeof own[4], "--shard");
-        snprintf(own[5], sizeof own[5], "%d/%d", i, n);
-        char **args = shard_argv(argc, argv, own, per_device ? 4 : 6, per_device ? more : NULL);
+        char **args = device_argv(argc, argv, own, 4, more);
         if (!args) {
             rc = EXIT_INTERNAL;
             break;
@@ -103,16 +100,16 @@ int cli_tune_devices(int argc, char **argv, const int *devices, int n, int jobs,
         fflush(NULL);
         pid_t pid = fork();
         if (pid == 0) {
-            int null = open("/dev/null", O_WRONLY); /* the shards' rankings: the merged one is printed */
+            int null = open("/dev/null", O_WRONLY); /* their rankings: each GPU's winner is printed */
             if (null >= 0)
                 dup2(null, STDOUT_FILENO);
             execv("/proc/self/exe", args);
-            fprintf(stderr, "cutune: could not start the shard for GPU %d: %s\n", devices[i], strerror(errno));
+            fprintf(stderr, "cutune: could not start the run on GPU %d: %s\n", devices[i], strerror(errno));
             _exit(EXIT_INTERNAL);
         }
         free(args);
         if (pid < 0) {
-            fprintf(stderr, "cutune: could not start the shard for GPU %d: %s\n", devices[i], strerror(errno));
+            fprintf(stderr, "cutune: could not start the run on GPU %d: %s\n", devices[i], strerror(errno));
             rc = EXIT_INTERNAL;
             break;
         }
@@ -125,7 +122,7 @@ int cli_tune_devices(int argc, char **argv, const int *devices, int n, int jobs,
             ;
         int code = WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_INTERNAL;
         if (code != EXIT_OK) {
-            fprintf(stderr, "cutune: the run on GPU %d (%s) ended with exit code %d\n", devices[i], shard_paths[i],
+            fprintf(stderr, "cutune: the run on GPU %d (%s) ended with exit code %d\n", devices[i], paths[i],
                     code);
             if (worst == EXIT_OK)
                 worst = code;
@@ -198,7 +195,7 @@ static int tune_per_device(cutune_spec *spec, int argc, char **argv, const int *
             code = EXIT_INTERNAL;
     }
     if (code == EXIT_OK)
-        code = cli_tune_devices(argc, argv, devs, n, o->jobs, base, (const char *const *)paths, true);
+        code = run_per_device(argc, argv, devs, n, o->jobs, (const char *const *)paths);
     int loaded = 0;
     for (int i = 0; i < n; i++) {
         cutune_tune_result *r = NULL;
@@ -236,71 +233,33 @@ static int tune_per_device(cutune_spec *spec, int argc, char **argv, const int *
     return code;
 }
 
-/* issue 19, `--devices`: checks (one kernel block, a results file, no --shard or
- * --journal), runs a shard per GPU (cli_tune_devices), merges the shards'
- * files into the results file and reports the merged run as a one-GPU run is reported:
- * ranking, best, header, CSV, report. The exit code. */
-int cli_tune_on_devices(cutune_spec *spec, int argc, char **argv, const int *devs, int n, int nblocks,
-                           const cutune_tune_options *t, const cutune_analyze_options *o, const cli_common *c, int top,
-                           const char *header_path, const char *csv_path, const char *report_path, int sharded,
-                           bool per_device)
+bool cli_same_model(const int *devs, int n)
+{
+    cutune_device first, other;
+    if (cutune_device_get(&first, devs[0]) != CUTUNE_OK)
+        return true; /* the run itself says what is wrong with the GPU */
+    for (int i = 1; i < n; i++)
+        if (cutune_device_get(&other, devs[i]) == CUTUNE_OK &&
+            (strcmp(other.name, first.name) != 0 || strcmp(other.arch, first.arch) != 0 ||
+             other.sm_count != first.sm_count))
+            return false;
+    return true;
+}
+
+/* issue 19, `--devices ... --per-device`: checks (one kernel block, a results file, no
+ * --shard or --journal), then tune_per_device. The exit code. */
+int cli_tune_per_device(cutune_spec *spec, int argc, char **argv, const int *devs, int n, int nblocks,
+                        const cutune_tune_options *t, const cutune_analyze_options *o, const cli_common *c,
+                        const char *header_path, int sharded)
 {
     const char *base = t->results_path ? t->results_path : cutune_spec_emit_path(spec, "results");
     if (nblocks > 1 || !base || sharded || t->journal_path)
-        return cli_usage_error("tune", nblocks > 1 ? "--devices tunes one kernel block: name it with --kernel NAME"
-                                       : sharded   ? "--devices runs a shard per GPU itself: leave --shard out"
-                                       : t->journal_path ? "with --devices each GPU's shard keeps its own journal: "
+        return cli_usage_error("tune", nblocks > 1 ? "--per-device tunes one kernel block: name it with --kernel NAME"
+                                       : sharded   ? "--per-device tunes every configuration on each GPU: leave "
+                                                     "--shard out"
+                                       : t->journal_path ? "with --per-device each GPU keeps its own journal: "
                                                            "leave --journal out"
-                                                         : "--devices needs a results file to merge into (--results FILE)");
-    if (per_device)
-        return tune_per_device(spec, argc, argv, devs, n, base, o, c, header_path);
-    /* No device is asked for here: each query starts the driver in a probe process
-     * (about as long as a shard's own start), and the shards ask anyway. GPUs of
-     * different models give shards that cutune_results_merge refuses to join. */
-    for (int i = 1; i < n; i++)
-        for (int j = 0; j < i; j++)
-            if (devs[j] == devs[i] && !c->quiet) /* allowed: a check of the machinery on one GPU */
-                fprintf(stderr, "note: --devices names GPU %d twice: its shards share it, and their times "
-                                "disturb each other\n", devs[i]);
-    char *paths[64] = {NULL};
-    int code = EXIT_OK;
-    for (int i = 0; i < n && code == EXIT_OK; i++)
-        if (!(paths[i] = cli_shard_path(base, &(cli_shard){i, n, -1, NULL})))
-            code = EXIT_INTERNAL;
-    if (code == EXIT_OK)
-        code = cli_tune_devices(argc, argv, devs, n, o->jobs, base, (const char *const *)paths, false);
-    cutune_tune_result *r = NULL;
-    int mrc = code == EXIT_INTERNAL ? CUTUNE_ENOMEM
-                                    : cutune_results_merge(&r, (const char *const *)paths, n, code != EXIT_OK);
-    if (mrc != CUTUNE_OK) {
-        fprintf(stderr, "cutune: the GPUs' shards could not be merged: %s\n", cutune_last_error());
-        code = code != EXIT_OK ? code : mrc == CUTUNE_EIO ? EXIT_IO : EXIT_USAGE;
-    } else if (cutune_tune_write_results(r, base) != CUTUNE_OK) {
-        fprintf(stderr, "cutune: %s\n", cutune_last_error());
-        code = code != EXIT_OK ? code : EXIT_IO;
-    } else {
-        if (top > 0)
-            cli_print_ranking(spec, r, top);
-        const cutune_tune_summary *s = cutune_tune_summary_of(r);
-        const cutune_measurement *b = cutune_tune_best(r);
-        fprintf(stderr, "\n%d GPUs: %llu variants, %llu timed; wall %.2f s (the slowest shard's); results: %s\n", n,
-                (unsigned long long)s->variants, (unsigned long long)s->timed, s->wall_seconds, base);
-        if (b) {
-            printf("\nbest: #%llu", (unsigned long long)b->variant->ordinal);
-            for (int p = 0; p < b->variant->nparams; p++)
-                printf(" %s=%s", cutune_spec_param_name(spec, p), b->variant->values[p]);
-            printf("  median %.4f ms, %s %.6g\n", b->median_ms, s->objective_name, b->objective);
-            if (code == EXIT_OK && cli_emit_after_tune(spec, r, header_path, csv_path, c, false) != EXIT_OK)
-                code = EXIT_IO;
-            if (code == EXIT_OK && report_path && cli_report_after_tune(r, base, report_path, c->quiet) != EXIT_OK)
-                code = EXIT_IO;
-        } else if (code == EXIT_OK) {
-            fprintf(stderr, "cutune: no variant ran correctly, so none was chosen\n");
-            code = EXIT_NOTHING;
-        }
-    }
-    cutune_tune_result_free(r);
-    for (int i = 0; i < n; i++)
-        free(paths[i]);
-    return code;
+                                                         : "--per-device needs a results file to name each GPU's "
+                                                           "after (--results FILE)");
+    return tune_per_device(spec, argc, argv, devs, n, base, o, c, header_path);
 }

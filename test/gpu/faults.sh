@@ -3,6 +3,8 @@
 # variants write out of bounds, trap, hang, cannot launch, fail to compile, give a
 # wrong answer or read misaligned data; every fault must be recorded against its
 # variant with its cause, and a correct variant must still win. Skipped without a GPU.
+# FLEET_ARGS (issue 19), e.g. "--devices 0,0": added to the tuning runs (ctest's *-fleet
+# variant: the same checks with two GPU workers fed by one compile pool).
 set -u
 cutune=$1
 src=$2
@@ -13,7 +15,7 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CUTUNE_CACHE_DIR=$tmp/cache
-"$cutune" --color never "$src/examples/faults.tune" --results "$tmp/f.json" --header "$tmp/f.h" --fresh >"$tmp/out" 2>&1
+"$cutune" --color never "$src/examples/faults.tune" ${FLEET_ARGS:-} --results "$tmp/f.json" --header "$tmp/f.h" --fresh >"$tmp/out" 2>&1
 rc=$?
 cat "$tmp/out"
 [ $rc -eq 0 ] || { echo "FAIL: exit status $rc"; exit 1; }

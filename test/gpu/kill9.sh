@@ -4,6 +4,8 @@
 # lets it finish; the journal must hold every configuration once (or a contender's
 # provisional line, then its final race's line: never two measurements of the same kind)
 # and the final results must cover the whole space. Exits 77 (skipped) without a GPU.
+# FLEET_ARGS (issue 19), e.g. "--devices 0,0": the odd-numbered runs use it, the others and
+# the last one do not, so the journal is resumed whatever ran where.
 set -u
 cutune=$1
 src=$2
@@ -19,7 +21,9 @@ export CUTUNE_CACHE_DIR=$tmp/cache
 results=$tmp/r.json
 journal=$results.journal
 for i in $(seq "$kills"); do
-    "$cutune" --color never "$spec" --results "$results" --header "$tmp/tuned.h" >"$tmp/out.$i" 2>&1 &
+    args=""
+    [ $((i % 2)) -eq 1 ] && args=${FLEET_ARGS:-} # odd runs on the fleet, even ones on one GPU
+    "$cutune" --color never "$spec" $args --results "$results" --header "$tmp/tuned.h" >"$tmp/out.$i" 2>&1 &
     pid=$!
     # somewhere in the run: after the set-up (about 0.5 s on the H100 since issue 15),
     # before the end (a whole run of sweep.tune takes about 4.5 s)

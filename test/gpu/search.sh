@@ -7,6 +7,8 @@
 # budgets, and an exhaustive run recorded here lets `cutune simulate` replay a strategy
 # over it. Headers go to the temp folder (--header), never into examples/.
 # Exits 77 (ctest: skipped) when there is no GPU.
+# FLEET_ARGS (issue 19), e.g. "--devices 0,0": added to the tuning runs (ctest's *-fleet
+# variant: the same checks with two GPU workers fed by one compile pool).
 set -u
 cutune=$1
 src=$2
@@ -21,7 +23,7 @@ export CUTUNE_CACHE_DIR=$tmp/cache
 spec=$src/examples/sweep.tune
 ordinals() { python3 -c "import json,sys; print(sorted(r['index'] for r in json.load(open(sys.argv[1]))['results']))" "$1"; }
 
-"$cutune" "$spec" --strategy random --budget 30 --seed 5 --results "$tmp/a.json" --header "$tmp/a.h" >"$tmp/out" 2>"$tmp/err"
+"$cutune" "$spec" ${FLEET_ARGS:-} --strategy random --budget 30 --seed 5 --results "$tmp/a.json" --header "$tmp/a.h" >"$tmp/out" 2>"$tmp/err"
 check "random --budget 30 exits 0" test $? -eq 0
 cat "$tmp/err" | tail -5
 check "the header went where --header says" grep -qF "header: $tmp/a.h" "$tmp/err"
@@ -54,7 +56,7 @@ import json; d=json.load(open('$tmp/b.json')); res=d['results']
 assert d['settings']['search']['evaluations']==10 and sum(r['resumed'] for r in res)==60, (d['settings']['search'], d['summary'])
 assert len(res)==70 and len(set(r['index'] for r in res))==70, len(res)"
 for st in genetic guided local anneal; do
-    "$cutune" "$spec" --strategy $st --budget 40 --seed 1 --results "$tmp/$st.json" --header "$tmp/$st.h" >/dev/null 2>"$tmp/err"
+    "$cutune" "$spec" ${FLEET_ARGS:-} --strategy $st --budget 40 --seed 1 --results "$tmp/$st.json" --header "$tmp/$st.h" >/dev/null 2>"$tmp/err"
     check "$st --budget 40 exits 0" test $? -eq 0
     check "$st measured at most 40" python3 -c "
 import json; d=json.load(open('$tmp/$st.json')); s=d['settings']['search']

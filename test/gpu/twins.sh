@@ -6,6 +6,8 @@
 # launches; the summary counts them; with --run-twins nothing is a twin, every variant
 # launched, and each former twin's median, timed in full, is within 10 % of the variant
 # it was a twin of, timed in full too (the premise: the same code times the same). Exits 77 (ctest: skipped) when there is no GPU.
+# FLEET_ARGS (issue 19), e.g. "--devices 0,0": added to the tuning runs (ctest's *-fleet
+# variant: the same checks with two GPU workers fed by one compile pool).
 set -u
 cutune=$1
 src=$2
@@ -17,12 +19,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CUTUNE_CACHE_DIR=$tmp/cache
 spec=$src/test/gpu/twins.tune
-"$cutune" --color never "$spec" --results "$tmp/a.json" >"$tmp/out" 2>"$tmp/err"
+"$cutune" --color never "$spec" ${FLEET_ARGS:-} --results "$tmp/a.json" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 cat "$tmp/out" "$tmp/err"
 [ $rc -eq 0 ] || { echo "FAIL: cutune exited $rc"; exit 1; }
 grep -q 'variants not run: the same machine code' "$tmp/err" || { echo "FAIL: no twins line in the summary"; exit 1; }
-"$cutune" --color never "$spec" --results "$tmp/b.json" --run-twins --prune -1 --fresh >"$tmp/out2" 2>"$tmp/err2"
+"$cutune" --color never "$spec" ${FLEET_ARGS:-} --results "$tmp/b.json" --run-twins --prune -1 --fresh >"$tmp/out2" 2>"$tmp/err2"
 rc=$?
 cat "$tmp/err2"
 [ $rc -eq 0 ] || { echo "FAIL: cutune --run-twins exited $rc"; exit 1; }
