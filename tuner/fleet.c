@@ -4,8 +4,9 @@
  * The compile session hands the tuner one variant at a time, on this thread. A variant
  * that must run goes to an idle GPU's worker (runtime/worker's pipe) and the tuner
  * returns for the next at once; only when every GPU is busy does it wait, for whichever
- * worker answers first (wk_wait_any), and finishes that variant (tuner_finish: journal,
- * best, the search told). So the one compile pool feeds every GPU, each variant is
+ * worker answers first (wk_wait_any), sends the next variant to that GPU, and only then
+ * finishes the one that answered (tuner_finish: journal, the search told), so the GPU
+ * does not wait for the journal's sync. So the one compile pool feeds every GPU, each variant is
  * measured on one GPU against that GPU's own reference, and the one journal holds
  * everything whatever ran where. With one GPU this is the loop it always was: a
  * variant runs while the next is compiled, and is finished when the next is ready.
@@ -42,6 +43,8 @@ int tuner_fleet_start(tuner *t)
 
 bool tuner_fleet_busy(const tuner *t)
 {
+    if (t->nanswered > 0)
+        return true;
     for (int k = 0; k < t->ngpus; k++)
         if (t->slots[k].rec)
             return true;
@@ -79,7 +82,11 @@ static bool slot_busy(void *ctx, int k)
     return ((tuner *)ctx)->slots[k].rec != NULL;
 }
 
-int tuner_fleet_collect(tuner *t)
+/* Waits for the first GPU to answer and takes its answer: the record gets its figures
+ * and the best so far is updated (the next variant sent carries it), but the rest of
+ * its end (journal, search) waits in t->answered for tuner_fleet_flush, so that the GPU
+ * gets its next variant first. 0, or -1 when none was in flight. */
+static int receive_one(tuner *t)
 {
     int k = first_done(t, slot_busy, t);
     if (k < 0)
@@ -87,12 +94,33 @@ int tuner_fleet_collect(tuner *t)
     tuner_slot s = t->slots[k];
     t->slots[k].rec = NULL;
     tuner_gpu_receive(&t->gpus[k], s.rec);
-    return tuner_finish(t, s.rec, s.index, s.has_id, s.id) < 0 ? -1 : 0;
+    tuner_note_best(t, s.rec);
+    t->answered[t->nanswered++] = s;
+    return 0;
+}
+
+int tuner_fleet_flush(tuner *t)
+{
+    int rc = 0;
+    for (int i = 0; i < t->nanswered; i++) { /* in the order they answered */
+        const tuner_slot *s = &t->answered[i];
+        if (tuner_finish(t, s->rec, s->index, s->has_id, s->id) < 0)
+            rc = -1; /* the others are still finished */
+    }
+    t->nanswered = 0;
+    return rc;
+}
+
+int tuner_fleet_collect(tuner *t)
+{
+    if (t->nanswered == 0 && receive_one(t) < 0)
+        return -1;
+    return tuner_fleet_flush(t);
 }
 
 int tuner_fleet_drain(tuner *t)
 {
-    int rc = 0;
+    int rc = tuner_fleet_flush(t);
     while (tuner_fleet_busy(t))
         if (tuner_fleet_collect(t) < 0)
             rc = -1; /* the rest are still finished: what they measured is kept */
@@ -105,18 +133,26 @@ int tuner_fleet_idle(tuner *t)
         for (int k = 0; k < t->ngpus; k++)
             if (!t->slots[k].rec)
                 return k;
-        if (tuner_fleet_collect(t) < 0)
+        if (receive_one(t) < 0)
             return -1;
     }
+}
+
+static bool same_id(const tuner_slot *s, twin_id id)
+{
+    return s->rec && s->has_id && s->id.lo == id.lo && s->id.hi == id.hi;
 }
 
 int tuner_fleet_wait_twin(tuner *t, twin_id id)
 {
     for (;;) {
-        bool waiting = false;
+        bool answered = false, waiting = false;
+        for (int i = 0; i < t->nanswered; i++)
+            answered |= same_id(&t->answered[i], id);
         for (int k = 0; k < t->ngpus; k++)
-            waiting |= t->slots[k].rec && t->slots[k].has_id && t->slots[k].id.lo == id.lo &&
-                       t->slots[k].id.hi == id.hi;
+            waiting |= same_id(&t->slots[k], id);
+        if (answered && tuner_fleet_flush(t) < 0) /* its end makes it a twin's run */
+            return -1;
         if (!waiting)
             return 0;
         if (tuner_fleet_collect(t) < 0)

@@ -54,7 +54,10 @@ int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin)
         tuner_take_twin(t, rec, t->res->records[twin]);
         has_id = false; /* its run holds the identity */
     } else {
-        return tuner_fleet_send(t, gpu, rec, t->res->n - 1, bin, has_id, id) < 0 ? -1 : 0; /* finished when it answers */
+        if (tuner_fleet_send(t, gpu, rec, t->res->n - 1, bin, has_id, id) < 0) /* finished when it answers */
+            return -1;
+        /* the GPU is busy again: now the end of the variant that answered (if one did) */
+        return tuner_fleet_flush(t) < 0 ? -1 : t->stopping ? 1 : 0;
     }
     if (tuner_finish(t, rec, t->res->n - 1, has_id, id) < 0)
         return -1;
@@ -83,17 +86,23 @@ int tuner_finish(tuner *t, record *rec, uint64_t index, bool has_id, twin_id id)
             return CUTUNE_EIO;
         }
     }
-    /* The race's best counts provisional figures (a contender's few samples); the
-     * winner only figures timed in full (tuner_note_winner). */
-    if (rec->out == OUTCOME_OK && mm->timed && !mm->pruned && isfinite(mm->objective) &&
-        (!t->goal.have_best || tuner_better(&t->goal, mm->objective, t->goal.best))) {
-        t->goal.have_best = true;
-        t->goal.best = mm->objective;
-    }
+    tuner_note_best(t, rec);
     tuner_note_winner(t, rec);
     if (t->done && t->done(t->done_user, rec) > 0)
         t->stopping = true;
     return CUTUNE_OK;
+}
+
+void tuner_note_best(tuner *t, const record *rec)
+{
+    /* The race's best counts provisional figures (a contender's few samples); the
+     * winner only figures timed in full (tuner_note_winner). */
+    const cutune_measurement *m = &rec->m;
+    if (rec->out == OUTCOME_OK && m->timed && !m->pruned && isfinite(m->objective) &&
+        (!t->goal.have_best || tuner_better(&t->goal, m->objective, t->goal.best))) {
+        t->goal.have_best = true;
+        t->goal.best = m->objective;
+    }
 }
 
 void tuner_take_twin(tuner *t, record *rec, const record *twin)

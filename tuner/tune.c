@@ -101,7 +101,8 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
     t->ngpus = opts->ndevices > 1 ? opts->ndevices : 1;
     t->gpus = calloc((size_t)t->ngpus, sizeof *t->gpus);
     t->slots = calloc((size_t)t->ngpus, sizeof *t->slots);
-    if (!t->gpus || !t->slots) {
+    t->answered = calloc((size_t)t->ngpus, sizeof *t->answered);
+    if (!t->gpus || !t->slots || !t->answered) {
         t->ngpus = 0;
         return CUTUNE_ENOMEM;
     }
@@ -214,6 +215,7 @@ void tuner_free(tuner *t)
     }
     free(t->gpus);
     free(t->slots);
+    free(t->answered);
     journal_close(t->journal);
     twins_free(t->twins);
     free(t->vals);

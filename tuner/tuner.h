@@ -225,7 +225,8 @@ typedef struct tuner {
     tuner_gpu *gpus;           /* a worker per GPU (issue 19); gpus[0] runs the reference first, the
                                   final race and the profiling */
     tuner_slot *slots;         /* what each GPU has in flight */
-    int ngpus;
+    tuner_slot *answered;      /* variants that have answered, not yet finished (fleet.c) */
+    int ngpus, nanswered;
     /* Called when a variant is finished (journaled, the best updated): the search is
      * told. Returns 1 when the search is over (the run then stops taking variants). */
     int (*done)(void *user, const record *rec);
@@ -326,10 +327,16 @@ int tuner_finish(tuner *t, record *rec, uint64_t index, bool has_id, twin_id id)
  * reference) awaited. CUTUNE_OK, or the first failure's status with t->err. */
 int tuner_fleet_start(tuner *t);
 
-/* tuner_fleet_idle: a GPU with nothing in flight, waiting for one to answer (and
- * finishing its variant) when all are busy. Its index, or -1 (t->status: finishing
- * failed). */
+/* tuner_fleet_idle: a GPU with nothing in flight, waiting for one to answer when all
+ * are busy: the answer is taken (figures, the best so far) but its variant is finished
+ * by the next tuner_fleet_flush, after the caller has given the GPU its next variant.
+ * Its index, or -1 (nothing was in flight: cannot happen with every GPU busy). */
 int tuner_fleet_idle(tuner *t);
+
+/* tuner_fleet_flush: finishes (tuner_finish) the variants that have answered, in the
+ * order they did. 0, or -1 when finishing one failed (t->status; the rest are still
+ * finished). */
+int tuner_fleet_flush(tuner *t);
 
 /* tuner_fleet_send: sends rec (the results' record `index`; binary bin; its identity
  * when has_id) to idle GPU k.
@@ -337,11 +344,12 @@ int tuner_fleet_idle(tuner *t);
 int tuner_fleet_send(tuner *t, int k, record *rec, uint64_t index, const session_binary *bin, bool has_id,
                      twin_id id);
 
-/* tuner_fleet_busy: whether a variant is in flight. */
+/* tuner_fleet_busy: whether a variant is in flight or answered and not yet finished. */
 bool tuner_fleet_busy(const tuner *t);
 
-/* tuner_fleet_collect: waits for the first GPU to answer (or run out of time) and
- * finishes its variant. 0; -1 when none was in flight or finishing failed (t->status). */
+/* tuner_fleet_collect: finishes the variants that have answered, or when none has,
+ * waits for the first GPU to answer (or run out of time) and finishes its variant. 0; -1
+ * when none was in flight or finishing failed (t->status). */
 int tuner_fleet_collect(tuner *t);
 
 /* tuner_fleet_drain: collects until nothing is in flight (every variant is finished,
@@ -367,6 +375,10 @@ void tuner_take_twin(tuner *t, record *rec, const record *twin);
 /* tuner_rejournal (loop.c): journals rec again (its figures now replace the earlier
  * line on resume). CUTUNE_OK, or CUTUNE_EIO with t->err and t->status set. */
 int tuner_rejournal(tuner *t, const record *rec);
+
+/* tuner_note_best (loop.c): the best so far (early stopping's, the race's) becomes
+ * rec's objective when rec ran ok, was timed, not pruned, and beats it. */
+void tuner_note_best(tuner *t, const record *rec);
 
 /* tuner_note_winner (loop.c): rec becomes the result's winner when it may win (timed in
  * full, not pruned, not provisional) and beats the winner so far. */
