@@ -59,6 +59,18 @@ static void run_meta(strbuf *o, const report_run *run)
             sb_printf(o, ", %d SMs", r->device.sm_count);
         sb_addc(o, ')');
     }
+    if (s->ndevices > 1) { /* issue 19: measured on several GPUs of the host at once */
+        sb_printf(o, ", %d GPUs at once (", s->ndevices);
+        for (int k = 0; k < s->ndevices; k++)
+            sb_printf(o, "%s%d", k ? ", " : "", s->devices[k]);
+        sb_printf(o, "; GPU %d chose the winner", s->devices[0]);
+        for (int k = 1; k < s->ndevices; k++)
+            if (s->spread[k].variants > 0)
+                sb_printf(o, "; GPU %d's times over GPU %d's: median %.4f, %.4f to %.4f over %d variants",
+                          s->spread[k].device, s->devices[0], s->spread[k].median, s->spread[k].lo, s->spread[k].hi,
+                          s->spread[k].variants);
+        sb_addc(o, ')');
+    }
     if (r->date && *r->date) {
         sb_add(o, ", ");
         report_esc(o, r->date);

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -243,6 +244,40 @@ static void test_page_of_fixture(void **state)
     cutune_tune_result_free(r);
 }
 
+/* Issue 19: a run on two GPUs says so in its header line, with the spread between them;
+ * a one-GPU run does not. */
+static void test_page_of_two_gpus(void **state)
+{
+    (void)state;
+    json_t *root = json_load_file(CUTUNE_SOURCE_DIR "/test/emit/h100.json", 0, NULL);
+    assert_non_null(root);
+    json_object_set_new(json_object_get(root, "settings"), "devices", json_pack("[i, i]", 0, 1));
+    json_object_set_new(json_object_get(root, "summary"), "device_spread",
+                        json_pack("[{s:i, s:i, s:f, s:f, s:f}]", "gpu", 1, "variants", 8, "median", 1.002, "min",
+                                  0.995, "max", 1.01));
+    char path[] = "/tmp/cutune_report_gpus_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(json_dump_file(root, path, 0), 0);
+    json_decref(root);
+    cutune_tune_result *r = NULL, *one = NULL;
+    assert_int_equal(cutune_results_load(&r, path), CUTUNE_OK);
+    unlink(path);
+    assert_int_equal(cutune_results_load(&one, CUTUNE_SOURCE_DIR "/test/emit/h100.json"), CUTUNE_OK);
+    char *page = NULL, *plain = NULL;
+    const cutune_tune_result *list[] = {r}, *list1[] = {one};
+    assert_int_equal(cutune_emit_report(&page, list, 1, NULL), CUTUNE_OK);
+    assert_int_equal(cutune_emit_report(&plain, list1, 1, NULL), CUTUNE_OK);
+    assert_non_null(strstr(page, ", 2 GPUs at once (0, 1; GPU 0 chose the winner; GPU 1's times over GPU 0's: "
+                                 "median 1.0020, 0.9950 to 1.0100 over 8 variants)"));
+    assert_null(strstr(plain, "GPUs at once"));
+    cutune_free(page);
+    cutune_free(plain);
+    cutune_tune_result_free(r);
+    cutune_tune_result_free(one);
+}
+
 /* The counters' units and the derived ratio. */
 static void test_hw_units(void **state)
 {
@@ -353,7 +388,8 @@ int main(void)
         cmocka_unit_test(test_pair_choice),      cmocka_unit_test(test_explained_by_hand),
         cmocka_unit_test(test_cells_and_marginal), cmocka_unit_test(test_escape),
         cmocka_unit_test(test_numbers),          cmocka_unit_test(test_order_statistics),
-        cmocka_unit_test(test_page_of_fixture),  cmocka_unit_test(test_hw_units),
+        cmocka_unit_test(test_page_of_fixture),
+        cmocka_unit_test(test_page_of_two_gpus),  cmocka_unit_test(test_hw_units),
         cmocka_unit_test(test_page_with_counters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
