@@ -1,9 +1,13 @@
 /* device.c - devices and occupancy in the public API (cutune_device_*,
- * cutune_occupancy_*), and the thread's last error for calls without a spec. */
+ * cutune_occupancy_*), and the thread's last error for calls without a spec. The
+ * driver is asked once per process, of every GPU at once (query). */
+#include <pthread.h>
 #include <stdarg.h>
-#include <sys/wait.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "../base/err.h"
 #include "../runtime/driver.h"
@@ -71,51 +75,61 @@ int cutune_occupancy_for_arch(cutune_occupancy *out, const char *arch, int regs,
     return occupancy_on(a, regs, threads, smem_bytes, out);
 }
 
-/* What the driver says of the machine and of one device. */
-typedef struct answer {
-    int rc;
-    int count;
+/* What the driver says of the machine and of each of its first ASKED devices. */
+enum { ASKED = 64 };
+
+typedef struct one_device {
+    int rc;                    /* CUTUNE_OK, or why its attributes could not be read (err) */
+    char err[256];
     cutune_device dev;
     drv_device raw;
-    char err[512];
-} answer;
+} one_device;
 
-/* Asks the driver, in this process. */
-static void ask_driver(int ordinal, answer *a)
+typedef struct machine {
+    int rc;                    /* CUTUNE_OK when the driver answered (count is then right) */
+    int count;
+    char err[512];
+    one_device d[ASKED];
+} machine;
+
+static void device_of(drv *d, const drv_device *dev, int ordinal, cutune_device *out)
 {
-    memset(a, 0, sizeof *a);
+    out->ordinal = ordinal;
+    snprintf(out->name, sizeof out->name, "%s", dev->name);
+    snprintf(out->arch, sizeof out->arch, "sm_%d", dev->cc);
+    out->cc = dev->cc;
+    out->sm_count = dev->sm_count;
+    out->max_threads_per_sm = dev->max_threads_per_sm;
+    out->max_blocks_per_sm = dev->max_blocks_per_sm;
+    out->regs_per_sm = dev->regs_per_sm;
+    out->smem_per_sm = dev->smem_per_sm;
+    out->smem_per_block_optin = dev->smem_per_block_optin;
+    out->smem_reserved_per_block = dev->smem_reserved_per_block;
+    out->l2_bytes = dev->l2_bytes;
+    out->driver_version = drv_version(d);
+    out->warp_size = dev->warp_size;
+    out->max_threads_per_block = dev->max_threads_per_block;
+    out->regs_per_block = dev->regs_per_block;
+    out->smem_per_block = dev->smem_per_block;
+}
+
+/* Asks the driver, in this process, of every device. */
+static void ask_driver(machine *m)
+{
+    memset(m, 0, sizeof *m);
     drv *d;
-    if (drv_open(&d, a->err, sizeof a->err) < 0) {
-        a->rc = CUTUNE_ENODEV;
+    if (drv_open(&d, m->err, sizeof m->err) < 0) {
+        m->rc = CUTUNE_ENODEV;
         return;
     }
-    if (drv_device_count(d, &a->count, a->err, sizeof a->err) < 0) {
-        a->rc = CUTUNE_ENODEV;
-    } else if (ordinal >= 0 && ordinal >= a->count) {
-        snprintf(a->err, sizeof a->err, "no GPU %d: the driver sees %d", ordinal, a->count);
-        a->rc = a->count ? CUTUNE_EINVAL : CUTUNE_ENODEV;
-    } else if (ordinal >= 0 && drv_device_info(d, ordinal, &a->raw, a->err, sizeof a->err) < 0) {
-        a->rc = CUTUNE_ENODEV;
-    } else if (ordinal >= 0) {
-        cutune_device *out = &a->dev;
-        const drv_device *dev = &a->raw;
-        out->ordinal = ordinal;
-        snprintf(out->name, sizeof out->name, "%s", dev->name);
-        snprintf(out->arch, sizeof out->arch, "sm_%d", dev->cc);
-        out->cc = dev->cc;
-        out->sm_count = dev->sm_count;
-        out->max_threads_per_sm = dev->max_threads_per_sm;
-        out->max_blocks_per_sm = dev->max_blocks_per_sm;
-        out->regs_per_sm = dev->regs_per_sm;
-        out->smem_per_sm = dev->smem_per_sm;
-        out->smem_per_block_optin = dev->smem_per_block_optin;
-        out->smem_reserved_per_block = dev->smem_reserved_per_block;
-        out->l2_bytes = dev->l2_bytes;
-        out->driver_version = drv_version(d);
-        out->warp_size = dev->warp_size;
-        out->max_threads_per_block = dev->max_threads_per_block;
-        out->regs_per_block = dev->regs_per_block;
-        out->smem_per_block = dev->smem_per_block;
+    if (drv_device_count(d, &m->count, m->err, sizeof m->err) < 0)
+        m->rc = CUTUNE_ENODEV;
+    for (int i = 0; m->rc == CUTUNE_OK && i < m->count && i < ASKED; i++) {
+        one_device *o = &m->d[i];
+        if (drv_device_info(d, i, &o->raw, o->err, sizeof o->err) < 0)
+            o->rc = CUTUNE_ENODEV;
+        else
+            device_of(d, &o->raw, i, &o->dev);
     }
     drv_close(d);
 }
@@ -124,56 +138,95 @@ static void ask_driver(int ordinal, answer *a)
 static int query_body(void *ctx, int in, int out)
 {
     (void)in;
-    answer mine;
-    ask_driver(*(const int *)ctx, &mine);
+    machine *mine = ctx; /* the parent's memory, as it was at the fork: this child's own */
+    ask_driver(mine);
     wk_frame f = WK_FRAME_INIT;
-    wk_encode_blob(&f, &mine, sizeof mine);
+    wk_encode_blob(&f, mine, sizeof *mine);
     return wk_send(out, &f) < 0; /* the parent reads until it has it all */
 }
 
-/* Asks the driver in a child process (runtime/worker's), so that this process never
- * initialises CUDA: the tuner forks its GPU worker later, and CUDA does not survive a
- * fork. */
-static void query(int ordinal, answer *a)
+/* The driver's answer, asked once per process (issue 19: `--devices all` on a node of
+ * eight GPUs asked seventeen times, each a process that starts the driver): a child
+ * process (runtime/worker's) asks, so that this process never initialises CUDA (the
+ * tuner forks its GPU workers later, and CUDA does not survive a fork). An answer is
+ * kept once the driver has given one; a failure is asked again next time. */
+static pthread_mutex_t machine_lock = PTHREAD_MUTEX_INITIALIZER;
+static machine known;
+static bool have_known;
+
+static void query(machine *out)
 {
-    wk_proc p = {0, -1, -1};
-    char err[256];
-    if (wk_start(&p, query_body, &ordinal, err, sizeof err) < 0) {
-        ask_driver(ordinal, a);
-        return;
+    pthread_mutex_lock(&machine_lock);
+    if (!have_known) {
+        machine *m = malloc(sizeof *m);
+        wk_proc p = {0, -1, -1};
+        char err[256];
+        if (!m) {
+            memset(&known, 0, sizeof known);
+            known.rc = CUTUNE_ENOMEM;
+            snprintf(known.err, sizeof known.err, "out of memory");
+        } else if (wk_start(&p, query_body, m, err, sizeof err) < 0) {
+            ask_driver(&known);
+        } else {
+            wk_frame f = WK_FRAME_INIT;
+            bool got = wk_recv(p.from, &f, 0) == 0 && wk_decode_blob(&f, m, sizeof *m) == 0;
+            wk_frame_free(&f);
+            int status = wk_stop(&p, false);
+            if (got) {
+                known = *m;
+            } else {
+                memset(&known, 0, sizeof known);
+                known.rc = CUTUNE_ENODEV;
+                snprintf(known.err, sizeof known.err, "the driver query process failed (%s)",
+                         WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no answer");
+            }
+        }
+        free(m);
+        have_known = known.rc == CUTUNE_OK;
     }
-    wk_frame f = WK_FRAME_INIT;
-    bool got = wk_recv(p.from, &f, 0) == 0 && wk_decode_blob(&f, a, sizeof *a) == 0;
-    wk_frame_free(&f);
-    int status = wk_stop(&p, false);
-    if (!got) {
-        memset(a, 0, sizeof *a);
-        a->rc = CUTUNE_ENODEV;
-        snprintf(a->err, sizeof a->err, "the driver query process failed (%s)",
-                 WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no answer");
-    }
+    *out = known;
+    pthread_mutex_unlock(&machine_lock);
 }
 
 int cutune_device_count(int *count)
 {
-    answer a;
-    query(-1, &a);
-    *count = a.count;
-    if (a.rc < 0)
-        err_set(a.rc, "%s", a.err);
-    return a.rc;
+    machine *m = malloc(sizeof *m);
+    if (!m)
+        return err_set(CUTUNE_ENOMEM, "out of memory");
+    query(m);
+    *count = m->count;
+    int rc = m->rc;
+    if (rc < 0)
+        err_set(rc, "%s", m->err);
+    free(m);
+    return rc;
 }
 
 /* Fills `out` from the driver's view of device `ordinal`, `dev` getting the raw figures. */
 static int device_get(int ordinal, cutune_device *out, drv_device *dev)
 {
-    answer a;
-    query(ordinal, &a);
-    *out = a.dev;
-    *dev = a.raw;
-    if (a.rc < 0)
-        err_set(a.rc, "%s", a.err);
-    return a.rc;
+    machine *m = malloc(sizeof *m);
+    if (!m)
+        return err_set(CUTUNE_ENOMEM, "out of memory");
+    query(m);
+    int rc = m->rc;
+    memset(out, 0, sizeof *out);
+    memset(dev, 0, sizeof *dev);
+    if (rc < 0) {
+        err_set(rc, "%s", m->err);
+    } else if (ordinal < 0 || ordinal >= m->count) {
+        rc = m->count ? CUTUNE_EINVAL : CUTUNE_ENODEV;
+        err_set(rc, "no GPU %d: the driver sees %d", ordinal, m->count);
+    } else if (ordinal >= ASKED) {
+        rc = err_set(CUTUNE_EINVAL, "GPU %d: cutune reads the first %d GPUs only", ordinal, ASKED);
+    } else if ((rc = m->d[ordinal].rc) < 0) {
+        err_set(rc, "%s", m->d[ordinal].err);
+    } else {
+        *out = m->d[ordinal].dev;
+        *dev = m->d[ordinal].raw;
+    }
+    free(m);
+    return rc;
 }
 
 int cutune_device_get(cutune_device *out, int ordinal)

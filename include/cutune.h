@@ -313,11 +313,15 @@ typedef struct cutune_device { /* also `struct cutune_device` (cutune_load_optio
 
 /* cutune_device_count: how many GPUs the CUDA driver sees. Returns CUTUNE_OK, or
  * CUTUNE_ENODEV when there is no driver or it cannot start (cutune_last_error says
- * why: e.g. no libcuda.so.1 on a machine without a GPU). */
+ * why: e.g. no libcuda.so.1 on a machine without a GPU). The driver is asked once per
+ * process, in a child process (this one never initialises CUDA), of every GPU at once;
+ * its answer is kept for this call, cutune_device_get and the rest of the process (a
+ * failure is asked again). Thread-safe. */
 int cutune_device_count(int *count);
 
-/* cutune_device_get: the attributes of GPU `ordinal`. CUTUNE_OK, CUTUNE_ENODEV, or
- * CUTUNE_EINVAL for an ordinal out of range. */
+/* cutune_device_get: the attributes of GPU `ordinal` (of the first 64), from the answer
+ * cutune_device_count describes. CUTUNE_OK, CUTUNE_ENODEV, or CUTUNE_EINVAL for an
+ * ordinal out of range. */
 int cutune_device_get(cutune_device *out, int ordinal);
 
 /* cutune_occupancy_for_device: as cutune_occupancy_for_arch, with the device's own
