@@ -8,8 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "../base/sys.h"
 
@@ -97,9 +101,20 @@ int wk_send(int fd, const wk_frame *f)
     if (!sb_ok(&f->buf) || f->buf.len > WK_FRAME_MAX)
         return -1;
     uint32_t len = (uint32_t)f->buf.len;
-    if (write_all(fd, &len, 4) < 0 || (len && write_all(fd, f->buf.data, f->buf.len) < 0))
+    /* Length and body in one write: a frame up to PIPE_BUF (every reply, in practice)
+     * then arrives whole, so a reader that polled once finds all of it. */
+    struct iovec v[2] = {{&len, 4}, {f->buf.data, f->buf.len}};
+    ssize_t w;
+    while ((w = writev(fd, v, len ? 2 : 1)) < 0 && errno == EINTR)
+        ;
+    if (w < 0)
         return -1;
-    return 0;
+    size_t done = (size_t)w;
+    if (done < 4) /* a short write (a signal, a full pipe): the rest as it goes */
+        return write_all(fd, (const char *)&len + done, 4 - done) < 0 ||
+                       (len && write_all(fd, f->buf.data, f->buf.len) < 0) ? -1 : 0;
+    done -= 4;
+    return done < f->buf.len && write_all(fd, f->buf.data + done, f->buf.len - done) < 0 ? -1 : 0;
 }
 
 /* Reads n bytes by `deadline` (sys_seconds; 0: wait forever). 0, -1 on EOF or error,
@@ -413,6 +428,7 @@ int wk_start(wk_proc *p, wk_body body, void *ctx, char *err, size_t errsize)
         return -1;
     }
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         pthread_mutex_unlock(&live_lock);
@@ -424,6 +440,15 @@ int wk_start(wk_proc *p, wk_body body, void *ctx, char *err, size_t errsize)
         return -1;
     }
     if (pid == 0) {
+#ifdef __linux__
+        /* A worker dies with the thread that started it: one stuck in a kernel that
+         * hangs would otherwise outlive a tuner killed with SIGKILL and hold the GPU
+         * while the run is resumed. (Checked after: the parent may already be gone.) */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+            _exit(1);
+#else
+        (void)parent;
+#endif
         for (int i = 0; i < nlive; i++) /* the siblings' pipes are not this worker's */
             close(live_fds[i]);
         nlive = 0;

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -280,7 +281,7 @@ static void test_several_workers(void **state)
     assert_int_equal(wk_send(b.to, &f), 0);
     int fds[2] = {c.from, b.from};
     assert_int_equal(wk_wait_any(fds, 2, sys_seconds() + 5), 1); /* b answers, c hangs */
-    assert_int_equal(wk_recv(b.from, &f, sys_seconds() - 1), 0); /* arrived: read though late */
+    assert_int_equal(wk_recv(b.from, &f, sys_seconds() - 1), 0); /* arrived whole (one write): read though late */
     assert_int_equal(wk_wait_any(fds, 1, sys_seconds() + 0.2), -2);
     kill(c.pid, SIGKILL);
     assert_int_equal(wk_wait_any(fds, 2, sys_seconds() + 5), 0); /* its end of the pipe closed */
@@ -290,6 +291,55 @@ static void test_several_workers(void **state)
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     alarm(0);
     wk_frame_free(&f);
+}
+
+/* Whether process pid is gone or a zombie (its parent dead, not yet reaped). */
+static bool gone(pid_t pid)
+{
+    char path[64], stat[256] = "";
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return true;
+    size_t n = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[n] = '\0';
+    const char *paren = strrchr(stat, ')');
+    return paren && paren[1] == ' ' && paren[2] == 'Z';
+}
+
+/* A worker dies with the process that started it, even stuck (here: in pause()), so a
+ * tuner killed with SIGKILL leaves no worker holding the GPU. */
+static void test_worker_dies_with_its_parent(void **state)
+{
+    (void)state;
+#ifdef __linux__
+    int report[2];
+    assert_int_equal(pipe(report), 0);
+    pid_t middle = fork();
+    assert_true(middle >= 0);
+    if (middle == 0) { /* starts a worker that hangs, says its pid, and dies */
+        wk_proc p = {0, -1, -1};
+        char err[256];
+        wk_frame f = WK_FRAME_INIT;
+        sb_add(&f.buf, "ping");
+        if (wk_start(&p, echo_body, "hang", err, sizeof err) < 0 || wk_send(p.to, &f) < 0)
+            _exit(1);
+        ssize_t w = write(report[1], &p.pid, sizeof p.pid);
+        _exit(w == (ssize_t)sizeof p.pid ? 0 : 1);
+    }
+    close(report[1]);
+    pid_t worker = 0;
+    assert_int_equal(read(report[0], &worker, sizeof worker), (ssize_t)sizeof worker);
+    close(report[0]);
+    int status;
+    assert_int_equal(waitpid(middle, &status, 0), middle);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    double t0 = sys_seconds();
+    while (!gone(worker) && sys_seconds() - t0 < 10)
+        ;
+    assert_true(gone(worker));
+#endif
 }
 
 static void test_name_tables(void **state)
@@ -335,6 +385,7 @@ int main(void)
         cmocka_unit_test(test_process_exchange_and_stop),
         cmocka_unit_test(test_process_deadline_and_death),
         cmocka_unit_test(test_several_workers),
+        cmocka_unit_test(test_worker_dies_with_its_parent),
         cmocka_unit_test(test_name_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
