@@ -217,8 +217,9 @@ static void print_devices(const cutune_tune_result *r)
     for (int k = 1; k < s->ndevices; k++) {
         const cutune_device_spread *d = &s->spread[k];
         if (d->variants > 0)
-            fprintf(stderr, "spread: GPU %d's median time over GPU %d's, the same %d variants timed in full: median "
-                            "%.4f, from %.4f to %.4f\n", d->device, s->devices[0], d->variants, d->median, d->lo, d->hi);
+            fprintf(stderr, "spread: GPU %d's median time over GPU %d's, the same %d variant%s timed in full: median "
+                            "%.4f, from %.4f to %.4f\n", d->device, s->devices[0], d->variants, d->variants == 1 ? "" : "s",
+                    d->median, d->lo, d->hi);
         else
             fprintf(stderr, "spread: GPU %d against GPU %d: no variant was timed in full on both\n", d->device,
                     s->devices[0]);

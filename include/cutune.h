@@ -485,8 +485,9 @@ typedef struct cutune_tune_options {
 #define CUTUNE_MAX_DEVICES 16
 
 /* How a GPU's times compare with the first GPU's for the same variants (issue 19): each
- * of the variants timed in full on both (the final race's contenders and the best few
- * others), its median time here over its median time on the first GPU. */
+ * of the variants timed in full on both (the final race's contenders, and a few the
+ * first GPU timed in full during the run: docs/scale-out.md), its median time here over
+ * its median time on the first GPU. */
 typedef struct cutune_device_spread {
     int device;                /* the GPU's ordinal */
     int variants;              /* how many variants were compared (0: none) */

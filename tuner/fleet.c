@@ -13,7 +13,8 @@
  *
  * The final race (tuner_fleet_race) is the exception to "whichever GPU is free": the
  * first GPU times every contender, so the winner is chosen on one GPU's times, while the
- * others time the same variants for the spread between GPUs. */
+ * others time the same variants, and a few that the first timed in full during the
+ * run, for the spread between GPUs. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,7 +178,9 @@ int tuner_fleet_send(tuner *t, int k, record *rec, uint64_t index, const session
 
 typedef struct race {
     tuner *t;
-    int n;
+    int n, ncontend;    /* jobs; the first ncontend are the contenders */
+    const record *const *refs; /* refs[i], i >= ncontend: the record whose first-GPU figures job i is
+                                  compared with */
     int *next, *doing;  /* per GPU: the next job, the job in flight (-1: idle) */
     bool *off;          /* per GPU: gave up (its worker could not be started) */
     record **out;       /* out[k * n + i]: job i on GPU k */
@@ -194,16 +197,22 @@ static int by_value(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Whether r ran ok and has a median time. */
+static bool timed_ok(const record *r)
+{
+    return r && r->out == OUTCOME_OK && r->m.timed && r->m.median_ms > 0;
+}
+
 /* GPU k's spread against the first: its median time over the first's, per job both
- * timed ok. */
+ * timed ok (a contender: the first GPU's race run; another: its figures from the run). */
 static void spread_of(race *r, int k, cutune_device_spread *out)
 {
     double *ratio = calloc((size_t)r->n + 1, sizeof(double));
     int m = 0;
     for (int i = 0; ratio && i < r->n; i++) {
-        const record *a = r->out[i], *b = r->out[(size_t)k * (size_t)r->n + (size_t)i];
-        if (a && b && a->out == OUTCOME_OK && b->out == OUTCOME_OK && a->m.timed && b->m.timed &&
-            a->m.median_ms > 0 && b->m.median_ms > 0)
+        const record *a = i < r->ncontend ? r->out[i] : r->refs[i];
+        const record *b = r->out[(size_t)k * (size_t)r->n + (size_t)i];
+        if (timed_ok(a) && timed_ok(b))
             ratio[m++] = b->m.median_ms / a->m.median_ms;
     }
     *out = (cutune_device_spread){r->t->gpus[k].device, m, NAN, NAN, NAN};
@@ -216,19 +225,19 @@ static void spread_of(race *r, int k, cutune_device_spread *out)
     free(ratio);
 }
 
-int tuner_fleet_race(tuner *t, const session_binary *const *bins, const cutune_variant *const *vs, int n,
-                     record **first)
+int tuner_fleet_race(tuner *t, const session_binary *const *bins, const cutune_variant *const *vs,
+                     const record *const *refs, int n, int ncontend, record **first)
 {
     int K = t->ngpus;
-    race r = {t, n, calloc((size_t)K, sizeof(int)), calloc((size_t)K, sizeof(int)), calloc((size_t)K, sizeof(bool)),
-              calloc((size_t)K * (size_t)n + 1, sizeof(record *))};
+    race r = {t, n, ncontend, refs, calloc((size_t)K, sizeof(int)), calloc((size_t)K, sizeof(int)),
+              calloc((size_t)K, sizeof(bool)), calloc((size_t)K * (size_t)n + 1, sizeof(record *))};
     int rc = r.next && r.doing && r.off && r.out ? CUTUNE_OK : CUTUNE_ENOMEM;
     for (int k = 0; rc == CUTUNE_OK && k < K; k++)
         r.doing[k] = -1;
     while (rc == CUTUNE_OK) {
         for (int k = 0; rc == CUTUNE_OK && k < K; k++) {
-            if (r.doing[k] >= 0 || r.off[k] || r.next[k] >= n)
-                continue;
+            if (r.doing[k] >= 0 || r.off[k] || r.next[k] >= (k == 0 ? ncontend : n))
+                continue; /* the first GPU times the contenders only */
             int i = r.next[k]++;
             record *rec = result_loose(t->res);
             if (!rec) {
@@ -258,7 +267,7 @@ int tuner_fleet_race(tuner *t, const session_binary *const *bins, const cutune_v
         if (r.doing && r.doing[k] >= 0)
             tuner_gpu_receive(&t->gpus[k], r.out[(size_t)k * (size_t)n + (size_t)r.doing[k]]);
     if (rc == CUTUNE_OK) {
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < ncontend; i++)
             first[i] = r.out[i];
         for (int k = 1; k < K; k++)
             spread_of(&r, k, &t->res->summary.spread[k]);

@@ -217,15 +217,19 @@ static record *twin_run(search_run *sr, uint64_t i)
     return at >= 0 && (uint64_t)at < i ? t->res->records[at] : NULL;
 }
 
-/* With several GPUs, the spread between them is measured on at least this many
- * variants: the final race's contenders, then the best others timed ok (issue 19). */
+/* With several GPUs, the spread between them is measured on the final race's
+ * contenders, which every GPU times while the first races them, and, up to
+ * SPREAD_SAMPLE variants in all, on variants the first GPU timed in full during the run,
+ * which the others time again: the cheapest first, while their GPU time adds up to
+ * at most SPREAD_BUDGET of the run's GPU time per GPU (issue 19: the spread must not
+ * cost the run its scaling), and at least one when there is no contender. */
 #define SPREAD_SAMPLE 8
+#define SPREAD_BUDGET 0.02
 
 /* Which records the race times: the contenders (marked in `race`, in order), then with
- * several GPUs the best others that ran ok and were timed, to SPREAD_SAMPLE in all (their
- * figures are only compared between GPUs, not taken). Their indices into *out (malloc'd),
- * the contenders first. -1 out of memory. */
-static int race_list(search_run *sr, const bool *race, uint64_t **out, int *n)
+ * several GPUs the others the spread compares (above). Their indices into *out
+ * (malloc'd), *n in all, the first *ncontend the contenders. -1 out of memory. */
+static int race_list(search_run *sr, const bool *race, uint64_t **out, int *n, int *ncontend)
 {
     tuner *t = sr->t;
     uint64_t *list = malloc(sizeof(uint64_t) * (size_t)(t->res->n + 1));
@@ -235,22 +239,28 @@ static int race_list(search_run *sr, const bool *race, uint64_t **out, int *n)
     for (uint64_t i = 0; i < t->res->n; i++)
         if (race[i])
             list[k++] = i;
-    *n = k; /* the contenders; the others follow */
-    while (t->ngpus > 1 && k < SPREAD_SAMPLE) { /* the best other, one at a time */
-        int64_t best = -1;
+    *ncontend = k;
+    double run = 0, spent = 0; /* the GPU time this run has spent on its variants */
+    for (uint64_t i = 0; i < t->res->n; i++)
+        run += t->res->records[i]->m.resumed ? 0 : t->res->records[i]->m.gpu_seconds;
+    double budget = SPREAD_BUDGET * run / t->ngpus;
+    while (t->ngpus > 1 && k < SPREAD_SAMPLE) { /* the cheapest other, one at a time */
+        int64_t cheapest = -1;
         for (uint64_t i = 0; i < t->res->n; i++) {
-            const cutune_measurement *m = &t->res->records[i]->m;
+            const record *rec = t->res->records[i];
+            const cutune_measurement *m = &rec->m;
             bool listed = race[i];
-            for (int j = *n; !listed && j < k; j++) /* *n: where the others begin */
+            for (int j = *ncontend; !listed && j < k; j++)
                 listed = list[j] == i;
-            if (!listed && t->res->records[i]->out == OUTCOME_OK && m->timed && m->same_code_as < 0 &&
-                isfinite(m->objective) && i < sr->nbins && sr->bins[i].cubin &&
-                (best < 0 || tuner_better(&t->goal, m->objective, t->res->records[best]->m.objective)))
-                best = (int64_t)i;
+            if (!listed && rec->out == OUTCOME_OK && m->timed && !m->provisional && !m->pruned && !m->resumed &&
+                m->same_code_as < 0 && m->device == t->gpus[0].device && i < sr->nbins && sr->bins[i].cubin &&
+                (cheapest < 0 || m->gpu_seconds < t->res->records[cheapest]->m.gpu_seconds))
+                cheapest = (int64_t)i;
         }
-        if (best < 0)
-            break;
-        list[k++] = (uint64_t)best;
+        if (cheapest < 0 || (k > 0 && spent + t->res->records[cheapest]->m.gpu_seconds > budget))
+            break; /* over the budget, unless nothing would be compared at all */
+        spent += t->res->records[cheapest]->m.gpu_seconds;
+        list[k++] = (uint64_t)cheapest;
     }
     *out = list;
     *n = k;
@@ -260,8 +270,8 @@ static int race_list(search_run *sr, const bool *race, uint64_t **out, int *n)
 /* The final race: every provisional variant still within the contender margin of the
  * race's best is timed in full (no early stop: warm-ups, the spread rule, up to
  * max_repeat) on the first GPU and may then win; the others cannot win and are marked
- * pruned. With several GPUs, the others time the same variants (and the best others) at
- * the same time, for the spread (tuner_fleet_race). A twin (twin.c) takes its run's
+ * pruned. With several GPUs, the others time the same variants (and a few more, above)
+ * at the same time, for the spread (tuner_fleet_race). A twin (twin.c) takes its run's
  * final figures instead: its run comes first in the results. Each is journaled again,
  * in order. CUTUNE_OK, or a status (the worker could not start, the journal). */
 static int final_race(search_run *sr)
@@ -285,18 +295,20 @@ static int final_race(search_run *sr)
                   !tuner_worse(&t->goal, m->min_ms, TUNER_CONTEND);
     }
     uint64_t *list = NULL;
-    int n = 0, rc = race_list(sr, race, &list, &n) < 0 ? CUTUNE_ENOMEM : CUTUNE_OK;
+    int n = 0, ncontend = 0, rc = race_list(sr, race, &list, &n, &ncontend) < 0 ? CUTUNE_ENOMEM : CUTUNE_OK;
     const session_binary **bins = calloc((size_t)n + 1, sizeof *bins);
     const cutune_variant **vs = calloc((size_t)n + 1, sizeof *vs);
+    const record **refs = calloc((size_t)n + 1, sizeof *refs);
     record **full = calloc((size_t)n + 1, sizeof *full);
-    if (rc == CUTUNE_OK && (!bins || !vs || !full))
+    if (rc == CUTUNE_OK && (!bins || !vs || !refs || !full))
         rc = CUTUNE_ENOMEM;
     for (int j = 0; rc == CUTUNE_OK && j < n; j++) {
         bins[j] = &sr->bins[list[j]];
         vs[j] = &t->res->records[list[j]]->v;
+        refs[j] = t->res->records[list[j]];
     }
     if (rc == CUTUNE_OK && n > 0)
-        rc = tuner_fleet_race(t, bins, vs, n, full);
+        rc = tuner_fleet_race(t, bins, vs, refs, n, ncontend, full);
     for (uint64_t i = 0, j = 0; rc == CUTUNE_OK && i < t->res->n; i++) {
         record *rec = t->res->records[i];
         if (!rec->m.provisional)
@@ -321,6 +333,7 @@ static int final_race(search_run *sr)
     free(list);
     free(bins);
     free(vs);
+    free(refs);
     free(full);
     return rc;
 }

@@ -360,13 +360,15 @@ int tuner_fleet_drain(tuner *t);
  * -1 as tuner_fleet_collect. */
 int tuner_fleet_wait_twin(tuner *t, twin_id id);
 
-/* tuner_fleet_race: times the n variants vs[i] (binaries bins[i]) in full on every GPU
- * at once, nothing else in flight: first[i] (records of the result's arena, not in the
- * results) gets GPU 0's figures, and summary.spread[k] each other GPU's times over GPU
- * 0's. A GPU other than the first whose worker cannot be started is left out.
- * CUTUNE_OK, CUTUNE_ENOMEM, or the status of GPU 0's start (t->status, t->err). */
-int tuner_fleet_race(tuner *t, const session_binary *const *bins, const cutune_variant *const *vs, int n,
-                     record **first);
+/* tuner_fleet_race: times variants in full, nothing else in flight: the first GPU the
+ * ncontend contenders vs[0 .. ncontend) (binaries bins[i]), into first[i] (records of the
+ * result's arena, not in the results); every other GPU all n, the rest being variants the
+ * first GPU timed in full during the run, whose records are refs[i]; then
+ * summary.spread[k] is each other GPU's median time over the first's (a contender's race
+ * run, another's record). A GPU other than the first whose worker cannot be started is
+ * left out. CUTUNE_OK, CUTUNE_ENOMEM, or the status of GPU 0's start (t->status, t->err). */
+int tuner_fleet_race(tuner *t, const session_binary *const *bins, const cutune_variant *const *vs,
+                     const record *const *refs, int n, int ncontend, record **first);
 
 /* tuner_take_twin (loop.c): record `rec` (not run) takes the figures of record
  * `twin`, the same experiment (twin.c), and its own metrics and objective. */
