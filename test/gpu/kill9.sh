@@ -4,8 +4,9 @@
 # lets it finish; the journal must hold every configuration once (or a contender's
 # provisional line, then its final race's line: never two measurements of the same kind)
 # and the final results must cover the whole space. Exits 77 (skipped) without a GPU.
-# FLEET_ARGS (issue 19), e.g. "--devices 0,0": the odd-numbered runs use it, the others and
-# the last one do not, so the journal is resumed whatever ran where.
+# FLEET=1 (issue 19; ctest's kill9-fleet): the odd-numbered runs use --devices with two GPUs
+# (test/gpu/fleet_args.sh), the others and the last one do not, so the journal is resumed
+# whatever ran where.
 set -u
 cutune=$1
 src=$2
@@ -15,6 +16,8 @@ if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>&1; the
     echo "SKIP: no usable GPU"
     exit 77
 fi
+FLEET_ARGS=""
+[ "${FLEET:-0}" = 1 ] && FLEET_ARGS=$(bash "$src/test/gpu/fleet_args.sh" "$cutune") && echo "fleet: $FLEET_ARGS"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CUTUNE_CACHE_DIR=$tmp/cache

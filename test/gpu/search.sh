@@ -7,8 +7,9 @@
 # budgets, and an exhaustive run recorded here lets `cutune simulate` replay a strategy
 # over it. Headers go to the temp folder (--header), never into examples/.
 # Exits 77 (ctest: skipped) when there is no GPU.
-# FLEET_ARGS (issue 19), e.g. "--devices 0,0": added to the tuning runs (ctest's *-fleet
-# variant: the same checks with two GPU workers fed by one compile pool).
+# FLEET=1 (issue 19; ctest's *-fleet variant): the tuning runs get --devices with two GPUs
+# (test/gpu/fleet_args.sh: GPUs 0 and 1, or two workers sharing GPU 0): the same checks
+# with two GPU workers fed by one compile pool.
 set -u
 cutune=$1
 src=$2
@@ -17,6 +18,8 @@ if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>"${TMPD
     exit 77
 fi
 . "$(dirname "$0")/../cli/lib.sh.inc"
+FLEET_ARGS=""
+[ "${FLEET:-0}" = 1 ] && FLEET_ARGS=$(bash "$src/test/gpu/fleet_args.sh" "$cutune") && echo "fleet: $FLEET_ARGS"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CUTUNE_CACHE_DIR=$tmp/cache

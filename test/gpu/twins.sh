@@ -6,8 +6,9 @@
 # launches; the summary counts them; with --run-twins nothing is a twin, every variant
 # launched, and each former twin's median, timed in full, is within 10 % of the variant
 # it was a twin of, timed in full too (the premise: the same code times the same). Exits 77 (ctest: skipped) when there is no GPU.
-# FLEET_ARGS (issue 19), e.g. "--devices 0,0": added to the tuning runs (ctest's *-fleet
-# variant: the same checks with two GPU workers fed by one compile pool).
+# FLEET=1 (issue 19; ctest's *-fleet variant): the tuning runs get --devices with two GPUs
+# (test/gpu/fleet_args.sh: GPUs 0 and 1, or two workers sharing GPU 0): the same checks
+# with two GPU workers fed by one compile pool.
 set -u
 cutune=$1
 src=$2
@@ -15,6 +16,8 @@ if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>"${TMPD
     echo "SKIP: no usable GPU: $(cat "${TMPDIR:-/tmp}/cutune-twins-probe")"
     exit 77
 fi
+FLEET_ARGS=""
+[ "${FLEET:-0}" = 1 ] && FLEET_ARGS=$(bash "$src/test/gpu/fleet_args.sh" "$cutune") && echo "fleet: $FLEET_ARGS"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CUTUNE_CACHE_DIR=$tmp/cache
