@@ -266,6 +266,9 @@ static void describe_measurement(strbuf *out, const hdr *h, const cutune_tune_re
     sb_printf(out, "\n *             median %.6g ms, ", m->median_ms);
     comment_text(out, s->objective_name);
     sb_printf(out, " %.6g (%s)\n", m->objective, s->maximize ? "maximize" : "minimize");
+    if (m->energy) /* issue 18: measured when asked for (measure(energy = true), --energy) */
+        sb_printf(out, " *             energy %.6g J per launch at %.4g W (the board's, NVML)\n", m->energy_j,
+                  m->power_w);
 }
 
 static void provenance(hdr *h, const cutune_header_options *opts)
@@ -404,7 +407,8 @@ static void config_type(hdr *h)
               "    const char *compile_options;   /* the per-variant options */\n"
               "    const char *defines;           /* \"-DNAME=value ...\" */\n"
               "    double time_ms;                /* the median time measured; 0 when not tuned */\n"
-              "    double objective;              /* the objective's value; 0 when not tuned */\n",
+              "    double objective;              /* the objective's value; 0 when not tuned */\n"
+              "    double energy_j;               /* joules per launch, the board's; 0 when not measured */\n",
               P, P);
     if (h->nsize_vars)
         hdr_sizes_fields(h);
@@ -434,6 +438,8 @@ static void entry_init(hdr *h, const entry *e)
     format_number(o, e->best ? e->best->median_ms : 0);
     sb_add(o, ", ");
     format_number(o, e->best ? e->best->objective : 0);
+    sb_add(o, ", ");
+    format_number(o, e->best && e->best->energy ? e->best->energy_j : 0);
     if (h->nsize_vars)
         hdr_sizes_init(h, e);
     sb_add(o, "}");

@@ -238,6 +238,51 @@ static void test_header_without_spec(void **state)
     cutune_tune_result_free(r);
 }
 
+/* The winner's energy, when it was measured, goes into the header (its comment and
+ * the config's energy_j), from the results file's own figure; a run without energy
+ * gives 0 there. */
+static void test_header_energy(void **state)
+{
+    (void)state;
+    const char *path = CUTUNE_SOURCE_DIR "/test/data/report-sgemm-energy-h100.json";
+    json_t *root = json_load_file(path, 0, NULL);
+    assert_non_null(root);
+    json_t *best = json_array_get(json_object_get(root, "results"),
+                                  (size_t)json_integer_value(json_object_get(json_object_get(root, "summary"), "best")));
+    double j = json_number_value(json_object_get(json_object_get(best, "energy"), "J_per_launch"));
+    double w = json_number_value(json_object_get(json_object_get(best, "energy"), "W"));
+    json_decref(root);
+    assert_true(j > 0 && w > 0);
+    cutune_tune_result *r = NULL;
+    assert_int_equal(cutune_results_load(&r, path), CUTUNE_OK);
+    const cutune_tune_result *rs[1] = {r};
+    char *text = NULL, want[128];
+    assert_int_equal(cutune_emit_header(&text, NULL, rs, 1, NULL), CUTUNE_OK);
+    snprintf(want, sizeof want, "energy %.6g J per launch at %.4g W", j, w);
+    assert_non_null(strstr(text, want));
+    assert_non_null(strstr(text, "double energy_j;"));
+    /* the table's initializer ends with median, objective, energy: the last is the figure */
+    const char *table = strstr(text, "_config table[");
+    assert_non_null(table);
+    const char *row = strstr(table, "\"-DBM=");
+    assert_non_null(row);
+    const char *end = strchr(row, '}');
+    assert_non_null(end);
+    const char *last = end;
+    while (last > row && last[-1] != ' ')
+        last--;
+    assert_true(fabs(strtod(last, NULL) - j) <= 1e-12 * j);
+    cutune_free(text);
+    cutune_tune_result_free(r);
+
+    cutune_tune_result *plain = load("h100.json"); /* no energy */
+    rs[0] = plain;
+    assert_int_equal(cutune_emit_header(&text, NULL, rs, 1, NULL), CUTUNE_OK);
+    assert_null(strstr(text, "J per launch"));
+    cutune_free(text);
+    cutune_tune_result_free(plain);
+}
+
 static void test_csv(void **state)
 {
     (void)state;
@@ -416,7 +461,7 @@ int main(void)
         cmocka_unit_test(test_cexpr_lets_used), cmocka_unit_test(test_cexpr_literals),
         cmocka_unit_test(test_results_load),   cmocka_unit_test(test_header_without_spec),
         cmocka_unit_test(test_csv),            cmocka_unit_test(test_best_must_have_run_correctly),
-        cmocka_unit_test(test_csv_counters),
+        cmocka_unit_test(test_csv_counters),   cmocka_unit_test(test_header_energy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
