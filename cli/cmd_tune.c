@@ -530,6 +530,11 @@ int cmd_tune(int argc, char **argv)
                     shard.launcher ? ", from " : "", shard.launcher ? shard.launcher : "", on, shard_results);
         header_path = csv_path = report_path = NULL;
     }
+    if (device_given && ndevs > 0) {
+        code = cli_usage_error("tune", "--device and --devices both name GPUs: give one of them");
+        cutune_spec_free(spec);
+        goto done;
+    }
     if (per_device && ndevs < 2) {
         code = cli_usage_error("tune", "--per-device goes with --devices naming two GPUs or more");
         cutune_spec_free(spec);
@@ -548,6 +553,8 @@ int cmd_tune(int argc, char **argv)
         cutune_spec_free(spec);
         goto done;
     }
+    if (ndevs == 1) /* --devices 1 (or "all" on a one-GPU machine): that GPU */
+        t.device = devs[0];
     if (ndevs > 1) { /* one process: a GPU worker each, fed by the one compile pool */
         t.devices = devs;
         t.ndevices = ndevs;

@@ -74,6 +74,9 @@ check "--devices 0,: exit 2" test $? -eq 2
 
 "$cutune" "$spec" --per-device --results "$tmp/r.json" -q >/dev/null 2>&1
 check "--per-device without --devices: exit 2" test $? -eq 2
+"$cutune" "$spec" --device 0 --devices 0,1 --results "$tmp/r.json" -q >/dev/null 2>"$tmp/err"
+check "--device with --devices: exit 2" test $? -eq 2
+check "--device with --devices: says so" grep -q "give one of them" "$tmp/err"
 CUDA_VISIBLE_DEVICES=-1 "$cutune" "$spec" --devices all --per-device --results "$tmp/r.json" -q >/dev/null 2>&1
 check "--devices all --per-device without a GPU: exit 4" test $? -eq 4
 
