@@ -1,7 +1,6 @@
 /* loop.c - one variant of the run (tuner_each: read back from the journal, taken from
- * its twin, or sent to a GPU: fleet.c), its end (tuner_finish: journaled, the best
- * updated, the search told), and what an exhaustive run that stopped early reads back
- * from the journal (tuner.h). */
+ * its twin, or sent to a GPU: fleet.c; its end is finish.c's), a twin's figures, and
+ * whether a journal line is the configuration it claims (tuner.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,47 +63,6 @@ int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin)
     return t->stopping ? 1 : 0;
 }
 
-int tuner_finish(tuner *t, record *rec, uint64_t index, bool has_id, twin_id id)
-{
-    /* Only outcomes the code decides are shared: a crash or a hang may be the device's,
-     * and a twin of one is run itself. */
-    if (has_id && (rec->out == OUTCOME_OK || rec->out == OUTCOME_WRONG) &&
-        twins_add(t->twins, id, index) < 0) {
-        t->status = CUTUNE_ENOMEM;
-        snprintf(t->err, sizeof t->err, "out of memory");
-        return CUTUNE_ENOMEM;
-    }
-    cutune_measurement *mm = &rec->m;
-    if (t->journal && !mm->resumed) {
-        json_t *line = record_to_json(t->res, rec);
-        char err[512];
-        int rc = line ? journal_append(t->journal, line, err, sizeof err) : -1;
-        json_decref(line);
-        if (rc < 0) { /* losing the journal would lose what is measured: stop */
-            snprintf(t->err, sizeof t->err, "%s", line ? err : "out of memory");
-            t->status = CUTUNE_EIO;
-            return CUTUNE_EIO;
-        }
-    }
-    tuner_note_best(t, rec);
-    tuner_note_winner(t, rec);
-    if (t->done && t->done(t->done_user, rec) > 0)
-        t->stopping = true;
-    return CUTUNE_OK;
-}
-
-void tuner_note_best(tuner *t, const record *rec)
-{
-    /* The race's best counts provisional figures (a contender's few samples); the
-     * winner only figures timed in full (tuner_note_winner). */
-    const cutune_measurement *m = &rec->m;
-    if (rec->out == OUTCOME_OK && m->timed && !m->pruned && isfinite(m->objective) &&
-        (!t->goal.have_best || tuner_better(&t->goal, m->objective, t->goal.best))) {
-        t->goal.have_best = true;
-        t->goal.best = m->objective;
-    }
-}
-
 void tuner_take_twin(tuner *t, record *rec, const record *twin)
 {
     result_take_twin(t->res, rec, twin);
@@ -118,14 +76,6 @@ void tuner_take_twin(tuner *t, record *rec, const record *twin)
     tuner_metrics(&t->goal, m->median_ms, rec->metrics);
     if (tuner_objective(&t->goal, m->median_ms, &m->objective) < 0)
         m->objective = NAN;
-}
-
-void tuner_note_winner(tuner *t, const record *rec)
-{
-    const cutune_tune_result *r = t->res;
-    const record *best = r->summary.best >= 0 ? r->records[r->summary.best] : NULL;
-    if (record_can_win(rec) && (!best || tuner_better(&t->goal, rec->m.objective, best->m.objective)))
-        result_set_best(t->res, rec);
 }
 
 /* Whether a journal line's params are the configuration `vals` (a guard: a journal
@@ -149,18 +99,3 @@ bool tuner_params_match(const model *m, const value *vals, json_t *line)
     return true;
 }
 
-int tuner_rejournal(tuner *t, const record *rec)
-{
-    if (!t->journal)
-        return CUTUNE_OK;
-    json_t *line = record_to_json(t->res, rec);
-    char err[512];
-    int rc = line ? journal_append(t->journal, line, err, sizeof err) : -1;
-    json_decref(line);
-    if (rc < 0) {
-        snprintf(t->err, sizeof t->err, "%s", line ? err : "out of memory");
-        t->status = CUTUNE_EIO;
-        return CUTUNE_EIO;
-    }
-    return CUTUNE_OK;
-}

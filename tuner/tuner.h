@@ -7,8 +7,9 @@
  *   tuner_goal (goal.c)   the objective, the metrics and the best so far;
  *   tuner_gpu  (gpu.c, reference.c)  the GPU worker: what it inherits, its process, and
  *              the variant's time limit;
- *   tuner      (tune.c, loop.c, run.c)  the run: journal, search settings, budgets and
- *              the counts of the summary. */
+ *   tuner      (tune.c, run.c, loop.c, fleet.c, finish.c)  the run: journal, search
+ *              settings, budgets, the GPUs' variants in flight and the counts of the
+ *              summary. */
 #ifndef CUTUNE_TUNER_TUNER_H
 #define CUTUNE_TUNER_TUNER_H
 
@@ -206,7 +207,7 @@ int64_t twins_find(const twins *tw, twin_id id);
  * CUTUNE_ENOMEM. */
 int twins_add(twins *tw, twin_id id, uint64_t index);
 
-/* ---- the run (tune.c, loop.c, run.c) -------------------------------------------- */
+/* ---- the run (tune.c, loop.c, finish.c, run.c) ---------------------------------- */
 
 /* A GPU's variant in flight (fleet.c): its record, and its identity when it has one
  * (a twin of it waits for its outcome). rec NULL: the GPU is idle. */
@@ -315,7 +316,7 @@ void tuner_free(tuner *t);
  * t->status on a failure. */
 int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin);
 
-/* tuner_finish (loop.c): variant rec (the results' record `index`) has its outcome: its identity (when has_id and
+/* tuner_finish (finish.c): variant rec (the results' record `index`) has its outcome: its identity (when has_id and
  * the outcome is one the code decides) joins the twins, it is journaled (unless read
  * back from the journal), the best and the winner are updated and t->done is told.
  * CUTUNE_OK, or a status in t->status with t->err (the journal, memory). */
@@ -374,15 +375,15 @@ int tuner_fleet_race(tuner *t, const session_binary *const *bins, const cutune_v
  * `twin`, the same experiment (twin.c), and its own metrics and objective. */
 void tuner_take_twin(tuner *t, record *rec, const record *twin);
 
-/* tuner_rejournal (loop.c): journals rec again (its figures now replace the earlier
+/* tuner_rejournal (finish.c): journals rec again (its figures now replace the earlier
  * line on resume). CUTUNE_OK, or CUTUNE_EIO with t->err and t->status set. */
 int tuner_rejournal(tuner *t, const record *rec);
 
-/* tuner_note_best (loop.c): the best so far (early stopping's, the race's) becomes
+/* tuner_note_best (finish.c): the best so far (early stopping's, the race's) becomes
  * rec's objective when rec ran ok, was timed, not pruned, and beats it. */
 void tuner_note_best(tuner *t, const record *rec);
 
-/* tuner_note_winner (loop.c): rec becomes the result's winner when it may win (timed in
+/* tuner_note_winner (finish.c): rec becomes the result's winner when it may win (timed in
  * full, not pruned, not provisional) and beats the winner so far. */
 void tuner_note_winner(tuner *t, const record *rec);
 
