@@ -223,6 +223,12 @@ static void print_devices(const cutune_tune_result *r)
         else
             fprintf(stderr, "spread: GPU %d against GPU %d: no variant was timed in full on both\n", d->device,
                     s->devices[0]);
+        /* The race takes variants within 5 % of the best, whichever GPU placed them: GPUs
+         * that differ by more than run-to-run noise may have kept one out unfairly. */
+        if (d->variants > 0 && fabs(d->median - 1.0) > 0.02)
+            fprintf(stderr, "warning: GPU %d's times differ from GPU %d's by %.1f %%: these GPUs are not "
+                            "interchangeable, and a variant placed on the slower one may have missed the final race; "
+                            "tune on each (--per-device)\n", d->device, s->devices[0], 100.0 * fabs(d->median - 1.0));
     }
 }
 
