@@ -312,7 +312,7 @@ int cmd_tune(int argc, char **argv)
     bool device_given = false;
     int devs[64], ndevs = 0;                          /* --devices (issue 19) */
     bool per_device = false;                          /* --per-device */
-    char *shard_results = NULL;
+    char *shard_results = NULL, *shard_journal = NULL; /* --shard: its results and journal paths */
     static const struct option longopts[] = {
         CLI_COMMON_OPTIONS,
         CLI_ANALYZE_OPTIONS,
@@ -505,12 +505,6 @@ int cmd_tune(int argc, char **argv)
     }
     if (shard.count > 1) { /* issue 19: this process tunes one shard into a results file of its own */
         const char *base = t.results_path ? t.results_path : cutune_spec_emit_path(spec, "results");
-        if (t.journal_path) {
-            code = cli_usage_error("tune", "with --shard each shard's journal follows its results file: leave "
-                                   "--journal out");
-            cutune_spec_free(spec);
-            goto done;
-        }
         if (nblocks > 1 || !base) {
             code = cli_usage_error("tune", nblocks > 1 ? "--shard tunes one kernel block: name it with --kernel NAME"
                                                        : "--shard needs a results file to write (--results FILE): "
@@ -524,6 +518,13 @@ int cmd_tune(int argc, char **argv)
             goto done;
         }
         t.results_path = shard_results;
+        /* --journal (a local disk when the results are on a slow shared one): each
+         * shard's own, named as its results file is, so one command line serves every rank */
+        if (t.journal_path && !(t.journal_path = shard_journal = cli_shard_path(t.journal_path, &shard))) {
+            code = EXIT_INTERNAL;
+            cutune_spec_free(spec);
+            goto done;
+        }
         t.shard_index = o.shard_index = shard.index; /* o: the analysis without a GPU */
         t.shard_count = o.shard_count = shard.count;
         int ndev = 0; /* the GPU the launcher's local rank names, unless --device says */
@@ -532,8 +533,9 @@ int cmd_tune(int argc, char **argv)
         char on[48]; /* issue 19: a shard per host may use every GPU of its host (--devices) */
         snprintf(on, sizeof on, ndevs > 1 ? "%d GPUs" : "GPU %d", ndevs > 1 ? ndevs : t.device);
         if (!c.quiet)
-            fprintf(stderr, "shard %d of %d%s%s (%s): results to %s\n", shard.index, shard.count,
-                    shard.launcher ? ", from " : "", shard.launcher ? shard.launcher : "", on, shard_results);
+            fprintf(stderr, "shard %d of %d%s%s (%s): results to %s%s%s\n", shard.index, shard.count,
+                    shard.launcher ? ", from " : "", shard.launcher ? shard.launcher : "", on, shard_results,
+                    shard_journal ? ", journal " : "", shard_journal ? shard_journal : "");
         header_path = csv_path = report_path = NULL;
     }
     if (device_given && ndevs > 0) {
@@ -683,6 +685,7 @@ int cmd_tune(int argc, char **argv)
     cutune_spec_free(spec);
 done:
     free(shard_results);
+    free(shard_journal);
     cli_free_common(&c);
     return code;
 }
