@@ -90,6 +90,15 @@ if command -v mpirun >/dev/null 2>&1; then
     ordinals "$tmp/mpi.0.csv" "$tmp/mpi.1.csv" >"$tmp/mpi"
     check "mpirun -n 2: the two ranks' shards are the whole space, each configuration once" cmp -s "$tmp/mpi" "$tmp/all"
     check "mpirun -n 2: rank 1 took the odd runs of 3" bash -c '! awk -F, "NR > 1 && int(\$1 / 3) % 2 != 1" "$1" | grep -q .' _ "$tmp/mpi.1.csv"
+    # A rank per host on all its GPUs (--shard auto --devices): accepted under the
+    # launcher, each rank its own shard and journal; without a GPU each analyses its shard.
+    CUDA_VISIBLE_DEVICES=-1 mpirun --allow-run-as-root --oversubscribe -x CUDA_VISIBLE_DEVICES -n 2 \
+        "$cutune" "$spec" --shard auto --devices 0,1 --results "$tmp/host.json" --journal "$tmp/local.journal" \
+        >"$tmp/host.out" 2>&1
+    check "mpirun -n 2 --shard auto --devices 0,1 without a GPU: exit 4 (no GPU)" test $? -eq 4
+    check "... rank 0 took shard 0 on 2 GPUs, its own journal" \
+        grep -q "shard 0 of 2, from Open MPI's mpirun (2 GPUs): results to $tmp/host.shard-0-of-2.json, journal $tmp/local.journal.shard-0-of-2" "$tmp/host.out"
+    check "... rank 1 took shard 1" grep -q "shard 1 of 2, from Open MPI's mpirun (2 GPUs)" "$tmp/host.out"
 else
     echo "SKIP (part): no mpirun here (openmpi-bin, a tests package: ./bootstrap --test)"
 fi
