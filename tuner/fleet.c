@@ -3,19 +3,23 @@
  *
  * The compile session hands the tuner one variant at a time, on this thread. A variant
  * that must run goes to an idle GPU's worker (runtime/worker's pipe) and the tuner
- * returns for the next at once; only when every GPU is busy does it wait, for whichever
- * worker answers first (wk_wait_any), sends the next variant to that GPU, and only then
- * finishes the one that answered (tuner_finish: journal, the search told), so the GPU
- * does not wait for the journal's sync. So the one compile pool feeds every GPU, each variant is
- * measured on one GPU against that GPU's own reference, and the one journal holds
+ * returns for the next at once. Only when every GPU is busy does it wait, for whichever
+ * worker answers first (wk_wait_any); it sends that GPU the next variant, and only then
+ * finishes the one that answered (tuner_finish: journal, the search told), so no GPU
+ * waits for the journal's sync. So the one compile pool feeds every GPU, each variant
+ * is measured on one GPU against that GPU's own reference, and the one journal holds
  * everything whatever ran where. With one GPU this is the loop it always was: a
- * variant runs while the next is compiled, and is finished when the next is ready.
+ * variant runs while the next is compiled.
  *
  * The final race (tuner_fleet_race) is the exception to "whichever GPU is free": the
  * first GPU times every contender, so the winner is chosen on one GPU's times, while the
  * others time the same variants, and a few that the first timed in full during the
- * run, for the spread between GPUs. */
+ * run, for the spread between GPUs.
+ *
+ * Ownership: the tuner owns the GPUs and the slots; a slot borrows its record (the
+ * result's) until the variant is finished. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
