@@ -229,6 +229,11 @@ static int device_get(int ordinal, cutune_device *out, drv_device *dev)
     return rc;
 }
 
+int cutune_device_same_model(const cutune_device *a, const cutune_device *b)
+{
+    return strcmp(a->name, b->name) == 0 && strcmp(a->arch, b->arch) == 0 && a->sm_count == b->sm_count;
+}
+
 int cutune_device_get(cutune_device *out, int ordinal)
 {
     drv_device dev;

@@ -34,7 +34,7 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
         cutune_device other;
         if ((rc = cutune_device_get(&other, opts->devices[k])) < 0)
             return rc;
-        if (strcmp(other.name, dev.name) != 0 || strcmp(other.arch, dev.arch) != 0 || other.sm_count != dev.sm_count)
+        if (!cutune_device_same_model(&other, &dev))
             return err_set(CUTUNE_EINVAL, "GPU %d (%s, %s, %d SMs) is not the model of GPU %d (%s, %s, %d SMs): one "
                            "result needs GPUs of one model; tune on each (cutune --per-device)", opts->devices[k],
                            other.name, other.arch, other.sm_count, opts->devices[0], dev.name, dev.arch, dev.sm_count);

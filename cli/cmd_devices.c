@@ -99,8 +99,7 @@ int cmd_devices(int argc, char **argv)
     if (!json && !quiet && count > 1) { /* issue 19: what --devices all would do here */
         bool one_model = true;
         for (int i = 1; i < count; i++)
-            one_model &= strcmp(devs[i].name, devs[0].name) == 0 && strcmp(devs[i].arch, devs[0].arch) == 0 &&
-                         devs[i].sm_count == devs[0].sm_count;
+            one_model &= cutune_device_same_model(&devs[i], &devs[0]) != 0;
         fprintf(stderr, one_model ? "%d GPUs of one model: cutune SPEC --devices all measures on all of them at "
                                     "once, into one result\n"
                                   : "%d GPUs of more than one model: cutune SPEC --devices all tunes every "

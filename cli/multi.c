@@ -239,9 +239,7 @@ bool cli_same_model(const int *devs, int n)
     if (cutune_device_get(&first, devs[0]) != CUTUNE_OK)
         return true; /* the run itself says what is wrong with the GPU */
     for (int i = 1; i < n; i++)
-        if (cutune_device_get(&other, devs[i]) == CUTUNE_OK &&
-            (strcmp(other.name, first.name) != 0 || strcmp(other.arch, first.arch) != 0 ||
-             other.sm_count != first.sm_count))
+        if (cutune_device_get(&other, devs[i]) == CUTUNE_OK && !cutune_device_same_model(&other, &first))
             return false;
     return true;
 }
