@@ -61,8 +61,6 @@ struct session {
     const char *arch;          /* summary->arch */
     char *source;
     arena *paths;              /* the canonical paths and include options */
-    const char **include_dirs; /* canonical (the cache key's walk) */
-    int ninclude_dirs;
     char *kernel_dir, *kernel_dir_opt;
     const char *kernel_path;   /* the kernel file, canonical: NVRTC's program name */
     const char **inc_opt_from, **inc_opt_to; /* "-I" of each spec include folder, as spelled / canonical */
@@ -332,8 +330,6 @@ static int next_job(void *ud, pool_job *pj)
     pj->job.options = opts;
     pj->job.noptions = k;
     pj->job.arch = s->arch;
-    pj->include_dirs = s->include_dirs;
-    pj->ninclude_dirs = s->ninclude_dirs;
     pj->tag = js;
     s->produced++;
     return 1;
@@ -493,7 +489,6 @@ void session_close(session *s)
         free(u->lowered_name);
         free(u);
     }
-    free(s->include_dirs);
     free(s->kernel_dir);
     free(s->kernel_dir_opt);
     arena_free(s->paths);
@@ -506,8 +501,9 @@ void session_close(session *s)
 }
 
 /* The kernel's canonical path and folder (for its quoted includes), and every include
- * folder of the spec canonical (for the cache key's walk over #include lines and for
- * the -I options NVRTC gets). CUTUNE_OK or CUTUNE_ENOMEM. */
+ * folder of the spec canonical, for the -I options NVRTC gets (which runtime/includes
+ * follows, in the pool, to read the #include lines' files). CUTUNE_OK or
+ * CUTUNE_ENOMEM. */
 static int set_paths(session *s)
 {
     const model *m = s->m;
@@ -518,24 +514,21 @@ static int set_paths(session *s)
                     : slash        ? strndup(s->kernel_path, (size_t)(slash - s->kernel_path))
                                    : strdup(".");
     s->kernel_dir_opt = s->kernel_dir ? malloc(strlen(s->kernel_dir) + 3) : NULL;
-    s->include_dirs = calloc((size_t)m->nincludes + 2, sizeof(char *));
     s->inc_opt_from = s->paths ? arena_alloc(s->paths, sizeof(char *) * (size_t)(m->nincludes + 1)) : NULL;
     s->inc_opt_to = s->paths ? arena_alloc(s->paths, sizeof(char *) * (size_t)(m->nincludes + 1)) : NULL;
-    for (int i = 0; s->inc_opt_from && s->inc_opt_to && s->include_dirs && i < m->nincludes; i++) {
+    for (int i = 0; s->inc_opt_from && s->inc_opt_to && i < m->nincludes; i++) {
         const char *canon = canonical_in(s->paths, m->includes[i]);
         s->inc_opt_from[i] = arena_printf(s->paths, "-I%s", m->includes[i]); /* as compiler/plan.c spells it */
         s->inc_opt_to[i] = canon ? arena_printf(s->paths, "-I%s", canon) : NULL;
-        s->include_dirs[s->ninclude_dirs++] = canon;
         if (!canon || !s->inc_opt_from[i] || !s->inc_opt_to[i]) {
             s->inc_opt_from = NULL; /* out of memory: failed below */
             break;
         }
         s->ninc_opts = i + 1;
     }
-    if (!s->kernel_dir || !s->kernel_dir_opt || !s->include_dirs || !s->inc_opt_from || !s->inc_opt_to)
+    if (!s->kernel_dir || !s->kernel_dir_opt || !s->inc_opt_from || !s->inc_opt_to)
         return CUTUNE_ENOMEM;
     sprintf(s->kernel_dir_opt, "-I%s", s->kernel_dir);
-    s->include_dirs[s->ninclude_dirs++] = s->kernel_dir;
     return CUTUNE_OK;
 }
 
