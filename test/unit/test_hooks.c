@@ -108,7 +108,7 @@ static checked *check_files(const char *dir, const char *body)
     c->arena = arena_new();
     c->src = src_new(c->arena, "t.tune", dir, text, strlen(text));
     diag_init(&c->dl, c->arena, c->src);
-    sema_options opts = {NULL, 0, false, NULL, 0};
+    sema_options opts = {NULL, 0, false, NULL, 0, NULL};
     if (lang_parse(&c->ast, c->arena, c->src, &c->dl) == 0)
         sema_check(&c->m, c->arena, c->ast, &opts, &c->dl);
     diag_render(&c->dl, &c->text, false);
