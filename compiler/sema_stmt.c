@@ -4,12 +4,14 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "../base/suggest.h"
 #include "eval.h"
+#include "plan.h"
 
 /* ---- paths -------------------------------------------------------------------- */
 
@@ -207,9 +209,15 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
     arg->count = sema_lower_as(s, it->u.arg.count, CX_PARAMS, VT_INT, what);
     if (arg->count) {
         s->used |= arg->count->deps;
+        int64_t bytes;
         if (arg->count->kind == TX_CONST && arg->count->type == VT_INT && arg->count->u.k.u.i <= 0)
             diag_error(s->dl, arg->count->loc, "buffer '%s' has %lld elements; it needs at least 1", arg->name,
                        (long long)arg->count->u.k.u.i);
+        else if (arg->count->kind == TX_CONST && arg->count->type == VT_INT &&
+                 !plan_buffer_bytes(arg->count->u.k.u.i, arg->type, &bytes))
+            diag_error(s->dl, arg->count->loc, "buffer '%s' has %lld %s elements of %d bytes: more than %lld bytes "
+                       "in all, the most a buffer may have", arg->name, (long long)arg->count->u.k.u.i,
+                       ast_ctype_name(arg->type), ast_ctype_size(arg->type), (long long)INT64_MAX);
     }
     if (!init) {
         if (arg->dir == DIR_IN || arg->dir == DIR_INOUT)

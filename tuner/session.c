@@ -47,6 +47,7 @@ typedef struct unique {
 typedef struct job_state {
     arena *arena;
     cutune_variant variant;
+    const char *unrunnable;    /* why its arguments fail (a buffer too large), or NULL */
     const unique *dup_of;      /* NULL: compiled (or looked up) itself */
     unique *self;              /* to fill when it is not a duplicate */
 } job_state;
@@ -87,6 +88,9 @@ struct session {
     const char **values;
     char *types;
     cutune_variant v;
+    int64_t *counts;           /* plan_args' scratch: the current variant's arguments */
+    value *scalars;
+    const char *unrunnable;    /* why the current variant's arguments fail (in scratch), or NULL */
 };
 
 int session_variant_of(const model *m, diag_list *diags, const value *vals, arena *scratch, const char **values,
@@ -224,6 +228,10 @@ static int next_variant(session *s, const cutune_variant **out)
     int st = session_variant_of(s->m, s->diags, vals, s->scratch, s->values, s->types, ordinal, &s->v);
     if (st < 0)
         return st;
+    /* Its arguments as the GPU worker will plan them: a buffer whose bytes overflow
+     * (its count reads params) cannot run, and analyze says so without a GPU. */
+    eval_error e;
+    s->unrunnable = plan_args(s->m, vals, s->counts, s->scalars, &e) < 0 ? arena_strdup(s->scratch, e.message) : NULL;
     *out = &s->v;
     return 1;
 }
@@ -283,6 +291,7 @@ static int next_job(void *ud, pool_job *pj)
     }
     js->arena = a;
     js->variant = *v;
+    js->unrunnable = s->unrunnable ? copy_string(a, s->unrunnable) : NULL;
     js->variant.values = (const char *const *)copy_strings(a, v->values, v->nparams, 0);
     js->variant.types = copy_string(a, v->types ? v->types : "");
     js->variant.defines = (const char *const *)copy_strings(a, v->defines, v->ndefines, 0);
@@ -441,6 +450,10 @@ static int job_done(void *ud, pool_job *pj, compile_output *out, const char *err
         a.why = "does not compile";
     else
         occupancy_of(s, &js->variant, &src->res, &a);
+    if (src->ok && a.launchable && js->unrunnable) {
+        a.launchable = 0;
+        a.why = js->unrunnable;
+    }
     cutune_analyze_summary *sum = s->summary;
     sum->variants++;
     if (a.duplicate)
@@ -496,6 +509,8 @@ void session_close(session *s)
     free(s->compiler_error);
     arena_free(s->scratch);
     free(s->values);
+    free(s->counts);
+    free(s->scalars);
     free(s->types);
     free(s);
 }
@@ -584,7 +599,9 @@ int session_open(session **out, const model *m, diag_list *diags, const char *ar
     s->scratch = arena_new();
     s->values = calloc((size_t)m->nparams + 1, sizeof(char *));
     s->types = calloc((size_t)m->nparams + 1, 1);
-    if (set_paths(s) < 0 || !s->scratch || !s->values || !s->types) {
+    s->counts = calloc((size_t)m->nargs + 1, sizeof *s->counts);
+    s->scalars = calloc((size_t)m->nargs + 1, sizeof *s->scalars);
+    if (set_paths(s) < 0 || !s->scratch || !s->values || !s->types || !s->counts || !s->scalars) {
         session_close(s);
         return CUTUNE_ENOMEM;
     }
