@@ -125,7 +125,7 @@ static void check_file_input(sema *s, const ast_expr *init, m_arg *arg)
                    shape, (unsigned long long)info.count, arg->name, (long long)count);
         return;
     }
-    uint64_t need = info.count * (uint64_t)info.itemsize;
+    uint64_t need = info.data_bytes; /* npy_parse refuses a product that overflows */
     if (file_size < info.data_offset || file_size - info.data_offset < need)
         diag_error(s->dl, p->loc, "input file '%s' is truncated: shape %s needs %llu bytes of data, it holds %zu",
                    arg->file, shape, (unsigned long long)need,
