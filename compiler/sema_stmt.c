@@ -12,6 +12,7 @@
 #include "../base/suggest.h"
 #include "eval.h"
 #include "plan.h"
+#include "rules.h"
 
 /* ---- paths -------------------------------------------------------------------- */
 
@@ -584,15 +585,19 @@ void sema_check_emit(sema *s, const ast_item *it, const ast_item **seen)
     if (it->u.emit.prefix.name && k != 0)
         diag_error(s->dl, it->u.emit.prefix.loc, "only a header takes a prefix");
     m_emit *em = &s->m->emit;
+    bool leaves = rules_path_leaves(it->u.emit.path); /* rules.c warns; tuning writes it only where allowed */
     if (k == 0) {
+        em->header_leaves = leaves;
         em->header_path = path;
         em->header_loc = it->u.emit.path_loc;
         if (it->u.emit.prefix.name)
             em->header_prefix = it->u.emit.prefix.name;
     } else if (k == 1) {
+        em->results_leaves = leaves;
         em->results_path = path;
         em->results_loc = it->u.emit.path_loc;
     } else {
+        em->csv_leaves = leaves;
         em->csv_path = path;
         em->csv_loc = it->u.emit.path_loc;
     }
