@@ -144,7 +144,8 @@ static void test_same_name_two_folders(void **state)
 static void test_toolkit_headers(void **state)
 {
     (void)state;
-    write_at("half.h", "#pragma once\n#include <cuda_fp16.h>\n");
+    write_at("half.h", "#pragma once\n#include <cuda_fp16.h>\n#include \"empty.h\"\n");
+    write_at("empty.h", ""); /* an empty header is a header */
     char src[512], err[1024];
     const char *source = "#include \"half.h\"\n"
                          "extern \"C\" __global__ void k(float *p) { *p = __half2float(__float2half(*p)); }\n";
