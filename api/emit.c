@@ -1,10 +1,13 @@
 /* emit.c - the public emitters (include/cutune.h): argument checks over emit/ (the
  * header, the CSV table, Kernel Tuner's T4 format), and where a spec says to emit. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../emit/emitters.h"
 #include "../emit/report.h"
+#include "../base/sys.h"
 #include "internal.h"
 
 int cutune_emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
@@ -61,12 +64,83 @@ int cutune_emit_report(char **out, const cutune_tune_result *const *results, int
     return rc;
 }
 
-const char *cutune_spec_emit_path(const cutune_spec *spec, const char *kind)
+/* The spec's emit path of `kind` in the block in hand, and whether it leaves the
+ * spec's folder; NULL for a kind it does not emit. */
+static const char *emit_path(const cutune_spec *spec, const char *kind, bool *leaves)
 {
     if (!spec || !spec->model || !kind)
         return NULL;
     const m_emit *em = &spec->model->emit;
-    return strcmp(kind, "header") == 0 ? em->header_path : strcmp(kind, "results") == 0 ? em->results_path
-                                       : strcmp(kind, "csv") == 0                       ? em->csv_path
-                                                                                        : NULL;
+    bool h = strcmp(kind, "header") == 0, r = strcmp(kind, "results") == 0, c = strcmp(kind, "csv") == 0;
+    *leaves = h ? em->header_leaves : r ? em->results_leaves : c && em->csv_leaves;
+    return h ? em->header_path : r ? em->results_path : c ? em->csv_path : NULL;
+}
+
+/* Whether the file `path` would be written inside `dir` (canonical): its folder,
+ * resolved, is `dir` or below it. A folder that does not exist is not inside. */
+static bool inside(const char *path, const char *dir)
+{
+    const char *slash = strrchr(path, '/');
+    char *folder = slash == path ? strdup("/") : slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+    char *canon = folder ? sys_canonical_path(folder) : NULL;
+    size_t n = strlen(dir);
+    bool in = canon && strncmp(canon, dir, n) == 0 && (canon[n] == '\0' || canon[n] == '/' || strcmp(dir, "/") == 0);
+    free(canon);
+    free(folder);
+    return in;
+}
+
+/* Whether `path` (of the spec) may not be written: it leaves the spec's folder and
+ * the caller's output folder does not hold it. */
+static bool refused(const cutune_spec *spec, const char *path, bool leaves)
+{
+    return path && leaves && !(spec->emit_dir && inside(path, spec->emit_dir));
+}
+
+const char *cutune_spec_emit_refused(const cutune_spec *spec, const char *kind)
+{
+    bool leaves = false;
+    const char *path = emit_path(spec, kind, &leaves);
+    if (!refused(spec, path, leaves))
+        return NULL;
+    cutune_spec *s = (cutune_spec *)spec; /* the message lives in the spec's arena */
+    const m_emit *em = &spec->model->emit;
+    span loc = strcmp(kind, "header") == 0 ? em->header_loc : strcmp(kind, "results") == 0 ? em->results_loc
+                                                                                            : em->csv_loc;
+    unsigned line = 0, col = 0;
+    src_position(spec->src, loc.begin, &line, &col);
+    s->emit_refusal = arena_printf(s->arena, "%s:%u:%u: emit %s \"%s\" leaves the spec's folder, and %s: not "
+                                   "written (name its folder with --emit-dir DIR, or give the file with --%s FILE)",
+                                   spec->src->path, line, col, kind, path,
+                                   spec->emit_dir ? "the --emit-dir folder given does not hold it"
+                                                    : "no --emit-dir was given",
+                                   kind);
+    return s->emit_refusal ? s->emit_refusal : "an emit path leaves the spec's folder: not written";
+}
+
+const char *cutune_spec_emit_path(const cutune_spec *spec, const char *kind)
+{
+    bool leaves = false;
+    const char *path = emit_path(spec, kind, &leaves);
+    return refused(spec, path, leaves) ? NULL : path;
+}
+
+int cutune_spec_set_emit_dir(cutune_spec *spec, const char *dir)
+{
+    if (!spec)
+        return err_set(CUTUNE_EINVAL, "cutune_spec_set_emit_dir: no spec");
+    if (!dir) {
+        spec->emit_dir = NULL;
+        return CUTUNE_OK;
+    }
+    char *canon = sys_canonical_path(dir);
+    struct stat st;
+    if (!canon || stat(canon, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        int e = canon ? ENOTDIR : errno;
+        free(canon);
+        return err_set(CUTUNE_EINVAL, "output folder '%s': %s", dir, sys_strerror(e));
+    }
+    spec->emit_dir = arena_strdup(spec->arena, canon);
+    free(canon);
+    return spec->emit_dir ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
 }

@@ -24,6 +24,11 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
     if (opts->ndevices > 1 && !opts->devices)
         return err_set(CUTUNE_EINVAL, "%d GPUs asked for, but no list of them (cutune_tune_options.devices)",
                        opts->ndevices);
+    /* A results path that leaves the spec's folder, not allowed by the caller: refused
+     * before anything runs, not after the tuning it would have held. */
+    const char *refusal = opts->results_path ? NULL : cutune_spec_emit_refused(spec, "results");
+    if (refusal)
+        return err_set(CUTUNE_EINVAL, "%s", refusal);
     double t0 = sys_seconds();
     const model *m = spec->model;
     cutune_device dev;
@@ -73,7 +78,7 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
     }
     if (res) {
         res->summary.wall_seconds = sys_seconds() - t0;
-        const char *path = opts->results_path ? opts->results_path : m->emit.results_path;
+        const char *path = opts->results_path ? opts->results_path : cutune_spec_emit_path(spec, "results");
         if (path && (res->n > 0 || res->nsizes > 0)) {
             if (cutune_tune_write_results(res, path) == CUTUNE_OK)
                 res->summary.results_path = arena_strdup(res->arena, path); /* NULL (not reported) only out of memory */

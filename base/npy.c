@@ -201,7 +201,20 @@ int npy_parse(const unsigned char *buf, size_t len, npy_info *out, char *err, si
                  !have_descr ? "descr" : !have_order ? "fortran_order" : "shape");
         return -1;
     }
-    return parse_descr(out, err, errsize);
+    if (parse_descr(out, err, errsize) < 0)
+        return -1;
+    /* The data's size: a shape such as (2**62,) of 8-byte elements has a count that
+     * fits 64 bits and bytes that do not, and a wrapped product would let a file of a
+     * few bytes pass for one that holds them all. */
+    if (__builtin_mul_overflow(out->count, (uint64_t)out->itemsize, &out->data_bytes) ||
+        out->data_bytes > (uint64_t)INT64_MAX) {
+        char shape[160];
+        npy_shape_text(out, shape, sizeof shape);
+        snprintf(err, errsize, "shape %s of %d-byte elements is more than %lld bytes of data", shape, out->itemsize,
+                 (long long)INT64_MAX);
+        return -1;
+    }
+    return 0;
 malformed:
     snprintf(err, errsize, "malformed .npy header (at byte %zu): want {'descr': ..., 'fortran_order': ..., "
              "'shape': (...)}", (size_t)(c.p - (const char *)buf));

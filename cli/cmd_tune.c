@@ -281,6 +281,31 @@ static void print_run_account(const cutune_tune_result *r)
                 s->journal_path, (unsigned long long)s->resumed);
 }
 
+/* --emit-dir, and the spec's emit paths that leave its folder: each block's header,
+ * CSV and results path that the command line does not replace must be allowed (inside
+ * the folder --emit-dir names), or nothing is tuned. EXIT_OK, or the exit code after
+ * saying why. The first block stays selected. */
+static int check_emit_paths(cutune_spec *spec, const cli_common *c, int nblocks, const char *emit_dir,
+                            const char *header_path, const char *csv_path, const char *results_path)
+{
+    if (emit_dir && cutune_spec_set_emit_dir(spec, emit_dir) != CUTUNE_OK)
+        return cli_usage_error("tune", "--emit-dir: %s", cutune_last_error());
+    int code = EXIT_OK;
+    for (int blk = 0; blk < nblocks; blk++) {
+        cli_select_block(spec, c, blk, NULL);
+        const char *kinds[] = {header_path ? NULL : "header", csv_path ? NULL : "csv", results_path ? NULL : "results"};
+        for (int k = 0; k < 3; k++) {
+            const char *why = kinds[k] ? cutune_spec_emit_refused(spec, kinds[k]) : NULL;
+            if (why) {
+                fprintf(stderr, "cutune: %s\n", why);
+                code = EXIT_USAGE;
+            }
+        }
+    }
+    cli_select_block(spec, c, 0, NULL);
+    return code;
+}
+
 /* print_run_warnings: what needs attention after a tuning run, also with -q: journal
  * lines that were not trusted, an interruption. */
 static void print_run_warnings(const cutune_tune_summary *s)
@@ -306,6 +331,7 @@ int cmd_tune(int argc, char **argv)
     int top = -1; /* --top N; by default 10, and none with -q (which prints only the best) */
     const char *header_path = NULL, *csv_path = NULL; /* NULL: the spec's emit header/csv */
     const char *report_path = NULL;                   /* --report: the HTML report (NULL: none) */
+    const char *emit_dir = NULL;                    /* --emit-dir: where emit paths leaving the spec's folder may go */
     const char *hw_names[256];                        /* --metric (issue 18) */
     int nhw = 0;
     cli_shard shard = {0, 0, -1, NULL};               /* --shard (issue 19); count 0: none */
@@ -337,6 +363,7 @@ int cmd_tune(int argc, char **argv)
         {"header", required_argument, NULL, 'H'},
         {"csv", required_argument, NULL, 'V'},
         {"report", required_argument, NULL, 'P'},
+        {"emit-dir", required_argument, NULL, 'O'},
         {NULL, 0, NULL, 0},
     };
     int opt, code = EXIT_OK;
@@ -448,6 +475,7 @@ int cmd_tune(int argc, char **argv)
         case 'H': header_path = optarg; break;
         case 'V': csv_path = optarg; break;
         case 'P': report_path = optarg; break;
+        case 'O': emit_dir = optarg; break;
         default: code = EXIT_USAGE; goto done; /* cli_getopt said why */
         }
     }
@@ -495,6 +523,10 @@ int cmd_tune(int argc, char **argv)
     /* Several kernel blocks: each tuned in turn (stopping at a failure), each with its own
      * emits; blocks that share a header path share the header. */
     int nblocks = cli_blocks(spec, &c), worst = EXIT_OK;
+    if ((code = check_emit_paths(spec, &c, nblocks, emit_dir, header_path, csv_path, t.results_path)) != EXIT_OK) {
+        cutune_spec_free(spec);
+        goto done;
+    }
     const char *written[64];
     int nwritten = 0;
     if (nblocks > 1 && (t.results_path || t.journal_path || csv_path || report_path)) {

@@ -46,6 +46,8 @@ static const command commands[] = {
      "                      header; docs/header.md)\n"
      "  --csv FILE          write every variant as CSV here (default: the spec's emit csv)\n"
      "  --report FILE       write the run's HTML report here (as cutune report; docs/report.md)\n"
+     "  --emit-dir DIR      let the spec's emit paths that leave its folder (absolute, or\n"
+     "                      ../) write into DIR or below; without it they are refused\n"
      "  --limit N           only the first N configurations\n"
      "  --shard I/N|auto    tune only shard I of N: ordinals in runs of the last param's\n"
      "                      values, dealt out in turn (ordinal / run % N == I; auto: the\n"

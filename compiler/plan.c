@@ -1,6 +1,7 @@
 /* plan.c - configuration -> variant (see plan.h). */
 #include "plan.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -163,6 +164,15 @@ oom:
     return -1;
 }
 
+bool plan_buffer_bytes(int64_t count, ast_ctype t, int64_t *bytes)
+{
+    int64_t b;
+    if (count < 0 || __builtin_mul_overflow(count, (int64_t)ast_ctype_size(t), &b))
+        return false;
+    *bytes = b;
+    return true;
+}
+
 int plan_args(const model *m, const value *values, int64_t *counts, value *scalars, eval_error *err)
 {
     eval_env env = {m, values, false, 0.0, NULL, false, 0.0, 0.0};
@@ -177,6 +187,14 @@ int plan_args(const model *m, const value *values, int64_t *counts, value *scala
                 err->loc = a->count->loc;
                 snprintf(err->message, sizeof err->message, "buffer '%s' has %lld elements", a->name,
                          (long long)counts[i]);
+                return fail_for(m, values, err);
+            }
+            int64_t bytes;
+            if (!plan_buffer_bytes(counts[i], a->type, &bytes)) {
+                err->loc = a->count->loc;
+                snprintf(err->message, sizeof err->message, "buffer '%s' has %lld %s elements of %d bytes: more "
+                         "than %lld bytes in all, the most a buffer may have", a->name, (long long)counts[i],
+                         ast_ctype_name(a->type), ast_ctype_size(a->type), (long long)INT64_MAX);
                 return fail_for(m, values, err);
             }
         } else {

@@ -33,9 +33,17 @@ int plan_variant(const model *m, const value *values, arena *a, variant *out, ev
 const char *plan_template_name(const model *m, const char *kernel, texpr *const *targs, int ntargs, bool has_targs,
                                const value *values, arena *a, eval_error *err);
 
+/* plan_buffer_bytes: the bytes of `count` elements of type `t` into *bytes; false when
+ * the product does not fit an int64_t (a count such as (1 << 62) + 1 doubles would
+ * wrap to a few bytes), or count is negative. The one place a buffer's size in bytes is
+ * computed from the spec: the checker (constant counts), plan_args (counts that read
+ * params) and so the GPU worker all go through it. */
+bool plan_buffer_bytes(int64_t count, ast_ctype t, int64_t *bytes);
+
 /* plan_args: each kernel argument's value for the configuration `values`: a buffer's
  * element count in counts[i], a scalar's value in scalars[i] (converted to a float for
- * floating-point types). Returns 0, or -1 with *err (a count below 1 is an error). */
+ * floating-point types). Returns 0, or -1 with *err (a count below 1 is an error, and
+ * so is one whose bytes do not fit an int64_t: plan_buffer_bytes). */
 int plan_args(const model *m, const value *values, int64_t *counts, value *scalars, eval_error *err);
 
 #endif

@@ -132,9 +132,44 @@ static void check_let_macros(const model *m, const ast_spec *spec, diag_list *dl
     }
 }
 
+bool rules_path_leaves(const char *path)
+{
+    if (path[0] == '/')
+        return true;
+    int depth = 0;
+    for (const char *p = path; *p;) {
+        size_t n = strcspn(p, "/");
+        if (n == 2 && p[0] == '.' && p[1] == '.')
+            depth--;
+        else if (n > 0 && !(n == 1 && p[0] == '.'))
+            depth++;
+        if (depth < 0)
+            return true;
+        p += n + (p[n] == '/');
+    }
+    return false;
+}
+
+/* An emit path that leaves the spec's folder: a spec from elsewhere must not write
+ * where it likes ("../../etc/x.h"), so tuning writes it only into a folder the command
+ * line names (--emit-dir). A warning here, at the path. */
+static void check_emit_paths(const ast_spec *spec, diag_list *dl)
+{
+    for (int i = 0; i < spec->len; i++) {
+        const ast_item *it = spec->items[i];
+        const char *kind = it->kind == IT_EMIT ? it->u.emit.what.name : "";
+        bool known = strcmp(kind, "header") == 0 || strcmp(kind, "results") == 0 || strcmp(kind, "csv") == 0;
+        if (known && it->u.emit.path && rules_path_leaves(it->u.emit.path))
+            diag_warning(dl, it->u.emit.path_loc, "emit %s \"%s\" leaves the spec's folder: tuning writes it only "
+                         "when the command line names its folder (--emit-dir DIR), or gives the file (--%s FILE)",
+                         kind, it->u.emit.path, kind);
+    }
+}
+
 void rules_check(const model *m, const ast_spec *spec, diag_list *dl)
 {
     check_macros(m, spec, dl);
     check_let_macros(m, spec, dl);
     check_verify(m, dl);
+    check_emit_paths(spec, dl);
 }

@@ -2,12 +2,19 @@
  *
  * Part of the checker (compiler/sema.c calls it last): two params routed to one macro,
  * a base option that defines a param's macro, a verified output whose size depends on
- * params, a reference kernel given arguments that depend on params. Reports to the
+ * params, a reference kernel given arguments that depend on params, an emit path that
+ * leaves the spec's folder (a warning: it is written only where the command line
+ * allows). Reports to the
  * diag_list; prints nothing. */
 #ifndef CUTUNE_COMPILER_RULES_H
 #define CUTUNE_COMPILER_RULES_H
 
 #include "model.h"
+
+/* rules_path_leaves: whether an emit statement's path, as written, leaves the spec's
+ * folder: an absolute path, or one whose ".." climbs above where it starts (read as
+ * written: a symbolic link inside the folder is not followed). */
+bool rules_path_leaves(const char *path);
 
 /* rules_check: reports every violation in `m` (checked from `spec`) to dl. Reads only;
  * parts of the model that failed to check (VT_ERROR) are skipped. */

@@ -24,6 +24,10 @@ typedef struct sema_options {
     const dev_values *device; /* the values of the device attributes (sm_count, ...); NULL: a
                                  spec that reads one is an error */
     int size_index;         /* the size of the `size` statement the lets hold (0: the first) */
+    const struct m_sizes *sizes; /* the sizes a check of the same block and options has
+                                    read (spec_select_size): shared, not read again, so
+                                    checking every size is linear in their number; NULL:
+                                    read them */
 } sema_options;
 
 /* sema_check: builds *out in arena `a` from `spec`. Returns 0 when the spec is valid

@@ -11,6 +11,7 @@
 #include "../base/npy.h"
 #include "../base/suggest.h"
 #include "../base/sys.h"
+#include "plan.h"
 
 /* ---- inputs from files ------------------------------------------------------------ */
 
@@ -94,11 +95,14 @@ static void check_file_input(sema *s, const ast_expr *init, m_arg *arg)
     if (arg->count && arg->count->kind == TX_CONST && arg->count->type == VT_INT)
         count = arg->count->u.k.u.i;
     int elem = ast_ctype_size(arg->type);
+    int64_t bytes = 0;
+    if (count > 0 && !plan_buffer_bytes(count, arg->type, &bytes))
+        return; /* the count's own error says its bytes overflow (sema_stmt.c) */
     if (!arg->file_npy) {
-        if (count > 0 && (uint64_t)file_size != (uint64_t)count * (uint64_t)elem)
-            diag_error(s->dl, p->loc, "raw input file '%s' holds %zu bytes; arg '%s' needs %llu (%lld %s elements "
-                       "of %d bytes)", arg->file, file_size, arg->name, (unsigned long long)count * (unsigned)elem,
-                       (long long)count, ast_ctype_name(arg->type), elem);
+        if (count > 0 && (uint64_t)file_size != (uint64_t)bytes)
+            diag_error(s->dl, p->loc, "raw input file '%s' holds %zu bytes; arg '%s' needs %lld (%lld %s elements "
+                       "of %d bytes)", arg->file, file_size, arg->name, (long long)bytes, (long long)count,
+                       ast_ctype_name(arg->type), elem);
         else if (file_size % (size_t)elem)
             diag_error(s->dl, p->loc, "raw input file '%s' holds %zu bytes, not a whole number of %s elements of "
                        "%d bytes", arg->file, file_size, ast_ctype_name(arg->type), elem);
@@ -121,7 +125,7 @@ static void check_file_input(sema *s, const ast_expr *init, m_arg *arg)
                    shape, (unsigned long long)info.count, arg->name, (long long)count);
         return;
     }
-    uint64_t need = info.count * (uint64_t)info.itemsize;
+    uint64_t need = info.data_bytes; /* npy_parse refuses a product that overflows */
     if (file_size < info.data_offset || file_size - info.data_offset < need)
         diag_error(s->dl, p->loc, "input file '%s' is truncated: shape %s needs %llu bytes of data, it holds %zu",
                    arg->file, shape, (unsigned long long)need,

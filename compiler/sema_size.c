@@ -13,6 +13,7 @@
 #include "sema_internal.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 void sema_collect_size(sema *s, const ast_item *it)
@@ -43,6 +44,50 @@ static void describe(const model *m, const int64_t *vals, strbuf *out)
         sb_printf(out, "%s%s = %" PRId64, j ? ", " : "", m->lets[m->sizes.lets[j]].name, vals[j]);
 }
 
+/* One size's place for sorting: its values and its index. */
+typedef struct size_ref {
+    const int64_t *values;
+    int nvars, index;
+} size_ref;
+
+static int by_values_then_index(const void *pa, const void *pb)
+{
+    const size_ref *a = pa, *b = pb;
+    int c = memcmp(a->values, b->values, sizeof(int64_t) * (size_t)a->nvars);
+    return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+/* Each valid size (valid[k]) listed again after its first listing is an error at the
+ * repeat, with a note at the first: sorted, so that n sizes cost n log n, not n^2.
+ * Sets sizes.count to n; false when a size repeats or memory ran out. */
+static bool report_repeats(sema *s, const bool *valid, int n)
+{
+    model *m = s->m;
+    int nv = m->sizes.nvars, nvalid = 0;
+    size_ref *refs = sema_alloc(s, sizeof(size_ref) * (size_t)(n + 1));
+    if (!refs)
+        return false;
+    for (int k = 0; k < n; k++)
+        if (valid[k])
+            refs[nvalid++] = (size_ref){&m->sizes.values[k * nv], nv, k};
+    qsort(refs, (size_t)nvalid, sizeof *refs, by_values_then_index);
+    bool ok = true;
+    for (int i = 1, first = 0; i < nvalid; i++) {
+        if (memcmp(refs[i].values, refs[first].values, sizeof(int64_t) * (size_t)nv) != 0) {
+            first = i;
+            continue;
+        }
+        strbuf d = STRBUF_INIT;
+        describe(m, refs[i].values, &d);
+        diag_error(s->dl, m->sizes.locs[refs[i].index], "the size %s is listed twice", sb_ok(&d) ? sb_cstr(&d) : "");
+        diag_note(s->dl, true, m->sizes.locs[refs[first].index], "first listed here");
+        sb_free(&d);
+        ok = false;
+    }
+    m->sizes.count = n;
+    return ok;
+}
+
 /* Every size written in the statement: the right number of values, each a positive
  * int constant, none repeated. Fills sizes.values/locs/count; false after an error. */
 static bool read_sizes(sema *s)
@@ -63,6 +108,7 @@ static bool read_sizes(sema *s)
     for (int k = 0; k < n; k++) {
         const ast_size_tuple *t = &it->u.size.sizes.items[k];
         m->sizes.locs[k] = t->loc;
+        valid[k] = false;
         if (t->values.len != nv) {
             diag_error(s->dl, t->loc, "this size has %d value%s, but the size statement names %d variable%s%s", t->values.len,
                        t->values.len == 1 ? "" : "s", nv, nv == 1 ? "" : "s",
@@ -90,22 +136,8 @@ static bool read_sizes(sema *s)
         }
         ok &= row_ok;
         valid[k] = row_ok;
-        for (int e = 0; row_ok && e < k; e++) {
-            if (!valid[e])
-                continue;
-            if (memcmp(&m->sizes.values[e * nv], &m->sizes.values[k * nv], sizeof(int64_t) * (size_t)nv) == 0) {
-                strbuf d = STRBUF_INIT;
-                describe(m, &m->sizes.values[k * nv], &d);
-                diag_error(s->dl, t->loc, "the size %s is listed twice", sb_ok(&d) ? sb_cstr(&d) : "");
-                diag_note(s->dl, true, m->sizes.locs[e], "first listed here");
-                sb_free(&d);
-                ok = false;
-                break;
-            }
-        }
     }
-    m->sizes.count = n;
-    return ok;
+    return report_repeats(s, valid, n) && ok;
 }
 
 /* --set on size variables: every one set gives the one size set; some set keep the
@@ -191,6 +223,12 @@ texpr *sema_settle_size(sema *s, int index, span use)
         diag_error(s->dl, m->lets[m->sizes.lets[MODEL_MAX_SIZE_VARS]].loc, "too many size variables: at most %d",
                    MODEL_MAX_SIZE_VARS);
         m->sizes.count = 0;
+    } else if (s->opts && s->opts->sizes) {
+        /* Read by an earlier check of this block with these options (its --set
+         * applied): shared, as they are, so n sizes checked cost n, not n^2. */
+        m->sizes.values = s->opts->sizes->values;
+        m->sizes.locs = s->opts->sizes->locs;
+        m->sizes.count = s->opts->sizes->count;
     } else if (read_sizes(s)) {
         apply_overrides(s);
     } else {

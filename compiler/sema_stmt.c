@@ -4,12 +4,15 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "../base/suggest.h"
 #include "eval.h"
+#include "plan.h"
+#include "rules.h"
 
 /* ---- paths -------------------------------------------------------------------- */
 
@@ -207,9 +210,15 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
     arg->count = sema_lower_as(s, it->u.arg.count, CX_PARAMS, VT_INT, what);
     if (arg->count) {
         s->used |= arg->count->deps;
+        int64_t bytes;
         if (arg->count->kind == TX_CONST && arg->count->type == VT_INT && arg->count->u.k.u.i <= 0)
             diag_error(s->dl, arg->count->loc, "buffer '%s' has %lld elements; it needs at least 1", arg->name,
                        (long long)arg->count->u.k.u.i);
+        else if (arg->count->kind == TX_CONST && arg->count->type == VT_INT &&
+                 !plan_buffer_bytes(arg->count->u.k.u.i, arg->type, &bytes))
+            diag_error(s->dl, arg->count->loc, "buffer '%s' has %lld %s elements of %d bytes: more than %lld bytes "
+                       "in all, the most a buffer may have", arg->name, (long long)arg->count->u.k.u.i,
+                       ast_ctype_name(arg->type), ast_ctype_size(arg->type), (long long)INT64_MAX);
     }
     if (!init) {
         if (arg->dir == DIR_IN || arg->dir == DIR_INOUT)
@@ -576,15 +585,19 @@ void sema_check_emit(sema *s, const ast_item *it, const ast_item **seen)
     if (it->u.emit.prefix.name && k != 0)
         diag_error(s->dl, it->u.emit.prefix.loc, "only a header takes a prefix");
     m_emit *em = &s->m->emit;
+    bool leaves = rules_path_leaves(it->u.emit.path); /* rules.c warns; tuning writes it only where allowed */
     if (k == 0) {
+        em->header_leaves = leaves;
         em->header_path = path;
         em->header_loc = it->u.emit.path_loc;
         if (it->u.emit.prefix.name)
             em->header_prefix = it->u.emit.prefix.name;
     } else if (k == 1) {
+        em->results_leaves = leaves;
         em->results_path = path;
         em->results_loc = it->u.emit.path_loc;
     } else {
+        em->csv_leaves = leaves;
         em->csv_path = path;
         em->csv_loc = it->u.emit.path_loc;
     }

@@ -66,6 +66,7 @@ int spec_select_size(cutune_spec *spec, int k)
         const char *label = spec_size_label(spec, k);
         sema_options so = spec->sema_opts;
         so.size_index = k;
+        so.sizes = &m->sizes; /* the same block, options and device: the same sizes */
         diag_list dl;
         diag_init(&dl, spec->arena, spec->src);
         model *mk = NULL;

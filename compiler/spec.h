@@ -50,6 +50,11 @@ struct cutune_spec {
     model **kernel_models;
     model ***kernel_size_models;
     const ast_spec *unit;
+    /* The folder the caller allows emit paths that leave the spec's folder to write
+     * into (cutune_spec_set_emit_dir: canonical, in the arena; NULL: none), and the
+     * last refusal's text (cutune_spec_emit_refused). */
+    const char *emit_dir;
+    const char *emit_refusal;
 };
 
 /* spec_eval_failed: records an evaluation error as a diagnostic on the spec, at the

@@ -723,8 +723,22 @@ const char *cutune_tune_param_type(const cutune_tune_result *r, int i);
 const cutune_device *cutune_tune_device(const cutune_tune_result *r);
 
 /* cutune_spec_emit_path: where the spec's `emit KIND "PATH"` asks for output ("header",
- * "results" or "csv"), resolved against the spec's folder; NULL when it does not. */
+ * "results" or "csv"), resolved against the spec's folder; NULL when it does not, and
+ * NULL when the path leaves the spec's folder (absolute, or climbing out with "..")
+ * outside the folder cutune_spec_set_emit_dir allowed: a spec must not write where it
+ * likes (cutune_spec_emit_refused says why). */
 const char *cutune_spec_emit_path(const cutune_spec *spec, const char *kind);
+
+/* cutune_spec_emit_refused: why the spec's emit KIND path is not written (its place in
+ * the spec, the path, and what would allow it), or NULL when it may be written or the
+ * spec has none. The text is owned by the spec (valid until the next call). */
+const char *cutune_spec_emit_refused(const cutune_spec *spec, const char *kind);
+
+/* cutune_spec_set_emit_dir: allows the spec's emit paths that leave its folder to
+ * write into `dir` or below it (a folder that exists; NULL allows none again). An
+ * application sets it from what its user named, never from the spec. CUTUNE_OK, or
+ * CUTUNE_EINVAL when `dir` is not a folder. */
+int cutune_spec_set_emit_dir(cutune_spec *spec, const char *dir);
 
 typedef struct cutune_header_options {
     const char *prefix;            /* names' prefix; NULL: the spec's `emit header ... prefix`, else the

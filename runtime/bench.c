@@ -128,7 +128,12 @@ static int prepare_args(bench *b, const bench_config *c)
             continue;
         }
         s->count = c->counts[i];
-        size_t bytes = (size_t)s->count * data_size(a->type);
+        size_t bytes;
+        if (s->count < 0 || !data_bytes(a->type, (size_t)s->count, &bytes)) {
+            snprintf(b->err, sizeof b->err, "buffer %d has %lld elements of %zu bytes: more bytes than a buffer may "
+                     "have", i, (long long)s->count, data_size(a->type));
+            return -1;
+        }
         if (bytes > s->capacity) {
             meas_free(b->g, s->dev);
             meas_free(b->g, s->pristine);
@@ -408,7 +413,8 @@ int bench_keep_reference(bench *b, bench_keep_failure *fail)
         int i = vf->outputs[k];
         slot *s = &b->slots[i];
         data_type type = b->args[i].type;
-        size_t bytes = (size_t)s->count * data_size(type);
+        size_t bytes = 0;
+        (void)data_bytes(type, (size_t)s->count, &bytes); /* checked by prepare_args before the run */
         s->ref_count = s->count;
         fail->arg = i;
         if (!b->cmp_ready[type]) {

@@ -16,7 +16,8 @@ const char *builtin_elem(data_type t)
 int builtin_load(meas_gpu *g, const char *name, const char *source, const char *symbol, const char *const *opts,
                  int nopts, const char *arch, meas_kernel *out, char *err, size_t errsize)
 {
-    compile_job job = {name, source, symbol, opts, nopts, arch};
+    compile_job job = {.source_name = name, .source = source, .name_expression = symbol, .options = opts,
+                       .noptions = nopts, .arch = arch};
     compile_output co;
     if (compile_run(&job, &co, err, errsize) < 0)
         return -1;

@@ -17,15 +17,12 @@
  * range (registers 0..255, barriers 0..16, byte counts 0..1 GiB). Anything else is a
  * miss: the variant is compiled again and the entry rewritten, never served.
  *
- * The key (cache_key_for) covers what NVRTC is given (program name, source, options,
- * name expression, architecture, NVRTC's version) and every file the source's
- * #include lines reach, by canonical path and content. The walk over includes
- * compares canonical paths (a header that includes itself, or two that include each
- * other, are hashed once), stops with an error past CACHE_MAX_INCLUDE_DEPTH nested
- * includes or CACHE_MAX_INCLUDE_FILES files, and never follows a path twice. Callers
- * give canonical paths for the source and its include folders (tuner/session.c) so that
- * a spec reached as a.tune, ./a.tune, /abs/a.tune or through a symlinked folder shares
- * its entries. */
+ * The key (cache_key_for) covers what NVRTC is given: program name, source, options,
+ * name expression, architecture, NVRTC's version, and the in-memory headers (every file
+ * the source's #include lines reach in the user's folders, read by runtime/includes,
+ * by canonical path and content). Callers give canonical paths for the source and its
+ * include folders (tuner/session.c) so that a spec reached as a.tune, ./a.tune,
+ * /abs/a.tune or through a symlinked folder shares its entries. */
 #include "cache.h"
 
 #include <errno.h>
@@ -42,22 +39,14 @@
 #include "../base/strbuf.h"
 #include "../base/sys.h"
 
-/* uthash (uthash-dev) for the include walk's set of files seen: never exit on a failed
- * allocation (library code), flag the element instead; keys hashed with XXH3. */
-#define HASH_NONFATAL_OOM 1
-#define uthash_nonfatal_oom(elt) ((elt)->oom = true)
-#define HASH_FUNCTION(keyptr, keylen, hashv) ((hashv) = (unsigned)XXH3_64bits((keyptr), (keylen)))
-#include <uthash.h>
-
 #define CACHE_MAGIC "CUTUNE-CACHE-2\n"
-#define CACHE_KEY_VERSION "cutune-cache-2"
+#define CACHE_KEY_VERSION "cutune-cache-3" /* 3: the in-memory headers */
 #define CHECKSUM_PREFIX "xxh3:"
 enum {
     CHECKSUM_HEX = 16,             /* hex digits of a 64-bit checksum */
     MAX_REGISTERS = 255,           /* per thread, on every architecture */
     MAX_BARRIERS = 16,             /* named barriers per block */
     PATH_BUF = 4096,
-    NAME_BUF = 1024,
 };
 #define MAX_ENTRY_BYTES ((int64_t)1 << 30) /* a bound on any byte count an entry records */
 
@@ -109,193 +98,16 @@ static int make_dirs(const char *path)
     return 0;
 }
 
-/* The #include targets of `text`, in order: both "x" and <x> forms. Conditional
- * compilation is ignored, so this is a superset of what the compiler reads: an
- * unneeded file in the key costs at worst a needless recompile, a missing one would
- * cost a stale binary. */
-typedef struct seen_file {
-    char *path;                /* canonical; owned */
-    bool oom;                  /* set by uthash when adding it failed */
-    UT_hash_handle hh;
-} seen_file;
-
-typedef struct include_walk {
-    seen_file *seen;           /* canonical paths of the files hashed so far (uthash head) */
-    const char *chain[CACHE_MAX_INCLUDE_DEPTH + 2]; /* the includes being followed, as spelled */
-    XXH3_state_t *hash;
-    const char *const *dirs;
-    int ndirs;
-    char name[NAME_BUF];       /* scratch: one include's name (not needed across a recursion) */
-    char candidate[PATH_BUF];  /* scratch: one place it may be */
-    char *err;
-    size_t errsize;
-} include_walk;
-
-/* Whether canonical path `path` has been hashed already. */
-static bool already_seen(include_walk *w, const char *path)
+/* Hashes the string `s` with its NUL (so that "ab","c" and "a","bc" differ). */
+static void hash_str(XXH3_state_t *h, const char *s)
 {
-    seen_file *f = NULL;
-    HASH_FIND(hh, w->seen, path, strlen(path), f);
-    return f != NULL;
+    XXH3_128bits_update(h, s, strlen(s) + 1);
 }
 
-/* The number of files in the seen set. */
-static unsigned seen_count(const include_walk *w)
+int cache_key_for(const compile_job *job, cache_key *key, char *err, size_t errsize)
 {
-    return HASH_COUNT(w->seen);
-}
-
-/* Adds `canonical` (taken: freed on failure too) to the seen set. 0, or -1 with err. */
-static int remember(include_walk *w, char *canonical)
-{
-    seen_file *f = calloc(1, sizeof *f);
-    if (f) {
-        f->path = canonical;
-        HASH_ADD_KEYPTR(hh, w->seen, f->path, strlen(f->path), f);
-    }
-    if (!f || f->oom) {
-        free(f);
-        free(canonical);
-        snprintf(w->err, w->errsize, "out of memory");
-        return -1;
-    }
-    return 0;
-}
-
-/* Empties the seen set, freeing its paths. */
-static void forget_all(include_walk *w)
-{
-    seen_file *f, *next;
-    HASH_ITER(hh, w->seen, f, next) {
-        HASH_DEL(w->seen, f);
-        free(f->path);
-        free(f);
-    }
-}
-
-/* The error for an include nested too deep: the chain's first and last files. */
-static int too_deep(include_walk *w, int depth)
-{
-    snprintf(w->err, w->errsize, "includes nested more than %d deep: %s -> %s -> ... -> %s -> %s",
-             CACHE_MAX_INCLUDE_DEPTH, w->chain[0], w->chain[1], w->chain[depth - 1], w->chain[depth]);
-    return -1;
-}
-
-static int hash_file_and_includes(include_walk *w, const char *path, const char *text, size_t len, int depth);
-
-/* Follows `#include "name"` (quoted) or `<name>` of the file `including` (as spelled),
- * at nesting `depth`. 0 (found and hashed, seen before, or not found: a system or
- * built-in header, covered by NVRTC's version), or -1 with err. */
-static int follow_include(include_walk *w, const char *including, bool quoted, int depth)
-{
-    /* "x": the including file's folder first; then every include folder. */
-    int first = quoted ? -1 : 0;
-    for (int i = first; i < w->ndirs; i++) {
-        int n;
-        if (i < 0) {
-            const char *slash = strrchr(including, '/');
-            n = slash ? snprintf(w->candidate, sizeof w->candidate, "%.*s/%s", (int)(slash - including), including,
-                                 w->name)
-                      : snprintf(w->candidate, sizeof w->candidate, "%s", w->name);
-        } else {
-            n = snprintf(w->candidate, sizeof w->candidate, "%s/%s", w->dirs[i], w->name);
-        }
-        struct stat st;
-        if (n < 0 || (size_t)n >= sizeof w->candidate || stat(w->candidate, &st) != 0 || !S_ISREG(st.st_mode))
-            continue;
-        char *canonical = sys_canonical_path(w->candidate);
-        if (!canonical) {
-            snprintf(w->err, w->errsize, "cannot resolve '%s' (included by '%s'): %s", w->candidate, including,
-                     sys_strerror(errno));
-            return -1;
-        }
-        if (already_seen(w, canonical)) {
-            free(canonical);
-            return 0;
-        }
-        if (seen_count(w) >= CACHE_MAX_INCLUDE_FILES) {
-            free(canonical);
-            snprintf(w->err, w->errsize, "more than %d files reached by #include from '%s' (the last: '%s')",
-                     CACHE_MAX_INCLUDE_FILES, w->chain[0], w->candidate);
-            return -1;
-        }
-        char *spelled = strdup(w->candidate); /* the scratch is reused below */
-        if (!spelled) {
-            free(canonical);
-            snprintf(w->err, w->errsize, "out of memory");
-            return -1;
-        }
-        if (remember(w, canonical) < 0) {
-            free(spelled);
-            return -1;
-        }
-        size_t flen;
-        char *ftext = sys_read_file(canonical, SYS_LIMIT_SOURCE, &flen);
-        int rc;
-        if (!ftext) {
-            snprintf(w->err, w->errsize, "cannot read '%s' (included by '%s'): %s", spelled, including,
-                     sys_strerror(errno));
-            rc = -1;
-        } else {
-            /* The canonical path goes into the key (the spelling does not change the
-             * binary); nested quoted includes are looked up beside the spelled path,
-             * as the compiler does. */
-            XXH3_128bits_update(w->hash, canonical, strlen(canonical) + 1);
-            rc = hash_file_and_includes(w, spelled, ftext, flen, depth + 1);
-        }
-        free(ftext);
-        free(spelled);
-        return rc;
-    }
-    return 0; /* not found: a system or built-in header (NVRTC's version covers those) */
-}
-
-/* Hashes `text` (the file `path`, as spelled, at nesting `depth`) and the files its
- * #include lines reach. 0, or -1 with err. */
-static int hash_file_and_includes(include_walk *w, const char *path, const char *text, size_t len, int depth)
-{
-    w->chain[depth] = path;
-    if (depth > CACHE_MAX_INCLUDE_DEPTH)
-        return too_deep(w, depth);
-    XXH3_128bits_update(w->hash, &len, sizeof len);
-    XXH3_128bits_update(w->hash, text, len);
-    for (const char *p = text; p && p < text + len;) {
-        const char *line_end = memchr(p, '\n', (size_t)(text + len - p));
-        if (!line_end)
-            line_end = text + len;
-        const char *q = p;
-        while (q < line_end && (*q == ' ' || *q == '\t'))
-            q++;
-        if (q < line_end && *q == '#') {
-            q++;
-            while (q < line_end && (*q == ' ' || *q == '\t'))
-                q++;
-            if ((size_t)(line_end - q) > 7 && strncmp(q, "include", 7) == 0) {
-                q += 7;
-                while (q < line_end && (*q == ' ' || *q == '\t'))
-                    q++;
-                char close = *q == '"' ? '"' : *q == '<' ? '>' : 0;
-                const char *name_end = close ? memchr(q + 1, close, (size_t)(line_end - q - 1)) : NULL;
-                if (name_end) {
-                    snprintf(w->name, sizeof w->name, "%.*s", (int)(name_end - q - 1), q + 1);
-                    if (follow_include(w, path, close == '"', depth) < 0)
-                        return -1;
-                }
-            }
-        }
-        p = line_end + 1;
-    }
-    return 0;
-}
-
-int cache_key_for(const compile_job *job, const char *const *include_dirs, int ninclude_dirs, cache_key *key,
-                  char *err, size_t errsize)
-{
-    include_walk *w = calloc(1, sizeof *w); /* on the heap: its scratch buffers are large */
     XXH3_state_t *h = XXH3_createState();
-    if (!h || !w) {
-        XXH3_freeState(h);
-        free(w);
+    if (!h) {
         snprintf(err, errsize, "out of memory");
         return -1;
     }
@@ -304,37 +116,32 @@ int cache_key_for(const compile_job *job, const char *const *include_dirs, int n
     char version[64];
     if (compile_nvrtc_version(&major, &minor, err, errsize) < 0) {
         XXH3_freeState(h);
-        free(w);
         return -1;
     }
     snprintf(version, sizeof version, CACHE_KEY_VERSION " nvrtc %d.%d", major, minor);
-    XXH3_128bits_update(h, version, strlen(version) + 1);
-    XXH3_128bits_update(h, job->arch, strlen(job->arch) + 1);
-    XXH3_128bits_update(h, job->name_expression, strlen(job->name_expression) + 1);
+    hash_str(h, version);
+    hash_str(h, job->arch);
+    hash_str(h, job->name_expression);
     for (int i = 0; i < job->noptions; i++)
-        XXH3_128bits_update(h, job->options[i], strlen(job->options[i]) + 1);
+        hash_str(h, job->options[i]);
     /* The program name is NVRTC's input (__FILE__, the log): hashed as given. */
-    XXH3_128bits_update(h, job->source_name, strlen(job->source_name) + 1);
-    w->hash = h;
-    w->dirs = include_dirs;
-    w->ndirs = ninclude_dirs;
-    w->err = err;
-    w->errsize = errsize;
-    /* A header that includes the source finds it seen (a source given as text alone,
-     * with no file behind its name, has nothing to remember). */
-    char *root = sys_canonical_path(job->source_name);
-    int rc = root ? remember(w, root) : 0;
-    if (rc == 0)
-        rc = hash_file_and_includes(w, job->source_name, job->source, strlen(job->source), 0);
-    forget_all(w);
-    free(w);
-    if (rc == 0) {
-        XXH128_hash_t d = XXH3_128bits_digest(h);
-        snprintf(key->hex, sizeof key->hex, "%016llx%016llx", (unsigned long long)d.high64,
-                 (unsigned long long)d.low64);
+    hash_str(h, job->source_name);
+    size_t len = strlen(job->source);
+    XXH3_128bits_update(h, &len, sizeof len);
+    XXH3_128bits_update(h, job->source, len);
+    /* The in-memory headers are every user file the source reaches, by canonical
+     * path (runtime/includes): exactly the bytes NVRTC compiles. */
+    XXH3_128bits_update(h, &job->nheaders, sizeof job->nheaders);
+    for (int i = 0; i < job->nheaders && i < job->nheader_texts; i++) {
+        hash_str(h, job->header_names[i]);
+        len = strlen(job->header_texts[i]);
+        XXH3_128bits_update(h, &len, sizeof len);
+        XXH3_128bits_update(h, job->header_texts[i], len);
     }
+    XXH128_hash_t d = XXH3_128bits_digest(h);
+    snprintf(key->hex, sizeof key->hex, "%016llx%016llx", (unsigned long long)d.high64, (unsigned long long)d.low64);
     XXH3_freeState(h);
-    return rc;
+    return 0;
 }
 
 int cache_open(cache **out, const char *dir, char *err, size_t errsize)

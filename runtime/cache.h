@@ -1,7 +1,7 @@
 /* cache.h - a persistent cache of compiled variants, keyed by everything that
- * changes the binary: the source and the contents of every file it includes (found by
- * following its #include lines through the include folders), the options, the name
- * expression, the architecture and NVRTC's version.
+ * changes the binary: the source and the contents of every file it includes (the
+ * compile job's in-memory headers), the options, the name expression, the
+ * architecture and NVRTC's version.
  *
  * Safe for concurrent runs and against crashes: an entry is written to a temporary
  * file in the cache folder and renamed into place, so a reader sees a whole entry or
@@ -13,10 +13,6 @@
 
 #include "compile.h"
 
-/* Bounds of the walk over #include lines: nesting deeper than this is an error (GCC's
- * own limit is 200), and so is reaching more files than this. */
-enum { CACHE_MAX_INCLUDE_DEPTH = 200, CACHE_MAX_INCLUDE_FILES = 16384 };
-
 typedef struct cache_key {
     char hex[33];  /* 128-bit XXH3 digest in hex */
 } cache_key;
@@ -26,15 +22,11 @@ typedef struct cache_key {
  * is set, or out of memory. */
 char *cache_default_dir(void);
 
-/* cache_key_for: the key of `job`. `include_dirs` are the folders its includes are
- * looked up in (besides the including file's own). Included files enter the key by
- * canonical path and content; the job's source_name and options enter it as given (they
- * are NVRTC's input), so callers give canonical paths there. Returns 0, or -1 with err
- * when an included file cannot be read, includes nest more than
- * CACHE_MAX_INCLUDE_DEPTH deep (err names the chain), or more than
- * CACHE_MAX_INCLUDE_FILES files are reached. */
-int cache_key_for(const compile_job *job, const char *const *include_dirs, int ninclude_dirs, cache_key *key,
-                  char *err, size_t errsize);
+/* cache_key_for: the key of `job`: everything NVRTC is given, its in-memory headers
+ * included (runtime/includes reads them); the source_name and options enter it as given
+ * (they are NVRTC's input), so callers give canonical paths there. Returns 0, or -1
+ * with err when NVRTC's version cannot be had or memory runs out. */
+int cache_key_for(const compile_job *job, cache_key *key, char *err, size_t errsize);
 
 typedef struct cache cache;
 

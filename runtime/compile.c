@@ -45,8 +45,13 @@ int compile_run(const compile_job *job, compile_output *out, char *err, size_t e
 {
     memset(out, 0, sizeof *out);
     double t0 = sys_seconds();
+    if (job->nheaders != job->nheader_texts) {
+        snprintf(err, errsize, "%d in-memory header names but %d texts", job->nheaders, job->nheader_texts);
+        return -1;
+    }
     nvrtcProgram prog;
-    nvrtcResult r = nvrtcCreateProgram(&prog, job->source, job->source_name, 0, NULL, NULL);
+    nvrtcResult r = nvrtcCreateProgram(&prog, job->source, job->source_name, job->nheaders, job->header_texts,
+                                       job->header_names);
     if (r != NVRTC_SUCCESS)
         return nvrtc_fail(r, "create program", err, errsize);
     int rc = -1;

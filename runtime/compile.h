@@ -17,6 +17,13 @@ typedef struct compile_job {
     const char *const *options;  /* -D macros, -I folders, other options (no --gpu-architecture) */
     int noptions;
     const char *arch;            /* "sm_90" */
+    /* In-memory headers (runtime/includes: every file the #include lines reach in the
+     * user's folders, by canonical path, the source's #include lines renamed to match),
+     * so that NVRTC opens none of the user's files itself. */
+    const char *const *header_names;
+    int nheaders;
+    const char *const *header_texts; /* as many as header_names */
+    int nheader_texts;
 } compile_job;
 
 /* What ptxas reports for the kernel (-Xptxas -v). */

@@ -15,6 +15,11 @@ bool data_is_float(data_type t)
     return t <= DT_DOUBLE;
 }
 
+bool data_bytes(data_type t, size_t count, size_t *bytes)
+{
+    return !__builtin_mul_overflow(count, data_size(t), bytes);
+}
+
 /* A counter-based generator: element i of stream `seed` is a function of both alone. */
 static uint64_t mix(uint64_t x)
 {

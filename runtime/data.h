@@ -17,6 +17,11 @@ typedef enum data_type {
 
 /* data_size: bytes per element. data_is_float: a floating-point type. */
 size_t data_size(data_type t);
+
+/* data_bytes: the bytes of `count` elements of type t into *bytes; false when the
+ * product does not fit a size_t (it would wrap to a small buffer). Every buffer size
+ * on the device side is computed here. */
+bool data_bytes(data_type t, size_t count, size_t *bytes);
 bool data_is_float(data_type t);
 
 typedef enum data_fill_kind { FILL_ZEROS, FILL_CONSTANT, FILL_RANDOM, FILL_RAMP,

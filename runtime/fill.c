@@ -96,8 +96,14 @@ int fill_run(meas_gpu *g, const fill_kernel *fk, CUdeviceptr dst, size_t count, 
 {
     if (count == 0)
         return 0;
+    size_t bytes;
+    if (!data_bytes(fk->type, count, &bytes)) {
+        snprintf(err, errsize, "%zu elements of %zu bytes: more bytes than a buffer may have", count,
+                 data_size(fk->type));
+        return -1;
+    }
     if (f->kind == FILL_ZEROS)
-        return meas_fill(g, dst, 0, count * data_size(fk->type), err, errsize);
+        return meas_fill(g, dst, 0, bytes, err, errsize);
     unsigned long long n = count, seed = f->seed;
     int kind = f->kind == FILL_CONSTANT ? 1 : f->kind == FILL_RAMP ? 3 : 2;
     double a = f->a, b = f->b;

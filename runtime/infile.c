@@ -39,7 +39,12 @@ int infile_matches(data_type t, const npy_info *info, char *why, size_t size)
 int infile_load(meas_gpu *g, CUdeviceptr dst, data_type t, size_t count, const char *path, bool npy, char *err,
                 size_t errsize)
 {
-    size_t elem = data_size(t), need = count * elem, offset = 0, got, file_size;
+    size_t elem = data_size(t), need, offset = 0, got, file_size;
+    if (!data_bytes(t, count, &need)) {
+        snprintf(err, errsize, "input file '%s': %zu elements of %zu bytes are more bytes than a buffer may have",
+                 path, count, elem);
+        return -1;
+    }
     unsigned char head[4096];
     if (sys_read_part(path, 0, head, sizeof head, &got, &file_size) < 0) {
         snprintf(err, errsize, "cannot read input file '%s': %s", path, sys_strerror(errno));

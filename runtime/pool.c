@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "../base/sys.h"
+#include "includes.h"
 #include "worker.h"
 
 enum { SLOT_EMPTY, SLOT_READY, SLOT_RUNNING, SLOT_DONE };
@@ -39,6 +40,7 @@ typedef struct pool {
     bool processes;           /* compile in `workers` (else with compile_run here) */
     wk_proc *workers;         /* one per thread, pid 0 when none runs (started lazily) */
     double timeout_s;         /* one compile's deadline in a worker */
+    incl_memo *includes;      /* the files the jobs' #include lines reach, read once */
 } pool;
 
 /* The settings from the environment (pool.h): worker processes or threads, and one
@@ -272,27 +274,57 @@ static int compile_in_worker(pool *p, int w, const compile_job *job, compile_out
     return 0;
 }
 
-/* One job: the cache first, NVRTC on a miss (in worker `w`'s process, or here), then
- * the cache again. */
+/* A variant whose #include lines cannot be followed (a FIFO, an unreadable file, a
+ * chain too deep): a failed compile, the reason as its log, never cached. 0, or -1
+ * when out of memory. */
+static int refuse_includes(slot *s, const char *why)
+{
+    s->out.log = heap_copy(why, strlen(why), true);
+    if (!s->out.log) {
+        snprintf(s->error, sizeof s->error, "out of memory");
+        return -1;
+    }
+    s->out.ok = false;
+    return 0;
+}
+
+/* One job: its #include lines read (runtime/includes, through the run's memo), then
+ * the cache, NVRTC on a miss (in worker `w`'s process, or here), then the cache again. */
 static void run_job(pool *p, int w, slot *s)
 {
     if (s->job.skip)
         return;
+    char err[512];
+    incl_set own;
+    const incl_set *inc = NULL;
+    if (incl_memo_get(p->includes, s->job.job.source_name, s->job.job.source, s->job.job.options,
+                      s->job.job.noptions, &own, &inc, err, sizeof err) < 0) {
+        s->failed = refuse_includes(s, err) < 0;
+        incl_set_free(&own);
+        return;
+    }
+    compile_job job = s->job.job; /* the same job, as NVRTC is to see it */
+    job.source = inc->source;
+    job.header_names = (const char *const *)inc->names;
+    job.header_texts = (const char *const *)inc->texts;
+    job.nheaders = job.nheader_texts = inc->nheaders;
     cache_key key;
-    char err[256];
     bool have_key = false;
     if (p->cache) {
-        if (cache_key_for(&s->job.job, s->job.include_dirs, s->job.ninclude_dirs, &key, err, sizeof err) == 0)
+        if (cache_key_for(&job, &key, err, sizeof err) == 0)
             have_key = true;
         else
             snprintf(s->error, sizeof s->error, "%s", err); /* kept only if compiling fails too */
-        if (have_key && cache_get(p->cache, &key, &s->out) == 1)
+        if (have_key && cache_get(p->cache, &key, &s->out) == 1) {
+            incl_set_free(&own);
             return;
+        }
     }
     bool keep_out = false;
-    int rc = p->processes ? compile_in_worker(p, w, &s->job.job, &s->out, &keep_out, s->error, sizeof s->error) : 1;
+    int rc = p->processes ? compile_in_worker(p, w, &job, &s->out, &keep_out, s->error, sizeof s->error) : 1;
     if (rc == 1) /* in this process: threads mode, or no worker could be started */
-        rc = compile_run(&s->job.job, &s->out, s->error, sizeof s->error);
+        rc = compile_run(&job, &s->out, s->error, sizeof s->error);
+    incl_set_free(&own);
     if (rc < 0) {
         s->failed = true;
         return;
@@ -353,11 +385,12 @@ int pool_run(int threads, int window, unsigned flags, cache *c, const pool_hooks
     pthread_t *tids = calloc((size_t)threads, sizeof(pthread_t));
     thread_arg *args = calloc((size_t)threads, sizeof(thread_arg));
     p.workers = calloc((size_t)threads, sizeof(wk_proc));
-    if (!p.slots || !tids || !args || !p.workers) {
+    if (!p.slots || !tids || !args || !p.workers || incl_memo_new(&p.includes) < 0) {
         free(p.slots);
         free(tids);
         free(args);
         free(p.workers);
+        incl_memo_free(p.includes);
         snprintf(err, errsize, "out of memory");
         return -1;
     }
@@ -476,6 +509,7 @@ int pool_run(int threads, int window, unsigned flags, cache *c, const pool_hooks
     free(tids);
     free(args);
     free(p.workers);
+    incl_memo_free(p.includes);
     stats->wall_seconds = sys_seconds() - t0;
     return rc;
 }

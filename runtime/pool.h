@@ -25,9 +25,7 @@
 #include "cache.h"
 
 typedef struct pool_job {
-    compile_job job;
-    const char *const *include_dirs;  /* where its #includes are looked up (cache key) */
-    int ninclude_dirs;
+    compile_job job;                  /* its #include lines are read by the pool (runtime/includes) */
     bool skip;                        /* deliver without compiling (e.g. a duplicate) */
     void *tag;                        /* the producer's */
 } pool_job;

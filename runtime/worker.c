@@ -230,6 +230,7 @@ static const field reply_fields[] = {
 static const field compile_job_fields[] = {
     F(K_STR, compile_job, source_name), F(K_STR, compile_job, source), F(K_STR, compile_job, name_expression),
     FN(K_STRS, compile_job, options, noptions), F(K_STR, compile_job, arch),
+    FN(K_STRS, compile_job, header_names, nheaders), FN(K_STRS, compile_job, header_texts, nheader_texts),
 };
 
 static const field compiled_fields[] = {
@@ -359,7 +360,8 @@ void wk_encode_compile_job(wk_frame *f, const compile_job *m)
 }
 int wk_decode_compile_job(wk_frame *f, arena *a, compile_job *m)
 {
-    return decode(f, a, compile_job_fields, COUNT(compile_job_fields), m);
+    int rc = decode(f, a, compile_job_fields, COUNT(compile_job_fields), m);
+    return rc == 0 && m->nheaders != m->nheader_texts ? -1 : rc; /* a name for each text */
 }
 void wk_encode_compiled(wk_frame *f, const wk_compiled *m) { encode(f, compiled_fields, COUNT(compiled_fields), m); }
 int wk_decode_compiled(wk_frame *f, arena *a, wk_compiled *m)

@@ -11,7 +11,7 @@
 
 #include "../base/sys.h"
 #include "../compiler/eval.h"
-#include "../runtime/compile.h"
+#include "../runtime/includes.h"
 #include "tuner.h"
 
 /* Compiles kernel `k` (its name and template arguments, from its file) with the spec's
@@ -56,7 +56,7 @@ static int compile_for(cutune_spec *spec, const char *arch, bool warn, const m_k
     job.noptions = nopts;
     job.arch = arch;
     char err[512];
-    if (compile_run(&job, out, err, sizeof err) < 0) {
+    if (incl_compile(&job, out, err, sizeof err) < 0) {
         report(&spec->diags, loc, "compiling the %s: %s", what, err);
         rc = CUTUNE_ECOMPILER;
     } else if (!out->ok) {

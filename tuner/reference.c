@@ -8,7 +8,7 @@
 
 #include "../base/sys.h"
 #include "../compiler/eval.h"
-#include "../runtime/compile.h"
+#include "../runtime/includes.h"
 #include "tuner.h"
 
 /* Runs the reference (a configuration, or a kernel of its own) once and keeps its
@@ -133,7 +133,7 @@ int tuner_reference(tuner_gpu *g)
     job.arch = g->arch;
     compile_output out;
     char err[512];
-    if (compile_run(&job, &out, err, sizeof err) < 0) {
+    if (incl_compile(&job, &out, err, sizeof err) < 0) {
         diag_error_noloc(&g->spec->diags, "compiling the reference: %s", err);
         rc = CUTUNE_ECOMPILER;
         goto done;

@@ -47,6 +47,7 @@ typedef struct unique {
 typedef struct job_state {
     arena *arena;
     cutune_variant variant;
+    const char *unrunnable;    /* why its arguments fail (a buffer too large), or NULL */
     const unique *dup_of;      /* NULL: compiled (or looked up) itself */
     unique *self;              /* to fill when it is not a duplicate */
 } job_state;
@@ -61,8 +62,6 @@ struct session {
     const char *arch;          /* summary->arch */
     char *source;
     arena *paths;              /* the canonical paths and include options */
-    const char **include_dirs; /* canonical (the cache key's walk) */
-    int ninclude_dirs;
     char *kernel_dir, *kernel_dir_opt;
     const char *kernel_path;   /* the kernel file, canonical: NVRTC's program name */
     const char **inc_opt_from, **inc_opt_to; /* "-I" of each spec include folder, as spelled / canonical */
@@ -89,6 +88,9 @@ struct session {
     const char **values;
     char *types;
     cutune_variant v;
+    int64_t *counts;           /* plan_args' scratch: the current variant's arguments */
+    value *scalars;
+    const char *unrunnable;    /* why the current variant's arguments fail (in scratch), or NULL */
 };
 
 int session_variant_of(const model *m, diag_list *diags, const value *vals, arena *scratch, const char **values,
@@ -226,6 +228,10 @@ static int next_variant(session *s, const cutune_variant **out)
     int st = session_variant_of(s->m, s->diags, vals, s->scratch, s->values, s->types, ordinal, &s->v);
     if (st < 0)
         return st;
+    /* Its arguments as the GPU worker will plan them: a buffer whose bytes overflow
+     * (its count reads params) cannot run, and analyze says so without a GPU. */
+    eval_error e;
+    s->unrunnable = plan_args(s->m, vals, s->counts, s->scalars, &e) < 0 ? arena_strdup(s->scratch, e.message) : NULL;
     *out = &s->v;
     return 1;
 }
@@ -285,6 +291,7 @@ static int next_job(void *ud, pool_job *pj)
     }
     js->arena = a;
     js->variant = *v;
+    js->unrunnable = s->unrunnable ? copy_string(a, s->unrunnable) : NULL;
     js->variant.values = (const char *const *)copy_strings(a, v->values, v->nparams, 0);
     js->variant.types = copy_string(a, v->types ? v->types : "");
     js->variant.defines = (const char *const *)copy_strings(a, v->defines, v->ndefines, 0);
@@ -332,8 +339,6 @@ static int next_job(void *ud, pool_job *pj)
     pj->job.options = opts;
     pj->job.noptions = k;
     pj->job.arch = s->arch;
-    pj->include_dirs = s->include_dirs;
-    pj->ninclude_dirs = s->ninclude_dirs;
     pj->tag = js;
     s->produced++;
     return 1;
@@ -445,6 +450,10 @@ static int job_done(void *ud, pool_job *pj, compile_output *out, const char *err
         a.why = "does not compile";
     else
         occupancy_of(s, &js->variant, &src->res, &a);
+    if (src->ok && a.launchable && js->unrunnable) {
+        a.launchable = 0;
+        a.why = js->unrunnable;
+    }
     cutune_analyze_summary *sum = s->summary;
     sum->variants++;
     if (a.duplicate)
@@ -493,7 +502,6 @@ void session_close(session *s)
         free(u->lowered_name);
         free(u);
     }
-    free(s->include_dirs);
     free(s->kernel_dir);
     free(s->kernel_dir_opt);
     arena_free(s->paths);
@@ -501,13 +509,16 @@ void session_close(session *s)
     free(s->compiler_error);
     arena_free(s->scratch);
     free(s->values);
+    free(s->counts);
+    free(s->scalars);
     free(s->types);
     free(s);
 }
 
 /* The kernel's canonical path and folder (for its quoted includes), and every include
- * folder of the spec canonical (for the cache key's walk over #include lines and for
- * the -I options NVRTC gets). CUTUNE_OK or CUTUNE_ENOMEM. */
+ * folder of the spec canonical, for the -I options NVRTC gets (which runtime/includes
+ * follows, in the pool, to read the #include lines' files). CUTUNE_OK or
+ * CUTUNE_ENOMEM. */
 static int set_paths(session *s)
 {
     const model *m = s->m;
@@ -518,24 +529,21 @@ static int set_paths(session *s)
                     : slash        ? strndup(s->kernel_path, (size_t)(slash - s->kernel_path))
                                    : strdup(".");
     s->kernel_dir_opt = s->kernel_dir ? malloc(strlen(s->kernel_dir) + 3) : NULL;
-    s->include_dirs = calloc((size_t)m->nincludes + 2, sizeof(char *));
     s->inc_opt_from = s->paths ? arena_alloc(s->paths, sizeof(char *) * (size_t)(m->nincludes + 1)) : NULL;
     s->inc_opt_to = s->paths ? arena_alloc(s->paths, sizeof(char *) * (size_t)(m->nincludes + 1)) : NULL;
-    for (int i = 0; s->inc_opt_from && s->inc_opt_to && s->include_dirs && i < m->nincludes; i++) {
+    for (int i = 0; s->inc_opt_from && s->inc_opt_to && i < m->nincludes; i++) {
         const char *canon = canonical_in(s->paths, m->includes[i]);
         s->inc_opt_from[i] = arena_printf(s->paths, "-I%s", m->includes[i]); /* as compiler/plan.c spells it */
         s->inc_opt_to[i] = canon ? arena_printf(s->paths, "-I%s", canon) : NULL;
-        s->include_dirs[s->ninclude_dirs++] = canon;
         if (!canon || !s->inc_opt_from[i] || !s->inc_opt_to[i]) {
             s->inc_opt_from = NULL; /* out of memory: failed below */
             break;
         }
         s->ninc_opts = i + 1;
     }
-    if (!s->kernel_dir || !s->kernel_dir_opt || !s->include_dirs || !s->inc_opt_from || !s->inc_opt_to)
+    if (!s->kernel_dir || !s->kernel_dir_opt || !s->inc_opt_from || !s->inc_opt_to)
         return CUTUNE_ENOMEM;
     sprintf(s->kernel_dir_opt, "-I%s", s->kernel_dir);
-    s->include_dirs[s->ninclude_dirs++] = s->kernel_dir;
     return CUTUNE_OK;
 }
 
@@ -591,7 +599,9 @@ int session_open(session **out, const model *m, diag_list *diags, const char *ar
     s->scratch = arena_new();
     s->values = calloc((size_t)m->nparams + 1, sizeof(char *));
     s->types = calloc((size_t)m->nparams + 1, 1);
-    if (set_paths(s) < 0 || !s->scratch || !s->values || !s->types) {
+    s->counts = calloc((size_t)m->nargs + 1, sizeof *s->counts);
+    s->scalars = calloc((size_t)m->nargs + 1, sizeof *s->scalars);
+    if (set_paths(s) < 0 || !s->scratch || !s->values || !s->types || !s->counts || !s->scalars) {
         session_close(s);
         return CUTUNE_ENOMEM;
     }

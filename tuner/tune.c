@@ -8,6 +8,7 @@
 #include "../base/sys.h"
 #include "../runtime/cache.h"
 #include "../runtime/compile.h"
+#include "../runtime/includes.h"
 #include "tuner.h"
 
 /* Opens the journal: its identity is the spec's text and --set overrides, the kernel
@@ -31,22 +32,33 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
     char *kpath = sys_canonical_path(t->m->kernel_file);
     char spec_hex[32], kernel_hex[40] = "unreadable";
     snprintf(spec_hex, sizeof spec_hex, "%016llx", (unsigned long long)t->spec->text_hash);
+    /* The -I options as the session gives them: the spec's folders, then the kernel's. */
     char **dirs = calloc((size_t)t->m->nincludes + 2, sizeof(char *));
     int n = 0;
     bool complete = kernel && kpath && dirs;
     for (int i = 0; complete && i < t->m->nincludes; i++) {
         char *c = sys_canonical_path(t->m->includes[i]); /* as it is when it cannot be resolved */
-        complete = (dirs[n++] = c ? c : strdup(t->m->includes[i])) != NULL;
+        size_t len = strlen(c ? c : t->m->includes[i]) + 3;
+        complete = (dirs[n] = malloc(len)) != NULL;
+        if (complete)
+            snprintf(dirs[n++], len, "-I%s", c ? c : t->m->includes[i]);
+        free(c);
     }
     if (complete) {
         const char *slash = strrchr(kpath, '/');
-        if ((dirs[n] = slash ? strndup(kpath, (size_t)(slash - kpath)) : strdup(".")) != NULL)
-            n++;
-        compile_job job = {kpath, kernel, "", NULL, 0, t->gpus[0].arch};
-        cache_key key;
-        char ignored[256];
-        if (cache_key_for(&job, (const char *const *)dirs, n, &key, ignored, sizeof ignored) == 0)
-            snprintf(kernel_hex, sizeof kernel_hex, "%s", key.hex);
+        size_t len = strlen(kpath) + 4;
+        if ((dirs[n] = malloc(len)) != NULL)
+            snprintf(dirs[n++], len, "-I%.*s", slash ? (int)(slash - kpath) : 1, slash ? kpath : ".");
+        incl_set inc;
+        char ignored[512];
+        if (incl_resolve(&inc, kpath, kernel, (const char *const *)dirs, n, ignored, sizeof ignored) == 0) {
+            compile_job job = {kpath, inc.source, "", NULL, 0, t->gpus[0].arch, (const char *const *)inc.names,
+                               inc.nheaders, (const char *const *)inc.texts, inc.nheaders};
+            cache_key key;
+            if (cache_key_for(&job, &key, ignored, sizeof ignored) == 0)
+                snprintf(kernel_hex, sizeof kernel_hex, "%s", key.hex);
+        }
+        incl_set_free(&inc);
     }
     for (int i = 0; dirs && i < n; i++)
         free(dirs[i]);

@@ -19,6 +19,7 @@
 #include "runtime/journal.h"
 #include "cutune.h"
 #include "runtime/cache.h"
+#include "runtime/includes.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -80,11 +81,18 @@ static void include_walk(const uint8_t *data, size_t size)
     }
     fclose(f);
     source[n] = '\0';
-    const char *dirs[] = {scratch()};
-    compile_job job = {path[0], source, "k", NULL, 0, "sm_90"};
-    cache_key key;
+    char opt[600];
+    snprintf(opt, sizeof opt, "-I%s", scratch());
+    const char *opts[] = {opt};
+    incl_set inc;
     char err[512];
-    cache_key_for(&job, dirs, 1, &key, err, sizeof err);
+    if (incl_resolve(&inc, path[0], source, opts, 1, err, sizeof err) == 0) {
+        compile_job job = {path[0], inc.source, "k", opts, 1, "sm_90", (const char *const *)inc.names,
+                           inc.nheaders, (const char *const *)inc.texts, inc.nheaders};
+        cache_key key;
+        cache_key_for(&job, &key, err, sizeof err);
+    }
+    incl_set_free(&inc);
     free(source);
 }
 

@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     diag_init(&dl, a, src);
     ast_spec *ast = NULL;
     model *m = NULL;
-    sema_options opts = {NULL, 0, true, NULL, 0};
+    sema_options opts = {NULL, 0, true, NULL, 0, NULL};
     if (lang_parse(&ast, a, src, &dl) == 0 && ast)
         sema_check(&m, a, ast, &opts, &dl);
     strbuf out = STRBUF_INIT;

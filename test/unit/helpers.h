@@ -34,7 +34,7 @@ static inline checked *check_spec_on(const char *text, const dev_values *dev)
     c->arena = arena_new();
     c->src = src_new(c->arena, "t.tune", ".", text, strlen(text));
     diag_init(&c->dl, c->arena, c->src);
-    sema_options opts = {NULL, 0, true, dev, 0};
+    sema_options opts = {NULL, 0, true, dev, 0, NULL};
     if (lang_parse(&c->ast, c->arena, c->src, &c->dl) == 0)
         sema_check(&c->m, c->arena, c->ast, &opts, &c->dl);
     diag_render(&c->dl, &c->text, false);
@@ -49,7 +49,7 @@ static inline checked *check_spec(const char *text)
     c->arena = arena_new();
     c->src = src_new(c->arena, "t.tune", ".", text, strlen(text));
     diag_init(&c->dl, c->arena, c->src);
-    sema_options opts = {NULL, 0, true, NULL, 0};
+    sema_options opts = {NULL, 0, true, NULL, 0, NULL};
     if (lang_parse(&c->ast, c->arena, c->src, &c->dl) == 0)
         sema_check(&c->m, c->arena, c->ast, &opts, &c->dl);
     diag_render(&c->dl, &c->text, false);

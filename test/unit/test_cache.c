@@ -1,10 +1,10 @@
 /* test_cache.c - the compile cache's trust rules without compiling anything: an entry
  * read back equal; an entry with one byte edited (its JSON or its cubin), torn, of the
  * older format, under another key, or with a field out of range, is a miss; and the
- * key's walk over #include lines: a header that includes itself, two that include each
- * other, a 10,000-deep chain (a clear error, no crash), one file reached through
+ * key over what #include lines reach (read by runtime/includes): a header that
+ * includes itself, two that include each other, a 10,000-deep chain (a clear error, no crash), one file reached through
  * different spellings of its path giving one key, and the bound on the files reached
- * (exactly CACHE_MAX_INCLUDE_FILES distinct files pass, one more is an error; a file
+ * (exactly INCL_MAX_FILES distinct files pass, one more is an error; a file
  * included again, under any spelling, is not counted twice). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "runtime/cache.h"
+#include "runtime/includes.h"
 
 static char dir[256];
 
@@ -192,12 +193,23 @@ static void test_entries_are_checked(void **state)
     cache_close(c);
 }
 
+/* The key of `source` whose #include lines are read (as the pool reads them,
+ * runtime/includes) through -I`include_dir` when not NULL; the option itself is left
+ * out of the job, so that keys compare the files reached, not the option's spelling. */
 static int key_of(const char *source_name, const char *source, const char *include_dir, cache_key *k, char *err,
                   size_t errsize)
 {
-    compile_job job = {source_name, source, "k", NULL, 0, "sm_90"};
-    const char *dirs[] = {include_dir};
-    return cache_key_for(&job, dirs, include_dir ? 1 : 0, k, err, errsize);
+    char opt[600];
+    snprintf(opt, sizeof opt, "-I%s", include_dir ? include_dir : "");
+    const char *opts[] = {opt};
+    incl_set inc;
+    int rc = incl_resolve(&inc, source_name, source, opts, include_dir ? 1 : 0, err, errsize);
+    compile_job job = {source_name, inc.source, "k", NULL, 0, "sm_90",
+                       (const char *const *)inc.names, inc.nheaders, (const char *const *)inc.texts, inc.nheaders};
+    if (rc == 0)
+        rc = cache_key_for(&job, k, err, errsize);
+    incl_set_free(&inc);
+    return rc;
 }
 
 /* An on/off switch (a bool param `as option "--use_fast_math"`) and a let passed as
@@ -209,14 +221,17 @@ static void test_key_covers_switches_and_defines(void **state)
     char err[256], src[512];
     snprintf(src, sizeof src, "%s/k.cu", dir);
     const char *fast[] = {"-DN=16777216", "--use_fast_math"};
-    compile_job off = {src, "int a;\n", "k", fast, 1, "sm_90"};
-    compile_job on = {src, "int a;\n", "k", fast, 2, "sm_90"};
-    compile_job bare = {src, "int a;\n", "k", NULL, 0, "sm_90"};
+    compile_job off = {.source_name = src, .source = "int a;\n", .name_expression = "k", .options = fast,
+                       .noptions = 1, .arch = "sm_90"};
+    compile_job on = off, bare = off;
+    on.noptions = 2;
+    bare.options = NULL;
+    bare.noptions = 0;
     cache_key k_off, k_on, k_bare, again;
-    assert_int_equal(cache_key_for(&off, NULL, 0, &k_off, err, sizeof err), 0);
-    assert_int_equal(cache_key_for(&on, NULL, 0, &k_on, err, sizeof err), 0);
-    assert_int_equal(cache_key_for(&bare, NULL, 0, &k_bare, err, sizeof err), 0);
-    assert_int_equal(cache_key_for(&on, NULL, 0, &again, err, sizeof err), 0);
+    assert_int_equal(cache_key_for(&off, &k_off, err, sizeof err), 0);
+    assert_int_equal(cache_key_for(&on, &k_on, err, sizeof err), 0);
+    assert_int_equal(cache_key_for(&bare, &k_bare, err, sizeof err), 0);
+    assert_int_equal(cache_key_for(&on, &again, err, sizeof err), 0);
     assert_string_not_equal(k_off.hex, k_on.hex);
     assert_string_not_equal(k_off.hex, k_bare.hex);
     assert_string_equal(k_on.hex, again.hex);
@@ -297,7 +312,7 @@ static int key_of_wide(int n, cache_key *k, char *err, size_t errsize)
 static void test_include_files_bound(void **state)
 {
     (void)state;
-    enum { N = CACHE_MAX_INCLUDE_FILES };
+    enum { N = INCL_MAX_FILES };
     for (int i = 0; i <= N; i++) {
         char name[64];
         snprintf(name, sizeof name, "wide%d.cuh", i);

@@ -262,7 +262,7 @@ static void test_register_cap_reaches_ptxas(void **state)
                       "  for (int i = 0; i < 24; i++) for (int j = 0; j < 24; j++) s += a[i] * a[j];\n"
                       "  x[threadIdx.x] = s; }\n";
     const char *capped[] = {"--maxrregcount=24"};
-    compile_job job = {"cap.cu", src, "k", NULL, 0, "sm_90"};
+    compile_job job = {"cap.cu", src, "k", NULL, 0, "sm_90", NULL, 0, NULL, 0};
     compile_output free_run, capped_run;
     char err[256];
     assert_int_equal(compile_run(&job, &free_run, err, sizeof err), 0);
@@ -294,7 +294,7 @@ static void test_comparison_kernel_compiles(void **state)
     for (int t = DT_HALF; t <= DT_UINT64; t++) {
         char source[4096];
         cmp_source((data_type)t, source, sizeof source);
-        compile_job job = {"cutune_compare.cu", source, "cutune_compare", NULL, 0, "sm_90"};
+        compile_job job = {"cutune_compare.cu", source, "cutune_compare", NULL, 0, "sm_90", NULL, 0, NULL, 0};
         compile_output out;
         char err[256];
         assert_int_equal(compile_run(&job, &out, err, sizeof err), 0);

@@ -28,7 +28,7 @@ static const char src[] =
 static compile_output build(const char *rows, const char *cap)
 {
     const char *opts[2] = {rows, cap};
-    compile_job job = {"add.cu", src, "add", opts, cap ? 2 : 1, "sm_90"};
+    compile_job job = {"add.cu", src, "add", opts, cap ? 2 : 1, "sm_90", NULL, 0, NULL, 0};
     compile_output out;
     char err[512];
     assert_int_equal(compile_run(&job, &out, err, sizeof err), 0);

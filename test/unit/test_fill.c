@@ -31,7 +31,7 @@ static void test_compiles_for_every_type(void **state)
     for (size_t i = 0; i < NTYPES; i++) {
         char source[4096], err[512];
         fill_source(all_types[i], source, sizeof source);
-        compile_job job = {"cutune_fill.cu", source, "cutune_fill", opts, nopt, "sm_90"};
+        compile_job job = {"cutune_fill.cu", source, "cutune_fill", opts, nopt, "sm_90", NULL, 0, NULL, 0};
         compile_output co;
         assert_int_equal(compile_run(&job, &co, err, sizeof err), 0);
         if (!co.ok)

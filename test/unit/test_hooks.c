@@ -108,7 +108,7 @@ static checked *check_files(const char *dir, const char *body)
     c->arena = arena_new();
     c->src = src_new(c->arena, "t.tune", dir, text, strlen(text));
     diag_init(&c->dl, c->arena, c->src);
-    sema_options opts = {NULL, 0, false, NULL, 0};
+    sema_options opts = {NULL, 0, false, NULL, 0, NULL};
     if (lang_parse(&c->ast, c->arena, c->src, &c->dl) == 0)
         sema_check(&c->m, c->arena, c->ast, &opts, &c->dl);
     diag_render(&c->dl, &c->text, false);
@@ -228,7 +228,7 @@ static void test_check_kernels_compile(void **state)
             char source[8192], err[512];
             chk_source((chk_mode)mode, t, source, sizeof source);
             compile_job job = {"cutune_check.cu", source, mode == CHK_L2 ? "cutune_check_l2" : "cutune_check_ulp",
-                               NULL, 0, "sm_90"};
+                               NULL, 0, "sm_90", NULL, 0, NULL, 0};
             compile_output co;
             assert_int_equal(compile_run(&job, &co, err, sizeof err), 0);
             if (!co.ok)

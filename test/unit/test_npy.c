@@ -46,6 +46,7 @@ static void test_version_one_float(void **state)
     assert_false(info.fortran_order);
     assert_int_equal(info.ndim, 1);
     assert_int_equal(info.count, 1024);
+    assert_int_equal(info.data_bytes, 4096);
     assert_int_equal(info.data_offset, n); /* the data follows the header, on a 64-byte boundary */
     assert_int_equal(n, 128);
     char shape[64];
@@ -72,6 +73,9 @@ static void test_versions_two_and_three_and_shapes(void **state)
     assert_int_equal(npy_parse(buf, n, &info, err, sizeof err), 0);
     assert_int_equal(info.ndim, 0);
     assert_int_equal(info.count, 1); /* a 0-d array holds one element */
+    n = make(buf, 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (576460752303423488,), }");
+    assert_int_equal(npy_parse(buf, n, &info, err, sizeof err), 0); /* 2^62 bytes: the size fits */
+    assert_true(info.data_bytes == (uint64_t)1 << 62);
     n = make(buf, 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (7, 0), }");
     assert_int_equal(npy_parse(buf, n, &info, err, sizeof err), 0);
     assert_int_equal(info.count, 0);
@@ -115,6 +119,10 @@ static void test_malformed_and_truncated(void **state)
         {"{'descr': 'f4', 'fortran_order': False, 'shape': (4,)}", "not a simple type"},
         {"{'descr': '<f', 'fortran_order': False, 'shape': (4,)}", "no element size"},
         {"{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296, 16)}", "overflows"},
+        /* counts that fit 64 bits, bytes that do not (they wrapped to a few bytes) */
+        {"{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904,)}", "bytes of data"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (2305843009213693952,)}", "bytes of data"},
+        {"{'descr': '<f8', 'fortran_order': False, 'shape': (1024, 1125899906842624)}", "bytes of data"},
         {"['descr', '<f4']", "malformed"},
         {"{'descr': '<f4', 'fortran_order': False, 'shape': (4,), 'extra': 1}", "malformed"},
     };

@@ -64,7 +64,7 @@ static int next(void *ud, pool_job *job)
     if (r->produced == NJOBS)
         return 0;
     int i = r->produced++;
-    job->job = (compile_job){"k.cu", r->sources[i], "k", r->options[i], 1, "sm_90"};
+    job->job = (compile_job){"k.cu", r->sources[i], "k", r->options[i], 1, "sm_90", NULL, 0, NULL, 0};
     job->tag = (void *)(intptr_t)i;
     return 1;
 }
