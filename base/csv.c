@@ -2,17 +2,35 @@
 #include "csv.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Whether a spreadsheet would read field s as a formula that can do harm (see csv.h). A
+ * field that starts with '-' (a negative number, compiler options such as -DTILE=8
+ * --maxrregcount=64) is kept as it is unless it holds a character a harmful formula
+ * needs: parentheses (a function call), '|' (a link to another program), '!' and
+ * brackets (a reference into another sheet or file), braces, '@', ';' or a line break. */
+static bool formula(const char *s)
+{
+    if (*s == '=' || *s == '+' || *s == '@' || *s == '\t' || *s == '\r')
+        return true;
+    return *s == '-' && strpbrk(s, "()|![]{}@;\t\r\n") != NULL;
+}
+
 void csv_field(strbuf *o, const char *s)
 {
+    bool guard = formula(s);
     if (!strpbrk(s, ",\"\r\n")) {
+        if (guard)
+            sb_addc(o, '\'');
         sb_add(o, s);
         return;
     }
     sb_addc(o, '"');
+    if (guard)
+        sb_addc(o, '\'');
     for (; *s; s++) {
         if (*s == '"')
             sb_addc(o, '"');

@@ -1,7 +1,15 @@
 /* csv.h - the one CSV field writer (RFC 4180) and the one shortest-number formatter.
+ * csv_field is the CSV escaper of base/escape.h's set: every text that reaches a CSV
+ * table goes through it.
  *
  * A field is quoted only when it holds a comma, a double quote, a carriage return or a
- * line feed; a quote inside is doubled. Rows end with CRLF (the caller writes it). */
+ * line feed; a quote inside is doubled. Rows end with CRLF (the caller writes it).
+ *
+ * Formula injection: a field a spreadsheet would run as a formula (it starts with '=',
+ * '+', '@', a tab or a carriage return, or with '-' and holds one of ( ) | ! [ ] { } @ ;
+ * or a line break, which a harmful formula needs) is written with a leading apostrophe,
+ * the spreadsheets' mark for "text". Numbers and compiler options (-5, -DTILE=8) are
+ * untouched; a program reading such a field back drops that one leading apostrophe. */
 #ifndef CUTUNE_BASE_CSV_H
 #define CUTUNE_BASE_CSV_H
 
@@ -9,7 +17,8 @@
 
 #include "strbuf.h"
 
-/* csv_field: appends s to o as one CSV field, quoted when needed (RFC 4180). */
+/* csv_field: appends s to o as one CSV field, quoted when needed (RFC 4180), with a
+ * leading apostrophe when a spreadsheet would read it as a formula (above). */
 void csv_field(strbuf *o, const char *s);
 
 /* csv_joined: appends the n items joined by single spaces as one CSV field. */

@@ -7,6 +7,8 @@
  * never needs more. */
 #include "cexpr.h"
 
+#include "../base/escape.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,26 +16,10 @@
 
 /* ---- literals and names --------------------------------------------------------- */
 
-static const char *const keywords[] = {
-    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
-    "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
-    "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
-    "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
-    "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
-    "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
-    "requires", "restrict", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast",
-    "struct", "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid",
-    "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
-    "_Alignas", "_Alignof", "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn",
-    "_Static_assert", "_Thread_local", "config", "dim3",
-};
-
 bool cexpr_is_keyword(const char *name)
 {
-    for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++)
-        if (strcmp(keywords[i], name) == 0)
-            return true;
-    return false;
+    /* config: the argument of the functions of a configuration; dim3: CUDA's type. */
+    return esc_c_keyword(name) || strcmp(name, "config") == 0 || strcmp(name, "dim3") == 0;
 }
 
 void cexpr_ident(const char *name, strbuf *out)
@@ -46,20 +32,7 @@ void cexpr_ident(const char *name, strbuf *out)
 void cexpr_string(const char *s, strbuf *out)
 {
     sb_addc(out, '"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"': sb_add(out, "\\\""); break;
-        case '\\': sb_add(out, "\\\\"); break;
-        case '\n': sb_add(out, "\\n"); break;
-        case '\t': sb_add(out, "\\t"); break;
-        case '?': sb_add(out, p[1] == '?' ? "?\\" : "?"); break; /* no trigraphs: "??=" -> "?\?=" */
-        default:
-            if (*p < 0x20 || *p >= 0x7f)
-                sb_printf(out, "\\%03o", *p); /* octal: never swallows the next character */
-            else
-                sb_addc(out, (char)*p);
-        }
-    }
+    esc_c_string(out, s);
     sb_addc(out, '"');
 }
 

@@ -47,16 +47,17 @@ int cexpr_print(cexpr_ctx *ctx, const texpr *e, strbuf *out, eval_error *err);
  * ctx->ast is NULL. */
 bool cexpr_reads_lets(const cexpr_ctx *ctx, const texpr *e);
 
-/* cexpr_is_keyword: whether `name` is a C or C++ keyword (then it cannot name an
- * argument or a field as it is). */
+/* cexpr_is_keyword: whether `name` is a C or C++ keyword (base/escape.h), or a name
+ * the header's functions use themselves (config, dim3): then it cannot name an argument
+ * or a field as it is. */
 bool cexpr_is_keyword(const char *name);
 
 /* cexpr_ident: appends `name` as a C identifier: itself, with '_' appended when it is
  * a C or C++ keyword. */
 void cexpr_ident(const char *name, strbuf *out);
 
-/* cexpr_string: appends `s` as a C string literal (escapes for quotes, backslashes,
- * control characters and trigraph-forming question marks). */
+/* cexpr_string: appends `s` as a C string literal: esc_c_string (base/escape.h)
+ * between double quotes. */
 void cexpr_string(const char *s, strbuf *out);
 
 /* cexpr_value: appends `v` as a C literal: ints in decimal (with LL outside the range

@@ -49,7 +49,7 @@ int64_t domain_find(const domain *d, value v)
 }
 
 static const char *const strategy_table[STRATEGY_COUNT + 1] = {"exhaustive", "random", "anneal", "genetic",
-                                                               "local",      "guided", NULL};
+                                                               "local",      "guided", "auto",   NULL};
 
 const char *strategy_name(strategy s)
 {

@@ -206,10 +206,10 @@ typedef struct m_metric {
 } m_metric;
 
 typedef enum strategy {
-    STRAT_EXHAUSTIVE, STRAT_RANDOM, STRAT_ANNEAL, STRAT_GENETIC, STRAT_LOCAL, STRAT_GUIDED
+    STRAT_EXHAUSTIVE, STRAT_RANDOM, STRAT_ANNEAL, STRAT_GENETIC, STRAT_LOCAL, STRAT_GUIDED, STRAT_AUTO
 } strategy;
 
-#define STRATEGY_COUNT 6
+#define STRATEGY_COUNT 7
 
 /* strategy_name: the strategy's name as specs, options and results spell it. The one
  * table of strategy names (compiler/model.c); everything else converts through it. */

@@ -1,5 +1,6 @@
 /* csv.c - a tuning result as a CSV table (see emit.h; the columns are documented in
- * docs/results-format.md). Fields go through the one CSV writer (base/csv.h). A result
+ * docs/results-format.md). Every text field goes through the one CSV escaper (base/csv.h:
+ * quoted as RFC 4180 says, and formula-safe); numbers through csv_number. A result
  * with hardware counters (issue 18) gets one more column per counter, `hw:NAME`, after
  * all the others, so that a table without them is what it always was. */
 #include "emitters.h"

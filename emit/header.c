@@ -13,6 +13,7 @@
 #include "../compiler/cexpr.h"
 #include "../compiler/space.h"
 #include "../base/err.h"
+#include "../base/escape.h"
 #include "../compiler/spec.h"
 #include "../tuner/session.h"
 #include "emitters.h"
@@ -20,20 +21,10 @@
 
 /* ---- small writers ----------------------------------------------------------------- */
 
-/* Text safe inside a C comment: no comment end, no trigraph, no line splice. */
+/* Text safe inside a C comment (base/escape.h). */
 static void comment_text(strbuf *out, const char *s)
 {
-    for (const char *p = s; *p; p++) {
-        unsigned char c = (unsigned char)*p;
-        if (c == '*' && p[1] == '/')
-            sb_add(out, "* ");
-        else if (c == '?' && p[1] == '?')
-            sb_add(out, "? ");
-        else if (c < 0x20 || c >= 0x7f || c == '\\')
-            sb_addc(out, c == '\\' ? '/' : '?');
-        else
-            sb_addc(out, (char)c);
-    }
+    esc_c_comment(out, s);
 }
 
 static void upper(strbuf *out, const char *s)
@@ -106,16 +97,6 @@ static int fail(const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     return err_set(CUTUNE_EINVAL, "%s", msg);
-}
-
-static bool is_identifier(const char *s)
-{
-    if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
-        return false;
-    for (; *s; s++)
-        if (!isalnum((unsigned char)*s) && *s != '_')
-            return false;
-    return true;
 }
 
 static const char *const fixed_names[] = {
@@ -252,7 +233,9 @@ int hdr_default_entry(hdr *h, arena *a, entry *e)
 static void describe_config(strbuf *out, const hdr *h, const cutune_variant *v)
 {
     for (int i = 0; i < h->nparams; i++) {
-        sb_printf(out, "%s%s=", i ? " " : "", h->names[i]);
+        sb_add(out, i ? " " : "");
+        comment_text(out, h->names[i]);
+        sb_addc(out, '=');
         comment_text(out, v->values[i]);
     }
 }
@@ -723,7 +706,7 @@ int emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *
         upper(&prefix, h.kernel);
         h.P = sb_cstr(&prefix);
     }
-    if (rc == CUTUNE_OK && !is_identifier(h.P))
+    if (rc == CUTUNE_OK && !esc_c_name(h.P))
         rc = fail("the prefix '%s' is not a C identifier", h.P);
     if (rc == CUTUNE_OK)
         rc = check_names(&h);

@@ -36,6 +36,8 @@ struct search {
     uint64_t best_key;
     double best_cost;
     double started;
+    double compile_s, gpu_s;    /* told by search_tell_seconds */
+    uint64_t timed;             /* how many told them */
     const char *stop;
     char error[256];
     uint64_t *buf;
@@ -107,6 +109,7 @@ static const strat_ops *ops_of(strategy st)
     case STRAT_GENETIC: return &strat_genetic;
     case STRAT_LOCAL: return &strat_local;
     case STRAT_GUIDED: return &strat_guided;
+    case STRAT_AUTO: return &strat_auto;
     default: return &strat_exhaustive;
     }
 }
@@ -300,6 +303,15 @@ void search_tell(search *s, uint64_t key, bool ok, double objective)
     s->ops->observe(s->state, &s->ctx, key, sl->cost);
 }
 
+void search_tell_seconds(search *s, double compile_s, double gpu_s)
+{
+    if (!(compile_s >= 0) || !(gpu_s >= 0) || !isfinite(compile_s) || !isfinite(gpu_s))
+        return;
+    s->compile_s += compile_s;
+    s->gpu_s += gpu_s;
+    s->timed++;
+}
+
 uint64_t search_evaluations(const search *s) { return s->evaluations; }
 uint64_t search_free_hits(const search *s) { return s->free_hits; }
 uint64_t search_screened(const search *s) { return s->screened; }
@@ -347,6 +359,19 @@ uint64_t strat_remaining(const strat_ctx *c)
         return UINT64_MAX;
     uint64_t spent = s->evaluations + s->pending;
     return spent >= s->set.budget ? 0 : s->set.budget - spent;
+}
+
+int strat_in_flight(const strat_ctx *c)
+{
+    const search *s = c->s;
+    int parallel = s->set.parallel > 0 ? s->set.parallel : 1;
+    if (s->timed == 0 || !(s->gpu_s > 0))
+        return parallel;
+    double ratio = s->compile_s / s->gpu_s;
+    int k = ratio < parallel ? (int)ceil(ratio - 1e-9) + 1 : parallel;
+    if (k < 2)
+        k = 2;
+    return k < parallel ? k : parallel;
 }
 
 uint64_t strat_unseen(const strat_ctx *c)

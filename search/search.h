@@ -20,6 +20,13 @@
 
 #include "space.h"
 
+/* A configuration's score from earlier runs (results/prior.h): 0 the best of its
+ * recordings, 1 the worst that ran, above 1 a failure. */
+typedef struct search_prior {
+    uint64_t key;
+    double score;
+} search_prior;
+
 typedef struct search_settings {
     strategy strategy;
     uint64_t seed;
@@ -30,6 +37,12 @@ typedef struct search_settings {
     /* Strategy knobs (0: the strategy's default). */
     double temperature, cooling, mutation;
     int64_t population, restarts;
+    /* Compile threads working ahead of the GPU (0: 1): how many proposals a strategy
+     * may keep in flight before the costs are known (strat_in_flight). */
+    int parallel;
+    /* Earlier runs' scores, sorted by key, borrowed (NULL: none): auto's prior. */
+    const search_prior *prior;
+    uint64_t nprior;
 } search_settings;
 
 /* What is known of a configuration without running it (the compile and the occupancy
@@ -84,6 +97,11 @@ int search_ask(search *s, uint64_t *keys, int max, int *n);
 /* search_tell: the outcome of an asked configuration: ok with its objective, or a
  * failure (any status but ok, or a non-finite objective). */
 void search_tell(search *s, uint64_t key, bool ok, double objective);
+
+/* search_tell_seconds: what the variant just told cost: its compile seconds (CPU, one
+ * thread; 0 when cached) and its GPU seconds. Summed, they set how many proposals a
+ * strategy keeps in flight (strat_in_flight). Optional. */
+void search_tell_seconds(search *s, double compile_s, double gpu_s);
 
 /* search_stopped: a budget is spent (evaluations, time, patience): evaluate no more of
  * the batch in hand. */

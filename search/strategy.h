@@ -36,7 +36,8 @@ typedef struct strat_ops {
     void (*prior)(void *st, strat_ctx *c, uint64_t key, double cost);
 } strat_ops;
 
-extern const strat_ops strat_exhaustive, strat_random, strat_anneal, strat_genetic, strat_local, strat_guided;
+extern const strat_ops strat_exhaustive, strat_random, strat_anneal, strat_genetic, strat_local, strat_guided,
+    strat_auto;
 
 /* strat_known: the cost of a configuration evaluated (or known) already. */
 bool strat_known(const strat_ctx *c, uint64_t key, double *cost);
@@ -49,6 +50,13 @@ uint64_t strat_pending_count(const strat_ctx *c);
 
 /* strat_remaining: evaluations left in the budget (UINT64_MAX: no limit). */
 uint64_t strat_remaining(const strat_ctx *c);
+
+/* strat_in_flight: how many proposals a strategy that learns from every outcome should
+ * keep in flight so that the GPU never waits for a compile: settings.parallel (at least
+ * 1) until the costs are known (search_tell_seconds), then ceil(compile / GPU seconds)
+ * + 1 (a variant's compile, spread over the compile threads, against its GPU time),
+ * at least 2 and at most settings.parallel. */
+int strat_in_flight(const strat_ctx *c);
 
 /* strat_unseen: how many valid configurations are neither known nor pending. */
 uint64_t strat_unseen(const strat_ctx *c);

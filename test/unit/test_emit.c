@@ -137,7 +137,7 @@ static void test_cexpr_literals(void **state)
     (void)state;
     strbuf s = STRBUF_INIT;
     cexpr_string("a\"b\\c?\?=d\n\x01", &s);
-    assert_string_equal(sb_cstr(&s), "\"a\\\"b\\\\c?\\?=d\\n\\001\"");
+    assert_string_equal(sb_cstr(&s), "\"a\\\"b\\\\c\\?\\?=d\\n\\001\"");
     sb_reset(&s);
     cexpr_value(value_int(3000000000LL), &s);
     sb_add(&s, " ");

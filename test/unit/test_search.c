@@ -93,7 +93,8 @@ static int run(const sspace *sp, search_settings *set, search_hooks *h, trace *t
     return found;
 }
 
-static const strategy all[] = {STRAT_EXHAUSTIVE, STRAT_RANDOM, STRAT_ANNEAL, STRAT_GENETIC, STRAT_LOCAL, STRAT_GUIDED};
+static const strategy all[] = {STRAT_EXHAUSTIVE, STRAT_RANDOM, STRAT_ANNEAL, STRAT_GENETIC,
+                               STRAT_LOCAL,      STRAT_GUIDED, STRAT_AUTO};
 
 static search_settings settings(strategy st, uint64_t seed, uint64_t budget)
 {
