@@ -125,6 +125,56 @@ static void test_cells_and_marginal(void **state)
     near(median[1], 2, 0);
 }
 
+/* Scale: 100,000 entries whose two params have 50,000 values each (a = i / 2, b a
+ * permutation of a), y = a + 0.5 (i % 2). Grouping by value (the analyses of the
+ * report) must be O(n log n): a table of every possible pair of values would be 2.5e9
+ * cells, a pass over the entries per value 5e9 steps. The answers follow from how the
+ * data is made: each (a, b) group and each value of a holds the two entries 2a and
+ * 2a + 1, whose mean is a + 0.25; the best (least) is a, the median a + 0.25. */
+enum { BIG = 100000, BIG_LEVELS = BIG / 2 };
+
+static void test_many_levels(void **state)
+{
+    (void)state;
+    int *level = malloc(sizeof *level * BIG * 2);
+    double *y = malloc(sizeof *y * BIG), *best = malloc(sizeof *best * BIG_LEVELS);
+    double *median = malloc(sizeof *median * BIG_LEVELS);
+    size_t *count = malloc(sizeof *count * BIG_LEVELS);
+    assert_non_null(level);
+    assert_non_null(y);
+    assert_non_null(best);
+    assert_non_null(median);
+    assert_non_null(count);
+    double mean = 0;
+    for (int i = 0; i < BIG; i++) {
+        int a = i / 2;
+        level[i * 2] = a;
+        level[i * 2 + 1] = (int)((long long)a * 7919 % BIG_LEVELS);
+        y[i] = a + 0.5 * (i % 2);
+        mean += y[i] / BIG;
+    }
+    double sst = 0;
+    for (int i = 0; i < BIG; i++)
+        sst += (y[i] - mean) * (y[i] - mean);
+    double ssw = BIG * 0.0625; /* every entry is 0.25 from its group's mean */
+    double want = 1.0 - (ssw / (BIG - BIG_LEVELS)) / (sst / (BIG - 1));
+    const int nlevels[2] = {BIG_LEVELS, BIG_LEVELS};
+    report_table t = {BIG, 2, nlevels, level, y, false};
+    near(report_explained(&t, 0, 1), want, 1e-9);
+    near(report_explained(&t, 0, -1), want, 1e-9);
+    report_marginal(best, median, count, &t, 0);
+    for (int l = 0; l < BIG_LEVELS; l++) {
+        assert_int_equal(count[l], 2);
+        near(best[l], l, 0);
+        near(median[l], l + 0.25, 0);
+    }
+    free(level);
+    free(y);
+    free(best);
+    free(median);
+    free(count);
+}
+
 static void test_escape(void **state)
 {
     (void)state;
@@ -385,7 +435,7 @@ static void test_page_with_counters(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pair_choice),      cmocka_unit_test(test_explained_by_hand),
+        cmocka_unit_test(test_pair_choice),      cmocka_unit_test(test_many_levels),      cmocka_unit_test(test_explained_by_hand),
         cmocka_unit_test(test_cells_and_marginal), cmocka_unit_test(test_escape),
         cmocka_unit_test(test_numbers),          cmocka_unit_test(test_order_statistics),
         cmocka_unit_test(test_page_of_fixture),
