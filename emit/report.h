@@ -99,7 +99,11 @@ double report_spearman(const double *x, const double *y, size_t n);
 /* ---- report_svg.c: HTML and SVG primitives ------------------------------------------ */
 
 /* report_esc: s as HTML text or a quoted attribute's value: & < > " ' escaped, control
- * characters other than tab and newline as U+FFFD. NULL writes nothing. */
+ * characters other than tab and newline as U+FFFD. NULL writes nothing. The report's one
+ * HTML escaper: every string that did not come from this module's own literals (a
+ * results file's, a file name, the title) reaches the page through it, in text, in
+ * double-quoted attributes and in SVG titles; never through a "%s" of sb_printf.
+ * test/report/poison.py holds the page to that. */
 void report_esc(strbuf *o, const char *s);
 
 /* report_short: s cut to at most max bytes (< size - 4) at a character boundary, "…"
