@@ -103,6 +103,9 @@ int report_run_make(report_run *run, arena *a, const cutune_tune_result *r, cons
     run->nok = report_sorted_finite(run->sorted, run->y, n);
     run->best = r->summary.best >= 0 && (uint64_t)r->summary.best < n ? r->summary.best : -1;
     run->median_entry = -1;
+    run->scale = report_scale(run->sorted, run->nok);
+    for (size_t i = 0; i < run->nok; i++)
+        run->noff += !report_in(run->scale, run->sorted[i]);
     if (run->nok > 0) {
         /* The lower median: an objective some entry really has. */
         double med = run->sorted[(run->nok - 1) / 2];

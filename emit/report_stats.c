@@ -139,8 +139,38 @@ double report_quantile(const double *sorted, size_t n, double q)
     size_t lo = (size_t)floor(pos);
     if (lo >= n - 1)
         return sorted[n - 1];
-    double frac = pos - (double)lo;
-    return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
+    double frac = pos - (double)lo, a = sorted[lo], b = sorted[lo + 1];
+    /* a + frac (b - a) overflows for a = -1e308, b = 1e308; the weighted sum does not,
+     * and is kept between a and b against rounding */
+    double v = isfinite(b - a) ? a + frac * (b - a) : a * (1 - frac) + b * frac;
+    return v < a ? a : v > b ? b : v;
+}
+
+report_range report_scale(const double *sorted, size_t n)
+{
+    if (n == 0)
+        return (report_range){NAN, NAN};
+    double q1 = report_quantile(sorted, n, 0.25), q3 = report_quantile(sorted, n, 0.75);
+    double med = report_quantile(sorted, n, 0.5);
+    double spread = q3 * 0.5 - q1 * 0.5; /* half the IQR: finite whatever the values */
+    if (!(spread > 0))
+        spread = fabs(med) > 0 ? fabs(med) * 0.5 : 0.5;
+    /* the fences, REPORT_FENCE IQRs out, saturating rather than overflowing */
+    double reach = spread * (2.0 * REPORT_FENCE);
+    double lo_fence = q1 - reach, hi_fence = q3 + reach;
+    report_range r = {NAN, NAN};
+    for (size_t i = 0; i < n; i++) /* the least and the greatest value within them */
+        if (sorted[i] >= lo_fence && sorted[i] <= hi_fence) {
+            if (isnan(r.lo))
+                r.lo = sorted[i];
+            r.hi = sorted[i];
+        }
+    return r;
+}
+
+bool report_in(report_range r, double v)
+{
+    return v >= r.lo && v <= r.hi;
 }
 
 void report_marginal(double *best, double *median, size_t *count, const report_table *t, int p)
@@ -191,11 +221,8 @@ void report_histogram(size_t *counts, int nbins, double lo, double hi, const dou
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(v[i]) || v[i] < lo || v[i] > hi)
             continue;
-        int b = hi > lo ? (int)((v[i] - lo) / (hi - lo) * nbins) : 0;
-        if (b >= nbins)
-            b = nbins - 1;
-        if (b < 0)
-            b = 0;
+        double at = hi > lo ? report_frac(v[i], lo, hi) * nbins : 0;
+        int b = at >= nbins ? nbins - 1 : at > 0 ? (int)at : 0; /* NaN: bin 0 */
         counts[b]++;
     }
 }
