@@ -608,6 +608,10 @@ typedef struct cutune_tune_summary {
     int ndevices;              /* 0: one GPU (device_name's) */
     int devices[CUTUNE_MAX_DEVICES];
     cutune_device_spread spread[CUTUNE_MAX_DEVICES];
+    /* Why journal_ignored lines were not trusted: "line 3: a NUL byte at column 23: a
+     * damaged record; ..." (the first few; docs/results-format.md, "The journal"); NULL
+     * when none was. Owned by the result, as journal_path. */
+    const char *journal_ignored_why;
 } cutune_tune_summary;
 
 typedef struct cutune_tune_result cutune_tune_result;
