@@ -48,7 +48,7 @@ int cli_search_option(const char *sub, cutune_search_options *s, int opt, const 
                 return 1;
             }
         cli_usage_error(sub, "unknown search strategy '%s' (the strategies are exhaustive, random, anneal, genetic, "
-                        "local and guided)", arg);
+                        "local, guided and auto)", arg);
         return -1;
     }
     case CLI_OPT_BUDGET: return cli_parse_budget(sub, arg, s) ? 1 : -1;

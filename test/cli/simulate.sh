@@ -94,6 +94,22 @@ done
 "$cutune" simulate "$s" --results "$tmp/full.json" --strategy random --budget 10 --threads 2 >"$tmp/out"
 check "text: the wall and the bound in the table" grep -qE '^ +1 +[0-9]+ +10 +0 .* 1\.2 +1  budget$' "$tmp/out"
 "$cutune" simulate "$s" --results "$tmp/full.json" --threads 0 2>"$tmp/err"; check "--threads 0: usage (2)" test $? -eq 2
+# The default strategy: auto when a budget is given and neither the command line nor the
+# spec names one; the spec's own `search` otherwise.
+"$cutune" simulate "$s" --results "$tmp/full.json" --budget 20 --format json >"$tmp/jd"
+check "a budget and no strategy: auto" python3 -c "
+import json; d=json.load(open('$tmp/jd')); assert d['strategy']=='auto' and d['runs'][0]['evaluations']==20, d"
+"$cutune" simulate "$s" --results "$tmp/full.json" --format json >"$tmp/jd"
+check "no budget, no strategy: exhaustive" python3 -c "
+import json; d=json.load(open('$tmp/jd')); assert d['strategy']=='exhaustive', d"
+sed 's/objective maximize score;/objective maximize score; search random;/' "$s" >"$tmp/named.tune"
+"$cutune" simulate "$tmp/named.tune" --results "$tmp/full.json" --budget 20 --format json >"$tmp/jd"
+check "a budget and the spec's search random: random" python3 -c "
+import json; d=json.load(open('$tmp/jd')); assert d['strategy']=='random', d"
+sed 's/objective maximize score;/objective maximize score; search auto(budget = 30, seed = 3);/' "$s" >"$tmp/auto.tune"
+"$cutune" simulate "$tmp/auto.tune" --results "$tmp/full.json" --format json >"$tmp/jd"
+check "search auto(budget = 30) in the spec" python3 -c "
+import json; d=json.load(open('$tmp/jd')); assert d['strategy']=='auto' and d['budget']==30 and d['seed']==3, d"
 "$cutune" simulate "$s" --results "$tmp/full.json" --strategy local --budget 10% --format json >"$tmp/j3"
 check "a percentage budget is of the space (10% of 316, rounded up = 32)" python3 -c "
 import json; d=json.load(open('$tmp/j3')); assert d['budget']==32 and d['runs'][0]['evaluations']==32, d"
