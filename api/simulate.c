@@ -72,8 +72,9 @@ int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *resu
                          "one with --set", results_path, recording->nsizes, spec_size_label(spec, spec->model->sizes.selected));
         rc = CUTUNE_EINVAL;
     } else {
-        rc = replay_run(spec->model, sp, recorded ? recorded : recording, results_path, &set, opts ? opts->repeat : 1, out, err,
-                        sizeof err);
+        int threads = opts && opts->threads > 0 ? opts->threads : 16;
+        rc = replay_run(spec->model, sp, recorded ? recorded : recording, results_path, &set, opts ? opts->repeat : 1,
+                        threads, out, err, sizeof err);
         if (rc < 0 && err[0])
             diag_error_noloc(&spec->diags, "%s", err);
     }

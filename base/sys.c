@@ -278,3 +278,146 @@ int sys_read_part(const char *path, size_t offset, void *dst, size_t size, size_
     errno = saved;
     return rc;
 }
+
+/* ---- sys_stream ----------------------------------------------------------------- */
+
+/* The buffer's size: few write calls, little memory. */
+#define STREAM_BUFFER ((size_t)1 << 16)
+
+struct sys_stream {
+    int fd;
+    char *path, *tmp;   /* path NULL: a descriptor's stream (nothing to rename) */
+    unsigned flags;
+    int err;            /* the first failure's errno; 0: none */
+    size_t used;
+    char buf[STREAM_BUFFER];
+};
+
+/* Writes out what the buffer holds; keeps the first failure. */
+static void stream_flush(sys_stream *s)
+{
+    if (s->err == 0 && s->used > 0 && write_all(s->fd, s->buf, s->used) != 0)
+        s->err = errno ? errno : EIO;
+    s->used = 0;
+}
+
+int sys_stream_open(sys_stream **out, const char *path, unsigned flags)
+{
+    *out = NULL;
+    if (!path || !*path) {
+        errno = ENOENT;
+        return -1;
+    }
+    struct stat st;
+    mode_t mode = 0666; /* less the umask, by open() */
+    if (lstat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            errno = EISDIR;
+            return -1;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            errno = SYS_ENOTREG;
+            return -1;
+        }
+        mode = st.st_mode & 07777;
+    } else if (errno != ENOENT) {
+        return -1;
+    }
+    sys_stream *s = calloc(1, sizeof *s);
+    if (!s || !(s->path = strdup(path))) {
+        free(s);
+        errno = ENOMEM;
+        return -1;
+    }
+    s->fd = create_beside(path, mode, &s->tmp);
+    if (s->fd < 0) {
+        int saved = errno;
+        free(s->path);
+        free(s);
+        errno = saved;
+        return -1;
+    }
+    s->flags = flags;
+    *out = s;
+    return 0;
+}
+
+int sys_stream_fd(sys_stream **out, int fd)
+{
+    *out = calloc(1, sizeof **out);
+    if (!*out) {
+        errno = ENOMEM;
+        return -1;
+    }
+    (*out)->fd = fd;
+    return 0;
+}
+
+int sys_stream_write(sys_stream *s, const void *data, size_t len)
+{
+    if (s->err == 0 && len >= STREAM_BUFFER) { /* large: straight through */
+        stream_flush(s);
+        if (s->err == 0 && write_all(s->fd, data, len) != 0)
+            s->err = errno ? errno : EIO;
+    } else if (s->err == 0) {
+        if (s->used + len > STREAM_BUFFER)
+            stream_flush(s);
+        memcpy(s->buf + s->used, data, len);
+        s->used += len;
+    }
+    if (s->err != 0) {
+        errno = s->err;
+        return -1;
+    }
+    return 0;
+}
+
+/* Frees the stream, removing its temporary when it has one. */
+static void stream_free(sys_stream *s)
+{
+    if (s->path) {
+        if (s->fd >= 0)
+            close(s->fd);
+        if (s->tmp)
+            unlink(s->tmp);
+    }
+    free(s->tmp);
+    free(s->path);
+    free(s);
+}
+
+int sys_stream_commit(sys_stream *s)
+{
+    stream_flush(s);
+    int err = s->err;
+    if (!s->path) { /* a descriptor's stream: flushed is all */
+        free(s);
+        errno = err;
+        return err ? -1 : 0;
+    }
+    if (err == 0 && !(s->flags & SYS_WRITE_NOSYNC) && fsync(s->fd) != 0)
+        err = errno;
+    if (close(s->fd) != 0 && err == 0)
+        err = errno;
+    s->fd = -1;
+    if (err == 0 && rename(s->tmp, s->path) != 0)
+        err = errno;
+    if (err == 0) {
+        free(s->tmp); /* renamed: nothing to remove */
+        s->tmp = NULL;
+        if (!(s->flags & SYS_WRITE_NOSYNC) && sync_folder(s->path) != 0)
+            err = errno;
+    }
+    stream_free(s);
+    errno = err;
+    return err ? -1 : 0;
+}
+
+void sys_stream_abort(sys_stream *s)
+{
+    if (!s)
+        return;
+    int saved = errno;
+    stream_free(s);
+    errno = saved;
+}

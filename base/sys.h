@@ -75,4 +75,37 @@ const char *sys_strerror(int err);
  * string. */
 char *sys_canonical_path(const char *path);
 
+/* ---- A file written as it is made (sys_stream) -------------------------------------
+ * For outputs too large to hold whole (the T4 form of a million-variant run): the same
+ * promise as sys_write_file, that `path` holds the old file or the whole new one, never
+ * half, with the bytes written as they come. Each stream owns its temporary file
+ * (beside `path`, O_EXCL) and a buffer; one thread uses it. */
+typedef struct sys_stream sys_stream;
+
+/* sys_stream_open: a stream that will replace `path` when committed. The same refusals
+ * as sys_write_file (a folder: EISDIR; a device, FIFO or symbolic link at `path`:
+ * SYS_ENOTREG; an empty path: ENOENT), checked before anything is created; `flags` as
+ * sys_write_file's. 0 with *out, or -1 with errno and *out NULL. */
+int sys_stream_open(sys_stream **out, const char *path, unsigned flags);
+
+/* sys_stream_fd: a stream over the open descriptor `fd` (standard output: 1), written
+ * as it goes; nothing is renamed, and a failure cannot take back what was written. The
+ * descriptor is not closed. 0 with *out, or -1 (ENOMEM). */
+int sys_stream_fd(sys_stream **out, int fd);
+
+/* sys_stream_write: appends `len` bytes. 0, or -1 with errno (ENOSPC: a full disk or
+ * /dev/full; EPIPE...); after a failure every later write fails again with that errno,
+ * so a writer may check only at the end (at commit). */
+int sys_stream_write(sys_stream *s, const void *data, size_t len);
+
+/* sys_stream_commit: flushes the stream and, for one that replaces a path, syncs it
+ * (unless SYS_WRITE_NOSYNC), closes it and renames it over the path; frees s. 0, or -1
+ * with errno (the first failure of any write, or of this step): the temporary removed,
+ * `path` as it was. */
+int sys_stream_commit(sys_stream *s);
+
+/* sys_stream_abort: drops the stream: its temporary removed, `path` as it was; frees
+ * s. NULL is a no-op. */
+void sys_stream_abort(sys_stream *s);
+
 #endif

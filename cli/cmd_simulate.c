@@ -48,7 +48,7 @@ int cli_search_option(const char *sub, cutune_search_options *s, int opt, const 
                 return 1;
             }
         cli_usage_error(sub, "unknown search strategy '%s' (the strategies are exhaustive, random, anneal, genetic, "
-                        "local and guided)", arg);
+                        "local, guided and auto)", arg);
         return -1;
     }
     case CLI_OPT_BUDGET: return cli_parse_budget(sub, arg, s) ? 1 : -1;
@@ -81,9 +81,9 @@ int cli_search_option(const char *sub, cutune_search_options *s, int opt, const 
     }
 }
 
-static void print_text(const cutune_sim_report *r, const char *results)
+static void print_text(const cutune_sim_report *r, const char *results, int threads)
 {
-    printf("simulate     %s over %s\n", r->strategy, results);
+    printf("simulate     %s over %s, %d compile threads and one GPU\n", r->strategy, results, threads);
     printf("space        %llu valid configurations, %llu ran correctly in the recording\n",
            (unsigned long long)r->space, (unsigned long long)r->recorded_ok);
     printf("true best    %s %.6g (#%llu)\n", r->objective_name, r->true_best, (unsigned long long)r->true_best_index);
@@ -98,13 +98,13 @@ static void print_text(const cutune_sim_report *r, const char *results)
     if (r->patience)
         printf(", patience %llu", (unsigned long long)r->patience);
     printf("; seeds %llu..%llu\n\n", (unsigned long long)r->seed, (unsigned long long)(r->seed + (uint64_t)r->nruns - 1));
-    printf("%4s %8s %7s %8s %14s %8s %8s  %s\n", "run", "seed", "evals", "screened", "best", "/ true", "found at",
-           "stopped by");
+    printf("%4s %8s %7s %8s %14s %8s %8s %10s %10s  %s\n", "run", "seed", "evals", "screened", "best", "/ true",
+           "found at", "seconds", "bound", "stopped by");
     for (int i = 0; i < r->nruns; i++) {
         const cutune_sim_run *u = &r->runs[i];
-        printf("%4d %8llu %7llu %8llu %14.6g %8.4f %8llu  %s\n", i + 1, (unsigned long long)u->seed,
+        printf("%4d %8llu %7llu %8llu %14.6g %8.4f %8llu %10.4g %10.4g  %s\n", i + 1, (unsigned long long)u->seed,
                (unsigned long long)u->evaluations, (unsigned long long)u->screened, u->found ? u->best : NAN,
-               u->ratio, (unsigned long long)u->best_at, u->stop_reason);
+               u->ratio, (unsigned long long)u->best_at, u->seconds, u->bound_seconds, u->stop_reason);
     }
     printf("\nbest found / true best: median %.4f, quartiles %.4f .. %.4f, range %.4f .. %.4f (%d runs; median "
            "%.0f evaluations)\n",
@@ -116,10 +116,11 @@ static json_t *num(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-static void print_json(const cutune_sim_report *r, const char *results)
+static void print_json(const cutune_sim_report *r, const char *results, int threads)
 {
     json_t *o = json_object();
     json_object_set_new(o, "results", json_string(results));
+    json_object_set_new(o, "threads", json_integer(threads));
     json_object_set_new(o, "strategy", json_string(r->strategy));
     json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));
     json_object_set_new(o, "budget", r->budget ? json_integer((json_int_t)r->budget) : json_null());
@@ -143,6 +144,7 @@ static void print_json(const cutune_sim_report *r, const char *results)
         json_object_set_new(x, "best_at", u->found ? json_integer((json_int_t)u->best_at) : json_null());
         json_object_set_new(x, "ratio", num(u->ratio));
         json_object_set_new(x, "simulated_seconds", num(u->seconds));
+        json_object_set_new(x, "bound_seconds", num(u->bound_seconds));
         json_object_set_new(x, "stop_reason", json_string(u->stop_reason));
         json_array_append_new(runs, x);
     }
@@ -174,6 +176,7 @@ int cmd_simulate(int argc, char **argv)
         CLI_SEARCH_OPTIONS,
         {"results", required_argument, NULL, 'r'},
         {"repeat", required_argument, NULL, 'R'},
+        {"threads", required_argument, NULL, 'T'},
         {"format", required_argument, NULL, 'f'},
         {NULL, 0, NULL, 0},
     };
@@ -202,6 +205,19 @@ int cmd_simulate(int argc, char **argv)
                 goto done;
             }
             so.repeat = (int)n;
+            break;
+        }
+        case 'T': {
+            unsigned long long n;
+            if (!cli_parse_count("simulate", "--threads", optarg, &n)) {
+                code = EXIT_USAGE;
+                goto done;
+            }
+            if (n < 1 || n > 4096) {
+                code = cli_usage_error("simulate", "--threads takes a count from 1 to 4096, not '%s'", optarg);
+                goto done;
+            }
+            so.threads = (int)n;
             break;
         }
         case 'f':
@@ -235,9 +251,9 @@ int cmd_simulate(int argc, char **argv)
     cli_print_new_diagnostics(spec, &c, &seen);
     if (rc == CUTUNE_OK) {
         if (json)
-            print_json(r, results);
+            print_json(r, results, so.threads > 0 ? so.threads : 16);
         else
-            print_text(r, results);
+            print_text(r, results, so.threads > 0 ? so.threads : 16);
     }
     code = cli_exit_for_status(rc);
     cutune_sim_report_free(r);

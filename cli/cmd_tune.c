@@ -311,9 +311,9 @@ static int check_emit_paths(cutune_spec *spec, const cli_common *c, int nblocks,
 static void print_run_warnings(const cutune_tune_summary *s)
 {
     if (s->journal_ignored)
-        fprintf(stderr, "journal: %llu line%s not trusted (an index outside the space, or not a whole "
-                        "record): those variants ran again\n",
-                (unsigned long long)s->journal_ignored, s->journal_ignored == 1 ? " was" : "s were");
+        fprintf(stderr, "journal: %llu line%s not trusted, and left in the file (%s): those variants ran again\n",
+                (unsigned long long)s->journal_ignored, s->journal_ignored == 1 ? " was" : "s were",
+                s->journal_ignored_why ? s->journal_ignored_why : "damaged records");
     if (s->interrupted)
         fprintf(stderr, "interrupted: %llu variants were done; the best is the best of those\n",
                 (unsigned long long)s->variants);

@@ -475,7 +475,7 @@ void sema_check_search(sema *s, const ast_item *it)
             diag_error(s->dl, at, "unknown search strategy '%s'; did you mean '%s'?", name, best);
         else
             diag_error(s->dl, at, "unknown search strategy (the strategies are exhaustive, random, anneal, genetic, "
-                                  "local and guided)");
+                                  "local, guided and auto)");
         return;
     }
     sr->strategy = k;

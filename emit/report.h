@@ -81,6 +81,26 @@ size_t report_sorted_finite(double *out, const double *v, size_t n);
  * when n is 0. */
 double report_quantile(const double *sorted, size_t n, double q);
 
+/* A chart's scale for a quantity: the values from lo to hi are drawn in place, any
+ * other beside the plot's edge, off the scale (NaN, NaN: no value). */
+typedef struct report_range {
+    double lo, hi;
+} report_range;
+
+/* How far out a value lies off the scale: more than this many interquartile ranges
+ * below the first quartile or above the third (when all values but a few are equal,
+ * the IQR is 0, and the median's size stands for it). Objectives of 1e308 among
+ * milliseconds would otherwise squeeze every other point onto one line. */
+#define REPORT_FENCE 100.0
+
+/* report_scale: the scale of the finite values sorted[0 .. n) (ascending): from the
+ * least to the greatest of those within REPORT_FENCE IQRs of the quartiles. Overflow-safe
+ * for any finite values. {NaN, NaN} when n is 0. */
+report_range report_scale(const double *sorted, size_t n);
+
+/* report_in: whether v lies on the scale r (false for NaN). */
+bool report_in(report_range r, double v);
+
 /* report_histogram: counts[0 .. nbins) of the finite values of v in nbins equal bins
  * over [lo, hi] (hi inclusive; all in bin 0 when lo == hi). */
 void report_histogram(size_t *counts, int nbins, double lo, double hi, const double *v, size_t n);
@@ -99,7 +119,11 @@ double report_spearman(const double *x, const double *y, size_t n);
 /* ---- report_svg.c: HTML and SVG primitives ------------------------------------------ */
 
 /* report_esc: s as HTML text or a quoted attribute's value: & < > " ' escaped, control
- * characters other than tab and newline as U+FFFD. NULL writes nothing. */
+ * characters other than tab and newline as U+FFFD. NULL writes nothing. The report's one
+ * HTML escaper: every string that did not come from this module's own literals (a
+ * results file's, a file name, the title) reaches the page through it, in text, in
+ * double-quoted attributes and in SVG titles; never through a "%s" of sb_printf.
+ * test/report/poison.py holds the page to that. */
 void report_esc(strbuf *o, const char *s);
 
 /* report_short: s cut to at most max bytes (< size - 4) at a character boundary, "…"
@@ -125,12 +149,28 @@ typedef struct report_frame {
     double xlo, xhi, ylo, yhi;
 } report_frame;
 
-/* report_x / report_y: a data value's position in px. */
+/* report_frac: where v lies from lo (0) to hi (1), without overflow for any finite
+ * values (-1e308 to 1e308 is a span past the largest double); NaN unless hi > lo. */
+double report_frac(double v, double lo, double hi);
+
+/* report_x / report_y: a data value's position in px: always a finite number near the
+ * plot (the middle of the axis when the value or the range is not finite; a value far
+ * outside the range at most a plot's width outside it). No NaN or infinity ever reaches
+ * the SVG; points off the scale go through report_point. */
 double report_x(const report_frame *f, double v);
 double report_y(const report_frame *f, double v);
 
-/* report_pad: [*lo, *hi] widened by 5 % of its span each side (a unit around a point). */
+/* report_pad: [*lo, *hi] widened by 5 % of its span each side (a unit around a point),
+ * saturating at the largest finite doubles. */
 void report_pad(double *lo, double *hi);
+
+/* report_point: a data point (x, y) of a chart `f` whose scales are xr and yr: on both
+ * scales, a circle of class `cls` and radius `radius` (px, as text) at its place, dx px
+ * sideways, with `label` (escaped; NULL: none) as its tooltip; else a hollow red circle
+ * (class "off") at the edge of the plot it lies beyond, its tooltip the label and the
+ * value off the scale. */
+void report_point(strbuf *o, const report_frame *f, report_range xr, report_range yr, double x, double y,
+                  double dx, const char *cls, const char *radius, const char *label);
 
 /* report_svg_open / report_svg_close: an inline <svg> of w x h px described by `title`
  * (escaped; shown as a tooltip and read by screen readers). */
@@ -159,6 +199,8 @@ typedef struct report_run {
     double *sorted;          /* their objectives, ascending */
     int64_t best;            /* the winner's entry (summary.best), -1: none */
     int64_t median_entry;    /* the entry whose objective is the median one, -1: none */
+    report_range scale;      /* the objective's scale (report_scale of sorted) */
+    size_t noff;             /* objectives off that scale */
     const char *objective;   /* the objective's name */
 } report_run;
 

@@ -212,24 +212,32 @@ static double jitter(size_t i)
     return ((double)(h % 2001) / 1000.0) - 1.0;
 }
 
-/* One scatter plot of the objective (y) against x[i] (NaN: left out). */
-static void scatter(strbuf *o, const report_run *run, const double *x, const char *xlabel, double xlo, double xhi,
-                    const char *title)
+/* The objective's axis: its scale, padded. */
+static void objective_axis(const report_run *run, double *lo, double *hi)
 {
-    double ylo = run->sorted[0], yhi = run->sorted[run->nok - 1];
-    report_pad(&ylo, &yhi);
+    *lo = run->scale.lo;
+    *hi = run->scale.hi;
+    report_pad(lo, hi);
+}
+
+/* One scatter plot of the objective (y) against x[i] (NaN: left out); x from xlo to xhi,
+ * its values outside xr (and objectives off their scale) at the plot's edge. */
+static void scatter(strbuf *o, const report_run *run, const double *x, const char *xlabel, report_range xr,
+                    double xlo, double xhi, const char *title)
+{
+    double ylo, yhi;
+    objective_axis(run, &ylo, &yhi);
     report_frame f = {70, 10, 440, 250, xlo, xhi, ylo, yhi};
     report_svg_open(o, 460, 300, title);
     report_axes(o, &f, xlabel, run->objective);
     for (size_t i = 0; i < run->t.n; i++) {
         if (!isfinite(run->y[i]) || !isfinite(x[i]) || (int64_t)i == run->best)
             continue;
-        sb_printf(o, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\"/>\n", report_x(&f, x[i]) + jitter(i) * 4,
-                  report_y(&f, run->y[i]));
+        bool off = !report_in(xr, x[i]) || !report_in(run->scale, run->y[i]);
+        report_point(o, &f, xr, run->scale, x[i], run->y[i], jitter(i) * 4, "pt", "2.5", off ? run->objective : NULL);
     }
     if (run->best >= 0 && isfinite(x[run->best]))
-        sb_printf(o, "<circle class=\"best\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\"><title>the winner</title></circle>\n",
-                  report_x(&f, x[run->best]), report_y(&f, run->y[run->best]));
+        report_point(o, &f, xr, run->scale, x[run->best], run->y[run->best], 0, "best", "5", "the winner");
     report_svg_close(o);
 }
 
@@ -266,13 +274,31 @@ void report_scatters(strbuf *o, const report_run *run)
     if (isfinite(sr))
         caption_num(o, " with registers per thread: ", sr, ".");
     sb_add(o, "</p>\n<div class=\"row\">");
-    scatter(o, run, occ, "theoretical occupancy", 0, 1, "objective against theoretical occupancy");
+    report_range all = {-INFINITY, INFINITY};
+    scatter(o, run, occ, "theoretical occupancy", all, 0, 1, "objective against theoretical occupancy");
     double rlo = 0, rhi = rmax > 0 ? rmax : 1;
     report_pad(&rlo, &rhi);
-    scatter(o, run, regs, "registers per thread", rlo < 0 ? 0 : rlo, rhi, "objective against registers per thread");
+    scatter(o, run, regs, "registers per thread", all, rlo < 0 ? 0 : rlo, rhi,
+            "objective against registers per thread");
     sb_add(o, "</div></section>\n");
     free(occ);
     free(regs);
+}
+
+/* The scale of x[i] over the entries with an objective ({NaN, NaN} when none). */
+static report_range x_scale(const report_run *run, const double *x)
+{
+    double *v = malloc(sizeof *v * (run->t.n + 1));
+    if (!v)
+        return (report_range){-INFINITY, INFINITY};
+    size_t m = 0;
+    for (size_t i = 0; i < run->t.n; i++)
+        if (isfinite(run->y[i]) && isfinite(x[i]))
+            v[m++] = x[i];
+    size_t n = report_sorted_finite(v, v, m);
+    report_range r = report_scale(v, n);
+    free(v);
+    return r;
 }
 
 void report_energy(strbuf *o, const report_run *run)
@@ -285,17 +311,12 @@ void report_energy(strbuf *o, const report_run *run)
         free(w);
         return;
     }
-    double jmax = 0, wmax = 0;
     for (size_t i = 0; i < run->t.n; i++) {
         const cutune_measurement *m = &r->records[i]->m;
-        bool has = m->energy && isfinite(m->energy_j) && isfinite(m->power_w);
+        bool has = m->energy && isfinite(m->energy_j * 1e3) && isfinite(m->power_w);
         j[i] = has ? m->energy_j * 1e3 : NAN; /* mJ */
         w[i] = has ? m->power_w : NAN;
-        if (has && isfinite(run->y[i])) {
-            measured++;
-            jmax = j[i] > jmax ? j[i] : jmax;
-            wmax = w[i] > wmax ? w[i] : wmax;
-        }
+        measured += has && isfinite(run->y[i]);
     }
     if (measured > 0 && run->nok > 0) { /* a section only for runs that measured energy */
         double sj = report_spearman(j, run->y, run->t.n), sw = report_spearman(w, run->y, run->t.n);
@@ -308,15 +329,53 @@ void report_energy(strbuf *o, const report_run *run)
         if (isfinite(sw))
             caption_num(o, " with power: ", sw, ".");
         sb_add(o, "</p>\n<div class=\"row\">");
-        double jlo = 0, jhi = jmax > 0 ? jmax : 1, wlo = 0, whi = wmax > 0 ? wmax : 1;
-        report_pad(&jlo, &jhi);
-        report_pad(&wlo, &whi);
-        scatter(o, run, j, "energy per launch (mJ)", jlo < 0 ? 0 : jlo, jhi, "objective against energy per launch");
-        scatter(o, run, w, "mean power (W)", wlo < 0 ? 0 : wlo, whi, "objective against mean power");
+        for (int k = 0; k < 2; k++) {
+            const double *x = k == 0 ? j : w;
+            report_range xr = x_scale(run, x);
+            double lo = xr.lo < 0 ? xr.lo : 0, hi = xr.hi > 0 ? xr.hi : 1;
+            report_pad(&lo, &hi);
+            scatter(o, run, x, k == 0 ? "energy per launch (mJ)" : "mean power (W)", xr, lo < 0 && xr.lo >= 0 ? 0 : lo,
+                    hi, k == 0 ? "objective against energy per launch" : "objective against mean power");
+        }
         sb_add(o, "</div></section>\n");
     }
     free(j);
     free(w);
+}
+
+/* lo + t (hi - lo), without overflow for any finite bounds. */
+static double lerp(double lo, double hi, double t)
+{
+    double width = hi - lo;
+    return isfinite(width) ? lo + t * width : lo * (1 - t) + hi * t;
+}
+
+/* The histogram's objectives off the scale: a hollow red point at each edge they lie
+ * beyond, its tooltip how many and from which value to which. */
+static void off_scale_marks(strbuf *o, const report_frame *f, const report_run *run)
+{
+    for (int side = 0; side < 2; side++) {
+        size_t count = 0;
+        double from = NAN, to = NAN;
+        for (size_t i = 0; i < run->nok; i++) {
+            double v = run->sorted[i];
+            if (report_in(run->scale, v) || (side == 0) != (v < run->scale.lo))
+                continue;
+            if (count++ == 0)
+                from = v;
+            to = v;
+        }
+        if (count == 0)
+            continue;
+        sb_printf(o, "<circle class=\"off\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\"><title>%zu variant%s off the scale, %s: ",
+                  side == 0 ? f->x0 : f->x1, f->y1 - 8, count, count == 1 ? "" : "s", side == 0 ? "below" : "above");
+        report_num(o, from);
+        if (count > 1) {
+            sb_add(o, " to ");
+            report_num(o, to);
+        }
+        sb_add(o, "</title></circle>\n");
+    }
 }
 
 void report_distribution(strbuf *o, arena *a, const report_run *run)
@@ -330,20 +389,24 @@ void report_distribution(strbuf *o, arena *a, const report_run *run)
     size_t *counts = arena_alloc(a, sizeof *counts * (size_t)nbins);
     if (!counts)
         return;
-    double lo = run->sorted[0], hi = run->sorted[run->nok - 1];
+    double lo = run->scale.lo, hi = run->scale.hi; /* the bins: the values on the scale */
     report_histogram(counts, nbins, lo, hi, run->sorted, run->nok);
     size_t cmax = 1;
     for (int b = 0; b < nbins; b++)
         cmax = counts[b] > cmax ? counts[b] : cmax;
     double med = report_quantile(run->sorted, run->nok, 0.5);
     sb_printf(o, "<p>%zu variants have an objective (ran correctly and were timed). ", run->nok);
-    caption_num(o, "Minimum ", lo, ", ");
+    caption_num(o, "Minimum ", run->sorted[0], ", ");
     caption_num(o, "first quartile ", report_quantile(run->sorted, run->nok, 0.25), ", ");
     caption_num(o, "median ", med, ", ");
     caption_num(o, "third quartile ", report_quantile(run->sorted, run->nok, 0.75), ", ");
-    caption_num(o, "maximum ", hi, ". ");
-    sb_printf(o, "%s is better; the median is the dashed line, the winner the red one.</p>\n",
-              run->t.maximize ? "Higher" : "Lower");
+    caption_num(o, "maximum ", run->sorted[run->nok - 1], ". ");
+    sb_printf(o, "%s is better; the median is the dashed line, the winner the red one.", run->t.maximize ? "Higher" : "Lower");
+    if (run->noff > 0)
+        sb_printf(o, " <b>%zu variant%s off the scale</b> (more than %.0f interquartile ranges "
+                     "beyond the quartiles): every chart draws them as hollow red points at its edge, their values in "
+                     "their tooltips.", run->noff, run->noff == 1 ? " lies" : "s lie", REPORT_FENCE);
+    sb_add(o, "</p>\n");
     double xlo = lo, xhi = hi;
     if (xhi <= xlo)
         report_pad(&xlo, &xhi);
@@ -351,7 +414,7 @@ void report_distribution(strbuf *o, arena *a, const report_run *run)
     report_svg_open(o, 660, 270, "histogram of the objective");
     report_axes(o, &f, run->objective, "variants");
     for (int b = 0; b < nbins; b++) {
-        double b0 = lo + (hi - lo) * b / nbins, b1 = lo + (hi - lo) * (b + 1) / nbins;
+        double b0 = lerp(lo, hi, (double)b / nbins), b1 = lerp(lo, hi, (double)(b + 1) / nbins);
         double x0 = hi > lo ? report_x(&f, b0) : f.x0 + (f.x1 - f.x0) * b / nbins;
         double x1 = hi > lo ? report_x(&f, b1) : f.x0 + (f.x1 - f.x0) * (b + 1) / nbins;
         double y = report_y(&f, (double)counts[b]);
@@ -361,11 +424,20 @@ void report_distribution(strbuf *o, arena *a, const report_run *run)
     double xm = report_x(&f, med);
     sb_printf(o, "<line class=\"median\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", xm, f.y0, xm, f.y1);
     if (run->best >= 0 && isfinite(run->y[run->best])) {
-        double xb = report_x(&f, run->y[run->best]);
+        double yb = run->y[run->best];
+        double xb = report_in(run->scale, yb) ? report_x(&f, yb) : yb < lo ? f.x0 : f.x1;
         sb_printf(o, "<line class=\"winline\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", xb, f.y0, xb, f.y1);
     }
+    off_scale_marks(o, &f, run);
     report_svg_close(o);
     sb_add(o, "</section>\n");
+}
+
+/* The px height of objective v in f: its place on the scale, else the edge it lies
+ * beyond (lines to points off the scale end at the edge). */
+static double objective_y(const report_frame *f, const report_run *run, double v)
+{
+    return report_in(run->scale, v) ? report_y(f, v) : v < run->scale.lo ? f->y1 : f->y0;
 }
 
 /* Param p's marginal effect: best (filled) and median (hollow) per value. */
@@ -379,8 +451,8 @@ static void marginal(strbuf *o, arena *a, const report_run *run, int p, double e
     if (!best || !med || !cnt)
         return;
     report_marginal(best, med, cnt, t, p);
-    double ylo = run->sorted[0], yhi = run->sorted[run->nok - 1];
-    report_pad(&ylo, &yhi);
+    double ylo, yhi;
+    objective_axis(run, &ylo, &yhi);
     report_frame f = {62, 24, 290, 160, -0.5, nl - 0.5, ylo, yhi};
     char title[300];
     snprintf(title, sizeof title, "best and median %s by %s", run->objective, run->r->param_names[p]);
@@ -411,25 +483,28 @@ static void marginal(strbuf *o, arena *a, const report_run *run, int p, double e
         sb_printf(o, "<polyline class=\"%s\" points=\"", series == 0 ? "medline" : "bestline");
         for (int l = 0; l < nl; l++)
             if (isfinite(v[l]))
-                sb_printf(o, "%.1f,%.1f ", report_x(&f, l), report_y(&f, v[l]));
+                sb_printf(o, "%.1f,%.1f ", report_x(&f, l), objective_y(&f, run, v[l]));
         sb_add(o, "\"/>\n");
     }
+    report_range all = {-INFINITY, INFINITY};
     for (int l = 0; l < nl; l++) {
         double x = report_x(&f, l);
         if (l % step == 0) {
             report_short(lab, sizeof lab, run->levels[p][l], 8);
             report_text(o, x, f.y1 + 14, "middle", "num", lab);
         }
+        strbuf tip = STRBUF_INIT; /* plain text: report_point escapes it */
+        sb_add(&tip, run->levels[p][l]);
+        caption_num(&tip, ": best ", best[l], ", ");
+        caption_num(&tip, "median ", med[l], "");
+        sb_printf(&tip, ", %zu variants", cnt[l]);
+        const char *label = sb_ok(&tip) ? sb_cstr(&tip) : "";
         if (isfinite(med[l]))
-            sb_printf(o, "<circle class=\"med\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>\n", x, report_y(&f, med[l]));
-        if (isfinite(best[l])) {
-            sb_printf(o, "<circle class=\"bestpt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"><title>", x,
-                      report_y(&f, best[l]));
-            report_esc(o, run->levels[p][l]);
-            caption_num(o, ": best ", best[l], ", ");
-            caption_num(o, "median ", med[l], "");
-            sb_printf(o, ", %zu variants</title></circle>\n", cnt[l]);
-        }
+            report_point(o, &f, all, run->scale, l, med[l], 0, "med", "3",
+                         report_in(run->scale, med[l]) ? NULL : label);
+        if (isfinite(best[l]))
+            report_point(o, &f, all, run->scale, l, best[l], 0, "bestpt", "3.5", label);
+        sb_free(&tip);
     }
     report_short(lab, sizeof lab, run->r->param_names[p], 30);
     report_text(o, (f.x0 + f.x1) / 2, f.y1 + 32, "middle", "axis", lab);
@@ -487,23 +562,24 @@ void report_progress(strbuf *o, arena *a, const report_run *run)
     sb_printf(o, " search: each dot is one evaluation, in the order run (entries read back from a journal come "
                  "first); the line is the best found so far. Its best was found at evaluation %zu of %zu.</p>\n",
               found + 1, n);
-    double ylo = run->sorted[0], yhi = run->sorted[run->nok - 1];
-    report_pad(&ylo, &yhi);
+    double ylo, yhi;
+    objective_axis(run, &ylo, &yhi);
     report_frame f = {70, 10, 640, 220, 1, n > 1 ? (double)n : 2, ylo, yhi};
     report_svg_open(o, 660, 270, "best so far against evaluations");
     report_axes(o, &f, "evaluation", run->objective);
+    report_range all = {-INFINITY, INFINITY};
     for (size_t i = 0; i < n; i++)
         if (isfinite(run->y[i]))
-            sb_printf(o, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"2\"/>\n", report_x(&f, (double)(i + 1)),
-                      report_y(&f, run->y[i]));
+            report_point(o, &f, all, run->scale, (double)(i + 1), run->y[i], 0, "pt", "2",
+                         report_in(run->scale, run->y[i]) ? NULL : run->objective);
     sb_add(o, "<polyline class=\"bestline\" points=\"");
     bool started = false;
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(bsf[i]))
             continue;
-        double x = report_x(&f, (double)(i + 1)), y = report_y(&f, bsf[i]);
+        double x = report_x(&f, (double)(i + 1)), y = objective_y(&f, run, bsf[i]);
         if (started && i > 0)
-            sb_printf(o, "%.1f,%.1f ", x, report_y(&f, bsf[i - 1])); /* a step */
+            sb_printf(o, "%.1f,%.1f ", x, objective_y(&f, run, bsf[i - 1])); /* a step */
         sb_printf(o, "%.1f,%.1f ", x, y);
         started = true;
     }

@@ -7,18 +7,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The order of a param's levels: numbers by value (int, float), anything else as text
- * (false before true). */
+/* One entry's value of a param, for sorting: its text, its number when the param is
+ * numeric and the text reads fully as a number that is not NaN. */
 typedef struct level_sort {
     const char *text;
     double num;
     bool numeric;
+    size_t entry;
 } level_sort;
 
+/* The order of a param's levels, a total order in which equal texts (and only they)
+ * compare equal, so that sorting brings each value's entries together: numbers first,
+ * by value (equal values by text: "8" and "8.0" stay two levels), then anything else by
+ * text (false before true). */
 static int cmp_level(const void *pa, const void *pb)
 {
     const level_sort *x = pa, *y = pb;
-    if (x->numeric && y->numeric && x->num != y->num)
+    if (x->numeric != y->numeric)
+        return x->numeric ? -1 : 1;
+    if (x->numeric && x->num != y->num)
         return x->num < y->num ? -1 : 1;
     return strcmp(x->text, y->text);
 }
@@ -29,41 +36,35 @@ const char *report_value_of(const report_run *run, size_t i, int p)
     return p < v->nparams && v->values[p] ? v->values[p] : "";
 }
 
-/* Param p's levels into run->levels[p] and nlevels[p], each entry's into level[]. */
+/* Param p's levels into run->levels[p] and nlevels[p], each entry's into level[]: the
+ * entries sorted by value (O(n log n): a run may hold a million variants, each with its
+ * own value), each run of equal values one level. */
 static int make_levels(report_run *run, arena *a, int p, int *nlevels, int *level)
 {
     const cutune_tune_result *r = run->r;
     int np = run->t.nparams;
     const char *type = r->param_types && r->param_types[p] ? r->param_types[p] : "string";
     bool numeric = strcmp(type, "int") == 0 || strcmp(type, "float") == 0;
-    level_sort *ls = arena_alloc(a, sizeof *ls * (r->n ? r->n : 1));
-    if (!ls)
+    level_sort *ls = malloc(sizeof *ls * (r->n ? r->n : 1));
+    const char **texts = arena_alloc(a, sizeof *texts * (r->n ? r->n : 1));
+    if (!ls || !texts) {
+        free(ls);
         return CUTUNE_ENOMEM;
+    }
+    for (size_t i = 0; i < r->n; i++) {
+        const char *text = report_value_of(run, i, p);
+        char *end;
+        double d = numeric ? strtod(text, &end) : 0;
+        ls[i] = (level_sort){text, d, numeric && end != text && *end == '\0' && !isnan(d), i};
+    }
+    qsort(ls, r->n, sizeof *ls, cmp_level);
     int n = 0;
     for (size_t i = 0; i < r->n; i++) {
-        const char *text = report_value_of(run, i, p);
-        int k = 0;
-        while (k < n && strcmp(ls[k].text, text) != 0)
-            k++;
-        if (k == n) {
-            char *end;
-            double d = strtod(text, &end);
-            ls[n++] = (level_sort){text, d, numeric && end != text && *end == '\0'};
-        }
+        if (i == 0 || cmp_level(&ls[i - 1], &ls[i]) != 0)
+            texts[n++] = ls[i].text;
+        level[ls[i].entry * (size_t)np + (size_t)p] = n - 1;
     }
-    qsort(ls, (size_t)n, sizeof *ls, cmp_level);
-    const char **texts = arena_alloc(a, sizeof *texts * (size_t)(n ? n : 1));
-    if (!texts)
-        return CUTUNE_ENOMEM;
-    for (int k = 0; k < n; k++)
-        texts[k] = ls[k].text;
-    for (size_t i = 0; i < r->n; i++) {
-        const char *text = report_value_of(run, i, p);
-        int k = 0;
-        while (k < n && strcmp(texts[k], text) != 0)
-            k++;
-        level[i * (size_t)np + (size_t)p] = k;
-    }
+    free(ls);
     run->levels[p] = texts;
     nlevels[p] = n;
     return CUTUNE_OK;
@@ -102,6 +103,9 @@ int report_run_make(report_run *run, arena *a, const cutune_tune_result *r, cons
     run->nok = report_sorted_finite(run->sorted, run->y, n);
     run->best = r->summary.best >= 0 && (uint64_t)r->summary.best < n ? r->summary.best : -1;
     run->median_entry = -1;
+    run->scale = report_scale(run->sorted, run->nok);
+    for (size_t i = 0; i < run->nok; i++)
+        run->noff += !report_in(run->scale, run->sorted[i]);
     if (run->nok > 0) {
         /* The lower median: an objective some entry really has. */
         double med = run->sorted[(run->nok - 1) / 2];

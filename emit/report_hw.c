@@ -237,9 +237,9 @@ void report_hw(strbuf *o, const report_run *run)
         if (r->records[i]->m.profiled && r->records[i]->hw)
             order[n++] = (hw_order){i, run->y[i], run->t.maximize};
     qsort(order, n, sizeof *order, cmp_order);
-    sb_printf(o, "<section class=\"part\"><h3>Hardware counters</h3>\n<p>%zu variant%s, best %s first, launched "
-                 "once more under CUPTI's range profiler after timing (",
-              n, n == 1 ? "" : "s", run->objective);
+    sb_printf(o, "<section class=\"part\"><h3>Hardware counters</h3>\n<p>%zu variant%s, best ", n, n == 1 ? "" : "s");
+    report_esc(o, run->objective);
+    sb_add(o, " first, launched once more under CUPTI's range profiler after timing (");
     if (r->profile_top > 0)
         sb_printf(o, "the best %d; ", r->profile_top);
     sb_add(o, "a separate launch, replayed once per pass: the counters are never part of the times). Each "

@@ -35,7 +35,7 @@ static const char page_style[] =
     "stroke-dasharray:4 3}\n"
     "svg .bestpt{fill:#d62728}svg .med{fill:#fff;stroke:#3465a4;stroke-width:1.5}\n"
     "svg .box{fill:#cfe0f5;stroke:#3465a4}svg .boxmed{stroke:#111;stroke-width:2}svg .whisker{stroke:#3465a4}\n"
-    "svg .diag{stroke:#888;stroke-dasharray:5 3}\n";
+    "svg .diag{stroke:#888;stroke-dasharray:5 3}svg .off{fill:none;stroke:#d62728;stroke-width:2}\n";
 
 /* The run's header line: what was tuned, where, how, and the counts. */
 static void run_meta(strbuf *o, const report_run *run)

@@ -24,46 +24,59 @@ static size_t group_of(const report_table *t, size_t i, int a, int b)
     return g;
 }
 
+/* An entry with an objective, by its group: the groups are the runs of equal keys once
+ * sorted (ties in entry order, so that every sum is taken in one order). */
+typedef struct grouped {
+    size_t key, i;
+    double y;
+} grouped;
+
+static int cmp_grouped(const void *pa, const void *pb)
+{
+    const grouped *x = pa, *y = pb;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
 double report_explained(const report_table *t, int a, int b)
 {
     if (a < 0 || a >= t->nparams || b >= t->nparams)
         return NAN;
-    size_t ngroups = (size_t)t->nlevels[a] * (b >= 0 ? (size_t)t->nlevels[b] : 1);
-    double *sum = calloc(ngroups ? ngroups : 1, sizeof *sum);
-    size_t *cnt = calloc(ngroups ? ngroups : 1, sizeof *cnt);
-    if (!sum || !cnt) {
-        free(sum);
-        free(cnt);
+    /* Sorted by group rather than an array of every possible group: two params of
+     * 100,000 values each make 10^10 possible groups but at most n real ones. */
+    grouped *e = malloc((t->n ? t->n : 1) * sizeof *e);
+    if (!e)
         return NAN;
-    }
     size_t n = 0;
     double total = 0;
     for (size_t i = 0; i < t->n; i++)
         if (isfinite(t->y[i])) {
-            size_t g = group_of(t, i, a, b);
-            sum[g] += t->y[i];
-            cnt[g]++;
+            e[n++] = (grouped){group_of(t, i, a, b), i, t->y[i]};
             total += t->y[i];
-            n++;
         }
-    double result = NAN;
+    qsort(e, n, sizeof *e, cmp_grouped);
     size_t k = 0;
-    for (size_t g = 0; g < ngroups; g++)
-        k += cnt[g] > 0;
+    for (size_t i = 0; i < n; i++)
+        k += i == 0 || e[i].key != e[i - 1].key;
+    double result = NAN;
     if (n >= 2 && n > k) {
         double mean = total / (double)n, sst = 0, ssw = 0;
-        for (size_t i = 0; i < t->n; i++)
-            if (isfinite(t->y[i])) {
-                size_t g = group_of(t, i, a, b);
-                double d = t->y[i] - mean, w = t->y[i] - sum[g] / (double)cnt[g];
+        for (size_t first = 0, last; first < n; first = last) {
+            double sum = 0;
+            for (last = first; last < n && e[last].key == e[first].key; last++)
+                sum += e[last].y;
+            double group_mean = sum / (double)(last - first);
+            for (size_t i = first; i < last; i++) {
+                double d = e[i].y - mean, w = e[i].y - group_mean;
                 sst += d * d;
                 ssw += w * w;
             }
+        }
         if (sst > 0)
             result = 1.0 - (ssw / (double)(n - k)) / (sst / (double)(n - 1));
     }
-    free(sum);
-    free(cnt);
+    free(e);
     return result;
 }
 
@@ -126,34 +139,79 @@ double report_quantile(const double *sorted, size_t n, double q)
     size_t lo = (size_t)floor(pos);
     if (lo >= n - 1)
         return sorted[n - 1];
-    double frac = pos - (double)lo;
-    return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
+    double frac = pos - (double)lo, a = sorted[lo], b = sorted[lo + 1];
+    /* a + frac (b - a) overflows for a = -1e308, b = 1e308; the weighted sum does not,
+     * and is kept between a and b against rounding */
+    double v = isfinite(b - a) ? a + frac * (b - a) : a * (1 - frac) + b * frac;
+    return v < a ? a : v > b ? b : v;
+}
+
+report_range report_scale(const double *sorted, size_t n)
+{
+    if (n == 0)
+        return (report_range){NAN, NAN};
+    double q1 = report_quantile(sorted, n, 0.25), q3 = report_quantile(sorted, n, 0.75);
+    double med = report_quantile(sorted, n, 0.5);
+    double spread = q3 * 0.5 - q1 * 0.5; /* half the IQR: finite whatever the values */
+    if (!(spread > 0))
+        spread = fabs(med) > 0 ? fabs(med) * 0.5 : 0.5;
+    /* the fences, REPORT_FENCE IQRs out, saturating rather than overflowing */
+    double reach = spread * (2.0 * REPORT_FENCE);
+    double lo_fence = q1 - reach, hi_fence = q3 + reach;
+    report_range r = {NAN, NAN};
+    for (size_t i = 0; i < n; i++) /* the least and the greatest value within them */
+        if (sorted[i] >= lo_fence && sorted[i] <= hi_fence) {
+            if (isnan(r.lo))
+                r.lo = sorted[i];
+            r.hi = sorted[i];
+        }
+    return r;
+}
+
+bool report_in(report_range r, double v)
+{
+    return v >= r.lo && v <= r.hi;
 }
 
 void report_marginal(double *best, double *median, size_t *count, const report_table *t, int p)
 {
     int nl = t->nlevels[p];
-    double *vals = malloc((t->n ? t->n : 1) * sizeof *vals);
     for (int l = 0; l < nl; l++) {
         best[l] = NAN;
         median[l] = NAN;
         count[l] = 0;
-        size_t m = 0;
-        for (size_t i = 0; i < t->n; i++)
-            if (t->level[i * (size_t)t->nparams + (size_t)p] == l && isfinite(t->y[i])) {
-                if (report_better(t, t->y[i], best[l]))
-                    best[l] = t->y[i];
-                if (vals)
-                    vals[m] = t->y[i];
-                m++;
-            }
-        count[l] = m;
-        if (vals && m) {
-            qsort(vals, m, sizeof *vals, cmp_double);
-            median[l] = report_quantile(vals, m, 0.5);
+    }
+    for (size_t i = 0; i < t->n; i++) {
+        int l = t->level[i * (size_t)t->nparams + (size_t)p];
+        if (l < 0 || l >= nl || !isfinite(t->y[i]))
+            continue;
+        count[l]++;
+        if (report_better(t, t->y[i], best[l]))
+            best[l] = t->y[i];
+    }
+    /* The medians: the objectives bucketed by level (each level's slice of vals starts
+     * at start[l]), each slice sorted: O(n log n) however many levels there are. */
+    double *vals = malloc((t->n ? t->n : 1) * sizeof *vals);
+    size_t *start = malloc(((size_t)nl + 1) * sizeof *start), *fill = malloc(((size_t)nl + 1) * sizeof *fill);
+    if (vals && start && fill) {
+        start[0] = 0;
+        for (int l = 0; l < nl; l++)
+            start[l + 1] = start[l] + count[l];
+        memcpy(fill, start, ((size_t)nl + 1) * sizeof *fill);
+        for (size_t i = 0; i < t->n; i++) {
+            int l = t->level[i * (size_t)t->nparams + (size_t)p];
+            if (l >= 0 && l < nl && isfinite(t->y[i]))
+                vals[fill[l]++] = t->y[i];
         }
+        for (int l = 0; l < nl; l++)
+            if (count[l]) {
+                qsort(vals + start[l], count[l], sizeof *vals, cmp_double);
+                median[l] = report_quantile(vals + start[l], count[l], 0.5);
+            }
     }
     free(vals);
+    free(start);
+    free(fill);
 }
 
 void report_histogram(size_t *counts, int nbins, double lo, double hi, const double *v, size_t n)
@@ -163,11 +221,8 @@ void report_histogram(size_t *counts, int nbins, double lo, double hi, const dou
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(v[i]) || v[i] < lo || v[i] > hi)
             continue;
-        int b = hi > lo ? (int)((v[i] - lo) / (hi - lo) * nbins) : 0;
-        if (b >= nbins)
-            b = nbins - 1;
-        if (b < 0)
-            b = 0;
+        double at = hi > lo ? report_frac(v[i], lo, hi) * nbins : 0;
+        int b = at >= nbins ? nbins - 1 : at > 0 ? (int)at : 0; /* NaN: bin 0 */
         counts[b]++;
     }
 }

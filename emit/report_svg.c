@@ -3,6 +3,7 @@
  * results file reaches the page through report_esc. */
 #include "report.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -58,7 +59,7 @@ int report_ticks(double *ticks, int max, double lo, double hi)
         ticks[0] = lo;
         return 1;
     }
-    double raw = (hi - lo) / (max - 1);
+    double raw = hi / (max - 1) - lo / (max - 1); /* (hi - lo) / (max - 1) may overflow */
     double mag = pow(10, floor(log10(raw)));
     double step = mag;
     static const double mult[] = {1, 2, 5, 10};
@@ -97,27 +98,83 @@ void report_ramp(char out[8], double t)
     snprintf(out, 8, "#%02x%02x%02x", rgb[0] & 0xff, rgb[1] & 0xff, rgb[2] & 0xff);
 }
 
+double report_frac(double v, double lo, double hi)
+{
+    if (!(hi > lo))
+        return NAN;
+    double width = hi - lo;
+    if (isfinite(width) && isfinite(v - lo))
+        return (v - lo) / width;
+    return (v * 0.5 - lo * 0.5) / (hi * 0.5 - lo * 0.5); /* halves: no overflow */
+}
+
+/* A share of an axis as a px position from `from` to `to`: the middle when not known,
+ * and never far outside the plot (whatever the value, the SVG gets a plain number). */
+static double place(double t, double from, double to)
+{
+    if (!isfinite(t))
+        t = 0.5;
+    t = t < -1 ? -1 : t > 2 ? 2 : t;
+    return from + t * (to - from);
+}
+
 double report_x(const report_frame *f, double v)
 {
-    if (f->xhi <= f->xlo)
-        return (f->x0 + f->x1) / 2;
-    return f->x0 + (v - f->xlo) / (f->xhi - f->xlo) * (f->x1 - f->x0);
+    return place(report_frac(v, f->xlo, f->xhi), f->x0, f->x1);
 }
 
 double report_y(const report_frame *f, double v)
 {
-    if (f->yhi <= f->ylo)
-        return (f->y0 + f->y1) / 2;
-    return f->y1 - (v - f->ylo) / (f->yhi - f->ylo) * (f->y1 - f->y0);
+    return place(report_frac(v, f->ylo, f->yhi), f->y1, f->y0);
+}
+
+/* d, saturated to the finite doubles. */
+static double saturate(double d)
+{
+    return d > DBL_MAX ? DBL_MAX : d < -DBL_MAX ? -DBL_MAX : d;
 }
 
 void report_pad(double *lo, double *hi)
 {
-    double width = *hi - *lo;
-    if (!(width > 0))
-        width = fabs(*lo) > 0 ? fabs(*lo) : 1;
-    *lo -= width * 0.05;
-    *hi += width * 0.05;
+    double half = *hi * 0.5 - *lo * 0.5; /* finite for any finite bounds */
+    if (!(half > 0))
+        half = fabs(*lo) > 0 ? fabs(*lo) * 0.5 : 0.5;
+    *lo = saturate(*lo - half * 0.1);
+    *hi = saturate(*hi + half * 0.1);
+}
+
+void report_point(strbuf *o, const report_frame *f, report_range xr, report_range yr, double x, double y,
+                  double dx, const char *cls, const char *radius, const char *label)
+{
+    bool xin = report_in(xr, x), yin = report_in(yr, y);
+    double px = xin ? report_x(f, x) + dx : x < xr.lo ? f->x0 : f->x1;
+    double py = yin ? report_y(f, y) : y < yr.lo ? f->y1 : f->y0;
+    if (xin && yin) {
+        sb_printf(o, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\"", cls, px, py, radius);
+        if (!label) {
+            sb_add(o, "/>\n");
+            return;
+        }
+        sb_add(o, "><title>");
+        report_esc(o, label);
+        sb_add(o, "</title></circle>\n");
+        return;
+    }
+    sb_printf(o, "<circle class=\"off\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"><title>", px, py);
+    if (label) {
+        report_esc(o, label);
+        sb_add(o, ": ");
+    }
+    sb_add(o, "off the scale (");
+    if (!xin) {
+        sb_add(o, "x = ");
+        report_num(o, x);
+    }
+    if (!yin) {
+        sb_add(o, xin ? "y = " : ", y = ");
+        report_num(o, y);
+    }
+    sb_add(o, ")</title></circle>\n");
 }
 
 void report_svg_open(strbuf *o, int w, int h, const char *title)

@@ -307,12 +307,13 @@ static void boxes(strbuf *o, const report_run *runs, int nruns, const char *obje
     int rows = 0;
     for (int k = 0; k < nruns; k++)
         if (strcmp(runs[k].objective, objective) == 0 && runs[k].nok > 0) {
-            lo = fmin(lo, runs[k].sorted[0]);
-            hi = fmax(hi, runs[k].sorted[runs[k].nok - 1]);
+            lo = fmin(lo, runs[k].scale.lo); /* the runs' scales: outliers drawn at the edge */
+            hi = fmax(hi, runs[k].scale.hi);
             rows++;
         }
     if (rows == 0)
         return;
+    report_range xr = {lo, hi}, all = {-INFINITY, INFINITY};
     report_pad(&lo, &hi);
     int h = 40 + rows * 30 + 40;
     report_frame f = {200, 10, 700, 10 + rows * 30.0 + 10, lo, hi, 0, 1};
@@ -339,22 +340,25 @@ static void boxes(strbuf *o, const report_run *runs, int nruns, const char *obje
             continue;
         double y = f.y0 + 10 + r * 30 + 15;
         char lab[64];
-        snprintf(lab, sizeof lab, "%.28s%s", run->label, strlen(run->label) > 28 ? "\xE2\x80\xA6" : "");
+        report_short(lab, sizeof lab, run->label, 28);
         report_text(o, f.x0 - 8, y + 4, "end", "num", lab);
         double q[5] = {run->sorted[0], report_quantile(run->sorted, run->nok, 0.25),
                        report_quantile(run->sorted, run->nok, 0.5), report_quantile(run->sorted, run->nok, 0.75),
                        run->sorted[run->nok - 1]};
         double x[5];
         for (int j = 0; j < 5; j++)
-            x[j] = report_x(&f, q[j]);
+            x[j] = report_in(xr, q[j]) ? report_x(&f, q[j]) : q[j] < xr.lo ? f.x0 : f.x1;
         sb_printf(o, "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", x[0], y, x[4], y);
         sb_printf(o, "<rect class=\"box\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"16\"/>\n", x[1], y - 8,
                   x[3] - x[1] > 1 ? x[3] - x[1] : 1);
         sb_printf(o, "<line class=\"boxmed\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", x[2], y - 8, x[2],
                   y + 8);
+        report_frame row = {f.x0, y - 1, f.x1, y + 1, f.xlo, f.xhi, 0, 1}; /* its middle: y */
+        for (int j = 0; j < 5; j += 4)
+            if (!report_in(xr, q[j]))
+                report_point(o, &row, xr, all, q[j], 0.5, 0, "pt", "4", j == 0 ? "the least" : "the greatest");
         if (run->best >= 0)
-            sb_printf(o, "<circle class=\"best\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/>\n", report_x(&f, run->y[run->best]),
-                      y);
+            report_point(o, &row, xr, all, run->y[run->best], 0.5, 0, "best", "4", NULL);
         r++;
     }
     report_svg_close(o);

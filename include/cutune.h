@@ -608,6 +608,10 @@ typedef struct cutune_tune_summary {
     int ndevices;              /* 0: one GPU (device_name's) */
     int devices[CUTUNE_MAX_DEVICES];
     cutune_device_spread spread[CUTUNE_MAX_DEVICES];
+    /* Why journal_ignored lines were not trusted: "line 3: a NUL byte at column 23: a
+     * damaged record; ..." (the first few; docs/results-format.md, "The journal"); NULL
+     * when none was. Owned by the result, as journal_path. */
+    const char *journal_ignored_why;
 } cutune_tune_summary;
 
 typedef struct cutune_tune_result cutune_tune_result;
@@ -795,6 +799,7 @@ void cutune_free(void *p);
 typedef struct cutune_simulate_options {
     cutune_search_options search; /* strategy, budget, seed... as for tuning */
     int repeat;                /* runs, with seeds seed, seed + 1, ... (0: 1) */
+    int threads;               /* compile threads of the simulated host, ahead of its one GPU (0: 16) */
 } cutune_simulate_options;
 
 /* One simulated run. */
@@ -808,8 +813,11 @@ typedef struct cutune_sim_run {
     uint64_t best_at;          /* the evaluation that found it (1-based) */
     double ratio;              /* how close to the true best: best/true (maximise) or true/best
                                   (minimise); 1 is the optimum, 0 when nothing was found */
-    double seconds;            /* simulated: the recorded GPU and compile seconds of what it evaluated */
+    double seconds;            /* the simulated wall: the recorded compile seconds on `threads` compile
+                                  threads and the GPU seconds on one GPU, pipelined as the tuner runs them */
     char stop_reason[32];
+    double bound_seconds;      /* the least wall that work allows: max(compile seconds / threads, GPU
+                                  seconds) of what it evaluated */
 } cutune_sim_run;
 
 typedef struct cutune_sim_report {

@@ -2,27 +2,41 @@
  * documented in docs/results-format.md) read back into a cutune_tune_result, so that a
  * stored run can be inspected, replayed (simulate) and turned into a header, a CSV table
  * or Kernel Tuner's T4 format without a GPU. Each entry is read by the one record codec
- * (record.c). */
+ * (record.c).
+ *
+ * The file is untrusted even when cutune wrote it (it may have been shared, downloaded or
+ * edited), and what is read here becomes C headers, tables and pages. So, before the
+ * codec reads anything (docs/results-format.md, "What is refused"): every name the
+ * outputs are built from (kernel, params, size variables, objective, metrics) must be a
+ * C identifier by syntax; a param's value must be exactly of its type (an int param's a
+ * JSON integer: 1000000.0, 2.5, true and "0x40" are refused, never converted); launch
+ * dimensions are positive JSON integers, shared memory a non-negative one. A refusal
+ * names the file and the JSON path: "r.json: results[3].params.block_x: ...". */
 #include "load.h"
 
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../base/escape.h"
 #include "../base/sys.h"
 #include "record.h"
 
-/* A load in progress: the result, the path, the first error (the message). */
+/* A load in progress: the result, the path, the first error (the message), and the JSON
+ * path of the object being read ("" at the top; "sizes[2]." for a size of a run over
+ * sizes), which refusals name. */
 typedef struct loader {
     cutune_tune_result *r;
     const char *path;
     char *err;
     size_t errsize;
     bool failed;
+    const char *at;
 } loader;
 
 static void bad(loader *ld, const char *what)
@@ -30,6 +44,139 @@ static void bad(loader *ld, const char *what)
     if (!ld->failed)
         snprintf(ld->err, ld->errsize, "'%s' is not a cutune results file: %s", ld->path, what);
     ld->failed = true;
+}
+
+static void refuse(loader *ld, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Sets the error to "FILE: JSONPATH: what" (where: the path below ld->at), unless one
+ * is set already. */
+static void refuse(loader *ld, const char *where, const char *fmt, ...)
+{
+    if (ld->failed)
+        return;
+    char what[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    snprintf(ld->err, ld->errsize, "%s: %s%s: %s", ld->path, ld->at, where, what);
+    ld->failed = true;
+}
+
+/* v as JSON text for a message: ASCII only (control characters and other bytes as
+ * \u escapes, so a message cannot drive a terminal), at most about 60 characters. */
+static const char *shown(json_t *v, char *buf, size_t size)
+{
+    char *t = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_ENSURE_ASCII | JSON_COMPACT) : NULL;
+    if (!t)
+        snprintf(buf, size, "%s", v ? "(a value)" : "nothing");
+    else if (strlen(t) > 60)
+        snprintf(buf, size, "%.57s...", t);
+    else
+        snprintf(buf, size, "%s", t);
+    free(t);
+    return buf;
+}
+
+/* Whether v is a name the outputs can be built from (a C identifier by syntax); refuses
+ * (at `where`) when it is not. `what` says what the name is of. */
+static bool check_name(loader *ld, json_t *v, const char *where, const char *what)
+{
+    char buf[80];
+    if (!json_is_string(v)) {
+        refuse(ld, where, "%s is not a name (a string) for %s", shown(v, buf, sizeof buf), what);
+        return false;
+    }
+    if (!esc_c_name(json_string_value(v))) {
+        refuse(ld, where, "%s is not a C identifier (letters, digits and '_', not starting with a digit, at most "
+               "%d bytes): %s becomes part of C headers and tables", shown(v, buf, sizeof buf), ESC_NAME_MAX, what);
+        return false;
+    }
+    return true;
+}
+
+/* The largest integer a double holds exactly, and all below it. */
+#define EXACT_IN_DOUBLE 9007199254740992.0
+
+/* Whether param value v (at `where`) is exactly of type `type`; refuses when it is not. */
+static bool check_value(loader *ld, json_t *v, const char *type, const char *where)
+{
+    char buf[80];
+    if (strcmp(type, "int") == 0 && !json_is_integer(v)) {
+        refuse(ld, where, "%s is not an integer: an int param's value is a JSON integer (1000000, not 1000000.0, "
+               "true or \"0x40\")", shown(v, buf, sizeof buf));
+        return false;
+    }
+    if (strcmp(type, "float") == 0 &&
+        !(json_is_real(v) || (json_is_integer(v) && fabs((double)json_integer_value(v)) <= EXACT_IN_DOUBLE))) {
+        refuse(ld, where, "%s is not a number a float param holds exactly", shown(v, buf, sizeof buf));
+        return false;
+    }
+    if (strcmp(type, "bool") == 0 && !json_is_boolean(v)) {
+        refuse(ld, where, "%s is not true or false: a bool param's value is a JSON boolean", shown(v, buf, sizeof buf));
+        return false;
+    }
+    if (strcmp(type, "string") == 0 && !json_is_string(v)) {
+        refuse(ld, where, "%s is not a string: a string param's value is a JSON string", shown(v, buf, sizeof buf));
+        return false;
+    }
+    return true;
+}
+
+/* An entry's launch dimensions ("block", "grid": 3 positive JSON integers each) and
+ * "smem_bytes" (a non-negative JSON integer); absent ones are left to the codec. */
+static void check_geometry(loader *ld, json_t *entry, const char *where)
+{
+    static const char *const keys[] = {"block", "grid"};
+    char at[64], buf[80];
+    for (int k = 0; k < 2; k++) {
+        json_t *d = json_object_get(entry, keys[k]);
+        if (!d)
+            continue;
+        if (!json_is_array(d) || json_array_size(d) != 3) {
+            snprintf(at, sizeof at, "%s.%s", where, keys[k]);
+            refuse(ld, at, "%s is not 3 launch dimensions", shown(d, buf, sizeof buf));
+            return;
+        }
+        for (size_t i = 0; i < 3; i++) {
+            json_t *x = json_array_get(d, i);
+            if (!json_is_integer(x) || json_integer_value(x) < 1) {
+                snprintf(at, sizeof at, "%s.%s[%zu]", where, keys[k], i);
+                refuse(ld, at, "%s is not a launch dimension (a positive JSON integer)", shown(x, buf, sizeof buf));
+                return;
+            }
+        }
+    }
+    json_t *smem = json_object_get(entry, "smem_bytes");
+    if (smem && (!json_is_integer(smem) || json_integer_value(smem) < 0)) {
+        snprintf(at, sizeof at, "%s.smem_bytes", where);
+        refuse(ld, at, "%s is not a size in bytes (a non-negative JSON integer)", shown(smem, buf, sizeof buf));
+    }
+}
+
+/* Entry i of "results" (the JSON j): each param's value exactly of its type, and the
+ * launch geometry bounded, before the codec reads it. */
+static void check_entry(loader *ld, json_t *j, size_t i)
+{
+    cutune_tune_result *r = ld->r;
+    char where[64], at[ESC_NAME_MAX + 96];
+    snprintf(where, sizeof where, "results[%zu]", i);
+    if (!json_is_object(j))
+        return; /* the codec says so */
+    json_t *params = json_object_get(j, "params");
+    if (params && !json_is_object(params)) {
+        snprintf(at, sizeof at, "%s.params", where);
+        refuse(ld, at, "is not an object of the params' values");
+        return;
+    }
+    for (int p = 0; p < r->nparams && !ld->failed; p++) {
+        json_t *v = json_object_get(params, r->param_names[p]);
+        snprintf(at, sizeof at, "%s.params.%s", where, r->param_names[p]);
+        if (v)
+            check_value(ld, v, r->param_types[p], at);
+    }
+    if (!ld->failed)
+        check_geometry(ld, j, where);
 }
 
 static const char *str_of(loader *ld, json_t *v, const char *otherwise)
@@ -56,6 +203,14 @@ static void collect_metrics(loader *ld, json_t *results)
         json_t *val;
         json_object_foreach(json_object_get(j, "metrics"), key, val) {
             (void)val;
+            if (!esc_c_name(key)) {
+                json_t *name = json_string(key);
+                char at[48];
+                snprintf(at, sizeof at, "results[%zu].metrics", i);
+                check_name(ld, name, at, "a metric's name");
+                json_decref(name);
+                return;
+            }
             bool known = false;
             for (int k = 0; k < r->nmetrics && !known; k++)
                 known = strcmp(r->metric_names[k], key) == 0;
@@ -202,6 +357,8 @@ static void load_header(loader *ld, json_t *root)
     cutune_tune_result *r = ld->r;
     arena *a = r->arena;
     json_t *spec = json_object_get(root, "spec");
+    if (!check_name(ld, json_object_get(spec, "kernel"), "spec.kernel", "the kernel's name"))
+        return;
     r->spec_path = (char *)str_of(ld, json_object_get(spec, "path"), "");
     r->kernel = (char *)str_of(ld, json_object_get(spec, "kernel"), "");
     r->kernel_file = (char *)str_of(ld, json_object_get(spec, "kernel_file"), "");
@@ -221,16 +378,36 @@ static void load_header(loader *ld, json_t *root)
     }
     for (int i = 0; i < r->nparams; i++) {
         json_t *p = json_array_get(params, (size_t)i);
-        if (!json_is_string(json_object_get(p, "name"))) {
-            bad(ld, "a param in \"spec\" has no name");
+        char at[48], buf[80];
+        snprintf(at, sizeof at, "spec.params[%d].name", i);
+        if (!check_name(ld, json_object_get(p, "name"), at, "a param's name"))
+            return;
+        r->param_names[i] = str_of(ld, json_object_get(p, "name"), "");
+        for (int k = 0; k < i; k++)
+            if (strcmp(r->param_names[k], r->param_names[i]) == 0) {
+                refuse(ld, at, "\"%s\" names spec.params[%d] too: each param has its own name", r->param_names[i], k);
+                return;
+            }
+        json_t *type = json_object_get(p, "type");
+        const char *t = json_string_value(type);
+        if (!t || (strcmp(t, "int") != 0 && strcmp(t, "float") != 0 && strcmp(t, "bool") != 0 &&
+                   strcmp(t, "string") != 0)) {
+            snprintf(at, sizeof at, "spec.params[%d].type", i);
+            refuse(ld, at, "%s is not a param type (\"int\", \"float\", \"bool\" or \"string\")",
+                   shown(type, buf, sizeof buf));
             return;
         }
-        r->param_names[i] = str_of(ld, json_object_get(p, "name"), "");
-        r->param_types[i] = str_of(ld, json_object_get(p, "type"), "int");
+        r->param_types[i] = str_of(ld, type, "int");
         const char *route = json_string_value(json_object_get(p, "route")); /* absent in older files */
         r->param_routes[i] = route ? arena_strdup(a, route) : NULL;
     }
     json_t *dev = json_object_get(root, "device");
+    const char *dev_name = json_string_value(json_object_get(dev, "name"));
+    if (dev_name && strlen(dev_name) >= sizeof r->device.name) {
+        refuse(ld, "device.name", "longer than %zu bytes (the driver's bound on a device's name)",
+               sizeof r->device.name - 1);
+        return;
+    }
     snprintf(r->device.name, sizeof r->device.name, "%s", or_else(json_string_value(json_object_get(dev, "name")), ""));
     snprintf(r->device.arch, sizeof r->device.arch, "%s", or_else(json_string_value(json_object_get(dev, "arch")), ""));
     r->device.cc = (int)record_int(json_object_get(dev, "compute_capability"), 0);
@@ -265,6 +442,13 @@ static void load_header(loader *ld, json_t *root)
     const char *reference = json_string_value(json_object_get(set, "reference"));
     s->reference = reference && *reference ? arena_strdup(r->arena, reference) : NULL;
     json_t *obj = json_object_get(root, "objective");
+    json_t *oname = json_object_get(obj, "name");
+    if (oname && !check_name(ld, oname, "objective.name", "the objective's name"))
+        return;
+    if (oname && strlen(json_string_value(oname)) >= sizeof s->objective_name) {
+        refuse(ld, "objective.name", "longer than %zu bytes", sizeof s->objective_name - 1);
+        return;
+    }
     snprintf(s->objective_name, sizeof s->objective_name, "%s",
              or_else(json_string_value(json_object_get(obj, "name")), "time_ms"));
     s->maximize = json_string_value(json_object_get(obj, "direction")) &&
@@ -316,9 +500,15 @@ static void load_sized(loader *ld, json_t *root)
     }
     load_header(ld, root);
     const char *names[MODEL_MAX_SIZE_VARS];
-    for (size_t j = 0; j < nv && !ld->failed; j++)
-        if (!(names[j] = json_string_value(json_array_get(vars, j))))
-            bad(ld, "a size variable in \"spec\".\"size\" is not a string");
+    for (size_t j = 0; j < nv && !ld->failed; j++) {
+        char at[40];
+        snprintf(at, sizeof at, "spec.size[%zu]", j);
+        if (check_name(ld, json_array_get(vars, j), at, "a size variable's name"))
+            names[j] = json_string_value(json_array_get(vars, j));
+        for (size_t q = 0; q < j && !ld->failed; q++)
+            if (strcmp(names[q], names[j]) == 0)
+                refuse(ld, at, "\"%s\" names spec.size[%zu] too", names[j], q);
+    }
     size_t k;
     json_t *one;
     json_array_foreach(sizes, k, one) {
@@ -347,7 +537,9 @@ static void load_sized(loader *ld, json_t *root)
         json_object_set(merged, "settings", json_object_get(one, "settings"));
         json_object_set(merged, "summary", json_object_get(one, "summary"));
         json_object_set(merged, "results", json_object_get(one, "results"));
-        loader sub = {child, ld->path, ld->err, ld->errsize, false};
+        char at[40];
+        snprintf(at, sizeof at, "%ssizes[%zu].", ld->at, k);
+        loader sub = {child, ld->path, ld->err, ld->errsize, false, at};
         load_root(&sub, merged);
         json_decref(merged);
         if (sub.failed) {
@@ -403,6 +595,9 @@ static void load_root(loader *ld, json_t *root)
     for (size_t i = 0; i < n && !ld->failed; i++) {
         record *rec = result_append(r);
         char what[200];
+        check_entry(ld, json_array_get(results, i), i);
+        if (ld->failed)
+            break;
         if (!rec)
             bad(ld, "out of memory");
         else if (record_from_json(r, rec, json_array_get(results, i), RECORD_WHOLE, what, sizeof what) < 0)
@@ -490,7 +685,7 @@ int results_load_json(cutune_tune_result **out, json_t *root, const char *path, 
         snprintf(err, errsize, "out of memory");
         return CUTUNE_ENOMEM;
     }
-    loader ld = {r, path, err, errsize, false};
+    loader ld = {r, path, err, errsize, false, ""};
     if (!json_is_object(root))
         bad(&ld, "it is not a JSON object");
     else

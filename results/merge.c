@@ -12,6 +12,8 @@
 
 #include "../search/space.h"
 #include "load.h"
+#include "merge_check.h"
+#include "record.h"
 
 /* One input: its JSON, the result loaded from it, its path. */
 typedef struct input {
@@ -33,44 +35,8 @@ static int refuse(char *err, size_t errsize, const char *a, const char *b, const
     return CUTUNE_EINVAL;
 }
 
-/* same_run: CUTUNE_OK when b is of a's spec (kernel, params' names and types, objective),
- * measured on a's device model (name, arch) with a's settings (warm-ups, repetitions,
- * spread, L2 flush, hardware counters); else CUTUNE_EINVAL with what differs. */
-static int same_run(const input *a, const input *b, char *err, size_t errsize)
-{
-    const cutune_tune_result *x = a->r, *y = b->r;
-    bool params = x->nparams == y->nparams;
-    for (int i = 0; params && i < x->nparams; i++)
-        params = strcmp(x->param_names[i], y->param_names[i]) == 0 && strcmp(x->param_types[i], y->param_types[i]) == 0;
-    bool hw = x->nhw == y->nhw && x->profile_top == y->profile_top;
-    for (int i = 0; hw && i < x->nhw; i++)
-        hw = strcmp(x->hw_names[i], y->hw_names[i]) == 0;
-    char why[600];
-    if (strcmp(x->kernel, y->kernel) != 0 || !params) {
-        snprintf(why, sizeof why, "they are not of the same spec (kernel '%s' with %d params against '%s' with %d, "
-                 "or params of other names or types)", x->kernel, x->nparams, y->kernel, y->nparams);
-    } else if (strcmp(x->summary.objective_name, y->summary.objective_name) != 0 ||
-               x->summary.maximize != y->summary.maximize) {
-        snprintf(why, sizeof why, "their objectives differ (%s %s against %s %s)", x->summary.objective_name,
-                 x->summary.maximize ? "maximized" : "minimized", y->summary.objective_name,
-                 y->summary.maximize ? "maximized" : "minimized");
-    } else if (strcmp(x->device.name, y->device.name) != 0 || strcmp(x->device.arch, y->device.arch) != 0) {
-        snprintf(why, sizeof why, "they were measured on different devices (%s, %s against %s, %s)", x->device.name,
-                 x->device.arch, y->device.name, y->device.arch);
-    } else if (x->warmup != y->warmup || x->repeat != y->repeat || x->max_repeat != y->max_repeat ||
-               x->spread != y->spread || x->flush_l2 != y->flush_l2) {
-        snprintf(why, sizeof why, "they were measured with different settings (warmup, repeat, max_repeat, spread "
-                 "or flush_l2)");
-    } else if (!hw) {
-        snprintf(why, sizeof why, "they read different hardware counters (settings.profile)");
-    } else {
-        return CUTUNE_OK;
-    }
-    return refuse(err, errsize, a->path, b->path, why);
-}
-
 /* The shard indices input `in` holds (its index, or a partial merge's list): n of them
- * in `out` (room for its shard_count). */
+ * in `out` (room for its shard_count: merge_check_shape bounded the list by it). */
 static int shards_of(const cutune_tune_result *r, int *out)
 {
     if (r->nshard_merged > 0) {
@@ -161,6 +127,77 @@ static int coverage(const input *in, int n, bool partial, int **owner, int *coun
     return CUTUNE_OK;
 }
 
+/* An entry with its configuration's values (for sorting by configuration). */
+typedef struct config_ref {
+    const cutune_variant *v;
+    const entry *e;
+} config_ref;
+
+/* Orders configurations by their values' text, param by param. */
+static int values_cmp(const cutune_variant *x, const cutune_variant *y)
+{
+    for (int i = 0; i < x->nparams && i < y->nparams; i++) {
+        int c = strcmp(x->values[i], y->values[i]);
+        if (c)
+            return c;
+    }
+    return (x->nparams > y->nparams) - (x->nparams < y->nparams);
+}
+
+static int by_values(const void *a, const void *b)
+{
+    const config_ref *x = a, *y = b;
+    int c = values_cmp(x->v, y->v);
+    return c ? c : (x->e->ordinal > y->e->ordinal) - (x->e->ordinal < y->e->ordinal);
+}
+
+/* "(name value, name value)" of configuration v of result r into buf. */
+static const char *config_text(const cutune_tune_result *r, const cutune_variant *v, char *buf, size_t size)
+{
+    size_t used = (size_t)snprintf(buf, size, "(");
+    for (int i = 0; i < v->nparams && i < r->nparams && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%s %s", i ? ", " : "", r->param_names[i], v->values[i]);
+    if (used < size)
+        snprintf(buf + used, size - used, ")");
+    return buf;
+}
+
+/* same_configuration: CUTUNE_OK when no configuration is held under two indices by
+ * the m entries e (of the inputs in): the index is the configuration's place in the
+ * listing, so two indices of one configuration mean an edited file or files of
+ * different numberings. Else CUTUNE_EINVAL naming the configuration and the files. */
+static int same_configuration(const input *in, const entry *e, size_t m, char *err, size_t errsize)
+{
+    config_ref *refs = malloc(sizeof *refs * (m ? m : 1));
+    if (!refs) {
+        snprintf(err, errsize, "out of memory");
+        return CUTUNE_ENOMEM;
+    }
+    for (size_t i = 0; i < m; i++)
+        refs[i] = (config_ref){&in[e[i].file].r->records[e[i].at]->v, &e[i]};
+    qsort(refs, m, sizeof *refs, by_values);
+    int rc = CUTUNE_OK;
+    for (size_t i = 1; i < m && rc == CUTUNE_OK; i++) {
+        const config_ref *x = &refs[i - 1], *y = &refs[i];
+        if (values_cmp(x->v, y->v) != 0)
+            continue; /* another configuration */
+        char config[600];
+        config_text(in[0].r, x->v, config, sizeof config);
+        if (x->e->file == y->e->file)
+            snprintf(err, errsize, "'%s' holds configuration %s twice, as entries %llu and %llu: the file was edited",
+                     in[x->e->file].path, config, (unsigned long long)x->e->ordinal,
+                     (unsigned long long)y->e->ordinal);
+        else
+            snprintf(err, errsize, "'%s' and '%s' do not go together: both hold configuration %s, as entries %llu "
+                     "and %llu (a file was edited, or they are of different numberings)", in[x->e->file].path,
+                     in[y->e->file].path, config, (unsigned long long)x->e->ordinal,
+                     (unsigned long long)y->e->ordinal);
+        rc = CUTUNE_EINVAL;
+    }
+    free(refs);
+    return rc;
+}
+
 static int by_ordinal(const void *a, const void *b)
 {
     const entry *x = a, *y = b;
@@ -206,16 +243,48 @@ static int entries_of(const input *in, int n, const int *owner, int N, entry **o
             free(e);
             return rc;
         }
+    int rc = same_configuration(in, e, m, err, errsize);
+    if (rc != CUTUNE_OK) {
+        free(e);
+        return rc;
+    }
     *out = e;
     *n_out = m;
     return CUTUNE_OK;
+}
+
+/* The counts merge adds up over the inputs (merge_check_shape bounded each). */
+typedef struct added {
+    json_int_t evaluations, screened, profiled;
+} added;
+
+/* add_counts: the inputs' settings.search.evaluations and screened and summary.profiled
+ * added up into *out. CUTUNE_OK, or CUTUNE_EINVAL when a sum would pass 2^63 - 1. */
+static int add_counts(const input *in, int n, added *out, char *err, size_t errsize)
+{
+    *out = (added){0, 0, 0};
+    int rc = CUTUNE_OK;
+    for (int k = 0; k < n && rc == CUTUNE_OK; k++) {
+        json_t *search = json_object_get(json_object_get(in[k].root, "settings"), "search");
+        json_t *sum = json_object_get(in[k].root, "summary");
+        rc = merge_check_sum(&out->evaluations, json_object_get(search, "evaluations"), in[k].path,
+                             "settings.search.evaluations", err, errsize);
+        if (rc == CUTUNE_OK)
+            rc = merge_check_sum(&out->screened, json_object_get(search, "screened"), in[k].path,
+                                 "settings.search.screened", err, errsize);
+        if (rc == CUTUNE_OK)
+            rc = merge_check_sum(&out->profiled, json_object_get(sum, "profiled"), in[k].path, "summary.profiled", err,
+                                 errsize);
+    }
+    return rc;
 }
 
 /* The merged object: the first input's header; settings without its shard (the held
  * shards' list when some are missing) and with merged_from and the search's counts
  * added up; the summary's seconds combined (its counts and winner are recounted on the
  * loaded result); the entries in ordinal order, as they stand in the files. */
-static json_t *merged_root(const input *in, int n, const entry *e, size_t m, const int *owner, int N, bool complete)
+static json_t *merged_root(const input *in, int n, const entry *e, size_t m, const int *owner, int N, bool complete,
+                           const added *counts)
 {
     json_t *root = json_copy(in[0].root);
     json_t *set = json_deep_copy(json_object_get(in[0].root, "settings"));
@@ -249,7 +318,7 @@ static json_t *merged_root(const input *in, int n, const entry *e, size_t m, con
         json_array_append_new(from, json_string(in[k].path));
     json_object_set_new(set, "merged_from", from);
     double wall = 0, compile = 0, compile_wall = 0, gpu = 0, timing = 0, profile = 0, first = 0;
-    json_int_t evaluations = 0, screened = 0, profiled = 0, threads = 0;
+    json_int_t threads = 0;
     bool interrupted = false;
     for (int k = 0; k < n; k++) {
         const cutune_tune_summary *s = &in[k].r->summary;
@@ -259,19 +328,15 @@ static json_t *merged_root(const input *in, int n, const entry *e, size_t m, con
         gpu += s->gpu_seconds;
         timing += s->timing_seconds;
         profile += s->profile_seconds;
-        profiled += (json_int_t)s->profiled;
         threads = threads > s->threads ? threads : s->threads;
         interrupted = interrupted || s->interrupted;
         if (s->first_variant_seconds > 0 && (first == 0 || s->first_variant_seconds < first))
             first = s->first_variant_seconds;
-        json_t *search = json_object_get(json_object_get(in[k].root, "settings"), "search");
-        evaluations += json_integer_value(json_object_get(search, "evaluations"));
-        screened += json_integer_value(json_object_get(search, "screened"));
     }
     json_t *search = json_object_get(set, "search");
     if (json_is_object(search)) {
-        json_object_set_new(search, "evaluations", json_integer(evaluations));
-        json_object_set_new(search, "screened", json_integer(screened));
+        json_object_set_new(search, "evaluations", json_integer(counts->evaluations));
+        json_object_set_new(search, "screened", json_integer(counts->screened));
     }
     json_object_set_new(root, "settings", set);
     json_object_set_new(sum, "best", json_null()); /* picked again (recount) */
@@ -282,7 +347,7 @@ static json_t *merged_root(const input *in, int n, const entry *e, size_t m, con
     json_object_set_new(sum, "timing_seconds", json_real(timing));
     json_object_set_new(sum, "threads", json_integer(threads));
     json_object_set_new(sum, "interrupted", json_boolean(interrupted));
-    json_object_set_new(sum, "profiled", json_integer(profiled));
+    json_object_set_new(sum, "profiled", json_integer(counts->profiled));
     json_object_set_new(sum, "profile_seconds", json_real(profile));
     json_object_set_new(sum, "first_variant_seconds", first > 0 ? json_real(first) : json_null());
     json_object_set_new(root, "summary", sum);
@@ -290,6 +355,39 @@ static json_t *merged_root(const input *in, int n, const entry *e, size_t m, con
         json_array_append(results, json_array_get(json_object_get(in[e[i].file].root, "results"), e[i].at));
     json_object_set_new(root, "results", results);
     return root;
+}
+
+/* A count at `v` (a non-negative integer), else 0. */
+static uint64_t count_of(json_t *v)
+{
+    return json_is_integer(v) && json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) : 0;
+}
+
+/* carry_search: the search settings of the inputs (settings.search: the same in each,
+ * merge_check_identity said) into the merged summary s, which the writer writes back:
+ * strategy, seed, budget, time budget, patience, the added-up evaluations and screened,
+ * and stopped_by when every input says the same. */
+static void carry_search(cutune_tune_summary *s, const input *in, int n, const added *counts)
+{
+    json_t *search = json_object_get(json_object_get(in[0].root, "settings"), "search");
+    const char *name = json_string_value(json_object_get(search, "strategy"));
+    if (name && strlen(name) < sizeof s->strategy)
+        snprintf(s->strategy, sizeof s->strategy, "%s", name);
+    s->seed = count_of(json_object_get(search, "seed"));
+    s->budget = count_of(json_object_get(search, "budget"));
+    s->patience = count_of(json_object_get(search, "patience"));
+    double t = record_num(json_object_get(search, "time_budget_s"), 0);
+    s->time_limit_s = isfinite(t) && t > 0 ? t : 0;
+    s->evaluations = (uint64_t)counts->evaluations;
+    s->screened = (uint64_t)counts->screened;
+    const char *stop = json_string_value(json_object_get(search, "stopped_by"));
+    for (int k = 1; k < n && stop; k++) {
+        const char *other = json_string_value(
+            json_object_get(json_object_get(json_object_get(in[k].root, "settings"), "search"), "stopped_by"));
+        if (!other || strcmp(other, stop) != 0)
+            stop = NULL;
+    }
+    snprintf(s->stop_reason, sizeof s->stop_reason, "%s", stop && strlen(stop) < sizeof s->stop_reason ? stop : "");
 }
 
 /* recount: the summary's counts over every record, and the winner: the best record
@@ -333,9 +431,11 @@ int results_merge(cutune_tune_result **out, const char *const *paths, int n, boo
                      "merge one size at a time", paths[k]);
             rc = CUTUNE_EINVAL;
         }
+        if (rc == CUTUNE_OK)
+            rc = merge_check_shape(in[k].root, in[k].r, paths[k], err, errsize);
     }
     for (int k = 1; k < n && rc == CUTUNE_OK; k++)
-        rc = same_run(&in[0], &in[k], err, errsize);
+        rc = merge_check_identity(in[0].root, in[0].r, in[0].path, in[k].root, in[k].r, in[k].path, err, errsize);
     int *owner = NULL, N = 0;
     entry *e = NULL;
     size_t m = 0;
@@ -343,8 +443,11 @@ int results_merge(cutune_tune_result **out, const char *const *paths, int n, boo
         rc = coverage(in, n, partial, &owner, &N, note, notesize, err, errsize);
     if (rc == CUTUNE_OK)
         rc = entries_of(in, n, owner, N, &e, &m, err, errsize);
+    added counts;
+    if (rc == CUTUNE_OK)
+        rc = add_counts(in, n, &counts, err, errsize);
     if (rc == CUTUNE_OK) {
-        json_t *root = merged_root(in, n, e, m, owner, N, note[0] == '\0');
+        json_t *root = merged_root(in, n, e, m, owner, N, note[0] == '\0', &counts);
         rc = root ? results_load_json(out, root, paths[0], err, errsize) : CUTUNE_ENOMEM;
         if (!root)
             snprintf(err, errsize, "out of memory");
@@ -352,6 +455,7 @@ int results_merge(cutune_tune_result **out, const char *const *paths, int n, boo
     }
     if (rc == CUTUNE_OK) {
         recount(*out);
+        carry_search(&(*out)->summary, in, n, &counts);
         (*out)->summary.results_path = NULL; /* not read from a file: the caller writes it */
     }
     free(e);

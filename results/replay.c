@@ -3,8 +3,9 @@
  * The recording is matched to the spec's space by param values (not by index, so a
  * recording stays usable when the listing order would differ); every valid
  * configuration must be in it. The simulated clock advances by what the recording says
- * each configuration cost: its GPU seconds when evaluated, its compile seconds the
- * first time it is compiled (evaluated, or screened by guided). */
+ * each configuration cost, through the tuner's pipeline (run_once): its compile seconds
+ * on one of `threads` compile threads the first time it is compiled (evaluated, or
+ * screened by guided), its GPU seconds on the one GPU. */
 #include "replay.h"
 
 #include <errno.h>
@@ -14,10 +15,6 @@
 #include <string.h>
 
 #include "../compiler/space.h"
-
-/* Proposals in flight while replaying: the tuner asks for up to 4 per compile thread
- * ahead of the GPU (tuner/run.c), 64 on a 16-core host. */
-enum { REPLAY_WINDOW = 64 };
 
 /* ---- the recording -------------------------------------------------------------- */
 
@@ -35,8 +32,25 @@ typedef struct sim {
     size_t errsize;
     rec_entry *by_ordinal;
     bool *compiled;            /* per ordinal: its compile has been paid for in this run */
-    double clock;
+    double clock;              /* now, on the simulated clock */
+    int threads;               /* compile threads */
+    double *free_at;           /* per compile thread: when it is free */
+    double compile_sum;        /* compile seconds paid (evaluated and screened) */
 } sim;
+
+/* A compile of `seconds` on the compile thread free first (the lowest-numbered among
+ * equals), from now on; when it ends. */
+static double compile_on_pool(sim *s, double seconds)
+{
+    int t = 0;
+    for (int i = 1; i < s->threads; i++)
+        if (s->free_at[i] < s->free_at[t])
+            t = i;
+    double start = s->free_at[t] > s->clock ? s->free_at[t] : s->clock;
+    s->free_at[t] = start + seconds;
+    s->compile_sum += seconds;
+    return s->free_at[t];
+}
 
 static double sim_clock(void *user)
 {
@@ -49,9 +63,9 @@ static int sim_static(void *user, const uint64_t *keys, int n, search_static *ou
     for (int i = 0; i < n; i++) {
         uint64_t o = sspace_ordinal(s->sp, keys[i]);
         out[i] = s->by_ordinal[o].st;
-        if (!s->compiled[o]) {
+        if (!s->compiled[o]) { /* screening compiles occupy the compile threads too */
             s->compiled[o] = true;
-            s->clock += s->by_ordinal[o].compile_seconds;
+            compile_on_pool(s, s->by_ordinal[o].compile_seconds);
         }
     }
     return 0;
@@ -187,55 +201,84 @@ static double quantile(const double *v, int n, double q)
     return v[lo] + (v[hi] - v[lo]) * (at - lo);
 }
 
-/* One run: the search over the recording. */
-static int run_once(sim *s, const search_settings *set, const rec_entry *best_entry, double true_best,
-                    cutune_sim_run *out)
+/* A variant in flight: asked, compiling or compiled, waiting for the GPU. */
+typedef struct flight {
+    uint64_t key;
+    double ready;              /* when its compile ends */
+    uint64_t seq;              /* the order asked */
+} flight;
+
+/* One run: the search over the recording, through the pipeline the tuner runs
+ * (tuner/run.c): the strategy is asked whenever fewer than the window are in flight;
+ * each variant asked is compiled on the first free of `threads` compile threads (in the
+ * order asked), then run on the one GPU in the order its compile finished; its outcome
+ * is told when its GPU run ends, so a strategy proposes with the outcomes a real run
+ * would have in hand, no more. The run's wall is the last outcome's time. */
+static int run_once(sim *s, const search_settings *settings, double true_best, cutune_sim_run *out)
 {
-    (void)best_entry;
     uint64_t count = sspace_count(s->sp);
     memset(s->compiled, 0, sizeof(bool) * (size_t)count);
+    for (int i = 0; i < s->threads; i++)
+        s->free_at[i] = 0;
     s->clock = 0;
+    s->compile_sum = 0;
+    search_settings set = *settings;
+    set.parallel = s->threads;
     search_hooks h = {s, sim_clock, sim_static, NULL};
-    if (set->strategy != STRAT_GUIDED)
+    if (set.strategy != STRAT_GUIDED)
         h.static_info = NULL;
     search *se;
     char err[256];
-    if (search_new(&se, s->sp, set, &h, err, sizeof err) < 0) {
+    if (search_new(&se, s->sp, &set, &h, err, sizeof err) < 0) {
         snprintf(s->err, s->errsize, "%s", err);
         return CUTUNE_ENOMEM;
     }
-    /* As the tuner streams them (tuner/run.c): the strategy is asked whenever fewer than
-     * REPLAY_WINDOW proposals are in flight, and each outcome is told as its variant
-     * finishes, first in first out, so a strategy proposes with the outcomes a real run
-     * would have in hand, no more. */
-    uint64_t queue[REPLAY_WINDOW], asked[REPLAY_WINDOW];
-    int head = 0, queued = 0, n, rc = CUTUNE_OK;
-    for (;;) {
-        if (queued < REPLAY_WINDOW && !search_stopped(se)) {
-            if (search_ask(se, asked, REPLAY_WINDOW - queued, &n) < 0)
-                break;
-            for (int i = 0; i < n; i++)
-                queue[(head + queued++) % REPLAY_WINDOW] = asked[i];
-        }
-        if (queued == 0 || search_stopped(se))
-            break; /* what is still queued is never evaluated */
-        uint64_t key = queue[head];
-        head = (head + 1) % REPLAY_WINDOW;
-        queued--;
-        uint64_t o = sspace_ordinal(s->sp, key);
-        const rec_entry *e = &s->by_ordinal[o];
-        if (!s->compiled[o]) {
-            s->compiled[o] = true;
-            s->clock += e->compile_seconds;
-        }
-        s->clock += e->gpu_seconds;
-        search_tell(se, key, e->ok, e->objective);
+    /* The window as the tuner's: 4 a compile thread, at least 16. */
+    int window = s->threads * 4 > 16 ? s->threads * 4 : 16, nflight = 0, n, rc = CUTUNE_OK;
+    flight *fl = malloc(sizeof(flight) * (size_t)window);
+    uint64_t *asked = malloc(sizeof(uint64_t) * (size_t)window), seq = 0;
+    double gpu_sum = 0;
+    if (!fl || !asked) {
+        free(fl);
+        free(asked);
+        search_free(se);
+        return CUTUNE_ENOMEM;
     }
+    for (;;) {
+        if (nflight < window && !search_stopped(se)) {
+            if (search_ask(se, asked, window - nflight, &n) < 0)
+                break;
+            for (int i = 0; i < n; i++) {
+                uint64_t o = sspace_ordinal(s->sp, asked[i]);
+                double ready = s->clock;
+                if (!s->compiled[o]) {
+                    s->compiled[o] = true;
+                    ready = compile_on_pool(s, s->by_ordinal[o].compile_seconds);
+                }
+                fl[nflight++] = (flight){asked[i], ready, seq++};
+            }
+        }
+        if (nflight == 0 || search_stopped(se))
+            break; /* what is still in flight is never evaluated */
+        int next = 0; /* the GPU takes the variant compiled first */
+        for (int i = 1; i < nflight; i++)
+            if (fl[i].ready < fl[next].ready || (fl[i].ready == fl[next].ready && fl[i].seq < fl[next].seq))
+                next = i;
+        flight f = fl[next];
+        fl[next] = fl[--nflight];
+        const rec_entry *e = &s->by_ordinal[sspace_ordinal(s->sp, f.key)];
+        s->clock = (f.ready > s->clock ? f.ready : s->clock) + e->gpu_seconds;
+        gpu_sum += e->gpu_seconds;
+        search_tell_seconds(se, e->compile_seconds, e->gpu_seconds);
+        search_tell(se, f.key, e->ok, e->objective);
+    }
+    free(fl);
+    free(asked);
     if (search_error(se)[0]) {
         snprintf(s->err, s->errsize, "%s", search_error(se));
         rc = CUTUNE_ENOMEM;
     }
-    out->seed = set->seed;
+    out->seed = set.seed;
     out->evaluations = search_evaluations(se);
     out->screened = search_screened(se);
     uint64_t key;
@@ -244,19 +287,22 @@ static int run_once(sim *s, const search_settings *set, const rec_entry *best_en
     out->best = out->found ? best : NAN;
     out->best_index = out->found ? sspace_ordinal(s->sp, key) : 0;
     out->best_at = out->found ? search_best_at(se) + 1 : 0;
-    out->ratio = !out->found ? 0.0 : set->maximize ? best / true_best : true_best / best;
+    out->ratio = !out->found ? 0.0 : set.maximize ? best / true_best : true_best / best;
     out->seconds = s->clock;
+    double compile = s->compile_sum / s->threads;
+    out->bound_seconds = compile > gpu_sum ? compile : gpu_sum;
     snprintf(out->stop_reason, sizeof out->stop_reason, "%s", search_stop_reason(se));
     search_free(se);
     return rc;
 }
 
 int replay_run(const model *m, sspace *sp, const cutune_tune_result *recording, const char *path,
-               const search_settings *settings, int repeat, cutune_sim_report **out, char *err, size_t errsize)
+               const search_settings *settings, int repeat, int threads, cutune_sim_report **out, char *err,
+               size_t errsize)
 {
     *out = NULL;
     err[0] = '\0';
-    sim s = {.m = m, .sp = sp, .err = err, .errsize = errsize};
+    sim s = {.m = m, .sp = sp, .err = err, .errsize = errsize, .threads = threads > 0 ? threads : 1};
     search_settings set = *settings;
     uint64_t count = sspace_count(sp);
     cutune_sim_report *rep = NULL;
@@ -265,8 +311,9 @@ int replay_run(const model *m, sspace *sp, const cutune_tune_result *recording, 
         repeat = 1;
     s.by_ordinal = calloc((size_t)count, sizeof(rec_entry));
     s.compiled = calloc((size_t)count, sizeof(bool));
+    s.free_at = calloc((size_t)s.threads, sizeof(double));
     rep = calloc(1, sizeof *rep);
-        if (!s.by_ordinal || !s.compiled || !rep || !(rep->runs = calloc((size_t)repeat, sizeof(cutune_sim_run)))) {
+    if (!s.by_ordinal || !s.compiled || !s.free_at || !rep || !(rep->runs = calloc((size_t)repeat, sizeof(cutune_sim_run)))) {
         rc = CUTUNE_ENOMEM;
         goto done;
     }
@@ -307,7 +354,7 @@ int replay_run(const model *m, sspace *sp, const cutune_tune_result *recording, 
     for (int r = 0; r < repeat && rc == CUTUNE_OK; r++) {
         search_settings one = set;
         one.seed = set.seed + (uint64_t)r;
-        rc = run_once(&s, &one, &s.by_ordinal[best], rep->true_best, &rep->runs[r]);
+        rc = run_once(&s, &one, rep->true_best, &rep->runs[r]);
         ratios[r] = rep->runs[r].ratio;
         evals[r] = (double)rep->runs[r].evaluations;
         rep->nruns = r + 1;
@@ -325,6 +372,7 @@ int replay_run(const model *m, sspace *sp, const cutune_tune_result *recording, 
 done:
     free(s.by_ordinal);
     free(s.compiled);
+    free(s.free_at);
     if (rc < 0) {
         if (rep)
             free(rep->runs); /* as the public free of a report does, without reaching back into api/ */

@@ -13,10 +13,12 @@
 
 /* replay_run: checks that `recording` (read from `path`) is of model `m` and covers
  * every valid configuration of its space `sp`, then runs the search `settings`
- * `repeat` times (seeds settings->seed, +1, ...; at least once). Returns CUTUNE_OK with
+ * `repeat` times (seeds settings->seed, +1, ...; at least once), each through a pipeline of
+ * `threads` compile threads (at least 1) and one GPU. Returns CUTUNE_OK with
  * *out (free with cutune_sim_report_free), or a negative status with *out NULL and the
  * message in err (empty when out of memory without one). Borrows m, sp, recording. */
 int replay_run(const model *m, sspace *sp, const cutune_tune_result *recording, const char *path,
-               const search_settings *settings, int repeat, cutune_sim_report **out, char *err, size_t errsize);
+               const search_settings *settings, int repeat, int threads, cutune_sim_report **out, char *err,
+               size_t errsize);
 
 #endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../base/sys.h"
+#include "outcome.h"
 
 /* The first bytes of every header journal_open writes (compact, in field order): a
  * torn first line is a torn header only when it starts like this. */
@@ -25,25 +26,59 @@ typedef struct entry {
     json_t *rec;
 } entry;
 
+/* How many ignored lines' reasons journal_ignored_why names (the rest are counted). */
+enum { WHY_LINES = 5, WHY_SIZE = 1024 };
+
 struct journal {
     int fd;
     entry *entries;        /* sorted by ordinal, one per ordinal, after read_back */
     size_t count, cap;
     uint64_t bound, ignored;
+    char why[WHY_SIZE];    /* "line 3: ...; line 9: ..." for the first WHY_LINES ignored lines */
 };
 
-/* Whether `rec` is a record a resume may trust (journal.h); its ordinal in *ordinal. */
-static bool trusted(const journal *j, json_t *rec, uint64_t *ordinal)
+/* untrusted: NULL when `rec` (the JSON of one whole line, NULL: not JSON) is a record
+ * a resume may trust (journal.h), its ordinal in *ordinal; else why not, in buf. */
+static const char *untrusted(const journal *j, json_t *rec, const json_error_t *jerr, uint64_t *ordinal,
+                             char *buf, size_t size)
 {
+    if (!rec) {
+        snprintf(buf, size, "not JSON (%s, at column %d)", jerr->text, jerr->column);
+        return buf;
+    }
     if (!json_is_object(rec))
-        return false;
+        return "not a JSON object";
     json_t *idx = json_object_get(rec, "index");
-    if (!json_is_integer(idx) || json_integer_value(idx) < 0 || (uint64_t)json_integer_value(idx) >= j->bound)
-        return false;
-    if (!json_is_string(json_object_get(rec, "status")) || !json_is_object(json_object_get(rec, "params")))
-        return false;
+    if (!json_is_integer(idx) || json_integer_value(idx) < 0 || (uint64_t)json_integer_value(idx) >= j->bound) {
+        snprintf(buf, size, "no \"index\" from 0 to %llu (the space's configurations)",
+                 (unsigned long long)(j->bound ? j->bound - 1 : 0));
+        return buf;
+    }
+    const char *status = json_string_value(json_object_get(rec, "status"));
+    outcome out;
+    if (!status)
+        return "no \"status\" string";
+    if (!outcome_from_name(status, &out))
+        return "a \"status\" this cutune does not write";
+    if (!json_is_object(json_object_get(rec, "params")))
+        return "no \"params\" object";
     *ordinal = (uint64_t)json_integer_value(idx);
-    return true;
+    return NULL;
+}
+
+/* Counts an ignored line (`line`, 1 = the header) and, among the first WHY_LINES,
+ * keeps why (bytes a terminal would act on, which a damaged line may hold, become '?'). */
+static void ignore(journal *j, uint64_t line, const char *why)
+{
+    j->ignored++;
+    if (j->ignored > WHY_LINES)
+        return;
+    size_t used = strlen(j->why);
+    snprintf(j->why + used, sizeof j->why - used, "%sline %llu: %s", used ? "; " : "", (unsigned long long)line,
+             why);
+    for (char *c = j->why + used; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
 }
 
 /* Keeps `rec` (a new reference is taken) for `ordinal`. -1 when out of memory. */
@@ -140,31 +175,43 @@ static int read_back(journal *j, const char *path, json_t *identity, bool *has_h
         free(text);
         return rc;
     }
+    /* Lines end at '\n' and are taken with their length: a NUL byte inside one is
+     * damage in that line, not its end. Only a last line without its newline is torn. */
     int rc = 0;
-    char *line = text, *next;
-    for (uint64_t n = 0; *line; line = next, n++) {
-        next = strchr(line, '\n');
-        if (!next)
+    const char *line = text, *stop = text + len;
+    for (uint64_t n = 1; line < stop && rc == 0; n++) {
+        const char *end = memchr(line, '\n', (size_t)(stop - line));
+        if (!end)
             break; /* no newline: a line torn by a crash, ignored (and cut off) */
-        *next++ = '\0';
-        *whole = (off_t)(next - text);
+        size_t size = (size_t)(end - line);
+        *whole = (off_t)(end + 1 - text);
         json_error_t jerr;
-        json_t *v = json_loads(line, 0, &jerr);
+        json_t *v = json_loadb(line, size, 0, &jerr);
+        const char *nul = memchr(line, '\0', size);
         uint64_t ordinal;
-        if (n == 0) {
+        char buf[300];
+        const char *why = NULL;
+        if (n == 1) {
             rc = check_header(v, path, identity, err, errsize);
             *has_header = rc == 0;
-        } else if (!trusted(j, v, &ordinal)) {
-            j->ignored++;
-        } else if (keep(j, v, ordinal, n) < 0) {
+        } else if (nul) {
+            snprintf(buf, sizeof buf, "a NUL byte at column %zu: a damaged record", (size_t)(nul - line) + 1);
+            why = buf;
+        } else if ((why = untrusted(j, v, &jerr, &ordinal, buf, sizeof buf)) == NULL && keep(j, v, ordinal, n) < 0) {
             snprintf(err, errsize, "out of memory reading the journal '%s'", path);
             rc = -1;
         }
+        if (why)
+            ignore(j, n, why);
         json_decref(v);
-        if (rc < 0)
-            break;
+        line = end + 1;
     }
     free(text);
+    if (j->ignored > WHY_LINES) {
+        size_t used = strlen(j->why);
+        snprintf(j->why + used, sizeof j->why - used, "; and %llu more",
+                 (unsigned long long)(j->ignored - WHY_LINES));
+    }
     settle(j);
     return rc;
 }
@@ -251,6 +298,11 @@ json_t *journal_at(const journal *j, uint64_t i, uint64_t *ordinal)
 uint64_t journal_ignored(const journal *j)
 {
     return j ? j->ignored : 0;
+}
+
+const char *journal_ignored_why(const journal *j)
+{
+    return j ? j->why : "";
 }
 
 int journal_append(journal *j, json_t *record, char *err, size_t errsize)

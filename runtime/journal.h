@@ -15,11 +15,16 @@
  *  - A torn first line (a crash while writing the header: no newline yet) starts the
  *    journal afresh only when its bytes are the start of a journal header; anything else
  *    is refused as not a journal.
- *  - Every later line is a record. One that is not JSON, not an object, or lacks what a
+ *  - Every later line is a record. Lines end at a newline and are read with their
+ *    length: a NUL byte or any other damage inside one is that line's flaw, never the
+ *    file's end. One that holds a NUL byte, is not JSON, not an object, or lacks what a
  *    resume needs is ignored (its variant is measured again: a wasted measurement,
- *    never a wrong answer): "index" must be an integer in [0, bound) (bound: the
- *    space's ordinal bound, given to journal_open), "status" a string and "params" an
- *    object. journal_ignored counts them. A torn last line is ignored and cut off. */
+ *    never a wrong answer) and stays in the file: "index" must be an integer in
+ *    [0, bound) (bound: the space's ordinal bound, given to journal_open), "status" one
+ *    this cutune writes (runtime/outcome.h) and "params" an object. journal_ignored
+ *    counts them, journal_ignored_why says which and why.
+ *  - Only a last line without its newline (torn by a crash) is dropped, and the file
+ *    cut there; the file is cut nowhere else. */
 #ifndef CUTUNE_RUNTIME_JOURNAL_H
 #define CUTUNE_RUNTIME_JOURNAL_H
 
@@ -54,9 +59,13 @@ uint64_t journal_count(const journal *j);
  * order: its ordinal in *ordinal, the record (borrowed) returned. NULL past the end. */
 json_t *journal_at(const journal *j, uint64_t i, uint64_t *ordinal);
 
-/* journal_ignored: how many record lines were not trusted when it was opened (not
- * JSON, not an object, an index out of range, no status or params). */
+/* journal_ignored: how many record lines were not trusted when it was opened (a NUL
+ * byte, not JSON, not an object, an index out of range, no known status, no params).
+ * journal_ignored_why: which and why, "line 3: a NUL byte at column 17: a damaged
+ * record; line 9: ..." (lines counted from 1, the header's; the first 5 named, then
+ * "; and N more"; bytes below 0x20 shown as '?'), "" when none (owned by j). */
 uint64_t journal_ignored(const journal *j);
+const char *journal_ignored_why(const journal *j);
 
 /* journal_append: writes `record` (borrowed) as one line and syncs it to disk. Returns
  * 0, or -1 with err. */

@@ -167,6 +167,7 @@ static int search_done(void *user, const record *rec)
     search_run *sr = user;
     if (rec->m.resumed)
         return 0;
+    search_tell_seconds(sr->se, rec->m.cached ? 0.0 : rec->m.compile_seconds, rec->m.gpu_seconds);
     search_tell(sr->se, key_of(sr, rec->v.ordinal), rec->out == OUTCOME_OK && rec->m.timed, rec->m.objective);
     return search_stopped(sr->se) ? 1 : 0;
 }
@@ -360,14 +361,17 @@ int tuner_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_s
     search_hooks hooks = {&sr, NULL, t->set.strategy == STRAT_GUIDED ? static_info : NULL, NULL};
     cutune_analyze_summary static_sum;
     memset(&static_sum, 0, sizeof static_sum);
+    if ((rc = tuner_session(t, aopts, 0, asum, &sr.ss)) < 0 ||
+        (hooks.static_info && (rc = tuner_session(t, aopts, 0, &static_sum, &sr.static_ss)) < 0))
+        goto done;
+    /* The search is made once the compile threads are known: a strategy that learns
+     * from every outcome keeps as few in flight as keep the GPU fed from them. */
+    t->set.parallel = asum->threads > 0 ? asum->threads : 1;
     if (search_new(&sr.se, sr.sp, &t->set, &hooks, err, sizeof err) < 0) {
         diag_error_noloc(&t->spec->diags, "%s", err);
         rc = CUTUNE_ENOMEM;
         goto done;
     }
-    if ((rc = tuner_session(t, aopts, 0, asum, &sr.ss)) < 0 ||
-        (hooks.static_info && (rc = tuner_session(t, aopts, 0, &static_sum, &sr.static_ss)) < 0))
-        goto done;
     /* Asked at once: enough to keep every compile thread (known once the session is
      * open) busy ahead of the GPU; a strategy may propose fewer. */
     sr.chunk = asum->threads * 4 > 16 ? asum->threads * 4 : 16;

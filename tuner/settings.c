@@ -23,11 +23,15 @@ int tuner_search_settings(const model *m, diag_list *diags, const cutune_search_
     out->restarts = sr->restarts;
     if (!o)
         return CUTUNE_OK;
+    /* A budget without a strategy (none named here, no `search` statement in the spec,
+     * whose location is then empty): the model-based default, which spends a budget best. */
+    if (!o->strategy && sr->loc.end == 0 && (o->budget || o->budget_percent != 0 || o->time_s > 0))
+        out->strategy = STRAT_AUTO;
     if (o->strategy) {
         strategy k;
         if (!strategy_from_name(o->strategy, &k)) {
             diag_error_noloc(diags, "unknown search strategy '%s' (the strategies are exhaustive, random, "
-                             "anneal, genetic, local and guided)", o->strategy);
+                             "anneal, genetic, local, guided and auto)", o->strategy);
             return CUTUNE_EINVAL;
         }
         if (k != sr->strategy) { /* the spec's knobs belong to its own strategy */

@@ -90,6 +90,8 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
     }
     t->res->summary.resumed = journal_count(t->journal);
     t->res->summary.journal_ignored = journal_ignored(t->journal);
+    if (journal_ignored(t->journal))
+        t->res->summary.journal_ignored_why = arena_strdup(t->res->arena, journal_ignored_why(t->journal));
     t->res->summary.journal_path = arena_strdup(t->res->arena, path);
     return CUTUNE_OK;
 }

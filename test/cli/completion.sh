@@ -92,8 +92,8 @@ for m in "${modes[@]}"; do
     check "$m: check --format: text json" test "$(words "$(complete "$m" check --format "")")" = "json text"
     check "$m: list --format=j (bash splits at =) → json" test "$(complete "$m" list --format = j)" = json
     check "$m: check --color: auto always never" test "$(words "$(complete "$m" check a.tune --color "")")" = "always auto never"
-    check "$m: tune --strategy: the six strategies" \
-        test "$(words "$(complete "$m" tune --strategy "")")" = "anneal exhaustive genetic guided local random"
+    check "$m: tune --strategy: the seven strategies" \
+        test "$(words "$(complete "$m" tune --strategy "")")" = "anneal auto exhaustive genetic guided local random"
     check "$m: simulate --strategy g → genetic guided" test "$(words "$(complete "$m" simulate --strategy g)")" = "genetic guided"
     check "$m: emit's first argument: header csv t4" test "$(words "$(complete "$m" emit "")")" = "csv header t4"
 

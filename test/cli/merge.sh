@@ -102,6 +102,69 @@ edit "$s2/shard-0-of-2.json" "$tmp/sized.json" \
     "d.update(version=2, sizes=[dict(size={'n': 64}, settings=d.pop('settings'), summary=d.pop('summary'), results=d.pop('results'))]); d['spec']['size'] = ['n']"
 refused "a run over sizes" "merge one size at a time" "$tmp/sized.json"
 
+# ---- hostile shards: every count and index bounded, identity compared, duplicates named ----
+# A list of held shards longer than the split (each index below the count): a heap
+# overflow before (the ASan build stops on it); a damaged file, 3, with the JSON path.
+edit "$s2/shard-1-of-2.json" "$tmp/long.json" "d['settings']['shard'] = {'merged': [1] * 64, 'count': 2}"
+"$cutune" merge "$s2/shard-0-of-2.json" "$tmp/long.json" -o "$tmp/out.json" 2>"$tmp/err"
+check "settings.shard.merged longer than its count: 3" test $? -eq 3
+check "... names the file and the JSON path" grep -q "'$tmp/long.json': settings.shard.merged" "$tmp/err"
+check "... no output" test ! -e "$tmp/out.json"
+edit "$s2/shard-1-of-2.json" "$tmp/twice.json" "d['settings']['shard'] = {'merged': [1, 1], 'count': 2}"
+"$cutune" merge "$s2/shard-0-of-2.json" "$tmp/twice.json" -o "$tmp/out.json" 2>"$tmp/err"
+check "a shard listed twice in settings.shard.merged: 3" test $? -eq 3
+check "... said" grep -q "settings.shard.merged lists shard 1 twice" "$tmp/err"
+# No summary, or a settings that is not an object: named by the JSON path (before:
+# "out of memory", exit 5).
+edit "$s2/shard-1-of-2.json" "$tmp/nosum.json" "del d['summary']"
+"$cutune" merge "$s2/shard-0-of-2.json" "$tmp/nosum.json" -o "$tmp/out.json" 2>"$tmp/err"
+check "a shard without summary: 3" test $? -eq 3
+check "... named by its JSON path" grep -q "'$tmp/nosum.json': \"summary\" is missing or not an object" "$tmp/err"
+check "... not 'out of memory'" bash -c '! grep -q "out of memory" "$1"' _ "$tmp/err"
+edit "$s2/shard-1-of-2.json" "$tmp/sumlist.json" "d['summary'] = [1]"
+"$cutune" merge "$s2/shard-0-of-2.json" "$tmp/sumlist.json" -o "$tmp/out.json" 2>"$tmp/err"
+check "a summary that is a list: 3" test $? -eq 3
+# Counts added up past 2^63 - 1: refused, never wrapped (UB before).
+edit "$s2/shard-0-of-2.json" "$tmp/big0.json" "d['settings'].setdefault('search', {})['evaluations'] = 2**63 - 1"
+edit "$s2/shard-1-of-2.json" "$tmp/big1.json" "d['settings'].setdefault('search', {})['evaluations'] = 2**63 - 1"
+refused "evaluations summed past 2^63-1" "settings.search.evaluations" "$tmp/big0.json" "$tmp/big1.json"
+edit "$s2/shard-1-of-2.json" "$tmp/neg.json" "d['settings'].setdefault('search', {})['evaluations'] = -5"
+"$cutune" merge "$s2/shard-0-of-2.json" "$tmp/neg.json" -o "$tmp/out.json" 2>"$tmp/err"
+check "a negative count: 3" test $? -eq 3
+check "... named" grep -q "'$tmp/neg.json': settings.search.evaluations" "$tmp/err"
+# Identity: each field that makes a run another run, named with both files.
+ident() { # WHAT FIELD PYTHON: shard 1 edited by PYTHON is refused next to shard 0, FIELD named
+    edit "$s2/shard-1-of-2.json" "$tmp/id.json" "$3"
+    refused "$1" "'$s2/shard-0-of-2.json' and '$tmp/id.json' do not go together: .*$2" "$s2/shard-0-of-2.json" "$tmp/id.json"
+}
+ident "another spec path" "spec.path" "d['spec']['path'] = 'examples/other.tune'"
+ident "another --set" "spec.set" "d['spec']['set'] = ['nx=64']"
+ident "another spec hash" "spec.hash" "d['spec']['hash'] = 'ffff'"
+ident "another problem size" "spec.size" "d['spec']['size'] = ['n']"
+ident "another SM count" "device.sm_count" "d['device']['sm_count'] = 114"
+ident "another device name" "device.name" "d['device']['name'] = 'NVIDIA H100 PCIe'"
+edit "$s2/shard-0-of-2.json" "$tmp/seed0.json" "d['settings']['search'] = {'strategy': 'random', 'seed': 1, 'evaluations': 4}"
+edit "$s2/shard-1-of-2.json" "$tmp/seed1.json" "d['settings']['search'] = {'strategy': 'random', 'seed': 7, 'evaluations': 5}"
+edit "$s2/shard-1-of-2.json" "$tmp/seed1b.json" "d['settings']['search'] = {'strategy': 'random', 'seed': 1, 'evaluations': 5, 'screened': 2}"
+"$cutune" merge -q "$tmp/seed0.json" "$tmp/seed1b.json" -o "$tmp/seeded.json"
+check "the search settings carried, its counts added up" python3 -c "import json,sys; d=json.load(open(sys.argv[1]))
+s = d['settings']['search']; assert (s['strategy'], s['seed'], s['evaluations'], s['screened']) == ('random', 1, 9, 2), s" "$tmp/seeded.json"
+refused "another seed" "'$tmp/seed0.json' and '$tmp/seed1.json' do not go together: .*settings.search.seed: 1 against 7" \
+    "$tmp/seed0.json" "$tmp/seed1.json"
+ident "another reference" "settings.reference" "d['settings']['reference'] = 'none'"
+ident "another strategy" "settings.strategy" "d['settings']['strategy'] = 'random'"
+ident "another warmup, named" "settings.warmup: 3 against 1" "d['settings']['warmup'] = 1"
+# The same configuration under two indices in two shards: refused, the configuration named.
+edit "$s2/shard-1-of-2.json" "$tmp/dup.json" \
+    "z = json.load(open('$s2/shard-0-of-2.json'))['results'][0]; d['results'][0]['params'] = z['params']"
+refused "one configuration under two indices" \
+    "both hold configuration (block_x 16, block_y 2, tile_y 1, maxrreg 0), as entries 0 and 1" \
+    "$s2/shard-0-of-2.json" "$tmp/dup.json"
+edit "$s2/shard-1-of-2.json" "$tmp/dup1.json" "d['results'][1]['params'] = d['results'][0]['params']"
+"$cutune" merge "$s2/shard-0-of-2.json" "$tmp/dup1.json" -o "$tmp/out.json" 2>"$tmp/err"
+check "one configuration twice in one shard: 2" test $? -eq 2
+check "... named" grep -q "'$tmp/dup1.json' holds configuration (block_x 16, block_y 2, tile_y 1, maxrreg 32) twice, as entries 1 and 3" "$tmp/err"
+
 # ---- files: 3; usage: 2 ----
 "$cutune" merge "$s2/shard-0-of-2.json" "$tmp/missing.json" -o "$tmp/out.json" 2>"$tmp/err"
 check "an unreadable file: 3" test $? -eq 3

@@ -54,6 +54,12 @@ check "hostile: a reason shown, escaped" grep -q 'timeout because &lt;/script&gt
 # hostile.py: 36 variants, 8 failed (one per cause), 2 of the 28 ok without an objective
 check "hostile: 36 variants, 26 with an objective (NaN and untimed left out)" \
     grep -q '36 variants, 26 with an objective' "$h"
+mkdir "$tmp/poison"
+check "poison: every string a results file carries reaches the page escaped, or is refused (test/report/poison.py)" \
+    python3 "$src/test/report/poison.py" "$cutune" "$tmp/poison"
+mkdir "$tmp/extremes"
+check "objectives of ±1e308: no NaN or infinity in a chart, every point kept, those off the scale marked \
+(test/report/extremes.py)" python3 "$src/test/report/extremes.py" "$cutune" "$tmp/extremes"
 check "zero: no variants said" grep -q 'No variant has an objective' "$tmp/zero.html"
 check "single: one param, no pair" grep -q 'One param: there is no pair to map' "$tmp/single.html"
 check "nowinner: no winner said" grep -q 'there is no winner' "$tmp/nowinner.html"

@@ -79,6 +79,37 @@ assert all(0<x['ratio']<=1 for x in r) and d['budget']==10 and d['true_best']==1
 "$cutune" simulate "$s" --results "$tmp/full.json" --strategy random --budget 10 --repeat 5 --seed 7 \
     --format json >"$tmp/j2" 2>&1
 check "same seed, same runs" cmp -s "$tmp/j1" "$tmp/j2"
+# The pipeline, by hand: 10 variants of 0.2 s compile and 0.1 s GPU asked at once. On 2
+# compile threads, compiles end at 0.2, 0.2, 0.4, 0.4 ... 1.0, 1.0; the GPU runs each when
+# it is ready and free: the last two from 1.0 to 1.2. The bound: max(10 * 0.2 / 2, 10 * 0.1) = 1.0.
+# On 1 thread: compiles end at 0.2 ... 2.0, the last GPU run at 2.1; bound 2.0.
+for tb in "2 1.2 1.0" "1 2.1 2.0"; do
+    set -- $tb
+    "$cutune" simulate "$s" --results "$tmp/full.json" --strategy random --budget 10 --threads $1 \
+        --format json >"$tmp/jt" 2>"$tmp/err"
+    check "--threads $1: wall $2 s, bound $3 s" python3 -c "
+import json; d=json.load(open('$tmp/jt')); r=d['runs'][0]
+assert d['threads']==$1 and abs(r['simulated_seconds']-$2)<1e-9 and abs(r['bound_seconds']-$3)<1e-9, r"
+done
+"$cutune" simulate "$s" --results "$tmp/full.json" --strategy random --budget 10 --threads 2 >"$tmp/out"
+check "text: the wall and the bound in the table" grep -qE '^ +1 +[0-9]+ +10 +0 .* 1\.2 +1  budget$' "$tmp/out"
+"$cutune" simulate "$s" --results "$tmp/full.json" --threads 0 2>"$tmp/err"; check "--threads 0: usage (2)" test $? -eq 2
+# The default strategy: auto when a budget is given and neither the command line nor the
+# spec names one; the spec's own `search` otherwise.
+"$cutune" simulate "$s" --results "$tmp/full.json" --budget 20 --format json >"$tmp/jd"
+check "a budget and no strategy: auto" python3 -c "
+import json; d=json.load(open('$tmp/jd')); assert d['strategy']=='auto' and d['runs'][0]['evaluations']==20, d"
+"$cutune" simulate "$s" --results "$tmp/full.json" --format json >"$tmp/jd"
+check "no budget, no strategy: exhaustive" python3 -c "
+import json; d=json.load(open('$tmp/jd')); assert d['strategy']=='exhaustive', d"
+sed 's/objective maximize score;/objective maximize score; search random;/' "$s" >"$tmp/named.tune"
+"$cutune" simulate "$tmp/named.tune" --results "$tmp/full.json" --budget 20 --format json >"$tmp/jd"
+check "a budget and the spec's search random: random" python3 -c "
+import json; d=json.load(open('$tmp/jd')); assert d['strategy']=='random', d"
+sed 's/objective maximize score;/objective maximize score; search auto(budget = 30, seed = 3);/' "$s" >"$tmp/auto.tune"
+"$cutune" simulate "$tmp/auto.tune" --results "$tmp/full.json" --format json >"$tmp/jd"
+check "search auto(budget = 30) in the spec" python3 -c "
+import json; d=json.load(open('$tmp/jd')); assert d['strategy']=='auto' and d['budget']==30 and d['seed']==3, d"
 "$cutune" simulate "$s" --results "$tmp/full.json" --strategy local --budget 10% --format json >"$tmp/j3"
 check "a percentage budget is of the space (10% of 316, rounded up = 32)" python3 -c "
 import json; d=json.load(open('$tmp/j3')); assert d['budget']==32 and d['runs'][0]['evaluations']==32, d"

@@ -3,7 +3,8 @@
 # on a GPU (docs/cli.md; test/cli/outcomes.sh is the same without one): 0 tuned, also
 # when some variants fail to compile (counted, "N of them did not compile"); 6 when
 # nothing compiled or nothing can launch; the results file and the journal written
-# through the one writer; a journal with lines out of range said, not trusted. Exits 77
+# through the one writer; a journal with lines out of range said, not trusted; a NUL byte
+# in a record in the middle one ignored line, named, and no record lost. Exits 77
 # (ctest: skipped) when there is no GPU.
 set -u
 cutune=$1
@@ -55,6 +56,26 @@ run resumed "$tmp/k/some.tune" --results "$tmp/some.json"
 check "resumed over a tampered journal: exit 0 (not $rc)" test $rc -eq 0
 check "... 6 resumed" grep -q '(6 variants resumed from an earlier run' "$tmp/resumed.err"
 check "... the bad line said" grep -q 'journal: 1 line was not trusted' "$tmp/resumed.err"
+# A NUL byte inside an early record (the only line of its configuration) and a torn
+# tail: the damaged line is ignored with its line number and reason, every later record
+# still resumed, and the file cut only at its torn tail (before: read as a torn tail at
+# the NUL, cut there, the later records lost).
+python3 - "$tmp/some.json.journal" >"$tmp/damaged.line" <<'PY'
+import json, sys
+p = sys.argv[1]
+lines = open(p, "rb").read().split(b"\n")[:-1]
+index = [json.loads(l).get("index") for l in lines[1:]]
+k = next(i for i in range(1, len(lines)) if index.count(index[i - 1]) == 1)
+lines[k] = lines[k].replace(b'"status":"', b'"status":"\x00', 1)
+open(p, "wb").write(b"\n".join(lines) + b'\n{"index":1,"sta')
+open(p + ".expected", "wb").write(b"\n".join(lines) + b"\n")
+print(k + 1)
+PY
+run damaged "$tmp/k/some.tune" --results "$tmp/some.json"
+check "a NUL byte in record 2: exit 0 (not $rc)" test $rc -eq 0
+check "... 5 resumed: the records after it too" grep -q '(5 variants resumed from an earlier run' "$tmp/damaged.err"
+check "... both damaged lines said, the NUL's by line" grep -q "journal: 2 lines were not trusted.*line $(cat "$tmp/damaged.line"): a NUL byte" "$tmp/damaged.err"
+check "... the file cut only at its torn tail" cmp -s <(head -c "$(stat -c %s "$tmp/some.json.journal.expected")" "$tmp/some.json.journal") "$tmp/some.json.journal.expected"
 
 run none "$tmp/k/none.tune"
 check "nothing compiles: exit 6 (not $rc)" test $rc -eq 6
@@ -66,7 +87,7 @@ check "nothing can launch: exit 6 (not $rc)" test $rc -eq 6
 run sweep "$src/examples/sweep.tune" --results "$tmp/sweep.json"
 check "examples/sweep.tune on a GPU: exit 0 (not $rc)" test $rc -eq 0
 check "... a best configuration on stdout" grep -q '^best: #' "$tmp/sweep.out"
-for f in some resumed none big sweep; do
+for f in some resumed damaged none big sweep; do
     echo "---- $f (exit status above)"
     cat "$tmp/$f.err"
 done

@@ -1,5 +1,7 @@
 /* test_journal.c - the tuning journal: outcomes read back after a reopen, a torn last
- * line tolerated and cut off, another run's journal refused, --fresh starting over; and
+ * line tolerated and cut off (and nothing else: damage in the middle, a NUL byte
+ * included, is one ignored line, named with its reason), another run's journal
+ * refused, --fresh starting over; and
  * what is not trusted: indices out of the space (2^62, the space's size, negative, not
  * integers), records that are not objects or lack fields, a file of another format or
  * a later version (refused, never mixed in or truncated). */
@@ -197,9 +199,95 @@ static void test_other_formats_refused(void **state)
     unlink(path);
 }
 
+/* Writes the `size` bytes at `bytes` (NULs included) as the whole file at `path`. */
+static void write_bytes(const char *bytes, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(bytes, 1, size, f), size);
+    fclose(f);
+}
+
+/* The file at `path`, whole, in *size bytes (malloc'd). */
+static char *read_bytes(size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *buf = malloc(8192);
+    assert_non_null(buf);
+    *size = fread(buf, 1, 8192, f);
+    fclose(f);
+    return buf;
+}
+
+/* A NUL byte inside one record in the middle is that record's damage, not a torn tail:
+ * the records after it are read, the line is ignored with its line number and reason,
+ * and the file is cut only at its torn last line (before: the reader stopped at the
+ * NUL, cut the file there, lost every later record and counted nothing ignored). */
+static void test_damage_in_the_middle(void **state)
+{
+    (void)state;
+    snprintf(path, sizeof path, "/tmp/cutune-journal-test-n-%d", (int)getpid());
+    json_t *id = identity("abc");
+    char err[512];
+    journal *j = NULL;
+    /* Line 1 the header; lines 2-5 records 1-4, record 2 (line 3) with a NUL byte in its
+     * status; then record 5, torn (no newline). */
+    static const char good[] = HEADER REC("1", "ok") "{\"index\":2,\"status\":\"o\0k\",\"params\":{\"x\":1}}\n"
+        REC("3", "wrong") REC("4", "ok");
+    static const char torn[] = "{\"index\":5,\"sta";
+    char text[sizeof good + sizeof torn];
+    memcpy(text, good, sizeof good - 1);
+    memcpy(text + sizeof good - 1, torn, sizeof torn - 1);
+    size_t whole = sizeof good - 1, all = whole + sizeof torn - 1;
+    write_bytes(text, all);
+    assert_int_equal(journal_open(&j, path, id, BOUND, false, err, sizeof err), 0);
+    assert_int_equal(journal_count(j), 3); /* records 1, 3, 4 */
+    assert_non_null(journal_find(j, 1));
+    assert_null(journal_find(j, 2));
+    assert_string_equal(json_string_value(json_object_get(journal_find(j, 3), "status")), "wrong");
+    assert_non_null(journal_find(j, 4));
+    assert_null(journal_find(j, 5));
+    assert_int_equal(journal_ignored(j), 1);
+    const char *why = journal_ignored_why(j);
+    if (!strstr(why, "line 3: a NUL byte at column 23"))
+        fail_msg("why: %s", why);
+    journal_close(j);
+    /* Cut only at the torn tail: the damaged line and every record after it stay. */
+    size_t size;
+    char *after = read_bytes(&size);
+    assert_int_equal(size, whole);
+    assert_memory_equal(after, good, whole);
+    free(after);
+    /* An unknown status, not JSON, and no newline at all in the middle: each ignored
+     * with its own reason, the rest kept. */
+    write_raw(HEADER REC("1", "ok") REC("2", "exploded") "{\"index\": 3,\n" REC("4", "crashed"));
+    assert_int_equal(journal_open(&j, path, id, BOUND, false, err, sizeof err), 0);
+    assert_int_equal(journal_count(j), 2);
+    assert_null(journal_find(j, 2));
+    assert_non_null(journal_find(j, 4));
+    assert_int_equal(journal_ignored(j), 2);
+    why = journal_ignored_why(j);
+    if (!strstr(why, "line 3: a \"status\" this cutune does not write; line 4: not JSON"))
+        fail_msg("why: %s", why);
+    journal_close(j);
+    /* Past five, the rest are counted. */
+    write_raw(HEADER "a\nb\nc\nd\ne\nf\ng\n" REC("1", "ok"));
+    assert_int_equal(journal_open(&j, path, id, BOUND, false, err, sizeof err), 0);
+    assert_int_equal(journal_ignored(j), 7);
+    why = journal_ignored_why(j);
+    if (!strstr(why, "line 6: not JSON") || !strstr(why, "; and 2 more") || strstr(why, "line 7"))
+        fail_msg("why: %s", why);
+    assert_int_equal(journal_count(j), 1);
+    journal_close(j);
+    json_decref(id);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_journal), cmocka_unit_test(test_untrusted_records),
-                                       cmocka_unit_test(test_other_formats_refused)};
+                                       cmocka_unit_test(test_other_formats_refused),
+                                       cmocka_unit_test(test_damage_in_the_middle)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -125,6 +125,106 @@ static void test_cells_and_marginal(void **state)
     near(median[1], 2, 0);
 }
 
+/* Scale: 100,000 entries whose two params have 50,000 values each (a = i / 2, b a
+ * permutation of a), y = a + 0.5 (i % 2). Grouping by value (the analyses of the
+ * report) must be O(n log n): a table of every possible pair of values would be 2.5e9
+ * cells, a pass over the entries per value 5e9 steps. The answers follow from how the
+ * data is made: each (a, b) group and each value of a holds the two entries 2a and
+ * 2a + 1, whose mean is a + 0.25; the best (least) is a, the median a + 0.25. */
+enum { BIG = 100000, BIG_LEVELS = BIG / 2 };
+
+static void test_many_levels(void **state)
+{
+    (void)state;
+    int *level = malloc(sizeof *level * BIG * 2);
+    double *y = malloc(sizeof *y * BIG), *best = malloc(sizeof *best * BIG_LEVELS);
+    double *median = malloc(sizeof *median * BIG_LEVELS);
+    size_t *count = malloc(sizeof *count * BIG_LEVELS);
+    assert_non_null(level);
+    assert_non_null(y);
+    assert_non_null(best);
+    assert_non_null(median);
+    assert_non_null(count);
+    double mean = 0;
+    for (int i = 0; i < BIG; i++) {
+        int a = i / 2;
+        level[i * 2] = a;
+        level[i * 2 + 1] = (int)((long long)a * 7919 % BIG_LEVELS);
+        y[i] = a + 0.5 * (i % 2);
+        mean += y[i] / BIG;
+    }
+    double sst = 0;
+    for (int i = 0; i < BIG; i++)
+        sst += (y[i] - mean) * (y[i] - mean);
+    double ssw = BIG * 0.0625; /* every entry is 0.25 from its group's mean */
+    double want = 1.0 - (ssw / (BIG - BIG_LEVELS)) / (sst / (BIG - 1));
+    const int nlevels[2] = {BIG_LEVELS, BIG_LEVELS};
+    report_table t = {BIG, 2, nlevels, level, y, false};
+    near(report_explained(&t, 0, 1), want, 1e-9);
+    near(report_explained(&t, 0, -1), want, 1e-9);
+    report_marginal(best, median, count, &t, 0);
+    for (int l = 0; l < BIG_LEVELS; l++) {
+        assert_int_equal(count[l], 2);
+        near(best[l], l, 0);
+        near(median[l], l + 0.25, 0);
+    }
+    free(level);
+    free(y);
+    free(best);
+    free(median);
+    free(count);
+}
+
+/* Values at the ends of the doubles: the span from -1e308 to 1e308 is past the largest
+ * double, so differences overflow; every answer here must still be a plain number. */
+static void test_extremes(void **state)
+{
+    (void)state;
+    double ends[2] = {-1e308, 1e308};
+    near(report_quantile(ends, 2, 0.5), 0, 0);     /* the midpoint of the two */
+    near(report_quantile(ends, 2, 0.25), -5e307, 1e293);
+    near(report_frac(0, -1e308, 1e308), 0.5, 1e-15);
+    near(report_frac(1e308, -1e308, 1e308), 1, 1e-15);
+    assert_true(isnan(report_frac(1, 2, 2)));      /* no range */
+    report_frame f = {0, 0, 100, 100, -1e308, 1e308, -1e308, 1e308};
+    near(report_x(&f, 0), 50, 1e-9);
+    near(report_y(&f, 1e308), 0, 1e-9);            /* up is larger */
+    assert_true(isfinite(report_x(&f, NAN)));
+    double lo = -1.7976931348623157e308, hi = 1.7976931348623157e308;
+    report_pad(&lo, &hi);
+    assert_true(isfinite(lo) && isfinite(hi));
+    double ticks[12];
+    int n = report_ticks(ticks, 7, -1e308, 1e308);
+    assert_true(n >= 2);
+    for (int k = 0; k < n; k++)
+        assert_true(isfinite(ticks[k]));
+    /* 20 ordinary values and two extreme ones: the scale is the ordinary ones' */
+    double v[22];
+    v[0] = -1e308;
+    for (int i = 1; i <= 20; i++)
+        v[i] = i;
+    v[21] = 1e308;
+    report_range r = report_scale(v, 22);
+    near(r.lo, 1, 0);
+    near(r.hi, 20, 0);
+    assert_false(report_in(r, 1e308));
+    assert_false(report_in(r, NAN));
+    /* 19 equal values and one far out: the IQR is 0, the median's size stands for it */
+    double flat[20];
+    for (int i = 0; i < 19; i++)
+        flat[i] = 2;
+    flat[19] = 1e308;
+    r = report_scale(flat, 20);
+    near(r.lo, 2, 0);
+    near(r.hi, 2, 0);
+    flat[19] = 3; /* near: on the scale */
+    r = report_scale(flat, 20);
+    near(r.hi, 3, 0);
+    r = report_scale(ends, 2); /* two values, both extreme: both on it */
+    near(r.lo, -1e308, 0);
+    near(r.hi, 1e308, 0);
+}
+
 static void test_escape(void **state)
 {
     (void)state;
@@ -385,7 +485,7 @@ static void test_page_with_counters(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pair_choice),      cmocka_unit_test(test_explained_by_hand),
+        cmocka_unit_test(test_pair_choice),      cmocka_unit_test(test_many_levels),      cmocka_unit_test(test_extremes),      cmocka_unit_test(test_explained_by_hand),
         cmocka_unit_test(test_cells_and_marginal), cmocka_unit_test(test_escape),
         cmocka_unit_test(test_numbers),          cmocka_unit_test(test_order_statistics),
         cmocka_unit_test(test_page_of_fixture),

@@ -1,6 +1,7 @@
 /* test_sys.c - the one reader and the one writer (base/sys.h): regular files only, a
  * size limit, the real errno; atomic replacement that never follows a planted link,
- * never replaces a device or a folder, and leaves the old file whole on failure. */
+ * never replaces a device or a folder, and leaves the old file whole on failure; the
+ * same for a file written as a stream (sys_stream). */
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -238,6 +239,101 @@ static void test_canonical_path(void **state)
     free(two);
 }
 
+/* A stream: written in pieces (one larger than its buffer), the file appears whole at
+ * commit and not before; the old file stays until then; nothing is left behind. */
+static void test_stream_commit(void **state)
+{
+    fixture *f = *state;
+    char path[128];
+    path_in(f, "big.json", path, sizeof path);
+    put(path, "old");
+    sys_stream *s = NULL;
+    assert_int_equal(sys_stream_open(&s, path, 0), 0);
+    size_t big = 200000;
+    char *chunk = malloc(big);
+    assert_non_null(chunk);
+    memset(chunk, 'x', big);
+    assert_int_equal(sys_stream_write(s, "{", 1), 0);
+    assert_int_equal(sys_stream_write(s, chunk, big), 0);
+    for (int i = 0; i < 1000; i++)
+        assert_int_equal(sys_stream_write(s, "ab", 2), 0);
+    char *before = slurp(path);
+    assert_string_equal(before, "old"); /* not replaced until committed */
+    free(before);
+    assert_int_equal(count_prefixed(f, "big.json.tmp"), 1);
+    assert_int_equal(sys_stream_commit(s), 0);
+    size_t len = 0;
+    char *text = sys_read_file(path, 1 << 20, &len);
+    assert_non_null(text);
+    assert_int_equal(len, 1 + big + 2000);
+    assert_int_equal(text[0], '{');
+    assert_int_equal(text[big], 'x');
+    assert_int_equal(text[big + 1], 'a');
+    assert_int_equal(text[len - 1], 'b');
+    free(text);
+    free(chunk);
+    assert_int_equal(count_prefixed(f, "big.json.tmp"), 0);
+}
+
+/* Aborted: the old file as it was, no temporary. Refused targets: nothing created. */
+static void test_stream_abort_and_refusals(void **state)
+{
+    fixture *f = *state;
+    char path[128], link[128];
+    path_in(f, "out.json", path, sizeof path);
+    put(path, "kept");
+    sys_stream *s = NULL;
+    assert_int_equal(sys_stream_open(&s, path, SYS_WRITE_NOSYNC), 0);
+    assert_int_equal(sys_stream_write(s, "half", 4), 0);
+    sys_stream_abort(s);
+    char *text = slurp(path);
+    assert_string_equal(text, "kept");
+    free(text);
+    assert_int_equal(count_prefixed(f, "out.json.tmp"), 0);
+    sys_stream_abort(NULL);
+    assert_int_equal(sys_stream_open(&s, f->dir, 0), -1);
+    assert_int_equal(errno, EISDIR);
+    assert_null(s);
+    path_in(f, "link.json", link, sizeof link);
+    assert_int_equal(symlink(path, link), 0);
+    assert_int_equal(sys_stream_open(&s, link, 0), -1);
+    assert_int_equal(errno, SYS_ENOTREG);
+    assert_int_equal(sys_stream_open(&s, "/dev/null", 0), -1);
+    assert_int_equal(errno, SYS_ENOTREG);
+    assert_int_equal(sys_stream_open(&s, "", 0), -1);
+    assert_int_equal(errno, ENOENT);
+    char missing[160];
+    snprintf(missing, sizeof missing, "%s/no/such/folder.json", f->dir);
+    assert_int_equal(sys_stream_open(&s, missing, 0), -1);
+    assert_int_equal(errno, ENOENT);
+}
+
+/* A descriptor's stream onto /dev/full: the failure is kept and told at commit (and by
+ * every write after it). */
+static void test_stream_full_device(void **state)
+{
+    (void)state;
+    int fd = open("/dev/full", O_WRONLY);
+    if (fd < 0)
+        skip();
+    sys_stream *s = NULL;
+    assert_int_equal(sys_stream_fd(&s, fd), 0);
+    assert_int_equal(sys_stream_write(s, "small", 5), 0); /* buffered */
+    char *chunk = calloc(1, 100000);
+    assert_non_null(chunk);
+    assert_int_equal(sys_stream_write(s, chunk, 100000), -1); /* straight through: fails */
+    assert_int_equal(errno, ENOSPC);
+    assert_int_equal(sys_stream_write(s, "more", 4), -1);
+    assert_int_equal(sys_stream_commit(s), -1);
+    assert_int_equal(errno, ENOSPC);
+    free(chunk);
+    assert_int_equal(sys_stream_fd(&s, fd), 0);
+    assert_int_equal(sys_stream_write(s, "x", 1), 0);
+    assert_int_equal(sys_stream_commit(s), -1); /* the flush at commit fails */
+    assert_int_equal(errno, ENOSPC);
+    close(fd);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,6 +345,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_write_refuses_devices_and_folders, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_write_keeps_the_old_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_canonical_path, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stream_commit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stream_abort_and_refusals, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stream_full_device, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
