@@ -88,8 +88,4 @@ void hdr_sizes_init(hdr *h, const entry *e);
 /* hdr_sizes_lookup: P_lookup_size, after P_lookup (docs/header.md: the nearest size). */
 void hdr_sizes_lookup(hdr *h);
 
-/* hdr_sizes_check_names: a param whose macro would clash with P_SIZE_<VAR>; CUTUNE_OK or
- * CUTUNE_EINVAL with the error object set. */
-int hdr_sizes_check_names(const hdr *h);
-
 #endif
