@@ -509,7 +509,7 @@ static int function(hdr *h, const texpr *e, const char *name, bool config_form)
     for (int i = 0; i < m->nparams && sb_ok(&fields); i++)
         texts[i] = fields.data + offs[i];
     free(offs);
-    cexpr_ctx ctx = {m, h->spec->ast, config_form ? NULL : h->e[0].vals, texts, used, false, false};
+    cexpr_ctx ctx = {m, h->spec->ast, config_form ? NULL : h->e[0].vals, texts, used, false, false, h->P, 0};
     if (!cexpr_reads_lets(&ctx, e))
         goto done;
     eval_error err;
@@ -519,6 +519,7 @@ static int function(hdr *h, const texpr *e, const char *name, bool config_form)
     }
     h->needs_math |= ctx.needs_math;
     h->needs_string |= ctx.needs_string;
+    h->helpers |= ctx.helpers;
     strbuf *o = config_form ? &h->cfuncs : &h->funcs;
     sb_printf(o, "static inline long long %s_%s%s(", h->P, config_form ? "config_" : "", name);
     bool first = true;
@@ -579,6 +580,12 @@ static void assemble(hdr *h, const cutune_header_options *opts)
     if (h->needs_math || h->needs_string)
         sb_add(o, "\n");
     macros(h);
+    if (h->helpers) {
+        sb_printf(o, "\n/* the language's integer //, %%, cdiv, << and >> (docs/header.md, \"Arithmetic\"): what\n"
+                     " * cutune computes, for every sign; 0 where cutune refuses (a zero divisor, an overflow,\n"
+                     " * a shift count outside 0..63), never C's undefined behaviour */\n");
+        cexpr_helpers(o, h->P, h->helpers);
+    }
     if (h->funcs.len) {
         sb_add(o, "\n/* the launch for other problem sizes: the spec's expressions with entry 0's params\n"
                   " * (arguments: the spec's `let`s they read) */\n");

@@ -35,6 +35,7 @@ typedef struct hdr {
     int n;
     bool tuned;
     bool needs_math, needs_string;
+    unsigned helpers;                     /* the arithmetic helpers the functions call (CEXPR_*) */
     strbuf funcs;                         /* functions of entry 0's params (before the includes are known) */
     strbuf cfuncs;                        /* functions of a configuration */
     /* problem sizes (header_sizes.c): 0 variables when the results are not of a run over sizes */
