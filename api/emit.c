@@ -1,6 +1,7 @@
 /* emit.c - the public emitters (include/cutune.h): argument checks over emit/ (the
  * header, the CSV table, Kernel Tuner's T4 format), and where a spec says to emit. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,6 +25,78 @@ int cutune_emit_header(char **out, cutune_spec *spec, const cutune_tune_result *
     if (rc < 0)
         return rc;
     return emit_header(out, spec, results, nresults, opts);
+}
+
+/* The names of the headers claimed so far, one list per header, in order, with what
+ * to call each in a message. */
+struct cutune_header_names {
+    hn_list **lists;
+    char **labels;
+    int n;
+};
+
+int cutune_header_names_new(cutune_header_names **out)
+{
+    if (!out)
+        return err_set(CUTUNE_EINVAL, "cutune_header_names_new: no output");
+    *out = calloc(1, sizeof **out);
+    return *out ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
+}
+
+void cutune_header_names_free(cutune_header_names *names)
+{
+    if (!names)
+        return;
+    for (int i = 0; i < names->n; i++) {
+        hn_free(names->lists[i]);
+        free(names->labels[i]);
+    }
+    free(names->lists);
+    free(names->labels);
+    free(names);
+}
+
+int cutune_header_names_claim(cutune_header_names *names, cutune_spec *spec, const cutune_tune_result *const *results,
+                              int nresults, const cutune_header_options *opts)
+{
+    if (!names || nresults < 0 || (nresults > 0 && !results) || (nresults == 0 && !spec))
+        return err_set(CUTUNE_EINVAL, "cutune_header_names_claim: no set, or neither results nor a spec");
+    for (int k = 0; k < nresults; k++)
+        if (!results[k])
+            return err_set(CUTUNE_EINVAL, "cutune_header_names_claim: result %d is NULL", k);
+    hn_list *mine = NULL;
+    int rc = emit_header_names(&mine, spec, results, nresults, opts);
+    if (rc != CUTUNE_OK)
+        return rc == CUTUNE_ENOMEM ? err_set(rc, "out of memory") : rc;
+    const char *kernel = nresults > 0 ? results[0]->kernel : spec->model->kernel;
+    size_t size = strlen(kernel) + 40;
+    char *label = malloc(size);
+    hn_list **lists = realloc(names->lists, sizeof *lists * (size_t)(names->n + 1));
+    if (lists)
+        names->lists = lists;
+    char **labels = lists ? realloc(names->labels, sizeof *labels * (size_t)(names->n + 1)) : NULL;
+    if (labels)
+        names->labels = labels;
+    if (!label || !lists || !labels) {
+        free(label);
+        hn_free(mine);
+        return err_set(CUTUNE_ENOMEM, "out of memory");
+    }
+    snprintf(label, size, " of the header of kernel '%s'", kernel);
+    names->lists[names->n] = mine;
+    names->labels[names->n] = label;
+    hn_clash c;
+    if (hn_clash_find((const hn_list *const *)names->lists, names->n + 1, &c)) {
+        strbuf text = STRBUF_INIT;
+        hn_clash_text(&text, &c, names->labels[c.la], names->labels[c.lb]);
+        rc = err_set(CUTUNE_EINVAL, "%s", sb_ok(&text) ? sb_cstr(&text) : "two names of the headers clash");
+        sb_free(&text);
+        hn_free(mine);
+        free(label);
+        return rc;
+    }
+    names->n++;
+    return CUTUNE_OK;
 }
 
 int cutune_emit_csv(char **out, const cutune_tune_result *r)

@@ -114,10 +114,12 @@ typedef struct emit_args {
     int nfiles;
 } emit_args;
 
-/* The header of one kernel's results (files[0 .. n)), appended to *all; with no results,
- * the spec's default configuration (of every kernel block, without --kernel). */
+/* The header of one kernel's results (files[0 .. n)), appended to *all, its names
+ * claimed in `names` (the file's other headers' names: none may clash); with no
+ * results, the spec's default configuration (of every kernel block, without --kernel:
+ * the spec's check has compared their names). */
 static int emit_group(const emit_args *a, const cli_common *c, cutune_tune_result **results, char **files, int n,
-                      strbuf_text *all)
+                      strbuf_text *all, cutune_header_names *names)
 {
     int code = EXIT_OK;
     cutune_spec *spec = NULL;
@@ -156,7 +158,10 @@ static int emit_group(const emit_args *a, const cli_common *c, cutune_tune_resul
                                   base ? base + 1 : a->output && strcmp(a->output, "-") != 0 ? a->output : NULL};
     char *text = NULL;
     int seen = spec ? cutune_spec_diagnostic_count(spec) : 0;
-    int rc = cutune_emit_header(&text, spec, (const cutune_tune_result *const *)results, n, &opts);
+    int rc = n > 0 ? cutune_header_names_claim(names, spec, (const cutune_tune_result *const *)results, n, &opts)
+                   : CUTUNE_OK;
+    if (rc == CUTUNE_OK)
+        rc = cutune_emit_header(&text, spec, (const cutune_tune_result *const *)results, n, &opts);
     /* The defaults of a file of several kernel blocks (no --kernel): every block's. */
     int blocks = n == 0 && spec ? cli_blocks(spec, c) : 1;
     bool one_prefix = blocks > 1 && a->prefix; /* cannot name every block */
@@ -197,7 +202,7 @@ static int emit_header(const emit_args *a, const cli_common *c, cutune_tune_resu
 {
     strbuf_text all = {NULL, 0};
     if (a->nfiles == 0) {
-        int code = emit_group(a, c, results, a->files, 0, &all);
+        int code = emit_group(a, c, results, a->files, 0, &all, NULL);
         if (code == EXIT_OK)
             code = write_text(a->output ? a->output : "-", all.text);
         free(all.text);
@@ -206,7 +211,9 @@ static int emit_header(const emit_args *a, const cli_common *c, cutune_tune_resu
     int *group = calloc((size_t)a->nfiles + 1, sizeof(int));
     cutune_tune_result **sub = calloc((size_t)a->nfiles + 1, sizeof *sub);
     char **files = calloc((size_t)a->nfiles + 1, sizeof(char *));
-    int code = group && sub && files ? EXIT_OK : EXIT_INTERNAL, ngroups = 0;
+    cutune_header_names *names = NULL;
+    int code = group && sub && files && cutune_header_names_new(&names) == CUTUNE_OK ? EXIT_OK : EXIT_INTERNAL,
+        ngroups = 0;
     for (int k = 0; code == EXIT_OK && k < a->nfiles; k++) {
         group[k] = -1;
         for (int q = 0; q < k && group[k] < 0; q++)
@@ -225,7 +232,7 @@ static int emit_header(const emit_args *a, const cli_common *c, cutune_tune_resu
                 sub[n] = results[k];
                 files[n++] = a->files[k];
             }
-        code = emit_group(a, c, sub, files, n, &all);
+        code = emit_group(a, c, sub, files, n, &all, names);
     }
     if (code == EXIT_OK)
         code = write_text(a->output ? a->output : "-", all.text);
@@ -233,6 +240,7 @@ static int emit_header(const emit_args *a, const cli_common *c, cutune_tune_resu
     free(group);
     free(sub);
     free(files);
+    cutune_header_names_free(names);
     return code;
 }
 
@@ -380,8 +388,27 @@ int cli_emit_header_many(cutune_spec *spec, const cutune_tune_result *const *res
 {
     const char *base = strrchr(path, '/');
     cutune_header_options opts = {NULL, NULL, base ? base + 1 : path};
+    /* GPUs of one model give one entry (a header refuses two of one device: the look-up
+     * would never reach the second): the first GPU's winner. */
+    const cutune_tune_result **distinct = calloc((size_t)n + 1, sizeof *distinct);
+    if (!distinct)
+        return EXIT_INTERNAL;
+    int nd = 0;
+    for (int k = 0; k < n; k++) {
+        const cutune_device *d = cutune_tune_device(results[k]);
+        int same = -1;
+        for (int q = 0; q < nd && same < 0; q++)
+            if (strcmp(cutune_tune_device(distinct[q])->name, d->name) == 0 && cutune_tune_device(distinct[q])->cc == d->cc)
+                same = q;
+        if (same < 0)
+            distinct[nd++] = results[k];
+        else if (!quiet)
+            fprintf(stderr, "note: results %d are of the same GPU model as results %d: the header holds the "
+                            "first one's winner for that model\n", k + 1, same + 1);
+    }
     char *text = NULL;
-    int rc = cutune_emit_header(&text, spec, results, n, &opts);
+    int rc = cutune_emit_header(&text, spec, distinct, nd, &opts);
+    free(distinct);
     if (rc != CUTUNE_OK) {
         fprintf(stderr, "cutune: no header written to %s: %s\n", path, cutune_last_error());
         return cli_exit_for_status(rc);

@@ -74,6 +74,80 @@ const char *cexpr_type(vtype t)
     }
 }
 
+/* ---- the helpers ------------------------------------------------------------------------ */
+
+/* Each helper's definition; its one "%s" is the prefix. Guards first: a zero divisor, the one
+ * overflowing division (LLONG_MIN by -1), a shift count outside 0..63, a shift that
+ * overflows: 0 (the evaluator refuses these). */
+static const struct {
+    unsigned bit;
+    const char *text;
+} helper_defs[] = {
+    {CEXPR_FLOORDIV,
+     "static inline long long %s_floordiv(long long a, long long b)\n"
+     "{\n"
+     "    long long q, r;\n"
+     "    if (b == 0 || (b == -1 && a < -9223372036854775807LL))\n"
+     "        return 0;\n"
+     "    q = a / b;\n"
+     "    r = a % b;\n"
+     "    return (r != 0 && (r < 0) != (b < 0)) ? q - 1 : q;\n"
+     "}\n"},
+    {CEXPR_MOD,
+     "static inline long long %s_mod(long long a, long long b)\n"
+     "{\n"
+     "    long long r;\n"
+     "    if (b == 0 || b == -1)\n"
+     "        return 0;\n"
+     "    r = a % b;\n"
+     "    return (r != 0 && (r < 0) != (b < 0)) ? r + b : r;\n"
+     "}\n"},
+    {CEXPR_CDIV,
+     "static inline long long %s_cdiv(long long a, long long b)\n"
+     "{\n"
+     "    long long q, r;\n"
+     "    if (b == 0 || (b == -1 && a < -9223372036854775807LL))\n"
+     "        return 0;\n"
+     "    q = a / b;\n"
+     "    r = a % b;\n"
+     "    return (r != 0 && (r < 0) == (b < 0)) ? q + 1 : q;\n"
+     "}\n"},
+    {CEXPR_SHL,
+     "static inline long long %s_shl(long long a, long long b)\n"
+     "{\n"
+     "    long long limit;\n"
+     "    if (b < 0 || b > 63)\n"
+     "        return 0;\n"
+     "    if (b == 63)\n"
+     "        return a == -1 ? -9223372036854775807LL - 1 : 0;\n"
+     "    limit = 9223372036854775807LL >> b;\n"
+     "    if (a > limit || a < -limit - 1)\n"
+     "        return 0;\n"
+     "    return a * (1LL << b);\n"
+     "}\n"},
+    {CEXPR_SHR,
+     "static inline long long %s_shr(long long a, long long b)\n"
+     "{\n"
+     "    if (b < 0 || b > 63)\n"
+     "        return 0;\n"
+     "    return a < 0 ? ~(~a >> b) : a >> b;\n"
+     "}\n"},
+};
+
+void cexpr_helpers(strbuf *out, const char *prefix, unsigned helpers)
+{
+    for (size_t i = 0; i < sizeof helper_defs / sizeof *helper_defs; i++)
+        if (helpers & helper_defs[i].bit) {
+            strbuf one = STRBUF_INIT;
+            const char *t = helper_defs[i].text, *at = strstr(t, "%s");
+            sb_addn(&one, t, (size_t)(at - t)); /* the text holds '%' of C: no printf */
+            sb_add(&one, prefix ? prefix : "cutune");
+            sb_add(&one, at + 2);
+            sb_add(out, sb_cstr(&one));
+            sb_free(&one);
+        }
+}
+
 /* ---- combinators -------------------------------------------------------------------- */
 
 /* A printed operand: its text (an atom: a name, a literal, or parenthesised) and type. */
@@ -145,8 +219,15 @@ static void power(cexpr_ctx *ctx, vtype t, const piece *a, const piece *b, strbu
     sb_add(out, t == VT_INT ? "))" : ")");
 }
 
+/* helper: a call of the helper `name` (bit `bit`) on a and b. */
+static void helper(cexpr_ctx *ctx, unsigned bit, const char *name, const piece *a, const piece *b, strbuf *out)
+{
+    ctx->helpers |= bit;
+    sb_printf(out, "%s%s%s(%s, %s)", ctx->prefix ? ctx->prefix : "", ctx->prefix ? "_" : "", name, T(a), T(b));
+}
+
 /* binary: a op b of type t, with the language's semantics where C's differ ('/' true
- * division, '//' and '%' flooring). */
+ * division; the integer '//', '%', '<<' and '>>' through the helpers). */
 static void binary(cexpr_ctx *ctx, ast_op op, vtype t, const piece *a, const piece *b, strbuf *out)
 {
     if (is_comparison(op)) {
@@ -154,7 +235,6 @@ static void binary(cexpr_ctx *ctx, ast_op op, vtype t, const piece *a, const pie
         return;
     }
     bool ints = a->t == VT_INT && b->t == VT_INT;
-    long long k;
     switch (op) {
     case OP_DIV:
         sb_addc(out, '(');
@@ -168,15 +248,13 @@ static void binary(cexpr_ctx *ctx, ast_op op, vtype t, const piece *a, const pie
             sb_add(out, "floor(");
             as_double(out, a);
             sb_printf(out, " / %s))", T(b));
-        } else if (int_literal(b, &k) && k > 0) {
-            sb_printf(out, "(%s / %s - (%s %% %s < 0))", T(a), T(b), T(a), T(b));
         } else {
-            sb_printf(out, "(%s / %s - (%s %% %s != 0 && (%s < 0) != (%s < 0)))", T(a), T(b), T(a), T(b), T(a), T(b));
+            helper(ctx, CEXPR_FLOORDIV, "floordiv", a, b, out);
         }
         return;
-    case OP_MOD:
-        sb_printf(out, "((%s %% %s + %s) %% %s)", T(a), T(b), T(b), T(b));
-        return;
+    case OP_MOD: helper(ctx, CEXPR_MOD, "mod", a, b, out); return;
+    case OP_SHL: helper(ctx, CEXPR_SHL, "shl", a, b, out); return;
+    case OP_SHR: helper(ctx, CEXPR_SHR, "shr", a, b, out); return;
     case OP_POW: power(ctx, t, a, b, out); return;
     case OP_AND: sb_printf(out, "(%s && %s)", T(a), T(b)); return;
     case OP_OR: sb_printf(out, "(%s || %s)", T(a), T(b)); return;
@@ -258,7 +336,7 @@ static void call(cexpr_ctx *ctx, builtin_fn fn, vtype t, int n, const piece *p, 
     switch (fn) {
     case FN_MIN:
     case FN_MAX: min_max(fn == FN_MAX, t, n, p, out); return;
-    case FN_CDIV: sb_printf(out, "((%s + %s - 1) / %s)", T(&p[0]), T(&p[1]), T(&p[1])); return;
+    case FN_CDIV: helper(ctx, CEXPR_CDIV, "cdiv", &p[0], &p[1], out); return;
     case FN_CEIL: mathfn = "ceil"; break;
     case FN_FLOOR: mathfn = "floor"; break;
     case FN_ROUND: mathfn = "round"; break;

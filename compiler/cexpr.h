@@ -8,11 +8,15 @@
  *
  * Types map to C as: int -> long long, float -> double, bool -> int (0/1), string ->
  * const char *. The semantics of the language are kept where C differs: '/' is true
- * division (ints are converted to double), '//' and '%' floor like Python, '**' on ints
- * is exact for a small literal exponent, comparisons chain. Two approximations, both
- * exact for what launch geometry uses: cdiv(a, b) is ((a) + (b) - 1) / (b) (exact for
- * a >= 0 and b > 0), and an int '**' with an exponent that is not a small literal goes
- * through pow() (exact up to 2^53). */
+ * division (ints are converted to double), comparisons chain, '**' on ints is exact for
+ * a small literal exponent, and the integer '//', '%', cdiv, '<<' and '>>' call small
+ * helpers the header defines (cexpr_helpers: P_floordiv, P_mod, P_cdiv, P_shl, P_shr)
+ * that compute exactly what the evaluator does (compiler/eval.c) and never reach C's
+ * undefined behaviour: where the evaluator refuses (a zero divisor, an overflow, a shift
+ * count outside 0..63) they give 0. What stays plain C: + - * and unary minus on ints
+ * (an overflow is C's undefined behaviour where the evaluator refuses), '**' (repeated
+ * products; an exponent that is not a small literal goes through pow(), exact up to
+ * 2^53), abs, int() of a float out of range, and float arithmetic (IEEE). */
 #ifndef CUTUNE_COMPILER_CEXPR_H
 #define CUTUNE_COMPILER_CEXPR_H
 
@@ -35,7 +39,25 @@ typedef struct cexpr_ctx {
     /* Set when the text calls a function of <math.h> (ceil, pow, ...) or <string.h>
      * (strcmp). */
     bool needs_math, needs_string;
+    /* The helpers' prefix: "P" writes P_cdiv(a, b) (NULL: cdiv(a, b)); and the helpers
+     * the text calls (CEXPR_* bits, set as they are written). */
+    const char *prefix;
+    unsigned helpers;
 } cexpr_ctx;
+
+/* The helpers a printed expression may call (cexpr_ctx.helpers). */
+enum {
+    CEXPR_FLOORDIV = 1u << 0,
+    CEXPR_MOD = 1u << 1,
+    CEXPR_CDIV = 1u << 2,
+    CEXPR_SHL = 1u << 3,
+    CEXPR_SHR = 1u << 4,
+};
+
+/* cexpr_helpers: appends the definitions of the helpers in `helpers` (CEXPR_* bits), as
+ * static inline functions named with `prefix` (P_floordiv ...): plain C89/C++ with no
+ * undefined behaviour for any arguments. Nothing when `helpers` is 0. */
+void cexpr_helpers(strbuf *out, const char *prefix, unsigned helpers);
 
 /* cexpr_print: appends `e` as a C expression to `out` (without redundant outer
  * parentheses). Returns 0, or -1 with *err when the expression cannot be written as C

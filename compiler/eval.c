@@ -2,7 +2,9 @@
  *
  * Integer arithmetic is exact and checked (overflow is an error, never a wrap);
  * '/' is true division, '//' and '%' floor like Python so that (a // b) * b + a % b == a
- * for every sign. */
+ * for every sign; cdiv(a, b) is the quotient rounded up for every sign; a << b is
+ * a * 2^b (an overflow is an error) and a >> b the quotient a / 2^b rounded down, for
+ * shift counts 0 to 63. */
 #include "eval.h"
 
 #include <math.h>
@@ -22,20 +24,53 @@ static int fail(eval_error *err, span loc, const char *fmt, ...)
     return -1;
 }
 
+/* The integer operations where C's differ from the language's or are undefined. The
+ * header writes the same as C helpers (compiler/cexpr.c: cexpr_helpers); the two must
+ * agree wherever these succeed (test/unit/test_header_diff.c). b != 0 and not
+ * (a == INT64_MIN && b == -1) for the divisions: the callers refuse those. */
+
+/* a // b: the quotient rounded down (Python's). */
 static int64_t floor_div(int64_t a, int64_t b)
 {
-    int64_t q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0)))
-        q--;
-    return q;
+    int64_t q = a / b, r = a % b;
+    return r != 0 && (r < 0) != (b < 0) ? q - 1 : q;
 }
 
+/* a % b: the remainder of floor_div, of b's sign (Python's). */
 static int64_t floor_mod(int64_t a, int64_t b)
 {
     int64_t r = a % b;
-    if (r != 0 && ((r < 0) != (b < 0)))
-        r += b;
-    return r;
+    return r != 0 && (r < 0) != (b < 0) ? r + b : r;
+}
+
+/* cdiv(a, b): the quotient rounded up, for every sign. */
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b, r = a % b;
+    return r != 0 && (r < 0) == (b < 0) ? q + 1 : q;
+}
+
+/* a >> b (0 <= b <= 63): the quotient a / 2^b rounded down, for negative a too (C
+ * leaves a negative a's shift to the implementation). */
+static int64_t shift_right(int64_t a, int64_t b)
+{
+    return a < 0 ? ~(~a >> b) : a >> b;
+}
+
+/* a << b (0 <= b <= 63): a * 2^b; -1 when that is outside int64's range. */
+static int shift_left(int64_t a, int64_t b, int64_t *out)
+{
+    if (b == 63) { /* only 0 and -1 * 2^63 fit */
+        if (a != 0 && a != -1)
+            return -1;
+        *out = a == 0 ? 0 : INT64_MIN;
+        return 0;
+    }
+    int64_t limit = INT64_MAX >> b;
+    if (a > limit || a < -limit - 1)
+        return -1;
+    *out = a * ((int64_t)1 << b);
+    return 0;
 }
 
 /* Integer power by squaring, checked for overflow. */
@@ -123,13 +158,10 @@ static int eval_binary(const texpr *e, value a, value b, value *out, eval_error 
         case OP_SHR:
             if (y < 0 || y > 63)
                 return fail(err, e->loc, "shift count %lld is outside 0..63", (long long)y);
-            if (op == OP_SHR) {
-                r = x >> y;
-            } else {
-                r = (int64_t)((uint64_t)x << y);
-                if ((r >> y) != x)
-                    goto overflow;
-            }
+            if (op == OP_SHR)
+                r = shift_right(x, y);
+            else if (shift_left(x, y, &r) < 0)
+                goto overflow;
             break;
         case OP_BITAND: r = x & y; break;
         case OP_BITOR: r = x | y; break;
@@ -188,9 +220,9 @@ static int eval_call(const texpr *e, const eval_env *env, value *out, eval_error
         int64_t a = v[0].u.i, b = v[1].u.i;
         if (b == 0)
             return fail(err, e->loc, "division by zero in cdiv(%lld, 0)", (long long)a);
-        if (a == INT64_MIN)
+        if (a == INT64_MIN && b == -1)
             return fail(err, e->loc, "integer overflow in cdiv");
-        *out = value_int(-floor_div(-a, b));
+        *out = value_int(ceil_div(a, b));
         return 0;
     }
     case FN_CEIL:
@@ -429,7 +461,7 @@ static int fast(const texpr *e, const eval_env *env, int64_t *out)
         case OP_BITAND: *out = a & b; return 0;
         case OP_BITOR: *out = a | b; return 0;
         case OP_BITXOR: *out = a ^ b; return 0;
-        case OP_SHR: if (b < 0 || b > 63) return -1; *out = a >> b; return 0;
+        case OP_SHR: if (b < 0 || b > 63) return -1; *out = shift_right(a, b); return 0;
         default: return -1;
         }
     case TX_CHAIN: {

@@ -251,6 +251,7 @@ typedef struct m_emit {
     const char *results_path;
     const char *csv_path;
     span header_loc, results_loc, csv_loc;
+    span header_prefix_loc;  /* where the prefix is written; the kernel's name when it is the default */
     bool header_leaves, results_leaves, csv_leaves; /* the path leaves the spec's folder (rules_path_leaves) */
 } m_emit;
 

@@ -400,8 +400,10 @@ static void check_items(sema *s)
     if (has_outputs && !first_verify)
         diag_warning(s->dl, at, "no 'verify' statement: outputs will not be checked, so a variant that computes "
                                 "the wrong answer could win");
-    if (!m->emit.header_prefix)
+    if (!m->emit.header_prefix) {
         m->emit.header_prefix = macro_prefix(s, m->kernel);
+        m->emit.header_prefix_loc = m->kernel_loc;
+    }
 }
 
 /* Routes and unused params, once every expression is lowered. */

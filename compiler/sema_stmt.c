@@ -590,8 +590,10 @@ void sema_check_emit(sema *s, const ast_item *it, const ast_item **seen)
         em->header_leaves = leaves;
         em->header_path = path;
         em->header_loc = it->u.emit.path_loc;
-        if (it->u.emit.prefix.name)
+        if (it->u.emit.prefix.name) {
             em->header_prefix = it->u.emit.prefix.name;
+            em->header_prefix_loc = it->u.emit.prefix.loc;
+        }
     } else if (k == 1) {
         em->results_leaves = leaves;
         em->results_path = path;

@@ -1,7 +1,10 @@
 /* spec.c - the loaded spec's helpers (see spec.h). */
 #include "spec.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "hnames.h"
 
 const char *spec_render(cutune_spec *spec, int from, bool color)
 {
@@ -133,13 +136,75 @@ static void clash(cutune_spec *spec, int ia, const model *a, int ib, const model
     diag_note(&spec->diags, true, a->kernel_loc, "kernel block %d is here", ia + 1);
 }
 
+/* Where name nm of block m's header comes from: its param, size variable or let, else
+ * the prefix. */
+static span name_loc(const model *m, const hn_name *nm)
+{
+    switch (nm->origin) {
+    case HN_PARAM: return m->params[nm->index].loc;
+    case HN_SIZE: return m->lets[m->sizes.lets[nm->index]].loc;
+    case HN_LET: return m->lets[nm->index].loc;
+    default: return m->emit.header_prefix_loc;
+    }
+}
+
+/* The header names of the n blocks (models[0 .. n)), checked together (compiler/hnames.h):
+ * the first clash as an error at the later name, a note at the other. CUTUNE_OK,
+ * CUTUNE_ESPEC or CUTUNE_ENOMEM. */
+static int check_header_names(cutune_spec *spec, model *const *models, int n)
+{
+    hn_list **lists = calloc((size_t)n, sizeof *lists);
+    int rc = lists ? CUTUNE_OK : CUTUNE_ENOMEM;
+    for (int k = 0; rc == CUTUNE_OK && k < n; k++) {
+        const model *m = models[k];
+        const char **params = arena_alloc(spec->arena, sizeof(char *) * (size_t)(m->nparams + 1));
+        const char **lets = arena_alloc(spec->arena, sizeof(char *) * (size_t)(m->nlets + 1));
+        const char **vars = arena_alloc(spec->arena, sizeof(char *) * (size_t)(m->sizes.nvars + 1));
+        if (!params || !lets || !vars) {
+            rc = CUTUNE_ENOMEM;
+            break;
+        }
+        for (int i = 0; i < m->nparams; i++)
+            params[i] = m->params[i].name;
+        for (int i = 0; i < m->nlets; i++)
+            lets[i] = m->lets[i].name;
+        for (int j = 0; j < m->sizes.nvars; j++)
+            vars[j] = m->lets[m->sizes.lets[j]].name;
+        hn_block b = {m->emit.header_prefix, m->nparams, params, m->sizes.nvars, vars, m->nlets, lets};
+        rc = hn_collect(&lists[k], &b);
+    }
+    hn_clash c;
+    if (rc == CUTUNE_OK && hn_clash_find((const hn_list *const *)lists, n, &c)) {
+        const model *ma = models[c.la], *mb = models[c.lb];
+        strbuf text = STRBUF_INIT, la = STRBUF_INIT, lb = STRBUF_INIT;
+        if (n > 1) {
+            sb_printf(&la, " of kernel block %d ('%s')", c.la + 1, ma->kernel);
+            sb_printf(&lb, " of kernel block %d ('%s')", c.lb + 1, mb->kernel);
+        }
+        hn_clash_text(&text, &c, sb_cstr(&la), sb_cstr(&lb));
+        diag_error(&spec->diags, name_loc(mb, c.b), "%s", sb_ok(&text) ? sb_cstr(&text) : "two names of the header clash");
+        if (c.a->origin == HN_FIXED)
+            diag_note(&spec->diags, true, name_loc(ma, c.a), "the prefix %s is from here", ma->emit.header_prefix);
+        else if (c.a->origin != HN_LIBC)
+            diag_note(&spec->diags, true, name_loc(ma, c.a), "%s is defined for this", c.a->name);
+        sb_free(&text);
+        sb_free(&la);
+        sb_free(&lb);
+        rc = CUTUNE_ESPEC;
+    }
+    for (int k = 0; lists && k < n; k++)
+        hn_free(lists[k]);
+    free(lists);
+    return rc;
+}
+
 int spec_check_kernels(cutune_spec *spec)
 {
     int n = 0;
     for (const ast_spec *u = spec->ast; u; u = u->next)
         n++;
     if (n <= 1)
-        return CUTUNE_OK;
+        return check_header_names(spec, &spec->model, 1);
     spec->kernel_models = arena_alloc(spec->arena, sizeof(model *) * (size_t)n);
     spec->kernel_size_models = arena_alloc(spec->arena, sizeof(model **) * (size_t)n);
     if (!spec->kernel_models || !spec->kernel_size_models)
@@ -169,5 +234,7 @@ int spec_check_kernels(cutune_spec *spec)
             if (ea->csv_path && eb->csv_path && strcmp(ea->csv_path, eb->csv_path) == 0)
                 clash(spec, j, a, i, b, "CSV path", ea->csv_path);
         }
-    return spec->diags.errors != errors ? CUTUNE_ESPEC : CUTUNE_OK;
+    if (spec->diags.errors != errors)
+        return CUTUNE_ESPEC;
+    return check_header_names(spec, spec->kernel_models, n);
 }

@@ -83,7 +83,9 @@ int spec_kernel_count(const cutune_spec *spec);
 /* spec_check_kernels: the file's kernel blocks after the first checked, each into a
  * model of its own (every size too), and the rules across them: no two with the same
  * header prefix, results path or CSV path (a header path may be shared: the header then
- * holds both). Diagnostics on the spec. CUTUNE_OK, CUTUNE_ESPEC or CUTUNE_ENOMEM. */
+ * holds both); and, for one block or several, that no two names the header of the file
+ * would define clash (compiler/hnames.h: P_TUNED from a param `tuned`, K_A_X from the
+ * blocks K and K_A). Diagnostics on the spec. CUTUNE_OK, CUTUNE_ESPEC or CUTUNE_ENOMEM. */
 int spec_check_kernels(cutune_spec *spec);
 
 /* spec_select_kernel: spec->model becomes kernel block i's (at the size it held, its

@@ -9,6 +9,7 @@
 #define CUTUNE_EMIT_EMITTERS_H
 
 #include "cutune.h"
+#include "../compiler/hnames.h"
 #include "../results/result.h"
 
 /* emit_csv: the records of r as a CSV table (header row, one row per record, CRLF).
@@ -23,5 +24,11 @@ int emit_t4(char **out, const cutune_tune_result *r, const char *version);
  * errors set the error object (base/err.h). */
 int emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
                 const cutune_header_options *opts);
+
+/* emit_header_names: every name the header emit_header would write for these arguments
+ * defines (compiler/hnames.h), into *out (hn_free it), after the same checks (a name
+ * clash within the header is refused here too). CUTUNE_OK or an error as emit_header's. */
+int emit_header_names(hn_list **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
+                      const cutune_header_options *opts);
 
 #endif

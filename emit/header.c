@@ -6,11 +6,13 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../compiler/cexpr.h"
+#include "../compiler/hnames.h"
 #include "../compiler/space.h"
 #include "../base/err.h"
 #include "../base/escape.h"
@@ -99,38 +101,45 @@ static int fail(const char *fmt, ...)
     return err_set(CUTUNE_EINVAL, "%s", msg);
 }
 
-static const char *const fixed_names[] = {
-    "TUNED", "DEVICE_NAME", "COMPUTE_CAPABILITY", "BLOCK_DIM_X", "BLOCK_DIM_Y", "BLOCK_DIM_Z", "GRID_DIM_X",
-    "GRID_DIM_Y", "GRID_DIM_Z", "SMEM_BYTES", "MAXRREGCOUNT", "COMPILE_OPTIONS", "DEFINES",
-};
+/* The names the header of h defines (compiler/hnames.h) into *out. CUTUNE_OK or
+ * CUTUNE_ENOMEM. */
+static int names_of(const hdr *h, hn_list **out)
+{
+    const model *m = h->m;
+    const char **lets = m ? malloc(sizeof(char *) * (size_t)(m->nlets + 1)) : NULL;
+    if (m && !lets)
+        return CUTUNE_ENOMEM;
+    for (int i = 0; m && i < m->nlets; i++)
+        lets[i] = m->lets[i].name;
+    hn_block b = {h->P, h->nparams, h->names, h->nsize_vars, h->size_vars, m ? m->nlets : 0, lets};
+    int rc = hn_collect(out, &b);
+    free(lets);
+    return rc;
+}
 
-/* Every param gets a macro of its own: none may clash with another or with the fixed
- * names. */
+/* Every name the header defines is a C identifier, and no two clash (compiler/hnames.h:
+ * a param `tuned` would define P_TUNED, which the header defines itself). */
 static int check_names(const hdr *h)
 {
-    for (int i = 0; i < h->nparams; i++) {
-        strbuf a = STRBUF_INIT;
-        upper(&a, h->names[i]);
-        for (size_t k = 0; k < sizeof fixed_names / sizeof *fixed_names; k++)
-            if (strcmp(sb_cstr(&a), fixed_names[k]) == 0) {
-                sb_free(&a);
-                return fail("param '%s' would define %s_%s, a name the header defines for itself; rename the "
-                            "param", h->names[i], h->P, fixed_names[k]);
-            }
-        for (int j = 0; j < i; j++) {
-            strbuf b = STRBUF_INIT;
-            upper(&b, h->names[j]);
-            bool same = strcmp(sb_cstr(&a), sb_cstr(&b)) == 0;
-            sb_free(&b);
-            if (same) {
-                sb_free(&a);
-                return fail("params '%s' and '%s' would define the same macro (names differ only in case)",
-                            h->names[j], h->names[i]);
-            }
-        }
-        sb_free(&a);
+    for (int i = 0; i < h->nparams; i++)
+        if (!esc_c_name(h->names[i]))
+            return fail("param %d's name is not a C identifier: the header cannot define it", i + 1);
+    for (int j = 0; j < h->nsize_vars; j++)
+        if (!esc_c_name(h->size_vars[j]))
+            return fail("size variable %d's name is not a C identifier: the header cannot define it", j + 1);
+    hn_list *l;
+    int rc = names_of(h, &l);
+    if (rc != CUTUNE_OK)
+        return rc;
+    hn_clash c;
+    if (hn_clash_find((const hn_list *const *)&l, 1, &c)) {
+        strbuf text = STRBUF_INIT;
+        hn_clash_text(&text, &c, "", "");
+        rc = fail("%s", sb_ok(&text) ? sb_cstr(&text) : "two names of the header clash");
+        sb_free(&text);
     }
-    return CUTUNE_OK;
+    hn_free(l);
+    return rc;
 }
 
 /* The spec must be of the results' kernel and params (same names, types, order). */
@@ -500,7 +509,7 @@ static int function(hdr *h, const texpr *e, const char *name, bool config_form)
     for (int i = 0; i < m->nparams && sb_ok(&fields); i++)
         texts[i] = fields.data + offs[i];
     free(offs);
-    cexpr_ctx ctx = {m, h->spec->ast, config_form ? NULL : h->e[0].vals, texts, used, false, false};
+    cexpr_ctx ctx = {m, h->spec->ast, config_form ? NULL : h->e[0].vals, texts, used, false, false, h->P, 0};
     if (!cexpr_reads_lets(&ctx, e))
         goto done;
     eval_error err;
@@ -510,6 +519,7 @@ static int function(hdr *h, const texpr *e, const char *name, bool config_form)
     }
     h->needs_math |= ctx.needs_math;
     h->needs_string |= ctx.needs_string;
+    h->helpers |= ctx.helpers;
     strbuf *o = config_form ? &h->cfuncs : &h->funcs;
     sb_printf(o, "static inline long long %s_%s%s(", h->P, config_form ? "config_" : "", name);
     bool first = true;
@@ -570,6 +580,12 @@ static void assemble(hdr *h, const cutune_header_options *opts)
     if (h->needs_math || h->needs_string)
         sb_add(o, "\n");
     macros(h);
+    if (h->helpers) {
+        sb_printf(o, "\n/* the language's integer //, %%, cdiv, << and >> (docs/header.md, \"Arithmetic\"): what\n"
+                     " * cutune computes, for every sign; 0 where cutune refuses (a zero divisor, an overflow,\n"
+                     " * a shift count outside 0..63), never C's undefined behaviour */\n");
+        cexpr_helpers(o, h->P, h->helpers);
+    }
     if (h->funcs.len) {
         sb_add(o, "\n/* the launch for other problem sizes: the spec's expressions with entry 0's params\n"
                   " * (arguments: the spec's `let`s they read) */\n");
@@ -650,6 +666,26 @@ static int prepare(hdr *h, arena *a, const cutune_tune_result *const *results, i
         e->source = src;
         e->size = r->size_values;
     }
+    for (int k = 0; k < n; k++) /* one entry per device (and size): the look-up would never reach a second */
+        for (int q = 0; q < k; q++) {
+            const entry *e = &h->e[k], *f = &h->e[q];
+            bool same = strcmp(e->r->device.name, f->r->device.name) == 0 && e->r->device.cc == f->r->device.cc;
+            for (int j = 0; same && j < h->nsize_vars; j++)
+                same = e->size[j] == f->size[j];
+            if (!same)
+                continue;
+            strbuf d = STRBUF_INIT, at = STRBUF_INIT;
+            esc_c_string(&d, e->r->device.name); /* as a C string's contents: printable, whatever the file held */
+            hdr_sizes_describe(&at, h, e);
+            rc = fail("%s and %s are both of device \"%s\" (compute capability %d)%s: the look-up would never reach "
+                      "the second's entry; give one results file per device%s",
+                      f->source ? f->source : "a results file", e->source ? e->source : "another",
+                      sb_ok(&d) ? sb_cstr(&d) : "", e->r->device.cc, sb_ok(&at) ? sb_cstr(&at) : "",
+                      h->nsize_vars ? " and size" : "");
+            sb_free(&d);
+            sb_free(&at);
+            return rc;
+        }
     if (h->m) {
         rc = check_spec(h);
         if (rc != CUTUNE_OK)
@@ -664,54 +700,82 @@ static int prepare(hdr *h, arena *a, const cutune_tune_result *const *results, i
     return h->nsize_vars ? hdr_sizes_prepare(h) : CUTUNE_OK;
 }
 
+/* The header's entries, prefix and names, checked (everything before its text): into h,
+ * its allocations in `a` and `prefix`. CUTUNE_OK, or an error with the error object set
+ * (or a diagnostic on the spec). */
+static int setup(hdr *h, arena *a, strbuf *prefix, cutune_spec *spec, const cutune_tune_result *const *results,
+                 int nresults, const cutune_header_options *opts)
+{
+    memset(h, 0, sizeof *h);
+    h->spec = spec;
+    h->m = spec ? spec->model : NULL;
+    h->n = nresults > 0 ? nresults : 1;
+    h->tuned = nresults > 0;
+    h->e = arena_alloc(a, sizeof(entry) * (size_t)h->n); /* prepare() makes room for every size */
+    if (!h->e)
+        return CUTUNE_ENOMEM;
+    int rc;
+    if (nresults > 0) {
+        rc = prepare(h, a, results, nresults, opts);
+    } else {
+        h->kernel = h->m->kernel;
+        h->nparams = h->m->nparams;
+        const char **names = arena_alloc(a, sizeof(char *) * (size_t)(h->m->nparams + 1));
+        for (int i = 0; names && i < h->m->nparams; i++)
+            names[i] = h->m->params[i].name;
+        h->names = names;
+        rc = names ? hdr_default_entry(h, a, &h->e[0]) : CUTUNE_ENOMEM;
+        if (rc == CUTUNE_OK && h->m->sizes.nvars > 0)
+            rc = hdr_sizes_defaults(h, a); /* one default entry per size: the same code compiles */
+    }
+    if (rc != CUTUNE_OK)
+        return rc;
+    for (int k = 0; k < h->n; k++) { /* the config struct holds them as unsigned int */
+        const cutune_variant *v = h->e[k].v;
+        for (int d = 0; d < 3; d++)
+            if (v->block[d] < 1 || v->block[d] > UINT32_MAX || v->grid[d] < 1 || v->grid[d] > UINT32_MAX)
+                return fail("entry %d's launch dimensions are out of the range a launch takes", k);
+        if (v->smem_bytes < 0 || v->smem_bytes > UINT32_MAX)
+            return fail("entry %d's shared memory is out of the range a launch takes", k);
+    }
+    h->P = opts && opts->prefix ? opts->prefix : h->m && h->m->emit.header_prefix ? h->m->emit.header_prefix : NULL;
+    if (!h->P) {
+        if (!esc_c_name(h->kernel))
+            return fail("the kernel's name is not a C identifier: it cannot make the header's prefix");
+        upper(prefix, h->kernel);
+        h->P = sb_cstr(prefix);
+    }
+    if (!esc_c_name(h->P))
+        return fail("the prefix '%s' is not a C identifier", h->P);
+    return check_names(h);
+}
+
+/* The arguments as the public functions take them (the facade, api/emit.c, has checked
+ * them; a caller inside the library that breaks them gets the same refusal). */
+static int check_args(cutune_spec *spec, const cutune_tune_result *const *results, int nresults)
+{
+    if (nresults < 0 || (nresults > 0 && !results) || (nresults == 0 && !spec))
+        return fail("neither results nor a spec");
+    if (spec && (!spec->loaded_ok || !spec->model))
+        return fail("the spec has errors");
+    return CUTUNE_OK;
+}
+
 int emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
                 const cutune_header_options *opts)
 {
-    /* The facade (api/emit.c) has checked the arguments; a caller inside the library
-     * that breaks them gets the same refusal. */
-    if (!out || nresults < 0 || (nresults > 0 && !results) || (nresults == 0 && !spec))
-        return fail("no output, or neither results nor a spec");
+    if (!out)
+        return fail("no output");
     *out = NULL;
-    if (spec && (!spec->loaded_ok || !spec->model))
-        return fail("the spec has errors");
+    int rc = check_args(spec, results, nresults);
+    if (rc != CUTUNE_OK)
+        return rc;
     arena *a = arena_new();
-    hdr h;
-    memset(&h, 0, sizeof h);
-    h.spec = spec;
-    h.m = spec ? spec->model : NULL;
-    h.n = nresults > 0 ? nresults : 1;
-    h.tuned = nresults > 0;
-    h.e = a ? arena_alloc(a, sizeof(entry) * (size_t)h.n) : NULL; /* prepare() makes room for every size */
-    if (!h.e) {
-        arena_free(a);
+    if (!a)
         return CUTUNE_ENOMEM;
-    }
-    int rc;
-    if (nresults > 0) {
-        rc = prepare(&h, a, results, nresults, opts);
-    } else {
-        h.kernel = h.m->kernel;
-        h.nparams = h.m->nparams;
-        const char **names = arena_alloc(a, sizeof(char *) * (size_t)(h.m->nparams + 1));
-        for (int i = 0; names && i < h.m->nparams; i++)
-            names[i] = h.m->params[i].name;
-        h.names = names;
-        rc = names ? hdr_default_entry(&h, a, &h.e[0]) : CUTUNE_ENOMEM;
-        if (rc == CUTUNE_OK && h.m->sizes.nvars > 0)
-            rc = hdr_sizes_defaults(&h, a); /* one default entry per size: the same code compiles */
-    }
-    h.P = opts && opts->prefix ? opts->prefix : h.m && h.m->emit.header_prefix ? h.m->emit.header_prefix : NULL;
+    hdr h;
     strbuf prefix = STRBUF_INIT;
-    if (rc == CUTUNE_OK && !h.P) {
-        upper(&prefix, h.kernel);
-        h.P = sb_cstr(&prefix);
-    }
-    if (rc == CUTUNE_OK && !esc_c_name(h.P))
-        rc = fail("the prefix '%s' is not a C identifier", h.P);
-    if (rc == CUTUNE_OK)
-        rc = check_names(&h);
-    if (rc == CUTUNE_OK && h.nsize_vars)
-        rc = hdr_sizes_check_names(&h);
+    rc = setup(&h, a, &prefix, spec, results, nresults, opts);
     if (rc == CUTUNE_OK && h.m)
         rc = functions(&h);
     if (rc == CUTUNE_OK) {
@@ -724,6 +788,26 @@ int emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *
     sb_free(&h.out);
     sb_free(&h.funcs);
     sb_free(&h.cfuncs);
+    sb_free(&prefix);
+    arena_free(a);
+    return rc;
+}
+
+int emit_header_names(hn_list **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
+                      const cutune_header_options *opts)
+{
+    *out = NULL;
+    int rc = check_args(spec, results, nresults);
+    if (rc != CUTUNE_OK)
+        return rc;
+    arena *a = arena_new();
+    if (!a)
+        return CUTUNE_ENOMEM;
+    hdr h;
+    strbuf prefix = STRBUF_INIT;
+    rc = setup(&h, a, &prefix, spec, results, nresults, opts);
+    if (rc == CUTUNE_OK)
+        rc = names_of(&h, out);
     sb_free(&prefix);
     arena_free(a);
     return rc;

@@ -35,6 +35,7 @@ typedef struct hdr {
     int n;
     bool tuned;
     bool needs_math, needs_string;
+    unsigned helpers;                     /* the arithmetic helpers the functions call (CEXPR_*) */
     strbuf funcs;                         /* functions of entry 0's params (before the includes are known) */
     strbuf cfuncs;                        /* functions of a configuration */
     /* problem sizes (header_sizes.c): 0 variables when the results are not of a run over sizes */
@@ -87,9 +88,5 @@ void hdr_sizes_init(hdr *h, const entry *e);
 
 /* hdr_sizes_lookup: P_lookup_size, after P_lookup (docs/header.md: the nearest size). */
 void hdr_sizes_lookup(hdr *h);
-
-/* hdr_sizes_check_names: a param whose macro would clash with P_SIZE_<VAR>; CUTUNE_OK or
- * CUTUNE_EINVAL with the error object set. */
-int hdr_sizes_check_names(const hdr *h);
 
 #endif

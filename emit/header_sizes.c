@@ -233,23 +233,3 @@ void hdr_sizes_lookup(hdr *h)
               "    return best >= 0 ? &table[best] : dev;\n"
               "}\n");
 }
-
-int hdr_sizes_check_names(const hdr *h)
-{
-    for (int i = 0; i < h->nparams; i++)
-        for (int j = 0; j < h->nsize_vars; j++) {
-            strbuf a = STRBUF_INIT, b = STRBUF_INIT;
-            hdr_upper(&a, h->names[i]);
-            sb_add(&b, "SIZE_");
-            hdr_upper(&b, h->size_vars[j]);
-            bool clash = strcmp(sb_cstr(&a), sb_cstr(&b)) == 0 || strcmp(sb_cstr(&a), "ENTRY_COUNT") == 0 ||
-                         strcmp(sb_cstr(&a), "VARIANT_COUNT") == 0;
-            sb_free(&a);
-            sb_free(&b);
-            if (clash)
-                return err_set(CUTUNE_EINVAL, "param '%s' would define a macro the header defines for the problem "
-                               "sizes (%s_SIZE_..., %s_ENTRY_COUNT, %s_VARIANT_COUNT); rename the param",
-                               h->names[i], h->P, h->P, h->P);
-        }
-    return CUTUNE_OK;
-}

@@ -758,12 +758,32 @@ typedef struct cutune_header_options {
  * when given it must be of the same kernel and params. With nresults == 0: the spec's
  * default configuration (each param's default, else its first value), marked not
  * tuned. `opts` may be NULL. Returns CUTUNE_OK; CUTUNE_EINVAL (a result has no winner,
- * results or spec of different kernels or params, a name the header cannot define:
+ * results or spec of different kernels or params, two results of one device (and
+ * problem size), a name the header cannot define or two of its names that clash:
  * cutune_last_error says which); CUTUNE_ESPEC (the default configuration violates a
  * `require`: a diagnostic on the spec names it); CUTUNE_EEVAL (a diagnostic on the
  * spec); CUTUNE_ENOMEM. */
 int cutune_emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
                        const cutune_header_options *opts);
+
+/* Names across the headers of one file. Several kernel blocks' headers may be written
+ * one after the other into one file; each defines macros, functions and types with its
+ * prefix, and two can meet: with the prefixes K and K_A, K's param a_x and K_A's param
+ * x both make the macro K_A_X (docs/header.md, "Names"). cutune_emit_header refuses a
+ * clash within one header; a cutune_header_names set refuses one across headers. Make
+ * it with cutune_header_names_new (CUTUNE_OK or CUTUNE_ENOMEM), free it with
+ * cutune_header_names_free (NULL is a no-op). */
+typedef struct cutune_header_names cutune_header_names;
+int cutune_header_names_new(cutune_header_names **out);
+void cutune_header_names_free(cutune_header_names *names);
+
+/* cutune_header_names_claim: the names the header cutune_emit_header would make of the
+ * same arguments, checked against the headers claimed before it in `names` and then
+ * added. Claim each header of a file before writing it. CUTUNE_OK; CUTUNE_EINVAL when
+ * a name clashes (cutune_last_error names both sides; `names` is unchanged) or for the
+ * reasons cutune_emit_header gives; its other errors. */
+int cutune_header_names_claim(cutune_header_names *names, cutune_spec *spec, const cutune_tune_result *const *results,
+                              int nresults, const cutune_header_options *opts);
 
 /* cutune_emit_csv: every variant of `r` as one CSV row (RFC 4180; the columns are in
  * docs/results-format.md), in *out (free with cutune_free). CUTUNE_OK or CUTUNE_ENOMEM. */

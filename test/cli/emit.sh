@@ -94,8 +94,8 @@ check "sweep header: the winner in the comment" grep -q "winner    #143 block_x=
 check "sweep header: its time" grep -q "median 1.0973[0-9]* ms, bandwidth_GBps 2935.[0-9]* (maximize)" "$tmp/sweep.h"
 check "sweep header: the runner-up (#141, the same config without a cap)" grep -q "runner-up #141 block_x=64 block_y=1 tile_y=8 maxrreg=0" "$tmp/sweep.h"
 check "sweep header: provenance" grep -q "tuned 2026-11-22T04:13:19Z" "$tmp/sweep.h"
-check "sweep header: grid x of nx" grep -q "return (nx + 64 - 1) / 64;" "$tmp/sweep.h"
-check "sweep header: grid y of ny" grep -q "return (ny + 8 - 1) / 8;" "$tmp/sweep.h"
+check "sweep header: grid x of nx" grep -q "return SUM_MATRIX_cdiv(nx, 64);" "$tmp/sweep.h"
+check "sweep header: grid y of ny" grep -q "return SUM_MATRIX_cdiv(ny, 8);" "$tmp/sweep.h"
 "$cutune" emit header --spec "$src/examples/sweep.tune" --prefix SM "$real" | grep -qx "#define SM_TILE_Y 8"
 check "--prefix names the macros" test $? -eq 0
 

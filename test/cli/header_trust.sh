@@ -92,6 +92,23 @@ json.dump(d, open(sys.argv[2], "w"))
 PY
 refused "a value in a size of a run over sizes" "$tmp/sized.json" "sized.json: sizes[1].results[0].params."
 
+# ---- names across the headers of one file, and one entry per device ----
+mutate "$tmp/k.json" 'd["spec"]["path"] = ""
+d["spec"]["kernel"] = "k"
+rename("tile_y", "a_tile_y")'
+mutate "$tmp/k_a.json" 'd["spec"]["path"] = ""
+d["spec"]["kernel"] = "k_a"'
+"$cutune" emit header -q "$tmp/k.json" "$tmp/k_a.json" -o "$tmp/two.h" 2>"$tmp/err"
+check "K and K_A: emit header refuses the clash (exit non-zero)" test $? -ne 0
+check "K and K_A: the message names both sides" grep -qF \
+    "param 'tile_y' of the header of kernel 'k_a' would make the header define K_A_TILE_Y (a macro), as param 'a_tile_y' of the header of kernel 'k' does" "$tmp/err"
+check "K and K_A: nothing written" test ! -e "$tmp/two.h"
+cp "$fx/h100.json" "$tmp/again.json"
+"$cutune" emit header --spec "$fx/scale.tune" "$fx/h100.json" "$tmp/again.json" -o "$tmp/dup.h" 2>"$tmp/err"
+check "two results of one device: refused" test $? -ne 0
+check "two results of one device: says why" grep -qF "again.json are both of device \"NVIDIA H100 80GB HBM3\"" "$tmp/err"
+check "two results of one device: nothing written" test ! -e "$tmp/dup.h"
+
 # ---- what stays accepted: the fixtures, integers for a float param ----
 mutate "$tmp/floatint.json" 'd["spec"]["params"][1]["type"] = "float"'
 "$cutune" emit csv "$tmp/floatint.json" >/dev/null
