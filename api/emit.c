@@ -1,10 +1,12 @@
 /* emit.c - the public emitters (include/cutune.h): argument checks over emit/ (the
  * header, the CSV table, Kernel Tuner's T4 format), and where a spec says to emit. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../emit/emitters.h"
 #include "../emit/report.h"
@@ -111,6 +113,39 @@ int cutune_emit_t4(char **out, const cutune_tune_result *r)
     if (!out || !r)
         return CUTUNE_EINVAL;
     return emit_t4(out, r, cutune_version());
+}
+
+int cutune_emit_t4_to(const char *results_path, const char *output_path)
+{
+    if (!results_path || !output_path)
+        return err_set(CUTUNE_EINVAL, "cutune_emit_t4_to: no results file or output");
+    char err[1400];
+    results_scan *scan = NULL;
+    int rc = results_scan_open(&scan, results_path, err, sizeof err);
+    if (rc != CUTUNE_OK)
+        return err_set(rc, "%s", err);
+    /* The output only once the results file has been read through: a file that is not
+     * one leaves nothing behind. */
+    bool to_stdout = strcmp(output_path, "-") == 0;
+    sys_stream *out = NULL;
+    if (to_stdout)
+        fflush(stdout); /* what stdio holds goes first */
+    if ((to_stdout ? sys_stream_fd(&out, STDOUT_FILENO) : sys_stream_open(&out, output_path, 0)) != 0) {
+        rc = err_set(errno == ENOMEM ? CUTUNE_ENOMEM : CUTUNE_EIO, "cannot write '%s': %s",
+                     to_stdout ? "standard output" : output_path, sys_strerror(errno));
+        results_scan_close(scan);
+        return rc;
+    }
+    const char *name = to_stdout ? "standard output" : output_path;
+    rc = emit_t4_scan(scan, out, name, cutune_version(), err, sizeof err);
+    results_scan_close(scan);
+    if (rc != CUTUNE_OK) {
+        sys_stream_abort(out);
+        return err_set(rc, "%s", err);
+    }
+    if (sys_stream_commit(out) != 0)
+        return err_set(CUTUNE_EIO, "cannot write '%s': %s", name, sys_strerror(errno));
+    return CUTUNE_OK;
 }
 
 int cutune_emit_report(char **out, const cutune_tune_result *const *results, int nresults,

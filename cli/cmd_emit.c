@@ -251,6 +251,12 @@ static int run_emit(const emit_args *a, const cli_common *c)
         return cli_usage_error("emit", "emit %s takes one results file%s", a->kind, a->nfiles ? ", not several" : "");
     if (!header && (a->spec_path || a->prefix))
         return cli_usage_error("emit", "--spec and --prefix are for emit header");
+    if (strcmp(a->kind, "t4") == 0) { /* streamed: the file is never held whole */
+        int rc = cutune_emit_t4_to(a->files[0], a->output ? a->output : "-");
+        if (rc != CUTUNE_OK)
+            fprintf(stderr, "cutune emit: %s\n", cutune_last_error());
+        return rc == CUTUNE_OK ? EXIT_OK : rc == CUTUNE_EIO ? EXIT_IO : cli_exit_for_status(rc);
+    }
     cutune_tune_result **results = calloc((size_t)a->nfiles + 1, sizeof *results);
     if (!results)
         return EXIT_INTERNAL;

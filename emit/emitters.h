@@ -10,7 +10,9 @@
 
 #include "cutune.h"
 #include "../compiler/hnames.h"
+#include "../base/sys.h"
 #include "../results/result.h"
+#include "../results/scan.h"
 
 /* emit_csv: the records of r as a CSV table (header row, one row per record, CRLF).
  * CUTUNE_OK with *out, or CUTUNE_ENOMEM. */
@@ -19,6 +21,14 @@ int emit_csv(char **out, const cutune_tune_result *r);
 /* emit_t4: r in the T4 format, `version` as cutune's in its requirements. CUTUNE_OK
  * with *out, or CUTUNE_ENOMEM. */
 int emit_t4(char **out, const cutune_tune_result *r, const char *version);
+
+/* emit_t4_scan: the same bytes as emit_t4 of the scanned file, written to `out` (named
+ * `output_name` in messages) entry by entry as the scan reads them (results/scan.h):
+ * memory stays near one entry's, whatever the run's size. The caller commits or aborts
+ * `out`. CUTUNE_OK; CUTUNE_EIO (the file refused by the scan, or a write failed: the
+ * message in err); CUTUNE_ENOMEM. */
+int emit_t4_scan(results_scan *scan, sys_stream *out, const char *output_name, const char *version, char *err,
+                 size_t errsize);
 
 /* emit_header: the public emitter's work (include/cutune.h says what it writes);
  * errors set the error object (base/err.h). */

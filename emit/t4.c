@@ -1,14 +1,21 @@
-/* t4.c - a tuning result in Kernel Tuner's T4 results format (see emit.h; documented
- * in docs/results-format.md; the schema is Kernel Tuner's
- * kernel_tuner/schema/T4/1.0.0/results-schema.json). */
+/* t4.c - a tuning result in Kernel Tuner's T4 results format (see emitters.h;
+ * documented in docs/results-format.md; the schema is Kernel Tuner's
+ * kernel_tuner/schema/T4/1.0.0/results-schema.json).
+ *
+ * One writer for both forms: the document is written piece by piece to a sink (a string
+ * for emit_t4, a file for emit_t4_scan), each entry made as a small JSON tree, dumped
+ * and indented to its place, so that a run is never held whole as JSON. Both give the
+ * same bytes as dumping the whole document with JSON_INDENT(1). */
 #include "emitters.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/strbuf.h"
 #include "../results/record.h"
 
 /* The T4 invalidity of a status: "correct", "compile", "runtime", "timeout",
@@ -44,20 +51,21 @@ static void measure_num(json_t *list, const char *name, double v, const char *un
         measure(list, name, record_number(v), unit);
 }
 
-static json_t *t4_result(const cutune_tune_result *r, uint64_t i)
+/* The T4 entry of record `rec` of result `of`: the result that holds its names (for a
+ * run over sizes, its size's result, which also gives its problem size). */
+static json_t *t4_result(const cutune_tune_result *of, const record *rec)
 {
-    const record *rec = r->records[i];
     const cutune_measurement *m = &rec->m;
     const cutune_variant *v = m->variant;
-    const cutune_tune_summary *s = &r->summary;
+    const cutune_tune_summary *s = &of->summary;
     json_t *o = json_object();
-    json_object_set_new(o, "timestamp", json_string(r->date ? r->date : ""));
+    json_object_set_new(o, "timestamp", json_string(of->date ? of->date : ""));
     json_t *conf = json_object();
-    for (int p = 0; p < v->nparams; p++)
-        json_object_set_new(conf, r->param_names[p], record_typed_json(v->values[p], v->types[p]));
+    for (int p = 0; p < v->nparams && p < of->nparams; p++)
+        json_object_set_new(conf, of->param_names[p], record_typed_json(v->values[p], v->types[p]));
     json_object_set_new(o, "configuration", conf);
-    if (r->nsizes > 0 && rec->size >= 0 && rec->size < r->nsizes) /* not in the schema: allowed as an extra key */
-        json_object_set_new(o, "problem_size", record_size_json(r->sizes[rec->size]));
+    if (of->size_values) /* not in the schema: allowed as an extra key */
+        json_object_set_new(o, "problem_size", record_size_json(of));
     json_t *objectives = json_array();
     json_array_append_new(objectives, json_string(s->objective_name));
     json_object_set_new(o, "objectives", objectives);
@@ -83,9 +91,9 @@ static json_t *t4_result(const cutune_tune_result *r, uint64_t i)
         measure(ms, "batch", json_integer(m->batch), "");
         measure(ms, "pruned", json_integer(m->pruned), "");
         bool objective_listed = strcmp(s->objective_name, "time_ms") == 0;
-        for (int k = 0; k < r->nmetrics; k++) {
-            measure_num(ms, r->metric_names[k], m->metrics[k], "");
-            objective_listed |= strcmp(r->metric_names[k], s->objective_name) == 0;
+        for (int k = 0; k < m->nmetrics; k++) { /* the record's own: its size's names */
+            measure_num(ms, m->metric_names[k], m->metrics[k], "");
+            objective_listed |= strcmp(m->metric_names[k], s->objective_name) == 0;
         }
         if (!objective_listed)
             measure_num(ms, s->objective_name, m->objective, "");
@@ -129,29 +137,134 @@ static json_t *t4_metadata(const cutune_tune_result *r, const char *version)
     return meta;
 }
 
+/* Where the document goes: write() takes `len` bytes, 0 or -1 (the sink keeps why). */
+typedef struct t4_sink {
+    int (*write)(void *ctx, const char *text, size_t len);
+    void *ctx;
+} t4_sink;
+
+static int sink_put(const t4_sink *k, const char *text)
+{
+    return k->write(k->ctx, text, strlen(text));
+}
+
+/* v dumped with JSON_INDENT(1) as a value `depth` levels deep in the document: each line
+ * after the first indented by `depth` more spaces, as jansson indents a nested value
+ * (a string never holds a raw newline: JSON escapes it). 0, -1 (the sink's failure), or
+ * CUTUNE_ENOMEM. */
+static int put_value(const t4_sink *k, json_t *v, int depth)
+{
+    if (!v)
+        return CUTUNE_ENOMEM;
+    char *text = json_dumps(v, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+    json_decref(v);
+    if (!text)
+        return CUTUNE_ENOMEM;
+    int rc = 0;
+    const char *from = text;
+    for (const char *nl; rc == 0 && (nl = strchr(from, '\n')); from = nl + 1) {
+        rc = k->write(k->ctx, from, (size_t)(nl + 1 - from));
+        for (int d = 0; rc == 0 && d < depth; d++)
+            rc = k->write(k->ctx, " ", 1);
+    }
+    if (rc == 0)
+        rc = sink_put(k, from);
+    free(text);
+    return rc;
+}
+
+/* The document's head, up to the first entry. */
+static int t4_open(const t4_sink *k)
+{
+    return sink_put(k, "{\n \"schema_version\": \"1.0.0\",\n \"results\": [");
+}
+
+/* Entry `i` (0 first) of the document. */
+static int t4_entry(const t4_sink *k, const cutune_tune_result *of, const record *rec, uint64_t i)
+{
+    int rc = sink_put(k, i ? ",\n  " : "\n  ");
+    return rc ? rc : put_value(k, t4_result(of, rec), 2);
+}
+
+/* The document's tail after `n` entries: the metadata of r (the whole run). */
+static int t4_close(const t4_sink *k, const cutune_tune_result *r, uint64_t n, const char *version)
+{
+    int rc = sink_put(k, n ? "\n ],\n \"metadata\": " : "],\n \"metadata\": ");
+    rc = rc ? rc : put_value(k, t4_metadata(r, version), 1);
+    return rc ? rc : sink_put(k, "\n}\n");
+}
+
+static int to_strbuf(void *ctx, const char *text, size_t len)
+{
+    sb_addn(ctx, text, len);
+    return sb_ok(ctx) ? 0 : -1;
+}
+
 int emit_t4(char **out, const cutune_tune_result *r, const char *version)
 {
-    json_t *root = json_object();
-    json_object_set_new(root, "schema_version", json_string("1.0.0"));
-    json_t *results = json_array();
-    for (uint64_t i = 0; i < r->n; i++)
-        json_array_append_new(results, t4_result(r, i));
-    json_object_set_new(root, "results", results);
-    json_object_set_new(root, "metadata", t4_metadata(r, version));
-    *out = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-    json_decref(root);
-    if (!*out)
-        return CUTUNE_ENOMEM;
-    /* jansson's buffer comes from its own allocator (malloc by default); hand back one
-     * that the caller frees in any case. */
-    size_t len = strlen(*out);
-    char *copy = malloc(len + 2);
-    if (copy) {
-        memcpy(copy, *out, len);
-        copy[len] = '\n';
-        copy[len + 1] = '\0';
+    *out = NULL;
+    strbuf b = STRBUF_INIT;
+    t4_sink k = {to_strbuf, &b};
+    int rc = t4_open(&k);
+    for (uint64_t i = 0; rc == 0 && i < r->n; i++) {
+        const record *rec = r->records[i];
+        const cutune_tune_result *of = r->nsizes > 0 && rec->size >= 0 && rec->size < r->nsizes ? r->sizes[rec->size] : r;
+        rc = t4_entry(&k, of, rec, i);
     }
-    free(*out);
-    *out = copy;
-    return copy ? CUTUNE_OK : CUTUNE_ENOMEM;
+    rc = rc ? rc : t4_close(&k, r, r->n, version);
+    if (rc == 0)
+        *out = sb_steal(&b);
+    sb_free(&b);
+    return *out ? CUTUNE_OK : CUTUNE_ENOMEM;
+}
+
+/* The streamed form: entries from a scan to a stream. */
+typedef struct t4_scan {
+    t4_sink sink;
+    sys_stream *out;
+    int write_errno;        /* the stream's failure */
+    uint64_t n;
+    int rc;                 /* why an entry stopped the scan (a sink's -1, CUTUNE_ENOMEM) */
+} t4_scan;
+
+static int to_stream(void *ctx, const char *text, size_t len)
+{
+    t4_scan *ts = ctx;
+    if (sys_stream_write(ts->out, text, len) == 0)
+        return 0;
+    ts->write_errno = errno;
+    return -1;
+}
+
+static int scan_entry(void *ctx, const cutune_tune_result *of, const record *rec, uint64_t index)
+{
+    (void)index;
+    t4_scan *ts = ctx;
+    ts->rc = t4_entry(&ts->sink, of, rec, ts->n++);
+    return ts->rc != 0; /* nonzero stops the scan */
+}
+
+int emit_t4_scan(results_scan *scan, sys_stream *out, const char *output_name, const char *version, char *err,
+                 size_t errsize)
+{
+    t4_scan ts = {{to_stream, NULL}, out, 0, 0, 0};
+    ts.sink.ctx = &ts;
+    int rc = t4_open(&ts.sink);
+    if (rc == 0) {
+        int got = results_scan_each(scan, scan_entry, &ts, err, errsize);
+        if (got != CUTUNE_OK && ts.rc == 0)
+            return got; /* the file: the scan said why */
+        rc = ts.rc;
+    }
+    if (rc == 0)
+        rc = t4_close(&ts.sink, results_scan_header(scan), ts.n, version);
+    if (rc == CUTUNE_ENOMEM) {
+        snprintf(err, errsize, "out of memory");
+        return CUTUNE_ENOMEM;
+    }
+    if (rc != 0) {
+        snprintf(err, errsize, "cannot write '%s': %s", output_name, sys_strerror(ts.write_errno));
+        return CUTUNE_EIO;
+    }
+    return CUTUNE_OK;
 }

@@ -870,6 +870,16 @@ int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *resu
 /* cutune_sim_report_free: NULL is a no-op. */
 void cutune_sim_report_free(cutune_sim_report *r);
 
+/* cutune_emit_t4_to: the results file at `results_path` in Kernel Tuner's T4 format (the
+ * bytes cutune_emit_t4 gives for it), written to the file `output_path` ("-": standard
+ * output) as the results are read, one entry at a time: memory stays near one entry's
+ * (and the run's names), however large the file, which is read twice. The output
+ * replaces `output_path` atomically when complete (as every file cutune writes); on any
+ * failure it is left as it was. Returns CUTUNE_OK; CUTUNE_EIO (the results file cannot
+ * be read or is not one, or the output cannot be written: cutune_last_error says which,
+ * naming the file); CUTUNE_EINVAL (NULL arguments); CUTUNE_ENOMEM. */
+int cutune_emit_t4_to(const char *results_path, const char *output_path);
+
 #ifdef __cplusplus
 }
 #endif
