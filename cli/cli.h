@@ -86,9 +86,36 @@ int cli_common_option(cli_common *c, int opt, const char *arg);
     {"cache-dir", required_argument, NULL, 'C'},            \
     {"no-cache", no_argument, NULL, 'N'}
 
-/* cli_parse_count: a non-negative count (--limit N) into *out; false (after printing a
- * usage message naming `sub` and `option`) when text is not one. */
+/* cli_parse_count: a count (--limit N) from 0 to CLI_MAX_COUNT into *out; false (after
+ * printing a usage message naming `sub` and `option`) when text is not one. */
 bool cli_parse_count(const char *sub, const char *option, const char *text, unsigned long long *out);
+
+/* The largest GPU number (--device, --devices) and the longest time limit in seconds
+ * (--timeout, CUTUNE_COMPILE_TIMEOUT: past it a deadline is no limit, and the wait's
+ * milliseconds would not fit an int). */
+#define CLI_MAX_GPU 4096
+#define CLI_MAX_SECONDS 1000000
+
+/* The largest count an option takes: results files store counts and seeds as JSON
+ * integers, which are signed 64-bit. */
+#define CLI_MAX_COUNT ((uint64_t)INT64_MAX)
+
+/* The one reader per kind of number (numbers.c), for every numeric option and
+ * environment variable: the whole text, decimal, no blanks, no '+', no hex, no inf or
+ * nan; out of range is refused, never saturated. They print nothing.
+ * cli_read_int: [-]digits from min to max. cli_read_uint: digits, at most max.
+ * cli_read_double: a finite [-]digits[.digits][e[+-]digits]; with `rest` NULL the whole
+ * text, else what follows the number goes to *rest (for suffixes: "90s", "5%"). */
+bool cli_read_int(const char *text, long long min, long long max, long long *out);
+bool cli_read_uint(const char *text, uint64_t max, uint64_t *out);
+bool cli_read_double(const char *text, const char **rest, double *out);
+/* cli_int_option / cli_uint_option: as cli_read_int / cli_read_uint (the latter also
+ * refusing below min), printing on failure the usage error "cutune SUB: OPTION takes
+ * WHAT from MIN to MAX, not 'TEXT'". */
+bool cli_int_option(const char *sub, const char *option, const char *what, const char *text, long long min,
+                    long long max, long long *out);
+bool cli_uint_option(const char *sub, const char *option, const char *what, const char *text, uint64_t min,
+                     uint64_t max, uint64_t *out);
 
 /* cli_init_common: defaults (colour when stderr is a terminal and NO_COLOR is unset). */
 void cli_init_common(cli_common *c);

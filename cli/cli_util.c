@@ -220,12 +220,13 @@ const char *cli_format_count(unsigned long long n, char *buf, size_t size)
 
 bool cli_parse_count(const char *sub, const char *option, const char *text, unsigned long long *out)
 {
-    char *end;
-    *out = strtoull(text, &end, 10);
-    if (*end || text[0] == '-' || !text[0]) {
-        cli_usage_error(sub, "%s takes a count (0 for all), not '%s'", option, text);
+    uint64_t n;
+    if (!cli_read_uint(text, CLI_MAX_COUNT, &n)) {
+        cli_usage_error(sub, "%s takes a count from 0 to %llu (0 for all), not '%s'", option,
+                        (unsigned long long)CLI_MAX_COUNT, text);
         return false;
     }
+    *out = n;
     return true;
 }
 

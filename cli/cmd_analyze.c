@@ -243,15 +243,13 @@ int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyz
 
 int cli_analyze_option(cutune_analyze_options *o, int opt, const char *arg)
 {
-    char *end;
     switch (opt) {
     case 'a':
         o->arch = arg;
         return 1;
     case 'j': {
-        errno = 0;
-        long jobs = strtol(arg, &end, 10);
-        if (end == arg || *end || errno || jobs < 0 || jobs > CLI_MAX_JOBS) {
+        long long jobs;
+        if (!cli_read_int(arg, 0, CLI_MAX_JOBS, &jobs)) {
             cli_usage_error(NULL, "--jobs takes a thread count from 1 to %d (0: one per core), not '%s'",
                             CLI_MAX_JOBS, arg);
             return -1;

@@ -8,15 +8,6 @@
 
 #include "cli.h"
 
-static bool parse_int(const char *text, long long min, long long *out)
-{
-    char *end;
-    long long v = strtoll(text, &end, 10);
-    if (!*text || *end || v < min)
-        return false;
-    *out = v;
-    return true;
-}
 
 static const char *limit_text(int v, char *buf, size_t size)
 {
@@ -48,20 +39,22 @@ int cmd_occupancy(int argc, char **argv)
         switch (opt) {
         case 'a': arch = optarg; break;
         case 'd':
-            if (!parse_int(optarg, 0, &device))
-                return cli_usage_error("occupancy", "--device takes a GPU number, not '%s'", optarg);
+            if (!cli_read_int(optarg, 0, CLI_MAX_GPU, &device))
+                return cli_usage_error("occupancy", "--device takes a GPU number (0..%d), not '%s'", CLI_MAX_GPU, optarg);
             break;
         case 'r':
-            if (!parse_int(optarg, 0, &regs) || regs > 255)
+            if (!cli_read_int(optarg, 0, 255, &regs))
                 return cli_usage_error("occupancy", "--regs takes registers per thread (0..255), not '%s'", optarg);
             break;
         case 't':
-            if (!parse_int(optarg, 1, &threads) || threads > 1 << 20)
-                return cli_usage_error("occupancy", "--threads takes threads per block, not '%s'", optarg);
+            if (!cli_read_int(optarg, 1, 1 << 20, &threads))
+                return cli_usage_error("occupancy", "--threads takes threads per block (1..%d), not '%s'", 1 << 20,
+                                       optarg);
             break;
         case 's':
-            if (!parse_int(optarg, 0, &smem) || smem > (1LL << 40))
-                return cli_usage_error("occupancy", "--smem takes bytes of shared memory per block, not '%s'", optarg);
+            if (!cli_read_int(optarg, 0, 1LL << 40, &smem))
+                return cli_usage_error("occupancy", "--smem takes bytes of shared memory per block (0..%lld), not '%s'",
+                                       1LL << 40, optarg);
             break;
         case 'f':
             if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0)

@@ -12,9 +12,9 @@
 
 bool cli_parse_budget(const char *sub, const char *text, cutune_search_options *s)
 {
-    char *end;
-    double v = strtod(text, &end);
-    if (end != text && strcmp(end, "%") == 0) {
+    const char *rest = NULL;
+    double v;
+    if (cli_read_double(text, &rest, &v) && strcmp(rest, "%") == 0) {
         if (!(v > 0 && v <= 100)) {
             cli_usage_error(sub, "--budget P%% takes a percentage above 0 and at most 100, not '%s'", text);
             return false;
@@ -23,12 +23,10 @@ bool cli_parse_budget(const char *sub, const char *text, cutune_search_options *
         s->budget_percent = v;
         return true;
     }
-    unsigned long long n;
-    if (!cli_parse_count(sub, "--budget", text, &n))
-        return false;
-    if (n == 0) {
-        cli_usage_error(sub, "--budget takes a number of evaluations (at least 1) or a percentage (5%%), not '%s'",
-                        text);
+    uint64_t n;
+    if (!cli_read_uint(text, CLI_MAX_COUNT, &n) || n == 0) {
+        cli_usage_error(sub, "--budget takes a number of evaluations from 1 to %llu or a percentage (5%%), not '%s'",
+                        (unsigned long long)CLI_MAX_COUNT, text);
         return false;
     }
     s->budget = n;
@@ -38,8 +36,9 @@ bool cli_parse_budget(const char *sub, const char *text, cutune_search_options *
 
 int cli_search_option(const char *sub, cutune_search_options *s, int opt, const char *arg)
 {
-    char *end;
-    unsigned long long n;
+    const char *unit = NULL;
+    uint64_t n;
+    double t;
     switch (opt) {
     case CLI_OPT_STRATEGY: {
         for (const char *const *name = cutune_strategy_list(); *name; name++)
@@ -52,27 +51,26 @@ int cli_search_option(const char *sub, cutune_search_options *s, int opt, const 
         return -1;
     }
     case CLI_OPT_BUDGET: return cli_parse_budget(sub, arg, s) ? 1 : -1;
-    case CLI_OPT_TIME_BUDGET:
-        s->time_s = strtod(arg, &end);
-        if (end == arg || !(s->time_s > 0) || !isfinite(s->time_s) ||
-            !(*end == '\0' || strcmp(end, "s") == 0 || strcmp(end, "min") == 0 || strcmp(end, "h") == 0)) {
-            cli_usage_error(sub, "--time-budget takes a duration above 0 (seconds, or 90s, 10min, 2h), not '%s'",
+    case CLI_OPT_TIME_BUDGET: {
+        bool ok = cli_read_double(arg, &unit, &t) && t > 0 &&
+                  (*unit == '\0' || strcmp(unit, "s") == 0 || strcmp(unit, "min") == 0 || strcmp(unit, "h") == 0);
+        if (ok)
+            t *= strcmp(unit, "min") == 0 ? 60 : strcmp(unit, "h") == 0 ? 3600 : 1;
+        if (!ok || !isfinite(t)) {
+            cli_usage_error(sub, "--time-budget takes a finite duration above 0 (seconds, or 90s, 10min, 2h), not '%s'",
                             arg);
             return -1;
         }
-        s->time_s *= strcmp(end, "min") == 0 ? 60 : strcmp(end, "h") == 0 ? 3600 : 1;
+        s->time_s = t;
         return 1;
+    }
     case CLI_OPT_PATIENCE:
-        if (!cli_parse_count(sub, "--patience", arg, &n))
+        if (!cli_uint_option(sub, "--patience", "a number of evaluations", arg, 1, CLI_MAX_COUNT, &n))
             return -1;
-        if (n == 0) {
-            cli_usage_error(sub, "--patience takes a number of evaluations (at least 1), not '%s'", arg);
-            return -1;
-        }
         s->patience = n;
         return 1;
     case CLI_OPT_SEED:
-        if (!cli_parse_count(sub, "--seed", arg, &n))
+        if (!cli_uint_option(sub, "--seed", "a seed", arg, 0, CLI_MAX_COUNT, &n))
             return -1;
         s->has_seed = 1;
         s->seed = n;
@@ -195,13 +193,9 @@ int cmd_simulate(int argc, char **argv)
         switch (opt) {
         case 'r': results = optarg; break;
         case 'R': {
-            unsigned long long n;
-            if (!cli_parse_count("simulate", "--repeat", optarg, &n)) {
+            uint64_t n;
+            if (!cli_uint_option("simulate", "--repeat", "a count", optarg, 1, 100000, &n)) {
                 code = EXIT_USAGE;
-                goto done;
-            }
-            if (n < 1 || n > 100000) {
-                code = cli_usage_error("simulate", "--repeat takes a count from 1 to 100000, not '%s'", optarg);
                 goto done;
             }
             so.repeat = (int)n;
@@ -232,6 +226,12 @@ int cmd_simulate(int argc, char **argv)
             break;
         default: code = EXIT_USAGE; goto done; /* cli_getopt said why */
         }
+    }
+    if (so.search.has_seed && so.search.seed > CLI_MAX_COUNT - (uint64_t)(so.repeat - 1)) {
+        code = cli_usage_error("simulate", "--seed %llu with --repeat %d takes seeds past %llu (the largest a "
+                               "results file holds)", (unsigned long long)so.search.seed, so.repeat,
+                               (unsigned long long)CLI_MAX_COUNT);
+        goto done;
     }
     if (optind != argc - 1) {
         code = cli_usage_error("simulate", optind >= argc ? "which spec? (cutune simulate SPEC --results FILE)"

@@ -3,6 +3,7 @@
  * everything that needs no GPU (check, count, compile, resources, occupancy), then a
  * plain statement of what was not done. */
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -368,7 +369,7 @@ int cmd_tune(int argc, char **argv)
     };
     int opt, code = EXIT_OK;
     optind = 1;
-    char *end;
+    long long n;
     while ((opt = cli_getopt("tune", argc, argv, "q", longopts)) != -1) {
         int handled = cli_common_option(&c, opt, optarg);
         if (handled == 0)
@@ -384,11 +385,11 @@ int cmd_tune(int argc, char **argv)
         switch (opt) {
         case 'd':
             device_given = true;
-            t.device = (int)strtol(optarg, &end, 10);
-            if (*end || t.device < 0) {
-                code = cli_usage_error("tune", "--device takes a GPU number, not '%s'", optarg);
+            if (!cli_int_option("tune", "--device", "a GPU number", optarg, 0, CLI_MAX_GPU, &n)) {
+                code = EXIT_USAGE;
                 goto done;
             }
+            t.device = (int)n;
             break;
         case 'r': t.results_path = optarg; break;
         case 'n': {
@@ -401,24 +402,24 @@ int cmd_tune(int argc, char **argv)
             break;
         }
         case 't':
-            top = (int)strtol(optarg, &end, 10);
-            if (*end || top < 0) {
-                code = cli_usage_error("tune", "--top takes a count, not '%s'", optarg);
+            if (!cli_int_option("tune", "--top", "a count", optarg, 0, INT_MAX, &n)) {
+                code = EXIT_USAGE;
                 goto done;
             }
+            top = (int)n;
             break;
         case 'p':
-            t.prune = strtod(optarg, &end);
-            if (*end || !(t.prune == -1 || t.prune > 1)) {
-                code = cli_usage_error("tune", "--prune takes a factor above 1 (or -1 for never), not '%s'", optarg);
+            if (!cli_read_double(optarg, NULL, &t.prune) || !(t.prune == -1 || t.prune > 1)) {
+                code = cli_usage_error("tune", "--prune takes a finite factor above 1 (or -1 for never), not '%s'",
+                                       optarg);
                 goto done;
             }
             break;
         case 'J': t.journal_path = optarg; break;
         case 'T':
-            t.timeout_s = strtod(optarg, &end);
-            if (*end || !(t.timeout_s > 0)) {
-                code = cli_usage_error("tune", "--timeout takes seconds (above 0), not '%s'", optarg);
+            if (!cli_read_double(optarg, NULL, &t.timeout_s) || !(t.timeout_s > 0 && t.timeout_s <= CLI_MAX_SECONDS)) {
+                code = cli_usage_error("tune", "--timeout takes seconds above 0, at most %d, not '%s'",
+                                       CLI_MAX_SECONDS, optarg);
                 goto done;
             }
             break;
@@ -446,10 +447,9 @@ int cmd_tune(int argc, char **argv)
             if (strcmp(optarg, "all") == 0) {
                 t.profile_top = -1;
             } else {
-                long n = strtol(optarg, &end, 10);
-                if (*end || n < 1 || n > 1000000) {
-                    code = cli_usage_error("tune", "--metrics takes a count of variants (1 or more) or all, not '%s'",
-                                           optarg);
+                if (!cli_read_int(optarg, 1, 1000000, &n)) {
+                    code = cli_usage_error("tune", "--metrics takes a count of variants from 1 to 1000000, or all, "
+                                           "not '%s'", optarg);
                     goto done;
                 }
                 t.profile_top = (int)n;

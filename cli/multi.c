@@ -33,14 +33,19 @@ int cli_parse_devices(const char *text, int *out, int max, int *n)
     }
     const char *p = text;
     while (*p) {
-        char *end;
-        long d = strtol(p, &end, 10);
-        if (end == p || d < 0 || d > 4096 || *n == max || (*end && *end != ','))
+        size_t len = strcspn(p, ",");
+        char one[24];
+        long long d;
+        if (len == 0 || len >= sizeof one || *n == max)
+            return -1;
+        memcpy(one, p, len);
+        one[len] = '\0';
+        if (!cli_read_int(one, 0, CLI_MAX_GPU, &d))
             return -1;
         out[(*n)++] = (int)d;
-        p = *end ? end + 1 : end;
-        if (*end && !*p)
-            return -1;
+        p += len;
+        if (*p == ',' && !*++p)
+            return -1; /* "0,": a list does not end in a comma */
     }
     return *n > 0 ? 0 : -1;
 }

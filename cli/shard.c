@@ -6,20 +6,18 @@
  * ranks from the environment the launcher sets, takes that shard, and the GPU its
  * local rank names. Nothing is linked against MPI: the shards write their own results
  * files (on a shared file system), and `cutune merge` joins them. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-/* An environment variable as a non-negative integer, or -1. */
+/* An environment variable as an integer from 0 to 2^31 - 1, or -1 (unset, or anything
+ * else: not a launcher's number). */
 static long env_int(const char *name)
 {
-    const char *v = getenv(name);
-    char *end;
-    if (!v || !*v)
-        return -1;
-    long n = strtol(v, &end, 10);
-    return *end || n < 0 ? -1 : n;
+    long long n;
+    return cli_read_int(getenv(name), 0, INT32_MAX, &n) ? (long)n : -1;
 }
 
 /* The launchers' variables, most specific first: {rank, size, local rank}. */
@@ -59,11 +57,16 @@ int cli_parse_shard(const char *sub, const char *text, cli_shard *out)
                         "SLURM_ARRAY_TASK_ID/COUNT/MIN); give --shard I/N");
         return -1;
     }
-    char *slash, *end;
-    long i = strtol(text, &slash, 10), n = -1;
-    if (slash != text && *slash == '/')
-        n = strtol(slash + 1, &end, 10);
-    if (n < 1 || *end || slash[1] == '\0' || i < 0 || i >= n || n > CLI_MAX_SHARDS) {
+    const char *slash = strchr(text, '/');
+    char index[24];
+    long long i = -1, n = -1;
+    if (slash && (size_t)(slash - text) < sizeof index) {
+        memcpy(index, text, (size_t)(slash - text));
+        index[slash - text] = '\0';
+        if (!cli_read_int(index, 0, CLI_MAX_SHARDS - 1, &i) || !cli_read_int(slash + 1, 1, CLI_MAX_SHARDS, &n))
+            n = -1;
+    }
+    if (n < 1 || i < 0 || i >= n) {
         cli_usage_error(sub, "--shard takes I/N (0 <= I < N <= %d) or auto, not '%s'", CLI_MAX_SHARDS, text);
         return -1;
     }

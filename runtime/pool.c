@@ -43,20 +43,37 @@ typedef struct pool {
     incl_memo *includes;      /* the files the jobs' #include lines reach, read once */
 } pool;
 
+/* The longest compile deadline CUTUNE_COMPILE_TIMEOUT sets, in seconds (11.6 days: a
+ * wait's milliseconds fit an int; past it a deadline is no limit anyway). */
+#define POOL_MAX_TIMEOUT_S 1e6
+
 /* The settings from the environment (pool.h): worker processes or threads, and one
- * compile's deadline in a worker. Values that do not parse keep the defaults. */
-static void pool_settings(bool *processes, double *timeout_s)
+ * compile's deadline in a worker. A CUTUNE_COMPILE_TIMEOUT that is not a finite
+ * decimal number of seconds above 0 and at most POOL_MAX_TIMEOUT_S (inf, nan, -5, 1e400,
+ * "5x", hex) is refused: the default applies and `warning` (room: size) says so. */
+static void pool_settings(bool *processes, double *timeout_s, char *warning, size_t size)
 {
     const char *mode = getenv("CUTUNE_COMPILE_WORKERS");
     *processes = !(mode && strcmp(mode, "threads") == 0);
     *timeout_s = 300;
     const char *t = getenv("CUTUNE_COMPILE_TIMEOUT");
-    if (t && *t) {
-        char *end;
-        double v = strtod(t, &end);
-        if (*end == '\0' && v > 0)
-            *timeout_s = v;
+    if (!t || !*t)
+        return;
+    /* decimal only: strtod alone would take " 5", "0x10", "inf" and "nan" */
+    size_t digits = strspn(t, "0123456789.eE+-");
+    char *end;
+    double v = digits == strlen(t) ? strtod(t, &end) : 0;
+    if (digits == strlen(t) && *end == '\0' && v > 0 && v <= POOL_MAX_TIMEOUT_S) {
+        *timeout_s = v;
+        return;
     }
+    char shown[40];
+    size_t k = 0;
+    for (const char *c = t; *c && k + 1 < sizeof shown; c++) /* what a terminal would act on: '?' */
+        shown[k++] = (unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c;
+    shown[k] = '\0';
+    snprintf(warning, size, "CUTUNE_COMPILE_TIMEOUT='%s%s' is not a number of seconds above 0 and at most %.0f: "
+             "the default, 300 s, applies", shown, t[k] ? "..." : "", POOL_MAX_TIMEOUT_S);
 }
 
 /* One worker thread's arguments: the pool and its index (its compile worker's). */
@@ -394,7 +411,7 @@ int pool_run(int threads, int window, unsigned flags, cache *c, const pool_hooks
         snprintf(err, errsize, "out of memory");
         return -1;
     }
-    pool_settings(&p.processes, &p.timeout_s);
+    pool_settings(&p.processes, &p.timeout_s, stats->warning, sizeof stats->warning);
     if (p.processes) {
         /* Fork the workers now, before this pool's threads exist: the children start
          * from a process with one thread in it (a worker lost later is replaced from a
@@ -406,9 +423,10 @@ int pool_run(int threads, int window, unsigned flags, cache *c, const pool_hooks
                 up++;
         if (up == 0) {
             p.processes = false;
-            snprintf(stats->warning, sizeof stats->warning,
-                     "compile worker processes could not be started (%s): compiling in %d thread(s) of this process",
-                     why, threads);
+            size_t used = strlen(stats->warning);
+            snprintf(stats->warning + used, sizeof stats->warning - used,
+                     "%scompile worker processes could not be started (%s): compiling in %d thread(s) of this process",
+                     used ? "; " : "", why, threads);
         }
     }
     stats->processes = p.processes;

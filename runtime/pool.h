@@ -14,7 +14,9 @@
  *   CUTUNE_COMPILE_WORKERS  "processes" (the default) or "threads" (NVRTC in this
  *                           process's threads, as before)
  *   CUTUNE_COMPILE_TIMEOUT  seconds one compile may take in a worker before it is
- *                           killed (default 300; the variant fails with the reason)
+ *                           killed (default 300; the variant fails with the reason);
+ *                           a value that is not a finite decimal above 0 and at most
+ *                           1e6 is refused, the default kept, pool_stats.warning saying so
  * A worker that dies (a crash, an OOM kill) or is killed for its deadline makes that
  * variant a failed compile whose log says so (not cached), and is replaced for the
  * next job. When no worker can be started the pool compiles in-process and says so
@@ -63,7 +65,8 @@ typedef struct pool_stats {
     char cache_error[256];    /* the first such error */
     bool processes;           /* compiled in worker processes (else in this process's threads) */
     uint64_t worker_losses;   /* compile workers that died or were killed for their deadline */
-    char warning[256];        /* why the pool fell back to threads ("" when it did not) */
+    char warning[256];        /* why the pool fell back to threads, or refused CUTUNE_COMPILE_TIMEOUT ("" when
+                                 neither) */
 } pool_stats;
 
 /* pool_run: runs until next() says there are no more jobs (or a hook stops it).

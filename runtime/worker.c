@@ -2,6 +2,7 @@
 #include "worker.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -117,6 +118,14 @@ int wk_send(int fd, const wk_frame *f)
     return done < f->buf.len && write_all(fd, f->buf.data + done, f->buf.len - done) < 0 ? -1 : 0;
 }
 
+/* The milliseconds poll waits for `left` seconds (> 0), rounded up; a wait past
+ * INT_MAX ms (24 days: a deadline from a huge limit) is cut there, never an int overflow:
+ * the caller then sees a timeout early or asks again. */
+static int wk_poll_ms(double left)
+{
+    return left < (INT_MAX - 1) / 1000.0 ? (int)(left * 1000) + 1 : INT_MAX;
+}
+
 /* Reads n bytes by `deadline` (sys_seconds; 0: wait forever). 0, -1 on EOF or error,
  * -2 on timeout. */
 static int read_all(int fd, void *p, size_t n, double deadline)
@@ -128,7 +137,7 @@ static int read_all(int fd, void *p, size_t n, double deadline)
              * that came just as the time ran out is not a hang). */
             double left = deadline - sys_seconds();
             struct pollfd pfd = {fd, POLLIN, 0};
-            int pr = poll(&pfd, 1, left > 0 ? (int)(left * 1000) + 1 : 0);
+            int pr = poll(&pfd, 1, left > 0 ? wk_poll_ms(left) : 0);
             if (pr < 0 && errno == EINTR)
                 continue;
             if (pr == 0)
@@ -506,7 +515,7 @@ int wk_wait_any(const int *fds, int n, double deadline)
         pfd[i] = (struct pollfd){fds[i], POLLIN, 0};
     for (;;) {
         double left = deadline > 0 ? deadline - sys_seconds() : -1;
-        int ms = deadline <= 0 ? -1 : left > 0 ? (int)(left * 1000) + 1 : 0;
+        int ms = deadline <= 0 ? -1 : left > 0 ? wk_poll_ms(left) : 0;
         int pr = poll(pfd, (nfds_t)n, ms);
         if (pr < 0 && errno == EINTR)
             continue;
