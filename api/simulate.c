@@ -9,6 +9,7 @@
 #include "../compiler/space.h"
 #include "internal.h"
 #include "../tuner/tuner.h"
+#include "../results/prior.h"
 #include "../results/replay.h"
 
 
@@ -40,6 +41,7 @@ int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *resu
     sspace *sp = NULL;
     cutune_tune_result *recording = NULL;
     const cutune_tune_result *recorded = NULL; /* the size replayed, of a run over sizes */
+    search_prior *prior = NULL;                /* --prior: earlier runs' scores */
     int rc;
     /* The space as the recorded run had it: the spec checked with its device's attributes
      * (a file that cannot be read is reported by the load below). */
@@ -71,7 +73,12 @@ int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *resu
         diag_error_noloc(&spec->diags, "'%s' records %d problem sizes and not the spec's size %s; pick a recorded "
                          "one with --set", results_path, recording->nsizes, spec_size_label(spec, spec->model->sizes.selected));
         rc = CUTUNE_EINVAL;
+    } else if (opts && opts->search.npriors > 0 &&
+               (rc = prior_load(spec->model, sp, opts->search.priors, opts->search.npriors, &prior, &set.nprior, err,
+                                sizeof err)) != CUTUNE_OK) {
+        diag_error_noloc(&spec->diags, "--prior: %s", err);
     } else {
+        set.prior = prior;
         int threads = opts && opts->threads > 0 ? opts->threads : 16;
         rc = replay_run(spec->model, sp, recorded ? recorded : recording, results_path, &set, opts ? opts->repeat : 1,
                         threads, out, err, sizeof err);
@@ -80,6 +87,7 @@ int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *resu
     }
     cutune_tune_result_free(recording);
     sspace_free(sp);
+    free(prior);
     return rc;
 }
 

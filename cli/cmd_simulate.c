@@ -34,6 +34,16 @@ bool cli_parse_budget(const char *sub, const char *text, cutune_search_options *
     return true;
 }
 
+bool cli_add_prior(const char *sub, const char **paths, int *n, const char *arg)
+{
+    if (*n >= CLI_MAX_PRIORS) {
+        cli_usage_error(sub, "too many --prior files (at most %d)", CLI_MAX_PRIORS);
+        return false;
+    }
+    paths[(*n)++] = arg;
+    return true;
+}
+
 int cli_search_option(const char *sub, cutune_search_options *s, int opt, const char *arg)
 {
     const char *unit = NULL;
@@ -168,6 +178,7 @@ int cmd_simulate(int argc, char **argv)
     memset(&so, 0, sizeof so);
     so.repeat = 1;
     const char *results = NULL;
+    const char *priors[CLI_MAX_PRIORS];
     int json = 0;
     static const struct option longopts[] = {
         CLI_COMMON_OPTIONS,
@@ -192,6 +203,13 @@ int cmd_simulate(int argc, char **argv)
             continue;
         switch (opt) {
         case 'r': results = optarg; break;
+        case CLI_OPT_PRIOR:
+            if (!cli_add_prior("simulate", priors, &so.search.npriors, optarg)) {
+                code = EXIT_USAGE;
+                goto done;
+            }
+            so.search.priors = priors;
+            break;
         case 'R': {
             uint64_t n;
             if (!cli_uint_option("simulate", "--repeat", "a count", optarg, 1, 100000, &n)) {

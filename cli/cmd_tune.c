@@ -334,6 +334,7 @@ int cmd_tune(int argc, char **argv)
     const char *report_path = NULL;                   /* --report: the HTML report (NULL: none) */
     const char *emit_dir = NULL;                    /* --emit-dir: where emit paths leaving the spec's folder may go */
     const char *hw_names[256];                        /* --metric (issue 18) */
+    const char *priors[CLI_MAX_PRIORS];               /* --prior */
     int nhw = 0;
     cli_shard shard = {0, 0, -1, NULL};               /* --shard (issue 19); count 0: none */
     bool device_given = false;
@@ -392,6 +393,13 @@ int cmd_tune(int argc, char **argv)
             t.device = (int)n;
             break;
         case 'r': t.results_path = optarg; break;
+        case CLI_OPT_PRIOR:
+            if (!cli_add_prior("tune", priors, &t.search.npriors, optarg)) {
+                code = EXIT_USAGE;
+                goto done;
+            }
+            t.search.priors = priors;
+            break;
         case 'n': {
             unsigned long long limit;
             if (!cli_parse_count("tune", "--limit", optarg, &limit)) {

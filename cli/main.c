@@ -88,6 +88,9 @@ static const command commands[] = {
      "  --time-budget T     the most time for the search: 600, 90s, 10min, 2h\n"
      "  --patience N        stop after N measurements without improvement\n"
      "  --seed N            the search's random seed (same seed, same sequence)\n"
+     "  --prior FILE        results of an earlier run of the kernel (another GPU or\n"
+     "                      size), repeatable: auto starts from its best configurations\n"
+     "                      and learns how well it predicts this run\n"
      "  --arch sm_XX        without a GPU: compile for this architecture (default sm_90)\n"
      "  --jobs N            compile threads, 1 to 256 (default: one per core)\n"
      "  --cache-dir DIR     the compiled-variant cache (default: $CUTUNE_CACHE_DIR,\n"
@@ -144,7 +147,7 @@ static const command commands[] = {
     {"simulate", cmd_simulate, "replay a search strategy over a recorded exhaustive run",
      "usage: cutune simulate SPEC --results FULL.json [--strategy S] [--budget N|P%]\n"
      "                       [--repeat R] [--seed N] [--time-budget T] [--patience N]\n"
-     "                       [--threads N] [--format text|json]\n"
+     "                       [--threads N] [--prior FILE] [--format text|json]\n"
      "\n"
      "Runs a search strategy over the outcomes recorded in FULL.json (the results of an\n"
      "exhaustive run of SPEC) instead of a GPU: configurations are matched by their param\n"
@@ -166,6 +169,8 @@ static const command commands[] = {
      "  --time-budget T     the most simulated time (the simulated wall, above):\n"
      "                      30, 90s, 10min, 2h\n"
      "  --threads N         compile threads of the simulated host (default 16)\n"
+     "  --prior FILE        results of an earlier run of the kernel (another GPU or\n"
+     "                      size), repeatable: a prior for auto, as for tuning\n"
      "  --patience N        stop after N evaluations without improvement\n"
      "  --format FORMAT     text (default) or json\n"
      HELP_SPEC_OPTIONS HELP_QUIET},

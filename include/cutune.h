@@ -414,7 +414,9 @@ int cutune_analyze(cutune_analyze_summary *summary, cutune_spec *spec, const cut
 /* Overrides of the spec's `search` statement (docs/search.md). A zero field (strategy
  * NULL, has_seed 0) leaves the spec's setting in force. */
 typedef struct cutune_search_options {
-    const char *strategy;      /* "exhaustive", "random", "anneal", "genetic", "local", "guided" */
+    const char *strategy;      /* "exhaustive", "random", "anneal", "genetic", "local", "guided", "auto";
+                                  NULL: the spec's search, or auto when a budget is given here and the
+                                  spec has no search statement */
     uint64_t budget;           /* the most evaluations */
     double budget_percent;     /* the most evaluations as a percentage of the valid space (0 < P <= 100);
                                   used when budget is 0 */
@@ -422,6 +424,11 @@ typedef struct cutune_search_options {
     uint64_t patience;         /* stop after this many evaluations without improvement */
     int has_seed;
     uint64_t seed;
+    /* Results files of earlier runs of the same kernel (another GPU, another problem
+     * size: --prior), borrowed: the auto strategy starts from their best configurations
+     * and learns how far they predict this run (docs/search.md). 0 files: none. */
+    const char *const *priors;
+    int npriors;
 } cutune_search_options;
 
 typedef struct cutune_tune_options {

@@ -8,13 +8,13 @@
  * screened by guided), its GPU seconds on the one GPU. */
 #include "replay.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../compiler/space.h"
+#include "prior.h"
 
 /* ---- the recording -------------------------------------------------------------- */
 
@@ -77,40 +77,6 @@ static int fail(sim *s, const char *path, const char *what)
     return CUTUNE_EIO;
 }
 
-/* A recorded param value (as the results loader keeps it: text, docs/results-format.md)
- * as the param's type `t`; false when it is not a value of that type. The loader writes
- * integers in decimal, floats in the shortest form that reads back equal, booleans as
- * true/false, so this reads back exactly what the file held. */
-static bool value_of(const char *text, vtype t, value *out)
-{
-    char *end;
-    errno = 0;
-    switch (t) {
-    case VT_INT: {
-        long long i = strtoll(text, &end, 10);
-        if (end == text || *end || errno)
-            return false;
-        *out = value_int(i);
-        return true;
-    }
-    case VT_FLOAT: {
-        double d = strtod(text, &end);
-        if (end == text || *end)
-            return false;
-        *out = value_float(d);
-        return true;
-    }
-    case VT_BOOL:
-        if (strcmp(text, "true") != 0 && strcmp(text, "false") != 0)
-            return false;
-        *out = value_bool(strcmp(text, "true") == 0);
-        return true;
-    default:
-        *out = value_string(text);
-        return true;
-    }
-}
-
 /* Reads the recording `r` (loaded by results/load.c: the same checks and messages
  * as `cutune emit`) into s->by_ordinal, after checking it is of this spec. CUTUNE_OK or
  * a status with a diagnostic. */
@@ -142,7 +108,7 @@ static int load_recording(sim *s, const char *path, const cutune_tune_result *r)
         for (int p = 0; in_space && p < m->nparams; p++) {
             value val;
             int64_t at = -1;
-            if (value_of(v->values[p], m->params[p].dom.type, &val))
+            if (prior_value_of(v->values[p], m->params[p].dom.type, &val))
                 at = domain_find(&m->params[p].dom, val);
             in_space = at >= 0;
             vec[p] = (uint64_t)at;
@@ -286,7 +252,7 @@ static int run_once(sim *s, const search_settings *settings, double true_best, c
     out->found = search_best(se, &key, &best);
     out->best = out->found ? best : NAN;
     out->best_index = out->found ? sspace_ordinal(s->sp, key) : 0;
-    out->best_at = out->found ? search_best_at(se) + 1 : 0;
+    out->best_at = out->found ? search_best_at(se) : 0; /* the count when found: 1-based already */
     out->ratio = !out->found ? 0.0 : set.maximize ? best / true_best : true_best / best;
     out->seconds = s->clock;
     double compile = s->compile_sum / s->threads;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "tuner.h"
+#include "../results/prior.h"
 
 typedef struct search_run {
     tuner *t;
@@ -37,6 +38,7 @@ typedef struct search_run {
     session_binary *bins;     /* each record's binary (its pointers the session's, valid
                                  until it closes), for the final race; cubin NULL: none */
     uint64_t nbins;
+    search_prior *prior;      /* --prior's scores (t->set.prior borrows them until done) */
 } search_run;
 
 static uint64_t key_of(const search_run *sr, uint64_t ordinal)
@@ -358,6 +360,17 @@ int tuner_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_s
         sspace_free(sr.sp);
         return CUTUNE_EINVAL;
     }
+    if (t->opts->search.npriors > 0) { /* --prior: earlier runs' scores of this space */
+        search_prior *prior = NULL;
+        int prc = prior_load(t->m, sr.sp, t->opts->search.priors, t->opts->search.npriors, &prior, &t->set.nprior,
+                             err, sizeof err);
+        if (prc != CUTUNE_OK) {
+            diag_error_noloc(&t->spec->diags, "--prior: %s", err);
+            sspace_free(sr.sp);
+            return prc;
+        }
+        t->set.prior = sr.prior = prior;
+    }
     search_hooks hooks = {&sr, NULL, t->set.strategy == STRAT_GUIDED ? static_info : NULL, NULL};
     cutune_analyze_summary static_sum;
     memset(&static_sum, 0, sizeof static_sum);
@@ -422,5 +435,8 @@ done:
     free(sr.asked);
     free(sr.feed_vals);
     free(sr.bins);
+    free(sr.prior);
+    t->set.prior = NULL;
+    t->set.nprior = 0;
     return rc;
 }

@@ -68,6 +68,8 @@ s=$tmp/s.tune
 check "exhaustive simulate exits 0" test $? -eq 0
 check "the true best is the formula's optimum" grep -q '^true best  *score 100 ' "$tmp/out"
 check "exhaustive without a budget finds it" grep -q 'median 1.0000' "$tmp/out"
+# the best is #270 (from 0): listing order finds it on the 271st evaluation
+check "exhaustive: found at 271" grep -qE '^ +1 +0 +316 +0 +100 +1.0000 +271 ' "$tmp/out"
 # by hand: 100 (a, b) pairs less the 21 with a + b >= 13 = 79, times 4 values of c = 316; 4 fail (a = b = 0)
 check "the space is counted" grep -q '^space  *316 valid configurations, 312 ran correctly' "$tmp/out"
 "$cutune" simulate "$s" --results "$tmp/full.json" --strategy random --budget 10 --repeat 5 --seed 7 \
@@ -116,6 +118,37 @@ import json; d=json.load(open('$tmp/j3')); assert d['budget']==32 and d['runs'][
 for st in anneal genetic guided; do
     "$cutune" simulate "$s" --results "$tmp/full.json" --strategy $st --budget 50 --patience 20 >/dev/null 2>&1
     check "$st runs" test $? -eq 0
+done
+# --prior: a recording of the same kernel guides auto (here the landscape itself: its
+# best is the first configuration tried, so every seed finds the optimum at once).
+"$cutune" simulate "$s" --results "$tmp/full.json" --strategy auto --budget 5 --repeat 5 --prior "$tmp/full.json" \
+    --format json >"$tmp/jp" 2>"$tmp/err"
+check "--prior: exit 0" test $? -eq 0
+check "--prior: the optimum on the first evaluation" python3 -c "
+import json; d=json.load(open('$tmp/jp')); assert all(r['ratio']==1 and r['best_at']==1 for r in d['runs']), d"
+python3 - "$tmp" <<'PY'
+import json, sys
+d = sys.argv[1]
+doc = json.load(open(d + "/full.json"))
+far = json.loads(json.dumps(doc))
+for r in far["results"]:
+    r["params"]["c"] = 3  # not a value of c's domain
+json.dump(far, open(d + "/far.json", "w"))
+sized = {"format": "cutune-results", "version": 2, "spec": dict(doc["spec"], size=["n"]),
+         "objective": doc["objective"], "summary": {},
+         "sizes": [{"size": {"n": n}, "settings": {}, "summary": {},
+                    "results": [dict(r, size={"n": n}) for r in doc["results"]]} for n in (1, 2)]}
+json.dump(sized, open(d + "/sized.json", "w"))
+PY
+for bad in "other:recorded for kernel 'gemm', but the spec tunes 'k'" "renamed:it has no param 'c'" \
+           "far:none of its configurations is one of this spec's space" "sized:a run over 2 problem sizes" \
+           "nothere:"; do
+    f=${bad%%:*} msg=${bad#*:}
+    "$cutune" simulate "$s" --results "$tmp/full.json" --budget 5 --prior "$tmp/full.json" --prior "$tmp/$f.json" \
+        >/dev/null 2>"$tmp/err"
+    check "--prior $f.json: refused (3)" test $? -eq 3
+    if [ "$f" = nothere ]; then want="--prior: cannot read '$tmp/$f.json'"; else want="--prior: $tmp/$f.json: $msg"; fi
+    check "--prior $f.json: said ($(head -c 200 "$tmp/err"))" grep -qF -- "$want" "$tmp/err"
 done
 "$cutune" simulate "$s" --results "$tmp/other.json" 2>"$tmp/err"; check "another kernel's results: exit 3" test $? -eq 3
 check "another kernel's results: said" grep -q "the results of another spec" "$tmp/err"

@@ -1,0 +1,36 @@
+/* prior.h - earlier runs of the same kernel as a prior for the search (prefix prior_):
+ * `--prior FILE` (tune and simulate), read into a score per configuration of the space
+ * that the auto strategy takes as a feature and as the start of its initial design.
+ *
+ * A recording of the kernel on another GPU or at another problem size ranks its
+ * configurations much as this one would, not exactly (moving the best configuration
+ * between GPUs keeps 58-100 % of the optimum): so the prior guides, it does not decide.
+ * Each file's configurations are ranked by its own objective and direction: 0 the best,
+ * 1 the worst that ran, PRIOR_FAILED one that failed; a configuration's score is the
+ * mean of its ranks over the files that hold it. */
+#ifndef CUTUNE_RESULTS_PRIOR_H
+#define CUTUNE_RESULTS_PRIOR_H
+
+#include <stddef.h>
+
+#include "result.h"
+#include "../search/search.h"
+
+#define PRIOR_FAILED 1.25
+
+/* prior_value_of: a recorded param value (text, as the results loader keeps it) read as
+ * type t into *out; false when it is not a value of that type. Shared with replay.c. */
+bool prior_value_of(const char *text, vtype t, value *out);
+
+/* prior_load: the scores of the configurations of `sp` (the space of model `m`) held by
+ * the results files paths[0 .. n), in *out (malloc'd, sorted by key; the caller frees
+ * it) and *count. Files are matched to the spec by param names (any order; params the
+ * spec lacks are ignored) and values. Refused, with a message naming the file: one
+ * that cannot be read or is not a results file, another kernel's, one without a param
+ * of the spec, one over several problem sizes (give the size's own file), one that
+ * holds no configuration of this space. Returns CUTUNE_OK, CUTUNE_EIO (refused) or
+ * CUTUNE_ENOMEM, with err. */
+int prior_load(const model *m, const sspace *sp, const char *const *paths, int n, search_prior **out,
+               uint64_t *count, char *err, size_t errsize);
+
+#endif
