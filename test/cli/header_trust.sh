@@ -101,7 +101,7 @@ d["spec"]["kernel"] = "k_a"'
 "$cutune" emit header -q "$tmp/k.json" "$tmp/k_a.json" -o "$tmp/two.h" 2>"$tmp/err"
 check "K and K_A: emit header refuses the clash (exit non-zero)" test $? -ne 0
 check "K and K_A: the message names both sides" grep -qF \
-    "param 'tile_y' of the header of kernel 'k_a' would make the header define K_A_TILE_Y (a macro), as param 'a_tile_y' of the header of kernel 'k' does" "$tmp/err"
+    "param 'tile_y' of kernel 'k_a' would make the header define K_A_TILE_Y (a macro), as param 'a_tile_y' of kernel 'k' does" "$tmp/err"
 check "K and K_A: nothing written" test ! -e "$tmp/two.h"
 cp "$fx/h100.json" "$tmp/again.json"
 "$cutune" emit header --spec "$fx/scale.tune" "$fx/h100.json" "$tmp/again.json" -o "$tmp/dup.h" 2>"$tmp/err"
