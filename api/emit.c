@@ -84,7 +84,7 @@ int cutune_header_names_claim(cutune_header_names *names, cutune_spec *spec, con
         hn_free(mine);
         return err_set(CUTUNE_ENOMEM, "out of memory");
     }
-    snprintf(label, size, " of the header of kernel '%s'", kernel);
+    snprintf(label, size, " of kernel '%s'", kernel);
     names->lists[names->n] = mine;
     names->labels[names->n] = label;
     hn_clash c;

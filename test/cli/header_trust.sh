@@ -101,13 +101,52 @@ d["spec"]["kernel"] = "k_a"'
 "$cutune" emit header -q "$tmp/k.json" "$tmp/k_a.json" -o "$tmp/two.h" 2>"$tmp/err"
 check "K and K_A: emit header refuses the clash (exit non-zero)" test $? -ne 0
 check "K and K_A: the message names both sides" grep -qF \
-    "param 'tile_y' of the header of kernel 'k_a' would make the header define K_A_TILE_Y (a macro), as param 'a_tile_y' of the header of kernel 'k' does" "$tmp/err"
+    "param 'tile_y' of kernel 'k_a' would make the header define K_A_TILE_Y (a macro), as param 'a_tile_y' of kernel 'k' does" "$tmp/err"
 check "K and K_A: nothing written" test ! -e "$tmp/two.h"
 cp "$fx/h100.json" "$tmp/again.json"
 "$cutune" emit header --spec "$fx/scale.tune" "$fx/h100.json" "$tmp/again.json" -o "$tmp/dup.h" 2>"$tmp/err"
 check "two results of one device: refused" test $? -ne 0
 check "two results of one device: says why" grep -qF "again.json are both of device \"NVIDIA H100 80GB HBM3\"" "$tmp/err"
 check "two results of one device: nothing written" test ! -e "$tmp/dup.h"
+
+# ---- free text reaches the header only inside comments and string literals ----
+mutate "$tmp/text.json" 'd["spec"]["path"] = ""
+d["device"]["name"] = "*/ int injected_a; /* \\\n??/ \"); int injected_b; (\""
+d["date"] = "/*/ int injected_c; /*/"
+d["results"][2]["defines"] = ["-DX=\"*/ int injected_d; /*\""]'
+"$cutune" emit header -q "$tmp/text.json" -o "$tmp/text.h"
+check "hostile free text: the header is written" test $? -eq 0
+check "hostile free text: no injected code outside comments and strings" python3 - "$tmp/text.h" <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+assert "??" not in t, "a trigraph"
+code = re.sub(r'/\*.*?\*/|"(?:\\.|[^"\\\n])*"', " ", t, flags=re.S)
+assert "injected" not in code, [l for l in code.splitlines() if "injected" in l]
+assert "/*" not in code and "*/" not in code
+PY
+printf '#include <stdio.h>\n#include "text.h"\nint main(void) { fputs(SUM_MATRIX_DEVICE_NAME, stdout); return 0; }\n' \
+    >"$tmp/text.c"
+cc -std=c11 -Wall -Wextra -pedantic -Werror -I"$tmp" -o "$tmp/text" "$tmp/text.c"
+check "hostile free text: the header compiles cleanly" test $? -eq 0
+"$tmp/text" >"$tmp/text.out"
+check "hostile free text: the device's name reads back exactly from the C string" python3 - "$tmp/text.out" <<'PY'
+import sys
+got = open(sys.argv[1], "rb").read()
+want = b'*/ int injected_a; /* \\\n??/ "); int injected_b; ("'
+assert got == want, (got, want)
+PY
+
+# ---- CSV: spreadsheet formulas stay text ----
+mutate "$tmp/formula.json" 'd["results"][0]["reason"] = "=HYPERLINK(\"http://x\")"
+d["results"][3]["reason"] = "-2+3+cmd|\u0027 /C calc\u0027!A0"'
+"$cutune" emit csv "$tmp/formula.json" -o "$tmp/formula.csv"
+check "csv: a formula in a reason starts with an apostrophe" python3 - "$tmp/formula.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert rows[0]["reason"] == "'=HYPERLINK(\"http://x\")", rows[0]["reason"]
+assert rows[3]["reason"] == "'-2+3+cmd|' /C calc'!A0", rows[3]["reason"]
+assert rows[1]["options"] == "-std=c++17" and rows[2]["defines"] == "-DTILE_Y=4"  # options stay as they are
+PY
 
 # ---- what stays accepted: the fixtures, integers for a float param ----
 mutate "$tmp/floatint.json" 'd["spec"]["params"][1]["type"] = "float"'
