@@ -1,6 +1,6 @@
 /* cmd_list.c - `cutune list SPEC`: stream the valid configurations and their variants
- * as a table, CSV or JSON (one object per configuration, never the whole list in
- * memory). */
+ * as a table, CSV, JSON (an array) or JSON lines (one object per line), one
+ * configuration at a time, never the whole list in memory. */
 #include <getopt.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -9,16 +9,21 @@
 #include "cli.h"
 #include "format.h"
 
-enum list_format { FMT_TABLE, FMT_CSV, FMT_JSON };
+enum list_format { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_JSONL };
 
-static int print_json_row(const cutune_spec *spec, const cutune_variant *v, bool first)
+/* One configuration as compact JSON: an element of the array (`lines` false: after a
+ * comma but the first), or a line of its own. 0, or -1 out of memory. */
+static int print_json_row(const cutune_spec *spec, const cutune_variant *v, bool first, bool lines)
 {
     json_t *o = fmt_variant_json(spec, v);
-    char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    char *text = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
     json_decref(o);
     if (!text)
         return -1;
-    printf("%s  %s", first ? "" : ",\n", text);
+    if (lines)
+        printf("%s\n", text);
+    else
+        printf("%s  %s", first ? "" : ",\n", text);
     free(text);
     return 0;
 }
@@ -67,7 +72,7 @@ static int list_spec(cutune_spec *spec, const cli_common *c, enum list_format fm
             } else if (fmt == FMT_CSV) {
                 fmt_variant_csv_header(spec);
                 putchar('\n');
-            } else {
+            } else if (fmt == FMT_JSON) {
                 printf("[\n");
             }
         }
@@ -76,7 +81,7 @@ static int list_spec(cutune_spec *spec, const cli_common *c, enum list_format fm
         } else if (fmt == FMT_CSV) {
             fmt_variant_csv(v);
             putchar('\n');
-        } else if (print_json_row(spec, v, shown == 0) < 0) {
+        } else if (print_json_row(spec, v, shown == 0, fmt == FMT_JSONL) < 0) {
             rc = CUTUNE_ENOMEM;
             break;
         }
@@ -137,8 +142,10 @@ int cmd_list(int argc, char **argv)
                 fmt = FMT_CSV;
             else if (strcmp(optarg, "json") == 0)
                 fmt = FMT_JSON;
+            else if (strcmp(optarg, "jsonl") == 0)
+                fmt = FMT_JSONL;
             else {
-                code = cli_usage_error("list", "--format takes table, csv or json, not '%s'", optarg);
+                code = cli_usage_error("list", "--format takes table, csv, json or jsonl, not '%s'", optarg);
                 goto done;
             }
         } else if (opt == 'n') {
@@ -162,7 +169,7 @@ int cmd_list(int argc, char **argv)
             cli_print_device_attrs(spec, stderr, "device attributes: ");
         if (n > 1 && fmt != FMT_TABLE)
             code = cli_usage_error("list", "the spec has %d kernel blocks: pick one with --kernel NAME for --format "
-                                   "csv or json", n);
+                                   "csv, json or jsonl", n);
         for (int i = 0; i < n && code == EXIT_OK && (fmt == FMT_TABLE || n == 1); i++) {
             cli_select_block(spec, &c, i, stdout);
             code = list_spec(spec, &c, fmt, limit);

@@ -111,14 +111,15 @@ static const command commands[] = {
      "                      spec reads, from cutune's table (default sm_90; printed as assumed)\n"
      HELP_SPEC_OPTIONS HELP_QUIET},
     {"list", cmd_list, "list the valid configurations and their variants",
-     "usage: cutune list SPEC [--limit N] [--format table|csv|json] [options]\n"
+     "usage: cutune list SPEC [--limit N] [--format table|csv|json|jsonl] [options]\n"
      "\n"
      "Streams the valid configurations in declaration order (the last param varies\n"
      "fastest), each with its launch geometry (block, grid, dynamic shared memory), the\n"
      "kernel name expression, and the -D macros and compile options its variant gets.\n"
      "\n"
      "  --limit N           stop after N configurations (0: all; the default)\n"
-     "  --format FORMAT     table (default), csv, or json (an array of objects)\n"
+     "  --format FORMAT     table (default), csv, json (an array of objects) or jsonl\n"
+     "                      (one object per line)\n"
      "  --arch sm_XX        the architecture whose device attributes the spec reads (default sm_90)\n"
      HELP_SPEC_OPTIONS HELP_QUIET},
     {"analyze", cmd_analyze, "compile every variant: registers, memory, spills, occupancy",

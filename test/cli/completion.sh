@@ -88,9 +88,9 @@ for m in "${modes[@]}"; do
     check "$m: tune options start with the first word too (--fr → --fresh)" test "$(complete "$m" --fr)" = --fresh
 
     # Fixed values.
-    check "$m: list --format: table csv json" test "$(words "$(complete "$m" list --format "")")" = "csv json table"
+    check "$m: list --format: table csv json jsonl" test "$(words "$(complete "$m" list --format "")")" = "csv json jsonl table"
     check "$m: check --format: text json" test "$(words "$(complete "$m" check --format "")")" = "json text"
-    check "$m: list --format=j (bash splits at =) → json" test "$(complete "$m" list --format = j)" = json
+    check "$m: list --format=t (bash splits at =) → table" test "$(complete "$m" list --format = t)" = table
     check "$m: check --color: auto always never" test "$(words "$(complete "$m" check a.tune --color "")")" = "always auto never"
     check "$m: tune --strategy: the seven strategies" \
         test "$(words "$(complete "$m" tune --strategy "")")" = "anneal auto exhaustive genetic guided local random"
