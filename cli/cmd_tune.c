@@ -280,6 +280,10 @@ static void print_run_account(const cutune_tune_result *r)
     if (s->journal_path)
         fprintf(stderr, "journal: %s (%llu variants resumed from an earlier run, not run again)\n",
                 s->journal_path, (unsigned long long)s->resumed);
+    if (s->cache_warning)
+        fprintf(stderr, "warning: %s\n", s->cache_warning);
+    if (s->compile_warning)
+        fprintf(stderr, "warning: %s\n", s->compile_warning);
 }
 
 /* --emit-dir, and the spec's emit paths that leave its folder: each block's header,

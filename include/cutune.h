@@ -394,8 +394,8 @@ typedef struct cutune_analyze_summary {
                                   NULL when none */
     int interrupted;           /* stopped early through `cancel` */
     const char *compile_warning; /* why NVRTC ran in this process's threads rather than in
-                                  compile worker processes; NULL when it did not fall back
-                                  (owned by the spec, as cache_dir) */
+                                  compile worker processes, or why CUTUNE_COMPILE_TIMEOUT was
+                                  refused; NULL when neither (owned by the spec, as cache_dir) */
 } cutune_analyze_summary;
 
 /* cutune_analyze: compiles every valid configuration's variant for one architecture
@@ -619,6 +619,11 @@ typedef struct cutune_tune_summary {
      * damaged record; ..." (the first few; docs/results-format.md, "The journal"); NULL
      * when none was. Owned by the result, as journal_path. */
     const char *journal_ignored_why;
+    /* As cutune_analyze_summary's, for the compiles of this run: a problem with the cache
+     * (the run went on without it: "cache off: ...") and a compile pool's fallback or a
+     * refused CUTUNE_COMPILE_TIMEOUT; NULL when none. Owned by the result. */
+    const char *cache_warning;
+    const char *compile_warning;
 } cutune_tune_summary;
 
 typedef struct cutune_tune_result cutune_tune_result;

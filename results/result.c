@@ -122,8 +122,12 @@ int result_adopt_size(cutune_tune_result *parent, cutune_tune_result *size)
     p->cached += s->cached;
     p->resumed += s->resumed;
     p->journal_ignored += s->journal_ignored;
-    if (!p->journal_ignored_why)
-        p->journal_ignored_why = s->journal_ignored_why; /* the size's: it lives as long */
+    if (!p->journal_ignored_why) /* the size's strings: it lives as long */
+        p->journal_ignored_why = s->journal_ignored_why;
+    if (!p->cache_warning)
+        p->cache_warning = s->cache_warning;
+    if (!p->compile_warning)
+        p->compile_warning = s->compile_warning;
     p->evaluations += s->evaluations;
     p->screened += s->screened;
     p->interrupted |= s->interrupted;

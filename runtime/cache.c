@@ -26,6 +26,7 @@
 #include "cache.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
@@ -80,10 +81,14 @@ char *cache_default_dir(void)
     return NULL;
 }
 
-/* mkdir -p */
+/* mkdir -p; a path that does not fit PATH_BUF is refused (ENAMETOOLONG), never cut. */
 static int make_dirs(const char *path)
 {
-    char tmp[4096];
+    char tmp[PATH_BUF];
+    if (strlen(path) >= sizeof tmp) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
     snprintf(tmp, sizeof tmp, "%s", path);
     for (char *p = tmp + 1; *p; p++) {
         if (*p != '/')
@@ -144,9 +149,43 @@ int cache_key_for(const compile_job *job, cache_key *key, char *err, size_t errs
     return 0;
 }
 
+/* The most bytes the cache adds to its folder's path: "/xx/<32 hex digits>.entry" and
+ * the temporary name an entry is written under beside it (base/sys.c), with room. */
+enum { ENTRY_TAIL = 128 };
+
+/* dir_fits: 0 when every path the cache makes under `dir` fits the system's limits: the
+ * whole within PATH_MAX with ENTRY_TAIL to spare, each name within NAME_MAX; else -1
+ * with why in err (the path shown cut: it may be thousands of bytes). Checked before
+ * anything is created, so that no folder is made at a path cut short. */
+static int dir_fits(const char *dir, char *err, size_t errsize)
+{
+    size_t len = strlen(dir);
+    if (len == 0) {
+        snprintf(err, errsize, "the cache folder is an empty path");
+        return -1;
+    }
+    if (len + ENTRY_TAIL >= PATH_MAX) {
+        snprintf(err, errsize, "the cache folder '%.60s...' (%zu bytes) is longer than the path limit allows (%d bytes, "
+                 "less %d for its entries' names): nothing was created", dir, len, PATH_MAX, (int)ENTRY_TAIL);
+        return -1;
+    }
+    for (const char *p = dir; *p;) {
+        size_t name = strcspn(p, "/");
+        if (name > NAME_MAX) {
+            snprintf(err, errsize, "the cache folder '%.60s...' has a name of %zu bytes, longer than a name may be "
+                     "(%d bytes): nothing was created", dir, name, NAME_MAX);
+            return -1;
+        }
+        p += name + (p[name] == '/');
+    }
+    return 0;
+}
+
 int cache_open(cache **out, const char *dir, char *err, size_t errsize)
 {
     *out = NULL;
+    if (dir_fits(dir, err, errsize) < 0)
+        return -1;
     if (make_dirs(dir) < 0) {
         snprintf(err, errsize, "cannot create cache folder '%s': %s", dir, strerror(errno));
         return -1;

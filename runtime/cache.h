@@ -30,7 +30,9 @@ int cache_key_for(const compile_job *job, cache_key *key, char *err, size_t errs
 
 typedef struct cache cache;
 
-/* cache_open: a cache in folder `dir` (created if missing). Returns 0, or -1 with err. */
+/* cache_open: a cache in folder `dir` (created if missing). Returns 0, or -1 with err;
+ * a folder whose path, with the entries' names under it, would pass PATH_MAX, or with a
+ * name past NAME_MAX, is refused before anything is created. */
 int cache_open(cache **out, const char *dir, char *err, size_t errsize);
 
 /* cache_close: releases the handle; NULL is a no-op. */

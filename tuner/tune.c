@@ -203,6 +203,10 @@ int tuner_tune(tuner *t)
     s->threads = asum.threads;
     s->compiled = asum.compiled;
     s->cached = asum.cached;
+    if (asum.cache_warning) /* the spec's strings: copied, the result may outlive it */
+        s->cache_warning = arena_strdup(t->res->arena, asum.cache_warning);
+    if (asum.compile_warning)
+        s->compile_warning = arena_strdup(t->res->arena, asum.compile_warning);
     s->interrupted = asum.interrupted;
     s->timeout_s = t->gpus[0].limit_s;
     return rc;

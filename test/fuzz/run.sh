@@ -1,31 +1,43 @@
 #!/usr/bin/env bash
-# run.sh [BIN_DIR] [SPEC_RUNS] [FILES_RUNS] [HEADER_RUNS] - fuzzes the targets
-# (docs/fuzzing.md) with one worker per core, each worker SPEC_RUNS (default 650,000),
-# FILES_RUNS (default 400,000) and HEADER_RUNS (default 400,000) inputs of up to 1 MB,
-# from copies of the committed corpora. Prints each target's executions (summed over the
-# workers), time and findings; findings are left in ./art/, the grown corpora in ./c1
-# (spec), ./c2 (files) and ./c3 (header), logs in ./logs-*. BIN_DIR holds fuzz_spec,
-# fuzz_files and fuzz_header (default build-fuzz). Run from any folder.
+# run.sh [BIN_DIR] [RUNS] - fuzzes every target (docs/fuzzing.md) with one worker per
+# core, each worker RUNS inputs (default 650,000) of up to 1 MB, from copies of the
+# committed corpora and past findings. Prints each target's executions (summed over the
+# workers), time and findings; findings are left in ./art/, the grown corpora in
+# ./c-TARGET, logs in ./logs-TARGET. BIN_DIR holds the fuzz_* programs (default
+# build-fuzz); a target whose program is not there is named and skipped. Run from any
+# folder. The targets, and the corpus folders (under test/fuzz/) each starts from:
+#   fuzz_spec     corpus regressions
+#   fuzz_files    corpus-files regressions-files
+#   fuzz_header   corpus-header regressions-header
+#   fuzz_merge    corpus-merge regressions-merge
+#   fuzz_journal  corpus-journal regressions-journal
+#   fuzz_report   corpus-report regressions-report
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$(cd "${1:-build-fuzz}" && pwd)
+runs=${2:-650000}
 jobs=$(nproc)
-mkdir -p c1 c2 c3 art
-cp "$src"/test/fuzz/corpus/* c1/
-cp "$src"/test/fuzz/corpus-files/* c2/
-cp "$src"/test/fuzz/corpus-header/* c3/
-run() { # TARGET CORPUS RUNS_PER_JOB
-    local t=$1 c=$2 r=$3 t0 execs
+mkdir -p art
+run() { # TARGET CORPUS-FOLDER...
+    local t=$1 c="c-$1" d t0 execs
+    shift
+    [ -x "$bin/$t" ] || { echo "$t: not built, skipped"; return; }
+    mkdir -p "$c" "logs-$t"
+    for d in "$@"; do
+        [ -d "$src/test/fuzz/$d" ] && find "$src/test/fuzz/$d" -maxdepth 1 -type f -exec cp {} "$c/" \;
+    done
     t0=$(date +%s)
-    mkdir -p "logs-$t"
-    (cd "logs-$t" && "$bin/$t" -jobs="$jobs" -workers="$jobs" -runs="$r" -max_len=1048576 -timeout=10 \
+    (cd "logs-$t" && "$bin/$t" -jobs="$jobs" -workers="$jobs" -runs="$runs" -max_len=1048576 -timeout=10 \
         -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$PWD/../art/$t-" "../$c" >/dev/null 2>&1)
     execs=$(cat "logs-$t"/fuzz-*.log | awk '/stat::number_of_executed_units/ {s += $2} END {print s + 0}')
-    echo "$t: $jobs jobs x $r runs: executed $execs in $(($(date +%s) - t0)) s; corpus $(ls "$c" | wc -l) files"
+    echo "$t: $jobs jobs x $runs runs: executed $execs in $(($(date +%s) - t0)) s; corpus $(ls "$c" | wc -l) files"
 }
-run fuzz_spec c1 "${2:-650000}"
-run fuzz_files c2 "${3:-400000}"
-run fuzz_header c3 "${4:-400000}"
+run fuzz_spec corpus regressions
+run fuzz_files corpus-files regressions-files
+run fuzz_header corpus-header regressions-header
+run fuzz_merge corpus-merge regressions-merge
+run fuzz_journal corpus-journal regressions-journal
+run fuzz_report corpus-report regressions-report
 echo "findings: $(ls art | wc -l)"
 ls art
 grep -h -E "ERROR|SUMMARY|runtime error" logs-*/fuzz-*.log | sort | uniq -c | head -20

@@ -329,6 +329,36 @@ static void test_include_files_bound(void **state)
         fail_msg("%s", err);
 }
 
+/* A folder past the path limit, or with a name past NAME_MAX, is refused before any
+ * folder is made (before: made at the path cut to 4095 bytes, or up to the long name). */
+static void test_folder_too_long(void **state)
+{
+    (void)state;
+    char *long_dir = malloc(6000), err[512], top[300];
+    assert_non_null(long_dir);
+    snprintf(top, sizeof top, "%s/toolong", dir);
+    size_t used = (size_t)snprintf(long_dir, 6000, "%s", top);
+    while (used < 5000)
+        used += (size_t)snprintf(long_dir + used, 6000 - used, "/%0200d", 7);
+    cache *c = NULL;
+    struct stat st;
+    assert_int_equal(cache_open(&c, long_dir, err, sizeof err), -1);
+    assert_null(c);
+    if (!strstr(err, "longer than the path limit"))
+        fail_msg("%s", err);
+    assert_int_not_equal(stat(top, &st), 0); /* nothing made */
+    snprintf(long_dir, 6000, "%s/%0256d/leaf", top, 7);
+    assert_int_equal(cache_open(&c, long_dir, err, sizeof err), -1);
+    if (!strstr(err, "a name of 256 bytes"))
+        fail_msg("%s", err);
+    assert_int_not_equal(stat(top, &st), 0);
+    snprintf(long_dir, 6000, "%s/%0255d", top, 7); /* at the limits: made */
+    assert_int_equal(cache_open(&c, long_dir, err, sizeof err), 0);
+    assert_int_equal(stat(long_dir, &st), 0);
+    cache_close(c);
+    free(long_dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -336,6 +366,7 @@ int main(void)
         cmocka_unit_test(test_key_covers_switches_and_defines),
         cmocka_unit_test(test_include_walk),
         cmocka_unit_test(test_include_files_bound),
+        cmocka_unit_test(test_folder_too_long),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
