@@ -12,6 +12,7 @@
 #   fuzz_merge    corpus-merge regressions-merge
 #   fuzz_journal  corpus-journal regressions-journal
 #   fuzz_report   corpus-report regressions-report
+#   fuzz_npy      corpus-npy regressions-npy
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$(cd "${1:-build-fuzz}" && pwd)
@@ -38,6 +39,7 @@ run fuzz_header corpus-header regressions-header
 run fuzz_merge corpus-merge regressions-merge
 run fuzz_journal corpus-journal regressions-journal
 run fuzz_report corpus-report regressions-report
+run fuzz_npy corpus-npy regressions-npy
 echo "findings: $(ls art | wc -l)"
 ls art
 grep -h -E "ERROR|SUMMARY|runtime error" logs-*/fuzz-*.log | sort | uniq -c | head -20
