@@ -5,7 +5,8 @@
 # workers), time and findings; findings are left in ./art/, the grown corpora in
 # ./c-TARGET, logs in ./logs-TARGET. BIN_DIR holds the fuzz_* programs (default
 # build-fuzz); a target whose program is not there is named and skipped. Run from any
-# folder. The targets, and the corpus folders (under test/fuzz/) each starts from:
+# folder. With FUZZ_SECONDS set, each target also stops after that many seconds
+# (libFuzzer's -max_total_time), whichever comes first. The targets, and the corpus folders (under test/fuzz/) each starts from:
 #   fuzz_spec     corpus regressions
 #   fuzz_files    corpus-files regressions-files
 #   fuzz_header   corpus-header regressions-header
@@ -17,6 +18,8 @@ set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$(cd "${1:-build-fuzz}" && pwd)
 runs=${2:-650000}
+time_limit=()
+[ -n "${FUZZ_SECONDS:-}" ] && time_limit=(-max_total_time="$FUZZ_SECONDS")
 jobs=$(nproc)
 mkdir -p art
 run() { # TARGET CORPUS-FOLDER...
@@ -29,7 +32,7 @@ run() { # TARGET CORPUS-FOLDER...
     done
     t0=$(date +%s)
     (cd "logs-$t" && "$bin/$t" -jobs="$jobs" -workers="$jobs" -runs="$runs" -max_len=1048576 -timeout=10 \
-        -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$PWD/../art/$t-" "../$c" >/dev/null 2>&1)
+        -rss_limit_mb=4096 -print_final_stats=1 "${time_limit[@]}" -artifact_prefix="$PWD/../art/$t-" "../$c" >/dev/null 2>&1)
     execs=$(cat "logs-$t"/fuzz-*.log | awk '/stat::number_of_executed_units/ {s += $2} END {print s + 0}')
     echo "$t: $jobs jobs x $runs runs: executed $execs in $(($(date +%s) - t0)) s; corpus $(ls "$c" | wc -l) files"
 }
