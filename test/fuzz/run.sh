@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# run.sh [BIN_DIR] [SPEC_RUNS] [FILES_RUNS] - fuzzes both targets (docs/fuzzing.md) with
-# one worker per core, each worker SPEC_RUNS (default 650,000) and FILES_RUNS (default
-# 400,000) inputs of up to 1 MB, from copies of the committed corpora. Prints each
-# target's executions (summed over the workers), time and findings; findings are left
-# in ./art/, the grown corpora in ./c1 (spec) and ./c2 (files), logs in ./logs-*.
-# BIN_DIR holds fuzz_spec and fuzz_files (default build-fuzz). Run from any folder.
+# run.sh [BIN_DIR] [SPEC_RUNS] [FILES_RUNS] [REPORT_RUNS] - fuzzes the three targets
+# (docs/fuzzing.md) with one worker per core, each worker SPEC_RUNS (default 650,000),
+# FILES_RUNS (default 400,000) and REPORT_RUNS (default 650,000) inputs of up to 1 MB,
+# from copies of the committed corpora. Prints each target's executions (summed over the
+# workers), time and findings; findings are left in ./art/, the grown corpora in ./c1
+# (spec), ./c2 (files) and ./c3 (report), logs in ./logs-*. BIN_DIR holds fuzz_spec,
+# fuzz_files and fuzz_report (default build-fuzz). Run from any folder.
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$(cd "${1:-build-fuzz}" && pwd)
 jobs=$(nproc)
-mkdir -p c1 c2 art
+mkdir -p c1 c2 c3 art
 cp "$src"/test/fuzz/corpus/* c1/
 cp "$src"/test/fuzz/corpus-files/* c2/
+cp "$src"/test/fuzz/corpus-report/* c3/
 run() { # TARGET CORPUS RUNS_PER_JOB
     local t=$1 c=$2 r=$3 t0 execs
     t0=$(date +%s)
@@ -23,6 +25,7 @@ run() { # TARGET CORPUS RUNS_PER_JOB
 }
 run fuzz_spec c1 "${2:-650000}"
 run fuzz_files c2 "${3:-400000}"
+run fuzz_report c3 "${4:-650000}"
 echo "findings: $(ls art | wc -l)"
 ls art
 grep -h -E "ERROR|SUMMARY|runtime error" logs-*/fuzz-*.log | sort | uniq -c | head -20
