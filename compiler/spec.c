@@ -14,7 +14,8 @@ const char *spec_render(cutune_spec *spec, int from, bool color)
         from = 0;
     if (from > view.len)
         from = view.len;
-    view.items += from;
+    if (from > 0)
+        view.items += from; /* never an offset on an empty list's NULL items */
     view.len -= from;
     view.dropped = from == 0 ? spec->diags.dropped : 0;
     diag_render(&view, &spec->rendered, color);
