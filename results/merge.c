@@ -151,7 +151,8 @@ static int by_values(const void *a, const void *b)
     return c ? c : (x->e->ordinal > y->e->ordinal) - (x->e->ordinal < y->e->ordinal);
 }
 
-/* "(name value, name value)" of configuration v of result r into buf. */
+/* "(name value, name value)" of configuration v of result r into buf (control bytes
+ * shown as '?'). */
 static const char *config_text(const cutune_tune_result *r, const cutune_variant *v, char *buf, size_t size)
 {
     size_t used = (size_t)snprintf(buf, size, "(");
@@ -159,6 +160,9 @@ static const char *config_text(const cutune_tune_result *r, const cutune_variant
         used += (size_t)snprintf(buf + used, size - used, "%s%s %s", i ? ", " : "", r->param_names[i], v->values[i]);
     if (used < size)
         snprintf(buf + used, size - used, ")");
+    for (char *c = buf; *c; c++) /* values from the file: nothing a terminal acts on */
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
     return buf;
 }
 

@@ -96,8 +96,9 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* What the loader reads for a field absent from a file, as JSON (NULL: null), which is
- * what the writer writes back: a file merged before and a shard compare equal. */
+/* What the loader reads for a field absent from a file, as JSON text ("null" for the
+ * fields it does not default), which is what the writer writes back: a file merged
+ * before and a shard compare equal. */
 static const char *absent_reads_as(const char *path)
 {
     static const char *const as[][2] = {
@@ -140,6 +141,9 @@ static int first_difference(json_t *a, json_t *b, const char *path, int depth, c
         if (same_value(a, b, path))
             return 0;
         snprintf(where, wsize, "%s", path);
+        for (char *c = where; *c; c++) /* a key from the file: nothing a terminal acts on */
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = '?';
         shown(a, x, xsize);
         shown(b, y, ysize);
         return 1;
