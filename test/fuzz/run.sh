@@ -6,7 +6,8 @@
 # ./c-TARGET, logs in ./logs-TARGET. BIN_DIR holds the fuzz_* programs (default
 # build-fuzz); a target whose program is not there is named and skipped. Run from any
 # folder. With FUZZ_SECONDS set, each target also stops after that many seconds
-# (libFuzzer's -max_total_time), whichever comes first. The targets, and the corpus folders (under test/fuzz/) each starts from:
+# (libFuzzer's -max_total_time), whichever comes first; with FUZZ_TARGETS set (names
+# separated by spaces), only those targets run. The targets, and the corpus folders (under test/fuzz/) each starts from:
 #   fuzz_spec     corpus regressions
 #   fuzz_files    corpus-files regressions-files
 #   fuzz_header   corpus-header regressions-header
@@ -25,6 +26,7 @@ mkdir -p art
 run() { # TARGET CORPUS-FOLDER...
     local t=$1 c="c-$1" d t0 execs
     shift
+    [ -z "${FUZZ_TARGETS:-}" ] || [[ " $FUZZ_TARGETS " == *" $t "* ]] || return 0
     [ -x "$bin/$t" ] || { echo "$t: not built, skipped"; return; }
     mkdir -p "$c" "logs-$t"
     for d in "$@"; do
