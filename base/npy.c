@@ -147,6 +147,13 @@ int npy_parse(const unsigned char *buf, size_t len, npy_info *out, char *err, si
         char key[32];
         if (!read_string(&c, key, sizeof key) || !eat(&c, ':'))
             goto malformed;
+        /* NumPy writes each key once; a second one (a tampered header) would leave a
+         * shape of both tuples' dimensions with the count of the last: refused. */
+        if ((strcmp(key, "descr") == 0 && have_descr) || (strcmp(key, "fortran_order") == 0 && have_order) ||
+            (strcmp(key, "shape") == 0 && have_shape)) {
+            snprintf(err, errsize, "malformed .npy header: the key '%s' appears twice", key);
+            return -1;
+        }
         if (strcmp(key, "descr") == 0) {
             skip_blanks(&c);
             if (c.p < c.end && *c.p == '[') {
