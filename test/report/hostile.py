@@ -3,7 +3,8 @@
 test/report/browser.sh), each a valid cutune-results file (docs/results-format.md):
 
   hostile.json   strings made to break HTML (</script>, <, &, quotes, a control character)
-                 in every text a report shows; params of every type (int, float, bool,
+                 in every free text a report shows (names are C identifiers: the loader
+                 refuses any other, docs/results-format.md); params of every type (int, float, bool,
                  string); every status; an `ok` entry whose objective is null (NaN) and
                  one not timed
   zero.json      no variants at all
@@ -20,7 +21,7 @@ EVIL = '</script><script>alert("x")</script><b>&amp;\'"<!--'
 def header(params, objective="time_ms", direction="minimize", strategy="exhaustive", best=None, n=0):
     return {
         "format": "cutune-results", "version": 1, "cutune": "0.1.0", "date": "2026-11-23T10:00:00Z" + EVIL,
-        "spec": {"path": "spec" + EVIL + ".tune", "kernel": "k" + EVIL, "kernel_file": "k.cu",
+        "spec": {"path": "spec" + EVIL + ".tune", "kernel": "k", "kernel_file": "k.cu",
                  "params": [{"name": p, "type": t} for p, t in params]},
         "device": {"name": "GPU " + EVIL, "arch": "sm_90", "compute_capability": 90, "sm_count": 132,
                    "l2_bytes": 52428800, "driver_version": 13000},
@@ -43,14 +44,14 @@ def entry(index, params, status, reason=None, time=None, objective=None, regs=32
          "cached": False, "duplicate": False, "gpu_seconds": 0.01, "timing_seconds": 0.0, "resumed": False}
     if time is not None:
         e["time_ms"] = {"median": time, "min": time, "max": time, "q1": time, "q3": time}
-        e.update({"spread": 0.0, "reps": 10, "batch": 1, "pruned": False, "metrics": {"GBps" + EVIL: 1.0 / time},
+        e.update({"spread": 0.0, "reps": 10, "batch": 1, "pruned": False, "metrics": {"GBps": 1.0 / time},
                   "objective": objective})
     return e
 
 
 def hostile():
-    params = [("n" + EVIL, "int"), ("f", "float"), ("flag", "bool"), ("mode", "string")]
-    d = header(params, objective="time" + EVIL, best=0)
+    params = [("n", "int"), ("f", "float"), ("flag", "bool"), ("mode", "string")]
+    d = header(params, objective="time_ms", best=0)
     statuses = ["wrong", "compile error", "cannot launch", "load error", "launch error", "timeout", "crashed",
                 "not run"]
     i = 0
@@ -58,7 +59,7 @@ def hostile():
         for f in (0.5, 1.5):
             for flag in (False, True):
                 for mode in ("a" + EVIL, "plain", "z&z"):
-                    p = {"n" + EVIL: n, "f": f, "flag": flag, "mode": mode}
+                    p = {"n": n, "f": f, "flag": flag, "mode": mode}
                     if i < len(statuses) * 2 and i % 2 == 1:
                         s = statuses[(i // 2) % len(statuses)]
                         reason = s + " because " + EVIL + "\u0001 line\n  second line"
