@@ -11,7 +11,7 @@ TAG naming the field. A page passes when:
     not passing because the field never reached the page), and where it is shown whole,
     escaped in full (quotes, apostrophes, ampersands).
 
-Free text (kernel, spec path, device name and arch, date, strategy, reference, string
+Free text (spec path, device name and arch, date, strategy, reference, string
 param values, failure reasons, occupancy limiters, hardware-counter names, the run's and
 each variant's counter notes, the results file's own name, --title) is poisoned all in one
 file, which must load. Names that a loader may refuse (param names, the objective's name,
@@ -89,7 +89,6 @@ def poison_free_text(d):
     """Every free-text field of d poisoned; returns the tags the page must show."""
     d["date"] = payload("date")
     d["spec"]["path"] = payload("specpath") + ".tune"
-    d["spec"]["kernel"] = payload("kernel")
     d["spec"]["kernel_file"] = payload("kernelfile")
     d["device"]["name"] = payload("device")
     d["device"]["arch"] = payload("arch")
@@ -100,7 +99,6 @@ def poison_free_text(d):
     for e in d["results"]:
         e["params"]["mode"] = payload("value%d" % (e["index"] % 3))
         e["occupancy"]["limiter"] = payload("limiter")
-        e["kernel"] = payload("entrykernel")
         e["defines"] = [payload("define")]
         if e["status"] != "ok":
             e["reason"] = payload("reason")
@@ -109,13 +107,18 @@ def poison_free_text(d):
             e["energy"] = {"not_measured": payload("energynote")}
         else:
             e["hw"]["metrics"][payload("counter")] = e["hw"]["metrics"].pop("extra.counter")
-    return ["date", "specpath", "kernel", "device", "arch", "strategy", "reference", "counter", "profilenote",
+    return ["date", "specpath", "device", "arch", "strategy", "reference", "counter", "profilenote",
             "value0", "value1", "value2", "limiter", "reason", "hwnote", "file", "title"]
 
 
 def poison_name(d, which):
-    """One name of d poisoned (which: param, objective, metric, sizevar)."""
-    if which == "param":
+    """One name of d poisoned (which: kernel, param, objective, metric, sizevar): names
+    become C identifiers in a header, so the loader may refuse them (results/load.c)."""
+    if which == "kernel":
+        d["spec"]["kernel"] = payload("kernel")
+        for e in d["results"]:
+            e["kernel"] = payload("kernel")
+    elif which == "param":
         d["spec"]["params"][1]["name"] = payload("paramname")
         for e in d["results"]:
             e["params"][payload("paramname")] = e["params"].pop("mode")
@@ -180,7 +183,7 @@ def main():
     d = base()
     tags = poison_free_text(d)
     report(cutune, out, "free-text", d, tags, may_refuse=False)
-    for which in ("param", "objective", "metric", "sizevar"):
+    for which in ("kernel", "param", "objective", "metric", "sizevar"):
         d = base()
         tag = poison_name(d, which)
         report(cutune, out, "name-" + which, d, [tag, "file", "title"], may_refuse=True)
