@@ -170,7 +170,11 @@ static int search_done(void *user, const record *rec)
     if (rec->m.resumed)
         return 0;
     search_tell_seconds(sr->se, rec->m.cached ? 0.0 : rec->m.compile_seconds, rec->m.gpu_seconds);
-    search_tell(sr->se, key_of(sr, rec->v.ordinal), rec->out == OUTCOME_OK && rec->m.timed, rec->m.objective);
+    uint64_t key = key_of(sr, rec->v.ordinal);
+    if (rec->out == OUTCOME_COMPILE_ERROR || rec->out == OUTCOME_CANNOT_LAUNCH) /* known from the compile */
+        search_tell_static_failure(sr->se, key);
+    else
+        search_tell(sr->se, key, rec->out == OUTCOME_OK && rec->m.timed, rec->m.objective);
     return search_stopped(sr->se) ? 1 : 0;
 }
 
