@@ -601,7 +601,8 @@ typedef struct cutune_tune_summary {
     double time_limit_s;       /* 0: no limit */
     uint64_t patience;         /* 0: never */
     uint64_t evaluations;      /* configurations the search asked for and this run measured */
-    uint64_t screened;         /* skipped on static information (guided), not evaluated */
+    uint64_t screened;         /* skipped on static information (guided), or failing by their compile
+                                  alone (guided, auto): not evaluations */
     char stop_reason[32];      /* "budget", "time", "patience", "space exhausted", "strategy finished", or
                                   "" (exhaustive ran to its end, or was interrupted) */
     double first_variant_seconds; /* when the first variant was sent to the GPU worker, in seconds from the
@@ -838,7 +839,8 @@ typedef struct cutune_simulate_options {
 typedef struct cutune_sim_run {
     uint64_t seed;
     uint64_t evaluations;      /* configurations evaluated (taken from the recording) */
-    uint64_t screened;         /* skipped on static information (guided) */
+    uint64_t screened;         /* skipped on static information (guided), or failing by their compile
+                                  alone (guided, auto): not evaluations */
     int found;                 /* 0: no configuration evaluated ran correctly */
     double best;               /* the best objective found */
     uint64_t best_index;       /* its configuration's index (as `cutune list` numbers it) */

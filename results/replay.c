@@ -32,6 +32,7 @@ typedef struct sim {
     size_t errsize;
     rec_entry *by_ordinal;
     bool *compiled;            /* per ordinal: its compile has been paid for in this run */
+    double *compiled_at;       /* per ordinal, once compiled: when its compile ends */
     double clock;              /* now, on the simulated clock */
     int threads;               /* compile threads */
     double *free_at;           /* per compile thread: when it is free */
@@ -65,7 +66,7 @@ static int sim_static(void *user, const uint64_t *keys, int n, search_static *ou
         out[i] = s->by_ordinal[o].st;
         if (!s->compiled[o]) { /* screening compiles occupy the compile threads too */
             s->compiled[o] = true;
-            compile_on_pool(s, s->by_ordinal[o].compile_seconds);
+            s->compiled_at[o] = compile_on_pool(s, s->by_ordinal[o].compile_seconds);
         }
     }
     return 0;
@@ -216,11 +217,11 @@ static int run_once(sim *s, const search_settings *settings, double true_best, c
                 break;
             for (int i = 0; i < n; i++) {
                 uint64_t o = sspace_ordinal(s->sp, asked[i]);
-                double ready = s->clock;
                 if (!s->compiled[o]) {
                     s->compiled[o] = true;
-                    ready = compile_on_pool(s, s->by_ordinal[o].compile_seconds);
+                    s->compiled_at[o] = compile_on_pool(s, s->by_ordinal[o].compile_seconds);
                 }
+                double ready = s->compiled_at[o] > s->clock ? s->compiled_at[o] : s->clock;
                 fl[nflight++] = (flight){asked[i], ready, seq++};
             }
         }
@@ -233,10 +234,15 @@ static int run_once(sim *s, const search_settings *settings, double true_best, c
         flight f = fl[next];
         fl[next] = fl[--nflight];
         const rec_entry *e = &s->by_ordinal[sspace_ordinal(s->sp, f.key)];
-        s->clock = (f.ready > s->clock ? f.ready : s->clock) + e->gpu_seconds;
-        gpu_sum += e->gpu_seconds;
-        search_tell_seconds(se, e->compile_seconds, e->gpu_seconds);
-        search_tell(se, f.key, e->ok, e->objective);
+        bool static_failure = !e->st.compiled || !e->st.launchable; /* known from its compile: no GPU run */
+        double gpu = static_failure ? 0.0 : e->gpu_seconds;
+        s->clock = (f.ready > s->clock ? f.ready : s->clock) + gpu;
+        gpu_sum += gpu;
+        search_tell_seconds(se, e->compile_seconds, gpu);
+        if (static_failure)
+            search_tell_static_failure(se, f.key);
+        else
+            search_tell(se, f.key, e->ok, e->objective);
     }
     free(fl);
     free(asked);
@@ -277,9 +283,10 @@ int replay_run(const model *m, sspace *sp, const cutune_tune_result *recording, 
         repeat = 1;
     s.by_ordinal = calloc((size_t)count, sizeof(rec_entry));
     s.compiled = calloc((size_t)count, sizeof(bool));
+    s.compiled_at = calloc((size_t)count, sizeof(double));
     s.free_at = calloc((size_t)s.threads, sizeof(double));
     rep = calloc(1, sizeof *rep);
-    if (!s.by_ordinal || !s.compiled || !s.free_at || !rep || !(rep->runs = calloc((size_t)repeat, sizeof(cutune_sim_run)))) {
+    if (!s.by_ordinal || !s.compiled || !s.compiled_at || !s.free_at || !rep || !(rep->runs = calloc((size_t)repeat, sizeof(cutune_sim_run)))) {
         rc = CUTUNE_ENOMEM;
         goto done;
     }
@@ -338,6 +345,7 @@ int replay_run(const model *m, sspace *sp, const cutune_tune_result *recording, 
 done:
     free(s.by_ordinal);
     free(s.compiled);
+    free(s.compiled_at);
     free(s.free_at);
     if (rc < 0) {
         if (rep)

@@ -303,6 +303,24 @@ void search_tell(search *s, uint64_t key, bool ok, double objective)
     s->ops->observe(s->state, &s->ctx, key, sl->cost);
 }
 
+void search_tell_static_failure(search *s, uint64_t key)
+{
+    if (s->set.strategy != STRAT_GUIDED && s->set.strategy != STRAT_AUTO) {
+        search_tell(s, key, false, 0.0);
+        return;
+    }
+    slot *sl = find(s, key, false);
+    if (!sl || sl->state != 2)
+        return; /* not asked: ignored */
+    sl->state = 1;
+    sl->cost = INFINITY;
+    s->pending--;
+    s->known++;
+    s->screened++;
+    s->ctx.free_hit = false;
+    s->ops->observe(s->state, &s->ctx, key, sl->cost);
+}
+
 void search_tell_seconds(search *s, double compile_s, double gpu_s)
 {
     if (!(compile_s >= 0) || !(gpu_s >= 0) || !isfinite(compile_s) || !isfinite(gpu_s))

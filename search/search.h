@@ -98,6 +98,12 @@ int search_ask(search *s, uint64_t *keys, int max, int *n);
  * failure (any status but ok, or a non-finite objective). */
 void search_tell(search *s, uint64_t key, bool ok, double objective);
 
+/* search_tell_static_failure: an asked configuration found, by its compile alone, not to
+ * compile or unable to launch: no GPU ran it. A strategy that screens on what a compile
+ * tells (guided, auto) spends no evaluation on it: it is counted as screened. For the
+ * others it is a failed evaluation, as search_tell(s, key, false, 0). */
+void search_tell_static_failure(search *s, uint64_t key);
+
 /* search_tell_seconds: what the variant just told cost: its compile seconds (CPU, one
  * thread; 0 when cached) and its GPU seconds. Summed, they set how many proposals a
  * strategy keeps in flight (strat_in_flight). Optional. */
@@ -110,7 +116,8 @@ bool search_stopped(search *s);
 /* Statistics. */
 uint64_t search_evaluations(const search *s);     /* asked and told */
 uint64_t search_free_hits(const search *s);       /* proposals answered from what was known */
-uint64_t search_screened(const search *s);        /* skipped on static information (guided) */
+uint64_t search_screened(const search *s);        /* skipped on static information (guided), or
+                                                     failed statically (guided, auto) */
 bool search_best(const search *s, uint64_t *key, double *objective);
 uint64_t search_best_at(const search *s);         /* the evaluation count when the best was found */
 const char *search_stop_reason(const search *s);  /* "budget", "time", "patience", "space exhausted",

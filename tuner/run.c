@@ -28,6 +28,8 @@ typedef struct search_run {
     value *vals;
     uint64_t *ordinals;
     int qi;                   /* the next key of `keys` to feed */
+    int64_t read_back;        /* how many of the first keys are the journal's read-backs */
+    uint64_t delivered;       /* variants the session has delivered (search_each calls) */
     uint64_t *asked;          /* scratch for search_ask */
     int chunk;                /* how many to ask for at once */
     value *feed_vals;         /* the fed configuration's values */
@@ -145,6 +147,7 @@ static int search_each(void *user, const cutune_analysis *a, const session_binar
     search_run *sr = user;
     tuner *t = sr->t;
     uint64_t before = t->res->n;
+    sr->delivered++;
     int rc = tuner_each(t, a, bin);
     if (rc < 0 || t->res->n == before)
         return rc; /* a failure, or not taken: the search is over */
@@ -170,15 +173,26 @@ static int search_done(void *user, const record *rec)
     if (rec->m.resumed)
         return 0;
     search_tell_seconds(sr->se, rec->m.cached ? 0.0 : rec->m.compile_seconds, rec->m.gpu_seconds);
-    search_tell(sr->se, key_of(sr, rec->v.ordinal), rec->out == OUTCOME_OK && rec->m.timed, rec->m.objective);
+    uint64_t key = key_of(sr, rec->v.ordinal);
+    if (rec->out == OUTCOME_COMPILE_ERROR || rec->out == OUTCOME_CANNOT_LAUNCH) /* known from the compile */
+        search_tell_static_failure(sr->se, key);
+    else
+        search_tell(sr->se, key, rec->out == OUTCOME_OK && rec->m.timed, rec->m.objective);
     return search_stopped(sr->se) ? 1 : 0;
 }
 
 /* session_feed over the strategy: the journal's read-backs first, then what the
- * strategy proposes, asked `chunk` at a time. */
+ * strategy proposes, asked `chunk` at a time. The strategy is asked only once every
+ * read-back has been delivered (joined the results): the search counts them known
+ * from the start (search_know), so the outcome of the last configuration it asks can
+ * end it ("space exhausted", a budget), and a variant delivered after the end is not
+ * taken (tuner_each): a read-back still compiling then would be lost, neither read
+ * back nor run (seen resuming: "5 variants" for a space of 6). */
 static int feed(void *user, const value **vals, uint64_t *ordinal)
 {
     search_run *sr = user;
+    if (sr->qi == sr->nkeys && sr->delivered < (uint64_t)sr->read_back)
+        return SESSION_WAIT; /* read-backs in flight (the first ones fed): they come first */
     if (sr->qi == sr->nkeys) {
         sr->qi = sr->nkeys = 0;
         int n = 0;
@@ -395,7 +409,7 @@ int tuner_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_s
         rc = CUTUNE_ENOMEM;
         goto done;
     }
-    int64_t read_back = know_journal(&sr);
+    int64_t read_back = sr.read_back = know_journal(&sr);
     if (read_back < 0) {
         rc = CUTUNE_ENOMEM;
         goto done;

@@ -189,12 +189,54 @@ static void test_in_flight(void **state)
     checked_free(c);
 }
 
+/* Configurations that fail by their compile alone (here every one with c = 16) cost auto
+ * no evaluation: they are screened, and the budget buys GPU runs; random pays for them. */
+static void test_static_failures_are_free(void **state)
+{
+    (void)state;
+    sspace *sp;
+    checked *c = load(&sp);
+    const strategy which[] = {STRAT_AUTO, STRAT_RANDOM};
+    for (int w = 0; w < 2; w++) {
+        search_settings set = settings(which[w], 3);
+        set.budget = 60;
+        search *s;
+        char err[200];
+        assert_int_equal(search_new(&s, sp, &set, NULL, err, sizeof err), 0);
+        uint64_t keys[8];
+        int n, statics = 0;
+        while (search_ask(s, keys, 4, &n) == 0 && n > 0)
+            for (int i = 0; i < n && !search_stopped(s); i++) {
+                int a, b, cc, d, e;
+                decode(keys[i], &a, &b, &cc, &d, &e);
+                bool ok;
+                if (cc == 16) {
+                    statics++;
+                    search_tell_static_failure(s, keys[i]);
+                } else {
+                    search_tell(s, keys[i], true, cost(keys[i], &ok));
+                }
+            }
+        assert_int_equal(search_evaluations(s), 60);
+        if (which[w] == STRAT_AUTO) {
+            assert_true(statics > 0);
+            assert_int_equal(search_screened(s), (uint64_t)statics);
+        } else {
+            assert_int_equal(search_screened(s), 0);
+        }
+        search_free(s);
+    }
+    sspace_free(sp);
+    checked_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_finds_the_optimum),
         cmocka_unit_test(test_reproducible),
         cmocka_unit_test(test_in_flight),
+        cmocka_unit_test(test_static_failures_are_free),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
