@@ -15,7 +15,7 @@ Free text (spec path, device name and arch, date, strategy, reference, string
 param values, failure reasons, occupancy limiters, hardware-counter names, the run's and
 each variant's counter notes, the results file's own name, --title) is poisoned all in one
 file, which must load. Names that a loader may refuse (param names, the objective's name,
-metric names, size variables) are poisoned one per file: each file is either refused
+metric names, size variables, the kernel's name) are poisoned one per file: each file is either refused
 (exit 3 with a message, no page) or its page passes the same checks.
 """
 import copy
