@@ -168,14 +168,19 @@ static int sync_folder(const char *path)
     return rc;
 }
 
-int sys_write_file(const char *path, const sys_piece *pieces, int n, unsigned flags)
+/* replace_mode: whether `path` may be replaced by a file written beside it, and the mode
+ * that file gets (the old file's, else 0666 less the umask). 0 with *mode, or -1 with
+ * errno: ENOENT for an empty path, EISDIR for a folder, SYS_ENOTREG for anything else
+ * that is not a regular file, or lstat's error. The one rule for sys_write_file and
+ * sys_stream_open. */
+static int replace_mode(const char *path, mode_t *mode)
 {
     if (!path || !*path) {
         errno = ENOENT;
         return -1;
     }
     struct stat st;
-    mode_t mode = 0666; /* less the umask, by open() */
+    *mode = 0666; /* less the umask, by open() */
     if (lstat(path, &st) == 0) {
         if (S_ISDIR(st.st_mode)) {
             errno = EISDIR;
@@ -185,10 +190,18 @@ int sys_write_file(const char *path, const sys_piece *pieces, int n, unsigned fl
             errno = SYS_ENOTREG;
             return -1;
         }
-        mode = st.st_mode & 07777;
+        *mode = st.st_mode & 07777;
     } else if (errno != ENOENT) {
         return -1;
     }
+    return 0;
+}
+
+int sys_write_file(const char *path, const sys_piece *pieces, int n, unsigned flags)
+{
+    mode_t mode;
+    if (replace_mode(path, &mode) < 0)
+        return -1;
     char *tmp = NULL;
     int fd = create_beside(path, mode, &tmp);
     if (fd < 0)
@@ -304,25 +317,9 @@ static void stream_flush(sys_stream *s)
 int sys_stream_open(sys_stream **out, const char *path, unsigned flags)
 {
     *out = NULL;
-    if (!path || !*path) {
-        errno = ENOENT;
+    mode_t mode;
+    if (replace_mode(path, &mode) < 0)
         return -1;
-    }
-    struct stat st;
-    mode_t mode = 0666; /* less the umask, by open() */
-    if (lstat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode)) {
-            errno = EISDIR;
-            return -1;
-        }
-        if (!S_ISREG(st.st_mode)) {
-            errno = SYS_ENOTREG;
-            return -1;
-        }
-        mode = st.st_mode & 07777;
-    } else if (errno != ENOENT) {
-        return -1;
-    }
     sys_stream *s = calloc(1, sizeof *s);
     if (!s || !(s->path = strdup(path))) {
         free(s);
