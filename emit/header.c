@@ -761,21 +761,31 @@ static int check_args(cutune_spec *spec, const cutune_tune_result *const *result
     return CUTUNE_OK;
 }
 
+/* begin: the arguments checked and h set up over a new arena (*a, freed by the caller
+ * with arena_free, NULL-safe) for emit_header and emit_header_names. CUTUNE_OK, or the
+ * error (with *a possibly NULL). */
+static int begin(hdr *h, arena **a, strbuf *prefix, cutune_spec *spec, const cutune_tune_result *const *results,
+                 int nresults, const cutune_header_options *opts)
+{
+    memset(h, 0, sizeof *h); /* the caller frees h's buffers whatever happens */
+    int rc = check_args(spec, results, nresults);
+    if (rc != CUTUNE_OK)
+        return rc;
+    if (!(*a = arena_new()))
+        return CUTUNE_ENOMEM;
+    return setup(h, *a, prefix, spec, results, nresults, opts);
+}
+
 int emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
                 const cutune_header_options *opts)
 {
     if (!out)
         return fail("no output");
     *out = NULL;
-    int rc = check_args(spec, results, nresults);
-    if (rc != CUTUNE_OK)
-        return rc;
-    arena *a = arena_new();
-    if (!a)
-        return CUTUNE_ENOMEM;
     hdr h;
     strbuf prefix = STRBUF_INIT;
-    rc = setup(&h, a, &prefix, spec, results, nresults, opts);
+    arena *a = NULL;
+    int rc = begin(&h, &a, &prefix, spec, results, nresults, opts);
     if (rc == CUTUNE_OK && h.m)
         rc = functions(&h);
     if (rc == CUTUNE_OK) {
@@ -797,15 +807,10 @@ int emit_header_names(hn_list **out, cutune_spec *spec, const cutune_tune_result
                       const cutune_header_options *opts)
 {
     *out = NULL;
-    int rc = check_args(spec, results, nresults);
-    if (rc != CUTUNE_OK)
-        return rc;
-    arena *a = arena_new();
-    if (!a)
-        return CUTUNE_ENOMEM;
     hdr h;
     strbuf prefix = STRBUF_INIT;
-    rc = setup(&h, a, &prefix, spec, results, nresults, opts);
+    arena *a = NULL;
+    int rc = begin(&h, &a, &prefix, spec, results, nresults, opts);
     if (rc == CUTUNE_OK)
         rc = names_of(&h, out);
     sb_free(&prefix);
