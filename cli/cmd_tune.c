@@ -328,11 +328,8 @@ int cmd_tune(int argc, char **argv)
 {
     cli_common c;
     cli_init_common(&c);
-    cutune_analyze_options o;
-    memset(&o, 0, sizeof o);
-    cutune_tune_options t;
-    memset(&t, 0, sizeof t);
-    t.flush_l2 = -1;
+    cutune_analyze_options o = CUTUNE_ANALYZE_OPTIONS_INIT;
+    cutune_tune_options t = CUTUNE_TUNE_OPTIONS_INIT;
     int top = -1; /* --top N; by default 10, and none with -q (which prints only the best) */
     const char *header_path = NULL, *csv_path = NULL; /* NULL: the spec's emit header/csv */
     const char *report_path = NULL;                   /* --report: the HTML report (NULL: none) */

@@ -35,7 +35,10 @@ int main(int argc, char **argv)
     /* The spec's relative paths ("scale.cu") resolve against kernel_dir; n = 4 Mi
      * replaces the spec's 1 Mi everywhere it is used (buffer sizes, grid). */
     const char *set[] = {"n=4194304"};
-    cutune_load_options load = {set, 1, kernel_dir, 0, NULL, NULL};
+    cutune_load_options load = CUTUNE_LOAD_OPTIONS_INIT; /* every default, then ours */
+    load.set = set;
+    load.nset = 1;
+    load.base_dir = kernel_dir;
     cutune_spec *spec = NULL;
     int rc = cutune_spec_load_string(&spec, "<scale>", spec_text, strlen(spec_text), &load);
     if (rc != CUTUNE_OK) {
@@ -55,10 +58,8 @@ int main(int argc, char **argv)
     }
     cutune_configs_free(it);
 
-    cutune_tune_options opts;
-    memset(&opts, 0, sizeof opts); /* zero: every default, and the spec's own settings */
+    cutune_tune_options opts = CUTUNE_TUNE_OPTIONS_INIT; /* every default: the spec's own settings */
     opts.device = device;
-    opts.flush_l2 = -1;            /* as the spec's measure(...) says */
     cutune_tune_result *r = NULL;
     rc = cutune_tune(&r, spec, &opts);
     if (rc == CUTUNE_ENODEV) {     /* no driver, no GPU, or its worker cannot start */

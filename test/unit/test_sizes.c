@@ -18,7 +18,7 @@
 
 static cutune_spec *load(const char *text, const char *const *set, int nset, int expect_rc)
 {
-    cutune_load_options opts = {set, nset, CUTUNE_SOURCE_DIR "/examples", 1, NULL, NULL};
+    cutune_load_options opts = {CUTUNE_LOAD_OPTIONS_VERSION, set, nset, CUTUNE_SOURCE_DIR "/examples", 1, NULL, NULL};
     cutune_spec *spec = NULL;
     int rc = cutune_spec_load_string(&spec, "sizes.tune", text, strlen(text), &opts);
     if (rc != expect_rc)
