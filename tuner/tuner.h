@@ -15,7 +15,7 @@
 
 #include "../base/err.h"
 #include "../compiler/spec.h"
-#include "../runtime/journal.h"
+#include "../results/journal.h"
 #include "../search/search.h"
 #include "../results/record.h"
 #include "../results/result.h"
