@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../base/sys.h"
+#include "../compiler/space.h"
 #include "tuner.h"
 
 int tuner_run_one(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_options *opts,
@@ -30,7 +31,7 @@ int tuner_run_one(cutune_tune_result **out, cutune_spec *spec, const cutune_tune
     if (opts->shard_count > 1) { /* issue 19 */
         res->shard_index = opts->shard_index;
         res->shard_count = opts->shard_count;
-        res->shard_block = (int)sspace_shard_block(m);
+        res->shard_block = (int)space_shard_block(m);
     }
     if (m->sizes.nvars > 0) {
         const char *names[MODEL_MAX_SIZE_VARS];

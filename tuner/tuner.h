@@ -21,7 +21,7 @@
 #include "../results/result.h"
 #include "../runtime/bench.h"
 #include "../runtime/worker.h"
-#include "session.h"
+#include "../session/session.h"
 
 /* ---- the objective (goal.c) -------------------------------------------------------- */
 
