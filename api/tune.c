@@ -73,9 +73,9 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
             res->shard_count = opts->shard_count;
             res->shard_block = (int)space_shard_block(m);
         }
-        rc = tuner_run_sizes(res, spec, opts, &dev, flush, cutune_space_count);
+        rc = tuner_run_sizes(res, spec, opts, &dev, flush);
     } else {
-        rc = tuner_run_one(&res, spec, opts, &dev, flush, cutune_space_count);
+        rc = tuner_run_one(&res, spec, opts, &dev, flush);
     }
     if (res) {
         res->summary.wall_seconds = sys_seconds() - t0;
