@@ -198,6 +198,7 @@ def main():
                 runs = d["runs"]
                 got[job] = {
                     "median": d["ratio"]["median"],
+                    "mean": statistics.mean(r["ratio"] for r in runs),
                     "evaluations": statistics.median(r["evaluations"] for r in runs),
                     "seconds": statistics.median(r["simulated_seconds"] for r in runs),
                     "wall_over_bound": statistics.median(r["simulated_seconds"] / r["bound_seconds"]
@@ -218,6 +219,8 @@ def main():
         rows.append(("Kernel Tuner, best strategy per budget", kt))
     rows.append(("goal", {b: GOALS.get(b) for b in budgets}))
     table("By evaluations (budget):", rows, budgets)
+    table("By evaluations, the mean over seeds (a check beside the median: less jumpy on plateaus):",
+          [("cutune " + s, mean_of(s, "evals", "mean")) for s in strategies], budgets)
     if not a.no_time:
         table("By simulated time (each landscape: the budget's evaluations x its pipelined cost per evaluation):",
               [("cutune " + s, mean_of(s, "time", "median")) for s in strategies], budgets)
