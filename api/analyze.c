@@ -1,5 +1,5 @@
 /* analyze.c - cutune_analyze, the public facade over the compile session
- * (tuner/session.h): argument checks, the architecture to compile for, the total that
+ * (session/session.h): argument checks, the architecture to compile for, the total that
  * progress counts towards, the session's lifetime. No GPU needed. */
 #include <stdio.h>
 #include <string.h>

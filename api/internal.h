@@ -10,7 +10,7 @@
 #include "../compiler/plan.h"
 #include "../compiler/spec.h"
 #include "../lang/diag.h"
-#include "../tuner/session.h"
+#include "../session/session.h"
 
 /* ---- api/options.c: the options structs' versions ------------------------------- */
 

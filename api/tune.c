@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../base/sys.h"
+#include "../compiler/space.h"
 #include "../runtime/compile.h"
 #include "../tuner/tuner.h"
 #include "internal.h"
@@ -73,11 +74,11 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
         if (opts->shard_count > 1) { /* issue 19: the parent of a sharded run over sizes */
             res->shard_index = opts->shard_index;
             res->shard_count = opts->shard_count;
-            res->shard_block = (int)sspace_shard_block(m);
+            res->shard_block = (int)space_shard_block(m);
         }
-        rc = tuner_run_sizes(res, spec, opts, &dev, flush, cutune_space_count);
+        rc = tuner_run_sizes(res, spec, opts, &dev, flush);
     } else {
-        rc = tuner_run_one(&res, spec, opts, &dev, flush, cutune_space_count);
+        rc = tuner_run_one(&res, spec, opts, &dev, flush);
     }
     if (res) {
         res->summary.wall_seconds = sys_seconds() - t0;

@@ -38,6 +38,7 @@ struct search {
     double started;
     double compile_s, gpu_s;    /* told by search_tell_seconds */
     uint64_t timed;             /* how many told them */
+    uint64_t statics;           /* slots with static facts (has_static) */
     const char *stop;
     char error[256];
     uint64_t *buf;
@@ -321,6 +322,47 @@ void search_tell_static_failure(search *s, uint64_t key)
     s->ops->observe(s->state, &s->ctx, key, sl->cost);
 }
 
+/* static_plausible: every fact of st within the ranges search.h states. */
+static bool static_plausible(const search_static *st)
+{
+    return st->registers >= 0 && st->registers <= SEARCH_STATIC_MAX_REGISTERS && st->spill_bytes >= 0 &&
+           st->spill_bytes <= SEARCH_STATIC_MAX_BYTES && st->static_smem >= 0 &&
+           st->static_smem <= SEARCH_STATIC_MAX_BYTES && st->threads >= 0 &&
+           st->threads <= SEARCH_STATIC_MAX_THREADS && st->occupancy >= 0.0 && st->occupancy <= 1.0;
+}
+
+bool search_tell_static(search *s, uint64_t key, const search_static *st)
+{
+    if (!st || !sspace_valid(s->sp, key) || !static_plausible(st))
+        return false;
+    slot *sl = find(s, key, true);
+    if (!sl)
+        return false; /* out of memory: the search goes on without them */
+    if (!sl->has_static)
+        s->statics++;
+    sl->has_static = 1;
+    sl->st = *st;
+    return true;
+}
+
+int64_t search_static_threads(const int64_t block[3])
+{
+    int64_t threads = 1;
+    for (int d = 0; d < 3; d++) {
+        if (block[d] < 1 || block[d] > SEARCH_STATIC_MAX_THREADS)
+            return 0;
+        threads *= block[d];
+        if (threads > SEARCH_STATIC_MAX_THREADS)
+            return 0;
+    }
+    return threads;
+}
+
+uint64_t search_statics_told(const search *s)
+{
+    return s->statics;
+}
+
 void search_tell_seconds(search *s, double compile_s, double gpu_s)
 {
     if (!(compile_s >= 0) || !(gpu_s >= 0) || !isfinite(compile_s) || !isfinite(gpu_s))
@@ -416,7 +458,7 @@ int strat_static(strat_ctx *c, const uint64_t *keys, int n, search_static *out, 
     if (!*have)
         return 0;
     uint64_t *ask = malloc(sizeof(uint64_t) * (size_t)(n ? n : 1));
-    search_static *got = malloc(sizeof(search_static) * (size_t)(n ? n : 1));
+    search_static *got = calloc((size_t)(n ? n : 1), sizeof(search_static)); /* a hook may leave fields */
     int m = 0, rc = 0;
     if (!ask || !got) {
         rc = -1;
@@ -443,6 +485,8 @@ int strat_static(strat_ctx *c, const uint64_t *keys, int n, search_static *out, 
     }
     for (int j = 0; j < m; j++) {
         slot *sl = find(s, ask[j], false);
+        if (!sl->has_static)
+            s->statics++;
         sl->has_static = 1;
         sl->st = got[j];
     }
@@ -452,6 +496,21 @@ done:
     free(ask);
     free(got);
     return rc;
+}
+
+bool strat_static_known(const strat_ctx *c, uint64_t key, search_static *out)
+{
+    slot *sl = find(c->s, key, false);
+    if (!sl || !sl->has_static)
+        return false;
+    if (out)
+        *out = sl->st;
+    return true;
+}
+
+uint64_t strat_static_count(const strat_ctx *c)
+{
+    return c->s->statics;
 }
 
 bool strat_random_unseen(strat_ctx *c, uint64_t *key)

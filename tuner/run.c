@@ -17,6 +17,7 @@
 
 #include "tuner.h"
 #include "../results/prior.h"
+#include "../results/replay.h"
 
 typedef struct search_run {
     tuner *t;
@@ -130,6 +131,8 @@ static int static_each(void *user, const cutune_analysis *a, const session_binar
     st->registers = a->registers;
     st->spill_bytes = a->spill_stores + a->spill_loads;
     st->occupancy = a->occupancy.occupancy;
+    st->static_smem = a->static_smem;
+    st->threads = a->variant ? search_static_threads(a->variant->block) : 0;
     return 0;
 }
 
@@ -174,6 +177,9 @@ static int search_done(void *user, const record *rec)
         return 0;
     search_tell_seconds(sr->se, rec->m.cached ? 0.0 : rec->m.compile_seconds, rec->m.gpu_seconds);
     uint64_t key = key_of(sr, rec->v.ordinal);
+    search_static st; /* what its compile said, told before its outcome */
+    if (replay_static_of(rec, &st))
+        (void)search_tell_static(sr->se, key, &st);
     if (rec->out == OUTCOME_COMPILE_ERROR || rec->out == OUTCOME_CANNOT_LAUNCH) /* known from the compile */
         search_tell_static_failure(sr->se, key);
     else

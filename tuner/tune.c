@@ -26,7 +26,7 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
                                                                              : size->raw;
     /* The kernel's source and every file its #include lines reach, as the compile
      * cache sees them: a changed header changes the identity too. Canonical paths, as
-     * the compile session gives them (tuner/session.c), so a run resumed from another working
+     * the compile session gives them (session/session.c), so a run resumed from another working
      * folder, or with the spec's path spelled otherwise, is the same run. */
     char *kernel = sys_read_file(t->m->kernel_file, SYS_LIMIT_SOURCE, NULL);
     char *kpath = sys_canonical_path(t->m->kernel_file);

@@ -15,13 +15,13 @@
 
 #include "../base/err.h"
 #include "../compiler/spec.h"
-#include "../runtime/journal.h"
+#include "../results/journal.h"
 #include "../search/search.h"
 #include "../results/record.h"
 #include "../results/result.h"
 #include "../runtime/bench.h"
 #include "../runtime/worker.h"
-#include "session.h"
+#include "../session/session.h"
 
 /* ---- the objective (goal.c) -------------------------------------------------------- */
 
@@ -238,7 +238,7 @@ typedef struct tuner {
     journal *journal;          /* NULL: none */
     twins *twins;              /* NULL: every variant is run (cutune_tune_options.run_twins) */
     search_settings set;
-    cutune_space_size size;    /* the space's size, as the facade counted it */
+    cutune_space_size size;    /* the space's size, as spec_count counted it */
     double started;
     uint64_t evaluations;
     const char *stop;          /* why the search stopped ("" while it runs) */
@@ -289,22 +289,19 @@ int tuner_profile(tuner *t, session *ss, session_binary *bins, uint64_t nbins);
 
 /* ---- problem sizes (sizes.c) ------------------------------------------------------ */
 
-/* How the space of the spec's model is counted: the facade's (api/: it explains an empty
- * space), handed down so that the engine calls no stage above it. As cutune_space_count. */
-typedef int (*tuner_count_fn)(cutune_space_size *out, cutune_spec *spec);
-
 /* tuner_run_one: one tuning run of the spec's model as it is (one size): the space
- * counted (`count`), a result made (*out, also on failure once made), a tuner run over
- * it and the result finished. CUTUNE_OK or a status with a diagnostic on the spec. */
+ * counted (compiler/spec's spec_count: an empty one explained), a result made (*out,
+ * also on failure once made), a tuner run over it and the result finished. CUTUNE_OK or
+ * a status with a diagnostic on the spec. */
 int tuner_run_one(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_options *opts,
-                  const cutune_device *dev, bool flush, tuner_count_fn count);
+                  const cutune_device *dev, bool flush);
 
 /* tuner_run_sizes: tuner_run_one for each of the spec's sizes in turn, each adopted by
  * `parent` (results/result.h), with a journal per size (the run's journal path with the
  * size: "x.json.n=4096.journal"). Stops at the first failure or interruption; the spec's
  * selected size is restored. CUTUNE_OK or the failing size's status. */
 int tuner_run_sizes(cutune_tune_result *parent, cutune_spec *spec, const cutune_tune_options *opts,
-                    const cutune_device *dev, bool flush, tuner_count_fn count);
+                    const cutune_device *dev, bool flush);
 
 /* tuner_free: ends the worker, closes the journal; NULL is a no-op. */
 void tuner_free(tuner *t);

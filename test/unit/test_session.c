@@ -1,4 +1,4 @@
-/* test_session.c - the compile session (tuner/session.h) without a GPU: a configuration
+/* test_session.c - the compile session (session/session.h) without a GPU: a configuration
  * planned as a variant, and a failed plan as a diagnostic; the whole space compiled in
  * listing order with identical binaries compiled once (and their one cubin shared), a
  * compile failure, the limit and a callback that stops, a second listing reusing every
@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "api/internal.h"
-#include "tuner/session.h"
+#include "session/session.h"
 
 static char dir[256];
 

@@ -18,7 +18,6 @@
 #include "../compiler/space.h"
 #include "../runtime/cache.h"
 #include "../runtime/occupancy.h"
-#include "../search/space.h"
 #include "../runtime/pool.h"
 
 /* uthash: never exit on a failed allocation (library code), flag the element instead;
@@ -215,8 +214,8 @@ static int next_variant(session *s, const cutune_variant **out)
             if (rc == 0)
                 return 0;
             ordinal = s->next_ordinal++;
-        } while (shards > 1 && !sspace_in_shard(ordinal, (uint64_t)s->opts->shard_index, (uint64_t)shards,
-                                                sspace_shard_block(s->m)));
+        } while (shards > 1 && !space_in_shard(ordinal, (uint64_t)s->opts->shard_index, (uint64_t)shards,
+                                                space_shard_block(s->m)));
     } else {
         if (s->batch_i >= s->batch_n)
             return 0;

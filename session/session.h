@@ -13,8 +13,8 @@
  * table of distinct binaries (with their cubins when kept), all released by
  * session_close. It borrows the model, the diagnostic list, the options and the summary,
  * which must outlive it. */
-#ifndef CUTUNE_TUNER_SESSION_H
-#define CUTUNE_TUNER_SESSION_H
+#ifndef CUTUNE_SESSION_SESSION_H
+#define CUTUNE_SESSION_SESSION_H
 
 #include <stdbool.h>
 
