@@ -72,12 +72,12 @@ int cutune_occupancy_for_arch(cutune_occupancy *out, const char *arch, int regs,
     return occupancy_on(a, regs, threads, smem_bytes, out);
 }
 
-/* A device's attributes in the public form. */
+/* A device's attributes in the public form (its strings: the process's kept answer). */
 static void device_of(const devices *m, const drv_device *dev, int ordinal, cutune_device *out)
 {
     out->ordinal = ordinal;
-    snprintf(out->name, sizeof out->name, "%s", dev->name);
-    snprintf(out->arch, sizeof out->arch, "sm_%d", dev->cc);
+    out->name = devices_name(ordinal); /* the process's kept answer: valid for the rest of it */
+    out->arch = devices_arch(ordinal);
     out->cc = dev->cc;
     out->sm_count = dev->sm_count;
     out->max_threads_per_sm = dev->max_threads_per_sm;
@@ -141,9 +141,16 @@ static int device_get(int ordinal, cutune_device *out, drv_device *dev)
     return rc;
 }
 
+/* or_empty: an application's device may leave a string NULL. */
+static const char *or_empty(const char *s)
+{
+    return s ? s : "";
+}
+
 int cutune_device_same_model(const cutune_device *a, const cutune_device *b)
 {
-    return strcmp(a->name, b->name) == 0 && strcmp(a->arch, b->arch) == 0 && a->sm_count == b->sm_count;
+    return strcmp(or_empty(a->name), or_empty(b->name)) == 0 && strcmp(or_empty(a->arch), or_empty(b->arch)) == 0 &&
+           a->sm_count == b->sm_count;
 }
 
 int cutune_device_get(cutune_device *out, int ordinal)

@@ -99,5 +99,6 @@ void cutune_sim_report_free(cutune_sim_report *r)
     if (!r)
         return;
     free(r->runs);
+    free((char *)r->objective_name);
     free(r);
 }

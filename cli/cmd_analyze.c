@@ -203,7 +203,7 @@ int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyz
         out->failed = sum.failed;
         out->unlaunchable = sum.unlaunchable;
         out->runnable = sum.variants - sum.failed - sum.unlaunchable;
-        snprintf(out->arch, sizeof out->arch, "%s", sum.arch);
+        out->arch = sum.arch ? sum.arch : ""; /* the spec's: lives as long; NULL when the analysis failed first */
         out->interrupted = sum.interrupted;
     }
     if (rc < 0 && rc != CUTUNE_ESTOPPED) {

@@ -125,7 +125,7 @@ void cli_print_profile(const cutune_spec *spec, const cutune_tune_result *r)
         return;
     if (s->profiled == 0) {
         fprintf(stderr, "cutune: no hardware counters were read%s%s; the times above stand\n",
-                s->profile_note[0] ? ": " : "", s->profile_note);
+                s->profile_note ? ": " : "", s->profile_note ? s->profile_note : "");
         return;
     }
     /* the profiled measurements, best objective first */
@@ -172,6 +172,6 @@ void cli_print_profile(const cutune_spec *spec, const cutune_tune_result *r)
         printf("\n");
     }
     free(rows);
-    if (s->profile_note[0])
+    if (s->profile_note)
         fprintf(stderr, "cutune: some counters were not read: %s\n", s->profile_note);
 }

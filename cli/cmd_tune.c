@@ -143,6 +143,7 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
         fprintf(stderr, "\ncompiling every variant (no GPU needed; details: cutune analyze %s)\n", path);
     cli_analysis a;
     memset(&a, 0, sizeof a);
+    a.arch = "";
     int code = EXIT_OK, nsizes = cutune_spec_size_count(spec);
     for (int k = 0; k < nsizes && code == EXIT_OK; k++) { /* each problem size, as a GPU run would */
         cli_analysis one;
@@ -163,7 +164,7 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
         a.failed += one.failed;
         a.unlaunchable += one.unlaunchable;
         a.interrupted |= one.interrupted;
-        memcpy(a.arch, one.arch, sizeof a.arch);
+        a.arch = one.arch;
     }
     if (nsizes > 1)
         cutune_spec_select_size(spec, 0);
@@ -280,11 +281,11 @@ static void print_run_account(const cutune_tune_result *r)
         fprintf(stderr, "outputs checked against the %s\n", s->reference);
     if (s->results_path)
         fprintf(stderr, "results: %s\n", s->results_path);
-    if (strcmp(s->strategy, "exhaustive") != 0 || s->stop_reason[0])
+    if (strcmp(s->strategy, "exhaustive") != 0 || s->stop_reason)
         fprintf(stderr, "search: %s (seed %llu): %llu configurations measured%s%s%s\n", s->strategy,
                 (unsigned long long)s->seed, (unsigned long long)s->evaluations,
                 s->screened ? ", others skipped on static information" : "",
-                s->stop_reason[0] ? "; stopped by " : "", s->stop_reason);
+                s->stop_reason ? "; stopped by " : "", s->stop_reason ? s->stop_reason : "");
     if (s->journal_path)
         fprintf(stderr, "journal: %s (%llu variants resumed from an earlier run, not run again)\n",
                 s->journal_path, (unsigned long long)s->resumed);

@@ -228,7 +228,7 @@ void report_hw(strbuf *o, const report_run *run)
         noted += !m->profiled && m->profile_note;
     }
     const char *note = r->summary.profile_note;
-    if (profiled == 0 && !*note && noted == 0)
+    if (profiled == 0 && !note && noted == 0)
         return; /* asked for, but nothing chosen was read and nothing says why: nothing to show */
     hw_order *order = malloc(sizeof *order * (profiled + 1));
     if (!order)
@@ -248,7 +248,7 @@ void report_hw(strbuf *o, const report_run *run)
               "tooltip), with its unit: % of the peak, GB/s, us for the kernel's duration. Warp execution "
               "efficiency is threads per warp instruction over 32, as a share; sectors/request is global load "
               "sectors over global load requests (4 is ideal for coalesced 4-byte loads).</p>\n");
-    if (*note) {
+    if (note) {
         sb_add(o, "<p class=\"warn\">");
         report_esc(o, note);
         sb_add(o, "</p>\n");

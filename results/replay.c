@@ -285,7 +285,7 @@ static int run_once(sim *s, const search_settings *settings, double true_best, c
     out->seconds = s->clock;
     double compile = s->compile_sum / s->threads;
     out->bound_seconds = compile > gpu_sum ? compile : gpu_sum;
-    snprintf(out->stop_reason, sizeof out->stop_reason, "%s", search_stop_reason(se));
+    out->stop_reason = search_stop_reason(se); /* static: the search's own words */
     search_free(se);
     return rc;
 }
@@ -315,7 +315,10 @@ int replay_run(const model *m, sspace *sp, const cutune_tune_result *recording, 
     if ((rc = load_recording(&s, path, recording)) < 0)
         goto done;
     bool maximize = recording->summary.maximize;
-    snprintf(rep->objective_name, sizeof rep->objective_name, "%s", recording->summary.objective_name);
+    if (!(rep->objective_name = strdup(recording->summary.objective_name))) { /* the report's own: freed with it */
+        rc = CUTUNE_ENOMEM;
+        goto done;
+    }
     rep->maximize = maximize;
     rep->space = count;
     int64_t best = -1;
@@ -334,7 +337,7 @@ int replay_run(const model *m, sspace *sp, const cutune_tune_result *recording, 
     }
     rep->true_best = s.by_ordinal[best].objective;
     rep->true_best_index = (uint64_t)best;
-    snprintf(rep->strategy, sizeof rep->strategy, "%s", strategy_name(set.strategy));
+    rep->strategy = strategy_name(set.strategy); /* static */
     rep->seed = set.seed;
     rep->budget = set.budget;
     rep->patience = set.patience;
@@ -370,8 +373,10 @@ done:
     free(s.compiled_at);
     free(s.free_at);
     if (rc < 0) {
-        if (rep)
-            free(rep->runs); /* as the public free of a report does, without reaching back into api/ */
+        if (rep) { /* as the public free of a report does, without reaching back into api/ */
+            free(rep->runs);
+            free((char *)rep->objective_name);
+        }
         free(rep);
         rep = NULL;
     }

@@ -46,6 +46,7 @@ static int query_body(void *ctx, int in, int out)
 static pthread_mutex_t machine_lock = PTHREAD_MUTEX_INITIALIZER;
 static devices known;
 static bool have_known;
+static char known_arch[DEVICES_ASKED][16]; /* "sm_90": each device's, once answered */
 
 void devices_query(devices *out)
 {
@@ -80,7 +81,33 @@ void devices_query(devices *out)
         }
         free(m);
         have_known = known.answered;
+        for (int i = 0; have_known && i < DEVICES_ASKED; i++)
+            snprintf(known_arch[i], sizeof known_arch[i], "sm_%d", known.d[i].raw.cc);
     }
     *out = known;
     pthread_mutex_unlock(&machine_lock);
+}
+
+/* The kept answer's device `ordinal`, or NULL (devices_name's terms). Once answered,
+ * `known` is never written again: its strings stay where they are. */
+static const devices_one *kept(int ordinal)
+{
+    pthread_mutex_lock(&machine_lock);
+    const devices_one *o = have_known && ordinal >= 0 && ordinal < DEVICES_ASKED && ordinal < known.count &&
+                                   known.d[ordinal].ok
+                               ? &known.d[ordinal]
+                               : NULL;
+    pthread_mutex_unlock(&machine_lock);
+    return o;
+}
+
+const char *devices_name(int ordinal)
+{
+    const devices_one *o = kept(ordinal);
+    return o ? o->raw.name : NULL;
+}
+
+const char *devices_arch(int ordinal)
+{
+    return kept(ordinal) ? known_arch[ordinal] : NULL;
 }

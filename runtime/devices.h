@@ -39,4 +39,11 @@ typedef struct devices {
  * once per process (thread-safe: one thread asks, the others wait for its answer). */
 void devices_query(devices *out);
 
+/* devices_name / devices_arch: device `ordinal`'s name ("NVIDIA H100 80GB HBM3") and
+ * architecture ("sm_90") in the answer this process keeps: valid for the rest of the
+ * process (the public cutune_device points at them). NULL before the driver answered,
+ * out of range, or for a device whose attributes could not be read. */
+const char *devices_name(int ordinal);
+const char *devices_arch(int ordinal);
+
 #endif

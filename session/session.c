@@ -354,7 +354,7 @@ static void release_job(void *ud, pool_job *pj)
 
 void session_occupancy(const occ_arch *arch, const occ_result *r, cutune_occupancy *out)
 {
-    snprintf(out->arch, sizeof out->arch, "%s", arch->name);
+    out->arch = arch->name; /* static: the occupancy model's table */
     out->blocks_per_sm = r->blocks_per_sm;
     out->active_warps = r->active_warps;
     out->max_warps = r->max_warps;
@@ -569,7 +569,8 @@ int session_open(session **out, const model *m, diag_list *diags, const char *ar
 {
     *out = NULL;
     memset(summary, 0, sizeof *summary);
-    snprintf(summary->arch, sizeof summary->arch, "%s", arch);
+    if (!(summary->arch = arena_strdup(diags->arena, arch))) /* the spec's: outlives the session */
+        return CUTUNE_ENOMEM;
     if (!compile_supported_arch(summary->arch)) {
         int major = 0, minor = 0;
         char err[512];

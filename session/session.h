@@ -50,11 +50,11 @@ void session_occupancy(const occ_arch *arch, const occ_result *r, cutune_occupan
 typedef struct session session;
 
 /* session_open: a session compiling `m`'s kernel for `arch` (an sm_XX; copied into
- * summary->arch) with the options `opts` (may be NULL; jobs already checked to be in
+ * summary->arch, in diags' arena) with the options `opts` (may be NULL; jobs already checked to be in
  * 0..CUTUNE_MAX_JOBS by the caller). `keep_binaries`: every distinct cubin is kept in
  * memory for the callbacks. Clears *summary and fills its set-up fields (arch, threads,
  * cache folder or the warning why the cache is off); batches add to the rest. The
- * summary's strings (cache_dir, cache_warning) are allocated in diags' arena (the
+ * summary's strings (arch, cache_dir, cache_warning) are allocated in diags' arena (the
  * spec's), so they outlive the session. Returns
  * CUTUNE_OK; CUTUNE_EINVAL with a diagnostic when NVRTC cannot compile for `arch`;
  * CUTUNE_EIO with a diagnostic when the kernel file cannot be read; CUTUNE_ENOMEM. */

@@ -139,7 +139,7 @@ int tuner_profile(tuner *t, session *ss, session_binary *bins, uint64_t nbins)
         if (rec->m.profiled)
             continue; /* read back from the journal */
         record *run = rec->m.same_code_as >= 0 ? record_of(r, rec->m.same_code_as) : NULL;
-        if (r->summary.profile_note[0]) {
+        if (r->summary.profile_note) {
             result_set_profile_note(r, rec, r->summary.profile_note); /* CUPTI cannot be used: not tried again */
         } else if (run && run->m.profiled) {
             result_take_profile(r, rec, run);
@@ -152,8 +152,10 @@ int tuner_profile(tuner *t, session *ss, session_binary *bins, uint64_t nbins)
                 break;
             if (why[0]) {
                 result_set_profile_note(r, rec, why);
-                if (off)
-                    snprintf(r->summary.profile_note, sizeof r->summary.profile_note, "%s", why);
+                if (off && !(r->summary.profile_note = arena_strdup(r->arena, why))) {
+                    rc = CUTUNE_ENOMEM;
+                    break;
+                }
             } else {
                 for (int i = 0; i < g->nhw; i++)
                     rec->hw[i] = values[i];

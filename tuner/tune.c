@@ -185,13 +185,13 @@ int tuner_tune(tuner *t)
         (strcmp(t->stop, "space exhausted") == 0 || strcmp(t->stop, "strategy finished") == 0))
         t->stop = "";
     cutune_tune_summary *s = &t->res->summary;
-    snprintf(s->strategy, sizeof s->strategy, "%s", strategy_name(t->set.strategy));
+    s->strategy = strategy_name(t->set.strategy); /* static */
     s->seed = t->set.seed;
     s->budget = t->set.budget;
     s->time_limit_s = t->set.time_limit_s;
     s->patience = t->set.patience;
     s->evaluations = t->evaluations;
-    snprintf(s->stop_reason, sizeof s->stop_reason, "%s", t->stop);
+    s->stop_reason = t->stop[0] ? t->stop : NULL; /* static: the search's words */
     if (t->status == CUTUNE_EIO)
         diag_error_noloc(&t->spec->diags, "%s", t->err);
     if (t->status == CUTUNE_ENODEV || t->status == CUTUNE_ENOMEM) {

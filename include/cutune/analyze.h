@@ -75,7 +75,7 @@ typedef struct cutune_analysis {
 } cutune_analysis;
 
 typedef struct cutune_analyze_summary {
-    char arch[16];
+    const char *arch;          /* the architecture compiled for, "sm_90" (owned by the spec, as cache_dir) */
     uint64_t variants, compiled, cached, duplicates, failed, unlaunchable;
     double compile_seconds;    /* NVRTC time summed over what was compiled in this run */
     double wall_seconds;

@@ -17,7 +17,7 @@ extern "C" {
 /* ---- occupancy --------------------------------------------------------------------- */
 
 typedef struct cutune_occupancy {
-    char arch[16];             /* "sm_90" */
+    const char *arch;          /* "sm_90" (static: the occupancy model's table) */
     int blocks_per_sm;
     int active_warps;
     int max_warps;
@@ -42,10 +42,13 @@ const char *const *cutune_arch_list(void);
 
 /* ---- devices ---------------------------------------------------------------------- */
 
+/* A GPU's attributes. Its strings are owned by whoever filled it: cutune_device_get's
+ * by the library, for the rest of the process (the driver's answer is kept that long);
+ * cutune_tune_device's by the result; an application's own by the application. */
 typedef struct cutune_device { /* also `struct cutune_device` (cutune_load_options) */
     int ordinal;
-    char name[256];            /* the driver bounds a device's name at 256 bytes (cuDeviceGetName) */
-    char arch[16];             /* "sm_90" */
+    const char *name;          /* "NVIDIA H100 80GB HBM3", as the driver names it */
+    const char *arch;          /* "sm_90" */
     int cc;                    /* 90 */
     int sm_count;
     int max_threads_per_sm, max_blocks_per_sm, regs_per_sm;

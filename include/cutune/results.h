@@ -140,15 +140,19 @@ int cutune_measurement_hw_count(const cutune_measurement *m);
 const char *cutune_measurement_hw_name(const cutune_measurement *m, int i);
 double cutune_measurement_hw(const cutune_measurement *m, int i);
 
+/* What a run found, as a whole. Its strings are owned by the result: valid until
+ * cutune_tune_result_free, given in full however long; a string with nothing to say is
+ * NULL, except the four that always have something (device_name, arch, objective_name,
+ * strategy: "" when a results file did not record them). */
 typedef struct cutune_tune_summary {
-    char device_name[256];
-    char arch[16];
+    const char *device_name;   /* the GPU's name, as the driver gives it */
+    const char *arch;          /* "sm_90" */
     int sm_count;
     int driver_version;
     uint64_t variants, timed, wrong, failed, unlaunchable, pruned;
     int64_t best;              /* index of the chosen variant among the results, -1 when none */
     int maximize;
-    char objective_name[128];  /* "time" or the metric's name */
+    const char *objective_name; /* "time_ms" or the metric's name */
     double wall_seconds;       /* the whole run */
     double compile_seconds;    /* NVRTC time summed over the binaries compiled in this run */
     double compile_wall_seconds;
@@ -156,8 +160,6 @@ typedef struct cutune_tune_summary {
     double timing_seconds;     /* of which warm-ups and timed repetitions */
     int threads;
     uint64_t compiled, cached;
-    /* results_path, reference and journal_path are owned by the result: valid until
-     * cutune_tune_result_free. Paths are given in full, however long. */
     const char *results_path;  /* where the results were written (NULL when not written) */
     const char *reference;     /* what outputs were checked against (NULL when not verified) */
     int interrupted;           /* stopped early through `cancel`: the results cover part of the space */
@@ -167,7 +169,7 @@ typedef struct cutune_tune_summary {
     double timeout_s;          /* the per-variant time limit that applied */
     const char *journal_path;  /* the journal, in full (NULL when there is none) */
     /* The search (docs/search.md): what ran and what it used. */
-    char strategy[16];
+    const char *strategy;      /* "exhaustive", "random", ... */
     uint64_t seed;
     uint64_t budget;           /* 0: no limit */
     double time_limit_s;       /* 0: no limit */
@@ -175,14 +177,14 @@ typedef struct cutune_tune_summary {
     uint64_t evaluations;      /* configurations the search asked for and this run measured */
     uint64_t screened;         /* skipped on static information (guided), or failing by their compile
                                   alone (guided, auto): not evaluations */
-    char stop_reason[32];      /* "budget", "time", "patience", "space exhausted", "strategy finished", or
-                                  "" (exhaustive ran to its end, or was interrupted) */
+    const char *stop_reason;   /* "budget", "time", "patience", "space exhausted", "strategy finished", or
+                                  NULL (exhaustive ran to its end, or was interrupted) */
     double first_variant_seconds; /* when the first variant was sent to the GPU worker, in seconds from the
                                   run's start (the tuner's set-up, after the device query); 0: none ran */
     /* Hardware counters (issue 18; cutune_tune_options.profile_top). */
     uint64_t profiled;         /* variants whose counters were read (twins that took their run's included) */
     double profile_seconds;    /* the profiling phase's wall time */
-    char profile_note[512];    /* why none could be read (no CUPTI, no permission); "" otherwise */
+    const char *profile_note;  /* why none could be read (no CUPTI, no permission); NULL otherwise */
     /* Several GPUs at once (issue 19; cutune_tune_options.devices): which, and how the
      * others' times compare with the first's (spread[0] is the first's own: unused). */
     int ndevices;              /* 0: one GPU (device_name's) */

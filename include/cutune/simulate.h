@@ -46,13 +46,13 @@ typedef struct cutune_sim_run {
                                   (minimise); 1 is the optimum, 0 when nothing was found */
     double seconds;            /* the simulated wall: the recorded compile seconds on `threads` compile
                                   threads and the GPU seconds on one GPU, pipelined as the tuner runs them */
-    char stop_reason[32];
+    const char *stop_reason;   /* why it stopped: "budget", "space exhausted", ... (static) */
     double bound_seconds;      /* the least wall that work allows: max(compile seconds / threads, GPU
                                   seconds) of what it evaluated */
 } cutune_sim_run;
 
 typedef struct cutune_sim_report {
-    char strategy[16];
+    const char *strategy;      /* the strategy replayed (static) */
     uint64_t seed, budget, patience;
     double time_limit_s;
     uint64_t space;            /* valid configurations */
@@ -60,7 +60,7 @@ typedef struct cutune_sim_report {
     double true_best;
     uint64_t true_best_index;
     int maximize;
-    char objective_name[128];
+    const char *objective_name; /* as the recording names it (owned by the report) */
     int nruns;
     cutune_sim_run *runs;
     double median, q1, q3, min, max;   /* of the runs' ratios */

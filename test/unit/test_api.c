@@ -419,7 +419,7 @@ static void test_device_attributes_from_the_table_and_a_device(void **state)
 
     cutune_device dev;
     memset(&dev, 0, sizeof dev);
-    snprintf(dev.name, sizeof dev.name, "Made-up GPU");
+    dev.name = "Made-up GPU";
     dev.cc = 90;
     dev.sm_count = 114;
     dev.warp_size = 32;
@@ -457,7 +457,7 @@ static void test_set_device_checks_again(void **state)
     int sm = attr_index("sm_count");
     cutune_device dev;
     memset(&dev, 0, sizeof dev);
-    snprintf(dev.name, sizeof dev.name, "Made-up GPU");
+    dev.name = "Made-up GPU";
     dev.cc = 86;
     dev.sm_count = 10;
     dev.max_threads_per_sm = 1536; /* one block of 1024 fits, two do not */

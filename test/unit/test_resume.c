@@ -92,8 +92,8 @@ static void test_late_read_back(void **state)
     const model *m = spec->model;
     cutune_device dev;
     memset(&dev, 0, sizeof dev);
-    snprintf(dev.name, sizeof dev.name, "test");
-    snprintf(dev.arch, sizeof dev.arch, "sm_90");
+    dev.name = "test";
+    dev.arch = "sm_90";
     cutune_tune_result *res = result_new_for(m, "s.tune", &dev);
     assert_non_null(res);
     cutune_tune_options opts = CUTUNE_TUNE_OPTIONS_INIT;

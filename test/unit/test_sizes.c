@@ -246,7 +246,7 @@ static void test_device_across_sizes_and_blocks(void **state)
     assert_int_equal(grid, 132 + 1024); /* sm_90's table: 132 SMs */
     cutune_device dev;
     memset(&dev, 0, sizeof dev);
-    snprintf(dev.name, sizeof dev.name, "Made-up GPU");
+    dev.name = "Made-up GPU";
     dev.cc = 86;
     dev.sm_count = 10;
     dev.warp_size = 32;
