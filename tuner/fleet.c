@@ -219,7 +219,7 @@ static void spread_of(race *r, int k, cutune_device_spread *out)
         if (timed_ok(a) && timed_ok(b))
             ratio[m++] = b->m.median_ms / a->m.median_ms;
     }
-    *out = (cutune_device_spread){r->t->gpus[k].device, m, NAN, NAN, NAN};
+    *out = (cutune_device_spread){r->t->gpus[k].plan.device, m, NAN, NAN, NAN};
     if (m > 0) {
         qsort(ratio, (size_t)m, sizeof *ratio, by_value);
         out->median = m % 2 ? ratio[m / 2] : 0.5 * (ratio[m / 2 - 1] + ratio[m / 2]);

@@ -1,8 +1,9 @@
-/* goal.c - the objective, the metrics and the best so far (tuner.h). */
+/* goal.c - the objective, the metrics and the best so far (goal.h). Pure: called in
+ * the tuner and in the GPU worker alike. */
 #include <math.h>
 
 #include "../compiler/eval.h"
-#include "tuner.h"
+#include "goal.h"
 
 int tuner_objective(const tuner_goal *g, double median_ms, double *out)
 {

@@ -15,7 +15,7 @@ int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin)
     const cutune_variant *av = a->variant;
     json_t *done_before = journal_find(t->journal, av->ordinal);
     if (done_before) { /* trusted only for the configuration it names (journal.h) */
-        tuner_values_of(t->m, av, t->vals);
+        session_values_of(t->m, av, t->vals);
         if (!tuner_params_match(t->m, t->vals, done_before))
             done_before = NULL;
     }
@@ -26,7 +26,7 @@ int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin)
     twin_id id;
     bool has_id = false;
     if ((runs || done_before) && t->twins) { /* the same experiment as one run: its figures (twin.c) */
-        tuner_values_of(t->m, av, t->vals);
+        session_values_of(t->m, av, t->vals);
         has_id = twins_identity(t->twins, t->vals, av, bin, &id) == 0;
         if (has_id && runs && tuner_fleet_wait_twin(t, id) < 0)
             return -1;
@@ -69,7 +69,7 @@ void tuner_take_twin(tuner *t, record *rec, const record *twin)
     cutune_measurement *m = &rec->m;
     if (!m->timed)
         return;
-    tuner_values_of(t->m, &rec->v, t->vals); /* the goal judges this configuration */
+    session_values_of(t->m, &rec->v, t->vals); /* the goal judges this configuration */
     t->goal.has_energy = m->energy != 0; /* issue 18: its twin's energy is its own */
     t->goal.energy_j = m->energy_j;
     t->goal.power_w = m->power_w;

@@ -92,7 +92,7 @@ static int fetch_binaries(tuner *t, session *ss, session_binary *bins, const cho
         const record *rec = t->res->records[c[i].index];
         if (bins[c[i].index].cubin || rec->m.same_code_as >= 0)
             continue;
-        tuner_values_of(t->m, &rec->v, &vals[(size_t)missing * (size_t)t->m->nparams]);
+        session_values_of(t->m, &rec->v, &vals[(size_t)missing * (size_t)t->m->nparams]);
         ordinals[missing] = rec->v.ordinal;
         index_of[missing++] = c[i].index;
     }
@@ -111,11 +111,11 @@ int tuner_profile(tuner *t, session *ss, session_binary *bins, uint64_t nbins)
 {
     tuner_gpu *g = &t->gpus[0]; /* the GPU that chose the winner */
     cutune_tune_result *r = t->res;
-    if (g->nhw == 0 || r->n == 0)
+    if (g->plan.nhw == 0 || r->n == 0)
         return CUTUNE_OK;
     double started = sys_seconds();
     chosen *c = calloc((size_t)r->n, sizeof *c);
-    double *values = calloc((size_t)g->nhw + 1, sizeof(double));
+    double *values = calloc((size_t)g->plan.nhw + 1, sizeof(double));
     if (!c || !values) {
         free(c);
         free(values);
@@ -155,7 +155,7 @@ int tuner_profile(tuner *t, session *ss, session_binary *bins, uint64_t nbins)
                 if (off)
                     snprintf(r->summary.profile_note, sizeof r->summary.profile_note, "%s", why);
             } else {
-                for (int i = 0; i < g->nhw; i++)
+                for (int i = 0; i < g->plan.nhw; i++)
                     rec->hw[i] = values[i];
                 rec->m.profiled = 1;
                 rec->m.profile_passes = passes;

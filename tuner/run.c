@@ -270,7 +270,7 @@ static int race_list(search_run *sr, const bool *race, uint64_t **out, int *n, i
             for (int j = *ncontend; !listed && j < k; j++)
                 listed = list[j] == i;
             if (!listed && rec->out == OUTCOME_OK && m->timed && !m->provisional && !m->pruned && !m->resumed &&
-                m->same_code_as < 0 && m->device == t->gpus[0].device && i < sr->nbins && sr->bins[i].cubin &&
+                m->same_code_as < 0 && m->device == t->gpus[0].plan.device && i < sr->nbins && sr->bins[i].cubin &&
                 (cheapest < 0 || m->gpu_seconds < t->res->records[cheapest]->m.gpu_seconds))
                 cheapest = (int64_t)i;
         }
@@ -305,7 +305,7 @@ static int final_race(search_run *sr)
         cutune_measurement *m = &t->res->records[i]->m;
         if (!m->provisional)
             continue;
-        tuner_values_of(t->m, &t->res->records[i]->v, t->vals); /* the goal judges this configuration */
+        session_values_of(t->m, &t->res->records[i]->v, t->vals); /* the goal judges this configuration */
         if ((twin[i] = twin_run(sr, i)) != NULL)
             continue;
         race[i] = i < sr->nbins && sr->bins[i].cubin && t->goal.have_best &&
@@ -335,7 +335,7 @@ static int final_race(search_run *sr)
                 j++;
             result_take_run(t->res, rec, full[j]); /* the full figures, launches and times added */
         } else if (twin[i] && !twin[i]->m.provisional) {
-            tuner_values_of(t->m, &rec->v, t->vals);
+            session_values_of(t->m, &rec->v, t->vals);
             tuner_take_twin(t, rec, twin[i]);
         } else {
             rec->m.provisional = 0;

@@ -4,8 +4,9 @@
  * api/tune.c (cutune_tune) is its facade.
  *
  * Parts and what each owns:
- *   tuner_goal (goal.c)   the objective, the metrics and the best so far;
- *   tuner_gpu  (gpu.c, reference.c)  the GPU worker: what it inherits, its process, and
+ *   tuner_goal (goal.h, goal.c)  the objective, the metrics and the best so far;
+ *   tuner_gpu  (gpu.c)  the tuner's handle on a GPU worker: its process, the plan it
+ *              inherits (gw.h: the code that runs inside the worker is gw_*.c's), and
  *              the variant's time limit;
  *   tuner      (tune.c, run.c, loop.c, fleet.c, finish.c)  the run: journal, search
  *              settings, budgets, the GPUs' variants in flight and the counts of the
@@ -22,100 +23,34 @@
 #include "../runtime/bench.h"
 #include "../runtime/worker.h"
 #include "../session/session.h"
+#include "goal.h"
+#include "gw.h"
 
-/* ---- the objective (goal.c) -------------------------------------------------------- */
-
-/* The race's contender margin: a variant whose fastest sample is 5 % worse than the best
- * cannot win and needs no full statistics; one within it is timed in full, at the end of
- * the run (the final race, run.c). */
-#define TUNER_CONTEND 1.05
-
-typedef struct tuner_goal {
-    const model *m;
-    const value *vals;         /* the configuration judged (borrowed) */
-    double prune;              /* the race prunes what is this much worse than the best; <= 0: never */
-    bool have_best;
-    double best;               /* the best objective so far */
-    bool has_energy;           /* issue 18: the configuration judged has its energy measured: */
-    double energy_j, power_w;  /* per launch, and mean power */
-} tuner_goal;
-
-/* tuner_objective: the objective at a median time (ms): the time itself, or the spec's
- * objective for g->vals. 0, or -1 when it cannot be evaluated. */
-int tuner_objective(const tuner_goal *g, double median_ms, double *out);
-
-/* tuner_metrics: each metric at the median time into out (NaN where one fails). */
-void tuner_metrics(const tuner_goal *g, double median_ms, double *out);
-
-/* tuner_better: whether objective a beats b (the spec says which way). */
-bool tuner_better(const tuner_goal *g, double a, double b);
-
-/* tuner_worse: meas_settings' worse callback (ctx: a tuner_goal): true when the
- * objective at `ms` is worse than the best so far by more than `factor` (> 0); false
- * without a best, or when the objective cannot be evaluated. */
-bool tuner_worse(void *ctx, double ms, double factor);
-
-/* ---- the GPU worker (gpu.c, reference.c) ------------------------------------------- */
+/* ---- the tuner's side of a GPU worker (gpu.c) --------------------------------------
+ *
+ * Runs in the tuner: the worker's plan made (tuner_gpu_init), its process started,
+ * variants sent and replies received over the pipe, the worker replaced after a hang, a
+ * crash or a sticky error. What runs inside the worker is gw.h's. */
 
 typedef struct tuner_gpu {
-    /* What the worker inherits (set by tuner_gpu_init, read-only in the tuner). */
-    cutune_spec *spec;
-    const model *m;
-    int device;
-    const char *arch;
-    size_t flush_bytes;
-    meas_settings ms;
-    tuner_goal goal;           /* the worker's: the best so far comes with each request */
-    bench_arg *args;           /* the model's arguments, plain */
-    int *outputs;
-    bench_verify vf;
-    int64_t *counts;           /* a configuration's buffer sizes and scalar values */
-    value *scalars, *vals;
-    bench_scalar *plain;
-    cutune_tune_result *res;   /* borrowed: the worker writes the reference's run into it */
-    bench *b;                  /* the worker's device (NULL in the tuner) */
-    /* The tuner's side. */
+    gw_plan plan;              /* what the worker inherits (read-only once made) */
     wk_proc proc;              /* pid 0: no worker runs */
     double sent_at;            /* sys_seconds() when the variant in hand was sent */
     bool send_failed;          /* it could not be sent (the worker had died): lost at the receive */
     double limit_s;            /* a variant's time limit; derived at the first start when 0 */
-    bool energy;               /* issue 18: energy of every variant timed in full (the worker's bench) */
-    const char *const *hw_names; /* issue 18: the counters a profile request reads (the options'), */
-    int nhw;                   /* 0: none */
-    double *hw_values;         /* the worker's scratch for them */
     double run_started;        /* sys_seconds() at tuner_gpu_init: the run's start */
     bool first_sent;           /* a variant has been sent to a worker (first_variant_seconds is set) */
     char err[512];
-    /* issue 16 (hooks.c, in the worker): the resets made plain, and the binaries of the
-     * spec's own reset and checker kernels (owned). */
-    hook_spec *hooks;
-    struct compile_output *extra;
-    int nextra;
 } tuner_gpu;
 
-/* tuner_hooks_prepare (issue 16, in the worker, after bench_open and before the
- * reference): compiles the spec's reset kernels and checker kernel, hands the resets to
- * the bench and the checker's binary to g->vf. CUTUNE_OK, or a status with a diagnostic
- * on the spec (a kernel that does not compile) or a message in err (the device). */
-int tuner_hooks_prepare(tuner_gpu *g, char *err, size_t errsize);
-
-/* tuner_own_kernels_check (issue 16, no GPU needed: analyze): compiles the spec's reset
- * kernels and checker kernel for `arch` as tuning will, and adds a warning on the spec
- * for each that does not (a GPU run would stop on it). Returns how many failed, or
- * CUTUNE_ENOMEM / CUTUNE_EEVAL (a diagnostic on the spec). */
-int tuner_own_kernels_check(cutune_spec *spec, const char *arch);
-
-/* tuner_inputs_identity (issue 16): a hash of the spec's input files as they are now
+/* tuner_inputs_identity (tune.c): a hash of the spec's input files as they are now
  * (canonical path, size, modification time) into hex, "" when it reads none: part of
  * the journal's identity, so a run resumed after a data file changed starts afresh. */
 void tuner_inputs_identity(const model *m, char *hex, size_t size);
 
-/* tuner_hooks_free: frees what tuner_hooks_prepare made; safe to call twice. */
-void tuner_hooks_free(tuner_gpu *g);
-
 /* tuner_gpu_init: prepares `g` for `spec` on GPU `device` (whose attributes are `dev`):
- * arguments, settings, the time limit. CUTUNE_OK, CUTUNE_ENOMEM, or CUTUNE_ESPEC with a
- * diagnostic (a verified output whose size depends on params). */
+ * the plan (arguments, settings) and the time limit. CUTUNE_OK, CUTUNE_ENOMEM, or
+ * CUTUNE_ESPEC with a diagnostic (a verified output whose size depends on params). */
 int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *opts, int device,
                    const cutune_device *dev, bool flush, cutune_tune_result *res);
 
@@ -148,7 +83,7 @@ void tuner_gpu_receive(tuner_gpu *g, record *rec);
 int tuner_gpu_run(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best, bool final,
                   record *rec);
 
-/* tuner_gpu_profile (issue 18): variant v's hardware counters (g->nhw of them, into
+/* tuner_gpu_profile (issue 18): variant v's hardware counters (g->plan.nhw of them, into
  * values; NaN where not read) from a profiled launch in the worker, starting one when
  * none runs; *passes: the replays. When they could not be read, `why` says why (CUPTI,
  * the permission, a launch that failed, a worker that died or hung: it is replaced);
@@ -159,24 +94,6 @@ int tuner_gpu_profile(tuner_gpu *g, const session_binary *bin, const cutune_vari
 
 /* tuner_gpu_free: ends the worker (if any) and frees what init allocated. */
 void tuner_gpu_free(tuner_gpu *g);
-
-/* tuner_values_of: the typed values of variant v, read back from its text (floats are
- * written in their shortest exact form, so this is lossless). */
-void tuner_values_of(const model *m, const cutune_variant *v, value *out);
-
-/* tuner_reference (in the worker): runs the reference (a configuration, or a kernel of
- * its own) once and keeps its verified outputs. CUTUNE_OK, or a status with a
- * diagnostic on the spec. */
-int tuner_reference(tuner_gpu *g);
-
-/* tuner_kernel_options (reference.c): the compile options of a kernel of the spec's own
- * that is not a variant (the reference, a reset or checker kernel): the common
- * options, constant lets `as define`, and the include folders, in `a`, with room for
- * two more. *out and *n are set; CUTUNE_OK or CUTUNE_ENOMEM. */
-int tuner_kernel_options(const model *m, arena *a, const char ***out, int *n);
-
-/* tuner_plain_args: a configuration's argument values (g->scalars) as bench scalars. */
-void tuner_plain_args(tuner_gpu *g, bench_config *out);
 
 /* ---- twins: variants that are the same experiment (twin.c) ------------------------ */
 

@@ -114,7 +114,7 @@ static void test_late_read_back(void **state)
     t->answered = calloc(1, sizeof *t->answered);
     t->vals = calloc((size_t)m->nparams + 1, sizeof(value));
     assert_true(t->gpus && t->slots && t->answered && t->vals);
-    t->gpus[0].arch = "sm_90";
+    t->gpus[0].plan.arch = "sm_90";
     t->goal = (tuner_goal){m, t->vals, false, false, 0, false, 0, 0};
     assert_int_equal(twins_new(&t->twins, m), CUTUNE_OK);
     assert_int_equal(tuner_search_settings(m, &spec->diags, NULL, 6, &t->set), CUTUNE_OK);
