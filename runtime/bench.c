@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "../base/sys.h"
-#include "profile.h"
+#include "profiler.h"
 #include "infile.h"
 
 /* The device side of one argument. */

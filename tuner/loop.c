@@ -25,7 +25,7 @@ int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin)
     bool runs = !done_before && a->compiled && a->launchable;
     twin_id id;
     bool has_id = false;
-    if ((runs || done_before) && t->twins) { /* the same experiment as one run: its figures (twin.c) */
+    if ((runs || done_before) && t->twins) { /* the same experiment as one run: its figures (twins.c) */
         session_values_of(t->m, av, t->vals);
         has_id = twins_identity(t->twins, t->vals, av, bin, &id) == 0;
         if (has_id && runs && tuner_fleet_wait_twin(t, id) < 0)

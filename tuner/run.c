@@ -288,7 +288,7 @@ static int race_list(search_run *sr, const bool *race, uint64_t **out, int *n, i
  * race's best is timed in full (no early stop: warm-ups, the spread rule, up to
  * max_repeat) on the first GPU and may then win; the others cannot win and are marked
  * pruned. With several GPUs, the others time the same variants (and a few more, above)
- * at the same time, for the spread (tuner_fleet_race). A twin (twin.c) takes its run's
+ * at the same time, for the spread (tuner_fleet_race). A twin (twins.c) takes its run's
  * final figures instead: its run comes first in the results. Each is journaled again,
  * in order. CUTUNE_OK, or a status (the worker could not start, the journal). */
 static int final_race(search_run *sr)

@@ -1,5 +1,5 @@
 /* sizes.c - tuning over problem sizes (the spec's `size` statement): one tuning run
- * (tune.c and the one loop, run.c) per size, above that loop, each into a result of its
+ * (tuner.c and the one loop, run.c) per size, above that loop, each into a result of its
  * own that the run's result adopts (results/result.h). What is shared across sizes: the
  * compile cache (a variant whose code does not depend on the size is compiled once and
  * read from the cache at the other sizes) and the device. What is not: the reference's

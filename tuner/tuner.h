@@ -8,7 +8,7 @@
  *   tuner_gpu  (gpu.c)  the tuner's handle on a GPU worker: its process, the plan it
  *              inherits (gw.h: the code that runs inside the worker is gw_*.c's), and
  *              the variant's time limit;
- *   tuner      (tune.c, run.c, loop.c, fleet.c, finish.c)  the run: journal, search
+ *   tuner      (tuner.c, run.c, loop.c, fleet.c, finish.c)  the run: journal, search
  *              settings, budgets, the GPUs' variants in flight and the counts of the
  *              summary. */
 #ifndef CUTUNE_TUNER_TUNER_H
@@ -43,7 +43,7 @@ typedef struct tuner_gpu {
     char err[512];
 } tuner_gpu;
 
-/* tuner_inputs_identity (tune.c): a hash of the spec's input files as they are now
+/* tuner_inputs_identity (tuner.c): a hash of the spec's input files as they are now
  * (canonical path, size, modification time) into hex, "" when it reads none: part of
  * the journal's identity, so a run resumed after a data file changed starts afresh. */
 void tuner_inputs_identity(const model *m, char *hex, size_t size);
@@ -95,7 +95,7 @@ int tuner_gpu_profile(tuner_gpu *g, const session_binary *bin, const cutune_vari
 /* tuner_gpu_free: ends the worker (if any) and frees what init allocated. */
 void tuner_gpu_free(tuner_gpu *g);
 
-/* ---- twins: variants that are the same experiment (twin.c) ------------------------ */
+/* ---- twins: variants that are the same experiment (twins.c) ------------------------ */
 
 /* A launch's identity: the machine code (runtime/cubin.h), symbol, geometry, dynamic
  * shared memory and planned arguments, as XXH3-128. */
@@ -124,7 +124,7 @@ int64_t twins_find(const twins *tw, twin_id id);
  * CUTUNE_ENOMEM. */
 int twins_add(twins *tw, twin_id id, uint64_t index);
 
-/* ---- the run (tune.c, loop.c, finish.c, run.c) ---------------------------------- */
+/* ---- the run (tuner.c, loop.c, finish.c, run.c) ---------------------------------- */
 
 /* A GPU's variant in flight (fleet.c): its record, and its identity when it has one
  * (a twin of it waits for its outcome). rec NULL: the GPU is idle. */
@@ -187,7 +187,7 @@ int tuner_session(tuner *t, const cutune_analyze_options *o, uint64_t total, cut
  * chosen; the result's summary filled. CUTUNE_OK, or a status with a diagnostic. */
 int tuner_tune(tuner *t);
 
-/* ---- hardware counters (profile.c, issue 18) --------------------------------------- */
+/* ---- hardware counters (counters.c, issue 18) --------------------------------------- */
 
 /* tuner_profile_options: `in` with the counters resolved into *out (the default set
  * when none are named) and their names checked against the chip of `arch` with CUPTI's
@@ -286,7 +286,7 @@ int tuner_fleet_race(tuner *t, const session_binary *const *bins, const cutune_v
                      const record *const *refs, int n, int ncontend, record **first);
 
 /* tuner_take_twin (loop.c): record `rec` (not run) takes the figures of record
- * `twin`, the same experiment (twin.c), and its own metrics and objective. */
+ * `twin`, the same experiment (twins.c), and its own metrics and objective. */
 void tuner_take_twin(tuner *t, record *rec, const record *twin);
 
 /* tuner_rejournal (finish.c): journals rec again (its figures now replace the earlier

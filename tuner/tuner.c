@@ -1,4 +1,4 @@
-/* tune.c - a tuning run's set-up, its loop (run.c, the same for every strategy) and
+/* tuner.c - a tuning run's set-up, its loop (run.c, the same for every strategy) and
  * its summary (tuner.h). */
 #include <math.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
-/* profile.c - issue 18: hardware counters after a run (tuner.h). Before the run the
+/* counters.c - hardware counters after a run (tuner.h). Before the run the
  * counters' names are resolved (the default set unless the caller names its own) and
- * checked against the device's chip without a GPU (runtime/profile.h), so a typo stops
+ * checked against the device's chip without a GPU (runtime/profiler.h), so a typo stops
  * the run before anything is measured. After the run (and its final race) the variants
  * chosen (the best N that ran ok, by the objective, or every one) are each launched
- * once more in the GPU worker under CUPTI's range profiler; a twin (twin.c) takes the
+ * once more in the GPU worker under CUPTI's range profiler; a twin (twins.c) takes the
  * counters of the run it shares. Each variant's counters are journaled with it, so a
  * resumed run profiles only what it had not. */
 #include <math.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "../base/sys.h"
-#include "../runtime/profile.h"
+#include "../runtime/profiler.h"
 #include "tuner.h"
 
 int tuner_profile_options(cutune_spec *spec, const cutune_tune_options *in, const char *arch,
