@@ -15,8 +15,8 @@
 #include "../runtime/profiler.h"
 #include "tuner.h"
 
-int tuner_profile_options(cutune_spec *spec, const cutune_tune_options *in, const char *arch,
-                          cutune_tune_options *out)
+int counters_options(cutune_spec *spec, const cutune_tune_options *in, const char *arch,
+                     cutune_tune_options *out)
 {
     *out = *in;
     if (in->profile_top == 0)
@@ -107,9 +107,9 @@ done:
     return rc;
 }
 
-int tuner_profile(tuner *t, session *ss, session_binary *bins, uint64_t nbins)
+int counters_read(tuner *t, session *ss, session_binary *bins, uint64_t nbins)
 {
-    tuner_gpu *g = &t->gpus[0]; /* the GPU that chose the winner */
+    gpu_handle *g = &t->gpus[0]; /* the GPU that chose the winner */
     cutune_tune_result *r = t->res;
     if (g->plan.nhw == 0 || r->n == 0)
         return CUTUNE_OK;
@@ -122,7 +122,7 @@ int tuner_profile(tuner *t, session *ss, session_binary *bins, uint64_t nbins)
         return CUTUNE_ENOMEM;
     }
     /* the objective's direction: keys ascend from the best */
-    double sign = tuner_better(&t->goal, 1.0, 2.0) ? 1.0 : -1.0;
+    double sign = goal_better(&t->goal, 1.0, 2.0) ? 1.0 : -1.0;
     int n = 0;
     for (uint64_t i = 0; i < r->n && i < nbins; i++) {
         const record *rec = r->records[i];
@@ -148,7 +148,7 @@ int tuner_profile(tuner *t, session *ss, session_binary *bins, uint64_t nbins)
         } else {
             int passes = 0;
             bool off = false;
-            if ((rc = tuner_gpu_profile(g, &bins[c[k].index], &rec->v, values, &passes, &off, why, sizeof why)) < 0)
+            if ((rc = gpu_profile(g, &bins[c[k].index], &rec->v, values, &passes, &off, why, sizeof why)) < 0)
                 break;
             if (why[0]) {
                 result_set_profile_note(r, rec, why);
@@ -164,7 +164,7 @@ int tuner_profile(tuner *t, session *ss, session_binary *bins, uint64_t nbins)
         }
         if (rec->m.profiled)
             r->summary.profiled++;
-        if ((rc = tuner_rejournal(t, rec)) < 0)
+        if ((rc = finish_rejournal(t, rec)) < 0)
             break;
     }
     r->summary.profile_seconds = sys_seconds() - started;

@@ -1,7 +1,7 @@
 /* goal.h - the objective, the metrics and the best so far: pure evaluations of the
  * spec's expressions at a median time. Used in both processes: the tuner judges
  * outcomes with them (finish.c, run.c), the GPU worker evaluates a variant's objective
- * and metrics and prunes the race with tuner_worse (gw_main.c). */
+ * and metrics and prunes the race with goal_worse (gw_main.c). */
 #ifndef CUTUNE_TUNER_GOAL_H
 #define CUTUNE_TUNER_GOAL_H
 
@@ -12,9 +12,9 @@
 /* The race's contender margin: a variant whose fastest sample is 5 % worse than the best
  * cannot win and needs no full statistics; one within it is timed in full, at the end of
  * the run (the final race, run.c). */
-#define TUNER_CONTEND 1.05
+#define GOAL_CONTEND 1.05
 
-typedef struct tuner_goal {
+typedef struct goal_state {
     const model *m;
     const value *vals;         /* the configuration judged (borrowed) */
     double prune;              /* the race prunes what is this much worse than the best; <= 0: never */
@@ -22,21 +22,21 @@ typedef struct tuner_goal {
     double best;               /* the best objective so far */
     bool has_energy;           /* issue 18: the configuration judged has its energy measured: */
     double energy_j, power_w;  /* per launch, and mean power */
-} tuner_goal;
+} goal_state;
 
-/* tuner_objective: the objective at a median time (ms): the time itself, or the spec's
+/* goal_objective: the objective at a median time (ms): the time itself, or the spec's
  * objective for g->vals. 0, or -1 when it cannot be evaluated. */
-int tuner_objective(const tuner_goal *g, double median_ms, double *out);
+int goal_objective(const goal_state *g, double median_ms, double *out);
 
-/* tuner_metrics: each metric at the median time into out (NaN where one fails). */
-void tuner_metrics(const tuner_goal *g, double median_ms, double *out);
+/* goal_metrics: each metric at the median time into out (NaN where one fails). */
+void goal_metrics(const goal_state *g, double median_ms, double *out);
 
-/* tuner_better: whether objective a beats b (the spec says which way). */
-bool tuner_better(const tuner_goal *g, double a, double b);
+/* goal_better: whether objective a beats b (the spec says which way). */
+bool goal_better(const goal_state *g, double a, double b);
 
-/* tuner_worse: meas_settings' worse callback (ctx: a tuner_goal): true when the
+/* goal_worse: meas_settings' worse callback (ctx: a goal_state): true when the
  * objective at `ms` is worse than the best so far by more than `factor` (> 0); false
  * without a best, or when the objective cannot be evaluated. */
-bool tuner_worse(void *ctx, double ms, double factor);
+bool goal_worse(void *ctx, double ms, double factor);
 
 #endif

@@ -52,8 +52,8 @@ static bench_arg plain_arg(const m_arg *a)
     return b;
 }
 
-int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *opts, int device,
-                   const cutune_device *dev, bool flush, cutune_tune_result *res)
+int gpu_init(gpu_handle *g, cutune_spec *spec, const cutune_tune_options *opts, int device,
+             const cutune_device *dev, bool flush, cutune_tune_result *res)
 {
     const model *m = spec->model;
     gw_plan *p = &g->plan;
@@ -90,7 +90,7 @@ int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *o
                    "bench_verify.check is the model's check_kind: 0, or a chk_mode + 1");
     p->vf = (bench_verify){m->verify.present, p->outputs, m->verify.noutputs, m->verify.atol, m->verify.rtol,
                            m->verify.check, m->verify.check_tol, NULL, NULL}; /* issue 16: check_kind + 0 = bench's */
-    p->goal = (tuner_goal){m, NULL, opts->prune == 0 ? DEFAULT_PRUNE : opts->prune, false, 0, false, 0, 0};
+    p->goal = (goal_state){m, NULL, opts->prune == 0 ? DEFAULT_PRUNE : opts->prune, false, 0, false, 0, 0};
     if (m->objective_energy) /* issue 18: the race prunes by time; an energy objective needs every variant in full */
         p->goal.prune = -1;
     p->ms.warmup = (int)m->measure.warmup;
@@ -100,7 +100,7 @@ int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *o
     p->ms.flush_l2 = flush;
     p->ms.min_sample_ms = MIN_SAMPLE_MS;
     p->ms.prune = p->goal.prune > 0 ? p->goal.prune : 0;
-    p->ms.contend = p->goal.prune > 0 ? TUNER_CONTEND : 0; /* --prune -1: every variant timed in full */
+    p->ms.contend = p->goal.prune > 0 ? GOAL_CONTEND : 0; /* --prune -1: every variant timed in full */
     /* A contender stops after PROVISIONAL warm samples; the run's end times in full those
      * still near the best (tuner/run.c's final race). */
     p->ms.provisional = p->goal.prune > 0 ? PROVISIONAL : 0;
@@ -110,19 +110,19 @@ int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *o
     return CUTUNE_OK;
 }
 
-void tuner_gpu_free(tuner_gpu *g)
+void gpu_free(gpu_handle *g)
 {
     wk_stop(&g->proc, false);
     free(g->plan.args);
     free(g->plan.outputs);
 }
 
-int tuner_gpu_spawn(tuner_gpu *g)
+int gpu_spawn(gpu_handle *g)
 {
     return wk_start(&g->proc, gw_main, &g->plan, g->err, sizeof g->err) < 0 ? CUTUNE_ENOMEM : CUTUNE_OK;
 }
 
-int tuner_gpu_ready(tuner_gpu *g)
+int gpu_ready(gpu_handle *g)
 {
     wk_frame f = WK_FRAME_INIT;
     int rc = wk_recv(g->proc.from, &f, sys_seconds() + SETUP_LIMIT_S);
@@ -156,14 +156,14 @@ int tuner_gpu_ready(tuner_gpu *g)
     return CUTUNE_OK;
 }
 
-int tuner_gpu_start(tuner_gpu *g)
+int gpu_start(gpu_handle *g)
 {
-    int rc = tuner_gpu_spawn(g);
-    return rc < 0 ? rc : tuner_gpu_ready(g);
+    int rc = gpu_spawn(g);
+    return rc < 0 ? rc : gpu_ready(g);
 }
 
 /* The measurement in a reply, into rec. */
-static void record_reply(tuner_gpu *g, const wk_reply *r, record *rec)
+static void record_reply(gpu_handle *g, const wk_reply *r, record *rec)
 {
     cutune_measurement *m = &rec->m;
     result_set_outcome(g->plan.res, rec, r->status, r->reason && *r->reason ? r->reason : NULL);
@@ -197,7 +197,7 @@ static void record_reply(tuner_gpu *g, const wk_reply *r, record *rec)
 }
 
 /* The worker is gone (killed or dead) while running a variant: rec says why. */
-static void lost(tuner_gpu *g, bool hang, record *rec)
+static void lost(gpu_handle *g, bool hang, record *rec)
 {
     char how[160], reason[256];
     wk_describe(wk_stop(&g->proc, true), how, sizeof how);
@@ -210,11 +210,11 @@ static void lost(tuner_gpu *g, bool hang, record *rec)
     rec->m.gpu_seconds = sys_seconds() - g->sent_at;
 }
 
-int tuner_gpu_send(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best,
-                   bool final, record *rec)
+int gpu_send(gpu_handle *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best,
+             bool final, record *rec)
 {
     int rc;
-    if (!g->proc.pid && (rc = tuner_gpu_start(g)) < 0)
+    if (!g->proc.pid && (rc = gpu_start(g)) < 0)
         return rc;
     wk_request q = {v->ordinal, {v->block[0], v->block[1], v->block[2]}, {v->grid[0], v->grid[1], v->grid[2]},
                     v->smem_bytes, v->nparams, v->values, bin->symbol, bin->cubin, bin->cubin_size, have_best,
@@ -236,15 +236,15 @@ int tuner_gpu_send(tuner_gpu *g, const session_binary *bin, const cutune_variant
     return CUTUNE_OK;
 }
 
-double tuner_gpu_deadline(const tuner_gpu *g)
+double gpu_deadline(const gpu_handle *g)
 {
     return g->sent_at + g->limit_s;
 }
 
-void tuner_gpu_receive(tuner_gpu *g, record *rec)
+void gpu_receive(gpu_handle *g, record *rec)
 {
     wk_frame f = WK_FRAME_INIT;
-    int rc = g->send_failed ? -1 : wk_recv(g->proc.from, &f, tuner_gpu_deadline(g));
+    int rc = g->send_failed ? -1 : wk_recv(g->proc.from, &f, gpu_deadline(g));
     arena *a = rc == 0 ? arena_new() : NULL;
     wk_reply r;
     if (rc == 0 && (!a || wk_decode_reply(&f, a, &r) < 0 || r.nmetrics != (r.timed ? g->plan.m->nmetrics : 0)))
@@ -266,25 +266,25 @@ void tuner_gpu_receive(tuner_gpu *g, record *rec)
     }
 }
 
-int tuner_gpu_run(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best, bool final,
-                  record *rec)
+int gpu_run(gpu_handle *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best, bool final,
+            record *rec)
 {
-    int rc = tuner_gpu_send(g, bin, v, have_best, best, final, rec);
+    int rc = gpu_send(g, bin, v, have_best, best, final, rec);
     if (rc < 0)
         return rc;
-    tuner_gpu_receive(g, rec);
+    gpu_receive(g, rec);
     return CUTUNE_OK;
 }
 
-int tuner_gpu_profile(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, double *values, int *passes,
-                      bool *off, char *why, size_t whysize)
+int gpu_profile(gpu_handle *g, const session_binary *bin, const cutune_variant *v, double *values, int *passes,
+                bool *off, char *why, size_t whysize)
 {
     int rc;
     *passes = 0;
     *off = false;
     for (int i = 0; i < g->plan.nhw; i++)
         values[i] = NAN;
-    if (!g->proc.pid && (rc = tuner_gpu_start(g)) < 0)
+    if (!g->proc.pid && (rc = gpu_start(g)) < 0)
         return rc;
     wk_request q = {v->ordinal, {v->block[0], v->block[1], v->block[2]}, {v->grid[0], v->grid[1], v->grid[2]},
                     v->smem_bytes, v->nparams, v->values, bin->symbol, bin->cubin, bin->cubin_size, false, 0, false,

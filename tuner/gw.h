@@ -9,7 +9,7 @@
  * the tuner closes it. CUDA is initialised here and only here (it does not survive a
  * fork).
  *
- * Ownership: the plan is the tuner's (tuner_gpu.plan), read-only in the worker; a gw
+ * Ownership: the plan is the tuner's (gpu_handle.plan), read-only in the worker; a gw
  * (the worker's state) lives in the worker for its whole life, and what it allocates
  * dies with the process. */
 #ifndef CUTUNE_TUNER_GW_H
@@ -21,7 +21,7 @@
 #include "goal.h"
 
 /* What a worker inherits: the model made plain for runtime/bench and the measurement
- * settings. Filled by the tuner before the fork (tuner_gpu_init), never changed after. */
+ * settings. Filled by the tuner before the fork (gpu_init), never changed after. */
 typedef struct gw_plan {
     cutune_spec *spec;         /* the worker adds its diagnostics to its own copy */
     const model *m;
@@ -29,7 +29,7 @@ typedef struct gw_plan {
     const char *arch;
     size_t flush_bytes;        /* the L2 flush buffer (0: no flush) */
     meas_settings ms;          /* worse/worse_ctx are set by the worker, to its goal */
-    tuner_goal goal;           /* the pruning factor; the best so far comes with each request */
+    goal_state goal;           /* the pruning factor; the best so far comes with each request */
     bench_arg *args;           /* the model's arguments, plain (owned by the tuner) */
     int *outputs;
     bench_verify vf;           /* the checker's binary is added by the worker (gw_hooks_prepare) */
@@ -43,7 +43,7 @@ typedef struct gw_plan {
 typedef struct gw {
     const gw_plan *p;
     bench *b;                  /* the device */
-    tuner_goal goal;           /* p->goal with the best so far of the request in hand */
+    goal_state goal;           /* p->goal with the best so far of the request in hand */
     meas_settings ms;          /* p->ms judged by this goal */
     bench_verify vf;           /* p->vf with the checker kernel's binary (bench keeps a pointer) */
     int64_t *counts;           /* scratch: a configuration's buffer sizes and scalar values */

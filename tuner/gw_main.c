@@ -50,7 +50,7 @@ static int worker_setup(gw *g, strbuf *msg)
         return CUTUNE_ENOMEM;
     }
     g->goal.vals = g->vals; /* the goal judges the configuration in hand */
-    g->ms.worse = tuner_worse;
+    g->ms.worse = goal_worse;
     g->ms.worse_ctx = &g->goal;
     if (bench_open(&g->b, p->device, p->flush_bytes, p->arch, p->args, m->nargs, &g->vf, err, sizeof err) < 0) {
         sb_add(msg, err);
@@ -162,9 +162,9 @@ static bool serve(gw *g, const wk_request *q, wk_reply *r, double *metrics, benc
         g->goal.has_energy = br->energy; /* issue 18: what energy_J and power_W read */
         g->goal.energy_j = br->nrg.joules_per_launch;
         g->goal.power_w = br->nrg.watts;
-        tuner_metrics(&g->goal, tm->median_ms, metrics);
+        goal_metrics(&g->goal, tm->median_ms, metrics);
         r->nmetrics = g->p->m->nmetrics;
-        if (tuner_objective(&g->goal, tm->median_ms, &r->objective) < 0)
+        if (goal_objective(&g->goal, tm->median_ms, &r->objective) < 0)
             r->objective = NAN;
     }
     return sticky;

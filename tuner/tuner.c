@@ -157,8 +157,8 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
     }
     int rc = CUTUNE_OK;
     for (int k = 0; k < t->ngpus && rc == CUTUNE_OK; k++) {
-        rc = tuner_gpu_init(&t->gpus[k], spec, opts, opts->ndevices > 1 ? opts->devices[k] : opts->device, dev, flush,
-                            res);
+        rc = gpu_init(&t->gpus[k], spec, opts, opts->ndevices > 1 ? opts->devices[k] : opts->device, dev, flush,
+                      res);
         t->gpus[k].run_started = t->gpus[0].run_started; /* one clock for the run */
     }
     if (rc < 0)
@@ -174,16 +174,16 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
     t->vals = calloc((size_t)m->nparams + 1, sizeof(value));
     if (!t->vals)
         return CUTUNE_ENOMEM;
-    t->goal = (tuner_goal){m, t->vals, t->gpus[0].plan.goal.prune, false, 0, false, 0, 0};
+    t->goal = (goal_state){m, t->vals, t->gpus[0].plan.goal.prune, false, 0, false, 0, 0};
     if (!opts->run_twins && (rc = twins_new(&t->twins, m)) < 0)
         return rc;
-    if ((rc = tuner_search_settings(m, &spec->diags, &opts->search, size->valid, &t->set)) < 0)
+    if ((rc = settings_resolve(m, &spec->diags, &opts->search, size->valid, &t->set)) < 0)
         return rc; /* a diagnostic on the spec says why */
     if (!t->set.budget && opts->limit)
         t->set.budget = opts->limit; /* --limit N: at most N configurations, whatever the strategy */
     /* The first worker runs the reference: a reference that fails is a spec problem,
      * found before anything else runs. */
-    if ((rc = tuner_fleet_start(t)) < 0) {
+    if ((rc = fleet_start(t)) < 0) {
         diag_error_noloc(&spec->diags, "%s", t->err);
         return err_set(rc, "%s", t->err); /* the worker's own status: a failed reference is ESPEC */
     }
@@ -214,7 +214,7 @@ int tuner_tune(tuner *t)
     t->started = sys_seconds();
     int rc;
     aopts.limit = 0; /* a budget now (tuner_new): the search driver's, as every budget */
-    rc = tuner_search(t, &aopts, &asum);
+    rc = run_search(t, &aopts, &asum);
     /* An exhaustive run that ran to its end stopped for no reason worth a word. */
     if (t->set.strategy == STRAT_EXHAUSTIVE &&
         (strcmp(t->stop, "space exhausted") == 0 || strcmp(t->stop, "strategy finished") == 0))
@@ -264,7 +264,7 @@ void tuner_free(tuner *t)
     for (int k = 0; k < t->ngpus; k++) {
         if (t->slots[k].rec) /* left in flight by a failure: not waited for */
             wk_stop(&t->gpus[k].proc, true);
-        tuner_gpu_free(&t->gpus[k]);
+        gpu_free(&t->gpus[k]);
     }
     free(t->gpus);
     free(t->slots);

@@ -45,20 +45,20 @@ static void test_setup_reply_without_device(void **state)
     assert_non_null(res);
     cutune_tune_options opts;
     memset(&opts, 0, sizeof opts);
-    tuner_gpu g;
+    gpu_handle g;
     memset(&g, 0, sizeof g);
-    assert_int_equal(tuner_gpu_init(&g, spec, &opts, 0, &dev, true, res), CUTUNE_OK);
+    assert_int_equal(gpu_init(&g, spec, &opts, 0, &dev, true, res), CUTUNE_OK);
     /* the plan the worker inherits: the model's arguments made plain */
     assert_string_equal(g.plan.args[0].name, "x");
     assert_true(g.plan.args[0].is_buffer);
     assert_false(g.plan.args[1].is_buffer);
     assert_int_equal(g.plan.flush_bytes, 2u << 20); /* twice the L2 */
-    assert_int_equal(tuner_gpu_start(&g), CUTUNE_ENODEV);
+    assert_int_equal(gpu_start(&g), CUTUNE_ENODEV);
     const char *prefix = "the GPU worker (GPU 0) could not start: ";
     if (strncmp(g.err, prefix, strlen(prefix)) != 0 || strcmp(g.err + strlen(prefix), "it died") == 0)
         fail_msg("the worker's reason was lost: \"%s\"", g.err);
     assert_int_equal(g.proc.pid, 0); /* reaped */
-    tuner_gpu_free(&g);
+    gpu_free(&g);
     cutune_tune_result_free(res);
     cutune_spec_free(spec);
 }
