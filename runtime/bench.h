@@ -82,7 +82,7 @@ typedef struct bench_result {
     double gpu_seconds, timing_seconds;
     /* issue 18: energy (bench_set_energy), for a variant timed in full: */
     bool energy;               /* measured: nrg holds it */
-    nrg_result nrg;
+    energy_result nrg;
     char energy_error[256];    /* why it was not, when it should have been ("" otherwise) */
 } bench_result;
 
