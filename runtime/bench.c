@@ -392,8 +392,9 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
         if (b->energy_off[0] && !out->times.pruned && !out->times.provisional)
             snprintf(out->energy_error, sizeof out->energy_error, "%s", b->energy_off);
         if (b->power && !out->times.pruned && !out->times.provisional) {
-            if (energy_window(b->g, &k, &l, b->power, b->energy_window_s, out->times.median_ms, b->hooks ? run_hooks : NULL,
-                              b, &out->nrg, out->energy_error, sizeof out->energy_error) == 0)
+            if (energy_window(b->g, &k, &l, b->power, b->energy_window_s, out->times.median_ms,
+                              b->hooks ? run_hooks : NULL, b, &out->nrg, out->energy_error,
+                              sizeof out->energy_error) == 0)
                 out->energy = true;
             else if (!out->energy_error[0])
                 snprintf(out->energy_error, sizeof out->energy_error, "the energy window failed");
