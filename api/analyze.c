@@ -74,12 +74,15 @@ int cutune_analyze(cutune_analyze_summary *summary, cutune_spec *spec, const cut
 {
     if (!each)
         return CUTUNE_EINVAL;
+    int rc = api_options_ok(opts, CUTUNE_ANALYZE_OPTIONS_VERSION, "cutune_analyze_options");
+    if (rc < 0)
+        return rc;
     if (opts && opts->shard_count > 1 && (opts->shard_index < 0 || opts->shard_index >= opts->shard_count))
         return err_set(CUTUNE_EINVAL, "shard %d of %d: the index runs from 0 to %d", opts->shard_index,
                        opts->shard_count, opts->shard_count - 1);
     public_each p = {each, user};
     session *s;
-    int rc = open_session(&s, spec, opts, false, summary);
+    rc = open_session(&s, spec, opts, false, summary);
     if (rc < 0)
         return rc;
     rc = session_run_space(s, call_public, &p);

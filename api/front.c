@@ -153,9 +153,9 @@ int cutune_spec_load_string(cutune_spec **out, const char *name, const char *tex
     if (!out || !name || (!text && len))
         return CUTUNE_EINVAL;
     *out = NULL;
+    int rc = api_options_ok(opts, CUTUNE_LOAD_OPTIONS_VERSION, "cutune_load_options");
     cutune_spec *spec;
-    int rc = spec_alloc(&spec);
-    if (rc < 0)
+    if (rc < 0 || (rc = spec_alloc(&spec)) < 0)
         return rc;
     spec->path = arena_strdup(spec->arena, name);
     spec->src = src_new(spec->arena, name, opts && opts->base_dir ? opts->base_dir : ".", text ? text : "", len);
@@ -172,9 +172,9 @@ int cutune_spec_load_file(cutune_spec **out, const char *path, const cutune_load
     if (!out || !path)
         return CUTUNE_EINVAL;
     *out = NULL;
+    int rc = api_options_ok(opts, CUTUNE_LOAD_OPTIONS_VERSION, "cutune_load_options");
     cutune_spec *spec;
-    int rc = spec_alloc(&spec);
-    if (rc < 0)
+    if (rc < 0 || (rc = spec_alloc(&spec)) < 0)
         return rc;
     *out = spec;
     spec->path = arena_strdup(spec->arena, path);

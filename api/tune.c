@@ -17,6 +17,9 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
     *out = NULL;
     if (!spec || !opts || !cutune_spec_ok(spec))
         return CUTUNE_EINVAL;
+    int rc = api_options_ok(opts, CUTUNE_TUNE_OPTIONS_VERSION, "cutune_tune_options");
+    if (rc < 0 || (rc = api_options_ok(&opts->search, CUTUNE_SEARCH_OPTIONS_VERSION, "cutune_search_options")) < 0)
+        return rc;
     if (opts->shard_count > 1 && (opts->shard_index < 0 || opts->shard_index >= opts->shard_count))
         return err_set(CUTUNE_EINVAL, "shard %d of %d: the index runs from 0 to %d", opts->shard_index,
                        opts->shard_count, opts->shard_count - 1);
@@ -33,7 +36,7 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
     double t0 = sys_seconds();
     const model *m = spec->model;
     cutune_device dev;
-    int rc = cutune_device_get(&dev, opts->ndevices > 1 ? opts->devices[0] : opts->device);
+    rc = cutune_device_get(&dev, opts->ndevices > 1 ? opts->devices[0] : opts->device);
     if (rc < 0)
         return rc;
     for (int k = 1; k < opts->ndevices; k++) { /* issue 19: one result set needs one model of GPU */

@@ -17,7 +17,10 @@
 #include "../base/arena.h"
 #include "../compiler/model.h"
 #include "../runtime/outcome.h"
+#include "measurement.h"
 
+/* A record: m first, so that the public accessors, given &rec->m, reach the record
+ * (api/results.c: its outcome is `out`). */
 typedef struct record {
     cutune_measurement m;      /* m.status == outcome_name(out) (NULL in a fresh scratch) */
     cutune_variant v;          /* a deep copy, in the result's arena */

@@ -27,7 +27,10 @@ typedef struct cutune_progress {
 /* The most compile threads a run takes (the jobs option): more is CUTUNE_EINVAL. */
 #define CUTUNE_MAX_JOBS 256
 
+#define CUTUNE_ANALYZE_OPTIONS_VERSION 1
+
 typedef struct cutune_analyze_options {
+    unsigned int version;      /* CUTUNE_ANALYZE_OPTIONS_VERSION (cutune/common.h, "Options") */
     const char *arch;          /* "sm_90"; NULL: the first GPU's, else sm_90 */
     int jobs;                  /* compile threads, 0 to CUTUNE_MAX_JOBS; 0: one per core */
     const char *cache_dir;     /* NULL: $CUTUNE_CACHE_DIR, $XDG_CACHE_HOME/cutune or ~/.cache/cutune */
@@ -46,6 +49,12 @@ typedef struct cutune_analyze_options {
      * or 1: the whole space. */
     int shard_index, shard_count;
 } cutune_analyze_options;
+
+/* Every field's default: the first GPU's architecture (else sm_90), a compile thread per
+ * core, the default cache, every configuration, no cancel flag, no progress, the whole
+ * space. */
+#define CUTUNE_ANALYZE_OPTIONS_INIT {.version = CUTUNE_ANALYZE_OPTIONS_VERSION}
+int cutune_analyze_options_init(cutune_analyze_options *opts, unsigned int version);
 
 typedef struct cutune_analysis {
     const cutune_variant *variant;
@@ -89,7 +98,8 @@ typedef struct cutune_analyze_summary {
  * to go on, non-zero to stop. Returns CUTUNE_OK; CUTUNE_EEVAL (a diagnostic on the
  * spec); CUTUNE_EIO when the kernel file cannot be read; CUTUNE_EINVAL for an
  * architecture NVRTC cannot target; CUTUNE_ECOMPILER when NVRTC itself fails;
- * CUTUNE_ESTOPPED when `each` stopped it. */
+ * CUTUNE_ESTOPPED when `each` stopped it. `opts` may be NULL (every default); another
+ * version is CUTUNE_EINVAL. */
 int cutune_analyze(cutune_analyze_summary *summary, cutune_spec *spec, const cutune_analyze_options *opts,
                    int (*each)(void *user, const cutune_analysis *a), void *user);
 

@@ -35,6 +35,16 @@ typedef enum cutune_status {
 /* cutune_status_text: a short description of a status ("spec has errors", ...). */
 const char *cutune_status_text(int status);
 
+/* Options. Every cutune_*_options struct begins with `version`, the layout its caller
+ * was compiled with. Start from the struct's CUTUNE_*_OPTIONS_INIT initialiser or its
+ * cutune_*_options_init function: either sets the version and every field's documented
+ * default (docs/api.md, "Options and their defaults"); then change what you need. A
+ * call given a struct of another version, a zero-filled one included (version 0),
+ * returns CUTUNE_EINVAL and says so in the error object: zero is not every field's
+ * default (cutune_tune_options.flush_l2 = 0 turns L2 flushing off). A
+ * cutune_*_options_init function returns CUTUNE_OK, or CUTUNE_EINVAL (opts NULL, or a
+ * version this library does not know; opts is then left as it was). */
+
 /* ---- errors ---------------------------------------------------------------------- */
 
 /* A failed call returns a negative status; what went wrong is kept, per thread, in one

@@ -34,12 +34,20 @@ const char *cutune_spec_emit_refused(const cutune_spec *spec, const char *kind);
  * CUTUNE_EINVAL when `dir` is not a folder. */
 int cutune_spec_set_emit_dir(cutune_spec *spec, const char *dir);
 
+#define CUTUNE_HEADER_OPTIONS_VERSION 1
+
 typedef struct cutune_header_options {
+    unsigned int version;          /* CUTUNE_HEADER_OPTIONS_VERSION (cutune/common.h, "Options") */
     const char *prefix;            /* names' prefix; NULL: the spec's `emit header ... prefix`, else the
                                       kernel's name upper-cased */
     const char *const *sources;    /* NULL, or what to call each results file in the comment */
     const char *file_name;         /* NULL, or the header's own name for its first line */
 } cutune_header_options;
+
+/* Every field's default: the spec's prefix (else the kernel's name), results files
+ * called by their paths, no file name on the first line. */
+#define CUTUNE_HEADER_OPTIONS_INIT {.version = CUTUNE_HEADER_OPTIONS_VERSION}
+int cutune_header_options_init(cutune_header_options *opts, unsigned int version);
 
 /* cutune_emit_header: the best-config header (docs/header.md) as a NUL-terminated string
  * in *out (free it with cutune_free). With nresults >= 1: the winners of results[0 ..
@@ -47,7 +55,8 @@ typedef struct cutune_header_options {
  * the plain macros hold. `spec` may then be NULL (no functions of the problem size);
  * when given it must be of the same kernel and params. With nresults == 0: the spec's
  * default configuration (each param's default, else its first value), marked not
- * tuned. `opts` may be NULL. Returns CUTUNE_OK; CUTUNE_EINVAL (a result has no winner,
+ * tuned. `opts` may be NULL (every default). Returns CUTUNE_OK; CUTUNE_EINVAL (options of
+ * another version, a result has no winner,
  * results or spec of different kernels or params, two results of one device (and
  * problem size), a name the header cannot define or two of its names that clash:
  * cutune_last_error says which); CUTUNE_ESPEC (the default configuration violates a
@@ -84,11 +93,19 @@ int cutune_emit_csv(char **out, const cutune_tune_result *r);
  * CUTUNE_OK or CUTUNE_ENOMEM. */
 int cutune_emit_t4(char **out, const cutune_tune_result *r);
 
+#define CUTUNE_REPORT_OPTIONS_VERSION 1
+
 typedef struct cutune_report_options {
+    unsigned int version;          /* CUTUNE_REPORT_OPTIONS_VERSION (cutune/common.h, "Options") */
     const char *const *names;      /* NULL, or what to call each result on the page (e.g. its file's path);
                                       NULL entries and NULL: the results path it was read from */
     const char *title;             /* the page's title; NULL: "cutune report" */
 } cutune_report_options;
+
+/* Every field's default: results called by the paths they were read from, the title
+ * "cutune report". */
+#define CUTUNE_REPORT_OPTIONS_INIT {.version = CUTUNE_REPORT_OPTIONS_VERSION}
+int cutune_report_options_init(cutune_report_options *opts, unsigned int version);
 
 /* cutune_emit_report: results[0 .. nresults) (nresults >= 1) as one self-contained HTML
  * page (docs/report.md): the winner beside the median variant, heatmaps of the objective
@@ -96,8 +113,8 @@ typedef struct cutune_report_options {
  * distribution, each param's effect, failures by cause, a search's best so far, and
  * several results side by side; a section per problem size. Charts are inline SVG;
  * nothing is fetched. The same results give the same bytes. In *out (free with
- * cutune_free). `opts` may be NULL. Returns CUTUNE_OK; CUTUNE_EINVAL (no output or no
- * results); CUTUNE_ENOMEM. */
+ * cutune_free). `opts` may be NULL (every default). Returns CUTUNE_OK; CUTUNE_EINVAL (no
+ * output or no results, options of another version); CUTUNE_ENOMEM. */
 int cutune_emit_report(char **out, const cutune_tune_result *const *results, int nresults,
                        const cutune_report_options *opts);
 

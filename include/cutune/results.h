@@ -28,68 +28,117 @@ typedef struct cutune_device_spread {
     double median, lo, hi;     /* the ratios' median, least and greatest */
 } cutune_device_spread;
 
-/* One variant's outcome. */
-typedef struct cutune_measurement {
-    const cutune_variant *variant;
-    const char *status;        /* "ok", "wrong", "compile error", "cannot launch", "load error",
-                                  "launch error", "not run" */
-    const char *reason;        /* what went wrong, NULL when ok */
-    int registers;             /* per thread, as the driver reports them (ptxas's when not loaded) */
-    int64_t static_smem, local_bytes, spill_stores, spill_loads;
-    double occupancy;          /* theoretical, 0..1 */
-    const char *limiter;
-    int blocks_per_sm;         /* the model's */
-    int driver_blocks_per_sm;  /* the driver's own answer for the launch (-1 when not loaded) */
-    int timed;                 /* 1 when timed */
-    double median_ms, min_ms, max_ms, q1_ms, q3_ms;
-    double spread;             /* (q3 - q1) / median */
-    int reps;                  /* timed repetitions */
-    int batch;                 /* launches per event pair */
-    int pruned;                /* timing stopped early: clearly worse than the best so far */
-    double objective;          /* the objective's value at the median time */
-    int nmetrics;
-    const char *const *metric_names;
-    const double *metrics;     /* each metric at the median time */
-    int verified;              /* 1: the outputs were compared with the reference and agreed */
-    double max_abs_error;
-    double compile_seconds;
-    int cached, duplicate;
-    double gpu_seconds;        /* time the GPU thread spent on it: arguments, load, checked run,
-                                  verification and timing */
-    double timing_seconds;     /* of which timing (warm-ups and repetitions) */
-    int resumed;               /* 1: read back from the journal of an earlier, interrupted run */
-    int launches;              /* every launch of the variant on the GPU: the checked run, warm-ups and
-                                  timing (1: pruned on its checked run; 0: never launched, or not known:
-                                  a journal written before launches were counted) */
-    int provisional;           /* 1: timed only far enough to know it contends for the win (a few
-                                  warm samples); the end of the run times every contender near
-                                  the best in full. A provisional variant never wins. */
-    /* Energy (issue 18; measure(energy = true) or cutune --energy): for a variant timed in
-     * full, the GPU's energy counter (NVML) read around a window of back-to-back launches
-     * (docs/results-format.md says how). */
-    int energy;                /* 1: measured */
-    double energy_j;           /* per launch, joules, the whole board's (NaN: not measured) */
-    double power_w;            /* mean board power over the window, watts (NaN: not measured) */
-    double energy_seconds;     /* the window's length */
-    int energy_launches;       /* launches in the window (not counted in `launches`) */
-    const char *energy_note;   /* why it was not measured when it was asked for; NULL otherwise */
-    double started_seconds;    /* when it was first sent to the GPU worker, in seconds from the run's
-                                  start (as summary.first_variant_seconds); 0: not run by this run */
-    int device;                /* the GPU (ordinal) that measured it, when the run used several
-                                  (issue 19; results files say "gpu"); -1: not known or not run */
-    int64_t same_code_as;      /* >= 0: not run: its machine code, resources, launch geometry and
-                                  arguments are those of the variant with this ordinal, measured
-                                  in this run, whose outcome and times it shares (its metrics and
-                                  objective are its own, for its own values); -1: run itself */
-    /* Hardware counters (issue 18; cutune_tune_options.profile_top): read in a profiled
-     * launch of their own after timing, never part of the times. */
-    int profiled;              /* 1: hw holds what was read */
-    int nhw;                   /* the run's counters, named by hw_names (cutune_tune_profile_metric's) */
-    const char *const *hw_names;
-    const double *hw;          /* each counter's value, NaN where not read; NULL when nhw is 0 */
-    int profile_passes;        /* the replays the counters took */
-    const char *profile_note;  /* why a variant chosen for profiling has no counters; NULL otherwise */
-} cutune_measurement;
+/* What became of a variant. cutune_outcome_name gives each its name as results files
+ * and the CLI spell it (docs/results-format.md); the numbers do not change. */
+typedef enum cutune_outcome {
+    CUTUNE_OUTCOME_OK = 0,            /* ran, verified (or nothing to verify), timed */
+    CUTUNE_OUTCOME_WRONG = 1,         /* ran; its outputs differ from the reference's */
+    CUTUNE_OUTCOME_COMPILE_ERROR = 2, /* NVRTC refused it */
+    CUTUNE_OUTCOME_CANNOT_LAUNCH = 3, /* its geometry or resources exceed the device */
+    CUTUNE_OUTCOME_LOAD_ERROR = 4,    /* the driver would not load its module */
+    CUTUNE_OUTCOME_LAUNCH_ERROR = 5,  /* a launch or a run failed (a fault, a trap) */
+    CUTUNE_OUTCOME_NOT_RUN = 6,       /* not run: the search left it, or the run stopped first */
+    CUTUNE_OUTCOME_TIMEOUT = 7,       /* ran past its time limit (the GPU worker was replaced) */
+    CUTUNE_OUTCOME_CRASHED = 8        /* the GPU worker died while running it */
+} cutune_outcome;
+
+/* cutune_outcome_name: "ok", "wrong", "compile error", "cannot launch", "load error",
+ * "launch error", "not run", "timeout" or "crashed" (static); NULL for a value outside
+ * the enum. */
+const char *cutune_outcome_name(cutune_outcome o);
+
+/* One variant's outcome: what became of it, its resources, times, metrics, energy and
+ * counters. The record behind it is the library's own (it grows as the library does);
+ * it is read through the accessors below, which take NULL too. A measurement belongs
+ * to its result: valid until cutune_tune_result_free. */
+typedef struct cutune_measurement cutune_measurement;
+
+/* cutune_measurement_variant: its configuration and variant (param values, launch
+ * geometry, macros; owned by the result). */
+const cutune_variant *cutune_measurement_variant(const cutune_measurement *m);
+/* cutune_measurement_outcome: what became of it (CUTUNE_OUTCOME_NOT_RUN for NULL). */
+cutune_outcome cutune_measurement_outcome(const cutune_measurement *m);
+/* cutune_measurement_reason: what went wrong; NULL when ok. */
+const char *cutune_measurement_reason(const cutune_measurement *m);
+/* cutune_measurement_limiter: what limits its theoretical occupancy ("warps", "blocks",
+ * "registers", "shared memory", "barriers"); NULL when not known. */
+const char *cutune_measurement_limiter(const cutune_measurement *m);
+/* cutune_measurement_energy_note: why its energy was not measured when it was asked
+ * for; NULL otherwise. cutune_measurement_profile_note: why a variant chosen for
+ * profiling has no counters; NULL otherwise. */
+const char *cutune_measurement_energy_note(const cutune_measurement *m);
+const char *cutune_measurement_profile_note(const cutune_measurement *m);
+
+/* A measurement's numbers, each read with cutune_measurement_value. Flags read 1 or 0.
+ * New ones are added at the end; none is renumbered. */
+typedef enum cutune_value {
+    CUTUNE_VALUE_REGISTERS,        /* per thread, as the driver reports them (ptxas's when not loaded) */
+    CUTUNE_VALUE_STATIC_SMEM,      /* bytes of static shared memory per block */
+    CUTUNE_VALUE_LOCAL_BYTES,      /* stack frame per thread (local memory, spills included) */
+    CUTUNE_VALUE_SPILL_STORES,     /* bytes */
+    CUTUNE_VALUE_SPILL_LOADS,      /* bytes */
+    CUTUNE_VALUE_OCCUPANCY,        /* theoretical, 0..1 */
+    CUTUNE_VALUE_BLOCKS_PER_SM,    /* the occupancy model's */
+    CUTUNE_VALUE_DRIVER_BLOCKS_PER_SM, /* the driver's own answer for the launch (-1 when not loaded) */
+    CUTUNE_VALUE_TIMED,            /* flag: timed */
+    CUTUNE_VALUE_MEDIAN_MS,        /* the timed repetitions' median, milliseconds */
+    CUTUNE_VALUE_MIN_MS,
+    CUTUNE_VALUE_MAX_MS,
+    CUTUNE_VALUE_Q1_MS,            /* first quartile */
+    CUTUNE_VALUE_Q3_MS,            /* third quartile */
+    CUTUNE_VALUE_SPREAD,           /* (q3 - q1) / median */
+    CUTUNE_VALUE_REPS,             /* timed repetitions */
+    CUTUNE_VALUE_BATCH,            /* launches per event pair */
+    CUTUNE_VALUE_PRUNED,           /* flag: timing stopped early, clearly worse than the best so far */
+    CUTUNE_VALUE_OBJECTIVE,        /* the objective's value at the median time */
+    CUTUNE_VALUE_VERIFIED,         /* flag: the outputs were compared with the reference and agreed */
+    CUTUNE_VALUE_MAX_ABS_ERROR,    /* the largest difference from the reference */
+    CUTUNE_VALUE_COMPILE_SECONDS,
+    CUTUNE_VALUE_CACHED,           /* flag: its binary came from the cache */
+    CUTUNE_VALUE_DUPLICATE,        /* flag: the same binary as an earlier variant (not compiled again) */
+    CUTUNE_VALUE_GPU_SECONDS,      /* time the GPU thread spent on it: arguments, load, checked run,
+                                      verification and timing */
+    CUTUNE_VALUE_TIMING_SECONDS,   /* of which timing (warm-ups and repetitions) */
+    CUTUNE_VALUE_RESUMED,          /* flag: read back from the journal of an earlier, interrupted run */
+    CUTUNE_VALUE_LAUNCHES,         /* every launch of it on the GPU: the checked run, warm-ups and timing
+                                      (1: pruned on its checked run; 0: never launched, or not known) */
+    CUTUNE_VALUE_PROVISIONAL,      /* flag: timed only far enough to know it contends for the win; the
+                                      end of the run times every contender in full; it never wins */
+    CUTUNE_VALUE_ENERGY,           /* flag: its energy was measured (measure(energy = true), --energy:
+                                      the board's NVML counter around a window of launches) */
+    CUTUNE_VALUE_ENERGY_J,         /* per launch, joules, the whole board's (NaN: not measured) */
+    CUTUNE_VALUE_POWER_W,          /* mean board power over the window, watts (NaN: not measured) */
+    CUTUNE_VALUE_ENERGY_SECONDS,   /* the window's length */
+    CUTUNE_VALUE_ENERGY_LAUNCHES,  /* launches in the window (not counted in LAUNCHES) */
+    CUTUNE_VALUE_STARTED_SECONDS,  /* when it was first sent to the GPU worker, seconds from the run's
+                                      start; 0: not run by this run */
+    CUTUNE_VALUE_DEVICE,           /* the GPU (ordinal) that measured it in a run on several; -1: not
+                                      known or not run */
+    CUTUNE_VALUE_SAME_CODE_AS,     /* >= 0: not run, the twin of the variant with this ordinal (the same
+                                      machine code, launch and arguments), whose outcome and times it
+                                      shares (its metrics and objective are its own); -1: run itself */
+    CUTUNE_VALUE_PROFILED,         /* flag: its hardware counters were read (cutune_measurement_hw) */
+    CUTUNE_VALUE_PROFILE_PASSES    /* the replays the counters took */
+} cutune_value;
+
+/* cutune_measurement_value: number `v` of the measurement; NaN for NULL or a `v`
+ * outside the enum. */
+double cutune_measurement_value(const cutune_measurement *m, cutune_value v);
+
+/* The spec's metrics at the median time (cutune_tune_summary's objective is one of them
+ * or the time): their count, the name of metric i and its value (NULL / NaN for i out
+ * of range). */
+int cutune_measurement_metric_count(const cutune_measurement *m);
+const char *cutune_measurement_metric_name(const cutune_measurement *m, int i);
+double cutune_measurement_metric(const cutune_measurement *m, int i);
+
+/* Hardware counters (cutune_tune_options.profile_top), read in a profiled launch of
+ * their own after timing, never part of the times: the run's counters (as
+ * cutune_tune_profile_metric names them), the name of counter i and its value (NaN
+ * where not read, and for i out of range). */
+int cutune_measurement_hw_count(const cutune_measurement *m);
+const char *cutune_measurement_hw_name(const cutune_measurement *m, int i);
+double cutune_measurement_hw(const cutune_measurement *m, int i);
 
 typedef struct cutune_tune_summary {
     char device_name[256];
@@ -178,7 +227,7 @@ int64_t cutune_tune_size_value(const cutune_tune_result *r, int j);
 int cutune_tune_size_of(const cutune_tune_result *r, uint64_t i);
 
 /* Hardware counters (cutune_tune_options.profile_top). cutune_tune_profile_count /
- * cutune_tune_profile_metric: the counters the run read (each measurement's hw holds
+ * cutune_tune_profile_metric: the counters the run read (cutune_measurement_hw holds
  * their values), 0 / NULL when none. */
 int cutune_tune_profile_count(const cutune_tune_result *r);
 const char *cutune_tune_profile_metric(const cutune_tune_result *r, int i);

@@ -17,11 +17,20 @@ extern "C" {
 
 /* ---- simulation: a search replayed over a recorded exhaustive run ------------------ */
 
+#define CUTUNE_SIMULATE_OPTIONS_VERSION 1
+
 typedef struct cutune_simulate_options {
-    cutune_search_options search; /* strategy, budget, seed... as for tuning */
+    unsigned int version;      /* CUTUNE_SIMULATE_OPTIONS_VERSION (cutune/common.h, "Options") */
+    cutune_search_options search; /* strategy, budget, seed... as for tuning (a version of its own) */
     int repeat;                /* runs, with seeds seed, seed + 1, ... (0: 1) */
     int threads;               /* compile threads of the simulated host, ahead of its one GPU (0: 16) */
 } cutune_simulate_options;
+
+/* Every field's default: the spec's search, 1 run, 16 compile threads. */
+#define CUTUNE_SIMULATE_OPTIONS_INIT                                                      \
+    {.version = CUTUNE_SIMULATE_OPTIONS_VERSION, .search = CUTUNE_SEARCH_OPTIONS_INIT,    \
+     .repeat = 1, .threads = 16}
+int cutune_simulate_options_init(cutune_simulate_options *opts, unsigned int version);
 
 /* One simulated run. */
 typedef struct cutune_sim_run {
@@ -65,7 +74,8 @@ typedef struct cutune_sim_report {
  * cannot launch, registers, spills, occupancy) comes from the recording too. Returns
  * CUTUNE_OK; CUTUNE_EIO (a diagnostic says why: unreadable, not a results file, of
  * another spec, or not covering every valid configuration); CUTUNE_EINVAL (a bad
- * option, e.g. an unknown strategy); CUTUNE_ENOMEM. */
+ * option, e.g. an unknown strategy, or options of another version); CUTUNE_ENOMEM.
+ * `opts` may be NULL (every default). */
 int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *results_path,
                     const cutune_simulate_options *opts);
 

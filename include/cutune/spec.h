@@ -20,7 +20,10 @@ extern "C" {
 
 typedef struct cutune_spec cutune_spec;
 
+#define CUTUNE_LOAD_OPTIONS_VERSION 1
+
 typedef struct cutune_load_options {
+    unsigned int version;      /* CUTUNE_LOAD_OPTIONS_VERSION (cutune/common.h, "Options") */
     /* Overrides of the spec's `let` constants, as "NAME=VALUE" strings (VALUE is read as
      * an int, a float, true/false, or else a string), e.g. {"nx=4096", "ny=4096"}. */
     const char *const *set;
@@ -39,10 +42,15 @@ typedef struct cutune_load_options {
     const struct cutune_device *device;
 } cutune_load_options;
 
+/* Every field's default: no overrides, the current directory, file checks on, sm_90's
+ * assumed device attributes. */
+#define CUTUNE_LOAD_OPTIONS_INIT {.version = CUTUNE_LOAD_OPTIONS_VERSION}
+int cutune_load_options_init(cutune_load_options *opts, unsigned int version);
+
 /* cutune_spec_load_file: reads, parses and checks the spec at `path`. On CUTUNE_OK,
  * CUTUNE_ESPEC and CUTUNE_EIO, *out is a spec object whose diagnostics say what went
  * wrong (free it with cutune_spec_free); only on CUTUNE_ENOMEM or CUTUNE_EINVAL is *out
- * NULL. `opts` may be NULL. */
+ * NULL. `opts` may be NULL (every default); CUTUNE_EINVAL for another version. */
 int cutune_spec_load_file(cutune_spec **out, const char *path, const cutune_load_options *opts);
 
 /* cutune_spec_load_string: as cutune_spec_load_file, for a spec held in memory; `name`

@@ -20,7 +20,10 @@ extern "C" {
 
 /* Overrides of the spec's `search` statement (docs/search.md). A zero field (strategy
  * NULL, has_seed 0) leaves the spec's setting in force. */
+#define CUTUNE_SEARCH_OPTIONS_VERSION 1
+
 typedef struct cutune_search_options {
+    unsigned int version;      /* CUTUNE_SEARCH_OPTIONS_VERSION (cutune/common.h, "Options") */
     const char *strategy;      /* "exhaustive", "random", "anneal", "genetic", "local", "guided", "auto";
                                   NULL: the spec's search, or auto when a budget is given here and the
                                   spec has no search statement */
@@ -38,7 +41,14 @@ typedef struct cutune_search_options {
     int npriors;
 } cutune_search_options;
 
+/* Every field's default: the spec's search statement in force, no priors. */
+#define CUTUNE_SEARCH_OPTIONS_INIT {.version = CUTUNE_SEARCH_OPTIONS_VERSION}
+int cutune_search_options_init(cutune_search_options *opts, unsigned int version);
+
+#define CUTUNE_TUNE_OPTIONS_VERSION 1
+
 typedef struct cutune_tune_options {
+    unsigned int version;      /* CUTUNE_TUNE_OPTIONS_VERSION (cutune/common.h, "Options") */
     int device;                /* GPU ordinal */
     int jobs;                  /* compile threads, 0 to CUTUNE_MAX_JOBS; 0: one per core */
     const char *cache_dir;     /* as for cutune_analyze */
@@ -61,7 +71,8 @@ typedef struct cutune_tune_options {
     /* Called on the caller's thread after each variant is done (as often as that). */
     void (*progress)(void *user, const cutune_progress *p);
     void *progress_user;
-    /* The search: strategy, seed and budgets (each unset field: the spec's `search`). */
+    /* The search: strategy, seed and budgets (each unset field: the spec's `search`); a
+     * version of its own, which CUTUNE_TUNE_OPTIONS_INIT sets. */
     cutune_search_options search;
     int energy;                /* 1: measure every variant timed in full for energy too, as the spec's
                                   measure(energy = true) asks (issue 18); 0: as the spec says */
@@ -100,6 +111,15 @@ typedef struct cutune_tune_options {
     int ndevices;
 } cutune_tune_options;
 
+/* Every field's default: GPU 0, a compile thread per core, the default cache, every
+ * configuration, L2 flushing as the spec says (-1), pruning at 1.5, the spec's (or
+ * derived) results path, journal and time limit, the spec's search, twins not run
+ * again, every problem size, no counters, the whole space on one GPU. */
+#define CUTUNE_TUNE_OPTIONS_INIT                                                          \
+    {.version = CUTUNE_TUNE_OPTIONS_VERSION, .flush_l2 = -1, .prune = 1.5,                \
+     .search = CUTUNE_SEARCH_OPTIONS_INIT}
+int cutune_tune_options_init(cutune_tune_options *opts, unsigned int version);
+
 /* cutune_strategy_list: the search strategies' names ("exhaustive", "random", ...),
  * NULL-terminated; the strings are static. */
 const char *const *cutune_strategy_list(void);
@@ -112,7 +132,8 @@ const char *const *cutune_strategy_list(void);
  * cutune_tune_result_free); it is set whenever the run got as far as the GPU, also when
  * it stopped early. Returns CUTUNE_OK; CUTUNE_ENODEV (no GPU: see cutune_last_error);
  * CUTUNE_ESPEC / CUTUNE_EEVAL (a diagnostic on the spec); CUTUNE_ECOMPILER; or
- * CUTUNE_EIO when the results file cannot be written. */
+ * CUTUNE_EIO when the results file cannot be written; CUTUNE_EINVAL for bad options (of
+ * another version: cutune_tune_options or its search's). */
 int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_options *opts);
 
 /* Hardware counters (cutune_tune_options.profile_top). cutune_profile_default_metrics:

@@ -83,8 +83,7 @@ static void test_late_read_back(void **state)
         strcat(text, lines[i]);
     write_file("j.journal", text);
 
-    cutune_load_options lo;
-    memset(&lo, 0, sizeof lo);
+    cutune_load_options lo = CUTUNE_LOAD_OPTIONS_INIT;
     lo.base_dir = dir;
     cutune_spec *spec;
     int rc = cutune_spec_load_string(&spec, "s.tune", spec_src, strlen(spec_src), &lo);
@@ -97,8 +96,7 @@ static void test_late_read_back(void **state)
     snprintf(dev.arch, sizeof dev.arch, "sm_90");
     cutune_tune_result *res = result_new_for(m, "s.tune", &dev);
     assert_non_null(res);
-    cutune_tune_options opts;
-    memset(&opts, 0, sizeof opts);
+    cutune_tune_options opts = CUTUNE_TUNE_OPTIONS_INIT;
 
     /* The tuner as tuner_new makes it, less the GPU worker (nothing here runs on one). */
     tuner *t = calloc(1, sizeof *t);
@@ -125,8 +123,7 @@ static void test_late_read_back(void **state)
     json_decref(identity);
     assert_int_equal(journal_count(t->journal), 5);
 
-    cutune_analyze_options aopts;
-    memset(&aopts, 0, sizeof aopts);
+    cutune_analyze_options aopts = CUTUNE_ANALYZE_OPTIONS_INIT;
     aopts.arch = "sm_90";
     aopts.jobs = 2;
     aopts.no_cache = 1;

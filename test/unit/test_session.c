@@ -77,8 +77,7 @@ static cutune_spec *load(const char *grid, const char *kernel_file)
         snprintf(rest, sizeof rest, "\"%s\"%s", kernel_file, k + strlen("\"k.cu\""));
         snprintf(k, sizeof text - (size_t)(k - text), "%s", rest);
     }
-    cutune_load_options lo;
-    memset(&lo, 0, sizeof lo);
+    cutune_load_options lo = CUTUNE_LOAD_OPTIONS_INIT;
     lo.base_dir = dir;
     lo.skip_file_checks = kernel_file != NULL;
     cutune_spec *spec;
@@ -90,8 +89,7 @@ static cutune_spec *load(const char *grid, const char *kernel_file)
 
 static cutune_analyze_options options(void)
 {
-    cutune_analyze_options o;
-    memset(&o, 0, sizeof o);
+    cutune_analyze_options o = CUTUNE_ANALYZE_OPTIONS_INIT;
     o.jobs = 2;
     o.no_cache = 1;
     return o;
