@@ -286,8 +286,7 @@ int cmd_analyze(int argc, char **argv)
 {
     cli_common c;
     cli_init_common(&c);
-    cutune_analyze_options o;
-    memset(&o, 0, sizeof o);
+    cutune_analyze_options o = CUTUNE_ANALYZE_OPTIONS_INIT;
     enum cli_analyze_format fmt = CLI_ANALYZE_TABLE;
     static const struct option longopts[] = {
         CLI_COMMON_OPTIONS,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../runtime/profiler.h"
 /* The counters the section reads by name (the default set's). */
 static const char m_achieved[] = "sm__warps_active.avg.pct_of_peak_sustained_active";
 static const char m_requests[] = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
@@ -82,7 +83,7 @@ static int cmp_order(const void *pa, const void *pb)
  * and its unit. */
 static void head(strbuf *o, const char *metric)
 {
-    const char *short_name = cutune_profile_nvprof_name(metric);
+    const char *short_name = prof_nvprof_name(metric);
     report_hw_unit u = report_hw_unit_of(metric);
     sb_add(o, "<th title=\"");
     report_esc(o, metric);

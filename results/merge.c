@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../search/space.h"
+#include "../compiler/space.h"
 #include "load.h"
 #include "merge_check.h"
 #include "record.h"
@@ -227,7 +227,7 @@ static int entries_of(const input *in, int n, const int *owner, int N, entry **o
     for (int k = 0; k < n; k++)
         for (uint64_t i = 0; i < in[k].r->n; i++) {
             uint64_t ord = in[k].r->records[i]->v.ordinal;
-            if (owner[sspace_shard_of(ord, (uint64_t)N, B)] != k + 1) {
+            if (owner[space_shard_of(ord, (uint64_t)N, B)] != k + 1) {
                 snprintf(err, errsize, "'%s' holds configuration %llu, which is not of its shard%s of %d (ordinal / "
                          "%llu %% %d == shard): the file was edited, or the shards are of different numberings",
                          in[k].path, (unsigned long long)ord, in[k].r->nshard_merged > 0 ? "s" : "", N,

@@ -25,8 +25,8 @@
  *    counts them, journal_ignored_why says which and why.
  *  - Only a last line without its newline (torn by a crash) is dropped, and the file
  *    cut there; the file is cut nowhere else. */
-#ifndef CUTUNE_RUNTIME_JOURNAL_H
-#define CUTUNE_RUNTIME_JOURNAL_H
+#ifndef CUTUNE_RESULTS_JOURNAL_H
+#define CUTUNE_RESULTS_JOURNAL_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -13,8 +13,8 @@
  * table of distinct binaries (with their cubins when kept), all released by
  * session_close. It borrows the model, the diagnostic list, the options and the summary,
  * which must outlive it. */
-#ifndef CUTUNE_TUNER_SESSION_H
-#define CUTUNE_TUNER_SESSION_H
+#ifndef CUTUNE_SESSION_SESSION_H
+#define CUTUNE_SESSION_SESSION_H
 
 #include <stdbool.h>
 
@@ -42,6 +42,11 @@ typedef int (*session_each)(void *user, const cutune_analysis *a, const session_
  * CUTUNE_EEVAL with an error diagnostic (at the failing expression) on `diags`. */
 int session_variant_of(const model *m, diag_list *diags, const value *vals, arena *scratch, const char **values,
                        const char *types, uint64_t ordinal, cutune_variant *v);
+
+/* session_values_of: the typed values of variant v (made by session_variant_of) into
+ * out (nparams slots), read back from its text (floats are written in their shortest
+ * exact form, so this is lossless). */
+void session_values_of(const model *m, const cutune_variant *v, value *out);
 
 /* session_occupancy: the occupancy model's answer `r` for `arch` as the public struct
  * (the one conversion: the analysis and cutune_occupancy_* both use it). */

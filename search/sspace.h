@@ -1,4 +1,4 @@
-/* space.h - the valid space as the search strategies see it (prefix sspace_).
+/* sspace.h - the valid space as the search strategies see it (prefix sspace_).
  *
  * A configuration is a vector of domain indices, one per param, and is named by its
  * *key*: the vector read as a mixed-radix number, the last param varying fastest (its
@@ -12,8 +12,8 @@
  * decided by evaluating the constraints, uniform sampling is rejection sampling over
  * the raw product, and a configuration's ordinal is its key (its position among the raw
  * combinations; docs/search.md). */
-#ifndef CUTUNE_SEARCH_SPACE_H
-#define CUTUNE_SEARCH_SPACE_H
+#ifndef CUTUNE_SEARCH_SSPACE_H
+#define CUTUNE_SEARCH_SSPACE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -61,21 +61,11 @@ uint64_t sspace_ordinal(const sspace *sp, uint64_t key);
  * shard's i-th, whose ordinal is i * count + index). */
 uint64_t sspace_at(const sspace *sp, uint64_t ordinal);
 
-/* Shards (issue 19). Shard `index` of `count` holds the configurations whose ordinal o
- * (listed: the listing ordinal; unlisted: the key) has (o / block) % count == index: runs
- * of `block` consecutive ordinals dealt out in turn. The block is sspace_shard_block:
- * the last param's domain size, so that configurations differing only in the param that
- * varies fastest (as often the ones that compile to the same code: a register cap that
- * does not bind) land in one shard, where twins are found (tuner/twin.c), while the
- * dealing keeps the shards' loads alike. sspace_shard_of is that rule, the one copy
- * (sspace_in_shard asks it of one shard).
- * sspace_shard narrows the space to the shard: ordinals stay the whole space's;
- * sspace_at, sspace_count, sspace_valid and sampling see the shard only (unlisted:
- * sspace_count becomes an estimate, the whole count / count). 0, or -1 when the shard is
- * empty or index/count are out of range. */
-uint64_t sspace_shard_block(const model *m);
-uint64_t sspace_shard_of(uint64_t ordinal, uint64_t count, uint64_t block);
-bool sspace_in_shard(uint64_t ordinal, uint64_t index, uint64_t count, uint64_t block);
+/* sspace_shard narrows the space to shard `index` of `count` (compiler/space.h's
+ * rule, space_shard_of): ordinals stay the whole space's; sspace_at, sspace_count,
+ * sspace_valid and sampling see the shard only (unlisted: sspace_count becomes an
+ * estimate, the whole count / count). 0, or -1 when the shard is empty or index/count
+ * are out of range. */
 int sspace_shard(sspace *sp, uint64_t index, uint64_t count);
 
 /* sspace_key_of: the key of the configuration with (whole-space) ordinal `ordinal`, or

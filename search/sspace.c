@@ -1,5 +1,5 @@
-/* space.c - the search stage's view of the valid space (see space.h). */
-#include "space.h"
+/* sspace.c - the search stage's view of the valid space (see sspace.h). */
+#include "sspace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,7 +154,7 @@ bool sspace_valid(const sspace *sp, uint64_t key)
         return false;
     if (sp->keys)
         return find_key(sp, key) >= 0;
-    if (!sspace_in_shard(key, sp->shard_index, sp->shard_count, sp->shard_block)) /* unlisted: by raw position */
+    if (!space_in_shard(key, sp->shard_index, sp->shard_count, sp->shard_block)) /* unlisted: by raw position */
         return false;
     value *vals = ((sspace *)sp)->scratch; /* scratch only: the space is not changed */
     sspace_values(sp, key, vals);
@@ -178,32 +178,17 @@ uint64_t sspace_ordinal(const sspace *sp, uint64_t key)
     return at < 0 ? UINT64_MAX : whole_ordinal(sp, (uint64_t)at);
 }
 
-uint64_t sspace_shard_block(const model *m)
-{
-    return m->nparams > 0 && m->params[m->nparams - 1].dom.size > 0 ? m->params[m->nparams - 1].dom.size : 1;
-}
-
-uint64_t sspace_shard_of(uint64_t ordinal, uint64_t count, uint64_t block)
-{
-    return count <= 1 ? 0 : ordinal / (block ? block : 1) % count;
-}
-
-bool sspace_in_shard(uint64_t ordinal, uint64_t index, uint64_t count, uint64_t block)
-{
-    return sspace_shard_of(ordinal, count, block) == index;
-}
-
 int sspace_shard(sspace *sp, uint64_t index, uint64_t count)
 {
     if (count < 1 || index >= count || sp->shard_count != 1)
         return -1;
     if (count == 1)
         return 0;
-    uint64_t block = sspace_shard_block(sp->m);
+    uint64_t block = space_shard_block(sp->m);
     if (sp->keys) { /* keep the shard's positions, in order (sspace_ordinal inverts this) */
         uint64_t j = 0;
         for (uint64_t p = 0; p < sp->count; p++)
-            if (sspace_in_shard(p, index, count, block))
+            if (space_in_shard(p, index, count, block))
                 sp->keys[j++] = sp->keys[p];
         if (j == 0)
             return -1;
@@ -227,7 +212,7 @@ static uint64_t whole_ordinal(const sspace *sp, uint64_t j)
 
 uint64_t sspace_key_of(const sspace *sp, uint64_t ordinal)
 {
-    if (!sspace_in_shard(ordinal, sp->shard_index, sp->shard_count, sp->shard_block))
+    if (!space_in_shard(ordinal, sp->shard_index, sp->shard_count, sp->shard_block))
         return UINT64_MAX;
     if (!sp->keys)
         return sspace_valid(sp, ordinal) ? ordinal : UINT64_MAX;

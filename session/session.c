@@ -18,7 +18,6 @@
 #include "../compiler/space.h"
 #include "../runtime/cache.h"
 #include "../runtime/occupancy.h"
-#include "../search/space.h"
 #include "../runtime/pool.h"
 
 /* uthash: never exit on a failed allocation (library code), flag the element instead;
@@ -215,8 +214,8 @@ static int next_variant(session *s, const cutune_variant **out)
             if (rc == 0)
                 return 0;
             ordinal = s->next_ordinal++;
-        } while (shards > 1 && !sspace_in_shard(ordinal, (uint64_t)s->opts->shard_index, (uint64_t)shards,
-                                                sspace_shard_block(s->m)));
+        } while (shards > 1 && !space_in_shard(ordinal, (uint64_t)s->opts->shard_index, (uint64_t)shards,
+                                                space_shard_block(s->m)));
     } else {
         if (s->batch_i >= s->batch_n)
             return 0;
@@ -688,4 +687,17 @@ int session_run(session *s, const value *values, const uint64_t *ordinals, int n
     s->limit = 0;
     s->produced = 0;
     return run_pool(s, each, user);
+}
+
+void session_values_of(const model *m, const cutune_variant *v, value *out)
+{
+    for (int i = 0; i < m->nparams; i++) {
+        const char *t = v->values[i];
+        switch (m->params[i].dom.type) {
+        case VT_INT: out[i] = value_int(strtoll(t, NULL, 10)); break;
+        case VT_FLOAT: out[i] = value_float(strtod(t, NULL)); break;
+        case VT_BOOL: out[i] = value_bool(strcmp(t, "true") == 0); break;
+        default: out[i] = value_string(t); break;
+        }
+    }
 }

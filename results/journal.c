@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "../base/sys.h"
-#include "outcome.h"
+#include "../runtime/outcome.h"
 
 /* The first bytes of every header journal_open writes (compact, in field order): a
  * torn first line is a torn header only when it starts like this. */
