@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "../tuner/tuner.h"
+#include "../session/own.h"
 
 /* The architecture to compile for: asked, else the first GPU's, else sm_90; *dv gets
  * the device attributes' values to go with it (the GPU's, else the arch's table; an
@@ -88,7 +88,7 @@ int cutune_analyze(cutune_analyze_summary *summary, cutune_spec *spec, const cut
     rc = session_run_space(s, call_public, &p);
     session_close(s);
     if (rc == CUTUNE_OK && !summary->interrupted) { /* issue 16: the spec's reset and checker kernels, as warnings */
-        int own = tuner_own_kernels_check(spec, summary->arch);
+        int own = own_check(spec, summary->arch);
         if (own == CUTUNE_ENOMEM || own == CUTUNE_EEVAL)
             rc = own;
     }

@@ -65,7 +65,7 @@ int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *resu
         diag_error_noloc(&spec->diags, "the space has %llu valid configurations: too many to simulate",
                          (unsigned long long)count);
         rc = CUTUNE_EINVAL;
-    } else if ((rc = tuner_search_settings(spec->model, &spec->diags, opts ? &opts->search : NULL, count, &set)) < 0) {
+    } else if ((rc = settings_resolve(spec->model, &spec->diags, opts ? &opts->search : NULL, count, &set)) < 0) {
         /* the diagnostic is on the spec */
     } else if ((rc = cutune_results_load(&recording, results_path)) != CUTUNE_OK) {
         /* The one results loader: what `cutune emit` refuses, this refuses too, with

@@ -58,7 +58,7 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
         return rc;
     m = spec->model;
     cutune_tune_options resolved; /* issue 18: the hardware counters' names, checked */
-    if ((rc = tuner_profile_options(spec, opts, dev.arch, &resolved)) < 0)
+    if ((rc = counters_options(spec, opts, dev.arch, &resolved)) < 0)
         return rc;
     opts = &resolved;
     bool flush = opts->flush_l2 < 0 ? m->measure.flush_l2 : opts->flush_l2 != 0;
@@ -76,9 +76,9 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
             res->shard_count = opts->shard_count;
             res->shard_block = (int)space_shard_block(m);
         }
-        rc = tuner_run_sizes(res, spec, opts, &dev, flush);
+        rc = sizes_run_all(res, spec, opts, &dev, flush);
     } else {
-        rc = tuner_run_one(&res, spec, opts, &dev, flush);
+        rc = sizes_run_one(&res, spec, opts, &dev, flush);
     }
     if (res) {
         res->summary.wall_seconds = sys_seconds() - t0;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../runtime/profile.h"
+#include "../runtime/profiler.h"
 /* The counters the section reads by name (the default set's). */
 static const char m_achieved[] = "sm__warps_active.avg.pct_of_peak_sustained_active";
 static const char m_requests[] = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";

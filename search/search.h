@@ -18,7 +18,7 @@
 #ifndef CUTUNE_SEARCH_SEARCH_H
 #define CUTUNE_SEARCH_SEARCH_H
 
-#include "space.h"
+#include "sspace.h"
 
 /* A configuration's score from earlier runs (results/prior.h): 0 the best of its
  * recordings, 1 the worst that ran, above 1 a failure. */

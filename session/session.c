@@ -689,3 +689,16 @@ int session_run(session *s, const value *values, const uint64_t *ordinals, int n
     s->produced = 0;
     return run_pool(s, each, user);
 }
+
+void session_values_of(const model *m, const cutune_variant *v, value *out)
+{
+    for (int i = 0; i < m->nparams; i++) {
+        const char *t = v->values[i];
+        switch (m->params[i].dom.type) {
+        case VT_INT: out[i] = value_int(strtoll(t, NULL, 10)); break;
+        case VT_FLOAT: out[i] = value_float(strtod(t, NULL)); break;
+        case VT_BOOL: out[i] = value_bool(strcmp(t, "true") == 0); break;
+        default: out[i] = value_string(t); break;
+        }
+    }
+}

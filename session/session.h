@@ -43,6 +43,11 @@ typedef int (*session_each)(void *user, const cutune_analysis *a, const session_
 int session_variant_of(const model *m, diag_list *diags, const value *vals, arena *scratch, const char **values,
                        const char *types, uint64_t ordinal, cutune_variant *v);
 
+/* session_values_of: the typed values of variant v (made by session_variant_of) into
+ * out (nparams slots), read back from its text (floats are written in their shortest
+ * exact form, so this is lossless). */
+void session_values_of(const model *m, const cutune_variant *v, value *out);
+
 /* session_occupancy: the occupancy model's answer `r` for `arch` as the public struct
  * (the one conversion: the analysis and cutune_occupancy_* both use it). */
 void session_occupancy(const occ_arch *arch, const occ_result *r, cutune_occupancy *out);

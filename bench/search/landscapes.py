@@ -199,6 +199,7 @@ def main():
                 got[job] = {
                     "median": d["ratio"]["median"],
                     "mean": statistics.mean(r["ratio"] for r in runs),
+                    "ratios": [r["ratio"] for r in runs],
                     "evaluations": statistics.median(r["evaluations"] for r in runs),
                     "seconds": statistics.median(r["simulated_seconds"] for r in runs),
                     "wall_over_bound": statistics.median(r["simulated_seconds"] / r["bound_seconds"]
@@ -211,10 +212,22 @@ def main():
     def mean_of(s, kind, key):
         return {b: statistics.mean(got[(n, s, b, kind)][key] for n in names) for b in budgets}
 
+    def mean_of_sets(s, kind, key):
+        """mean_of, over the dev landscapes and the held-out ones apart (--set all)."""
+        out = []
+        for label, part in (("dev", [n for n in names if not n.startswith("h100_")]),
+                            ("held-out", [n for n in names if n.startswith("h100_")])):
+            if part and len(part) < len(names):
+                out.append(("cutune %s, %s" % (s, label),
+                            {b: statistics.mean(got[(n, s, b, kind)][key] for n in part) for b in budgets}))
+        return out
+
     print("Search benchmark: %d landscapes (%s), %d seeds, %d compile threads; mean over landscapes of the median "
           "over seeds of best found / true best" % (len(names), ", ".join(names), a.seeds, a.threads))
     kt = kt_best(names, budgets) if a.set == "dev" else {}
     rows = [("cutune " + s, mean_of(s, "evals", "median")) for s in strategies]
+    for s in strategies:
+        rows += mean_of_sets(s, "evals", "median")
     if kt:
         rows.append(("Kernel Tuner, best strategy per budget", kt))
     rows.append(("goal", {b: GOALS.get(b) for b in budgets}))

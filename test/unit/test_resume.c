@@ -112,10 +112,10 @@ static void test_late_read_back(void **state)
     t->answered = calloc(1, sizeof *t->answered);
     t->vals = calloc((size_t)m->nparams + 1, sizeof(value));
     assert_true(t->gpus && t->slots && t->answered && t->vals);
-    t->gpus[0].arch = "sm_90";
-    t->goal = (tuner_goal){m, t->vals, false, false, 0, false, 0, 0};
+    t->gpus[0].plan.arch = "sm_90";
+    t->goal = (goal_state){m, t->vals, false, false, 0, false, 0, 0};
     assert_int_equal(twins_new(&t->twins, m), CUTUNE_OK);
-    assert_int_equal(tuner_search_settings(m, &spec->diags, NULL, 6, &t->set), CUTUNE_OK);
+    assert_int_equal(settings_resolve(m, &spec->diags, NULL, 6, &t->set), CUTUNE_OK);
     char path[512], err[600];
     snprintf(path, sizeof path, "%s/j.journal", dir);
     json_t *identity = json_pack("{s:i}", "test", 1);
@@ -130,10 +130,10 @@ static void test_late_read_back(void **state)
     cutune_analyze_summary asum;
     memset(&asum, 0, sizeof asum);
     pool_set_child_hook(slow_index_4);
-    rc = tuner_search(t, &aopts, &asum);
+    rc = run_search(t, &aopts, &asum);
     pool_set_child_hook(NULL);
     if (rc != CUTUNE_OK)
-        fail_msg("tuner_search: %s\n%s", cutune_status_text(rc), cutune_spec_diagnostics(spec, 0, 0));
+        fail_msg("run_search: %s\n%s", cutune_status_text(rc), cutune_spec_diagnostics(spec, 0, 0));
     /* every configuration once: five read back, index 1 asked (a compile error) */
     assert_int_equal(res->n, 6);
     int seen[6] = {0};

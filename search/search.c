@@ -1,4 +1,4 @@
-/* driver.c - the search driver (see search.h): budgets, the record of what is known,
+/* search.c - the search driver (see search.h): budgets, the record of what is known,
  * and the strategies' shared services (strategy.h). */
 #include <math.h>
 #include <stdio.h>

@@ -1,15 +1,50 @@
-/* tune.c - a tuning run's set-up, its loop (run.c, the same for every strategy) and
+/* tuner.c - a tuning run's set-up, its loop (run.c, the same for every strategy) and
  * its summary (tuner.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+#include <xxhash.h>
+
 #include "../base/sys.h"
 #include "../runtime/cache.h"
 #include "../runtime/compile.h"
 #include "../runtime/includes.h"
 #include "tuner.h"
+
+void tuner_inputs_identity(const model *m, char *hex, size_t size)
+{
+    hex[0] = '\0';
+    XXH3_state_t *h = NULL;
+    for (int i = 0; i < m->nargs; i++) {
+        const m_arg *a = &m->args[i];
+        if (a->init != INIT_FILE || !a->file)
+            continue;
+        if (!h && (!(h = XXH3_createState()) || XXH3_64bits_reset(h) != XXH_OK)) {
+            snprintf(hex, size, "unhashed");
+            XXH3_freeState(h);
+            return;
+        }
+        char *canon = sys_canonical_path(a->file);
+        const char *path = canon ? canon : a->file;
+        struct stat st;
+        long long parts[3] = {-1, -1, -1};
+        if (stat(path, &st) == 0) {
+            parts[0] = (long long)st.st_size;
+            parts[1] = (long long)st.st_mtim.tv_sec;
+            parts[2] = (long long)st.st_mtim.tv_nsec;
+        }
+        XXH3_64bits_update(h, path, strlen(path) + 1);
+        XXH3_64bits_update(h, parts, sizeof parts);
+        free(canon);
+    }
+    if (h) {
+        snprintf(hex, size, "%016llx", (unsigned long long)XXH3_64bits_digest(h));
+        XXH3_freeState(h);
+    }
+}
 
 /* Opens the journal: its identity is the spec's text and --set overrides, the kernel
  * source, the device and the L2 flush setting, all of which change what is measured,
@@ -52,7 +87,7 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
         incl_set inc;
         char ignored[512];
         if (incl_resolve(&inc, kpath, kernel, (const char *const *)dirs, n, ignored, sizeof ignored) == 0) {
-            compile_job job = {kpath, inc.source, "", NULL, 0, t->gpus[0].arch, (const char *const *)inc.names,
+            compile_job job = {kpath, inc.source, "", NULL, 0, t->gpus[0].plan.arch, (const char *const *)inc.names,
                                inc.nheaders, (const char *const *)inc.texts, inc.nheaders};
             cache_key key;
             if (cache_key_for(&job, &key, ignored, sizeof ignored) == 0)
@@ -66,7 +101,7 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
     free(kpath);
     free(kernel);
     json_t *identity = json_pack("{s:s, s:s, s:s, s:s, s:b}", "spec", spec_hex, "kernel", kernel_hex, "device",
-                                 dev->name, "arch", t->gpus[0].arch, "flush_l2", flush);
+                                 dev->name, "arch", t->gpus[0].plan.arch, "flush_l2", flush);
     if (identity && t->opts->shard_count > 1) /* issue 19: a shard's journal is its own */
         json_object_set_new(identity, "shard", json_pack("[i, i]", t->opts->shard_index, t->opts->shard_count));
     if (identity && spec_kernel_count(t->spec) > 1) /* one block of a file of several: which one */
@@ -122,8 +157,8 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
     }
     int rc = CUTUNE_OK;
     for (int k = 0; k < t->ngpus && rc == CUTUNE_OK; k++) {
-        rc = tuner_gpu_init(&t->gpus[k], spec, opts, opts->ndevices > 1 ? opts->devices[k] : opts->device, dev, flush,
-                            res);
+        rc = gpu_init(&t->gpus[k], spec, opts, opts->ndevices > 1 ? opts->devices[k] : opts->device, dev, flush,
+                      res);
         t->gpus[k].run_started = t->gpus[0].run_started; /* one clock for the run */
     }
     if (rc < 0)
@@ -132,23 +167,23 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
         cutune_tune_summary *s = &res->summary;
         s->ndevices = t->ngpus;
         for (int k = 0; k < t->ngpus; k++) {
-            s->devices[k] = t->gpus[k].device;
-            s->spread[k] = (cutune_device_spread){t->gpus[k].device, 0, NAN, NAN, NAN};
+            s->devices[k] = t->gpus[k].plan.device;
+            s->spread[k] = (cutune_device_spread){t->gpus[k].plan.device, 0, NAN, NAN, NAN};
         }
     }
     t->vals = calloc((size_t)m->nparams + 1, sizeof(value));
     if (!t->vals)
         return CUTUNE_ENOMEM;
-    t->goal = (tuner_goal){m, t->vals, t->gpus[0].goal.prune, false, 0, false, 0, 0};
+    t->goal = (goal_state){m, t->vals, t->gpus[0].plan.goal.prune, false, 0, false, 0, 0};
     if (!opts->run_twins && (rc = twins_new(&t->twins, m)) < 0)
         return rc;
-    if ((rc = tuner_search_settings(m, &spec->diags, &opts->search, size->valid, &t->set)) < 0)
+    if ((rc = settings_resolve(m, &spec->diags, &opts->search, size->valid, &t->set)) < 0)
         return rc; /* a diagnostic on the spec says why */
     if (!t->set.budget && opts->limit)
         t->set.budget = opts->limit; /* --limit N: at most N configurations, whatever the strategy */
     /* The first worker runs the reference: a reference that fails is a spec problem,
      * found before anything else runs. */
-    if ((rc = tuner_fleet_start(t)) < 0) {
+    if ((rc = fleet_start(t)) < 0) {
         diag_error_noloc(&spec->diags, "%s", t->err);
         return err_set(rc, "%s", t->err); /* the worker's own status: a failed reference is ESPEC */
     }
@@ -166,7 +201,7 @@ int tuner_tune(tuner *t)
     const cutune_tune_options *opts = t->opts;
     cutune_analyze_options aopts;
     memset(&aopts, 0, sizeof aopts);
-    aopts.arch = t->gpus[0].arch;
+    aopts.arch = t->gpus[0].plan.arch;
     aopts.jobs = opts->jobs;
     aopts.cache_dir = opts->cache_dir;
     aopts.no_cache = opts->no_cache;
@@ -179,7 +214,7 @@ int tuner_tune(tuner *t)
     t->started = sys_seconds();
     int rc;
     aopts.limit = 0; /* a budget now (tuner_new): the search driver's, as every budget */
-    rc = tuner_search(t, &aopts, &asum);
+    rc = run_search(t, &aopts, &asum);
     /* An exhaustive run that ran to its end stopped for no reason worth a word. */
     if (t->set.strategy == STRAT_EXHAUSTIVE &&
         (strcmp(t->stop, "space exhausted") == 0 || strcmp(t->stop, "strategy finished") == 0))
@@ -216,7 +251,7 @@ int tuner_session(tuner *t, const cutune_analyze_options *o, uint64_t total, cut
                   session **out)
 {
     *out = NULL;
-    int rc = session_open(out, t->m, &t->spec->diags, t->gpus[0].arch, o, true, sum);
+    int rc = session_open(out, t->m, &t->spec->diags, t->gpus[0].plan.arch, o, true, sum);
     if (rc == CUTUNE_OK && total)
         session_set_total(*out, total);
     return rc;
@@ -229,7 +264,7 @@ void tuner_free(tuner *t)
     for (int k = 0; k < t->ngpus; k++) {
         if (t->slots[k].rec) /* left in flight by a failure: not waited for */
             wk_stop(&t->gpus[k].proc, true);
-        tuner_gpu_free(&t->gpus[k]);
+        gpu_free(&t->gpus[k]);
     }
     free(t->gpus);
     free(t->slots);

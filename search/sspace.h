@@ -1,4 +1,4 @@
-/* space.h - the valid space as the search strategies see it (prefix sspace_).
+/* sspace.h - the valid space as the search strategies see it (prefix sspace_).
  *
  * A configuration is a vector of domain indices, one per param, and is named by its
  * *key*: the vector read as a mixed-radix number, the last param varying fastest (its
@@ -12,8 +12,8 @@
  * decided by evaluating the constraints, uniform sampling is rejection sampling over
  * the raw product, and a configuration's ordinal is its key (its position among the raw
  * combinations; docs/search.md). */
-#ifndef CUTUNE_SEARCH_SPACE_H
-#define CUTUNE_SEARCH_SPACE_H
+#ifndef CUTUNE_SEARCH_SSPACE_H
+#define CUTUNE_SEARCH_SSPACE_H
 
 #include <stdbool.h>
 #include <stddef.h>

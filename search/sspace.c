@@ -1,5 +1,5 @@
-/* space.c - the search stage's view of the valid space (see space.h). */
-#include "space.h"
+/* sspace.c - the search stage's view of the valid space (see sspace.h). */
+#include "sspace.h"
 
 #include <stdio.h>
 #include <stdlib.h>

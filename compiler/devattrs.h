@@ -1,12 +1,12 @@
-/* device.h - the device attributes a spec's expressions may read (sm_count, warp_size,
+/* devattrs.h - the device attributes a spec's expressions may read (sm_count, warp_size,
  * ...): their names, and the values one check uses.
  *
  * The checker treats each name as a constant of the device the spec is checked for:
  * the GPU being tuned (its driver's answers) or, without one, a table of the target
  * architecture's values (api/ builds those from runtime/occupancy's tables). The
  * values are plain numbers here; this file knows nothing of the driver. */
-#ifndef CUTUNE_COMPILER_DEVICE_H
-#define CUTUNE_COMPILER_DEVICE_H
+#ifndef CUTUNE_COMPILER_DEVATTRS_H
+#define CUTUNE_COMPILER_DEVATTRS_H
 
 #include <stdbool.h>
 #include <stdint.h>

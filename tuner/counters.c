@@ -1,9 +1,9 @@
-/* profile.c - issue 18: hardware counters after a run (tuner.h). Before the run the
+/* counters.c - hardware counters after a run (tuner.h). Before the run the
  * counters' names are resolved (the default set unless the caller names its own) and
- * checked against the device's chip without a GPU (runtime/profile.h), so a typo stops
+ * checked against the device's chip without a GPU (runtime/profiler.h), so a typo stops
  * the run before anything is measured. After the run (and its final race) the variants
  * chosen (the best N that ran ok, by the objective, or every one) are each launched
- * once more in the GPU worker under CUPTI's range profiler; a twin (twin.c) takes the
+ * once more in the GPU worker under CUPTI's range profiler; a twin (twins.c) takes the
  * counters of the run it shares. Each variant's counters are journaled with it, so a
  * resumed run profiles only what it had not. */
 #include <math.h>
@@ -12,11 +12,11 @@
 #include <string.h>
 
 #include "../base/sys.h"
-#include "../runtime/profile.h"
+#include "../runtime/profiler.h"
 #include "tuner.h"
 
-int tuner_profile_options(cutune_spec *spec, const cutune_tune_options *in, const char *arch,
-                          cutune_tune_options *out)
+int counters_options(cutune_spec *spec, const cutune_tune_options *in, const char *arch,
+                     cutune_tune_options *out)
 {
     *out = *in;
     if (in->profile_top == 0)
@@ -92,7 +92,7 @@ static int fetch_binaries(tuner *t, session *ss, session_binary *bins, const cho
         const record *rec = t->res->records[c[i].index];
         if (bins[c[i].index].cubin || rec->m.same_code_as >= 0)
             continue;
-        tuner_values_of(t->m, &rec->v, &vals[(size_t)missing * (size_t)t->m->nparams]);
+        session_values_of(t->m, &rec->v, &vals[(size_t)missing * (size_t)t->m->nparams]);
         ordinals[missing] = rec->v.ordinal;
         index_of[missing++] = c[i].index;
     }
@@ -107,22 +107,22 @@ done:
     return rc;
 }
 
-int tuner_profile(tuner *t, session *ss, session_binary *bins, uint64_t nbins)
+int counters_read(tuner *t, session *ss, session_binary *bins, uint64_t nbins)
 {
-    tuner_gpu *g = &t->gpus[0]; /* the GPU that chose the winner */
+    gpu_handle *g = &t->gpus[0]; /* the GPU that chose the winner */
     cutune_tune_result *r = t->res;
-    if (g->nhw == 0 || r->n == 0)
+    if (g->plan.nhw == 0 || r->n == 0)
         return CUTUNE_OK;
     double started = sys_seconds();
     chosen *c = calloc((size_t)r->n, sizeof *c);
-    double *values = calloc((size_t)g->nhw + 1, sizeof(double));
+    double *values = calloc((size_t)g->plan.nhw + 1, sizeof(double));
     if (!c || !values) {
         free(c);
         free(values);
         return CUTUNE_ENOMEM;
     }
     /* the objective's direction: keys ascend from the best */
-    double sign = tuner_better(&t->goal, 1.0, 2.0) ? 1.0 : -1.0;
+    double sign = goal_better(&t->goal, 1.0, 2.0) ? 1.0 : -1.0;
     int n = 0;
     for (uint64_t i = 0; i < r->n && i < nbins; i++) {
         const record *rec = r->records[i];
@@ -148,7 +148,7 @@ int tuner_profile(tuner *t, session *ss, session_binary *bins, uint64_t nbins)
         } else {
             int passes = 0;
             bool off = false;
-            if ((rc = tuner_gpu_profile(g, &bins[c[k].index], &rec->v, values, &passes, &off, why, sizeof why)) < 0)
+            if ((rc = gpu_profile(g, &bins[c[k].index], &rec->v, values, &passes, &off, why, sizeof why)) < 0)
                 break;
             if (why[0]) {
                 result_set_profile_note(r, rec, why);
@@ -157,7 +157,7 @@ int tuner_profile(tuner *t, session *ss, session_binary *bins, uint64_t nbins)
                     break;
                 }
             } else {
-                for (int i = 0; i < g->nhw; i++)
+                for (int i = 0; i < g->plan.nhw; i++)
                     rec->hw[i] = values[i];
                 rec->m.profiled = 1;
                 rec->m.profile_passes = passes;
@@ -166,7 +166,7 @@ int tuner_profile(tuner *t, session *ss, session_binary *bins, uint64_t nbins)
         }
         if (rec->m.profiled)
             r->summary.profiled++;
-        if ((rc = tuner_rejournal(t, rec)) < 0)
+        if ((rc = finish_rejournal(t, rec)) < 0)
             break;
     }
     r->summary.profile_seconds = sys_seconds() - started;

@@ -1,4 +1,4 @@
-/* profile.h - hardware counters of one launch through CUPTI's range profiler (issue 18),
+/* profiler.h - hardware counters of one launch through CUPTI's range profiler (issue 18),
  * loaded at run time like the driver (dlopen("libcupti.so.13"); never linked): the same
  * binary runs, and says why it reads no counters, where CUPTI is missing.
  *
@@ -17,8 +17,8 @@
  *
  * Without a GPU, prof_check_names validates metric names against a chip's list (the
  * host half of CUPTI needs no device), so a typo is reported before a run starts. */
-#ifndef CUTUNE_RUNTIME_PROFILE_H
-#define CUTUNE_RUNTIME_PROFILE_H
+#ifndef CUTUNE_RUNTIME_PROFILER_H
+#define CUTUNE_RUNTIME_PROFILER_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* csv.c - a tuning result as a CSV table (see emit.h; the columns are documented in
+/* emit_csv.c - a tuning result as a CSV table (see emit.h; the columns are documented in
  * docs/results-format.md). Every text field goes through the one CSV escaper (base/csv.h:
  * quoted as RFC 4180 says, and formula-safe); numbers through csv_number. A result
  * with hardware counters (issue 18) gets one more column per counter, `hw:NAME`, after

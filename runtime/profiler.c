@@ -1,4 +1,4 @@
-/* profile.c - hardware counters through CUPTI's range profiler (see profile.h).
+/* profiler.c - hardware counters through CUPTI's range profiler (see profiler.h).
  *
  * The calls, in order (CUPTI 12.6+'s range profiler and profiler host APIs):
  *   open:    cuptiProfilerInitialize; cuptiDeviceGetChipName; the counter availability
@@ -26,7 +26,7 @@
 #include <cupti_target.h>
 
 #include "cupti_host.h"
-#include "profile.h"
+#include "profiler.h"
 
 const char *const prof_default_names[PROF_NDEFAULT] = {
     "sm__warps_active.avg.pct_of_peak_sustained_active",

@@ -1,4 +1,4 @@
-/* twin.c - variants that are the same experiment (tuner.h: twins).
+/* twins.c - variants that are the same experiment (tuner.h: twins).
  *
  * Two variants are twins when the GPU would be asked to do exactly the same thing for
  * each: the same machine code and resources (runtime/cubin.h's digest, which sees

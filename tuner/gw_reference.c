@@ -1,6 +1,10 @@
-/* reference.c - the reference's run in the worker (tuner.h): a configuration given by
+/* gw_reference.c - the reference's run (gw.h): a configuration given by
  * `verify ... against config(...)`, or a kernel of its own, compiled here, run once on
- * the worker's bench, and its verified outputs kept on the device. */
+ * the worker's bench, and its verified outputs kept on the device.
+ *
+ * Process: runs in the GPU worker only (gw_main.c's set-up), never in the tuner; what
+ * it writes into the results (the reference, its GPU time) is the worker's copy, which
+ * the set-up reply carries back. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,40 +12,15 @@
 
 #include "../base/sys.h"
 #include "../compiler/eval.h"
+#include "../compiler/plan.h"
 #include "../runtime/includes.h"
-#include "tuner.h"
+#include "../session/own.h"
+#include "gw.h"
 
-/* Runs the reference (a configuration, or a kernel of its own) once and keeps its
- * verified outputs. 0, or a status with a diagnostic on the spec. */
-int tuner_kernel_options(const model *m, arena *a, const char ***out, int *n)
+int gw_reference(gw *g)
 {
-    const char **opts = arena_alloc(a, sizeof(char *) * (size_t)(m->noptions + m->nincludes + m->nlets + 2));
-    *out = opts;
-    *n = 0;
-    if (!opts)
-        return CUTUNE_ENOMEM;
-    for (int i = 0; i < m->noptions; i++)
-        opts[(*n)++] = m->options[i];
-    for (int i = 0; i < m->nlets; i++) { /* constant lets `as define`: every variant's, so these kernels' too */
-        const m_let *l = &m->lets[i];
-        if (!l->macro || l->expr->kind != TX_CONST)
-            continue;
-        strbuf sb = STRBUF_INIT;
-        value_format_c(l->expr->u.k, &sb, false);
-        opts[*n] = sb_ok(&sb) ? arena_printf(a, "-D%s=%s", l->macro, sb_cstr(&sb)) : NULL;
-        sb_free(&sb);
-        if (!opts[(*n)++])
-            return CUTUNE_ENOMEM;
-    }
-    for (int i = 0; i < m->nincludes; i++)
-        if (!(opts[(*n)++] = arena_printf(a, "-I%s", m->includes[i])))
-            return CUTUNE_ENOMEM;
-    return CUTUNE_OK;
-}
-
-int tuner_reference(tuner_gpu *g)
-{
-    const model *m = g->m;
+    const gw_plan *p = g->p;
+    const model *m = p->m;
     const m_verify *vf = &m->verify;
     arena *a = arena_new();
     if (!a)
@@ -61,7 +40,7 @@ int tuner_reference(tuner_gpu *g)
             g->vals[i] = domain_at(&m->params[i].dom, vf->config[i]);
         variant pv;
         if (plan_variant(m, g->vals, a, &pv, &e) < 0 || plan_args(m, g->vals, g->counts, g->scalars, &e) < 0) {
-            rc = spec_eval_failed(g->spec, &e);
+            rc = spec_eval_failed(p->spec, &e);
             goto done;
         }
         for (int d = 0; d < 3; d++) {
@@ -80,8 +59,8 @@ int tuner_reference(tuner_gpu *g)
         for (int i = 0; i < pv.noptions; i++)
             opts[nopts++] = pv.options[i];
         source_path = m->kernel_file;
-        g->res->summary.reference =
-            arena_strdup(g->res->arena, "configuration given by verify ... against config(...)");
+        p->res->summary.reference =
+            arena_strdup(p->res->arena, "configuration given by verify ... against config(...)");
     } else {
         /* The reference kernel: the spec's common options, its own geometry; arguments
          * may not depend on params (there is no configuration to take them from). */
@@ -89,12 +68,12 @@ int tuner_reference(tuner_gpu *g)
         int64_t dims[6] = {1, 1, 1, 1, 1, 1};
         for (int d = 0; d < vf->ref.block_dims; d++)
             if (eval_int(vf->ref.block[d], &env, &dims[d], &e) < 0) {
-                rc = spec_eval_failed(g->spec, &e);
+                rc = spec_eval_failed(p->spec, &e);
                 goto done;
             }
         for (int d = 0; d < vf->ref.grid_dims; d++)
             if (eval_int(vf->ref.grid[d], &env, &dims[3 + d], &e) < 0) {
-                rc = spec_eval_failed(g->spec, &e);
+                rc = spec_eval_failed(p->spec, &e);
                 goto done;
             }
         for (int d = 0; d < 3; d++) {
@@ -102,7 +81,7 @@ int tuner_reference(tuner_gpu *g)
             v.grid[d] = dims[3 + d];
         }
         if (plan_args(m, NULL, g->counts, g->scalars, &e) < 0) {
-            diag_error(&g->spec->diags, vf->ref_loc, "the reference kernel's arguments cannot depend on params: %s",
+            diag_error(&p->spec->diags, vf->ref_loc, "the reference kernel's arguments cannot depend on params: %s",
                        e.message);
             rc = CUTUNE_ESPEC;
             goto done;
@@ -110,17 +89,17 @@ int tuner_reference(tuner_gpu *g)
         job.name_expression =
             plan_template_name(m, vf->ref.name, vf->ref.targs, vf->ref.ntargs, vf->ref.has_targs, NULL, a, &e);
         if (!job.name_expression) {
-            rc = spec_eval_failed(g->spec, &e);
+            rc = spec_eval_failed(p->spec, &e);
             goto done;
         }
-        if ((rc = tuner_kernel_options(m, a, &opts, &nopts)) < 0)
+        if ((rc = own_options(m, a, &opts, &nopts)) < 0)
             goto done;
         source_path = vf->ref.file;
-        g->res->summary.reference = arena_printf(g->res->arena, "kernel %s", job.name_expression);
+        p->res->summary.reference = arena_printf(p->res->arena, "kernel %s", job.name_expression);
     }
     source = sys_read_file(source_path, SYS_LIMIT_SOURCE, NULL);
     if (!source) {
-        diag_error_noloc(&g->spec->diags, "cannot read '%s': %s", source_path, sys_strerror(errno));
+        diag_error_noloc(&p->spec->diags, "cannot read '%s': %s", source_path, sys_strerror(errno));
         rc = CUTUNE_EIO;
         goto done;
     }
@@ -130,17 +109,17 @@ int tuner_reference(tuner_gpu *g)
     job.source = source;
     job.options = opts;
     job.noptions = nopts;
-    job.arch = g->arch;
+    job.arch = p->arch;
     compile_output out;
     char err[512];
     if (incl_compile(&job, &out, err, sizeof err) < 0) {
-        diag_error_noloc(&g->spec->diags, "compiling the reference: %s", err);
+        diag_error_noloc(&p->spec->diags, "compiling the reference: %s", err);
         rc = CUTUNE_ECOMPILER;
         goto done;
     }
     if (!out.ok) {
         char *log = compile_log_excerpt(out.log);
-        diag_error(&g->spec->diags, vf->ref_loc, "the reference does not compile:\n%s", log ? log : out.log);
+        diag_error(&p->spec->diags, vf->ref_loc, "the reference does not compile:\n%s", log ? log : out.log);
         free(log);
         compile_output_free(&out);
         rc = CUTUNE_ESPEC;
@@ -152,32 +131,32 @@ int tuner_reference(tuner_gpu *g)
         bin.block[d] = (unsigned)v.block[d];
     }
     bench_config c;
-    tuner_plain_args(g, &c);
+    gw_plain_args(g, &c);
     bench_result br;
     int run = bench_run(g->b, &bin, &c, NULL, &br);
     if (run < 0 || br.status != OUTCOME_OK) {
-        diag_error(&g->spec->diags, vf->ref_loc, "the reference failed to run: %s", br.reason);
+        diag_error(&p->spec->diags, vf->ref_loc, "the reference failed to run: %s", br.reason);
         rc = run < 0 ? CUTUNE_ENODEV : CUTUNE_ESPEC;
     } else {
-        g->res->summary.gpu_seconds += br.gpu_seconds;
+        p->res->summary.gpu_seconds += br.gpu_seconds;
         /* Keep the reference's outputs on the device, and compare there. */
         bench_keep_failure kf;
         if (bench_keep_reference(g->b, &kf) < 0) {
             switch (kf.kind) {
             case BENCH_KEEP_COMPARE:
-                diag_error_noloc(&g->spec->diags, "preparing verification: %s", kf.err);
+                diag_error_noloc(&p->spec->diags, "preparing verification: %s", kf.err);
                 rc = CUTUNE_ECOMPILER;
                 break;
             case BENCH_KEEP_DEVICE:
-                diag_error_noloc(&g->spec->diags, "keeping the reference's output: %s", kf.err);
+                diag_error_noloc(&p->spec->diags, "keeping the reference's output: %s", kf.err);
                 rc = CUTUNE_ENODEV;
                 break;
             case BENCH_KEEP_NAN:
                 /* NaN is never equal to itself: the reference left elements unwritten
                  * (still poisoned) or computed NaN, and no variant could pass. */
-                diag_error(&g->spec->diags, vf->ref_loc, "the reference's output '%s' has %zu NaN elements of %lld "
+                diag_error(&p->spec->diags, vf->ref_loc, "the reference's output '%s' has %zu NaN elements of %lld "
                            "(the first at %zu): unwritten or not a number, so no variant could match it",
-                           g->args[kf.arg].name, kf.nan, (long long)kf.count, kf.first);
+                           p->args[kf.arg].name, kf.nan, (long long)kf.count, kf.first);
                 rc = CUTUNE_ESPEC;
                 break;
             }

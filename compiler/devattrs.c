@@ -1,5 +1,5 @@
-/* device.c - device attribute names and values (see device.h). */
-#include "device.h"
+/* devattrs.c - device attribute names and values (see devattrs.h). */
+#include "devattrs.h"
 
 #include <stdio.h>
 #include <string.h>
