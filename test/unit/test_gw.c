@@ -29,8 +29,7 @@ static void test_setup_reply_without_device(void **state)
     int count = 0;
     if (cutune_device_count(&count) == CUTUNE_OK && count > 0)
         skip(); /* a GPU here: the worker's set-up would succeed */
-    cutune_load_options lo;
-    memset(&lo, 0, sizeof lo);
+    cutune_load_options lo = CUTUNE_LOAD_OPTIONS_INIT;
     lo.base_dir = CUTUNE_SOURCE_DIR "/kernels"; /* the kernel is never compiled: only found */
     cutune_spec *spec;
     int rc = cutune_spec_load_string(&spec, "s.tune", spec_src, strlen(spec_src), &lo);
@@ -38,13 +37,12 @@ static void test_setup_reply_without_device(void **state)
         fail_msg("load: %s\n%s", cutune_status_text(rc), cutune_spec_diagnostics(spec, 0, 0));
     cutune_device dev;
     memset(&dev, 0, sizeof dev);
-    snprintf(dev.name, sizeof dev.name, "test");
-    snprintf(dev.arch, sizeof dev.arch, "sm_90");
+    dev.name = "test";
+    dev.arch = "sm_90";
     dev.l2_bytes = 1 << 20;
     cutune_tune_result *res = result_new_for(spec->model, "s.tune", &dev);
     assert_non_null(res);
-    cutune_tune_options opts;
-    memset(&opts, 0, sizeof opts);
+    cutune_tune_options opts = CUTUNE_TUNE_OPTIONS_INIT;
     gpu_handle g;
     memset(&g, 0, sizeof g);
     assert_int_equal(gpu_init(&g, spec, &opts, 0, &dev, true, res), CUTUNE_OK);
