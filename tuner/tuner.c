@@ -199,8 +199,7 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
 int tuner_tune(tuner *t)
 {
     const cutune_tune_options *opts = t->opts;
-    cutune_analyze_options aopts;
-    memset(&aopts, 0, sizeof aopts);
+    cutune_analyze_options aopts = CUTUNE_ANALYZE_OPTIONS_INIT; /* every default, then the run's */
     aopts.arch = t->gpus[0].plan.arch;
     aopts.jobs = opts->jobs;
     aopts.cache_dir = opts->cache_dir;
