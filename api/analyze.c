@@ -1,11 +1,11 @@
 /* analyze.c - cutune_analyze, the public facade over the compile session
- * (tuner/session.h): argument checks, the architecture to compile for, the total that
+ * (session/session.h): argument checks, the architecture to compile for, the total that
  * progress counts towards, the session's lifetime. No GPU needed. */
 #include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
-#include "../tuner/tuner.h"
+#include "../session/own.h"
 
 /* The architecture to compile for: asked, else the first GPU's, else sm_90; *dv gets
  * the device attributes' values to go with it (the GPU's, else the arch's table; an
@@ -74,18 +74,21 @@ int cutune_analyze(cutune_analyze_summary *summary, cutune_spec *spec, const cut
 {
     if (!each)
         return CUTUNE_EINVAL;
+    int rc = api_options_ok(opts, CUTUNE_ANALYZE_OPTIONS_VERSION, "cutune_analyze_options");
+    if (rc < 0)
+        return rc;
     if (opts && opts->shard_count > 1 && (opts->shard_index < 0 || opts->shard_index >= opts->shard_count))
         return err_set(CUTUNE_EINVAL, "shard %d of %d: the index runs from 0 to %d", opts->shard_index,
                        opts->shard_count, opts->shard_count - 1);
     public_each p = {each, user};
     session *s;
-    int rc = open_session(&s, spec, opts, false, summary);
+    rc = open_session(&s, spec, opts, false, summary);
     if (rc < 0)
         return rc;
     rc = session_run_space(s, call_public, &p);
     session_close(s);
     if (rc == CUTUNE_OK && !summary->interrupted) { /* issue 16: the spec's reset and checker kernels, as warnings */
-        int own = tuner_own_kernels_check(spec, summary->arch);
+        int own = own_check(spec, summary->arch);
         if (own == CUTUNE_ENOMEM || own == CUTUNE_EEVAL)
             rc = own;
     }

@@ -1,18 +1,15 @@
 /* device.c - devices and occupancy in the public API (cutune_device_*,
  * cutune_occupancy_*), and the thread's last error for calls without a spec. The
- * driver is asked once per process, of every GPU at once (query). */
-#include <pthread.h>
-#include <stdarg.h>
+ * driver is asked once per process, of every GPU at once, in a child process
+ * (runtime/devices); this file only turns its answer into the public structs. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "../base/err.h"
-#include "../runtime/driver.h"
+#include "../runtime/devices.h"
 #include "../runtime/occupancy.h"
-#include "../runtime/worker.h"
 #include "internal.h"
 
 const cutune_error *cutune_error_last(void)
@@ -75,28 +72,12 @@ int cutune_occupancy_for_arch(cutune_occupancy *out, const char *arch, int regs,
     return occupancy_on(a, regs, threads, smem_bytes, out);
 }
 
-/* What the driver says of the machine and of each of its first ASKED devices. */
-enum { ASKED = 64 };
-
-typedef struct one_device {
-    int rc;                    /* CUTUNE_OK, or why its attributes could not be read (err) */
-    char err[256];
-    cutune_device dev;
-    drv_device raw;
-} one_device;
-
-typedef struct machine {
-    int rc;                    /* CUTUNE_OK when the driver answered (count is then right) */
-    int count;
-    char err[512];
-    one_device d[ASKED];
-} machine;
-
-static void device_of(drv *d, const drv_device *dev, int ordinal, cutune_device *out)
+/* A device's attributes in the public form (its strings: the process's kept answer). */
+static void device_of(const devices *m, const drv_device *dev, int ordinal, cutune_device *out)
 {
     out->ordinal = ordinal;
-    snprintf(out->name, sizeof out->name, "%s", dev->name);
-    snprintf(out->arch, sizeof out->arch, "sm_%d", dev->cc);
+    out->name = devices_name(ordinal); /* the process's kept answer: valid for the rest of it */
+    out->arch = devices_arch(ordinal);
     out->cc = dev->cc;
     out->sm_count = dev->sm_count;
     out->max_threads_per_sm = dev->max_threads_per_sm;
@@ -106,96 +87,27 @@ static void device_of(drv *d, const drv_device *dev, int ordinal, cutune_device 
     out->smem_per_block_optin = dev->smem_per_block_optin;
     out->smem_reserved_per_block = dev->smem_reserved_per_block;
     out->l2_bytes = dev->l2_bytes;
-    out->driver_version = drv_version(d);
+    out->driver_version = m->driver_version;
     out->warp_size = dev->warp_size;
     out->max_threads_per_block = dev->max_threads_per_block;
     out->regs_per_block = dev->regs_per_block;
     out->smem_per_block = dev->smem_per_block;
 }
 
-/* Asks the driver, in this process, of every device. */
-static void ask_driver(machine *m)
+/* The status of the machine's answer: CUTUNE_OK when the driver answered. */
+static int machine_status(const devices *m)
 {
-    memset(m, 0, sizeof *m);
-    drv *d;
-    if (drv_open(&d, m->err, sizeof m->err) < 0) {
-        m->rc = CUTUNE_ENODEV;
-        return;
-    }
-    if (drv_device_count(d, &m->count, m->err, sizeof m->err) < 0)
-        m->rc = CUTUNE_ENODEV;
-    for (int i = 0; m->rc == CUTUNE_OK && i < m->count && i < ASKED; i++) {
-        one_device *o = &m->d[i];
-        if (drv_device_info(d, i, &o->raw, o->err, sizeof o->err) < 0)
-            o->rc = CUTUNE_ENODEV;
-        else
-            device_of(d, &o->raw, i, &o->dev);
-    }
-    drv_close(d);
-}
-
-/* The child's body (wk_body): asks the driver and sends the answer. */
-static int query_body(void *ctx, int in, int out)
-{
-    (void)in;
-    machine *mine = ctx; /* the parent's memory, as it was at the fork: this child's own */
-    ask_driver(mine);
-    wk_frame f = WK_FRAME_INIT;
-    wk_encode_blob(&f, mine, sizeof *mine);
-    return wk_send(out, &f) < 0; /* the parent reads until it has it all */
-}
-
-/* The driver's answer, asked once per process (issue 19: `--devices all` on a node of
- * eight GPUs asked seventeen times, each a process that starts the driver): a child
- * process (runtime/worker's) asks, so that this process never initialises CUDA (the
- * tuner forks its GPU workers later, and CUDA does not survive a fork). An answer is
- * kept once the driver has given one; a failure is asked again next time. */
-static pthread_mutex_t machine_lock = PTHREAD_MUTEX_INITIALIZER;
-static machine known;
-static bool have_known;
-
-static void query(machine *out)
-{
-    pthread_mutex_lock(&machine_lock);
-    if (!have_known) {
-        machine *m = malloc(sizeof *m);
-        wk_proc p = {0, -1, -1};
-        char err[256];
-        if (!m) {
-            memset(&known, 0, sizeof known);
-            known.rc = CUTUNE_ENOMEM;
-            snprintf(known.err, sizeof known.err, "out of memory");
-        } else if (wk_start(&p, query_body, m, err, sizeof err) < 0) {
-            ask_driver(&known);
-        } else {
-            wk_frame f = WK_FRAME_INIT;
-            bool got = wk_recv(p.from, &f, 0) == 0 && wk_decode_blob(&f, m, sizeof *m) == 0;
-            wk_frame_free(&f);
-            int status = wk_stop(&p, false);
-            if (got) {
-                known = *m;
-            } else {
-                memset(&known, 0, sizeof known);
-                known.rc = CUTUNE_ENODEV;
-                snprintf(known.err, sizeof known.err, "the driver query process failed (%s)",
-                         WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no answer");
-            }
-        }
-        free(m);
-        have_known = known.rc == CUTUNE_OK;
-    }
-    *out = known;
-    pthread_mutex_unlock(&machine_lock);
+    return m->answered ? CUTUNE_OK : m->oom ? CUTUNE_ENOMEM : CUTUNE_ENODEV;
 }
 
 int cutune_device_count(int *count)
 {
-    machine *m = malloc(sizeof *m);
+    devices *m = malloc(sizeof *m);
     if (!m)
         return err_set(CUTUNE_ENOMEM, "out of memory");
-    query(m);
+    devices_query(m);
     *count = m->count;
-    int rc = m->rc;
+    int rc = machine_status(m);
     if (rc < 0)
         err_set(rc, "%s", m->err);
     free(m);
@@ -205,11 +117,11 @@ int cutune_device_count(int *count)
 /* Fills `out` from the driver's view of device `ordinal`, `dev` getting the raw figures. */
 static int device_get(int ordinal, cutune_device *out, drv_device *dev)
 {
-    machine *m = malloc(sizeof *m);
+    devices *m = malloc(sizeof *m);
     if (!m)
         return err_set(CUTUNE_ENOMEM, "out of memory");
-    query(m);
-    int rc = m->rc;
+    devices_query(m);
+    int rc = machine_status(m);
     memset(out, 0, sizeof *out);
     memset(dev, 0, sizeof *dev);
     if (rc < 0) {
@@ -217,21 +129,28 @@ static int device_get(int ordinal, cutune_device *out, drv_device *dev)
     } else if (ordinal < 0 || ordinal >= m->count) {
         rc = m->count ? CUTUNE_EINVAL : CUTUNE_ENODEV;
         err_set(rc, "no GPU %d: the driver sees %d", ordinal, m->count);
-    } else if (ordinal >= ASKED) {
-        rc = err_set(CUTUNE_EINVAL, "GPU %d: cutune reads the first %d GPUs only", ordinal, ASKED);
-    } else if ((rc = m->d[ordinal].rc) < 0) {
-        err_set(rc, "%s", m->d[ordinal].err);
+    } else if (ordinal >= DEVICES_ASKED) {
+        rc = err_set(CUTUNE_EINVAL, "GPU %d: cutune reads the first %d GPUs only", ordinal, DEVICES_ASKED);
+    } else if (!m->d[ordinal].ok) {
+        rc = err_set(CUTUNE_ENODEV, "%s", m->d[ordinal].err);
     } else {
-        *out = m->d[ordinal].dev;
+        device_of(m, &m->d[ordinal].raw, ordinal, out);
         *dev = m->d[ordinal].raw;
     }
     free(m);
     return rc;
 }
 
+/* or_empty: an application's device may leave a string NULL. */
+static const char *or_empty(const char *s)
+{
+    return s ? s : "";
+}
+
 int cutune_device_same_model(const cutune_device *a, const cutune_device *b)
 {
-    return strcmp(a->name, b->name) == 0 && strcmp(a->arch, b->arch) == 0 && a->sm_count == b->sm_count;
+    return strcmp(or_empty(a->name), or_empty(b->name)) == 0 && strcmp(or_empty(a->arch), or_empty(b->arch)) == 0 &&
+           a->sm_count == b->sm_count;
 }
 
 int cutune_device_get(cutune_device *out, int ordinal)

@@ -19,11 +19,14 @@ int cutune_emit_header(char **out, cutune_spec *spec, const cutune_tune_result *
     if (!out || nresults < 0 || (nresults > 0 && !results) || (nresults == 0 && !spec))
         return err_set(CUTUNE_EINVAL, "cutune_emit_header: no output, or neither results nor a spec");
     *out = NULL;
+    int rc = api_options_ok(opts, CUTUNE_HEADER_OPTIONS_VERSION, "cutune_header_options");
+    if (rc < 0)
+        return rc;
     if (spec && !cutune_spec_ok(spec))
         return err_set(CUTUNE_EINVAL, "cutune_emit_header: the spec has errors");
     /* The spec's device attributes as entry 0's run had them (its functions of the
      * problem size are written with them). */
-    int rc = spec && nresults > 0 ? api_spec_recheck_recorded(spec, cutune_tune_device(results[0])) : CUTUNE_OK;
+    rc = spec && nresults > 0 ? api_spec_recheck_recorded(spec, cutune_tune_device(results[0])) : CUTUNE_OK;
     if (rc < 0)
         return rc;
     return emit_header(out, spec, results, nresults, opts);
@@ -66,8 +69,11 @@ int cutune_header_names_claim(cutune_header_names *names, cutune_spec *spec, con
     for (int k = 0; k < nresults; k++)
         if (!results[k])
             return err_set(CUTUNE_EINVAL, "cutune_header_names_claim: result %d is NULL", k);
+    int rc = api_options_ok(opts, CUTUNE_HEADER_OPTIONS_VERSION, "cutune_header_options");
+    if (rc < 0)
+        return rc;
     hn_list *mine = NULL;
-    int rc = emit_header_names(&mine, spec, results, nresults, opts);
+    rc = emit_header_names(&mine, spec, results, nresults, opts);
     if (rc != CUTUNE_OK)
         return rc == CUTUNE_ENOMEM ? err_set(rc, "out of memory") : rc;
     const char *kernel = nresults > 0 ? results[0]->kernel : spec->model->kernel;
@@ -154,6 +160,8 @@ int cutune_emit_report(char **out, const cutune_tune_result *const *results, int
     if (!out || nresults < 1 || !results)
         return err_set(CUTUNE_EINVAL, "cutune_emit_report: no output, or no results");
     *out = NULL;
+    if (api_options_ok(opts, CUTUNE_REPORT_OPTIONS_VERSION, "cutune_report_options") < 0)
+        return CUTUNE_EINVAL;
     const char **files = calloc((size_t)nresults, sizeof *files);
     if (!files)
         return err_set(CUTUNE_ENOMEM, "cutune_emit_report: out of memory");

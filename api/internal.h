@@ -10,7 +10,20 @@
 #include "../compiler/plan.h"
 #include "../compiler/spec.h"
 #include "../lang/diag.h"
-#include "../tuner/session.h"
+#include "../session/session.h"
+
+/* ---- api/options.c: the options structs' versions ------------------------------- */
+
+/* api_options_version: CUTUNE_OK when `version` is `expected`, the version of the
+ * options struct `type` ("cutune_tune_options") this library was built with; else
+ * CUTUNE_EINVAL, the error object saying which struct, both versions, and how to
+ * start from the defaults. */
+int api_options_version(unsigned int version, unsigned int expected, const char *type);
+
+/* api_options_ok: api_options_version of the options struct `opts` points to (every
+ * one begins with its version); CUTUNE_OK for NULL (the calls that take NULL read it
+ * as every default). */
+int api_options_ok(const void *opts, unsigned int expected, const char *type);
 
 /* ---- api/spec_device.c: the device attributes a spec reads ---------------------- */
 

@@ -1,10 +1,10 @@
 /* profile.c - the hardware counters' side of the API (issue 18): the default set, the
- * counters a result holds, and a chip's metric names. The work is runtime/profile's
- * (CUPTI) and tuner/profile.c's (the profiling phase of a run). */
+ * counters a result holds, and a chip's metric names. The work is runtime/profiler's
+ * (CUPTI) and tuner/counters.c's (the profiling phase of a run). */
 #include <stdio.h>
 
 #include "../results/result.h"
-#include "../runtime/profile.h"
+#include "../runtime/profiler.h"
 #include "internal.h"
 
 int cutune_profile_default_metrics(const char *const **names)

@@ -1,6 +1,8 @@
 /* results.c - the public face of results (include/cutune.h): argument checks, the last
  * error, and the accessors; the work is in results/ (records, the record codec, the
  * results file's loader and writer). */
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -133,4 +135,117 @@ int64_t cutune_tune_size_value(const cutune_tune_result *r, int j)
 int cutune_tune_size_of(const cutune_tune_result *r, uint64_t i)
 {
     return r && i < r->n ? r->records[i]->size : -1;
+}
+
+/* ---- a measurement, read through accessors ---------------------------------------- */
+
+/* The public enum names the engine's outcomes by the same numbers (the worker's pipe
+ * and the journal carry them): a change to either is a compile error here. */
+_Static_assert(CUTUNE_OUTCOME_OK == (int)OUTCOME_OK && CUTUNE_OUTCOME_WRONG == (int)OUTCOME_WRONG &&
+                   CUTUNE_OUTCOME_COMPILE_ERROR == (int)OUTCOME_COMPILE_ERROR &&
+                   CUTUNE_OUTCOME_CANNOT_LAUNCH == (int)OUTCOME_CANNOT_LAUNCH &&
+                   CUTUNE_OUTCOME_LOAD_ERROR == (int)OUTCOME_LOAD_ERROR &&
+                   CUTUNE_OUTCOME_LAUNCH_ERROR == (int)OUTCOME_LAUNCH_ERROR &&
+                   CUTUNE_OUTCOME_NOT_RUN == (int)OUTCOME_NOT_RUN && CUTUNE_OUTCOME_TIMEOUT == (int)OUTCOME_TIMEOUT &&
+                   CUTUNE_OUTCOME_CRASHED == (int)OUTCOME_CRASHED && OUTCOME_COUNT == 9,
+               "cutune_outcome and the engine's outcome must agree");
+/* A measurement is its record's first member (result.h): the record is reached from it. */
+_Static_assert(offsetof(record, m) == 0, "a record begins with its measurement");
+
+const char *cutune_outcome_name(cutune_outcome o)
+{
+    return (int)o >= 0 && (int)o < OUTCOME_COUNT ? outcome_name((outcome)o) : NULL;
+}
+
+const cutune_variant *cutune_measurement_variant(const cutune_measurement *m) { return m ? m->variant : NULL; }
+
+cutune_outcome cutune_measurement_outcome(const cutune_measurement *m)
+{
+    return m ? (cutune_outcome)((const record *)m)->out : CUTUNE_OUTCOME_NOT_RUN;
+}
+
+const char *cutune_measurement_reason(const cutune_measurement *m) { return m ? m->reason : NULL; }
+const char *cutune_measurement_limiter(const cutune_measurement *m) { return m ? m->limiter : NULL; }
+const char *cutune_measurement_energy_note(const cutune_measurement *m) { return m ? m->energy_note : NULL; }
+const char *cutune_measurement_profile_note(const cutune_measurement *m) { return m ? m->profile_note : NULL; }
+
+/* Each public number and the field that holds it: the one list the accessor is made of
+ * (a value missing here leaves the switch below incomplete: -Wswitch). */
+#define MEASUREMENT_VALUES(X)                                                                 \
+    X(CUTUNE_VALUE_REGISTERS, registers)                                                      \
+    X(CUTUNE_VALUE_STATIC_SMEM, static_smem)                                                  \
+    X(CUTUNE_VALUE_LOCAL_BYTES, local_bytes)                                                  \
+    X(CUTUNE_VALUE_SPILL_STORES, spill_stores)                                                \
+    X(CUTUNE_VALUE_SPILL_LOADS, spill_loads)                                                  \
+    X(CUTUNE_VALUE_OCCUPANCY, occupancy)                                                      \
+    X(CUTUNE_VALUE_BLOCKS_PER_SM, blocks_per_sm)                                              \
+    X(CUTUNE_VALUE_DRIVER_BLOCKS_PER_SM, driver_blocks_per_sm)                                \
+    X(CUTUNE_VALUE_TIMED, timed)                                                              \
+    X(CUTUNE_VALUE_MEDIAN_MS, median_ms)                                                      \
+    X(CUTUNE_VALUE_MIN_MS, min_ms)                                                            \
+    X(CUTUNE_VALUE_MAX_MS, max_ms)                                                            \
+    X(CUTUNE_VALUE_Q1_MS, q1_ms)                                                              \
+    X(CUTUNE_VALUE_Q3_MS, q3_ms)                                                              \
+    X(CUTUNE_VALUE_SPREAD, spread)                                                            \
+    X(CUTUNE_VALUE_REPS, reps)                                                                \
+    X(CUTUNE_VALUE_BATCH, batch)                                                              \
+    X(CUTUNE_VALUE_PRUNED, pruned)                                                            \
+    X(CUTUNE_VALUE_OBJECTIVE, objective)                                                      \
+    X(CUTUNE_VALUE_VERIFIED, verified)                                                        \
+    X(CUTUNE_VALUE_MAX_ABS_ERROR, max_abs_error)                                              \
+    X(CUTUNE_VALUE_COMPILE_SECONDS, compile_seconds)                                          \
+    X(CUTUNE_VALUE_CACHED, cached)                                                            \
+    X(CUTUNE_VALUE_DUPLICATE, duplicate)                                                      \
+    X(CUTUNE_VALUE_GPU_SECONDS, gpu_seconds)                                                  \
+    X(CUTUNE_VALUE_TIMING_SECONDS, timing_seconds)                                            \
+    X(CUTUNE_VALUE_RESUMED, resumed)                                                          \
+    X(CUTUNE_VALUE_LAUNCHES, launches)                                                        \
+    X(CUTUNE_VALUE_PROVISIONAL, provisional)                                                  \
+    X(CUTUNE_VALUE_ENERGY, energy)                                                            \
+    X(CUTUNE_VALUE_ENERGY_J, energy_j)                                                        \
+    X(CUTUNE_VALUE_POWER_W, power_w)                                                          \
+    X(CUTUNE_VALUE_ENERGY_SECONDS, energy_seconds)                                            \
+    X(CUTUNE_VALUE_ENERGY_LAUNCHES, energy_launches)                                          \
+    X(CUTUNE_VALUE_STARTED_SECONDS, started_seconds)                                          \
+    X(CUTUNE_VALUE_DEVICE, device)                                                            \
+    X(CUTUNE_VALUE_SAME_CODE_AS, same_code_as)                                                \
+    X(CUTUNE_VALUE_PROFILED, profiled)                                                        \
+    X(CUTUNE_VALUE_PROFILE_PASSES, profile_passes)
+
+double cutune_measurement_value(const cutune_measurement *m, cutune_value v)
+{
+    if (!m)
+        return NAN;
+    switch (v) {
+#define VALUE_CASE(key, field) \
+    case key:                  \
+        return (double)m->field;
+        MEASUREMENT_VALUES(VALUE_CASE)
+#undef VALUE_CASE
+    }
+    return NAN;
+}
+
+int cutune_measurement_metric_count(const cutune_measurement *m) { return m ? m->nmetrics : 0; }
+
+const char *cutune_measurement_metric_name(const cutune_measurement *m, int i)
+{
+    return m && i >= 0 && i < m->nmetrics && m->metric_names ? m->metric_names[i] : NULL;
+}
+
+double cutune_measurement_metric(const cutune_measurement *m, int i)
+{
+    return m && i >= 0 && i < m->nmetrics && m->metrics ? m->metrics[i] : NAN;
+}
+
+int cutune_measurement_hw_count(const cutune_measurement *m) { return m ? m->nhw : 0; }
+
+const char *cutune_measurement_hw_name(const cutune_measurement *m, int i)
+{
+    return m && i >= 0 && i < m->nhw && m->hw_names ? m->hw_names[i] : NULL;
+}
+
+double cutune_measurement_hw(const cutune_measurement *m, int i)
+{
+    return m && i >= 0 && i < m->nhw && m->hw ? m->hw[i] : NAN;
 }

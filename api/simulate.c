@@ -37,12 +37,15 @@ int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *resu
     *out = NULL;
     if (!spec || !results_path || !cutune_spec_ok(spec))
         return CUTUNE_EINVAL;
+    int rc = api_options_ok(opts, CUTUNE_SIMULATE_OPTIONS_VERSION, "cutune_simulate_options");
+    if (rc < 0 || (opts && (rc = api_options_ok(&opts->search, CUTUNE_SEARCH_OPTIONS_VERSION,
+                                                "cutune_search_options")) < 0))
+        return rc;
     char err[1200];
     sspace *sp = NULL;
     cutune_tune_result *recording = NULL;
     const cutune_tune_result *recorded = NULL; /* the size replayed, of a run over sizes */
     search_prior *prior = NULL;                /* --prior: earlier runs' scores */
-    int rc;
     /* The space as the recorded run had it: the spec checked with its device's attributes
      * (a file that cannot be read is reported by the load below). */
     if (cutune_results_load(&recording, results_path) == CUTUNE_OK) {
@@ -62,7 +65,7 @@ int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *resu
         diag_error_noloc(&spec->diags, "the space has %llu valid configurations: too many to simulate",
                          (unsigned long long)count);
         rc = CUTUNE_EINVAL;
-    } else if ((rc = tuner_search_settings(spec->model, &spec->diags, opts ? &opts->search : NULL, count, &set)) < 0) {
+    } else if ((rc = settings_resolve(spec->model, &spec->diags, opts ? &opts->search : NULL, count, &set)) < 0) {
         /* the diagnostic is on the spec */
     } else if ((rc = cutune_results_load(&recording, results_path)) != CUTUNE_OK) {
         /* The one results loader: what `cutune emit` refuses, this refuses too, with
@@ -96,5 +99,6 @@ void cutune_sim_report_free(cutune_sim_report *r)
     if (!r)
         return;
     free(r->runs);
+    free((char *)r->objective_name);
     free(r);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../base/sys.h"
+#include "../compiler/space.h"
 #include "../runtime/compile.h"
 #include "../tuner/tuner.h"
 #include "internal.h"
@@ -16,6 +17,9 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
     *out = NULL;
     if (!spec || !opts || !cutune_spec_ok(spec))
         return CUTUNE_EINVAL;
+    int rc = api_options_ok(opts, CUTUNE_TUNE_OPTIONS_VERSION, "cutune_tune_options");
+    if (rc < 0 || (rc = api_options_ok(&opts->search, CUTUNE_SEARCH_OPTIONS_VERSION, "cutune_search_options")) < 0)
+        return rc;
     if (opts->shard_count > 1 && (opts->shard_index < 0 || opts->shard_index >= opts->shard_count))
         return err_set(CUTUNE_EINVAL, "shard %d of %d: the index runs from 0 to %d", opts->shard_index,
                        opts->shard_count, opts->shard_count - 1);
@@ -32,7 +36,7 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
     double t0 = sys_seconds();
     const model *m = spec->model;
     cutune_device dev;
-    int rc = cutune_device_get(&dev, opts->ndevices > 1 ? opts->devices[0] : opts->device);
+    rc = cutune_device_get(&dev, opts->ndevices > 1 ? opts->devices[0] : opts->device);
     if (rc < 0)
         return rc;
     for (int k = 1; k < opts->ndevices; k++) { /* issue 19: one result set needs one model of GPU */
@@ -54,7 +58,7 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
         return rc;
     m = spec->model;
     cutune_tune_options resolved; /* issue 18: the hardware counters' names, checked */
-    if ((rc = tuner_profile_options(spec, opts, dev.arch, &resolved)) < 0)
+    if ((rc = counters_options(spec, opts, dev.arch, &resolved)) < 0)
         return rc;
     opts = &resolved;
     bool flush = opts->flush_l2 < 0 ? m->measure.flush_l2 : opts->flush_l2 != 0;
@@ -70,11 +74,11 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
         if (opts->shard_count > 1) { /* issue 19: the parent of a sharded run over sizes */
             res->shard_index = opts->shard_index;
             res->shard_count = opts->shard_count;
-            res->shard_block = (int)sspace_shard_block(m);
+            res->shard_block = (int)space_shard_block(m);
         }
-        rc = tuner_run_sizes(res, spec, opts, &dev, flush, cutune_space_count);
+        rc = sizes_run_all(res, spec, opts, &dev, flush);
     } else {
-        rc = tuner_run_one(&res, spec, opts, &dev, flush, cutune_space_count);
+        rc = sizes_run_one(&res, spec, opts, &dev, flush);
     }
     if (res) {
         res->summary.wall_seconds = sys_seconds() - t0;

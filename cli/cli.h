@@ -255,7 +255,7 @@ typedef struct cli_analysis {
     uint64_t runnable;      /* compiled and can launch (as far as the occupancy model tells) */
     uint64_t failed;        /* did not compile */
     uint64_t unlaunchable;  /* compiled, but cannot launch */
-    char arch[16];          /* compiled for */
+    const char *arch;       /* compiled for ("" when not known; owned by the spec, as the summary's) */
     bool interrupted;       /* stopped by Ctrl-C: the counts cover what was done */
 } cli_analysis;
 

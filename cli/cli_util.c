@@ -111,8 +111,7 @@ void cli_print_new_diagnostics(cutune_spec *spec, const cli_common *c, int *seen
 
 cutune_spec *cli_load(const char *path, const cli_common *c, int *exit_code)
 {
-    cutune_load_options opts;
-    memset(&opts, 0, sizeof opts);
+    cutune_load_options opts = CUTUNE_LOAD_OPTIONS_INIT;
     opts.set = c->set;
     opts.nset = c->nset;
     opts.arch = c->arch;

@@ -203,7 +203,7 @@ int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyz
         out->failed = sum.failed;
         out->unlaunchable = sum.unlaunchable;
         out->runnable = sum.variants - sum.failed - sum.unlaunchable;
-        snprintf(out->arch, sizeof out->arch, "%s", sum.arch);
+        out->arch = sum.arch ? sum.arch : ""; /* the spec's: lives as long; NULL when the analysis failed first */
         out->interrupted = sum.interrupted;
     }
     if (rc < 0 && rc != CUTUNE_ESTOPPED) {
@@ -286,8 +286,7 @@ int cmd_analyze(int argc, char **argv)
 {
     cli_common c;
     cli_init_common(&c);
-    cutune_analyze_options o;
-    memset(&o, 0, sizeof o);
+    cutune_analyze_options o = CUTUNE_ANALYZE_OPTIONS_INIT;
     enum cli_analyze_format fmt = CLI_ANALYZE_TABLE;
     static const struct option longopts[] = {
         CLI_COMMON_OPTIONS,

@@ -84,8 +84,7 @@ static bool select_block_of(cutune_spec *spec, const cutune_tune_result *r)
 static cutune_spec *recorded_spec(const char *results_path, const cutune_tune_result *r, const cli_common *c)
 {
     const char *path = cutune_tune_spec_path(r);
-    cutune_load_options opts;
-    memset(&opts, 0, sizeof opts);
+    cutune_load_options opts = CUTUNE_LOAD_OPTIONS_INIT;
     opts.set = c->set;
     opts.nset = c->nset;
     opts.skip_file_checks = 1;
@@ -154,8 +153,10 @@ static int emit_group(const emit_args *a, const cli_common *c, cutune_tune_resul
     }
     for (int k = 0; k < n; k++)
         sources[k] = (canon[k] = sys_canonical_path(files[k])) ? canon[k] : files[k];
-    cutune_header_options opts = {a->prefix, sources,
-                                  base ? base + 1 : a->output && strcmp(a->output, "-") != 0 ? a->output : NULL};
+    cutune_header_options opts = CUTUNE_HEADER_OPTIONS_INIT;
+    opts.prefix = a->prefix;
+    opts.sources = sources;
+    opts.file_name = base ? base + 1 : a->output && strcmp(a->output, "-") != 0 ? a->output : NULL;
     char *text = NULL;
     int seen = spec ? cutune_spec_diagnostic_count(spec) : 0;
     int rc = n > 0 ? cutune_header_names_claim(names, spec, (const cutune_tune_result *const *)results, n, &opts)
@@ -358,7 +359,8 @@ int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const ch
         fprintf(stderr, "cutune: no header written to %s: there is no winner\n", header_path);
     } else if (header_path) {
         const char *base = strrchr(header_path, '/');
-        cutune_header_options opts = {NULL, NULL, base ? base + 1 : header_path};
+        cutune_header_options opts = CUTUNE_HEADER_OPTIONS_INIT;
+        opts.file_name = base ? base + 1 : header_path;
         char *text = NULL;
         int seen = cutune_spec_diagnostic_count(spec);
         int rc = cutune_emit_header(&text, spec, &r, 1, &opts);
@@ -393,7 +395,8 @@ int cli_emit_header_many(cutune_spec *spec, const cutune_tune_result *const *res
                          bool quiet)
 {
     const char *base = strrchr(path, '/');
-    cutune_header_options opts = {NULL, NULL, base ? base + 1 : path};
+    cutune_header_options opts = CUTUNE_HEADER_OPTIONS_INIT;
+    opts.file_name = base ? base + 1 : path;
     /* GPUs of one model give one entry (a header refuses two of one device: the look-up
      * would never reach the second): the first GPU's winner. */
     const cutune_tune_result **distinct = calloc((size_t)n + 1, sizeof *distinct);

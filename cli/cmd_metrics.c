@@ -125,7 +125,7 @@ void cli_print_profile(const cutune_spec *spec, const cutune_tune_result *r)
         return;
     if (s->profiled == 0) {
         fprintf(stderr, "cutune: no hardware counters were read%s%s; the times above stand\n",
-                s->profile_note[0] ? ": " : "", s->profile_note);
+                s->profile_note ? ": " : "", s->profile_note ? s->profile_note : "");
         return;
     }
     /* the profiled measurements, best objective first */
@@ -134,11 +134,14 @@ void cli_print_profile(const cutune_spec *spec, const cutune_tune_result *r)
     if (!rows)
         return;
     for (uint64_t i = 0; i < n; i++)
-        if (cutune_tune_at(r, i)->profiled)
+        if (cutune_measurement_value(cutune_tune_at(r, i), CUTUNE_VALUE_PROFILED) != 0)
             rows[k++] = cutune_tune_at(r, i);
     for (uint64_t i = 1; i < k; i++) /* insertion sort: a handful of rows as a rule */
-        for (uint64_t j = i; j > 0 && (s->maximize ? rows[j]->objective > rows[j - 1]->objective
-                                                   : rows[j]->objective < rows[j - 1]->objective); j--) {
+        for (uint64_t j = i; j > 0; j--) {
+            double x = cutune_measurement_value(rows[j], CUTUNE_VALUE_OBJECTIVE);
+            double y = cutune_measurement_value(rows[j - 1], CUTUNE_VALUE_OBJECTIVE);
+            if (!(s->maximize ? x > y : x < y))
+                break;
             const cutune_measurement *t = rows[j];
             rows[j] = rows[j - 1];
             rows[j - 1] = t;
@@ -155,18 +158,20 @@ void cli_print_profile(const cutune_spec *spec, const cutune_tune_result *r)
     printf("  params\n");
     for (uint64_t i = 0; i < k; i++) {
         const cutune_measurement *m = rows[i];
-        snprintf(buf, sizeof buf, "#%llu", (unsigned long long)m->variant->ordinal);
-        printf("  %-8s %9.4f %7.1f", buf, m->median_ms, m->occupancy * 100);
+        const cutune_variant *v = cutune_measurement_variant(m);
+        snprintf(buf, sizeof buf, "#%llu", (unsigned long long)v->ordinal);
+        printf("  %-8s %9.4f %7.1f", buf, cutune_measurement_value(m, CUTUNE_VALUE_MEDIAN_MS),
+               cutune_measurement_value(m, CUTUNE_VALUE_OCCUPANCY) * 100);
         for (int c = 0; c < nhw; c++) {
-            cell(buf, sizeof buf, m->hw_names[c], m->hw[c]);
+            cell(buf, sizeof buf, cutune_measurement_hw_name(m, c), cutune_measurement_hw(m, c));
             printf(" %9s", buf);
         }
         printf(" ");
-        for (int p = 0; p < m->variant->nparams; p++)
-            printf(" %s=%s", cutune_spec_param_name(spec, p), m->variant->values[p]);
+        for (int p = 0; p < v->nparams; p++)
+            printf(" %s=%s", cutune_spec_param_name(spec, p), v->values[p]);
         printf("\n");
     }
     free(rows);
-    if (s->profile_note[0])
+    if (s->profile_note)
         fprintf(stderr, "cutune: some counters were not read: %s\n", s->profile_note);
 }

@@ -62,7 +62,9 @@ int cmd_report(int argc, char **argv)
         }
     }
     if (code == EXIT_OK) {
-        cutune_report_options opts = {(const char *const *)files, title};
+        cutune_report_options opts = CUTUNE_REPORT_OPTIONS_INIT;
+        opts.names = (const char *const *)files;
+        opts.title = title;
         char *page = NULL;
         int rc = cutune_emit_report(&page, (const cutune_tune_result *const *)results, nfiles, &opts);
         if (rc != CUTUNE_OK) {
@@ -85,7 +87,8 @@ int cli_report_after_tune(const cutune_tune_result *r, const char *spec_path, co
 {
     const char *results = cutune_tune_summary_of(r)->results_path;
     const char *names[] = {results ? results : spec_path};
-    cutune_report_options opts = {names, NULL};
+    cutune_report_options opts = CUTUNE_REPORT_OPTIONS_INIT;
+    opts.names = names;
     char *page = NULL;
     int rc = cutune_emit_report(&page, &r, 1, &opts);
     int code = rc == CUTUNE_OK ? write_page(path, page) : cli_exit_for_status(rc);

@@ -174,9 +174,7 @@ int cmd_simulate(int argc, char **argv)
 {
     cli_common c;
     cli_init_common(&c);
-    cutune_simulate_options so;
-    memset(&so, 0, sizeof so);
-    so.repeat = 1;
+    cutune_simulate_options so = CUTUNE_SIMULATE_OPTIONS_INIT;
     const char *results = NULL;
     const char *priors[CLI_MAX_PRIORS];
     int json = 0;

@@ -46,7 +46,8 @@ static int maximize_order;
 static int by_objective(const void *pa, const void *pb)
 {
     const ranked *a = pa, *b = pb;
-    double x = a->m->objective, y = b->m->objective;
+    double x = cutune_measurement_value(a->m, CUTUNE_VALUE_OBJECTIVE);
+    double y = cutune_measurement_value(b->m, CUTUNE_VALUE_OBJECTIVE);
     int c = (x > y) - (x < y);
     return maximize_order ? -c : c;
 }
@@ -61,7 +62,8 @@ void cli_print_ranking(const cutune_spec *spec, const cutune_tune_result *r, int
     uint64_t k = 0;
     for (uint64_t i = 0; i < n; i++) {
         const cutune_measurement *m = cutune_tune_at(r, i);
-        if (m->timed && !m->pruned && isfinite(m->objective))
+        if (cutune_measurement_value(m, CUTUNE_VALUE_TIMED) != 0 && cutune_measurement_value(m, CUTUNE_VALUE_PRUNED) == 0 &&
+            isfinite(cutune_measurement_value(m, CUTUNE_VALUE_OBJECTIVE)))
             list[k++] = (ranked){m, i};
     }
     maximize_order = s->maximize;
@@ -73,11 +75,14 @@ void cli_print_ranking(const cutune_spec *spec, const cutune_tune_result *r, int
     printf("  %11s %7s %14s %5s %5s %5s\n", "median ms", "spread", s->objective_name, "regs", "occ", "reps");
     for (uint64_t i = 0; i < k && i < (uint64_t)top; i++) {
         const cutune_measurement *m = list[i].m;
-        printf("%4llu %6llu", (unsigned long long)i + 1, (unsigned long long)m->variant->ordinal);
+        const cutune_variant *v = cutune_measurement_variant(m);
+        printf("%4llu %6llu", (unsigned long long)i + 1, (unsigned long long)v->ordinal);
         for (int p = 0; p < nparams; p++)
-            printf("  %*s", (int)strlen(cutune_spec_param_name(spec, p)), m->variant->values[p]);
-        printf("  %11.4f %6.1f%% %14.4g %5d %4.0f%% %5d\n", m->median_ms, m->spread * 100, m->objective, m->registers,
-               m->occupancy * 100, m->reps);
+            printf("  %*s", (int)strlen(cutune_spec_param_name(spec, p)), v->values[p]);
+        printf("  %11.4f %6.1f%% %14.4g %5d %4.0f%% %5d\n", cutune_measurement_value(m, CUTUNE_VALUE_MEDIAN_MS),
+               cutune_measurement_value(m, CUTUNE_VALUE_SPREAD) * 100, cutune_measurement_value(m, CUTUNE_VALUE_OBJECTIVE),
+               (int)cutune_measurement_value(m, CUTUNE_VALUE_REGISTERS),
+               cutune_measurement_value(m, CUTUNE_VALUE_OCCUPANCY) * 100, (int)cutune_measurement_value(m, CUTUNE_VALUE_REPS));
     }
     free(list);
 }
@@ -94,11 +99,11 @@ static compile_errors count_compile_errors(const cutune_tune_result *r)
     compile_errors e = {0, 0, 0};
     for (uint64_t i = 0, n = cutune_tune_count(r); i < n; i++) {
         const cutune_measurement *m = cutune_tune_at(r, i);
-        if (strcmp(m->status, "compile error") != 0)
+        if (cutune_measurement_outcome(m) != CUTUNE_OUTCOME_COMPILE_ERROR)
             continue;
         e.all++;
-        if (!m->duplicate)
-            *(m->cached ? &e.cached : &e.fresh) += 1;
+        if (cutune_measurement_value(m, CUTUNE_VALUE_DUPLICATE) == 0)
+            *(cutune_measurement_value(m, CUTUNE_VALUE_CACHED) != 0 ? &e.cached : &e.fresh) += 1;
     }
     return e;
 }
@@ -138,6 +143,7 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
         fprintf(stderr, "\ncompiling every variant (no GPU needed; details: cutune analyze %s)\n", path);
     cli_analysis a;
     memset(&a, 0, sizeof a);
+    a.arch = "";
     int code = EXIT_OK, nsizes = cutune_spec_size_count(spec);
     for (int k = 0; k < nsizes && code == EXIT_OK; k++) { /* each problem size, as a GPU run would */
         cli_analysis one;
@@ -158,7 +164,7 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
         a.failed += one.failed;
         a.unlaunchable += one.unlaunchable;
         a.interrupted |= one.interrupted;
-        memcpy(a.arch, one.arch, sizeof a.arch);
+        a.arch = one.arch;
     }
     if (nsizes > 1)
         cutune_spec_select_size(spec, 0);
@@ -209,9 +215,12 @@ static void print_devices(const cutune_tune_result *r)
         if (seen)
             continue;
         uint64_t n = 0;
-        for (uint64_t i = 0; i < cutune_tune_count(r); i++)
-            n += cutune_tune_at(r, i)->device == s->devices[k] && cutune_tune_at(r, i)->same_code_as < 0 &&
-                 !cutune_tune_at(r, i)->resumed;
+        for (uint64_t i = 0; i < cutune_tune_count(r); i++) {
+            const cutune_measurement *m = cutune_tune_at(r, i);
+            n += cutune_measurement_value(m, CUTUNE_VALUE_DEVICE) == s->devices[k] &&
+                 cutune_measurement_value(m, CUTUNE_VALUE_SAME_CODE_AS) < 0 &&
+                 cutune_measurement_value(m, CUTUNE_VALUE_RESUMED) == 0;
+        }
         fprintf(stderr, "%s GPU %d ran %llu", k ? "," : "", s->devices[k], (unsigned long long)n);
     }
     fprintf(stderr, "; the first chose the winner (the final race)\n");
@@ -272,11 +281,11 @@ static void print_run_account(const cutune_tune_result *r)
         fprintf(stderr, "outputs checked against the %s\n", s->reference);
     if (s->results_path)
         fprintf(stderr, "results: %s\n", s->results_path);
-    if (strcmp(s->strategy, "exhaustive") != 0 || s->stop_reason[0])
+    if (strcmp(s->strategy, "exhaustive") != 0 || s->stop_reason)
         fprintf(stderr, "search: %s (seed %llu): %llu configurations measured%s%s%s\n", s->strategy,
                 (unsigned long long)s->seed, (unsigned long long)s->evaluations,
                 s->screened ? ", others skipped on static information" : "",
-                s->stop_reason[0] ? "; stopped by " : "", s->stop_reason);
+                s->stop_reason ? "; stopped by " : "", s->stop_reason ? s->stop_reason : "");
     if (s->journal_path)
         fprintf(stderr, "journal: %s (%llu variants resumed from an earlier run, not run again)\n",
                 s->journal_path, (unsigned long long)s->resumed);
@@ -328,11 +337,8 @@ int cmd_tune(int argc, char **argv)
 {
     cli_common c;
     cli_init_common(&c);
-    cutune_analyze_options o;
-    memset(&o, 0, sizeof o);
-    cutune_tune_options t;
-    memset(&t, 0, sizeof t);
-    t.flush_l2 = -1;
+    cutune_analyze_options o = CUTUNE_ANALYZE_OPTIONS_INIT;
+    cutune_tune_options t = CUTUNE_TUNE_OPTIONS_INIT;
     int top = -1; /* --top N; by default 10, and none with -q (which prints only the best) */
     const char *header_path = NULL, *csv_path = NULL; /* NULL: the spec's emit header/csv */
     const char *report_path = NULL;                   /* --report: the HTML report (NULL: none) */
@@ -681,15 +687,20 @@ int cmd_tune(int argc, char **argv)
                 for (int j = 0; j < cutune_tune_size_var_count(one); j++)
                     printf("%s%s=%lld", j ? " " : " at ", cutune_tune_size_var(one, j),
                            (long long)cutune_tune_size_value(one, j));
-                printf(": #%llu", (unsigned long long)b->variant->ordinal);
-                for (int p = 0; p < b->variant->nparams; p++)
-                    printf(" %s=%s", cutune_spec_param_name(spec, p), b->variant->values[p]);
-                printf("  median %.4f ms, %s %.6g\n", b->median_ms, s->objective_name, b->objective);
-                if (b->energy) /* issue 18 */
+                const cutune_variant *v = cutune_measurement_variant(b);
+                printf(": #%llu", (unsigned long long)v->ordinal);
+                for (int p = 0; p < v->nparams; p++)
+                    printf(" %s=%s", cutune_spec_param_name(spec, p), v->values[p]);
+                printf("  median %.4f ms, %s %.6g\n", cutune_measurement_value(b, CUTUNE_VALUE_MEDIAN_MS),
+                       s->objective_name, cutune_measurement_value(b, CUTUNE_VALUE_OBJECTIVE));
+                if (cutune_measurement_value(b, CUTUNE_VALUE_ENERGY) != 0) /* issue 18 */
                     printf("      energy %.4g mJ per launch at %.1f W (the board's, over %d launches in %.2f s)\n",
-                           b->energy_j * 1e3, b->power_w, b->energy_launches, b->energy_seconds);
-                else if (b->energy_note)
-                    fprintf(stderr, "cutune: %s\n", b->energy_note);
+                           cutune_measurement_value(b, CUTUNE_VALUE_ENERGY_J) * 1e3,
+                           cutune_measurement_value(b, CUTUNE_VALUE_POWER_W),
+                           (int)cutune_measurement_value(b, CUTUNE_VALUE_ENERGY_LAUNCHES),
+                           cutune_measurement_value(b, CUTUNE_VALUE_ENERGY_SECONDS));
+                else if (cutune_measurement_energy_note(b))
+                    fprintf(stderr, "cutune: %s\n", cutune_measurement_energy_note(b));
             }
             if (nsizes && winners < nsizes)
                 fprintf(stderr, "cutune: %d of %d sizes have no variant that ran correctly\n", nsizes - winners,

@@ -155,6 +155,16 @@ static int by_value(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* timed_ok_ms: the median time of a variant timed that ran ok, else 0. */
+static double timed_ok_ms(const cutune_measurement *m)
+{
+    double ms = cutune_measurement_value(m, CUTUNE_VALUE_MEDIAN_MS);
+    return cutune_measurement_value(m, CUTUNE_VALUE_TIMED) != 0 && cutune_measurement_outcome(m) == CUTUNE_OUTCOME_OK &&
+                   ms > 0
+               ? ms
+               : 0;
+}
+
 /* The spread of the same variants' median times on two devices: b's over a's, for the
  * variants both ran ok with times, as the median ratio and the 5th and 95th percentiles. */
 static void print_spread(const cutune_tune_result *a, const cutune_tune_result *b, int da, int db)
@@ -163,13 +173,15 @@ static void print_spread(const cutune_tune_result *a, const cutune_tune_result *
     double *r = calloc((size_t)na + 1, sizeof(double));
     for (uint64_t i = 0; r && i < na; i++) {
         const cutune_measurement *x = cutune_tune_at(a, i);
-        if (!x->timed || strcmp(x->status, "ok") != 0 || !(x->median_ms > 0))
+        double tx = timed_ok_ms(x);
+        if (!(tx > 0))
             continue;
         for (uint64_t j = 0; j < nb; j++) { /* the same ordinal on the other device */
             const cutune_measurement *y = cutune_tune_at(b, j);
-            if (y->variant->ordinal == x->variant->ordinal) {
-                if (y->timed && strcmp(y->status, "ok") == 0 && y->median_ms > 0)
-                    r[k++] = y->median_ms / x->median_ms;
+            if (cutune_measurement_variant(y)->ordinal == cutune_measurement_variant(x)->ordinal) {
+                double ty = timed_ok_ms(y);
+                if (ty > 0)
+                    r[k++] = ty / tx;
                 break;
             }
         }
@@ -212,10 +224,11 @@ static int tune_per_device(cutune_spec *spec, int argc, char **argv, const int *
         const cutune_measurement *b = cutune_tune_best(r);
         printf("GPU %d (%s): ", devs[i], cutune_tune_device(r)->name);
         if (b) {
-            printf("best #%llu", (unsigned long long)b->variant->ordinal);
-            for (int p = 0; p < b->variant->nparams; p++)
-                printf(" %s=%s", cutune_spec_param_name(spec, p), b->variant->values[p]);
-            printf("  median %.4f ms; results: %s\n", b->median_ms, paths[i]);
+            const cutune_variant *v = cutune_measurement_variant(b);
+            printf("best #%llu", (unsigned long long)v->ordinal);
+            for (int p = 0; p < v->nparams; p++)
+                printf(" %s=%s", cutune_spec_param_name(spec, p), v->values[p]);
+            printf("  median %.4f ms; results: %s\n", cutune_measurement_value(b, CUTUNE_VALUE_MEDIAN_MS), paths[i]);
         } else {
             printf("no winner; results: %s\n", paths[i]);
         }

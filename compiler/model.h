@@ -9,7 +9,7 @@
 
 #include "../lang/ast.h"
 #include "../lang/diag.h"
-#include "device.h"
+#include "devattrs.h"
 #include "value.h"
 
 enum { MODEL_MAX_PARAMS = 64 };
@@ -308,7 +308,7 @@ typedef struct model {
     m_search search;
     m_measure measure;
     m_emit emit;
-    /* The device attributes (compiler/device.h): the values this model was checked with
+    /* The device attributes (compiler/devattrs.h): the values this model was checked with
      * (folded into its expressions as constants) and which of them it reads (a bit per
      * dev_attr; 0: the model does not depend on the device). */
     dev_values device;

@@ -6,7 +6,7 @@
 #ifndef CUTUNE_COMPILER_SEMA_H
 #define CUTUNE_COMPILER_SEMA_H
 
-#include "device.h"
+#include "devattrs.h"
 #include "model.h"
 
 /* A value for a `let` given from outside the spec (CLI --set NAME=VALUE, or the C API),

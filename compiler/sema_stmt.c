@@ -466,9 +466,12 @@ void sema_check_search(sema *s, const ast_item *it)
     m_search *sr = &s->m->search;
     const ast_expr *e = it->u.search;
     sr->loc = it->loc;
-    const char *name = e->kind == EX_NAME ? e->u.name : e->kind == EX_CALL ? e->u.call.name : NULL;
-    strategy k;
-    if (!strategy_from_name(name, &k)) {
+    /* `search;` and `search(settings)` name no strategy: the model-based default, as a
+     * budget on the command line without a strategy gets. */
+    bool unnamed = !e || (e->kind == EX_CALL && !e->u.call.name);
+    const char *name = !e ? NULL : e->kind == EX_NAME ? e->u.name : e->kind == EX_CALL ? e->u.call.name : NULL;
+    strategy k = STRAT_AUTO;
+    if (!unnamed && !strategy_from_name(name, &k)) {
         const char *best = name ? suggest_best(name, strategy_names(), STRATEGY_COUNT) : NULL;
         span at = e->kind == EX_CALL ? e->u.call.name_loc : e->loc;
         if (best)
@@ -479,7 +482,7 @@ void sema_check_search(sema *s, const ast_item *it)
         return;
     }
     sr->strategy = k;
-    if (e->kind != EX_CALL)
+    if (!e || e->kind != EX_CALL)
         return;
     /* Common budget keys first, then each strategy's own. */
     const char *keys[9] = {"budget", "time", "patience", "seed"};

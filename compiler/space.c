@@ -691,3 +691,18 @@ int space_iter_next(space_iter *it, const uint64_t **indices, const value **valu
     *values = it->vals;
     return 1;
 }
+
+uint64_t space_shard_block(const model *m)
+{
+    return m->nparams > 0 && m->params[m->nparams - 1].dom.size > 0 ? m->params[m->nparams - 1].dom.size : 1;
+}
+
+uint64_t space_shard_of(uint64_t ordinal, uint64_t count, uint64_t block)
+{
+    return count <= 1 ? 0 : ordinal / (block ? block : 1) % count;
+}
+
+bool space_in_shard(uint64_t ordinal, uint64_t index, uint64_t count, uint64_t block)
+{
+    return space_shard_of(ordinal, count, block) == index;
+}

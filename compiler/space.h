@@ -88,4 +88,17 @@ void space_iter_free(space_iter *it);
  * when which is ~0) to out. */
 void space_describe_config(const model *m, const value *values, param_set which, strbuf *out);
 
+/* Shards. Shard `index` of `count` holds the configurations whose ordinal o (listed:
+ * the listing ordinal; unlisted: the key) has (o / block) % count == index: runs of
+ * `block` consecutive ordinals dealt out in turn. The block is space_shard_block: the
+ * last param's domain size, so that configurations differing only in the param that
+ * varies fastest (as often the ones that compile to the same code: a register cap that
+ * does not bind) land in one shard, where twins are found (tuner/twins.c), while the
+ * dealing keeps the shards' loads alike. space_shard_of is that rule, the one copy
+ * (space_in_shard asks it of one shard; search/sspace's sspace_shard narrows a search
+ * space to a shard). */
+uint64_t space_shard_block(const model *m);
+uint64_t space_shard_of(uint64_t ordinal, uint64_t count, uint64_t block);
+bool space_in_shard(uint64_t ordinal, uint64_t index, uint64_t count, uint64_t block);
+
 #endif

@@ -61,6 +61,14 @@ struct cutune_spec {
  * failing operation; returns CUTUNE_EEVAL. */
 int spec_eval_failed(cutune_spec *spec, const eval_error *err);
 
+/* spec_count (spec_count.c): counts the space of the spec's model into *out (raw and
+ * valid combinations; an estimate when the exact count costs too much, `progress`
+ * called as it goes: may be NULL). An empty space (counted exactly) is explained: an
+ * error diagnostic at the constraint that empties it (alone, with one other named in a
+ * note, or with those before it). CUTUNE_OK; CUTUNE_ESPEC (empty); CUTUNE_EEVAL (an
+ * expression failed: a diagnostic says where); CUTUNE_ENOMEM. */
+int spec_count(cutune_space_size *out, cutune_spec *spec, cutune_progress_fn progress, void *user);
+
 /* spec_render: the spec's diagnostics from the `from`-th on, rendered (with ANSI
  * colours when `color`) into spec->rendered; NULL when out of memory. Valid until the
  * next render. */

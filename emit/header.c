@@ -17,7 +17,7 @@
 #include "../base/err.h"
 #include "../base/escape.h"
 #include "../compiler/spec.h"
-#include "../tuner/session.h"
+#include "../session/session.h"
 #include "emitters.h"
 #include "header_internal.h"
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../runtime/profiler.h"
 /* The counters the section reads by name (the default set's). */
 static const char m_achieved[] = "sm__warps_active.avg.pct_of_peak_sustained_active";
 static const char m_requests[] = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
@@ -82,7 +83,7 @@ static int cmp_order(const void *pa, const void *pb)
  * and its unit. */
 static void head(strbuf *o, const char *metric)
 {
-    const char *short_name = cutune_profile_nvprof_name(metric);
+    const char *short_name = prof_nvprof_name(metric);
     report_hw_unit u = report_hw_unit_of(metric);
     sb_add(o, "<th title=\"");
     report_esc(o, metric);
@@ -227,7 +228,7 @@ void report_hw(strbuf *o, const report_run *run)
         noted += !m->profiled && m->profile_note;
     }
     const char *note = r->summary.profile_note;
-    if (profiled == 0 && !*note && noted == 0)
+    if (profiled == 0 && !note && noted == 0)
         return; /* asked for, but nothing chosen was read and nothing says why: nothing to show */
     hw_order *order = malloc(sizeof *order * (profiled + 1));
     if (!order)
@@ -247,7 +248,7 @@ void report_hw(strbuf *o, const report_run *run)
               "tooltip), with its unit: % of the peak, GB/s, us for the kernel's duration. Warp execution "
               "efficiency is threads per warp instruction over 32, as a share; sectors/request is global load "
               "sectors over global load requests (4 is ideal for coalesced 4-byte loads).</p>\n");
-    if (*note) {
+    if (note) {
         sb_add(o, "<p class=\"warn\">");
         report_esc(o, note);
         sb_add(o, "</p>\n");

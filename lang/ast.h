@@ -231,7 +231,8 @@ typedef struct ast_item {
             span dir_loc;
             ast_expr *value;
         } objective;
-        ast_expr *search;        /* a name or a call: exhaustive, random(budget = 200) */
+        ast_expr *search;        /* a name or a call: exhaustive, random(budget = 200); a call
+                                    without a name: search(budget = 200); NULL: search; */
         ast_arg_list settings;   /* IT_MEASURE */
         struct {
             ast_name what;       /* header, results, csv */

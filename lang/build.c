@@ -49,6 +49,17 @@ int lb_args_depth(const ast_arg_list *args)
     return d;
 }
 
+ast_expr *lb_call(lang_ctx *ctx, const char *name, span name_loc, ast_arg_list args, span l)
+{
+    ast_expr *e = lb_expr(ctx, EX_CALL, l);
+    if (!e)
+        return NULL;
+    e->u.call.name = name;
+    e->u.call.name_loc = name_loc;
+    e->u.call.args = args;
+    return lb_nest(ctx, e, lb_args_depth(&args), name ? name_loc : l);
+}
+
 /* stack_alloc: the parser's stack allocator: malloc, with a failure recorded as such
  * (an exhausted stack without it is nesting, reported by tn_error). */
 void *lb_stack_alloc(lang_ctx *ctx, size_t n)

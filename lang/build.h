@@ -19,6 +19,11 @@ ast_expr *lb_unary(lang_ctx *ctx, ast_op op, ast_expr *a, span l);
  * or a new chain of a and b. */
 ast_expr *lb_chain(lang_ctx *ctx, ast_expr *a, ast_op op, ast_expr *b, span l);
 
+/* lb_call: a call node `name(args)` at l, its name at name_loc (name NULL: a call with
+ * no name, as `search(budget = 200)` writes its settings), one level deeper than its
+ * deepest argument. */
+ast_expr *lb_call(lang_ctx *ctx, const char *name, span name_loc, ast_arg_list args, span l);
+
 /* lb_item: a new statement of kind k at l, its keyword at kw. */
 ast_item *lb_item(lang_ctx *ctx, ast_item_kind k, span l, span kw);
 

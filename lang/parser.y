@@ -213,8 +213,17 @@ item
     | OBJECTIVE MAXIMIZE expr ';'
         { NEW($$ = mk_item(ctx, IT_OBJECTIVE, @$, @1));
           $$->u.objective.maximize = true; $$->u.objective.dir_loc = S(@2); $$->u.objective.value = $3; }
-    /* search = "search" expr ";"   (the checker wants a name or a call: anneal(budget = 300)) */
-    | SEARCH expr ';'              { NEW($$ = mk_item(ctx, IT_SEARCH, @$, @1)); $$->u.search = $2; }
+    /* search = "search" [ IDENT ] [ "(" [ settings ] ")" ] ";"   (no IDENT: the strategy is auto) */
+    | SEARCH ';'                   { NEW($$ = mk_item(ctx, IT_SEARCH, @$, @1)); $$->u.search = NULL; }
+    | SEARCH IDENT ';'
+        { NEW($$ = mk_item(ctx, IT_SEARCH, @$, @1));
+          NEW($$->u.search = mk(ctx, EX_NAME, @2)); $$->u.search->u.name = $2; }
+    | SEARCH IDENT '(' call_args_opt ')' ';'
+        { NEW($$ = mk_item(ctx, IT_SEARCH, @$, @1)); span l = {@2.begin, @5.end};
+          NEW($$->u.search = lb_call(ctx, $2, S(@2), $4, l)); }
+    | SEARCH '(' call_args_opt ')' ';'
+        { NEW($$ = mk_item(ctx, IT_SEARCH, @$, @1)); span l = {@2.begin, @4.end};
+          NEW($$->u.search = lb_call(ctx, NULL, S(@2), $3, l)); }
     /* measure = "measure" "(" [ settings ] ")" ";" */
     | MEASURE '(' call_args_opt ')' ';'
         { NEW($$ = mk_item(ctx, IT_MEASURE, @$, @1)); $$->u.settings = $3; }

@@ -30,6 +30,12 @@
 /* A load in progress: the result, the path, the first error (the message), and the JSON
  * path of the object being read ("" at the top; "sizes[2]." for a size of a run over
  * sizes), which refusals name. */
+/* Bounds on what a file may hold for these names, as cutune writes them: a device's name
+ * as the driver bounds it (cuDeviceGetName's 256 bytes), an objective's as a spec's
+ * metric name is bounded. */
+#define DEVICE_NAME_MAX 256
+#define OBJECTIVE_NAME_MAX 128
+
 typedef struct loader {
     cutune_tune_result *r;
     const char *path;
@@ -403,13 +409,12 @@ static void load_header(loader *ld, json_t *root)
     }
     json_t *dev = json_object_get(root, "device");
     const char *dev_name = json_string_value(json_object_get(dev, "name"));
-    if (dev_name && strlen(dev_name) >= sizeof r->device.name) {
-        refuse(ld, "device.name", "longer than %zu bytes (the driver's bound on a device's name)",
-               sizeof r->device.name - 1);
+    if (dev_name && strlen(dev_name) >= DEVICE_NAME_MAX) {
+        refuse(ld, "device.name", "longer than %d bytes (the driver's bound on a device's name)", DEVICE_NAME_MAX - 1);
         return;
     }
-    snprintf(r->device.name, sizeof r->device.name, "%s", or_else(json_string_value(json_object_get(dev, "name")), ""));
-    snprintf(r->device.arch, sizeof r->device.arch, "%s", or_else(json_string_value(json_object_get(dev, "arch")), ""));
+    r->device.name = or_else(str_of(ld, json_object_get(dev, "name"), ""), "");
+    r->device.arch = or_else(str_of(ld, json_object_get(dev, "arch"), ""), "");
     r->device.cc = (int)record_int(json_object_get(dev, "compute_capability"), 0);
     r->device.sm_count = (int)record_int(json_object_get(dev, "sm_count"), 0);
     r->device.l2_bytes = (int)record_int(json_object_get(dev, "l2_bytes"), 0);
@@ -435,8 +440,8 @@ static void load_header(loader *ld, json_t *root)
     load_devices(ld, set, json_object_get(root, "summary"));
 
     cutune_tune_summary *s = &r->summary;
-    snprintf(s->device_name, sizeof s->device_name, "%s", r->device.name);
-    snprintf(s->arch, sizeof s->arch, "%s", r->device.arch);
+    s->device_name = r->device.name;
+    s->arch = r->device.arch;
     s->sm_count = r->device.sm_count;
     s->driver_version = r->device.driver_version;
     const char *reference = json_string_value(json_object_get(set, "reference"));
@@ -445,12 +450,11 @@ static void load_header(loader *ld, json_t *root)
     json_t *oname = json_object_get(obj, "name");
     if (oname && !check_name(ld, oname, "objective.name", "the objective's name"))
         return;
-    if (oname && strlen(json_string_value(oname)) >= sizeof s->objective_name) {
-        refuse(ld, "objective.name", "longer than %zu bytes", sizeof s->objective_name - 1);
+    if (oname && strlen(json_string_value(oname)) >= OBJECTIVE_NAME_MAX) {
+        refuse(ld, "objective.name", "longer than %d bytes", OBJECTIVE_NAME_MAX - 1);
         return;
     }
-    snprintf(s->objective_name, sizeof s->objective_name, "%s",
-             or_else(json_string_value(json_object_get(obj, "name")), "time_ms"));
+    s->objective_name = or_else(str_of(ld, oname, "time_ms"), "time_ms");
     s->maximize = json_string_value(json_object_get(obj, "direction")) &&
                   strcmp(json_string_value(json_object_get(obj, "direction")), "maximize") == 0;
     json_t *sum = json_object_get(root, "summary");
@@ -463,7 +467,8 @@ static void load_header(loader *ld, json_t *root)
     s->twins = (uint64_t)record_int(json_object_get(sum, "twins"), 0);
     s->profiled = (uint64_t)record_int(json_object_get(sum, "profiled"), 0); /* issue 18: absent, 0 */
     s->profile_seconds = record_num(json_object_get(sum, "profile_seconds"), 0);
-    snprintf(s->profile_note, sizeof s->profile_note, "%s", or_else(json_string_value(json_object_get(sum, "profile_note")), ""));
+    json_t *note = json_object_get(sum, "profile_note"); /* null or absent: none */
+    s->profile_note = json_string_value(note) && *json_string_value(note) ? str_of(ld, note, "") : NULL;
     json_t *best = json_object_get(sum, "best");
     if (best && !json_is_null(best) && !json_is_integer(best))
         bad(ld, "\"summary\".\"best\" is neither an index into \"results\" nor null");

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../search/space.h"
+#include "../compiler/space.h"
 #include "load.h"
 #include "merge_check.h"
 #include "record.h"
@@ -227,7 +227,7 @@ static int entries_of(const input *in, int n, const int *owner, int N, entry **o
     for (int k = 0; k < n; k++)
         for (uint64_t i = 0; i < in[k].r->n; i++) {
             uint64_t ord = in[k].r->records[i]->v.ordinal;
-            if (owner[sspace_shard_of(ord, (uint64_t)N, B)] != k + 1) {
+            if (owner[space_shard_of(ord, (uint64_t)N, B)] != k + 1) {
                 snprintf(err, errsize, "'%s' holds configuration %llu, which is not of its shard%s of %d (ordinal / "
                          "%llu %% %d == shard): the file was edited, or the shards are of different numberings",
                          in[k].path, (unsigned long long)ord, in[k].r->nshard_merged > 0 ? "s" : "", N,
@@ -367,16 +367,24 @@ static uint64_t count_of(json_t *v)
     return json_is_integer(v) && json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) : 0;
 }
 
+/* The longest strategy name and stop reason a results file may carry into a merge (the
+ * longest cutune writes, "strategy finished", is 17 bytes). */
+#define STRATEGY_NAME_MAX 16
+#define STOP_REASON_MAX 32
+
 /* carry_search: the search settings of the inputs (settings.search: the same in each,
  * merge_check_identity said) into the merged summary s, which the writer writes back:
  * strategy, seed, budget, time budget, patience, the added-up evaluations and screened,
- * and stopped_by when every input says the same. */
-static void carry_search(cutune_tune_summary *s, const input *in, int n, const added *counts)
+ * and stopped_by when every input says the same. The strings are copied into r's arena
+ * (NULL, or the strategy left as it was, when out of memory or longer than any cutune
+ * writes). */
+static void carry_search(cutune_tune_result *r, const input *in, int n, const added *counts)
 {
+    cutune_tune_summary *s = &r->summary;
     json_t *search = json_object_get(json_object_get(in[0].root, "settings"), "search");
     const char *name = json_string_value(json_object_get(search, "strategy"));
-    if (name && strlen(name) < sizeof s->strategy)
-        snprintf(s->strategy, sizeof s->strategy, "%s", name);
+    if (name && strlen(name) < STRATEGY_NAME_MAX && (name = arena_strdup(r->arena, name)) != NULL)
+        s->strategy = name;
     s->seed = count_of(json_object_get(search, "seed"));
     s->budget = count_of(json_object_get(search, "budget"));
     s->patience = count_of(json_object_get(search, "patience"));
@@ -391,7 +399,7 @@ static void carry_search(cutune_tune_summary *s, const input *in, int n, const a
         if (!other || strcmp(other, stop) != 0)
             stop = NULL;
     }
-    snprintf(s->stop_reason, sizeof s->stop_reason, "%s", stop && strlen(stop) < sizeof s->stop_reason ? stop : "");
+    s->stop_reason = stop && *stop && strlen(stop) < STOP_REASON_MAX ? arena_strdup(r->arena, stop) : NULL;
 }
 
 /* recount: the summary's counts over every record, and the winner: the best record
@@ -459,7 +467,7 @@ int results_merge(cutune_tune_result **out, const char *const *paths, int n, boo
     }
     if (rc == CUTUNE_OK) {
         recount(*out);
-        carry_search(&(*out)->summary, in, n, &counts);
+        carry_search(*out, in, n, &counts);
         (*out)->summary.results_path = NULL; /* not read from a file: the caller writes it */
     }
     free(e);

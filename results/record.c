@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../base/csv.h"
-#include "../compiler/device.h"
+#include "../compiler/devattrs.h"
 
 json_t *record_number(double d)
 {

@@ -20,7 +20,7 @@ typedef enum record_read {
                       missing or malformed is an error */
     RECORD_RESUME, /* a journal line onto a record made from the analysed variant: its
                       outcome and measurement only (the line is trusted by
-                      runtime/journal.h's rules); marked resumed; never fails */
+                      results/journal.h's rules); marked resumed; never fails */
 } record_read;
 
 /* record_num / record_int: the JSON number v as a double / an integer (a real within

@@ -18,10 +18,27 @@
 
 /* ---- the recording -------------------------------------------------------------- */
 
+bool replay_static_of(const record *rec, search_static *out)
+{
+    const cutune_measurement *m = &rec->m;
+    memset(out, 0, sizeof *out);
+    if (rec->out == OUTCOME_COMPILE_ERROR || m->registers <= 0)
+        return false;
+    out->compiled = true;
+    out->launchable = rec->out != OUTCOME_CANNOT_LAUNCH;
+    out->registers = m->registers;
+    out->spill_bytes = m->spill_stores + m->spill_loads;
+    out->occupancy = m->occupancy;
+    out->static_smem = m->static_smem;
+    out->threads = search_static_threads(rec->v.block);
+    return true;
+}
+
 typedef struct rec_entry {
     bool present, ok;
     double objective;
     search_static st;
+    bool has_static;           /* st holds what the compile said (replay_static_of) */
     double gpu_seconds, compile_seconds;
 } rec_entry;
 
@@ -121,11 +138,14 @@ static int load_recording(sim *s, const char *path, const cutune_tune_result *r)
         e->present = true;
         e->objective = mm->timed ? mm->objective : NAN;
         e->ok = rec->out == OUTCOME_OK && mm->timed && isfinite(e->objective);
-        e->st.compiled = rec->out != OUTCOME_COMPILE_ERROR;
-        e->st.launchable = e->st.compiled && rec->out != OUTCOME_CANNOT_LAUNCH;
-        e->st.registers = mm->registers;
-        e->st.spill_bytes = mm->spill_stores + mm->spill_loads;
-        e->st.occupancy = mm->occupancy;
+        e->has_static = replay_static_of(rec, &e->st);
+        if (!e->has_static) { /* what guided's screening still learns: compiled, launchable */
+            e->st.compiled = rec->out != OUTCOME_COMPILE_ERROR;
+            e->st.launchable = e->st.compiled && rec->out != OUTCOME_CANNOT_LAUNCH;
+            e->st.registers = mm->registers;
+            e->st.spill_bytes = mm->spill_stores + mm->spill_loads;
+            e->st.occupancy = mm->occupancy;
+        }
         e->gpu_seconds = mm->gpu_seconds;
         e->compile_seconds = mm->compile_seconds;
     }
@@ -239,6 +259,8 @@ static int run_once(sim *s, const search_settings *settings, double true_best, c
         s->clock = (f.ready > s->clock ? f.ready : s->clock) + gpu;
         gpu_sum += gpu;
         search_tell_seconds(se, e->compile_seconds, gpu);
+        if (e->has_static) /* what its compile said, as the tuner tells it, before the outcome */
+            (void)search_tell_static(se, f.key, &e->st);
         if (static_failure)
             search_tell_static_failure(se, f.key);
         else
@@ -263,7 +285,7 @@ static int run_once(sim *s, const search_settings *settings, double true_best, c
     out->seconds = s->clock;
     double compile = s->compile_sum / s->threads;
     out->bound_seconds = compile > gpu_sum ? compile : gpu_sum;
-    snprintf(out->stop_reason, sizeof out->stop_reason, "%s", search_stop_reason(se));
+    out->stop_reason = search_stop_reason(se); /* static: the search's own words */
     search_free(se);
     return rc;
 }
@@ -293,7 +315,10 @@ int replay_run(const model *m, sspace *sp, const cutune_tune_result *recording, 
     if ((rc = load_recording(&s, path, recording)) < 0)
         goto done;
     bool maximize = recording->summary.maximize;
-    snprintf(rep->objective_name, sizeof rep->objective_name, "%s", recording->summary.objective_name);
+    if (!(rep->objective_name = strdup(recording->summary.objective_name))) { /* the report's own: freed with it */
+        rc = CUTUNE_ENOMEM;
+        goto done;
+    }
     rep->maximize = maximize;
     rep->space = count;
     int64_t best = -1;
@@ -312,7 +337,7 @@ int replay_run(const model *m, sspace *sp, const cutune_tune_result *recording, 
     }
     rep->true_best = s.by_ordinal[best].objective;
     rep->true_best_index = (uint64_t)best;
-    snprintf(rep->strategy, sizeof rep->strategy, "%s", strategy_name(set.strategy));
+    rep->strategy = strategy_name(set.strategy); /* static */
     rep->seed = set.seed;
     rep->budget = set.budget;
     rep->patience = set.patience;
@@ -348,8 +373,10 @@ done:
     free(s.compiled_at);
     free(s.free_at);
     if (rc < 0) {
-        if (rep)
-            free(rep->runs); /* as the public free of a report does, without reaching back into api/ */
+        if (rep) { /* as the public free of a report does, without reaching back into api/ */
+            free(rep->runs);
+            free((char *)rep->objective_name);
+        }
         free(rep);
         rep = NULL;
     }

@@ -11,6 +11,14 @@
 #include "result.h"
 #include "../search/search.h"
 
+/* replay_static_of: the static facts a compiled variant's record holds (registers, spills,
+ * static shared memory, theoretical occupancy, threads per block) into *out, for
+ * search_tell_static: the tuner tells them of the variants it compiles, simulate of
+ * those the recording holds. false (nothing to tell) when the variant did not compile
+ * or its record holds no registers (a results file converted from another tool has no
+ * "resources": the hub's landscapes). */
+bool replay_static_of(const record *rec, search_static *out);
+
 /* replay_run: checks that `recording` (read from `path`) is of model `m` and covers
  * every valid configuration of its space `sp`, then runs the search `settings`
  * `repeat` times (seeds settings->seed, +1, ...; at least once), each through a pipeline of

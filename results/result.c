@@ -22,6 +22,9 @@ cutune_tune_result *result_create(void)
         return NULL;
     }
     r->summary.best = -1;
+    /* The strings that always say something: "" until a run or a file says more. */
+    r->summary.device_name = r->summary.arch = r->summary.objective_name = r->summary.strategy = "";
+    r->device.name = r->device.arch = "";
     return r;
 }
 
@@ -116,8 +119,8 @@ int result_adopt_size(cutune_tune_result *parent, cutune_tune_result *size)
     p->timing_seconds += s->timing_seconds;
     p->profiled += s->profiled; /* issue 18 */
     p->profile_seconds += s->profile_seconds;
-    if (!p->profile_note[0])
-        snprintf(p->profile_note, sizeof p->profile_note, "%s", s->profile_note);
+    if (!p->profile_note) /* the size's strings: it lives as long as the parent */
+        p->profile_note = s->profile_note;
     p->compiled += s->compiled;
     p->cached += s->cached;
     p->resumed += s->resumed;
@@ -135,8 +138,8 @@ int result_adopt_size(cutune_tune_result *parent, cutune_tune_result *size)
         p->threads = s->threads;
     p->best = -1; /* a winner per size: sizes[k]'s */
     if (k == 0) { /* what the sizes share, as the first says it (its strings are its own: it lives as long) */
-        snprintf(p->strategy, sizeof p->strategy, "%s", s->strategy);
-        snprintf(p->stop_reason, sizeof p->stop_reason, "%s", s->stop_reason);
+        p->strategy = s->strategy;
+        p->stop_reason = s->stop_reason;
         p->seed = s->seed;
         p->budget = s->budget;
         p->time_limit_s = s->time_limit_s;
@@ -160,14 +163,20 @@ cutune_tune_result *result_new_for(const model *m, const char *spec_path, const 
     if (!r)
         return NULL;
     arena *a = r->arena;
-    r->device = *dev;
-    snprintf(r->summary.device_name, sizeof r->summary.device_name, "%s", dev->name);
-    snprintf(r->summary.arch, sizeof r->summary.arch, "%s", dev->arch);
+    r->device = *dev; /* its strings copied: the result owns its own */
+    r->device.name = dup_in(a, dev->name ? dev->name : "");
+    r->device.arch = dup_in(a, dev->arch ? dev->arch : "");
+    r->summary.device_name = r->device.name;
+    r->summary.arch = r->device.arch;
     r->summary.sm_count = dev->sm_count;
     r->summary.driver_version = dev->driver_version;
     r->summary.maximize = m->maximize;
-    snprintf(r->summary.objective_name, sizeof r->summary.objective_name, "%s",
-             m->objective ? (m->objective_name ? m->objective_name : "objective") : "time_ms");
+    r->summary.objective_name =
+        dup_in(a, m->objective ? (m->objective_name ? m->objective_name : "objective") : "time_ms");
+    if (!r->device.name || !r->device.arch || !r->summary.objective_name) {
+        result_destroy(r);
+        return NULL;
+    }
     /* Canonical paths, so that what reads the results later (emit header: the spec's
      * functions of the problem size) finds the same files from any working folder. */
     char *canon_spec = sys_canonical_path(spec_path), *kernel_file = sys_canonical_path(m->kernel_file);

@@ -17,7 +17,10 @@
 #include "../base/arena.h"
 #include "../compiler/model.h"
 #include "../runtime/outcome.h"
+#include "measurement.h"
 
+/* A record: m first, so that the public accessors, given &rec->m, reach the record
+ * (api/results.c: its outcome is `out`). */
 typedef struct record {
     cutune_measurement m;      /* m.status == outcome_name(out) (NULL in a fresh scratch) */
     cutune_variant v;          /* a deep copy, in the result's arena */
@@ -69,7 +72,7 @@ struct cutune_tune_result {
      * nshard_merged indices in shard_merged instead (shard_index -1 then). merged_from:
      * the files a merge was made of (nmerged_from 0: not a merge). All in the arena. */
     int shard_index, shard_count;
-    int shard_block;           /* ordinals go to shards in runs of this many (sspace_shard_block; 0 read as 1) */
+    int shard_block;           /* ordinals go to shards in runs of this many (space_shard_block; 0 read as 1) */
     int nshard_merged;
     int *shard_merged;
     int nmerged_from;

@@ -45,7 +45,7 @@ static json_t *root_of(const cutune_tune_result *r, const char *version)
     json_object_set_new(search, "patience", s->patience ? json_integer((json_int_t)s->patience) : json_null());
     json_object_set_new(search, "evaluations", json_integer((json_int_t)s->evaluations));
     json_object_set_new(search, "screened", json_integer((json_int_t)s->screened));
-    json_object_set_new(search, "stopped_by", s->stop_reason[0] ? json_string(s->stop_reason) : json_null());
+    json_object_set_new(search, "stopped_by", s->stop_reason ? json_string(s->stop_reason) : json_null());
     json_object_set_new(set, "search", search);
     json_object_set_new(set, "warmup", json_integer((json_int_t)r->warmup));
     json_object_set_new(set, "repeat", json_integer((json_int_t)r->repeat));
@@ -113,7 +113,7 @@ static json_t *root_of(const cutune_tune_result *r, const char *version)
     if (r->nhw > 0) { /* issue 18 */
         json_object_set_new(sum, "profiled", json_integer((json_int_t)s->profiled));
         json_object_set_new(sum, "profile_seconds", record_number(s->profile_seconds));
-        json_object_set_new(sum, "profile_note", s->profile_note[0] ? json_string(s->profile_note) : json_null());
+        json_object_set_new(sum, "profile_note", s->profile_note ? json_string(s->profile_note) : json_null());
     }
     json_object_set_new(sum, "first_variant_seconds",
                         s->first_variant_seconds > 0 ? record_number(s->first_variant_seconds) : json_null());

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "../base/sys.h"
-#include "profile.h"
+#include "profiler.h"
 #include "infile.h"
 
 /* The device side of one argument. */
@@ -41,7 +41,7 @@ struct bench {
     hook_buffer *hook_bufs;
     chk_kernel chks[DT_UINT64 + 1];
     bool chk_ready[DT_UINT64 + 1];
-    pwr *pwr;                  /* issue 18: the energy counter (NULL: energy not measured) */
+    nvml *power;               /* issue 18: the energy counter (NULL: energy not measured) */
     double energy_window_s;
     char energy_off[256];      /* why energy was asked for and cannot be measured ("" otherwise) */
     /* issue 18: hardware counters (bench_set_profile), the profiler opened at the first
@@ -83,7 +83,7 @@ void bench_close(bench *b)
 {
     if (!b)
         return;
-    pwr_close(b->pwr);
+    nvml_close(b->power);
     prof_close(b->prof);
     for (int i = 0; b->g && b->slots && i < b->nargs; i++) {
         meas_free(b->g, b->slots[i].dev);
@@ -295,7 +295,7 @@ int bench_set_energy(bench *b, double window_s, char *err, size_t errsize)
 {
     char bus[32];
     b->energy_window_s = window_s;
-    if (meas_pci_bus_id(b->g, bus, (int)sizeof bus, err, errsize) < 0 || pwr_open(&b->pwr, bus, err, errsize) < 0) {
+    if (meas_pci_bus_id(b->g, bus, (int)sizeof bus, err, errsize) < 0 || nvml_open(&b->power, bus, err, errsize) < 0) {
         snprintf(b->energy_off, sizeof b->energy_off, "energy not measured: %s", err);
         return -1;
     }
@@ -391,9 +391,10 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
         /* issue 18: a variant timed in full, its energy per launch over a window */
         if (b->energy_off[0] && !out->times.pruned && !out->times.provisional)
             snprintf(out->energy_error, sizeof out->energy_error, "%s", b->energy_off);
-        if (b->pwr && !out->times.pruned && !out->times.provisional) {
-            if (nrg_window(b->g, &k, &l, b->pwr, b->energy_window_s, out->times.median_ms, b->hooks ? run_hooks : NULL,
-                           b, &out->nrg, out->energy_error, sizeof out->energy_error) == 0)
+        if (b->power && !out->times.pruned && !out->times.provisional) {
+            if (energy_window(b->g, &k, &l, b->power, b->energy_window_s, out->times.median_ms,
+                              b->hooks ? run_hooks : NULL, b, &out->nrg, out->energy_error,
+                              sizeof out->energy_error) == 0)
                 out->energy = true;
             else if (!out->energy_error[0])
                 snprintf(out->energy_error, sizeof out->energy_error, "the energy window failed");

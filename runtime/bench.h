@@ -82,7 +82,7 @@ typedef struct bench_result {
     double gpu_seconds, timing_seconds;
     /* issue 18: energy (bench_set_energy), for a variant timed in full: */
     bool energy;               /* measured: nrg holds it */
-    nrg_result nrg;
+    energy_result nrg;
     char energy_error[256];    /* why it was not, when it should have been ("" otherwise) */
 } bench_result;
 
@@ -117,7 +117,7 @@ void bench_set_profile(bench *b, const char *const *names, int n);
 
 /* bench_profile (issue 18): one profiled launch of the binary, apart from any timing:
  * the arguments prepared as for bench_run, the resets run and the L2 flushed (waited
- * for), then the launch inside a range-profiler session (runtime/profile.h), replayed
+ * for), then the launch inside a range-profiler session (runtime/profiler.h), replayed
  * as its counters need. values (the bench_set_profile names' count) and *passes are
  * filled; when they cannot be, values are NaN and `why` says why (CUPTI missing, no
  * permission, the launch failed); `why` is "" on success. Returns -1 when the context

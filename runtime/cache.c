@@ -21,7 +21,7 @@
  * name expression, architecture, NVRTC's version, and the in-memory headers (every file
  * the source's #include lines reach in the user's folders, read by runtime/includes,
  * by canonical path and content). Callers give canonical paths for the source and its
- * include folders (tuner/session.c) so that a spec reached as a.tune, ./a.tune,
+ * include folders (session/session.c) so that a spec reached as a.tune, ./a.tune,
  * /abs/a.tune or through a symlinked folder shares its entries. */
 #include "cache.h"
 

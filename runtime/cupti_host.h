@@ -1,5 +1,5 @@
 /* cupti_host.h - the few declarations of CUPTI's profiler host API (cupti_profiler_host.h,
- * CUDA 12.6 and later) that runtime/profile.c uses, for C.
+ * CUDA 12.6 and later) that runtime/profiler.c uses, for C.
  *
  * The toolkit's own header includes C++'s <string> (for nothing it declares), so a C11
  * file cannot include it. The structs below copy its layout field for field; every one

@@ -8,9 +8,9 @@
 enum { MIN_LAUNCHES = 3 };
 #define SLICE_S 0.02           /* launches queued between waits: the host keeps ~20 ms ahead */
 
-int nrg_window(meas_gpu *g, const meas_kernel *k, const meas_launch *l, pwr *p, double window_s, double median_ms,
-               int (*before)(void *ctx, char *err, size_t errsize), void *ctx, nrg_result *out, char *err,
-               size_t errsize)
+int energy_window(meas_gpu *g, const meas_kernel *k, const meas_launch *l, nvml *p, double window_s, double median_ms,
+                  int (*before)(void *ctx, char *err, size_t errsize), void *ctx, energy_result *out, char *err,
+                  size_t errsize)
 {
     memset(out, 0, sizeof *out);
     /* launches per slice, from the timed median (at least 1) */
@@ -18,7 +18,7 @@ int nrg_window(meas_gpu *g, const meas_kernel *k, const meas_launch *l, pwr *p, 
     if (slice < 1)
         slice = 1;
     uint64_t e0, e1;
-    if (meas_sync(g, err, errsize) < 0 || pwr_energy_mj(p, &e0, err, errsize) < 0)
+    if (meas_sync(g, err, errsize) < 0 || nvml_energy_mj(p, &e0, err, errsize) < 0)
         return -1;
     double t0 = sys_seconds(), t = t0;
     int n = 0;
@@ -30,7 +30,7 @@ int nrg_window(meas_gpu *g, const meas_kernel *k, const meas_launch *l, pwr *p, 
             return -1;
         t = sys_seconds();
     }
-    if (pwr_energy_mj(p, &e1, err, errsize) < 0)
+    if (nvml_energy_mj(p, &e1, err, errsize) < 0)
         return -1;
     if (e1 <= e0) {
         snprintf(err, errsize, "the GPU's energy counter did not move over %.3f s of launches (%llu mJ)", t - t0,

@@ -14,20 +14,20 @@
 #include "measure.h"
 #include "nvml.h"
 
-typedef struct nrg_result {
+typedef struct energy_result {
     int launches;              /* in the window */
     double seconds;            /* the window's length, first launch to last end (host clock) */
     double joules;             /* the counter's difference */
     double joules_per_launch, watts;
-} nrg_result;
+} energy_result;
 
-/* nrg_window: launches k (one launch per `median_ms` estimated) for at least
+/* energy_window: launches k (one launch per `median_ms` estimated) for at least
  * `window_s` seconds and at least 3 launches, calling before(ctx, err, errsize) ahead of
  * each when set (the resets), reading p's counter around them. 0, or -1 with err (a
  * launch, the stream or NVML failed; a counter that did not move over the window is an
  * error too: no energy can be derived). */
-int nrg_window(meas_gpu *g, const meas_kernel *k, const meas_launch *l, pwr *p, double window_s, double median_ms,
-               int (*before)(void *ctx, char *err, size_t errsize), void *ctx, nrg_result *out, char *err,
-               size_t errsize);
+int energy_window(meas_gpu *g, const meas_kernel *k, const meas_launch *l, nvml *p, double window_s, double median_ms,
+                  int (*before)(void *ctx, char *err, size_t errsize), void *ctx, energy_result *out, char *err,
+                  size_t errsize);
 
 #endif

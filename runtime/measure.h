@@ -145,7 +145,7 @@ void meas_set_before(meas_gpu *g, int (*before)(void *ctx, char *err, size_t err
 /* issue 16: for runtime/hook.c, which enqueues resets on the variant's stream. */
 CUstream meas_stream(const meas_gpu *g);
 drv *meas_driver(const meas_gpu *g);
-/* issue 18, for runtime/profile: the device's context and ordinal; meas_flush: the L2 flushed (when
+/* issue 18, for runtime/profiler: the device's context and ordinal; meas_flush: the L2 flushed (when
  * the flush buffer exists) and the stream waited for, 0 or -1 with err. */
 CUcontext meas_context(const meas_gpu *g);
 int meas_ordinal(const meas_gpu *g);

@@ -12,7 +12,7 @@
 typedef int nvml_return;       /* nvmlReturn_t: 0 is NVML_SUCCESS */
 typedef struct nvml_device *nvml_device;
 
-struct pwr {
+struct nvml {
     void *lib;
     nvml_return (*init)(void);
     nvml_return (*shutdown)(void);
@@ -24,7 +24,7 @@ struct pwr {
 };
 
 /* NVML's words for `r`, or its number when the library cannot say. */
-static void describe(const pwr *p, nvml_return r, const char *what, char *err, size_t errsize)
+static void describe(const nvml *p, nvml_return r, const char *what, char *err, size_t errsize)
 {
     const char *s = p->error_string ? p->error_string(r) : NULL;
     if (s)
@@ -33,10 +33,10 @@ static void describe(const pwr *p, nvml_return r, const char *what, char *err, s
         snprintf(err, errsize, "NVML: %s: NVML error %d", what, r);
 }
 
-int pwr_open(pwr **out, const char *pci_bus_id, char *err, size_t errsize)
+int nvml_open(nvml **out, const char *pci_bus_id, char *err, size_t errsize)
 {
     *out = NULL;
-    pwr *p = calloc(1, sizeof *p);
+    nvml *p = calloc(1, sizeof *p);
     if (!p) {
         snprintf(err, errsize, "out of memory");
         return -1;
@@ -57,13 +57,13 @@ int pwr_open(pwr **out, const char *pci_bus_id, char *err, size_t errsize)
         snprintf(err, errsize, "NVML is not usable: libnvidia-ml.so.1 lacks %s",
                  !p->init ? "nvmlInit_v2" : !p->shutdown ? "nvmlShutdown"
                  : !p->by_pci ? "nvmlDeviceGetHandleByPciBusId_v2" : "nvmlDeviceGetTotalEnergyConsumption");
-        pwr_close(p);
+        nvml_close(p);
         return -1;
     }
     nvml_return r = p->init();
     if (r != 0) {
         describe(p, r, "nvmlInit_v2", err, errsize);
-        pwr_close(p);
+        nvml_close(p);
         return -1;
     }
     p->initialised = 1;
@@ -71,19 +71,19 @@ int pwr_open(pwr **out, const char *pci_bus_id, char *err, size_t errsize)
         char what[96];
         snprintf(what, sizeof what, "the device at PCI %s", pci_bus_id);
         describe(p, r, what, err, errsize);
-        pwr_close(p);
+        nvml_close(p);
         return -1;
     }
     uint64_t mj;
-    if (pwr_energy_mj(p, &mj, err, errsize) < 0) { /* e.g. NOT_SUPPORTED before Volta */
-        pwr_close(p);
+    if (nvml_energy_mj(p, &mj, err, errsize) < 0) { /* e.g. NOT_SUPPORTED before Volta */
+        nvml_close(p);
         return -1;
     }
     *out = p;
     return 0;
 }
 
-int pwr_energy_mj(pwr *p, uint64_t *mj, char *err, size_t errsize)
+int nvml_energy_mj(nvml *p, uint64_t *mj, char *err, size_t errsize)
 {
     unsigned long long v = 0;
     nvml_return r = p->energy(p->dev, &v);
@@ -95,7 +95,7 @@ int pwr_energy_mj(pwr *p, uint64_t *mj, char *err, size_t errsize)
     return 0;
 }
 
-void pwr_close(pwr *p)
+void nvml_close(nvml *p)
 {
     if (!p)
         return;

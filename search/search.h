@@ -18,7 +18,7 @@
 #ifndef CUTUNE_SEARCH_SEARCH_H
 #define CUTUNE_SEARCH_SEARCH_H
 
-#include "space.h"
+#include "sspace.h"
 
 /* A configuration's score from earlier runs (results/prior.h): 0 the best of its
  * recordings, 1 the worst that ran, above 1 a failure. */
@@ -46,14 +46,22 @@ typedef struct search_settings {
 } search_settings;
 
 /* What is known of a configuration without running it (the compile and the occupancy
- * model): what `guided` screens with. */
+ * model): what `guided` screens with (hooks.static_info), and what the tuner tells of
+ * every variant it compiled (search_tell_static). */
 typedef struct search_static {
-    bool compiled;             /* false: does not compile */
+    bool compiled;             /* false: does not compile (the rest is then unknown: 0) */
     bool launchable;           /* false: cannot launch (too many threads, registers, smem) */
-    int registers;
+    int registers;             /* per thread */
     int64_t spill_bytes;       /* spill stores + loads */
     double occupancy;          /* theoretical, 0..1 */
+    int64_t static_smem;       /* static shared memory per block, bytes */
+    int64_t threads;           /* threads per block (the launch's); 0: unknown */
 } search_static;
+
+/* The ranges search_tell_static accepts (a file is not trusted because cutune wrote it). */
+#define SEARCH_STATIC_MAX_REGISTERS 255
+#define SEARCH_STATIC_MAX_BYTES ((int64_t)1 << 40)
+#define SEARCH_STATIC_MAX_THREADS ((int64_t)1 << 20)
 
 typedef struct search_hooks {
     void *user;
@@ -103,6 +111,28 @@ void search_tell(search *s, uint64_t key, bool ok, double objective);
  * tells (guided, auto) spends no evaluation on it: it is counted as screened. For the
  * others it is a failed evaluation, as search_tell(s, key, false, 0). */
 void search_tell_static_failure(search *s, uint64_t key);
+
+/* search_tell_static: what the compile of configuration `key` says of it (registers,
+ * spills, static shared memory, theoretical occupancy, threads per block), kept by the
+ * driver for the search's life (strategies read it: strat_static_known). The tuner tells
+ * it of every variant it compiled, before the outcome (search_tell, or
+ * search_tell_static_failure), so that the strategy's observe can read it; simulate
+ * tells what the recording holds. Any valid key may be told, asked or not; a second
+ * telling replaces the first. Returns true when kept; false, keeping nothing, when `key`
+ * is not a valid configuration, a fact is out of range (registers 0 to
+ * SEARCH_STATIC_MAX_REGISTERS, bytes 0 to SEARCH_STATIC_MAX_BYTES, threads 0 to
+ * SEARCH_STATIC_MAX_THREADS, occupancy 0 to 1), or memory runs out: the facts are an
+ * aid, and a search without them goes on as before. */
+bool search_tell_static(search *s, uint64_t key, const search_static *st);
+
+/* search_static_threads: threads per block of a launch of `block` (x, y, z), for
+ * search_static.threads: 0 (unknown) when a dimension is below 1 or the product is above
+ * SEARCH_STATIC_MAX_THREADS. */
+int64_t search_static_threads(const int64_t block[3]);
+
+/* search_statics_told: how many configurations' static facts are kept (told, or fetched
+ * through hooks.static_info). */
+uint64_t search_statics_told(const search *s);
 
 /* search_tell_seconds: what the variant just told cost: its compile seconds (CPU, one
  * thread; 0 when cached) and its GPU seconds. Summed, they set how many proposals a

@@ -65,6 +65,14 @@ uint64_t strat_unseen(const strat_ctx *c);
  * not seen before). false in *have when there is no hook. 0, or -1 when the hook failed. */
 int strat_static(strat_ctx *c, const uint64_t *keys, int n, search_static *out, bool *have);
 
+/* strat_static_known: the static facts kept of `key` (told: search_tell_static, or
+ * fetched by strat_static) into *out; false when none are (the hook is not called). */
+bool strat_static_known(const strat_ctx *c, uint64_t key, search_static *out);
+
+/* strat_static_count: how many configurations have static facts kept. 0 for a search
+ * told none (a recording without them: the hub's conversions). */
+uint64_t strat_static_count(const strat_ctx *c);
+
 /* strat_random_unseen: a valid configuration neither known nor pending (uniform among
  * them when the space is listed; rejection sampling otherwise). false when none found. */
 bool strat_random_unseen(strat_ctx *c, uint64_t *key);

@@ -7,7 +7,7 @@
 
 #include "tuner.h"
 
-int tuner_finish(tuner *t, record *rec, uint64_t index, bool has_id, twin_id id)
+int finish_variant(tuner *t, record *rec, uint64_t index, bool has_id, twin_id id)
 {
     /* Only outcomes the code decides are shared: a crash or a hang may be the device's,
      * and a twin of one is run itself. */
@@ -17,36 +17,36 @@ int tuner_finish(tuner *t, record *rec, uint64_t index, bool has_id, twin_id id)
         snprintf(t->err, sizeof t->err, "out of memory");
         return CUTUNE_ENOMEM;
     }
-    if (!rec->m.resumed && tuner_rejournal(t, rec) < 0) /* losing the journal would lose what is measured */
+    if (!rec->m.resumed && finish_rejournal(t, rec) < 0) /* losing the journal would lose what is measured */
         return CUTUNE_EIO;
-    tuner_note_best(t, rec);
-    tuner_note_winner(t, rec);
+    finish_note_best(t, rec);
+    finish_note_winner(t, rec);
     if (t->done && t->done(t->done_user, rec) > 0)
         t->stopping = true;
     return CUTUNE_OK;
 }
 
-void tuner_note_best(tuner *t, const record *rec)
+void finish_note_best(tuner *t, const record *rec)
 {
     /* The race's best counts provisional figures (a contender's few samples); the
-     * winner only figures timed in full (tuner_note_winner). */
+     * winner only figures timed in full (finish_note_winner). */
     const cutune_measurement *m = &rec->m;
     if (rec->out == OUTCOME_OK && m->timed && !m->pruned && isfinite(m->objective) &&
-        (!t->goal.have_best || tuner_better(&t->goal, m->objective, t->goal.best))) {
+        (!t->goal.have_best || goal_better(&t->goal, m->objective, t->goal.best))) {
         t->goal.have_best = true;
         t->goal.best = m->objective;
     }
 }
 
-void tuner_note_winner(tuner *t, const record *rec)
+void finish_note_winner(tuner *t, const record *rec)
 {
     const cutune_tune_result *r = t->res;
     const record *best = r->summary.best >= 0 ? r->records[r->summary.best] : NULL;
-    if (record_can_win(rec) && (!best || tuner_better(&t->goal, rec->m.objective, best->m.objective)))
+    if (record_can_win(rec) && (!best || goal_better(&t->goal, rec->m.objective, best->m.objective)))
         result_set_best(t->res, rec);
 }
 
-int tuner_rejournal(tuner *t, const record *rec)
+int finish_rejournal(tuner *t, const record *rec)
 {
     if (!t->journal)
         return CUTUNE_OK;

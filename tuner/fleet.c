@@ -5,13 +5,13 @@
  * that must run goes to an idle GPU's worker (runtime/worker's pipe) and the tuner
  * returns for the next at once. Only when every GPU is busy does it wait, for whichever
  * worker answers first (wk_wait_any); it sends that GPU the next variant, and only then
- * finishes the one that answered (tuner_finish: journal, the search told), so no GPU
+ * finishes the one that answered (finish_variant: journal, the search told), so no GPU
  * waits for the journal's sync. So the one compile pool feeds every GPU, each variant
  * is measured on one GPU against that GPU's own reference, and the one journal holds
  * everything whatever ran where. With one GPU this is the loop it always was: a
  * variant runs while the next is compiled.
  *
- * The final race (tuner_fleet_race) is the exception to "whichever GPU is free": the
+ * The final race (fleet_race) is the exception to "whichever GPU is free": the
  * first GPU times every contender, so the winner is chosen on one GPU's times, while the
  * others time the same variants, and a few that the first timed in full during the
  * run, for the spread between GPUs.
@@ -26,16 +26,16 @@
 #include "../base/sys.h"
 #include "tuner.h"
 
-int tuner_fleet_start(tuner *t)
+int fleet_start(tuner *t)
 {
     int rc = CUTUNE_OK;
     int k = 0;
     for (; k < t->ngpus; k++) /* every worker first: their references run at once */
-        if ((rc = tuner_gpu_spawn(&t->gpus[k])) < 0)
+        if ((rc = gpu_spawn(&t->gpus[k])) < 0)
             break;
     int spawned = k;
     for (k = 0; k < spawned; k++) {
-        int r = tuner_gpu_ready(&t->gpus[k]);
+        int r = gpu_ready(&t->gpus[k]);
         if (r < 0 && rc == CUTUNE_OK) {
             rc = r;
             snprintf(t->err, sizeof t->err, "%s", t->gpus[k].err);
@@ -46,7 +46,7 @@ int tuner_fleet_start(tuner *t)
     return rc;
 }
 
-bool tuner_fleet_busy(const tuner *t)
+bool fleet_busy(const tuner *t)
 {
     if (t->nanswered > 0)
         return true;
@@ -68,7 +68,7 @@ static int first_done(tuner *t, bool (*busy)(void *ctx, int k), void *ctx)
             continue;
         if (t->gpus[k].send_failed)
             return k; /* lost already: its receive says so */
-        double d = tuner_gpu_deadline(&t->gpus[k]);
+        double d = gpu_deadline(&t->gpus[k]);
         if (soonest < 0 || d < deadline) {
             deadline = d;
             soonest = k;
@@ -89,50 +89,50 @@ static bool slot_busy(void *ctx, int k)
 
 /* Waits for the first GPU to answer and takes its answer: the record gets its figures
  * and the best so far is updated (the next variant sent carries it), but the rest of
- * its end (journal, search) waits in t->answered for tuner_fleet_flush, so that the GPU
+ * its end (journal, search) waits in t->answered for fleet_flush, so that the GPU
  * gets its next variant first. 0, or -1 when none was in flight. */
 static int receive_one(tuner *t)
 {
     int k = first_done(t, slot_busy, t);
     if (k < 0)
         return -1;
-    tuner_slot s = t->slots[k];
+    fleet_slot s = t->slots[k];
     t->slots[k].rec = NULL;
-    tuner_gpu_receive(&t->gpus[k], s.rec);
-    tuner_note_best(t, s.rec);
+    gpu_receive(&t->gpus[k], s.rec);
+    finish_note_best(t, s.rec);
     t->answered[t->nanswered++] = s;
     return 0;
 }
 
-int tuner_fleet_flush(tuner *t)
+int fleet_flush(tuner *t)
 {
     int rc = 0;
     for (int i = 0; i < t->nanswered; i++) { /* in the order they answered */
-        const tuner_slot *s = &t->answered[i];
-        if (tuner_finish(t, s->rec, s->index, s->has_id, s->id) < 0)
+        const fleet_slot *s = &t->answered[i];
+        if (finish_variant(t, s->rec, s->index, s->has_id, s->id) < 0)
             rc = -1; /* the others are still finished */
     }
     t->nanswered = 0;
     return rc;
 }
 
-int tuner_fleet_collect(tuner *t)
+int fleet_collect(tuner *t)
 {
     if (t->nanswered == 0 && receive_one(t) < 0)
         return -1;
-    return tuner_fleet_flush(t);
+    return fleet_flush(t);
 }
 
-int tuner_fleet_drain(tuner *t)
+int fleet_drain(tuner *t)
 {
-    int rc = tuner_fleet_flush(t);
-    while (tuner_fleet_busy(t))
-        if (tuner_fleet_collect(t) < 0)
+    int rc = fleet_flush(t);
+    while (fleet_busy(t))
+        if (fleet_collect(t) < 0)
             rc = -1; /* the rest are still finished: what they measured is kept */
     return rc;
 }
 
-int tuner_fleet_idle(tuner *t)
+int fleet_idle(tuner *t)
 {
     for (;;) {
         for (int k = 0; k < t->ngpus; k++)
@@ -143,12 +143,12 @@ int tuner_fleet_idle(tuner *t)
     }
 }
 
-static bool same_id(const tuner_slot *s, twin_id id)
+static bool same_id(const fleet_slot *s, twin_id id)
 {
     return s->rec && s->has_id && s->id.lo == id.lo && s->id.hi == id.hi;
 }
 
-int tuner_fleet_wait_twin(tuner *t, twin_id id)
+int fleet_wait_twin(tuner *t, twin_id id)
 {
     for (;;) {
         bool answered = false, waiting = false;
@@ -156,25 +156,25 @@ int tuner_fleet_wait_twin(tuner *t, twin_id id)
             answered |= same_id(&t->answered[i], id);
         for (int k = 0; k < t->ngpus; k++)
             waiting |= same_id(&t->slots[k], id);
-        if (answered && tuner_fleet_flush(t) < 0) /* its end makes it a twin's run */
+        if (answered && fleet_flush(t) < 0) /* its end makes it a twin's run */
             return -1;
         if (!waiting)
             return 0;
-        if (tuner_fleet_collect(t) < 0)
+        if (fleet_collect(t) < 0)
             return -1;
     }
 }
 
-int tuner_fleet_send(tuner *t, int k, record *rec, uint64_t index, const session_binary *bin, bool has_id,
-                     twin_id id)
+int fleet_send(tuner *t, int k, record *rec, uint64_t index, const session_binary *bin, bool has_id,
+               twin_id id)
 {
-    int rc = tuner_gpu_send(&t->gpus[k], bin, &rec->v, t->goal.have_best, t->goal.best, false, rec);
+    int rc = gpu_send(&t->gpus[k], bin, &rec->v, t->goal.have_best, t->goal.best, false, rec);
     if (rc < 0) { /* no worker could be started */
         t->status = rc;
         snprintf(t->err, sizeof t->err, "%s", t->gpus[k].err);
         return -1;
     }
-    t->slots[k] = (tuner_slot){rec, index, has_id, id};
+    t->slots[k] = (fleet_slot){rec, index, has_id, id};
     return 0;
 }
 
@@ -219,7 +219,7 @@ static void spread_of(race *r, int k, cutune_device_spread *out)
         if (timed_ok(a) && timed_ok(b))
             ratio[m++] = b->m.median_ms / a->m.median_ms;
     }
-    *out = (cutune_device_spread){r->t->gpus[k].device, m, NAN, NAN, NAN};
+    *out = (cutune_device_spread){r->t->gpus[k].plan.device, m, NAN, NAN, NAN};
     if (m > 0) {
         qsort(ratio, (size_t)m, sizeof *ratio, by_value);
         out->median = m % 2 ? ratio[m / 2] : 0.5 * (ratio[m / 2 - 1] + ratio[m / 2]);
@@ -229,8 +229,8 @@ static void spread_of(race *r, int k, cutune_device_spread *out)
     free(ratio);
 }
 
-int tuner_fleet_race(tuner *t, const session_binary *const *bins, const cutune_variant *const *vs,
-                     const record *const *refs, int n, int ncontend, record **first)
+int fleet_race(tuner *t, const session_binary *const *bins, const cutune_variant *const *vs,
+               const record *const *refs, int n, int ncontend, record **first)
 {
     int K = t->ngpus;
     race r = {t, n, ncontend, refs, calloc((size_t)K, sizeof(int)), calloc((size_t)K, sizeof(int)),
@@ -249,7 +249,7 @@ int tuner_fleet_race(tuner *t, const session_binary *const *bins, const cutune_v
                 break;
             }
             rec->v = *vs[i];
-            int s = tuner_gpu_send(&t->gpus[k], bins[i], vs[i], false, 0, true, rec);
+            int s = gpu_send(&t->gpus[k], bins[i], vs[i], false, 0, true, rec);
             if (s < 0 && k == 0) { /* the GPU that decides cannot go on: the run stops */
                 t->status = s;
                 snprintf(t->err, sizeof t->err, "%s", t->gpus[k].err);
@@ -264,12 +264,12 @@ int tuner_fleet_race(tuner *t, const session_binary *const *bins, const cutune_v
         int k = rc == CUTUNE_OK ? first_done(t, race_busy, &r) : -1;
         if (k < 0)
             break;
-        tuner_gpu_receive(&t->gpus[k], r.out[(size_t)k * (size_t)n + (size_t)r.doing[k]]);
+        gpu_receive(&t->gpus[k], r.out[(size_t)k * (size_t)n + (size_t)r.doing[k]]);
         r.doing[k] = -1;
     }
     for (int k = 0; k < K; k++) /* after a failure: nothing is left in flight */
         if (r.doing && r.doing[k] >= 0)
-            tuner_gpu_receive(&t->gpus[k], r.out[(size_t)k * (size_t)n + (size_t)r.doing[k]]);
+            gpu_receive(&t->gpus[k], r.out[(size_t)k * (size_t)n + (size_t)r.doing[k]]);
     if (rc == CUTUNE_OK) {
         for (int i = 0; i < ncontend; i++)
             first[i] = r.out[i];

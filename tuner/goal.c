@@ -1,10 +1,11 @@
-/* goal.c - the objective, the metrics and the best so far (tuner.h). */
+/* goal.c - the objective, the metrics and the best so far (goal.h). Pure: called in
+ * the tuner and in the GPU worker alike. */
 #include <math.h>
 
 #include "../compiler/eval.h"
-#include "tuner.h"
+#include "goal.h"
 
-int tuner_objective(const tuner_goal *g, double median_ms, double *out)
+int goal_objective(const goal_state *g, double median_ms, double *out)
 {
     if (!g->m->objective) {
         *out = median_ms;
@@ -19,7 +20,7 @@ int tuner_objective(const tuner_goal *g, double median_ms, double *out)
     return 0;
 }
 
-void tuner_metrics(const tuner_goal *g, double median_ms, double *out)
+void goal_metrics(const goal_state *g, double median_ms, double *out)
 {
     eval_env env = {g->m, g->vals, true, median_ms * 1e-3, NULL, g->has_energy, g->energy_j, g->power_w};
     for (int i = 0; i < g->m->nmetrics; i++) {
@@ -29,16 +30,16 @@ void tuner_metrics(const tuner_goal *g, double median_ms, double *out)
     }
 }
 
-bool tuner_better(const tuner_goal *g, double a, double b)
+bool goal_better(const goal_state *g, double a, double b)
 {
     return g->m->maximize ? a > b : a < b;
 }
 
-bool tuner_worse(void *ctx, double ms, double factor)
+bool goal_worse(void *ctx, double ms, double factor)
 {
-    const tuner_goal *g = ctx;
+    const goal_state *g = ctx;
     double v;
-    if (!g->have_best || factor <= 0 || tuner_objective(g, ms, &v) < 0)
+    if (!g->have_best || factor <= 0 || goal_objective(g, ms, &v) < 0)
         return false;
     return g->m->maximize ? v * factor < g->best : v > g->best * factor;
 }

@@ -1,23 +1,21 @@
-/* gpu.c - the tuner's GPU worker (tuner.h): the spec's arguments made plain for
- * runtime/bench, the worker's body (set-up, then one request per variant), and the
- * tuner's side of it (start, one variant, replacement after a hang, a crash or a sticky
- * error).
+/* gpu.c - the tuner's side of a GPU worker (tuner.h): the spec's arguments made plain
+ * for runtime/bench (the plan the worker inherits, gw.h), the worker started, one
+ * variant sent and its reply received, and the worker replaced after a hang, a crash or
+ * a sticky error.
  *
- * Every CUDA call happens in a worker process forked from the tuner (which never
- * initialises CUDA itself, since CUDA does not survive a fork). The worker inherits
- * the model and the argument plan, sets up the device (buffers, the reference's
- * outputs), and then serves one request per variant: the variant's parameter values
- * and geometry, its cubin and symbol, and the best objective so far (for early
- * stopping); it answers with the measurement. A sticky CUDA error (illegal address,
- * trap, misaligned access) makes the worker answer and exit; a crash closes its pipe;
- * a hang outlasts the variant's time limit and the tuner kills it. In each case the
- * tuner records the cause against the variant and starts a fresh worker for the next.
- * The messages are runtime/worker.h's. */
+ * Process: all of this runs in the tuner, which never initialises CUDA (it does not
+ * survive a fork). The worker forked here runs gw_main (tuner/gw_main.c) on its copy of
+ * the plan: it sets up the device and the reference, then answers one request per
+ * variant (its parameter values and geometry, cubin and symbol, the best objective so
+ * far for early stopping) with the measurement. A sticky CUDA error (illegal address,
+ * trap, misaligned access) makes the worker answer and exit; a crash closes its pipe; a
+ * hang outlasts the variant's time limit and the tuner kills it. In each case the tuner
+ * records the cause against the variant and starts a fresh worker for the next. The
+ * messages are runtime/worker.h's. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../base/sys.h"
 #include "../compiler/eval.h"
@@ -54,62 +52,33 @@ static bench_arg plain_arg(const m_arg *a)
     return b;
 }
 
-void tuner_plain_args(tuner_gpu *g, bench_config *out)
-{
-    for (int i = 0; i < g->m->nargs; i++) {
-        const value *v = &g->scalars[i];
-        g->plain[i] = (bench_scalar){v->type == VT_INT, v->type == VT_INT ? v->u.i : 0, 0};
-        if (!g->m->args[i].is_buffer)
-            g->plain[i].d = value_as_double(*v);
-    }
-    out->counts = g->counts;
-    out->scalars = g->plain;
-}
-
-void tuner_values_of(const model *m, const cutune_variant *v, value *out)
-{
-    for (int i = 0; i < m->nparams; i++) {
-        const char *t = v->values[i];
-        switch (m->params[i].dom.type) {
-        case VT_INT: out[i] = value_int(strtoll(t, NULL, 10)); break;
-        case VT_FLOAT: out[i] = value_float(strtod(t, NULL)); break;
-        case VT_BOOL: out[i] = value_bool(strcmp(t, "true") == 0); break;
-        default: out[i] = value_string(t); break;
-        }
-    }
-}
-
-int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *opts, int device,
-                   const cutune_device *dev, bool flush, cutune_tune_result *res)
+int gpu_init(gpu_handle *g, cutune_spec *spec, const cutune_tune_options *opts, int device,
+             const cutune_device *dev, bool flush, cutune_tune_result *res)
 {
     const model *m = spec->model;
-    g->spec = spec;
-    g->m = m;
-    g->device = device;
-    g->arch = dev->arch;
-    g->res = res;
-    g->flush_bytes = flush ? (size_t)dev->l2_bytes * DEFAULT_FLUSH_FACTOR : 0;
+    gw_plan *p = &g->plan;
+    p->spec = spec;
+    p->m = m;
+    p->device = device;
+    p->arch = dev->arch;
+    p->res = res;
+    p->flush_bytes = flush ? (size_t)dev->l2_bytes * DEFAULT_FLUSH_FACTOR : 0;
     /* A variant's time limit in the worker: the spec's, else generous enough for the
      * arguments' preparation, loading, checking and all its repetitions. */
     g->limit_s = opts->timeout_s > 0 ? opts->timeout_s : m->measure.timeout_s;
-    g->energy = opts->energy || m->measure.energy || m->energy_used; /* issue 18 */
-    g->hw_names = opts->profile_metrics;
-    g->nhw = opts->profile_top ? opts->nprofile_metrics : 0;
+    p->energy = opts->energy || m->measure.energy || m->energy_used; /* issue 18 */
+    p->hw_names = opts->profile_metrics;
+    p->nhw = opts->profile_top ? opts->nprofile_metrics : 0;
     int n = m->nargs;
-    g->args = calloc((size_t)n + 1, sizeof(bench_arg));
-    g->outputs = calloc((size_t)m->verify.noutputs + 1, sizeof(int));
-    g->counts = calloc((size_t)n + 1, sizeof(int64_t));
-    g->scalars = calloc((size_t)n + 1, sizeof(value));
-    g->plain = calloc((size_t)n + 1, sizeof(bench_scalar));
-    g->vals = calloc((size_t)m->nparams + 1, sizeof(value));
-    g->hw_values = calloc((size_t)g->nhw + 1, sizeof(double));
-    if (!g->hw_values || !g->args || !g->outputs || !g->counts || !g->scalars || !g->plain || !g->vals)
+    p->args = calloc((size_t)n + 1, sizeof(bench_arg));
+    p->outputs = calloc((size_t)m->verify.noutputs + 1, sizeof(int));
+    if (!p->args || !p->outputs)
         return CUTUNE_ENOMEM;
     for (int i = 0; i < n; i++)
-        g->args[i] = plain_arg(&m->args[i]);
+        p->args[i] = plain_arg(&m->args[i]);
     for (int k = 0; k < m->verify.noutputs; k++) {
         const m_arg *a = &m->args[m->verify.outputs[k]];
-        g->outputs[k] = m->verify.outputs[k];
+        p->outputs[k] = m->verify.outputs[k];
         if (a->count->deps) {
             diag_error(&spec->diags, a->count->loc, "output '%s' is verified, so its size cannot depend on params "
                        "(each variant must be comparable with the reference)", a->name);
@@ -119,211 +88,41 @@ int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *o
     _Static_assert(CHECK_ELEMENTWISE == 0 && CHECK_L2 == CHK_L2 + 1 && CHECK_ULP == CHK_ULP + 1 &&
                        CHECK_KERNEL == CHK_USER + 1,
                    "bench_verify.check is the model's check_kind: 0, or a chk_mode + 1");
-    g->vf = (bench_verify){m->verify.present, g->outputs, m->verify.noutputs, m->verify.atol, m->verify.rtol,
+    p->vf = (bench_verify){m->verify.present, p->outputs, m->verify.noutputs, m->verify.atol, m->verify.rtol,
                            m->verify.check, m->verify.check_tol, NULL, NULL}; /* issue 16: check_kind + 0 = bench's */
-    g->goal = (tuner_goal){m, g->vals, opts->prune == 0 ? DEFAULT_PRUNE : opts->prune, false, 0, false, 0, 0};
+    p->goal = (goal_state){m, NULL, opts->prune == 0 ? DEFAULT_PRUNE : opts->prune, false, 0, false, 0, 0};
     if (m->objective_energy) /* issue 18: the race prunes by time; an energy objective needs every variant in full */
-        g->goal.prune = -1;
-    g->ms.warmup = (int)m->measure.warmup;
-    g->ms.min_reps = (int)m->measure.repeat;
-    g->ms.max_reps = (int)m->measure.max_repeat;
-    g->ms.spread = m->measure.spread;
-    g->ms.flush_l2 = flush;
-    g->ms.min_sample_ms = MIN_SAMPLE_MS;
-    g->ms.worse = tuner_worse;
-    g->ms.worse_ctx = &g->goal;
-    g->ms.prune = g->goal.prune > 0 ? g->goal.prune : 0;
-    g->ms.contend = g->goal.prune > 0 ? TUNER_CONTEND : 0; /* --prune -1: every variant timed in full */
+        p->goal.prune = -1;
+    p->ms.warmup = (int)m->measure.warmup;
+    p->ms.min_reps = (int)m->measure.repeat;
+    p->ms.max_reps = (int)m->measure.max_repeat;
+    p->ms.spread = m->measure.spread;
+    p->ms.flush_l2 = flush;
+    p->ms.min_sample_ms = MIN_SAMPLE_MS;
+    p->ms.prune = p->goal.prune > 0 ? p->goal.prune : 0;
+    p->ms.contend = p->goal.prune > 0 ? GOAL_CONTEND : 0; /* --prune -1: every variant timed in full */
     /* A contender stops after PROVISIONAL warm samples; the run's end times in full those
      * still near the best (tuner/run.c's final race). */
-    g->ms.provisional = g->goal.prune > 0 ? PROVISIONAL : 0;
+    p->ms.provisional = p->goal.prune > 0 ? PROVISIONAL : 0;
     g->run_started = sys_seconds();
     g->first_sent = false;
     g->proc.pid = 0;
     return CUTUNE_OK;
 }
 
-void tuner_gpu_free(tuner_gpu *g)
+void gpu_free(gpu_handle *g)
 {
     wk_stop(&g->proc, false);
-    tuner_hooks_free(g);
-    free(g->args);
-    free(g->outputs);
-    free(g->counts);
-    free(g->scalars);
-    free(g->plain);
-    free(g->vals);
-    free(g->hw_values);
+    free(g->plan.args);
+    free(g->plan.outputs);
 }
 
-/* ---- in the worker ------------------------------------------------------------------ */
-
-/* The worker's set-up: driver, device, buffers, the reference. 0, or -1 with msg. */
-static int worker_setup(tuner_gpu *g, strbuf *msg)
+int gpu_spawn(gpu_handle *g)
 {
-    char err[512];
-    if (bench_open(&g->b, g->device, g->flush_bytes, g->arch, g->args, g->m->nargs, &g->vf, err, sizeof err) < 0) {
-        sb_add(msg, err);
-        return CUTUNE_ENODEV; /* the device would not serve: not the spec's fault */
-    }
-    /* issue 18: energy asked for; when NVML cannot give it, each variant says why */
-    if (g->energy && bench_set_energy(g->b, g->m->measure.energy_window_s, err, sizeof err) < 0 &&
-        g->m->objective_energy) { /* without it the objective cannot be evaluated: say so now */
-        sb_printf(msg, "the objective reads the energy, which cannot be measured here: %s", err);
-        return CUTUNE_ENODEV;
-    }
-    if (g->nhw > 0) /* issue 18: the counters a profile request reads */
-        bench_set_profile(g->b, g->hw_names, g->nhw);
-    int before = g->spec->diags.len;
-    int hooks = tuner_hooks_prepare(g, err, sizeof err); /* issue 16: resets and a checker kernel */
-    if (hooks != CUTUNE_OK) {
-        const char *text = spec_render(g->spec, before, false);
-        sb_add(msg, text && *text ? text : err);
-        return hooks == CUTUNE_ENOMEM || hooks == CUTUNE_EEVAL || hooks == CUTUNE_ENODEV ? hooks : CUTUNE_ESPEC;
-    }
-    if (!g->m->verify.present)
-        return CUTUNE_OK;
-    int rc = tuner_reference(g);
-    if (rc < 0) {
-        const char *text = spec_render(g->spec, before, false);
-        sb_add(msg, text && *text ? text : "the reference failed");
-        return rc == CUTUNE_ENOMEM || rc == CUTUNE_EEVAL ? rc : CUTUNE_ESPEC; /* the spec's reference */
-    }
-    return CUTUNE_OK;
+    return wk_start(&g->proc, gw_main, &g->plan, g->err, sizeof g->err) < 0 ? CUTUNE_ENOMEM : CUTUNE_OK;
 }
 
-/* One request: the configuration's arguments planned, the binary run, the objective and
- * metrics at its median. Returns whether the context is lost. */
-static bool serve(tuner_gpu *g, const wk_request *q, wk_reply *r, double *metrics, bench_result *br)
-{
-    cutune_variant v;
-    memset(&v, 0, sizeof v);
-    v.nparams = q->nvalues;
-    v.values = q->values;
-    tuner_values_of(g->m, &v, g->vals);
-    g->goal.have_best = q->have_best;
-    g->goal.best = q->best_objective;
-    memset(r, 0, sizeof *r);
-    r->reason = "";
-    r->energy_error = "";
-    r->profile_error = "";
-    r->nmetrics = 0;
-    r->metrics = metrics;
-    eval_error e;
-    if (plan_args(g->m, g->vals, g->counts, g->scalars, &e) < 0) {
-        r->status = OUTCOME_NOT_RUN;
-        snprintf(br->reason, sizeof br->reason, "%s", e.message);
-        r->reason = br->reason; /* driver_blocks_per_sm stays 0: nothing was loaded */
-        return false;
-    }
-    bench_config c;
-    tuner_plain_args(g, &c);
-    bench_binary bin = {q->cubin, q->symbol, {0}, {0}, (unsigned)q->smem_bytes};
-    for (int d = 0; d < 3; d++) {
-        bin.grid[d] = (unsigned)q->grid[d];
-        bin.block[d] = (unsigned)q->block[d];
-    }
-    if (q->profile) { /* issue 18: its counters, in a profiled launch of its own */
-        r->status = OUTCOME_OK;
-        r->nhw = g->nhw;
-        r->hw = g->hw_values;
-        int prc = bench_profile(g->b, &bin, &c, g->hw_values, &r->passes, br->reason, sizeof br->reason);
-        bool lost = prc < 0;
-        r->profiler_off = prc == 1;
-        r->profile_error = br->reason;
-        r->sticky = lost;
-        return lost;
-    }
-    meas_settings ms = g->ms; /* the final race: full statistics, no early stop */
-    if (q->final) {
-        ms.prune = ms.contend = 0;
-        ms.provisional = 0;
-    }
-    bool sticky = bench_run(g->b, &bin, &c, &ms, br) < 0;
-    r->status = br->status;
-    r->sticky = sticky;
-    r->reason = br->reason;
-    r->registers = br->registers;
-    r->driver_blocks_per_sm = br->driver_blocks_per_sm;
-    r->verified = br->verified;
-    r->max_abs_error = br->max_abs_error;
-    r->gpu_seconds = br->gpu_seconds;
-    r->timing_seconds = br->timing_seconds;
-    r->launches = br->launches;
-    r->energy = br->energy; /* issue 18 */
-    r->energy_j = br->nrg.joules_per_launch;
-    r->power_w = br->nrg.watts;
-    r->energy_seconds = br->nrg.seconds;
-    r->energy_launches = br->nrg.launches;
-    r->energy_error = br->energy_error;
-    if (br->timed) {
-        const meas_times *tm = &br->times;
-        r->timed = true;
-        r->median_ms = tm->median_ms;
-        r->min_ms = tm->min_ms;
-        r->max_ms = tm->max_ms;
-        r->q1_ms = tm->q1_ms;
-        r->q3_ms = tm->q3_ms;
-        r->spread = tm->spread;
-        r->reps = tm->reps;
-        r->batch = tm->batch;
-        r->pruned = tm->pruned;
-        r->provisional = tm->provisional;
-        g->goal.has_energy = br->energy; /* issue 18: what energy_J and power_W read */
-        g->goal.energy_j = br->nrg.joules_per_launch;
-        g->goal.power_w = br->nrg.watts;
-        tuner_metrics(&g->goal, tm->median_ms, metrics);
-        r->nmetrics = g->m->nmetrics;
-        if (tuner_objective(&g->goal, tm->median_ms, &r->objective) < 0)
-            r->objective = NAN;
-    }
-    return sticky;
-}
-
-/* The worker's body (wk_body): never returns but by exiting. */
-static int worker_main(void *ctx, int in, int out)
-{
-    tuner_gpu *g = ctx;
-    wk_frame f = WK_FRAME_INIT;
-    strbuf msg = STRBUF_INIT;
-    double ref_seconds = g->res->summary.gpu_seconds;
-    int status = worker_setup(g, &msg);
-    bool ok = status == CUTUNE_OK;
-    /* summary.reference is set by tuner_reference, here in the worker */
-    const char *ref = g->res->summary.reference ? g->res->summary.reference : "";
-    wk_setup s = {ok, g->res->summary.gpu_seconds - ref_seconds, sb_cstr(&msg), ref, status};
-    wk_encode_setup(&f, &s);
-    if (wk_send(out, &f) < 0 || !ok)
-        _exit(ok ? 2 : 1);
-    arena *a = arena_new();
-    double *metrics = calloc((size_t)g->m->nmetrics + 1, sizeof(double));
-    if (!a || !metrics)
-        _exit(4);
-    for (;;) {
-        if (wk_recv(in, &f, 0) < 0)
-            _exit(0); /* the tuner has gone: so do we */
-        arena_reset(a);
-        wk_request q;
-        if (wk_decode_request(&f, a, &q) < 0 || q.nvalues != g->m->nparams)
-            _exit(4);
-        wk_reply r;
-        bench_result br;
-        bool sticky = serve(g, &q, &r, metrics, &br);
-        wk_frame_reset(&f);
-        wk_encode_reply(&f, &r);
-        if (wk_send(out, &f) < 0 || sticky)
-            _exit(sticky ? 3 : 0); /* a context with a sticky error is of no more use */
-    }
-}
-
-/* ---- in the tuner ---------------------------------------------------------------------- */
-
-int tuner_gpu_spawn(tuner_gpu *g)
-{
-    return wk_start(&g->proc, worker_main, g, g->err, sizeof g->err) < 0 ? CUTUNE_ENOMEM : CUTUNE_OK;
-}
-
-int tuner_gpu_ready(tuner_gpu *g)
+int gpu_ready(gpu_handle *g)
 {
     wk_frame f = WK_FRAME_INIT;
     int rc = wk_recv(g->proc.from, &f, sys_seconds() + SETUP_LIMIT_S);
@@ -332,18 +131,18 @@ int tuner_gpu_ready(tuner_gpu *g)
     bool decoded = rc == 0 && a && wk_decode_setup(&f, a, &s) == 0;
     bool ok = decoded && s.ok;
     if (ok) { /* what the outputs are checked against, for the results' settings */
-        g->res->summary.reference = s.reference && *s.reference ? arena_strdup(g->res->arena, s.reference) : NULL;
-        g->res->summary.gpu_seconds += s.ref_seconds;
+        g->plan.res->summary.reference = s.reference && *s.reference ? arena_strdup(g->plan.res->arena, s.reference) : NULL;
+        g->plan.res->summary.gpu_seconds += s.ref_seconds;
         /* No limit given: derive one from the reference, which did everything a variant
          * does once (arguments, load, a run): room for every repetition many times over. */
         if (g->limit_s <= 0) {
-            const m_measure *ms = &g->m->measure;
+            const m_measure *ms = &g->plan.m->measure;
             double ref = s.ref_seconds;
             double derived = 20.0 * (ref > 0 ? ref : 0.01) * (double)(ms->warmup + ms->max_repeat + 4);
             g->limit_s = derived > MIN_LIMIT_S ? derived : MIN_LIMIT_S;
         }
     } else {
-        snprintf(g->err, sizeof g->err, "the GPU worker (GPU %d) could not start: %s", g->device,
+        snprintf(g->err, sizeof g->err, "the GPU worker (GPU %d) could not start: %s", g->plan.device,
                  decoded && s.message && *s.message ? s.message : rc == -2 ? "no answer in 600 s" : "it died");
     }
     arena_free(a);
@@ -357,17 +156,17 @@ int tuner_gpu_ready(tuner_gpu *g)
     return CUTUNE_OK;
 }
 
-int tuner_gpu_start(tuner_gpu *g)
+int gpu_start(gpu_handle *g)
 {
-    int rc = tuner_gpu_spawn(g);
-    return rc < 0 ? rc : tuner_gpu_ready(g);
+    int rc = gpu_spawn(g);
+    return rc < 0 ? rc : gpu_ready(g);
 }
 
 /* The measurement in a reply, into rec. */
-static void record_reply(tuner_gpu *g, const wk_reply *r, record *rec)
+static void record_reply(gpu_handle *g, const wk_reply *r, record *rec)
 {
     cutune_measurement *m = &rec->m;
-    result_set_outcome(g->res, rec, r->status, r->reason && *r->reason ? r->reason : NULL);
+    result_set_outcome(g->plan.res, rec, r->status, r->reason && *r->reason ? r->reason : NULL);
     m->registers = r->registers;
     m->driver_blocks_per_sm = r->driver_blocks_per_sm;
     m->timed = r->timed;
@@ -394,11 +193,11 @@ static void record_reply(tuner_gpu *g, const wk_reply *r, record *rec)
     m->power_w = r->energy ? r->power_w : NAN;
     m->energy_seconds = r->energy_seconds;
     m->energy_launches = r->energy_launches;
-    result_set_energy_note(g->res, rec, r->energy_error && *r->energy_error ? r->energy_error : NULL);
+    result_set_energy_note(g->plan.res, rec, r->energy_error && *r->energy_error ? r->energy_error : NULL);
 }
 
 /* The worker is gone (killed or dead) while running a variant: rec says why. */
-static void lost(tuner_gpu *g, bool hang, record *rec)
+static void lost(gpu_handle *g, bool hang, record *rec)
 {
     char how[160], reason[256];
     wk_describe(wk_stop(&g->proc, true), how, sizeof how);
@@ -407,15 +206,15 @@ static void lost(tuner_gpu *g, bool hang, record *rec)
                  "started for the next variant", g->limit_s);
     else
         snprintf(reason, sizeof reason, "the worker process died running it (%s); a new one is started", how);
-    result_set_outcome(g->res, rec, hang ? OUTCOME_TIMEOUT : OUTCOME_CRASHED, reason);
+    result_set_outcome(g->plan.res, rec, hang ? OUTCOME_TIMEOUT : OUTCOME_CRASHED, reason);
     rec->m.gpu_seconds = sys_seconds() - g->sent_at;
 }
 
-int tuner_gpu_send(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best,
-                   bool final, record *rec)
+int gpu_send(gpu_handle *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best,
+             bool final, record *rec)
 {
     int rc;
-    if (!g->proc.pid && (rc = tuner_gpu_start(g)) < 0)
+    if (!g->proc.pid && (rc = gpu_start(g)) < 0)
         return rc;
     wk_request q = {v->ordinal, {v->block[0], v->block[1], v->block[2]}, {v->grid[0], v->grid[1], v->grid[2]},
                     v->smem_bytes, v->nparams, v->values, bin->symbol, bin->cubin, bin->cubin_size, have_best,
@@ -425,30 +224,30 @@ int tuner_gpu_send(tuner_gpu *g, const session_binary *bin, const cutune_variant
     g->sent_at = sys_seconds();
     if (!g->first_sent) { /* the first variant reaches the GPU now */
         g->first_sent = true;
-        if (g->res->summary.first_variant_seconds == 0 || /* the first of the run's GPUs to start */
-            g->sent_at - g->run_started < g->res->summary.first_variant_seconds)
-            g->res->summary.first_variant_seconds = g->sent_at - g->run_started;
+        if (g->plan.res->summary.first_variant_seconds == 0 || /* the first of the run's GPUs to start */
+            g->sent_at - g->run_started < g->plan.res->summary.first_variant_seconds)
+            g->plan.res->summary.first_variant_seconds = g->sent_at - g->run_started;
     }
     if (rec->m.started_seconds == 0)
         rec->m.started_seconds = g->sent_at - g->run_started;
-    rec->m.device = g->device;
+    rec->m.device = g->plan.device;
     g->send_failed = wk_send(g->proc.to, &f) < 0; /* a worker that died idle: lost at the receive */
     wk_frame_free(&f);
     return CUTUNE_OK;
 }
 
-double tuner_gpu_deadline(const tuner_gpu *g)
+double gpu_deadline(const gpu_handle *g)
 {
     return g->sent_at + g->limit_s;
 }
 
-void tuner_gpu_receive(tuner_gpu *g, record *rec)
+void gpu_receive(gpu_handle *g, record *rec)
 {
     wk_frame f = WK_FRAME_INIT;
-    int rc = g->send_failed ? -1 : wk_recv(g->proc.from, &f, tuner_gpu_deadline(g));
+    int rc = g->send_failed ? -1 : wk_recv(g->proc.from, &f, gpu_deadline(g));
     arena *a = rc == 0 ? arena_new() : NULL;
     wk_reply r;
-    if (rc == 0 && (!a || wk_decode_reply(&f, a, &r) < 0 || r.nmetrics != (r.timed ? g->m->nmetrics : 0)))
+    if (rc == 0 && (!a || wk_decode_reply(&f, a, &r) < 0 || r.nmetrics != (r.timed ? g->plan.m->nmetrics : 0)))
         rc = -1; /* a reply that does not decode: the worker is not to be trusted */
     wk_frame_free(&f);
     if (rc < 0) {
@@ -463,29 +262,29 @@ void tuner_gpu_receive(tuner_gpu *g, record *rec)
         char more[600];
         snprintf(more, sizeof more, "%s (the GPU context was lost: a new worker is started for the next variant)",
                  rec->m.reason ? rec->m.reason : "a sticky CUDA error");
-        result_set_outcome(g->res, rec, rec->out, more);
+        result_set_outcome(g->plan.res, rec, rec->out, more);
     }
 }
 
-int tuner_gpu_run(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best, bool final,
-                  record *rec)
+int gpu_run(gpu_handle *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best, bool final,
+            record *rec)
 {
-    int rc = tuner_gpu_send(g, bin, v, have_best, best, final, rec);
+    int rc = gpu_send(g, bin, v, have_best, best, final, rec);
     if (rc < 0)
         return rc;
-    tuner_gpu_receive(g, rec);
+    gpu_receive(g, rec);
     return CUTUNE_OK;
 }
 
-int tuner_gpu_profile(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, double *values, int *passes,
-                      bool *off, char *why, size_t whysize)
+int gpu_profile(gpu_handle *g, const session_binary *bin, const cutune_variant *v, double *values, int *passes,
+                bool *off, char *why, size_t whysize)
 {
     int rc;
     *passes = 0;
     *off = false;
-    for (int i = 0; i < g->nhw; i++)
+    for (int i = 0; i < g->plan.nhw; i++)
         values[i] = NAN;
-    if (!g->proc.pid && (rc = tuner_gpu_start(g)) < 0)
+    if (!g->proc.pid && (rc = gpu_start(g)) < 0)
         return rc;
     wk_request q = {v->ordinal, {v->block[0], v->block[1], v->block[2]}, {v->grid[0], v->grid[1], v->grid[2]},
                     v->smem_bytes, v->nparams, v->values, bin->symbol, bin->cubin, bin->cubin_size, false, 0, false,
@@ -496,7 +295,7 @@ int tuner_gpu_profile(tuner_gpu *g, const session_binary *bin, const cutune_vari
     rc = wk_exchange(&g->proc, &f, g->limit_s + PROFILE_EXTRA_S);
     arena *a = rc == 0 ? arena_new() : NULL;
     wk_reply r;
-    if (rc == 0 && (!a || wk_decode_reply(&f, a, &r) < 0 || r.nhw != g->nhw))
+    if (rc == 0 && (!a || wk_decode_reply(&f, a, &r) < 0 || r.nhw != g->plan.nhw))
         rc = -1;
     wk_frame_free(&f);
     if (rc < 0) {
@@ -509,7 +308,7 @@ int tuner_gpu_profile(tuner_gpu *g, const session_binary *bin, const cutune_vari
         arena_free(a);
         return CUTUNE_OK;
     }
-    for (int i = 0; i < g->nhw; i++)
+    for (int i = 0; i < g->plan.nhw; i++)
         values[i] = r.hw[i];
     *passes = r.passes;
     *off = r.profiler_off;

@@ -1,4 +1,4 @@
-/* loop.c - one variant of the run (tuner_each: read back from the journal, taken from
+/* loop.c - one variant of the run (loop_each: read back from the journal, taken from
  * its twin, or sent to a GPU: fleet.c; its end is finish.c's), a twin's figures, and
  * whether a journal line is the configuration it claims (tuner.h). */
 #include <math.h>
@@ -9,14 +9,14 @@
 #include "../base/sys.h"
 #include "tuner.h"
 
-int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin)
+int loop_each(void *user, const cutune_analysis *a, const session_binary *bin)
 {
     tuner *t = user;
     const cutune_variant *av = a->variant;
     json_t *done_before = journal_find(t->journal, av->ordinal);
     if (done_before) { /* trusted only for the configuration it names (journal.h) */
-        tuner_values_of(t->m, av, t->vals);
-        if (!tuner_params_match(t->m, t->vals, done_before))
+        session_values_of(t->m, av, t->vals);
+        if (!loop_params_match(t->m, t->vals, done_before))
             done_before = NULL;
     }
     /* What it needs is settled before it joins the results: a GPU (waiting for one when
@@ -25,14 +25,14 @@ int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin)
     bool runs = !done_before && a->compiled && a->launchable;
     twin_id id;
     bool has_id = false;
-    if ((runs || done_before) && t->twins) { /* the same experiment as one run: its figures (twin.c) */
-        tuner_values_of(t->m, av, t->vals);
+    if ((runs || done_before) && t->twins) { /* the same experiment as one run: its figures (twins.c) */
+        session_values_of(t->m, av, t->vals);
         has_id = twins_identity(t->twins, t->vals, av, bin, &id) == 0;
-        if (has_id && runs && tuner_fleet_wait_twin(t, id) < 0)
+        if (has_id && runs && fleet_wait_twin(t, id) < 0)
             return -1;
     }
     int64_t twin = has_id && runs ? twins_find(t->twins, id) : -1;
-    int gpu = runs && twin < 0 ? tuner_fleet_idle(t) : 0;
+    int gpu = runs && twin < 0 ? fleet_idle(t) : 0;
     if (gpu < 0)
         return -1;
     if (t->stopping)
@@ -50,38 +50,38 @@ int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin)
     } else if (!a->launchable) {
         result_set_outcome(t->res, rec, OUTCOME_CANNOT_LAUNCH, a->why);
     } else if (twin >= 0) {
-        tuner_take_twin(t, rec, t->res->records[twin]);
+        loop_take_twin(t, rec, t->res->records[twin]);
         has_id = false; /* its run holds the identity */
     } else {
-        if (tuner_fleet_send(t, gpu, rec, t->res->n - 1, bin, has_id, id) < 0) /* finished when it answers */
+        if (fleet_send(t, gpu, rec, t->res->n - 1, bin, has_id, id) < 0) /* finished when it answers */
             return -1;
         /* the GPU is busy again: now the end of the variant that answered (if one did) */
-        return tuner_fleet_flush(t) < 0 ? -1 : t->stopping ? 1 : 0;
+        return fleet_flush(t) < 0 ? -1 : t->stopping ? 1 : 0;
     }
-    if (tuner_finish(t, rec, t->res->n - 1, has_id, id) < 0)
+    if (finish_variant(t, rec, t->res->n - 1, has_id, id) < 0)
         return -1;
     return t->stopping ? 1 : 0;
 }
 
-void tuner_take_twin(tuner *t, record *rec, const record *twin)
+void loop_take_twin(tuner *t, record *rec, const record *twin)
 {
     result_take_twin(t->res, rec, twin);
     cutune_measurement *m = &rec->m;
     if (!m->timed)
         return;
-    tuner_values_of(t->m, &rec->v, t->vals); /* the goal judges this configuration */
+    session_values_of(t->m, &rec->v, t->vals); /* the goal judges this configuration */
     t->goal.has_energy = m->energy != 0; /* issue 18: its twin's energy is its own */
     t->goal.energy_j = m->energy_j;
     t->goal.power_w = m->power_w;
-    tuner_metrics(&t->goal, m->median_ms, rec->metrics);
-    if (tuner_objective(&t->goal, m->median_ms, &m->objective) < 0)
+    goal_metrics(&t->goal, m->median_ms, rec->metrics);
+    if (goal_objective(&t->goal, m->median_ms, &m->objective) < 0)
         m->objective = NAN;
 }
 
 /* Whether a journal line's params are the configuration `vals` (a guard: a journal
  * written under another numbering, e.g. an exhaustive run over a space too large to
  * list, whose indices are listing positions rather than keys, is not misread). */
-bool tuner_params_match(const model *m, const value *vals, json_t *line)
+bool loop_params_match(const model *m, const value *vals, json_t *line)
 {
     json_t *params = json_object_get(line, "params");
     for (int i = 0; i < m->nparams; i++) {

@@ -17,6 +17,7 @@
 
 #include "tuner.h"
 #include "../results/prior.h"
+#include "../results/replay.h"
 
 typedef struct search_run {
     tuner *t;
@@ -97,7 +98,7 @@ static int64_t know_journal(search_run *sr)
         if (!sspace_valid(sr->sp, key) || sspace_ordinal(sr->sp, key) != ord)
             continue; /* not a configuration of this space (cannot happen with the same identity) */
         sspace_values(sr->sp, key, t->vals);
-        if (!tuner_params_match(t->m, t->vals, j))
+        if (!loop_params_match(t->m, t->vals, j))
             continue;
         const char *status = json_string_value(json_object_get(j, "status"));
         json_t *obj = json_object_get(j, "objective");
@@ -130,6 +131,8 @@ static int static_each(void *user, const cutune_analysis *a, const session_binar
     st->registers = a->registers;
     st->spill_bytes = a->spill_stores + a->spill_loads;
     st->occupancy = a->occupancy.occupancy;
+    st->static_smem = a->static_smem;
+    st->threads = a->variant ? search_static_threads(a->variant->block) : 0;
     return 0;
 }
 
@@ -148,7 +151,7 @@ static int search_each(void *user, const cutune_analysis *a, const session_binar
     tuner *t = sr->t;
     uint64_t before = t->res->n;
     sr->delivered++;
-    int rc = tuner_each(t, a, bin);
+    int rc = loop_each(t, a, bin);
     if (rc < 0 || t->res->n == before)
         return rc; /* a failure, or not taken: the search is over */
     if (t->res->n > sr->nbins) { /* the record's binary, for the final race */
@@ -174,6 +177,9 @@ static int search_done(void *user, const record *rec)
         return 0;
     search_tell_seconds(sr->se, rec->m.cached ? 0.0 : rec->m.compile_seconds, rec->m.gpu_seconds);
     uint64_t key = key_of(sr, rec->v.ordinal);
+    search_static st; /* what its compile said, told before its outcome */
+    if (replay_static_of(rec, &st))
+        (void)search_tell_static(sr->se, key, &st);
     if (rec->out == OUTCOME_COMPILE_ERROR || rec->out == OUTCOME_CANNOT_LAUNCH) /* known from the compile */
         search_tell_static_failure(sr->se, key);
     else
@@ -186,7 +192,7 @@ static int search_done(void *user, const record *rec)
  * read-back has been delivered (joined the results): the search counts them known
  * from the start (search_know), so the outcome of the last configuration it asks can
  * end it ("space exhausted", a budget), and a variant delivered after the end is not
- * taken (tuner_each): a read-back still compiling then would be lost, neither read
+ * taken (loop_each): a read-back still compiling then would be lost, neither read
  * back nor run (seen resuming: "5 variants" for a space of 6). */
 static int feed(void *user, const value **vals, uint64_t *ordinal)
 {
@@ -200,10 +206,10 @@ static int feed(void *user, const value **vals, uint64_t *ordinal)
             diag_error_noloc(&sr->t->spec->diags, "%s", search_error(sr->se));
             return CUTUNE_ENOMEM;
         }
-        if (n == 0 && !search_stop_reason(sr->se)[0] && tuner_fleet_busy(sr->t)) {
+        if (n == 0 && !search_stop_reason(sr->se)[0] && fleet_busy(sr->t)) {
             /* waiting for outcomes, some of them on a GPU: the first answer may be
              * what the strategy waits for (it is told, then asked again) */
-            if (tuner_fleet_collect(sr->t) < 0)
+            if (fleet_collect(sr->t) < 0)
                 return sr->t->status ? sr->t->status : CUTUNE_ENOMEM;
             return feed(user, vals, ordinal);
         }
@@ -270,7 +276,7 @@ static int race_list(search_run *sr, const bool *race, uint64_t **out, int *n, i
             for (int j = *ncontend; !listed && j < k; j++)
                 listed = list[j] == i;
             if (!listed && rec->out == OUTCOME_OK && m->timed && !m->provisional && !m->pruned && !m->resumed &&
-                m->same_code_as < 0 && m->device == t->gpus[0].device && i < sr->nbins && sr->bins[i].cubin &&
+                m->same_code_as < 0 && m->device == t->gpus[0].plan.device && i < sr->nbins && sr->bins[i].cubin &&
                 (cheapest < 0 || m->gpu_seconds < t->res->records[cheapest]->m.gpu_seconds))
                 cheapest = (int64_t)i;
         }
@@ -288,7 +294,7 @@ static int race_list(search_run *sr, const bool *race, uint64_t **out, int *n, i
  * race's best is timed in full (no early stop: warm-ups, the spread rule, up to
  * max_repeat) on the first GPU and may then win; the others cannot win and are marked
  * pruned. With several GPUs, the others time the same variants (and a few more, above)
- * at the same time, for the spread (tuner_fleet_race). A twin (twin.c) takes its run's
+ * at the same time, for the spread (fleet_race). A twin (twins.c) takes its run's
  * final figures instead: its run comes first in the results. Each is journaled again,
  * in order. CUTUNE_OK, or a status (the worker could not start, the journal). */
 static int final_race(search_run *sr)
@@ -305,11 +311,11 @@ static int final_race(search_run *sr)
         cutune_measurement *m = &t->res->records[i]->m;
         if (!m->provisional)
             continue;
-        tuner_values_of(t->m, &t->res->records[i]->v, t->vals); /* the goal judges this configuration */
+        session_values_of(t->m, &t->res->records[i]->v, t->vals); /* the goal judges this configuration */
         if ((twin[i] = twin_run(sr, i)) != NULL)
             continue;
         race[i] = i < sr->nbins && sr->bins[i].cubin && t->goal.have_best &&
-                  !tuner_worse(&t->goal, m->min_ms, TUNER_CONTEND);
+                  !goal_worse(&t->goal, m->min_ms, GOAL_CONTEND);
     }
     uint64_t *list = NULL;
     int n = 0, ncontend = 0, rc = race_list(sr, race, &list, &n, &ncontend) < 0 ? CUTUNE_ENOMEM : CUTUNE_OK;
@@ -325,7 +331,7 @@ static int final_race(search_run *sr)
         refs[j] = t->res->records[list[j]];
     }
     if (rc == CUTUNE_OK && n > 0)
-        rc = tuner_fleet_race(t, bins, vs, refs, n, ncontend, full);
+        rc = fleet_race(t, bins, vs, refs, n, ncontend, full);
     for (uint64_t i = 0, j = 0; rc == CUTUNE_OK && i < t->res->n; i++) {
         record *rec = t->res->records[i];
         if (!rec->m.provisional)
@@ -335,15 +341,15 @@ static int final_race(search_run *sr)
                 j++;
             result_take_run(t->res, rec, full[j]); /* the full figures, launches and times added */
         } else if (twin[i] && !twin[i]->m.provisional) {
-            tuner_values_of(t->m, &rec->v, t->vals);
-            tuner_take_twin(t, rec, twin[i]);
+            session_values_of(t->m, &rec->v, t->vals);
+            loop_take_twin(t, rec, twin[i]);
         } else {
             rec->m.provisional = 0;
             rec->m.pruned = 1; /* it cannot win: not timed further */
         }
-        if ((rc = tuner_rejournal(t, rec)) < 0)
+        if ((rc = finish_rejournal(t, rec)) < 0)
             break;
-        tuner_note_winner(t, rec);
+        finish_note_winner(t, rec);
     }
     free(race);
     free(twin);
@@ -356,7 +362,7 @@ static int final_race(search_run *sr)
 }
 
 /* The loop. CUTUNE_OK, or a status with a diagnostic. */
-int tuner_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_summary *asum)
+int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_summary *asum)
 {
     search_run sr;
     memset(&sr, 0, sizeof sr);
@@ -421,7 +427,7 @@ int tuner_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_s
     rc = session_stream(sr.ss, feed, &sr, search_each, &sr);
     /* What the GPUs have in flight is finished whatever stopped the stream: it is
      * measured, and journaled. */
-    if (tuner_fleet_drain(t) < 0 && (rc == CUTUNE_OK || rc == CUTUNE_ESTOPPED))
+    if (fleet_drain(t) < 0 && (rc == CUTUNE_OK || rc == CUTUNE_ESTOPPED))
         rc = t->status;
     t->done = NULL;
     if (rc == CUTUNE_ESTOPPED)
@@ -434,7 +440,7 @@ int tuner_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_s
     if (rc == CUTUNE_OK && !asum->interrupted && (rc = final_race(&sr)) < 0 && rc != CUTUNE_ENOMEM)
         diag_error_noloc(&t->spec->diags, "the final race: %s", t->status ? t->err : t->gpus[0].err);
     /* issue 18: the chosen variants' hardware counters, apart from their times */
-    if (rc == CUTUNE_OK && !asum->interrupted && (rc = tuner_profile(t, sr.ss, sr.bins, sr.nbins)) < 0 &&
+    if (rc == CUTUNE_OK && !asum->interrupted && (rc = counters_read(t, sr.ss, sr.bins, sr.nbins)) < 0 &&
         rc != CUTUNE_ENOMEM)
         diag_error_noloc(&t->spec->diags, "profiling: %s", t->status ? t->err : t->gpus[0].err);
     t->evaluations = search_evaluations(sr.se);

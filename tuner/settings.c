@@ -5,8 +5,8 @@
 
 #include "tuner.h"
 
-int tuner_search_settings(const model *m, diag_list *diags, const cutune_search_options *o, uint64_t count,
-                          search_settings *out)
+int settings_resolve(const model *m, diag_list *diags, const cutune_search_options *o, uint64_t count,
+                     search_settings *out)
 {
     const m_search *sr = &m->search;
     memset(out, 0, sizeof *out);

@@ -1,5 +1,5 @@
 /* sizes.c - tuning over problem sizes (the spec's `size` statement): one tuning run
- * (tune.c and the one loop, run.c) per size, above that loop, each into a result of its
+ * (tuner.c and the one loop, run.c) per size, above that loop, each into a result of its
  * own that the run's result adopts (results/result.h). What is shared across sizes: the
  * compile cache (a variant whose code does not depend on the size is compiled once and
  * read from the cache at the other sizes) and the device. What is not: the reference's
@@ -8,16 +8,17 @@
 #include <string.h>
 
 #include "../base/sys.h"
+#include "../compiler/space.h"
 #include "tuner.h"
 
-int tuner_run_one(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_options *opts,
-                  const cutune_device *dev, bool flush, tuner_count_fn count)
+int sizes_run_one(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_options *opts,
+                  const cutune_device *dev, bool flush)
 {
     double t0 = sys_seconds();
     const model *m = spec->model;
     *out = NULL;
     cutune_space_size size;
-    int rc = count(&size, spec);
+    int rc = spec_count(&size, spec, NULL, NULL);
     if (rc < 0)
         return rc; /* an expression that fails, or an empty space: a diagnostic says which */
     cutune_tune_result *res = result_new_for(m, spec->path, dev);
@@ -30,7 +31,7 @@ int tuner_run_one(cutune_tune_result **out, cutune_spec *spec, const cutune_tune
     if (opts->shard_count > 1) { /* issue 19 */
         res->shard_index = opts->shard_index;
         res->shard_count = opts->shard_count;
-        res->shard_block = (int)sspace_shard_block(m);
+        res->shard_block = (int)space_shard_block(m);
     }
     if (m->sizes.nvars > 0) {
         const char *names[MODEL_MAX_SIZE_VARS];
@@ -60,8 +61,8 @@ static const char *size_journal(arena *a, const char *base, const char *label)
     return arena_printf(a, "%s.%s", base, label);
 }
 
-int tuner_run_sizes(cutune_tune_result *parent, cutune_spec *spec, const cutune_tune_options *opts,
-                    const cutune_device *dev, bool flush, tuner_count_fn count)
+int sizes_run_all(cutune_tune_result *parent, cutune_spec *spec, const cutune_tune_options *opts,
+                  const cutune_device *dev, bool flush)
 {
     int first = spec->model->sizes.selected, nsizes = spec_size_count(spec);
     const char *results = opts->results_path ? opts->results_path : spec->model->emit.results_path;
@@ -79,7 +80,7 @@ int tuner_run_sizes(cutune_tune_result *parent, cutune_spec *spec, const cutune_
         if (base && *base && !(o.journal_path = size_journal(parent->arena, base, label)))
             return CUTUNE_ENOMEM;
         cutune_tune_result *res = NULL;
-        rc = tuner_run_one(&res, spec, &o, dev, flush, count);
+        rc = sizes_run_one(&res, spec, &o, dev, flush);
         if (res && result_adopt_size(parent, res) < 0)
             rc = CUTUNE_ENOMEM;
         if (res && res->summary.interrupted)

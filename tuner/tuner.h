@@ -3,182 +3,104 @@
  * says turned into runtime/bench's plain arguments. Not part of the public interface;
  * api/tune.c (cutune_tune) is its facade.
  *
- * Parts and what each owns:
- *   tuner_goal (goal.c)   the objective, the metrics and the best so far;
- *   tuner_gpu  (gpu.c, reference.c)  the GPU worker: what it inherits, its process, and
- *              the variant's time limit;
- *   tuner      (tune.c, run.c, loop.c, fleet.c, finish.c)  the run: journal, search
- *              settings, budgets, the GPUs' variants in flight and the counts of the
- *              summary. */
+ * One prefix per file (its module), each owning its state:
+ *   tuner.c   tuner_     the run's set-up, its summary, tuner_free (the tuner struct);
+ *   run.c     run_       the one loop of every strategy (run_search);
+ *   loop.c    loop_      one variant: journal read-back, twin, or sent to a GPU;
+ *   finish.c  finish_    a variant's end: journal line, best, winner, the search told;
+ *   fleet.c   fleet_     the GPUs' variants in flight (fleet_slot), the final race;
+ *   gpu.c     gpu_       the tuner's handle on a GPU worker (gpu_handle);
+ *   gw_*.c    gw_        what runs inside the GPU worker (gw.h: its own header);
+ *   goal.c    goal_      the objective, the metrics, the best so far (goal.h: goal_state);
+ *   twins.c   twins_     variants that are the same experiment;
+ *   settings.c settings_ the search settings, the spec's with the caller's overrides;
+ *   sizes.c   sizes_     a run per problem size, above the one loop;
+ *   counters.c counters_ the hardware counters' phase after a run. */
 #ifndef CUTUNE_TUNER_TUNER_H
 #define CUTUNE_TUNER_TUNER_H
 
 #include "../base/err.h"
 #include "../compiler/spec.h"
-#include "../runtime/journal.h"
+#include "../results/journal.h"
 #include "../search/search.h"
 #include "../results/record.h"
 #include "../results/result.h"
 #include "../runtime/bench.h"
 #include "../runtime/worker.h"
-#include "session.h"
+#include "../session/session.h"
+#include "goal.h"
+#include "gw.h"
 
-/* ---- the objective (goal.c) -------------------------------------------------------- */
+/* ---- the tuner's side of a GPU worker (gpu.c) --------------------------------------
+ *
+ * Runs in the tuner: the worker's plan made (gpu_init), its process started,
+ * variants sent and replies received over the pipe, the worker replaced after a hang, a
+ * crash or a sticky error. What runs inside the worker is gw.h's. */
 
-/* The race's contender margin: a variant whose fastest sample is 5 % worse than the best
- * cannot win and needs no full statistics; one within it is timed in full, at the end of
- * the run (the final race, run.c). */
-#define TUNER_CONTEND 1.05
-
-typedef struct tuner_goal {
-    const model *m;
-    const value *vals;         /* the configuration judged (borrowed) */
-    double prune;              /* the race prunes what is this much worse than the best; <= 0: never */
-    bool have_best;
-    double best;               /* the best objective so far */
-    bool has_energy;           /* issue 18: the configuration judged has its energy measured: */
-    double energy_j, power_w;  /* per launch, and mean power */
-} tuner_goal;
-
-/* tuner_objective: the objective at a median time (ms): the time itself, or the spec's
- * objective for g->vals. 0, or -1 when it cannot be evaluated. */
-int tuner_objective(const tuner_goal *g, double median_ms, double *out);
-
-/* tuner_metrics: each metric at the median time into out (NaN where one fails). */
-void tuner_metrics(const tuner_goal *g, double median_ms, double *out);
-
-/* tuner_better: whether objective a beats b (the spec says which way). */
-bool tuner_better(const tuner_goal *g, double a, double b);
-
-/* tuner_worse: meas_settings' worse callback (ctx: a tuner_goal): true when the
- * objective at `ms` is worse than the best so far by more than `factor` (> 0); false
- * without a best, or when the objective cannot be evaluated. */
-bool tuner_worse(void *ctx, double ms, double factor);
-
-/* ---- the GPU worker (gpu.c, reference.c) ------------------------------------------- */
-
-typedef struct tuner_gpu {
-    /* What the worker inherits (set by tuner_gpu_init, read-only in the tuner). */
-    cutune_spec *spec;
-    const model *m;
-    int device;
-    const char *arch;
-    size_t flush_bytes;
-    meas_settings ms;
-    tuner_goal goal;           /* the worker's: the best so far comes with each request */
-    bench_arg *args;           /* the model's arguments, plain */
-    int *outputs;
-    bench_verify vf;
-    int64_t *counts;           /* a configuration's buffer sizes and scalar values */
-    value *scalars, *vals;
-    bench_scalar *plain;
-    cutune_tune_result *res;   /* borrowed: the worker writes the reference's run into it */
-    bench *b;                  /* the worker's device (NULL in the tuner) */
-    /* The tuner's side. */
+typedef struct gpu_handle {
+    gw_plan plan;              /* what the worker inherits (read-only once made) */
     wk_proc proc;              /* pid 0: no worker runs */
     double sent_at;            /* sys_seconds() when the variant in hand was sent */
     bool send_failed;          /* it could not be sent (the worker had died): lost at the receive */
     double limit_s;            /* a variant's time limit; derived at the first start when 0 */
-    bool energy;               /* issue 18: energy of every variant timed in full (the worker's bench) */
-    const char *const *hw_names; /* issue 18: the counters a profile request reads (the options'), */
-    int nhw;                   /* 0: none */
-    double *hw_values;         /* the worker's scratch for them */
-    double run_started;        /* sys_seconds() at tuner_gpu_init: the run's start */
+    double run_started;        /* sys_seconds() at gpu_init: the run's start */
     bool first_sent;           /* a variant has been sent to a worker (first_variant_seconds is set) */
     char err[512];
-    /* issue 16 (hooks.c, in the worker): the resets made plain, and the binaries of the
-     * spec's own reset and checker kernels (owned). */
-    hook_spec *hooks;
-    struct compile_output *extra;
-    int nextra;
-} tuner_gpu;
+} gpu_handle;
 
-/* tuner_hooks_prepare (issue 16, in the worker, after bench_open and before the
- * reference): compiles the spec's reset kernels and checker kernel, hands the resets to
- * the bench and the checker's binary to g->vf. CUTUNE_OK, or a status with a diagnostic
- * on the spec (a kernel that does not compile) or a message in err (the device). */
-int tuner_hooks_prepare(tuner_gpu *g, char *err, size_t errsize);
-
-/* tuner_own_kernels_check (issue 16, no GPU needed: analyze): compiles the spec's reset
- * kernels and checker kernel for `arch` as tuning will, and adds a warning on the spec
- * for each that does not (a GPU run would stop on it). Returns how many failed, or
- * CUTUNE_ENOMEM / CUTUNE_EEVAL (a diagnostic on the spec). */
-int tuner_own_kernels_check(cutune_spec *spec, const char *arch);
-
-/* tuner_inputs_identity (issue 16): a hash of the spec's input files as they are now
+/* tuner_inputs_identity (tuner.c): a hash of the spec's input files as they are now
  * (canonical path, size, modification time) into hex, "" when it reads none: part of
  * the journal's identity, so a run resumed after a data file changed starts afresh. */
 void tuner_inputs_identity(const model *m, char *hex, size_t size);
 
-/* tuner_hooks_free: frees what tuner_hooks_prepare made; safe to call twice. */
-void tuner_hooks_free(tuner_gpu *g);
+/* gpu_init: prepares `g` for `spec` on GPU `device` (whose attributes are `dev`):
+ * the plan (arguments, settings) and the time limit. CUTUNE_OK, CUTUNE_ENOMEM, or
+ * CUTUNE_ESPEC with a diagnostic (a verified output whose size depends on params). */
+int gpu_init(gpu_handle *g, cutune_spec *spec, const cutune_tune_options *opts, int device,
+             const cutune_device *dev, bool flush, cutune_tune_result *res);
 
-/* tuner_gpu_init: prepares `g` for `spec` on GPU `device` (whose attributes are `dev`):
- * arguments, settings, the time limit. CUTUNE_OK, CUTUNE_ENOMEM, or CUTUNE_ESPEC with a
- * diagnostic (a verified output whose size depends on params). */
-int tuner_gpu_init(tuner_gpu *g, cutune_spec *spec, const cutune_tune_options *opts, int device,
-                   const cutune_device *dev, bool flush, cutune_tune_result *res);
-
-/* tuner_gpu_start: starts a worker and waits for its set-up (the reference's run): the
+/* gpu_start: starts a worker and waits for its set-up (the reference's run): the
  * results learn the reference and its GPU time. CUTUNE_OK, or CUTUNE_ENOMEM (no process)
- * or CUTUNE_ENODEV (its set-up failed) with g->err. The same as tuner_gpu_spawn, then
- * tuner_gpu_ready: several GPUs' workers are spawned first, so their references run at
+ * or CUTUNE_ENODEV (its set-up failed) with g->err. The same as gpu_spawn, then
+ * gpu_ready: several GPUs' workers are spawned first, so their references run at
  * once (issue 19). */
-int tuner_gpu_start(tuner_gpu *g);
-int tuner_gpu_spawn(tuner_gpu *g);
-int tuner_gpu_ready(tuner_gpu *g);
+int gpu_start(gpu_handle *g);
+int gpu_spawn(gpu_handle *g);
+int gpu_ready(gpu_handle *g);
 
-/* tuner_gpu_send: sends variant v (binary bin) to the worker, starting one when none
+/* gpu_send: sends variant v (binary bin) to the worker, starting one when none
  * runs, and notes in rec when and where it started; the reply is awaited with
- * tuner_gpu_receive, by tuner_gpu_deadline. have_best/best: for early stopping; final:
+ * gpu_receive, by gpu_deadline. have_best/best: for early stopping; final:
  * timed in full whatever the best (the run's final race). CUTUNE_OK, or the status of
- * tuner_gpu_start (the run must stop). */
-int tuner_gpu_send(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best,
-                   bool final, record *rec);
+ * gpu_start (the run must stop). */
+int gpu_send(gpu_handle *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best,
+             bool final, record *rec);
 
-/* tuner_gpu_deadline: when the variant sent runs out of time (sys_seconds). */
-double tuner_gpu_deadline(const tuner_gpu *g);
+/* gpu_deadline: when the variant sent runs out of time (sys_seconds). */
+double gpu_deadline(const gpu_handle *g);
 
-/* tuner_gpu_receive: the reply to the variant sent, into rec, waiting for it until the
+/* gpu_receive: the reply to the variant sent, into rec, waiting for it until the
  * deadline; a hang, a crash or a sticky error is recorded against the variant and the
  * worker replaced for the next. */
-void tuner_gpu_receive(tuner_gpu *g, record *rec);
+void gpu_receive(gpu_handle *g, record *rec);
 
-/* tuner_gpu_run: tuner_gpu_send, then tuner_gpu_receive. */
-int tuner_gpu_run(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best, bool final,
-                  record *rec);
+/* gpu_run: gpu_send, then gpu_receive. */
+int gpu_run(gpu_handle *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best, bool final,
+            record *rec);
 
-/* tuner_gpu_profile (issue 18): variant v's hardware counters (g->nhw of them, into
+/* gpu_profile (issue 18): variant v's hardware counters (g->plan.nhw of them, into
  * values; NaN where not read) from a profiled launch in the worker, starting one when
  * none runs; *passes: the replays. When they could not be read, `why` says why (CUPTI,
  * the permission, a launch that failed, a worker that died or hung: it is replaced);
  * "" otherwise; *off: the profiler itself cannot be used (no variant's can be read).
- * CUTUNE_OK, or the status of tuner_gpu_start. */
-int tuner_gpu_profile(tuner_gpu *g, const session_binary *bin, const cutune_variant *v, double *values, int *passes,
-                      bool *off, char *why, size_t whysize);
+ * CUTUNE_OK, or the status of gpu_start. */
+int gpu_profile(gpu_handle *g, const session_binary *bin, const cutune_variant *v, double *values, int *passes,
+                bool *off, char *why, size_t whysize);
 
-/* tuner_gpu_free: ends the worker (if any) and frees what init allocated. */
-void tuner_gpu_free(tuner_gpu *g);
+/* gpu_free: ends the worker (if any) and frees what init allocated. */
+void gpu_free(gpu_handle *g);
 
-/* tuner_values_of: the typed values of variant v, read back from its text (floats are
- * written in their shortest exact form, so this is lossless). */
-void tuner_values_of(const model *m, const cutune_variant *v, value *out);
-
-/* tuner_reference (in the worker): runs the reference (a configuration, or a kernel of
- * its own) once and keeps its verified outputs. CUTUNE_OK, or a status with a
- * diagnostic on the spec. */
-int tuner_reference(tuner_gpu *g);
-
-/* tuner_kernel_options (reference.c): the compile options of a kernel of the spec's own
- * that is not a variant (the reference, a reset or checker kernel): the common
- * options, constant lets `as define`, and the include folders, in `a`, with room for
- * two more. *out and *n are set; CUTUNE_OK or CUTUNE_ENOMEM. */
-int tuner_kernel_options(const model *m, arena *a, const char ***out, int *n);
-
-/* tuner_plain_args: a configuration's argument values (g->scalars) as bench scalars. */
-void tuner_plain_args(tuner_gpu *g, bench_config *out);
-
-/* ---- twins: variants that are the same experiment (twin.c) ------------------------ */
+/* ---- twins: variants that are the same experiment (twins.c) ------------------------ */
 
 /* A launch's identity: the machine code (runtime/cubin.h), symbol, geometry, dynamic
  * shared memory and planned arguments, as XXH3-128. */
@@ -207,38 +129,38 @@ int64_t twins_find(const twins *tw, twin_id id);
  * CUTUNE_ENOMEM. */
 int twins_add(twins *tw, twin_id id, uint64_t index);
 
-/* ---- the run (tune.c, loop.c, finish.c, run.c) ---------------------------------- */
+/* ---- the run (tuner.c, loop.c, finish.c, run.c) ---------------------------------- */
 
 /* A GPU's variant in flight (fleet.c): its record, and its identity when it has one
  * (a twin of it waits for its outcome). rec NULL: the GPU is idle. */
-typedef struct tuner_slot {
+typedef struct fleet_slot {
     record *rec;
     uint64_t index;            /* its index in the results */
     bool has_id;
     twin_id id;
-} tuner_slot;
+} fleet_slot;
 
 typedef struct tuner {
     cutune_spec *spec;
     const model *m;
     const cutune_tune_options *opts;
     cutune_tune_result *res;   /* borrowed */
-    tuner_gpu *gpus;           /* a worker per GPU (issue 19); gpus[0] runs the reference first, the
+    gpu_handle *gpus;           /* a worker per GPU (issue 19); gpus[0] runs the reference first, the
                                   final race and the profiling */
-    tuner_slot *slots;         /* what each GPU has in flight */
-    tuner_slot *answered;      /* variants that have answered, not yet finished (fleet.c) */
+    fleet_slot *slots;         /* what each GPU has in flight */
+    fleet_slot *answered;      /* variants that have answered, not yet finished (fleet.c) */
     int ngpus, nanswered;
     /* Called when a variant is finished (journaled, the best updated): the search is
      * told. Returns 1 when the search is over (the run then stops taking variants). */
     int (*done)(void *user, const record *rec);
     void *done_user;
     bool stopping;             /* done said the search is over */
-    tuner_goal goal;           /* the tuner's best so far */
+    goal_state goal;           /* the tuner's best so far */
     value *vals;               /* scratch: a configuration's values */
     journal *journal;          /* NULL: none */
     twins *twins;              /* NULL: every variant is run (cutune_tune_options.run_twins) */
     search_settings set;
-    cutune_space_size size;    /* the space's size, as the facade counted it */
+    cutune_space_size size;    /* the space's size, as spec_count counted it */
     double started;
     uint64_t evaluations;
     const char *stop;          /* why the search stopped ("" while it runs) */
@@ -254,12 +176,12 @@ typedef struct tuner {
 int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, const cutune_tune_options *opts,
               const cutune_device *dev, bool flush, cutune_tune_result *res);
 
-/* tuner_search_settings: the spec's `search` (model m) with the overrides in `o` (may
+/* settings_resolve: the spec's `search` (model m) with the overrides in `o` (may
  * be NULL) applied; a budget percentage becomes a count of the `count` valid
  * configurations. CUTUNE_OK, or CUTUNE_EINVAL with a diagnostic on `diags` (an unknown
  * strategy, a percentage out of range). Shared with the simulator (api/simulate.c). */
-int tuner_search_settings(const model *m, diag_list *diags, const cutune_search_options *o, uint64_t count,
-                          search_settings *out);
+int settings_resolve(const model *m, diag_list *diags, const cutune_search_options *o, uint64_t count,
+                     search_settings *out);
 
 /* tuner_session: opens a compile session for the run (binaries kept, the GPU's
  * architecture), its progress counting towards `total` (0: unknown). As session_open. */
@@ -270,128 +192,125 @@ int tuner_session(tuner *t, const cutune_analyze_options *o, uint64_t total, cut
  * chosen; the result's summary filled. CUTUNE_OK, or a status with a diagnostic. */
 int tuner_tune(tuner *t);
 
-/* ---- hardware counters (profile.c, issue 18) --------------------------------------- */
+/* ---- hardware counters (counters.c, issue 18) --------------------------------------- */
 
-/* tuner_profile_options: `in` with the counters resolved into *out (the default set
+/* counters_options: `in` with the counters resolved into *out (the default set
  * when none are named) and their names checked against the chip of `arch` with CUPTI's
  * host API (no GPU needed). CUTUNE_OK (also when CUPTI cannot be used here: the
  * profiling phase says so, and tuning goes on), or CUTUNE_EINVAL with a diagnostic on
  * the spec (an unknown name, a bad profile_top). */
-int tuner_profile_options(cutune_spec *spec, const cutune_tune_options *in, const char *arch,
-                          cutune_tune_options *out);
+int counters_options(cutune_spec *spec, const cutune_tune_options *in, const char *arch,
+                     cutune_tune_options *out);
 
-/* tuner_profile (run.c, after the final race): the counters of the chosen variants
+/* counters_read (run.c, after the final race): the counters of the chosen variants
  * (the best opts->profile_top that ran ok, or all), read in the worker and journaled;
  * bins[i] (nbins) is record i's binary (cubin NULL: none; those are compiled again
  * through `ss`). The summary's profiled, profile_seconds and profile_note are set.
  * CUTUNE_OK, or a status (the worker could not start, the journal, memory). */
-int tuner_profile(tuner *t, session *ss, session_binary *bins, uint64_t nbins);
+int counters_read(tuner *t, session *ss, session_binary *bins, uint64_t nbins);
 
 /* ---- problem sizes (sizes.c) ------------------------------------------------------ */
 
-/* How the space of the spec's model is counted: the facade's (api/: it explains an empty
- * space), handed down so that the engine calls no stage above it. As cutune_space_count. */
-typedef int (*tuner_count_fn)(cutune_space_size *out, cutune_spec *spec);
+/* sizes_run_one: one tuning run of the spec's model as it is (one size): the space
+ * counted (compiler/spec's spec_count: an empty one explained), a result made (*out,
+ * also on failure once made), a tuner run over it and the result finished. CUTUNE_OK or
+ * a status with a diagnostic on the spec. */
+int sizes_run_one(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_options *opts,
+                  const cutune_device *dev, bool flush);
 
-/* tuner_run_one: one tuning run of the spec's model as it is (one size): the space
- * counted (`count`), a result made (*out, also on failure once made), a tuner run over
- * it and the result finished. CUTUNE_OK or a status with a diagnostic on the spec. */
-int tuner_run_one(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_options *opts,
-                  const cutune_device *dev, bool flush, tuner_count_fn count);
-
-/* tuner_run_sizes: tuner_run_one for each of the spec's sizes in turn, each adopted by
+/* sizes_run_all: sizes_run_one for each of the spec's sizes in turn, each adopted by
  * `parent` (results/result.h), with a journal per size (the run's journal path with the
  * size: "x.json.n=4096.journal"). Stops at the first failure or interruption; the spec's
  * selected size is restored. CUTUNE_OK or the failing size's status. */
-int tuner_run_sizes(cutune_tune_result *parent, cutune_spec *spec, const cutune_tune_options *opts,
-                    const cutune_device *dev, bool flush, tuner_count_fn count);
+int sizes_run_all(cutune_tune_result *parent, cutune_spec *spec, const cutune_tune_options *opts,
+                  const cutune_device *dev, bool flush);
 
 /* tuner_free: ends the worker, closes the journal; NULL is a no-op. */
 void tuner_free(tuner *t);
 
-/* tuner_each (loop.c): a session_each for the tuner (user: a tuner): one variant read
+/* loop_each (loop.c): a session_each for the tuner (user: a tuner): one variant read
  * back from the journal, or taken from its twin, or sent to an idle GPU (fleet.c: it
- * is finished when its answer comes); each finished by tuner_finish. Returns 0, 1 when
+ * is finished when its answer comes); each finished by finish_variant. Returns 0, 1 when
  * t->done has said the search is over (the variant is then not taken), -1 with
  * t->status on a failure. */
-int tuner_each(void *user, const cutune_analysis *a, const session_binary *bin);
+int loop_each(void *user, const cutune_analysis *a, const session_binary *bin);
 
-/* tuner_finish (finish.c): variant rec (the results' record `index`) has its outcome: its identity (when has_id and
+/* finish_variant (finish.c): variant rec (the results' record `index`) has its outcome: its identity (when has_id and
  * the outcome is one the code decides) joins the twins, it is journaled (unless read
  * back from the journal), the best and the winner are updated and t->done is told.
  * CUTUNE_OK, or a status in t->status with t->err (the journal, memory). */
-int tuner_finish(tuner *t, record *rec, uint64_t index, bool has_id, twin_id id);
+int finish_variant(tuner *t, record *rec, uint64_t index, bool has_id, twin_id id);
 
 /* ---- several GPUs (fleet.c, issue 19) --------------------------------------------- */
 
-/* tuner_fleet_start: every GPU's worker started at once, then each one's set-up (its
+/* fleet_start: every GPU's worker started at once, then each one's set-up (its
  * reference) awaited. CUTUNE_OK, or the first failure's status with t->err. */
-int tuner_fleet_start(tuner *t);
+int fleet_start(tuner *t);
 
-/* tuner_fleet_idle: a GPU with nothing in flight, waiting for one to answer when all
+/* fleet_idle: a GPU with nothing in flight, waiting for one to answer when all
  * are busy: the answer is taken (figures, the best so far) but its variant is finished
- * by the next tuner_fleet_flush, after the caller has given the GPU its next variant.
+ * by the next fleet_flush, after the caller has given the GPU its next variant.
  * Its index, or -1 (nothing was in flight: cannot happen with every GPU busy). */
-int tuner_fleet_idle(tuner *t);
+int fleet_idle(tuner *t);
 
-/* tuner_fleet_flush: finishes (tuner_finish) the variants that have answered, in the
+/* fleet_flush: finishes (finish_variant) the variants that have answered, in the
  * order they did. 0, or -1 when finishing one failed (t->status; the rest are still
  * finished). */
-int tuner_fleet_flush(tuner *t);
+int fleet_flush(tuner *t);
 
-/* tuner_fleet_send: sends rec (the results' record `index`; binary bin; its identity
+/* fleet_send: sends rec (the results' record `index`; binary bin; its identity
  * when has_id) to idle GPU k.
  * 0, or -1 with t->status (no worker could be started). */
-int tuner_fleet_send(tuner *t, int k, record *rec, uint64_t index, const session_binary *bin, bool has_id,
-                     twin_id id);
+int fleet_send(tuner *t, int k, record *rec, uint64_t index, const session_binary *bin, bool has_id,
+               twin_id id);
 
-/* tuner_fleet_busy: whether a variant is in flight or answered and not yet finished. */
-bool tuner_fleet_busy(const tuner *t);
+/* fleet_busy: whether a variant is in flight or answered and not yet finished. */
+bool fleet_busy(const tuner *t);
 
-/* tuner_fleet_collect: finishes the variants that have answered, or when none has,
+/* fleet_collect: finishes the variants that have answered, or when none has,
  * waits for the first GPU to answer (or run out of time) and finishes its variant. 0; -1
  * when none was in flight or finishing failed (t->status). */
-int tuner_fleet_collect(tuner *t);
+int fleet_collect(tuner *t);
 
-/* tuner_fleet_drain: collects until nothing is in flight (every variant is finished,
+/* fleet_drain: collects until nothing is in flight (every variant is finished,
  * also after a failure). 0, or -1 when finishing one failed. */
-int tuner_fleet_drain(tuner *t);
+int fleet_drain(tuner *t);
 
-/* tuner_fleet_wait_twin: collects until no variant of identity `id` is in flight. 0 or
- * -1 as tuner_fleet_collect. */
-int tuner_fleet_wait_twin(tuner *t, twin_id id);
+/* fleet_wait_twin: collects until no variant of identity `id` is in flight. 0 or
+ * -1 as fleet_collect. */
+int fleet_wait_twin(tuner *t, twin_id id);
 
-/* tuner_fleet_race: times variants in full, nothing else in flight: the first GPU the
+/* fleet_race: times variants in full, nothing else in flight: the first GPU the
  * ncontend contenders vs[0 .. ncontend) (binaries bins[i]), into first[i] (records of the
  * result's arena, not in the results); every other GPU all n, the rest being variants the
  * first GPU timed in full during the run, whose records are refs[i]; then
  * summary.spread[k] is each other GPU's median time over the first's (a contender's race
  * run, another's record). A GPU other than the first whose worker cannot be started is
  * left out. CUTUNE_OK, CUTUNE_ENOMEM, or the status of GPU 0's start (t->status, t->err). */
-int tuner_fleet_race(tuner *t, const session_binary *const *bins, const cutune_variant *const *vs,
-                     const record *const *refs, int n, int ncontend, record **first);
+int fleet_race(tuner *t, const session_binary *const *bins, const cutune_variant *const *vs,
+               const record *const *refs, int n, int ncontend, record **first);
 
-/* tuner_take_twin (loop.c): record `rec` (not run) takes the figures of record
- * `twin`, the same experiment (twin.c), and its own metrics and objective. */
-void tuner_take_twin(tuner *t, record *rec, const record *twin);
+/* loop_take_twin (loop.c): record `rec` (not run) takes the figures of record
+ * `twin`, the same experiment (twins.c), and its own metrics and objective. */
+void loop_take_twin(tuner *t, record *rec, const record *twin);
 
-/* tuner_rejournal (finish.c): journals rec again (its figures now replace the earlier
+/* finish_rejournal (finish.c): journals rec again (its figures now replace the earlier
  * line on resume). CUTUNE_OK, or CUTUNE_EIO with t->err and t->status set. */
-int tuner_rejournal(tuner *t, const record *rec);
+int finish_rejournal(tuner *t, const record *rec);
 
-/* tuner_note_best (finish.c): the best so far (early stopping's, the race's) becomes
+/* finish_note_best (finish.c): the best so far (early stopping's, the race's) becomes
  * rec's objective when rec ran ok, was timed, not pruned, and beats it. */
-void tuner_note_best(tuner *t, const record *rec);
+void finish_note_best(tuner *t, const record *rec);
 
-/* tuner_note_winner (finish.c): rec becomes the result's winner when it may win (timed in
+/* finish_note_winner (finish.c): rec becomes the result's winner when it may win (timed in
  * full, not pruned, not provisional) and beats the winner so far. */
-void tuner_note_winner(tuner *t, const record *rec);
+void finish_note_winner(tuner *t, const record *rec);
 
-/* tuner_params_match: whether a journal line's params are the configuration `vals`. */
-bool tuner_params_match(const model *m, const value *vals, json_t *line);
+/* loop_params_match: whether a journal line's params are the configuration `vals`. */
+bool loop_params_match(const model *m, const value *vals, json_t *line);
 
-/* tuner_search (run.c): the loop of every strategy: proposals streamed through a
+/* run_search (run.c): the loop of every strategy: proposals streamed through a
  * compile session, each run, journaled and told. */
-int tuner_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_summary *asum);
+int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_summary *asum);
 
 #endif

@@ -17,8 +17,14 @@ of best found / true best (1 = the optimum). Printed:
      over max(compile seconds / threads, GPU seconds)), mean over landscapes;
   4. per landscape, each strategy's medians by evaluations.
 
+--set heldout replays the held-out set instead: the replayable H100 recordings of
+bench/landscapes/h100 (its MANIFEST; the multi-size histogram and stencil are not
+replayable), recorded after auto's constants were chosen and never tuned on; --set all
+both. A change to a strategy must hold on the held-out set, not only on the seven.
+
 usage: bench/search/landscapes.py [--cutune build/cutune] [--strategies auto,random]
-           [--budgets 25,50,100,200,400] [--seeds 20] [--jobs 2] [--only conv,sgemm]
+           [--budgets 25,50,100,200,400] [--seeds 20] [--jobs 2] [--set dev|heldout|all]
+           [--only conv,sgemm]
            [--threads 16] [--no-time] [--json OUT.json]
 """
 import argparse
@@ -37,23 +43,59 @@ LAND = os.path.join(ROOT, "bench", "landscapes")
 GOALS = {25: 0.85, 50: 0.92, 100: 0.97, 200: 0.995, 400: 0.999}
 
 
-def landscapes():
-    """(name, spec, results file, gzipped) of every landscape present."""
+def dev_landscapes():
+    """(name, spec, results file, gzipped, extra simulate args) of every development landscape present."""
     out = []
     for kernel, spec in (("convolution", "conv_milo.tune"), ("dedispersion", "dedisp_milo.tune")):
         for gpu in ("A4000", "A6000", "W6600"):
             path = os.path.join(LAND, "%s_%s.json.gz" % (kernel, gpu))
             if os.path.exists(path):
-                out.append(("%s_%s" % (kernel, gpu), os.path.join(LAND, spec), path, True))
+                out.append(("%s_%s" % (kernel, gpu), os.path.join(LAND, spec), path, True, []))
     sgemm = os.path.join(ROOT, "docs", "results", "data", "sgemm-h100-full.json")
     if os.path.exists(sgemm):
-        out.append(("sgemm_H100", os.path.join(ROOT, "examples", "sgemm.tune"), sgemm, False))
+        out.append(("sgemm_H100", os.path.join(ROOT, "examples", "sgemm.tune"), sgemm, False, []))
     return out
 
 
-def simulate(cutune, spec, results, strategy, seeds, threads, budget=None, time_s=None):
+def heldout_landscapes():
+    """The held-out set: the replayable recordings of bench/landscapes/h100 (its MANIFEST: FILE, SPEC,
+    SET columns; a SET of NAME=VALUE becomes --set NAME=VALUE, "-" none; multi-size files are
+    skipped, they are no landscape for simulate), each named h100_<file>."""
+    out = []
+    folder = os.path.join(LAND, "h100")
+    manifest = os.path.join(folder, "MANIFEST")
+    if not os.path.exists(manifest):
+        return out
+    for line in open(manifest):
+        f = line.split()
+        if not f or line.startswith("#") or len(f) < 3 or not f[0].endswith(".json"):
+            continue
+        name, spec, size = f[0], f[1], f[2]
+        if "multi-size" in line:
+            continue
+        extra = []
+        if "=" in size:
+            extra = ["--set", size]
+        elif size != "-":
+            continue
+        path = os.path.join(folder, name)
+        if os.path.exists(path) and os.path.exists(os.path.join(ROOT, spec)):
+            out.append(("h100_" + name[:-5], os.path.join(ROOT, spec), path, False, extra))
+    return out
+
+
+def landscapes(which="dev"):
+    """The landscapes of a set: dev, heldout or all."""
+    if which == "dev":
+        return dev_landscapes()
+    if which == "heldout":
+        return heldout_landscapes()
+    return dev_landscapes() + heldout_landscapes()
+
+
+def simulate(cutune, spec, results, strategy, seeds, threads, budget=None, time_s=None, extra=()):
     cmd = [cutune, "simulate", spec, "--results", results, "--strategy", strategy, "--repeat", str(seeds),
-           "--seed", "0", "--threads", str(threads), "--format", "json", "-q"]
+           "--seed", "0", "--threads", str(threads), "--format", "json", "-q"] + list(extra)
     if budget:
         cmd += ["--budget", str(budget)]
     if time_s:
@@ -110,13 +152,16 @@ def main():
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--threads", type=int, default=16, help="compile threads of the simulated host")
+    ap.add_argument("--set", default="dev", choices=("dev", "heldout", "all"),
+                    help="dev: the 7 development landscapes; heldout: the H100 recordings of bench/landscapes/h100 "
+                         "(never tuned on); all: both")
     ap.add_argument("--only", default="", help="landscapes whose name contains one of these words")
     ap.add_argument("--no-time", action="store_true", help="skip the runs by simulated time")
     ap.add_argument("--json", help="write every median here")
     a = ap.parse_args()
     budgets = [int(b) for b in a.budgets.split(",")]
     strategies = a.strategies.split(",")
-    lands = [l for l in landscapes() if not a.only or any(w in l[0] for w in a.only.split(","))]
+    lands = [l for l in landscapes(a.set) if not a.only or any(w in l[0] for w in a.only.split(","))]
     if not lands:
         sys.exit("landscapes.py: no landscape matches --only %s" % a.only)
     if not os.access(a.cutune, os.X_OK):
@@ -124,16 +169,16 @@ def main():
     tmp = tempfile.mkdtemp(prefix="landscapes.")
     try:
         files = {}
-        for name, spec, results, gz in lands:  # cutune reads plain JSON
+        for name, spec, results, gz, extra in lands:  # cutune reads plain JSON
             if gz:
                 plain = os.path.join(tmp, name + ".json")
                 with gzip.open(results, "rb") as src, open(plain, "wb") as dst:
                     shutil.copyfileobj(src, dst)
                 results = plain
-            files[name] = (spec, results)
-        unit = {name: cost_per_evaluation(files[name][1], a.threads) for name, _, _, _ in lands}
+            files[name] = (spec, results, extra)
+        unit = {l[0]: cost_per_evaluation(files[l[0]][1], a.threads) for l in lands}
         jobs = []
-        for name, _, _, _ in lands:
+        for name in (l[0] for l in lands):
             for s in strategies:
                 for b in budgets:
                     jobs.append((name, s, b, "evals"))
@@ -143,16 +188,18 @@ def main():
 
         def one(job):
             name, s, b, kind = job
-            spec, results = files[name]
+            spec, results, extra = files[name]
             if kind == "evals":
-                return job, simulate(a.cutune, spec, results, s, a.seeds, a.threads, budget=b)
-            return job, simulate(a.cutune, spec, results, s, a.seeds, a.threads, time_s=b * unit[name])
+                return job, simulate(a.cutune, spec, results, s, a.seeds, a.threads, budget=b, extra=extra)
+            return job, simulate(a.cutune, spec, results, s, a.seeds, a.threads, time_s=b * unit[name], extra=extra)
 
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
             for job, d in pool.map(one, jobs):
                 runs = d["runs"]
                 got[job] = {
                     "median": d["ratio"]["median"],
+                    "mean": statistics.mean(r["ratio"] for r in runs),
+                    "ratios": [r["ratio"] for r in runs],
                     "evaluations": statistics.median(r["evaluations"] for r in runs),
                     "seconds": statistics.median(r["simulated_seconds"] for r in runs),
                     "wall_over_bound": statistics.median(r["simulated_seconds"] / r["bound_seconds"]
@@ -165,14 +212,28 @@ def main():
     def mean_of(s, kind, key):
         return {b: statistics.mean(got[(n, s, b, kind)][key] for n in names) for b in budgets}
 
+    def mean_of_sets(s, kind, key):
+        """mean_of, over the dev landscapes and the held-out ones apart (--set all)."""
+        out = []
+        for label, part in (("dev", [n for n in names if not n.startswith("h100_")]),
+                            ("held-out", [n for n in names if n.startswith("h100_")])):
+            if part and len(part) < len(names):
+                out.append(("cutune %s, %s" % (s, label),
+                            {b: statistics.mean(got[(n, s, b, kind)][key] for n in part) for b in budgets}))
+        return out
+
     print("Search benchmark: %d landscapes (%s), %d seeds, %d compile threads; mean over landscapes of the median "
           "over seeds of best found / true best" % (len(names), ", ".join(names), a.seeds, a.threads))
-    kt = kt_best(names, budgets)
+    kt = kt_best(names, budgets) if a.set == "dev" else {}
     rows = [("cutune " + s, mean_of(s, "evals", "median")) for s in strategies]
+    for s in strategies:
+        rows += mean_of_sets(s, "evals", "median")
     if kt:
         rows.append(("Kernel Tuner, best strategy per budget", kt))
     rows.append(("goal", {b: GOALS.get(b) for b in budgets}))
     table("By evaluations (budget):", rows, budgets)
+    table("By evaluations, the mean over seeds (a check beside the median: less jumpy on plateaus):",
+          [("cutune " + s, mean_of(s, "evals", "mean")) for s in strategies], budgets)
     if not a.no_time:
         table("By simulated time (each landscape: the budget's evaluations x its pipelined cost per evaluation):",
               [("cutune " + s, mean_of(s, "time", "median")) for s in strategies], budgets)
@@ -184,7 +245,7 @@ def main():
         table("Per landscape, cutune %s by evaluations:" % s,
               [(n, {b: got[(n, s, b, "evals")]["median"] for b in budgets}) for n in names], budgets)
     if a.json:
-        out = {"seeds": a.seeds, "threads": a.threads, "budgets": budgets, "landscapes": names,
+        out = {"set": a.set, "seeds": a.seeds, "threads": a.threads, "budgets": budgets, "landscapes": names,
                "runs": [{"landscape": n, "strategy": s, "budget": b, "by": kind, **v}
                         for (n, s, b, kind), v in sorted(got.items())]}
         with open(a.json, "w") as f:

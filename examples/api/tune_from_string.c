@@ -35,7 +35,10 @@ int main(int argc, char **argv)
     /* The spec's relative paths ("scale.cu") resolve against kernel_dir; n = 4 Mi
      * replaces the spec's 1 Mi everywhere it is used (buffer sizes, grid). */
     const char *set[] = {"n=4194304"};
-    cutune_load_options load = {set, 1, kernel_dir, 0, NULL, NULL};
+    cutune_load_options load = CUTUNE_LOAD_OPTIONS_INIT; /* every default, then ours */
+    load.set = set;
+    load.nset = 1;
+    load.base_dir = kernel_dir;
     cutune_spec *spec = NULL;
     int rc = cutune_spec_load_string(&spec, "<scale>", spec_text, strlen(spec_text), &load);
     if (rc != CUTUNE_OK) {
@@ -55,10 +58,8 @@ int main(int argc, char **argv)
     }
     cutune_configs_free(it);
 
-    cutune_tune_options opts;
-    memset(&opts, 0, sizeof opts); /* zero: every default, and the spec's own settings */
+    cutune_tune_options opts = CUTUNE_TUNE_OPTIONS_INIT; /* every default: the spec's own settings */
     opts.device = device;
-    opts.flush_l2 = -1;            /* as the spec's measure(...) says */
     cutune_tune_result *r = NULL;
     rc = cutune_tune(&r, spec, &opts);
     if (rc == CUTUNE_ENODEV) {     /* no driver, no GPU, or its worker cannot start */
@@ -80,19 +81,22 @@ int main(int argc, char **argv)
            (unsigned long long)s->variants, (unsigned long long)s->timed);
     const cutune_measurement *best = cutune_tune_best(r); /* NULL when none ran correctly */
     if (best) {
+        const cutune_variant *v = cutune_measurement_variant(best);
         printf("best: ");
-        print_config(spec, best->variant);
-        printf(", block %lld, grid %lld: %.4f ms (%s = %g)\n", (long long)best->variant->block[0],
-               (long long)best->variant->grid[0], best->median_ms, s->objective_name, best->objective);
+        print_config(spec, v);
+        printf(", block %lld, grid %lld: %.4f ms (%s = %g)\n", (long long)v->block[0], (long long)v->grid[0],
+               cutune_measurement_value(best, CUTUNE_VALUE_MEDIAN_MS), s->objective_name,
+               cutune_measurement_value(best, CUTUNE_VALUE_OBJECTIVE));
     }
     for (uint64_t i = 0; i < cutune_tune_count(r); i++) {
         const cutune_measurement *m = cutune_tune_at(r, i);
-        printf("  #%llu ", (unsigned long long)m->variant->ordinal);
-        print_config(spec, m->variant);
-        if (m->timed)
-            printf(": %s, %.4f ms\n", m->status, m->median_ms);
+        const char *outcome = cutune_outcome_name(cutune_measurement_outcome(m)); /* "ok", "wrong", ... */
+        printf("  #%llu ", (unsigned long long)cutune_measurement_variant(m)->ordinal);
+        print_config(spec, cutune_measurement_variant(m));
+        if (cutune_measurement_value(m, CUTUNE_VALUE_TIMED) != 0)
+            printf(": %s, %.4f ms\n", outcome, cutune_measurement_value(m, CUTUNE_VALUE_MEDIAN_MS));
         else
-            printf(": %s (%s)\n", m->status, m->reason ? m->reason : "not timed");
+            printf(": %s (%s)\n", outcome, cutune_measurement_reason(m) ? cutune_measurement_reason(m) : "not timed");
     }
     int found = best != NULL;
     cutune_tune_result_free(r);

@@ -112,6 +112,23 @@ sed 's/objective maximize score;/objective maximize score; search auto(budget = 
 "$cutune" simulate "$tmp/auto.tune" --results "$tmp/full.json" --format json >"$tmp/jd"
 check "search auto(budget = 30) in the spec" python3 -c "
 import json; d=json.load(open('$tmp/jd')); assert d['strategy']=='auto' and d['budget']==30 and d['seed']==3, d"
+# A `search` that names no strategy: auto, with the settings every strategy takes.
+sed 's/objective maximize score;/objective maximize score; search(budget = 30, seed = 3);/' "$s" >"$tmp/unnamed.tune"
+"$cutune" simulate "$tmp/unnamed.tune" --results "$tmp/full.json" --format json >"$tmp/jd"
+check "search(budget = 30, seed = 3): auto, 30 evaluations, seed 3" python3 -c "
+import json; d=json.load(open('$tmp/jd')); r=d['runs'][0]
+assert d['strategy']=='auto' and d['budget']==30 and d['seed']==3 and r['evaluations']==30, d"
+"$cutune" simulate "$tmp/unnamed.tune" --results "$tmp/full.json" --strategy random --format json >"$tmp/jd"
+check "search(budget = 30) with --strategy random: random, the spec's budget" python3 -c "
+import json; d=json.load(open('$tmp/jd')); assert d['strategy']=='random' and d['budget']==30, d"
+sed 's/objective maximize score;/objective maximize score; search;/' "$s" >"$tmp/bare.tune"
+"$cutune" simulate "$tmp/bare.tune" --results "$tmp/full.json" --format json >"$tmp/jd"
+check "search; without a budget: auto over the whole space (316)" python3 -c "
+import json; d=json.load(open('$tmp/jd')); r=d['runs'][0]
+assert d['strategy']=='auto' and r['evaluations']==316 and r['stop_reason']=='space exhausted', d"
+"$cutune" simulate "$tmp/bare.tune" --results "$tmp/full.json" --budget 12 --format json >"$tmp/jd"
+check "search; with --budget 12: auto, 12 evaluations" python3 -c "
+import json; d=json.load(open('$tmp/jd')); assert d['strategy']=='auto' and d['runs'][0]['evaluations']==12, d"
 "$cutune" simulate "$s" --results "$tmp/full.json" --strategy local --budget 10% --format json >"$tmp/j3"
 check "a percentage budget is of the space (10% of 316, rounded up = 32)" python3 -c "
 import json; d=json.load(open('$tmp/j3')); assert d['budget']==32 and d['runs'][0]['evaluations']==32, d"

@@ -28,6 +28,9 @@ unset CUTUNE_MODE
 check "the package config is installed" test -f "$tmp/prefix/lib/cmake/cutune/cutuneConfig.cmake"
 check "the version file is installed" test -f "$tmp/prefix/lib/cmake/cutune/cutuneConfigVersion.cmake"
 check "the header is installed" test -f "$tmp/prefix/include/cutune.h"
+for part in common spec space device analyze tune results emit simulate; do
+    check "the header's part cutune/$part.h is installed" test -f "$tmp/prefix/include/cutune/$part.h"
+done
 check "the command is installed" test -x "$tmp/prefix/bin/cutune"
 
 cp -r "$src/examples/cmake-embed" "$tmp/src"

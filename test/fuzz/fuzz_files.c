@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime/journal.h"
+#include "results/journal.h"
 #include "cutune.h"
 #include "runtime/cache.h"
 #include "runtime/includes.h"

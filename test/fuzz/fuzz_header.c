@@ -99,7 +99,7 @@ static void lex_check(const char *t)
 static void emit_and_check(cutune_spec *spec, const cutune_tune_result *const *rs, int n, const char *prefix)
 {
     static const char *const sources[] = {"a*/b/*c", "x\\\ny?" "?/", "\"q\"\n#define Z"};
-    cutune_header_options opts = {prefix, sources, "*/ int evil; /*"};
+    cutune_header_options opts = {CUTUNE_HEADER_OPTIONS_VERSION, prefix, sources, "*/ int evil; /*"};
     char *text = NULL;
     if (cutune_emit_header(&text, spec, rs, n, &opts) == CUTUNE_OK)
         lex_check(text);
@@ -212,8 +212,7 @@ static void structured(const uint8_t *data, size_t size)
             const cutune_tune_result *rs[1] = {r};
             const char *prefix = field(lines, n, 11)[0] ? field(lines, n, 11) : NULL;
             emit_and_check(NULL, rs, 1, prefix);
-            cutune_load_options opts;
-            memset(&opts, 0, sizeof opts);
+            cutune_load_options opts = CUTUNE_LOAD_OPTIONS_INIT;
             opts.skip_file_checks = 1;
             cutune_spec *s = NULL;
             if (cutune_spec_load_string(&s, "f.tune", spec_text, strlen(spec_text), &opts) == CUTUNE_OK)

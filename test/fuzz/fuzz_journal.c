@@ -1,4 +1,4 @@
-/* fuzz_journal.c - libFuzzer target for the journal reader (runtime/journal.c), with its
+/* fuzz_journal.c - libFuzzer target for the journal reader (results/journal.c), with its
  * promise checked on every input, not only the absence of crashes: the input is a
  * journal opened for resuming a run of a fixed identity over a space of 1,000
  * configurations, and afterwards the file must be
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "base/sys.h"
-#include "runtime/journal.h"
+#include "results/journal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

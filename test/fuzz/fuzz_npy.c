@@ -98,7 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                      "    verify y against config(m = 1);\n"
                      "}\n",
                      types[pick].spec, param_count ? "16 * m" : "64");
-    cutune_load_options opts = {0};
+    cutune_load_options opts = CUTUNE_LOAD_OPTIONS_INIT;
     opts.base_dir = scratch();
     cutune_spec *sp = NULL;
     int rc = cutune_spec_load_string(&sp, "npy.tune", spec, (size_t)n, &opts);

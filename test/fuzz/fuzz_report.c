@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *whole = NULL;
     if (cutune_results_load(&r, path) == CUTUNE_OK) {
         const char *names[] = {"<x-file>\"'&.json"};
-        cutune_report_options opts = {names, "<x-title>\"'&"};
+        cutune_report_options opts = {CUTUNE_REPORT_OPTIONS_VERSION, names, "<x-title>\"'&"};
         char *page = NULL;
         const cutune_tune_result *one[] = {r};
         if (cutune_emit_report(&page, one, 1, &opts) == CUTUNE_OK) {

@@ -16,7 +16,7 @@
 /* A spec whose paths resolve against the test's source folder (kernels/ exists). */
 static cutune_spec *load(const char *text, const char *const *set, int nset, int expect_rc)
 {
-    cutune_load_options opts = {set, nset, CUTUNE_SOURCE_DIR "/examples", 0, NULL, NULL};
+    cutune_load_options opts = {CUTUNE_LOAD_OPTIONS_VERSION, set, nset, CUTUNE_SOURCE_DIR "/examples", 0, NULL, NULL};
     cutune_spec *spec = NULL;
     int rc = cutune_spec_load_string(&spec, "api.tune", text, strlen(text), &opts);
     if (rc != expect_rc)
@@ -209,8 +209,7 @@ static void test_jobs_are_bounded(void **state)
     (void)state;
     cutune_spec *spec = load(routes_spec, NULL, 0, CUTUNE_OK);
     cutune_analyze_summary summary;
-    cutune_analyze_options opts;
-    memset(&opts, 0, sizeof opts);
+    cutune_analyze_options opts = CUTUNE_ANALYZE_OPTIONS_INIT;
     opts.no_cache = 1;
     opts.limit = 1;
     opts.jobs = CUTUNE_MAX_JOBS + 1;
@@ -258,8 +257,7 @@ static void test_tune_devices_are_checked(void **state)
     (void)state;
     cutune_spec *spec = load(routes_spec, NULL, 0, CUTUNE_OK);
     int gpus[CUTUNE_MAX_DEVICES + 1] = {0};
-    cutune_tune_options t;
-    memset(&t, 0, sizeof t);
+    cutune_tune_options t = CUTUNE_TUNE_OPTIONS_INIT;
     t.devices = gpus;
     t.ndevices = CUTUNE_MAX_DEVICES + 1;
     cutune_tune_result *r = (cutune_tune_result *)spec; /* must be reset to NULL */
@@ -336,8 +334,7 @@ static void test_long_paths_are_reported_in_full(void **state)
     cutune_spec *spec = load(routes_spec, NULL, 0, CUTUNE_OK);
     char cache[2200];
     snprintf(cache, sizeof cache, "%s/cache", deep);
-    cutune_analyze_options opts;
-    memset(&opts, 0, sizeof opts);
+    cutune_analyze_options opts = CUTUNE_ANALYZE_OPTIONS_INIT;
     opts.arch = "sm_90";
     opts.jobs = 1;
     opts.limit = 1;
@@ -402,7 +399,7 @@ static void test_device_attributes_from_the_table_and_a_device(void **state)
 {
     (void)state;
     int sm = attr_index("sm_count"), thr = attr_index("max_threads_per_sm"), warp = attr_index("warp_size");
-    cutune_load_options opts = {NULL, 0, CUTUNE_SOURCE_DIR "/examples", 0, "sm_80", NULL};
+    cutune_load_options opts = {CUTUNE_LOAD_OPTIONS_VERSION, NULL, 0, CUTUNE_SOURCE_DIR "/examples", 0, "sm_80", NULL};
     cutune_spec *spec = NULL;
     assert_int_equal(cutune_spec_load_string(&spec, "d.tune", persistent_spec, strlen(persistent_spec), &opts),
                      CUTUNE_OK);
@@ -422,7 +419,7 @@ static void test_device_attributes_from_the_table_and_a_device(void **state)
 
     cutune_device dev;
     memset(&dev, 0, sizeof dev);
-    snprintf(dev.name, sizeof dev.name, "Made-up GPU");
+    dev.name = "Made-up GPU";
     dev.cc = 90;
     dev.sm_count = 114;
     dev.warp_size = 32;
@@ -460,7 +457,7 @@ static void test_set_device_checks_again(void **state)
     int sm = attr_index("sm_count");
     cutune_device dev;
     memset(&dev, 0, sizeof dev);
-    snprintf(dev.name, sizeof dev.name, "Made-up GPU");
+    dev.name = "Made-up GPU";
     dev.cc = 86;
     dev.sm_count = 10;
     dev.max_threads_per_sm = 1536; /* one block of 1024 fits, two do not */
@@ -494,8 +491,7 @@ static void test_analysis_rechecks_for_its_arch(void **state)
     cutune_spec *spec = load(persistent_spec, NULL, 0, CUTUNE_OK);
     int sm = attr_index("sm_count");
     assert_int_equal(cutune_spec_device_attr_value(spec, sm), 132);
-    cutune_analyze_options opts;
-    memset(&opts, 0, sizeof opts);
+    cutune_analyze_options opts = CUTUNE_ANALYZE_OPTIONS_INIT;
     opts.arch = "sm_86";
     opts.no_cache = 1;
     opts.jobs = 1;

@@ -112,8 +112,7 @@ static cutune_analyze_summary analyze(seen *s, const char *cache_dir)
     snprintf(path, sizeof path, "%s/s.tune", dir);
     cutune_spec *spec;
     assert_int_equal(cutune_spec_load_file(&spec, path, NULL), CUTUNE_OK);
-    cutune_analyze_options o;
-    memset(&o, 0, sizeof o);
+    cutune_analyze_options o = CUTUNE_ANALYZE_OPTIONS_INIT;
     o.arch = "sm_90";
     o.jobs = 2;
     o.cache_dir = cache_dir;

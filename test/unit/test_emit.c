@@ -233,7 +233,7 @@ static void test_header_without_spec(void **state)
     assert_non_null(strstr(text, "runner-up #10 block_x=64 tile_y=4 maxrreg=0"));
     assert_null(strstr(text, "grid_dim_x("));
     cutune_free(text);
-    cutune_header_options opts = {"x y", NULL, NULL};
+    cutune_header_options opts = {CUTUNE_HEADER_OPTIONS_VERSION, "x y", NULL, NULL};
     assert_int_equal(cutune_emit_header(&text, NULL, rs, 1, &opts), CUTUNE_EINVAL);
     cutune_tune_result_free(r);
 }

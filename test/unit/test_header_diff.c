@@ -85,8 +85,7 @@ static void gen(strbuf *out, int depth)
 /* Loads spec `text`; NULL when cutune refuses it. */
 static cutune_spec *load(const char *text)
 {
-    cutune_load_options opts;
-    memset(&opts, 0, sizeof opts);
+    cutune_load_options opts = CUTUNE_LOAD_OPTIONS_INIT;
     opts.skip_file_checks = 1;
     cutune_spec *spec = NULL;
     if (cutune_spec_load_string(&spec, "diff.tune", text, strlen(text), &opts) != CUTUNE_OK) {
@@ -110,7 +109,7 @@ static bool evaluate(const cutune_spec *spec, int64_t *out)
 static void write_header(cutune_spec *spec, const char *P)
 {
     const cutune_tune_result *rs[1] = {fixture};
-    cutune_header_options opts = {P, NULL, NULL};
+    cutune_header_options opts = {CUTUNE_HEADER_OPTIONS_VERSION, P, NULL, NULL};
     char *text = NULL;
     if (cutune_emit_header(&text, spec, rs, 1, &opts) != CUTUNE_OK)
         fail_msg("header %s: %s", P, cutune_last_error());

@@ -31,7 +31,7 @@ static cutune_tune_result *load(const char *name)
 static int header_of(cutune_tune_result *r, const char *prefix, char **text)
 {
     const cutune_tune_result *rs[1] = {r};
-    cutune_header_options opts = {prefix, NULL, NULL};
+    cutune_header_options opts = {CUTUNE_HEADER_OPTIONS_VERSION, prefix, NULL, NULL};
     return cutune_emit_header(text, NULL, rs, 1, &opts);
 }
 
@@ -83,7 +83,7 @@ static void test_one_device_twice(void **state)
     cutune_tune_result *a = load("h100.json"), *b = load("h100.json"), *c = load("a100.json");
     const cutune_tune_result *rs[3] = {a, b, c};
     const char *const names[3] = {"first.json", "second.json", "third.json"};
-    cutune_header_options opts = {NULL, names, NULL};
+    cutune_header_options opts = {CUTUNE_HEADER_OPTIONS_VERSION, NULL, names, NULL};
     char *text = NULL;
     assert_int_equal(cutune_emit_header(&text, NULL, rs, 3, &opts), CUTUNE_EINVAL);
     assert_null(text);
@@ -104,7 +104,9 @@ static void test_claims_across_headers(void **state)
     cutune_tune_result *k = load("h100.json"), *ka = load("h100.json"), *other = load("h100.json");
     k->param_names[1] = "a_tile_y";
     const cutune_tune_result *rk[1] = {k}, *rka[1] = {ka}, *ro[1] = {other};
-    cutune_header_options ok = {"K", NULL, NULL}, oka = {"K_A", NULL, NULL}, oo = {"KB", NULL, NULL};
+    cutune_header_options ok = {CUTUNE_HEADER_OPTIONS_VERSION, "K", NULL, NULL};
+    cutune_header_options oka = {CUTUNE_HEADER_OPTIONS_VERSION, "K_A", NULL, NULL};
+    cutune_header_options oo = {CUTUNE_HEADER_OPTIONS_VERSION, "KB", NULL, NULL};
     cutune_header_names *names = NULL;
     assert_int_equal(cutune_header_names_new(&names), CUTUNE_OK);
     assert_int_equal(cutune_header_names_claim(names, NULL, rk, 1, &ok), CUTUNE_OK);

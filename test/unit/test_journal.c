@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "runtime/journal.h"
+#include "results/journal.h"
 
 static char path[256];
 

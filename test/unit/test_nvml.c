@@ -14,13 +14,13 @@
 static void without_nvml(void **state)
 {
     (void)state;
-    pwr *p = (pwr *)1;
+    nvml *p = (nvml *)1;
     char err[256] = "";
-    assert_int_equal(pwr_open(&p, "0000:00:00.0", err, sizeof err), -1);
+    assert_int_equal(nvml_open(&p, "0000:00:00.0", err, sizeof err), -1);
     assert_null(p);
     assert_non_null(strstr(err, "NVML is not available"));
     assert_non_null(strstr(err, "libnvidia-ml.so.1"));
-    pwr_close(NULL);
+    nvml_close(NULL);
 }
 
 int main(void)

@@ -253,9 +253,12 @@ static void test_worker_exits(void **state)
 static void test_worker_deadline(void **state)
 {
     (void)state;
-    setenv("CUTUNE_COMPILE_TIMEOUT", "1", 1);
+    /* 8 s: long enough that the honest compiles beside the hanging one finish in time
+     * on a loaded 2-core machine (with 1 s, 2 of them overran it there), short enough
+     * that the hang (60 s) is plainly killed, not waited for. */
+    setenv("CUTUNE_COMPILE_TIMEOUT", "8", 1);
     double t0 = sys_seconds();
-    check_lost("// HANG_ME", "compile deadline of 1 s", 2);
+    check_lost("// HANG_ME", "compile deadline of 8 s", 2);
     assert_true(sys_seconds() - t0 < 30); /* killed, not waited for */
     unsetenv("CUTUNE_COMPILE_TIMEOUT");
 }

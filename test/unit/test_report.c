@@ -325,7 +325,7 @@ static void test_page_of_fixture(void **state)
     assert_int_equal(cutune_emit_report(&page, NULL, 1, NULL), CUTUNE_EINVAL);
     assert_int_equal(cutune_emit_report(&page, list, 0, NULL), CUTUNE_EINVAL);
     const char *names[] = {"a<b>.json"};
-    cutune_report_options opts = {names, "T & <i>"};
+    cutune_report_options opts = {CUTUNE_REPORT_OPTIONS_VERSION, names, "T & <i>"};
     assert_int_equal(cutune_emit_report(&page, list, 1, &opts), CUTUNE_OK);
     assert_non_null(strstr(page, "<title>T &amp; &lt;i&gt;</title>"));
     assert_non_null(strstr(page, "a&lt;b&gt;.json"));

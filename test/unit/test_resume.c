@@ -83,8 +83,7 @@ static void test_late_read_back(void **state)
         strcat(text, lines[i]);
     write_file("j.journal", text);
 
-    cutune_load_options lo;
-    memset(&lo, 0, sizeof lo);
+    cutune_load_options lo = CUTUNE_LOAD_OPTIONS_INIT;
     lo.base_dir = dir;
     cutune_spec *spec;
     int rc = cutune_spec_load_string(&spec, "s.tune", spec_src, strlen(spec_src), &lo);
@@ -93,12 +92,11 @@ static void test_late_read_back(void **state)
     const model *m = spec->model;
     cutune_device dev;
     memset(&dev, 0, sizeof dev);
-    snprintf(dev.name, sizeof dev.name, "test");
-    snprintf(dev.arch, sizeof dev.arch, "sm_90");
+    dev.name = "test";
+    dev.arch = "sm_90";
     cutune_tune_result *res = result_new_for(m, "s.tune", &dev);
     assert_non_null(res);
-    cutune_tune_options opts;
-    memset(&opts, 0, sizeof opts);
+    cutune_tune_options opts = CUTUNE_TUNE_OPTIONS_INIT;
 
     /* The tuner as tuner_new makes it, less the GPU worker (nothing here runs on one). */
     tuner *t = calloc(1, sizeof *t);
@@ -114,10 +112,10 @@ static void test_late_read_back(void **state)
     t->answered = calloc(1, sizeof *t->answered);
     t->vals = calloc((size_t)m->nparams + 1, sizeof(value));
     assert_true(t->gpus && t->slots && t->answered && t->vals);
-    t->gpus[0].arch = "sm_90";
-    t->goal = (tuner_goal){m, t->vals, false, false, 0, false, 0, 0};
+    t->gpus[0].plan.arch = "sm_90";
+    t->goal = (goal_state){m, t->vals, false, false, 0, false, 0, 0};
     assert_int_equal(twins_new(&t->twins, m), CUTUNE_OK);
-    assert_int_equal(tuner_search_settings(m, &spec->diags, NULL, 6, &t->set), CUTUNE_OK);
+    assert_int_equal(settings_resolve(m, &spec->diags, NULL, 6, &t->set), CUTUNE_OK);
     char path[512], err[600];
     snprintf(path, sizeof path, "%s/j.journal", dir);
     json_t *identity = json_pack("{s:i}", "test", 1);
@@ -125,18 +123,17 @@ static void test_late_read_back(void **state)
     json_decref(identity);
     assert_int_equal(journal_count(t->journal), 5);
 
-    cutune_analyze_options aopts;
-    memset(&aopts, 0, sizeof aopts);
+    cutune_analyze_options aopts = CUTUNE_ANALYZE_OPTIONS_INIT;
     aopts.arch = "sm_90";
     aopts.jobs = 2;
     aopts.no_cache = 1;
     cutune_analyze_summary asum;
     memset(&asum, 0, sizeof asum);
     pool_set_child_hook(slow_index_4);
-    rc = tuner_search(t, &aopts, &asum);
+    rc = run_search(t, &aopts, &asum);
     pool_set_child_hook(NULL);
     if (rc != CUTUNE_OK)
-        fail_msg("tuner_search: %s\n%s", cutune_status_text(rc), cutune_spec_diagnostics(spec, 0, 0));
+        fail_msg("run_search: %s\n%s", cutune_status_text(rc), cutune_spec_diagnostics(spec, 0, 0));
     /* every configuration once: five read back, index 1 asked (a compile error) */
     assert_int_equal(res->n, 6);
     int seen[6] = {0};

@@ -1,4 +1,4 @@
-/* test_session.c - the compile session (tuner/session.h) without a GPU: a configuration
+/* test_session.c - the compile session (session/session.h) without a GPU: a configuration
  * planned as a variant, and a failed plan as a diagnostic; the whole space compiled in
  * listing order with identical binaries compiled once (and their one cubin shared), a
  * compile failure, the limit and a callback that stops, a second listing reusing every
@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "api/internal.h"
-#include "tuner/session.h"
+#include "session/session.h"
 
 static char dir[256];
 
@@ -77,8 +77,7 @@ static cutune_spec *load(const char *grid, const char *kernel_file)
         snprintf(rest, sizeof rest, "\"%s\"%s", kernel_file, k + strlen("\"k.cu\""));
         snprintf(k, sizeof text - (size_t)(k - text), "%s", rest);
     }
-    cutune_load_options lo;
-    memset(&lo, 0, sizeof lo);
+    cutune_load_options lo = CUTUNE_LOAD_OPTIONS_INIT;
     lo.base_dir = dir;
     lo.skip_file_checks = kernel_file != NULL;
     cutune_spec *spec;
@@ -90,8 +89,7 @@ static cutune_spec *load(const char *grid, const char *kernel_file)
 
 static cutune_analyze_options options(void)
 {
-    cutune_analyze_options o;
-    memset(&o, 0, sizeof o);
+    cutune_analyze_options o = CUTUNE_ANALYZE_OPTIONS_INIT;
     o.jobs = 2;
     o.no_cache = 1;
     return o;

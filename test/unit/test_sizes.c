@@ -18,7 +18,7 @@
 
 static cutune_spec *load(const char *text, const char *const *set, int nset, int expect_rc)
 {
-    cutune_load_options opts = {set, nset, CUTUNE_SOURCE_DIR "/examples", 1, NULL, NULL};
+    cutune_load_options opts = {CUTUNE_LOAD_OPTIONS_VERSION, set, nset, CUTUNE_SOURCE_DIR "/examples", 1, NULL, NULL};
     cutune_spec *spec = NULL;
     int rc = cutune_spec_load_string(&spec, "sizes.tune", text, strlen(text), &opts);
     if (rc != expect_rc)
@@ -145,8 +145,8 @@ static void expect_winner(const cutune_tune_result *r, int k, int64_t n, const c
     assert_int_equal(cutune_tune_size_value(one, 0), n);
     const cutune_measurement *b = cutune_tune_best(one);
     assert_non_null(b);
-    assert_string_equal(b->variant->values[0], threads);
-    assert_string_equal(b->variant->values[1], items);
+    assert_string_equal(cutune_measurement_variant(b)->values[0], threads);
+    assert_string_equal(cutune_measurement_variant(b)->values[1], items);
 }
 
 static void check_fixture(const cutune_tune_result *r)
@@ -246,7 +246,7 @@ static void test_device_across_sizes_and_blocks(void **state)
     assert_int_equal(grid, 132 + 1024); /* sm_90's table: 132 SMs */
     cutune_device dev;
     memset(&dev, 0, sizeof dev);
-    snprintf(dev.name, sizeof dev.name, "Made-up GPU");
+    dev.name = "Made-up GPU";
     dev.cc = 86;
     dev.sm_count = 10;
     dev.warp_size = 32;

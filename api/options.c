@@ -1,0 +1,53 @@
+/* options.c - the options structs' versions and defaults (cutune/common.h, "Options").
+ *
+ * Every cutune_*_options struct carries the version of the layout its caller was built
+ * with. Its _init function fills it from the CUTUNE_*_OPTIONS_INIT initialiser, so the
+ * macro and the function cannot disagree; the calls that take options refuse another
+ * version through api_options_version before reading a field: a struct a caller
+ * zero-filled (version 0) would otherwise run with zero where a default is not zero
+ * (cutune_tune_options.flush_l2 = 0 turns L2 flushing off). */
+#include <ctype.h>
+#include <stdio.h>
+
+#include "internal.h"
+
+int api_options_version(unsigned int version, unsigned int expected, const char *type)
+{
+    if (version == expected)
+        return CUTUNE_OK;
+    char init[64]; /* "cutune_tune_options" -> "CUTUNE_TUNE_OPTIONS_INIT" */
+    size_t k = 0;
+    for (; type[k] && k < sizeof init - 6; k++)
+        init[k] = (char)toupper((unsigned char)type[k]);
+    snprintf(init + k, sizeof init - k, "_INIT");
+    return err_set(CUTUNE_EINVAL, "%s of version %u, and this library's is %u%s: start from %s or %s_init", type,
+                   version, expected, version == 0 ? " (a zero-filled struct? zero is not every field's default)" : "",
+                   init, type);
+}
+
+int api_options_ok(const void *opts, unsigned int expected, const char *type)
+{
+    return opts ? api_options_version(*(const unsigned int *)opts, expected, type) : CUTUNE_OK;
+}
+
+/* Each _init: opts from the initialiser when `version` is the one this library knows;
+ * else CUTUNE_EINVAL (opts untouched). */
+#define OPTIONS_INIT(type, VERSION, INIT)                                  \
+    int type##_init(type *opts, unsigned int version)                      \
+    {                                                                      \
+        if (!opts)                                                         \
+            return err_set(CUTUNE_EINVAL, "%s_init: no options (NULL)", #type); \
+        int rc = api_options_version(version, VERSION, #type);             \
+        if (rc < 0)                                                        \
+            return rc;                                                     \
+        *opts = (type)INIT;                                                \
+        return CUTUNE_OK;                                                  \
+    }
+
+OPTIONS_INIT(cutune_load_options, CUTUNE_LOAD_OPTIONS_VERSION, CUTUNE_LOAD_OPTIONS_INIT)
+OPTIONS_INIT(cutune_analyze_options, CUTUNE_ANALYZE_OPTIONS_VERSION, CUTUNE_ANALYZE_OPTIONS_INIT)
+OPTIONS_INIT(cutune_search_options, CUTUNE_SEARCH_OPTIONS_VERSION, CUTUNE_SEARCH_OPTIONS_INIT)
+OPTIONS_INIT(cutune_tune_options, CUTUNE_TUNE_OPTIONS_VERSION, CUTUNE_TUNE_OPTIONS_INIT)
+OPTIONS_INIT(cutune_header_options, CUTUNE_HEADER_OPTIONS_VERSION, CUTUNE_HEADER_OPTIONS_INIT)
+OPTIONS_INIT(cutune_report_options, CUTUNE_REPORT_OPTIONS_VERSION, CUTUNE_REPORT_OPTIONS_INIT)
+OPTIONS_INIT(cutune_simulate_options, CUTUNE_SIMULATE_OPTIONS_VERSION, CUTUNE_SIMULATE_OPTIONS_INIT)

@@ -1,0 +1,135 @@
+/* cutune/emit.h - a part of cutune's public C API (cutune.h includes every part; its
+ * opening comment gives the conventions, docs/api.md the guide).
+ *
+ * What is made of results: the best-config header, CSV, T4, the HTML report, and
+ * where a spec's `emit` may write (api/emit.c). */
+#ifndef CUTUNE_EMIT_H
+#define CUTUNE_EMIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spec.h"
+#include "results.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* cutune_spec_emit_path: where the spec's `emit KIND "PATH"` asks for output ("header",
+ * "results" or "csv"), resolved against the spec's folder; NULL when it does not, and
+ * NULL when the path leaves the spec's folder (absolute, or climbing out with "..")
+ * outside the folder cutune_spec_set_emit_dir allowed: a spec must not write where it
+ * likes (cutune_spec_emit_refused says why). */
+const char *cutune_spec_emit_path(const cutune_spec *spec, const char *kind);
+
+/* cutune_spec_emit_refused: why the spec's emit KIND path is not written (its place in
+ * the spec, the path, and what would allow it), or NULL when it may be written or the
+ * spec has none. The text is owned by the spec (valid until the next call). */
+const char *cutune_spec_emit_refused(const cutune_spec *spec, const char *kind);
+
+/* cutune_spec_set_emit_dir: allows the spec's emit paths that leave its folder to
+ * write into `dir` or below it (a folder that exists; NULL allows none again). An
+ * application sets it from what its user named, never from the spec. CUTUNE_OK, or
+ * CUTUNE_EINVAL when `dir` is not a folder. */
+int cutune_spec_set_emit_dir(cutune_spec *spec, const char *dir);
+
+#define CUTUNE_HEADER_OPTIONS_VERSION 1
+
+typedef struct cutune_header_options {
+    unsigned int version;          /* CUTUNE_HEADER_OPTIONS_VERSION (cutune/common.h, "Options") */
+    const char *prefix;            /* names' prefix; NULL: the spec's `emit header ... prefix`, else the
+                                      kernel's name upper-cased */
+    const char *const *sources;    /* NULL, or what to call each results file in the comment */
+    const char *file_name;         /* NULL, or the header's own name for its first line */
+} cutune_header_options;
+
+/* Every field's default: the spec's prefix (else the kernel's name), results files
+ * called by their paths, no file name on the first line. */
+#define CUTUNE_HEADER_OPTIONS_INIT {.version = CUTUNE_HEADER_OPTIONS_VERSION}
+int cutune_header_options_init(cutune_header_options *opts, unsigned int version);
+
+/* cutune_emit_header: the best-config header (docs/header.md) as a NUL-terminated string
+ * in *out (free it with cutune_free). With nresults >= 1: the winners of results[0 ..
+ * nresults), one entry per device; entry 0 is the default of the look-up and the one
+ * the plain macros hold. `spec` may then be NULL (no functions of the problem size);
+ * when given it must be of the same kernel and params. With nresults == 0: the spec's
+ * default configuration (each param's default, else its first value), marked not
+ * tuned. `opts` may be NULL (every default). Returns CUTUNE_OK; CUTUNE_EINVAL (options of
+ * another version, a result has no winner,
+ * results or spec of different kernels or params, two results of one device (and
+ * problem size), a name the header cannot define or two of its names that clash:
+ * cutune_last_error says which); CUTUNE_ESPEC (the default configuration violates a
+ * `require`: a diagnostic on the spec names it); CUTUNE_EEVAL (a diagnostic on the
+ * spec); CUTUNE_ENOMEM. */
+int cutune_emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
+                       const cutune_header_options *opts);
+
+/* Names across the headers of one file. Several kernel blocks' headers may be written
+ * one after the other into one file; each defines macros, functions and types with its
+ * prefix, and two can meet: with the prefixes K and K_A, K's param a_x and K_A's param
+ * x both make the macro K_A_X (docs/header.md, "Names"). cutune_emit_header refuses a
+ * clash within one header; a cutune_header_names set refuses one across headers. Make
+ * it with cutune_header_names_new (CUTUNE_OK or CUTUNE_ENOMEM), free it with
+ * cutune_header_names_free (NULL is a no-op). */
+typedef struct cutune_header_names cutune_header_names;
+int cutune_header_names_new(cutune_header_names **out);
+void cutune_header_names_free(cutune_header_names *names);
+
+/* cutune_header_names_claim: the names the header cutune_emit_header would make of the
+ * same arguments, checked against the headers claimed before it in `names` and then
+ * added. Claim each header of a file before writing it. CUTUNE_OK; CUTUNE_EINVAL when
+ * a name clashes (cutune_last_error names both sides; `names` is unchanged) or for the
+ * reasons cutune_emit_header gives; its other errors. */
+int cutune_header_names_claim(cutune_header_names *names, cutune_spec *spec, const cutune_tune_result *const *results,
+                              int nresults, const cutune_header_options *opts);
+
+/* cutune_emit_csv: every variant of `r` as one CSV row (RFC 4180; the columns are in
+ * docs/results-format.md), in *out (free with cutune_free). CUTUNE_OK or CUTUNE_ENOMEM. */
+int cutune_emit_csv(char **out, const cutune_tune_result *r);
+
+/* cutune_emit_t4: `r` in Kernel Tuner's T4 results format (JSON, schema version 1.0.0;
+ * the mapping is in docs/results-format.md), in *out (free with cutune_free).
+ * CUTUNE_OK or CUTUNE_ENOMEM. */
+int cutune_emit_t4(char **out, const cutune_tune_result *r);
+
+#define CUTUNE_REPORT_OPTIONS_VERSION 1
+
+typedef struct cutune_report_options {
+    unsigned int version;          /* CUTUNE_REPORT_OPTIONS_VERSION (cutune/common.h, "Options") */
+    const char *const *names;      /* NULL, or what to call each result on the page (e.g. its file's path);
+                                      NULL entries and NULL: the results path it was read from */
+    const char *title;             /* the page's title; NULL: "cutune report" */
+} cutune_report_options;
+
+/* Every field's default: results called by the paths they were read from, the title
+ * "cutune report". */
+#define CUTUNE_REPORT_OPTIONS_INIT {.version = CUTUNE_REPORT_OPTIONS_VERSION}
+int cutune_report_options_init(cutune_report_options *opts, unsigned int version);
+
+/* cutune_emit_report: results[0 .. nresults) (nresults >= 1) as one self-contained HTML
+ * page (docs/report.md): the winner beside the median variant, heatmaps of the objective
+ * over pairs of params, the objective against occupancy and registers, its
+ * distribution, each param's effect, failures by cause, a search's best so far, and
+ * several results side by side; a section per problem size. Charts are inline SVG;
+ * nothing is fetched. The same results give the same bytes. In *out (free with
+ * cutune_free). `opts` may be NULL (every default). Returns CUTUNE_OK; CUTUNE_EINVAL (no
+ * output or no results, options of another version); CUTUNE_ENOMEM. */
+int cutune_emit_report(char **out, const cutune_tune_result *const *results, int nresults,
+                       const cutune_report_options *opts);
+
+/* cutune_emit_t4_to: the results file at `results_path` in Kernel Tuner's T4 format (the
+ * bytes cutune_emit_t4 gives for it), written to the file `output_path` ("-": standard
+ * output) as the results are read, one entry at a time: memory stays near one entry's
+ * (and the run's names), however large the file, which is read twice. The output
+ * replaces `output_path` atomically when complete (as every file cutune writes); on any
+ * failure it is left as it was. Returns CUTUNE_OK; CUTUNE_EIO (the results file cannot
+ * be read or is not one, or the output cannot be written: cutune_last_error says which,
+ * naming the file); CUTUNE_EINVAL (NULL arguments); CUTUNE_ENOMEM. */
+int cutune_emit_t4_to(const char *results_path, const char *output_path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

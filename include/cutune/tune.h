@@ -1,0 +1,161 @@
+/* cutune/tune.h - a part of cutune's public C API (cutune.h includes every part; its
+ * opening comment gives the conventions, docs/api.md the guide).
+ *
+ * Tuning on a GPU: its options, the search, hardware counters (api/tune.c,
+ * api/profile.c). */
+#ifndef CUTUNE_TUNE_H
+#define CUTUNE_TUNE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyze.h"
+#include "results.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- tuning: compile, run, verify and time every variant on a GPU ------------------ */
+
+/* Overrides of the spec's `search` statement (docs/search.md). A zero field (strategy
+ * NULL, has_seed 0) leaves the spec's setting in force. */
+#define CUTUNE_SEARCH_OPTIONS_VERSION 1
+
+typedef struct cutune_search_options {
+    unsigned int version;      /* CUTUNE_SEARCH_OPTIONS_VERSION (cutune/common.h, "Options") */
+    const char *strategy;      /* "exhaustive", "random", "anneal", "genetic", "local", "guided", "auto";
+                                  NULL: the spec's search, or auto when a budget is given here and the
+                                  spec has no search statement */
+    uint64_t budget;           /* the most evaluations */
+    double budget_percent;     /* the most evaluations as a percentage of the valid space (0 < P <= 100);
+                                  used when budget is 0 */
+    double time_s;             /* the most time, in seconds */
+    uint64_t patience;         /* stop after this many evaluations without improvement */
+    int has_seed;
+    uint64_t seed;
+    /* Results files of earlier runs of the same kernel (another GPU, another problem
+     * size: --prior), borrowed: the auto strategy starts from their best configurations
+     * and learns how far they predict this run (docs/search.md). 0 files: none. */
+    const char *const *priors;
+    int npriors;
+} cutune_search_options;
+
+/* Every field's default: the spec's search statement in force, no priors. */
+#define CUTUNE_SEARCH_OPTIONS_INIT {.version = CUTUNE_SEARCH_OPTIONS_VERSION}
+int cutune_search_options_init(cutune_search_options *opts, unsigned int version);
+
+#define CUTUNE_TUNE_OPTIONS_VERSION 1
+
+typedef struct cutune_tune_options {
+    unsigned int version;      /* CUTUNE_TUNE_OPTIONS_VERSION (cutune/common.h, "Options") */
+    int device;                /* GPU ordinal */
+    int jobs;                  /* compile threads, 0 to CUTUNE_MAX_JOBS; 0: one per core */
+    const char *cache_dir;     /* as for cutune_analyze */
+    int no_cache;
+    uint64_t limit;            /* tune only the first N configurations (0: all) */
+    int flush_l2;              /* -1: as the spec's measure(flush_l2 = ...) says; 0: off; 1: on */
+    double prune;              /* stop timing a variant whose objective is worse than the best so far by
+                                  this factor (on its checked run already; docs/results-format.md's
+                                  race); 0: the default (1.5); < 0: never stop early */
+    const char *results_path;  /* write the results JSON here (NULL: the spec's emit results, else none) */
+    const volatile int *cancel; /* as for cutune_analyze: set to stop after the variant in hand */
+    /* The journal: every outcome is appended and synced as soon as it exists, and a run
+     * of the same spec (text, --set, kernel source) on the same device resumes from it.
+     * NULL: the results path with ".journal" appended, or no journal when there is no
+     * results path. */
+    const char *journal_path;
+    int fresh;                 /* 1: discard an existing journal instead of resuming it */
+    double timeout_s;          /* a variant's time limit in the GPU worker (a hang is killed); 0: the spec's
+                                  measure(timeout = ...), else derived from the reference's time (>= 10 s) */
+    /* Called on the caller's thread after each variant is done (as often as that). */
+    void (*progress)(void *user, const cutune_progress *p);
+    void *progress_user;
+    /* The search: strategy, seed and budgets (each unset field: the spec's `search`); a
+     * version of its own, which CUTUNE_TUNE_OPTIONS_INIT sets. */
+    cutune_search_options search;
+    int energy;                /* 1: measure every variant timed in full for energy too, as the spec's
+                                  measure(energy = true) asks (issue 18); 0: as the spec says */
+    int run_twins;             /* 1: run every variant; 0: a variant whose machine code, launch and
+                                  arguments equal those of one already run is not run again: it shares
+                                  that one's outcome and times (cutune_measurement.same_code_as) */
+    /* A spec with several problem sizes (`size`) is tuned at each in turn, each with its
+     * own journal (the journal path with the size: "x.json.n=4096.journal"), into one
+     * result (cutune_tune_size_count). 1: tune only the size the spec has selected
+     * (cutune_spec_select_size). */
+    int one_size;
+    /* Hardware counters (issue 18): after timing (and the final race), the best
+     * `profile_top` variants that ran ok are launched once more under CUPTI's range
+     * profiler (a separate, untimed run; cutune_measurement.hw). -1: every variant that ran
+     * ok; 0: none. profile_metrics: the counters' names (CUPTI's, as Nsight Compute names
+     * them), NULL: cutune_profile_default_metrics. */
+    int profile_top;
+    const char *const *profile_metrics;
+    int nprofile_metrics;
+    /* A shard of the space (issue 19; as cutune_analyze_options'): the search runs over
+     * the configurations whose listing ordinal / run % shard_count == shard_index, the run
+     * the last param's value count (a space too large to list: the raw position), with a
+     * journal identity of its own; the
+     * results record the shard (settings.shard) and cutune_results_merge joins the
+     * shards' files into the one-process result. shard_count 0 or 1: the whole space. */
+    int shard_index, shard_count;
+    /* Several GPUs of this host at once (issue 19): ndevices > 1 GPUs, by ordinal (at most
+     * CUTUNE_MAX_DEVICES; `device` is then not read). A GPU worker per GPU, each with its
+     * own reference; the one compile pool feeds them all and each variant is measured
+     * on whichever GPU is free, into one result and one journal (a resumed run may use
+     * other GPUs). The GPUs must be of one model (name, architecture, SM count; else
+     * CUTUNE_EINVAL: tune on each, cutune --per-device). The first GPU runs the final race
+     * and the profiling, so the winner is chosen on one GPU's times; the others time the
+     * race's contenders too, for cutune_tune_summary.spread. 0 or 1: `device` alone. */
+    const int *devices;
+    int ndevices;
+} cutune_tune_options;
+
+/* Every field's default: GPU 0, a compile thread per core, the default cache, every
+ * configuration, L2 flushing as the spec says (-1), pruning at 1.5, the spec's (or
+ * derived) results path, journal and time limit, the spec's search, twins not run
+ * again, every problem size, no counters, the whole space on one GPU. */
+#define CUTUNE_TUNE_OPTIONS_INIT                                                          \
+    {.version = CUTUNE_TUNE_OPTIONS_VERSION, .flush_l2 = -1, .prune = 1.5,                \
+     .search = CUTUNE_SEARCH_OPTIONS_INIT}
+int cutune_tune_options_init(cutune_tune_options *opts, unsigned int version);
+
+/* cutune_strategy_list: the search strategies' names ("exhaustive", "random", ...),
+ * NULL-terminated; the strings are static. */
+const char *const *cutune_strategy_list(void);
+
+/* cutune_tune: tunes `spec` on a GPU: compiles every valid configuration's variant (in
+ * parallel, ahead of the GPU), skips what cannot launch, runs each once with poisoned
+ * outputs and compares them with the reference, times the correct ones (warm-ups,
+ * repetitions until the spread is small, L2 flushed between repetitions), and picks the
+ * best by the objective. *out holds every variant's outcome (free it with
+ * cutune_tune_result_free); it is set whenever the run got as far as the GPU, also when
+ * it stopped early. Returns CUTUNE_OK; CUTUNE_ENODEV (no GPU: see cutune_last_error);
+ * CUTUNE_ESPEC / CUTUNE_EEVAL (a diagnostic on the spec); CUTUNE_ECOMPILER; or
+ * CUTUNE_EIO when the results file cannot be written; CUTUNE_EINVAL for bad options (of
+ * another version: cutune_tune_options or its search's). */
+int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_options *opts);
+
+/* Hardware counters (cutune_tune_options.profile_top). cutune_profile_default_metrics:
+ * the default set (the seeds' nvprof table in CUPTI's names; *names static), its count
+ * returned; cutune_profile_nvprof_name: the nvprof metric a default one stands for, NULL
+ * for any other. cutune_profile_chip: CUPTI's chip name for an architecture (NULL:
+ * unknown; NULL arch: sm_90). cutune_profile_list: every base metric of that chip, with
+ * its kind ("counter", "ratio", "throughput"), through CUPTI's host API (no GPU needed);
+ * CUTUNE_OK, CUTUNE_EINVAL (an unknown architecture) or CUTUNE_ENODEV (CUPTI cannot be
+ * used: cutune_last_error says why). */
+int cutune_profile_default_metrics(const char *const **names);
+const char *cutune_profile_nvprof_name(const char *metric);
+const char *cutune_profile_chip(const char *arch);
+int cutune_profile_list(const char *arch, void (*each)(void *user, const char *name, const char *kind), void *user);
+/* cutune_profile_check: whether CUPTI can read counters `names` (n) on that chip (no
+ * GPU needed): CUTUNE_OK; CUTUNE_EINVAL naming the first unknown or refused one
+ * (SASS-patched metrics, smsp__sass_*, which the range profiler cannot read), or an
+ * unknown architecture; CUTUNE_ENODEV when CUPTI cannot be used (cutune_last_error). */
+int cutune_profile_check(const char *arch, const char *const *names, int n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

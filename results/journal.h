@@ -1,0 +1,77 @@
+/* journal.h - the tuning journal: one JSON line per variant, appended and synced to
+ * disk the moment its outcome exists, so an interrupted run (Ctrl-C, kill -9, power
+ * loss) loses nothing measured, and the next run of the same spec on the same device
+ * resumes: variants already in the journal are not run again.
+ *
+ * Line 1 is the header: {"format": "cutune-journal", "version": 1, "identity": {...}}.
+ * What is trusted when a journal is read back (docs/results-format.md, "The journal"):
+ *  - The header decides whether the file is read at all. A first line that is not a
+ *    JSON object whose "format" is "cutune-journal" is refused (the file is not a
+ *    journal: it is never mixed in, appended to or truncated); so is a "version" that
+ *    is not an integer of at least 1, and a later version than this cutune writes. An
+ *    identity (spec text and --set overrides, kernel source, device) other than the
+ *    run's is refused too. Each refusal is an error naming the path; --fresh replaces
+ *    the file instead.
+ *  - A torn first line (a crash while writing the header: no newline yet) starts the
+ *    journal afresh only when its bytes are the start of a journal header; anything else
+ *    is refused as not a journal.
+ *  - Every later line is a record. Lines end at a newline and are read with their
+ *    length: a NUL byte or any other damage inside one is that line's flaw, never the
+ *    file's end. One that holds a NUL byte, is not JSON, not an object, or lacks what a
+ *    resume needs is ignored (its variant is measured again: a wasted measurement,
+ *    never a wrong answer) and stays in the file: "index" must be an integer in
+ *    [0, bound) (bound: the space's ordinal bound, given to journal_open), "status" one
+ *    this cutune writes (runtime/outcome.h) and "params" an object. journal_ignored
+ *    counts them, journal_ignored_why says which and why.
+ *  - Only a last line without its newline (torn by a crash) is dropped, and the file
+ *    cut there; the file is cut nowhere else. */
+#ifndef CUTUNE_RESULTS_JOURNAL_H
+#define CUTUNE_RESULTS_JOURNAL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The format and the version this cutune reads and writes. */
+#define JOURNAL_FORMAT "cutune-journal"
+enum { JOURNAL_VERSION = 1 };
+
+typedef struct journal journal;
+
+/* journal_open: opens (or creates) the journal at `path` for a run whose identity is
+ * `identity` (a JSON object, borrowed) and whose configurations have ordinals below
+ * `bound` (the number of valid configurations when they are listed, else the number
+ * of raw combinations: docs/search.md). With `fresh`, an existing journal is replaced.
+ * Returns 0 with *out (close with journal_close), or -1 with err naming the path (a
+ * journal of another run, another format or a later version is an error, not silently
+ * mixed or overwritten). */
+int journal_open(journal **out, const char *path, json_t *identity, uint64_t bound, bool fresh, char *err,
+                 size_t errsize);
+
+/* journal_find: the recorded outcome of configuration `ordinal` (borrowed), or NULL.
+ * When a configuration has several lines, the last one counts. */
+json_t *journal_find(const journal *j, uint64_t ordinal);
+
+/* journal_count: how many configurations' outcomes were read back when it was opened. */
+uint64_t journal_count(const journal *j);
+
+/* journal_at: the i-th outcome read back (i < journal_count), in increasing ordinal
+ * order: its ordinal in *ordinal, the record (borrowed) returned. NULL past the end. */
+json_t *journal_at(const journal *j, uint64_t i, uint64_t *ordinal);
+
+/* journal_ignored: how many record lines were not trusted when it was opened (a NUL
+ * byte, not JSON, not an object, an index out of range, no known status, no params).
+ * journal_ignored_why: which and why, "line 3: a NUL byte at column 17: a damaged
+ * record; line 9: ..." (lines counted from 1, the header's; the first 5 named, then
+ * "; and N more"; bytes below 0x20 shown as '?'), "" when none (owned by j). */
+uint64_t journal_ignored(const journal *j);
+const char *journal_ignored_why(const journal *j);
+
+/* journal_append: writes `record` (borrowed) as one line and syncs it to disk. Returns
+ * 0, or -1 with err. */
+int journal_append(journal *j, json_t *record, char *err, size_t errsize);
+
+/* journal_close: NULL is a no-op. */
+void journal_close(journal *j);
+
+#endif

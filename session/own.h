@@ -1,0 +1,31 @@
+/* own.h - the spec's own kernels: those a spec names that are not variants (the
+ * reference kernel, reset kernels, a checker kernel), compiled with NVRTC as tuning
+ * compiles them. No GPU is needed: analyze checks them here, and the GPU worker
+ * compiles them at its set-up. */
+#ifndef CUTUNE_SESSION_OWN_H
+#define CUTUNE_SESSION_OWN_H
+
+#include <stdbool.h>
+
+#include "../compiler/spec.h"
+#include "../runtime/compile.h"
+
+/* own_options: the compile options of a kernel of the spec's own (model m): the common
+ * options, constant lets `as define`, and the include folders, in `a`, with room for
+ * two more. *out and *n are set; CUTUNE_OK or CUTUNE_ENOMEM. */
+int own_options(const model *m, arena *a, const char ***out, int *n);
+
+/* own_compile: compiles kernel `k` (its name and template arguments, from its file)
+ * with own_options for `arch` into *out (kept by the caller: compile_output_free). 0,
+ * or a status with a diagnostic on the spec at `loc` (an error, or a warning when
+ * `warn`: analyze without a GPU); `what` names the kernel in messages ("reset kernel"). */
+int own_compile(cutune_spec *spec, const char *arch, bool warn, const m_kernel_ref *k, span loc, const char *what,
+                compile_output *out);
+
+/* own_check (no GPU needed: analyze): compiles the spec's reset kernels and checker
+ * kernel for `arch` as tuning will, and adds a warning on the spec for each that does
+ * not (a GPU run would stop on it). Returns how many failed, or CUTUNE_ENOMEM /
+ * CUTUNE_EEVAL (a diagnostic on the spec). */
+int own_check(cutune_spec *spec, const char *arch);
+
+#endif

@@ -1,0 +1,79 @@
+/* gw.h - the GPU worker: the tuner's code that runs inside the worker process.
+ *
+ * Process: the tuner (tuner/gpu.c) fills a gw_plan and forks the worker with gw_main as
+ * its body (runtime/worker's wk_start); everything else declared here runs only in that
+ * child, never in the tuner. The worker inherits the plan (its copy of the tuner's
+ * memory at the fork: the model, the arguments made plain, the settings), opens the
+ * device, prepares the spec's resets and checker (gw_hooks.c), runs the reference
+ * (gw_reference.c), then serves one request per variant over the pipe (gw_main.c) until
+ * the tuner closes it. CUDA is initialised here and only here (it does not survive a
+ * fork).
+ *
+ * Ownership: the plan is the tuner's (gpu_handle.plan), read-only in the worker; a gw
+ * (the worker's state) lives in the worker for its whole life, and what it allocates
+ * dies with the process. */
+#ifndef CUTUNE_TUNER_GW_H
+#define CUTUNE_TUNER_GW_H
+
+#include "../compiler/spec.h"
+#include "../results/result.h"
+#include "../runtime/bench.h"
+#include "goal.h"
+
+/* What a worker inherits: the model made plain for runtime/bench and the measurement
+ * settings. Filled by the tuner before the fork (gpu_init), never changed after. */
+typedef struct gw_plan {
+    cutune_spec *spec;         /* the worker adds its diagnostics to its own copy */
+    const model *m;
+    int device;
+    const char *arch;
+    size_t flush_bytes;        /* the L2 flush buffer (0: no flush) */
+    meas_settings ms;          /* worse/worse_ctx are set by the worker, to its goal */
+    goal_state goal;           /* the pruning factor; the best so far comes with each request */
+    bench_arg *args;           /* the model's arguments, plain (owned by the tuner) */
+    int *outputs;
+    bench_verify vf;           /* the checker's binary is added by the worker (gw_hooks_prepare) */
+    bool energy;               /* energy of every variant timed in full */
+    const char *const *hw_names; /* the counters a profile request reads (the options'), */
+    int nhw;                   /* 0: none */
+    cutune_tune_result *res;   /* the worker writes the reference's run into its copy */
+} gw_plan;
+
+/* The worker's state, in the worker process only. */
+typedef struct gw {
+    const gw_plan *p;
+    bench *b;                  /* the device */
+    goal_state goal;           /* p->goal with the best so far of the request in hand */
+    meas_settings ms;          /* p->ms judged by this goal */
+    bench_verify vf;           /* p->vf with the checker kernel's binary (bench keeps a pointer) */
+    int64_t *counts;           /* scratch: a configuration's buffer sizes and scalar values */
+    value *scalars, *vals;
+    bench_scalar *plain;
+    double *hw_values;         /* scratch for the counters a profile request reads */
+    hook_spec *hooks;          /* the resets made plain (gw_hooks.c) */
+    compile_output *extra;     /* the binaries of the spec's reset and checker kernels */
+    int nextra;
+} gw;
+
+/* gw_main: the worker's body (a wk_body; ctx: the inherited gw_plan): set-up, its reply
+ * (wk_setup), then one reply per request until EOF. Never returns but by exiting:
+ * 0 at EOF, 1 when its set-up failed, 3 after a sticky CUDA error, 2 or 4 when the pipe
+ * or memory failed. */
+int gw_main(void *ctx, int in, int out);
+
+/* gw_plain_args: the configuration's argument values (w->scalars) as bench scalars. */
+void gw_plain_args(gw *w, bench_config *out);
+
+/* gw_hooks_prepare (after bench_open, before the reference): compiles the spec's reset
+ * kernels and checker kernel, hands the resets to the bench and the checker's binary
+ * to w->vf. CUTUNE_OK, or a status with a diagnostic on the spec (a kernel that does
+ * not compile) or a message in err (the device). */
+int gw_hooks_prepare(gw *w, char *err, size_t errsize);
+
+/* gw_reference: runs the reference (a configuration, or a kernel of its own) once and
+ * keeps its verified outputs on the device; the results' reference and GPU time are
+ * set (in the worker's copy: the set-up reply carries them). CUTUNE_OK, or a status
+ * with a diagnostic on the spec. */
+int gw_reference(gw *w);
+
+#endif

@@ -1,0 +1,209 @@
+/* gw_main.c - the GPU worker's set-up and serve loop (gw.h).
+ *
+ * Process: everything in this file runs in the GPU worker, a child forked by the tuner
+ * (tuner/gpu.c) with gw_main as its body; the tuner never calls it. The worker opens
+ * the device through runtime/bench, prepares the resets and checker (gw_hooks.c), runs
+ * the reference (gw_reference.c), answers with wk_setup, then serves one wk_request
+ * per variant: the configuration's arguments planned, the binary run, checked and timed,
+ * the objective and metrics evaluated at its median (tuner/goal.c), the answer a
+ * wk_reply. A sticky CUDA error ends the worker after its reply; EOF on the pipe ends
+ * it cleanly. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../runtime/worker.h"
+#include "../session/session.h"
+#include "gw.h"
+
+void gw_plain_args(gw *g, bench_config *out)
+{
+    for (int i = 0; i < g->p->m->nargs; i++) {
+        const value *v = &g->scalars[i];
+        g->plain[i] = (bench_scalar){v->type == VT_INT, v->type == VT_INT ? v->u.i : 0, 0};
+        if (!g->p->m->args[i].is_buffer)
+            g->plain[i].d = value_as_double(*v);
+    }
+    out->counts = g->counts;
+    out->scalars = g->plain;
+}
+
+/* The worker's set-up: its scratch, the driver, device, buffers, the resets and
+ * checker, the reference. CUTUNE_OK, or a status with msg. */
+static int worker_setup(gw *g, strbuf *msg)
+{
+    const gw_plan *p = g->p;
+    const model *m = p->m;
+    char err[512];
+    g->goal = p->goal;
+    g->ms = p->ms;
+    g->vf = p->vf;
+    g->counts = calloc((size_t)m->nargs + 1, sizeof(int64_t));
+    g->scalars = calloc((size_t)m->nargs + 1, sizeof(value));
+    g->plain = calloc((size_t)m->nargs + 1, sizeof(bench_scalar));
+    g->vals = calloc((size_t)m->nparams + 1, sizeof(value));
+    g->hw_values = calloc((size_t)p->nhw + 1, sizeof(double));
+    if (!g->counts || !g->scalars || !g->plain || !g->vals || !g->hw_values) {
+        sb_add(msg, "out of memory");
+        return CUTUNE_ENOMEM;
+    }
+    g->goal.vals = g->vals; /* the goal judges the configuration in hand */
+    g->ms.worse = goal_worse;
+    g->ms.worse_ctx = &g->goal;
+    if (bench_open(&g->b, p->device, p->flush_bytes, p->arch, p->args, m->nargs, &g->vf, err, sizeof err) < 0) {
+        sb_add(msg, err);
+        return CUTUNE_ENODEV; /* the device would not serve: not the spec's fault */
+    }
+    /* issue 18: energy asked for; when NVML cannot give it, each variant says why */
+    if (p->energy && bench_set_energy(g->b, m->measure.energy_window_s, err, sizeof err) < 0 &&
+        m->objective_energy) { /* without it the objective cannot be evaluated: say so now */
+        sb_printf(msg, "the objective reads the energy, which cannot be measured here: %s", err);
+        return CUTUNE_ENODEV;
+    }
+    if (p->nhw > 0) /* issue 18: the counters a profile request reads */
+        bench_set_profile(g->b, p->hw_names, p->nhw);
+    int before = p->spec->diags.len;
+    int hooks = gw_hooks_prepare(g, err, sizeof err); /* issue 16: resets and a checker kernel */
+    if (hooks != CUTUNE_OK) {
+        const char *text = spec_render(p->spec, before, false);
+        sb_add(msg, text && *text ? text : err);
+        return hooks == CUTUNE_ENOMEM || hooks == CUTUNE_EEVAL || hooks == CUTUNE_ENODEV ? hooks : CUTUNE_ESPEC;
+    }
+    if (!m->verify.present)
+        return CUTUNE_OK;
+    int rc = gw_reference(g);
+    if (rc < 0) {
+        const char *text = spec_render(p->spec, before, false);
+        sb_add(msg, text && *text ? text : "the reference failed");
+        return rc == CUTUNE_ENOMEM || rc == CUTUNE_EEVAL ? rc : CUTUNE_ESPEC; /* the spec's reference */
+    }
+    return CUTUNE_OK;
+}
+
+/* One request: the configuration's arguments planned, the binary run, the objective and
+ * metrics at its median. Returns whether the context is lost. */
+static bool serve(gw *g, const wk_request *q, wk_reply *r, double *metrics, bench_result *br)
+{
+    cutune_variant v;
+    memset(&v, 0, sizeof v);
+    v.nparams = q->nvalues;
+    v.values = q->values;
+    session_values_of(g->p->m, &v, g->vals);
+    g->goal.have_best = q->have_best;
+    g->goal.best = q->best_objective;
+    memset(r, 0, sizeof *r);
+    r->reason = "";
+    r->energy_error = "";
+    r->profile_error = "";
+    r->nmetrics = 0;
+    r->metrics = metrics;
+    eval_error e;
+    if (plan_args(g->p->m, g->vals, g->counts, g->scalars, &e) < 0) {
+        r->status = OUTCOME_NOT_RUN;
+        snprintf(br->reason, sizeof br->reason, "%s", e.message);
+        r->reason = br->reason; /* driver_blocks_per_sm stays 0: nothing was loaded */
+        return false;
+    }
+    bench_config c;
+    gw_plain_args(g, &c);
+    bench_binary bin = {q->cubin, q->symbol, {0}, {0}, (unsigned)q->smem_bytes};
+    for (int d = 0; d < 3; d++) {
+        bin.grid[d] = (unsigned)q->grid[d];
+        bin.block[d] = (unsigned)q->block[d];
+    }
+    if (q->profile) { /* issue 18: its counters, in a profiled launch of its own */
+        r->status = OUTCOME_OK;
+        r->nhw = g->p->nhw;
+        r->hw = g->hw_values;
+        int prc = bench_profile(g->b, &bin, &c, g->hw_values, &r->passes, br->reason, sizeof br->reason);
+        bool lost = prc < 0;
+        r->profiler_off = prc == 1;
+        r->profile_error = br->reason;
+        r->sticky = lost;
+        return lost;
+    }
+    meas_settings ms = g->ms; /* the final race: full statistics, no early stop */
+    if (q->final) {
+        ms.prune = ms.contend = 0;
+        ms.provisional = 0;
+    }
+    bool sticky = bench_run(g->b, &bin, &c, &ms, br) < 0;
+    r->status = br->status;
+    r->sticky = sticky;
+    r->reason = br->reason;
+    r->registers = br->registers;
+    r->driver_blocks_per_sm = br->driver_blocks_per_sm;
+    r->verified = br->verified;
+    r->max_abs_error = br->max_abs_error;
+    r->gpu_seconds = br->gpu_seconds;
+    r->timing_seconds = br->timing_seconds;
+    r->launches = br->launches;
+    r->energy = br->energy; /* issue 18 */
+    r->energy_j = br->nrg.joules_per_launch;
+    r->power_w = br->nrg.watts;
+    r->energy_seconds = br->nrg.seconds;
+    r->energy_launches = br->nrg.launches;
+    r->energy_error = br->energy_error;
+    if (br->timed) {
+        const meas_times *tm = &br->times;
+        r->timed = true;
+        r->median_ms = tm->median_ms;
+        r->min_ms = tm->min_ms;
+        r->max_ms = tm->max_ms;
+        r->q1_ms = tm->q1_ms;
+        r->q3_ms = tm->q3_ms;
+        r->spread = tm->spread;
+        r->reps = tm->reps;
+        r->batch = tm->batch;
+        r->pruned = tm->pruned;
+        r->provisional = tm->provisional;
+        g->goal.has_energy = br->energy; /* issue 18: what energy_J and power_W read */
+        g->goal.energy_j = br->nrg.joules_per_launch;
+        g->goal.power_w = br->nrg.watts;
+        goal_metrics(&g->goal, tm->median_ms, metrics);
+        r->nmetrics = g->p->m->nmetrics;
+        if (goal_objective(&g->goal, tm->median_ms, &r->objective) < 0)
+            r->objective = NAN;
+    }
+    return sticky;
+}
+
+int gw_main(void *ctx, int in, int out)
+{
+    gw w;
+    memset(&w, 0, sizeof w);
+    w.p = ctx;
+    cutune_tune_result *res = w.p->res; /* the worker's copy: the reference writes here */
+    wk_frame f = WK_FRAME_INIT;
+    strbuf msg = STRBUF_INIT;
+    double ref_seconds = res->summary.gpu_seconds;
+    int status = worker_setup(&w, &msg);
+    bool ok = status == CUTUNE_OK;
+    /* summary.reference is set by gw_reference, here in the worker */
+    const char *ref = res->summary.reference ? res->summary.reference : "";
+    wk_setup s = {ok, res->summary.gpu_seconds - ref_seconds, sb_cstr(&msg), ref, status};
+    wk_encode_setup(&f, &s);
+    if (wk_send(out, &f) < 0 || !ok)
+        _exit(ok ? 2 : 1);
+    arena *a = arena_new();
+    double *metrics = calloc((size_t)w.p->m->nmetrics + 1, sizeof(double));
+    if (!a || !metrics)
+        _exit(4);
+    for (;;) {
+        if (wk_recv(in, &f, 0) < 0)
+            _exit(0); /* the tuner has gone: so do we */
+        arena_reset(a);
+        wk_request q;
+        if (wk_decode_request(&f, a, &q) < 0 || q.nvalues != w.p->m->nparams)
+            _exit(4);
+        wk_reply r;
+        bench_result br;
+        bool sticky = serve(&w, &q, &r, metrics, &br);
+        wk_frame_reset(&f);
+        wk_encode_reply(&f, &r);
+        if (wk_send(out, &f) < 0 || sticky)
+            _exit(sticky ? 3 : 0); /* a context with a sticky error is of no more use */
+    }
+}

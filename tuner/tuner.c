@@ -1,0 +1,275 @@
+/* tuner.c - a tuning run's set-up, its loop (run.c, the same for every strategy) and
+ * its summary (tuner.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sys/stat.h>
+#include <xxhash.h>
+
+#include "../base/sys.h"
+#include "../runtime/cache.h"
+#include "../runtime/compile.h"
+#include "../runtime/includes.h"
+#include "tuner.h"
+
+void tuner_inputs_identity(const model *m, char *hex, size_t size)
+{
+    hex[0] = '\0';
+    XXH3_state_t *h = NULL;
+    for (int i = 0; i < m->nargs; i++) {
+        const m_arg *a = &m->args[i];
+        if (a->init != INIT_FILE || !a->file)
+            continue;
+        if (!h && (!(h = XXH3_createState()) || XXH3_64bits_reset(h) != XXH_OK)) {
+            snprintf(hex, size, "unhashed");
+            XXH3_freeState(h);
+            return;
+        }
+        char *canon = sys_canonical_path(a->file);
+        const char *path = canon ? canon : a->file;
+        struct stat st;
+        long long parts[3] = {-1, -1, -1};
+        if (stat(path, &st) == 0) {
+            parts[0] = (long long)st.st_size;
+            parts[1] = (long long)st.st_mtim.tv_sec;
+            parts[2] = (long long)st.st_mtim.tv_nsec;
+        }
+        XXH3_64bits_update(h, path, strlen(path) + 1);
+        XXH3_64bits_update(h, parts, sizeof parts);
+        free(canon);
+    }
+    if (h) {
+        snprintf(hex, size, "%016llx", (unsigned long long)XXH3_64bits_digest(h));
+        XXH3_freeState(h);
+    }
+}
+
+/* Opens the journal: its identity is the spec's text and --set overrides, the kernel
+ * source, the device and the L2 flush setting, all of which change what is measured,
+ * and the input files (issue 16), when the spec reads any. */
+static int open_journal(tuner *t, const char *path, bool flush, const cutune_device *dev)
+{
+    /* Every ordinal of this space is below the bound: listing positions when the valid
+     * configurations are listed, else positions among the raw combinations. */
+    const cutune_space_size *size = &t->size;
+    uint64_t bound = UINT64_MAX;
+    if (!size->valid_saturated)
+        bound = size->valid <= SSPACE_LIST_LIMIT && !size->valid_estimated ? size->valid
+                : size->raw_saturated                                        ? UINT64_MAX
+                                                                             : size->raw;
+    /* The kernel's source and every file its #include lines reach, as the compile
+     * cache sees them: a changed header changes the identity too. Canonical paths, as
+     * the compile session gives them (session/session.c), so a run resumed from another working
+     * folder, or with the spec's path spelled otherwise, is the same run. */
+    char *kernel = sys_read_file(t->m->kernel_file, SYS_LIMIT_SOURCE, NULL);
+    char *kpath = sys_canonical_path(t->m->kernel_file);
+    char spec_hex[32], kernel_hex[40] = "unreadable";
+    snprintf(spec_hex, sizeof spec_hex, "%016llx", (unsigned long long)t->spec->text_hash);
+    /* The -I options as the session gives them: the spec's folders, then the kernel's. */
+    char **dirs = calloc((size_t)t->m->nincludes + 2, sizeof(char *));
+    int n = 0;
+    bool complete = kernel && kpath && dirs;
+    for (int i = 0; complete && i < t->m->nincludes; i++) {
+        char *c = sys_canonical_path(t->m->includes[i]); /* as it is when it cannot be resolved */
+        size_t len = strlen(c ? c : t->m->includes[i]) + 3;
+        complete = (dirs[n] = malloc(len)) != NULL;
+        if (complete)
+            snprintf(dirs[n++], len, "-I%s", c ? c : t->m->includes[i]);
+        free(c);
+    }
+    if (complete) {
+        const char *slash = strrchr(kpath, '/');
+        size_t len = strlen(kpath) + 4;
+        if ((dirs[n] = malloc(len)) != NULL)
+            snprintf(dirs[n++], len, "-I%.*s", slash ? (int)(slash - kpath) : 1, slash ? kpath : ".");
+        incl_set inc;
+        char ignored[512];
+        if (incl_resolve(&inc, kpath, kernel, (const char *const *)dirs, n, ignored, sizeof ignored) == 0) {
+            compile_job job = {kpath, inc.source, "", NULL, 0, t->gpus[0].plan.arch, (const char *const *)inc.names,
+                               inc.nheaders, (const char *const *)inc.texts, inc.nheaders};
+            cache_key key;
+            if (cache_key_for(&job, &key, ignored, sizeof ignored) == 0)
+                snprintf(kernel_hex, sizeof kernel_hex, "%s", key.hex);
+        }
+        incl_set_free(&inc);
+    }
+    for (int i = 0; dirs && i < n; i++)
+        free(dirs[i]);
+    free(dirs);
+    free(kpath);
+    free(kernel);
+    json_t *identity = json_pack("{s:s, s:s, s:s, s:s, s:b}", "spec", spec_hex, "kernel", kernel_hex, "device",
+                                 dev->name, "arch", t->gpus[0].plan.arch, "flush_l2", flush);
+    if (identity && t->opts->shard_count > 1) /* issue 19: a shard's journal is its own */
+        json_object_set_new(identity, "shard", json_pack("[i, i]", t->opts->shard_index, t->opts->shard_count));
+    if (identity && spec_kernel_count(t->spec) > 1) /* one block of a file of several: which one */
+        json_object_set_new(identity, "block", json_integer(t->spec->kernel));
+    if (identity && t->m->sizes.nvars > 0) { /* a size is part of what is measured */
+        const char *label = spec_size_label(t->spec, t->m->sizes.selected);
+        json_object_set_new(identity, "size", json_string(label ? label : ""));
+    }
+    char inputs_hex[32]; /* issue 16: the input files, when the spec reads any */
+    tuner_inputs_identity(t->m, inputs_hex, sizeof inputs_hex);
+    if (identity && inputs_hex[0] && json_object_set_new(identity, "inputs", json_string(inputs_hex)) < 0) {
+        json_decref(identity);
+        identity = NULL;
+    }
+    char err[600];
+    int rc = identity ? journal_open(&t->journal, path, identity, bound, t->opts->fresh, err, sizeof err) : -1;
+    json_decref(identity);
+    if (rc < 0) {
+        diag_error_noloc(&t->spec->diags, "%s", identity ? err : "out of memory");
+        return CUTUNE_EIO;
+    }
+    t->res->summary.resumed = journal_count(t->journal);
+    t->res->summary.journal_ignored = journal_ignored(t->journal);
+    if (journal_ignored(t->journal))
+        t->res->summary.journal_ignored_why = arena_strdup(t->res->arena, journal_ignored_why(t->journal));
+    t->res->summary.journal_path = arena_strdup(t->res->arena, path);
+    return CUTUNE_OK;
+}
+
+int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, const cutune_tune_options *opts,
+              const cutune_device *dev, bool flush, cutune_tune_result *res)
+{
+    tuner *t = calloc(1, sizeof *t);
+    *out = t;
+    if (!t)
+        return CUTUNE_ENOMEM;
+    t->spec = spec;
+    t->m = spec->model;
+    t->opts = opts;
+    t->res = res;
+    t->stop = "";
+    t->size = *size;
+    const model *m = t->m;
+    /* A worker per GPU (issue 19: the facade has checked they are of one model, so
+     * `dev` describes each). */
+    t->ngpus = opts->ndevices > 1 ? opts->ndevices : 1;
+    t->gpus = calloc((size_t)t->ngpus, sizeof *t->gpus);
+    t->slots = calloc((size_t)t->ngpus, sizeof *t->slots);
+    t->answered = calloc((size_t)t->ngpus, sizeof *t->answered);
+    if (!t->gpus || !t->slots || !t->answered) {
+        t->ngpus = 0;
+        return CUTUNE_ENOMEM;
+    }
+    int rc = CUTUNE_OK;
+    for (int k = 0; k < t->ngpus && rc == CUTUNE_OK; k++) {
+        rc = gpu_init(&t->gpus[k], spec, opts, opts->ndevices > 1 ? opts->devices[k] : opts->device, dev, flush,
+                      res);
+        t->gpus[k].run_started = t->gpus[0].run_started; /* one clock for the run */
+    }
+    if (rc < 0)
+        return rc;
+    if (t->ngpus > 1) { /* before any journal line: each names its GPU */
+        cutune_tune_summary *s = &res->summary;
+        s->ndevices = t->ngpus;
+        for (int k = 0; k < t->ngpus; k++) {
+            s->devices[k] = t->gpus[k].plan.device;
+            s->spread[k] = (cutune_device_spread){t->gpus[k].plan.device, 0, NAN, NAN, NAN};
+        }
+    }
+    t->vals = calloc((size_t)m->nparams + 1, sizeof(value));
+    if (!t->vals)
+        return CUTUNE_ENOMEM;
+    t->goal = (goal_state){m, t->vals, t->gpus[0].plan.goal.prune, false, 0, false, 0, 0};
+    if (!opts->run_twins && (rc = twins_new(&t->twins, m)) < 0)
+        return rc;
+    if ((rc = settings_resolve(m, &spec->diags, &opts->search, size->valid, &t->set)) < 0)
+        return rc; /* a diagnostic on the spec says why */
+    if (!t->set.budget && opts->limit)
+        t->set.budget = opts->limit; /* --limit N: at most N configurations, whatever the strategy */
+    /* The first worker runs the reference: a reference that fails is a spec problem,
+     * found before anything else runs. */
+    if ((rc = fleet_start(t)) < 0) {
+        diag_error_noloc(&spec->diags, "%s", t->err);
+        return err_set(rc, "%s", t->err); /* the worker's own status: a failed reference is ESPEC */
+    }
+    const char *results = opts->results_path ? opts->results_path : m->emit.results_path;
+    const char *journal_path = opts->journal_path;
+    if (!journal_path && results && !(journal_path = arena_printf(t->res->arena, "%s.journal", results)))
+        return CUTUNE_ENOMEM;
+    if (journal_path && *journal_path && (rc = open_journal(t, journal_path, flush, dev)) < 0)
+        return rc;
+    return CUTUNE_OK;
+}
+
+int tuner_tune(tuner *t)
+{
+    const cutune_tune_options *opts = t->opts;
+    cutune_analyze_options aopts = CUTUNE_ANALYZE_OPTIONS_INIT; /* every default, then the run's */
+    aopts.arch = t->gpus[0].plan.arch;
+    aopts.jobs = opts->jobs;
+    aopts.cache_dir = opts->cache_dir;
+    aopts.no_cache = opts->no_cache;
+    aopts.limit = opts->limit;
+    aopts.progress = opts->progress;
+    aopts.progress_user = opts->progress_user;
+    aopts.cancel = opts->cancel;
+    cutune_analyze_summary asum;
+    memset(&asum, 0, sizeof asum);
+    t->started = sys_seconds();
+    int rc;
+    aopts.limit = 0; /* a budget now (tuner_new): the search driver's, as every budget */
+    rc = run_search(t, &aopts, &asum);
+    /* An exhaustive run that ran to its end stopped for no reason worth a word. */
+    if (t->set.strategy == STRAT_EXHAUSTIVE &&
+        (strcmp(t->stop, "space exhausted") == 0 || strcmp(t->stop, "strategy finished") == 0))
+        t->stop = "";
+    cutune_tune_summary *s = &t->res->summary;
+    s->strategy = strategy_name(t->set.strategy); /* static */
+    s->seed = t->set.seed;
+    s->budget = t->set.budget;
+    s->time_limit_s = t->set.time_limit_s;
+    s->patience = t->set.patience;
+    s->evaluations = t->evaluations;
+    s->stop_reason = t->stop[0] ? t->stop : NULL; /* static: the search's words */
+    if (t->status == CUTUNE_EIO)
+        diag_error_noloc(&t->spec->diags, "%s", t->err);
+    if (t->status == CUTUNE_ENODEV || t->status == CUTUNE_ENOMEM) {
+        diag_error_noloc(&t->spec->diags, "%s", t->err);
+        err_set(t->status, "%s", t->err);
+    }
+    s->compile_seconds = asum.compile_seconds;
+    s->compile_wall_seconds = asum.wall_seconds;
+    s->threads = asum.threads;
+    s->compiled = asum.compiled;
+    s->cached = asum.cached;
+    if (asum.cache_warning) /* the spec's strings: copied, the result may outlive it */
+        s->cache_warning = arena_strdup(t->res->arena, asum.cache_warning);
+    if (asum.compile_warning)
+        s->compile_warning = arena_strdup(t->res->arena, asum.compile_warning);
+    s->interrupted = asum.interrupted;
+    s->timeout_s = t->gpus[0].limit_s;
+    return rc;
+}
+
+int tuner_session(tuner *t, const cutune_analyze_options *o, uint64_t total, cutune_analyze_summary *sum,
+                  session **out)
+{
+    *out = NULL;
+    int rc = session_open(out, t->m, &t->spec->diags, t->gpus[0].plan.arch, o, true, sum);
+    if (rc == CUTUNE_OK && total)
+        session_set_total(*out, total);
+    return rc;
+}
+
+void tuner_free(tuner *t)
+{
+    if (!t)
+        return;
+    for (int k = 0; k < t->ngpus; k++) {
+        if (t->slots[k].rec) /* left in flight by a failure: not waited for */
+            wk_stop(&t->gpus[k].proc, true);
+        gpu_free(&t->gpus[k]);
+    }
+    free(t->gpus);
+    free(t->slots);
+    free(t->answered);
+    journal_close(t->journal);
+    twins_free(t->twins);
+    free(t->vals);
+    free(t);
+}
