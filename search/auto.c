@@ -57,6 +57,7 @@ uint64_t auto_place(const auto_state *a, uint64_t key)
     return lo;
 }
 
+/* qsort: keys ascending. */
 static int by_key(const void *pa, const void *pb)
 {
     uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
@@ -193,6 +194,7 @@ static bool design_pick(auto_state *a, strat_ctx *c, uint64_t *key)
 
 /* ---- the strategy ---------------------------------------------------------------- */
 
+/* strat_ops.destroy: frees the state (NULL: a no-op). */
 static void auto_destroy(void *vst)
 {
     auto_state *a = vst;
@@ -220,6 +222,7 @@ static void auto_destroy(void *vst)
     free(a);
 }
 
+/* qsort: prior entries best (lowest score) first, ties by key. */
 static int by_score(const void *pa, const void *pb)
 {
     const search_prior *a = pa, *b = pb;
@@ -228,6 +231,8 @@ static int by_score(const void *pa, const void *pb)
     return (a->key > b->key) - (a->key < b->key);
 }
 
+/* strat_ops.create: the state for c's space and settings, every configuration's features
+ * computed in a whole space; NULL out of memory. */
 static void *auto_create(strat_ctx *c)
 {
     auto_state *a = calloc(1, sizeof *a);
@@ -277,6 +282,8 @@ fail:
     return NULL;
 }
 
+/* strat_ops.propose: design points, then model picks, while fewer than strat_in_flight
+ * proposals are in flight; none while the design's first outcome is awaited. */
 static int auto_propose(void *vst, strat_ctx *c, uint64_t *keys, int max)
 {
     auto_state *a = vst;
@@ -303,6 +310,7 @@ static int auto_propose(void *vst, strat_ctx *c, uint64_t *keys, int max)
     return n;
 }
 
+/* strat_ops.observe and .prior: an outcome learnt. */
 static void auto_observe(void *vst, strat_ctx *c, uint64_t key, double cost)
 {
     /* Each key arrives once: auto never proposes what is known or in flight. Out of

@@ -33,6 +33,7 @@ static double value_feature(value v, uint64_t index)
     }
 }
 
+/* A type whose values are features (strings are not: their place is). */
 static bool numeric(vtype t)
 {
     return t == VT_INT || t == VT_FLOAT || t == VT_BOOL;
