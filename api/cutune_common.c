@@ -77,7 +77,9 @@ int api_options_ok(const void *opts, unsigned int expected, const char *type)
 }
 
 /* Each _init: opts from the initialiser when `version` is the one this library knows;
- * else CUTUNE_EINVAL (opts untouched). */
+ * else CUTUNE_EINVAL (opts untouched). `type` is a type name and INIT a braced
+ * initialiser, which no parentheses may enclose. */
+/* NOLINTBEGIN(bugprone-macro-parentheses) */
 #define OPTIONS_INIT(type, VERSION, INIT)                                  \
     int type##_init(type *opts, unsigned int version)                      \
     {                                                                      \
@@ -89,6 +91,7 @@ int api_options_ok(const void *opts, unsigned int expected, const char *type)
         *opts = (type)INIT;                                                \
         return CUTUNE_OK;                                                  \
     }
+/* NOLINTEND(bugprone-macro-parentheses) */
 
 OPTIONS_INIT(cutune_load_options, CUTUNE_LOAD_OPTIONS_VERSION, CUTUNE_LOAD_OPTIONS_INIT)
 OPTIONS_INIT(cutune_analyze_options, CUTUNE_ANALYZE_OPTIONS_VERSION, CUTUNE_ANALYZE_OPTIONS_INIT)

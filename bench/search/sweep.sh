@@ -5,8 +5,9 @@
 # usage: bench/search/sweep.sh [VARIANTS] [SEEDS] [BUDGETS]
 #   VARIANTS  a file of lines "NAME BINARY [VAR=VALUE ...]" (default
 #             bench/search/sweep-variants.txt): each variant runs BINARY (a cutune, relative
-#             to the repository root) with those environment variables (a build with
-#             -DAUTO_KNOBS reads auto's AUTO_* knobs from them; search/auto.c).
+#             to the repository root) with those environment variables (the 2026-11-27
+#             sweep's binary, a -DAUTO_KNOBS build of commit 0926d49, read auto's
+#             AUTO_* knobs from them; main's auto has none).
 #   SEEDS     seeds per landscape and budget (default 60)
 #   BUDGETS   default 25,50,100,200
 #
