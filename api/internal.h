@@ -12,7 +12,7 @@
 #include "../lang/diag.h"
 #include "../session/session.h"
 
-/* ---- api/options.c: the options structs' versions ------------------------------- */
+/* ---- api/cutune_common.c: the options structs' versions ------------------------ */
 
 /* api_options_version: CUTUNE_OK when `version` is `expected`, the version of the
  * options struct `type` ("cutune_tune_options") this library was built with; else
@@ -25,7 +25,7 @@ int api_options_version(unsigned int version, unsigned int expected, const char 
  * as every default). */
 int api_options_ok(const void *opts, unsigned int expected, const char *type);
 
-/* ---- api/spec_device.c: the device attributes a spec reads ---------------------- */
+/* ---- api/cutune_spec_device.c: the device attributes a spec reads --------------- */
 
 /* api_device_values_for_arch: the assumed values of architecture `arch` (NULL: sm_90)
  * from runtime/occupancy's tables; 0, or -1 for an architecture they do not know. */

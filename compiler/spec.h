@@ -1,6 +1,6 @@
 /* spec.h - a loaded spec: what the front end (lang/, compiler/) makes of a .tune file,
  * and what every stage above reads. The public API hands it out, opaque, as
- * `cutune_spec` (include/cutune.h); api/front.c makes and frees it.
+ * `cutune_spec` (include/cutune.h); api/cutune_spec.c makes and frees it.
  *
  * Ownership: one arena holds the source, the syntax tree, the model and the
  * diagnostics' messages; `rendered` is heap. Stages above the compiler borrow a spec
@@ -34,7 +34,7 @@ struct cutune_spec {
                            space, a failed expression) do not change it */
     uint64_t text_hash; /* XXH3 of the spec's text and its --set overrides (journal identity) */
     /* The device attributes' values every model of this spec is checked with: a GPU's,
-     * or an architecture's table (sema_opts.device points here; api/spec_device.c
+     * or an architecture's table (sema_opts.device points here; api/cutune_spec_device.c
      * changes them and checks the spec again). */
     dev_values device;
     /* Problem sizes (spec_select_size): the options it was checked with (their strings in

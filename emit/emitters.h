@@ -1,7 +1,7 @@
 /* emitters.h - the stage that owns output: a tuning result (results/) turned into the
  * files users keep: a C header of the winners (header.c, docs/header.md), a CSV table
  * (csv.c) and Kernel Tuner's T4 format (t4.c) (docs/results-format.md). The public
- * cutune_emit_* functions (api/emit.c) check arguments and call these.
+ * cutune_emit_* functions (api/cutune_emit.c) check arguments and call these.
  *
  * Ownership: each returns a heap string in *out that the caller frees (free, or
  * the public free at the API). */

@@ -750,7 +750,7 @@ static int setup(hdr *h, arena *a, strbuf *prefix, cutune_spec *spec, const cutu
     return check_names(h);
 }
 
-/* The arguments as the public functions take them (the facade, api/emit.c, has checked
+/* The arguments as the public functions take them (the facade, api/cutune_emit.c, has checked
  * them; a caller inside the library that breaks them gets the same refusal). */
 static int check_args(cutune_spec *spec, const cutune_tune_result *const *results, int nresults)
 {

@@ -1,6 +1,6 @@
 /* measurement.h - one variant's outcome as the library keeps it: the record behind the
  * public, opaque cutune_measurement (include/cutune/results.h), which applications read
- * through accessors (api/results.c) so that this struct may grow and change. Inside the
+ * through accessors (api/cutune_results.c) so that this struct may grow and change. Inside the
  * library it is the first member of a results/result.h record, whose `out` is its
  * outcome; strings and arrays live in the result's arena. Not part of the public
  * interface. */

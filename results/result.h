@@ -3,7 +3,7 @@
  *
  * Ownership: a cutune_tune_result owns everything it points to: the records and their
  * strings live in its arena, the records' index in `records` (malloc). It is freed with
- * cutune_tune_result_free (api/results.c). A record's status is its `out` (an outcome);
+ * cutune_tune_result_free (api/cutune_results.c). A record's status is its `out` (an outcome);
  * `m.status` is only outcome_name(out), kept in step by result_set_outcome, for the
  * public struct. */
 #ifndef CUTUNE_RESULTS_RESULT_H
@@ -20,7 +20,7 @@
 #include "measurement.h"
 
 /* A record: m first, so that the public accessors, given &rec->m, reach the record
- * (api/results.c: its outcome is `out`). */
+ * (api/cutune_results.c: its outcome is `out`). */
 typedef struct record {
     cutune_measurement m;      /* m.status == outcome_name(out) (NULL in a fresh scratch) */
     cutune_variant v;          /* a deep copy, in the result's arena */

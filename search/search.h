@@ -1,8 +1,8 @@
 /* search.h - the search driver: which configurations to evaluate, and when to stop.
  *
  * An ask/tell interface over an abstract evaluation ("configuration -> objective, or
- * failure"), so the same strategies serve the GPU tuner (api/tune.c) and the simulator
- * (api/simulate.c, which replays a recorded exhaustive run):
+ * failure"), so the same strategies serve the GPU tuner (api/cutune_tune.c) and the simulator
+ * (api/cutune_simulate.c, which replays a recorded exhaustive run):
  *
  *     search_new(&s, space, &settings, &hooks, ...);
  *     while (search_ask(s, keys, max, &n) == 0 && n > 0)

@@ -1,5 +1,5 @@
 /* settings.c - a run's search settings: the spec's `search` statement with the
- * caller's overrides (tuner.h). Shared by tuning and the simulator (api/simulate.c). */
+ * caller's overrides (tuner.h). Shared by tuning and the simulator (api/cutune_simulate.c). */
 #include <math.h>
 #include <string.h>
 

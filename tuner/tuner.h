@@ -1,7 +1,7 @@
 /* tuner.h - the tuning engine above runtime/ and search/: a run's set-up, the reference,
  * the loop over variants, selection, the journal's writes and resume, and what the spec
  * says turned into runtime/bench's plain arguments. Not part of the public interface;
- * api/tune.c (cutune_tune) is its facade.
+ * api/cutune_tune.c (cutune_tune) is its facade.
  *
  * One prefix per file (its module), each owning its state:
  *   tuner.c   tuner_     the run's set-up, its summary, tuner_free (the tuner struct);
@@ -179,7 +179,7 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
 /* settings_resolve: the spec's `search` (model m) with the overrides in `o` (may
  * be NULL) applied; a budget percentage becomes a count of the `count` valid
  * configurations. CUTUNE_OK, or CUTUNE_EINVAL with a diagnostic on `diags` (an unknown
- * strategy, a percentage out of range). Shared with the simulator (api/simulate.c). */
+ * strategy, a percentage out of range). Shared with the simulator (api/cutune_simulate.c). */
 int settings_resolve(const model *m, diag_list *diags, const cutune_search_options *o, uint64_t count,
                      search_settings *out);
 

@@ -2,7 +2,7 @@
  * opening comment gives the conventions, docs/api.md the guide).
  *
  * Static analysis: every variant compiled for an architecture, no GPU needed
- * (api/analyze.c). */
+ * (api/cutune_analyze.c). */
 #ifndef CUTUNE_ANALYZE_H
 #define CUTUNE_ANALYZE_H
 

@@ -2,7 +2,7 @@
  * opening comment gives the conventions, docs/api.md the guide).
  *
  * The version, status codes, the error object and cutune_free: what every other
- * header of cutune uses (api/front.c, api/device.c). */
+ * header of cutune uses (api/cutune_common.c). */
 #ifndef CUTUNE_COMMON_H
 #define CUTUNE_COMMON_H
 

@@ -1,7 +1,7 @@
 /* cutune/device.h - a part of cutune's public C API (cutune.h includes every part; its
  * opening comment gives the conventions, docs/api.md the guide).
  *
- * Occupancy and the GPUs the driver sees (api/device.c). */
+ * Occupancy and the GPUs the driver sees (api/cutune_device.c). */
 #ifndef CUTUNE_DEVICE_H
 #define CUTUNE_DEVICE_H
 

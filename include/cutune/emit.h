@@ -2,7 +2,7 @@
  * opening comment gives the conventions, docs/api.md the guide).
  *
  * What is made of results: the best-config header, CSV, T4, the HTML report, and
- * where a spec's `emit` may write (api/emit.c). */
+ * where a spec's `emit` may write (api/cutune_emit.c). */
 #ifndef CUTUNE_EMIT_H
 #define CUTUNE_EMIT_H
 

@@ -2,7 +2,7 @@
  * opening comment gives the conventions, docs/api.md the guide).
  *
  * A run's result, live or read back from a results file: the summary, each
- * variant's measurement, problem sizes, shards (api/results.c). */
+ * variant's measurement, problem sizes, shards (api/cutune_results.c). */
 #ifndef CUTUNE_RESULTS_H
 #define CUTUNE_RESULTS_H
 

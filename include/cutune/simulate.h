@@ -2,7 +2,7 @@
  * opening comment gives the conventions, docs/api.md the guide).
  *
  * A search replayed over a recorded exhaustive run instead of a GPU
- * (api/simulate.c). */
+ * (api/cutune_simulate.c). */
 #ifndef CUTUNE_SIMULATE_H
 #define CUTUNE_SIMULATE_H
 

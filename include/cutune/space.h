@@ -2,7 +2,7 @@
  * opening comment gives the conventions, docs/api.md the guide).
  *
  * A spec's space: counting it, and iterating over its configurations and the
- * variants they become (api/front.c). */
+ * variants they become (api/cutune_space.c). */
 #ifndef CUTUNE_SPACE_H
 #define CUTUNE_SPACE_H
 

@@ -2,7 +2,7 @@
  * opening comment gives the conventions, docs/api.md the guide).
  *
  * Loading a spec, its diagnostics, what it says, its kernels, problem sizes and
- * the device attributes it reads (api/front.c, api/spec_device.c). */
+ * the device attributes it reads (api/cutune_spec.c, api/cutune_spec_device.c). */
 #ifndef CUTUNE_SPEC_H
 #define CUTUNE_SPEC_H
 

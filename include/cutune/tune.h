@@ -1,8 +1,7 @@
 /* cutune/tune.h - a part of cutune's public C API (cutune.h includes every part; its
  * opening comment gives the conventions, docs/api.md the guide).
  *
- * Tuning on a GPU: its options, the search, hardware counters (api/tune.c,
- * api/profile.c). */
+ * Tuning on a GPU: its options, the search, hardware counters (api/cutune_tune.c). */
 #ifndef CUTUNE_TUNE_H
 #define CUTUNE_TUNE_H
 

@@ -1,6 +1,6 @@
-/* analyze.c - cutune_analyze, the public facade over the compile session
- * (session/session.h): argument checks, the architecture to compile for, the total that
- * progress counts towards, the session's lifetime. No GPU needed. */
+/* cutune_analyze.c - cutune/analyze.h: cutune_analyze, the public facade over the
+ * compile session (session/session.h): argument checks, the architecture to compile for,
+ * the total that progress counts towards, the session's lifetime. No GPU needed. */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,6 +1,7 @@
-/* spec_device.c - the device attributes a spec reads (sm_count, ...): the values a
- * spec is checked with, from a GPU or from an architecture's table, and checking it
- * again when tuning or analysis targets another device. */
+/* cutune_spec_device.c - cutune/spec.h, second part: the device attributes a spec reads
+ * (sm_count, ...): the values a spec is checked with, from a GPU or from an
+ * architecture's table, and checking it again when tuning or analysis targets another
+ * device. */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,6 +1,7 @@
-/* front.c - the public face of the front end (include/cutune.h): lang/ parses,
- * compiler/ checks, counts and plans. A cutune_spec owns one arena holding the
- * source, the syntax tree, the model and the diagnostics. */
+/* cutune_spec.c - cutune/spec.h: a spec loaded (lang/ parses, compiler/ checks), its
+ * diagnostics, what it says, its problem sizes and kernel blocks; the device attributes
+ * it reads are cutune_spec_device.c's. A cutune_spec owns one arena holding the source, the
+ * syntax tree, the model and the diagnostics. */
 #include "cutune.h"
 
 #include <errno.h>
@@ -14,27 +15,6 @@
 #include "../compiler/space.h"
 #include "../lang/parse.h"
 #include "internal.h"
-
-const char *cutune_version(void)
-{
-    return CUTUNE_VERSION;
-}
-
-const char *cutune_status_text(int status)
-{
-    switch (status) {
-    case CUTUNE_OK: return "ok";
-    case CUTUNE_ESPEC: return "the spec has errors";
-    case CUTUNE_EIO: return "input/output error";
-    case CUTUNE_ENOMEM: return "out of memory";
-    case CUTUNE_EINVAL: return "invalid argument";
-    case CUTUNE_EEVAL: return "an expression failed to evaluate";
-    case CUTUNE_ENODEV: return "no usable GPU";
-    case CUTUNE_ECOMPILER: return "the compiler (NVRTC) failed";
-    case CUTUNE_ESTOPPED: return "stopped";
-    default: return "unknown status";
-    }
-}
 
 static int spec_alloc(cutune_spec **out)
 {
@@ -219,7 +199,6 @@ const char *cutune_spec_kernel(const cutune_spec *spec) { return spec->model->ke
 const char *cutune_spec_kernel_file(const cutune_spec *spec) { return spec->model->kernel_file; }
 const char *cutune_spec_strategy(const cutune_spec *spec) { return strategy_name(spec->model->search.strategy); }
 
-const char *const *cutune_strategy_list(void) { return strategy_names(); }
 int cutune_spec_constraint_count(const cutune_spec *spec) { return spec->model->nrequires; }
 int cutune_spec_param_count(const cutune_spec *spec) { return spec->model->nparams; }
 
@@ -272,84 +251,6 @@ int cutune_spec_param_value(char *buf, size_t size, const cutune_spec *spec, int
         snprintf(buf, size, "%s", sb_cstr(&sb));
     sb_free(&sb);
     return n;
-}
-
-
-int cutune_space_count_progress(cutune_space_size *out, cutune_spec *spec, cutune_progress_fn progress, void *user)
-{
-    if (!spec || !out || !cutune_spec_ok(spec))
-        return CUTUNE_EINVAL;
-    return spec_count(out, spec, progress, user);
-}
-
-int cutune_space_count(cutune_space_size *out, cutune_spec *spec)
-{
-    return cutune_space_count_progress(out, spec, NULL, NULL);
-}
-
-struct cutune_configs {
-    cutune_spec *spec;
-    space *space;
-    space_iter *iter;
-    arena *scratch;         /* strings of the current variant; reset per configuration */
-    cutune_variant v;
-    const char **values;
-    char *types;
-};
-
-int cutune_configs_new(cutune_configs **out, cutune_spec *spec)
-{
-    if (!out || !spec || !cutune_spec_ok(spec))
-        return CUTUNE_EINVAL;
-    *out = NULL;
-    cutune_configs *it = calloc(1, sizeof *it);
-    if (!it)
-        return CUTUNE_ENOMEM;
-    int n = spec->model->nparams;
-    it->spec = spec;
-    it->scratch = arena_new();
-    it->values = calloc((size_t)n + 1, sizeof(char *));
-    it->types = calloc((size_t)n + 1, 1);
-    if (!it->scratch || !it->values || !it->types || space_new(&it->space, spec->model, NULL, 0) < 0 ||
-        space_iter_new(&it->iter, it->space) < 0) {
-        cutune_configs_free(it);
-        return CUTUNE_ENOMEM;
-    }
-    for (int i = 0; i < n; i++)
-        it->types[i] = vtype_name(spec->model->params[i].dom.type)[0];
-    it->v.ordinal = UINT64_MAX;
-    *out = it;
-    return CUTUNE_OK;
-}
-
-int cutune_configs_next(const cutune_variant **out, cutune_configs *it)
-{
-    const uint64_t *idx;
-    const value *vals;
-    eval_error err;
-    int rc = space_iter_next(it->iter, &idx, &vals, &err);
-    if (rc < 0)
-        return spec_eval_failed(it->spec, &err);
-    if (rc == 0)
-        return 0;
-    arena_reset(it->scratch);
-    int st = session_variant_of(it->spec->model, &it->spec->diags, vals, it->scratch, it->values, it->types, it->v.ordinal + 1, &it->v);
-    if (st < 0)
-        return st;
-    *out = &it->v;
-    return 1;
-}
-
-void cutune_configs_free(cutune_configs *it)
-{
-    if (!it)
-        return;
-    space_iter_free(it->iter);
-    space_free(it->space);
-    arena_free(it->scratch);
-    free(it->values);
-    free(it->types);
-    free(it);
 }
 
 /* ---- problem sizes (compiler/spec.c selects them) ---------------------------------- */

@@ -1,4 +1,4 @@
-/* emit.c - the public emitters (include/cutune.h): argument checks over emit/ (the
+/* cutune_emit.c - cutune/emit.h: the public emitters: argument checks over emit/ (the
  * header, the CSV table, Kernel Tuner's T4 format), and where a spec says to emit. */
 #include <errno.h>
 #include <stdbool.h>

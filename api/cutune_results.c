@@ -1,5 +1,5 @@
-/* results.c - the public face of results (include/cutune.h): argument checks, the last
- * error, and the accessors; the work is in results/ (records, the record codec, the
+/* cutune_results.c - cutune/results.h: the public face of results: argument checks, the
+ * last error, and the accessors; the work is in results/ (records, the record codec, the
  * results file's loader and writer). */
 #include <math.h>
 #include <stddef.h>
@@ -108,9 +108,15 @@ const char *cutune_tune_param_type(const cutune_tune_result *r, int i)
     return i >= 0 && i < r->nparams ? r->param_types[i] : NULL;
 }
 
-void cutune_free(void *p)
+/* The hardware counters a result holds (tune.c's cutune_profile_* name the sets). */
+int cutune_tune_profile_count(const cutune_tune_result *r)
 {
-    free(p);
+    return r ? r->nhw : 0;
+}
+
+const char *cutune_tune_profile_metric(const cutune_tune_result *r, int i)
+{
+    return r && i >= 0 && i < r->nhw ? r->hw_names[i] : NULL;
 }
 
 int cutune_tune_size_count(const cutune_tune_result *r) { return r ? r->nsizes : 0; }

@@ -1,12 +1,14 @@
-/* tune.c - cutune_tune: the facade over the tuning engine (tuner/): arguments checked,
- * the device asked for, one run (or one per problem size: tuner/sizes.c) made, the
- * results file written. What a run does is tuner/tuner.h's. */
+/* cutune_tune.c - cutune/tune.h: cutune_tune, the facade over the tuning engine
+ * (tuner/): arguments checked, the device asked for, one run (or one per problem size:
+ * tuner/sizes.c) made, the results file written; the search strategies' names; the
+ * hardware counters' default set and a chip's names. What a run does is tuner/tuner.h's. */
 #include <stdio.h>
 #include <string.h>
 
 #include "../base/sys.h"
 #include "../compiler/space.h"
 #include "../runtime/compile.h"
+#include "../runtime/profiler.h"
 #include "../tuner/tuner.h"
 #include "internal.h"
 
@@ -94,4 +96,56 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
     }
     *out = res;
     return rc;
+}
+
+const char *const *cutune_strategy_list(void) { return strategy_names(); }
+
+/* ---- hardware counters: the default set and a chip's names (runtime/profiler, CUPTI;
+ * the profiling phase of a run is tuner/counters.c's) ------------------------------ */
+
+int cutune_profile_default_metrics(const char *const **names)
+{
+    if (names)
+        *names = prof_default_names;
+    return PROF_NDEFAULT;
+}
+
+const char *cutune_profile_nvprof_name(const char *metric)
+{
+    return prof_nvprof_name(metric);
+}
+
+int cutune_profile_list(const char *arch, void (*each)(void *user, const char *name, const char *kind), void *user)
+{
+    if (!each)
+        return CUTUNE_EINVAL;
+    const char *chip = prof_chip_of_arch(arch ? arch : "sm_90");
+    if (!chip)
+        return err_set(CUTUNE_EINVAL, "cutune does not know CUPTI's chip for %s", arch);
+    char err[512];
+    if (prof_list(chip, each, user, err, sizeof err) < 0)
+        return err_set(CUTUNE_ENODEV, "%s", err);
+    return CUTUNE_OK;
+}
+
+const char *cutune_profile_chip(const char *arch)
+{
+    return prof_chip_of_arch(arch ? arch : "sm_90");
+}
+
+int cutune_profile_check(const char *arch, const char *const *names, int n)
+{
+    if (!names || n < 0)
+        return CUTUNE_EINVAL;
+    const char *chip = prof_chip_of_arch(arch ? arch : "sm_90");
+    if (!chip)
+        return err_set(CUTUNE_EINVAL, "cutune does not know CUPTI's chip for %s", arch);
+    char err[1024];
+    int bad = -1;
+    int rc = prof_check_names(chip, names, n, &bad, err, sizeof err);
+    if (rc < 0)
+        return err_set(CUTUNE_ENODEV, "%s", err);
+    if (rc > 0)
+        return err_set(CUTUNE_EINVAL, "%s", err);
+    return CUTUNE_OK;
 }

@@ -1,4 +1,5 @@
-/* options.c - the options structs' versions and defaults (cutune/common.h, "Options").
+/* cutune_common.c - cutune/common.h: the version, the status codes' text, the thread's
+ * last error, cutune_free, and the options structs' versions and defaults ("Options").
  *
  * Every cutune_*_options struct carries the version of the layout its caller was built
  * with. Its _init function fills it from the CUTUNE_*_OPTIONS_INIT initialiser, so the
@@ -8,8 +9,53 @@
  * (cutune_tune_options.flush_l2 = 0 turns L2 flushing off). */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "../base/err.h"
 #include "internal.h"
+
+const char *cutune_version(void)
+{
+    return CUTUNE_VERSION;
+}
+
+const char *cutune_status_text(int status)
+{
+    switch (status) {
+    case CUTUNE_OK: return "ok";
+    case CUTUNE_ESPEC: return "the spec has errors";
+    case CUTUNE_EIO: return "input/output error";
+    case CUTUNE_ENOMEM: return "out of memory";
+    case CUTUNE_EINVAL: return "invalid argument";
+    case CUTUNE_EEVAL: return "an expression failed to evaluate";
+    case CUTUNE_ENODEV: return "no usable GPU";
+    case CUTUNE_ECOMPILER: return "the compiler (NVRTC) failed";
+    case CUTUNE_ESTOPPED: return "stopped";
+    default: return "unknown status";
+    }
+}
+
+const cutune_error *cutune_error_last(void)
+{
+    static _Thread_local cutune_error pub;
+    const err_info *e = err_last();
+    if (!e)
+        return NULL;
+    pub.code = e->code;
+    pub.message = e->message;
+    return &pub;
+}
+
+const char *cutune_last_error(void)
+{
+    const err_info *e = err_last();
+    return e ? e->message : "";
+}
+
+void cutune_free(void *p)
+{
+    free(p);
+}
 
 int api_options_version(unsigned int version, unsigned int expected, const char *type)
 {

@@ -1,5 +1,5 @@
-/* simulate.c - cutune_simulate, the facade over results/replay.c (a search replayed
- * over a recorded exhaustive run). */
+/* cutune_simulate.c - cutune/simulate.h: cutune_simulate, the facade over
+ * results/replay.c (a search replayed over a recorded exhaustive run). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

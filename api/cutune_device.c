@@ -1,7 +1,7 @@
-/* device.c - devices and occupancy in the public API (cutune_device_*,
- * cutune_occupancy_*), and the thread's last error for calls without a spec. The
- * driver is asked once per process, of every GPU at once, in a child process
- * (runtime/devices); this file only turns its answer into the public structs. */
+/* cutune_device.c - cutune/device.h: devices and occupancy in the public API
+ * (cutune_device_*, cutune_occupancy_*, cutune_arch_list). The driver is asked once per
+ * process, of every GPU at once, in a child process (runtime/devices); this file only
+ * turns its answer into the public structs. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,23 +11,6 @@
 #include "../runtime/devices.h"
 #include "../runtime/occupancy.h"
 #include "internal.h"
-
-const cutune_error *cutune_error_last(void)
-{
-    static _Thread_local cutune_error pub;
-    const err_info *e = err_last();
-    if (!e)
-        return NULL;
-    pub.code = e->code;
-    pub.message = e->message;
-    return &pub;
-}
-
-const char *cutune_last_error(void)
-{
-    const err_info *e = err_last();
-    return e ? e->message : "";
-}
 
 const char *const *cutune_arch_list(void)
 {
