@@ -87,7 +87,7 @@ int cutune_analyze(cutune_analyze_summary *summary, cutune_spec *spec, const cut
         return rc;
     rc = session_run_space(s, call_public, &p);
     session_close(s);
-    if (rc == CUTUNE_OK && !summary->interrupted) { /* issue 16: the spec's reset and checker kernels, as warnings */
+    if (rc == CUTUNE_OK && !summary->interrupted) { /* the spec's reset and checker kernels, as warnings */
         int own = own_check(spec, summary->arch);
         if (own == CUTUNE_ENOMEM || own == CUTUNE_EEVAL)
             rc = own;

@@ -41,7 +41,7 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
     rc = cutune_device_get(&dev, opts->ndevices > 1 ? opts->devices[0] : opts->device);
     if (rc < 0)
         return rc;
-    for (int k = 1; k < opts->ndevices; k++) { /* issue 19: one result set needs one model of GPU */
+    for (int k = 1; k < opts->ndevices; k++) { /* one result set needs one model of GPU */
         cutune_device other;
         if ((rc = cutune_device_get(&other, opts->devices[k])) < 0)
             return rc;
@@ -59,7 +59,7 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
     if ((rc = api_spec_recheck(spec, &dv)) < 0)
         return rc;
     m = spec->model;
-    cutune_tune_options resolved; /* issue 18: the hardware counters' names, checked */
+    cutune_tune_options resolved; /* the hardware counters' names, checked */
     if ((rc = counters_options(spec, opts, dev.arch, &resolved)) < 0)
         return rc;
     opts = &resolved;
@@ -73,7 +73,7 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
             cutune_tune_result_free(res);
             return CUTUNE_ENOMEM;
         }
-        if (opts->shard_count > 1) { /* issue 19: the parent of a sharded run over sizes */
+        if (opts->shard_count > 1) { /* the parent of a sharded run over sizes */
             res->shard_index = opts->shard_index;
             res->shard_count = opts->shard_count;
             res->shard_block = (int)space_shard_block(m);

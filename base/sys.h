@@ -34,7 +34,7 @@ double sys_seconds(void);
  * cannot be had. Never blocks on a FIFO. */
 char *sys_read_file(const char *path, size_t limit, size_t *len);
 
-/* sys_read_part (issue 16: data files): up to `size` bytes of the regular file `path`
+/* sys_read_part (data files): up to `size` bytes of the regular file `path`
  * from byte `offset` into dst; *got is how many were read (fewer at the end of the
  * file), *file_size the file's size. The same refusals as sys_read_file (a folder, a
  * FIFO, /dev/zero: never opened for reading), with no size limit. Returns 0, or -1

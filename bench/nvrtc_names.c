@@ -1,5 +1,5 @@
 /* nvrtc_names.c - what compiling several template instantiations in one NVRTC program
- * saves (issue 15, "compile cost"): K instantiations of a templated kernel compiled as
+ * saves ("compile cost"): K instantiations of a templated kernel compiled as
  * K programs of one name expression each, then as one program of K name expressions,
  * on one thread, the cubin and every lowered name fetched as cutune does. Prints both
  * times and their ratio. Not a test: it asserts nothing.

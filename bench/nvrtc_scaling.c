@@ -1,5 +1,5 @@
 /* nvrtc_scaling.c - how NVRTC's throughput scales with threads in one process versus
- * processes, and what each compile option costs (issue 15's compile-throughput and
+ * processes, and what each compile option costs (the compile-throughput and
  * compile-cost levers). A benchmark, not a test: it prints figures.
  *
  *   nvrtc_scaling FILE NAME JOBS MACRO=V1,V2,... [MACRO=...]

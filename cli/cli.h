@@ -165,7 +165,7 @@ int cmd_merge(int argc, char **argv);
  * EXIT_OK, or EXIT_IO/EXIT_INTERNAL after a message. */
 int cli_report_after_tune(const cutune_tune_result *r, const char *spec_path, const char *path, bool quiet);
 
-/* cli_emit_header_many (cmd_emit.c, issue 19): the header of `n` results (an entry per
+/* cli_emit_header_many (cmd_emit.c): the header of `n` results (an entry per
  * device) to `path`, saying where unless quiet. EXIT_OK, or an exit code after a message. */
 int cli_emit_header_many(cutune_spec *spec, const cutune_tune_result *const *results, int n, const char *path,
                          bool quiet);
@@ -206,7 +206,7 @@ bool cli_add_prior(const char *sub, const char **paths, int *n, const char *arg)
 bool cli_parse_budget(const char *sub, const char *text, cutune_search_options *s);
 int cmd_devices(int argc, char **argv);
 
-/* issue 19 (shard.c): a shard of the space: index of count, the local rank the launcher
+/* shard.c: a shard of the space: index of count, the local rank the launcher
  * gave (-1: none) and who gave it (NULL: --shard I/N). */
 #define CLI_MAX_SHARDS 65536
 typedef struct cli_shard {
@@ -222,7 +222,7 @@ int cli_parse_shard(const char *sub, const char *text, cli_shard *out);
  * NULL out of memory). */
 char *cli_shard_path(const char *path, const cli_shard *s);
 
-/* issue 19 (multi.c): cli_parse_devices: "all" or "0,1,..." into out (at most max):
+/* multi.c: cli_parse_devices: "all" or "0,1,..." into out (at most max):
  * 0, or -1 (not a list; "all" without a GPU). cli_same_model: whether the GPUs devs[0 ..
  * n) are of one model (name, architecture, SM count; true when the first cannot be
  * asked: the run says why). */
@@ -239,7 +239,7 @@ int cli_tune_per_device(cutune_spec *spec, int argc, char **argv, const int *dev
 /* cli_print_ranking (cmd_tune.c): the `top` best variants of r as a table on stdout. */
 void cli_print_ranking(const cutune_spec *spec, const cutune_tune_result *r, int top);
 
-/* issue 18 (cmd_metrics.c): `cutune metrics`, and the table of the hardware counters a
+/* cmd_metrics.c: `cutune metrics`, and the table of the hardware counters a
  * tuning run read (nothing when it read none; why not, on stderr, when it could not). */
 int cmd_metrics(int argc, char **argv);
 void cli_print_profile(const cutune_spec *spec, const cutune_tune_result *r);

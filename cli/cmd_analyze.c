@@ -308,7 +308,7 @@ int cmd_analyze(int argc, char **argv)
         }
         if (handled)
             continue;
-        if (opt == 'S') { /* issue 19: this process's shard of the space */
+        if (opt == 'S') { /* this process's shard of the space */
             cli_shard sh;
             if (cli_parse_shard("analyze", optarg, &sh) < 0) {
                 code = EXIT_USAGE;

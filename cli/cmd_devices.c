@@ -96,7 +96,7 @@ int cmd_devices(int argc, char **argv)
         rc = devices_json(devs, count);
     else if (!quiet)
         devices_text(devs, count);
-    if (!json && !quiet && count > 1) { /* issue 19: what --devices all would do here */
+    if (!json && !quiet && count > 1) { /* what --devices all would do here */
         bool one_model = true;
         for (int i = 1; i < count; i++)
             one_model &= cutune_device_same_model(&devs[i], &devs[0]) != 0;

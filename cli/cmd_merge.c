@@ -1,6 +1,6 @@
 /* cmd_merge.c - `cutune merge SHARD.json ... -o OUT.json [--partial]`: the shards of a
  * run split over processes or GPUs (`cutune SPEC --shard i/N`) gathered into one results
- * file, as one process tuning every configuration would have written it (issue 19;
+ * file, as one process tuning every configuration would have written it (
  * docs/cli.md, docs/results-format.md). No GPU needed. */
 #include <getopt.h>
 #include <inttypes.h>

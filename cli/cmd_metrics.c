@@ -1,4 +1,4 @@
-/* cmd_metrics.c - issue 18: `cutune metrics` (which hardware counters can be named: the
+/* cmd_metrics.c - `cutune metrics` (which hardware counters can be named: the
  * default set beside the nvprof metric each stands for, or a chip's whole list through
  * CUPTI's host API, no GPU needed) and the counters' table after a tuning run. */
 #include <getopt.h>

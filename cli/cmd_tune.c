@@ -202,7 +202,7 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
 
 /* print_run_account: the tuning run's account on stderr: outcomes by kind, twins, where
  * the time went, the reference, the files, the search and the journal (not with -q). */
-/* issue 19: a run on several GPUs: how many variants each measured, and each other
+/* a run on several GPUs: how many variants each measured, and each other
  * GPU's times over the first's for the same variants. */
 static void print_devices(const cutune_tune_result *r)
 {
@@ -246,7 +246,7 @@ static void print_run_account(const cutune_tune_result *r)
 {
     const cutune_tune_summary *s = cutune_tune_summary_of(r);
     double bound = s->threads > 0 ? s->compile_seconds / s->threads : s->compile_seconds;
-    double per_gpu = s->gpu_seconds / (s->ndevices > 1 ? s->ndevices : 1); /* issue 19: the GPUs work at once */
+    double per_gpu = s->gpu_seconds / (s->ndevices > 1 ? s->ndevices : 1); /* the GPUs work at once */
     if (per_gpu > bound)
         bound = per_gpu;
     compile_errors ce = count_compile_errors(r);
@@ -263,7 +263,7 @@ static void print_run_account(const cutune_tune_result *r)
                         "ran, whose figures they share (same_code_as; --run-twins runs them)\n",
                 (unsigned long long)s->twins);
     /* compiled and cached: binaries made by NVRTC now, or read from the cache */
-    /* issue 18: profiling comes after the tuning, which the rate and the bound are about */
+    /* profiling comes after the tuning, which the rate and the bound are about */
     double wall = s->wall_seconds - s->profile_seconds;
     if (s->profiled > 0)
         fprintf(stderr, "profiling: %llu variants' hardware counters in %.2f s, after the tuning below\n",
@@ -343,12 +343,12 @@ int cmd_tune(int argc, char **argv)
     const char *header_path = NULL, *csv_path = NULL; /* NULL: the spec's emit header/csv */
     const char *report_path = NULL;                   /* --report: the HTML report (NULL: none) */
     const char *emit_dir = NULL;                    /* --emit-dir: where emit paths leaving the spec's folder may go */
-    const char *hw_names[256];                        /* --metric (issue 18) */
+    const char *hw_names[256];                        /* --metric */
     const char *priors[CLI_MAX_PRIORS];               /* --prior */
     int nhw = 0;
-    cli_shard shard = {0, 0, -1, NULL};               /* --shard (issue 19); count 0: none */
+    cli_shard shard = {0, 0, -1, NULL};               /* --shard; count 0: none */
     bool device_given = false;
-    int devs[64], ndevs = 0;                          /* --devices (issue 19) */
+    int devs[64], ndevs = 0;                          /* --devices */
     bool per_device = false;                          /* --per-device */
     char *shard_results = NULL, *shard_journal = NULL; /* --shard: its results and journal paths */
     static const struct option longopts[] = {
@@ -509,7 +509,7 @@ int cmd_tune(int argc, char **argv)
         if (t.profile_top == 0)
             t.profile_top = 5;
     }
-    if (nhw > 0) { /* issue 18: a mistyped counter is a usage error, found before anything runs */
+    if (nhw > 0) { /* a mistyped counter is a usage error, found before anything runs */
         int count = 0;
         cutune_device d0;
         const char *arch = o.arch;
@@ -553,7 +553,7 @@ int cmd_tune(int argc, char **argv)
         cutune_spec_free(spec);
         goto done;
     }
-    if (shard.count > 1) { /* issue 19: this process tunes one shard into a results file of its own */
+    if (shard.count > 1) { /* this process tunes one shard into a results file of its own */
         const char *base = t.results_path ? t.results_path : cutune_spec_emit_path(spec, "results");
         if (nblocks > 1 || !base) {
             code = cli_usage_error("tune", nblocks > 1 ? "--shard tunes one kernel block: name it with --kernel NAME"
@@ -580,7 +580,7 @@ int cmd_tune(int argc, char **argv)
         int ndev = 0; /* the GPU the launcher's local rank names, unless --device says */
         if (!device_given && shard.local >= 0 && cutune_device_count(&ndev) == CUTUNE_OK && ndev > 0)
             t.device = shard.local % ndev;
-        char on[48]; /* issue 19: a shard per host may use every GPU of its host (--devices) */
+        char on[48]; /* a shard per host may use every GPU of its host (--devices) */
         snprintf(on, sizeof on, ndevs > 1 ? "%d GPUs" : "GPU %d", ndevs > 1 ? ndevs : t.device);
         if (!c.quiet)
             fprintf(stderr, "shard %d of %d%s%s (%s): results to %s%s%s\n", shard.index, shard.count,
@@ -598,7 +598,7 @@ int cmd_tune(int argc, char **argv)
         cutune_spec_free(spec);
         goto done;
     }
-    int ngpus = 0; /* issue 19: GPUs of different models cannot share one result: each tunes it all */
+    int ngpus = 0; /* GPUs of different models cannot share one result: each tunes it all */
     if (ndevs > 1 && !per_device && cutune_device_count(&ngpus) == CUTUNE_OK && ngpus > 0 &&
         !cli_same_model(devs, ndevs)) {
         if (!c.quiet)
@@ -669,7 +669,7 @@ int cmd_tune(int argc, char **argv)
                 cli_print_ranking(spec, one, top);
             }
             if (nsizes == 0)
-                cli_print_profile(spec, r); /* issue 18 */
+                cli_print_profile(spec, r);
             for (int k = 0; k < nsizes; k++)
                 cli_print_profile(spec, cutune_tune_size(r, k));
             if (!c.quiet)
@@ -693,7 +693,7 @@ int cmd_tune(int argc, char **argv)
                     printf(" %s=%s", cutune_spec_param_name(spec, p), v->values[p]);
                 printf("  median %.4f ms, %s %.6g\n", cutune_measurement_value(b, CUTUNE_VALUE_MEDIAN_MS),
                        s->objective_name, cutune_measurement_value(b, CUTUNE_VALUE_OBJECTIVE));
-                if (cutune_measurement_value(b, CUTUNE_VALUE_ENERGY) != 0) /* issue 18 */
+                if (cutune_measurement_value(b, CUTUNE_VALUE_ENERGY) != 0)
                     printf("      energy %.4g mJ per launch at %.1f W (the board's, over %d launches in %.2f s)\n",
                            cutune_measurement_value(b, CUTUNE_VALUE_ENERGY_J) * 1e3,
                            cutune_measurement_value(b, CUTUNE_VALUE_POWER_W),

@@ -1,4 +1,4 @@
-/* multi.c - issue 19: `cutune SPEC --devices 0,1 --per-device`: every configuration on
+/* multi.c - `cutune SPEC --devices 0,1 --per-device`: every configuration on
  * every GPU, a cutune process per GPU.
  *
  * Each process is this same command with `--device d` and a results file of its own
@@ -195,7 +195,7 @@ static void print_spread(const cutune_tune_result *a, const cutune_tune_result *
     free(r);
 }
 
-/* issue 19, `--devices ... --per-device`: every configuration on every GPU, a process
+/* `--devices ... --per-device`: every configuration on every GPU, a process
  * per GPU writing RESULTS.gpuD.json; then each GPU's winner, the spread of the same
  * variants' times against the first GPU's, and one header with an entry per device. */
 static int tune_per_device(cutune_spec *spec, int argc, char **argv, const int *devs, int n, const char *base,
@@ -262,7 +262,7 @@ bool cli_same_model(const int *devs, int n)
     return true;
 }
 
-/* issue 19, `--devices ... --per-device`: checks (one kernel block, a results file, no
+/* `--devices ... --per-device`: checks (one kernel block, a results file, no
  * --shard or --journal), then tune_per_device. The exit code. */
 int cli_tune_per_device(cutune_spec *spec, int argc, char **argv, const int *devs, int n, int nblocks,
                         const cutune_tune_options *t, const cutune_analyze_options *o, const cli_common *c,

@@ -1,4 +1,4 @@
-/* shard.c - issue 19: which shard of the space this process takes (`--shard i/N`, or
+/* shard.c - which shard of the space this process takes (`--shard i/N`, or
  * `--shard auto` from the launcher that started it), and where a shard's results go.
  *
  * The work is split by the launcher, not by cutune: under mpirun (Open MPI, MPICH),

@@ -301,7 +301,7 @@ int eval_expr(const texpr *e, const eval_env *env, value *out, eval_error *err)
     case TX_METRIC:
         return eval_expr(env->m->metrics[e->u.index].expr, env, out, err);
     case TX_TIME:
-        if (e->measured != MQ_TIME) { /* issue 18 */
+        if (e->measured != MQ_TIME) {
             if (!env->has_energy)
                 return fail(err, e->loc, "the energy was not measured (measure(energy = true); NVML)");
             *out = value_float((e->measured == MQ_ENERGY_J ? env->energy_j : env->power_w) * e->u.time_scale);

@@ -16,7 +16,7 @@ typedef struct eval_env {
     bool has_time;
     double time_s;
     const value *slots;     /* TX_SLOT values (NULL when the expression has none) */
-    bool has_energy;        /* issue 18: energy_j and power_w are known */
+    bool has_energy;        /* energy_j and power_w are known */
     double energy_j, power_w;
 } eval_env;
 

@@ -25,7 +25,7 @@ typedef enum texpr_kind {
     TX_SLOT   /* a value computed ahead and held in eval_env.slots (compiler/space.c hoisting) */
 } texpr_kind;
 
-/* What a TX_TIME node reads (issue 18: energy is measured too). */
+/* What a TX_TIME node reads (energy is measured too). */
 enum { MQ_TIME, MQ_ENERGY_J, MQ_POWER_W };
 
 typedef enum builtin_fn {
@@ -127,7 +127,7 @@ typedef struct m_require {
 /* ---- arguments ---------------------------------------------------------------- */
 
 typedef enum init_kind { INIT_NONE, INIT_ZEROS, INIT_CONSTANT, INIT_RANDOM, INIT_RAMP, INIT_SCALAR,
-                         INIT_FILE /* issue 16: file("a.npy") */ } init_kind;
+                         INIT_FILE /* file("a.npy") */ } init_kind;
 
 typedef struct m_arg {
     const char *name;
@@ -140,7 +140,7 @@ typedef struct m_arg {
     texpr *value;            /* INIT_SCALAR: the value; INIT_CONSTANT: the fill value */
     uint64_t seed;           /* INIT_RANDOM */
     double lo, hi;           /* INIT_RANDOM range; INIT_RAMP start (lo) and step (hi) */
-    /* issue 16, INIT_FILE: the resolved path, whether it is .npy (else raw), and where
+    /* INIT_FILE: the resolved path, whether it is .npy (else raw), and where
      * its data starts (.npy: after the header; checked again when the worker reads it). */
     const char *file;
     span file_loc;
@@ -172,7 +172,7 @@ typedef struct m_verify {
     uint64_t *config;        /* against config: a domain index per param */
     m_kernel_ref ref;        /* against a kernel */
     double atol, rtol;
-    /* issue 16: the checker (compiler/sema_data.c). CHECK_ELEMENTWISE is atol/rtol above;
+    /* the checker (compiler/sema_data.c). CHECK_ELEMENTWISE is atol/rtol above;
      * CHECK_L2: ||out - ref||2 / ||ref||2 <= check_tol; CHECK_ULP: the largest distance in
      * units in the last place <= check_tol; CHECK_KERNEL: the user's kernel's score <=
      * check_tol (docs/language.md, section 14). */
@@ -182,7 +182,7 @@ typedef struct m_verify {
     m_kernel_ref checker;    /* CHECK_KERNEL (no geometry) */
 } m_verify;
 
-/* ---- issue 16: launch hooks and checkers (compiler/sema_data.c) ----------------- */
+/* ---- launch hooks and checkers (compiler/sema_data.c) ----------------- */
 
 typedef enum check_kind { CHECK_ELEMENTWISE, CHECK_L2, CHECK_ULP, CHECK_KERNEL } check_kind;
 
@@ -242,7 +242,7 @@ typedef struct m_measure {
     double spread;           /* stop repeating once (max-min)/median of the best runs is below this */
     bool flush_l2;
     double timeout_s;        /* per-variant limit; 0 = derived from the reference's time */
-    bool energy;             /* issue 18: energy per launch of every variant timed in full (NVML) */
+    bool energy;             /* energy per launch of every variant timed in full (NVML) */
     double energy_window_s;  /* the window of launches the energy is read over */
 } m_measure;
 
@@ -313,14 +313,14 @@ typedef struct model {
      * dev_attr; 0: the model does not depend on the device). */
     dev_values device;
     uint32_t device_used;
-    bool energy_used;          /* issue 18: a metric or the objective reads energy_J or power_W */
+    bool energy_used;          /* a metric or the objective reads energy_J or power_W */
     bool objective_energy;     /* the objective does (directly or through a metric) */
     m_sizes sizes;             /* problem sizes; sizes.nvars 0 when the spec has none */
-    m_reset *resets;           /* issue 16: in the order written */
+    m_reset *resets;           /* in the order written */
     int nresets;
 } model;
 
-/* texpr_reads_energy (issue 18): whether `e` reads the energy per launch or the power
+/* texpr_reads_energy: whether `e` reads the energy per launch or the power
  * (energy_J, power_W, ...), directly or through a metric of model m. */
 bool texpr_reads_energy(const model *m, const texpr *e);
 

@@ -18,7 +18,7 @@
 #include "rules.h"
 
 /* The measured quantities a metric or the objective may read: the time in three units,
- * and (issue 18) the energy per launch and the mean power, when energy is measured. */
+ * and the energy per launch and the mean power, when energy is measured. */
 static const struct {
     const char *name;
     double scale;
@@ -343,7 +343,7 @@ static void check_items(sema *s)
         case IT_SIZE:
             sema_check_size(s, it);
             break;
-        case IT_RESET: /* issue 16 */
+        case IT_RESET:
             sema_check_reset(s, it);
             break;
         }
@@ -457,7 +457,7 @@ int sema_check(model **out, arena *a, const ast_spec *spec, const sema_options *
     if (!s.oom)
         check_params(&s);
     if (!s.oom) {
-        /* issue 18: whether energy must be measured, and whether the objective needs it */
+        /* whether energy must be measured, and whether the objective needs it */
         s.m->objective_energy = s.m->objective && texpr_reads_energy(s.m, s.m->objective);
         s.m->energy_used = s.m->objective_energy;
         for (int i = 0; i < s.m->nmetrics; i++)

@@ -1,4 +1,4 @@
-/* sema_data.c - issue 16's statements and clauses: inputs from files (`file("a.npy")`),
+/* sema_data.c - the data and checking statements and clauses: inputs from files (`file("a.npy")`),
  * the range of an integer `random()`, `reset` (launch hooks) and verify's checkers
  * (`l2`, `ulp`, `check kernel`); see sema_internal.h. Everything lives in s->a. */
 #include "sema_internal.h"

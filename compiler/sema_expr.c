@@ -253,7 +253,7 @@ static texpr *lower_name(sema *s, const ast_expr *e, unsigned allow)
         texpr *t = sema_node(s, TX_TIME, VT_FLOAT, e->loc);
         if (t) {
             t->u.time_scale = sy->time_scale;
-            t->measured = sy->index; /* MQ_TIME, or (issue 18) an energy quantity */
+            t->measured = sy->index; /* MQ_TIME, or an energy quantity */
             t->uses_time = true;
         }
         return t;

@@ -28,7 +28,7 @@ typedef struct sym {
 enum { ST_TODO, ST_BUSY, ST_DONE };
 
 enum { CAP_PARAMS, CAP_LETS, CAP_REQUIRES, CAP_ARGS, CAP_METRICS, CAP_INCLUDES, CAP_OPTIONS, CAP_SIZES,
-       CAP_RESETS /* issue 16 */, CAP_COUNT };
+       CAP_RESETS, CAP_COUNT };
 
 typedef struct sema {
     arena *a;
@@ -61,7 +61,7 @@ enum {
 };
 
 /* The names init values are spelt with (random, constant, ramp, zeros, file), in that order. */
-enum { SEMA_NINIT_NAMES = 5 }; /* issue 16: file */
+enum { SEMA_NINIT_NAMES = 5 }; /* file */
 extern const char *const sema_init_names[SEMA_NINIT_NAMES];
 
 /* is_num: whether t is a number (an int or a float). */
@@ -206,7 +206,7 @@ void sema_check_measure(sema *s, const ast_item *it);
  * first emit of each kind, to report repeats. */
 void sema_check_emit(sema *s, const ast_item *it, const ast_item **seen);
 
-/* ---- sema_data.c: issue 16 (files, integer random(), reset, checkers) -------------- */
+/* ---- sema_data.c: data and checks (files, integer random(), reset, checkers) -------------- */
 
 /* sema_check_data_init: after sema_check_arg: an integer random()'s range (whole numbers
  * from ceil(min) to floor(max) must exist and fit the type), and file("PATH") contents

@@ -230,7 +230,7 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
     const char *fname = init->kind == EX_NAME ? init->u.name : init->kind == EX_CALL ? init->u.call.name : NULL;
     static const ast_arg_list no_args;
     const ast_arg_list *args = init->kind == EX_CALL ? &init->u.call.args : &no_args;
-    if (fname && init->kind == EX_CALL && strcmp(fname, "file") == 0) { /* issue 16 */
+    if (fname && init->kind == EX_CALL && strcmp(fname, "file") == 0) {
         sema_check_data_init(s, init, arg);
         if (arg->dir == DIR_OUT)
             diag_warning(s->dl, init->loc, "output buffer '%s' is poisoned before every run, so its initial "
@@ -272,7 +272,7 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
         arg->seed = (uint64_t)seed;
         arg->init = INIT_RANDOM;
         if (arg->lo <= arg->hi)
-            sema_check_data_init(s, init, arg); /* issue 16: an integer random()'s range */
+            sema_check_data_init(s, init, arg); /* an integer random()'s range */
     } else if (which == 1) { /* constant(v) */
         if (args->len != 1 || args->items[0].name) {
             diag_error(s->dl, init->loc, "constant() takes one value: constant(0.5)");
@@ -293,7 +293,7 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
         if (f[1])
             setting_float(s, f[1], -INFINITY, false, &arg->hi);
         arg->init = INIT_RAMP;
-    } else if (which == 4) { /* issue 16: `file` without its path (file("...") is handled above) */
+    } else if (which == 4) { /* `file` without its path (file("...") is handled above) */
         diag_error(s->dl, init->loc, "file() takes one path, a string: file(\"a.npy\") or file(\"a.bin\")");
         return;
     } else {
@@ -348,7 +348,7 @@ void sema_check_verify(sema *s, const ast_item *it)
     v->ref_loc = ref->loc;
     check_tolerance(s, it->u.verify.atol, "atol", &v->atol);
     check_tolerance(s, it->u.verify.rtol, "rtol", &v->rtol);
-    sema_check_checker(s, it); /* issue 16: l2, ulp, check kernel */
+    sema_check_checker(s, it); /* l2, ulp, check kernel */
     if (!ref->is_kernel) {
         v->config = sema_alloc(s, sizeof(uint64_t) * (size_t)(m->nparams ? m->nparams : 1));
         bool *set = sema_alloc(s, sizeof(bool) * (size_t)(m->nparams ? m->nparams : 1));

@@ -1,7 +1,7 @@
 /* emit_csv.c - a tuning result as a CSV table (see emit.h; the columns are documented in
  * docs/results-format.md). Every text field goes through the one CSV escaper (base/csv.h:
  * quoted as RFC 4180 says, and formula-safe); numbers through csv_number. A result
- * with hardware counters (issue 18) gets one more column per counter, `hw:NAME`, after
+ * with hardware counters gets one more column per counter, `hw:NAME`, after
  * all the others, so that a table without them is what it always was. */
 #include "emitters.h"
 
@@ -50,7 +50,7 @@ static void csv_header(strbuf *o, const cutune_tune_result *r)
             }
         sb_printf(o, ",%s", csv_fixed[k]);
     }
-    for (int i = 0; i < r->nhw; i++) { /* issue 18: the hardware counters, last (none: as before) */
+    for (int i = 0; i < r->nhw; i++) { /* the hardware counters, last (none: as before) */
         strbuf name = STRBUF_INIT;
         sb_printf(&name, "hw:%s", r->hw_names[i]);
         sb_addc(o, ',');
@@ -122,7 +122,7 @@ static void csv_row(strbuf *o, const cutune_tune_result *r, uint64_t i)
     sb_addc(o, ',');
     csv_number(o, m->timing_seconds);
     sb_printf(o, ",%d,%d,", m->launches, m->resumed);
-    if (m->energy) /* issue 18: empty when not measured */
+    if (m->energy) /* empty when not measured */
         csv_number(o, m->energy_j);
     sb_addc(o, ',');
     if (m->energy)
@@ -131,7 +131,7 @@ static void csv_row(strbuf *o, const cutune_tune_result *r, uint64_t i)
     csv_joined(o, v->defines, v->ndefines);
     sb_addc(o, ',');
     csv_joined(o, v->options, v->noptions);
-    for (int k = 0; k < r->nhw; k++) { /* issue 18: empty when not profiled or not read */
+    for (int k = 0; k < r->nhw; k++) { /* empty when not profiled or not read */
         sb_addc(o, ',');
         if (m->profiled && rec->hw && k < m->nhw && isfinite(rec->hw[k]))
             csv_number(o, rec->hw[k]);

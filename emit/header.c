@@ -258,7 +258,7 @@ static void describe_measurement(strbuf *out, const hdr *h, const cutune_tune_re
     sb_printf(out, "\n *             median %.6g ms, ", m->median_ms);
     comment_text(out, s->objective_name);
     sb_printf(out, " %.6g (%s)\n", m->objective, s->maximize ? "maximize" : "minimize");
-    if (m->energy) /* issue 18: measured when asked for (measure(energy = true), --energy) */
+    if (m->energy) /* measured when asked for (measure(energy = true), --energy) */
         sb_printf(out, " *             energy %.6g J per launch at %.4g W (the board's, NVML)\n", m->energy_j,
                   m->power_w);
 }

@@ -11,7 +11,7 @@
  *                    arrays: each param's levels, each entry's objective
  *   report_charts.c  one run's charts
  *   report_tables.c  one run's tables (winner, failures) and the comparison of runs
- *   report_hw.c      one run's hardware counters (issue 18): table, occupancy chart
+ *   report_hw.c      one run's hardware counters: table, occupancy chart
  *   report_page.c    the page: head, styles, one section per run, the comparison
  *
  * Ownership: the page is a heap string the caller frees; everything built on the way
@@ -218,14 +218,14 @@ void report_summary(strbuf *o, arena *a, const report_run *run); /* the run in a
 void report_winner(strbuf *o, const report_run *run);
 void report_heatmaps(strbuf *o, arena *a, const report_run *run);
 void report_scatters(strbuf *o, const report_run *run);
-void report_energy(strbuf *o, const report_run *run); /* issue 18: only when energy was measured */
+void report_energy(strbuf *o, const report_run *run); /* only when energy was measured */
 void report_distribution(strbuf *o, arena *a, const report_run *run);
 void report_marginals(strbuf *o, arena *a, const report_run *run);
 void report_failures(strbuf *o, arena *a, const report_run *run);
 void report_progress(strbuf *o, arena *a, const report_run *run);
 void report_comparison(strbuf *o, const report_run *runs, int nruns);
 
-/* ---- report_hw.c: the hardware counters (issue 18) ----------------------------------- */
+/* ---- report_hw.c: the hardware counters ----------------------------------- */
 
 /* How a counter is shown: its value times `scale`, in `unit` ("" for none). */
 typedef struct report_hw_unit {

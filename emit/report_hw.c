@@ -1,4 +1,4 @@
-/* report_hw.c - one run's hardware counters (report.h; issue 18): the variants that were
+/* report_hw.c - one run's hardware counters (report.h): the variants that were
  * launched once more under the profiler after timing (`--metrics`), best objective first,
  * each counter in a unit people read, two derived figures, and achieved against
  * theoretical occupancy. The counters never enter the times; docs/report.md says what

@@ -59,7 +59,7 @@ static void run_meta(strbuf *o, const report_run *run)
             sb_printf(o, ", %d SMs", r->device.sm_count);
         sb_addc(o, ')');
     }
-    if (s->ndevices > 1) { /* issue 19: measured on several GPUs of the host at once */
+    if (s->ndevices > 1) { /* measured on several GPUs of the host at once */
         sb_printf(o, ", %d GPUs at once (", s->ndevices);
         for (int k = 0; k < s->ndevices; k++)
             sb_printf(o, "%s%d", k ? ", " : "", s->devices[k]);

@@ -142,7 +142,7 @@ typedef enum ast_item_kind {
     IT_INCLUDE, IT_OPTIONS, IT_PARAM, IT_LET, IT_REQUIRE, IT_BLOCK, IT_GRID, IT_SMEM,
     IT_ARG, IT_VERIFY, IT_METRIC, IT_OBJECTIVE, IT_SEARCH, IT_MEASURE, IT_EMIT,
     IT_SIZE,        /* size n in [...]; size (nx, ny) in [(..., ...), ...] (problem sizes) */
-    IT_RESET  /* issue 16: reset NAME, ... [= contents]; or reset kernel ... block ... grid ...; */
+    IT_RESET  /* reset NAME, ... [= contents]; or reset kernel ... block ... grid ...; */
 } ast_item_kind;
 
 typedef struct ast_name {
@@ -215,13 +215,13 @@ typedef struct ast_item {
             ast_name_list outputs;
             ast_reference against;
             ast_expr *atol, *rtol;
-            /* issue 16: the other clauses: `l2 T`, `ulp N`, `tol S` (name, value), and a
+            /* the other clauses: `l2 T`, `ulp N`, `tol S` (name, value), and a
              * checker kernel (`check kernel NAME<...> [from "F"]`; NULL when absent). */
             ast_arg_list checks;
             ast_reference *checker;
             span checker_word_loc;
         } verify;
-        struct {                 /* issue 16: IT_RESET */
+        struct {                 /* IT_RESET */
             ast_name_list targets;   /* reset a, b [= value]; (empty for a kernel) */
             ast_expr *value;         /* NULL: each target's own initial contents */
             ast_reference kernel;    /* is_kernel: reset kernel NAME ... block ... grid ... */

@@ -242,7 +242,7 @@ item
         { NEW($$ = mk_item(ctx, IT_SIZE, @$, @1));
           $$->u.size.names = $2.names; $$->u.size.tuple = $2.tuple;
           $$->u.size.sizes = $5; span l = {@4.begin, @6.end}; $$->u.size.list_loc = l; }
-    /* issue 16: reset = "reset" IDENT { "," IDENT } [ "=" expr ] ";"
+    /* reset = "reset" IDENT { "," IDENT } [ "=" expr ] ";"
      *                 | "reset" "kernel" IDENT [ "<" targs ">" ] [ "from" STRING ] "block" dims "grid" dims ";" */
     | RESET name_list ';'
         { NEW($$ = mk_item(ctx, IT_RESET, @$, @1)); $$->u.reset.targets = $2; }
@@ -403,10 +403,10 @@ tol_opt
         { $$ = $1;
           if ($$.rtol) { span s = S(@2); diag_error(ctx->diags, s, "rtol is given twice"); }
           $$.rtol = $3; }
-    /* issue 16: l2 T | ulp N | tol S (the checker says which names there are) */
+    /* l2 T | ulp N | tol S (the checker says which names there are) */
     | tol_opt IDENT expr
         { $$ = $1; ast_arg a = {$2, S(@2), $3}; PUSH($$.checks, a); }
-    /* issue 16: check kernel NAME [<targs>] [from "FILE"] */
+    /* check kernel NAME [<targs>] [from "FILE"] */
     | tol_opt IDENT KERNEL IDENT targs_opt from_opt
         { $$ = $1;
           ast_reference *r; NEW(r = arena_alloc(ctx->arena, sizeof *r)); memset(r, 0, sizeof *r);

@@ -226,7 +226,7 @@ static void collect_metrics(loader *ld, json_t *results)
     }
 }
 
-/* issue 18: the counters named in settings.profile (none when absent). */
+/* the counters named in settings.profile (none when absent). */
 static void load_profile(loader *ld, json_t *root)
 {
     json_t *prof = json_object_get(json_object_get(root, "settings"), "profile");
@@ -270,7 +270,7 @@ static void common_options(cutune_tune_result *r)
         r->records[i]->v.ncommon_options = common;
 }
 
-/* Issue 19: settings.shard ({"index", "count"} of a shard; {"merged": [...], "count"} of
+/* settings.shard ({"index", "count"} of a shard; {"merged": [...], "count"} of
  * a partial merge) and settings.merged_from (the merged files), when present. */
 static void load_shard(loader *ld, json_t *set)
 {
@@ -321,7 +321,7 @@ static void load_shard(loader *ld, json_t *set)
         r->shard_index = (int)json_integer_value(index);
 }
 
-/* Issue 19: settings.devices (the GPUs measured on at once) and summary.device_spread
+/* settings.devices (the GPUs measured on at once) and summary.device_spread
  * (each other GPU's times over the first's), when present. */
 static void load_devices(loader *ld, json_t *set, json_t *sum)
 {
@@ -465,7 +465,7 @@ static void load_header(loader *ld, json_t *root)
     s->unlaunchable = (uint64_t)record_int(json_object_get(sum, "unlaunchable"), 0);
     s->pruned = (uint64_t)record_int(json_object_get(sum, "pruned"), 0);
     s->twins = (uint64_t)record_int(json_object_get(sum, "twins"), 0);
-    s->profiled = (uint64_t)record_int(json_object_get(sum, "profiled"), 0); /* issue 18: absent, 0 */
+    s->profiled = (uint64_t)record_int(json_object_get(sum, "profiled"), 0); /* absent, 0 */
     s->profile_seconds = record_num(json_object_get(sum, "profile_seconds"), 0);
     json_t *note = json_object_get(sum, "profile_note"); /* null or absent: none */
     s->profile_note = json_string_value(note) && *json_string_value(note) ? str_of(ld, note, "") : NULL;
@@ -559,7 +559,7 @@ static void load_sized(loader *ld, json_t *root)
     }
     r->nmetrics = r->sizes[0]->nmetrics;
     r->metric_names = r->sizes[0]->metric_names;
-    r->nhw = r->sizes[0]->nhw; /* issue 18 */
+    r->nhw = r->sizes[0]->nhw;
     r->hw_names = r->sizes[0]->hw_names;
     r->profile_top = r->sizes[0]->profile_top;
     r->summary.best = -1;

@@ -13,7 +13,7 @@
  * the message, naming the path, in err. */
 int results_load(cutune_tune_result **out, const char *path, char *err, size_t errsize);
 
-/* The most shards a run is split into (settings.shard.count; issue 19). */
+/* The most shards a run is split into (settings.shard.count). */
 #define RESULTS_MAX_SHARDS 65536
 
 /* results_read_json: the JSON of the file at `path` into *root (the caller's reference).

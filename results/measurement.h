@@ -45,7 +45,7 @@ struct cutune_measurement {
     int provisional;           /* 1: timed only far enough to know it contends for the win (a few
                                   warm samples); the end of the run times every contender near
                                   the best in full. A provisional variant never wins. */
-    /* Energy (issue 18; measure(energy = true) or cutune --energy): for a variant timed in
+    /* Energy (measure(energy = true) or cutune --energy): for a variant timed in
      * full, the GPU's energy counter (NVML) read around a window of back-to-back launches
      * (docs/results-format.md says how). */
     int energy;                /* 1: measured */
@@ -57,12 +57,12 @@ struct cutune_measurement {
     double started_seconds;    /* when it was first sent to the GPU worker, in seconds from the run's
                                   start (as summary.first_variant_seconds); 0: not run by this run */
     int device;                /* the GPU (ordinal) that measured it, when the run used several
-                                  (issue 19; results files say "gpu"); -1: not known or not run */
+                                  (results files say "gpu"); -1: not known or not run */
     int64_t same_code_as;      /* >= 0: not run: its machine code, resources, launch geometry and
                                   arguments are those of the variant with this ordinal, measured
                                   in this run, whose outcome and times it shares (its metrics and
                                   objective are its own, for its own values); -1: run itself */
-    /* Hardware counters (issue 18; cutune_tune_options.profile_top): read in a profiled
+    /* Hardware counters (cutune_tune_options.profile_top): read in a profiled
      * launch of their own after timing, never part of the times. */
     int profiled;              /* 1: hw holds what was read */
     int nhw;                   /* the run's counters, named by hw_names (cutune_tune_profile_metric's) */

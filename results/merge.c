@@ -303,7 +303,7 @@ static json_t *merged_root(const input *in, int n, const entry *e, size_t m, con
         return NULL;
     }
     json_object_del(set, "shard");
-    /* issue 19: each shard's spread is between its own GPUs: not the merged run's; the
+    /* each shard's spread is between its own GPUs: not the merged run's; the
      * GPUs stay named only when every shard ran on the same list (one host's) */
     json_object_del(sum, "device_spread");
     for (int k = 1; k < n; k++)

@@ -1,4 +1,4 @@
-/* merge.h - the shards of a run split over processes (`cutune SPEC --shard i/N`, issue 19)
+/* merge.h - the shards of a run split over processes (`cutune SPEC --shard i/N`)
  * gathered into one results file: what a single process tuning the same configurations
  * would have written (docs/results-format.md, "Shards and merging"). */
 #ifndef CUTUNE_RESULTS_MERGE_H

@@ -132,7 +132,7 @@ json_t *record_to_json(const cutune_tune_result *r, const record *rec)
     json_object_set_new(o, "launches", json_integer(m->launches));
     if (m->provisional)
         json_object_set_new(o, "provisional", json_true());
-    if (m->energy) { /* issue 18 */
+    if (m->energy) {
         json_t *e = json_object();
         json_object_set_new(e, "J_per_launch", record_number(m->energy_j));
         json_object_set_new(e, "W", record_number(m->power_w));
@@ -142,7 +142,7 @@ json_t *record_to_json(const cutune_tune_result *r, const record *rec)
     } else if (m->energy_note) {
         json_object_set_new(o, "energy", json_pack("{s:s}", "not_measured", m->energy_note));
     }
-    if (m->profiled || m->profile_note) { /* issue 18: hardware counters */
+    if (m->profiled || m->profile_note) { /* hardware counters */
         json_t *h = json_object();
         if (m->profiled) {
             json_t *vals = json_object();
@@ -159,7 +159,7 @@ json_t *record_to_json(const cutune_tune_result *r, const record *rec)
         json_object_set_new(o, "started_s", record_number(m->started_seconds));
     if (m->same_code_as >= 0)
         json_object_set_new(o, "same_code_as", json_integer((json_int_t)m->same_code_as));
-    if (m->device >= 0 && r->summary.ndevices > 1) /* issue 19: which of the run's GPUs */
+    if (m->device >= 0 && r->summary.ndevices > 1) /* which of the run's GPUs */
         json_object_set_new(o, "gpu", json_integer(m->device));
     json_object_set_new(o, "resumed", json_boolean(m->resumed));
     return o;
@@ -364,10 +364,10 @@ static void read_measurement(reader *rd, record *rec, json_t *j, outcome o)
     m->launches = small_of(json_object_get(j, "launches"), 0); /* absent (an older journal or file): 0 */
     m->same_code_as = record_int(json_object_get(j, "same_code_as"), -1); /* absent: run itself */
     m->started_seconds = record_num(json_object_get(j, "started_s"), 0);
-    m->device = (int)record_int(json_object_get(j, "gpu"), -1); /* issue 19: absent: one GPU's run */
+    m->device = (int)record_int(json_object_get(j, "gpu"), -1); /* absent: one GPU's run */
     if (m->device < -1 || m->device > 4096)
         m->device = -1;
-    json_t *e = json_object_get(j, "energy"); /* issue 18: absent when not asked for */
+    json_t *e = json_object_get(j, "energy"); /* absent when not asked for */
     m->energy_j = record_num(json_object_get(e, "J_per_launch"), NAN);
     m->power_w = record_num(json_object_get(e, "W"), NAN);
     m->energy = isfinite(m->energy_j) && isfinite(m->power_w);
@@ -375,7 +375,7 @@ static void read_measurement(reader *rd, record *rec, json_t *j, outcome o)
     m->energy_launches = (int)record_int(json_object_get(e, "launches"), 0);
     const char *note = json_string_value(json_object_get(e, "not_measured")); /* NULL: none */
     result_set_energy_note(rd->r, rec, note);
-    json_t *hw = json_object_get(j, "hw"); /* issue 18: absent when not profiled */
+    json_t *hw = json_object_get(j, "hw"); /* absent when not profiled */
     json_t *vals = json_object_get(hw, "metrics");
     m->profiled = json_is_object(vals) && rec->hw;
     for (int i = 0; m->profiled && i < rd->r->nhw; i++)

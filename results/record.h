@@ -11,7 +11,7 @@
 
 #include "result.h"
 
-/* issue 18: how the counters of a results file's "hw" entries were read. */
+/* how the counters of a results file's "hw" entries were read. */
 #define RESULTS_PROFILE_METHOD "CUPTI range profiler: one launch after timing, kernel replay, clocks untouched"
 
 /* How much of an entry record_from_json reads. */

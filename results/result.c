@@ -117,7 +117,7 @@ int result_adopt_size(cutune_tune_result *parent, cutune_tune_result *size)
     p->compile_wall_seconds += s->compile_wall_seconds;
     p->gpu_seconds += s->gpu_seconds;
     p->timing_seconds += s->timing_seconds;
-    p->profiled += s->profiled; /* issue 18 */
+    p->profiled += s->profiled;
     p->profile_seconds += s->profile_seconds;
     if (!p->profile_note) /* the size's strings: it lives as long as the parent */
         p->profile_note = s->profile_note;
@@ -235,7 +235,7 @@ record *result_append(cutune_tune_result *r)
         return NULL;
     for (int i = 0; i < r->nmetrics; i++)
         rec->metrics[i] = NAN;
-    if (r->nhw > 0) { /* issue 18 */
+    if (r->nhw > 0) {
         rec->hw = arena_alloc(r->arena, sizeof(double) * (size_t)r->nhw);
         if (!rec->hw)
             return NULL;

@@ -25,7 +25,7 @@ typedef struct record {
     cutune_measurement m;      /* m.status == outcome_name(out) (NULL in a fresh scratch) */
     cutune_variant v;          /* a deep copy, in the result's arena */
     double *metrics;           /* m.metrics */
-    double *hw;                /* m.hw (issue 18): the result's nhw counters, NaN until read */
+    double *hw;                /* m.hw: the result's nhw counters, NaN until read */
     outcome out;
     int size;                  /* in a run over sizes: its size's index (parent->sizes); else -1 */
 } record;
@@ -46,7 +46,7 @@ struct cutune_tune_result {
     const char **param_routes; /* each param's route ("define", ...); NULL, or NULL entries: not recorded */
     int nmetrics;
     const char **metric_names;
-    /* issue 18: the hardware counters read (result_set_profile), and for how many
+    /* the hardware counters read (result_set_profile), and for how many
      * variants (cutune_tune_options.profile_top: -1 all); nhw 0: none */
     int nhw;
     const char **hw_names;
@@ -66,7 +66,7 @@ struct cutune_tune_result {
     int nsizes;
     cutune_tune_result **sizes;
     bool borrowed_records;     /* the parent: records belong to the sizes' results */
-    /* Issue 19: a shard of a run split over processes (settings.shard). shard_count 0:
+    /* a shard of a run split over processes (settings.shard). shard_count 0:
      * not a shard. A shard holds the configurations whose ordinal % shard_count ==
      * shard_index. A partial merge of shards (results/merge.h) holds those of the
      * nshard_merged indices in shard_merged instead (shard_index -1 then). merged_from:
@@ -112,7 +112,7 @@ record *result_add(cutune_tune_result *r, const cutune_analysis *a);
  * the results, for a loader to fill; NULL when out of memory. */
 record *result_append(cutune_tune_result *r);
 
-/* result_loose (issue 19): a new record in r's arena that is not part of the results
+/* result_loose: a new record in r's arena that is not part of the results
  * (a run timed only to compare GPUs), as result_append makes one; NULL out of memory. */
 record *result_loose(cutune_tune_result *r);
 
@@ -139,7 +139,7 @@ void result_take_run(cutune_tune_result *r, record *rec, const record *run);
  * are 0. The caller evaluates rec's own metrics and objective. */
 void result_take_twin(cutune_tune_result *r, record *rec, const record *twin);
 
-/* result_set_profile (issue 18, before any record is added): the run reads counters
+/* result_set_profile (before any record is added): the run reads counters
  * `names` (n, copied) of the best `top` variants (-1: all). 0, or -1 out of memory. */
 int result_set_profile(cutune_tune_result *r, const char *const *names, int n, int top);
 

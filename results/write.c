@@ -53,7 +53,7 @@ static json_t *root_of(const cutune_tune_result *r, const char *version)
     json_object_set_new(set, "spread", record_number(r->spread));
     json_object_set_new(set, "flush_l2", json_boolean(r->flush_l2));
     json_object_set_new(set, "reference", s->reference ? json_string(s->reference) : json_null());
-    if (r->nhw > 0) { /* issue 18: the hardware counters read, and of how many variants */
+    if (r->nhw > 0) { /* the hardware counters read, and of how many variants */
         json_t *prof = json_object(), *names = json_array();
         for (int i = 0; i < r->nhw; i++)
             json_array_append_new(names, json_string(r->hw_names[i]));
@@ -62,7 +62,7 @@ static json_t *root_of(const cutune_tune_result *r, const char *version)
         json_object_set_new(prof, "top", r->profile_top < 0 ? json_string("all") : json_integer(r->profile_top));
         json_object_set_new(set, "profile", prof);
     }
-    if (r->shard_count > 0) { /* issue 19: a shard, or a partial merge of shards */
+    if (r->shard_count > 0) { /* a shard, or a partial merge of shards */
         json_t *shard = json_object();
         if (r->nshard_merged > 0) {
             json_t *merged = json_array();
@@ -76,7 +76,7 @@ static json_t *root_of(const cutune_tune_result *r, const char *version)
         json_object_set_new(shard, "block", json_integer(r->shard_block > 1 ? r->shard_block : 1));
         json_object_set_new(set, "shard", shard);
     }
-    if (s->ndevices > 1) { /* issue 19: the GPUs measured on at once */
+    if (s->ndevices > 1) { /* the GPUs measured on at once */
         json_t *devs = json_array();
         for (int i = 0; i < s->ndevices; i++)
             json_array_append_new(devs, json_integer(s->devices[i]));
@@ -110,14 +110,14 @@ static json_t *root_of(const cutune_tune_result *r, const char *version)
     json_object_set_new(sum, "interrupted", json_boolean(s->interrupted));
     json_object_set_new(sum, "resumed", json_integer((json_int_t)s->resumed));
     json_object_set_new(sum, "twins", json_integer((json_int_t)s->twins));
-    if (r->nhw > 0) { /* issue 18 */
+    if (r->nhw > 0) {
         json_object_set_new(sum, "profiled", json_integer((json_int_t)s->profiled));
         json_object_set_new(sum, "profile_seconds", record_number(s->profile_seconds));
         json_object_set_new(sum, "profile_note", s->profile_note ? json_string(s->profile_note) : json_null());
     }
     json_object_set_new(sum, "first_variant_seconds",
                         s->first_variant_seconds > 0 ? record_number(s->first_variant_seconds) : json_null());
-    if (s->ndevices > 1) { /* issue 19: each other GPU's times over the first's, same variants */
+    if (s->ndevices > 1) { /* each other GPU's times over the first's, same variants */
         json_t *spread = json_array();
         for (int i = 1; i < s->ndevices; i++) {
             const cutune_device_spread *d = &s->spread[i];

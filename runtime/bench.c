@@ -36,15 +36,15 @@ struct bench {
     bool cmp_ready[DT_UINT64 + 1];
     fill_kernel fills[DT_UINT64 + 1]; /* initial contents, made on the device: one per type in use */
     bool fill_ready[DT_UINT64 + 1];
-    /* issue 16: resets before every launch, the buffers as they see them, the checkers */
+    /* resets before every launch, the buffers as they see them, the checkers */
     hook_set *hooks;
     hook_buffer *hook_bufs;
     chk_kernel chks[DT_UINT64 + 1];
     bool chk_ready[DT_UINT64 + 1];
-    nvml *power;               /* issue 18: the energy counter (NULL: energy not measured) */
+    nvml *power;               /* the energy counter (NULL: energy not measured) */
     double energy_window_s;
     char energy_off[256];      /* why energy was asked for and cannot be measured ("" otherwise) */
-    /* issue 18: hardware counters (bench_set_profile), the profiler opened at the first
+    /* hardware counters (bench_set_profile), the profiler opened at the first
      * bench_profile; prof_off: why it cannot be ("" while it may) */
     const char *const *prof_names;
     int nprof;
@@ -145,7 +145,7 @@ static int prepare_args(bench *b, const bench_config *c)
                 return -1;
             s->capacity = bytes;
         }
-        if (a->has_init && a->fill.kind == FILL_FILE && s->pristine_count != s->count) { /* issue 16 */
+        if (a->has_init && a->fill.kind == FILL_FILE && s->pristine_count != s->count) {
             if (infile_load(b->g, s->pristine, a->type, (size_t)s->count, a->file, a->file_npy, b->err,
                             sizeof b->err) < 0)
                 return -1;
@@ -171,13 +171,13 @@ static int prepare_args(bench *b, const bench_config *c)
                          : meas_fill(b->g, s->dev, 0xFF, bytes, b->err, sizeof b->err)) < 0)
             return -1;
         b->argv[i] = &s->dev;
-        if (b->hook_bufs) /* issue 16: what the resets see */
+        if (b->hook_bufs) /* what the resets see */
             b->hook_bufs[i] = (hook_buffer){a->type, s->dev, a->has_init ? s->pristine : 0, bytes};
     }
     return 0;
 }
 
-/* issue 16: the k-th verified output checked by vf->check against the reference's: 0
+/* the k-th verified output checked by vf->check against the reference's: 0
  * when accepted, 1 when not (the reason in buf), -1 when the check failed (b->err in
  * buf). *max_err takes the score when it is larger. */
 static int other_check(bench *b, int k, char *buf, size_t size, double *max_err)
@@ -223,7 +223,7 @@ static bool outputs_agree(bench *b, char *buf, size_t size, double *max_err, int
     *failed = 0;
     const bench_verify *vf = b->vf;
     for (int k = 0; k < vf->noutputs; k++) {
-        /* issue 16: after the last launch, only outputs whose contents before a launch
+        /* after the last launch, only outputs whose contents before a launch
          * must not matter and could hide it: those a reset restores, and integer `out`
          * buffers (a float one that a kernel adds into is NaN, its poison, after the
          * first launch already: the reference's NaN check or the comparison sees it). */
@@ -237,7 +237,7 @@ static bool outputs_agree(bench *b, char *buf, size_t size, double *max_err, int
                      (long long)s->ref_count);
             return false;
         }
-        if (vf->check) { /* issue 16: l2, ulp or the user's checker */
+        if (vf->check) { /* l2, ulp or the user's checker */
             int r = other_check(b, k, buf, size, max_err);
             if (r < 0)
                 *failed = 1;
@@ -272,7 +272,7 @@ static int failed(bench *b, bench_result *out, outcome o, const char *reason)
     return meas_sticky(b->g) ? -1 : 0;
 }
 
-/* issue 16: the resets, enqueued before a launch (meas_settings.before's signature). */
+/* the resets, enqueued before a launch (meas_settings.before's signature). */
 static int run_hooks(void *ctx, char *err, size_t errsize)
 {
     bench *b = ctx;
@@ -358,7 +358,7 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
     }
     if (ms) {
         double timing_started = sys_seconds();
-        if (b->hooks) /* issue 16: the resets before every launch of the race, never timed */
+        if (b->hooks) /* the resets before every launch of the race, never timed */
             meas_set_before(b->g, run_hooks, b);
         int timed_rc = meas_time(b->g, &k, &l, ms, cold_ms, &out->times, b->err, sizeof b->err);
         meas_set_before(b->g, NULL, NULL);
@@ -369,7 +369,7 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
             goto done;
         }
         out->timed = true;
-        /* issue 16: launched again, an output that must not depend on what it held before
+        /* launched again, an output that must not depend on what it held before
          * a launch is checked once more after the last one (outputs that accumulate
          * across launches without a reset are wrong). */
         if (b->vf->present && out->verified && out->launches > 1) {
@@ -388,7 +388,7 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
             if (again > out->max_abs_error || isnan(again))
                 out->max_abs_error = again;
         }
-        /* issue 18: a variant timed in full, its energy per launch over a window */
+        /* a variant timed in full, its energy per launch over a window */
         if (b->energy_off[0] && !out->times.pruned && !out->times.provisional)
             snprintf(out->energy_error, sizeof out->energy_error, "%s", b->energy_off);
         if (b->power && !out->times.pruned && !out->times.provisional) {
@@ -426,7 +426,7 @@ int bench_keep_reference(bench *b, bench_keep_failure *fail)
             b->cmp_ready[type] = true;
         }
         s->cmp = &b->cmps[type];
-        if (vf->check && !b->chk_ready[type]) { /* issue 16: l2, ulp or the user's checker */
+        if (vf->check && !b->chk_ready[type]) { /* l2, ulp or the user's checker */
             int rc = vf->check - 1 == CHK_USER
                          ? chk_load_user(b->g, vf->check_cubin, vf->check_symbol, type, &b->chks[type], fail->err,
                                          sizeof fail->err)

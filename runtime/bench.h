@@ -29,8 +29,8 @@ typedef struct bench_arg {
     bool is_buffer;
     bool has_init;             /* buffers: initial contents `fill` (else poisoned before each run) */
     data_fill_spec fill;
-    bool out_only;             /* issue 16: an `out` buffer (its contents before a launch must not matter) */
-    const char *file;          /* issue 16, FILL_FILE: the file (borrowed), .npy when file_npy, else raw */
+    bool out_only;             /* an `out` buffer (its contents before a launch must not matter) */
+    const char *file;          /* FILL_FILE: the file (borrowed), .npy when file_npy, else raw */
     bool file_npy;
 } bench_arg;
 
@@ -47,7 +47,7 @@ typedef struct bench_verify {
     const int *outputs;        /* argument indices */
     int noutputs;
     double atol, rtol;
-    /* issue 16: which checker (0: element-wise atol/rtol, else a chk_mode + 1: CHK_L2,
+    /* which checker (0: element-wise atol/rtol, else a chk_mode + 1: CHK_L2,
      * CHK_ULP, CHK_USER), its bound, and a user checker's binary (set before the
      * reference is kept). */
     int check;
@@ -80,7 +80,7 @@ typedef struct bench_result {
     int launches;              /* every launch of the binary: checked run, warm-ups, timing (0: none) */
     double max_abs_error;
     double gpu_seconds, timing_seconds;
-    /* issue 18: energy (bench_set_energy), for a variant timed in full: */
+    /* energy (bench_set_energy), for a variant timed in full: */
     bool energy;               /* measured: nrg holds it */
     energy_result nrg;
     char energy_error[256];    /* why it was not, when it should have been ("" otherwise) */
@@ -98,24 +98,24 @@ int bench_open(bench **out, int ordinal, size_t flush_bytes, const char *arch, c
 /* bench_close: frees every buffer and kernel, closes the device; NULL is a no-op. */
 void bench_close(bench *b);
 
-/* bench_set_hooks (issue 16): the resets to run before every launch of every binary
+/* bench_set_hooks: the resets to run before every launch of every binary
  * from now on (the reference's too), `specs` borrowed for the bench's life; kernels are
  * loaded here. With resets, each timed sample is one launch, the resets enqueued before
  * it (and before the L2 flush), outside the event pair. 0, or -1 with err. */
 int bench_set_hooks(bench *b, const hook_spec *specs, int n, char *err, size_t errsize);
 
-/* bench_set_energy (issue 18): from now on, every variant timed in full (not pruned,
+/* bench_set_energy: from now on, every variant timed in full (not pruned,
  * not provisional) is also launched back to back for `window_s` seconds with the GPU's
  * energy counter read around them (runtime/energy.h). 0, or -1 with err when NVML or
  * the device's counter cannot be used: energy is then not measured, and each such
  * variant's energy_error says why; nothing else changes. */
 int bench_set_energy(bench *b, double window_s, char *err, size_t errsize);
 
-/* bench_set_profile (issue 18): the hardware counters bench_profile reads (`names`, n,
+/* bench_set_profile: the hardware counters bench_profile reads (`names`, n,
  * borrowed for the bench's life). CUPTI is loaded at the first bench_profile. */
 void bench_set_profile(bench *b, const char *const *names, int n);
 
-/* bench_profile (issue 18): one profiled launch of the binary, apart from any timing:
+/* bench_profile: one profiled launch of the binary, apart from any timing:
  * the arguments prepared as for bench_run, the resets run and the L2 flushed (waited
  * for), then the launch inside a range-profiler session (runtime/profiler.h), replayed
  * as its counters need. values (the bench_set_profile names' count) and *passes are
@@ -131,7 +131,7 @@ int bench_profile(bench *b, const bench_binary *bin, const bench_config *c, doub
  * `ms` is given, compares the verified outputs with the reference's (when one is kept)
  * and times it: that checked run is timed too, as the race's first sample (meas_time);
  * when it was launched again, the verified outputs that are reset, or are integer `out`
- * buffers, are compared once more after its last launch (issue 16: an output that changes from launch
+ * buffers, are compared once more after its last launch (an output that changes from launch
  * to launch is wrong). Fills *out. Returns -1 when the context is lost (a sticky error: nothing
  * more can run in it), else 0 whatever the outcome. */
 int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const meas_settings *ms,

@@ -1,4 +1,4 @@
-/* check.h - issue 16's checkers beside compare.h's element-wise tolerance, all on the
+/* check.h - verify's checkers beside compare.h's element-wise tolerance, all on the
  * device: the relative L2 norm ||got - want||2 / ||want||2, the largest distance in
  * units in the last place (floating-point types), and a checker kernel of the user's.
  *

@@ -165,7 +165,7 @@ void data_set(void *buf, data_type t, size_t i, double v)
 }
 
 /* Integers: floor(ceil(min) + u * (floor(max) - ceil(min) + 1)), clamped: the whole
- * numbers from ceil(min) to floor(max), both reachable and equally likely (issue 16: the
+ * numbers from ceil(min) to floor(max), both reachable and equally likely (the
  * base was min, which for a fractional min made ceil(min) twice as likely);
  * floats: min + u * (max - min). */
 void data_fill(void *dst, data_type t, size_t count, const data_fill_spec *f)

@@ -25,7 +25,7 @@ bool data_bytes(data_type t, size_t count, size_t *bytes);
 bool data_is_float(data_type t);
 
 typedef enum data_fill_kind { FILL_ZEROS, FILL_CONSTANT, FILL_RANDOM, FILL_RAMP,
-                               FILL_FILE /* issue 16: read from a file by runtime/infile.c (bench_arg.file) */ } data_fill_kind;
+                               FILL_FILE /* read from a file by runtime/infile.c (bench_arg.file) */ } data_fill_kind;
 
 typedef struct data_fill_spec {
     data_fill_kind kind;

@@ -39,7 +39,7 @@ typedef struct drv {
     CUresult (*cuMemcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);
     CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t);
     CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned int, size_t, CUstream);
-    /* issue 16: resets before each launch (runtime/hook.c) */
+    /* resets before each launch (runtime/hook.c) */
     CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
     CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
     CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);

@@ -1,4 +1,4 @@
-/* hook.h - issue 16's launch hooks: the spec's resets, run before every launch of a
+/* hook.h - the launch hooks: the spec's resets, run before every launch of a
  * variant (its checked run, warm-ups and every timed sample) and of the reference.
  *
  * A reset sets a buffer to zeros or a constant (cuMemsetD8/D16/D32Async; an 8-byte

@@ -1,4 +1,4 @@
-/* infile.h - issue 16: an input buffer's initial contents read from a file (raw
+/* infile.h - an input buffer's initial contents read from a file (raw
  * elements, or a NumPy .npy file) and uploaded to the device.
  *
  * The spec's checker already compared the file with the arg when it could (compiler/

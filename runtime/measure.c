@@ -18,7 +18,7 @@ struct meas_gpu {
     CUdeviceptr flush;
     size_t flush_bytes;
     bool sticky;
-    int (*before)(void *ctx, char *err, size_t errsize); /* issue 16: meas_set_before */
+    int (*before)(void *ctx, char *err, size_t errsize); /* meas_set_before */
     void *before_ctx;
 };
 
@@ -379,7 +379,7 @@ fail:
     return -1;
 }
 
-/* ---- issue 16: what runtime/hook.c needs ------------------------------------------ */
+/* ---- what runtime/hook.c needs ------------------------------------------ */
 
 void meas_set_before(meas_gpu *g, int (*before)(void *ctx, char *err, size_t errsize), void *ctx)
 {

@@ -76,7 +76,7 @@ int meas_run(meas_gpu *g, const meas_kernel *k, const meas_launch *l, char *err,
 int meas_run_timed(meas_gpu *g, const meas_kernel *k, const meas_launch *l, bool flush, double *ms, char *err,
                    size_t errsize);
 
-/* The race (issue 15): how long a variant is timed depends on how it compares with the
+/* The race: how long a variant is timed depends on how it compares with the
  * best so far. Its checked run is its first, cold sample; a short kernel (that sample
  * under MEAS_SHORT_MS) gets the spec's warm-ups, the checked run counting as the first,
  * and three single launches to size its batch; a long one neither. Then warm samples
@@ -135,17 +135,17 @@ meas_next meas_race_next(const meas_settings *s, const meas_times *t);
 int meas_time(meas_gpu *g, const meas_kernel *k, const meas_launch *l, const meas_settings *s, double cold_ms,
               meas_times *out, char *err, size_t errsize);
 
-/* issue 16: meas_set_before: while `before` is set (NULL clears it), meas_time calls
+/* meas_set_before: while `before` is set (NULL clears it), meas_time calls
  * before(ctx, err, errsize) ahead of every launch it makes (warm-ups, sizing, samples)
  * to enqueue the spec's resets on the stream: before the L2 flush and outside the event
  * pair, so they are never timed; each sample is then one launch (batch 1). It returns 0,
  * or -1 with err. */
 void meas_set_before(meas_gpu *g, int (*before)(void *ctx, char *err, size_t errsize), void *ctx);
 
-/* issue 16: for runtime/hook.c, which enqueues resets on the variant's stream. */
+/* for runtime/hook.c, which enqueues resets on the variant's stream. */
 CUstream meas_stream(const meas_gpu *g);
 drv *meas_driver(const meas_gpu *g);
-/* issue 18, for runtime/profiler: the device's context and ordinal; meas_flush: the L2 flushed (when
+/* for runtime/profiler: the device's context and ordinal; meas_flush: the L2 flushed (when
  * the flush buffer exists) and the stream waited for, 0 or -1 with err. */
 CUcontext meas_context(const meas_gpu *g);
 int meas_ordinal(const meas_gpu *g);

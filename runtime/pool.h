@@ -6,7 +6,7 @@
  * it with NVRTC when it is not there. At most `window` jobs exist at once, so memory
  * stays bounded however large the space.
  *
- * NVRTC does not scale with threads in one process (issue 15: 16 threads of one process
+ * NVRTC does not scale with threads in one process (16 threads of one process
  * compile 61 variants/s where 16 processes compile 173/s), so by default each thread
  * hands its compiles to a compile worker process of its own (runtime/worker's fork,
  * pipes and codec), one compile at a time. The cache stays in this process. Settings,

@@ -1,4 +1,4 @@
-/* profiler.h - hardware counters of one launch through CUPTI's range profiler (issue 18),
+/* profiler.h - hardware counters of one launch through CUPTI's range profiler,
  * loaded at run time like the driver (dlopen("libcupti.so.13"); never linked): the same
  * binary runs, and says why it reads no counters, where CUPTI is missing.
  *

@@ -72,7 +72,7 @@ typedef struct wk_request {
     bool have_best;            /* the best objective so far (early stopping) */
     double best_objective;
     bool final;                /* time it in full, no early stop (the run's final race) */
-    bool profile;              /* issue 18: read its hardware counters instead (bench_profile): not
+    bool profile;              /* read its hardware counters instead (bench_profile): not
                                   verified, not timed; the reply has hw, passes, profile_error */
 } wk_request;
 
@@ -93,12 +93,12 @@ typedef struct wk_reply {
     double max_abs_error, gpu_seconds, timing_seconds;
     int launches;              /* every launch of the variant (bench_result's) */
     bool provisional;          /* a contender stopped after a few samples (meas_times') */
-    /* issue 18: energy (bench_result's): measured, per launch, mean power, the window */
+    /* energy (bench_result's): measured, per launch, mean power, the window */
     bool energy;
     double energy_j, power_w, energy_seconds;
     int energy_launches;
     const char *energy_error;  /* "" when none */
-    /* issue 18: a profile request's counters (NaN where not read), replays, and why not */
+    /* a profile request's counters (NaN where not read), replays, and why not */
     int nhw;
     const double *hw;
     int passes;

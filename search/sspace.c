@@ -16,7 +16,7 @@ struct sspace {
     uint64_t *sizes, *strides;
     uint64_t raw, count;
     uint64_t *keys;          /* listed: the valid keys, ascending; NULL when unlisted */
-    uint64_t shard_index, shard_count, shard_block; /* issue 19: this shard of the space (count 1: all) */
+    uint64_t shard_index, shard_count, shard_block; /* this shard of the space (count 1: all) */
     value *scratch;          /* unlisted validity checks */
 };
 

@@ -205,7 +205,7 @@ static int next_variant(session *s, const cutune_variant **out)
         const uint64_t *idx;
         eval_error err;
         int shards = s->opts && s->opts->shard_count > 1 ? s->opts->shard_count : 1;
-        do { /* issue 19: a shard lists only its own ordinals (of the whole space) */
+        do { /* a shard lists only its own ordinals (of the whole space) */
             int rc = space_iter_next(s->iter, &idx, &vals, &err);
             if (rc < 0) {
                 diag_error(s->diags, err.loc, "%s", err.message);

@@ -1,4 +1,4 @@
-/* fleet.c - issue 19: the run's GPU workers, one per GPU, and the variants in flight on
+/* fleet.c - the run's GPU workers, one per GPU, and the variants in flight on
  * them (tuner.h).
  *
  * The compile session hands the tuner one variant at a time, on this thread. A variant

@@ -20,7 +20,7 @@ typedef struct goal_state {
     double prune;              /* the race prunes what is this much worse than the best; <= 0: never */
     bool have_best;
     double best;               /* the best objective so far */
-    bool has_energy;           /* issue 18: the configuration judged has its energy measured: */
+    bool has_energy;           /* the configuration judged has its energy measured: */
     double energy_j, power_w;  /* per launch, and mean power */
 } goal_state;
 

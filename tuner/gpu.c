@@ -43,7 +43,7 @@ static data_type data_type_of(ast_ctype t)
 static bench_arg plain_arg(const m_arg *a)
 {
     bench_arg b = {a->name, data_type_of(a->type), a->is_buffer, a->init != INIT_NONE, {FILL_ZEROS, 0, 0, 0},
-                   a->is_buffer && a->dir == DIR_OUT, a->file, a->file_npy}; /* issue 16: the last three */
+                   a->is_buffer && a->dir == DIR_OUT, a->file, a->file_npy}; /* the last three */
     b.fill = (data_fill_spec){FILL_ZEROS, a->seed, a->lo, a->hi};
     b.fill.kind = a->init == INIT_RANDOM ? FILL_RANDOM : a->init == INIT_RAMP ? FILL_RAMP
                   : a->init == INIT_CONSTANT ? FILL_CONSTANT : a->init == INIT_FILE ? FILL_FILE : FILL_ZEROS;
@@ -66,7 +66,7 @@ int gpu_init(gpu_handle *g, cutune_spec *spec, const cutune_tune_options *opts, 
     /* A variant's time limit in the worker: the spec's, else generous enough for the
      * arguments' preparation, loading, checking and all its repetitions. */
     g->limit_s = opts->timeout_s > 0 ? opts->timeout_s : m->measure.timeout_s;
-    p->energy = opts->energy || m->measure.energy || m->energy_used; /* issue 18 */
+    p->energy = opts->energy || m->measure.energy || m->energy_used;
     p->hw_names = opts->profile_metrics;
     p->nhw = opts->profile_top ? opts->nprofile_metrics : 0;
     int n = m->nargs;
@@ -89,9 +89,9 @@ int gpu_init(gpu_handle *g, cutune_spec *spec, const cutune_tune_options *opts, 
                        CHECK_KERNEL == CHK_USER + 1,
                    "bench_verify.check is the model's check_kind: 0, or a chk_mode + 1");
     p->vf = (bench_verify){m->verify.present, p->outputs, m->verify.noutputs, m->verify.atol, m->verify.rtol,
-                           m->verify.check, m->verify.check_tol, NULL, NULL}; /* issue 16: check_kind + 0 = bench's */
+                           m->verify.check, m->verify.check_tol, NULL, NULL}; /* check_kind + 0 = bench's */
     p->goal = (goal_state){m, NULL, opts->prune == 0 ? DEFAULT_PRUNE : opts->prune, false, 0, false, 0, 0};
-    if (m->objective_energy) /* issue 18: the race prunes by time; an energy objective needs every variant in full */
+    if (m->objective_energy) /* the race prunes by time; an energy objective needs every variant in full */
         p->goal.prune = -1;
     p->ms.warmup = (int)m->measure.warmup;
     p->ms.min_reps = (int)m->measure.repeat;
@@ -188,7 +188,7 @@ static void record_reply(gpu_handle *g, const wk_reply *r, record *rec)
     m->timing_seconds = r->timing_seconds;
     m->launches = r->launches;
     m->provisional = r->provisional;
-    m->energy = r->energy; /* issue 18 */
+    m->energy = r->energy;
     m->energy_j = r->energy ? r->energy_j : NAN;
     m->power_w = r->energy ? r->power_w : NAN;
     m->energy_seconds = r->energy_seconds;

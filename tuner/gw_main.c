@@ -56,16 +56,16 @@ static int worker_setup(gw *g, strbuf *msg)
         sb_add(msg, err);
         return CUTUNE_ENODEV; /* the device would not serve: not the spec's fault */
     }
-    /* issue 18: energy asked for; when NVML cannot give it, each variant says why */
+    /* energy asked for; when NVML cannot give it, each variant says why */
     if (p->energy && bench_set_energy(g->b, m->measure.energy_window_s, err, sizeof err) < 0 &&
         m->objective_energy) { /* without it the objective cannot be evaluated: say so now */
         sb_printf(msg, "the objective reads the energy, which cannot be measured here: %s", err);
         return CUTUNE_ENODEV;
     }
-    if (p->nhw > 0) /* issue 18: the counters a profile request reads */
+    if (p->nhw > 0) /* the counters a profile request reads */
         bench_set_profile(g->b, p->hw_names, p->nhw);
     int before = p->spec->diags.len;
-    int hooks = gw_hooks_prepare(g, err, sizeof err); /* issue 16: resets and a checker kernel */
+    int hooks = gw_hooks_prepare(g, err, sizeof err); /* resets and a checker kernel */
     if (hooks != CUTUNE_OK) {
         const char *text = spec_render(p->spec, before, false);
         sb_add(msg, text && *text ? text : err);
@@ -113,7 +113,7 @@ static bool serve(gw *g, const wk_request *q, wk_reply *r, double *metrics, benc
         bin.grid[d] = (unsigned)q->grid[d];
         bin.block[d] = (unsigned)q->block[d];
     }
-    if (q->profile) { /* issue 18: its counters, in a profiled launch of its own */
+    if (q->profile) { /* its counters, in a profiled launch of its own */
         r->status = OUTCOME_OK;
         r->nhw = g->p->nhw;
         r->hw = g->hw_values;
@@ -140,7 +140,7 @@ static bool serve(gw *g, const wk_request *q, wk_reply *r, double *metrics, benc
     r->gpu_seconds = br->gpu_seconds;
     r->timing_seconds = br->timing_seconds;
     r->launches = br->launches;
-    r->energy = br->energy; /* issue 18 */
+    r->energy = br->energy;
     r->energy_j = br->nrg.joules_per_launch;
     r->power_w = br->nrg.watts;
     r->energy_seconds = br->nrg.seconds;
@@ -159,7 +159,7 @@ static bool serve(gw *g, const wk_request *q, wk_reply *r, double *metrics, benc
         r->batch = tm->batch;
         r->pruned = tm->pruned;
         r->provisional = tm->provisional;
-        g->goal.has_energy = br->energy; /* issue 18: what energy_J and power_W read */
+        g->goal.has_energy = br->energy; /* what energy_J and power_W read */
         g->goal.energy_j = br->nrg.joules_per_launch;
         g->goal.power_w = br->nrg.watts;
         goal_metrics(&g->goal, tm->median_ms, metrics);

@@ -70,7 +70,7 @@ void loop_take_twin(tuner *t, record *rec, const record *twin)
     if (!m->timed)
         return;
     session_values_of(t->m, &rec->v, t->vals); /* the goal judges this configuration */
-    t->goal.has_energy = m->energy != 0; /* issue 18: its twin's energy is its own */
+    t->goal.has_energy = m->energy != 0; /* its twin's energy is its own */
     t->goal.energy_j = m->energy_j;
     t->goal.power_w = m->power_w;
     goal_metrics(&t->goal, m->median_ms, rec->metrics);

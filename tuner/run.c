@@ -244,7 +244,7 @@ static record *twin_run(search_run *sr, uint64_t i)
  * contenders, which every GPU times while the first races them, and, up to
  * SPREAD_SAMPLE variants in all, on variants the first GPU timed in full during the run,
  * which the others time again: the cheapest first, while their GPU time adds up to
- * at most SPREAD_BUDGET of the run's GPU time per GPU (issue 19: the spread must not
+ * at most SPREAD_BUDGET of the run's GPU time per GPU (the spread must not
  * cost the run its scaling), and at least one when there is no contender. */
 #define SPREAD_SAMPLE 8
 #define SPREAD_BUDGET 0.02
@@ -439,7 +439,7 @@ int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_sum
     }
     if (rc == CUTUNE_OK && !asum->interrupted && (rc = final_race(&sr)) < 0 && rc != CUTUNE_ENOMEM)
         diag_error_noloc(&t->spec->diags, "the final race: %s", t->status ? t->err : t->gpus[0].err);
-    /* issue 18: the chosen variants' hardware counters, apart from their times */
+    /* the chosen variants' hardware counters, apart from their times */
     if (rc == CUTUNE_OK && !asum->interrupted && (rc = counters_read(t, sr.ss, sr.bins, sr.nbins)) < 0 &&
         rc != CUTUNE_ENOMEM)
         diag_error_noloc(&t->spec->diags, "profiling: %s", t->status ? t->err : t->gpus[0].err);

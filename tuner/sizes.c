@@ -24,11 +24,11 @@ int sizes_run_one(cutune_tune_result **out, cutune_spec *spec, const cutune_tune
     cutune_tune_result *res = result_new_for(m, spec->path, dev);
     tuner *t = NULL;
     if (!res || result_set_profile(res, opts->profile_metrics, opts->profile_top ? opts->nprofile_metrics : 0,
-                                   opts->profile_top) < 0) { /* issue 18 */
+                                   opts->profile_top) < 0) {
         result_destroy(res);
         return CUTUNE_ENOMEM;
     }
-    if (opts->shard_count > 1) { /* issue 19 */
+    if (opts->shard_count > 1) {
         res->shard_index = opts->shard_index;
         res->shard_count = opts->shard_count;
         res->shard_block = (int)space_shard_block(m);

@@ -48,7 +48,7 @@ void tuner_inputs_identity(const model *m, char *hex, size_t size)
 
 /* Opens the journal: its identity is the spec's text and --set overrides, the kernel
  * source, the device and the L2 flush setting, all of which change what is measured,
- * and the input files (issue 16), when the spec reads any. */
+ * and the input files, when the spec reads any. */
 static int open_journal(tuner *t, const char *path, bool flush, const cutune_device *dev)
 {
     /* Every ordinal of this space is below the bound: listing positions when the valid
@@ -102,7 +102,7 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
     free(kernel);
     json_t *identity = json_pack("{s:s, s:s, s:s, s:s, s:b}", "spec", spec_hex, "kernel", kernel_hex, "device",
                                  dev->name, "arch", t->gpus[0].plan.arch, "flush_l2", flush);
-    if (identity && t->opts->shard_count > 1) /* issue 19: a shard's journal is its own */
+    if (identity && t->opts->shard_count > 1) /* a shard's journal is its own */
         json_object_set_new(identity, "shard", json_pack("[i, i]", t->opts->shard_index, t->opts->shard_count));
     if (identity && spec_kernel_count(t->spec) > 1) /* one block of a file of several: which one */
         json_object_set_new(identity, "block", json_integer(t->spec->kernel));
@@ -110,7 +110,7 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
         const char *label = spec_size_label(t->spec, t->m->sizes.selected);
         json_object_set_new(identity, "size", json_string(label ? label : ""));
     }
-    char inputs_hex[32]; /* issue 16: the input files, when the spec reads any */
+    char inputs_hex[32]; /* the input files, when the spec reads any */
     tuner_inputs_identity(t->m, inputs_hex, sizeof inputs_hex);
     if (identity && inputs_hex[0] && json_object_set_new(identity, "inputs", json_string(inputs_hex)) < 0) {
         json_decref(identity);
@@ -145,7 +145,7 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
     t->stop = "";
     t->size = *size;
     const model *m = t->m;
-    /* A worker per GPU (issue 19: the facade has checked they are of one model, so
+    /* A worker per GPU (the facade has checked they are of one model, so
      * `dev` describes each). */
     t->ngpus = opts->ndevices > 1 ? opts->ndevices : 1;
     t->gpus = calloc((size_t)t->ngpus, sizeof *t->gpus);

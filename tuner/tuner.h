@@ -63,7 +63,7 @@ int gpu_init(gpu_handle *g, cutune_spec *spec, const cutune_tune_options *opts, 
  * results learn the reference and its GPU time. CUTUNE_OK, or CUTUNE_ENOMEM (no process)
  * or CUTUNE_ENODEV (its set-up failed) with g->err. The same as gpu_spawn, then
  * gpu_ready: several GPUs' workers are spawned first, so their references run at
- * once (issue 19). */
+ * once. */
 int gpu_start(gpu_handle *g);
 int gpu_spawn(gpu_handle *g);
 int gpu_ready(gpu_handle *g);
@@ -88,7 +88,7 @@ void gpu_receive(gpu_handle *g, record *rec);
 int gpu_run(gpu_handle *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best, bool final,
             record *rec);
 
-/* gpu_profile (issue 18): variant v's hardware counters (g->plan.nhw of them, into
+/* gpu_profile: variant v's hardware counters (g->plan.nhw of them, into
  * values; NaN where not read) from a profiled launch in the worker, starting one when
  * none runs; *passes: the replays. When they could not be read, `why` says why (CUPTI,
  * the permission, a launch that failed, a worker that died or hung: it is replaced);
@@ -145,7 +145,7 @@ typedef struct tuner {
     const model *m;
     const cutune_tune_options *opts;
     cutune_tune_result *res;   /* borrowed */
-    gpu_handle *gpus;           /* a worker per GPU (issue 19); gpus[0] runs the reference first, the
+    gpu_handle *gpus;           /* a worker per GPU; gpus[0] runs the reference first, the
                                   final race and the profiling */
     fleet_slot *slots;         /* what each GPU has in flight */
     fleet_slot *answered;      /* variants that have answered, not yet finished (fleet.c) */
@@ -192,7 +192,7 @@ int tuner_session(tuner *t, const cutune_analyze_options *o, uint64_t total, cut
  * chosen; the result's summary filled. CUTUNE_OK, or a status with a diagnostic. */
 int tuner_tune(tuner *t);
 
-/* ---- hardware counters (counters.c, issue 18) --------------------------------------- */
+/* ---- hardware counters (counters.c) --------------------------------------- */
 
 /* counters_options: `in` with the counters resolved into *out (the default set
  * when none are named) and their names checked against the chip of `arch` with CUPTI's
@@ -241,7 +241,7 @@ int loop_each(void *user, const cutune_analysis *a, const session_binary *bin);
  * CUTUNE_OK, or a status in t->status with t->err (the journal, memory). */
 int finish_variant(tuner *t, record *rec, uint64_t index, bool has_id, twin_id id);
 
-/* ---- several GPUs (fleet.c, issue 19) --------------------------------------------- */
+/* ---- several GPUs (fleet.c) --------------------------------------------- */
 
 /* fleet_start: every GPU's worker started at once, then each one's set-up (its
  * reference) awaited. CUTUNE_OK, or the first failure's status with t->err. */

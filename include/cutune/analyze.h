@@ -43,7 +43,7 @@ typedef struct cutune_analyze_options {
      * the callback). NULL: no progress. */
     void (*progress)(void *user, const cutune_progress *p);
     void *progress_user;
-    /* A shard of the space (issue 19): only shard shard_index of shard_count, the listing
+    /* A shard of the space: only shard shard_index of shard_count, the listing
      * ordinals in runs of the last param's value count dealt out in turn (ordinal / run %
      * shard_count == shard_index; ordinals stay those of the whole space). shard_count 0
      * or 1: the whole space. */

@@ -73,7 +73,7 @@ int cutune_device_count(int *count);
 int cutune_device_get(cutune_device *out, int ordinal);
 
 /* cutune_device_same_model: 1 when a and b are of one model (name, architecture, SM
- * count), so that one result may hold both's times (issue 19); 0 otherwise. */
+ * count), so that one result may hold both's times; 0 otherwise. */
 int cutune_device_same_model(const cutune_device *a, const cutune_device *b);
 
 /* cutune_occupancy_for_device: as cutune_occupancy_for_arch, with the device's own

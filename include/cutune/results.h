@@ -18,7 +18,7 @@ extern "C" {
 
 #define CUTUNE_MAX_DEVICES 16
 
-/* How a GPU's times compare with the first GPU's for the same variants (issue 19): each
+/* How a GPU's times compare with the first GPU's for the same variants: each
  * of the variants timed in full on both (the final race's contenders, and a few the
  * first GPU timed in full during the run: docs/scale-out.md), its median time here over
  * its median time on the first GPU. */
@@ -181,11 +181,11 @@ typedef struct cutune_tune_summary {
                                   NULL (exhaustive ran to its end, or was interrupted) */
     double first_variant_seconds; /* when the first variant was sent to the GPU worker, in seconds from the
                                   run's start (the tuner's set-up, after the device query); 0: none ran */
-    /* Hardware counters (issue 18; cutune_tune_options.profile_top). */
+    /* Hardware counters (cutune_tune_options.profile_top). */
     uint64_t profiled;         /* variants whose counters were read (twins that took their run's included) */
     double profile_seconds;    /* the profiling phase's wall time */
     const char *profile_note;  /* why none could be read (no CUPTI, no permission); NULL otherwise */
-    /* Several GPUs at once (issue 19; cutune_tune_options.devices): which, and how the
+    /* Several GPUs at once (cutune_tune_options.devices): which, and how the
      * others' times compare with the first's (spread[0] is the first's own: unused). */
     int ndevices;              /* 0: one GPU (device_name's) */
     int devices[CUTUNE_MAX_DEVICES];
@@ -248,7 +248,7 @@ void cutune_tune_result_free(cutune_tune_result *r);
  * CUTUNE_EINVAL for NULL arguments. *out is NULL on failure. */
 int cutune_results_load(cutune_tune_result **out, const char *path);
 
-/* cutune_results_merge (issue 19): the shards of a run split over processes or GPUs
+/* cutune_results_merge: the shards of a run split over processes or GPUs
  * (`cutune SPEC --shard i/N`), the n results files at `paths`, as one result: what one
  * process tuning the same configurations would have given (every entry once, in
  * ordinal order; the counts recounted; the winner picked again; docs/results-format.md,

@@ -74,7 +74,7 @@ typedef struct cutune_tune_options {
      * version of its own, which CUTUNE_TUNE_OPTIONS_INIT sets. */
     cutune_search_options search;
     int energy;                /* 1: measure every variant timed in full for energy too, as the spec's
-                                  measure(energy = true) asks (issue 18); 0: as the spec says */
+                                  measure(energy = true) asks; 0: as the spec says */
     int run_twins;             /* 1: run every variant; 0: a variant whose machine code, launch and
                                   arguments equal those of one already run is not run again: it shares
                                   that one's outcome and times (cutune_measurement.same_code_as) */
@@ -83,7 +83,7 @@ typedef struct cutune_tune_options {
      * result (cutune_tune_size_count). 1: tune only the size the spec has selected
      * (cutune_spec_select_size). */
     int one_size;
-    /* Hardware counters (issue 18): after timing (and the final race), the best
+    /* Hardware counters: after timing (and the final race), the best
      * `profile_top` variants that ran ok are launched once more under CUPTI's range
      * profiler (a separate, untimed run; cutune_measurement.hw). -1: every variant that ran
      * ok; 0: none. profile_metrics: the counters' names (CUPTI's, as Nsight Compute names
@@ -91,14 +91,14 @@ typedef struct cutune_tune_options {
     int profile_top;
     const char *const *profile_metrics;
     int nprofile_metrics;
-    /* A shard of the space (issue 19; as cutune_analyze_options'): the search runs over
+    /* A shard of the space (as cutune_analyze_options'): the search runs over
      * the configurations whose listing ordinal / run % shard_count == shard_index, the run
      * the last param's value count (a space too large to list: the raw position), with a
      * journal identity of its own; the
      * results record the shard (settings.shard) and cutune_results_merge joins the
      * shards' files into the one-process result. shard_count 0 or 1: the whole space. */
     int shard_index, shard_count;
-    /* Several GPUs of this host at once (issue 19): ndevices > 1 GPUs, by ordinal (at most
+    /* Several GPUs of this host at once: ndevices > 1 GPUs, by ordinal (at most
      * CUTUNE_MAX_DEVICES; `device` is then not read). A GPU worker per GPU, each with its
      * own reference; the one compile pool feeds them all and each variant is measured
      * on whichever GPU is free, into one result and one journal (a resumed run may use

@@ -249,7 +249,7 @@ static void test_failed_calls_set_the_error(void **state)
     assert_true(occ.blocks_per_sm > 0);
 }
 
-/* Issue 19: the GPUs asked for are checked before any device is: more than
+/* the GPUs asked for are checked before any device is: more than
  * CUTUNE_MAX_DEVICES, or a count without the list, is refused with a message, and no
  * result is made. */
 static void test_tune_devices_are_checked(void **state)

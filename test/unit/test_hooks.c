@@ -1,4 +1,4 @@
-/* test_hooks.c - issue 16 in the model and the runtime's pure parts: which checker a
+/* test_hooks.c - launch hooks and checkers in the model and the runtime's pure parts: which checker a
  * verify statement selects and its bound, what each reset becomes, file() inputs checked
  * against real files (raw and .npy: type, count, fortran order, short and special
  * files), an integer random()'s range; the built-in checker kernels compile for every

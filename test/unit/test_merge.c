@@ -1,4 +1,4 @@
-/* test_merge.c - shards gathered into one result (results/merge.c, issue 19): entries in
+/* test_merge.c - shards gathered into one result (results/merge.c): entries in
  * ordinal order, counts recounted, seconds added up (wall time: the longest), the winner
  * picked again among the entries that can win (a pruned, provisional or failed better
  * objective never wins; equals: the lowest ordinal), a twin of a run in another shard
@@ -112,7 +112,7 @@ static void test_complete(void **state)
     result_destroy(r);
 }
 
-/* Adds issue 19's fields to the file at `path`: settings.devices `devices` and
+/* Adds the several-GPU fields to the file at `path`: settings.devices `devices` and
  * summary.device_spread `spread` (both stolen), and "gpu" g on every entry. */
 static void with_devices(const char *path, json_t *devices, json_t *spread, int g)
 {
@@ -128,7 +128,7 @@ static void with_devices(const char *path, json_t *devices, json_t *spread, int 
     json_decref(root);
 }
 
-/* Issue 19: a shard run on several GPUs (--shard with --devices). Loaded alone, its
+/* a shard run on several GPUs (--shard with --devices). Loaded alone, its
  * GPUs, spread and each entry's GPU read back; merged, each entry keeps its GPU, the
  * list stays when every shard has the same one, and the spreads (each shard's own) go;
  * a shard on other GPUs makes the merged run name none. */

@@ -218,7 +218,7 @@ static void test_provisional(void **state)
     result_destroy(r);
 }
 
-/* issue 18: hardware counters in a record: written by name, read back into the
+/* hardware counters in a record: written by name, read back into the
  * result's order (a name the reading result does not list is ignored, one the entry
  * lacks is NaN), NaN as null; a variant chosen but not profiled keeps its note; a twin
  * takes its run's counters. */

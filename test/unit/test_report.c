@@ -344,7 +344,7 @@ static void test_page_of_fixture(void **state)
     cutune_tune_result_free(r);
 }
 
-/* Issue 19: a run on two GPUs says so in its header line, with the spread between them;
+/* a run on two GPUs says so in its header line, with the spread between them;
  * a one-GPU run does not. */
 static void test_page_of_two_gpus(void **state)
 {

@@ -333,7 +333,7 @@ static void test_exhaustive_all(void **state)
     checked_free(c);
 }
 
-/* issue 19: shards of a listed space partition it by ordinal (runs of 4, the last
+/* shards of a listed space partition it by ordinal (runs of 4, the last
  * param c's 4 values, dealt out in turn: ordinal / 4 % N == i, the ordinals the whole
  * space's, worked out here by counting valid keys by hand); exhaustive
  * over each shard asks exactly its configurations; every strategy stays inside its

@@ -235,7 +235,7 @@ static void test_constraint_error_names_the_configuration(void **state)
     checked_free(c);
 }
 
-/* The dense space of issue 13: six params of 400 values under one constraint over all
+/* The dense space: six params of 400 values under one constraint over all
  * of them, 4.1e15 combinations. */
 static const char dense[] = "param a in 1 .. 400;\nparam b in 1 .. 400;\nparam c in 1 .. 400;\n"
                             "param d in 1 .. 400;\nparam e in 1 .. 400;\nparam f in 1 .. 400;\n"

@@ -44,7 +44,7 @@ static void test_request_round_trip(void **state)
     assert_true(d.have_best);
     assert_true(d.best_objective == 0.25);
     assert_true(d.final);
-    assert_true(d.profile); /* issue 18 */
+    assert_true(d.profile);
     wk_frame_free(&f);
     arena_free(a);
 }
@@ -76,7 +76,7 @@ static void test_reply_and_setup_round_trip(void **state)
     assert_true(d.gpu_seconds == 0.75 && d.timing_seconds == 0.5);
     assert_int_equal(d.reps, 17);
     assert_int_equal(d.batch, 8);
-    assert_int_equal(d.nhw, 4); /* issue 18: the counters, NaN kept */
+    assert_int_equal(d.nhw, 4); /* the counters, NaN kept */
     assert_true(d.hw[0] == 87.5 && isnan(d.hw[1]) && d.hw[2] == 4.0 && d.hw[3] == 1e12);
     assert_int_equal(d.passes, 7);
     assert_string_equal(d.profile_error, "no permission");
@@ -259,7 +259,7 @@ static void test_process_deadline_and_death(void **state)
     wk_frame_free(&f);
 }
 
-/* Issue 19: several workers at once. A worker forked after another must not hold the
+/* several workers at once. A worker forked after another must not hold the
  * other's pipe open (stopping the first without force would wait for ever: alarm makes
  * that a failure); wk_wait_any says which of several answered first, or the deadline; and
  * a reply that has arrived is read even when its deadline has just passed. */
