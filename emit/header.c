@@ -5,7 +5,6 @@
  * C11 and C++ and compiles cleanly under -Wall -Wextra -pedantic and with nvcc. */
 #include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,77 +83,6 @@ static void format_number(strbuf *out, double d)
         return;
     }
     cexpr_value(value_float(d), out);
-}
-
-/* ---- checks ------------------------------------------------------------------------------ */
-
-static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Sets the error object (base/err.h); returns CUTUNE_EINVAL. */
-static int fail(const char *fmt, ...)
-{
-    char msg[600];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return err_set(CUTUNE_EINVAL, "%s", msg);
-}
-
-/* The names the header of h defines (compiler/hnames.h) into *out. CUTUNE_OK or
- * CUTUNE_ENOMEM. */
-static int names_of(const hdr *h, hn_list **out)
-{
-    const model *m = h->m;
-    const char **lets = m ? malloc(sizeof(char *) * (size_t)(m->nlets + 1)) : NULL;
-    if (m && !lets)
-        return CUTUNE_ENOMEM;
-    for (int i = 0; m && i < m->nlets; i++)
-        lets[i] = m->lets[i].name;
-    hn_block b = {h->P, h->nparams, h->names, h->nsize_vars, h->size_vars, m ? m->nlets : 0, lets};
-    int rc = hn_collect(out, &b);
-    free(lets);
-    return rc;
-}
-
-/* Every name the header defines is a C identifier, and no two clash (compiler/hnames.h:
- * a param `tuned` would define P_TUNED, which the header defines itself). */
-static int check_names(const hdr *h)
-{
-    for (int i = 0; i < h->nparams; i++)
-        if (!esc_c_name(h->names[i]))
-            return fail("param %d's name is not a C identifier: the header cannot define it", i + 1);
-    for (int j = 0; j < h->nsize_vars; j++)
-        if (!esc_c_name(h->size_vars[j]))
-            return fail("size variable %d's name is not a C identifier: the header cannot define it", j + 1);
-    hn_list *l;
-    int rc = names_of(h, &l);
-    if (rc != CUTUNE_OK)
-        return rc;
-    hn_clash c;
-    if (hn_clash_find((const hn_list *const *)&l, 1, &c)) {
-        strbuf text = STRBUF_INIT;
-        hn_clash_text(&text, &c, "", "");
-        rc = fail("%s", sb_ok(&text) ? sb_cstr(&text) : "two names of the header clash");
-        sb_free(&text);
-    }
-    hn_free(l);
-    return rc;
-}
-
-/* The spec must be of the results' kernel and params (same names, types, order). */
-static int check_spec(const hdr *h)
-{
-    const model *m = h->m;
-    if (strcmp(m->kernel, h->kernel) != 0)
-        return fail("the spec is of kernel '%s', the results of kernel '%s'", m->kernel, h->kernel);
-    if (m->nparams != h->nparams)
-        return fail("the spec has %d params, the results %d", m->nparams, h->nparams);
-    for (int i = 0; i < m->nparams; i++)
-        if (strcmp(m->params[i].name, h->names[i]) != 0 || vtype_name(m->params[i].dom.type)[0] != h->types[i])
-            return fail("the spec's param '%s' differs from the results' '%s' (name or type)", m->params[i].name,
-                        h->names[i]);
-    return CUTUNE_OK;
 }
 
 /* ---- the entries ---------------------------------------------------------------------- */
@@ -621,7 +549,7 @@ static int prepare(hdr *h, arena *a, const cutune_tune_result *const *results, i
             for (int j = 0; same && j < h->nsize_vars; j++)
                 same = strcmp(r->size_vars[j], h->size_vars[j]) == 0;
             if (!same)
-                return fail("results over different size variables cannot share a header (%s)",
+                return hdr_fail("results over different size variables cannot share a header (%s)",
                             src ? src : "a results file");
         }
         if (!result_best(r)) {
@@ -629,12 +557,12 @@ static int prepare(hdr *h, arena *a, const cutune_tune_result *const *results, i
                 strbuf d = STRBUF_INIT;
                 entry tmp = {.size = r->size_values};
                 hdr_sizes_describe(&d, h, &tmp);
-                int f = fail("%s: no variant ran correctly%s, so there is no winner to write", src ? src : "the results",
+                int f = hdr_fail("%s: no variant ran correctly%s, so there is no winner to write", src ? src : "the results",
                              sb_ok(&d) ? sb_cstr(&d) : "");
                 sb_free(&d);
                 return f;
             }
-            return fail("%s: no variant ran correctly, so there is no winner to write", src ? src : "the results");
+            return hdr_fail("%s: no variant ran correctly, so there is no winner to write", src ? src : "the results");
         }
         if (k == 0) {
             h->kernel = r->kernel;
@@ -649,13 +577,13 @@ static int prepare(hdr *h, arena *a, const cutune_tune_result *const *results, i
                                                                                             : 'i';
         } else {
             if (strcmp(r->kernel, h->kernel) != 0)
-                return fail("results of different kernels ('%s' and '%s') cannot share a header", h->kernel,
+                return hdr_fail("results of different kernels ('%s' and '%s') cannot share a header", h->kernel,
                             r->kernel);
             bool same = r->nparams == h->nparams;
             for (int i = 0; same && i < h->nparams; i++)
                 same = strcmp(r->param_names[i], h->names[i]) == 0 && strcmp(r->param_types[i], flat[0]->param_types[i]) == 0;
             if (!same)
-                return fail("results with different params cannot share a header (%s)", src ? src : "a results file");
+                return hdr_fail("results with different params cannot share a header (%s)", src ? src : "a results file");
         }
         entry *e = &h->e[k];
         e->r = r;
@@ -677,7 +605,7 @@ static int prepare(hdr *h, arena *a, const cutune_tune_result *const *results, i
             strbuf d = STRBUF_INIT, at = STRBUF_INIT;
             esc_c_string(&d, e->r->device.name); /* as a C string's contents: printable, whatever the file held */
             hdr_sizes_describe(&at, h, e);
-            rc = fail("%s and %s are both of device \"%s\" (compute capability %d)%s: the look-up would never reach "
+            rc = hdr_fail("%s and %s are both of device \"%s\" (compute capability %d)%s: the look-up would never reach "
                       "the second's entry; give one results file per device%s",
                       f->source ? f->source : "a results file", e->source ? e->source : "another",
                       sb_ok(&d) ? sb_cstr(&d) : "", e->r->device.cc, sb_ok(&at) ? sb_cstr(&at) : "",
@@ -687,7 +615,7 @@ static int prepare(hdr *h, arena *a, const cutune_tune_result *const *results, i
             return rc;
         }
     if (h->m) {
-        rc = check_spec(h);
+        rc = hdr_check_spec(h);
         if (rc != CUTUNE_OK)
             return rc;
         for (int k = 0; k < n; k++) {
@@ -734,20 +662,20 @@ static int setup(hdr *h, arena *a, strbuf *prefix, cutune_spec *spec, const cutu
         const cutune_variant *v = h->e[k].v;
         for (int d = 0; d < 3; d++)
             if (v->block[d] < 1 || v->block[d] > UINT32_MAX || v->grid[d] < 1 || v->grid[d] > UINT32_MAX)
-                return fail("entry %d's launch dimensions are out of the range a launch takes", k);
+                return hdr_fail("entry %d's launch dimensions are out of the range a launch takes", k);
         if (v->smem_bytes < 0 || v->smem_bytes > UINT32_MAX)
-            return fail("entry %d's shared memory is out of the range a launch takes", k);
+            return hdr_fail("entry %d's shared memory is out of the range a launch takes", k);
     }
     h->P = opts && opts->prefix ? opts->prefix : h->m && h->m->emit.header_prefix ? h->m->emit.header_prefix : NULL;
     if (!h->P) {
         if (!esc_c_name(h->kernel))
-            return fail("the kernel's name is not a C identifier: it cannot make the header's prefix");
+            return hdr_fail("the kernel's name is not a C identifier: it cannot make the header's prefix");
         upper(prefix, h->kernel);
         h->P = sb_cstr(prefix);
     }
     if (!esc_c_name(h->P))
-        return fail("the prefix '%s' is not a C identifier", h->P);
-    return check_names(h);
+        return hdr_fail("the prefix '%s' is not a C identifier", h->P);
+    return hdr_check_names(h);
 }
 
 /* The arguments as the public functions take them (the facade, api/cutune_emit.c, has checked
@@ -755,9 +683,9 @@ static int setup(hdr *h, arena *a, strbuf *prefix, cutune_spec *spec, const cutu
 static int check_args(cutune_spec *spec, const cutune_tune_result *const *results, int nresults)
 {
     if (nresults < 0 || (nresults > 0 && !results) || (nresults == 0 && !spec))
-        return fail("neither results nor a spec");
+        return hdr_fail("neither results nor a spec");
     if (spec && (!spec->loaded_ok || !spec->model))
-        return fail("the spec has errors");
+        return hdr_fail("the spec has errors");
     return CUTUNE_OK;
 }
 
@@ -780,7 +708,7 @@ int emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *
                 const cutune_header_options *opts)
 {
     if (!out)
-        return fail("no output");
+        return hdr_fail("no output");
     *out = NULL;
     hdr h;
     strbuf prefix = STRBUF_INIT;
@@ -812,7 +740,7 @@ int emit_header_names(hn_list **out, cutune_spec *spec, const cutune_tune_result
     arena *a = NULL;
     int rc = begin(&h, &a, &prefix, spec, results, nresults, opts);
     if (rc == CUTUNE_OK)
-        rc = names_of(&h, out);
+        rc = hdr_names_of(&h, out);
     sb_free(&prefix);
     arena_free(a);
     return rc;

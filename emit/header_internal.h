@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "../base/strbuf.h"
+#include "../compiler/hnames.h"
 #include "../compiler/spec.h"
 #include "../results/result.h"
 
@@ -88,5 +89,14 @@ void hdr_sizes_init(hdr *h, const entry *e);
 
 /* hdr_sizes_lookup: P_lookup_size, after P_lookup (docs/header.md: the nearest size). */
 void hdr_sizes_lookup(hdr *h);
+
+/* header_check.c: hdr_fail sets the error object from a printf format and returns
+ * CUTUNE_EINVAL; hdr_names_of lists the names the header of h defines (CUTUNE_OK or
+ * CUTUNE_ENOMEM; the caller frees with hn_free); hdr_check_names: every name a C
+ * identifier, none clashing; hdr_check_spec: the spec has the results' kernel and params. */
+int hdr_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int hdr_names_of(const hdr *h, hn_list **out);
+int hdr_check_names(const hdr *h);
+int hdr_check_spec(const hdr *h);
 
 #endif
