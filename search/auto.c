@@ -270,8 +270,7 @@ static void *auto_create(strat_ctx *c)
         qsort(a->keys, (size_t)a->count, sizeof(uint64_t), by_key); /* a shard's may not ascend */
         if (!(a->fx = malloc(sizeof(double) * (size_t)a->count * (size_t)a->nf)) ||
             !(a->taken = calloc((size_t)a->count, 1)) || !(a->mu = calloc((size_t)a->count, sizeof(double))) ||
-            !(a->sd = calloc((size_t)a->count, sizeof(double))) ||
-            !(a->pok = calloc((size_t)a->count, sizeof(double))))
+            !(a->sd = calloc((size_t)a->count, sizeof(double))) || !(a->pok = calloc((size_t)a->count, sizeof(double))))
             goto fail;
         for (uint64_t o = 0; o < a->count; o++)
             auto_features(a, set, a->keys[o], a->fx + o * (size_t)a->nf);

@@ -23,8 +23,8 @@ enum {
     AUTO_DESIGN_DRAWS = 16,   /* a spread pick: the most distant of this many draws */
     AUTO_DESIGN_MIN = 4,
     AUTO_DESIGN_MAX = 10,
-    AUTO_REFIT_SHARE = 20,    /* refit when more than n / 20 outcomes are new */
-    AUTO_TREES = 32,          /* in each forest */
+    AUTO_REFIT_SHARE = 20, /* refit when more than n / 20 outcomes are new */
+    AUTO_TREES = 32,       /* in each forest */
 };
 
 typedef enum auto_feat_kind {
@@ -40,43 +40,43 @@ typedef enum auto_feat_kind {
 /* Where a feature comes from. */
 typedef struct auto_feat {
     auto_feat_kind kind;
-    int param;               /* AUTO_F_PARAM, AUTO_F_ODD */
-    const texpr *e;          /* AUTO_F_EXPR (borrowed from the model) */
+    int param;      /* AUTO_F_PARAM, AUTO_F_ODD */
+    const texpr *e; /* AUTO_F_EXPR (borrowed from the model) */
 } auto_feat;
 
 typedef struct auto_state {
     const sspace *sp;
     const model *m;
     int np, nf;
-    auto_feat *src;          /* nf: what each feature is */
-    value *vals;             /* scratch: a configuration's values */
-    uint64_t *vec;           /* scratch: 3 x np domain indices */
-    uint64_t *nb;            /* scratch: neighbours */
-    bool whole;              /* picks scan every configuration (listed, small) */
+    auto_feat *src; /* nf: what each feature is */
+    value *vals;    /* scratch: a configuration's values */
+    uint64_t *vec;  /* scratch: 3 x np domain indices */
+    uint64_t *nb;   /* scratch: neighbours */
+    bool whole;     /* picks scan every configuration (listed, small) */
     uint64_t count;
-    uint64_t *keys;          /* whole: every configuration's key, ascending (its place: the index) */
-    double *fx;              /* whole: count rows of nf features, by place */
-    unsigned char *taken;    /* whole: proposed or known, by place */
-    double *mu, *sd;         /* whole: the cost model's predictions, by place */
-    double *pok;             /* whole: the chance that it runs, by place */
+    uint64_t *keys;       /* whole: every configuration's key, ascending (its place: the index) */
+    double *fx;           /* whole: count rows of nf features, by place */
+    unsigned char *taken; /* whole: proposed or known, by place */
+    double *mu, *sd;      /* whole: the cost model's predictions, by place */
+    double *pok;          /* whole: the chance that it runs, by place */
     /* What is known: keys, costs (+inf: failed) and feature rows, in the order told;
      * y: scratch for the targets of a fit. */
     uint64_t *okeys;
     double *ocost, *ox, *y;
     int nobs, cap;
-    forest *model;           /* the cost model: log(cost) of the configurations that ran */
-    forest *fails;           /* the feasibility model, 0 ran / 1 failed; NULL: none failed */
-    int fitted_at;           /* nobs at the last fit */
-    double best_t;           /* the best target at the last fit */
-    int sign;                /* the targets' transform: 1 log(cost), -1 -log(-cost), 0 cost */
+    forest *model; /* the cost model: log(cost) of the configurations that ran */
+    forest *fails; /* the feasibility model, 0 ran / 1 failed; NULL: none failed */
+    int fitted_at; /* nobs at the last fit */
+    double best_t; /* the best target at the last fit */
+    int sign;      /* the targets' transform: 1 log(cost), -1 -log(-cost), 0 cost */
     /* The initial design. */
     int design, designed;
-    uint64_t *chosen;        /* its points so far */
+    uint64_t *chosen;         /* its points so far */
     search_prior *prior_best; /* the prior's entries, best first */
     uint64_t nprior, prior_at;
     int prior_picks;
-    uint64_t picks;          /* model picks so far (the passes' rhythm) */
-    double *cx;              /* scratch: one feature row */
+    uint64_t picks; /* model picks so far (the passes' rhythm) */
+    double *cx;     /* scratch: one feature row */
     /* This batch's proposals (larger spaces: not yet pending in the driver). */
     const uint64_t *batch;
     int nbatch;
