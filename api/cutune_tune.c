@@ -98,7 +98,7 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
     return rc;
 }
 
-const char *const *cutune_strategy_list(void) { return strategy_names(); }
+const char *const *cutune_strategy_list(void) { return model_strategy_names(); }
 
 /* ---- hardware counters: the default set and a chip's names (runtime/profiler, CUPTI;
  * the profiling phase of a run is tuner/counters.c's) ------------------------------ */

@@ -393,7 +393,7 @@ void sema_check_verify(sema *s, const ast_item *it)
             }
             if (p->dom.type == VT_FLOAT && val.type == VT_INT)
                 val = value_float((double)val.u.i);
-            int64_t k = domain_find(&p->dom, val);
+            int64_t k = model_domain_find(&p->dom, val);
             if (k < 0) {
                 strbuf sb = STRBUF_INIT;
                 value_format(val, &sb, true);
@@ -433,7 +433,7 @@ void sema_check_reference(sema *s)
     if (!vals)
         return;
     for (int i = 0; i < m->nparams; i++)
-        vals[i] = domain_at(&m->params[i].dom, v->config[i]);
+        vals[i] = model_domain_at(&m->params[i].dom, v->config[i]);
     eval_env env = {m, vals, false, 0.0, NULL, false, 0.0, 0.0};
     for (int i = 0; i < m->nrequires; i++) {
         bool ok;
@@ -471,8 +471,8 @@ void sema_check_search(sema *s, const ast_item *it)
     bool unnamed = !e || (e->kind == EX_CALL && !e->u.call.name);
     const char *name = !e ? NULL : e->kind == EX_NAME ? e->u.name : e->kind == EX_CALL ? e->u.call.name : NULL;
     strategy k = STRAT_AUTO;
-    if (!unnamed && !strategy_from_name(name, &k)) {
-        const char *best = name ? suggest_best(name, strategy_names(), STRATEGY_COUNT) : NULL;
+    if (!unnamed && !model_strategy_from_name(name, &k)) {
+        const char *best = name ? suggest_best(name, model_strategy_names(), STRATEGY_COUNT) : NULL;
         span at = e->kind == EX_CALL ? e->u.call.name_loc : e->loc;
         if (best)
             diag_error(s->dl, at, "unknown search strategy '%s'; did you mean '%s'?", name, best);
@@ -498,7 +498,7 @@ void sema_check_search(sema *s, const ast_item *it)
     }
     const ast_arg *f[9];
     char owner[64];
-    snprintf(owner, sizeof owner, "search %s", strategy_name(k));
+    snprintf(owner, sizeof owner, "search %s", model_strategy_name(k));
     match_settings(s, &e->u.call.args, keys, nkeys, f, owner);
     int64_t seed = 0;
     setting_int(s, f[0], 1, &sr->budget);

@@ -252,10 +252,10 @@ void report_hw(strbuf *o, const report_run *run);
 
 /* ---- report_page.c ---------------------------------------------------------------------- */
 
-/* emit_report: the page of results[0 .. n) (files[k] what to call each: its path as
+/* report_emit: the page of results[0 .. n) (files[k] what to call each: its path as
  * given); `title` NULL for the default; `version` cutune's, named on the page.
  * CUTUNE_OK with *out (caller frees), or CUTUNE_ENOMEM. */
-int emit_report(char **out, const cutune_tune_result *const *results, const char *const *files, int n,
+int report_emit(char **out, const cutune_tune_result *const *results, const char *const *files, int n,
                 const char *title, const char *version);
 
 #endif
