@@ -153,12 +153,8 @@ static bool setting_float(sema *s, const ast_arg *a, double min, bool strict, do
     return true;
 }
 
-/* A constant int headed for an integer argument must fit its C type (int8 300 would be
- * silently wrapped by the launch). Returns t. */
-static texpr *check_fits(sema *s, texpr *t, ast_ctype type)
+bool sema_int_fits(sema *s, int64_t v, ast_ctype type, span loc)
 {
-    if (!t || t->kind != TX_CONST || t->type != VT_INT || ast_ctype_is_float(type))
-        return t;
     static const struct {
         ast_ctype type;
         int64_t lo, hi;
@@ -168,12 +164,21 @@ static texpr *check_fits(sema *s, texpr *t, ast_ctype type)
         {CT_UINT64, 0, INT64_MAX},
     };
     for (size_t i = 0; i < sizeof ranges / sizeof *ranges; i++)
-        if (ranges[i].type == type && (t->u.k.u.i < ranges[i].lo || t->u.k.u.i > ranges[i].hi)) {
-            diag_error(s->dl, t->loc, "%lld does not fit in %s (%lld to %lld)", (long long)t->u.k.u.i,
-                       ast_ctype_name(type), (long long)ranges[i].lo, (long long)ranges[i].hi);
-            return sema_error_node(s, t->loc);
+        if (ranges[i].type == type && (v < ranges[i].lo || v > ranges[i].hi)) {
+            diag_error(s->dl, loc, "%lld does not fit in %s (%lld to %lld)", (long long)v, ast_ctype_name(type),
+                       (long long)ranges[i].lo, (long long)ranges[i].hi);
+            return false;
         }
-    return t;
+    return true;
+}
+
+/* A constant int headed for an integer argument must fit its C type (int8 300 would be
+ * silently wrapped by the launch). Returns t, or an error node when it does not fit. */
+static texpr *check_fits(sema *s, texpr *t, ast_ctype type)
+{
+    if (!t || t->kind != TX_CONST || t->type != VT_INT || ast_ctype_is_float(type))
+        return t;
+    return sema_int_fits(s, t->u.k.u.i, type, t->loc) ? t : sema_error_node(s, t->loc);
 }
 
 void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
