@@ -36,21 +36,16 @@ static json_t *int_array(const int64_t *v, int n)
     return a;
 }
 
-/* v as a JSON object (NULL out of memory; jansson's setters ignore a NULL value). */
+/* v as a JSON object (NULL out of memory). */
 static json_t *variant_object(const cutune_spec *spec, const cutune_variant *v)
 {
-    json_t *o = json_object(), *params = json_object();
-    json_object_set_new(o, "index", json_integer((json_int_t)v->ordinal));
+    json_t *params = json_object();
     for (int i = 0; i < v->nparams && i < spec->model->nparams; i++)
         json_object_set_new(params, spec->model->params[i].name, typed_json(v->values[i], v->types[i]));
-    json_object_set_new(o, "params", params);
-    json_object_set_new(o, "block", int_array(v->block, 3));
-    json_object_set_new(o, "grid", int_array(v->grid, 3));
-    json_object_set_new(o, "smem_bytes", json_integer((json_int_t)v->smem_bytes));
-    json_object_set_new(o, "kernel", json_string(v->name_expression));
-    json_object_set_new(o, "defines", string_array(v->defines, v->ndefines));
-    json_object_set_new(o, "options", string_array(v->options, v->noptions));
-    return o;
+    return json_pack("{s:I, s:o, s:o, s:o, s:I, s:s*, s:o, s:o}", "index", (json_int_t)v->ordinal, "params", params,
+                     "block", int_array(v->block, 3), "grid", int_array(v->grid, 3), "smem_bytes",
+                     (json_int_t)v->smem_bytes, "kernel", v->name_expression, "defines",
+                     string_array(v->defines, v->ndefines), "options", string_array(v->options, v->noptions));
 }
 
 /* o as compact JSON into *out, o released. */
@@ -110,28 +105,22 @@ int emit_variant_csv(char **out, const cutune_spec *spec, const cutune_variant *
 int emit_analysis_json(char **out, const cutune_spec *spec, const cutune_analysis *a)
 {
     json_t *o = variant_object(spec, a->variant);
+    const cutune_occupancy *c = &a->occupancy;
     json_object_set_new(o, "compiled", json_boolean(a->compiled));
     json_object_set_new(o, "log", json_string(a->log));
-    if (a->has_resources) {
-        json_object_set_new(o, "registers", json_integer(a->registers));
-        json_object_set_new(o, "static_smem", json_integer(a->static_smem));
-        json_object_set_new(o, "local_bytes", json_integer(a->local_bytes));
-        json_object_set_new(o, "spill_stores", json_integer(a->spill_stores));
-        json_object_set_new(o, "spill_loads", json_integer(a->spill_loads));
-        json_object_set_new(o, "barriers", json_integer(a->barriers));
-    }
-    if (a->occupancy.limiter) {
-        const cutune_occupancy *c = &a->occupancy;
+    if (a->has_resources)
+        json_object_update_new(o, json_pack("{s:i, s:I, s:I, s:I, s:I, s:i}", "registers", a->registers,
+                                            "static_smem", (json_int_t)a->static_smem, "local_bytes",
+                                            (json_int_t)a->local_bytes, "spill_stores", (json_int_t)a->spill_stores,
+                                            "spill_loads", (json_int_t)a->spill_loads, "barriers", a->barriers));
+    if (c->limiter)
         json_object_set_new(o, "occupancy",
                             json_pack("{s:s, s:i, s:i, s:i, s:f, s:s}", "arch", c->arch, "blocks_per_sm",
                                       c->blocks_per_sm, "active_warps", c->active_warps, "max_warps", c->max_warps,
                                       "occupancy", c->occupancy, "limiter", c->limiter));
-    }
-    json_object_set_new(o, "launchable", json_boolean(a->launchable));
-    json_object_set_new(o, "why", a->why ? json_string(a->why) : json_null());
-    json_object_set_new(o, "compile_seconds", json_real(a->compile_seconds));
-    json_object_set_new(o, "cached", json_boolean(a->cached));
-    json_object_set_new(o, "duplicate", json_boolean(a->duplicate));
+    json_object_update_new(o, json_pack("{s:b, s:s?, s:f, s:b, s:b}", "launchable", a->launchable, "why", a->why,
+                                        "compile_seconds", a->compile_seconds, "cached", a->cached, "duplicate",
+                                        a->duplicate));
     return dump_compact(out, o);
 }
 
