@@ -102,7 +102,7 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
     return rc;
 }
 
-const char *const *cutune_strategy_list(void) { return strategy_names(); }
+const char *const *cutune_strategy_list(void) { return model_strategy_names(); }
 
 /* ---- a run ranked (results/rank.c), its account (emit/account.c); several kernel
  * blocks; a process per GPU (tuner/perdev.c) ------------------------------------------------------------------ */
@@ -271,9 +271,8 @@ int cutune_profile_list(const char *arch, void (*each)(void *user, const char *n
     const char *chip = prof_chip_of_arch(arch ? arch : "sm_90");
     if (!chip)
         return err_set(CUTUNE_EINVAL, "cutune does not know CUPTI's chip for %s", arch);
-    char err[512];
-    if (prof_list(chip, each, user, err, sizeof err) < 0)
-        return err_set(CUTUNE_ENODEV, "%s", err);
+    if (prof_list(chip, each, user) < 0)
+        return err_recode(CUTUNE_ENODEV);
     return CUTUNE_OK;
 }
 
@@ -289,12 +288,11 @@ int cutune_profile_check(const char *arch, const char *const *names, int n)
     const char *chip = prof_chip_of_arch(arch ? arch : "sm_90");
     if (!chip)
         return err_set(CUTUNE_EINVAL, "cutune does not know CUPTI's chip for %s", arch);
-    char err[1024];
     int bad = -1;
-    int rc = prof_check_names(chip, names, n, &bad, err, sizeof err);
+    int rc = prof_check_names(chip, names, n, &bad);
     if (rc < 0)
-        return err_set(CUTUNE_ENODEV, "%s", err);
+        return err_recode(CUTUNE_ENODEV);
     if (rc > 0)
-        return err_set(CUTUNE_EINVAL, "%s", err);
+        return err_recode(CUTUNE_EINVAL);
     return CUTUNE_OK;
 }
