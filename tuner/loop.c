@@ -44,7 +44,7 @@ int loop_each(void *user, const cutune_analysis *a, const session_binary *bin)
         return -1;
     }
     if (done_before) {
-        record_from_json(t->res, rec, done_before, RECORD_RESUME, NULL, 0); /* measured by an earlier run: not again */
+        record_from_json(t->res, rec, done_before, RECORD_RESUME); /* measured by an earlier run: not again */
     } else if (!a->compiled) {
         result_set_outcome(t->res, rec, OUTCOME_COMPILE_ERROR, a->log);
     } else if (!a->launchable) {
