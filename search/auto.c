@@ -26,7 +26,10 @@
  *      whole space when nothing is left there; and every AUTO_SPREAD_EVERY-th, before
  *      those, is a spread pick: a forest trusts its plateaus, and this exploration found
  *      basins (a needle of 4 configurations in 4,362 among them) that expected
- *      improvement alone did not. A configuration that fails by its compile alone costs
+ *      improvement alone did not. A global pick made while AUTO_TS_PENDING or more
+ *      proposals are in flight is a Thompson sample instead: the best unseen
+ *      configuration by one random tree of the cost model, so that the picks made
+ *      before their outcomes return spread over what the trees disagree on. A configuration that fails by its compile alone costs
  *      no evaluation (search_tell_static_failure) and is learnt as a failure.
  *   4. The forests are refitted when more than n / AUTO_REFIT_SHARE of the n outcomes
  *      are new.
