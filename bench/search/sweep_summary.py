@@ -14,9 +14,9 @@ import statistics
 import sys
 
 
-def per(doc, name, budget):
+def per(doc, name, budget, by="evals"):
     for r in doc["runs"]:
-        if r["landscape"] == name and r["budget"] == budget and r["by"] == "evals":
+        if r["landscape"] == name and r["budget"] == budget and r["by"] == by:
             return r
     return None
 
@@ -63,19 +63,21 @@ def main():
                         se = (sum(diffs) ** 0.5) / len(lands)
                         row += "%8.3f+-%.3f" % (m, se)
                 print(row)
-    for label, lands in sets:
+    kinds = [k for k in ("evals", "time") if any(r["by"] == k for r in first["runs"])]
+    for by, (label, lands) in [(k, st) for k in kinds for st in sets]:
         if not lands:
             continue
-        print("\n%s, the mean's difference to %s paired by seed (each seed's mean over the %d landscapes;"
-              " the mean over seeds +- its standard error)" % (label, base, len(lands)))
+        print("\n%s, %s, the mean's difference to %s paired by seed (each seed's mean over the %d landscapes;"
+              " the mean over seeds +- its standard error)" % (label, "by evaluations" if by == "evals" else
+                                                                "by simulated time", base, len(lands)))
         print("%-28s" % "" + "".join("%14d" % b for b in budgets))
         for v in names:
             if v == base:
                 continue
             row = "%-28s" % v[:28]
             for b in budgets:
-                rs = [per(docs[v], n, b) for n in lands]
-                bs = [per(docs[base], n, b) for n in lands]
+                rs = [per(docs[v], n, b, by) for n in lands]
+                bs = [per(docs[base], n, b, by) for n in lands]
                 if any(r is None for r in rs + bs):
                     row += "%14s" % "-"
                     continue
