@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../base/err.h"
 #include "../base/npy.h"
 #include "../base/suggest.h"
 #include "../base/sys.h"
@@ -110,8 +111,8 @@ static void check_file_input(sema *s, const ast_expr *init, m_arg *arg)
     }
     npy_info info;
     char why[256];
-    if (npy_parse(head, got, &info, why, sizeof why) < 0) {
-        diag_error(s->dl, p->loc, "input file '%s': %s", arg->file, why);
+    if (npy_parse(head, got, &info) < 0) {
+        diag_error(s->dl, p->loc, "input file '%s': %s", arg->file, err_last()->message);
         return;
     }
     if (npy_matches(arg->type, &info, why, sizeof why) < 0) {

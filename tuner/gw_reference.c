@@ -15,6 +15,7 @@
 #include "../compiler/plan.h"
 #include "../runtime/includes.h"
 #include "../session/own.h"
+#include "../base/err.h"
 #include "gw.h"
 
 int gw_reference(gw *g)
@@ -111,9 +112,8 @@ int gw_reference(gw *g)
     job.noptions = nopts;
     job.arch = p->arch;
     compile_output out;
-    char err[512];
-    if (incl_compile(&job, &out, err, sizeof err) < 0) {
-        diag_error_noloc(&p->spec->diags, "compiling the reference: %s", err);
+    if (incl_compile(&job, &out) < 0) {
+        diag_error_noloc(&p->spec->diags, "compiling the reference: %s", err_last()->message);
         rc = CUTUNE_ECOMPILER;
         goto done;
     }
@@ -144,11 +144,11 @@ int gw_reference(gw *g)
         if (bench_keep_reference(g->b, &kf) < 0) {
             switch (kf.kind) {
             case BENCH_KEEP_COMPARE:
-                diag_error_noloc(&p->spec->diags, "preparing verification: %s", kf.err);
+                diag_error_noloc(&p->spec->diags, "preparing verification: %s", err_last()->message);
                 rc = CUTUNE_ECOMPILER;
                 break;
             case BENCH_KEEP_DEVICE:
-                diag_error_noloc(&p->spec->diags, "keeping the reference's output: %s", kf.err);
+                diag_error_noloc(&p->spec->diags, "keeping the reference's output: %s", err_last()->message);
                 rc = CUTUNE_ENODEV;
                 break;
             case BENCH_KEEP_NAN:
