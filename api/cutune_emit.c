@@ -14,6 +14,30 @@
 #include "../base/sys.h"
 #include "internal.h"
 
+/* Whether the block `spec` holds is of the kernel and params r records. */
+static bool spec_matches(const cutune_spec *spec, const cutune_tune_result *r)
+{
+    const model *m = spec->model;
+    if (strcmp(m->kernel, r->kernel) != 0 || m->nparams != r->nparams)
+        return false;
+    for (int i = 0; i < r->nparams; i++)
+        if (strcmp(m->params[i].name, r->param_names[i]) != 0 ||
+            strcmp(vtype_name(m->params[i].dom.type), r->param_types[i]) != 0)
+            return false;
+    return true;
+}
+
+int cutune_spec_select_kernel_of(cutune_spec *spec, const cutune_tune_result *r)
+{
+    if (!spec || !r || !cutune_spec_ok(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_spec_select_kernel_of: no result, or no valid spec");
+    for (int i = 0; i < cutune_spec_kernel_count(spec); i++)
+        if (cutune_spec_select_kernel(spec, i) == CUTUNE_OK && spec_matches(spec, r))
+            return CUTUNE_OK;
+    return err_set(CUTUNE_EINVAL, "%s has no kernel block of the kernel '%s' and params the results record",
+                   cutune_spec_path(spec), r->kernel);
+}
+
 int cutune_emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
                        const cutune_header_options *opts)
 {

@@ -36,6 +36,12 @@ const char *cutune_spec_emit_refused(const cutune_spec *spec, const char *kind);
  * CUTUNE_EINVAL when `dir` is not a folder. */
 int cutune_spec_set_emit_dir(cutune_spec *spec, const char *dir);
 
+/* cutune_spec_select_kernel_of: holds the first kernel block of `spec` (a file may have
+ * several) whose kernel and params (names and types, in order) are those `r` records,
+ * as a header of r with the spec needs. CUTUNE_OK; CUTUNE_EINVAL (NULL arguments, a spec
+ * with errors, or no block matches: the block held is then the last). */
+int cutune_spec_select_kernel_of(cutune_spec *spec, const cutune_tune_result *r);
+
 #define CUTUNE_HEADER_OPTIONS_VERSION 1
 
 typedef struct cutune_header_options {

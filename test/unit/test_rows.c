@@ -412,6 +412,33 @@ static void devices_json_promised(void **state)
     cutune_free(out);
 }
 
+/* ---- emit header --spec: the block of a results file's kernel --------------------- */
+
+static void select_kernel_of_results(void **state)
+{
+    (void)state;
+    /* test/emit/h100.json records sum_matrix with the int params block_x, tile_y, maxrreg */
+    static const char two[] = "kernel other from \"k.cu\" { param block_x in [32]; block 32; grid 1; }\n"
+                              "kernel sum_matrix from \"k.cu\" { param block_x in [32]; param tile_y in [1];\n"
+                              "    param maxrreg in [0] as none; block block_x; grid 1; }\n";
+    static const char renamed[] = "kernel sum_matrix from \"k.cu\" { param block_x in [32]; param tile in [1];\n"
+                                  "    param maxrreg in [0] as none; block block_x; grid 1; }\n";
+    cutune_load_options opts = CUTUNE_LOAD_OPTIONS_INIT;
+    opts.skip_file_checks = 1;
+    cutune_tune_result *r = NULL;
+    assert_int_equal(cutune_results_load(&r, CUTUNE_SOURCE_DIR "/test/emit/h100.json"), CUTUNE_OK);
+    cutune_spec *spec = NULL;
+    assert_int_equal(cutune_spec_load_string(&spec, "two.tune", two, strlen(two), &opts), CUTUNE_OK);
+    assert_int_equal(cutune_spec_select_kernel_of(spec, r), CUTUNE_OK);
+    assert_int_equal(cutune_spec_kernel_selected(spec), 1);
+    cutune_spec_free(spec);
+    assert_int_equal(cutune_spec_load_string(&spec, "renamed.tune", renamed, strlen(renamed), &opts), CUTUNE_OK);
+    assert_int_equal(cutune_spec_select_kernel_of(spec, r), CUTUNE_EINVAL); /* a param renamed */
+    assert_non_null(strstr(cutune_last_error(), "sum_matrix"));
+    cutune_spec_free(spec);
+    cutune_tune_result_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -423,6 +450,7 @@ int main(void)
         cmocka_unit_test(space_summary_json_promised),
         cmocka_unit_test(occupancy_json_promised),
         cmocka_unit_test(devices_json_promised),
+        cmocka_unit_test(select_kernel_of_results),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
