@@ -281,3 +281,25 @@ int cutune_variant_json(char **out, const cutune_spec *spec, const cutune_varian
         return err_set(CUTUNE_EINVAL, "cutune_variant_json: no output, spec or variant");
     return text_made(emit_variant_json(out, spec, v));
 }
+
+int cutune_space_summary_json(char **out, const cutune_spec *spec, const cutune_space_size *size,
+                              double count_seconds)
+{
+    if (!out || !spec || !size || !cutune_spec_ok(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_space_summary_json: no output, size or valid spec");
+    return text_made(emit_space_json(out, spec, size, count_seconds));
+}
+
+int cutune_occupancy_json(char **out, const cutune_occupancy *occ, int device, int regs, int threads, int64_t smem)
+{
+    if (!out || !occ)
+        return err_set(CUTUNE_EINVAL, "cutune_occupancy_json: no output or occupancy");
+    return text_made(emit_occupancy_json(out, occ, device, regs, threads, smem));
+}
+
+int cutune_devices_json(char **out, const cutune_device *devs, int n)
+{
+    if (!out || n < 0 || (n > 0 && !devs))
+        return err_set(CUTUNE_EINVAL, "cutune_devices_json: no output or devices");
+    return text_made(emit_devices_json(out, devs, n));
+}
