@@ -82,3 +82,10 @@ int cli_opt_search(const char *sub, void *dest, const cli_opt *o, const char *ar
 {
     return cli_search_option(sub, dest, o->set, arg) < 0 ? EXIT_USAGE : EXIT_OK;
 }
+
+int cli_opt_count(const char *sub, void *dest, const cli_opt *o, const char *arg)
+{
+    char option[64];
+    snprintf(option, sizeof option, "--%s", o->name);
+    return cli_parse_count(sub, option, arg, dest) ? EXIT_OK : EXIT_USAGE;
+}

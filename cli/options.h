@@ -47,6 +47,10 @@ int cli_opt_common(const char *sub, void *dest, const cli_opt *o, const char *ar
 int cli_opt_analyze(const char *sub, void *dest, const cli_opt *o, const char *arg);
 int cli_opt_search(const char *sub, void *dest, const cli_opt *o, const char *arg);
 
+/* cli_opt_count: a count from 0 to CLI_MAX_COUNT (cli_parse_count) into the unsigned long
+ * long dest points to (--limit). */
+int cli_opt_count(const char *sub, void *dest, const cli_opt *o, const char *arg);
+
 /* --set, --kernel, --color, -q of the cli_common `c` points to. */
 #define CLI_COMMON_ENTRIES(c)                                          \
     {"set", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_SET, NULL},      \
