@@ -5,7 +5,7 @@
 
 #include <unistd.h>
 
-#include "cli.h"
+#include "options.h"
 #include "format.h"
 #include "../base/sys.h"
 
@@ -135,34 +135,15 @@ int cmd_check(int argc, char **argv)
     cli_common c;
     cli_init_common(&c);
     int json = 0;
-    static const struct option longopts[] = {
-        CLI_COMMON_OPTIONS,
-        {"format", required_argument, NULL, 'f'},
-        {"arch", required_argument, NULL, CLI_OPT_ARCH},
-        {NULL, 0, NULL, 0},
+    static const char *const formats[] = {"text", "json", NULL};
+    const cli_opt table[] = {
+        CLI_COMMON_ENTRIES(&c),
+        {"format", 0, true, CLI_CHOICE, &json, NULL, 0, formats},
+        {"arch", 0, true, CLI_TEXT, &c.arch, NULL, 0, NULL},
     };
-    int opt, code = EXIT_OK;
-    optind = 1;
-    while ((opt = cli_getopt("check", argc, argv, "q", longopts)) != -1) {
-        int handled = cli_common_option(&c, opt, optarg);
-        if (handled < 0) {
-            code = EXIT_USAGE;
-            goto done;
-        }
-        if (handled)
-            continue;
-        if (opt == CLI_OPT_ARCH) {
-            c.arch = optarg;
-            continue;
-        }
-        if (opt == 'f' && (strcmp(optarg, "json") == 0 || strcmp(optarg, "text") == 0)) {
-            json = strcmp(optarg, "json") == 0;
-            continue;
-        }
-        code = opt == 'f' ? cli_usage_error("check", "--format takes text or json, not '%s'", optarg)
-                          : EXIT_USAGE; /* cli_getopt said why */
+    int code = cli_parse_options("check", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    if (code != EXIT_OK)
         goto done;
-    }
     if (optind != argc - 1) {
         code = cli_usage_error("check", optind >= argc ? "which spec? (cutune check SPEC)" : "one spec at a time");
         goto done;

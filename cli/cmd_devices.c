@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "format.h"
+#include "options.h"
 
 /* devices_text: one line per GPU on stdout: ordinal, name, architecture, SMs, L2, driver. */
 static void devices_text(const cutune_device *devs, int count)
@@ -25,25 +26,16 @@ static void devices_text(const cutune_device *devs, int count)
  * sees no device; 2 on a bad command line. */
 int cmd_devices(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"format", required_argument, NULL, 'f'},
-        {"quiet", no_argument, NULL, 'q'},
-        {NULL, 0, NULL, 0},
+    static const char *const formats[] = {"text", "json", NULL};
+    int json = 0; /* formats[json] */
+    bool quiet = false;
+    const cli_opt table[] = {
+        {"format", 0, true, CLI_CHOICE, &json, NULL, 0, formats},
+        {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL},
     };
-    bool json = false, quiet = false;
-    int opt;
-    optind = 1;
-    while ((opt = cli_getopt("devices", argc, argv, "q", longopts)) != -1) {
-        switch (opt) {
-        case 'f':
-            if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0)
-                return cli_usage_error("devices", "--format takes text or json, not '%s'", optarg);
-            json = strcmp(optarg, "json") == 0;
-            break;
-        case 'q': quiet = true; break;
-        default: return EXIT_USAGE; /* cli_getopt said why */
-        }
-    }
+    int parsed = cli_parse_options("devices", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    if (parsed != EXIT_OK)
+        return parsed;
     if (optind != argc)
         return cli_usage_error("devices", "unexpected argument '%s'", argv[optind]);
     int count = 0;
