@@ -32,21 +32,22 @@ typedef struct session_binary {
     const char *symbol;        /* the kernel's lowered name */
 } session_binary;
 
-/* Called for each variant in listing (or batch) order; `bin` is NULL unless binaries
- * are kept and the variant compiled. Return non-zero to stop. */
-typedef int (*session_each)(void *user, const cutune_analysis *a, const session_binary *bin);
+/* Called for each variant in listing (or batch) order with its analysis (a->variant:
+ * the public view, its values as text) and the configuration it was made from, typed:
+ * `vals`, nparams values, vals[i] being what a->variant->values[i] writes. Both are the
+ * session's, valid during the call: a caller that keeps the variant copies both
+ * (results/result_add). `bin` is NULL unless binaries are kept and the variant
+ * compiled. Return non-zero to stop. */
+typedef int (*session_each)(void *user, const cutune_analysis *a, const value *vals, const session_binary *bin);
 
 /* session_variant_of: plans configuration `vals` (a value per param) of model `m` as
- * variant `*v` numbered `ordinal`: its values as text go to `values` (nparams slots),
+ * variant `*v` numbered `ordinal` (the view only: whoever keeps the variant keeps `vals`
+ * beside it, as the session's jobs and the results' records do; nothing reads values
+ * back from the text): its values as text go to `values` (nparams slots),
  * its text and plan into `scratch`; `types` is borrowed. Returns 0, CUTUNE_ENOMEM, or
  * CUTUNE_EEVAL with an error diagnostic (at the failing expression) on `diags`. */
 int session_variant_of(const model *m, diag_list *diags, const value *vals, arena *scratch, const char **values,
                        const char *types, uint64_t ordinal, cutune_variant *v);
-
-/* session_values_of: the typed values of variant v (made by session_variant_of) into
- * out (nparams slots), read back from its text (floats are written in their shortest
- * exact form, so this is lossless). */
-void session_values_of(const model *m, const cutune_variant *v, value *out);
 
 /* session_occupancy: the occupancy model's answer `r` for `arch` as the public struct
  * (the one conversion: the analysis and cutune_occupancy_* both use it). */
