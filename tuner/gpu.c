@@ -210,6 +210,15 @@ static void lost(gpu_handle *g, bool hang, record *rec)
     rec->m.gpu_seconds = sys_seconds() - g->sent_at;
 }
 
+void gpu_plain_values(const value *vals, int n, wk_value *out)
+{
+    for (int i = 0; i < n; i++) {
+        const value *x = &vals[i];
+        out[i] = (wk_value){vtype_name(x->type)[0], x->type == VT_INT ? x->u.i : x->type == VT_BOOL ? x->u.b : 0,
+                            x->type == VT_FLOAT ? x->u.f : 0, x->type == VT_STRING ? x->u.s : NULL};
+    }
+}
+
 /* Request `q` for record src's variant (binary bin) encoded into f: its configuration
  * typed (src->vals made plain as wk_values, never its text). The caller sets the
  * request's flags in q first. CUTUNE_OK, or CUTUNE_ENOMEM with g->err. */
@@ -221,11 +230,7 @@ static int encode_request(gpu_handle *g, wk_frame *f, wk_request *q, const recor
         snprintf(g->err, sizeof g->err, "out of memory");
         return CUTUNE_ENOMEM;
     }
-    for (int i = 0; i < v->nparams; i++) {
-        const value *x = &src->vals[i];
-        plain[i] = (wk_value){vtype_name(x->type)[0], x->type == VT_INT ? x->u.i : x->type == VT_BOOL ? x->u.b : 0,
-                              x->type == VT_FLOAT ? x->u.f : 0, x->type == VT_STRING ? x->u.s : NULL};
-    }
+    gpu_plain_values(src->vals, v->nparams, plain);
     q->ordinal = v->ordinal;
     for (int d = 0; d < 3; d++) {
         q->block[d] = v->block[d];

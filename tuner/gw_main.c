@@ -82,12 +82,8 @@ static int worker_setup(gw *g, strbuf *msg)
     return CUTUNE_OK;
 }
 
-/* Request q's configuration, typed on the wire, as the model's values in g->vals
- * (strings borrowed from the request): the configuration in hand. -1 when it is not
- * one of this spec's (a count or a type that disagrees with the params). */
-static int request_values(gw *g, const wk_request *q)
+int gw_request_values(const model *m, const wk_request *q, value *out)
 {
-    const model *m = g->p->m;
     if (q->nvalues != m->nparams)
         return -1;
     for (int i = 0; i < m->nparams; i++) {
@@ -95,16 +91,16 @@ static int request_values(gw *g, const wk_request *q)
         if (x->type != vtype_name(m->params[i].dom.type)[0])
             return -1;
         switch (x->type) {
-        case 'i': g->vals[i] = value_int(x->i); break;
-        case 'f': g->vals[i] = value_float(x->f); break;
-        case 'b': g->vals[i] = value_bool(x->i != 0); break;
-        default: g->vals[i] = value_string(x->s); break;
+        case 'i': out[i] = value_int(x->i); break;
+        case 'f': out[i] = value_float(x->f); break;
+        case 'b': out[i] = value_bool(x->i != 0); break;
+        default: out[i] = value_string(x->s); break;
         }
     }
     return 0;
 }
 
-/* One request (its configuration in g->vals: request_values): the configuration's
+/* One request (its configuration in g->vals: gw_request_values): the configuration's
  * arguments planned, the binary run, the objective and metrics at its median. Returns
  * whether the context is lost. */
 static bool serve(gw *g, const wk_request *q, wk_reply *r, double *metrics, bench_result *br)
@@ -214,7 +210,7 @@ int gw_main(void *ctx, int in, int out)
             _exit(0); /* the tuner has gone: so do we */
         arena_reset(a);
         wk_request q;
-        if (wk_decode_request(&f, a, &q) < 0 || request_values(&w, &q) < 0)
+        if (wk_decode_request(&f, a, &q) < 0 || gw_request_values(w.p->m, &q, w.vals) < 0)
             _exit(4); /* not a request of this spec's: the pipe is not to be trusted */
         wk_reply r;
         bench_result br;

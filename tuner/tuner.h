@@ -77,6 +77,10 @@ int gpu_ready(gpu_handle *g);
 int gpu_send(gpu_handle *g, const session_binary *bin, const record *src, bool have_best, double best, bool final,
              record *rec);
 
+/* gpu_plain_values: configuration `vals` (n values) as a request carries it to the
+ * worker, typed (out: n slots; strings borrowed): gw_request_values' inverse. */
+void gpu_plain_values(const value *vals, int n, wk_value *out);
+
 /* gpu_deadline: when the variant sent runs out of time (sys_seconds). */
 double gpu_deadline(const gpu_handle *g);
 
