@@ -12,7 +12,13 @@
  * Ownership: a session owns its source text, cache handle, canonical paths and the
  * table of distinct binaries (with their cubins when kept), all released by
  * session_close. It borrows the model, the diagnostic list, the options and the summary,
- * which must outlive it. */
+ * which must outlive it.
+ *
+ * A variant's typed values (the configuration it is made from) travel with it, never
+ * read back from its text: the source's (the space's listing, a batch, a stream fed by
+ * search/) until the session copies them with the variant into the job's arena, which
+ * the session frees once the job is delivered (session_each); whoever keeps a variant
+ * copies both (result_add: the result's arena, freed with the result). */
 #ifndef CUTUNE_SESSION_SESSION_H
 #define CUTUNE_SESSION_SESSION_H
 
