@@ -26,9 +26,9 @@ typedef struct record {
     cutune_variant v;          /* a deep copy, in the result's arena */
     value *vals;               /* the configuration v was made from, typed (v.nparams values, in the
                                   result's arena; vals[i] is what v.values[i] writes): set by result_add
-                                  from the session's values, never read back from the text. NULL in a
-                                  record read from a file (its params are the file's) and in the
-                                  reference's scratch */
+                                  from the session's values, never read back from the text; a race's
+                                  loose record borrows its variant's (tuner/fleet.c). NULL in a record
+                                  read from a file (its params are the file's) */
     double *metrics;           /* m.metrics */
     double *hw;                /* m.hw: the result's nhw counters, NaN until read */
     outcome out;
