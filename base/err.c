@@ -50,6 +50,14 @@ int err_wrap(int code, const char *fmt, ...)
     return current.code;
 }
 
+int err_recode(int code)
+{
+    if (!is_set)
+        return err_set(code, "error %d", code);
+    current.code = code;
+    return code;
+}
+
 const err_info *err_last(void)
 {
     return is_set ? &current : NULL;

@@ -31,6 +31,12 @@ int err_set(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3))
  * CONTEXT). Returns the error's code. */
 int err_wrap(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* err_recode: the thread's error, message kept, under `code`: a layer that returns its
+ * own status for a lower failure (the public API's CUTUNE_E* for runtime/'s -1) keeps
+ * the lower message and its own code together. With no error set, err_set(code,
+ * "error CODE"). Returns `code`. */
+int err_recode(int code);
+
 /* err_last: the calling thread's error, or NULL when there is none. Valid until the
  * thread's next err_* call. */
 const err_info *err_last(void);

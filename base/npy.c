@@ -1,6 +1,8 @@
 /* npy.c - the .npy header (see npy.h). */
 #include "npy.h"
 
+#include "err.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -78,11 +80,11 @@ static bool read_word(cur *c, const char *w)
 }
 
 /* The descr: byte order, kind, item size ("<f4"). */
-static int parse_descr(npy_info *out, char *err, size_t errsize)
+static int parse_descr(npy_info *out)
 {
     const char *d = out->descr;
     if (!*d || !strchr("<>|=", d[0]) || !d[1]) {
-        snprintf(err, errsize, "dtype '%s' is not a simple type such as '<f4'", d);
+        err_set(-1, "dtype '%s' is not a simple type such as '<f4'", d);
         return -1;
     }
     out->byteorder = d[0];
@@ -90,28 +92,28 @@ static int parse_descr(npy_info *out, char *err, size_t errsize)
     int size = 0;
     for (const char *p = d + 2; *p; p++) {
         if (*p < '0' || *p > '9' || size > 1000) {
-            snprintf(err, errsize, "dtype '%s' is not a simple type such as '<f4'", d);
+            err_set(-1, "dtype '%s' is not a simple type such as '<f4'", d);
             return -1;
         }
         size = size * 10 + (*p - '0');
     }
     if (size <= 0) {
-        snprintf(err, errsize, "dtype '%s' has no element size", d);
+        err_set(-1, "dtype '%s' has no element size", d);
         return -1;
     }
     out->itemsize = size;
     return 0;
 }
 
-int npy_parse(const unsigned char *buf, size_t len, npy_info *out, char *err, size_t errsize)
+int npy_parse(const unsigned char *buf, size_t len, npy_info *out)
 {
     memset(out, 0, sizeof *out);
     if (len < 6 || memcmp(buf, "\x93NUMPY", 6) != 0) {
-        snprintf(err, errsize, "not an .npy file (it does not start with \\x93NUMPY)");
+        err_set(-1, "not an .npy file (it does not start with \\x93NUMPY)");
         return -1;
     }
     if (len < 10) {
-        snprintf(err, errsize, "truncated .npy header (%zu bytes)", len);
+        err_set(-1, "truncated .npy header (%zu bytes)", len);
         return -1;
     }
     out->major = buf[6];
@@ -122,18 +124,18 @@ int npy_parse(const unsigned char *buf, size_t len, npy_info *out, char *err, si
         start = 10;
     } else if (out->major == 2 || out->major == 3) {
         if (len < 12) {
-            snprintf(err, errsize, "truncated .npy header (%zu bytes)", len);
+            err_set(-1, "truncated .npy header (%zu bytes)", len);
             return -1;
         }
         hlen = (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 | (size_t)buf[11] << 24;
         start = 12;
     } else {
-        snprintf(err, errsize, ".npy format version %d.%d is not known (1.0, 2.0 and 3.0 are)", out->major,
+        err_set(-1, ".npy format version %d.%d is not known (1.0, 2.0 and 3.0 are)", out->major,
                  out->minor);
         return -1;
     }
     if (hlen > len - start) {
-        snprintf(err, errsize, "truncated .npy header: it announces %zu bytes, %zu follow", hlen, len - start);
+        err_set(-1, "truncated .npy header: it announces %zu bytes, %zu follow", hlen, len - start);
         return -1;
     }
     out->data_offset = start + hlen;
@@ -151,13 +153,13 @@ int npy_parse(const unsigned char *buf, size_t len, npy_info *out, char *err, si
          * shape of both tuples' dimensions with the count of the last: refused. */
         if ((strcmp(key, "descr") == 0 && have_descr) || (strcmp(key, "fortran_order") == 0 && have_order) ||
             (strcmp(key, "shape") == 0 && have_shape)) {
-            snprintf(err, errsize, "malformed .npy header: the key '%s' appears twice", key);
+            err_set(-1, "malformed .npy header: the key '%s' appears twice", key);
             return -1;
         }
         if (strcmp(key, "descr") == 0) {
             skip_blanks(&c);
             if (c.p < c.end && *c.p == '[') {
-                snprintf(err, errsize, "a structured dtype (a list of fields) cannot be an argument's elements");
+                err_set(-1, "a structured dtype (a list of fields) cannot be an argument's elements");
                 return -1;
             }
             if (!read_string(&c, out->descr, sizeof out->descr))
@@ -176,13 +178,13 @@ int npy_parse(const unsigned char *buf, size_t len, npy_info *out, char *err, si
             while (!eat(&c, ')')) {
                 uint64_t d;
                 if (out->ndim == NPY_MAX_DIMS) {
-                    snprintf(err, errsize, "the shape has more than %d dimensions", NPY_MAX_DIMS);
+                    err_set(-1, "the shape has more than %d dimensions", NPY_MAX_DIMS);
                     return -1;
                 }
                 if (!read_uint(&c, &d))
                     goto malformed;
                 if (d && out->count > UINT64_MAX / d) {
-                    snprintf(err, errsize, "the shape's element count overflows 64 bits");
+                    err_set(-1, "the shape's element count overflows 64 bits");
                     return -1;
                 }
                 out->shape[out->ndim++] = d;
@@ -204,11 +206,11 @@ int npy_parse(const unsigned char *buf, size_t len, npy_info *out, char *err, si
         }
     }
     if (!have_descr || !have_order || !have_shape) {
-        snprintf(err, errsize, "malformed .npy header: it lacks '%s'",
+        err_set(-1, "malformed .npy header: it lacks '%s'",
                  !have_descr ? "descr" : !have_order ? "fortran_order" : "shape");
         return -1;
     }
-    if (parse_descr(out, err, errsize) < 0)
+    if (parse_descr(out) < 0)
         return -1;
     /* The data's size: a shape such as (2**62,) of 8-byte elements has a count that
      * fits 64 bits and bytes that do not, and a wrapped product would let a file of a
@@ -217,13 +219,13 @@ int npy_parse(const unsigned char *buf, size_t len, npy_info *out, char *err, si
         out->data_bytes > (uint64_t)INT64_MAX) {
         char shape[160];
         npy_shape_text(out, shape, sizeof shape);
-        snprintf(err, errsize, "shape %s of %d-byte elements is more than %lld bytes of data", shape, out->itemsize,
+        err_set(-1, "shape %s of %d-byte elements is more than %lld bytes of data", shape, out->itemsize,
                  (long long)INT64_MAX);
         return -1;
     }
     return 0;
 malformed:
-    snprintf(err, errsize, "malformed .npy header (at byte %zu): want {'descr': ..., 'fortran_order': ..., "
+    err_set(-1, "malformed .npy header (at byte %zu): want {'descr': ..., 'fortran_order': ..., "
              "'shape': (...)}", (size_t)(c.p - (const char *)buf));
     return -1;
 }

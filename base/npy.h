@@ -32,10 +32,10 @@ typedef struct npy_info {
 
 /* npy_parse: reads the header at the start of buf[0..len) (len may be the whole file or
  * just its beginning: the header must fit) into *out. Returns 0, or -1 with a message in
- * err saying what is wrong (not an .npy file, an unknown version, a truncated or
+ * err_last saying what is wrong (not an .npy file, an unknown version, a truncated or
  * malformed header (a key given twice among them), a structured dtype, an element count
  * that overflows 64 bits, data bytes (count times itemsize) over INT64_MAX). */
-int npy_parse(const unsigned char *buf, size_t len, npy_info *out, char *err, size_t errsize);
+int npy_parse(const unsigned char *buf, size_t len, npy_info *out);
 
 /* npy_shape_text: the shape as Python writes it ("(3, 4)", "(5,)", "()") into buf. */
 void npy_shape_text(const npy_info *info, char *buf, size_t size);

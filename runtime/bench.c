@@ -1,5 +1,6 @@
 /* bench.c - one binary on one device (bench.h). */
 #include "bench.h"
+#include "../base/err.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -50,11 +51,18 @@ struct bench {
     int nprof;
     prof *prof;
     char prof_off[512];
-    char err[512];
 };
 
+/* The message of the failure just met (base/err): what a bench_result's reason or a
+ * refusal quotes. */
+static const char *last_why(void)
+{
+    const err_info *e = err_last();
+    return e ? e->message : "unknown error";
+}
+
 int bench_open(bench **out, int ordinal, size_t flush_bytes, const char *arch, const bench_arg *args, int nargs,
-               const bench_verify *vf, char *err, size_t errsize)
+               const bench_verify *vf)
 {
     *out = NULL;
     bench *b = calloc(1, sizeof *b);
@@ -63,7 +71,7 @@ int bench_open(bench **out, int ordinal, size_t flush_bytes, const char *arch, c
         b->argv = calloc((size_t)nargs + 1, sizeof(void *));
     }
     if (!b || !b->slots || !b->argv) {
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         bench_close(b);
         return -1;
     }
@@ -71,7 +79,7 @@ int bench_open(bench **out, int ordinal, size_t flush_bytes, const char *arch, c
     b->args = args;
     b->nargs = nargs;
     b->vf = vf;
-    if (drv_open(&b->d, err, errsize) < 0 || meas_open(&b->g, b->d, ordinal, flush_bytes, err, errsize) < 0) {
+    if (drv_open(&b->d) < 0 || meas_open(&b->g, b->d, ordinal, flush_bytes) < 0) {
         bench_close(b);
         return -1;
     }
@@ -111,7 +119,7 @@ void bench_close(bench *b)
 }
 
 /* Makes every buffer hold the configuration's count, initial contents restored and
- * outputs poisoned, and every scalar its value. 0, or -1 with b->err. */
+ * outputs poisoned, and every scalar its value. 0, or -1 with err_last set. */
 static int prepare_args(bench *b, const bench_config *c)
 {
     for (int i = 0; i < b->nargs; i++) {
@@ -130,7 +138,7 @@ static int prepare_args(bench *b, const bench_config *c)
         s->count = c->counts[i];
         size_t bytes;
         if (s->count < 0 || !data_bytes(a->type, (size_t)s->count, &bytes)) {
-            snprintf(b->err, sizeof b->err, "buffer %d has %lld elements of %zu bytes: more bytes than a buffer may "
+            err_set(-1, "buffer %d has %lld elements of %zu bytes: more bytes than a buffer may "
                      "have", i, (long long)s->count, data_size(a->type));
             return -1;
         }
@@ -140,14 +148,13 @@ static int prepare_args(bench *b, const bench_config *c)
             s->dev = s->pristine = 0;
             s->capacity = 0;
             s->pristine_count = 0;
-            if (meas_alloc(b->g, bytes, &s->dev, b->err, sizeof b->err) < 0 ||
-                (a->has_init && meas_alloc(b->g, bytes, &s->pristine, b->err, sizeof b->err) < 0))
+            if (meas_alloc(b->g, bytes, &s->dev) < 0 ||
+                (a->has_init && meas_alloc(b->g, bytes, &s->pristine) < 0))
                 return -1;
             s->capacity = bytes;
         }
         if (a->has_init && a->fill.kind == FILL_FILE && s->pristine_count != s->count) {
-            if (infile_load(b->g, s->pristine, a->type, (size_t)s->count, a->file, a->file_npy, b->err,
-                            sizeof b->err) < 0)
+            if (infile_load(b->g, s->pristine, a->type, (size_t)s->count, a->file, a->file_npy) < 0)
                 return -1;
             s->pristine_count = s->count;
         }
@@ -156,19 +163,18 @@ static int prepare_args(bench *b, const bench_config *c)
              * nothing of the size of the inputs is ever held on the host. The fill
              * kernel is compiled once per element type per bench. */
             if (!b->fill_ready[a->type]) {
-                if (fill_prepare(b->g, a->type, b->arch, &b->fills[a->type], b->err, sizeof b->err) < 0)
+                if (fill_prepare(b->g, a->type, b->arch, &b->fills[a->type]) < 0)
                     return -1;
                 b->fill_ready[a->type] = true;
             }
-            if (fill_run(b->g, &b->fills[a->type], s->pristine, (size_t)s->count, &a->fill, b->err,
-                         sizeof b->err) < 0)
+            if (fill_run(b->g, &b->fills[a->type], s->pristine, (size_t)s->count, &a->fill) < 0)
                 return -1;
             s->pristine_count = s->count;
         }
         /* Inputs as they started; outputs poisoned (0xFF bytes: NaN for floats, -1 for
          * ints), so an element the kernel never writes is caught. */
-        if ((a->has_init ? meas_copy(b->g, s->dev, s->pristine, bytes, b->err, sizeof b->err)
-                         : meas_fill(b->g, s->dev, 0xFF, bytes, b->err, sizeof b->err)) < 0)
+        if ((a->has_init ? meas_copy(b->g, s->dev, s->pristine, bytes)
+                         : meas_fill(b->g, s->dev, 0xFF, bytes)) < 0)
             return -1;
         b->argv[i] = &s->dev;
         if (b->hook_bufs) /* what the resets see */
@@ -178,7 +184,7 @@ static int prepare_args(bench *b, const bench_config *c)
 }
 
 /* the k-th verified output checked by vf->check against the reference's: 0
- * when accepted, 1 when not (the reason in buf), -1 when the check failed (b->err in
+ * when accepted, 1 when not (the reason in buf), -1 when the check failed (last_why() in
  * buf). *max_err takes the score when it is larger. */
 static int other_check(bench *b, int k, char *buf, size_t size, double *max_err)
 {
@@ -188,8 +194,8 @@ static int other_check(bench *b, int k, char *buf, size_t size, double *max_err)
     const char *name = b->args[i].name;
     chk_kernel *c = &b->chks[b->args[i].type];
     chk_result r;
-    if (chk_run(b->g, c, s->dev, s->ref, (size_t)s->count, vf->check_tol, &r, b->err, sizeof b->err) < 0) {
-        snprintf(buf, size, "%s", b->err);
+    if (chk_run(b->g, c, s->dev, s->ref, (size_t)s->count, vf->check_tol, &r) < 0) {
+        snprintf(buf, size, "%s", last_why());
         return -1;
     }
     if (r.score > *max_err || isnan(r.score))
@@ -246,10 +252,9 @@ static bool outputs_agree(bench *b, char *buf, size_t size, double *max_err, int
             continue;
         }
         data_mismatch mm;
-        if (cmp_run(b->g, s->cmp, s->dev, s->ref, (size_t)s->count, vf->atol, vf->rtol, &mm, b->err,
-                    sizeof b->err) < 0) {
+        if (cmp_run(b->g, s->cmp, s->dev, s->ref, (size_t)s->count, vf->atol, vf->rtol, &mm) < 0) {
             *failed = 1;
-            snprintf(buf, size, "%s", b->err);
+            snprintf(buf, size, "%s", last_why());
             return false;
         }
         bool ok = mm.count == 0;
@@ -273,30 +278,30 @@ static int failed(bench *b, bench_result *out, outcome o, const char *reason)
 }
 
 /* the resets, enqueued before a launch (meas_settings.before's signature). */
-static int run_hooks(void *ctx, char *err, size_t errsize)
+static int run_hooks(void *ctx)
 {
     bench *b = ctx;
-    return hook_run(b->hooks, b->g, b->hook_bufs, b->argv, err, errsize);
+    return hook_run(b->hooks, b->g, b->hook_bufs, b->argv);
 }
 
-int bench_set_hooks(bench *b, const hook_spec *specs, int n, char *err, size_t errsize)
+int bench_set_hooks(bench *b, const hook_spec *specs, int n)
 {
     if (n <= 0)
         return 0;
     b->hook_bufs = calloc((size_t)b->nargs + 1, sizeof(hook_buffer));
     if (!b->hook_bufs) {
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         return -1;
     }
-    return hook_prepare(&b->hooks, b->g, specs, n, err, errsize);
+    return hook_prepare(&b->hooks, b->g, specs, n);
 }
 
-int bench_set_energy(bench *b, double window_s, char *err, size_t errsize)
+int bench_set_energy(bench *b, double window_s)
 {
     char bus[32];
     b->energy_window_s = window_s;
-    if (meas_pci_bus_id(b->g, bus, (int)sizeof bus, err, errsize) < 0 || nvml_open(&b->power, bus, err, errsize) < 0) {
-        snprintf(b->energy_off, sizeof b->energy_off, "energy not measured: %s", err);
+    if (meas_pci_bus_id(b->g, bus, (int)sizeof bus) < 0 || nvml_open(&b->power, bus) < 0) {
+        snprintf(b->energy_off, sizeof b->energy_off, "energy not measured: %s", last_why());
         return -1;
     }
     return 0;
@@ -323,12 +328,12 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
     out->driver_blocks_per_sm = -1;
     double t0 = sys_seconds();
     if (prepare_args(b, c) < 0) {
-        return failed(b, out, OUTCOME_NOT_RUN, b->err); /* gpu_seconds stays 0, as it always has */
+        return failed(b, out, OUTCOME_NOT_RUN, last_why()); /* gpu_seconds stays 0, as it always has */
     }
     meas_launch l = launch_of(b, bin);
     meas_kernel k;
-    if (meas_load(b->g, bin->cubin, bin->symbol, &l, &k, b->err, sizeof b->err) < 0) {
-        return failed(b, out, OUTCOME_LOAD_ERROR, b->err);
+    if (meas_load(b->g, bin->cubin, bin->symbol, &l, &k) < 0) {
+        return failed(b, out, OUTCOME_LOAD_ERROR, last_why());
     }
     out->registers = k.registers;
     out->driver_blocks_per_sm = k.driver_blocks_per_sm;
@@ -336,13 +341,13 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
     /* The checked run; when timing follows, it is also the first (cold) sample, taken
      * as a repetition is (after an L2 flush when flushing). */
     double cold_ms = 0;
-    if (run_hooks(b, b->err, sizeof b->err) < 0) {
-        rc = failed(b, out, OUTCOME_LAUNCH_ERROR, b->err);
+    if (run_hooks(b) < 0) {
+        rc = failed(b, out, OUTCOME_LAUNCH_ERROR, last_why());
         goto done;
     }
-    if ((ms ? meas_run_timed(b->g, &k, &l, ms->flush_l2, &cold_ms, b->err, sizeof b->err)
-            : meas_run(b->g, &k, &l, b->err, sizeof b->err)) < 0) {
-        rc = failed(b, out, OUTCOME_LAUNCH_ERROR, b->err);
+    if ((ms ? meas_run_timed(b->g, &k, &l, ms->flush_l2, &cold_ms)
+            : meas_run(b->g, &k, &l)) < 0) {
+        rc = failed(b, out, OUTCOME_LAUNCH_ERROR, last_why());
         out->launches = 1;
         goto done;
     }
@@ -360,12 +365,12 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
         double timing_started = sys_seconds();
         if (b->hooks) /* the resets before every launch of the race, never timed */
             meas_set_before(b->g, run_hooks, b);
-        int timed_rc = meas_time(b->g, &k, &l, ms, cold_ms, &out->times, b->err, sizeof b->err);
+        int timed_rc = meas_time(b->g, &k, &l, ms, cold_ms, &out->times);
         meas_set_before(b->g, NULL, NULL);
         out->timing_seconds = sys_seconds() - timing_started;
         out->launches = out->times.launches; /* the checked run included */
         if (timed_rc < 0) {
-            rc = failed(b, out, OUTCOME_LAUNCH_ERROR, b->err);
+            rc = failed(b, out, OUTCOME_LAUNCH_ERROR, last_why());
             goto done;
         }
         out->timed = true;
@@ -393,11 +398,10 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
             snprintf(out->energy_error, sizeof out->energy_error, "%s", b->energy_off);
         if (b->power && !out->times.pruned && !out->times.provisional) {
             if (energy_window(b->g, &k, &l, b->power, b->energy_window_s, out->times.median_ms,
-                              b->hooks ? run_hooks : NULL, b, &out->nrg, out->energy_error,
-                              sizeof out->energy_error) == 0)
+                              b->hooks ? run_hooks : NULL, b, &out->nrg) == 0)
                 out->energy = true;
-            else if (!out->energy_error[0])
-                snprintf(out->energy_error, sizeof out->energy_error, "the energy window failed");
+            else
+                snprintf(out->energy_error, sizeof out->energy_error, "%s", last_why());
         }
     }
 done:
@@ -419,7 +423,7 @@ int bench_keep_reference(bench *b, bench_keep_failure *fail)
         s->ref_count = s->count;
         fail->arg = i;
         if (!b->cmp_ready[type]) {
-            if (cmp_prepare(b->g, type, b->arch, &b->cmps[type], fail->err, sizeof fail->err) < 0) {
+            if (cmp_prepare(b->g, type, b->arch, &b->cmps[type]) < 0) {
                 fail->kind = BENCH_KEEP_COMPARE;
                 return -1;
             }
@@ -428,10 +432,8 @@ int bench_keep_reference(bench *b, bench_keep_failure *fail)
         s->cmp = &b->cmps[type];
         if (vf->check && !b->chk_ready[type]) { /* l2, ulp or the user's checker */
             int rc = vf->check - 1 == CHK_USER
-                         ? chk_load_user(b->g, vf->check_cubin, vf->check_symbol, type, &b->chks[type], fail->err,
-                                         sizeof fail->err)
-                         : chk_prepare(b->g, (chk_mode)(vf->check - 1), type, b->arch, &b->chks[type], fail->err,
-                                       sizeof fail->err);
+                         ? chk_load_user(b->g, vf->check_cubin, vf->check_symbol, type, &b->chks[type])
+                         : chk_prepare(b->g, (chk_mode)(vf->check - 1), type, b->arch, &b->chks[type]);
             if (rc < 0) {
                 fail->kind = BENCH_KEEP_COMPARE;
                 return -1;
@@ -439,9 +441,9 @@ int bench_keep_reference(bench *b, bench_keep_failure *fail)
             b->chk_ready[type] = true;
         }
         data_mismatch self;
-        if (meas_alloc(b->g, bytes, &s->ref, fail->err, sizeof fail->err) < 0 ||
-            meas_copy(b->g, s->ref, s->dev, bytes, fail->err, sizeof fail->err) < 0 ||
-            cmp_run(b->g, s->cmp, s->ref, s->ref, (size_t)s->count, 0, 0, &self, fail->err, sizeof fail->err) < 0) {
+        if (meas_alloc(b->g, bytes, &s->ref) < 0 ||
+            meas_copy(b->g, s->ref, s->dev, bytes) < 0 ||
+            cmp_run(b->g, s->cmp, s->ref, s->ref, (size_t)s->count, 0, 0, &self) < 0) {
             fail->kind = BENCH_KEEP_DEVICE;
             return -1;
         }
@@ -471,10 +473,10 @@ typedef struct one_launch {
     meas_launch *l;
 } one_launch;
 
-static int launch_once(void *user, char *err, size_t errsize)
+static int launch_once(void *user)
 {
     one_launch *o = user;
-    return meas_run(o->b->g, o->k, o->l, err, errsize);
+    return meas_run(o->b->g, o->k, o->l);
 }
 
 int bench_profile(bench *b, const bench_binary *bin, const bench_config *c, double *values, int *passes, char *why,
@@ -485,31 +487,31 @@ int bench_profile(bench *b, const bench_binary *bin, const bench_config *c, doub
     for (int i = 0; i < b->nprof; i++)
         values[i] = NAN;
     if (!b->prof && !b->prof_off[0] &&
-        prof_open(&b->prof, meas_context(b->g), meas_ordinal(b->g), b->prof_names, b->nprof, b->prof_off,
-                  sizeof b->prof_off) < 0 && !b->prof_off[0])
-        snprintf(b->prof_off, sizeof b->prof_off, "CUPTI's profiler could not start");
+        prof_open(&b->prof, meas_context(b->g), meas_ordinal(b->g), b->prof_names, b->nprof) < 0)
+        snprintf(b->prof_off, sizeof b->prof_off, "%s",
+                 err_last() ? err_last()->message : "CUPTI's profiler could not start");
     if (!b->prof) {
         snprintf(why, whysize, "%s", b->prof_off);
         return 1;
     }
     if (prepare_args(b, c) < 0) {
-        snprintf(why, whysize, "its arguments: %s", b->err);
+        snprintf(why, whysize, "its arguments: %s", last_why());
         return meas_sticky(b->g) ? -1 : 0;
     }
     meas_launch l = launch_of(b, bin);
     meas_kernel k;
-    if (meas_load(b->g, bin->cubin, bin->symbol, &l, &k, b->err, sizeof b->err) < 0) {
-        snprintf(why, whysize, "loading it: %s", b->err);
+    if (meas_load(b->g, bin->cubin, bin->symbol, &l, &k) < 0) {
+        snprintf(why, whysize, "loading it: %s", last_why());
         return meas_sticky(b->g) ? -1 : 0;
     }
     int rc = 0;
     bool launch_failed = false;
     one_launch o = {b, &k, &l};
     /* the resets and the L2 flush first, waited for: only the variant runs in the range */
-    if (run_hooks(b, b->err, sizeof b->err) < 0 || meas_flush(b->g, b->err, sizeof b->err) < 0) {
-        snprintf(why, whysize, "before its profiled launch: %s", b->err);
-    } else if (prof_measure(b->prof, launch_once, &o, values, &launch_failed, b->err, sizeof b->err) < 0) {
-        snprintf(why, whysize, "%s%s", launch_failed ? "its profiled launch: " : "", b->err);
+    if (run_hooks(b) < 0 || meas_flush(b->g) < 0) {
+        snprintf(why, whysize, "before its profiled launch: %s", last_why());
+    } else if (prof_measure(b->prof, launch_once, &o, values, &launch_failed) < 0) {
+        snprintf(why, whysize, "%s%s", launch_failed ? "its profiled launch: " : "", last_why());
     } else {
         *passes = prof_passes(b->prof);
     }

@@ -91,9 +91,9 @@ typedef struct bench bench;
 /* bench_open: the driver, device `ordinal`'s context (with an L2 flush buffer of
  * flush_bytes when > 0) and room for the arguments. `args` and `vf` are borrowed for
  * the bench's life; `arch` names the device's architecture (comparison kernels).
- * 0, or -1 with err. */
+ * 0, or -1 with err_last set. */
 int bench_open(bench **out, int ordinal, size_t flush_bytes, const char *arch, const bench_arg *args, int nargs,
-               const bench_verify *vf, char *err, size_t errsize);
+               const bench_verify *vf);
 
 /* bench_close: frees every buffer and kernel, closes the device; NULL is a no-op. */
 void bench_close(bench *b);
@@ -101,15 +101,15 @@ void bench_close(bench *b);
 /* bench_set_hooks: the resets to run before every launch of every binary
  * from now on (the reference's too), `specs` borrowed for the bench's life; kernels are
  * loaded here. With resets, each timed sample is one launch, the resets enqueued before
- * it (and before the L2 flush), outside the event pair. 0, or -1 with err. */
-int bench_set_hooks(bench *b, const hook_spec *specs, int n, char *err, size_t errsize);
+ * it (and before the L2 flush), outside the event pair. 0, or -1 with err_last set. */
+int bench_set_hooks(bench *b, const hook_spec *specs, int n);
 
 /* bench_set_energy: from now on, every variant timed in full (not pruned,
  * not provisional) is also launched back to back for `window_s` seconds with the GPU's
- * energy counter read around them (runtime/energy.h). 0, or -1 with err when NVML or
+ * energy counter read around them (runtime/energy.h). 0, or -1 with err_last set when NVML or
  * the device's counter cannot be used: energy is then not measured, and each such
  * variant's energy_error says why; nothing else changes. */
-int bench_set_energy(bench *b, double window_s, char *err, size_t errsize);
+int bench_set_energy(bench *b, double window_s);
 
 /* bench_set_profile: the hardware counters bench_profile reads (`names`, n,
  * borrowed for the bench's life). CUPTI is loaded at the first bench_profile. */
@@ -139,8 +139,8 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
 
 /* Why the reference's outputs could not be kept. */
 typedef enum bench_keep_error {
-    BENCH_KEEP_COMPARE,        /* a comparison kernel could not be prepared: err */
-    BENCH_KEEP_DEVICE,         /* copying the output failed: err */
+    BENCH_KEEP_COMPARE,        /* a comparison kernel could not be prepared: err_last says why */
+    BENCH_KEEP_DEVICE,         /* copying the output failed: err_last says why */
     BENCH_KEEP_NAN,            /* output `arg` has `nan` NaN elements of `count`, the first at `first` */
 } bench_keep_error;
 
@@ -149,7 +149,6 @@ typedef struct bench_keep_failure {
     int arg;
     size_t nan, first;
     int64_t count;
-    char err[512];
 } bench_keep_failure;
 
 /* bench_keep_reference: after the reference's bench_run, keeps its verified outputs on

@@ -1,5 +1,6 @@
 /* builtin.c - compiling and loading cutune's own kernels (see builtin.h). */
 #include "builtin.h"
+#include "../base/err.h"
 
 #include <stdio.h>
 
@@ -14,20 +15,20 @@ const char *builtin_elem(data_type t)
 }
 
 int builtin_load(meas_gpu *g, const char *name, const char *source, const char *symbol, const char *const *opts,
-                 int nopts, const char *arch, meas_kernel *out, char *err, size_t errsize)
+                 int nopts, const char *arch, meas_kernel *out)
 {
     compile_job job = {.source_name = name, .source = source, .name_expression = symbol, .options = opts,
                        .noptions = nopts, .arch = arch};
     compile_output co;
-    if (compile_run(&job, &co, err, errsize) < 0)
+    if (compile_run(&job, &co) < 0)
         return -1;
     if (!co.ok) {
-        snprintf(err, errsize, "cutune's kernel %s does not compile: %s", symbol, co.log);
+        err_set(-1, "cutune's kernel %s does not compile: %s", symbol, co.log);
         compile_output_free(&co);
         return -1;
     }
     meas_launch l = {{1, 1, 1}, {256, 1, 1}, 0, NULL};
-    int rc = meas_load(g, co.cubin, co.lowered_name, &l, out, err, errsize);
+    int rc = meas_load(g, co.cubin, co.lowered_name, &l, out);
     compile_output_free(&co);
     return rc < 0 ? -1 : 0;
 }

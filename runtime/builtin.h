@@ -10,9 +10,9 @@
 const char *builtin_elem(data_type t);
 
 /* builtin_load: compiles `source` (program name `name`, kernel `symbol`, extra NVRTC
- * options) for `arch` and loads it into *out. Returns 0, or -1 with err (the compiler's
+ * options) for `arch` and loads it into *out. Returns 0, or -1 with err_last set (the compiler's
  * log when the kernel does not compile: a bug of cutune's, never of the user's). */
 int builtin_load(meas_gpu *g, const char *name, const char *source, const char *symbol, const char *const *opts,
-                 int nopts, const char *arch, meas_kernel *out, char *err, size_t errsize);
+                 int nopts, const char *arch, meas_kernel *out);
 
 #endif

@@ -37,6 +37,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "../base/err.h"
 #include "../base/strbuf.h"
 #include "../base/sys.h"
 
@@ -109,17 +110,17 @@ static void hash_str(XXH3_state_t *h, const char *s)
     XXH3_128bits_update(h, s, strlen(s) + 1);
 }
 
-int cache_key_for(const compile_job *job, cache_key *key, char *err, size_t errsize)
+int cache_key_for(const compile_job *job, cache_key *key)
 {
     XXH3_state_t *h = XXH3_createState();
     if (!h) {
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         return -1;
     }
     XXH3_128bits_reset(h);
     int major = 0, minor = 0;
     char version[64];
-    if (compile_nvrtc_version(&major, &minor, err, errsize) < 0) {
+    if (compile_nvrtc_version(&major, &minor) < 0) {
         XXH3_freeState(h);
         return -1;
     }
@@ -157,22 +158,22 @@ enum { ENTRY_TAIL = 128 };
  * whole within PATH_MAX with ENTRY_TAIL to spare, each name within NAME_MAX; else -1
  * with why in err (the path shown cut: it may be thousands of bytes). Checked before
  * anything is created, so that no folder is made at a path cut short. */
-static int dir_fits(const char *dir, char *err, size_t errsize)
+static int dir_fits(const char *dir)
 {
     size_t len = strlen(dir);
     if (len == 0) {
-        snprintf(err, errsize, "the cache folder is an empty path");
+        err_set(-1, "the cache folder is an empty path");
         return -1;
     }
     if (len + ENTRY_TAIL >= PATH_MAX) {
-        snprintf(err, errsize, "the cache folder '%.60s...' (%zu bytes) is longer than the path limit allows (%d bytes, "
+        err_set(-1, "the cache folder '%.60s...' (%zu bytes) is longer than the path limit allows (%d bytes, "
                  "less %d for its entries' names): nothing was created", dir, len, PATH_MAX, (int)ENTRY_TAIL);
         return -1;
     }
     for (const char *p = dir; *p;) {
         size_t name = strcspn(p, "/");
         if (name > NAME_MAX) {
-            snprintf(err, errsize, "the cache folder '%.60s...' has a name of %zu bytes, longer than a name may be "
+            err_set(-1, "the cache folder '%.60s...' has a name of %zu bytes, longer than a name may be "
                      "(%d bytes): nothing was created", dir, name, NAME_MAX);
             return -1;
         }
@@ -181,23 +182,23 @@ static int dir_fits(const char *dir, char *err, size_t errsize)
     return 0;
 }
 
-int cache_open(cache **out, const char *dir, char *err, size_t errsize)
+int cache_open(cache **out, const char *dir)
 {
     *out = NULL;
-    if (dir_fits(dir, err, errsize) < 0)
+    if (dir_fits(dir) < 0)
         return -1;
     if (make_dirs(dir) < 0) {
-        snprintf(err, errsize, "cannot create cache folder '%s': %s", dir, strerror(errno));
+        err_set(-1, "cannot create cache folder '%s': %s", dir, strerror(errno));
         return -1;
     }
     if (access(dir, W_OK) != 0) {
-        snprintf(err, errsize, "cache folder '%s' is not writable: %s", dir, strerror(errno));
+        err_set(-1, "cache folder '%s' is not writable: %s", dir, strerror(errno));
         return -1;
     }
     cache *c = calloc(1, sizeof *c);
     if (!c || !(c->dir = strdup(dir))) {
         free(c);
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         return -1;
     }
     *out = c;
@@ -335,13 +336,13 @@ done:
     return hit;
 }
 
-int cache_put(cache *c, const cache_key *key, const compile_output *out, char *err, size_t errsize)
+int cache_put(cache *c, const cache_key *key, const compile_output *out)
 {
     char dir[PATH_BUF], path[PATH_BUF];
     entry_path(c, key, dir, sizeof dir, false);
     entry_path(c, key, path, sizeof path, true);
     if (make_dirs(dir) < 0) {
-        snprintf(err, errsize, "cannot create '%s': %s", dir, strerror(errno));
+        err_set(-1, "cannot create '%s': %s", dir, strerror(errno));
         return -1;
     }
     json_t *meta = json_object();
@@ -366,7 +367,7 @@ int cache_put(cache *c, const cache_key *key, const compile_output *out, char *e
     char *body = text ? malloc(text_len + 1 + out->cubin_size) : NULL;
     if (!body) {
         free(text);
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         return -1;
     }
     memcpy(body, text, text_len);
@@ -384,7 +385,7 @@ int cache_put(cache *c, const cache_key *key, const compile_output *out, char *e
     int saved = errno;
     free(body);
     if (rc != 0) {
-        snprintf(err, errsize, "cannot write cache entry '%s': %s", path, sys_strerror(saved));
+        err_set(-1, "cannot write cache entry '%s': %s", path, sys_strerror(saved));
         return -1;
     }
     return 0;

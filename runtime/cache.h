@@ -25,15 +25,15 @@ char *cache_default_dir(void);
 /* cache_key_for: the key of `job`: everything NVRTC is given, its in-memory headers
  * included (runtime/includes reads them); the source_name and options enter it as given
  * (they are NVRTC's input), so callers give canonical paths there. Returns 0, or -1
- * with err when NVRTC's version cannot be had or memory runs out. */
-int cache_key_for(const compile_job *job, cache_key *key, char *err, size_t errsize);
+ * with err_last set when NVRTC's version cannot be had or memory runs out. */
+int cache_key_for(const compile_job *job, cache_key *key);
 
 typedef struct cache cache;
 
-/* cache_open: a cache in folder `dir` (created if missing). Returns 0, or -1 with err;
+/* cache_open: a cache in folder `dir` (created if missing). Returns 0, or -1 with err_last set;
  * a folder whose path, with the entries' names under it, would pass PATH_MAX, or with a
  * name past NAME_MAX, is refused before anything is created. */
-int cache_open(cache **out, const char *dir, char *err, size_t errsize);
+int cache_open(cache **out, const char *dir);
 
 /* cache_close: releases the handle; NULL is a no-op. */
 void cache_close(cache *c);
@@ -45,8 +45,8 @@ const char *cache_dir(const cache *c);
  * Returns 1 on a hit, 0 on a miss (including a damaged entry). */
 int cache_get(cache *c, const cache_key *key, compile_output *out);
 
-/* cache_put: stores `out` under `key`. Returns 0, or -1 with err (the tuning goes on
+/* cache_put: stores `out` under `key`. Returns 0, or -1 with err_last set (the tuning goes on
  * without the cache; the caller decides whether to say so). */
-int cache_put(cache *c, const cache_key *key, const compile_output *out, char *err, size_t errsize);
+int cache_put(cache *c, const cache_key *key, const compile_output *out);
 
 #endif

@@ -1,5 +1,6 @@
 /* check.c - the built-in checkers and the user's checker kernel (see check.h). */
 #include "check.h"
+#include "../base/err.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -91,8 +92,7 @@ void chk_source(chk_mode mode, data_type type, char *buf, size_t size)
              l2_source);
 }
 
-int chk_prepare(meas_gpu *g, chk_mode mode, data_type type, const char *arch, chk_kernel *out, char *err,
-                size_t errsize)
+int chk_prepare(meas_gpu *g, chk_mode mode, data_type type, const char *arch, chk_kernel *out)
 {
     memset(out, 0, sizeof *out);
     out->mode = mode;
@@ -100,46 +100,42 @@ int chk_prepare(meas_gpu *g, chk_mode mode, data_type type, const char *arch, ch
     char source[sizeof ulp_source + sizeof l2_source + 256];
     chk_source(mode, type, source, sizeof source);
     const char *symbol = mode == CHK_ULP ? "cutune_check_ulp" : "cutune_check_l2";
-    if (builtin_load(g, "cutune_check.cu", source, symbol, NULL, 0, arch, &out->k, err, errsize) < 0)
+    if (builtin_load(g, "cutune_check.cu", source, symbol, NULL, 0, arch, &out->k) < 0)
         return -1;
-    if (meas_alloc(g, 3 * sizeof(unsigned long long), &out->result, err, errsize) < 0) {
+    if (meas_alloc(g, 3 * sizeof(unsigned long long), &out->result) < 0) {
         meas_unload(g, &out->k);
         return -1;
     }
     return 0;
 }
 
-int chk_load_user(meas_gpu *g, const void *cubin, const char *symbol, data_type type, chk_kernel *out, char *err,
-                  size_t errsize)
+int chk_load_user(meas_gpu *g, const void *cubin, const char *symbol, data_type type, chk_kernel *out)
 {
     memset(out, 0, sizeof *out);
     out->mode = CHK_USER;
     out->type = type;
     meas_launch l = {{1, 1, 1}, {256, 1, 1}, 0, NULL};
-    char why[512];
-    if (meas_load(g, cubin, symbol, &l, &out->k, why, sizeof why) < 0) {
-        snprintf(err, errsize, "loading the checker kernel '%s': %s", symbol, why);
+    if (meas_load(g, cubin, symbol, &l, &out->k) < 0) {
+        err_wrap(-1, "loading the checker kernel '%s'", symbol);
         return -1;
     }
-    if (meas_alloc(g, 3 * sizeof(unsigned long long), &out->result, err, errsize) < 0) {
+    if (meas_alloc(g, 3 * sizeof(unsigned long long), &out->result) < 0) {
         meas_unload(g, &out->k);
         return -1;
     }
     return 0;
 }
 
-int chk_run(meas_gpu *g, chk_kernel *c, CUdeviceptr got, CUdeviceptr want, size_t n, double limit, chk_result *r,
-            char *err, size_t errsize)
+int chk_run(meas_gpu *g, chk_kernel *c, CUdeviceptr got, CUdeviceptr want, size_t n, double limit, chk_result *r)
 {
     memset(r, 0, sizeof *r);
     /* The result words set on the kernel's own stream, so the kernel cannot start before
      * they are (a pageable upload may still be in flight when cuMemcpyHtoD returns). */
     drv *d = meas_driver(g);
     CUstream st = meas_stream(g);
-    if (meas_check(g, d->cuMemsetD32Async(c->result, 0, 6, st), "the checker's result (cuMemsetD32Async)", err,
-                   errsize) < 0 ||
+    if (meas_check(g, d->cuMemsetD32Async(c->result, 0, 6, st), "the checker's result (cuMemsetD32Async)") < 0 ||
         (c->mode == CHK_ULP && meas_check(g, d->cuMemsetD32Async(c->result + 8, 0xFFFFFFFFu, 2, st),
-                                          "the checker's result (cuMemsetD32Async)", err, errsize) < 0))
+                                          "the checker's result (cuMemsetD32Async)") < 0))
         return -1;
     unsigned long long count = n;
     size_t blocks = (n + 255) / 256;
@@ -148,17 +144,17 @@ int chk_run(meas_gpu *g, chk_kernel *c, CUdeviceptr got, CUdeviceptr want, size_
         void *args[] = {&got, &want, &count, &c->result};
         l.grid[0] = (unsigned)(blocks > 0x7fffffff ? 0x7fffffff : blocks ? blocks : 1);
         l.args = args;
-        if (meas_run(g, &c->k, &l, err, errsize) < 0)
+        if (meas_run(g, &c->k, &l) < 0)
             return -1;
     } else {
         void *args[] = {&got, &want, &count, &limit, &c->result};
         l.grid[0] = (unsigned)(blocks < 4096 ? (blocks ? blocks : 1) : 4096);
         l.args = args;
-        if (meas_run(g, &c->k, &l, err, errsize) < 0)
+        if (meas_run(g, &c->k, &l) < 0)
             return -1;
     }
     unsigned long long res[3];
-    if (meas_download(g, res, c->result, sizeof res, err, errsize) < 0)
+    if (meas_download(g, res, c->result, sizeof res) < 0)
         return -1;
     if (c->mode == CHK_USER) {
         memcpy(&r->score, &res[0], sizeof(double));
@@ -173,7 +169,7 @@ int chk_run(meas_gpu *g, chk_kernel *c, CUdeviceptr got, CUdeviceptr want, size_
         r->score = res[2] == ~0ull ? INFINITY : (double)res[2];
         if (r->count) {
             r->first = (size_t)res[1];
-            if (cmp_read_pair(g, c->type, got, want, r->first, &r->got, &r->want, err, errsize) < 0)
+            if (cmp_read_pair(g, c->type, got, want, r->first, &r->got, &r->want) < 0)
                 return -1;
         }
     }

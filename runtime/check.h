@@ -36,18 +36,15 @@ typedef struct chk_result {
 void chk_source(chk_mode mode, data_type type, char *buf, size_t size);
 
 /* chk_prepare: compiles and loads the built-in checker for mode (CHK_L2, CHK_ULP) and
- * type on `arch`. 0, or -1 with err. */
-int chk_prepare(meas_gpu *g, chk_mode mode, data_type type, const char *arch, chk_kernel *out, char *err,
-                size_t errsize);
+ * type on `arch`. 0, or -1 with err_last set. */
+int chk_prepare(meas_gpu *g, chk_mode mode, data_type type, const char *arch, chk_kernel *out);
 
-/* chk_load_user: loads a user checker from its cubin. 0, or -1 with err. */
-int chk_load_user(meas_gpu *g, const void *cubin, const char *symbol, data_type type, chk_kernel *out, char *err,
-                  size_t errsize);
+/* chk_load_user: loads a user checker from its cubin. 0, or -1 with err_last set. */
+int chk_load_user(meas_gpu *g, const void *cubin, const char *symbol, data_type type, chk_kernel *out);
 
 /* chk_run: checks n elements of `got` against `want` (device buffers); `limit` is the
- * ULP bound (elements beyond it are counted). Waits for it. 0, or -1 with err. */
-int chk_run(meas_gpu *g, chk_kernel *c, CUdeviceptr got, CUdeviceptr want, size_t n, double limit, chk_result *r,
-            char *err, size_t errsize);
+ * ULP bound (elements beyond it are counted). Waits for it. 0, or -1 with err_last set. */
+int chk_run(meas_gpu *g, chk_kernel *c, CUdeviceptr got, CUdeviceptr want, size_t n, double limit, chk_result *r);
 
 /* chk_ulp_distance: the distance in units in the last place between two values of
  * floating-point type t given as their bits (host side of the kernel's rule, for

@@ -1,5 +1,6 @@
 /* compare.c - on-device output comparison (see compare.h). */
 #include "compare.h"
+#include "../base/err.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -47,15 +48,15 @@ void cmp_source(data_type type, char *buf, size_t size)
              compare_source);
 }
 
-int cmp_prepare(meas_gpu *g, data_type type, const char *arch, cmp_kernel *out, char *err, size_t errsize)
+int cmp_prepare(meas_gpu *g, data_type type, const char *arch, cmp_kernel *out)
 {
     memset(out, 0, sizeof *out);
     out->type = type;
     char source[sizeof compare_source + 256];
     cmp_source(type, source, sizeof source);
-    if (builtin_load(g, "cutune_compare.cu", source, "cutune_compare", NULL, 0, arch, &out->k, err, errsize) < 0)
+    if (builtin_load(g, "cutune_compare.cu", source, "cutune_compare", NULL, 0, arch, &out->k) < 0)
         return -1;
-    if (meas_alloc(g, 3 * sizeof(unsigned long long), &out->result, err, errsize) < 0) {
+    if (meas_alloc(g, 3 * sizeof(unsigned long long), &out->result) < 0) {
         meas_unload(g, &out->k);
         return -1;
     }
@@ -63,36 +64,36 @@ int cmp_prepare(meas_gpu *g, data_type type, const char *arch, cmp_kernel *out, 
 }
 
 int cmp_run(meas_gpu *g, cmp_kernel *c, CUdeviceptr got, CUdeviceptr want, size_t n, double atol, double rtol,
-            data_mismatch *m, char *err, size_t errsize)
+            data_mismatch *m)
 {
     memset(m, 0, sizeof *m);
     unsigned long long init[3] = {0, ~0ull, 0};
-    if (meas_upload(g, c->result, init, sizeof init, err, errsize) < 0)
+    if (meas_upload(g, c->result, init, sizeof init) < 0)
         return -1;
     unsigned long long count = n;
     void *args[] = {&got, &want, &count, &atol, &rtol, &c->result};
     size_t blocks = (n + 255) / 256;
     meas_launch l = {{(unsigned)(blocks < 4096 ? (blocks ? blocks : 1) : 4096), 1, 1}, {256, 1, 1}, 0, args};
-    if (meas_run(g, &c->k, &l, err, errsize) < 0)
+    if (meas_run(g, &c->k, &l) < 0)
         return -1;
     unsigned long long res[3];
-    if (meas_download(g, res, c->result, sizeof res, err, errsize) < 0)
+    if (meas_download(g, res, c->result, sizeof res) < 0)
         return -1;
     m->count = (size_t)res[0];
     memcpy(&m->max_abs_error, &res[2], sizeof(double));
     if (m->count) {
         m->first = (size_t)res[1];
-        return cmp_read_pair(g, c->type, got, want, m->first, &m->got, &m->want, err, errsize);
+        return cmp_read_pair(g, c->type, got, want, m->first, &m->got, &m->want);
     }
     return 0;
 }
 
 int cmp_read_pair(meas_gpu *g, data_type type, CUdeviceptr got, CUdeviceptr want, size_t i, double *got_v,
-                  double *want_v, char *err, size_t errsize)
+                  double *want_v)
 {
     size_t sz = data_size(type);
     unsigned char a[8], b[8];
-    if (meas_download(g, a, got + i * sz, sz, err, errsize) < 0 || meas_download(g, b, want + i * sz, sz, err, errsize) < 0)
+    if (meas_download(g, a, got + i * sz, sz) < 0 || meas_download(g, b, want + i * sz, sz) < 0)
         return -1;
     *got_v = data_get(a, type, 0);
     *want_v = data_get(b, type, 0);

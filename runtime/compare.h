@@ -20,18 +20,18 @@ typedef struct cmp_kernel {
 void cmp_source(data_type type, char *buf, size_t size);
 
 /* cmp_prepare: compiles and loads the comparison kernel for `type` on `arch`. */
-int cmp_prepare(meas_gpu *g, data_type type, const char *arch, cmp_kernel *out, char *err, size_t errsize);
+int cmp_prepare(meas_gpu *g, data_type type, const char *arch, cmp_kernel *out);
 
 /* cmp_run: compares n elements of `got` with `want` (device buffers): an element passes
  * when |got - want| <= atol + rtol * |want| and neither is NaN. Fills *m (got and want
- * of the first mismatch are read back). Returns 0, or -1 with err. */
+ * of the first mismatch are read back). Returns 0, or -1 with err_last set. */
 int cmp_run(meas_gpu *g, cmp_kernel *c, CUdeviceptr got, CUdeviceptr want, size_t n, double atol, double rtol,
-            data_mismatch *m, char *err, size_t errsize);
+            data_mismatch *m);
 
 /* cmp_read_pair: element i of `got` and of `want` (device buffers of `type`), read back
- * as doubles: a mismatch's values for its message. 0, or -1 with err. */
+ * as doubles: a mismatch's values for its message. 0, or -1 with err_last set. */
 int cmp_read_pair(meas_gpu *g, data_type type, CUdeviceptr got, CUdeviceptr want, size_t i, double *got_v,
-                  double *want_v, char *err, size_t errsize);
+                  double *want_v);
 
 /* cmp_release: unloads the kernel and frees its result buffer. */
 void cmp_release(meas_gpu *g, cmp_kernel *c);

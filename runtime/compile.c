@@ -6,12 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "../base/err.h"
 #include "../base/sys.h"
 #include "../base/utf8.h"
 
-static int nvrtc_fail(nvrtcResult r, const char *what, char *err, size_t errsize)
+static int nvrtc_fail(nvrtcResult r, const char *what)
 {
-    snprintf(err, errsize, "NVRTC %s failed: %s", what, nvrtcGetErrorString(r));
+    err_set(-1, "NVRTC %s failed: %s", what, nvrtcGetErrorString(r));
     return -1;
 }
 
@@ -41,24 +42,24 @@ static const char *toolkit_include(void)
 #endif
 }
 
-int compile_run(const compile_job *job, compile_output *out, char *err, size_t errsize)
+int compile_run(const compile_job *job, compile_output *out)
 {
     memset(out, 0, sizeof *out);
     double t0 = sys_seconds();
     if (job->nheaders != job->nheader_texts) {
-        snprintf(err, errsize, "%d in-memory header names but %d texts", job->nheaders, job->nheader_texts);
+        err_set(-1, "%d in-memory header names but %d texts", job->nheaders, job->nheader_texts);
         return -1;
     }
     nvrtcProgram prog;
     nvrtcResult r = nvrtcCreateProgram(&prog, job->source, job->source_name, job->nheaders, job->header_texts,
                                        job->header_names);
     if (r != NVRTC_SUCCESS)
-        return nvrtc_fail(r, "create program", err, errsize);
+        return nvrtc_fail(r, "create program");
     int rc = -1;
     const char **opts = malloc(sizeof(char *) * (size_t)(job->noptions + 4));
     char arch_opt[64];
     if (!opts) {
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         goto done;
     }
     snprintf(arch_opt, sizeof arch_opt, "--gpu-architecture=%s", job->arch);
@@ -76,23 +77,23 @@ int compile_run(const compile_job *job, compile_output *out, char *err, size_t e
     if (toolkit)
         opts[nopts++] = toolkit; /* last: the spec's own folders come first */
     if ((r = nvrtcAddNameExpression(prog, job->name_expression)) != NVRTC_SUCCESS) {
-        rc = nvrtc_fail(r, "add name expression", err, errsize);
+        rc = nvrtc_fail(r, "add name expression");
         goto done;
     }
     nvrtcResult compiled = nvrtcCompileProgram(prog, nopts, opts);
     size_t log_size = 0;
     if ((r = nvrtcGetProgramLogSize(prog, &log_size)) != NVRTC_SUCCESS) {
-        rc = nvrtc_fail(r, "get log size", err, errsize);
+        rc = nvrtc_fail(r, "get log size");
         goto done;
     }
     out->log = malloc(log_size + 1);
     if (!out->log) {
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         goto done;
     }
     out->log[0] = '\0';
     if (log_size && (r = nvrtcGetProgramLog(prog, out->log)) != NVRTC_SUCCESS) {
-        rc = nvrtc_fail(r, "get log", err, errsize);
+        rc = nvrtc_fail(r, "get log");
         goto done;
     }
     out->log[log_size] = '\0';
@@ -102,7 +103,7 @@ int compile_run(const compile_job *job, compile_output *out, char *err, size_t e
         char *clean = utf8_sanitize(out->log);
         if (!clean) {
             rc = -1;
-            snprintf(err, errsize, "out of memory");
+            err_set(-1, "out of memory");
             goto done;
         }
         free(out->log);
@@ -126,26 +127,26 @@ int compile_run(const compile_job *job, compile_output *out, char *err, size_t e
         goto done;
     }
     if (compiled != NVRTC_SUCCESS) {
-        rc = nvrtc_fail(compiled, "compile", err, errsize);
+        rc = nvrtc_fail(compiled, "compile");
         goto done;
     }
     const char *lowered;
     if ((r = nvrtcGetLoweredName(prog, job->name_expression, &lowered)) != NVRTC_SUCCESS) {
-        rc = nvrtc_fail(r, "get lowered name", err, errsize);
+        rc = nvrtc_fail(r, "get lowered name");
         goto done;
     }
     out->lowered_name = strdup(lowered);
     if ((r = nvrtcGetCUBINSize(prog, &out->cubin_size)) != NVRTC_SUCCESS) {
-        rc = nvrtc_fail(r, "get cubin size", err, errsize);
+        rc = nvrtc_fail(r, "get cubin size");
         goto done;
     }
     out->cubin = malloc(out->cubin_size ? out->cubin_size : 1);
     if (!out->cubin || !out->lowered_name) {
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         goto done;
     }
     if ((r = nvrtcGetCUBIN(prog, (char *)out->cubin)) != NVRTC_SUCCESS) {
-        rc = nvrtc_fail(r, "get cubin", err, errsize);
+        rc = nvrtc_fail(r, "get cubin");
         goto done;
     }
     out->has_resources = compile_parse_resources(out->log, out->lowered_name, &out->res);
@@ -156,7 +157,7 @@ done:
     free(opts);
     nvrtcResult destroyed = nvrtcDestroyProgram(&prog);
     if (rc == 0 && destroyed != NVRTC_SUCCESS)
-        rc = nvrtc_fail(destroyed, "destroy program", err, errsize);
+        rc = nvrtc_fail(destroyed, "destroy program");
     if (rc < 0)
         compile_output_free(out);
     return rc;
@@ -226,10 +227,10 @@ bool compile_parse_resources(const char *log, const char *symbol, kernel_resourc
     return found_used;
 }
 
-int compile_nvrtc_version(int *major, int *minor, char *err, size_t errsize)
+int compile_nvrtc_version(int *major, int *minor)
 {
     nvrtcResult r = nvrtcVersion(major, minor);
-    return r == NVRTC_SUCCESS ? 0 : nvrtc_fail(r, "version", err, errsize);
+    return r == NVRTC_SUCCESS ? 0 : nvrtc_fail(r, "version");
 }
 
 bool compile_supported_arch(const char *arch)

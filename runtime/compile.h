@@ -49,8 +49,8 @@ typedef struct compile_output {
 
 /* compile_run: compiles `job` into *out (heap storage, free with compile_output_free).
  * Returns 0 when NVRTC ran (out->ok says whether the kernel compiled), -1 when NVRTC
- * itself failed, with a message in err. */
-int compile_run(const compile_job *job, compile_output *out, char *err, size_t errsize);
+ * itself failed, with err_last set. */
+int compile_run(const compile_job *job, compile_output *out);
 
 /* compile_output_free: releases what compile_run or the cache put in *out; zeroes it. */
 void compile_output_free(compile_output *out);
@@ -60,7 +60,7 @@ void compile_output_free(compile_output *out);
 bool compile_parse_resources(const char *log, const char *symbol, kernel_resources *out);
 
 /* compile_nvrtc_version: NVRTC's version, e.g. 13.0 (0, or -1 with a message). */
-int compile_nvrtc_version(int *major, int *minor, char *err, size_t errsize);
+int compile_nvrtc_version(int *major, int *minor);
 
 /* compile_supported_arch: true when NVRTC can compile for arch "sm_XX". */
 bool compile_supported_arch(const char *arch);

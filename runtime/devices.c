@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "../base/err.h"
 #include "worker.h"
 
 /* Asks the driver, in this process, of every device. */
@@ -19,13 +20,19 @@ static void ask_driver(devices *m)
 {
     memset(m, 0, sizeof *m);
     drv *d;
-    if (drv_open(&d, m->err, sizeof m->err) < 0)
+    if (drv_open(&d) < 0) {
+        snprintf(m->err, sizeof m->err, "%s", err_last()->message);
         return;
+    }
     m->driver_version = drv_version(d);
-    m->answered = drv_device_count(d, &m->count, m->err, sizeof m->err) == 0;
+    m->answered = drv_device_count(d, &m->count) == 0;
+    if (!m->answered)
+        snprintf(m->err, sizeof m->err, "%s", err_last()->message);
     for (int i = 0; m->answered && i < m->count && i < DEVICES_ASKED; i++) {
         devices_one *o = &m->d[i];
-        o->ok = drv_device_info(d, i, &o->raw, o->err, sizeof o->err) == 0;
+        o->ok = drv_device_info(d, i, &o->raw) == 0;
+        if (!o->ok)
+            snprintf(o->err, sizeof o->err, "%s", err_last()->message);
     }
     drv_close(d);
 }
@@ -54,12 +61,11 @@ void devices_query(devices *out)
     if (!have_known) {
         devices *m = malloc(sizeof *m);
         wk_proc p = {0, -1, -1};
-        char err[256];
         if (!m) {
             memset(&known, 0, sizeof known);
             known.oom = true;
             snprintf(known.err, sizeof known.err, "out of memory");
-        } else if (wk_start(&p, query_body, m, err, sizeof err) < 0) {
+        } else if (wk_start(&p, query_body, m) < 0) {
             ask_driver(&known);
         } else {
             wk_frame f = WK_FRAME_INIT;

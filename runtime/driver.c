@@ -1,6 +1,7 @@
 /* driver.c - the CUDA driver through dlopen and cuGetProcAddress (see driver.h).
  * cuda.h is included for its types and constants only; nothing links against libcuda. */
 #include "driver.h"
+#include "../base/err.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -9,40 +10,40 @@
 
 typedef CUresult (*get_proc_fn)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
 
-void drv_error(const drv *d, CUresult r, const char *what, char *err, size_t errsize)
+void drv_error(const drv *d, CUresult r, const char *what)
 {
     const char *text = NULL, *name = NULL;
     if (!d->cuGetErrorString || d->cuGetErrorString(r, &text) != CUDA_SUCCESS || !text)
         text = "unknown error";
     if (!d->cuGetErrorName || d->cuGetErrorName(r, &name) != CUDA_SUCCESS || !name)
         name = "CUDA_ERROR";
-    snprintf(err, errsize, "%s failed: %s: %s (CUDA error %d)", what, name, text, (int)r);
+    err_set(-1, "%s failed: %s: %s (CUDA error %d)", what, name, text, (int)r);
 }
 
-static void describe(const drv *d, CUresult r, const char *what, char *err, size_t errsize)
+static void describe(const drv *d, CUresult r, const char *what)
 {
-    drv_error(d, r, what, err, errsize);
+    drv_error(d, r, what);
 }
 
-int drv_open(drv **out, char *err, size_t errsize)
+int drv_open(drv **out)
 {
     *out = NULL;
     void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         const char *why = dlerror();
-        snprintf(err, errsize, "no CUDA driver on this machine (%s)", why ? why : "libcuda.so.1 not found");
+        err_set(-1, "no CUDA driver on this machine (%s)", why ? why : "libcuda.so.1 not found");
         return -1;
     }
     drv *d = calloc(1, sizeof *d);
     if (!d) {
         dlclose(lib);
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         return -1;
     }
     d->lib = lib;
     get_proc_fn get_proc = (get_proc_fn)dlsym(lib, "cuGetProcAddress_v2");
     if (!get_proc) {
-        snprintf(err, errsize, "the CUDA driver is too old: it lacks cuGetProcAddress_v2 (CUDA 12.0 or newer is needed)");
+        err_set(-1, "the CUDA driver is too old: it lacks cuGetProcAddress_v2 (CUDA 12.0 or newer is needed)");
         drv_close(d);
         return -1;
     }
@@ -93,19 +94,19 @@ int drv_open(drv **out, char *err, size_t errsize)
         CUdriverProcAddressQueryResult found;
         CUresult r = get_proc(entries[i].name, entries[i].slot, 12000, CU_GET_PROC_ADDRESS_DEFAULT, &found);
         if (r != CUDA_SUCCESS || found != CU_GET_PROC_ADDRESS_SUCCESS || !*entries[i].slot) {
-            snprintf(err, errsize, "the CUDA driver lacks %s", entries[i].name);
+            err_set(-1, "the CUDA driver lacks %s", entries[i].name);
             drv_close(d);
             return -1;
         }
     }
     CUresult r = d->cuInit(0);
     if (r != CUDA_SUCCESS) {
-        describe(d, r, "cuInit", err, errsize);
+        describe(d, r, "cuInit");
         drv_close(d);
         return -1;
     }
     if ((r = d->cuDriverGetVersion(&d->version)) != CUDA_SUCCESS) {
-        describe(d, r, "cuDriverGetVersion", err, errsize);
+        describe(d, r, "cuDriverGetVersion");
         drv_close(d);
         return -1;
     }
@@ -127,27 +128,27 @@ int drv_version(const drv *d)
     return d->version;
 }
 
-int drv_device_count(drv *d, int *count, char *err, size_t errsize)
+int drv_device_count(drv *d, int *count)
 {
     CUresult r = d->cuDeviceGetCount(count);
     if (r != CUDA_SUCCESS) {
-        describe(d, r, "cuDeviceGetCount", err, errsize);
+        describe(d, r, "cuDeviceGetCount");
         return -1;
     }
     return 0;
 }
 
-int drv_device_info(drv *d, int ordinal, drv_device *out, char *err, size_t errsize)
+int drv_device_info(drv *d, int ordinal, drv_device *out)
 {
     memset(out, 0, sizeof *out);
     CUdevice dev;
     CUresult r = d->cuDeviceGet(&dev, ordinal);
     if (r != CUDA_SUCCESS) {
-        describe(d, r, "cuDeviceGet", err, errsize);
+        describe(d, r, "cuDeviceGet");
         return -1;
     }
     if ((r = d->cuDeviceGetName(out->name, (int)sizeof out->name, dev)) != CUDA_SUCCESS) {
-        describe(d, r, "cuDeviceGetName", err, errsize);
+        describe(d, r, "cuDeviceGetName");
         return -1;
     }
     int major = 0, minor = 0;
@@ -172,7 +173,7 @@ int drv_device_info(drv *d, int ordinal, drv_device *out, char *err, size_t errs
     };
     for (size_t i = 0; i < sizeof attrs / sizeof *attrs; i++) {
         if ((r = d->cuDeviceGetAttribute(attrs[i].slot, attrs[i].attr, dev)) != CUDA_SUCCESS) {
-            describe(d, r, "cuDeviceGetAttribute", err, errsize);
+            describe(d, r, "cuDeviceGetAttribute");
             return -1;
         }
     }

@@ -56,11 +56,11 @@ typedef struct drv {
 } drv;
 
 /* drv_error: the message for a failed call: "what failed: NAME: description (CUDA error N)". */
-void drv_error(const drv *d, CUresult r, const char *what, char *err, size_t errsize);
+void drv_error(const drv *d, CUresult r, const char *what);
 
-/* drv_open: loads and initialises the driver. Returns 0, or -1 with a message in err
+/* drv_open: loads and initialises the driver. Returns 0, or -1 with err_last set
  * saying what is missing (no libcuda.so.1, no device, a driver too old...). */
-int drv_open(drv **out, char *err, size_t errsize);
+int drv_open(drv **out);
 
 /* drv_close: unloads it; NULL is a no-op. */
 void drv_close(drv *d);
@@ -68,8 +68,8 @@ void drv_close(drv *d);
 /* drv_version: the driver's CUDA version (13000 for 13.0). */
 int drv_version(const drv *d);
 
-/* drv_device_count: devices the driver sees (0, or -1 with err). */
-int drv_device_count(drv *d, int *count, char *err, size_t errsize);
+/* drv_device_count: devices the driver sees (0, or -1 with err_last set). */
+int drv_device_count(drv *d, int *count);
 
 /* What cutune needs to know of a device. */
 typedef struct drv_device {
@@ -89,7 +89,7 @@ typedef struct drv_device {
     int l2_bytes;
 } drv_device;
 
-/* drv_device_info: the attributes of device `ordinal` (0, or -1 with err). */
-int drv_device_info(drv *d, int ordinal, drv_device *out, char *err, size_t errsize);
+/* drv_device_info: the attributes of device `ordinal` (0, or -1 with err_last set). */
+int drv_device_info(drv *d, int ordinal, drv_device *out);
 
 #endif

@@ -22,12 +22,11 @@ typedef struct energy_result {
 } energy_result;
 
 /* energy_window: launches k (one launch per `median_ms` estimated) for at least
- * `window_s` seconds and at least 3 launches, calling before(ctx, err, errsize) ahead of
- * each when set (the resets), reading p's counter around them. 0, or -1 with err (a
+ * `window_s` seconds and at least 3 launches, calling before(ctx) ahead of
+ * each when set (the resets), reading p's counter around them. 0, or -1 with err_last set (a
  * launch, the stream or NVML failed; a counter that did not move over the window is an
  * error too: no energy can be derived). */
 int energy_window(meas_gpu *g, const meas_kernel *k, const meas_launch *l, nvml *p, double window_s, double median_ms,
-                  int (*before)(void *ctx, char *err, size_t errsize), void *ctx, energy_result *out, char *err,
-                  size_t errsize);
+                  int (*before)(void *ctx), void *ctx, energy_result *out);
 
 #endif

@@ -2,6 +2,7 @@
  * is runtime/data.c's, line for line: change one, change both (unit/fill compiles the
  * kernel, gpu/fill compares the two paths bit for bit on a GPU). */
 #include "fill.h"
+#include "../base/err.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -80,7 +81,7 @@ const char *const *fill_options(int *n)
     return options;
 }
 
-int fill_prepare(meas_gpu *g, data_type type, const char *arch, fill_kernel *out, char *err, size_t errsize)
+int fill_prepare(meas_gpu *g, data_type type, const char *arch, fill_kernel *out)
 {
     memset(out, 0, sizeof *out);
     out->type = type;
@@ -88,29 +89,28 @@ int fill_prepare(meas_gpu *g, data_type type, const char *arch, fill_kernel *out
     fill_source(type, source, sizeof source);
     int nopt;
     const char *const *opts = fill_options(&nopt);
-    return builtin_load(g, "cutune_fill.cu", source, "cutune_fill", opts, nopt, arch, &out->k, err, errsize);
+    return builtin_load(g, "cutune_fill.cu", source, "cutune_fill", opts, nopt, arch, &out->k);
 }
 
-int fill_run(meas_gpu *g, const fill_kernel *fk, CUdeviceptr dst, size_t count, const data_fill_spec *f, char *err,
-             size_t errsize)
+int fill_run(meas_gpu *g, const fill_kernel *fk, CUdeviceptr dst, size_t count, const data_fill_spec *f)
 {
     if (count == 0)
         return 0;
     size_t bytes;
     if (!data_bytes(fk->type, count, &bytes)) {
-        snprintf(err, errsize, "%zu elements of %zu bytes: more bytes than a buffer may have", count,
+        err_set(-1, "%zu elements of %zu bytes: more bytes than a buffer may have", count,
                  data_size(fk->type));
         return -1;
     }
     if (f->kind == FILL_ZEROS)
-        return meas_fill(g, dst, 0, bytes, err, errsize);
+        return meas_fill(g, dst, 0, bytes);
     unsigned long long n = count, seed = f->seed;
     int kind = f->kind == FILL_CONSTANT ? 1 : f->kind == FILL_RAMP ? 3 : 2;
     double a = f->a, b = f->b;
     void *args[] = {&dst, &n, &kind, &seed, &a, &b};
     size_t blocks = (count + 255) / 256;
     meas_launch l = {{(unsigned)(blocks < 8192 ? blocks : 8192), 1, 1}, {256, 1, 1}, 0, args};
-    return meas_run(g, &fk->k, &l, err, errsize);
+    return meas_run(g, &fk->k, &l);
 }
 
 void fill_release(meas_gpu *g, fill_kernel *fk)

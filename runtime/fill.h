@@ -26,14 +26,13 @@ void fill_source(data_type type, char *buf, size_t size);
 const char *const *fill_options(int *n);
 
 /* fill_prepare: compiles and loads the fill kernel for `type` on `arch`. Returns 0, or
- * -1 with err. */
-int fill_prepare(meas_gpu *g, data_type type, const char *arch, fill_kernel *out, char *err, size_t errsize);
+ * -1 with err_last set. */
+int fill_prepare(meas_gpu *g, data_type type, const char *arch, fill_kernel *out);
 
 /* fill_run: writes `count` elements at `dst` (a device buffer of the kernel's type) as
  * data_fill would with `f`; zeros are a memset. Waits for it. Returns 0, or -1 with
- * err. */
-int fill_run(meas_gpu *g, const fill_kernel *fk, CUdeviceptr dst, size_t count, const data_fill_spec *f, char *err,
-             size_t errsize);
+ * err_last. */
+int fill_run(meas_gpu *g, const fill_kernel *fk, CUdeviceptr dst, size_t count, const data_fill_spec *f);
 
 /* fill_release: unloads the kernel. */
 void fill_release(meas_gpu *g, fill_kernel *fk);

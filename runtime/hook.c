@@ -1,5 +1,6 @@
 /* hook.c - resets before every launch (see hook.h). */
 #include "hook.h"
+#include "../base/err.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@ struct hook_set {
     size_t *source_bytes;
 };
 
-int hook_prepare(hook_set **out, meas_gpu *g, const hook_spec *specs, int n, char *err, size_t errsize)
+int hook_prepare(hook_set **out, meas_gpu *g, const hook_spec *specs, int n)
 {
     *out = NULL;
     if (n <= 0)
@@ -26,7 +27,7 @@ int hook_prepare(hook_set **out, meas_gpu *g, const hook_spec *specs, int n, cha
         h->source_bytes = calloc((size_t)n, sizeof *h->source_bytes);
     }
     if (!h || !h->kernels || !h->sources || !h->source_bytes) {
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         hook_free(h, g);
         return -1;
     }
@@ -37,9 +38,8 @@ int hook_prepare(hook_set **out, meas_gpu *g, const hook_spec *specs, int n, cha
             continue;
         meas_launch l = {{specs[i].grid[0], specs[i].grid[1], specs[i].grid[2]},
                          {specs[i].block[0], specs[i].block[1], specs[i].block[2]}, 0, NULL};
-        char why[512];
-        if (meas_load(g, specs[i].cubin, specs[i].symbol, &l, &h->kernels[i], why, sizeof why) < 0) {
-            snprintf(err, errsize, "loading the reset kernel '%s': %s", specs[i].symbol, why);
+        if (meas_load(g, specs[i].cubin, specs[i].symbol, &l, &h->kernels[i]) < 0) {
+            err_wrap(-1, "loading the reset kernel '%s'", specs[i].symbol);
             hook_free(h, g);
             return -1;
         }
@@ -57,7 +57,7 @@ bool hook_resets(const hook_set *h, int arg)
 }
 
 /* An 8-byte constant's source: `bytes` of it on the device, made once per size. */
-static int constant_source(hook_set *h, meas_gpu *g, int i, const hook_buffer *b, char *err, size_t errsize)
+static int constant_source(hook_set *h, meas_gpu *g, int i, const hook_buffer *b)
 {
     if (h->sources[i] && h->source_bytes[i] >= b->bytes)
         return 0;
@@ -67,17 +67,16 @@ static int constant_source(hook_set *h, meas_gpu *g, int i, const hook_buffer *b
     size_t count = b->bytes / 8;
     unsigned char *host = malloc(b->bytes ? b->bytes : 8);
     if (!host) {
-        snprintf(err, errsize, "out of memory (a reset's constant of %zu bytes)", b->bytes);
+        err_set(-1, "out of memory (a reset's constant of %zu bytes)", b->bytes);
         return -1;
     }
     for (size_t k = 0; k < count; k++)
         data_set(host, b->type, k, h->specs[i].constant);
     /* Waited for: a pageable upload may still be in flight when cuMemcpyHtoD returns, and
      * the copies from it run on the timing stream, which does not wait for the legacy one. */
-    int rc = meas_alloc(g, b->bytes, &h->sources[i], err, errsize) < 0 ||
-                     meas_upload(g, h->sources[i], host, b->bytes, err, errsize) < 0 ||
-                     meas_check(g, meas_driver(g)->cuStreamSynchronize(NULL), "a reset's constant (upload)", err,
-                                errsize) < 0
+    int rc = meas_alloc(g, b->bytes, &h->sources[i]) < 0 ||
+                     meas_upload(g, h->sources[i], host, b->bytes) < 0 ||
+                     meas_check(g, meas_driver(g)->cuStreamSynchronize(NULL), "a reset's constant (upload)") < 0
                  ? -1
                  : 0;
     free(host);
@@ -86,7 +85,7 @@ static int constant_source(hook_set *h, meas_gpu *g, int i, const hook_buffer *b
     return rc;
 }
 
-int hook_run(hook_set *h, meas_gpu *g, const hook_buffer *bufs, void **argv, char *err, size_t errsize)
+int hook_run(hook_set *h, meas_gpu *g, const hook_buffer *bufs, void **argv)
 {
     if (!h)
         return 0;
@@ -99,7 +98,7 @@ int hook_run(hook_set *h, meas_gpu *g, const hook_buffer *bufs, void **argv, cha
             if (meas_check(g,
                            d->cuLaunchKernel(h->kernels[i].function, k->grid[0], k->grid[1], k->grid[2],
                                              k->block[0], k->block[1], k->block[2], 0, st, argv, NULL),
-                           "the reset kernel (cuLaunchKernel)", err, errsize) < 0)
+                           "the reset kernel (cuLaunchKernel)") < 0)
                 return -1;
             continue;
         }
@@ -109,15 +108,15 @@ int hook_run(hook_set *h, meas_gpu *g, const hook_buffer *bufs, void **argv, cha
         if (s->kind == HOOK_ZEROS) {
             if (meas_check(g, b->bytes % 4 == 0 ? d->cuMemsetD32Async(b->dev, 0, b->bytes / 4, st)
                                                 : d->cuMemsetD8Async(b->dev, 0, b->bytes, st),
-                           "a reset to zeros (cuMemsetAsync)", err, errsize) < 0)
+                           "a reset to zeros (cuMemsetAsync)") < 0)
                 return -1;
         } else if (s->kind == HOOK_INPUT) {
             if (!b->pristine) {
-                snprintf(err, errsize, "a reset to the input: the buffer has no initial contents");
+                err_set(-1, "a reset to the input: the buffer has no initial contents");
                 return -1;
             }
             if (meas_check(g, d->cuMemcpyDtoDAsync(b->dev, b->pristine, b->bytes, st),
-                           "a reset to the input (cuMemcpyDtoDAsync)", err, errsize) < 0)
+                           "a reset to the input (cuMemcpyDtoDAsync)") < 0)
                 return -1;
         } else {
             size_t size = data_size(b->type);
@@ -135,11 +134,11 @@ int hook_run(hook_set *h, meas_gpu *g, const hook_buffer *bufs, void **argv, cha
                 memcpy(&v, bits, 4);
                 r = d->cuMemsetD32Async(b->dev, v, b->bytes / 4, st);
             } else {
-                if (constant_source(h, g, i, b, err, errsize) < 0)
+                if (constant_source(h, g, i, b) < 0)
                     return -1;
                 r = d->cuMemcpyDtoDAsync(b->dev, h->sources[i], b->bytes, st);
             }
-            if (meas_check(g, r, "a reset to a constant", err, errsize) < 0)
+            if (meas_check(g, r, "a reset to a constant") < 0)
                 return -1;
         }
     }

@@ -38,8 +38,8 @@ typedef struct hook_buffer {
 typedef struct hook_set hook_set;
 
 /* hook_prepare: loads the kernels of `specs` (n of them). *out is NULL when n is 0.
- * 0, or -1 with err. */
-int hook_prepare(hook_set **out, meas_gpu *g, const hook_spec *specs, int n, char *err, size_t errsize);
+ * 0, or -1 with err_last set. */
+int hook_prepare(hook_set **out, meas_gpu *g, const hook_spec *specs, int n);
 
 /* hook_buffers_reset: whether the hooks reset buffer `arg` (a kernel hook may reset any:
  * true for every buffer when there is one). */
@@ -47,8 +47,8 @@ bool hook_resets(const hook_set *h, int arg);
 
 /* hook_run: enqueues every hook, in order, on the timing stream; `bufs` is indexed by
  * argument, `argv` is the variant's argument vector (for kernel hooks). Returns without
- * waiting. 0, or -1 with err. A NULL set is a no-op. */
-int hook_run(hook_set *h, meas_gpu *g, const hook_buffer *bufs, void **argv, char *err, size_t errsize);
+ * waiting. 0, or -1 with err_last set. A NULL set is a no-op. */
+int hook_run(hook_set *h, meas_gpu *g, const hook_buffer *bufs, void **argv);
 
 /* hook_free: unloads the kernels and frees the constant sources; NULL is a no-op. */
 void hook_free(hook_set *h, meas_gpu *g);

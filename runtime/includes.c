@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <xxhash.h>
 
+#include "../base/err.h"
 #include "../base/strbuf.h"
 #include "../base/sys.h"
 
@@ -46,25 +47,25 @@ typedef struct walk {
     size_t bytes;              /* read so far */
     int root;                  /* the program's slot, or -1 */
     bool root_reached;         /* a header includes the program */
-    char *err;
-    size_t errsize;
 } walk;
 
-/* Sets err from `fmt` and its arguments; -1. */
+/* Sets the thread's error from `fmt` and its arguments; -1. */
 static int fail(walk *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(walk *w, const char *fmt, ...)
 {
+    (void)w;
+    char text[ERR_MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(w->err, w->errsize, fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    return -1;
+    return err_set(-1, "%s", text);
 }
 
 static int oom(walk *w)
 {
-    snprintf(w->err, w->errsize, "out of memory");
-    return -1;
+    (void)w;
+    return err_set(-1, "out of memory");
 }
 
 /* Whether `candidate` is a file to read (1), not there or a folder (0: look further),
@@ -164,7 +165,7 @@ static int follow(walk *w, const char *including, const char *name, bool quoted,
     }
     if (w->set->nheaders >= INCL_MAX_FILES) {
         free(canon);
-        snprintf(w->err, w->errsize, "more than %d files reached by #include from '%s' (the last: '%s')",
+        err_set(-1, "more than %d files reached by #include from '%s' (the last: '%s')",
                  INCL_MAX_FILES, w->chain[0], found);
         return -1;
     }
@@ -177,7 +178,7 @@ static int follow(walk *w, const char *including, const char *name, bool quoted,
         return fail(w, "cannot read '%s' (included by '%s'): %s", found, including, sys_strerror(errno));
     if ((w->bytes += flen) > INCL_MAX_BYTES) {
         free(ftext);
-        snprintf(w->err, w->errsize, "more than %zu MiB of files reached by #include from '%s' (the last: '%s')",
+        err_set(-1, "more than %zu MiB of files reached by #include from '%s' (the last: '%s')",
                  INCL_MAX_BYTES >> 20, w->chain[0], found);
         return -1;
     }
@@ -205,7 +206,7 @@ static int walk_text(walk *w, const char *path, const char *text, size_t len, in
 {
     w->chain[depth] = path;
     if (depth > INCL_MAX_DEPTH) {
-        snprintf(w->err, w->errsize, "includes nested more than %d deep: %s -> %s -> ... -> %s -> %s",
+        err_set(-1, "includes nested more than %d deep: %s -> %s -> ... -> %s -> %s",
                  INCL_MAX_DEPTH, w->chain[0], w->chain[1], w->chain[depth - 1], w->chain[depth]);
         return -1;
     }
@@ -269,14 +270,12 @@ static const char **include_dirs(const char *const *options, int noptions, int *
 }
 
 int incl_resolve(incl_set *out, const char *source_name, const char *source, const char *const *options,
-                 int noptions, char *err, size_t errsize)
+                 int noptions)
 {
     memset(out, 0, sizeof *out);
     walk w;
     memset(&w, 0, sizeof w);
     w.set = out;
-    w.err = err;
-    w.errsize = errsize;
     w.dirs = include_dirs(options, noptions, &w.ndirs);
     int rc = w.dirs ? 0 : oom(&w);
     /* A header that includes the program finds it seen, under the program's own name
@@ -329,15 +328,15 @@ void incl_set_free(incl_set *s)
     memset(s, 0, sizeof *s);
 }
 
-int incl_compile(const compile_job *job, compile_output *out, char *err, size_t errsize)
+int incl_compile(const compile_job *job, compile_output *out)
 {
     incl_set inc;
-    char why[512];
-    if (incl_resolve(&inc, job->source_name, job->source, job->options, job->noptions, why, sizeof why) < 0) {
+    if (incl_resolve(&inc, job->source_name, job->source, job->options, job->noptions) < 0) {
         incl_set_free(&inc);
         memset(out, 0, sizeof *out);
-        if (!(out->log = strdup(why))) {
-            snprintf(err, errsize, "out of memory");
+        const err_info *why = err_last();
+        if (!(out->log = strdup(why ? why->message : "error"))) {
+            err_set(-1, "out of memory");
             return -1;
         }
         return 0;
@@ -347,21 +346,21 @@ int incl_compile(const compile_job *job, compile_output *out, char *err, size_t 
     resolved.header_names = (const char *const *)inc.names;
     resolved.header_texts = (const char *const *)inc.texts;
     resolved.nheaders = resolved.nheader_texts = inc.nheaders;
-    int rc = compile_run(&resolved, out, err, errsize);
+    int rc = compile_run(&resolved, out);
     incl_set_free(&inc);
     return rc;
 }
 
 /* ---- the memo ---------------------------------------------------------------------- */
 
-enum { MEMO_MAX = 8, MEMO_ERR = 512 };
+enum { MEMO_MAX = 8 };
 
 typedef struct memo_entry {
     char *key;                 /* name, text and -I folders, each NUL-terminated */
     size_t keylen;
     int rc;
     incl_set set;
-    char err[MEMO_ERR];
+    char *why;                 /* incl_resolve's message when rc < 0 (heap; NULL when out of memory) */
 } memo_entry;
 
 struct incl_memo {
@@ -385,6 +384,7 @@ void incl_memo_free(incl_memo *m)
         return;
     for (int i = 0; i < m->n; i++) {
         free(m->entries[i].key);
+        free(m->entries[i].why);
         incl_set_free(&m->entries[i].set);
     }
     pthread_mutex_destroy(&m->lock);
@@ -410,14 +410,14 @@ static char *memo_key(const char *source_name, const char *source, const char *c
 }
 
 int incl_memo_get(incl_memo *m, const char *source_name, const char *source, const char *const *options,
-                  int noptions, incl_set *own, const incl_set **set, char *err, size_t errsize)
+                  int noptions, incl_set *own, const incl_set **set)
 {
     memset(own, 0, sizeof *own);
     *set = own;
     size_t len = 0;
     char *key = memo_key(source_name, source, options, noptions, &len);
     if (!key) {
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         return -1;
     }
     pthread_mutex_lock(&m->lock); /* held while resolving: the others would wait for the same files */
@@ -430,18 +430,20 @@ int incl_memo_get(incl_memo *m, const char *source_name, const char *source, con
         e->key = key;
         e->keylen = len;
         key = NULL;
-        e->rc = incl_resolve(&e->set, source_name, source, options, noptions, e->err, sizeof e->err);
+        e->rc = incl_resolve(&e->set, source_name, source, options, noptions);
+        if (e->rc < 0 && err_last())
+            e->why = strdup(err_last()->message);
     }
     int rc;
     if (e) {
         rc = e->rc;
         *set = &e->set;
         if (rc < 0)
-            snprintf(err, errsize, "%s", e->err);
+            err_set(-1, "%s", e->why ? e->why : "out of memory");
     }
     pthread_mutex_unlock(&m->lock);
     if (!e)
-        rc = incl_resolve(own, source_name, source, options, noptions, err, errsize);
+        rc = incl_resolve(own, source_name, source, options, noptions);
     free(key);
     return rc;
 }

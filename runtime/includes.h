@@ -42,12 +42,12 @@ typedef struct incl_set {
 
 /* incl_resolve: reads every file that the #include lines of `source` (the text of the
  * file `source_name`) reach, through the folders of the -I options among `options`,
- * into *out (free with incl_set_free, also after a failure). Returns 0, or -1 with err
+ * into *out (free with incl_set_free, also after a failure). Returns 0, or -1 with err_last set
  * naming the file (and the one that includes it) when a file cannot be read or is not
- * a regular file, includes nest more than INCL_MAX_DEPTH deep (err names the chain),
+ * a regular file, includes nest more than INCL_MAX_DEPTH deep (err_last names the chain),
  * or more than INCL_MAX_FILES files or INCL_MAX_BYTES bytes are reached. */
 int incl_resolve(incl_set *out, const char *source_name, const char *source, const char *const *options,
-                 int noptions, char *err, size_t errsize);
+                 int noptions);
 
 /* incl_set_free: releases what *s owns and zeroes it; a zeroed set is a no-op. */
 void incl_set_free(incl_set *s);
@@ -56,7 +56,7 @@ void incl_set_free(incl_set *s);
  * here first and handed to NVRTC in memory. A file the lines reach that cannot be read
  * (a FIFO, a missing permission) fails the compile as an error in the kernel does:
  * out->ok false, the reason as its log. Returns like compile_run. */
-int incl_compile(const compile_job *job, compile_output *out, char *err, size_t errsize);
+int incl_compile(const compile_job *job, compile_output *out);
 
 /* A run's resolved sets, shared by its compile jobs: the files are read once per run,
  * not once per variant, and every variant compiles the same bytes. Keyed by the
@@ -73,8 +73,8 @@ void incl_memo_free(incl_memo *m);
 /* incl_memo_get: incl_resolve's set for these arguments, through the memo. *set is
  * borrowed: the memo's (valid until incl_memo_free), or `own` when the memo is full (the
  * caller frees `own` with incl_set_free either way). A failure is remembered like a
- * set. Returns 0, or -1 with incl_resolve's err. */
+ * set. Returns 0, or -1 with incl_resolve's err_last. */
 int incl_memo_get(incl_memo *m, const char *source_name, const char *source, const char *const *options,
-                  int noptions, incl_set *own, const incl_set **set, char *err, size_t errsize);
+                  int noptions, incl_set *own, const incl_set **set);
 
 #endif

@@ -1,5 +1,6 @@
 /* infile.c - initial contents from files (see infile.h). */
 #include "infile.h"
+#include "../base/err.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -36,47 +37,46 @@ int infile_matches(data_type t, const npy_info *info, char *why, size_t size)
     return 0;
 }
 
-int infile_load(meas_gpu *g, CUdeviceptr dst, data_type t, size_t count, const char *path, bool npy, char *err,
-                size_t errsize)
+int infile_load(meas_gpu *g, CUdeviceptr dst, data_type t, size_t count, const char *path, bool npy)
 {
     size_t elem = data_size(t), need, offset = 0, got, file_size;
     if (!data_bytes(t, count, &need)) {
-        snprintf(err, errsize, "input file '%s': %zu elements of %zu bytes are more bytes than a buffer may have",
+        err_set(-1, "input file '%s': %zu elements of %zu bytes are more bytes than a buffer may have",
                  path, count, elem);
         return -1;
     }
     unsigned char head[4096];
     if (sys_read_part(path, 0, head, sizeof head, &got, &file_size) < 0) {
-        snprintf(err, errsize, "cannot read input file '%s': %s", path, sys_strerror(errno));
+        err_set(-1, "cannot read input file '%s': %s", path, sys_strerror(errno));
         return -1;
     }
     if (npy) {
         npy_info info;
+        if (npy_parse(head, got, &info) < 0)
+            return err_wrap(-1, "input file '%s'", path);
         char why[256];
-        if (npy_parse(head, got, &info, why, sizeof why) < 0 || infile_matches(t, &info, why, sizeof why) < 0) {
-            snprintf(err, errsize, "input file '%s': %s", path, why);
-            return -1;
-        }
+        if (infile_matches(t, &info, why, sizeof why) < 0)
+            return err_set(-1, "input file '%s': %s", path, why);
         if (info.count != count) {
-            snprintf(err, errsize, "input file '%s' holds %llu elements; the buffer has %zu", path,
+            err_set(-1, "input file '%s' holds %llu elements; the buffer has %zu", path,
                      (unsigned long long)info.count, count);
             return -1;
         }
         offset = info.data_offset;
     } else if (file_size != need) {
-        snprintf(err, errsize, "raw input file '%s' holds %zu bytes; the buffer needs %zu (%zu elements of %zu "
+        err_set(-1, "raw input file '%s' holds %zu bytes; the buffer needs %zu (%zu elements of %zu "
                  "bytes)", path, file_size, need, count, elem);
         return -1;
     }
     if (file_size < offset || file_size - offset < need) {
-        snprintf(err, errsize, "input file '%s' is truncated: %zu bytes of data, %zu needed", path,
+        err_set(-1, "input file '%s' is truncated: %zu bytes of data, %zu needed", path,
                  file_size > offset ? file_size - offset : 0, need);
         return -1;
     }
     size_t piece = need < PIECE ? need : PIECE;
     unsigned char *buf = malloc(piece ? piece : 1);
     if (!buf) {
-        snprintf(err, errsize, "out of memory reading '%s'", path);
+        err_set(-1, "out of memory reading '%s'", path);
         return -1;
     }
     int rc = 0;
@@ -84,11 +84,11 @@ int infile_load(meas_gpu *g, CUdeviceptr dst, data_type t, size_t count, const c
         size_t n = need - done < piece ? need - done : piece;
         int r = sys_read_part(path, offset + done, buf, n, &got, &file_size);
         if (r < 0 || got != n) {
-            snprintf(err, errsize, "reading input file '%s': %s", path, r < 0 ? sys_strerror(errno) :
+            err_set(-1, "reading input file '%s': %s", path, r < 0 ? sys_strerror(errno) :
                      "it became shorter");
             rc = -1;
         } else {
-            rc = meas_upload(g, dst + done, buf, n, err, errsize);
+            rc = meas_upload(g, dst + done, buf, n);
         }
     }
     free(buf);

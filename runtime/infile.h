@@ -20,9 +20,8 @@ int infile_matches(data_type t, const npy_info *info, char *why, size_t size);
 
 /* infile_load: `count` elements of type t from `path` (an .npy file when `npy`, else raw
  * elements, exactly count * size bytes) into the device buffer dst, in pieces of at
- * most 64 MiB through host memory. 0, or -1 with err naming the file (missing, not a
+ * most 64 MiB through host memory. 0, or -1 with err_last set naming the file (missing, not a
  * regular file, short, of another type or count). */
-int infile_load(meas_gpu *g, CUdeviceptr dst, data_type t, size_t count, const char *path, bool npy, char *err,
-                size_t errsize);
+int infile_load(meas_gpu *g, CUdeviceptr dst, data_type t, size_t count, const char *path, bool npy);
 
 #endif

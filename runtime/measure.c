@@ -1,5 +1,6 @@
 /* measure.c - loading, launching and timing variants (see measure.h). */
 #include "measure.h"
+#include "../base/err.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,7 +19,7 @@ struct meas_gpu {
     CUdeviceptr flush;
     size_t flush_bytes;
     bool sticky;
-    int (*before)(void *ctx, char *err, size_t errsize); /* meas_set_before */
+    int (*before)(void *ctx); /* meas_set_before */
     void *before_ctx;
 };
 
@@ -43,37 +44,36 @@ static bool is_sticky(CUresult r)
 }
 
 /* Checks a driver call: on failure fills err, notes a sticky error, returns -1. */
-static int check(meas_gpu *g, CUresult r, const char *what, char *err, size_t errsize)
+static int check(meas_gpu *g, CUresult r, const char *what)
 {
     if (r == CUDA_SUCCESS)
         return 0;
-    drv_error(g->d, r, what, err, errsize);
+    drv_error(g->d, r, what);
     if (is_sticky(r))
         g->sticky = true;
     return -1;
 }
 
-int meas_open(meas_gpu **out, drv *d, int ordinal, size_t flush_bytes, char *err, size_t errsize)
+int meas_open(meas_gpu **out, drv *d, int ordinal, size_t flush_bytes)
 {
     *out = NULL;
     meas_gpu *g = calloc(1, sizeof *g);
     if (!g) {
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         return -1;
     }
     g->d = d;
     g->ordinal = ordinal;
-    if (check(g, d->cuDeviceGet(&g->dev, ordinal), "cuDeviceGet", err, errsize) < 0 ||
-        check(g, d->cuDevicePrimaryCtxRetain(&g->ctx, g->dev), "cuDevicePrimaryCtxRetain", err, errsize) < 0) {
+    if (check(g, d->cuDeviceGet(&g->dev, ordinal), "cuDeviceGet") < 0 ||
+        check(g, d->cuDevicePrimaryCtxRetain(&g->ctx, g->dev), "cuDevicePrimaryCtxRetain") < 0) {
         free(g);
         return -1;
     }
-    if (check(g, d->cuCtxSetCurrent(g->ctx), "cuCtxSetCurrent", err, errsize) < 0 ||
-        check(g, d->cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate", err, errsize) < 0 ||
-        check(g, d->cuEventCreate(&g->start, CU_EVENT_DEFAULT), "cuEventCreate", err, errsize) < 0 ||
-        check(g, d->cuEventCreate(&g->stop, CU_EVENT_DEFAULT), "cuEventCreate", err, errsize) < 0 ||
-        (flush_bytes && check(g, d->cuMemAlloc(&g->flush, flush_bytes), "cuMemAlloc (L2 flush buffer)", err,
-                              errsize) < 0)) {
+    if (check(g, d->cuCtxSetCurrent(g->ctx), "cuCtxSetCurrent") < 0 ||
+        check(g, d->cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate") < 0 ||
+        check(g, d->cuEventCreate(&g->start, CU_EVENT_DEFAULT), "cuEventCreate") < 0 ||
+        check(g, d->cuEventCreate(&g->stop, CU_EVENT_DEFAULT), "cuEventCreate") < 0 ||
+        (flush_bytes && check(g, d->cuMemAlloc(&g->flush, flush_bytes), "cuMemAlloc (L2 flush buffer)") < 0)) {
         meas_close(g);
         return -1;
     }
@@ -106,9 +106,9 @@ bool meas_sticky(const meas_gpu *g)
     return g->sticky;
 }
 
-int meas_alloc(meas_gpu *g, size_t bytes, CUdeviceptr *out, char *err, size_t errsize)
+int meas_alloc(meas_gpu *g, size_t bytes, CUdeviceptr *out)
 {
-    return check(g, g->d->cuMemAlloc(out, bytes ? bytes : 1), "cuMemAlloc", err, errsize);
+    return check(g, g->d->cuMemAlloc(out, bytes ? bytes : 1), "cuMemAlloc");
 }
 
 void meas_free(meas_gpu *g, CUdeviceptr p)
@@ -117,68 +117,66 @@ void meas_free(meas_gpu *g, CUdeviceptr p)
         g->d->cuMemFree(p);
 }
 
-int meas_upload(meas_gpu *g, CUdeviceptr dst, const void *src, size_t bytes, char *err, size_t errsize)
+int meas_upload(meas_gpu *g, CUdeviceptr dst, const void *src, size_t bytes)
 {
-    if (check(g, g->d->cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD", err, errsize) < 0)
+    if (check(g, g->d->cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD") < 0)
         return -1;
-    return check(g, g->d->cuStreamSynchronize(NULL), "cuStreamSynchronize (after an upload)", err, errsize);
+    return check(g, g->d->cuStreamSynchronize(NULL), "cuStreamSynchronize (after an upload)");
 }
 
-int meas_download(meas_gpu *g, void *dst, CUdeviceptr src, size_t bytes, char *err, size_t errsize)
+int meas_download(meas_gpu *g, void *dst, CUdeviceptr src, size_t bytes)
 {
-    return check(g, g->d->cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH", err, errsize);
+    return check(g, g->d->cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
 }
 
 /* A device-to-device copy or a memset runs on the legacy default stream and does not
  * wait for the host, and the kernels run on a non-blocking stream, which does not wait
  * for the legacy one: both are waited for here, so that an input is restored before
  * the checked run starts and does not share the GPU with it (it is timed). */
-int meas_copy(meas_gpu *g, CUdeviceptr dst, CUdeviceptr src, size_t bytes, char *err, size_t errsize)
+int meas_copy(meas_gpu *g, CUdeviceptr dst, CUdeviceptr src, size_t bytes)
 {
-    return check(g, g->d->cuMemcpyDtoD(dst, src, bytes), "cuMemcpyDtoD", err, errsize) < 0 ||
-                   check(g, g->d->cuStreamSynchronize(NULL), "cuMemcpyDtoD (cuStreamSynchronize)", err, errsize) < 0
+    return check(g, g->d->cuMemcpyDtoD(dst, src, bytes), "cuMemcpyDtoD") < 0 ||
+                   check(g, g->d->cuStreamSynchronize(NULL), "cuMemcpyDtoD (cuStreamSynchronize)") < 0
                ? -1
                : 0;
 }
 
-int meas_fill(meas_gpu *g, CUdeviceptr dst, unsigned char byte, size_t bytes, char *err, size_t errsize)
+int meas_fill(meas_gpu *g, CUdeviceptr dst, unsigned char byte, size_t bytes)
 {
-    return check(g, g->d->cuMemsetD8(dst, byte, bytes), "cuMemsetD8", err, errsize) < 0 ||
-                   check(g, g->d->cuStreamSynchronize(NULL), "cuMemsetD8 (cuStreamSynchronize)", err, errsize) < 0
+    return check(g, g->d->cuMemsetD8(dst, byte, bytes), "cuMemsetD8") < 0 ||
+                   check(g, g->d->cuStreamSynchronize(NULL), "cuMemsetD8 (cuStreamSynchronize)") < 0
                ? -1
                : 0;
 }
 
-int meas_load(meas_gpu *g, const void *cubin, const char *symbol, const meas_launch *l, meas_kernel *out,
-              char *err, size_t errsize)
+int meas_load(meas_gpu *g, const void *cubin, const char *symbol, const meas_launch *l, meas_kernel *out)
 {
     memset(out, 0, sizeof *out);
     drv *d = g->d;
-    if (check(g, d->cuModuleLoadData(&out->module, cubin), "cuModuleLoadData", err, errsize) < 0)
+    if (check(g, d->cuModuleLoadData(&out->module, cubin), "cuModuleLoadData") < 0)
         return -1;
-    if (check(g, d->cuModuleGetFunction(&out->function, out->module, symbol), "cuModuleGetFunction", err,
-              errsize) < 0)
+    if (check(g, d->cuModuleGetFunction(&out->function, out->module, symbol), "cuModuleGetFunction") < 0)
         goto fail;
     if (l->dynamic_smem > 48 * 1024 &&
         check(g, d->cuFuncSetAttribute(out->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                        (int)l->dynamic_smem),
-              "cuFuncSetAttribute (dynamic shared memory)", err, errsize) < 0)
+              "cuFuncSetAttribute (dynamic shared memory)") < 0)
         goto fail;
     if (check(g, d->cuFuncGetAttribute(&out->registers, CU_FUNC_ATTRIBUTE_NUM_REGS, out->function),
-              "cuFuncGetAttribute", err, errsize) < 0 ||
+              "cuFuncGetAttribute") < 0 ||
         check(g, d->cuFuncGetAttribute(&out->static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, out->function),
-              "cuFuncGetAttribute", err, errsize) < 0 ||
+              "cuFuncGetAttribute") < 0 ||
         check(g, d->cuFuncGetAttribute(&out->local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, out->function),
-              "cuFuncGetAttribute", err, errsize) < 0 ||
+              "cuFuncGetAttribute") < 0 ||
         check(g, d->cuFuncGetAttribute(&out->max_threads_per_block, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
                                        out->function),
-              "cuFuncGetAttribute", err, errsize) < 0)
+              "cuFuncGetAttribute") < 0)
         goto fail;
     int threads = (int)(l->block[0] * l->block[1] * l->block[2]);
     if (threads <= out->max_threads_per_block &&
         check(g, d->cuOccupancyMaxActiveBlocksPerMultiprocessor(&out->driver_blocks_per_sm, out->function, threads,
                                                                 l->dynamic_smem),
-              "cuOccupancyMaxActiveBlocksPerMultiprocessor", err, errsize) < 0)
+              "cuOccupancyMaxActiveBlocksPerMultiprocessor") < 0)
         goto fail;
     return 0;
 fail:
@@ -194,54 +192,54 @@ void meas_unload(meas_gpu *g, meas_kernel *k)
     k->module = NULL;
 }
 
-static int launch(meas_gpu *g, const meas_kernel *k, const meas_launch *l, char *err, size_t errsize)
+static int launch(meas_gpu *g, const meas_kernel *k, const meas_launch *l)
 {
     return check(g,
                  g->d->cuLaunchKernel(k->function, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
                                       l->block[2], l->dynamic_smem, g->stream, l->args, NULL),
-                 "cuLaunchKernel", err, errsize);
+                 "cuLaunchKernel");
 }
 
-int meas_enqueue(meas_gpu *g, const meas_kernel *k, const meas_launch *l, char *err, size_t errsize)
+int meas_enqueue(meas_gpu *g, const meas_kernel *k, const meas_launch *l)
 {
-    return launch(g, k, l, err, errsize);
+    return launch(g, k, l);
 }
 
-int meas_sync(meas_gpu *g, char *err, size_t errsize)
+int meas_sync(meas_gpu *g)
 {
-    return check(g, g->d->cuStreamSynchronize(g->stream), "cuStreamSynchronize", err, errsize);
+    return check(g, g->d->cuStreamSynchronize(g->stream), "cuStreamSynchronize");
 }
 
-int meas_pci_bus_id(meas_gpu *g, char *out, int size, char *err, size_t errsize)
+int meas_pci_bus_id(meas_gpu *g, char *out, int size)
 {
-    return check(g, g->d->cuDeviceGetPCIBusId(out, size, g->dev), "cuDeviceGetPCIBusId", err, errsize);
+    return check(g, g->d->cuDeviceGetPCIBusId(out, size, g->dev), "cuDeviceGetPCIBusId");
 }
 
-int meas_run(meas_gpu *g, const meas_kernel *k, const meas_launch *l, char *err, size_t errsize)
+int meas_run(meas_gpu *g, const meas_kernel *k, const meas_launch *l)
 {
-    if (launch(g, k, l, err, errsize) < 0)
+    if (launch(g, k, l) < 0)
         return -1;
-    return check(g, g->d->cuStreamSynchronize(g->stream), "the kernel's run (cuStreamSynchronize)", err, errsize);
+    return check(g, g->d->cuStreamSynchronize(g->stream), "the kernel's run (cuStreamSynchronize)");
 }
 
 /* One event-timed sample: `batch` launches, optionally after flushing L2; ms per launch. */
 static int sample(meas_gpu *g, const meas_kernel *k, const meas_launch *l, int batch, bool flush, unsigned tag,
-                  double *ms, char *err, size_t errsize)
+                  double *ms)
 {
     drv *d = g->d;
     if (flush && g->flush &&
-        check(g, d->cuMemsetD32Async(g->flush, tag, g->flush_bytes / 4, g->stream), "L2 flush", err, errsize) < 0)
+        check(g, d->cuMemsetD32Async(g->flush, tag, g->flush_bytes / 4, g->stream), "L2 flush") < 0)
         return -1;
-    if (check(g, d->cuEventRecord(g->start, g->stream), "cuEventRecord", err, errsize) < 0)
+    if (check(g, d->cuEventRecord(g->start, g->stream), "cuEventRecord") < 0)
         return -1;
     for (int b = 0; b < batch; b++)
-        if (launch(g, k, l, err, errsize) < 0)
+        if (launch(g, k, l) < 0)
             return -1;
-    if (check(g, d->cuEventRecord(g->stop, g->stream), "cuEventRecord", err, errsize) < 0 ||
-        check(g, d->cuEventSynchronize(g->stop), "the kernel's run (cuEventSynchronize)", err, errsize) < 0)
+    if (check(g, d->cuEventRecord(g->stop, g->stream), "cuEventRecord") < 0 ||
+        check(g, d->cuEventSynchronize(g->stop), "the kernel's run (cuEventSynchronize)") < 0)
         return -1;
     float elapsed = 0;
-    if (check(g, d->cuEventElapsedTime(&elapsed, g->start, g->stop), "cuEventElapsedTime", err, errsize) < 0)
+    if (check(g, d->cuEventElapsedTime(&elapsed, g->start, g->stop), "cuEventElapsedTime") < 0)
         return -1;
     *ms = (double)elapsed / batch;
     return 0;
@@ -299,14 +297,13 @@ meas_next meas_race_next(const meas_settings *s, const meas_times *t)
     return MEAS_MORE;
 }
 
-int meas_run_timed(meas_gpu *g, const meas_kernel *k, const meas_launch *l, bool flush, double *ms, char *err,
-                   size_t errsize)
+int meas_run_timed(meas_gpu *g, const meas_kernel *k, const meas_launch *l, bool flush, double *ms)
 {
-    return sample(g, k, l, 1, flush, 0, ms, err, errsize);
+    return sample(g, k, l, 1, flush, 0, ms);
 }
 
 int meas_time(meas_gpu *g, const meas_kernel *k, const meas_launch *l, const meas_settings *s, double cold_ms,
-              meas_times *out, char *err, size_t errsize)
+              meas_times *out)
 {
     memset(out, 0, sizeof *out);
     double t0 = sys_seconds();
@@ -321,7 +318,7 @@ int meas_time(meas_gpu *g, const meas_kernel *k, const meas_launch *l, const mea
     int cap = s->max_reps > 3 ? s->max_reps : 3;
     samples = malloc(sizeof(double) * (size_t)cap * 2);
     if (!samples) {
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         return -1;
     }
     double *sorted = samples + cap;
@@ -332,14 +329,14 @@ int meas_time(meas_gpu *g, const meas_kernel *k, const meas_launch *l, const mea
          * shorter than min_sample_ms is launched several times per event pair, sized by
          * the shortest of three single launches (one alone can be a cold outlier). */
         for (int w = 1; w < s->warmup; w++, out->launches++)
-            if ((g->before && g->before(g->before_ctx, err, errsize) < 0) || launch(g, k, l, err, errsize) < 0)
+            if ((g->before && g->before(g->before_ctx) < 0) || launch(g, k, l) < 0)
                 goto fail;
-        if (check(g, g->d->cuStreamSynchronize(g->stream), "the warm-up runs", err, errsize) < 0)
+        if (check(g, g->d->cuStreamSynchronize(g->stream), "the warm-up runs") < 0)
             goto fail;
         double singles[3], single = 0;
         for (int i = 0; i < 3; i++, out->launches++) {
-            if ((g->before && g->before(g->before_ctx, err, errsize) < 0) ||
-                sample(g, k, l, 1, s->flush_l2, 0, &singles[i], err, errsize) < 0)
+            if ((g->before && g->before(g->before_ctx) < 0) ||
+                sample(g, k, l, 1, s->flush_l2, 0, &singles[i]) < 0)
                 goto fail;
             if (i == 0 || singles[i] < single)
                 single = singles[i];
@@ -359,8 +356,8 @@ int meas_time(meas_gpu *g, const meas_kernel *k, const meas_launch *l, const mea
         next = meas_race_next(s, out);
     }
     while (next == MEAS_MORE && n < cap) {
-        if ((g->before && g->before(g->before_ctx, err, errsize) < 0) ||
-            sample(g, k, l, batch, s->flush_l2, (unsigned)n + 1, &samples[n], err, errsize) < 0)
+        if ((g->before && g->before(g->before_ctx) < 0) ||
+            sample(g, k, l, batch, s->flush_l2, (unsigned)n + 1, &samples[n]) < 0)
             goto fail;
         out->launches += batch;
         n++;
@@ -381,7 +378,7 @@ fail:
 
 /* ---- what runtime/hook.c needs ------------------------------------------ */
 
-void meas_set_before(meas_gpu *g, int (*before)(void *ctx, char *err, size_t errsize), void *ctx)
+void meas_set_before(meas_gpu *g, int (*before)(void *ctx), void *ctx)
 {
     g->before = before;
     g->before_ctx = ctx;
@@ -397,9 +394,9 @@ drv *meas_driver(const meas_gpu *g)
     return g->d;
 }
 
-int meas_check(meas_gpu *g, CUresult r, const char *what, char *err, size_t errsize)
+int meas_check(meas_gpu *g, CUresult r, const char *what)
 {
-    return check(g, r, what, err, errsize);
+    return check(g, r, what);
 }
 
 CUcontext meas_context(const meas_gpu *g)
@@ -407,13 +404,13 @@ CUcontext meas_context(const meas_gpu *g)
     return g->ctx;
 }
 
-int meas_flush(meas_gpu *g, char *err, size_t errsize)
+int meas_flush(meas_gpu *g)
 {
     if (!g->flush)
         return 0;
-    if (check(g, g->d->cuMemsetD32Async(g->flush, 0, g->flush_bytes / 4, g->stream), "L2 flush", err, errsize) < 0)
+    if (check(g, g->d->cuMemsetD32Async(g->flush, 0, g->flush_bytes / 4, g->stream), "L2 flush") < 0)
         return -1;
-    return meas_sync(g, err, errsize);
+    return meas_sync(g);
 }
 
 int meas_ordinal(const meas_gpu *g)

@@ -15,7 +15,7 @@ typedef struct meas_gpu meas_gpu;
 
 /* meas_open: the primary context of device `ordinal`, made current on this thread, with
  * a stream, events and (when flush_bytes > 0) an L2 flush buffer of that size. */
-int meas_open(meas_gpu **out, drv *d, int ordinal, size_t flush_bytes, char *err, size_t errsize);
+int meas_open(meas_gpu **out, drv *d, int ordinal, size_t flush_bytes);
 
 /* meas_close: releases everything; NULL is a no-op. */
 void meas_close(meas_gpu *g);
@@ -25,17 +25,17 @@ void meas_close(meas_gpu *g);
 bool meas_sticky(const meas_gpu *g);
 
 /* Device memory. */
-int meas_alloc(meas_gpu *g, size_t bytes, CUdeviceptr *out, char *err, size_t errsize);
+int meas_alloc(meas_gpu *g, size_t bytes, CUdeviceptr *out);
 void meas_free(meas_gpu *g, CUdeviceptr p);
 /* meas_upload: copies host bytes to the device and returns once they are there. From
  * pageable memory cuMemcpyHtoD may return while its DMA is still in flight on the
  * legacy stream, which work on the non-blocking timing stream does not wait for, so
  * the legacy stream is synchronised too. */
-int meas_upload(meas_gpu *g, CUdeviceptr dst, const void *src, size_t bytes, char *err, size_t errsize);
-int meas_download(meas_gpu *g, void *dst, CUdeviceptr src, size_t bytes, char *err, size_t errsize);
+int meas_upload(meas_gpu *g, CUdeviceptr dst, const void *src, size_t bytes);
+int meas_download(meas_gpu *g, void *dst, CUdeviceptr src, size_t bytes);
 /* meas_copy and meas_fill (bytes set to `byte`) return once done on the device. */
-int meas_copy(meas_gpu *g, CUdeviceptr dst, CUdeviceptr src, size_t bytes, char *err, size_t errsize);
-int meas_fill(meas_gpu *g, CUdeviceptr dst, unsigned char byte, size_t bytes, char *err, size_t errsize);
+int meas_copy(meas_gpu *g, CUdeviceptr dst, CUdeviceptr src, size_t bytes);
+int meas_fill(meas_gpu *g, CUdeviceptr dst, unsigned char byte, size_t bytes);
 
 typedef struct meas_kernel {
     CUmodule module;
@@ -53,28 +53,26 @@ typedef struct meas_launch {
 
 /* meas_load: loads `cubin`, finds `symbol`, opts it in to `dynamic_smem` bytes of
  * dynamic shared memory when that is above the default 48 KB, and reads its
- * attributes. Returns 0, or -1 with err (the module is not left loaded). */
-int meas_load(meas_gpu *g, const void *cubin, const char *symbol, const meas_launch *l, meas_kernel *out,
-              char *err, size_t errsize);
+ * attributes. Returns 0, or -1 with err_last set (the module is not left loaded). */
+int meas_load(meas_gpu *g, const void *cubin, const char *symbol, const meas_launch *l, meas_kernel *out);
 
 /* meas_unload: unloads the module. */
 void meas_unload(meas_gpu *g, meas_kernel *k);
 
 /* meas_enqueue: one launch on the timing stream, not waited for. meas_sync: waits for
  * the stream, with the error (if any) of what ran on it. meas_pci_bus_id: the device's
- * PCI bus id ("0000:19:00.0"), as NVML finds it. Each returns 0 or -1 with err. */
-int meas_enqueue(meas_gpu *g, const meas_kernel *k, const meas_launch *l, char *err, size_t errsize);
-int meas_sync(meas_gpu *g, char *err, size_t errsize);
-int meas_pci_bus_id(meas_gpu *g, char *out, int size, char *err, size_t errsize);
+ * PCI bus id ("0000:19:00.0"), as NVML finds it. Each returns 0 or -1 with err_last set. */
+int meas_enqueue(meas_gpu *g, const meas_kernel *k, const meas_launch *l);
+int meas_sync(meas_gpu *g);
+int meas_pci_bus_id(meas_gpu *g, char *out, int size);
 
 /* meas_run: one launch, waited for, with the error (if any) of the launch itself or of
- * the kernel's execution in err. Returns 0 or -1. */
-int meas_run(meas_gpu *g, const meas_kernel *k, const meas_launch *l, char *err, size_t errsize);
+ * the kernel's execution in err_last. Returns 0 or -1. */
+int meas_run(meas_gpu *g, const meas_kernel *k, const meas_launch *l);
 
 /* meas_run_timed: meas_run timed with an event pair on the stream (after an L2 flush
- * when `flush`): *ms is the launch's time. Returns 0 or -1 with err, as meas_run. */
-int meas_run_timed(meas_gpu *g, const meas_kernel *k, const meas_launch *l, bool flush, double *ms, char *err,
-                   size_t errsize);
+ * when `flush`): *ms is the launch's time. Returns 0 or -1 with err_last set, as meas_run. */
+int meas_run_timed(meas_gpu *g, const meas_kernel *k, const meas_launch *l, bool flush, double *ms);
 
 /* The race: how long a variant is timed depends on how it compares with the
  * best so far. Its checked run is its first, cold sample; a short kernel (that sample
@@ -131,27 +129,27 @@ meas_next meas_race_next(const meas_settings *s, const meas_times *t);
 /* meas_time: after the checked run (its cold sample `cold_ms`, counted in launches),
  * the race: maybe pruned at once; warm-ups and batch sizing for a short kernel; warm
  * samples until meas_race_next stops, and their statistics (or the cold sample's alone
- * when pruned at once). Returns 0, or -1 with err. */
+ * when pruned at once). Returns 0, or -1 with err_last set. */
 int meas_time(meas_gpu *g, const meas_kernel *k, const meas_launch *l, const meas_settings *s, double cold_ms,
-              meas_times *out, char *err, size_t errsize);
+              meas_times *out);
 
 /* meas_set_before: while `before` is set (NULL clears it), meas_time calls
- * before(ctx, err, errsize) ahead of every launch it makes (warm-ups, sizing, samples)
+ * before(ctx) ahead of every launch it makes (warm-ups, sizing, samples)
  * to enqueue the spec's resets on the stream: before the L2 flush and outside the event
  * pair, so they are never timed; each sample is then one launch (batch 1). It returns 0,
- * or -1 with err. */
-void meas_set_before(meas_gpu *g, int (*before)(void *ctx, char *err, size_t errsize), void *ctx);
+ * or -1 with err_last set. */
+void meas_set_before(meas_gpu *g, int (*before)(void *ctx), void *ctx);
 
 /* for runtime/hook.c, which enqueues resets on the variant's stream. */
 CUstream meas_stream(const meas_gpu *g);
 drv *meas_driver(const meas_gpu *g);
 /* for runtime/profiler: the device's context and ordinal; meas_flush: the L2 flushed (when
- * the flush buffer exists) and the stream waited for, 0 or -1 with err. */
+ * the flush buffer exists) and the stream waited for, 0 or -1 with err_last set. */
 CUcontext meas_context(const meas_gpu *g);
 int meas_ordinal(const meas_gpu *g);
-int meas_flush(meas_gpu *g, char *err, size_t errsize);
-/* meas_check: 0 when r is CUDA_SUCCESS, else -1 with err ("what: ...") and the context
+int meas_flush(meas_gpu *g);
+/* meas_check: 0 when r is CUDA_SUCCESS, else -1 with err_last set ("what: ...") and the context
  * marked lost when r is a sticky error. */
-int meas_check(meas_gpu *g, CUresult r, const char *what, char *err, size_t errsize);
+int meas_check(meas_gpu *g, CUresult r, const char *what);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "nvml.h"
+#include "../base/err.h"
 
 typedef int nvml_return;       /* nvmlReturn_t: 0 is NVML_SUCCESS */
 typedef struct nvml_device *nvml_device;
@@ -24,27 +25,27 @@ struct nvml {
 };
 
 /* NVML's words for `r`, or its number when the library cannot say. */
-static void describe(const nvml *p, nvml_return r, const char *what, char *err, size_t errsize)
+static void describe(const nvml *p, nvml_return r, const char *what)
 {
     const char *s = p->error_string ? p->error_string(r) : NULL;
     if (s)
-        snprintf(err, errsize, "NVML: %s: %s (NVML error %d)", what, s, r);
+        err_set(-1, "NVML: %s: %s (NVML error %d)", what, s, r);
     else
-        snprintf(err, errsize, "NVML: %s: NVML error %d", what, r);
+        err_set(-1, "NVML: %s: NVML error %d", what, r);
 }
 
-int nvml_open(nvml **out, const char *pci_bus_id, char *err, size_t errsize)
+int nvml_open(nvml **out, const char *pci_bus_id)
 {
     *out = NULL;
     nvml *p = calloc(1, sizeof *p);
     if (!p) {
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         return -1;
     }
     p->lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!p->lib) {
         const char *why = dlerror();
-        snprintf(err, errsize, "NVML is not available: %s", why ? why : "libnvidia-ml.so.1 not found");
+        err_set(-1, "NVML is not available: %s", why ? why : "libnvidia-ml.so.1 not found");
         free(p);
         return -1;
     }
@@ -54,7 +55,7 @@ int nvml_open(nvml **out, const char *pci_bus_id, char *err, size_t errsize)
     *(void **)&p->energy = dlsym(p->lib, "nvmlDeviceGetTotalEnergyConsumption");
     *(void **)&p->error_string = dlsym(p->lib, "nvmlErrorString");
     if (!p->init || !p->shutdown || !p->by_pci || !p->energy) {
-        snprintf(err, errsize, "NVML is not usable: libnvidia-ml.so.1 lacks %s",
+        err_set(-1, "NVML is not usable: libnvidia-ml.so.1 lacks %s",
                  !p->init ? "nvmlInit_v2" : !p->shutdown ? "nvmlShutdown"
                  : !p->by_pci ? "nvmlDeviceGetHandleByPciBusId_v2" : "nvmlDeviceGetTotalEnergyConsumption");
         nvml_close(p);
@@ -62,7 +63,7 @@ int nvml_open(nvml **out, const char *pci_bus_id, char *err, size_t errsize)
     }
     nvml_return r = p->init();
     if (r != 0) {
-        describe(p, r, "nvmlInit_v2", err, errsize);
+        describe(p, r, "nvmlInit_v2");
         nvml_close(p);
         return -1;
     }
@@ -70,12 +71,12 @@ int nvml_open(nvml **out, const char *pci_bus_id, char *err, size_t errsize)
     if ((r = p->by_pci(pci_bus_id, &p->dev)) != 0) {
         char what[96];
         snprintf(what, sizeof what, "the device at PCI %s", pci_bus_id);
-        describe(p, r, what, err, errsize);
+        describe(p, r, what);
         nvml_close(p);
         return -1;
     }
     uint64_t mj;
-    if (nvml_energy_mj(p, &mj, err, errsize) < 0) { /* e.g. NOT_SUPPORTED before Volta */
+    if (nvml_energy_mj(p, &mj) < 0) { /* e.g. NOT_SUPPORTED before Volta */
         nvml_close(p);
         return -1;
     }
@@ -83,12 +84,12 @@ int nvml_open(nvml **out, const char *pci_bus_id, char *err, size_t errsize)
     return 0;
 }
 
-int nvml_energy_mj(nvml *p, uint64_t *mj, char *err, size_t errsize)
+int nvml_energy_mj(nvml *p, uint64_t *mj)
 {
     unsigned long long v = 0;
     nvml_return r = p->energy(p->dev, &v);
     if (r != 0) {
-        describe(p, r, "nvmlDeviceGetTotalEnergyConsumption", err, errsize);
+        describe(p, r, "nvmlDeviceGetTotalEnergyConsumption");
         return -1;
     }
     *mj = (uint64_t)v;

@@ -15,13 +15,13 @@
 typedef struct nvml nvml;
 
 /* nvml_open: NVML, initialised, and the device at `pci_bus_id` (as
- * cuDeviceGetPCIBusId writes it). 0, or -1 with err: the library missing, its init
+ * cuDeviceGetPCIBusId writes it). 0, or -1 with err_last set: the library missing, its init
  * failing, no such device, or a device without an energy counter (checked by reading
  * it once). *out is NULL on failure. */
-int nvml_open(nvml **out, const char *pci_bus_id, char *err, size_t errsize);
+int nvml_open(nvml **out, const char *pci_bus_id);
 
-/* nvml_energy_mj: the device's energy counter, in millijoules. 0, or -1 with err. */
-int nvml_energy_mj(nvml *p, uint64_t *mj, char *err, size_t errsize);
+/* nvml_energy_mj: the device's energy counter, in millijoules. 0, or -1 with err_last set. */
+int nvml_energy_mj(nvml *p, uint64_t *mj);
 
 /* nvml_close: shuts NVML down and unloads it; NULL is a no-op. */
 void nvml_close(nvml *p);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "../base/err.h"
 #include "../base/sys.h"
 #include "includes.h"
 #include "worker.h"
@@ -193,9 +194,9 @@ static int compile_worker_body(void *ctx, int in, int out)
             child_hook(&job);
         wk_compiled answer;
         memset(&answer, 0, sizeof answer);
-        char err[256] = "";
-        answer.nvrtc_ran = compile_run(&job, &answer.out, err, sizeof err) == 0;
-        answer.error = err;
+        answer.nvrtc_ran = compile_run(&job, &answer.out) == 0;
+        const err_info *why = err_last(); /* the parent sets it again from the answer */
+        answer.error = answer.nvrtc_ran ? "" : why ? why->message : "NVRTC failed";
         wk_frame_reset(&f);
         wk_encode_compiled(&f, &answer);
         compile_output_free(&answer.out);
@@ -224,13 +225,12 @@ static void *heap_copy(const void *src, size_t n, bool nul)
  * compile_run; a worker that died or overran the deadline is an outcome (ok = false,
  * the reason as the log) with *keep_out_of_cache set, and is reaped (the next job
  * starts another); 1 when no worker could be started (the caller compiles here). */
-static int compile_in_worker(pool *p, int w, const compile_job *job, compile_output *out, bool *keep_out_of_cache,
-                             char *err, size_t errsize)
+static int compile_in_worker(pool *p, int w, const compile_job *job, compile_output *out, bool *keep_out_of_cache)
 {
     memset(out, 0, sizeof *out);
     wk_proc *proc = &p->workers[w];
     char why[256];
-    if (!proc->pid && wk_start(proc, compile_worker_body, NULL, why, sizeof why) < 0)
+    if (!proc->pid && wk_start(proc, compile_worker_body, NULL) < 0)
         return 1;
     double t0 = sys_seconds();
     wk_frame f = WK_FRAME_INIT;
@@ -259,7 +259,7 @@ static int compile_in_worker(pool *p, int w, const compile_job *job, compile_out
         arena_free(a);
         out->log = heap_copy(why, strlen(why), true);
         if (!out->log) {
-            snprintf(err, errsize, "out of memory");
+            err_set(-1, "out of memory");
             return -1;
         }
         out->ok = false;
@@ -271,7 +271,7 @@ static int compile_in_worker(pool *p, int w, const compile_job *job, compile_out
         return 0;
     }
     if (!answer.nvrtc_ran) {
-        snprintf(err, errsize, "%s", answer.error);
+        err_set(-1, "%s", answer.error);
         arena_free(a);
         return -1;
     }
@@ -285,7 +285,7 @@ static int compile_in_worker(pool *p, int w, const compile_job *job, compile_out
     arena_free(a);
     if (!out->log || (answer.out.ok && (!out->lowered_name || !out->cubin))) {
         compile_output_free(out);
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         return -1;
     }
     return 0;
@@ -311,12 +311,11 @@ static void run_job(pool *p, int w, slot *s)
 {
     if (s->job.skip)
         return;
-    char err[512];
     incl_set own;
     const incl_set *inc = NULL;
     if (incl_memo_get(p->includes, s->job.job.source_name, s->job.job.source, s->job.job.options,
-                      s->job.job.noptions, &own, &inc, err, sizeof err) < 0) {
-        s->failed = refuse_includes(s, err) < 0;
+                      s->job.job.noptions, &own, &inc) < 0) {
+        s->failed = refuse_includes(s, err_last() ? err_last()->message : "error") < 0;
         incl_set_free(&own);
         return;
     }
@@ -328,29 +327,31 @@ static void run_job(pool *p, int w, slot *s)
     cache_key key;
     bool have_key = false;
     if (p->cache) {
-        if (cache_key_for(&job, &key, err, sizeof err) == 0)
+        if (cache_key_for(&job, &key) == 0)
             have_key = true;
         else
-            snprintf(s->error, sizeof s->error, "%s", err); /* kept only if compiling fails too */
+            snprintf(s->error, sizeof s->error, "%s", err_last() ? err_last()->message : "error");
         if (have_key && cache_get(p->cache, &key, &s->out) == 1) {
             incl_set_free(&own);
             return;
         }
     }
     bool keep_out = false;
-    int rc = p->processes ? compile_in_worker(p, w, &job, &s->out, &keep_out, s->error, sizeof s->error) : 1;
+    int rc = p->processes ? compile_in_worker(p, w, &job, &s->out, &keep_out) : 1;
     if (rc == 1) /* in this process: threads mode, or no worker could be started */
-        rc = compile_run(&job, &s->out, s->error, sizeof s->error);
+        rc = compile_run(&job, &s->out);
     incl_set_free(&own);
-    if (rc < 0) {
+    if (rc < 0) { /* the compile's message: the hook reads it from s->error, in its own thread */
+        snprintf(s->error, sizeof s->error, "%s", err_last() ? err_last()->message : "error");
         s->failed = true;
         return;
     }
     s->error[0] = '\0';
-    if (have_key && !keep_out && cache_put(p->cache, &key, &s->out, err, sizeof err) < 0) {
+    if (have_key && !keep_out && cache_put(p->cache, &key, &s->out) < 0) {
         pthread_mutex_lock(&p->lock);
         if (p->stats->cache_errors++ == 0)
-            snprintf(p->stats->cache_error, sizeof p->stats->cache_error, "%s", err);
+            snprintf(p->stats->cache_error, sizeof p->stats->cache_error, "%s",
+                     err_last() ? err_last()->message : "error");
         pthread_mutex_unlock(&p->lock);
     }
 }
@@ -383,8 +384,7 @@ static void *worker(void *arg)
     return NULL;
 }
 
-int pool_run(int threads, int window, unsigned flags, cache *c, const pool_hooks *hooks, void *ud, pool_stats *stats,
-             char *err, size_t errsize)
+int pool_run(int threads, int window, unsigned flags, cache *c, const pool_hooks *hooks, void *ud, pool_stats *stats)
 {
     memset(stats, 0, sizeof *stats);
     double t0 = sys_seconds();
@@ -408,7 +408,7 @@ int pool_run(int threads, int window, unsigned flags, cache *c, const pool_hooks
         free(args);
         free(p.workers);
         incl_memo_free(p.includes);
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         return -1;
     }
     pool_settings(&p.processes, &p.timeout_s, stats->warning, sizeof stats->warning);
@@ -418,9 +418,12 @@ int pool_run(int threads, int window, unsigned flags, cache *c, const pool_hooks
          * pool thread: docs/architecture.md says why that is safe). */
         char why[256] = "";
         int up = 0;
-        for (int i = 0; i < threads; i++)
-            if (wk_start(&p.workers[i], compile_worker_body, NULL, why, sizeof why) == 0)
+        for (int i = 0; i < threads; i++) {
+            if (wk_start(&p.workers[i], compile_worker_body, NULL) == 0)
                 up++;
+            else if (err_last())
+                snprintf(why, sizeof why, "%s", err_last()->message);
+        }
         if (up == 0) {
             p.processes = false;
             size_t used = strlen(stats->warning);
@@ -440,7 +443,7 @@ int pool_run(int threads, int window, unsigned flags, cache *c, const pool_hooks
             break;
     }
     if (started_threads == 0) {
-        snprintf(err, errsize, "cannot start compile threads");
+        err_set(-1, "cannot start compile threads");
         rc = -1;
     }
     uint64_t delivered = 0;
@@ -466,7 +469,7 @@ int pool_run(int threads, int window, unsigned flags, cache *c, const pool_hooks
             } else {
                 no_more = true;
                 if (got < 0) {
-                    snprintf(err, errsize, "stopped while preparing variants");
+                    err_set(-1, "stopped while preparing variants");
                     rc = -1;
                 }
             }
@@ -496,7 +499,7 @@ int pool_run(int threads, int window, unsigned flags, cache *c, const pool_hooks
         s->state = SLOT_EMPTY;
         delivered++;
         if (more < 0) {
-            snprintf(err, errsize, "stopped");
+            err_set(-1, "stopped");
             rc = -1;
         }
     }

@@ -72,10 +72,9 @@ typedef struct pool_stats {
 /* pool_run: runs until next() says there are no more jobs (or a hook stops it).
  * threads < 1 means one per core; at most `window` jobs are produced and not yet
  * delivered (at least 2 per thread); `flags`: POOL_ANY_ORDER or 0. `c` may be NULL (no
- * cache). Returns 0, or -1 with err when a hook stopped the run or threads could not be
+ * cache). Returns 0, or -1 with err_last set when a hook stopped the run or threads could not be
  * started. */
-int pool_run(int threads, int window, unsigned flags, cache *c, const pool_hooks *hooks, void *ud, pool_stats *stats,
-             char *err, size_t errsize);
+int pool_run(int threads, int window, unsigned flags, cache *c, const pool_hooks *hooks, void *ud, pool_stats *stats);
 
 /* pool_default_threads: the number of cores this process may use. */
 int pool_default_threads(void);

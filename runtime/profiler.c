@@ -26,6 +26,7 @@
 #include <cupti_target.h>
 
 #include "cupti_host.h"
+#include "../base/err.h"
 #include "profiler.h"
 
 const char *const prof_default_names[PROF_NDEFAULT] = {
@@ -111,17 +112,17 @@ static void *open_library(char *tried, size_t size)
                         "without the sanitizer"
 #endif
 
-static int load(cupti *c, char *err, size_t errsize)
+static int load(cupti *c)
 {
     memset(c, 0, sizeof *c);
 #ifdef CUTUNE_NO_CUPTI
-    snprintf(err, errsize, "%s", CUTUNE_NO_CUPTI);
+    err_set(-1, "%s", CUTUNE_NO_CUPTI);
     return -1;
 #endif
     char tried[512];
     c->lib = open_library(tried, sizeof tried);
     if (!c->lib) {
-        snprintf(err, errsize, "CUPTI (libcupti, part of the CUDA toolkit) was not found: tried %s", tried);
+        err_set(-1, "CUPTI (libcupti, part of the CUDA toolkit) was not found: tried %s", tried);
         return -1;
     }
     struct { void *slot; const char *name; } syms[] = {
@@ -143,7 +144,7 @@ static int load(cupti *c, char *err, size_t errsize)
     for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
         void *f = dlsym(c->lib, syms[i].name);
         if (!f) {
-            snprintf(err, errsize, "this CUPTI has no %s (the range profiler needs CUDA 12.6 or later)", syms[i].name);
+            err_set(-1, "this CUPTI has no %s (the range profiler needs CUDA 12.6 or later)", syms[i].name);
             dlclose(c->lib);
             c->lib = NULL;
             return -1;
@@ -154,7 +155,7 @@ static int load(cupti *c, char *err, size_t errsize)
 }
 
 /* err = "what: CUPTI's words", with the fix for the errors users meet. -1. */
-static int fail(const cupti *c, CUptiResult r, const char *what, char *err, size_t errsize)
+static int fail(const cupti *c, CUptiResult r, const char *what)
 {
     const char *s = NULL;
     if (!c->result_string || c->result_string(r, &s) != CUPTI_SUCCESS || !s)
@@ -166,13 +167,12 @@ static int fail(const cupti *c, CUptiResult r, const char *what, char *err, size
     else if (r == CUPTI_ERROR_NOT_SUPPORTED || r == CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED ||
              r == CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED)
         hint = " (this device or its virtualisation does not let the counters be read)";
-    snprintf(err, errsize, "%s: %s%s", what, s, hint);
+    err_set(-1, "%s: %s%s", what, s, hint);
     return -1;
 }
 
 /* A host object for `chip` (availability may be NULL without a device). */
-static int host_open(const cupti *c, const char *chip, const uint8_t *availability, CUpti_Profiler_Host_Object **out,
-                     char *err, size_t errsize)
+static int host_open(const cupti *c, const char *chip, const uint8_t *availability, CUpti_Profiler_Host_Object **out)
 {
     CUpti_Profiler_Host_Initialize_Params p = {.structSize = CUPTI_HOST_SIZE(CUpti_Profiler_Host_Initialize_Params, pHostObject)};
     p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
@@ -182,7 +182,7 @@ static int host_open(const cupti *c, const char *chip, const uint8_t *availabili
     if (r != CUPTI_SUCCESS) {
         char what[128];
         snprintf(what, sizeof what, "CUPTI's profiler host for chip %s", chip);
-        return fail(c, r, what, err, errsize);
+        return fail(c, r, what);
     }
     *out = p.pHostObject;
     return 0;
@@ -201,13 +201,13 @@ static void host_close(const cupti *c, CUpti_Profiler_Host_Object *h)
 /* Adds the n names to h one at a time, so that the unknown one is named: 0, 1 (*bad
  * unknown, err says so), -1 otherwise. */
 static int add_names(const cupti *c, CUpti_Profiler_Host_Object *h, const char *chip, const char *const *names, int n,
-                     int *bad, char *err, size_t errsize)
+                     int *bad)
 {
     for (int i = 0; i < n; i++) {
         if (strstr(names[i], "__sass_")) {
             if (bad)
                 *bad = i;
-            snprintf(err, errsize, "'%s' is a SASS-patched metric: it needs the kernel's code instrumented (Nsight "
+            err_set(-1, "'%s' is a SASS-patched metric: it needs the kernel's code instrumented (Nsight "
                      "Compute does that; CUPTI's range profiler, which cutune uses, does not, and reads no meaningful "
                      "value for it). Hardware counters only: for divergence, "
                      "smsp__thread_inst_executed_per_inst_executed.ratio; for load efficiency, "
@@ -224,39 +224,38 @@ static int add_names(const cupti *c, CUpti_Profiler_Host_Object *h, const char *
         if (r == CUPTI_ERROR_INVALID_PARAMETER || r == CUPTI_ERROR_INVALID_METRIC_NAME) {
             if (bad)
                 *bad = i;
-            snprintf(err, errsize, "'%s' is not a metric of %s (`cutune metrics` lists them; a base metric takes a "
+            err_set(-1, "'%s' is not a metric of %s (`cutune metrics` lists them; a base metric takes a "
                      "suffix such as .sum, .avg or .pct_of_peak_sustained_elapsed)", names[i], chip);
             return 1;
         }
         if (r != CUPTI_SUCCESS)
-            return fail(c, r, "adding a metric to CUPTI's configuration", err, errsize);
+            return fail(c, r, "adding a metric to CUPTI's configuration");
     }
     return 0;
 }
 
-int prof_check_names(const char *chip, const char *const *names, int n, int *bad, char *err, size_t errsize)
+int prof_check_names(const char *chip, const char *const *names, int n, int *bad)
 {
     cupti c;
-    if (load(&c, err, errsize) < 0)
+    if (load(&c) < 0)
         return -1;
     CUpti_Profiler_Host_Object *h = NULL;
-    int rc = host_open(&c, chip, NULL, &h, err, errsize);
+    int rc = host_open(&c, chip, NULL, &h);
     if (rc == 0)
-        rc = add_names(&c, h, chip, names, n, bad, err, errsize);
+        rc = add_names(&c, h, chip, names, n, bad);
     host_close(&c, h);
     dlclose(c.lib);
     return rc;
 }
 
-int prof_list(const char *chip, void (*each)(void *user, const char *name, const char *kind), void *user, char *err,
-              size_t errsize)
+int prof_list(const char *chip, void (*each)(void *user, const char *name, const char *kind), void *user)
 {
     static const char *const kinds[] = {"counter", "ratio", "throughput"};
     cupti c;
-    if (load(&c, err, errsize) < 0)
+    if (load(&c) < 0)
         return -1;
     CUpti_Profiler_Host_Object *h = NULL;
-    int rc = host_open(&c, chip, NULL, &h, err, errsize);
+    int rc = host_open(&c, chip, NULL, &h);
     for (int t = CUPTI_METRIC_TYPE_COUNTER; rc == 0 && t < CUPTI_METRIC_TYPE__COUNT; t++) {
         CUpti_Profiler_Host_GetBaseMetrics_Params p = {.structSize = CUPTI_HOST_SIZE(CUpti_Profiler_Host_GetBaseMetrics_Params,
                                                                        numMetrics)};
@@ -264,7 +263,7 @@ int prof_list(const char *chip, void (*each)(void *user, const char *name, const
         p.metricType = (CUpti_MetricType)t;
         CUptiResult r = c.host_base(&p);
         if (r != CUPTI_SUCCESS) {
-            rc = fail(&c, r, "listing CUPTI's metrics", err, errsize);
+            rc = fail(&c, r, "listing CUPTI's metrics");
             break;
         }
         for (size_t i = 0; i < p.numMetrics; i++)
@@ -298,18 +297,18 @@ int prof_passes(const prof *p)
     return p->passes;
 }
 
-int prof_open(prof **out, CUcontext ctx, int ordinal, const char *const *names, int n, char *err, size_t errsize)
+int prof_open(prof **out, CUcontext ctx, int ordinal, const char *const *names, int n)
 {
     *out = NULL;
     prof *p = calloc(1, sizeof *p);
     if (!p) {
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         return -1;
     }
     p->ctx = ctx;
     p->names = names;
     p->n = n;
-    if (load(&p->c, err, errsize) < 0) {
+    if (load(&p->c) < 0) {
         free(p);
         return -1;
     }
@@ -317,46 +316,46 @@ int prof_open(prof **out, CUcontext ctx, int ordinal, const char *const *names, 
     CUptiResult r;
     CUpti_Profiler_Initialize_Params ip = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
     if ((r = c->init(&ip)) != CUPTI_SUCCESS) {
-        fail(c, r, "CUPTI's profiler could not start", err, errsize);
+        fail(c, r, "CUPTI's profiler could not start");
         goto failed;
     }
     p->initialised = true;
     CUpti_Device_GetChipName_Params cp = {.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE};
     cp.deviceIndex = (size_t)ordinal;
     if ((r = c->chip_name(&cp)) != CUPTI_SUCCESS) {
-        fail(c, r, "CUPTI could not name the device's chip", err, errsize);
+        fail(c, r, "CUPTI could not name the device's chip");
         goto failed;
     }
     CUpti_Profiler_GetCounterAvailability_Params ap = {.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
     ap.ctx = ctx;
     if ((r = c->availability(&ap)) != CUPTI_SUCCESS) {
-        fail(c, r, "CUPTI could not tell which counters the device has", err, errsize);
+        fail(c, r, "CUPTI could not tell which counters the device has");
         goto failed;
     }
     p->availability = malloc(ap.counterAvailabilityImageSize + 1);
     if (!p->availability) {
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         goto failed;
     }
     ap.pCounterAvailabilityImage = p->availability;
     if ((r = c->availability(&ap)) != CUPTI_SUCCESS) {
-        fail(c, r, "CUPTI could not tell which counters the device has", err, errsize);
+        fail(c, r, "CUPTI could not tell which counters the device has");
         goto failed;
     }
-    if (host_open(c, cp.pChipName, p->availability, &p->host, err, errsize) < 0 ||
-        add_names(c, p->host, cp.pChipName, names, n, NULL, err, errsize) != 0)
+    if (host_open(c, cp.pChipName, p->availability, &p->host) < 0 ||
+        add_names(c, p->host, cp.pChipName, names, n, NULL) != 0)
         goto failed;
     CUpti_Profiler_Host_GetConfigImageSize_Params sp = {.structSize = CUPTI_HOST_SIZE(CUpti_Profiler_Host_GetConfigImageSize_Params,
                                                                         configImageSize)};
     sp.pHostObject = p->host;
     if ((r = c->host_image_size(&sp)) != CUPTI_SUCCESS) {
-        fail(c, r, "sizing CUPTI's counter configuration", err, errsize);
+        fail(c, r, "sizing CUPTI's counter configuration");
         goto failed;
     }
     p->config_size = sp.configImageSize;
     p->config = malloc(p->config_size + 1);
     if (!p->config) {
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         goto failed;
     }
     CUpti_Profiler_Host_GetConfigImage_Params gp = {.structSize = CUPTI_HOST_SIZE(CUpti_Profiler_Host_GetConfigImage_Params,
@@ -365,7 +364,7 @@ int prof_open(prof **out, CUcontext ctx, int ordinal, const char *const *names, 
     gp.configImageSize = p->config_size;
     gp.pConfigImage = p->config;
     if ((r = c->host_image(&gp)) != CUPTI_SUCCESS) {
-        fail(c, r, "building CUPTI's counter configuration", err, errsize);
+        fail(c, r, "building CUPTI's counter configuration");
         goto failed;
     }
     CUpti_Profiler_Host_GetNumOfPasses_Params np = {.structSize = CUPTI_HOST_SIZE(CUpti_Profiler_Host_GetNumOfPasses_Params,
@@ -373,7 +372,7 @@ int prof_open(prof **out, CUcontext ctx, int ordinal, const char *const *names, 
     np.configImageSize = p->config_size;
     np.pConfigImage = p->config;
     if ((r = c->host_passes(&np)) != CUPTI_SUCCESS) {
-        fail(c, r, "counting CUPTI's passes", err, errsize);
+        fail(c, r, "counting CUPTI's passes");
         goto failed;
     }
     p->passes = (int)np.numOfPasses;
@@ -387,14 +386,14 @@ failed:
 /* Enables the range profiler on the context, with a counter data image for one range
  * (kept enabled across measurements: every launch between Start and Stop is a range,
  * and nothing but the one launch runs there). 0, or -1 with err. */
-static int enable(prof *p, char *err, size_t errsize)
+static int enable(prof *p)
 {
     const cupti *c = &p->c;
     CUptiResult r;
     CUpti_RangeProfiler_Enable_Params ep = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
     ep.ctx = p->ctx;
     if ((r = c->rp_enable(&ep)) != CUPTI_SUCCESS)
-        return fail(c, r, "CUPTI's range profiler could not be enabled", err, errsize);
+        return fail(c, r, "CUPTI's range profiler could not be enabled");
     p->obj = ep.pRangeProfilerObject;
     CUpti_RangeProfiler_GetCounterDataSize_Params dp = {
         .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
@@ -404,11 +403,11 @@ static int enable(prof *p, char *err, size_t errsize)
     dp.maxNumOfRanges = 1;
     dp.maxNumRangeTreeNodes = 1;
     if ((r = c->rp_data_size(&dp)) != CUPTI_SUCCESS)
-        return fail(c, r, "sizing CUPTI's counter data", err, errsize);
+        return fail(c, r, "sizing CUPTI's counter data");
     p->data_size = dp.counterDataSize;
     p->data = calloc(1, p->data_size + 1);
     if (!p->data) {
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         return -1;
     }
     return 0;
@@ -426,15 +425,15 @@ static void disable(prof *p)
     p->data = NULL;
 }
 
-int prof_measure(prof *p, int (*launch)(void *user, char *err, size_t errsize), void *user, double *values,
-                 bool *launch_failed, char *err, size_t errsize)
+int prof_measure(prof *p, int (*launch)(void *user), void *user, double *values,
+                 bool *launch_failed)
 {
     const cupti *c = &p->c;
     *launch_failed = false;
     for (int i = 0; i < p->n; i++)
         values[i] = NAN;
     CUptiResult r;
-    if (!p->obj && enable(p, err, errsize) < 0) {
+    if (!p->obj && enable(p) < 0) {
         disable(p);
         return -1;
     }
@@ -445,7 +444,7 @@ int prof_measure(prof *p, int (*launch)(void *user, char *err, size_t errsize), 
     ip.counterDataSize = p->data_size;
     ip.pCounterData = p->data;
     if ((r = c->rp_data_init(&ip)) != CUPTI_SUCCESS) {
-        fail(c, r, "preparing CUPTI's counter data", err, errsize);
+        fail(c, r, "preparing CUPTI's counter data");
         goto failed;
     }
     CUpti_RangeProfiler_SetConfig_Params sp = {.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
@@ -462,16 +461,16 @@ int prof_measure(prof *p, int (*launch)(void *user, char *err, size_t errsize), 
     sp.passIndex = 0;
     sp.targetNestingLevel = 1;
     if ((r = c->rp_set_config(&sp)) != CUPTI_SUCCESS) {
-        fail(c, r, "configuring CUPTI's range profiler", err, errsize);
+        fail(c, r, "configuring CUPTI's range profiler");
         goto failed;
     }
     CUpti_RangeProfiler_Start_Params stp = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     stp.pRangeProfilerObject = p->obj;
     if ((r = c->rp_start(&stp)) != CUPTI_SUCCESS) {
-        fail(c, r, "starting CUPTI's range profiler", err, errsize);
+        fail(c, r, "starting CUPTI's range profiler");
         goto failed;
     }
-    int launched = launch(user, err, errsize);
+    int launched = launch(user);
     CUpti_RangeProfiler_Stop_Params sop = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
     sop.pRangeProfilerObject = p->obj;
     r = c->rp_stop(&sop);
@@ -480,13 +479,13 @@ int prof_measure(prof *p, int (*launch)(void *user, char *err, size_t errsize), 
         goto failed;
     }
     if (r != CUPTI_SUCCESS) {
-        fail(c, r, "stopping CUPTI's range profiler", err, errsize);
+        fail(c, r, "stopping CUPTI's range profiler");
         goto failed;
     }
     CUpti_RangeProfiler_DecodeData_Params ddp = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
     ddp.pRangeProfilerObject = p->obj;
     if ((r = c->rp_decode(&ddp)) != CUPTI_SUCCESS) {
-        fail(c, r, "decoding CUPTI's counters", err, errsize);
+        fail(c, r, "decoding CUPTI's counters");
         goto failed;
     }
     CUpti_RangeProfiler_GetCounterDataInfo_Params gip = {
@@ -494,11 +493,11 @@ int prof_measure(prof *p, int (*launch)(void *user, char *err, size_t errsize), 
     gip.pCounterDataImage = p->data;
     gip.counterDataImageSize = p->data_size;
     if ((r = c->rp_data_info(&gip)) != CUPTI_SUCCESS) {
-        fail(c, r, "reading CUPTI's counter data", err, errsize);
+        fail(c, r, "reading CUPTI's counter data");
         goto failed;
     }
     if (gip.numTotalRanges != 1) {
-        snprintf(err, errsize, "CUPTI recorded %zu ranges for one launch (%zu dropped), not 1", gip.numTotalRanges,
+        err_set(-1, "CUPTI recorded %zu ranges for one launch (%zu dropped), not 1", gip.numTotalRanges,
                  ddp.numOfRangeDropped);
         goto failed;
     }
@@ -514,7 +513,7 @@ int prof_measure(prof *p, int (*launch)(void *user, char *err, size_t errsize), 
     if ((r = c->host_eval(&vp)) != CUPTI_SUCCESS) {
         for (int i = 0; i < p->n; i++)
             values[i] = NAN;
-        return fail(c, r, "evaluating the counters", err, errsize); /* the session itself is sound */
+        return fail(c, r, "evaluating the counters"); /* the session itself is sound */
     }
     return 0;
 failed:

@@ -42,34 +42,33 @@ const char *prof_chip_of_arch(const char *arch);
  * CUPTI's host API (no GPU). SASS-patched metrics (smsp__sass_*: Nsight Compute
  * instruments the kernel's code for them; the range profiler does not, and evaluates
  * them to meaningless values) are refused. 0: all known; 1: name *bad is unknown or
- * refused (err says why);
- * -1: CUPTI could not be used (err says why: no library, an unsupported chip). */
-int prof_check_names(const char *chip, const char *const *names, int n, int *bad, char *err, size_t errsize);
+ * refused (err_last says why);
+ * -1: CUPTI could not be used (err_last says why: no library, an unsupported chip). */
+int prof_check_names(const char *chip, const char *const *names, int n, int *bad);
 
 /* prof_list: calls `each` with every base metric of chip `chip` and its kind ("counter",
  * "ratio", "throughput"); a base metric is read with a suffix (.sum, .avg,
- * .pct_of_peak_sustained_elapsed...: CUPTI's metric naming). 0, or -1 with err. */
-int prof_list(const char *chip, void (*each)(void *user, const char *name, const char *kind), void *user, char *err,
-              size_t errsize);
+ * .pct_of_peak_sustained_elapsed...: CUPTI's metric naming). 0, or -1 with err_last set. */
+int prof_list(const char *chip, void (*each)(void *user, const char *name, const char *kind), void *user);
 
 typedef struct prof prof;
 
 /* prof_open (in a process with CUDA initialised): counters `names` (n, borrowed for the
  * profiler's life) of launches in context `ctx` of device `ordinal`: CUPTI loaded, its
- * profiler initialised and the counter configuration built. 0, or -1 with err (no
+ * profiler initialised and the counter configuration built. 0, or -1 with err_last set (no
  * library, no permission to read the counters, an unsupported device, an unknown
  * name); *out is NULL on failure. */
-int prof_open(prof **out, CUcontext ctx, int ordinal, const char *const *names, int n, char *err, size_t errsize);
+int prof_open(prof **out, CUcontext ctx, int ordinal, const char *const *names, int n);
 
 /* prof_passes: how many replays of a launch the configuration needs. */
 int prof_passes(const prof *p);
 
 /* prof_measure: the counters of the one kernel `launch` runs (it enqueues the launch and
- * waits for it, returning 0 or -1 with err; nothing else may run a kernel in between).
- * values (n of them) are NaN where one could not be evaluated. 0, or -1 with err (the
+ * waits for it, returning 0 or -1 with err_last set; nothing else may run a kernel in between).
+ * values (n of them) are NaN where one could not be evaluated. 0, or -1 with err_last set (the
  * launch failed: *launch_failed is set then; or the profiler did). */
-int prof_measure(prof *p, int (*launch)(void *user, char *err, size_t errsize), void *user, double *values,
-                 bool *launch_failed, char *err, size_t errsize);
+int prof_measure(prof *p, int (*launch)(void *user), void *user, double *values,
+                 bool *launch_failed);
 
 /* prof_close: ends the profiler and unloads CUPTI; NULL is a no-op. */
 void prof_close(prof *p);

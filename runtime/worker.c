@@ -16,6 +16,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "../base/err.h"
 #include "../base/sys.h"
 
 /* ---- frames ------------------------------------------------------------------------ */
@@ -468,18 +469,18 @@ static void live_remove(int fd)
     pthread_mutex_unlock(&live_lock);
 }
 
-int wk_start(wk_proc *p, wk_body body, void *ctx, char *err, size_t errsize)
+int wk_start(wk_proc *p, wk_body body, void *ctx)
 {
     int to[2], from[2];
     pthread_mutex_lock(&live_lock);
     if (pipe(to) != 0) {
         pthread_mutex_unlock(&live_lock);
-        snprintf(err, errsize, "cannot create pipes: %s", strerror(errno));
+        err_set(-1, "cannot create pipes: %s", strerror(errno));
         return -1;
     }
     if (pipe(from) != 0) {
         pthread_mutex_unlock(&live_lock);
-        snprintf(err, errsize, "cannot create pipes: %s", strerror(errno));
+        err_set(-1, "cannot create pipes: %s", strerror(errno));
         close(to[0]);
         close(to[1]);
         return -1;
@@ -489,7 +490,7 @@ int wk_start(wk_proc *p, wk_body body, void *ctx, char *err, size_t errsize)
     pid_t pid = fork();
     if (pid < 0) {
         pthread_mutex_unlock(&live_lock);
-        snprintf(err, errsize, "cannot start a worker process: %s", strerror(errno));
+        err_set(-1, "cannot start a worker process: %s", strerror(errno));
         close(to[0]);
         close(to[1]);
         close(from[0]);

@@ -164,8 +164,8 @@ typedef struct wk_proc {
  * SIGPIPE's default action and runs body(ctx, in, out), with the parent's ends of the
  * other workers' pipes closed (so each worker sees EOF when the parent closes its own
  * pipe, whatever it started since). Safe to call from several threads. The child inherits the caller's
- * memory as it is. 0, or -1 with err (pipes or fork failed; nothing is left open). */
-int wk_start(wk_proc *p, wk_body body, void *ctx, char *err, size_t errsize);
+ * memory as it is. 0, or -1 with err_last set (pipes or fork failed; nothing is left open). */
+int wk_start(wk_proc *p, wk_body body, void *ctx);
 
 /* wk_exchange: sends f to the worker and receives its reply into f within limit_s
  * seconds of the send (<= 0: no limit). 0, -1 (it died, or the pipe failed), -2 (no

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/err.h"
 #include "../base/sys.h"
 #include "../compiler/eval.h"
 #include "../compiler/plan.h"
@@ -89,9 +90,8 @@ int own_compile(cutune_spec *spec, const char *arch, bool warn, const m_kernel_r
     job.options = opts;
     job.noptions = nopts;
     job.arch = arch;
-    char err[512];
-    if (incl_compile(&job, out, err, sizeof err) < 0) {
-        report(&spec->diags, loc, "compiling the %s: %s", what, err);
+    if (incl_compile(&job, out) < 0) {
+        report(&spec->diags, loc, "compiling the %s: %s", what, err_last()->message);
         rc = CUTUNE_ECOMPILER;
     } else if (!out->ok) {
         char *log = compile_log_excerpt(out->log);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <xxhash.h>
 
+#include "../base/err.h"
 #include "../base/sys.h"
 #include "../compiler/space.h"
 #include "../runtime/cache.h"
@@ -571,14 +572,13 @@ static void open_cache(session *s)
     const cutune_analyze_options *opts = s->opts;
     if (opts && opts->no_cache)
         return;
-    char err[512];
     char *fallback = opts && opts->cache_dir ? NULL : cache_default_dir(); /* in full, never cut */
     const char *dir = opts && opts->cache_dir ? opts->cache_dir : fallback;
-    if (dir && cache_open(&s->cache, dir, err, sizeof err) == 0)
+    if (dir && cache_open(&s->cache, dir) == 0)
         s->summary->cache_dir = arena_strdup(s->diags->arena, dir); /* the spec's: outlives the session */
     else
         s->summary->cache_warning = arena_printf(s->diags->arena, "cache off: %s",
-                                                 dir ? err : "no cache folder (set CUTUNE_CACHE_DIR or HOME)");
+                                                 dir ? err_last()->message : "no cache folder (set CUTUNE_CACHE_DIR or HOME)");
     free(fallback);
 }
 
@@ -591,8 +591,7 @@ int session_open(session **out, const model *m, diag_list *diags, const char *ar
         return CUTUNE_ENOMEM;
     if (!compile_supported_arch(summary->arch)) {
         int major = 0, minor = 0;
-        char err[512];
-        compile_nvrtc_version(&major, &minor, err, sizeof err);
+        compile_nvrtc_version(&major, &minor);
         diag_error_noloc(diags, "NVRTC %d.%d cannot compile for '%s' (use --arch with an sm_XX it supports)", major,
                          minor, summary->arch);
         return CUTUNE_EINVAL;
@@ -646,14 +645,13 @@ static int run_pool(session *s, session_each each, void *user)
     s->each = each;
     s->user = user;
     s->status = 0;
-    char err[512];
     int rc = CUTUNE_OK;
     pool_hooks hooks = {next_job, job_done, release_job};
     pool_stats stats;
     /* A stream (the tuner's) takes each variant as soon as it is compiled: in listing
      * order, one slow compile would keep the GPU waiting with others ready behind it. */
     unsigned flags = s->feed ? POOL_ANY_ORDER : 0;
-    if (pool_run(s->threads, s->threads * 4, flags, s->cache, &hooks, s, &stats, err, sizeof err) < 0)
+    if (pool_run(s->threads, s->threads * 4, flags, s->cache, &hooks, s, &stats) < 0)
         rc = s->status ? s->status : CUTUNE_ENOMEM;
     summary->wall_seconds += stats.wall_seconds;
     if (stats.cache_errors && !summary->cache_warning)

@@ -30,12 +30,11 @@ int counters_options(cutune_spec *spec, const cutune_tune_options *in, const cha
     const char *chip = prof_chip_of_arch(arch);
     if (!chip)
         return CUTUNE_OK; /* checked by the device's own CUPTI, on the first variant profiled */
-    char err[512];
     int bad = -1;
-    int rc = prof_check_names(chip, out->profile_metrics, out->nprofile_metrics, &bad, err, sizeof err);
+    int rc = prof_check_names(chip, out->profile_metrics, out->nprofile_metrics, &bad);
     if (rc == 1) {
-        diag_error_noloc(&spec->diags, "%s", err);
-        return err_set(CUTUNE_EINVAL, "%s", err);
+        diag_error_noloc(&spec->diags, "%s", err_last()->message);
+        return err_recode(CUTUNE_EINVAL);
     }
     return CUTUNE_OK; /* rc < 0: CUPTI cannot be used here; the profiling phase says why, and tuning goes on */
 }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/err.h"
 #include "../base/sys.h"
 #include "../compiler/eval.h"
 #include "tuner.h"
@@ -119,7 +120,11 @@ void gpu_free(gpu_handle *g)
 
 int gpu_spawn(gpu_handle *g)
 {
-    return wk_start(&g->proc, gw_main, &g->plan, g->err, sizeof g->err) < 0 ? CUTUNE_ENOMEM : CUTUNE_OK;
+    if (wk_start(&g->proc, gw_main, &g->plan) < 0) {
+        snprintf(g->err, sizeof g->err, "%s", err_last()->message);
+        return CUTUNE_ENOMEM;
+    }
+    return CUTUNE_OK;
 }
 
 int gpu_ready(gpu_handle *g)

@@ -74,8 +74,8 @@ void gw_plain_args(gw *w, bench_config *out);
 /* gw_hooks_prepare (after bench_open, before the reference): compiles the spec's reset
  * kernels and checker kernel, hands the resets to the bench and the checker's binary
  * to w->vf. CUTUNE_OK, or a status with a diagnostic on the spec (a kernel that does
- * not compile) or a message in err (the device). */
-int gw_hooks_prepare(gw *w, char *err, size_t errsize);
+ * not compile) or the thread's error set (base/err: the device). */
+int gw_hooks_prepare(gw *w);
 
 /* gw_reference: runs the reference (a configuration, or a kernel of its own) once and
  * keeps its verified outputs on the device; the results' reference and GPU time are

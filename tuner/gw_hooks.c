@@ -26,7 +26,7 @@ static int constant_dims(gw *g, texpr *const *t, int n, unsigned *dims)
     return CUTUNE_OK;
 }
 
-int gw_hooks_prepare(gw *g, char *err, size_t errsize)
+int gw_hooks_prepare(gw *g)
 {
     const model *m = g->p->m;
     int n = m->nresets;
@@ -70,7 +70,7 @@ int gw_hooks_prepare(gw *g, char *err, size_t errsize)
         g->vf.check_cubin = out->cubin;
         g->vf.check_symbol = out->lowered_name;
     }
-    if (bench_set_hooks(g->b, g->hooks, n, err, errsize) < 0)
+    if (bench_set_hooks(g->b, g->hooks, n) < 0)
         return CUTUNE_ENODEV;
     return CUTUNE_OK;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../base/err.h"
 #include "../compiler/plan.h"
 #include "../runtime/worker.h"
 #include "gw.h"
@@ -36,7 +37,6 @@ static int worker_setup(gw *g, strbuf *msg)
 {
     const gw_plan *p = g->p;
     const model *m = p->m;
-    char err[512];
     g->goal = p->goal;
     g->ms = p->ms;
     g->vf = p->vf;
@@ -52,23 +52,24 @@ static int worker_setup(gw *g, strbuf *msg)
     g->goal.vals = g->vals; /* the goal judges the configuration in hand */
     g->ms.worse = goal_worse;
     g->ms.worse_ctx = &g->goal;
-    if (bench_open(&g->b, p->device, p->flush_bytes, p->arch, p->args, m->nargs, &g->vf, err, sizeof err) < 0) {
-        sb_add(msg, err);
+    if (bench_open(&g->b, p->device, p->flush_bytes, p->arch, p->args, m->nargs, &g->vf) < 0) {
+        sb_add(msg, err_last()->message);
         return CUTUNE_ENODEV; /* the device would not serve: not the spec's fault */
     }
     /* energy asked for; when NVML cannot give it, each variant says why */
-    if (p->energy && bench_set_energy(g->b, m->measure.energy_window_s, err, sizeof err) < 0 &&
+    if (p->energy && bench_set_energy(g->b, m->measure.energy_window_s) < 0 &&
         m->objective_energy) { /* without it the objective cannot be evaluated: say so now */
-        sb_printf(msg, "the objective reads the energy, which cannot be measured here: %s", err);
+        sb_printf(msg, "the objective reads the energy, which cannot be measured here: %s", err_last()->message);
         return CUTUNE_ENODEV;
     }
     if (p->nhw > 0) /* the counters a profile request reads */
         bench_set_profile(g->b, p->hw_names, p->nhw);
     int before = p->spec->diags.len;
-    int hooks = gw_hooks_prepare(g, err, sizeof err); /* resets and a checker kernel */
+    err_clear(); /* a failure that says nothing more than its status must not quote an older one */
+    int hooks = gw_hooks_prepare(g); /* resets and a checker kernel */
     if (hooks != CUTUNE_OK) {
         const char *text = spec_render(p->spec, before, false);
-        sb_add(msg, text && *text ? text : err);
+        sb_add(msg, text && *text ? text : err_last() ? err_last()->message : "");
         return hooks == CUTUNE_ENOMEM || hooks == CUTUNE_EEVAL || hooks == CUTUNE_ENODEV ? hooks : CUTUNE_ESPEC;
     }
     if (!m->verify.present)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/err.h"
 #include "../base/sys.h"
 #include "../compiler/eval.h"
 #include "../compiler/plan.h"
@@ -38,7 +39,7 @@ static int plan_config(gw *g, arena *a, ref_plan *r)
     const m_verify *vf = &m->verify;
     eval_error e;
     for (int i = 0; i < m->nparams; i++)
-        g->vals[i] = domain_at(&m->params[i].dom, vf->config[i]);
+        g->vals[i] = model_domain_at(&m->params[i].dom, vf->config[i]);
     variant pv;
     if (plan_variant(m, g->vals, a, &pv, &e) < 0 || plan_args(m, g->vals, g->counts, g->scalars, &e) < 0)
         return spec_eval_failed(p->spec, &e);
@@ -114,9 +115,8 @@ static int compile_ref(gw *g, arena *a, ref_plan *r, compile_output *out)
     r->job.options = r->opts;
     r->job.noptions = r->nopts;
     r->job.arch = p->arch;
-    char err[512];
-    if (incl_compile(&r->job, out, err, sizeof err) < 0) {
-        diag_error_noloc(&p->spec->diags, "compiling the reference: %s", err);
+    if (incl_compile(&r->job, out) < 0) {
+        diag_error_noloc(&p->spec->diags, "compiling the reference: %s", err_last()->message);
         return CUTUNE_ECOMPILER;
     }
     if (!out->ok) {
@@ -136,10 +136,10 @@ static int keep_failed(gw *g, const bench_keep_failure *kf)
     const gw_plan *p = g->p;
     switch (kf->kind) {
     case BENCH_KEEP_COMPARE:
-        diag_error_noloc(&p->spec->diags, "preparing verification: %s", kf->err);
+        diag_error_noloc(&p->spec->diags, "preparing verification: %s", err_last()->message);
         return CUTUNE_ECOMPILER;
     case BENCH_KEEP_DEVICE:
-        diag_error_noloc(&p->spec->diags, "keeping the reference's output: %s", kf->err);
+        diag_error_noloc(&p->spec->diags, "keeping the reference's output: %s", err_last()->message);
         return CUTUNE_ENODEV;
     case BENCH_KEEP_NAN:
         /* NaN is never equal to itself: the reference left elements unwritten

@@ -85,12 +85,11 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
         if ((dirs[n] = malloc(len)) != NULL)
             snprintf(dirs[n++], len, "-I%.*s", slash ? (int)(slash - kpath) : 1, slash ? kpath : ".");
         incl_set inc;
-        char ignored[512];
-        if (incl_resolve(&inc, kpath, kernel, (const char *const *)dirs, n, ignored, sizeof ignored) == 0) {
+        if (incl_resolve(&inc, kpath, kernel, (const char *const *)dirs, n) == 0) { /* else no kernel hash */
             compile_job job = {kpath, inc.source, "", NULL, 0, t->gpus[0].plan.arch, (const char *const *)inc.names,
                                inc.nheaders, (const char *const *)inc.texts, inc.nheaders};
             cache_key key;
-            if (cache_key_for(&job, &key, ignored, sizeof ignored) == 0)
+            if (cache_key_for(&job, &key) == 0)
                 snprintf(kernel_hex, sizeof kernel_hex, "%s", key.hex);
         }
         incl_set_free(&inc);
@@ -219,7 +218,7 @@ int tuner_tune(tuner *t)
         (strcmp(t->stop, "space exhausted") == 0 || strcmp(t->stop, "strategy finished") == 0))
         t->stop = "";
     cutune_tune_summary *s = &t->res->summary;
-    s->strategy = strategy_name(t->set.strategy); /* static */
+    s->strategy = model_strategy_name(t->set.strategy); /* static */
     s->seed = t->set.seed;
     s->budget = t->set.budget;
     s->time_limit_s = t->set.time_limit_s;

@@ -85,12 +85,11 @@ static void include_walk(const uint8_t *data, size_t size)
     snprintf(opt, sizeof opt, "-I%s", scratch());
     const char *opts[] = {opt};
     incl_set inc;
-    char err[512];
-    if (incl_resolve(&inc, path[0], source, opts, 1, err, sizeof err) == 0) {
+    if (incl_resolve(&inc, path[0], source, opts, 1) == 0) {
         compile_job job = {path[0], inc.source, "k", opts, 1, "sm_90", (const char *const *)inc.names,
                            inc.nheaders, (const char *const *)inc.texts, inc.nheaders};
         cache_key key;
-        cache_key_for(&job, &key, err, sizeof err);
+        cache_key_for(&job, &key);
     }
     incl_set_free(&inc);
     free(source);

@@ -6,6 +6,7 @@
  * different spellings of its path giving one key, and the bound on the files reached
  * (exactly INCL_MAX_FILES distinct files pass, one more is an error; a file
  * included again, under any spelling, is not counted twice). */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "last_err.h"
 #include "runtime/cache.h"
 #include "runtime/includes.h"
 
@@ -113,14 +115,14 @@ static void edit_entry(const char *path, const char *from, const char *to)
 static void test_entries_are_checked(void **state)
 {
     (void)state;
-    char cdir[512], err[512], path[700];
+    char cdir[512], path[700];
     snprintf(cdir, sizeof cdir, "%s/cache", dir);
     cache *c;
-    assert_int_equal(cache_open(&c, cdir, err, sizeof err), 0);
+    assert_int_equal(cache_open(&c, cdir), 0);
     cache_key key = {"0123456789abcdef0123456789abcdef"};
     entry_file(&key, path, sizeof path);
     compile_output in = sample(), out;
-    assert_int_equal(cache_put(c, &key, &in, err, sizeof err), 0);
+    assert_int_equal(cache_put(c, &key, &in), 0);
     assert_int_equal(cache_get(c, &key, &out), 1);
     assert_true(out.cached && out.ok && out.has_resources);
     assert_int_equal(out.res.registers, 40);
@@ -135,7 +137,7 @@ static void test_entries_are_checked(void **state)
     assert_int_equal(cache_get(c, &key, &out), 0);
     assert_null(out.cubin);
     /* Rewritten, a hit again; then one byte of the cubin flipped: a miss. */
-    assert_int_equal(cache_put(c, &key, &in, err, sizeof err), 0);
+    assert_int_equal(cache_put(c, &key, &in), 0);
     assert_int_equal(cache_get(c, &key, &out), 1);
     compile_output_free(&out);
     size_t len;
@@ -168,15 +170,15 @@ static void test_entries_are_checked(void **state)
      * a miss. */
     compile_output bad = sample();
     bad.res.registers = 300;
-    assert_int_equal(cache_put(c, &key, &bad, err, sizeof err), 0);
+    assert_int_equal(cache_put(c, &key, &bad), 0);
     assert_int_equal(cache_get(c, &key, &out), 0);
     bad = sample();
     bad.res.static_smem = -1;
-    assert_int_equal(cache_put(c, &key, &bad, err, sizeof err), 0);
+    assert_int_equal(cache_put(c, &key, &bad), 0);
     assert_int_equal(cache_get(c, &key, &out), 0);
     bad = sample();
     bad.cubin_size = 0; /* ok without a cubin */
-    assert_int_equal(cache_put(c, &key, &bad, err, sizeof err), 0);
+    assert_int_equal(cache_put(c, &key, &bad), 0);
     assert_int_equal(cache_get(c, &key, &out), 0);
     /* A failed compile with its log is a valid entry. */
     bad = sample();
@@ -185,7 +187,7 @@ static void test_entries_are_checked(void **state)
     bad.cubin = NULL;
     bad.cubin_size = 0;
     bad.has_resources = false;
-    assert_int_equal(cache_put(c, &key, &bad, err, sizeof err), 0);
+    assert_int_equal(cache_put(c, &key, &bad), 0);
     assert_int_equal(cache_get(c, &key, &out), 1);
     assert_false(out.ok);
     assert_string_equal(out.log, bad.log);
@@ -196,18 +198,17 @@ static void test_entries_are_checked(void **state)
 /* The key of `source` whose #include lines are read (as the pool reads them,
  * runtime/includes) through -I`include_dir` when not NULL; the option itself is left
  * out of the job, so that keys compare the files reached, not the option's spelling. */
-static int key_of(const char *source_name, const char *source, const char *include_dir, cache_key *k, char *err,
-                  size_t errsize)
+static int key_of(const char *source_name, const char *source, const char *include_dir, cache_key *k)
 {
     char opt[600];
     snprintf(opt, sizeof opt, "-I%s", include_dir ? include_dir : "");
     const char *opts[] = {opt};
     incl_set inc;
-    int rc = incl_resolve(&inc, source_name, source, opts, include_dir ? 1 : 0, err, errsize);
+    int rc = incl_resolve(&inc, source_name, source, opts, include_dir ? 1 : 0);
     compile_job job = {source_name, inc.source, "k", NULL, 0, "sm_90",
                        (const char *const *)inc.names, inc.nheaders, (const char *const *)inc.texts, inc.nheaders};
     if (rc == 0)
-        rc = cache_key_for(&job, k, err, errsize);
+        rc = cache_key_for(&job, k);
     incl_set_free(&inc);
     return rc;
 }
@@ -218,7 +219,7 @@ static int key_of(const char *source_name, const char *source, const char *inclu
 static void test_key_covers_switches_and_defines(void **state)
 {
     (void)state;
-    char err[256], src[512];
+    char src[512];
     snprintf(src, sizeof src, "%s/k.cu", dir);
     const char *fast[] = {"-DN=16777216", "--use_fast_math"};
     compile_job off = {.source_name = src, .source = "int a;\n", .name_expression = "k", .options = fast,
@@ -228,10 +229,10 @@ static void test_key_covers_switches_and_defines(void **state)
     bare.options = NULL;
     bare.noptions = 0;
     cache_key k_off, k_on, k_bare, again;
-    assert_int_equal(cache_key_for(&off, &k_off, err, sizeof err), 0);
-    assert_int_equal(cache_key_for(&on, &k_on, err, sizeof err), 0);
-    assert_int_equal(cache_key_for(&bare, &k_bare, err, sizeof err), 0);
-    assert_int_equal(cache_key_for(&on, &again, err, sizeof err), 0);
+    assert_int_equal(cache_key_for(&off, &k_off), 0);
+    assert_int_equal(cache_key_for(&on, &k_on), 0);
+    assert_int_equal(cache_key_for(&bare, &k_bare), 0);
+    assert_int_equal(cache_key_for(&on, &again), 0);
     assert_string_not_equal(k_off.hex, k_on.hex);
     assert_string_not_equal(k_off.hex, k_bare.hex);
     assert_string_equal(k_on.hex, again.hex);
@@ -240,25 +241,25 @@ static void test_key_covers_switches_and_defines(void **state)
 static void test_include_walk(void **state)
 {
     (void)state;
-    char err[1024], src[512], sub[512];
+    char src[512], sub[512];
     cache_key k1, k2;
     snprintf(src, sizeof src, "%s/k.cu", dir);
     /* A header that includes itself (#pragma once): hashed once, no endless walk. */
     write_at("self.cuh", "#pragma once\n#include \"./self.cuh\"\n#include \"self.cuh\"\nint a;\n");
-    if (key_of(src, "#include \"self.cuh\"\n", NULL, &k1, err, sizeof err) != 0)
-        fail_msg("self include: %s", err);
+    if (key_of(src, "#include \"self.cuh\"\n", NULL, &k1) != 0)
+        fail_msg("self include: %s", last_err());
     /* Two headers that include each other, through different spellings. */
     snprintf(sub, sizeof sub, "%s/sub", dir);
     assert_int_equal(mkdir(sub, 0777), 0);
     write_at("ping.cuh", "#pragma once\n#include \"sub/../sub/pong.cuh\"\n");
     write_at("sub/pong.cuh", "#pragma once\n#include \"../ping.cuh\"\n#include <ping.cuh>\n");
-    if (key_of(src, "#include \"ping.cuh\"\n", dir, &k1, err, sizeof err) != 0)
-        fail_msg("mutual include: %s", err);
-    assert_int_equal(key_of(src, "#include \"ping.cuh\"\n", dir, &k2, err, sizeof err), 0);
+    if (key_of(src, "#include \"ping.cuh\"\n", dir, &k1) != 0)
+        fail_msg("mutual include: %s", last_err());
+    assert_int_equal(key_of(src, "#include \"ping.cuh\"\n", dir, &k2), 0);
     assert_string_equal(k1.hex, k2.hex);
     /* A changed header in the cycle changes the key. */
     write_at("sub/pong.cuh", "#pragma once\n#include \"../ping.cuh\"\nint changed;\n");
-    assert_int_equal(key_of(src, "#include \"ping.cuh\"\n", dir, &k2, err, sizeof err), 0);
+    assert_int_equal(key_of(src, "#include \"ping.cuh\"\n", dir, &k2), 0);
     assert_string_not_equal(k1.hex, k2.hex);
     /* The same header found through an include folder spelled three ways (plainly,
      * with ./ and .., through a symlinked folder): one key. */
@@ -266,10 +267,10 @@ static void test_include_walk(void **state)
     snprintf(link, sizeof link, "%s/linked", dir);
     snprintf(dotted, sizeof dotted, "%s/./sub/../sub", dir);
     assert_int_equal(symlink(sub, link), 0);
-    assert_int_equal(key_of(src, "#include <pong.cuh>\n", sub, &k1, err, sizeof err), 0);
-    assert_int_equal(key_of(src, "#include <pong.cuh>\n", dotted, &k2, err, sizeof err), 0);
+    assert_int_equal(key_of(src, "#include <pong.cuh>\n", sub, &k1), 0);
+    assert_int_equal(key_of(src, "#include <pong.cuh>\n", dotted, &k2), 0);
     assert_string_equal(k1.hex, k2.hex);
-    assert_int_equal(key_of(src, "#include <pong.cuh>\n", link, &k2, err, sizeof err), 0);
+    assert_int_equal(key_of(src, "#include <pong.cuh>\n", link, &k2), 0);
     assert_string_equal(k1.hex, k2.hex);
 
     /* A chain 10,000 deep: a clear error naming its ends, not a crash. */
@@ -283,17 +284,17 @@ static void test_include_walk(void **state)
             snprintf(text, sizeof text, "int bottom;\n");
         write_at(name, text);
     }
-    assert_int_equal(key_of(src, "#include \"deep0.cuh\"\n", NULL, &k1, err, sizeof err), -1);
-    if (!strstr(err, "includes nested more than 200 deep") || !strstr(err, "k.cu -> ") ||
-        !strstr(err, "deep0.cuh -> ... -> ") || !strstr(err, "deep200.cuh"))
-        fail_msg("%s", err);
+    assert_int_equal(key_of(src, "#include \"deep0.cuh\"\n", NULL, &k1), -1);
+    if (!strstr(last_err(), "includes nested more than 200 deep") || !strstr(last_err(), "k.cu -> ") ||
+        !strstr(last_err(), "deep0.cuh -> ... -> ") || !strstr(last_err(), "deep200.cuh"))
+        fail_msg("%s", last_err());
     /* 200 deep is within the bound. */
-    assert_int_equal(key_of(src, "#include \"deep9800.cuh\"\n", NULL, &k1, err, sizeof err), 0);
+    assert_int_equal(key_of(src, "#include \"deep9800.cuh\"\n", NULL, &k1), 0);
 }
 
 /* The source `name` (not on disk) including headers wide0.cuh .. wide<n - 1>.cuh, the
  * first one also as "./wide0.cuh" and again as "wide0.cuh"; its key. */
-static int key_of_wide(int n, cache_key *k, char *err, size_t errsize)
+static int key_of_wide(int n, cache_key *k)
 {
     size_t size = (size_t)n * 32 + 64, len = 0;
     char *text = malloc(size);
@@ -304,7 +305,7 @@ static int key_of_wide(int n, cache_key *k, char *err, size_t errsize)
     len += (size_t)snprintf(text + len, size - len, "#include \"wide0.cuh\"\n");
     char src[512];
     snprintf(src, sizeof src, "%s/wide.cu", dir);
-    int rc = key_of(src, text, NULL, k, err, errsize);
+    int rc = key_of(src, text, NULL, k);
     free(text);
     return rc;
 }
@@ -318,23 +319,40 @@ static void test_include_files_bound(void **state)
         snprintf(name, sizeof name, "wide%d.cuh", i);
         write_at(name, "int wide;\n");
     }
-    char err[1024];
     cache_key k1, k2;
-    if (key_of_wide(N, &k1, err, sizeof err) != 0)
-        fail_msg("%d files: %s", N, err);
-    assert_int_equal(key_of_wide(N, &k2, err, sizeof err), 0);
+    if (key_of_wide(N, &k1) != 0)
+        fail_msg("%d files: %s", N, last_err());
+    assert_int_equal(key_of_wide(N, &k2), 0);
     assert_string_equal(k1.hex, k2.hex);
-    assert_int_equal(key_of_wide(N + 1, &k2, err, sizeof err), -1);
-    if (!strstr(err, "more than 16384 files reached by #include") || !strstr(err, "wide16384.cuh"))
-        fail_msg("%s", err);
+    assert_int_equal(key_of_wide(N + 1, &k2), -1);
+    if (!strstr(last_err(), "more than 16384 files reached by #include") || !strstr(last_err(), "wide16384.cuh"))
+        fail_msg("%s", last_err());
 }
 
 /* A folder past the path limit, or with a name past NAME_MAX, is refused before any
  * folder is made (before: made at the path cut to 4095 bytes, or up to the long name). */
+/* A cache folder that cannot be made (under a regular file): the error object says
+ * which folder and why, as `cutune` prints it ("cache off: ..."). */
+static void test_open_failure_names_the_folder(void **state)
+{
+    (void)state;
+    write_at("plain", "not a folder\n");
+    char sub[600];
+    snprintf(sub, sizeof sub, "%s/plain/cache", dir);
+    cache *c = NULL;
+    err_clear();
+    assert_int_equal(cache_open(&c, sub), -1);
+    assert_null(c);
+    assert_non_null(err_last());
+    assert_int_equal(err_last()->code, -1);
+    if (!strstr(last_err(), sub) || !strstr(last_err(), strerror(ENOTDIR)))
+        fail_msg("%s", last_err());
+}
+
 static void test_folder_too_long(void **state)
 {
     (void)state;
-    char *long_dir = malloc(6000), err[512], top[300];
+    char *long_dir = malloc(6000), top[300];
     assert_non_null(long_dir);
     snprintf(top, sizeof top, "%s/toolong", dir);
     size_t used = (size_t)snprintf(long_dir, 6000, "%s", top);
@@ -342,18 +360,18 @@ static void test_folder_too_long(void **state)
         used += (size_t)snprintf(long_dir + used, 6000 - used, "/%0200d", 7);
     cache *c = NULL;
     struct stat st;
-    assert_int_equal(cache_open(&c, long_dir, err, sizeof err), -1);
+    assert_int_equal(cache_open(&c, long_dir), -1);
     assert_null(c);
-    if (!strstr(err, "longer than the path limit"))
-        fail_msg("%s", err);
+    if (!strstr(last_err(), "longer than the path limit"))
+        fail_msg("%s", last_err());
     assert_int_not_equal(stat(top, &st), 0); /* nothing made */
     snprintf(long_dir, 6000, "%s/%0256d/leaf", top, 7);
-    assert_int_equal(cache_open(&c, long_dir, err, sizeof err), -1);
-    if (!strstr(err, "a name of 256 bytes"))
-        fail_msg("%s", err);
+    assert_int_equal(cache_open(&c, long_dir), -1);
+    if (!strstr(last_err(), "a name of 256 bytes"))
+        fail_msg("%s", last_err());
     assert_int_not_equal(stat(top, &st), 0);
     snprintf(long_dir, 6000, "%s/%0255d", top, 7); /* at the limits: made */
-    assert_int_equal(cache_open(&c, long_dir, err, sizeof err), 0);
+    assert_int_equal(cache_open(&c, long_dir), 0);
     assert_int_equal(stat(long_dir, &st), 0);
     cache_close(c);
     free(long_dir);
@@ -367,6 +385,7 @@ int main(void)
         cmocka_unit_test(test_include_walk),
         cmocka_unit_test(test_include_files_bound),
         cmocka_unit_test(test_folder_too_long),
+        cmocka_unit_test(test_open_failure_names_the_folder),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "last_err.h"
 #include "cutune.h"
 #include "runtime/compare.h"
 #include "runtime/compile.h"
@@ -263,12 +264,11 @@ static void test_register_cap_reaches_ptxas(void **state)
     const char *capped[] = {"--maxrregcount=24"};
     compile_job job = {"cap.cu", src, "k", NULL, 0, "sm_90", NULL, 0, NULL, 0};
     compile_output free_run, capped_run;
-    char err[256];
-    assert_int_equal(compile_run(&job, &free_run, err, sizeof err), 0);
+    assert_int_equal(compile_run(&job, &free_run), 0);
     assert_true(free_run.ok);
     job.options = capped;
     job.noptions = 1;
-    assert_int_equal(compile_run(&job, &capped_run, err, sizeof err), 0);
+    assert_int_equal(compile_run(&job, &capped_run), 0);
     assert_true(capped_run.ok);
     assert_true(capped_run.has_resources && free_run.has_resources);
     assert_true(capped_run.res.registers <= 24);
@@ -280,7 +280,7 @@ static void test_register_cap_reaches_ptxas(void **state)
     /* An architecture NVRTC does not know is reported as the kernel's failure. */
     job.arch = "sm_12";
     compile_output bad;
-    assert_int_equal(compile_run(&job, &bad, err, sizeof err), 0);
+    assert_int_equal(compile_run(&job, &bad), 0);
     assert_false(bad.ok);
     assert_non_null(strstr(bad.log, "invalid"));
     compile_output_free(&bad);
@@ -295,8 +295,7 @@ static void test_comparison_kernel_compiles(void **state)
         cmp_source((data_type)t, source, sizeof source);
         compile_job job = {"cutune_compare.cu", source, "cutune_compare", NULL, 0, "sm_90", NULL, 0, NULL, 0};
         compile_output out;
-        char err[256];
-        assert_int_equal(compile_run(&job, &out, err, sizeof err), 0);
+        assert_int_equal(compile_run(&job, &out), 0);
         if (!out.ok)
             fail_msg("type %d: %s", t, out.log);
         assert_string_equal(out.lowered_name, "cutune_compare");

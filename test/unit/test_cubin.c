@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "last_err.h"
 #include "runtime/compile.h"
 #include "runtime/cubin.h"
 
@@ -30,8 +31,7 @@ static compile_output build(const char *rows, const char *cap)
     const char *opts[2] = {rows, cap};
     compile_job job = {"add.cu", src, "add", opts, cap ? 2 : 1, "sm_90", NULL, 0, NULL, 0};
     compile_output out;
-    char err[512];
-    assert_int_equal(compile_run(&job, &out, err, sizeof err), 0);
+    assert_int_equal(compile_run(&job, &out), 0);
     assert_true(out.ok);
     assert_true(out.has_resources);
     return out;

@@ -48,6 +48,20 @@ static void test_wrap_without_lower(void **state)
     assert_string_equal(err_last()->message, "error -3"); /* never an empty message */
 }
 
+/* A layer with its own status keeps the lower message under its code. */
+static void test_recode_keeps_the_message(void **state)
+{
+    (void)state;
+    err_clear();
+    err_set(-1, "cuInit failed: CUDA_ERROR_NO_DEVICE");
+    assert_int_equal(err_recode(-6), -6);
+    assert_int_equal(err_last()->code, -6);
+    assert_string_equal(err_last()->message, "cuInit failed: CUDA_ERROR_NO_DEVICE");
+    err_clear();
+    assert_int_equal(err_recode(-2), -2);
+    assert_string_equal(err_last()->message, "error -2"); /* never an empty message */
+}
+
 static void test_cut_is_marked(void **state)
 {
     (void)state;
@@ -96,6 +110,7 @@ int main(void)
         cmocka_unit_test(test_set_and_clear),
         cmocka_unit_test(test_wrap_keeps_the_lower_code),
         cmocka_unit_test(test_wrap_without_lower),
+        cmocka_unit_test(test_recode_keeps_the_message),
         cmocka_unit_test(test_cut_is_marked),
         cmocka_unit_test(test_per_thread),
     };

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "last_err.h"
 #include "runtime/compile.h"
 #include "runtime/driver.h"
 #include "runtime/fill.h"
@@ -29,11 +30,11 @@ static void test_compiles_for_every_type(void **state)
     assert_int_equal(nopt, 1);
     assert_string_equal(opts[0], "--fmad=false");
     for (size_t i = 0; i < NTYPES; i++) {
-        char source[4096], err[512];
+        char source[4096];
         fill_source(all_types[i], source, sizeof source);
         compile_job job = {"cutune_fill.cu", source, "cutune_fill", opts, nopt, "sm_90", NULL, 0, NULL, 0};
         compile_output co;
-        assert_int_equal(compile_run(&job, &co, err, sizeof err), 0);
+        assert_int_equal(compile_run(&job, &co), 0);
         if (!co.ok)
             fail_msg("type %zu: %s", i, co.log);
         assert_non_null(co.lowered_name);
@@ -45,17 +46,16 @@ static void test_compiles_for_every_type(void **state)
 /* The GPU half: returns the number of mismatching cases, 77 when there is no GPU. */
 static int compare_on_gpu(void)
 {
-    char err[512];
     drv *d;
     int count = 0;
-    if (drv_open(&d, err, sizeof err) < 0 || drv_device_count(d, &count, err, sizeof err) < 0 || count < 1) {
-        printf("SKIP: no GPU (%s)\n", err);
+    if (drv_open(&d) < 0 || drv_device_count(d, &count) < 0 || count < 1) {
+        printf("SKIP: no GPU (%s)\n", last_err());
         return 77;
     }
     drv_device info;
     meas_gpu *g;
-    if (drv_device_info(d, 0, &info, err, sizeof err) < 0 || meas_open(&g, d, 0, 0, err, sizeof err) < 0) {
-        printf("FAIL: %s\n", err);
+    if (drv_device_info(d, 0, &info) < 0 || meas_open(&g, d, 0, 0) < 0) {
+        printf("FAIL: %s\n", last_err());
         return 1;
     }
     char arch[16];
@@ -73,17 +73,17 @@ static int compare_on_gpu(void)
         unsigned char *host = malloc(bytes), *dev_copy = malloc(bytes);
         fill_kernel fk;
         CUdeviceptr buf;
-        if (!host || !dev_copy || fill_prepare(g, type, arch, &fk, err, sizeof err) < 0 ||
-            meas_alloc(g, bytes, &buf, err, sizeof err) < 0) {
-            printf("FAIL: type %zu: %s\n", t, err);
+        if (!host || !dev_copy || fill_prepare(g, type, arch, &fk) < 0 ||
+            meas_alloc(g, bytes, &buf) < 0) {
+            printf("FAIL: type %zu: %s\n", t, last_err());
             return 1;
         }
         for (size_t s = 0; s < sizeof specs / sizeof *specs; s++) {
             data_fill(host, type, n, &specs[s]);
             memset(dev_copy, 0xA5, bytes);
-            if (fill_run(g, &fk, buf, n, &specs[s], err, sizeof err) < 0 ||
-                meas_download(g, dev_copy, buf, bytes, err, sizeof err) < 0) {
-                printf("FAIL: type %zu, case %zu: %s\n", t, s, err);
+            if (fill_run(g, &fk, buf, n, &specs[s]) < 0 ||
+                meas_download(g, dev_copy, buf, bytes) < 0) {
+                printf("FAIL: type %zu, case %zu: %s\n", t, s, last_err());
                 return 1;
             }
             if (memcmp(host, dev_copy, bytes) != 0) {

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "last_err.h"
 #include "base/sys.h"
 #include "runtime/includes.h"
 
@@ -61,19 +62,19 @@ static int teardown(void **state)
 
 /* incl_resolve of `source` (as the file k.cu in the scratch folder) with -I<dir>/inc;
  * its return, the set kept in *inc (caller frees). */
-static int resolve(const char *source, incl_set *inc, char *err, size_t errsize)
+static int resolve(const char *source, incl_set *inc)
 {
     char src[512], opt[600];
     snprintf(opt, sizeof opt, "-I%s/inc", dir);
     const char *opts[] = {"-DX=1", opt};
-    return incl_resolve(inc, at("k.cu", src), source, opts, 2, err, errsize);
+    return incl_resolve(inc, at("k.cu", src), source, opts, 2);
 }
 
 /* A FIFO reached any way is an error naming it, and the walk does not wait on it. */
 static void test_fifo_is_refused(void **state)
 {
     (void)state;
-    char path[512], text[700], err[1024];
+    char path[512], text[700];
     write_at("via_header.h", "#pragma once\n#include <pipe.h>\n");
     snprintf(text, sizeof text, "#include \"%s\"\n", at("inc/pipe.h", path));
     const char *sources[] = {
@@ -84,10 +85,10 @@ static void test_fifo_is_refused(void **state)
     };
     for (size_t i = 0; i < sizeof sources / sizeof *sources; i++) {
         incl_set inc;
-        err[0] = '\0';
-        assert_int_equal(resolve(sources[i], &inc, err, sizeof err), -1);
-        if (!strstr(err, "pipe.h") || !strstr(err, "not a regular file"))
-            fail_msg("source %zu: %s", i, err);
+        err_clear();
+        assert_int_equal(resolve(sources[i], &inc), -1);
+        if (!strstr(last_err(), "pipe.h") || !strstr(last_err(), "not a regular file"))
+            fail_msg("source %zu: %s", i, last_err());
         incl_set_free(&inc);
     }
 }
@@ -105,9 +106,9 @@ static void test_same_name_two_folders(void **state)
                          "static_assert(from_a == 1 && from_b == 2, \"each common.h in its folder\");\n"
                          "extern \"C\" __global__ void k(int *p) { *p = from_a + from_b; }\n";
     incl_set inc;
-    char err[1024], a_common[512], b_common[512];
-    if (resolve(source, &inc, err, sizeof err) != 0)
-        fail_msg("%s", err);
+    char a_common[512], b_common[512];
+    if (resolve(source, &inc) != 0)
+        fail_msg("%s", last_err());
     assert_int_equal(inc.nheaders, 4);
     char *ra = sys_canonical_path(at("a/common.h", a_common)), *rb = sys_canonical_path(at("b/common.h", b_common));
     bool seen_a = false, seen_b = false;
@@ -124,7 +125,7 @@ static void test_same_name_two_folders(void **state)
     char src[512], opt[600];
     snprintf(opt, sizeof opt, "-I%s/inc", dir);
     const char *opts[] = {opt};
-    assert_int_equal(incl_resolve(&inc, at("k.cu", src), source, opts, 1, err, sizeof err), 0);
+    assert_int_equal(incl_resolve(&inc, at("k.cu", src), source, opts, 1), 0);
     char path[512];
     unlink(at("a/x.h", path));
     unlink(at("a/common.h", path));
@@ -133,7 +134,7 @@ static void test_same_name_two_folders(void **state)
     compile_job job = {src, inc.source, "k", opts, 1, "sm_90", (const char *const *)inc.names, inc.nheaders,
                        (const char *const *)inc.texts, inc.nheaders};
     compile_output out;
-    assert_int_equal(compile_run(&job, &out, err, sizeof err), 0);
+    assert_int_equal(compile_run(&job, &out), 0);
     if (!out.ok)
         fail_msg("%s", out.log);
     compile_output_free(&out);
@@ -146,18 +147,18 @@ static void test_toolkit_headers(void **state)
     (void)state;
     write_at("half.h", "#pragma once\n#include <cuda_fp16.h>\n#include \"empty.h\"\n");
     write_at("empty.h", ""); /* an empty header is a header */
-    char src[512], err[1024];
+    char src[512];
     const char *source = "#include \"half.h\"\n"
                          "extern \"C\" __global__ void k(float *p) { *p = __half2float(__float2half(*p)); }\n";
     compile_job job = {at("k.cu", src), source, "k", NULL, 0, "sm_90", NULL, 0, NULL, 0};
     compile_output out;
-    assert_int_equal(incl_compile(&job, &out, err, sizeof err), 0);
+    assert_int_equal(incl_compile(&job, &out), 0);
     if (!out.ok)
         fail_msg("%s", out.log);
     compile_output_free(&out);
     /* And a FIFO through incl_compile is a failed compile naming it, not an error. */
     job.source = "#include \"inc/pipe.h\"\n";
-    assert_int_equal(incl_compile(&job, &out, err, sizeof err), 0);
+    assert_int_equal(incl_compile(&job, &out), 0);
     assert_false(out.ok);
     assert_non_null(strstr(out.log, "pipe.h"));
     compile_output_free(&out);

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "last_err.h"
 #include "base/npy.h"
 
 /* An .npy header of format version `major` around the dict text, padded with spaces and
@@ -36,8 +37,7 @@ static void test_version_one_float(void **state)
     unsigned char buf[256];
     size_t n = make(buf, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1024,), }");
     npy_info info;
-    char err[256];
-    assert_int_equal(npy_parse(buf, n, &info, err, sizeof err), 0);
+    assert_int_equal(npy_parse(buf, n, &info), 0);
     assert_int_equal(info.major, 1);
     assert_string_equal(info.descr, "<f4");
     assert_int_equal(info.kind, 'f');
@@ -59,9 +59,9 @@ static void test_versions_two_and_three_and_shapes(void **state)
     (void)state;
     unsigned char buf[256];
     npy_info info;
-    char err[256], shape[64];
+    char shape[64];
     size_t n = make(buf, 2, "{\"descr\": \"|u1\", \"fortran_order\": False, \"shape\": (3, 4, 5)}");
-    assert_int_equal(npy_parse(buf, n, &info, err, sizeof err), 0);
+    assert_int_equal(npy_parse(buf, n, &info), 0);
     assert_int_equal(info.major, 2);
     assert_int_equal(info.kind, 'u');
     assert_int_equal(info.itemsize, 1);
@@ -70,17 +70,17 @@ static void test_versions_two_and_three_and_shapes(void **state)
     npy_shape_text(&info, shape, sizeof shape);
     assert_string_equal(shape, "(3, 4, 5)");
     n = make(buf, 3, "{'descr': '<i8', 'fortran_order': False, 'shape': (), }");
-    assert_int_equal(npy_parse(buf, n, &info, err, sizeof err), 0);
+    assert_int_equal(npy_parse(buf, n, &info), 0);
     assert_int_equal(info.ndim, 0);
     assert_int_equal(info.count, 1); /* a 0-d array holds one element */
     n = make(buf, 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (576460752303423488,), }");
-    assert_int_equal(npy_parse(buf, n, &info, err, sizeof err), 0); /* 2^62 bytes: the size fits */
+    assert_int_equal(npy_parse(buf, n, &info), 0); /* 2^62 bytes: the size fits */
     assert_true(info.data_bytes == (uint64_t)1 << 62);
     n = make(buf, 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (7, 0), }");
-    assert_int_equal(npy_parse(buf, n, &info, err, sizeof err), 0);
+    assert_int_equal(npy_parse(buf, n, &info), 0);
     assert_int_equal(info.count, 0);
     n = make(buf, 1, "{'shape': (2L, 3L), 'fortran_order': True, 'descr': '>f8'}"); /* keys in any order, py2 longs */
-    assert_int_equal(npy_parse(buf, n, &info, err, sizeof err), 0);
+    assert_int_equal(npy_parse(buf, n, &info), 0);
     assert_int_equal(info.count, 6);
     assert_int_equal(info.byteorder, '>');
     assert_true(info.fortran_order);
@@ -91,12 +91,11 @@ static void test_fortran_order_layout(void **state)
     (void)state;
     unsigned char buf[256];
     npy_info info;
-    char err[256];
     size_t n = make(buf, 1, "{'descr': '<f4', 'fortran_order': True, 'shape': (32, 32), }");
-    assert_int_equal(npy_parse(buf, n, &info, err, sizeof err), 0);
+    assert_int_equal(npy_parse(buf, n, &info), 0);
     assert_false(npy_layout_is_c(&info)); /* a real matrix in column order */
     n = make(buf, 1, "{'descr': '<f4', 'fortran_order': True, 'shape': (1, 32), }");
-    assert_int_equal(npy_parse(buf, n, &info, err, sizeof err), 0);
+    assert_int_equal(npy_parse(buf, n, &info), 0);
     assert_true(npy_layout_is_c(&info)); /* one dimension above 1: both orders agree */
 }
 
@@ -106,7 +105,6 @@ static void test_malformed_and_truncated(void **state)
     (void)state;
     unsigned char buf[256];
     npy_info info;
-    char err[256];
     static const struct {
         const char *dict, *says;
     } bad[] = {
@@ -128,22 +126,22 @@ static void test_malformed_and_truncated(void **state)
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         size_t n = make(buf, 1, bad[i].dict);
-        err[0] = '\0';
-        if (npy_parse(buf, n, &info, err, sizeof err) == 0)
+        err_clear();
+        if (npy_parse(buf, n, &info) == 0)
             fail_msg("accepted: %s", bad[i].dict);
-        if (!strstr(err, bad[i].says))
-            fail_msg("%s: said '%s', want '%s'", bad[i].dict, err, bad[i].says);
+        if (!strstr(last_err(), bad[i].says))
+            fail_msg("%s: said '%s', want '%s'", bad[i].dict, last_err(), bad[i].says);
     }
     size_t n = make(buf, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }");
-    assert_int_equal(npy_parse(buf, 40, &info, err, sizeof err), -1); /* the header cut short */
-    assert_non_null(strstr(err, "truncated"));
-    assert_int_equal(npy_parse(buf, 9, &info, err, sizeof err), -1);
-    assert_non_null(strstr(err, "truncated"));
+    assert_int_equal(npy_parse(buf, 40, &info), -1); /* the header cut short */
+    assert_non_null(strstr(last_err(), "truncated"));
+    assert_int_equal(npy_parse(buf, 9, &info), -1);
+    assert_non_null(strstr(last_err(), "truncated"));
     buf[6] = 4; /* version 4.0 does not exist */
-    assert_int_equal(npy_parse(buf, n, &info, err, sizeof err), -1);
-    assert_non_null(strstr(err, "version 4.0"));
-    assert_int_equal(npy_parse((const unsigned char *)"PK\x03\x04 a zip file", 18, &info, err, sizeof err), -1);
-    assert_non_null(strstr(err, "not an .npy file"));
+    assert_int_equal(npy_parse(buf, n, &info), -1);
+    assert_non_null(strstr(last_err(), "version 4.0"));
+    assert_int_equal(npy_parse((const unsigned char *)"PK\x03\x04 a zip file", 18, &info), -1);
+    assert_non_null(strstr(last_err(), "not an .npy file"));
 }
 
 /* Every prefix of a header, and every single byte of it changed to each of a few
@@ -156,11 +154,10 @@ static void test_every_prefix_and_byte(void **state)
     size_t n = make(good, 2, "{'descr': '<u2', 'fortran_order': False, 'shape': (3, 5), }");
     static const unsigned char values[] = {0, ' ', '\'', '(', ')', ',', '9', 'L', '}', 0xff};
     npy_info info;
-    char err[256];
     for (size_t len = 0; len <= n; len++) {
         unsigned char *copy = malloc(len ? len : 1);
         memcpy(copy, good, len);
-        int rc = npy_parse(copy, len, &info, err, sizeof err);
+        int rc = npy_parse(copy, len, &info);
         assert_true(len == n ? rc == 0 : rc == -1); /* only the whole header is whole */
         free(copy);
     }
@@ -169,7 +166,7 @@ static void test_every_prefix_and_byte(void **state)
             unsigned char copy[256];
             memcpy(copy, good, n);
             copy[i] = values[v];
-            if (npy_parse(copy, n, &info, err, sizeof err) == 0)
+            if (npy_parse(copy, n, &info) == 0)
                 assert_true(info.data_offset <= n);
         }
 }

@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "last_err.h"
 #include "base/sys.h"
 #include "runtime/pool.h"
 
@@ -98,8 +99,7 @@ static void run_pool(run *r, const char *mode, int threads, pool_stats *stats)
 {
     setenv("CUTUNE_COMPILE_WORKERS", mode, 1);
     pool_hooks hooks = {next, done, NULL};
-    char err[256];
-    assert_int_equal(pool_run(threads, 0, 0, NULL, &hooks, r, stats, err, sizeof err), 0);
+    assert_int_equal(pool_run(threads, 0, 0, NULL, &hooks, r, stats), 0);
     assert_int_equal(r->delivered, NJOBS);
     assert_no_children();
 }
@@ -141,8 +141,7 @@ static void test_any_order(void **state)
     pool_set_child_hook(slow_hook);
     pool_hooks hooks = {next_any, done_any, NULL};
     pool_stats st;
-    char err[256];
-    assert_int_equal(pool_run(3, 0, POOL_ANY_ORDER, NULL, &hooks, &r, &st, err, sizeof err), 0);
+    assert_int_equal(pool_run(3, 0, POOL_ANY_ORDER, NULL, &hooks, &r, &st), 0);
     pool_set_child_hook(NULL);
     assert_int_equal(norder, NJOBS);
     /* the slow first job did not hold up the fast ones behind it */
@@ -281,8 +280,7 @@ static void test_fallback_to_threads(void **state)
     pool_stats st;
     setenv("CUTUNE_COMPILE_WORKERS", "processes", 1);
     pool_hooks hooks = {next, done, NULL};
-    char err[256];
-    int rc = pool_run(1, 0, 0, NULL, &hooks, &r, &st, err, sizeof err);
+    int rc = pool_run(1, 0, 0, NULL, &hooks, &r, &st);
     assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
     assert_int_equal(rc, 0);
     assert_false(st.processes);

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "last_err.h"
 #include "base/sys.h"
 #include "compiler/model.h"
 #include "runtime/worker.h"
@@ -223,9 +224,8 @@ static void test_process_exchange_and_stop(void **state)
 {
     (void)state;
     wk_proc p = {0, -1, -1};
-    char err[256];
     assert_int_equal(wk_stop(&p, false), -1); /* none running */
-    assert_int_equal(wk_start(&p, echo_body, "echo", err, sizeof err), 0);
+    assert_int_equal(wk_start(&p, echo_body, "echo"), 0);
     assert_true(p.pid > 0);
     for (int i = 0; i < 3; i++) {
         wk_frame f = WK_FRAME_INIT;
@@ -251,10 +251,10 @@ static void test_process_deadline_and_death(void **state)
 {
     (void)state;
     wk_proc p = {0, -1, -1};
-    char err[256], how[128];
+    char how[128];
     wk_frame f = WK_FRAME_INIT;
 
-    assert_int_equal(wk_start(&p, echo_body, "hang", err, sizeof err), 0);
+    assert_int_equal(wk_start(&p, echo_body, "hang"), 0);
     sb_add(&f.buf, "ping");
     double t0 = sys_seconds();
     assert_int_equal(wk_exchange(&p, &f, 0.3), -2); /* no reply in time */
@@ -265,14 +265,14 @@ static void test_process_deadline_and_death(void **state)
     wk_describe(status, how, sizeof how);
     assert_non_null(strstr(how, "signal 9"));
 
-    assert_int_equal(wk_start(&p, echo_body, "crash", err, sizeof err), 0);
+    assert_int_equal(wk_start(&p, echo_body, "crash"), 0);
     wk_frame_reset(&f);
     sb_add(&f.buf, "ping");
     assert_int_equal(wk_exchange(&p, &f, 5), -1); /* died: its pipe closed */
     status = wk_stop(&p, true);
     assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
 
-    assert_int_equal(wk_start(&p, echo_body, "exit", err, sizeof err), 0);
+    assert_int_equal(wk_start(&p, echo_body, "exit"), 0);
     wk_frame_reset(&f);
     sb_add(&f.buf, "ping");
     assert_int_equal(wk_exchange(&p, &f, 0), -1); /* no limit: EOF still ends the wait */
@@ -289,11 +289,10 @@ static void test_several_workers(void **state)
 {
     (void)state;
     wk_proc a = {0, -1, -1}, b = {0, -1, -1}, c = {0, -1, -1};
-    char err[256];
     alarm(20);
-    assert_int_equal(wk_start(&a, echo_body, "echo", err, sizeof err), 0);
-    assert_int_equal(wk_start(&b, echo_body, "echo", err, sizeof err), 0);
-    assert_int_equal(wk_start(&c, echo_body, "hang", err, sizeof err), 0);
+    assert_int_equal(wk_start(&a, echo_body, "echo"), 0);
+    assert_int_equal(wk_start(&b, echo_body, "echo"), 0);
+    assert_int_equal(wk_start(&c, echo_body, "hang"), 0);
     int status = wk_stop(&a, false); /* b and c were forked after a: a still sees EOF */
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 
@@ -342,10 +341,9 @@ static void test_worker_dies_with_its_parent(void **state)
     assert_true(middle >= 0);
     if (middle == 0) { /* starts a worker that hangs, says its pid, and dies */
         wk_proc p = {0, -1, -1};
-        char err[256];
         wk_frame f = WK_FRAME_INIT;
         sb_add(&f.buf, "ping");
-        if (wk_start(&p, echo_body, "hang", err, sizeof err) < 0 || wk_send(p.to, &f) < 0)
+        if (wk_start(&p, echo_body, "hang") < 0 || wk_send(p.to, &f) < 0)
             _exit(1);
         ssize_t w = write(report[1], &p.pid, sizeof p.pid);
         _exit(w == (ssize_t)sizeof p.pid ? 0 : 1);
@@ -380,20 +378,20 @@ static void test_name_tables(void **state)
     assert_false(outcome_from_name(NULL, &untouched));
     assert_int_equal(untouched, OUTCOME_OK);
     /* Strategies: the list is in enum order and each name reads back. */
-    const char *const *names = strategy_names();
+    const char *const *names = model_strategy_names();
     const char *want[] = {"exhaustive", "random", "anneal", "genetic", "local", "guided", "auto"};
     int n = 0;
     for (; names[n]; n++) {
         assert_true(n < 7);
         assert_string_equal(names[n], want[n]);
-        assert_string_equal(strategy_name((strategy)n), names[n]);
+        assert_string_equal(model_strategy_name((strategy)n), names[n]);
         strategy s = STRAT_GUIDED;
-        assert_true(strategy_from_name(names[n], &s));
+        assert_true(model_strategy_from_name(names[n], &s));
         assert_int_equal(s, n);
     }
     assert_int_equal(n, 7);
     strategy s = STRAT_RANDOM;
-    assert_false(strategy_from_name("bogus", &s));
+    assert_false(model_strategy_from_name("bogus", &s));
     assert_int_equal(s, STRAT_RANDOM);
 }
 
