@@ -4,37 +4,11 @@
  * GPU; 4: none, with the driver's reason on stderr), so it prints nothing else on the
  * way and never needs a spec. */
 #include <getopt.h>
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-
-/* devices_json: one object per GPU, in ordinal order, as a JSON array on stdout.
- * Returns EXIT_OK, or EXIT_INTERNAL when out of memory. */
-static int devices_json(const cutune_device *devs, int count)
-{
-    json_t *a = json_array();
-    for (int i = 0; a && i < count; i++) {
-        const cutune_device *d = &devs[i];
-        json_t *o = json_pack("{s:i, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "ordinal", d->ordinal, "name",
-                              d->name, "arch", d->arch, "compute_capability", d->cc, "sm_count", d->sm_count,
-                              "max_threads_per_sm", d->max_threads_per_sm, "regs_per_sm", d->regs_per_sm,
-                              "smem_per_sm", d->smem_per_sm, "l2_bytes", d->l2_bytes, "driver_version",
-                              d->driver_version);
-        if (!o || json_array_append_new(a, o) < 0) {
-            json_decref(a);
-            return EXIT_INTERNAL;
-        }
-    }
-    char *text = a ? json_dumps(a, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
-    json_decref(a);
-    if (!text)
-        return EXIT_INTERNAL;
-    puts(text);
-    free(text);
-    return EXIT_OK;
-}
+#include "format.h"
 
 /* devices_text: one line per GPU on stdout: ordinal, name, architecture, SMs, L2, driver. */
 static void devices_text(const cutune_device *devs, int count)
@@ -92,8 +66,9 @@ int cmd_devices(int argc, char **argv)
         }
     }
     int rc = EXIT_OK;
+    char *text = NULL;
     if (json)
-        rc = devices_json(devs, count);
+        rc = fmt_print_made(cutune_devices_json(&text, devs, count), &text) < 0 ? EXIT_INTERNAL : EXIT_OK;
     else if (!quiet)
         devices_text(devs, count);
     if (!json && !quiet && count > 1) { /* what --devices all would do here */

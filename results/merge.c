@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/err.h"
 #include "../compiler/space.h"
 #include "load.h"
 #include "merge_check.h"
@@ -435,9 +436,11 @@ int results_merge(cutune_tune_result **out, const char *const *paths, int n, boo
         snprintf(err, errsize, "no results files to merge");
     for (int k = 0; k < n && rc == CUTUNE_OK; k++) {
         in[k].path = paths[k];
-        rc = results_read_json(&in[k].root, paths[k], err, errsize);
+        rc = results_read_json(&in[k].root, paths[k]);
         if (rc == CUTUNE_OK)
-            rc = results_load_json(&in[k].r, in[k].root, paths[k], err, errsize);
+            rc = results_load_json(&in[k].r, in[k].root, paths[k]);
+        if (rc != CUTUNE_OK)
+            snprintf(err, errsize, "%s", err_last() ? err_last()->message : "cannot read results");
         if (rc == CUTUNE_OK && in[k].r->nsizes > 0) {
             snprintf(err, errsize, "'%s' is a run over problem sizes (version 2): merge does not take those; "
                      "merge one size at a time", paths[k]);
@@ -460,9 +463,9 @@ int results_merge(cutune_tune_result **out, const char *const *paths, int n, boo
         rc = add_counts(in, n, &counts, err, errsize);
     if (rc == CUTUNE_OK) {
         json_t *root = merged_root(in, n, e, m, owner, N, note[0] == '\0', &counts);
-        rc = root ? results_load_json(out, root, paths[0], err, errsize) : CUTUNE_ENOMEM;
-        if (!root)
-            snprintf(err, errsize, "out of memory");
+        rc = root ? results_load_json(out, root, paths[0]) : CUTUNE_ENOMEM;
+        if (rc != CUTUNE_OK)
+            snprintf(err, errsize, "%s", root && err_last() ? err_last()->message : "out of memory");
         json_decref(root);
     }
     if (rc == CUTUNE_OK) {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/err.h"
 #include "load.h"
 
 bool prior_value_of(const char *text, vtype t, value *out)
@@ -159,8 +160,10 @@ int prior_load(const model *m, const sspace *sp, const char *const *paths, int n
         cutune_tune_result *r = NULL;
         scored *s = NULL;
         uint64_t ns = 0;
-        if ((rc = results_load(&r, paths[f], err, errsize)) != CUTUNE_OK)
+        if ((rc = results_load(&r, paths[f])) != CUTUNE_OK) {
+            snprintf(err, errsize, "%s", err_last() ? err_last()->message : "cannot read results");
             break;
+        }
         rc = rank_file(m, sp, r, paths[f], &s, &ns, err, errsize);
         result_destroy(r);
         if (rc != CUTUNE_OK)
