@@ -432,14 +432,14 @@ int strat_in_flight(const strat_ctx *c)
      * GPU takes one every `gpu`; the slower sets the pace (`period`). By Little's law,
      * keeping both busy at that pace takes latency / period in flight. With that many
      * alone, a compile that runs long leaves the GPU idle and a long GPU run the threads,
-     * as often as the lighter stage is nearly as loaded as the heavier: the slack
-     * (lighter / period, 0 when one stage dominates, 1 when balanced) scales the queue.
-     * And one more: where the GPU dominates on average, a run shorter than a compile
-     * (GPU times spread over two decades on the hub's W6600 convolution) leaves the GPU
-     * waiting unless a second variant is ready. */
+     * as often as the lighter stage is nearly as loaded as the heavier: a queue of half
+     * the lighter stage's share of the pace (0 when one stage dominates, 1 when balanced)
+     * absorbs most of it. More in flight idles less and learns less: a queue of the whole
+     * share, or one more variant, cost 0.01 of the optimum at 50 and 100 evaluations on
+     * the development landscapes, by evaluations and by time (2026-11-27b sweep). */
     double compile = s->compile_s / (double)s->timed, gpu = s->gpu_s / (double)s->timed;
     double comp = compile / parallel, period = comp > gpu ? comp : gpu, lighter = comp > gpu ? gpu : comp;
-    double k = ceil((compile + gpu) / period * (1 + lighter / period) - 1e-9) + 1;
+    double k = ceil((compile + gpu) / period * (1 + 0.5 * lighter / period) - 1e-9);
     return k < 2 ? 2 : k > most ? most : (int)k;
 }
 

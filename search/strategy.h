@@ -55,9 +55,9 @@ uint64_t strat_remaining(const strat_ctx *c);
  * keep in flight so that neither the GPU nor the compile threads wait: settings.parallel
  * (P, at least 1) until the costs are known (search_tell_seconds); then, with c and g a
  * variant's mean compile and GPU seconds, period = max(c / P, g) (the pipeline's pace)
- * and lighter = min(c / P, g): ceil((c + g) / period x (1 + lighter / period)) + 1
- * (Little's law, with a queue that grows as the two stages near balance, and one more
- * for a GPU run shorter than a compile), at most the tuner's window, max(4 P, 16). */
+ * and lighter = min(c / P, g): ceil((c + g) / period x (1 + lighter / period / 2))
+ * (Little's law, with a queue that grows as the two stages near balance), at least 2
+ * and at most the tuner's window, max(4 P, 16). */
 int strat_in_flight(const strat_ctx *c);
 
 /* strat_unseen: how many valid configurations are neither known nor pending. */
