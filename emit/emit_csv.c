@@ -31,7 +31,7 @@ typedef struct col {
     int field, own, at;
 } col;
 
-#define MAX_COLS 128
+#define MAX_COLS 128 /* more than the list and the variant's own columns hold (about 50) */
 
 /* The fixed columns in their order (csv_at); returns how many. */
 static int fixed_columns(col *cols)
@@ -72,6 +72,8 @@ static void column(strbuf *o, const char *prefix, const char *name)
     csv_field(o, name);
 }
 
+/* The header row: index, best, the size variables, the params, then the fixed columns
+ * `cols`. */
 static void csv_header(strbuf *o, const cutune_tune_result *r, const col *cols, int ncols)
 {
     /* index, best, the params, then the fixed columns, the metrics and the counters
@@ -159,6 +161,7 @@ static void field_cells(strbuf *o, const cutune_tune_result *r, const record *re
     }
 }
 
+/* Record i's row, its cells in the header's order. */
 static void csv_row(strbuf *o, const cutune_tune_result *r, uint64_t i, const col *cols, int ncols)
 {
     const record *rec = r->records[i];

@@ -112,7 +112,7 @@ static void variant_json(json_t *o, const cutune_variant *v)
 }
 
 /* Field f's JSON value (new reference). */
-static json_t *field_json(const cutune_tune_result *r, const record *rec, const mfield *f)
+static json_t *field_json(const record *rec, const mfield *f)
 {
     const cutune_measurement *m = &rec->m;
     const char *at = (const char *)m + f->off;
@@ -123,7 +123,7 @@ static json_t *field_json(const cutune_tune_result *r, const record *rec, const 
     case MK_NUM: return record_number(*(const double *)at);
     case MK_STR: return *(const char *const *)at ? json_string(*(const char *const *)at) : json_null();
     case MK_METRICS: return named(m->metric_names, m->metrics, m->nmetrics);
-    case MK_HW: return named(r->hw_names, rec->hw, r->nhw < m->nhw ? r->nhw : m->nhw);
+    case MK_HW: return named(m->hw_names, m->hw, m->nhw);
     case MK_VARIANT: break;
     }
     return json_null();
@@ -157,7 +157,7 @@ json_t *record_to_json(const cutune_tune_result *r, const record *rec)
             }
         }
         if (record_field_shown(r, rec, f))
-            json_object_set_new(in, f->key, field_json(r, rec, f));
+            json_object_set_new(in, f->key, field_json(rec, f));
         else if (f->absent == MA_NULL)
             json_object_set_new(in, f->key, json_null());
         else if (f->absent == MA_GROUP_NULL && !json_object_get(o, f->group))

@@ -424,13 +424,9 @@ static void sum_fields(record *rec, const record *run)
 
 void result_take_run(cutune_tune_result *r, record *rec, const record *run)
 {
-    record sums = *rec; /* rec's own SUMMED figures, before they are replaced */
-    take_figures(r, rec, run);
+    take_figures(r, rec, run); /* its SUMMED fields are left as they were: added to here */
     rec->m.provisional = 0;
-    sum_fields(&sums, run);
-    for (int i = 0; i < mfield_count; i++)
-        if (mfields[i].origin == MO_SUMMED)
-            take_field(r, rec, &sums.m, &mfields[i]);
+    sum_fields(rec, run);
 }
 
 void result_take_twin(cutune_tune_result *r, record *rec, const record *twin)
