@@ -367,10 +367,9 @@ int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_sum
     search_run sr;
     memset(&sr, 0, sizeof sr);
     sr.t = t;
-    char err[512];
     int rc = CUTUNE_OK;
-    if (sspace_new(&sr.sp, t->m, 0, err, sizeof err) < 0) {
-        diag_error_noloc(&t->spec->diags, "%s", err);
+    if (sspace_new(&sr.sp, t->m, 0) < 0) {
+        diag_error_noloc(&t->spec->diags, "%s", err_last()->message);
         return CUTUNE_EEVAL;
     }
     if (t->opts->shard_count > 1 &&
@@ -382,10 +381,9 @@ int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_sum
     }
     if (t->opts->search.npriors > 0) { /* --prior: earlier runs' scores of this space */
         search_prior *prior = NULL;
-        int prc = prior_load(t->m, sr.sp, t->opts->search.priors, t->opts->search.npriors, &prior, &t->set.nprior,
-                             err, sizeof err);
+        int prc = prior_load(t->m, sr.sp, t->opts->search.priors, t->opts->search.npriors, &prior, &t->set.nprior);
         if (prc != CUTUNE_OK) {
-            diag_error_noloc(&t->spec->diags, "--prior: %s", err);
+            diag_error_noloc(&t->spec->diags, "--prior: %s", err_last()->message);
             sspace_free(sr.sp);
             return prc;
         }
@@ -400,8 +398,8 @@ int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_sum
     /* The search is made once the compile threads are known: a strategy that learns
      * from every outcome keeps as few in flight as keep the GPU fed from them. */
     t->set.parallel = asum->threads > 0 ? asum->threads : 1;
-    if (search_new(&sr.se, sr.sp, &t->set, &hooks, err, sizeof err) < 0) {
-        diag_error_noloc(&t->spec->diags, "%s", err);
+    if (search_new(&sr.se, sr.sp, &t->set, &hooks) < 0) {
+        diag_error_noloc(&t->spec->diags, "%s", err_last()->message);
         rc = CUTUNE_ENOMEM;
         goto done;
     }
