@@ -29,7 +29,7 @@ int cutune_emit_header(char **out, cutune_spec *spec, const cutune_tune_result *
     rc = spec && nresults > 0 ? api_spec_recheck_recorded(spec, cutune_tune_device(results[0])) : CUTUNE_OK;
     if (rc < 0)
         return rc;
-    return emit_header(out, spec, results, nresults, opts);
+    return hdr_emit(out, spec, results, nresults, opts);
 }
 
 /* The names of the headers claimed so far, one list per header, in order, with what
@@ -73,7 +73,7 @@ int cutune_header_names_claim(cutune_header_names *names, cutune_spec *spec, con
     if (rc < 0)
         return rc;
     hn_list *mine = NULL;
-    rc = emit_header_names(&mine, spec, results, nresults, opts);
+    rc = hdr_emit_names(&mine, spec, results, nresults, opts);
     if (rc != CUTUNE_OK)
         return rc == CUTUNE_ENOMEM ? err_set(rc, "out of memory") : rc;
     const char *kernel = nresults > 0 ? results[0]->kernel : spec->model->kernel;
@@ -118,7 +118,7 @@ int cutune_emit_t4(char **out, const cutune_tune_result *r)
 {
     if (!out || !r)
         return CUTUNE_EINVAL;
-    return emit_t4(out, r, cutune_version());
+    return t4_emit(out, r, cutune_version());
 }
 
 int cutune_emit_t4_to(const char *results_path, const char *output_path)
@@ -142,7 +142,7 @@ int cutune_emit_t4_to(const char *results_path, const char *output_path)
         return rc;
     }
     const char *name = to_stdout ? "standard output" : output_path;
-    rc = emit_t4_scan(scan, out, name, cutune_version());
+    rc = t4_emit_scan(scan, out, name, cutune_version());
     results_scan_close(scan);
     if (rc != CUTUNE_OK) {
         sys_stream_abort(out);
@@ -172,7 +172,7 @@ int cutune_emit_report(char **out, const cutune_tune_result *const *results, int
         const char *name = opts && opts->names ? opts->names[k] : NULL;
         files[k] = name ? name : results[k]->summary.results_path ? results[k]->summary.results_path : "(not written)";
     }
-    int rc = emit_report(out, results, files, nresults, opts ? opts->title : NULL, cutune_version());
+    int rc = report_emit(out, results, files, nresults, opts ? opts->title : NULL, cutune_version());
     free(files);
     if (rc != CUTUNE_OK)
         err_set(rc, "cutune_emit_report: out of memory");

@@ -197,7 +197,7 @@ const char *cutune_spec_diagnostics(cutune_spec *spec, int from, int color)
 const char *cutune_spec_path(const cutune_spec *spec) { return spec->path; }
 const char *cutune_spec_kernel(const cutune_spec *spec) { return spec->model->kernel; }
 const char *cutune_spec_kernel_file(const cutune_spec *spec) { return spec->model->kernel_file; }
-const char *cutune_spec_strategy(const cutune_spec *spec) { return strategy_name(spec->model->search.strategy); }
+const char *cutune_spec_strategy(const cutune_spec *spec) { return model_strategy_name(spec->model->search.strategy); }
 
 int cutune_spec_constraint_count(const cutune_spec *spec) { return spec->model->nrequires; }
 int cutune_spec_param_count(const cutune_spec *spec) { return spec->model->nparams; }
@@ -243,7 +243,7 @@ int cutune_spec_param_value(char *buf, size_t size, const cutune_spec *spec, int
     if (!p || k >= p->dom.size)
         return CUTUNE_EINVAL;
     strbuf sb = STRBUF_INIT;
-    value_format(domain_at(&p->dom, k), &sb, false);
+    value_format(model_domain_at(&p->dom, k), &sb, false);
     if (!sb_ok(&sb))
         return CUTUNE_ENOMEM;
     int n = (int)sb.len;

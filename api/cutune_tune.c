@@ -3,12 +3,15 @@
  * tuner/sizes.c) made, the results file written; the search strategies' names; the
  * hardware counters' default set and a chip's names. What a run does is tuner/tuner.h's. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../base/sys.h"
 #include "../compiler/space.h"
 #include "../runtime/compile.h"
 #include "../runtime/profiler.h"
+#include "../results/rank.h"
+#include "../tuner/perdev.h"
 #include "../tuner/tuner.h"
 #include "internal.h"
 
@@ -98,7 +101,131 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
     return rc;
 }
 
-const char *const *cutune_strategy_list(void) { return strategy_names(); }
+const char *const *cutune_strategy_list(void) { return model_strategy_names(); }
+
+/* ---- a run ranked (results/rank.c); several kernel blocks; a process per GPU
+ * (tuner/perdev.c) ------------------------------------------------------------------ */
+
+int cutune_tune_rank(const cutune_measurement **out, uint64_t max, uint64_t *count, const cutune_tune_result *r)
+{
+    if (!count || !r || (max > 0 && !out))
+        return err_set(CUTUNE_EINVAL, "cutune_tune_rank: no result, count or output");
+    return rank_of(out, max, count, r) < 0 ? err_set(CUTUNE_ENOMEM, "out of memory") : CUTUNE_OK;
+}
+
+int cutune_tune_spread(cutune_device_spread *out, const cutune_tune_result *a, const cutune_tune_result *b)
+{
+    if (!out || !a || !b)
+        return err_set(CUTUNE_EINVAL, "cutune_tune_spread: no output or result");
+    return rank_spread(out, a, b) < 0 ? err_set(CUTUNE_ENOMEM, "out of memory") : CUTUNE_OK;
+}
+
+int cutune_tune_blocks(cutune_spec *spec, const cutune_blocks_options *opts, cutune_block_fn each, void *user)
+{
+    cutune_blocks_options defaults = CUTUNE_BLOCKS_OPTIONS_INIT;
+    int rc = api_options_ok(opts, CUTUNE_BLOCKS_OPTIONS_VERSION, "cutune_blocks_options");
+    if (rc < 0)
+        return rc;
+    if (!spec || !each || !cutune_spec_ok(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_tune_blocks: no spec or callback");
+    if (!opts)
+        opts = &defaults;
+    int n = opts->selected_only ? 1 : cutune_spec_kernel_count(spec), worst = CUTUNE_OK;
+    const char **written = calloc((size_t)n + 1, sizeof *written); /* the header paths written so far */
+    if (!written)
+        return err_set(CUTUNE_ENOMEM, "out of memory");
+    int nwritten = 0;
+    for (int i = 0; i < n; i++) {
+        if (!opts->selected_only)
+            cutune_spec_select_kernel(spec, i);
+        cutune_block b = {.index = i, .count = n};
+        b.header_path = opts->header_path ? opts->header_path : cutune_spec_emit_path(spec, "header");
+        for (int w = 0; b.header_path && w < nwritten; w++)
+            b.header_append |= strcmp(written[w], b.header_path) == 0;
+        rc = each(user, spec, &b);
+        if (b.header_written && b.header_path && !b.header_append)
+            written[nwritten++] = b.header_path;
+        if (rc != CUTUNE_OK && worst == CUTUNE_OK)
+            worst = rc;
+        if (rc != CUTUNE_OK && rc != CUTUNE_ENODEV)
+            break; /* a failure: the blocks after it are not begun */
+    }
+    free(written);
+    return worst;
+}
+
+int cutune_per_device_jobs(int jobs, int n) { return perdev_jobs(jobs, n); }
+
+void cutune_device_runs_free(cutune_device_run *runs, int n)
+{
+    for (int i = 0; runs && i < n; i++) {
+        free((char *)runs[i].results_path);
+        free((char *)runs[i].load_error);
+        cutune_tune_result_free(runs[i].result);
+    }
+    free(runs);
+}
+
+/* per_device_check: po's GPUs (two or more, each once) and a results path to name each
+ * GPU's after, no journal. CUTUNE_OK or CUTUNE_EINVAL. */
+static int per_device_check(const cutune_tune_options *opts, const cutune_per_device_options *po, const char *base)
+{
+    if (!po->devices || po->ndevices < 2 || !po->run)
+        return err_set(CUTUNE_EINVAL, "cutune_tune_per_device: two GPUs or more, and a function to run on each");
+    for (int i = 0; i < po->ndevices; i++)
+        for (int j = 0; j < i; j++)
+            if (po->devices[j] == po->devices[i])
+                return err_set(CUTUNE_EINVAL, "GPU %d is named twice: each GPU tunes once", po->devices[i]);
+    if (!base)
+        return err_set(CUTUNE_EINVAL, "no results path to name each GPU's after (cutune_tune_options.results_path)");
+    if (opts->journal_path)
+        return err_set(CUTUNE_EINVAL, "each GPU keeps its own journal: leave cutune_tune_options.journal_path NULL");
+    return CUTUNE_OK;
+}
+
+int cutune_tune_per_device(cutune_device_run **out, cutune_spec *spec, const cutune_tune_options *opts,
+                           const cutune_per_device_options *po)
+{
+    if (!out)
+        return err_set(CUTUNE_EINVAL, "cutune_tune_per_device: no output");
+    *out = NULL;
+    if (!spec || !opts || !po || !cutune_spec_ok(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_tune_per_device: no spec or options");
+    int rc = api_options_ok(opts, CUTUNE_TUNE_OPTIONS_VERSION, "cutune_tune_options");
+    if (rc < 0 || (rc = api_options_ok(po, CUTUNE_PER_DEVICE_OPTIONS_VERSION, "cutune_per_device_options")) < 0)
+        return rc;
+    const char *base = opts->results_path ? opts->results_path : cutune_spec_emit_path(spec, "results");
+    if ((rc = per_device_check(opts, po, base)) < 0)
+        return rc;
+    int n = po->ndevices;
+    cutune_device_run *runs = calloc((size_t)n, sizeof *runs);
+    int *started = calloc((size_t)n, sizeof(int)), *codes = calloc((size_t)n, sizeof(int));
+    const char **paths = calloc((size_t)n, sizeof *paths);
+    for (int i = 0; runs && paths && i < n; i++) {
+        runs[i].device = po->devices[i];
+        paths[i] = runs[i].results_path = perdev_path(base, po->devices[i]);
+        if (!paths[i])
+            rc = CUTUNE_ENOMEM;
+    }
+    if (!runs || !started || !codes || !paths || rc < 0) {
+        cutune_device_runs_free(runs, runs ? n : 0);
+        free(started), free(codes), free(paths);
+        return err_set(CUTUNE_ENOMEM, "out of memory");
+    }
+    rc = perdev_run(po->devices, n, perdev_jobs(po->jobs, n), paths, po->run, po->user, started, codes);
+    char *why = rc < 0 && err_last() ? strdup(err_last()->message) : NULL; /* the loads below replace it */
+    for (int i = 0; i < n; i++) {
+        runs[i].started = started[i];
+        runs[i].exit_code = codes[i];
+        if (cutune_results_load(&runs[i].result, paths[i]) != CUTUNE_OK)
+            runs[i].load_error = strdup(cutune_last_error());
+    }
+    if (rc < 0)
+        err_set(rc, "%s", why ? why : "a run could not be started");
+    free(why), free(started), free(codes), free(paths);
+    *out = runs;
+    return rc;
+}
 
 /* ---- hardware counters: the default set and a chip's names (runtime/profiler, CUPTI;
  * the profiling phase of a run is tuner/counters.c's) ------------------------------ */

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "format.h"
+#include "options.h"
 #include "../base/sys.h"
 
 typedef struct tune_view {
@@ -35,46 +36,23 @@ static void progress(void *user, const cutune_progress *p)
         fprintf(stderr, "\r\033[K");
 }
 
-/* Ranked: timed, complete (not pruned) variants by the objective, best first. */
-typedef struct ranked {
-    const cutune_measurement *m;
-    uint64_t index;
-} ranked;
-
-static int maximize_order;
-
-static int by_objective(const void *pa, const void *pb)
-{
-    const ranked *a = pa, *b = pb;
-    double x = cutune_measurement_value(a->m, CUTUNE_VALUE_OBJECTIVE);
-    double y = cutune_measurement_value(b->m, CUTUNE_VALUE_OBJECTIVE);
-    int c = (x > y) - (x < y);
-    return maximize_order ? -c : c;
-}
-
+/* cli_print_ranking: the `top` best variants of r (cutune_tune_rank) as a table on stdout. */
 void cli_print_ranking(const cutune_spec *spec, const cutune_tune_result *r, int top)
 {
     const cutune_tune_summary *s = cutune_tune_summary_of(r);
-    uint64_t n = cutune_tune_count(r);
-    ranked *list = calloc(n + 1, sizeof *list);
-    if (!list)
-        return;
+    const cutune_measurement **list = calloc((size_t)top + 1, sizeof *list);
     uint64_t k = 0;
-    for (uint64_t i = 0; i < n; i++) {
-        const cutune_measurement *m = cutune_tune_at(r, i);
-        if (cutune_measurement_value(m, CUTUNE_VALUE_TIMED) != 0 && cutune_measurement_value(m, CUTUNE_VALUE_PRUNED) == 0 &&
-            isfinite(cutune_measurement_value(m, CUTUNE_VALUE_OBJECTIVE)))
-            list[k++] = (ranked){m, i};
+    if (!list || cutune_tune_rank(list, (uint64_t)top, &k, r) != CUTUNE_OK) {
+        free(list);
+        return;
     }
-    maximize_order = s->maximize;
-    qsort(list, k, sizeof *list, by_objective);
     int nparams = cutune_spec_param_count(spec);
     printf("\n%4s %6s", "rank", "#");
     for (int p = 0; p < nparams; p++)
         printf("  %s", cutune_spec_param_name(spec, p));
     printf("  %11s %7s %14s %5s %5s %5s\n", "median ms", "spread", s->objective_name, "regs", "occ", "reps");
     for (uint64_t i = 0; i < k && i < (uint64_t)top; i++) {
-        const cutune_measurement *m = list[i].m;
+        const cutune_measurement *m = list[i];
         const cutune_variant *v = cutune_measurement_variant(m);
         printf("%4llu %6llu", (unsigned long long)i + 1, (unsigned long long)v->ordinal);
         for (int p = 0; p < nparams; p++)
@@ -333,414 +311,435 @@ static void print_run_warnings(const cutune_tune_summary *s)
                 (unsigned long long)s->variants);
 }
 
-int cmd_tune(int argc, char **argv)
-{
+/* What `cutune SPEC` was asked: the options, and what follows from them. */
+typedef struct tune_args {
     cli_common c;
-    cli_init_common(&c);
-    cutune_analyze_options o = CUTUNE_ANALYZE_OPTIONS_INIT;
-    cutune_tune_options t = CUTUNE_TUNE_OPTIONS_INIT;
-    int top = -1; /* --top N; by default 10, and none with -q (which prints only the best) */
-    const char *header_path = NULL, *csv_path = NULL; /* NULL: the spec's emit header/csv */
-    const char *report_path = NULL;                   /* --report: the HTML report (NULL: none) */
-    const char *emit_dir = NULL;                    /* --emit-dir: where emit paths leaving the spec's folder may go */
-    const char *hw_names[256];                        /* --metric */
-    const char *priors[CLI_MAX_PRIORS];               /* --prior */
-    int nhw = 0;
-    cli_shard shard = {0, 0, -1, NULL};               /* --shard; count 0: none */
-    bool device_given = false;
-    int devs[64], ndevs = 0;                          /* --devices */
-    bool per_device = false;                          /* --per-device */
-    char *shard_results = NULL, *shard_journal = NULL; /* --shard: its results and journal paths */
-    static const struct option longopts[] = {
-        CLI_COMMON_OPTIONS,
-        CLI_ANALYZE_OPTIONS,
-        CLI_SEARCH_OPTIONS,
-        {"device", required_argument, NULL, 'd'},
-        {"results", required_argument, NULL, 'r'},
-        {"limit", required_argument, NULL, 'n'},
-        {"top", required_argument, NULL, 't'},
-        {"prune", required_argument, NULL, 'p'},
-        {"journal", required_argument, NULL, 'J'},
-        {"timeout", required_argument, NULL, 'T'},
-        {"fresh", no_argument, NULL, 'R'},
-        {"run-twins", no_argument, NULL, 'W'},
-        {"energy", no_argument, NULL, 'E'},
-        {"metrics", required_argument, NULL, 'M'},
-        {"metric", required_argument, NULL, 'm'},
-        {"shard", required_argument, NULL, 'S'},
-        {"devices", required_argument, NULL, 'D'},
-        {"per-device", no_argument, NULL, 'X'},
-        {"flush-l2", no_argument, NULL, 'F'},
-        {"no-flush-l2", no_argument, NULL, 'G'},
-        {"header", required_argument, NULL, 'H'},
-        {"csv", required_argument, NULL, 'V'},
-        {"report", required_argument, NULL, 'P'},
-        {"emit-dir", required_argument, NULL, 'O'},
-        {NULL, 0, NULL, 0},
-    };
-    int opt, code = EXIT_OK;
-    optind = 1;
+    cutune_analyze_options o;
+    cutune_tune_options t;
+    int top;                      /* --top N; by default 10, and none with -q (which prints only the best) */
+    const char *header_path, *csv_path; /* NULL: the spec's emit header/csv */
+    const char *report_path;      /* --report: the HTML report (NULL: none) */
+    const char *emit_dir;         /* --emit-dir: where emit paths leaving the spec's folder may go */
+    const char *hw_names[256];    /* --metric */
+    int nhw;
+    const char *priors[CLI_MAX_PRIORS]; /* --prior */
+    cli_shard shard;              /* --shard; count 0: none */
+    bool device_given, per_device; /* --device; --per-device */
+    int devs[64], ndevs;          /* --devices */
+    char *shard_results, *shard_journal; /* --shard: its results and journal paths */
+    const char *spec_path;
+    int worst;                    /* the block loop's first exit code other than EXIT_OK */
+} tune_args;
+
+/* The handlers of tune's own options that need more than a store (options.h). */
+static int opt_device(const char *sub, void *dest, const cli_opt *o, const char *arg)
+{
+    (void)o;
+    tune_args *a = dest;
     long long n;
-    while ((opt = cli_getopt("tune", argc, argv, "q", longopts)) != -1) {
-        int handled = cli_common_option(&c, opt, optarg);
-        if (handled == 0)
-            handled = cli_analyze_option(&o, opt, optarg);
-        if (handled == 0)
-            handled = cli_search_option("tune", &t.search, opt, optarg);
-        if (handled < 0) {
-            code = EXIT_USAGE;
-            goto done;
+    a->device_given = true;
+    if (!cli_int_option(sub, "--device", "a GPU number", arg, 0, CLI_MAX_GPU, &n))
+        return EXIT_USAGE;
+    a->t.device = (int)n;
+    return EXIT_OK;
+}
+
+static int opt_prior(const char *sub, void *dest, const cli_opt *o, const char *arg)
+{
+    (void)o;
+    tune_args *a = dest;
+    if (!cli_add_prior(sub, a->priors, &a->t.search.npriors, arg))
+        return EXIT_USAGE;
+    a->t.search.priors = a->priors;
+    return EXIT_OK;
+}
+
+static int opt_number(const char *sub, void *dest, const cli_opt *o, const char *arg)
+{
+    tune_args *a = dest;
+    long long n;
+    unsigned long long limit;
+    switch (o->set) {
+    case 'n':
+        if (!cli_parse_count(sub, "--limit", arg, &limit))
+            return EXIT_USAGE;
+        a->t.limit = limit;
+        return EXIT_OK;
+    case 't':
+        if (!cli_int_option(sub, "--top", "a count", arg, 0, INT_MAX, &n))
+            return EXIT_USAGE;
+        a->top = (int)n;
+        return EXIT_OK;
+    case 'p':
+        if (!cli_read_double(arg, NULL, &a->t.prune) || !(a->t.prune == -1 || a->t.prune > 1))
+            return cli_usage_error(sub, "--prune takes a finite factor above 1 (or -1 for never), not '%s'", arg);
+        return EXIT_OK;
+    default: /* 'T' */
+        if (!cli_read_double(arg, NULL, &a->t.timeout_s) || !(a->t.timeout_s > 0 && a->t.timeout_s <= CLI_MAX_SECONDS))
+            return cli_usage_error(sub, "--timeout takes seconds above 0, at most %d, not '%s'", CLI_MAX_SECONDS, arg);
+        return EXIT_OK;
+    }
+}
+
+static int opt_devices(const char *sub, void *dest, const cli_opt *o, const char *arg)
+{
+    (void)o;
+    tune_args *a = dest;
+    if (cli_parse_devices(arg, a->devs, 64, &a->ndevs) == 0)
+        return EXIT_OK;
+    if (strcmp(arg, "all") != 0)
+        return cli_usage_error(sub, "--devices takes all or GPU numbers such as 0,1, not '%s'", arg);
+    fprintf(stderr, "cutune: --devices all: %s\n", cutune_last_error()[0] ? cutune_last_error() : "the driver sees no GPU");
+    return EXIT_NO_GPU;
+}
+
+static int opt_shard(const char *sub, void *dest, const cli_opt *o, const char *arg)
+{
+    (void)o;
+    return cli_parse_shard(sub, arg, dest) < 0 ? EXIT_USAGE : EXIT_OK;
+}
+
+static int opt_metrics(const char *sub, void *dest, const cli_opt *o, const char *arg)
+{
+    tune_args *a = dest;
+    long long n;
+    if (o->set == 'M') { /* --metrics N|all */
+        if (strcmp(arg, "all") == 0) {
+            a->t.profile_top = -1;
+        } else if (!cli_read_int(arg, 1, 1000000, &n)) {
+            return cli_usage_error(sub, "--metrics takes a count of variants from 1 to 1000000, or all, not '%s'", arg);
+        } else {
+            a->t.profile_top = (int)n;
         }
-        if (handled)
-            continue;
-        switch (opt) {
-        case 'd':
-            device_given = true;
-            if (!cli_int_option("tune", "--device", "a GPU number", optarg, 0, CLI_MAX_GPU, &n)) {
-                code = EXIT_USAGE;
-                goto done;
-            }
-            t.device = (int)n;
-            break;
-        case 'r': t.results_path = optarg; break;
-        case CLI_OPT_PRIOR:
-            if (!cli_add_prior("tune", priors, &t.search.npriors, optarg)) {
-                code = EXIT_USAGE;
-                goto done;
-            }
-            t.search.priors = priors;
-            break;
-        case 'n': {
-            unsigned long long limit;
-            if (!cli_parse_count("tune", "--limit", optarg, &limit)) {
-                code = EXIT_USAGE;
-                goto done;
-            }
-            t.limit = limit;
-            break;
-        }
-        case 't':
-            if (!cli_int_option("tune", "--top", "a count", optarg, 0, INT_MAX, &n)) {
-                code = EXIT_USAGE;
-                goto done;
-            }
-            top = (int)n;
-            break;
-        case 'p':
-            if (!cli_read_double(optarg, NULL, &t.prune) || !(t.prune == -1 || t.prune > 1)) {
-                code = cli_usage_error("tune", "--prune takes a finite factor above 1 (or -1 for never), not '%s'",
-                                       optarg);
-                goto done;
-            }
-            break;
-        case 'J': t.journal_path = optarg; break;
-        case 'T':
-            if (!cli_read_double(optarg, NULL, &t.timeout_s) || !(t.timeout_s > 0 && t.timeout_s <= CLI_MAX_SECONDS)) {
-                code = cli_usage_error("tune", "--timeout takes seconds above 0, at most %d, not '%s'",
-                                       CLI_MAX_SECONDS, optarg);
-                goto done;
-            }
-            break;
-        case 'R': t.fresh = 1; break;
-        case 'W': t.run_twins = 1; break;
-        case 'E': t.energy = 1; break;
-        case 'D':
-            if (cli_parse_devices(optarg, devs, 64, &ndevs) < 0) {
-                code = strcmp(optarg, "all") == 0
-                           ? (fprintf(stderr, "cutune: --devices all: %s\n",
-                                      cutune_last_error()[0] ? cutune_last_error() : "the driver sees no GPU"),
-                              EXIT_NO_GPU)
-                           : cli_usage_error("tune", "--devices takes all or GPU numbers such as 0,1, not '%s'", optarg);
-                goto done;
-            }
-            break;
-        case 'X': per_device = true; break;
-        case 'S':
-            if (cli_parse_shard("tune", optarg, &shard) < 0) {
-                code = EXIT_USAGE;
-                goto done;
-            }
-            break;
-        case 'M':
-            if (strcmp(optarg, "all") == 0) {
-                t.profile_top = -1;
-            } else {
-                if (!cli_read_int(optarg, 1, 1000000, &n)) {
-                    code = cli_usage_error("tune", "--metrics takes a count of variants from 1 to 1000000, or all, "
-                                           "not '%s'", optarg);
-                    goto done;
-                }
-                t.profile_top = (int)n;
-            }
-            break;
-        case 'm': {
-            const char *const *defaults;
-            int nd = cutune_profile_default_metrics(&defaults);
-            bool is_default = strcmp(optarg, "default") == 0;
-            if (nhw + (is_default ? nd : 1) > (int)(sizeof hw_names / sizeof hw_names[0])) {
-                code = cli_usage_error("tune", "too many --metric names (at most %d)",
-                                       (int)(sizeof hw_names / sizeof hw_names[0]));
-                goto done;
-            }
-            for (int i = 0; is_default && i < nd; i++)
-                hw_names[nhw++] = defaults[i];
-            if (!is_default)
-                hw_names[nhw++] = optarg;
-            break;
-        }
-        case 'F': t.flush_l2 = 1; break;
-        case 'G': t.flush_l2 = 0; break;
-        case 'H': header_path = optarg; break;
-        case 'V': csv_path = optarg; break;
-        case 'P': report_path = optarg; break;
-        case 'O': emit_dir = optarg; break;
-        default: code = EXIT_USAGE; goto done; /* cli_getopt said why */
+        return EXIT_OK;
+    }
+    const char *const *defaults; /* --metric NAME|default */
+    int nd = cutune_profile_default_metrics(&defaults), max = (int)(sizeof a->hw_names / sizeof a->hw_names[0]);
+    bool is_default = strcmp(arg, "default") == 0;
+    if (a->nhw + (is_default ? nd : 1) > max)
+        return cli_usage_error(sub, "too many --metric names (at most %d)", max);
+    for (int i = 0; is_default && i < nd; i++)
+        a->hw_names[a->nhw++] = defaults[i];
+    if (!is_default)
+        a->hw_names[a->nhw++] = arg;
+    return EXIT_OK;
+}
+
+/* parse_tune: the command line into *a (after tune_args_init). EXIT_OK, or the exit code
+ * after a message. */
+static int parse_tune(tune_args *a, int argc, char **argv)
+{
+    const cli_opt table[] = { /* getopt_long's order: "did you mean" and ambiguity name them in it */
+        CLI_COMMON_ENTRIES(&a->c),
+        CLI_ANALYZE_ENTRIES(&a->o),
+        CLI_SEARCH_ENTRIES(&a->t.search),
+        {"prior", 0, true, CLI_CALL, a, opt_prior, 0},
+        {"device", 0, true, CLI_CALL, a, opt_device, 0},
+        {"results", 0, true, CLI_TEXT, &a->t.results_path, NULL, 0},
+        {"limit", 0, true, CLI_CALL, a, opt_number, 'n'},
+        {"top", 0, true, CLI_CALL, a, opt_number, 't'},
+        {"prune", 0, true, CLI_CALL, a, opt_number, 'p'},
+        {"journal", 0, true, CLI_TEXT, &a->t.journal_path, NULL, 0},
+        {"timeout", 0, true, CLI_CALL, a, opt_number, 'T'},
+        {"fresh", 0, false, CLI_INT, &a->t.fresh, NULL, 1},
+        {"run-twins", 0, false, CLI_INT, &a->t.run_twins, NULL, 1},
+        {"energy", 0, false, CLI_INT, &a->t.energy, NULL, 1},
+        {"metrics", 0, true, CLI_CALL, a, opt_metrics, 'M'},
+        {"metric", 0, true, CLI_CALL, a, opt_metrics, 'm'},
+        {"shard", 0, true, CLI_CALL, &a->shard, opt_shard, 0},
+        {"devices", 0, true, CLI_CALL, a, opt_devices, 0},
+        {"per-device", 0, false, CLI_BOOL, &a->per_device, NULL, 0},
+        {"flush-l2", 0, false, CLI_INT, &a->t.flush_l2, NULL, 1},
+        {"no-flush-l2", 0, false, CLI_INT, &a->t.flush_l2, NULL, 0},
+        {"header", 0, true, CLI_TEXT, &a->header_path, NULL, 0},
+        {"csv", 0, true, CLI_TEXT, &a->csv_path, NULL, 0},
+        {"report", 0, true, CLI_TEXT, &a->report_path, NULL, 0},
+        {"emit-dir", 0, true, CLI_TEXT, &a->emit_dir, NULL, 0},
+    };
+    int code = cli_parse_options("tune", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    if (code != EXIT_OK)
+        return code;
+    if (optind != argc - 1)
+        return cli_usage_error("tune", optind >= argc ? "which spec? (cutune SPEC)" : "one spec at a time");
+    a->spec_path = argv[optind];
+    if (a->top < 0)
+        a->top = a->c.quiet ? 0 : 10;
+    if (a->nhw == 0)
+        return EXIT_OK;
+    a->t.profile_metrics = a->hw_names; /* --metric alone reads the best five's */
+    a->t.nprofile_metrics = a->nhw;
+    if (a->t.profile_top == 0)
+        a->t.profile_top = 5;
+    int count = 0; /* a mistyped counter is a usage error, found before anything runs */
+    cutune_device d0;
+    const char *arch = a->o.arch;
+    if (!arch && cutune_device_count(&count) == CUTUNE_OK && count > a->t.device &&
+        cutune_device_get(&d0, a->t.device) == CUTUNE_OK)
+        arch = d0.arch;
+    if (cutune_profile_check(arch, a->hw_names, a->nhw) == CUTUNE_EINVAL)
+        return cli_usage_error("tune", "--metric: %s", cutune_last_error());
+    return EXIT_OK;
+}
+
+/* load_spec: the spec, its device attributes a GPU's when there is one; NULL with *code
+ * set when it cannot be used. */
+static cutune_spec *load_spec(tune_args *a, int *code)
+{
+    a->c.arch = a->o.arch; /* without a GPU, the device attributes are this arch's (with one, the GPU's) */
+    cutune_spec *spec = cli_load(a->spec_path, &a->c, code);
+    if (!spec || !cli_reads_device(spec)) /* on a GPU, its values in the summary rather than the table's */
+        return spec;
+    cutune_device gpu_dev;
+    if (cutune_device_get(&gpu_dev, a->t.device) == CUTUNE_OK) {
+        int seen_dev = cutune_spec_diagnostic_count(spec);
+        int rc_dev = cutune_spec_set_device(spec, &gpu_dev);
+        cli_print_new_diagnostics(spec, &a->c, &seen_dev);
+        if (rc_dev < 0) {
+            *code = cli_exit_for_status(rc_dev);
+            cutune_spec_free(spec);
+            return NULL;
         }
     }
-    if (optind != argc - 1) {
-        code = cli_usage_error("tune", optind >= argc ? "which spec? (cutune SPEC)" : "one spec at a time");
-        goto done;
-    }
-    if (top < 0)
-        top = c.quiet ? 0 : 10;
-    if (nhw > 0) { /* --metric alone reads the best five's */
-        t.profile_metrics = hw_names;
-        t.nprofile_metrics = nhw;
-        if (t.profile_top == 0)
-            t.profile_top = 5;
-    }
-    if (nhw > 0) { /* a mistyped counter is a usage error, found before anything runs */
-        int count = 0;
-        cutune_device d0;
-        const char *arch = o.arch;
-        if (!arch && cutune_device_count(&count) == CUTUNE_OK && count > t.device &&
-            cutune_device_get(&d0, t.device) == CUTUNE_OK)
-            arch = d0.arch;
-        if (cutune_profile_check(arch, hw_names, nhw) == CUTUNE_EINVAL) {
-            code = cli_usage_error("tune", "--metric: %s", cutune_last_error());
-            goto done;
-        }
-    }
-    c.arch = o.arch; /* without a GPU, the device attributes are this arch's (with one, the GPU's) */
-    cutune_spec *spec = cli_load(argv[optind], &c, &code);
-    if (!spec)
-        goto done;
-    if (cli_reads_device(spec)) { /* on a GPU, its values in the summary rather than the table's */
-        cutune_device gpu_dev;
-        if (cutune_device_get(&gpu_dev, t.device) == CUTUNE_OK) {
-            int seen_dev = cutune_spec_diagnostic_count(spec);
-            int rc_dev = cutune_spec_set_device(spec, &gpu_dev);
-            cli_print_new_diagnostics(spec, &c, &seen_dev);
-            if (rc_dev < 0) {
-                code = cli_exit_for_status(rc_dev);
-                cutune_spec_free(spec);
-                goto done;
-            }
-        }
-    }
-    /* Several kernel blocks: each tuned in turn (stopping at a failure), each with its own
-     * emits; blocks that share a header path share the header. */
-    int nblocks = cli_blocks(spec, &c), worst = EXIT_OK;
-    if ((code = check_emit_paths(spec, &c, nblocks, emit_dir, header_path, csv_path, t.results_path)) != EXIT_OK) {
-        cutune_spec_free(spec);
-        goto done;
-    }
-    const char *written[64];
-    int nwritten = 0;
-    if (nblocks > 1 && (t.results_path || t.journal_path || csv_path || report_path)) {
-        code = cli_usage_error("tune", "the spec has %d kernel blocks: --results, --journal, --csv and --report "
+    return spec;
+}
+
+/* setup_shard: --shard: this process tunes one shard into a results file (and journal)
+ * of its own, on the GPU of the launcher's local rank. EXIT_OK or an exit code. */
+static int setup_shard(tune_args *a, cutune_spec *spec, int nblocks)
+{
+    const char *base = a->t.results_path ? a->t.results_path : cutune_spec_emit_path(spec, "results");
+    if (nblocks > 1 || !base)
+        return cli_usage_error("tune", nblocks > 1 ? "--shard tunes one kernel block: name it with --kernel NAME"
+                                                   : "--shard needs a results file to write (--results FILE): "
+                                                     "cutune merge joins the shards' files");
+    if (!(a->shard_results = cli_shard_path(base, &a->shard)))
+        return EXIT_INTERNAL;
+    a->t.results_path = a->shard_results;
+    /* --journal (a local disk when the results are on a slow shared one): each
+     * shard's own, named as its results file is, so one command line serves every rank */
+    if (a->t.journal_path && !(a->t.journal_path = a->shard_journal = cli_shard_path(a->t.journal_path, &a->shard)))
+        return EXIT_INTERNAL;
+    a->t.shard_index = a->o.shard_index = a->shard.index; /* o: the analysis without a GPU */
+    a->t.shard_count = a->o.shard_count = a->shard.count;
+    int ndev = 0; /* the GPU the launcher's local rank names, unless --device says */
+    if (!a->device_given && a->shard.local >= 0 && cutune_device_count(&ndev) == CUTUNE_OK && ndev > 0)
+        a->t.device = a->shard.local % ndev;
+    char on[48]; /* a shard per host may use every GPU of its host (--devices) */
+    snprintf(on, sizeof on, a->ndevs > 1 ? "%d GPUs" : "GPU %d", a->ndevs > 1 ? a->ndevs : a->t.device);
+    if (!a->c.quiet)
+        fprintf(stderr, "shard %d of %d%s%s (%s): results to %s%s%s\n", a->shard.index, a->shard.count,
+                a->shard.launcher ? ", from " : "", a->shard.launcher ? a->shard.launcher : "", on, a->shard_results,
+                a->shard_journal ? ", journal " : "", a->shard_journal ? a->shard_journal : "");
+    a->header_path = a->csv_path = a->report_path = NULL;
+    return EXIT_OK;
+}
+
+/* setup_run: the checks and settings between the loaded spec and the tuning: emit paths,
+ * one-file options with several blocks, the shard, the GPUs named. EXIT_OK, or an exit
+ * code (after a message). */
+static int setup_run(tune_args *a, cutune_spec *spec, int nblocks)
+{
+    int code = check_emit_paths(spec, &a->c, nblocks, a->emit_dir, a->header_path, a->csv_path, a->t.results_path);
+    if (code != EXIT_OK)
+        return code;
+    if (nblocks > 1 && (a->t.results_path || a->t.journal_path || a->csv_path || a->report_path))
+        return cli_usage_error("tune", "the spec has %d kernel blocks: --results, --journal, --csv and --report "
                                "name one file; use the blocks' emit statements, or --kernel NAME", nblocks);
-        cutune_spec_free(spec);
-        goto done;
-    }
-    if (shard.count > 1) { /* this process tunes one shard into a results file of its own */
-        const char *base = t.results_path ? t.results_path : cutune_spec_emit_path(spec, "results");
-        if (nblocks > 1 || !base) {
-            code = cli_usage_error("tune", nblocks > 1 ? "--shard tunes one kernel block: name it with --kernel NAME"
-                                                       : "--shard needs a results file to write (--results FILE): "
-                                                         "cutune merge joins the shards' files");
-            cutune_spec_free(spec);
-            goto done;
-        }
-        if (!(shard_results = cli_shard_path(base, &shard))) {
-            code = EXIT_INTERNAL;
-            cutune_spec_free(spec);
-            goto done;
-        }
-        t.results_path = shard_results;
-        /* --journal (a local disk when the results are on a slow shared one): each
-         * shard's own, named as its results file is, so one command line serves every rank */
-        if (t.journal_path && !(t.journal_path = shard_journal = cli_shard_path(t.journal_path, &shard))) {
-            code = EXIT_INTERNAL;
-            cutune_spec_free(spec);
-            goto done;
-        }
-        t.shard_index = o.shard_index = shard.index; /* o: the analysis without a GPU */
-        t.shard_count = o.shard_count = shard.count;
-        int ndev = 0; /* the GPU the launcher's local rank names, unless --device says */
-        if (!device_given && shard.local >= 0 && cutune_device_count(&ndev) == CUTUNE_OK && ndev > 0)
-            t.device = shard.local % ndev;
-        char on[48]; /* a shard per host may use every GPU of its host (--devices) */
-        snprintf(on, sizeof on, ndevs > 1 ? "%d GPUs" : "GPU %d", ndevs > 1 ? ndevs : t.device);
-        if (!c.quiet)
-            fprintf(stderr, "shard %d of %d%s%s (%s): results to %s%s%s\n", shard.index, shard.count,
-                    shard.launcher ? ", from " : "", shard.launcher ? shard.launcher : "", on, shard_results,
-                    shard_journal ? ", journal " : "", shard_journal ? shard_journal : "");
-        header_path = csv_path = report_path = NULL;
-    }
-    if (device_given && ndevs > 0) {
-        code = cli_usage_error("tune", "--device and --devices both name GPUs: give one of them");
-        cutune_spec_free(spec);
-        goto done;
-    }
-    if (per_device && ndevs < 2) {
-        code = cli_usage_error("tune", "--per-device goes with --devices naming two GPUs or more");
-        cutune_spec_free(spec);
-        goto done;
-    }
+    if (a->shard.count > 1 && (code = setup_shard(a, spec, nblocks)) != EXIT_OK)
+        return code;
+    if (a->device_given && a->ndevs > 0)
+        return cli_usage_error("tune", "--device and --devices both name GPUs: give one of them");
+    if (a->per_device && a->ndevs < 2)
+        return cli_usage_error("tune", "--per-device goes with --devices naming two GPUs or more");
     int ngpus = 0; /* GPUs of different models cannot share one result: each tunes it all */
-    if (ndevs > 1 && !per_device && cutune_device_count(&ngpus) == CUTUNE_OK && ngpus > 0 &&
-        !cli_same_model(devs, ndevs)) {
-        if (!c.quiet)
+    if (a->ndevs > 1 && !a->per_device && cutune_device_count(&ngpus) == CUTUNE_OK && ngpus > 0 &&
+        !cli_same_model(a->devs, a->ndevs)) {
+        if (!a->c.quiet)
             fprintf(stderr, "note: these GPUs are not all of one model: each tunes every configuration "
                             "(as --per-device)\n");
-        per_device = true;
+        a->per_device = true;
     }
-    if (ndevs > 1 && per_device) { /* a cutune process per GPU, every configuration on each */
-        code = cli_tune_per_device(spec, argc, argv, devs, ndevs, nblocks, &t, &o, &c, header_path, shard.count);
-        cutune_spec_free(spec);
-        goto done;
-    }
-    if (ndevs == 1) /* --devices 1 (or "all" on a one-GPU machine): that GPU */
-        t.device = devs[0];
-    if (ndevs > 1) { /* one process: a GPU worker each, fed by the one compile pool */
-        t.devices = devs;
-        t.ndevices = ndevs;
-        for (int i = 1; i < ndevs; i++)
-            for (int j = 0; j < i && !c.quiet; j++)
-                if (devs[j] == devs[i]) /* allowed: a check of the machinery on one GPU */
+    if (a->ndevs > 1 && a->per_device)
+        return EXIT_OK; /* cmd_tune hands it to cli_tune_per_device */
+    if (a->ndevs == 1) /* --devices 1 (or "all" on a one-GPU machine): that GPU */
+        a->t.device = a->devs[0];
+    if (a->ndevs > 1) { /* one process: a GPU worker each, fed by the one compile pool */
+        a->t.devices = a->devs;
+        a->t.ndevices = a->ndevs;
+        for (int i = 1; i < a->ndevs; i++)
+            for (int j = 0; j < i && !a->c.quiet; j++)
+                if (a->devs[j] == a->devs[i]) /* allowed: a check of the machinery on one GPU */
                     fprintf(stderr, "note: --devices names GPU %d twice: two workers share it, and their times "
-                                    "disturb each other\n", devs[i]);
+                                    "disturb each other\n", a->devs[i]);
     }
-    for (int blk = 0; blk < nblocks; blk++) {
-    cli_select_block(spec, &c, blk, stdout);
-    code = cli_space_summary(spec, &c, c.quiet ? CLI_SUMMARY_NONE : CLI_SUMMARY_TEXT);
+    return EXIT_OK;
+}
+
+/* print_winners: each size's best (or the run's) on stdout, its energy when measured;
+ * the count of sizes (or runs) that have one. */
+static int print_winners(const cutune_spec *spec, const cutune_tune_result *r, int top)
+{
+    const cutune_tune_summary *s = cutune_tune_summary_of(r);
+    int nsizes = cutune_tune_size_count(r), winners = 0;
+    for (int k = 0; k < (nsizes ? nsizes : 1); k++) {
+        const cutune_tune_result *one = nsizes ? cutune_tune_size(r, k) : r;
+        const cutune_measurement *b = cutune_tune_best(one);
+        if (!b)
+            continue;
+        winners++;
+        printf(k == 0 && top > 0 ? "\nbest" : "best");
+        for (int j = 0; j < cutune_tune_size_var_count(one); j++)
+            printf("%s%s=%lld", j ? " " : " at ", cutune_tune_size_var(one, j), (long long)cutune_tune_size_value(one, j));
+        const cutune_variant *v = cutune_measurement_variant(b);
+        printf(": #%llu", (unsigned long long)v->ordinal);
+        for (int p = 0; p < v->nparams; p++)
+            printf(" %s=%s", cutune_spec_param_name(spec, p), v->values[p]);
+        printf("  median %.4f ms, %s %.6g\n", cutune_measurement_value(b, CUTUNE_VALUE_MEDIAN_MS), s->objective_name,
+               cutune_measurement_value(b, CUTUNE_VALUE_OBJECTIVE));
+        if (cutune_measurement_value(b, CUTUNE_VALUE_ENERGY) != 0)
+            printf("      energy %.4g mJ per launch at %.1f W (the board's, over %d launches in %.2f s)\n",
+                   cutune_measurement_value(b, CUTUNE_VALUE_ENERGY_J) * 1e3, cutune_measurement_value(b, CUTUNE_VALUE_POWER_W),
+                   (int)cutune_measurement_value(b, CUTUNE_VALUE_ENERGY_LAUNCHES),
+                   cutune_measurement_value(b, CUTUNE_VALUE_ENERGY_SECONDS));
+        else if (cutune_measurement_energy_note(b))
+            fprintf(stderr, "cutune: %s\n", cutune_measurement_energy_note(b));
+    }
+    return winners;
+}
+
+/* print_tuned: what a run found: each size's ranking, the counters, the account (not with
+ * -q), the warnings and the winners. Returns rc, made CUTUNE_ESTOPPED when none won. */
+static int print_tuned(const tune_args *a, const cutune_spec *spec, const cutune_tune_result *r, int rc)
+{
+    const cutune_tune_summary *s = cutune_tune_summary_of(r);
+    int nsizes = cutune_tune_size_count(r);
+    if (nsizes == 0 && a->top > 0)
+        cli_print_ranking(spec, r, a->top);
+    for (int k = 0; k < nsizes && a->top > 0; k++) { /* a run over sizes: each size's ranking */
+        const cutune_tune_result *one = cutune_tune_size(r, k);
+        printf("\nsize");
+        for (int j = 0; j < cutune_tune_size_var_count(one); j++)
+            printf(" %s=%lld", cutune_tune_size_var(one, j), (long long)cutune_tune_size_value(one, j));
+        printf(":");
+        cli_print_ranking(spec, one, a->top);
+    }
+    if (nsizes == 0)
+        cli_print_profile(spec, r);
+    for (int k = 0; k < nsizes; k++)
+        cli_print_profile(spec, cutune_tune_size(r, k));
+    if (!a->c.quiet)
+        print_run_account(r);
+    print_run_warnings(s);
+    compile_errors ce = count_compile_errors(r);
+    int winners = print_winners(spec, r, a->top);
+    if (nsizes && winners < nsizes)
+        fprintf(stderr, "cutune: %d of %d sizes have no variant that ran correctly\n", nsizes - winners, nsizes);
+    if (winners == 0) {
+        fprintf(stderr, ce.all == s->variants && s->variants > 0
+                            ? "cutune: NOTHING COMPILED: no variant compiled, so none was chosen\n"
+                            : "cutune: no variant ran correctly, so none was chosen\n");
+        if (rc == CUTUNE_OK)
+            rc = CUTUNE_ESTOPPED;
+    }
+    return rc;
+}
+
+/* tune_on_gpu: block b tuned on the GPU(s), its results printed and its files written.
+ * The exit code. */
+static int tune_on_gpu(tune_args *a, cutune_spec *spec, cutune_block *b)
+{
+    if (a->o.arch && !a->c.quiet)
+        fprintf(stderr, "note: --arch is ignored when tuning: variants are compiled for the GPU's own\n");
+    a->t.jobs = a->o.jobs;
+    a->t.cache_dir = a->o.cache_dir;
+    a->t.no_cache = a->o.no_cache;
+    tune_view tv = {isatty(STDERR_FILENO) && !a->c.quiet, 0, 0};
+    a->t.progress = progress;
+    a->t.progress_user = &tv;
+    a->t.cancel = cli_catch_interrupts();
+    int seen = cutune_spec_diagnostic_count(spec);
+    cutune_tune_result *r = NULL;
+    int rc = cutune_tune(&r, spec, &a->t);
+    bool interrupted = r && cutune_tune_summary_of(r)->interrupted;
+    cli_print_new_diagnostics(spec, &a->c, &seen);
+    if (r && !a->c.quiet)
+        cli_print_device_attrs(spec, stderr, "device attributes: ");
+    if (rc == CUTUNE_ENODEV && !r)
+        fprintf(stderr, "cutune: %s\n", cutune_last_error());
+    if (!r)
+        return exit_of_tuning(rc, interrupted);
+    rc = print_tuned(a, spec, r, rc);
+    if (a->shard.count > 1) { /* one shard's winner is not the run's: no header from it */
+        if (!a->c.quiet)
+            fprintf(stderr, "a shard writes only its results: cutune merge joins the shards' files, then "
+                            "cutune emit header|csv and cutune report work on the merged one\n");
+    } else if (cli_emit_after_tune(spec, r, a->header_path, a->csv_path, &a->c, b->header_append) != EXIT_OK &&
+               rc == CUTUNE_OK) {
+        rc = CUTUNE_EIO;
+    }
+    if (a->report_path && cli_report_after_tune(r, a->spec_path, a->report_path, a->c.quiet) != EXIT_OK &&
+        rc == CUTUNE_OK)
+        rc = CUTUNE_EIO;
+    else if (cutune_tune_best(r) || cutune_tune_size_count(r) > 0)
+        b->header_written = 1;
+    cutune_tune_result_free(r);
+    return exit_of_tuning(rc, interrupted);
+}
+
+/* tune_block: cutune_tune_blocks' callback: one kernel block's space summary, then its
+ * tuning, or without a GPU all that needs none. The exit code is kept in a->worst; the
+ * loop goes on after EXIT_OK and EXIT_NO_GPU only. */
+static int tune_block(void *user, cutune_spec *spec, cutune_block *b)
+{
+    tune_args *a = user;
+    cli_select_block(spec, &a->c, b->index, stdout);
+    int code = cli_space_summary(spec, &a->c, a->c.quiet ? CLI_SUMMARY_NONE : CLI_SUMMARY_TEXT);
     int devices = 0;
     bool gpu = code == EXIT_OK && cutune_device_count(&devices) == CUTUNE_OK && devices > 0;
     if (code == EXIT_OK && !gpu) {
         char why[600];
         snprintf(why, sizeof why, "%s", devices == 0 && cutune_last_error()[0] == '\0' ? "the driver sees no device"
                                                                                       : cutune_last_error());
-        bool emits = header_path || csv_path || cutune_spec_emit_path(spec, "header") ||
+        bool emits = a->header_path || a->csv_path || cutune_spec_emit_path(spec, "header") ||
                      cutune_spec_emit_path(spec, "csv");
-        code = tune_without_gpu(spec, argv[optind], &c, &o, t.limit, why, emits);
-        if (report_path)
+        code = tune_without_gpu(spec, a->spec_path, &a->c, &a->o, a->t.limit, why, emits);
+        if (a->report_path)
             fprintf(stderr, "No report was written: it comes from measurements.\n");
     } else if (code == EXIT_OK) {
-        if (o.arch && !c.quiet)
-            fprintf(stderr, "note: --arch is ignored when tuning: variants are compiled for the GPU's own\n");
-        t.jobs = o.jobs;
-        t.cache_dir = o.cache_dir;
-        t.no_cache = o.no_cache;
-        tune_view tv = {isatty(STDERR_FILENO) && !c.quiet, 0, 0};
-        t.progress = progress;
-        t.progress_user = &tv;
-        t.cancel = cli_catch_interrupts();
-        int seen = cutune_spec_diagnostic_count(spec);
-        cutune_tune_result *r = NULL;
-        int rc = cutune_tune(&r, spec, &t);
-        bool interrupted = r && cutune_tune_summary_of(r)->interrupted;
-        cli_print_new_diagnostics(spec, &c, &seen);
-        if (r && !c.quiet)
-            cli_print_device_attrs(spec, stderr, "device attributes: ");
-        if (rc == CUTUNE_ENODEV && !r)
-            fprintf(stderr, "cutune: %s\n", cutune_last_error());
-        if (r) {
-            const cutune_tune_summary *s = cutune_tune_summary_of(r);
-            int nsizes = cutune_tune_size_count(r);
-            if (nsizes == 0 && top > 0)
-                cli_print_ranking(spec, r, top);
-            for (int k = 0; k < nsizes && top > 0; k++) { /* a run over sizes: each size's ranking */
-                const cutune_tune_result *one = cutune_tune_size(r, k);
-                printf("\nsize");
-                for (int j = 0; j < cutune_tune_size_var_count(one); j++)
-                    printf(" %s=%lld", cutune_tune_size_var(one, j), (long long)cutune_tune_size_value(one, j));
-                printf(":");
-                cli_print_ranking(spec, one, top);
-            }
-            if (nsizes == 0)
-                cli_print_profile(spec, r);
-            for (int k = 0; k < nsizes; k++)
-                cli_print_profile(spec, cutune_tune_size(r, k));
-            if (!c.quiet)
-                print_run_account(r);
-            print_run_warnings(s);
-            compile_errors ce = count_compile_errors(r);
-            int winners = 0;
-            for (int k = 0; k < (nsizes ? nsizes : 1); k++) {
-                const cutune_tune_result *one = nsizes ? cutune_tune_size(r, k) : r;
-                const cutune_measurement *b = cutune_tune_best(one);
-                if (!b)
-                    continue;
-                winners++;
-                printf(k == 0 && top > 0 ? "\nbest" : "best");
-                for (int j = 0; j < cutune_tune_size_var_count(one); j++)
-                    printf("%s%s=%lld", j ? " " : " at ", cutune_tune_size_var(one, j),
-                           (long long)cutune_tune_size_value(one, j));
-                const cutune_variant *v = cutune_measurement_variant(b);
-                printf(": #%llu", (unsigned long long)v->ordinal);
-                for (int p = 0; p < v->nparams; p++)
-                    printf(" %s=%s", cutune_spec_param_name(spec, p), v->values[p]);
-                printf("  median %.4f ms, %s %.6g\n", cutune_measurement_value(b, CUTUNE_VALUE_MEDIAN_MS),
-                       s->objective_name, cutune_measurement_value(b, CUTUNE_VALUE_OBJECTIVE));
-                if (cutune_measurement_value(b, CUTUNE_VALUE_ENERGY) != 0)
-                    printf("      energy %.4g mJ per launch at %.1f W (the board's, over %d launches in %.2f s)\n",
-                           cutune_measurement_value(b, CUTUNE_VALUE_ENERGY_J) * 1e3,
-                           cutune_measurement_value(b, CUTUNE_VALUE_POWER_W),
-                           (int)cutune_measurement_value(b, CUTUNE_VALUE_ENERGY_LAUNCHES),
-                           cutune_measurement_value(b, CUTUNE_VALUE_ENERGY_SECONDS));
-                else if (cutune_measurement_energy_note(b))
-                    fprintf(stderr, "cutune: %s\n", cutune_measurement_energy_note(b));
-            }
-            if (nsizes && winners < nsizes)
-                fprintf(stderr, "cutune: %d of %d sizes have no variant that ran correctly\n", nsizes - winners,
-                        nsizes);
-            if (winners == 0) {
-                fprintf(stderr, ce.all == s->variants && s->variants > 0
-                                    ? "cutune: NOTHING COMPILED: no variant compiled, so none was chosen\n"
-                                    : "cutune: no variant ran correctly, so none was chosen\n");
-                if (rc == CUTUNE_OK)
-                    rc = CUTUNE_ESTOPPED;
-            }
-            const char *hp = header_path ? header_path : cutune_spec_emit_path(spec, "header");
-            bool append = false;
-            for (int w = 0; hp && w < nwritten; w++)
-                append |= strcmp(written[w], hp) == 0;
-            if (shard.count > 1) { /* one shard's winner is not the run's: no header from it */
-                if (!c.quiet)
-                    fprintf(stderr, "a shard writes only its results: cutune merge joins the shards' files, then "
-                                    "cutune emit header|csv and cutune report work on the merged one\n");
-            } else if (cli_emit_after_tune(spec, r, header_path, csv_path, &c, append) != EXIT_OK && rc == CUTUNE_OK)
-                rc = CUTUNE_EIO;
-            if (report_path && cli_report_after_tune(r, argv[optind], report_path, c.quiet) != EXIT_OK &&
-                rc == CUTUNE_OK)
-                rc = CUTUNE_EIO;
-            else if (hp && !append && nwritten < 64 && (cutune_tune_best(r) || cutune_tune_size_count(r) > 0))
-                written[nwritten++] = hp;
-            cutune_tune_result_free(r);
+        code = tune_on_gpu(a, spec, b);
+    }
+    if (code != EXIT_OK && a->worst == EXIT_OK)
+        a->worst = code;
+    return code == EXIT_OK ? CUTUNE_OK : code == EXIT_NO_GPU ? CUTUNE_ENODEV : CUTUNE_ESTOPPED;
+}
+
+int cmd_tune(int argc, char **argv)
+{
+    tune_args a = {.o = CUTUNE_ANALYZE_OPTIONS_INIT, .t = CUTUNE_TUNE_OPTIONS_INIT, .top = -1,
+                   .shard = {0, 0, -1, NULL}};
+    cli_init_common(&a.c);
+    cutune_spec *spec = NULL;
+    int code = parse_tune(&a, argc, argv);
+    if (code == EXIT_OK)
+        spec = load_spec(&a, &code);
+    /* Several kernel blocks: each tuned in turn (stopping at a failure), each with its own
+     * emits; blocks that share a header path share the header (cutune_tune_blocks). */
+    int nblocks = spec ? cli_blocks(spec, &a.c) : 0;
+    if (spec && (code = setup_run(&a, spec, nblocks)) == EXIT_OK) {
+        if (a.ndevs > 1 && a.per_device) { /* a cutune process per GPU, every configuration on each */
+            code = cli_tune_per_device(spec, argc, argv, a.devs, a.ndevs, nblocks, &a.t, &a.o, &a.c, a.header_path,
+                                       a.shard.count);
+        } else {
+            cutune_blocks_options bo = CUTUNE_BLOCKS_OPTIONS_INIT;
+            bo.selected_only = a.c.kernel != NULL;
+            bo.header_path = a.header_path;
+            cutune_tune_blocks(spec, &bo, tune_block, &a);
+            code = a.worst;
         }
-        code = exit_of_tuning(rc, interrupted);
     }
-    if (code != EXIT_OK && worst == EXIT_OK)
-        worst = code;
-    if (code != EXIT_OK && code != EXIT_NO_GPU)
-        break; /* a failure or Ctrl-C: the blocks after it are not begun */
-    }
-    code = worst;
     cutune_spec_free(spec);
-done:
-    free(shard_results);
-    free(shard_journal);
-    cli_free_common(&c);
+    free(a.shard_results);
+    free(a.shard_journal);
+    cli_free_common(&a.c);
     return code;
 }

@@ -1,21 +1,18 @@
 /* multi.c - `cutune SPEC --devices 0,1 --per-device`: every configuration on
- * every GPU, a cutune process per GPU.
+ * every GPU, a cutune process per GPU (the library's cutune_tune_per_device).
  *
- * Each process is this same command with `--device d` and a results file of its own
+ * Each process is this same command, run again with `--device d`, its share of the
+ * compile threads (cores / N unless --jobs says) and a results file of its own
  * (RESULTS.gpuD.json), so each GPU has its own winner, journal and resume; when all have
- * finished, the same variants' times are compared between GPUs and one header gets an
- * entry per device. Processes rather than threads: a GPU worker is already a process of
- * its own (runtime/worker), and a GPU that fails leaves the others' results whole.
- * (`--devices` alone, GPUs of one model, is one process: the tuner's fleet, tuner/fleet.c.)
- *
- * The compile threads are shared out: each process gets cores / N unless --jobs says. */
+ * finished, the same variants' times are compared between GPUs (cutune_tune_spread) and
+ * one header gets an entry per device. (`--devices` alone, GPUs of one model, is one
+ * process: the tuner's fleet.) */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -74,179 +71,72 @@ static char **device_argv(int argc, char **argv, char own[][32], int nown, char 
     return out;
 }
 
-/* Runs this command (argv, less --devices) once per GPU of `devices` (n) on devices[i]
- * with `jobs` compile threads each (0: the cores shared out), each writing paths[i],
- * and waits for all: EXIT_OK, or the first failing process's exit code (after a
- * message naming it). */
-static int run_per_device(int argc, char **argv, const int *devices, int n, int jobs, const char *const *paths)
+/* run_on_device: cutune_tune_per_device's function, in the child process for GPU
+ * `device`: this command again (argv, less --devices), on that GPU with `jobs` compile
+ * threads and its own results file, its ranking to /dev/null (each GPU's winner is
+ * printed here). Returns only when it could not be started (EXIT_INTERNAL). */
+typedef struct device_command {
+    int argc;
+    char **argv;
+} device_command;
+
+static int run_on_device(void *user, int device, int jobs, const char *results_path)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int per = jobs > 0 ? jobs : (int)(cores > n ? cores / n : 1);
-    pid_t *pids = calloc((size_t)n, sizeof(pid_t));
-    if (!pids)
-        return EXIT_INTERNAL;
-    fprintf(stderr, "%d GPUs (", n);
-    for (int i = 0; i < n; i++)
-        fprintf(stderr, "%s%d", i ? ", " : "", devices[i]);
-    fprintf(stderr, "): a cutune process per GPU, each tuning every configuration with %d compile threads\n", per);
-    int started = 0, rc = EXIT_OK;
+    const device_command *dc = user;
+    char own[4][32];
+    char *more[2] = {"--results", (char *)results_path}; /* its own results file */
+    snprintf(own[0], sizeof own[0], "--device");
+    snprintf(own[1], sizeof own[1], "%d", device);
+    snprintf(own[2], sizeof own[2], "--jobs");
+    snprintf(own[3], sizeof own[3], "%d", jobs);
+    char **args = device_argv(dc->argc, dc->argv, own, 4, more);
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0)
+        dup2(null, STDOUT_FILENO);
+    if (args)
+        execv("/proc/self/exe", args);
+    fprintf(stderr, "cutune: could not start the run on GPU %d: %s\n", device, args ? strerror(errno) : "out of memory");
+    return EXIT_INTERNAL;
+}
+
+/* report_runs: each GPU's process that failed, then each GPU's winner and the spread of
+ * its times over the first's. The first failing process's exit code (EXIT_OK: none). */
+static int report_runs(const cutune_spec *spec, const cutune_device_run *runs, int n, int code)
+{
     for (int i = 0; i < n; i++) {
-        char own[4][32];
-        char *more[2] = {"--results", (char *)paths[i]}; /* its own results file */
-        snprintf(own[0], sizeof own[0], "--device");
-        snprintf(own[1], sizeof own[1], "%d", devices[i]);
-        snprintf(own[2], sizeof own[2], "--jobs");
-        snprintf(own[3], sizeof own[3], "%d", per);
-        char **args = device_argv(argc, argv, own, 4, more);
-        if (!args) {
-            rc = EXIT_INTERNAL;
-            break;
-        }
-        fflush(NULL);
-        pid_t pid = fork();
-        if (pid == 0) {
-            int null = open("/dev/null", O_WRONLY); /* their rankings: each GPU's winner is printed */
-            if (null >= 0)
-                dup2(null, STDOUT_FILENO);
-            execv("/proc/self/exe", args);
-            fprintf(stderr, "cutune: could not start the run on GPU %d: %s\n", devices[i], strerror(errno));
-            _exit(EXIT_INTERNAL);
-        }
-        free(args);
-        if (pid < 0) {
-            fprintf(stderr, "cutune: could not start the run on GPU %d: %s\n", devices[i], strerror(errno));
-            rc = EXIT_INTERNAL;
-            break;
-        }
-        pids[started++] = pid;
-    }
-    int worst = rc;
-    for (int i = 0; i < started; i++) {
-        int status = 0;
-        while (waitpid(pids[i], &status, 0) < 0 && errno == EINTR)
-            ;
-        int code = WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_INTERNAL;
-        if (code != EXIT_OK) {
-            fprintf(stderr, "cutune: the run on GPU %d (%s) ended with exit code %d\n", devices[i], paths[i],
-                    code);
-            if (worst == EXIT_OK)
-                worst = code;
+        int exit_code = runs[i].exit_code < 0 ? EXIT_INTERNAL : runs[i].exit_code;
+        if (runs[i].started && exit_code != EXIT_OK) {
+            fprintf(stderr, "cutune: the run on GPU %d (%s) ended with exit code %d\n", runs[i].device,
+                    runs[i].results_path, exit_code);
+            if (code == EXIT_OK)
+                code = exit_code;
         }
     }
-    free(pids);
-    return worst;
-}
-
-/* A device's results path: "x.json" -> "x.gpu1.json" (malloc'd; NULL out of memory). */
-static char *device_path(const char *path, int device)
-{
-    size_t n = strlen(path);
-    const char *dot = n > 5 && strcmp(path + n - 5, ".json") == 0 ? path + n - 5 : path + n;
-    size_t size = n + 32;
-    char *out = malloc(size);
-    if (out)
-        snprintf(out, size, "%.*s.gpu%d%s", (int)(dot - path), path, device, dot);
-    return out;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* timed_ok_ms: the median time of a variant timed that ran ok, else 0. */
-static double timed_ok_ms(const cutune_measurement *m)
-{
-    double ms = cutune_measurement_value(m, CUTUNE_VALUE_MEDIAN_MS);
-    return cutune_measurement_value(m, CUTUNE_VALUE_TIMED) != 0 && cutune_measurement_outcome(m) == CUTUNE_OUTCOME_OK &&
-                   ms > 0
-               ? ms
-               : 0;
-}
-
-/* The spread of the same variants' median times on two devices: b's over a's, for the
- * variants both ran ok with times, as the median ratio and the 5th and 95th percentiles. */
-static void print_spread(const cutune_tune_result *a, const cutune_tune_result *b, int da, int db)
-{
-    uint64_t na = cutune_tune_count(a), nb = cutune_tune_count(b), k = 0;
-    double *r = calloc((size_t)na + 1, sizeof(double));
-    for (uint64_t i = 0; r && i < na; i++) {
-        const cutune_measurement *x = cutune_tune_at(a, i);
-        double tx = timed_ok_ms(x);
-        if (!(tx > 0))
-            continue;
-        for (uint64_t j = 0; j < nb; j++) { /* the same ordinal on the other device */
-            const cutune_measurement *y = cutune_tune_at(b, j);
-            if (cutune_measurement_variant(y)->ordinal == cutune_measurement_variant(x)->ordinal) {
-                double ty = timed_ok_ms(y);
-                if (ty > 0)
-                    r[k++] = ty / tx;
-                break;
-            }
-        }
-    }
-    if (k > 0) {
-        qsort(r, (size_t)k, sizeof *r, by_value);
-        fprintf(stderr, "spread: GPU %d's median time over GPU %d's, same variants (%llu): median %.4f, 90 %% within "
-                        "%.4f..%.4f\n", db, da, (unsigned long long)k, r[k / 2], r[(size_t)((double)(k - 1) * 0.05)],
-                r[(size_t)((double)(k - 1) * 0.95)]);
-    }
-    free(r);
-}
-
-/* `--devices ... --per-device`: every configuration on every GPU, a process
- * per GPU writing RESULTS.gpuD.json; then each GPU's winner, the spread of the same
- * variants' times against the first GPU's, and one header with an entry per device. */
-static int tune_per_device(cutune_spec *spec, int argc, char **argv, const int *devs, int n, const char *base,
-                           const cutune_analyze_options *o, const cli_common *c, const char *header_path)
-{
-    char *paths[64] = {NULL};
-    const cutune_tune_result *results[64] = {NULL};
-    int code = EXIT_OK;
-    for (int i = 0; i < n && code == EXIT_OK; i++) {
-        for (int j = 0; j < i; j++)
-            if (devs[j] == devs[i])
-                return cli_usage_error("tune", "--per-device names GPU %d twice", devs[i]);
-        if (!(paths[i] = device_path(base, devs[i])))
-            code = EXIT_INTERNAL;
-    }
-    if (code == EXIT_OK)
-        code = run_per_device(argc, argv, devs, n, o->jobs, (const char *const *)paths);
-    int loaded = 0;
+    const cutune_device_run *first = NULL;
     for (int i = 0; i < n; i++) {
-        cutune_tune_result *r = NULL;
-        if (!paths[i] || cutune_results_load(&r, paths[i]) != CUTUNE_OK) {
-            fprintf(stderr, "cutune: GPU %d: no results: %s\n", devs[i], paths[i] ? cutune_last_error() : "");
+        const cutune_tune_result *r = runs[i].result;
+        if (!r) {
+            fprintf(stderr, "cutune: GPU %d: no results: %s\n", runs[i].device, runs[i].load_error);
             continue;
         }
-        results[loaded++] = r;
         const cutune_measurement *b = cutune_tune_best(r);
-        printf("GPU %d (%s): ", devs[i], cutune_tune_device(r)->name);
+        printf("GPU %d (%s): ", runs[i].device, cutune_tune_device(r)->name);
         if (b) {
             const cutune_variant *v = cutune_measurement_variant(b);
             printf("best #%llu", (unsigned long long)v->ordinal);
             for (int p = 0; p < v->nparams; p++)
                 printf(" %s=%s", cutune_spec_param_name(spec, p), v->values[p]);
-            printf("  median %.4f ms; results: %s\n", cutune_measurement_value(b, CUTUNE_VALUE_MEDIAN_MS), paths[i]);
+            printf("  median %.4f ms; results: %s\n", cutune_measurement_value(b, CUTUNE_VALUE_MEDIAN_MS),
+                   runs[i].results_path);
         } else {
-            printf("no winner; results: %s\n", paths[i]);
+            printf("no winner; results: %s\n", runs[i].results_path);
         }
-        if (loaded > 1)
-            print_spread(results[0], r, devs[0], devs[i]);
-    }
-    if (!header_path)
-        header_path = cutune_spec_emit_path(spec, "header");
-    if (header_path && loaded > 0) {
-        int hc = cli_emit_header_many(spec, results, loaded, header_path, c->quiet);
-        if (code == EXIT_OK && hc != EXIT_OK)
-            code = hc;
-    }
-    if (code == EXIT_OK && loaded < n)
-        code = EXIT_IO;
-    for (int i = 0; i < n; i++) {
-        cutune_tune_result_free((cutune_tune_result *)results[i]);
-        free(paths[i]);
+        cutune_device_spread d;
+        if (first && cutune_tune_spread(&d, first->result, r) == CUTUNE_OK && d.variants > 0)
+            fprintf(stderr, "spread: GPU %d's median time over GPU %d's, same variants (%d): median %.4f, 90 %% "
+                            "within %.4f..%.4f\n", runs[i].device, first->device, d.variants, d.median, d.lo, d.hi);
+        if (!first)
+            first = &runs[i];
     }
     return code;
 }
@@ -262,8 +152,6 @@ bool cli_same_model(const int *devs, int n)
     return true;
 }
 
-/* `--devices ... --per-device`: checks (one kernel block, a results file, no
- * --shard or --journal), then tune_per_device. The exit code. */
 int cli_tune_per_device(cutune_spec *spec, int argc, char **argv, const int *devs, int n, int nblocks,
                         const cutune_tune_options *t, const cutune_analyze_options *o, const cli_common *c,
                         const char *header_path, int sharded)
@@ -277,5 +165,43 @@ int cli_tune_per_device(cutune_spec *spec, int argc, char **argv, const int *dev
                                                            "leave --journal out"
                                                          : "--per-device needs a results file to name each GPU's "
                                                            "after (--results FILE)");
-    return tune_per_device(spec, argc, argv, devs, n, base, o, c, header_path);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (devs[j] == devs[i])
+                return cli_usage_error("tune", "--per-device names GPU %d twice", devs[i]);
+    device_command dc = {argc, argv};
+    cutune_per_device_options po = CUTUNE_PER_DEVICE_OPTIONS_INIT;
+    po.devices = devs;
+    po.ndevices = n;
+    po.jobs = o->jobs;
+    po.run = run_on_device;
+    po.user = &dc;
+    fprintf(stderr, "%d GPUs (", n);
+    for (int i = 0; i < n; i++)
+        fprintf(stderr, "%s%d", i ? ", " : "", devs[i]);
+    fprintf(stderr, "): a cutune process per GPU, each tuning every configuration with %d compile threads\n",
+            cutune_per_device_jobs(o->jobs, n));
+    cutune_device_run *runs = NULL;
+    int rc = cutune_tune_per_device(&runs, spec, t, &po);
+    if (rc < 0)
+        fprintf(stderr, "cutune: %s\n", cutune_last_error());
+    if (!runs)
+        return EXIT_INTERNAL;
+    int code = report_runs(spec, runs, n, rc < 0 ? EXIT_INTERNAL : EXIT_OK);
+    const cutune_tune_result *results[64];
+    int loaded = 0;
+    for (int i = 0; i < n && loaded < 64; i++)
+        if (runs[i].result)
+            results[loaded++] = runs[i].result;
+    if (!header_path)
+        header_path = cutune_spec_emit_path(spec, "header");
+    if (header_path && loaded > 0) {
+        int hc = cli_emit_header_many(spec, results, loaded, header_path, c->quiet);
+        if (code == EXIT_OK && hc != EXIT_OK)
+            code = hc;
+    }
+    if (code == EXIT_OK && loaded < n)
+        code = EXIT_IO;
+    cutune_device_runs_free(runs, n);
+    return code;
 }

@@ -391,6 +391,22 @@ bool cexpr_reads_lets(const cexpr_ctx *ctx, const texpr *e)
     return ctx->ast && e->reads_let;
 }
 
+static int print_tx(cexpr_ctx *ctx, const texpr *e, piece *out, eval_error *err, bool as_written);
+
+/* print_operands: the operands ops[0 .. count) of e (a chain's comparisons or a call's
+ * arguments) printed into p[0 ..); more than 8 are refused with `too_many`. *n is set to
+ * the number of pieces to free (the failing one included). 0, or -1 with err. */
+static int print_operands(cexpr_ctx *ctx, const texpr *e, texpr *const *ops, int count, const char *too_many, piece *p,
+                          int *n, eval_error *err, bool as_written)
+{
+    if (count > 8)
+        return fail(err, e->loc, too_many);
+    int rc = 0;
+    for (*n = 0; rc == 0 && *n < count; (*n)++)
+        rc = print_tx(ctx, ops[*n], &p[*n], err, as_written);
+    return rc;
+}
+
 /* print_tx: appends `e` to out. as_written: `e` is part of a constant that reads a let,
  * written as it was written (every constant the checker folded is unfolded again, each
  * let's value is its name), not as its value. A derived let (one that reads params:
@@ -445,10 +461,8 @@ static int print_tx(cexpr_ctx *ctx, const texpr *e, piece *out, eval_error *err,
             binary(ctx, e->u.op.op, e->type, &p[0], &p[1], &out->s);
         break;
     case TX_CHAIN:
-        if (e->u.chain.n > 8)
-            return fail(err, e->loc, "too many comparisons to write as C");
-        for (n = 0; rc == 0 && n < e->u.chain.n; n++)
-            rc = print_tx(ctx, e->u.chain.operands[n], &p[n], err, as_written);
+        rc = print_operands(ctx, e, e->u.chain.operands, e->u.chain.n, "too many comparisons to write as C", p, &n, err,
+                            as_written);
         if (rc == 0)
             chain(ctx, n, e->u.chain.ops, p, &out->s);
         break;
@@ -460,10 +474,8 @@ static int print_tx(cexpr_ctx *ctx, const texpr *e, piece *out, eval_error *err,
             cond(e->type, &p[0], &p[1], &p[2], &out->s);
         break;
     case TX_CALL:
-        if (e->u.call.n > 8)
-            return fail(err, e->loc, "too many arguments to write as C");
-        for (n = 0; rc == 0 && n < e->u.call.n; n++)
-            rc = print_tx(ctx, e->u.call.args[n], &p[n], err, as_written);
+        rc = print_operands(ctx, e, e->u.call.args, e->u.call.n, "too many arguments to write as C", p, &n, err,
+                            as_written);
         if (rc == 0)
             call(ctx, e->u.call.fn, e->type, n, p, &out->s);
         break;

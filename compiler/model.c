@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-value domain_at(const domain *d, uint64_t i)
+value model_domain_at(const domain *d, uint64_t i)
 {
     switch (d->kind) {
     case DK_LIST:
@@ -22,7 +22,7 @@ value domain_at(const domain *d, uint64_t i)
     return value_int(0);
 }
 
-int64_t domain_find(const domain *d, value v)
+int64_t model_domain_find(const domain *d, value v)
 {
     if (d->kind == DK_LIST) {
         for (uint64_t i = 0; i < d->size; i++)
@@ -51,12 +51,12 @@ int64_t domain_find(const domain *d, value v)
 static const char *const strategy_table[STRATEGY_COUNT + 1] = {"exhaustive", "random", "anneal", "genetic",
                                                                "local",      "guided", "auto",   NULL};
 
-const char *strategy_name(strategy s)
+const char *model_strategy_name(strategy s)
 {
     return (unsigned)s < STRATEGY_COUNT ? strategy_table[s] : "?";
 }
 
-bool strategy_from_name(const char *name, strategy *out)
+bool model_strategy_from_name(const char *name, strategy *out)
 {
     for (int i = 0; name && i < STRATEGY_COUNT; i++)
         if (strcmp(name, strategy_table[i]) == 0) {
@@ -66,31 +66,31 @@ bool strategy_from_name(const char *name, strategy *out)
     return false;
 }
 
-const char *const *strategy_names(void)
+const char *const *model_strategy_names(void)
 {
     return strategy_table;
 }
 
-bool texpr_reads_energy(const model *m, const texpr *e)
+bool model_reads_energy(const model *m, const texpr *e)
 {
     if (!e || !e->uses_time) /* energy is a measured quantity: only such trees can read it */
         return false;
     switch (e->kind) {
     case TX_TIME: return e->measured != MQ_TIME;
-    case TX_METRIC: return texpr_reads_energy(m, m->metrics[e->u.index].expr);
+    case TX_METRIC: return model_reads_energy(m, m->metrics[e->u.index].expr);
     case TX_UNARY:
-    case TX_BINARY: return texpr_reads_energy(m, e->u.op.a) || texpr_reads_energy(m, e->u.op.b);
+    case TX_BINARY: return model_reads_energy(m, e->u.op.a) || model_reads_energy(m, e->u.op.b);
     case TX_COND:
-        return texpr_reads_energy(m, e->u.cond.cond) || texpr_reads_energy(m, e->u.cond.then) ||
-               texpr_reads_energy(m, e->u.cond.otherwise);
+        return model_reads_energy(m, e->u.cond.cond) || model_reads_energy(m, e->u.cond.then) ||
+               model_reads_energy(m, e->u.cond.otherwise);
     case TX_CHAIN:
         for (int i = 0; i < e->u.chain.n; i++)
-            if (texpr_reads_energy(m, e->u.chain.operands[i]))
+            if (model_reads_energy(m, e->u.chain.operands[i]))
                 return true;
         return false;
     case TX_CALL:
         for (int i = 0; i < e->u.call.n; i++)
-            if (texpr_reads_energy(m, e->u.call.args[i]))
+            if (model_reads_energy(m, e->u.call.args[i]))
                 return true;
         return false;
     default: return false;

@@ -89,11 +89,11 @@ typedef struct domain {
     int64_t first, step;     /* DK_ARITH: first + i*step; DK_GEOM: first * step^i */
 } domain;
 
-/* domain_at: the i-th value (i < size). */
-value domain_at(const domain *d, uint64_t i);
+/* model_domain_at: the i-th value (i < size). */
+value model_domain_at(const domain *d, uint64_t i);
 
-/* domain_find: the index of `v` in the domain, or -1 when it is not one of its values. */
-int64_t domain_find(const domain *d, value v);
+/* model_domain_find: the index of `v` in the domain, or -1 when it is not one of its values. */
+int64_t model_domain_find(const domain *d, value v);
 
 typedef struct m_param {
     const char *name;
@@ -211,16 +211,16 @@ typedef enum strategy {
 
 #define STRATEGY_COUNT 7
 
-/* strategy_name: the strategy's name as specs, options and results spell it. The one
+/* model_strategy_name: the strategy's name as specs, options and results spell it. The one
  * table of strategy names (compiler/model.c); everything else converts through it. */
-const char *strategy_name(strategy s);
+const char *model_strategy_name(strategy s);
 
-/* strategy_from_name: sets `*out` to the strategy spelled `name`; false (and `*out`
+/* model_strategy_from_name: sets `*out` to the strategy spelled `name`; false (and `*out`
  * untouched) when no strategy has that name. */
-bool strategy_from_name(const char *name, strategy *out);
+bool model_strategy_from_name(const char *name, strategy *out);
 
-/* strategy_names: the names, in enum order, NULL-terminated. */
-const char *const *strategy_names(void);
+/* model_strategy_names: the names, in enum order, NULL-terminated. */
+const char *const *model_strategy_names(void);
 
 typedef struct m_search {
     strategy strategy;
@@ -320,8 +320,8 @@ typedef struct model {
     int nresets;
 } model;
 
-/* texpr_reads_energy: whether `e` reads the energy per launch or the power
+/* model_reads_energy: whether `e` reads the energy per launch or the power
  * (energy_J, power_W, ...), directly or through a metric of model m. */
-bool texpr_reads_energy(const model *m, const texpr *e);
+bool model_reads_energy(const model *m, const texpr *e);
 
 #endif

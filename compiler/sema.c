@@ -458,10 +458,10 @@ int sema_check(model **out, arena *a, const ast_spec *spec, const sema_options *
         check_params(&s);
     if (!s.oom) {
         /* whether energy must be measured, and whether the objective needs it */
-        s.m->objective_energy = s.m->objective && texpr_reads_energy(s.m, s.m->objective);
+        s.m->objective_energy = s.m->objective && model_reads_energy(s.m, s.m->objective);
         s.m->energy_used = s.m->objective_energy;
         for (int i = 0; i < s.m->nmetrics; i++)
-            s.m->energy_used |= texpr_reads_energy(s.m, s.m->metrics[i].expr);
+            s.m->energy_used |= model_reads_energy(s.m, s.m->metrics[i].expr);
         rules_check(s.m, spec, dl);
     }
     if (s.oom || dl->out_of_memory)

@@ -256,24 +256,9 @@ void sema_check_reset(sema *s, const ast_item *it)
             bool is_float = ast_ctype_is_float(a->type);
             if (!sema_lower_const(s, constant, is_float ? VT_FLOAT : VT_INT, "a reset value", &val))
                 return;
-            if (!is_float) {
-                /* The value must fit the element type, as a constant() fill must. */
-                static const struct {
-                    ast_ctype type;
-                    int64_t lo, hi;
-                } ranges[] = {
-                    {CT_INT8, -128, 127}, {CT_UINT8, 0, 255}, {CT_INT16, -32768, 32767}, {CT_UINT16, 0, 65535},
-                    {CT_INT, INT32_MIN, INT32_MAX}, {CT_UINT, 0, UINT32_MAX}, {CT_INT64, INT64_MIN, INT64_MAX},
-                    {CT_UINT64, 0, INT64_MAX},
-                };
-                for (size_t j = 0; j < sizeof ranges / sizeof *ranges; j++)
-                    if (ranges[j].type == a->type && (val.u.i < ranges[j].lo || val.u.i > ranges[j].hi)) {
-                        diag_error(s->dl, constant->loc, "%lld does not fit in %s (%lld to %lld)",
-                                   (long long)val.u.i, ast_ctype_name(a->type), (long long)ranges[j].lo,
-                                   (long long)ranges[j].hi);
-                        return;
-                    }
-            }
+            /* The value must fit the element type, as a constant() fill must. */
+            if (!is_float && !sema_int_fits(s, val.u.i, a->type, constant->loc))
+                return;
             r.constant = value_as_double(val);
             if (r.constant == 0.0 && !signbit(r.constant))
                 r.kind = RESET_ZEROS;

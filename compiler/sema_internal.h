@@ -174,6 +174,11 @@ bool sema_once(sema *s, const ast_item **first, const ast_item *it, const char *
  * returns how many there are (0 after reporting more than 3). */
 int sema_lower_dims(sema *s, const ast_expr_list *dims, span loc, unsigned allow, texpr **out, const char *what);
 
+/* sema_int_fits: whether the integer v fits the integer C type `type` (int8 300 would be
+ * silently wrapped on the device); when not, reports "does not fit" with the type's range
+ * at loc. Always true for a floating type. */
+bool sema_int_fits(sema *s, int64_t v, ast_ctype type, span loc);
+
 /* sema_check_arg: checks the arg statement `it` into *arg. */
 void sema_check_arg(sema *s, const ast_item *it, m_arg *arg);
 

@@ -211,7 +211,7 @@ void sema_check_param_route(sema *s, int index)
             break;
         }
         for (uint64_t i = 0; i < p->dom.size; i++) {
-            int64_t v = domain_at(&p->dom, i).u.i;
+            int64_t v = model_domain_at(&p->dom, i).u.i;
             if (v < 0 || v > 255) {
                 const ast_domain *d = &it->u.param.domain;
                 span at = d->kind == DOM_LIST && (uint64_t)d->values.len == p->dom.size ? d->values.items[i]->loc
@@ -229,7 +229,7 @@ void sema_check_param_route(sema *s, int index)
             break;
         }
         for (uint64_t i = 0; i < p->dom.size; i += p->dom.kind == DK_LIST ? 1 : p->dom.size) /* ranges: the first */
-            if (domain_at(&p->dom, i).u.i < 0) {
+            if (model_domain_at(&p->dom, i).u.i < 0) {
                 diag_error(s->dl, it->u.param.domain.loc, "param '%s' is 'as smem', but its values include a "
                            "negative byte count", p->name);
                 break;
@@ -245,7 +245,7 @@ void sema_check_param_route(sema *s, int index)
                         &v)) {
             if (p->dom.type == VT_FLOAT && v.type == VT_INT)
                 v = value_float((double)v.u.i);
-            int64_t k = domain_find(&p->dom, v);
+            int64_t k = model_domain_find(&p->dom, v);
             if (k < 0) {
                 strbuf sb = STRBUF_INIT;
                 value_format(v, &sb, true);

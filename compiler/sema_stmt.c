@@ -153,12 +153,8 @@ static bool setting_float(sema *s, const ast_arg *a, double min, bool strict, do
     return true;
 }
 
-/* A constant int headed for an integer argument must fit its C type (int8 300 would be
- * silently wrapped by the launch). Returns t. */
-static texpr *check_fits(sema *s, texpr *t, ast_ctype type)
+bool sema_int_fits(sema *s, int64_t v, ast_ctype type, span loc)
 {
-    if (!t || t->kind != TX_CONST || t->type != VT_INT || ast_ctype_is_float(type))
-        return t;
     static const struct {
         ast_ctype type;
         int64_t lo, hi;
@@ -168,12 +164,21 @@ static texpr *check_fits(sema *s, texpr *t, ast_ctype type)
         {CT_UINT64, 0, INT64_MAX},
     };
     for (size_t i = 0; i < sizeof ranges / sizeof *ranges; i++)
-        if (ranges[i].type == type && (t->u.k.u.i < ranges[i].lo || t->u.k.u.i > ranges[i].hi)) {
-            diag_error(s->dl, t->loc, "%lld does not fit in %s (%lld to %lld)", (long long)t->u.k.u.i,
-                       ast_ctype_name(type), (long long)ranges[i].lo, (long long)ranges[i].hi);
-            return sema_error_node(s, t->loc);
+        if (ranges[i].type == type && (v < ranges[i].lo || v > ranges[i].hi)) {
+            diag_error(s->dl, loc, "%lld does not fit in %s (%lld to %lld)", (long long)v, ast_ctype_name(type),
+                       (long long)ranges[i].lo, (long long)ranges[i].hi);
+            return false;
         }
-    return t;
+    return true;
+}
+
+/* A constant int headed for an integer argument must fit its C type (int8 300 would be
+ * silently wrapped by the launch). Returns t, or an error node when it does not fit. */
+static texpr *check_fits(sema *s, texpr *t, ast_ctype type)
+{
+    if (!t || t->kind != TX_CONST || t->type != VT_INT || ast_ctype_is_float(type))
+        return t;
+    return sema_int_fits(s, t->u.k.u.i, type, t->loc) ? t : sema_error_node(s, t->loc);
 }
 
 void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
@@ -393,7 +398,7 @@ void sema_check_verify(sema *s, const ast_item *it)
             }
             if (p->dom.type == VT_FLOAT && val.type == VT_INT)
                 val = value_float((double)val.u.i);
-            int64_t k = domain_find(&p->dom, val);
+            int64_t k = model_domain_find(&p->dom, val);
             if (k < 0) {
                 strbuf sb = STRBUF_INIT;
                 value_format(val, &sb, true);
@@ -433,7 +438,7 @@ void sema_check_reference(sema *s)
     if (!vals)
         return;
     for (int i = 0; i < m->nparams; i++)
-        vals[i] = domain_at(&m->params[i].dom, v->config[i]);
+        vals[i] = model_domain_at(&m->params[i].dom, v->config[i]);
     eval_env env = {m, vals, false, 0.0, NULL, false, 0.0, 0.0};
     for (int i = 0; i < m->nrequires; i++) {
         bool ok;
@@ -471,8 +476,8 @@ void sema_check_search(sema *s, const ast_item *it)
     bool unnamed = !e || (e->kind == EX_CALL && !e->u.call.name);
     const char *name = !e ? NULL : e->kind == EX_NAME ? e->u.name : e->kind == EX_CALL ? e->u.call.name : NULL;
     strategy k = STRAT_AUTO;
-    if (!unnamed && !strategy_from_name(name, &k)) {
-        const char *best = name ? suggest_best(name, strategy_names(), STRATEGY_COUNT) : NULL;
+    if (!unnamed && !model_strategy_from_name(name, &k)) {
+        const char *best = name ? suggest_best(name, model_strategy_names(), STRATEGY_COUNT) : NULL;
         span at = e->kind == EX_CALL ? e->u.call.name_loc : e->loc;
         if (best)
             diag_error(s->dl, at, "unknown search strategy '%s'; did you mean '%s'?", name, best);
@@ -498,7 +503,7 @@ void sema_check_search(sema *s, const ast_item *it)
     }
     const ast_arg *f[9];
     char owner[64];
-    snprintf(owner, sizeof owner, "search %s", strategy_name(k));
+    snprintf(owner, sizeof owner, "search %s", model_strategy_name(k));
     match_settings(s, &e->u.call.args, keys, nkeys, f, owner);
     int64_t seed = 0;
     setting_int(s, f[0], 1, &sr->budget);

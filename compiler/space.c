@@ -67,7 +67,7 @@ static value space_value(const space *sp, int var, uint64_t i)
 {
     if (sp->vals[var])
         return sp->vals[var][i];
-    return domain_at(&sp->m->params[var].dom, i);
+    return model_domain_at(&sp->m->params[var].dom, i);
 }
 
 static int popcount(param_set s)
@@ -267,7 +267,7 @@ int space_new(space **out, const model *m, const int *reqs, int nreqs)
             if (!sp->vals[v])
                 goto fail;
             for (uint64_t i = 0; i < d->size; i++)
-                sp->vals[v][i] = domain_at(d, i);
+                sp->vals[v][i] = model_domain_at(d, i);
         }
         sp->level_checks[v] = malloc(sizeof(int) * (size_t)(nrequires + 1));
         if (!sp->level_checks[v])

@@ -1,4 +1,4 @@
-/* emit_csv.c - a tuning result as a CSV table (see emit.h; the columns are documented in
+/* emit_csv.c - a tuning result as a CSV table (see emitters.h; the columns are documented in
  * docs/results-format.md). Every text field goes through the one CSV escaper (base/csv.h:
  * quoted as RFC 4180 says, and formula-safe); numbers through csv_number. A result
  * with hardware counters gets one more column per counter, `hw:NAME`, after

@@ -1,4 +1,4 @@
-/* header.c - the best-config header (emit_header, for the public emitter; docs/header.md): the
+/* header.c - the best-config header (hdr_emit, for the public emitter; docs/header.md): the
  * winner of one or more tuning runs (one per device), or a spec's default
  * configuration, as C macros, a configuration struct with a look-up by device, and
  * the launch geometry as inline functions of the problem size. The text is plain
@@ -136,7 +136,7 @@ int hdr_default_entry(hdr *h, arena *a, entry *e)
         return CUTUNE_ENOMEM;
     for (int i = 0; i < m->nparams; i++) {
         const m_param *p = &m->params[i];
-        vals[i] = domain_at(&p->dom, p->has_default ? p->default_index : 0);
+        vals[i] = model_domain_at(&p->dom, p->has_default ? p->default_index : 0);
         types[i] = vtype_name(p->dom.type)[0];
     }
     eval_env env = {m, vals, false, 0.0, NULL, false, 0.0, 0.0};
@@ -690,7 +690,7 @@ static int check_args(cutune_spec *spec, const cutune_tune_result *const *result
 }
 
 /* begin: the arguments checked and h set up over a new arena (*a, freed by the caller
- * with arena_free, NULL-safe) for emit_header and emit_header_names. CUTUNE_OK, or the
+ * with arena_free, NULL-safe) for hdr_emit and hdr_emit_names. CUTUNE_OK, or the
  * error (with *a possibly NULL). */
 static int begin(hdr *h, arena **a, strbuf *prefix, cutune_spec *spec, const cutune_tune_result *const *results,
                  int nresults, const cutune_header_options *opts)
@@ -704,8 +704,8 @@ static int begin(hdr *h, arena **a, strbuf *prefix, cutune_spec *spec, const cut
     return setup(h, *a, prefix, spec, results, nresults, opts);
 }
 
-int emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
-                const cutune_header_options *opts)
+int hdr_emit(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
+             const cutune_header_options *opts)
 {
     if (!out)
         return hdr_fail("no output");
@@ -731,8 +731,8 @@ int emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *
     return rc;
 }
 
-int emit_header_names(hn_list **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
-                      const cutune_header_options *opts)
+int hdr_emit_names(hn_list **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
+                   const cutune_header_options *opts)
 {
     *out = NULL;
     hdr h;

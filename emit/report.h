@@ -177,6 +177,11 @@ void report_point(strbuf *o, const report_frame *f, report_range xr, report_rang
 void report_svg_open(strbuf *o, int w, int h, const char *title);
 void report_svg_close(strbuf *o);
 
+/* report_frame_grid: the frame's box and grid lines across it at up to `most` (at most 12)
+ * round ticks of one axis, each numbered outside the frame (report_num): axis 'x',
+ * vertical lines numbered below the frame; 'y', horizontal lines numbered left of it. */
+void report_frame_grid(strbuf *o, const report_frame *f, char axis, int most);
+
 /* report_axes: the frame's box, ticks and numbers on both axes, and the axis labels
  * (escaped). */
 void report_axes(strbuf *o, const report_frame *f, const char *xlabel, const char *ylabel);
@@ -252,10 +257,10 @@ void report_hw(strbuf *o, const report_run *run);
 
 /* ---- report_page.c ---------------------------------------------------------------------- */
 
-/* emit_report: the page of results[0 .. n) (files[k] what to call each: its path as
+/* report_emit: the page of results[0 .. n) (files[k] what to call each: its path as
  * given); `title` NULL for the default; `version` cutune's, named on the page.
  * CUTUNE_OK with *out (caller frees), or CUTUNE_ENOMEM. */
-int emit_report(char **out, const cutune_tune_result *const *results, const char *const *files, int n,
+int report_emit(char **out, const cutune_tune_result *const *results, const char *const *files, int n,
                 const char *title, const char *version);
 
 #endif

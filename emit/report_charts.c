@@ -458,18 +458,7 @@ static void marginal(strbuf *o, arena *a, const report_run *run, int p, double e
     snprintf(title, sizeof title, "best and median %s by %s", run->objective, run->r->param_names[p]);
     report_svg_open(o, 300, 210, title);
     /* the frame and y axis only: the x axis is the param's values */
-    sb_printf(o, "<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n", f.x0, f.y0,
-              f.x1 - f.x0, f.y1 - f.y0);
-    double ticks[8];
-    int nt = report_ticks(ticks, 5, ylo, yhi);
-    for (int k = 0; k < nt; k++) {
-        strbuf n = STRBUF_INIT;
-        report_num(&n, ticks[k]);
-        double y = report_y(&f, ticks[k]);
-        sb_printf(o, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", f.x0, y, f.x1, y);
-        report_text(o, f.x0 - 5, y + 4, "end", "num", sb_ok(&n) ? sb_cstr(&n) : "");
-        sb_free(&n);
-    }
+    report_frame_grid(o, &f, 'y', 5);
     char lab[64];
     report_short(lab, sizeof lab, run->r->param_names[p], 20);
     report_text(o, f.x0, 15, "start", "head", lab);

@@ -121,7 +121,7 @@ static const char *size_label(arena *a, const char *file, const cutune_tune_resu
     return s;
 }
 
-int emit_report(char **out, const cutune_tune_result *const *results, const char *const *files, int n,
+int report_emit(char **out, const cutune_tune_result *const *results, const char *const *files, int n,
                 const char *title, const char *version)
 {
     *out = NULL;

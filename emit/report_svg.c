@@ -231,6 +231,31 @@ void report_short(char *buf, size_t size, const char *s, size_t max)
     snprintf(buf, size, "%.*s\xE2\x80\xA6", (int)max, s);
 }
 
+void report_frame_grid(strbuf *o, const report_frame *f, char axis, int most)
+{
+    sb_printf(o, "<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n", f->x0, f->y0,
+              f->x1 - f->x0, f->y1 - f->y0);
+    double ticks[12];
+    int nt = axis == 'x' ? report_ticks(ticks, most, f->xlo, f->xhi) : report_ticks(ticks, most, f->ylo, f->yhi);
+    for (int k = 0; k < nt; k++) {
+        strbuf n = STRBUF_INIT;
+        report_num(&n, ticks[k]);
+        const char *num = sb_ok(&n) ? sb_cstr(&n) : "";
+        if (axis == 'x') {
+            double x = report_x(f, ticks[k]);
+            sb_printf(o, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", x, f->y0, x,
+                      f->y1);
+            report_text(o, x, f->y1 + 16, "middle", "num", num);
+        } else {
+            double y = report_y(f, ticks[k]);
+            sb_printf(o, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", f->x0, y, f->x1,
+                      y);
+            report_text(o, f->x0 - 5, y + 4, "end", "num", num);
+        }
+        sb_free(&n);
+    }
+}
+
 void report_axes(strbuf *o, const report_frame *f, const char *xlabel, const char *ylabel)
 {
     char cut[64];

@@ -320,18 +320,7 @@ static void boxes(strbuf *o, const report_run *runs, int nruns, const char *obje
     char title[300];
     snprintf(title, sizeof title, "distribution of %s per run", objective);
     report_svg_open(o, 720, h, title);
-    sb_printf(o, "<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n", f.x0, f.y0,
-              f.x1 - f.x0, f.y1 - f.y0);
-    double ticks[10];
-    int nt = report_ticks(ticks, 7, lo, hi);
-    for (int k = 0; k < nt; k++) {
-        strbuf n = STRBUF_INIT;
-        report_num(&n, ticks[k]);
-        double x = report_x(&f, ticks[k]);
-        sb_printf(o, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", x, f.y0, x, f.y1);
-        report_text(o, x, f.y1 + 16, "middle", "num", sb_ok(&n) ? sb_cstr(&n) : "");
-        sb_free(&n);
-    }
+    report_frame_grid(o, &f, 'x', 7);
     report_text(o, (f.x0 + f.x1) / 2, f.y1 + 34, "middle", "axis", objective);
     int r = 0;
     for (int k = 0; k < nruns; k++) {

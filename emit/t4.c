@@ -3,7 +3,7 @@
  * kernel_tuner/schema/T4/1.0.0/results-schema.json).
  *
  * One writer for both forms: the document is written piece by piece to a sink (a string
- * for emit_t4, a file for emit_t4_scan), each entry made as a small JSON tree, dumped
+ * for t4_emit, a file for t4_emit_scan), each entry made as a small JSON tree, dumped
  * and indented to its place, so that a run is never held whole as JSON. Both give the
  * same bytes as dumping the whole document with JSON_INDENT(1). */
 #include "emitters.h"
@@ -201,7 +201,7 @@ static int to_strbuf(void *ctx, const char *text, size_t len)
     return sb_ok(ctx) ? 0 : -1;
 }
 
-int emit_t4(char **out, const cutune_tune_result *r, const char *version)
+int t4_emit(char **out, const cutune_tune_result *r, const char *version)
 {
     *out = NULL;
     strbuf b = STRBUF_INIT;
@@ -245,7 +245,7 @@ static int scan_entry(void *ctx, const cutune_tune_result *of, const record *rec
     return ts->rc != 0; /* nonzero stops the scan */
 }
 
-int emit_t4_scan(results_scan *scan, sys_stream *out, const char *output_name, const char *version)
+int t4_emit_scan(results_scan *scan, sys_stream *out, const char *output_name, const char *version)
 {
     t4_scan ts = {{to_stream, NULL}, out, 0, 0, 0};
     ts.sink.ctx = &ts;

@@ -108,7 +108,7 @@ static int rank_file(const model *m, const sspace *sp, const cutune_tune_result 
             value v;
             int64_t at = -1;
             if (prior_value_of(rec->v.values[column[p]], m->params[p].dom.type, &v))
-                at = domain_find(&m->params[p].dom, v);
+                at = model_domain_find(&m->params[p].dom, v);
             in_space = at >= 0;
             vec[p] = (uint64_t)at;
         }

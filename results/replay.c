@@ -126,7 +126,7 @@ static int load_recording(sim *s, const char *path, const cutune_tune_result *r)
             value val;
             int64_t at = -1;
             if (prior_value_of(v->values[p], m->params[p].dom.type, &val))
-                at = domain_find(&m->params[p].dom, val);
+                at = model_domain_find(&m->params[p].dom, val);
             in_space = at >= 0;
             vec[p] = (uint64_t)at;
         }
@@ -329,7 +329,7 @@ int replay_run(const model *m, sspace *sp, const cutune_tune_result *recording, 
     }
     rep->true_best = s.by_ordinal[best].objective;
     rep->true_best_index = (uint64_t)best;
-    rep->strategy = strategy_name(set.strategy); /* static */
+    rep->strategy = model_strategy_name(set.strategy); /* static */
     rep->seed = set.seed;
     rep->budget = set.budget;
     rep->patience = set.patience;

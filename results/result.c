@@ -185,7 +185,7 @@ cutune_tune_result *result_new_for(const model *m, const char *spec_path, const 
     r->kernel_file = dup_in(a, kernel_file ? kernel_file : m->kernel_file);
     free(canon_spec);
     free(kernel_file);
-    r->strategy = dup_in(a, strategy_name(m->search.strategy));
+    r->strategy = dup_in(a, model_strategy_name(m->search.strategy));
     time_t now = time(NULL);
     struct tm tm;
     char date[32];

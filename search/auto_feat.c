@@ -61,10 +61,10 @@ int auto_plan_features(auto_state *a, bool prior)
         const domain *d = &m->params[i].dom;
         if (d->type != VT_INT || d->size < 2)
             continue;
-        int64_t first = odd_part(domain_at(d, 0).u.i);
+        int64_t first = odd_part(model_domain_at(d, 0).u.i);
         bool differ = false;
         for (uint64_t k = 1; k < d->size && k < 4096 && !differ; k++)
-            differ = odd_part(domain_at(d, k).u.i) != first;
+            differ = odd_part(model_domain_at(d, k).u.i) != first;
         if (differ)
             rc |= add_src(a, AUTO_F_ODD, i, NULL);
     }

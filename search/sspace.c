@@ -132,7 +132,7 @@ uint64_t sspace_encode(const sspace *sp, const uint64_t *vec)
 void sspace_values(const sspace *sp, uint64_t key, value *out)
 {
     for (int i = 0; i < sp->n; i++)
-        out[i] = domain_at(&sp->m->params[i].dom, key / sp->strides[i] % sp->sizes[i]);
+        out[i] = model_domain_at(&sp->m->params[i].dom, key / sp->strides[i] % sp->sizes[i]);
 }
 
 /* The position of `key` among the listed keys, or -1. */

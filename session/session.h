@@ -1,10 +1,12 @@
 /* session.h - the compile session: the stage above runtime/ that turns a spec's
  * configurations into binaries. It plans each configuration as a variant
- * (compiler/plan), compiles the variants on every core in listing order, through the
- * cache, a bounded window ahead (runtime/pool, compile, cache), compiles variants that
- * would give the same binary once, and adds each variant's resources and theoretical
- * occupancy (runtime/occupancy). No GPU is needed; what runs the binaries (the tuner)
- * receives them in order through a callback.
+ * (compiler/plan), compiles the variants on every core through the cache, a bounded
+ * window ahead (runtime/pool, compile, cache), compiles variants that would give the
+ * same binary once, and adds each variant's resources and theoretical occupancy
+ * (runtime/occupancy). No GPU is needed. The caller receives each variant through a
+ * callback: in listing (or batch) order from session_run_space and session_run (analyze,
+ * list, guided's screening); as soon as it is compiled from session_stream (the tuner,
+ * which runs the binaries: one slow compile holds up nothing behind it).
  *
  * The session knows a spec only by its model and its diagnostic list; api/ is the
  * facade over it (argument checks, choosing the architecture, the public error).
@@ -32,8 +34,9 @@ typedef struct session_binary {
     const char *symbol;        /* the kernel's lowered name */
 } session_binary;
 
-/* Called for each variant in listing (or batch) order; `bin` is NULL unless binaries
- * are kept and the variant compiled. Return non-zero to stop. */
+/* Called for each variant, in the order its source delivers (session_run_space,
+ * session_run: listing or batch order; session_stream: as compiled); `bin` is NULL
+ * unless binaries are kept and the variant compiled. Return non-zero to stop. */
 typedef int (*session_each)(void *user, const cutune_analysis *a, const session_binary *bin);
 
 /* session_variant_of: plans configuration `vals` (a value per param) of model `m` as
@@ -92,7 +95,9 @@ enum { SESSION_WAIT = 2 };
 typedef int (*session_feed)(void *user, const value **vals, uint64_t *ordinal);
 
 /* session_stream: compiles the configurations `feed` gives, a bounded window ahead,
- * and calls `each` for each in the order fed, asking the feed for more whenever the
+ * and calls `each` for each as soon as it is compiled (runtime/pool's POOL_ANY_ORDER:
+ * the oldest finished first, not the order fed; one whose binary an earlier one makes
+ * comes after every configuration fed before it), asking the feed for more whenever the
  * window has room: the compile pool never drains between a search's proposals unless
  * the search must wait for outcomes. Returns as session_run_space. */
 int session_stream(session *s, session_feed feed, void *feed_user, session_each each, void *user);

@@ -38,7 +38,7 @@ int gw_reference(gw *g)
     const char *source_path;
     if (!vf->against_kernel) {
         for (int i = 0; i < m->nparams; i++)
-            g->vals[i] = domain_at(&m->params[i].dom, vf->config[i]);
+            g->vals[i] = model_domain_at(&m->params[i].dom, vf->config[i]);
         variant pv;
         if (plan_variant(m, g->vals, a, &pv, &e) < 0 || plan_args(m, g->vals, g->counts, g->scalars, &e) < 0) {
             rc = spec_eval_failed(p->spec, &e);

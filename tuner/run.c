@@ -1,9 +1,10 @@
 /* run.c - the one tuning loop, every strategy's, exhaustive included (tuner.h).
  *
  * The strategy (search/) proposes configurations; a compile session streams them
- * (session_stream): the pool compiles a bounded window ahead while this thread runs
- * each compiled variant on the GPU in the order proposed, journals its outcome as it
- * happens and tells the strategy. The window is refilled from the strategy whenever it
+ * (session_stream): the pool compiles a bounded window ahead while this thread sends
+ * each variant, as soon as it is compiled (not in the order proposed), to an idle GPU's
+ * worker (loop.c, fleet.c), and journals each outcome when its answer comes and tells
+ * the strategy (finish.c). The window is refilled from the strategy whenever it
  * has room, so the GPU never waits for a batch to drain unless the strategy itself must
  * wait for outcomes (a genetic generation, a local search's neighbourhood). Budgets,
  * patience and the time limit are the search driver's, for every strategy. Every configuration in the journal (of the same identity) is told to the

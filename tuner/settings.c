@@ -29,7 +29,7 @@ int settings_resolve(const model *m, diag_list *diags, const cutune_search_optio
         out->strategy = STRAT_AUTO;
     if (o->strategy) {
         strategy k;
-        if (!strategy_from_name(o->strategy, &k)) {
+        if (!model_strategy_from_name(o->strategy, &k)) {
             diag_error_noloc(diags, "unknown search strategy '%s' (the strategies are exhaustive, random, "
                              "anneal, genetic, local, guided and auto)", o->strategy);
             return CUTUNE_EINVAL;

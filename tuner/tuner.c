@@ -218,7 +218,7 @@ int tuner_tune(tuner *t)
         (strcmp(t->stop, "space exhausted") == 0 || strcmp(t->stop, "strategy finished") == 0))
         t->stop = "";
     cutune_tune_summary *s = &t->res->summary;
-    s->strategy = strategy_name(t->set.strategy); /* static */
+    s->strategy = model_strategy_name(t->set.strategy); /* static */
     s->seed = t->set.seed;
     s->budget = t->set.budget;
     s->time_limit_s = t->set.time_limit_s;

@@ -135,6 +135,109 @@ const char *const *cutune_strategy_list(void);
  * another version: cutune_tune_options or its search's). */
 int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_options *opts);
 
+/* ---- a run ranked; several kernel blocks; every configuration on each GPU --------- */
+
+/* cutune_tune_rank: r's variants that were timed in full (not stopped early) with a
+ * finite objective, best first by the objective (the least time, or the greatest
+ * metric when the objective maximises; equal objectives in r's order): the best
+ * min(max, *count) go to out[0 ..] (out may be NULL when max is 0), borrowed from r,
+ * and *count is how many are ranked. For a run over problem sizes, rank each size's
+ * result (cutune_tune_size). CUTUNE_OK, CUTUNE_EINVAL or CUTUNE_ENOMEM. */
+int cutune_tune_rank(const cutune_measurement **out, uint64_t max, uint64_t *count, const cutune_tune_result *r);
+
+/* cutune_tune_spread: the same variants' median times in two runs of one spec (on two
+ * GPUs, say): b's over a's, for the variants (by ordinal) both timed with outcome ok.
+ * out->variants is how many (0: none; the other fields then 0), median their median
+ * ratio, lo and hi its 5th and 95th percentiles; out->device is left 0 for the caller.
+ * CUTUNE_OK, CUTUNE_EINVAL or CUTUNE_ENOMEM. */
+int cutune_tune_spread(cutune_device_spread *out, const cutune_tune_result *a, const cutune_tune_result *b);
+
+/* One kernel block of a spec file, as cutune_tune_blocks hands it to its callback. */
+typedef struct cutune_block {
+    int index, count;          /* this block, of `count` the loop goes over */
+    const char *header_path;   /* where its header goes: cutune_blocks_options.header_path, else the
+                                  block's emit header; NULL: none (borrowed from the options or spec) */
+    int header_append;         /* 1: an earlier block of this loop wrote header_path: add to it */
+    int header_written;        /* set by the callback (1) when it wrote header_path */
+} cutune_block;
+
+/* The callback: does a block's work (the spec holds that block selected) and returns a
+ * cutune status: CUTUNE_OK; CUTUNE_ENODEV (not done for want of a GPU: the loop goes
+ * on); any other status stops the loop. */
+typedef int (*cutune_block_fn)(void *user, cutune_spec *spec, cutune_block *block);
+
+#define CUTUNE_BLOCKS_OPTIONS_VERSION 1
+
+typedef struct cutune_blocks_options {
+    unsigned int version;      /* CUTUNE_BLOCKS_OPTIONS_VERSION (cutune/common.h, "Options") */
+    int selected_only;         /* 1: only the block the spec has selected (cutune_spec_select_kernel);
+                                  0: every block of the spec file, in order */
+    const char *header_path;   /* every block's header here, one section each (NULL: each block's own
+                                  emit header; blocks that name one file share it) */
+} cutune_blocks_options;
+
+/* Every block of the spec file, each its own header. */
+#define CUTUNE_BLOCKS_OPTIONS_INIT {.version = CUTUNE_BLOCKS_OPTIONS_VERSION}
+int cutune_blocks_options_init(cutune_blocks_options *opts, unsigned int version);
+
+/* cutune_tune_blocks: the kernel blocks of a spec file in turn (each selected, then
+ * `each` called), stopping after a block whose callback returned a status other than
+ * CUTUNE_OK and CUTUNE_ENODEV; a block's header_append says whether an earlier block
+ * wrote its header path. Returns the first status other than CUTUNE_OK (CUTUNE_OK when
+ * every block's was), or CUTUNE_EINVAL for bad arguments. The last block visited stays
+ * selected. opts NULL: CUTUNE_BLOCKS_OPTIONS_INIT. */
+int cutune_tune_blocks(cutune_spec *spec, const cutune_blocks_options *opts, cutune_block_fn each, void *user);
+
+/* Every configuration on each of several GPUs (cutune --per-device): a process per GPU,
+ * each tuning into a results file of its own, "RESULTS.gpuD.json". */
+#define CUTUNE_PER_DEVICE_OPTIONS_VERSION 1
+
+typedef struct cutune_per_device_options {
+    unsigned int version;      /* CUTUNE_PER_DEVICE_OPTIONS_VERSION (cutune/common.h, "Options") */
+    const int *devices;        /* two or more GPUs, each named once */
+    int ndevices;
+    int jobs;                  /* compile threads of each process; 0: the cores shared out among them */
+    /* What each child process runs: its exit status is run's return (0 to 255). NULL:
+     * cutune_tune with the tune options' device, jobs and results path set to the
+     * child's (exit 0 when it returns CUTUNE_OK, else 1). A process with threads should
+     * give a run that execs a program. */
+    int (*run)(void *user, int device, int jobs, const char *results_path);
+    void *user;
+} cutune_per_device_options;
+
+/* No GPUs, no jobs given, cutune_tune in each child. */
+#define CUTUNE_PER_DEVICE_OPTIONS_INIT {.version = CUTUNE_PER_DEVICE_OPTIONS_VERSION}
+int cutune_per_device_options_init(cutune_per_device_options *opts, unsigned int version);
+
+/* A GPU's part of cutune_tune_per_device. Strings owned by the array. */
+typedef struct cutune_device_run {
+    int device;                /* the GPU */
+    const char *results_path;  /* its results file */
+    int started;               /* 1: its process was started */
+    int exit_code;             /* its exit status; -1: killed by a signal, or not started */
+    cutune_tune_result *result; /* its results file read back (owned by the array); NULL: not read */
+    const char *load_error;    /* why result is NULL */
+} cutune_device_run;
+
+/* cutune_per_device_jobs: the compile threads each of n processes gets: `jobs` when
+ * above 0, else the machine's cores shared out (at least 1). */
+int cutune_per_device_jobs(int jobs, int n);
+
+/* cutune_tune_per_device: a process per GPU of po->devices, each tuning every
+ * configuration of `spec` (po->run, or cutune_tune with `opts`) into the results path
+ * named after `results_path` (opts->results_path, else the spec's emit results:
+ * "x.json" gives "x.gpu1.json"), waits for all, and reads each results file back.
+ * *out: po->ndevices entries in po's order (free with cutune_device_runs_free), set
+ * whenever the call got as far as starting processes. CUTUNE_OK when every process was
+ * started (judge each by its exit_code and result); CUTUNE_EINVAL (fewer than two GPUs,
+ * one named twice, no results path, a journal path: each GPU keeps its own); CUTUNE_EIO
+ * when a process could not be started (cutune_last_error names the GPU; the others
+ * were waited for); CUTUNE_ENOMEM. */
+int cutune_tune_per_device(cutune_device_run **out, cutune_spec *spec, const cutune_tune_options *opts,
+                           const cutune_per_device_options *po);
+/* cutune_device_runs_free: frees cutune_tune_per_device's array of n (NULL: nothing). */
+void cutune_device_runs_free(cutune_device_run *runs, int n);
+
 /* Hardware counters (cutune_tune_options.profile_top). cutune_profile_default_metrics:
  * the default set (the seeds' nvprof table in CUPTI's names; *names static), its count
  * returned; cutune_profile_nvprof_name: the nvprof metric a default one stands for, NULL

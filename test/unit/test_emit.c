@@ -132,6 +132,37 @@ static void test_cexpr_lets_used(void **state)
     checked_free(c);
 }
 
+/* More than 8 comparisons in a chain cannot be written as C: the printer refuses them
+ * with a message (a call of more than 8 arguments too, but the checker refuses those
+ * first: min() takes 1 to 8 arguments). */
+static void test_cexpr_too_many(void **state)
+{
+    (void)state;
+    checked *c = check_spec("kernel k from \"k.cu\" {\n"
+                            "    param bx in [32, 64];\n"
+                            "    let n = 4096;\n"
+                            "    let e_chain = 1 <= bx <= n <= n <= n <= n <= n <= n <= n;\n"
+                            "    let e_eight = 1 <= bx <= n <= n <= n <= n <= n <= n;\n"
+                            "    block bx;\n"
+                            "    grid n;\n"
+                            "}\n");
+    if (!c->m)
+        fail_msg("%s", sb_cstr(&c->text));
+    const model *m = c->m;
+    value vals[1] = {value_int(64)};
+    cexpr_ctx ctx = {m, c->ast, vals, NULL, NULL, false, false, NULL, 0};
+    strbuf out = STRBUF_INIT;
+    eval_error err;
+    assert_int_equal(cexpr_print(&ctx, m->lets[let_of(m, "e_chain")].expr, &out, &err), -1);
+    assert_string_equal(err.message, "too many comparisons to write as C");
+    sb_reset(&out);
+    assert_int_equal(cexpr_print(&ctx, m->lets[let_of(m, "e_eight")].expr, &out, &err), 0);
+    assert_string_equal(sb_cstr(&out), "(1 <= 64) && (64 <= n) && (n <= n) && (n <= n) && (n <= n) && (n <= n) && "
+                                       "(n <= n)");
+    sb_free(&out);
+    checked_free(c);
+}
+
 static void test_cexpr_literals(void **state)
 {
     (void)state;
@@ -459,6 +490,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cexpr_literal),  cmocka_unit_test(test_cexpr_struct),
         cmocka_unit_test(test_cexpr_lets_used), cmocka_unit_test(test_cexpr_literals),
+        cmocka_unit_test(test_cexpr_too_many),
         cmocka_unit_test(test_results_load),   cmocka_unit_test(test_header_without_spec),
         cmocka_unit_test(test_csv),            cmocka_unit_test(test_best_must_have_run_correctly),
         cmocka_unit_test(test_csv_counters),   cmocka_unit_test(test_header_energy),

@@ -76,6 +76,15 @@ static const field simulate_fields[] = {
     F(cutune_simulate_options, version, K_UINT), F(cutune_simulate_options, search, K_SEARCH),
     F(cutune_simulate_options, repeat, K_INT), F(cutune_simulate_options, threads, K_INT),
 };
+static const field blocks_fields[] = {
+    F(cutune_blocks_options, version, K_UINT), F(cutune_blocks_options, selected_only, K_INT),
+    F(cutune_blocks_options, header_path, K_PTR),
+};
+static const field per_device_fields[] = {
+    F(cutune_per_device_options, version, K_UINT), F(cutune_per_device_options, devices, K_PTR),
+    F(cutune_per_device_options, ndevices, K_INT), F(cutune_per_device_options, jobs, K_INT),
+    F(cutune_per_device_options, run, K_PTR), F(cutune_per_device_options, user, K_PTR),
+};
 
 typedef struct options_type {
     const char *name;          /* "cutune_tune_options" */
@@ -94,6 +103,8 @@ static const cutune_tune_options tune_init = CUTUNE_TUNE_OPTIONS_INIT;
 static const cutune_header_options header_init = CUTUNE_HEADER_OPTIONS_INIT;
 static const cutune_report_options report_init = CUTUNE_REPORT_OPTIONS_INIT;
 static const cutune_simulate_options simulate_init = CUTUNE_SIMULATE_OPTIONS_INIT;
+static const cutune_blocks_options blocks_init = CUTUNE_BLOCKS_OPTIONS_INIT;
+static const cutune_per_device_options per_device_init = CUTUNE_PER_DEVICE_OPTIONS_INIT;
 
 /* The _init functions, through one signature. */
 #define INIT_FN(type)                                          \
@@ -108,6 +119,8 @@ INIT_FN(cutune_tune_options)
 INIT_FN(cutune_header_options)
 INIT_FN(cutune_report_options)
 INIT_FN(cutune_simulate_options)
+INIT_FN(cutune_blocks_options)
+INIT_FN(cutune_per_device_options)
 
 #define TYPE(tname, fields, VERSION, init)                                                              \
     {#tname, fields, (int)(sizeof fields / sizeof fields[0]), sizeof(tname), VERSION, &init, tname##_fn}
@@ -120,6 +133,8 @@ static const options_type types[] = {
     TYPE(cutune_header_options, header_fields, CUTUNE_HEADER_OPTIONS_VERSION, header_init),
     TYPE(cutune_report_options, report_fields, CUTUNE_REPORT_OPTIONS_VERSION, report_init),
     TYPE(cutune_simulate_options, simulate_fields, CUTUNE_SIMULATE_OPTIONS_VERSION, simulate_init),
+    TYPE(cutune_blocks_options, blocks_fields, CUTUNE_BLOCKS_OPTIONS_VERSION, blocks_init),
+    TYPE(cutune_per_device_options, per_device_fields, CUTUNE_PER_DEVICE_OPTIONS_VERSION, per_device_init),
 };
 #define NTYPES ((int)(sizeof types / sizeof types[0]))
 

@@ -100,16 +100,16 @@ static void test_domains(void **state)
     const m_param *a = param(c->m, "a");
     assert_int_equal(a->dom.kind, DK_GEOM);
     assert_int_equal(a->dom.size, 11);
-    assert_int_equal(domain_at(&a->dom, 10).u.i, 1024);
+    assert_int_equal(model_domain_at(&a->dom, 10).u.i, 1024);
     const m_param *b = param(c->m, "b");
     assert_int_equal(b->dom.size, 5);
     assert_true(b->has_default);
     assert_int_equal(b->default_index, 2);
-    assert_int_equal(domain_find(&b->dom, value_int(75)), 3);
-    assert_int_equal(domain_find(&b->dom, value_int(10)), -1);
+    assert_int_equal(model_domain_find(&b->dom, value_int(75)), 3);
+    assert_int_equal(model_domain_find(&b->dom, value_int(10)), -1);
     const m_param *f = param(c->m, "f");
     assert_int_equal(f->dom.type, VT_FLOAT); /* ints promoted with the floats */
-    assert_true(domain_at(&f->dom, 1).u.f == 1.0);
+    assert_true(model_domain_at(&f->dom, 1).u.f == 1.0);
     assert_int_equal(param(c->m, "s")->route, ROUTE_NONE);
     checked_free(c);
 }

@@ -26,7 +26,7 @@ static uint64_t brute_force(const model *m, uint64_t *out, uint64_t max)
     uint64_t found = 0;
     for (;;) {
         for (int v = 0; v < n; v++)
-            vals[v] = domain_at(&m->params[v].dom, idx[v]);
+            vals[v] = model_domain_at(&m->params[v].dom, idx[v]);
         bool all = true;
         for (int r = 0; r < m->nrequires && all; r++) {
             eval_error err;
@@ -125,7 +125,7 @@ static void check_random_space(int trial)
             fail_msg("trial %d: configuration %llu differs from brute force, for\n%s", trial,
                      (unsigned long long)listed, text);
         for (int v = 0; v < np; v++)
-            assert_true(value_equal(vals[v], domain_at(&m->params[v].dom, idx[v])));
+            assert_true(value_equal(vals[v], model_domain_at(&m->params[v].dom, idx[v])));
         listed++;
     }
     assert_int_equal(rc, 0);

@@ -355,20 +355,20 @@ static void test_name_tables(void **state)
     assert_false(outcome_from_name(NULL, &untouched));
     assert_int_equal(untouched, OUTCOME_OK);
     /* Strategies: the list is in enum order and each name reads back. */
-    const char *const *names = strategy_names();
+    const char *const *names = model_strategy_names();
     const char *want[] = {"exhaustive", "random", "anneal", "genetic", "local", "guided", "auto"};
     int n = 0;
     for (; names[n]; n++) {
         assert_true(n < 7);
         assert_string_equal(names[n], want[n]);
-        assert_string_equal(strategy_name((strategy)n), names[n]);
+        assert_string_equal(model_strategy_name((strategy)n), names[n]);
         strategy s = STRAT_GUIDED;
-        assert_true(strategy_from_name(names[n], &s));
+        assert_true(model_strategy_from_name(names[n], &s));
         assert_int_equal(s, n);
     }
     assert_int_equal(n, 7);
     strategy s = STRAT_RANDOM;
-    assert_false(strategy_from_name("bogus", &s));
+    assert_false(model_strategy_from_name("bogus", &s));
     assert_int_equal(s, STRAT_RANDOM);
 }
 
