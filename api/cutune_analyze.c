@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "../emit/emit_text.h"
 #include "../session/own.h"
 
 /* The architecture to compile for: asked, else the first GPU's, else sm_90; *dv gets
@@ -93,4 +94,20 @@ int cutune_analyze(cutune_analyze_summary *summary, cutune_spec *spec, const cut
             rc = own;
     }
     return rc;
+}
+
+int cutune_analysis_csv(char **out, const cutune_spec *spec, const cutune_analysis *a)
+{
+    if (!out || !spec || (a && !a->variant))
+        return err_set(CUTUNE_EINVAL, "cutune_analysis_csv: no output or spec, or an analysis without a variant");
+    int rc = emit_analysis_csv(out, spec, a);
+    return rc == CUTUNE_ENOMEM ? err_set(rc, "out of memory") : rc;
+}
+
+int cutune_analysis_json(char **out, const cutune_spec *spec, const cutune_analysis *a)
+{
+    if (!out || !spec || !a || !a->variant)
+        return err_set(CUTUNE_EINVAL, "cutune_analysis_json: no output, spec or analysis");
+    int rc = emit_analysis_json(out, spec, a);
+    return rc == CUTUNE_ENOMEM ? err_set(rc, "out of memory") : rc;
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../emit/emitters.h"
+#include "../emit/emit_text.h"
 #include "../emit/report.h"
 #include "../base/sys.h"
 #include "internal.h"
@@ -258,4 +259,24 @@ int cutune_spec_set_emit_dir(cutune_spec *spec, const char *dir)
     spec->emit_dir = arena_strdup(spec->arena, canon);
     free(canon);
     return spec->emit_dir ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
+}
+
+/* The error object for a writer's out-of-memory (emit/ sets none). */
+static int text_made(int rc)
+{
+    return rc == CUTUNE_ENOMEM ? err_set(rc, "out of memory") : rc;
+}
+
+int cutune_variant_csv(char **out, const cutune_spec *spec, const cutune_variant *v)
+{
+    if (!out || !spec)
+        return err_set(CUTUNE_EINVAL, "cutune_variant_csv: no output or spec");
+    return text_made(emit_variant_csv(out, spec, v));
+}
+
+int cutune_variant_json(char **out, const cutune_spec *spec, const cutune_variant *v)
+{
+    if (!out || !spec || !v)
+        return err_set(CUTUNE_EINVAL, "cutune_variant_json: no output, spec or variant");
+    return text_made(emit_variant_json(out, spec, v));
 }

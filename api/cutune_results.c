@@ -173,60 +173,12 @@ const char *cutune_measurement_limiter(const cutune_measurement *m) { return m ?
 const char *cutune_measurement_energy_note(const cutune_measurement *m) { return m ? m->energy_note : NULL; }
 const char *cutune_measurement_profile_note(const cutune_measurement *m) { return m ? m->profile_note : NULL; }
 
-/* Each public number and the field that holds it: the one list the accessor is made of
- * (a value missing here leaves the switch below incomplete: -Wswitch). */
-#define MEASUREMENT_VALUES(X)                                                                 \
-    X(CUTUNE_VALUE_REGISTERS, registers)                                                      \
-    X(CUTUNE_VALUE_STATIC_SMEM, static_smem)                                                  \
-    X(CUTUNE_VALUE_LOCAL_BYTES, local_bytes)                                                  \
-    X(CUTUNE_VALUE_SPILL_STORES, spill_stores)                                                \
-    X(CUTUNE_VALUE_SPILL_LOADS, spill_loads)                                                  \
-    X(CUTUNE_VALUE_OCCUPANCY, occupancy)                                                      \
-    X(CUTUNE_VALUE_BLOCKS_PER_SM, blocks_per_sm)                                              \
-    X(CUTUNE_VALUE_DRIVER_BLOCKS_PER_SM, driver_blocks_per_sm)                                \
-    X(CUTUNE_VALUE_TIMED, timed)                                                              \
-    X(CUTUNE_VALUE_MEDIAN_MS, median_ms)                                                      \
-    X(CUTUNE_VALUE_MIN_MS, min_ms)                                                            \
-    X(CUTUNE_VALUE_MAX_MS, max_ms)                                                            \
-    X(CUTUNE_VALUE_Q1_MS, q1_ms)                                                              \
-    X(CUTUNE_VALUE_Q3_MS, q3_ms)                                                              \
-    X(CUTUNE_VALUE_SPREAD, spread)                                                            \
-    X(CUTUNE_VALUE_REPS, reps)                                                                \
-    X(CUTUNE_VALUE_BATCH, batch)                                                              \
-    X(CUTUNE_VALUE_PRUNED, pruned)                                                            \
-    X(CUTUNE_VALUE_OBJECTIVE, objective)                                                      \
-    X(CUTUNE_VALUE_VERIFIED, verified)                                                        \
-    X(CUTUNE_VALUE_MAX_ABS_ERROR, max_abs_error)                                              \
-    X(CUTUNE_VALUE_COMPILE_SECONDS, compile_seconds)                                          \
-    X(CUTUNE_VALUE_CACHED, cached)                                                            \
-    X(CUTUNE_VALUE_DUPLICATE, duplicate)                                                      \
-    X(CUTUNE_VALUE_GPU_SECONDS, gpu_seconds)                                                  \
-    X(CUTUNE_VALUE_TIMING_SECONDS, timing_seconds)                                            \
-    X(CUTUNE_VALUE_RESUMED, resumed)                                                          \
-    X(CUTUNE_VALUE_LAUNCHES, launches)                                                        \
-    X(CUTUNE_VALUE_PROVISIONAL, provisional)                                                  \
-    X(CUTUNE_VALUE_ENERGY, energy)                                                            \
-    X(CUTUNE_VALUE_ENERGY_J, energy_j)                                                        \
-    X(CUTUNE_VALUE_POWER_W, power_w)                                                          \
-    X(CUTUNE_VALUE_ENERGY_SECONDS, energy_seconds)                                            \
-    X(CUTUNE_VALUE_ENERGY_LAUNCHES, energy_launches)                                          \
-    X(CUTUNE_VALUE_STARTED_SECONDS, started_seconds)                                          \
-    X(CUTUNE_VALUE_DEVICE, device)                                                            \
-    X(CUTUNE_VALUE_SAME_CODE_AS, same_code_as)                                                \
-    X(CUTUNE_VALUE_PROFILED, profiled)                                                        \
-    X(CUTUNE_VALUE_PROFILE_PASSES, profile_passes)
-
 double cutune_measurement_value(const cutune_measurement *m, cutune_value v)
 {
-    if (!m)
-        return NAN;
-    switch (v) {
-#define VALUE_CASE(key, field) \
-    case key:                  \
-        return (double)m->field;
-        MEASUREMENT_VALUES(VALUE_CASE)
-#undef VALUE_CASE
-    }
+    /* the public numbers are the fields of the one list that name one (api) */
+    for (int i = 0; m && i < mfield_count; i++)
+        if (mfields[i].api != NOVALUE && mfields[i].api == (int)v)
+            return mfield_number(m, &mfields[i]);
     return NAN;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../compiler/space.h"
+#include "../emit/emit_text.h"
 #include "internal.h"
 #include "../tuner/tuner.h"
 #include "../results/prior.h"
@@ -100,4 +101,12 @@ void cutune_sim_report_free(cutune_sim_report *r)
     free(r->runs);
     free((char *)r->objective_name);
     free(r);
+}
+
+int cutune_sim_report_json(char **out, const cutune_sim_report *r, const char *results_path, int threads)
+{
+    if (!out || !r)
+        return err_set(CUTUNE_EINVAL, "cutune_sim_report_json: no output or report");
+    int rc = emit_sim_json(out, r, results_path, threads > 0 ? threads : 16);
+    return rc == CUTUNE_ENOMEM ? err_set(rc, "out of memory") : rc;
 }

@@ -10,6 +10,7 @@
 #include "../compiler/space.h"
 #include "../runtime/compile.h"
 #include "../runtime/profiler.h"
+#include "../emit/account.h"
 #include "../results/rank.h"
 #include "../tuner/perdev.h"
 #include "../tuner/tuner.h"
@@ -103,8 +104,8 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
 
 const char *const *cutune_strategy_list(void) { return model_strategy_names(); }
 
-/* ---- a run ranked (results/rank.c); several kernel blocks; a process per GPU
- * (tuner/perdev.c) ------------------------------------------------------------------ */
+/* ---- a run ranked (results/rank.c), its account (emit/account.c); several kernel
+ * blocks; a process per GPU (tuner/perdev.c) ------------------------------------------------------------------ */
 
 int cutune_tune_rank(const cutune_measurement **out, uint64_t max, uint64_t *count, const cutune_tune_result *r)
 {
@@ -118,6 +119,27 @@ int cutune_tune_spread(cutune_device_spread *out, const cutune_tune_result *a, c
     if (!out || !a || !b)
         return err_set(CUTUNE_EINVAL, "cutune_tune_spread: no output or result");
     return rank_spread(out, a, b) < 0 ? err_set(CUTUNE_ENOMEM, "out of memory") : CUTUNE_OK;
+}
+
+/* account_out: *out = text (account_text's or account_warnings'), or CUTUNE_ENOMEM. */
+static int account_out(char **out, char *text)
+{
+    *out = text;
+    return text ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
+}
+
+int cutune_tune_account(char **out, const cutune_tune_result *r)
+{
+    if (!out || !r)
+        return err_set(CUTUNE_EINVAL, "cutune_tune_account: no output or result");
+    return account_out(out, account_text(r));
+}
+
+int cutune_tune_warnings(char **out, const cutune_tune_result *r)
+{
+    if (!out || !r)
+        return err_set(CUTUNE_EINVAL, "cutune_tune_warnings: no output or result");
+    return account_out(out, account_warnings(r));
 }
 
 int cutune_tune_blocks(cutune_spec *spec, const cutune_blocks_options *opts, cutune_block_fn each, void *user)

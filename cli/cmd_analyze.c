@@ -62,40 +62,26 @@ static const char *first_line(const char *log, char *buf, size_t size)
     return buf;
 }
 
-static void json_row(analyze_view *av, const cutune_analysis *a)
+/* The CSV or JSON row of a (the CSV header row first), on stdout. -1 out of memory. */
+static int print_row(analyze_view *av, const cutune_analysis *a)
 {
-    json_t *o = fmt_variant_json(av->spec, a->variant);
-    json_object_set_new(o, "compiled", json_boolean(a->compiled));
-    json_object_set_new(o, "log", json_string(a->log));
-    if (a->has_resources) {
-        json_object_set_new(o, "registers", json_integer(a->registers));
-        json_object_set_new(o, "static_smem", json_integer(a->static_smem));
-        json_object_set_new(o, "local_bytes", json_integer(a->local_bytes));
-        json_object_set_new(o, "spill_stores", json_integer(a->spill_stores));
-        json_object_set_new(o, "spill_loads", json_integer(a->spill_loads));
-        json_object_set_new(o, "barriers", json_integer(a->barriers));
+    char *text = NULL;
+    bool json = av->fmt == CLI_ANALYZE_JSON;
+    if (!json && !av->started) {
+        if (cutune_analysis_csv(&text, av->spec, NULL) < 0)
+            return -1;
+        printf("%s\n", text);
+        cutune_free(text);
     }
-    if (a->occupancy.limiter) {
-        json_t *occ = json_object();
-        json_object_set_new(occ, "arch", json_string(a->occupancy.arch));
-        json_object_set_new(occ, "blocks_per_sm", json_integer(a->occupancy.blocks_per_sm));
-        json_object_set_new(occ, "active_warps", json_integer(a->occupancy.active_warps));
-        json_object_set_new(occ, "max_warps", json_integer(a->occupancy.max_warps));
-        json_object_set_new(occ, "occupancy", json_real(a->occupancy.occupancy));
-        json_object_set_new(occ, "limiter", json_string(a->occupancy.limiter));
-        json_object_set_new(o, "occupancy", occ);
-    }
-    json_object_set_new(o, "launchable", json_boolean(a->launchable));
-    json_object_set_new(o, "why", a->why ? json_string(a->why) : json_null());
-    json_object_set_new(o, "compile_seconds", json_real(a->compile_seconds));
-    json_object_set_new(o, "cached", json_boolean(a->cached));
-    json_object_set_new(o, "duplicate", json_boolean(a->duplicate));
-    char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    json_decref(o);
-    if (text) {
+    if ((json ? cutune_analysis_json(&text, av->spec, a) : cutune_analysis_csv(&text, av->spec, a)) < 0)
+        return -1;
+    if (json)
         printf("%s  %s", av->started ? ",\n" : "[\n", text);
-        free(text);
-    }
+    else
+        printf("%s\n", text);
+    cutune_free(text);
+    av->started = true;
+    return 0;
 }
 
 static int each_variant(void *user, const cutune_analysis *a)
@@ -119,28 +105,8 @@ static int each_variant(void *user, const cutune_analysis *a)
     }
     if (av->fmt == CLI_ANALYZE_NONE)
         return 0;
-    if (av->fmt == CLI_ANALYZE_JSON) {
-        json_row(av, a);
-        av->started = true;
-        return 0;
-    }
-    if (av->fmt == CLI_ANALYZE_CSV) {
-        if (!av->started) {
-            fmt_variant_csv_header(av->spec);
-            printf(",compiled,registers,static_smem,local_bytes,spill_stores,spill_loads,blocks_per_sm,occupancy,"
-                   "limiter,launchable,why,compile_seconds,cached,duplicate\n");
-            av->started = true;
-        }
-        fmt_variant_csv(a->variant);
-        printf(",%d,%d,%lld,%lld,%lld,%lld,%d,%.4f,", a->compiled, a->registers, (long long)a->static_smem,
-               (long long)a->local_bytes, (long long)a->spill_stores, (long long)a->spill_loads,
-               a->occupancy.blocks_per_sm, a->occupancy.occupancy);
-        fmt_csv_field(a->occupancy.limiter ? a->occupancy.limiter : "");
-        printf(",%d,", a->launchable);
-        fmt_csv_field(a->why ? a->why : "");
-        printf(",%.6f,%d,%d\n", a->compile_seconds, a->cached, a->duplicate);
-        return 0;
-    }
+    if (av->fmt != CLI_ANALYZE_TABLE)
+        return print_row(av, a);
     if (!av->started) {
         if (fmt_table_init(&av->table, av->spec, a->variant) < 0)
             return -1;

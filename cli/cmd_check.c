@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "format.h"
 #include "../base/sys.h"
 
 /* Up to `max` values of param i, comma separated, into out. */
@@ -65,6 +66,102 @@ static int draw_count_progress(void *user, double done)
     return 0;
 }
 
+/* The summary as a JSON object on stdout (`check --format json`): 0, or -1 out of memory. */
+static int summary_json(const cutune_spec *spec, const cutune_space_size *size, double seconds)
+{
+    int nparams = cutune_spec_param_count(spec);
+    json_t *root = json_object(), *params = json_array();
+    json_object_set_new(root, "spec", json_string(cutune_spec_path(spec)));
+    json_object_set_new(root, "kernel", json_string(cutune_spec_kernel(spec)));
+    json_object_set_new(root, "kernel_file", json_string(cutune_spec_kernel_file(spec)));
+    for (int i = 0; i < nparams; i++) {
+        json_t *p = json_object();
+        json_object_set_new(p, "name", json_string(cutune_spec_param_name(spec, i)));
+        json_object_set_new(p, "type", json_string(cutune_spec_param_type(spec, i)));
+        json_object_set_new(p, "route", json_string(cutune_spec_param_route(spec, i)));
+        json_object_set_new(p, "count", json_integer((json_int_t)cutune_spec_param_value_count(spec, i)));
+        json_array_append_new(params, p);
+    }
+    json_object_set_new(root, "params", params);
+    json_object_set_new(root, "constraints", json_integer(cutune_spec_constraint_count(spec)));
+    json_object_set_new(root, "raw", json_integer((json_int_t)size->raw));
+    json_object_set_new(root, "raw_saturated", json_boolean(size->raw_saturated));
+    json_object_set_new(root, "valid", json_integer((json_int_t)size->valid));
+    json_object_set_new(root, "valid_saturated", json_boolean(size->valid_saturated));
+    json_object_set_new(root, "valid_estimated", json_boolean(size->valid_estimated));
+    if (size->valid_estimated) {
+        json_object_set_new(root, "valid_at_least", json_integer((json_int_t)size->valid_at_least));
+        json_object_set_new(root, "samples", json_integer((json_int_t)size->samples));
+    }
+    json_object_set_new(root, "count_seconds", json_real(seconds));
+    json_object_set_new(root, "search", json_string(cutune_spec_strategy(spec)));
+    json_t *attrs = json_object();
+    for (int i = 0; i < cutune_device_attr_count(); i++)
+        if (cutune_spec_device_attr_used(spec, i))
+            json_object_set_new(attrs, cutune_device_attr_name(i),
+                                json_integer((json_int_t)cutune_spec_device_attr_value(spec, i)));
+    if (json_object_size(attrs)) {
+        json_t *dev = json_object();
+        json_object_set_new(dev, "attributes", attrs);
+        json_object_set_new(dev, "assumed", json_boolean(cutune_spec_device_assumed(spec)));
+        json_object_set_new(dev, "source", json_string(cutune_spec_device_source(spec)));
+        json_object_set_new(root, "device", dev);
+    } else {
+        json_decref(attrs);
+    }
+    if (cutune_spec_size_var_count(spec) > 0) { /* the sizes; the space above is the first's */
+        json_t *sizes = json_array();
+        for (int k = 0; k < cutune_spec_size_count(spec); k++) {
+            json_t *one = json_object();
+            for (int j = 0; j < cutune_spec_size_var_count(spec); j++)
+                json_object_set_new(one, cutune_spec_size_var(spec, j),
+                                    json_integer((json_int_t)cutune_spec_size_value(spec, k, j)));
+            json_array_append_new(sizes, one);
+        }
+        json_object_set_new(root, "sizes", sizes);
+    }
+    return fmt_print_json(root, JSON_INDENT(2));
+}
+
+/* The summary as text on stdout (`check`, `cutune SPEC`). */
+static void summary_text(const cutune_spec *spec, const cutune_space_size *size, double seconds)
+{
+    int nparams = cutune_spec_param_count(spec);
+    char raw[40], valid[40];
+    printf("spec         %s\n", cutune_spec_path(spec));
+    printf("kernel       %s  (%s)\n", cutune_spec_kernel(spec), cutune_spec_kernel_file(spec));
+    printf("params       %d\n", nparams);
+    int width = 4;
+    for (int i = 0; i < nparams; i++)
+        if ((int)strlen(cutune_spec_param_name(spec, i)) > width)
+            width = (int)strlen(cutune_spec_param_name(spec, i));
+    for (int i = 0; i < nparams; i++) {
+        char vals[160];
+        param_values_text(spec, i, 8, vals, sizeof vals);
+        uint64_t n = cutune_spec_param_value_count(spec, i);
+        printf("  %-*s %6s value%s  as %-12s %s\n", width, cutune_spec_param_name(spec, i),
+               cli_format_count(n, raw, sizeof raw), n == 1 ? " " : "s", cutune_spec_param_route(spec, i), vals);
+    }
+    printf("constraints  %d\n", cutune_spec_constraint_count(spec));
+    cli_print_device_attrs(spec, stdout, "device       ");
+    cli_format_count(size->raw, raw, sizeof raw);
+    cli_format_count(size->valid, valid, sizeof valid);
+    double share = size->raw ? 100.0 * (double)size->valid / (double)size->raw : 0.0;
+    if (size->valid_estimated) {
+        char least[40], samples[40];
+        printf("space        %s%s raw, ~%.3g valid (%.3g%%), estimated: too large to count exactly in %.1f s; "
+               "from %s random combinations, and at least %s\n",
+               size->raw_saturated ? ">= " : "", raw, (double)size->valid, share, seconds,
+               cli_format_count(size->samples, samples, sizeof samples),
+               cli_format_count(size->valid_at_least, least, sizeof least));
+    } else {
+        printf("space        %s%s raw, %s%s valid (%.3g%%), counted in %.3f s\n", size->raw_saturated ? ">= " : "",
+               raw, size->valid_saturated ? ">= " : "", valid, share, seconds);
+    }
+    printf("search       %s\n", cutune_spec_strategy(spec));
+    print_sizes(spec);
+}
+
 int cli_space_summary(cutune_spec *spec, const cli_common *c, enum cli_summary_format format)
 {
     int seen = cutune_spec_diagnostic_count(spec);
@@ -83,101 +180,10 @@ int cli_space_summary(cutune_spec *spec, const cli_common *c, enum cli_summary_f
     }
     if (rc != CUTUNE_OK && rc != CUTUNE_ESPEC)
         return cli_exit_for_status(rc);
-    if (format == CLI_SUMMARY_NONE)
-        return rc == CUTUNE_OK ? EXIT_OK : EXIT_SPEC;
-    int nparams = cutune_spec_param_count(spec);
-    if (format == CLI_SUMMARY_JSON) {
-        json_t *root = json_object(), *params = json_array();
-        json_object_set_new(root, "spec", json_string(cutune_spec_path(spec)));
-        json_object_set_new(root, "kernel", json_string(cutune_spec_kernel(spec)));
-        json_object_set_new(root, "kernel_file", json_string(cutune_spec_kernel_file(spec)));
-        for (int i = 0; i < nparams; i++) {
-            json_t *p = json_object();
-            json_object_set_new(p, "name", json_string(cutune_spec_param_name(spec, i)));
-            json_object_set_new(p, "type", json_string(cutune_spec_param_type(spec, i)));
-            json_object_set_new(p, "route", json_string(cutune_spec_param_route(spec, i)));
-            json_object_set_new(p, "count", json_integer((json_int_t)cutune_spec_param_value_count(spec, i)));
-            json_array_append_new(params, p);
-        }
-        json_object_set_new(root, "params", params);
-        json_object_set_new(root, "constraints", json_integer(cutune_spec_constraint_count(spec)));
-        json_object_set_new(root, "raw", json_integer((json_int_t)size.raw));
-        json_object_set_new(root, "raw_saturated", json_boolean(size.raw_saturated));
-        json_object_set_new(root, "valid", json_integer((json_int_t)size.valid));
-        json_object_set_new(root, "valid_saturated", json_boolean(size.valid_saturated));
-        json_object_set_new(root, "valid_estimated", json_boolean(size.valid_estimated));
-        if (size.valid_estimated) {
-            json_object_set_new(root, "valid_at_least", json_integer((json_int_t)size.valid_at_least));
-            json_object_set_new(root, "samples", json_integer((json_int_t)size.samples));
-        }
-        json_object_set_new(root, "count_seconds", json_real(seconds));
-        json_object_set_new(root, "search", json_string(cutune_spec_strategy(spec)));
-        json_t *attrs = json_object();
-        for (int i = 0; i < cutune_device_attr_count(); i++)
-            if (cutune_spec_device_attr_used(spec, i))
-                json_object_set_new(attrs, cutune_device_attr_name(i),
-                                    json_integer((json_int_t)cutune_spec_device_attr_value(spec, i)));
-        if (json_object_size(attrs)) {
-            json_t *dev = json_object();
-            json_object_set_new(dev, "attributes", attrs);
-            json_object_set_new(dev, "assumed", json_boolean(cutune_spec_device_assumed(spec)));
-            json_object_set_new(dev, "source", json_string(cutune_spec_device_source(spec)));
-            json_object_set_new(root, "device", dev);
-        } else {
-            json_decref(attrs);
-        }
-        if (cutune_spec_size_var_count(spec) > 0) { /* the sizes; the space above is the first's */
-            json_t *sizes = json_array();
-            for (int k = 0; k < cutune_spec_size_count(spec); k++) {
-                json_t *one = json_object();
-                for (int j = 0; j < cutune_spec_size_var_count(spec); j++)
-                    json_object_set_new(one, cutune_spec_size_var(spec, j),
-                                        json_integer((json_int_t)cutune_spec_size_value(spec, k, j)));
-                json_array_append_new(sizes, one);
-            }
-            json_object_set_new(root, "sizes", sizes);
-        }
-        char *text = json_dumps(root, JSON_INDENT(2));
-        json_decref(root);
-        if (!text)
-            return EXIT_INTERNAL;
-        puts(text);
-        free(text);
-        return rc == CUTUNE_OK ? EXIT_OK : EXIT_SPEC;
-    }
-    char raw[40], valid[40];
-    printf("spec         %s\n", cutune_spec_path(spec));
-    printf("kernel       %s  (%s)\n", cutune_spec_kernel(spec), cutune_spec_kernel_file(spec));
-    printf("params       %d\n", nparams);
-    int width = 4;
-    for (int i = 0; i < nparams; i++)
-        if ((int)strlen(cutune_spec_param_name(spec, i)) > width)
-            width = (int)strlen(cutune_spec_param_name(spec, i));
-    for (int i = 0; i < nparams; i++) {
-        char vals[160];
-        param_values_text(spec, i, 8, vals, sizeof vals);
-        uint64_t n = cutune_spec_param_value_count(spec, i);
-        printf("  %-*s %6s value%s  as %-12s %s\n", width, cutune_spec_param_name(spec, i),
-               cli_format_count(n, raw, sizeof raw), n == 1 ? " " : "s", cutune_spec_param_route(spec, i), vals);
-    }
-    printf("constraints  %d\n", cutune_spec_constraint_count(spec));
-    cli_print_device_attrs(spec, stdout, "device       ");
-    cli_format_count(size.raw, raw, sizeof raw);
-    cli_format_count(size.valid, valid, sizeof valid);
-    double share = size.raw ? 100.0 * (double)size.valid / (double)size.raw : 0.0;
-    if (size.valid_estimated) {
-        char least[40], samples[40];
-        printf("space        %s%s raw, ~%.3g valid (%.3g%%), estimated: too large to count exactly in %.1f s; "
-               "from %s random combinations, and at least %s\n",
-               size.raw_saturated ? ">= " : "", raw, (double)size.valid, share, seconds,
-               cli_format_count(size.samples, samples, sizeof samples),
-               cli_format_count(size.valid_at_least, least, sizeof least));
-    } else {
-        printf("space        %s%s raw, %s%s valid (%.3g%%), counted in %.3f s\n", size.raw_saturated ? ">= " : "",
-               raw, size.valid_saturated ? ">= " : "", valid, share, seconds);
-    }
-    printf("search       %s\n", cutune_spec_strategy(spec));
-    print_sizes(spec);
+    if (format == CLI_SUMMARY_JSON && summary_json(spec, &size, seconds) < 0)
+        return EXIT_INTERNAL;
+    if (format == CLI_SUMMARY_TEXT)
+        summary_text(spec, &size, seconds);
     return rc == CUTUNE_OK ? EXIT_OK : EXIT_SPEC;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "format.h"
 
 /* devices_json: one object per GPU, in ordinal order, as a JSON array on stdout.
  * Returns EXIT_OK, or EXIT_INTERNAL when out of memory. */
@@ -27,13 +28,7 @@ static int devices_json(const cutune_device *devs, int count)
             return EXIT_INTERNAL;
         }
     }
-    char *text = a ? json_dumps(a, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
-    json_decref(a);
-    if (!text)
-        return EXIT_INTERNAL;
-    puts(text);
-    free(text);
-    return EXIT_OK;
+    return fmt_print_json(a, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 ? EXIT_INTERNAL : EXIT_OK;
 }
 
 /* devices_text: one line per GPU on stdout: ordinal, name, architecture, SMs, L2, driver. */

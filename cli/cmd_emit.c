@@ -9,25 +9,7 @@
 
 #include "../base/sys.h"
 #include "cli.h"
-
-/* Writes `text` to `path` through the one writer (base/sys.h: a unique temporary in the
- * target's folder, synced, renamed; a folder, device or link at `path` is refused); "-"
- * is stdout, checked. Prints why on failure; returns EXIT_OK or EXIT_IO. */
-static int write_text(const char *path, const char *text)
-{
-    if (strcmp(path, "-") == 0) {
-        fputs(text, stdout);
-        if (fflush(stdout) == 0 && !ferror(stdout))
-            return EXIT_OK;
-        fprintf(stderr, "cutune: cannot write to standard output: %s\n", strerror(errno));
-        return EXIT_IO;
-    }
-    if (sys_write_text(path, text) != 0) {
-        fprintf(stderr, "cutune: cannot write '%s': %s\n", path, sys_strerror(errno));
-        return EXIT_IO;
-    }
-    return EXIT_OK;
-}
+#include "format.h"
 
 /* Text put together from parts (the headers of several kernels). */
 typedef struct strbuf_text {
@@ -205,7 +187,7 @@ static int emit_header(const emit_args *a, const cli_common *c, cutune_tune_resu
     if (a->nfiles == 0) {
         int code = emit_group(a, c, results, a->files, 0, &all, NULL);
         if (code == EXIT_OK)
-            code = write_text(a->output ? a->output : "-", all.text);
+            code = fmt_write_output("cutune", a->output ? a->output : "-", all.text);
         free(all.text);
         return code;
     }
@@ -236,7 +218,7 @@ static int emit_header(const emit_args *a, const cli_common *c, cutune_tune_resu
         code = emit_group(a, c, sub, files, n, &all, names);
     }
     if (code == EXIT_OK)
-        code = write_text(a->output ? a->output : "-", all.text);
+        code = fmt_write_output("cutune", a->output ? a->output : "-", all.text);
     free(all.text);
     free(group);
     free(sub);
@@ -279,7 +261,7 @@ static int run_emit(const emit_args *a, const cli_common *c)
         } else {
             char *text = NULL;
             int rc = strcmp(a->kind, "csv") == 0 ? cutune_emit_csv(&text, results[0]) : cutune_emit_t4(&text, results[0]);
-            code = rc == CUTUNE_OK ? write_text(a->output ? a->output : "-", text) : cli_exit_for_status(rc);
+            code = rc == CUTUNE_OK ? fmt_write_output("cutune", a->output ? a->output : "-", text) : cli_exit_for_status(rc);
             cutune_free(text);
         }
     }
@@ -348,7 +330,7 @@ int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const ch
     if (csv_path) {
         char *text = NULL;
         int rc = cutune_emit_csv(&text, r);
-        int wrote = rc == CUTUNE_OK ? write_text(csv_path, text) : cli_exit_for_status(rc);
+        int wrote = rc == CUTUNE_OK ? fmt_write_output("cutune", csv_path, text) : cli_exit_for_status(rc);
         cutune_free(text);
         if (wrote == EXIT_OK && !c->quiet)
             fprintf(stderr, "csv: %s\n", csv_path);
@@ -375,7 +357,7 @@ int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const ch
             }
             free(before);
         }
-        int wrote = rc == CUTUNE_OK ? write_text(header_path, text) : EXIT_IO;
+        int wrote = rc == CUTUNE_OK ? fmt_write_output("cutune", header_path, text) : EXIT_IO;
         if (rc != CUTUNE_OK) {
             if (rc == CUTUNE_ESPEC || rc == CUTUNE_EEVAL)
                 cli_print_new_diagnostics(spec, c, &seen);
@@ -422,7 +404,7 @@ int cli_emit_header_many(cutune_spec *spec, const cutune_tune_result *const *res
         fprintf(stderr, "cutune: no header written to %s: %s\n", path, cutune_last_error());
         return cli_exit_for_status(rc);
     }
-    int wrote = write_text(path, text);
+    int wrote = fmt_write_output("cutune", path, text);
     cutune_free(text);
     if (wrote == EXIT_OK && !quiet)
         fprintf(stderr, "header: %s (an entry per device)\n", path);

@@ -11,20 +11,25 @@
 
 enum list_format { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_JSONL };
 
-/* One configuration as compact JSON: an element of the array (`lines` false: after a
- * comma but the first), or a line of its own. 0, or -1 out of memory. */
-static int print_json_row(const cutune_spec *spec, const cutune_variant *v, bool first, bool lines)
+/* One configuration as a CSV row (the header row first: `first`), or as compact JSON:
+ * an element of the array (after a comma but the first) or a line of its own (jsonl).
+ * 0, or -1 out of memory. */
+static int print_row(const cutune_spec *spec, const cutune_variant *v, enum list_format fmt, bool first)
 {
-    json_t *o = fmt_variant_json(spec, v);
-    char *text = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
-    json_decref(o);
-    if (!text)
-        return -1;
-    if (lines)
+    char *text = NULL;
+    if (fmt == FMT_CSV && first) {
+        if (cutune_variant_csv(&text, spec, NULL) < 0)
+            return -1;
         printf("%s\n", text);
-    else
+        cutune_free(text);
+    }
+    if ((fmt == FMT_CSV ? cutune_variant_csv(&text, spec, v) : cutune_variant_json(&text, spec, v)) < 0)
+        return -1;
+    if (fmt == FMT_JSON)
         printf("%s  %s", first ? "" : ",\n", text);
-    free(text);
+    else
+        printf("%s\n", text);
+    cutune_free(text);
     return 0;
 }
 
@@ -69,19 +74,13 @@ static int list_spec(cutune_spec *spec, const cli_common *c, enum list_format fm
                 }
                 fmt_table_header(&t, spec);
                 printf("  %s\n", "defines and per-variant options");
-            } else if (fmt == FMT_CSV) {
-                fmt_variant_csv_header(spec);
-                putchar('\n');
             } else if (fmt == FMT_JSON) {
                 printf("[\n");
             }
         }
         if (fmt == FMT_TABLE) {
             table_row(&t, v);
-        } else if (fmt == FMT_CSV) {
-            fmt_variant_csv(v);
-            putchar('\n');
-        } else if (print_json_row(spec, v, shown == 0, fmt == FMT_JSONL) < 0) {
+        } else if (print_row(spec, v, fmt, shown == 0) < 0) {
             rc = CUTUNE_ENOMEM;
             break;
         }

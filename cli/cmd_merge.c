@@ -2,12 +2,11 @@
  * run split over processes or GPUs (`cutune SPEC --shard i/N`) gathered into one results
  * file, as one process tuning every configuration would have written it (
  * docs/cli.md, docs/results-format.md). No GPU needed. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "options.h"
 
 /* With --partial: the shards missing from r, said plainly on stderr (nothing when none). */
 static void say_missing(const cutune_tune_result *r)
@@ -26,24 +25,17 @@ static void say_missing(const cutune_tune_result *r)
 
 int cmd_merge(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"partial", no_argument, NULL, 'P'},
-        {"quiet", no_argument, NULL, 'q'},
-        {NULL, 0, NULL, 0},
-    };
     const char *output = NULL;
-    bool quiet = false, partial = false;
-    int opt;
-    optind = 1;
-    while ((opt = cli_getopt("merge", argc, argv, "qo:", longopts)) != -1) {
-        switch (opt) {
-        case 'o': output = optarg; break;
-        case 'P': partial = true; break;
-        case 'q': quiet = true; break;
-        default: return EXIT_USAGE; /* cli_getopt said why */
-        }
-    }
+    bool quiet = false;
+    int partial = 0;
+    const cli_opt table[] = {
+        {"output", 'o', true, CLI_TEXT, &output, NULL, 0},
+        {"partial", 0, false, CLI_INT, &partial, NULL, 1},
+        {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0},
+    };
+    int code = cli_parse_options("merge", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    if (code != EXIT_OK)
+        return code;
     int nfiles = argc - optind;
     if (nfiles < 1)
         return cli_usage_error("merge", "which shards? (cutune merge SHARD.json ... -o OUT.json)");

@@ -7,24 +7,7 @@
 
 #include "../base/sys.h"
 #include "cli.h"
-
-/* Writes the page to `path` through the one writer (a temporary beside it, synced,
- * renamed), or to stdout for "-". Prints why on failure; EXIT_OK or EXIT_IO. */
-static int write_page(const char *path, const char *text)
-{
-    if (strcmp(path, "-") == 0) {
-        fputs(text, stdout);
-        if (fflush(stdout) == 0 && !ferror(stdout))
-            return EXIT_OK;
-        fprintf(stderr, "cutune report: cannot write to standard output: %s\n", strerror(errno));
-        return EXIT_IO;
-    }
-    if (sys_write_text(path, text) != 0) {
-        fprintf(stderr, "cutune report: cannot write '%s': %s\n", path, sys_strerror(errno));
-        return EXIT_IO;
-    }
-    return EXIT_OK;
-}
+#include "format.h"
 
 int cmd_report(int argc, char **argv)
 {
@@ -71,7 +54,7 @@ int cmd_report(int argc, char **argv)
             fprintf(stderr, "cutune report: %s\n", cutune_last_error());
             code = cli_exit_for_status(rc);
         } else {
-            code = write_page(output, page);
+            code = fmt_write_output("cutune report", output, page);
             if (code == EXIT_OK && !quiet && strcmp(output, "-") != 0)
                 fprintf(stderr, "report: %s\n", output);
         }
@@ -91,7 +74,7 @@ int cli_report_after_tune(const cutune_tune_result *r, const char *spec_path, co
     opts.names = names;
     char *page = NULL;
     int rc = cutune_emit_report(&page, &r, 1, &opts);
-    int code = rc == CUTUNE_OK ? write_page(path, page) : cli_exit_for_status(rc);
+    int code = rc == CUTUNE_OK ? fmt_write_output("cutune report", path, page) : cli_exit_for_status(rc);
     if (rc != CUTUNE_OK)
         fprintf(stderr, "cutune: no report: %s\n", cutune_last_error());
     else if (code == EXIT_OK && !quiet)

@@ -3,7 +3,6 @@
  * how close it gets to the true best for a budget. Also the search options `tune`
  * shares (cli_search_option). */
 #include <getopt.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,55 +118,30 @@ static void print_text(const cutune_sim_report *r, const char *results, int thre
            r->median, r->q1, r->q3, r->min, r->max, r->nruns, r->median_evaluations);
 }
 
-static json_t *num(double v)
+/* Replays the search over `results` for the spec at `path` and prints the report, as
+ * text or JSON: the exit code. */
+static int simulate(const char *path, const char *results, const cli_common *c, const cutune_simulate_options *so,
+                    bool json)
 {
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
-static void print_json(const cutune_sim_report *r, const char *results, int threads)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "results", json_string(results));
-    json_object_set_new(o, "threads", json_integer(threads));
-    json_object_set_new(o, "strategy", json_string(r->strategy));
-    json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));
-    json_object_set_new(o, "budget", r->budget ? json_integer((json_int_t)r->budget) : json_null());
-    json_object_set_new(o, "time_budget_s", r->time_limit_s > 0 ? json_real(r->time_limit_s) : json_null());
-    json_object_set_new(o, "patience", r->patience ? json_integer((json_int_t)r->patience) : json_null());
-    json_object_set_new(o, "space", json_integer((json_int_t)r->space));
-    json_object_set_new(o, "recorded_ok", json_integer((json_int_t)r->recorded_ok));
-    json_object_set_new(o, "objective", json_string(r->objective_name));
-    json_object_set_new(o, "direction", json_string(r->maximize ? "maximize" : "minimize"));
-    json_object_set_new(o, "true_best", num(r->true_best));
-    json_object_set_new(o, "true_best_index", json_integer((json_int_t)r->true_best_index));
-    json_t *runs = json_array();
-    for (int i = 0; i < r->nruns; i++) {
-        const cutune_sim_run *u = &r->runs[i];
-        json_t *x = json_object();
-        json_object_set_new(x, "seed", json_integer((json_int_t)u->seed));
-        json_object_set_new(x, "evaluations", json_integer((json_int_t)u->evaluations));
-        json_object_set_new(x, "screened", json_integer((json_int_t)u->screened));
-        json_object_set_new(x, "best", u->found ? num(u->best) : json_null());
-        json_object_set_new(x, "best_index", u->found ? json_integer((json_int_t)u->best_index) : json_null());
-        json_object_set_new(x, "best_at", u->found ? json_integer((json_int_t)u->best_at) : json_null());
-        json_object_set_new(x, "ratio", num(u->ratio));
-        json_object_set_new(x, "simulated_seconds", num(u->seconds));
-        json_object_set_new(x, "bound_seconds", num(u->bound_seconds));
-        json_object_set_new(x, "stop_reason", json_string(u->stop_reason));
-        json_array_append_new(runs, x);
-    }
-    json_object_set_new(o, "runs", runs);
-    json_t *sum = json_object();
-    json_object_set_new(sum, "median", num(r->median));
-    json_object_set_new(sum, "q1", num(r->q1));
-    json_object_set_new(sum, "q3", num(r->q3));
-    json_object_set_new(sum, "min", num(r->min));
-    json_object_set_new(sum, "max", num(r->max));
-    json_object_set_new(sum, "median_evaluations", num(r->median_evaluations));
-    json_object_set_new(o, "ratio", sum);
-    json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    fputc('\n', stdout);
-    json_decref(o);
+    int code;
+    cutune_spec *spec = cli_load(path, c, &code);
+    if (!spec)
+        return code;
+    int seen = cutune_spec_diagnostic_count(spec);
+    cutune_sim_report *r = NULL;
+    char *text = NULL;
+    int rc = cutune_simulate(&r, spec, results, so);
+    cli_print_new_diagnostics(spec, c, &seen);
+    if (rc == CUTUNE_OK && json)
+        rc = cutune_sim_report_json(&text, r, results, so->threads);
+    if (rc == CUTUNE_OK && json)
+        printf("%s\n", text);
+    else if (rc == CUTUNE_OK)
+        print_text(r, results, so->threads > 0 ? so->threads : 16);
+    cutune_free(text);
+    cutune_sim_report_free(r);
+    cutune_spec_free(spec);
+    return cli_exit_for_status(rc);
 }
 
 int cmd_simulate(int argc, char **argv)
@@ -177,7 +151,7 @@ int cmd_simulate(int argc, char **argv)
     cutune_simulate_options so = CUTUNE_SIMULATE_OPTIONS_INIT;
     const char *results = NULL;
     const char *priors[CLI_MAX_PRIORS];
-    int json = 0;
+    bool json = false;
     static const struct option longopts[] = {
         CLI_COMMON_OPTIONS,
         CLI_SEARCH_OPTIONS,
@@ -232,9 +206,9 @@ int cmd_simulate(int argc, char **argv)
         }
         case 'f':
             if (strcmp(optarg, "text") == 0)
-                json = 0;
+                json = false;
             else if (strcmp(optarg, "json") == 0)
-                json = 1;
+                json = true;
             else {
                 code = cli_usage_error("simulate", "--format takes text or json, not '%s'", optarg);
                 goto done;
@@ -258,22 +232,7 @@ int cmd_simulate(int argc, char **argv)
         code = cli_usage_error("simulate", "--results FILE is required: the results of an exhaustive run of the spec");
         goto done;
     }
-    cutune_spec *spec = cli_load(argv[optind], &c, &code);
-    if (!spec)
-        goto done;
-    int seen = cutune_spec_diagnostic_count(spec);
-    cutune_sim_report *r = NULL;
-    int rc = cutune_simulate(&r, spec, results, &so);
-    cli_print_new_diagnostics(spec, &c, &seen);
-    if (rc == CUTUNE_OK) {
-        if (json)
-            print_json(r, results, so.threads > 0 ? so.threads : 16);
-        else
-            print_text(r, results, so.threads > 0 ? so.threads : 16);
-    }
-    code = cli_exit_for_status(rc);
-    cutune_sim_report_free(r);
-    cutune_spec_free(spec);
+    code = simulate(argv[optind], results, &c, &so, json);
 done:
     cli_free_common(&c);
     return code;

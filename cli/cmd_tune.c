@@ -65,25 +65,13 @@ void cli_print_ranking(const cutune_spec *spec, const cutune_tune_result *r, int
     free(list);
 }
 
-/* Compile errors among a tuning run's outcomes: all of them, and those whose NVRTC run
- * was in this run (not from the cache, not a duplicate) or came from the cache, which
- * the library's compiled and cached counts include. */
-typedef struct compile_errors {
-    uint64_t all, fresh, cached;
-} compile_errors;
-
-static compile_errors count_compile_errors(const cutune_tune_result *r)
+/* compile_errors: how many of r's variants did not compile. */
+static uint64_t compile_errors(const cutune_tune_result *r)
 {
-    compile_errors e = {0, 0, 0};
-    for (uint64_t i = 0, n = cutune_tune_count(r); i < n; i++) {
-        const cutune_measurement *m = cutune_tune_at(r, i);
-        if (cutune_measurement_outcome(m) != CUTUNE_OUTCOME_COMPILE_ERROR)
-            continue;
-        e.all++;
-        if (cutune_measurement_value(m, CUTUNE_VALUE_DUPLICATE) == 0)
-            *(cutune_measurement_value(m, CUTUNE_VALUE_CACHED) != 0 ? &e.cached : &e.fresh) += 1;
-    }
-    return e;
+    uint64_t n = 0;
+    for (uint64_t i = 0; i < cutune_tune_count(r); i++)
+        n += cutune_measurement_outcome(cutune_tune_at(r, i)) == CUTUNE_OUTCOME_COMPILE_ERROR;
+    return n;
 }
 
 /* exit_of_tuning: the exit code of a tuning run that returned `rc` (after the CLI's own
@@ -178,99 +166,18 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
     return EXIT_NO_GPU;
 }
 
-/* print_run_account: the tuning run's account on stderr: outcomes by kind, twins, where
- * the time went, the reference, the files, the search and the journal (not with -q). */
-/* a run on several GPUs: how many variants each measured, and each other
- * GPU's times over the first's for the same variants. */
-static void print_devices(const cutune_tune_result *r)
+/* print_account: the run's account (cutune_tune_account: not with -q) and its warnings
+ * (also with -q) on stderr. */
+static void print_account(const cutune_tune_result *r, bool quiet)
 {
-    const cutune_tune_summary *s = cutune_tune_summary_of(r);
-    fprintf(stderr, "%d GPUs, one compile pool, each variant on whichever GPU was free:", s->ndevices);
-    for (int k = 0; k < s->ndevices; k++) {
-        bool seen = false; /* a GPU named twice (--devices 0,0) is counted once */
-        for (int j = 0; j < k; j++)
-            seen |= s->devices[j] == s->devices[k];
-        if (seen)
-            continue;
-        uint64_t n = 0;
-        for (uint64_t i = 0; i < cutune_tune_count(r); i++) {
-            const cutune_measurement *m = cutune_tune_at(r, i);
-            n += cutune_measurement_value(m, CUTUNE_VALUE_DEVICE) == s->devices[k] &&
-                 cutune_measurement_value(m, CUTUNE_VALUE_SAME_CODE_AS) < 0 &&
-                 cutune_measurement_value(m, CUTUNE_VALUE_RESUMED) == 0;
-        }
-        fprintf(stderr, "%s GPU %d ran %llu", k ? "," : "", s->devices[k], (unsigned long long)n);
-    }
-    fprintf(stderr, "; the first chose the winner (the final race)\n");
-    for (int k = 1; k < s->ndevices; k++) {
-        const cutune_device_spread *d = &s->spread[k];
-        if (d->variants > 0)
-            fprintf(stderr, "spread: GPU %d's median time over GPU %d's, the same %d variant%s timed in full: median "
-                            "%.4f, from %.4f to %.4f\n", d->device, s->devices[0], d->variants, d->variants == 1 ? "" : "s",
-                    d->median, d->lo, d->hi);
-        else
-            fprintf(stderr, "spread: GPU %d against GPU %d: no variant was timed in full on both\n", d->device,
-                    s->devices[0]);
-        /* The race takes variants within 5 % of the best, whichever GPU placed them: GPUs
-         * that differ by more than run-to-run noise may have kept one out unfairly. */
-        if (d->variants > 0 && fabs(d->median - 1.0) > 0.02)
-            fprintf(stderr, "warning: GPU %d's times differ from GPU %d's by %.1f %%: these GPUs are not "
-                            "interchangeable, and a variant placed on the slower one may have missed the final race; "
-                            "tune on each (--per-device)\n", d->device, s->devices[0], 100.0 * fabs(d->median - 1.0));
-    }
-}
-
-static void print_run_account(const cutune_tune_result *r)
-{
-    const cutune_tune_summary *s = cutune_tune_summary_of(r);
-    double bound = s->threads > 0 ? s->compile_seconds / s->threads : s->compile_seconds;
-    double per_gpu = s->gpu_seconds / (s->ndevices > 1 ? s->ndevices : 1); /* the GPUs work at once */
-    if (per_gpu > bound)
-        bound = per_gpu;
-    compile_errors ce = count_compile_errors(r);
-    fprintf(stderr, "\n%s (%s): %llu variants: %llu timed (%llu stopped early), %llu wrong, %llu cannot "
-                    "launch, %llu failed",
-            s->device_name, s->arch, (unsigned long long)s->variants, (unsigned long long)s->timed,
-            (unsigned long long)s->pruned, (unsigned long long)s->wrong,
-            (unsigned long long)s->unlaunchable, (unsigned long long)s->failed);
-    if (ce.all)
-        fprintf(stderr, " (%llu of them did not compile)", (unsigned long long)ce.all);
-    fprintf(stderr, "\n");
-    if (s->twins)
-        fprintf(stderr, "%llu variants not run: the same machine code, launch and arguments as one that "
-                        "ran, whose figures they share (same_code_as; --run-twins runs them)\n",
-                (unsigned long long)s->twins);
-    /* compiled and cached: binaries made by NVRTC now, or read from the cache */
-    /* profiling comes after the tuning, which the rate and the bound are about */
-    double wall = s->wall_seconds - s->profile_seconds;
-    if (s->profiled > 0)
-        fprintf(stderr, "profiling: %llu variants' hardware counters in %.2f s, after the tuning below\n",
-                (unsigned long long)s->profiled, s->profile_seconds);
-    fprintf(stderr, "wall %.2f s: compile %.2f s of NVRTC time on %d threads (%llu compiled, %llu cached), GPU "
-                    "%.2f s (%.2f s timing); %.1f variants/s; %.2fx the bound max(compile/threads, GPU)\n",
-            wall, s->compile_seconds, s->threads,
-            (unsigned long long)(s->compiled > ce.fresh ? s->compiled - ce.fresh : 0),
-            (unsigned long long)(s->cached > ce.cached ? s->cached - ce.cached : 0), s->gpu_seconds,
-            s->timing_seconds,
-            wall > 0 ? (double)s->variants / wall : 0.0, bound > 0 ? wall / bound : 0.0);
-    if (s->ndevices > 1)
-        print_devices(r);
-    if (s->reference)
-        fprintf(stderr, "outputs checked against the %s\n", s->reference);
-    if (s->results_path)
-        fprintf(stderr, "results: %s\n", s->results_path);
-    if (strcmp(s->strategy, "exhaustive") != 0 || s->stop_reason)
-        fprintf(stderr, "search: %s (seed %llu): %llu configurations measured%s%s%s\n", s->strategy,
-                (unsigned long long)s->seed, (unsigned long long)s->evaluations,
-                s->screened ? ", others skipped on static information" : "",
-                s->stop_reason ? "; stopped by " : "", s->stop_reason ? s->stop_reason : "");
-    if (s->journal_path)
-        fprintf(stderr, "journal: %s (%llu variants resumed from an earlier run, not run again)\n",
-                s->journal_path, (unsigned long long)s->resumed);
-    if (s->cache_warning)
-        fprintf(stderr, "warning: %s\n", s->cache_warning);
-    if (s->compile_warning)
-        fprintf(stderr, "warning: %s\n", s->compile_warning);
+    char *text = NULL;
+    if (!quiet && cutune_tune_account(&text, r) == CUTUNE_OK)
+        fprintf(stderr, "\n%s", text);
+    cutune_free(text);
+    text = NULL;
+    if (cutune_tune_warnings(&text, r) == CUTUNE_OK)
+        fputs(text, stderr);
+    cutune_free(text);
 }
 
 /* --emit-dir, and the spec's emit paths that leave its folder: each block's header,
@@ -296,19 +203,6 @@ static int check_emit_paths(cutune_spec *spec, const cli_common *c, int nblocks,
     }
     cli_select_block(spec, c, 0, NULL);
     return code;
-}
-
-/* print_run_warnings: what needs attention after a tuning run, also with -q: journal
- * lines that were not trusted, an interruption. */
-static void print_run_warnings(const cutune_tune_summary *s)
-{
-    if (s->journal_ignored)
-        fprintf(stderr, "journal: %llu line%s not trusted, and left in the file (%s): those variants ran again\n",
-                (unsigned long long)s->journal_ignored, s->journal_ignored == 1 ? " was" : "s were",
-                s->journal_ignored_why ? s->journal_ignored_why : "damaged records");
-    if (s->interrupted)
-        fprintf(stderr, "interrupted: %llu variants were done; the best is the best of those\n",
-                (unsigned long long)s->variants);
 }
 
 /* What `cutune SPEC` was asked: the options, and what follows from them. */
@@ -627,15 +521,12 @@ static int print_tuned(const tune_args *a, const cutune_spec *spec, const cutune
         cli_print_profile(spec, r);
     for (int k = 0; k < nsizes; k++)
         cli_print_profile(spec, cutune_tune_size(r, k));
-    if (!a->c.quiet)
-        print_run_account(r);
-    print_run_warnings(s);
-    compile_errors ce = count_compile_errors(r);
+    print_account(r, a->c.quiet);
     int winners = print_winners(spec, r, a->top);
     if (nsizes && winners < nsizes)
         fprintf(stderr, "cutune: %d of %d sizes have no variant that ran correctly\n", nsizes - winners, nsizes);
     if (winners == 0) {
-        fprintf(stderr, ce.all == s->variants && s->variants > 0
+        fprintf(stderr, compile_errors(r) == s->variants && s->variants > 0
                             ? "cutune: NOTHING COMPILED: no variant compiled, so none was chosen\n"
                             : "cutune: no variant ran correctly, so none was chosen\n");
         if (rc == CUTUNE_OK)

@@ -1,5 +1,6 @@
-/* format.h - how the CLI shows configurations and variants: the columns `list` and
- * `analyze` share, in table, CSV and JSON form. */
+/* format.h - how the CLI shows configurations and variants in a table: the columns
+ * `list` and `analyze` share (their CSV and JSON rows are the library's:
+ * cutune_variant_csv, cutune_analysis_json, ...). */
 #ifndef CUTUNE_CLI_FORMAT_H
 #define CUTUNE_CLI_FORMAT_H
 
@@ -9,20 +10,18 @@
 
 #include "cutune.h"
 
+/* fmt_print_json: o (released here) as JSON text with jansson's `flags`, then a line
+ * end, on stdout: 0, or -1 out of memory (nothing printed). */
+int fmt_print_json(json_t *o, size_t flags);
+
+/* fmt_write_output: `text` to the file `path` through the one writer (base/sys.h: a
+ * unique temporary in the target's folder, synced, renamed; a folder, device or link at
+ * `path` is refused), or to stdout for "-", checked. On failure prints why, as `who`
+ * ("cutune", "cutune report"), and returns EXIT_IO; else EXIT_OK. */
+int fmt_write_output(const char *who, const char *path, const char *text);
+
 /* fmt_dims: "32x8" for a 2-D shape (dimensions past n dropped). */
 const char *fmt_dims(const int64_t *d, int n, char *buf, size_t size);
-
-/* fmt_csv_field: writes s to stdout, quoted when it holds a comma, quote, space or newline. */
-void fmt_csv_field(const char *s);
-
-/* fmt_variant_json: the variant as a JSON object: index, params (typed), block, grid,
- * smem_bytes, kernel, defines, options. */
-json_t *fmt_variant_json(const cutune_spec *spec, const cutune_variant *v);
-
-/* fmt_variant_csv_header / fmt_variant_csv: the variant's CSV columns (no newline):
- * index, one per param, block.x..z, grid.x..z, smem_bytes, kernel, defines, options. */
-void fmt_variant_csv_header(const cutune_spec *spec);
-void fmt_variant_csv(const cutune_variant *v);
 
 /* The table's leading columns: index, one per param (widths fitted to their values),
  * block, grid, dynamic shared memory, and the kernel name when it is a template. */

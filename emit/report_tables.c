@@ -42,7 +42,7 @@ static void cell(strbuf *o, const report_run *run, int64_t i, field f)
                            (long long)v->grid[2]); break;
     case F_SPILLS: sb_printf(o, "%lld / %lld B", (long long)m->spill_stores, (long long)m->spill_loads); break;
     case F_STATUS:
-        report_esc(o, m->status);
+        report_esc(o, outcome_name(run->r->records[i]->out));
         if (m->pruned)
             sb_add(o, ", pruned");
         break;

@@ -2,6 +2,7 @@
 #include "journal.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +11,10 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "../base/err.h"
 #include "../base/sys.h"
 #include "../runtime/outcome.h"
+#include "record.h"
 
 /* The first bytes of every header journal_open writes (compact, in field order): a
  * torn first line is a torn header only when it starts like this. */
@@ -124,38 +127,37 @@ static void settle(journal *j)
     j->count = out;
 }
 
-/* Checks the header line `v` (NULL: not JSON). 0, or -1 with err naming `path`. */
-static int check_header(json_t *v, const char *path, json_t *identity, char *err, size_t errsize)
+/* Checks the header line `v` (NULL: not JSON). 0, or -1 with the error naming `path`. */
+static int check_header(json_t *v, const char *path, json_t *identity)
 {
     const char *format = json_string_value(json_object_get(v, "format"));
     if (!json_is_object(v) || !format || strcmp(format, JOURNAL_FORMAT) != 0) {
-        snprintf(err, errsize, "'%s' is not a cutune journal (its first line has no \"format\": \"%s\"): give "
+        err_set(CUTUNE_EIO, "'%s' is not a cutune journal (its first line has no \"format\": \"%s\"): give "
                  "another --journal, or --fresh to replace it", path, JOURNAL_FORMAT);
         return -1;
     }
     json_t *version = json_object_get(v, "version");
     if (!json_is_integer(version) || json_integer_value(version) < 1) {
-        snprintf(err, errsize, "the journal '%s' has no valid \"version\": give another --journal, or --fresh to "
+        err_set(CUTUNE_EIO, "the journal '%s' has no valid \"version\": give another --journal, or --fresh to "
                  "replace it", path);
         return -1;
     }
     if (json_integer_value(version) > JOURNAL_VERSION) {
-        snprintf(err, errsize, "the journal '%s' is of version %lld; this cutune reads version %d: give another "
+        err_set(CUTUNE_EIO, "the journal '%s' is of version %lld; this cutune reads version %d: give another "
                  "--journal, or --fresh to replace it", path, (long long)json_integer_value(version),
                  JOURNAL_VERSION);
         return -1;
     }
     if (!json_equal(json_object_get(v, "identity"), identity)) {
-        snprintf(err, errsize, "the journal '%s' belongs to another run (a changed spec, kernel, --set or "
+        err_set(CUTUNE_EIO, "the journal '%s' belongs to another run (a changed spec, kernel, --set or "
                  "device): resume with the same ones, or start afresh with --fresh", path);
         return -1;
     }
     return 0;
 }
 
-/* Reads an existing journal; -1 with err when it is not one of this run's. */
-static int read_back(journal *j, const char *path, json_t *identity, bool *has_header, off_t *whole,
-                     char *err, size_t errsize)
+/* Reads an existing journal; -1 with the error when it is not one of this run's. */
+static int read_back(journal *j, const char *path, json_t *identity, bool *has_header, off_t *whole)
 {
     *has_header = false;
     *whole = 0;
@@ -164,14 +166,14 @@ static int read_back(journal *j, const char *path, json_t *identity, bool *has_h
     if (!text && errno == ENOENT)
         return 0; /* no journal yet */
     if (!text) {
-        snprintf(err, errsize, "cannot read the journal '%s': %s", path, sys_strerror(errno));
+        err_set(CUTUNE_EIO, "cannot read the journal '%s': %s", path, sys_strerror(errno));
         return -1;
     }
     if (!memchr(text, '\n', len)) { /* no whole header: empty, or torn while written */
         size_t start = strlen(HEADER_START);
         int rc = memcmp(text, HEADER_START, len < start ? len : start) == 0 ? 0 : -1;
         if (rc < 0)
-            check_header(NULL, path, identity, err, errsize);
+            check_header(NULL, path, identity);
         free(text);
         return rc;
     }
@@ -192,13 +194,13 @@ static int read_back(journal *j, const char *path, json_t *identity, bool *has_h
         char buf[300];
         const char *why = NULL;
         if (n == 1) {
-            rc = check_header(v, path, identity, err, errsize);
+            rc = check_header(v, path, identity);
             *has_header = rc == 0;
         } else if (nul) {
             snprintf(buf, sizeof buf, "a NUL byte at column %zu: a damaged record", (size_t)(nul - line) + 1);
             why = buf;
         } else if ((why = untrusted(j, v, &jerr, &ordinal, buf, sizeof buf)) == NULL && keep(j, v, ordinal, n) < 0) {
-            snprintf(err, errsize, "out of memory reading the journal '%s'", path);
+            err_set(CUTUNE_ENOMEM, "out of memory reading the journal '%s'", path);
             rc = -1;
         }
         if (why)
@@ -215,20 +217,19 @@ static int read_back(journal *j, const char *path, json_t *identity, bool *has_h
     settle(j);
     return rc;
 }
-int journal_open(journal **out, const char *path, json_t *identity, uint64_t bound, bool fresh, char *err,
-                 size_t errsize)
+int journal_open(journal **out, const char *path, json_t *identity, uint64_t bound, bool fresh)
 {
     *out = NULL;
     journal *j = calloc(1, sizeof *j);
     if (!j) {
-        snprintf(err, errsize, "out of memory");
+        err_set(CUTUNE_ENOMEM, "out of memory");
         return -1;
     }
     j->fd = -1;
     j->bound = bound;
     bool has_header = false;
     off_t whole = 0;
-    if (!fresh && read_back(j, path, identity, &has_header, &whole, err, errsize) < 0) {
+    if (!fresh && read_back(j, path, identity, &has_header, &whole) < 0) {
         journal_close(j);
         return -1;
     }
@@ -244,19 +245,19 @@ int journal_open(journal **out, const char *path, json_t *identity, uint64_t bou
         errno = SYS_ENOTREG;
     }
     if (j->fd < 0) {
-        snprintf(err, errsize, "cannot open the journal '%s': %s", path, sys_strerror(errno == ELOOP ? SYS_ENOTREG : errno));
+        err_set(CUTUNE_EIO, "cannot open the journal '%s': %s", path, sys_strerror(errno == ELOOP ? SYS_ENOTREG : errno));
         journal_close(j);
         return -1;
     }
     if (has_header && ftruncate(j->fd, whole) != 0) { /* drop a torn last line */
-        snprintf(err, errsize, "cannot repair the journal '%s': %s", path, strerror(errno));
+        err_set(CUTUNE_EIO, "cannot repair the journal '%s': %s", path, strerror(errno));
         journal_close(j);
         return -1;
     }
     if (!has_header) {
         json_t *head = json_pack("{s:s, s:i, s:O}", "format", JOURNAL_FORMAT, "version", JOURNAL_VERSION, "identity",
                                  identity);
-        int rc = head ? journal_append(j, head, err, errsize) : -1;
+        int rc = head ? journal_append(j, head) : err_set(CUTUNE_ENOMEM, "out of memory");
         json_decref(head);
         if (rc < 0) {
             journal_close(j);
@@ -305,11 +306,11 @@ const char *journal_ignored_why(const journal *j)
     return j ? j->why : "";
 }
 
-int journal_append(journal *j, json_t *record, char *err, size_t errsize)
+int journal_append(journal *j, json_t *line)
 {
-    char *text = json_dumps(record, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    char *text = json_dumps(line, JSON_COMPACT | JSON_PRESERVE_ORDER);
     if (!text) {
-        snprintf(err, errsize, "out of memory");
+        err_set(CUTUNE_ENOMEM, "out of memory");
         return -1;
     }
     size_t len = strlen(text);
@@ -320,7 +321,7 @@ int journal_append(journal *j, json_t *record, char *err, size_t errsize)
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
-            snprintf(err, errsize, "cannot write the journal: %s", strerror(errno));
+            err_set(CUTUNE_EIO, "cannot write the journal: %s", strerror(errno));
             free(text);
             return -1;
         }
@@ -328,7 +329,7 @@ int journal_append(journal *j, json_t *record, char *err, size_t errsize)
     }
     free(text);
     if (fsync(j->fd) != 0) {
-        snprintf(err, errsize, "cannot sync the journal: %s", strerror(errno));
+        err_set(CUTUNE_EIO, "cannot sync the journal: %s", strerror(errno));
         return -1;
     }
     return 0;
@@ -344,4 +345,96 @@ void journal_close(journal *j)
         json_decref(j->entries[i].rec);
     free(j->entries);
     free(j);
+}
+
+/* ---- decoded: what the tuner reads and writes (no JSON above results/) ------------- */
+
+int journal_open_run(journal **out, const char *path, const journal_identity *id, uint64_t bound, bool fresh)
+{
+    *out = NULL;
+    json_t *identity = json_pack("{s:s, s:s, s:s, s:s, s:b}", "spec", id->spec, "kernel", id->kernel, "device",
+                                 id->device, "arch", id->arch, "flush_l2", id->flush_l2);
+    if (identity && id->shard_count > 1) /* a shard's journal is its own */
+        json_object_set_new(identity, "shard", json_pack("[i, i]", id->shard_index, id->shard_count));
+    if (identity && id->block >= 0) /* one block of a file of several: which one */
+        json_object_set_new(identity, "block", json_integer(id->block));
+    if (identity && id->size) /* a size is part of what is measured */
+        json_object_set_new(identity, "size", json_string(id->size));
+    if (identity && id->inputs && id->inputs[0] && json_object_set_new(identity, "inputs", json_string(id->inputs)) < 0) {
+        json_decref(identity);
+        identity = NULL;
+    }
+    if (!identity) {
+        err_set(CUTUNE_ENOMEM, "out of memory");
+        return -1;
+    }
+    int rc = journal_open(out, path, identity, bound, fresh);
+    json_decref(identity);
+    return rc;
+}
+
+int journal_append_record(journal *j, const cutune_tune_result *r, const record *rec)
+{
+    json_t *line = record_to_json(r, rec);
+    if (!line) {
+        err_set(CUTUNE_ENOMEM, "out of memory");
+        return -1;
+    }
+    int rc = journal_append(j, line);
+    json_decref(line);
+    return rc;
+}
+
+/* Whether a line's params are the configuration `vals` of model m (a guard: a journal
+ * written under another numbering, e.g. an exhaustive run over a space too large to
+ * list, whose indices are listing positions rather than keys, is not misread). */
+static bool params_match(const model *m, const value *vals, json_t *line)
+{
+    json_t *params = json_object_get(line, "params");
+    for (int i = 0; i < m->nparams; i++) {
+        json_t *p = json_object_get(params, m->params[i].name);
+        bool same;
+        switch (vals[i].type) {
+        case VT_INT: same = json_is_integer(p) && json_integer_value(p) == vals[i].u.i; break;
+        case VT_FLOAT: same = json_is_number(p) && json_number_value(p) == vals[i].u.f; break;
+        case VT_BOOL: same = json_is_boolean(p) && json_is_true(p) == vals[i].u.b; break;
+        default: same = json_is_string(p) && strcmp(json_string_value(p), vals[i].u.s) == 0; break;
+        }
+        if (!same)
+            return false;
+    }
+    return true;
+}
+
+const journal_entry *journal_lookup(const journal *j, uint64_t ordinal, const model *m, const value *vals)
+{
+    json_t *line = journal_find(j, ordinal);
+    if (!line || !params_match(m, vals, line))
+        return NULL;
+    return (const journal_entry *)line;
+}
+
+const journal_entry *journal_entry_at(const journal *j, uint64_t i, uint64_t *ordinal)
+{
+    return (const journal_entry *)journal_at(j, i, ordinal);
+}
+
+bool journal_entry_is(const journal_entry *e, const model *m, const value *vals)
+{
+    return params_match(m, vals, (json_t *)e);
+}
+
+void journal_entry_read(const journal_entry *e, cutune_tune_result *r, record *rec)
+{
+    record_from_json(r, rec, (json_t *)e, RECORD_RESUME); /* a resume never fails */
+}
+
+outcome journal_entry_outcome(const journal_entry *e, double *objective)
+{
+    json_t *line = (json_t *)e;
+    json_t *obj = json_object_get(line, "objective");
+    *objective = json_is_number(obj) ? json_number_value(obj) : NAN;
+    outcome o = OUTCOME_NOT_RUN; /* the line's edge: its status by name (a kept line has a known one) */
+    outcome_from_name(json_string_value(json_object_get(line, "status")), &o);
+    return o;
 }

@@ -32,6 +32,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../compiler/model.h"
+#include "../compiler/value.h"
+#include "result.h"
+
 /* The format and the version this cutune reads and writes. */
 #define JOURNAL_FORMAT "cutune-journal"
 enum { JOURNAL_VERSION = 1 };
@@ -42,13 +46,51 @@ typedef struct journal journal;
  * `identity` (a JSON object, borrowed) and whose configurations have ordinals below
  * `bound` (the number of valid configurations when they are listed, else the number
  * of raw combinations: docs/search.md). With `fresh`, an existing journal is replaced.
- * Returns 0 with *out (close with journal_close), or -1 with err naming the path (a
- * journal of another run, another format or a later version is an error, not silently
- * mixed or overwritten). */
-int journal_open(journal **out, const char *path, json_t *identity, uint64_t bound, bool fresh, char *err,
-                 size_t errsize);
+ * Returns 0 with *out (close with journal_close), or -1 with the error (base/err.h)
+ * naming the path (a journal of another run, another format or a later version is an
+ * error, not silently mixed or overwritten). */
+int journal_open(journal **out, const char *path, json_t *identity, uint64_t bound, bool fresh);
 
-/* journal_find: the recorded outcome of configuration `ordinal` (borrowed), or NULL.
+/* What makes a run's journal its own: its header's "identity" (docs/results-format.md).
+ * Digests as hex; the optional parts are left out of the header when absent. */
+typedef struct journal_identity {
+    const char *spec, *kernel; /* the spec text with its overrides, the kernel source */
+    const char *device, *arch;
+    bool flush_l2;
+    int shard_index, shard_count; /* shard_count > 1: a shard's journal */
+    int block;                 /* >= 0: which block of a file of several */
+    const char *size;          /* non-NULL: the problem size's label */
+    const char *inputs;        /* non-NULL and not "": the input files' digest */
+} journal_identity;
+
+/* journal_open_run: journal_open with the identity `id` (the tuner's way in: it never
+ * handles JSON). 0, or -1 with the error. */
+int journal_open_run(journal **out, const char *path, const journal_identity *id, uint64_t bound, bool fresh);
+
+/* A record read back, as the tuner sees it: opaque, decoded on demand. Borrowed from
+ * the journal. */
+typedef struct journal_entry journal_entry;
+
+/* journal_lookup: the entry of configuration `ordinal` when its params are `vals`
+ * (model m's, typed; a guard against a journal written under another numbering),
+ * else NULL. journal_entry_at: the i-th entry (i < journal_count) in increasing ordinal
+ * order, its ordinal in *ordinal; NULL past the end. journal_entry_is: whether an
+ * entry's params are `vals`. */
+const journal_entry *journal_lookup(const journal *j, uint64_t ordinal, const model *m, const value *vals);
+const journal_entry *journal_entry_at(const journal *j, uint64_t i, uint64_t *ordinal);
+bool journal_entry_is(const journal_entry *e, const model *m, const value *vals);
+
+/* journal_entry_read: the entry decoded into rec (a record made from the analysed
+ * variant, in r): its outcome and measurement, marked resumed (record_from_json's
+ * RECORD_RESUME; never fails). */
+void journal_entry_read(const journal_entry *e, cutune_tune_result *r, record *rec);
+
+/* journal_entry_outcome: its outcome and (in *objective) its objective, NaN when it has
+ * none: what a search is told of it. */
+outcome journal_entry_outcome(const journal_entry *e, double *objective);
+
+/* journal_find: the recorded outcome of configuration `ordinal` as its JSON line
+ * (borrowed), or NULL: for checks of the file itself (the tuner uses journal_lookup).
  * When a configuration has several lines, the last one counts. */
 json_t *journal_find(const journal *j, uint64_t ordinal);
 
@@ -67,9 +109,11 @@ json_t *journal_at(const journal *j, uint64_t i, uint64_t *ordinal);
 uint64_t journal_ignored(const journal *j);
 const char *journal_ignored_why(const journal *j);
 
-/* journal_append: writes `record` (borrowed) as one line and syncs it to disk. Returns
- * 0, or -1 with err. */
-int journal_append(journal *j, json_t *record, char *err, size_t errsize);
+/* journal_append: writes `line` (borrowed) as one line and syncs it to disk. Returns
+ * 0, or -1 with the error. journal_append_record: the record's entry
+ * (record_to_json) as that line. */
+int journal_append(journal *j, json_t *line);
+int journal_append_record(journal *j, const cutune_tune_result *r, const record *rec);
 
 /* journal_close: NULL is a no-op. */
 void journal_close(journal *j);

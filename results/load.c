@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../base/err.h"
 #include "../base/escape.h"
 #include "../base/sys.h"
 #include "record.h"
@@ -599,14 +600,13 @@ static void load_root(loader *ld, json_t *root)
     size_t n = json_array_size(results);
     for (size_t i = 0; i < n && !ld->failed; i++) {
         record *rec = result_append(r);
-        char what[200];
         check_entry(ld, json_array_get(results, i), i);
         if (ld->failed)
             break;
         if (!rec)
             bad(ld, "out of memory");
-        else if (record_from_json(r, rec, json_array_get(results, i), RECORD_WHOLE, what, sizeof what) < 0)
-            bad(ld, what);
+        else if (record_from_json(r, rec, json_array_get(results, i), RECORD_WHOLE) < 0)
+            bad(ld, err_last() ? err_last()->message : "an entry cannot be read");
     }
     if (ld->failed)
         return;

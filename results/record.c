@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../base/csv.h"
+#include "../base/err.h"
 #include "../compiler/devattrs.h"
 
 json_t *record_number(double d)
@@ -69,9 +70,67 @@ json_t *record_size_json(const cutune_tune_result *r)
     return o;
 }
 
-json_t *record_to_json(const cutune_tune_result *r, const record *rec)
+/* Whether field f's key is written (and its CSV cell filled): its `when`. */
+bool record_field_shown(const cutune_tune_result *r, const record *rec, const mfield *f)
 {
     const cutune_measurement *m = &rec->m;
+    const char *s = f->kind == MK_STR ? *(const char *const *)((const char *)m + f->off) : NULL;
+    double d = f->kind == MK_STR ? (s != NULL) : mfield_number(m, f);
+    switch (f->when) {
+    case MW_ALWAYS: return true;
+    case MW_TIMED: return m->timed;
+    case MW_VERIFIED: return m->verified;
+    case MW_NONNEG: return d >= 0;
+    case MW_SET: return d != 0;
+    case MW_POSITIVE: return d > 0;
+    case MW_GPUS: return d >= 0 && r->summary.ndevices > 1;
+    case MW_ENERGY: return m->energy;
+    case MW_NOTE: return !m->energy && s;
+    case MW_PROFILED: return m->profiled;
+    }
+    return false;
+}
+
+/* One value per name, as {"name": number, ...}. */
+static json_t *named(const char *const *names, const double *values, int n)
+{
+    json_t *o = json_object();
+    for (int i = 0; values && i < n; i++)
+        json_object_set_new(o, names[i], record_number(values[i]));
+    return o;
+}
+
+/* The variant's own keys of an entry (between "reason" and "resources"). */
+static void variant_json(json_t *o, const cutune_variant *v)
+{
+    json_object_set_new(o, "kernel", json_string(v->name_expression));
+    json_object_set_new(o, "block", dims(v->block));
+    json_object_set_new(o, "grid", dims(v->grid));
+    json_object_set_new(o, "smem_bytes", json_integer((json_int_t)v->smem_bytes));
+    json_object_set_new(o, "defines", strings(v->defines, v->ndefines));
+    json_object_set_new(o, "options", strings(v->options, v->noptions));
+}
+
+/* Field f's JSON value (new reference). */
+static json_t *field_json(const cutune_tune_result *r, const record *rec, const mfield *f)
+{
+    const cutune_measurement *m = &rec->m;
+    const char *at = (const char *)m + f->off;
+    switch (f->kind) {
+    case MK_INT: return json_integer(*(const int *)at);
+    case MK_I64: return json_integer((json_int_t) * (const int64_t *)at);
+    case MK_BOOL: return json_boolean(*(const int *)at);
+    case MK_NUM: return record_number(*(const double *)at);
+    case MK_STR: return *(const char *const *)at ? json_string(*(const char *const *)at) : json_null();
+    case MK_METRICS: return named(m->metric_names, m->metrics, m->nmetrics);
+    case MK_HW: return named(r->hw_names, rec->hw, r->nhw < m->nhw ? r->nhw : m->nhw);
+    case MK_VARIANT: break;
+    }
+    return json_null();
+}
+
+json_t *record_to_json(const cutune_tune_result *r, const record *rec)
+{
     const cutune_variant *v = &rec->v;
     json_t *o = json_object(), *params = json_object();
     json_object_set_new(o, "index", json_integer((json_int_t)v->ordinal));
@@ -81,87 +140,29 @@ json_t *record_to_json(const cutune_tune_result *r, const record *rec)
     if (r->size_values) /* a run over sizes: the entry says which (docs/results-format.md) */
         json_object_set_new(o, "size", record_size_json(r));
     json_object_set_new(o, "status", json_string(outcome_name(rec->out)));
-    json_object_set_new(o, "reason", m->reason ? json_string(m->reason) : json_null());
-    json_object_set_new(o, "kernel", json_string(v->name_expression));
-    json_object_set_new(o, "block", dims(v->block));
-    json_object_set_new(o, "grid", dims(v->grid));
-    json_object_set_new(o, "smem_bytes", json_integer((json_int_t)v->smem_bytes));
-    json_object_set_new(o, "defines", strings(v->defines, v->ndefines));
-    json_object_set_new(o, "options", strings(v->options, v->noptions));
-    json_t *res = json_object();
-    json_object_set_new(res, "registers", json_integer(m->registers));
-    json_object_set_new(res, "static_smem", json_integer((json_int_t)m->static_smem));
-    json_object_set_new(res, "local_bytes", json_integer((json_int_t)m->local_bytes));
-    json_object_set_new(res, "spill_stores", json_integer((json_int_t)m->spill_stores));
-    json_object_set_new(res, "spill_loads", json_integer((json_int_t)m->spill_loads));
-    json_object_set_new(o, "resources", res);
-    json_t *occ = json_object();
-    json_object_set_new(occ, "theoretical", record_number(m->occupancy));
-    json_object_set_new(occ, "limiter", m->limiter ? json_string(m->limiter) : json_null());
-    json_object_set_new(occ, "blocks_per_sm", json_integer(m->blocks_per_sm));
-    json_object_set_new(occ, "driver_blocks_per_sm",
-                        m->driver_blocks_per_sm >= 0 ? json_integer(m->driver_blocks_per_sm) : json_null());
-    json_object_set_new(o, "occupancy", occ);
-    if (m->timed) {
-        json_t *t = json_object();
-        json_object_set_new(t, "median", record_number(m->median_ms));
-        json_object_set_new(t, "min", record_number(m->min_ms));
-        json_object_set_new(t, "max", record_number(m->max_ms));
-        json_object_set_new(t, "q1", record_number(m->q1_ms));
-        json_object_set_new(t, "q3", record_number(m->q3_ms));
-        json_object_set_new(o, "time_ms", t);
-        json_object_set_new(o, "spread", record_number(m->spread));
-        json_object_set_new(o, "reps", json_integer(m->reps));
-        json_object_set_new(o, "batch", json_integer(m->batch));
-        json_object_set_new(o, "pruned", json_boolean(m->pruned));
-        json_t *mets = json_object();
-        for (int i = 0; i < m->nmetrics; i++)
-            json_object_set_new(mets, m->metric_names[i], record_number(m->metrics[i]));
-        json_object_set_new(o, "metrics", mets);
-        json_object_set_new(o, "objective", record_number(m->objective));
-    } else {
-        json_object_set_new(o, "time_ms", json_null());
-    }
-    json_object_set_new(o, "verified", json_boolean(m->verified));
-    json_object_set_new(o, "max_abs_error", m->verified ? record_number(m->max_abs_error) : json_null());
-    json_object_set_new(o, "compile_seconds", record_number(m->compile_seconds));
-    json_object_set_new(o, "cached", json_boolean(m->cached));
-    json_object_set_new(o, "duplicate", json_boolean(m->duplicate));
-    json_object_set_new(o, "gpu_seconds", record_number(m->gpu_seconds));
-    json_object_set_new(o, "timing_seconds", record_number(m->timing_seconds));
-    json_object_set_new(o, "launches", json_integer(m->launches));
-    if (m->provisional)
-        json_object_set_new(o, "provisional", json_true());
-    if (m->energy) {
-        json_t *e = json_object();
-        json_object_set_new(e, "J_per_launch", record_number(m->energy_j));
-        json_object_set_new(e, "W", record_number(m->power_w));
-        json_object_set_new(e, "window_s", record_number(m->energy_seconds));
-        json_object_set_new(e, "launches", json_integer(m->energy_launches));
-        json_object_set_new(o, "energy", e);
-    } else if (m->energy_note) {
-        json_object_set_new(o, "energy", json_pack("{s:s}", "not_measured", m->energy_note));
-    }
-    if (m->profiled || m->profile_note) { /* hardware counters */
-        json_t *h = json_object();
-        if (m->profiled) {
-            json_t *vals = json_object();
-            for (int i = 0; i < m->nhw; i++)
-                json_object_set_new(vals, m->hw_names[i], record_number(m->hw[i]));
-            json_object_set_new(h, "metrics", vals);
-            json_object_set_new(h, "passes", json_integer(m->profile_passes));
+    for (int i = 0; i < mfield_count; i++) { /* the measurement, in the list's order */
+        const mfield *f = &mfields[i];
+        if (f->kind == MK_VARIANT) {
+            variant_json(o, v);
+            continue;
         }
-        if (m->profile_note)
-            json_object_set_new(h, "not_measured", json_string(m->profile_note));
-        json_object_set_new(o, "hw", h);
+        if (!f->key)
+            continue; /* a flag: the shape of what follows says it */
+        json_t *in = o;
+        if (f->group) {
+            in = json_object_get(o, f->group);
+            if (!json_is_object(in) && (record_field_shown(r, rec, f) || f->absent == MA_NULL)) {
+                in = json_object();
+                json_object_set_new(o, f->group, in);
+            }
+        }
+        if (record_field_shown(r, rec, f))
+            json_object_set_new(in, f->key, field_json(r, rec, f));
+        else if (f->absent == MA_NULL)
+            json_object_set_new(in, f->key, json_null());
+        else if (f->absent == MA_GROUP_NULL && !json_object_get(o, f->group))
+            json_object_set_new(o, f->group, json_null());
     }
-    if (m->started_seconds > 0)
-        json_object_set_new(o, "started_s", record_number(m->started_seconds));
-    if (m->same_code_as >= 0)
-        json_object_set_new(o, "same_code_as", json_integer((json_int_t)m->same_code_as));
-    if (m->device >= 0 && r->summary.ndevices > 1) /* which of the run's GPUs */
-        json_object_set_new(o, "gpu", json_integer(m->device));
-    json_object_set_new(o, "resumed", json_boolean(m->resumed));
     return o;
 }
 
@@ -170,15 +171,14 @@ json_t *record_to_json(const cutune_tune_result *r, const record *rec)
 /* An entry being read: where its strings go, and the first thing wrong with it. */
 typedef struct reader {
     cutune_tune_result *r;
-    char *err;
-    size_t errsize;
     bool failed;
 } reader;
 
+/* The first thing wrong with the entry becomes the error (CUTUNE_EIO). */
 static void bad(reader *rd, const char *what)
 {
-    if (!rd->failed && rd->err)
-        snprintf(rd->err, rd->errsize, "%s", what);
+    if (!rd->failed)
+        err_set(CUTUNE_EIO, "%s", what);
     rd->failed = true;
 }
 
@@ -301,124 +301,92 @@ static void read_variant(reader *rd, record *rec, json_t *j)
     v->name_expression = str_of(rd, json_object_get(j, "kernel"), r->kernel);
 }
 
-/* What only a results file's entry carries about resources and compiling (a resumed
- * record keeps its analysis's). */
-static void read_static(reader *rd, record *rec, json_t *j)
-{
-    cutune_measurement *m = &rec->m;
-    json_t *res = json_object_get(j, "resources");
-    m->static_smem = record_int(json_object_get(res, "static_smem"), 0);
-    m->local_bytes = record_int(json_object_get(res, "local_bytes"), 0);
-    m->spill_stores = record_int(json_object_get(res, "spill_stores"), 0);
-    m->spill_loads = record_int(json_object_get(res, "spill_loads"), 0);
-    json_t *occ = json_object_get(j, "occupancy");
-    m->occupancy = record_num(json_object_get(occ, "theoretical"), 0);
-    json_t *limiter = json_object_get(occ, "limiter");
-    m->limiter = json_is_string(limiter) ? str_of(rd, limiter, "") : NULL;
-    m->blocks_per_sm = small_of(json_object_get(occ, "blocks_per_sm"), 0);
-    m->compile_seconds = record_num(json_object_get(j, "compile_seconds"), 0);
-    m->cached = json_is_true(json_object_get(j, "cached"));
-    m->duplicate = json_is_true(json_object_get(j, "duplicate"));
-    m->resumed = json_is_true(json_object_get(j, "resumed"));
-}
-
-/* The outcome and the measurement, shared by both reads. */
-static void read_measurement(reader *rd, record *rec, json_t *j, outcome o)
+/* Field f of entry j into rec, when `how` reads it (measurement_fields.h: read, dflt,
+ * lo, hi). */
+static void read_field(reader *rd, record *rec, json_t *j, const mfield *f, record_read how)
 {
     cutune_tune_result *r = rd->r;
     cutune_measurement *m = &rec->m;
-    json_t *reason = json_object_get(j, "reason");
-    result_set_outcome(r, rec, o, json_is_string(reason) ? json_string_value(reason) : NULL);
-    json_t *res = json_object_get(j, "resources");
-    m->registers = small_of(json_object_get(res, "registers"), m->registers);
-    json_t *occ = json_object_get(j, "occupancy");
-    m->driver_blocks_per_sm = small_of(json_object_get(occ, "driver_blocks_per_sm"), -1);
-    json_t *t = json_object_get(j, "time_ms");
-    m->timed = json_is_object(t) && o == OUTCOME_OK; /* only a correct run's times count */
+    char *at = (char *)m + f->off;
+    if (f->read == MR_NONE || (f->read == MR_WHOLE && how != RECORD_WHOLE) || (f->read == MR_TIMED && !m->timed) ||
+        (f->read == MR_PROFILED && !m->profiled))
+        return;
+    json_t *v = json_object_get(f->group ? json_object_get(j, f->group) : j, f->key);
+    bool keep = f->read == MR_KEEP && how == RECORD_RESUME; /* missing: the record's own */
+    double d = f->dflt;
+    switch (f->kind) {
+    case MK_INT: d = small_of(v, keep ? *(int *)at : (int)f->dflt); break;
+    case MK_I64: {
+        int64_t x = record_int(v, keep ? *(int64_t *)at : (int64_t)f->dflt);
+        *(int64_t *)at = (double)x >= f->lo && (double)x <= f->hi ? x : (int64_t)f->dflt;
+        return;
+    }
+    case MK_BOOL: d = json_is_true(v); break;
+    case MK_NUM: d = record_num(v, keep ? *(double *)at : f->dflt); break;
+    case MK_STR: *(const char **)at = json_is_string(v) ? str_of(rd, v, "") : NULL; return;
+    case MK_METRICS:
+        for (int i = 0; i < r->nmetrics; i++)
+            rec->metrics[i] = record_num(json_object_get(v, r->metric_names[i]), f->dflt);
+        return;
+    case MK_HW:
+        for (int i = 0; rec->hw && i < r->nhw; i++)
+            rec->hw[i] = record_num(json_object_get(v, r->hw_names[i]), f->dflt);
+        return;
+    case MK_VARIANT: return;
+    }
+    if (!(d >= f->lo && d <= f->hi)) /* out of its range: as if missing */
+        d = f->dflt;
+    switch (f->kind) {
+    case MK_INT:
+    case MK_BOOL: *(int *)at = (int)d; break;
+    default: *(double *)at = d; break;
+    }
+}
+
+/* The outcome and the measurement: every field of the list `how` reads, the flags
+ * the entry's shape says (timed: "time_ms" is an object, and only an ok outcome's
+ * times count; profiled: "hw" has metrics; energy: both its figures are numbers). */
+static void read_measurement(reader *rd, record *rec, json_t *j, outcome o, record_read how)
+{
+    cutune_tune_result *r = rd->r;
+    cutune_measurement *m = &rec->m;
+    rec->out = o;
+    m->timed = json_is_object(json_object_get(j, "time_ms")) && o == OUTCOME_OK;
+    m->profiled = json_is_object(json_object_get(json_object_get(j, "hw"), "metrics")) && rec->hw;
     m->objective = NAN;
     m->nmetrics = r->nmetrics;
     m->metric_names = r->metric_names;
     m->metrics = rec->metrics;
     for (int i = 0; i < r->nmetrics; i++)
         rec->metrics[i] = NAN;
-    if (m->timed) {
-        m->median_ms = record_num(json_object_get(t, "median"), NAN);
-        m->min_ms = record_num(json_object_get(t, "min"), NAN);
-        m->max_ms = record_num(json_object_get(t, "max"), NAN);
-        m->q1_ms = record_num(json_object_get(t, "q1"), NAN);
-        m->q3_ms = record_num(json_object_get(t, "q3"), NAN);
-        m->spread = record_num(json_object_get(j, "spread"), NAN);
-        m->reps = small_of(json_object_get(j, "reps"), 0);
-        m->batch = small_of(json_object_get(j, "batch"), 1);
-        m->pruned = json_is_true(json_object_get(j, "pruned"));
-        m->provisional = json_is_true(json_object_get(j, "provisional"));
-        m->objective = record_num(json_object_get(j, "objective"), NAN);
-        json_t *mets = json_object_get(j, "metrics");
-        for (int i = 0; i < r->nmetrics; i++)
-            rec->metrics[i] = record_num(json_object_get(mets, r->metric_names[i]), NAN);
-    }
-    m->verified = json_is_true(json_object_get(j, "verified"));
-    m->max_abs_error = record_num(json_object_get(j, "max_abs_error"), 0);
-    m->gpu_seconds = record_num(json_object_get(j, "gpu_seconds"), 0);
-    m->timing_seconds = record_num(json_object_get(j, "timing_seconds"), 0);
-    m->launches = small_of(json_object_get(j, "launches"), 0); /* absent (an older journal or file): 0 */
-    m->same_code_as = record_int(json_object_get(j, "same_code_as"), -1); /* absent: run itself */
-    m->started_seconds = record_num(json_object_get(j, "started_s"), 0);
-    m->device = (int)record_int(json_object_get(j, "gpu"), -1); /* absent: one GPU's run */
-    if (m->device < -1 || m->device > 4096)
-        m->device = -1;
-    json_t *e = json_object_get(j, "energy"); /* absent when not asked for */
-    m->energy_j = record_num(json_object_get(e, "J_per_launch"), NAN);
-    m->power_w = record_num(json_object_get(e, "W"), NAN);
+    for (int i = 0; i < mfield_count; i++)
+        read_field(rd, rec, j, &mfields[i], how);
     m->energy = isfinite(m->energy_j) && isfinite(m->power_w);
-    m->energy_seconds = record_num(json_object_get(e, "window_s"), 0);
-    m->energy_launches = (int)record_int(json_object_get(e, "launches"), 0);
-    const char *note = json_string_value(json_object_get(e, "not_measured")); /* NULL: none */
-    result_set_energy_note(rd->r, rec, note);
-    json_t *hw = json_object_get(j, "hw"); /* absent when not profiled */
-    json_t *vals = json_object_get(hw, "metrics");
-    m->profiled = json_is_object(vals) && rec->hw;
-    for (int i = 0; m->profiled && i < rd->r->nhw; i++)
-        rec->hw[i] = record_num(json_object_get(vals, rd->r->hw_names[i]), NAN);
-    m->profile_passes = m->profiled ? (int)record_int(json_object_get(hw, "passes"), 0) : 0;
-    result_set_profile_note(rd->r, rec, json_string_value(json_object_get(hw, "not_measured")));
-    if (!(m->started_seconds > 0))
-        m->started_seconds = 0;
-    if (m->same_code_as < -1)
-        m->same_code_as = -1;
 }
 
-int record_from_json(cutune_tune_result *r, record *rec, json_t *j, record_read how, char *err, size_t errsize)
+int record_from_json(cutune_tune_result *r, record *rec, json_t *j, record_read how)
 {
-    reader rd = {r, err, errsize, false};
+    reader rd = {r, false};
     outcome o = OUTCOME_NOT_RUN;
     rec->m.variant = &rec->v;
     if (how == RECORD_RESUME) {
         outcome_from_name(json_string_value(json_object_get(j, "status")), &o); /* unknown: not run */
-        read_measurement(&rd, rec, j, o);
+        read_measurement(&rd, rec, j, o, how);
         rec->m.resumed = 1;
         rec->m.started_seconds = 0; /* the earlier run's clock, not this one's */
         return 0;
     }
-    if (!json_is_object(j)) {
+    if (!json_is_object(j))
         bad(&rd, "an entry of \"results\" is not an object");
-        return -1;
-    }
-    read_variant(&rd, rec, j);
+    else
+        read_variant(&rd, rec, j);
+    json_t *status = json_object_get(j, "status");
+    if (!rd.failed && !json_is_string(status))
+        bad(&rd, "an entry has no \"status\"");
+    else if (!rd.failed && !outcome_from_name(json_string_value(status), &o))
+        bad(&rd, "an entry's \"status\" is not one cutune writes");
     if (rd.failed)
         return -1;
-    json_t *status = json_object_get(j, "status");
-    if (!json_is_string(status)) {
-        bad(&rd, "an entry has no \"status\"");
-        return -1;
-    }
-    if (!outcome_from_name(json_string_value(status), &o)) {
-        bad(&rd, "an entry's \"status\" is not one cutune writes");
-        return -1;
-    }
-    rec->m.registers = 0;
-    read_measurement(&rd, rec, j, o);
-    read_static(&rd, rec, j);
+    read_measurement(&rd, rec, j, o, how);
     return rd.failed ? -1 : 0;
 }
-

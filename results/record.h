@@ -7,6 +7,7 @@
 #define CUTUNE_RESULTS_RECORD_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "result.h"
@@ -32,15 +33,21 @@ int64_t record_int(json_t *v, int64_t otherwise);
 /* record_number: d as JSON: a real when finite, else null (new reference). */
 json_t *record_number(double d);
 
-/* record_to_json: the record as one results-file entry (also a journal line); a new
+/* record_to_json: the record as one results-file entry (also a journal line): the
+ * variant's keys and every field of measurement_fields.h's list, in its order; a new
  * reference, NULL when out of memory. */
 json_t *record_to_json(const cutune_tune_result *r, const record *rec);
 
-/* record_from_json: reads entry `j` into `rec` (its strings in r's arena), per `how`.
- * An unknown status is an error for RECORD_WHOLE, OUTCOME_NOT_RUN for RECORD_RESUME;
- * times count only when the outcome is ok. Returns 0, or -1 with what is wrong in err
- * (RECORD_WHOLE only). */
-int record_from_json(cutune_tune_result *r, record *rec, json_t *j, record_read how, char *err, size_t errsize);
+/* record_from_json: reads entry `j` into `rec` (its strings in r's arena), per `how`
+ * and each field's `read` (measurement_fields.h). An unknown status is an error for
+ * RECORD_WHOLE, OUTCOME_NOT_RUN for RECORD_RESUME; times count only when the outcome
+ * is ok. Returns 0, or -1 with what is wrong in the error object (base/err.h, code
+ * CUTUNE_EIO; RECORD_WHOLE only). */
+int record_from_json(cutune_tune_result *r, record *rec, json_t *j, record_read how);
+
+/* record_field_shown: whether field f (one of mfields) of rec is written: its
+ * `when` holds (a JSON key, a CSV cell). */
+bool record_field_shown(const cutune_tune_result *r, const record *rec, const mfield *f);
 
 /* record_typed_json: a param value's text as JSON of its type ('i', 'f', 'b', else a
  * string), as results files write params (new reference). */

@@ -248,7 +248,6 @@ record *result_append(cutune_tune_result *r)
     m->hw_names = r->hw_names;
     m->hw = rec->hw;
     rec->out = OUTCOME_NOT_RUN;
-    m->status = outcome_name(OUTCOME_NOT_RUN);
     m->driver_blocks_per_sm = -1;
     m->same_code_as = -1;
     m->device = -1;
@@ -327,7 +326,7 @@ record *result_loose(cutune_tune_result *r)
 record *result_scratch(cutune_tune_result *r)
 {
     memset(r->scratch, 0, sizeof *r->scratch);
-    r->scratch->out = OUTCOME_NOT_RUN; /* m.status stays NULL until an outcome is set */
+    r->scratch->out = OUTCOME_NOT_RUN;
     r->scratch->metrics = r->scratch_metrics;
     r->scratch->m.metrics = r->scratch_metrics;
     r->scratch->m.nmetrics = r->nmetrics;
@@ -340,7 +339,6 @@ record *result_scratch(cutune_tune_result *r)
 void result_set_outcome(cutune_tune_result *r, record *rec, outcome o, const char *reason)
 {
     rec->out = (unsigned)o < OUTCOME_COUNT ? o : OUTCOME_NOT_RUN;
-    rec->m.status = outcome_name(rec->out); /* the public string, from the one table */
     rec->m.reason = reason ? dup_in(r->arena, reason) : NULL;
 }
 
@@ -354,57 +352,86 @@ bool record_can_win(const record *rec)
     return can_win(rec->out, &rec->m);
 }
 
-/* rec takes run's outcome, times, statistics, metrics, objective and verification. */
+/* Copies field f of `from` into rec (strings into r's arena, "" as NULL). */
+static void take_field(cutune_tune_result *r, record *rec, const cutune_measurement *from, const mfield *f)
+{
+    char *to = (char *)&rec->m + f->off;
+    const char *src = (const char *)from + f->off;
+    switch (f->kind) {
+    case MK_INT:
+    case MK_BOOL: *(int *)to = *(const int *)src; break;
+    case MK_I64: *(int64_t *)to = *(const int64_t *)src; break;
+    case MK_NUM: *(double *)to = *(const double *)src; break;
+    case MK_STR: {
+        const char *s = *(const char *const *)src;
+        *(const char **)to = s && *s ? dup_in(r->arena, s) : NULL;
+        break;
+    }
+    case MK_METRICS:
+        for (int i = 0; from->metrics && i < from->nmetrics && i < r->nmetrics; i++)
+            rec->metrics[i] = from->metrics[i];
+        break;
+    case MK_HW:
+    case MK_VARIANT: break;
+    }
+}
+
+void result_take_measured(cutune_tune_result *r, record *rec, outcome o, const cutune_measurement *from)
+{
+    result_set_outcome(r, rec, o, NULL);
+    for (int i = 0; i < mfield_count; i++) {
+        const mfield *f = &mfields[i];
+        if (f->origin == MO_WORKER || f->origin == MO_SUMMED)
+            take_field(r, rec, from, f);
+    }
+}
+
+/* rec takes run's outcome and every WORKER and TAKEN field (times, statistics,
+ * metrics, objective, verification, energy, the GPU). */
 static void take_figures(cutune_tune_result *r, record *rec, const record *run)
 {
-    cutune_measurement *m = &rec->m;
-    const cutune_measurement *f = &run->m;
-    result_set_outcome(r, rec, run->out, f->reason);
-    m->device = f->device;
-    m->timed = f->timed;
-    m->median_ms = f->median_ms;
-    m->min_ms = f->min_ms;
-    m->max_ms = f->max_ms;
-    m->q1_ms = f->q1_ms;
-    m->q3_ms = f->q3_ms;
-    m->spread = f->spread;
-    m->reps = f->reps;
-    m->batch = f->batch;
-    m->pruned = f->pruned;
-    m->provisional = f->provisional;
-    m->objective = f->objective;
-    m->verified = f->verified;
-    m->max_abs_error = f->max_abs_error;
-    m->registers = f->registers;
-    m->driver_blocks_per_sm = f->driver_blocks_per_sm;
-    for (int i = 0; i < r->nmetrics; i++)
-        rec->metrics[i] = run->metrics[i];
-    m->energy = f->energy;
-    m->energy_j = f->energy_j;
-    m->power_w = f->power_w;
-    m->energy_seconds = f->energy_seconds;
-    m->energy_launches = f->energy_launches;
-    m->energy_note = f->energy_note;
+    result_set_outcome(r, rec, run->out, NULL);
+    for (int i = 0; i < mfield_count; i++) {
+        const mfield *f = &mfields[i];
+        if (f->origin == MO_WORKER || f->origin == MO_TAKEN)
+            take_field(r, rec, &run->m, f);
+    }
+}
+
+/* rec's SUMMED fields: rec's plus run's (run NULL: 0). */
+static void sum_fields(record *rec, const record *run)
+{
+    for (int i = 0; i < mfield_count; i++) {
+        const mfield *f = &mfields[i];
+        char *to = (char *)&rec->m + f->off;
+        const char *add = run ? (const char *)&run->m + f->off : NULL;
+        if (f->origin != MO_SUMMED)
+            continue;
+        if (f->kind == MK_INT || f->kind == MK_BOOL)
+            *(int *)to = add ? *(int *)to + *(const int *)add : 0;
+        else if (f->kind == MK_I64)
+            *(int64_t *)to = add ? *(int64_t *)to + *(const int64_t *)add : 0;
+        else if (f->kind == MK_NUM)
+            *(double *)to = add ? *(double *)to + *(const double *)add : 0;
+    }
 }
 
 void result_take_run(cutune_tune_result *r, record *rec, const record *run)
 {
-    cutune_measurement *m = &rec->m;
-    int launches = m->launches + run->m.launches;
-    double gpu = m->gpu_seconds + run->m.gpu_seconds, timing = m->timing_seconds + run->m.timing_seconds;
+    record sums = *rec; /* rec's own SUMMED figures, before they are replaced */
     take_figures(r, rec, run);
-    m->provisional = 0;
-    m->launches = launches;
-    m->gpu_seconds = gpu;
-    m->timing_seconds = timing;
+    rec->m.provisional = 0;
+    sum_fields(&sums, run);
+    for (int i = 0; i < mfield_count; i++)
+        if (mfields[i].origin == MO_SUMMED)
+            take_field(r, rec, &sums.m, &mfields[i]);
 }
 
 void result_take_twin(cutune_tune_result *r, record *rec, const record *twin)
 {
     take_figures(r, rec, twin);
     rec->m.same_code_as = (int64_t)twin->v.ordinal;
-    rec->m.launches = 0;
-    rec->m.gpu_seconds = rec->m.timing_seconds = 0;
+    sum_fields(rec, NULL);
 }
 
 int result_set_profile(cutune_tune_result *r, const char *const *names, int n, int top)

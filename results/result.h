@@ -3,9 +3,8 @@
  *
  * Ownership: a cutune_tune_result owns everything it points to: the records and their
  * strings live in its arena, the records' index in `records` (malloc). It is freed with
- * cutune_tune_result_free (api/cutune_results.c). A record's status is its `out` (an outcome);
- * `m.status` is only outcome_name(out), kept in step by result_set_outcome, for the
- * public struct. */
+ * cutune_tune_result_free (api/cutune_results.c). A record's status is its `out` (an outcome),
+ * kept there only: its name is outcome_name(out). */
 #ifndef CUTUNE_RESULTS_RESULT_H
 #define CUTUNE_RESULTS_RESULT_H
 
@@ -22,7 +21,7 @@
 /* A record: m first, so that the public accessors, given &rec->m, reach the record
  * (api/cutune_results.c: its outcome is `out`). */
 typedef struct record {
-    cutune_measurement m;      /* m.status == outcome_name(out) (NULL in a fresh scratch) */
+    cutune_measurement m;
     cutune_variant v;          /* a deep copy, in the result's arena */
     double *metrics;           /* m.metrics */
     double *hw;                /* m.hw: the result's nhw counters, NaN until read */
@@ -119,8 +118,7 @@ record *result_loose(cutune_tune_result *r);
 /* result_scratch: a record that is not part of the results (the reference's run). */
 record *result_scratch(cutune_tune_result *r);
 
-/* result_set_outcome: the record's outcome (m.status follows) and (copied) reason;
- * reason may be NULL. */
+/* result_set_outcome: the record's outcome and (copied) reason; reason may be NULL. */
 void result_set_outcome(cutune_tune_result *r, record *rec, outcome o, const char *reason);
 
 /* record_can_win: whether the record may be a run's winner: outcome ok, timed in full
@@ -129,14 +127,21 @@ void result_set_outcome(cutune_tune_result *r, record *rec, outcome o, const cha
 bool record_can_win(const record *rec);
 
 /* result_take_run: rec takes the outcome and figures of `run` (the same variant timed
- * again, in full: the final race): times, statistics, metrics, objective, verification;
- * its launches, GPU and timing seconds are added to rec's; rec is no longer provisional. */
+ * again, in full: the final race): its WORKER and TAKEN fields (measurement_fields.h:
+ * times, statistics, metrics, objective, verification, energy); its SUMMED ones
+ * (launches, GPU and timing seconds) are added to rec's; rec is no longer provisional. */
 void result_take_run(cutune_tune_result *r, record *rec, const record *run);
 
 /* result_take_twin: rec (not run) takes the outcome and figures of `twin`, the run of
  * the same machine code with the same launch and arguments (as result_take_run, the
- * provisional mark included); its same_code_as names twin, its launches and GPU seconds
- * are 0. The caller evaluates rec's own metrics and objective. */
+ * provisional mark included); its same_code_as names twin, its SUMMED fields (launches,
+ * GPU seconds) are 0. The caller evaluates rec's own metrics and objective. */
+
+/* result_take_measured: rec takes the `origin` fields of `from` (measurement_fields.h:
+ * MO_WORKER also takes the SUMMED ones): numbers as they are, strings copied into r's
+ * arena ("" as NULL), metrics (from->nmetrics of them) into rec's. With the outcome
+ * `o`, the GPU worker's reply becomes the record this way. */
+void result_take_measured(cutune_tune_result *r, record *rec, outcome o, const cutune_measurement *from);
 void result_take_twin(cutune_tune_result *r, record *rec, const record *twin);
 
 /* result_set_profile (before any record is added): the run reads counters

@@ -228,9 +228,9 @@ static int emit_entry(results_scan *s, const cutune_tune_result *of, int size, j
     s->rcap = tmp.cap;
     if (!rec)
         return fail(s, CUTUNE_ENOMEM, "out of memory reading '%s'", s->path);
-    char what[200];
-    if (record_from_json(&tmp, rec, j, RECORD_WHOLE, what, sizeof what) < 0)
-        return fail(s, CUTUNE_EIO, "'%s' is not a cutune results file: %s (%s)", s->path, what, where);
+    if (record_from_json(&tmp, rec, j, RECORD_WHOLE) < 0)
+        return fail(s, CUTUNE_EIO, "'%s' is not a cutune results file: %s (%s)", s->path,
+                    err_last() ? err_last()->message : "an entry cannot be read", where);
     rec->size = size;
     if ((int64_t)index == of->summary.best && !record_can_win(rec))
         return fail(s, CUTUNE_EIO, "'%s': \"summary\".\"best\" is entry %llu, which %s: a winner must have run "

@@ -179,98 +179,60 @@ int wk_recv(int fd, wk_frame *f, double deadline)
     return rc;
 }
 
-/* ---- messages: one table of fields per message -------------------------------------- */
+/* ---- messages: one table of fields per message (worker.h: wk_field) ----------------- */
 
-typedef enum kind {
-    K_U64,     /* uint64_t */
-    K_I64,     /* int64_t */
-    K_INT,     /* int */
-    K_BOOL,    /* bool */
-    K_F64,     /* double */
-    K_OUTCOME, /* outcome */
-    K_STR,     /* const char * */
-    K_BYTES,   /* const unsigned char *, its size_t size at `n` */
-    K_STRS,    /* const char **, their int count at `n` */
-    K_F64S,    /* const double *, their int count at `n` */
-} kind;
-
-typedef struct field {
-    kind k;
-    size_t off, n;
-} field;
-
-#define F(k, type, member) {k, offsetof(type, member), 0}
-#define FN(k, type, member, count) {k, offsetof(type, member), offsetof(type, count)}
-
-static const field setup_fields[] = {
-    F(K_BOOL, wk_setup, ok), F(K_F64, wk_setup, ref_seconds), F(K_STR, wk_setup, message),
-    F(K_STR, wk_setup, reference), F(K_INT, wk_setup, status),
+static const wk_field setup_fields[] = {
+    WK_F(WK_BOOL, wk_setup, ok), WK_F(WK_F64, wk_setup, ref_seconds), WK_F(WK_STR, wk_setup, message),
+    WK_F(WK_STR, wk_setup, reference), WK_F(WK_INT, wk_setup, status),
 };
 
-static const field request_fields[] = {
-    F(K_U64, wk_request, ordinal),
-    F(K_I64, wk_request, block[0]), F(K_I64, wk_request, block[1]), F(K_I64, wk_request, block[2]),
-    F(K_I64, wk_request, grid[0]), F(K_I64, wk_request, grid[1]), F(K_I64, wk_request, grid[2]),
-    F(K_I64, wk_request, smem_bytes),
-    FN(K_STRS, wk_request, values, nvalues),
-    F(K_STR, wk_request, symbol),
-    FN(K_BYTES, wk_request, cubin, cubin_size),
-    F(K_BOOL, wk_request, have_best), F(K_F64, wk_request, best_objective), F(K_BOOL, wk_request, final),
-    F(K_BOOL, wk_request, profile),
-};
-
-static const field reply_fields[] = {
-    F(K_OUTCOME, wk_reply, status), F(K_BOOL, wk_reply, sticky), F(K_STR, wk_reply, reason),
-    F(K_INT, wk_reply, registers), F(K_INT, wk_reply, driver_blocks_per_sm),
-    F(K_BOOL, wk_reply, timed),
-    F(K_F64, wk_reply, median_ms), F(K_F64, wk_reply, min_ms), F(K_F64, wk_reply, max_ms),
-    F(K_F64, wk_reply, q1_ms), F(K_F64, wk_reply, q3_ms), F(K_F64, wk_reply, spread),
-    F(K_INT, wk_reply, reps), F(K_INT, wk_reply, batch), F(K_BOOL, wk_reply, pruned),
-    F(K_F64, wk_reply, objective),
-    FN(K_F64S, wk_reply, metrics, nmetrics),
-    F(K_BOOL, wk_reply, verified), F(K_F64, wk_reply, max_abs_error), F(K_F64, wk_reply, gpu_seconds),
-    F(K_F64, wk_reply, timing_seconds), F(K_INT, wk_reply, launches), F(K_BOOL, wk_reply, provisional),
-    F(K_BOOL, wk_reply, energy), F(K_F64, wk_reply, energy_j), F(K_F64, wk_reply, power_w),
-    F(K_F64, wk_reply, energy_seconds), F(K_INT, wk_reply, energy_launches), F(K_STR, wk_reply, energy_error),
-    FN(K_F64S, wk_reply, hw, nhw), F(K_INT, wk_reply, passes), F(K_STR, wk_reply, profile_error),
-    F(K_BOOL, wk_reply, profiler_off),
+static const wk_field request_fields[] = {
+    WK_F(WK_U64, wk_request, ordinal),
+    WK_F(WK_I64, wk_request, block[0]), WK_F(WK_I64, wk_request, block[1]), WK_F(WK_I64, wk_request, block[2]),
+    WK_F(WK_I64, wk_request, grid[0]), WK_F(WK_I64, wk_request, grid[1]), WK_F(WK_I64, wk_request, grid[2]),
+    WK_F(WK_I64, wk_request, smem_bytes),
+    WK_FN(WK_STRS, wk_request, values, nvalues),
+    WK_F(WK_STR, wk_request, symbol),
+    WK_FN(WK_BYTES, wk_request, cubin, cubin_size),
+    WK_F(WK_BOOL, wk_request, have_best), WK_F(WK_F64, wk_request, best_objective), WK_F(WK_BOOL, wk_request, final),
+    WK_F(WK_BOOL, wk_request, profile),
 };
 
 /* compile_job and the compile worker's answer (runtime/pool's worker processes). */
-static const field compile_job_fields[] = {
-    F(K_STR, compile_job, source_name), F(K_STR, compile_job, source), F(K_STR, compile_job, name_expression),
-    FN(K_STRS, compile_job, options, noptions), F(K_STR, compile_job, arch),
-    FN(K_STRS, compile_job, header_names, nheaders), FN(K_STRS, compile_job, header_texts, nheader_texts),
+static const wk_field compile_job_fields[] = {
+    WK_F(WK_STR, compile_job, source_name), WK_F(WK_STR, compile_job, source), WK_F(WK_STR, compile_job, name_expression),
+    WK_FN(WK_STRS, compile_job, options, noptions), WK_F(WK_STR, compile_job, arch),
+    WK_FN(WK_STRS, compile_job, header_names, nheaders), WK_FN(WK_STRS, compile_job, header_texts, nheader_texts),
 };
 
-static const field compiled_fields[] = {
-    F(K_BOOL, wk_compiled, nvrtc_ran), F(K_STR, wk_compiled, error),
-    F(K_BOOL, wk_compiled, out.ok), F(K_STR, wk_compiled, out.log), F(K_STR, wk_compiled, out.lowered_name),
-    FN(K_BYTES, wk_compiled, out.cubin, out.cubin_size),
-    F(K_BOOL, wk_compiled, out.has_resources),
-    F(K_INT, wk_compiled, out.res.registers), F(K_INT, wk_compiled, out.res.barriers),
-    F(K_I64, wk_compiled, out.res.static_smem), F(K_I64, wk_compiled, out.res.stack_frame),
-    F(K_I64, wk_compiled, out.res.spill_stores), F(K_I64, wk_compiled, out.res.spill_loads),
-    F(K_F64, wk_compiled, out.seconds),
+static const wk_field compiled_fields[] = {
+    WK_F(WK_BOOL, wk_compiled, nvrtc_ran), WK_F(WK_STR, wk_compiled, error),
+    WK_F(WK_BOOL, wk_compiled, out.ok), WK_F(WK_STR, wk_compiled, out.log), WK_F(WK_STR, wk_compiled, out.lowered_name),
+    WK_FN(WK_BYTES, wk_compiled, out.cubin, out.cubin_size),
+    WK_F(WK_BOOL, wk_compiled, out.has_resources),
+    WK_F(WK_INT, wk_compiled, out.res.registers), WK_F(WK_INT, wk_compiled, out.res.barriers),
+    WK_F(WK_I64, wk_compiled, out.res.static_smem), WK_F(WK_I64, wk_compiled, out.res.stack_frame),
+    WK_F(WK_I64, wk_compiled, out.res.spill_stores), WK_F(WK_I64, wk_compiled, out.res.spill_loads),
+    WK_F(WK_F64, wk_compiled, out.seconds),
 };
 
 #define AT(msg, off, type) (*(type *)((char *)(msg) + (off)))
 #define CAT(msg, off, type) (*(const type *)((const char *)(msg) + (off)))
 
-static void encode(wk_frame *f, const field *fs, size_t n, const void *msg)
+void wk_encode(wk_frame *f, const wk_field *fs, size_t n, const void *msg)
 {
     for (size_t i = 0; i < n; i++) {
-        const field *d = &fs[i];
+        const wk_field *d = &fs[i];
         switch (d->k) {
-        case K_U64: put_u64(f, CAT(msg, d->off, uint64_t)); break;
-        case K_I64: put_u64(f, (uint64_t)CAT(msg, d->off, int64_t)); break;
-        case K_INT: put_u64(f, (uint64_t)(int64_t)CAT(msg, d->off, int)); break;
-        case K_BOOL: put_u64(f, CAT(msg, d->off, bool) ? 1 : 0); break;
-        case K_F64: put_f64(f, CAT(msg, d->off, double)); break;
-        case K_OUTCOME: put_u64(f, (uint64_t)CAT(msg, d->off, outcome)); break;
-        case K_STR: put_str(f, CAT(msg, d->off, const char *)); break;
-        case K_BYTES: put_bytes(f, CAT(msg, d->off, const unsigned char *), CAT(msg, d->n, size_t)); break;
-        case K_STRS: {
+        case WK_U64: put_u64(f, CAT(msg, d->off, uint64_t)); break;
+        case WK_I64: put_u64(f, (uint64_t)CAT(msg, d->off, int64_t)); break;
+        case WK_INT: put_u64(f, (uint64_t)(int64_t)CAT(msg, d->off, int)); break;
+        case WK_BOOL: put_u64(f, CAT(msg, d->off, bool) ? 1 : 0); break;
+        case WK_F64: put_f64(f, CAT(msg, d->off, double)); break;
+        case WK_OUTCOME: put_u64(f, (uint64_t)CAT(msg, d->off, outcome)); break;
+        case WK_STR: put_str(f, CAT(msg, d->off, const char *)); break;
+        case WK_BYTES: put_bytes(f, CAT(msg, d->off, const unsigned char *), CAT(msg, d->n, size_t)); break;
+        case WK_STRS: {
             int count = CAT(msg, d->n, int);
             const char *const *s = CAT(msg, d->off, const char *const *);
             put_u64(f, (uint64_t)(count > 0 ? count : 0));
@@ -278,7 +240,7 @@ static void encode(wk_frame *f, const field *fs, size_t n, const void *msg)
                 put_str(f, s[j]);
             break;
         }
-        case K_F64S: {
+        case WK_F64S: {
             int count = CAT(msg, d->n, int);
             const double *v = CAT(msg, d->off, const double *);
             put_u64(f, (uint64_t)(count > 0 ? count : 0));
@@ -301,31 +263,31 @@ static int get_count(wk_frame *f)
     return (int)c;
 }
 
-static int decode(wk_frame *f, arena *a, const field *fs, size_t n, void *msg)
+int wk_decode(wk_frame *f, arena *a, const wk_field *fs, size_t n, void *msg)
 {
     f->at = 0;
     f->bad = false;
     for (size_t i = 0; i < n && !f->bad; i++) {
-        const field *d = &fs[i];
+        const wk_field *d = &fs[i];
         switch (d->k) {
-        case K_U64: AT(msg, d->off, uint64_t) = get_u64(f); break;
-        case K_I64: AT(msg, d->off, int64_t) = (int64_t)get_u64(f); break;
-        case K_INT: AT(msg, d->off, int) = (int)(int64_t)get_u64(f); break;
-        case K_BOOL: AT(msg, d->off, bool) = get_u64(f) != 0; break;
-        case K_F64: AT(msg, d->off, double) = get_f64(f); break;
-        case K_OUTCOME: {
+        case WK_U64: AT(msg, d->off, uint64_t) = get_u64(f); break;
+        case WK_I64: AT(msg, d->off, int64_t) = (int64_t)get_u64(f); break;
+        case WK_INT: AT(msg, d->off, int) = (int)(int64_t)get_u64(f); break;
+        case WK_BOOL: AT(msg, d->off, bool) = get_u64(f) != 0; break;
+        case WK_F64: AT(msg, d->off, double) = get_f64(f); break;
+        case WK_OUTCOME: {
             uint64_t o = get_u64(f);
             AT(msg, d->off, outcome) = o < OUTCOME_COUNT ? (outcome)o : OUTCOME_NOT_RUN;
             break;
         }
-        case K_STR: AT(msg, d->off, const char *) = get_bytes(f, a, NULL); break;
-        case K_BYTES: {
+        case WK_STR: AT(msg, d->off, const char *) = get_bytes(f, a, NULL); break;
+        case WK_BYTES: {
             size_t size = 0;
             AT(msg, d->off, const unsigned char *) = (const unsigned char *)get_bytes(f, a, &size);
             AT(msg, d->n, size_t) = size;
             break;
         }
-        case K_STRS: {
+        case WK_STRS: {
             int count = get_count(f);
             const char **s = arena_alloc(a, sizeof(char *) * (size_t)(count + 1));
             if (!s)
@@ -336,7 +298,7 @@ static int decode(wk_frame *f, arena *a, const field *fs, size_t n, void *msg)
             AT(msg, d->n, int) = count;
             break;
         }
-        case K_F64S: {
+        case WK_F64S: {
             int count = get_count(f);
             double *v = arena_alloc(a, sizeof(double) * (size_t)(count + 1));
             if (!v)
@@ -354,29 +316,27 @@ static int decode(wk_frame *f, arena *a, const field *fs, size_t n, void *msg)
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-void wk_encode_setup(wk_frame *f, const wk_setup *m) { encode(f, setup_fields, COUNT(setup_fields), m); }
-int wk_decode_setup(wk_frame *f, arena *a, wk_setup *m) { return decode(f, a, setup_fields, COUNT(setup_fields), m); }
-void wk_encode_request(wk_frame *f, const wk_request *m) { encode(f, request_fields, COUNT(request_fields), m); }
+void wk_encode_setup(wk_frame *f, const wk_setup *m) { wk_encode(f, setup_fields, COUNT(setup_fields), m); }
+int wk_decode_setup(wk_frame *f, arena *a, wk_setup *m) { return wk_decode(f, a, setup_fields, COUNT(setup_fields), m); }
+void wk_encode_request(wk_frame *f, const wk_request *m) { wk_encode(f, request_fields, COUNT(request_fields), m); }
 int wk_decode_request(wk_frame *f, arena *a, wk_request *m)
 {
-    return decode(f, a, request_fields, COUNT(request_fields), m);
+    return wk_decode(f, a, request_fields, COUNT(request_fields), m);
 }
-void wk_encode_reply(wk_frame *f, const wk_reply *m) { encode(f, reply_fields, COUNT(reply_fields), m); }
-int wk_decode_reply(wk_frame *f, arena *a, wk_reply *m) { return decode(f, a, reply_fields, COUNT(reply_fields), m); }
 
 void wk_encode_compile_job(wk_frame *f, const compile_job *m)
 {
-    encode(f, compile_job_fields, COUNT(compile_job_fields), m);
+    wk_encode(f, compile_job_fields, COUNT(compile_job_fields), m);
 }
 int wk_decode_compile_job(wk_frame *f, arena *a, compile_job *m)
 {
-    int rc = decode(f, a, compile_job_fields, COUNT(compile_job_fields), m);
+    int rc = wk_decode(f, a, compile_job_fields, COUNT(compile_job_fields), m);
     return rc == 0 && m->nheaders != m->nheader_texts ? -1 : rc; /* a name for each text */
 }
-void wk_encode_compiled(wk_frame *f, const wk_compiled *m) { encode(f, compiled_fields, COUNT(compiled_fields), m); }
+void wk_encode_compiled(wk_frame *f, const wk_compiled *m) { wk_encode(f, compiled_fields, COUNT(compiled_fields), m); }
 int wk_decode_compiled(wk_frame *f, arena *a, wk_compiled *m)
 {
-    return decode(f, a, compiled_fields, COUNT(compiled_fields), m);
+    return wk_decode(f, a, compiled_fields, COUNT(compiled_fields), m);
 }
 
 void wk_encode_blob(wk_frame *f, const void *p, size_t size) { put_bytes(f, p, size); }

@@ -49,6 +49,37 @@ int wk_recv(int fd, wk_frame *f, double deadline);
  * strings and bytes into `a`, and returns 0, or -1 when the frame is short, has bytes
  * left over, or holds an array longer than its limit. */
 
+/* A message is a struct described by a table of its fields, which wk_encode and
+ * wk_decode both walk in order: each field's kind and offset (and, for an array or
+ * bytes, the offset of its count). The messages below have their tables in worker.c;
+ * a caller may describe its own (tuner/reply.c: the GPU worker's reply, made from the
+ * one list of a measurement's fields). */
+typedef enum wk_kind {
+    WK_U64,     /* uint64_t */
+    WK_I64,     /* int64_t */
+    WK_INT,     /* int */
+    WK_BOOL,    /* bool */
+    WK_F64,     /* double */
+    WK_OUTCOME, /* outcome: a number outside the enum decodes as OUTCOME_NOT_RUN */
+    WK_STR,     /* const char * (NULL is sent as "") */
+    WK_BYTES,   /* const unsigned char *, its size_t size at `n` */
+    WK_STRS,    /* const char **, their int count at `n` */
+    WK_F64S,    /* const double *, their int count at `n` */
+} wk_kind;
+
+typedef struct wk_field {
+    wk_kind k;
+    size_t off, n;
+} wk_field;
+
+#define WK_F(k, type, member) {k, offsetof(type, member), 0}
+#define WK_FN(k, type, member, count) {k, offsetof(type, member), offsetof(type, count)}
+
+/* wk_encode: appends msg's fields (the n of table fs) to the frame. wk_decode: reads
+ * the whole frame into msg, strings and arrays copied into `a` (0 or -1, as above). */
+void wk_encode(wk_frame *f, const wk_field *fs, size_t n, const void *msg);
+int wk_decode(wk_frame *f, arena *a, const wk_field *fs, size_t n, void *msg);
+
 /* The worker's answer to its start: set-up done (or why not). */
 typedef struct wk_setup {
     bool ok;
@@ -73,38 +104,8 @@ typedef struct wk_request {
     double best_objective;
     bool final;                /* time it in full, no early stop (the run's final race) */
     bool profile;              /* read its hardware counters instead (bench_profile): not
-                                  verified, not timed; the reply has hw, passes, profile_error */
+                                  verified, not timed; the reply (tuner/reply.h) has its counters */
 } wk_request;
-
-/* What became of it. */
-typedef struct wk_reply {
-    outcome status;            /* a number outside the enum decodes as OUTCOME_NOT_RUN */
-    bool sticky;               /* the context is lost: the worker exits after replying */
-    const char *reason;        /* "" when none */
-    int registers, driver_blocks_per_sm;
-    bool timed;
-    double median_ms, min_ms, max_ms, q1_ms, q3_ms, spread;
-    int reps, batch;
-    bool pruned;
-    double objective;
-    int nmetrics;
-    const double *metrics;
-    bool verified;
-    double max_abs_error, gpu_seconds, timing_seconds;
-    int launches;              /* every launch of the variant (bench_result's) */
-    bool provisional;          /* a contender stopped after a few samples (meas_times') */
-    /* energy (bench_result's): measured, per launch, mean power, the window */
-    bool energy;
-    double energy_j, power_w, energy_seconds;
-    int energy_launches;
-    const char *energy_error;  /* "" when none */
-    /* a profile request's counters (NaN where not read), replays, and why not */
-    int nhw;
-    const double *hw;
-    int passes;
-    const char *profile_error; /* "" when none */
-    bool profiler_off;         /* the profiler itself cannot be used (no CUPTI, no permission) */
-} wk_reply;
 
 #define WK_MAX_ARRAY 100000 /* the most strings or metrics a message may carry */
 
@@ -112,8 +113,6 @@ void wk_encode_setup(wk_frame *f, const wk_setup *m);
 int wk_decode_setup(wk_frame *f, arena *a, wk_setup *m);
 void wk_encode_request(wk_frame *f, const wk_request *m);
 int wk_decode_request(wk_frame *f, arena *a, wk_request *m);
-void wk_encode_reply(wk_frame *f, const wk_reply *m);
-int wk_decode_reply(wk_frame *f, arena *a, wk_reply *m);
 
 /* A compile job for a compile worker process (runtime/pool): compile_job's fields,
  * the options included. Decoded strings live in `a`. */

@@ -50,12 +50,8 @@ int finish_rejournal(tuner *t, const record *rec)
 {
     if (!t->journal)
         return CUTUNE_OK;
-    json_t *line = record_to_json(t->res, rec);
-    char err[512];
-    int rc = line ? journal_append(t->journal, line, err, sizeof err) : -1;
-    json_decref(line);
-    if (rc < 0) {
-        snprintf(t->err, sizeof t->err, "%s", line ? err : "out of memory");
+    if (journal_append_record(t->journal, t->res, rec) < 0) {
+        snprintf(t->err, sizeof t->err, "%s", err_last() ? err_last()->message : "the journal could not be written");
         t->status = CUTUNE_EIO;
         return CUTUNE_EIO;
     }

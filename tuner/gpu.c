@@ -20,6 +20,7 @@
 #include "../base/err.h"
 #include "../base/sys.h"
 #include "../compiler/eval.h"
+#include "reply.h"
 #include "tuner.h"
 
 enum { DEFAULT_FLUSH_FACTOR = 2 };     /* the flush buffer is twice the L2 */
@@ -167,40 +168,6 @@ int gpu_start(gpu_handle *g)
     return rc < 0 ? rc : gpu_ready(g);
 }
 
-/* The measurement in a reply, into rec. */
-static void record_reply(gpu_handle *g, const wk_reply *r, record *rec)
-{
-    cutune_measurement *m = &rec->m;
-    result_set_outcome(g->plan.res, rec, r->status, r->reason && *r->reason ? r->reason : NULL);
-    m->registers = r->registers;
-    m->driver_blocks_per_sm = r->driver_blocks_per_sm;
-    m->timed = r->timed;
-    m->median_ms = r->median_ms;
-    m->min_ms = r->min_ms;
-    m->max_ms = r->max_ms;
-    m->q1_ms = r->q1_ms;
-    m->q3_ms = r->q3_ms;
-    m->spread = r->spread;
-    m->reps = r->reps;
-    m->batch = r->batch;
-    m->pruned = r->pruned;
-    m->objective = r->objective;
-    for (int i = 0; i < r->nmetrics; i++) /* none unless timed: then they stay NaN */
-        rec->metrics[i] = r->metrics[i];
-    m->verified = r->verified;
-    m->max_abs_error = r->max_abs_error;
-    m->gpu_seconds = r->gpu_seconds;
-    m->timing_seconds = r->timing_seconds;
-    m->launches = r->launches;
-    m->provisional = r->provisional;
-    m->energy = r->energy;
-    m->energy_j = r->energy ? r->energy_j : NAN;
-    m->power_w = r->energy ? r->power_w : NAN;
-    m->energy_seconds = r->energy_seconds;
-    m->energy_launches = r->energy_launches;
-    result_set_energy_note(g->plan.res, rec, r->energy_error && *r->energy_error ? r->energy_error : NULL);
-}
-
 /* The worker is gone (killed or dead) while running a variant: rec says why. */
 static void lost(gpu_handle *g, bool hang, record *rec)
 {
@@ -251,8 +218,8 @@ void gpu_receive(gpu_handle *g, record *rec)
     wk_frame f = WK_FRAME_INIT;
     int rc = g->send_failed ? -1 : wk_recv(g->proc.from, &f, gpu_deadline(g));
     arena *a = rc == 0 ? arena_new() : NULL;
-    wk_reply r;
-    if (rc == 0 && (!a || wk_decode_reply(&f, a, &r) < 0 || r.nmetrics != (r.timed ? g->plan.m->nmetrics : 0)))
+    reply r;
+    if (rc == 0 && (!a || reply_decode(&f, a, &r) < 0 || r.m.nmetrics != (r.m.timed ? g->plan.m->nmetrics : 0)))
         rc = -1; /* a reply that does not decode: the worker is not to be trusted */
     wk_frame_free(&f);
     if (rc < 0) {
@@ -260,7 +227,7 @@ void gpu_receive(gpu_handle *g, record *rec)
         lost(g, rc == -2, rec);
         return;
     }
-    record_reply(g, &r, rec);
+    result_take_measured(g->plan.res, rec, r.status, &r.m); /* the measurement, as the worker sent it */
     arena_free(a);
     if (r.sticky) { /* the worker has exited: its context is lost */
         wk_stop(&g->proc, false);
@@ -299,8 +266,8 @@ int gpu_profile(gpu_handle *g, const session_binary *bin, const cutune_variant *
     /* every pass is a launch with device memory saved and restored around it */
     rc = wk_exchange(&g->proc, &f, g->limit_s + PROFILE_EXTRA_S);
     arena *a = rc == 0 ? arena_new() : NULL;
-    wk_reply r;
-    if (rc == 0 && (!a || wk_decode_reply(&f, a, &r) < 0 || r.nhw != g->plan.nhw))
+    reply r;
+    if (rc == 0 && (!a || reply_decode(&f, a, &r) < 0 || r.m.nhw != g->plan.nhw))
         rc = -1;
     wk_frame_free(&f);
     if (rc < 0) {
@@ -314,10 +281,10 @@ int gpu_profile(gpu_handle *g, const session_binary *bin, const cutune_variant *
         return CUTUNE_OK;
     }
     for (int i = 0; i < g->plan.nhw; i++)
-        values[i] = r.hw[i];
-    *passes = r.passes;
+        values[i] = r.m.hw[i];
+    *passes = r.m.profile_passes;
     *off = r.profiler_off;
-    snprintf(why, whysize, "%s", r.profile_error ? r.profile_error : "");
+    snprintf(why, whysize, "%s", r.m.profile_note ? r.m.profile_note : "");
     if (r.sticky)
         wk_stop(&g->proc, false);
     arena_free(a);

@@ -6,7 +6,7 @@
  * the reference (gw_reference.c), answers with wk_setup, then serves one wk_request
  * per variant: the configuration's arguments planned, the binary run, checked and timed,
  * the objective and metrics evaluated at its median (tuner/goal.c), the answer a
- * wk_reply. A sticky CUDA error ends the worker after its reply; EOF on the pipe ends
+ * reply (tuner/reply.h: the measurement itself). A sticky CUDA error ends the worker after its reply; EOF on the pipe ends
  * it cleanly. */
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +18,7 @@
 #include "../runtime/worker.h"
 #include "../session/session.h"
 #include "gw.h"
+#include "reply.h"
 
 void gw_plain_args(gw *g, bench_config *out)
 {
@@ -85,7 +86,7 @@ static int worker_setup(gw *g, strbuf *msg)
 
 /* One request: the configuration's arguments planned, the binary run, the objective and
  * metrics at its median. Returns whether the context is lost. */
-static bool serve(gw *g, const wk_request *q, wk_reply *r, double *metrics, bench_result *br)
+static bool serve(gw *g, const wk_request *q, reply *r, double *metrics, bench_result *br)
 {
     cutune_variant v;
     memset(&v, 0, sizeof v);
@@ -95,16 +96,18 @@ static bool serve(gw *g, const wk_request *q, wk_reply *r, double *metrics, benc
     g->goal.have_best = q->have_best;
     g->goal.best = q->best_objective;
     memset(r, 0, sizeof *r);
-    r->reason = "";
-    r->energy_error = "";
-    r->profile_error = "";
-    r->nmetrics = 0;
-    r->metrics = metrics;
+    cutune_measurement *m = &r->m; /* the measurement, as the list's WORKER fields */
+    m->reason = "";
+    m->energy_note = "";
+    m->profile_note = "";
+    m->energy_j = m->power_w = NAN; /* not measured */
+    m->nmetrics = 0;
+    m->metrics = metrics;
     eval_error e;
     if (plan_args(g->p->m, g->vals, g->counts, g->scalars, &e) < 0) {
         r->status = OUTCOME_NOT_RUN;
         snprintf(br->reason, sizeof br->reason, "%s", e.message);
-        r->reason = br->reason; /* driver_blocks_per_sm stays 0: nothing was loaded */
+        m->reason = br->reason; /* driver_blocks_per_sm stays 0: nothing was loaded */
         return false;
     }
     bench_config c;
@@ -116,12 +119,12 @@ static bool serve(gw *g, const wk_request *q, wk_reply *r, double *metrics, benc
     }
     if (q->profile) { /* its counters, in a profiled launch of its own */
         r->status = OUTCOME_OK;
-        r->nhw = g->p->nhw;
-        r->hw = g->hw_values;
-        int prc = bench_profile(g->b, &bin, &c, g->hw_values, &r->passes, br->reason, sizeof br->reason);
+        m->nhw = g->p->nhw;
+        m->hw = g->hw_values;
+        int prc = bench_profile(g->b, &bin, &c, g->hw_values, &m->profile_passes, br->reason, sizeof br->reason);
         bool lost = prc < 0;
         r->profiler_off = prc == 1;
-        r->profile_error = br->reason;
+        m->profile_note = br->reason;
         r->sticky = lost;
         return lost;
     }
@@ -133,40 +136,40 @@ static bool serve(gw *g, const wk_request *q, wk_reply *r, double *metrics, benc
     bool sticky = bench_run(g->b, &bin, &c, &ms, br) < 0;
     r->status = br->status;
     r->sticky = sticky;
-    r->reason = br->reason;
-    r->registers = br->registers;
-    r->driver_blocks_per_sm = br->driver_blocks_per_sm;
-    r->verified = br->verified;
-    r->max_abs_error = br->max_abs_error;
-    r->gpu_seconds = br->gpu_seconds;
-    r->timing_seconds = br->timing_seconds;
-    r->launches = br->launches;
-    r->energy = br->energy;
-    r->energy_j = br->nrg.joules_per_launch;
-    r->power_w = br->nrg.watts;
-    r->energy_seconds = br->nrg.seconds;
-    r->energy_launches = br->nrg.launches;
-    r->energy_error = br->energy_error;
+    m->reason = br->reason;
+    m->registers = br->registers;
+    m->driver_blocks_per_sm = br->driver_blocks_per_sm;
+    m->verified = br->verified;
+    m->max_abs_error = br->max_abs_error;
+    m->gpu_seconds = br->gpu_seconds;
+    m->timing_seconds = br->timing_seconds;
+    m->launches = br->launches;
+    m->energy = br->energy;
+    m->energy_j = br->energy ? br->nrg.joules_per_launch : NAN;
+    m->power_w = br->energy ? br->nrg.watts : NAN;
+    m->energy_seconds = br->nrg.seconds;
+    m->energy_launches = br->nrg.launches;
+    m->energy_note = br->energy_error;
     if (br->timed) {
         const meas_times *tm = &br->times;
-        r->timed = true;
-        r->median_ms = tm->median_ms;
-        r->min_ms = tm->min_ms;
-        r->max_ms = tm->max_ms;
-        r->q1_ms = tm->q1_ms;
-        r->q3_ms = tm->q3_ms;
-        r->spread = tm->spread;
-        r->reps = tm->reps;
-        r->batch = tm->batch;
-        r->pruned = tm->pruned;
-        r->provisional = tm->provisional;
+        m->timed = true;
+        m->median_ms = tm->median_ms;
+        m->min_ms = tm->min_ms;
+        m->max_ms = tm->max_ms;
+        m->q1_ms = tm->q1_ms;
+        m->q3_ms = tm->q3_ms;
+        m->spread = tm->spread;
+        m->reps = tm->reps;
+        m->batch = tm->batch;
+        m->pruned = tm->pruned;
+        m->provisional = tm->provisional;
         g->goal.has_energy = br->energy; /* what energy_J and power_W read */
         g->goal.energy_j = br->nrg.joules_per_launch;
         g->goal.power_w = br->nrg.watts;
         goal_metrics(&g->goal, tm->median_ms, metrics);
-        r->nmetrics = g->p->m->nmetrics;
-        if (goal_objective(&g->goal, tm->median_ms, &r->objective) < 0)
-            r->objective = NAN;
+        m->nmetrics = g->p->m->nmetrics;
+        if (goal_objective(&g->goal, tm->median_ms, &m->objective) < 0)
+            m->objective = NAN;
     }
     return sticky;
 }
@@ -199,11 +202,11 @@ int gw_main(void *ctx, int in, int out)
         wk_request q;
         if (wk_decode_request(&f, a, &q) < 0 || q.nvalues != w.p->m->nparams)
             _exit(4);
-        wk_reply r;
+        reply r;
         bench_result br;
         bool sticky = serve(&w, &q, &r, metrics, &br);
         wk_frame_reset(&f);
-        wk_encode_reply(&f, &r);
+        reply_encode(&f, &r);
         if (wk_send(out, &f) < 0 || sticky)
             _exit(sticky ? 3 : 0); /* a context with a sticky error is of no more use */
     }

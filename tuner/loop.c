@@ -1,6 +1,6 @@
 /* loop.c - one variant of the run (loop_each: read back from the journal, taken from
- * its twin, or sent to a GPU: fleet.c; its end is finish.c's), a twin's figures, and
- * whether a journal line is the configuration it claims (tuner.h). */
+ * its twin, or sent to a GPU: fleet.c; its end is finish.c's) and a twin's figures
+ * (tuner.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,11 +13,10 @@ int loop_each(void *user, const cutune_analysis *a, const session_binary *bin)
 {
     tuner *t = user;
     const cutune_variant *av = a->variant;
-    json_t *done_before = journal_find(t->journal, av->ordinal);
-    if (done_before) { /* trusted only for the configuration it names (journal.h) */
+    const journal_entry *done_before = NULL;
+    if (journal_count(t->journal) > 0) { /* trusted only for the configuration it names (journal.h) */
         session_values_of(t->m, av, t->vals);
-        if (!loop_params_match(t->m, t->vals, done_before))
-            done_before = NULL;
+        done_before = journal_lookup(t->journal, av->ordinal, t->m, t->vals);
     }
     /* What it needs is settled before it joins the results: a GPU (waiting for one when
      * all are busy), or the outcome of its twin in flight. An answer that comes in
@@ -44,7 +43,7 @@ int loop_each(void *user, const cutune_analysis *a, const session_binary *bin)
         return -1;
     }
     if (done_before) {
-        record_from_json(t->res, rec, done_before, RECORD_RESUME, NULL, 0); /* measured by an earlier run: not again */
+        journal_entry_read(done_before, t->res, rec); /* measured by an earlier run: not again */
     } else if (!a->compiled) {
         result_set_outcome(t->res, rec, OUTCOME_COMPILE_ERROR, a->log);
     } else if (!a->launchable) {
@@ -77,25 +76,3 @@ void loop_take_twin(tuner *t, record *rec, const record *twin)
     if (goal_objective(&t->goal, m->median_ms, &m->objective) < 0)
         m->objective = NAN;
 }
-
-/* Whether a journal line's params are the configuration `vals` (a guard: a journal
- * written under another numbering, e.g. an exhaustive run over a space too large to
- * list, whose indices are listing positions rather than keys, is not misread). */
-bool loop_params_match(const model *m, const value *vals, json_t *line)
-{
-    json_t *params = json_object_get(line, "params");
-    for (int i = 0; i < m->nparams; i++) {
-        json_t *p = json_object_get(params, m->params[i].name);
-        bool same;
-        switch (vals[i].type) {
-        case VT_INT: same = json_is_integer(p) && json_integer_value(p) == vals[i].u.i; break;
-        case VT_FLOAT: same = json_is_number(p) && json_number_value(p) == vals[i].u.f; break;
-        case VT_BOOL: same = json_is_boolean(p) && json_is_true(p) == vals[i].u.b; break;
-        default: same = json_is_string(p) && strcmp(json_string_value(p), vals[i].u.s) == 0; break;
-        }
-        if (!same)
-            return false;
-    }
-    return true;
-}
-

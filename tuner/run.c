@@ -94,18 +94,15 @@ static int64_t know_journal(search_run *sr)
     int64_t n = 0;
     for (uint64_t i = 0; i < journal_count(t->journal); i++) {
         uint64_t ord;
-        json_t *j = journal_at(t->journal, i, &ord);
+        const journal_entry *e = journal_entry_at(t->journal, i, &ord);
         uint64_t key = key_of(sr, ord);
         if (!sspace_valid(sr->sp, key) || sspace_ordinal(sr->sp, key) != ord)
             continue; /* not a configuration of this space (cannot happen with the same identity) */
         sspace_values(sr->sp, key, t->vals);
-        if (!loop_params_match(t->m, t->vals, j))
+        if (!journal_entry_is(e, t->m, t->vals))
             continue;
-        const char *status = json_string_value(json_object_get(j, "status"));
-        json_t *obj = json_object_get(j, "objective");
-        double objective = json_is_number(obj) ? json_number_value(obj) : NAN;
-        outcome o; /* the journal line's edge: its status by name */
-        bool ok = outcome_from_name(status, &o) && o == OUTCOME_OK && isfinite(objective); /* as search_each tells */
+        double objective;
+        bool ok = journal_entry_outcome(e, &objective) == OUTCOME_OK && isfinite(objective); /* as search_each tells */
         uint64_t before = search_known_count(sr->se);
         if (search_know(sr->se, key, ok, objective) < 0) {
             diag_error_noloc(&t->spec->diags, "%s", search_error(sr->se));

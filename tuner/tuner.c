@@ -99,27 +99,17 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
     free(dirs);
     free(kpath);
     free(kernel);
-    json_t *identity = json_pack("{s:s, s:s, s:s, s:s, s:b}", "spec", spec_hex, "kernel", kernel_hex, "device",
-                                 dev->name, "arch", t->gpus[0].plan.arch, "flush_l2", flush);
-    if (identity && t->opts->shard_count > 1) /* a shard's journal is its own */
-        json_object_set_new(identity, "shard", json_pack("[i, i]", t->opts->shard_index, t->opts->shard_count));
-    if (identity && spec_kernel_count(t->spec) > 1) /* one block of a file of several: which one */
-        json_object_set_new(identity, "block", json_integer(t->spec->kernel));
-    if (identity && t->m->sizes.nvars > 0) { /* a size is part of what is measured */
-        const char *label = spec_size_label(t->spec, t->m->sizes.selected);
-        json_object_set_new(identity, "size", json_string(label ? label : ""));
-    }
     char inputs_hex[32]; /* the input files, when the spec reads any */
     tuner_inputs_identity(t->m, inputs_hex, sizeof inputs_hex);
-    if (identity && inputs_hex[0] && json_object_set_new(identity, "inputs", json_string(inputs_hex)) < 0) {
-        json_decref(identity);
-        identity = NULL;
+    journal_identity id = {spec_hex, kernel_hex, dev->name, t->gpus[0].plan.arch, flush, t->opts->shard_index,
+                           t->opts->shard_count, spec_kernel_count(t->spec) > 1 ? t->spec->kernel : -1, NULL,
+                           inputs_hex};
+    if (t->m->sizes.nvars > 0) { /* a size is part of what is measured */
+        const char *label = spec_size_label(t->spec, t->m->sizes.selected);
+        id.size = label ? label : "";
     }
-    char err[600];
-    int rc = identity ? journal_open(&t->journal, path, identity, bound, t->opts->fresh, err, sizeof err) : -1;
-    json_decref(identity);
-    if (rc < 0) {
-        diag_error_noloc(&t->spec->diags, "%s", identity ? err : "out of memory");
+    if (journal_open_run(&t->journal, path, &id, bound, t->opts->fresh) < 0) {
+        diag_error_noloc(&t->spec->diags, "%s", err_last() ? err_last()->message : "the journal could not be opened");
         return CUTUNE_EIO;
     }
     t->res->summary.resumed = journal_count(t->journal);

@@ -23,7 +23,6 @@
 #include "../compiler/spec.h"
 #include "../results/journal.h"
 #include "../search/search.h"
-#include "../results/record.h"
 #include "../results/result.h"
 #include "../runtime/bench.h"
 #include "../runtime/worker.h"
@@ -306,8 +305,6 @@ void finish_note_best(tuner *t, const record *rec);
  * full, not pruned, not provisional) and beats the winner so far. */
 void finish_note_winner(tuner *t, const record *rec);
 
-/* loop_params_match: whether a journal line's params are the configuration `vals`. */
-bool loop_params_match(const model *m, const value *vals, json_t *line);
 
 /* run_search (run.c): the loop of every strategy: proposals streamed through a
  * compile session, each run, journaled and told. */

@@ -103,6 +103,16 @@ typedef struct cutune_analyze_summary {
 int cutune_analyze(cutune_analyze_summary *summary, cutune_spec *spec, const cutune_analyze_options *opts,
                    int (*each)(void *user, const cutune_analysis *a), void *user);
 
+/* cutune_analysis_csv: one variant's analysis (as `each` receives it) as the CSV row
+ * `cutune analyze --format csv` prints: cutune_variant_csv's columns, then compiled,
+ * registers, static_smem, local_bytes, spill_stores, spill_loads, blocks_per_sm,
+ * occupancy, limiter, launchable, why, compile_seconds, cached, duplicate; a NULL: the
+ * header row. No line end. cutune_analysis_json: the compact JSON object `analyze
+ * --format json` prints for it (docs/cli.md). In *out (free with cutune_free).
+ * CUTUNE_OK; CUTUNE_EINVAL (NULL arguments); CUTUNE_ENOMEM. */
+int cutune_analysis_csv(char **out, const cutune_spec *spec, const cutune_analysis *a);
+int cutune_analysis_json(char **out, const cutune_spec *spec, const cutune_analysis *a);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "spec.h"
+#include "space.h"
 #include "results.h"
 
 #ifdef __cplusplus
@@ -87,6 +88,17 @@ int cutune_header_names_claim(cutune_header_names *names, cutune_spec *spec, con
 /* cutune_emit_csv: every variant of `r` as one CSV row (RFC 4180; the columns are in
  * docs/results-format.md), in *out (free with cutune_free). CUTUNE_OK or CUTUNE_ENOMEM. */
 int cutune_emit_csv(char **out, const cutune_tune_result *r);
+
+/* cutune_variant_csv: the configuration `v` of `spec` (from cutune_configs_next) as one
+ * CSV row, the row `cutune list --format csv` prints: index, a value per param,
+ * block.x .. z, grid.x .. z, smem_bytes, kernel, defines, options (space-separated);
+ * v NULL: the header row, the params named by `spec`. Fields are quoted as
+ * cutune_emit_csv's (RFC 4180, formula-safe); no line end. cutune_variant_json: `v` as
+ * the compact JSON object `list --format json` prints, params typed (docs/cli.md). In
+ * *out (free with cutune_free). CUTUNE_OK; CUTUNE_EINVAL (NULL arguments);
+ * CUTUNE_ENOMEM. */
+int cutune_variant_csv(char **out, const cutune_spec *spec, const cutune_variant *v);
+int cutune_variant_json(char **out, const cutune_spec *spec, const cutune_variant *v);
 
 /* cutune_emit_t4: `r` in Kernel Tuner's T4 results format (JSON, schema version 1.0.0;
  * the mapping is in docs/results-format.md), in *out (free with cutune_free).

@@ -82,6 +82,13 @@ int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *resu
 /* cutune_sim_report_free: NULL is a no-op. */
 void cutune_sim_report_free(cutune_sim_report *r);
 
+/* cutune_sim_report_json: the report as the indented JSON object `cutune simulate
+ * --format json` prints (docs/cli.md; no line end), `results_path` and `threads` being
+ * the recording and compile threads it was simulated with (NULL: null; threads 0: 16,
+ * as the options' default). A figure that is not finite is null. In *out (free with
+ * cutune_free). CUTUNE_OK; CUTUNE_EINVAL (no output or report); CUTUNE_ENOMEM. */
+int cutune_sim_report_json(char **out, const cutune_sim_report *r, const char *results_path, int threads);
+
 #ifdef __cplusplus
 }
 #endif

@@ -152,6 +152,16 @@ int cutune_tune_rank(const cutune_measurement **out, uint64_t max, uint64_t *cou
  * CUTUNE_OK, CUTUNE_EINVAL or CUTUNE_ENOMEM. */
 int cutune_tune_spread(cutune_device_spread *out, const cutune_tune_result *a, const cutune_tune_result *b);
 
+/* cutune_tune_account: r's account as text, whole lines (what `cutune SPEC` prints on
+ * stderr after a run): the device and the outcomes by kind, twins not run, where the time
+ * went, the GPUs of a run on several and their spread, the reference, the files, the
+ * search, the journal, warnings about the cache and compile pool. cutune_tune_warnings:
+ * what needs attention even when nothing else is shown ("" when nothing): journal lines
+ * not trusted, an interruption. *out: free with cutune_free. CUTUNE_OK, CUTUNE_EINVAL or
+ * CUTUNE_ENOMEM. */
+int cutune_tune_account(char **out, const cutune_tune_result *r);
+int cutune_tune_warnings(char **out, const cutune_tune_result *r);
+
 /* One kernel block of a spec file, as cutune_tune_blocks hands it to its callback. */
 typedef struct cutune_block {
     int index, count;          /* this block, of `count` the loop goes over */

@@ -121,9 +121,8 @@ static void journal_read(const uint8_t *data, size_t size)
     put("j.journal", data, size, path, sizeof path);
     json_t *identity = json_pack("{s:s, s:s}", "spec", "0123456789abcdef", "device", "fuzz");
     journal *j = NULL;
-    char err[512];
     /* A space of 1,000 configurations: ordinals at or past it are not trusted. */
-    if (identity && journal_open(&j, path, identity, 1000, false, err, sizeof err) == 0) {
+    if (identity && journal_open(&j, path, identity, 1000, false) == 0) {
         for (uint64_t i = 0; i < journal_count(j); i++) {
             uint64_t ordinal;
             journal_at(j, i, &ordinal);

@@ -45,8 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!identity)
         abort();
     journal *j = NULL;
-    char err[512];
-    int rc = journal_open(&j, path, identity, 1000, false, err, sizeof err);
+    int rc = journal_open(&j, path, identity, 1000, false);
     size_t lines = 0, whole = 0; /* newlines in the input; bytes up to and with the last */
     for (size_t i = 0; i < size; i++)
         if (data[i] == '\n') {

@@ -226,7 +226,7 @@ static void test_results_load(void **state)
     assert_false(s->maximize);
     assert_string_equal(s->objective_name, "time_ms");
     const cutune_measurement *ce = cutune_tune_at(r, 3);
-    assert_string_equal(ce->status, "compile error");
+    assert_string_equal(cutune_outcome_name(cutune_measurement_outcome(ce)), "compile error");
     assert_non_null(strchr(ce->reason, '\n'));
     assert_int_equal(ce->driver_blocks_per_sm, -1);
     assert_false(cutune_tune_at(r, 0)->timed);

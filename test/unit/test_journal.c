@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "base/err.h"
 #include "results/journal.h"
 
 static char path[256];
@@ -31,8 +32,7 @@ static json_t *identity(const char *spec)
 static void append(journal *j, int index, const char *status)
 {
     json_t *rec = json_pack("{s:i, s:s, s:{s:i}}", "index", index, "status", status, "params", "x", index);
-    char err[256];
-    assert_int_equal(journal_append(j, rec, err, sizeof err), 0);
+    assert_int_equal(journal_append(j, rec), 0);
     json_decref(rec);
 }
 
@@ -42,16 +42,15 @@ static void test_journal(void **state)
     snprintf(path, sizeof path, "/tmp/cutune-journal-test-%d", (int)getpid());
     unlink(path);
     json_t *id = identity("abc"), *other = identity("xyz");
-    char err[512];
     journal *j;
-    assert_int_equal(journal_open(&j, path, id, BOUND, false, err, sizeof err), 0);
+    assert_int_equal(journal_open(&j, path, id, BOUND, false), 0);
     assert_int_equal(journal_count(j), 0);
     append(j, 0, "ok");
     append(j, 2, "wrong");
     journal_close(j);
 
     /* Read back after a reopen. */
-    assert_int_equal(journal_open(&j, path, id, BOUND, false, err, sizeof err), 0);
+    assert_int_equal(journal_open(&j, path, id, BOUND, false), 0);
     assert_int_equal(journal_count(j), 2);
     assert_string_equal(json_string_value(json_object_get(journal_find(j, 2), "status")), "wrong");
     assert_null(journal_find(j, 1));
@@ -63,25 +62,25 @@ static void test_journal(void **state)
     FILE *f = fopen(path, "a");
     fputs("{\"index\": 5, \"stat", f);
     fclose(f);
-    assert_int_equal(journal_open(&j, path, id, BOUND, false, err, sizeof err), 0);
+    assert_int_equal(journal_open(&j, path, id, BOUND, false), 0);
     assert_int_equal(journal_count(j), 2);
     append(j, 7, "ok");
     journal_close(j);
-    assert_int_equal(journal_open(&j, path, id, BOUND, false, err, sizeof err), 0);
+    assert_int_equal(journal_open(&j, path, id, BOUND, false), 0);
     assert_int_equal(journal_count(j), 3);
     assert_non_null(journal_find(j, 7));
     assert_null(journal_find(j, 5));
     journal_close(j);
 
     /* Another spec's journal is not mixed in. */
-    assert_int_equal(journal_open(&j, path, other, BOUND, false, err, sizeof err), -1);
-    assert_non_null(strstr(err, "belongs to another run"));
+    assert_int_equal(journal_open(&j, path, other, BOUND, false), -1);
+    assert_non_null(strstr(err_last()->message, "belongs to another run"));
 
     /* --fresh starts over. */
-    assert_int_equal(journal_open(&j, path, other, BOUND, true, err, sizeof err), 0);
+    assert_int_equal(journal_open(&j, path, other, BOUND, true), 0);
     assert_int_equal(journal_count(j), 0);
     journal_close(j);
-    assert_int_equal(journal_open(&j, path, other, BOUND, false, err, sizeof err), 0);
+    assert_int_equal(journal_open(&j, path, other, BOUND, false), 0);
     assert_int_equal(journal_count(j), 0);
     journal_close(j);
     json_decref(id);
@@ -119,7 +118,6 @@ static void test_untrusted_records(void **state)
     (void)state;
     snprintf(path, sizeof path, "/tmp/cutune-journal-test-u-%d", (int)getpid());
     json_t *id = identity("abc");
-    char err[512];
     journal *j;
     write_raw(HEADER REC("4611686018427387904", "ok")      /* 2^62: a heap overflow before */
               REC("100", "ok")                              /* the space's size: one past the end */
@@ -129,7 +127,7 @@ static void test_untrusted_records(void **state)
               "{\"index\": 5, \"status\": \"ok\"}\n"     /* no params */
               "not json at all\n"
               REC("99", "ok") REC("7", "wrong") REC("7", "ok"));
-    assert_int_equal(journal_open(&j, path, id, BOUND, false, err, sizeof err), 0);
+    assert_int_equal(journal_open(&j, path, id, BOUND, false), 0);
     assert_int_equal(journal_count(j), 2);
     assert_int_equal(journal_ignored(j), 9);
     assert_non_null(journal_find(j, 99));
@@ -147,7 +145,7 @@ static void test_untrusted_records(void **state)
     assert_null(journal_at(j, 2, &ord));
     journal_close(j);
     /* In a larger space, 2^62 is an ordinal like any other: kept, not tabled. */
-    assert_int_equal(journal_open(&j, path, id, (uint64_t)1 << 63, false, err, sizeof err), 0);
+    assert_int_equal(journal_open(&j, path, id, (uint64_t)1 << 63, false), 0);
     assert_non_null(journal_find(j, (uint64_t)1 << 62));
     assert_int_equal(journal_count(j), 4);
     journal_close(j);
@@ -162,7 +160,6 @@ static void test_other_formats_refused(void **state)
     (void)state;
     snprintf(path, sizeof path, "/tmp/cutune-journal-test-f-%d", (int)getpid());
     json_t *id = identity("abc");
-    char err[512];
     journal *j = NULL;
     static const char *const refused[] = {
         "{\"format\":\"kernel_tuner\",\"version\":1,\"identity\":{\"spec\":\"abc\",\"device\":\"test GPU\"}}\n",
@@ -178,21 +175,20 @@ static void test_other_formats_refused(void **state)
         char text[512];
         snprintf(text, sizeof text, "%s%s", refused[k], strchr(refused[k], '\n') ? REC("1", "ok") : "");
         write_raw(text);
-        err[0] = '\0';
-        assert_int_equal(journal_open(&j, path, id, BOUND, false, err, sizeof err), -1);
+        assert_int_equal(journal_open(&j, path, id, BOUND, false), -1);
         assert_null(j);
-        if (!strstr(err, said[k]) || !strstr(err, path))
-            fail_msg("case %zu: %s", k, err);
+        if (!strstr(err_last()->message, said[k]) || !strstr(err_last()->message, path))
+            fail_msg("case %zu: %s", k, err_last()->message);
         assert_string_equal(read_raw(), text);
     }
     /* A torn header (a crash while writing it) starts afresh. */
     write_raw("{\"format\":\"cutune-jou");
-    assert_int_equal(journal_open(&j, path, id, BOUND, false, err, sizeof err), 0);
+    assert_int_equal(journal_open(&j, path, id, BOUND, false), 0);
     journal_close(j);
     assert_string_equal(read_raw(), HEADER);
     /* --fresh replaces even a file of another format. */
     write_raw(refused[0]);
-    assert_int_equal(journal_open(&j, path, id, BOUND, true, err, sizeof err), 0);
+    assert_int_equal(journal_open(&j, path, id, BOUND, true), 0);
     journal_close(j);
     assert_string_equal(read_raw(), HEADER);
     json_decref(id);
@@ -229,7 +225,6 @@ static void test_damage_in_the_middle(void **state)
     (void)state;
     snprintf(path, sizeof path, "/tmp/cutune-journal-test-n-%d", (int)getpid());
     json_t *id = identity("abc");
-    char err[512];
     journal *j = NULL;
     /* Line 1 the header; lines 2-5 records 1-4, record 2 (line 3) with a NUL byte in its
      * status; then record 5, torn (no newline). */
@@ -241,7 +236,7 @@ static void test_damage_in_the_middle(void **state)
     memcpy(text + sizeof good - 1, torn, sizeof torn - 1);
     size_t whole = sizeof good - 1, all = whole + sizeof torn - 1;
     write_bytes(text, all);
-    assert_int_equal(journal_open(&j, path, id, BOUND, false, err, sizeof err), 0);
+    assert_int_equal(journal_open(&j, path, id, BOUND, false), 0);
     assert_int_equal(journal_count(j), 3); /* records 1, 3, 4 */
     assert_non_null(journal_find(j, 1));
     assert_null(journal_find(j, 2));
@@ -262,7 +257,7 @@ static void test_damage_in_the_middle(void **state)
     /* An unknown status, not JSON, and no newline at all in the middle: each ignored
      * with its own reason, the rest kept. */
     write_raw(HEADER REC("1", "ok") REC("2", "exploded") "{\"index\": 3,\n" REC("4", "crashed"));
-    assert_int_equal(journal_open(&j, path, id, BOUND, false, err, sizeof err), 0);
+    assert_int_equal(journal_open(&j, path, id, BOUND, false), 0);
     assert_int_equal(journal_count(j), 2);
     assert_null(journal_find(j, 2));
     assert_non_null(journal_find(j, 4));
@@ -273,7 +268,7 @@ static void test_damage_in_the_middle(void **state)
     journal_close(j);
     /* Past five, the rest are counted. */
     write_raw(HEADER "a\nb\nc\nd\ne\nf\ng\n" REC("1", "ok"));
-    assert_int_equal(journal_open(&j, path, id, BOUND, false, err, sizeof err), 0);
+    assert_int_equal(journal_open(&j, path, id, BOUND, false), 0);
     assert_int_equal(journal_ignored(j), 7);
     why = journal_ignored_why(j);
     if (!strstr(why, "line 6: not JSON") || !strstr(why, "; and 2 more") || strstr(why, "line 7"))

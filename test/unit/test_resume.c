@@ -116,10 +116,10 @@ static void test_late_read_back(void **state)
     t->goal = (goal_state){m, t->vals, false, false, 0, false, 0, 0};
     assert_int_equal(twins_new(&t->twins, m), CUTUNE_OK);
     assert_int_equal(settings_resolve(m, &spec->diags, NULL, 6, &t->set), CUTUNE_OK);
-    char path[512], err[600];
+    char path[512];
     snprintf(path, sizeof path, "%s/j.journal", dir);
     json_t *identity = json_pack("{s:i}", "test", 1);
-    assert_int_equal(journal_open(&t->journal, path, identity, 6, false, err, sizeof err), 0);
+    assert_int_equal(journal_open(&t->journal, path, identity, 6, false), 0);
     json_decref(identity);
     assert_int_equal(journal_count(t->journal), 5);
 

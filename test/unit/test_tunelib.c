@@ -162,6 +162,31 @@ static void test_spread_is_the_ratio_of_the_same_variants(void **state)
     cutune_tune_result_free(b);
 }
 
+/* The account names the device and counts what the summary counts, in whole lines;
+ * a clean recording has no warnings. */
+static void test_account_is_whole_lines_of_the_summary(void **state)
+{
+    (void)state;
+    cutune_tune_result *r = recording("acct.json", "maximize", 1.0);
+    const cutune_tune_summary *s = cutune_tune_summary_of(r);
+    char *text = NULL, *warnings = NULL;
+    assert_int_equal(cutune_tune_account(&text, r), CUTUNE_OK);
+    char first[256];
+    snprintf(first, sizeof first, "%s (%s): %llu variants: %llu timed", cutune_tune_device(r)->name,
+             cutune_tune_device(r)->arch, (unsigned long long)cutune_tune_count(r), (unsigned long long)s->timed);
+    if (strncmp(text, first, strlen(first)) != 0)
+        fail_msg("the account begins '%.80s', not '%s'", text, first);
+    assert_true(strlen(text) > 0 && text[strlen(text) - 1] == '\n');
+    assert_non_null(strstr(text, "\nwall "));
+    assert_int_equal(cutune_tune_warnings(&warnings, r), CUTUNE_OK);
+    assert_string_equal(warnings, "");
+    assert_int_equal(cutune_tune_account(NULL, r), CUTUNE_EINVAL);
+    assert_int_equal(cutune_tune_warnings(&warnings, NULL), CUTUNE_EINVAL);
+    cutune_free(text);
+    cutune_free(warnings);
+    cutune_tune_result_free(r);
+}
+
 /* ---- cutune_tune_blocks over a spec file of two blocks, without a GPU --------------- */
 
 static const char two_blocks[] = "kernel first from \"k.cu\" {\n"
@@ -320,6 +345,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rank_orders_by_the_objective),
         cmocka_unit_test(test_spread_is_the_ratio_of_the_same_variants),
+        cmocka_unit_test(test_account_is_whole_lines_of_the_summary),
         cmocka_unit_test(test_blocks_each_in_turn_sharing_a_header),
         cmocka_unit_test(test_per_device_runs_a_process_per_gpu),
     };
