@@ -121,11 +121,7 @@ void gpu_free(gpu_handle *g)
 
 int gpu_spawn(gpu_handle *g)
 {
-    if (wk_start(&g->proc, gw_main, &g->plan) < 0) {
-        snprintf(g->err, sizeof g->err, "%s", err_last()->message);
-        return CUTUNE_ENOMEM;
-    }
-    return CUTUNE_OK;
+    return wk_start(&g->proc, gw_main, &g->plan) < 0 ? err_recode(CUTUNE_ENOMEM) : CUTUNE_OK;
 }
 
 int gpu_ready(gpu_handle *g)
@@ -148,16 +144,17 @@ int gpu_ready(gpu_handle *g)
             g->limit_s = derived > MIN_LIMIT_S ? derived : MIN_LIMIT_S;
         }
     } else {
-        snprintf(g->err, sizeof g->err, "the GPU worker (GPU %d) could not start: %s", g->plan.device,
-                 decoded && s.message && *s.message ? s.message : rc == -2 ? "no answer in 600 s" : "it died");
+        /* The worker's own status when it said one; a worker that died or never answered
+         * says nothing of the spec: the GPU could not be used. */
+        err_set(decoded && s.status < 0 ? s.status : CUTUNE_ENODEV, "the GPU worker (GPU %d) could not start: %s",
+                g->plan.device,
+                decoded && s.message && *s.message ? s.message : rc == -2 ? "no answer in 600 s" : "it died");
     }
     arena_free(a);
     wk_frame_free(&f);
     if (!ok) {
         wk_stop(&g->proc, true);
-        /* The worker's own status when it said one; a worker that died or never answered
-         * says nothing of the spec: the GPU could not be used. */
-        return decoded && s.status < 0 ? s.status : CUTUNE_ENODEV;
+        return err_last()->code;
     }
     return CUTUNE_OK;
 }

@@ -38,8 +38,8 @@ int loop_each(void *user, const cutune_analysis *a, const session_binary *bin)
         return 1;
     record *rec = result_add(t->res, a);
     if (!rec) {
-        t->status = CUTUNE_ENOMEM;
-        snprintf(t->err, sizeof t->err, "out of memory");
+        err_set(CUTUNE_ENOMEM, "out of memory");
+        tuner_stop(t, CUTUNE_ENOMEM);
         return -1;
     }
     if (done_before) {

@@ -434,11 +434,11 @@ int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_sum
         asum->compile_seconds += static_sum.compile_seconds;
     }
     if (rc == CUTUNE_OK && !asum->interrupted && (rc = final_race(&sr)) < 0 && rc != CUTUNE_ENOMEM)
-        diag_error_noloc(&t->spec->diags, "the final race: %s", t->status ? t->err : t->gpus[0].err);
+        diag_error_noloc(&t->spec->diags, "the final race: %s", t->status && t->why ? t->why : err_last() ? err_last()->message : "error");
     /* the chosen variants' hardware counters, apart from their times */
     if (rc == CUTUNE_OK && !asum->interrupted && (rc = counters_read(t, sr.ss, sr.bins, sr.nbins)) < 0 &&
         rc != CUTUNE_ENOMEM)
-        diag_error_noloc(&t->spec->diags, "profiling: %s", t->status ? t->err : t->gpus[0].err);
+        diag_error_noloc(&t->spec->diags, "profiling: %s", t->status && t->why ? t->why : err_last() ? err_last()->message : "error");
     t->evaluations = search_evaluations(sr.se);
     t->stop = search_stop_reason(sr.se);
     t->res->summary.screened = search_screened(sr.se);
