@@ -63,8 +63,9 @@ typedef struct public_each {
     void *user;
 } public_each;
 
-static int call_public(void *user, const cutune_analysis *a, const session_binary *bin)
+static int call_public(void *user, const cutune_analysis *a, const value *vals, const session_binary *bin)
 {
+    (void)vals;
     (void)bin;
     const public_each *p = user;
     return p->each(p->user, a);

@@ -14,6 +14,30 @@
 #include "../base/sys.h"
 #include "internal.h"
 
+/* Whether the block `spec` holds is of the kernel and params r records. */
+static bool spec_matches(const cutune_spec *spec, const cutune_tune_result *r)
+{
+    const model *m = spec->model;
+    if (strcmp(m->kernel, r->kernel) != 0 || m->nparams != r->nparams)
+        return false;
+    for (int i = 0; i < r->nparams; i++)
+        if (strcmp(m->params[i].name, r->param_names[i]) != 0 ||
+            strcmp(vtype_name(m->params[i].dom.type), r->param_types[i]) != 0)
+            return false;
+    return true;
+}
+
+int cutune_spec_select_kernel_of(cutune_spec *spec, const cutune_tune_result *r)
+{
+    if (!spec || !r || !cutune_spec_ok(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_spec_select_kernel_of: no result, or no valid spec");
+    for (int i = 0; i < cutune_spec_kernel_count(spec); i++)
+        if (cutune_spec_select_kernel(spec, i) == CUTUNE_OK && spec_matches(spec, r))
+            return CUTUNE_OK;
+    return err_set(CUTUNE_EINVAL, "%s has no kernel block of the kernel '%s' and params the results record",
+                   cutune_spec_path(spec), r->kernel);
+}
+
 int cutune_emit_header(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
                        const cutune_header_options *opts)
 {
@@ -279,4 +303,26 @@ int cutune_variant_json(char **out, const cutune_spec *spec, const cutune_varian
     if (!out || !spec || !v)
         return err_set(CUTUNE_EINVAL, "cutune_variant_json: no output, spec or variant");
     return text_made(emit_variant_json(out, spec, v));
+}
+
+int cutune_space_summary_json(char **out, const cutune_spec *spec, const cutune_space_size *size,
+                              double count_seconds)
+{
+    if (!out || !spec || !size || !cutune_spec_ok(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_space_summary_json: no output, size or valid spec");
+    return text_made(emit_space_json(out, spec, size, count_seconds));
+}
+
+int cutune_occupancy_json(char **out, const cutune_occupancy *occ, int device, int regs, int threads, int64_t smem)
+{
+    if (!out || !occ)
+        return err_set(CUTUNE_EINVAL, "cutune_occupancy_json: no output or occupancy");
+    return text_made(emit_occupancy_json(out, occ, device, regs, threads, smem));
+}
+
+int cutune_devices_json(char **out, const cutune_device *devs, int n)
+{
+    if (!out || n < 0 || (n > 0 && !devs))
+        return err_set(CUTUNE_EINVAL, "cutune_devices_json: no output or devices");
+    return text_made(emit_devices_json(out, devs, n));
 }

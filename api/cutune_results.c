@@ -18,11 +18,7 @@ int cutune_results_load(cutune_tune_result **out, const char *path)
         err_set(CUTUNE_EINVAL, "cutune_results_load: no output or path");
         return CUTUNE_EINVAL;
     }
-    char err[1400];
-    int rc = results_load(out, path, err, sizeof err);
-    if (rc != CUTUNE_OK)
-        err_set(rc, "%s", err);
-    return rc;
+    return results_load(out, path);
 }
 
 int cutune_results_merge(cutune_tune_result **out, const char *const *paths, int n, int partial)
@@ -62,11 +58,7 @@ int cutune_tune_write_results(const cutune_tune_result *r, const char *path)
         err_set(CUTUNE_EINVAL, "cutune_tune_write_results: no result or path");
         return CUTUNE_EINVAL;
     }
-    char err[1200];
-    int rc = results_write(r, path, cutune_version(), err, sizeof err);
-    if (rc != CUTUNE_OK)
-        err_set(rc, "%s", err);
-    return rc;
+    return results_write(r, path, cutune_version());
 }
 
 void cutune_tune_result_free(cutune_tune_result *r)

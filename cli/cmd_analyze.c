@@ -18,7 +18,7 @@ typedef struct analyze_view {
     fmt_table table;
     bool started;
     bool show_progress;
-    double last_progress;
+    double last_progress, progress_started; /* when progress was last drawn, and first */
     const char *first_failure_log;  /* the first compile error, shown after the table */
     char *failure_log_copy;
     uint64_t first_failure;
@@ -36,11 +36,10 @@ static void show_progress(void *user, const cutune_progress *p)
     double t = sys_seconds();
     if (!av->show_progress || (t - av->last_progress < 0.1 && p->done != p->total))
         return;
-    static double started;
-    if (p->done == 1 || started == 0)
-        started = t;
+    if (p->done == 1 || av->progress_started == 0)
+        av->progress_started = t;
     av->last_progress = t;
-    double rate = t > started ? (double)p->done / (t - started) : 0;
+    double rate = t > av->progress_started ? (double)p->done / (t - av->progress_started) : 0;
     if (p->total)
         fprintf(stderr, "\r[%llu/%llu] %llu compiled, %llu cached or shared, %llu failed, %.1f variants/s, ETA %.0f s ",
                 (unsigned long long)p->done, (unsigned long long)p->total, (unsigned long long)p->compiled,

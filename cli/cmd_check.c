@@ -1,12 +1,11 @@
 /* cmd_check.c - `cutune check SPEC`: validate and summarise the space. */
 #include <getopt.h>
-#include <jansson.h>
 #include <string.h>
 #include <time.h>
 
 #include <unistd.h>
 
-#include "cli.h"
+#include "options.h"
 #include "format.h"
 #include "../base/sys.h"
 
@@ -66,63 +65,6 @@ static int draw_count_progress(void *user, double done)
     return 0;
 }
 
-/* The summary as a JSON object on stdout (`check --format json`): 0, or -1 out of memory. */
-static int summary_json(const cutune_spec *spec, const cutune_space_size *size, double seconds)
-{
-    int nparams = cutune_spec_param_count(spec);
-    json_t *root = json_object(), *params = json_array();
-    json_object_set_new(root, "spec", json_string(cutune_spec_path(spec)));
-    json_object_set_new(root, "kernel", json_string(cutune_spec_kernel(spec)));
-    json_object_set_new(root, "kernel_file", json_string(cutune_spec_kernel_file(spec)));
-    for (int i = 0; i < nparams; i++) {
-        json_t *p = json_object();
-        json_object_set_new(p, "name", json_string(cutune_spec_param_name(spec, i)));
-        json_object_set_new(p, "type", json_string(cutune_spec_param_type(spec, i)));
-        json_object_set_new(p, "route", json_string(cutune_spec_param_route(spec, i)));
-        json_object_set_new(p, "count", json_integer((json_int_t)cutune_spec_param_value_count(spec, i)));
-        json_array_append_new(params, p);
-    }
-    json_object_set_new(root, "params", params);
-    json_object_set_new(root, "constraints", json_integer(cutune_spec_constraint_count(spec)));
-    json_object_set_new(root, "raw", json_integer((json_int_t)size->raw));
-    json_object_set_new(root, "raw_saturated", json_boolean(size->raw_saturated));
-    json_object_set_new(root, "valid", json_integer((json_int_t)size->valid));
-    json_object_set_new(root, "valid_saturated", json_boolean(size->valid_saturated));
-    json_object_set_new(root, "valid_estimated", json_boolean(size->valid_estimated));
-    if (size->valid_estimated) {
-        json_object_set_new(root, "valid_at_least", json_integer((json_int_t)size->valid_at_least));
-        json_object_set_new(root, "samples", json_integer((json_int_t)size->samples));
-    }
-    json_object_set_new(root, "count_seconds", json_real(seconds));
-    json_object_set_new(root, "search", json_string(cutune_spec_strategy(spec)));
-    json_t *attrs = json_object();
-    for (int i = 0; i < cutune_device_attr_count(); i++)
-        if (cutune_spec_device_attr_used(spec, i))
-            json_object_set_new(attrs, cutune_device_attr_name(i),
-                                json_integer((json_int_t)cutune_spec_device_attr_value(spec, i)));
-    if (json_object_size(attrs)) {
-        json_t *dev = json_object();
-        json_object_set_new(dev, "attributes", attrs);
-        json_object_set_new(dev, "assumed", json_boolean(cutune_spec_device_assumed(spec)));
-        json_object_set_new(dev, "source", json_string(cutune_spec_device_source(spec)));
-        json_object_set_new(root, "device", dev);
-    } else {
-        json_decref(attrs);
-    }
-    if (cutune_spec_size_var_count(spec) > 0) { /* the sizes; the space above is the first's */
-        json_t *sizes = json_array();
-        for (int k = 0; k < cutune_spec_size_count(spec); k++) {
-            json_t *one = json_object();
-            for (int j = 0; j < cutune_spec_size_var_count(spec); j++)
-                json_object_set_new(one, cutune_spec_size_var(spec, j),
-                                    json_integer((json_int_t)cutune_spec_size_value(spec, k, j)));
-            json_array_append_new(sizes, one);
-        }
-        json_object_set_new(root, "sizes", sizes);
-    }
-    return fmt_print_json(root, JSON_INDENT(2));
-}
-
 /* The summary as text on stdout (`check`, `cutune SPEC`). */
 static void summary_text(const cutune_spec *spec, const cutune_space_size *size, double seconds)
 {
@@ -180,7 +122,8 @@ int cli_space_summary(cutune_spec *spec, const cli_common *c, enum cli_summary_f
     }
     if (rc != CUTUNE_OK && rc != CUTUNE_ESPEC)
         return cli_exit_for_status(rc);
-    if (format == CLI_SUMMARY_JSON && summary_json(spec, &size, seconds) < 0)
+    char *text = NULL;
+    if (format == CLI_SUMMARY_JSON && fmt_print_made(cutune_space_summary_json(&text, spec, &size, seconds), &text) < 0)
         return EXIT_INTERNAL;
     if (format == CLI_SUMMARY_TEXT)
         summary_text(spec, &size, seconds);
@@ -192,34 +135,15 @@ int cmd_check(int argc, char **argv)
     cli_common c;
     cli_init_common(&c);
     int json = 0;
-    static const struct option longopts[] = {
-        CLI_COMMON_OPTIONS,
-        {"format", required_argument, NULL, 'f'},
-        {"arch", required_argument, NULL, CLI_OPT_ARCH},
-        {NULL, 0, NULL, 0},
+    static const char *const formats[] = {"text", "json", NULL};
+    const cli_opt table[] = {
+        CLI_COMMON_ENTRIES(&c),
+        {"format", 0, true, CLI_CHOICE, &json, NULL, 0, formats},
+        {"arch", 0, true, CLI_TEXT, &c.arch, NULL, 0, NULL},
     };
-    int opt, code = EXIT_OK;
-    optind = 1;
-    while ((opt = cli_getopt("check", argc, argv, "q", longopts)) != -1) {
-        int handled = cli_common_option(&c, opt, optarg);
-        if (handled < 0) {
-            code = EXIT_USAGE;
-            goto done;
-        }
-        if (handled)
-            continue;
-        if (opt == CLI_OPT_ARCH) {
-            c.arch = optarg;
-            continue;
-        }
-        if (opt == 'f' && (strcmp(optarg, "json") == 0 || strcmp(optarg, "text") == 0)) {
-            json = strcmp(optarg, "json") == 0;
-            continue;
-        }
-        code = opt == 'f' ? cli_usage_error("check", "--format takes text or json, not '%s'", optarg)
-                          : EXIT_USAGE; /* cli_getopt said why */
+    int code = cli_parse_options("check", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    if (code != EXIT_OK)
         goto done;
-    }
     if (optind != argc - 1) {
         code = cli_usage_error("check", optind >= argc ? "which spec? (cutune check SPEC)" : "one spec at a time");
         goto done;

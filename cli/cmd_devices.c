@@ -4,32 +4,12 @@
  * GPU; 4: none, with the driver's reason on stderr), so it prints nothing else on the
  * way and never needs a spec. */
 #include <getopt.h>
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "format.h"
-
-/* devices_json: one object per GPU, in ordinal order, as a JSON array on stdout.
- * Returns EXIT_OK, or EXIT_INTERNAL when out of memory. */
-static int devices_json(const cutune_device *devs, int count)
-{
-    json_t *a = json_array();
-    for (int i = 0; a && i < count; i++) {
-        const cutune_device *d = &devs[i];
-        json_t *o = json_pack("{s:i, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "ordinal", d->ordinal, "name",
-                              d->name, "arch", d->arch, "compute_capability", d->cc, "sm_count", d->sm_count,
-                              "max_threads_per_sm", d->max_threads_per_sm, "regs_per_sm", d->regs_per_sm,
-                              "smem_per_sm", d->smem_per_sm, "l2_bytes", d->l2_bytes, "driver_version",
-                              d->driver_version);
-        if (!o || json_array_append_new(a, o) < 0) {
-            json_decref(a);
-            return EXIT_INTERNAL;
-        }
-    }
-    return fmt_print_json(a, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0 ? EXIT_INTERNAL : EXIT_OK;
-}
+#include "options.h"
 
 /* devices_text: one line per GPU on stdout: ordinal, name, architecture, SMs, L2, driver. */
 static void devices_text(const cutune_device *devs, int count)
@@ -46,25 +26,16 @@ static void devices_text(const cutune_device *devs, int count)
  * sees no device; 2 on a bad command line. */
 int cmd_devices(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"format", required_argument, NULL, 'f'},
-        {"quiet", no_argument, NULL, 'q'},
-        {NULL, 0, NULL, 0},
+    static const char *const formats[] = {"text", "json", NULL};
+    int json = 0; /* formats[json] */
+    bool quiet = false;
+    const cli_opt table[] = {
+        {"format", 0, true, CLI_CHOICE, &json, NULL, 0, formats},
+        {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL},
     };
-    bool json = false, quiet = false;
-    int opt;
-    optind = 1;
-    while ((opt = cli_getopt("devices", argc, argv, "q", longopts)) != -1) {
-        switch (opt) {
-        case 'f':
-            if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0)
-                return cli_usage_error("devices", "--format takes text or json, not '%s'", optarg);
-            json = strcmp(optarg, "json") == 0;
-            break;
-        case 'q': quiet = true; break;
-        default: return EXIT_USAGE; /* cli_getopt said why */
-        }
-    }
+    int parsed = cli_parse_options("devices", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    if (parsed != EXIT_OK)
+        return parsed;
     if (optind != argc)
         return cli_usage_error("devices", "unexpected argument '%s'", argv[optind]);
     int count = 0;
@@ -87,8 +58,9 @@ int cmd_devices(int argc, char **argv)
         }
     }
     int rc = EXIT_OK;
+    char *text = NULL;
     if (json)
-        rc = devices_json(devs, count);
+        rc = fmt_print_made(cutune_devices_json(&text, devs, count), &text) < 0 ? EXIT_INTERNAL : EXIT_OK;
     else if (!quiet)
         devices_text(devs, count);
     if (!json && !quiet && count > 1) { /* what --devices all would do here */

@@ -35,31 +35,6 @@ static int text_append(strbuf_text *all, const char *part)
     return EXIT_OK;
 }
 
-/* Whether `spec` is of the kernel and params the results record. */
-static bool spec_matches(const cutune_spec *spec, const cutune_tune_result *r)
-{
-    if (strcmp(cutune_spec_kernel(spec), cutune_tune_kernel(r)) != 0 ||
-        cutune_spec_param_count(spec) != cutune_tune_param_count(r))
-        return false;
-    for (int i = 0; i < cutune_tune_param_count(r); i++)
-        if (strcmp(cutune_spec_param_name(spec, i), cutune_tune_param_name(r, i)) != 0 ||
-            strcmp(cutune_spec_param_type(spec, i), cutune_tune_param_type(r, i)) != 0)
-            return false;
-    return true;
-}
-
-/* Holds the first kernel block of `spec` (a file may have several) that is of r's
- * kernel and params; false when none is. */
-static bool select_block_of(cutune_spec *spec, const cutune_tune_result *r)
-{
-    for (int i = 0; i < cutune_spec_kernel_count(spec); i++) {
-        cutune_spec_select_kernel(spec, i);
-        if (spec_matches(spec, r))
-            return true;
-    }
-    return false;
-}
-
 /* The spec recorded in the results (found from any working folder: see
  * cutune_tune_spec_path), when it still loads and matches; else NULL with a note on
  * stderr saying what the header then lacks, never silently. */
@@ -76,7 +51,7 @@ static cutune_spec *recorded_spec(const char *results_path, const cutune_tune_re
         why = "names no spec";
     else if (cutune_spec_load_file(&spec, path, &opts) != CUTUNE_OK)
         why = "records a spec that cannot be loaded now";
-    else if (!select_block_of(spec, r))
+    else if (cutune_spec_select_kernel_of(spec, r) != CUTUNE_OK)
         why = "records a spec whose kernel or params have changed since";
     if (!why)
         return spec;
@@ -109,7 +84,7 @@ static int emit_group(const emit_args *a, const cli_common *c, cutune_tune_resul
         if (!spec)
             return code;
         for (int k = 0; k < n; k++)
-            if (!select_block_of(spec, results[k])) {
+            if (cutune_spec_select_kernel_of(spec, results[k]) != CUTUNE_OK) {
                 fprintf(stderr, "cutune emit: %s is not of this spec: its kernel or params differ from %s's\n",
                         files[k], a->spec_path);
                 cutune_spec_free(spec);

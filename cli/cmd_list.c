@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "options.h"
 #include "format.h"
 
 enum list_format { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_JSONL };
@@ -113,50 +113,18 @@ int cmd_list(int argc, char **argv)
     cli_init_common(&c);
     enum list_format fmt = FMT_TABLE;
     unsigned long long limit = 0;
-    static const struct option longopts[] = {
-        CLI_COMMON_OPTIONS,
-        {"format", required_argument, NULL, 'f'},
-        {"limit", required_argument, NULL, 'n'},
-        {"arch", required_argument, NULL, CLI_OPT_ARCH},
-        {NULL, 0, NULL, 0},
+    static const char *const formats[] = {"table", "csv", "json", "jsonl", NULL}; /* enum list_format's order */
+    int format = FMT_TABLE;
+    const cli_opt table[] = {
+        CLI_COMMON_ENTRIES(&c),
+        {"format", 0, true, CLI_CHOICE, &format, NULL, 0, formats},
+        {"limit", 0, true, CLI_CALL, &limit, cli_opt_count, 0, NULL},
+        {"arch", 0, true, CLI_TEXT, &c.arch, NULL, 0, NULL},
     };
-    int opt, code = EXIT_OK;
-    optind = 1;
-    while ((opt = cli_getopt("list", argc, argv, "q", longopts)) != -1) {
-        int handled = cli_common_option(&c, opt, optarg);
-        if (handled < 0) {
-            code = EXIT_USAGE;
-            goto done;
-        }
-        if (handled)
-            continue;
-        if (opt == CLI_OPT_ARCH) {
-            c.arch = optarg;
-            continue;
-        }
-        if (opt == 'f') {
-            if (strcmp(optarg, "table") == 0)
-                fmt = FMT_TABLE;
-            else if (strcmp(optarg, "csv") == 0)
-                fmt = FMT_CSV;
-            else if (strcmp(optarg, "json") == 0)
-                fmt = FMT_JSON;
-            else if (strcmp(optarg, "jsonl") == 0)
-                fmt = FMT_JSONL;
-            else {
-                code = cli_usage_error("list", "--format takes table, csv, json or jsonl, not '%s'", optarg);
-                goto done;
-            }
-        } else if (opt == 'n') {
-            if (!cli_parse_count("list", "--limit", optarg, &limit)) {
-                code = EXIT_USAGE;
-                goto done;
-            }
-        } else {
-            code = EXIT_USAGE; /* cli_getopt said why */
-            goto done;
-        }
-    }
+    int code = cli_parse_options("list", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    fmt = (enum list_format)format;
+    if (code != EXIT_OK)
+        goto done;
     if (optind != argc - 1) {
         code = cli_usage_error("list", optind >= argc ? "which spec? (cutune list SPEC)" : "one spec at a time");
         goto done;

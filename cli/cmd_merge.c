@@ -29,9 +29,9 @@ int cmd_merge(int argc, char **argv)
     bool quiet = false;
     int partial = 0;
     const cli_opt table[] = {
-        {"output", 'o', true, CLI_TEXT, &output, NULL, 0},
-        {"partial", 0, false, CLI_INT, &partial, NULL, 1},
-        {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0},
+        {"output", 'o', true, CLI_TEXT, &output, NULL, 0, NULL},
+        {"partial", 0, false, CLI_INT, &partial, NULL, 1, NULL},
+        {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL},
     };
     int code = cli_parse_options("merge", argc, argv, table, (int)(sizeof table / sizeof table[0]));
     if (code != EXIT_OK)

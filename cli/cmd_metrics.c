@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "options.h"
 
 typedef struct list_view {
     const char *pattern; /* NULL: all */
@@ -25,24 +25,16 @@ static void list_one(void *user, const char *name, const char *kind)
 /* cmd_metrics: `cutune metrics [PATTERN] [--all] [--arch sm_XX]`. */
 int cmd_metrics(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"all", no_argument, NULL, 'a'},
-        {"arch", required_argument, NULL, 'A'},
-        {"quiet", no_argument, NULL, 'q'},
-        {NULL, 0, NULL, 0},
-    };
     bool all = false, quiet = false;
     const char *arch = NULL;
-    int opt;
-    optind = 1;
-    while ((opt = cli_getopt("metrics", argc, argv, "q", longopts)) != -1) {
-        switch (opt) {
-        case 'a': all = true; break;
-        case 'A': arch = optarg; break;
-        case 'q': quiet = true; break;
-        default: return EXIT_USAGE; /* cli_getopt said why */
-        }
-    }
+    const cli_opt table[] = {
+        {"all", 0, false, CLI_BOOL, &all, NULL, 0, NULL},
+        {"arch", 0, true, CLI_TEXT, &arch, NULL, 0, NULL},
+        {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL},
+    };
+    int parsed = cli_parse_options("metrics", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    if (parsed != EXIT_OK)
+        return parsed;
     if (argc - optind > 1)
         return cli_usage_error("metrics", "one pattern at a time, not '%s'", argv[optind + 1]);
     const char *pattern = optind < argc ? argv[optind] : NULL;

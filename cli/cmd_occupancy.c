@@ -1,7 +1,6 @@
 /* cmd_occupancy.c - `cutune occupancy`: the theoretical occupancy of one block shape,
  * for an architecture or for a GPU present on this machine. */
 #include <getopt.h>
-#include <jansson.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,34 +16,6 @@ static const char *limit_text(int v, char *buf, size_t size)
     else
         snprintf(buf, size, "%d", v);
     return buf;
-}
-
-/* The occupancy of the block shape asked for (on GPU `device`, -1: an architecture)
- * as a JSON object on stdout: 0, or -1 out of memory. */
-static int occupancy_json(const cutune_occupancy *occ, long long device, long long regs, long long threads,
-                          long long smem)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "arch", json_string(occ->arch));
-    if (device >= 0)
-        json_object_set_new(o, "device", json_integer(device));
-    json_object_set_new(o, "regs", json_integer(regs));
-    json_object_set_new(o, "threads", json_integer(threads));
-    json_object_set_new(o, "smem", json_integer(smem));
-    json_object_set_new(o, "blocks_per_sm", json_integer(occ->blocks_per_sm));
-    json_object_set_new(o, "active_warps", json_integer(occ->active_warps));
-    json_object_set_new(o, "max_warps", json_integer(occ->max_warps));
-    json_object_set_new(o, "occupancy", json_real(occ->occupancy));
-    json_object_set_new(o, "limiter", json_string(occ->limiter));
-    json_t *by = json_object();
-    int limits[] = {occ->by_warps, occ->by_blocks, occ->by_registers, occ->by_shared_memory};
-    const char *names[] = {"warps", "blocks", "registers", "shared_memory"};
-    for (int i = 0; i < 4; i++)
-        json_object_set_new(by, names[i], limits[i] == INT32_MAX ? json_null() : json_integer(limits[i]));
-    json_object_set_new(o, "blocks_allowed_by", by);
-    json_object_set_new(o, "launchable", json_boolean(occ->unlaunchable == NULL));
-    json_object_set_new(o, "unlaunchable", occ->unlaunchable ? json_string(occ->unlaunchable) : json_null());
-    return fmt_print_json(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 }
 
 int cmd_occupancy(int argc, char **argv)
@@ -107,8 +78,11 @@ int cmd_occupancy(int argc, char **argv)
         fprintf(stderr, "cutune occupancy: %s\n", cutune_last_error());
         return rc == CUTUNE_ENODEV ? EXIT_NO_GPU : EXIT_USAGE;
     }
+    char *text = NULL;
     if (json)
-        return occupancy_json(&occ, device, regs, threads, smem) < 0 ? EXIT_INTERNAL : EXIT_OK;
+        return fmt_print_made(cutune_occupancy_json(&text, &occ, (int)device, (int)regs, (int)threads, smem), &text) < 0
+                   ? EXIT_INTERNAL
+                   : EXIT_OK;
     char a[24], b[24], c[24], d[24];
     printf("%s: %lld threads x %lld registers, %lld bytes of shared memory per block\n", occ.arch, threads, regs,
            smem);

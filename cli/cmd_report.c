@@ -8,27 +8,20 @@
 #include "../base/sys.h"
 #include "cli.h"
 #include "format.h"
+#include "options.h"
 
 int cmd_report(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"title", required_argument, NULL, 'T'},
-        {"quiet", no_argument, NULL, 'q'},
-        {NULL, 0, NULL, 0},
-    };
     const char *output = "-", *title = NULL;
     bool quiet = false;
-    int opt;
-    optind = 1;
-    while ((opt = cli_getopt("report", argc, argv, "qo:", longopts)) != -1) {
-        switch (opt) {
-        case 'o': output = optarg; break;
-        case 'T': title = optarg; break;
-        case 'q': quiet = true; break;
-        default: return EXIT_USAGE; /* cli_getopt said why */
-        }
-    }
+    const cli_opt table[] = {
+        {"output", 'o', true, CLI_TEXT, &output, NULL, 0, NULL},
+        {"title", 0, true, CLI_TEXT, &title, NULL, 0, NULL},
+        {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL},
+    };
+    int parsed = cli_parse_options("report", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    if (parsed != EXIT_OK)
+        return parsed;
     int nfiles = argc - optind;
     char **files = argv + optind;
     if (nfiles < 1)

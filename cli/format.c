@@ -9,15 +9,13 @@
 #include "cli.h"
 #include "../base/sys.h"
 
-int fmt_print_json(json_t *o, size_t flags)
+int fmt_print_made(int rc, char **text)
 {
-    char *text = o ? json_dumps(o, flags) : NULL;
-    json_decref(o);
-    if (!text)
-        return -1;
-    puts(text);
-    free(text);
-    return 0;
+    if (rc == CUTUNE_OK)
+        puts(*text);
+    cutune_free(*text);
+    *text = NULL;
+    return rc == CUTUNE_OK ? 0 : -1;
 }
 
 int fmt_write_output(const char *who, const char *path, const char *text)

@@ -4,15 +4,16 @@
 #ifndef CUTUNE_CLI_FORMAT_H
 #define CUTUNE_CLI_FORMAT_H
 
-#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "cutune.h"
 
-/* fmt_print_json: o (released here) as JSON text with jansson's `flags`, then a line
- * end, on stdout: 0, or -1 out of memory (nothing printed). */
-int fmt_print_json(json_t *o, size_t flags);
+/* fmt_print_made: *text, which a library writer has just made (`rc` its status:
+ * cutune_devices_json, ...), and a line end on stdout; *text freed and NULL. 0, or -1
+ * when rc is a failure (nothing printed). A pointer, since the writer's call and this
+ * argument are evaluated in either order. */
+int fmt_print_made(int rc, char **text);
 
 /* fmt_write_output: `text` to the file `path` through the one writer (base/sys.h: a
  * unique temporary in the target's folder, synced, renamed; a folder, device or link at

@@ -20,6 +20,7 @@ enum cli_opt_kind {
     CLI_BOOL, /* *(bool *)dest = true */
     CLI_INT,  /* *(int *)dest = value */
     CLI_TEXT, /* *(const char **)dest = the option's value */
+    CLI_CHOICE, /* *(int *)dest = the value's index in choices (else "takes A, B or C, not 'X'") */
     CLI_CALL  /* call(sub, dest, entry, the option's value) */
 };
 
@@ -31,6 +32,7 @@ struct cli_opt {
     void *dest;            /* where it goes (for CLI_CALL: what the handler is given) */
     cli_opt_fn call;       /* CLI_CALL's handler */
     int set;               /* CLI_INT: the value set; CLI_CALL: for the handler (an option code) */
+    const char *const *choices; /* CLI_CHOICE: the words it takes, NULL-ended */
 };
 
 /* cli_parse_options: parses argv's options for command `sub` against table[0 .. n)
@@ -45,27 +47,31 @@ int cli_opt_common(const char *sub, void *dest, const cli_opt *o, const char *ar
 int cli_opt_analyze(const char *sub, void *dest, const cli_opt *o, const char *arg);
 int cli_opt_search(const char *sub, void *dest, const cli_opt *o, const char *arg);
 
+/* cli_opt_count: a count from 0 to CLI_MAX_COUNT (cli_parse_count) into the unsigned long
+ * long dest points to (--limit). */
+int cli_opt_count(const char *sub, void *dest, const cli_opt *o, const char *arg);
+
 /* --set, --kernel, --color, -q of the cli_common `c` points to. */
 #define CLI_COMMON_ENTRIES(c)                                          \
-    {"set", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_SET},      \
-    {"kernel", 0, true, CLI_TEXT, &(c)->kernel, NULL, 0},              \
-    {"color", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_COLOR},  \
-    {"quiet", 'q', false, CLI_BOOL, &(c)->quiet, NULL, 0}
+    {"set", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_SET, NULL},      \
+    {"kernel", 0, true, CLI_TEXT, &(c)->kernel, NULL, 0, NULL},              \
+    {"color", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_COLOR, NULL},  \
+    {"quiet", 'q', false, CLI_BOOL, &(c)->quiet, NULL, 0, NULL}
 
 /* --arch, --jobs, --cache-dir, --no-cache of the cutune_analyze_options `o` points to. */
 #define CLI_ANALYZE_ENTRIES(o)                                  \
-    {"arch", 0, true, CLI_TEXT, &(o)->arch, NULL, 0},           \
-    {"jobs", 0, true, CLI_CALL, (o), cli_opt_analyze, 'j'},     \
-    {"cache-dir", 0, true, CLI_TEXT, &(o)->cache_dir, NULL, 0}, \
-    {"no-cache", 0, false, CLI_INT, &(o)->no_cache, NULL, 1}
+    {"arch", 0, true, CLI_TEXT, &(o)->arch, NULL, 0, NULL},           \
+    {"jobs", 0, true, CLI_CALL, (o), cli_opt_analyze, 'j', NULL},     \
+    {"cache-dir", 0, true, CLI_TEXT, &(o)->cache_dir, NULL, 0, NULL}, \
+    {"no-cache", 0, false, CLI_INT, &(o)->no_cache, NULL, 1, NULL}
 
 /* --strategy, --budget, --time-budget, --patience, --seed of the cutune_search_options
  * `s` points to (--prior, which the command keeps, is its own entry). */
 #define CLI_SEARCH_ENTRIES(s)                                                  \
-    {"strategy", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_STRATEGY},    \
-    {"budget", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_BUDGET},        \
-    {"time-budget", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_TIME_BUDGET}, \
-    {"patience", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_PATIENCE},    \
-    {"seed", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_SEED}
+    {"strategy", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_STRATEGY, NULL},    \
+    {"budget", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_BUDGET, NULL},        \
+    {"time-budget", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_TIME_BUDGET, NULL}, \
+    {"patience", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_PATIENCE, NULL},    \
+    {"seed", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_SEED, NULL}
 
 #endif

@@ -1,6 +1,6 @@
 /* cexpr.h - a spec's typed expressions written as C expressions.
  *
- * The best-config header (api/emit_header.c) gives the launch geometry of a tuned
+ * The best-config header (emit/header.c) gives the launch geometry of a tuned
  * configuration as functions of the problem size: the block, grid and shared-memory
  * expressions of the spec with the params replaced by the winner's values (or by
  * fields of a configuration struct) and the constant `let`s they read left as names,

@@ -1,5 +1,6 @@
 /* emit_text.h - what `cutune list`, `analyze`, `simulate`, `check`, `occupancy` and
- * `devices` print on stdout in their CSV and JSON forms, made here so that an
+ * `devices` print on stdout in their CSV and JSON forms (emit_rows.c, emit_sim.c,
+ * emit_summary.c), made here so that an
  * application gets the same text through the public API (cutune/emit.h, analyze.h,
  * simulate.h) as the CLI prints. The field lists are documented in docs/cli.md.
  *
@@ -40,5 +41,20 @@ int emit_analysis_csv(char **out, const cutune_spec *spec, const cutune_analysis
  * the true best, a "runs" array and the "ratio" summary; a number that is not finite
  * is null. */
 int emit_sim_json(char **out, const cutune_sim_report *r, const char *results_path, int threads);
+
+/* emit_space_json: the spec's summary as `check --format json` prints it (indented):
+ * spec, kernel, kernel_file, params (name, type, route, count), constraints, the counts
+ * of `size` (counted in `count_seconds`), search, the device attributes it reads (when
+ * any) and its problem sizes (when it has a size statement). */
+int emit_space_json(char **out, const cutune_spec *spec, const cutune_space_size *size, double count_seconds);
+
+/* emit_occupancy_json: the occupancy of a block of `threads` threads x `regs` registers
+ * and `smem` bytes as `occupancy --format json` prints it (indented), with the GPU
+ * number `device` (-1: none, an architecture was asked). */
+int emit_occupancy_json(char **out, const cutune_occupancy *occ, int device, int regs, int threads, int64_t smem);
+
+/* emit_devices_json: devs[0 .. n) as the indented JSON array `devices --format json`
+ * prints. */
+int emit_devices_json(char **out, const cutune_device *devs, int n);
 
 #endif

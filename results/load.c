@@ -40,16 +40,14 @@
 typedef struct loader {
     cutune_tune_result *r;
     const char *path;
-    char *err;
-    size_t errsize;
-    bool failed;
+    bool failed;               /* the error object holds the first failure's message */
     const char *at;
 } loader;
 
 static void bad(loader *ld, const char *what)
 {
     if (!ld->failed)
-        snprintf(ld->err, ld->errsize, "'%s' is not a cutune results file: %s", ld->path, what);
+        err_set(CUTUNE_EIO, "'%s' is not a cutune results file: %s", ld->path, what);
     ld->failed = true;
 }
 
@@ -66,7 +64,7 @@ static void refuse(loader *ld, const char *where, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    snprintf(ld->err, ld->errsize, "%s: %s%s: %s", ld->path, ld->at, where, what);
+    err_set(CUTUNE_EIO, "%s: %s%s: %s", ld->path, ld->at, where, what);
     ld->failed = true;
 }
 
@@ -545,7 +543,7 @@ static void load_sized(loader *ld, json_t *root)
         json_object_set(merged, "results", json_object_get(one, "results"));
         char at[40];
         snprintf(at, sizeof at, "%ssizes[%zu].", ld->at, k);
-        loader sub = {child, ld->path, ld->err, ld->errsize, false, at};
+        loader sub = {child, ld->path, false, at};
         load_root(&sub, merged);
         json_decref(merged);
         if (sub.failed) {
@@ -580,7 +578,7 @@ static void load_root(loader *ld, json_t *root)
         return;
     }
     if (json_integer_value(version) > 2) {
-        snprintf(ld->err, ld->errsize, "'%s' is a cutune results file of version %lld; this cutune reads versions 1 "
+        err_set(CUTUNE_EIO, "'%s' is a cutune results file of version %lld; this cutune reads versions 1 "
                  "and 2", ld->path, (long long)json_integer_value(version));
         ld->failed = true;
         return;
@@ -605,8 +603,10 @@ static void load_root(loader *ld, json_t *root)
             break;
         if (!rec)
             bad(ld, "out of memory");
-        else if (record_from_json(r, rec, json_array_get(results, i), RECORD_WHOLE) < 0)
-            bad(ld, err_last() ? err_last()->message : "an entry cannot be read");
+        else if (record_from_json(r, rec, json_array_get(results, i), RECORD_WHOLE) < 0) {
+            err_wrap(CUTUNE_EIO, "'%s' is not a cutune results file", ld->path); /* the entry's flaw, in context */
+            ld->failed = true;
+        }
     }
     if (ld->failed)
         return;
@@ -617,7 +617,7 @@ static void load_root(loader *ld, json_t *root)
     }
     const record *best = r->summary.best >= 0 ? r->records[r->summary.best] : NULL;
     if (best && !record_can_win(best)) {
-        snprintf(ld->err, ld->errsize, "'%s': \"summary\".\"best\" is entry %lld, which %s: a winner must have run "
+        err_set(CUTUNE_EIO, "'%s': \"summary\".\"best\" is entry %lld, which %s: a winner must have run "
                  "correctly and been timed in full (the file was edited or is damaged)", ld->path,
                  (long long)r->summary.best, best->out != OUTCOME_OK ? "did not run correctly" : "was not timed in full");
         ld->failed = true;
@@ -662,35 +662,31 @@ static void find_spec(cutune_tune_result *r, const char *results_path)
     free(found);
 }
 
-int results_read_json(json_t **root, const char *path, char *err, size_t errsize)
+int results_read_json(json_t **root, const char *path)
 {
     *root = NULL;
     size_t len;
     char *text = sys_read_file(path, SYS_LIMIT_STORED, &len);
     if (!text) {
         int saved = errno;
-        snprintf(err, errsize, "cannot read '%s': %s", path, sys_strerror(saved));
-        return saved == ENOMEM ? CUTUNE_ENOMEM : CUTUNE_EIO;
+        return err_set(saved == ENOMEM ? CUTUNE_ENOMEM : CUTUNE_EIO, "cannot read '%s': %s", path, sys_strerror(saved));
     }
     json_error_t jerr;
     *root = json_loadb(text, len, JSON_DECODE_ANY, &jerr);
     free(text);
     if (!*root) {
-        snprintf(err, errsize, "'%s' is not JSON: line %d: %s", path, jerr.line, jerr.text);
-        return CUTUNE_EIO;
+        return err_set(CUTUNE_EIO, "'%s' is not JSON: line %d: %s", path, jerr.line, jerr.text);
     }
     return CUTUNE_OK;
 }
 
-int results_load_json(cutune_tune_result **out, json_t *root, const char *path, char *err, size_t errsize)
+int results_load_json(cutune_tune_result **out, json_t *root, const char *path)
 {
     *out = NULL;
     cutune_tune_result *r = result_create();
-    if (!r) {
-        snprintf(err, errsize, "out of memory");
-        return CUTUNE_ENOMEM;
-    }
-    loader ld = {r, path, err, errsize, false, ""};
+    if (!r)
+        return err_set(CUTUNE_ENOMEM, "out of memory");
+    loader ld = {r, path, false, ""};
     if (!json_is_object(root))
         bad(&ld, "it is not a JSON object");
     else
@@ -701,7 +697,7 @@ int results_load_json(cutune_tune_result **out, json_t *root, const char *path, 
     }
     if (!(r->summary.results_path = arena_strdup(r->arena, path))) {
         result_destroy(r);
-        return CUTUNE_ENOMEM;
+        return err_set(CUTUNE_ENOMEM, "out of memory");
     }
     find_spec(r, path);
     for (int k = 0; k < r->nsizes; k++) {
@@ -712,14 +708,14 @@ int results_load_json(cutune_tune_result **out, json_t *root, const char *path, 
     return CUTUNE_OK;
 }
 
-int results_load(cutune_tune_result **out, const char *path, char *err, size_t errsize)
+int results_load(cutune_tune_result **out, const char *path)
 {
     *out = NULL;
     json_t *root;
-    int rc = results_read_json(&root, path, err, errsize);
+    int rc = results_read_json(&root, path);
     if (rc != CUTUNE_OK)
         return rc;
-    rc = results_load_json(out, root, path, err, errsize);
+    rc = results_load_json(out, root, path);
     json_decref(root);
     return rc;
 }

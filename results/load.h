@@ -10,18 +10,18 @@
 
 /* results_load: reads the results file at `path`. Returns CUTUNE_OK with *out (the
  * caller owns it: result_destroy), or CUTUNE_EIO / CUTUNE_ENOMEM with *out NULL and
- * the message, naming the path, in err. */
-int results_load(cutune_tune_result **out, const char *path, char *err, size_t errsize);
+ * the message, naming the path, in the error object (base/err.h). */
+int results_load(cutune_tune_result **out, const char *path);
 
 /* The most shards a run is split into (settings.shard.count). */
 #define RESULTS_MAX_SHARDS 65536
 
 /* results_read_json: the JSON of the file at `path` into *root (the caller's reference).
- * CUTUNE_OK, or CUTUNE_EIO / CUTUNE_ENOMEM with *root NULL and the message in err. */
-int results_read_json(json_t **root, const char *path, char *err, size_t errsize);
+ * CUTUNE_OK, or CUTUNE_EIO / CUTUNE_ENOMEM with *root NULL and the error set. */
+int results_read_json(json_t **root, const char *path);
 
 /* results_load_json: results_load of a file already read into `root` (borrowed), named
  * `path` in messages and in the result's summary.results_path. */
-int results_load_json(cutune_tune_result **out, json_t *root, const char *path, char *err, size_t errsize);
+int results_load_json(cutune_tune_result **out, json_t *root, const char *path);
 
 #endif

@@ -422,12 +422,9 @@ int results_merge(cutune_tune_result **out, const char *const *paths, int n, boo
     int rc = n > 0 ? CUTUNE_OK : err_set(CUTUNE_EINVAL, "no results files to merge");
     for (int k = 0; k < n && rc == CUTUNE_OK; k++) {
         in[k].path = paths[k];
-        char why[ERR_MESSAGE_MAX]; /* results/load's message */
-        rc = results_read_json(&in[k].root, paths[k], why, sizeof why);
+        rc = results_read_json(&in[k].root, paths[k]);
         if (rc == CUTUNE_OK)
-            rc = results_load_json(&in[k].r, in[k].root, paths[k], why, sizeof why);
-        if (rc != CUTUNE_OK)
-            err_set(rc, "%s", why);
+            rc = results_load_json(&in[k].r, in[k].root, paths[k]);
         if (rc == CUTUNE_OK && in[k].r->nsizes > 0) {
             rc = err_set(CUTUNE_EINVAL, "'%s' is a run over problem sizes (version 2): merge does not take those; "
                      "merge one size at a time", paths[k]);
@@ -449,11 +446,7 @@ int results_merge(cutune_tune_result **out, const char *const *paths, int n, boo
         rc = add_counts(in, n, &counts);
     if (rc == CUTUNE_OK) {
         json_t *root = merged_root(in, n, e, m, owner, N, note[0] == '\0', &counts);
-        char why[ERR_MESSAGE_MAX];
-        rc = root ? results_load_json(out, root, paths[0], why, sizeof why)
-                  : err_set(CUTUNE_ENOMEM, "out of memory");
-        if (root && rc != CUTUNE_OK)
-            err_set(rc, "%s", why);
+        rc = root ? results_load_json(out, root, paths[0]) : err_set(CUTUNE_ENOMEM, "out of memory");
         json_decref(root);
     }
     if (rc == CUTUNE_OK) {

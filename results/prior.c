@@ -155,11 +155,8 @@ int prior_load(const model *m, const sspace *sp, const char *const *paths, int n
         cutune_tune_result *r = NULL;
         scored *s = NULL;
         uint64_t ns = 0;
-        char why[ERR_MESSAGE_MAX]; /* results/load's message */
-        if ((rc = results_load(&r, paths[f], why, sizeof why)) != CUTUNE_OK) {
-            err_set(rc, "%s", why);
+        if ((rc = results_load(&r, paths[f])) != CUTUNE_OK)
             break;
-        }
         rc = rank_file(m, sp, r, paths[f], &s, &ns);
         result_destroy(r);
         if (rc != CUTUNE_OK)

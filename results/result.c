@@ -268,7 +268,7 @@ record *result_append(cutune_tune_result *r)
     return rec;
 }
 
-record *result_add(cutune_tune_result *r, const cutune_analysis *an)
+record *result_add(cutune_tune_result *r, const cutune_analysis *an, const value *vals)
 {
     arena *a = r->arena;
     record *rec = result_append(r);
@@ -284,7 +284,13 @@ record *result_add(cutune_tune_result *r, const cutune_analysis *an)
     rec->v.defines = dup_strings(a, v->defines, v->ndefines);
     rec->v.options = dup_strings(a, v->options, v->noptions);
     rec->v.name_expression = dup_in(a, v->name_expression);
-    if (!rec->v.values || !types || !rec->v.defines || !rec->v.options) {
+    rec->vals = arena_alloc(a, sizeof(value) * (size_t)(v->nparams + 1));
+    for (int i = 0; rec->vals && i < v->nparams; i++) {
+        rec->vals[i] = vals[i];
+        if (vals[i].type == VT_STRING && !(rec->vals[i].u.s = dup_in(a, vals[i].u.s)))
+            rec->vals = NULL;
+    }
+    if (!rec->v.values || !types || !rec->v.defines || !rec->v.options || !rec->vals) {
         r->n--; /* not kept half made */
         return NULL;
     }

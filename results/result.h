@@ -23,6 +23,11 @@
 typedef struct record {
     cutune_measurement m;
     cutune_variant v;          /* a deep copy, in the result's arena */
+    value *vals;               /* the configuration v was made from, typed (v.nparams values, in the
+                                  result's arena; vals[i] is what v.values[i] writes): set by result_add
+                                  from the session's values, never read back from the text; a race's
+                                  loose record borrows its variant's (tuner/fleet.c). NULL in a record
+                                  read from a file (its params are the file's) */
     double *metrics;           /* m.metrics */
     double *hw;                /* m.hw: the result's nhw counters, NaN until read */
     outcome out;
@@ -103,9 +108,10 @@ int result_adopt_size(cutune_tune_result *parent, cutune_tune_result *size);
 /* result_destroy: frees the result and all it owns; NULL is a no-op. */
 void result_destroy(cutune_tune_result *r);
 
-/* result_add: a new record for the analysed variant `a`, outcome OUTCOME_NOT_RUN (NULL
- * when out of memory). */
-record *result_add(cutune_tune_result *r, const cutune_analysis *a);
+/* result_add: a new record for the analysed variant `a`, made from configuration `vals`
+ * (nparams values, as the session delivers them: session_each), both copied into the
+ * result's arena; outcome OUTCOME_NOT_RUN (NULL when out of memory). */
+record *result_add(cutune_tune_result *r, const cutune_analysis *a, const value *vals);
 
 /* result_append: a new empty record (metrics NaN, outcome OUTCOME_NOT_RUN) appended to
  * the results, for a loader to fill; NULL when out of memory. */

@@ -228,9 +228,11 @@ static int emit_entry(results_scan *s, const cutune_tune_result *of, int size, j
     s->rcap = tmp.cap;
     if (!rec)
         return fail(s, CUTUNE_ENOMEM, "out of memory reading '%s'", s->path);
-    if (record_from_json(&tmp, rec, j, RECORD_WHOLE) < 0)
-        return fail(s, CUTUNE_EIO, "'%s' is not a cutune results file: %s (%s)", s->path,
-                    err_last() ? err_last()->message : "an entry cannot be read", where);
+    if (record_from_json(&tmp, rec, j, RECORD_WHOLE) < 0) {
+        char what[512]; /* the codec's message, kept before anything else sets one */
+        snprintf(what, sizeof what, "%s", err_last() ? err_last()->message : "an entry cannot be read");
+        return fail(s, CUTUNE_EIO, "'%s' is not a cutune results file: %s (%s)", s->path, what, where);
+    }
     rec->size = size;
     if ((int64_t)index == of->summary.best && !record_can_win(rec))
         return fail(s, CUTUNE_EIO, "'%s': \"summary\".\"best\" is entry %llu, which %s: a winner must have run "
@@ -496,10 +498,12 @@ static int make_header(results_scan *s, json_t *root)
         else
             s->sizes[k].best = s->top.best; /* the loader gives such a size the run's summary */
     }
-    char why[512];
-    int rc = results_load_json(&s->header, root, s->path, why, sizeof why);
-    if (rc != CUTUNE_OK)
+    int rc = results_load_json(&s->header, root, s->path);
+    if (rc != CUTUNE_OK) {
+        char why[512]; /* the loader's message, kept before anything else sets one */
+        snprintf(why, sizeof why, "%s", err_last() ? err_last()->message : "cannot read results");
         return fail(s, rc, "%s", why);
+    }
     if (s->version == 1) {
         s->count = s->top.count;
         return settle(s, s->header, &s->top);

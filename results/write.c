@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../base/err.h"
 #include "../base/sys.h"
 #include "record.h"
 
@@ -162,23 +163,19 @@ static json_t *sized_root(const cutune_tune_result *r, const char *version)
     return root;
 }
 
-int results_write(const cutune_tune_result *r, const char *path, const char *version, char *err, size_t errsize)
+int results_write(const cutune_tune_result *r, const char *path, const char *version)
 {
     json_t *root = r->nsizes > 0 ? sized_root(r, version) : root_of(r, version);
     /* Through the one writer: a unique temporary, synced, renamed; a reader never sees
      * half a file, and a planted link or a device at the path is refused. */
     char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
     json_decref(root);
-    if (!text) {
-        snprintf(err, errsize, "out of memory writing results to '%s'", path);
-        return CUTUNE_ENOMEM;
-    }
+    if (!text)
+        return err_set(CUTUNE_ENOMEM, "out of memory writing results to '%s'", path);
     int rc = sys_write_text(path, text);
     int saved = errno;
     free(text);
-    if (rc != 0) {
-        snprintf(err, errsize, "cannot write results to '%s': %s", path, sys_strerror(saved));
-        return CUTUNE_EIO;
-    }
+    if (rc != 0)
+        return err_set(CUTUNE_EIO, "cannot write results to '%s': %s", path, sys_strerror(saved));
     return CUTUNE_OK;
 }

@@ -9,7 +9,8 @@
 
 /* results_write: writes r to `path` through the one file writer (sys_write_text: a
  * unique temporary, synced, renamed), "cutune" set to `version`. Returns CUTUNE_OK, or
- * CUTUNE_ENOMEM / CUTUNE_EIO with the message, naming the path, in err. */
-int results_write(const cutune_tune_result *r, const char *path, const char *version, char *err, size_t errsize);
+ * CUTUNE_ENOMEM / CUTUNE_EIO with the message, naming the path, in the error object
+ * (base/err.h). */
+int results_write(const cutune_tune_result *r, const char *path, const char *version);
 
 #endif

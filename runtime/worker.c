@@ -191,7 +191,7 @@ static const wk_field request_fields[] = {
     WK_F(WK_I64, wk_request, block[0]), WK_F(WK_I64, wk_request, block[1]), WK_F(WK_I64, wk_request, block[2]),
     WK_F(WK_I64, wk_request, grid[0]), WK_F(WK_I64, wk_request, grid[1]), WK_F(WK_I64, wk_request, grid[2]),
     WK_F(WK_I64, wk_request, smem_bytes),
-    WK_FN(WK_STRS, wk_request, values, nvalues),
+    WK_FN(WK_VALUES, wk_request, values, nvalues),
     WK_F(WK_STR, wk_request, symbol),
     WK_FN(WK_BYTES, wk_request, cubin, cubin_size),
     WK_F(WK_BOOL, wk_request, have_best), WK_F(WK_F64, wk_request, best_objective), WK_F(WK_BOOL, wk_request, final),
@@ -218,6 +218,21 @@ static const wk_field compiled_fields[] = {
 
 #define AT(msg, off, type) (*(type *)((char *)(msg) + (off)))
 #define CAT(msg, off, type) (*(const type *)((const char *)(msg) + (off)))
+
+/* count typed values: each its type letter, then an integer, a double or a string. */
+static void put_values(wk_frame *f, const wk_value *v, int count)
+{
+    put_u64(f, (uint64_t)(count > 0 ? count : 0));
+    for (int j = 0; j < count; j++) {
+        put_u64(f, (uint64_t)(unsigned char)v[j].type);
+        if (v[j].type == 'f')
+            put_f64(f, v[j].f);
+        else if (v[j].type == 's')
+            put_str(f, v[j].s);
+        else
+            put_u64(f, (uint64_t)v[j].i);
+    }
+}
 
 void wk_encode(wk_frame *f, const wk_field *fs, size_t n, const void *msg)
 {
@@ -248,6 +263,7 @@ void wk_encode(wk_frame *f, const wk_field *fs, size_t n, const void *msg)
                 put_f64(f, v[j]);
             break;
         }
+        case WK_VALUES: put_values(f, CAT(msg, d->off, const wk_value *), CAT(msg, d->n, int)); break;
         }
     }
 }
@@ -261,6 +277,29 @@ static int get_count(wk_frame *f)
         return 0;
     }
     return (int)c;
+}
+
+/* put_values' values, in `a` (*count of them); NULL with f->bad set when the frame is
+ * short, a type is not one of the four or a boolean is not 0 or 1. */
+static const wk_value *get_values(wk_frame *f, arena *a, int *count)
+{
+    *count = get_count(f);
+    wk_value *v = arena_alloc(a, sizeof(wk_value) * (size_t)(*count + 1));
+    if (!v)
+        f->bad = true;
+    for (int j = 0; v && j < *count && !f->bad; j++) {
+        uint64_t type = get_u64(f);
+        v[j] = (wk_value){(char)type, 0, 0, NULL};
+        if (type == 'f')
+            v[j].f = get_f64(f);
+        else if (type == 's')
+            v[j].s = get_bytes(f, a, NULL);
+        else if (type == 'i' || type == 'b')
+            v[j].i = (int64_t)get_u64(f);
+        if ((type != 'i' && type != 'f' && type != 'b' && type != 's') || (type == 'b' && (uint64_t)v[j].i > 1))
+            f->bad = true;
+    }
+    return f->bad ? NULL : v;
 }
 
 int wk_decode(wk_frame *f, arena *a, const wk_field *fs, size_t n, void *msg)
@@ -306,6 +345,12 @@ int wk_decode(wk_frame *f, arena *a, const wk_field *fs, size_t n, void *msg)
             for (int j = 0; v && j < count && !f->bad; j++)
                 v[j] = get_f64(f);
             AT(msg, d->off, const double *) = v;
+            AT(msg, d->n, int) = count;
+            break;
+        }
+        case WK_VALUES: {
+            int count;
+            AT(msg, d->off, const wk_value *) = get_values(f, a, &count);
             AT(msg, d->n, int) = count;
             break;
         }

@@ -65,6 +65,7 @@ typedef enum wk_kind {
     WK_BYTES,   /* const unsigned char *, its size_t size at `n` */
     WK_STRS,    /* const char **, their int count at `n` */
     WK_F64S,    /* const double *, their int count at `n` */
+    WK_VALUES,  /* const wk_value *, their int count at `n`: each its type, then its payload */
 } wk_kind;
 
 typedef struct wk_field {
@@ -91,12 +92,22 @@ typedef struct wk_setup {
                                   failed); the tuner passes it up unchanged */
 } wk_setup;
 
+/* A param's value as a request carries it: typed, never as text (the runtime knows no
+ * spec: the tuner's configuration made plain, tuner/gpu.c, and the worker's again,
+ * tuner/gw_main.c). A decoded type is always one of the four. */
+typedef struct wk_value {
+    char type;                 /* 'i' an integer, 'f' a double, 'b' a boolean, 's' a string */
+    int64_t i;                 /* 'i'; 'b': 0 or 1 */
+    double f;                  /* 'f' */
+    const char *s;             /* 's' */
+} wk_value;
+
 /* One binary to run, with its configuration. */
 typedef struct wk_request {
     uint64_t ordinal;
     int64_t block[3], grid[3], smem_bytes;
-    int nvalues;               /* the param values as text */
-    const char *const *values;
+    int nvalues;               /* the configuration: each param's value, typed */
+    const wk_value *values;
     const char *symbol;
     const unsigned char *cubin;
     size_t cubin_size;

@@ -26,14 +26,19 @@
  *      whole space when nothing is left there; and every AUTO_SPREAD_EVERY-th, before
  *      those, is a spread pick: a forest trusts its plateaus, and this exploration found
  *      basins (a needle of 4 configurations in 4,362 among them) that expected
- *      improvement alone did not. A configuration that fails by its compile alone costs
+ *      improvement alone did not. A global pick made while AUTO_TS_PENDING or more
+ *      proposals are in flight is a Thompson sample instead: the best unseen
+ *      configuration by one random tree of the cost model, so that the picks made
+ *      before their outcomes return spread over what the trees disagree on. A configuration that fails by its compile alone costs
  *      no evaluation (search_tell_static_failure) and is learnt as a failure.
  *   4. The forests are refitted when more than n / AUTO_REFIT_SHARE of the n outcomes
  *      are new.
  *
- * Proposals in flight are limited to strat_in_flight: enough to keep the GPU fed from the
- * compile threads, no more, so that each pick knows as many outcomes as the pipeline
- * allows. The constants were tuned on the development landscapes and checked on the
+ * Proposals in flight are limited to strat_in_flight: enough to keep the GPU and the
+ * compile threads busy, no more, so that each pick knows as many outcomes as the pipeline
+ * allows. Before the first outcome that is the compile threads' number, filled with
+ * spread picks beyond the design (until 2026-11-27 auto waited for the design's first
+ * outcome, leaving threads idle). The constants were tuned on the development landscapes and checked on the
  * held-out ones (bench/search/landscapes.py over bench/landscapes/; docs/search.md and
  * docs/results/2026-11-27-search.md). */
 #include <math.h>
@@ -281,8 +286,8 @@ fail:
     return NULL;
 }
 
-/* strat_ops.propose: design points, then model picks, while fewer than strat_in_flight
- * proposals are in flight; none while the design's first outcome is awaited. */
+/* strat_ops.propose: design points, then model picks (spread picks until an outcome is
+ * known), while fewer than strat_in_flight proposals are in flight. */
 static int auto_propose(void *vst, strat_ctx *c, uint64_t *keys, int max)
 {
     auto_state *a = vst;
@@ -295,8 +300,8 @@ static int auto_propose(void *vst, strat_ctx *c, uint64_t *keys, int max)
         bool have;
         if (a->designed < a->design)
             have = design_pick(a, c, &key);
-        else if (a->nobs == 0)
-            break; /* the design's outcomes are awaited */
+        else if (a->nobs == 0) /* no model yet: spread picks keep the compile threads busy */
+            have = auto_spread_pick(a, c, &key);
         else
             have = auto_model_pick(a, c, &key);
         if (!have)

@@ -25,6 +25,7 @@ enum {
     AUTO_DESIGN_MAX = 10,
     AUTO_REFIT_SHARE = 20, /* refit when more than n / 20 outcomes are new */
     AUTO_TREES = 32,       /* in each forest */
+    AUTO_TS_PENDING = 4,   /* a global pick with this many in flight: a Thompson sample */
 };
 
 typedef enum auto_feat_kind {

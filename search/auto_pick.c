@@ -5,7 +5,8 @@
  * fitted to log(cost) of the configurations that ran, and, once some configuration has
  * failed, the feasibility model, fitted to every outcome as 1 failed / 0 ran, whose mean
  * is the chance that a configuration fails. A pick maximises the expected improvement
- * of the cost model over the best target, times the chance that the configuration runs.
+ * of the cost model over the best target, times the chance that the configuration runs;
+ * with many in flight, a global pick is a Thompson sample (one tree's best).
  * Keeping failures out of the cost model leaves its scale to the times; learning them as
  * a very slow time instead (as auto did before 2026-11-27) made the cost model's
  * plateaus and spread follow the failures, and cost 0.09 of the optimum at 100
@@ -115,12 +116,19 @@ typedef struct pick {
     bool have;
     uint64_t key;
     double score, mu;
+    /* A Thompson sample: the score is tree `tree` of `model`'s prediction at x (the
+     * candidate's features), not the expected improvement; tree -1: expected improvement. */
+    int tree;
+    const forest *model;
+    const double *x;
 } pick;
 
-/* Scores `key` (predicted mu, sd; chance pok that it runs) into p. */
+/* Scores `key` (predicted mu, sd; chance pok that it runs) into p. A Thompson sample
+ * scores the tree's predicted cost (lower is better), a likely failure (pok < 1/2) last. */
 static void consider(pick *p, uint64_t key, double mu, double sd, double pok, double best)
 {
-    double e = expected_improvement(best, mu, sd) * pok;
+    double e = p->tree >= 0 ? -forest_predict_trees(p->model, p->x, &p->tree, 1) - (pok < 0.5 ? 1e6 : 0)
+                            : expected_improvement(best, mu, sd) * pok;
     if (!p->have || e > p->score || (e == p->score && (mu < p->mu || (mu == p->mu && key < p->key)))) {
         p->have = true;
         p->key = key;
@@ -135,11 +143,13 @@ static void consider_key(auto_state *a, strat_ctx *c, pick *p, uint64_t key)
     double mu, sd, pok = 1.0;
     if (a->whole) {
         uint64_t o = auto_place(a, key);
+        p->x = a->fx + o * (size_t)a->nf;
         mu = a->mu[o];
         sd = a->sd[o];
         pok = a->pok[o];
     } else {
         auto_features(a, c->set, key, a->cx);
+        p->x = a->cx;
         forest_predict(a->model, a->cx, &mu, &sd);
         if (a->fails) {
             double pf, sdf;
@@ -203,6 +213,7 @@ static void global_pick(auto_state *a, strat_ctx *c, int param, uint64_t index, 
                 if (a->vec[param] != index)
                     continue;
             }
+            p->x = a->fx + o * (size_t)a->nf;
             consider(p, key, a->mu[o], a->sd[o], a->pok[o], a->best_t);
         }
         return;
@@ -255,13 +266,18 @@ bool auto_model_pick(auto_state *a, strat_ctx *c, uint64_t *key)
     a->picks++;
     if (a->picks % AUTO_SPREAD_EVERY == 0) /* exploration the model cannot argue with */
         return auto_spread_pick(a, c, key);
-    pick p = {0};
+    pick p = {.tree = -1, .model = a->model};
     if (a->picks % AUTO_COND_EVERY == 0)
         conditional_pick(a, c, &p);
     else if (a->picks % AUTO_LOCAL_EVERY == 0)
         neighbours_of_best(a, c, AUTO_TOP_LOCAL, &p);
-    if (!p.have)
+    if (!p.have) {
+        /* Many in flight: the picks made before their outcomes return would all climb the
+         * same peak of the expected improvement; each takes one tree's view instead. */
+        if (strat_pending_count(c) + (uint64_t)a->nbatch >= AUTO_TS_PENDING)
+            p.tree = (int)rng_below(&c->r, (uint64_t)forest_trees(a->model));
         global_pick(a, c, -1, 0, &p);
+    }
     if (!p.have)
         return auto_spread_pick(a, c, key);
     *key = p.key;

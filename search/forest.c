@@ -313,6 +313,19 @@ double forest_predict_some(const forest *f, const double *x, int k, rng *r)
     return s / k;
 }
 
+double forest_predict_trees(const forest *f, const double *x, const int *idx, int k)
+{
+    double s = 0;
+    for (int i = 0; i < k; i++)
+        s += leaf_of(&f->trees[idx[i]], x)->mean;
+    return k > 0 ? s / k : 0;
+}
+
+int forest_trees(const forest *f)
+{
+    return f->ntrees;
+}
+
 void forest_importance(const forest *f, double *out)
 {
     double total = 0;

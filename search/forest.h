@@ -43,6 +43,13 @@ void forest_predict(const forest *f, const double *x, double *mean, double *sd);
  * replacement) with r: one draw from the forest's own spread, a Thompson-like sample. */
 double forest_predict_some(const forest *f, const double *x, int k, rng *r);
 
+/* forest_predict_trees: the mean prediction of the k trees numbered idx[0..k) (each below
+ * forest_trees): one coherent function drawn from the forest, a Thompson sample. */
+double forest_predict_trees(const forest *f, const double *x, const int *idx, int k);
+
+/* forest_trees: the number of trees. */
+int forest_trees(const forest *f);
+
 /* forest_importance: each feature's share (out[0 .. nf), summing to 1, or all 0 when no
  * tree split) of the squared error that the splits on it removed, over all trees. */
 void forest_importance(const forest *f, double *out);

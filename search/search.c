@@ -425,13 +425,22 @@ int strat_in_flight(const strat_ctx *c)
 {
     const search *s = c->s;
     int parallel = s->set.parallel > 0 ? s->set.parallel : 1;
-    if (s->timed == 0 || !(s->gpu_s > 0))
+    int most = parallel * 4 > 16 ? parallel * 4 : 16; /* the tuner's window */
+    if (s->timed == 0 || !(s->compile_s + s->gpu_s > 0))
         return parallel;
-    double ratio = s->compile_s / s->gpu_s;
-    int k = ratio < parallel ? (int)ceil(ratio - 1e-9) + 1 : parallel;
-    if (k < 2)
-        k = 2;
-    return k < parallel ? k : parallel;
+    /* Each stage's seconds per variant: the compile threads deliver one every `comp`, the
+     * GPU takes one every `gpu`; the slower sets the pace (`period`). By Little's law,
+     * keeping both busy at that pace takes latency / period in flight. With that many
+     * alone, a compile that runs long leaves the GPU idle and a long GPU run the threads,
+     * as often as the lighter stage is nearly as loaded as the heavier: a queue of half
+     * the lighter stage's share of the pace (0 when one stage dominates, 1 when balanced)
+     * absorbs most of it. More in flight idles less and learns less: a queue of the whole
+     * share, or one more variant, cost 0.01 of the optimum at 50 and 100 evaluations on
+     * the development landscapes, by evaluations and by time (2026-11-27b sweep). */
+    double compile = s->compile_s / (double)s->timed, gpu = s->gpu_s / (double)s->timed;
+    double comp = compile / parallel, period = comp > gpu ? comp : gpu, lighter = comp > gpu ? gpu : comp;
+    double k = ceil((compile + gpu) / period * (1 + 0.5 * lighter / period) - 1e-9);
+    return k < 2 ? 2 : k > most ? most : (int)k;
 }
 
 uint64_t strat_unseen(const strat_ctx *c)

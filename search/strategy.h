@@ -52,10 +52,12 @@ uint64_t strat_pending_count(const strat_ctx *c);
 uint64_t strat_remaining(const strat_ctx *c);
 
 /* strat_in_flight: how many proposals a strategy that learns from every outcome should
- * keep in flight so that the GPU never waits for a compile: settings.parallel (at least
- * 1) until the costs are known (search_tell_seconds), then ceil(compile / GPU seconds)
- * + 1 (a variant's compile, spread over the compile threads, against its GPU time),
- * at least 2 and at most settings.parallel. */
+ * keep in flight so that neither the GPU nor the compile threads wait: settings.parallel
+ * (P, at least 1) until the costs are known (search_tell_seconds); then, with c and g a
+ * variant's mean compile and GPU seconds, period = max(c / P, g) (the pipeline's pace)
+ * and lighter = min(c / P, g): ceil((c + g) / period x (1 + lighter / period / 2))
+ * (Little's law, with a queue that grows as the two stages near balance), at least 2
+ * and at most the tuner's window, max(4 P, 16). */
 int strat_in_flight(const strat_ctx *c);
 
 /* strat_unseen: how many valid configurations are neither known nor pending. */

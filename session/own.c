@@ -40,6 +40,21 @@ int own_options(const model *m, arena *a, const char ***out, int *n)
     return CUTUNE_OK;
 }
 
+int own_source(const char *file, arena *a, char **source, const char **dir_opt)
+{
+    *dir_opt = NULL;
+    if (!(*source = sys_read_file(file, SYS_LIMIT_SOURCE, NULL)))
+        return CUTUNE_EIO;
+    const char *slash = strrchr(file, '/');
+    *dir_opt = slash ? arena_printf(a, "-I%.*s", (int)(slash - file), file) : "-I.";
+    if (!*dir_opt) {
+        free(*source);
+        *source = NULL;
+        return CUTUNE_ENOMEM;
+    }
+    return CUTUNE_OK;
+}
+
 int own_compile(cutune_spec *spec, const char *arch, bool warn, const m_kernel_ref *k, span loc,
                 const char *what, compile_output *out)
 {
@@ -64,14 +79,12 @@ int own_compile(cutune_spec *spec, const char *arch, bool warn, const m_kernel_r
     int nopts;
     if ((rc = own_options(m, a, &opts, &nopts)) < 0)
         goto done;
-    source = sys_read_file(file, SYS_LIMIT_SOURCE, NULL);
-    if (!source) {
-        report(&spec->diags, loc, "cannot read the %s's file '%s': %s", what, file, sys_strerror(errno));
-        rc = CUTUNE_EIO;
+    if ((rc = own_source(file, a, &source, &opts[nopts])) < 0) {
+        if (rc == CUTUNE_EIO)
+            report(&spec->diags, loc, "cannot read the %s's file '%s': %s", what, file, sys_strerror(errno));
         goto done;
     }
-    const char *slash = strrchr(file, '/');
-    opts[nopts++] = slash ? arena_printf(a, "-I%.*s", (int)(slash - file), file) : "-I.";
+    nopts++;
     job.source_name = file;
     job.source = source;
     job.options = opts;

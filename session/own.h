@@ -15,6 +15,13 @@
  * two more. *out and *n are set; CUTUNE_OK or CUTUNE_ENOMEM. */
 int own_options(const model *m, arena *a, const char ***out, int *n);
 
+/* own_source: the kernel file `file` read into *source (malloc'd: the caller frees it),
+ * and "-I" with the file's folder (for its quoted includes; "-I." when the path names
+ * none) into *dir_opt, in `a`. The one reader of a spec's own kernel file: own_compile
+ * and the GPU worker's reference (tuner/gw_reference.c). CUTUNE_OK; CUTUNE_EIO when the
+ * file cannot be read (*source NULL, errno says why); CUTUNE_ENOMEM. */
+int own_source(const char *file, arena *a, char **source, const char **dir_opt);
+
 /* own_compile: compiles kernel `k` (its name and template arguments, from its file)
  * with own_options for `arch` into *out (kept by the caller: compile_output_free). 0,
  * or a status with a diagnostic on the spec at `loc` (an error, or a warning when

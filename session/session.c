@@ -43,10 +43,12 @@ typedef struct unique {
     UT_hash_handle hh;
 } unique;
 
-/* A job in flight: a deep copy of its variant (the source reuses its storage). */
+/* A job in flight: a deep copy of its variant and of the configuration it was made
+ * from (the source reuses its storage), both in `arena`, which the job owns. */
 typedef struct job_state {
     arena *arena;
     cutune_variant variant;
+    value *vals;               /* the configuration, typed: variant.nparams values */
     const char *unrunnable;    /* why its arguments fail (a buffer too large), or NULL */
     const unique *dup_of;      /* NULL: compiled (or looked up) itself */
     unique *self;              /* to fill when it is not a duplicate */
@@ -88,6 +90,7 @@ struct session {
     const char **values;
     char *types;
     cutune_variant v;
+    const value *vals;         /* the current variant's configuration (the source's storage) */
     int64_t *counts;           /* plan_args' scratch: the current variant's arguments */
     value *scalars;
     const char *unrunnable;    /* why the current variant's arguments fail (in scratch), or NULL */
@@ -170,6 +173,19 @@ static const char **copy_strings(arena *a, const char *const *items, int n, int 
     return out;
 }
 
+/* The configuration `vals` (n values) copied into `a`, strings included; NULL when out
+ * of memory. */
+static value *copy_values(arena *a, const value *vals, int n)
+{
+    value *out = arena_alloc(a, sizeof(value) * (size_t)(n + 1));
+    for (int i = 0; out && i < n; i++) {
+        out[i] = vals[i];
+        if (vals[i].type == VT_STRING && !(out[i].u.s = arena_strdup(a, vals[i].u.s)))
+            return NULL;
+    }
+    return out;
+}
+
 /* The variant's compile identity (in `a`, its length in *len): everything NVRTC sees
  * besides the source. NULL when out of memory. */
 static char *identity_of(arena *a, const cutune_variant *v, size_t *len)
@@ -232,6 +248,7 @@ static int next_variant(session *s, const cutune_variant **out)
      * (its count reads params) cannot run, and analyze says so without a GPU. */
     eval_error e;
     s->unrunnable = plan_args(s->m, vals, s->counts, s->scalars, &e) < 0 ? arena_strdup(s->scratch, e.message) : NULL;
+    s->vals = vals;
     *out = &s->v;
     return 1;
 }
@@ -297,6 +314,7 @@ static int next_job(void *ud, pool_job *pj)
     js->variant.defines = (const char *const *)copy_strings(a, v->defines, v->ndefines, 0);
     js->variant.options = (const char *const *)copy_strings(a, v->options, v->noptions, 0);
     js->variant.name_expression = copy_string(a, v->name_expression);
+    js->vals = copy_values(a, s->vals, v->nparams);
     /* Spec types are one char per param; copy them as a string of that length. */
     if (v->types) {
         char *t = arena_alloc(a, (size_t)v->nparams + 1);
@@ -312,7 +330,7 @@ static int next_job(void *ud, pool_job *pj)
     char *identity = identity_of(a, v, &idlen);
     bool found = false;
     unique *u = NULL;
-    if (!js->variant.values || !js->variant.defines || !js->variant.options || !js->variant.name_expression ||
+    if (!js->variant.values || !js->vals || !js->variant.defines || !js->variant.options || !js->variant.name_expression ||
         !opts || !identity || !(u = unique_for(s, identity, idlen, &found))) {
         arena_free(a);
         free(js);
@@ -469,7 +487,7 @@ static int job_done(void *ud, pool_job *pj, compile_output *out, const char *err
     else if (!a.launchable)
         sum->unlaunchable++;
     session_binary bin = {src->cubin, src->cubin_size, src->lowered_name};
-    if (s->each(s->user, &a, s->keep_binaries && src->ok ? &bin : NULL) != 0) {
+    if (s->each(s->user, &a, js->vals, s->keep_binaries && src->ok ? &bin : NULL) != 0) {
         s->status = CUTUNE_ESTOPPED;
         rc = -1;
     }
@@ -686,17 +704,4 @@ int session_run(session *s, const value *values, const uint64_t *ordinals, int n
     s->limit = 0;
     s->produced = 0;
     return run_pool(s, each, user);
-}
-
-void session_values_of(const model *m, const cutune_variant *v, value *out)
-{
-    for (int i = 0; i < m->nparams; i++) {
-        const char *t = v->values[i];
-        switch (m->params[i].dom.type) {
-        case VT_INT: out[i] = value_int(strtoll(t, NULL, 10)); break;
-        case VT_FLOAT: out[i] = value_float(strtod(t, NULL)); break;
-        case VT_BOOL: out[i] = value_bool(strcmp(t, "true") == 0); break;
-        default: out[i] = value_string(t); break;
-        }
-    }
 }

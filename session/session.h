@@ -14,7 +14,13 @@
  * Ownership: a session owns its source text, cache handle, canonical paths and the
  * table of distinct binaries (with their cubins when kept), all released by
  * session_close. It borrows the model, the diagnostic list, the options and the summary,
- * which must outlive it. */
+ * which must outlive it.
+ *
+ * A variant's typed values (the configuration it is made from) travel with it, never
+ * read back from its text: the source's (the space's listing, a batch, a stream fed by
+ * search/) until the session copies them with the variant into the job's arena, which
+ * the session frees once the job is delivered (session_each); whoever keeps a variant
+ * copies both (result_add: the result's arena, freed with the result). */
 #ifndef CUTUNE_SESSION_SESSION_H
 #define CUTUNE_SESSION_SESSION_H
 
@@ -35,21 +41,22 @@ typedef struct session_binary {
 } session_binary;
 
 /* Called for each variant, in the order its source delivers (session_run_space,
- * session_run: listing or batch order; session_stream: as compiled); `bin` is NULL
- * unless binaries are kept and the variant compiled. Return non-zero to stop. */
-typedef int (*session_each)(void *user, const cutune_analysis *a, const session_binary *bin);
+ * session_run: listing or batch order; session_stream: as compiled), with its analysis
+ * (a->variant: the public view, its values as text) and the configuration it was made
+ * from, typed: `vals`, nparams values, vals[i] being what a->variant->values[i] writes.
+ * Both are the session's, valid during the call: a caller that keeps the variant copies
+ * both (results/result_add). `bin` is NULL unless binaries are kept and the variant
+ * compiled. Return non-zero to stop. */
+typedef int (*session_each)(void *user, const cutune_analysis *a, const value *vals, const session_binary *bin);
 
 /* session_variant_of: plans configuration `vals` (a value per param) of model `m` as
- * variant `*v` numbered `ordinal`: its values as text go to `values` (nparams slots),
+ * variant `*v` numbered `ordinal` (the view only: whoever keeps the variant keeps `vals`
+ * beside it, as the session's jobs and the results' records do; nothing reads values
+ * back from the text): its values as text go to `values` (nparams slots),
  * its text and plan into `scratch`; `types` is borrowed. Returns 0, CUTUNE_ENOMEM, or
  * CUTUNE_EEVAL with an error diagnostic (at the failing expression) on `diags`. */
 int session_variant_of(const model *m, diag_list *diags, const value *vals, arena *scratch, const char **values,
                        const char *types, uint64_t ordinal, cutune_variant *v);
-
-/* session_values_of: the typed values of variant v (made by session_variant_of) into
- * out (nparams slots), read back from its text (floats are written in their shortest
- * exact form, so this is lossless). */
-void session_values_of(const model *m, const cutune_variant *v, value *out);
 
 /* session_occupancy: the occupancy model's answer `r` for `arch` as the public struct
  * (the one conversion: the analysis and cutune_occupancy_* both use it). */

@@ -59,8 +59,9 @@ typedef struct pending {
     int n;
 } pending;
 
-static int keep_binary(void *user, const cutune_analysis *a, const session_binary *bin)
+static int keep_binary(void *user, const cutune_analysis *a, const value *vals, const session_binary *bin)
 {
+    (void)vals;
     pending *p = user;
     for (int i = 0; i < p->n; i++)
         if (p->ordinals[i] == a->variant->ordinal && bin)
@@ -91,7 +92,7 @@ static int fetch_binaries(tuner *t, session *ss, session_binary *bins, const cho
         const record *rec = t->res->records[c[i].index];
         if (bins[c[i].index].cubin || rec->m.same_code_as >= 0)
             continue;
-        session_values_of(t->m, &rec->v, &vals[(size_t)missing * (size_t)t->m->nparams]);
+        memcpy(&vals[(size_t)missing * (size_t)t->m->nparams], rec->vals, sizeof(value) * (size_t)t->m->nparams);
         ordinals[missing] = rec->v.ordinal;
         index_of[missing++] = c[i].index;
     }
@@ -147,7 +148,7 @@ int counters_read(tuner *t, session *ss, session_binary *bins, uint64_t nbins)
         } else {
             int passes = 0;
             bool off = false;
-            if ((rc = gpu_profile(g, &bins[c[k].index], &rec->v, values, &passes, &off, why, sizeof why)) < 0)
+            if ((rc = gpu_profile(g, &bins[c[k].index], rec, values, &passes, &off, why, sizeof why)) < 0)
                 break;
             if (why[0]) {
                 result_set_profile_note(r, rec, why);

@@ -169,7 +169,7 @@ int fleet_wait_twin(tuner *t, twin_id id)
 int fleet_send(tuner *t, int k, record *rec, uint64_t index, const session_binary *bin, bool has_id,
                twin_id id)
 {
-    int rc = gpu_send(&t->gpus[k], bin, &rec->v, t->goal.have_best, t->goal.best, false, rec);
+    int rc = gpu_send(&t->gpus[k], bin, rec, t->goal.have_best, t->goal.best, false, rec);
     if (rc < 0) { /* no worker could be started */
         tuner_stop(t, rc);
         return -1;
@@ -229,8 +229,8 @@ static void spread_of(race *r, int k, cutune_device_spread *out)
     free(ratio);
 }
 
-int fleet_race(tuner *t, const session_binary *const *bins, const cutune_variant *const *vs,
-               const record *const *refs, int n, int ncontend, record **first)
+int fleet_race(tuner *t, const session_binary *const *bins, const record *const *vs, const record *const *refs, int n,
+               int ncontend, record **first)
 {
     int K = t->ngpus;
     race r = {t, n, ncontend, refs, calloc((size_t)K, sizeof(int)), calloc((size_t)K, sizeof(int)),
@@ -248,7 +248,8 @@ int fleet_race(tuner *t, const session_binary *const *bins, const cutune_variant
                 rc = CUTUNE_ENOMEM;
                 break;
             }
-            rec->v = *vs[i];
+            rec->v = vs[i]->v;
+            rec->vals = vs[i]->vals; /* borrowed: the results' record outlives the race's */
             int s = gpu_send(&t->gpus[k], bins[i], vs[i], false, 0, true, rec);
             if (s < 0 && k == 0) { /* the GPU that decides cannot go on: the run stops */
                 tuner_stop(t, s);

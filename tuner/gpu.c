@@ -179,17 +179,53 @@ static void lost(gpu_handle *g, bool hang, record *rec)
     rec->m.gpu_seconds = sys_seconds() - g->sent_at;
 }
 
-int gpu_send(gpu_handle *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best,
-             bool final, record *rec)
+void gpu_plain_values(const value *vals, int n, wk_value *out)
+{
+    for (int i = 0; i < n; i++) {
+        const value *x = &vals[i];
+        out[i] = (wk_value){vtype_name(x->type)[0], x->type == VT_INT ? x->u.i : x->type == VT_BOOL ? x->u.b : 0,
+                            x->type == VT_FLOAT ? x->u.f : 0, x->type == VT_STRING ? x->u.s : NULL};
+    }
+}
+
+/* Request `q` for record src's variant (binary bin) encoded into f: its configuration
+ * typed (src->vals made plain as wk_values, never its text). The caller sets the
+ * request's flags in q first. CUTUNE_OK, or CUTUNE_ENOMEM with the thread's error set. */
+static int encode_request(gpu_handle *g, wk_frame *f, wk_request *q, const record *src, const session_binary *bin)
+{
+    (void)g;
+    const cutune_variant *v = &src->v;
+    wk_value *plain = malloc(sizeof *plain * (size_t)(v->nparams + 1));
+    if (!plain)
+        return err_set(CUTUNE_ENOMEM, "out of memory");
+    gpu_plain_values(src->vals, v->nparams, plain);
+    q->ordinal = v->ordinal;
+    for (int d = 0; d < 3; d++) {
+        q->block[d] = v->block[d];
+        q->grid[d] = v->grid[d];
+    }
+    q->smem_bytes = v->smem_bytes;
+    q->nvalues = v->nparams;
+    q->values = plain;
+    q->symbol = bin->symbol;
+    q->cubin = bin->cubin;
+    q->cubin_size = bin->cubin_size;
+    wk_encode_request(f, q);
+    q->values = NULL;
+    free(plain);
+    return CUTUNE_OK;
+}
+
+int gpu_send(gpu_handle *g, const session_binary *bin, const record *src, bool have_best, double best, bool final,
+             record *rec)
 {
     int rc;
     if (!g->proc.pid && (rc = gpu_start(g)) < 0)
         return rc;
-    wk_request q = {v->ordinal, {v->block[0], v->block[1], v->block[2]}, {v->grid[0], v->grid[1], v->grid[2]},
-                    v->smem_bytes, v->nparams, v->values, bin->symbol, bin->cubin, bin->cubin_size, have_best,
-                    best, final, false};
+    wk_request q = {.have_best = have_best, .best_objective = best, .final = final};
     wk_frame f = WK_FRAME_INIT;
-    wk_encode_request(&f, &q);
+    if ((rc = encode_request(g, &f, &q, src, bin)) < 0)
+        return rc;
     g->sent_at = sys_seconds();
     if (!g->first_sent) { /* the first variant reaches the GPU now */
         g->first_sent = true;
@@ -235,17 +271,17 @@ void gpu_receive(gpu_handle *g, record *rec)
     }
 }
 
-int gpu_run(gpu_handle *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best, bool final,
+int gpu_run(gpu_handle *g, const session_binary *bin, const record *src, bool have_best, double best, bool final,
             record *rec)
 {
-    int rc = gpu_send(g, bin, v, have_best, best, final, rec);
+    int rc = gpu_send(g, bin, src, have_best, best, final, rec);
     if (rc < 0)
         return rc;
     gpu_receive(g, rec);
     return CUTUNE_OK;
 }
 
-int gpu_profile(gpu_handle *g, const session_binary *bin, const cutune_variant *v, double *values, int *passes,
+int gpu_profile(gpu_handle *g, const session_binary *bin, const record *src, double *values, int *passes,
                 bool *off, char *why, size_t whysize)
 {
     int rc;
@@ -255,11 +291,10 @@ int gpu_profile(gpu_handle *g, const session_binary *bin, const cutune_variant *
         values[i] = NAN;
     if (!g->proc.pid && (rc = gpu_start(g)) < 0)
         return rc;
-    wk_request q = {v->ordinal, {v->block[0], v->block[1], v->block[2]}, {v->grid[0], v->grid[1], v->grid[2]},
-                    v->smem_bytes, v->nparams, v->values, bin->symbol, bin->cubin, bin->cubin_size, false, 0, false,
-                    true};
+    wk_request q = {.profile = true};
     wk_frame f = WK_FRAME_INIT;
-    wk_encode_request(&f, &q);
+    if ((rc = encode_request(g, &f, &q, src, bin)) < 0)
+        return rc;
     /* every pass is a launch with device memory saved and restored around it */
     rc = wk_exchange(&g->proc, &f, g->limit_s + PROFILE_EXTRA_S);
     arena *a = rc == 0 ? arena_new() : NULL;

@@ -18,6 +18,7 @@
 #include "../compiler/spec.h"
 #include "../results/result.h"
 #include "../runtime/bench.h"
+#include "../runtime/worker.h"
 #include "goal.h"
 
 /* What a worker inherits: the model made plain for runtime/bench and the measurement
@@ -60,6 +61,12 @@ typedef struct gw {
  * 0 at EOF, 1 when its set-up failed, 3 after a sticky CUDA error, 2 or 4 when the pipe
  * or memory failed. */
 int gw_main(void *ctx, int in, int out);
+
+/* gw_request_values: request q's configuration, typed on the wire, as model m's values
+ * into out (nparams slots; strings borrowed from q): the configuration in hand, never
+ * read from text (gpu_plain_values' inverse). -1 when it is not one of m's: a count or
+ * a type that disagrees with the params. */
+int gw_request_values(const model *m, const wk_request *q, value *out);
 
 /* gw_plain_args: the configuration's argument values (w->scalars) as bench scalars. */
 void gw_plain_args(gw *w, bench_config *out);

@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "../base/err.h"
+#include "../compiler/plan.h"
 #include "../runtime/worker.h"
-#include "../session/session.h"
 #include "gw.h"
 #include "reply.h"
 
@@ -84,15 +84,29 @@ static int worker_setup(gw *g, strbuf *msg)
     return CUTUNE_OK;
 }
 
-/* One request: the configuration's arguments planned, the binary run, the objective and
- * metrics at its median. Returns whether the context is lost. */
+int gw_request_values(const model *m, const wk_request *q, value *out)
+{
+    if (q->nvalues != m->nparams)
+        return -1;
+    for (int i = 0; i < m->nparams; i++) {
+        const wk_value *x = &q->values[i];
+        if (x->type != vtype_name(m->params[i].dom.type)[0])
+            return -1;
+        switch (x->type) {
+        case 'i': out[i] = value_int(x->i); break;
+        case 'f': out[i] = value_float(x->f); break;
+        case 'b': out[i] = value_bool(x->i != 0); break;
+        default: out[i] = value_string(x->s); break;
+        }
+    }
+    return 0;
+}
+
+/* One request (its configuration in g->vals: gw_request_values): the configuration's
+ * arguments planned, the binary run, the objective and metrics at its median. Returns
+ * whether the context is lost. */
 static bool serve(gw *g, const wk_request *q, reply *r, double *metrics, bench_result *br)
 {
-    cutune_variant v;
-    memset(&v, 0, sizeof v);
-    v.nparams = q->nvalues;
-    v.values = q->values;
-    session_values_of(g->p->m, &v, g->vals);
     g->goal.have_best = q->have_best;
     g->goal.best = q->best_objective;
     memset(r, 0, sizeof *r);
@@ -200,8 +214,8 @@ int gw_main(void *ctx, int in, int out)
             _exit(0); /* the tuner has gone: so do we */
         arena_reset(a);
         wk_request q;
-        if (wk_decode_request(&f, a, &q) < 0 || q.nvalues != w.p->m->nparams)
-            _exit(4);
+        if (wk_decode_request(&f, a, &q) < 0 || gw_request_values(w.p->m, &q, w.vals) < 0)
+            _exit(4); /* not a request of this spec's: the pipe is not to be trusted */
         reply r;
         bench_result br;
         bool sticky = serve(&w, &q, &r, metrics, &br);

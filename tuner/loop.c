@@ -9,15 +9,13 @@
 #include "../base/sys.h"
 #include "tuner.h"
 
-int loop_each(void *user, const cutune_analysis *a, const session_binary *bin)
+int loop_each(void *user, const cutune_analysis *a, const value *vals, const session_binary *bin)
 {
     tuner *t = user;
     const cutune_variant *av = a->variant;
     const journal_entry *done_before = NULL;
-    if (journal_count(t->journal) > 0) { /* trusted only for the configuration it names (journal.h) */
-        session_values_of(t->m, av, t->vals);
-        done_before = journal_lookup(t->journal, av->ordinal, t->m, t->vals);
-    }
+    if (journal_count(t->journal) > 0) /* trusted only for the configuration it names (journal.h) */
+        done_before = journal_lookup(t->journal, av->ordinal, t->m, vals);
     /* What it needs is settled before it joins the results: a GPU (waiting for one when
      * all are busy), or the outcome of its twin in flight. An answer that comes in
      * meanwhile may end the search; the variant is then not taken. */
@@ -25,8 +23,7 @@ int loop_each(void *user, const cutune_analysis *a, const session_binary *bin)
     twin_id id;
     bool has_id = false;
     if ((runs || done_before) && t->twins) { /* the same experiment as one run: its figures (twins.c) */
-        session_values_of(t->m, av, t->vals);
-        has_id = twins_identity(t->twins, t->vals, av, bin, &id) == 0;
+        has_id = twins_identity(t->twins, vals, av, bin, &id) == 0;
         if (has_id && runs && fleet_wait_twin(t, id) < 0)
             return -1;
     }
@@ -36,7 +33,7 @@ int loop_each(void *user, const cutune_analysis *a, const session_binary *bin)
         return -1;
     if (t->stopping)
         return 1;
-    record *rec = result_add(t->res, a);
+    record *rec = result_add(t->res, a, vals);
     if (!rec) {
         err_set(CUTUNE_ENOMEM, "out of memory");
         tuner_stop(t, CUTUNE_ENOMEM);
@@ -68,7 +65,7 @@ void loop_take_twin(tuner *t, record *rec, const record *twin)
     cutune_measurement *m = &rec->m;
     if (!m->timed)
         return;
-    session_values_of(t->m, &rec->v, t->vals); /* the goal judges this configuration */
+    t->goal.vals = rec->vals; /* the goal judges this configuration */
     t->goal.has_energy = m->energy != 0; /* its twin's energy is its own */
     t->goal.energy_j = m->energy_j;
     t->goal.power_w = m->power_w;

@@ -11,6 +11,7 @@
 #include "cutune.h"
 #include "perdev.h"
 #include "../base/err.h"
+#include "../base/sys.h"
 
 char *perdev_path(const char *path, int device)
 {
@@ -48,7 +49,7 @@ int perdev_run(const int *devices, int n, int jobs, const char *const *paths, pe
         if (pid == 0)
             _exit(run(user, devices[i], jobs, paths[i]) & 0xff);
         if (pid < 0) {
-            rc = err_set(CUTUNE_EIO, "could not start the run on GPU %d: %s", devices[i], strerror(errno));
+            rc = err_set(CUTUNE_EIO, "could not start the run on GPU %d: %s", devices[i], sys_strerror(errno));
             break;
         }
         pids[i] = pid;

@@ -119,8 +119,9 @@ static int64_t know_journal(search_run *sr)
     return n;
 }
 
-static int static_each(void *user, const cutune_analysis *a, const session_binary *bin)
+static int static_each(void *user, const cutune_analysis *a, const value *vals, const session_binary *bin)
 {
+    (void)vals;
     (void)bin;
     search_run *sr = user;
     search_static *st = &sr->st[sr->st_at++];
@@ -143,13 +144,13 @@ static int static_info(void *user, const uint64_t *keys, int n, search_static *o
     return rc == CUTUNE_OK && sr->st_at == n ? 0 : -1;
 }
 
-static int search_each(void *user, const cutune_analysis *a, const session_binary *bin)
+static int search_each(void *user, const cutune_analysis *a, const value *vals, const session_binary *bin)
 {
     search_run *sr = user;
     tuner *t = sr->t;
     uint64_t before = t->res->n;
     sr->delivered++;
-    int rc = loop_each(t, a, bin);
+    int rc = loop_each(t, a, vals, bin);
     if (rc < 0 || t->res->n == before)
         return rc; /* a failure, or not taken: the search is over */
     if (t->res->n > sr->nbins) { /* the record's binary, for the final race */
@@ -232,7 +233,7 @@ static record *twin_run(search_run *sr, uint64_t i)
     record *rec = t->res->records[i];
     twin_id id;
     if (!t->twins || rec->m.same_code_as < 0 || i >= sr->nbins ||
-        twins_identity(t->twins, t->vals, &rec->v, &sr->bins[i], &id) < 0)
+        twins_identity(t->twins, rec->vals, &rec->v, &sr->bins[i], &id) < 0)
         return NULL;
     int64_t at = twins_find(t->twins, id);
     return at >= 0 && (uint64_t)at < i ? t->res->records[at] : NULL;
@@ -309,7 +310,7 @@ static int final_race(search_run *sr)
         cutune_measurement *m = &t->res->records[i]->m;
         if (!m->provisional)
             continue;
-        session_values_of(t->m, &t->res->records[i]->v, t->vals); /* the goal judges this configuration */
+        t->goal.vals = t->res->records[i]->vals; /* the goal judges this configuration */
         if ((twin[i] = twin_run(sr, i)) != NULL)
             continue;
         race[i] = i < sr->nbins && sr->bins[i].cubin && t->goal.have_best &&
@@ -318,14 +319,14 @@ static int final_race(search_run *sr)
     uint64_t *list = NULL;
     int n = 0, ncontend = 0, rc = race_list(sr, race, &list, &n, &ncontend) < 0 ? CUTUNE_ENOMEM : CUTUNE_OK;
     const session_binary **bins = calloc((size_t)n + 1, sizeof *bins);
-    const cutune_variant **vs = calloc((size_t)n + 1, sizeof *vs);
+    const record **vs = calloc((size_t)n + 1, sizeof *vs);
     const record **refs = calloc((size_t)n + 1, sizeof *refs);
     record **full = calloc((size_t)n + 1, sizeof *full);
     if (rc == CUTUNE_OK && (!bins || !vs || !refs || !full))
         rc = CUTUNE_ENOMEM;
     for (int j = 0; rc == CUTUNE_OK && j < n; j++) {
         bins[j] = &sr->bins[list[j]];
-        vs[j] = &t->res->records[list[j]]->v;
+        vs[j] = t->res->records[list[j]];
         refs[j] = t->res->records[list[j]];
     }
     if (rc == CUTUNE_OK && n > 0)
@@ -339,7 +340,6 @@ static int final_race(search_run *sr)
                 j++;
             result_take_run(t->res, rec, full[j]); /* the full figures, launches and times added */
         } else if (twin[i] && !twin[i]->m.provisional) {
-            session_values_of(t->m, &rec->v, t->vals);
             loop_take_twin(t, rec, twin[i]);
         } else {
             rec->m.provisional = 0;

@@ -66,13 +66,18 @@ int gpu_start(gpu_handle *g);
 int gpu_spawn(gpu_handle *g);
 int gpu_ready(gpu_handle *g);
 
-/* gpu_send: sends variant v (binary bin) to the worker, starting one when none
- * runs, and notes in rec when and where it started; the reply is awaited with
+/* gpu_send: sends the variant of record `src` (its view and its typed values; binary
+ * bin) to the worker, starting one when none runs, and notes in rec (src itself, or
+ * another record that takes the answer) when and where it started; the reply is awaited with
  * gpu_receive, by gpu_deadline. have_best/best: for early stopping; final:
  * timed in full whatever the best (the run's final race). CUTUNE_OK, or the status of
- * gpu_start (the run must stop). */
-int gpu_send(gpu_handle *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best,
-             bool final, record *rec);
+ * gpu_start or CUTUNE_ENOMEM, with the thread's error set (the run must stop). */
+int gpu_send(gpu_handle *g, const session_binary *bin, const record *src, bool have_best, double best, bool final,
+             record *rec);
+
+/* gpu_plain_values: configuration `vals` (n values) as a request carries it to the
+ * worker, typed (out: n slots; strings borrowed): gw_request_values' inverse. */
+void gpu_plain_values(const value *vals, int n, wk_value *out);
 
 /* gpu_deadline: when the variant sent runs out of time (sys_seconds). */
 double gpu_deadline(const gpu_handle *g);
@@ -83,16 +88,16 @@ double gpu_deadline(const gpu_handle *g);
 void gpu_receive(gpu_handle *g, record *rec);
 
 /* gpu_run: gpu_send, then gpu_receive. */
-int gpu_run(gpu_handle *g, const session_binary *bin, const cutune_variant *v, bool have_best, double best, bool final,
+int gpu_run(gpu_handle *g, const session_binary *bin, const record *src, bool have_best, double best, bool final,
             record *rec);
 
-/* gpu_profile: variant v's hardware counters (g->plan.nhw of them, into
+/* gpu_profile: the hardware counters of record src's variant (g->plan.nhw of them, into
  * values; NaN where not read) from a profiled launch in the worker, starting one when
  * none runs; *passes: the replays. When they could not be read, `why` says why (CUPTI,
  * the permission, a launch that failed, a worker that died or hung: it is replaced);
  * "" otherwise; *off: the profiler itself cannot be used (no variant's can be read).
- * CUTUNE_OK, or the status of gpu_start. */
-int gpu_profile(gpu_handle *g, const session_binary *bin, const cutune_variant *v, double *values, int *passes,
+ * CUTUNE_OK, or the status of gpu_start or CUTUNE_ENOMEM (the thread's error set). */
+int gpu_profile(gpu_handle *g, const session_binary *bin, const record *src, double *values, int *passes,
                 bool *off, char *why, size_t whysize);
 
 /* gpu_free: ends the worker (if any) and frees what init allocated. */
@@ -236,7 +241,7 @@ void tuner_stop(tuner *t, int status);
  * is finished when its answer comes); each finished by finish_variant. Returns 0, 1 when
  * t->done has said the search is over (the variant is then not taken), -1 with
  * t->status on a failure. */
-int loop_each(void *user, const cutune_analysis *a, const session_binary *bin);
+int loop_each(void *user, const cutune_analysis *a, const value *vals, const session_binary *bin);
 
 /* finish_variant (finish.c): variant rec (the results' record `index`) has its outcome: its identity (when has_id and
  * the outcome is one the code decides) joins the twins, it is journaled (unless read
@@ -285,14 +290,14 @@ int fleet_drain(tuner *t);
 int fleet_wait_twin(tuner *t, twin_id id);
 
 /* fleet_race: times variants in full, nothing else in flight: the first GPU the
- * ncontend contenders vs[0 .. ncontend) (binaries bins[i]), into first[i] (records of the
+ * ncontend contenders vs[0 .. ncontend) (records: their variants; binaries bins[i]), into first[i] (records of the
  * result's arena, not in the results); every other GPU all n, the rest being variants the
  * first GPU timed in full during the run, whose records are refs[i]; then
  * summary.spread[k] is each other GPU's median time over the first's (a contender's race
  * run, another's record). A GPU other than the first whose worker cannot be started is
  * left out. CUTUNE_OK, CUTUNE_ENOMEM, or the status of GPU 0's start (t->status, t->why). */
-int fleet_race(tuner *t, const session_binary *const *bins, const cutune_variant *const *vs,
-               const record *const *refs, int n, int ncontend, record **first);
+int fleet_race(tuner *t, const session_binary *const *bins, const record *const *vs, const record *const *refs, int n,
+               int ncontend, record **first);
 
 /* loop_take_twin (loop.c): record `rec` (not run) takes the figures of record
  * `twin`, the same experiment (twins.c), and its own metrics and objective. */

@@ -12,7 +12,8 @@
 #   BUDGETS   default 25,50,100,200
 #
 # Every variant runs at the same time, each over ceil(cores / variants) jobs,
-# by evaluations only (--no-time), under a deadline of SWEEP_DEADLINE seconds (default
+# by evaluations only (--no-time; SWEEP_BY_TIME=1: by simulated time too, about twice
+# the time), under a deadline of SWEEP_DEADLINE seconds (default
 # 540): a variant that has not finished by then is named and left out. Writes into $OUT
 # (default ./sweep-out): sweep.json ({"NAME": landscapes.py's JSON, ...}), summary.txt (each
 # variant's table and the comparison of bench/search/sweep_summary.py) and log.txt.
@@ -25,6 +26,8 @@ seeds=${2:-60}
 budgets=${3:-25,50,100,200}
 out=${OUT:-$root/sweep-out}
 deadline=${SWEEP_DEADLINE:-540}
+notime=--no-time
+[ "${SWEEP_BY_TIME:-0}" = 1 ] && notime=
 mkdir -p "$out"
 work=$(mktemp -d /tmp/sweep.XXXXXX)
 export LD_LIBRARY_PATH="$root/bench-bins/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -45,7 +48,7 @@ while read -r name bin envs; do
         continue
     fi
     # shellcheck disable=SC2086
-    env $envs timeout "$deadline" python3 bench/search/landscapes.py --cutune "$root/$bin" --set all --no-time \
+    env $envs timeout "$deadline" python3 bench/search/landscapes.py --cutune "$root/$bin" --set all $notime \
         --seeds "$seeds" --budgets "$budgets" --jobs "$jobs" --json "$work/$name.json" \
         >"$work/$name.txt" 2>>"$log" &
     pids+=($!)

@@ -3,7 +3,9 @@
 {"NAME": landscapes.py's JSON}): per set (dev: the 7 development landscapes, held-out: the
 h100_ ones) and budget, the mean over landscapes of the median over seeds, the same of the
 median over the first 20 seeds (the issue's figure), and the mean over seeds with its
-standard error (over seeds, landscapes pooled); then each landscape's medians.
+standard error (over seeds, landscapes pooled); the mean's difference to the baseline
+paired by seed (seed i of a variant against seed i of the baseline: the same initial
+design, so the pairing removes what they share); then each landscape's medians.
 
 usage: bench/search/sweep_summary.py sweep.json [BASELINE_NAME]
 """
@@ -12,9 +14,9 @@ import statistics
 import sys
 
 
-def per(doc, name, budget):
+def per(doc, name, budget, by="evals"):
     for r in doc["runs"]:
-        if r["landscape"] == name and r["budget"] == budget and r["by"] == "evals":
+        if r["landscape"] == name and r["budget"] == budget and r["by"] == by:
             return r
     return None
 
@@ -61,6 +63,29 @@ def main():
                         se = (sum(diffs) ** 0.5) / len(lands)
                         row += "%8.3f+-%.3f" % (m, se)
                 print(row)
+    kinds = [k for k in ("evals", "time") if any(r["by"] == k for r in first["runs"])]
+    for by, (label, lands) in [(k, st) for k in kinds for st in sets]:
+        if not lands:
+            continue
+        print("\n%s, %s, the mean's difference to %s paired by seed (each seed's mean over the %d landscapes;"
+              " the mean over seeds +- its standard error)" % (label, "by evaluations" if by == "evals" else
+                                                                "by simulated time", base, len(lands)))
+        print("%-28s" % "" + "".join("%14d" % b for b in budgets))
+        for v in names:
+            if v == base:
+                continue
+            row = "%-28s" % v[:28]
+            for b in budgets:
+                rs = [per(docs[v], n, b, by) for n in lands]
+                bs = [per(docs[base], n, b, by) for n in lands]
+                if any(r is None for r in rs + bs):
+                    row += "%14s" % "-"
+                    continue
+                k = min(len(r["ratios"]) for r in rs + bs)
+                d = [statistics.mean(r["ratios"][i] - q["ratios"][i] for r, q in zip(rs, bs)) for i in range(k)]
+                se = statistics.stdev(d) / k ** 0.5 if k > 1 else float("nan")
+                row += "%+8.3f+-%.3f" % (statistics.mean(d), se)
+            print(row)
     print("\nper landscape, median over seeds:")
     for n in first["landscapes"]:
         print("\n" + n)

@@ -11,6 +11,7 @@
 
 #include "spec.h"
 #include "space.h"
+#include "device.h"
 #include "results.h"
 
 #ifdef __cplusplus
@@ -34,6 +35,12 @@ const char *cutune_spec_emit_refused(const cutune_spec *spec, const char *kind);
  * application sets it from what its user named, never from the spec. CUTUNE_OK, or
  * CUTUNE_EINVAL when `dir` is not a folder. */
 int cutune_spec_set_emit_dir(cutune_spec *spec, const char *dir);
+
+/* cutune_spec_select_kernel_of: holds the first kernel block of `spec` (a file may have
+ * several) whose kernel and params (names and types, in order) are those `r` records,
+ * as a header of r with the spec needs. CUTUNE_OK; CUTUNE_EINVAL (NULL arguments, a spec
+ * with errors, or no block matches: the block held is then the last). */
+int cutune_spec_select_kernel_of(cutune_spec *spec, const cutune_tune_result *r);
 
 #define CUTUNE_HEADER_OPTIONS_VERSION 1
 
@@ -99,6 +106,20 @@ int cutune_emit_csv(char **out, const cutune_tune_result *r);
  * CUTUNE_ENOMEM. */
 int cutune_variant_csv(char **out, const cutune_spec *spec, const cutune_variant *v);
 int cutune_variant_json(char **out, const cutune_spec *spec, const cutune_variant *v);
+
+/* The JSON of `cutune check`, `occupancy` and `devices` (docs/cli.md), indented, no line
+ * end, in *out (free with cutune_free); CUTUNE_OK, CUTUNE_EINVAL (NULL arguments) or
+ * CUTUNE_ENOMEM. cutune_space_summary_json: the spec's params, constraints, the counts
+ * `size` (from cutune_space_count, which took `count_seconds`), search, the device
+ * attributes it reads and its problem sizes. cutune_occupancy_json: `occ` (from
+ * cutune_occupancy_for_arch/_device) with the figures asked: GPU `device` (-1: an
+ * architecture was asked), `regs`, `threads`, `smem` bytes. cutune_devices_json: devs[0
+ * .. n) (from cutune_device_get) as an array. */
+int cutune_space_summary_json(char **out, const cutune_spec *spec, const cutune_space_size *size,
+                              double count_seconds);
+int cutune_occupancy_json(char **out, const cutune_occupancy *occ, int device, int regs, int threads,
+                          int64_t smem);
+int cutune_devices_json(char **out, const cutune_device *devs, int n);
 
 /* cutune_emit_t4: `r` in Kernel Tuner's T4 results format (JSON, schema version 1.0.0;
  * the mapping is in docs/results-format.md), in *out (free with cutune_free).

@@ -1,5 +1,5 @@
 /* test_emit.c - the C-expression printer (compiler/cexpr.c) and the emitters over
- * stored results (api/results_load.c, emit_header.c, export.c). Every expected text
+ * stored results (api/cutune_results.c, emit/header*.c, emit_csv.c, t4.c). Every expected text
  * is written by hand from the language's rules (docs/language.md) and the fixtures in
  * test/emit/. */
 #include "helpers.h"

@@ -1,5 +1,5 @@
 /* test_forest.c - the random forest behind the auto strategy (search/forest.h): it
- * learns a step function, its importance names the feature that matters, the same seed
+ * learns a step function (each tree alone too), its importance names the feature that matters, the same seed
  * gives the same forest, one observation is enough, and its spread is larger away from
  * the data than on it. The data are made here, their answers known by construction. */
 #include "helpers.h"
@@ -38,6 +38,16 @@ static void test_learns_a_step(void **state)
     rng_seed(&r, 3);
     double some = forest_predict_some(f, above, 4, &r);
     assert_true(fabs(some - 20.0) < 2.0);
+    /* one tree's view (auto's Thompson samples) sees the step too, and all the trees
+     * together are the forest's mean */
+    assert_int_equal(forest_trees(f), 32);
+    int all[32];
+    for (int t = 0; t < 32; t++) {
+        all[t] = t;
+        assert_true(forest_predict_trees(f, below, &all[t], 1) < forest_predict_trees(f, above, &all[t], 1));
+    }
+    forest_predict(f, above, &mean, &sd);
+    assert_true(fabs(forest_predict_trees(f, above, all, 32) - mean) < 1e-9);
     forest_free(f);
 }
 

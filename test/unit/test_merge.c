@@ -142,8 +142,8 @@ static void test_devices(void **state)
     with_devices(s1, json_pack("[i, i]", 0, 1), json_loads(sp, 0, NULL), 1);
     with_devices(s2, json_pack("[i, i]", 0, 1), json_loads(sp, 0, NULL), 1);
     cutune_tune_result *r = NULL;
-    char note[100], err[1000];
-    assert_int_equal(results_load(&r, s0, err, sizeof err), CUTUNE_OK);
+    char note[100];
+    assert_int_equal(results_load(&r, s0), CUTUNE_OK);
     assert_int_equal(r->summary.ndevices, 2);
     assert_int_equal(r->summary.devices[1], 1);
     assert_int_equal(r->summary.spread[1].device, 1);
@@ -166,8 +166,8 @@ static void test_devices(void **state)
     result_destroy(r);
 
     with_devices(s2, json_pack("[i]", 2), json_array(), 2); /* one GPU is not a list of several */
-    assert_int_equal(results_load(&r, s2, err, sizeof err), CUTUNE_EIO); /* not a results file: as any flaw */
-    assert_non_null(strstr(err, "\"devices\""));
+    assert_int_equal(results_load(&r, s2), CUTUNE_EIO); /* not a results file: as any flaw */
+    assert_non_null(strstr(err_last()->message, "\"devices\""));
 }
 
 static void test_partial(void **state)
@@ -190,9 +190,9 @@ static void test_partial(void **state)
     assert_int_equal(r->shard_merged[1], 2);
     assert_int_equal(r->records[r->summary.best]->v.ordinal, 6); /* 2.0 (a twin); 3 pruned, 5 provisional */
     /* written and read back, it merges with the missing shard into the whole */
-    char out[300], back_err[1000];
+    char out[300];
     snprintf(out, sizeof out, "%s/partial.json", dir);
-    assert_int_equal(results_write(r, out, "test", back_err, sizeof back_err), CUTUNE_OK);
+    assert_int_equal(results_write(r, out, "test"), CUTUNE_OK);
     result_destroy(r);
     const char *again[] = {out, s1};
     if (results_merge(&r, again, 2, false, note, sizeof note) != CUTUNE_OK)
@@ -207,13 +207,13 @@ static void test_shard_round_trip(void **state)
     (void)state;
     make_shards();
     cutune_tune_result *r = NULL, *back = NULL;
-    char err[1000], out[300];
-    assert_int_equal(results_load(&r, s1, err, sizeof err), CUTUNE_OK);
+    char out[300];
+    assert_int_equal(results_load(&r, s1), CUTUNE_OK);
     assert_int_equal(r->shard_index, 1);
     assert_int_equal(r->shard_count, 3);
     snprintf(out, sizeof out, "%s/again.json", dir);
-    assert_int_equal(results_write(r, out, "test", err, sizeof err), CUTUNE_OK);
-    assert_int_equal(results_load(&back, out, err, sizeof err), CUTUNE_OK);
+    assert_int_equal(results_write(r, out, "test"), CUTUNE_OK);
+    assert_int_equal(results_load(&back, out), CUTUNE_OK);
     assert_int_equal(back->shard_index, 1);
     assert_int_equal(back->shard_count, 3);
     assert_int_equal(back->nmerged_from, 0);

@@ -68,13 +68,13 @@ static char *read_doc(void)
     return buf;
 }
 
-/* The text of the bullet of docs/cli.md that begins with `start`, up to the next bullet. */
-static char *bullet(const char *start)
+/* The text of docs/cli.md from `start` up to `stop` (the next bullet, or the paragraph's end). */
+static char *doc_part(const char *start, const char *stop)
 {
     const char *doc = read_doc(), *p = strstr(doc, start);
     if (!p)
         fail_msg("docs/cli.md has no '%s'", start);
-    const char *end = strstr(p + 1, "\n- ");
+    const char *end = strstr(p + 1, stop);
     size_t n = end ? (size_t)(end - p) : strlen(p);
     char *s = malloc(n + 1);
     memcpy(s, p, n);
@@ -82,9 +82,30 @@ static char *bullet(const char *start)
     return s;
 }
 
-/* Every `name` in backquotes of `text` (words, dots and underscores only) is a key of
- * `o` or of its object member `nested` (NULL: none). Returns how many were checked. */
-static int keys_promised(const json_t *o, const char *text, const char *nested)
+static char *bullet(const char *start)
+{
+    return doc_part(start, "\n- ");
+}
+
+/* A member of o, or of one of its members named in `nested` (NULL-terminated; an
+ * array's first element). */
+static bool has_key(const json_t *o, const char *key, const char *const *nested)
+{
+    if (json_object_get(o, key))
+        return true;
+    for (; nested && *nested; nested++) {
+        const json_t *in = json_object_get(o, *nested);
+        if (json_is_array(in))
+            in = json_array_get(in, 0);
+        if (in && json_object_get(in, key))
+            return true;
+    }
+    return false;
+}
+
+/* Every `name` in backquotes of `text` (lower-case words and underscores) is a key of
+ * `o` or of its members named in `nested`. Returns how many were checked. */
+static int keys_promised(const json_t *o, const char *text, const char *const *nested)
 {
     regex_t re;
     assert_int_equal(regcomp(&re, "`([a-z_.]+)`", REG_EXTENDED), 0);
@@ -93,15 +114,25 @@ static int keys_promised(const json_t *o, const char *text, const char *nested)
     for (const char *p = text; regexec(&re, p, 2, m, 0) == 0; p += m[0].rm_eo) {
         char key[64];
         snprintf(key, sizeof key, "%.*s", (int)(m[1].rm_eo - m[1].rm_so), p + m[1].rm_so);
-        if (strcmp(key, "list") == 0 || strchr(key, '.') || strncmp(key, "cutune_", 7) == 0)
-            continue; /* "`list`'s" and the library's functions are references, not keys */
-        const json_t *in = nested ? json_object_get(o, nested) : NULL;
-        if (!json_object_get(o, key) && !(in && json_object_get(in, key)))
+        if (strcmp(key, "list") == 0 || strcmp(key, "null") == 0 || strchr(key, '.') ||
+            strncmp(key, "cutune_", 7) == 0)
+            continue; /* "`list`'s", a value and the library's functions: not keys */
+        if (!has_key(o, key, nested))
             fail_msg("docs/cli.md promises '%s', the JSON has none", key);
         checked++;
     }
     regfree(&re);
     return checked;
+}
+
+/* text parsed as JSON (a test failure when it is not). */
+static json_t *parsed(const char *text)
+{
+    json_error_t e;
+    json_t *o = json_loads(text, 0, &e);
+    if (!o)
+        fail_msg("not JSON (%s): %s", e.text, text);
+    return o;
 }
 
 /* ---- list ----------------------------------------------------------------------- */
@@ -204,7 +235,8 @@ static void analysis_json_promised(void **state)
     json_t *o = json_loads(text, 0, &e);
     assert_non_null(o);
     char *doc = bullet("- `--format json`: an array; each object is `list`'s, plus");
-    assert_true(keys_promised(o, doc, "occupancy") >= 20);
+    static const char *const nested[] = {"occupancy", NULL};
+    assert_true(keys_promised(o, doc, nested) >= 20);
     free(doc);
     assert_int_equal(json_integer_value(json_object_get(o, "registers")), 40);
     assert_int_equal(json_integer_value(json_object_get(o, "spill_stores")), 8);
@@ -298,6 +330,115 @@ static void sim_json_nulls(void **state)
     assert_int_equal(cutune_sim_report_json(&text, NULL, "x", 1), CUTUNE_EINVAL);
 }
 
+/* ---- check, occupancy, devices ----------------------------------------------------- */
+
+static void space_summary_json_promised(void **state)
+{
+    (void)state;
+    static const char text[] = "kernel k from \"k.cu\" {\n"
+                               "    param bx in [32, 64, 128];\n"
+                               "    require bx < 100;\n"
+                               "    block bx;\n"
+                               "    grid sm_count;\n"
+                               "}\n";
+    cutune_load_options opts = CUTUNE_LOAD_OPTIONS_INIT;
+    opts.skip_file_checks = 1;
+    cutune_spec *spec = NULL;
+    assert_int_equal(cutune_spec_load_string(&spec, "sum.tune", text, strlen(text), &opts), CUTUNE_OK);
+    cutune_space_size size;
+    assert_int_equal(cutune_space_count(&size, spec), CUTUNE_OK);
+    char *out = NULL;
+    assert_int_equal(cutune_space_summary_json(&out, spec, &size, 0.5), CUTUNE_OK);
+    json_t *o = parsed(out);
+    char *doc = doc_part("`--format json` prints one object: `spec`", "\n\n");
+    static const char *const nested[] = {"params", "device", NULL};
+    assert_true(keys_promised(o, doc, nested) >= 15);
+    free(doc);
+    assert_int_equal(json_integer_value(json_object_get(o, "raw")), 3);
+    assert_int_equal(json_integer_value(json_object_get(o, "valid")), 2); /* 32 and 64 */
+    assert_int_equal(json_integer_value(json_object_get(o, "constraints")), 1);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(o, "params"), 0), "route")),
+                        "define");
+    assert_true(json_is_true(json_object_get(json_object_get(o, "device"), "assumed"))); /* no GPU read */
+    assert_non_null(json_object_get(json_object_get(json_object_get(o, "device"), "attributes"), "sm_count"));
+    json_decref(o);
+    cutune_free(out);
+    cutune_spec_free(spec);
+}
+
+static void occupancy_json_promised(void **state)
+{
+    (void)state;
+    cutune_occupancy occ;
+    assert_int_equal(cutune_occupancy_for_arch(&occ, "sm_90", 40, 256, 0), CUTUNE_OK);
+    char *out = NULL;
+    assert_int_equal(cutune_occupancy_json(&out, &occ, -1, 40, 256, 0), CUTUNE_OK);
+    json_t *o = parsed(out);
+    char *doc = doc_part("`--format json` prints one\nobject with `arch`", "\n\n");
+    static const char *const nested[] = {"blocks_allowed_by", NULL};
+    assert_true(keys_promised(o, doc, nested) >= 15);
+    free(doc);
+    assert_null(json_object_get(o, "device")); /* an architecture was asked */
+    assert_int_equal(json_integer_value(json_object_get(o, "threads")), 256);
+    assert_true(json_is_null(json_object_get(o, "unlaunchable")));
+    json_decref(o);
+    cutune_free(out);
+}
+
+static void devices_json_promised(void **state)
+{
+    (void)state;
+    cutune_device d[2];
+    memset(d, 0, sizeof d);
+    d[0].name = "GPU \"A\"";
+    d[0].arch = "sm_90";
+    d[0].sm_count = 132;
+    d[1].ordinal = 1;
+    d[1].name = "B";
+    d[1].arch = "sm_80";
+    char *out = NULL;
+    assert_int_equal(cutune_devices_json(&out, d, 2), CUTUNE_OK);
+    json_t *a = parsed(out);
+    assert_int_equal(json_array_size(a), 2);
+    char *doc = doc_part("(`--format json`: an array of objects with `ordinal`", ")");
+    assert_true(keys_promised(json_array_get(a, 0), doc, NULL) >= 9);
+    free(doc);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(a, 0), "name")), "GPU \"A\"");
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(a, 1), "ordinal")), 1);
+    json_decref(a);
+    cutune_free(out);
+    assert_int_equal(cutune_devices_json(&out, NULL, 0), CUTUNE_OK); /* none: an empty array */
+    assert_string_equal(out, "[]");
+    cutune_free(out);
+}
+
+/* ---- emit header --spec: the block of a results file's kernel --------------------- */
+
+static void select_kernel_of_results(void **state)
+{
+    (void)state;
+    /* test/emit/h100.json records sum_matrix with the int params block_x, tile_y, maxrreg */
+    static const char two[] = "kernel other from \"k.cu\" { param block_x in [32]; block 32; grid 1; }\n"
+                              "kernel sum_matrix from \"k.cu\" { param block_x in [32]; param tile_y in [1];\n"
+                              "    param maxrreg in [0] as none; block block_x; grid 1; }\n";
+    static const char renamed[] = "kernel sum_matrix from \"k.cu\" { param block_x in [32]; param tile in [1];\n"
+                                  "    param maxrreg in [0] as none; block block_x; grid 1; }\n";
+    cutune_load_options opts = CUTUNE_LOAD_OPTIONS_INIT;
+    opts.skip_file_checks = 1;
+    cutune_tune_result *r = NULL;
+    assert_int_equal(cutune_results_load(&r, CUTUNE_SOURCE_DIR "/test/emit/h100.json"), CUTUNE_OK);
+    cutune_spec *spec = NULL;
+    assert_int_equal(cutune_spec_load_string(&spec, "two.tune", two, strlen(two), &opts), CUTUNE_OK);
+    assert_int_equal(cutune_spec_select_kernel_of(spec, r), CUTUNE_OK);
+    assert_int_equal(cutune_spec_kernel_selected(spec), 1);
+    cutune_spec_free(spec);
+    assert_int_equal(cutune_spec_load_string(&spec, "renamed.tune", renamed, strlen(renamed), &opts), CUTUNE_OK);
+    assert_int_equal(cutune_spec_select_kernel_of(spec, r), CUTUNE_EINVAL); /* a param renamed */
+    assert_non_null(strstr(cutune_last_error(), "sum_matrix"));
+    cutune_spec_free(spec);
+    cutune_tune_result_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,6 +447,10 @@ int main(void)
         cmocka_unit_test(analysis_json_promised),
         cmocka_unit_test(analysis_csv_header_documented),
         cmocka_unit_test(sim_json_nulls),
+        cmocka_unit_test(space_summary_json_promised),
+        cmocka_unit_test(occupancy_json_promised),
+        cmocka_unit_test(devices_json_promised),
+        cmocka_unit_test(select_kernel_of_results),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

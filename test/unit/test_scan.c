@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "base/err.h"
 #include <jansson.h>
 
 #include "base/sys.h"
@@ -119,7 +121,7 @@ static void test_scan_matches_loader(void **state)
     char err[512];
     for (size_t k = 0; k < sizeof fixtures / sizeof *fixtures; k++) {
         cutune_tune_result *loaded = NULL;
-        assert_int_equal(results_load(&loaded, fixtures[k], err, sizeof err), CUTUNE_OK);
+        assert_int_equal(results_load(&loaded, fixtures[k]), CUTUNE_OK);
         results_scan *scan = NULL;
         assert_int_equal(results_scan_open(&scan, fixtures[k]), CUTUNE_OK);
         const cutune_tune_result *h = results_scan_header(scan);
@@ -174,7 +176,7 @@ static void test_scan_refusals(void **state)
     memcpy(status + 11, "no", 2); /* "ok" becomes "no" */
     spill(path, bad);
     cutune_tune_result *r = NULL;
-    assert_int_equal(results_load(&r, path, err, sizeof err), CUTUNE_EIO);
+    assert_int_equal(results_load(&r, path), CUTUNE_EIO);
     char out[128];
     temp_path(out, sizeof out, "kept.json");
     spill(out, "kept");
@@ -216,7 +218,7 @@ static void test_scan_file_changed(void **state)
     char *more = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
     spill(path, more);
     cutune_tune_result *loaded = NULL;
-    assert_int_equal(results_load(&loaded, path, err, sizeof err), CUTUNE_OK);
+    assert_int_equal(results_load(&loaded, path), CUTUNE_OK);
     seen s = {loaded, 0, -1};
     assert_int_equal(results_scan_each(scan, check_entry, &s), CUTUNE_EIO);
     assert_non_null(strstr(last_err(), "changed while it was read"));

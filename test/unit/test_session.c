@@ -103,7 +103,7 @@ typedef struct seen {
     size_t cubin_size[8];
 } seen;
 
-static int record(void *user, const cutune_analysis *a, const session_binary *bin);
+static int record(void *user, const cutune_analysis *a, const value *vals, const session_binary *bin);
 
 static void test_variant_of(void **state)
 {
@@ -150,11 +150,27 @@ static void test_variant_of(void **state)
     cutune_spec_free(spec);
 }
 
-/* Records variant `a` (and its binary) in the seen (user); stops at stop_at. */
-static int record(void *user, const cutune_analysis *a, const session_binary *bin)
+/* Records variant `a` (and its binary) in the seen (user); stops at stop_at. Every
+ * variant's typed values are those it was planned from: the spec above makes BLOCK the
+ * template argument and the block, UNROLL a define; each value's text is its number. */
+static int record(void *user, const cutune_analysis *a, const value *vals, const session_binary *bin)
 {
     seen *s = user;
     assert_true(s->n < 8);
+    const cutune_variant *v = a->variant;
+    assert_non_null(vals);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(vals[i].type, VT_INT);
+    char want[64];
+    snprintf(want, sizeof want, "k<%lld>", (long long)vals[0].u.i);
+    assert_string_equal(v->name_expression, want);
+    assert_int_equal(v->block[0], vals[0].u.i);
+    snprintf(want, sizeof want, "-DUNROLL=%lld", (long long)vals[1].u.i);
+    assert_string_equal(v->defines[0], want);
+    for (int i = 0; i < 3; i++) {
+        snprintf(want, sizeof want, "%lld", (long long)vals[i].u.i);
+        assert_string_equal(v->values[i], want);
+    }
     s->ordinal[s->n] = a->variant->ordinal;
     s->compiled[s->n] = a->compiled;
     s->duplicate[s->n] = a->duplicate;

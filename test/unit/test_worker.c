@@ -22,7 +22,10 @@
 static void test_request_round_trip(void **state)
 {
     (void)state;
-    const char *values[] = {"128", "1.5", "true", "\xc3\xa9t\xc3\xa9"};
+    /* the configuration crosses typed: an integer past 2^53, a double with no short
+     * decimal form, a boolean and a string, each back exactly (bit for bit) */
+    const wk_value values[] = {{'i', INT64_MIN + 1, 0, NULL}, {'f', 0, 0.1 + 0.2, NULL}, {'b', 1, 0, NULL},
+                               {'s', 0, 0, "\xc3\xa9t\xc3\xa9"}};
     const unsigned char cubin[] = {0x7f, 'E', 'L', 'F', 0, 1, 2, 0xff};
     wk_request q = {42, {128, 2, 1}, {-1, 70000, 3}, 49152, 4, values, "_Z3fooPf", cubin, sizeof cubin, true, 0.25, true, true};
     wk_frame f = WK_FRAME_INIT;
@@ -37,7 +40,11 @@ static void test_request_round_trip(void **state)
     assert_int_equal(d.smem_bytes, 49152);
     assert_int_equal(d.nvalues, 4);
     for (int i = 0; i < 4; i++)
-        assert_string_equal(d.values[i], values[i]);
+        assert_int_equal(d.values[i].type, values[i].type);
+    assert_true(d.values[0].i == INT64_MIN + 1);
+    assert_memory_equal(&d.values[1].f, &values[1].f, sizeof(double));
+    assert_int_equal(d.values[2].i, 1);
+    assert_string_equal(d.values[3].s, values[3].s);
     assert_string_equal(d.symbol, "_Z3fooPf");
     assert_int_equal(d.cubin_size, sizeof cubin);
     assert_memory_equal(d.cubin, cubin, sizeof cubin); /* NUL bytes inside survive */
@@ -70,7 +77,7 @@ static void test_setup_round_trip(void **state)
 static void test_bad_frames_refused(void **state)
 {
     (void)state;
-    const char *values[] = {"1", "2"};
+    const wk_value values[] = {{'i', 1, 0, NULL}, {'i', 2, 0, NULL}};
     wk_request q = {7, {1, 1, 1}, {1, 1, 1}, 0, 2, values, "k", (const unsigned char *)"abc", 3, false, 0, false, false};
     wk_frame f = WK_FRAME_INIT;
     wk_encode_request(&f, &q);
@@ -101,6 +108,21 @@ static void test_bad_frames_refused(void **state)
     uint64_t many = 1000000;
     memcpy(f.buf.data + 8 * 8, &many, 8); /* nvalues, after ordinal, block, grid, smem */
     assert_int_equal(wk_decode_request(&f, a, &d), -1);
+    /* A value whose type is none of the four, or a boolean that is neither 0 nor 1. */
+    wk_value odd[2] = {{'i', 1, 0, NULL}, {'x', 2, 0, NULL}};
+    q.values = odd;
+    wk_frame_reset(&f);
+    wk_encode_request(&f, &q);
+    assert_int_equal(wk_decode_request(&f, a, &d), -1);
+    odd[1] = (wk_value){'b', 2, 0, NULL};
+    wk_frame_reset(&f);
+    wk_encode_request(&f, &q);
+    assert_int_equal(wk_decode_request(&f, a, &d), -1);
+    odd[1].i = 0;
+    wk_frame_reset(&f);
+    wk_encode_request(&f, &q);
+    assert_int_equal(wk_decode_request(&f, a, &d), 0);
+    assert_int_equal(d.values[1].type, 'b');
     /* Blobs: exactly the size asked for. */
     wk_frame_reset(&f);
     int blob[4] = {1, 2, 3, 4}, back[4];
