@@ -77,22 +77,13 @@ static void device_of(const devices *m, const drv_device *dev, int ordinal, cutu
     out->smem_per_block = dev->smem_per_block;
 }
 
-/* The status of the machine's answer: CUTUNE_OK when the driver answered. */
-static int machine_status(const devices *m)
-{
-    return m->answered ? CUTUNE_OK : m->oom ? CUTUNE_ENOMEM : CUTUNE_ENODEV;
-}
-
 int cutune_device_count(int *count)
 {
     devices *m = malloc(sizeof *m);
     if (!m)
         return err_set(CUTUNE_ENOMEM, "out of memory");
-    devices_query(m);
+    int rc = devices_query(m); /* its error says why not */
     *count = m->count;
-    int rc = machine_status(m);
-    if (rc < 0)
-        err_set(rc, "%s", m->err);
     free(m);
     return rc;
 }
@@ -103,19 +94,19 @@ static int device_get(int ordinal, cutune_device *out, drv_device *dev)
     devices *m = malloc(sizeof *m);
     if (!m)
         return err_set(CUTUNE_ENOMEM, "out of memory");
-    devices_query(m);
-    int rc = machine_status(m);
+    int rc = devices_query(m); /* its error says why not */
     memset(out, 0, sizeof *out);
     memset(dev, 0, sizeof *dev);
     if (rc < 0) {
-        err_set(rc, "%s", m->err);
+        /* the query's error */
     } else if (ordinal < 0 || ordinal >= m->count) {
         rc = m->count ? CUTUNE_EINVAL : CUTUNE_ENODEV;
         err_set(rc, "no GPU %d: the driver sees %d", ordinal, m->count);
     } else if (ordinal >= DEVICES_ASKED) {
         rc = err_set(CUTUNE_EINVAL, "GPU %d: cutune reads the first %d GPUs only", ordinal, DEVICES_ASKED);
     } else if (!m->d[ordinal].ok) {
-        rc = err_set(CUTUNE_ENODEV, "%s", m->d[ordinal].err);
+        const char *why = devices_why(ordinal);
+        rc = err_set(CUTUNE_ENODEV, "%s", why ? why : "out of memory");
     } else {
         device_of(m, &m->d[ordinal].raw, ordinal, out);
         *dev = m->d[ordinal].raw;

@@ -150,11 +150,10 @@ int cutune_emit_t4_to(const char *results_path, const char *output_path)
 {
     if (!results_path || !output_path)
         return err_set(CUTUNE_EINVAL, "cutune_emit_t4_to: no results file or output");
-    char err[1400];
     results_scan *scan = NULL;
-    int rc = results_scan_open(&scan, results_path, err, sizeof err);
+    int rc = results_scan_open(&scan, results_path);
     if (rc != CUTUNE_OK)
-        return err_set(rc, "%s", err);
+        return rc; /* the scan's error, under its status */
     /* The output only once the results file has been read through: a file that is not
      * one leaves nothing behind. */
     bool to_stdout = strcmp(output_path, "-") == 0;
@@ -168,11 +167,11 @@ int cutune_emit_t4_to(const char *results_path, const char *output_path)
         return rc;
     }
     const char *name = to_stdout ? "standard output" : output_path;
-    rc = t4_emit_scan(scan, out, name, cutune_version(), err, sizeof err);
+    rc = t4_emit_scan(scan, out, name, cutune_version());
     results_scan_close(scan);
     if (rc != CUTUNE_OK) {
         sys_stream_abort(out);
-        return err_set(rc, "%s", err);
+        return err_recode(rc);
     }
     if (sys_stream_commit(out) != 0)
         return err_set(CUTUNE_EIO, "cannot write '%s': %s", name, sys_strerror(errno));

@@ -33,11 +33,9 @@ int cutune_results_merge(cutune_tune_result **out, const char *const *paths, int
             err_set(CUTUNE_EINVAL, "cutune_results_merge: path %d is NULL", k);
             return CUTUNE_EINVAL;
         }
-    char note[400], err[2000];
-    int rc = results_merge(out, paths, n, partial != 0, note, sizeof note, err, sizeof err);
-    if (rc != CUTUNE_OK)
-        err_set(rc, "%s", err);
-    return rc;
+    char note[400];
+    int rc = results_merge(out, paths, n, partial != 0, note, sizeof note);
+    return rc != CUTUNE_OK ? err_recode(rc) : rc; /* results_merge's message, under its status */
 }
 
 int cutune_tune_shard_count(const cutune_tune_result *r) { return r ? r->shard_count : 0; }

@@ -42,7 +42,6 @@ int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *resu
     if (rc < 0 || (opts && (rc = api_options_ok(&opts->search, CUTUNE_SEARCH_OPTIONS_VERSION,
                                                 "cutune_search_options")) < 0))
         return rc;
-    char err[1200];
     sspace *sp = NULL;
     cutune_tune_result *recording = NULL;
     const cutune_tune_result *recorded = NULL; /* the size replayed, of a run over sizes */
@@ -56,8 +55,8 @@ int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *resu
         if (rc < 0)
             return rc;
     }
-    if (sspace_new(&sp, spec->model, 0, err, sizeof err) < 0) {
-        diag_error_noloc(&spec->diags, "%s", err);
+    if (sspace_new(&sp, spec->model, 0) < 0) {
+        diag_error_noloc(&spec->diags, "%s", err_last()->message);
         return CUTUNE_EEVAL;
     }
     uint64_t count = sspace_count(sp);
@@ -78,16 +77,16 @@ int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *resu
                          "one with --set", results_path, recording->nsizes, spec_size_label(spec, spec->model->sizes.selected));
         rc = CUTUNE_EINVAL;
     } else if (opts && opts->search.npriors > 0 &&
-               (rc = prior_load(spec->model, sp, opts->search.priors, opts->search.npriors, &prior, &set.nprior, err,
-                                sizeof err)) != CUTUNE_OK) {
-        diag_error_noloc(&spec->diags, "--prior: %s", err);
+               (rc = prior_load(spec->model, sp, opts->search.priors, opts->search.npriors, &prior, &set.nprior)) != CUTUNE_OK) {
+        diag_error_noloc(&spec->diags, "--prior: %s", err_last()->message);
     } else {
         set.prior = prior;
         int threads = opts && opts->threads > 0 ? opts->threads : 16;
+        err_clear(); /* set again only by a failure that has a message */
         rc = replay_run(spec->model, sp, recorded ? recorded : recording, results_path, &set, opts ? opts->repeat : 1,
-                        threads, out, err, sizeof err);
-        if (rc < 0 && err[0])
-            diag_error_noloc(&spec->diags, "%s", err);
+                        threads, out);
+        if (rc < 0 && err_last())
+            diag_error_noloc(&spec->diags, "%s", err_last()->message);
     }
     cutune_tune_result_free(recording);
     sspace_free(sp);

@@ -17,14 +17,17 @@ static void mark_cut(char *msg, int wanted)
 
 int err_set(int code, const char *fmt, ...)
 {
+    char text[ERR_MESSAGE_MAX]; /* an argument may be the current message itself */
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(current.message, sizeof current.message, fmt, ap);
+    int n = vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
     if (n <= 0)
         snprintf(current.message, sizeof current.message, "error %d", code);
-    else
+    else {
+        memcpy(current.message, text, sizeof text);
         mark_cut(current.message, n);
+    }
     current.code = code;
     is_set = true;
     return code;

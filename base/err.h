@@ -21,8 +21,8 @@ typedef struct err_info {
 } err_info;
 
 /* err_set: makes `code` and the printf-style message the calling thread's error,
- * replacing any earlier one; returns `code`, so that `return err_set(...)` reads as
- * the failure it is. */
+ * replacing any earlier one (an argument may quote it: err_last()->message); returns
+ * `code`, so that `return err_set(...)` reads as the failure it is. */
 int err_set(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* err_wrap: passes a lower failure up with context: when the thread has an error, its

@@ -25,10 +25,9 @@ int t4_emit(char **out, const cutune_tune_result *r, const char *version);
 /* t4_emit_scan: the same bytes as t4_emit of the scanned file, written to `out` (named
  * `output_name` in messages) entry by entry as the scan reads them (results/scan.h):
  * memory stays near one entry's, whatever the run's size. The caller commits or aborts
- * `out`. CUTUNE_OK; CUTUNE_EIO (the file refused by the scan, or a write failed: the
- * message in err); CUTUNE_ENOMEM. */
-int t4_emit_scan(results_scan *scan, sys_stream *out, const char *output_name, const char *version, char *err,
-                 size_t errsize);
+ * `out`. CUTUNE_OK; CUTUNE_EIO (the file refused by the scan, or a write failed);
+ * CUTUNE_ENOMEM; a failure sets the error object (base/err.h). */
+int t4_emit_scan(results_scan *scan, sys_stream *out, const char *output_name, const char *version);
 
 /* hdr_emit: the public emitter's work (include/cutune.h says what it writes);
  * errors set the error object (base/err.h). */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/err.h"
 #include "../base/strbuf.h"
 #include "../results/record.h"
 
@@ -244,27 +245,22 @@ static int scan_entry(void *ctx, const cutune_tune_result *of, const record *rec
     return ts->rc != 0; /* nonzero stops the scan */
 }
 
-int t4_emit_scan(results_scan *scan, sys_stream *out, const char *output_name, const char *version, char *err,
-                 size_t errsize)
+int t4_emit_scan(results_scan *scan, sys_stream *out, const char *output_name, const char *version)
 {
     t4_scan ts = {{to_stream, NULL}, out, 0, 0, 0};
     ts.sink.ctx = &ts;
     int rc = t4_open(&ts.sink);
     if (rc == 0) {
-        int got = results_scan_each(scan, scan_entry, &ts, err, errsize);
+        int got = results_scan_each(scan, scan_entry, &ts);
         if (got != CUTUNE_OK && ts.rc == 0)
             return got; /* the file: the scan said why */
         rc = ts.rc;
     }
     if (rc == 0)
         rc = t4_close(&ts.sink, results_scan_header(scan), ts.n, version);
-    if (rc == CUTUNE_ENOMEM) {
-        snprintf(err, errsize, "out of memory");
-        return CUTUNE_ENOMEM;
-    }
-    if (rc != 0) {
-        snprintf(err, errsize, "cannot write '%s': %s", output_name, sys_strerror(ts.write_errno));
-        return CUTUNE_EIO;
-    }
+    if (rc == CUTUNE_ENOMEM)
+        return err_set(CUTUNE_ENOMEM, "out of memory");
+    if (rc != 0)
+        return err_set(CUTUNE_EIO, "cannot write '%s': %s", output_name, sys_strerror(ts.write_errno));
     return CUTUNE_OK;
 }

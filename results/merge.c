@@ -30,10 +30,9 @@ typedef struct entry {
     size_t at;
 } entry;
 
-static int refuse(char *err, size_t errsize, const char *a, const char *b, const char *why)
+static int refuse(const char *a, const char *b, const char *why)
 {
-    snprintf(err, errsize, "'%s' and '%s' do not go together: %s", a, b, why);
-    return CUTUNE_EINVAL;
+    return err_set(CUTUNE_EINVAL, "'%s' and '%s' do not go together: %s", a, b, why);
 }
 
 /* The shard indices input `in` holds (its index, or a partial merge's list): n of them
@@ -59,17 +58,15 @@ static void list_add(char *buf, size_t size, int k)
 /* coverage: owner[i] = 1 + the input holding shard i (0: missing), for i < count, the
  * split's shard count. Every input must be a shard of a split of the same count, no
  * shard given twice, and none missing unless `partial` (then the missing are listed in
- * `missing`, empty when none is). CUTUNE_OK or CUTUNE_EINVAL (ENOMEM) with why in err. */
-static int coverage(const input *in, int n, bool partial, int **owner, int *count, char *missing, size_t msize,
-                    char *err, size_t errsize)
+ * `missing`, empty when none is). CUTUNE_OK or CUTUNE_EINVAL (ENOMEM), the thread's error saying why. */
+static int coverage(const input *in, int n, bool partial, int **owner, int *count, char *missing, size_t msize)
 {
     *owner = NULL;
     missing[0] = '\0';
     for (int k = 0; k < n; k++)
         if (in[k].r->shard_count == 0) {
-            snprintf(err, errsize, "'%s' is not a shard (it has no settings.shard): merge gathers the shards of one "
+            return err_set(CUTUNE_EINVAL, "'%s' is not a shard (it has no settings.shard): merge gathers the shards of one "
                      "`cutune SPEC --shard i/N` split", in[k].path);
-            return CUTUNE_EINVAL;
         }
     int N = in[0].r->shard_count;
     for (int k = 1; k < n; k++)
@@ -77,21 +74,20 @@ static int coverage(const input *in, int n, bool partial, int **owner, int *coun
             char why[200];
             snprintf(why, sizeof why, "their shards take ordinals in runs of %d and of %d", in[0].r->shard_block,
                      in[k].r->shard_block);
-            return refuse(err, errsize, in[0].path, in[k].path, why);
+            return refuse(in[0].path, in[k].path, why);
         }
     for (int k = 1; k < n; k++)
         if (in[k].r->shard_count != N) {
             char why[200];
             snprintf(why, sizeof why, "they are shards of different splits (into %d and into %d)", N,
                      in[k].r->shard_count);
-            return refuse(err, errsize, in[0].path, in[k].path, why);
+            return refuse(in[0].path, in[k].path, why);
         }
     int *own = calloc((size_t)N, sizeof *own), *held = malloc(sizeof *held * (size_t)N);
     if (!own || !held) {
         free(own);
         free(held);
-        snprintf(err, errsize, "out of memory");
-        return CUTUNE_ENOMEM;
+        return err_set(CUTUNE_ENOMEM, "out of memory");
     }
     for (int k = 0; k < n; k++) {
         int h = shards_of(in[k].r, held);
@@ -99,7 +95,7 @@ static int coverage(const input *in, int n, bool partial, int **owner, int *coun
             if (own[held[j]]) {
                 char why[200];
                 snprintf(why, sizeof why, "both hold shard %d of %d (overlapping shards)", held[j], N);
-                int rc = refuse(err, errsize, in[own[held[j]] - 1].path, in[k].path, why);
+                int rc = refuse(in[own[held[j]] - 1].path, in[k].path, why);
                 free(own);
                 free(held);
                 return rc;
@@ -118,10 +114,9 @@ static int coverage(const input *in, int n, bool partial, int **owner, int *coun
             snprintf(given + len, sizeof given - len, "%s'%s'", k ? ", " : "", in[k].path);
         }
         bool several = strchr(missing, ',') != NULL;
-        snprintf(err, errsize, "shard%s %s of %d %s missing from the files given (%s): merge every shard, or pass "
-                 "--partial", several ? "s" : "", missing, N, several ? "are" : "is", given);
         free(own);
-        return CUTUNE_EINVAL;
+        return err_set(CUTUNE_EINVAL, "shard%s %s of %d %s missing from the files given (%s): merge every shard, or "
+                       "pass --partial", several ? "s" : "", missing, N, several ? "are" : "is", given);
     }
     *owner = own;
     *count = N;
@@ -171,12 +166,11 @@ static const char *config_text(const cutune_tune_result *r, const cutune_variant
  * the m entries e (of the inputs in): the index is the configuration's place in the
  * listing, so two indices of one configuration mean an edited file or files of
  * different numberings. Else CUTUNE_EINVAL naming the configuration and the files. */
-static int same_configuration(const input *in, const entry *e, size_t m, char *err, size_t errsize)
+static int same_configuration(const input *in, const entry *e, size_t m)
 {
     config_ref *refs = malloc(sizeof *refs * (m ? m : 1));
     if (!refs) {
-        snprintf(err, errsize, "out of memory");
-        return CUTUNE_ENOMEM;
+        return err_set(CUTUNE_ENOMEM, "out of memory");
     }
     for (size_t i = 0; i < m; i++)
         refs[i] = (config_ref){&in[e[i].file].r->records[e[i].at]->v, &e[i]};
@@ -189,15 +183,14 @@ static int same_configuration(const input *in, const entry *e, size_t m, char *e
         char config[600];
         config_text(in[0].r, x->v, config, sizeof config);
         if (x->e->file == y->e->file)
-            snprintf(err, errsize, "'%s' holds configuration %s twice, as entries %llu and %llu: the file was edited",
-                     in[x->e->file].path, config, (unsigned long long)x->e->ordinal,
-                     (unsigned long long)y->e->ordinal);
+            rc = err_set(CUTUNE_EINVAL, "'%s' holds configuration %s twice, as entries %llu and %llu: the file was "
+                         "edited", in[x->e->file].path, config, (unsigned long long)x->e->ordinal,
+                         (unsigned long long)y->e->ordinal);
         else
-            snprintf(err, errsize, "'%s' and '%s' do not go together: both hold configuration %s, as entries %llu "
+            rc = err_set(CUTUNE_EINVAL, "'%s' and '%s' do not go together: both hold configuration %s, as entries %llu "
                      "and %llu (a file was edited, or they are of different numberings)", in[x->e->file].path,
                      in[y->e->file].path, config, (unsigned long long)x->e->ordinal,
                      (unsigned long long)y->e->ordinal);
-        rc = CUTUNE_EINVAL;
     }
     free(refs);
     return rc;
@@ -211,9 +204,8 @@ static int by_ordinal(const void *a, const void *b)
 
 /* entries_of: every input's entries, sorted by ordinal, into *out (n_out of them), each
  * checked to be of its file's shards (owner, from coverage) and held once. CUTUNE_OK,
- * CUTUNE_EINVAL or CUTUNE_ENOMEM with why in err. */
-static int entries_of(const input *in, int n, const int *owner, int N, entry **out, size_t *n_out, char *err,
-                      size_t errsize)
+ * CUTUNE_EINVAL or CUTUNE_ENOMEM, the thread's error saying why. */
+static int entries_of(const input *in, int n, const int *owner, int N, entry **out, size_t *n_out)
 {
     size_t total = 0;
     uint64_t B = in[0].r->shard_block > 1 ? (uint64_t)in[0].r->shard_block : 1; /* coverage: the same in all */
@@ -221,20 +213,18 @@ static int entries_of(const input *in, int n, const int *owner, int N, entry **o
         total += in[k].r->n;
     entry *e = malloc(sizeof *e * (total + 1));
     if (!e) {
-        snprintf(err, errsize, "out of memory");
-        return CUTUNE_ENOMEM;
+        return err_set(CUTUNE_ENOMEM, "out of memory");
     }
     size_t m = 0;
     for (int k = 0; k < n; k++)
         for (uint64_t i = 0; i < in[k].r->n; i++) {
             uint64_t ord = in[k].r->records[i]->v.ordinal;
             if (owner[space_shard_of(ord, (uint64_t)N, B)] != k + 1) {
-                snprintf(err, errsize, "'%s' holds configuration %llu, which is not of its shard%s of %d (ordinal / "
-                         "%llu %% %d == shard): the file was edited, or the shards are of different numberings",
-                         in[k].path, (unsigned long long)ord, in[k].r->nshard_merged > 0 ? "s" : "", N,
-                         (unsigned long long)B, N);
                 free(e);
-                return CUTUNE_EINVAL;
+                return err_set(CUTUNE_EINVAL, "'%s' holds configuration %llu, which is not of its shard%s of %d "
+                               "(ordinal / %llu %% %d == shard): the file was edited, or the shards are of "
+                               "different numberings", in[k].path, (unsigned long long)ord,
+                               in[k].r->nshard_merged > 0 ? "s" : "", N, (unsigned long long)B, N);
             }
             e[m++] = (entry){ord, k, (size_t)i};
         }
@@ -244,11 +234,11 @@ static int entries_of(const input *in, int n, const int *owner, int N, entry **o
             char why[200];
             snprintf(why, sizeof why, "both hold configuration %llu (overlapping shards)",
                      (unsigned long long)e[i].ordinal);
-            int rc = refuse(err, errsize, in[e[i - 1].file].path, in[e[i].file].path, why);
+            int rc = refuse(in[e[i - 1].file].path, in[e[i].file].path, why);
             free(e);
             return rc;
         }
-    int rc = same_configuration(in, e, m, err, errsize);
+    int rc = same_configuration(in, e, m);
     if (rc != CUTUNE_OK) {
         free(e);
         return rc;
@@ -265,7 +255,7 @@ typedef struct added {
 
 /* add_counts: the inputs' settings.search.evaluations and screened and summary.profiled
  * added up into *out. CUTUNE_OK, or CUTUNE_EINVAL when a sum would pass 2^63 - 1. */
-static int add_counts(const input *in, int n, added *out, char *err, size_t errsize)
+static int add_counts(const input *in, int n, added *out)
 {
     *out = (added){0, 0, 0};
     int rc = CUTUNE_OK;
@@ -273,13 +263,12 @@ static int add_counts(const input *in, int n, added *out, char *err, size_t errs
         json_t *search = json_object_get(json_object_get(in[k].root, "settings"), "search");
         json_t *sum = json_object_get(in[k].root, "summary");
         rc = merge_check_sum(&out->evaluations, json_object_get(search, "evaluations"), in[k].path,
-                             "settings.search.evaluations", err, errsize);
+                             "settings.search.evaluations");
         if (rc == CUTUNE_OK)
             rc = merge_check_sum(&out->screened, json_object_get(search, "screened"), in[k].path,
-                                 "settings.search.screened", err, errsize);
+                                 "settings.search.screened");
         if (rc == CUTUNE_OK)
-            rc = merge_check_sum(&out->profiled, json_object_get(sum, "profiled"), in[k].path, "summary.profiled", err,
-                                 errsize);
+            rc = merge_check_sum(&out->profiled, json_object_get(sum, "profiled"), in[k].path, "summary.profiled");
     }
     return rc;
 }
@@ -422,50 +411,42 @@ static void recount(cutune_tune_result *r)
 }
 
 int results_merge(cutune_tune_result **out, const char *const *paths, int n, bool partial, char *note,
-                  size_t notesize, char *err, size_t errsize)
+                  size_t notesize)
 {
     *out = NULL;
     note[0] = '\0';
     input *in = calloc((size_t)(n > 0 ? n : 1), sizeof *in);
     if (!in) {
-        snprintf(err, errsize, "out of memory");
-        return CUTUNE_ENOMEM;
+        return err_set(CUTUNE_ENOMEM, "out of memory");
     }
-    int rc = n > 0 ? CUTUNE_OK : CUTUNE_EINVAL;
-    if (n <= 0)
-        snprintf(err, errsize, "no results files to merge");
+    int rc = n > 0 ? CUTUNE_OK : err_set(CUTUNE_EINVAL, "no results files to merge");
     for (int k = 0; k < n && rc == CUTUNE_OK; k++) {
         in[k].path = paths[k];
         rc = results_read_json(&in[k].root, paths[k]);
         if (rc == CUTUNE_OK)
             rc = results_load_json(&in[k].r, in[k].root, paths[k]);
-        if (rc != CUTUNE_OK)
-            snprintf(err, errsize, "%s", err_last() ? err_last()->message : "cannot read results");
         if (rc == CUTUNE_OK && in[k].r->nsizes > 0) {
-            snprintf(err, errsize, "'%s' is a run over problem sizes (version 2): merge does not take those; "
+            rc = err_set(CUTUNE_EINVAL, "'%s' is a run over problem sizes (version 2): merge does not take those; "
                      "merge one size at a time", paths[k]);
-            rc = CUTUNE_EINVAL;
         }
         if (rc == CUTUNE_OK)
-            rc = merge_check_shape(in[k].root, in[k].r, paths[k], err, errsize);
+            rc = merge_check_shape(in[k].root, in[k].r, paths[k]);
     }
     for (int k = 1; k < n && rc == CUTUNE_OK; k++)
-        rc = merge_check_identity(in[0].root, in[0].r, in[0].path, in[k].root, in[k].r, in[k].path, err, errsize);
+        rc = merge_check_identity(in[0].root, in[0].r, in[0].path, in[k].root, in[k].r, in[k].path);
     int *owner = NULL, N = 0;
     entry *e = NULL;
     size_t m = 0;
     if (rc == CUTUNE_OK)
-        rc = coverage(in, n, partial, &owner, &N, note, notesize, err, errsize);
+        rc = coverage(in, n, partial, &owner, &N, note, notesize);
     if (rc == CUTUNE_OK)
-        rc = entries_of(in, n, owner, N, &e, &m, err, errsize);
+        rc = entries_of(in, n, owner, N, &e, &m);
     added counts;
     if (rc == CUTUNE_OK)
-        rc = add_counts(in, n, &counts, err, errsize);
+        rc = add_counts(in, n, &counts);
     if (rc == CUTUNE_OK) {
         json_t *root = merged_root(in, n, e, m, owner, N, note[0] == '\0', &counts);
-        rc = root ? results_load_json(out, root, paths[0]) : CUTUNE_ENOMEM;
-        if (rc != CUTUNE_OK)
-            snprintf(err, errsize, "%s", root && err_last() ? err_last()->message : "out of memory");
+        rc = root ? results_load_json(out, root, paths[0]) : err_set(CUTUNE_ENOMEM, "out of memory");
         json_decref(root);
     }
     if (rc == CUTUNE_OK) {

@@ -20,8 +20,9 @@
  * file; CUTUNE_EINVAL when the files do not go together (another spec, device model or
  * measurement settings; not shards, or of splits of different counts; a shard missing
  * or given twice; a configuration in two files; a run over problem sizes); CUTUNE_ENOMEM.
- * On failure *out is NULL and err names the files and says why. */
+ * On failure *out is NULL and the thread's error (base/err.h) names the files and says
+ * why. */
 int results_merge(cutune_tune_result **out, const char *const *paths, int n, bool partial, char *note,
-                  size_t notesize, char *err, size_t errsize);
+                  size_t notesize);
 
 #endif

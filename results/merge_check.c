@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/err.h"
+
 /* A JSON value for a message: compact, cut at `size` - 1 bytes; "absent" for NULL. */
 static const char *shown(json_t *v, char *buf, size_t size)
 {
@@ -29,37 +31,32 @@ static bool count_ok(json_t *v)
     return !v || json_is_null(v) || (json_is_integer(v) && json_integer_value(v) >= 0);
 }
 
-int merge_check_shape(json_t *root, const cutune_tune_result *r, const char *path, char *err, size_t errsize)
+int merge_check_shape(json_t *root, const cutune_tune_result *r, const char *path)
 {
     json_t *set = json_object_get(root, "settings"), *sum = json_object_get(root, "summary");
     const char *top = !json_is_object(set) ? "settings" : !json_is_object(sum) ? "summary" : NULL;
     if (top) {
-        snprintf(err, errsize, "'%s': \"%s\" is missing or not an object: the file is not a whole results file",
+        return err_set(CUTUNE_EIO, "'%s': \"%s\" is missing or not an object: the file is not a whole results file",
                  path, top);
-        return CUTUNE_EIO;
     }
     json_t *search = json_object_get(set, "search");
     static const char *const counts[][2] = {{"evaluations", "settings.search.evaluations"},
                                             {"screened", "settings.search.screened"}};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
         if (!count_ok(json_object_get(search, counts[i][0]))) {
-            snprintf(err, errsize, "'%s': %s is not a count (an integer from 0)", path, counts[i][1]);
-            return CUTUNE_EIO;
+            return err_set(CUTUNE_EIO, "'%s': %s is not a count (an integer from 0)", path, counts[i][1]);
         }
     if (!count_ok(json_object_get(sum, "profiled"))) {
-        snprintf(err, errsize, "'%s': summary.profiled is not a count (an integer from 0)", path);
-        return CUTUNE_EIO;
+        return err_set(CUTUNE_EIO, "'%s': summary.profiled is not a count (an integer from 0)", path);
     }
     /* The loader checked each listed index against the count, not the list's length. */
     if (r->nshard_merged > r->shard_count) {
-        snprintf(err, errsize, "'%s': settings.shard.merged lists %d shards, more than its count (%d)", path,
+        return err_set(CUTUNE_EIO, "'%s': settings.shard.merged lists %d shards, more than its count (%d)", path,
                  r->nshard_merged, r->shard_count);
-        return CUTUNE_EIO;
     }
     bool *seen = calloc((size_t)(r->shard_count > 0 ? r->shard_count : 1), sizeof *seen);
     if (!seen) {
-        snprintf(err, errsize, "out of memory");
-        return CUTUNE_ENOMEM;
+        return err_set(CUTUNE_ENOMEM, "out of memory");
     }
     int twice = -1;
     for (int i = 0; i < r->nshard_merged && twice < 0; i++) {
@@ -71,9 +68,8 @@ int merge_check_shape(json_t *root, const cutune_tune_result *r, const char *pat
     }
     free(seen);
     if (twice >= 0) {
-        snprintf(err, errsize, "'%s': settings.shard.merged lists shard %d twice (or one outside its count, %d)",
+        return err_set(CUTUNE_EIO, "'%s': settings.shard.merged lists shard %d twice (or one outside its count, %d)",
                  path, twice, r->shard_count);
-        return CUTUNE_EIO;
     }
     return CUTUNE_OK;
 }
@@ -216,38 +212,31 @@ static bool same_params(const cutune_tune_result *ra, const cutune_tune_result *
 }
 
 int merge_check_identity(json_t *a, const cutune_tune_result *ra, const char *pa, json_t *b,
-                         const cutune_tune_result *rb, const char *pb, char *err, size_t errsize)
+                         const cutune_tune_result *rb, const char *pb)
 {
     char where[512], x[120], y[120];
     if (!same_params(ra, rb)) {
-        snprintf(err, errsize, "'%s' and '%s' do not go together: %s (spec.params: %d params against %d, or params "
+        return err_set(CUTUNE_EINVAL, "'%s' and '%s' do not go together: %s (spec.params: %d params against %d, or params "
                  "of other names or types)", pa, pb, NOT_SAME_SPEC, ra->nparams, rb->nparams);
-        return CUTUNE_EINVAL;
     }
     for (size_t i = 0; i < sizeof identity / sizeof identity[0]; i++) {
         int d = first_difference(at(a, identity[i].path), at(b, identity[i].path), identity[i].path, 0, where,
                                  sizeof where, x, sizeof x, y, sizeof y);
+        if (d < 0)
+            return err_set(CUTUNE_ENOMEM, "out of memory");
         if (d > 0)
-            snprintf(err, errsize, "'%s' and '%s' do not go together: %s (%s: %s against %s)", pa, pb,
-                     identity[i].means, where, x, y);
-        if (d < 0) {
-            snprintf(err, errsize, "out of memory");
-            return CUTUNE_ENOMEM;
-        }
-        if (d > 0)
-            return CUTUNE_EINVAL;
+            return err_set(CUTUNE_EINVAL, "'%s' and '%s' do not go together: %s (%s: %s against %s)", pa, pb,
+                           identity[i].means, where, x, y);
     }
     return CUTUNE_OK;
 }
 
-int merge_check_sum(json_int_t *total, json_t *count, const char *path, const char *what, char *err,
-                    size_t errsize)
+int merge_check_sum(json_int_t *total, json_t *count, const char *path, const char *what)
 {
     json_int_t v = json_is_integer(count) ? json_integer_value(count) : 0;
     if (__builtin_add_overflow(*total, v, total)) {
-        snprintf(err, errsize, "'%s': %s (%lld) added to the other shards' passes 2^63 - 1: the files were edited",
+        return err_set(CUTUNE_EINVAL, "'%s': %s (%lld) added to the other shards' passes 2^63 - 1: the files were edited",
                  path, what, (long long)v);
-        return CUTUNE_EINVAL;
     }
     return CUTUNE_OK;
 }

@@ -14,8 +14,9 @@
  * (borrowed), as merge reads it: "settings" and "summary" objects; settings.shard.merged
  * no longer than settings.shard.count, no shard listed twice; the counts merge adds up
  * (settings.search.evaluations and screened, summary.profiled) absent, null or integers
- * from 0 to 2^63 - 1. CUTUNE_OK, or CUTUNE_EIO with err naming the file and the JSON path. */
-int merge_check_shape(json_t *root, const cutune_tune_result *r, const char *path, char *err, size_t errsize);
+ * from 0 to 2^63 - 1. CUTUNE_OK, or CUTUNE_EIO with the thread's error
+ * naming the file and the JSON path. */
+int merge_check_shape(json_t *root, const cutune_tune_result *r, const char *path);
 
 /* merge_check_identity: CUTUNE_OK when the files at `pa` and `pb` (their JSON `a`, `b`
  * and results `ra`, `rb`, all borrowed) are of one run: the same spec (spec.path,
@@ -23,15 +24,14 @@ int merge_check_shape(json_t *root, const cutune_tune_result *r, const char *pat
  * (spec.size, size), device model (device.name, arch, compute_capability, sm_count),
  * objective (objective.name, direction) and settings (every field but shard, devices,
  * merged_from and the search's use: settings.search.evaluations, screened, stopped_by).
- * A field absent from both is the same. Else CUTUNE_EINVAL with err naming both files,
+ * A field absent from both is the same. Else CUTUNE_EINVAL with the thread's error naming both files,
  * the first field that differs and its two values. */
 int merge_check_identity(json_t *a, const cutune_tune_result *ra, const char *pa, json_t *b,
-                         const cutune_tune_result *rb, const char *pb, char *err, size_t errsize);
+                         const cutune_tune_result *rb, const char *pb);
 
 /* merge_check_sum: *total += the count at the JSON path `what` of the file at `path`
  * (`count`, borrowed: absent or null adds 0; merge_check_shape checked it). CUTUNE_OK, or
  * CUTUNE_EINVAL naming the file and `what` when the sum would pass 2^63 - 1. */
-int merge_check_sum(json_int_t *total, json_t *count, const char *path, const char *what, char *err,
-                    size_t errsize);
+int merge_check_sum(json_int_t *total, json_t *count, const char *path, const char *what);
 
 #endif

@@ -68,21 +68,19 @@ static int by_key(const void *pa, const void *pb)
 
 /* The configurations of `sp` in recording r, ranked (0 best .. 1 the worst that ran,
  * PRIOR_FAILED failed), into *out (malloc'd) and *count. CUTUNE_OK, or a status with
- * err. */
+ * the thread's error set. */
 static int rank_file(const model *m, const sspace *sp, const cutune_tune_result *r, const char *path, scored **out,
-                     uint64_t *count, char *err, size_t errsize)
+                     uint64_t *count)
 {
     *out = NULL;
     *count = 0;
     if (strcmp(r->kernel, m->kernel) != 0) {
-        snprintf(err, errsize, "%s: recorded for kernel '%s', but the spec tunes '%s': not a prior for it", path,
+        return err_set(CUTUNE_EIO, "%s: recorded for kernel '%s', but the spec tunes '%s': not a prior for it", path,
                  r->kernel, m->kernel);
-        return CUTUNE_EIO;
     }
     if (r->nsizes > 0) {
-        snprintf(err, errsize, "%s: a run over %d problem sizes: give one size's results as a prior", path,
+        return err_set(CUTUNE_EIO, "%s: a run over %d problem sizes: give one size's results as a prior", path,
                  r->nsizes);
-        return CUTUNE_EIO;
     }
     int column[MODEL_MAX_PARAMS];
     for (int i = 0; i < m->nparams; i++) {
@@ -91,8 +89,7 @@ static int rank_file(const model *m, const sspace *sp, const cutune_tune_result 
             if (strcmp(r->param_names[j], m->params[i].name) == 0)
                 column[i] = j;
         if (column[i] < 0) {
-            snprintf(err, errsize, "%s: it has no param '%s': not a prior for this spec", path, m->params[i].name);
-            return CUTUNE_EIO;
+            return err_set(CUTUNE_EIO, "%s: it has no param '%s': not a prior for this spec", path, m->params[i].name);
         }
     }
     scored *s = malloc(sizeof(scored) * (size_t)(r->n + 1));
@@ -100,8 +97,7 @@ static int rank_file(const model *m, const sspace *sp, const cutune_tune_result 
     if (!s || !vec) {
         free(s);
         free(vec);
-        snprintf(err, errsize, "out of memory");
-        return CUTUNE_ENOMEM;
+        return err_set(CUTUNE_ENOMEM, "out of memory");
     }
     uint64_t n = 0;
     bool maximize = r->summary.maximize != 0;
@@ -127,9 +123,8 @@ static int rank_file(const model *m, const sspace *sp, const cutune_tune_result 
     free(vec);
     if (n == 0) {
         free(s);
-        snprintf(err, errsize, "%s: none of its configurations is one of this spec's space: not a prior for it",
+        return err_set(CUTUNE_EIO, "%s: none of its configurations is one of this spec's space: not a prior for it",
                  path);
-        return CUTUNE_EIO;
     }
     qsort(s, (size_t)n, sizeof(scored), by_objective);
     uint64_t ran = 0;
@@ -149,7 +144,7 @@ static int rank_file(const model *m, const sspace *sp, const cutune_tune_result 
 }
 
 int prior_load(const model *m, const sspace *sp, const char *const *paths, int n, search_prior **out,
-               uint64_t *count, char *err, size_t errsize)
+               uint64_t *count)
 {
     *out = NULL;
     *count = 0;
@@ -160,19 +155,16 @@ int prior_load(const model *m, const sspace *sp, const char *const *paths, int n
         cutune_tune_result *r = NULL;
         scored *s = NULL;
         uint64_t ns = 0;
-        if ((rc = results_load(&r, paths[f])) != CUTUNE_OK) {
-            snprintf(err, errsize, "%s", err_last() ? err_last()->message : "cannot read results");
+        if ((rc = results_load(&r, paths[f])) != CUTUNE_OK)
             break;
-        }
-        rc = rank_file(m, sp, r, paths[f], &s, &ns, err, errsize);
+        rc = rank_file(m, sp, r, paths[f], &s, &ns);
         result_destroy(r);
         if (rc != CUTUNE_OK)
             break;
         scored *grown = realloc(all, sizeof(scored) * (size_t)(nall + ns));
         if (!grown) {
             free(s);
-            snprintf(err, errsize, "out of memory");
-            rc = CUTUNE_ENOMEM;
+            rc = err_set(CUTUNE_ENOMEM, "out of memory");
             break;
         }
         all = grown;
@@ -182,8 +174,7 @@ int prior_load(const model *m, const sspace *sp, const char *const *paths, int n
     }
     search_prior *p = rc == CUTUNE_OK ? malloc(sizeof(search_prior) * (size_t)(nall + 1)) : NULL;
     if (rc == CUTUNE_OK && !p) {
-        snprintf(err, errsize, "out of memory");
-        rc = CUTUNE_ENOMEM;
+        rc = err_set(CUTUNE_ENOMEM, "out of memory");
     }
     if (rc == CUTUNE_OK) { /* a key's score: the mean of its ranks (over files, and repeats within one) */
         qsort(all, (size_t)nall, sizeof(scored), by_key); /* by key, then rank: one order to sum in */

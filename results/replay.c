@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/err.h"
 #include "../compiler/space.h"
 #include "prior.h"
 
@@ -45,8 +46,6 @@ typedef struct rec_entry {
 typedef struct sim {
     const model *m;
     sspace *sp;
-    char *err;                 /* the message of a failure */
-    size_t errsize;
     rec_entry *by_ordinal;
     bool *compiled;            /* per ordinal: its compile has been paid for in this run */
     double *compiled_at;       /* per ordinal, once compiled: when its compile ends */
@@ -91,8 +90,8 @@ static int sim_static(void *user, const uint64_t *keys, int n, search_static *ou
 
 static int fail(sim *s, const char *path, const char *what)
 {
-    snprintf(s->err, s->errsize, "%s: %s", path, what);
-    return CUTUNE_EIO;
+    (void)s;
+    return err_set(CUTUNE_EIO, "%s: %s", path, what);
 }
 
 /* Reads the recording `r` (loaded by results/load.c: the same checks and messages
@@ -215,11 +214,8 @@ static int run_once(sim *s, const search_settings *settings, double true_best, c
     if (set.strategy != STRAT_GUIDED)
         h.static_info = NULL;
     search *se;
-    char err[256];
-    if (search_new(&se, s->sp, &set, &h, err, sizeof err) < 0) {
-        snprintf(s->err, s->errsize, "%s", err);
-        return CUTUNE_ENOMEM;
-    }
+    if (search_new(&se, s->sp, &set, &h) < 0)
+        return err_recode(CUTUNE_ENOMEM);
     /* The window as the tuner's: 4 a compile thread, at least 16. */
     int window = s->threads * 4 > 16 ? s->threads * 4 : 16, nflight = 0, n, rc = CUTUNE_OK;
     flight *fl = malloc(sizeof(flight) * (size_t)window);
@@ -268,10 +264,8 @@ static int run_once(sim *s, const search_settings *settings, double true_best, c
     }
     free(fl);
     free(asked);
-    if (search_error(se)[0]) {
-        snprintf(s->err, s->errsize, "%s", search_error(se));
-        rc = CUTUNE_ENOMEM;
-    }
+    if (search_error(se)[0])
+        rc = err_set(CUTUNE_ENOMEM, "%s", search_error(se));
     out->seed = set.seed;
     out->evaluations = search_evaluations(se);
     out->screened = search_screened(se);
@@ -291,12 +285,10 @@ static int run_once(sim *s, const search_settings *settings, double true_best, c
 }
 
 int replay_run(const model *m, sspace *sp, const cutune_tune_result *recording, const char *path,
-               const search_settings *settings, int repeat, int threads, cutune_sim_report **out, char *err,
-               size_t errsize)
+               const search_settings *settings, int repeat, int threads, cutune_sim_report **out)
 {
     *out = NULL;
-    err[0] = '\0';
-    sim s = {.m = m, .sp = sp, .err = err, .errsize = errsize, .threads = threads > 0 ? threads : 1};
+    sim s = {.m = m, .sp = sp, .threads = threads > 0 ? threads : 1};
     search_settings set = *settings;
     uint64_t count = sspace_count(sp);
     cutune_sim_report *rep = NULL;

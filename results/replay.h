@@ -24,9 +24,9 @@ bool replay_static_of(const record *rec, search_static *out);
  * `repeat` times (seeds settings->seed, +1, ...; at least once), each through a pipeline of
  * `threads` compile threads (at least 1) and one GPU. Returns CUTUNE_OK with
  * *out (free with cutune_sim_report_free), or a negative status with *out NULL and the
- * message in err (empty when out of memory without one). Borrows m, sp, recording. */
+ * thread's error set (base/err.h; not set when memory ran out without a message). Borrows
+ * m, sp, recording. */
 int replay_run(const model *m, sspace *sp, const cutune_tune_result *recording, const char *path,
-               const search_settings *settings, int repeat, int threads, cutune_sim_report **out, char *err,
-               size_t errsize);
+               const search_settings *settings, int repeat, int threads, cutune_sim_report **out);
 
 #endif

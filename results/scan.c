@@ -40,8 +40,6 @@ struct results_scan {
     char *buf;                 /* the value being captured */
     size_t len, cap;
     uint64_t start;            /* where it began */
-    char *err;
-    size_t errsize;
     bool failed;
     int rc;                    /* the failure's status */
     cutune_tune_result *header;
@@ -61,14 +59,16 @@ struct results_scan {
 
 static int fail(results_scan *s, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Keeps the first failure's message; returns -1. */
+/* Keeps the first failure's message (the thread's error, code rc); returns -1. */
 static int fail(results_scan *s, int rc, const char *fmt, ...)
 {
     if (!s->failed) {
+        char text[ERR_MESSAGE_MAX];
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(s->err, s->errsize, fmt, ap);
+        vsnprintf(text, sizeof text, fmt, ap);
         va_end(ap);
+        err_set(rc, "%s", text);
         s->failed = true;
         s->rc = rc;
     }
@@ -522,17 +522,14 @@ static int make_header(results_scan *s, json_t *root)
     return 0;
 }
 
-int results_scan_open(results_scan **out, const char *path, char *err, size_t errsize)
+int results_scan_open(results_scan **out, const char *path)
 {
     *out = NULL;
     results_scan *s = calloc(1, sizeof *s);
     if (!s || !(s->path = strdup(path)) || !(s->scratch = arena_new())) {
         results_scan_close(s);
-        snprintf(err, errsize, "out of memory");
-        return CUTUNE_ENOMEM;
+        return err_set(CUTUNE_ENOMEM, "out of memory");
     }
-    s->err = err;
-    s->errsize = errsize;
     s->top.best = -1;
     /* O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below). */
     int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
@@ -556,9 +553,9 @@ int results_scan_open(results_scan **out, const char *path, char *err, size_t er
     if (e != 0) {
         if (fd >= 0 && !s->f)
             close(fd);
-        snprintf(err, errsize, "cannot read '%s': %s", path, sys_strerror(e));
+        err_set(e == ENOMEM ? CUTUNE_ENOMEM : CUTUNE_EIO, "cannot read '%s': %s", path, sys_strerror(e));
         results_scan_close(s);
-        return e == ENOMEM ? CUTUNE_ENOMEM : CUTUNE_EIO;
+        return err_last()->code;
     }
     json_t *root = json_object();
     int rc = !root ? fail(s, CUTUNE_ENOMEM, "out of memory reading '%s'", path) : walk_file(s, root);
@@ -587,12 +584,10 @@ uint64_t results_scan_count(const results_scan *s)
     return s->count;
 }
 
-int results_scan_each(results_scan *s, results_scan_fn fn, void *ctx, char *err, size_t errsize)
+int results_scan_each(results_scan *s, results_scan_fn fn, void *ctx)
 {
     s->fn = fn;
     s->ctx = ctx;
-    s->err = err;
-    s->errsize = errsize;
     s->failed = false;
     s->stopped = 0;
     s->rc = 0;

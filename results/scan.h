@@ -31,8 +31,8 @@ typedef struct results_scan results_scan;
 /* results_scan_open: the first pass over the results file at `path`. CUTUNE_OK with
  * *out; CUTUNE_EIO (unreadable, not JSON, not a results file, an entry that is not JSON
  * or larger than RESULTS_SCAN_VALUE_LIMIT: the message, naming the file and the JSON
- * path, in err) or CUTUNE_ENOMEM, with *out NULL. */
-int results_scan_open(results_scan **out, const char *path, char *err, size_t errsize);
+ * path, in the thread's error: base/err.h) or CUTUNE_ENOMEM, with *out NULL. */
+int results_scan_open(results_scan **out, const char *path);
 
 /* results_scan_header: the run without its entries, as results_load would give it less
  * the records (n 0; for a run over sizes, each size's result likewise): names, device,
@@ -50,10 +50,10 @@ uint64_t results_scan_count(const results_scan *s);
 typedef int (*results_scan_fn)(void *ctx, const cutune_tune_result *of, const record *rec, uint64_t index);
 
 /* results_scan_each: the second pass: every entry, in the file's order, to fn. Returns
- * CUTUNE_OK; fn's nonzero return; or CUTUNE_EIO / CUTUNE_ENOMEM with the message in err
- * (an entry malformed as results_load would refuse it; summary.best an entry that could
- * not win; the file changed since results_scan_open). */
-int results_scan_each(results_scan *s, results_scan_fn fn, void *ctx, char *err, size_t errsize);
+ * CUTUNE_OK; fn's nonzero return; or CUTUNE_EIO / CUTUNE_ENOMEM with the thread's error
+ * set (an entry malformed as results_load would refuse it; summary.best an entry that
+ * could not win; the file changed since results_scan_open). */
+int results_scan_each(results_scan *s, results_scan_fn fn, void *ctx);
 
 /* results_scan_close: frees s and closes its file; NULL is a no-op. */
 void results_scan_close(results_scan *s);

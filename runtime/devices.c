@@ -13,39 +13,96 @@
 #include <sys/wait.h>
 
 #include "../base/err.h"
+#include "cutune/common.h" /* the status codes */
 #include "worker.h"
 
-/* Asks the driver, in this process, of every device. */
-static void ask_driver(devices *m)
+enum { WHY_MAX = 1 << 20 }; /* the messages' frame: longer is refused */
+
+/* A copy of the thread's error message (NULL when out of memory). */
+static char *why_now(void)
+{
+    const err_info *e = err_last();
+    return strdup(e ? e->message : "unknown error");
+}
+
+/* Asks the driver, in this process, of every device. why[0] (heap, or NULL) says why
+ * the driver did not answer, why[1 + i] why device i's attributes could not be read. */
+static void ask_driver(devices *m, char **why)
 {
     memset(m, 0, sizeof *m);
     drv *d;
     if (drv_open(&d) < 0) {
-        snprintf(m->err, sizeof m->err, "%s", err_last()->message);
+        why[0] = why_now();
         return;
     }
     m->driver_version = drv_version(d);
     m->answered = drv_device_count(d, &m->count) == 0;
     if (!m->answered)
-        snprintf(m->err, sizeof m->err, "%s", err_last()->message);
+        why[0] = why_now();
     for (int i = 0; m->answered && i < m->count && i < DEVICES_ASKED; i++) {
         devices_one *o = &m->d[i];
         o->ok = drv_device_info(d, i, &o->raw) == 0;
         if (!o->ok)
-            snprintf(o->err, sizeof o->err, "%s", err_last()->message);
+            why[1 + i] = why_now();
     }
     drv_close(d);
 }
 
-/* The child's body (wk_body): asks the driver and sends the answer. */
+static void why_free(char **why)
+{
+    for (int i = 0; i <= DEVICES_ASKED; i++) {
+        free(why[i]);
+        why[i] = NULL;
+    }
+}
+
+/* The child's body (wk_body): asks the driver and sends the answer, then its messages
+ * (DEVICES_ASKED + 1 NUL-terminated strings, "" for none) in a frame of why_bytes. */
 static int query_body(void *ctx, int in, int out)
 {
     (void)in;
     devices *mine = ctx; /* the parent's memory, as it was at the fork: this child's own */
-    ask_driver(mine);
+    char *why[DEVICES_ASKED + 1] = {0};
+    ask_driver(mine, why);
+    strbuf text = STRBUF_INIT;
+    for (int i = 0; i <= DEVICES_ASKED; i++)
+        sb_addn(&text, why[i] ? why[i] : "", why[i] ? strlen(why[i]) + 1 : 1);
+    why_free(why);
+    mine->why_bytes = sb_ok(&text) && text.len <= WHY_MAX ? (uint32_t)text.len : 0;
     wk_frame f = WK_FRAME_INIT;
     wk_encode_blob(&f, mine, sizeof *mine);
-    return wk_send(out, &f) < 0; /* the parent reads until it has it all */
+    int rc = wk_send(out, &f) < 0; /* the parent reads until it has it all */
+    wk_frame_reset(&f);
+    wk_encode_blob(&f, sb_cstr(&text), mine->why_bytes);
+    rc |= wk_send(out, &f) < 0;
+    wk_frame_free(&f);
+    sb_free(&text);
+    return rc;
+}
+
+/* Reads the child's messages (`size` bytes: query_body's) into why; false when they
+ * are not what it sends. */
+static bool why_read(int fd, uint32_t size, char **why)
+{
+    char *text = size <= WHY_MAX ? malloc((size_t)size + 1) : NULL;
+    wk_frame f = WK_FRAME_INIT;
+    bool ok = text && wk_recv(fd, &f, 0) == 0 && wk_decode_blob(&f, text, size) == 0;
+    wk_frame_free(&f);
+    const char *at = text, *end = text ? text + size : NULL;
+    for (int i = 0; ok && i <= DEVICES_ASKED; i++) {
+        const char *nul = memchr(at, '\0', (size_t)(end - at));
+        if (!nul) {
+            ok = false;
+            break;
+        }
+        if (nul > at && !(why[i] = strdup(at)))
+            ok = false;
+        at = nul + 1;
+    }
+    free(text);
+    if (!ok)
+        why_free(why);
+    return ok;
 }
 
 /* The driver's answer, asked once per process (`--devices all` on a node of eight GPUs
@@ -54,44 +111,61 @@ static pthread_mutex_t machine_lock = PTHREAD_MUTEX_INITIALIZER;
 static devices known;
 static bool have_known;
 static char known_arch[DEVICES_ASKED][16]; /* "sm_90": each device's, once answered */
+static char *known_why[DEVICES_ASKED];      /* why a device's attributes were not read */
 
-void devices_query(devices *out)
+/* Asks the machine (in a child when one can be started) into known; why[0] says why
+ * it did not answer. */
+static void ask_machine(char **why)
+{
+    devices *m = malloc(sizeof *m);
+    wk_proc p = {0, -1, -1};
+    if (!m) {
+        memset(&known, 0, sizeof known);
+        known.oom = true;
+    } else if (wk_start(&p, query_body, m) < 0) {
+        ask_driver(&known, why);
+    } else {
+        wk_frame f = WK_FRAME_INIT;
+        bool got = wk_recv(p.from, &f, 0) == 0 && wk_decode_blob(&f, m, sizeof *m) == 0;
+        wk_frame_free(&f);
+        got = got && why_read(p.from, m->why_bytes, why);
+        int status = wk_stop(&p, false);
+        if (got) { /* the child's bytes: its strings are terminated before they are read */
+            known = *m;
+            for (int i = 0; i < DEVICES_ASKED; i++)
+                known.d[i].raw.name[sizeof known.d[i].raw.name - 1] = '\0';
+        } else {
+            memset(&known, 0, sizeof known);
+            why_free(why);
+            char text[128];
+            snprintf(text, sizeof text, "the driver query process failed (%s)",
+                     WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no answer");
+            why[0] = strdup(text);
+        }
+    }
+    free(m);
+}
+
+int devices_query(devices *out)
 {
     pthread_mutex_lock(&machine_lock);
+    int rc = CUTUNE_OK;
     if (!have_known) {
-        devices *m = malloc(sizeof *m);
-        wk_proc p = {0, -1, -1};
-        if (!m) {
-            memset(&known, 0, sizeof known);
-            known.oom = true;
-            snprintf(known.err, sizeof known.err, "out of memory");
-        } else if (wk_start(&p, query_body, m) < 0) {
-            ask_driver(&known);
-        } else {
-            wk_frame f = WK_FRAME_INIT;
-            bool got = wk_recv(p.from, &f, 0) == 0 && wk_decode_blob(&f, m, sizeof *m) == 0;
-            wk_frame_free(&f);
-            int status = wk_stop(&p, false);
-            if (got) { /* the child's bytes: its strings are terminated before they are read */
-                known = *m;
-                known.err[sizeof known.err - 1] = '\0';
-                for (int i = 0; i < DEVICES_ASKED; i++) {
-                    known.d[i].err[sizeof known.d[i].err - 1] = '\0';
-                    known.d[i].raw.name[sizeof known.d[i].raw.name - 1] = '\0';
-                }
-            } else {
-                memset(&known, 0, sizeof known);
-                snprintf(known.err, sizeof known.err, "the driver query process failed (%s)",
-                         WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no answer");
-            }
-        }
-        free(m);
+        char *why[DEVICES_ASKED + 1] = {0};
+        ask_machine(why);
         have_known = known.answered;
-        for (int i = 0; have_known && i < DEVICES_ASKED; i++)
+        for (int i = 0; have_known && i < DEVICES_ASKED; i++) {
             snprintf(known_arch[i], sizeof known_arch[i], "sm_%d", known.d[i].raw.cc);
+            known_why[i] = why[1 + i]; /* kept for the process, as the answer is */
+            why[1 + i] = NULL;
+        }
+        if (!have_known)
+            rc = known.oom || !why[0] ? err_set(CUTUNE_ENOMEM, "out of memory") : err_set(CUTUNE_ENODEV, "%s", why[0]);
+        why_free(why);
     }
     *out = known;
     pthread_mutex_unlock(&machine_lock);
+    return rc;
 }
 
 /* The kept answer's device `ordinal`, or NULL (devices_name's terms). Once answered,
@@ -116,4 +190,15 @@ const char *devices_name(int ordinal)
 const char *devices_arch(int ordinal)
 {
     return kept(ordinal) ? known_arch[ordinal] : NULL;
+}
+
+const char *devices_why(int ordinal)
+{
+    pthread_mutex_lock(&machine_lock);
+    const char *why = have_known && ordinal >= 0 && ordinal < DEVICES_ASKED && ordinal < known.count &&
+                              !known.d[ordinal].ok
+                          ? known_why[ordinal]
+                          : NULL;
+    pthread_mutex_unlock(&machine_lock);
+    return why;
 }

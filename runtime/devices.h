@@ -5,13 +5,15 @@
  * back as one blob, then exits (the tuner forks its GPU workers later, and CUDA does
  * not survive a fork). The answer is kept for the rest of the process once the driver
  * has given one; a failure is asked again next time. When no child can be started the
- * driver is asked in this process.
+ * driver is asked in this process. The child's messages (why the driver did not answer,
+ * why a device's attributes could not be read) follow its answer in a second frame.
  *
  * Runs in the calling process; devices_query's child runs only ask_driver (devices.c). */
 #ifndef CUTUNE_RUNTIME_DEVICES_H
 #define CUTUNE_RUNTIME_DEVICES_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "driver.h"
 
@@ -20,8 +22,7 @@ enum { DEVICES_ASKED = 64 };
 
 /* One device's answer. */
 typedef struct devices_one {
-    bool ok;                   /* its attributes were read (else err says why) */
-    char err[256];
+    bool ok;                   /* its attributes were read (else devices_why says why) */
     drv_device raw;
 } devices_one;
 
@@ -31,13 +32,15 @@ typedef struct devices {
     bool oom;                  /* not answered because memory ran out */
     int count;                 /* devices the driver sees (may exceed DEVICES_ASKED) */
     int driver_version;        /* the driver's CUDA version (13000 for 13.0) */
-    char err[512];             /* why not answered */
+    uint32_t why_bytes;        /* the size of the messages' frame that follows (devices.c) */
     devices_one d[DEVICES_ASKED];
 } devices;
 
 /* devices_query: the machine's answer into *out (the caller's, about 24 KiB), asked
- * once per process (thread-safe: one thread asks, the others wait for its answer). */
-void devices_query(devices *out);
+ * once per process (thread-safe: one thread asks, the others wait for its answer).
+ * CUTUNE_OK when the driver answered; else CUTUNE_ENODEV (no driver, it failed, the
+ * query process died) or CUTUNE_ENOMEM, with the thread's error (base/err.h) saying why. */
+int devices_query(devices *out);
 
 /* devices_name / devices_arch: device `ordinal`'s name ("NVIDIA H100 80GB HBM3") and
  * architecture ("sm_90") in the answer this process keeps: valid for the rest of the
@@ -45,5 +48,10 @@ void devices_query(devices *out);
  * out of range, or for a device whose attributes could not be read. */
 const char *devices_name(int ordinal);
 const char *devices_arch(int ordinal);
+
+/* devices_why: why the attributes of device `ordinal` could not be read, in the answer
+ * this process keeps (valid for the rest of the process); NULL when they were, or
+ * before the driver answered. */
+const char *devices_why(int ordinal);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../base/err.h"
 #include "strategy.h"
 
 /* The most proposals in a row answered from what is known before the driver decides
@@ -115,14 +116,13 @@ static const strat_ops *ops_of(strategy st)
     }
 }
 
-int search_new(search **out, const sspace *sp, const search_settings *set, const search_hooks *hooks, char *err,
-               size_t errsize)
+int search_new(search **out, const sspace *sp, const search_settings *set, const search_hooks *hooks)
 {
     *out = NULL;
     search *s = calloc(1, sizeof *s);
     if (!s || !(s->buf = malloc(sizeof(uint64_t) * MAX_BATCH))) {
         free(s);
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         return -1;
     }
     s->sp = sp;
@@ -142,7 +142,7 @@ int search_new(search **out, const sspace *sp, const search_settings *set, const
         s->table[i].key = UINT64_MAX;
     if (!s->table || !(s->state = s->ops->create(&s->ctx))) {
         search_free(s);
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         return -1;
     }
     *out = s;

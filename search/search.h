@@ -77,9 +77,8 @@ typedef struct search_hooks {
 
 typedef struct search search;
 
-/* search_new: a search of `sp` (which must outlive it). Returns 0, or -1 with err. */
-int search_new(search **out, const sspace *sp, const search_settings *set, const search_hooks *hooks, char *err,
-               size_t errsize);
+/* search_new: a search of `sp` (which must outlive it). Returns 0, or -1 with err_last set. */
+int search_new(search **out, const sspace *sp, const search_settings *set, const search_hooks *hooks);
 
 /* search_free: NULL is a no-op. */
 void search_free(search *s);

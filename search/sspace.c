@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/err.h"
 #include "../compiler/eval.h"
 #include "../compiler/space.h"
 
@@ -21,12 +22,12 @@ struct sspace {
 };
 
 /* Listing: every valid configuration's key, in listing (= key) order. */
-static int list_keys(sspace *sp, space *full, char *err, size_t errsize)
+static int list_keys(sspace *sp, space *full)
 {
     sp->keys = malloc(sizeof(uint64_t) * (size_t)(sp->count ? sp->count : 1));
     space_iter *it = NULL;
     if (!sp->keys || space_iter_new(&it, full) < 0) {
-        snprintf(err, errsize, "out of memory listing %llu configurations", (unsigned long long)sp->count);
+        err_set(-1, "out of memory listing %llu configurations", (unsigned long long)sp->count);
         return -1;
     }
     const uint64_t *idx;
@@ -38,19 +39,19 @@ static int list_keys(sspace *sp, space *full, char *err, size_t errsize)
         sp->keys[k++] = sspace_encode(sp, idx);
     space_iter_free(it);
     if (rc < 0) {
-        snprintf(err, errsize, "%s", e.message);
+        err_set(-1, "%s", e.message);
         return -1;
     }
     sp->count = k;
     return 0;
 }
 
-int sspace_new(sspace **out, const model *m, uint64_t list_limit, char *err, size_t errsize)
+int sspace_new(sspace **out, const model *m, uint64_t list_limit)
 {
     *out = NULL;
     sspace *sp = calloc(1, sizeof *sp);
     if (!sp) {
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         return -1;
     }
     sp->m = m;
@@ -62,7 +63,7 @@ int sspace_new(sspace **out, const model *m, uint64_t list_limit, char *err, siz
     sp->scratch = calloc((size_t)sp->n + 1, sizeof(value));
     space *full = NULL;
     if (!sp->sizes || !sp->strides || !sp->scratch || space_new(&full, m, NULL, 0) < 0) {
-        snprintf(err, errsize, "out of memory");
+        err_set(-1, "out of memory");
         goto fail;
     }
     uint64_t stride = 1;
@@ -70,7 +71,7 @@ int sspace_new(sspace **out, const model *m, uint64_t list_limit, char *err, siz
         sp->sizes[i] = m->params[i].dom.size;
         sp->strides[i] = stride;
         if (sp->sizes[i] && stride > UINT64_MAX / sp->sizes[i]) {
-            snprintf(err, errsize, "the space has more combinations than a 64-bit number holds: too large to search");
+            err_set(-1, "the space has more combinations than a 64-bit number holds: too large to search");
             goto fail;
         }
         stride *= sp->sizes[i];
@@ -79,14 +80,14 @@ int sspace_new(sspace **out, const model *m, uint64_t list_limit, char *err, siz
     bool saturated;
     eval_error e;
     if (space_count(full, &sp->count, &saturated, &e) < 0) {
-        snprintf(err, errsize, "%s", e.message);
+        err_set(-1, "%s", e.message);
         goto fail;
     }
     if (sp->count == 0) {
-        snprintf(err, errsize, "no configuration is valid");
+        err_set(-1, "no configuration is valid");
         goto fail;
     }
-    if (sp->count <= (list_limit ? list_limit : SSPACE_LIST_LIMIT) && list_keys(sp, full, err, errsize) < 0)
+    if (sp->count <= (list_limit ? list_limit : SSPACE_LIST_LIMIT) && list_keys(sp, full) < 0)
         goto fail;
     space_free(full);
     *out = sp;

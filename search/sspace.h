@@ -27,9 +27,9 @@ enum { SSPACE_LIST_LIMIT = 1 << 22 }; /* 4 Mi configurations: 32 MiB of keys */
 typedef struct sspace sspace;
 
 /* sspace_new: the space of `m` (which must outlive it). `list_limit` 0 means
- * SSPACE_LIST_LIMIT. Returns 0, or -1 with err (no valid configuration, more raw
+ * SSPACE_LIST_LIMIT. Returns 0, or -1 with err_last set (no valid configuration, more raw
  * combinations than 64 bits hold, a constraint that fails to evaluate, no memory). */
-int sspace_new(sspace **out, const model *m, uint64_t list_limit, char *err, size_t errsize);
+int sspace_new(sspace **out, const model *m, uint64_t list_limit);
 
 /* sspace_free: NULL is a no-op. */
 void sspace_free(sspace *sp);

@@ -13,8 +13,8 @@ int finish_variant(tuner *t, record *rec, uint64_t index, bool has_id, twin_id i
      * and a twin of one is run itself. */
     if (has_id && (rec->out == OUTCOME_OK || rec->out == OUTCOME_WRONG) &&
         twins_add(t->twins, id, index) < 0) {
-        t->status = CUTUNE_ENOMEM;
-        snprintf(t->err, sizeof t->err, "out of memory");
+        err_set(CUTUNE_ENOMEM, "out of memory");
+        tuner_stop(t, CUTUNE_ENOMEM);
         return CUTUNE_ENOMEM;
     }
     if (!rec->m.resumed && finish_rejournal(t, rec) < 0) /* losing the journal would lose what is measured */
@@ -51,8 +51,9 @@ int finish_rejournal(tuner *t, const record *rec)
     if (!t->journal)
         return CUTUNE_OK;
     if (journal_append_record(t->journal, t->res, rec) < 0) {
-        snprintf(t->err, sizeof t->err, "%s", err_last() ? err_last()->message : "the journal could not be written");
-        t->status = CUTUNE_EIO;
+        if (!err_last())
+            err_set(CUTUNE_EIO, "the journal could not be written");
+        tuner_stop(t, CUTUNE_EIO);
         return CUTUNE_EIO;
     }
     return CUTUNE_OK;

@@ -34,16 +34,17 @@ int fleet_start(tuner *t)
         if ((rc = gpu_spawn(&t->gpus[k])) < 0)
             break;
     int spawned = k;
+    char first[ERR_MESSAGE_MAX] = ""; /* the first failure's: a later GPU's replaces the thread's error */
+    if (rc < 0)
+        snprintf(first, sizeof first, "%s", err_last()->message);
     for (k = 0; k < spawned; k++) {
         int r = gpu_ready(&t->gpus[k]);
         if (r < 0 && rc == CUTUNE_OK) {
             rc = r;
-            snprintf(t->err, sizeof t->err, "%s", t->gpus[k].err);
+            snprintf(first, sizeof first, "%s", err_last()->message);
         }
     }
-    if (rc < 0 && !t->err[0])
-        snprintf(t->err, sizeof t->err, "%s", t->gpus[spawned < t->ngpus ? spawned : 0].err);
-    return rc;
+    return rc < 0 ? err_set(rc, "%s", first) : rc;
 }
 
 bool fleet_busy(const tuner *t)
@@ -170,8 +171,7 @@ int fleet_send(tuner *t, int k, record *rec, uint64_t index, const session_binar
 {
     int rc = gpu_send(&t->gpus[k], bin, rec, t->goal.have_best, t->goal.best, false, rec);
     if (rc < 0) { /* no worker could be started */
-        t->status = rc;
-        snprintf(t->err, sizeof t->err, "%s", t->gpus[k].err);
+        tuner_stop(t, rc);
         return -1;
     }
     t->slots[k] = (fleet_slot){rec, index, has_id, id};
@@ -252,8 +252,7 @@ int fleet_race(tuner *t, const session_binary *const *bins, const record *const 
             rec->vals = vs[i]->vals; /* borrowed: the results' record outlives the race's */
             int s = gpu_send(&t->gpus[k], bins[i], vs[i], false, 0, true, rec);
             if (s < 0 && k == 0) { /* the GPU that decides cannot go on: the run stops */
-                t->status = s;
-                snprintf(t->err, sizeof t->err, "%s", t->gpus[k].err);
+                tuner_stop(t, s);
                 rc = s;
             } else if (s < 0) {
                 r.off[k] = true; /* another: its spread is what it timed so far */

@@ -121,11 +121,7 @@ void gpu_free(gpu_handle *g)
 
 int gpu_spawn(gpu_handle *g)
 {
-    if (wk_start(&g->proc, gw_main, &g->plan) < 0) {
-        snprintf(g->err, sizeof g->err, "%s", err_last()->message);
-        return CUTUNE_ENOMEM;
-    }
-    return CUTUNE_OK;
+    return wk_start(&g->proc, gw_main, &g->plan) < 0 ? err_recode(CUTUNE_ENOMEM) : CUTUNE_OK;
 }
 
 int gpu_ready(gpu_handle *g)
@@ -148,16 +144,17 @@ int gpu_ready(gpu_handle *g)
             g->limit_s = derived > MIN_LIMIT_S ? derived : MIN_LIMIT_S;
         }
     } else {
-        snprintf(g->err, sizeof g->err, "the GPU worker (GPU %d) could not start: %s", g->plan.device,
-                 decoded && s.message && *s.message ? s.message : rc == -2 ? "no answer in 600 s" : "it died");
+        /* The worker's own status when it said one; a worker that died or never answered
+         * says nothing of the spec: the GPU could not be used. */
+        err_set(decoded && s.status < 0 ? s.status : CUTUNE_ENODEV, "the GPU worker (GPU %d) could not start: %s",
+                g->plan.device,
+                decoded && s.message && *s.message ? s.message : rc == -2 ? "no answer in 600 s" : "it died");
     }
     arena_free(a);
     wk_frame_free(&f);
     if (!ok) {
         wk_stop(&g->proc, true);
-        /* The worker's own status when it said one; a worker that died or never answered
-         * says nothing of the spec: the GPU could not be used. */
-        return decoded && s.status < 0 ? s.status : CUTUNE_ENODEV;
+        return err_last()->code;
     }
     return CUTUNE_OK;
 }
@@ -193,15 +190,14 @@ void gpu_plain_values(const value *vals, int n, wk_value *out)
 
 /* Request `q` for record src's variant (binary bin) encoded into f: its configuration
  * typed (src->vals made plain as wk_values, never its text). The caller sets the
- * request's flags in q first. CUTUNE_OK, or CUTUNE_ENOMEM with g->err. */
+ * request's flags in q first. CUTUNE_OK, or CUTUNE_ENOMEM with the thread's error set. */
 static int encode_request(gpu_handle *g, wk_frame *f, wk_request *q, const record *src, const session_binary *bin)
 {
+    (void)g;
     const cutune_variant *v = &src->v;
     wk_value *plain = malloc(sizeof *plain * (size_t)(v->nparams + 1));
-    if (!plain) {
-        snprintf(g->err, sizeof g->err, "out of memory");
-        return CUTUNE_ENOMEM;
-    }
+    if (!plain)
+        return err_set(CUTUNE_ENOMEM, "out of memory");
     gpu_plain_values(src->vals, v->nparams, plain);
     q->ordinal = v->ordinal;
     for (int d = 0; d < 3; d++) {

@@ -35,8 +35,8 @@ int loop_each(void *user, const cutune_analysis *a, const value *vals, const ses
         return 1;
     record *rec = result_add(t->res, a, vals);
     if (!rec) {
-        t->status = CUTUNE_ENOMEM;
-        snprintf(t->err, sizeof t->err, "out of memory");
+        err_set(CUTUNE_ENOMEM, "out of memory");
+        tuner_stop(t, CUTUNE_ENOMEM);
         return -1;
     }
     if (done_before) {

@@ -365,10 +365,9 @@ int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_sum
     search_run sr;
     memset(&sr, 0, sizeof sr);
     sr.t = t;
-    char err[512];
     int rc = CUTUNE_OK;
-    if (sspace_new(&sr.sp, t->m, 0, err, sizeof err) < 0) {
-        diag_error_noloc(&t->spec->diags, "%s", err);
+    if (sspace_new(&sr.sp, t->m, 0) < 0) {
+        diag_error_noloc(&t->spec->diags, "%s", err_last()->message);
         return CUTUNE_EEVAL;
     }
     if (t->opts->shard_count > 1 &&
@@ -380,10 +379,9 @@ int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_sum
     }
     if (t->opts->search.npriors > 0) { /* --prior: earlier runs' scores of this space */
         search_prior *prior = NULL;
-        int prc = prior_load(t->m, sr.sp, t->opts->search.priors, t->opts->search.npriors, &prior, &t->set.nprior,
-                             err, sizeof err);
+        int prc = prior_load(t->m, sr.sp, t->opts->search.priors, t->opts->search.npriors, &prior, &t->set.nprior);
         if (prc != CUTUNE_OK) {
-            diag_error_noloc(&t->spec->diags, "--prior: %s", err);
+            diag_error_noloc(&t->spec->diags, "--prior: %s", err_last()->message);
             sspace_free(sr.sp);
             return prc;
         }
@@ -398,8 +396,8 @@ int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_sum
     /* The search is made once the compile threads are known: a strategy that learns
      * from every outcome keeps as few in flight as keep the GPU fed from them. */
     t->set.parallel = asum->threads > 0 ? asum->threads : 1;
-    if (search_new(&sr.se, sr.sp, &t->set, &hooks, err, sizeof err) < 0) {
-        diag_error_noloc(&t->spec->diags, "%s", err);
+    if (search_new(&sr.se, sr.sp, &t->set, &hooks) < 0) {
+        diag_error_noloc(&t->spec->diags, "%s", err_last()->message);
         rc = CUTUNE_ENOMEM;
         goto done;
     }
@@ -436,11 +434,11 @@ int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_sum
         asum->compile_seconds += static_sum.compile_seconds;
     }
     if (rc == CUTUNE_OK && !asum->interrupted && (rc = final_race(&sr)) < 0 && rc != CUTUNE_ENOMEM)
-        diag_error_noloc(&t->spec->diags, "the final race: %s", t->status ? t->err : t->gpus[0].err);
+        diag_error_noloc(&t->spec->diags, "the final race: %s", t->status && t->why ? t->why : err_last() ? err_last()->message : "error");
     /* the chosen variants' hardware counters, apart from their times */
     if (rc == CUTUNE_OK && !asum->interrupted && (rc = counters_read(t, sr.ss, sr.bins, sr.nbins)) < 0 &&
         rc != CUTUNE_ENOMEM)
-        diag_error_noloc(&t->spec->diags, "profiling: %s", t->status ? t->err : t->gpus[0].err);
+        diag_error_noloc(&t->spec->diags, "profiling: %s", t->status && t->why ? t->why : err_last() ? err_last()->message : "error");
     t->evaluations = search_evaluations(sr.se);
     t->stop = search_stop_reason(sr.se);
     t->res->summary.screened = search_screened(sr.se);

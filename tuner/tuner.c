@@ -172,9 +172,9 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
         t->set.budget = opts->limit; /* --limit N: at most N configurations, whatever the strategy */
     /* The first worker runs the reference: a reference that fails is a spec problem,
      * found before anything else runs. */
-    if ((rc = fleet_start(t)) < 0) {
-        diag_error_noloc(&spec->diags, "%s", t->err);
-        return err_set(rc, "%s", t->err); /* the worker's own status: a failed reference is ESPEC */
+    if ((rc = fleet_start(t)) < 0) { /* the worker's own status: a failed reference is ESPEC */
+        diag_error_noloc(&spec->diags, "%s", err_last()->message);
+        return rc;
     }
     const char *results = opts->results_path ? opts->results_path : m->emit.results_path;
     const char *journal_path = opts->journal_path;
@@ -215,11 +215,12 @@ int tuner_tune(tuner *t)
     s->patience = t->set.patience;
     s->evaluations = t->evaluations;
     s->stop_reason = t->stop[0] ? t->stop : NULL; /* static: the search's words */
+    const char *why = t->why ? t->why : "out of memory";
     if (t->status == CUTUNE_EIO)
-        diag_error_noloc(&t->spec->diags, "%s", t->err);
+        diag_error_noloc(&t->spec->diags, "%s", why);
     if (t->status == CUTUNE_ENODEV || t->status == CUTUNE_ENOMEM) {
-        diag_error_noloc(&t->spec->diags, "%s", t->err);
-        err_set(t->status, "%s", t->err);
+        diag_error_noloc(&t->spec->diags, "%s", why);
+        err_set(t->status, "%s", why);
     }
     s->compile_seconds = asum.compile_seconds;
     s->compile_wall_seconds = asum.wall_seconds;
@@ -245,10 +246,19 @@ int tuner_session(tuner *t, const cutune_analyze_options *o, uint64_t total, cut
     return rc;
 }
 
+void tuner_stop(tuner *t, int status)
+{
+    const err_info *e = err_last();
+    free(t->why);
+    t->why = strdup(e ? e->message : "error");
+    t->status = status;
+}
+
 void tuner_free(tuner *t)
 {
     if (!t)
         return;
+    free(t->why);
     for (int k = 0; k < t->ngpus; k++) {
         if (t->slots[k].rec) /* left in flight by a failure: not waited for */
             wk_stop(&t->gpus[k].proc, true);

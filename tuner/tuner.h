@@ -44,7 +44,6 @@ typedef struct gpu_handle {
     double limit_s;            /* a variant's time limit; derived at the first start when 0 */
     double run_started;        /* sys_seconds() at gpu_init: the run's start */
     bool first_sent;           /* a variant has been sent to a worker (first_variant_seconds is set) */
-    char err[512];
 } gpu_handle;
 
 /* tuner_inputs_identity (tuner.c): a hash of the spec's input files as they are now
@@ -60,7 +59,7 @@ int gpu_init(gpu_handle *g, cutune_spec *spec, const cutune_tune_options *opts, 
 
 /* gpu_start: starts a worker and waits for its set-up (the reference's run): the
  * results learn the reference and its GPU time. CUTUNE_OK, or CUTUNE_ENOMEM (no process)
- * or CUTUNE_ENODEV (its set-up failed) with g->err. The same as gpu_spawn, then
+ * or CUTUNE_ENODEV (its set-up failed) with the thread's error set. The same as gpu_spawn, then
  * gpu_ready: several GPUs' workers are spawned first, so their references run at
  * once. */
 int gpu_start(gpu_handle *g);
@@ -72,7 +71,7 @@ int gpu_ready(gpu_handle *g);
  * another record that takes the answer) when and where it started; the reply is awaited with
  * gpu_receive, by gpu_deadline. have_best/best: for early stopping; final:
  * timed in full whatever the best (the run's final race). CUTUNE_OK, or the status of
- * gpu_start or CUTUNE_ENOMEM, with g->err (the run must stop). */
+ * gpu_start or CUTUNE_ENOMEM, with the thread's error set (the run must stop). */
 int gpu_send(gpu_handle *g, const session_binary *bin, const record *src, bool have_best, double best, bool final,
              record *rec);
 
@@ -97,7 +96,7 @@ int gpu_run(gpu_handle *g, const session_binary *bin, const record *src, bool ha
  * none runs; *passes: the replays. When they could not be read, `why` says why (CUPTI,
  * the permission, a launch that failed, a worker that died or hung: it is replaced);
  * "" otherwise; *off: the profiler itself cannot be used (no variant's can be read).
- * CUTUNE_OK, or the status of gpu_start or CUTUNE_ENOMEM (g->err). */
+ * CUTUNE_OK, or the status of gpu_start or CUTUNE_ENOMEM (the thread's error set). */
 int gpu_profile(gpu_handle *g, const session_binary *bin, const record *src, double *values, int *passes,
                 bool *off, char *why, size_t whysize);
 
@@ -168,8 +167,9 @@ typedef struct tuner {
     double started;
     uint64_t evaluations;
     const char *stop;          /* why the search stopped ("" while it runs) */
-    int status;                /* set when the run must stop */
-    char err[512];
+    int status;                /* set when the run must stop (tuner_stop) */
+    char *why;                 /* its reason (heap; NULL while it runs): the run drains the
+                                  variants in flight before it reports, and those may fail too */
 } tuner;
 
 /* tuner_new: a run of `spec` (whose space has `size`) with `opts` on `dev` into `res`
@@ -232,6 +232,10 @@ int sizes_run_all(cutune_tune_result *parent, cutune_spec *spec, const cutune_tu
 /* tuner_free: ends the worker, closes the journal; NULL is a no-op. */
 void tuner_free(tuner *t);
 
+/* tuner_stop (tuner.c): the run must stop with `status` (t->status), for the reason the
+ * thread's error (base/err.h) gives now, kept in t->why. */
+void tuner_stop(tuner *t, int status);
+
 /* loop_each (loop.c): a session_each for the tuner (user: a tuner): one variant read
  * back from the journal, or taken from its twin, or sent to an idle GPU (fleet.c: it
  * is finished when its answer comes); each finished by finish_variant. Returns 0, 1 when
@@ -242,13 +246,14 @@ int loop_each(void *user, const cutune_analysis *a, const value *vals, const ses
 /* finish_variant (finish.c): variant rec (the results' record `index`) has its outcome: its identity (when has_id and
  * the outcome is one the code decides) joins the twins, it is journaled (unless read
  * back from the journal), the best and the winner are updated and t->done is told.
- * CUTUNE_OK, or a status in t->status with t->err (the journal, memory). */
+ * CUTUNE_OK, or a status in t->status with t->why (the journal, memory). */
 int finish_variant(tuner *t, record *rec, uint64_t index, bool has_id, twin_id id);
 
 /* ---- several GPUs (fleet.c) --------------------------------------------- */
 
 /* fleet_start: every GPU's worker started at once, then each one's set-up (its
- * reference) awaited. CUTUNE_OK, or the first failure's status with t->err. */
+ * reference) awaited. CUTUNE_OK, or the first failure's status with the thread's error
+ * (base/err.h) saying why. */
 int fleet_start(tuner *t);
 
 /* fleet_idle: a GPU with nothing in flight, waiting for one to answer when all
@@ -290,7 +295,7 @@ int fleet_wait_twin(tuner *t, twin_id id);
  * first GPU timed in full during the run, whose records are refs[i]; then
  * summary.spread[k] is each other GPU's median time over the first's (a contender's race
  * run, another's record). A GPU other than the first whose worker cannot be started is
- * left out. CUTUNE_OK, CUTUNE_ENOMEM, or the status of GPU 0's start (t->status, t->err). */
+ * left out. CUTUNE_OK, CUTUNE_ENOMEM, or the status of GPU 0's start (t->status, t->why). */
 int fleet_race(tuner *t, const session_binary *const *bins, const record *const *vs, const record *const *refs, int n,
                int ncontend, record **first);
 
@@ -299,7 +304,7 @@ int fleet_race(tuner *t, const session_binary *const *bins, const record *const 
 void loop_take_twin(tuner *t, record *rec, const record *twin);
 
 /* finish_rejournal (finish.c): journals rec again (its figures now replace the earlier
- * line on resume). CUTUNE_OK, or CUTUNE_EIO with t->err and t->status set. */
+ * line on resume). CUTUNE_OK, or CUTUNE_EIO with t->status and t->why set. */
 int finish_rejournal(tuner *t, const record *rec);
 
 /* finish_note_best (finish.c): the best so far (early stopping's, the race's) becomes

@@ -47,8 +47,7 @@ static checked *load(sspace **sp)
 {
     checked *c = check_with("%s", spec_text);
     assert_non_null(c->m);
-    char err[200];
-    assert_int_equal(sspace_new(sp, c->m, 0, err, sizeof err), 0);
+    assert_int_equal(sspace_new(sp, c->m, 0), 0);
     assert_int_equal(sspace_count(*sp), 10000);
     return c;
 }
@@ -73,8 +72,7 @@ typedef double (*landscape)(uint64_t key, bool *ok);
 static double run_on(const sspace *sp, const search_settings *set, landscape f, uint64_t *asked, int *failed)
 {
     search *s;
-    char err[200];
-    assert_int_equal(search_new(&s, sp, set, NULL, err, sizeof err), 0);
+    assert_int_equal(search_new(&s, sp, set, NULL), 0);
     uint64_t queue[8], got[8];
     int head = 0, queued = 0, n, told = 0;
     while (true) {
@@ -179,8 +177,7 @@ static int in_flight_after(const sspace *sp, double compile, double gpu)
     set.parallel = 16;
     set.budget = 0;
     search *s;
-    char err[200];
-    assert_int_equal(search_new(&s, sp, &set, NULL, err, sizeof err), 0);
+    assert_int_equal(search_new(&s, sp, &set, NULL), 0);
     uint64_t keys[64];
     int n;
     assert_int_equal(search_ask(s, keys, 64, &n), 0);
@@ -342,8 +339,7 @@ static void test_static_failures_are_free(void **state)
         search_settings set = settings(which[w], 3);
         set.budget = 60;
         search *s;
-        char err[200];
-        assert_int_equal(search_new(&s, sp, &set, NULL, err, sizeof err), 0);
+        assert_int_equal(search_new(&s, sp, &set, NULL), 0);
         uint64_t keys[8];
         int n, statics = 0;
         while (search_ask(s, keys, 4, &n) == 0 && n > 0)

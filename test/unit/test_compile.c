@@ -12,7 +12,6 @@
 
 #include <cmocka.h>
 
-#include "last_err.h"
 #include "cutune.h"
 #include "runtime/compare.h"
 #include "runtime/compile.h"

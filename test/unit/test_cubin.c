@@ -11,7 +11,6 @@
 
 #include <cmocka.h>
 
-#include "last_err.h"
 #include "runtime/compile.h"
 #include "runtime/cubin.h"
 

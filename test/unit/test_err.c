@@ -48,6 +48,18 @@ static void test_wrap_without_lower(void **state)
     assert_string_equal(err_last()->message, "error -3"); /* never an empty message */
 }
 
+/* A new message may quote the current one (formatted before it is replaced). */
+static void test_set_quotes_the_last(void **state)
+{
+    (void)state;
+    err_clear();
+    err_set(-1, "truncated .npy header (9 bytes)");
+    err_set(-2, "'%s' is not a results file: %s (%s)", "r.json", err_last()->message, "entry 3");
+    assert_string_equal(err_last()->message, "'r.json' is not a results file: truncated .npy header (9 bytes) "
+                                             "(entry 3)");
+    assert_int_equal(err_last()->code, -2);
+}
+
 /* A layer with its own status keeps the lower message under its code. */
 static void test_recode_keeps_the_message(void **state)
 {
@@ -111,6 +123,7 @@ int main(void)
         cmocka_unit_test(test_wrap_keeps_the_lower_code),
         cmocka_unit_test(test_wrap_without_lower),
         cmocka_unit_test(test_recode_keeps_the_message),
+        cmocka_unit_test(test_set_quotes_the_last),
         cmocka_unit_test(test_cut_is_marked),
         cmocka_unit_test(test_per_thread),
     };

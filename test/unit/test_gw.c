@@ -1,7 +1,7 @@
 /* test_gw.c - the tuner's side of a GPU worker and the worker's set-up (tuner/gpu.c,
  * tuner/gw_main.c) without a GPU: the worker is forked with the plan the tuner made,
  * fails to open the device, and says why in its set-up reply; the tuner passes the
- * worker's status and message up (not "it died": the reply decoded). On a machine with
+ * worker's status and message up (not "it died": the reply decoded), in the error object. On a machine with
  * a GPU the device would open, so the test is skipped there (the GPU suite covers it). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "api/internal.h"
+#include "last_err.h"
 #include "tuner/tuner.h"
 
 static const char spec_src[] = "kernel k from \"poly.cu\" {\n"
@@ -53,8 +54,9 @@ static void test_setup_reply_without_device(void **state)
     assert_int_equal(g.plan.flush_bytes, 2u << 20); /* twice the L2 */
     assert_int_equal(gpu_start(&g), CUTUNE_ENODEV);
     const char *prefix = "the GPU worker (GPU 0) could not start: ";
-    if (strncmp(g.err, prefix, strlen(prefix)) != 0 || strcmp(g.err + strlen(prefix), "it died") == 0)
-        fail_msg("the worker's reason was lost: \"%s\"", g.err);
+    if (strncmp(last_err(), prefix, strlen(prefix)) != 0 || strcmp(last_err() + strlen(prefix), "it died") == 0)
+        fail_msg("the worker's reason was lost: \"%s\"", last_err());
+    assert_int_equal(err_last()->code, CUTUNE_ENODEV); /* the status the call returned */
     assert_int_equal(g.proc.pid, 0); /* reaped */
     gpu_free(&g);
     cutune_tune_result_free(res);

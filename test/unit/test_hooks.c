@@ -3,7 +3,6 @@
  * against real files (raw and .npy: type, count, fortran order, short and special
  * files), an integer random()'s range; the built-in checker kernels compile for every
  * type they serve, and the ULP distance's rule. */
-#include "last_err.h"
 #include "helpers.h"
 
 #include <sys/stat.h>

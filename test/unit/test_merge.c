@@ -15,8 +15,7 @@
 
 #include <cmocka.h>
 
-#include "base/err.h"
-
+#include "last_err.h"
 #include "results/load.h"
 #include "results/merge.h"
 #include "results/write.h"
@@ -88,8 +87,8 @@ static void test_complete(void **state)
     make_shards();
     const char *paths[] = {s2, s0, s1};
     cutune_tune_result *r = NULL;
-    char note[100], err[1000];
-    assert_int_equal(results_merge(&r, paths, 3, false, note, sizeof note, err, sizeof err), CUTUNE_OK);
+    char note[100];
+    assert_int_equal(results_merge(&r, paths, 3, false, note, sizeof note), CUTUNE_OK);
     assert_string_equal(note, "");
     assert_int_equal(r->n, 9);
     for (uint64_t i = 0; i < r->n; i++)
@@ -143,7 +142,7 @@ static void test_devices(void **state)
     with_devices(s1, json_pack("[i, i]", 0, 1), json_loads(sp, 0, NULL), 1);
     with_devices(s2, json_pack("[i, i]", 0, 1), json_loads(sp, 0, NULL), 1);
     cutune_tune_result *r = NULL;
-    char note[100], err[1000];
+    char note[100];
     assert_int_equal(results_load(&r, s0), CUTUNE_OK);
     assert_int_equal(r->summary.ndevices, 2);
     assert_int_equal(r->summary.devices[1], 1);
@@ -154,7 +153,7 @@ static void test_devices(void **state)
     result_destroy(r);
 
     const char *paths[] = {s0, s1, s2};
-    assert_int_equal(results_merge(&r, paths, 3, false, note, sizeof note, err, sizeof err), CUTUNE_OK);
+    assert_int_equal(results_merge(&r, paths, 3, false, note, sizeof note), CUTUNE_OK);
     assert_int_equal(r->summary.ndevices, 2);
     assert_int_equal(r->summary.spread[1].variants, 0);
     assert_int_equal(r->records[0]->m.device, 0); /* ordinal 0: shard 0's */
@@ -162,7 +161,7 @@ static void test_devices(void **state)
     result_destroy(r);
 
     with_devices(s2, json_pack("[i, i]", 2, 3), json_array(), 2);
-    assert_int_equal(results_merge(&r, paths, 3, false, note, sizeof note, err, sizeof err), CUTUNE_OK);
+    assert_int_equal(results_merge(&r, paths, 3, false, note, sizeof note), CUTUNE_OK);
     assert_int_equal(r->summary.ndevices, 0);
     result_destroy(r);
 
@@ -177,11 +176,11 @@ static void test_partial(void **state)
     make_shards();
     const char *paths[] = {s0, s2};
     cutune_tune_result *r = NULL;
-    char note[100], err[1000];
-    assert_int_equal(results_merge(&r, paths, 2, false, note, sizeof note, err, sizeof err), CUTUNE_EINVAL);
+    char note[100];
+    assert_int_equal(results_merge(&r, paths, 2, false, note, sizeof note), CUTUNE_EINVAL);
     assert_null(r);
-    assert_non_null(strstr(err, "shard 1 of 3 is missing"));
-    assert_int_equal(results_merge(&r, paths, 2, true, note, sizeof note, err, sizeof err), CUTUNE_OK);
+    assert_non_null(strstr(last_err(), "shard 1 of 3 is missing"));
+    assert_int_equal(results_merge(&r, paths, 2, true, note, sizeof note), CUTUNE_OK);
     assert_string_equal(note, "1");
     assert_int_equal(r->n, 6);
     assert_int_equal(r->shard_count, 3);
@@ -196,8 +195,8 @@ static void test_partial(void **state)
     assert_int_equal(results_write(r, out, "test"), CUTUNE_OK);
     result_destroy(r);
     const char *again[] = {out, s1};
-    if (results_merge(&r, again, 2, false, note, sizeof note, err, sizeof err) != CUTUNE_OK)
-        fail_msg("%s", err);
+    if (results_merge(&r, again, 2, false, note, sizeof note) != CUTUNE_OK)
+        fail_msg("%s", last_err());
     assert_int_equal(r->n, 9);
     assert_int_equal(r->summary.best, 1);
     result_destroy(r);
@@ -227,20 +226,20 @@ static void test_refused(void **state)
     (void)state;
     make_shards();
     cutune_tune_result *r = NULL;
-    char note[100], err[1000], other[300], plain[300], missing[300];
+    char note[100], other[300], plain[300], missing[300];
     shard_file(other, sizeof other, "other.json", 1, 4, json_pack("[o]", entry(1, "ok", 1.0, 0, 0, -1)), 1.0);
     shard_file(plain, sizeof plain, "plain.json", -1, 0, json_pack("[o]", entry(1, "ok", 1.0, 0, 0, -1)), 1.0);
     snprintf(missing, sizeof missing, "%s/missing.json", dir);
     const char *splits[] = {s0, other}, *twice[] = {s0, s0, s1, s2}, *plains[] = {plain}, *gone[] = {s0, missing};
-    assert_int_equal(results_merge(&r, splits, 2, true, note, sizeof note, err, sizeof err), CUTUNE_EINVAL);
-    assert_non_null(strstr(err, "different splits"));
-    assert_int_equal(results_merge(&r, twice, 4, false, note, sizeof note, err, sizeof err), CUTUNE_EINVAL);
-    assert_non_null(strstr(err, "both hold shard 0 of 3"));
-    assert_int_equal(results_merge(&r, plains, 1, true, note, sizeof note, err, sizeof err), CUTUNE_EINVAL);
-    assert_non_null(strstr(err, "is not a shard"));
-    assert_int_equal(results_merge(&r, gone, 2, false, note, sizeof note, err, sizeof err), CUTUNE_EIO);
-    assert_non_null(strstr(err, "cannot read"));
-    assert_int_equal(results_merge(&r, gone, 0, false, note, sizeof note, err, sizeof err), CUTUNE_EINVAL);
+    assert_int_equal(results_merge(&r, splits, 2, true, note, sizeof note), CUTUNE_EINVAL);
+    assert_non_null(strstr(last_err(), "different splits"));
+    assert_int_equal(results_merge(&r, twice, 4, false, note, sizeof note), CUTUNE_EINVAL);
+    assert_non_null(strstr(last_err(), "both hold shard 0 of 3"));
+    assert_int_equal(results_merge(&r, plains, 1, true, note, sizeof note), CUTUNE_EINVAL);
+    assert_non_null(strstr(last_err(), "is not a shard"));
+    assert_int_equal(results_merge(&r, gone, 2, false, note, sizeof note), CUTUNE_EIO);
+    assert_non_null(strstr(last_err(), "cannot read"));
+    assert_int_equal(results_merge(&r, gone, 0, false, note, sizeof note), CUTUNE_EINVAL);
     assert_null(r);
 }
 

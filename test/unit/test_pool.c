@@ -19,7 +19,6 @@
 
 #include <cmocka.h>
 
-#include "last_err.h"
 #include "base/sys.h"
 #include "runtime/pool.h"
 

@@ -20,6 +20,7 @@
 
 #include "base/sys.h"
 #include "cutune.h"
+#include "last_err.h"
 #include "results/load.h"
 #include "results/scan.h"
 
@@ -122,7 +123,7 @@ static void test_scan_matches_loader(void **state)
         cutune_tune_result *loaded = NULL;
         assert_int_equal(results_load(&loaded, fixtures[k]), CUTUNE_OK);
         results_scan *scan = NULL;
-        assert_int_equal(results_scan_open(&scan, fixtures[k], err, sizeof err), CUTUNE_OK);
+        assert_int_equal(results_scan_open(&scan, fixtures[k]), CUTUNE_OK);
         const cutune_tune_result *h = results_scan_header(scan);
         assert_int_equal(results_scan_count(scan), loaded->n);
         assert_int_equal(h->n, 0);
@@ -134,11 +135,11 @@ static void test_scan_matches_loader(void **state)
         for (int m = 0; m < h->nmetrics; m++)
             assert_string_equal(h->metric_names[m], loaded->metric_names[m]);
         seen s = {loaded, 0, -1};
-        assert_int_equal(results_scan_each(scan, check_entry, &s, err, sizeof err), CUTUNE_OK);
+        assert_int_equal(results_scan_each(scan, check_entry, &s), CUTUNE_OK);
         assert_int_equal(s.n, loaded->n);
         s = (seen){loaded, 0, 1}; /* read again, stopped by the callback at its second entry */
         if (loaded->n > 1) {
-            assert_int_equal(results_scan_each(scan, check_entry, &s, err, sizeof err), 7);
+            assert_int_equal(results_scan_each(scan, check_entry, &s), 7);
             assert_int_equal(s.n, 2);
         }
         results_scan_close(scan);
@@ -165,9 +166,9 @@ static void test_scan_refusals(void **state)
     strcpy(bad + at + 1, h100 + at); /* ",," */
     spill(path, bad);
     results_scan *scan = NULL;
-    assert_int_equal(results_scan_open(&scan, path, err, sizeof err), CUTUNE_EIO);
+    assert_int_equal(results_scan_open(&scan, path), CUTUNE_EIO);
     assert_null(scan);
-    assert_non_null(strstr(err, "is not JSON: results[1] (byte "));
+    assert_non_null(strstr(last_err(), "is not JSON: results[1] (byte "));
     /* entry 1's status unknown: refused in the second pass, as the loader refuses it */
     strcpy(bad, h100);
     char *status = strstr(strstr(bad, "\"index\": 10,"), "\"status\": \"");
@@ -187,14 +188,14 @@ static void test_scan_refusals(void **state)
     /* more after the object; "results" twice */
     snprintf(bad, strlen(h100) + 64, "%s x", h100);
     spill(path, bad);
-    assert_int_equal(results_scan_open(&scan, path, err, sizeof err), CUTUNE_EIO);
-    assert_non_null(strstr(err, "more after the top-level object"));
+    assert_int_equal(results_scan_open(&scan, path), CUTUNE_EIO);
+    assert_non_null(strstr(last_err(), "more after the top-level object"));
     strcpy(bad, h100);
     char *end = strrchr(bad, '}');
     strcpy(end, ", \"results\": []}");
     spill(path, bad);
-    assert_int_equal(results_scan_open(&scan, path, err, sizeof err), CUTUNE_EIO);
-    assert_non_null(strstr(err, "holds \"results\" twice"));
+    assert_int_equal(results_scan_open(&scan, path), CUTUNE_EIO);
+    assert_non_null(strstr(last_err(), "holds \"results\" twice"));
     free(bad);
     free(h100);
     unlink(path);
@@ -210,7 +211,7 @@ static void test_scan_file_changed(void **state)
     char *h100 = slurp(CUTUNE_SOURCE_DIR "/test/emit/h100.json");
     spill(path, h100);
     results_scan *scan = NULL;
-    assert_int_equal(results_scan_open(&scan, path, err, sizeof err), CUTUNE_OK);
+    assert_int_equal(results_scan_open(&scan, path), CUTUNE_OK);
     json_t *doc = json_loads(h100, 0, NULL);
     json_t *list = json_object_get(doc, "results");
     json_array_append(list, json_array_get(list, 0));
@@ -219,8 +220,8 @@ static void test_scan_file_changed(void **state)
     cutune_tune_result *loaded = NULL;
     assert_int_equal(results_load(&loaded, path), CUTUNE_OK);
     seen s = {loaded, 0, -1};
-    assert_int_equal(results_scan_each(scan, check_entry, &s, err, sizeof err), CUTUNE_EIO);
-    assert_non_null(strstr(err, "changed while it was read"));
+    assert_int_equal(results_scan_each(scan, check_entry, &s), CUTUNE_EIO);
+    assert_non_null(strstr(last_err(), "changed while it was read"));
     results_scan_close(scan);
     result_destroy(loaded);
     free(more);

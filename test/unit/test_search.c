@@ -61,10 +61,9 @@ static int run(const sspace *sp, search_settings *set, search_hooks *h, trace *t
                const char **why)
 {
     search *s;
-    char err[200];
     if (h->user == NULL)
         h->user = tr;
-    assert_int_equal(search_new(&s, sp, set, h, err, sizeof err), 0);
+    assert_int_equal(search_new(&s, sp, set, h), 0);
     uint64_t keys[64];
     int n;
     while (search_ask(s, keys, 64, &n) == 0 && n > 0) {
@@ -122,8 +121,7 @@ static void test_space_map(void **state)
     (void)state;
     checked *c = load();
     sspace *sp;
-    char err[200];
-    assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+    assert_int_equal(sspace_new(&sp, c->m, 0), 0);
     assert_true(sspace_listed(sp));
     assert_int_equal(sspace_count(sp), count_by_hand());
     uint64_t ord = 0;
@@ -138,7 +136,7 @@ static void test_space_map(void **state)
     assert_false(sspace_valid(sp, 400));
     /* Unlisted (a listing limit of 10): validity by evaluation, ordinal = key. */
     sspace *big;
-    assert_int_equal(sspace_new(&big, c->m, 10, err, sizeof err), 0);
+    assert_int_equal(sspace_new(&big, c->m, 10), 0);
     assert_false(sspace_listed(big));
     assert_int_equal(sspace_count(big), count_by_hand());
     for (uint64_t key = 0; key < 400; key++)
@@ -161,8 +159,7 @@ static void test_neighbours(void **state)
     (void)state;
     checked *c = load();
     sspace *sp;
-    char err[200];
-    assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+    assert_int_equal(sspace_new(&sp, c->m, 0), 0);
     uint64_t nb[6];
     for (uint64_t key = 0; key < 400; key++) {
         if (!valid_by_hand(key))
@@ -195,8 +192,7 @@ static void test_reproducible(void **state)
     (void)state;
     checked *c = load();
     sspace *sp;
-    char err[200];
-    assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+    assert_int_equal(sspace_new(&sp, c->m, 0), 0);
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
         trace t1, t2, t3;
         memset(&t1, 0, sizeof t1);
@@ -227,8 +223,7 @@ static void test_budget_valid_unique(void **state)
     (void)state;
     checked *c = load();
     sspace *sp;
-    char err[200];
-    assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+    assert_int_equal(sspace_new(&sp, c->m, 0), 0);
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         for (uint64_t seed = 0; seed < 5; seed++) {
             trace t;
@@ -257,14 +252,13 @@ static void test_streamed(void **state)
     (void)state;
     checked *c = load();
     sspace *sp;
-    char err[200];
-    assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+    assert_int_equal(sspace_new(&sp, c->m, 0), 0);
     enum { WINDOW = 48 };
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         for (uint64_t seed = 0; seed < 3; seed++) {
             search_settings set = settings(all[i], seed, 120);
             search *s;
-            assert_int_equal(search_new(&s, sp, &set, NULL, err, sizeof err), 0);
+            assert_int_equal(search_new(&s, sp, &set, NULL), 0);
             uint64_t queue[WINDOW], asked[WINDOW], seen[400] = {0};
             int head = 0, queued = 0, most = 0, n, told = 0;
             for (int guard = 0; guard < 100000; guard++) {
@@ -307,8 +301,7 @@ static void test_exhaustive_all(void **state)
     (void)state;
     checked *c = load();
     sspace *sp;
-    char err[200];
-    assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+    assert_int_equal(sspace_new(&sp, c->m, 0), 0);
     trace t;
     memset(&t, 0, sizeof t);
     search_settings s = settings(STRAT_EXHAUSTIVE, 0, 0);
@@ -342,13 +335,12 @@ static void test_shards(void **state)
 {
     (void)state;
     checked *c = load();
-    char err[200];
     for (uint64_t n = 2; n <= 5; n++) {
         bool seen[400] = {false};
         uint64_t total = 0;
         for (uint64_t i = 0; i < n; i++) {
             sspace *sp;
-            assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+            assert_int_equal(sspace_new(&sp, c->m, 0), 0);
             assert_int_equal(sspace_shard(sp, i, n), 0);
             uint64_t ord = 0, mine = 0;
             for (uint64_t key = 0; key < 400; key++) {
@@ -391,12 +383,12 @@ static void test_shards(void **state)
         assert_int_equal(total, count_by_hand()); /* together, the whole space */
     }
     sspace *sp;
-    assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+    assert_int_equal(sspace_new(&sp, c->m, 0), 0);
     assert_int_equal(sspace_shard(sp, 3, 3), -1);
     assert_int_equal(sspace_shard(sp, 0, 0), -1);
     sspace_free(sp);
     sspace *big; /* unlisted: by key */
-    assert_int_equal(sspace_new(&big, c->m, 10, err, sizeof err), 0);
+    assert_int_equal(sspace_new(&big, c->m, 10), 0);
     assert_int_equal(sspace_shard(big, 1, 2), 0);
     for (uint64_t key = 0; key < 400; key++)
         assert_int_equal(sspace_valid(big, key), valid_by_hand(key) && key / 4 % 2 == 1);
@@ -409,8 +401,7 @@ static void test_patience_and_time(void **state)
     (void)state;
     checked *c = load();
     sspace *sp;
-    char err[200];
-    assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+    assert_int_equal(sspace_new(&sp, c->m, 0), 0);
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
         trace t;
         memset(&t, 0, sizeof t);
@@ -464,8 +455,7 @@ static void test_known_is_free(void **state)
     (void)state;
     checked *c = load();
     sspace *sp;
-    char err[200];
-    assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+    assert_int_equal(sspace_new(&sp, c->m, 0), 0);
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
         trace t;
         memset(&t, 0, sizeof t);
@@ -504,14 +494,13 @@ static void test_know_beforehand(void **state)
     (void)state;
     checked *c = load();
     sspace *sp;
-    char err[200];
-    assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+    assert_int_equal(sspace_new(&sp, c->m, 0), 0);
     const uint64_t optimum = (7 * 10 + 3) * 4 + 2; /* a = 7, b = 3, c = 4: 100 */
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
         search_settings s = settings(all[i], 11, 15);
         search_hooks h = {0};
         search *se;
-        assert_int_equal(search_new(&se, sp, &s, &h, err, sizeof err), 0);
+        assert_int_equal(search_new(&se, sp, &s, &h), 0);
         /* Every valid key with a odd (the optimum among them), one failure, an invalid
          * key and a repeat, which are ignored. */
         uint64_t told = 0;
@@ -560,7 +549,7 @@ static void test_know_beforehand(void **state)
         for (uint64_t seed = 0; seed < 5; seed++) {
             search_settings s = settings(from_best[i], seed, 10);
             search *se;
-            assert_int_equal(search_new(&se, sp, &s, NULL, err, sizeof err), 0);
+            assert_int_equal(search_new(&se, sp, &s, NULL), 0);
             assert_int_equal(search_know(se, optimum, true, 100.0), 0);
             uint64_t keys[64];
             int n, params, steps;
@@ -580,7 +569,7 @@ static void test_know_beforehand(void **state)
     /* The whole space told beforehand: nothing is asked. */
     search_settings s = settings(STRAT_RANDOM, 1, 10);
     search *se;
-    assert_int_equal(search_new(&se, sp, &s, NULL, err, sizeof err), 0);
+    assert_int_equal(search_new(&se, sp, &s, NULL), 0);
     for (uint64_t k = 0; k < 400; k++)
         if (valid_by_hand(k)) {
             bool ok;
@@ -619,8 +608,7 @@ static void test_guided_screens(void **state)
     (void)state;
     checked *c = load();
     sspace *sp;
-    char err[200];
-    assert_int_equal(sspace_new(&sp, c->m, 0, err, sizeof err), 0);
+    assert_int_equal(sspace_new(&sp, c->m, 0), 0);
     for (uint64_t seed = 0; seed < 5; seed++) {
         trace t;
         memset(&t, 0, sizeof t);
@@ -629,7 +617,7 @@ static void test_guided_screens(void **state)
         uint64_t e;
         const char *why;
         search *se;
-        assert_int_equal(search_new(&se, sp, &s, &h, err, sizeof err), 0);
+        assert_int_equal(search_new(&se, sp, &s, &h), 0);
         uint64_t keys[64];
         int n;
         while (search_ask(se, keys, 64, &n) == 0 && n > 0)

@@ -64,15 +64,14 @@ typedef struct fixture {
 
 static void open_search(fixture *f, strategy st, const search_hooks *h)
 {
-    char err[200];
     f->c = check_with("%s", spec_text);
     assert_non_null(f->c->m);
-    assert_int_equal(sspace_new(&f->sp, f->c->m, 0, err, sizeof err), 0);
+    assert_int_equal(sspace_new(&f->sp, f->c->m, 0), 0);
     search_settings set;
     memset(&set, 0, sizeof set);
     set.strategy = st;
     set.budget = 20;
-    assert_int_equal(search_new(&f->se, f->sp, &set, h, err, sizeof err), 0);
+    assert_int_equal(search_new(&f->se, f->sp, &set, h), 0);
 }
 
 static void close_search(fixture *f)

@@ -15,7 +15,6 @@
 
 #include <cmocka.h>
 
-#include "last_err.h"
 #include "base/sys.h"
 #include "compiler/model.h"
 #include "runtime/worker.h"
