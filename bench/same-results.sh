@@ -2,6 +2,7 @@
 # bench/same-results.sh - the shipped examples tuned by two builds, their results compared.
 #
 # usage: bench/same-results.sh OLD_CUTUNE NEW_CUTUNE [OUT]      (on a machine with a GPU)
+#        SAME_ONLY='GLOB...' (default *): only the examples GLOB.tune
 #
 # Copies examples/ and kernels/ twice under OUT (default ./same-results), tunes every
 # examples/*.tune exhaustively with each binary in turn (a cold cache of its own, --fresh
@@ -18,7 +19,7 @@ for side in old new; do
     rm -rf "$out/$side"; mkdir -p "$out/$side"
     cp -r "$root/examples" "$root/kernels" "$out/$side/"
 done
-for spec in "$root"/examples/*.tune; do
+for spec in $(for g in ${SAME_ONLY:-*}; do ls "$root"/examples/$g.tune; done); do
     name=$(basename "$spec")
     for side in old new; do
         bin=$old; [ "$side" = new ] && bin=$new
@@ -33,11 +34,11 @@ agree=0; total=0
 for f in $(cd "$out/old/examples" && ls *.json 2>/dev/null); do
     total=$((total + 1))
     if [ -f "$out/new/examples/$f" ]; then
-        if line=$("$root/bench/same_results.py" "$out/old/examples/$f" "$out/new/examples/$f" | tail -1); then
+        if line=$("$root/bench/same_results.py" "$out/old/examples/$f" "$out/new/examples/$f" "$out/old" "$out/new" | tail -1); then
             agree=$((agree + 1)); echo "agree   $f: $line"
         else
             echo "DIFFER  $f: $line"
-            "$root/bench/same_results.py" "$out/old/examples/$f" "$out/new/examples/$f" | head -5 | sed 's/^/        /'
+            "$root/bench/same_results.py" "$out/old/examples/$f" "$out/new/examples/$f" "$out/old" "$out/new" | head -5 | sed 's/^/        /'
         fi
     else
         echo "MISSING $f: the new run wrote none"
