@@ -214,8 +214,7 @@ static void test_in_flight(void **state)
     search_settings set = settings(STRAT_AUTO, 1);
     set.parallel = 16;
     search *s;
-    char err[200];
-    assert_int_equal(search_new(&s, sp, &set, NULL, err, sizeof err), 0);
+    assert_int_equal(search_new(&s, sp, &set, NULL), 0);
     uint64_t keys[64], more[64];
     int n;
     assert_int_equal(search_ask(s, keys, 64, &n), 0);
@@ -258,8 +257,7 @@ static double wall_over_bound(const sspace *sp, strategy st, uint64_t seed, int 
     set.parallel = THREADS;
     set.budget = (uint64_t)budget;
     search *s;
-    char err[200];
-    assert_int_equal(search_new(&s, sp, &set, NULL, err, sizeof err), 0);
+    assert_int_equal(search_new(&s, sp, &set, NULL), 0);
     double free_at[THREADS] = {0}, ready[WINDOW], clock = 0, compile_sum = 0, gpu_sum = 0;
     uint64_t fl[WINDOW], asked[WINDOW];
     int nflight = 0, n;

@@ -118,7 +118,6 @@ static int check_entry(void *ctx, const cutune_tune_result *of, const record *re
 static void test_scan_matches_loader(void **state)
 {
     (void)state;
-    char err[512];
     for (size_t k = 0; k < sizeof fixtures / sizeof *fixtures; k++) {
         cutune_tune_result *loaded = NULL;
         assert_int_equal(results_load(&loaded, fixtures[k]), CUTUNE_OK);
@@ -151,7 +150,7 @@ static void test_scan_matches_loader(void **state)
 static void test_scan_refusals(void **state)
 {
     (void)state;
-    char path[128], err[512];
+    char path[128];
     temp_path(path, sizeof path, "bad.json");
     char *h100 = slurp(CUTUNE_SOURCE_DIR "/test/emit/h100.json");
     const char *results = strstr(h100, "\"results\"");
@@ -206,7 +205,7 @@ static void test_scan_refusals(void **state)
 static void test_scan_file_changed(void **state)
 {
     (void)state;
-    char path[128], err[512];
+    char path[128];
     temp_path(path, sizeof path, "changing.json");
     char *h100 = slurp(CUTUNE_SOURCE_DIR "/test/emit/h100.json");
     spill(path, h100);
