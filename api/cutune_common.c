@@ -80,16 +80,16 @@ int api_options_ok(const void *opts, unsigned int expected, const char *type)
  * else CUTUNE_EINVAL (opts untouched). `type` is a type name and INIT a braced
  * initialiser, which no parentheses may enclose. */
 /* NOLINTBEGIN(bugprone-macro-parentheses) */
-#define OPTIONS_INIT(type, VERSION, INIT)                                  \
-    int type##_init(type *opts, unsigned int version)                      \
-    {                                                                      \
-        if (!opts)                                                         \
+#define OPTIONS_INIT(type, VERSION, INIT) \
+    int type##_init(type *opts, unsigned int version) \
+    { \
+        if (!opts) \
             return err_set(CUTUNE_EINVAL, "%s_init: no options (NULL)", #type); \
-        int rc = api_options_version(version, VERSION, #type);             \
-        if (rc < 0)                                                        \
-            return rc;                                                     \
-        *opts = (type)INIT;                                                \
-        return CUTUNE_OK;                                                  \
+        int rc = api_options_version(version, VERSION, #type); \
+        if (rc < 0) \
+            return rc; \
+        *opts = (type)INIT; \
+        return CUTUNE_OK; \
     }
 /* NOLINTEND(bugprone-macro-parentheses) */
 

@@ -143,7 +143,8 @@ int cutune_occupancy_for_device(cutune_occupancy *out, int ordinal, int regs, in
     /* The device's own figures; the allocation rules of its architecture. */
     const occ_arch *rules = occ_arch_by_cc(dev.cc);
     if (!rules) {
-        err_set(CUTUNE_EINVAL, "no occupancy rules for %s (compute capability %d.%d)", info.arch, dev.cc / 10, dev.cc % 10);
+        err_set(CUTUNE_EINVAL, "no occupancy rules for %s (compute capability %d.%d)", info.arch, dev.cc / 10,
+                dev.cc % 10);
         return CUTUNE_EINVAL;
     }
     occ_arch a = *rules;

@@ -245,16 +245,17 @@ const char *cutune_spec_emit_refused(const cutune_spec *spec, const char *kind)
         return NULL;
     cutune_spec *s = (cutune_spec *)spec; /* the message lives in the spec's arena */
     const m_emit *em = &spec->model->emit;
-    span loc = strcmp(kind, "header") == 0 ? em->header_loc : strcmp(kind, "results") == 0 ? em->results_loc
-                                                                                            : em->csv_loc;
+    span loc = strcmp(kind, "header") == 0    ? em->header_loc
+               : strcmp(kind, "results") == 0 ? em->results_loc
+                                              : em->csv_loc;
     unsigned line = 0, col = 0;
     src_position(spec->src, loc.begin, &line, &col);
-    s->emit_refusal = arena_printf(s->arena, "%s:%u:%u: emit %s \"%s\" leaves the spec's folder, and %s: not "
-                                   "written (name its folder with --emit-dir DIR, or give the file with --%s FILE)",
-                                   spec->src->path, line, col, kind, path,
-                                   spec->emit_dir ? "the --emit-dir folder given does not hold it"
-                                                    : "no --emit-dir was given",
-                                   kind);
+    s->emit_refusal =
+        arena_printf(s->arena,
+                     "%s:%u:%u: emit %s \"%s\" leaves the spec's folder, and %s: not "
+                     "written (name its folder with --emit-dir DIR, or give the file with --%s FILE)",
+                     spec->src->path, line, col, kind, path,
+                     spec->emit_dir ? "the --emit-dir folder given does not hold it" : "no --emit-dir was given", kind);
     return s->emit_refusal ? s->emit_refusal : "an emit path leaves the spec's folder: not written";
 }
 
@@ -305,8 +306,7 @@ int cutune_variant_json(char **out, const cutune_spec *spec, const cutune_varian
     return text_made(emit_variant_json(out, spec, v));
 }
 
-int cutune_space_summary_json(char **out, const cutune_spec *spec, const cutune_space_size *size,
-                              double count_seconds)
+int cutune_space_summary_json(char **out, const cutune_spec *spec, const cutune_space_size *size, double count_seconds)
 {
     if (!out || !spec || !size || !cutune_spec_ok(spec))
         return err_set(CUTUNE_EINVAL, "cutune_space_summary_json: no output, size or valid spec");

@@ -38,7 +38,10 @@ int cutune_results_merge(cutune_tune_result **out, const char *const *paths, int
     return rc != CUTUNE_OK ? err_recode(rc) : rc; /* results_merge's message, under its status */
 }
 
-int cutune_tune_shard_count(const cutune_tune_result *r) { return r ? r->shard_count : 0; }
+int cutune_tune_shard_count(const cutune_tune_result *r)
+{
+    return r ? r->shard_count : 0;
+}
 
 int cutune_tune_shard_holds(const cutune_tune_result *r, int i)
 {
@@ -66,8 +69,14 @@ void cutune_tune_result_free(cutune_tune_result *r)
     result_destroy(r);
 }
 
-const cutune_tune_summary *cutune_tune_summary_of(const cutune_tune_result *r) { return &r->summary; }
-uint64_t cutune_tune_count(const cutune_tune_result *r) { return r->n; }
+const cutune_tune_summary *cutune_tune_summary_of(const cutune_tune_result *r)
+{
+    return &r->summary;
+}
+uint64_t cutune_tune_count(const cutune_tune_result *r)
+{
+    return r->n;
+}
 
 const cutune_measurement *cutune_tune_at(const cutune_tune_result *r, uint64_t i)
 {
@@ -83,10 +92,22 @@ const char *cutune_tune_spec_path(const cutune_tune_result *r)
 {
     return r->spec_found ? r->spec_found : r->spec_path ? r->spec_path : "";
 }
-const char *cutune_tune_kernel(const cutune_tune_result *r) { return r->kernel ? r->kernel : ""; }
-const char *cutune_tune_date(const cutune_tune_result *r) { return r->date ? r->date : ""; }
-int cutune_tune_param_count(const cutune_tune_result *r) { return r->nparams; }
-const cutune_device *cutune_tune_device(const cutune_tune_result *r) { return &r->device; }
+const char *cutune_tune_kernel(const cutune_tune_result *r)
+{
+    return r->kernel ? r->kernel : "";
+}
+const char *cutune_tune_date(const cutune_tune_result *r)
+{
+    return r->date ? r->date : "";
+}
+int cutune_tune_param_count(const cutune_tune_result *r)
+{
+    return r->nparams;
+}
+const cutune_device *cutune_tune_device(const cutune_tune_result *r)
+{
+    return &r->device;
+}
 
 const char *cutune_tune_param_name(const cutune_tune_result *r, int i)
 {
@@ -109,14 +130,20 @@ const char *cutune_tune_profile_metric(const cutune_tune_result *r, int i)
     return r && i >= 0 && i < r->nhw ? r->hw_names[i] : NULL;
 }
 
-int cutune_tune_size_count(const cutune_tune_result *r) { return r ? r->nsizes : 0; }
+int cutune_tune_size_count(const cutune_tune_result *r)
+{
+    return r ? r->nsizes : 0;
+}
 
 const cutune_tune_result *cutune_tune_size(const cutune_tune_result *r, int k)
 {
     return r && k >= 0 && k < r->nsizes ? r->sizes[k] : NULL;
 }
 
-int cutune_tune_size_var_count(const cutune_tune_result *r) { return r ? r->nsize_vars : 0; }
+int cutune_tune_size_var_count(const cutune_tune_result *r)
+{
+    return r ? r->nsize_vars : 0;
+}
 
 const char *cutune_tune_size_var(const cutune_tune_result *r, int j)
 {
@@ -153,17 +180,32 @@ const char *cutune_outcome_name(cutune_outcome o)
     return (int)o >= 0 && (int)o < OUTCOME_COUNT ? outcome_name((outcome)o) : NULL;
 }
 
-const cutune_variant *cutune_measurement_variant(const cutune_measurement *m) { return m ? m->variant : NULL; }
+const cutune_variant *cutune_measurement_variant(const cutune_measurement *m)
+{
+    return m ? m->variant : NULL;
+}
 
 cutune_outcome cutune_measurement_outcome(const cutune_measurement *m)
 {
     return m ? (cutune_outcome)((const record *)m)->out : CUTUNE_OUTCOME_NOT_RUN;
 }
 
-const char *cutune_measurement_reason(const cutune_measurement *m) { return m ? m->reason : NULL; }
-const char *cutune_measurement_limiter(const cutune_measurement *m) { return m ? m->limiter : NULL; }
-const char *cutune_measurement_energy_note(const cutune_measurement *m) { return m ? m->energy_note : NULL; }
-const char *cutune_measurement_profile_note(const cutune_measurement *m) { return m ? m->profile_note : NULL; }
+const char *cutune_measurement_reason(const cutune_measurement *m)
+{
+    return m ? m->reason : NULL;
+}
+const char *cutune_measurement_limiter(const cutune_measurement *m)
+{
+    return m ? m->limiter : NULL;
+}
+const char *cutune_measurement_energy_note(const cutune_measurement *m)
+{
+    return m ? m->energy_note : NULL;
+}
+const char *cutune_measurement_profile_note(const cutune_measurement *m)
+{
+    return m ? m->profile_note : NULL;
+}
 
 double cutune_measurement_value(const cutune_measurement *m, cutune_value v)
 {
@@ -174,7 +216,10 @@ double cutune_measurement_value(const cutune_measurement *m, cutune_value v)
     return NAN;
 }
 
-int cutune_measurement_metric_count(const cutune_measurement *m) { return m ? m->nmetrics : 0; }
+int cutune_measurement_metric_count(const cutune_measurement *m)
+{
+    return m ? m->nmetrics : 0;
+}
 
 const char *cutune_measurement_metric_name(const cutune_measurement *m, int i)
 {
@@ -186,7 +231,10 @@ double cutune_measurement_metric(const cutune_measurement *m, int i)
     return m && i >= 0 && i < m->nmetrics && m->metrics ? m->metrics[i] : NAN;
 }
 
-int cutune_measurement_hw_count(const cutune_measurement *m) { return m ? m->nhw : 0; }
+int cutune_measurement_hw_count(const cutune_measurement *m)
+{
+    return m ? m->nhw : 0;
+}
 
 const char *cutune_measurement_hw_name(const cutune_measurement *m, int i)
 {

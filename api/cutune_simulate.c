@@ -13,7 +13,6 @@
 #include "../results/prior.h"
 #include "../results/replay.h"
 
-
 /* The recorded size whose values are those of the size the spec holds, or NULL. */
 static const cutune_tune_result *size_recorded(const cutune_spec *spec, const cutune_tune_result *r)
 {
@@ -39,8 +38,8 @@ int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *resu
     if (!spec || !results_path || !cutune_spec_ok(spec))
         return CUTUNE_EINVAL;
     int rc = api_options_ok(opts, CUTUNE_SIMULATE_OPTIONS_VERSION, "cutune_simulate_options");
-    if (rc < 0 || (opts && (rc = api_options_ok(&opts->search, CUTUNE_SEARCH_OPTIONS_VERSION,
-                                                "cutune_search_options")) < 0))
+    if (rc < 0 ||
+        (opts && (rc = api_options_ok(&opts->search, CUTUNE_SEARCH_OPTIONS_VERSION, "cutune_search_options")) < 0))
         return rc;
     sspace *sp = NULL;
     cutune_tune_result *recording = NULL;
@@ -73,11 +72,14 @@ int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *resu
         diag_error_noloc(&spec->diags, "%s", cutune_last_error());
     } else if (recording->nsizes > 0 && !(recorded = size_recorded(spec, recording))) {
         /* a run over sizes: the size the spec holds is replayed, when it was recorded */
-        diag_error_noloc(&spec->diags, "'%s' records %d problem sizes and not the spec's size %s; pick a recorded "
-                         "one with --set", results_path, recording->nsizes, spec_size_label(spec, spec->model->sizes.selected));
+        diag_error_noloc(&spec->diags,
+                         "'%s' records %d problem sizes and not the spec's size %s; pick a recorded "
+                         "one with --set",
+                         results_path, recording->nsizes, spec_size_label(spec, spec->model->sizes.selected));
         rc = CUTUNE_EINVAL;
     } else if (opts && opts->search.npriors > 0 &&
-               (rc = prior_load(spec->model, sp, opts->search.priors, opts->search.npriors, &prior, &set.nprior)) != CUTUNE_OK) {
+               (rc = prior_load(spec->model, sp, opts->search.priors, opts->search.npriors, &prior, &set.nprior)) !=
+                   CUTUNE_OK) {
         diag_error_noloc(&spec->diags, "--prior: %s", err_last()->message);
     } else {
         set.prior = prior;

@@ -25,7 +25,7 @@ struct cutune_configs {
     cutune_spec *spec;
     space *space;
     space_iter *iter;
-    arena *scratch;         /* strings of the current variant; reset per configuration */
+    arena *scratch; /* strings of the current variant; reset per configuration */
     cutune_variant v;
     const char **values;
     char *types;
@@ -67,7 +67,8 @@ int cutune_configs_next(const cutune_variant **out, cutune_configs *it)
     if (rc == 0)
         return 0;
     arena_reset(it->scratch);
-    int st = session_variant_of(it->spec->model, &it->spec->diags, vals, it->scratch, it->values, it->types, it->v.ordinal + 1, &it->v);
+    int st = session_variant_of(it->spec->model, &it->spec->diags, vals, it->scratch, it->values, it->types,
+                                it->v.ordinal + 1, &it->v);
     if (st < 0)
         return st;
     *out = &it->v;

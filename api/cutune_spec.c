@@ -185,22 +185,49 @@ int cutune_spec_ok(const cutune_spec *spec)
     return spec && spec->model && spec->loaded_ok;
 }
 
-int cutune_spec_error_count(const cutune_spec *spec) { return spec->diags.errors; }
-int cutune_spec_warning_count(const cutune_spec *spec) { return spec->diags.warnings; }
-int cutune_spec_diagnostic_count(const cutune_spec *spec) { return spec->diags.len; }
+int cutune_spec_error_count(const cutune_spec *spec)
+{
+    return spec->diags.errors;
+}
+int cutune_spec_warning_count(const cutune_spec *spec)
+{
+    return spec->diags.warnings;
+}
+int cutune_spec_diagnostic_count(const cutune_spec *spec)
+{
+    return spec->diags.len;
+}
 
 const char *cutune_spec_diagnostics(cutune_spec *spec, int from, int color)
 {
     return spec_render(spec, from, color != 0);
 }
 
-const char *cutune_spec_path(const cutune_spec *spec) { return spec->path; }
-const char *cutune_spec_kernel(const cutune_spec *spec) { return spec->model->kernel; }
-const char *cutune_spec_kernel_file(const cutune_spec *spec) { return spec->model->kernel_file; }
-const char *cutune_spec_strategy(const cutune_spec *spec) { return model_strategy_name(spec->model->search.strategy); }
+const char *cutune_spec_path(const cutune_spec *spec)
+{
+    return spec->path;
+}
+const char *cutune_spec_kernel(const cutune_spec *spec)
+{
+    return spec->model->kernel;
+}
+const char *cutune_spec_kernel_file(const cutune_spec *spec)
+{
+    return spec->model->kernel_file;
+}
+const char *cutune_spec_strategy(const cutune_spec *spec)
+{
+    return model_strategy_name(spec->model->search.strategy);
+}
 
-int cutune_spec_constraint_count(const cutune_spec *spec) { return spec->model->nrequires; }
-int cutune_spec_param_count(const cutune_spec *spec) { return spec->model->nparams; }
+int cutune_spec_constraint_count(const cutune_spec *spec)
+{
+    return spec->model->nrequires;
+}
+int cutune_spec_param_count(const cutune_spec *spec)
+{
+    return spec->model->nparams;
+}
 
 static const m_param *param_at(const cutune_spec *spec, int i)
 {
@@ -218,8 +245,9 @@ const char *cutune_spec_param_name(const cutune_spec *spec, int i)
 const char *cutune_spec_param_route(const cutune_spec *spec, int i)
 {
     static const char *const names[] = {
-        [ROUTE_DEFINE] = "define", [ROUTE_TEMPLATE] = "template", [ROUTE_OPTION] = "option",
-        [ROUTE_MAXRREGCOUNT] = "maxrregcount", [ROUTE_SMEM] = "smem", [ROUTE_NONE] = "none",
+        [ROUTE_DEFINE] = "define", [ROUTE_TEMPLATE] = "template",
+        [ROUTE_OPTION] = "option", [ROUTE_MAXRREGCOUNT] = "maxrregcount",
+        [ROUTE_SMEM] = "smem",     [ROUTE_NONE] = "none",
     };
     const m_param *p = param_at(spec, i);
     return p ? names[p->route] : NULL;

@@ -139,7 +139,10 @@ int api_spec_recheck(cutune_spec *spec, const dev_values *dv)
     return CUTUNE_OK;
 }
 
-int cutune_device_attr_count(void) { return DA_COUNT; }
+int cutune_device_attr_count(void)
+{
+    return DA_COUNT;
+}
 
 const char *cutune_device_attr_name(int i)
 {

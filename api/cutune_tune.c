@@ -50,9 +50,11 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
         if ((rc = cutune_device_get(&other, opts->devices[k])) < 0)
             return rc;
         if (!cutune_device_same_model(&other, &dev))
-            return err_set(CUTUNE_EINVAL, "GPU %d (%s, %s, %d SMs) is not the model of GPU %d (%s, %s, %d SMs): one "
-                           "result needs GPUs of one model; tune on each (cutune --per-device)", opts->devices[k],
-                           other.name, other.arch, other.sm_count, opts->devices[0], dev.name, dev.arch, dev.sm_count);
+            return err_set(CUTUNE_EINVAL,
+                           "GPU %d (%s, %s, %d SMs) is not the model of GPU %d (%s, %s, %d SMs): one "
+                           "result needs GPUs of one model; tune on each (cutune --per-device)",
+                           opts->devices[k], other.name, other.arch, other.sm_count, opts->devices[0], dev.name,
+                           dev.arch, dev.sm_count);
     }
     if (!compile_supported_arch(dev.arch)) {
         diag_error_noloc(&spec->diags, "NVRTC cannot compile for this GPU's architecture %s", dev.arch);
@@ -102,7 +104,10 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
     return rc;
 }
 
-const char *const *cutune_strategy_list(void) { return model_strategy_names(); }
+const char *const *cutune_strategy_list(void)
+{
+    return model_strategy_names();
+}
 
 /* ---- a run ranked (results/rank.c), its account (emit/account.c); several kernel
  * blocks; a process per GPU (tuner/perdev.c) ------------------------------------------------------------------ */
@@ -176,7 +181,10 @@ int cutune_tune_blocks(cutune_spec *spec, const cutune_blocks_options *opts, cut
     return worst;
 }
 
-int cutune_per_device_jobs(int jobs, int n) { return perdev_jobs(jobs, n); }
+int cutune_per_device_jobs(int jobs, int n)
+{
+    return perdev_jobs(jobs, n);
+}
 
 void cutune_device_runs_free(cutune_device_run *runs, int n)
 {

@@ -40,7 +40,4 @@ int api_spec_recheck(cutune_spec *spec, const dev_values *dv);
  * recorded of its device; nothing when it recorded none (written before they were). */
 int api_spec_recheck_recorded(cutune_spec *spec, const cutune_device *recorded);
 
-
-
-
 #endif

@@ -38,10 +38,10 @@ char *arena_vprintf(arena *a, const char *fmt, va_list ap);
 
 /* ARENA_PUSH: appends `item` to the arena-backed vector (items, len, cap),
  * doubling its storage when full. Evaluates to 0, or -1 when out of memory. */
-#define ARENA_PUSH(ar, items, len, cap, item)                                          \
-    ((len) < (cap) ? ((items)[(len)++] = (item), 0)                                    \
-     : ((items) = arena_grow((ar), (items), sizeof *(items) * (size_t)(cap),           \
-                             sizeof *(items) * (size_t)((cap) ? (cap) * 2 : 4)),       \
-        (items) ? ((cap) = (cap) ? (cap) * 2 : 4, (items)[(len)++] = (item), 0) : -1))
+#define ARENA_PUSH(ar, items, len, cap, item) \
+    ((len) < (cap) ? ((items)[(len)++] = (item), 0) \
+                   : ((items) = arena_grow((ar), (items), sizeof *(items) * (size_t)(cap), \
+                                           sizeof *(items) * (size_t)((cap) ? (cap)*2 : 4)), \
+                      (items) ? ((cap) = (cap) ? (cap)*2 : 4, (items)[(len)++] = (item), 0) : -1))
 
 #endif

@@ -16,8 +16,8 @@
 #define ERR_MESSAGE_MAX 4352
 
 typedef struct err_info {
-    int code;                       /* the failing call's return value (negative) */
-    char message[ERR_MESSAGE_MAX];  /* never empty while set */
+    int code;                      /* the failing call's return value (negative) */
+    char message[ERR_MESSAGE_MAX]; /* never empty while set */
 } err_info;
 
 /* err_set: makes `code` and the printf-style message the calling thread's error,

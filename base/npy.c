@@ -130,8 +130,7 @@ int npy_parse(const unsigned char *buf, size_t len, npy_info *out)
         hlen = (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 | (size_t)buf[11] << 24;
         start = 12;
     } else {
-        err_set(-1, ".npy format version %d.%d is not known (1.0, 2.0 and 3.0 are)", out->major,
-                 out->minor);
+        err_set(-1, ".npy format version %d.%d is not known (1.0, 2.0 and 3.0 are)", out->major, out->minor);
         return -1;
     }
     if (hlen > len - start) {
@@ -207,7 +206,9 @@ int npy_parse(const unsigned char *buf, size_t len, npy_info *out)
     }
     if (!have_descr || !have_order || !have_shape) {
         err_set(-1, "malformed .npy header: it lacks '%s'",
-                 !have_descr ? "descr" : !have_order ? "fortran_order" : "shape");
+                !have_descr   ? "descr"
+                : !have_order ? "fortran_order"
+                              : "shape");
         return -1;
     }
     if (parse_descr(out) < 0)
@@ -220,13 +221,15 @@ int npy_parse(const unsigned char *buf, size_t len, npy_info *out)
         char shape[160];
         npy_shape_text(out, shape, sizeof shape);
         err_set(-1, "shape %s of %d-byte elements is more than %lld bytes of data", shape, out->itemsize,
-                 (long long)INT64_MAX);
+                (long long)INT64_MAX);
         return -1;
     }
     return 0;
 malformed:
-    err_set(-1, "malformed .npy header (at byte %zu): want {'descr': ..., 'fortran_order': ..., "
-             "'shape': (...)}", (size_t)(c.p - (const char *)buf));
+    err_set(-1,
+            "malformed .npy header (at byte %zu): want {'descr': ..., 'fortran_order': ..., "
+            "'shape': (...)}",
+            (size_t)(c.p - (const char *)buf));
     return -1;
 }
 

@@ -17,17 +17,17 @@
 enum { NPY_MAX_DIMS = 32 };
 
 typedef struct npy_info {
-    int major, minor;            /* format version */
-    char descr[16];              /* as written: "<f4", "|u1", ... */
-    char byteorder;              /* '<' little, '>' big, '|' not applicable, '=' native */
-    char kind;                   /* 'f' float, 'i' signed, 'u' unsigned, 'b' bool, ... */
-    int itemsize;                /* bytes per element */
+    int major, minor; /* format version */
+    char descr[16];   /* as written: "<f4", "|u1", ... */
+    char byteorder;   /* '<' little, '>' big, '|' not applicable, '=' native */
+    char kind;        /* 'f' float, 'i' signed, 'u' unsigned, 'b' bool, ... */
+    int itemsize;     /* bytes per element */
     bool fortran_order;
     int ndim;
     uint64_t shape[NPY_MAX_DIMS];
-    uint64_t count;              /* elements: the product of the shape (1 for a 0-d array) */
-    uint64_t data_bytes;         /* count * itemsize: at most INT64_MAX (else npy_parse fails) */
-    size_t data_offset;          /* where the data starts: magic, lengths and header */
+    uint64_t count;      /* elements: the product of the shape (1 for a 0-d array) */
+    uint64_t data_bytes; /* count * itemsize: at most INT64_MAX (else npy_parse fails) */
+    size_t data_offset;  /* where the data starts: magic, lengths and header */
 } npy_info;
 
 /* npy_parse: reads the header at the start of buf[0..len) (len may be the whole file or

@@ -15,7 +15,10 @@ typedef struct strbuf {
     int failed;
 } strbuf;
 
-#define STRBUF_INIT {NULL, 0, 0, 0}
+#define STRBUF_INIT \
+    { \
+        NULL, 0, 0, 0 \
+    }
 
 /* sb_add / sb_addn / sb_addc / sb_printf: append text; no-ops after a failure. */
 void sb_addn(strbuf *sb, const char *s, size_t n);

@@ -238,12 +238,9 @@ int sys_write_text(const char *path, const char *text)
 const char *sys_strerror(int err)
 {
     switch (err) {
-    case SYS_ENOTREG:
-        return "not a regular file";
-    case SYS_ETOOBIG:
-        return "larger than cutune reads for this kind of file";
-    default:
-        return strerror(err);
+    case SYS_ENOTREG: return "not a regular file";
+    case SYS_ETOOBIG: return "larger than cutune reads for this kind of file";
+    default: return strerror(err);
     }
 }
 
@@ -299,9 +296,9 @@ int sys_read_part(const char *path, size_t offset, void *dst, size_t size, size_
 
 struct sys_stream {
     int fd;
-    char *path, *tmp;   /* path NULL: a descriptor's stream (nothing to rename) */
+    char *path, *tmp; /* path NULL: a descriptor's stream (nothing to rename) */
     unsigned flags;
-    int err;            /* the first failure's errno; 0: none */
+    int err; /* the first failure's errno; 0: none */
     size_t used;
     char buf[STREAM_BUFFER];
 };

@@ -18,14 +18,14 @@
  * variants could run on one), EXIT_NOTHING nothing could run (no variant compiled and
  * can launch, or on a GPU none ran correctly: a GPU would not help). */
 enum {
-    EXIT_OK = 0,        /* done; `cutune SPEC`: tuned, the best chosen */
-    EXIT_SPEC = 1,      /* the spec is invalid */
-    EXIT_USAGE = 2,     /* bad command line */
-    EXIT_IO = 3,        /* a file could not be read or written */
-    EXIT_NO_GPU = 4,    /* not done: the work asked for needs a GPU, and none is usable (`cutune SPEC`:
+    EXIT_OK = 0,           /* done; `cutune SPEC`: tuned, the best chosen */
+    EXIT_SPEC = 1,         /* the spec is invalid */
+    EXIT_USAGE = 2,        /* bad command line */
+    EXIT_IO = 3,           /* a file could not be read or written */
+    EXIT_NO_GPU = 4,       /* not done: the work asked for needs a GPU, and none is usable (`cutune SPEC`:
                            everything that needs none was done, and something could run on one) */
-    EXIT_INTERNAL = 5,  /* out of memory or an internal error */
-    EXIT_NOTHING = 6,   /* nothing could run: no variant compiled and can launch, or none ran correctly,
+    EXIT_INTERNAL = 5,     /* out of memory or an internal error */
+    EXIT_NOTHING = 6,      /* nothing could run: no variant compiled and can launch, or none ran correctly,
                            so none was chosen (`emit`: a results file has no winner) */
     EXIT_INTERRUPTED = 130 /* stopped by Ctrl-C (SIGINT) or SIGTERM, after reporting what was done */
 };
@@ -37,9 +37,9 @@ enum {
 
 /* Options every subcommand that reads a spec accepts. */
 typedef struct cli_common {
-    const char **set;   /* --set NAME=VALUE, in order */
+    const char **set; /* --set NAME=VALUE, in order */
     int nset;
-    int color;          /* 1: colour diagnostics */
+    int color; /* 1: colour diagnostics */
     bool quiet;
     const char *arch;   /* --arch: the architecture whose device attributes the spec reads
                            (NULL: sm_90); analyze and tune also compile for it */
@@ -73,18 +73,20 @@ int cli_common_option(cli_common *c, int opt, const char *arg);
 #define CLI_OPT_COLOR 1001
 #define CLI_OPT_QUIET 'q'
 #define CLI_OPT_KERNEL 1002
-#define CLI_COMMON_OPTIONS                                  \
-    {"set", required_argument, NULL, CLI_OPT_SET},          \
-    {"kernel", required_argument, NULL, CLI_OPT_KERNEL},    \
-    {"color", required_argument, NULL, CLI_OPT_COLOR},      \
-    {"quiet", no_argument, NULL, CLI_OPT_QUIET}
+#define CLI_COMMON_OPTIONS \
+    {"set", required_argument, NULL, CLI_OPT_SET}, {"kernel", required_argument, NULL, CLI_OPT_KERNEL}, \
+        {"color", required_argument, NULL, CLI_OPT_COLOR}, \
+    { \
+        "quiet", no_argument, NULL, CLI_OPT_QUIET \
+    }
 
 /* The compile options `analyze` and `tune` share (handled by cli_analyze_option). */
-#define CLI_ANALYZE_OPTIONS                                 \
-    {"arch", required_argument, NULL, 'a'},                 \
-    {"jobs", required_argument, NULL, 'j'},                 \
-    {"cache-dir", required_argument, NULL, 'C'},            \
-    {"no-cache", no_argument, NULL, 'N'}
+#define CLI_ANALYZE_OPTIONS \
+    {"arch", required_argument, NULL, 'a'}, {"jobs", required_argument, NULL, 'j'}, \
+        {"cache-dir", required_argument, NULL, 'C'}, \
+    { \
+        "no-cache", no_argument, NULL, 'N' \
+    }
 
 /* cli_parse_count: a count (--limit N) from 0 to CLI_MAX_COUNT into *out; false (after
  * printing a usage message naming `sub` and `option`) when text is not one. */
@@ -175,8 +177,8 @@ int cli_emit_header_many(cutune_spec *spec, const cutune_tune_result *const *res
  * same spec file wrote it in this run)
  * (paths from --header/--csv, else the spec's emit header/csv; NULL: none), printing
  * what was written or why not. Returns EXIT_OK or EXIT_IO. */
-int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const char *header_path,
-                        const char *csv_path, const cli_common *c, bool append);
+int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const char *header_path, const char *csv_path,
+                        const cli_common *c, bool append);
 int cmd_simulate(int argc, char **argv);
 
 /* The search options `tune` and `simulate` share (cmd_simulate.c): --strategy S,
@@ -187,15 +189,15 @@ int cmd_simulate(int argc, char **argv);
 #define CLI_OPT_TIME_BUDGET 1102
 #define CLI_OPT_PATIENCE 1103
 #define CLI_OPT_SEED 1104
-#define CLI_OPT_PRIOR 1105  /* handled by the command: it keeps the paths */
+#define CLI_OPT_PRIOR 1105 /* handled by the command: it keeps the paths */
 #define CLI_MAX_PRIORS 64
-#define CLI_SEARCH_OPTIONS                                      \
-    {"strategy", required_argument, NULL, CLI_OPT_STRATEGY},    \
-    {"budget", required_argument, NULL, CLI_OPT_BUDGET},        \
-    {"time-budget", required_argument, NULL, CLI_OPT_TIME_BUDGET}, \
-    {"patience", required_argument, NULL, CLI_OPT_PATIENCE},    \
-    {"seed", required_argument, NULL, CLI_OPT_SEED},            \
-    {"prior", required_argument, NULL, CLI_OPT_PRIOR}
+#define CLI_SEARCH_OPTIONS \
+    {"strategy", required_argument, NULL, CLI_OPT_STRATEGY}, {"budget", required_argument, NULL, CLI_OPT_BUDGET}, \
+        {"time-budget", required_argument, NULL, CLI_OPT_TIME_BUDGET}, \
+        {"patience", required_argument, NULL, CLI_OPT_PATIENCE}, {"seed", required_argument, NULL, CLI_OPT_SEED}, \
+    { \
+        "prior", required_argument, NULL, CLI_OPT_PRIOR \
+    }
 /* cli_search_option: handles one of them into *s. 1 handled, 0 not one of them, -1 a
  * bad value (a message has been printed, naming `sub`). */
 int cli_search_option(const char *sub, cutune_search_options *s, int opt, const char *arg);
@@ -251,12 +253,12 @@ enum cli_analyze_format { CLI_ANALYZE_TABLE, CLI_ANALYZE_CSV, CLI_ANALYZE_JSON, 
 
 /* What an analysis found, counted by outcome: variants = runnable + failed + unlaunchable. */
 typedef struct cli_analysis {
-    uint64_t variants;      /* analysed (every valid configuration, or the first --limit) */
-    uint64_t runnable;      /* compiled and can launch (as far as the occupancy model tells) */
-    uint64_t failed;        /* did not compile */
-    uint64_t unlaunchable;  /* compiled, but cannot launch */
-    const char *arch;       /* compiled for ("" when not known; owned by the spec, as the summary's) */
-    bool interrupted;       /* stopped by Ctrl-C: the counts cover what was done */
+    uint64_t variants;     /* analysed (every valid configuration, or the first --limit) */
+    uint64_t runnable;     /* compiled and can launch (as far as the occupancy model tells) */
+    uint64_t failed;       /* did not compile */
+    uint64_t unlaunchable; /* compiled, but cannot launch */
+    const char *arch;      /* compiled for ("" when not known; owned by the spec, as the summary's) */
+    bool interrupted;      /* stopped by Ctrl-C: the counts cover what was done */
 } cli_analysis;
 
 /* cli_run_analysis: analyses `spec` (`analyze`, and `cutune SPEC` without a GPU), prints

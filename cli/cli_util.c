@@ -75,14 +75,9 @@ int cli_common_option(cli_common *c, int opt, const char *arg)
             return -1;
         }
         return 1;
-    case CLI_OPT_QUIET:
-        c->quiet = true;
-        return 1;
-    case CLI_OPT_KERNEL:
-        c->kernel = arg;
-        return 1;
-    default:
-        return 0;
+    case CLI_OPT_QUIET: c->quiet = true; return 1;
+    case CLI_OPT_KERNEL: c->kernel = arg; return 1;
+    default: return 0;
     }
 }
 

@@ -19,7 +19,7 @@ typedef struct analyze_view {
     bool started;
     bool show_progress;
     double last_progress, progress_started; /* when progress was last drawn, and first */
-    const char *first_failure_log;  /* the first compile error, shown after the table */
+    const char *first_failure_log;          /* the first compile error, shown after the table */
     char *failure_log_copy;
     uint64_t first_failure;
     double best_occupancy;
@@ -110,8 +110,8 @@ static int each_variant(void *user, const cutune_analysis *a)
         if (fmt_table_init(&av->table, av->spec, a->variant) < 0)
             return -1;
         fmt_table_header(&av->table, av->spec);
-        printf("  %4s %6s %6s %9s %6s %-13s %8s  %s\n", "regs", "smem", "local", "spill", "occ", "limiter",
-               "compile", "status");
+        printf("  %4s %6s %6s %9s %6s %-13s %8s  %s\n", "regs", "smem", "local", "spill", "occ", "limiter", "compile",
+               "status");
         av->started = true;
     }
     fmt_table_row(&av->table, a->variant);
@@ -177,8 +177,9 @@ int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyz
     }
     if (!c->quiet) {
         char n[32];
-        fprintf(stderr, "\n%s variants for %s: %llu compiled (%.2f s of NVRTC time, %.2f s wall on %d thread%s), "
-                        "%llu from the cache, %llu the same binary as an earlier variant\n",
+        fprintf(stderr,
+                "\n%s variants for %s: %llu compiled (%.2f s of NVRTC time, %.2f s wall on %d thread%s), "
+                "%llu from the cache, %llu the same binary as an earlier variant\n",
                 cli_format_count(sum.variants, n, sizeof n), sum.arch, (unsigned long long)av.fresh,
                 sum.compile_seconds, sum.wall_seconds, sum.threads, sum.threads == 1 ? "" : "s",
                 (unsigned long long)av.cached, (unsigned long long)av.same);
@@ -209,27 +210,20 @@ int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyz
 int cli_analyze_option(cutune_analyze_options *o, int opt, const char *arg)
 {
     switch (opt) {
-    case 'a':
-        o->arch = arg;
-        return 1;
+    case 'a': o->arch = arg; return 1;
     case 'j': {
         long long jobs;
         if (!cli_read_int(arg, 0, CLI_MAX_JOBS, &jobs)) {
-            cli_usage_error(NULL, "--jobs takes a thread count from 1 to %d (0: one per core), not '%s'",
-                            CLI_MAX_JOBS, arg);
+            cli_usage_error(NULL, "--jobs takes a thread count from 1 to %d (0: one per core), not '%s'", CLI_MAX_JOBS,
+                            arg);
             return -1;
         }
         o->jobs = (int)jobs;
         return 1;
     }
-    case 'C':
-        o->cache_dir = arg;
-        return 1;
-    case 'N':
-        o->no_cache = 1;
-        return 1;
-    default:
-        return 0;
+    case 'C': o->cache_dir = arg; return 1;
+    case 'N': o->no_cache = 1; return 1;
+    default: return 0;
     }
 }
 
@@ -241,8 +235,9 @@ void cli_report_nothing_runs(const char *who, const cli_analysis *a)
         fprintf(stderr, "%s: NOTHING COMPILED: none of the %llu variants compiled for %s\n", who,
                 (unsigned long long)a->variants, a->arch);
     else
-        fprintf(stderr, "%s: NOTHING CAN RUN: none of the %llu variants both compiled for %s and can launch "
-                        "(%llu failed to compile, %llu cannot launch)\n",
+        fprintf(stderr,
+                "%s: NOTHING CAN RUN: none of the %llu variants both compiled for %s and can launch "
+                "(%llu failed to compile, %llu cannot launch)\n",
                 who, (unsigned long long)a->variants, a->arch, (unsigned long long)a->failed,
                 (unsigned long long)a->unlaunchable);
 }
@@ -309,8 +304,10 @@ int cmd_analyze(int argc, char **argv)
     if (spec) {
         int n = cli_blocks(spec, &c);
         if (n > 1 && fmt != CLI_ANALYZE_TABLE)
-            code = cli_usage_error("analyze", "the spec has %d kernel blocks: pick one with --kernel NAME for "
-                                   "--format csv or json", n);
+            code = cli_usage_error("analyze",
+                                   "the spec has %d kernel blocks: pick one with --kernel NAME for "
+                                   "--format csv or json",
+                                   n);
         for (int i = 0; i < n && code == EXIT_OK; i++) { /* each kernel block in turn */
             cli_select_block(spec, &c, i, stdout);
             cli_analysis a;

@@ -29,7 +29,6 @@ static void param_values_text(const cutune_spec *spec, int i, int max, char *out
         snprintf(out + len, size - len, ", ...");
 }
 
-
 /* The spec's problem sizes, one line each (nothing without a size statement); the
  * space above is the first size's. */
 static void print_sizes(const cutune_spec *spec)
@@ -41,7 +40,8 @@ static void print_sizes(const cutune_spec *spec)
     for (int k = 0; k < n; k++) {
         printf("  ");
         for (int j = 0; j < nv; j++)
-            printf("%s%s=%lld", j ? " " : "", cutune_spec_size_var(spec, j), (long long)cutune_spec_size_value(spec, k, j));
+            printf("%s%s=%lld", j ? " " : "", cutune_spec_size_var(spec, j),
+                   (long long)cutune_spec_size_value(spec, k, j));
         printf("\n");
     }
 }
@@ -97,8 +97,8 @@ static void summary_text(const cutune_spec *spec, const cutune_space_size *size,
                cli_format_count(size->samples, samples, sizeof samples),
                cli_format_count(size->valid_at_least, least, sizeof least));
     } else {
-        printf("space        %s%s raw, %s%s valid (%.3g%%), counted in %.3f s\n", size->raw_saturated ? ">= " : "",
-               raw, size->valid_saturated ? ">= " : "", valid, share, seconds);
+        printf("space        %s%s raw, %s%s valid (%.3g%%), counted in %.3f s\n", size->raw_saturated ? ">= " : "", raw,
+               size->valid_saturated ? ">= " : "", valid, share, seconds);
     }
     printf("search       %s\n", cutune_spec_strategy(spec));
     print_sizes(spec);

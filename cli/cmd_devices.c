@@ -67,10 +67,11 @@ int cmd_devices(int argc, char **argv)
         bool one_model = true;
         for (int i = 1; i < count; i++)
             one_model &= cutune_device_same_model(&devs[i], &devs[0]) != 0;
-        fprintf(stderr, one_model ? "%d GPUs of one model: cutune SPEC --devices all measures on all of them at "
-                                    "once, into one result\n"
-                                  : "%d GPUs of more than one model: cutune SPEC --devices all tunes every "
-                                    "configuration on each (as --per-device), a header entry per GPU\n",
+        fprintf(stderr,
+                one_model ? "%d GPUs of one model: cutune SPEC --devices all measures on all of them at "
+                            "once, into one result\n"
+                          : "%d GPUs of more than one model: cutune SPEC --devices all tunes every "
+                            "configuration on each (as --per-device), a header entry per GPU\n",
                 count);
     }
     free(devs);

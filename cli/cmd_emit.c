@@ -57,9 +57,10 @@ static cutune_spec *recorded_spec(const char *results_path, const cutune_tune_re
         return spec;
     cutune_spec_free(spec);
     if (!c->quiet)
-        fprintf(stderr, "note: %s %s%s%s; the header has no functions of the problem size (no *_grid_dim_*, "
-                        "*_block_dim_* or *_config_* functions: give the spec with --spec)\n", results_path, why,
-                path[0] ? ": " : "", path);
+        fprintf(stderr,
+                "note: %s %s%s%s; the header has no functions of the problem size (no *_grid_dim_*, "
+                "*_block_dim_* or *_config_* functions: give the spec with --spec)\n",
+                results_path, why, path[0] ? ": " : "", path);
     return NULL;
 }
 
@@ -137,8 +138,10 @@ static int emit_group(const emit_args *a, const cli_common *c, cutune_tune_resul
     free(canon);
     free(sources);
     if (one_prefix) {
-        code = cli_usage_error("emit", "the spec has %d kernel blocks: one --prefix cannot name them all (pick one "
-                               "with --kernel NAME)", blocks);
+        code = cli_usage_error("emit",
+                               "the spec has %d kernel blocks: one --prefix cannot name them all (pick one "
+                               "with --kernel NAME)",
+                               blocks);
     } else if (rc == CUTUNE_OK) {
         code = code == EXIT_OK ? text_append(all, text) : code;
     } else if (rc == CUTUNE_ESPEC || rc == CUTUNE_EEVAL) {
@@ -181,8 +184,10 @@ static int emit_header(const emit_args *a, const cli_common *c, cutune_tune_resu
             group[k] = ngroups++;
     }
     if (code == EXIT_OK && ngroups > 1 && a->prefix)
-        code = cli_usage_error("emit", "results of %d kernels: one --prefix cannot name them all (each kernel's "
-                               "prefix comes from its spec)", ngroups);
+        code = cli_usage_error("emit",
+                               "results of %d kernels: one --prefix cannot name them all (each kernel's "
+                               "prefix comes from its spec)",
+                               ngroups);
     for (int g = 0; code == EXIT_OK && g < ngroups; g++) {
         int n = 0;
         for (int k = 0; k < a->nfiles; k++)
@@ -235,8 +240,10 @@ static int run_emit(const emit_args *a, const cli_common *c)
             code = emit_header(a, c, results);
         } else {
             char *text = NULL;
-            int rc = strcmp(a->kind, "csv") == 0 ? cutune_emit_csv(&text, results[0]) : cutune_emit_t4(&text, results[0]);
-            code = rc == CUTUNE_OK ? fmt_write_output("cutune", a->output ? a->output : "-", text) : cli_exit_for_status(rc);
+            int rc =
+                strcmp(a->kind, "csv") == 0 ? cutune_emit_csv(&text, results[0]) : cutune_emit_t4(&text, results[0]);
+            code = rc == CUTUNE_OK ? fmt_write_output("cutune", a->output ? a->output : "-", text)
+                                   : cli_exit_for_status(rc);
             cutune_free(text);
         }
     }
@@ -294,8 +301,8 @@ done:
     return code;
 }
 
-int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const char *header_path,
-                        const char *csv_path, const cli_common *c, bool append)
+int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const char *header_path, const char *csv_path,
+                        const cli_common *c, bool append)
 {
     int code = EXIT_OK;
     if (!header_path)
@@ -364,13 +371,16 @@ int cli_emit_header_many(cutune_spec *spec, const cutune_tune_result *const *res
         const cutune_device *d = cutune_tune_device(results[k]);
         int same = -1;
         for (int q = 0; q < nd && same < 0; q++)
-            if (strcmp(cutune_tune_device(distinct[q])->name, d->name) == 0 && cutune_tune_device(distinct[q])->cc == d->cc)
+            if (strcmp(cutune_tune_device(distinct[q])->name, d->name) == 0 &&
+                cutune_tune_device(distinct[q])->cc == d->cc)
                 same = q;
         if (same < 0)
             distinct[nd++] = results[k];
         else if (!quiet)
-            fprintf(stderr, "note: results %d are of the same GPU model as results %d: the header holds the "
-                            "first one's winner for that model\n", k + 1, same + 1);
+            fprintf(stderr,
+                    "note: results %d are of the same GPU model as results %d: the header holds the "
+                    "first one's winner for that model\n",
+                    k + 1, same + 1);
     }
     char *text = NULL;
     int rc = cutune_emit_header(&text, spec, distinct, nd, &opts);

@@ -135,8 +135,10 @@ int cmd_list(int argc, char **argv)
         if (!c.quiet)
             cli_print_device_attrs(spec, stderr, "device attributes: ");
         if (n > 1 && fmt != FMT_TABLE)
-            code = cli_usage_error("list", "the spec has %d kernel blocks: pick one with --kernel NAME for --format "
-                                   "csv, json or jsonl", n);
+            code = cli_usage_error("list",
+                                   "the spec has %d kernel blocks: pick one with --kernel NAME for --format "
+                                   "csv, json or jsonl",
+                                   n);
         for (int i = 0; i < n && code == EXIT_OK && (fmt == FMT_TABLE || n == 1); i++) {
             cli_select_block(spec, &c, i, stdout);
             code = list_spec(spec, &c, fmt, limit);

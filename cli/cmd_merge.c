@@ -57,8 +57,8 @@ int cmd_merge(int argc, char **argv)
         fprintf(stderr, "merged %d file%s: %" PRIu64 " variants, %" PRIu64 " timed", nfiles, nfiles == 1 ? "" : "s",
                 s->variants, s->timed);
         if (best)
-            fprintf(stderr, ", best #%" PRIu64 " (%s %.6g)", cutune_measurement_variant(best)->ordinal, s->objective_name,
-                    cutune_measurement_value(best, CUTUNE_VALUE_OBJECTIVE));
+            fprintf(stderr, ", best #%" PRIu64 " (%s %.6g)", cutune_measurement_variant(best)->ordinal,
+                    s->objective_name, cutune_measurement_value(best, CUTUNE_VALUE_OBJECTIVE));
         fprintf(stderr, "\nresults: %s\n", output);
     }
     cutune_tune_result_free(r);

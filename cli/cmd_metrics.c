@@ -57,8 +57,8 @@ int cmd_metrics(int argc, char **argv)
             printf("%-26s %s\n", cutune_profile_nvprof_name(names[i]), names[i]);
         if (!quiet)
             printf("\nName others with --metric NAME (`cutune metrics PATTERN` searches %s's list for %s; a\n"
-                   "base metric takes a suffix: .sum, .avg, .max, .pct_of_peak_sustained_elapsed, ...).\n", chip,
-                   arch);
+                   "base metric takes a suffix: .sum, .avg, .max, .pct_of_peak_sustained_elapsed, ...).\n",
+                   chip, arch);
         return EXIT_OK;
     }
     list_view v = {pattern, 0};
@@ -103,9 +103,9 @@ static void heading(char *out, size_t size, const char *name)
     const char *nv = cutune_profile_nvprof_name(name);
     size_t n = strlen(name);
     const char *unit = n > 11 && strcmp(name + n - 11, ".per_second") == 0 ? " GB/s"
-                       : strstr(name, "time_duration")                      ? " us"
-                       : strstr(name, "pct")                                ? " %"
-                                                                            : "";
+                       : strstr(name, "time_duration")                     ? " us"
+                       : strstr(name, "pct")                               ? " %"
+                                                                           : "";
     snprintf(out, size, "%s%s", nv ? nv : name, unit);
 }
 

@@ -8,7 +8,6 @@
 #include "cli.h"
 #include "format.h"
 
-
 static const char *limit_text(int v, char *buf, size_t size)
 {
     if (v == INT32_MAX)
@@ -21,14 +20,10 @@ static const char *limit_text(int v, char *buf, size_t size)
 int cmd_occupancy(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"arch", required_argument, NULL, 'a'},
-        {"device", required_argument, NULL, 'd'},
-        {"regs", required_argument, NULL, 'r'},
-        {"threads", required_argument, NULL, 't'},
-        {"smem", required_argument, NULL, 's'},
-        {"format", required_argument, NULL, 'f'},
-        {"quiet", no_argument, NULL, 'q'},
-        {NULL, 0, NULL, 0},
+        {"arch", required_argument, NULL, 'a'}, {"device", required_argument, NULL, 'd'},
+        {"regs", required_argument, NULL, 'r'}, {"threads", required_argument, NULL, 't'},
+        {"smem", required_argument, NULL, 's'}, {"format", required_argument, NULL, 'f'},
+        {"quiet", no_argument, NULL, 'q'},      {NULL, 0, NULL, 0},
     };
     const char *arch = NULL;
     long long device = -1, regs = -1, threads = -1, smem = 0;
@@ -40,7 +35,8 @@ int cmd_occupancy(int argc, char **argv)
         case 'a': arch = optarg; break;
         case 'd':
             if (!cli_read_int(optarg, 0, CLI_MAX_GPU, &device))
-                return cli_usage_error("occupancy", "--device takes a GPU number (0..%d), not '%s'", CLI_MAX_GPU, optarg);
+                return cli_usage_error("occupancy", "--device takes a GPU number (0..%d), not '%s'", CLI_MAX_GPU,
+                                       optarg);
             break;
         case 'r':
             if (!cli_read_int(optarg, 0, 255, &regs))
@@ -61,7 +57,7 @@ int cmd_occupancy(int argc, char **argv)
                 return cli_usage_error("occupancy", "--format takes text or json, not '%s'", optarg);
             json = strcmp(optarg, "json") == 0;
             break;
-        case 'q': break; /* it prints only the result anyway */
+        case 'q': break;            /* it prints only the result anyway */
         default: return EXIT_USAGE; /* cli_getopt said why */
         }
     }
@@ -84,8 +80,7 @@ int cmd_occupancy(int argc, char **argv)
                    ? EXIT_INTERNAL
                    : EXIT_OK;
     char a[24], b[24], c[24], d[24];
-    printf("%s: %lld threads x %lld registers, %lld bytes of shared memory per block\n", occ.arch, threads, regs,
-           smem);
+    printf("%s: %lld threads x %lld registers, %lld bytes of shared memory per block\n", occ.arch, threads, regs, smem);
     printf("blocks per SM   %d  (allowed by warps %s, blocks %s, registers %s, shared memory %s)\n", occ.blocks_per_sm,
            limit_text(occ.by_warps, a, sizeof a), limit_text(occ.by_blocks, b, sizeof b),
            limit_text(occ.by_registers, c, sizeof c), limit_text(occ.by_shared_memory, d, sizeof d));

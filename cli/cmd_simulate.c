@@ -55,8 +55,10 @@ int cli_search_option(const char *sub, cutune_search_options *s, int opt, const 
                 s->strategy = *name;
                 return 1;
             }
-        cli_usage_error(sub, "unknown search strategy '%s' (the strategies are exhaustive, random, anneal, genetic, "
-                        "local, guided and auto)", arg);
+        cli_usage_error(sub,
+                        "unknown search strategy '%s' (the strategies are exhaustive, random, anneal, genetic, "
+                        "local, guided and auto)",
+                        arg);
         return -1;
     }
     case CLI_OPT_BUDGET: return cli_parse_budget(sub, arg, s) ? 1 : -1;
@@ -104,14 +106,15 @@ static void print_text(const cutune_sim_report *r, const char *results, int thre
         printf(", %.6g s (simulated)", r->time_limit_s);
     if (r->patience)
         printf(", patience %llu", (unsigned long long)r->patience);
-    printf("; seeds %llu..%llu\n\n", (unsigned long long)r->seed, (unsigned long long)(r->seed + (uint64_t)r->nruns - 1));
+    printf("; seeds %llu..%llu\n\n", (unsigned long long)r->seed,
+           (unsigned long long)(r->seed + (uint64_t)r->nruns - 1));
     printf("%4s %8s %7s %8s %14s %8s %8s %10s %10s  %s\n", "run", "seed", "evals", "screened", "best", "/ true",
            "found at", "seconds", "bound", "stopped by");
     for (int i = 0; i < r->nruns; i++) {
         const cutune_sim_run *u = &r->runs[i];
         printf("%4d %8llu %7llu %8llu %14.6g %8.4f %8llu %10.4g %10.4g  %s\n", i + 1, (unsigned long long)u->seed,
-               (unsigned long long)u->evaluations, (unsigned long long)u->screened, u->found ? u->best : NAN,
-               u->ratio, (unsigned long long)u->best_at, u->seconds, u->bound_seconds, u->stop_reason);
+               (unsigned long long)u->evaluations, (unsigned long long)u->screened, u->found ? u->best : NAN, u->ratio,
+               (unsigned long long)u->best_at, u->seconds, u->bound_seconds, u->stop_reason);
     }
     printf("\nbest found / true best: median %.4f, quartiles %.4f .. %.4f, range %.4f .. %.4f (%d runs; median "
            "%.0f evaluations)\n",
@@ -218,9 +221,10 @@ int cmd_simulate(int argc, char **argv)
         }
     }
     if (so.search.has_seed && so.search.seed > CLI_MAX_COUNT - (uint64_t)(so.repeat - 1)) {
-        code = cli_usage_error("simulate", "--seed %llu with --repeat %d takes seeds past %llu (the largest a "
-                               "results file holds)", (unsigned long long)so.search.seed, so.repeat,
-                               (unsigned long long)CLI_MAX_COUNT);
+        code = cli_usage_error("simulate",
+                               "--seed %llu with --repeat %d takes seeds past %llu (the largest a "
+                               "results file holds)",
+                               (unsigned long long)so.search.seed, so.repeat, (unsigned long long)CLI_MAX_COUNT);
         goto done;
     }
     if (optind != argc - 1) {

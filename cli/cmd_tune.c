@@ -58,9 +58,11 @@ void cli_print_ranking(const cutune_spec *spec, const cutune_tune_result *r, int
         for (int p = 0; p < nparams; p++)
             printf("  %*s", (int)strlen(cutune_spec_param_name(spec, p)), v->values[p]);
         printf("  %11.4f %6.1f%% %14.4g %5d %4.0f%% %5d\n", cutune_measurement_value(m, CUTUNE_VALUE_MEDIAN_MS),
-               cutune_measurement_value(m, CUTUNE_VALUE_SPREAD) * 100, cutune_measurement_value(m, CUTUNE_VALUE_OBJECTIVE),
+               cutune_measurement_value(m, CUTUNE_VALUE_SPREAD) * 100,
+               cutune_measurement_value(m, CUTUNE_VALUE_OBJECTIVE),
                (int)cutune_measurement_value(m, CUTUNE_VALUE_REGISTERS),
-               cutune_measurement_value(m, CUTUNE_VALUE_OCCUPANCY) * 100, (int)cutune_measurement_value(m, CUTUNE_VALUE_REPS));
+               cutune_measurement_value(m, CUTUNE_VALUE_OCCUPANCY) * 100,
+               (int)cutune_measurement_value(m, CUTUNE_VALUE_REPS));
     }
     free(list);
 }
@@ -140,8 +142,9 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
         if (!c->quiet)
             fprintf(stderr, "\n");
         cli_report_nothing_runs("cutune", &a);
-        fprintf(stderr, "Nothing was tuned, and a GPU would not change that: the kernel or the spec must.\n"
-                        "(This machine has no usable GPU either: %s)\n",
+        fprintf(stderr,
+                "Nothing was tuned, and a GPU would not change that: the kernel or the spec must.\n"
+                "(This machine has no usable GPU either: %s)\n",
                 why);
         return EXIT_NOTHING;
     }
@@ -154,9 +157,10 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
                         "variant compiled.\n");
     } else {
         char n[32];
-        fprintf(stderr, "Everything that needs no GPU was done: the spec is valid and its space is counted. Of %s "
-                        "variants%s, %llu compiled and can launch, %llu failed to compile and %llu cannot launch;\n"
-                        "on a GPU, only those %llu would run.\n",
+        fprintf(stderr,
+                "Everything that needs no GPU was done: the spec is valid and its space is counted. Of %s "
+                "variants%s, %llu compiled and can launch, %llu failed to compile and %llu cannot launch;\n"
+                "on a GPU, only those %llu would run.\n",
                 cli_format_count(a.variants, n, sizeof n), limited ? " (the first, --limit)" : "",
                 (unsigned long long)a.runnable, (unsigned long long)a.failed, (unsigned long long)a.unlaunchable,
                 (unsigned long long)a.runnable);
@@ -210,19 +214,19 @@ typedef struct tune_args {
     cli_common c;
     cutune_analyze_options o;
     cutune_tune_options t;
-    int top;                      /* --top N; by default 10, and none with -q (which prints only the best) */
+    int top;                            /* --top N; by default 10, and none with -q (which prints only the best) */
     const char *header_path, *csv_path; /* NULL: the spec's emit header/csv */
-    const char *report_path;      /* --report: the HTML report (NULL: none) */
-    const char *emit_dir;         /* --emit-dir: where emit paths leaving the spec's folder may go */
-    const char *hw_names[256];    /* --metric */
+    const char *report_path;            /* --report: the HTML report (NULL: none) */
+    const char *emit_dir;               /* --emit-dir: where emit paths leaving the spec's folder may go */
+    const char *hw_names[256];          /* --metric */
     int nhw;
-    const char *priors[CLI_MAX_PRIORS]; /* --prior */
-    cli_shard shard;              /* --shard; count 0: none */
-    bool device_given, per_device; /* --device; --per-device */
-    int devs[64], ndevs;          /* --devices */
+    const char *priors[CLI_MAX_PRIORS];  /* --prior */
+    cli_shard shard;                     /* --shard; count 0: none */
+    bool device_given, per_device;       /* --device; --per-device */
+    int devs[64], ndevs;                 /* --devices */
     char *shard_results, *shard_journal; /* --shard: its results and journal paths */
     const char *spec_path;
-    int worst;                    /* the block loop's first exit code other than EXIT_OK */
+    int worst; /* the block loop's first exit code other than EXIT_OK */
 } tune_args;
 
 /* The handlers of tune's own options that need more than a store (options.h). */
@@ -283,7 +287,8 @@ static int opt_devices(const char *sub, void *dest, const cli_opt *o, const char
         return EXIT_OK;
     if (strcmp(arg, "all") != 0)
         return cli_usage_error(sub, "--devices takes all or GPU numbers such as 0,1, not '%s'", arg);
-    fprintf(stderr, "cutune: --devices all: %s\n", cutune_last_error()[0] ? cutune_last_error() : "the driver sees no GPU");
+    fprintf(stderr, "cutune: --devices all: %s\n",
+            cutune_last_error()[0] ? cutune_last_error() : "the driver sees no GPU");
     return EXIT_NO_GPU;
 }
 
@@ -323,7 +328,8 @@ static int opt_metrics(const char *sub, void *dest, const cli_opt *o, const char
  * after a message. */
 static int parse_tune(tune_args *a, int argc, char **argv)
 {
-    const cli_opt table[] = { /* getopt_long's order: "did you mean" and ambiguity name them in it */
+    const cli_opt table[] = {
+        /* getopt_long's order: "did you mean" and ambiguity name them in it */
         CLI_COMMON_ENTRIES(&a->c),
         CLI_ANALYZE_ENTRIES(&a->o),
         CLI_SEARCH_ENTRIES(&a->t.search),
@@ -437,8 +443,10 @@ static int setup_run(tune_args *a, cutune_spec *spec, int nblocks)
     if (code != EXIT_OK)
         return code;
     if (nblocks > 1 && (a->t.results_path || a->t.journal_path || a->csv_path || a->report_path))
-        return cli_usage_error("tune", "the spec has %d kernel blocks: --results, --journal, --csv and --report "
-                               "name one file; use the blocks' emit statements, or --kernel NAME", nblocks);
+        return cli_usage_error("tune",
+                               "the spec has %d kernel blocks: --results, --journal, --csv and --report "
+                               "name one file; use the blocks' emit statements, or --kernel NAME",
+                               nblocks);
     if (a->shard.count > 1 && (code = setup_shard(a, spec, nblocks)) != EXIT_OK)
         return code;
     if (a->device_given && a->ndevs > 0)
@@ -455,7 +463,7 @@ static int setup_run(tune_args *a, cutune_spec *spec, int nblocks)
     }
     if (a->ndevs > 1 && a->per_device)
         return EXIT_OK; /* cmd_tune hands it to cli_tune_per_device */
-    if (a->ndevs == 1) /* --devices 1 (or "all" on a one-GPU machine): that GPU */
+    if (a->ndevs == 1)  /* --devices 1 (or "all" on a one-GPU machine): that GPU */
         a->t.device = a->devs[0];
     if (a->ndevs > 1) { /* one process: a GPU worker each, fed by the one compile pool */
         a->t.devices = a->devs;
@@ -463,8 +471,10 @@ static int setup_run(tune_args *a, cutune_spec *spec, int nblocks)
         for (int i = 1; i < a->ndevs; i++)
             for (int j = 0; j < i && !a->c.quiet; j++)
                 if (a->devs[j] == a->devs[i]) /* allowed: a check of the machinery on one GPU */
-                    fprintf(stderr, "note: --devices names GPU %d twice: two workers share it, and their times "
-                                    "disturb each other\n", a->devs[i]);
+                    fprintf(stderr,
+                            "note: --devices names GPU %d twice: two workers share it, and their times "
+                            "disturb each other\n",
+                            a->devs[i]);
     }
     return EXIT_OK;
 }
@@ -483,7 +493,8 @@ static int print_winners(const cutune_spec *spec, const cutune_tune_result *r, i
         winners++;
         printf(k == 0 && top > 0 ? "\nbest" : "best");
         for (int j = 0; j < cutune_tune_size_var_count(one); j++)
-            printf("%s%s=%lld", j ? " " : " at ", cutune_tune_size_var(one, j), (long long)cutune_tune_size_value(one, j));
+            printf("%s%s=%lld", j ? " " : " at ", cutune_tune_size_var(one, j),
+                   (long long)cutune_tune_size_value(one, j));
         const cutune_variant *v = cutune_measurement_variant(b);
         printf(": #%llu", (unsigned long long)v->ordinal);
         for (int p = 0; p < v->nparams; p++)
@@ -492,7 +503,8 @@ static int print_winners(const cutune_spec *spec, const cutune_tune_result *r, i
                cutune_measurement_value(b, CUTUNE_VALUE_OBJECTIVE));
         if (cutune_measurement_value(b, CUTUNE_VALUE_ENERGY) != 0)
             printf("      energy %.4g mJ per launch at %.1f W (the board's, over %d launches in %.2f s)\n",
-                   cutune_measurement_value(b, CUTUNE_VALUE_ENERGY_J) * 1e3, cutune_measurement_value(b, CUTUNE_VALUE_POWER_W),
+                   cutune_measurement_value(b, CUTUNE_VALUE_ENERGY_J) * 1e3,
+                   cutune_measurement_value(b, CUTUNE_VALUE_POWER_W),
                    (int)cutune_measurement_value(b, CUTUNE_VALUE_ENERGY_LAUNCHES),
                    cutune_measurement_value(b, CUTUNE_VALUE_ENERGY_SECONDS));
         else if (cutune_measurement_energy_note(b))
@@ -589,8 +601,8 @@ static int tune_block(void *user, cutune_spec *spec, cutune_block *b)
     bool gpu = code == EXIT_OK && cutune_device_count(&devices) == CUTUNE_OK && devices > 0;
     if (code == EXIT_OK && !gpu) {
         char why[600];
-        snprintf(why, sizeof why, "%s", devices == 0 && cutune_last_error()[0] == '\0' ? "the driver sees no device"
-                                                                                      : cutune_last_error());
+        snprintf(why, sizeof why, "%s",
+                 devices == 0 && cutune_last_error()[0] == '\0' ? "the driver sees no device" : cutune_last_error());
         bool emits = a->header_path || a->csv_path || cutune_spec_emit_path(spec, "header") ||
                      cutune_spec_emit_path(spec, "csv");
         code = tune_without_gpu(spec, a->spec_path, &a->c, &a->o, a->t.limit, why, emits);
@@ -606,7 +618,9 @@ static int tune_block(void *user, cutune_spec *spec, cutune_block *b)
 
 int cmd_tune(int argc, char **argv)
 {
-    tune_args a = {.o = CUTUNE_ANALYZE_OPTIONS_INIT, .t = CUTUNE_TUNE_OPTIONS_INIT, .top = -1,
+    tune_args a = {.o = CUTUNE_ANALYZE_OPTIONS_INIT,
+                   .t = CUTUNE_TUNE_OPTIONS_INIT,
+                   .top = -1,
                    .shard = {0, 0, -1, NULL}};
     cli_init_common(&a.c);
     cutune_spec *spec = NULL;

@@ -18,8 +18,8 @@ typedef struct command {
  * options its command accepts (test/cli/options.sh checks both ways). */
 #define HELP_SET "  --set NAME=VALUE    override a `let` of the spec (repeatable), e.g. --set nx=4096\n"
 #define HELP_KERNEL "  --kernel NAME       only the block of kernel NAME (of a spec file of several)\n"
-#define HELP_COLOR                                                                                  \
-    "  --color auto|always|never\n"                                                                  \
+#define HELP_COLOR \
+    "  --color auto|always|never\n" \
     "                      colour diagnostics (default auto: when stderr is a terminal)\n"
 #define HELP_QUIET "  -q, --quiet         print only errors, warnings and the result\n"
 #define HELP_SPEC_OPTIONS HELP_SET HELP_KERNEL HELP_COLOR
@@ -95,8 +95,7 @@ static const command commands[] = {
      "  --jobs N            compile threads, 1 to 256 (default: one per core)\n"
      "  --cache-dir DIR     the compiled-variant cache (default: $CUTUNE_CACHE_DIR,\n"
      "                      $XDG_CACHE_HOME/cutune or ~/.cache/cutune)\n"
-     "  --no-cache          neither read nor write the cache\n"
-     HELP_SPEC_OPTIONS
+     "  --no-cache          neither read nor write the cache\n" HELP_SPEC_OPTIONS
      "  -q, --quiet         print only errors, warnings and the best configuration (the\n"
      "                      ranking too when --top N is given)\n"},
     {"check", cmd_check, "validate a spec and summarise its space",
@@ -108,8 +107,8 @@ static const command commands[] = {
      "\n"
      "  --format text|json  the summary's format (default text)\n"
      "  --arch sm_XX        the architecture whose device attributes (sm_count, ...) the\n"
-     "                      spec reads, from cutune's table (default sm_90; printed as assumed)\n"
-     HELP_SPEC_OPTIONS HELP_QUIET},
+     "                      spec reads, from cutune's table (default sm_90; printed as assumed)\n" HELP_SPEC_OPTIONS
+         HELP_QUIET},
     {"list", cmd_list, "list the valid configurations and their variants",
      "usage: cutune list SPEC [--limit N] [--format table|csv|json|jsonl] [options]\n"
      "\n"
@@ -120,8 +119,8 @@ static const command commands[] = {
      "  --limit N           stop after N configurations (0: all; the default)\n"
      "  --format FORMAT     table (default), csv, json (an array of objects) or jsonl\n"
      "                      (one object per line)\n"
-     "  --arch sm_XX        the architecture whose device attributes the spec reads (default sm_90)\n"
-     HELP_SPEC_OPTIONS HELP_QUIET},
+     "  --arch sm_XX        the architecture whose device attributes the spec reads (default sm_90)\n" HELP_SPEC_OPTIONS
+         HELP_QUIET},
     {"analyze", cmd_analyze, "compile every variant: registers, memory, spills, occupancy",
      "usage: cutune analyze SPEC [--arch sm_XX] [--jobs N] [--limit N] [--format table|csv|json]\n"
      "                           [--cache-dir DIR] [--no-cache] [options]\n"
@@ -143,8 +142,7 @@ static const command commands[] = {
      "  --format FORMAT     table (default), csv or json\n"
      "  --cache-dir DIR     the compiled-variant cache (default: $CUTUNE_CACHE_DIR,\n"
      "                      $XDG_CACHE_HOME/cutune or ~/.cache/cutune)\n"
-     "  --no-cache          neither read nor write the cache\n"
-     HELP_SPEC_OPTIONS HELP_QUIET},
+     "  --no-cache          neither read nor write the cache\n" HELP_SPEC_OPTIONS HELP_QUIET},
     {"simulate", cmd_simulate, "replay a search strategy over a recorded exhaustive run",
      "usage: cutune simulate SPEC --results FULL.json [--strategy S] [--budget N|P%]\n"
      "                       [--repeat R] [--seed N] [--time-budget T] [--patience N]\n"
@@ -173,8 +171,7 @@ static const command commands[] = {
      "  --prior FILE        results of an earlier run of the kernel (another GPU or\n"
      "                      size), repeatable: a prior for auto, as for tuning\n"
      "  --patience N        stop after N evaluations without improvement\n"
-     "  --format FORMAT     text (default) or json\n"
-     HELP_SPEC_OPTIONS HELP_QUIET},
+     "  --format FORMAT     text (default) or json\n" HELP_SPEC_OPTIONS HELP_QUIET},
     {"emit", cmd_emit, "a stored run as a C header, CSV or Kernel Tuner T4 (no GPU)",
      "usage: cutune emit header [--spec SPEC] [--prefix P] [-o FILE] [--set NAME=VALUE ...]\n"
      "                          [RESULTS.json ...]\n"
@@ -194,8 +191,7 @@ static const command commands[] = {
      "                      the kernel's name upper-cased)\n"
      "  -o, --output FILE   write here (default: stdout)\n"
      "  --set NAME=VALUE    override a `let` of the spec (repeatable)\n"
-     "  --kernel NAME       with --spec and no results: only kernel NAME's block\n"
-     HELP_COLOR HELP_QUIET
+     "  --kernel NAME       with --spec and no results: only kernel NAME's block\n" HELP_COLOR HELP_QUIET
      "exit codes: 0 ok, 1 invalid spec, 2 usage (or results and spec that do not go\n"
      "together), 3 file unreadable/unwritable or not a cutune results file, 6 a results\n"
      "file has no winner\n"},
@@ -210,8 +206,7 @@ static const command commands[] = {
      "A results file over problem sizes gets a section per size. docs/report.md.\n"
      "\n"
      "  -o, --output FILE   write here (default: stdout)\n"
-     "  --title TEXT        the page's title (default: cutune report)\n"
-     HELP_QUIET
+     "  --title TEXT        the page's title (default: cutune report)\n" HELP_QUIET
      "exit codes: 0 ok, 2 usage, 3 a results file unreadable or malformed, or the page\n"
      "unwritable\n"},
     {"merge", cmd_merge, "gather the shards of a split run into one results file (no GPU)",
@@ -230,8 +225,7 @@ static const command commands[] = {
      "  -o, --output FILE   write the merged results here (required)\n"
      "  --partial           merge the shards given even when some are missing: the file\n"
      "                      records which it holds (settings.shard.merged), and the\n"
-     "                      missing ones are named on stderr\n"
-     HELP_QUIET
+     "                      missing ones are named on stderr\n" HELP_QUIET
      "exit codes: 0 ok, 2 usage or files that do not go together (another spec, device\n"
      "or settings; a shard missing or given twice; overlapping shards; problem sizes),\n"
      "3 a file unreadable, not a results file, or the output unwritable\n"},
@@ -281,10 +275,11 @@ enum { NCOMMANDS = sizeof commands / sizeof *commands };
 
 static void print_usage(FILE *f)
 {
-    fprintf(f, "cutune %s - a CUDA kernel autotuner\n\n"
-               "usage: cutune SPEC [options]          tune a spec (same as: cutune tune SPEC)\n"
-               "       cutune COMMAND [args]\n\n"
-               "commands:\n",
+    fprintf(f,
+            "cutune %s - a CUDA kernel autotuner\n\n"
+            "usage: cutune SPEC [options]          tune a spec (same as: cutune tune SPEC)\n"
+            "       cutune COMMAND [args]\n\n"
+            "commands:\n",
             cutune_version());
     for (int i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
@@ -324,8 +319,10 @@ static int no_command(const char *word)
     const char *near = closest_command(word);
     if (near)
         return cli_usage_error(NULL, "no command named '%s'; did you mean '%s'?", word, near);
-    return cli_usage_error(NULL, "no command named '%s', and no file of that name to tune (a spec is a file, "
-                           "usually ending in .tune)", word);
+    return cli_usage_error(NULL,
+                           "no command named '%s', and no file of that name to tune (a spec is a file, "
+                           "usually ending in .tune)",
+                           word);
 }
 
 static int cmd_help(int argc, char **argv)

@@ -95,7 +95,8 @@ static int run_on_device(void *user, int device, int jobs, const char *results_p
         dup2(null, STDOUT_FILENO);
     if (args)
         execv("/proc/self/exe", args);
-    fprintf(stderr, "cutune: could not start the run on GPU %d: %s\n", device, args ? strerror(errno) : "out of memory");
+    fprintf(stderr, "cutune: could not start the run on GPU %d: %s\n", device,
+            args ? strerror(errno) : "out of memory");
     return EXIT_INTERNAL;
 }
 
@@ -133,8 +134,10 @@ static int report_runs(const cutune_spec *spec, const cutune_device_run *runs, i
         }
         cutune_device_spread d;
         if (first && cutune_tune_spread(&d, first->result, r) == CUTUNE_OK && d.variants > 0)
-            fprintf(stderr, "spread: GPU %d's median time over GPU %d's, same variants (%d): median %.4f, 90 %% "
-                            "within %.4f..%.4f\n", runs[i].device, first->device, d.variants, d.median, d.lo, d.hi);
+            fprintf(stderr,
+                    "spread: GPU %d's median time over GPU %d's, same variants (%d): median %.4f, 90 %% "
+                    "within %.4f..%.4f\n",
+                    runs[i].device, first->device, d.variants, d.median, d.lo, d.hi);
         if (!first)
             first = &runs[i];
     }

@@ -19,7 +19,10 @@ static int choose(const char *sub, const cli_opt *o, const char *arg)
     size_t used = 0;
     words[0] = '\0';
     for (int i = 0; i < n && used < sizeof words; i++)
-        used += (size_t)snprintf(words + used, sizeof words - used, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ",
+        used += (size_t)snprintf(words + used, sizeof words - used, "%s%s",
+                                 i == 0       ? ""
+                                 : i == n - 1 ? " or "
+                                              : ", ",
                                  o->choices[i]);
     return cli_usage_error(sub, "--%s takes %s, not '%s'", o->name, words, arg);
 }

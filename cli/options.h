@@ -17,21 +17,21 @@ typedef struct cli_opt cli_opt;
 typedef int (*cli_opt_fn)(const char *sub, void *dest, const cli_opt *o, const char *arg);
 
 enum cli_opt_kind {
-    CLI_BOOL, /* *(bool *)dest = true */
-    CLI_INT,  /* *(int *)dest = value */
-    CLI_TEXT, /* *(const char **)dest = the option's value */
+    CLI_BOOL,   /* *(bool *)dest = true */
+    CLI_INT,    /* *(int *)dest = value */
+    CLI_TEXT,   /* *(const char **)dest = the option's value */
     CLI_CHOICE, /* *(int *)dest = the value's index in choices (else "takes A, B or C, not 'X'") */
-    CLI_CALL  /* call(sub, dest, entry, the option's value) */
+    CLI_CALL    /* call(sub, dest, entry, the option's value) */
 };
 
 struct cli_opt {
-    const char *name;      /* the long name, without "--" */
-    char letter;           /* the short option ('q' for -q), 0: none */
-    bool value;            /* takes a value */
+    const char *name; /* the long name, without "--" */
+    char letter;      /* the short option ('q' for -q), 0: none */
+    bool value;       /* takes a value */
     enum cli_opt_kind kind;
-    void *dest;            /* where it goes (for CLI_CALL: what the handler is given) */
-    cli_opt_fn call;       /* CLI_CALL's handler */
-    int set;               /* CLI_INT: the value set; CLI_CALL: for the handler (an option code) */
+    void *dest;                 /* where it goes (for CLI_CALL: what the handler is given) */
+    cli_opt_fn call;            /* CLI_CALL's handler */
+    int set;                    /* CLI_INT: the value set; CLI_CALL: for the handler (an option code) */
     const char *const *choices; /* CLI_CHOICE: the words it takes, NULL-ended */
 };
 
@@ -52,26 +52,32 @@ int cli_opt_search(const char *sub, void *dest, const cli_opt *o, const char *ar
 int cli_opt_count(const char *sub, void *dest, const cli_opt *o, const char *arg);
 
 /* --set, --kernel, --color, -q of the cli_common `c` points to. */
-#define CLI_COMMON_ENTRIES(c)                                          \
-    {"set", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_SET, NULL},      \
-    {"kernel", 0, true, CLI_TEXT, &(c)->kernel, NULL, 0, NULL},              \
-    {"color", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_COLOR, NULL},  \
-    {"quiet", 'q', false, CLI_BOOL, &(c)->quiet, NULL, 0, NULL}
+#define CLI_COMMON_ENTRIES(c) \
+    {"set", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_SET, NULL}, \
+        {"kernel", 0, true, CLI_TEXT, &(c)->kernel, NULL, 0, NULL}, \
+        {"color", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_COLOR, NULL}, \
+    { \
+        "quiet", 'q', false, CLI_BOOL, &(c)->quiet, NULL, 0, NULL \
+    }
 
 /* --arch, --jobs, --cache-dir, --no-cache of the cutune_analyze_options `o` points to. */
-#define CLI_ANALYZE_ENTRIES(o)                                  \
-    {"arch", 0, true, CLI_TEXT, &(o)->arch, NULL, 0, NULL},           \
-    {"jobs", 0, true, CLI_CALL, (o), cli_opt_analyze, 'j', NULL},     \
-    {"cache-dir", 0, true, CLI_TEXT, &(o)->cache_dir, NULL, 0, NULL}, \
-    {"no-cache", 0, false, CLI_INT, &(o)->no_cache, NULL, 1, NULL}
+#define CLI_ANALYZE_ENTRIES(o) \
+    {"arch", 0, true, CLI_TEXT, &(o)->arch, NULL, 0, NULL}, \
+        {"jobs", 0, true, CLI_CALL, (o), cli_opt_analyze, 'j', NULL}, \
+        {"cache-dir", 0, true, CLI_TEXT, &(o)->cache_dir, NULL, 0, NULL}, \
+    { \
+        "no-cache", 0, false, CLI_INT, &(o)->no_cache, NULL, 1, NULL \
+    }
 
 /* --strategy, --budget, --time-budget, --patience, --seed of the cutune_search_options
  * `s` points to (--prior, which the command keeps, is its own entry). */
-#define CLI_SEARCH_ENTRIES(s)                                                  \
-    {"strategy", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_STRATEGY, NULL},    \
-    {"budget", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_BUDGET, NULL},        \
-    {"time-budget", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_TIME_BUDGET, NULL}, \
-    {"patience", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_PATIENCE, NULL},    \
-    {"seed", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_SEED, NULL}
+#define CLI_SEARCH_ENTRIES(s) \
+    {"strategy", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_STRATEGY, NULL}, \
+        {"budget", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_BUDGET, NULL}, \
+        {"time-budget", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_TIME_BUDGET, NULL}, \
+        {"patience", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_PATIENCE, NULL}, \
+    { \
+        "seed", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_SEED, NULL \
+    }
 
 #endif

@@ -53,8 +53,8 @@ int cli_parse_shard(const char *sub, const char *text, cli_shard *out)
         if (cli_shard_auto(out) == 0)
             return 0;
         cli_usage_error(sub, "--shard auto: no launcher's rank and size in the environment (mpirun sets "
-                        "OMPI_COMM_WORLD_RANK/SIZE, srun SLURM_PROCID/SLURM_NTASKS, a job array "
-                        "SLURM_ARRAY_TASK_ID/COUNT/MIN); give --shard I/N");
+                             "OMPI_COMM_WORLD_RANK/SIZE, srun SLURM_PROCID/SLURM_NTASKS, a job array "
+                             "SLURM_ARRAY_TASK_ID/COUNT/MIN); give --shard I/N");
         return -1;
     }
     const char *slash = strchr(text, '/');

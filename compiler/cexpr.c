@@ -83,55 +83,50 @@ static const struct {
     unsigned bit;
     const char *text;
 } helper_defs[] = {
-    {CEXPR_FLOORDIV,
-     "static inline long long %s_floordiv(long long a, long long b)\n"
-     "{\n"
-     "    long long q, r;\n"
-     "    if (b == 0 || (b == -1 && a < -9223372036854775807LL))\n"
-     "        return 0;\n"
-     "    q = a / b;\n"
-     "    r = a % b;\n"
-     "    return (r != 0 && (r < 0) != (b < 0)) ? q - 1 : q;\n"
-     "}\n"},
-    {CEXPR_MOD,
-     "static inline long long %s_mod(long long a, long long b)\n"
-     "{\n"
-     "    long long r;\n"
-     "    if (b == 0 || b == -1)\n"
-     "        return 0;\n"
-     "    r = a % b;\n"
-     "    return (r != 0 && (r < 0) != (b < 0)) ? r + b : r;\n"
-     "}\n"},
-    {CEXPR_CDIV,
-     "static inline long long %s_cdiv(long long a, long long b)\n"
-     "{\n"
-     "    long long q, r;\n"
-     "    if (b == 0 || (b == -1 && a < -9223372036854775807LL))\n"
-     "        return 0;\n"
-     "    q = a / b;\n"
-     "    r = a % b;\n"
-     "    return (r != 0 && (r < 0) == (b < 0)) ? q + 1 : q;\n"
-     "}\n"},
-    {CEXPR_SHL,
-     "static inline long long %s_shl(long long a, long long b)\n"
-     "{\n"
-     "    long long limit;\n"
-     "    if (b < 0 || b > 63)\n"
-     "        return 0;\n"
-     "    if (b == 63)\n"
-     "        return a == -1 ? -9223372036854775807LL - 1 : 0;\n"
-     "    limit = 9223372036854775807LL >> b;\n"
-     "    if (a > limit || a < -limit - 1)\n"
-     "        return 0;\n"
-     "    return a * (1LL << b);\n"
-     "}\n"},
-    {CEXPR_SHR,
-     "static inline long long %s_shr(long long a, long long b)\n"
-     "{\n"
-     "    if (b < 0 || b > 63)\n"
-     "        return 0;\n"
-     "    return a < 0 ? ~(~a >> b) : a >> b;\n"
-     "}\n"},
+    {CEXPR_FLOORDIV, "static inline long long %s_floordiv(long long a, long long b)\n"
+                     "{\n"
+                     "    long long q, r;\n"
+                     "    if (b == 0 || (b == -1 && a < -9223372036854775807LL))\n"
+                     "        return 0;\n"
+                     "    q = a / b;\n"
+                     "    r = a % b;\n"
+                     "    return (r != 0 && (r < 0) != (b < 0)) ? q - 1 : q;\n"
+                     "}\n"},
+    {CEXPR_MOD, "static inline long long %s_mod(long long a, long long b)\n"
+                "{\n"
+                "    long long r;\n"
+                "    if (b == 0 || b == -1)\n"
+                "        return 0;\n"
+                "    r = a % b;\n"
+                "    return (r != 0 && (r < 0) != (b < 0)) ? r + b : r;\n"
+                "}\n"},
+    {CEXPR_CDIV, "static inline long long %s_cdiv(long long a, long long b)\n"
+                 "{\n"
+                 "    long long q, r;\n"
+                 "    if (b == 0 || (b == -1 && a < -9223372036854775807LL))\n"
+                 "        return 0;\n"
+                 "    q = a / b;\n"
+                 "    r = a % b;\n"
+                 "    return (r != 0 && (r < 0) == (b < 0)) ? q + 1 : q;\n"
+                 "}\n"},
+    {CEXPR_SHL, "static inline long long %s_shl(long long a, long long b)\n"
+                "{\n"
+                "    long long limit;\n"
+                "    if (b < 0 || b > 63)\n"
+                "        return 0;\n"
+                "    if (b == 63)\n"
+                "        return a == -1 ? -9223372036854775807LL - 1 : 0;\n"
+                "    limit = 9223372036854775807LL >> b;\n"
+                "    if (a > limit || a < -limit - 1)\n"
+                "        return 0;\n"
+                "    return a * (1LL << b);\n"
+                "}\n"},
+    {CEXPR_SHR, "static inline long long %s_shr(long long a, long long b)\n"
+                "{\n"
+                "    if (b < 0 || b > 63)\n"
+                "        return 0;\n"
+                "    return a < 0 ? ~(~a >> b) : a >> b;\n"
+                "}\n"},
 };
 
 void cexpr_helpers(strbuf *out, const char *prefix, unsigned helpers)
@@ -156,7 +151,10 @@ typedef struct piece {
     vtype t;
 } piece;
 
-static const char *T(const piece *p) { return sb_cstr(&p->s); }
+static const char *T(const piece *p)
+{
+    return sb_cstr(&p->s);
+}
 
 /* An operand of a float operation: an int converted to double. */
 static void as_double(strbuf *out, const piece *p)

@@ -59,7 +59,8 @@ void dev_values_from_device(dev_values *out, const cutune_device *d)
     out->v[DA_CC_MINOR] = d->cc % 10;
     out->v[DA_CC] = d->cc;
     out->assumed = false;
-    snprintf(out->source, sizeof out->source, "GPU %d: %.120s", d->ordinal, d->name ? d->name : ""); /* an application's may be NULL */
+    snprintf(out->source, sizeof out->source, "GPU %d: %.120s", d->ordinal,
+             d->name ? d->name : ""); /* an application's may be NULL */
 }
 
 bool dev_values_equal(const dev_values *a, const dev_values *b)

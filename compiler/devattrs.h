@@ -33,8 +33,8 @@ typedef enum dev_attr {
 /* One device's values, by attribute, and where they come from. */
 typedef struct dev_values {
     int64_t v[DA_COUNT];
-    bool assumed;            /* from a table of the architecture, not read from a GPU */
-    char source[160];        /* "GPU 0: NVIDIA H100 80GB HBM3", "sm_90 table (H100 SXM5)" */
+    bool assumed;     /* from a table of the architecture, not read from a GPU */
+    char source[160]; /* "GPU 0: NVIDIA H100 80GB HBM3", "sm_90 table (H100 SXM5)" */
 } dev_values;
 
 /* dev_attr_name: the name a spec reads the attribute by ("sm_count"). */

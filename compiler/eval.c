@@ -131,9 +131,18 @@ static int eval_binary(const texpr *e, value a, value b, value *out, eval_error 
     if (a.type == VT_INT && b.type == VT_INT) {
         int64_t x = a.u.i, y = b.u.i, r;
         switch (op) {
-        case OP_ADD: if (__builtin_add_overflow(x, y, &r)) goto overflow; break;
-        case OP_SUB: if (__builtin_sub_overflow(x, y, &r)) goto overflow; break;
-        case OP_MUL: if (__builtin_mul_overflow(x, y, &r)) goto overflow; break;
+        case OP_ADD:
+            if (__builtin_add_overflow(x, y, &r))
+                goto overflow;
+            break;
+        case OP_SUB:
+            if (__builtin_sub_overflow(x, y, &r))
+                goto overflow;
+            break;
+        case OP_MUL:
+            if (__builtin_mul_overflow(x, y, &r))
+                goto overflow;
+            break;
         case OP_DIV:
             if (y == 0)
                 return fail(err, e->loc, "division by zero (%lld / 0)", (long long)x);
@@ -149,7 +158,8 @@ static int eval_binary(const texpr *e, value a, value b, value *out, eval_error 
             break;
         case OP_POW:
             if (y < 0)
-                return fail(err, e->loc, "negative exponent %lld in an integer power (write the base as a float: 2.0 ** -1)",
+                return fail(err, e->loc,
+                            "negative exponent %lld in an integer power (write the base as a float: 2.0 ** -1)",
                             (long long)y);
             if (int_pow(x, y, &r) < 0)
                 goto overflow;
@@ -232,7 +242,9 @@ static int eval_call(const texpr *e, const eval_env *env, value *out, eval_error
             *out = v[0];
             return 0;
         }
-        double d = e->u.call.fn == FN_CEIL ? ceil(v[0].u.f) : e->u.call.fn == FN_FLOOR ? floor(v[0].u.f) : round(v[0].u.f);
+        double d = e->u.call.fn == FN_CEIL    ? ceil(v[0].u.f)
+                   : e->u.call.fn == FN_FLOOR ? floor(v[0].u.f)
+                                              : round(v[0].u.f);
         int64_t i = 0;
         if (to_int(d, e->loc, &i, err) < 0)
             return -1;
@@ -272,12 +284,8 @@ static int eval_call(const texpr *e, const eval_env *env, value *out, eval_error
         *out = value_int(i);
         return 0;
     }
-    case FN_FLOAT:
-        *out = value_float(v[0].type == VT_BOOL ? (double)v[0].u.b : value_as_double(v[0]));
-        return 0;
-    case FN_IS_POW2:
-        *out = value_bool(v[0].u.i > 0 && (v[0].u.i & (v[0].u.i - 1)) == 0);
-        return 0;
+    case FN_FLOAT: *out = value_float(v[0].type == VT_BOOL ? (double)v[0].u.b : value_as_double(v[0])); return 0;
+    case FN_IS_POW2: *out = value_bool(v[0].u.i > 0 && (v[0].u.i & (v[0].u.i - 1)) == 0); return 0;
     }
     return fail(err, e->loc, "internal: unknown function");
 }
@@ -285,21 +293,15 @@ static int eval_call(const texpr *e, const eval_env *env, value *out, eval_error
 int eval_expr(const texpr *e, const eval_env *env, value *out, eval_error *err)
 {
     switch (e->kind) {
-    case TX_CONST:
-        *out = e->u.k;
-        return 0;
+    case TX_CONST: *out = e->u.k; return 0;
     case TX_PARAM:
         if (!env->params)
             return fail(err, e->loc, "internal: param read without a configuration");
         *out = env->params[e->u.index];
         return 0;
-    case TX_LET:
-        return eval_expr(env->m->lets[e->u.index].expr, env, out, err);
-    case TX_SLOT:
-        *out = env->slots[e->u.index];
-        return 0;
-    case TX_METRIC:
-        return eval_expr(env->m->metrics[e->u.index].expr, env, out, err);
+    case TX_LET: return eval_expr(env->m->lets[e->u.index].expr, env, out, err);
+    case TX_SLOT: *out = env->slots[e->u.index]; return 0;
+    case TX_METRIC: return eval_expr(env->m->metrics[e->u.index].expr, env, out, err);
     case TX_TIME:
         if (e->measured != MQ_TIME) {
             if (!env->has_energy)
@@ -311,8 +313,7 @@ int eval_expr(const texpr *e, const eval_env *env, value *out, eval_error *err)
             return fail(err, e->loc, "the time is not known before the kernel is measured");
         *out = value_float(env->time_s * e->u.time_scale);
         return 0;
-    case TX_CTYPE:
-        return fail(err, e->loc, "a type is not a value");
+    case TX_CTYPE: return fail(err, e->loc, "a type is not a value");
     case TX_UNARY: {
         value a;
         if (eval_expr(e->u.op.a, env, &a, err) < 0)
@@ -374,8 +375,7 @@ int eval_expr(const texpr *e, const eval_env *env, value *out, eval_error *err)
             *out = value_float((double)out->u.i);
         return 0;
     }
-    case TX_CALL:
-        return eval_call(e, env, out, err);
+    case TX_CALL: return eval_call(e, env, out, err);
     }
     return fail(err, e->loc, "internal: unknown expression kind");
 }
@@ -409,8 +409,7 @@ static int fast(const texpr *e, const eval_env *env, int64_t *out)
             return -1;
         return 0;
     }
-    case TX_LET:
-        return fast(env->m->lets[e->u.index].expr, env, out);
+    case TX_LET: return fast(env->m->lets[e->u.index].expr, env, out);
     case TX_SLOT: {
         const value *v = &env->slots[e->u.index];
         if (v->type == VT_INT)
@@ -428,7 +427,11 @@ static int fast(const texpr *e, const eval_env *env, int64_t *out)
         case OP_NOT: *out = !a; return 0;
         case OP_POS: *out = a; return 0;
         case OP_BITNOT: *out = ~a; return 0;
-        case OP_NEG: if (a == INT64_MIN) return -1; *out = -a; return 0;
+        case OP_NEG:
+            if (a == INT64_MIN)
+                return -1;
+            *out = -a;
+            return 0;
         default: return -1;
         }
     case TX_BINARY:
@@ -461,7 +464,11 @@ static int fast(const texpr *e, const eval_env *env, int64_t *out)
         case OP_BITAND: *out = a & b; return 0;
         case OP_BITOR: *out = a | b; return 0;
         case OP_BITXOR: *out = a ^ b; return 0;
-        case OP_SHR: if (b < 0 || b > 63) return -1; *out = shift_right(a, b); return 0;
+        case OP_SHR:
+            if (b < 0 || b > 63)
+                return -1;
+            *out = shift_right(a, b);
+            return 0;
         default: return -1;
         }
     case TX_CHAIN: {
@@ -496,8 +503,7 @@ static int fast(const texpr *e, const eval_env *env, int64_t *out)
         if (fast(e->u.cond.cond, env, &a) < 0)
             return -1;
         return fast(a ? e->u.cond.then : e->u.cond.otherwise, env, out);
-    default:
-        return -1;
+    default: return -1;
     }
 }
 

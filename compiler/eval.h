@@ -12,11 +12,11 @@
  * after a measurement the kernel's time. */
 typedef struct eval_env {
     const model *m;
-    const value *params;    /* may be NULL when the expression reads no param */
+    const value *params; /* may be NULL when the expression reads no param */
     bool has_time;
     double time_s;
-    const value *slots;     /* TX_SLOT values (NULL when the expression has none) */
-    bool has_energy;        /* energy_j and power_w are known */
+    const value *slots; /* TX_SLOT values (NULL when the expression has none) */
+    bool has_energy;    /* energy_j and power_w are known */
     double energy_j, power_w;
 } eval_env;
 

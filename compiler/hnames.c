@@ -25,34 +25,56 @@ static const char *const size_macros[] = {"ENTRY_COUNT", "VARIANT_COUNT", "FOR_E
 /* The functions and types, after "P_": the geometry functions (of entry 0 and of a
  * configuration), the arithmetic helpers, the types and the look-up. */
 static const char *const fixed_globals[] = {
-    "params",      "config",      "lookup",      "block_dim_x",        "block_dim_y",        "block_dim_z",
-    "grid_dim_x",  "grid_dim_y",  "grid_dim_z",  "smem_bytes",         "config_block_dim_x", "config_block_dim_y",
-    "config_block_dim_z",         "config_grid_dim_x",  "config_grid_dim_y",  "config_grid_dim_z",
-    "config_smem_bytes",          "cdiv",        "floordiv",           "mod",                "shl",
+    "params",
+    "config",
+    "lookup",
+    "block_dim_x",
+    "block_dim_y",
+    "block_dim_z",
+    "grid_dim_x",
+    "grid_dim_y",
+    "grid_dim_z",
+    "smem_bytes",
+    "config_block_dim_x",
+    "config_block_dim_y",
+    "config_block_dim_z",
+    "config_grid_dim_x",
+    "config_grid_dim_y",
+    "config_grid_dim_z",
+    "config_smem_bytes",
+    "cdiv",
+    "floordiv",
+    "mod",
+    "shl",
     "shr",
 };
 
 /* The fields of P_config. */
 static const char *const config_fields[] = {
-    "device_name", "compute_capability", "tuned",    "params",   "block_dim", "grid_dim", "smem_bytes",
-    "maxrregcount", "compile_options",   "defines",  "time_ms",  "objective", "energy_j", "size",
+    "device_name",  "compute_capability", "tuned",   "params",  "block_dim", "grid_dim", "smem_bytes",
+    "maxrregcount", "compile_options",    "defines", "time_ms", "objective", "energy_j", "size",
     "variant",
 };
 
 /* The arguments and locals of P_lookup and P_lookup_size. */
 static const char *const lookup_locals[] = {"device_name", "compute_capability", "table", "i", "same_cc", "a", "b"};
 static const char *const lookup_size_locals[] = {
-    "device_name", "compute_capability", "table", "dev", "i", "best", "best_ratio", "best_work", "a", "b",
-    "ratio",       "work",               "asked", "tuned",
+    "device_name", "compute_capability",
+    "table",       "dev",
+    "i",           "best",
+    "best_ratio",  "best_work",
+    "a",           "b",
+    "ratio",       "work",
+    "asked",       "tuned",
 };
 
 /* What <math.h> and <string.h> define that a name of the header could meet: object-like
  * macros (they rewrite any name), and the functions the header's expressions call (an
  * argument of that name would hide them). */
 static const char *const libc_macros[] = {
-    "NAN", "INFINITY", "HUGE_VAL", "HUGE_VALF", "HUGE_VALL", "FP_INFINITE", "FP_NAN", "FP_NORMAL", "FP_SUBNORMAL",
-    "FP_ZERO", "FP_FAST_FMA", "FP_FAST_FMAF", "FP_FAST_FMAL", "FP_ILOGB0", "FP_ILOGBNAN", "MATH_ERRNO",
-    "MATH_ERREXCEPT", "math_errhandling", "NULL",
+    "NAN",         "INFINITY",     "HUGE_VAL",       "HUGE_VALF",        "HUGE_VALL",    "FP_INFINITE",  "FP_NAN",
+    "FP_NORMAL",   "FP_SUBNORMAL", "FP_ZERO",        "FP_FAST_FMA",      "FP_FAST_FMAF", "FP_FAST_FMAL", "FP_ILOGB0",
+    "FP_ILOGBNAN", "MATH_ERRNO",   "MATH_ERREXCEPT", "math_errhandling", "NULL",
 };
 static const char *const libc_functions[] = {"fabs", "floor", "ceil", "round", "pow", "log2", "sqrt", "strcmp"};
 
@@ -294,10 +316,12 @@ void hn_clash_text(strbuf *out, const hn_clash *c, const char *label_a, const ch
     if (fixed_a && fixed_b)
         sb_add(out, "give the kernel blocks prefixes that do not overlap (emit header \"...\" prefix P)");
     else if (fixed_a)
-        sb_add(out, b->origin == HN_PARAM ? "rename the param" : b->origin == HN_SIZE ? "rename the size variable"
-                                                                                          : "rename the let");
+        sb_add(out, b->origin == HN_PARAM  ? "rename the param"
+                    : b->origin == HN_SIZE ? "rename the size variable"
+                                           : "rename the let");
     else if (c->la != c->lb)
-        sb_add(out, "rename one, or give the kernel blocks prefixes that do not overlap (emit header \"...\" prefix P)");
+        sb_add(out,
+               "rename one, or give the kernel blocks prefixes that do not overlap (emit header \"...\" prefix P)");
     else
         sb_add(out, "rename one");
 }

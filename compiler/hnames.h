@@ -38,9 +38,9 @@ typedef enum hn_origin {
 } hn_origin;
 
 typedef struct hn_name {
-    const char *name;   /* as the header writes it */
+    const char *name; /* as the header writes it */
     hn_scope scope;
-    const char *group;  /* HN_FIELD, HN_LOCAL: the struct or function it is in; else NULL */
+    const char *group; /* HN_FIELD, HN_LOCAL: the struct or function it is in; else NULL */
     hn_origin origin;
     int index;          /* the param, size variable or let (as hn_block lists them); -1 */
     const char *source; /* the param's, size variable's or let's name; NULL for the header's own */
@@ -48,13 +48,13 @@ typedef struct hn_name {
 
 /* What a kernel block's header is made of. */
 typedef struct hn_block {
-    const char *prefix;                /* the names' prefix (a C identifier) */
+    const char *prefix; /* the names' prefix (a C identifier) */
     int nparams;
-    const char *const *params;         /* the params' names, in order */
-    int nsize_vars;                    /* 0: not a header over problem sizes */
+    const char *const *params; /* the params' names, in order */
+    int nsize_vars;            /* 0: not a header over problem sizes */
     const char *const *size_vars;
-    int nlets;                         /* the lets that may become arguments of the functions of */
-    const char *const *lets;           /* the problem size (0, NULL: no spec, no such functions) */
+    int nlets;               /* the lets that may become arguments of the functions of */
+    const char *const *lets; /* the problem size (0, NULL: no spec, no such functions) */
 } hn_block;
 
 typedef struct hn_list {

@@ -6,8 +6,7 @@
 value model_domain_at(const domain *d, uint64_t i)
 {
     switch (d->kind) {
-    case DK_LIST:
-        return d->values[i];
+    case DK_LIST: return d->values[i];
     case DK_ARITH:
         /* In unsigned arithmetic: i * step may exceed INT64_MAX on the way to a value
          * that fits (-2^63 .. 2^63 - 1 step 2^62), and the sum wraps back into range. */

@@ -13,7 +13,7 @@
 #include "value.h"
 
 enum { MODEL_MAX_PARAMS = 64 };
-enum { MODEL_MAX_SIZE_VARS = 8 };   /* variables of the size statement */
+enum { MODEL_MAX_SIZE_VARS = 8 }; /* variables of the size statement */
 
 /* A set of params, by index (deps of an expression). */
 typedef uint64_t param_set;
@@ -21,16 +21,37 @@ typedef uint64_t param_set;
 /* ---- typed expressions --------------------------------------------------------- */
 
 typedef enum texpr_kind {
-    TX_CONST, TX_PARAM, TX_LET, TX_TIME, TX_METRIC, TX_UNARY, TX_BINARY, TX_CHAIN, TX_COND, TX_CALL, TX_CTYPE,
-    TX_SLOT   /* a value computed ahead and held in eval_env.slots (compiler/space.c hoisting) */
+    TX_CONST,
+    TX_PARAM,
+    TX_LET,
+    TX_TIME,
+    TX_METRIC,
+    TX_UNARY,
+    TX_BINARY,
+    TX_CHAIN,
+    TX_COND,
+    TX_CALL,
+    TX_CTYPE,
+    TX_SLOT /* a value computed ahead and held in eval_env.slots (compiler/space.c hoisting) */
 } texpr_kind;
 
 /* What a TX_TIME node reads (energy is measured too). */
 enum { MQ_TIME, MQ_ENERGY_J, MQ_POWER_W };
 
 typedef enum builtin_fn {
-    FN_MIN, FN_MAX, FN_CDIV, FN_CEIL, FN_FLOOR, FN_ROUND, FN_ABS, FN_POW, FN_LOG2, FN_SQRT,
-    FN_INT, FN_FLOAT, FN_IS_POW2
+    FN_MIN,
+    FN_MAX,
+    FN_CDIV,
+    FN_CEIL,
+    FN_FLOOR,
+    FN_ROUND,
+    FN_ABS,
+    FN_POW,
+    FN_LOG2,
+    FN_SQRT,
+    FN_INT,
+    FN_FLOAT,
+    FN_IS_POW2
 } builtin_fn;
 
 typedef struct texpr texpr;
@@ -38,11 +59,11 @@ struct texpr {
     texpr_kind kind;
     vtype type;
     span loc;
-    param_set deps;          /* params this expression reads, through lets too */
-    int depth;               /* nesting levels, through the lets and metrics it reads
+    param_set deps; /* params this expression reads, through lets too */
+    int depth;      /* nesting levels, through the lets and metrics it reads
                                 (at most AST_MAX_DEPTH: sema refuses deeper) */
-    bool uses_time;          /* reads a measured quantity (directly or through a metric) */
-    int measured;            /* TX_TIME: which quantity: MQ_TIME, MQ_ENERGY_J, MQ_POWER_W */
+    bool uses_time; /* reads a measured quantity (directly or through a metric) */
+    int measured;   /* TX_TIME: which quantity: MQ_TIME, MQ_ENERGY_J, MQ_POWER_W */
     /* What compiler/cexpr.c needs to write an expression as it was written, recorded by
      * the checker. TX_CONST: folded_from is the node folded into it (its parts folded
      * in turn; NULL: a literal or a let's value), from_let the let whose value it is,
@@ -52,14 +73,14 @@ struct texpr {
     const struct m_let *from_let;
     bool reads_let;
     union {
-        value k;             /* TX_CONST */
-        int index;           /* TX_PARAM, TX_LET, TX_METRIC, TX_SLOT */
-        double time_scale;   /* TX_TIME: seconds -> the unit asked for */
-        ast_ctype ctype;     /* TX_CTYPE */
+        value k;           /* TX_CONST */
+        int index;         /* TX_PARAM, TX_LET, TX_METRIC, TX_SLOT */
+        double time_scale; /* TX_TIME: seconds -> the unit asked for */
+        ast_ctype ctype;   /* TX_CTYPE */
         struct {
             ast_op op;
             texpr *a, *b;
-        } op;                /* TX_UNARY (b NULL), TX_BINARY */
+        } op; /* TX_UNARY (b NULL), TX_BINARY */
         struct {
             int n;
             texpr **operands;
@@ -85,8 +106,8 @@ typedef struct domain {
     domain_kind kind;
     vtype type;
     uint64_t size;
-    value *values;           /* DK_LIST */
-    int64_t first, step;     /* DK_ARITH: first + i*step; DK_GEOM: first * step^i */
+    value *values;       /* DK_LIST */
+    int64_t first, step; /* DK_ARITH: first + i*step; DK_GEOM: first * step^i */
 } domain;
 
 /* model_domain_at: the i-th value (i < size). */
@@ -100,9 +121,9 @@ typedef struct m_param {
     span loc;
     domain dom;
     ast_route_kind route;
-    const char *macro;       /* ROUTE_DEFINE: the macro name */
-    const char *option_fmt;  /* ROUTE_OPTION: format with {} (NULL: the value is the option) */
-    bool option_switch;      /* ROUTE_OPTION of bool values with a format without {}: the
+    const char *macro;      /* ROUTE_DEFINE: the macro name */
+    const char *option_fmt; /* ROUTE_OPTION: format with {} (NULL: the value is the option) */
+    bool option_switch;     /* ROUTE_OPTION of bool values with a format without {}: the
                                 option is given when the value is true, nothing when false */
     bool has_default;
     uint64_t default_index;
@@ -111,12 +132,12 @@ typedef struct m_param {
 typedef struct m_let {
     const char *name;
     span loc;
-    texpr *expr;             /* folded to TX_CONST when it depends on no param */
+    texpr *expr; /* folded to TX_CONST when it depends on no param */
     vtype type;
-    bool overridden;         /* set from outside (e.g. --set nx=4096) */
-    const char *macro;       /* `as define`: passed to every variant as -DMACRO=value (NULL: not) */
-    span macro_loc;          /* the macro's name, or the `define` keyword when it is the let's */
-    int size_var;            /* -1, or its position among the size statement's variables */
+    bool overridden;   /* set from outside (e.g. --set nx=4096) */
+    const char *macro; /* `as define`: passed to every variant as -DMACRO=value (NULL: not) */
+    span macro_loc;    /* the macro's name, or the `define` keyword when it is the let's */
+    int size_var;      /* -1, or its position among the size statement's variables */
 } m_let;
 
 typedef struct m_require {
@@ -126,20 +147,27 @@ typedef struct m_require {
 
 /* ---- arguments ---------------------------------------------------------------- */
 
-typedef enum init_kind { INIT_NONE, INIT_ZEROS, INIT_CONSTANT, INIT_RANDOM, INIT_RAMP, INIT_SCALAR,
-                         INIT_FILE /* file("a.npy") */ } init_kind;
+typedef enum init_kind {
+    INIT_NONE,
+    INIT_ZEROS,
+    INIT_CONSTANT,
+    INIT_RANDOM,
+    INIT_RAMP,
+    INIT_SCALAR,
+    INIT_FILE /* file("a.npy") */
+} init_kind;
 
 typedef struct m_arg {
     const char *name;
     span loc;
     bool is_buffer;
-    ast_dir dir;             /* buffers only */
+    ast_dir dir; /* buffers only */
     ast_ctype type;
-    texpr *count;            /* buffers: element count (int) */
+    texpr *count; /* buffers: element count (int) */
     init_kind init;
-    texpr *value;            /* INIT_SCALAR: the value; INIT_CONSTANT: the fill value */
-    uint64_t seed;           /* INIT_RANDOM */
-    double lo, hi;           /* INIT_RANDOM range; INIT_RAMP start (lo) and step (hi) */
+    texpr *value;  /* INIT_SCALAR: the value; INIT_CONSTANT: the fill value */
+    uint64_t seed; /* INIT_RANDOM */
+    double lo, hi; /* INIT_RANDOM range; INIT_RAMP start (lo) and step (hi) */
     /* INIT_FILE: the resolved path, whether it is .npy (else raw), and where
      * its data starts (.npy: after the header; checked again when the worker reads it). */
     const char *file;
@@ -156,7 +184,7 @@ typedef struct m_kernel_ref {
     texpr **targs;
     int ntargs;
     bool has_targs;
-    const char *file;        /* resolved path (the spec's kernel file when not given) */
+    const char *file; /* resolved path (the spec's kernel file when not given) */
     texpr *block[3], *grid[3];
     int block_dims, grid_dims; /* 0: no geometry given (a checker kernel: cutune's own) */
 } m_kernel_ref;
@@ -164,22 +192,22 @@ typedef struct m_kernel_ref {
 typedef struct m_verify {
     bool present;
     span loc;
-    int *outputs;            /* arg indices */
+    int *outputs; /* arg indices */
     int noutputs;
     bool against_kernel;
     span ref_loc;
-    bool config_ok;          /* every param of the reference config was resolved */
-    uint64_t *config;        /* against config: a domain index per param */
-    m_kernel_ref ref;        /* against a kernel */
+    bool config_ok;   /* every param of the reference config was resolved */
+    uint64_t *config; /* against config: a domain index per param */
+    m_kernel_ref ref; /* against a kernel */
     double atol, rtol;
     /* the checker (compiler/sema_data.c). CHECK_ELEMENTWISE is atol/rtol above;
      * CHECK_L2: ||out - ref||2 / ||ref||2 <= check_tol; CHECK_ULP: the largest distance in
      * units in the last place <= check_tol; CHECK_KERNEL: the user's kernel's score <=
      * check_tol (docs/language.md, section 14). */
-    int check;               /* a check_kind */
+    int check; /* a check_kind */
     double check_tol;
     span check_loc;
-    m_kernel_ref checker;    /* CHECK_KERNEL (no geometry) */
+    m_kernel_ref checker; /* CHECK_KERNEL (no geometry) */
 } m_verify;
 
 /* ---- launch hooks and checkers (compiler/sema_data.c) ----------------- */
@@ -194,9 +222,9 @@ typedef enum reset_kind { RESET_ZEROS, RESET_CONSTANT, RESET_INPUT, RESET_KERNEL
 typedef struct m_reset {
     reset_kind kind;
     span loc;
-    int arg;                 /* the buffer (not RESET_KERNEL) */
-    double constant;         /* RESET_CONSTANT (exact for integers up to 2^53) */
-    m_kernel_ref kernel;     /* RESET_KERNEL */
+    int arg;             /* the buffer (not RESET_KERNEL) */
+    double constant;     /* RESET_CONSTANT (exact for integers up to 2^53) */
+    m_kernel_ref kernel; /* RESET_KERNEL */
 } m_reset;
 
 typedef struct m_metric {
@@ -206,7 +234,13 @@ typedef struct m_metric {
 } m_metric;
 
 typedef enum strategy {
-    STRAT_EXHAUSTIVE, STRAT_RANDOM, STRAT_ANNEAL, STRAT_GENETIC, STRAT_LOCAL, STRAT_GUIDED, STRAT_AUTO
+    STRAT_EXHAUSTIVE,
+    STRAT_RANDOM,
+    STRAT_ANNEAL,
+    STRAT_GENETIC,
+    STRAT_LOCAL,
+    STRAT_GUIDED,
+    STRAT_AUTO
 } strategy;
 
 #define STRATEGY_COUNT 7
@@ -225,9 +259,9 @@ const char *const *model_strategy_names(void);
 typedef struct m_search {
     strategy strategy;
     span loc;
-    int64_t budget;          /* max evaluations; 0 = no limit */
-    double time_limit_s;     /* 0 = no limit */
-    int64_t patience;        /* stop after this many evaluations without improvement; 0 = never */
+    int64_t budget;      /* max evaluations; 0 = no limit */
+    double time_limit_s; /* 0 = no limit */
+    int64_t patience;    /* stop after this many evaluations without improvement; 0 = never */
     uint64_t seed;
     /* strategy-specific knobs (0 = the strategy's default) */
     double temperature, cooling;
@@ -237,13 +271,13 @@ typedef struct m_search {
 
 typedef struct m_measure {
     int64_t warmup;
-    int64_t repeat;          /* minimum timed repetitions */
+    int64_t repeat; /* minimum timed repetitions */
     int64_t max_repeat;
-    double spread;           /* stop repeating once (max-min)/median of the best runs is below this */
+    double spread; /* stop repeating once (max-min)/median of the best runs is below this */
     bool flush_l2;
-    double timeout_s;        /* per-variant limit; 0 = derived from the reference's time */
-    bool energy;             /* energy per launch of every variant timed in full (NVML) */
-    double energy_window_s;  /* the window of launches the energy is read over */
+    double timeout_s;       /* per-variant limit; 0 = derived from the reference's time */
+    bool energy;            /* energy per launch of every variant timed in full (NVML) */
+    double energy_window_s; /* the window of launches the energy is read over */
 } m_measure;
 
 typedef struct m_emit {
@@ -251,7 +285,7 @@ typedef struct m_emit {
     const char *results_path;
     const char *csv_path;
     span header_loc, results_loc, csv_loc;
-    span header_prefix_loc;  /* where the prefix is written; the kernel's name when it is the default */
+    span header_prefix_loc; /* where the prefix is written; the kernel's name when it is the default */
     bool header_leaves, results_leaves, csv_leaves; /* the path leaves the spec's folder (rules_path_leaves) */
 } m_emit;
 
@@ -260,13 +294,13 @@ typedef struct m_emit {
 /* The sizes a spec is tuned over: each size gives every size variable (a let) a value;
  * the model's lets hold one of them (`selected`), and tuning runs once per size. */
 typedef struct m_sizes {
-    int nvars;               /* 0: no size statement (one size: the lets as written) */
-    int *lets;               /* each size variable's let index, in the statement's order */
-    int count;               /* how many sizes (after --set picked some) */
-    int64_t *values;         /* count * nvars, size-major: positive ints */
-    span *locs;              /* where each size is written (its --set when set from outside) */
-    int selected;            /* the size the lets hold: 0 .. count - 1 */
-    span loc;                /* the statement's keyword */
+    int nvars;       /* 0: no size statement (one size: the lets as written) */
+    int *lets;       /* each size variable's let index, in the statement's order */
+    int count;       /* how many sizes (after --set picked some) */
+    int64_t *values; /* count * nvars, size-major: positive ints */
+    span *locs;      /* where each size is written (its --set when set from outside) */
+    int selected;    /* the size the lets hold: 0 .. count - 1 */
+    span loc;        /* the statement's keyword */
 } m_sizes;
 
 /* ---- the model ---------------------------------------------------------------- */
@@ -275,15 +309,15 @@ typedef struct model {
     arena *arena;
     const src_file *src;
 
-    const char *kernel;        /* the __global__ function's name */
+    const char *kernel; /* the __global__ function's name */
     span kernel_loc;
-    texpr **targs;             /* template arguments, NULL when not a template */
+    texpr **targs; /* template arguments, NULL when not a template */
     int ntargs;
     bool has_targs;
-    const char *kernel_file;   /* resolved path */
-    const char **includes;     /* resolved directories */
+    const char *kernel_file; /* resolved path */
+    const char **includes;   /* resolved directories */
     int nincludes;
-    const char **options;      /* base compile options */
+    const char **options; /* base compile options */
     int noptions;
 
     m_param *params;
@@ -295,7 +329,7 @@ typedef struct model {
 
     texpr *block[3], *grid[3];
     int block_dims, grid_dims;
-    texpr *smem;               /* NULL: no dynamic shared memory */
+    texpr *smem; /* NULL: no dynamic shared memory */
 
     m_arg *args;
     int nargs;
@@ -303,7 +337,7 @@ typedef struct model {
     m_metric *metrics;
     int nmetrics;
     bool maximize;
-    texpr *objective;          /* NULL: minimise time */
+    texpr *objective; /* NULL: minimise time */
     const char *objective_name;
     m_search search;
     m_measure measure;
@@ -313,10 +347,10 @@ typedef struct model {
      * dev_attr; 0: the model does not depend on the device). */
     dev_values device;
     uint32_t device_used;
-    bool energy_used;          /* a metric or the objective reads energy_J or power_W */
-    bool objective_energy;     /* the objective does (directly or through a metric) */
-    m_sizes sizes;             /* problem sizes; sizes.nvars 0 when the spec has none */
-    m_reset *resets;           /* in the order written */
+    bool energy_used;      /* a metric or the objective reads energy_J or power_W */
+    bool objective_energy; /* the objective does (directly or through a metric) */
+    m_sizes sizes;         /* problem sizes; sizes.nvars 0 when the spec has none */
+    m_reset *resets;       /* in the order written */
     int nresets;
 } model;
 

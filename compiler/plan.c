@@ -68,11 +68,11 @@ static const char *format_option(arena *a, const char *fmt, const char *text)
     return arena_printf(a, "%.*s%s%s", (int)(hole - fmt), fmt, text, hole + 2);
 }
 
-#define PUSH_OR_FAIL(vec, n, cap, x)                                  \
-    do {                                                              \
-        const char *x_ = (x);                                         \
-        if (!x_ || ARENA_PUSH(a, vec, n, cap, x_) < 0)                \
-            goto oom;                                                 \
+#define PUSH_OR_FAIL(vec, n, cap, x) \
+    do { \
+        const char *x_ = (x); \
+        if (!x_ || ARENA_PUSH(a, vec, n, cap, x_) < 0) \
+            goto oom; \
     } while (0)
 
 int plan_variant(const model *m, const value *values, arena *a, variant *out, eval_error *err)
@@ -105,7 +105,8 @@ int plan_variant(const model *m, const value *values, arena *a, variant *out, ev
                 goto oom;
             if (!p->option_fmt && t[0] == '\0')
                 break; /* "" means: no option */
-            PUSH_OR_FAIL(out->options, out->noptions, cap_options, p->option_fmt ? format_option(a, p->option_fmt, t) : t);
+            PUSH_OR_FAIL(out->options, out->noptions, cap_options,
+                         p->option_fmt ? format_option(a, p->option_fmt, t) : t);
             break;
         }
         case ROUTE_MAXRREGCOUNT:
@@ -113,8 +114,7 @@ int plan_variant(const model *m, const value *values, arena *a, variant *out, ev
                 PUSH_OR_FAIL(out->options, out->noptions, cap_options,
                              arena_printf(a, "--maxrregcount=%lld", (long long)v.u.i));
             break;
-        default:
-            break;
+        default: break;
         }
     }
     for (int i = 0; i < m->nlets; i++) { /* lets `as define`: -DMACRO=value, per variant when derived */
@@ -192,9 +192,11 @@ int plan_args(const model *m, const value *values, int64_t *counts, value *scala
             int64_t bytes;
             if (!plan_buffer_bytes(counts[i], a->type, &bytes)) {
                 err->loc = a->count->loc;
-                snprintf(err->message, sizeof err->message, "buffer '%s' has %lld %s elements of %d bytes: more "
-                         "than %lld bytes in all, the most a buffer may have", a->name, (long long)counts[i],
-                         ast_ctype_name(a->type), ast_ctype_size(a->type), (long long)INT64_MAX);
+                snprintf(err->message, sizeof err->message,
+                         "buffer '%s' has %lld %s elements of %d bytes: more "
+                         "than %lld bytes in all, the most a buffer may have",
+                         a->name, (long long)counts[i], ast_ctype_name(a->type), ast_ctype_size(a->type),
+                         (long long)INT64_MAX);
                 return fail_for(m, values, err);
             }
         } else {

@@ -10,12 +10,12 @@
 #include "eval.h"
 
 typedef struct variant {
-    int64_t block[3], grid[3];   /* unused dimensions are 1 */
+    int64_t block[3], grid[3]; /* unused dimensions are 1 */
     int block_dims, grid_dims;
     int64_t smem_bytes;
-    const char **defines;        /* "-DNAME=value" */
+    const char **defines; /* "-DNAME=value" */
     int ndefines;
-    const char **options;        /* all compile options, common ones first */
+    const char **options; /* all compile options, common ones first */
     int noptions;
     int ncommon_options;         /* options[0 .. ncommon_options) are the same for every variant */
     const char *name_expression; /* "kernel" or "kernel<...>" */

@@ -34,8 +34,10 @@ static void check_macros(const model *m, const ast_spec *spec, diag_list *dl)
             const m_param *q = &m->params[j];
             if (q->route != ROUTE_DEFINE || !q->macro || q->dom.type == VT_ERROR || strcmp(q->macro, p->macro) != 0)
                 continue;
-            diag_error(dl, macro_loc(spec, p), "params '%s' and '%s' both define the macro %s; each param needs a "
-                       "macro of its own (as define OTHER_NAME)", q->name, p->name, p->macro);
+            diag_error(dl, macro_loc(spec, p),
+                       "params '%s' and '%s' both define the macro %s; each param needs a "
+                       "macro of its own (as define OTHER_NAME)",
+                       q->name, p->name, p->macro);
             diag_note(dl, true, macro_loc(spec, q), "'%s' defines %s here", q->name, q->macro);
             break;
         }
@@ -54,8 +56,10 @@ static void check_macros(const model *m, const ast_spec *spec, diag_list *dl)
                 if (p->route != ROUTE_DEFINE || !p->macro || strlen(p->macro) != len ||
                     strncmp(p->macro, opt + 2, len) != 0)
                     continue;
-                diag_error(dl, it->u.strings.items[k]->loc, "option \"%s\" defines %s, which param '%s' sets for "
-                           "each variant", opt, p->macro, p->name);
+                diag_error(dl, it->u.strings.items[k]->loc,
+                           "option \"%s\" defines %s, which param '%s' sets for "
+                           "each variant",
+                           opt, p->macro, p->name);
                 diag_note(dl, true, macro_loc(spec, p), "'%s' defines %s here", p->name, p->macro);
                 break;
             }
@@ -74,8 +78,10 @@ static void check_verify(const model *m, diag_list *dl)
     for (int k = 0; k < v->noutputs; k++) {
         const m_arg *a = &m->args[v->outputs[k]];
         if (a->count && a->count->type != VT_ERROR && a->count->deps)
-            diag_error(dl, a->count->loc, "output '%s' is verified, so its size cannot depend on params (each "
-                       "variant must be comparable with the reference)", a->name);
+            diag_error(dl, a->count->loc,
+                       "output '%s' is verified, so its size cannot depend on params (each "
+                       "variant must be comparable with the reference)",
+                       a->name);
     }
     if (!v->against_kernel)
         return;
@@ -84,8 +90,10 @@ static void check_verify(const model *m, diag_list *dl)
         const texpr *e = a->is_buffer ? a->count : a->value;
         if (!e || e->type == VT_ERROR || !e->deps)
             continue;
-        diag_error(dl, e->loc, "the %s of argument '%s' depends on params, but the reference kernel runs without "
-                   "a configuration to take them from", a->is_buffer ? "size" : "value", a->name);
+        diag_error(dl, e->loc,
+                   "the %s of argument '%s' depends on params, but the reference kernel runs without "
+                   "a configuration to take them from",
+                   a->is_buffer ? "size" : "value", a->name);
         diag_note(dl, true, v->ref_loc, "the reference kernel");
     }
 }
@@ -100,15 +108,19 @@ static void check_let_macros(const model *m, const ast_spec *spec, diag_list *dl
         if (!l->macro || !l->expr || l->expr->type == VT_ERROR)
             continue;
         if (l->expr->kind == TX_CONST && l->expr->type == VT_STRING && strchr(l->expr->u.k.u.s, '\n'))
-            diag_error(dl, l->macro_loc, "let '%s' is 'as define' but its value contains a newline, which a -D "
-                       "macro cannot carry", l->name);
+            diag_error(dl, l->macro_loc,
+                       "let '%s' is 'as define' but its value contains a newline, which a -D "
+                       "macro cannot carry",
+                       l->name);
         bool clash = false;
         for (int j = 0; j < m->nparams && !clash; j++) {
             const m_param *p = &m->params[j];
             if (p->route != ROUTE_DEFINE || !p->macro || strcmp(p->macro, l->macro) != 0)
                 continue;
-            diag_error(dl, l->macro_loc, "let '%s' and param '%s' both define the macro %s; give the let another "
-                       "(as define OTHER_NAME)", l->name, p->name, l->macro);
+            diag_error(dl, l->macro_loc,
+                       "let '%s' and param '%s' both define the macro %s; give the let another "
+                       "(as define OTHER_NAME)",
+                       l->name, p->name, l->macro);
             diag_note(dl, true, macro_loc(spec, p), "'%s' defines %s here", p->name, p->macro);
             clash = true;
         }
@@ -160,7 +172,8 @@ static void check_emit_paths(const ast_spec *spec, diag_list *dl)
         const char *kind = it->kind == IT_EMIT ? it->u.emit.what.name : "";
         bool known = strcmp(kind, "header") == 0 || strcmp(kind, "results") == 0 || strcmp(kind, "csv") == 0;
         if (known && it->u.emit.path && rules_path_leaves(it->u.emit.path))
-            diag_warning(dl, it->u.emit.path_loc, "emit %s \"%s\" leaves the spec's folder: tuning writes it only "
+            diag_warning(dl, it->u.emit.path_loc,
+                         "emit %s \"%s\" leaves the spec's folder: tuning writes it only "
                          "when the command line names its folder (--emit-dir DIR), or gives the file (--%s FILE)",
                          kind, it->u.emit.path, kind);
     }

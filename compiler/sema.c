@@ -23,8 +23,8 @@ static const struct {
     const char *name;
     double scale;
     int measured;
-} time_names[] = {{"time", 1.0, MQ_TIME},          {"time_s", 1.0, MQ_TIME},       {"time_ms", 1e3, MQ_TIME},
-                  {"time_us", 1e6, MQ_TIME},       {"energy_J", 1.0, MQ_ENERGY_J}, {"energy_mJ", 1e3, MQ_ENERGY_J},
+} time_names[] = {{"time", 1.0, MQ_TIME},      {"time_s", 1.0, MQ_TIME},       {"time_ms", 1e3, MQ_TIME},
+                  {"time_us", 1e6, MQ_TIME},   {"energy_J", 1.0, MQ_ENERGY_J}, {"energy_mJ", 1e3, MQ_ENERGY_J},
                   {"power_W", 1.0, MQ_POWER_W}};
 
 void *sema_alloc(sema *s, size_t n)
@@ -129,8 +129,7 @@ static void collect(sema *s)
         const ast_item *it = sp->items[i];
         if (it->kind == IT_PARAM) {
             if (m->nparams == MODEL_MAX_PARAMS) {
-                diag_error(s->dl, it->u.param.name.loc, "too many params: at most %d are supported",
-                           MODEL_MAX_PARAMS);
+                diag_error(s->dl, it->u.param.name.loc, "too many params: at most %d are supported", MODEL_MAX_PARAMS);
                 continue;
             }
             m_param *p = &m->params[m->nparams];
@@ -201,7 +200,8 @@ static void check_kernel(sema *s)
         if (t && t->type == VT_FLOAT) {
             diag_error(s->dl, t->loc, "a template argument cannot be a float%s",
                        sema_divides(s, sp->targs.items[i], 0) ? " ('/' divides exactly; use '//' or cdiv() for whole "
-                                                           "numbers)" : "");
+                                                                "numbers)"
+                                                              : "");
             t = sema_error_node(s, t->loc);
         }
         m->targs[i] = t;
@@ -265,8 +265,7 @@ static void check_items(sema *s)
         case IT_PARAM:
         case IT_LET:
         case IT_METRIC:
-        case IT_ARG:
-            break;
+        case IT_ARG: break;
         case IT_REQUIRE: {
             texpr *t = sema_lower_as(s, it->u.expr, CX_PARAMS, VT_BOOL, "a constraint");
             if (!t)
@@ -275,8 +274,9 @@ static void check_items(sema *s)
                 break;
             if (t->kind == TX_CONST) {
                 if (!t->u.k.u.b) {
-                    diag_error(s->dl, it->u.expr->loc, "this constraint is always false, so no configuration "
-                                                       "satisfies it");
+                    diag_error(s->dl, it->u.expr->loc,
+                               "this constraint is always false, so no configuration "
+                               "satisfies it");
                 } else {
                     diag_warning(s->dl, it->u.expr->loc, "this constraint is always true");
                 }
@@ -315,8 +315,9 @@ static void check_items(sema *s)
                 if (t && t->type != VT_ERROR && !is_num(t->type)) {
                     diag_error(s->dl, t->loc, "the objective must be a number, but it is %s", a_or_an(t->type));
                 } else if (t && t->type != VT_ERROR && !t->uses_time) {
-                    diag_error(s->dl, t->loc, "the objective does not depend on the measured time, so measuring "
-                                              "cannot rank configurations (use time, or a metric of it)");
+                    diag_error(s->dl, t->loc,
+                               "the objective does not depend on the measured time, so measuring "
+                               "cannot rank configurations (use time, or a metric of it)");
                 } else if (t && t->type != VT_ERROR) {
                     const ast_expr *v = it->u.objective.value;
                     m->objective = t;
@@ -324,8 +325,9 @@ static void check_items(sema *s)
                     if (!m->maximize && t->kind == TX_TIME && t->measured == MQ_TIME)
                         m->objective = NULL; /* minimise time: the default, kept simple */
                     else if (m->maximize && t->kind == TX_TIME && t->measured == MQ_TIME)
-                        diag_warning(s->dl, it->u.objective.dir_loc, "maximizing the time picks the slowest "
-                                                                     "configuration");
+                        diag_warning(s->dl, it->u.objective.dir_loc,
+                                     "maximizing the time picks the slowest "
+                                     "configuration");
                 }
             }
             break;
@@ -337,15 +339,9 @@ static void check_items(sema *s)
             if (sema_once(s, &first_measure, it, "measure"))
                 sema_check_measure(s, it);
             break;
-        case IT_EMIT:
-            sema_check_emit(s, it, emits);
-            break;
-        case IT_SIZE:
-            sema_check_size(s, it);
-            break;
-        case IT_RESET:
-            sema_check_reset(s, it);
-            break;
+        case IT_EMIT: sema_check_emit(s, it, emits); break;
+        case IT_SIZE: sema_check_size(s, it); break;
+        case IT_RESET: sema_check_reset(s, it); break;
         }
         if (s->oom)
             return;
@@ -360,14 +356,18 @@ static void check_items(sema *s)
         if (m->params[i].route != ROUTE_SMEM)
             continue;
         if (first_smem) {
-            diag_error(s->dl, m->params[i].loc, "param '%s' is 'as smem' but the spec also has an 'smem' statement; "
-                       "use one or the other", m->params[i].name);
+            diag_error(s->dl, m->params[i].loc,
+                       "param '%s' is 'as smem' but the spec also has an 'smem' statement; "
+                       "use one or the other",
+                       m->params[i].name);
             diag_note(s->dl, true, first_smem->kw_loc, "the 'smem' statement is here");
             break;
         }
         if (smem_param >= 0) {
-            diag_error(s->dl, m->params[i].loc, "params '%s' and '%s' are both 'as smem'; only one can set the "
-                       "dynamic shared memory size", m->params[smem_param].name, m->params[i].name);
+            diag_error(s->dl, m->params[i].loc,
+                       "params '%s' and '%s' are both 'as smem'; only one can set the "
+                       "dynamic shared memory size",
+                       m->params[smem_param].name, m->params[i].name);
             diag_note(s->dl, true, m->params[smem_param].loc, "'%s' is 'as smem' here", m->params[smem_param].name);
             break;
         }
@@ -398,8 +398,9 @@ static void check_items(sema *s)
     for (int i = 0; i < m->nargs; i++)
         has_outputs |= m->args[i].is_buffer && (m->args[i].dir == DIR_OUT || m->args[i].dir == DIR_INOUT);
     if (has_outputs && !first_verify)
-        diag_warning(s->dl, at, "no 'verify' statement: outputs will not be checked, so a variant that computes "
-                                "the wrong answer could win");
+        diag_warning(s->dl, at,
+                     "no 'verify' statement: outputs will not be checked, so a variant that computes "
+                     "the wrong answer could win");
     if (!m->emit.header_prefix) {
         m->emit.header_prefix = macro_prefix(s, m->kernel);
         m->emit.header_prefix_loc = m->kernel_loc;
@@ -420,14 +421,17 @@ static void check_params(sema *s)
             for (int k = 0; k < m->ntargs; k++)
                 in_targs |= m->targs[k] && (m->targs[k]->deps & bit);
             if (!in_targs)
-                diag_error(s->dl, s->param_items[i]->u.param.route.loc, "param '%s' is 'as template' but the "
-                           "kernel's template arguments do not use it (kernel %s<%s, ...>)", p->name, m->kernel,
-                           p->name);
+                diag_error(s->dl, s->param_items[i]->u.param.route.loc,
+                           "param '%s' is 'as template' but the "
+                           "kernel's template arguments do not use it (kernel %s<%s, ...>)",
+                           p->name, m->kernel, p->name);
         }
         /* After an error a use may be missing only because it failed (a misspelt name). */
         if (p->route == ROUTE_NONE && !(s->used & bit) && s->dl->errors == s->errors_before)
-            diag_warning(s->dl, p->loc, "param '%s' is 'as none' and no expression uses it, so its values only "
-                                        "repeat the same variant", p->name);
+            diag_warning(s->dl, p->loc,
+                         "param '%s' is 'as none' and no expression uses it, so its values only "
+                         "repeat the same variant",
+                         p->name);
     }
 }
 
@@ -440,8 +444,13 @@ int sema_check(model **out, arena *a, const ast_spec *spec, const sema_options *
         return -1;
     s.m->arena = a;
     s.m->src = spec->src;
-    s.m->measure = (m_measure){.warmup = 3, .repeat = 10, .max_repeat = 100, .spread = 0.02, .flush_l2 = true,
-                                .energy = false, .energy_window_s = 0.2};
+    s.m->measure = (m_measure){.warmup = 3,
+                               .repeat = 10,
+                               .max_repeat = 100,
+                               .spread = 0.02,
+                               .flush_l2 = true,
+                               .energy = false,
+                               .energy_window_s = 0.2};
     s.m->search.strategy = STRAT_EXHAUSTIVE;
     if (opts && opts->device)
         s.m->device = *opts->device;

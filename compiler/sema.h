@@ -20,10 +20,10 @@ typedef struct sema_override {
 typedef struct sema_options {
     const sema_override *overrides;
     int noverrides;
-    bool skip_file_checks;  /* do not require the kernel file and include folders to exist */
-    const dev_values *device; /* the values of the device attributes (sm_count, ...); NULL: a
+    bool skip_file_checks;       /* do not require the kernel file and include folders to exist */
+    const dev_values *device;    /* the values of the device attributes (sm_count, ...); NULL: a
                                  spec that reads one is an error */
-    int size_index;         /* the size of the `size` statement the lets hold (0: the first) */
+    int size_index;              /* the size of the `size` statement the lets hold (0: the first) */
     const struct m_sizes *sizes; /* the sizes a check of the same block and options has
                                     read (spec_select_size): shared, not read again, so
                                     checking every size is linear in their number; NULL:

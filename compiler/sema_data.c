@@ -27,9 +27,9 @@ static void npy_kind_of(ast_ctype t, char *kind, int *size)
         char kind;
         int size;
     } map[] = {
-        [CT_HALF] = {'f', 2},  [CT_BF16] = {'\0', 2}, [CT_FLOAT] = {'f', 4}, [CT_DOUBLE] = {'f', 8},
-        [CT_INT8] = {'i', 1},  [CT_UINT8] = {'u', 1}, [CT_INT16] = {'i', 2}, [CT_UINT16] = {'u', 2},
-        [CT_INT] = {'i', 4},   [CT_UINT] = {'u', 4},  [CT_INT64] = {'i', 8}, [CT_UINT64] = {'u', 8},
+        [CT_HALF] = {'f', 2}, [CT_BF16] = {'\0', 2}, [CT_FLOAT] = {'f', 4}, [CT_DOUBLE] = {'f', 8},
+        [CT_INT8] = {'i', 1}, [CT_UINT8] = {'u', 1}, [CT_INT16] = {'i', 2}, [CT_UINT16] = {'u', 2},
+        [CT_INT] = {'i', 4},  [CT_UINT] = {'u', 4},  [CT_INT64] = {'i', 8}, [CT_UINT64] = {'u', 8},
     };
     *kind = map[t].kind;
     *size = map[t].size;
@@ -58,8 +58,7 @@ static int npy_matches(ast_ctype t, const npy_info *info, char *why, size_t size
     if (!npy_layout_is_c(info)) {
         char shape[160];
         npy_shape_text(info, shape, sizeof shape);
-        snprintf(why, size, "it is in Fortran order with shape %s; save it in C order (np.ascontiguousarray)",
-                 shape);
+        snprintf(why, size, "it is in Fortran order with shape %s; save it in C order (np.ascontiguousarray)", shape);
         return -1;
     }
     return 0;
@@ -71,8 +70,7 @@ static int npy_matches(ast_ctype t, const npy_info *info, char *why, size_t size
 static void check_file_input(sema *s, const ast_expr *init, m_arg *arg)
 {
     const ast_arg_list *args = &init->u.call.args;
-    if (init->kind != EX_CALL || args->len != 1 || args->items[0].name ||
-        args->items[0].value->kind != EX_STRING) {
+    if (init->kind != EX_CALL || args->len != 1 || args->items[0].name || args->items[0].value->kind != EX_STRING) {
         diag_error(s->dl, init->loc, "file() takes one path, a string: file(\"a.npy\") or file(\"a.bin\")");
         return;
     }
@@ -101,12 +99,16 @@ static void check_file_input(sema *s, const ast_expr *init, m_arg *arg)
         return; /* the count's own error says its bytes overflow (sema_stmt.c) */
     if (!arg->file_npy) {
         if (count > 0 && (uint64_t)file_size != (uint64_t)bytes)
-            diag_error(s->dl, p->loc, "raw input file '%s' holds %zu bytes; arg '%s' needs %lld (%lld %s elements "
-                       "of %d bytes)", arg->file, file_size, arg->name, (long long)bytes, (long long)count,
-                       ast_ctype_name(arg->type), elem);
+            diag_error(s->dl, p->loc,
+                       "raw input file '%s' holds %zu bytes; arg '%s' needs %lld (%lld %s elements "
+                       "of %d bytes)",
+                       arg->file, file_size, arg->name, (long long)bytes, (long long)count, ast_ctype_name(arg->type),
+                       elem);
         else if (file_size % (size_t)elem)
-            diag_error(s->dl, p->loc, "raw input file '%s' holds %zu bytes, not a whole number of %s elements of "
-                       "%d bytes", arg->file, file_size, ast_ctype_name(arg->type), elem);
+            diag_error(s->dl, p->loc,
+                       "raw input file '%s' holds %zu bytes, not a whole number of %s elements of "
+                       "%d bytes",
+                       arg->file, file_size, ast_ctype_name(arg->type), elem);
         return;
     }
     npy_info info;
@@ -122,8 +124,8 @@ static void check_file_input(sema *s, const ast_expr *init, m_arg *arg)
     char shape[160];
     npy_shape_text(&info, shape, sizeof shape);
     if (count > 0 && info.count != (uint64_t)count) {
-        diag_error(s->dl, p->loc, "input file '%s' has shape %s: %llu elements; arg '%s' has %lld", arg->file,
-                   shape, (unsigned long long)info.count, arg->name, (long long)count);
+        diag_error(s->dl, p->loc, "input file '%s' has shape %s: %llu elements; arg '%s' has %lld", arg->file, shape,
+                   (unsigned long long)info.count, arg->name, (long long)count);
         return;
     }
     uint64_t need = info.data_bytes; /* npy_parse refuses a product that overflows */
@@ -139,18 +141,24 @@ static void check_int_random(sema *s, const ast_expr *init, const m_arg *arg)
 {
     double lo = ceil(arg->lo), hi = floor(arg->hi);
     if (lo > hi) {
-        diag_error(s->dl, init->loc, "random(min = %g, max = %g) holds no whole number for %s arg '%s' (an integer "
-                   "random() draws the whole numbers from min to max, both included)", arg->lo, arg->hi,
-                   ast_ctype_name(arg->type), arg->name);
+        diag_error(s->dl, init->loc,
+                   "random(min = %g, max = %g) holds no whole number for %s arg '%s' (an integer "
+                   "random() draws the whole numbers from min to max, both included)",
+                   arg->lo, arg->hi, ast_ctype_name(arg->type), arg->name);
         return;
     }
     static const struct {
         ast_ctype type;
         double lo, hi;
     } ranges[] = {
-        {CT_INT8, -128, 127}, {CT_UINT8, 0, 255}, {CT_INT16, -32768, 32767}, {CT_UINT16, 0, 65535},
-        {CT_INT, -2147483648.0, 2147483647.0}, {CT_UINT, 0, 4294967295.0},
-        {CT_INT64, -9007199254740992.0, 9007199254740992.0}, {CT_UINT64, 0, 9007199254740992.0},
+        {CT_INT8, -128, 127},
+        {CT_UINT8, 0, 255},
+        {CT_INT16, -32768, 32767},
+        {CT_UINT16, 0, 65535},
+        {CT_INT, -2147483648.0, 2147483647.0},
+        {CT_UINT, 0, 4294967295.0},
+        {CT_INT64, -9007199254740992.0, 9007199254740992.0},
+        {CT_UINT64, 0, 9007199254740992.0},
     };
     for (size_t i = 0; i < sizeof ranges / sizeof *ranges; i++)
         if (ranges[i].type == arg->type && (lo < ranges[i].lo || hi > ranges[i].hi))
@@ -217,9 +225,9 @@ void sema_check_reset(sema *s, const ast_item *it)
         constant = v->u.call.args.items[0].value;
     } else if ((v->kind == EX_NAME && !sema_find_sym(s, fname) &&
                 suggest_best(fname, (const char *const[]){"zeros", "constant", "input"}, 3)) ||
-               (v->kind == EX_CALL && (strcmp(fname, "input") == 0 || strcmp(fname, "random") == 0 ||
-                                       strcmp(fname, "ramp") == 0 || strcmp(fname, "file") == 0 ||
-                                       suggest_best(fname, (const char *const[]){"zeros", "constant"}, 2)))) {
+               (v->kind == EX_CALL &&
+                (strcmp(fname, "input") == 0 || strcmp(fname, "random") == 0 || strcmp(fname, "ramp") == 0 ||
+                 strcmp(fname, "file") == 0 || suggest_best(fname, (const char *const[]){"zeros", "constant"}, 2)))) {
         /* a word that is no value here; a let or an expression is a constant (below) */
         static const char *const words[] = {"zeros", "constant", "input"};
         const char *best = fname ? suggest_best(fname, words, 3) : NULL;
@@ -227,7 +235,8 @@ void sema_check_reset(sema *s, const ast_item *it)
         if (best && strcmp(best, fname) != 0)
             diag_error(s->dl, at, "unknown reset value '%s'; did you mean '%s'?", fname, best);
         else
-            diag_error(s->dl, at, "a reset sets a buffer to zeros, constant(v), a number, or input (its initial "
+            diag_error(s->dl, at,
+                       "a reset sets a buffer to zeros, constant(v), a number, or input (its initial "
                        "contents: to reset to random(), ramp() or file() contents, give the arg those and reset it "
                        "to input)");
         return;
@@ -247,8 +256,10 @@ void sema_check_reset(sema *s, const ast_item *it)
         r.loc = targets->items[i].loc;
         r.arg = k;
         if (kind == RESET_INPUT && (a->init == INIT_NONE || a->init == INIT_SCALAR || a->dir == DIR_OUT)) {
-            diag_error(s->dl, targets->items[i].loc, "'%s' has no initial contents to restore; reset it to zeros or "
-                       "constant(v), or give it contents (arg %s : inout ... = zeros)", a->name, a->name);
+            diag_error(s->dl, targets->items[i].loc,
+                       "'%s' has no initial contents to restore; reset it to zeros or "
+                       "constant(v), or give it contents (arg %s : inout ... = zeros)",
+                       a->name, a->name);
             continue;
         }
         if (kind == RESET_CONSTANT) {
@@ -290,8 +301,10 @@ void sema_check_checker(sema *s, const ast_item *it)
             if (best)
                 diag_error(s->dl, c->name_loc, "unknown clause '%s' of verify; did you mean '%s'?", c->name, best);
             else
-                diag_error(s->dl, c->name_loc, "unknown clause '%s' of verify (it takes atol, rtol, l2, ulp, or "
-                           "check kernel NAME with tol)", c->name);
+                diag_error(s->dl, c->name_loc,
+                           "unknown clause '%s' of verify (it takes atol, rtol, l2, ulp, or "
+                           "check kernel NAME with tol)",
+                           c->name);
             continue;
         }
         if (found[k]) {
@@ -310,7 +323,9 @@ void sema_check_checker(sema *s, const ast_item *it)
         span at;
     } kinds[] = {
         {it->u.verify.atol || it->u.verify.rtol, it->u.verify.atol ? "atol" : "rtol",
-         it->u.verify.atol ? it->u.verify.atol->loc : it->u.verify.rtol ? it->u.verify.rtol->loc : chosen_at},
+         it->u.verify.atol   ? it->u.verify.atol->loc
+         : it->u.verify.rtol ? it->u.verify.rtol->loc
+                             : chosen_at},
         {found[0] != NULL, "l2", found[0] ? found[0]->name_loc : chosen_at},
         {found[1] != NULL, "ulp", found[1] ? found[1]->name_loc : chosen_at},
         {ck != NULL, "check kernel", ck ? it->u.verify.checker_word_loc : chosen_at},
@@ -319,8 +334,10 @@ void sema_check_checker(sema *s, const ast_item *it)
         if (!kinds[i].present)
             continue;
         if (chosen) {
-            diag_error(s->dl, kinds[i].at, "verify takes one checker, and '%s' is already given: %s cannot go "
-                       "with it", chosen, kinds[i].name);
+            diag_error(s->dl, kinds[i].at,
+                       "verify takes one checker, and '%s' is already given: %s cannot go "
+                       "with it",
+                       chosen, kinds[i].name);
             return;
         }
         chosen = kinds[i].name;
@@ -329,7 +346,8 @@ void sema_check_checker(sema *s, const ast_item *it)
         v->check_loc = kinds[i].at;
     }
     if (found[2] && v->check != CHECK_KERNEL) {
-        diag_error(s->dl, found[2]->name_loc, "tol is the most score a checker kernel may give (check kernel NAME "
+        diag_error(s->dl, found[2]->name_loc,
+                   "tol is the most score a checker kernel may give (check kernel NAME "
                    "tol S); for the built-in checkers use atol/rtol, l2 or ulp");
         return;
     }
@@ -351,14 +369,18 @@ void sema_check_checker(sema *s, const ast_item *it)
     for (int k = 0; k < v->noutputs; k++) {
         const m_arg *a = &s->m->args[v->outputs[k]];
         if (v->check == CHECK_ULP && !ast_ctype_is_float(a->type)) {
-            diag_error(s->dl, v->check_loc, "ulp compares floating-point outputs, and '%s' is %s (use atol for "
-                       "integers)", a->name, ast_ctype_name(a->type));
+            diag_error(s->dl, v->check_loc,
+                       "ulp compares floating-point outputs, and '%s' is %s (use atol for "
+                       "integers)",
+                       a->name, ast_ctype_name(a->type));
             return;
         }
         if (v->check == CHECK_KERNEL && a->type != s->m->args[v->outputs[0]].type) {
-            diag_error(s->dl, v->check_loc, "a checker kernel takes one element type, and '%s' is %s while '%s' "
-                       "is %s (verify them in two specs, or give them one type)", a->name, ast_ctype_name(a->type),
-                       s->m->args[v->outputs[0]].name, ast_ctype_name(s->m->args[v->outputs[0]].type));
+            diag_error(s->dl, v->check_loc,
+                       "a checker kernel takes one element type, and '%s' is %s while '%s' "
+                       "is %s (verify them in two specs, or give them one type)",
+                       a->name, ast_ctype_name(a->type), s->m->args[v->outputs[0]].name,
+                       ast_ctype_name(s->m->args[v->outputs[0]].type));
             return;
         }
     }

@@ -12,9 +12,9 @@ static const struct {
     builtin_fn fn;
     int min_args, max_args;
 } functions[] = {
-    {"min", FN_MIN, 1, 8}, {"max", FN_MAX, 1, 8}, {"cdiv", FN_CDIV, 2, 2}, {"ceil", FN_CEIL, 1, 1},
-    {"floor", FN_FLOOR, 1, 1}, {"round", FN_ROUND, 1, 1}, {"abs", FN_ABS, 1, 1}, {"pow", FN_POW, 2, 2},
-    {"log2", FN_LOG2, 1, 1}, {"sqrt", FN_SQRT, 1, 1}, {"int", FN_INT, 1, 1}, {"float", FN_FLOAT, 1, 1},
+    {"min", FN_MIN, 1, 8},         {"max", FN_MAX, 1, 8},     {"cdiv", FN_CDIV, 2, 2}, {"ceil", FN_CEIL, 1, 1},
+    {"floor", FN_FLOOR, 1, 1},     {"round", FN_ROUND, 1, 1}, {"abs", FN_ABS, 1, 1},   {"pow", FN_POW, 2, 2},
+    {"log2", FN_LOG2, 1, 1},       {"sqrt", FN_SQRT, 1, 1},   {"int", FN_INT, 1, 1},   {"float", FN_FLOAT, 1, 1},
     {"is_pow2", FN_IS_POW2, 1, 1},
 };
 enum { NFUNCTIONS = sizeof functions / sizeof *functions };
@@ -75,8 +75,7 @@ static bool reads_let(const sema *s, const texpr *t)
     }
     case TX_UNARY: return t->u.op.a->reads_let;
     case TX_BINARY: return t->u.op.a->reads_let || t->u.op.b->reads_let;
-    case TX_COND:
-        return t->u.cond.cond->reads_let || t->u.cond.then->reads_let || t->u.cond.otherwise->reads_let;
+    case TX_COND: return t->u.cond.cond->reads_let || t->u.cond.then->reads_let || t->u.cond.otherwise->reads_let;
     case TX_CHAIN:
     case TX_CALL: {
         int n = t->kind == TX_CHAIN ? t->u.chain.n : t->u.call.n;
@@ -156,12 +155,16 @@ static texpr *lower_name(sema *s, const ast_expr *e, unsigned allow)
                 uint32_t len = init ? init->loc.end - init->loc.begin : 0;
                 if (!it->u.arg.count && init && len <= 40 &&
                     !memchr(s->spec->src->text + init->loc.begin, '\n', len)) /* a scalar: share its value */
-                    diag_error(s->dl, e->loc, "'%s' is a kernel argument, not a value; to use its value, make it a "
-                               "let and pass that (let %s = %.*s; arg %s : %s = %s;)", name, name, (int)len,
-                               s->spec->src->text + init->loc.begin, name, ast_ctype_name(it->u.arg.type), name);
+                    diag_error(s->dl, e->loc,
+                               "'%s' is a kernel argument, not a value; to use its value, make it a "
+                               "let and pass that (let %s = %.*s; arg %s : %s = %s;)",
+                               name, name, (int)len, s->spec->src->text + init->loc.begin, name,
+                               ast_ctype_name(it->u.arg.type), name);
                 else
-                    diag_error(s->dl, e->loc, "'%s' is a kernel argument, not a value (expressions use params, "
-                                              "lets and metrics)", name);
+                    diag_error(s->dl, e->loc,
+                               "'%s' is a kernel argument, not a value (expressions use params, "
+                               "lets and metrics)",
+                               name);
                 return sema_error_node(s, e->loc);
             }
         }
@@ -220,8 +223,10 @@ static texpr *lower_name(sema *s, const ast_expr *e, unsigned allow)
     }
     case SYM_METRIC: {
         if (!(allow & CX_TIME)) {
-            diag_error(s->dl, e->loc, "metric '%s' depends on the measured time; use it only in another metric "
-                                      "or the objective", name);
+            diag_error(s->dl, e->loc,
+                       "metric '%s' depends on the measured time; use it only in another metric "
+                       "or the objective",
+                       name);
             return sema_error_node(s, e->loc);
         }
         texpr *def = sema_settle_metric(s, sy->index, e->loc);
@@ -237,8 +242,10 @@ static texpr *lower_name(sema *s, const ast_expr *e, unsigned allow)
     }
     case SYM_DEVICE: {
         if (!s->opts || !s->opts->device) {
-            diag_error(s->dl, e->loc, "'%s' is a device attribute (%s), but this check was given no device or "
-                       "architecture to read it from", name, dev_attr_what((dev_attr)sy->index));
+            diag_error(s->dl, e->loc,
+                       "'%s' is a device attribute (%s), but this check was given no device or "
+                       "architecture to read it from",
+                       name, dev_attr_what((dev_attr)sy->index));
             return sema_error_node(s, e->loc);
         }
         s->m->device_used |= (uint32_t)1 << sy->index;
@@ -246,8 +253,10 @@ static texpr *lower_name(sema *s, const ast_expr *e, unsigned allow)
     }
     case SYM_TIME:
         if (!(allow & CX_TIME)) {
-            diag_error(s->dl, e->loc, "'%s' is only known after the kernel runs; use it in a metric or the "
-                                      "objective", name);
+            diag_error(s->dl, e->loc,
+                       "'%s' is only known after the kernel runs; use it in a metric or the "
+                       "objective",
+                       name);
             return sema_error_node(s, e->loc);
         }
         texpr *t = sema_node(s, TX_TIME, VT_FLOAT, e->loc);
@@ -269,26 +278,38 @@ static vtype binary_type(sema *s, ast_op op, const texpr *a, const texpr *b, spa
     const texpr *bad = NULL;
     const char *need = NULL;
     switch (op) {
-    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_FLOORDIV: case OP_POW:
+    case OP_ADD:
+    case OP_SUB:
+    case OP_MUL:
+    case OP_DIV:
+    case OP_FLOORDIV:
+    case OP_POW:
         need = "numbers";
         bad = !is_num(a->type) ? a : !is_num(b->type) ? b : NULL;
         break;
-    case OP_MOD: case OP_SHL: case OP_SHR: case OP_BITAND: case OP_BITOR: case OP_BITXOR:
+    case OP_MOD:
+    case OP_SHL:
+    case OP_SHR:
+    case OP_BITAND:
+    case OP_BITOR:
+    case OP_BITXOR:
         need = "ints";
         bad = a->type != VT_INT ? a : b->type != VT_INT ? b : NULL;
         break;
-    case OP_AND: case OP_OR:
+    case OP_AND:
+    case OP_OR:
         need = "bools";
         bad = a->type != VT_BOOL ? a : b->type != VT_BOOL ? b : NULL;
         break;
-    default:
-        break;
+    default: break;
     }
     if (bad) {
         const char *side = bad == a ? "left" : "right";
         if (need[0] == 'b' && is_num(bad->type))
-            diag_error(s->dl, bad->loc, "operator '%s' needs bools, but its %s operand is %s (compare it, "
-                                        "e.g. x != 0)", op_text, side, a_or_an(bad->type));
+            diag_error(s->dl, bad->loc,
+                       "operator '%s' needs bools, but its %s operand is %s (compare it, "
+                       "e.g. x != 0)",
+                       op_text, side, a_or_an(bad->type));
         else
             diag_error(s->dl, bad->loc, "operator '%s' needs %s, but its %s operand is %s", op_text, need, side,
                        a_or_an(bad->type));
@@ -297,9 +318,13 @@ static vtype binary_type(sema *s, ast_op op, const texpr *a, const texpr *b, spa
     }
     switch (op) {
     case OP_DIV: return VT_FLOAT;
-    case OP_AND: case OP_OR: return VT_BOOL;
-    case OP_ADD: case OP_SUB: case OP_MUL: case OP_FLOORDIV: case OP_POW:
-        return a->type == VT_INT && b->type == VT_INT ? VT_INT : VT_FLOAT;
+    case OP_AND:
+    case OP_OR: return VT_BOOL;
+    case OP_ADD:
+    case OP_SUB:
+    case OP_MUL:
+    case OP_FLOORDIV:
+    case OP_POW: return a->type == VT_INT && b->type == VT_INT ? VT_INT : VT_FLOAT;
     default: return VT_INT;
     }
 }
@@ -333,8 +358,7 @@ static texpr *lower_call(sema *s, const ast_expr *e, unsigned allow)
     if (fi < 0) {
         for (size_t i = 0; i < sizeof sema_init_names / sizeof *sema_init_names; i++)
             if (strcmp(sema_init_names[i], name) == 0) {
-                diag_error(s->dl, e->loc, "%s(...) sets a buffer argument's initial contents; it is not a value",
-                           name);
+                diag_error(s->dl, e->loc, "%s(...) sets a buffer argument's initial contents; it is not a value", name);
                 return sema_error_node(s, e->loc);
             }
         const char *names[NFUNCTIONS];
@@ -344,8 +368,10 @@ static texpr *lower_call(sema *s, const ast_expr *e, unsigned allow)
         if (best)
             diag_error(s->dl, e->u.call.name_loc, "unknown function '%s'; did you mean '%s'?", name, best);
         else
-            diag_error(s->dl, e->u.call.name_loc, "unknown function '%s' (the functions are min, max, cdiv, ceil, "
-                                                  "floor, round, abs, pow, log2, sqrt, int, float, is_pow2)", name);
+            diag_error(s->dl, e->u.call.name_loc,
+                       "unknown function '%s' (the functions are min, max, cdiv, ceil, "
+                       "floor, round, abs, pow, log2, sqrt, int, float, is_pow2)",
+                       name);
         return sema_error_node(s, e->loc);
     }
     int n = e->u.call.args.len;
@@ -385,8 +411,8 @@ static texpr *lower_call(sema *s, const ast_expr *e, unsigned allow)
         }
         builtin_fn fn = functions[fi].fn;
         bool ok = fn == FN_CDIV || fn == FN_IS_POW2 ? x->type == VT_INT
-                  : fn == FN_INT || fn == FN_FLOAT ? x->type != VT_STRING
-                                                   : is_num(x->type);
+                  : fn == FN_INT || fn == FN_FLOAT  ? x->type != VT_STRING
+                                                    : is_num(x->type);
         if (!ok) {
             diag_error(s->dl, x->loc, "%s() needs %s, but argument %d is %s", name,
                        fn == FN_CDIV || fn == FN_IS_POW2 ? "ints" : "numbers", i + 1, a_or_an(x->type));
@@ -397,9 +423,18 @@ static texpr *lower_call(sema *s, const ast_expr *e, unsigned allow)
     if (broken)
         return sema_error_node(s, e->loc);
     switch (functions[fi].fn) {
-    case FN_MIN: case FN_MAX: case FN_ABS: case FN_POW: t->type = any_float ? VT_FLOAT : VT_INT; break;
-    case FN_CDIV: case FN_CEIL: case FN_FLOOR: case FN_ROUND: case FN_INT: t->type = VT_INT; break;
-    case FN_LOG2: case FN_SQRT: case FN_FLOAT: t->type = VT_FLOAT; break;
+    case FN_MIN:
+    case FN_MAX:
+    case FN_ABS:
+    case FN_POW: t->type = any_float ? VT_FLOAT : VT_INT; break;
+    case FN_CDIV:
+    case FN_CEIL:
+    case FN_FLOOR:
+    case FN_ROUND:
+    case FN_INT: t->type = VT_INT; break;
+    case FN_LOG2:
+    case FN_SQRT:
+    case FN_FLOAT: t->type = VT_FLOAT; break;
     case FN_IS_POW2: t->type = VT_BOOL; break;
     }
     return fold(s, t);
@@ -439,8 +474,7 @@ static int node_depth(const sema *s, const texpr *t)
             d = parts[i]->depth > d ? parts[i]->depth : d;
         break;
     }
-    default:
-        break;
+    default: break;
     }
     return d + 1;
 }
@@ -455,8 +489,10 @@ static texpr *lower_node_here(sema *s, const ast_expr *e, unsigned allow);
 static texpr *lower_node(sema *s, const ast_expr *e, unsigned allow)
 {
     if (s->depth >= AST_MAX_DEPTH) {
-        diag_error(s->dl, e ? e->loc : (span){0, 0}, "expression nested too deeply (more than %d levels, counting "
-                   "the lets it reads)", AST_MAX_DEPTH);
+        diag_error(s->dl, e ? e->loc : (span){0, 0},
+                   "expression nested too deeply (more than %d levels, counting "
+                   "the lets it reads)",
+                   AST_MAX_DEPTH);
         return sema_error_node(s, e ? e->loc : (span){0, 0});
     }
     s->depth++;
@@ -492,8 +528,10 @@ static texpr *lower_node_here(sema *s, const ast_expr *e, unsigned allow)
                 t->u.ctype = e->u.ctype;
             return t;
         }
-        diag_error(s->dl, e->loc, "the type name '%s' is not a value (types are allowed only as template "
-                                  "arguments and in arg declarations)", ast_ctype_name(e->u.ctype));
+        diag_error(s->dl, e->loc,
+                   "the type name '%s' is not a value (types are allowed only as template "
+                   "arguments and in arg declarations)",
+                   ast_ctype_name(e->u.ctype));
         return sema_error_node(s, e->loc);
     case EX_CALL: return lower_call(s, e, allow);
     case EX_UNARY: {
@@ -505,7 +543,10 @@ static texpr *lower_node_here(sema *s, const ast_expr *e, unsigned allow)
         bool ok = want_ok == VT_ERROR ? is_num(a->type) : a->type == want_ok;
         if (!ok) {
             diag_error(s->dl, a->loc, "operator '%s' needs %s, but its operand is %s", ast_op_text(op),
-                       op == OP_NOT ? "a bool" : op == OP_BITNOT ? "an int" : "a number", a_or_an(a->type));
+                       op == OP_NOT      ? "a bool"
+                       : op == OP_BITNOT ? "an int"
+                                         : "a number",
+                       a_or_an(a->type));
             return sema_error_node(s, e->loc);
         }
         texpr *t = sema_node(s, TX_UNARY, a->type, e->loc);
@@ -577,8 +618,10 @@ static texpr *lower_node_here(sema *s, const ast_expr *e, unsigned allow)
             if (is_num(a->type) && is_num(b->type)) {
                 ty = VT_FLOAT;
             } else {
-                diag_error(s->dl, span_join(a->loc, b->loc), "the two branches of '?:' have different types (%s "
-                           "and %s)", vtype_name(a->type), vtype_name(b->type));
+                diag_error(s->dl, span_join(a->loc, b->loc),
+                           "the two branches of '?:' have different types (%s "
+                           "and %s)",
+                           vtype_name(a->type), vtype_name(b->type));
                 return sema_error_node(s, e->loc);
             }
         }
@@ -611,11 +654,10 @@ bool sema_divides(const sema *s, const ast_expr *e, int depth)
         return false;
     switch (e->kind) {
     case EX_BINARY:
-        return e->u.binary.op == OP_DIV || sema_divides(s, e->u.binary.lhs, depth) || sema_divides(s, e->u.binary.rhs, depth);
-    case EX_UNARY:
-        return sema_divides(s, e->u.unary.operand, depth);
-    case EX_COND:
-        return sema_divides(s, e->u.cond.then, depth) || sema_divides(s, e->u.cond.otherwise, depth);
+        return e->u.binary.op == OP_DIV || sema_divides(s, e->u.binary.lhs, depth) ||
+               sema_divides(s, e->u.binary.rhs, depth);
+    case EX_UNARY: return sema_divides(s, e->u.unary.operand, depth);
+    case EX_COND: return sema_divides(s, e->u.cond.then, depth) || sema_divides(s, e->u.cond.otherwise, depth);
     case EX_CALL:
         for (int i = 0; i < e->u.call.args.len; i++)
             if (sema_divides(s, e->u.call.args.items[i].value, depth))
@@ -625,8 +667,7 @@ bool sema_divides(const sema *s, const ast_expr *e, int depth)
         const sym *sy = sema_find_sym(s, e->u.name);
         return sy && sy->kind == SYM_LET && sema_divides(s, s->let_items[sy->index]->u.let.value, depth + 1);
     }
-    default:
-        return false;
+    default: return false;
     }
 }
 

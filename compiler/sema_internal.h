@@ -21,14 +21,24 @@ typedef struct sym {
     const char *name;
     span loc;
     sym_kind kind;
-    int index;          /* into the model's params / lets / metrics */
-    double time_scale;  /* SYM_TIME: seconds -> this unit */
+    int index;         /* into the model's params / lets / metrics */
+    double time_scale; /* SYM_TIME: seconds -> this unit */
 } sym;
 
 enum { ST_TODO, ST_BUSY, ST_DONE };
 
-enum { CAP_PARAMS, CAP_LETS, CAP_REQUIRES, CAP_ARGS, CAP_METRICS, CAP_INCLUDES, CAP_OPTIONS, CAP_SIZES,
-       CAP_RESETS, CAP_COUNT };
+enum {
+    CAP_PARAMS,
+    CAP_LETS,
+    CAP_REQUIRES,
+    CAP_ARGS,
+    CAP_METRICS,
+    CAP_INCLUDES,
+    CAP_OPTIONS,
+    CAP_SIZES,
+    CAP_RESETS,
+    CAP_COUNT
+};
 
 typedef struct sema {
     arena *a;
@@ -40,24 +50,23 @@ typedef struct sema {
     int nsyms, capsyms;
     const ast_item **param_items, **let_items, **metric_items;
     int *param_state, *let_state, *metric_state;
-    int *let_stack;     /* the lets being settled, innermost last (to name a cycle) */
+    int *let_stack; /* the lets being settled, innermost last (to name a cycle) */
     int let_depth;
-    int depth;          /* lower_node calls in progress (bounded by AST_MAX_DEPTH) */
+    int depth;                /* lower_node calls in progress (bounded by AST_MAX_DEPTH) */
     const char *const_reason; /* why a value must be constant here (NULL: the general reason) */
-    param_set used;     /* params some expression reads */
-    int errors_before;  /* errors in the list before the check began */
+    param_set used;           /* params some expression reads */
+    int errors_before;        /* errors in the list before the check began */
     bool oom;
-    int caps[CAP_COUNT]; /* capacities of the model's vectors */
+    int caps[CAP_COUNT];       /* capacities of the model's vectors */
     const ast_item *size_item; /* the size statement settled (sema_size.c); NULL before */
     bool sizes_done;
 } sema;
 
-
 /* What an expression may refer to where it is written. */
 enum {
-    CX_PARAMS = 1,  /* params, and lets that depend on them */
-    CX_TIME = 2,    /* the measured time and metrics */
-    CX_CTYPE = 4    /* a C type name (template arguments) */
+    CX_PARAMS = 1, /* params, and lets that depend on them */
+    CX_TIME = 2,   /* the measured time and metrics */
+    CX_CTYPE = 4   /* a C type name (template arguments) */
 };
 
 /* The names init values are spelt with (random, constant, ramp, zeros, file), in that order. */
@@ -65,7 +74,10 @@ enum { SEMA_NINIT_NAMES = 5 }; /* file */
 extern const char *const sema_init_names[SEMA_NINIT_NAMES];
 
 /* is_num: whether t is a number (an int or a float). */
-static inline bool is_num(vtype t) { return t == VT_INT || t == VT_FLOAT; }
+static inline bool is_num(vtype t)
+{
+    return t == VT_INT || t == VT_FLOAT;
+}
 
 /* a_or_an: "an int", "a float", "a bool" or "a string", for messages. */
 static inline const char *a_or_an(vtype t)

@@ -61,7 +61,10 @@ texpr *sema_settle_let(sema *s, int index, span use)
             from--;
         strbuf via = STRBUF_INIT;
         for (int i = from; i < s->let_depth; i++)
-            sb_printf(&via, "%s'%s'", i == from ? " (through " : i == s->let_depth - 1 ? " and " : ", ",
+            sb_printf(&via, "%s'%s'",
+                      i == from               ? " (through "
+                      : i == s->let_depth - 1 ? " and "
+                                              : ", ",
                       s->m->lets[s->let_stack[i]].name);
         if (from < s->let_depth)
             sb_add(&via, ")");
@@ -90,8 +93,8 @@ texpr *sema_settle_let(sema *s, int index, span use)
             break;
         }
         if (t->type != VT_ERROR && v.type != t->type && !(t->type == VT_FLOAT && v.type == VT_INT)) {
-            diag_error(s->dl, let->loc, "--set %s=%s gives %s, but '%s' is %s", let->name,
-                       s->opts->overrides[i].text, a_or_an(v.type), let->name, a_or_an(t->type));
+            diag_error(s->dl, let->loc, "--set %s=%s gives %s, but '%s' is %s", let->name, s->opts->overrides[i].text,
+                       a_or_an(v.type), let->name, a_or_an(t->type));
         } else {
             if (t->type == VT_FLOAT && v.type == VT_INT)
                 v = value_float((double)v.u.i);

@@ -54,8 +54,10 @@ int sema_settle_param(sema *s, int index)
                 if (is_num(v.type) && is_num(dom.type)) {
                     dom.type = VT_FLOAT;
                 } else {
-                    diag_error(s->dl, t->loc, "the values of param '%s' mix types: this one is %s, the first "
-                               "is %s", p->name, a_or_an(v.type), a_or_an(dom.values[0].type));
+                    diag_error(s->dl, t->loc,
+                               "the values of param '%s' mix types: this one is %s, the first "
+                               "is %s",
+                               p->name, a_or_an(v.type), a_or_an(dom.values[0].type));
                     broken = true;
                 }
             }
@@ -89,8 +91,10 @@ int sema_settle_param(sema *s, int index)
             }
             for (int i = 0; i < n && !broken; i++)
                 if (repeat[i]) {
-                    diag_error(s->dl, d->values.items[i]->loc, "value %g is listed twice for param '%s' (as a "
-                               "float it equals an earlier value)", dom.values[i].u.f, p->name);
+                    diag_error(s->dl, d->values.items[i]->loc,
+                               "value %g is listed twice for param '%s' (as a "
+                               "float it equals an earlier value)",
+                               dom.values[i].u.f, p->name);
                     broken = true;
                 }
             if (broken) {
@@ -104,7 +108,8 @@ int sema_settle_param(sema *s, int index)
         ok = sema_lower_const(s, d->hi, VT_INT, "the end of a range", &hi) && ok;
         if (d->step)
             ok = sema_lower_const(s, d->step, VT_INT, d->geometric ? "the factor of a range" : "the step of a range",
-                             &step) && ok;
+                                  &step) &&
+                 ok;
         if (!ok)
             goto done;
         int64_t a = lo.u.i, b = hi.u.i, k = step.u.i;
@@ -134,8 +139,10 @@ int sema_settle_param(sema *s, int index)
         uint64_t size = 0;
         if (d->geometric) {
             for (int64_t v = a; v <= b; size++) {
-                if (__builtin_mul_overflow(v, k, &v))
-                    { size++; break; }
+                if (__builtin_mul_overflow(v, k, &v)) {
+                    size++;
+                    break;
+                }
             }
         } else {
             /* The steps past the start, in unsigned arithmetic (b - a may exceed
@@ -145,8 +152,7 @@ int sema_settle_param(sema *s, int index)
         }
         if (size > ((uint64_t)1 << 32)) {
             if (size == UINT64_MAX)
-                diag_error(s->dl, d->loc, "param '%s' has more than 2^32 values; at most 2^32 are supported",
-                           p->name);
+                diag_error(s->dl, d->loc, "param '%s' has more than 2^32 values; at most 2^32 are supported", p->name);
             else
                 diag_error(s->dl, d->loc, "param '%s' has %llu values; at most 2^32 are supported", p->name,
                            (unsigned long long)size);
@@ -181,8 +187,10 @@ void sema_check_param_route(sema *s, int index)
             for (uint64_t i = 0; i < p->dom.size; i++) {
                 const char *v = p->dom.values[i].u.s;
                 if (strchr(v, '\n')) {
-                    diag_error(s->dl, it->u.param.name.loc, "a value of param '%s' contains a newline, which a "
-                               "-D macro cannot carry", p->name);
+                    diag_error(s->dl, it->u.param.name.loc,
+                               "a value of param '%s' contains a newline, which a "
+                               "-D macro cannot carry",
+                               p->name);
                     break;
                 }
             }
@@ -195,14 +203,17 @@ void sema_check_param_route(sema *s, int index)
                 diag_error(s->dl, r->text_loc, "the option \"%s\" of on/off param '%s' does not start with '-'",
                            r->text, p->name);
         } else if (r->text && !strstr(r->text, "{}") && p->dom.type != VT_STRING)
-            diag_error(s->dl, r->text_loc, "param '%s' is %s, so the option \"%s\" needs a {} where the value goes; "
+            diag_error(s->dl, r->text_loc,
+                       "param '%s' is %s, so the option \"%s\" needs a {} where the value goes; "
                        "an option given or not is a param of bool values (param %s in [false, true] as option \"%s\")",
                        p->name, a_or_an(p->dom.type), r->text, p->name, r->text);
         else if (r->text && !strstr(r->text, "{}"))
             diag_error(s->dl, r->text_loc, "the option format \"%s\" has no {} where the value goes", r->text);
         else if (!r->text && p->dom.type != VT_STRING)
-            diag_error(s->dl, r->loc, "param '%s' is %s; 'as option' without a format needs string values "
-                       "(or write: as option \"-flag={}\")", p->name, a_or_an(p->dom.type));
+            diag_error(s->dl, r->loc,
+                       "param '%s' is %s; 'as option' without a format needs string values "
+                       "(or write: as option \"-flag={}\")",
+                       p->name, a_or_an(p->dom.type));
         break;
     case ROUTE_MAXRREGCOUNT:
         if (p->dom.type != VT_INT) {
@@ -214,8 +225,8 @@ void sema_check_param_route(sema *s, int index)
             int64_t v = model_domain_at(&p->dom, i).u.i;
             if (v < 0 || v > 255) {
                 const ast_domain *d = &it->u.param.domain;
-                span at = d->kind == DOM_LIST && (uint64_t)d->values.len == p->dom.size ? d->values.items[i]->loc
-                                                                                         : d->loc;
+                span at =
+                    d->kind == DOM_LIST && (uint64_t)d->values.len == p->dom.size ? d->values.items[i]->loc : d->loc;
                 diag_error(s->dl, at, "register cap %lld for param '%s' is outside 0..255 (0 means no cap)",
                            (long long)v, p->name);
                 break;
@@ -230,19 +241,20 @@ void sema_check_param_route(sema *s, int index)
         }
         for (uint64_t i = 0; i < p->dom.size; i += p->dom.kind == DK_LIST ? 1 : p->dom.size) /* ranges: the first */
             if (model_domain_at(&p->dom, i).u.i < 0) {
-                diag_error(s->dl, it->u.param.domain.loc, "param '%s' is 'as smem', but its values include a "
-                           "negative byte count", p->name);
+                diag_error(s->dl, it->u.param.domain.loc,
+                           "param '%s' is 'as smem', but its values include a "
+                           "negative byte count",
+                           p->name);
                 break;
             }
         break;
     case ROUTE_TEMPLATE:
-    case ROUTE_NONE:
-        break;
+    case ROUTE_NONE: break;
     }
     if (it->u.param.deflt) {
         value v;
         if (sema_lower_const(s, it->u.param.deflt, p->dom.type == VT_INT ? VT_INT : p->dom.type, "a param's default",
-                        &v)) {
+                             &v)) {
             if (p->dom.type == VT_FLOAT && v.type == VT_INT)
                 v = value_float((double)v.u.i);
             int64_t k = model_domain_find(&p->dom, v);

@@ -110,8 +110,8 @@ static bool read_sizes(sema *s)
         m->sizes.locs[k] = t->loc;
         valid[k] = false;
         if (t->values.len != nv) {
-            diag_error(s->dl, t->loc, "this size has %d value%s, but the size statement names %d variable%s%s", t->values.len,
-                       t->values.len == 1 ? "" : "s", nv, nv == 1 ? "" : "s",
+            diag_error(s->dl, t->loc, "this size has %d value%s, but the size statement names %d variable%s%s",
+                       t->values.len, t->values.len == 1 ? "" : "s", nv, nv == 1 ? "" : "s",
                        nv > 1 ? " (write each size as a tuple: (a, b))" : "");
             ok = false;
             continue;
@@ -128,8 +128,8 @@ static bool read_sizes(sema *s)
                 continue;
             }
             if (v.u.i < 1) {
-                diag_error(s->dl, t->values.items[j]->loc, "a problem size must be a positive int, but this is %" PRId64,
-                           v.u.i);
+                diag_error(s->dl, t->values.items[j]->loc,
+                           "a problem size must be a positive int, but this is %" PRId64, v.u.i);
                 row_ok = false;
             }
             m->sizes.values[k * nv + j] = v.u.i;
@@ -192,8 +192,10 @@ static void apply_overrides(sema *s)
         strbuf names = STRBUF_INIT;
         for (int j = 0; j < nv; j++)
             sb_printf(&names, "%s%s", j ? ", " : "", m->lets[m->sizes.lets[j]].name);
-        diag_error(s->dl, m->sizes.loc, "--set: no size of this statement has the values set; set every size "
-                   "variable (%s) to tune a size that is not listed", sb_ok(&names) ? sb_cstr(&names) : "");
+        diag_error(s->dl, m->sizes.loc,
+                   "--set: no size of this statement has the values set; set every size "
+                   "variable (%s) to tune a size that is not listed",
+                   sb_ok(&names) ? sb_cstr(&names) : "");
         sb_free(&names);
         return;
     }
@@ -252,7 +254,8 @@ texpr *sema_settle_size(sema *s, int index, span use)
 void sema_check_size(sema *s, const ast_item *it)
 {
     if (it != s->size_item) {
-        diag_error(s->dl, it->kw_loc, "a spec has one size statement; vary several lets together with "
+        diag_error(s->dl, it->kw_loc,
+                   "a spec has one size statement; vary several lets together with "
                    "size (a, b) in [(..., ...), ...]");
         diag_note(s->dl, true, s->size_item->kw_loc, "the first size statement is here");
         return;

@@ -59,8 +59,10 @@ bool sema_once(sema *s, const ast_item **first, const ast_item *it, const char *
 int sema_lower_dims(sema *s, const ast_expr_list *dims, span loc, unsigned allow, texpr **out, const char *what)
 {
     if (dims->len > 3) {
-        diag_error(s->dl, dims->items[3] ? dims->items[3]->loc : loc, "%s has %d dimensions; CUDA allows 1 to 3 "
-                   "(x, y, z)", what, dims->len);
+        diag_error(s->dl, dims->items[3] ? dims->items[3]->loc : loc,
+                   "%s has %d dimensions; CUDA allows 1 to 3 "
+                   "(x, y, z)",
+                   what, dims->len);
         return 0;
     }
     static const char *const axis[] = {"x", "y", "z"};
@@ -77,8 +79,8 @@ int sema_lower_dims(sema *s, const ast_expr_list *dims, span loc, unsigned allow
 /* Named settings such as random(seed = 1) or search anneal(budget = 300): each key
  * must be one of `keys` (with a hint otherwise) and appear once. Returns the index of
  * the setting in `keys`, through found[] (NULL when absent). */
-static void match_settings(sema *s, const ast_arg_list *args, const char *const *keys, int nkeys,
-                           const ast_arg **found, const char *owner)
+static void match_settings(sema *s, const ast_arg_list *args, const char *const *keys, int nkeys, const ast_arg **found,
+                           const char *owner)
 {
     for (int k = 0; k < nkeys; k++)
         found[k] = NULL;
@@ -97,8 +99,7 @@ static void match_settings(sema *s, const ast_arg_list *args, const char *const 
             for (int j = 0; j < nkeys; j++)
                 sb_printf(&sb, "%s%s", j ? ", " : "", keys[j]);
             if (best)
-                diag_error(s->dl, a->name_loc, "unknown setting '%s' for %s; did you mean '%s'?", a->name, owner,
-                           best);
+                diag_error(s->dl, a->name_loc, "unknown setting '%s' for %s; did you mean '%s'?", a->name, owner, best);
             else
                 diag_error(s->dl, a->name_loc, "unknown setting '%s' for %s (it takes %s)", a->name, owner,
                            sb_cstr(&sb));
@@ -159,8 +160,13 @@ bool sema_int_fits(sema *s, int64_t v, ast_ctype type, span loc)
         ast_ctype type;
         int64_t lo, hi;
     } ranges[] = {
-        {CT_INT8, -128, 127}, {CT_UINT8, 0, 255}, {CT_INT16, -32768, 32767}, {CT_UINT16, 0, 65535},
-        {CT_INT, INT32_MIN, INT32_MAX}, {CT_UINT, 0, UINT32_MAX}, {CT_INT64, INT64_MIN, INT64_MAX},
+        {CT_INT8, -128, 127},
+        {CT_UINT8, 0, 255},
+        {CT_INT16, -32768, 32767},
+        {CT_UINT16, 0, 65535},
+        {CT_INT, INT32_MIN, INT32_MAX},
+        {CT_UINT, 0, UINT32_MAX},
+        {CT_INT64, INT64_MIN, INT64_MAX},
         {CT_UINT64, 0, INT64_MAX},
     };
     for (size_t i = 0; i < sizeof ranges / sizeof *ranges; i++)
@@ -191,8 +197,10 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
     const ast_expr *init = it->u.arg.init;
     if (!arg->is_buffer) {
         if (it->u.arg.dir != DIR_NONE)
-            diag_error(s->dl, it->u.arg.dir_loc, "scalar argument '%s' cannot have a direction; only buffers "
-                       "(written with [count]) are in, out or inout", arg->name);
+            diag_error(s->dl, it->u.arg.dir_loc,
+                       "scalar argument '%s' cannot have a direction; only buffers "
+                       "(written with [count]) are in, out or inout",
+                       arg->name);
         if (!init) {
             diag_error(s->dl, it->u.arg.name.loc, "scalar argument '%s' needs a value: arg %s : %s = <expression>;",
                        arg->name, arg->name, ast_ctype_name(arg->type));
@@ -208,8 +216,10 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
         return;
     }
     if (arg->dir == DIR_NONE)
-        diag_error(s->dl, it->u.arg.name.loc, "buffer argument '%s' needs a direction: in, out or inout (arg %s : in "
-                   "%s[...])", arg->name, arg->name, ast_ctype_name(arg->type));
+        diag_error(s->dl, it->u.arg.name.loc,
+                   "buffer argument '%s' needs a direction: in, out or inout (arg %s : in "
+                   "%s[...])",
+                   arg->name, arg->name, ast_ctype_name(arg->type));
     char what[96];
     snprintf(what, sizeof what, "the element count of buffer '%s'", arg->name);
     arg->count = sema_lower_as(s, it->u.arg.count, CX_PARAMS, VT_INT, what);
@@ -221,14 +231,18 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
                        (long long)arg->count->u.k.u.i);
         else if (arg->count->kind == TX_CONST && arg->count->type == VT_INT &&
                  !plan_buffer_bytes(arg->count->u.k.u.i, arg->type, &bytes))
-            diag_error(s->dl, arg->count->loc, "buffer '%s' has %lld %s elements of %d bytes: more than %lld bytes "
-                       "in all, the most a buffer may have", arg->name, (long long)arg->count->u.k.u.i,
-                       ast_ctype_name(arg->type), ast_ctype_size(arg->type), (long long)INT64_MAX);
+            diag_error(s->dl, arg->count->loc,
+                       "buffer '%s' has %lld %s elements of %d bytes: more than %lld bytes "
+                       "in all, the most a buffer may have",
+                       arg->name, (long long)arg->count->u.k.u.i, ast_ctype_name(arg->type), ast_ctype_size(arg->type),
+                       (long long)INT64_MAX);
     }
     if (!init) {
         if (arg->dir == DIR_IN || arg->dir == DIR_INOUT)
-            diag_error(s->dl, it->u.arg.name.loc, "input buffer '%s' needs initial contents: = random(seed = 1), "
-                       "constant(v), ramp() or zeros", arg->name);
+            diag_error(s->dl, it->u.arg.name.loc,
+                       "input buffer '%s' needs initial contents: = random(seed = 1), "
+                       "constant(v), ramp() or zeros",
+                       arg->name);
         arg->init = INIT_NONE;
         return;
     }
@@ -238,8 +252,10 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
     if (fname && init->kind == EX_CALL && strcmp(fname, "file") == 0) {
         sema_check_data_init(s, init, arg);
         if (arg->dir == DIR_OUT)
-            diag_warning(s->dl, init->loc, "output buffer '%s' is poisoned before every run, so its initial "
-                         "contents are not used (make it inout to pass them in)", arg->name);
+            diag_warning(s->dl, init->loc,
+                         "output buffer '%s' is poisoned before every run, so its initial "
+                         "contents are not used (make it inout to pass them in)",
+                         arg->name);
         return;
     }
     int which = -1;
@@ -252,7 +268,8 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
         if (best)
             diag_error(s->dl, at, "unknown initial contents '%s'; did you mean '%s'?", fname, best);
         else
-            diag_error(s->dl, init->loc, "a buffer's initial contents must be random(...), constant(v), ramp(...), "
+            diag_error(s->dl, init->loc,
+                       "a buffer's initial contents must be random(...), constant(v), ramp(...), "
                        "zeros or file(\"PATH\")");
         return;
     }
@@ -272,19 +289,22 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
         if (f[2])
             setting_float(s, f[2], -INFINITY, false, &arg->hi);
         if (arg->hi < arg->lo)
-            diag_error(s->dl, f[2] ? f[2]->value->loc : f[1]->value->loc, "random() range is empty: max %g is "
-                       "below min %g", arg->hi, arg->lo);
+            diag_error(s->dl, f[2] ? f[2]->value->loc : f[1]->value->loc,
+                       "random() range is empty: max %g is "
+                       "below min %g",
+                       arg->hi, arg->lo);
         arg->seed = (uint64_t)seed;
         arg->init = INIT_RANDOM;
         if (arg->lo <= arg->hi)
             sema_check_data_init(s, init, arg); /* an integer random()'s range */
-    } else if (which == 1) { /* constant(v) */
+    } else if (which == 1) {                    /* constant(v) */
         if (args->len != 1 || args->items[0].name) {
             diag_error(s->dl, init->loc, "constant() takes one value: constant(0.5)");
             return;
         }
-        arg->value = check_fits(s, sema_lower_as(s, args->items[0].value, 0,
-                                            ast_ctype_is_float(arg->type) ? VT_FLOAT : VT_INT, "the fill value"),
+        arg->value = check_fits(s,
+                                sema_lower_as(s, args->items[0].value, 0,
+                                              ast_ctype_is_float(arg->type) ? VT_FLOAT : VT_INT, "the fill value"),
                                 arg->type);
         arg->init = INIT_CONSTANT;
     } else if (which == 2) { /* ramp(start = 0, step = 1) */
@@ -307,8 +327,10 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
         arg->init = INIT_ZEROS;
     }
     if (arg->dir == DIR_OUT)
-        diag_warning(s->dl, init->loc, "output buffer '%s' is poisoned before every run, so its initial contents "
-                     "are not used (make it inout to pass them in)", arg->name);
+        diag_warning(s->dl, init->loc,
+                     "output buffer '%s' is poisoned before every run, so its initial contents "
+                     "are not used (make it inout to pass them in)",
+                     arg->name);
 }
 
 int sema_find_arg(const model *m, const char *name)
@@ -415,8 +437,10 @@ void sema_check_verify(sema *s, const ast_item *it)
             if (m->params[i].has_default) {
                 v->config[i] = m->params[i].default_index;
             } else if (m->params[i].dom.type != VT_ERROR) {
-                diag_error(s->dl, ref->loc, "the reference configuration does not set param '%s', which has no "
-                           "default", m->params[i].name);
+                diag_error(s->dl, ref->loc,
+                           "the reference configuration does not set param '%s', which has no "
+                           "default",
+                           m->params[i].name);
                 broken = true;
             }
         }
@@ -482,8 +506,9 @@ void sema_check_search(sema *s, const ast_item *it)
         if (best)
             diag_error(s->dl, at, "unknown search strategy '%s'; did you mean '%s'?", name, best);
         else
-            diag_error(s->dl, at, "unknown search strategy (the strategies are exhaustive, random, anneal, genetic, "
-                                  "local, guided and auto)");
+            diag_error(s->dl, at,
+                       "unknown search strategy (the strategies are exhaustive, random, anneal, genetic, "
+                       "local, guided and auto)");
         return;
     }
     sr->strategy = k;
@@ -530,8 +555,8 @@ void sema_check_search(sema *s, const ast_item *it)
 void sema_check_measure(sema *s, const ast_item *it)
 {
     m_measure *ms = &s->m->measure;
-    static const char *const keys[] = {"warmup", "repeat", "max_repeat", "spread", "flush_l2", "timeout",
-                                       "energy", "energy_window"};
+    static const char *const keys[] = {"warmup",   "repeat",  "max_repeat", "spread",
+                                       "flush_l2", "timeout", "energy",     "energy_window"};
     const ast_arg *f[8];
     match_settings(s, &it->u.settings, keys, 8, f, "measure");
     setting_int(s, f[0], 0, &ms->warmup);
@@ -552,7 +577,8 @@ void sema_check_measure(sema *s, const ast_item *it)
             ms->energy = v.u.b;
     }
     if (setting_float(s, f[7], 0.0, false, &ms->energy_window_s) && ms->energy_window_s > 60)
-        diag_error(s->dl, f[7]->value->loc, "energy_window is at most 60 s (it is spent on every variant timed in "
+        diag_error(s->dl, f[7]->value->loc,
+                   "energy_window is at most 60 s (it is spent on every variant timed in "
                    "full)");
     if (ms->max_repeat < ms->repeat) {
         diag_error(s->dl, f[2] ? f[2]->value->loc : it->loc, "max_repeat (%lld) is below repeat (%lld)",

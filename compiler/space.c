@@ -28,36 +28,36 @@ typedef struct cnode {
     int var;
     int *checks;
     int nchecks;
-    texpr **hoisted;       /* per check: the check reading slots for its invariant parts */
-    texpr **slot_exprs;    /* what each of this node's slots holds */
+    texpr **hoisted;    /* per check: the check reading slots for its invariant parts */
+    texpr **slot_exprs; /* what each of this node's slots holds */
     int nslots, cap_slots;
-    int slot_base;         /* index of this node's first slot in space.slots */
+    int slot_base; /* index of this node's first slot in space.slots */
     struct cnode **kids;
     int nkids;
 } cnode;
 
 struct space {
     const model *m;
-    int n;                 /* params */
-    int nreq;              /* constraints in use */
-    const texpr **req;     /* their expressions */
+    int n;             /* params */
+    int nreq;          /* constraints in use */
+    const texpr **req; /* their expressions */
     param_set *req_deps;
-    value **vals;          /* materialised domains (NULL for big arithmetic ranges) */
+    value **vals; /* materialised domains (NULL for big arithmetic ranges) */
     uint64_t *sizes;
-    int **level_checks;    /* listing: constraints whose last param (in declaration order) is i */
+    int **level_checks; /* listing: constraints whose last param (in declaration order) is i */
     int *level_nchecks;
-    cnode **roots;         /* counting: independent groups of all params */
+    cnode **roots; /* counting: independent groups of all params */
     int nroots;
-    value *env_vals;       /* scratch for counting */
+    value *env_vals; /* scratch for counting */
     eval_env env;
-    arena *arena;          /* hoisted expressions */
+    arena *arena; /* hoisted expressions */
     int nslots;
     value *slots;
     /* the bounds of the exact count in progress (space_count_ex) */
     uint64_t work, max_work, next_poll;
     double deadline;
     const space_count_opts *opts;
-    double done;           /* the share counted, for progress: roots finished and the top value */
+    double done; /* the share counted, for progress: roots finished and the top value */
     bool stopped;
 };
 
@@ -140,8 +140,7 @@ static texpr *hoist(space *sp, cnode *c, texpr *e, param_set varbit)
             t->u.call.args = to;
         return t;
     }
-    default:
-        return t;
+    default: return t;
     }
 }
 
@@ -189,8 +188,8 @@ static cnode *build(space *sp, param_set vars)
         }
         long score[3] = {completes, pending, -(long)(sp->sizes[v] > 0x7fffffff ? 0x7fffffff : sp->sizes[v])};
         if (best < 0 || score[0] > best_score[0] ||
-            (score[0] == best_score[0] && (score[1] > best_score[1] ||
-                                           (score[1] == best_score[1] && score[2] > best_score[2])))) {
+            (score[0] == best_score[0] &&
+             (score[1] > best_score[1] || (score[1] == best_score[1] && score[2] > best_score[2])))) {
             best = v;
             memcpy(best_score, score, sizeof score);
         }
@@ -253,7 +252,8 @@ int space_new(space **out, const model *m, const int *reqs, int nreqs)
     sp->level_nchecks = calloc(n1, sizeof(int));
     sp->env_vals = calloc(n1, sizeof(value));
     sp->arena = arena_new();
-    if (!sp->arena || !sp->req_deps || !sp->req || !sp->vals || !sp->sizes || !sp->level_checks || !sp->level_nchecks || !sp->env_vals)
+    if (!sp->arena || !sp->req_deps || !sp->req || !sp->vals || !sp->sizes || !sp->level_checks || !sp->level_nchecks ||
+        !sp->env_vals)
         goto fail;
     for (int r = 0; r < nrequires; r++) {
         sp->req[r] = m->requires[reqs ? reqs[r] : r].expr;
@@ -581,12 +581,14 @@ int space_count(space *sp, uint64_t *count, bool *saturated, eval_error *err)
     }
     err->loc = sp->m->kernel_loc;
     if (r.hits)
-        snprintf(err->message, sizeof err->message, "the space is too large to count exactly in %g s: an estimated "
+        snprintf(err->message, sizeof err->message,
+                 "the space is too large to count exactly in %g s: an estimated "
                  "%.3g configurations are valid (%.3g%% of %llu random samples), at least %llu",
                  SPACE_COUNT_SECONDS, (double)r.count, 100.0 * r.share, (unsigned long long)r.samples,
                  (unsigned long long)r.at_least);
     else
-        snprintf(err->message, sizeof err->message, "the space is too large to count exactly in %g s, and none of "
+        snprintf(err->message, sizeof err->message,
+                 "the space is too large to count exactly in %g s, and none of "
                  "%llu random samples is valid (at least %llu are): narrow the ranges or add constraints",
                  SPACE_COUNT_SECONDS, (unsigned long long)r.samples, (unsigned long long)r.at_least);
     return -1;
@@ -597,7 +599,7 @@ struct space_iter {
     uint64_t *idx;
     value *vals;
     eval_env env;
-    int level;      /* the param being advanced; -1 before the first call */
+    int level; /* the param being advanced; -1 before the first call */
     bool done;
 };
 

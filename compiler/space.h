@@ -30,10 +30,10 @@ uint64_t space_raw(const space *sp, bool *saturated);
 /* How hard space_count_ex tries to count exactly, and how it reports progress. A zero
  * field takes its default. */
 typedef struct space_count_opts {
-    uint64_t max_work;     /* constraint evaluations before the exact count gives up (default: no bound) */
-    double max_seconds;    /* seconds before it gives up (default SPACE_COUNT_SECONDS) */
-    uint64_t samples;      /* random configurations drawn for the estimate then (default SPACE_COUNT_SAMPLES) */
-    uint64_t seed;         /* of that sample */
+    uint64_t max_work;  /* constraint evaluations before the exact count gives up (default: no bound) */
+    double max_seconds; /* seconds before it gives up (default SPACE_COUNT_SECONDS) */
+    uint64_t samples;   /* random configurations drawn for the estimate then (default SPACE_COUNT_SAMPLES) */
+    uint64_t seed;      /* of that sample */
     /* Called every 65,536 evaluations or so with the share of the exact count done (0
      * to 1, roughly); a nonzero return stops the exact count (the result is then an
      * estimate). NULL: no calls. */
@@ -46,13 +46,13 @@ enum { SPACE_COUNT_SAMPLES = 1000000 };
 
 /* What space_count_ex found. */
 typedef struct space_count_result {
-    bool exact;            /* count is the number of valid configurations */
-    uint64_t count;        /* exact: the count; else the estimate, raw * hits / samples (rounded) */
-    bool saturated;        /* count saturated at UINT64_MAX */
-    uint64_t at_least;     /* a lower bound: the count when exact; else what was counted before
+    bool exact;             /* count is the number of valid configurations */
+    uint64_t count;         /* exact: the count; else the estimate, raw * hits / samples (rounded) */
+    bool saturated;         /* count saturated at UINT64_MAX */
+    uint64_t at_least;      /* a lower bound: the count when exact; else what was counted before
                               stopping, or 1 when only the sample found a valid configuration */
     uint64_t samples, hits; /* inexact: the uniform random sample the estimate comes from */
-    double share;          /* inexact: hits / samples, the estimated valid share of the raw space */
+    double share;           /* inexact: hits / samples, the estimated valid share of the raw space */
 } space_count_result;
 
 /* space_count_ex: counts the valid configurations exactly when that takes at most the

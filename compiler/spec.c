@@ -128,12 +128,12 @@ int spec_select_kernel(cutune_spec *spec, int i)
 
 /* A clash of one emit kind between kernel blocks a and b (paths or prefixes): an error
  * at b's kernel, a note at a's. */
-static void clash(cutune_spec *spec, int ia, const model *a, int ib, const model *b, const char *what,
-                  const char *text)
+static void clash(cutune_spec *spec, int ia, const model *a, int ib, const model *b, const char *what, const char *text)
 {
-    diag_error(&spec->diags, b->kernel_loc, "kernel block %d ('%s') has the same %s as kernel block %d ('%s'): %s; "
-               "each kernel block needs its own (emit ... prefix P, or another path)", ib + 1, b->kernel, what, ia + 1,
-               a->kernel, text);
+    diag_error(&spec->diags, b->kernel_loc,
+               "kernel block %d ('%s') has the same %s as kernel block %d ('%s'): %s; "
+               "each kernel block needs its own (emit ... prefix P, or another path)",
+               ib + 1, b->kernel, what, ia + 1, a->kernel, text);
     diag_note(&spec->diags, true, a->kernel_loc, "kernel block %d is here", ia + 1);
 }
 
@@ -183,7 +183,8 @@ static int check_header_names(cutune_spec *spec, model *const *models, int n)
             sb_printf(&lb, " of kernel block %d ('%s')", c.lb + 1, mb->kernel);
         }
         hn_clash_text(&text, &c, sb_cstr(&la), sb_cstr(&lb));
-        diag_error(&spec->diags, name_loc(mb, c.b), "%s", sb_ok(&text) ? sb_cstr(&text) : "two names of the header clash");
+        diag_error(&spec->diags, name_loc(mb, c.b), "%s",
+                   sb_ok(&text) ? sb_cstr(&text) : "two names of the header clash");
         if (c.a->origin == HN_FIXED)
             diag_note(&spec->diags, true, name_loc(ma, c.a), "the prefix %s is from here", ma->emit.header_prefix);
         else if (c.a->origin != HN_LIBC)

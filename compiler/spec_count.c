@@ -31,8 +31,10 @@ static int explain_pair(cutune_spec *spec, int r, int *reqs)
         if (count == 0) {
             unsigned line, col;
             src_position(spec->src, m->requires[j].loc.begin, &line, &col);
-            diag_error(&spec->diags, m->requires[r].loc, "no configuration satisfies both this constraint and "
-                       "the one on line %u", line);
+            diag_error(&spec->diags, m->requires[r].loc,
+                       "no configuration satisfies both this constraint and "
+                       "the one on line %u",
+                       line);
             diag_note(&spec->diags, true, m->requires[j].loc, "the other constraint");
             return 1;
         }
@@ -84,7 +86,8 @@ static int explain_empty(cutune_spec *spec)
                         goto done;
                     }
                     if (!named)
-                        diag_error(&spec->diags, m->requires[r].loc, "no configuration satisfies this constraint "
+                        diag_error(&spec->diags, m->requires[r].loc,
+                                   "no configuration satisfies this constraint "
                                    "together with the ones before it");
                 }
                 reported = true;

@@ -17,10 +17,26 @@ const char *vtype_name(vtype t)
     }
 }
 
-value value_int(int64_t i) { value v = {VT_INT, {.i = i}}; return v; }
-value value_float(double f) { value v = {VT_FLOAT, {.f = f}}; return v; }
-value value_bool(bool b) { value v = {VT_BOOL, {.b = b}}; return v; }
-value value_string(const char *s) { value v = {VT_STRING, {.s = s}}; return v; }
+value value_int(int64_t i)
+{
+    value v = {VT_INT, {.i = i}};
+    return v;
+}
+value value_float(double f)
+{
+    value v = {VT_FLOAT, {.f = f}};
+    return v;
+}
+value value_bool(bool b)
+{
+    value v = {VT_BOOL, {.b = b}};
+    return v;
+}
+value value_string(const char *s)
+{
+    value v = {VT_STRING, {.s = s}};
+    return v;
+}
 
 bool value_equal(value a, value b)
 {

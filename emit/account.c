@@ -51,18 +51,21 @@ static void account_devices(strbuf *sb, const cutune_tune_result *r)
     for (int k = 1; k < s->ndevices; k++) {
         const cutune_device_spread *d = &s->spread[k];
         if (d->variants > 0)
-            sb_printf(sb, "spread: GPU %d's median time over GPU %d's, the same %d variant%s timed in full: median "
-                            "%.4f, from %.4f to %.4f\n", d->device, s->devices[0], d->variants, d->variants == 1 ? "" : "s",
-                    d->median, d->lo, d->hi);
+            sb_printf(sb,
+                      "spread: GPU %d's median time over GPU %d's, the same %d variant%s timed in full: median "
+                      "%.4f, from %.4f to %.4f\n",
+                      d->device, s->devices[0], d->variants, d->variants == 1 ? "" : "s", d->median, d->lo, d->hi);
         else
             sb_printf(sb, "spread: GPU %d against GPU %d: no variant was timed in full on both\n", d->device,
-                    s->devices[0]);
+                      s->devices[0]);
         /* The race takes variants within 5 % of the best, whichever GPU placed them: GPUs
          * that differ by more than run-to-run noise may have kept one out unfairly. */
         if (d->variants > 0 && fabs(d->median - 1.0) > 0.02)
-            sb_printf(sb, "warning: GPU %d's times differ from GPU %d's by %.1f %%: these GPUs are not "
-                            "interchangeable, and a variant placed on the slower one may have missed the final race; "
-                            "tune on each (--per-device)\n", d->device, s->devices[0], 100.0 * fabs(d->median - 1.0));
+            sb_printf(sb,
+                      "warning: GPU %d's times differ from GPU %d's by %.1f %%: these GPUs are not "
+                      "interchangeable, and a variant placed on the slower one may have missed the final race; "
+                      "tune on each (--per-device)\n",
+                      d->device, s->devices[0], 100.0 * fabs(d->median - 1.0));
     }
 }
 
@@ -75,31 +78,33 @@ char *account_text(const cutune_tune_result *r)
     if (per_gpu > bound)
         bound = per_gpu;
     compile_errors ce = account_compile_errors(r);
-    sb_printf(sb, "%s (%s): %llu variants: %llu timed (%llu stopped early), %llu wrong, %llu cannot "
-                    "launch, %llu failed",
-            s->device_name, s->arch, (unsigned long long)s->variants, (unsigned long long)s->timed,
-            (unsigned long long)s->pruned, (unsigned long long)s->wrong,
-            (unsigned long long)s->unlaunchable, (unsigned long long)s->failed);
+    sb_printf(sb,
+              "%s (%s): %llu variants: %llu timed (%llu stopped early), %llu wrong, %llu cannot "
+              "launch, %llu failed",
+              s->device_name, s->arch, (unsigned long long)s->variants, (unsigned long long)s->timed,
+              (unsigned long long)s->pruned, (unsigned long long)s->wrong, (unsigned long long)s->unlaunchable,
+              (unsigned long long)s->failed);
     if (ce.all)
         sb_printf(sb, " (%llu of them did not compile)", (unsigned long long)ce.all);
     sb_printf(sb, "\n");
     if (s->twins)
-        sb_printf(sb, "%llu variants not run: the same machine code, launch and arguments as one that "
-                        "ran, whose figures they share (same_code_as; --run-twins runs them)\n",
-                (unsigned long long)s->twins);
+        sb_printf(sb,
+                  "%llu variants not run: the same machine code, launch and arguments as one that "
+                  "ran, whose figures they share (same_code_as; --run-twins runs them)\n",
+                  (unsigned long long)s->twins);
     /* compiled and cached: binaries made by NVRTC now, or read from the cache */
     /* profiling comes after the tuning, which the rate and the bound are about */
     double wall = s->wall_seconds - s->profile_seconds;
     if (s->profiled > 0)
         sb_printf(sb, "profiling: %llu variants' hardware counters in %.2f s, after the tuning below\n",
-                (unsigned long long)s->profiled, s->profile_seconds);
-    sb_printf(sb, "wall %.2f s: compile %.2f s of NVRTC time on %d threads (%llu compiled, %llu cached), GPU "
-                    "%.2f s (%.2f s timing); %.1f variants/s; %.2fx the bound max(compile/threads, GPU)\n",
-            wall, s->compile_seconds, s->threads,
-            (unsigned long long)(s->compiled > ce.fresh ? s->compiled - ce.fresh : 0),
-            (unsigned long long)(s->cached > ce.cached ? s->cached - ce.cached : 0), s->gpu_seconds,
-            s->timing_seconds,
-            wall > 0 ? (double)s->variants / wall : 0.0, bound > 0 ? wall / bound : 0.0);
+                  (unsigned long long)s->profiled, s->profile_seconds);
+    sb_printf(sb,
+              "wall %.2f s: compile %.2f s of NVRTC time on %d threads (%llu compiled, %llu cached), GPU "
+              "%.2f s (%.2f s timing); %.1f variants/s; %.2fx the bound max(compile/threads, GPU)\n",
+              wall, s->compile_seconds, s->threads,
+              (unsigned long long)(s->compiled > ce.fresh ? s->compiled - ce.fresh : 0),
+              (unsigned long long)(s->cached > ce.cached ? s->cached - ce.cached : 0), s->gpu_seconds,
+              s->timing_seconds, wall > 0 ? (double)s->variants / wall : 0.0, bound > 0 ? wall / bound : 0.0);
     if (s->ndevices > 1)
         account_devices(sb, r);
     if (s->reference)
@@ -108,12 +113,12 @@ char *account_text(const cutune_tune_result *r)
         sb_printf(sb, "results: %s\n", s->results_path);
     if (strcmp(s->strategy, "exhaustive") != 0 || s->stop_reason)
         sb_printf(sb, "search: %s (seed %llu): %llu configurations measured%s%s%s\n", s->strategy,
-                (unsigned long long)s->seed, (unsigned long long)s->evaluations,
-                s->screened ? ", others skipped on static information" : "",
-                s->stop_reason ? "; stopped by " : "", s->stop_reason ? s->stop_reason : "");
+                  (unsigned long long)s->seed, (unsigned long long)s->evaluations,
+                  s->screened ? ", others skipped on static information" : "", s->stop_reason ? "; stopped by " : "",
+                  s->stop_reason ? s->stop_reason : "");
     if (s->journal_path)
-        sb_printf(sb, "journal: %s (%llu variants resumed from an earlier run, not run again)\n",
-                s->journal_path, (unsigned long long)s->resumed);
+        sb_printf(sb, "journal: %s (%llu variants resumed from an earlier run, not run again)\n", s->journal_path,
+                  (unsigned long long)s->resumed);
     if (s->cache_warning)
         sb_printf(sb, "warning: %s\n", s->cache_warning);
     if (s->compile_warning)
@@ -127,11 +132,10 @@ char *account_warnings(const cutune_tune_result *r)
     const cutune_tune_summary *s = &r->summary;
     if (s->journal_ignored)
         sb_printf(sb, "journal: %llu line%s not trusted, and left in the file (%s): those variants ran again\n",
-                (unsigned long long)s->journal_ignored, s->journal_ignored == 1 ? " was" : "s were",
-                s->journal_ignored_why ? s->journal_ignored_why : "damaged records");
+                  (unsigned long long)s->journal_ignored, s->journal_ignored == 1 ? " was" : "s were",
+                  s->journal_ignored_why ? s->journal_ignored_why : "damaged records");
     if (s->interrupted)
         sb_printf(sb, "interrupted: %llu variants were done; the best is the best of those\n",
-                (unsigned long long)s->variants);
+                  (unsigned long long)s->variants);
     return sb_steal(sb);
 }
-

@@ -16,13 +16,21 @@
 #include "../results/record.h"
 
 /* The variant's own columns and the status, placed among the list's by csv_at. */
-typedef enum own { OWN_STATUS, OWN_KERNEL, OWN_BLOCK, OWN_GRID = OWN_BLOCK + 3, OWN_SMEM = OWN_GRID + 3, OWN_DEFINES,
-                   OWN_OPTIONS, OWN_COUNT } own;
+typedef enum own {
+    OWN_STATUS,
+    OWN_KERNEL,
+    OWN_BLOCK,
+    OWN_GRID = OWN_BLOCK + 3,
+    OWN_SMEM = OWN_GRID + 3,
+    OWN_DEFINES,
+    OWN_OPTIONS,
+    OWN_COUNT
+} own;
 static const struct {
     const char *name;
     int at;
 } csv_own[OWN_COUNT] = {
-    {"status", 10}, {"kernel", 30}, {"block_x", 31}, {"block_y", 32}, {"block_z", 33}, {"grid_x", 34},
+    {"status", 10}, {"kernel", 30}, {"block_x", 31},    {"block_y", 32},  {"block_z", 33},  {"grid_x", 34},
     {"grid_y", 35}, {"grid_z", 36}, {"smem_bytes", 37}, {"defines", 900}, {"options", 910},
 };
 
@@ -205,4 +213,3 @@ int emit_csv(char **out, const cutune_tune_result *r)
     *out = sb_steal(&o);
     return *out ? CUTUNE_OK : CUTUNE_ENOMEM;
 }
-

@@ -109,10 +109,10 @@ int emit_analysis_json(char **out, const cutune_spec *spec, const cutune_analysi
     json_object_set_new(o, "compiled", json_boolean(a->compiled));
     json_object_set_new(o, "log", json_string(a->log));
     if (a->has_resources)
-        json_object_update_new(o, json_pack("{s:i, s:I, s:I, s:I, s:I, s:i}", "registers", a->registers,
-                                            "static_smem", (json_int_t)a->static_smem, "local_bytes",
-                                            (json_int_t)a->local_bytes, "spill_stores", (json_int_t)a->spill_stores,
-                                            "spill_loads", (json_int_t)a->spill_loads, "barriers", a->barriers));
+        json_object_update_new(o, json_pack("{s:i, s:I, s:I, s:I, s:I, s:i}", "registers", a->registers, "static_smem",
+                                            (json_int_t)a->static_smem, "local_bytes", (json_int_t)a->local_bytes,
+                                            "spill_stores", (json_int_t)a->spill_stores, "spill_loads",
+                                            (json_int_t)a->spill_loads, "barriers", a->barriers));
     if (c->limiter)
         json_object_set_new(o, "occupancy",
                             json_pack("{s:s, s:i, s:i, s:i, s:f, s:s}", "arch", c->arch, "blocks_per_sm",

@@ -28,12 +28,11 @@ static json_t *found(const cutune_sim_run *u, json_t *v)
 
 static json_t *run_object(const cutune_sim_run *u)
 {
-    return json_pack("{s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:s*}", "seed", (json_int_t)u->seed,
-                     "evaluations", (json_int_t)u->evaluations, "screened", (json_int_t)u->screened, "best",
-                     found(u, num(u->best)), "best_index", found(u, json_integer((json_int_t)u->best_index)),
-                     "best_at", found(u, json_integer((json_int_t)u->best_at)), "ratio", num(u->ratio),
-                     "simulated_seconds", num(u->seconds), "bound_seconds", num(u->bound_seconds), "stop_reason",
-                     u->stop_reason);
+    return json_pack("{s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:s*}", "seed", (json_int_t)u->seed, "evaluations",
+                     (json_int_t)u->evaluations, "screened", (json_int_t)u->screened, "best", found(u, num(u->best)),
+                     "best_index", found(u, json_integer((json_int_t)u->best_index)), "best_at",
+                     found(u, json_integer((json_int_t)u->best_at)), "ratio", num(u->ratio), "simulated_seconds",
+                     num(u->seconds), "bound_seconds", num(u->bound_seconds), "stop_reason", u->stop_reason);
 }
 
 int emit_sim_json(char **out, const cutune_sim_report *r, const char *results_path, int threads)

@@ -28,8 +28,7 @@ static json_t *device_object(const model *m)
         json_decref(attrs);
         return NULL;
     }
-    return json_pack("{s:o, s:b, s:s}", "attributes", attrs, "assumed", m->device.assumed, "source",
-                     m->device.source);
+    return json_pack("{s:o, s:b, s:s}", "attributes", attrs, "assumed", m->device.assumed, "source", m->device.source);
 }
 
 /* The problem sizes, an object of the size variables' values each (the space is the
@@ -43,7 +42,8 @@ static json_t *sizes_array(const model *m)
     for (int k = 0; k < sz->count; k++) {
         json_t *one = json_object();
         for (int j = 0; j < sz->nvars; j++)
-            json_object_set_new(one, m->lets[sz->lets[j]].name, json_integer((json_int_t)sz->values[k * sz->nvars + j]));
+            json_object_set_new(one, m->lets[sz->lets[j]].name,
+                                json_integer((json_int_t)sz->values[k * sz->nvars + j]));
         json_array_append_new(sizes, one);
     }
     return sizes;
@@ -58,14 +58,14 @@ int emit_space_json(char **out, const cutune_spec *spec, const cutune_space_size
                                                 vtype_name(m->params[i].dom.type), "route",
                                                 result_route_name(m->params[i].route), "count",
                                                 (json_int_t)m->params[i].dom.size));
-    json_t *o = json_pack("{s:s*, s:s*, s:s*, s:o, s:i, s:I, s:b, s:I, s:b, s:b}", "spec", spec->path, "kernel",
-                          m->kernel, "kernel_file", m->kernel_file, "params", params, "constraints", m->nrequires,
-                          "raw", (json_int_t)size->raw, "raw_saturated", size->raw_saturated, "valid",
-                          (json_int_t)size->valid, "valid_saturated", size->valid_saturated, "valid_estimated",
-                          size->valid_estimated);
+    json_t *o =
+        json_pack("{s:s*, s:s*, s:s*, s:o, s:i, s:I, s:b, s:I, s:b, s:b}", "spec", spec->path, "kernel", m->kernel,
+                  "kernel_file", m->kernel_file, "params", params, "constraints", m->nrequires, "raw",
+                  (json_int_t)size->raw, "raw_saturated", size->raw_saturated, "valid", (json_int_t)size->valid,
+                  "valid_saturated", size->valid_saturated, "valid_estimated", size->valid_estimated);
     if (size->valid_estimated)
-        json_object_update_new(o, json_pack("{s:I, s:I}", "valid_at_least", (json_int_t)size->valid_at_least,
-                                            "samples", (json_int_t)size->samples));
+        json_object_update_new(o, json_pack("{s:I, s:I}", "valid_at_least", (json_int_t)size->valid_at_least, "samples",
+                                            (json_int_t)size->samples));
     json_object_update_new(o, json_pack("{s:f, s:s*, s:o*, s:o*}", "count_seconds", count_seconds, "search",
                                         model_strategy_name(m->search.strategy), "device", device_object(m), "sizes",
                                         sizes_array(m)));
@@ -83,13 +83,14 @@ int emit_occupancy_json(char **out, const cutune_occupancy *occ, int device, int
     json_t *o = json_pack("{s:s*}", "arch", occ->arch);
     if (device >= 0)
         json_object_set_new(o, "device", json_integer(device));
-    json_object_update_new(
-        o, json_pack("{s:i, s:i, s:I, s:i, s:i, s:i, s:f, s:s*, s:{s:o, s:o, s:o, s:o}, s:b, s:s?}", "regs", regs,
-                     "threads", threads, "smem", (json_int_t)smem, "blocks_per_sm", occ->blocks_per_sm, "active_warps",
-                     occ->active_warps, "max_warps", occ->max_warps, "occupancy", occ->occupancy, "limiter",
-                     occ->limiter, "blocks_allowed_by", "warps", limit(occ->by_warps), "blocks", limit(occ->by_blocks),
-                     "registers", limit(occ->by_registers), "shared_memory", limit(occ->by_shared_memory),
-                     "launchable", occ->unlaunchable == NULL, "unlaunchable", occ->unlaunchable));
+    json_object_update_new(o,
+                           json_pack("{s:i, s:i, s:I, s:i, s:i, s:i, s:f, s:s*, s:{s:o, s:o, s:o, s:o}, s:b, s:s?}",
+                                     "regs", regs, "threads", threads, "smem", (json_int_t)smem, "blocks_per_sm",
+                                     occ->blocks_per_sm, "active_warps", occ->active_warps, "max_warps", occ->max_warps,
+                                     "occupancy", occ->occupancy, "limiter", occ->limiter, "blocks_allowed_by", "warps",
+                                     limit(occ->by_warps), "blocks", limit(occ->by_blocks), "registers",
+                                     limit(occ->by_registers), "shared_memory", limit(occ->by_shared_memory),
+                                     "launchable", occ->unlaunchable == NULL, "unlaunchable", occ->unlaunchable));
     return dump(out, o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 }
 
@@ -100,9 +101,8 @@ int emit_devices_json(char **out, const cutune_device *devs, int n)
         const cutune_device *d = &devs[i];
         json_t *o = json_pack("{s:i, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "ordinal", d->ordinal, "name",
                               d->name, "arch", d->arch, "compute_capability", d->cc, "sm_count", d->sm_count,
-                              "max_threads_per_sm", d->max_threads_per_sm, "regs_per_sm", d->regs_per_sm,
-                              "smem_per_sm", d->smem_per_sm, "l2_bytes", d->l2_bytes, "driver_version",
-                              d->driver_version);
+                              "max_threads_per_sm", d->max_threads_per_sm, "regs_per_sm", d->regs_per_sm, "smem_per_sm",
+                              d->smem_per_sm, "l2_bytes", d->l2_bytes, "driver_version", d->driver_version);
         if (!o || json_array_append_new(a, o) < 0) {
             json_decref(a);
             a = NULL;

@@ -45,9 +45,18 @@ static void literal(strbuf *out, const char *text, char t)
     }
 }
 
-void hdr_literal(strbuf *out, const char *text, char t) { literal(out, text, t); }
-void hdr_upper(strbuf *out, const char *s) { upper(out, s); }
-void hdr_comment(strbuf *out, const char *s) { comment_text(out, s); }
+void hdr_literal(strbuf *out, const char *text, char t)
+{
+    literal(out, text, t);
+}
+void hdr_upper(strbuf *out, const char *s)
+{
+    upper(out, s);
+}
+void hdr_comment(strbuf *out, const char *s)
+{
+    comment_text(out, s);
+}
 
 static void joined(strbuf *out, const char *const *items, int from, int to)
 {
@@ -150,7 +159,8 @@ int hdr_default_entry(hdr *h, arena *a, entry *e)
             space_describe_config(m, vals, ~(param_set)0, &s);
             diag_error(&spec->diags, m->requires[k].loc,
                        "the default configuration (%s) violates this constraint; give the params defaults that "
-                       "satisfy it (param x in [...] default v)", sb_cstr(&s));
+                       "satisfy it (param x in [...] default v)",
+                       sb_cstr(&s));
             sb_free(&s);
             return CUTUNE_ESPEC;
         }
@@ -227,8 +237,8 @@ static void provenance(hdr *h, const cutune_header_options *opts)
         hdr_sizes_describe(o, h, e);
         sb_printf(o, ", ");
         comment_text(o, d->arch);
-        sb_printf(o, " (compute capability %d.%d), driver %d.%d\n", d->cc / 10, d->cc % 10,
-                  d->driver_version / 1000, d->driver_version % 1000 / 10);
+        sb_printf(o, " (compute capability %d.%d), driver %d.%d\n", d->cc / 10, d->cc % 10, d->driver_version / 1000,
+                  d->driver_version % 1000 / 10);
         if (h->m && h->m->device_used) { /* the device attributes the spec reads, as this run had them */
             dev_values dv;
             dev_values_from_device(&dv, d);
@@ -256,13 +266,15 @@ static void provenance(hdr *h, const cutune_header_options *opts)
         else
             sb_add(o, " *   runner-up none\n");
     }
-    sb_printf(o, " *\n * The macros hold entry 0. %s_lookup(device_name, compute_capability) picks an\n"
-                 " * entry: the exact device name and compute capability, else the first entry of\n"
-                 " * the same compute capability, else entry 0. The dimensions are at the problem\n"
-                 " * size tuned.%s\n */\n",
-              h->P, h->nsize_vars ? "\n * The entries are per device and problem size: the _lookup_size function picks,\n"
-                                    " * among a device's entries, the one tuned at a size or the nearest (docs/header.md)."
-                                  : "");
+    sb_printf(o,
+              " *\n * The macros hold entry 0. %s_lookup(device_name, compute_capability) picks an\n"
+              " * entry: the exact device name and compute capability, else the first entry of\n"
+              " * the same compute capability, else entry 0. The dimensions are at the problem\n"
+              " * size tuned.%s\n */\n",
+              h->P,
+              h->nsize_vars ? "\n * The entries are per device and problem size: the _lookup_size function picks,\n"
+                              " * among a device's entries, the one tuned at a size or the nearest (docs/header.md)."
+                            : "");
 }
 
 static void macros(hdr *h)
@@ -302,10 +314,13 @@ static void config_type(hdr *h)
 {
     strbuf *o = &h->out;
     const char *P = h->P;
-    sb_printf(o, "\n/* one entry per device%s */\ntypedef struct %s_params {\n", h->nsize_vars ? " and problem size" : "", P);
+    sb_printf(o, "\n/* one entry per device%s */\ntypedef struct %s_params {\n",
+              h->nsize_vars ? " and problem size" : "", P);
     for (int i = 0; i < h->nparams; i++) {
-        vtype t = h->types[i] == 'i' ? VT_INT : h->types[i] == 'f' ? VT_FLOAT : h->types[i] == 'b' ? VT_BOOL
-                                                                                                    : VT_STRING;
+        vtype t = h->types[i] == 'i'   ? VT_INT
+                  : h->types[i] == 'f' ? VT_FLOAT
+                  : h->types[i] == 'b' ? VT_BOOL
+                                       : VT_STRING;
         const char *ct = cexpr_type(t);
         sb_printf(o, "    %s%s", ct, ct[strlen(ct) - 1] == '*' ? "" : " ");
         cexpr_ident(h->names[i], o);
@@ -385,25 +400,26 @@ static void lookup(hdr *h)
               "{\n    static const %s_config table[%d] = {\n",
               P, P, P, P, h->n);
     hdr_table_rows(h);
-    sb_printf(o, "    };\n"
-                 "    int i, same_cc = -1;\n"
-                 "    for (i = 0; i < %d; i++) {\n"
-                 "        const char *a = device_name, *b = table[i].device_name;\n"
-                 "        if (table[i].compute_capability != compute_capability)\n"
-                 "            continue;\n"
-                 "        if (same_cc < 0)\n"
-                 "            same_cc = i;\n"
-                 "        if (!a)\n"
-                 "            continue;\n"
-                 "        while (*a && *a == *b) {\n"
-                 "            a++;\n"
-                 "            b++;\n"
-                 "        }\n"
-                 "        if (*a == *b)\n"
-                 "            return &table[i];\n"
-                 "    }\n"
-                 "    return &table[same_cc >= 0 ? same_cc : 0];\n"
-                 "}\n",
+    sb_printf(o,
+              "    };\n"
+              "    int i, same_cc = -1;\n"
+              "    for (i = 0; i < %d; i++) {\n"
+              "        const char *a = device_name, *b = table[i].device_name;\n"
+              "        if (table[i].compute_capability != compute_capability)\n"
+              "            continue;\n"
+              "        if (same_cc < 0)\n"
+              "            same_cc = i;\n"
+              "        if (!a)\n"
+              "            continue;\n"
+              "        while (*a && *a == *b) {\n"
+              "            a++;\n"
+              "            b++;\n"
+              "        }\n"
+              "        if (*a == *b)\n"
+              "            return &table[i];\n"
+              "    }\n"
+              "    return &table[same_cc >= 0 ? same_cc : 0];\n"
+              "}\n",
               h->n);
 }
 
@@ -550,15 +566,15 @@ static int prepare(hdr *h, arena *a, const cutune_tune_result *const *results, i
                 same = strcmp(r->size_vars[j], h->size_vars[j]) == 0;
             if (!same)
                 return hdr_fail("results over different size variables cannot share a header (%s)",
-                            src ? src : "a results file");
+                                src ? src : "a results file");
         }
         if (!result_best(r)) {
             if (r->size_values) {
                 strbuf d = STRBUF_INIT;
                 entry tmp = {.size = r->size_values};
                 hdr_sizes_describe(&d, h, &tmp);
-                int f = hdr_fail("%s: no variant ran correctly%s, so there is no winner to write", src ? src : "the results",
-                             sb_ok(&d) ? sb_cstr(&d) : "");
+                int f = hdr_fail("%s: no variant ran correctly%s, so there is no winner to write",
+                                 src ? src : "the results", sb_ok(&d) ? sb_cstr(&d) : "");
                 sb_free(&d);
                 return f;
             }
@@ -572,18 +588,21 @@ static int prepare(hdr *h, arena *a, const cutune_tune_result *const *results, i
             if (!h->types)
                 return CUTUNE_ENOMEM;
             for (int i = 0; i < r->nparams; i++)
-                h->types[i] = r->param_types[i][0] == 'b' ? 'b' : r->param_types[i][0] == 'f' ? 'f'
-                                                              : r->param_types[i][0] == 's' ? 's'
-                                                                                            : 'i';
+                h->types[i] = r->param_types[i][0] == 'b'   ? 'b'
+                              : r->param_types[i][0] == 'f' ? 'f'
+                              : r->param_types[i][0] == 's' ? 's'
+                                                            : 'i';
         } else {
             if (strcmp(r->kernel, h->kernel) != 0)
                 return hdr_fail("results of different kernels ('%s' and '%s') cannot share a header", h->kernel,
-                            r->kernel);
+                                r->kernel);
             bool same = r->nparams == h->nparams;
             for (int i = 0; same && i < h->nparams; i++)
-                same = strcmp(r->param_names[i], h->names[i]) == 0 && strcmp(r->param_types[i], flat[0]->param_types[i]) == 0;
+                same = strcmp(r->param_names[i], h->names[i]) == 0 &&
+                       strcmp(r->param_types[i], flat[0]->param_types[i]) == 0;
             if (!same)
-                return hdr_fail("results with different params cannot share a header (%s)", src ? src : "a results file");
+                return hdr_fail("results with different params cannot share a header (%s)",
+                                src ? src : "a results file");
         }
         entry *e = &h->e[k];
         e->r = r;
@@ -605,11 +624,12 @@ static int prepare(hdr *h, arena *a, const cutune_tune_result *const *results, i
             strbuf d = STRBUF_INIT, at = STRBUF_INIT;
             esc_c_string(&d, e->r->device.name); /* as a C string's contents: printable, whatever the file held */
             hdr_sizes_describe(&at, h, e);
-            rc = hdr_fail("%s and %s are both of device \"%s\" (compute capability %d)%s: the look-up would never reach "
-                      "the second's entry; give one results file per device%s",
-                      f->source ? f->source : "a results file", e->source ? e->source : "another",
-                      sb_ok(&d) ? sb_cstr(&d) : "", e->r->device.cc, sb_ok(&at) ? sb_cstr(&at) : "",
-                      h->nsize_vars ? " and size" : "");
+            rc =
+                hdr_fail("%s and %s are both of device \"%s\" (compute capability %d)%s: the look-up would never reach "
+                         "the second's entry; give one results file per device%s",
+                         f->source ? f->source : "a results file", e->source ? e->source : "another",
+                         sb_ok(&d) ? sb_cstr(&d) : "", e->r->device.cc, sb_ok(&at) ? sb_cstr(&at) : "",
+                         h->nsize_vars ? " and size" : "");
             sb_free(&d);
             sb_free(&at);
             return rc;

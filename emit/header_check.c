@@ -77,6 +77,6 @@ int hdr_check_spec(const hdr *h)
     for (int i = 0; i < m->nparams; i++)
         if (strcmp(m->params[i].name, h->names[i]) != 0 || vtype_name(m->params[i].dom.type)[0] != h->types[i])
             return hdr_fail("the spec's param '%s' differs from the results' '%s' (name or type)", m->params[i].name,
-                        h->names[i]);
+                            h->names[i]);
     return CUTUNE_OK;
 }

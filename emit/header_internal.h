@@ -13,37 +13,37 @@
 
 /* One entry of the header: a device's winner, or the default configuration. */
 typedef struct entry {
-    const cutune_tune_result *r;          /* NULL for the default configuration */
+    const cutune_tune_result *r; /* NULL for the default configuration */
     const cutune_measurement *best, *runner_up;
-    const cutune_variant *v;              /* the configuration and its variant */
-    int ncommon;                          /* options common to every variant */
-    value *vals;                          /* each param's value, when there is a spec */
-    const char *source;                   /* what to call the results file, or NULL */
-    const int64_t *size;                  /* the problem size it was tuned at (h->nsize_vars values), or NULL */
-    int variant;                          /* its compiled variant (header_sizes.c) */
+    const cutune_variant *v; /* the configuration and its variant */
+    int ncommon;             /* options common to every variant */
+    value *vals;             /* each param's value, when there is a spec */
+    const char *source;      /* what to call the results file, or NULL */
+    const int64_t *size;     /* the problem size it was tuned at (h->nsize_vars values), or NULL */
+    int variant;             /* its compiled variant (header_sizes.c) */
 } entry;
 
 typedef struct hdr {
     strbuf out;
-    const char *P;                        /* the prefix */
+    const char *P; /* the prefix */
     const char *kernel;
     int nparams;
-    const char *const *names;             /* param names */
-    char *types;                          /* 'i', 'f', 'b', 's' per param */
-    cutune_spec *spec;                    /* NULL: no functions of the problem size */
+    const char *const *names; /* param names */
+    char *types;              /* 'i', 'f', 'b', 's' per param */
+    cutune_spec *spec;        /* NULL: no functions of the problem size */
     const model *m;
     entry *e;
     int n;
     bool tuned;
     bool needs_math, needs_string;
-    unsigned helpers;                     /* the arithmetic helpers the functions call (CEXPR_*) */
-    strbuf funcs;                         /* functions of entry 0's params (before the includes are known) */
-    strbuf cfuncs;                        /* functions of a configuration */
+    unsigned helpers; /* the arithmetic helpers the functions call (CEXPR_*) */
+    strbuf funcs;     /* functions of entry 0's params (before the includes are known) */
+    strbuf cfuncs;    /* functions of a configuration */
     /* problem sizes (header_sizes.c): 0 variables when the results are not of a run over sizes */
     int nsize_vars;
     const char *const *size_vars;
-    const char *const *routes;            /* each param's route ("define", ...; NULL: not known) */
-    int nvariants;                        /* distinct compiled variants among the entries */
+    const char *const *routes; /* each param's route ("define", ...; NULL: not known) */
+    int nvariants;             /* distinct compiled variants among the entries */
 } hdr;
 
 /* Writers header.c lends to header_sizes.c. hdr_literal: a param value (text of type
@@ -56,8 +56,8 @@ void hdr_comment(strbuf *out, const char *s);
  * a run over sizes (its sizes in order); makes h->e (h->n entries) and the size
  * variables, and gives each entry's result and source name in *flat and *srcs (in a).
  * CUTUNE_OK, CUTUNE_EINVAL (the error object set) or CUTUNE_ENOMEM. */
-int hdr_flatten(hdr *h, arena *a, const cutune_tune_result *const *results, int n,
-                const cutune_header_options *opts, const cutune_tune_result ***flat, const char ***srcs);
+int hdr_flatten(hdr *h, arena *a, const cutune_tune_result *const *results, int n, const cutune_header_options *opts,
+                const cutune_tune_result ***flat, const char ***srcs);
 
 /* hdr_table_rows: the look-up table's rows, one per entry (header.c). */
 void hdr_table_rows(hdr *h);

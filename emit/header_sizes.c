@@ -21,8 +21,8 @@ static bool compile_time(const hdr *h, int i)
 
 /* The results as entries: one per result, or one per size of a run over sizes (its
  * sizes in order); h->n of them. */
-int hdr_flatten(hdr *h, arena *a, const cutune_tune_result *const *results, int n,
-                const cutune_header_options *opts, const cutune_tune_result ***flat, const char ***srcs)
+int hdr_flatten(hdr *h, arena *a, const cutune_tune_result *const *results, int n, const cutune_header_options *opts,
+                const cutune_tune_result ***flat, const char ***srcs)
 {
     int total = 0;
     for (int k = 0; k < n; k++) {
@@ -30,7 +30,8 @@ int hdr_flatten(hdr *h, arena *a, const cutune_tune_result *const *results, int 
             return err_set(CUTUNE_EINVAL, "results[%d] is NULL", k);
         total += results[k]->nsizes > 0 ? results[k]->nsizes : 1;
         if ((results[k]->nsizes > 0) != (results[0]->nsizes > 0))
-            return err_set(CUTUNE_EINVAL, "results of a run over problem sizes and of one without cannot share a header");
+            return err_set(CUTUNE_EINVAL,
+                           "results of a run over problem sizes and of one without cannot share a header");
     }
     *flat = arena_alloc(a, sizeof(**flat) * (size_t)(total + 1));
     *srcs = arena_alloc(a, sizeof(**srcs) * (size_t)(total + 1));
@@ -129,10 +130,11 @@ void hdr_sizes_macros(hdr *h)
         sb_printf(o, " %lldLL\n", (long long)h->e[0].size[j]);
     }
     sb_printf(o, "#define %s_ENTRY_COUNT %d\n", P, h->n);
-    sb_printf(o, "\n/* the compiled variants: the distinct values of the compile-time params (as define,\n"
-                 " * template, option, maxrregcount) among the entries. Build each one (a template\n"
-                 " * instantiation, or a compile with its -D macros) and launch the one an entry names\n"
-                 " * (config->variant). %s_FOR_EACH_VARIANT(X) calls X(variant",
+    sb_printf(o,
+              "\n/* the compiled variants: the distinct values of the compile-time params (as define,\n"
+              " * template, option, maxrregcount) among the entries. Build each one (a template\n"
+              " * instantiation, or a compile with its -D macros) and launch the one an entry names\n"
+              " * (config->variant). %s_FOR_EACH_VARIANT(X) calls X(variant",
               P);
     for (int i = 0; i < h->nparams; i++)
         if (compile_time(h, i)) {
@@ -164,8 +166,9 @@ void hdr_sizes_fields(hdr *h)
         cexpr_ident(h->size_vars[j], o);
         sb_add(o, ";\n");
     }
-    sb_printf(o, "    } size;                        /* the problem size it was tuned at */\n"
-                 "    int variant;                   /* its compiled variant: 0 .. %s_VARIANT_COUNT - 1 */\n",
+    sb_printf(o,
+              "    } size;                        /* the problem size it was tuned at */\n"
+              "    int variant;                   /* its compiled variant: 0 .. %s_VARIANT_COUNT - 1 */\n",
               h->P);
 }
 
@@ -199,21 +202,22 @@ void hdr_sizes_lookup(hdr *h)
     }
     sb_printf(o, ")\n{\n    static const %s_config table[%d] = {\n", P, h->n);
     hdr_table_rows(h);
-    sb_printf(o, "    };\n"
-                 "    const %s_config *dev = %s_lookup(device_name, compute_capability);\n"
-                 "    int i, best = -1;\n"
-                 "    double best_ratio = 0.0, best_work = 0.0;\n"
-                 "    for (i = 0; i < %d; i++) {\n"
-                 "        const char *a = dev->device_name, *b = table[i].device_name;\n"
-                 "        double ratio = 1.0, work = 1.0, asked, tuned;\n"
-                 "        if (table[i].compute_capability != dev->compute_capability)\n"
-                 "            continue;\n"
-                 "        while (*a && *a == *b) {\n"
-                 "            a++;\n"
-                 "            b++;\n"
-                 "        }\n"
-                 "        if (*a != *b)\n"
-                 "            continue;\n",
+    sb_printf(o,
+              "    };\n"
+              "    const %s_config *dev = %s_lookup(device_name, compute_capability);\n"
+              "    int i, best = -1;\n"
+              "    double best_ratio = 0.0, best_work = 0.0;\n"
+              "    for (i = 0; i < %d; i++) {\n"
+              "        const char *a = dev->device_name, *b = table[i].device_name;\n"
+              "        double ratio = 1.0, work = 1.0, asked, tuned;\n"
+              "        if (table[i].compute_capability != dev->compute_capability)\n"
+              "            continue;\n"
+              "        while (*a && *a == *b) {\n"
+              "            a++;\n"
+              "            b++;\n"
+              "        }\n"
+              "        if (*a != *b)\n"
+              "            continue;\n",
               P, P, h->n);
     for (int j = 0; j < h->nsize_vars; j++) {
         sb_add(o, "        asked = (double)(");

@@ -52,7 +52,7 @@ double report_explained(const report_table *t, int a, int b);
 /* A pair of params and the share of the variance it explains. */
 typedef struct report_pair {
     int a, b;
-    double explained;      /* report_explained(t, a, b); NaN: not known */
+    double explained; /* report_explained(t, a, b); NaN: not known */
 } report_pair;
 
 /* report_rank_pairs: every pair a < b (nparams * (nparams - 1) / 2 of them) into out,
@@ -145,7 +145,7 @@ void report_ramp(char out[8], double t);
 /* A chart's plot area and its data ranges: x (lo..hi) maps to px x0..x1, y to y1..y0
  * (up is larger). */
 typedef struct report_frame {
-    double x0, y0, x1, y1;  /* the plot area in px */
+    double x0, y0, x1, y1; /* the plot area in px */
     double xlo, xhi, ylo, yhi;
 } report_frame;
 
@@ -169,8 +169,8 @@ void report_pad(double *lo, double *hi);
  * sideways, with `label` (escaped; NULL: none) as its tooltip; else a hollow red circle
  * (class "off") at the edge of the plot it lies beyond, its tooltip the label and the
  * value off the scale. */
-void report_point(strbuf *o, const report_frame *f, report_range xr, report_range yr, double x, double y,
-                  double dx, const char *cls, const char *radius, const char *label);
+void report_point(strbuf *o, const report_frame *f, report_range xr, report_range yr, double x, double y, double dx,
+                  const char *cls, const char *radius, const char *label);
 
 /* report_svg_open / report_svg_close: an inline <svg> of w x h px described by `title`
  * (escaped; shown as a tooltip and read by screen readers). */
@@ -195,18 +195,18 @@ void report_text(strbuf *o, double x, double y, const char *anchor, const char *
 /* One run: a results file's result, or one size of a run over sizes. */
 typedef struct report_run {
     const cutune_tune_result *r;
-    const char *label;       /* the file's name, with the size when there are several */
-    const char *file;        /* the results file as given */
+    const char *label; /* the file's name, with the size when there are several */
+    const char *file;  /* the results file as given */
     report_table t;
-    const char ***levels;    /* levels[p][l]: param p's l-th value as text (sorted: numbers by value) */
-    double *y;               /* t.y */
-    size_t nok;              /* entries with an objective */
-    double *sorted;          /* their objectives, ascending */
-    int64_t best;            /* the winner's entry (summary.best), -1: none */
-    int64_t median_entry;    /* the entry whose objective is the median one, -1: none */
-    report_range scale;      /* the objective's scale (report_scale of sorted) */
-    size_t noff;             /* objectives off that scale */
-    const char *objective;   /* the objective's name */
+    const char ***levels;  /* levels[p][l]: param p's l-th value as text (sorted: numbers by value) */
+    double *y;             /* t.y */
+    size_t nok;            /* entries with an objective */
+    double *sorted;        /* their objectives, ascending */
+    int64_t best;          /* the winner's entry (summary.best), -1: none */
+    int64_t median_entry;  /* the entry whose objective is the median one, -1: none */
+    report_range scale;    /* the objective's scale (report_scale of sorted) */
+    size_t noff;           /* objectives off that scale */
+    const char *objective; /* the objective's name */
 } report_run;
 
 /* report_run_make: fills run from r (labelled `label`, from `file`), its arrays in a.

@@ -195,7 +195,7 @@ void report_heatmaps(strbuf *o, arena *a, const report_run *run)
         sb_add(o, "</summary><div class=\"row\">\n");
         for (int k = 1; k <= shown; k++) {
             int side = 240 / (t->nlevels[pairs[k].b] > t->nlevels[pairs[k].a] ? t->nlevels[pairs[k].b]
-                                                                                 : t->nlevels[pairs[k].a]);
+                                                                              : t->nlevels[pairs[k].a]);
             side = side > 40 ? 40 : side < 4 ? 4 : side;
             heatmap(o, a, run, pairs[k].a, pairs[k].b, side, pairs[k].explained);
         }
@@ -222,8 +222,8 @@ static void objective_axis(const report_run *run, double *lo, double *hi)
 
 /* One scatter plot of the objective (y) against x[i] (NaN: left out); x from xlo to xhi,
  * its values outside xr (and objectives off their scale) at the plot's edge. */
-static void scatter(strbuf *o, const report_run *run, const double *x, const char *xlabel, report_range xr,
-                    double xlo, double xhi, const char *title)
+static void scatter(strbuf *o, const report_run *run, const double *x, const char *xlabel, report_range xr, double xlo,
+                    double xhi, const char *title)
 {
     double ylo, yhi;
     objective_axis(run, &ylo, &yhi);
@@ -320,9 +320,10 @@ void report_energy(strbuf *o, const report_run *run)
     }
     if (measured > 0 && run->nok > 0) { /* a section only for runs that measured energy */
         double sj = report_spearman(j, run->y, run->t.n), sw = report_spearman(w, run->y, run->t.n);
-        sb_printf(o, "<section class=\"part\"><h3>Energy</h3>\n<p>%zu variants have their energy per launch "
-                     "measured (the board's, over a window of back-to-back launches, NVML; docs/results-format.md): "
-                     "the objective against the energy per launch and against the mean power over the window.",
+        sb_printf(o,
+                  "<section class=\"part\"><h3>Energy</h3>\n<p>%zu variants have their energy per launch "
+                  "measured (the board's, over a window of back-to-back launches, NVML; docs/results-format.md): "
+                  "the objective against the energy per launch and against the mean power over the window.",
                   measured);
         if (isfinite(sj))
             caption_num(o, " Rank correlation with energy per launch: ", sj, ";");
@@ -401,11 +402,14 @@ void report_distribution(strbuf *o, arena *a, const report_run *run)
     caption_num(o, "median ", med, ", ");
     caption_num(o, "third quartile ", report_quantile(run->sorted, run->nok, 0.75), ", ");
     caption_num(o, "maximum ", run->sorted[run->nok - 1], ". ");
-    sb_printf(o, "%s is better; the median is the dashed line, the winner the red one.", run->t.maximize ? "Higher" : "Lower");
+    sb_printf(o, "%s is better; the median is the dashed line, the winner the red one.",
+              run->t.maximize ? "Higher" : "Lower");
     if (run->noff > 0)
-        sb_printf(o, " <b>%zu variant%s off the scale</b> (more than %.0f interquartile ranges "
-                     "beyond the quartiles): every chart draws them as hollow red points at its edge, their values in "
-                     "their tooltips.", run->noff, run->noff == 1 ? " lies" : "s lie", REPORT_FENCE);
+        sb_printf(o,
+                  " <b>%zu variant%s off the scale</b> (more than %.0f interquartile ranges "
+                  "beyond the quartiles): every chart draws them as hollow red points at its edge, their values in "
+                  "their tooltips.",
+                  run->noff, run->noff == 1 ? " lies" : "s lie", REPORT_FENCE);
     sb_add(o, "</p>\n");
     double xlo = lo, xhi = hi;
     if (xhi <= xlo)
@@ -418,8 +422,10 @@ void report_distribution(strbuf *o, arena *a, const report_run *run)
         double x0 = hi > lo ? report_x(&f, b0) : f.x0 + (f.x1 - f.x0) * b / nbins;
         double x1 = hi > lo ? report_x(&f, b1) : f.x0 + (f.x1 - f.x0) * (b + 1) / nbins;
         double y = report_y(&f, (double)counts[b]);
-        sb_printf(o, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>%zu</title>"
-                     "</rect>\n", x0 + 0.5, y, x1 - x0 - 1 > 0.5 ? x1 - x0 - 1 : 0.5, f.y1 - y, counts[b]);
+        sb_printf(o,
+                  "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>%zu</title>"
+                  "</rect>\n",
+                  x0 + 0.5, y, x1 - x0 - 1 > 0.5 ? x1 - x0 - 1 : 0.5, f.y1 - y, counts[b]);
     }
     double xm = report_x(&f, med);
     sb_printf(o, "<line class=\"median\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", xm, f.y0, xm, f.y1);
@@ -548,8 +554,9 @@ void report_progress(strbuf *o, arena *a, const report_run *run)
             found = i;
     sb_add(o, "<section class=\"part\"><h3>The search: best so far</h3>\n<p>");
     report_esc(o, how);
-    sb_printf(o, " search: each dot is one evaluation, in the order run (entries read back from a journal come "
-                 "first); the line is the best found so far. Its best was found at evaluation %zu of %zu.</p>\n",
+    sb_printf(o,
+              " search: each dot is one evaluation, in the order run (entries read back from a journal come "
+              "first); the line is the best found so far. Its best was found at evaluation %zu of %zu.</p>\n",
               found + 1, n);
     double ylo, yhi;
     objective_axis(run, &ylo, &yhi);

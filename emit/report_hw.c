@@ -98,8 +98,7 @@ static void head(strbuf *o, const char *metric)
 }
 
 /* The table's rows: the profiled entries in `order`, first to last (exclusive). */
-static void rows(strbuf *o, const report_run *run, const hw_order *order, size_t first, size_t last, int ksec,
-                 int kreq)
+static void rows(strbuf *o, const report_run *run, const hw_order *order, size_t first, size_t last, int ksec, int kreq)
 {
     const cutune_tune_result *r = run->r;
     for (size_t n = first; n < last; n++) {
@@ -174,7 +173,12 @@ static void occupancy_chart(strbuf *o, const report_run *run, const hw_order *or
             if (win != (pass == 1) || !isfinite(x) || !isfinite(y))
                 continue;
             sb_printf(o, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\"><title>", win ? "best" : "pt",
-                      report_x(&f, x < 0 ? 0 : x > 100 ? 100 : x), report_y(&f, y < 0 ? 0 : y > 100 ? 100 : y),
+                      report_x(&f, x < 0     ? 0
+                                   : x > 100 ? 100
+                                             : x),
+                      report_y(&f, y < 0     ? 0
+                                   : y > 100 ? 100
+                                             : y),
                       win ? "5" : "3");
             for (int p = 0; p < r->nparams; p++) {
                 if (p)

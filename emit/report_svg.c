@@ -79,7 +79,7 @@ void report_ramp(char out[8], double t)
     /* viridis at 9 stops: perceptually even, readable in grey and by most colour-blind
      * readers. */
     static const unsigned char stops[9][3] = {
-        {68, 1, 84},   {71, 44, 122}, {59, 81, 139},  {44, 113, 142}, {33, 144, 141},
+        {68, 1, 84},    {71, 44, 122}, {59, 81, 139},  {44, 113, 142}, {33, 144, 141},
         {39, 173, 129}, {92, 200, 99}, {170, 220, 50}, {253, 231, 37},
     };
     if (!isfinite(t)) {
@@ -143,8 +143,8 @@ void report_pad(double *lo, double *hi)
     *hi = saturate(*hi + half * 0.1);
 }
 
-void report_point(strbuf *o, const report_frame *f, report_range xr, report_range yr, double x, double y,
-                  double dx, const char *cls, const char *radius, const char *label)
+void report_point(strbuf *o, const report_frame *f, report_range xr, report_range yr, double x, double y, double dx,
+                  const char *cls, const char *radius, const char *label)
 {
     bool xin = report_in(xr, x), yin = report_in(yr, y);
     double px = xin ? report_x(f, x) + dx : x < xr.lo ? f->x0 : f->x1;
@@ -179,8 +179,8 @@ void report_point(strbuf *o, const report_frame *f, report_range xr, report_rang
 
 void report_svg_open(strbuf *o, int w, int h, const char *title)
 {
-    sb_printf(o, "<svg class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
-              w, h, w, h);
+    sb_printf(o, "<svg class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"", w,
+              h, w, h);
     report_esc(o, title);
     sb_add(o, "\"><title>");
     report_esc(o, title);

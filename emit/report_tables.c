@@ -36,10 +36,14 @@ static void cell(strbuf *o, const report_run *run, int64_t i, field f)
             sb_addc(o, ')');
         }
         break;
-    case F_BLOCK: sb_printf(o, "%lld &times; %lld &times; %lld", (long long)v->block[0], (long long)v->block[1],
-                            (long long)v->block[2]); break;
-    case F_GRID: sb_printf(o, "%lld &times; %lld &times; %lld", (long long)v->grid[0], (long long)v->grid[1],
-                           (long long)v->grid[2]); break;
+    case F_BLOCK:
+        sb_printf(o, "%lld &times; %lld &times; %lld", (long long)v->block[0], (long long)v->block[1],
+                  (long long)v->block[2]);
+        break;
+    case F_GRID:
+        sb_printf(o, "%lld &times; %lld &times; %lld", (long long)v->grid[0], (long long)v->grid[1],
+                  (long long)v->grid[2]);
+        break;
     case F_SPILLS: sb_printf(o, "%lld / %lld B", (long long)m->spill_stores, (long long)m->spill_loads); break;
     case F_STATUS:
         report_esc(o, outcome_name(run->r->records[i]->out));

@@ -209,7 +209,8 @@ int t4_emit(char **out, const cutune_tune_result *r, const char *version)
     int rc = t4_open(&k);
     for (uint64_t i = 0; rc == 0 && i < r->n; i++) {
         const record *rec = r->records[i];
-        const cutune_tune_result *of = r->nsizes > 0 && rec->size >= 0 && rec->size < r->nsizes ? r->sizes[rec->size] : r;
+        const cutune_tune_result *of =
+            r->nsizes > 0 && rec->size >= 0 && rec->size < r->nsizes ? r->sizes[rec->size] : r;
         rc = t4_entry(&k, of, rec, i);
     }
     rc = rc ? rc : t4_close(&k, r, r->n, version);
@@ -223,9 +224,9 @@ int t4_emit(char **out, const cutune_tune_result *r, const char *version)
 typedef struct t4_scan {
     t4_sink sink;
     sys_stream *out;
-    int write_errno;        /* the stream's failure */
+    int write_errno; /* the stream's failure */
     uint64_t n;
-    int rc;                 /* why an entry stopped the scan (a sink's -1, CUTUNE_ENOMEM) */
+    int rc; /* why an entry stopped the scan (a sink's -1, CUTUNE_ENOMEM) */
 } t4_scan;
 
 static int to_stream(void *ctx, const char *text, size_t len)

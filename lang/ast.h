@@ -15,10 +15,30 @@
 
 /* Operators, shared by the parser and the evaluator. */
 typedef enum ast_op {
-    OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FLOORDIV, OP_MOD, OP_POW,
-    OP_SHL, OP_SHR, OP_BITAND, OP_BITOR, OP_BITXOR,
-    OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE,
-    OP_AND, OP_OR, OP_NOT, OP_NEG, OP_POS, OP_BITNOT
+    OP_ADD,
+    OP_SUB,
+    OP_MUL,
+    OP_DIV,
+    OP_FLOORDIV,
+    OP_MOD,
+    OP_POW,
+    OP_SHL,
+    OP_SHR,
+    OP_BITAND,
+    OP_BITOR,
+    OP_BITXOR,
+    OP_LT,
+    OP_LE,
+    OP_GT,
+    OP_GE,
+    OP_EQ,
+    OP_NE,
+    OP_AND,
+    OP_OR,
+    OP_NOT,
+    OP_NEG,
+    OP_POS,
+    OP_BITNOT
 } ast_op;
 
 /* ast_op_text: the operator as written ("+", "//", "&&", ...). */
@@ -26,8 +46,18 @@ const char *ast_op_text(ast_op op);
 
 /* Element and scalar types of kernel arguments (also usable as template arguments). */
 typedef enum ast_ctype {
-    CT_HALF, CT_BF16, CT_FLOAT, CT_DOUBLE, CT_INT8, CT_UINT8, CT_INT16, CT_UINT16,
-    CT_INT, CT_UINT, CT_INT64, CT_UINT64
+    CT_HALF,
+    CT_BF16,
+    CT_FLOAT,
+    CT_DOUBLE,
+    CT_INT8,
+    CT_UINT8,
+    CT_INT16,
+    CT_UINT16,
+    CT_INT,
+    CT_UINT,
+    CT_INT64,
+    CT_UINT64
 } ast_ctype;
 
 /* ast_ctype_name: the spec's spelling ("float", "int64", ...); ast_ctype_cuda: the CUDA
@@ -38,11 +68,17 @@ int ast_ctype_size(ast_ctype t);
 bool ast_ctype_is_float(ast_ctype t);
 
 typedef enum ast_expr_kind {
-    EX_INT, EX_FLOAT, EX_BOOL, EX_STRING, EX_NAME, EX_UNARY, EX_BINARY,
-    EX_CHAIN,  /* a < b <= c: comparisons chained as in mathematics */
-    EX_COND,   /* c ? a : b */
-    EX_CALL,   /* f(x, y) or f(key = value, ...) */
-    EX_CTYPE   /* a C type written where a template argument is expected */
+    EX_INT,
+    EX_FLOAT,
+    EX_BOOL,
+    EX_STRING,
+    EX_NAME,
+    EX_UNARY,
+    EX_BINARY,
+    EX_CHAIN, /* a < b <= c: comparisons chained as in mathematics */
+    EX_COND,  /* c ? a : b */
+    EX_CALL,  /* f(x, y) or f(key = value, ...) */
+    EX_CTYPE  /* a C type written where a template argument is expected */
 } ast_expr_kind;
 
 typedef struct ast_expr ast_expr;
@@ -76,10 +112,10 @@ struct ast_expr {
     ast_expr_kind kind;
     span loc;
     bool parenthesized;
-    int depth;           /* nesting levels, this node included (parentheses count): 1 for a leaf */
+    int depth; /* nesting levels, this node included (parentheses count): 1 for a leaf */
     union {
         int64_t ival;
-        double fval;     /* a duration literal (10s, 500ms) is a float in seconds */
+        double fval; /* a duration literal (10s, 500ms) is a float in seconds */
         bool bval;
         const char *sval;
         ast_ctype ctype;
@@ -121,7 +157,7 @@ typedef struct ast_route {
     ast_route_kind kind;
     bool explicit_route;
     span loc;
-    const char *text;   /* ROUTE_DEFINE: macro name (NULL = the param's name);
+    const char *text; /* ROUTE_DEFINE: macro name (NULL = the param's name);
                            ROUTE_OPTION: format string (NULL = the value itself) */
     span text_loc;
 } ast_route;
@@ -131,18 +167,31 @@ typedef enum ast_domain_kind { DOM_LIST, DOM_RANGE } ast_domain_kind;
 typedef struct ast_domain {
     ast_domain_kind kind;
     span loc;
-    ast_expr_list values;        /* DOM_LIST */
-    ast_expr *lo, *hi, *step;    /* DOM_RANGE; step NULL = 1 */
-    bool geometric;              /* step *k */
+    ast_expr_list values;     /* DOM_LIST */
+    ast_expr *lo, *hi, *step; /* DOM_RANGE; step NULL = 1 */
+    bool geometric;           /* step *k */
 } ast_domain;
 
 typedef enum ast_dir { DIR_NONE, DIR_IN, DIR_OUT, DIR_INOUT } ast_dir;
 
 typedef enum ast_item_kind {
-    IT_INCLUDE, IT_OPTIONS, IT_PARAM, IT_LET, IT_REQUIRE, IT_BLOCK, IT_GRID, IT_SMEM,
-    IT_ARG, IT_VERIFY, IT_METRIC, IT_OBJECTIVE, IT_SEARCH, IT_MEASURE, IT_EMIT,
-    IT_SIZE,        /* size n in [...]; size (nx, ny) in [(..., ...), ...] (problem sizes) */
-    IT_RESET  /* reset NAME, ... [= contents]; or reset kernel ... block ... grid ...; */
+    IT_INCLUDE,
+    IT_OPTIONS,
+    IT_PARAM,
+    IT_LET,
+    IT_REQUIRE,
+    IT_BLOCK,
+    IT_GRID,
+    IT_SMEM,
+    IT_ARG,
+    IT_VERIFY,
+    IT_METRIC,
+    IT_OBJECTIVE,
+    IT_SEARCH,
+    IT_MEASURE,
+    IT_EMIT,
+    IT_SIZE, /* size n in [...]; size (nx, ny) in [(..., ...), ...] (problem sizes) */
+    IT_RESET /* reset NAME, ... [= contents]; or reset kernel ... block ... grid ...; */
 } ast_item_kind;
 
 typedef struct ast_name {
@@ -159,7 +208,7 @@ typedef struct ast_name_list {
 typedef struct ast_reference {
     bool is_kernel;
     span loc;
-    ast_arg_list config;        /* against config(p = v, ...) */
+    ast_arg_list config; /* against config(p = v, ...) */
     /* against kernel NAME<targs> [from "file"] block (...) grid (...) */
     ast_name kernel;
     ast_expr_list targs;
@@ -183,10 +232,10 @@ typedef struct ast_size_list {
 
 typedef struct ast_item {
     ast_item_kind kind;
-    span loc;       /* the whole statement */
-    span kw_loc;    /* its keyword */
+    span loc;    /* the whole statement */
+    span kw_loc; /* its keyword */
     union {
-        ast_expr_list strings;  /* IT_INCLUDE, IT_OPTIONS */
+        ast_expr_list strings; /* IT_INCLUDE, IT_OPTIONS */
         struct {
             ast_name name;
             ast_domain domain;
@@ -196,20 +245,20 @@ typedef struct ast_item {
         struct {
             ast_name name;
             ast_expr *value;
-            bool as_define;      /* let only: `let x = ... as define [MACRO]` */
-            ast_name define;     /* the macro's name as written (name NULL: the let's own) */
-            span define_loc;     /* the `define` keyword */
-        } let;      /* also IT_METRIC */
-        ast_expr *expr;          /* IT_REQUIRE, IT_SMEM */
-        ast_expr_list dims;      /* IT_BLOCK, IT_GRID */
+            bool as_define;  /* let only: `let x = ... as define [MACRO]` */
+            ast_name define; /* the macro's name as written (name NULL: the let's own) */
+            span define_loc; /* the `define` keyword */
+        } let;               /* also IT_METRIC */
+        ast_expr *expr;      /* IT_REQUIRE, IT_SMEM */
+        ast_expr_list dims;  /* IT_BLOCK, IT_GRID */
         struct {
             ast_name name;
             ast_dir dir;
             span dir_loc;
             ast_ctype type;
             span type_loc;
-            ast_expr *count;     /* NULL for a scalar */
-            ast_expr *init;      /* NULL when not given */
+            ast_expr *count; /* NULL for a scalar */
+            ast_expr *init;  /* NULL when not given */
         } arg;
         struct {
             ast_name_list outputs;
@@ -221,47 +270,47 @@ typedef struct ast_item {
             ast_reference *checker;
             span checker_word_loc;
         } verify;
-        struct {                 /* IT_RESET */
-            ast_name_list targets;   /* reset a, b [= value]; (empty for a kernel) */
-            ast_expr *value;         /* NULL: each target's own initial contents */
-            ast_reference kernel;    /* is_kernel: reset kernel NAME ... block ... grid ... */
+        struct {                   /* IT_RESET */
+            ast_name_list targets; /* reset a, b [= value]; (empty for a kernel) */
+            ast_expr *value;       /* NULL: each target's own initial contents */
+            ast_reference kernel;  /* is_kernel: reset kernel NAME ... block ... grid ... */
         } reset;
         struct {
             bool maximize;
             span dir_loc;
             ast_expr *value;
         } objective;
-        ast_expr *search;        /* a name or a call: exhaustive, random(budget = 200); a call
+        ast_expr *search;      /* a name or a call: exhaustive, random(budget = 200); a call
                                     without a name: search(budget = 200); NULL: search; */
-        ast_arg_list settings;   /* IT_MEASURE */
+        ast_arg_list settings; /* IT_MEASURE */
         struct {
-            ast_name what;       /* header, results, csv */
+            ast_name what; /* header, results, csv */
             const char *path;
             span path_loc;
-            ast_name prefix;     /* name NULL when absent */
+            ast_name prefix; /* name NULL when absent */
         } emit;
         struct {
             ast_name_list names; /* the size variables (lets), in order */
             bool tuple;          /* written (a, b): each size is a tuple */
             ast_size_list sizes; /* the sizes, in order */
             span list_loc;       /* the [...] */
-        } size;  /* IT_SIZE */
+        } size;                  /* IT_SIZE */
     } u;
 } ast_item;
 
 typedef struct ast_spec {
     const src_file *src;
     bool has_kernel;
-    ast_name kernel;            /* kernel NAME */
-    ast_expr_list targs;        /* <...> after the name */
+    ast_name kernel;     /* kernel NAME */
+    ast_expr_list targs; /* <...> after the name */
     bool has_targs;
     span targs_loc;
-    const char *file;           /* from "file.cu" */
+    const char *file; /* from "file.cu" */
     span file_loc;
-    span kernel_loc;            /* `kernel NAME<...> from "..."` */
+    span kernel_loc; /* `kernel NAME<...> from "..."` */
     ast_item **items;
     int len, cap;
-    struct ast_spec *next;      /* the file's next kernel block (NULL: none): a spec file may hold
+    struct ast_spec *next; /* the file's next kernel block (NULL: none): a spec file may hold
                                    several, each a spec of its own sharing the source */
 } ast_spec;
 

@@ -113,14 +113,14 @@ ast_expr *lb_chain(lang_ctx *ctx, ast_expr *a, ast_op op, ast_expr *b, span l)
     ast_expr *e = a;
     if (a->kind != EX_CHAIN || a->parenthesized) {
         e = lb_expr(ctx, EX_CHAIN, l);
-        if (!e || ARENA_PUSH(ctx->arena, e->u.chain.operands.items, e->u.chain.operands.len,
-                             e->u.chain.operands.cap, a) < 0)
+        if (!e ||
+            ARENA_PUSH(ctx->arena, e->u.chain.operands.items, e->u.chain.operands.len, e->u.chain.operands.cap, a) < 0)
             return NULL;
     }
     int n = e->u.chain.operands.len; /* operators so far: n - 1 */
     ast_op *ops = arena_grow(ctx->arena, e->u.chain.ops, sizeof(ast_op) * (size_t)(n - 1), sizeof(ast_op) * (size_t)n);
-    if (!ops || ARENA_PUSH(ctx->arena, e->u.chain.operands.items, e->u.chain.operands.len,
-                           e->u.chain.operands.cap, b) < 0)
+    if (!ops ||
+        ARENA_PUSH(ctx->arena, e->u.chain.operands.items, e->u.chain.operands.len, e->u.chain.operands.cap, b) < 0)
         return NULL;
     ops[n - 1] = op;
     e->u.chain.ops = ops;
@@ -165,4 +165,3 @@ int lb_add_item(lang_ctx *ctx, ast_item *it)
     ast_spec *s = ctx->spec;
     return ARENA_PUSH(ctx->arena, s->items, s->len, s->cap, it);
 }
-

@@ -168,8 +168,8 @@ static void render_one(const diag_list *dl, const diag *d, strbuf *out, bool col
             sb_add(out, "cutune: ");
         }
         if (color)
-            sb_printf(out, "%s%s:\033[0m\033[1m %s\033[0m\n", severity_color(d->severity),
-                      severity_name(d->severity), d->message);
+            sb_printf(out, "%s%s:\033[0m\033[1m %s\033[0m\n", severity_color(d->severity), severity_name(d->severity),
+                      d->message);
         else
             sb_printf(out, "%s: %s\n", severity_name(d->severity), d->message);
         if (dl->src && d->has_loc)

@@ -26,7 +26,7 @@ typedef struct diag_list {
     diag *items;
     int len, cap;
     int errors, warnings;
-    int max_errors;  /* further errors are counted but not kept; 0 = no limit */
+    int max_errors; /* further errors are counted but not kept; 0 = no limit */
     int dropped;
     bool out_of_memory;
 } diag_list;

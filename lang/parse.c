@@ -13,12 +13,12 @@ int tn_lex_destroy(yyscan_t scanner);
 void *tn__scan_bytes(const char *bytes, int len, yyscan_t scanner);
 
 const char *const lang_keywords[] = {
-    "kernel", "from", "include", "options", "param", "in", "out", "inout", "step", "as",
-    "define", "template", "option", "maxrregcount", "smem", "none", "default", "let",
-    "require", "block", "grid", "arg", "verify", "against", "config", "atol", "rtol",
-    "metric", "objective", "minimize", "minimise", "maximize", "maximise", "search",
-    "measure", "emit", "prefix", "true", "false", "half", "bf16", "float", "double",
-    "int8", "uint8", "int16", "uint16", "int", "uint", "int64", "uint64", NULL,
+    "kernel",  "from",      "include",  "options",  "param",        "in",       "out",    "inout",   "step",
+    "as",      "define",    "template", "option",   "maxrregcount", "smem",     "none",   "default", "let",
+    "require", "block",     "grid",     "arg",      "verify",       "against",  "config", "atol",    "rtol",
+    "metric",  "objective", "minimize", "minimise", "maximize",     "maximise", "search", "measure", "emit",
+    "prefix",  "true",      "false",    "half",     "bf16",         "float",    "double", "int8",    "uint8",
+    "int16",   "uint16",    "int",      "uint",     "int64",        "uint64",   NULL,
 };
 
 /* run: scans and parses src with `scanner`; the bison result (0, 1 or 2), or -1 after a

@@ -31,21 +31,21 @@ typedef struct lang_ctx {
     arena *arena;
     diag_list *diags;
     const src_file *src;
-    uint32_t offset;     /* bytes consumed by the scanner so far */
-    uint32_t last_end;   /* end of the last token returned */
-    uint32_t prev_end;   /* end of the token before that */
+    uint32_t offset;   /* bytes consumed by the scanner so far */
+    uint32_t last_end; /* end of the last token returned */
+    uint32_t prev_end; /* end of the token before that */
     ast_spec *spec;
     bool oom;
-    bool too_deep;       /* the parser's stack reached its bound (nesting beyond AST_MAX_DEPTH) */
+    bool too_deep; /* the parser's stack reached its bound (nesting beyond AST_MAX_DEPTH) */
     /* A flex fatal error (YY_FATAL_ERROR, lexer.l) longjmps to `fatal` with its message
      * in fatal_msg; the blocks the scanner and the parser's stack hold are tracked so
      * that lang_parse can free them after the jump. */
     jmp_buf fatal;
     const char *fatal_msg;
     void *scanner_blocks[LANG_SCANNER_BLOCKS]; /* live scanner allocations (NULL: a free slot) */
-    void *parser_stack;  /* the parser's malloc'd stack, when it outgrew its initial one */
-    int alloc_limit;     /* see lang_parse_limited */
-    int allocs;          /* scanner allocations so far */
+    void *parser_stack;                        /* the parser's malloc'd stack, when it outgrew its initial one */
+    int alloc_limit;                           /* see lang_parse_limited */
+    int allocs;                                /* scanner allocations so far */
 } lang_ctx;
 
 #endif

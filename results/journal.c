@@ -34,16 +34,16 @@ enum { WHY_LINES = 5, WHY_SIZE = 1024 };
 
 struct journal {
     int fd;
-    entry *entries;        /* sorted by ordinal, one per ordinal, after read_back */
+    entry *entries; /* sorted by ordinal, one per ordinal, after read_back */
     size_t count, cap;
     uint64_t bound, ignored;
-    char why[WHY_SIZE];    /* "line 3: ...; line 9: ..." for the first WHY_LINES ignored lines */
+    char why[WHY_SIZE]; /* "line 3: ...; line 9: ..." for the first WHY_LINES ignored lines */
 };
 
 /* untrusted: NULL when `rec` (the JSON of one whole line, NULL: not JSON) is a record
  * a resume may trust (journal.h), its ordinal in *ordinal; else why not, in buf. */
-static const char *untrusted(const journal *j, json_t *rec, const json_error_t *jerr, uint64_t *ordinal,
-                             char *buf, size_t size)
+static const char *untrusted(const journal *j, json_t *rec, const json_error_t *jerr, uint64_t *ordinal, char *buf,
+                             size_t size)
 {
     if (!rec) {
         snprintf(buf, size, "not JSON (%s, at column %d)", jerr->text, jerr->column);
@@ -77,8 +77,7 @@ static void ignore(journal *j, uint64_t line, const char *why)
     if (j->ignored > WHY_LINES)
         return;
     size_t used = strlen(j->why);
-    snprintf(j->why + used, sizeof j->why - used, "%sline %llu: %s", used ? "; " : "", (unsigned long long)line,
-             why);
+    snprintf(j->why + used, sizeof j->why - used, "%sline %llu: %s", used ? "; " : "", (unsigned long long)line, why);
     for (char *c = j->why + used; *c; c++)
         if ((unsigned char)*c < 0x20 || *c == 0x7f)
             *c = '?';
@@ -132,25 +131,32 @@ static int check_header(json_t *v, const char *path, json_t *identity)
 {
     const char *format = json_string_value(json_object_get(v, "format"));
     if (!json_is_object(v) || !format || strcmp(format, JOURNAL_FORMAT) != 0) {
-        err_set(CUTUNE_EIO, "'%s' is not a cutune journal (its first line has no \"format\": \"%s\"): give "
-                 "another --journal, or --fresh to replace it", path, JOURNAL_FORMAT);
+        err_set(CUTUNE_EIO,
+                "'%s' is not a cutune journal (its first line has no \"format\": \"%s\"): give "
+                "another --journal, or --fresh to replace it",
+                path, JOURNAL_FORMAT);
         return -1;
     }
     json_t *version = json_object_get(v, "version");
     if (!json_is_integer(version) || json_integer_value(version) < 1) {
-        err_set(CUTUNE_EIO, "the journal '%s' has no valid \"version\": give another --journal, or --fresh to "
-                 "replace it", path);
+        err_set(CUTUNE_EIO,
+                "the journal '%s' has no valid \"version\": give another --journal, or --fresh to "
+                "replace it",
+                path);
         return -1;
     }
     if (json_integer_value(version) > JOURNAL_VERSION) {
-        err_set(CUTUNE_EIO, "the journal '%s' is of version %lld; this cutune reads version %d: give another "
-                 "--journal, or --fresh to replace it", path, (long long)json_integer_value(version),
-                 JOURNAL_VERSION);
+        err_set(CUTUNE_EIO,
+                "the journal '%s' is of version %lld; this cutune reads version %d: give another "
+                "--journal, or --fresh to replace it",
+                path, (long long)json_integer_value(version), JOURNAL_VERSION);
         return -1;
     }
     if (!json_equal(json_object_get(v, "identity"), identity)) {
-        err_set(CUTUNE_EIO, "the journal '%s' belongs to another run (a changed spec, kernel, --set or "
-                 "device): resume with the same ones, or start afresh with --fresh", path);
+        err_set(CUTUNE_EIO,
+                "the journal '%s' belongs to another run (a changed spec, kernel, --set or "
+                "device): resume with the same ones, or start afresh with --fresh",
+                path);
         return -1;
     }
     return 0;
@@ -211,8 +217,7 @@ static int read_back(journal *j, const char *path, json_t *identity, bool *has_h
     free(text);
     if (j->ignored > WHY_LINES) {
         size_t used = strlen(j->why);
-        snprintf(j->why + used, sizeof j->why - used, "; and %llu more",
-                 (unsigned long long)(j->ignored - WHY_LINES));
+        snprintf(j->why + used, sizeof j->why - used, "; and %llu more", (unsigned long long)(j->ignored - WHY_LINES));
     }
     settle(j);
     return rc;
@@ -245,7 +250,8 @@ int journal_open(journal **out, const char *path, json_t *identity, uint64_t bou
         errno = SYS_ENOTREG;
     }
     if (j->fd < 0) {
-        err_set(CUTUNE_EIO, "cannot open the journal '%s': %s", path, sys_strerror(errno == ELOOP ? SYS_ENOTREG : errno));
+        err_set(CUTUNE_EIO, "cannot open the journal '%s': %s", path,
+                sys_strerror(errno == ELOOP ? SYS_ENOTREG : errno));
         journal_close(j);
         return -1;
     }
@@ -255,8 +261,8 @@ int journal_open(journal **out, const char *path, json_t *identity, uint64_t bou
         return -1;
     }
     if (!has_header) {
-        json_t *head = json_pack("{s:s, s:i, s:O}", "format", JOURNAL_FORMAT, "version", JOURNAL_VERSION, "identity",
-                                 identity);
+        json_t *head =
+            json_pack("{s:s, s:i, s:O}", "format", JOURNAL_FORMAT, "version", JOURNAL_VERSION, "identity", identity);
         int rc = head ? journal_append(j, head) : err_set(CUTUNE_ENOMEM, "out of memory");
         json_decref(head);
         if (rc < 0) {
@@ -360,7 +366,8 @@ int journal_open_run(journal **out, const char *path, const journal_identity *id
         json_object_set_new(identity, "block", json_integer(id->block));
     if (identity && id->size) /* a size is part of what is measured */
         json_object_set_new(identity, "size", json_string(id->size));
-    if (identity && id->inputs && id->inputs[0] && json_object_set_new(identity, "inputs", json_string(id->inputs)) < 0) {
+    if (identity && id->inputs && id->inputs[0] &&
+        json_object_set_new(identity, "inputs", json_string(id->inputs)) < 0) {
         json_decref(identity);
         identity = NULL;
     }

@@ -58,9 +58,9 @@ typedef struct journal_identity {
     const char *device, *arch;
     bool flush_l2;
     int shard_index, shard_count; /* shard_count > 1: a shard's journal */
-    int block;                 /* >= 0: which block of a file of several */
-    const char *size;          /* non-NULL: the problem size's label */
-    const char *inputs;        /* non-NULL and not "": the input files' digest */
+    int block;                    /* >= 0: which block of a file of several */
+    const char *size;             /* non-NULL: the problem size's label */
+    const char *inputs;           /* non-NULL and not "": the input files' digest */
 } journal_identity;
 
 /* journal_open_run: journal_open with the identity `id` (the tuner's way in: it never

@@ -40,7 +40,7 @@
 typedef struct loader {
     cutune_tune_result *r;
     const char *path;
-    bool failed;               /* the error object holds the first failure's message */
+    bool failed; /* the error object holds the first failure's message */
     const char *at;
 } loader;
 
@@ -93,8 +93,10 @@ static bool check_name(loader *ld, json_t *v, const char *where, const char *wha
         return false;
     }
     if (!esc_c_name(json_string_value(v))) {
-        refuse(ld, where, "%s is not a C identifier (letters, digits and '_', not starting with a digit, at most "
-               "%d bytes): %s becomes part of C headers and tables", shown(v, buf, sizeof buf), ESC_NAME_MAX, what);
+        refuse(ld, where,
+               "%s is not a C identifier (letters, digits and '_', not starting with a digit, at most "
+               "%d bytes): %s becomes part of C headers and tables",
+               shown(v, buf, sizeof buf), ESC_NAME_MAX, what);
         return false;
     }
     return true;
@@ -108,8 +110,10 @@ static bool check_value(loader *ld, json_t *v, const char *type, const char *whe
 {
     char buf[80];
     if (strcmp(type, "int") == 0 && !json_is_integer(v)) {
-        refuse(ld, where, "%s is not an integer: an int param's value is a JSON integer (1000000, not 1000000.0, "
-               "true or \"0x40\")", shown(v, buf, sizeof buf));
+        refuse(ld, where,
+               "%s is not an integer: an int param's value is a JSON integer (1000000, not 1000000.0, "
+               "true or \"0x40\")",
+               shown(v, buf, sizeof buf));
         return false;
     }
     if (strcmp(type, "float") == 0 &&
@@ -195,7 +199,6 @@ static const char *or_else(const char *s, const char *otherwise)
     return s ? s : otherwise;
 }
 
-
 /* The metric names, in order of first appearance over the entries. */
 static void collect_metrics(loader *ld, json_t *results)
 {
@@ -203,10 +206,12 @@ static void collect_metrics(loader *ld, json_t *results)
     int cap = 0;
     size_t i;
     json_t *j;
-    json_array_foreach(results, i, j) {
+    json_array_foreach(results, i, j)
+    {
         const char *key;
         json_t *val;
-        json_object_foreach(json_object_get(j, "metrics"), key, val) {
+        json_object_foreach(json_object_get(j, "metrics"), key, val)
+        {
             (void)val;
             if (!esc_c_name(key)) {
                 json_t *name = json_string(key);
@@ -395,8 +400,8 @@ static void load_header(loader *ld, json_t *root)
             }
         json_t *type = json_object_get(p, "type");
         const char *t = json_string_value(type);
-        if (!t || (strcmp(t, "int") != 0 && strcmp(t, "float") != 0 && strcmp(t, "bool") != 0 &&
-                   strcmp(t, "string") != 0)) {
+        if (!t ||
+            (strcmp(t, "int") != 0 && strcmp(t, "float") != 0 && strcmp(t, "bool") != 0 && strcmp(t, "string") != 0)) {
             snprintf(at, sizeof at, "spec.params[%d].type", i);
             refuse(ld, at, "%s is not a param type (\"int\", \"float\", \"bool\" or \"string\")",
                    shown(type, buf, sizeof buf));
@@ -515,7 +520,8 @@ static void load_sized(loader *ld, json_t *root)
     }
     size_t k;
     json_t *one;
-    json_array_foreach(sizes, k, one) {
+    json_array_foreach(sizes, k, one)
+    {
         if (ld->failed)
             return;
         json_t *size = json_object_get(one, "size");
@@ -578,8 +584,10 @@ static void load_root(loader *ld, json_t *root)
         return;
     }
     if (json_integer_value(version) > 2) {
-        err_set(CUTUNE_EIO, "'%s' is a cutune results file of version %lld; this cutune reads versions 1 "
-                 "and 2", ld->path, (long long)json_integer_value(version));
+        err_set(CUTUNE_EIO,
+                "'%s' is a cutune results file of version %lld; this cutune reads versions 1 "
+                "and 2",
+                ld->path, (long long)json_integer_value(version));
         ld->failed = true;
         return;
     }
@@ -617,9 +625,11 @@ static void load_root(loader *ld, json_t *root)
     }
     const record *best = r->summary.best >= 0 ? r->records[r->summary.best] : NULL;
     if (best && !record_can_win(best)) {
-        err_set(CUTUNE_EIO, "'%s': \"summary\".\"best\" is entry %lld, which %s: a winner must have run "
-                 "correctly and been timed in full (the file was edited or is damaged)", ld->path,
-                 (long long)r->summary.best, best->out != OUTCOME_OK ? "did not run correctly" : "was not timed in full");
+        err_set(CUTUNE_EIO,
+                "'%s': \"summary\".\"best\" is entry %lld, which %s: a winner must have run "
+                "correctly and been timed in full (the file was edited or is damaged)",
+                ld->path, (long long)r->summary.best,
+                best->out != OUTCOME_OK ? "did not run correctly" : "was not timed in full");
         ld->failed = true;
         return;
     }

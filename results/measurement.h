@@ -18,12 +18,12 @@
 struct cutune_measurement {
     const cutune_variant *variant;
     MEAS_FIELDS(MEAS_DECLARE)
-    int nmetrics;              /* the spec's metrics (METRICS): names and values */
+    int nmetrics; /* the spec's metrics (METRICS): names and values */
     const char *const *metric_names;
     const double *metrics;
-    int nhw;                   /* the run's counters (HW), named by hw_names (cutune_tune_profile_metric's) */
+    int nhw; /* the run's counters (HW), named by hw_names (cutune_tune_profile_metric's) */
     const char *const *hw_names;
-    const double *hw;          /* NULL when nhw is 0 */
+    const double *hw; /* NULL when nhw is 0 */
 };
 
 /* mfield_number: field f (an INT, I64, BOOL or NUM one of mfields) of m as a double;

@@ -12,8 +12,10 @@
 #define MEAS_OFF_VARIANT(member) 0
 
 #define MEAS_ENTRY(member, kind, origin, group, key, when, absent, read, dflt, lo, hi, csv, csv_at, api) \
-    {#member, MK_##kind, MO_##origin, MEAS_OFF_##kind(member), group, key, MW_##when, MA_##absent, MR_##read, dflt, \
-     lo, hi, csv, csv_at, api},
+    {#member,   MK_##kind, MO_##origin, MEAS_OFF_##kind(member), \
+     group,     key,       MW_##when,   MA_##absent, \
+     MR_##read, dflt,      lo,          hi, \
+     csv,       csv_at,    api},
 
 const mfield mfields[] = {MEAS_FIELDS(MEAS_ENTRY)};
 const int mfield_count = (int)(sizeof mfields / sizeof mfields[0]);

@@ -187,7 +187,16 @@
 typedef enum mfield_kind { MK_INT, MK_I64, MK_BOOL, MK_NUM, MK_STR, MK_METRICS, MK_HW, MK_VARIANT } mfield_kind;
 typedef enum mfield_origin { MO_WORKER, MO_SUMMED, MO_TAKEN, MO_LOCAL } mfield_origin;
 typedef enum mfield_when {
-    MW_ALWAYS, MW_TIMED, MW_VERIFIED, MW_NONNEG, MW_SET, MW_POSITIVE, MW_GPUS, MW_ENERGY, MW_NOTE, MW_PROFILED
+    MW_ALWAYS,
+    MW_TIMED,
+    MW_VERIFIED,
+    MW_NONNEG,
+    MW_SET,
+    MW_POSITIVE,
+    MW_GPUS,
+    MW_ENERGY,
+    MW_NOTE,
+    MW_PROFILED
 } mfield_when;
 typedef enum mfield_absent { MA_OMIT, MA_NULL, MA_GROUP_NULL } mfield_absent;
 typedef enum mfield_read { MR_WHOLE, MR_BOTH, MR_KEEP, MR_TIMED, MR_PROFILED, MR_NONE } mfield_read;
@@ -195,10 +204,10 @@ typedef enum mfield_read { MR_WHOLE, MR_BOTH, MR_KEEP, MR_TIMED, MR_PROFILED, MR
 #define NOVALUE (-1)
 
 typedef struct mfield {
-    const char *member;        /* its name in cutune_measurement */
+    const char *member; /* its name in cutune_measurement */
     mfield_kind kind;
     mfield_origin origin;
-    size_t off;                /* offsetof(cutune_measurement, member); 0 for METRICS, HW, VARIANT */
+    size_t off; /* offsetof(cutune_measurement, member); 0 for METRICS, HW, VARIANT */
     const char *group, *key;
     mfield_when when;
     mfield_absent absent;
@@ -206,7 +215,7 @@ typedef struct mfield {
     double dflt, lo, hi;
     const char *csv;
     int csv_at;
-    int api;                   /* a cutune_value, or NOVALUE */
+    int api; /* a cutune_value, or NOVALUE */
 } mfield;
 
 /* mfields: the list (mfield_count entries), in a results file's entry's order. */

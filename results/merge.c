@@ -65,8 +65,10 @@ static int coverage(const input *in, int n, bool partial, int **owner, int *coun
     missing[0] = '\0';
     for (int k = 0; k < n; k++)
         if (in[k].r->shard_count == 0) {
-            return err_set(CUTUNE_EINVAL, "'%s' is not a shard (it has no settings.shard): merge gathers the shards of one "
-                     "`cutune SPEC --shard i/N` split", in[k].path);
+            return err_set(CUTUNE_EINVAL,
+                           "'%s' is not a shard (it has no settings.shard): merge gathers the shards of one "
+                           "`cutune SPEC --shard i/N` split",
+                           in[k].path);
         }
     int N = in[0].r->shard_count;
     for (int k = 1; k < n; k++)
@@ -115,8 +117,10 @@ static int coverage(const input *in, int n, bool partial, int **owner, int *coun
         }
         bool several = strchr(missing, ',') != NULL;
         free(own);
-        return err_set(CUTUNE_EINVAL, "shard%s %s of %d %s missing from the files given (%s): merge every shard, or "
-                       "pass --partial", several ? "s" : "", missing, N, several ? "are" : "is", given);
+        return err_set(CUTUNE_EINVAL,
+                       "shard%s %s of %d %s missing from the files given (%s): merge every shard, or "
+                       "pass --partial",
+                       several ? "s" : "", missing, N, several ? "are" : "is", given);
     }
     *owner = own;
     *count = N;
@@ -183,14 +187,17 @@ static int same_configuration(const input *in, const entry *e, size_t m)
         char config[600];
         config_text(in[0].r, x->v, config, sizeof config);
         if (x->e->file == y->e->file)
-            rc = err_set(CUTUNE_EINVAL, "'%s' holds configuration %s twice, as entries %llu and %llu: the file was "
-                         "edited", in[x->e->file].path, config, (unsigned long long)x->e->ordinal,
+            rc = err_set(CUTUNE_EINVAL,
+                         "'%s' holds configuration %s twice, as entries %llu and %llu: the file was "
+                         "edited",
+                         in[x->e->file].path, config, (unsigned long long)x->e->ordinal,
                          (unsigned long long)y->e->ordinal);
         else
-            rc = err_set(CUTUNE_EINVAL, "'%s' and '%s' do not go together: both hold configuration %s, as entries %llu "
-                     "and %llu (a file was edited, or they are of different numberings)", in[x->e->file].path,
-                     in[y->e->file].path, config, (unsigned long long)x->e->ordinal,
-                     (unsigned long long)y->e->ordinal);
+            rc = err_set(CUTUNE_EINVAL,
+                         "'%s' and '%s' do not go together: both hold configuration %s, as entries %llu "
+                         "and %llu (a file was edited, or they are of different numberings)",
+                         in[x->e->file].path, in[y->e->file].path, config, (unsigned long long)x->e->ordinal,
+                         (unsigned long long)y->e->ordinal);
     }
     free(refs);
     return rc;
@@ -221,10 +228,12 @@ static int entries_of(const input *in, int n, const int *owner, int N, entry **o
             uint64_t ord = in[k].r->records[i]->v.ordinal;
             if (owner[space_shard_of(ord, (uint64_t)N, B)] != k + 1) {
                 free(e);
-                return err_set(CUTUNE_EINVAL, "'%s' holds configuration %llu, which is not of its shard%s of %d "
+                return err_set(CUTUNE_EINVAL,
+                               "'%s' holds configuration %llu, which is not of its shard%s of %d "
                                "(ordinal / %llu %% %d == shard): the file was edited, or the shards are of "
-                               "different numberings", in[k].path, (unsigned long long)ord,
-                               in[k].r->nshard_merged > 0 ? "s" : "", N, (unsigned long long)B, N);
+                               "different numberings",
+                               in[k].path, (unsigned long long)ord, in[k].r->nshard_merged > 0 ? "s" : "", N,
+                               (unsigned long long)B, N);
             }
             e[m++] = (entry){ord, k, (size_t)i};
         }
@@ -305,8 +314,9 @@ static json_t *merged_root(const input *in, int n, const entry *e, size_t m, con
         for (int i = 0; i < N; i++)
             if (owner[i])
                 json_array_append_new(held, json_integer(i));
-        json_object_set_new(set, "shard", json_pack("{s:o, s:i, s:i}", "merged", held, "count", N, "block",
-                                                    in[0].r->shard_block > 1 ? in[0].r->shard_block : 1));
+        json_object_set_new(set, "shard",
+                            json_pack("{s:o, s:i, s:i}", "merged", held, "count", N, "block",
+                                      in[0].r->shard_block > 1 ? in[0].r->shard_block : 1));
     }
     for (int k = 0; k < n; k++)
         json_array_append_new(from, json_string(in[k].path));
@@ -410,8 +420,7 @@ static void recount(cutune_tune_result *r)
     }
 }
 
-int results_merge(cutune_tune_result **out, const char *const *paths, int n, bool partial, char *note,
-                  size_t notesize)
+int results_merge(cutune_tune_result **out, const char *const *paths, int n, bool partial, char *note, size_t notesize)
 {
     *out = NULL;
     note[0] = '\0';
@@ -426,8 +435,10 @@ int results_merge(cutune_tune_result **out, const char *const *paths, int n, boo
         if (rc == CUTUNE_OK)
             rc = results_load_json(&in[k].r, in[k].root, paths[k]);
         if (rc == CUTUNE_OK && in[k].r->nsizes > 0) {
-            rc = err_set(CUTUNE_EINVAL, "'%s' is a run over problem sizes (version 2): merge does not take those; "
-                     "merge one size at a time", paths[k]);
+            rc = err_set(CUTUNE_EINVAL,
+                         "'%s' is a run over problem sizes (version 2): merge does not take those; "
+                         "merge one size at a time",
+                         paths[k]);
         }
         if (rc == CUTUNE_OK)
             rc = merge_check_shape(in[k].root, in[k].r, paths[k]);

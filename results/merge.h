@@ -22,7 +22,6 @@
  * or given twice; a configuration in two files; a run over problem sizes); CUTUNE_ENOMEM.
  * On failure *out is NULL and the thread's error (base/err.h) names the files and says
  * why. */
-int results_merge(cutune_tune_result **out, const char *const *paths, int n, bool partial, char *note,
-                  size_t notesize);
+int results_merge(cutune_tune_result **out, const char *const *paths, int n, bool partial, char *note, size_t notesize);
 
 #endif

@@ -37,7 +37,7 @@ int merge_check_shape(json_t *root, const cutune_tune_result *r, const char *pat
     const char *top = !json_is_object(set) ? "settings" : !json_is_object(sum) ? "summary" : NULL;
     if (top) {
         return err_set(CUTUNE_EIO, "'%s': \"%s\" is missing or not an object: the file is not a whole results file",
-                 path, top);
+                       path, top);
     }
     json_t *search = json_object_get(set, "search");
     static const char *const counts[][2] = {{"evaluations", "settings.search.evaluations"},
@@ -52,7 +52,7 @@ int merge_check_shape(json_t *root, const cutune_tune_result *r, const char *pat
     /* The loader checked each listed index against the count, not the list's length. */
     if (r->nshard_merged > r->shard_count) {
         return err_set(CUTUNE_EIO, "'%s': settings.shard.merged lists %d shards, more than its count (%d)", path,
-                 r->nshard_merged, r->shard_count);
+                       r->nshard_merged, r->shard_count);
     }
     bool *seen = calloc((size_t)(r->shard_count > 0 ? r->shard_count : 1), sizeof *seen);
     if (!seen) {
@@ -69,7 +69,7 @@ int merge_check_shape(json_t *root, const cutune_tune_result *r, const char *pat
     free(seen);
     if (twice >= 0) {
         return err_set(CUTUNE_EIO, "'%s': settings.shard.merged lists shard %d twice (or one outside its count, %d)",
-                 path, twice, r->shard_count);
+                       path, twice, r->shard_count);
     }
     return CUTUNE_OK;
 }
@@ -78,9 +78,9 @@ int merge_check_shape(json_t *root, const cutune_tune_result *r, const char *pat
  * GPUs, what it was merged from, and the search's use of its part. */
 static bool own_setting(const char *path)
 {
-    static const char *const own[] = {"settings.shard", "settings.devices", "settings.merged_from",
-                                      "settings.search.evaluations", "settings.search.screened",
-                                      "settings.search.stopped_by"};
+    static const char *const own[] = {"settings.shard",           "settings.devices",
+                                      "settings.merged_from",     "settings.search.evaluations",
+                                      "settings.search.screened", "settings.search.stopped_by"};
     for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
         if (strcmp(path, own[i]) == 0)
             return true;
@@ -98,10 +98,19 @@ static int by_name(const void *a, const void *b)
 static const char *absent_reads_as(const char *path)
 {
     static const char *const as[][2] = {
-        {"spec.path", "\"\""}, {"spec.kernel", "\"\""}, {"device.name", "\"\""}, {"device.arch", "\"\""},
-        {"device.compute_capability", "0"}, {"device.sm_count", "0"}, {"objective.name", "\"time_ms\""},
-        {"objective.direction", "\"minimize\""}, {"settings.strategy", "\"exhaustive\""}, {"settings.warmup", "0"},
-        {"settings.repeat", "0"}, {"settings.max_repeat", "0"}, {"settings.spread", "0.0"},
+        {"spec.path", "\"\""},
+        {"spec.kernel", "\"\""},
+        {"device.name", "\"\""},
+        {"device.arch", "\"\""},
+        {"device.compute_capability", "0"},
+        {"device.sm_count", "0"},
+        {"objective.name", "\"time_ms\""},
+        {"objective.direction", "\"minimize\""},
+        {"settings.strategy", "\"exhaustive\""},
+        {"settings.warmup", "0"},
+        {"settings.repeat", "0"},
+        {"settings.max_repeat", "0"},
+        {"settings.spread", "0.0"},
         {"settings.flush_l2", "false"},
     };
     for (size_t i = 0; i < sizeof as / sizeof as[0]; i++)
@@ -128,8 +137,8 @@ static bool same_value(json_t *a, json_t *b, const char *path)
  * own_setting's skipped); the first differing field's path into where (room: wsize) and
  * its two values, shown, into x and y. -1 out of memory. */
 enum { MAX_DEPTH = 4 }; /* deeper objects are compared whole: no recursion a file can drive */
-static int first_difference(json_t *a, json_t *b, const char *path, int depth, char *where, size_t wsize,
-                            char *x, size_t xsize, char *y, size_t ysize)
+static int first_difference(json_t *a, json_t *b, const char *path, int depth, char *where, size_t wsize, char *x,
+                            size_t xsize, char *y, size_t ysize)
 {
     if (own_setting(path) || ((!a || !b) && strcmp(path, "settings.search") == 0))
         return 0; /* settings.search: absent from files written before it was */
@@ -150,18 +159,15 @@ static int first_difference(json_t *a, json_t *b, const char *path, int depth, c
         return -1;
     const char *key;
     json_t *v;
-    json_object_foreach(a, key, v)
-        keys[k++] = key;
-    json_object_foreach(b, key, v)
-        if (!json_object_get(a, key))
-            keys[k++] = key;
+    json_object_foreach(a, key, v) keys[k++] = key;
+    json_object_foreach(b, key, v) if (!json_object_get(a, key)) keys[k++] = key;
     qsort(keys, k, sizeof *keys, by_name);
     int found = 0;
     for (size_t i = 0; i < k && !found; i++) {
         char sub[512];
         snprintf(sub, sizeof sub, "%s.%s", path, keys[i]);
-        found = first_difference(json_object_get(a, keys[i]), json_object_get(b, keys[i]), sub, depth + 1, where,
-                                 wsize, x, xsize, y, ysize);
+        found = first_difference(json_object_get(a, keys[i]), json_object_get(b, keys[i]), sub, depth + 1, where, wsize,
+                                 x, xsize, y, ysize);
     }
     free(keys);
     return found;
@@ -180,12 +186,10 @@ static const char OTHER_OBJECTIVE[] = "their objectives differ";
 static const char OTHER_SETTINGS[] = "they were measured with different settings";
 
 static const identity_field identity[] = {
-    {"spec.path", NOT_SAME_SPEC},         {"spec.kernel", NOT_SAME_SPEC},
-    {"spec.set", NOT_SAME_SPEC},          {"spec.hash", NOT_SAME_SPEC},
-    {"spec.size", OTHER_SIZE},            {"size", OTHER_SIZE},
-    {"device.name", OTHER_DEVICE},        {"device.arch", OTHER_DEVICE},
-    {"device.compute_capability", OTHER_DEVICE}, {"device.sm_count", OTHER_DEVICE},
-    {"objective.name", OTHER_OBJECTIVE},  {"objective.direction", OTHER_OBJECTIVE},
+    {"spec.path", NOT_SAME_SPEC},      {"spec.kernel", NOT_SAME_SPEC},      {"spec.set", NOT_SAME_SPEC},
+    {"spec.hash", NOT_SAME_SPEC},      {"spec.size", OTHER_SIZE},           {"size", OTHER_SIZE},
+    {"device.name", OTHER_DEVICE},     {"device.arch", OTHER_DEVICE},       {"device.compute_capability", OTHER_DEVICE},
+    {"device.sm_count", OTHER_DEVICE}, {"objective.name", OTHER_OBJECTIVE}, {"objective.direction", OTHER_OBJECTIVE},
     {"settings", OTHER_SETTINGS},
 };
 
@@ -216,8 +220,10 @@ int merge_check_identity(json_t *a, const cutune_tune_result *ra, const char *pa
 {
     char where[512], x[120], y[120];
     if (!same_params(ra, rb)) {
-        return err_set(CUTUNE_EINVAL, "'%s' and '%s' do not go together: %s (spec.params: %d params against %d, or params "
-                 "of other names or types)", pa, pb, NOT_SAME_SPEC, ra->nparams, rb->nparams);
+        return err_set(CUTUNE_EINVAL,
+                       "'%s' and '%s' do not go together: %s (spec.params: %d params against %d, or params "
+                       "of other names or types)",
+                       pa, pb, NOT_SAME_SPEC, ra->nparams, rb->nparams);
     }
     for (size_t i = 0; i < sizeof identity / sizeof identity[0]; i++) {
         int d = first_difference(at(a, identity[i].path), at(b, identity[i].path), identity[i].path, 0, where,
@@ -235,8 +241,9 @@ int merge_check_sum(json_int_t *total, json_t *count, const char *path, const ch
 {
     json_int_t v = json_is_integer(count) ? json_integer_value(count) : 0;
     if (__builtin_add_overflow(*total, v, total)) {
-        return err_set(CUTUNE_EINVAL, "'%s': %s (%lld) added to the other shards' passes 2^63 - 1: the files were edited",
-                 path, what, (long long)v);
+        return err_set(CUTUNE_EINVAL,
+                       "'%s': %s (%lld) added to the other shards' passes 2^63 - 1: the files were edited", path, what,
+                       (long long)v);
     }
     return CUTUNE_OK;
 }

@@ -34,16 +34,14 @@ bool prior_value_of(const char *text, vtype t, value *out)
             return false;
         *out = value_bool(strcmp(text, "true") == 0);
         return true;
-    default:
-        *out = value_string(text);
-        return true;
+    default: *out = value_string(text); return true;
     }
 }
 
 /* A configuration of one file: its key and how it did. */
 typedef struct scored {
     uint64_t key;
-    double objective;          /* NaN: failed */
+    double objective; /* NaN: failed */
     double rank;
 } scored;
 
@@ -76,11 +74,11 @@ static int rank_file(const model *m, const sspace *sp, const cutune_tune_result 
     *count = 0;
     if (strcmp(r->kernel, m->kernel) != 0) {
         return err_set(CUTUNE_EIO, "%s: recorded for kernel '%s', but the spec tunes '%s': not a prior for it", path,
-                 r->kernel, m->kernel);
+                       r->kernel, m->kernel);
     }
     if (r->nsizes > 0) {
         return err_set(CUTUNE_EIO, "%s: a run over %d problem sizes: give one size's results as a prior", path,
-                 r->nsizes);
+                       r->nsizes);
     }
     int column[MODEL_MAX_PARAMS];
     for (int i = 0; i < m->nparams; i++) {
@@ -124,7 +122,7 @@ static int rank_file(const model *m, const sspace *sp, const cutune_tune_result 
     if (n == 0) {
         free(s);
         return err_set(CUTUNE_EIO, "%s: none of its configurations is one of this spec's space: not a prior for it",
-                 path);
+                       path);
     }
     qsort(s, (size_t)n, sizeof(scored), by_objective);
     uint64_t ran = 0;
@@ -143,8 +141,7 @@ static int rank_file(const model *m, const sspace *sp, const cutune_tune_result 
     return CUTUNE_OK;
 }
 
-int prior_load(const model *m, const sspace *sp, const char *const *paths, int n, search_prior **out,
-               uint64_t *count)
+int prior_load(const model *m, const sspace *sp, const char *const *paths, int n, search_prior **out, uint64_t *count)
 {
     *out = NULL;
     *count = 0;

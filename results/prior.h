@@ -30,7 +30,6 @@ bool prior_value_of(const char *text, vtype t, value *out);
  * of the spec, one over several problem sizes (give the size's own file), one that
  * holds no configuration of this space. Returns CUTUNE_OK, CUTUNE_EIO (refused) or
  * CUTUNE_ENOMEM, with the thread's error (base/err.h) set. */
-int prior_load(const model *m, const sspace *sp, const char *const *paths, int n, search_prior **out,
-               uint64_t *count);
+int prior_load(const model *m, const sspace *sp, const char *const *paths, int n, search_prior **out, uint64_t *count);
 
 #endif

@@ -61,5 +61,4 @@ json_t *record_size_json(const cutune_tune_result *r);
  * reference). */
 json_t *record_device_json(const cutune_tune_result *r);
 
-
 #endif

@@ -39,7 +39,7 @@ typedef struct rec_entry {
     bool present, ok;
     double objective;
     search_static st;
-    bool has_static;           /* st holds what the compile said (replay_static_of) */
+    bool has_static; /* st holds what the compile said (replay_static_of) */
     double gpu_seconds, compile_seconds;
 } rec_entry;
 
@@ -47,12 +47,12 @@ typedef struct sim {
     const model *m;
     sspace *sp;
     rec_entry *by_ordinal;
-    bool *compiled;            /* per ordinal: its compile has been paid for in this run */
-    double *compiled_at;       /* per ordinal, once compiled: when its compile ends */
-    double clock;              /* now, on the simulated clock */
-    int threads;               /* compile threads */
-    double *free_at;           /* per compile thread: when it is free */
-    double compile_sum;        /* compile seconds paid (evaluated and screened) */
+    bool *compiled;      /* per ordinal: its compile has been paid for in this run */
+    double *compiled_at; /* per ordinal, once compiled: when its compile ends */
+    double clock;        /* now, on the simulated clock */
+    int threads;         /* compile threads */
+    double *free_at;     /* per compile thread: when it is free */
+    double compile_sum;  /* compile seconds paid (evaluated and screened) */
 } sim;
 
 /* A compile of `seconds` on the compile thread free first (the lowest-numbered among
@@ -110,8 +110,9 @@ static int load_recording(sim *s, const char *path, const cutune_tune_result *r)
     for (int i = 0; same && i < m->nparams; i++)
         same = strcmp(r->param_names[i], m->params[i].name) == 0;
     if (!same)
-        return fail(s, path, "its params are not the spec's (names and order must match): the results of "
-                                   "another spec");
+        return fail(s, path,
+                    "its params are not the spec's (names and order must match): the results of "
+                    "another spec");
     if ((r->summary.maximize != 0) != (m->maximize != 0))
         return fail(s, path, "its objective's direction is not the spec's: the results of another spec");
     uint64_t *vec = calloc((size_t)m->nparams + 1, sizeof(uint64_t));
@@ -160,7 +161,8 @@ static int load_recording(sim *s, const char *path, const cutune_tune_result *r)
             sspace_values(s->sp, sspace_at(s->sp, first), vals);
         if (vals)
             space_describe_config(m, vals, ~(param_set)0, &sb);
-        snprintf(msg, sizeof msg, "the recording does not cover the space: %llu of its %llu valid configurations "
+        snprintf(msg, sizeof msg,
+                 "the recording does not cover the space: %llu of its %llu valid configurations "
                  "are missing (the first: %s); simulate needs an exhaustive run of this spec, with the same --set",
                  (unsigned long long)missing, (unsigned long long)sspace_count(s->sp), sb_ok(&sb) ? sb_cstr(&sb) : "?");
         sb_free(&sb);
@@ -190,8 +192,8 @@ static double quantile(const double *v, int n, double q)
 /* A variant in flight: asked, compiling or compiled, waiting for the GPU. */
 typedef struct flight {
     uint64_t key;
-    double ready;              /* when its compile ends */
-    uint64_t seq;              /* the order asked */
+    double ready; /* when its compile ends */
+    uint64_t seq; /* the order asked */
 } flight;
 
 /* One run: the search over the recording, through the pipeline the tuner runs
@@ -242,7 +244,7 @@ static int run_once(sim *s, const search_settings *settings, double true_best, c
             }
         }
         if (nflight == 0 || search_stopped(se))
-            break; /* what is still in flight is never evaluated */
+            break;    /* what is still in flight is never evaluated */
         int next = 0; /* the GPU takes the variant compiled first */
         for (int i = 1; i < nflight; i++)
             if (fl[i].ready < fl[next].ready || (fl[i].ready == fl[next].ready && fl[i].seq < fl[next].seq))
@@ -300,7 +302,8 @@ int replay_run(const model *m, sspace *sp, const cutune_tune_result *recording, 
     s.compiled_at = calloc((size_t)count, sizeof(double));
     s.free_at = calloc((size_t)s.threads, sizeof(double));
     rep = calloc(1, sizeof *rep);
-    if (!s.by_ordinal || !s.compiled || !s.compiled_at || !s.free_at || !rep || !(rep->runs = calloc((size_t)repeat, sizeof(cutune_sim_run)))) {
+    if (!s.by_ordinal || !s.compiled || !s.compiled_at || !s.free_at || !rep ||
+        !(rep->runs = calloc((size_t)repeat, sizeof(cutune_sim_run)))) {
         rc = CUTUNE_ENOMEM;
         goto done;
     }
@@ -319,8 +322,8 @@ int replay_run(const model *m, sspace *sp, const cutune_tune_result *recording, 
         if (!e->ok)
             continue;
         rep->recorded_ok++;
-        if (best < 0 || (maximize ? e->objective > s.by_ordinal[best].objective
-                                  : e->objective < s.by_ordinal[best].objective))
+        if (best < 0 ||
+            (maximize ? e->objective > s.by_ordinal[best].objective : e->objective < s.by_ordinal[best].objective))
             best = (int64_t)o;
     }
     if (best < 0) {

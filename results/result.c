@@ -43,8 +43,9 @@ void result_destroy(cutune_tune_result *r)
 const char *result_route_name(ast_route_kind route)
 {
     static const char *const names[] = {
-        [ROUTE_DEFINE] = "define", [ROUTE_TEMPLATE] = "template", [ROUTE_OPTION] = "option",
-        [ROUTE_MAXRREGCOUNT] = "maxrregcount", [ROUTE_SMEM] = "smem", [ROUTE_NONE] = "none",
+        [ROUTE_DEFINE] = "define", [ROUTE_TEMPLATE] = "template",
+        [ROUTE_OPTION] = "option", [ROUTE_MAXRREGCOUNT] = "maxrregcount",
+        [ROUTE_SMEM] = "smem",     [ROUTE_NONE] = "none",
     };
     return (unsigned)route < sizeof names / sizeof *names ? names[route] : NULL;
 }

@@ -22,29 +22,29 @@
  * (api/cutune_results.c: its outcome is `out`). */
 typedef struct record {
     cutune_measurement m;
-    cutune_variant v;          /* a deep copy, in the result's arena */
-    value *vals;               /* the configuration v was made from, typed (v.nparams values, in the
+    cutune_variant v; /* a deep copy, in the result's arena */
+    value *vals;      /* the configuration v was made from, typed (v.nparams values, in the
                                   result's arena; vals[i] is what v.values[i] writes): set by result_add
                                   from the session's values, never read back from the text; a race's
                                   loose record borrows its variant's (tuner/fleet.c). NULL in a record
                                   read from a file (its params are the file's) */
-    double *metrics;           /* m.metrics */
-    double *hw;                /* m.hw: the result's nhw counters, NaN until read */
+    double *metrics;  /* m.metrics */
+    double *hw;       /* m.hw: the result's nhw counters, NaN until read */
     outcome out;
-    int size;                  /* in a run over sizes: its size's index (parent->sizes); else -1 */
+    int size; /* in a run over sizes: its size's index (parent->sizes); else -1 */
 } record;
 
 struct cutune_tune_result {
     arena *arena;
     record **records;
     uint64_t n, cap;
-    record *scratch;           /* for runs outside the results (the reference; the worker's) */
+    record *scratch; /* for runs outside the results (the reference; the worker's) */
     double *scratch_metrics;
     cutune_tune_summary summary;
     cutune_device device;
     char *spec_path, *kernel, *kernel_file, *strategy, *date; /* spec_path: as recorded (canonical
                                                                     when tuned by this cutune) */
-    char *spec_found;          /* read back: the recorded spec's file, found and canonical; NULL if not */
+    char *spec_found; /* read back: the recorded spec's file, found and canonical; NULL if not */
     int nparams;
     const char **param_names, **param_types;
     const char **param_routes; /* each param's route ("define", ...); NULL, or NULL entries: not recorded */
@@ -64,19 +64,19 @@ struct cutune_tune_result {
      * every record (CSV, T4, the accessors) sees every size. Each size's result holds
      * its own values; the parent's size_values is NULL. Names and values are in the
      * arena of the result that holds them. */
-    int nsize_vars;            /* 0: not a run over sizes */
+    int nsize_vars; /* 0: not a run over sizes */
     const char **size_vars;
-    int64_t *size_values;      /* a size's result: each variable's value */
+    int64_t *size_values; /* a size's result: each variable's value */
     int nsizes;
     cutune_tune_result **sizes;
-    bool borrowed_records;     /* the parent: records belong to the sizes' results */
+    bool borrowed_records; /* the parent: records belong to the sizes' results */
     /* a shard of a run split over processes (settings.shard). shard_count 0:
      * not a shard. A shard holds the configurations whose ordinal % shard_count ==
      * shard_index. A partial merge of shards (results/merge.h) holds those of the
      * nshard_merged indices in shard_merged instead (shard_index -1 then). merged_from:
      * the files a merge was made of (nmerged_from 0: not a merge). All in the arena. */
     int shard_index, shard_count;
-    int shard_block;           /* ordinals go to shards in runs of this many (space_shard_block; 0 read as 1) */
+    int shard_block; /* ordinals go to shards in runs of this many (space_shard_block; 0 read as 1) */
     int nshard_merged;
     int *shard_merged;
     int nmerged_from;

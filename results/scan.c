@@ -24,10 +24,10 @@
 
 /* One "results" array: the file's, or one size's. */
 typedef struct level {
-    uint64_t count;            /* entries, counted by the first pass */
-    int64_t best;              /* summary.best as recorded (-1: none) */
+    uint64_t count; /* entries, counted by the first pass */
+    int64_t best;   /* summary.best as recorded (-1: none) */
     int nmetrics, cap;
-    char **metrics;            /* the entries' metric names, in order of first appearance */
+    char **metrics; /* the entries' metric names, in order of first appearance */
 } level;
 
 /* What a walk over entries does with each. */
@@ -36,23 +36,23 @@ typedef enum walk_mode { W_COUNT, W_EMIT, W_SKIP } walk_mode;
 struct results_scan {
     char *path;
     FILE *f;
-    uint64_t offset;           /* bytes read so far */
-    char *buf;                 /* the value being captured */
+    uint64_t offset; /* bytes read so far */
+    char *buf;       /* the value being captured */
     size_t len, cap;
-    uint64_t start;            /* where it began */
+    uint64_t start; /* where it began */
     bool failed;
-    int rc;                    /* the failure's status */
+    int rc; /* the failure's status */
     cutune_tune_result *header;
     int version;
-    level top;                 /* the file's "results" */
-    level *sizes;              /* each size's (version 2) */
+    level top;    /* the file's "results" */
+    level *sizes; /* each size's (version 2) */
     int nsizes;
     uint64_t count;
     /* the second pass */
     results_scan_fn fn;
     void *ctx;
-    int stopped;               /* fn's nonzero return */
-    arena *scratch;            /* one entry's strings, reset for each */
+    int stopped;    /* fn's nonzero return */
+    arena *scratch; /* one entry's strings, reset for each */
     record **records;
     uint64_t rcap;
 };
@@ -104,8 +104,10 @@ static int put(results_scan *s, int c)
 {
     if (s->len + 1 >= s->cap) {
         if (s->cap >= RESULTS_SCAN_VALUE_LIMIT)
-            return fail(s, CUTUNE_EIO, "'%s': the value at byte %llu is larger than %zu MiB, more than cutune reads at "
-                        "once", s->path, (unsigned long long)s->start, RESULTS_SCAN_VALUE_LIMIT >> 20);
+            return fail(s, CUTUNE_EIO,
+                        "'%s': the value at byte %llu is larger than %zu MiB, more than cutune reads at "
+                        "once",
+                        s->path, (unsigned long long)s->start, RESULTS_SCAN_VALUE_LIMIT >> 20);
         size_t cap = s->cap ? s->cap * 2 : 4096;
         char *grown = realloc(s->buf, cap);
         if (!grown)
@@ -186,7 +188,8 @@ static int collect_metrics(results_scan *s, level *lv, json_t *j)
 {
     const char *key;
     json_t *val;
-    json_object_foreach(json_object_get(j, "metrics"), key, val) {
+    json_object_foreach(json_object_get(j, "metrics"), key, val)
+    {
         (void)val;
         bool known = false;
         for (int k = 0; k < lv->nmetrics && !known; k++)
@@ -235,9 +238,11 @@ static int emit_entry(results_scan *s, const cutune_tune_result *of, int size, j
     }
     rec->size = size;
     if ((int64_t)index == of->summary.best && !record_can_win(rec))
-        return fail(s, CUTUNE_EIO, "'%s': \"summary\".\"best\" is entry %llu, which %s: a winner must have run "
-                    "correctly and been timed in full (the file was edited or is damaged)", s->path,
-                    (unsigned long long)index, rec->out != OUTCOME_OK ? "did not run correctly" : "was not timed in full");
+        return fail(s, CUTUNE_EIO,
+                    "'%s': \"summary\".\"best\" is entry %llu, which %s: a winner must have run "
+                    "correctly and been timed in full (the file was edited or is damaged)",
+                    s->path, (unsigned long long)index,
+                    rec->out != OUTCOME_OK ? "did not run correctly" : "was not timed in full");
     int rc = s->fn(s->ctx, of, rec, index);
     if (rc != 0) {
         s->stopped = rc;
@@ -390,8 +395,10 @@ static int member(results_scan *s, json_t *obj, int depth, int size, const char 
         *seen_results = true;
         level *lv = depth == 0 ? &s->top : &s->sizes[size];
         walk_mode mode = obj ? W_COUNT : (depth == 0) == (s->version == 1) ? W_EMIT : W_SKIP;
-        const cutune_tune_result *of = obj ? NULL : depth == 0 ? s->header
-                                     : size < s->header->nsizes ? s->header->sizes[size] : NULL;
+        const cutune_tune_result *of = obj                        ? NULL
+                                       : depth == 0               ? s->header
+                                       : size < s->header->nsizes ? s->header->sizes[size]
+                                                                  : NULL;
         char prefix[40] = "";
         if (depth == 1)
             snprintf(prefix, sizeof prefix, "sizes[%d].", size);
@@ -469,8 +476,10 @@ static void take_best(json_t *o, int64_t *best)
 static int settle(results_scan *s, cutune_tune_result *r, const level *lv)
 {
     if (lv->best < -1 || (lv->best >= 0 && (uint64_t)lv->best >= lv->count))
-        return fail(s, CUTUNE_EIO, "'%s' is not a cutune results file: \"summary\".\"best\" is not an index into "
-                    "\"results\"", s->path);
+        return fail(s, CUTUNE_EIO,
+                    "'%s' is not a cutune results file: \"summary\".\"best\" is not an index into "
+                    "\"results\"",
+                    s->path);
     r->summary.best = lv->best;
     if (r->summary.variants == 0)
         r->summary.variants = lv->count;

@@ -13,13 +13,13 @@
 
 /* The device side of one argument. */
 typedef struct slot {
-    int64_t count;            /* elements in the current configuration */
-    size_t capacity;          /* bytes allocated in dev and pristine */
+    int64_t count;   /* elements in the current configuration */
+    size_t capacity; /* bytes allocated in dev and pristine */
     CUdeviceptr dev, pristine;
-    int64_t pristine_count;   /* elements of initial contents in pristine */
-    CUdeviceptr ref;          /* the reference's output, on the device (verified outputs) */
+    int64_t pristine_count; /* elements of initial contents in pristine */
+    CUdeviceptr ref;        /* the reference's output, on the device (verified outputs) */
     int64_t ref_count;
-    cmp_kernel *cmp;          /* compares it with a variant's */
+    cmp_kernel *cmp; /* compares it with a variant's */
     unsigned char scalar[8];
 } slot;
 
@@ -42,9 +42,9 @@ struct bench {
     hook_buffer *hook_bufs;
     chk_kernel chks[DT_UINT64 + 1];
     bool chk_ready[DT_UINT64 + 1];
-    nvml *power;               /* the energy counter (NULL: energy not measured) */
+    nvml *power; /* the energy counter (NULL: energy not measured) */
     double energy_window_s;
-    char energy_off[256];      /* why energy was asked for and cannot be measured ("" otherwise) */
+    char energy_off[256]; /* why energy was asked for and cannot be measured ("" otherwise) */
     /* hardware counters (bench_set_profile), the profiler opened at the first
      * bench_profile; prof_off: why it cannot be ("" while it may) */
     const char *const *prof_names;
@@ -138,8 +138,10 @@ static int prepare_args(bench *b, const bench_config *c)
         s->count = c->counts[i];
         size_t bytes;
         if (s->count < 0 || !data_bytes(a->type, (size_t)s->count, &bytes)) {
-            err_set(-1, "buffer %d has %lld elements of %zu bytes: more bytes than a buffer may "
-                     "have", i, (long long)s->count, data_size(a->type));
+            err_set(-1,
+                    "buffer %d has %lld elements of %zu bytes: more bytes than a buffer may "
+                    "have",
+                    i, (long long)s->count, data_size(a->type));
             return -1;
         }
         if (bytes > s->capacity) {
@@ -148,8 +150,7 @@ static int prepare_args(bench *b, const bench_config *c)
             s->dev = s->pristine = 0;
             s->capacity = 0;
             s->pristine_count = 0;
-            if (meas_alloc(b->g, bytes, &s->dev) < 0 ||
-                (a->has_init && meas_alloc(b->g, bytes, &s->pristine) < 0))
+            if (meas_alloc(b->g, bytes, &s->dev) < 0 || (a->has_init && meas_alloc(b->g, bytes, &s->pristine) < 0))
                 return -1;
             s->capacity = bytes;
         }
@@ -173,8 +174,7 @@ static int prepare_args(bench *b, const bench_config *c)
         }
         /* Inputs as they started; outputs poisoned (0xFF bytes: NaN for floats, -1 for
          * ints), so an element the kernel never writes is caught. */
-        if ((a->has_init ? meas_copy(b->g, s->dev, s->pristine, bytes)
-                         : meas_fill(b->g, s->dev, 0xFF, bytes)) < 0)
+        if ((a->has_init ? meas_copy(b->g, s->dev, s->pristine, bytes) : meas_fill(b->g, s->dev, 0xFF, bytes)) < 0)
             return -1;
         b->argv[i] = &s->dev;
         if (b->hook_bufs) /* what the resets see */
@@ -209,8 +209,10 @@ static int other_check(bench *b, int k, char *buf, size_t size, double *max_err)
         return 1;
     }
     if (c->mode == CHK_ULP && r.count) {
-        snprintf(buf, size, "'%s': %zu of %lld elements are more than %.0f ULP apart; first at %zu: got %.9g, want "
-                 "%.9g", name, r.count, (long long)s->count, vf->check_tol, r.first, r.got, r.want);
+        snprintf(buf, size,
+                 "'%s': %zu of %lld elements are more than %.0f ULP apart; first at %zu: got %.9g, want "
+                 "%.9g",
+                 name, r.count, (long long)s->count, vf->check_tol, r.first, r.got, r.want);
         return 1;
     }
     if (c->mode == CHK_USER && !(r.score <= vf->check_tol)) {
@@ -261,8 +263,8 @@ static bool outputs_agree(bench *b, char *buf, size_t size, double *max_err, int
         if (mm.max_abs_error > *max_err || isnan(mm.max_abs_error))
             *max_err = mm.max_abs_error;
         if (!ok) {
-            snprintf(buf, size, "'%s': %zu of %lld elements differ; first at %zu: got %.9g, want %.9g", name,
-                     mm.count, (long long)s->count, mm.first, mm.got, mm.want);
+            snprintf(buf, size, "'%s': %zu of %lld elements differ; first at %zu: got %.9g, want %.9g", name, mm.count,
+                     (long long)s->count, mm.first, mm.got, mm.want);
             return false;
         }
     }
@@ -320,8 +322,7 @@ static meas_launch launch_of(const bench *b, const bench_binary *bin)
     return l;
 }
 
-int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const meas_settings *ms,
-              bench_result *out)
+int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const meas_settings *ms, bench_result *out)
 {
     memset(out, 0, sizeof *out);
     out->status = OUTCOME_OK;
@@ -345,8 +346,7 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
         rc = failed(b, out, OUTCOME_LAUNCH_ERROR, last_why());
         goto done;
     }
-    if ((ms ? meas_run_timed(b->g, &k, &l, ms->flush_l2, &cold_ms)
-            : meas_run(b->g, &k, &l)) < 0) {
+    if ((ms ? meas_run_timed(b->g, &k, &l, ms->flush_l2, &cold_ms) : meas_run(b->g, &k, &l)) < 0) {
         rc = failed(b, out, OUTCOME_LAUNCH_ERROR, last_why());
         out->launches = 1;
         goto done;
@@ -383,8 +383,9 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
             double again = 0;
             if (!outputs_agree(b, buf, sizeof buf, &again, &cmp_failed, true)) {
                 snprintf(note, sizeof note, "after its last launch (of %d) %s%s", out->launches, buf,
-                         cmp_failed ? "" : "; the output depends on what it held before the launch: reset it "
-                         "before each launch (reset NAME = zeros;) or make it inout");
+                         cmp_failed ? ""
+                                    : "; the output depends on what it held before the launch: reset it "
+                                      "before each launch (reset NAME = zeros;) or make it inout");
                 out->timed = false;
                 out->verified = false;
                 rc = failed(b, out, cmp_failed ? OUTCOME_LAUNCH_ERROR : OUTCOME_WRONG, note);
@@ -441,8 +442,7 @@ int bench_keep_reference(bench *b, bench_keep_failure *fail)
             b->chk_ready[type] = true;
         }
         data_mismatch self;
-        if (meas_alloc(b->g, bytes, &s->ref) < 0 ||
-            meas_copy(b->g, s->ref, s->dev, bytes) < 0 ||
+        if (meas_alloc(b->g, bytes, &s->ref) < 0 || meas_copy(b->g, s->ref, s->dev, bytes) < 0 ||
             cmp_run(b->g, s->cmp, s->ref, s->ref, (size_t)s->count, 0, 0, &self) < 0) {
             fail->kind = BENCH_KEEP_DEVICE;
             return -1;

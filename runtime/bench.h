@@ -24,27 +24,27 @@
 
 /* One kernel argument. */
 typedef struct bench_arg {
-    const char *name;          /* for messages */
+    const char *name; /* for messages */
     data_type type;
     bool is_buffer;
-    bool has_init;             /* buffers: initial contents `fill` (else poisoned before each run) */
+    bool has_init; /* buffers: initial contents `fill` (else poisoned before each run) */
     data_fill_spec fill;
-    bool out_only;             /* an `out` buffer (its contents before a launch must not matter) */
-    const char *file;          /* FILL_FILE: the file (borrowed), .npy when file_npy, else raw */
+    bool out_only;    /* an `out` buffer (its contents before a launch must not matter) */
+    const char *file; /* FILL_FILE: the file (borrowed), .npy when file_npy, else raw */
     bool file_npy;
 } bench_arg;
 
 /* A scalar argument's value: integers exactly, else a double. */
 typedef struct bench_scalar {
-    bool is_int;               /* i is exact: integer types take it as it is */
+    bool is_int; /* i is exact: integer types take it as it is */
     int64_t i;
-    double d;                  /* the value as a double (always set) */
+    double d; /* the value as a double (always set) */
 } bench_scalar;
 
 /* Which outputs are compared with the reference's, and how closely. */
 typedef struct bench_verify {
-    bool present;              /* false: nothing is verified */
-    const int *outputs;        /* argument indices */
+    bool present;       /* false: nothing is verified */
+    const int *outputs; /* argument indices */
     int noutputs;
     double atol, rtol;
     /* which checker (0: element-wise atol/rtol, else a chk_mode + 1: CHK_L2,
@@ -72,18 +72,18 @@ typedef struct bench_config {
 
 /* What became of a run. */
 typedef struct bench_result {
-    outcome status;            /* OUTCOME_OK unless something failed */
-    char reason[512];          /* "" when none */
+    outcome status;                      /* OUTCOME_OK unless something failed */
+    char reason[512];                    /* "" when none */
     int registers, driver_blocks_per_sm; /* driver_blocks_per_sm: -1 when not loaded */
     bool timed, verified;
     meas_times times;
-    int launches;              /* every launch of the binary: checked run, warm-ups, timing (0: none) */
+    int launches; /* every launch of the binary: checked run, warm-ups, timing (0: none) */
     double max_abs_error;
     double gpu_seconds, timing_seconds;
     /* energy (bench_set_energy), for a variant timed in full: */
-    bool energy;               /* measured: nrg holds it */
+    bool energy; /* measured: nrg holds it */
     energy_result nrg;
-    char energy_error[256];    /* why it was not, when it should have been ("" otherwise) */
+    char energy_error[256]; /* why it was not, when it should have been ("" otherwise) */
 } bench_result;
 
 typedef struct bench bench;
@@ -134,14 +134,13 @@ int bench_profile(bench *b, const bench_binary *bin, const bench_config *c, doub
  * buffers, are compared once more after its last launch (an output that changes from launch
  * to launch is wrong). Fills *out. Returns -1 when the context is lost (a sticky error: nothing
  * more can run in it), else 0 whatever the outcome. */
-int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const meas_settings *ms,
-              bench_result *out);
+int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const meas_settings *ms, bench_result *out);
 
 /* Why the reference's outputs could not be kept. */
 typedef enum bench_keep_error {
-    BENCH_KEEP_COMPARE,        /* a comparison kernel could not be prepared: err_last says why */
-    BENCH_KEEP_DEVICE,         /* copying the output failed: err_last says why */
-    BENCH_KEEP_NAN,            /* output `arg` has `nan` NaN elements of `count`, the first at `first` */
+    BENCH_KEEP_COMPARE, /* a comparison kernel could not be prepared: err_last says why */
+    BENCH_KEEP_DEVICE,  /* copying the output failed: err_last says why */
+    BENCH_KEEP_NAN,     /* output `arg` has `nan` NaN elements of `count`, the first at `first` */
 } bench_keep_error;
 
 typedef struct bench_keep_failure {

@@ -8,17 +8,21 @@
 
 const char *builtin_elem(data_type t)
 {
-    static const char *const names[] = {"__half", "__nv_bfloat16", "float", "double", "signed char", "unsigned char",
-                                        "short", "unsigned short", "int", "unsigned int", "long long",
-                                        "unsigned long long"};
+    static const char *const names[] = {"__half",      "__nv_bfloat16", "float",     "double",
+                                        "signed char", "unsigned char", "short",     "unsigned short",
+                                        "int",         "unsigned int",  "long long", "unsigned long long"};
     return names[t];
 }
 
 int builtin_load(meas_gpu *g, const char *name, const char *source, const char *symbol, const char *const *opts,
                  int nopts, const char *arch, meas_kernel *out)
 {
-    compile_job job = {.source_name = name, .source = source, .name_expression = symbol, .options = opts,
-                       .noptions = nopts, .arch = arch};
+    compile_job job = {.source_name = name,
+                       .source = source,
+                       .name_expression = symbol,
+                       .options = opts,
+                       .noptions = nopts,
+                       .arch = arch};
     compile_output co;
     if (compile_run(&job, &co) < 0)
         return -1;

@@ -45,9 +45,9 @@
 #define CACHE_KEY_VERSION "cutune-cache-3" /* 3: the in-memory headers */
 #define CHECKSUM_PREFIX "xxh3:"
 enum {
-    CHECKSUM_HEX = 16,             /* hex digits of a 64-bit checksum */
-    MAX_REGISTERS = 255,           /* per thread, on every architecture */
-    MAX_BARRIERS = 16,             /* named barriers per block */
+    CHECKSUM_HEX = 16,   /* hex digits of a 64-bit checksum */
+    MAX_REGISTERS = 255, /* per thread, on every architecture */
+    MAX_BARRIERS = 16,   /* named barriers per block */
     PATH_BUF = 4096,
 };
 #define MAX_ENTRY_BYTES ((int64_t)1 << 30) /* a bound on any byte count an entry records */
@@ -166,15 +166,19 @@ static int dir_fits(const char *dir)
         return -1;
     }
     if (len + ENTRY_TAIL >= PATH_MAX) {
-        err_set(-1, "the cache folder '%.60s...' (%zu bytes) is longer than the path limit allows (%d bytes, "
-                 "less %d for its entries' names): nothing was created", dir, len, PATH_MAX, (int)ENTRY_TAIL);
+        err_set(-1,
+                "the cache folder '%.60s...' (%zu bytes) is longer than the path limit allows (%d bytes, "
+                "less %d for its entries' names): nothing was created",
+                dir, len, PATH_MAX, (int)ENTRY_TAIL);
         return -1;
     }
     for (const char *p = dir; *p;) {
         size_t name = strcspn(p, "/");
         if (name > NAME_MAX) {
-            err_set(-1, "the cache folder '%.60s...' has a name of %zu bytes, longer than a name may be "
-                     "(%d bytes): nothing was created", dir, name, NAME_MAX);
+            err_set(-1,
+                    "the cache folder '%.60s...' has a name of %zu bytes, longer than a name may be "
+                    "(%d bytes): nothing was created",
+                    dir, name, NAME_MAX);
             return -1;
         }
         p += name + (p[name] == '/');
@@ -265,8 +269,8 @@ static bool entry_fields(json_t *meta, const char *cubin, size_t cubin_len, comp
         !int_field(meta, "cubin_size", 0, MAX_ENTRY_BYTES, &cubin_size) || (size_t)cubin_size != cubin_len)
         return false;
     out->ok = json_is_true(ok);
-    if (out->ok ? !json_is_string(lowered) || cubin_size == 0 : (!json_is_string(lowered) && !json_is_null(lowered)) ||
-                                                                 cubin_size != 0)
+    if (out->ok ? !json_is_string(lowered) || cubin_size == 0
+                : (!json_is_string(lowered) && !json_is_null(lowered)) || cubin_size != 0)
         return false;
     json_t *res = json_object_get(meta, "resources");
     if (res) {
@@ -311,8 +315,8 @@ int cache_get(cache *c, const cache_key *key, compile_output *out)
     size_t body_at = magic + prefix + CHECKSUM_HEX + 1;
     json_t *meta = NULL;
     int hit = 0;
-    if (len < body_at || memcmp(data, CACHE_MAGIC, magic) != 0 ||
-        memcmp(data + magic, CHECKSUM_PREFIX, prefix) != 0 || data[body_at - 1] != '\n')
+    if (len < body_at || memcmp(data, CACHE_MAGIC, magic) != 0 || memcmp(data + magic, CHECKSUM_PREFIX, prefix) != 0 ||
+        data[body_at - 1] != '\n')
         goto done;
     char hex[CHECKSUM_HEX + 1];
     memcpy(hex, data + magic + prefix, CHECKSUM_HEX);

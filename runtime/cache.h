@@ -14,7 +14,7 @@
 #include "compile.h"
 
 typedef struct cache_key {
-    char hex[33];  /* 128-bit XXH3 digest in hex */
+    char hex[33]; /* 128-bit XXH3 digest in hex */
 } cache_key;
 
 /* cache_default_dir: $CUTUNE_CACHE_DIR, else $XDG_CACHE_HOME/cutune, else

@@ -61,18 +61,12 @@ static const char ulp_source[] =
 static void float_bits(data_type t, const char **uint, int *bits, const char **is_nan)
 {
     switch (t) {
-    case DT_HALF:
-        *uint = "unsigned short", *bits = 16, *is_nan = "(((x) & 0x7fffull) > 0x7c00ull)";
-        break;
-    case DT_BF16:
-        *uint = "unsigned short", *bits = 16, *is_nan = "(((x) & 0x7fffull) > 0x7f80ull)";
-        break;
+    case DT_HALF: *uint = "unsigned short", *bits = 16, *is_nan = "(((x) & 0x7fffull) > 0x7c00ull)"; break;
+    case DT_BF16: *uint = "unsigned short", *bits = 16, *is_nan = "(((x) & 0x7fffull) > 0x7f80ull)"; break;
     case DT_DOUBLE:
         *uint = "unsigned long long", *bits = 64, *is_nan = "(((x) & 0x7fffffffffffffffull) > 0x7ff0000000000000ull)";
         break;
-    default:
-        *uint = "unsigned int", *bits = 32, *is_nan = "(((x) & 0x7fffffffull) > 0x7f800000ull)";
-        break;
+    default: *uint = "unsigned int", *bits = 32, *is_nan = "(((x) & 0x7fffffffull) > 0x7f800000ull)"; break;
     }
 }
 
@@ -87,8 +81,9 @@ void chk_source(chk_mode mode, data_type type, char *buf, size_t size)
         return;
     }
     snprintf(buf, size, "#define ELEM %s\n#define TO_DOUBLE(x) %s\n%s", builtin_elem(type),
-             type == DT_HALF ? "((double)__half2float(x))" : type == DT_BF16 ? "((double)__bfloat162float(x))"
-                                                                              : "((double)(x))",
+             type == DT_HALF   ? "((double)__half2float(x))"
+             : type == DT_BF16 ? "((double)__bfloat162float(x))"
+                               : "((double)(x))",
              l2_source);
 }
 
@@ -180,8 +175,10 @@ unsigned long long chk_ulp_distance(data_type t, unsigned long long a, unsigned 
 {
     int bits = t == DT_DOUBLE ? 64 : t == DT_FLOAT ? 32 : 16;
     unsigned long long sign = 1ull << (bits - 1), mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
-    unsigned long long inf = t == DT_DOUBLE ? 0x7ff0000000000000ull : t == DT_FLOAT ? 0x7f800000ull
-                             : t == DT_HALF ? 0x7c00ull : 0x7f80ull;
+    unsigned long long inf = t == DT_DOUBLE  ? 0x7ff0000000000000ull
+                             : t == DT_FLOAT ? 0x7f800000ull
+                             : t == DT_HALF  ? 0x7c00ull
+                                             : 0x7f80ull;
     a &= mask;
     b &= mask;
     if ((a & ~sign) > inf || (b & ~sign) > inf)

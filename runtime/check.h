@@ -19,16 +19,16 @@ typedef struct chk_kernel {
     chk_mode mode;
     data_type type;
     meas_kernel k;
-    CUdeviceptr result;   /* CHK_L2: sum d^2, sum w^2 (doubles), NaNs; CHK_ULP: over-limit count, first,
+    CUdeviceptr result; /* CHK_L2: sum d^2, sum w^2 (doubles), NaNs; CHK_ULP: over-limit count, first,
                              max distance; CHK_USER: the score (a double) */
 } chk_kernel;
 
 /* What a check found. */
 typedef struct chk_result {
-    double score;         /* CHK_L2: the relative norm; CHK_ULP: the largest distance; CHK_USER: the score */
-    size_t count, first;  /* CHK_ULP: elements farther than the limit, the first of them */
-    double got, want;     /* CHK_ULP: the first such element's values */
-    size_t nan;           /* CHK_L2: NaN elements (either side) */
+    double score;        /* CHK_L2: the relative norm; CHK_ULP: the largest distance; CHK_USER: the score */
+    size_t count, first; /* CHK_ULP: elements farther than the limit, the first of them */
+    double got, want;    /* CHK_ULP: the first such element's values */
+    size_t nan;          /* CHK_L2: NaN elements (either side) */
 } chk_result;
 
 /* chk_source: the built-in checker kernel's source for `mode` (CHK_L2 or CHK_ULP) and

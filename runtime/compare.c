@@ -43,8 +43,9 @@ void cmp_source(data_type type, char *buf, size_t size)
 {
     /* The element type and its conversion go in front of the kernel's text. */
     snprintf(buf, size, "#define ELEM %s\n#define TO_DOUBLE(x) %s\n%s", builtin_elem(type),
-             type == DT_HALF ? "((double)__half2float(x))" : type == DT_BF16 ? "((double)__bfloat162float(x))"
-                                                                              : "((double)(x))",
+             type == DT_HALF   ? "((double)__half2float(x))"
+             : type == DT_BF16 ? "((double)__bfloat162float(x))"
+                               : "((double)(x))",
              compare_source);
 }
 

@@ -13,7 +13,7 @@
 typedef struct cmp_kernel {
     data_type type;
     meas_kernel k;
-    CUdeviceptr result;   /* 3 x 64-bit: mismatches, first index, max |error| as double bits */
+    CUdeviceptr result; /* 3 x 64-bit: mismatches, first index, max |error| as double bits */
 } cmp_kernel;
 
 /* cmp_source: the comparison kernel's source for `type` (about 2 KB) into buf. */

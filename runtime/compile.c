@@ -51,8 +51,8 @@ int compile_run(const compile_job *job, compile_output *out)
         return -1;
     }
     nvrtcProgram prog;
-    nvrtcResult r = nvrtcCreateProgram(&prog, job->source, job->source_name, job->nheaders, job->header_texts,
-                                       job->header_names);
+    nvrtcResult r =
+        nvrtcCreateProgram(&prog, job->source, job->source_name, job->nheaders, job->header_texts, job->header_names);
     if (r != NVRTC_SUCCESS)
         return nvrtc_fail(r, "create program");
     int rc = -1;

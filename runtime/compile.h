@@ -16,7 +16,7 @@ typedef struct compile_job {
     const char *name_expression; /* "sum_matrix", "reduce<256, float>" */
     const char *const *options;  /* -D macros, -I folders, other options (no --gpu-architecture) */
     int noptions;
-    const char *arch;            /* "sm_90" */
+    const char *arch; /* "sm_90" */
     /* In-memory headers (runtime/includes: every file the #include lines reach in the
      * user's folders, by canonical path, the source's #include lines renamed to match),
      * so that NVRTC opens none of the user's files itself. */
@@ -28,23 +28,23 @@ typedef struct compile_job {
 
 /* What ptxas reports for the kernel (-Xptxas -v). */
 typedef struct kernel_resources {
-    int registers;               /* per thread */
-    int barriers;                /* named barriers used */
-    int64_t static_smem;         /* bytes of __shared__ declared in the code */
-    int64_t stack_frame;         /* bytes of local memory per thread (spills and local arrays) */
+    int registers;                     /* per thread */
+    int barriers;                      /* named barriers used */
+    int64_t static_smem;               /* bytes of __shared__ declared in the code */
+    int64_t stack_frame;               /* bytes of local memory per thread (spills and local arrays) */
     int64_t spill_stores, spill_loads; /* bytes */
 } kernel_resources;
 
 typedef struct compile_output {
-    bool ok;                     /* produced a cubin */
-    char *log;                   /* NVRTC's log ("" when empty) */
-    char *lowered_name;          /* the kernel's symbol in the cubin (NULL when !ok) */
+    bool ok;            /* produced a cubin */
+    char *log;          /* NVRTC's log ("" when empty) */
+    char *lowered_name; /* the kernel's symbol in the cubin (NULL when !ok) */
     unsigned char *cubin;
     size_t cubin_size;
     bool has_resources;
     kernel_resources res;
-    double seconds;              /* compile wall time (of the original compile, for a cached one) */
-    bool cached;                 /* came from the cache */
+    double seconds; /* compile wall time (of the original compile, for a cached one) */
+    bool cached;    /* came from the cache */
 } compile_output;
 
 /* compile_run: compiles `job` into *out (heap storage, free with compile_output_free).

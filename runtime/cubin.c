@@ -11,15 +11,30 @@
 #include "cubin.h"
 
 enum {
-    ELF_SHOFF = 0x28, ELF_SHENTSIZE = 0x3a, ELF_SHNUM = 0x3c, ELF_SHSTRNDX = 0x3e, ELF_HEADER = 0x40,
-    SH_SIZE = 64, SHT_NOBITS = 8,
-    EIFMT_NVAL = 1, EIFMT_SVAL = 4,
+    ELF_SHOFF = 0x28,
+    ELF_SHENTSIZE = 0x3a,
+    ELF_SHNUM = 0x3c,
+    ELF_SHSTRNDX = 0x3e,
+    ELF_HEADER = 0x40,
+    SH_SIZE = 64,
+    SHT_NOBITS = 8,
+    EIFMT_NVAL = 1,
+    EIFMT_SVAL = 4,
     EIATTR_MAXREG_COUNT = 0x1b,
 };
 
-static uint16_t u16(const unsigned char *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t u32(const unsigned char *p) { return (uint32_t)u16(p) | (uint32_t)u16(p + 2) << 16; }
-static uint64_t u64(const unsigned char *p) { return (uint64_t)u32(p) | (uint64_t)u32(p + 4) << 32; }
+static uint16_t u16(const unsigned char *p)
+{
+    return (uint16_t)(p[0] | p[1] << 8);
+}
+static uint32_t u32(const unsigned char *p)
+{
+    return (uint32_t)u16(p) | (uint32_t)u16(p + 2) << 16;
+}
+static uint64_t u64(const unsigned char *p)
+{
+    return (uint64_t)u32(p) | (uint64_t)u32(p + 4) << 32;
+}
 
 /* Whether [off, off + len) lies inside a buffer of `size` bytes. */
 static int inside(uint64_t off, uint64_t len, size_t size)
@@ -52,7 +67,11 @@ static int hash_info(XXH3_state_t *h, const unsigned char *p, uint64_t len)
 
 int cubin_code_digest(const unsigned char *cubin, size_t size, cubin_digest *out)
 {
-    if (!cubin || size < ELF_HEADER || memcmp(cubin, "\x7f" "ELF\x02\x01", 6) != 0)
+    if (!cubin || size < ELF_HEADER ||
+        memcmp(cubin,
+               "\x7f"
+               "ELF\x02\x01",
+               6) != 0)
         return -1;
     uint64_t shoff = u64(cubin + ELF_SHOFF);
     unsigned entsize = u16(cubin + ELF_SHENTSIZE), shnum = u16(cubin + ELF_SHNUM), strndx = u16(cubin + ELF_SHSTRNDX);

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 typedef struct cubin_digest {
-    uint64_t lo, hi;           /* XXH3-128 */
+    uint64_t lo, hi; /* XXH3-128 */
 } cubin_digest;
 
 /* cubin_code_digest: a digest of everything in `cubin` that decides how its kernels

@@ -94,7 +94,7 @@ static uint16_t float_to_bf16(float f)
     memcpy(&x, &f, 4);
     if ((x & 0x7F800000u) == 0x7F800000u && (x & 0x7FFFFFu))
         return (uint16_t)((x >> 16) | 0x40u); /* keep NaN a NaN */
-    x += 0x7FFFu + ((x >> 16) & 1); /* round to nearest even */
+    x += 0x7FFFu + ((x >> 16) & 1);           /* round to nearest even */
     return (uint16_t)(x >> 16);
 }
 
@@ -110,18 +110,66 @@ double data_get(const void *buf, data_type t, size_t i)
 {
     const unsigned char *p = (const unsigned char *)buf + i * data_size(t);
     switch (t) {
-    case DT_HALF: { uint16_t h; memcpy(&h, p, 2); return half_to_float(h); }
-    case DT_BF16: { uint16_t h; memcpy(&h, p, 2); return bf16_to_float(h); }
-    case DT_FLOAT: { float v; memcpy(&v, p, 4); return v; }
-    case DT_DOUBLE: { double v; memcpy(&v, p, 8); return v; }
-    case DT_INT8: { int8_t v; memcpy(&v, p, 1); return v; }
-    case DT_UINT8: { uint8_t v; memcpy(&v, p, 1); return v; }
-    case DT_INT16: { int16_t v; memcpy(&v, p, 2); return v; }
-    case DT_UINT16: { uint16_t v; memcpy(&v, p, 2); return v; }
-    case DT_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
-    case DT_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
-    case DT_INT64: { int64_t v; memcpy(&v, p, 8); return (double)v; }
-    case DT_UINT64: { uint64_t v; memcpy(&v, p, 8); return (double)v; }
+    case DT_HALF: {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        return half_to_float(h);
+    }
+    case DT_BF16: {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        return bf16_to_float(h);
+    }
+    case DT_FLOAT: {
+        float v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    case DT_DOUBLE: {
+        double v;
+        memcpy(&v, p, 8);
+        return v;
+    }
+    case DT_INT8: {
+        int8_t v;
+        memcpy(&v, p, 1);
+        return v;
+    }
+    case DT_UINT8: {
+        uint8_t v;
+        memcpy(&v, p, 1);
+        return v;
+    }
+    case DT_INT16: {
+        int16_t v;
+        memcpy(&v, p, 2);
+        return v;
+    }
+    case DT_UINT16: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return v;
+    }
+    case DT_INT32: {
+        int32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    case DT_UINT32: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    case DT_INT64: {
+        int64_t v;
+        memcpy(&v, p, 8);
+        return (double)v;
+    }
+    case DT_UINT64: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return (double)v;
+    }
     }
     return 0;
 }
@@ -156,9 +204,21 @@ void data_set(void *buf, data_type t, size_t i, double v)
         return;
     }
     switch (t) {
-    case DT_HALF: { uint16_t h = float_to_half((float)v); memcpy(p, &h, 2); break; }
-    case DT_BF16: { uint16_t h = float_to_bf16((float)v); memcpy(p, &h, 2); break; }
-    case DT_FLOAT: { float x = (float)v; memcpy(p, &x, 4); break; }
+    case DT_HALF: {
+        uint16_t h = float_to_half((float)v);
+        memcpy(p, &h, 2);
+        break;
+    }
+    case DT_BF16: {
+        uint16_t h = float_to_bf16((float)v);
+        memcpy(p, &h, 2);
+        break;
+    }
+    case DT_FLOAT: {
+        float x = (float)v;
+        memcpy(p, &x, 4);
+        break;
+    }
     case DT_DOUBLE: memcpy(p, &v, 8); break;
     default: break; /* the integers, above */
     }

@@ -11,7 +11,17 @@
 #include <stdint.h>
 
 typedef enum data_type {
-    DT_HALF, DT_BF16, DT_FLOAT, DT_DOUBLE, DT_INT8, DT_UINT8, DT_INT16, DT_UINT16, DT_INT32, DT_UINT32, DT_INT64,
+    DT_HALF,
+    DT_BF16,
+    DT_FLOAT,
+    DT_DOUBLE,
+    DT_INT8,
+    DT_UINT8,
+    DT_INT16,
+    DT_UINT16,
+    DT_INT32,
+    DT_UINT32,
+    DT_INT64,
     DT_UINT64
 } data_type;
 
@@ -24,13 +34,18 @@ size_t data_size(data_type t);
 bool data_bytes(data_type t, size_t count, size_t *bytes);
 bool data_is_float(data_type t);
 
-typedef enum data_fill_kind { FILL_ZEROS, FILL_CONSTANT, FILL_RANDOM, FILL_RAMP,
-                               FILL_FILE /* read from a file by runtime/infile.c (bench_arg.file) */ } data_fill_kind;
+typedef enum data_fill_kind {
+    FILL_ZEROS,
+    FILL_CONSTANT,
+    FILL_RANDOM,
+    FILL_RAMP,
+    FILL_FILE /* read from a file by runtime/infile.c (bench_arg.file) */
+} data_fill_kind;
 
 typedef struct data_fill_spec {
     data_fill_kind kind;
-    uint64_t seed;       /* FILL_RANDOM */
-    double a, b;         /* FILL_RANDOM: min, max; FILL_RAMP: start, step; FILL_CONSTANT: a */
+    uint64_t seed; /* FILL_RANDOM */
+    double a, b;   /* FILL_RANDOM: min, max; FILL_RAMP: start, step; FILL_CONSTANT: a */
 } data_fill_spec;
 
 /* data_fill: writes `count` elements of type t into dst. Random floats are uniform in
@@ -48,10 +63,10 @@ double data_get(const void *buf, data_type t, size_t i);
 void data_set(void *buf, data_type t, size_t i, double v);
 
 typedef struct data_mismatch {
-    size_t count;        /* elements outside the tolerance (NaN counts) */
-    size_t first;        /* the first such element's index */
-    double got, want;    /* its values */
-    double max_abs_error;/* over all elements */
+    size_t count;         /* elements outside the tolerance (NaN counts) */
+    size_t first;         /* the first such element's index */
+    double got, want;     /* its values */
+    double max_abs_error; /* over all elements */
 } data_mismatch;
 
 /* data_compare: compares `got` with `want` element by element: an element passes when

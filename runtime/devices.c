@@ -111,7 +111,7 @@ static pthread_mutex_t machine_lock = PTHREAD_MUTEX_INITIALIZER;
 static devices known;
 static bool have_known;
 static char known_arch[DEVICES_ASKED][16]; /* "sm_90": each device's, once answered */
-static char *known_why[DEVICES_ASKED];      /* why a device's attributes were not read */
+static char *known_why[DEVICES_ASKED];     /* why a device's attributes were not read */
 
 /* Asks the machine (in a child when one can be started) into known; why[0] says why
  * it did not answer. */
@@ -173,10 +173,10 @@ int devices_query(devices *out)
 static const devices_one *kept(int ordinal)
 {
     pthread_mutex_lock(&machine_lock);
-    const devices_one *o = have_known && ordinal >= 0 && ordinal < DEVICES_ASKED && ordinal < known.count &&
-                                   known.d[ordinal].ok
-                               ? &known.d[ordinal]
-                               : NULL;
+    const devices_one *o =
+        have_known && ordinal >= 0 && ordinal < DEVICES_ASKED && ordinal < known.count && known.d[ordinal].ok
+            ? &known.d[ordinal]
+            : NULL;
     pthread_mutex_unlock(&machine_lock);
     return o;
 }
@@ -195,10 +195,10 @@ const char *devices_arch(int ordinal)
 const char *devices_why(int ordinal)
 {
     pthread_mutex_lock(&machine_lock);
-    const char *why = have_known && ordinal >= 0 && ordinal < DEVICES_ASKED && ordinal < known.count &&
-                              !known.d[ordinal].ok
-                          ? known_why[ordinal]
-                          : NULL;
+    const char *why =
+        have_known && ordinal >= 0 && ordinal < DEVICES_ASKED && ordinal < known.count && !known.d[ordinal].ok
+            ? known_why[ordinal]
+            : NULL;
     pthread_mutex_unlock(&machine_lock);
     return why;
 }

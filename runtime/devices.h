@@ -22,17 +22,17 @@ enum { DEVICES_ASKED = 64 };
 
 /* One device's answer. */
 typedef struct devices_one {
-    bool ok;                   /* its attributes were read (else devices_why says why) */
+    bool ok; /* its attributes were read (else devices_why says why) */
     drv_device raw;
 } devices_one;
 
 /* The machine's answer. Plain memory (it crosses the pipe as bytes). */
 typedef struct devices {
-    bool answered;             /* the driver answered: count is right */
-    bool oom;                  /* not answered because memory ran out */
-    int count;                 /* devices the driver sees (may exceed DEVICES_ASKED) */
-    int driver_version;        /* the driver's CUDA version (13000 for 13.0) */
-    uint32_t why_bytes;        /* the size of the messages' frame that follows (devices.c) */
+    bool answered;      /* the driver answered: count is right */
+    bool oom;           /* not answered because memory ran out */
+    int count;          /* devices the driver sees (may exceed DEVICES_ASKED) */
+    int driver_version; /* the driver's CUDA version (13000 for 13.0) */
+    uint32_t why_bytes; /* the size of the messages' frame that follows (devices.c) */
     devices_one d[DEVICES_ASKED];
 } devices;
 

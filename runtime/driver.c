@@ -77,7 +77,7 @@ int drv_open(drv **out)
         {"cuMemcpyDtoD", (void **)&d->cuMemcpyDtoD},
         {"cuMemsetD8", (void **)&d->cuMemsetD8},
         {"cuMemsetD32Async", (void **)&d->cuMemsetD32Async},
-        {"cuMemsetD8Async", (void **)&d->cuMemsetD8Async},       /* resets */
+        {"cuMemsetD8Async", (void **)&d->cuMemsetD8Async}, /* resets */
         {"cuMemsetD16Async", (void **)&d->cuMemsetD16Async},
         {"cuMemcpyDtoDAsync", (void **)&d->cuMemcpyDtoDAsync},
         {"cuLaunchKernel", (void **)&d->cuLaunchKernel},

@@ -74,7 +74,7 @@ int drv_device_count(drv *d, int *count);
 /* What cutune needs to know of a device. */
 typedef struct drv_device {
     char name[256];
-    int cc;                       /* major*10+minor */
+    int cc; /* major*10+minor */
     int sm_count;
     int warp_size;
     int max_threads_per_block;

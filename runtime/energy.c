@@ -7,7 +7,7 @@
 #include "energy.h"
 
 enum { MIN_LAUNCHES = 3 };
-#define SLICE_S 0.02           /* launches queued between waits: the host keeps ~20 ms ahead */
+#define SLICE_S 0.02 /* launches queued between waits: the host keeps ~20 ms ahead */
 
 int energy_window(meas_gpu *g, const meas_kernel *k, const meas_launch *l, nvml *p, double window_s, double median_ms,
                   int (*before)(void *ctx), void *ctx, energy_result *out)
@@ -34,7 +34,7 @@ int energy_window(meas_gpu *g, const meas_kernel *k, const meas_launch *l, nvml 
         return -1;
     if (e1 <= e0) {
         err_set(-1, "the GPU's energy counter did not move over %.3f s of launches (%llu mJ)", t - t0,
-                 (unsigned long long)e0);
+                (unsigned long long)e0);
         return -1;
     }
     out->launches = n;

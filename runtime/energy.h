@@ -15,9 +15,9 @@
 #include "nvml.h"
 
 typedef struct energy_result {
-    int launches;              /* in the window */
-    double seconds;            /* the window's length, first launch to last end (host clock) */
-    double joules;             /* the counter's difference */
+    int launches;   /* in the window */
+    double seconds; /* the window's length, first launch to last end (host clock) */
+    double joules;  /* the counter's difference */
     double joules_per_launch, watts;
 } energy_result;
 

@@ -98,8 +98,7 @@ int fill_run(meas_gpu *g, const fill_kernel *fk, CUdeviceptr dst, size_t count, 
         return 0;
     size_t bytes;
     if (!data_bytes(fk->type, count, &bytes)) {
-        err_set(-1, "%zu elements of %zu bytes: more bytes than a buffer may have", count,
-                 data_size(fk->type));
+        err_set(-1, "%zu elements of %zu bytes: more bytes than a buffer may have", count, data_size(fk->type));
         return -1;
     }
     if (f->kind == FILL_ZEROS)

@@ -10,8 +10,8 @@
 struct hook_set {
     const hook_spec *specs;
     int n;
-    meas_kernel *kernels;          /* HOOK_KERNEL entries */
-    CUdeviceptr *sources;          /* HOOK_CONSTANT of 8-byte elements: count bytes of the value */
+    meas_kernel *kernels; /* HOOK_KERNEL entries */
+    CUdeviceptr *sources; /* HOOK_CONSTANT of 8-byte elements: count bytes of the value */
     size_t *source_bytes;
 };
 
@@ -37,7 +37,9 @@ int hook_prepare(hook_set **out, meas_gpu *g, const hook_spec *specs, int n)
         if (specs[i].kind != HOOK_KERNEL)
             continue;
         meas_launch l = {{specs[i].grid[0], specs[i].grid[1], specs[i].grid[2]},
-                         {specs[i].block[0], specs[i].block[1], specs[i].block[2]}, 0, NULL};
+                         {specs[i].block[0], specs[i].block[1], specs[i].block[2]},
+                         0,
+                         NULL};
         if (meas_load(g, specs[i].cubin, specs[i].symbol, &l, &h->kernels[i]) < 0) {
             err_wrap(-1, "loading the reset kernel '%s'", specs[i].symbol);
             hook_free(h, g);
@@ -74,8 +76,7 @@ static int constant_source(hook_set *h, meas_gpu *g, int i, const hook_buffer *b
         data_set(host, b->type, k, h->specs[i].constant);
     /* Waited for: a pageable upload may still be in flight when cuMemcpyHtoD returns, and
      * the copies from it run on the timing stream, which does not wait for the legacy one. */
-    int rc = meas_alloc(g, b->bytes, &h->sources[i]) < 0 ||
-                     meas_upload(g, h->sources[i], host, b->bytes) < 0 ||
+    int rc = meas_alloc(g, b->bytes, &h->sources[i]) < 0 || meas_upload(g, h->sources[i], host, b->bytes) < 0 ||
                      meas_check(g, meas_driver(g)->cuStreamSynchronize(NULL), "a reset's constant (upload)") < 0
                  ? -1
                  : 0;
@@ -96,8 +97,8 @@ int hook_run(hook_set *h, meas_gpu *g, const hook_buffer *bufs, void **argv)
         if (s->kind == HOOK_KERNEL) {
             const hook_spec *k = s;
             if (meas_check(g,
-                           d->cuLaunchKernel(h->kernels[i].function, k->grid[0], k->grid[1], k->grid[2],
-                                             k->block[0], k->block[1], k->block[2], 0, st, argv, NULL),
+                           d->cuLaunchKernel(h->kernels[i].function, k->grid[0], k->grid[1], k->grid[2], k->block[0],
+                                             k->block[1], k->block[2], 0, st, argv, NULL),
                            "the reset kernel (cuLaunchKernel)") < 0)
                 return -1;
             continue;
@@ -106,8 +107,9 @@ int hook_run(hook_set *h, meas_gpu *g, const hook_buffer *bufs, void **argv)
         if (!b->bytes)
             continue;
         if (s->kind == HOOK_ZEROS) {
-            if (meas_check(g, b->bytes % 4 == 0 ? d->cuMemsetD32Async(b->dev, 0, b->bytes / 4, st)
-                                                : d->cuMemsetD8Async(b->dev, 0, b->bytes, st),
+            if (meas_check(g,
+                           b->bytes % 4 == 0 ? d->cuMemsetD32Async(b->dev, 0, b->bytes / 4, st)
+                                             : d->cuMemsetD8Async(b->dev, 0, b->bytes, st),
                            "a reset to zeros (cuMemsetAsync)") < 0)
                 return -1;
         } else if (s->kind == HOOK_INPUT) {

@@ -21,9 +21,9 @@ typedef enum hook_kind { HOOK_ZEROS, HOOK_CONSTANT, HOOK_INPUT, HOOK_KERNEL } ho
 /* One reset, as the tuner hands it over (borrowed for the hook set's life). */
 typedef struct hook_spec {
     hook_kind kind;
-    int arg;                       /* the buffer (not HOOK_KERNEL) */
-    double constant;               /* HOOK_CONSTANT, converted as data_set converts */
-    const void *cubin;             /* HOOK_KERNEL: its binary, symbol and geometry */
+    int arg;           /* the buffer (not HOOK_KERNEL) */
+    double constant;   /* HOOK_CONSTANT, converted as data_set converts */
+    const void *cubin; /* HOOK_KERNEL: its binary, symbol and geometry */
     const char *symbol;
     unsigned grid[3], block[3];
 } hook_spec;
@@ -31,7 +31,7 @@ typedef struct hook_spec {
 /* A buffer as the hooks see it in the current configuration. */
 typedef struct hook_buffer {
     data_type type;
-    CUdeviceptr dev, pristine;     /* pristine: 0 when it has no initial contents */
+    CUdeviceptr dev, pristine; /* pristine: 0 when it has no initial contents */
     size_t bytes;
 } hook_buffer;
 

@@ -31,22 +31,22 @@
 enum { PATH_BUF = 4096 };
 
 typedef struct seen_file {
-    const char *path;          /* canonical: the set's names[index] */
+    const char *path; /* canonical: the set's names[index] */
     int index;
-    bool oom;                  /* set by uthash when adding it failed */
+    bool oom; /* set by uthash when adding it failed */
     UT_hash_handle hh;
 } seen_file;
 
 typedef struct walk {
     incl_set *set;
-    int cap;                   /* slots allocated in set->names and set->texts */
-    seen_file *seen;           /* uthash head */
+    int cap;                               /* slots allocated in set->names and set->texts */
+    seen_file *seen;                       /* uthash head */
     const char *chain[INCL_MAX_DEPTH + 2]; /* the files being followed, as spelled */
-    const char **dirs;         /* the -I folders, borrowed from the options */
+    const char **dirs;                     /* the -I folders, borrowed from the options */
     int ndirs;
-    size_t bytes;              /* read so far */
-    int root;                  /* the program's slot, or -1 */
-    bool root_reached;         /* a header includes the program */
+    size_t bytes;      /* read so far */
+    int root;          /* the program's slot, or -1 */
+    bool root_reached; /* a header includes the program */
 } walk;
 
 /* Sets the thread's error from `fmt` and its arguments; -1. */
@@ -165,8 +165,8 @@ static int follow(walk *w, const char *including, const char *name, bool quoted,
     }
     if (w->set->nheaders >= INCL_MAX_FILES) {
         free(canon);
-        err_set(-1, "more than %d files reached by #include from '%s' (the last: '%s')",
-                 INCL_MAX_FILES, w->chain[0], found);
+        err_set(-1, "more than %d files reached by #include from '%s' (the last: '%s')", INCL_MAX_FILES, w->chain[0],
+                found);
         return -1;
     }
     int index = add_slot(w, canon);
@@ -178,8 +178,8 @@ static int follow(walk *w, const char *including, const char *name, bool quoted,
         return fail(w, "cannot read '%s' (included by '%s'): %s", found, including, sys_strerror(errno));
     if ((w->bytes += flen) > INCL_MAX_BYTES) {
         free(ftext);
-        err_set(-1, "more than %zu MiB of files reached by #include from '%s' (the last: '%s')",
-                 INCL_MAX_BYTES >> 20, w->chain[0], found);
+        err_set(-1, "more than %zu MiB of files reached by #include from '%s' (the last: '%s')", INCL_MAX_BYTES >> 20,
+                w->chain[0], found);
         return -1;
     }
     strbuf sb = STRBUF_INIT;
@@ -206,8 +206,8 @@ static int walk_text(walk *w, const char *path, const char *text, size_t len, in
 {
     w->chain[depth] = path;
     if (depth > INCL_MAX_DEPTH) {
-        err_set(-1, "includes nested more than %d deep: %s -> %s -> ... -> %s -> %s",
-                 INCL_MAX_DEPTH, w->chain[0], w->chain[1], w->chain[depth - 1], w->chain[depth]);
+        err_set(-1, "includes nested more than %d deep: %s -> %s -> ... -> %s -> %s", INCL_MAX_DEPTH, w->chain[0],
+                w->chain[1], w->chain[depth - 1], w->chain[depth]);
         return -1;
     }
     const char *copied = text; /* copied to `out` up to here */
@@ -269,8 +269,7 @@ static const char **include_dirs(const char *const *options, int noptions, int *
     return dirs;
 }
 
-int incl_resolve(incl_set *out, const char *source_name, const char *source, const char *const *options,
-                 int noptions)
+int incl_resolve(incl_set *out, const char *source_name, const char *source, const char *const *options, int noptions)
 {
     memset(out, 0, sizeof *out);
     walk w;
@@ -306,7 +305,8 @@ int incl_resolve(incl_set *out, const char *source_name, const char *source, con
         memmove(out->texts, out->texts + 1, sizeof(char *) * (size_t)out->nheaders);
     }
     seen_file *f, *next;
-    HASH_ITER(hh, w.seen, f, next) {
+    HASH_ITER(hh, w.seen, f, next)
+    {
         HASH_DEL(w.seen, f);
         free(f);
     }
@@ -356,11 +356,11 @@ int incl_compile(const compile_job *job, compile_output *out)
 enum { MEMO_MAX = 8 };
 
 typedef struct memo_entry {
-    char *key;                 /* name, text and -I folders, each NUL-terminated */
+    char *key; /* name, text and -I folders, each NUL-terminated */
     size_t keylen;
     int rc;
     incl_set set;
-    char *why;                 /* incl_resolve's message when rc < 0 (heap; NULL when out of memory) */
+    char *why; /* incl_resolve's message when rc < 0 (heap; NULL when out of memory) */
 } memo_entry;
 
 struct incl_memo {
@@ -409,8 +409,8 @@ static char *memo_key(const char *source_name, const char *source, const char *c
     return key;
 }
 
-int incl_memo_get(incl_memo *m, const char *source_name, const char *source, const char *const *options,
-                  int noptions, incl_set *own, const incl_set **set)
+int incl_memo_get(incl_memo *m, const char *source_name, const char *source, const char *const *options, int noptions,
+                  incl_set *own, const incl_set **set)
 {
     memset(own, 0, sizeof *own);
     *set = own;

@@ -34,10 +34,10 @@ enum { INCL_MAX_DEPTH = 200, INCL_MAX_FILES = 16384 };
 
 /* What a program's #include lines reach. Owns every string. */
 typedef struct incl_set {
-    char *source;         /* the program's text, its resolved #include lines renamed */
+    char *source; /* the program's text, its resolved #include lines renamed */
     int nheaders;
-    char **names;         /* each file's canonical path: its name for NVRTC */
-    char **texts;         /* its text, its own #include lines renamed likewise */
+    char **names; /* each file's canonical path: its name for NVRTC */
+    char **texts; /* its text, its own #include lines renamed likewise */
 } incl_set;
 
 /* incl_resolve: reads every file that the #include lines of `source` (the text of the
@@ -46,8 +46,7 @@ typedef struct incl_set {
  * naming the file (and the one that includes it) when a file cannot be read or is not
  * a regular file, includes nest more than INCL_MAX_DEPTH deep (err_last names the chain),
  * or more than INCL_MAX_FILES files or INCL_MAX_BYTES bytes are reached. */
-int incl_resolve(incl_set *out, const char *source_name, const char *source, const char *const *options,
-                 int noptions);
+int incl_resolve(incl_set *out, const char *source_name, const char *source, const char *const *options, int noptions);
 
 /* incl_set_free: releases what *s owns and zeroes it; a zeroed set is a no-op. */
 void incl_set_free(incl_set *s);
@@ -74,7 +73,7 @@ void incl_memo_free(incl_memo *m);
  * borrowed: the memo's (valid until incl_memo_free), or `own` when the memo is full (the
  * caller frees `own` with incl_set_free either way). A failure is remembered like a
  * set. Returns 0, or -1 with incl_resolve's err_last. */
-int incl_memo_get(incl_memo *m, const char *source_name, const char *source, const char *const *options,
-                  int noptions, incl_set *own, const incl_set **set);
+int incl_memo_get(incl_memo *m, const char *source_name, const char *source, const char *const *options, int noptions,
+                  incl_set *own, const incl_set **set);
 
 #endif

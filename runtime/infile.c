@@ -13,9 +13,9 @@ enum { PIECE = 64 << 20 };
 
 int infile_matches(data_type t, const npy_info *info, char *why, size_t size)
 {
-    static const char kinds[] = {[DT_HALF] = 'f', [DT_BF16] = 0, [DT_FLOAT] = 'f', [DT_DOUBLE] = 'f',
-                                 [DT_INT8] = 'i', [DT_UINT8] = 'u', [DT_INT16] = 'i', [DT_UINT16] = 'u',
-                                 [DT_INT32] = 'i', [DT_UINT32] = 'u', [DT_INT64] = 'i', [DT_UINT64] = 'u'};
+    static const char kinds[] =
+        {[DT_HALF] = 'f',  [DT_BF16] = 0,     [DT_FLOAT] = 'f', [DT_DOUBLE] = 'f', [DT_INT8] = 'i',  [DT_UINT8] = 'u',
+         [DT_INT16] = 'i', [DT_UINT16] = 'u', [DT_INT32] = 'i', [DT_UINT32] = 'u', [DT_INT64] = 'i', [DT_UINT64] = 'u'};
     char kind = kinds[t];
     int bytes = (int)data_size(t);
     if (!kind) {
@@ -41,8 +41,8 @@ int infile_load(meas_gpu *g, CUdeviceptr dst, data_type t, size_t count, const c
 {
     size_t elem = data_size(t), need, offset = 0, got, file_size;
     if (!data_bytes(t, count, &need)) {
-        err_set(-1, "input file '%s': %zu elements of %zu bytes are more bytes than a buffer may have",
-                 path, count, elem);
+        err_set(-1, "input file '%s': %zu elements of %zu bytes are more bytes than a buffer may have", path, count,
+                elem);
         return -1;
     }
     unsigned char head[4096];
@@ -58,19 +58,21 @@ int infile_load(meas_gpu *g, CUdeviceptr dst, data_type t, size_t count, const c
         if (infile_matches(t, &info, why, sizeof why) < 0)
             return err_set(-1, "input file '%s': %s", path, why);
         if (info.count != count) {
-            err_set(-1, "input file '%s' holds %llu elements; the buffer has %zu", path,
-                     (unsigned long long)info.count, count);
+            err_set(-1, "input file '%s' holds %llu elements; the buffer has %zu", path, (unsigned long long)info.count,
+                    count);
             return -1;
         }
         offset = info.data_offset;
     } else if (file_size != need) {
-        err_set(-1, "raw input file '%s' holds %zu bytes; the buffer needs %zu (%zu elements of %zu "
-                 "bytes)", path, file_size, need, count, elem);
+        err_set(-1,
+                "raw input file '%s' holds %zu bytes; the buffer needs %zu (%zu elements of %zu "
+                "bytes)",
+                path, file_size, need, count, elem);
         return -1;
     }
     if (file_size < offset || file_size - offset < need) {
         err_set(-1, "input file '%s' is truncated: %zu bytes of data, %zu needed", path,
-                 file_size > offset ? file_size - offset : 0, need);
+                file_size > offset ? file_size - offset : 0, need);
         return -1;
     }
     size_t piece = need < PIECE ? need : PIECE;
@@ -84,8 +86,7 @@ int infile_load(meas_gpu *g, CUdeviceptr dst, data_type t, size_t count, const c
         size_t n = need - done < piece ? need - done : piece;
         int r = sys_read_part(path, offset + done, buf, n, &got, &file_size);
         if (r < 0 || got != n) {
-            err_set(-1, "reading input file '%s': %s", path, r < 0 ? sys_strerror(errno) :
-                     "it became shorter");
+            err_set(-1, "reading input file '%s': %s", path, r < 0 ? sys_strerror(errno) : "it became shorter");
             rc = -1;
         } else {
             rc = meas_upload(g, dst + done, buf, n);

@@ -36,10 +36,8 @@ static bool is_sticky(CUresult r)
     case CUDA_ERROR_LAUNCH_FAILED:
     case CUDA_ERROR_ASSERT:
     case CUDA_ERROR_LAUNCH_TIMEOUT:
-    case CUDA_ERROR_ECC_UNCORRECTABLE:
-        return true;
-    default:
-        return false;
+    case CUDA_ERROR_ECC_UNCORRECTABLE: return true;
+    default: return false;
     }
 }
 
@@ -158,8 +156,9 @@ int meas_load(meas_gpu *g, const void *cubin, const char *symbol, const meas_lau
     if (check(g, d->cuModuleGetFunction(&out->function, out->module, symbol), "cuModuleGetFunction") < 0)
         goto fail;
     if (l->dynamic_smem > 48 * 1024 &&
-        check(g, d->cuFuncSetAttribute(out->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                       (int)l->dynamic_smem),
+        check(g,
+              d->cuFuncSetAttribute(out->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                    (int)l->dynamic_smem),
               "cuFuncSetAttribute (dynamic shared memory)") < 0)
         goto fail;
     if (check(g, d->cuFuncGetAttribute(&out->registers, CU_FUNC_ATTRIBUTE_NUM_REGS, out->function),
@@ -168,14 +167,16 @@ int meas_load(meas_gpu *g, const void *cubin, const char *symbol, const meas_lau
               "cuFuncGetAttribute") < 0 ||
         check(g, d->cuFuncGetAttribute(&out->local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, out->function),
               "cuFuncGetAttribute") < 0 ||
-        check(g, d->cuFuncGetAttribute(&out->max_threads_per_block, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-                                       out->function),
+        check(g,
+              d->cuFuncGetAttribute(&out->max_threads_per_block, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                                    out->function),
               "cuFuncGetAttribute") < 0)
         goto fail;
     int threads = (int)(l->block[0] * l->block[1] * l->block[2]);
     if (threads <= out->max_threads_per_block &&
-        check(g, d->cuOccupancyMaxActiveBlocksPerMultiprocessor(&out->driver_blocks_per_sm, out->function, threads,
-                                                                l->dynamic_smem),
+        check(g,
+              d->cuOccupancyMaxActiveBlocksPerMultiprocessor(&out->driver_blocks_per_sm, out->function, threads,
+                                                             l->dynamic_smem),
               "cuOccupancyMaxActiveBlocksPerMultiprocessor") < 0)
         goto fail;
     return 0;
@@ -335,8 +336,7 @@ int meas_time(meas_gpu *g, const meas_kernel *k, const meas_launch *l, const mea
             goto fail;
         double singles[3], single = 0;
         for (int i = 0; i < 3; i++, out->launches++) {
-            if ((g->before && g->before(g->before_ctx) < 0) ||
-                sample(g, k, l, 1, s->flush_l2, 0, &singles[i]) < 0)
+            if ((g->before && g->before(g->before_ctx) < 0) || sample(g, k, l, 1, s->flush_l2, 0, &singles[i]) < 0)
                 goto fail;
             if (i == 0 || singles[i] < single)
                 single = singles[i];

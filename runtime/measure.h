@@ -40,15 +40,15 @@ int meas_fill(meas_gpu *g, CUdeviceptr dst, unsigned char byte, size_t bytes);
 typedef struct meas_kernel {
     CUmodule module;
     CUfunction function;
-    int registers;               /* as the driver reports them */
+    int registers; /* as the driver reports them */
     int static_smem, local_bytes, max_threads_per_block;
-    int driver_blocks_per_sm;    /* cuOccupancyMaxActiveBlocksPerMultiprocessor for the launch */
+    int driver_blocks_per_sm; /* cuOccupancyMaxActiveBlocksPerMultiprocessor for the launch */
 } meas_kernel;
 
 typedef struct meas_launch {
     unsigned grid[3], block[3];
     unsigned dynamic_smem;
-    void **args;                 /* pointers to each kernel argument's value */
+    void **args; /* pointers to each kernel argument's value */
 } meas_launch;
 
 /* meas_load: loads `cubin`, finds `symbol`, opts it in to `dynamic_smem` bytes of
@@ -79,36 +79,36 @@ int meas_run_timed(meas_gpu *g, const meas_kernel *k, const meas_launch *l, bool
  * under MEAS_SHORT_MS) gets the spec's warm-ups, the checked run counting as the first,
  * and three single launches to size its batch; a long one neither. Then warm samples
  * until meas_race_next says done or pruned. */
-#define MEAS_SHORT_MS 1.0      /* a cold sample under this: warm-ups and a batch size are needed */
-#define MEAS_COLD_MS 0.1       /* what a cold first launch may add (seen: a 7 us kernel's took 50 us) */
+#define MEAS_SHORT_MS 1.0 /* a cold sample under this: warm-ups and a batch size are needed */
+#define MEAS_COLD_MS 0.1  /* what a cold first launch may add (seen: a 7 us kernel's took 50 us) */
 
 typedef struct meas_settings {
-    int warmup;                  /* short kernels only: launches before timing, the checked run included */
-    int min_reps, max_reps;      /* timed repetitions */
-    double spread;               /* done once (q3 - q1) / median <= this, after min_reps */
-    bool flush_l2;               /* overwrite the flush buffer before each sample (untimed) */
-    double min_sample_ms;        /* launches are batched per event pair to last at least this */
+    int warmup;             /* short kernels only: launches before timing, the checked run included */
+    int min_reps, max_reps; /* timed repetitions */
+    double spread;          /* done once (q3 - q1) / median <= this, after min_reps */
+    bool flush_l2;          /* overwrite the flush buffer before each sample (untimed) */
+    double min_sample_ms;   /* launches are batched per event pair to last at least this */
     /* worse(ctx, ms, factor): whether the objective at `ms` is worse than the best so
      * far by more than `factor`; false while there is no best. NULL: never. */
     bool (*worse)(void *ctx, double ms, double factor);
     void *worse_ctx;
-    double prune;                /* > 0: a variant whose median is worse by this factor stops (pruned) */
-    double contend;              /* > 0: one whose fastest of >= 2 samples is worse by this stops too:
+    double prune;    /* > 0: a variant whose median is worse by this factor stops (pruned) */
+    double contend;  /* > 0: one whose fastest of >= 2 samples is worse by this stops too:
                                     it cannot win, so it needs no full statistics */
-    int provisional;             /* > 0: a contender stops after this many warm samples, marked
+    int provisional; /* > 0: a contender stops after this many warm samples, marked
                                     provisional, for the caller to time in full later, once the
                                     best of the whole run is known (0: full statistics now) */
 } meas_settings;
 
 typedef struct meas_times {
     double median_ms, min_ms, max_ms, q1_ms, q3_ms;
-    double spread;               /* (q3 - q1) / median */
-    int reps;                    /* timed samples (event pairs) the statistics are over */
-    int batch;                   /* launches per event pair */
-    bool pruned;                 /* stopped early: clearly slower than the best so far */
-    bool provisional;            /* stopped as a contender after s->provisional samples */
-    int launches;                /* every launch of the variant: checked run, warm-ups, sizing, timed */
-    double gpu_seconds;          /* wall time spent on this variant's timing */
+    double spread;      /* (q3 - q1) / median */
+    int reps;           /* timed samples (event pairs) the statistics are over */
+    int batch;          /* launches per event pair */
+    bool pruned;        /* stopped early: clearly slower than the best so far */
+    bool provisional;   /* stopped as a contender after s->provisional samples */
+    int launches;       /* every launch of the variant: checked run, warm-ups, sizing, timed */
+    double gpu_seconds; /* wall time spent on this variant's timing */
 } meas_times;
 
 /* What the race does after a sample. */

@@ -10,7 +10,7 @@
 #include "nvml.h"
 #include "../base/err.h"
 
-typedef int nvml_return;       /* nvmlReturn_t: 0 is NVML_SUCCESS */
+typedef int nvml_return; /* nvmlReturn_t: 0 is NVML_SUCCESS */
 typedef struct nvml_device *nvml_device;
 
 struct nvml {
@@ -56,8 +56,10 @@ int nvml_open(nvml **out, const char *pci_bus_id)
     *(void **)&p->error_string = dlsym(p->lib, "nvmlErrorString");
     if (!p->init || !p->shutdown || !p->by_pci || !p->energy) {
         err_set(-1, "NVML is not usable: libnvidia-ml.so.1 lacks %s",
-                 !p->init ? "nvmlInit_v2" : !p->shutdown ? "nvmlShutdown"
-                 : !p->by_pci ? "nvmlDeviceGetHandleByPciBusId_v2" : "nvmlDeviceGetTotalEnergyConsumption");
+                !p->init       ? "nvmlInit_v2"
+                : !p->shutdown ? "nvmlShutdown"
+                : !p->by_pci   ? "nvmlDeviceGetHandleByPciBusId_v2"
+                               : "nvmlDeviceGetTotalEnergyConsumption");
         nvml_close(p);
         return -1;
     }

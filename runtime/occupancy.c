@@ -73,14 +73,19 @@ const char *occ_limiter_name(occ_limiter l)
     return names[l];
 }
 
-static int div_up(int64_t a, int64_t b) { return (int)((a + b - 1) / b); }
-static int64_t round_up(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
+static int div_up(int64_t a, int64_t b)
+{
+    return (int)((a + b - 1) / b);
+}
+static int64_t round_up(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b * b;
+}
 
 int occ_compute(const occ_arch *a, const occ_usage *u, occ_result *out)
 {
     memset(out, 0, sizeof *out);
-    if (!a || u->threads < 1 || u->regs_per_thread < 0 || u->static_smem < 0 || u->dynamic_smem < 0 ||
-        u->barriers < 0)
+    if (!a || u->threads < 1 || u->regs_per_thread < 0 || u->static_smem < 0 || u->dynamic_smem < 0 || u->barriers < 0)
         return -1;
     int warps_per_block = div_up(u->threads, a->warp_size);
     out->max_warps = a->max_threads_per_sm / a->warp_size;

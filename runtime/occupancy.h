@@ -17,8 +17,8 @@
  * compute capabilities, and the allocation rules of the toolkit's occupancy
  * calculator). */
 typedef struct occ_arch {
-    int cc;                       /* 90 for compute capability 9.0 */
-    const char *name;             /* "sm_90" */
+    int cc;           /* 90 for compute capability 9.0 */
+    const char *name; /* "sm_90" */
     int warp_size;
     int max_threads_per_block;
     int max_threads_per_sm;
@@ -26,14 +26,14 @@ typedef struct occ_arch {
     int regs_per_sm;
     int regs_per_block;
     int max_regs_per_thread;
-    int reg_alloc_unit;           /* registers per warp are rounded up to this */
-    int sub_partitions;           /* registers are split between these */
-    int smem_per_sm;              /* the largest carveout, bytes */
-    int smem_per_block;           /* without opting in */
-    int smem_per_block_optin;     /* the most a block may opt in to */
+    int reg_alloc_unit;       /* registers per warp are rounded up to this */
+    int sub_partitions;       /* registers are split between these */
+    int smem_per_sm;          /* the largest carveout, bytes */
+    int smem_per_block;       /* without opting in */
+    int smem_per_block_optin; /* the most a block may opt in to */
     int smem_alloc_unit;
-    int smem_reserved_per_block;  /* taken by the system from each block's share */
-    int barriers_per_block_slot;  /* named barriers available per resident block slot */
+    int smem_reserved_per_block; /* taken by the system from each block's share */
+    int barriers_per_block_slot; /* named barriers available per resident block slot */
 } occ_arch;
 
 /* occ_arch_find: the architecture for "sm_90", "90", "9.0" or "compute_90", or NULL. */
@@ -46,9 +46,9 @@ const occ_arch *occ_arch_by_cc(int cc);
 const occ_arch *occ_arch_list(int *n);
 
 typedef enum occ_limiter {
-    OCC_LIMIT_NONE,       /* nothing fits: see launchable */
-    OCC_LIMIT_WARPS,      /* the SM's warp slots */
-    OCC_LIMIT_BLOCKS,     /* the SM's block slots */
+    OCC_LIMIT_NONE,   /* nothing fits: see launchable */
+    OCC_LIMIT_WARPS,  /* the SM's warp slots */
+    OCC_LIMIT_BLOCKS, /* the SM's block slots */
     OCC_LIMIT_REGISTERS,
     OCC_LIMIT_SHARED_MEMORY,
     OCC_LIMIT_BARRIERS
@@ -59,25 +59,25 @@ const char *occ_limiter_name(occ_limiter l);
 
 /* A kernel's use of SM resources per block. */
 typedef struct occ_usage {
-    int threads;                  /* threads per block */
+    int threads; /* threads per block */
     int regs_per_thread;
-    int64_t static_smem;          /* bytes declared __shared__ in the kernel */
-    int64_t dynamic_smem;         /* bytes asked for at launch */
-    int barriers;                 /* named barriers the kernel uses (0 or 1 for most) */
-    int opted_in;                 /* 1: the block may use up to smem_per_block_optin */
+    int64_t static_smem;  /* bytes declared __shared__ in the kernel */
+    int64_t dynamic_smem; /* bytes asked for at launch */
+    int barriers;         /* named barriers the kernel uses (0 or 1 for most) */
+    int opted_in;         /* 1: the block may use up to smem_per_block_optin */
 } occ_usage;
 
 typedef struct occ_result {
     int blocks_per_sm;
     int active_warps;
     int max_warps;
-    double occupancy;             /* active_warps / max_warps, 0..1 */
+    double occupancy; /* active_warps / max_warps, 0..1 */
     occ_limiter limiter;
     /* Blocks per SM each resource allows (INT32_MAX when it does not limit). */
     int by_warps, by_blocks, by_registers, by_shared_memory, by_barriers;
-    int regs_per_block;           /* registers the block is allocated */
-    int64_t smem_per_block;       /* shared memory the block is allocated */
-    const char *unlaunchable;     /* why no block fits, or NULL when one does */
+    int regs_per_block;       /* registers the block is allocated */
+    int64_t smem_per_block;   /* shared memory the block is allocated */
+    const char *unlaunchable; /* why no block fits, or NULL when one does */
 } occ_result;
 
 /* occ_compute: the occupancy of `u` on `arch`. Returns 0, or -1 for meaningless input
@@ -95,10 +95,10 @@ const char *occ_check_geometry(const occ_arch *arch, const int64_t block[3], con
  * the products of one architecture, so one product stands for it. */
 typedef struct occ_sku {
     int cc;
-    const char *product;          /* "H100 SXM5" */
+    const char *product; /* "H100 SXM5" */
     int sm_count;
     int l2_bytes;
-    const char *others;           /* other products of the arch and their SM counts, for messages */
+    const char *others; /* other products of the arch and their SM counts, for messages */
 } occ_sku;
 
 /* occ_arch_sku: the product assumed for compute capability `cc`, or NULL. */

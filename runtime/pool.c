@@ -23,8 +23,8 @@ typedef struct slot {
     pool_job job;
     compile_output out;
     int state;
-    uint64_t seq;             /* its production number */
-    bool failed;              /* NVRTC itself failed */
+    uint64_t seq; /* its production number */
+    bool failed;  /* NVRTC itself failed */
     char error[256];
 } slot;
 
@@ -34,14 +34,14 @@ typedef struct pool {
     slot *slots;
     uint64_t window;
     uint64_t produced;
-    bool any_order;           /* POOL_ANY_ORDER */
+    bool any_order; /* POOL_ANY_ORDER */
     bool shutdown;
     cache *cache;
-    pool_stats *stats;        /* cache_errors/cache_error, worker_losses: under lock */
-    bool processes;           /* compile in `workers` (else with compile_run here) */
-    wk_proc *workers;         /* one per thread, pid 0 when none runs (started lazily) */
-    double timeout_s;         /* one compile's deadline in a worker */
-    incl_memo *includes;      /* the files the jobs' #include lines reach, read once */
+    pool_stats *stats;   /* cache_errors/cache_error, worker_losses: under lock */
+    bool processes;      /* compile in `workers` (else with compile_run here) */
+    wk_proc *workers;    /* one per thread, pid 0 when none runs (started lazily) */
+    double timeout_s;    /* one compile's deadline in a worker */
+    incl_memo *includes; /* the files the jobs' #include lines reach, read once */
 } pool;
 
 /* The longest compile deadline CUTUNE_COMPILE_TIMEOUT sets, in seconds (11.6 days: a
@@ -73,8 +73,10 @@ static void pool_settings(bool *processes, double *timeout_s, char *warning, siz
     for (const char *c = t; *c && k + 1 < sizeof shown; c++) /* what a terminal would act on: '?' */
         shown[k++] = (unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c;
     shown[k] = '\0';
-    snprintf(warning, size, "CUTUNE_COMPILE_TIMEOUT='%s%s' is not a number of seconds above 0 and at most %.0f: "
-             "the default, 300 s, applies", shown, t[k] ? "..." : "", POOL_MAX_TIMEOUT_S);
+    snprintf(warning, size,
+             "CUTUNE_COMPILE_TIMEOUT='%s%s' is not a number of seconds above 0 and at most %.0f: "
+             "the default, 300 s, applies",
+             shown, t[k] ? "..." : "", POOL_MAX_TIMEOUT_S);
 }
 
 /* One worker thread's arguments: the pool and its index (its compile worker's). */
@@ -119,7 +121,10 @@ static slot *deliverable(pool *p)
 
 static void (*child_hook)(const compile_job *job);
 
-void pool_set_child_hook(void (*hook)(const compile_job *job)) { child_hook = hook; }
+void pool_set_child_hook(void (*hook)(const compile_job *job))
+{
+    child_hook = hook;
+}
 
 int pool_default_threads(void)
 {
@@ -251,7 +256,9 @@ static int compile_in_worker(pool *p, int w, const compile_job *job, compile_out
         char how[128];
         wk_describe(status, how, sizeof how);
         if (rc == -2)
-            snprintf(why, sizeof why, "NVRTC ran past the compile deadline of %g s (CUTUNE_COMPILE_TIMEOUT); its worker was killed", p->timeout_s);
+            snprintf(why, sizeof why,
+                     "NVRTC ran past the compile deadline of %g s (CUTUNE_COMPILE_TIMEOUT); its worker was killed",
+                     p->timeout_s);
         else if (rc == -3)
             snprintf(why, sizeof why, "the compile worker's answer could not be read; it was stopped (%s)", how);
         else
@@ -278,7 +285,8 @@ static int compile_in_worker(pool *p, int w, const compile_job *job, compile_out
     *out = answer.out; /* the scalars; the storage is copied out of the arena below */
     out->cached = false;
     out->log = heap_copy(answer.out.log, strlen(answer.out.log), true);
-    out->lowered_name = answer.out.ok ? heap_copy(answer.out.lowered_name, strlen(answer.out.lowered_name), true) : NULL;
+    out->lowered_name =
+        answer.out.ok ? heap_copy(answer.out.lowered_name, strlen(answer.out.lowered_name), true) : NULL;
     out->cubin = answer.out.ok ? heap_copy(answer.out.cubin, answer.out.cubin_size, false) : NULL;
     if (!answer.out.ok)
         out->cubin_size = 0;
@@ -313,8 +321,8 @@ static void run_job(pool *p, int w, slot *s)
         return;
     incl_set own;
     const incl_set *inc = NULL;
-    if (incl_memo_get(p->includes, s->job.job.source_name, s->job.job.source, s->job.job.options,
-                      s->job.job.noptions, &own, &inc) < 0) {
+    if (incl_memo_get(p->includes, s->job.job.source_name, s->job.job.source, s->job.job.options, s->job.job.noptions,
+                      &own, &inc) < 0) {
         s->failed = refuse_includes(s, err_last() ? err_last()->message : "error") < 0;
         incl_set_free(&own);
         return;

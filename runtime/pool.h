@@ -27,9 +27,9 @@
 #include "cache.h"
 
 typedef struct pool_job {
-    compile_job job;                  /* its #include lines are read by the pool (runtime/includes) */
-    bool skip;                        /* deliver without compiling (e.g. a duplicate) */
-    void *tag;                        /* the producer's */
+    compile_job job; /* its #include lines are read by the pool (runtime/includes) */
+    bool skip;       /* deliver without compiling (e.g. a duplicate) */
+    void *tag;       /* the producer's */
 } pool_job;
 
 enum { POOL_WAIT = 2 };
@@ -54,18 +54,18 @@ typedef struct pool_hooks {
 } pool_hooks;
 
 typedef struct pool_stats {
-    uint64_t jobs;            /* delivered */
-    uint64_t compiled;        /* compiled by NVRTC in this run */
-    uint64_t cached;          /* found in the cache */
-    uint64_t failed;          /* kernels that did not compile */
+    uint64_t jobs;     /* delivered */
+    uint64_t compiled; /* compiled by NVRTC in this run */
+    uint64_t cached;   /* found in the cache */
+    uint64_t failed;   /* kernels that did not compile */
     uint64_t skipped;
-    double compile_seconds;   /* NVRTC time summed over the jobs compiled in this run */
+    double compile_seconds; /* NVRTC time summed over the jobs compiled in this run */
     double wall_seconds;
-    uint64_t cache_errors;    /* entries that could not be written */
-    char cache_error[256];    /* the first such error */
-    bool processes;           /* compiled in worker processes (else in this process's threads) */
-    uint64_t worker_losses;   /* compile workers that died or were killed for their deadline */
-    char warning[256];        /* why the pool fell back to threads, or refused CUTUNE_COMPILE_TIMEOUT ("" when
+    uint64_t cache_errors;  /* entries that could not be written */
+    char cache_error[256];  /* the first such error */
+    bool processes;         /* compiled in worker processes (else in this process's threads) */
+    uint64_t worker_losses; /* compile workers that died or were killed for their deadline */
+    char warning[256];      /* why the pool fell back to threads, or refused CUTUNE_COMPILE_TIMEOUT ("" when
                                  neither) */
 } pool_stats;
 

@@ -30,20 +30,16 @@
 #include "profiler.h"
 
 const char *const prof_default_names[PROF_NDEFAULT] = {
-    "sm__warps_active.avg.pct_of_peak_sustained_active",
-    "sm__throughput.avg.pct_of_peak_sustained_elapsed",
-    "dram__throughput.avg.pct_of_peak_sustained_elapsed",
-    "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second",
-    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-    "smsp__thread_inst_executed_per_inst_executed.ratio",
-    "gpu__time_duration.sum",
+    "sm__warps_active.avg.pct_of_peak_sustained_active",  "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+    "dram__throughput.avg.pct_of_peak_sustained_elapsed", "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "smsp__thread_inst_executed_per_inst_executed.ratio", "gpu__time_duration.sum",
 };
 
 /* nvprof's name for each; sm__throughput had none (the nearest: sm_efficiency). */
 static const char *const nvprof_names[PROF_NDEFAULT] = {
-    "achieved_occupancy", "sm_throughput", "dram_utilization", "gld_throughput", "global_load_requests",
-    "gld_transactions", "warp_execution_efficiency", "gpu_time",
+    "achieved_occupancy",   "sm_throughput",    "dram_utilization",          "gld_throughput",
+    "global_load_requests", "gld_transactions", "warp_execution_efficiency", "gpu_time",
 };
 
 const char *prof_nvprof_name(const char *metric)
@@ -56,8 +52,10 @@ const char *prof_nvprof_name(const char *metric)
 
 const char *prof_chip_of_arch(const char *arch)
 {
-    static const struct { const char *arch, *chip; } map[] = {
-        {"sm_70", "GV100"}, {"sm_75", "TU102"}, {"sm_80", "GA100"}, {"sm_86", "GA102"}, {"sm_87", "GA10B"},
+    static const struct {
+        const char *arch, *chip;
+    } map[] = {
+        {"sm_70", "GV100"}, {"sm_75", "TU102"}, {"sm_80", "GA100"},  {"sm_86", "GA102"},  {"sm_87", "GA10B"},
         {"sm_89", "AD102"}, {"sm_90", "GH100"}, {"sm_90a", "GH100"}, {"sm_100", "GB100"}, {"sm_120", "GB202"},
     };
     for (size_t i = 0; arch && i < sizeof map / sizeof map[0]; i++)
@@ -99,7 +97,8 @@ static void *open_library(char *tried, size_t size)
             snprintf(path, sizeof path, "%s/%s/libcupti.so", homes[h], subs[s]);
             lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
         }
-    snprintf(tried, size, "libcupti.so.13 on the loader's path, $CUDA_HOME, /usr/local/cuda "
+    snprintf(tried, size,
+             "libcupti.so.13 on the loader's path, $CUDA_HOME, /usr/local/cuda "
              "(extras/CUPTI/lib64, lib64, lib); set CUTUNE_CUPTI to the library's path");
     return lib;
 }
@@ -107,9 +106,10 @@ static void *open_library(char *tried, size_t size)
 /* AddressSanitizer's runtime refuses libraries opened with RTLD_DEEPBIND, and CUPTI opens
  * libnvperf_host.so so: the process would be stopped. A sanitizer build says so instead. */
 #if defined(__SANITIZE_ADDRESS__)
-#define CUTUNE_NO_CUPTI "this cutune is built with AddressSanitizer, whose runtime cannot load CUPTI's " \
-                        "libnvperf_host.so (CUPTI opens it with RTLD_DEEPBIND): hardware counters need a build " \
-                        "without the sanitizer"
+#define CUTUNE_NO_CUPTI \
+    "this cutune is built with AddressSanitizer, whose runtime cannot load CUPTI's " \
+    "libnvperf_host.so (CUPTI opens it with RTLD_DEEPBIND): hardware counters need a build " \
+    "without the sanitizer"
 #endif
 
 static int load(cupti *c)
@@ -125,18 +125,29 @@ static int load(cupti *c)
         err_set(-1, "CUPTI (libcupti, part of the CUDA toolkit) was not found: tried %s", tried);
         return -1;
     }
-    struct { void *slot; const char *name; } syms[] = {
+    struct {
+        void *slot;
+        const char *name;
+    } syms[] = {
         {&c->result_string, "cuptiGetResultString"},
-        {&c->init, "cuptiProfilerInitialize"}, {&c->deinit, "cuptiProfilerDeInitialize"},
-        {&c->chip_name, "cuptiDeviceGetChipName"}, {&c->availability, "cuptiProfilerGetCounterAvailability"},
-        {&c->host_init, "cuptiProfilerHostInitialize"}, {&c->host_deinit, "cuptiProfilerHostDeinitialize"},
-        {&c->host_base, "cuptiProfilerHostGetBaseMetrics"}, {&c->host_add, "cuptiProfilerHostConfigAddMetrics"},
+        {&c->init, "cuptiProfilerInitialize"},
+        {&c->deinit, "cuptiProfilerDeInitialize"},
+        {&c->chip_name, "cuptiDeviceGetChipName"},
+        {&c->availability, "cuptiProfilerGetCounterAvailability"},
+        {&c->host_init, "cuptiProfilerHostInitialize"},
+        {&c->host_deinit, "cuptiProfilerHostDeinitialize"},
+        {&c->host_base, "cuptiProfilerHostGetBaseMetrics"},
+        {&c->host_add, "cuptiProfilerHostConfigAddMetrics"},
         {&c->host_image_size, "cuptiProfilerHostGetConfigImageSize"},
-        {&c->host_image, "cuptiProfilerHostGetConfigImage"}, {&c->host_passes, "cuptiProfilerHostGetNumOfPasses"},
+        {&c->host_image, "cuptiProfilerHostGetConfigImage"},
+        {&c->host_passes, "cuptiProfilerHostGetNumOfPasses"},
         {&c->host_eval, "cuptiProfilerHostEvaluateToGpuValues"},
-        {&c->rp_enable, "cuptiRangeProfilerEnable"}, {&c->rp_disable, "cuptiRangeProfilerDisable"},
-        {&c->rp_set_config, "cuptiRangeProfilerSetConfig"}, {&c->rp_start, "cuptiRangeProfilerStart"},
-        {&c->rp_stop, "cuptiRangeProfilerStop"}, {&c->rp_decode, "cuptiRangeProfilerDecodeData"},
+        {&c->rp_enable, "cuptiRangeProfilerEnable"},
+        {&c->rp_disable, "cuptiRangeProfilerDisable"},
+        {&c->rp_set_config, "cuptiRangeProfilerSetConfig"},
+        {&c->rp_start, "cuptiRangeProfilerStart"},
+        {&c->rp_stop, "cuptiRangeProfilerStop"},
+        {&c->rp_decode, "cuptiRangeProfilerDecodeData"},
         {&c->rp_data_size, "cuptiRangeProfilerGetCounterDataSize"},
         {&c->rp_data_init, "cuptiRangeProfilerCounterDataImageInitialize"},
         {&c->rp_data_info, "cuptiRangeProfilerGetCounterDataInfo"},
@@ -174,7 +185,8 @@ static int fail(const cupti *c, CUptiResult r, const char *what)
 /* A host object for `chip` (availability may be NULL without a device). */
 static int host_open(const cupti *c, const char *chip, const uint8_t *availability, CUpti_Profiler_Host_Object **out)
 {
-    CUpti_Profiler_Host_Initialize_Params p = {.structSize = CUPTI_HOST_SIZE(CUpti_Profiler_Host_Initialize_Params, pHostObject)};
+    CUpti_Profiler_Host_Initialize_Params p = {.structSize =
+                                                   CUPTI_HOST_SIZE(CUpti_Profiler_Host_Initialize_Params, pHostObject)};
     p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
     p.pChipName = chip;
     p.pCounterAvailabilityImage = availability;
@@ -192,8 +204,8 @@ static void host_close(const cupti *c, CUpti_Profiler_Host_Object *h)
 {
     if (!h)
         return;
-    CUpti_Profiler_Host_Deinitialize_Params p = {.structSize = CUPTI_HOST_SIZE(CUpti_Profiler_Host_Deinitialize_Params,
-                                                                 pHostObject)};
+    CUpti_Profiler_Host_Deinitialize_Params p = {
+        .structSize = CUPTI_HOST_SIZE(CUpti_Profiler_Host_Deinitialize_Params, pHostObject)};
     p.pHostObject = h;
     c->host_deinit(&p);
 }
@@ -207,16 +219,18 @@ static int add_names(const cupti *c, CUpti_Profiler_Host_Object *h, const char *
         if (strstr(names[i], "__sass_")) {
             if (bad)
                 *bad = i;
-            err_set(-1, "'%s' is a SASS-patched metric: it needs the kernel's code instrumented (Nsight "
-                     "Compute does that; CUPTI's range profiler, which cutune uses, does not, and reads no meaningful "
-                     "value for it). Hardware counters only: for divergence, "
-                     "smsp__thread_inst_executed_per_inst_executed.ratio; for load efficiency, "
-                     "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum against l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-                     names[i]);
+            err_set(-1,
+                    "'%s' is a SASS-patched metric: it needs the kernel's code instrumented (Nsight "
+                    "Compute does that; CUPTI's range profiler, which cutune uses, does not, and reads no meaningful "
+                    "value for it). Hardware counters only: for divergence, "
+                    "smsp__thread_inst_executed_per_inst_executed.ratio; for load efficiency, "
+                    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum against "
+                    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+                    names[i]);
             return 1;
         }
-        CUpti_Profiler_Host_ConfigAddMetrics_Params p = {.structSize = CUPTI_HOST_SIZE(CUpti_Profiler_Host_ConfigAddMetrics_Params,
-                                                                         numMetrics)};
+        CUpti_Profiler_Host_ConfigAddMetrics_Params p = {
+            .structSize = CUPTI_HOST_SIZE(CUpti_Profiler_Host_ConfigAddMetrics_Params, numMetrics)};
         p.pHostObject = h;
         p.ppMetricNames = (const char **)&names[i];
         p.numMetrics = 1;
@@ -224,8 +238,10 @@ static int add_names(const cupti *c, CUpti_Profiler_Host_Object *h, const char *
         if (r == CUPTI_ERROR_INVALID_PARAMETER || r == CUPTI_ERROR_INVALID_METRIC_NAME) {
             if (bad)
                 *bad = i;
-            err_set(-1, "'%s' is not a metric of %s (`cutune metrics` lists them; a base metric takes a "
-                     "suffix such as .sum, .avg or .pct_of_peak_sustained_elapsed)", names[i], chip);
+            err_set(-1,
+                    "'%s' is not a metric of %s (`cutune metrics` lists them; a base metric takes a "
+                    "suffix such as .sum, .avg or .pct_of_peak_sustained_elapsed)",
+                    names[i], chip);
             return 1;
         }
         if (r != CUPTI_SUCCESS)
@@ -257,8 +273,8 @@ int prof_list(const char *chip, void (*each)(void *user, const char *name, const
     CUpti_Profiler_Host_Object *h = NULL;
     int rc = host_open(&c, chip, NULL, &h);
     for (int t = CUPTI_METRIC_TYPE_COUNTER; rc == 0 && t < CUPTI_METRIC_TYPE__COUNT; t++) {
-        CUpti_Profiler_Host_GetBaseMetrics_Params p = {.structSize = CUPTI_HOST_SIZE(CUpti_Profiler_Host_GetBaseMetrics_Params,
-                                                                       numMetrics)};
+        CUpti_Profiler_Host_GetBaseMetrics_Params p = {
+            .structSize = CUPTI_HOST_SIZE(CUpti_Profiler_Host_GetBaseMetrics_Params, numMetrics)};
         p.pHostObject = h;
         p.metricType = (CUpti_MetricType)t;
         CUptiResult r = c.host_base(&p);
@@ -326,7 +342,8 @@ int prof_open(prof **out, CUcontext ctx, int ordinal, const char *const *names, 
         fail(c, r, "CUPTI could not name the device's chip");
         goto failed;
     }
-    CUpti_Profiler_GetCounterAvailability_Params ap = {.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+    CUpti_Profiler_GetCounterAvailability_Params ap = {.structSize =
+                                                           CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
     ap.ctx = ctx;
     if ((r = c->availability(&ap)) != CUPTI_SUCCESS) {
         fail(c, r, "CUPTI could not tell which counters the device has");
@@ -345,8 +362,8 @@ int prof_open(prof **out, CUcontext ctx, int ordinal, const char *const *names, 
     if (host_open(c, cp.pChipName, p->availability, &p->host) < 0 ||
         add_names(c, p->host, cp.pChipName, names, n, NULL) != 0)
         goto failed;
-    CUpti_Profiler_Host_GetConfigImageSize_Params sp = {.structSize = CUPTI_HOST_SIZE(CUpti_Profiler_Host_GetConfigImageSize_Params,
-                                                                        configImageSize)};
+    CUpti_Profiler_Host_GetConfigImageSize_Params sp = {
+        .structSize = CUPTI_HOST_SIZE(CUpti_Profiler_Host_GetConfigImageSize_Params, configImageSize)};
     sp.pHostObject = p->host;
     if ((r = c->host_image_size(&sp)) != CUPTI_SUCCESS) {
         fail(c, r, "sizing CUPTI's counter configuration");
@@ -358,8 +375,8 @@ int prof_open(prof **out, CUcontext ctx, int ordinal, const char *const *names, 
         err_set(-1, "out of memory");
         goto failed;
     }
-    CUpti_Profiler_Host_GetConfigImage_Params gp = {.structSize = CUPTI_HOST_SIZE(CUpti_Profiler_Host_GetConfigImage_Params,
-                                                                    pConfigImage)};
+    CUpti_Profiler_Host_GetConfigImage_Params gp = {
+        .structSize = CUPTI_HOST_SIZE(CUpti_Profiler_Host_GetConfigImage_Params, pConfigImage)};
     gp.pHostObject = p->host;
     gp.configImageSize = p->config_size;
     gp.pConfigImage = p->config;
@@ -367,8 +384,8 @@ int prof_open(prof **out, CUcontext ctx, int ordinal, const char *const *names, 
         fail(c, r, "building CUPTI's counter configuration");
         goto failed;
     }
-    CUpti_Profiler_Host_GetNumOfPasses_Params np = {.structSize = CUPTI_HOST_SIZE(CUpti_Profiler_Host_GetNumOfPasses_Params,
-                                                                    numOfPasses)};
+    CUpti_Profiler_Host_GetNumOfPasses_Params np = {
+        .structSize = CUPTI_HOST_SIZE(CUpti_Profiler_Host_GetNumOfPasses_Params, numOfPasses)};
     np.configImageSize = p->config_size;
     np.pConfigImage = p->config;
     if ((r = c->host_passes(&np)) != CUPTI_SUCCESS) {
@@ -395,8 +412,8 @@ static int enable(prof *p)
     if ((r = c->rp_enable(&ep)) != CUPTI_SUCCESS)
         return fail(c, r, "CUPTI's range profiler could not be enabled");
     p->obj = ep.pRangeProfilerObject;
-    CUpti_RangeProfiler_GetCounterDataSize_Params dp = {
-        .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+    CUpti_RangeProfiler_GetCounterDataSize_Params dp = {.structSize =
+                                                            CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
     dp.pRangeProfilerObject = p->obj;
     dp.pMetricNames = (const char **)p->names;
     dp.numMetrics = (size_t)p->n;
@@ -425,8 +442,7 @@ static void disable(prof *p)
     p->data = NULL;
 }
 
-int prof_measure(prof *p, int (*launch)(void *user), void *user, double *values,
-                 bool *launch_failed)
+int prof_measure(prof *p, int (*launch)(void *user), void *user, double *values, bool *launch_failed)
 {
     const cupti *c = &p->c;
     *launch_failed = false;
@@ -488,8 +504,8 @@ int prof_measure(prof *p, int (*launch)(void *user), void *user, double *values,
         fail(c, r, "decoding CUPTI's counters");
         goto failed;
     }
-    CUpti_RangeProfiler_GetCounterDataInfo_Params gip = {
-        .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+    CUpti_RangeProfiler_GetCounterDataInfo_Params gip = {.structSize =
+                                                             CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
     gip.pCounterDataImage = p->data;
     gip.counterDataImageSize = p->data_size;
     if ((r = c->rp_data_info(&gip)) != CUPTI_SUCCESS) {
@@ -498,7 +514,7 @@ int prof_measure(prof *p, int (*launch)(void *user), void *user, double *values,
     }
     if (gip.numTotalRanges != 1) {
         err_set(-1, "CUPTI recorded %zu ranges for one launch (%zu dropped), not 1", gip.numTotalRanges,
-                 ddp.numOfRangeDropped);
+                ddp.numOfRangeDropped);
         goto failed;
     }
     CUpti_Profiler_Host_EvaluateToGpuValues_Params vp = {

@@ -67,8 +67,7 @@ int prof_passes(const prof *p);
  * waits for it, returning 0 or -1 with err_last set; nothing else may run a kernel in between).
  * values (n of them) are NaN where one could not be evaluated. 0, or -1 with err_last set (the
  * launch failed: *launch_failed is set then; or the profiler did). */
-int prof_measure(prof *p, int (*launch)(void *user), void *user, double *values,
-                 bool *launch_failed);
+int prof_measure(prof *p, int (*launch)(void *user), void *user, double *values, bool *launch_failed);
 
 /* prof_close: ends the profiler and unloads CUPTI; NULL is a no-op. */
 void prof_close(prof *p);

@@ -35,15 +35,24 @@ void wk_frame_free(wk_frame *f)
     f->bad = false;
 }
 
-static void put_u64(wk_frame *f, uint64_t v) { sb_addn(&f->buf, (const char *)&v, 8); }
-static void put_f64(wk_frame *f, double v) { sb_addn(&f->buf, (const char *)&v, 8); }
+static void put_u64(wk_frame *f, uint64_t v)
+{
+    sb_addn(&f->buf, (const char *)&v, 8);
+}
+static void put_f64(wk_frame *f, double v)
+{
+    sb_addn(&f->buf, (const char *)&v, 8);
+}
 static void put_bytes(wk_frame *f, const void *p, size_t n)
 {
     put_u64(f, n);
     if (n)
         sb_addn(&f->buf, p, n);
 }
-static void put_str(wk_frame *f, const char *s) { put_bytes(f, s ? s : "", s ? strlen(s) : 0); }
+static void put_str(wk_frame *f, const char *s)
+{
+    put_bytes(f, s ? s : "", s ? strlen(s) : 0);
+}
 
 static uint64_t get_u64(wk_frame *f)
 {
@@ -114,7 +123,9 @@ int wk_send(int fd, const wk_frame *f)
     size_t done = (size_t)w;
     if (done < 4) /* a short write (a signal, a full pipe): the rest as it goes */
         return write_all(fd, (const char *)&len + done, 4 - done) < 0 ||
-                       (len && write_all(fd, f->buf.data, f->buf.len) < 0) ? -1 : 0;
+                       (len && write_all(fd, f->buf.data, f->buf.len) < 0)
+                   ? -1
+                   : 0;
     done -= 4;
     return done < f->buf.len && write_all(fd, f->buf.data + done, f->buf.len - done) < 0 ? -1 : 0;
 }
@@ -182,37 +193,53 @@ int wk_recv(int fd, wk_frame *f, double deadline)
 /* ---- messages: one table of fields per message (worker.h: wk_field) ----------------- */
 
 static const wk_field setup_fields[] = {
-    WK_F(WK_BOOL, wk_setup, ok), WK_F(WK_F64, wk_setup, ref_seconds), WK_F(WK_STR, wk_setup, message),
+    WK_F(WK_BOOL, wk_setup, ok),       WK_F(WK_F64, wk_setup, ref_seconds), WK_F(WK_STR, wk_setup, message),
     WK_F(WK_STR, wk_setup, reference), WK_F(WK_INT, wk_setup, status),
 };
 
 static const wk_field request_fields[] = {
     WK_F(WK_U64, wk_request, ordinal),
-    WK_F(WK_I64, wk_request, block[0]), WK_F(WK_I64, wk_request, block[1]), WK_F(WK_I64, wk_request, block[2]),
-    WK_F(WK_I64, wk_request, grid[0]), WK_F(WK_I64, wk_request, grid[1]), WK_F(WK_I64, wk_request, grid[2]),
+    WK_F(WK_I64, wk_request, block[0]),
+    WK_F(WK_I64, wk_request, block[1]),
+    WK_F(WK_I64, wk_request, block[2]),
+    WK_F(WK_I64, wk_request, grid[0]),
+    WK_F(WK_I64, wk_request, grid[1]),
+    WK_F(WK_I64, wk_request, grid[2]),
     WK_F(WK_I64, wk_request, smem_bytes),
     WK_FN(WK_VALUES, wk_request, values, nvalues),
     WK_F(WK_STR, wk_request, symbol),
     WK_FN(WK_BYTES, wk_request, cubin, cubin_size),
-    WK_F(WK_BOOL, wk_request, have_best), WK_F(WK_F64, wk_request, best_objective), WK_F(WK_BOOL, wk_request, final),
+    WK_F(WK_BOOL, wk_request, have_best),
+    WK_F(WK_F64, wk_request, best_objective),
+    WK_F(WK_BOOL, wk_request, final),
     WK_F(WK_BOOL, wk_request, profile),
 };
 
 /* compile_job and the compile worker's answer (runtime/pool's worker processes). */
 static const wk_field compile_job_fields[] = {
-    WK_F(WK_STR, compile_job, source_name), WK_F(WK_STR, compile_job, source), WK_F(WK_STR, compile_job, name_expression),
-    WK_FN(WK_STRS, compile_job, options, noptions), WK_F(WK_STR, compile_job, arch),
-    WK_FN(WK_STRS, compile_job, header_names, nheaders), WK_FN(WK_STRS, compile_job, header_texts, nheader_texts),
+    WK_F(WK_STR, compile_job, source_name),
+    WK_F(WK_STR, compile_job, source),
+    WK_F(WK_STR, compile_job, name_expression),
+    WK_FN(WK_STRS, compile_job, options, noptions),
+    WK_F(WK_STR, compile_job, arch),
+    WK_FN(WK_STRS, compile_job, header_names, nheaders),
+    WK_FN(WK_STRS, compile_job, header_texts, nheader_texts),
 };
 
 static const wk_field compiled_fields[] = {
-    WK_F(WK_BOOL, wk_compiled, nvrtc_ran), WK_F(WK_STR, wk_compiled, error),
-    WK_F(WK_BOOL, wk_compiled, out.ok), WK_F(WK_STR, wk_compiled, out.log), WK_F(WK_STR, wk_compiled, out.lowered_name),
+    WK_F(WK_BOOL, wk_compiled, nvrtc_ran),
+    WK_F(WK_STR, wk_compiled, error),
+    WK_F(WK_BOOL, wk_compiled, out.ok),
+    WK_F(WK_STR, wk_compiled, out.log),
+    WK_F(WK_STR, wk_compiled, out.lowered_name),
     WK_FN(WK_BYTES, wk_compiled, out.cubin, out.cubin_size),
     WK_F(WK_BOOL, wk_compiled, out.has_resources),
-    WK_F(WK_INT, wk_compiled, out.res.registers), WK_F(WK_INT, wk_compiled, out.res.barriers),
-    WK_F(WK_I64, wk_compiled, out.res.static_smem), WK_F(WK_I64, wk_compiled, out.res.stack_frame),
-    WK_F(WK_I64, wk_compiled, out.res.spill_stores), WK_F(WK_I64, wk_compiled, out.res.spill_loads),
+    WK_F(WK_INT, wk_compiled, out.res.registers),
+    WK_F(WK_INT, wk_compiled, out.res.barriers),
+    WK_F(WK_I64, wk_compiled, out.res.static_smem),
+    WK_F(WK_I64, wk_compiled, out.res.stack_frame),
+    WK_F(WK_I64, wk_compiled, out.res.spill_stores),
+    WK_F(WK_I64, wk_compiled, out.res.spill_loads),
     WK_F(WK_F64, wk_compiled, out.seconds),
 };
 
@@ -361,9 +388,18 @@ int wk_decode(wk_frame *f, arena *a, const wk_field *fs, size_t n, void *msg)
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-void wk_encode_setup(wk_frame *f, const wk_setup *m) { wk_encode(f, setup_fields, COUNT(setup_fields), m); }
-int wk_decode_setup(wk_frame *f, arena *a, wk_setup *m) { return wk_decode(f, a, setup_fields, COUNT(setup_fields), m); }
-void wk_encode_request(wk_frame *f, const wk_request *m) { wk_encode(f, request_fields, COUNT(request_fields), m); }
+void wk_encode_setup(wk_frame *f, const wk_setup *m)
+{
+    wk_encode(f, setup_fields, COUNT(setup_fields), m);
+}
+int wk_decode_setup(wk_frame *f, arena *a, wk_setup *m)
+{
+    return wk_decode(f, a, setup_fields, COUNT(setup_fields), m);
+}
+void wk_encode_request(wk_frame *f, const wk_request *m)
+{
+    wk_encode(f, request_fields, COUNT(request_fields), m);
+}
 int wk_decode_request(wk_frame *f, arena *a, wk_request *m)
 {
     return wk_decode(f, a, request_fields, COUNT(request_fields), m);
@@ -378,13 +414,19 @@ int wk_decode_compile_job(wk_frame *f, arena *a, compile_job *m)
     int rc = wk_decode(f, a, compile_job_fields, COUNT(compile_job_fields), m);
     return rc == 0 && m->nheaders != m->nheader_texts ? -1 : rc; /* a name for each text */
 }
-void wk_encode_compiled(wk_frame *f, const wk_compiled *m) { wk_encode(f, compiled_fields, COUNT(compiled_fields), m); }
+void wk_encode_compiled(wk_frame *f, const wk_compiled *m)
+{
+    wk_encode(f, compiled_fields, COUNT(compiled_fields), m);
+}
 int wk_decode_compiled(wk_frame *f, arena *a, wk_compiled *m)
 {
     return wk_decode(f, a, compiled_fields, COUNT(compiled_fields), m);
 }
 
-void wk_encode_blob(wk_frame *f, const void *p, size_t size) { put_bytes(f, p, size); }
+void wk_encode_blob(wk_frame *f, const void *p, size_t size)
+{
+    put_bytes(f, p, size);
+}
 
 int wk_decode_blob(wk_frame *f, void *out, size_t size)
 {

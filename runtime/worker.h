@@ -26,11 +26,14 @@
 /* A frame being written or read. Owns `buf`; wk_frame_free releases it. */
 typedef struct wk_frame {
     strbuf buf;
-    size_t at;   /* read position */
-    bool bad;    /* a read ran past the end, or a value was out of range */
+    size_t at; /* read position */
+    bool bad;  /* a read ran past the end, or a value was out of range */
 } wk_frame;
 
-#define WK_FRAME_INIT {STRBUF_INIT, 0, false}
+#define WK_FRAME_INIT \
+    { \
+        STRBUF_INIT, 0, false \
+    }
 
 /* wk_frame_reset: empty, ready to be written or received into. */
 void wk_frame_reset(wk_frame *f);
@@ -73,8 +76,14 @@ typedef struct wk_field {
     size_t off, n;
 } wk_field;
 
-#define WK_F(k, type, member) {k, offsetof(type, member), 0}
-#define WK_FN(k, type, member, count) {k, offsetof(type, member), offsetof(type, count)}
+#define WK_F(k, type, member) \
+    { \
+        k, offsetof(type, member), 0 \
+    }
+#define WK_FN(k, type, member, count) \
+    { \
+        k, offsetof(type, member), offsetof(type, count) \
+    }
 
 /* wk_encode: appends msg's fields (the n of table fs) to the frame. wk_decode: reads
  * the whole frame into msg, strings and arrays copied into `a` (0 or -1, as above). */
@@ -84,10 +93,10 @@ int wk_decode(wk_frame *f, arena *a, const wk_field *fs, size_t n, void *msg);
 /* The worker's answer to its start: set-up done (or why not). */
 typedef struct wk_setup {
     bool ok;
-    double ref_seconds;        /* GPU time the set-up spent (the reference's run) */
-    const char *message;       /* why it failed ("" when ok) */
-    const char *reference;     /* what outputs are checked against ("" when nothing is) */
-    int status;                /* when !ok: the caller's status for the failure, as the worker
+    double ref_seconds;    /* GPU time the set-up spent (the reference's run) */
+    const char *message;   /* why it failed ("" when ok) */
+    const char *reference; /* what outputs are checked against ("" when nothing is) */
+    int status;            /* when !ok: the caller's status for the failure, as the worker
                                   knows it (a device that would not open, a reference that
                                   failed); the tuner passes it up unchanged */
 } wk_setup;
@@ -96,25 +105,25 @@ typedef struct wk_setup {
  * spec: the tuner's configuration made plain, tuner/gpu.c, and the worker's again,
  * tuner/gw_main.c). A decoded type is always one of the four. */
 typedef struct wk_value {
-    char type;                 /* 'i' an integer, 'f' a double, 'b' a boolean, 's' a string */
-    int64_t i;                 /* 'i'; 'b': 0 or 1 */
-    double f;                  /* 'f' */
-    const char *s;             /* 's' */
+    char type;     /* 'i' an integer, 'f' a double, 'b' a boolean, 's' a string */
+    int64_t i;     /* 'i'; 'b': 0 or 1 */
+    double f;      /* 'f' */
+    const char *s; /* 's' */
 } wk_value;
 
 /* One binary to run, with its configuration. */
 typedef struct wk_request {
     uint64_t ordinal;
     int64_t block[3], grid[3], smem_bytes;
-    int nvalues;               /* the configuration: each param's value, typed */
+    int nvalues; /* the configuration: each param's value, typed */
     const wk_value *values;
     const char *symbol;
     const unsigned char *cubin;
     size_t cubin_size;
-    bool have_best;            /* the best objective so far (early stopping) */
+    bool have_best; /* the best objective so far (early stopping) */
     double best_objective;
-    bool final;                /* time it in full, no early stop (the run's final race) */
-    bool profile;              /* read its hardware counters instead (bench_profile): not
+    bool final;   /* time it in full, no early stop (the run's final race) */
+    bool profile; /* read its hardware counters instead (bench_profile): not
                                   verified, not timed; the reply (tuner/reply.h) has its counters */
 } wk_request;
 
@@ -136,7 +145,7 @@ int wk_decode_compile_job(wk_frame *f, arena *a, compile_job *m);
  * storage: copy them out before compile_output_free could see them. */
 typedef struct wk_compiled {
     bool nvrtc_ran;
-    const char *error;         /* "" when nvrtc_ran */
+    const char *error; /* "" when nvrtc_ran */
     compile_output out;
 } wk_compiled;
 

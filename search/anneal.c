@@ -11,7 +11,7 @@
 #include "strategy.h"
 
 enum { MOVE_TRIES = 32, FREE_STREAK_JUMP = 64 };
-#define FAR_MOVE 0.2  /* the chance a move jumps anywhere in the param's domain */
+#define FAR_MOVE 0.2 /* the chance a move jumps anywhere in the param's domain */
 
 typedef struct sa_state {
     bool have_cur;
@@ -43,8 +43,7 @@ static void *sa_create(strat_ctx *c)
         return NULL;
     }
     st->t0 = c->set->temperature > 0 ? c->set->temperature : search_default_temperature();
-    st->cooling = c->set->cooling > 0 ? c->set->cooling
-                                      : search_default_cooling(c->set->budget, sspace_count(c->sp));
+    st->cooling = c->set->cooling > 0 ? c->set->cooling : search_default_cooling(c->set->budget, sspace_count(c->sp));
     st->t = st->t0;
     return st;
 }

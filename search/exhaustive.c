@@ -6,7 +6,7 @@
 #include "strategy.h"
 
 typedef struct ex_state {
-    uint64_t next;      /* ordinal (listed) or raw key (unlisted) */
+    uint64_t next; /* ordinal (listed) or raw key (unlisted) */
     uint64_t raw;
 } ex_state;
 

@@ -13,10 +13,10 @@
 #include <string.h>
 
 typedef struct fnode {
-    int feature;            /* -1: a leaf */
-    double threshold;       /* x[feature] <= threshold goes left */
+    int feature;      /* -1: a leaf */
+    double threshold; /* x[feature] <= threshold goes left */
     int left, right;
-    double mean, var;       /* of the targets in the node (its prediction when a leaf) */
+    double mean, var; /* of the targets in the node (its prediction when a leaf) */
 } fnode;
 
 typedef struct ftree {
@@ -27,19 +27,19 @@ typedef struct ftree {
 struct forest {
     int ntrees, nf;
     ftree *trees;
-    double *gain;           /* per feature, summed over the trees' splits */
+    double *gain; /* per feature, summed over the trees' splits */
 };
 
 /* What growing one tree needs (scratch shared by the trees of one fit). */
 typedef struct grower {
-    const double *x, *y;    /* the observations (x sanitised) */
+    const double *x, *y; /* the observations (x sanitised) */
     int n, nf;
     int min_split, min_leaf, mtry;
-    int *obs;               /* slot -> observation */
-    int *lists;             /* nf lists of n slots, each sorted by its feature */
-    int *tmp;               /* n slots: partition scratch */
-    unsigned char *left;    /* per slot: goes left at the split in hand */
-    int *feats;             /* nf: the features in a random order */
+    int *obs;            /* slot -> observation */
+    int *lists;          /* nf lists of n slots, each sorted by its feature */
+    int *tmp;            /* n slots: partition scratch */
+    unsigned char *left; /* per slot: goes left at the split in hand */
+    int *feats;          /* nf: the features in a random order */
     rng *r;
     double *gain;
     int depth_limit;
@@ -184,8 +184,7 @@ void forest_free(forest *f)
     free(f);
 }
 
-int forest_fit(forest **out, const double *x, const double *y, int n, int nf, const forest_options *opts,
-               uint64_t seed)
+int forest_fit(forest **out, const double *x, const double *y, int n, int nf, const forest_options *opts, uint64_t seed)
 {
     *out = NULL;
     if (n < 1 || nf < 1)

@@ -21,10 +21,10 @@
 typedef struct forest forest;
 
 typedef struct forest_options {
-    int trees;             /* trees to grow (0: 32) */
-    int min_split;         /* the fewest samples a node needs to be split (0: 3) */
-    int min_leaf;          /* the fewest samples in a leaf (0: 1) */
-    double feature_share;  /* features tried per split, as a share of all (0: 5/6) */
+    int trees;            /* trees to grow (0: 32) */
+    int min_split;        /* the fewest samples a node needs to be split (0: 3) */
+    int min_leaf;         /* the fewest samples in a leaf (0: 1) */
+    double feature_share; /* features tried per split, as a share of all (0: 5/6) */
 } forest_options;
 
 /* forest_fit: a forest over n observations (n >= 1) of nf features (nf >= 1): x holds

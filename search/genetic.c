@@ -24,11 +24,11 @@ typedef struct member {
 } member;
 
 typedef struct ga_state {
-    int size;                  /* population size */
+    int size; /* population size */
     double mutation;
-    member *pop;               /* the population (npop members, at most size) */
+    member *pop; /* the population (npop members, at most size) */
     int npop;
-    uint64_t proposed;         /* proposals so far (the first `size` are random) */
+    uint64_t proposed; /* proposals so far (the first `size` are random) */
     uint64_t *a, *b, *child;
 } ga_state;
 
@@ -50,8 +50,8 @@ static void *ga_create(strat_ctx *c)
     int n = sspace_nparams(c->sp);
     if (!st)
         return NULL;
-    st->size = (int)(c->set->population > 0 ? c->set->population
-                                            : search_default_population(c->set, sspace_count(c->sp)));
+    st->size =
+        (int)(c->set->population > 0 ? c->set->population : search_default_population(c->set, sspace_count(c->sp)));
     st->mutation = c->set->mutation > 0 ? c->set->mutation : search_default_mutation(n);
     st->pop = calloc((size_t)st->size + 1, sizeof(member));
     st->a = calloc((size_t)n + 1, sizeof(uint64_t));

@@ -136,5 +136,4 @@ static void guided_prior(void *vst, strat_ctx *c, uint64_t key, double cost)
     ils_prior(((guided_state *)vst)->ils, c, key, cost);
 }
 
-const strat_ops strat_guided = {"guided", guided_create, guided_propose, guided_observe, guided_destroy,
-                                guided_prior};
+const strat_ops strat_guided = {"guided", guided_create, guided_propose, guided_observe, guided_destroy, guided_prior};

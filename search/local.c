@@ -15,9 +15,9 @@ typedef struct ils_state {
     int restarts;
     int failed_kicks;
     bool have_cur, have_opt;
-    uint64_t cur, opt;          /* where descent stands; the best local optimum of this run */
+    uint64_t cur, opt; /* where descent stands; the best local optimum of this run */
     double cur_cost, opt_cost;
-    int outstanding;            /* asked in the batch in hand, not yet observed */
+    int outstanding; /* asked in the batch in hand, not yet observed */
     uint64_t *nb, *vec;
 } ils_state;
 

@@ -15,9 +15,9 @@ enum { FREE_STREAK_LIMIT = 200000, MAX_BATCH = 4096 };
 
 /* An open-addressing table of keys: known costs, pending marks, static information. */
 typedef struct slot {
-    uint64_t key;               /* UINT64_MAX: empty */
+    uint64_t key; /* UINT64_MAX: empty */
     double cost;
-    unsigned char state;        /* 1 known, 2 pending */
+    unsigned char state; /* 1 known, 2 pending */
     unsigned char has_static;
     search_static st;
 } slot;
@@ -30,16 +30,16 @@ struct search {
     void *state;
     strat_ctx ctx;
     slot *table;
-    uint64_t cap, used;         /* slots in use (any state) */
+    uint64_t cap, used; /* slots in use (any state) */
     uint64_t known, pending;
     uint64_t evaluations, free_hits, screened, since_improvement, best_at;
     bool have_best;
     uint64_t best_key;
     double best_cost;
     double started;
-    double compile_s, gpu_s;    /* told by search_tell_seconds */
-    uint64_t timed;             /* how many told them */
-    uint64_t statics;           /* slots with static facts (has_static) */
+    double compile_s, gpu_s; /* told by search_tell_seconds */
+    uint64_t timed;          /* how many told them */
+    uint64_t statics;        /* slots with static facts (has_static) */
     const char *stop;
     char error[256];
     uint64_t *buf;
@@ -327,8 +327,8 @@ static bool static_plausible(const search_static *st)
 {
     return st->registers >= 0 && st->registers <= SEARCH_STATIC_MAX_REGISTERS && st->spill_bytes >= 0 &&
            st->spill_bytes <= SEARCH_STATIC_MAX_BYTES && st->static_smem >= 0 &&
-           st->static_smem <= SEARCH_STATIC_MAX_BYTES && st->threads >= 0 &&
-           st->threads <= SEARCH_STATIC_MAX_THREADS && st->occupancy >= 0.0 && st->occupancy <= 1.0;
+           st->static_smem <= SEARCH_STATIC_MAX_BYTES && st->threads >= 0 && st->threads <= SEARCH_STATIC_MAX_THREADS &&
+           st->occupancy >= 0.0 && st->occupancy <= 1.0;
 }
 
 bool search_tell_static(search *s, uint64_t key, const search_static *st)
@@ -372,13 +372,34 @@ void search_tell_seconds(search *s, double compile_s, double gpu_s)
     s->timed++;
 }
 
-uint64_t search_evaluations(const search *s) { return s->evaluations; }
-uint64_t search_free_hits(const search *s) { return s->free_hits; }
-uint64_t search_screened(const search *s) { return s->screened; }
-uint64_t search_best_at(const search *s) { return s->best_at; }
-const char *search_stop_reason(const search *s) { return s->stop; }
-const char *search_error(const search *s) { return s->error; }
-double search_elapsed(search *s) { return now(s) - s->started; }
+uint64_t search_evaluations(const search *s)
+{
+    return s->evaluations;
+}
+uint64_t search_free_hits(const search *s)
+{
+    return s->free_hits;
+}
+uint64_t search_screened(const search *s)
+{
+    return s->screened;
+}
+uint64_t search_best_at(const search *s)
+{
+    return s->best_at;
+}
+const char *search_stop_reason(const search *s)
+{
+    return s->stop;
+}
+const char *search_error(const search *s)
+{
+    return s->error;
+}
+double search_elapsed(search *s)
+{
+    return now(s) - s->started;
+}
 
 bool search_best(const search *s, uint64_t *key, double *objective)
 {

@@ -30,10 +30,10 @@ typedef struct search_prior {
 typedef struct search_settings {
     strategy strategy;
     uint64_t seed;
-    uint64_t budget;           /* the most evaluations; 0: no limit */
-    double time_limit_s;       /* 0: no limit */
-    uint64_t patience;         /* stop after this many evaluations without improvement; 0: never */
-    bool maximize;             /* the objective's direction */
+    uint64_t budget;     /* the most evaluations; 0: no limit */
+    double time_limit_s; /* 0: no limit */
+    uint64_t patience;   /* stop after this many evaluations without improvement; 0: never */
+    bool maximize;       /* the objective's direction */
     /* Strategy knobs (0: the strategy's default). */
     double temperature, cooling, mutation;
     int64_t population, restarts;
@@ -49,13 +49,13 @@ typedef struct search_settings {
  * model): what `guided` screens with (hooks.static_info), and what the tuner tells of
  * every variant it compiled (search_tell_static). */
 typedef struct search_static {
-    bool compiled;             /* false: does not compile (the rest is then unknown: 0) */
-    bool launchable;           /* false: cannot launch (too many threads, registers, smem) */
-    int registers;             /* per thread */
-    int64_t spill_bytes;       /* spill stores + loads */
-    double occupancy;          /* theoretical, 0..1 */
-    int64_t static_smem;       /* static shared memory per block, bytes */
-    int64_t threads;           /* threads per block (the launch's); 0: unknown */
+    bool compiled;       /* false: does not compile (the rest is then unknown: 0) */
+    bool launchable;     /* false: cannot launch (too many threads, registers, smem) */
+    int registers;       /* per thread */
+    int64_t spill_bytes; /* spill stores + loads */
+    double occupancy;    /* theoretical, 0..1 */
+    int64_t static_smem; /* static shared memory per block, bytes */
+    int64_t threads;     /* threads per block (the launch's); 0: unknown */
 } search_static;
 
 /* The ranges search_tell_static accepts (a file is not trusted because cutune wrote it). */
@@ -143,16 +143,16 @@ void search_tell_seconds(search *s, double compile_s, double gpu_s);
 bool search_stopped(search *s);
 
 /* Statistics. */
-uint64_t search_evaluations(const search *s);     /* asked and told */
-uint64_t search_free_hits(const search *s);       /* proposals answered from what was known */
-uint64_t search_screened(const search *s);        /* skipped on static information (guided), or
+uint64_t search_evaluations(const search *s); /* asked and told */
+uint64_t search_free_hits(const search *s);   /* proposals answered from what was known */
+uint64_t search_screened(const search *s);    /* skipped on static information (guided), or
                                                      failed statically (guided, auto) */
 bool search_best(const search *s, uint64_t *key, double *objective);
-uint64_t search_best_at(const search *s);         /* the evaluation count when the best was found */
-const char *search_stop_reason(const search *s);  /* "budget", "time", "patience", "space exhausted",
+uint64_t search_best_at(const search *s);        /* the evaluation count when the best was found */
+const char *search_stop_reason(const search *s); /* "budget", "time", "patience", "space exhausted",
                                                      "strategy finished", or "" while running */
 const char *search_error(const search *s);
-double search_elapsed(search *s);                 /* seconds on its clock since search_new */
+double search_elapsed(search *s); /* seconds on its clock since search_new */
 
 /* search_strategy_default_*: the defaults a strategy uses for a knob left at 0
  * (documented in docs/search.md; the tests and the docs read them from here). */

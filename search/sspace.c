@@ -16,9 +16,9 @@ struct sspace {
     int n;
     uint64_t *sizes, *strides;
     uint64_t raw, count;
-    uint64_t *keys;          /* listed: the valid keys, ascending; NULL when unlisted */
+    uint64_t *keys;                                 /* listed: the valid keys, ascending; NULL when unlisted */
     uint64_t shard_index, shard_count, shard_block; /* this shard of the space (count 1: all) */
-    value *scratch;          /* unlisted validity checks */
+    value *scratch;                                 /* unlisted validity checks */
 };
 
 /* Listing: every valid configuration's key, in listing (= key) order. */
@@ -109,11 +109,26 @@ void sspace_free(sspace *sp)
     free(sp);
 }
 
-const model *sspace_model(const sspace *sp) { return sp->m; }
-int sspace_nparams(const sspace *sp) { return sp->n; }
-uint64_t sspace_size(const sspace *sp, int i) { return sp->sizes[i]; }
-uint64_t sspace_count(const sspace *sp) { return sp->count; }
-bool sspace_listed(const sspace *sp) { return sp->keys != NULL; }
+const model *sspace_model(const sspace *sp)
+{
+    return sp->m;
+}
+int sspace_nparams(const sspace *sp)
+{
+    return sp->n;
+}
+uint64_t sspace_size(const sspace *sp, int i)
+{
+    return sp->sizes[i];
+}
+uint64_t sspace_count(const sspace *sp)
+{
+    return sp->count;
+}
+bool sspace_listed(const sspace *sp)
+{
+    return sp->keys != NULL;
+}
 
 void sspace_decode(const sspace *sp, uint64_t key, uint64_t *vec)
 {

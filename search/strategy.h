@@ -17,7 +17,7 @@ typedef struct strat_ctx {
     const search_settings *set;
     rng r;
     search *s;
-    bool free_hit;      /* the observation in hand was known already and cost nothing */
+    bool free_hit; /* the observation in hand was known already and cost nothing */
 } strat_ctx;
 
 typedef struct strat_ops {

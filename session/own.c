@@ -55,8 +55,8 @@ int own_source(const char *file, arena *a, char **source, const char **dir_opt)
     return CUTUNE_OK;
 }
 
-int own_compile(cutune_spec *spec, const char *arch, bool warn, const m_kernel_ref *k, span loc,
-                const char *what, compile_output *out)
+int own_compile(cutune_spec *spec, const char *arch, bool warn, const m_kernel_ref *k, span loc, const char *what,
+                compile_output *out)
 {
     const char *file = k->file;
     const model *m = spec->model;
@@ -116,8 +116,7 @@ int own_check(cutune_spec *spec, const char *arch)
         if (r->kind != RESET_KERNEL)
             continue;
         compile_output out;
-        int rc = own_compile(spec, arch, true, &r->kernel, r->loc,
-                             "reset kernel", &out);
+        int rc = own_compile(spec, arch, true, &r->kernel, r->loc, "reset kernel", &out);
         if (rc == CUTUNE_ENOMEM || rc == CUTUNE_EEVAL)
             return rc;
         failed += rc != CUTUNE_OK;

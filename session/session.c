@@ -30,14 +30,14 @@
 
 /* What a unique binary's compile produced, kept for its duplicates. */
 typedef struct unique {
-    char *identity;            /* name expression and options, NUL-separated: the key */
+    char *identity; /* name expression and options, NUL-separated: the key */
     size_t identity_len;
     bool ok, cached, has_resources, nvrtc_failed;
-    bool oom;                  /* set by uthash when adding it failed */
+    bool oom; /* set by uthash when adding it failed */
     kernel_resources res;
     double seconds;
-    char *log;                 /* excerpt */
-    unsigned char *cubin;      /* kept when the caller wants binaries (tuning) */
+    char *log;            /* excerpt */
+    unsigned char *cubin; /* kept when the caller wants binaries (tuning) */
     size_t cubin_size;
     char *lowered_name;
     UT_hash_handle hh;
@@ -48,10 +48,10 @@ typedef struct unique {
 typedef struct job_state {
     arena *arena;
     cutune_variant variant;
-    value *vals;               /* the configuration, typed: variant.nparams values */
-    const char *unrunnable;    /* why its arguments fail (a buffer too large), or NULL */
-    const unique *dup_of;      /* NULL: compiled (or looked up) itself */
-    unique *self;              /* to fill when it is not a duplicate */
+    value *vals;            /* the configuration, typed: variant.nparams values */
+    const char *unrunnable; /* why its arguments fail (a buffer too large), or NULL */
+    const unique *dup_of;   /* NULL: compiled (or looked up) itself */
+    unique *self;           /* to fill when it is not a duplicate */
 } job_state;
 
 struct session {
@@ -60,22 +60,22 @@ struct session {
     const cutune_analyze_options *opts;
     cache *cache;
     int threads;
-    const occ_arch *occ;       /* NULL: no occupancy model for this architecture */
-    const char *arch;          /* summary->arch */
+    const occ_arch *occ; /* NULL: no occupancy model for this architecture */
+    const char *arch;    /* summary->arch */
     char *source;
-    arena *paths;              /* the canonical paths and include options */
+    arena *paths; /* the canonical paths and include options */
     char *kernel_dir, *kernel_dir_opt;
-    const char *kernel_path;   /* the kernel file, canonical: NVRTC's program name */
+    const char *kernel_path;                 /* the kernel file, canonical: NVRTC's program name */
     const char **inc_opt_from, **inc_opt_to; /* "-I" of each spec include folder, as spelled / canonical */
     int ninc_opts;
-    unique *table;             /* distinct binaries (uthash head) */
+    unique *table; /* distinct binaries (uthash head) */
     uint64_t produced, limit, total;
     session_each each;
     void *user;
     bool keep_binaries;
     cutune_analyze_summary *summary;
     cutune_progress progress;
-    int status;                /* why a hook stopped the run */
+    int status; /* why a hook stopped the run */
     char *compiler_error;
     /* The source of configurations: the whole space (listing order), or a batch. */
     space *space;
@@ -83,17 +83,17 @@ struct session {
     const value *batch_vals;
     const uint64_t *batch_ordinals;
     int batch_n, batch_i;
-    session_feed feed;         /* a stream (session_stream), or NULL */
+    session_feed feed; /* a stream (session_stream), or NULL */
     void *feed_user;
-    uint64_t next_ordinal;     /* the space's next configuration */
-    arena *scratch;            /* the current variant's strings */
+    uint64_t next_ordinal; /* the space's next configuration */
+    arena *scratch;        /* the current variant's strings */
     const char **values;
     char *types;
     cutune_variant v;
-    const value *vals;         /* the current variant's configuration (the source's storage) */
-    int64_t *counts;           /* plan_args' scratch: the current variant's arguments */
+    const value *vals; /* the current variant's configuration (the source's storage) */
+    int64_t *counts;   /* plan_args' scratch: the current variant's arguments */
     value *scalars;
-    const char *unrunnable;    /* why the current variant's arguments fail (in scratch), or NULL */
+    const char *unrunnable; /* why the current variant's arguments fail (in scratch), or NULL */
 };
 
 int session_variant_of(const model *m, diag_list *diags, const value *vals, arena *scratch, const char **values,
@@ -231,8 +231,8 @@ static int next_variant(session *s, const cutune_variant **out)
             if (rc == 0)
                 return 0;
             ordinal = s->next_ordinal++;
-        } while (shards > 1 && !space_in_shard(ordinal, (uint64_t)s->opts->shard_index, (uint64_t)shards,
-                                                space_shard_block(s->m)));
+        } while (shards > 1 &&
+                 !space_in_shard(ordinal, (uint64_t)s->opts->shard_index, (uint64_t)shards, space_shard_block(s->m)));
     } else {
         if (s->batch_i >= s->batch_n)
             return 0;
@@ -330,8 +330,8 @@ static int next_job(void *ud, pool_job *pj)
     char *identity = identity_of(a, v, &idlen);
     bool found = false;
     unique *u = NULL;
-    if (!js->variant.values || !js->vals || !js->variant.defines || !js->variant.options || !js->variant.name_expression ||
-        !opts || !identity || !(u = unique_for(s, identity, idlen, &found))) {
+    if (!js->variant.values || !js->vals || !js->variant.defines || !js->variant.options ||
+        !js->variant.name_expression || !opts || !identity || !(u = unique_for(s, identity, idlen, &found))) {
         arena_free(a);
         free(js);
         s->status = CUTUNE_ENOMEM;
@@ -395,8 +395,7 @@ static int64_t threads_of(const cutune_variant *v)
 }
 
 /* a->occupancy, a->why and a->launchable of compiled variant `v` with resources `res`. */
-static void occupancy_of(const session *s, const cutune_variant *v, const kernel_resources *res,
-                         cutune_analysis *a)
+static void occupancy_of(const session *s, const cutune_variant *v, const kernel_resources *res, cutune_analysis *a)
 {
     if (!s->occ) {
         a->launchable = 1; /* unknown: no model to say otherwise */
@@ -512,7 +511,8 @@ void session_close(session *s)
     space_free(s->space);
     cache_close(s->cache);
     unique *u, *next;
-    HASH_ITER(hh, s->table, u, next) {
+    HASH_ITER(hh, s->table, u, next)
+    {
         HASH_DEL(s->table, u);
         free(u->identity);
         free(u->log);
@@ -544,8 +544,8 @@ static int set_paths(session *s)
     s->kernel_path = s->paths ? canonical_in(s->paths, m->kernel_file) : NULL;
     const char *slash = s->kernel_path ? strrchr(s->kernel_path, '/') : NULL;
     s->kernel_dir = !s->kernel_path ? NULL
-                    : slash        ? strndup(s->kernel_path, (size_t)(slash - s->kernel_path))
-                                   : strdup(".");
+                    : slash         ? strndup(s->kernel_path, (size_t)(slash - s->kernel_path))
+                                    : strdup(".");
     s->kernel_dir_opt = s->kernel_dir ? malloc(strlen(s->kernel_dir) + 3) : NULL;
     s->inc_opt_from = s->paths ? arena_alloc(s->paths, sizeof(char *) * (size_t)(m->nincludes + 1)) : NULL;
     s->inc_opt_to = s->paths ? arena_alloc(s->paths, sizeof(char *) * (size_t)(m->nincludes + 1)) : NULL;
@@ -577,8 +577,9 @@ static void open_cache(session *s)
     if (dir && cache_open(&s->cache, dir) == 0)
         s->summary->cache_dir = arena_strdup(s->diags->arena, dir); /* the spec's: outlives the session */
     else
-        s->summary->cache_warning = arena_printf(s->diags->arena, "cache off: %s",
-                                                 dir ? err_last()->message : "no cache folder (set CUTUNE_CACHE_DIR or HOME)");
+        s->summary->cache_warning =
+            arena_printf(s->diags->arena, "cache off: %s",
+                         dir ? err_last()->message : "no cache folder (set CUTUNE_CACHE_DIR or HOME)");
     free(fallback);
 }
 

@@ -37,7 +37,7 @@
 typedef struct session_binary {
     const unsigned char *cubin;
     size_t cubin_size;
-    const char *symbol;        /* the kernel's lowered name */
+    const char *symbol; /* the kernel's lowered name */
 } session_binary;
 
 /* Called for each variant, in the order its source delivers (session_run_space,

@@ -15,8 +15,7 @@
 #include "../runtime/profiler.h"
 #include "tuner.h"
 
-int counters_options(cutune_spec *spec, const cutune_tune_options *in, const char *arch,
-                     cutune_tune_options *out)
+int counters_options(cutune_spec *spec, const cutune_tune_options *in, const char *arch, cutune_tune_options *out)
 {
     *out = *in;
     if (in->profile_top == 0)

@@ -11,8 +11,7 @@ int finish_variant(tuner *t, record *rec, uint64_t index, bool has_id, twin_id i
 {
     /* Only outcomes the code decides are shared: a crash or a hang may be the device's,
      * and a twin of one is run itself. */
-    if (has_id && (rec->out == OUTCOME_OK || rec->out == OUTCOME_WRONG) &&
-        twins_add(t->twins, id, index) < 0) {
+    if (has_id && (rec->out == OUTCOME_OK || rec->out == OUTCOME_WRONG) && twins_add(t->twins, id, index) < 0) {
         err_set(CUTUNE_ENOMEM, "out of memory");
         tuner_stop(t, CUTUNE_ENOMEM);
         return CUTUNE_ENOMEM;

@@ -166,8 +166,7 @@ int fleet_wait_twin(tuner *t, twin_id id)
     }
 }
 
-int fleet_send(tuner *t, int k, record *rec, uint64_t index, const session_binary *bin, bool has_id,
-               twin_id id)
+int fleet_send(tuner *t, int k, record *rec, uint64_t index, const session_binary *bin, bool has_id, twin_id id)
 {
     int rc = gpu_send(&t->gpus[k], bin, rec, t->goal.have_best, t->goal.best, false, rec);
     if (rc < 0) { /* no worker could be started */
@@ -182,12 +181,12 @@ int fleet_send(tuner *t, int k, record *rec, uint64_t index, const session_binar
 
 typedef struct race {
     tuner *t;
-    int n, ncontend;    /* jobs; the first ncontend are the contenders */
+    int n, ncontend;           /* jobs; the first ncontend are the contenders */
     const record *const *refs; /* refs[i], i >= ncontend: the record whose first-GPU figures job i is
                                   compared with */
-    int *next, *doing;  /* per GPU: the next job, the job in flight (-1: idle) */
-    bool *off;          /* per GPU: gave up (its worker could not be started) */
-    record **out;       /* out[k * n + i]: job i on GPU k */
+    int *next, *doing;         /* per GPU: the next job, the job in flight (-1: idle) */
+    bool *off;                 /* per GPU: gave up (its worker could not be started) */
+    record **out;              /* out[k * n + i]: job i on GPU k */
 } race;
 
 static bool race_busy(void *ctx, int k)
@@ -233,8 +232,14 @@ int fleet_race(tuner *t, const session_binary *const *bins, const record *const 
                int ncontend, record **first)
 {
     int K = t->ngpus;
-    race r = {t, n, ncontend, refs, calloc((size_t)K, sizeof(int)), calloc((size_t)K, sizeof(int)),
-              calloc((size_t)K, sizeof(bool)), calloc((size_t)K * (size_t)n + 1, sizeof(record *))};
+    race r = {t,
+              n,
+              ncontend,
+              refs,
+              calloc((size_t)K, sizeof(int)),
+              calloc((size_t)K, sizeof(int)),
+              calloc((size_t)K, sizeof(bool)),
+              calloc((size_t)K * (size_t)n + 1, sizeof(record *))};
     int rc = r.next && r.doing && r.off && r.out ? CUTUNE_OK : CUTUNE_ENOMEM;
     for (int k = 0; rc == CUTUNE_OK && k < K; k++)
         r.doing[k] = -1;

@@ -16,12 +16,12 @@
 
 typedef struct goal_state {
     const model *m;
-    const value *vals;         /* the configuration judged (borrowed) */
-    double prune;              /* the race prunes what is this much worse than the best; <= 0: never */
+    const value *vals; /* the configuration judged (borrowed) */
+    double prune;      /* the race prunes what is this much worse than the best; <= 0: never */
     bool have_best;
-    double best;               /* the best objective so far */
-    bool has_energy;           /* the configuration judged has its energy measured: */
-    double energy_j, power_w;  /* per launch, and mean power */
+    double best;              /* the best objective so far */
+    bool has_energy;          /* the configuration judged has its energy measured: */
+    double energy_j, power_w; /* per launch, and mean power */
 } goal_state;
 
 /* goal_objective: the objective at a median time (ms): the time itself, or the spec's

@@ -23,18 +23,18 @@
 #include "reply.h"
 #include "tuner.h"
 
-enum { DEFAULT_FLUSH_FACTOR = 2 };     /* the flush buffer is twice the L2 */
+enum { DEFAULT_FLUSH_FACTOR = 2 }; /* the flush buffer is twice the L2 */
 #define DEFAULT_PRUNE 1.5
-#define PROVISIONAL 3                  /* warm samples that place a contender (the final race times it in full) */
-#define MIN_SAMPLE_MS 0.05             /* event pairs last at least this (timer resolution ~0.5 us) */
-#define MIN_LIMIT_S 10.0               /* the least a derived per-variant time limit can be */
-#define SETUP_LIMIT_S 600.0            /* the worker's set-up (the reference) */
-#define PROFILE_EXTRA_S 120.0          /* a profiled launch's replays, beyond a variant's limit */
+#define PROVISIONAL 3         /* warm samples that place a contender (the final race times it in full) */
+#define MIN_SAMPLE_MS 0.05    /* event pairs last at least this (timer resolution ~0.5 us) */
+#define MIN_LIMIT_S 10.0      /* the least a derived per-variant time limit can be */
+#define SETUP_LIMIT_S 600.0   /* the worker's set-up (the reference) */
+#define PROFILE_EXTRA_S 120.0 /* a profiled launch's replays, beyond a variant's limit */
 
 static data_type data_type_of(ast_ctype t)
 {
     static const data_type map[] = {
-        [CT_HALF] = DT_HALF, [CT_BF16] = DT_BF16, [CT_FLOAT] = DT_FLOAT, [CT_DOUBLE] = DT_DOUBLE,
+        [CT_HALF] = DT_HALF, [CT_BF16] = DT_BF16,   [CT_FLOAT] = DT_FLOAT, [CT_DOUBLE] = DT_DOUBLE,
         [CT_INT8] = DT_INT8, [CT_UINT8] = DT_UINT8, [CT_INT16] = DT_INT16, [CT_UINT16] = DT_UINT16,
         [CT_INT] = DT_INT32, [CT_UINT] = DT_UINT32, [CT_INT64] = DT_INT64, [CT_UINT64] = DT_UINT64,
     };
@@ -44,18 +44,27 @@ static data_type data_type_of(ast_ctype t)
 /* A spec's argument as runtime/bench sees it. */
 static bench_arg plain_arg(const m_arg *a)
 {
-    bench_arg b = {a->name, data_type_of(a->type), a->is_buffer, a->init != INIT_NONE, {FILL_ZEROS, 0, 0, 0},
-                   a->is_buffer && a->dir == DIR_OUT, a->file, a->file_npy}; /* the last three */
+    bench_arg b = {a->name,
+                   data_type_of(a->type),
+                   a->is_buffer,
+                   a->init != INIT_NONE,
+                   {FILL_ZEROS, 0, 0, 0},
+                   a->is_buffer && a->dir == DIR_OUT,
+                   a->file,
+                   a->file_npy}; /* the last three */
     b.fill = (data_fill_spec){FILL_ZEROS, a->seed, a->lo, a->hi};
-    b.fill.kind = a->init == INIT_RANDOM ? FILL_RANDOM : a->init == INIT_RAMP ? FILL_RAMP
-                  : a->init == INIT_CONSTANT ? FILL_CONSTANT : a->init == INIT_FILE ? FILL_FILE : FILL_ZEROS;
+    b.fill.kind = a->init == INIT_RANDOM     ? FILL_RANDOM
+                  : a->init == INIT_RAMP     ? FILL_RAMP
+                  : a->init == INIT_CONSTANT ? FILL_CONSTANT
+                  : a->init == INIT_FILE     ? FILL_FILE
+                                             : FILL_ZEROS;
     if (a->init == INIT_CONSTANT)
         b.fill.a = value_as_double(a->value->u.k);
     return b;
 }
 
-int gpu_init(gpu_handle *g, cutune_spec *spec, const cutune_tune_options *opts, int device,
-             const cutune_device *dev, bool flush, cutune_tune_result *res)
+int gpu_init(gpu_handle *g, cutune_spec *spec, const cutune_tune_options *opts, int device, const cutune_device *dev,
+             bool flush, cutune_tune_result *res)
 {
     const model *m = spec->model;
     gw_plan *p = &g->plan;
@@ -82,16 +91,19 @@ int gpu_init(gpu_handle *g, cutune_spec *spec, const cutune_tune_options *opts, 
         const m_arg *a = &m->args[m->verify.outputs[k]];
         p->outputs[k] = m->verify.outputs[k];
         if (a->count->deps) {
-            diag_error(&spec->diags, a->count->loc, "output '%s' is verified, so its size cannot depend on params "
-                       "(each variant must be comparable with the reference)", a->name);
+            diag_error(&spec->diags, a->count->loc,
+                       "output '%s' is verified, so its size cannot depend on params "
+                       "(each variant must be comparable with the reference)",
+                       a->name);
             return CUTUNE_ESPEC;
         }
     }
     _Static_assert(CHECK_ELEMENTWISE == 0 && CHECK_L2 == CHK_L2 + 1 && CHECK_ULP == CHK_ULP + 1 &&
                        CHECK_KERNEL == CHK_USER + 1,
                    "bench_verify.check is the model's check_kind: 0, or a chk_mode + 1");
-    p->vf = (bench_verify){m->verify.present, p->outputs, m->verify.noutputs, m->verify.atol, m->verify.rtol,
-                           m->verify.check, m->verify.check_tol, NULL, NULL}; /* check_kind + 0 = bench's */
+    p->vf = (bench_verify){m->verify.present,   p->outputs,     m->verify.noutputs,
+                           m->verify.atol,      m->verify.rtol, m->verify.check,
+                           m->verify.check_tol, NULL,           NULL}; /* check_kind + 0 = bench's */
     p->goal = (goal_state){m, NULL, opts->prune == 0 ? DEFAULT_PRUNE : opts->prune, false, 0, false, 0, 0};
     if (m->objective_energy) /* the race prunes by time; an energy objective needs every variant in full */
         p->goal.prune = -1;
@@ -133,7 +145,8 @@ int gpu_ready(gpu_handle *g)
     bool decoded = rc == 0 && a && wk_decode_setup(&f, a, &s) == 0;
     bool ok = decoded && s.ok;
     if (ok) { /* what the outputs are checked against, for the results' settings */
-        g->plan.res->summary.reference = s.reference && *s.reference ? arena_strdup(g->plan.res->arena, s.reference) : NULL;
+        g->plan.res->summary.reference =
+            s.reference && *s.reference ? arena_strdup(g->plan.res->arena, s.reference) : NULL;
         g->plan.res->summary.gpu_seconds += s.ref_seconds;
         /* No limit given: derive one from the reference, which did everything a variant
          * does once (arguments, load, a run): room for every repetition many times over. */
@@ -148,7 +161,9 @@ int gpu_ready(gpu_handle *g)
          * says nothing of the spec: the GPU could not be used. */
         err_set(decoded && s.status < 0 ? s.status : CUTUNE_ENODEV, "the GPU worker (GPU %d) could not start: %s",
                 g->plan.device,
-                decoded && s.message && *s.message ? s.message : rc == -2 ? "no answer in 600 s" : "it died");
+                decoded && s.message && *s.message ? s.message
+                : rc == -2                         ? "no answer in 600 s"
+                                                   : "it died");
     }
     arena_free(a);
     wk_frame_free(&f);
@@ -171,8 +186,10 @@ static void lost(gpu_handle *g, bool hang, record *rec)
     char how[160], reason[256];
     wk_describe(wk_stop(&g->proc, true), how, sizeof how);
     if (hang)
-        snprintf(reason, sizeof reason, "no answer within %.0f s (a hang?): the worker was killed and a new one "
-                 "started for the next variant", g->limit_s);
+        snprintf(reason, sizeof reason,
+                 "no answer within %.0f s (a hang?): the worker was killed and a new one "
+                 "started for the next variant",
+                 g->limit_s);
     else
         snprintf(reason, sizeof reason, "the worker process died running it (%s); a new one is started", how);
     result_set_outcome(g->plan.res, rec, hang ? OUTCOME_TIMEOUT : OUTCOME_CRASHED, reason);
@@ -183,7 +200,10 @@ void gpu_plain_values(const value *vals, int n, wk_value *out)
 {
     for (int i = 0; i < n; i++) {
         const value *x = &vals[i];
-        out[i] = (wk_value){vtype_name(x->type)[0], x->type == VT_INT ? x->u.i : x->type == VT_BOOL ? x->u.b : 0,
+        out[i] = (wk_value){vtype_name(x->type)[0],
+                            x->type == VT_INT    ? x->u.i
+                            : x->type == VT_BOOL ? x->u.b
+                                                 : 0,
                             x->type == VT_FLOAT ? x->u.f : 0, x->type == VT_STRING ? x->u.s : NULL};
     }
 }
@@ -281,8 +301,8 @@ int gpu_run(gpu_handle *g, const session_binary *bin, const record *src, bool ha
     return CUTUNE_OK;
 }
 
-int gpu_profile(gpu_handle *g, const session_binary *bin, const record *src, double *values, int *passes,
-                bool *off, char *why, size_t whysize)
+int gpu_profile(gpu_handle *g, const session_binary *bin, const record *src, double *values, int *passes, bool *off,
+                char *why, size_t whysize)
 {
     int rc;
     *passes = 0;

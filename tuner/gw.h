@@ -24,35 +24,35 @@
 /* What a worker inherits: the model made plain for runtime/bench and the measurement
  * settings. Filled by the tuner before the fork (gpu_init), never changed after. */
 typedef struct gw_plan {
-    cutune_spec *spec;         /* the worker adds its diagnostics to its own copy */
+    cutune_spec *spec; /* the worker adds its diagnostics to its own copy */
     const model *m;
     int device;
     const char *arch;
-    size_t flush_bytes;        /* the L2 flush buffer (0: no flush) */
-    meas_settings ms;          /* worse/worse_ctx are set by the worker, to its goal */
-    goal_state goal;           /* the pruning factor; the best so far comes with each request */
-    bench_arg *args;           /* the model's arguments, plain (owned by the tuner) */
+    size_t flush_bytes; /* the L2 flush buffer (0: no flush) */
+    meas_settings ms;   /* worse/worse_ctx are set by the worker, to its goal */
+    goal_state goal;    /* the pruning factor; the best so far comes with each request */
+    bench_arg *args;    /* the model's arguments, plain (owned by the tuner) */
     int *outputs;
-    bench_verify vf;           /* the checker's binary is added by the worker (gw_hooks_prepare) */
-    bool energy;               /* energy of every variant timed in full */
+    bench_verify vf;             /* the checker's binary is added by the worker (gw_hooks_prepare) */
+    bool energy;                 /* energy of every variant timed in full */
     const char *const *hw_names; /* the counters a profile request reads (the options'), */
-    int nhw;                   /* 0: none */
-    cutune_tune_result *res;   /* the worker writes the reference's run into its copy */
+    int nhw;                     /* 0: none */
+    cutune_tune_result *res;     /* the worker writes the reference's run into its copy */
 } gw_plan;
 
 /* The worker's state, in the worker process only. */
 typedef struct gw {
     const gw_plan *p;
-    bench *b;                  /* the device */
-    goal_state goal;           /* p->goal with the best so far of the request in hand */
-    meas_settings ms;          /* p->ms judged by this goal */
-    bench_verify vf;           /* p->vf with the checker kernel's binary (bench keeps a pointer) */
-    int64_t *counts;           /* scratch: a configuration's buffer sizes and scalar values */
+    bench *b;         /* the device */
+    goal_state goal;  /* p->goal with the best so far of the request in hand */
+    meas_settings ms; /* p->ms judged by this goal */
+    bench_verify vf;  /* p->vf with the checker kernel's binary (bench keeps a pointer) */
+    int64_t *counts;  /* scratch: a configuration's buffer sizes and scalar values */
     value *scalars, *vals;
     bench_scalar *plain;
-    double *hw_values;         /* scratch for the counters a profile request reads */
-    hook_spec *hooks;          /* the resets made plain (gw_hooks.c) */
-    compile_output *extra;     /* the binaries of the spec's reset and checker kernels */
+    double *hw_values;     /* scratch for the counters a profile request reads */
+    hook_spec *hooks;      /* the resets made plain (gw_hooks.c) */
+    compile_output *extra; /* the binaries of the spec's reset and checker kernels */
     int nextra;
 } gw;
 

@@ -43,13 +43,14 @@ int gw_hooks_prepare(gw *g)
         hook_spec *h = &g->hooks[i];
         h->arg = r->arg;
         h->constant = r->constant;
-        h->kind = r->kind == RESET_ZEROS ? HOOK_ZEROS : r->kind == RESET_CONSTANT ? HOOK_CONSTANT
-                  : r->kind == RESET_INPUT ? HOOK_INPUT : HOOK_KERNEL;
+        h->kind = r->kind == RESET_ZEROS      ? HOOK_ZEROS
+                  : r->kind == RESET_CONSTANT ? HOOK_CONSTANT
+                  : r->kind == RESET_INPUT    ? HOOK_INPUT
+                                              : HOOK_KERNEL;
         if (r->kind != RESET_KERNEL)
             continue;
         compile_output *out = &g->extra[g->nextra];
-        int rc = own_compile(g->p->spec, g->p->arch, false, &r->kernel, r->loc,
-                             "reset kernel", out);
+        int rc = own_compile(g->p->spec, g->p->arch, false, &r->kernel, r->loc, "reset kernel", out);
         if (rc == CUTUNE_OK)
             g->nextra++;
         if (rc == CUTUNE_OK)

@@ -66,7 +66,7 @@ static int worker_setup(gw *g, strbuf *msg)
     if (p->nhw > 0) /* the counters a profile request reads */
         bench_set_profile(g->b, p->hw_names, p->nhw);
     int before = p->spec->diags.len;
-    err_clear(); /* a failure that says nothing more than its status must not quote an older one */
+    err_clear();                     /* a failure that says nothing more than its status must not quote an older one */
     int hooks = gw_hooks_prepare(g); /* resets and a checker kernel */
     if (hooks != CUTUNE_OK) {
         const char *text = spec_render(p->spec, before, false);

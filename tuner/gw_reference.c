@@ -25,7 +25,7 @@ typedef struct ref_plan {
     const char **opts;
     int nopts;
     const char *source_path;
-    char *source;              /* malloc'd (own_source): freed by gw_reference */
+    char *source; /* malloc'd (own_source): freed by gw_reference */
     int64_t block[3], grid[3], smem_bytes;
 } ref_plan;
 
@@ -144,7 +144,8 @@ static int keep_failed(gw *g, const bench_keep_failure *kf)
     case BENCH_KEEP_NAN:
         /* NaN is never equal to itself: the reference left elements unwritten
          * (still poisoned) or computed NaN, and no variant could pass. */
-        diag_error(&p->spec->diags, p->m->verify.ref_loc, "the reference's output '%s' has %zu NaN elements of %lld "
+        diag_error(&p->spec->diags, p->m->verify.ref_loc,
+                   "the reference's output '%s' has %zu NaN elements of %lld "
                    "(the first at %zu): unwritten or not a number, so no variant could match it",
                    p->args[kf->arg].name, kf->nan, (long long)kf->count, kf->first);
         return CUTUNE_ESPEC;

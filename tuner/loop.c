@@ -65,7 +65,7 @@ void loop_take_twin(tuner *t, record *rec, const record *twin)
     cutune_measurement *m = &rec->m;
     if (!m->timed)
         return;
-    t->goal.vals = rec->vals; /* the goal judges this configuration */
+    t->goal.vals = rec->vals;            /* the goal judges this configuration */
     t->goal.has_energy = m->energy != 0; /* its twin's energy is its own */
     t->goal.energy_j = m->energy_j;
     t->goal.power_w = m->power_w;

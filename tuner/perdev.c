@@ -32,8 +32,8 @@ int perdev_jobs(int jobs, int n)
     return (int)(n > 0 && cores > n ? cores / n : 1);
 }
 
-int perdev_run(const int *devices, int n, int jobs, const char *const *paths, perdev_fn run, void *user,
-               int *started, int *exit_code)
+int perdev_run(const int *devices, int n, int jobs, const char *const *paths, perdev_fn run, void *user, int *started,
+               int *exit_code)
 {
     pid_t *pids = calloc((size_t)n + 1, sizeof(pid_t));
     if (!pids)

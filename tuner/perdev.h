@@ -26,7 +26,7 @@ int perdev_jobs(int jobs, int n);
  * killed by a signal or not started. Stdio is flushed before each fork. CUTUNE_OK, or
  * CUTUNE_EIO when a child could not be started (the error object names the GPU; the
  * ones after it are not started). */
-int perdev_run(const int *devices, int n, int jobs, const char *const *paths, perdev_fn run, void *user,
-               int *started, int *exit_code);
+int perdev_run(const int *devices, int n, int jobs, const char *const *paths, perdev_fn run, void *user, int *started,
+               int *exit_code);
 
 #endif

@@ -22,10 +22,13 @@
     REPLY_ORIGIN_##origin(kind, member)
 
 static const wk_field reply_fields[] = {
-    WK_F(WK_OUTCOME, reply, status), WK_F(WK_BOOL, reply, sticky),
+    WK_F(WK_OUTCOME, reply, status),
+    WK_F(WK_BOOL, reply, sticky),
     MEAS_FIELDS(REPLY_FIELD)
     /* a profile request's */
-    WK_FN(WK_F64S, reply, m.hw, m.nhw), WK_F(WK_INT, reply, m.profile_passes), WK_F(WK_STR, reply, m.profile_note),
+    WK_FN(WK_F64S, reply, m.hw, m.nhw),
+    WK_F(WK_INT, reply, m.profile_passes),
+    WK_F(WK_STR, reply, m.profile_note),
     WK_F(WK_BOOL, reply, profiler_off),
 };
 

@@ -17,9 +17,9 @@
 #include "../runtime/worker.h"
 
 typedef struct reply {
-    outcome status;            /* a number outside the enum decodes as OUTCOME_NOT_RUN */
-    bool sticky;               /* the context is lost: the worker exits after replying */
-    cutune_measurement m;      /* its WORKER and SUMMED fields; strings "" when none; metrics
+    outcome status;       /* a number outside the enum decodes as OUTCOME_NOT_RUN */
+    bool sticky;          /* the context is lost: the worker exits after replying */
+    cutune_measurement m; /* its WORKER and SUMMED fields; strings "" when none; metrics
                                   (m.nmetrics of them, 0 unless timed) */
     /* a profile request's answer: the counters (m.nhw, m.hw: NaN where not read), the
      * replays (m.profile_passes), why not (m.profile_note, "" when none), and whether the

@@ -25,24 +25,24 @@ typedef struct search_run {
     sspace *sp;
     search *se;
     session *ss;
-    uint64_t *keys;           /* the batch: journal read-backs first, then asked */
+    uint64_t *keys; /* the batch: journal read-backs first, then asked */
     int nkeys, cap;
     value *vals;
     uint64_t *ordinals;
-    int qi;                   /* the next key of `keys` to feed */
-    int64_t read_back;        /* how many of the first keys are the journal's read-backs */
-    uint64_t delivered;       /* variants the session has delivered (search_each calls) */
-    uint64_t *asked;          /* scratch for search_ask */
-    int chunk;                /* how many to ask for at once */
-    value *feed_vals;         /* the fed configuration's values */
-    session *static_ss;       /* guided's screening compiles (a session of its own: the
+    int qi;             /* the next key of `keys` to feed */
+    int64_t read_back;  /* how many of the first keys are the journal's read-backs */
+    uint64_t delivered; /* variants the session has delivered (search_each calls) */
+    uint64_t *asked;    /* scratch for search_ask */
+    int chunk;          /* how many to ask for at once */
+    value *feed_vals;   /* the fed configuration's values */
+    session *static_ss; /* guided's screening compiles (a session of its own: the
                                  stream's session is busy while the strategy proposes) */
-    search_static *st;        /* static_info's output */
+    search_static *st;  /* static_info's output */
     int st_at;
-    session_binary *bins;     /* each record's binary (its pointers the session's, valid
+    session_binary *bins; /* each record's binary (its pointers the session's, valid
                                  until it closes), for the final race; cubin NULL: none */
     uint64_t nbins;
-    search_prior *prior;      /* --prior's scores (t->set.prior borrows them until done) */
+    search_prior *prior; /* --prior's scores (t->set.prior borrows them until done) */
 } search_run;
 
 static uint64_t key_of(const search_run *sr, uint64_t ordinal)
@@ -152,7 +152,7 @@ static int search_each(void *user, const cutune_analysis *a, const value *vals, 
     sr->delivered++;
     int rc = loop_each(t, a, vals, bin);
     if (rc < 0 || t->res->n == before)
-        return rc; /* a failure, or not taken: the search is over */
+        return rc;               /* a failure, or not taken: the search is over */
     if (t->res->n > sr->nbins) { /* the record's binary, for the final race */
         uint64_t cap = t->res->n * 2;
         session_binary *grown = realloc(sr->bins, sizeof *grown * (size_t)cap);
@@ -313,8 +313,8 @@ static int final_race(search_run *sr)
         t->goal.vals = t->res->records[i]->vals; /* the goal judges this configuration */
         if ((twin[i] = twin_run(sr, i)) != NULL)
             continue;
-        race[i] = i < sr->nbins && sr->bins[i].cubin && t->goal.have_best &&
-                  !goal_worse(&t->goal, m->min_ms, GOAL_CONTEND);
+        race[i] =
+            i < sr->nbins && sr->bins[i].cubin && t->goal.have_best && !goal_worse(&t->goal, m->min_ms, GOAL_CONTEND);
     }
     uint64_t *list = NULL;
     int n = 0, ncontend = 0, rc = race_list(sr, race, &list, &n, &ncontend) < 0 ? CUTUNE_ENOMEM : CUTUNE_OK;
@@ -372,8 +372,8 @@ int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_sum
     }
     if (t->opts->shard_count > 1 &&
         sspace_shard(sr.sp, (uint64_t)t->opts->shard_index, (uint64_t)t->opts->shard_count) < 0) {
-        diag_error_noloc(&t->spec->diags, "shard %d/%d of a space of %llu configurations is empty", t->opts->shard_index,
-                         t->opts->shard_count, (unsigned long long)sspace_count(sr.sp));
+        diag_error_noloc(&t->spec->diags, "shard %d/%d of a space of %llu configurations is empty",
+                         t->opts->shard_index, t->opts->shard_count, (unsigned long long)sspace_count(sr.sp));
         sspace_free(sr.sp);
         return CUTUNE_EINVAL;
     }
@@ -428,17 +428,23 @@ int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_sum
     t->done = NULL;
     if (rc == CUTUNE_ESTOPPED)
         rc = t->status ? t->status : CUTUNE_OK; /* a budget ran out with variants in flight */
-    if (hooks.static_info) { /* guided's screening compiles count as this run's */
+    if (hooks.static_info) {                    /* guided's screening compiles count as this run's */
         asum->compiled += static_sum.compiled;
         asum->cached += static_sum.cached;
         asum->compile_seconds += static_sum.compile_seconds;
     }
     if (rc == CUTUNE_OK && !asum->interrupted && (rc = final_race(&sr)) < 0 && rc != CUTUNE_ENOMEM)
-        diag_error_noloc(&t->spec->diags, "the final race: %s", t->status && t->why ? t->why : err_last() ? err_last()->message : "error");
+        diag_error_noloc(&t->spec->diags, "the final race: %s",
+                         t->status && t->why ? t->why
+                         : err_last()        ? err_last()->message
+                                             : "error");
     /* the chosen variants' hardware counters, apart from their times */
     if (rc == CUTUNE_OK && !asum->interrupted && (rc = counters_read(t, sr.ss, sr.bins, sr.nbins)) < 0 &&
         rc != CUTUNE_ENOMEM)
-        diag_error_noloc(&t->spec->diags, "profiling: %s", t->status && t->why ? t->why : err_last() ? err_last()->message : "error");
+        diag_error_noloc(&t->spec->diags, "profiling: %s",
+                         t->status && t->why ? t->why
+                         : err_last()        ? err_last()->message
+                                             : "error");
     t->evaluations = search_evaluations(sr.se);
     t->stop = search_stop_reason(sr.se);
     t->res->summary.screened = search_screened(sr.se);

@@ -30,8 +30,10 @@ int settings_resolve(const model *m, diag_list *diags, const cutune_search_optio
     if (o->strategy) {
         strategy k;
         if (!model_strategy_from_name(o->strategy, &k)) {
-            diag_error_noloc(diags, "unknown search strategy '%s' (the strategies are exhaustive, random, "
-                             "anneal, genetic, local, guided and auto)", o->strategy);
+            diag_error_noloc(diags,
+                             "unknown search strategy '%s' (the strategies are exhaustive, random, "
+                             "anneal, genetic, local, guided and auto)",
+                             o->strategy);
             return CUTUNE_EINVAL;
         }
         if (k != sr->strategy) { /* the spec's knobs belong to its own strategy */
@@ -44,8 +46,7 @@ int settings_resolve(const model *m, diag_list *diags, const cutune_search_optio
         out->budget = o->budget;
     else if (o->budget_percent != 0) {
         if (!(o->budget_percent > 0 && o->budget_percent <= 100)) {
-            diag_error_noloc(diags, "a budget percentage must be above 0 and at most 100, not %g",
-                             o->budget_percent);
+            diag_error_noloc(diags, "a budget percentage must be above 0 and at most 100, not %g", o->budget_percent);
             return CUTUNE_EINVAL;
         }
         double b = ceil(o->budget_percent / 100.0 * (double)count - 1e-9);

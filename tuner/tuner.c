@@ -57,8 +57,8 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
     uint64_t bound = UINT64_MAX;
     if (!size->valid_saturated)
         bound = size->valid <= SSPACE_LIST_LIMIT && !size->valid_estimated ? size->valid
-                : size->raw_saturated                                        ? UINT64_MAX
-                                                                             : size->raw;
+                : size->raw_saturated                                      ? UINT64_MAX
+                                                                           : size->raw;
     /* The kernel's source and every file its #include lines reach, as the compile
      * cache sees them: a changed header changes the identity too. Canonical paths, as
      * the compile session gives them (session/session.c), so a run resumed from another working
@@ -86,8 +86,16 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
             snprintf(dirs[n++], len, "-I%.*s", slash ? (int)(slash - kpath) : 1, slash ? kpath : ".");
         incl_set inc;
         if (incl_resolve(&inc, kpath, kernel, (const char *const *)dirs, n) == 0) { /* else no kernel hash */
-            compile_job job = {kpath, inc.source, "", NULL, 0, t->gpus[0].plan.arch, (const char *const *)inc.names,
-                               inc.nheaders, (const char *const *)inc.texts, inc.nheaders};
+            compile_job job = {kpath,
+                               inc.source,
+                               "",
+                               NULL,
+                               0,
+                               t->gpus[0].plan.arch,
+                               (const char *const *)inc.names,
+                               inc.nheaders,
+                               (const char *const *)inc.texts,
+                               inc.nheaders};
             cache_key key;
             if (cache_key_for(&job, &key) == 0)
                 snprintf(kernel_hex, sizeof kernel_hex, "%s", key.hex);
@@ -101,8 +109,15 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
     free(kernel);
     char inputs_hex[32]; /* the input files, when the spec reads any */
     tuner_inputs_identity(t->m, inputs_hex, sizeof inputs_hex);
-    journal_identity id = {spec_hex, kernel_hex, dev->name, t->gpus[0].plan.arch, flush, t->opts->shard_index,
-                           t->opts->shard_count, spec_kernel_count(t->spec) > 1 ? t->spec->kernel : -1, NULL,
+    journal_identity id = {spec_hex,
+                           kernel_hex,
+                           dev->name,
+                           t->gpus[0].plan.arch,
+                           flush,
+                           t->opts->shard_index,
+                           t->opts->shard_count,
+                           spec_kernel_count(t->spec) > 1 ? t->spec->kernel : -1,
+                           NULL,
                            inputs_hex};
     if (t->m->sizes.nvars > 0) { /* a size is part of what is measured */
         const char *label = spec_size_label(t->spec, t->m->sizes.selected);
@@ -146,8 +161,7 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
     }
     int rc = CUTUNE_OK;
     for (int k = 0; k < t->ngpus && rc == CUTUNE_OK; k++) {
-        rc = gpu_init(&t->gpus[k], spec, opts, opts->ndevices > 1 ? opts->devices[k] : opts->device, dev, flush,
-                      res);
+        rc = gpu_init(&t->gpus[k], spec, opts, opts->ndevices > 1 ? opts->devices[k] : opts->device, dev, flush, res);
         t->gpus[k].run_started = t->gpus[0].run_started; /* one clock for the run */
     }
     if (rc < 0)
@@ -236,8 +250,7 @@ int tuner_tune(tuner *t)
     return rc;
 }
 
-int tuner_session(tuner *t, const cutune_analyze_options *o, uint64_t total, cutune_analyze_summary *sum,
-                  session **out)
+int tuner_session(tuner *t, const cutune_analyze_options *o, uint64_t total, cutune_analyze_summary *sum, session **out)
 {
     *out = NULL;
     int rc = session_open(out, t->m, &t->spec->diags, t->gpus[0].plan.arch, o, true, sum);

@@ -37,13 +37,13 @@
  * crash or a sticky error. What runs inside the worker is gw.h's. */
 
 typedef struct gpu_handle {
-    gw_plan plan;              /* what the worker inherits (read-only once made) */
-    wk_proc proc;              /* pid 0: no worker runs */
-    double sent_at;            /* sys_seconds() when the variant in hand was sent */
-    bool send_failed;          /* it could not be sent (the worker had died): lost at the receive */
-    double limit_s;            /* a variant's time limit; derived at the first start when 0 */
-    double run_started;        /* sys_seconds() at gpu_init: the run's start */
-    bool first_sent;           /* a variant has been sent to a worker (first_variant_seconds is set) */
+    gw_plan plan;       /* what the worker inherits (read-only once made) */
+    wk_proc proc;       /* pid 0: no worker runs */
+    double sent_at;     /* sys_seconds() when the variant in hand was sent */
+    bool send_failed;   /* it could not be sent (the worker had died): lost at the receive */
+    double limit_s;     /* a variant's time limit; derived at the first start when 0 */
+    double run_started; /* sys_seconds() at gpu_init: the run's start */
+    bool first_sent;    /* a variant has been sent to a worker (first_variant_seconds is set) */
 } gpu_handle;
 
 /* tuner_inputs_identity (tuner.c): a hash of the spec's input files as they are now
@@ -54,8 +54,8 @@ void tuner_inputs_identity(const model *m, char *hex, size_t size);
 /* gpu_init: prepares `g` for `spec` on GPU `device` (whose attributes are `dev`):
  * the plan (arguments, settings) and the time limit. CUTUNE_OK, CUTUNE_ENOMEM, or
  * CUTUNE_ESPEC with a diagnostic (a verified output whose size depends on params). */
-int gpu_init(gpu_handle *g, cutune_spec *spec, const cutune_tune_options *opts, int device,
-             const cutune_device *dev, bool flush, cutune_tune_result *res);
+int gpu_init(gpu_handle *g, cutune_spec *spec, const cutune_tune_options *opts, int device, const cutune_device *dev,
+             bool flush, cutune_tune_result *res);
 
 /* gpu_start: starts a worker and waits for its set-up (the reference's run): the
  * results learn the reference and its GPU time. CUTUNE_OK, or CUTUNE_ENOMEM (no process)
@@ -97,8 +97,8 @@ int gpu_run(gpu_handle *g, const session_binary *bin, const record *src, bool ha
  * the permission, a launch that failed, a worker that died or hung: it is replaced);
  * "" otherwise; *off: the profiler itself cannot be used (no variant's can be read).
  * CUTUNE_OK, or the status of gpu_start or CUTUNE_ENOMEM (the thread's error set). */
-int gpu_profile(gpu_handle *g, const session_binary *bin, const record *src, double *values, int *passes,
-                bool *off, char *why, size_t whysize);
+int gpu_profile(gpu_handle *g, const session_binary *bin, const record *src, double *values, int *passes, bool *off,
+                char *why, size_t whysize);
 
 /* gpu_free: ends the worker (if any) and frees what init allocated. */
 void gpu_free(gpu_handle *g);
@@ -138,7 +138,7 @@ int twins_add(twins *tw, twin_id id, uint64_t index);
  * (a twin of it waits for its outcome). rec NULL: the GPU is idle. */
 typedef struct fleet_slot {
     record *rec;
-    uint64_t index;            /* its index in the results */
+    uint64_t index; /* its index in the results */
     bool has_id;
     twin_id id;
 } fleet_slot;
@@ -147,28 +147,28 @@ typedef struct tuner {
     cutune_spec *spec;
     const model *m;
     const cutune_tune_options *opts;
-    cutune_tune_result *res;   /* borrowed */
-    gpu_handle *gpus;           /* a worker per GPU; gpus[0] runs the reference first, the
+    cutune_tune_result *res; /* borrowed */
+    gpu_handle *gpus;        /* a worker per GPU; gpus[0] runs the reference first, the
                                   final race and the profiling */
-    fleet_slot *slots;         /* what each GPU has in flight */
-    fleet_slot *answered;      /* variants that have answered, not yet finished (fleet.c) */
+    fleet_slot *slots;       /* what each GPU has in flight */
+    fleet_slot *answered;    /* variants that have answered, not yet finished (fleet.c) */
     int ngpus, nanswered;
     /* Called when a variant is finished (journaled, the best updated): the search is
      * told. Returns 1 when the search is over (the run then stops taking variants). */
     int (*done)(void *user, const record *rec);
     void *done_user;
-    bool stopping;             /* done said the search is over */
-    goal_state goal;           /* the tuner's best so far */
-    value *vals;               /* scratch: a configuration's values */
-    journal *journal;          /* NULL: none */
-    twins *twins;              /* NULL: every variant is run (cutune_tune_options.run_twins) */
+    bool stopping;    /* done said the search is over */
+    goal_state goal;  /* the tuner's best so far */
+    value *vals;      /* scratch: a configuration's values */
+    journal *journal; /* NULL: none */
+    twins *twins;     /* NULL: every variant is run (cutune_tune_options.run_twins) */
     search_settings set;
-    cutune_space_size size;    /* the space's size, as spec_count counted it */
+    cutune_space_size size; /* the space's size, as spec_count counted it */
     double started;
     uint64_t evaluations;
-    const char *stop;          /* why the search stopped ("" while it runs) */
-    int status;                /* set when the run must stop (tuner_stop) */
-    char *why;                 /* its reason (heap; NULL while it runs): the run drains the
+    const char *stop; /* why the search stopped ("" while it runs) */
+    int status;       /* set when the run must stop (tuner_stop) */
+    char *why;        /* its reason (heap; NULL while it runs): the run drains the
                                   variants in flight before it reports, and those may fail too */
 } tuner;
 
@@ -203,8 +203,7 @@ int tuner_tune(tuner *t);
  * host API (no GPU needed). CUTUNE_OK (also when CUPTI cannot be used here: the
  * profiling phase says so, and tuning goes on), or CUTUNE_EINVAL with a diagnostic on
  * the spec (an unknown name, a bad profile_top). */
-int counters_options(cutune_spec *spec, const cutune_tune_options *in, const char *arch,
-                     cutune_tune_options *out);
+int counters_options(cutune_spec *spec, const cutune_tune_options *in, const char *arch, cutune_tune_options *out);
 
 /* counters_read (run.c, after the final race): the counters of the chosen variants
  * (the best opts->profile_top that ran ok, or all), read in the worker and journaled;
@@ -270,8 +269,7 @@ int fleet_flush(tuner *t);
 /* fleet_send: sends rec (the results' record `index`; binary bin; its identity
  * when has_id) to idle GPU k.
  * 0, or -1 with t->status (no worker could be started). */
-int fleet_send(tuner *t, int k, record *rec, uint64_t index, const session_binary *bin, bool has_id,
-               twin_id id);
+int fleet_send(tuner *t, int k, record *rec, uint64_t index, const session_binary *bin, bool has_id, twin_id id);
 
 /* fleet_busy: whether a variant is in flight or answered and not yet finished. */
 bool fleet_busy(const tuner *t);
@@ -314,7 +312,6 @@ void finish_note_best(tuner *t, const record *rec);
 /* finish_note_winner (finish.c): rec becomes the result's winner when it may win (timed in
  * full, not pruned, not provisional) and beats the winner so far. */
 void finish_note_winner(tuner *t, const record *rec);
-
 
 /* run_search (run.c): the loop of every strategy: proposals streamed through a
  * compile session, each run, journaled and told. */

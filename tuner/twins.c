@@ -23,8 +23,8 @@
 #include <uthash.h>
 
 typedef struct twin_entry {
-    twin_id id;                /* the key */
-    uint64_t index;            /* the record that was run */
+    twin_id id;     /* the key */
+    uint64_t index; /* the record that was run */
     bool oom;
     UT_hash_handle hh;
 } twin_entry;
@@ -53,7 +53,8 @@ void twins_free(twins *tw)
     if (!tw)
         return;
     twin_entry *e, *tmp;
-    HASH_ITER(hh, tw->table, e, tmp) {
+    HASH_ITER(hh, tw->table, e, tmp)
+    {
         HASH_DEL(tw->table, e);
         free(e);
     }

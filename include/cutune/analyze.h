@@ -19,7 +19,7 @@ extern "C" {
 /* ---- static analysis: compile every variant, no GPU needed --------------------------- */
 
 typedef struct cutune_progress {
-    uint64_t done, total;      /* total is 0 when unknown */
+    uint64_t done, total; /* total is 0 when unknown */
     uint64_t compiled, cached, failed;
     double elapsed_seconds;
 } cutune_progress;
@@ -30,12 +30,12 @@ typedef struct cutune_progress {
 #define CUTUNE_ANALYZE_OPTIONS_VERSION 1
 
 typedef struct cutune_analyze_options {
-    unsigned int version;      /* CUTUNE_ANALYZE_OPTIONS_VERSION (cutune/common.h, "Options") */
-    const char *arch;          /* "sm_90"; NULL: the first GPU's, else sm_90 */
-    int jobs;                  /* compile threads, 0 to CUTUNE_MAX_JOBS; 0: one per core */
-    const char *cache_dir;     /* NULL: $CUTUNE_CACHE_DIR, $XDG_CACHE_HOME/cutune or ~/.cache/cutune */
-    int no_cache;              /* 1: neither read nor write the cache */
-    uint64_t limit;            /* analyse only the first N configurations (0: all) */
+    unsigned int version;  /* CUTUNE_ANALYZE_OPTIONS_VERSION (cutune/common.h, "Options") */
+    const char *arch;      /* "sm_90"; NULL: the first GPU's, else sm_90 */
+    int jobs;              /* compile threads, 0 to CUTUNE_MAX_JOBS; 0: one per core */
+    const char *cache_dir; /* NULL: $CUTUNE_CACHE_DIR, $XDG_CACHE_HOME/cutune or ~/.cache/cutune */
+    int no_cache;          /* 1: neither read nor write the cache */
+    uint64_t limit;        /* analyse only the first N configurations (0: all) */
     /* When non-NULL and set to non-zero (e.g. by a signal handler), no new variant is
      * started; those already under way finish and are reported. */
     const volatile int *cancel;
@@ -53,39 +53,42 @@ typedef struct cutune_analyze_options {
 /* Every field's default: the first GPU's architecture (else sm_90), a compile thread per
  * core, the default cache, every configuration, no cancel flag, no progress, the whole
  * space. */
-#define CUTUNE_ANALYZE_OPTIONS_INIT {.version = CUTUNE_ANALYZE_OPTIONS_VERSION}
+#define CUTUNE_ANALYZE_OPTIONS_INIT \
+    { \
+        .version = CUTUNE_ANALYZE_OPTIONS_VERSION \
+    }
 int cutune_analyze_options_init(cutune_analyze_options *opts, unsigned int version);
 
 typedef struct cutune_analysis {
     const cutune_variant *variant;
-    int compiled;              /* 1: a cubin was produced */
-    const char *log;           /* the compiler's errors and warnings ("" when none) */
+    int compiled;    /* 1: a cubin was produced */
+    const char *log; /* the compiler's errors and warnings ("" when none) */
     int has_resources;
-    int registers;             /* per thread */
-    int64_t static_smem;       /* bytes */
-    int64_t local_bytes;       /* stack frame per thread (local memory, spills included) */
+    int registers;                     /* per thread */
+    int64_t static_smem;               /* bytes */
+    int64_t local_bytes;               /* stack frame per thread (local memory, spills included) */
     int64_t spill_stores, spill_loads; /* bytes */
     int barriers;
     double compile_seconds;
-    int cached;                /* 1: from the cache (compile_seconds is the original compile's) */
-    int duplicate;             /* 1: the same binary as an earlier variant (not compiled again) */
+    int cached;                 /* 1: from the cache (compile_seconds is the original compile's) */
+    int duplicate;              /* 1: the same binary as an earlier variant (not compiled again) */
     cutune_occupancy occupancy; /* valid when has_resources */
-    int launchable;            /* 0: it cannot run (see why) */
-    const char *why;           /* why not launchable, or why it failed; NULL otherwise */
+    int launchable;             /* 0: it cannot run (see why) */
+    const char *why;            /* why not launchable, or why it failed; NULL otherwise */
 } cutune_analysis;
 
 typedef struct cutune_analyze_summary {
-    const char *arch;          /* the architecture compiled for, "sm_90" (owned by the spec, as cache_dir) */
+    const char *arch; /* the architecture compiled for, "sm_90" (owned by the spec, as cache_dir) */
     uint64_t variants, compiled, cached, duplicates, failed, unlaunchable;
-    double compile_seconds;    /* NVRTC time summed over what was compiled in this run */
+    double compile_seconds; /* NVRTC time summed over what was compiled in this run */
     double wall_seconds;
     int threads;
     /* cache_dir and cache_warning are owned by the spec analysed (its arena): valid until
      * cutune_spec_free, also after the summary is copied or goes out of scope. */
-    const char *cache_dir;     /* the cache folder, in full; NULL when the cache is off */
-    const char *cache_warning; /* a problem with the cache (the analysis went on without it);
+    const char *cache_dir;       /* the cache folder, in full; NULL when the cache is off */
+    const char *cache_warning;   /* a problem with the cache (the analysis went on without it);
                                   NULL when none */
-    int interrupted;           /* stopped early through `cancel` */
+    int interrupted;             /* stopped early through `cancel` */
     const char *compile_warning; /* why NVRTC ran in this process's threads rather than in
                                   compile worker processes, or why CUTUNE_COMPILE_TIMEOUT was
                                   refused; NULL when neither (owned by the spec, as cache_dir) */

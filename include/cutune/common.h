@@ -22,14 +22,14 @@ const char *cutune_version(void);
 
 typedef enum cutune_status {
     CUTUNE_OK = 0,
-    CUTUNE_ESPEC = -1,   /* the spec is invalid: see the spec's diagnostics */
-    CUTUNE_EIO = -2,     /* a file could not be read or written (a diagnostic says which) */
-    CUTUNE_ENOMEM = -3,  /* out of memory */
-    CUTUNE_EINVAL = -4,  /* an invalid argument to an API call */
-    CUTUNE_EEVAL = -5,   /* an expression of the spec failed for some configuration (a diagnostic says where) */
-    CUTUNE_ENODEV = -6,  /* no CUDA driver or GPU (cutune_last_error says which) */
+    CUTUNE_ESPEC = -1,     /* the spec is invalid: see the spec's diagnostics */
+    CUTUNE_EIO = -2,       /* a file could not be read or written (a diagnostic says which) */
+    CUTUNE_ENOMEM = -3,    /* out of memory */
+    CUTUNE_EINVAL = -4,    /* an invalid argument to an API call */
+    CUTUNE_EEVAL = -5,     /* an expression of the spec failed for some configuration (a diagnostic says where) */
+    CUTUNE_ENODEV = -6,    /* no CUDA driver or GPU (cutune_last_error says which) */
     CUTUNE_ECOMPILER = -7, /* NVRTC itself failed (not a kernel's compile error) */
-    CUTUNE_ESTOPPED = -8 /* a callback asked to stop */
+    CUTUNE_ESTOPPED = -8   /* a callback asked to stop */
 } cutune_status;
 
 /* cutune_status_text: a short description of a status ("spec has errors", ...). */
@@ -53,8 +53,8 @@ const char *cutune_status_text(int status);
  * diagnostic on the spec, with its place; the error object holds the same text where
  * there is no spec to hold it (devices, occupancy, results files). */
 typedef struct cutune_error {
-    int code;                  /* the status the failed call returned */
-    const char *message;       /* never empty */
+    int code;            /* the status the failed call returned */
+    const char *message; /* never empty */
 } cutune_error;
 
 /* cutune_error_last: the calling thread's last error, or NULL when none has been set.

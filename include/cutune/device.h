@@ -17,16 +17,16 @@ extern "C" {
 /* ---- occupancy --------------------------------------------------------------------- */
 
 typedef struct cutune_occupancy {
-    const char *arch;          /* "sm_90" (static: the occupancy model's table) */
+    const char *arch; /* "sm_90" (static: the occupancy model's table) */
     int blocks_per_sm;
     int active_warps;
     int max_warps;
-    double occupancy;          /* active_warps / max_warps, 0..1 */
-    const char *limiter;       /* "warps", "blocks", "registers", "shared memory", "barriers" */
+    double occupancy;    /* active_warps / max_warps, 0..1 */
+    const char *limiter; /* "warps", "blocks", "registers", "shared memory", "barriers" */
     int by_warps, by_blocks, by_registers, by_shared_memory; /* blocks per SM each allows (INT32_MAX: no limit) */
-    int regs_per_block;        /* allocated */
-    int64_t smem_per_block;    /* allocated, with the system's reserve */
-    const char *unlaunchable;  /* why no block fits (NULL when one does) */
+    int regs_per_block;                                      /* allocated */
+    int64_t smem_per_block;                                  /* allocated, with the system's reserve */
+    const char *unlaunchable;                                /* why no block fits (NULL when one does) */
 } cutune_occupancy;
 
 /* cutune_occupancy_for_arch: theoretical occupancy of a block of `threads` threads using
@@ -47,14 +47,14 @@ const char *const *cutune_arch_list(void);
  * cutune_tune_device's by the result; an application's own by the application. */
 typedef struct cutune_device { /* also `struct cutune_device` (cutune_load_options) */
     int ordinal;
-    const char *name;          /* "NVIDIA H100 80GB HBM3", as the driver names it */
-    const char *arch;          /* "sm_90" */
-    int cc;                    /* 90 */
+    const char *name; /* "NVIDIA H100 80GB HBM3", as the driver names it */
+    const char *arch; /* "sm_90" */
+    int cc;           /* 90 */
     int sm_count;
     int max_threads_per_sm, max_blocks_per_sm, regs_per_sm;
     int smem_per_sm, smem_per_block_optin, smem_reserved_per_block;
     int l2_bytes;
-    int driver_version;        /* 13000 for CUDA 13.0 */
+    int driver_version; /* 13000 for CUDA 13.0 */
     /* Also readable in a spec's expressions (docs/language.md, device attributes). */
     int warp_size, max_threads_per_block, regs_per_block, smem_per_block;
 } cutune_device;

@@ -45,16 +45,19 @@ int cutune_spec_select_kernel_of(cutune_spec *spec, const cutune_tune_result *r)
 #define CUTUNE_HEADER_OPTIONS_VERSION 1
 
 typedef struct cutune_header_options {
-    unsigned int version;          /* CUTUNE_HEADER_OPTIONS_VERSION (cutune/common.h, "Options") */
-    const char *prefix;            /* names' prefix; NULL: the spec's `emit header ... prefix`, else the
+    unsigned int version;       /* CUTUNE_HEADER_OPTIONS_VERSION (cutune/common.h, "Options") */
+    const char *prefix;         /* names' prefix; NULL: the spec's `emit header ... prefix`, else the
                                       kernel's name upper-cased */
-    const char *const *sources;    /* NULL, or what to call each results file in the comment */
-    const char *file_name;         /* NULL, or the header's own name for its first line */
+    const char *const *sources; /* NULL, or what to call each results file in the comment */
+    const char *file_name;      /* NULL, or the header's own name for its first line */
 } cutune_header_options;
 
 /* Every field's default: the spec's prefix (else the kernel's name), results files
  * called by their paths, no file name on the first line. */
-#define CUTUNE_HEADER_OPTIONS_INIT {.version = CUTUNE_HEADER_OPTIONS_VERSION}
+#define CUTUNE_HEADER_OPTIONS_INIT \
+    { \
+        .version = CUTUNE_HEADER_OPTIONS_VERSION \
+    }
 int cutune_header_options_init(cutune_header_options *opts, unsigned int version);
 
 /* cutune_emit_header: the best-config header (docs/header.md) as a NUL-terminated string
@@ -115,10 +118,8 @@ int cutune_variant_json(char **out, const cutune_spec *spec, const cutune_varian
  * cutune_occupancy_for_arch/_device) with the figures asked: GPU `device` (-1: an
  * architecture was asked), `regs`, `threads`, `smem` bytes. cutune_devices_json: devs[0
  * .. n) (from cutune_device_get) as an array. */
-int cutune_space_summary_json(char **out, const cutune_spec *spec, const cutune_space_size *size,
-                              double count_seconds);
-int cutune_occupancy_json(char **out, const cutune_occupancy *occ, int device, int regs, int threads,
-                          int64_t smem);
+int cutune_space_summary_json(char **out, const cutune_spec *spec, const cutune_space_size *size, double count_seconds);
+int cutune_occupancy_json(char **out, const cutune_occupancy *occ, int device, int regs, int threads, int64_t smem);
 int cutune_devices_json(char **out, const cutune_device *devs, int n);
 
 /* cutune_emit_t4: `r` in Kernel Tuner's T4 results format (JSON, schema version 1.0.0;
@@ -129,15 +130,18 @@ int cutune_emit_t4(char **out, const cutune_tune_result *r);
 #define CUTUNE_REPORT_OPTIONS_VERSION 1
 
 typedef struct cutune_report_options {
-    unsigned int version;          /* CUTUNE_REPORT_OPTIONS_VERSION (cutune/common.h, "Options") */
-    const char *const *names;      /* NULL, or what to call each result on the page (e.g. its file's path);
+    unsigned int version;     /* CUTUNE_REPORT_OPTIONS_VERSION (cutune/common.h, "Options") */
+    const char *const *names; /* NULL, or what to call each result on the page (e.g. its file's path);
                                       NULL entries and NULL: the results path it was read from */
-    const char *title;             /* the page's title; NULL: "cutune report" */
+    const char *title;        /* the page's title; NULL: "cutune report" */
 } cutune_report_options;
 
 /* Every field's default: results called by the paths they were read from, the title
  * "cutune report". */
-#define CUTUNE_REPORT_OPTIONS_INIT {.version = CUTUNE_REPORT_OPTIONS_VERSION}
+#define CUTUNE_REPORT_OPTIONS_INIT \
+    { \
+        .version = CUTUNE_REPORT_OPTIONS_VERSION \
+    }
 int cutune_report_options_init(cutune_report_options *opts, unsigned int version);
 
 /* cutune_emit_report: results[0 .. nresults) (nresults >= 1) as one self-contained HTML

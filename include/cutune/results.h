@@ -23,9 +23,9 @@ extern "C" {
  * first GPU timed in full during the run: docs/scale-out.md), its median time here over
  * its median time on the first GPU. */
 typedef struct cutune_device_spread {
-    int device;                /* the GPU's ordinal */
-    int variants;              /* how many variants were compared (0: none) */
-    double median, lo, hi;     /* the ratios' median, least and greatest */
+    int device;            /* the GPU's ordinal */
+    int variants;          /* how many variants were compared (0: none) */
+    double median, lo, hi; /* the ratios' median, least and greatest */
 } cutune_device_spread;
 
 /* What became of a variant. cutune_outcome_name gives each its name as results files
@@ -72,53 +72,53 @@ const char *cutune_measurement_profile_note(const cutune_measurement *m);
 /* A measurement's numbers, each read with cutune_measurement_value. Flags read 1 or 0.
  * New ones are added at the end; none is renumbered. */
 typedef enum cutune_value {
-    CUTUNE_VALUE_REGISTERS,        /* per thread, as the driver reports them (ptxas's when not loaded) */
-    CUTUNE_VALUE_STATIC_SMEM,      /* bytes of static shared memory per block */
-    CUTUNE_VALUE_LOCAL_BYTES,      /* stack frame per thread (local memory, spills included) */
-    CUTUNE_VALUE_SPILL_STORES,     /* bytes */
-    CUTUNE_VALUE_SPILL_LOADS,      /* bytes */
-    CUTUNE_VALUE_OCCUPANCY,        /* theoretical, 0..1 */
-    CUTUNE_VALUE_BLOCKS_PER_SM,    /* the occupancy model's */
+    CUTUNE_VALUE_REGISTERS,            /* per thread, as the driver reports them (ptxas's when not loaded) */
+    CUTUNE_VALUE_STATIC_SMEM,          /* bytes of static shared memory per block */
+    CUTUNE_VALUE_LOCAL_BYTES,          /* stack frame per thread (local memory, spills included) */
+    CUTUNE_VALUE_SPILL_STORES,         /* bytes */
+    CUTUNE_VALUE_SPILL_LOADS,          /* bytes */
+    CUTUNE_VALUE_OCCUPANCY,            /* theoretical, 0..1 */
+    CUTUNE_VALUE_BLOCKS_PER_SM,        /* the occupancy model's */
     CUTUNE_VALUE_DRIVER_BLOCKS_PER_SM, /* the driver's own answer for the launch (-1 when not loaded) */
-    CUTUNE_VALUE_TIMED,            /* flag: timed */
-    CUTUNE_VALUE_MEDIAN_MS,        /* the timed repetitions' median, milliseconds */
+    CUTUNE_VALUE_TIMED,                /* flag: timed */
+    CUTUNE_VALUE_MEDIAN_MS,            /* the timed repetitions' median, milliseconds */
     CUTUNE_VALUE_MIN_MS,
     CUTUNE_VALUE_MAX_MS,
-    CUTUNE_VALUE_Q1_MS,            /* first quartile */
-    CUTUNE_VALUE_Q3_MS,            /* third quartile */
-    CUTUNE_VALUE_SPREAD,           /* (q3 - q1) / median */
-    CUTUNE_VALUE_REPS,             /* timed repetitions */
-    CUTUNE_VALUE_BATCH,            /* launches per event pair */
-    CUTUNE_VALUE_PRUNED,           /* flag: timing stopped early, clearly worse than the best so far */
-    CUTUNE_VALUE_OBJECTIVE,        /* the objective's value at the median time */
-    CUTUNE_VALUE_VERIFIED,         /* flag: the outputs were compared with the reference and agreed */
-    CUTUNE_VALUE_MAX_ABS_ERROR,    /* the largest difference from the reference */
+    CUTUNE_VALUE_Q1_MS,         /* first quartile */
+    CUTUNE_VALUE_Q3_MS,         /* third quartile */
+    CUTUNE_VALUE_SPREAD,        /* (q3 - q1) / median */
+    CUTUNE_VALUE_REPS,          /* timed repetitions */
+    CUTUNE_VALUE_BATCH,         /* launches per event pair */
+    CUTUNE_VALUE_PRUNED,        /* flag: timing stopped early, clearly worse than the best so far */
+    CUTUNE_VALUE_OBJECTIVE,     /* the objective's value at the median time */
+    CUTUNE_VALUE_VERIFIED,      /* flag: the outputs were compared with the reference and agreed */
+    CUTUNE_VALUE_MAX_ABS_ERROR, /* the largest difference from the reference */
     CUTUNE_VALUE_COMPILE_SECONDS,
-    CUTUNE_VALUE_CACHED,           /* flag: its binary came from the cache */
-    CUTUNE_VALUE_DUPLICATE,        /* flag: the same binary as an earlier variant (not compiled again) */
-    CUTUNE_VALUE_GPU_SECONDS,      /* time the GPU thread spent on it: arguments, load, checked run,
+    CUTUNE_VALUE_CACHED,          /* flag: its binary came from the cache */
+    CUTUNE_VALUE_DUPLICATE,       /* flag: the same binary as an earlier variant (not compiled again) */
+    CUTUNE_VALUE_GPU_SECONDS,     /* time the GPU thread spent on it: arguments, load, checked run,
                                       verification and timing */
-    CUTUNE_VALUE_TIMING_SECONDS,   /* of which timing (warm-ups and repetitions) */
-    CUTUNE_VALUE_RESUMED,          /* flag: read back from the journal of an earlier, interrupted run */
-    CUTUNE_VALUE_LAUNCHES,         /* every launch of it on the GPU: the checked run, warm-ups and timing
+    CUTUNE_VALUE_TIMING_SECONDS,  /* of which timing (warm-ups and repetitions) */
+    CUTUNE_VALUE_RESUMED,         /* flag: read back from the journal of an earlier, interrupted run */
+    CUTUNE_VALUE_LAUNCHES,        /* every launch of it on the GPU: the checked run, warm-ups and timing
                                       (1: pruned on its checked run; 0: never launched, or not known) */
-    CUTUNE_VALUE_PROVISIONAL,      /* flag: timed only far enough to know it contends for the win; the
+    CUTUNE_VALUE_PROVISIONAL,     /* flag: timed only far enough to know it contends for the win; the
                                       end of the run times every contender in full; it never wins */
-    CUTUNE_VALUE_ENERGY,           /* flag: its energy was measured (measure(energy = true), --energy:
+    CUTUNE_VALUE_ENERGY,          /* flag: its energy was measured (measure(energy = true), --energy:
                                       the board's NVML counter around a window of launches) */
-    CUTUNE_VALUE_ENERGY_J,         /* per launch, joules, the whole board's (NaN: not measured) */
-    CUTUNE_VALUE_POWER_W,          /* mean board power over the window, watts (NaN: not measured) */
-    CUTUNE_VALUE_ENERGY_SECONDS,   /* the window's length */
-    CUTUNE_VALUE_ENERGY_LAUNCHES,  /* launches in the window (not counted in LAUNCHES) */
-    CUTUNE_VALUE_STARTED_SECONDS,  /* when it was first sent to the GPU worker, seconds from the run's
+    CUTUNE_VALUE_ENERGY_J,        /* per launch, joules, the whole board's (NaN: not measured) */
+    CUTUNE_VALUE_POWER_W,         /* mean board power over the window, watts (NaN: not measured) */
+    CUTUNE_VALUE_ENERGY_SECONDS,  /* the window's length */
+    CUTUNE_VALUE_ENERGY_LAUNCHES, /* launches in the window (not counted in LAUNCHES) */
+    CUTUNE_VALUE_STARTED_SECONDS, /* when it was first sent to the GPU worker, seconds from the run's
                                       start; 0: not run by this run */
-    CUTUNE_VALUE_DEVICE,           /* the GPU (ordinal) that measured it in a run on several; -1: not
+    CUTUNE_VALUE_DEVICE,          /* the GPU (ordinal) that measured it in a run on several; -1: not
                                       known or not run */
-    CUTUNE_VALUE_SAME_CODE_AS,     /* >= 0: not run, the twin of the variant with this ordinal (the same
+    CUTUNE_VALUE_SAME_CODE_AS,    /* >= 0: not run, the twin of the variant with this ordinal (the same
                                       machine code, launch and arguments), whose outcome and times it
                                       shares (its metrics and objective are its own); -1: run itself */
-    CUTUNE_VALUE_PROFILED,         /* flag: its hardware counters were read (cutune_measurement_hw) */
-    CUTUNE_VALUE_PROFILE_PASSES    /* the replays the counters took */
+    CUTUNE_VALUE_PROFILED,        /* flag: its hardware counters were read (cutune_measurement_hw) */
+    CUTUNE_VALUE_PROFILE_PASSES   /* the replays the counters took */
 } cutune_value;
 
 /* cutune_measurement_value: number `v` of the measurement; NaN for NULL or a `v`
@@ -145,49 +145,49 @@ double cutune_measurement_hw(const cutune_measurement *m, int i);
  * NULL, except the four that always have something (device_name, arch, objective_name,
  * strategy: "" when a results file did not record them). */
 typedef struct cutune_tune_summary {
-    const char *device_name;   /* the GPU's name, as the driver gives it */
-    const char *arch;          /* "sm_90" */
+    const char *device_name; /* the GPU's name, as the driver gives it */
+    const char *arch;        /* "sm_90" */
     int sm_count;
     int driver_version;
     uint64_t variants, timed, wrong, failed, unlaunchable, pruned;
-    int64_t best;              /* index of the chosen variant among the results, -1 when none */
+    int64_t best; /* index of the chosen variant among the results, -1 when none */
     int maximize;
     const char *objective_name; /* "time_ms" or the metric's name */
-    double wall_seconds;       /* the whole run */
-    double compile_seconds;    /* NVRTC time summed over the binaries compiled in this run */
+    double wall_seconds;        /* the whole run */
+    double compile_seconds;     /* NVRTC time summed over the binaries compiled in this run */
     double compile_wall_seconds;
-    double gpu_seconds;        /* the GPU thread's time over all variants (the reference included) */
-    double timing_seconds;     /* of which warm-ups and timed repetitions */
+    double gpu_seconds;    /* the GPU thread's time over all variants (the reference included) */
+    double timing_seconds; /* of which warm-ups and timed repetitions */
     int threads;
     uint64_t compiled, cached;
-    const char *results_path;  /* where the results were written (NULL when not written) */
-    const char *reference;     /* what outputs were checked against (NULL when not verified) */
-    int interrupted;           /* stopped early through `cancel`: the results cover part of the space */
-    uint64_t resumed;          /* outcomes read back from the journal, not run again */
-    uint64_t twins;            /* variants not run: the same code and launch as one measured (same_code_as) */
-    uint64_t journal_ignored;  /* journal lines not trusted (out of range, malformed): run again */
-    double timeout_s;          /* the per-variant time limit that applied */
-    const char *journal_path;  /* the journal, in full (NULL when there is none) */
+    const char *results_path; /* where the results were written (NULL when not written) */
+    const char *reference;    /* what outputs were checked against (NULL when not verified) */
+    int interrupted;          /* stopped early through `cancel`: the results cover part of the space */
+    uint64_t resumed;         /* outcomes read back from the journal, not run again */
+    uint64_t twins;           /* variants not run: the same code and launch as one measured (same_code_as) */
+    uint64_t journal_ignored; /* journal lines not trusted (out of range, malformed): run again */
+    double timeout_s;         /* the per-variant time limit that applied */
+    const char *journal_path; /* the journal, in full (NULL when there is none) */
     /* The search (docs/search.md): what ran and what it used. */
-    const char *strategy;      /* "exhaustive", "random", ... */
+    const char *strategy; /* "exhaustive", "random", ... */
     uint64_t seed;
-    uint64_t budget;           /* 0: no limit */
-    double time_limit_s;       /* 0: no limit */
-    uint64_t patience;         /* 0: never */
-    uint64_t evaluations;      /* configurations the search asked for and this run measured */
-    uint64_t screened;         /* skipped on static information (guided), or failing by their compile
+    uint64_t budget;              /* 0: no limit */
+    double time_limit_s;          /* 0: no limit */
+    uint64_t patience;            /* 0: never */
+    uint64_t evaluations;         /* configurations the search asked for and this run measured */
+    uint64_t screened;            /* skipped on static information (guided), or failing by their compile
                                   alone (guided, auto): not evaluations */
-    const char *stop_reason;   /* "budget", "time", "patience", "space exhausted", "strategy finished", or
+    const char *stop_reason;      /* "budget", "time", "patience", "space exhausted", "strategy finished", or
                                   NULL (exhaustive ran to its end, or was interrupted) */
     double first_variant_seconds; /* when the first variant was sent to the GPU worker, in seconds from the
                                   run's start (the tuner's set-up, after the device query); 0: none ran */
     /* Hardware counters (cutune_tune_options.profile_top). */
-    uint64_t profiled;         /* variants whose counters were read (twins that took their run's included) */
-    double profile_seconds;    /* the profiling phase's wall time */
-    const char *profile_note;  /* why none could be read (no CUPTI, no permission); NULL otherwise */
+    uint64_t profiled;        /* variants whose counters were read (twins that took their run's included) */
+    double profile_seconds;   /* the profiling phase's wall time */
+    const char *profile_note; /* why none could be read (no CUPTI, no permission); NULL otherwise */
     /* Several GPUs at once (cutune_tune_options.devices): which, and how the
      * others' times compare with the first's (spread[0] is the first's own: unused). */
-    int ndevices;              /* 0: one GPU (device_name's) */
+    int ndevices; /* 0: one GPU (device_name's) */
     int devices[CUTUNE_MAX_DEVICES];
     cutune_device_spread spread[CUTUNE_MAX_DEVICES];
     /* Why journal_ignored lines were not trusted: "line 3: a NUL byte at column 23: a

@@ -20,50 +20,51 @@ extern "C" {
 #define CUTUNE_SIMULATE_OPTIONS_VERSION 1
 
 typedef struct cutune_simulate_options {
-    unsigned int version;      /* CUTUNE_SIMULATE_OPTIONS_VERSION (cutune/common.h, "Options") */
+    unsigned int version;         /* CUTUNE_SIMULATE_OPTIONS_VERSION (cutune/common.h, "Options") */
     cutune_search_options search; /* strategy, budget, seed... as for tuning (a version of its own) */
-    int repeat;                /* runs, with seeds seed, seed + 1, ... (0: 1) */
-    int threads;               /* compile threads of the simulated host, ahead of its one GPU (0: 16) */
+    int repeat;                   /* runs, with seeds seed, seed + 1, ... (0: 1) */
+    int threads;                  /* compile threads of the simulated host, ahead of its one GPU (0: 16) */
 } cutune_simulate_options;
 
 /* Every field's default: the spec's search, 1 run, 16 compile threads. */
-#define CUTUNE_SIMULATE_OPTIONS_INIT                                                      \
-    {.version = CUTUNE_SIMULATE_OPTIONS_VERSION, .search = CUTUNE_SEARCH_OPTIONS_INIT,    \
-     .repeat = 1, .threads = 16}
+#define CUTUNE_SIMULATE_OPTIONS_INIT \
+    { \
+        .version = CUTUNE_SIMULATE_OPTIONS_VERSION, .search = CUTUNE_SEARCH_OPTIONS_INIT, .repeat = 1, .threads = 16 \
+    }
 int cutune_simulate_options_init(cutune_simulate_options *opts, unsigned int version);
 
 /* One simulated run. */
 typedef struct cutune_sim_run {
     uint64_t seed;
-    uint64_t evaluations;      /* configurations evaluated (taken from the recording) */
-    uint64_t screened;         /* skipped on static information (guided), or failing by their compile
+    uint64_t evaluations;    /* configurations evaluated (taken from the recording) */
+    uint64_t screened;       /* skipped on static information (guided), or failing by their compile
                                   alone (guided, auto): not evaluations */
-    int found;                 /* 0: no configuration evaluated ran correctly */
-    double best;               /* the best objective found */
-    uint64_t best_index;       /* its configuration's index (as `cutune list` numbers it) */
-    uint64_t best_at;          /* the evaluation that found it (1-based) */
-    double ratio;              /* how close to the true best: best/true (maximise) or true/best
+    int found;               /* 0: no configuration evaluated ran correctly */
+    double best;             /* the best objective found */
+    uint64_t best_index;     /* its configuration's index (as `cutune list` numbers it) */
+    uint64_t best_at;        /* the evaluation that found it (1-based) */
+    double ratio;            /* how close to the true best: best/true (maximise) or true/best
                                   (minimise); 1 is the optimum, 0 when nothing was found */
-    double seconds;            /* the simulated wall: the recorded compile seconds on `threads` compile
+    double seconds;          /* the simulated wall: the recorded compile seconds on `threads` compile
                                   threads and the GPU seconds on one GPU, pipelined as the tuner runs them */
-    const char *stop_reason;   /* why it stopped: "budget", "space exhausted", ... (static) */
-    double bound_seconds;      /* the least wall that work allows: max(compile seconds / threads, GPU
+    const char *stop_reason; /* why it stopped: "budget", "space exhausted", ... (static) */
+    double bound_seconds;    /* the least wall that work allows: max(compile seconds / threads, GPU
                                   seconds) of what it evaluated */
 } cutune_sim_run;
 
 typedef struct cutune_sim_report {
-    const char *strategy;      /* the strategy replayed (static) */
+    const char *strategy; /* the strategy replayed (static) */
     uint64_t seed, budget, patience;
     double time_limit_s;
-    uint64_t space;            /* valid configurations */
-    uint64_t recorded_ok;      /* of which ran correctly in the recording */
+    uint64_t space;       /* valid configurations */
+    uint64_t recorded_ok; /* of which ran correctly in the recording */
     double true_best;
     uint64_t true_best_index;
     int maximize;
     const char *objective_name; /* as the recording names it (owned by the report) */
     int nruns;
     cutune_sim_run *runs;
-    double median, q1, q3, min, max;   /* of the runs' ratios */
+    double median, q1, q3, min, max; /* of the runs' ratios */
     double median_evaluations;
 } cutune_sim_report;
 

@@ -18,10 +18,10 @@ extern "C" {
 /* ---- the space ------------------------------------------------------------------ */
 
 typedef struct cutune_space_size {
-    uint64_t raw;          /* combinations before constraints */
-    uint64_t valid;        /* configurations satisfying every constraint (an estimate when
+    uint64_t raw;      /* combinations before constraints */
+    uint64_t valid;    /* configurations satisfying every constraint (an estimate when
                               valid_estimated) */
-    int raw_saturated;     /* raw is at least UINT64_MAX */
+    int raw_saturated; /* raw is at least UINT64_MAX */
     int valid_saturated;
     /* A space too large to count exactly within the time bound (5 s, docs/language.md):
      * valid is then estimated from `samples` uniformly random combinations, and
@@ -50,19 +50,19 @@ int cutune_space_count_progress(cutune_space_size *out, cutune_spec *spec, cutun
 /* A configuration and the variant it becomes. Every pointer is owned by the iterator
  * and valid until the next cutune_configs_next or cutune_configs_free. */
 typedef struct cutune_variant {
-    uint64_t ordinal;                 /* 0, 1, 2 ... in listing order */
+    uint64_t ordinal; /* 0, 1, 2 ... in listing order */
     int nparams;
-    const char *const *values;        /* each param's value as text */
-    const char *types;                /* each param's type: 'i', 'f', 'b' or 's' */
-    int64_t block[3], grid[3];        /* unused dimensions are 1 */
+    const char *const *values; /* each param's value as text */
+    const char *types;         /* each param's type: 'i', 'f', 'b' or 's' */
+    int64_t block[3], grid[3]; /* unused dimensions are 1 */
     int block_dims, grid_dims;
-    int64_t smem_bytes;               /* dynamic shared memory */
-    const char *const *defines;       /* "-DNAME=value" */
+    int64_t smem_bytes;         /* dynamic shared memory */
+    const char *const *defines; /* "-DNAME=value" */
     int ndefines;
-    const char *const *options;       /* compile options: common ones, then per-variant */
+    const char *const *options; /* compile options: common ones, then per-variant */
     int noptions;
     int ncommon_options;
-    const char *name_expression;      /* "kernel" or "kernel<...>" */
+    const char *name_expression; /* "kernel" or "kernel<...>" */
 } cutune_variant;
 
 typedef struct cutune_configs cutune_configs;

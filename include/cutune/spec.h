@@ -23,7 +23,7 @@ typedef struct cutune_spec cutune_spec;
 #define CUTUNE_LOAD_OPTIONS_VERSION 1
 
 typedef struct cutune_load_options {
-    unsigned int version;      /* CUTUNE_LOAD_OPTIONS_VERSION (cutune/common.h, "Options") */
+    unsigned int version; /* CUTUNE_LOAD_OPTIONS_VERSION (cutune/common.h, "Options") */
     /* Overrides of the spec's `let` constants, as "NAME=VALUE" strings (VALUE is read as
      * an int, a float, true/false, or else a string), e.g. {"nx=4096", "ny=4096"}. */
     const char *const *set;
@@ -44,7 +44,10 @@ typedef struct cutune_load_options {
 
 /* Every field's default: no overrides, the current directory, file checks on, sm_90's
  * assumed device attributes. */
-#define CUTUNE_LOAD_OPTIONS_INIT {.version = CUTUNE_LOAD_OPTIONS_VERSION}
+#define CUTUNE_LOAD_OPTIONS_INIT \
+    { \
+        .version = CUTUNE_LOAD_OPTIONS_VERSION \
+    }
 int cutune_load_options_init(cutune_load_options *opts, unsigned int version);
 
 /* cutune_spec_load_file: reads, parses and checks the spec at `path`. On CUTUNE_OK,
@@ -109,9 +112,9 @@ const char *cutune_spec_diagnostics(cutune_spec *spec, int from, int color);
 /* These are valid only for a spec that loaded without errors (cutune_spec_ok). */
 
 const char *cutune_spec_path(const cutune_spec *spec);
-const char *cutune_spec_kernel(const cutune_spec *spec);       /* the kernel's name */
-const char *cutune_spec_kernel_file(const cutune_spec *spec);  /* resolved path */
-const char *cutune_spec_strategy(const cutune_spec *spec);     /* "exhaustive", "random", ... */
+const char *cutune_spec_kernel(const cutune_spec *spec);      /* the kernel's name */
+const char *cutune_spec_kernel_file(const cutune_spec *spec); /* resolved path */
+const char *cutune_spec_strategy(const cutune_spec *spec);    /* "exhaustive", "random", ... */
 int cutune_spec_constraint_count(const cutune_spec *spec);
 
 int cutune_spec_param_count(const cutune_spec *spec);

@@ -22,15 +22,15 @@ extern "C" {
 #define CUTUNE_SEARCH_OPTIONS_VERSION 1
 
 typedef struct cutune_search_options {
-    unsigned int version;      /* CUTUNE_SEARCH_OPTIONS_VERSION (cutune/common.h, "Options") */
-    const char *strategy;      /* "exhaustive", "random", "anneal", "genetic", "local", "guided", "auto";
+    unsigned int version;  /* CUTUNE_SEARCH_OPTIONS_VERSION (cutune/common.h, "Options") */
+    const char *strategy;  /* "exhaustive", "random", "anneal", "genetic", "local", "guided", "auto";
                                   NULL: the spec's search, or auto when a budget is given here and the
                                   spec has no search statement */
-    uint64_t budget;           /* the most evaluations */
-    double budget_percent;     /* the most evaluations as a percentage of the valid space (0 < P <= 100);
+    uint64_t budget;       /* the most evaluations */
+    double budget_percent; /* the most evaluations as a percentage of the valid space (0 < P <= 100);
                                   used when budget is 0 */
-    double time_s;             /* the most time, in seconds */
-    uint64_t patience;         /* stop after this many evaluations without improvement */
+    double time_s;         /* the most time, in seconds */
+    uint64_t patience;     /* stop after this many evaluations without improvement */
     int has_seed;
     uint64_t seed;
     /* Results files of earlier runs of the same kernel (another GPU, another problem
@@ -41,31 +41,34 @@ typedef struct cutune_search_options {
 } cutune_search_options;
 
 /* Every field's default: the spec's search statement in force, no priors. */
-#define CUTUNE_SEARCH_OPTIONS_INIT {.version = CUTUNE_SEARCH_OPTIONS_VERSION}
+#define CUTUNE_SEARCH_OPTIONS_INIT \
+    { \
+        .version = CUTUNE_SEARCH_OPTIONS_VERSION \
+    }
 int cutune_search_options_init(cutune_search_options *opts, unsigned int version);
 
 #define CUTUNE_TUNE_OPTIONS_VERSION 1
 
 typedef struct cutune_tune_options {
-    unsigned int version;      /* CUTUNE_TUNE_OPTIONS_VERSION (cutune/common.h, "Options") */
-    int device;                /* GPU ordinal */
-    int jobs;                  /* compile threads, 0 to CUTUNE_MAX_JOBS; 0: one per core */
-    const char *cache_dir;     /* as for cutune_analyze */
+    unsigned int version;  /* CUTUNE_TUNE_OPTIONS_VERSION (cutune/common.h, "Options") */
+    int device;            /* GPU ordinal */
+    int jobs;              /* compile threads, 0 to CUTUNE_MAX_JOBS; 0: one per core */
+    const char *cache_dir; /* as for cutune_analyze */
     int no_cache;
-    uint64_t limit;            /* tune only the first N configurations (0: all) */
-    int flush_l2;              /* -1: as the spec's measure(flush_l2 = ...) says; 0: off; 1: on */
-    double prune;              /* stop timing a variant whose objective is worse than the best so far by
+    uint64_t limit;             /* tune only the first N configurations (0: all) */
+    int flush_l2;               /* -1: as the spec's measure(flush_l2 = ...) says; 0: off; 1: on */
+    double prune;               /* stop timing a variant whose objective is worse than the best so far by
                                   this factor (on its checked run already; docs/results-format.md's
                                   race); 0: the default (1.5); < 0: never stop early */
-    const char *results_path;  /* write the results JSON here (NULL: the spec's emit results, else none) */
+    const char *results_path;   /* write the results JSON here (NULL: the spec's emit results, else none) */
     const volatile int *cancel; /* as for cutune_analyze: set to stop after the variant in hand */
     /* The journal: every outcome is appended and synced as soon as it exists, and a run
      * of the same spec (text, --set, kernel source) on the same device resumes from it.
      * NULL: the results path with ".journal" appended, or no journal when there is no
      * results path. */
     const char *journal_path;
-    int fresh;                 /* 1: discard an existing journal instead of resuming it */
-    double timeout_s;          /* a variant's time limit in the GPU worker (a hang is killed); 0: the spec's
+    int fresh;        /* 1: discard an existing journal instead of resuming it */
+    double timeout_s; /* a variant's time limit in the GPU worker (a hang is killed); 0: the spec's
                                   measure(timeout = ...), else derived from the reference's time (>= 10 s) */
     /* Called on the caller's thread after each variant is done (as often as that). */
     void (*progress)(void *user, const cutune_progress *p);
@@ -73,9 +76,9 @@ typedef struct cutune_tune_options {
     /* The search: strategy, seed and budgets (each unset field: the spec's `search`); a
      * version of its own, which CUTUNE_TUNE_OPTIONS_INIT sets. */
     cutune_search_options search;
-    int energy;                /* 1: measure every variant timed in full for energy too, as the spec's
+    int energy;    /* 1: measure every variant timed in full for energy too, as the spec's
                                   measure(energy = true) asks; 0: as the spec says */
-    int run_twins;             /* 1: run every variant; 0: a variant whose machine code, launch and
+    int run_twins; /* 1: run every variant; 0: a variant whose machine code, launch and
                                   arguments equal those of one already run is not run again: it shares
                                   that one's outcome and times (cutune_measurement.same_code_as) */
     /* A spec with several problem sizes (`size`) is tuned at each in turn, each with its
@@ -114,9 +117,10 @@ typedef struct cutune_tune_options {
  * configuration, L2 flushing as the spec says (-1), pruning at 1.5, the spec's (or
  * derived) results path, journal and time limit, the spec's search, twins not run
  * again, every problem size, no counters, the whole space on one GPU. */
-#define CUTUNE_TUNE_OPTIONS_INIT                                                          \
-    {.version = CUTUNE_TUNE_OPTIONS_VERSION, .flush_l2 = -1, .prune = 1.5,                \
-     .search = CUTUNE_SEARCH_OPTIONS_INIT}
+#define CUTUNE_TUNE_OPTIONS_INIT \
+    { \
+        .version = CUTUNE_TUNE_OPTIONS_VERSION, .flush_l2 = -1, .prune = 1.5, .search = CUTUNE_SEARCH_OPTIONS_INIT \
+    }
 int cutune_tune_options_init(cutune_tune_options *opts, unsigned int version);
 
 /* cutune_strategy_list: the search strategies' names ("exhaustive", "random", ...),
@@ -164,11 +168,11 @@ int cutune_tune_warnings(char **out, const cutune_tune_result *r);
 
 /* One kernel block of a spec file, as cutune_tune_blocks hands it to its callback. */
 typedef struct cutune_block {
-    int index, count;          /* this block, of `count` the loop goes over */
-    const char *header_path;   /* where its header goes: cutune_blocks_options.header_path, else the
+    int index, count;        /* this block, of `count` the loop goes over */
+    const char *header_path; /* where its header goes: cutune_blocks_options.header_path, else the
                                   block's emit header; NULL: none (borrowed from the options or spec) */
-    int header_append;         /* 1: an earlier block of this loop wrote header_path: add to it */
-    int header_written;        /* set by the callback (1) when it wrote header_path */
+    int header_append;       /* 1: an earlier block of this loop wrote header_path: add to it */
+    int header_written;      /* set by the callback (1) when it wrote header_path */
 } cutune_block;
 
 /* The callback: does a block's work (the spec holds that block selected) and returns a
@@ -179,15 +183,18 @@ typedef int (*cutune_block_fn)(void *user, cutune_spec *spec, cutune_block *bloc
 #define CUTUNE_BLOCKS_OPTIONS_VERSION 1
 
 typedef struct cutune_blocks_options {
-    unsigned int version;      /* CUTUNE_BLOCKS_OPTIONS_VERSION (cutune/common.h, "Options") */
-    int selected_only;         /* 1: only the block the spec has selected (cutune_spec_select_kernel);
+    unsigned int version;    /* CUTUNE_BLOCKS_OPTIONS_VERSION (cutune/common.h, "Options") */
+    int selected_only;       /* 1: only the block the spec has selected (cutune_spec_select_kernel);
                                   0: every block of the spec file, in order */
-    const char *header_path;   /* every block's header here, one section each (NULL: each block's own
+    const char *header_path; /* every block's header here, one section each (NULL: each block's own
                                   emit header; blocks that name one file share it) */
 } cutune_blocks_options;
 
 /* Every block of the spec file, each its own header. */
-#define CUTUNE_BLOCKS_OPTIONS_INIT {.version = CUTUNE_BLOCKS_OPTIONS_VERSION}
+#define CUTUNE_BLOCKS_OPTIONS_INIT \
+    { \
+        .version = CUTUNE_BLOCKS_OPTIONS_VERSION \
+    }
 int cutune_blocks_options_init(cutune_blocks_options *opts, unsigned int version);
 
 /* cutune_tune_blocks: the kernel blocks of a spec file in turn (each selected, then
@@ -203,10 +210,10 @@ int cutune_tune_blocks(cutune_spec *spec, const cutune_blocks_options *opts, cut
 #define CUTUNE_PER_DEVICE_OPTIONS_VERSION 1
 
 typedef struct cutune_per_device_options {
-    unsigned int version;      /* CUTUNE_PER_DEVICE_OPTIONS_VERSION (cutune/common.h, "Options") */
-    const int *devices;        /* two or more GPUs, each named once */
+    unsigned int version; /* CUTUNE_PER_DEVICE_OPTIONS_VERSION (cutune/common.h, "Options") */
+    const int *devices;   /* two or more GPUs, each named once */
     int ndevices;
-    int jobs;                  /* compile threads of each process; 0: the cores shared out among them */
+    int jobs; /* compile threads of each process; 0: the cores shared out among them */
     /* What each child process runs: its exit status is run's return (0 to 255). NULL:
      * cutune_tune with the tune options' device, jobs and results path set to the
      * child's (exit 0 when it returns CUTUNE_OK, else 1). A process with threads should
@@ -216,17 +223,20 @@ typedef struct cutune_per_device_options {
 } cutune_per_device_options;
 
 /* No GPUs, no jobs given, cutune_tune in each child. */
-#define CUTUNE_PER_DEVICE_OPTIONS_INIT {.version = CUTUNE_PER_DEVICE_OPTIONS_VERSION}
+#define CUTUNE_PER_DEVICE_OPTIONS_INIT \
+    { \
+        .version = CUTUNE_PER_DEVICE_OPTIONS_VERSION \
+    }
 int cutune_per_device_options_init(cutune_per_device_options *opts, unsigned int version);
 
 /* A GPU's part of cutune_tune_per_device. Strings owned by the array. */
 typedef struct cutune_device_run {
-    int device;                /* the GPU */
-    const char *results_path;  /* its results file */
-    int started;               /* 1: its process was started */
-    int exit_code;             /* its exit status; -1: killed by a signal, or not started */
+    int device;                 /* the GPU */
+    const char *results_path;   /* its results file */
+    int started;                /* 1: its process was started */
+    int exit_code;              /* its exit status; -1: killed by a signal, or not started */
     cutune_tune_result *result; /* its results file read back (owned by the array); NULL: not read */
-    const char *load_error;    /* why result is NULL */
+    const char *load_error;     /* why result is NULL */
 } cutune_device_run;
 
 /* cutune_per_device_jobs: the compile threads each of n processes gets: `jobs` when

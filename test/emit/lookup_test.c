@@ -11,12 +11,12 @@
 
 static int failures;
 
-#define EXPECT(cond)                                                \
-    do {                                                            \
-        if (!(cond)) {                                              \
-            printf("FAIL line %d: %s\n", __LINE__, #cond);          \
-            failures++;                                             \
-        }                                                           \
+#define EXPECT(cond) \
+    do { \
+        if (!(cond)) { \
+            printf("FAIL line %d: %s\n", __LINE__, #cond); \
+            failures++; \
+        } \
     } while (0)
 
 int main(void)

@@ -17,8 +17,8 @@ static void expect(const char *what, const char *name, int cc, long long n, long
 {
     const STENCIL_config *c = STENCIL_lookup_size(name, cc, n);
     if (c->size.n != tuned || c->params.threads != threads || c->params.items != items) {
-        printf("FAIL %s: n=%lld gave the entry of n=%lld (threads %lld, items %lld); want n=%lld (%lld, %lld)\n",
-               what, n, c->size.n, c->params.threads, c->params.items, tuned, threads, items);
+        printf("FAIL %s: n=%lld gave the entry of n=%lld (threads %lld, items %lld); want n=%lld (%lld, %lld)\n", what,
+               n, c->size.n, c->params.threads, c->params.items, tuned, threads, items);
         failures++;
     }
 }

@@ -86,8 +86,16 @@ static void include_walk(const uint8_t *data, size_t size)
     const char *opts[] = {opt};
     incl_set inc;
     if (incl_resolve(&inc, path[0], source, opts, 1) == 0) {
-        compile_job job = {path[0], inc.source, "k", opts, 1, "sm_90", (const char *const *)inc.names,
-                           inc.nheaders, (const char *const *)inc.texts, inc.nheaders};
+        compile_job job = {path[0],
+                           inc.source,
+                           "k",
+                           opts,
+                           1,
+                           "sm_90",
+                           (const char *const *)inc.names,
+                           inc.nheaders,
+                           (const char *const *)inc.texts,
+                           inc.nheaders};
         cache_key key;
         cache_key_for(&job, &key);
     }
@@ -138,15 +146,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 1)
         return 0;
     switch (data[0] % 3) {
-    case 0:
-        include_walk(data + 1, size - 1);
-        break;
-    case 1:
-        results(data + 1, size - 1);
-        break;
-    default:
-        journal_read(data + 1, size - 1);
-        break;
+    case 0: include_walk(data + 1, size - 1); break;
+    case 1: results(data + 1, size - 1); break;
+    default: journal_read(data + 1, size - 1); break;
     }
     return 0;
 }

@@ -98,7 +98,10 @@ static void lex_check(const char *t)
 
 static void emit_and_check(cutune_spec *spec, const cutune_tune_result *const *rs, int n, const char *prefix)
 {
-    static const char *const sources[] = {"a*/b/*c", "x\\\ny?" "?/", "\"q\"\n#define Z"};
+    static const char *const sources[] = {"a*/b/*c",
+                                          "x\\\ny?"
+                                          "?/",
+                                          "\"q\"\n#define Z"};
     cutune_header_options opts = {CUTUNE_HEADER_OPTIONS_VERSION, prefix, sources, "*/ int evil; /*"};
     char *text = NULL;
     if (cutune_emit_header(&text, spec, rs, n, &opts) == CUTUNE_OK)

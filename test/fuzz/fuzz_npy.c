@@ -63,9 +63,12 @@ static void check_info(const npy_info *in, size_t len)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const struct { const char *spec; data_type t; } types[] = {
-        {"float", DT_FLOAT}, {"double", DT_DOUBLE}, {"half", DT_HALF}, {"int8", DT_INT8},
-        {"uint8", DT_UINT8}, {"int", DT_INT32}, {"uint64", DT_UINT64}, {"bf16", DT_BF16},
+    static const struct {
+        const char *spec;
+        data_type t;
+    } types[] = {
+        {"float", DT_FLOAT}, {"double", DT_DOUBLE}, {"half", DT_HALF},     {"int8", DT_INT8},
+        {"uint8", DT_UINT8}, {"int", DT_INT32},     {"uint64", DT_UINT64}, {"bf16", DT_BF16},
     };
     if (size < 1)
         return 0;

@@ -26,22 +26,21 @@ static cutune_spec *load(const char *text, const char *const *set, int nset, int
     return spec;
 }
 
-static const char routes_spec[] =
-    "kernel reduce<BLOCK, float, UNROLL> from \"../kernels/sum_matrix.cu\" {\n"
-    "  param BLOCK in 64 .. 256 step *2 as template;\n"
-    "  param UNROLL in [1, 4] as template;\n"
-    "  param regs in [0, 32] as maxrregcount;\n"
-    "  param fast in [\"\", \"--use_fast_math\"] as option;\n"
-    "  param level in [3] as option \"-Xptxas=-O{}\";\n"
-    "  param pad in [false, true] as define PADDED;\n"
-    "  param smem_kb in [0, 2] as none;\n"
-    "  let n = 1 << 20;\n"
-    "  require BLOCK * UNROLL <= 512;\n"
-    "  block BLOCK;\n"
-    "  grid cdiv(n, BLOCK * UNROLL);\n"
-    "  smem smem_kb * 1024;\n"
-    "  options \"-std=c++17\";\n"
-    "}\n";
+static const char routes_spec[] = "kernel reduce<BLOCK, float, UNROLL> from \"../kernels/sum_matrix.cu\" {\n"
+                                  "  param BLOCK in 64 .. 256 step *2 as template;\n"
+                                  "  param UNROLL in [1, 4] as template;\n"
+                                  "  param regs in [0, 32] as maxrregcount;\n"
+                                  "  param fast in [\"\", \"--use_fast_math\"] as option;\n"
+                                  "  param level in [3] as option \"-Xptxas=-O{}\";\n"
+                                  "  param pad in [false, true] as define PADDED;\n"
+                                  "  param smem_kb in [0, 2] as none;\n"
+                                  "  let n = 1 << 20;\n"
+                                  "  require BLOCK * UNROLL <= 512;\n"
+                                  "  block BLOCK;\n"
+                                  "  grid cdiv(n, BLOCK * UNROLL);\n"
+                                  "  smem smem_kb * 1024;\n"
+                                  "  options \"-std=c++17\";\n"
+                                  "}\n";
 
 static void test_variants_carry_every_route(void **state)
 {
@@ -385,12 +384,11 @@ static int attr_index(const char *name)
     return -1;
 }
 
-static const char persistent_spec[] =
-    "kernel persistent_saxpy from \"../kernels/persistent_saxpy.cu\" {\n"
-    "    param bps in [1, 2] as none;\n"
-    "    block 256;\n"
-    "    grid sm_count * bps;\n"
-    "}\n";
+static const char persistent_spec[] = "kernel persistent_saxpy from \"../kernels/persistent_saxpy.cu\" {\n"
+                                      "    param bps in [1, 2] as none;\n"
+                                      "    block 256;\n"
+                                      "    grid sm_count * bps;\n"
+                                      "}\n";
 
 /* Without a GPU the values are the --arch table's, marked assumed; with a device given,
  * that device's. Figures: the A100 SXM4 has 108 SMs and 2048 threads per SM, an
@@ -471,7 +469,7 @@ static void test_set_device_checks_again(void **state)
     dev.max_threads_per_sm = 512; /* the constant constraint is false */
     assert_int_equal(cutune_spec_set_device(spec, &dev), CUTUNE_ESPEC);
     assert_non_null(strstr(cutune_spec_diagnostics(spec, 0, 0), "checked again with the device attributes of GPU 0: "
-                                                                  "Made-up GPU"));
+                                                                "Made-up GPU"));
     assert_int_equal(cutune_spec_device_attr_value(spec, sm), 10); /* the last good check stands */
     assert_int_equal(cutune_spec_set_device(NULL, &dev), CUTUNE_EINVAL);
     cutune_spec_free(spec);

@@ -205,8 +205,16 @@ static int key_of(const char *source_name, const char *source, const char *inclu
     const char *opts[] = {opt};
     incl_set inc;
     int rc = incl_resolve(&inc, source_name, source, opts, include_dir ? 1 : 0);
-    compile_job job = {source_name, inc.source, "k", NULL, 0, "sm_90",
-                       (const char *const *)inc.names, inc.nheaders, (const char *const *)inc.texts, inc.nheaders};
+    compile_job job = {source_name,
+                       inc.source,
+                       "k",
+                       NULL,
+                       0,
+                       "sm_90",
+                       (const char *const *)inc.names,
+                       inc.nheaders,
+                       (const char *const *)inc.texts,
+                       inc.nheaders};
     if (rc == 0)
         rc = cache_key_for(&job, k);
     incl_set_free(&inc);
@@ -222,8 +230,12 @@ static void test_key_covers_switches_and_defines(void **state)
     char src[512];
     snprintf(src, sizeof src, "%s/k.cu", dir);
     const char *fast[] = {"-DN=16777216", "--use_fast_math"};
-    compile_job off = {.source_name = src, .source = "int a;\n", .name_expression = "k", .options = fast,
-                       .noptions = 1, .arch = "sm_90"};
+    compile_job off = {.source_name = src,
+                       .source = "int a;\n",
+                       .name_expression = "k",
+                       .options = fast,
+                       .noptions = 1,
+                       .arch = "sm_90"};
     compile_job on = off, bare = off;
     on.noptions = 2;
     bare.options = NULL;
@@ -380,12 +392,9 @@ static void test_folder_too_long(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_entries_are_checked),
-        cmocka_unit_test(test_key_covers_switches_and_defines),
-        cmocka_unit_test(test_include_walk),
-        cmocka_unit_test(test_include_files_bound),
-        cmocka_unit_test(test_folder_too_long),
-        cmocka_unit_test(test_open_failure_names_the_folder),
+        cmocka_unit_test(test_entries_are_checked), cmocka_unit_test(test_key_covers_switches_and_defines),
+        cmocka_unit_test(test_include_walk),        cmocka_unit_test(test_include_files_bound),
+        cmocka_unit_test(test_folder_too_long),     cmocka_unit_test(test_open_failure_names_the_folder),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

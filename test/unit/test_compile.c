@@ -30,33 +30,31 @@ static void write_file(const char *name, const char *text)
 
 /* A template kernel whose shared memory and register use follow its params, one that
  * fails to compile on purpose (FAIL_ON == 3), and a header it includes. */
-static const char kernel_src[] =
-    "#include \"tile.h\"\n"
-    "template <int BLOCK>\n"
-    "__global__ void scale(float *x, float s)\n"
-    "{\n"
-    "    __shared__ float tile[BLOCK * TILE_FACTOR];\n"
-    "#if UNROLL == FAIL_ON\n"
-    "#error deliberate failure for UNROLL == FAIL_ON\n"
-    "#endif\n"
-    "    int i = blockIdx.x * BLOCK + threadIdx.x;\n"
-    "    tile[threadIdx.x] = x[i];\n"
-    "    __syncthreads();\n"
-    "    float acc = 0;\n"
-    "#pragma unroll\n"
-    "    for (int k = 0; k < UNROLL; k++)\n"
-    "        acc += tile[(threadIdx.x + k) % BLOCK] * s;\n"
-    "    x[i] = acc;\n"
-    "}\n";
+static const char kernel_src[] = "#include \"tile.h\"\n"
+                                 "template <int BLOCK>\n"
+                                 "__global__ void scale(float *x, float s)\n"
+                                 "{\n"
+                                 "    __shared__ float tile[BLOCK * TILE_FACTOR];\n"
+                                 "#if UNROLL == FAIL_ON\n"
+                                 "#error deliberate failure for UNROLL == FAIL_ON\n"
+                                 "#endif\n"
+                                 "    int i = blockIdx.x * BLOCK + threadIdx.x;\n"
+                                 "    tile[threadIdx.x] = x[i];\n"
+                                 "    __syncthreads();\n"
+                                 "    float acc = 0;\n"
+                                 "#pragma unroll\n"
+                                 "    for (int k = 0; k < UNROLL; k++)\n"
+                                 "        acc += tile[(threadIdx.x + k) % BLOCK] * s;\n"
+                                 "    x[i] = acc;\n"
+                                 "}\n";
 
-static const char spec_src[] =
-    "kernel scale<BLOCK> from \"k.cu\" {\n"
-    "  param BLOCK in [128, 256] as template;\n"
-    "  param UNROLL in [1, 2, 3, 4];\n"
-    "  param spread in [1, 2] as none;\n"
-    "  options \"-DFAIL_ON=3\";\n"
-    "  block BLOCK; grid 1024 * spread;\n"
-    "}\n";
+static const char spec_src[] = "kernel scale<BLOCK> from \"k.cu\" {\n"
+                               "  param BLOCK in [128, 256] as template;\n"
+                               "  param UNROLL in [1, 2, 3, 4];\n"
+                               "  param spread in [1, 2] as none;\n"
+                               "  options \"-DFAIL_ON=3\";\n"
+                               "  block BLOCK; grid 1024 * spread;\n"
+                               "}\n";
 
 static int setup(void **state)
 {
@@ -163,7 +161,7 @@ static void test_cache(void **state)
     assert_int_equal(second.compiled, 0);
     assert_int_equal(second.cached, 8);
     assert_int_equal(s.cached, 16); /* every variant's binary, duplicates included */
-    assert_int_equal(s.failed, 4); /* failures are cached too, with their logs */
+    assert_int_equal(s.failed, 4);  /* failures are cached too, with their logs */
     assert_non_null(strstr(s.first_error, "deliberate failure"));
     if (s.smem[8] != 256 * 2 * 4) {
         char detail[1024];
@@ -193,8 +191,10 @@ static void test_cache(void **state)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache_dir);
     assert_int_equal(system(cmd), 0);
     assert_int_equal(analyze(&s, cache_dir).compiled, 8);
-    snprintf(cmd, sizeof cmd, "for f in $(find '%s' -name '*.entry' | head -3); do head -c 40 \"$f\" > \"$f.t\" && mv "
-             "\"$f.t\" \"$f\"; done", cache_dir);
+    snprintf(cmd, sizeof cmd,
+             "for f in $(find '%s' -name '*.entry' | head -3); do head -c 40 \"$f\" > \"$f.t\" && mv "
+             "\"$f.t\" \"$f\"; done",
+             cache_dir);
     assert_int_equal(system(cmd), 0);
     cutune_analyze_summary fourth = analyze(&s, cache_dir);
     assert_int_equal(fourth.compiled, 3);
@@ -203,7 +203,8 @@ static void test_cache(void **state)
     assert_int_equal(fifth.compiled, 0);
     /* An entry edited by hand (its registers set to 99, one byte of another's cubin
      * changed) is a miss, recompiled and rewritten: never served. */
-    snprintf(cmd, sizeof cmd, "f=$(grep -l '\"registers\":' $(find '%s' -name '*.entry') | head -1) && "
+    snprintf(cmd, sizeof cmd,
+             "f=$(grep -l '\"registers\":' $(find '%s' -name '*.entry') | head -1) && "
              "sed -i 's/\"registers\":[0-9]*/\"registers\":99/' \"$f\" && grep -q '\"registers\":99' \"$f\" && "
              "g=$(grep -L '\"registers\":99' $(grep -l '\"ok\":true' $(find '%s' -name '*.entry')) | head -1) && "
              "printf 'X' | dd of=\"$g\" bs=1 seek=$(( $(stat -c %%s \"$g\") - 20 )) conv=notrunc 2>/dev/null",
@@ -223,16 +224,15 @@ static void test_cache(void **state)
 static void test_resources_from_a_ptxas_report(void **state)
 {
     (void)state;
-    const char *log =
-        "ptxas info    : 0 bytes gmem\n"
-        "ptxas info    : Compiling entry function '_Z5scaleILi128EEvPff' for 'sm_90'\n"
-        "ptxas info    : Function properties for _Z5scaleILi128EEvPff\n"
-        "ptxas         .     48 bytes stack frame, 8 bytes spill stores, 12 bytes spill loads\n"
-        "ptxas info    : Used 40 registers, used 1 barriers, 1024 bytes smem\n"
-        "ptxas info    : Compiling entry function 'other' for 'sm_90'\n"
-        "ptxas info    : Function properties for other\n"
-        "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
-        "ptxas info    : Used 7 registers, used 0 barriers\n";
+    const char *log = "ptxas info    : 0 bytes gmem\n"
+                      "ptxas info    : Compiling entry function '_Z5scaleILi128EEvPff' for 'sm_90'\n"
+                      "ptxas info    : Function properties for _Z5scaleILi128EEvPff\n"
+                      "ptxas         .     48 bytes stack frame, 8 bytes spill stores, 12 bytes spill loads\n"
+                      "ptxas info    : Used 40 registers, used 1 barriers, 1024 bytes smem\n"
+                      "ptxas info    : Compiling entry function 'other' for 'sm_90'\n"
+                      "ptxas info    : Function properties for other\n"
+                      "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+                      "ptxas info    : Used 7 registers, used 0 barriers\n";
     kernel_resources r;
     assert_true(compile_parse_resources(log, "_Z5scaleILi128EEvPff", &r));
     assert_int_equal(r.registers, 40);

@@ -16,14 +16,13 @@
 
 /* Eight rows a thread: NVRTC gives it about 24 registers on sm_90 (checked below, not
  * assumed), enough for a cap of 16 to bind and a cap of 64 not to. */
-static const char src[] =
-    "extern \"C\" __global__ void add(const float *a, const float *b, float *c, int n)\n"
-    "{\n"
-    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-    "#pragma unroll\n"
-    "    for (int t = 0; t < ROWS; ++t)\n"
-    "        if (i + t * n < 8 * n) c[i + t * n] = a[i + t * n] + b[i + t * n];\n"
-    "}\n";
+static const char src[] = "extern \"C\" __global__ void add(const float *a, const float *b, float *c, int n)\n"
+                          "{\n"
+                          "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                          "#pragma unroll\n"
+                          "    for (int t = 0; t < ROWS; ++t)\n"
+                          "        if (i + t * n < 8 * n) c[i + t * n] = a[i + t * n] + b[i + t * n];\n"
+                          "}\n";
 
 static compile_output build(const char *rows, const char *cap)
 {
@@ -67,7 +66,7 @@ static void caps_that_bind_and_other_code(void **state)
     (void)state;
     compile_output none = build("-DROWS=8", NULL), tight = build("-DROWS=8", "-maxrregcount=16");
     compile_output four = build("-DROWS=4", NULL);
-    assert_true(none.res.registers > 16); /* the premise: 16 binds */
+    assert_true(none.res.registers > 16);                  /* the premise: 16 binds */
     assert_true(tight.res.registers < none.res.registers); /* it bound (ptxas keeps a floor above 16) */
     assert_false(same(digest(&none), digest(&tight)));
     assert_false(same(digest(&none), digest(&four)));
@@ -91,7 +90,9 @@ static void hostile_bytes(void **state)
     }
     assert_int_equal(cubin_code_digest(o.cubin, 40, &d), -1);
     assert_int_equal(cubin_code_digest((const unsigned char *)"not an ELF at all, just text ..........."
-                                       "..........................", 66, &d), -1);
+                                                              "..........................",
+                                       66, &d),
+                     -1);
     /* section table moved past the end */
     unsigned char *bad = malloc(o.cubin_size);
     assert_non_null(bad);

@@ -48,7 +48,11 @@ static void test_half_and_bf16(void **state)
 {
     (void)state;
     unsigned short h;
-    const double exact[] = {0.0, 1.0, -2.5, 65504.0, 0.000060975551605224609375 /* smallest normal */,
+    const double exact[] = {0.0,
+                            1.0,
+                            -2.5,
+                            65504.0,
+                            0.000060975551605224609375 /* smallest normal */,
                             5.9604644775390625e-08 /* smallest subnormal */};
     for (size_t i = 0; i < sizeof exact / sizeof *exact; i++) {
         data_set(&h, DT_HALF, 0, exact[i]);
@@ -98,8 +102,8 @@ static void test_compare(void **state)
     assert_int_equal(m.count, 1);
     assert_int_equal(m.first, 2);
     assert_true(m.got == 100.5 && m.want == 100.0);
-    assert_true(data_compare(got, want, DT_FLOAT, 4, 0, 0.01, &m));  /* 0.5 <= 0.01 * 100 */
-    assert_false(data_compare(got, want, DT_FLOAT, 4, 0.1, 0, &m));  /* 0.5 > 0.1 */
+    assert_true(data_compare(got, want, DT_FLOAT, 4, 0, 0.01, &m)); /* 0.5 <= 0.01 * 100 */
+    assert_false(data_compare(got, want, DT_FLOAT, 4, 0.1, 0, &m)); /* 0.5 > 0.1 */
     got[0] = NAN;
     assert_false(data_compare(got, want, DT_FLOAT, 4, 1e9, 1e9, &m)); /* NaN never passes */
     assert_int_equal(m.first, 0);

@@ -11,32 +11,31 @@
 #include "compiler/cexpr.h"
 #include "cutune.h"
 
-static const char spec_text[] =
-    "kernel k from \"k.cu\" {\n"
-    "    param bx in [32, 64, 128] as none;\n"
-    "    param ty in [1, 2, 4];\n"
-    "    param f in [0.5, 2.0];\n"
-    "    param name in [\"a\", \"b\"];\n"
-    "    let nx = 4096, ny = 1024, r = 0.25, s = \"x\";\n"
-    "    let per = bx * ty;\n"
-    "    let e_cdiv = cdiv(nx, bx);\n"
-    "    let e_floordiv = ny // ty;\n"
-    "    let e_mod = nx % bx;\n"
-    "    let e_div = nx / bx;\n"
-    "    let e_pow = nx ** 2;\n"
-    "    let e_min = min(nx, bx, ny);\n"
-    "    let e_chain = 1 <= bx <= nx;\n"
-    "    let e_cond = name == \"a\" ? nx : ny;\n"
-    "    let e_str = s == \"x\";\n"
-    "    let e_float = f * r * nx;\n"
-    "    let e_ceil = ceil(r * nx);\n"
-    "    let e_derived = per * nx;\n"
-    "    let e_neg = -nx + bx;\n"
-    "    let e_abs = abs(nx - 5000);\n"
-    "    let e_noparam = bx * ty;\n"
-    "    block bx;\n"
-    "    grid (cdiv(nx, bx), max(1, ny // ty));\n"
-    "}\n";
+static const char spec_text[] = "kernel k from \"k.cu\" {\n"
+                                "    param bx in [32, 64, 128] as none;\n"
+                                "    param ty in [1, 2, 4];\n"
+                                "    param f in [0.5, 2.0];\n"
+                                "    param name in [\"a\", \"b\"];\n"
+                                "    let nx = 4096, ny = 1024, r = 0.25, s = \"x\";\n"
+                                "    let per = bx * ty;\n"
+                                "    let e_cdiv = cdiv(nx, bx);\n"
+                                "    let e_floordiv = ny // ty;\n"
+                                "    let e_mod = nx % bx;\n"
+                                "    let e_div = nx / bx;\n"
+                                "    let e_pow = nx ** 2;\n"
+                                "    let e_min = min(nx, bx, ny);\n"
+                                "    let e_chain = 1 <= bx <= nx;\n"
+                                "    let e_cond = name == \"a\" ? nx : ny;\n"
+                                "    let e_str = s == \"x\";\n"
+                                "    let e_float = f * r * nx;\n"
+                                "    let e_ceil = ceil(r * nx);\n"
+                                "    let e_derived = per * nx;\n"
+                                "    let e_neg = -nx + bx;\n"
+                                "    let e_abs = abs(nx - 5000);\n"
+                                "    let e_noparam = bx * ty;\n"
+                                "    block bx;\n"
+                                "    grid (cdiv(nx, bx), max(1, ny // ty));\n"
+                                "}\n";
 
 static int let_of(const model *m, const char *name)
 {
@@ -278,8 +277,9 @@ static void test_header_energy(void **state)
     const char *path = CUTUNE_SOURCE_DIR "/test/data/report-sgemm-energy-h100.json";
     json_t *root = json_load_file(path, 0, NULL);
     assert_non_null(root);
-    json_t *best = json_array_get(json_object_get(root, "results"),
-                                  (size_t)json_integer_value(json_object_get(json_object_get(root, "summary"), "best")));
+    json_t *best =
+        json_array_get(json_object_get(root, "results"),
+                       (size_t)json_integer_value(json_object_get(json_object_get(root, "summary"), "best")));
     double j = json_number_value(json_object_get(json_object_get(best, "energy"), "J_per_launch"));
     double w = json_number_value(json_object_get(json_object_get(best, "energy"), "W"));
     json_decref(root);
@@ -366,7 +366,7 @@ static void test_csv_counters(void **state)
     json_t *names = json_object_get(json_object_get(json_object_get(root, "settings"), "profile"), "metrics");
     int n = (int)json_array_size(names);
     assert_int_equal(n, 9);
-    char (*f)[64] = calloc((size_t)n, sizeof *f);
+    char(*f)[64] = calloc((size_t)n, sizeof *f);
     assert_non_null(f);
     /* the header: the fixed columns end as before, then the counters */
     const char *line = text, *end = strstr(line, "\r\n");
@@ -380,7 +380,8 @@ static void test_csv_counters(void **state)
     size_t i;
     json_t *e;
     int profiled = 0, unprofiled = 0;
-    json_array_foreach(json_object_get(root, "results"), i, e) {
+    json_array_foreach(json_object_get(root, "results"), i, e)
+    {
         line = end + 2;
         end = strstr(line, "\r\n");
         assert_non_null(end);
@@ -439,10 +440,10 @@ static void test_best_must_have_run_correctly(void **state)
     (void)state;
     cutune_tune_result *r = NULL;
     static const char *const cases[][3] = {
-        {"\"best\": 2", "\"best\": 0", "did not run correctly"},   /* entry 0 is wrong */
-        {"\"best\": 2", "\"best\": 3", "did not run correctly"},   /* entry 3 a compile error */
+        {"\"best\": 2", "\"best\": 0", "did not run correctly"}, /* entry 0 is wrong */
+        {"\"best\": 2", "\"best\": 3", "did not run correctly"}, /* entry 3 a compile error */
         {"\"reps\": 10, \"batch\": 1, \"pruned\": false", "\"reps\": 3, \"batch\": 1, \"pruned\": true",
-         NULL},                                                       /* entry 1 pruned: not the best */
+         NULL}, /* entry 1 pruned: not the best */
         {"\"best\": 2", "\"best\": \"2\"", "neither an index"},
         {"\"best\": 2", "\"best\": 1.0", "neither an index"},
     };
@@ -488,12 +489,17 @@ static void test_best_must_have_run_correctly(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cexpr_literal),  cmocka_unit_test(test_cexpr_struct),
-        cmocka_unit_test(test_cexpr_lets_used), cmocka_unit_test(test_cexpr_literals),
+        cmocka_unit_test(test_cexpr_literal),
+        cmocka_unit_test(test_cexpr_struct),
+        cmocka_unit_test(test_cexpr_lets_used),
+        cmocka_unit_test(test_cexpr_literals),
         cmocka_unit_test(test_cexpr_too_many),
-        cmocka_unit_test(test_results_load),   cmocka_unit_test(test_header_without_spec),
-        cmocka_unit_test(test_csv),            cmocka_unit_test(test_best_must_have_run_correctly),
-        cmocka_unit_test(test_csv_counters),   cmocka_unit_test(test_header_energy),
+        cmocka_unit_test(test_results_load),
+        cmocka_unit_test(test_header_without_spec),
+        cmocka_unit_test(test_csv),
+        cmocka_unit_test(test_best_must_have_run_correctly),
+        cmocka_unit_test(test_csv_counters),
+        cmocka_unit_test(test_header_energy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -119,12 +119,9 @@ static void test_per_thread(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_set_and_clear),
-        cmocka_unit_test(test_wrap_keeps_the_lower_code),
-        cmocka_unit_test(test_wrap_without_lower),
-        cmocka_unit_test(test_recode_keeps_the_message),
-        cmocka_unit_test(test_set_quotes_the_last),
-        cmocka_unit_test(test_cut_is_marked),
+        cmocka_unit_test(test_set_and_clear),       cmocka_unit_test(test_wrap_keeps_the_lower_code),
+        cmocka_unit_test(test_wrap_without_lower),  cmocka_unit_test(test_recode_keeps_the_message),
+        cmocka_unit_test(test_set_quotes_the_last), cmocka_unit_test(test_cut_is_marked),
         cmocka_unit_test(test_per_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,11 +30,11 @@ static char *cstring(const char *s)
     return sb_steal(&o);
 }
 
-#define EXPECT(fn, in, want)                                                                                           \
-    do {                                                                                                               \
-        char *got_ = fn(in);                                                                                           \
-        assert_string_equal(got_, want);                                                                               \
-        free(got_);                                                                                                    \
+#define EXPECT(fn, in, want) \
+    do { \
+        char *got_ = fn(in); \
+        assert_string_equal(got_, want); \
+        free(got_); \
     } while (0)
 
 static void test_comment_fixed(void **state)
@@ -44,12 +44,15 @@ static void test_comment_fixed(void **state)
     EXPECT(comment, "", "");
     EXPECT(comment, "a*/b", "a* /b");
     EXPECT(comment, "a/*b", "a/ *b");
-    EXPECT(comment, "a/*/b", "a/ * /b");          /* the injection of the review */
-    EXPECT(comment, "*/", " * / ");                /* an end at either edge is kept apart */
+    EXPECT(comment, "a/*/b", "a/ * /b"); /* the injection of the review */
+    EXPECT(comment, "*/", " * / ");      /* an end at either edge is kept apart */
     EXPECT(comment, "/", " / ");
     EXPECT(comment, "x*", "x* ");
-    EXPECT(comment, "what?" "?/", "what? ?/ ");   /* no trigraph, no splice */
-    EXPECT(comment, "a\\", "a/ ");                 /* a backslash would splice lines */
+    EXPECT(comment,
+           "what?"
+           "?/",
+           "what? ?/ ");           /* no trigraph, no splice */
+    EXPECT(comment, "a\\", "a/ "); /* a backslash would splice lines */
     EXPECT(comment, "two\nlines\r", "two?lines? ");
 }
 
@@ -136,10 +139,19 @@ static void test_string_fixed(void **state)
     EXPECT(cstring, "H100 80GB HBM3", "H100 80GB HBM3");
     EXPECT(cstring, "say \"hi\"\\", "say \\\"hi\\\"\\\\");
     EXPECT(cstring, "a\nb\tc\r", "a\\nb\\tc\\015");
-    EXPECT(cstring, "?" "?=", "\\?\\?=");
+    EXPECT(cstring,
+           "?"
+           "?=",
+           "\\?\\?=");
     EXPECT(cstring, "why?", "why\\?");
-    EXPECT(cstring, "a?" "?b", "a\\?\\?b");
-    EXPECT(cstring, "\xff" "1", "\\3771");           /* octal takes three digits, never the 1 */
+    EXPECT(cstring,
+           "a?"
+           "?b",
+           "a\\?\\?b");
+    EXPECT(cstring,
+           "\xff"
+           "1",
+           "\\3771"); /* octal takes three digits, never the 1 */
     EXPECT(cstring, "\"); system(\"x", "\\\"); system(\\\"x");
 }
 
@@ -167,7 +179,7 @@ static void test_names(void **state)
     (void)state;
     assert_true(esc_c_name("block_x"));
     assert_true(esc_c_name("_x1"));
-    assert_true(esc_c_name("class")); /* a name by syntax... */
+    assert_true(esc_c_name("class"));   /* a name by syntax... */
     assert_false(esc_c_ident("class")); /* ...but not as it is */
     assert_false(esc_c_ident("int"));
     assert_false(esc_c_ident("_Bool"));
@@ -234,10 +246,10 @@ static void test_csv_formulas(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_comment_fixed),   cmocka_unit_test(test_comment_replaced_pair),
-        cmocka_unit_test(test_comment_random),  cmocka_unit_test(test_string_fixed),
-        cmocka_unit_test(test_string_random),   cmocka_unit_test(test_names),
-        cmocka_unit_test(test_html),            cmocka_unit_test(test_csv_formulas),
+        cmocka_unit_test(test_comment_fixed),  cmocka_unit_test(test_comment_replaced_pair),
+        cmocka_unit_test(test_comment_random), cmocka_unit_test(test_string_fixed),
+        cmocka_unit_test(test_string_random),  cmocka_unit_test(test_names),
+        cmocka_unit_test(test_html),           cmocka_unit_test(test_csv_formulas),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

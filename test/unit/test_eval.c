@@ -21,9 +21,18 @@ static value fold(const char *expr, vtype type)
     return v;
 }
 
-static int64_t ival(const char *expr) { return fold(expr, VT_INT).u.i; }
-static double fval(const char *expr) { return fold(expr, VT_FLOAT).u.f; }
-static bool bval(const char *expr) { return fold(expr, VT_BOOL).u.b; }
+static int64_t ival(const char *expr)
+{
+    return fold(expr, VT_INT).u.i;
+}
+static double fval(const char *expr)
+{
+    return fold(expr, VT_FLOAT).u.f;
+}
+static bool bval(const char *expr)
+{
+    return fold(expr, VT_BOOL).u.b;
+}
 
 /* The first error message `expr` produces (it must produce one). */
 static void expect_error(const char *expr, const char *message_part)
@@ -43,7 +52,7 @@ static void test_integer_arithmetic(void **state)
     assert_int_equal(ival("(2 + 3) * 4"), 20);
     assert_int_equal(ival("2 ** 10"), 1024);
     assert_int_equal(ival("2 ** 3 ** 2"), 512); /* right associative */
-    assert_int_equal(ival("-2 ** 2"), -4);       /* ** binds tighter than unary minus */
+    assert_int_equal(ival("-2 ** 2"), -4);      /* ** binds tighter than unary minus */
     assert_int_equal(ival("1 << 10"), 1024);
     assert_int_equal(ival("1024 >> 3"), 128);
     assert_int_equal(ival("0xff & 0x0f | 0x30"), 0x3f);
@@ -167,9 +176,9 @@ static void test_errors(void **state)
 static void test_value_mark_repeats(void **state)
 {
     (void)state;
-    value v[] = {value_int(3), value_float(0.0), value_string("a"), value_int(3), value_float(-0.0),
-                 value_string("a"), value_bool(true), value_float(3.0), value_int(3), value_bool(true),
-                 {.type = VT_ERROR}, {.type = VT_ERROR}};
+    value v[] = {value_int(3),      value_float(0.0),  value_string("a"),  value_int(3),
+                 value_float(-0.0), value_string("a"), value_bool(true),   value_float(3.0),
+                 value_int(3),      value_bool(true),  {.type = VT_ERROR}, {.type = VT_ERROR}};
     bool want[] = {false, false, false, true, true, true, false, false, true, true, false, false};
     enum { N = sizeof v / sizeof *v };
     bool got[N];

@@ -62,8 +62,8 @@ static int compare_on_gpu(void)
     snprintf(arch, sizeof arch, "sm_%d", info.cc);
     const size_t n = 1000003; /* not a multiple of a block or of the grid's reach */
     const data_fill_spec specs[] = {
-        {FILL_RANDOM, 1, 0.0, 1.0},    {FILL_RANDOM, 42, -1.0, 1.0}, {FILL_RANDOM, 7, -100.0, 100.0},
-        {FILL_RAMP, 0, 0.5, 0.25},     {FILL_CONSTANT, 0, 3.0, 0.0}, {FILL_ZEROS, 0, 0.0, 0.0},
+        {FILL_RANDOM, 1, 0.0, 1.0},   {FILL_RANDOM, 42, -1.0, 1.0}, {FILL_RANDOM, 7, -100.0, 100.0},
+        {FILL_RAMP, 0, 0.5, 0.25},    {FILL_CONSTANT, 0, 3.0, 0.0}, {FILL_ZEROS, 0, 0.0, 0.0},
         {FILL_RANDOM, 3, 0.0, 255.0},
     };
     int bad = 0;
@@ -73,16 +73,14 @@ static int compare_on_gpu(void)
         unsigned char *host = malloc(bytes), *dev_copy = malloc(bytes);
         fill_kernel fk;
         CUdeviceptr buf;
-        if (!host || !dev_copy || fill_prepare(g, type, arch, &fk) < 0 ||
-            meas_alloc(g, bytes, &buf) < 0) {
+        if (!host || !dev_copy || fill_prepare(g, type, arch, &fk) < 0 || meas_alloc(g, bytes, &buf) < 0) {
             printf("FAIL: type %zu: %s\n", t, last_err());
             return 1;
         }
         for (size_t s = 0; s < sizeof specs / sizeof *specs; s++) {
             data_fill(host, type, n, &specs[s]);
             memset(dev_copy, 0xA5, bytes);
-            if (fill_run(g, &fk, buf, n, &specs[s]) < 0 ||
-                meas_download(g, dev_copy, buf, bytes) < 0) {
+            if (fill_run(g, &fk, buf, n, &specs[s]) < 0 || meas_download(g, dev_copy, buf, bytes) < 0) {
                 printf("FAIL: type %zu, case %zu: %s\n", t, s, last_err());
                 return 1;
             }

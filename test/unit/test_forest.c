@@ -133,9 +133,8 @@ static void test_spread(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_learns_a_step),  cmocka_unit_test(test_importance),
-        cmocka_unit_test(test_deterministic),  cmocka_unit_test(test_one_observation),
-        cmocka_unit_test(test_spread),
+        cmocka_unit_test(test_learns_a_step),   cmocka_unit_test(test_importance), cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_one_observation), cmocka_unit_test(test_spread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

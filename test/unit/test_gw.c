@@ -57,7 +57,7 @@ static void test_setup_reply_without_device(void **state)
     if (strncmp(last_err(), prefix, strlen(prefix)) != 0 || strcmp(last_err() + strlen(prefix), "it died") == 0)
         fail_msg("the worker's reason was lost: \"%s\"", last_err());
     assert_int_equal(err_last()->code, CUTUNE_ENODEV); /* the status the call returned */
-    assert_int_equal(g.proc.pid, 0); /* reaped */
+    assert_int_equal(g.proc.pid, 0);                   /* reaped */
     gpu_free(&g);
     cutune_tune_result_free(res);
     cutune_spec_free(spec);

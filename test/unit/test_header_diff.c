@@ -122,8 +122,25 @@ static void write_header(cutune_spec *spec, const char *P)
     cutune_free(text);
 }
 
-static const int64_t edges[] = {INT64_MIN, INT64_MIN + 1, -4611686018427387904LL, -65, -64, -63, -7, -2, -1, 0, 1,
-                                2, 3, 7, 62, 63, 64, 4611686018427387904LL, INT64_MAX};
+static const int64_t edges[] = {INT64_MIN,
+                                INT64_MIN + 1,
+                                -4611686018427387904LL,
+                                -65,
+                                -64,
+                                -63,
+                                -7,
+                                -2,
+                                -1,
+                                0,
+                                1,
+                                2,
+                                3,
+                                7,
+                                62,
+                                63,
+                                64,
+                                4611686018427387904LL,
+                                INT64_MAX};
 #define NEDGES (sizeof edges / sizeof *edges)
 
 /* An int64 as spec text (the language has no literal for INT64_MIN). */
@@ -177,8 +194,8 @@ static void test_differential(void **state)
                     sb_addc(&body, '%');
                 sb_addc(&body, *p);
             }
-            sb_printf(&body, "\\n\", %s_grid_dim_x(%lldLL, %lldLL, %lldLL), (long long)", P, (long long)x,
-                      (long long)y, (long long)z);
+            sb_printf(&body, "\\n\", %s_grid_dim_x(%lldLL, %lldLL, %lldLL), (long long)", P, (long long)x, (long long)y,
+                      (long long)z);
             c_int(&body, want);
             sb_add(&body, ");\n        bad++;\n    }\n");
             for (int k = 0; k < 8; k++)
@@ -199,8 +216,10 @@ static void test_differential(void **state)
     static const char *const ops[] = {"//", "%", "cdiv", "<<", ">>"};
     static const char *const helpers[] = {"floordiv", "mod", "cdiv", "shl", "shr"};
     strbuf text = STRBUF_INIT;
-    sb_printf(&text, "%s    let a = 1, b = 1;\n    grid (a // b) + (a %% b) + cdiv(a, b) + (a << b) + (a >> b) + "
-                     "maxrreg * 0;\n}\n", spec_head);
+    sb_printf(&text,
+              "%s    let a = 1, b = 1;\n    grid (a // b) + (a %% b) + cdiv(a, b) + (a << b) + (a >> b) + "
+              "maxrreg * 0;\n}\n",
+              spec_head);
     cutune_spec *spec = load(sb_cstr(&text));
     assert_non_null(spec);
     write_header(spec, "EDGE");
@@ -241,7 +260,8 @@ static void test_differential(void **state)
     sb_free(&text);
     assert_true(edge_refused > 0 && edge_refused < pairs);
 
-    sb_printf(&prog, "\nint main(void)\n{\n    int bad = 0;\n%s    printf(\"%%d wrong\\n\", bad);\n    return bad != 0;\n}\n",
+    sb_printf(&prog,
+              "\nint main(void)\n{\n    int bad = 0;\n%s    printf(\"%%d wrong\\n\", bad);\n    return bad != 0;\n}\n",
               sb_cstr(&body));
     char path[128], cmd[512];
     snprintf(path, sizeof path, "%s/diff.c", dir);
@@ -251,10 +271,12 @@ static void test_differential(void **state)
     fclose(f);
     snprintf(cmd, sizeof cmd,
              "cd %s && cc -std=c11 -Wall -Wextra -pedantic -Werror -fsanitize=undefined -fno-sanitize-recover=all "
-             "-o diff diff.c 2>&1 && ./diff", dir);
+             "-o diff diff.c 2>&1 && ./diff",
+             dir);
     int rc = system(cmd);
     print_message("%d expressions compared (%d refused by cutune, not compared), %d helper calls on edge values "
-                  "(%d refused: 0 expected)\n", accepted, refused, pairs, edge_refused);
+                  "(%d refused: 0 expected)\n",
+                  accepted, refused, pairs, edge_refused);
     assert_int_equal(rc, 0);
     sb_free(&prog);
     sb_free(&body);

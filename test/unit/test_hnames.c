@@ -164,8 +164,10 @@ static void test_rule(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_injected_name_refused), cmocka_unit_test(test_own_names_refused),
-        cmocka_unit_test(test_one_device_twice),      cmocka_unit_test(test_claims_across_headers),
+        cmocka_unit_test(test_injected_name_refused),
+        cmocka_unit_test(test_own_names_refused),
+        cmocka_unit_test(test_one_device_twice),
+        cmocka_unit_test(test_claims_across_headers),
         cmocka_unit_test(test_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -68,7 +68,7 @@ static void test_resets(void **state)
     if (!c->m)
         fail_msg("%s", sb_cstr(&c->text));
     const model *m = c->m;
-    assert_int_equal(m->nresets, 7); /* in the order written, one per buffer named */
+    assert_int_equal(m->nresets, 7);                  /* in the order written, one per buffer named */
     assert_int_equal(m->resets[0].kind, RESET_ZEROS); /* = 0 is zeros: a memset */
     assert_int_equal(m->resets[0].arg, 1);
     assert_int_equal(m->resets[1].kind, RESET_CONSTANT);
@@ -83,12 +83,12 @@ static void test_resets(void **state)
     assert_int_equal(m->resets[5].kernel.grid_dims, 2);
     checked_free(c);
     static const char *const bad[] = {
-        "arg b : out int[8];\nreset b;",             /* nothing to restore */
-        "arg b : out int[8];\nreset b = 1.5;",       /* a float for an int buffer */
-        "arg b : out uint8[8];\nreset b = 256;",     /* does not fit */
-        "arg b : out int[8];\nreset q = zeros;",     /* no such arg */
-        "arg s : int = 1;\nreset s = zeros;",        /* a scalar */
-        "arg b : out int[8];\nreset b = zeroes;",    /* misspelt */
+        "arg b : out int[8];\nreset b;",                                               /* nothing to restore */
+        "arg b : out int[8];\nreset b = 1.5;",                                         /* a float for an int buffer */
+        "arg b : out uint8[8];\nreset b = 256;",                                       /* does not fit */
+        "arg b : out int[8];\nreset q = zeros;",                                       /* no such arg */
+        "arg s : int = 1;\nreset s = zeros;",                                          /* a scalar */
+        "arg b : out int[8];\nreset b = zeroes;",                                      /* misspelt */
         "param p in [1, 2];\narg b : out int[8];\nreset kernel clear block p grid 1;", /* geometry reads a param */
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -227,8 +227,16 @@ static void test_check_kernels_compile(void **state)
             data_type t = i < 4 ? floats[i] : ints[i - 4];
             char source[8192];
             chk_source((chk_mode)mode, t, source, sizeof source);
-            compile_job job = {"cutune_check.cu", source, mode == CHK_L2 ? "cutune_check_l2" : "cutune_check_ulp",
-                               NULL, 0, "sm_90", NULL, 0, NULL, 0};
+            compile_job job = {"cutune_check.cu",
+                               source,
+                               mode == CHK_L2 ? "cutune_check_l2" : "cutune_check_ulp",
+                               NULL,
+                               0,
+                               "sm_90",
+                               NULL,
+                               0,
+                               NULL,
+                               0};
             compile_output co;
             assert_int_equal(compile_run(&job, &co), 0);
             if (!co.ok)
@@ -370,16 +378,11 @@ static void test_which_buffers_are_reset(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_checker_selection),
-        cmocka_unit_test(test_resets),
-        cmocka_unit_test(test_file_inputs),
-        cmocka_unit_test(test_integer_random_range),
-        cmocka_unit_test(test_check_kernels_compile),
-        cmocka_unit_test(test_ulp_distance),
-        cmocka_unit_test(test_infile_types),
-        cmocka_unit_test(test_random_as_documented),
-        cmocka_unit_test(test_inputs_identity),
-        cmocka_unit_test(test_which_buffers_are_reset),
+        cmocka_unit_test(test_checker_selection),     cmocka_unit_test(test_resets),
+        cmocka_unit_test(test_file_inputs),           cmocka_unit_test(test_integer_random_range),
+        cmocka_unit_test(test_check_kernels_compile), cmocka_unit_test(test_ulp_distance),
+        cmocka_unit_test(test_infile_types),          cmocka_unit_test(test_random_as_documented),
+        cmocka_unit_test(test_inputs_identity),       cmocka_unit_test(test_which_buffers_are_reset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -78,10 +78,10 @@ static void test_fifo_is_refused(void **state)
     write_at("via_header.h", "#pragma once\n#include <pipe.h>\n");
     snprintf(text, sizeof text, "#include \"%s\"\n", at("inc/pipe.h", path));
     const char *sources[] = {
-        "#include <pipe.h>\n",              /* through the -I folder */
-        "#include \"inc/pipe.h\"\n",        /* beside the source */
-        "#include \"via_header.h\"\n",      /* nested in a header */
-        text,                               /* by absolute path */
+        "#include <pipe.h>\n",         /* through the -I folder */
+        "#include \"inc/pipe.h\"\n",   /* beside the source */
+        "#include \"via_header.h\"\n", /* nested in a header */
+        text,                          /* by absolute path */
     };
     for (size_t i = 0; i < sizeof sources / sizeof *sources; i++) {
         incl_set inc;
@@ -131,8 +131,16 @@ static void test_same_name_two_folders(void **state)
     unlink(at("a/common.h", path));
     unlink(at("b/y.h", path));
     unlink(at("b/common.h", path));
-    compile_job job = {src, inc.source, "k", opts, 1, "sm_90", (const char *const *)inc.names, inc.nheaders,
-                       (const char *const *)inc.texts, inc.nheaders};
+    compile_job job = {src,
+                       inc.source,
+                       "k",
+                       opts,
+                       1,
+                       "sm_90",
+                       (const char *const *)inc.names,
+                       inc.nheaders,
+                       (const char *const *)inc.texts,
+                       inc.nheaders};
     compile_output out;
     assert_int_equal(compile_run(&job, &out), 0);
     if (!out.ok)

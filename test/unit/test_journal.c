@@ -88,7 +88,6 @@ static void test_journal(void **state)
     unlink(path);
 }
 
-
 /* Writes `text` as the whole file at `path`. */
 static void write_raw(const char *text)
 {
@@ -119,14 +118,13 @@ static void test_untrusted_records(void **state)
     snprintf(path, sizeof path, "/tmp/cutune-journal-test-u-%d", (int)getpid());
     json_t *id = identity("abc");
     journal *j;
-    write_raw(HEADER REC("4611686018427387904", "ok")      /* 2^62: a heap overflow before */
-              REC("100", "ok")                              /* the space's size: one past the end */
-              REC("-1", "ok") REC("1.5", "ok") REC("\"3\"", "ok")
-              "[1, 2, 3]\n"                                 /* not an object */
-              "{\"index\": 4, \"params\": {}}\n"          /* no status */
-              "{\"index\": 5, \"status\": \"ok\"}\n"     /* no params */
-              "not json at all\n"
-              REC("99", "ok") REC("7", "wrong") REC("7", "ok"));
+    write_raw(HEADER REC("4611686018427387904", "ok")                           /* 2^62: a heap overflow before */
+              REC("100", "ok")                                                  /* the space's size: one past the end */
+              REC("-1", "ok") REC("1.5", "ok") REC("\"3\"", "ok") "[1, 2, 3]\n" /* not an object */
+                                                                  "{\"index\": 4, \"params\": {}}\n"     /* no status */
+                                                                  "{\"index\": 5, \"status\": \"ok\"}\n" /* no params */
+                                                                  "not json at all\n" REC("99", "ok") REC("7", "wrong")
+                                                                      REC("7", "ok"));
     assert_int_equal(journal_open(&j, path, id, BOUND, false), 0);
     assert_int_equal(journal_count(j), 2);
     assert_int_equal(journal_ignored(j), 9);
@@ -228,8 +226,9 @@ static void test_damage_in_the_middle(void **state)
     journal *j = NULL;
     /* Line 1 the header; lines 2-5 records 1-4, record 2 (line 3) with a NUL byte in its
      * status; then record 5, torn (no newline). */
-    static const char good[] = HEADER REC("1", "ok") "{\"index\":2,\"status\":\"o\0k\",\"params\":{\"x\":1}}\n"
-        REC("3", "wrong") REC("4", "ok");
+    static const char good[] =
+        HEADER REC("1", "ok") "{\"index\":2,\"status\":\"o\0k\",\"params\":{\"x\":1}}\n" REC("3", "wrong")
+            REC("4", "ok");
     static const char torn[] = "{\"index\":5,\"sta";
     char text[sizeof good + sizeof torn];
     memcpy(text, good, sizeof good - 1);

@@ -136,10 +136,10 @@ static void test_error_recovery_reports_every_error(void **state)
 {
     (void)state;
     parsed p = parse("kernel k from \"k.cu\" {\n"
-                     "  param a in [1, 2;\n"      /* ] missing */
+                     "  param a in [1, 2;\n" /* ] missing */
                      "  param b in 1 .. 4;\n"
-                     "  require a >;\n"           /* operand missing */
-                     "  parm c in [1];\n"         /* misspelt keyword */
+                     "  require a >;\n"   /* operand missing */
+                     "  parm c in [1];\n" /* misspelt keyword */
                      "  let d = 3;\n"
                      "}");
     assert_int_equal(p.rc, -1);

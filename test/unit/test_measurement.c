@@ -119,7 +119,8 @@ static void check_file(const char *name, int *seen_wrong, int *seen_hw, int *see
             assert_string_equal(cutune_measurement_reason(m), reason);
         else
             assert_null(cutune_measurement_reason(m));
-        assert_int_equal(cutune_measurement_variant(m)->ordinal, (uint64_t)json_integer_value(json_object_get(e, "index")));
+        assert_int_equal(cutune_measurement_variant(m)->ordinal,
+                         (uint64_t)json_integer_value(json_object_get(e, "index")));
         const char *limiter = json_string_value(json_object_get(json_object_get(e, "occupancy"), "limiter"));
         if (limiter)
             assert_string_equal(cutune_measurement_limiter(m), limiter);
@@ -127,17 +128,28 @@ static void check_file(const char *name, int *seen_wrong, int *seen_hw, int *see
             const char *path;
             cutune_value v;
         } numbers[] = {
-            {"resources.registers", CUTUNE_VALUE_REGISTERS},       {"resources.static_smem", CUTUNE_VALUE_STATIC_SMEM},
-            {"resources.spill_stores", CUTUNE_VALUE_SPILL_STORES}, {"occupancy.theoretical", CUTUNE_VALUE_OCCUPANCY},
-            {"occupancy.blocks_per_sm", CUTUNE_VALUE_BLOCKS_PER_SM}, {"time_ms.median", CUTUNE_VALUE_MEDIAN_MS},
-            {"time_ms.q1", CUTUNE_VALUE_Q1_MS},                    {"time_ms.max", CUTUNE_VALUE_MAX_MS},
-            {"spread", CUTUNE_VALUE_SPREAD},                       {"reps", CUTUNE_VALUE_REPS},
-            {"batch", CUTUNE_VALUE_BATCH},                         {"pruned", CUTUNE_VALUE_PRUNED},
-            {"objective", CUTUNE_VALUE_OBJECTIVE},                 {"verified", CUTUNE_VALUE_VERIFIED},
-            {"max_abs_error", CUTUNE_VALUE_MAX_ABS_ERROR},         {"compile_seconds", CUTUNE_VALUE_COMPILE_SECONDS},
-            {"cached", CUTUNE_VALUE_CACHED},                       {"duplicate", CUTUNE_VALUE_DUPLICATE},
-            {"gpu_seconds", CUTUNE_VALUE_GPU_SECONDS},             {"launches", CUTUNE_VALUE_LAUNCHES},
-            {"energy.J_per_launch", CUTUNE_VALUE_ENERGY_J},        {"energy.W", CUTUNE_VALUE_POWER_W},
+            {"resources.registers", CUTUNE_VALUE_REGISTERS},
+            {"resources.static_smem", CUTUNE_VALUE_STATIC_SMEM},
+            {"resources.spill_stores", CUTUNE_VALUE_SPILL_STORES},
+            {"occupancy.theoretical", CUTUNE_VALUE_OCCUPANCY},
+            {"occupancy.blocks_per_sm", CUTUNE_VALUE_BLOCKS_PER_SM},
+            {"time_ms.median", CUTUNE_VALUE_MEDIAN_MS},
+            {"time_ms.q1", CUTUNE_VALUE_Q1_MS},
+            {"time_ms.max", CUTUNE_VALUE_MAX_MS},
+            {"spread", CUTUNE_VALUE_SPREAD},
+            {"reps", CUTUNE_VALUE_REPS},
+            {"batch", CUTUNE_VALUE_BATCH},
+            {"pruned", CUTUNE_VALUE_PRUNED},
+            {"objective", CUTUNE_VALUE_OBJECTIVE},
+            {"verified", CUTUNE_VALUE_VERIFIED},
+            {"max_abs_error", CUTUNE_VALUE_MAX_ABS_ERROR},
+            {"compile_seconds", CUTUNE_VALUE_COMPILE_SECONDS},
+            {"cached", CUTUNE_VALUE_CACHED},
+            {"duplicate", CUTUNE_VALUE_DUPLICATE},
+            {"gpu_seconds", CUTUNE_VALUE_GPU_SECONDS},
+            {"launches", CUTUNE_VALUE_LAUNCHES},
+            {"energy.J_per_launch", CUTUNE_VALUE_ENERGY_J},
+            {"energy.W", CUTUNE_VALUE_POWER_W},
         };
         for (size_t k = 0; k < sizeof numbers / sizeof numbers[0]; k++) {
             double want = num(e, numbers[k].path);

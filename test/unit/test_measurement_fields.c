@@ -146,8 +146,10 @@ static record *through_wire(cutune_tune_result *r, const cutune_measurement *src
         const mfield *f = &mfields[i];
         if ((f->origin == MO_LOCAL || f->origin == MO_TAKEN) && f->kind != MK_VARIANT && f->kind != MK_HW)
             memcpy((char *)&rec->m + f->off, (const char *)src + f->off,
-                   f->kind == MK_NUM ? sizeof(double) : f->kind == MK_I64 ? sizeof(int64_t) :
-                   f->kind == MK_STR ? sizeof(char *) : sizeof(int));
+                   f->kind == MK_NUM   ? sizeof(double)
+                   : f->kind == MK_I64 ? sizeof(int64_t)
+                   : f->kind == MK_STR ? sizeof(char *)
+                                       : sizeof(int));
     }
     rec->hw[0] = src->hw[0], rec->hw[1] = src->hw[1];
     return rec;
@@ -165,7 +167,10 @@ static json_t *through_text(json_t *j)
     return back;
 }
 
-static bool not_on_wire(const mfield *f) { return f->origin == MO_LOCAL || f->origin == MO_TAKEN; }
+static bool not_on_wire(const mfield *f)
+{
+    return f->origin == MO_LOCAL || f->origin == MO_TAKEN;
+}
 static bool not_resumed(const mfield *f)
 {
     /* a resume keeps the analysis's, marks it resumed and starts its clock afresh */
@@ -201,7 +206,8 @@ static void expect_csv(const cutune_tune_result *r, const record *want, const mf
     bool shown = record_field_shown(r, want, f);
     if (f->kind == MK_METRICS || f->kind == MK_HW) {
         for (int k = 0; k < 2; k++) {
-            snprintf(name, sizeof name, "%s%s", f->kind == MK_HW ? "hw:" : "", f->kind == MK_HW ? hw_names[k] : metric_names[k]);
+            snprintf(name, sizeof name, "%s%s", f->kind == MK_HW ? "hw:" : "",
+                     f->kind == MK_HW ? hw_names[k] : metric_names[k]);
             const char *c = cell(csv, name, buf, sizeof buf);
             if (!c)
                 fail_msg("CSV: no column '%s' (field '%s')", name, f->member);

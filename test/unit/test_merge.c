@@ -30,8 +30,9 @@ static json_t *entry(int index, const char *status, double objective, int pruned
                           index, "status", status, "block", 32, 1, 1, "grid", 8, 1, 1, "compile_seconds", 0.5,
                           "gpu_seconds", 0.25, "timing_seconds", 0.125);
     if (strcmp(status, "ok") == 0) {
-        json_object_set_new(e, "time_ms", json_pack("{s:f, s:f, s:f, s:f, s:f}", "median", objective, "min", objective,
-                                                     "max", objective, "q1", objective, "q3", objective));
+        json_object_set_new(e, "time_ms",
+                            json_pack("{s:f, s:f, s:f, s:f, s:f}", "median", objective, "min", objective, "max",
+                                      objective, "q1", objective, "q3", objective));
         json_object_set_new(e, "objective", json_real(objective));
         json_object_set_new(e, "pruned", json_boolean(pruned));
         if (provisional)
@@ -46,14 +47,14 @@ static json_t *entry(int index, const char *status, double objective, int pruned
  * to dir/name, whose path goes to `path`. */
 static void shard_file(char *path, size_t size, const char *name, int index, int count, json_t *entries, double wall)
 {
-    json_t *root = json_pack("{s:s, s:i, s:{s:s, s:[{s:s, s:s}]}, s:{s:s, s:s}, s:{s:i, s:i, s:i, s:f, s:b}, "
-                             "s:{s:s, s:s}, s:{s:f, s:f, s:f, s:f, s:f, s:i}, s:o}",
-                             "format", "cutune-results", "version", 1, "spec", "kernel", "k", "params", "name", "x",
-                             "type", "int", "device", "name", "GPU", "arch", "sm_90", "settings", "warmup", 1, "repeat",
-                             3, "max_repeat", 9, "spread", 0.02, "flush_l2", 1, "objective", "name", "time_ms",
-                             "direction", "minimize", "summary", "wall_seconds", wall, "compile_seconds", 1.0,
-                             "compile_wall_seconds", wall / 2, "gpu_seconds", 2.0, "timing_seconds", 3.0, "threads", 4,
-                             "results", entries);
+    json_t *root =
+        json_pack("{s:s, s:i, s:{s:s, s:[{s:s, s:s}]}, s:{s:s, s:s}, s:{s:i, s:i, s:i, s:f, s:b}, "
+                  "s:{s:s, s:s}, s:{s:f, s:f, s:f, s:f, s:f, s:i}, s:o}",
+                  "format", "cutune-results", "version", 1, "spec", "kernel", "k", "params", "name", "x", "type", "int",
+                  "device", "name", "GPU", "arch", "sm_90", "settings", "warmup", 1, "repeat", 3, "max_repeat", 9,
+                  "spread", 0.02, "flush_l2", 1, "objective", "name", "time_ms", "direction", "minimize", "summary",
+                  "wall_seconds", wall, "compile_seconds", 1.0, "compile_wall_seconds", wall / 2, "gpu_seconds", 2.0,
+                  "timing_seconds", 3.0, "threads", 4, "results", entries);
     assert_non_null(root);
     if (index >= 0)
         json_object_set_new(json_object_get(root, "settings"), "shard",
@@ -72,13 +73,16 @@ static void make_shards(void)
 {
     shard_file(s0, sizeof s0, "s0.json", 0, 3,
                json_pack("[o, o, o]", entry(6, "ok", 2.0, 0, 0, 1), entry(3, "ok", 0.5, 1, 0, -1),
-                         entry(0, "ok", 4.0, 0, 0, -1)), 10.0);
+                         entry(0, "ok", 4.0, 0, 0, -1)),
+               10.0);
     shard_file(s1, sizeof s1, "s1.json", 1, 3,
                json_pack("[o, o, o]", entry(1, "ok", 2.0, 0, 0, -1), entry(4, "ok", 2.0, 0, 0, -1),
-                         entry(7, "wrong", 0.1, 0, 0, -1)), 30.0);
+                         entry(7, "wrong", 0.1, 0, 0, -1)),
+               30.0);
     shard_file(s2, sizeof s2, "s2.json", 2, 3,
                json_pack("[o, o, o]", entry(8, "compile error", 0, 0, 0, -1), entry(2, "ok", 3.0, 0, 0, -1),
-                         entry(5, "ok", 1.0, 0, 1, -1)), 20.0);
+                         entry(5, "ok", 1.0, 0, 1, -1)),
+               20.0);
 }
 
 static void test_complete(void **state)
@@ -123,8 +127,7 @@ static void with_devices(const char *path, json_t *devices, json_t *spread, int 
     json_object_set_new(json_object_get(root, "summary"), "device_spread", spread);
     size_t i;
     json_t *e;
-    json_array_foreach(json_object_get(root, "results"), i, e)
-        json_object_set_new(e, "gpu", json_integer(g));
+    json_array_foreach(json_object_get(root, "results"), i, e) json_object_set_new(e, "gpu", json_integer(g));
     assert_int_equal(json_dump_file(root, path, 0), 0);
     json_decref(root);
 }
@@ -166,7 +169,7 @@ static void test_devices(void **state)
     result_destroy(r);
 
     with_devices(s2, json_pack("[i]", 2), json_array(), 2); /* one GPU is not a list of several */
-    assert_int_equal(results_load(&r, s2), CUTUNE_EIO); /* not a results file: as any flaw */
+    assert_int_equal(results_load(&r, s2), CUTUNE_EIO);     /* not a results file: as any flaw */
     assert_non_null(strstr(err_last()->message, "\"devices\""));
 }
 
@@ -248,11 +251,8 @@ int main(void)
     if (!mkdtemp(dir))
         return 1;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_complete),
-        cmocka_unit_test(test_partial),
-        cmocka_unit_test(test_shard_round_trip),
-        cmocka_unit_test(test_refused),
-        cmocka_unit_test(test_devices),
+        cmocka_unit_test(test_complete), cmocka_unit_test(test_partial), cmocka_unit_test(test_shard_round_trip),
+        cmocka_unit_test(test_refused),  cmocka_unit_test(test_devices),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[400];

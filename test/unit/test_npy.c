@@ -174,10 +174,8 @@ static void test_every_prefix_and_byte(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_version_one_float),
-        cmocka_unit_test(test_versions_two_and_three_and_shapes),
-        cmocka_unit_test(test_fortran_order_layout),
-        cmocka_unit_test(test_malformed_and_truncated),
+        cmocka_unit_test(test_version_one_float),     cmocka_unit_test(test_versions_two_and_three_and_shapes),
+        cmocka_unit_test(test_fortran_order_layout),  cmocka_unit_test(test_malformed_and_truncated),
         cmocka_unit_test(test_every_prefix_and_byte),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,73 +26,98 @@ typedef struct field {
     kind kind;
 } field;
 
-#define F(type, name, kind) {#name, offsetof(type, name), kind}
+#define F(type, name, kind) \
+    { \
+#name, offsetof(type, name), kind \
+    }
 
 static const field load_fields[] = {
-    F(cutune_load_options, version, K_UINT), F(cutune_load_options, set, K_PTR),
-    F(cutune_load_options, nset, K_INT), F(cutune_load_options, base_dir, K_PTR),
-    F(cutune_load_options, skip_file_checks, K_INT), F(cutune_load_options, arch, K_PTR),
+    F(cutune_load_options, version, K_UINT),
+    F(cutune_load_options, set, K_PTR),
+    F(cutune_load_options, nset, K_INT),
+    F(cutune_load_options, base_dir, K_PTR),
+    F(cutune_load_options, skip_file_checks, K_INT),
+    F(cutune_load_options, arch, K_PTR),
     F(cutune_load_options, device, K_PTR),
 };
 static const field analyze_fields[] = {
-    F(cutune_analyze_options, version, K_UINT), F(cutune_analyze_options, arch, K_PTR),
-    F(cutune_analyze_options, jobs, K_INT), F(cutune_analyze_options, cache_dir, K_PTR),
-    F(cutune_analyze_options, no_cache, K_INT), F(cutune_analyze_options, limit, K_U64),
-    F(cutune_analyze_options, cancel, K_PTR), F(cutune_analyze_options, progress, K_PTR),
+    F(cutune_analyze_options, version, K_UINT),      F(cutune_analyze_options, arch, K_PTR),
+    F(cutune_analyze_options, jobs, K_INT),          F(cutune_analyze_options, cache_dir, K_PTR),
+    F(cutune_analyze_options, no_cache, K_INT),      F(cutune_analyze_options, limit, K_U64),
+    F(cutune_analyze_options, cancel, K_PTR),        F(cutune_analyze_options, progress, K_PTR),
     F(cutune_analyze_options, progress_user, K_PTR), F(cutune_analyze_options, shard_index, K_INT),
     F(cutune_analyze_options, shard_count, K_INT),
 };
 static const field search_fields[] = {
-    F(cutune_search_options, version, K_UINT), F(cutune_search_options, strategy, K_PTR),
-    F(cutune_search_options, budget, K_U64), F(cutune_search_options, budget_percent, K_DOUBLE),
+    F(cutune_search_options, version, K_UINT),  F(cutune_search_options, strategy, K_PTR),
+    F(cutune_search_options, budget, K_U64),    F(cutune_search_options, budget_percent, K_DOUBLE),
     F(cutune_search_options, time_s, K_DOUBLE), F(cutune_search_options, patience, K_U64),
-    F(cutune_search_options, has_seed, K_INT), F(cutune_search_options, seed, K_U64),
-    F(cutune_search_options, priors, K_PTR), F(cutune_search_options, npriors, K_INT),
+    F(cutune_search_options, has_seed, K_INT),  F(cutune_search_options, seed, K_U64),
+    F(cutune_search_options, priors, K_PTR),    F(cutune_search_options, npriors, K_INT),
 };
 static const field tune_fields[] = {
-    F(cutune_tune_options, version, K_UINT), F(cutune_tune_options, device, K_INT),
-    F(cutune_tune_options, jobs, K_INT), F(cutune_tune_options, cache_dir, K_PTR),
-    F(cutune_tune_options, no_cache, K_INT), F(cutune_tune_options, limit, K_U64),
-    F(cutune_tune_options, flush_l2, K_INT), F(cutune_tune_options, prune, K_DOUBLE),
-    F(cutune_tune_options, results_path, K_PTR), F(cutune_tune_options, cancel, K_PTR),
-    F(cutune_tune_options, journal_path, K_PTR), F(cutune_tune_options, fresh, K_INT),
-    F(cutune_tune_options, timeout_s, K_DOUBLE), F(cutune_tune_options, progress, K_PTR),
-    F(cutune_tune_options, progress_user, K_PTR), F(cutune_tune_options, search, K_SEARCH),
-    F(cutune_tune_options, energy, K_INT), F(cutune_tune_options, run_twins, K_INT),
-    F(cutune_tune_options, one_size, K_INT), F(cutune_tune_options, profile_top, K_INT),
-    F(cutune_tune_options, profile_metrics, K_PTR), F(cutune_tune_options, nprofile_metrics, K_INT),
-    F(cutune_tune_options, shard_index, K_INT), F(cutune_tune_options, shard_count, K_INT),
-    F(cutune_tune_options, devices, K_PTR), F(cutune_tune_options, ndevices, K_INT),
+    F(cutune_tune_options, version, K_UINT),
+    F(cutune_tune_options, device, K_INT),
+    F(cutune_tune_options, jobs, K_INT),
+    F(cutune_tune_options, cache_dir, K_PTR),
+    F(cutune_tune_options, no_cache, K_INT),
+    F(cutune_tune_options, limit, K_U64),
+    F(cutune_tune_options, flush_l2, K_INT),
+    F(cutune_tune_options, prune, K_DOUBLE),
+    F(cutune_tune_options, results_path, K_PTR),
+    F(cutune_tune_options, cancel, K_PTR),
+    F(cutune_tune_options, journal_path, K_PTR),
+    F(cutune_tune_options, fresh, K_INT),
+    F(cutune_tune_options, timeout_s, K_DOUBLE),
+    F(cutune_tune_options, progress, K_PTR),
+    F(cutune_tune_options, progress_user, K_PTR),
+    F(cutune_tune_options, search, K_SEARCH),
+    F(cutune_tune_options, energy, K_INT),
+    F(cutune_tune_options, run_twins, K_INT),
+    F(cutune_tune_options, one_size, K_INT),
+    F(cutune_tune_options, profile_top, K_INT),
+    F(cutune_tune_options, profile_metrics, K_PTR),
+    F(cutune_tune_options, nprofile_metrics, K_INT),
+    F(cutune_tune_options, shard_index, K_INT),
+    F(cutune_tune_options, shard_count, K_INT),
+    F(cutune_tune_options, devices, K_PTR),
+    F(cutune_tune_options, ndevices, K_INT),
 };
 static const field header_fields[] = {
-    F(cutune_header_options, version, K_UINT), F(cutune_header_options, prefix, K_PTR),
-    F(cutune_header_options, sources, K_PTR), F(cutune_header_options, file_name, K_PTR),
+    F(cutune_header_options, version, K_UINT),
+    F(cutune_header_options, prefix, K_PTR),
+    F(cutune_header_options, sources, K_PTR),
+    F(cutune_header_options, file_name, K_PTR),
 };
 static const field report_fields[] = {
-    F(cutune_report_options, version, K_UINT), F(cutune_report_options, names, K_PTR),
+    F(cutune_report_options, version, K_UINT),
+    F(cutune_report_options, names, K_PTR),
     F(cutune_report_options, title, K_PTR),
 };
 static const field simulate_fields[] = {
-    F(cutune_simulate_options, version, K_UINT), F(cutune_simulate_options, search, K_SEARCH),
-    F(cutune_simulate_options, repeat, K_INT), F(cutune_simulate_options, threads, K_INT),
+    F(cutune_simulate_options, version, K_UINT),
+    F(cutune_simulate_options, search, K_SEARCH),
+    F(cutune_simulate_options, repeat, K_INT),
+    F(cutune_simulate_options, threads, K_INT),
 };
 static const field blocks_fields[] = {
-    F(cutune_blocks_options, version, K_UINT), F(cutune_blocks_options, selected_only, K_INT),
+    F(cutune_blocks_options, version, K_UINT),
+    F(cutune_blocks_options, selected_only, K_INT),
     F(cutune_blocks_options, header_path, K_PTR),
 };
 static const field per_device_fields[] = {
     F(cutune_per_device_options, version, K_UINT), F(cutune_per_device_options, devices, K_PTR),
     F(cutune_per_device_options, ndevices, K_INT), F(cutune_per_device_options, jobs, K_INT),
-    F(cutune_per_device_options, run, K_PTR), F(cutune_per_device_options, user, K_PTR),
+    F(cutune_per_device_options, run, K_PTR),      F(cutune_per_device_options, user, K_PTR),
 };
 
 typedef struct options_type {
-    const char *name;          /* "cutune_tune_options" */
+    const char *name; /* "cutune_tune_options" */
     const field *fields;
     int nfields;
     size_t size;
-    unsigned int version;      /* the header's CUTUNE_*_OPTIONS_VERSION */
-    const void *init;          /* a struct from the CUTUNE_*_OPTIONS_INIT initialiser */
+    unsigned int version; /* the header's CUTUNE_*_OPTIONS_VERSION */
+    const void *init;     /* a struct from the CUTUNE_*_OPTIONS_INIT initialiser */
     int (*init_fn)(void *opts, unsigned int version);
 } options_type;
 
@@ -107,10 +132,10 @@ static const cutune_blocks_options blocks_init = CUTUNE_BLOCKS_OPTIONS_INIT;
 static const cutune_per_device_options per_device_init = CUTUNE_PER_DEVICE_OPTIONS_INIT;
 
 /* The _init functions, through one signature. */
-#define INIT_FN(type)                                          \
-    static int type##_fn(void *opts, unsigned int version)     \
-    {                                                          \
-        return type##_init(opts, version);                     \
+#define INIT_FN(type) \
+    static int type##_fn(void *opts, unsigned int version) \
+    { \
+        return type##_init(opts, version); \
     }
 INIT_FN(cutune_load_options)
 INIT_FN(cutune_analyze_options)
@@ -122,8 +147,10 @@ INIT_FN(cutune_simulate_options)
 INIT_FN(cutune_blocks_options)
 INIT_FN(cutune_per_device_options)
 
-#define TYPE(tname, fields, VERSION, init)                                                              \
-    {#tname, fields, (int)(sizeof fields / sizeof fields[0]), sizeof(tname), VERSION, &init, tname##_fn}
+#define TYPE(tname, fields, VERSION, init) \
+    { \
+#tname, fields, (int)(sizeof fields / sizeof fields[0]), sizeof(tname), VERSION, &init, tname##_fn \
+    }
 
 static const options_type types[] = {
     TYPE(cutune_load_options, load_fields, CUTUNE_LOAD_OPTIONS_VERSION, load_init),
@@ -239,8 +266,7 @@ static void check_value(const void *s, const options_type *t, const field *fl, c
             fail_msg("docs/api.md:%d: %s.version: documented `%s`, holds %u", line, t->name, value, u);
         return;
     }
-    default:
-        break;
+    default: break;
     }
     char *end;
     double want = strtod(value, &end);
@@ -259,8 +285,8 @@ static void check_value(const void *s, const options_type *t, const field *fl, c
         memcpy(&have, p, sizeof have);
     }
     if (have != want)
-        fail_msg("docs/api.md:%d: %s.%s is documented %s, the initialiser gives %g", line, t->name, fl->name,
-                 value, have);
+        fail_msg("docs/api.md:%d: %s.%s is documented %s, the initialiser gives %g", line, t->name, fl->name, value,
+                 have);
 }
 
 /* Every field of every options struct has one documented default. */
@@ -339,12 +365,11 @@ static void test_init_refuses_another_version(void **state)
 
 /* ---- every call that takes options refuses another version ----------------------- */
 
-static const char spec_text[] =
-    "kernel k from \"k.cu\" {\n"
-    "    param T in [32, 64];\n"
-    "    block T;\n"
-    "    grid 1;\n"
-    "}\n";
+static const char spec_text[] = "kernel k from \"k.cu\" {\n"
+                                "    param T in [32, 64];\n"
+                                "    block T;\n"
+                                "    grid 1;\n"
+                                "}\n";
 
 static cutune_spec *load_spec(void)
 {

@@ -24,14 +24,13 @@
 
 #define NJOBS 6
 
-static const char kernel[] =
-    "extern \"C\" __global__ void k(float *x) {\n"
-    "    __shared__ float s[N * 32];\n"
-    "    s[threadIdx.x] = x[threadIdx.x] * N;\n"
-    "    __syncthreads();\n"
-    "    x[threadIdx.x] = s[(threadIdx.x + 1) % (N * 32)];\n"
-    "}\n"
-    "MARKER\n";
+static const char kernel[] = "extern \"C\" __global__ void k(float *x) {\n"
+                             "    __shared__ float s[N * 32];\n"
+                             "    s[threadIdx.x] = x[threadIdx.x] * N;\n"
+                             "    __syncthreads();\n"
+                             "    x[threadIdx.x] = s[(threadIdx.x + 1) % (N * 32)];\n"
+                             "}\n"
+                             "MARKER\n";
 
 typedef struct run {
     char sources[NJOBS][1024];
@@ -298,12 +297,9 @@ int main(void)
     if (!compile_supported_arch("sm_90"))
         return 77;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_processes_match_threads),
-        cmocka_unit_test(test_any_order),
-        cmocka_unit_test(test_worker_killed),
-        cmocka_unit_test(test_worker_exits),
-        cmocka_unit_test(test_worker_deadline),
-        cmocka_unit_test(test_fallback_to_threads),
+        cmocka_unit_test(test_processes_match_threads), cmocka_unit_test(test_any_order),
+        cmocka_unit_test(test_worker_killed),           cmocka_unit_test(test_worker_exits),
+        cmocka_unit_test(test_worker_deadline),         cmocka_unit_test(test_fallback_to_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,8 +51,8 @@ static void test_cold_prunes_a_clear_loser(void **state)
     (void)state;
     judge j = {true, 1.0, 0};
     meas_settings s = settings(&j);
-    assert_true(meas_race_cold(&s, 8.0));  /* 8x the best */
-    assert_true(meas_race_cold(&s, 1.61)); /* 1.51 after the cold allowance: still beyond 1.5x */
+    assert_true(meas_race_cold(&s, 8.0));   /* 8x the best */
+    assert_true(meas_race_cold(&s, 1.61));  /* 1.51 after the cold allowance: still beyond 1.5x */
     assert_false(meas_race_cold(&s, 1.59)); /* within the allowance of the factor: timed on */
     assert_false(meas_race_cold(&s, 1.2));
 }
@@ -63,7 +63,7 @@ static void test_cold_outlier_of_a_short_kernel_is_not_trusted(void **state)
     judge j = {true, 0.007, 0}; /* a 7 us best; the cold launch of a 7 us kernel took 50 us */
     meas_settings s = settings(&j);
     assert_false(meas_race_cold(&s, 0.05));
-    assert_false(meas_race_cold(&s, MEAS_COLD_MS)); /* nothing left after the allowance */
+    assert_false(meas_race_cold(&s, MEAS_COLD_MS));       /* nothing left after the allowance */
     assert_true(meas_race_cold(&s, MEAS_COLD_MS + 0.02)); /* 20 us beyond it: 3x the best */
 }
 
@@ -139,19 +139,19 @@ static void test_provisional(void **state)
     s.min_reps = 10;
     s.provisional = 3;
     meas_times t = times(10.2, 10.1, 0.01, 2);
-    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);        /* two samples: not yet placed */
+    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE); /* two samples: not yet placed */
     t = times(10.2, 10.1, 0.01, 3);
     assert_int_equal(meas_race_next(&s, &t), MEAS_PROVISIONAL); /* a contender, placed */
     t = times(9.0, 8.9, 0.01, 3);
     assert_int_equal(meas_race_next(&s, &t), MEAS_PROVISIONAL); /* a new best: also for later */
     t = times(10.9, 10.8, 0.01, 3);
-    assert_int_equal(meas_race_next(&s, &t), MEAS_PRUNED);      /* 8 % behind: cannot win */
+    assert_int_equal(meas_race_next(&s, &t), MEAS_PRUNED); /* 8 % behind: cannot win */
     s.min_reps = 3;
     t = times(10.2, 10.1, 0.01, 3);
-    assert_int_equal(meas_race_next(&s, &t), MEAS_DONE);        /* done by the spread rule first */
+    assert_int_equal(meas_race_next(&s, &t), MEAS_DONE); /* done by the spread rule first */
     s.provisional = 0;
     s.min_reps = 10;
-    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);        /* off: full statistics now */
+    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE); /* off: full statistics now */
 }
 
 int main(void)

@@ -110,10 +110,10 @@ static void test_cells_and_marginal(void **state)
     report_table s = {4, 2, nlevels, lv, yy, true};
     double c4[4];
     report_cells(c4, &s, 0, 1);
-    near(c4[0], 7, 0); /* (0,0): 5 and 7, maximised */
-    assert_true(isnan(c4[1]));        /* (0,1): its one entry has no objective */
+    near(c4[0], 7, 0);         /* (0,0): 5 and 7, maximised */
+    assert_true(isnan(c4[1])); /* (0,1): its one entry has no objective */
     near(c4[2], 2, 0);
-    assert_true(isnan(c4[3]));        /* (1,1): no entry at all */
+    assert_true(isnan(c4[3])); /* (1,1): no entry at all */
 
     double best[2], median[2];
     size_t count[2];
@@ -181,14 +181,14 @@ static void test_extremes(void **state)
 {
     (void)state;
     double ends[2] = {-1e308, 1e308};
-    near(report_quantile(ends, 2, 0.5), 0, 0);     /* the midpoint of the two */
+    near(report_quantile(ends, 2, 0.5), 0, 0); /* the midpoint of the two */
     near(report_quantile(ends, 2, 0.25), -5e307, 1e293);
     near(report_frac(0, -1e308, 1e308), 0.5, 1e-15);
     near(report_frac(1e308, -1e308, 1e308), 1, 1e-15);
-    assert_true(isnan(report_frac(1, 2, 2)));      /* no range */
+    assert_true(isnan(report_frac(1, 2, 2))); /* no range */
     report_frame f = {0, 0, 100, 100, -1e308, 1e308, -1e308, 1e308};
     near(report_x(&f, 0), 50, 1e-9);
-    near(report_y(&f, 1e308), 0, 1e-9);            /* up is larger */
+    near(report_y(&f, 1e308), 0, 1e-9); /* up is larger */
     assert_true(isfinite(report_x(&f, NAN)));
     double lo = -1.7976931348623157e308, hi = 1.7976931348623157e308;
     report_pad(&lo, &hi);
@@ -353,8 +353,8 @@ static void test_page_of_two_gpus(void **state)
     assert_non_null(root);
     json_object_set_new(json_object_get(root, "settings"), "devices", json_pack("[i, i]", 0, 1));
     json_object_set_new(json_object_get(root, "summary"), "device_spread",
-                        json_pack("[{s:i, s:i, s:f, s:f, s:f}]", "gpu", 1, "variants", 8, "median", 1.002, "min",
-                                  0.995, "max", 1.01));
+                        json_pack("[{s:i, s:i, s:f, s:f, s:f}]", "gpu", 1, "variants", 8, "median", 1.002, "min", 0.995,
+                                  "max", 1.01));
     char path[] = "/tmp/cutune_report_gpus_XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
@@ -397,7 +397,7 @@ static void test_hw_units(void **state)
     near(u.scale, 1, 0);
     assert_string_equal(u.unit, "");
     near(report_hw_ratio(262144, 65536), 4, 0);
-    assert_true(isnan(report_hw_ratio(0, 0)));       /* no loads: no ratio */
+    assert_true(isnan(report_hw_ratio(0, 0))); /* no loads: no ratio */
     assert_true(isnan(report_hw_ratio(NAN, 65536)));
 }
 
@@ -426,7 +426,8 @@ static void test_page_with_counters(void **state)
     double best_y = -INFINITY, worst_y = INFINITY;
     size_t k;
     json_t *e;
-    json_array_foreach(entries, k, e) {
+    json_array_foreach(entries, k, e)
+    {
         json_t *m = json_object_get(json_object_get(e, "hw"), "metrics");
         if (!json_is_object(m))
             continue;
@@ -485,11 +486,17 @@ static void test_page_with_counters(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pair_choice),      cmocka_unit_test(test_many_levels),      cmocka_unit_test(test_extremes),      cmocka_unit_test(test_explained_by_hand),
-        cmocka_unit_test(test_cells_and_marginal), cmocka_unit_test(test_escape),
-        cmocka_unit_test(test_numbers),          cmocka_unit_test(test_order_statistics),
+        cmocka_unit_test(test_pair_choice),
+        cmocka_unit_test(test_many_levels),
+        cmocka_unit_test(test_extremes),
+        cmocka_unit_test(test_explained_by_hand),
+        cmocka_unit_test(test_cells_and_marginal),
+        cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_numbers),
+        cmocka_unit_test(test_order_statistics),
         cmocka_unit_test(test_page_of_fixture),
-        cmocka_unit_test(test_page_of_two_gpus),  cmocka_unit_test(test_hw_units),
+        cmocka_unit_test(test_page_of_two_gpus),
+        cmocka_unit_test(test_hw_units),
         cmocka_unit_test(test_page_with_counters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,8 +42,8 @@ static cutune_spec *load(void)
 }
 
 /* The variants of the spec, in listing order, each as `fn` writes it, into rows[]. */
-static int each_row(cutune_spec *spec, int (*fn)(char **, const cutune_spec *, const cutune_variant *),
-                    char **rows, int max)
+static int each_row(cutune_spec *spec, int (*fn)(char **, const cutune_spec *, const cutune_variant *), char **rows,
+                    int max)
 {
     cutune_configs *it;
     assert_int_equal(cutune_configs_new(&it, spec), CUTUNE_OK);
@@ -114,8 +114,7 @@ static int keys_promised(const json_t *o, const char *text, const char *const *n
     for (const char *p = text; regexec(&re, p, 2, m, 0) == 0; p += m[0].rm_eo) {
         char key[64];
         snprintf(key, sizeof key, "%.*s", (int)(m[1].rm_eo - m[1].rm_so), p + m[1].rm_so);
-        if (strcmp(key, "list") == 0 || strcmp(key, "null") == 0 || strchr(key, '.') ||
-            strncmp(key, "cutune_", 7) == 0)
+        if (strcmp(key, "list") == 0 || strcmp(key, "null") == 0 || strchr(key, '.') || strncmp(key, "cutune_", 7) == 0)
             continue; /* "`list`'s", a value and the library's functions: not keys */
         if (!has_key(o, key, nested))
             fail_msg("docs/cli.md promises '%s', the JSON has none", key);
@@ -272,7 +271,8 @@ static void analysis_csv_header_documented(void **state)
     char *head = NULL;
     assert_int_equal(cutune_analysis_csv(&head, spec, NULL), CUTUNE_OK);
     /* list's columns (params after index), then the ones the analyze bullet names */
-    char *list = bullet("- `--format csv`: columns `index`, one per param"), *analyze = bullet("- `--format csv`: `list`'s columns");
+    char *list = bullet("- `--format csv`: columns `index`, one per param"),
+         *analyze = bullet("- `--format csv`: `list`'s columns");
     char expect[1024] = "";
     regex_t re;
     assert_int_equal(regcomp(&re, "`([a-z_.]+)`", REG_EXTENDED), 0);
@@ -303,13 +303,34 @@ static void sim_json_nulls(void **state)
 {
     (void)state;
     cutune_sim_run runs[2] = {
-        {.seed = 7, .evaluations = 10, .found = 1, .best = 2.5, .best_index = 3, .best_at = 4, .ratio = 0.5,
-         .seconds = 1.5, .stop_reason = "budget", .bound_seconds = 1},
+        {.seed = 7,
+         .evaluations = 10,
+         .found = 1,
+         .best = 2.5,
+         .best_index = 3,
+         .best_at = 4,
+         .ratio = 0.5,
+         .seconds = 1.5,
+         .stop_reason = "budget",
+         .bound_seconds = 1},
         {.seed = 8, .evaluations = 10, .found = 0, .ratio = 0, .seconds = 2, .stop_reason = "budget"},
     };
-    cutune_sim_report r = {.strategy = "random", .seed = 7, .budget = 10, .space = 100, .recorded_ok = 90,
-                           .true_best = 5, .maximize = 1, .objective_name = "score", .nruns = 2, .runs = runs,
-                           .median = NAN, .q1 = 0, .q3 = 0.5, .min = 0, .max = 0.5, .median_evaluations = 10};
+    cutune_sim_report r = {.strategy = "random",
+                           .seed = 7,
+                           .budget = 10,
+                           .space = 100,
+                           .recorded_ok = 90,
+                           .true_best = 5,
+                           .maximize = 1,
+                           .objective_name = "score",
+                           .nruns = 2,
+                           .runs = runs,
+                           .median = NAN,
+                           .q1 = 0,
+                           .q3 = 0.5,
+                           .min = 0,
+                           .max = 0.5,
+                           .median_evaluations = 10};
     char *text = NULL;
     assert_int_equal(cutune_sim_report_json(&text, &r, "full.json", 0), CUTUNE_OK);
     json_error_t e;
@@ -317,13 +338,13 @@ static void sim_json_nulls(void **state)
     assert_non_null(o);
     assert_string_equal(json_string_value(json_object_get(o, "results")), "full.json");
     assert_int_equal(json_integer_value(json_object_get(o, "threads")), 16); /* the documented default */
-    assert_true(json_is_null(json_object_get(o, "patience")));                /* no limit */
+    assert_true(json_is_null(json_object_get(o, "patience")));               /* no limit */
     assert_string_equal(json_string_value(json_object_get(o, "direction")), "maximize");
     json_t *jr = json_object_get(o, "runs");
     assert_int_equal(json_array_size(jr), 2);
     assert_true(json_real_value(json_object_get(json_array_get(jr, 0), "simulated_seconds")) == 1.5);
     assert_true(json_is_real(json_object_get(json_array_get(jr, 0), "bound_seconds")));
-    assert_true(json_is_null(json_object_get(json_array_get(jr, 1), "best"))); /* nothing found */
+    assert_true(json_is_null(json_object_get(json_array_get(jr, 1), "best")));         /* nothing found */
     assert_true(json_is_null(json_object_get(json_object_get(o, "ratio"), "median"))); /* NaN */
     json_decref(o);
     cutune_free(text);
@@ -442,14 +463,10 @@ static void select_kernel_of_results(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(variant_json_typed),
-        cmocka_unit_test(variant_csv_one_rule),
-        cmocka_unit_test(analysis_json_promised),
-        cmocka_unit_test(analysis_csv_header_documented),
-        cmocka_unit_test(sim_json_nulls),
-        cmocka_unit_test(space_summary_json_promised),
-        cmocka_unit_test(occupancy_json_promised),
-        cmocka_unit_test(devices_json_promised),
+        cmocka_unit_test(variant_json_typed),       cmocka_unit_test(variant_csv_one_rule),
+        cmocka_unit_test(analysis_json_promised),   cmocka_unit_test(analysis_csv_header_documented),
+        cmocka_unit_test(sim_json_nulls),           cmocka_unit_test(space_summary_json_promised),
+        cmocka_unit_test(occupancy_json_promised),  cmocka_unit_test(devices_json_promised),
         cmocka_unit_test(select_kernel_of_results),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

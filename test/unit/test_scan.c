@@ -26,7 +26,7 @@
 
 static const char *const fixtures[] = {
     CUTUNE_SOURCE_DIR "/test/emit/h100.json",
-    CUTUNE_SOURCE_DIR "/test/emit/sizes.json",    /* a run over three sizes (version 2) */
+    CUTUNE_SOURCE_DIR "/test/emit/sizes.json", /* a run over three sizes (version 2) */
     CUTUNE_SOURCE_DIR "/test/emit/nowinner.json",
     CUTUNE_SOURCE_DIR "/test/data/report-hw-tiny-h100.json",
     CUTUNE_SOURCE_DIR "/test/data/report-sgemm-energy-h100.json",
@@ -88,7 +88,7 @@ static void test_t4_streamed_equals_whole(void **state)
 typedef struct seen {
     const cutune_tune_result *loaded; /* the same file through results_load */
     uint64_t n;
-    int stop_at;                      /* return 7 at this entry (-1: never) */
+    int stop_at; /* return 7 at this entry (-1: never) */
 } seen;
 
 /* Each entry handed over is the loader's entry at the same place: same size, values,
@@ -106,8 +106,8 @@ static int check_entry(void *ctx, const cutune_tune_result *of, const record *re
     assert_int_equal(rec->v.nparams, want->v.nparams);
     for (int p = 0; p < rec->v.nparams; p++)
         assert_string_equal(rec->v.values[p], want->v.values[p]);
-    assert_true(rec->m.objective == want->m.objective || (rec->m.objective != rec->m.objective &&
-                                                          want->m.objective != want->m.objective));
+    assert_true(rec->m.objective == want->m.objective ||
+                (rec->m.objective != rec->m.objective && want->m.objective != want->m.objective));
     assert_int_equal(rec->m.nmetrics, want->m.nmetrics);
     (void)index;
     if ((int)s->n++ == s->stop_at)
@@ -246,8 +246,10 @@ static void test_t4_unwritable(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_t4_streamed_equals_whole), cmocka_unit_test(test_scan_matches_loader),
-        cmocka_unit_test(test_scan_refusals),            cmocka_unit_test(test_scan_file_changed),
+        cmocka_unit_test(test_t4_streamed_equals_whole),
+        cmocka_unit_test(test_scan_matches_loader),
+        cmocka_unit_test(test_scan_refusals),
+        cmocka_unit_test(test_scan_file_changed),
         cmocka_unit_test(test_t4_unwritable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -49,7 +49,7 @@ typedef struct trace {
     uint64_t asked[1000];
     int n;
     bool dup, invalid;
-    double clock;            /* advanced by 1 per evaluation */
+    double clock; /* advanced by 1 per evaluation */
 } trace;
 
 static double fake_clock(void *user)
@@ -57,8 +57,7 @@ static double fake_clock(void *user)
     return ((trace *)user)->clock;
 }
 
-static int run(const sspace *sp, search_settings *set, search_hooks *h, trace *tr, uint64_t *evals,
-               const char **why)
+static int run(const sspace *sp, search_settings *set, search_hooks *h, trace *tr, uint64_t *evals, const char **why)
 {
     search *s;
     if (h->user == NULL)
@@ -169,7 +168,8 @@ static void test_neighbours(void **state)
         abc(key, &a, &b, &cc);
         int ci = (int)(key % 4), want = 0;
         /* By hand: each param one step down or up, inside its domain and valid. */
-        int steps[6][3] = {{a - 1, b, ci}, {a + 1, b, ci}, {a, b - 1, ci}, {a, b + 1, ci}, {a, b, ci - 1}, {a, b, ci + 1}};
+        int steps[6][3] = {{a - 1, b, ci}, {a + 1, b, ci}, {a, b - 1, ci},
+                           {a, b + 1, ci}, {a, b, ci - 1}, {a, b, ci + 1}};
         for (int s = 0; s < 6; s++) {
             int x = steps[s][0], y = steps[s][1], z = steps[s][2];
             if (x < 0 || x > 9 || y < 0 || y > 9 || z < 0 || z > 3 || x + y > 12)
@@ -517,7 +517,7 @@ static void test_know_beforehand(void **state)
         assert_int_equal(search_know(se, 0, false, NAN), 0); /* a = 0, b = 0: a failure */
         told++;
         assert_int_equal(search_know(se, (9 * 10 + 9) * 4, true, 1e9), 0); /* a + b > 12: invalid */
-        assert_int_equal(search_know(se, optimum, true, -1.0), 0);          /* known already */
+        assert_int_equal(search_know(se, optimum, true, -1.0), 0);         /* known already */
         assert_int_equal(search_known_count(se), told);
         uint64_t best;
         double bv;
@@ -644,12 +644,12 @@ static void test_guided_screens(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_space_map),        cmocka_unit_test(test_neighbours),
-        cmocka_unit_test(test_reproducible),     cmocka_unit_test(test_budget_valid_unique),
-        cmocka_unit_test(test_exhaustive_all),
-        cmocka_unit_test(test_shards),   cmocka_unit_test(test_patience_and_time),
-        cmocka_unit_test(test_known_is_free),    cmocka_unit_test(test_guided_screens),
-        cmocka_unit_test(test_know_beforehand),  cmocka_unit_test(test_streamed),
+        cmocka_unit_test(test_space_map),         cmocka_unit_test(test_neighbours),
+        cmocka_unit_test(test_reproducible),      cmocka_unit_test(test_budget_valid_unique),
+        cmocka_unit_test(test_exhaustive_all),    cmocka_unit_test(test_shards),
+        cmocka_unit_test(test_patience_and_time), cmocka_unit_test(test_known_is_free),
+        cmocka_unit_test(test_guided_screens),    cmocka_unit_test(test_know_beforehand),
+        cmocka_unit_test(test_streamed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,7 +24,7 @@ static void test_lets_in_any_order_and_derived(void **state)
 {
     (void)state;
     checked *c = check_with("let total = mid * 2;\nlet mid = base + 1;\nlet base = 7;\n"
-                                      "param bx in [32, 64];\nlet threads = bx * 2;\nrequire threads <= 128;");
+                            "param bx in [32, 64];\nlet threads = bx * 2;\nrequire threads <= 128;");
     if (!c->m)
         fail_msg("%s", sb_cstr(&c->text));
     assert_int_equal(let_value(c->m, "total").u.i, 16);
@@ -90,11 +90,11 @@ static void test_domains(void **state)
 {
     (void)state;
     checked *c = check_with("let top = 1024;\n"
-                                      "param a in 1 .. top step *2;\n"
-                                      "param b in 0 .. 100 step 25 default 50;\n"
-                                      "param f in [0.5, 1, 2];\n"
-                                      "param s in [\"x\", \"y\"] as none;\n"
-                                      "let u = a + b + f + (s == \"x\" ? 1 : 0);");
+                            "param a in 1 .. top step *2;\n"
+                            "param b in 0 .. 100 step 25 default 50;\n"
+                            "param f in [0.5, 1, 2];\n"
+                            "param s in [\"x\", \"y\"] as none;\n"
+                            "let u = a + b + f + (s == \"x\" ? 1 : 0);");
     if (!c->m)
         fail_msg("%s", sb_cstr(&c->text));
     const m_param *a = param(c->m, "a");
@@ -118,16 +118,16 @@ static void test_settings_and_outputs(void **state)
 {
     (void)state;
     checked *c = check_with("param x in [1, 2] default 2;\nparam y in [3, 4];\n"
-                                      "arg out_buf : out float[1024];\n"
-                                      "arg n : int = 1024;\n"
-                                      "arg in_buf : in half[x * 8] = random(seed = 7, min = -1, max = 1);\n"
-                                      "verify out_buf against config(y = 4) atol 1e-5 rtol 1e-3;\n"
-                                      "metric gbps = 8.0 * 1024 / time_s / 1e9;\n"
-                                      "objective maximise gbps;\n"
-                                      "search anneal(budget = 300, seed = 42, time = 10min, cooling = 0.9);\n"
-                                      "measure(warmup = 5, repeat = 20, max_repeat = 200, flush_l2 = false, "
-                                      "timeout = 500ms);\n"
-                                      "emit header \"out/k.h\";\nemit results \"r.json\";");
+                            "arg out_buf : out float[1024];\n"
+                            "arg n : int = 1024;\n"
+                            "arg in_buf : in half[x * 8] = random(seed = 7, min = -1, max = 1);\n"
+                            "verify out_buf against config(y = 4) atol 1e-5 rtol 1e-3;\n"
+                            "metric gbps = 8.0 * 1024 / time_s / 1e9;\n"
+                            "objective maximise gbps;\n"
+                            "search anneal(budget = 300, seed = 42, time = 10min, cooling = 0.9);\n"
+                            "measure(warmup = 5, repeat = 20, max_repeat = 200, flush_l2 = false, "
+                            "timeout = 500ms);\n"
+                            "emit header \"out/k.h\";\nemit results \"r.json\";");
     if (!c->m)
         fail_msg("%s", sb_cstr(&c->text));
     const model *m = c->m;
@@ -203,13 +203,15 @@ static void test_device_attributes_from_a_description(void **state)
                                "    param bps in 1 .. sm_count // 38 as none;\n" /* a domain: 1, 2, 3 */
                                "    let blocks = sm_count * 2, hopper = cc == 90 && cc_major == 9;\n"
                                "    let warps = max_threads_per_sm // warp_size;\n"
-                               "    block 32;\n    grid sm_count * bps;\n}\n", &d);
+                               "    block 32;\n    grid sm_count * bps;\n}\n",
+                               &d);
     assert_non_null(c->m);
     assert_int_equal(let_value(c->m, "blocks").u.i, 228);
     assert_true(let_value(c->m, "hopper").u.b);
     assert_int_equal(let_value(c->m, "warps").u.i, 64);
     assert_int_equal(c->m->params[0].dom.size, 3);
-    uint32_t want = 1u << DA_SM_COUNT | 1u << DA_CC | 1u << DA_CC_MAJOR | 1u << DA_MAX_THREADS_PER_SM | 1u << DA_WARP_SIZE;
+    uint32_t want =
+        1u << DA_SM_COUNT | 1u << DA_CC | 1u << DA_CC_MAJOR | 1u << DA_MAX_THREADS_PER_SM | 1u << DA_WARP_SIZE;
     assert_int_equal(c->m->device_used, want);
     assert_int_equal(c->m->device.v[DA_SM_COUNT], 114);
     checked_free(c);

@@ -29,24 +29,22 @@ static void write_file(const char *name, const char *text)
     fclose(f);
 }
 
-static const char kernel_src[] =
-    "template <int BLOCK>\n"
-    "__global__ void k(float *x)\n"
-    "{\n"
-    "#if UNROLL == 3\n"
-    "#error deliberate failure for UNROLL == 3\n"
-    "#endif\n"
-    "    x[blockIdx.x * BLOCK + threadIdx.x] *= UNROLL;\n"
-    "}\n";
+static const char kernel_src[] = "template <int BLOCK>\n"
+                                 "__global__ void k(float *x)\n"
+                                 "{\n"
+                                 "#if UNROLL == 3\n"
+                                 "#error deliberate failure for UNROLL == 3\n"
+                                 "#endif\n"
+                                 "    x[blockIdx.x * BLOCK + threadIdx.x] *= UNROLL;\n"
+                                 "}\n";
 
 /* 2 BLOCK x 2 UNROLL x 2 spread = 8 variants; spread is `as none`, so 4 binaries. */
-static const char spec_src[] =
-    "kernel k<BLOCK> from \"k.cu\" {\n"
-    "  param BLOCK in [64, 128] as template;\n"
-    "  param UNROLL in [1, 3];\n"
-    "  param spread in [1, 2] as none;\n"
-    "  block BLOCK; grid %s;\n"
-    "}\n";
+static const char spec_src[] = "kernel k<BLOCK> from \"k.cu\" {\n"
+                               "  param BLOCK in [64, 128] as template;\n"
+                               "  param UNROLL in [1, 3];\n"
+                               "  param spread in [1, 2] as none;\n"
+                               "  block BLOCK; grid %s;\n"
+                               "}\n";
 
 static int setup(void **state)
 {
@@ -294,7 +292,7 @@ typedef struct stream {
     int fed, waits, asked_while_waiting;
     int delivered_at_wait;
     seen *r;
-    bool never;             /* always SESSION_WAIT */
+    bool never; /* always SESSION_WAIT */
 } stream;
 
 static int stream_feed(void *user, const value **vals, uint64_t *ordinal)
@@ -348,7 +346,7 @@ static void test_stream(void **state)
         if (r.duplicate[j]) /* spread 2 shares spread 1's binary, fed just before it */
             assert_true(at[i - 1] >= 0 && at[i - 1] < j);
     }
-    assert_true(st.waits >= 2);               /* after the 3rd and the 6th */
+    assert_true(st.waits >= 2); /* after the 3rd and the 6th */
     assert_int_equal(st.asked_while_waiting, 0);
     /* A stream that only ever waits, with nothing in flight: the end, not a hang. */
     memset(&r, 0, sizeof r);
@@ -385,11 +383,8 @@ static void test_open_errors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_variant_of),
-        cmocka_unit_test(test_space),
-        cmocka_unit_test(test_batches),
-        cmocka_unit_test(test_stream),
-        cmocka_unit_test(test_open_errors),
+        cmocka_unit_test(test_variant_of), cmocka_unit_test(test_space),       cmocka_unit_test(test_batches),
+        cmocka_unit_test(test_stream),     cmocka_unit_test(test_open_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

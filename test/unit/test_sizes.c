@@ -73,8 +73,8 @@ static void test_sizes_are_listed_and_selected(void **state)
     assert_int_equal(cutune_spec_select_size(spec, 3), CUTUNE_EINVAL);
     assert_int_equal(cutune_spec_select_size(spec, -1), CUTUNE_EINVAL);
     /* no size statement: one size, no variables */
-    cutune_spec *plain = load("kernel k from \"../kernels/sum_matrix.cu\" { let n = 4; block 1; grid n; }", NULL, 0,
-                              CUTUNE_OK);
+    cutune_spec *plain =
+        load("kernel k from \"../kernels/sum_matrix.cu\" { let n = 4; block 1; grid n; }", NULL, 0, CUTUNE_OK);
     assert_int_equal(cutune_spec_size_count(plain), 1);
     assert_int_equal(cutune_spec_size_var_count(plain), 0);
     assert_int_equal(cutune_spec_select_size(plain, 0), CUTUNE_OK);

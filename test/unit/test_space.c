@@ -46,13 +46,19 @@ static uint64_t brute_force(const model *m, uint64_t *out, uint64_t max)
 }
 
 static const char *const domains[] = {
-    "[1, 2, 3, 4]", "1 .. 6", "0 .. 12 step 3", "1 .. 64 step *2", "[16, 32, 48, 64, 96]", "2 .. 9",
-    "[5]", "1 .. 27 step *3", "[0, 7, 1, 9]",
+    "[1, 2, 3, 4]", "1 .. 6", "0 .. 12 step 3",  "1 .. 64 step *2", "[16, 32, 48, 64, 96]",
+    "2 .. 9",       "[5]",    "1 .. 27 step *3", "[0, 7, 1, 9]",
 };
 
 static const char *const constraint_forms[] = {
-    "%s * %s <= 40", "%s %% max(%s, 1) == 0", "%s + %s > 9", "%s != %s", "(%s & 1) == 0 || %s > 5",
-    "%s <= %s", "8 <= %s * %s <= 64", "%s - %s < 3 && %s >= 2",
+    "%s * %s <= 40",
+    "%s %% max(%s, 1) == 0",
+    "%s + %s > 9",
+    "%s != %s",
+    "(%s & 1) == 0 || %s > 5",
+    "%s <= %s",
+    "8 <= %s * %s <= 64",
+    "%s - %s < 3 && %s >= 2",
     /* Guarded division: evaluated eagerly, 60 % (p - 1) fails for p = 1; counting must
      * fall back to the short-circuit the check is written with. */
     "%s < 2 || %s < 2 || 60 %% (%s - 1) == 0",
@@ -158,10 +164,10 @@ static void test_block_shape_count_by_hand(void **state)
             by_hand += lx + ly >= 5 && lx + ly <= 10;
     assert_int_equal(by_hand, 5 + 6 + 5 + 4 + 3 + 2 + 1); /* x = 16: y >= 2; x = 32: any y; ... x = 1024: y = 1 */
     checked *c = check_with("param x in 16 .. 1024 step *2 as none;\n"
-                                      "param y in 1 .. 32 step *2 as none;\n"
-                                      "param t in 1 .. 8 step *2;\n"
-                                      "require 32 <= x * y <= 1024;\n"
-                                      "let u = x + y;");
+                            "param y in 1 .. 32 step *2 as none;\n"
+                            "param t in 1 .. 8 step *2;\n"
+                            "require 32 <= x * y <= 1024;\n"
+                            "let u = x + y;");
     assert_non_null(c->m);
     space *sp;
     assert_int_equal(space_new(&sp, c->m, NULL, 0), 0);
@@ -203,7 +209,7 @@ static void test_saturating_raw_count(void **state)
     (void)state;
     /* 2^32 values, three times: 2^96 raw combinations. */
     checked *c = check_with("param a in 1 .. 4294967296;\nparam b in 1 .. 4294967296;\n"
-                                      "param d in 1 .. 4294967296;");
+                            "param d in 1 .. 4294967296;");
     assert_non_null(c->m);
     space *sp;
     assert_int_equal(space_new(&sp, c->m, NULL, 0), 0);
@@ -358,7 +364,7 @@ static void test_device_values_shape_the_space_and_variants(void **state)
     eval_error err;
     value vals[3] = {value_int(512), value_int(2), value_bool(true)};
     assert_int_equal(plan_variant(h100->m, vals, a, &v, &err), 0);
-    assert_int_equal(v.grid[0], 264);      /* 132 SMs x 2 */
+    assert_int_equal(v.grid[0], 264); /* 132 SMs x 2 */
     assert_int_equal(v.ndefines, 2);
     assert_string_equal(v.defines[0], "-DN=1048576");
     assert_string_equal(v.defines[1], "-DPER=1024"); /* derived: per variant */
@@ -366,8 +372,8 @@ static void test_device_values_shape_the_space_and_variants(void **state)
     assert_string_equal(v.options[0], "--use_fast_math");
     vals[2] = value_bool(false);
     assert_int_equal(plan_variant(rtx->m, vals, a, &v, &err), 0);
-    assert_int_equal(v.grid[0], 164);      /* 82 SMs x 2 */
-    assert_int_equal(v.noptions, 0);       /* off: no option at all */
+    assert_int_equal(v.grid[0], 164); /* 82 SMs x 2 */
+    assert_int_equal(v.noptions, 0);  /* off: no option at all */
     arena_free(a);
     checked_free(h100);
     checked_free(rtx);

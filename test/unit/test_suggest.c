@@ -25,7 +25,7 @@ static void test_best(void **state)
     assert_string_equal(suggest_best("blok_x", names, 4), "block_x");
     assert_string_equal(suggest_best("tile_x", names, 4), "tile_y");
     assert_string_equal(suggest_best("Block_X", names, 4), "block_x"); /* case only */
-    assert_null(suggest_best("zzz", names, 4));                         /* nothing close */
+    assert_null(suggest_best("zzz", names, 4));                        /* nothing close */
     assert_string_equal(suggest_best("block_z", names, 4), "block_x"); /* a tie: the first */
     assert_null(suggest_best("a", names, 0));
 }

@@ -49,7 +49,8 @@ static cutune_tune_result *recording(const char *name, const char *direction, do
     json_object_set_new(json_object_get(root, "objective"), "direction", json_string(direction));
     size_t i;
     json_t *entry;
-    json_array_foreach(json_object_get(root, "results"), i, entry) {
+    json_array_foreach(json_object_get(root, "results"), i, entry)
+    {
         json_t *t = json_object_get(entry, "time_ms");
         json_t *median = t ? json_object_get(t, "median") : NULL;
         if (json_is_number(median))
@@ -68,7 +69,8 @@ static cutune_tune_result *recording(const char *name, const char *direction, do
 /* rankable: what a ranking holds, by the public accessors. */
 static bool rankable(const cutune_measurement *m)
 {
-    return cutune_measurement_value(m, CUTUNE_VALUE_TIMED) != 0 && cutune_measurement_value(m, CUTUNE_VALUE_PRUNED) == 0 &&
+    return cutune_measurement_value(m, CUTUNE_VALUE_TIMED) != 0 &&
+           cutune_measurement_value(m, CUTUNE_VALUE_PRUNED) == 0 &&
            isfinite(cutune_measurement_value(m, CUTUNE_VALUE_OBJECTIVE));
 }
 
@@ -146,7 +148,8 @@ static void test_spread_is_the_ratio_of_the_same_variants(void **state)
     int ok = 0; /* the variants timed with outcome ok */
     for (uint64_t i = 0; i < cutune_tune_count(a); i++) {
         const cutune_measurement *m = cutune_tune_at(a, i);
-        ok += cutune_measurement_value(m, CUTUNE_VALUE_TIMED) != 0 && cutune_measurement_outcome(m) == CUTUNE_OUTCOME_OK &&
+        ok += cutune_measurement_value(m, CUTUNE_VALUE_TIMED) != 0 &&
+              cutune_measurement_outcome(m) == CUTUNE_OUTCOME_OK &&
               cutune_measurement_value(m, CUTUNE_VALUE_MEDIAN_MS) > 0;
     }
     assert_true(ok > 10);
@@ -206,7 +209,7 @@ typedef struct visit {
     int calls;
     char kernels[4][16];
     int index[4], count[4], append[4];
-    int status[4];             /* what each call returns */
+    int status[4]; /* what each call returns */
 } visit;
 
 static int each_block(void *user, cutune_spec *spec, cutune_block *b)

@@ -24,10 +24,13 @@ static void test_request_round_trip(void **state)
     (void)state;
     /* the configuration crosses typed: an integer past 2^53, a double with no short
      * decimal form, a boolean and a string, each back exactly (bit for bit) */
-    const wk_value values[] = {{'i', INT64_MIN + 1, 0, NULL}, {'f', 0, 0.1 + 0.2, NULL}, {'b', 1, 0, NULL},
+    const wk_value values[] = {{'i', INT64_MIN + 1, 0, NULL},
+                               {'f', 0, 0.1 + 0.2, NULL},
+                               {'b', 1, 0, NULL},
                                {'s', 0, 0, "\xc3\xa9t\xc3\xa9"}};
     const unsigned char cubin[] = {0x7f, 'E', 'L', 'F', 0, 1, 2, 0xff};
-    wk_request q = {42, {128, 2, 1}, {-1, 70000, 3}, 49152, 4, values, "_Z3fooPf", cubin, sizeof cubin, true, 0.25, true, true};
+    wk_request q = {42,    {128, 2, 1},  {-1, 70000, 3}, 49152, 4,    values, "_Z3fooPf",
+                    cubin, sizeof cubin, true,           0.25,  true, true};
     wk_frame f = WK_FRAME_INIT;
     wk_encode_request(&f, &q);
     arena *a = arena_new();
@@ -78,7 +81,8 @@ static void test_bad_frames_refused(void **state)
 {
     (void)state;
     const wk_value values[] = {{'i', 1, 0, NULL}, {'i', 2, 0, NULL}};
-    wk_request q = {7, {1, 1, 1}, {1, 1, 1}, 0, 2, values, "k", (const unsigned char *)"abc", 3, false, 0, false, false};
+    wk_request q = {7, {1, 1, 1}, {1, 1, 1}, 0,     2,    values, "k", (const unsigned char *)"abc",
+                    3, false,     0,         false, false};
     wk_frame f = WK_FRAME_INIT;
     wk_encode_request(&f, &q);
     size_t whole = f.buf.len;
