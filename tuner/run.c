@@ -359,34 +359,45 @@ static int final_race(search_run *sr)
     return rc;
 }
 
+/* open_space: sr->sp, the space searched (this shard of it), and sr->prior (--prior's
+ * scores of it, also lent to t->set). CUTUNE_OK, or a status with a diagnostic and
+ * nothing left open. */
+static int open_space(search_run *sr)
+{
+    tuner *t = sr->t;
+    if (sspace_new(&sr->sp, t->m, 0) < 0) {
+        diag_error_noloc(&t->spec->diags, "%s", err_last()->message);
+        return CUTUNE_EEVAL;
+    }
+    if (t->opts->shard_count > 1 &&
+        sspace_shard(sr->sp, (uint64_t)t->opts->shard_index, (uint64_t)t->opts->shard_count) < 0) {
+        diag_error_noloc(&t->spec->diags, "shard %d/%d of a space of %llu configurations is empty",
+                         t->opts->shard_index, t->opts->shard_count, (unsigned long long)sspace_count(sr->sp));
+        sspace_free(sr->sp);
+        return CUTUNE_EINVAL;
+    }
+    if (t->opts->search.npriors > 0) { /* --prior: earlier runs' scores of this space */
+        search_prior *prior = NULL;
+        int prc = prior_load(t->m, sr->sp, t->opts->search.priors, t->opts->search.npriors, &prior, &t->set.nprior);
+        if (prc != CUTUNE_OK) {
+            diag_error_noloc(&t->spec->diags, "--prior: %s", err_last()->message);
+            sspace_free(sr->sp);
+            return prc;
+        }
+        t->set.prior = sr->prior = prior;
+    }
+    return CUTUNE_OK;
+}
+
 /* The loop. CUTUNE_OK, or a status with a diagnostic. */
 int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_summary *asum)
 {
     search_run sr;
     memset(&sr, 0, sizeof sr);
     sr.t = t;
-    int rc = CUTUNE_OK;
-    if (sspace_new(&sr.sp, t->m, 0) < 0) {
-        diag_error_noloc(&t->spec->diags, "%s", err_last()->message);
-        return CUTUNE_EEVAL;
-    }
-    if (t->opts->shard_count > 1 &&
-        sspace_shard(sr.sp, (uint64_t)t->opts->shard_index, (uint64_t)t->opts->shard_count) < 0) {
-        diag_error_noloc(&t->spec->diags, "shard %d/%d of a space of %llu configurations is empty",
-                         t->opts->shard_index, t->opts->shard_count, (unsigned long long)sspace_count(sr.sp));
-        sspace_free(sr.sp);
-        return CUTUNE_EINVAL;
-    }
-    if (t->opts->search.npriors > 0) { /* --prior: earlier runs' scores of this space */
-        search_prior *prior = NULL;
-        int prc = prior_load(t->m, sr.sp, t->opts->search.priors, t->opts->search.npriors, &prior, &t->set.nprior);
-        if (prc != CUTUNE_OK) {
-            diag_error_noloc(&t->spec->diags, "--prior: %s", err_last()->message);
-            sspace_free(sr.sp);
-            return prc;
-        }
-        t->set.prior = sr.prior = prior;
-    }
+    int rc = open_space(&sr);
+    if (rc != CUTUNE_OK)
+        return rc;
     search_hooks hooks = {&sr, NULL, t->set.strategy == STRAT_GUIDED ? static_info : NULL, NULL};
     cutune_analyze_summary static_sum;
     memset(&static_sum, 0, sizeof static_sum);
