@@ -109,6 +109,12 @@ const char *const *cutune_strategy_list(void)
     return model_strategy_names();
 }
 
+const char *cutune_tune_strategy(const cutune_spec *spec, const cutune_search_options *opts)
+{
+    strategy k;
+    return settings_strategy(spec->model, opts, &k) ? model_strategy_name(k) : NULL;
+}
+
 /* ---- a run ranked (results/rank.c), its account (emit/account.c); several kernel
  * blocks; a process per GPU (tuner/perdev.c) ------------------------------------------------------------------ */
 

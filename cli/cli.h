@@ -41,9 +41,10 @@ typedef struct cli_common {
     int nset;
     int color; /* 1: colour diagnostics */
     bool quiet;
-    const char *arch;   /* --arch: the architecture whose device attributes the spec reads
+    const char *arch;     /* --arch: the architecture whose device attributes the spec reads
                            (NULL: sm_90); analyze and tune also compile for it */
-    const char *kernel; /* --kernel NAME: the spec file's kernel block to use (NULL: every one, in order) */
+    const char *kernel;   /* --kernel NAME: the spec file's kernel block to use (NULL: every one, in order) */
+    const char *strategy; /* the search a `tune` runs, for its summary (NULL: the spec's `search`) */
 } cli_common;
 
 /* --arch for check and list (analyze and tune take it with their compile options). */

@@ -66,7 +66,7 @@ static int draw_count_progress(void *user, double done)
 }
 
 /* The summary as text on stdout (`check`, `cutune SPEC`). */
-static void summary_text(const cutune_spec *spec, const cutune_space_size *size, double seconds)
+static void summary_text(const cutune_spec *spec, const cli_common *c, const cutune_space_size *size, double seconds)
 {
     int nparams = cutune_spec_param_count(spec);
     char raw[40], valid[40];
@@ -100,7 +100,7 @@ static void summary_text(const cutune_spec *spec, const cutune_space_size *size,
         printf("space        %s%s raw, %s%s valid (%.3g%%), counted in %.3f s\n", size->raw_saturated ? ">= " : "", raw,
                size->valid_saturated ? ">= " : "", valid, share, seconds);
     }
-    printf("search       %s\n", cutune_spec_strategy(spec));
+    printf("search       %s\n", c->strategy ? c->strategy : cutune_spec_strategy(spec));
     print_sizes(spec);
 }
 
@@ -126,7 +126,7 @@ int cli_space_summary(cutune_spec *spec, const cli_common *c, enum cli_summary_f
     if (format == CLI_SUMMARY_JSON && fmt_print_made(cutune_space_summary_json(&text, spec, &size, seconds), &text) < 0)
         return EXIT_INTERNAL;
     if (format == CLI_SUMMARY_TEXT)
-        summary_text(spec, &size, seconds);
+        summary_text(spec, c, &size, seconds);
     return rc == CUTUNE_OK ? EXIT_OK : EXIT_SPEC;
 }
 

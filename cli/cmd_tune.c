@@ -596,6 +596,7 @@ static int tune_block(void *user, cutune_spec *spec, cutune_block *b)
 {
     tune_args *a = user;
     cli_select_block(spec, &a->c, b->index, stdout);
+    a->c.strategy = cutune_tune_strategy(spec, &a->t.search); /* NULL (unknown): cutune_tune says so */
     int code = cli_space_summary(spec, &a->c, a->c.quiet ? CLI_SUMMARY_NONE : CLI_SUMMARY_TEXT);
     int devices = 0;
     bool gpu = code == EXIT_OK && cutune_device_count(&devices) == CUTUNE_OK && devices > 0;

@@ -5,6 +5,18 @@
 
 #include "tuner.h"
 
+bool settings_strategy(const model *m, const cutune_search_options *o, strategy *out)
+{
+    *out = m->search.strategy;
+    if (!o)
+        return true;
+    /* A budget without a strategy (none named here, no `search` statement in the spec,
+     * whose location is then empty): the model-based default, which spends a budget best. */
+    if (!o->strategy && m->search.loc.end == 0 && (o->budget || o->budget_percent != 0 || o->time_s > 0))
+        *out = STRAT_AUTO;
+    return !o->strategy || model_strategy_from_name(o->strategy, out);
+}
+
 int settings_resolve(const model *m, diag_list *diags, const cutune_search_options *o, uint64_t count,
                      search_settings *out)
 {
@@ -23,24 +35,16 @@ int settings_resolve(const model *m, diag_list *diags, const cutune_search_optio
     out->restarts = sr->restarts;
     if (!o)
         return CUTUNE_OK;
-    /* A budget without a strategy (none named here, no `search` statement in the spec,
-     * whose location is then empty): the model-based default, which spends a budget best. */
-    if (!o->strategy && sr->loc.end == 0 && (o->budget || o->budget_percent != 0 || o->time_s > 0))
-        out->strategy = STRAT_AUTO;
-    if (o->strategy) {
-        strategy k;
-        if (!model_strategy_from_name(o->strategy, &k)) {
-            diag_error_noloc(diags,
-                             "unknown search strategy '%s' (the strategies are exhaustive, random, "
-                             "anneal, genetic, local, guided and auto)",
-                             o->strategy);
-            return CUTUNE_EINVAL;
-        }
-        if (k != sr->strategy) { /* the spec's knobs belong to its own strategy */
-            out->temperature = out->cooling = out->mutation = 0;
-            out->population = out->restarts = 0;
-        }
-        out->strategy = k;
+    if (!settings_strategy(m, o, &out->strategy)) {
+        diag_error_noloc(diags,
+                         "unknown search strategy '%s' (the strategies are exhaustive, random, "
+                         "anneal, genetic, local, guided and auto)",
+                         o->strategy);
+        return CUTUNE_EINVAL;
+    }
+    if (out->strategy != sr->strategy) { /* the spec's knobs belong to its own strategy */
+        out->temperature = out->cooling = out->mutation = 0;
+        out->population = out->restarts = 0;
     }
     if (o->budget)
         out->budget = o->budget;

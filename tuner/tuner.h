@@ -180,6 +180,11 @@ typedef struct tuner {
 int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, const cutune_tune_options *opts,
               const cutune_device *dev, bool flush, cutune_tune_result *res);
 
+/* settings_strategy: the strategy a run of model m with the overrides in `o` (may be
+ * NULL) uses, into *out: o's, else auto for a budget given to a spec without a `search`
+ * statement, else the spec's. false when o names no strategy there is (*out unspecified). */
+bool settings_strategy(const model *m, const cutune_search_options *o, strategy *out);
+
 /* settings_resolve: the spec's `search` (model m) with the overrides in `o` (may
  * be NULL) applied; a budget percentage becomes a count of the `count` valid
  * configurations. CUTUNE_OK, or CUTUNE_EINVAL with a diagnostic on `diags` (an unknown

@@ -127,6 +127,12 @@ int cutune_tune_options_init(cutune_tune_options *opts, unsigned int version);
  * NULL-terminated; the strings are static. */
 const char *const *cutune_strategy_list(void);
 
+/* cutune_tune_strategy: the name of the strategy cutune_tune runs on `spec` with the
+ * search overrides `opts` (may be NULL): the one it names, else "auto" when it gives a
+ * budget and the spec has no `search` statement, else the spec's. NULL when `opts`
+ * names no strategy there is. The string is static. */
+const char *cutune_tune_strategy(const cutune_spec *spec, const cutune_search_options *opts);
+
 /* cutune_tune: tunes `spec` on a GPU: compiles every valid configuration's variant (in
  * parallel, ahead of the GPU), skips what cannot launch, runs each once with poisoned
  * outputs and compares them with the reference, times the correct ones (warm-ups,

@@ -196,4 +196,13 @@ check "bare.json: what is missing is said" grep -q 'not a cutune results file: a
 check "format.json: the format is said" grep -q "format.json' is not a cutune results file: its \"format\"" "$tmp/err"
 "$cutune" simulate "$s" --results "$tmp/v2.json" 2>"$tmp/err" >/dev/null
 check "v2.json: the version is said" grep -q "version 3; this cutune reads versions 1 and 2" "$tmp/err"
+# The summary of `cutune SPEC` names the search the run makes, not only the spec's: a
+# budget on a spec without `search` is auto's, --strategy names its own (no GPU needed:
+# the summary comes before the compiles, of which --limit leaves two).
+for run in "exhaustive:" "auto:--budget 5" "random:--strategy random --budget 5"; do
+    want=${run%%:*}
+    # shellcheck disable=SC2086 # the options are words
+    "$cutune" tune "$s" --limit 2 --no-cache ${run#*:} >"$tmp/tune.out" 2>&1
+    check "tune ${run#*:}: the summary says search $want" grep -qx "search  *$want" "$tmp/tune.out"
+done
 finish
