@@ -106,73 +106,35 @@ static float bf16_to_float(uint16_t b)
     return f;
 }
 
+/* One element of type T at p, as a double (memcpy: p need not be aligned). */
+#define DATA_LOAD(T) \
+    do { \
+        T v_; \
+        memcpy(&v_, p, sizeof v_); \
+        return (double)v_; \
+    } while (0)
+
 double data_get(const void *buf, data_type t, size_t i)
 {
     const unsigned char *p = (const unsigned char *)buf + i * data_size(t);
+    uint16_t h;
     switch (t) {
-    case DT_HALF: {
-        uint16_t h;
-        memcpy(&h, p, 2);
-        return half_to_float(h);
-    }
-    case DT_BF16: {
-        uint16_t h;
-        memcpy(&h, p, 2);
-        return bf16_to_float(h);
-    }
-    case DT_FLOAT: {
-        float v;
-        memcpy(&v, p, 4);
-        return v;
-    }
-    case DT_DOUBLE: {
-        double v;
-        memcpy(&v, p, 8);
-        return v;
-    }
-    case DT_INT8: {
-        int8_t v;
-        memcpy(&v, p, 1);
-        return v;
-    }
-    case DT_UINT8: {
-        uint8_t v;
-        memcpy(&v, p, 1);
-        return v;
-    }
-    case DT_INT16: {
-        int16_t v;
-        memcpy(&v, p, 2);
-        return v;
-    }
-    case DT_UINT16: {
-        uint16_t v;
-        memcpy(&v, p, 2);
-        return v;
-    }
-    case DT_INT32: {
-        int32_t v;
-        memcpy(&v, p, 4);
-        return v;
-    }
-    case DT_UINT32: {
-        uint32_t v;
-        memcpy(&v, p, 4);
-        return v;
-    }
-    case DT_INT64: {
-        int64_t v;
-        memcpy(&v, p, 8);
-        return (double)v;
-    }
-    case DT_UINT64: {
-        uint64_t v;
-        memcpy(&v, p, 8);
-        return (double)v;
-    }
+    case DT_HALF: memcpy(&h, p, 2); return half_to_float(h);
+    case DT_BF16: memcpy(&h, p, 2); return bf16_to_float(h);
+    case DT_FLOAT: DATA_LOAD(float);
+    case DT_DOUBLE: DATA_LOAD(double);
+    case DT_INT8: DATA_LOAD(int8_t);
+    case DT_UINT8: DATA_LOAD(uint8_t);
+    case DT_INT16: DATA_LOAD(int16_t);
+    case DT_UINT16: DATA_LOAD(uint16_t);
+    case DT_INT32: DATA_LOAD(int32_t);
+    case DT_UINT32: DATA_LOAD(uint32_t);
+    case DT_INT64: DATA_LOAD(int64_t);
+    case DT_UINT64: DATA_LOAD(uint64_t);
     }
     return 0;
 }
+#undef DATA_LOAD
 
 /* An integer's bits from a double: truncated towards zero through 64 bits, so that a
  * value outside the element type's range wraps modulo 2^bits (a negative value into an
