@@ -72,8 +72,10 @@ static char *read_doc(void)
 static char *doc_part(const char *start, const char *stop)
 {
     const char *doc = read_doc(), *p = strstr(doc, start);
-    if (!p)
+    if (!p) {
         fail_msg("docs/cli.md has no '%s'", start);
+        return NULL; /* fail_msg does not return; the compiler cannot know */
+    }
     const char *end = strstr(p + 1, stop);
     size_t n = end ? (size_t)(end - p) : strlen(p);
     char *s = malloc(n + 1);
