@@ -26,7 +26,18 @@ kt_format kt_detect(json_t *root)
 
 const char *kt_device_name(json_t *root, kt_format fmt)
 {
-    const char *name = fmt == KT_CACHE ? json_string_value(json_object_get(root, "device_name")) : NULL;
+    const char *name = NULL;
+    if (fmt == KT_CACHE) {
+        name = json_string_value(json_object_get(root, "device_name"));
+    } else { /* a T4 file carries T4's metadata when its writer added it: cutune's, or nvidia-smi's query */
+        json_t *query =
+            json_object_get(json_object_get(json_object_get(root, "metadata"), "environment"), "device_query");
+        name = json_string_value(json_object_get(json_object_get(query, "cutune"), "name"));
+        json_t *gpu = json_object_get(json_object_get(json_object_get(query, "nvidia-smi"), "nvidia_smi_log"), "gpu");
+        if (!name)
+            name =
+                json_string_value(json_object_get(json_is_array(gpu) ? json_array_get(gpu, 0) : gpu, "product_name"));
+    }
     return name && *name ? name : NULL;
 }
 
@@ -408,6 +419,29 @@ static int t4_entry(kt_import_state *k, json_t *entry, const char *where, double
     return CUTUNE_OK;
 }
 
+/* The tool that wrote a T4 file and its version, when its metadata names them
+ * (environment.requirements: "kernel_tuner==1.0", "cutune==0.1.0"), into the source. */
+static void t4_writer(kt_import_state *k, json_t *root)
+{
+    static const struct {
+        const char *prefix, *tool;
+    } writers[] = {{"kernel_tuner==", "Kernel Tuner"}, {"kernel-tuner==", "Kernel Tuner"}, {"cutune==", "cutune"}};
+    json_t *reqs = json_object_get(json_object_get(json_object_get(root, "metadata"), "environment"), "requirements");
+    size_t i;
+    json_t *req;
+    json_array_foreach(reqs, i, req)
+    {
+        const char *r = json_string_value(req);
+        for (size_t w = 0; r && w < sizeof writers / sizeof *writers; w++)
+            if (strncmp(r, writers[w].prefix, strlen(writers[w].prefix)) == 0 &&
+                strlen(r) - strlen(writers[w].prefix) < 64) {
+                json_object_set_new(k->source, "tool", json_string(writers[w].tool));
+                json_object_set_new(k->source, "tool_version", json_string(r + strlen(writers[w].prefix)));
+                return;
+            }
+    }
+}
+
 int kt_read_t4(kt_import_state *k, json_t *root)
 {
     char buf[80];
@@ -417,6 +451,7 @@ int kt_read_t4(kt_import_state *k, json_t *root)
                          kt_shown(version, buf, sizeof buf));
     if (version)
         json_object_set(k->source, "schema_version", version);
+    t4_writer(k, root);
     double scale;
     int rc = t4_unit(k, root, &scale);
     json_t *results = json_object_get(root, "results");
@@ -462,7 +497,9 @@ int kt_source(kt_import_state *k, kt_format fmt, bool gzipped, bool reopened, co
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    int bad = json_object_set_new(s, "tool", json_string("Kernel Tuner"));
+    int bad = 0;
+    if (!json_object_get(s, "tool")) /* a cache file is Kernel Tuner's own; a T4 file may not say whose */
+        bad |= json_object_set_new(s, "tool", fmt == KT_CACHE ? json_string("Kernel Tuner") : json_null());
     bad |= json_object_set_new(s, "format", json_string(fmt == KT_CACHE ? "cache file" : "T4 results file"));
     bad |= json_object_set_new(s, "file", json_string(k->path));
     bad |= json_object_set_new(s, "gzip", json_boolean(gzipped));

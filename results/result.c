@@ -91,8 +91,9 @@ int result_set_source(cutune_tune_result *r, json_t *src, char *why, size_t whys
      * 161 failed; 0 of the spec's 4362 configurations missing" */
     char line[1400];
     const char *schema = source_str(src, "schema_version"), *dev = source_str(src, "device");
-    int n = snprintf(line, sizeof line, "%s %s '%s'", source_str(src, "tool"), source_str(src, "format"),
-                     source_str(src, "file"));
+    const char *tool = source_str(src, "tool"), *version = source_str(src, "tool_version");
+    int n = snprintf(line, sizeof line, "%s%s%s%s%s '%s'", tool, *tool && *version ? " " : "", *tool ? version : "",
+                     *tool ? " " : "", source_str(src, "format"), source_str(src, "file"));
     if (*schema && n < (int)sizeof line)
         n += snprintf(line + n, sizeof line - (size_t)n, " (schema %s)", schema);
     if (n < (int)sizeof line)
