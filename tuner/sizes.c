@@ -43,7 +43,7 @@ int sizes_run_one(cutune_tune_result **out, cutune_spec *spec, const cutune_tune
         }
     }
     if ((rc = tuner_new(&t, spec, &size, opts, dev, flush, res)) == CUTUNE_OK)
-        rc = tuner_tune(t);
+        rc = run_tune(t);
     res->summary.wall_seconds = sys_seconds() - t0;
     result_finish(res, flush, &m->measure);
     tuner_free(t); /* the worker ends and the journal closes */

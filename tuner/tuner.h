@@ -4,8 +4,8 @@
  * api/cutune_tune.c (cutune_tune) is its facade.
  *
  * One prefix per file (its module), each owning its state:
- *   tuner.c   tuner_     the run's set-up, its summary, tuner_free (the tuner struct);
- *   run.c     run_       the one loop of every strategy (run_search);
+ *   tuner.c   tuner_     the run's state: set-up, stop, tuner_free (the tuner struct);
+ *   run.c     run_       the one loop of every strategy (run_search), the summary;
  *   loop.c    loop_      one variant: journal read-back, twin, or sent to a GPU;
  *   finish.c  finish_    a variant's end: journal line, best, winner, the search told;
  *   fleet.c   fleet_     the GPUs' variants in flight (fleet_slot), the final race;
@@ -197,10 +197,6 @@ int settings_resolve(const model *m, diag_list *diags, const cutune_search_optio
 int tuner_session(tuner *t, const cutune_analyze_options *o, uint64_t total, cutune_analyze_summary *sum,
                   session **out);
 
-/* tuner_tune: every variant the strategy proposes compiled, run, journaled, and the best
- * chosen; the result's summary filled. CUTUNE_OK, or a status with a diagnostic. */
-int tuner_tune(tuner *t);
-
 /* ---- hardware counters (counters.c) --------------------------------------- */
 
 /* counters_options: `in` with the counters resolved into *out (the default set
@@ -316,5 +312,10 @@ void finish_note_winner(tuner *t, const record *rec);
 /* run_search (run.c): the loop of every strategy: proposals streamed through a
  * compile session, each run, journaled and told. */
 int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_summary *asum);
+
+/* run_tune (run.c): the run of tuner t: every variant the strategy proposes compiled,
+ * run, journaled, and the best chosen (run_search, with the run's compile options); the
+ * result's summary filled. CUTUNE_OK, or a status with a diagnostic. */
+int run_tune(tuner *t);
 
 #endif
