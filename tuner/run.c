@@ -1,5 +1,5 @@
 /* run.c - the one tuning loop, every strategy's, exhaustive included, and the run's
- * summary (run_tune; tuner.h). Above tuner.c (the run's state) and the loop's steps
+ * summary (run.h). Above tuner.c (the run's state) and the loop's steps
  * (loop.c, fleet.c, finish.c, counters.c), none of which calls back up into it.
  *
  * The strategy (search/) proposes configurations; a compile session streams them
@@ -21,7 +21,11 @@
 #include "../base/sys.h"
 #include "../results/prior.h"
 #include "../results/replay.h"
-#include "tuner.h"
+#include "counters.h"
+#include "finish.h"
+#include "fleet.h"
+#include "loop.h"
+#include "run.h"
 
 typedef struct search_run {
     tuner *t;

@@ -9,7 +9,8 @@
 
 #include "../base/sys.h"
 #include "../compiler/space.h"
-#include "tuner.h"
+#include "run.h"
+#include "sizes.h"
 
 int sizes_run_one(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_options *opts,
                   const cutune_device *dev, bool flush)

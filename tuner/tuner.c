@@ -13,6 +13,7 @@
 #include "../runtime/cache.h"
 #include "../runtime/compile.h"
 #include "../runtime/includes.h"
+#include "settings.h"
 #include "tuner.h"
 
 void tuner_inputs_identity(const model *m, char *hex, size_t size)
