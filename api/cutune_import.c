@@ -1,10 +1,34 @@
-/* cutune_import.c - the public face of import/ (include/cutune/import.h): argument
- * checks and the object's life; the translation is import/t1.c's. */
-#include "internal.h"
-
+/* cutune_import.c - cutune/import.h: other tools' files as cutune results or specs, the
+ * facade over import/ (argument checks, the options, the error object, the objects'
+ * life); the reading and checking is import/kt.c's, a T1 file's translation import/t1.c's. */
 #include <stdlib.h>
 
+#include "../import/kt.h"
 #include "../import/t1.h"
+#include "../results/result.h"
+#include "internal.h"
+
+int cutune_import_results(cutune_tune_result **out, cutune_spec *spec, const char *path,
+                          const cutune_import_options *opts)
+{
+    if (!out)
+        return err_set(CUTUNE_EINVAL, "cutune_import_results: no output");
+    *out = NULL;
+    if (!spec || !path)
+        return err_set(CUTUNE_EINVAL, "cutune_import_results: no spec or path");
+    if (!cutune_spec_ok(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_import_results: the spec has errors (see its diagnostics)");
+    int rc = api_options_ok(opts, CUTUNE_IMPORT_OPTIONS_VERSION, "cutune_import_options");
+    if (rc < 0)
+        return rc;
+    kt_options ko = {opts ? opts->device_name : NULL, opts && opts->complete};
+    return kt_import(out, spec->model, spec->path, path, &ko);
+}
+
+const char *cutune_tune_source(const cutune_tune_result *r)
+{
+    return r ? r->source_line : NULL;
+}
 
 struct cutune_import {
     t1_result *r;
