@@ -1,7 +1,9 @@
 /* cmd_import.c - `cutune import FILE [-o OUT] [--force]`: a T1 tuning problem (Kernel
  * Tuner's, KTT's, BAT's and the Kernel Tuner benchmark hub's JSON) as a cutune spec,
- * written beside it (docs/cli.md, docs/kernel-tuner.md). The translation is the
- * library's (cutune_import_t1); this prints its errors and notes and writes the text. */
+ * written beside it; `cutune import FILE --spec SPEC -o RESULTS.json`: a Kernel Tuner
+ * cache or T4 file as a results file of SPEC (docs/cli.md, docs/kernel-tuner.md). The
+ * work is the library's (cutune_import_t1, cutune_import_results); this prints its
+ * errors and notes and writes the file. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,14 +26,54 @@ static char *default_output(const char *file)
     return out;
 }
 
+/* import_results: FILE (a Kernel Tuner cache or T4 file) as results of the spec at
+ * spec_path, written to output (cutune_import_results). */
+static int import_results(const char *file, const char *spec_path, const char *output, const char *device, int complete,
+                          bool force, bool quiet)
+{
+    if (!output)
+        return cli_usage_error("import", "where to? -o RESULTS.json is required with --spec");
+    if (strcmp(output, "-") != 0 && !force && access(output, F_OK) == 0) {
+        fprintf(stderr, "cutune import: %s exists; --force replaces it\n", output);
+        return EXIT_IO;
+    }
+    cli_common common = {.quiet = quiet};
+    int code = EXIT_OK;
+    cutune_spec *spec = cli_load(spec_path, &common, &code);
+    if (!spec)
+        return code;
+    cutune_import_options opts = CUTUNE_IMPORT_OPTIONS_INIT;
+    opts.device_name = device;
+    opts.complete = complete;
+    cutune_tune_result *r = NULL;
+    int rc = cutune_import_results(&r, spec, file, &opts);
+    if (rc == CUTUNE_OK)
+        rc = cutune_tune_write_results(r, output);
+    if (rc != CUTUNE_OK) {
+        fprintf(stderr, "cutune import: %s\n", cutune_last_error());
+        code = cli_exit_for_status(rc);
+    } else if (!quiet) {
+        const char *source = cutune_tune_source(r);
+        if (source)
+            fprintf(stderr, "%s\n", source);
+        fprintf(stderr, "results: %s\n", output);
+    }
+    cutune_tune_result_free(r);
+    cutune_spec_free(spec);
+    return code;
+}
+
 int cmd_import(int argc, char **argv)
 {
-    const char *output = NULL, *spec = NULL;
+    const char *output = NULL, *spec = NULL, *device = NULL;
     bool quiet = false, force = false;
+    int complete = 0;
     const cli_opt table[] = {
         {"output", 'o', true, CLI_TEXT, &output, NULL, 0, NULL},
         {"force", 0, false, CLI_BOOL, &force, NULL, 0, NULL},
         {"spec", 0, true, CLI_TEXT, &spec, NULL, 0, NULL},
+        {"device-name", 0, true, CLI_TEXT, &device, NULL, 0, NULL},
+        {"complete", 0, false, CLI_INT, &complete, NULL, 1, NULL},
         {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL},
     };
     int code = cli_parse_options("import", argc, argv, table, (int)(sizeof table / sizeof table[0]));
@@ -42,8 +84,10 @@ int cmd_import(int argc, char **argv)
                                                            : "one file at a time (cutune import FILE [-o OUT])");
     const char *file = argv[optind];
     if (spec)
-        return cli_usage_error("import", "--spec (a Kernel Tuner cache or T4 file as a results file of SPEC) is not "
-                                         "available yet; cutune import FILE imports a T1 tuning problem");
+        return import_results(file, spec, output, device, complete, force, quiet);
+    if (device || complete)
+        return cli_usage_error("import", "--%s goes with --spec (a Kernel Tuner cache or T4 file as results)",
+                               device ? "device-name" : "complete");
     char *made = output ? NULL : default_output(file);
     if (!output && !made)
         return EXIT_INTERNAL;
