@@ -419,6 +419,26 @@ static void test_hub_t4(void **state)
     check_against_land(KT_DATA "/conv_small.T4.json", 0);
 }
 
+/* A results file's "source" is untrusted too: only flat values are read back. */
+static void test_source_refused(void **state)
+{
+    (void)state;
+    static const char head[] = "{\"format\": \"cutune-results\", \"version\": 1, \"spec\": {\"kernel\": \"k\", "
+                               "\"params\": []}, \"results\": [], \"source\": ";
+    char text[512];
+    cutune_tune_result *r = NULL;
+    snprintf(text, sizeof text, "%s{\"tool\": {\"nested\": 1}}}", head);
+    assert_int_equal(cutune_results_load(&r, put_text("s1.json", text)), CUTUNE_EIO);
+    assert_non_null(strstr(cutune_last_error(), "s1.json: source: \"tool\" is neither a number"));
+    snprintf(text, sizeof text, "%s[1, 2]}", head);
+    assert_int_equal(cutune_results_load(&r, put_text("s2.json", text)), CUTUNE_EIO);
+    assert_non_null(strstr(cutune_last_error(), "s2.json: source: is not an object"));
+    snprintf(text, sizeof text, "%s{\"tool\": \"X\", \"format\": \"cache file\", \"file\": \"f\"}}", head);
+    assert_int_equal(cutune_results_load(&r, put_text("s3.json", text)), CUTUNE_OK);
+    assert_string_equal(cutune_tune_source(r), "X cache file 'f', device not recorded");
+    cutune_tune_result_free(r);
+}
+
 static void test_arguments(void **state)
 {
     (void)state;
@@ -437,9 +457,9 @@ static void test_arguments(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cache_kinds), cmocka_unit_test(test_t4_kinds),    cmocka_unit_test(test_refusals),
-        cmocka_unit_test(test_open_cache),  cmocka_unit_test(test_gzip_damage), cmocka_unit_test(test_hub_cache),
-        cmocka_unit_test(test_hub_t4),      cmocka_unit_test(test_arguments),
+        cmocka_unit_test(test_cache_kinds), cmocka_unit_test(test_t4_kinds),       cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_open_cache),  cmocka_unit_test(test_gzip_damage),    cmocka_unit_test(test_hub_cache),
+        cmocka_unit_test(test_hub_t4),      cmocka_unit_test(test_source_refused), cmocka_unit_test(test_arguments),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
