@@ -170,7 +170,7 @@ static const command commands[] = {
      "exit codes: 0 ok, 2 usage or files that do not go together (another spec, device\n"
      "or settings; a shard missing or given twice; overlapping shards; problem sizes),\n"
      "3 a file unreadable, not a results file, or the output unwritable\n"},
-    {"import", cmd_import, "another tuner's files: a T1 problem as a spec, a Kernel Tuner cache as results", false,
+    {"import", cmd_import, "another tuner's files: a T1 problem as a spec, a Kernel Tuner cache as results", true,
      "usage: cutune import FILE [-o OUT] [--force] [-q]\n"
      "       cutune import FILE --spec SPEC -o RESULTS.json [--device-name NAME] [--complete]\n"
      "                          [--force] [-q]\n"
@@ -184,17 +184,9 @@ static const command commands[] = {
      "With --spec: FILE a Kernel Tuner cache file or T4 results file (gzip or not), read as\n"
      "the results of SPEC (each entry checked against its space; failures keep their kind),\n"
      "for simulate, report and emit. docs/kernel-tuner.md has both tables.\n"
-     "\n"
-     "  -o, --output OUT    write here (a spec by default: FILE's stem + .tune, beside it;\n"
-     "                      - for stdout; relative paths in the spec are made relative to OUT)\n"
-     "  --force             replace OUT when it exists (default: refuse)\n"
-     "  --spec SPEC         read FILE as a Kernel Tuner cache or T4 file of SPEC's space\n"
-     "  --device-name NAME  with --spec: the GPU the file was recorded on, for a file that\n"
-     "                      does not say (T4); a file that names another is refused\n"
-     "  --complete          with --spec: refuse a file that lacks a valid configuration\n" HELP_QUIET
+     "\n",
      "exit codes: 0 written, 1 FILE refused (each reason on stderr) or SPEC invalid, 2 usage,\n"
-     "3 a file unreadable or malformed, or OUT exists or cannot be written\n",
-     NULL},
+     "3 a file unreadable or malformed, or OUT exists or cannot be written\n"},
     {"occupancy", cmd_occupancy, "theoretical occupancy of a block shape", false,
      "usage: cutune occupancy (--arch sm_XX | --device N) --regs R --threads T [--smem BYTES]\n"
      "                        [--format text|json]\n"
