@@ -42,7 +42,7 @@
 #include "../base/sys.h"
 
 #define CACHE_MAGIC "CUTUNE-CACHE-2\n"
-#define CACHE_KEY_VERSION "cutune-cache-3" /* 3: the in-memory headers */
+#define CACHE_KEY_VERSION "cutune-cache-4" /* 4: a failure's log holds ptxas's error */
 #define CHECKSUM_PREFIX "xxh3:"
 enum {
     CHECKSUM_HEX = 16,   /* hex digits of a 64-bit checksum */
