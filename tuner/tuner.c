@@ -135,6 +135,30 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
     return CUTUNE_OK;
 }
 
+/* Every GPU's worker started at once, then each one's set-up (its reference) awaited.
+ * CUTUNE_OK, or the first failure's status with the thread's error (base/err.h) saying
+ * why. */
+static int start_gpus(tuner *t)
+{
+    int rc = CUTUNE_OK;
+    int k = 0;
+    for (; k < t->ngpus; k++) /* every worker first: their references run at once */
+        if ((rc = gpu_spawn(&t->gpus[k])) < 0)
+            break;
+    int spawned = k;
+    char first[ERR_MESSAGE_MAX] = ""; /* the first failure's: a later GPU's replaces the thread's error */
+    if (rc < 0)
+        snprintf(first, sizeof first, "%s", err_last()->message);
+    for (k = 0; k < spawned; k++) {
+        int r = gpu_ready(&t->gpus[k]);
+        if (r < 0 && rc == CUTUNE_OK) {
+            rc = r;
+            snprintf(first, sizeof first, "%s", err_last()->message);
+        }
+    }
+    return rc < 0 ? err_set(rc, "%s", first) : rc;
+}
+
 int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, const cutune_tune_options *opts,
               const cutune_device *dev, bool flush, cutune_tune_result *res)
 {
@@ -186,7 +210,7 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
         t->set.budget = opts->limit; /* --limit N: at most N configurations, whatever the strategy */
     /* The first worker runs the reference: a reference that fails is a spec problem,
      * found before anything else runs. */
-    if ((rc = fleet_start(t)) < 0) { /* the worker's own status: a failed reference is ESPEC */
+    if ((rc = start_gpus(t)) < 0) { /* the worker's own status: a failed reference is ESPEC */
         diag_error_noloc(&spec->diags, "%s", err_last()->message);
         return rc;
     }

@@ -255,11 +255,6 @@ int finish_variant(tuner *t, record *rec, uint64_t index, bool has_id, twin_id i
 
 /* ---- several GPUs (fleet.c) --------------------------------------------- */
 
-/* fleet_start: every GPU's worker started at once, then each one's set-up (its
- * reference) awaited. CUTUNE_OK, or the first failure's status with the thread's error
- * (base/err.h) saying why. */
-int fleet_start(tuner *t);
-
 /* fleet_idle: a GPU with nothing in flight, waiting for one to answer when all
  * are busy: the answer is taken (figures, the best so far) but its variant is finished
  * by the next fleet_flush, after the caller has given the GPU its next variant.
