@@ -159,6 +159,9 @@ int cmd_check(int argc, char **argv)
             if (json && i > 0)
                 printf(",\n");
             cli_select_block(spec, &c, i, json ? NULL : stdout);
+            int seen = cutune_spec_diagnostic_count(spec); /* __constant__ data no argument fills */
+            if (cutune_spec_check_constants(spec) > 0)
+                cli_print_new_diagnostics(spec, &c, &seen);
             code = cli_space_summary(spec, &c, json ? CLI_SUMMARY_JSON : CLI_SUMMARY_TEXT);
         }
         if (json && n > 1)

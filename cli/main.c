@@ -136,6 +136,23 @@ static const command commands[] = {
      "exit codes: 0 ok, 2 usage or files that do not go together (another spec, device\n"
      "or settings; a shard missing or given twice; overlapping shards; problem sizes),\n"
      "3 a file unreadable, not a results file, or the output unwritable\n"},
+    {"import", cmd_import, "another tuner's files: a T1 problem as a spec, a Kernel Tuner cache as results", true,
+     "usage: cutune import FILE [-o OUT] [--force] [-q]\n"
+     "       cutune import FILE --spec SPEC -o RESULTS.json [--device-name NAME] [--complete]\n"
+     "                          [--force] [-q]\n"
+     "\n"
+     "FILE a T1 tuning problem (the JSON format Kernel Tuner, KTT, BAT and the Kernel Tuner\n"
+     "benchmark hub share): translated into a cutune spec: kernel, params, conditions (Python\n"
+     "expressions, rewritten in the spec language), launch geometry, problem size, arguments\n"
+     "and their fills, compiler options, budget. Every construct is translated or refused\n"
+     "with its JSON path and the reason; notes (on stderr and atop the spec) say what was\n"
+     "left out.\n"
+     "With --spec: FILE a Kernel Tuner cache file or T4 results file (gzip or not), read as\n"
+     "the results of SPEC (each entry checked against its space; failures keep their kind),\n"
+     "for simulate, report and emit. docs/kernel-tuner.md has both tables.\n"
+     "\n",
+     "exit codes: 0 written, 1 FILE refused (each reason on stderr) or SPEC invalid, 2 usage,\n"
+     "3 a file unreadable or malformed, or OUT exists or cannot be written\n"},
     {"occupancy", cmd_occupancy, "theoretical occupancy of a block shape", true,
      "usage: cutune occupancy (--arch sm_XX | --device N) --regs R --threads T [--smem BYTES]\n"
      "                        [--format text|json]\n"
