@@ -3,13 +3,13 @@
  * format. Also the header and CSV written after `cutune SPEC` (--header, --csv, or the
  * spec's emit statements). No GPU needed. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../base/sys.h"
 #include "cli.h"
 #include "format.h"
+#include "options.h"
 
 /* The spec recorded in the results (found from any working folder: see
  * cutune_tune_spec_path), when it still loads and matches; else NULL with a note on
@@ -203,46 +203,25 @@ int cmd_emit(int argc, char **argv)
 {
     cli_common c;
     cli_init_common(&c);
-    emit_args a;
-    memset(&a, 0, sizeof a);
-    int code = EXIT_OK;
-    if (argc < 2 || argv[1][0] == '-') {
-        code = cli_usage_error("emit", "what to emit? (emit header|csv|t4 ...)");
-        goto done;
-    }
-    a.kind = argv[1];
-    if (strcmp(a.kind, "header") != 0 && strcmp(a.kind, "csv") != 0 && strcmp(a.kind, "t4") != 0) {
-        code = cli_usage_error("emit", "no format named '%s' (header, csv or t4)", a.kind);
-        goto done;
-    }
-    static const struct option longopts[] = {
-        CLI_COMMON_OPTIONS,
-        {"spec", required_argument, NULL, 's'},
-        {"prefix", required_argument, NULL, 'P'},
-        {"output", required_argument, NULL, 'o'},
-        {NULL, 0, NULL, 0},
+    emit_args a = {argc > 1 ? argv[1] : NULL, NULL, NULL, NULL, NULL, 0};
+    const cli_opt table[] = {
+        CLI_COMMON_ENTRIES(&c),
+        {"spec", 0, true, CLI_TEXT, &a.spec_path, NULL, 0, NULL},
+        {"prefix", 0, true, CLI_TEXT, &a.prefix, NULL, 0, NULL},
+        {"output", 'o', true, CLI_TEXT, &a.output, NULL, 0, NULL},
     };
-    int opt;
-    optind = 1;
-    while ((opt = cli_getopt("emit", argc - 1, argv + 1, "qo:", longopts)) != -1) {
-        int handled = cli_common_option(&c, opt, optarg);
-        if (handled < 0) {
-            code = EXIT_USAGE;
-            goto done;
-        }
-        if (handled)
-            continue;
-        switch (opt) {
-        case 's': a.spec_path = optarg; break;
-        case 'P': a.prefix = optarg; break;
-        case 'o': a.output = optarg; break;
-        default: code = EXIT_USAGE; goto done; /* cli_getopt said why */
-        }
+    int code = EXIT_OK;
+    if (argc < 2 || argv[1][0] == '-')
+        code = cli_usage_error("emit", "what to emit? (emit header|csv|t4 ...)");
+    else if (strcmp(a.kind, "header") != 0 && strcmp(a.kind, "csv") != 0 && strcmp(a.kind, "t4") != 0)
+        code = cli_usage_error("emit", "no format named '%s' (header, csv or t4)", a.kind);
+    else
+        code = cli_parse_options("emit", argc - 1, argv + 1, table, (int)(sizeof table / sizeof table[0]));
+    if (code == EXIT_OK) {
+        a.files = argv + 1 + optind;
+        a.nfiles = argc - 1 - optind;
+        code = run_emit(&a, &c);
     }
-    a.files = argv + 1 + optind;
-    a.nfiles = argc - 1 - optind;
-    code = run_emit(&a, &c);
-done:
     cli_free_common(&c);
     return code;
 }
