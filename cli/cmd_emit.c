@@ -286,30 +286,19 @@ int cli_emit_header_many(cutune_spec *spec, const cutune_tune_result *const *res
     const char *base = strrchr(path, '/');
     cutune_header_options opts = CUTUNE_HEADER_OPTIONS_INIT;
     opts.file_name = base ? base + 1 : path;
-    /* GPUs of one model give one entry (a header refuses two of one device: the look-up
-     * would never reach the second): the first GPU's winner. */
-    const cutune_tune_result **distinct = calloc((size_t)n + 1, sizeof *distinct);
-    if (!distinct)
+    /* GPUs of one model give one entry: the first GPU's winner (cutune_emit_header_devices). */
+    int *same = calloc((size_t)n + 1, sizeof *same);
+    if (!same)
         return EXIT_INTERNAL;
-    int nd = 0;
-    for (int k = 0; k < n; k++) {
-        const cutune_device *d = cutune_tune_device(results[k]);
-        int same = -1;
-        for (int q = 0; q < nd && same < 0; q++)
-            if (strcmp(cutune_tune_device(distinct[q])->name, d->name) == 0 &&
-                cutune_tune_device(distinct[q])->cc == d->cc)
-                same = q;
-        if (same < 0)
-            distinct[nd++] = results[k];
-        else if (!quiet)
+    char *text = NULL;
+    int rc = cutune_emit_header_devices(&text, spec, results, n, &opts, same);
+    for (int k = 0; k < n && !quiet; k++)
+        if (same[k] >= 0)
             fprintf(stderr,
                     "note: results %d are of the same GPU model as results %d: the header holds the "
                     "first one's winner for that model\n",
-                    k + 1, same + 1);
-    }
-    char *text = NULL;
-    int rc = cutune_emit_header(&text, spec, distinct, nd, &opts);
-    free(distinct);
+                    k + 1, same[k] + 1);
+    free(same);
     if (rc != CUTUNE_OK) {
         fprintf(stderr, "cutune: no header written to %s: %s\n", path, cutune_last_error());
         return cli_exit_for_status(rc);

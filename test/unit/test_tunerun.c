@@ -2,7 +2,8 @@
  * any application (api/cutune_tune_run.c): the emit paths each kernel block may not
  * write (cutune_blocks_emit_check), how a run goes on the GPUs named
  * (cutune_tune_set_devices; no GPU here, so the models cannot be told apart), and a
- * finished run's verdict (cutune_tune_verdict_of). Runs are recorded results files
+ * finished run's verdict (cutune_tune_verdict_of); and the header of a run on several
+ * GPUs, an entry per model (cutune_emit_header_devices). Runs are recorded results files
  * (test/emit, test/data), one rewritten with jansson. Only the public header. */
 #include <jansson.h>
 #include <setjmp.h>
@@ -175,12 +176,38 @@ static void test_verdict(void **state)
     assert_int_equal(cutune_tune_verdict_of(&v, NULL), CUTUNE_EINVAL);
 }
 
+/* H100, H100 again, A100: two entries, the second H100 sharing the first's. */
+static void test_header_devices(void **state)
+{
+    (void)state;
+    cutune_tune_result *h = load("test/emit/h100.json"), *h2 = load("test/emit/h100.json"),
+                       *a = load("test/emit/a100.json");
+    const cutune_tune_result *three[3] = {h, h2, a}, *two[2] = {h, a};
+    int same[3] = {7, 7, 7};
+    char *text = NULL, *want = NULL;
+    assert_int_equal(cutune_emit_header_devices(&text, NULL, three, 3, NULL, same), CUTUNE_OK);
+    assert_int_equal(same[0], -1);
+    assert_int_equal(same[1], 0);
+    assert_int_equal(same[2], -1);
+    assert_int_equal(cutune_emit_header(&want, NULL, two, 2, NULL), CUTUNE_OK);
+    assert_string_equal(text, want);
+    cutune_free(text);
+    cutune_free(want);
+    /* cutune_emit_header itself refuses the same three */
+    assert_int_equal(cutune_emit_header(&text, NULL, three, 3, NULL), CUTUNE_EINVAL);
+    assert_int_equal(cutune_emit_header_devices(&text, NULL, three, 0, NULL, NULL), CUTUNE_EINVAL);
+    cutune_tune_result_free(h);
+    cutune_tune_result_free(h2);
+    cutune_tune_result_free(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blocks_emit_check),
         cmocka_unit_test(test_set_devices),
         cmocka_unit_test(test_verdict),
+        cmocka_unit_test(test_header_devices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
