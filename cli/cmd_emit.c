@@ -206,9 +206,10 @@ int cmd_emit(int argc, char **argv)
     emit_args a = {argc > 1 ? argv[1] : NULL, NULL, NULL, NULL, NULL, 0};
     const cli_opt table[] = {
         CLI_COMMON_ENTRIES(&c),
-        {"spec", 0, true, CLI_TEXT, &a.spec_path, NULL, 0, NULL},
-        {"prefix", 0, true, CLI_TEXT, &a.prefix, NULL, 0, NULL},
-        {"output", 'o', true, CLI_TEXT, &a.output, NULL, 0, NULL},
+        {"spec", 0, true, CLI_TEXT, &a.spec_path, NULL, 0, NULL, "SPEC", "the spec (needed without results files)"},
+        {"prefix", 0, true, CLI_TEXT, &a.prefix, NULL, 0, NULL, "P",
+         "the names' prefix (default: the spec's emit header prefix, else\nthe kernel's name upper-cased)"},
+        {"output", 'o', true, CLI_TEXT, &a.output, NULL, 0, NULL, "FILE", "write here (default: stdout)"},
     };
     int code = EXIT_OK;
     if (argc < 2 || argv[1][0] == '-')

@@ -116,6 +116,11 @@ static const field per_device_fields[] = {
     F(cutune_per_device_options, ndevices, K_INT), F(cutune_per_device_options, jobs, K_INT),
     F(cutune_per_device_options, run, K_PTR),      F(cutune_per_device_options, user, K_PTR),
 };
+static const field import_fields[] = {
+    F(cutune_import_options, version, K_UINT),
+    F(cutune_import_options, device_name, K_PTR),
+    F(cutune_import_options, complete, K_INT),
+};
 
 typedef struct options_type {
     const char *name; /* "cutune_tune_options" */
@@ -137,6 +142,7 @@ static const cutune_report_options report_init = CUTUNE_REPORT_OPTIONS_INIT;
 static const cutune_simulate_options simulate_init = CUTUNE_SIMULATE_OPTIONS_INIT;
 static const cutune_blocks_options blocks_init = CUTUNE_BLOCKS_OPTIONS_INIT;
 static const cutune_per_device_options per_device_init = CUTUNE_PER_DEVICE_OPTIONS_INIT;
+static const cutune_import_options import_init = CUTUNE_IMPORT_OPTIONS_INIT;
 
 /* The _init functions, through one signature. */
 #define INIT_FN(type) \
@@ -154,6 +160,7 @@ INIT_FN(cutune_report_options)
 INIT_FN(cutune_simulate_options)
 INIT_FN(cutune_blocks_options)
 INIT_FN(cutune_per_device_options)
+INIT_FN(cutune_import_options)
 
 #define TYPE(tname, fields, VERSION, init) \
     { \
@@ -171,6 +178,7 @@ static const options_type types[] = {
     TYPE(cutune_simulate_options, simulate_fields, CUTUNE_SIMULATE_OPTIONS_VERSION, simulate_init),
     TYPE(cutune_blocks_options, blocks_fields, CUTUNE_BLOCKS_OPTIONS_VERSION, blocks_init),
     TYPE(cutune_per_device_options, per_device_fields, CUTUNE_PER_DEVICE_OPTIONS_VERSION, per_device_init),
+    TYPE(cutune_import_options, import_fields, CUTUNE_IMPORT_OPTIONS_VERSION, import_init),
 };
 #define NTYPES ((int)(sizeof types / sizeof types[0]))
 
