@@ -409,6 +409,12 @@ static void load_header(loader *ld, json_t *root)
     r->device.smem_per_block_optin = (int)record_int(json_object_get(attrs, "smem_per_block_optin"), 0);
     r->device.warp_size = (int)record_int(json_object_get(attrs, "warp_size"), 0);
     r->device.ordinal = -1;
+    json_t *source = json_object_get(root, "source"); /* imported: where the data came from */
+    char why[200];
+    if (source && result_set_source(r, source, why, sizeof why) < 0) {
+        refuse(ld, "source", "%s", why);
+        return;
+    }
     json_t *set = json_object_get(root, "settings");
     r->strategy = (char *)str_of(ld, json_object_get(set, "strategy"), "exhaustive");
     r->warmup = record_int(json_object_get(set, "warmup"), 0);

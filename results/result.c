@@ -36,8 +36,83 @@ void result_destroy(cutune_tune_result *r)
         result_destroy(r->sizes[k]);
     free(r->sizes);
     free(r->records);
+    json_decref(r->source);
     arena_free(r->arena);
     free(r);
+}
+
+/* The source's key `key` as a string ("" when absent or not one). */
+static const char *source_str(json_t *src, const char *key)
+{
+    const char *s = json_string_value(json_object_get(src, key));
+    return s ? s : "";
+}
+
+/* The source's key `key` as a count (-1 when absent or not one). */
+static long long source_count(json_t *src, const char *key)
+{
+    json_t *v = json_object_get(src, key);
+    return json_is_integer(v) && json_integer_value(v) >= 0 ? (long long)json_integer_value(v) : -1;
+}
+
+/* Whether v may be a value of the source: a number, a boolean, null, a string of at
+ * most 4096 bytes, or (when `list` is true) a list of at most 64 numbers and strings. */
+static bool source_value_ok(json_t *v, bool list)
+{
+    if (json_is_number(v) || json_is_boolean(v) || json_is_null(v))
+        return true;
+    if (json_is_string(v))
+        return json_string_length(v) <= 4096;
+    if (!list || !json_is_array(v) || json_array_size(v) > 64)
+        return false;
+    size_t i;
+    json_t *x;
+    json_array_foreach(v, i, x) if (!json_is_number(x) && !source_value_ok(x, false)) return false;
+    return true;
+}
+
+int result_set_source(cutune_tune_result *r, json_t *src, char *why, size_t whysize)
+{
+    if (!json_is_object(src) || json_object_size(src) > 64) {
+        snprintf(why, whysize, "is not an object of at most 64 keys");
+        return -1;
+    }
+    const char *key;
+    json_t *v;
+    json_object_foreach(src, key, v) if (!source_value_ok(v, true))
+    {
+        snprintf(why, whysize,
+                 "\"%.60s\" is neither a number, a boolean, null, a string of at most 4096 bytes, "
+                 "nor a list of at most 64 numbers and strings",
+                 key);
+        return -1;
+    }
+    /* "Kernel Tuner cache file 'c.json' (schema 1.1.0), NVIDIA RTX A4000: 4362 entries,
+     * 161 failed; 0 of the spec's 4362 configurations missing" */
+    char line[1400];
+    const char *schema = source_str(src, "schema_version"), *dev = source_str(src, "device");
+    const char *tool = source_str(src, "tool"), *version = source_str(src, "tool_version");
+    int n = snprintf(line, sizeof line, "%s%s%s%s%s '%s'", tool, *tool && *version ? " " : "", *tool ? version : "",
+                     *tool ? " " : "", source_str(src, "format"), source_str(src, "file"));
+    if (*schema && n < (int)sizeof line)
+        n += snprintf(line + n, sizeof line - (size_t)n, " (schema %s)", schema);
+    if (n < (int)sizeof line)
+        n += snprintf(line + n, sizeof line - (size_t)n, ", %s", *dev ? dev : "device not recorded");
+    long long entries = source_count(src, "entries"), failed = source_count(src, "failed");
+    long long missing = source_count(src, "missing"), space = source_count(src, "space");
+    if (entries >= 0 && n < (int)sizeof line)
+        n += snprintf(line + n, sizeof line - (size_t)n, ": %lld entries, %lld failed", entries, failed);
+    if (missing >= 0 && space >= 0 && n < (int)sizeof line)
+        snprintf(line + n, sizeof line - (size_t)n, "; %lld of the spec's %lld configurations missing", missing, space);
+    const char *kept = arena_strdup(r->arena, line);
+    if (!kept) {
+        snprintf(why, whysize, "out of memory");
+        return -1;
+    }
+    json_decref(r->source);
+    r->source = json_incref(src);
+    r->source_line = kept;
+    return 0;
 }
 
 const char *result_route_name(ast_route_kind route)

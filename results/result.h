@@ -82,6 +82,11 @@ struct cutune_tune_result {
     int *shard_merged;
     int nmerged_from;
     const char **merged_from;
+    /* Imported from another tool's file (import/): where the data came from, the results
+     * file's "source" object (docs/results-format.md; owned: json_decref), and its
+     * account in one line (cutune_tune_source; in the arena). NULL for a run's. */
+    json_t *source;
+    const char *source_line;
 };
 
 /* result_record_of: the record whose measurement m is (m is a record's first member:
@@ -109,6 +114,13 @@ int result_set_size(cutune_tune_result *r, int n, const char *const *names, cons
  * set). The parent's counts add up the sizes' (result_finish on each size first). 0, or
  * -1 out of memory (the size's result is freed then). */
 int result_adopt_size(cutune_tune_result *parent, cutune_tune_result *size);
+
+/* result_set_source: r's data came from another tool's file, as `src` says (a JSON
+ * object of at most 64 keys, each value a string of at most 4096 bytes, a number, a
+ * boolean, null, or a list of at most 64 numbers and strings: docs/results-format.md,
+ * "source"); r takes a reference to it and makes its one-line account. 0, or -1 with
+ * what is wrong in why (the key named) or "out of memory". */
+int result_set_source(cutune_tune_result *r, json_t *src, char *why, size_t whysize);
 
 /* result_destroy: frees the result and all it owns; NULL is a no-op. */
 void result_destroy(cutune_tune_result *r);

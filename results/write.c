@@ -36,6 +36,8 @@ static json_t *root_of(const cutune_tune_result *r, const char *version)
     json_object_set_new(spec, "params", params);
     json_object_set_new(root, "spec", spec);
     json_object_set_new(root, "device", record_device_json(r));
+    if (r->source) /* imported: where the data came from */
+        json_object_set(root, "source", r->source);
     json_t *set = json_object();
     json_object_set_new(set, "strategy", json_string(s->strategy[0] ? s->strategy : r->strategy));
     json_t *search = json_object(); /* docs/results-format.md: what the search ran with and used */

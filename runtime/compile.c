@@ -1,7 +1,11 @@
 /* compile.c - NVRTC compilation and ptxas resource reports (see compile.h). */
+#define _GNU_SOURCE /* dladdr */
 #include "compile.h"
 
+#include <dlfcn.h>
+#include <limits.h>
 #include <nvrtc.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,22 +28,142 @@ void compile_output_free(compile_output *out)
     memset(out, 0, sizeof *out);
 }
 
-/* The CUDA toolkit's headers (cuda_fp16.h, cuda_bf16.h...), which NVRTC does not find
- * by itself: $CUDA_HOME/include, else the folder found at build time. NULL when absent. */
-static const char *toolkit_include(void)
+/* Writes "-I" + `dir` into `buf` when `dir`/`probe` exists. True when written. */
+static bool include_option(char *buf, size_t size, const char *dir, const char *probe)
 {
-    static _Thread_local char buf[1100];
+    char path[PATH_MAX + 64];
+    struct stat st;
+    int n = snprintf(path, sizeof path, "%s/%s", dir, probe);
+    if (n < 0 || (size_t)n >= sizeof path || stat(path, &st) != 0)
+        return false;
+    n = snprintf(buf, size, "-I%s", dir);
+    return n > 0 && (size_t)n < size;
+}
+
+/* The include folder of the toolkit the loaded NVRTC library belongs to: the folder
+ * `include` beside the library's folder (lib, lib64, targets/<arch>/lib), when it
+ * holds nvrtc.h. False when there is none. */
+static bool nvrtc_toolkit_include(char *buf, size_t size)
+{
+    Dl_info info;
+    if (!dladdr((void *)nvrtcVersion, &info) || !info.dli_fname)
+        return false;
+    char *lib = sys_canonical_path(info.dli_fname);
+    if (!lib)
+        return false;
+    char *slash = strrchr(lib, '/');
+    bool found = false;
+    if (slash) {
+        strcpy(slash, "/../include"); /* fits: "/libnvrtc.so*" is longer */
+        char *dir = sys_canonical_path(lib);
+        found = dir && include_option(buf, size, dir, "nvrtc.h");
+        free(dir);
+    }
+    free(lib);
+    return found;
+}
+
+int compile_default_includes(compile_includes *out)
+{
+    memset(out, 0, sizeof *out);
     const char *home = getenv("CUDA_HOME");
     if (home && *home) {
-        snprintf(buf, sizeof buf, "-I%s/include", home);
-        return buf;
-    }
+        int n = snprintf(out->toolkit, sizeof out->toolkit, "-I%s/include", home);
+        if (n < 0 || (size_t)n >= sizeof out->toolkit)
+            out->toolkit[0] = '\0';
+    } else if (!nvrtc_toolkit_include(out->toolkit, sizeof out->toolkit)) {
 #ifdef CUTUNE_CUDA_INCLUDE
-    snprintf(buf, sizeof buf, "-I%s", CUTUNE_CUDA_INCLUDE);
-    return buf;
-#else
-    return NULL;
+        snprintf(out->toolkit, sizeof out->toolkit, "-I%s", CUTUNE_CUDA_INCLUDE);
 #endif
+    }
+    const char *cccl = getenv("CUTUNE_CCCL_INCLUDE");
+    if (cccl) { /* set: that folder, as given; empty: none */
+        int n = *cccl ? snprintf(out->cccl, sizeof out->cccl, "-I%s", cccl) : 0;
+        if (n < 0 || (size_t)n >= sizeof out->cccl)
+            out->cccl[0] = '\0';
+    } else if (out->toolkit[0]) {
+        char dir[sizeof out->toolkit + 8];
+        snprintf(dir, sizeof dir, "%s/cccl", out->toolkit + 2);
+        (void)include_option(out->cccl, sizeof out->cccl, dir, "cub");
+    }
+    int n = 0;
+    if (out->cccl[0])
+        out->options[n++] = out->cccl;
+    if (out->toolkit[0])
+        out->options[n++] = out->toolkit;
+    out->noptions = n;
+    return n;
+}
+
+/* True when `line` (up to its newline) is part of ptxas's -v report: informational,
+ * printed for every kernel that compiles. */
+static bool report_line(const char *line)
+{
+    return strncmp(line, "ptxas info", 10) == 0 || strncmp(line, "ptxas         .", 15) == 0;
+}
+
+/* True when `log` holds a line that is not ptxas's report (blank lines aside): what a
+ * person reading a failure needs. */
+static bool log_has_message(const char *log)
+{
+    for (const char *p = log; p && *p;) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p + 1) : strlen(p);
+        if (!report_line(p) && strspn(p, " \t\r\n") < len)
+            return true;
+        p += len;
+    }
+    return false;
+}
+
+/* Compiles `job` once more without `--ptxas-options=-v` and returns NVRTC's log (heap,
+ * caller frees; NULL when NVRTC or memory failed). With -v, NVRTC's log for a kernel
+ * that ptxas refuses (too much shared data, say) holds only the report, not the error;
+ * without it, the error is there. Only a failed compile pays for this. */
+static char *quiet_log(const compile_job *job, const char *const *opts, int nopts)
+{
+    const char **kept = malloc(sizeof(char *) * (size_t)(nopts ? nopts : 1));
+    if (!kept)
+        return NULL;
+    int n = 0;
+    for (int i = 0; i < nopts; i++)
+        if (strcmp(opts[i], "--ptxas-options=-v") != 0)
+            kept[n++] = opts[i];
+    char *log = NULL;
+    nvrtcProgram prog;
+    if (nvrtcCreateProgram(&prog, job->source, job->source_name, job->nheaders, job->header_texts, job->header_names) !=
+        NVRTC_SUCCESS) {
+        free(kept);
+        return NULL;
+    }
+    size_t size = 0;
+    if (nvrtcAddNameExpression(prog, job->name_expression) == NVRTC_SUCCESS) {
+        (void)nvrtcCompileProgram(prog, n, kept);
+        if (nvrtcGetProgramLogSize(prog, &size) == NVRTC_SUCCESS && (log = malloc(size + 1))) {
+            log[0] = '\0';
+            if (size && nvrtcGetProgramLog(prog, log) != NVRTC_SUCCESS)
+                log[0] = '\0';
+            log[size] = '\0';
+        }
+    }
+    nvrtcDestroyProgram(&prog);
+    free(kept);
+    return log;
+}
+
+/* Appends `text` (and a newline where it lacks one) to the heap string *log. False
+ * when out of memory (*log unchanged). */
+static bool log_append(char **log, const char *text)
+{
+    size_t n = strlen(*log), m = strlen(text);
+    bool sep = n && (*log)[n - 1] != '\n';
+    bool nl = !m || text[m - 1] != '\n';
+    char *grown = realloc(*log, n + sep + m + nl + 1);
+    if (!grown)
+        return false;
+    *log = grown;
+    snprintf(grown + n, sep + m + nl + 1, "%s%s%s", sep ? "\n" : "", text, nl ? "\n" : "");
+    return true;
 }
 
 int compile_run(const compile_job *job, compile_output *out)
@@ -56,7 +180,9 @@ int compile_run(const compile_job *job, compile_output *out)
     if (r != NVRTC_SUCCESS)
         return nvrtc_fail(r, "create program");
     int rc = -1;
-    const char **opts = malloc(sizeof(char *) * (size_t)(job->noptions + 4));
+    compile_includes includes;
+    compile_default_includes(&includes);
+    const char **opts = malloc(sizeof(char *) * (size_t)(job->noptions + 3 + COMPILE_MAX_INCLUDES));
     char arch_opt[64];
     if (!opts) {
         err_set(-1, "out of memory");
@@ -73,9 +199,8 @@ int compile_run(const compile_job *job, compile_output *out)
         opts[nopts++] = "--no-cache";
     for (int i = 0; i < job->noptions; i++)
         opts[nopts++] = job->options[i];
-    const char *toolkit = toolkit_include();
-    if (toolkit)
-        opts[nopts++] = toolkit; /* last: the spec's own folders come first */
+    for (int i = 0; i < includes.noptions; i++)
+        opts[nopts++] = includes.options[i]; /* last: the spec's own folders come first */
     if ((r = nvrtcAddNameExpression(prog, job->name_expression)) != NVRTC_SUCCESS) {
         rc = nvrtc_fail(r, "add name expression");
         goto done;
@@ -97,6 +222,18 @@ int compile_run(const compile_job *job, compile_output *out)
         goto done;
     }
     out->log[log_size] = '\0';
+    if (compiled == NVRTC_ERROR_COMPILATION && !log_has_message(out->log)) {
+        /* Only the resource report: the error is in the log of a compile without it. */
+        char *quiet = quiet_log(job, opts, nopts);
+        const char *why =
+            quiet && log_has_message(quiet) ? quiet : "nvrtc: NVRTC_ERROR_COMPILATION (the compiler gave no message)";
+        bool appended = log_append(&out->log, why);
+        free(quiet);
+        if (!appended) {
+            err_set(-1, "out of memory");
+            goto done;
+        }
+    }
     /* The log quotes the source (an #error's text, a bad line): bytes that are not
      * UTF-8 would make every JSON writer drop the log, so they become U+FFFD here. */
     if (utf8_check(out->log, strlen(out->log)) != strlen(out->log)) {
@@ -113,13 +250,9 @@ int compile_run(const compile_job *job, compile_output *out)
         compiled == NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID) {
         /* The kernel (or its options) is at fault: an outcome, with the log. */
         if (compiled != NVRTC_ERROR_COMPILATION) {
-            size_t n = strlen(out->log);
-            char *grown = realloc(out->log, n + 128);
-            if (grown) {
-                out->log = grown;
-                snprintf(out->log + n, 128, "%snvrtc: %s\n", n && out->log[n - 1] != '\n' ? "\n" : "",
-                         nvrtcGetErrorString(compiled));
-            }
+            char line[128];
+            snprintf(line, sizeof line, "nvrtc: %s", nvrtcGetErrorString(compiled));
+            (void)log_append(&out->log, line); /* out of memory: the log without it */
         }
         out->ok = false;
         out->seconds = sys_seconds() - t0;
@@ -260,8 +393,7 @@ char *compile_log_excerpt(const char *log)
     for (const char *p = log; p && *p;) {
         const char *end = strchr(p, '\n');
         size_t len = end ? (size_t)(end - p + 1) : strlen(p);
-        bool info = strncmp(p, "ptxas info", 10) == 0 || strncmp(p, "ptxas         .", 15) == 0;
-        if (!info) {
+        if (!report_line(p)) {
             memcpy(out + k, p, len);
             k += len;
         }

@@ -1,5 +1,5 @@
-/* fleet.c - the run's GPU workers, one per GPU, and the variants in flight on
- * them (tuner.h).
+/* fleet.c - the variants in flight on the run's GPU workers, one per GPU (fleet.h;
+ * the workers are started with the tuner, tuner.c).
  *
  * The compile session hands the tuner one variant at a time, on this thread. A variant
  * that must run goes to an idle GPU's worker (runtime/worker's pipe) and the tuner
@@ -24,28 +24,8 @@
 #include <string.h>
 
 #include "../base/sys.h"
-#include "tuner.h"
-
-int fleet_start(tuner *t)
-{
-    int rc = CUTUNE_OK;
-    int k = 0;
-    for (; k < t->ngpus; k++) /* every worker first: their references run at once */
-        if ((rc = gpu_spawn(&t->gpus[k])) < 0)
-            break;
-    int spawned = k;
-    char first[ERR_MESSAGE_MAX] = ""; /* the first failure's: a later GPU's replaces the thread's error */
-    if (rc < 0)
-        snprintf(first, sizeof first, "%s", err_last()->message);
-    for (k = 0; k < spawned; k++) {
-        int r = gpu_ready(&t->gpus[k]);
-        if (r < 0 && rc == CUTUNE_OK) {
-            rc = r;
-            snprintf(first, sizeof first, "%s", err_last()->message);
-        }
-    }
-    return rc < 0 ? err_set(rc, "%s", first) : rc;
-}
+#include "finish.h"
+#include "fleet.h"
 
 bool fleet_busy(const tuner *t)
 {

@@ -285,6 +285,32 @@ static void test_register_cap_reaches_ptxas(void **state)
     compile_output_free(&bad);
 }
 
+/* A kernel whose static shared memory ptxas refuses (over 48 KiB, over 227 KiB) fails
+ * with ptxas's own error in the excerpt a person reads: with -v, NVRTC's log holds
+ * only the resource report, which the excerpt drops. */
+static void test_too_much_shared_data_says_so(void **state)
+{
+    (void)state;
+    const char *src = "extern \"C\" __global__ void big(float *x) {\n"
+                      "  __shared__ float buf[SIZE];\n"
+                      "  buf[threadIdx.x] = x[threadIdx.x];\n"
+                      "  __syncthreads();\n"
+                      "  x[threadIdx.x] = buf[(threadIdx.x + 1) % SIZE]; }\n";
+    const char *sizes[] = {"-DSIZE=16384", "-DSIZE=65536"}; /* 64 KiB, 256 KiB */
+    for (int i = 0; i < 2; i++) {
+        compile_job job = {"big.cu", src, "big", &sizes[i], 1, "sm_90", NULL, 0, NULL, 0};
+        compile_output out;
+        assert_int_equal(compile_run(&job, &out), 0);
+        assert_false(out.ok);
+        char *excerpt = compile_log_excerpt(out.log);
+        assert_non_null(excerpt);
+        if (!strstr(excerpt, "uses too much shared data"))
+            fail_msg("%s: the excerpt \"%s\" lacks ptxas's error (log \"%s\")", sizes[i], excerpt, out.log);
+        free(excerpt);
+        compile_output_free(&out);
+    }
+}
+
 /* The on-device comparison kernel compiles for every element type. */
 static void test_comparison_kernel_compiles(void **state)
 {
@@ -305,11 +331,9 @@ static void test_comparison_kernel_compiles(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_comparison_kernel_compiles),
-        cmocka_unit_test(test_resources_from_a_ptxas_report),
-        cmocka_unit_test(test_register_cap_reaches_ptxas),
-        cmocka_unit_test(test_variants_resources_and_a_failure),
-        cmocka_unit_test(test_cache),
+        cmocka_unit_test(test_comparison_kernel_compiles),       cmocka_unit_test(test_resources_from_a_ptxas_report),
+        cmocka_unit_test(test_register_cap_reaches_ptxas),       cmocka_unit_test(test_too_much_shared_data_says_so),
+        cmocka_unit_test(test_variants_resources_and_a_failure), cmocka_unit_test(test_cache),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
