@@ -249,7 +249,7 @@ static const char *value_text(reader *rd, json_t *v)
     if (json_is_integer(v)) {
         snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(v));
     } else if (json_is_real(v)) {
-        num_shortest(json_real_value(v), buf, sizeof buf);
+        csv_shortest(json_real_value(v), buf, sizeof buf);
         if (!strpbrk(buf, ".eEn"))
             strncat(buf, ".0", sizeof buf - strlen(buf) - 1);
     } else if (json_is_boolean(v)) {
