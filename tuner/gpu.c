@@ -51,7 +51,8 @@ static bench_arg plain_arg(const m_arg *a)
                    {FILL_ZEROS, 0, 0, 0},
                    a->is_buffer && a->dir == DIR_OUT,
                    a->file,
-                   a->file_npy}; /* the last three */
+                   a->file_npy,
+                   a->dir == DIR_CONSTANT}; /* the last four */
     b.fill = (data_fill_spec){FILL_ZEROS, a->seed, a->lo, a->hi};
     b.fill.kind = a->init == INIT_RANDOM     ? FILL_RANDOM
                   : a->init == INIT_RAMP     ? FILL_RAMP
