@@ -583,6 +583,8 @@ static void translate(t1_state *s, char **spec_text)
                 if (q)
                     sb_printf(&options, "%s%s", options.len ? ", " : "", q);
             }
+        if (file)
+            s->kernel_path = file[0] == '/' || !s->base_dir[0] ? file : arena_printf(c->a, "%s/%s", s->base_dir, file);
         t1_geometry(s, ks, kpath);
         t1_arguments(s, ks, kpath);
     }

@@ -207,8 +207,9 @@ typedef struct t1_param {
 typedef struct t1_state {
     t1_ctx *c;
     json_t *root;
-    const char *base_dir; /* the T1 file's folder ("" for the current one) */
-    const char *spec_dir; /* the spec's folder */
+    const char *base_dir;    /* the T1 file's folder ("" for the current one) */
+    const char *spec_dir;    /* the spec's folder */
+    const char *kernel_path; /* the kernel file, as the importer opens it (NULL: unknown) */
     t1_param *params;
     int nparams;
     tr_names names;       /* the params, for the conditions and the geometry */
