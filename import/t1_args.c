@@ -70,7 +70,7 @@ static bool problem_grid(t1_state *s, json_t *ks, json_t *ps, const char *path, 
         t1_error(s->c, ppath, "has %zu dimensions: 1 to 3 are translated", n);
         return false;
     }
-    s->problem_size = (py_val){.kind = PV_LIST, .n = n, .items = arena_alloc(s->c->a, 3 * sizeof(py_val))};
+    s->problem_size = (t1_py_val){.kind = PV_LIST, .n = n, .items = arena_alloc(s->c->a, 3 * sizeof(t1_py_val))};
     if (!s->problem_size.items) {
         s->c->oom = true;
         return false;
@@ -92,7 +92,7 @@ static bool problem_grid(t1_state *s, json_t *ks, json_t *ps, const char *path, 
             ok = false;
         }
         /* an argument's Size reads ProblemSize[d]: a constant (0 when it depends on params) */
-        s->problem_size.items[d] = (py_val){.kind = PV_INT, .i = json_is_integer(v) ? json_integer_value(v) : 0};
+        s->problem_size.items[d] = (t1_py_val){.kind = PV_INT, .i = json_is_integer(v) ? json_integer_value(v) : 0};
         sb_printf(&s->body, "%s%s = %s", d ? ", " : "", names[d], text);
     }
     sb_add(&s->body, ";    # T1's ProblemSize\n");
@@ -236,10 +236,10 @@ static const char *number_text(t1_state *s, json_t *v, int t, const char *path)
     if (!t1_want(s->c, v, path, T1_NUMBER, "a number"))
         return NULL;
     if (types[t].is_float) {
-        py_val x = {.kind = PV_FLOAT, .f = json_number_value(v)};
+        t1_py_val x = {.kind = PV_FLOAT, .f = json_number_value(v)};
         if (json_is_integer(v))
             return arena_printf(s->c->a, "%lld", (long long)json_integer_value(v));
-        return py_val_text(s->c, &x);
+        return t1_py_text(s->c, &x);
     }
     if (json_is_integer(v)) {
         long long i = json_integer_value(v);
@@ -258,7 +258,7 @@ static const char *number_text(t1_state *s, json_t *v, int t, const char *path)
 }
 
 /* linear: a Generator's DataSource as a * i + b; false when it is not linear in i. */
-static bool linear(const py_node *n, double *a, double *b)
+static bool linear(const t1_py_node *n, double *a, double *b)
 {
     double a1, b1, a2, b2;
     switch (n->kind) {
@@ -306,27 +306,27 @@ static const char *size_text(t1_state *s, json_t *v, const char *path)
     }
     if (!t1_want(s->c, v, path, T1_INTEGER | T1_STRING, "a number of elements (an integer, or an expression)"))
         return NULL;
-    py_src src = {.c = s->c, .text = json_string_value(v), .path = path};
-    py_env *env = NULL;
+    t1_py_src src = {.c = s->c, .text = json_string_value(v), .path = path};
+    t1_py_env *env = NULL;
     for (int k = 0; k <= s->nparams; k++) {
-        py_env *e = arena_alloc(s->c->a, sizeof *e);
+        t1_py_env *e = arena_alloc(s->c->a, sizeof *e);
         if (!e) {
             s->c->oom = true;
             return NULL;
         }
         if (k == s->nparams)
-            *e = (py_env){.name = "ProblemSize", .val = s->problem_size, .next = env};
+            *e = (t1_py_env){.name = "ProblemSize", .val = s->problem_size, .next = env};
         else
-            *e = (py_env){.name = s->params[k].name, .val = s->params[k].values, .next = env};
+            *e = (t1_py_env){.name = s->params[k].name, .val = s->params[k].values, .next = env};
         env = e;
     }
-    py_node *n;
-    py_val x;
-    if (py_parse(&n, &src) || py_eval(&x, n, env, &src))
+    t1_py_node *n;
+    t1_py_val x;
+    if (t1_py_parse(&n, &src) || t1_py_eval(&x, n, env, &src))
         return NULL;
     if (x.kind != PV_INT || x.i < 1) {
-        py_error(&src, 0, "gives %s, not a number of elements (an int of at least 1)",
-                 x.kind == PV_INT ? arena_printf(s->c->a, "%lld", (long long)x.i) : "no int");
+        t1_py_error(&src, 0, "gives %s, not a number of elements (an int of at least 1)",
+                    x.kind == PV_INT ? arena_printf(s->c->a, "%lld", (long long)x.i) : "no int");
         return NULL;
     }
     return arena_printf(s->c->a, "%lld", (long long)x.i);
@@ -401,21 +401,21 @@ static const char *vector_init(t1_state *s, json_t *a, const char *path, int t, 
     if (strcmp(fill, "Generator") == 0 || strcmp(fill, "BinaryRaw") == 0)
         source = t1_string_member(s->c, a, path, "DataSource", true);
     if (strcmp(fill, "Generator") == 0 && source) {
-        py_src src = {.c = s->c, .text = source, .path = spath};
-        py_node *n;
+        t1_py_src src = {.c = s->c, .text = source, .path = spath};
+        t1_py_node *n;
         double ka, kb;
-        if (py_parse(&n, &src))
+        if (t1_py_parse(&n, &src))
             return NULL;
         if (!linear(n, &ka, &kb)) {
-            py_error(&src, 0,
-                     "a Generator that is not linear in i is not translated (cutune's ramp() is "
-                     "start + i * step)");
+            t1_py_error(&src, 0,
+                        "a Generator that is not linear in i is not translated (cutune's ramp() is "
+                        "start + i * step)");
             return NULL;
         }
-        py_val start = {.kind = PV_FLOAT, .f = kb}, step = {.kind = PV_FLOAT, .f = ka};
-        const char *st = py_val_text(s->c, &start), *sp = py_val_text(s->c, &step);
+        t1_py_val start = {.kind = PV_FLOAT, .f = kb}, step = {.kind = PV_FLOAT, .f = ka};
+        const char *st = t1_py_text(s->c, &start), *sp = t1_py_text(s->c, &step);
         if (!st || !sp) {
-            py_error(&src, 0, "gives a value that is not finite");
+            t1_py_error(&src, 0, "gives a value that is not finite");
             return NULL;
         }
         return strcmp(dir, "out") == 0 ? "" : arena_printf(s->c->a, "ramp(start = %s, step = %s)", st, sp);

@@ -14,11 +14,11 @@
 #include "import/t1_internal.h"
 
 /* The names the expressions below may read. */
-static const tr_name names[] = {
+static const t1_name names[] = {
     {"a", "a", TR_INT},   {"b", "b", TR_INT}, {"c", "c", TR_INT},        {"x", "x", TR_INT},
     {"f", "f", TR_FLOAT}, {"s", "s", TR_STR}, {"flag", "flag", TR_BOOL}, {"step", "step_", TR_INT},
 };
-static const tr_names all = {names, sizeof names / sizeof *names};
+static const t1_names all = {names, sizeof names / sizeof *names};
 
 static t1_ctx ctx;
 
@@ -37,17 +37,17 @@ static int teardown(void **state)
 }
 
 /* tr: expr translated as `want`; NULL when refused (the error in ctx). */
-static const char *tr(const char *expr, enum tr_type want)
+static const char *tr(const char *expr, enum t1_type want)
 {
     ctx.nerrors = 0;
-    py_src src = {.c = &ctx, .text = expr, .path = "$.ConfigurationSpace.Conditions[0].Expression"};
-    return tr_translate(&src, &all, want);
+    t1_py_src src = {.c = &ctx, .text = expr, .path = "$.ConfigurationSpace.Conditions[0].Expression"};
+    return t1_translate(&src, &all, want);
 }
 
 #define assert_tr(expr, want, expected) assert_string_equal(tr(expr, want), expected)
 
 /* assert_refused: expr is refused with a message containing `why`. */
-static void assert_refused(const char *expr, enum tr_type want, const char *why)
+static void assert_refused(const char *expr, enum t1_type want, const char *why)
 {
     const char *text = tr(expr, want);
     if (text)
@@ -152,16 +152,16 @@ static void test_refused(void **state)
 static const char *values(const char *expr)
 {
     ctx.nerrors = 0;
-    py_src src = {.c = &ctx, .text = expr, .path = "$.V"};
-    py_node *n;
-    py_val v;
-    if (py_parse(&n, &src) || py_eval(&v, n, NULL, &src))
+    t1_py_src src = {.c = &ctx, .text = expr, .path = "$.V"};
+    t1_py_node *n;
+    t1_py_val v;
+    if (t1_py_parse(&n, &src) || t1_py_eval(&v, n, NULL, &src))
         return NULL;
     strbuf sb = STRBUF_INIT;
     if (v.kind != PV_LIST)
-        sb_add(&sb, py_val_text(&ctx, &v));
+        sb_add(&sb, t1_py_text(&ctx, &v));
     for (size_t k = 0; v.kind == PV_LIST && k < v.n; k++)
-        sb_printf(&sb, "%s%s", k ? " " : "", py_val_text(&ctx, &v.items[k]));
+        sb_printf(&sb, "%s%s", k ? " " : "", t1_py_text(&ctx, &v.items[k]));
     const char *r = arena_strdup(ctx.a, sb_cstr(&sb));
     sb_free(&sb);
     return r;
