@@ -146,7 +146,9 @@ static bool type_values(t1_state *s, t1_param *p, const char *type, const char *
             }
         }
     }
-    if (mixed_numbers || (type && strcmp(type, "float") == 0 && kind == PV_INT))
+    /* ints under Type "float" stay ints: Kernel Tuner defines each value as Python
+     * writes it (-Dx=2, not 2.0) */
+    if (mixed_numbers)
         kind = PV_FLOAT;
     if (type) {
         const char *types[] = {"int", "uint", "float", "bool", "string"};
@@ -161,7 +163,7 @@ static bool type_values(t1_state *s, t1_param *p, const char *type, const char *
                      type);
             return false;
         }
-        if (kinds[t] != kind) {
+        if (kinds[t] != kind && !(kinds[t] == PV_FLOAT && kind == PV_INT)) {
             t1_error(s->c, t1_key(s->c, path, "Values"), "are not of the Type \"%s\"", type);
             return false;
         }
