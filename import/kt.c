@@ -279,12 +279,22 @@ static int plan_record(kt_import_state *k, record *rec, uint64_t key, const char
     v->block_dims = plan.block_dims;
     v->grid_dims = plan.grid_dims;
     v->smem_bytes = plan.smem_bytes;
-    v->defines = plan.defines;
+    /* The plan's strings may be the model's (the kernel's name, the spec's options): the
+     * result outlives the spec, so each is copied into its arena. */
+    const char **defines = arena_alloc(a, sizeof(char *) * ((size_t)plan.ndefines + 1));
+    const char **options = arena_alloc(a, sizeof(char *) * ((size_t)plan.noptions + 1));
+    bool copied = defines && options && (v->name_expression = arena_strdup(a, plan.name_expression)) != NULL;
+    for (int i = 0; copied && i < plan.ndefines; i++)
+        copied = (defines[i] = arena_strdup(a, plan.defines[i])) != NULL;
+    for (int i = 0; copied && i < plan.noptions; i++)
+        copied = (options[i] = arena_strdup(a, plan.options[i])) != NULL;
+    if (!copied)
+        return err_set(CUTUNE_ENOMEM, "out of memory importing '%s'", k->path);
+    v->defines = defines;
     v->ndefines = plan.ndefines;
-    v->options = plan.options;
+    v->options = options;
     v->noptions = plan.noptions;
     v->ncommon_options = plan.ncommon_options;
-    v->name_expression = plan.name_expression;
     return CUTUNE_OK;
 }
 
