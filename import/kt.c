@@ -422,7 +422,7 @@ static int check_coverage(kt_import_state *k, bool complete)
         strbuf sb = STRBUF_INIT;
         sspace_values(k->sp, sspace_at(k->sp, o), k->vals);
         space_describe_config(k->m, k->vals, ~(param_set)0, &sb);
-        int rc = err_set(CUTUNE_EINVAL, "%s: lacks %lld of the spec's %llu configurations (the first: %s)", k->path,
+        int rc = err_set(CUTUNE_EIO, "%s: lacks %lld of the spec's %llu configurations (the first: %s)", k->path,
                          (long long)k->missing, (unsigned long long)k->space, sb_ok(&sb) ? sb_cstr(&sb) : "?");
         sb_free(&sb);
         return rc;
@@ -486,7 +486,7 @@ int kt_import(cutune_tune_result **out, const model *m, const char *spec_path, c
     /* The device: the file's, or the caller's for a file that names none. */
     const char *dev_name = kt_device_name(root, fmt);
     if (dev_name && o && o->device_name && strcmp(dev_name, o->device_name) != 0) {
-        rc = err_set(CUTUNE_EINVAL, "%s: recorded on '%s', not on '%s'", path, dev_name, o->device_name);
+        rc = err_set(CUTUNE_EIO, "%s: recorded on '%s', not on '%s'", path, dev_name, o->device_name);
         goto cleanup;
     }
     if (!dev_name && o)
