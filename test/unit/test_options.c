@@ -89,6 +89,12 @@ static const field header_fields[] = {
     F(cutune_header_options, sources, K_PTR),
     F(cutune_header_options, file_name, K_PTR),
 };
+static const field headers_fields[] = {
+    F(cutune_headers_options, version, K_UINT),      F(cutune_headers_options, prefix, K_PTR),
+    F(cutune_headers_options, sources, K_PTR),       F(cutune_headers_options, file_name, K_PTR),
+    F(cutune_headers_options, selected_only, K_INT), F(cutune_headers_options, spec_of, K_PTR),
+    F(cutune_headers_options, user, K_PTR),
+};
 static const field report_fields[] = {
     F(cutune_report_options, version, K_UINT),
     F(cutune_report_options, names, K_PTR),
@@ -131,6 +137,7 @@ static const cutune_analyze_options analyze_init = CUTUNE_ANALYZE_OPTIONS_INIT;
 static const cutune_search_options search_init = CUTUNE_SEARCH_OPTIONS_INIT;
 static const cutune_tune_options tune_init = CUTUNE_TUNE_OPTIONS_INIT;
 static const cutune_header_options header_init = CUTUNE_HEADER_OPTIONS_INIT;
+static const cutune_headers_options headers_init = CUTUNE_HEADERS_OPTIONS_INIT;
 static const cutune_report_options report_init = CUTUNE_REPORT_OPTIONS_INIT;
 static const cutune_simulate_options simulate_init = CUTUNE_SIMULATE_OPTIONS_INIT;
 static const cutune_blocks_options blocks_init = CUTUNE_BLOCKS_OPTIONS_INIT;
@@ -148,6 +155,7 @@ INIT_FN(cutune_analyze_options)
 INIT_FN(cutune_search_options)
 INIT_FN(cutune_tune_options)
 INIT_FN(cutune_header_options)
+INIT_FN(cutune_headers_options)
 INIT_FN(cutune_report_options)
 INIT_FN(cutune_simulate_options)
 INIT_FN(cutune_blocks_options)
@@ -165,6 +173,7 @@ static const options_type types[] = {
     TYPE(cutune_search_options, search_fields, CUTUNE_SEARCH_OPTIONS_VERSION, search_init),
     TYPE(cutune_tune_options, tune_fields, CUTUNE_TUNE_OPTIONS_VERSION, tune_init),
     TYPE(cutune_header_options, header_fields, CUTUNE_HEADER_OPTIONS_VERSION, header_init),
+    TYPE(cutune_headers_options, headers_fields, CUTUNE_HEADERS_OPTIONS_VERSION, headers_init),
     TYPE(cutune_report_options, report_fields, CUTUNE_REPORT_OPTIONS_VERSION, report_init),
     TYPE(cutune_simulate_options, simulate_fields, CUTUNE_SIMULATE_OPTIONS_VERSION, simulate_init),
     TYPE(cutune_blocks_options, blocks_fields, CUTUNE_BLOCKS_OPTIONS_VERSION, blocks_init),
