@@ -78,7 +78,8 @@ typedef enum ast_expr_kind {
     EX_CHAIN, /* a < b <= c: comparisons chained as in mathematics */
     EX_COND,  /* c ? a : b */
     EX_CALL,  /* f(x, y) or f(key = value, ...) */
-    EX_CTYPE  /* a C type written where a template argument is expected */
+    EX_CTYPE, /* a C type written where a template argument is expected */
+    EX_IN     /* x in [a, b, ...], x not in [...]: membership */
 } ast_expr_kind;
 
 typedef struct ast_expr ast_expr;
@@ -140,6 +141,13 @@ struct ast_expr {
             span name_loc;
             ast_arg_list args;
         } call;
+        struct {
+            ast_expr *item;       /* the value looked for */
+            ast_expr_list values; /* the list's values, in order */
+            bool negated;         /* not in */
+            span op_loc;          /* `in` or `not in` */
+            span list_loc;        /* the [...] */
+        } in;
     } u;
 };
 

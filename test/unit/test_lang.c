@@ -117,6 +117,40 @@ static void test_precedence_and_chains(void **state)
     arena_free(p.arena);
 }
 
+/* Membership: `x in [...]` and `x not in [...]` (one token, over a line break too) at
+ * the comparisons' level; `not` alone, and `not` before a longer word, are names. */
+static void test_membership(void **state)
+{
+    (void)state;
+    parsed p = parse("kernel k from \"k.cu\" { require a + 1 in [1, 2 * b,] && c not\n in [\"x\"]; "
+                     "let not = 1; let d = not + e not in [inner]; }");
+    assert_int_equal(p.rc, 0);
+    const ast_expr *e = item(&p, 0)->u.expr;
+    assert_int_equal(e->u.binary.op, OP_AND);
+    const ast_expr *in = e->u.binary.lhs;
+    assert_int_equal(in->kind, EX_IN);
+    assert_false(in->u.in.negated);
+    assert_int_equal(in->u.in.item->u.binary.op, OP_ADD);
+    assert_int_equal(in->u.in.values.len, 2);
+    assert_int_equal(in->u.in.values.items[1]->u.binary.op, OP_MUL);
+    assert_int_equal(in->depth, 3); /* over a + 1 and 2 * b */
+    const ast_expr *not_in = e->u.binary.rhs;
+    assert_int_equal(not_in->kind, EX_IN);
+    assert_true(not_in->u.in.negated);
+    assert_int_equal(not_in->u.in.values.items[0]->kind, EX_STRING);
+    assert_string_equal(p.ast->items[1]->u.let.name.name, "not");
+    const ast_expr *d = p.ast->items[2]->u.let.value;
+    assert_int_equal(d->kind, EX_IN);
+    assert_int_equal(d->u.in.item->u.binary.op, OP_ADD);
+    assert_string_equal(d->u.in.values.items[0]->u.name, "inner");
+    arena_free(p.arena);
+
+    p = parse("kernel k from \"k.cu\" { require x in []; }");
+    assert_int_equal(p.rc, 0); /* an empty list is the checker's to refuse */
+    assert_int_equal(item(&p, 0)->u.expr->u.in.values.len, 0);
+    arena_free(p.arena);
+}
+
 static void test_locations(void **state)
 {
     (void)state;
@@ -231,6 +265,7 @@ int main(void)
         cmocka_unit_test(test_error_recovery_reports_every_error),
         cmocka_unit_test(test_caret_rendering),
         cmocka_unit_test(test_literals),
+        cmocka_unit_test(test_membership),
         cmocka_unit_test(test_scanner_fatal_error_is_returned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
