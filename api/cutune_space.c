@@ -21,6 +21,13 @@ int cutune_space_count(cutune_space_size *out, cutune_spec *spec)
     return cutune_space_count_progress(out, spec, NULL, NULL);
 }
 
+int cutune_spec_restrict(cutune_spec *spec, const char *const *configs, int n)
+{
+    if (!spec || !cutune_spec_ok(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_spec_restrict: %s", spec ? "the spec has errors" : "no spec");
+    return spec_restrict(spec, configs, n);
+}
+
 struct cutune_configs {
     cutune_spec *spec;
     space *space;

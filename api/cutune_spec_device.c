@@ -136,7 +136,7 @@ int api_spec_recheck(cutune_spec *spec, const dev_values *dv)
         spec->kernel_models[k] = again[k];
         spec->kernel_size_models[k] = NULL;
     }
-    return CUTUNE_OK;
+    return spec_pin_model(spec); /* the others when they are selected */
 }
 
 int cutune_device_attr_count(void)

@@ -143,6 +143,7 @@ typedef struct m_let {
 typedef struct m_require {
     texpr *expr;
     span loc;
+    bool pin; /* not the spec's: a restriction to given configurations (compiler/pin.h) */
 } m_require;
 
 /* ---- arguments ---------------------------------------------------------------- */
@@ -326,6 +327,7 @@ typedef struct model {
     int nlets;
     m_require *requires;
     int nrequires;
+    bool pinned; /* restricted to given configurations (compiler/pin.h): the last requires */
 
     texpr *block[3], *grid[3];
     int block_dims, grid_dims;

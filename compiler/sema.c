@@ -282,7 +282,7 @@ static void check_items(sema *s)
                 }
                 break;
             }
-            m_require r = {t, it->u.expr->loc};
+            m_require r = {t, it->u.expr->loc, false};
             s->used |= t->deps;
             if (ARENA_PUSH(s->a, m->requires, m->nrequires, s->caps[CAP_REQUIRES], r) < 0)
                 s->oom = true;

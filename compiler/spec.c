@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/err.h"
 #include "hnames.h"
+#include "pin.h"
 
 const char *spec_render(cutune_spec *spec, int from, bool color)
 {
@@ -98,7 +100,7 @@ int spec_select_size(cutune_spec *spec, int k)
         spec->size_models[k] = mk;
     }
     spec->model = spec->size_models[k];
-    return CUTUNE_OK;
+    return spec_pin_model(spec);
 }
 
 /* ---- several kernel blocks ----------------------------------------------------------- */
@@ -123,7 +125,55 @@ int spec_select_kernel(cutune_spec *spec, int i)
     for (int k = 0; k < i; k++)
         u = u->next;
     spec->unit = u;
+    return spec_pin_model(spec);
+}
+
+/* ---- a space restricted to given configurations ---------------------------------------- */
+
+int spec_restrict(cutune_spec *spec, const char *const *configs, int n)
+{
+    int nk = spec_kernel_count(spec), k = spec->nkernels > 1 ? spec->kernel : 0;
+    if (n < 1 || !configs)
+        return err_set(CUTUNE_EINVAL, "no configuration to restrict the space to");
+    if (!spec->pins) {
+        spec->pins = arena_alloc(spec->arena, sizeof(const char **) * (size_t)nk);
+        spec->npins = arena_alloc(spec->arena, sizeof(int) * (size_t)nk);
+        if (!spec->pins || !spec->npins)
+            return err_set(CUTUNE_ENOMEM, "out of memory");
+        memset(spec->pins, 0, sizeof(const char **) * (size_t)nk);
+        memset(spec->npins, 0, sizeof(int) * (size_t)nk);
+    }
+    if (spec->pins[k])
+        return err_set(CUTUNE_EINVAL, "the kernel block %s is restricted already: give every configuration at once",
+                       spec->model->kernel);
+    const char **copy = arena_alloc(spec->arena, sizeof(char *) * (size_t)n);
+    for (int i = 0; copy && i < n; i++)
+        if (!configs[i] || !(copy[i] = arena_strdup(spec->arena, configs[i])))
+            return configs[i] ? err_set(CUTUNE_ENOMEM, "out of memory")
+                              : err_set(CUTUNE_EINVAL, "configuration %d is NULL", i);
+    if (!copy)
+        return err_set(CUTUNE_ENOMEM, "out of memory");
+    const char *why;
+    int rc = pin_apply(spec->model, copy, n, &why);
+    if (rc < 0)
+        return rc == -1 ? err_set(CUTUNE_EINVAL, "%s", why) : err_set(CUTUNE_ENOMEM, "out of memory");
+    spec->pins[k] = copy;
+    spec->npins[k] = n;
     return CUTUNE_OK;
+}
+
+int spec_pin_model(cutune_spec *spec)
+{
+    int k = spec->nkernels > 1 ? spec->kernel : 0;
+    if (!spec->pins || !spec->pins[k] || !spec->model || spec->model->pinned)
+        return CUTUNE_OK;
+    const char *why;
+    int rc = pin_apply(spec->model, spec->pins[k], spec->npins[k], &why);
+    if (rc == -1) {
+        diag_error_noloc(&spec->diags, "%s", why);
+        return CUTUNE_ESPEC;
+    }
+    return rc < 0 ? CUTUNE_ENOMEM : CUTUNE_OK;
 }
 
 /* A clash of one emit kind between kernel blocks a and b (paths or prefixes): an error

@@ -55,6 +55,11 @@ struct cutune_spec {
      * last refusal's text (cutune_spec_emit_refused). */
     const char *emit_dir;
     const char *emit_refusal;
+    /* The configurations each kernel block's space is restricted to (spec_restrict; in
+     * the arena; NULL: none), applied again to every model of the block checked later
+     * (another size, the device's attribute values). */
+    const char ***pins;
+    int *npins;
 };
 
 /* spec_eval_failed: records an evaluation error as a diagnostic on the spec, at the
@@ -99,6 +104,19 @@ int spec_check_kernels(cutune_spec *spec);
 /* spec_select_kernel: spec->model becomes kernel block i's (at the size it held, its
  * first at first). CUTUNE_OK or CUTUNE_EINVAL (i out of range). */
 int spec_select_kernel(cutune_spec *spec, int i);
+
+/* spec_restrict: restricts the held kernel block's space to configs[0 .. n)
+ * (compiler/pin.h), now and for every model of the block checked later. CUTUNE_OK;
+ * CUTUNE_EINVAL with the error object naming the configuration (not a param, not one
+ * of its values, excluded by the constraints; the spec is unchanged), or when the
+ * block is restricted already; CUTUNE_ENOMEM. */
+int spec_restrict(cutune_spec *spec, const char *const *configs, int n);
+
+/* spec_pin_model: applies the held block's restriction (spec_restrict) to spec->model
+ * when it has none yet: every place that makes spec->model another model calls it.
+ * CUTUNE_OK; CUTUNE_ESPEC (a diagnostic: the configuration does not fit this model,
+ * e.g. a value outside this size's domain); CUTUNE_ENOMEM. */
+int spec_pin_model(cutune_spec *spec);
 
 /* spec_size_label: size k as "n=4096" or "nx=1024,ny=8192" (in the spec's arena); ""
  * without a size statement; NULL out of memory. */

@@ -17,8 +17,9 @@
  * range (registers 0..255, barriers 0..16, byte counts 0..1 GiB). Anything else is a
  * miss: the variant is compiled again and the entry rewritten, never served.
  *
- * The key (cache_key_for) covers what NVRTC is given: program name, source, options,
- * name expression, architecture, NVRTC's version, and the in-memory headers (every file
+ * The key (cache_key_for) covers what NVRTC is given: program name, source, options
+ * (the toolkit's include folders too), name expression, architecture, NVRTC's version,
+ * and the in-memory headers (every file
  * the source's #include lines reach in the user's folders, read by runtime/includes,
  * by canonical path and content). Callers give canonical paths for the source and its
  * include folders (session/session.c) so that a spec reached as a.tune, ./a.tune,
@@ -42,7 +43,7 @@
 #include "../base/sys.h"
 
 #define CACHE_MAGIC "CUTUNE-CACHE-2\n"
-#define CACHE_KEY_VERSION "cutune-cache-4" /* 4: a failure's log holds ptxas's error */
+#define CACHE_KEY_VERSION "cutune-cache-4" /* 4: a failure's ptxas error; the toolkit's folders */
 #define CHECKSUM_PREFIX "xxh3:"
 enum {
     CHECKSUM_HEX = 16,   /* hex digits of a 64-bit checksum */
@@ -130,6 +131,13 @@ int cache_key_for(const compile_job *job, cache_key *key)
     hash_str(h, job->name_expression);
     for (int i = 0; i < job->noptions; i++)
         hash_str(h, job->options[i]);
+    /* The toolkit's folders decide what <cub/...> and <cuda_fp16.h> are: another
+     * toolkit, or CCCL where there was none, is another compile. */
+    compile_includes includes;
+    compile_default_includes(&includes);
+    XXH3_128bits_update(h, &includes.noptions, sizeof includes.noptions);
+    for (int i = 0; i < includes.noptions; i++)
+        hash_str(h, includes.options[i]);
     /* The program name is NVRTC's input (__FILE__, the log): hashed as given. */
     hash_str(h, job->source_name);
     size_t len = strlen(job->source);

@@ -1,7 +1,11 @@
 /* compile.c - NVRTC compilation and ptxas resource reports (see compile.h). */
+#define _GNU_SOURCE /* dladdr */
 #include "compile.h"
 
+#include <dlfcn.h>
+#include <limits.h>
 #include <nvrtc.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,22 +28,71 @@ void compile_output_free(compile_output *out)
     memset(out, 0, sizeof *out);
 }
 
-/* The CUDA toolkit's headers (cuda_fp16.h, cuda_bf16.h...), which NVRTC does not find
- * by itself: $CUDA_HOME/include, else the folder found at build time. NULL when absent. */
-static const char *toolkit_include(void)
+/* Writes "-I" + `dir` into `buf` when `dir`/`probe` exists. True when written. */
+static bool include_option(char *buf, size_t size, const char *dir, const char *probe)
 {
-    static _Thread_local char buf[1100];
+    char path[PATH_MAX + 64];
+    struct stat st;
+    int n = snprintf(path, sizeof path, "%s/%s", dir, probe);
+    if (n < 0 || (size_t)n >= sizeof path || stat(path, &st) != 0)
+        return false;
+    n = snprintf(buf, size, "-I%s", dir);
+    return n > 0 && (size_t)n < size;
+}
+
+/* The include folder of the toolkit the loaded NVRTC library belongs to: the folder
+ * `include` beside the library's folder (lib, lib64, targets/<arch>/lib), when it
+ * holds nvrtc.h. False when there is none. */
+static bool nvrtc_toolkit_include(char *buf, size_t size)
+{
+    Dl_info info;
+    if (!dladdr((void *)nvrtcVersion, &info) || !info.dli_fname)
+        return false;
+    char *lib = sys_canonical_path(info.dli_fname);
+    if (!lib)
+        return false;
+    char *slash = strrchr(lib, '/');
+    bool found = false;
+    if (slash) {
+        strcpy(slash, "/../include"); /* fits: "/libnvrtc.so*" is longer */
+        char *dir = sys_canonical_path(lib);
+        found = dir && include_option(buf, size, dir, "nvrtc.h");
+        free(dir);
+    }
+    free(lib);
+    return found;
+}
+
+int compile_default_includes(compile_includes *out)
+{
+    memset(out, 0, sizeof *out);
     const char *home = getenv("CUDA_HOME");
     if (home && *home) {
-        snprintf(buf, sizeof buf, "-I%s/include", home);
-        return buf;
-    }
+        int n = snprintf(out->toolkit, sizeof out->toolkit, "-I%s/include", home);
+        if (n < 0 || (size_t)n >= sizeof out->toolkit)
+            out->toolkit[0] = '\0';
+    } else if (!nvrtc_toolkit_include(out->toolkit, sizeof out->toolkit)) {
 #ifdef CUTUNE_CUDA_INCLUDE
-    snprintf(buf, sizeof buf, "-I%s", CUTUNE_CUDA_INCLUDE);
-    return buf;
-#else
-    return NULL;
+        snprintf(out->toolkit, sizeof out->toolkit, "-I%s", CUTUNE_CUDA_INCLUDE);
 #endif
+    }
+    const char *cccl = getenv("CUTUNE_CCCL_INCLUDE");
+    if (cccl) { /* set: that folder, as given; empty: none */
+        int n = *cccl ? snprintf(out->cccl, sizeof out->cccl, "-I%s", cccl) : 0;
+        if (n < 0 || (size_t)n >= sizeof out->cccl)
+            out->cccl[0] = '\0';
+    } else if (out->toolkit[0]) {
+        char dir[sizeof out->toolkit + 8];
+        snprintf(dir, sizeof dir, "%s/cccl", out->toolkit + 2);
+        (void)include_option(out->cccl, sizeof out->cccl, dir, "cub");
+    }
+    int n = 0;
+    if (out->cccl[0])
+        out->options[n++] = out->cccl;
+    if (out->toolkit[0])
+        out->options[n++] = out->toolkit;
+    out->noptions = n;
+    return n;
 }
 
 /* True when `line` (up to its newline) is part of ptxas's -v report: informational,
@@ -127,7 +180,9 @@ int compile_run(const compile_job *job, compile_output *out)
     if (r != NVRTC_SUCCESS)
         return nvrtc_fail(r, "create program");
     int rc = -1;
-    const char **opts = malloc(sizeof(char *) * (size_t)(job->noptions + 4));
+    compile_includes includes;
+    compile_default_includes(&includes);
+    const char **opts = malloc(sizeof(char *) * (size_t)(job->noptions + 3 + COMPILE_MAX_INCLUDES));
     char arch_opt[64];
     if (!opts) {
         err_set(-1, "out of memory");
@@ -144,9 +199,8 @@ int compile_run(const compile_job *job, compile_output *out)
         opts[nopts++] = "--no-cache";
     for (int i = 0; i < job->noptions; i++)
         opts[nopts++] = job->options[i];
-    const char *toolkit = toolkit_include();
-    if (toolkit)
-        opts[nopts++] = toolkit; /* last: the spec's own folders come first */
+    for (int i = 0; i < includes.noptions; i++)
+        opts[nopts++] = includes.options[i]; /* last: the spec's own folders come first */
     if ((r = nvrtcAddNameExpression(prog, job->name_expression)) != NVRTC_SUCCESS) {
         rc = nvrtc_fail(r, "add name expression");
         goto done;

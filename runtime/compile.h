@@ -52,6 +52,27 @@ typedef struct compile_output {
  * itself failed, with err_last set. */
 int compile_run(const compile_job *job, compile_output *out);
 
+/* The include folders NVRTC gets after a job's own options, as -I options (so a
+ * spec's own folders, searched first, can bring their own copies):
+ *   cccl     CUB, Thrust and libcu++: $CUTUNE_CCCL_INCLUDE when set (empty: none),
+ *            else the toolkit's include/cccl when it holds cub/ (CUDA 13 keeps CCCL
+ *            there; CUDA 12's lies in include itself)
+ *   toolkit  cuda_fp16.h and the like: $CUDA_HOME/include when CUDA_HOME is set, else
+ *            the include folder of the toolkit the loaded NVRTC library belongs to,
+ *            else the one found at build time
+ * options[0..noptions) point into the struct itself. */
+enum { COMPILE_MAX_INCLUDES = 2 };
+typedef struct compile_includes {
+    char cccl[4112], toolkit[4112]; /* "-I" + a path */
+    const char *options[COMPILE_MAX_INCLUDES];
+    int noptions;
+} compile_includes;
+
+/* compile_default_includes: fills *out (see compile_includes); returns out->noptions.
+ * Reads the environment and the file system on each call; never fails (a folder that
+ * cannot be found is left out). */
+int compile_default_includes(compile_includes *out);
+
 /* compile_output_free: releases what compile_run or the cache put in *out; zeroes it. */
 void compile_output_free(compile_output *out);
 

@@ -47,6 +47,21 @@ int cutune_space_count(cutune_space_size *out, cutune_spec *spec);
  * with `user` now and then while it counts. */
 int cutune_space_count_progress(cutune_space_size *out, cutune_spec *spec, cutune_progress_fn progress, void *user);
 
+/* cutune_spec_restrict: restricts the space of the kernel block the spec holds to the
+ * configurations configs[0 .. n), each "NAME=VALUE,NAME=VALUE..." (what `--config`
+ * takes: a NAME is a param, a VALUE one of its values, read as the param's type). A
+ * configuration that names only some params pins those and leaves the others free;
+ * the space is then every configuration that one of them allows and the spec's
+ * constraints allow. Counting, listing, analysing and tuning the block see only that;
+ * the params' values (and so each configuration's key and the reference) stay as they
+ * are. It holds for the block from now on, at every size and after the device's values
+ * are read. CUTUNE_OK; CUTUNE_EINVAL, with the error object naming the configuration,
+ * for a name that is no param of the block, a param named twice, a value that is not
+ * one of the param's, a configuration the constraints exclude (a whole one: the
+ * require it breaks), a block restricted already, or n < 1 (the spec is then
+ * unchanged); CUTUNE_ENOMEM. */
+int cutune_spec_restrict(cutune_spec *spec, const char *const *configs, int n);
+
 /* A configuration and the variant it becomes. Every pointer is owned by the iterator
  * and valid until the next cutune_configs_next or cutune_configs_free. */
 typedef struct cutune_variant {
