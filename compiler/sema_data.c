@@ -234,7 +234,8 @@ void sema_check_reset(sema *s, const ast_item *it)
                 suggest_best(fname, (const char *const[]){"zeros", "constant", "input"}, 3)) ||
                (v->kind == EX_CALL &&
                 (strcmp(fname, "input") == 0 || strcmp(fname, "random") == 0 || strcmp(fname, "ramp") == 0 ||
-                 strcmp(fname, "file") == 0 || suggest_best(fname, (const char *const[]){"zeros", "constant"}, 2)))) {
+                 strcmp(fname, "normal") == 0 || strcmp(fname, "file") == 0 ||
+                 suggest_best(fname, (const char *const[]){"zeros", "constant"}, 2)))) {
         /* a word that is no value here; a let or an expression is a constant (below) */
         static const char *const words[] = {"zeros", "constant", "input"};
         const char *best = fname ? suggest_best(fname, words, 3) : NULL;
@@ -244,7 +245,8 @@ void sema_check_reset(sema *s, const ast_item *it)
         else
             diag_error(s->dl, at,
                        "a reset sets a buffer to zeros, constant(v), a number, or input (its initial "
-                       "contents: to reset to random(), ramp() or file() contents, give the arg those and reset it "
+                       "contents: to reset to random(), normal(), ramp() or file() contents, give the arg those and "
+                       "reset it "
                        "to input)");
         return;
     } else {

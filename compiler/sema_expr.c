@@ -19,7 +19,7 @@ static const struct {
 };
 enum { NFUNCTIONS = sizeof functions / sizeof *functions };
 
-const char *const sema_init_names[SEMA_NINIT_NAMES] = {"random", "constant", "ramp", "zeros", "file"};
+const char *const sema_init_names[SEMA_NINIT_NAMES] = {"random", "constant", "ramp", "zeros", "file", "normal"};
 
 /* The names in scope for a "did you mean" hint. */
 static const char *suggest_name(const sema *s, const char *name, unsigned allow)

@@ -69,8 +69,8 @@ enum {
     CX_CTYPE = 4   /* a C type name (template arguments) */
 };
 
-/* The names init values are spelt with (random, constant, ramp, zeros, file), in that order. */
-enum { SEMA_NINIT_NAMES = 5 };        /* file */
+/* The names init values are spelt with (random, constant, ramp, zeros, file, normal), in that order. */
+enum { SEMA_NINIT_NAMES = 6 };        /* file, normal */
 enum { SEMA_CONSTANT_BYTES = 65536 }; /* the constant memory a module may declare */
 extern const char *const sema_init_names[SEMA_NINIT_NAMES];
 

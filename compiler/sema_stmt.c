@@ -288,8 +288,8 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
             diag_error(s->dl, at, "unknown initial contents '%s'; did you mean '%s'?", fname, best);
         else
             diag_error(s->dl, init->loc,
-                       "a buffer's initial contents must be random(...), constant(v), ramp(...), "
-                       "zeros or file(\"PATH\")");
+                       "a buffer's initial contents must be random(...), normal(...), constant(v), "
+                       "ramp(...), zeros or file(\"PATH\")");
         return;
     }
     char owner[64];
@@ -337,6 +337,26 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
         if (f[1])
             setting_float(s, f[1], -INFINITY, false, &arg->hi);
         arg->init = INIT_RAMP;
+    } else if (which == 5) { /* normal(seed = 0, mean = 0, stddev = 1) */
+        static const char *const keys[] = {"seed", "mean", "stddev"};
+        const ast_arg *f[3];
+        match_settings(s, args, keys, 3, f, owner);
+        int64_t seed = 0;
+        arg->lo = 0.0;
+        arg->hi = 1.0;
+        if (f[0])
+            setting_int(s, f[0], 0, &seed);
+        if (f[1])
+            setting_float(s, f[1], -INFINITY, false, &arg->lo);
+        if (f[2])
+            setting_float(s, f[2], 0.0, false, &arg->hi);
+        arg->seed = (uint64_t)seed;
+        arg->init = INIT_NORMAL;
+        if (!ast_ctype_is_float(arg->type))
+            diag_error(s->dl, init->loc,
+                       "normal() fills floating-point buffers, and '%s' holds %s (random(min = ..., max = ...) "
+                       "draws whole numbers)",
+                       arg->name, ast_ctype_name(arg->type));
     } else if (which == 4) { /* `file` without its path (file("...") is handled above) */
         diag_error(s->dl, init->loc, "file() takes one path, a string: file(\"a.npy\") or file(\"a.bin\")");
         return;

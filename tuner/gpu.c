@@ -58,6 +58,7 @@ static bench_arg plain_arg(const m_arg *a)
                   : a->init == INIT_RAMP     ? FILL_RAMP
                   : a->init == INIT_CONSTANT ? FILL_CONSTANT
                   : a->init == INIT_FILE     ? FILL_FILE
+                  : a->init == INIT_NORMAL   ? FILL_NORMAL
                                              : FILL_ZEROS;
     if (a->init == INIT_CONSTANT)
         b.fill.a = value_as_double(a->value->u.k);
