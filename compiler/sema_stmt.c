@@ -156,6 +156,7 @@ static bool setting_float(sema *s, const ast_arg *a, double min, bool strict, do
 
 bool sema_int_fits(sema *s, int64_t v, ast_ctype type, span loc)
 {
+    type = ast_ctype_component(type); /* a vector's lanes each hold the value */
     static const struct {
         ast_ctype type;
         int64_t lo, hi;
@@ -200,6 +201,12 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
                    "constant argument '%s' needs an element count: a __constant__ symbol is filled as an "
                    "array (arg %s : constant %s[1] = constant(v) for one value)",
                    arg->name, arg->name, ast_ctype_name(arg->type));
+        return;
+    }
+    if (!arg->is_buffer && ast_ctype_lanes(arg->type) > 1) {
+        diag_error(s->dl, it->u.arg.type_loc,
+                   "scalar argument '%s' cannot be a %s: vector types are for buffers (arg %s : in %s[COUNT] = ...)",
+                   arg->name, ast_ctype_name(arg->type), arg->name, ast_ctype_name(arg->type));
         return;
     }
     if (!arg->is_buffer) {

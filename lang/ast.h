@@ -57,15 +57,28 @@ typedef enum ast_ctype {
     CT_INT,
     CT_UINT,
     CT_INT64,
-    CT_UINT64
+    CT_UINT64,
+    /* CUDA's vector types: 2 or 4 lanes of a scalar type, aligned to their size */
+    CT_FLOAT2,
+    CT_FLOAT4,
+    CT_DOUBLE2,
+    CT_INT2,
+    CT_INT4,
+    CT_UINT2,
+    CT_UINT4
 } ast_ctype;
 
-/* ast_ctype_name: the spec's spelling ("float", "int64", ...); ast_ctype_cuda: the CUDA
- * spelling ("float", "long long", "__half", ...); ast_ctype_size: bytes per element. */
+/* ast_ctype_name: the spec's spelling ("float", "int64", "float4", ...); ast_ctype_cuda:
+ * the CUDA spelling ("float", "long long", "__half", "float4", ...); ast_ctype_size: bytes
+ * per element (a vector's: all its lanes, which is also its alignment); is_float: a
+ * floating-point type or a vector of one; ast_ctype_lanes: 1 for a scalar type, else the
+ * vector's lanes; ast_ctype_component: a vector's lane type (a scalar type: itself). */
 const char *ast_ctype_name(ast_ctype t);
 const char *ast_ctype_cuda(ast_ctype t);
 int ast_ctype_size(ast_ctype t);
 bool ast_ctype_is_float(ast_ctype t);
+int ast_ctype_lanes(ast_ctype t);
+ast_ctype ast_ctype_component(ast_ctype t);
 
 typedef enum ast_expr_kind {
     EX_INT,

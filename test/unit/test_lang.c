@@ -151,6 +151,42 @@ static void test_membership(void **state)
     arena_free(p.arena);
 }
 
+/* Vector element types: type names of their own, with their lanes, lane type, size
+ * (also their alignment) and CUDA spelling. */
+static void test_vector_types(void **state)
+{
+    (void)state;
+    parsed p = parse("kernel k<float4> from \"k.cu\" { arg a : in float2[8] = zeros; arg b : out double2[4]; "
+                     "arg c : in int4[2] = zeros; arg d : inout uint2[1] = zeros; }");
+    assert_int_equal(p.rc, 0);
+    assert_int_equal(p.ast->targs.items[0]->u.ctype, CT_FLOAT4);
+    assert_int_equal(item(&p, 0)->u.arg.type, CT_FLOAT2);
+    assert_int_equal(item(&p, 1)->u.arg.type, CT_DOUBLE2);
+    assert_int_equal(item(&p, 2)->u.arg.type, CT_INT4);
+    assert_int_equal(item(&p, 3)->u.arg.type, CT_UINT2);
+    arena_free(p.arena);
+    static const struct {
+        ast_ctype t;
+        const char *name;
+        int size, lanes;
+        ast_ctype lane;
+        bool is_float;
+    } want[] = {
+        {CT_FLOAT2, "float2", 8, 2, CT_FLOAT, true},     {CT_FLOAT4, "float4", 16, 4, CT_FLOAT, true},
+        {CT_DOUBLE2, "double2", 16, 2, CT_DOUBLE, true}, {CT_INT2, "int2", 8, 2, CT_INT, false},
+        {CT_INT4, "int4", 16, 4, CT_INT, false},         {CT_UINT2, "uint2", 8, 2, CT_UINT, false},
+        {CT_UINT4, "uint4", 16, 4, CT_UINT, false},      {CT_FLOAT, "float", 4, 1, CT_FLOAT, true},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        assert_string_equal(ast_ctype_name(want[i].t), want[i].name);
+        assert_string_equal(ast_ctype_cuda(want[i].t), want[i].name);
+        assert_int_equal(ast_ctype_size(want[i].t), want[i].size);
+        assert_int_equal(ast_ctype_lanes(want[i].t), want[i].lanes);
+        assert_int_equal(ast_ctype_component(want[i].t), want[i].lane);
+        assert_int_equal(ast_ctype_is_float(want[i].t), want[i].is_float);
+    }
+}
+
 static void test_locations(void **state)
 {
     (void)state;
@@ -266,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_caret_rendering),
         cmocka_unit_test(test_literals),
         cmocka_unit_test(test_membership),
+        cmocka_unit_test(test_vector_types),
         cmocka_unit_test(test_scanner_fatal_error_is_returned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
