@@ -17,7 +17,7 @@
 #include "../base/escape.h"
 #include "../compiler/spec.h"
 #include "../session/session.h"
-#include "emitters.h"
+#include "header.h"
 #include "header_internal.h"
 
 /* ---- small writers ----------------------------------------------------------------- */

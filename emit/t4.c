@@ -1,4 +1,4 @@
-/* t4.c - a tuning result in Kernel Tuner's T4 results format (see emitters.h;
+/* t4.c - a tuning result in Kernel Tuner's T4 results format (see t4.h;
  * documented in docs/results-format.md; the schema is Kernel Tuner's
  * kernel_tuner/schema/T4/1.0.0/results-schema.json).
  *
@@ -6,7 +6,7 @@
  * for t4_emit, a file for t4_emit_scan), each entry made as a small JSON tree, dumped
  * and indented to its place, so that a run is never held whole as JSON. Both give the
  * same bytes as dumping the whole document with JSON_INDENT(1). */
-#include "emitters.h"
+#include "t4.h"
 
 #include <errno.h>
 #include <jansson.h>

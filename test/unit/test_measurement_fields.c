@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "emit/emitters.h"
+#include "emit/emit_csv.h"
 #include "results/record.h"
 #include "tuner/reply.h"
 
