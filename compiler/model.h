@@ -155,7 +155,8 @@ typedef enum init_kind {
     INIT_RANDOM,
     INIT_RAMP,
     INIT_SCALAR,
-    INIT_FILE /* file("a.npy") */
+    INIT_FILE,  /* file("a.npy") */
+    INIT_NORMAL /* normal(seed, mean, stddev): lo is the mean, hi the standard deviation */
 } init_kind;
 
 typedef struct m_arg {

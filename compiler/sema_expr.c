@@ -19,7 +19,7 @@ static const struct {
 };
 enum { NFUNCTIONS = sizeof functions / sizeof *functions };
 
-const char *const sema_init_names[SEMA_NINIT_NAMES] = {"random", "constant", "ramp", "zeros", "file"};
+const char *const sema_init_names[SEMA_NINIT_NAMES] = {"random", "constant", "ramp", "zeros", "file", "normal"};
 
 /* The names in scope for a "did you mean" hint. */
 static const char *suggest_name(const sema *s, const char *name, unsigned allow)
@@ -534,6 +534,7 @@ static texpr *lower_node_here(sema *s, const ast_expr *e, unsigned allow)
                    ast_ctype_name(e->u.ctype));
         return sema_error_node(s, e->loc);
     case EX_CALL: return lower_call(s, e, allow);
+    case EX_IN: return sema_lower_in(s, e, allow & ~CX_CTYPE);
     case EX_UNARY: {
         texpr *a = lower_node(s, e->u.unary.operand, allow & ~CX_CTYPE);
         if (!a || a->type == VT_ERROR)
@@ -637,6 +638,23 @@ static texpr *lower_node_here(sema *s, const ast_expr *e, unsigned allow)
     }
     }
     return sema_error_node(s, e->loc);
+}
+
+texpr *sema_lower_node(sema *s, const ast_expr *e, unsigned allow)
+{
+    return lower_node(s, e, allow);
+}
+
+texpr *sema_finish_node(sema *s, texpr *t)
+{
+    if (!t || t->type == VT_ERROR)
+        return t;
+    t->depth = node_depth(s, t);
+    t->reads_let = reads_let(s, t);
+    texpr *f = fold(s, t);
+    if (f && f != t)
+        f->depth = 1;
+    return f;
 }
 
 /* lower: the typed, resolved, folded form of a whole expression `e`; never NULL
