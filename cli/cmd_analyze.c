@@ -250,6 +250,7 @@ int cmd_analyze(int argc, char **argv)
     enum cli_analyze_format fmt = CLI_ANALYZE_TABLE;
     static const struct option longopts[] = {
         CLI_COMMON_OPTIONS,
+        {"config", required_argument, NULL, CLI_OPT_CONFIG},
         CLI_ANALYZE_OPTIONS,
         {"limit", required_argument, NULL, 'n'},
         {"format", required_argument, NULL, 'f'},

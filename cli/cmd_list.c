@@ -117,6 +117,7 @@ int cmd_list(int argc, char **argv)
     int format = FMT_TABLE;
     const cli_opt table[] = {
         CLI_COMMON_ENTRIES(&c),
+        CLI_CONFIG_ENTRY(&c),
         {"format", 0, true, CLI_CHOICE, &format, NULL, 0, formats},
         {"limit", 0, true, CLI_CALL, &limit, cli_opt_count, 0, NULL},
         {"arch", 0, true, CLI_TEXT, &c.arch, NULL, 0, NULL},

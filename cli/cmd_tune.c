@@ -331,6 +331,7 @@ static int parse_tune(tune_args *a, int argc, char **argv)
     const cli_opt table[] = {
         /* getopt_long's order: "did you mean" and ambiguity name them in it */
         CLI_COMMON_ENTRIES(&a->c),
+        CLI_CONFIG_ENTRY(&a->c),
         CLI_ANALYZE_ENTRIES(&a->o),
         CLI_SEARCH_ENTRIES(&a->t.search),
         {"prior", 0, true, CLI_CALL, a, opt_prior, 0, NULL},

@@ -23,6 +23,10 @@ typedef struct command {
     "                      colour diagnostics (default auto: when stderr is a terminal)\n"
 #define HELP_QUIET "  -q, --quiet         print only errors, warnings and the result\n"
 #define HELP_SPEC_OPTIONS HELP_SET HELP_KERNEL HELP_COLOR
+#define HELP_CONFIG \
+    "  --config NAME=VALUE[,NAME=VALUE...]\n" \
+    "                      only this configuration (repeatable: these); one that names\n" \
+    "                      some params pins those and leaves the others free\n"
 
 static const command commands[] = {
     {"tune", cmd_tune, "tune a spec (the default: cutune SPEC)",
@@ -95,7 +99,7 @@ static const command commands[] = {
      "  --jobs N            compile threads, 1 to 256 (default: one per core)\n"
      "  --cache-dir DIR     the compiled-variant cache (default: $CUTUNE_CACHE_DIR,\n"
      "                      $XDG_CACHE_HOME/cutune or ~/.cache/cutune)\n"
-     "  --no-cache          neither read nor write the cache\n" HELP_SPEC_OPTIONS
+     "  --no-cache          neither read nor write the cache\n" HELP_CONFIG HELP_SPEC_OPTIONS
      "  -q, --quiet         print only errors, warnings and the best configuration (the\n"
      "                      ranking too when --top N is given)\n"},
     {"check", cmd_check, "validate a spec and summarise its space",
@@ -119,7 +123,8 @@ static const command commands[] = {
      "  --limit N           stop after N configurations (0: all; the default)\n"
      "  --format FORMAT     table (default), csv, json (an array of objects) or jsonl\n"
      "                      (one object per line)\n"
-     "  --arch sm_XX        the architecture whose device attributes the spec reads (default sm_90)\n" HELP_SPEC_OPTIONS
+     "  --arch sm_XX        the architecture whose device attributes the spec reads (default sm_90)\n" HELP_CONFIG
+         HELP_SPEC_OPTIONS
          HELP_QUIET},
     {"analyze", cmd_analyze, "compile every variant: registers, memory, spills, occupancy",
      "usage: cutune analyze SPEC [--arch sm_XX] [--jobs N] [--limit N] [--format table|csv|json]\n"
@@ -142,7 +147,7 @@ static const command commands[] = {
      "  --format FORMAT     table (default), csv or json\n"
      "  --cache-dir DIR     the compiled-variant cache (default: $CUTUNE_CACHE_DIR,\n"
      "                      $XDG_CACHE_HOME/cutune or ~/.cache/cutune)\n"
-     "  --no-cache          neither read nor write the cache\n" HELP_SPEC_OPTIONS HELP_QUIET},
+     "  --no-cache          neither read nor write the cache\n" HELP_CONFIG HELP_SPEC_OPTIONS HELP_QUIET},
     {"simulate", cmd_simulate, "replay a search strategy over a recorded exhaustive run",
      "usage: cutune simulate SPEC --results FULL.json [--strategy S] [--budget N|P%]\n"
      "                       [--repeat R] [--seed N] [--time-budget T] [--patience N]\n"

@@ -60,6 +60,9 @@ int cli_opt_count(const char *sub, void *dest, const cli_opt *o, const char *arg
         "quiet", 'q', false, CLI_BOOL, &(c)->quiet, NULL, 0, NULL \
     }
 
+/* --config NAME=VALUE[,...] (repeatable) of the cli_common `c` points to: tune, list, analyze. */
+#define CLI_CONFIG_ENTRY(c) {"config", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_CONFIG, NULL}
+
 /* --arch, --jobs, --cache-dir, --no-cache of the cutune_analyze_options `o` points to. */
 #define CLI_ANALYZE_ENTRIES(o) \
     {"arch", 0, true, CLI_TEXT, &(o)->arch, NULL, 0, NULL}, \
