@@ -124,8 +124,7 @@ static const command commands[] = {
      "  --format FORMAT     table (default), csv, json (an array of objects) or jsonl\n"
      "                      (one object per line)\n"
      "  --arch sm_XX        the architecture whose device attributes the spec reads (default sm_90)\n" HELP_CONFIG
-         HELP_SPEC_OPTIONS
-         HELP_QUIET},
+         HELP_SPEC_OPTIONS HELP_QUIET},
     {"analyze", cmd_analyze, "compile every variant: registers, memory, spills, occupancy",
      "usage: cutune analyze SPEC [--arch sm_XX] [--jobs N] [--limit N] [--format table|csv|json]\n"
      "                           [--cache-dir DIR] [--no-cache] [options]\n"
