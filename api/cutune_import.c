@@ -1,7 +1,10 @@
-/* cutune_import.c - cutune/import.h: other tools' files as cutune results, the facade
- * over import/ (argument checks, the options, the error object); the reading and
- * checking is import/kt.c's. */
+/* cutune_import.c - cutune/import.h: other tools' files as cutune results or specs, the
+ * facade over import/ (argument checks, the options, the error object, the objects'
+ * life); the reading and checking is import/kt.c's, a T1 file's translation import/t1.c's. */
+#include <stdlib.h>
+
 #include "../import/kt.h"
+#include "../import/t1.h"
 #include "../results/result.h"
 #include "internal.h"
 
@@ -25,4 +28,62 @@ int cutune_import_results(cutune_tune_result **out, cutune_spec *spec, const cha
 const char *cutune_tune_source(const cutune_tune_result *r)
 {
     return r ? r->source_line : NULL;
+}
+
+struct cutune_import {
+    t1_result *r;
+};
+
+int cutune_import_t1(cutune_import **out, const char *t1_path, const char *spec_path)
+{
+    if (!out)
+        return err_set(CUTUNE_EINVAL, "cutune_import_t1: out is NULL");
+    *out = NULL;
+    if (!t1_path)
+        return err_set(CUTUNE_EINVAL, "cutune_import_t1: no T1 file given");
+    cutune_import *imp = calloc(1, sizeof *imp);
+    if (!imp)
+        return err_set(CUTUNE_ENOMEM, "out of memory");
+    if (t1_import(&imp->r, t1_path, spec_path, NULL) != 0) {
+        free(imp);
+        return err_last() ? err_last()->code : CUTUNE_EIO;
+    }
+    *out = imp;
+    if (imp->r->nerrors > 0)
+        return err_set(CUTUNE_ESPEC, "%s%s", imp->r->errors[0],
+                       imp->r->nerrors > 1 ? " (and more: cutune_import_error)" : "");
+    return CUTUNE_OK;
+}
+
+const char *cutune_import_text(const cutune_import *imp)
+{
+    return imp ? imp->r->text : NULL;
+}
+
+int cutune_import_error_count(const cutune_import *imp)
+{
+    return imp ? imp->r->nerrors : 0;
+}
+
+const char *cutune_import_error(const cutune_import *imp, int i)
+{
+    return imp && i >= 0 && i < imp->r->nerrors ? imp->r->errors[i] : NULL;
+}
+
+int cutune_import_note_count(const cutune_import *imp)
+{
+    return imp ? imp->r->nnotes : 0;
+}
+
+const char *cutune_import_note(const cutune_import *imp, int i)
+{
+    return imp && i >= 0 && i < imp->r->nnotes ? imp->r->notes[i] : NULL;
+}
+
+void cutune_import_free(cutune_import *imp)
+{
+    if (!imp)
+        return;
+    t1_result_free(imp->r);
+    free(imp);
 }

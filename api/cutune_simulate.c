@@ -9,7 +9,7 @@
 #include "../compiler/space.h"
 #include "../emit/emit_text.h"
 #include "internal.h"
-#include "../tuner/tuner.h"
+#include "../tuner/settings.h"
 #include "../results/prior.h"
 #include "../results/replay.h"
 

@@ -14,6 +14,7 @@
 #include "../compiler/sema.h"
 #include "../compiler/space.h"
 #include "../lang/parse.h"
+#include "../session/constants.h"
 #include "internal.h"
 
 static int spec_alloc(cutune_spec **out)
@@ -343,4 +344,11 @@ int cutune_spec_select_kernel(cutune_spec *spec, int i)
         return err_set(CUTUNE_EINVAL, "cutune_spec_select_kernel: kernel %d is out of range (the spec has %d)", i,
                        spec_kernel_count(spec));
     return spec_select_kernel(spec, i);
+}
+
+int cutune_spec_check_constants(cutune_spec *spec)
+{
+    if (!cutune_spec_ok(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_spec_check_constants: the spec has errors");
+    return constants_check(spec);
 }

@@ -13,7 +13,9 @@
 #include "../emit/account.h"
 #include "../results/rank.h"
 #include "../tuner/perdev.h"
-#include "../tuner/tuner.h"
+#include "../tuner/counters.h"
+#include "../tuner/settings.h"
+#include "../tuner/sizes.h"
 #include "internal.h"
 
 int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_options *opts)

@@ -166,6 +166,7 @@ int cmd_occupancy(int argc, char **argv);
 int cmd_emit(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 /* cli_report_after_tune (cmd_report.c): `cutune SPEC --report FILE`: the run's report to
  * `path` (named by its results file, else `spec_path`), saying where unless quiet.
  * EXIT_OK, or EXIT_IO/EXIT_INTERNAL after a message. */

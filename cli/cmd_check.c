@@ -137,9 +137,11 @@ int cmd_check(int argc, char **argv)
     int json = 0;
     static const char *const formats[] = {"text", "json", NULL};
     const cli_opt table[] = {
+        {"format", 0, true, CLI_CHOICE, &json, NULL, 0, formats, "text|json", "the summary's format (default text)"},
+        {"arch", 0, true, CLI_TEXT, &c.arch, NULL, 0, NULL, "sm_XX",
+         "the architecture whose device attributes (sm_count, ...) the\nspec reads, from cutune's table (default "
+         "sm_90; printed as assumed)"},
         CLI_COMMON_ENTRIES(&c),
-        {"format", 0, true, CLI_CHOICE, &json, NULL, 0, formats},
-        {"arch", 0, true, CLI_TEXT, &c.arch, NULL, 0, NULL},
     };
     int code = cli_parse_options("check", argc, argv, table, (int)(sizeof table / sizeof table[0]));
     if (code != EXIT_OK)
@@ -157,6 +159,9 @@ int cmd_check(int argc, char **argv)
             if (json && i > 0)
                 printf(",\n");
             cli_select_block(spec, &c, i, json ? NULL : stdout);
+            int seen = cutune_spec_diagnostic_count(spec); /* __constant__ data no argument fills */
+            if (cutune_spec_check_constants(spec) > 0)
+                cli_print_new_diagnostics(spec, &c, &seen);
             code = cli_space_summary(spec, &c, json ? CLI_SUMMARY_JSON : CLI_SUMMARY_TEXT);
         }
         if (json && n > 1)

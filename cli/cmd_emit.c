@@ -11,30 +11,6 @@
 #include "cli.h"
 #include "format.h"
 
-/* Text put together from parts (the headers of several kernels). */
-typedef struct strbuf_text {
-    char *text;
-    size_t len;
-} strbuf_text;
-
-/* text_append: part after what `all` holds (a blank line between). EXIT_OK or
- * EXIT_INTERNAL (out of memory). */
-static int text_append(strbuf_text *all, const char *part)
-{
-    size_t n = strlen(part);
-    char *grown = realloc(all->text, all->len + n + 2);
-    if (!grown) {
-        fprintf(stderr, "cutune emit: out of memory\n");
-        return EXIT_INTERNAL;
-    }
-    if (all->len)
-        grown[all->len++] = '\n';
-    memcpy(grown + all->len, part, n + 1);
-    all->text = grown;
-    all->len += n;
-    return EXIT_OK;
-}
-
 /* The spec recorded in the results (found from any working folder: see
  * cutune_tune_spec_path), when it still loads and matches; else NULL with a note on
  * stderr saying what the header then lacks, never silently. */
@@ -71,139 +47,109 @@ typedef struct emit_args {
     int nfiles;
 } emit_args;
 
-/* The header of one kernel's results (files[0 .. n)), appended to *all, its names
- * claimed in `names` (the file's other headers' names: none may clash); with no
- * results, the spec's default configuration (of every kernel block, without --kernel:
- * the spec's check has compared their names). */
-static int emit_group(const emit_args *a, const cli_common *c, cutune_tune_result **results, char **files, int n,
-                      strbuf_text *all, cutune_header_names *names)
+/* The spec of each kernel's results (cutune_emit_headers' spec_of): --spec's, loaded
+ * anew for each kernel, else the one the results record. `code` keeps the exit code of
+ * a refusal; `seen` the spec's diagnostics printed. */
+typedef struct header_specs {
+    const emit_args *a;
+    const cli_common *c;
+    cutune_tune_result *const *all; /* every results file, to name one */
+    cutune_spec *spec;              /* the spec in hand (owned) */
+    int seen, code;
+} header_specs;
+
+/* file_of: the path of the results file r was loaded from. */
+static const char *file_of(const header_specs *hs, const cutune_tune_result *r)
 {
-    int code = EXIT_OK;
-    cutune_spec *spec = NULL;
-    if (a->spec_path) {
-        spec = cli_load(a->spec_path, c, &code);
-        if (!spec)
-            return code;
-        for (int k = 0; k < n; k++)
-            if (cutune_spec_select_kernel_of(spec, results[k]) != CUTUNE_OK) {
-                fprintf(stderr, "cutune emit: %s is not of this spec: its kernel or params differ from %s's\n",
-                        files[k], a->spec_path);
-                cutune_spec_free(spec);
-                return EXIT_USAGE;
-            }
-    } else if (n > 0) {
-        spec = recorded_spec(files[0], results[0], c);
-    } else {
+    for (int k = 0; k < hs->a->nfiles; k++)
+        if (hs->all[k] == r)
+            return hs->a->files[k];
+    return "";
+}
+
+static int spec_of(void *user, cutune_spec **out, const cutune_tune_result *const *results, int n)
+{
+    header_specs *hs = user;
+    cutune_spec_free(hs->spec);
+    hs->spec = NULL;
+    if (!hs->a->spec_path) {
+        *out = hs->spec = recorded_spec(file_of(hs, results[0]), results[0], hs->c);
+        hs->seen = hs->spec ? cutune_spec_diagnostic_count(hs->spec) : 0;
+        return CUTUNE_OK;
+    }
+    if (!(hs->spec = cli_load(hs->a->spec_path, hs->c, &hs->code)))
+        return CUTUNE_ESTOPPED;
+    for (int k = 0; k < n; k++)
+        if (cutune_spec_select_kernel_of(hs->spec, results[k]) != CUTUNE_OK) {
+            fprintf(stderr, "cutune emit: %s is not of this spec: its kernel or params differ from %s's\n",
+                    file_of(hs, results[k]), hs->a->spec_path);
+            hs->code = EXIT_USAGE;
+            return CUTUNE_ESTOPPED;
+        }
+    hs->seen = cutune_spec_diagnostic_count(hs->spec);
+    *out = hs->spec;
+    return CUTUNE_OK;
+}
+
+/* `cutune emit header`: one header for every results file, a section per kernel
+ * (cutune_emit_headers); without results, --spec's defaults. */
+static int emit_header(const emit_args *a, const cli_common *c, cutune_tune_result **results)
+{
+    header_specs hs = {a, c, results, NULL, 0, EXIT_OK};
+    if (a->nfiles == 0 && !a->spec_path)
         return cli_usage_error("emit", "emit header needs results files, or --spec SPEC for the default "
                                        "configuration");
+    if (a->nfiles == 0 && !(hs.spec = cli_load(a->spec_path, c, &hs.code)))
+        return hs.code;
+    hs.seen = hs.spec ? cutune_spec_diagnostic_count(hs.spec) : 0;
+    const cutune_tune_result *const *rs = (const cutune_tune_result *const *)results;
+    int sections = 1;
+    cutune_header_sections(&sections, hs.spec, rs, a->nfiles, c->kernel != NULL);
+    if (a->prefix && sections > 1) {
+        cutune_spec_free(hs.spec);
+        return a->nfiles ? cli_usage_error("emit",
+                                           "results of %d kernels: one --prefix cannot name them all (each "
+                                           "kernel's prefix comes from its spec)",
+                                           sections)
+                         : cli_usage_error("emit",
+                                           "the spec has %d kernel blocks: one --prefix cannot name them all "
+                                           "(pick one with --kernel NAME)",
+                                           sections);
     }
-    const char *base = a->output && strcmp(a->output, "-") != 0 ? strrchr(a->output, '/') : NULL;
     /* The results files as the header names them: canonical, so that the header is the
      * same from any working folder (as given when a path cannot be resolved). */
-    char **canon = calloc((size_t)n + 1, sizeof(char *));
-    const char **sources = calloc((size_t)n + 1, sizeof(char *));
-    if (!canon || !sources) {
-        free(canon);
-        free(sources);
-        cutune_spec_free(spec);
-        fprintf(stderr, "cutune emit: out of memory\n");
-        return EXIT_INTERNAL;
-    }
-    for (int k = 0; k < n; k++)
-        sources[k] = (canon[k] = sys_canonical_path(files[k])) ? canon[k] : files[k];
-    cutune_header_options opts = CUTUNE_HEADER_OPTIONS_INIT;
+    char **canon = calloc((size_t)a->nfiles + 1, sizeof(char *));
+    const char **sources = calloc((size_t)a->nfiles + 1, sizeof(char *));
+    for (int k = 0; canon && sources && k < a->nfiles; k++)
+        sources[k] = (canon[k] = sys_canonical_path(a->files[k])) ? canon[k] : a->files[k];
+    const char *base = a->output && strcmp(a->output, "-") != 0 ? strrchr(a->output, '/') : NULL;
+    cutune_headers_options opts = CUTUNE_HEADERS_OPTIONS_INIT;
     opts.prefix = a->prefix;
     opts.sources = sources;
     opts.file_name = base ? base + 1 : a->output && strcmp(a->output, "-") != 0 ? a->output : NULL;
+    opts.selected_only = c->kernel != NULL;
+    opts.spec_of = a->nfiles ? spec_of : NULL;
+    opts.user = &hs;
     char *text = NULL;
-    int seen = spec ? cutune_spec_diagnostic_count(spec) : 0;
-    int rc = n > 0 ? cutune_header_names_claim(names, spec, (const cutune_tune_result *const *)results, n, &opts)
-                   : CUTUNE_OK;
-    if (rc == CUTUNE_OK)
-        rc = cutune_emit_header(&text, spec, (const cutune_tune_result *const *)results, n, &opts);
-    /* The defaults of a file of several kernel blocks (no --kernel): every block's. */
-    int blocks = n == 0 && spec ? cli_blocks(spec, c) : 1;
-    bool one_prefix = blocks > 1 && a->prefix; /* cannot name every block */
-    for (int b = 1; rc == CUTUNE_OK && !one_prefix && b < blocks; b++) {
-        code = text_append(all, text);
-        cutune_free(text);
-        text = NULL;
-        if (code != EXIT_OK)
-            break;
-        cli_select_block(spec, c, b, NULL);
-        rc = cutune_emit_header(&text, spec, NULL, 0, &opts);
-    }
-    for (int k = 0; k < n; k++)
-        free(canon[k]);
-    free(canon);
-    free(sources);
-    if (one_prefix) {
-        code = cli_usage_error("emit",
-                               "the spec has %d kernel blocks: one --prefix cannot name them all (pick one "
-                               "with --kernel NAME)",
-                               blocks);
-    } else if (rc == CUTUNE_OK) {
-        code = code == EXIT_OK ? text_append(all, text) : code;
+    int rc = canon && sources ? cutune_emit_headers(&text, hs.spec, rs, a->nfiles, &opts) : CUTUNE_ENOMEM;
+    int code = hs.code;
+    if (rc == CUTUNE_OK) {
+        code = fmt_write_output("cutune", a->output ? a->output : "-", text);
+    } else if (code != EXIT_OK) {
+        /* spec_of said why */
     } else if (rc == CUTUNE_ESPEC || rc == CUTUNE_EEVAL) {
-        cli_print_new_diagnostics(spec, c, &seen);
+        cli_print_new_diagnostics(hs.spec, c, &hs.seen);
         code = EXIT_SPEC;
     } else {
         fprintf(stderr, "cutune emit: %s\n", rc == CUTUNE_EINVAL ? cutune_last_error() : cutune_status_text(rc));
         code = cli_exit_for_status(rc);
     }
+    for (int k = 0; canon && k < a->nfiles; k++)
+        free(canon[k]);
+    free(canon);
+    free(sources);
     cutune_free(text);
-    cutune_spec_free(spec);
-    return code;
-}
-
-/* `cutune emit header`: one header for every results file; results of several kernels
- * (the blocks of one spec file) each get their section, in the order first given, the
- * kernels' headers one after the other in the one file. */
-static int emit_header(const emit_args *a, const cli_common *c, cutune_tune_result **results)
-{
-    strbuf_text all = {NULL, 0};
-    if (a->nfiles == 0) {
-        int code = emit_group(a, c, results, a->files, 0, &all, NULL);
-        if (code == EXIT_OK)
-            code = fmt_write_output("cutune", a->output ? a->output : "-", all.text);
-        free(all.text);
-        return code;
-    }
-    int *group = calloc((size_t)a->nfiles + 1, sizeof(int));
-    cutune_tune_result **sub = calloc((size_t)a->nfiles + 1, sizeof *sub);
-    char **files = calloc((size_t)a->nfiles + 1, sizeof(char *));
-    cutune_header_names *names = NULL;
-    int code = group && sub && files && cutune_header_names_new(&names) == CUTUNE_OK ? EXIT_OK : EXIT_INTERNAL,
-        ngroups = 0;
-    for (int k = 0; code == EXIT_OK && k < a->nfiles; k++) {
-        group[k] = -1;
-        for (int q = 0; q < k && group[k] < 0; q++)
-            if (strcmp(cutune_tune_kernel(results[q]), cutune_tune_kernel(results[k])) == 0)
-                group[k] = group[q];
-        if (group[k] < 0)
-            group[k] = ngroups++;
-    }
-    if (code == EXIT_OK && ngroups > 1 && a->prefix)
-        code = cli_usage_error("emit",
-                               "results of %d kernels: one --prefix cannot name them all (each kernel's "
-                               "prefix comes from its spec)",
-                               ngroups);
-    for (int g = 0; code == EXIT_OK && g < ngroups; g++) {
-        int n = 0;
-        for (int k = 0; k < a->nfiles; k++)
-            if (group[k] == g) {
-                sub[n] = results[k];
-                files[n++] = a->files[k];
-            }
-        code = emit_group(a, c, sub, files, n, &all, names);
-    }
-    if (code == EXIT_OK)
-        code = fmt_write_output("cutune", a->output ? a->output : "-", all.text);
-    free(all.text);
-    free(group);
-    free(sub);
-    free(files);
-    cutune_header_names_free(names);
+    cutune_spec_free(hs.spec);
     return code;
 }
 

@@ -116,11 +116,14 @@ int cmd_list(int argc, char **argv)
     static const char *const formats[] = {"table", "csv", "json", "jsonl", NULL}; /* enum list_format's order */
     int format = FMT_TABLE;
     const cli_opt table[] = {
-        CLI_COMMON_ENTRIES(&c),
+        {"limit", 0, true, CLI_CALL, &limit, cli_opt_count, 0, NULL, "N",
+         "stop after N configurations (0: all; the default)"},
+        {"format", 0, true, CLI_CHOICE, &format, NULL, 0, formats, "FORMAT",
+         "table (default), csv, json (an array of objects) or jsonl\n(one object per line)"},
+        {"arch", 0, true, CLI_TEXT, &c.arch, NULL, 0, NULL, "sm_XX",
+         "the architecture whose device attributes the spec reads (default sm_90)"},
         CLI_CONFIG_ENTRY(&c),
-        {"format", 0, true, CLI_CHOICE, &format, NULL, 0, formats},
-        {"limit", 0, true, CLI_CALL, &limit, cli_opt_count, 0, NULL},
-        {"arch", 0, true, CLI_TEXT, &c.arch, NULL, 0, NULL},
+        CLI_COMMON_ENTRIES(&c),
     };
     int code = cli_parse_options("list", argc, argv, table, (int)(sizeof table / sizeof table[0]));
     fmt = (enum list_format)format;

@@ -329,33 +329,77 @@ static int opt_metrics(const char *sub, void *dest, const cli_opt *o, const char
 static int parse_tune(tune_args *a, int argc, char **argv)
 {
     const cli_opt table[] = {
-        /* getopt_long's order: "did you mean" and ambiguity name them in it */
-        CLI_COMMON_ENTRIES(&a->c),
+        /* the help's order, and so getopt_long's: "did you mean" and ambiguity name them in it */
+        {"device", 0, true, CLI_CALL, a, opt_device, 0, NULL, "N", "the GPU to tune on (default 0)"},
+        {"results", 0, true, CLI_TEXT, &a->t.results_path, NULL, 0, NULL, "FILE",
+         "write the results JSON here (default: the spec's emit results)"},
+        {"header", 0, true, CLI_TEXT, &a->header_path, NULL, 0, NULL, "FILE",
+         "write the best-config header here (default: the spec's emit\nheader; docs/header.md)"},
+        {"csv", 0, true, CLI_TEXT, &a->csv_path, NULL, 0, NULL, "FILE",
+         "write every variant as CSV here (default: the spec's emit csv)"},
+        {"report", 0, true, CLI_TEXT, &a->report_path, NULL, 0, NULL, "FILE",
+         "write the run's HTML report here (as cutune report; docs/report.md)"},
+        {"emit-dir", 0, true, CLI_TEXT, &a->emit_dir, NULL, 0, NULL, "DIR",
+         "let the spec's emit paths that leave its folder (absolute, or\n../) write into DIR or below; without it "
+         "they are refused"},
+        {"limit", 0, true, CLI_CALL, a, opt_number, 'n', NULL, "N", "only the first N configurations"},
+        {"shard", 0, true, CLI_CALL, &a->shard, opt_shard, 0, NULL, "I/N|auto",
+         "tune only shard I of N: ordinals in runs of the last param's\nvalues, dealt out in turn (ordinal / run % N "
+         "== I; auto: the\nrank and size mpirun, srun or a Slurm job array set, and the\nGPU of the local rank); "
+         "results go to RESULTS.shard-I-of-N.json,\nand cutune merge joins the shards' files"},
+        {"devices", 0, true, CLI_CALL, a, opt_devices, 0, NULL, "all|0,1",
+         "every GPU named at once: a cutune process per GPU, each tuning\na shard there; their results merged into "
+         "the results file,\nfrom which the ranking, header, CSV and report are made"},
+        {"per-device", 0, false, CLI_BOOL, &a->per_device, NULL, 0, NULL, NULL,
+         "with --devices: every configuration on every GPU (RESULTS.gpuN.json\neach), the spread of the same "
+         "variants' times between the GPUs,\nand one header with an entry per device"},
+        {"top", 0, true, CLI_CALL, a, opt_number, 't', NULL, "N", "rows of the ranking to print (default 10)"},
+        {"prune", 0, true, CLI_CALL, a, opt_number, 'p', NULL, "F",
+         "stop timing a variant worse than the best by factor F (default\n1.5; -1: never)"},
+        {"journal", 0, true, CLI_TEXT, &a->t.journal_path, NULL, 0, NULL, "FILE",
+         "the journal (default: the results path + .journal): every\noutcome is appended and synced as it happens; "
+         "a later run of\nthe same spec on the same device resumes from it"},
+        {"fresh", 0, false, CLI_INT, &a->t.fresh, NULL, 1, NULL, NULL,
+         "discard an existing journal instead of resuming it"},
+        {"flush-l2", 0, false, CLI_INT, &a->t.flush_l2, NULL, 1, NULL, NULL,
+         "override the spec's measure(flush_l2 = ...)"},
+        {"no-flush-l2", 0, false, CLI_INT, &a->t.flush_l2, NULL, 0, NULL, NULL, ""},
+        {"energy", 0, false, CLI_INT, &a->t.energy, NULL, 1, NULL, NULL,
+         "also measure the energy per launch of every variant timed in\nfull (NVML; as measure(energy = true))"},
+        {"metrics", 0, true, CLI_CALL, a, opt_metrics, 'M', NULL, "N|all",
+         "after timing, read hardware counters (CUPTI) of the best N\nvariants that ran ok, or of all, each in a "
+         "profiled launch of\nits own (`cutune metrics` lists the default set)"},
+        {"metric", 0, true, CLI_CALL, a, opt_metrics, 'm', NULL, "NAME",
+         "a counter to read instead of the default set (repeatable;\n`default` adds the default set; implies "
+         "--metrics 5)"},
+        {"run-twins", 0, false, CLI_INT, &a->t.run_twins, NULL, 1, NULL, NULL,
+         "also run variants whose machine code, launch and arguments\nequal those of one already run (by default "
+         "they share its figures)"},
+        {"timeout", 0, true, CLI_CALL, a, opt_number, 'T', NULL, "S",
+         "a variant's time limit: a hang is killed and recorded\n(default: the spec's measure(timeout), else derived "
+         "from the\nreference's time, at least 10 s)"},
+        CLI_SEARCH_ENTRY("strategy", &a->t.search, CLI_OPT_STRATEGY, CLI_STRATEGIES,
+                         "the search (default: the spec's `search`; with a budget and\nno `search` in the spec, "
+                         "auto; docs/search.md)"),
+        CLI_SEARCH_ENTRY("budget", &a->t.search, CLI_OPT_BUDGET, "N|P%",
+                         "the most configurations to measure (a count or a percentage\nof the valid space)"),
+        CLI_SEARCH_ENTRY("time-budget", &a->t.search, CLI_OPT_TIME_BUDGET, "T",
+                         "the most time for the search: 600, 90s, 10min, 2h"),
+        CLI_SEARCH_ENTRY("patience", &a->t.search, CLI_OPT_PATIENCE, "N",
+                         "stop after N measurements without improvement"),
+        CLI_SEARCH_ENTRY("seed", &a->t.search, CLI_OPT_SEED, "N",
+                         "the search's random seed (same seed, same sequence)"),
+        {"prior", 0, true, CLI_CALL, a, opt_prior, 0, NULL, "FILE",
+         "results of an earlier run of the kernel (another GPU or\nsize), repeatable: auto starts from its best "
+         "configurations\nand learns how well it predicts this run"},
+        {"arch", 0, true, CLI_TEXT, &a->o.arch, NULL, 0, NULL, "sm_XX",
+         "without a GPU: compile for this architecture (default sm_90)"},
+        CLI_JOBS_ENTRY(&a->o),
+        CLI_CACHE_ENTRIES(&a->o),
         CLI_CONFIG_ENTRY(&a->c),
-        CLI_ANALYZE_ENTRIES(&a->o),
-        CLI_SEARCH_ENTRIES(&a->t.search),
-        {"prior", 0, true, CLI_CALL, a, opt_prior, 0, NULL},
-        {"device", 0, true, CLI_CALL, a, opt_device, 0, NULL},
-        {"results", 0, true, CLI_TEXT, &a->t.results_path, NULL, 0, NULL},
-        {"limit", 0, true, CLI_CALL, a, opt_number, 'n', NULL},
-        {"top", 0, true, CLI_CALL, a, opt_number, 't', NULL},
-        {"prune", 0, true, CLI_CALL, a, opt_number, 'p', NULL},
-        {"journal", 0, true, CLI_TEXT, &a->t.journal_path, NULL, 0, NULL},
-        {"timeout", 0, true, CLI_CALL, a, opt_number, 'T', NULL},
-        {"fresh", 0, false, CLI_INT, &a->t.fresh, NULL, 1, NULL},
-        {"run-twins", 0, false, CLI_INT, &a->t.run_twins, NULL, 1, NULL},
-        {"energy", 0, false, CLI_INT, &a->t.energy, NULL, 1, NULL},
-        {"metrics", 0, true, CLI_CALL, a, opt_metrics, 'M', NULL},
-        {"metric", 0, true, CLI_CALL, a, opt_metrics, 'm', NULL},
-        {"shard", 0, true, CLI_CALL, &a->shard, opt_shard, 0, NULL},
-        {"devices", 0, true, CLI_CALL, a, opt_devices, 0, NULL},
-        {"per-device", 0, false, CLI_BOOL, &a->per_device, NULL, 0, NULL},
-        {"flush-l2", 0, false, CLI_INT, &a->t.flush_l2, NULL, 1, NULL},
-        {"no-flush-l2", 0, false, CLI_INT, &a->t.flush_l2, NULL, 0, NULL},
-        {"header", 0, true, CLI_TEXT, &a->header_path, NULL, 0, NULL},
-        {"csv", 0, true, CLI_TEXT, &a->csv_path, NULL, 0, NULL},
-        {"report", 0, true, CLI_TEXT, &a->report_path, NULL, 0, NULL},
-        {"emit-dir", 0, true, CLI_TEXT, &a->emit_dir, NULL, 0, NULL},
+        CLI_SPEC_ENTRIES(&a->c),
+        {"quiet", 'q', false, CLI_BOOL, &a->c.quiet, NULL, 0, NULL, NULL,
+         "print only errors, warnings and the best configuration (the\nranking too when --top N is given)"},
     };
     int code = cli_parse_options("tune", argc, argv, table, (int)(sizeof table / sizeof table[0]));
     if (code != EXIT_OK)

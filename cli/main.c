@@ -3,33 +3,23 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "options.h"
 #include "../base/suggest.h"
 
 typedef struct command {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *summary;
-    const char *help;
+    bool table; /* its options are on a table (options.h): the help lists them between usage and after */
+    const char *usage, *after;
 } command;
 
-/* The options every command that reads a spec takes (CLI_COMMON_OPTIONS), one line each,
- * for the help texts of the commands that take them: each help text lists exactly the
- * options its command accepts (test/cli/options.sh checks both ways). */
-#define HELP_SET "  --set NAME=VALUE    override a `let` of the spec (repeatable), e.g. --set nx=4096\n"
-#define HELP_KERNEL "  --kernel NAME       only the block of kernel NAME (of a spec file of several)\n"
-#define HELP_COLOR \
-    "  --color auto|always|never\n" \
-    "                      colour diagnostics (default auto: when stderr is a terminal)\n"
-#define HELP_QUIET "  -q, --quiet         print only errors, warnings and the result\n"
-#define HELP_SPEC_OPTIONS HELP_SET HELP_KERNEL HELP_COLOR
-#define HELP_CONFIG \
-    "  --config NAME=VALUE[,NAME=VALUE...]\n" \
-    "                      only this configuration (repeatable: these); one that names\n" \
-    "                      some params pins those and leaves the others free\n"
-
+/* Each command's help: `usage` (the usage and what the command does), then its options
+ * as its table lists them (the command's run prints them, given {NAME, "--help"}:
+ * options.h), then `after` (exit codes). test/cli/options.sh checks that each lists
+ * exactly the options its command accepts. */
 static const command commands[] = {
-    {"tune", cmd_tune, "tune a spec (the default: cutune SPEC)",
+    {"tune", cmd_tune, "tune a spec (the default: cutune SPEC)", true,
      "usage: cutune [tune] SPEC [options]\n"
      "\n"
      "Tunes the kernel a spec describes: checks the spec, builds its space, compiles each\n"
@@ -43,89 +33,25 @@ static const command commands[] = {
      "the best configuration, and writes every result to the results file.\n"
      "Without a GPU: checks, counts and compiles every variant (as `analyze`), then says\n"
      "plainly that nothing was timed.\n"
-     "\n"
-     "  --device N          the GPU to tune on (default 0)\n"
-     "  --results FILE      write the results JSON here (default: the spec's emit results)\n"
-     "  --header FILE       write the best-config header here (default: the spec's emit\n"
-     "                      header; docs/header.md)\n"
-     "  --csv FILE          write every variant as CSV here (default: the spec's emit csv)\n"
-     "  --report FILE       write the run's HTML report here (as cutune report; docs/report.md)\n"
-     "  --emit-dir DIR      let the spec's emit paths that leave its folder (absolute, or\n"
-     "                      ../) write into DIR or below; without it they are refused\n"
-     "  --limit N           only the first N configurations\n"
-     "  --shard I/N|auto    tune only shard I of N: ordinals in runs of the last param's\n"
-     "                      values, dealt out in turn (ordinal / run % N == I; auto: the\n"
-     "                      rank and size mpirun, srun or a Slurm job array set, and the\n"
-     "                      GPU of the local rank); results go to RESULTS.shard-I-of-N.json,\n"
-     "                      and cutune merge joins the shards' files\n"
-     "  --devices all|0,1   every GPU named at once: a cutune process per GPU, each tuning\n"
-     "                      a shard there; their results merged into the results file,\n"
-     "                      from which the ranking, header, CSV and report are made\n"
-     "  --per-device        with --devices: every configuration on every GPU (RESULTS.gpuN.json\n"
-     "                      each), the spread of the same variants' times between the GPUs,\n"
-     "                      and one header with an entry per device\n"
-     "  --top N             rows of the ranking to print (default 10)\n"
-     "  --prune F           stop timing a variant worse than the best by factor F (default\n"
-     "                      1.5; -1: never)\n"
-     "  --flush-l2, --no-flush-l2  override the spec's measure(flush_l2 = ...)\n"
-     "  --journal FILE      the journal (default: the results path + .journal): every\n"
-     "                      outcome is appended and synced as it happens; a later run of\n"
-     "                      the same spec on the same device resumes from it\n"
-     "  --fresh             discard an existing journal instead of resuming it\n"
-     "  --energy            also measure the energy per launch of every variant timed in\n"
-     "                      full (NVML; as measure(energy = true))\n"
-     "  --metrics N|all     after timing, read hardware counters (CUPTI) of the best N\n"
-     "                      variants that ran ok, or of all, each in a profiled launch of\n"
-     "                      its own (`cutune metrics` lists the default set)\n"
-     "  --metric NAME       a counter to read instead of the default set (repeatable;\n"
-     "                      `default` adds the default set; implies --metrics 5)\n"
-     "  --run-twins         also run variants whose machine code, launch and arguments\n"
-     "                      equal those of one already run (by default they share its figures)\n"
-     "  --timeout S         a variant's time limit: a hang is killed and recorded\n"
-     "                      (default: the spec's measure(timeout), else derived from the\n"
-     "                      reference's time, at least 10 s)\n"
-     "  --strategy exhaustive|random|anneal|genetic|local|guided|auto\n"
-     "                      the search (default: the spec's `search`; with a budget and\n"
-     "                      no `search` in the spec, auto; docs/search.md)\n"
-     "  --budget N|P%       the most configurations to measure (a count or a percentage\n"
-     "                      of the valid space)\n"
-     "  --time-budget T     the most time for the search: 600, 90s, 10min, 2h\n"
-     "  --patience N        stop after N measurements without improvement\n"
-     "  --seed N            the search's random seed (same seed, same sequence)\n"
-     "  --prior FILE        results of an earlier run of the kernel (another GPU or\n"
-     "                      size), repeatable: auto starts from its best configurations\n"
-     "                      and learns how well it predicts this run\n"
-     "  --arch sm_XX        without a GPU: compile for this architecture (default sm_90)\n"
-     "  --jobs N            compile threads, 1 to 256 (default: one per core)\n"
-     "  --cache-dir DIR     the compiled-variant cache (default: $CUTUNE_CACHE_DIR,\n"
-     "                      $XDG_CACHE_HOME/cutune or ~/.cache/cutune)\n"
-     "  --no-cache          neither read nor write the cache\n" HELP_CONFIG HELP_SPEC_OPTIONS
-     "  -q, --quiet         print only errors, warnings and the best configuration (the\n"
-     "                      ranking too when --top N is given)\n"},
-    {"check", cmd_check, "validate a spec and summarise its space",
+     "\n",
+     NULL},
+    {"check", cmd_check, "validate a spec and summarise its space", true,
      "usage: cutune check SPEC [options]\n"
      "\n"
      "Parses and checks SPEC, reporting every error with file:line:col, then prints its\n"
      "params, constraints and the size of its space (raw combinations, and valid\n"
      "configurations, counted without listing them).\n"
-     "\n"
-     "  --format text|json  the summary's format (default text)\n"
-     "  --arch sm_XX        the architecture whose device attributes (sm_count, ...) the\n"
-     "                      spec reads, from cutune's table (default sm_90; printed as assumed)\n" HELP_SPEC_OPTIONS
-         HELP_QUIET},
-    {"list", cmd_list, "list the valid configurations and their variants",
+     "\n",
+     NULL},
+    {"list", cmd_list, "list the valid configurations and their variants", true,
      "usage: cutune list SPEC [--limit N] [--format table|csv|json|jsonl] [options]\n"
      "\n"
      "Streams the valid configurations in declaration order (the last param varies\n"
      "fastest), each with its launch geometry (block, grid, dynamic shared memory), the\n"
      "kernel name expression, and the -D macros and compile options its variant gets.\n"
-     "\n"
-     "  --limit N           stop after N configurations (0: all; the default)\n"
-     "  --format FORMAT     table (default), csv, json (an array of objects) or jsonl\n"
-     "                      (one object per line)\n"
-     "  --arch sm_XX        the architecture whose device attributes the spec reads (default sm_90)\n" HELP_CONFIG
-         HELP_SPEC_OPTIONS HELP_QUIET},
-    {"analyze", cmd_analyze, "compile every variant: registers, memory, spills, occupancy",
+     "\n",
+     NULL},
+    {"analyze", cmd_analyze, "compile every variant: registers, memory, spills, occupancy", false,
      "usage: cutune analyze SPEC [--arch sm_XX] [--jobs N] [--limit N] [--format table|csv|json]\n"
      "                           [--cache-dir DIR] [--no-cache] [options]\n"
      "\n"
@@ -146,8 +72,17 @@ static const command commands[] = {
      "  --format FORMAT     table (default), csv or json\n"
      "  --cache-dir DIR     the compiled-variant cache (default: $CUTUNE_CACHE_DIR,\n"
      "                      $XDG_CACHE_HOME/cutune or ~/.cache/cutune)\n"
-     "  --no-cache          neither read nor write the cache\n" HELP_CONFIG HELP_SPEC_OPTIONS HELP_QUIET},
-    {"simulate", cmd_simulate, "replay a search strategy over a recorded exhaustive run",
+     "  --no-cache          neither read nor write the cache\n"
+     "  --config NAME=VALUE[,NAME=VALUE...]\n"
+     "                      only this configuration (repeatable: these); one that names\n"
+     "                      some params pins those and leaves the others free\n"
+     "  --set NAME=VALUE    override a `let` of the spec (repeatable), e.g. --set nx=4096\n"
+     "  --kernel NAME       only the block of kernel NAME (of a spec file of several)\n"
+     "  --color auto|always|never\n"
+     "                      colour diagnostics (default auto: when stderr is a terminal)\n"
+     "  -q, --quiet         print only errors, warnings and the result\n",
+     NULL},
+    {"simulate", cmd_simulate, "replay a search strategy over a recorded exhaustive run", false,
      "usage: cutune simulate SPEC --results FULL.json [--strategy S] [--budget N|P%]\n"
      "                       [--repeat R] [--seed N] [--time-budget T] [--patience N]\n"
      "                       [--threads N] [--prior FILE] [--format text|json]\n"
@@ -175,8 +110,15 @@ static const command commands[] = {
      "  --prior FILE        results of an earlier run of the kernel (another GPU or\n"
      "                      size), repeatable: a prior for auto, as for tuning\n"
      "  --patience N        stop after N evaluations without improvement\n"
-     "  --format FORMAT     text (default) or json\n" HELP_SPEC_OPTIONS HELP_QUIET},
+     "  --format FORMAT     text (default) or json\n"
+     "  --set NAME=VALUE    override a `let` of the spec (repeatable), e.g. --set nx=4096\n"
+     "  --kernel NAME       only the block of kernel NAME (of a spec file of several)\n"
+     "  --color auto|always|never\n"
+     "                      colour diagnostics (default auto: when stderr is a terminal)\n"
+     "  -q, --quiet         print only errors, warnings and the result\n",
+     NULL},
     {"emit", cmd_emit, "a stored run as a C header, CSV or Kernel Tuner T4 (no GPU)",
+     false, /* its options are not on a table yet: the whole help here */
      "usage: cutune emit header [--spec SPEC] [--prefix P] [-o FILE] [--set NAME=VALUE ...]\n"
      "                          [RESULTS.json ...]\n"
      "       cutune emit csv RESULTS.json [-o FILE]\n"
@@ -195,11 +137,15 @@ static const command commands[] = {
      "                      the kernel's name upper-cased)\n"
      "  -o, --output FILE   write here (default: stdout)\n"
      "  --set NAME=VALUE    override a `let` of the spec (repeatable)\n"
-     "  --kernel NAME       with --spec and no results: only kernel NAME's block\n" HELP_COLOR HELP_QUIET
+     "  --kernel NAME       with --spec and no results: only kernel NAME's block\n"
+     "  --color auto|always|never\n"
+     "                      colour diagnostics (default auto: when stderr is a terminal)\n"
+     "  -q, --quiet         print only errors, warnings and the result\n"
      "exit codes: 0 ok, 1 invalid spec, 2 usage (or results and spec that do not go\n"
      "together), 3 file unreadable/unwritable or not a cutune results file, 6 a results\n"
-     "file has no winner\n"},
-    {"report", cmd_report, "stored runs as one self-contained HTML page of charts (no GPU)",
+     "file has no winner\n",
+     NULL},
+    {"report", cmd_report, "stored runs as one self-contained HTML page of charts (no GPU)", true,
      "usage: cutune report RESULTS.json [MORE.json ...] [-o FILE] [--title TEXT]\n"
      "\n"
      "One HTML file, readable offline in any browser (charts are inline SVG; nothing is\n"
@@ -208,12 +154,10 @@ static const command commands[] = {
      "against occupancy and registers, its distribution, each param's effect, failures by\n"
      "cause with their messages, a search's best so far, and several files side by side.\n"
      "A results file over problem sizes gets a section per size. docs/report.md.\n"
-     "\n"
-     "  -o, --output FILE   write here (default: stdout)\n"
-     "  --title TEXT        the page's title (default: cutune report)\n" HELP_QUIET
+     "\n",
      "exit codes: 0 ok, 2 usage, 3 a results file unreadable or malformed, or the page\n"
      "unwritable\n"},
-    {"merge", cmd_merge, "gather the shards of a split run into one results file (no GPU)",
+    {"merge", cmd_merge, "gather the shards of a split run into one results file (no GPU)", true,
      "usage: cutune merge SHARD.json [MORE.json ...] -o OUT.json [--partial] [-q]\n"
      "\n"
      "Gathers the results files of a run split over processes, GPUs or cluster ranks\n"
@@ -225,15 +169,28 @@ static const command commands[] = {
      "configuration twice.\n"
      "Plain results files (no settings.shard) and runs over problem sizes are refused.\n"
      "docs/results-format.md, \"Shards and merging\".\n"
-     "\n"
-     "  -o, --output FILE   write the merged results here (required)\n"
-     "  --partial           merge the shards given even when some are missing: the file\n"
-     "                      records which it holds (settings.shard.merged), and the\n"
-     "                      missing ones are named on stderr\n" HELP_QUIET
+     "\n",
      "exit codes: 0 ok, 2 usage or files that do not go together (another spec, device\n"
      "or settings; a shard missing or given twice; overlapping shards; problem sizes),\n"
      "3 a file unreadable, not a results file, or the output unwritable\n"},
-    {"occupancy", cmd_occupancy, "theoretical occupancy of a block shape",
+    {"import", cmd_import, "another tuner's files: a T1 problem as a spec, a Kernel Tuner cache as results", true,
+     "usage: cutune import FILE [-o OUT] [--force] [-q]\n"
+     "       cutune import FILE --spec SPEC -o RESULTS.json [--device-name NAME] [--complete]\n"
+     "                          [--force] [-q]\n"
+     "\n"
+     "FILE a T1 tuning problem (the JSON format Kernel Tuner, KTT, BAT and the Kernel Tuner\n"
+     "benchmark hub share): translated into a cutune spec: kernel, params, conditions (Python\n"
+     "expressions, rewritten in the spec language), launch geometry, problem size, arguments\n"
+     "and their fills, compiler options, budget. Every construct is translated or refused\n"
+     "with its JSON path and the reason; notes (on stderr and atop the spec) say what was\n"
+     "left out.\n"
+     "With --spec: FILE a Kernel Tuner cache file or T4 results file (gzip or not), read as\n"
+     "the results of SPEC (each entry checked against its space; failures keep their kind),\n"
+     "for simulate, report and emit. docs/kernel-tuner.md has both tables.\n"
+     "\n",
+     "exit codes: 0 written, 1 FILE refused (each reason on stderr) or SPEC invalid, 2 usage,\n"
+     "3 a file unreadable or malformed, or OUT exists or cannot be written\n"},
+    {"occupancy", cmd_occupancy, "theoretical occupancy of a block shape", false,
      "usage: cutune occupancy (--arch sm_XX | --device N) --regs R --threads T [--smem BYTES]\n"
      "                        [--format text|json]\n"
      "\n"
@@ -248,8 +205,9 @@ static const command commands[] = {
      "  --threads T         threads per block\n"
      "  --smem BYTES        shared memory per block, static plus dynamic (default 0)\n"
      "  --format FORMAT     text (default) or json\n"
-     "  -q, --quiet         accepted for uniformity: it prints only the result anyway\n"},
-    {"metrics", cmd_metrics, "the hardware counters --metrics can read (no GPU needed)",
+     "  -q, --quiet         accepted for uniformity: it prints only the result anyway\n",
+     NULL},
+    {"metrics", cmd_metrics, "the hardware counters --metrics can read (no GPU needed)", true,
      "usage: cutune metrics [PATTERN] [--all] [--arch sm_XX] [-q]\n"
      "\n"
      "Without arguments: the default counters a tuning run reads when asked for hardware\n"
@@ -258,12 +216,9 @@ static const command commands[] = {
      "(counter, ratio, throughput), from CUPTI's host API: no GPU is needed. A base metric\n"
      "is read with a suffix (.sum, .avg, .max, .pct_of_peak_sustained_elapsed, ...), as\n"
      "Nsight Compute names them. docs/results-format.md says how they are measured.\n"
-     "\n"
-     "  --all               list every base metric\n"
-     "  --arch sm_XX        whose chip (default: GPU 0's, else sm_90)\n"
-     "  -q, --quiet         only the names\n"
+     "\n",
      "exit codes: 0 ok, 2 usage (or nothing matches PATTERN), 4 CUPTI cannot be loaded\n"},
-    {"devices", cmd_devices, "the GPUs the CUDA driver sees (exit 4 when none)",
+    {"devices", cmd_devices, "the GPUs the CUDA driver sees (exit 4 when none)", true,
      "usage: cutune devices [--format text|json] [-q]\n"
      "\n"
      "Lists the GPUs the CUDA driver sees: ordinal, name, architecture, SMs, L2 size and\n"
@@ -271,9 +226,8 @@ static const command commands[] = {
      "least one, and 4 when there is none, saying why on stderr (no libcuda.so.1, the\n"
      "driver cannot start, no device visible). -q prints nothing on success, for scripts\n"
      "that only ask whether they can tune here (cutune_add_tuning does).\n"
-     "\n"
-     "  --format FORMAT     text (default) or json\n"
-     "  -q, --quiet         print nothing on success (the exit status is the answer)\n"},
+     "\n",
+     NULL},
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 
@@ -343,7 +297,12 @@ static int cmd_help(int argc, char **argv)
         }
         return no_command(argv[1]);
     }
-    fputs(c->help, stdout);
+    fputs(c->usage, stdout);
+    char *args[] = {(char *)c->name, "--help", NULL};
+    if (c->table && c->run(2, args) != CLI_HELP_SHOWN)
+        return EXIT_INTERNAL;
+    if (c->after)
+        fputs(c->after, stdout);
     return EXIT_OK;
 }
 

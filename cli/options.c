@@ -27,8 +27,42 @@ static int choose(const char *sub, const cli_opt *o, const char *arg)
     return cli_usage_error(sub, "--%s takes %s, not '%s'", o->name, words, arg);
 }
 
+/* print_options: table[0 .. n) as the option list of a help text (cli_parse_options). */
+static void print_options(const cli_opt *table, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const char *help = table[i].help ? table[i].help : "";
+        char left[160], letter[8] = "";
+        int len = 0, k = i;
+        do { /* the entry, and those after it named on its line */
+            const cli_opt *o = &table[k];
+            letter[0] = '\0';
+            if (o->letter)
+                snprintf(letter, sizeof letter, "-%c, ", o->letter);
+            len += snprintf(left + len, sizeof left - (size_t)len, "%s%s--%s%s%s", k > i ? ", " : "", letter, o->name,
+                            o->meta ? " " : "", o->meta ? o->meta : "");
+        } while (++k < n && table[k].help && !table[k].help[0] && len < (int)sizeof left);
+        i = k - 1;
+        int first = (int)strcspn(help, "\n");
+        if (!*help)
+            printf("  %s\n", left);
+        else if (len <= 18 || 2 + len + 2 + first <= 80)
+            printf("  %-18s  %.*s\n", left, first, help);
+        else
+            printf("  %s\n%22s%.*s\n", left, "", first, help);
+        for (const char *p = help + first; *p; p += first) {
+            first = (int)strcspn(++p, "\n");
+            printf("%22s%.*s\n", "", first, p);
+        }
+    }
+}
+
 int cli_parse_options(const char *sub, int argc, char **argv, const cli_opt *table, int n)
 {
+    if (argc == 2 && strcmp(argv[1], "--help") == 0) {
+        print_options(table, n);
+        return CLI_HELP_SHOWN;
+    }
     struct option *longopts = calloc((size_t)n + 1, sizeof *longopts);
     char shorts[64];
     int nshort = 0;

@@ -1,8 +1,9 @@
 /* options.h - the command line's options, parsed from one table per command (prefix
  * cli_). An entry is {name, short letter, takes a value, kind, destination, handler,
- * value}: the table makes getopt_long's, and cli_parse_options dispatches each option
- * found to its entry. The options several commands share are entries too
- * (CLI_COMMON_ENTRIES, CLI_ANALYZE_ENTRIES, CLI_SEARCH_ENTRIES). */
+ * value, choices, value's name, help}: the table makes getopt_long's, cli_parse_options
+ * dispatches each option found to its entry, and `cutune help SUB` lists the entries in
+ * table order (so "did you mean" and an ambiguous abbreviation name them in that order
+ * too). The options several commands share are entries too (CLI_COMMON_ENTRIES, ...). */
 #ifndef CUTUNE_CLI_OPTIONS_H
 #define CUTUNE_CLI_OPTIONS_H
 
@@ -33,11 +34,22 @@ struct cli_opt {
     cli_opt_fn call;            /* CLI_CALL's handler */
     int set;                    /* CLI_INT: the value set; CLI_CALL: for the handler (an option code) */
     const char *const *choices; /* CLI_CHOICE: the words it takes, NULL-ended */
+    const char *meta;           /* the value's name in the help ("N", "text|json"), NULL: none */
+    const char *help;           /* its help, lines split by '\n' ("": named on the line of the entry before) */
 };
+
+/* What cli_parse_options returns for `SUB --help` (argv exactly {SUB, "--help"}, which
+ * main passes for `cutune help SUB`): the option list has been printed on stdout; the
+ * command returns it as it is, before doing anything else. */
+#define CLI_HELP_SHOWN (-1)
 
 /* cli_parse_options: parses argv's options for command `sub` against table[0 .. n)
  * (through cli_getopt: one message for a bad option); afterwards optind is the first
- * operand. EXIT_OK, or the exit code of the first bad option (after its message). */
+ * operand. EXIT_OK, CLI_HELP_SHOWN (argv is {SUB, "--help"}: the table's option list
+ * printed, a line per entry: "  -q, --quiet", "  --name META", the help from column 23,
+ * its next lines under it; a name column longer than 18 puts the help on the next line
+ * unless the line fits 80 columns), or the exit code of the first bad option (after its
+ * message). */
 int cli_parse_options(const char *sub, int argc, char **argv, const cli_opt *table, int n);
 
 /* Handlers of the shared options: cli_common_option, cli_analyze_option and
@@ -51,36 +63,42 @@ int cli_opt_search(const char *sub, void *dest, const cli_opt *o, const char *ar
  * long dest points to (--limit). */
 int cli_opt_count(const char *sub, void *dest, const cli_opt *o, const char *arg);
 
-/* --set, --kernel, --color, -q of the cli_common `c` points to. */
+#define CLI_HELP_QUIET "print only errors, warnings and the result"
+
+/* (clang-format would spread these macros' entries over a line a field) */
+/* clang-format off */
+/* --set, --kernel, --color of the cli_common `c` points to (CLI_SPEC_ENTRIES), and -q
+ * (CLI_COMMON_ENTRIES: all four). */
+#define CLI_SPEC_ENTRIES(c) \
+    {"set", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_SET, NULL, "NAME=VALUE", \
+     "override a `let` of the spec (repeatable), e.g. --set nx=4096"}, \
+    {"kernel", 0, true, CLI_TEXT, &(c)->kernel, NULL, 0, NULL, "NAME", \
+     "only the block of kernel NAME (of a spec file of several)"}, \
+    {"color", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_COLOR, NULL, "auto|always|never", \
+     "colour diagnostics (default auto: when stderr is a terminal)"}
+/* --config NAME=VALUE[,...] (repeatable) of the cli_common `c` points to: tune, list and
+ * analyze only. */
+#define CLI_CONFIG_ENTRY(c) \
+    {"config", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_CONFIG, NULL, "NAME=VALUE[,NAME=VALUE...]", \
+     "only this configuration (repeatable: these); one that names\nsome params pins those and leaves the others " \
+     "free"}
 #define CLI_COMMON_ENTRIES(c) \
-    {"set", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_SET, NULL}, \
-        {"kernel", 0, true, CLI_TEXT, &(c)->kernel, NULL, 0, NULL}, \
-        {"color", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_COLOR, NULL}, \
-    { \
-        "quiet", 'q', false, CLI_BOOL, &(c)->quiet, NULL, 0, NULL \
-    }
+    CLI_SPEC_ENTRIES(c), {"quiet", 'q', false, CLI_BOOL, &(c)->quiet, NULL, 0, NULL, NULL, CLI_HELP_QUIET}
 
-/* --config NAME=VALUE[,...] (repeatable) of the cli_common `c` points to: tune, list, analyze. */
-#define CLI_CONFIG_ENTRY(c) {"config", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_CONFIG, NULL}
+/* --jobs, --cache-dir and --no-cache of the cutune_analyze_options `o` points to
+ * (analyze and tune; each has its own --arch). */
+#define CLI_JOBS_ENTRY(o) \
+    {"jobs", 0, true, CLI_CALL, (o), cli_opt_analyze, 'j', NULL, "N", \
+     "compile threads, 1 to 256 (default: one per core)"}
+#define CLI_CACHE_ENTRIES(o) \
+    {"cache-dir", 0, true, CLI_TEXT, &(o)->cache_dir, NULL, 0, NULL, "DIR", \
+     "the compiled-variant cache (default: $CUTUNE_CACHE_DIR,\n$XDG_CACHE_HOME/cutune or ~/.cache/cutune)"}, \
+    {"no-cache", 0, false, CLI_INT, &(o)->no_cache, NULL, 1, NULL, NULL, "neither read nor write the cache"}
 
-/* --arch, --jobs, --cache-dir, --no-cache of the cutune_analyze_options `o` points to. */
-#define CLI_ANALYZE_ENTRIES(o) \
-    {"arch", 0, true, CLI_TEXT, &(o)->arch, NULL, 0, NULL}, \
-        {"jobs", 0, true, CLI_CALL, (o), cli_opt_analyze, 'j', NULL}, \
-        {"cache-dir", 0, true, CLI_TEXT, &(o)->cache_dir, NULL, 0, NULL}, \
-    { \
-        "no-cache", 0, false, CLI_INT, &(o)->no_cache, NULL, 1, NULL \
-    }
-
-/* --strategy, --budget, --time-budget, --patience, --seed of the cutune_search_options
- * `s` points to (--prior, which the command keeps, is its own entry). */
-#define CLI_SEARCH_ENTRIES(s) \
-    {"strategy", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_STRATEGY, NULL}, \
-        {"budget", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_BUDGET, NULL}, \
-        {"time-budget", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_TIME_BUDGET, NULL}, \
-        {"patience", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_PATIENCE, NULL}, \
-    { \
-        "seed", 0, true, CLI_CALL, (s), cli_opt_search, CLI_OPT_SEED, NULL \
-    }
+/* A search option (--strategy, --budget, --time-budget, --patience, --seed: CLI_OPT_*)
+ * into the cutune_search_options `s` points to; each command words its help. */
+#define CLI_SEARCH_ENTRY(name, s, code, meta, help) {name, 0, true, CLI_CALL, (s), cli_opt_search, code, NULL, meta, help}
+#define CLI_STRATEGIES "exhaustive|random|anneal|genetic|local|guided|auto"
+/* clang-format on */
 
 #endif

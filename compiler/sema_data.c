@@ -190,6 +190,13 @@ static int find_buffer(sema *s, const ast_name *n, const char *owner)
         diag_error(s->dl, n->loc, "'%s' is a scalar argument; %s sets buffers", n->name, owner);
         return -1;
     }
+    if (m->args[k].dir == DIR_CONSTANT) {
+        diag_error(s->dl, n->loc,
+                   "'%s' is a constant argument: no kernel can write a __constant__ symbol, so it needs no %s "
+                   "(%s sets buffers)",
+                   n->name, owner, owner);
+        return -1;
+    }
     return k;
 }
 

@@ -70,7 +70,8 @@ enum {
 };
 
 /* The names init values are spelt with (random, constant, ramp, zeros, file), in that order. */
-enum { SEMA_NINIT_NAMES = 5 }; /* file */
+enum { SEMA_NINIT_NAMES = 5 };        /* file */
+enum { SEMA_CONSTANT_BYTES = 65536 }; /* the constant memory a module may declare */
 extern const char *const sema_init_names[SEMA_NINIT_NAMES];
 
 /* is_num: whether t is a number (an int or a float). */

@@ -195,6 +195,13 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
     arg->is_buffer = it->u.arg.count != NULL;
     arg->dir = it->u.arg.dir;
     const ast_expr *init = it->u.arg.init;
+    if (!arg->is_buffer && arg->dir == DIR_CONSTANT) {
+        diag_error(s->dl, it->u.arg.dir_loc,
+                   "constant argument '%s' needs an element count: a __constant__ symbol is filled as an "
+                   "array (arg %s : constant %s[1] = constant(v) for one value)",
+                   arg->name, arg->name, ast_ctype_name(arg->type));
+        return;
+    }
     if (!arg->is_buffer) {
         if (it->u.arg.dir != DIR_NONE)
             diag_error(s->dl, it->u.arg.dir_loc,
@@ -225,7 +232,7 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
     arg->count = sema_lower_as(s, it->u.arg.count, CX_PARAMS, VT_INT, what);
     if (arg->count) {
         s->used |= arg->count->deps;
-        int64_t bytes;
+        int64_t bytes = 0;
         if (arg->count->kind == TX_CONST && arg->count->type == VT_INT && arg->count->u.k.u.i <= 0)
             diag_error(s->dl, arg->count->loc, "buffer '%s' has %lld elements; it needs at least 1", arg->name,
                        (long long)arg->count->u.k.u.i);
@@ -236,8 +243,20 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
                        "in all, the most a buffer may have",
                        arg->name, (long long)arg->count->u.k.u.i, ast_ctype_name(arg->type), ast_ctype_size(arg->type),
                        (long long)INT64_MAX);
+        else if (arg->dir == DIR_CONSTANT && arg->count->kind == TX_CONST && arg->count->type == VT_INT &&
+                 bytes > SEMA_CONSTANT_BYTES)
+            diag_error(s->dl, arg->count->loc,
+                       "constant argument '%s' has %lld %s elements of %d bytes: %lld bytes, more than the "
+                       "%d bytes of constant memory a module may have",
+                       arg->name, (long long)arg->count->u.k.u.i, ast_ctype_name(arg->type), ast_ctype_size(arg->type),
+                       (long long)bytes, SEMA_CONSTANT_BYTES);
     }
     if (!init) {
+        if (arg->dir == DIR_CONSTANT)
+            diag_error(s->dl, it->u.arg.name.loc,
+                       "constant argument '%s' needs initial contents: = random(seed = 1), constant(v), ramp(), "
+                       "zeros or file(\"PATH\")",
+                       arg->name);
         if (arg->dir == DIR_IN || arg->dir == DIR_INOUT)
             diag_error(s->dl, it->u.arg.name.loc,
                        "input buffer '%s' needs initial contents: = random(seed = 1), "
@@ -360,9 +379,11 @@ void sema_check_verify(sema *s, const ast_item *it)
             continue;
         }
         const m_arg *a = &m->args[k];
-        if (!a->is_buffer || a->dir == DIR_IN) {
+        if (!a->is_buffer || a->dir == DIR_IN || a->dir == DIR_CONSTANT) {
             diag_error(s->dl, n->loc, "'%s' is %s; verify compares out and inout buffers", n->name,
-                       a->is_buffer ? "an input buffer" : "a scalar argument");
+                       a->dir == DIR_CONSTANT ? "a constant argument (the kernel cannot write it)"
+                       : a->is_buffer         ? "an input buffer"
+                                              : "a scalar argument");
             continue;
         }
         for (int j = 0; j < v->noutputs; j++)

@@ -172,7 +172,9 @@ typedef struct ast_domain {
     bool geometric;           /* step *k */
 } ast_domain;
 
-typedef enum ast_dir { DIR_NONE, DIR_IN, DIR_OUT, DIR_INOUT } ast_dir;
+/* DIR_CONSTANT: the module's __constant__ symbol of the arg's name, filled from its
+ * initial contents before the variant runs; not a kernel parameter. */
+typedef enum ast_dir { DIR_NONE, DIR_IN, DIR_OUT, DIR_INOUT, DIR_CONSTANT } ast_dir;
 
 typedef enum ast_item_kind {
     IT_INCLUDE,

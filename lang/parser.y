@@ -187,7 +187,7 @@ item
     | BLOCK dims ';'               { NEW($$ = mk_item(ctx, IT_BLOCK, @$, @1)); $$->u.dims = $2; }
     | GRID dims ';'                { NEW($$ = mk_item(ctx, IT_GRID, @$, @1)); $$->u.dims = $2; }
     | SMEM expr ';'                { NEW($$ = mk_item(ctx, IT_SMEM, @$, @1)); $$->u.expr = $2; }
-    /* arg = "arg" IDENT ":" [ "in" | "out" | "inout" ] TYPE [ "[" expr "]" ] [ "=" expr ] ";" */
+    /* arg = "arg" IDENT ":" [ "in" | "out" | "inout" | "constant" ] TYPE [ "[" expr "]" ] [ "=" expr ] ";" */
     | ARG IDENT ':' dir_opt CTYPE count_opt init_opt ';'
         { NEW($$ = mk_item(ctx, IT_ARG, @$, @1));
           $$->u.arg.name.name = $2; $$->u.arg.name.loc = S(@2);
@@ -356,6 +356,15 @@ dir_opt
     | IN                     { $$ = DIR_IN; }
     | OUT                    { $$ = DIR_OUT; }
     | INOUT                  { $$ = DIR_INOUT; }
+    /* `constant`: a __constant__ symbol of the module (not a reserved word: constant(v) fills) */
+    | IDENT
+        { $$ = DIR_CONSTANT;
+          if (strcmp($1, "constant") != 0) {
+              const char *best = suggest_best($1, (const char *const[]){"constant", "inout"}, 2);
+              diag_error(ctx->diags, S(@1), "unknown direction '%s'%s%s%s (an argument is in, out, inout or "
+                         "constant, then its type)", $1, best ? "; did you mean '" : "", best ? best : "",
+                         best ? "'?" : "");
+          } }
     ;
 
 count_opt

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../base/sys.h"
+#include "cmem.h"
 #include "profiler.h"
 #include "infile.h"
 
@@ -21,6 +22,7 @@ typedef struct slot {
     int64_t ref_count;
     cmp_kernel *cmp; /* compares it with a variant's */
     unsigned char scalar[8];
+    void *argv_unused; /* where a constant argument's pointer goes: it is no kernel parameter */
 } slot;
 
 /* Owns the device (driver, context), every buffer and comparison kernel. */
@@ -122,9 +124,11 @@ void bench_close(bench *b)
  * outputs poisoned, and every scalar its value. 0, or -1 with err_last set. */
 static int prepare_args(bench *b, const bench_config *c)
 {
+    int param = 0; /* the kernel's parameters: every argument but the constant ones */
     for (int i = 0; i < b->nargs; i++) {
         slot *s = &b->slots[i];
         const bench_arg *a = &b->args[i];
+        void **arg_value = a->is_constant ? &s->argv_unused : &b->argv[param++];
         if (!a->is_buffer) {
             const bench_scalar *v = &c->scalars[i];
             data_set(s->scalar, a->type, 0, v->d);
@@ -132,7 +136,7 @@ static int prepare_args(bench *b, const bench_config *c)
                 /* exact for 64-bit integers too */
                 memcpy(s->scalar, &v->i, data_size(a->type) <= 8 ? data_size(a->type) : 8);
             }
-            b->argv[i] = s->scalar;
+            *arg_value = s->scalar;
             continue;
         }
         s->count = c->counts[i];
@@ -176,7 +180,7 @@ static int prepare_args(bench *b, const bench_config *c)
          * ints), so an element the kernel never writes is caught. */
         if ((a->has_init ? meas_copy(b->g, s->dev, s->pristine, bytes) : meas_fill(b->g, s->dev, 0xFF, bytes)) < 0)
             return -1;
-        b->argv[i] = &s->dev;
+        *arg_value = &s->dev;
         if (b->hook_bufs) /* what the resets see */
             b->hook_bufs[i] = (hook_buffer){a->type, s->dev, a->has_init ? s->pristine : 0, bytes};
     }
@@ -309,6 +313,28 @@ int bench_set_energy(bench *b, double window_s)
     return 0;
 }
 
+/* Fills the loaded module's __constant__ symbols from the constant arguments' initial
+ * contents (pristine). 0; -1 when a driver call failed; -2 when the module lacks a
+ * symbol or has too small a one (err_last says which, both sizes named). */
+static int fill_constants(bench *b, const meas_kernel *k)
+{
+    for (int i = 0; i < b->nargs; i++) {
+        const bench_arg *a = &b->args[i];
+        const slot *s = &b->slots[i];
+        size_t bytes;
+        if (!a->is_constant)
+            continue;
+        if (!data_bytes(a->type, (size_t)s->count, &bytes)) { /* prepare_args checked it */
+            err_set(-1, "constant argument '%s' is too large", a->name);
+            return -2;
+        }
+        int rc = cmem_fill(b->g, k->module, a->name, s->pristine, bytes);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
 /* The binary's launch, with the bench's argument pointers. */
 static meas_launch launch_of(const bench *b, const bench_binary *bin)
 {
@@ -339,6 +365,11 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
     out->registers = k.registers;
     out->driver_blocks_per_sm = k.driver_blocks_per_sm;
     int rc = 0;
+    int filled = fill_constants(b, &k); /* once per load: no kernel writes __constant__ memory */
+    if (filled < 0) {
+        rc = failed(b, out, filled == -2 ? OUTCOME_LOAD_ERROR : OUTCOME_LAUNCH_ERROR, last_why());
+        goto done;
+    }
     /* The checked run; when timing follows, it is also the first (cold) sample, taken
      * as a repetition is (after an L2 flush when flushing). */
     double cold_ms = 0;
@@ -508,7 +539,9 @@ int bench_profile(bench *b, const bench_binary *bin, const bench_config *c, doub
     bool launch_failed = false;
     one_launch o = {b, &k, &l};
     /* the resets and the L2 flush first, waited for: only the variant runs in the range */
-    if (run_hooks(b) < 0 || meas_flush(b->g) < 0) {
+    if (fill_constants(b, &k) < 0) {
+        snprintf(why, whysize, "its constant arguments: %s", last_why());
+    } else if (run_hooks(b) < 0 || meas_flush(b->g) < 0) {
         snprintf(why, whysize, "before its profiled launch: %s", last_why());
     } else if (prof_measure(b->prof, launch_once, &o, values, &launch_failed) < 0) {
         snprintf(why, whysize, "%s%s", launch_failed ? "its profiled launch: " : "", last_why());

@@ -32,6 +32,9 @@ typedef struct bench_arg {
     bool out_only;    /* an `out` buffer (its contents before a launch must not matter) */
     const char *file; /* FILL_FILE: the file (borrowed), .npy when file_npy, else raw */
     bool file_npy;
+    /* a buffer that is no kernel parameter: the module's __constant__ symbol of this
+     * name, filled from the initial contents after each load (runtime/cmem.h) */
+    bool is_constant;
 } bench_arg;
 
 /* A scalar argument's value: integers exactly, else a double. */

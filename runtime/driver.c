@@ -67,6 +67,7 @@ int drv_open(drv **out)
         {"cuModuleLoadData", (void **)&d->cuModuleLoadData},
         {"cuModuleUnload", (void **)&d->cuModuleUnload},
         {"cuModuleGetFunction", (void **)&d->cuModuleGetFunction},
+        {"cuModuleGetGlobal", (void **)&d->cuModuleGetGlobal},
         {"cuFuncSetAttribute", (void **)&d->cuFuncSetAttribute},
         {"cuFuncGetAttribute", (void **)&d->cuFuncGetAttribute},
         {"cuOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&d->cuOccupancyMaxActiveBlocksPerMultiprocessor},

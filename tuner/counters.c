@@ -1,4 +1,4 @@
-/* counters.c - hardware counters after a run (tuner.h). Before the run the
+/* counters.c - hardware counters after a run (counters.h). Before the run the
  * counters' names are resolved (the default set unless the caller names its own) and
  * checked against the device's chip without a GPU (runtime/profiler.h), so a typo stops
  * the run before anything is measured. After the run (and its final race) the variants
@@ -13,7 +13,8 @@
 
 #include "../base/sys.h"
 #include "../runtime/profiler.h"
-#include "tuner.h"
+#include "counters.h"
+#include "finish.h"
 
 int counters_options(cutune_spec *spec, const cutune_tune_options *in, const char *arch, cutune_tune_options *out)
 {

@@ -1,11 +1,11 @@
-/* finish.c - the end of a variant (tuner.h): once it has its outcome, read back, taken
+/* finish.c - the end of a variant (finish.h): once it has its outcome, read back, taken
  * from its twin or answered by a GPU (fleet.c), it joins the twins, is journaled, may
  * become the best so far and the winner, and the search is told; the final race
  * journals a variant again. */
 #include <math.h>
 #include <stdio.h>
 
-#include "tuner.h"
+#include "finish.h"
 
 int finish_variant(tuner *t, record *rec, uint64_t index, bool has_id, twin_id id)
 {

@@ -1,4 +1,4 @@
-/* fleet.c - the variants in flight on the run's GPU workers, one per GPU (tuner.h;
+/* fleet.c - the variants in flight on the run's GPU workers, one per GPU (fleet.h;
  * the workers are started with the tuner, tuner.c).
  *
  * The compile session hands the tuner one variant at a time, on this thread. A variant
@@ -24,7 +24,8 @@
 #include <string.h>
 
 #include "../base/sys.h"
-#include "tuner.h"
+#include "finish.h"
+#include "fleet.h"
 
 bool fleet_busy(const tuner *t)
 {

@@ -1,4 +1,4 @@
-/* gpu.c - the tuner's side of a GPU worker (tuner.h): the spec's arguments made plain
+/* gpu.c - the tuner's side of a GPU worker (gpu.h): the spec's arguments made plain
  * for runtime/bench (the plan the worker inherits, gw.h), the worker started, one
  * variant sent and its reply received, and the worker replaced after a hang, a crash or
  * a sticky error.
@@ -20,8 +20,8 @@
 #include "../base/err.h"
 #include "../base/sys.h"
 #include "../compiler/eval.h"
+#include "gpu.h"
 #include "reply.h"
-#include "tuner.h"
 
 enum { DEFAULT_FLUSH_FACTOR = 2 }; /* the flush buffer is twice the L2 */
 #define DEFAULT_PRUNE 1.5
@@ -51,7 +51,8 @@ static bench_arg plain_arg(const m_arg *a)
                    {FILL_ZEROS, 0, 0, 0},
                    a->is_buffer && a->dir == DIR_OUT,
                    a->file,
-                   a->file_npy}; /* the last three */
+                   a->file_npy,
+                   a->dir == DIR_CONSTANT}; /* the last four */
     b.fill = (data_fill_spec){FILL_ZEROS, a->seed, a->lo, a->hi};
     b.fill.kind = a->init == INIT_RANDOM     ? FILL_RANDOM
                   : a->init == INIT_RAMP     ? FILL_RAMP

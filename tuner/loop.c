@@ -1,13 +1,15 @@
 /* loop.c - one variant of the run (loop_each: read back from the journal, taken from
  * its twin, or sent to a GPU: fleet.c; its end is finish.c's) and a twin's figures
- * (tuner.h). */
+ * (loop.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../base/sys.h"
-#include "tuner.h"
+#include "finish.h"
+#include "fleet.h"
+#include "loop.h"
 
 int loop_each(void *user, const cutune_analysis *a, const value *vals, const session_binary *bin)
 {

@@ -1,4 +1,6 @@
-/* run.c - the one tuning loop, every strategy's, exhaustive included (tuner.h).
+/* run.c - the one tuning loop, every strategy's, exhaustive included, and the run's
+ * summary (run.h). Above tuner.c (the run's state) and the loop's steps
+ * (loop.c, fleet.c, finish.c, counters.c), none of which calls back up into it.
  *
  * The strategy (search/) proposes configurations; a compile session streams them
  * (session_stream): the pool compiles a bounded window ahead while this thread sends
@@ -16,9 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tuner.h"
+#include "../base/sys.h"
 #include "../results/prior.h"
 #include "../results/replay.h"
+#include "counters.h"
+#include "finish.h"
+#include "fleet.h"
+#include "loop.h"
+#include "run.h"
 
 typedef struct search_run {
     tuner *t;
@@ -471,5 +478,56 @@ done:
     free(sr.prior);
     t->set.prior = NULL;
     t->set.nprior = 0;
+    return rc;
+}
+
+int run_tune(tuner *t)
+{
+    const cutune_tune_options *opts = t->opts;
+    cutune_analyze_options aopts = CUTUNE_ANALYZE_OPTIONS_INIT; /* every default, then the run's */
+    aopts.arch = t->gpus[0].plan.arch;
+    aopts.jobs = opts->jobs;
+    aopts.cache_dir = opts->cache_dir;
+    aopts.no_cache = opts->no_cache;
+    aopts.limit = opts->limit;
+    aopts.progress = opts->progress;
+    aopts.progress_user = opts->progress_user;
+    aopts.cancel = opts->cancel;
+    cutune_analyze_summary asum;
+    memset(&asum, 0, sizeof asum);
+    t->started = sys_seconds();
+    int rc;
+    aopts.limit = 0; /* a budget now (tuner_new): the search driver's, as every budget */
+    rc = run_search(t, &aopts, &asum);
+    /* An exhaustive run that ran to its end stopped for no reason worth a word. */
+    if (t->set.strategy == STRAT_EXHAUSTIVE &&
+        (strcmp(t->stop, "space exhausted") == 0 || strcmp(t->stop, "strategy finished") == 0))
+        t->stop = "";
+    cutune_tune_summary *s = &t->res->summary;
+    s->strategy = model_strategy_name(t->set.strategy); /* static */
+    s->seed = t->set.seed;
+    s->budget = t->set.budget;
+    s->time_limit_s = t->set.time_limit_s;
+    s->patience = t->set.patience;
+    s->evaluations = t->evaluations;
+    s->stop_reason = t->stop[0] ? t->stop : NULL; /* static: the search's words */
+    const char *why = t->why ? t->why : "out of memory";
+    if (t->status == CUTUNE_EIO)
+        diag_error_noloc(&t->spec->diags, "%s", why);
+    if (t->status == CUTUNE_ENODEV || t->status == CUTUNE_ENOMEM) {
+        diag_error_noloc(&t->spec->diags, "%s", why);
+        err_set(t->status, "%s", why);
+    }
+    s->compile_seconds = asum.compile_seconds;
+    s->compile_wall_seconds = asum.wall_seconds;
+    s->threads = asum.threads;
+    s->compiled = asum.compiled;
+    s->cached = asum.cached;
+    if (asum.cache_warning) /* the spec's strings: copied, the result may outlive it */
+        s->cache_warning = arena_strdup(t->res->arena, asum.cache_warning);
+    if (asum.compile_warning)
+        s->compile_warning = arena_strdup(t->res->arena, asum.compile_warning);
+    s->interrupted = asum.interrupted;
+    s->timeout_s = t->gpus[0].limit_s;
     return rc;
 }

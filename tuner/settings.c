@@ -1,9 +1,9 @@
 /* settings.c - a run's search settings: the spec's `search` statement with the
- * caller's overrides (tuner.h). Shared by tuning and the simulator (api/cutune_simulate.c). */
+ * caller's overrides (settings.h). Shared by tuning and the simulator (api/cutune_simulate.c). */
 #include <math.h>
 #include <string.h>
 
-#include "tuner.h"
+#include "settings.h"
 
 bool settings_strategy(const model *m, const cutune_search_options *o, strategy *out)
 {

@@ -9,7 +9,8 @@
 
 #include "../base/sys.h"
 #include "../compiler/space.h"
-#include "tuner.h"
+#include "run.h"
+#include "sizes.h"
 
 int sizes_run_one(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_options *opts,
                   const cutune_device *dev, bool flush)
@@ -43,7 +44,7 @@ int sizes_run_one(cutune_tune_result **out, cutune_spec *spec, const cutune_tune
         }
     }
     if ((rc = tuner_new(&t, spec, &size, opts, dev, flush, res)) == CUTUNE_OK)
-        rc = tuner_tune(t);
+        rc = run_tune(t);
     res->summary.wall_seconds = sys_seconds() - t0;
     result_finish(res, flush, &m->measure);
     tuner_free(t); /* the worker ends and the journal closes */

@@ -1,5 +1,6 @@
-/* tuner.c - a tuning run's set-up, its loop (run.c, the same for every strategy) and
- * its summary (tuner.h). */
+/* tuner.c - the tuner, a tuning run's state (tuner.h): its set-up (the GPUs' workers
+ * started, the journal opened), its compile session, its stop and its end. The run
+ * itself, the same for every strategy, is run.c's, above it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "../runtime/cache.h"
 #include "../runtime/compile.h"
 #include "../runtime/includes.h"
+#include "settings.h"
 #include "tuner.h"
 
 void tuner_inputs_identity(const model *m, char *hex, size_t size)
@@ -221,57 +223,6 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
     if (journal_path && *journal_path && (rc = open_journal(t, journal_path, flush, dev)) < 0)
         return rc;
     return CUTUNE_OK;
-}
-
-int tuner_tune(tuner *t)
-{
-    const cutune_tune_options *opts = t->opts;
-    cutune_analyze_options aopts = CUTUNE_ANALYZE_OPTIONS_INIT; /* every default, then the run's */
-    aopts.arch = t->gpus[0].plan.arch;
-    aopts.jobs = opts->jobs;
-    aopts.cache_dir = opts->cache_dir;
-    aopts.no_cache = opts->no_cache;
-    aopts.limit = opts->limit;
-    aopts.progress = opts->progress;
-    aopts.progress_user = opts->progress_user;
-    aopts.cancel = opts->cancel;
-    cutune_analyze_summary asum;
-    memset(&asum, 0, sizeof asum);
-    t->started = sys_seconds();
-    int rc;
-    aopts.limit = 0; /* a budget now (tuner_new): the search driver's, as every budget */
-    rc = run_search(t, &aopts, &asum);
-    /* An exhaustive run that ran to its end stopped for no reason worth a word. */
-    if (t->set.strategy == STRAT_EXHAUSTIVE &&
-        (strcmp(t->stop, "space exhausted") == 0 || strcmp(t->stop, "strategy finished") == 0))
-        t->stop = "";
-    cutune_tune_summary *s = &t->res->summary;
-    s->strategy = model_strategy_name(t->set.strategy); /* static */
-    s->seed = t->set.seed;
-    s->budget = t->set.budget;
-    s->time_limit_s = t->set.time_limit_s;
-    s->patience = t->set.patience;
-    s->evaluations = t->evaluations;
-    s->stop_reason = t->stop[0] ? t->stop : NULL; /* static: the search's words */
-    const char *why = t->why ? t->why : "out of memory";
-    if (t->status == CUTUNE_EIO)
-        diag_error_noloc(&t->spec->diags, "%s", why);
-    if (t->status == CUTUNE_ENODEV || t->status == CUTUNE_ENOMEM) {
-        diag_error_noloc(&t->spec->diags, "%s", why);
-        err_set(t->status, "%s", why);
-    }
-    s->compile_seconds = asum.compile_seconds;
-    s->compile_wall_seconds = asum.wall_seconds;
-    s->threads = asum.threads;
-    s->compiled = asum.compiled;
-    s->cached = asum.cached;
-    if (asum.cache_warning) /* the spec's strings: copied, the result may outlive it */
-        s->cache_warning = arena_strdup(t->res->arena, asum.cache_warning);
-    if (asum.compile_warning)
-        s->compile_warning = arena_strdup(t->res->arena, asum.compile_warning);
-    s->interrupted = asum.interrupted;
-    s->timeout_s = t->gpus[0].limit_s;
-    return rc;
 }
 
 int tuner_session(tuner *t, const cutune_analyze_options *o, uint64_t total, cutune_analyze_summary *sum, session **out)

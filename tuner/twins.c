@@ -1,4 +1,4 @@
-/* twins.c - variants that are the same experiment (tuner.h: twins).
+/* twins.c - variants that are the same experiment (twins.h).
  *
  * Two variants are twins when the GPU would be asked to do exactly the same thing for
  * each: the same machine code and resources (runtime/cubin.h's digest, which sees
@@ -14,7 +14,7 @@
 
 #include "../compiler/plan.h"
 #include "../runtime/cubin.h"
-#include "tuner.h"
+#include "twins.h"
 
 /* uthash: never exit on a failed allocation (library code), flag the element instead. */
 #define HASH_NONFATAL_OOM 1

@@ -2,7 +2,8 @@
  * opening comment gives the conventions, docs/api.md the guide).
  *
  * What is made of results: the best-config header, CSV, T4, the HTML report, and
- * where a spec's `emit` may write (api/cutune_emit.c). */
+ * where a spec's `emit` may write (api/cutune_emit.c; the headers of one file:
+ * api/cutune_headers.c). */
 #ifndef CUTUNE_EMIT_H
 #define CUTUNE_EMIT_H
 
@@ -94,6 +95,65 @@ void cutune_header_names_free(cutune_header_names *names);
  * reasons cutune_emit_header gives; its other errors. */
 int cutune_header_names_claim(cutune_header_names *names, cutune_spec *spec, const cutune_tune_result *const *results,
                               int nresults, const cutune_header_options *opts);
+
+/* The headers of one file (`cutune emit header`): results of several kernels (the blocks
+ * of one spec file) each make a section, in the order their kernels are first given,
+ * the sections one after the other with a blank line between, every name claimed in one
+ * cutune_header_names set; without results, a section of defaults per kernel block of
+ * the spec. */
+#define CUTUNE_HEADERS_OPTIONS_VERSION 1
+
+/* The spec of one kernel's results (results[0 .. nresults), all of one kernel): *spec
+ * set to it with the block of that kernel selected (cutune_spec_select_kernel_of), or
+ * to NULL (its section then has no functions of the problem size). The spec is the
+ * callback's: it must stay valid until the next call or until cutune_emit_headers
+ * returns. CUTUNE_OK, or any status, which stops cutune_emit_headers and is returned
+ * unchanged (the error object as the callback left it). */
+typedef int (*cutune_header_spec_fn)(void *user, cutune_spec **spec, const cutune_tune_result *const *results,
+                                     int nresults);
+
+typedef struct cutune_headers_options {
+    unsigned int version;          /* CUTUNE_HEADERS_OPTIONS_VERSION (cutune/common.h, "Options") */
+    const char *prefix;            /* every section's prefix (NULL: each its spec's, else its kernel's name);
+                                   refused when there are several sections */
+    const char *const *sources;    /* NULL, or what to call each results file (in results' order) */
+    const char *file_name;         /* NULL, or the file's name for each section's first line */
+    int selected_only;             /* without results: 1: only the block the spec has selected; 0: every
+                                   block of the spec file, each its section */
+    cutune_header_spec_fn spec_of; /* the spec of each kernel's results; NULL: the spec given to
+                                      cutune_emit_headers (may be NULL), its kernel's block selected */
+    void *user;                    /* for spec_of */
+} cutune_headers_options;
+
+/* Every field's default: the prefixes of the specs, results called by their paths, no
+ * file name, every block of the spec, the spec given for every kernel. */
+#define CUTUNE_HEADERS_OPTIONS_INIT \
+    { \
+        .version = CUTUNE_HEADERS_OPTIONS_VERSION \
+    }
+int cutune_headers_options_init(cutune_headers_options *opts, unsigned int version);
+
+/* cutune_header_sections: how many sections the file of cutune_emit_headers' same
+ * arguments has, in *out: with results, how many kernels they are of; without, 1 with
+ * selected_only, else the spec file's kernel blocks. A caller that gives one prefix may
+ * ask first, to say why it is refused in its own words. CUTUNE_OK, or CUTUNE_EINVAL
+ * (neither results nor a spec, a NULL result). */
+int cutune_header_sections(int *out, const cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
+                           int selected_only);
+
+/* cutune_emit_headers: the headers of one file as a NUL-terminated string in *out
+ * (free it with cutune_free): with nresults >= 1, a section per kernel of results[0 ..
+ * nresults) (cutune_emit_header of that kernel's results, in the order given, with
+ * opts->spec_of's spec or `spec`), each section's names claimed against the sections
+ * before it; with nresults == 0, the default configuration of `spec`'s blocks (every
+ * block, or the selected one with opts->selected_only), the last one visited staying
+ * selected. `opts` may be NULL (every default). CUTUNE_OK; CUTUNE_EINVAL (no output,
+ * neither results nor a spec, options of another version, one prefix for several
+ * sections, `spec` without a block of a kernel's results, and cutune_emit_header's and
+ * cutune_header_names_claim's reasons: cutune_last_error says which); CUTUNE_ESPEC and
+ * CUTUNE_EEVAL (a diagnostic on the section's spec); CUTUNE_ENOMEM; spec_of's status. */
+int cutune_emit_headers(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
+                        const cutune_headers_options *opts);
 
 /* cutune_emit_csv: every variant of `r` as one CSV row (RFC 4180; the columns are in
  * docs/results-format.md), in *out (free with cutune_free). CUTUNE_OK or CUTUNE_ENOMEM. */

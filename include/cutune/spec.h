@@ -141,6 +141,15 @@ int cutune_spec_kernel_count(const cutune_spec *spec);
 int cutune_spec_kernel_selected(const cutune_spec *spec);
 int cutune_spec_select_kernel(cutune_spec *spec, int i);
 
+/* cutune_spec_check_constants: compares the `__constant__` variables the held kernel
+ * block's source declares (the kernel file and the files its #include lines reach in
+ * the user's folders, their text scanned: macros are not expanded) with its constant
+ * arguments (`arg NAME : constant T[N] = ...`), and adds a warning on the spec for each
+ * declared variable no argument fills (on a GPU it would stay zero) and each constant
+ * argument no declaration was found for. No GPU needed (`cutune check`). Returns how
+ * many warnings it added; CUTUNE_EINVAL for a spec with errors; CUTUNE_ENOMEM. */
+int cutune_spec_check_constants(cutune_spec *spec);
+
 /* ---- problem sizes (the spec's `size` statement; docs/language.md) ------------------- */
 /* A spec may be tuned over several problem sizes: `size n in [1 << 20, 1 << 24];` or
  * `size (nx, ny) in [(1024, 1024), (4096, 8192)];`. Each size variable is a let; the

@@ -72,6 +72,28 @@ done
 check "tune documents -q and nothing else short" test "$(short_options "${help[tune]}")" = "-q"
 check "emit documents -o and -q" test "$(short_options "${help[emit]}" | paste -sd ' ')" = "-o -q"
 
+# Every option a help lists says what it does (the lists are made from the option
+# tables: an entry without its help would be a bare name): text on its line, or on the
+# line under it, indented to the help column.
+for s in "${subs[@]}"; do
+    bare=$(awk '/^  -/ { if (prev != "") print prev; prev = ($0 ~ /^  -[^ ]*( [^ ]+)*  +[^ ]/) ? "" : $0; next }
+        /^                      [^ ]/ { prev = ""; next } { if (prev != "") print prev; prev = "" }
+        END { if (prev != "") print prev }' <<<"${help[$s]}")
+    check "cutune help $s: every option has its help (bare: $bare)" test -z "$bare"
+done
+# docs/cli.md and the help texts name the same options: each option the docs name is one
+# a command's help lists (but the words below, which are no cutune option), and each
+# option a help lists is in the docs.
+docs=$(grep -oE -- '--[a-z0-9][a-z0-9-]*' "$src/docs/cli.md" | sort -u |
+    grep -vxE -- '--(help|version|f|limt|name|install|pre-include|warnings)')
+check "docs/cli.md names options (found $(wc -l <<<"$docs"))" test "$(wc -l <<<"$docs")" -ge 30
+for o in $(comm -23 <(echo "$docs") <(echo "$all_long")); do
+    check "docs/cli.md's $o is an option of a command (no help lists it)" false
+done
+for o in $(comm -13 <(echo "$docs") <(echo "$all_long")); do
+    check "the help's $o is in docs/cli.md" false
+done
+
 # One message for an unknown option: the subcommand, the option, a hint, where to look.
 "$cutune" list --limt 3 "$spec" >"$tmp/out" 2>"$tmp/err"
 check "an unknown option exits 2" test $? -eq 2

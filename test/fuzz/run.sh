@@ -15,6 +15,7 @@
 #   fuzz_journal  corpus-journal regressions-journal
 #   fuzz_report   corpus-report regressions-report
 #   fuzz_npy      corpus-npy regressions-npy
+#   fuzz_kt       corpus-kt regressions-kt
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$(cd "${1:-build-fuzz}" && pwd)
@@ -45,6 +46,7 @@ run fuzz_merge corpus-merge regressions-merge
 run fuzz_journal corpus-journal regressions-journal
 run fuzz_report corpus-report regressions-report
 run fuzz_npy corpus-npy regressions-npy
+run fuzz_kt corpus-kt regressions-kt
 echo "findings: $(ls art | wc -l)"
 ls art
 grep -h -E "ERROR|SUMMARY|runtime error" logs-*/fuzz-*.log | sort | uniq -c | head -20

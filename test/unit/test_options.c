@@ -89,6 +89,12 @@ static const field header_fields[] = {
     F(cutune_header_options, sources, K_PTR),
     F(cutune_header_options, file_name, K_PTR),
 };
+static const field headers_fields[] = {
+    F(cutune_headers_options, version, K_UINT),      F(cutune_headers_options, prefix, K_PTR),
+    F(cutune_headers_options, sources, K_PTR),       F(cutune_headers_options, file_name, K_PTR),
+    F(cutune_headers_options, selected_only, K_INT), F(cutune_headers_options, spec_of, K_PTR),
+    F(cutune_headers_options, user, K_PTR),
+};
 static const field report_fields[] = {
     F(cutune_report_options, version, K_UINT),
     F(cutune_report_options, names, K_PTR),
@@ -110,6 +116,11 @@ static const field per_device_fields[] = {
     F(cutune_per_device_options, ndevices, K_INT), F(cutune_per_device_options, jobs, K_INT),
     F(cutune_per_device_options, run, K_PTR),      F(cutune_per_device_options, user, K_PTR),
 };
+static const field import_fields[] = {
+    F(cutune_import_options, version, K_UINT),
+    F(cutune_import_options, device_name, K_PTR),
+    F(cutune_import_options, complete, K_INT),
+};
 
 typedef struct options_type {
     const char *name; /* "cutune_tune_options" */
@@ -126,10 +137,12 @@ static const cutune_analyze_options analyze_init = CUTUNE_ANALYZE_OPTIONS_INIT;
 static const cutune_search_options search_init = CUTUNE_SEARCH_OPTIONS_INIT;
 static const cutune_tune_options tune_init = CUTUNE_TUNE_OPTIONS_INIT;
 static const cutune_header_options header_init = CUTUNE_HEADER_OPTIONS_INIT;
+static const cutune_headers_options headers_init = CUTUNE_HEADERS_OPTIONS_INIT;
 static const cutune_report_options report_init = CUTUNE_REPORT_OPTIONS_INIT;
 static const cutune_simulate_options simulate_init = CUTUNE_SIMULATE_OPTIONS_INIT;
 static const cutune_blocks_options blocks_init = CUTUNE_BLOCKS_OPTIONS_INIT;
 static const cutune_per_device_options per_device_init = CUTUNE_PER_DEVICE_OPTIONS_INIT;
+static const cutune_import_options import_init = CUTUNE_IMPORT_OPTIONS_INIT;
 
 /* The _init functions, through one signature. */
 #define INIT_FN(type) \
@@ -142,10 +155,12 @@ INIT_FN(cutune_analyze_options)
 INIT_FN(cutune_search_options)
 INIT_FN(cutune_tune_options)
 INIT_FN(cutune_header_options)
+INIT_FN(cutune_headers_options)
 INIT_FN(cutune_report_options)
 INIT_FN(cutune_simulate_options)
 INIT_FN(cutune_blocks_options)
 INIT_FN(cutune_per_device_options)
+INIT_FN(cutune_import_options)
 
 #define TYPE(tname, fields, VERSION, init) \
     { \
@@ -158,10 +173,12 @@ static const options_type types[] = {
     TYPE(cutune_search_options, search_fields, CUTUNE_SEARCH_OPTIONS_VERSION, search_init),
     TYPE(cutune_tune_options, tune_fields, CUTUNE_TUNE_OPTIONS_VERSION, tune_init),
     TYPE(cutune_header_options, header_fields, CUTUNE_HEADER_OPTIONS_VERSION, header_init),
+    TYPE(cutune_headers_options, headers_fields, CUTUNE_HEADERS_OPTIONS_VERSION, headers_init),
     TYPE(cutune_report_options, report_fields, CUTUNE_REPORT_OPTIONS_VERSION, report_init),
     TYPE(cutune_simulate_options, simulate_fields, CUTUNE_SIMULATE_OPTIONS_VERSION, simulate_init),
     TYPE(cutune_blocks_options, blocks_fields, CUTUNE_BLOCKS_OPTIONS_VERSION, blocks_init),
     TYPE(cutune_per_device_options, per_device_fields, CUTUNE_PER_DEVICE_OPTIONS_VERSION, per_device_init),
+    TYPE(cutune_import_options, import_fields, CUTUNE_IMPORT_OPTIONS_VERSION, import_init),
 };
 #define NTYPES ((int)(sizeof types / sizeof types[0]))
 

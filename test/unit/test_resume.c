@@ -18,6 +18,8 @@
 
 #include "api/internal.h"
 #include "runtime/pool.h"
+#include "tuner/run.h"
+#include "tuner/settings.h"
 #include "tuner/tuner.h"
 
 static char dir[256];

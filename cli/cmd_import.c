@@ -1,0 +1,130 @@
+/* cmd_import.c - `cutune import FILE [-o OUT] [--force]`: a T1 tuning problem (Kernel
+ * Tuner's, KTT's, BAT's and the Kernel Tuner benchmark hub's JSON) as a cutune spec,
+ * written beside it; `cutune import FILE --spec SPEC -o RESULTS.json`: a Kernel Tuner
+ * cache or T4 file as a results file of SPEC (docs/cli.md, docs/kernel-tuner.md). The
+ * work is the library's (cutune_import_t1, cutune_import_results); this prints its
+ * errors and notes and writes the file. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "format.h"
+#include "options.h"
+
+/* default_output: FILE's stem + ".tune", beside it (heap; NULL when out of memory). */
+static char *default_output(const char *file)
+{
+    const char *base = strrchr(file, '/');
+    base = base ? base + 1 : file;
+    const char *dot = strrchr(base, '.');
+    size_t stem = dot && dot != base ? (size_t)(dot - file) : strlen(file);
+    char *out = malloc(stem + 6);
+    if (out) {
+        memcpy(out, file, stem);
+        memcpy(out + stem, ".tune", 6);
+    }
+    return out;
+}
+
+/* import_results: FILE (a Kernel Tuner cache or T4 file) as results of the spec at
+ * spec_path, written to output (cutune_import_results). */
+static int import_results(const char *file, const char *spec_path, const char *output, const char *device, int complete,
+                          bool force, bool quiet)
+{
+    if (!output)
+        return cli_usage_error("import", "where to? -o RESULTS.json is required with --spec");
+    if (strcmp(output, "-") != 0 && !force && access(output, F_OK) == 0) {
+        fprintf(stderr, "cutune import: %s exists; --force replaces it\n", output);
+        return EXIT_IO;
+    }
+    cli_common common = {.quiet = quiet};
+    int code = EXIT_OK;
+    cutune_spec *spec = cli_load(spec_path, &common, &code);
+    if (!spec)
+        return code;
+    cutune_import_options opts = CUTUNE_IMPORT_OPTIONS_INIT;
+    opts.device_name = device;
+    opts.complete = complete;
+    cutune_tune_result *r = NULL;
+    int rc = cutune_import_results(&r, spec, file, &opts);
+    if (rc == CUTUNE_OK)
+        rc = cutune_tune_write_results(r, output);
+    if (rc != CUTUNE_OK) {
+        fprintf(stderr, "cutune import: %s\n", cutune_last_error());
+        code = cli_exit_for_status(rc);
+    } else if (!quiet) {
+        const char *source = cutune_tune_source(r);
+        if (source)
+            fprintf(stderr, "%s\n", source);
+        fprintf(stderr, "results: %s\n", output);
+    }
+    cutune_tune_result_free(r);
+    cutune_spec_free(spec);
+    return code;
+}
+
+int cmd_import(int argc, char **argv)
+{
+    const char *output = NULL, *spec = NULL, *device = NULL;
+    bool quiet = false, force = false;
+    int complete = 0;
+    const cli_opt table[] = {
+        {"output", 'o', true, CLI_TEXT, &output, NULL, 0, NULL, "OUT",
+         "write here (a spec by default: FILE's stem + .tune, beside it;\n- for stdout; relative paths in the spec "
+         "are made relative to OUT)"},
+        {"force", 0, false, CLI_BOOL, &force, NULL, 0, NULL, NULL, "replace OUT when it exists (default: refuse)"},
+        {"spec", 0, true, CLI_TEXT, &spec, NULL, 0, NULL, "SPEC",
+         "read FILE as a Kernel Tuner cache or T4 file of SPEC's space"},
+        {"device-name", 0, true, CLI_TEXT, &device, NULL, 0, NULL, "NAME",
+         "with --spec: the GPU the file was recorded on, for a file that\ndoes not say (T4); a file that names another "
+         "is refused"},
+        {"complete", 0, false, CLI_INT, &complete, NULL, 1, NULL, NULL,
+         "with --spec: refuse a file that lacks a valid configuration"},
+        {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL, NULL, CLI_HELP_QUIET},
+    };
+    int code = cli_parse_options("import", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    if (code != EXIT_OK)
+        return code;
+    if (argc - optind != 1)
+        return cli_usage_error("import", argc - optind < 1 ? "which file? (cutune import FILE [-o OUT])"
+                                                           : "one file at a time (cutune import FILE [-o OUT])");
+    const char *file = argv[optind];
+    if (spec)
+        return import_results(file, spec, output, device, complete, force, quiet);
+    if (device || complete)
+        return cli_usage_error("import", "--%s goes with --spec (a Kernel Tuner cache or T4 file as results)",
+                               device ? "device-name" : "complete");
+    char *made = output ? NULL : default_output(file);
+    if (!output && !made)
+        return EXIT_INTERNAL;
+    const char *out = output ? output : made;
+    bool to_stdout = strcmp(out, "-") == 0;
+    if (!to_stdout && !force && access(out, F_OK) == 0) {
+        fprintf(stderr, "cutune import: %s exists; --force replaces it\n", out);
+        free(made);
+        return EXIT_IO;
+    }
+    cutune_import *imp = NULL;
+    int rc = cutune_import_t1(&imp, file, to_stdout ? NULL : out);
+    if (!imp) {
+        fprintf(stderr, "cutune import: %s\n", cutune_last_error());
+        free(made);
+        return cli_exit_for_status(rc);
+    }
+    for (int k = 0; k < cutune_import_error_count(imp); k++)
+        fprintf(stderr, "%s\n", cutune_import_error(imp, k));
+    for (int k = 0; !quiet && k < cutune_import_note_count(imp); k++)
+        fprintf(stderr, "note: %s\n", cutune_import_note(imp, k));
+    if (rc != CUTUNE_OK) {
+        int n = cutune_import_error_count(imp);
+        fprintf(stderr, "cutune import: %s not imported: %d construct%s refused\n", file, n, n == 1 ? "" : "s");
+        code = EXIT_SPEC;
+    } else {
+        code = fmt_write_output("cutune import", out, cutune_import_text(imp));
+        if (code == EXIT_OK && !quiet && !to_stdout)
+            fprintf(stderr, "spec: %s (cutune check %s counts its space)\n", out, out);
+    }
+    cutune_import_free(imp);
+    free(made);
+    return code;
+}

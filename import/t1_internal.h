@@ -1,0 +1,247 @@
+/* t1_internal.h - what the files of the T1 importer share (t1.h says which does what).
+ *
+ * Ownership: everything a translation makes (paths, syntax trees, values, translated
+ * text, messages until they are handed to the t1_result) lives in the context's arena,
+ * freed at once when the translation ends. */
+#ifndef CUTUNE_IMPORT_T1_INTERNAL_H
+#define CUTUNE_IMPORT_T1_INTERNAL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../base/arena.h"
+#include "../base/strbuf.h"
+
+/* ---- t1_json.c: the context, JSON paths, checked member access ---------------------- */
+
+typedef struct t1_ctx {
+    arena *a;
+    const char *file; /* how messages name the T1 file */
+    char **errors;
+    int nerrors, caperrors;
+    char **notes;
+    int nnotes, capnotes;
+    bool oom; /* an allocation failed: the translation stops with CUTUNE_ENOMEM */
+} t1_ctx;
+
+/* t1_error / t1_note: records "FILE: PATH: message" as an error (the file is refused)
+ * or a note (the spec is written; the note says what was left out or changed). */
+void t1_error(t1_ctx *c, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void t1_note(t1_ctx *c, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* t1_key / t1_index: the JSON path of member `key` / element `i` of the value at
+ * `path` ("$.A.B", "$.A[3]"; a key that is no identifier as ['key']), in the arena. */
+const char *t1_key(t1_ctx *c, const char *path, const char *key);
+const char *t1_index(t1_ctx *c, const char *path, size_t i);
+
+/* t1_type_name: "an object", "a string", "an integer", ... for messages. */
+const char *t1_type_name(const json_t *v);
+
+/* t1_member: the member `key` of the object `obj` (at `path`), or NULL when absent (a
+ * JSON null counts as absent); a missing required member is an error. */
+json_t *t1_member(t1_ctx *c, json_t *obj, const char *path, const char *key, bool required);
+
+/* t1_want: whether `v` (at `path`) is of one of the JSON types in `mask` (bits
+ * 1 << JSON_OBJECT, ...); when not, an error "is TYPE, expected WHAT". */
+bool t1_want(t1_ctx *c, const json_t *v, const char *path, unsigned mask, const char *what);
+#define T1_OBJECT (1u << JSON_OBJECT)
+#define T1_ARRAY (1u << JSON_ARRAY)
+#define T1_STRING (1u << JSON_STRING)
+#define T1_INTEGER (1u << JSON_INTEGER)
+#define T1_NUMBER ((1u << JSON_INTEGER) | (1u << JSON_REAL))
+#define T1_BOOL ((1u << JSON_TRUE) | (1u << JSON_FALSE))
+
+/* t1_string_member: the string member `key` of obj, or NULL (absent, or not a string:
+ * an error). */
+const char *t1_string_member(t1_ctx *c, json_t *obj, const char *path, const char *key, bool required);
+
+/* t1_check_keys: notes each member of `obj` whose key is in neither `known` nor
+ * `ignored` (NULL-ended lists) as not translated; a key in `ignored` is noted with
+ * `why` (NULL: silently skipped). Returns nothing: unknown keys never refuse a file. */
+void t1_check_keys(t1_ctx *c, json_t *obj, const char *path, const char *const *known, const char *const *ignored,
+                   const char *why);
+
+/* t1_relative: the file `to` (relative to the current folder, or absolute) as a path
+ * relative to the folder `from` ("" for the current one). In the arena (NULL when out
+ * of memory). */
+const char *t1_relative(t1_ctx *c, const char *from, const char *to);
+
+/* ---- t1_py.c: the Python expressions of T1 ------------------------------------------ */
+
+enum py_kind {
+    PY_INT,      /* i */
+    PY_FLOAT,    /* f */
+    PY_BOOL,     /* i: 0 or 1 */
+    PY_STR,      /* s */
+    PY_NAME,     /* s */
+    PY_LIST,     /* kids: the elements (a list or a tuple display) */
+    PY_CALL,     /* s: the function's name; kids: the arguments */
+    PY_UNARY,    /* op: '-', '+', '~' or PY_OP_NOT; kids[0] */
+    PY_BIN,      /* op: '+', '-', '*', '/', '%', '&', '|', '^', PY_OP_FLOORDIV, PY_OP_POW, PY_OP_SHL, PY_OP_SHR */
+    PY_BOOLOP,   /* op: PY_OP_AND or PY_OP_OR; kids[0], kids[1] */
+    PY_CMP,      /* kids[0] ops[0] kids[1] ops[1] kids[2] ...: a chain of nkids - 1 comparisons */
+    PY_IFEXP,    /* kids: body, condition, else (body if condition else else) */
+    PY_COMP,     /* [kids[0] for s in kids[1] (if kids[2])]: nkids 2 or 3 */
+    PY_SUBSCRIPT /* kids[0][kids[1]] */
+};
+
+enum py_op {
+    PY_OP_NOT = 256,
+    PY_OP_FLOORDIV,
+    PY_OP_POW,
+    PY_OP_SHL,
+    PY_OP_SHR,
+    PY_OP_AND,
+    PY_OP_OR,
+    PY_OP_LT,
+    PY_OP_LE,
+    PY_OP_GT,
+    PY_OP_GE,
+    PY_OP_EQ,
+    PY_OP_NE,
+    PY_OP_IN,
+    PY_OP_NOTIN,
+    PY_OP_IS,
+    PY_OP_ISNOT
+};
+
+typedef struct py_node {
+    enum py_kind kind;
+    int op;
+    int *ops;   /* PY_CMP: nkids - 1 operators */
+    size_t pos; /* byte offset in the expression's text */
+    int64_t i;
+    double f;
+    const char *s;
+    struct py_node **kids;
+    int nkids;
+} py_node;
+
+/* An expression being read: its text, where it is in the T1 file, and the context. */
+typedef struct py_src {
+    t1_ctx *c;
+    const char *text;
+    const char *path; /* its JSON path */
+} py_src;
+
+/* py_error: an error at byte `pos` of the expression: "PATH: message (at column N of
+ * "TEXT")". Returns -1. */
+int py_error(const py_src *src, size_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* py_parse: the syntax tree of src's text (one expression, nothing after it). 0, or -1
+ * after an error. */
+int py_parse(py_node **out, const py_src *src);
+
+/* A value of an evaluated expression. */
+enum py_vkind { PV_INT, PV_FLOAT, PV_BOOL, PV_STR, PV_LIST };
+typedef struct py_val {
+    enum py_vkind kind;
+    int64_t i; /* PV_INT, PV_BOOL */
+    double f;
+    const char *s;
+    struct py_val *items; /* PV_LIST */
+    size_t n;
+} py_val;
+
+/* The names an evaluation sees: a chain of bindings. */
+typedef struct py_env {
+    const char *name;
+    py_val val;
+    const struct py_env *next;
+} py_env;
+
+/* The most elements a list may hold (a param's values, a range). */
+#define PY_MAX_LIST 1000000
+
+/* py_eval: the value of `n` with Python 3's meaning (ints exact, an overflow of 64 bits
+ * refused; range, list, len, min, max, abs, int, float; list displays, comprehensions,
+ * + and * of lists), names looked up in env. 0, or -1 after an error. */
+int py_eval(py_val *out, const py_node *n, const py_env *env, const py_src *src);
+
+/* py_truthy: Python's truth of a value. */
+bool py_truthy(const py_val *v);
+
+/* py_val_text: the value as cutune writes it (ints in decimal, floats in their
+ * shortest round-trip form with a '.' or an exponent, true/false, strings quoted and
+ * escaped); NULL for a list, a float that is not finite or a string cutune cannot
+ * hold (a control character). In the arena. */
+const char *py_val_text(t1_ctx *c, const py_val *v);
+
+/* ---- t1_tr.c: Python expressions in cutune's expression language --------------------- */
+
+enum tr_type { TR_INT, TR_FLOAT, TR_BOOL, TR_STR };
+
+/* A name an expression may read, as cutune spells it, and its type. */
+typedef struct tr_name {
+    const char *t1;   /* the name in the T1 file */
+    const char *spec; /* the name in the spec */
+    enum tr_type type;
+} tr_name;
+
+typedef struct tr_names {
+    const tr_name *names;
+    int n;
+} tr_names;
+
+/* tr_translate: the cutune expression for src's text, which must have type `want` (a
+ * condition: TR_BOOL, where a number stands for its truth as in Python; a size or a
+ * divisor: TR_INT), reading only `names`. Returns the text (in the arena), or NULL
+ * after an error naming what is not translated and why. */
+const char *tr_translate(const py_src *src, const tr_names *names, enum tr_type want);
+
+/* ---- t1.c and t1_args.c: the sections of a T1 file ---------------------------------- */
+
+/* A tuning parameter as read. */
+typedef struct t1_param {
+    const char *name; /* the T1 name (the kernel's macro) */
+    const char *spec; /* the spec's name: the T1 name, or it with '_' added when that is a
+                           reserved or built-in word of cutune (then `as define NAME`) */
+    const char *path; /* $.ConfigurationSpace.TuningParameters[i] */
+    py_val values;    /* a list */
+    enum tr_type type;
+    bool has_default; /* Default given and one of the values */
+    py_val def;
+} t1_param;
+
+typedef struct t1_state {
+    t1_ctx *c;
+    json_t *root;
+    const char *base_dir; /* the T1 file's folder ("" for the current one) */
+    const char *spec_dir; /* the spec's folder */
+    t1_param *params;
+    int nparams;
+    tr_names names;       /* the params, for the conditions and the geometry */
+    py_node **conditions; /* parsed, for the check of the default configuration */
+    const char **cond_paths;
+    int nconditions;
+    py_val problem_size;  /* a list of ints, for argument sizes (empty without one) */
+    strbuf body;          /* the statements after the params and conditions */
+    const char **outputs; /* the spec names of the arguments T1 marks "Output" */
+    int noutputs, capoutputs;
+    bool float_output; /* one of them has a floating-point type */
+} t1_state;
+
+/* t1_geometry: LocalSize, GlobalSize (with GlobalSizeType) or ProblemSize with GridDivX/Y/Z,
+ * and SharedMemory of the KernelSpecification `ks`, as lets, block, grid and smem
+ * statements appended to s->body. */
+void t1_geometry(t1_state *s, json_t *ks, const char *path);
+
+/* t1_arguments: KernelSpecification.Arguments as arg statements appended to s->body;
+ * the outputs recorded in s. */
+void t1_arguments(t1_state *s, json_t *ks, const char *path);
+
+/* t1_quote: text as a cutune string literal ("..." with \" and \\ escaped), or NULL
+ * (an error at path) when it holds a control character. */
+const char *t1_quote(t1_state *s, const char *text, const char *path);
+
+/* t1_is_identifier: whether name is a C identifier; t1_reserved: whether it is a word
+ * cutune reserves or a built-in name (a param, let or arg may not take it). */
+bool t1_is_identifier(const char *name);
+bool t1_reserved(const char *name);
+
+/* t1_expr: the T1 expression at `path` (a JSON string, or an integer) translated as
+ * `want` over the params; NULL after an error. */
+const char *t1_expr(t1_state *s, json_t *v, const char *path, enum tr_type want);
+
+#endif

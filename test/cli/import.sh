@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# import.sh CUTUNE SOURCE_DIR - `cutune import FILE` (a T1 tuning problem as a spec): every
+# sample of test/data/t1 (the Kernel Tuner benchmark hub's convolution, dedispersion and
+# hotspot, BAT's GEMM, MD5Hash, TRIAD and nbody) imports, and the imported space counts
+# exactly what the T1 conditions allow: the hub's figures (convolution 4,362, dedispersion
+# 11,130) and, for every sample, test/cli/t1_count.py's count (Python evaluating the
+# Values and Conditions itself). Constant-memory arguments (MemType "Constant") are
+# refused with their JSON path until the language has them; malformed files (not JSON,
+# missing keys, wrong types, unknown fill types, Python cutune cannot say) are refused
+# with the path and the reason; an existing OUT is kept unless --force.
+set -u
+cutune=$1
+src=$2
+. "$(dirname "$0")/lib.sh.inc"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export CUTUNE_CACHE_DIR=$tmp/cache CUDA_VISIBLE_DEVICES=-1 NO_COLOR=1
+cp -r "$src/test/data/t1" "$tmp/t1"
+chmod -R u+w "$tmp/t1"
+t1=$tmp/t1
+# valid SPEC: the valid configurations `cutune check` counts.
+valid() { "$cutune" check "$1" 2>/dev/null | sed -n 's/^space .* raw, \([0-9,]*\) valid.*/\1/p' | tr -d ,; }
+# edit IN OUT PYTHON: OUT is IN's JSON `d` after PYTHON ran on it.
+edit() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); $3; json.dump(d, open(sys.argv[2], 'w'))" "$1" "$2"; }
+
+# ---- every sample that cutune can say imports, and counts what Python counts ----
+for f in hotspot_milo.json bat/GEMM/GEMM-CAFF.json bat/MD5Hash/MD5Hash-CAFF.json bat/TRIAD/TRIAD-CAFF.json \
+    bat/nbody/nbody-CAFF.json; do
+    "$cutune" import "$t1/$f" 2>"$tmp/err"
+    check "$f imports (exit 0): $(head -n 1 "$tmp/err")" test $? -eq 0
+    spec=$t1/${f%.json}.tune
+    check "$f: the spec beside it" test -f "$spec"
+    want=$(python3 "$src/test/cli/t1_count.py" "$t1/$f")
+    got=$(valid "$spec")
+    check "$f: cutune counts $got valid configurations, Python $want" test "$got" = "$want"
+done
+check "hotspot: 82,984 valid (Python's count, checked above, written down)" test "$(valid "$t1/hotspot_milo.tune")" = 82984
+check "GEMM's Budget is the search's" grep -q "search(budget = 200);" "$t1/bat/GEMM/GEMM-CAFF.tune"
+check "GEMM's Output verified against its Defaults" grep -q "verify cgm against config(MWG = 16, " "$t1/bat/GEMM/GEMM-CAFF.tune"
+check "hotspot's ProblemSize and GridDiv make the grid" \
+    grep -qF "grid (cdiv(problem_size_x, block_size_x * tile_size_x), cdiv(problem_size_y, block_size_y * tile_size_y));" \
+    "$t1/hotspot_milo.tune"
+check "nbody's OpenCL GlobalSize is threads: divided by the block" \
+    grep -qF "grid cdiv(128 * 1024 // OUTER_UNROLL_FACTOR, BLOCK_SIZE);" "$t1/bat/nbody/nbody-CAFF.tune"
+check "TRIAD's Generator is a ramp" grep -qF "arg A : in double[4096] = ramp(start = 0.0, step = 1.0);" \
+    "$t1/bat/TRIAD/TRIAD-CAFF.tune"
+check "MD5Hash's unknown key is a note" grep -q "note: .*SharedMemoryOriginal: not translated" \
+    "$t1/bat/MD5Hash/MD5Hash-CAFF.tune"
+
+# ---- the hub's convolution and dedispersion: their constant memory is refused ----
+for f in convolution_milo dedispersion_milo; do
+    "$cutune" import "$t1/$f.json" 2>"$tmp/err"
+    check "$f: refused (exit 1)" test $? -eq 1
+    check "$f: the constant-memory argument named by its path" \
+        grep -qF "$t1/$f.json: \$.KernelSpecification.Arguments[2].MemType: \"Constant\" is not supported yet" "$tmp/err"
+    check "$f: nothing written" test ! -e "$t1/$f.tune"
+done
+# ...and without it, their spaces are the hub's: 4,362 and 11,130 (the samples' other
+# constructs all translate).
+cp "$t1/dedisp_milo/dedispersion.cu" "$t1/dedisp_milo/dedispersion.cu.hip" # the hub names its HIP build
+for f in convolution_milo:4362 dedispersion_milo:11130; do
+    name=${f%%:*}
+    edit "$t1/$name.json" "$t1/${name}_nocmem.json" "del d['KernelSpecification']['Arguments'][2]['MemType']"
+    "$cutune" import -q "$t1/${name}_nocmem.json" 2>"$tmp/err"
+    check "$name without MemType imports: $(head -n 1 "$tmp/err")" test $? -eq 0
+    check "$name: ${f##*:} valid, the hub's figure" test "$(valid "$t1/${name}_nocmem.tune")" = "${f##*:}"
+    check "$name: Python counts the same" test "$(python3 "$src/test/cli/t1_count.py" "$t1/$name.json")" = "${f##*:}"
+done
+check "the convolution's Python conditions in the spec language" grep -qF \
+    "require use_shmem == 0 || (block_size_x * tile_size_x + (filter_width - 1)) * (block_size_y * tile_size_y + (filter_height - 1)) < 12 * 1024;" \
+    "$t1/convolution_milo_nocmem.tune"
+check "dedispersion's chained comparison kept" grep -qF "require 32 <= block_size_x * block_size_y <= 1024;" \
+    "$t1/dedispersion_milo_nocmem.tune"
+
+# ---- OUT: beside FILE by default, -o elsewhere (paths made relative), - for stdout, no overwrite ----
+"$cutune" import "$t1/bat/TRIAD/TRIAD-CAFF.json" 2>"$tmp/err"
+check "an existing OUT is refused (exit 3)" test $? -eq 3
+check "...saying --force replaces it" grep -q "exists; --force replaces it" "$tmp/err"
+"$cutune" import -q --force "$t1/bat/TRIAD/TRIAD-CAFF.json"
+check "--force replaces it" test $? -eq 0
+mkdir "$tmp/elsewhere"
+"$cutune" import -q "$t1/bat/TRIAD/TRIAD-CAFF.json" -o "$tmp/elsewhere/triad.tune"
+check "-o elsewhere: the kernel's path relative to it" grep -qF 'kernel triad from "../t1/bat/TRIAD/triad_kernel.cu"' \
+    "$tmp/elsewhere/triad.tune"
+check "-o elsewhere: it counts the same" test "$(valid "$tmp/elsewhere/triad.tune")" = 4320
+"$cutune" import -q "$t1/bat/TRIAD/TRIAD-CAFF.json" -o - >"$tmp/stdout.tune"
+check "-o -: the spec on stdout" grep -q "^kernel triad from" "$tmp/stdout.tune"
+
+# ---- malformed T1 files: refused (exit 1) with the JSON path and the reason ----
+base=$t1/bat/TRIAD/TRIAD-CAFF.json
+refused() { # refused WHAT PYTHON-EDIT EXPECTED-TEXT
+    edit "$base" "$t1/bat/TRIAD/bad.json" "$2"
+    "$cutune" import -o - "$t1/bat/TRIAD/bad.json" >/dev/null 2>"$tmp/err"
+    local rc=$?
+    check "$1: exit 1 (got $rc)" test $rc -eq 1
+    check "$1: says '$3' (said: $(head -n 1 "$tmp/err"))" grep -qF "bad.json: $3" "$tmp/err"
+}
+refused "missing KernelName" "del d['KernelSpecification']['KernelName']" \
+    '$.KernelSpecification: the key "KernelName" is missing'
+refused "missing ConfigurationSpace" "del d['ConfigurationSpace']" '$: the key "ConfigurationSpace" is missing'
+refused "Values of the wrong type" "d['ConfigurationSpace']['TuningParameters'][0]['Values'] = 3" \
+    '$.ConfigurationSpace.TuningParameters[0].Values: is an integer, expected a Python list'
+refused "an unknown fill type" "d['KernelSpecification']['Arguments'][2]['FillType'] = 'BinaryHDF'" \
+    '$.KernelSpecification.Arguments[2].FillType: "BinaryHDF" is not supported'
+refused "a vector element type" "d['KernelSpecification']['Arguments'][0]['Type'] = 'float4'" \
+    '$.KernelSpecification.Arguments[0].Type: "float4" is not supported: vector and custom element types'
+refused "a Size of the wrong type" "d['KernelSpecification']['Arguments'][0]['Size'] = [1]" \
+    '$.KernelSpecification.Arguments[0].Size: is an array, expected a number of elements'
+refused "a condition's syntax error, with its column" \
+    "d['ConfigurationSpace']['Conditions'][0]['Expression'] = 'LOOP_UNROLL_TRIAD <= * 2'" \
+    '$.ConfigurationSpace.Conditions[0].Expression: expected a value (at column 22 of "LOOP_UNROLL_TRIAD <= * 2")'
+refused "a condition reading an unknown name" \
+    "d['ConfigurationSpace']['Conditions'][0]['Expression'] = 'LOOP_UNROLL < 4'" \
+    "\$.ConfigurationSpace.Conditions[0].Expression: unknown name 'LOOP_UNROLL'"
+refused "a condition's Parameters naming no param" \
+    "d['ConfigurationSpace']['Conditions'][0]['Parameters'] = ['NOPE']" \
+    "\$.ConfigurationSpace.Conditions[0].Parameters[0]: 'NOPE' is not a tuning parameter"
+refused "an OpenCL kernel" "d['KernelSpecification']['Language'] = 'OpenCL'" \
+    '$.KernelSpecification.Language: "OpenCL" is not supported'
+refused "an integer scalar's fractional value" "d['KernelSpecification']['Arguments'][4]['FillValue'] = 2.5" \
+    '$.KernelSpecification.Arguments[4].FillValue: 2.5 is not a value of a int32'
+printf '{"ConfigurationSpace": ' >"$t1/bat/TRIAD/bad.json"
+"$cutune" import -o - "$t1/bat/TRIAD/bad.json" >/dev/null 2>"$tmp/err"
+check "not JSON: exit 1" test $? -eq 1
+check "not JSON: said at \$" grep -q 'bad.json: \$: not JSON' "$tmp/err"
+"$cutune" import "$tmp/none.json" 2>"$tmp/err"
+check "an unreadable file: exit 3" test $? -eq 3
+finish
