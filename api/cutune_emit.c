@@ -8,7 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../emit/emitters.h"
+#include "../emit/emit_csv.h"
+#include "../emit/header.h"
+#include "../emit/t4.h"
 #include "../emit/emit_text.h"
 #include "../emit/report.h"
 #include "../base/sys.h"

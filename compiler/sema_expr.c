@@ -338,11 +338,11 @@ static bool comparable(sema *s, ast_op op, const texpr *a, const texpr *b)
     if (a->type == b->type && (a->type == VT_STRING || a->type == VT_BOOL)) {
         if (op == OP_EQ || op == OP_NE)
             return true;
-        diag_error(s->dl, span_join(a->loc, b->loc), "%ss can only be compared with == and !=, not '%s'",
+        diag_error(s->dl, src_span_join(a->loc, b->loc), "%ss can only be compared with == and !=, not '%s'",
                    vtype_name(a->type), ast_op_text(op));
         return false;
     }
-    diag_error(s->dl, span_join(a->loc, b->loc), "cannot compare %s with %s", a_or_an(a->type), a_or_an(b->type));
+    diag_error(s->dl, src_span_join(a->loc, b->loc), "cannot compare %s with %s", a_or_an(a->type), a_or_an(b->type));
     return false;
 }
 
@@ -618,7 +618,7 @@ static texpr *lower_node_here(sema *s, const ast_expr *e, unsigned allow)
             if (is_num(a->type) && is_num(b->type)) {
                 ty = VT_FLOAT;
             } else {
-                diag_error(s->dl, span_join(a->loc, b->loc),
+                diag_error(s->dl, src_span_join(a->loc, b->loc),
                            "the two branches of '?:' have different types (%s "
                            "and %s)",
                            vtype_name(a->type), vtype_name(b->type));
