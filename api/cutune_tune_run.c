@@ -1,8 +1,10 @@
 /* cutune_tune_run.c - cutune/tune.h: what a command that tunes decides around
  * cutune_tune, for any application: the emit paths every kernel block may not write
  * (before anything runs), how a run goes on the GPUs named (one, a fleet of one model,
- * or a process per GPU), and what a finished run found, counted (its verdict). The
- * caller owns the spec, the options and the results; nothing here prints. */
+ * or a process per GPU), a shard's files and GPU, and what a finished run found,
+ * counted (its verdict). The caller owns the spec, the options and the results; nothing
+ * here prints. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,5 +79,46 @@ int cutune_tune_verdict_of(cutune_tune_verdict *out, const cutune_tune_result *r
         failed += cutune_measurement_outcome(cutune_tune_at(r, i)) == CUTUNE_OUTCOME_COMPILE_ERROR;
     uint64_t variants = cutune_tune_summary_of(r)->variants;
     out->nothing_compiled = variants > 0 && failed == variants;
+    return CUTUNE_OK;
+}
+
+/* shard_path: "x.json" -> "x.shard-I-of-N.json" (any other name: the suffix appended),
+ * malloc'd; NULL out of memory. */
+static char *shard_path(const char *path, int index, int count)
+{
+    size_t n = strlen(path);
+    const char *dot = n > 5 && strcmp(path + n - 5, ".json") == 0 ? path + n - 5 : path + n;
+    size_t size = n + 64;
+    char *out = malloc(size);
+    if (out)
+        snprintf(out, size, "%.*s.shard-%d-of-%d%s", (int)(dot - path), path, index, count, dot);
+    return out;
+}
+
+int cutune_tune_set_shard(cutune_tune_options *opts, const cutune_spec *spec, int index, int count, int local,
+                          char **results, char **journal)
+{
+    if (!opts || !spec || !results || !journal || count < 2 || index < 0 || index >= count)
+        return err_set(CUTUNE_EINVAL, "cutune_tune_set_shard: no options or spec, or no shard %d of %d", index, count);
+    *results = *journal = NULL;
+    const char *base = opts->results_path ? opts->results_path : cutune_spec_emit_path(spec, "results");
+    if (!base)
+        return err_set(CUTUNE_EINVAL, "a shard needs a results file to write (cutune_tune_options.results_path)");
+    /* the journal (a local disk when the results are on a slow shared one): each shard's
+     * own, named as its results file is, so that one command line serves every rank */
+    if (!(*results = shard_path(base, index, count)) ||
+        (opts->journal_path && !(*journal = shard_path(opts->journal_path, index, count)))) {
+        free(*results);
+        *results = NULL;
+        return err_set(CUTUNE_ENOMEM, "out of memory");
+    }
+    opts->results_path = *results;
+    if (*journal)
+        opts->journal_path = *journal;
+    opts->shard_index = index;
+    opts->shard_count = count;
+    int ndev = 0; /* the GPU the launcher's local rank names */
+    if (local >= 0 && cutune_device_count(&ndev) == CUTUNE_OK && ndev > 0)
+        opts->device = local % ndev;
     return CUTUNE_OK;
 }

@@ -209,9 +209,6 @@ typedef struct cli_shard {
 int cli_shard_auto(cli_shard *out);
 /* cli_parse_shard: "I/N" or "auto" into *out: 0, or -1 after a usage message naming `sub`. */
 int cli_parse_shard(const char *sub, const char *text, cli_shard *out);
-/* cli_shard_path: a shard's results path: "x.json" -> "x.shard-I-of-N.json" (malloc'd;
- * NULL out of memory). */
-char *cli_shard_path(const char *path, const cli_shard *s);
 
 /* multi.c: cli_parse_devices: "all" or "0,1,..." into out (at most max):
  * 0, or -1 (not a list; "all" without a GPU). */

@@ -440,18 +440,11 @@ static int setup_shard(tune_args *a, cutune_spec *spec, int nblocks)
         return cli_usage_error("tune", nblocks > 1 ? "--shard tunes one kernel block: name it with --kernel NAME"
                                                    : "--shard needs a results file to write (--results FILE): "
                                                      "cutune merge joins the shards' files");
-    if (!(a->shard_results = cli_shard_path(base, &a->shard)))
+    if (cutune_tune_set_shard(&a->t, spec, a->shard.index, a->shard.count, a->device_given ? -1 : a->shard.local,
+                              &a->shard_results, &a->shard_journal) != CUTUNE_OK)
         return EXIT_INTERNAL;
-    a->t.results_path = a->shard_results;
-    /* --journal (a local disk when the results are on a slow shared one): each
-     * shard's own, named as its results file is, so one command line serves every rank */
-    if (a->t.journal_path && !(a->t.journal_path = a->shard_journal = cli_shard_path(a->t.journal_path, &a->shard)))
-        return EXIT_INTERNAL;
-    a->t.shard_index = a->o.shard_index = a->shard.index; /* o: the analysis without a GPU */
-    a->t.shard_count = a->o.shard_count = a->shard.count;
-    int ndev = 0; /* the GPU the launcher's local rank names, unless --device says */
-    if (!a->device_given && a->shard.local >= 0 && cutune_device_count(&ndev) == CUTUNE_OK && ndev > 0)
-        a->t.device = a->shard.local % ndev;
+    a->o.shard_index = a->shard.index; /* the analysis without a GPU */
+    a->o.shard_count = a->shard.count;
     char on[48]; /* a shard per host may use every GPU of its host (--devices) */
     snprintf(on, sizeof on, a->ndevs > 1 ? "%d GPUs" : "GPU %d", a->ndevs > 1 ? a->ndevs : a->t.device);
     if (!a->c.quiet)
@@ -658,8 +651,8 @@ int cmd_tune(int argc, char **argv)
         }
     }
     cutune_spec_free(spec);
-    free(a.shard_results);
-    free(a.shard_journal);
+    cutune_free(a.shard_results);
+    cutune_free(a.shard_journal);
     cli_free_common(&a.c);
     return code;
 }

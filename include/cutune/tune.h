@@ -231,6 +231,17 @@ int cutune_blocks_emit_check(char **out, cutune_spec *spec, const cutune_blocks_
 int cutune_devices_one_model(const int *devices, int n);
 int cutune_tune_set_devices(cutune_tune_options *opts, const int *devices, int n, int *per_device);
 
+/* cutune_tune_set_shard: opts set for shard `index` of `count` (count >= 2) of a split
+ * run: its results file named after opts->results_path (else the spec's emit results):
+ * "x.json" gives "x.shard-I-of-N.json" (cutune_results_merge joins them), and a journal
+ * path given named likewise (each shard its own, so one command line serves every
+ * rank); with `local` >= 0 (the launcher's local rank; -1: the caller chose the GPU),
+ * the GPU local % (GPUs the driver sees). *results and *journal (NULL without a journal
+ * path) are the new paths, which opts borrows: free them with cutune_free after the run.
+ * CUTUNE_OK; CUTUNE_EINVAL (no shard index of count, no results path); CUTUNE_ENOMEM. */
+int cutune_tune_set_shard(cutune_tune_options *opts, const cutune_spec *spec, int index, int count, int local,
+                          char **results, char **journal);
+
 /* What a finished run found, counted (what `cutune SPEC` says at its end). */
 typedef struct cutune_tune_verdict {
     int sizes;            /* the run's problem sizes (cutune_tune_size_count; 0: one run) */

@@ -1,10 +1,11 @@
 /* test_tunerun.c - what `cutune SPEC` decided in cli/ and the library now decides for
  * any application (api/cutune_tune_run.c): the emit paths each kernel block may not
  * write (cutune_blocks_emit_check), how a run goes on the GPUs named
- * (cutune_tune_set_devices; no GPU here, so the models cannot be told apart), and a
- * finished run's verdict (cutune_tune_verdict_of); and the header of a run on several
- * GPUs, an entry per model (cutune_emit_header_devices). Runs are recorded results files
- * (test/emit, test/data), one rewritten with jansson. Only the public header. */
+ * (cutune_tune_set_devices; no GPU here, so the models cannot be told apart), a shard's
+ * files (cutune_tune_set_shard), a finished run's verdict (cutune_tune_verdict_of); and
+ * the header of a run on several GPUs, an entry per model (cutune_emit_header_devices).
+ * Runs are recorded results files (test/emit, test/data), one rewritten with jansson.
+ * Only the public header. */
 #include <jansson.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -116,6 +117,42 @@ static void test_set_devices(void **state)
     assert_int_equal(cutune_tune_set_devices(&t, NULL, 2, &per), CUTUNE_EINVAL);
 }
 
+/* A shard's files: named after the results (and the journal given); no results file, or
+ * an index out of range, refused. */
+static void test_set_shard(void **state)
+{
+    (void)state;
+    cutune_load_options lo = CUTUNE_LOAD_OPTIONS_INIT;
+    lo.skip_file_checks = 1;
+    cutune_spec *spec = NULL;
+    assert_int_equal(cutune_spec_load_string(&spec, "two.tune", two_blocks, strlen(two_blocks), &lo), CUTUNE_OK);
+    cutune_tune_options t = CUTUNE_TUNE_OPTIONS_INIT;
+    char *results = NULL, *journal = NULL;
+    assert_int_equal(cutune_tune_set_shard(&t, spec, 1, 3, -1, &results, &journal), CUTUNE_EINVAL); /* no results */
+    t.results_path = "/r/x.json";
+    t.device = 5;
+    assert_int_equal(cutune_tune_set_shard(&t, spec, 1, 3, -1, &results, &journal), CUTUNE_OK);
+    assert_string_equal(results, "/r/x.shard-1-of-3.json");
+    assert_ptr_equal(t.results_path, results);
+    assert_null(journal);
+    assert_null(t.journal_path);
+    assert_int_equal(t.shard_index, 1);
+    assert_int_equal(t.shard_count, 3);
+    assert_int_equal(t.device, 5);
+    cutune_free(results);
+    t.results_path = "/r/plain";
+    t.journal_path = "/j/y.journal";
+    assert_int_equal(cutune_tune_set_shard(&t, spec, 0, 2, -1, &results, &journal), CUTUNE_OK);
+    assert_string_equal(results, "/r/plain.shard-0-of-2");
+    assert_string_equal(journal, "/j/y.journal.shard-0-of-2");
+    assert_ptr_equal(t.journal_path, journal);
+    cutune_free(results);
+    cutune_free(journal);
+    assert_int_equal(cutune_tune_set_shard(&t, spec, 2, 2, -1, &results, &journal), CUTUNE_EINVAL);
+    assert_int_equal(cutune_tune_set_shard(&t, spec, 0, 1, -1, &results, &journal), CUTUNE_EINVAL);
+    cutune_spec_free(spec);
+}
+
 /* nowinner.json with every entry's status made `compile error`, written to `path`. */
 static void nothing_compiled(const char *path)
 {
@@ -204,9 +241,8 @@ static void test_header_devices(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_blocks_emit_check),
-        cmocka_unit_test(test_set_devices),
-        cmocka_unit_test(test_verdict),
+        cmocka_unit_test(test_blocks_emit_check), cmocka_unit_test(test_set_devices),
+        cmocka_unit_test(test_set_shard),         cmocka_unit_test(test_verdict),
         cmocka_unit_test(test_header_devices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
