@@ -63,18 +63,18 @@ static void device_of(const devices *m, const drv_device *dev, int ordinal, cutu
     out->arch = devices_arch(ordinal);
     out->cc = dev->cc;
     out->sm_count = dev->sm_count;
-    out->max_threads_per_sm = dev->max_threads_per_sm;
-    out->max_blocks_per_sm = dev->max_blocks_per_sm;
-    out->regs_per_sm = dev->regs_per_sm;
-    out->smem_per_sm = dev->smem_per_sm;
-    out->smem_per_block_optin = dev->smem_per_block_optin;
-    out->smem_reserved_per_block = dev->smem_reserved_per_block;
+    out->max_threads_per_sm = dev->lim.max_threads_per_sm;
+    out->max_blocks_per_sm = dev->lim.max_blocks_per_sm;
+    out->regs_per_sm = dev->lim.regs_per_sm;
+    out->smem_per_sm = dev->lim.smem_per_sm;
+    out->smem_per_block_optin = dev->lim.smem_per_block_optin;
+    out->smem_reserved_per_block = dev->lim.smem_reserved_per_block;
     out->l2_bytes = dev->l2_bytes;
     out->driver_version = m->driver_version;
-    out->warp_size = dev->warp_size;
-    out->max_threads_per_block = dev->max_threads_per_block;
-    out->regs_per_block = dev->regs_per_block;
-    out->smem_per_block = dev->smem_per_block;
+    out->warp_size = dev->lim.warp_size;
+    out->max_threads_per_block = dev->lim.max_threads_per_block;
+    out->regs_per_block = dev->lim.regs_per_block;
+    out->smem_per_block = dev->lim.smem_per_block;
 }
 
 int cutune_device_count(int *count)
@@ -148,15 +148,6 @@ int cutune_occupancy_for_device(cutune_occupancy *out, int ordinal, int regs, in
         return CUTUNE_EINVAL;
     }
     occ_arch a = *rules;
-    a.warp_size = dev.warp_size;
-    a.max_threads_per_block = dev.max_threads_per_block;
-    a.max_threads_per_sm = dev.max_threads_per_sm;
-    a.max_blocks_per_sm = dev.max_blocks_per_sm;
-    a.regs_per_sm = dev.regs_per_sm;
-    a.regs_per_block = dev.regs_per_block;
-    a.smem_per_sm = dev.smem_per_sm;
-    a.smem_per_block = dev.smem_per_block;
-    a.smem_per_block_optin = dev.smem_per_block_optin;
-    a.smem_reserved_per_block = dev.smem_reserved_per_block;
+    a.lim = dev.lim;
     return occupancy_on(&a, regs, threads, smem_bytes, out);
 }
