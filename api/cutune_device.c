@@ -63,18 +63,18 @@ static void device_of(const devices *m, const drv_device *dev, int ordinal, cutu
     out->arch = devices_arch(ordinal);
     out->cc = dev->cc;
     out->sm_count = dev->sm_count;
-    out->max_threads_per_sm = dev->lim.max_threads_per_sm;
-    out->max_blocks_per_sm = dev->lim.max_blocks_per_sm;
-    out->regs_per_sm = dev->lim.regs_per_sm;
-    out->smem_per_sm = dev->lim.smem_per_sm;
-    out->smem_per_block_optin = dev->lim.smem_per_block_optin;
-    out->smem_reserved_per_block = dev->lim.smem_reserved_per_block;
     out->l2_bytes = dev->l2_bytes;
     out->driver_version = m->driver_version;
     out->warp_size = dev->lim.warp_size;
     out->max_threads_per_block = dev->lim.max_threads_per_block;
+    out->max_threads_per_sm = dev->lim.max_threads_per_sm;
+    out->max_blocks_per_sm = dev->lim.max_blocks_per_sm;
+    out->regs_per_sm = dev->lim.regs_per_sm;
     out->regs_per_block = dev->lim.regs_per_block;
+    out->smem_per_sm = dev->lim.smem_per_sm;
     out->smem_per_block = dev->lim.smem_per_block;
+    out->smem_per_block_optin = dev->lim.smem_per_block_optin;
+    out->smem_reserved_per_block = dev->lim.smem_reserved_per_block;
 }
 
 int cutune_device_count(int *count)
