@@ -2,12 +2,11 @@
  * replayed over a recorded exhaustive run instead of a GPU (cutune_simulate), to see
  * how close it gets to the true best for a budget. Also the search options `tune`
  * shares (cli_search_option). */
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "options.h"
 
 bool cli_parse_budget(const char *sub, const char *text, cutune_search_options *s)
 {
@@ -147,6 +146,30 @@ static int simulate(const char *path, const char *results, const cli_common *c, 
     return cli_exit_for_status(rc);
 }
 
+/* opt_repeat, opt_threads: --repeat R and --threads N into the cutune_simulate_options
+ * dest points to. */
+static int opt_repeat(const char *sub, void *dest, const cli_opt *o, const char *arg)
+{
+    (void)o;
+    uint64_t n;
+    if (!cli_uint_option(sub, "--repeat", "a count", arg, 1, 100000, &n))
+        return EXIT_USAGE;
+    ((cutune_simulate_options *)dest)->repeat = (int)n;
+    return EXIT_OK;
+}
+
+static int opt_threads(const char *sub, void *dest, const cli_opt *o, const char *arg)
+{
+    (void)o;
+    unsigned long long n;
+    if (!cli_parse_count(sub, "--threads", arg, &n))
+        return EXIT_USAGE;
+    if (n < 1 || n > 4096)
+        return cli_usage_error(sub, "--threads takes a count from 1 to 4096, not '%s'", arg);
+    ((cutune_simulate_options *)dest)->threads = (int)n;
+    return EXIT_OK;
+}
+
 int cmd_simulate(int argc, char **argv)
 {
     cli_common c;
@@ -154,72 +177,31 @@ int cmd_simulate(int argc, char **argv)
     cutune_simulate_options so = CUTUNE_SIMULATE_OPTIONS_INIT;
     const char *results = NULL;
     const char *priors[CLI_MAX_PRIORS];
-    bool json = false;
-    static const struct option longopts[] = {
-        CLI_COMMON_OPTIONS,
-        CLI_SEARCH_OPTIONS,
-        {"results", required_argument, NULL, 'r'},
-        {"repeat", required_argument, NULL, 'R'},
-        {"threads", required_argument, NULL, 'T'},
-        {"format", required_argument, NULL, 'f'},
-        {NULL, 0, NULL, 0},
+    cli_priors pr = {priors, &so.search};
+    static const char *const formats[] = {"text", "json", NULL};
+    int json = 0;
+    const cli_opt table[] = {
+        {"results", 0, true, CLI_TEXT, &results, NULL, 0, NULL, "FULL.json", "the recorded exhaustive run (required)"},
+        CLI_SEARCH_ENTRY("strategy", &so.search, CLI_OPT_STRATEGY, CLI_STRATEGIES,
+                         "the search (default: the spec's search; with a budget and\nno search in the spec, auto)"),
+        CLI_SEARCH_ENTRY("budget", &so.search, CLI_OPT_BUDGET, "N|P%",
+                         "the most evaluations: a count, or a percentage of the space"),
+        {"repeat", 0, true, CLI_CALL, &so, opt_repeat, 0, NULL, "R", "runs, with seeds N, N+1, ... (default 1)"},
+        CLI_SEARCH_ENTRY("seed", &so.search, CLI_OPT_SEED, "N", "the first run's seed (default: the spec's, else 0)"),
+        CLI_SEARCH_ENTRY("time-budget", &so.search, CLI_OPT_TIME_BUDGET, "T",
+                         "the most simulated time (the simulated wall, above):\n30, 90s, 10min, 2h"),
+        {"threads", 0, true, CLI_CALL, &so, opt_threads, 0, NULL, "N",
+         "compile threads of the simulated host (default 16)"},
+        {"prior", 0, true, CLI_CALL, &pr, cli_opt_prior, 0, NULL, "FILE",
+         "results of an earlier run of the kernel (another GPU or\nsize), repeatable: a prior for auto, as for "
+         "tuning"},
+        CLI_SEARCH_ENTRY("patience", &so.search, CLI_OPT_PATIENCE, "N", "stop after N evaluations without improvement"),
+        {"format", 0, true, CLI_CHOICE, &json, NULL, 0, formats, "FORMAT", "text (default) or json"},
+        CLI_COMMON_ENTRIES(&c),
     };
-    int opt, code = EXIT_OK;
-    optind = 1;
-    while ((opt = cli_getopt("simulate", argc, argv, "q", longopts)) != -1) {
-        int handled = cli_common_option(&c, opt, optarg);
-        if (handled == 0)
-            handled = cli_search_option("simulate", &so.search, opt, optarg);
-        if (handled < 0) {
-            code = EXIT_USAGE;
-            goto done;
-        }
-        if (handled)
-            continue;
-        switch (opt) {
-        case 'r': results = optarg; break;
-        case CLI_OPT_PRIOR:
-            if (!cli_add_prior("simulate", priors, &so.search.npriors, optarg)) {
-                code = EXIT_USAGE;
-                goto done;
-            }
-            so.search.priors = priors;
-            break;
-        case 'R': {
-            uint64_t n;
-            if (!cli_uint_option("simulate", "--repeat", "a count", optarg, 1, 100000, &n)) {
-                code = EXIT_USAGE;
-                goto done;
-            }
-            so.repeat = (int)n;
-            break;
-        }
-        case 'T': {
-            unsigned long long n;
-            if (!cli_parse_count("simulate", "--threads", optarg, &n)) {
-                code = EXIT_USAGE;
-                goto done;
-            }
-            if (n < 1 || n > 4096) {
-                code = cli_usage_error("simulate", "--threads takes a count from 1 to 4096, not '%s'", optarg);
-                goto done;
-            }
-            so.threads = (int)n;
-            break;
-        }
-        case 'f':
-            if (strcmp(optarg, "text") == 0)
-                json = false;
-            else if (strcmp(optarg, "json") == 0)
-                json = true;
-            else {
-                code = cli_usage_error("simulate", "--format takes text or json, not '%s'", optarg);
-                goto done;
-            }
-            break;
-        default: code = EXIT_USAGE; goto done; /* cli_getopt said why */
-        }
-    }
+    int code = cli_parse_options("simulate", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    if (code != EXIT_OK)
+        goto done;
     if (so.search.has_seed && so.search.seed > CLI_MAX_COUNT - (uint64_t)(so.repeat - 1)) {
         code = cli_usage_error("simulate",
                                "--seed %llu with --repeat %d takes seeds past %llu (the largest a "

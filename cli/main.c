@@ -51,7 +51,7 @@ static const command commands[] = {
      "kernel name expression, and the -D macros and compile options its variant gets.\n"
      "\n",
      NULL},
-    {"analyze", cmd_analyze, "compile every variant: registers, memory, spills, occupancy", false,
+    {"analyze", cmd_analyze, "compile every variant: registers, memory, spills, occupancy", true,
      "usage: cutune analyze SPEC [--arch sm_XX] [--jobs N] [--limit N] [--format table|csv|json]\n"
      "                           [--cache-dir DIR] [--no-cache] [options]\n"
      "\n"
@@ -62,24 +62,9 @@ static const command commands[] = {
      "(too many threads, registers or shared memory per block are flagged before any\n"
      "run). A variant that fails to compile is shown with the compiler's first error,\n"
      "and the analysis goes on. Progress goes to stderr on a terminal.\n"
-     "\n"
-     "  --arch sm_XX        compile for this architecture (default: the GPU's, else sm_90)\n"
-     "  --jobs N            compile threads, 1 to 256 (default: one per core)\n"
-     "  --limit N           only the first N configurations\n"
-     "  --shard I/N|auto    only shard I of N (ordinal / run % N == I, the run the last\n"
-     "                      param's value count; auto: from\n"
-     "                      mpirun's, srun's or a Slurm job array's environment)\n"
-     "  --format FORMAT     table (default), csv or json\n"
-     "  --cache-dir DIR     the compiled-variant cache (default: $CUTUNE_CACHE_DIR,\n"
-     "                      $XDG_CACHE_HOME/cutune or ~/.cache/cutune)\n"
-     "  --no-cache          neither read nor write the cache\n"
-     "  --set NAME=VALUE    override a `let` of the spec (repeatable), e.g. --set nx=4096\n"
-     "  --kernel NAME       only the block of kernel NAME (of a spec file of several)\n"
-     "  --color auto|always|never\n"
-     "                      colour diagnostics (default auto: when stderr is a terminal)\n"
-     "  -q, --quiet         print only errors, warnings and the result\n",
+     "\n",
      NULL},
-    {"simulate", cmd_simulate, "replay a search strategy over a recorded exhaustive run", false,
+    {"simulate", cmd_simulate, "replay a search strategy over a recorded exhaustive run", true,
      "usage: cutune simulate SPEC --results FULL.json [--strategy S] [--budget N|P%]\n"
      "                       [--repeat R] [--seed N] [--time-budget T] [--patience N]\n"
      "                       [--threads N] [--prior FILE] [--format text|json]\n"
@@ -93,26 +78,7 @@ static const command commands[] = {
      "seconds on one of N compile threads, its GPU seconds on one GPU; each run's wall\n"
      "(seconds) is shown beside its bound, max(compile seconds / N, GPU seconds).\n"
      "Fails (exit 3) when the recording is of another spec or misses configurations.\n"
-     "\n"
-     "  --results FULL.json  the recorded exhaustive run (required)\n"
-     "  --strategy exhaustive|random|anneal|genetic|local|guided|auto\n"
-     "                      the search (default: the spec's search; with a budget and\n"
-     "                      no search in the spec, auto)\n"
-     "  --budget N|P%       the most evaluations: a count, or a percentage of the space\n"
-     "  --repeat R          runs, with seeds N, N+1, ... (default 1)\n"
-     "  --seed N            the first run's seed (default: the spec's, else 0)\n"
-     "  --time-budget T     the most simulated time (the simulated wall, above):\n"
-     "                      30, 90s, 10min, 2h\n"
-     "  --threads N         compile threads of the simulated host (default 16)\n"
-     "  --prior FILE        results of an earlier run of the kernel (another GPU or\n"
-     "                      size), repeatable: a prior for auto, as for tuning\n"
-     "  --patience N        stop after N evaluations without improvement\n"
-     "  --format FORMAT     text (default) or json\n"
-     "  --set NAME=VALUE    override a `let` of the spec (repeatable), e.g. --set nx=4096\n"
-     "  --kernel NAME       only the block of kernel NAME (of a spec file of several)\n"
-     "  --color auto|always|never\n"
-     "                      colour diagnostics (default auto: when stderr is a terminal)\n"
-     "  -q, --quiet         print only errors, warnings and the result\n",
+     "\n",
      NULL},
     {"emit", cmd_emit, "a stored run as a C header, CSV or Kernel Tuner T4 (no GPU)",
      false, /* its options are not on a table yet: the whole help here */
@@ -187,7 +153,7 @@ static const command commands[] = {
      "\n",
      "exit codes: 0 written, 1 FILE refused (each reason on stderr) or SPEC invalid, 2 usage,\n"
      "3 a file unreadable or malformed, or OUT exists or cannot be written\n"},
-    {"occupancy", cmd_occupancy, "theoretical occupancy of a block shape", false,
+    {"occupancy", cmd_occupancy, "theoretical occupancy of a block shape", true,
      "usage: cutune occupancy (--arch sm_XX | --device N) --regs R --threads T [--smem BYTES]\n"
      "                        [--format text|json]\n"
      "\n"
@@ -195,14 +161,7 @@ static const command commands[] = {
      "(static + dynamic) fit on one SM, the active warps, the occupancy, and which limit\n"
      "binds (warps, blocks, registers, shared memory). --arch uses the architecture's\n"
      "published figures (sm_61 to sm_120); --device N asks the driver for GPU N's own.\n"
-     "\n"
-     "  --arch sm_XX        the architecture's published figures\n"
-     "  --device N          GPU N's own figures, from its driver (exit 4 without one)\n"
-     "  --regs R            registers per thread (0 to 255)\n"
-     "  --threads T         threads per block\n"
-     "  --smem BYTES        shared memory per block, static plus dynamic (default 0)\n"
-     "  --format FORMAT     text (default) or json\n"
-     "  -q, --quiet         accepted for uniformity: it prints only the result anyway\n",
+     "\n",
      NULL},
     {"metrics", cmd_metrics, "the hardware counters --metrics can read (no GPU needed)", true,
      "usage: cutune metrics [PATTERN] [--all] [--arch sm_XX] [-q]\n"

@@ -52,16 +52,27 @@ struct cli_opt {
  * message). */
 int cli_parse_options(const char *sub, int argc, char **argv, const cli_opt *table, int n);
 
-/* Handlers of the shared options: cli_common_option, cli_analyze_option and
- * cli_search_option behind the table (dest: the cli_common, cutune_analyze_options or
- * cutune_search_options; set: the option's code). */
+/* Handlers of the shared options: cli_common_option and cli_search_option behind the
+ * table (dest: the cli_common or cutune_search_options; set: the option's code), and
+ * --jobs N (0 to CLI_MAX_JOBS) into the cutune_analyze_options dest points to. */
 int cli_opt_common(const char *sub, void *dest, const cli_opt *o, const char *arg);
-int cli_opt_analyze(const char *sub, void *dest, const cli_opt *o, const char *arg);
 int cli_opt_search(const char *sub, void *dest, const cli_opt *o, const char *arg);
+int cli_opt_jobs(const char *sub, void *dest, const cli_opt *o, const char *arg);
 
 /* cli_opt_count: a count from 0 to CLI_MAX_COUNT (cli_parse_count) into the unsigned long
  * long dest points to (--limit). */
 int cli_opt_count(const char *sub, void *dest, const cli_opt *o, const char *arg);
+
+/* cli_opt_shard: --shard I/N|auto into the cli_shard dest points to (cli_parse_shard). */
+int cli_opt_shard(const char *sub, void *dest, const cli_opt *o, const char *arg);
+
+/* cli_opt_prior: --prior FILE (repeatable) kept in the cli_priors dest points to: the
+ * path appended to `paths` (CLI_MAX_PRIORS of them), which become s's priors. */
+typedef struct cli_priors {
+    const char **paths;
+    cutune_search_options *s;
+} cli_priors;
+int cli_opt_prior(const char *sub, void *dest, const cli_opt *o, const char *arg);
 
 #define CLI_HELP_QUIET "print only errors, warnings and the result"
 
@@ -82,7 +93,7 @@ int cli_opt_count(const char *sub, void *dest, const cli_opt *o, const char *arg
 /* --jobs, --cache-dir and --no-cache of the cutune_analyze_options `o` points to
  * (analyze and tune; each has its own --arch). */
 #define CLI_JOBS_ENTRY(o) \
-    {"jobs", 0, true, CLI_CALL, (o), cli_opt_analyze, 'j', NULL, "N", \
+    {"jobs", 0, true, CLI_CALL, (o), cli_opt_jobs, 0, NULL, "N", \
      "compile threads, 1 to 256 (default: one per core)"}
 #define CLI_CACHE_ENTRIES(o) \
     {"cache-dir", 0, true, CLI_TEXT, &(o)->cache_dir, NULL, 0, NULL, "DIR", \

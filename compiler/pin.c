@@ -187,8 +187,8 @@ static int read_config(pin_ctx *c, const char *text, pin_config *out)
             return -2;
         if (k < 0)
             return refuse(c, text, "%s%s%s is not a value of param '%s' (its values: %s)",
-                          par->dom.type == VT_STRING ? "\"" : "'", val, par->dom.type == VT_STRING ? "\"" : "'",
-                          item, some_values(c, par));
+                          par->dom.type == VT_STRING ? "\"" : "'", val, par->dom.type == VT_STRING ? "\"" : "'", item,
+                          some_values(c, par));
         out->index[p] = k;
         named++;
     }
