@@ -45,6 +45,8 @@ typedef struct cli_common {
                            (NULL: sm_90); analyze and tune also compile for it */
     const char *kernel;   /* --kernel NAME: the spec file's kernel block to use (NULL: every one, in order) */
     const char *strategy; /* the search a `tune` runs, for its summary (NULL: the spec's `search`) */
+    const char **config;  /* --config NAME=VALUE[,NAME=VALUE...], in order (tune, list, analyze) */
+    int nconfig;
 } cli_common;
 
 /* --arch for check and list (analyze and tune take it with their compile options). */
@@ -74,6 +76,7 @@ int cli_common_option(cli_common *c, int opt, const char *arg);
 #define CLI_OPT_COLOR 1001
 #define CLI_OPT_QUIET 'q'
 #define CLI_OPT_KERNEL 1002
+#define CLI_OPT_CONFIG 1004 /* --config: tune, list and analyze only (CLI_CONFIG_ENTRY) */
 #define CLI_COMMON_OPTIONS \
     {"set", required_argument, NULL, CLI_OPT_SET}, {"kernel", required_argument, NULL, CLI_OPT_KERNEL}, \
         {"color", required_argument, NULL, CLI_OPT_COLOR}, \

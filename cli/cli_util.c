@@ -50,21 +50,28 @@ void cli_free_common(cli_common *c)
 {
     free(c->set);
     c->set = NULL;
+    free(c->config);
+    c->config = NULL;
+}
+
+/* Appends `arg` to the growing list *list of *n. False when out of memory (said). */
+static bool append_arg(const char ***list, int *n, const char *arg)
+{
+    const char **grown = realloc(*list, sizeof(char *) * (size_t)(*n + 1));
+    if (!grown) {
+        fprintf(stderr, "cutune: out of memory\n");
+        return false;
+    }
+    *list = grown;
+    grown[(*n)++] = arg;
+    return true;
 }
 
 int cli_common_option(cli_common *c, int opt, const char *arg)
 {
     switch (opt) {
-    case CLI_OPT_SET: {
-        const char **grown = realloc(c->set, sizeof(char *) * (size_t)(c->nset + 1));
-        if (!grown) {
-            fprintf(stderr, "cutune: out of memory\n");
-            return -1;
-        }
-        c->set = grown;
-        c->set[c->nset++] = arg;
-        return 1;
-    }
+    case CLI_OPT_SET: return append_arg(&c->set, &c->nset, arg) ? 1 : -1;
+    case CLI_OPT_CONFIG: return append_arg(&c->config, &c->nconfig, arg) ? 1 : -1;
     case CLI_OPT_COLOR:
         if (strcmp(arg, "always") == 0)
             c->color = 1;
@@ -146,6 +153,19 @@ cutune_spec *cli_load(const char *path, const cli_common *c, int *exit_code)
             return NULL;
         }
         cutune_spec_select_kernel(spec, found);
+    }
+    if (c->nconfig > 0) { /* --config: the block's space restricted to those configurations */
+        int n = cutune_spec_kernel_count(spec);
+        int restricted = n > 1 && !c->kernel ? CUTUNE_EINVAL : cutune_spec_restrict(spec, c->config, c->nconfig);
+        if (restricted != CUTUNE_OK) {
+            if (n > 1 && !c->kernel)
+                fprintf(stderr, "cutune: --config: %s has %d kernel blocks: name one with --kernel NAME\n", path, n);
+            else
+                fprintf(stderr, "cutune: %s\n", cutune_last_error());
+            *exit_code = restricted == CUTUNE_EINVAL ? EXIT_USAGE : cli_exit_for_status(restricted);
+            cutune_spec_free(spec);
+            return NULL;
+        }
     }
     *exit_code = EXIT_OK;
     return spec;

@@ -240,6 +240,7 @@ int cmd_analyze(int argc, char **argv)
          "srun's or a Slurm job array's environment)"},
         {"format", 0, true, CLI_CHOICE, &fmt, NULL, 0, formats, "FORMAT", "table (default), csv or json"},
         CLI_CACHE_ENTRIES(&o),
+        CLI_CONFIG_ENTRY(&c),
         CLI_COMMON_ENTRIES(&c),
     };
     int code = cli_parse_options("analyze", argc, argv, table, (int)(sizeof table / sizeof table[0]));

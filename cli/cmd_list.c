@@ -122,6 +122,7 @@ int cmd_list(int argc, char **argv)
          "table (default), csv, json (an array of objects) or jsonl\n(one object per line)"},
         {"arch", 0, true, CLI_TEXT, &c.arch, NULL, 0, NULL, "sm_XX",
          "the architecture whose device attributes the spec reads (default sm_90)"},
+        CLI_CONFIG_ENTRY(&c),
         CLI_COMMON_ENTRIES(&c),
     };
     int code = cli_parse_options("list", argc, argv, table, (int)(sizeof table / sizeof table[0]));

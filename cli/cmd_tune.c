@@ -378,6 +378,7 @@ static int parse_tune(tune_args *a, int argc, char **argv)
          "without a GPU: compile for this architecture (default sm_90)"},
         CLI_JOBS_ENTRY(&a->o),
         CLI_CACHE_ENTRIES(&a->o),
+        CLI_CONFIG_ENTRY(&a->c),
         CLI_SPEC_ENTRIES(&a->c),
         {"quiet", 'q', false, CLI_BOOL, &a->c.quiet, NULL, 0, NULL, NULL,
          "print only errors, warnings and the best configuration (the\nranking too when --top N is given)"},

@@ -87,6 +87,12 @@ int cli_opt_prior(const char *sub, void *dest, const cli_opt *o, const char *arg
      "only the block of kernel NAME (of a spec file of several)"}, \
     {"color", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_COLOR, NULL, "auto|always|never", \
      "colour diagnostics (default auto: when stderr is a terminal)"}
+/* --config NAME=VALUE[,...] (repeatable) of the cli_common `c` points to: tune, list and
+ * analyze only. */
+#define CLI_CONFIG_ENTRY(c) \
+    {"config", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_CONFIG, NULL, "NAME=VALUE[,NAME=VALUE...]", \
+     "only this configuration (repeatable: these); one that names\nsome params pins those and leaves the others " \
+     "free"}
 #define CLI_COMMON_ENTRIES(c) \
     CLI_SPEC_ENTRIES(c), {"quiet", 'q', false, CLI_BOOL, &(c)->quiet, NULL, 0, NULL, NULL, CLI_HELP_QUIET}
 

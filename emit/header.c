@@ -136,6 +136,8 @@ int hdr_default_entry(hdr *h, arena *a, entry *e)
     eval_error err;
     for (int k = 0; k < m->nrequires; k++) {
         bool ok;
+        if (m->requires[k].pin)
+            continue; /* --config narrowed the run, not the header's defaults */
         if (eval_bool(m->requires[k].expr, &env, &ok, &err) < 0)
             return spec_eval_failed(spec, &err);
         if (!ok) {
