@@ -355,6 +355,10 @@ typedef struct model {
     m_sizes sizes;         /* problem sizes; sizes.nvars 0 when the spec has none */
     m_reset *resets;       /* in the order written */
     int nresets;
+    /* `compat kernel_tuner;` (compiler/sema_compat.c): the macros every variant gets,
+     * block_size_x/y/z and grid_size_x/y/z with its launch's dimensions, each NULL when
+     * not asked for or when a param or let defines that macro itself */
+    const char *compat_macros[6];
 } model;
 
 /* model_reads_energy: whether `e` reads the energy per launch or the power

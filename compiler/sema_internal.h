@@ -238,6 +238,13 @@ void sema_check_measure(sema *s, const ast_item *it);
  * first emit of each kind, to report repeats. */
 void sema_check_emit(sema *s, const ast_item *it, const ast_item **seen);
 
+/* ---- sema_compat.c: another tool's conventions ------------------------------------ */
+
+/* sema_check_compat: `compat NAME;` (it, the first such statement), once the block and
+ * grid are lowered: for kernel_tuner, the macros block_size_x/y/z and grid_size_x/y/z
+ * (s->m->compat_macros) and the constraint block_x * block_y * block_z <= 1024. */
+void sema_check_compat(sema *s, const ast_item *it);
+
 /* ---- sema_data.c: data and checks (files, integer random(), reset, checkers) -------------- */
 
 /* sema_check_data_init: after sema_check_arg: an integer random()'s range (whole numbers

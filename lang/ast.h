@@ -213,8 +213,9 @@ typedef enum ast_item_kind {
     IT_SEARCH,
     IT_MEASURE,
     IT_EMIT,
-    IT_SIZE, /* size n in [...]; size (nx, ny) in [(..., ...), ...] (problem sizes) */
-    IT_RESET /* reset NAME, ... [= contents]; or reset kernel ... block ... grid ...; */
+    IT_SIZE,  /* size n in [...]; size (nx, ny) in [(..., ...), ...] (problem sizes) */
+    IT_RESET, /* reset NAME, ... [= contents]; or reset kernel ... block ... grid ...; */
+    IT_COMPAT /* compat kernel_tuner; (another tool's conventions, opted in) */
 } ast_item_kind;
 
 typedef struct ast_name {
@@ -293,6 +294,7 @@ typedef struct ast_item {
             ast_reference *checker;
             span checker_word_loc;
         } verify;
+        ast_name compat;           /* IT_COMPAT: whose conventions */
         struct {                   /* IT_RESET */
             ast_name_list targets; /* reset a, b [= value]; (empty for a kernel) */
             ast_expr *value;       /* NULL: each target's own initial contents */

@@ -103,6 +103,7 @@ static ast_item *mk_item(lang_ctx *ctx, ast_item_kind k, tn_loc l, tn_loc kw) { 
 %token SIZE "'size'"   /* a statement keyword only where a statement starts (lexer.l) */
 %token RESET "'reset'"
 %token NOTIN "'not in'"
+%token COMPAT "'compat'"   /* a statement keyword only where a statement starts (lexer.l) */
 %token DOTDOT "'..'" POW "'**'" FLOORDIV "'//'" SHL "'<<'" SHR "'>>'" LE "'<='" GE "'>='"
 %token EQ "'=='" NE "'!='" ANDAND "'&&'" OROR "'||'"
 %token <ival> INT "number"
@@ -257,6 +258,9 @@ item
           r->targs = $4.list; r->has_targs = $4.present;
           r->file = $5; r->file_loc = S(@5);
           r->block = $7; r->block_loc = S(@7); r->grid = $9; r->grid_loc = S(@9); }
+    /* compat = "compat" IDENT ";"   (checker: kernel_tuner) */
+    | COMPAT IDENT ';'
+        { NEW($$ = mk_item(ctx, IT_COMPAT, @$, @1)); $$->u.compat.name = $2; $$->u.compat.loc = S(@2); }
     | error ';'                    { $$ = NULL; yyerrok; }
     ;
 
@@ -586,7 +590,7 @@ static void tn_error(tn_loc *loc, void *scanner, lang_ctx *ctx, const char *msg)
 /* The statement keywords, for "unknown statement 'parm'; did you mean 'param'?". */
 static const char *const statement_words[] = {
     "include", "options", "param", "let", "require", "block", "grid", "smem", "arg",
-    "verify", "metric", "objective", "search", "measure", "emit", "size", "reset",
+    "verify", "metric", "objective", "search", "measure", "emit", "size", "reset", "compat",
 };
 
 /* How the token the parser stopped at is named in a message: its text, quoted. */
@@ -670,7 +674,7 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, void *scanner, lang_c
         else
             diag_error(ctx->diags, S(loc), "unknown statement '%s' (statements start with param, let, require, "
                                            "block, grid, smem, arg, verify, metric, objective, search, measure, "
-                                           "emit, size, reset, include or options)", word);
+                                           "emit, size, reset, compat, include or options)", word);
         return 0;
     }
     if (n == 1 && expected[0] == YYSYMBOL_YYUNDEF)

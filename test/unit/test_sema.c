@@ -107,6 +107,34 @@ static void test_membership(void **state)
     checked_free(c);
 }
 
+/* compat kernel_tuner: the six macros, less those a param or let defines, and the
+ * restriction on the block's threads as one more constraint over the block's params. */
+static void test_compat_kernel_tuner(void **state)
+{
+    (void)state;
+    checked *c = check_spec("kernel k from \"k.cu\" {\ncompat kernel_tuner;\nparam block_size_x in [256, 512, 1024];\n"
+                            "param by in [1, 2];\nlet gy = 8 as define grid_size_y;\nblock (block_size_x, by);\n"
+                            "grid (4, gy);\n}\n");
+    if (!c->m)
+        fail_msg("%s", sb_cstr(&c->text));
+    assert_null(c->m->compat_macros[0]); /* the param defines block_size_x */
+    assert_string_equal(c->m->compat_macros[1], "block_size_y");
+    assert_string_equal(c->m->compat_macros[2], "block_size_z");
+    assert_string_equal(c->m->compat_macros[3], "grid_size_x");
+    assert_null(c->m->compat_macros[4]); /* the let does grid_size_y */
+    assert_string_equal(c->m->compat_macros[5], "grid_size_z");
+    assert_int_equal(c->m->nrequires, 1);
+    assert_int_equal(c->m->requires[0].expr->deps, (param_set)3); /* both block params */
+    checked_free(c);
+    c = check_with("param bx in [256, 512];"); /* not asked for: nothing */
+    if (!c->m)
+        fail_msg("%s", sb_cstr(&c->text));
+    for (int k = 0; k < 6; k++)
+        assert_null(c->m->compat_macros[k]);
+    assert_int_equal(c->m->nrequires, 0);
+    checked_free(c);
+}
+
 static void test_cycle_is_an_error(void **state)
 {
     (void)state;
@@ -297,6 +325,7 @@ int main(void)
         cmocka_unit_test(test_cycle_is_an_error),
         cmocka_unit_test(test_domains),
         cmocka_unit_test(test_membership),
+        cmocka_unit_test(test_compat_kernel_tuner),
         cmocka_unit_test(test_settings_and_outputs),
         cmocka_unit_test(test_defaults_when_unsaid),
     };
