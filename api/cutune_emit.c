@@ -320,6 +320,20 @@ int cutune_occupancy_json(char **out, const cutune_occupancy *occ, int device, i
     return text_made(emit_occupancy_json(out, occ, device, regs, threads, smem));
 }
 
+int cutune_occupancy_text(char **out, const cutune_occupancy *occ, int regs, int threads, int64_t smem)
+{
+    if (!out || !occ || !occ->arch)
+        return err_set(CUTUNE_EINVAL, "cutune_occupancy_text: no output or occupancy");
+    return text_made(emit_occupancy_text(out, occ, regs, threads, smem));
+}
+
+int cutune_devices_text(char **out, const cutune_device *devs, int n)
+{
+    if (!out || n < 0 || (n > 0 && !devs))
+        return err_set(CUTUNE_EINVAL, "cutune_devices_text: no output or devices");
+    return text_made(emit_devices_text(out, devs, n));
+}
+
 int cutune_devices_json(char **out, const cutune_device *devs, int n)
 {
     if (!out || n < 0 || (n > 0 && !devs))
