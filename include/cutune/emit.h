@@ -189,6 +189,18 @@ int cutune_devices_json(char **out, const cutune_device *devs, int n);
  * each limit allows, the active warps, the occupancy, the limiter (or why it cannot
  * launch) and what is allocated. cutune_devices_text: a line per GPU of devs[0 .. n)
  * (ordinal, name, architecture, SMs, L2 MiB, driver version; "" for none). */
+/* cutune_space_summary_text: the summary `cutune check` prints for `spec` (loaded; one
+ * with errors too: what it holds) and the counts `size` from cutune_space_count (which
+ * took `count_seconds`): its path, kernel, a line per param (count, route, its first
+ * eight values), constraints, the device attributes it reads, the space (counted or
+ * estimated), the search (`search`, NULL: the spec's) and its problem sizes.
+ * cutune_spec_device_text: the device attributes the spec's expressions read, with
+ * their values and where they come from ("sm_count 132  (read from ...)"; "" when it
+ * reads none), no line end. In *out (free with cutune_free); CUTUNE_OK, CUTUNE_EINVAL
+ * (NULL arguments) or CUTUNE_ENOMEM. */
+int cutune_space_summary_text(char **out, const cutune_spec *spec, const cutune_space_size *size, double count_seconds,
+                              const char *search);
+int cutune_spec_device_text(char **out, const cutune_spec *spec);
 int cutune_occupancy_text(char **out, const cutune_occupancy *occ, int regs, int threads, int64_t smem);
 int cutune_devices_text(char **out, const cutune_device *devs, int n);
 

@@ -1,5 +1,6 @@
-/* test_plain.c - the text forms the CLI prints for `occupancy`, `devices` and
- * `simulate` (cutune_occupancy_text, cutune_devices_text, cutune_sim_report_text),
+/* test_plain.c - the text forms the CLI prints for `occupancy`, `devices`, `simulate`
+ * and `check` (cutune_occupancy_text, cutune_devices_text, cutune_sim_report_text,
+ * cutune_space_summary_text, cutune_spec_device_text),
  * through the public header only, as an application calls them: the figures of the
  * struct given appear where the lines say, and bad arguments are refused. The expected
  * figures come from the CUDA occupancy rules (sm_90: 64 warps and 32 blocks per SM,
@@ -123,12 +124,55 @@ static void sim_report_text(void **state)
     assert_int_equal(cutune_sim_report_text(&text, &r, NULL, 1), CUTUNE_EINVAL);
 }
 
+static void space_summary_text(void **state)
+{
+    (void)state;
+    static const char text[] = "kernel k from \"k.cu\" {\n"
+                               "    param bx in [32, 64, 128];\n"
+                               "    param mode in [\"a\", \"b\"];\n"
+                               "    require bx < 100;\n"
+                               "    block bx;\n"
+                               "    grid sm_count;\n"
+                               "}\n";
+    cutune_load_options opts = CUTUNE_LOAD_OPTIONS_INIT;
+    opts.skip_file_checks = 1;
+    cutune_spec *spec = NULL;
+    assert_int_equal(cutune_spec_load_string(&spec, "sum.tune", text, strlen(text), &opts), CUTUNE_OK);
+    cutune_space_size size;
+    assert_int_equal(cutune_space_count(&size, spec), CUTUNE_OK);
+    char *out = NULL;
+    assert_int_equal(cutune_space_summary_text(&out, spec, &size, 0.25, NULL), CUTUNE_OK);
+    assert_true(has_line(out, "spec         sum.tune"));
+    assert_true(has_line(out, "params       2"));
+    assert_true(has_line(out, "  bx        3 values  as define       32, 64, 128"));
+    assert_true(has_line(out, "  mode      2 values  as define       \"a\", \"b\"")); /* strings quoted */
+    assert_true(has_line(out, "constraints  1"));
+    assert_non_null(strstr(out, "\ndevice       sm_count ")); /* the grid reads it */
+    assert_non_null(strstr(out, "(assumed, no GPU read: "));
+    /* 3 x 2 raw, bx 32 and 64 valid: 4 of 6 */
+    assert_true(has_line(out, "space        6 raw, 4 valid (66.7%), counted in 0.250 s"));
+    assert_true(has_line(out, "search       exhaustive"));
+    assert_null(strstr(out, "sizes"));
+    cutune_free(out);
+    assert_int_equal(cutune_space_summary_text(&out, spec, &size, 0.25, "random"), CUTUNE_OK);
+    assert_true(has_line(out, "search       random"));
+    cutune_free(out);
+    assert_int_equal(cutune_spec_device_text(&out, spec), CUTUNE_OK);
+    assert_int_equal(strncmp(out, "sm_count ", 9), 0);
+    assert_null(strchr(out, '\n'));
+    cutune_free(out);
+    assert_int_equal(cutune_space_summary_text(&out, spec, NULL, 0, NULL), CUTUNE_EINVAL);
+    assert_int_equal(cutune_spec_device_text(NULL, spec), CUTUNE_EINVAL);
+    cutune_spec_free(spec);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(occupancy_text),
         cmocka_unit_test(devices_text),
         cmocka_unit_test(sim_report_text),
+        cmocka_unit_test(space_summary_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
