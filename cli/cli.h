@@ -211,11 +211,8 @@ int cli_parse_shard(const char *sub, const char *text, cli_shard *out);
 char *cli_shard_path(const char *path, const cli_shard *s);
 
 /* multi.c: cli_parse_devices: "all" or "0,1,..." into out (at most max):
- * 0, or -1 (not a list; "all" without a GPU). cli_same_model: whether the GPUs devs[0 ..
- * n) are of one model (name, architecture, SM count; true when the first cannot be
- * asked: the run says why). */
+ * 0, or -1 (not a list; "all" without a GPU). */
 int cli_parse_devices(const char *text, int *out, int max, int *n);
-bool cli_same_model(const int *devs, int n);
 /* cli_tune_per_device (multi.c): `cutune SPEC --devices ... --per-device` after the
  * spec is loaded: checks (one kernel block, a results file, no --shard or --journal),
  * runs a cutune process per GPU, each tuning every configuration into its own results

@@ -63,7 +63,7 @@ static json_t *t4_result(const cutune_tune_result *of, const record *rec)
     json_object_set_new(o, "timestamp", json_string(of->date ? of->date : ""));
     json_t *conf = json_object();
     for (int p = 0; p < v->nparams && p < of->nparams; p++)
-        json_object_set_new(conf, of->param_names[p], record_typed_json(v->values[p], v->types[p]));
+        json_object_set_new(conf, of->param_names[p], record_value_json(rec->vals[p])); /* typed, not re-read */
     json_object_set_new(o, "configuration", conf);
     if (of->size_values) /* not in the schema: allowed as an extra key */
         json_object_set_new(o, "problem_size", record_size_json(of));

@@ -155,6 +155,16 @@ int cutune_header_sections(int *out, const cutune_spec *spec, const cutune_tune_
 int cutune_emit_headers(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
                         const cutune_headers_options *opts);
 
+/* cutune_emit_header_devices: the header of one kernel's results on several GPUs (a
+ * process per GPU: cutune --per-device), an entry per GPU model: of results of one
+ * model (name and compute capability) the first given holds the entry (a header refuses
+ * two of one device: its look-up would never reach the second). same_as (NULL, or room
+ * for nresults): for each result, -1 when it holds its entry, else the index of the
+ * earlier result whose entry it shares. Otherwise as cutune_emit_header (nresults >= 1).
+ * CUTUNE_OK, or cutune_emit_header's status. */
+int cutune_emit_header_devices(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
+                               const cutune_header_options *opts, int *same_as);
+
 /* cutune_emit_csv: every variant of `r` as one CSV row (RFC 4180; the columns are in
  * docs/results-format.md), in *out (free with cutune_free). CUTUNE_OK or CUTUNE_ENOMEM. */
 int cutune_emit_csv(char **out, const cutune_tune_result *r);
