@@ -79,12 +79,14 @@ int cli_opt_prior(const char *sub, void *dest, const cli_opt *o, const char *arg
 /* (clang-format would spread these macros' entries over a line a field) */
 /* clang-format off */
 /* --set, --kernel, --color of the cli_common `c` points to (CLI_SPEC_ENTRIES), and -q
- * (CLI_COMMON_ENTRIES: all four). */
+ * (CLI_COMMON_ENTRIES: all four); --color alone (CLI_COLOR_ENTRY). */
 #define CLI_SPEC_ENTRIES(c) \
     {"set", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_SET, NULL, "NAME=VALUE", \
      "override a `let` of the spec (repeatable), e.g. --set nx=4096"}, \
     {"kernel", 0, true, CLI_TEXT, &(c)->kernel, NULL, 0, NULL, "NAME", \
      "only the block of kernel NAME (of a spec file of several)"}, \
+    CLI_COLOR_ENTRY(c)
+#define CLI_COLOR_ENTRY(c) \
     {"color", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_COLOR, NULL, "auto|always|never", \
      "colour diagnostics (default auto: when stderr is a terminal)"}
 #define CLI_COMMON_ENTRIES(c) \
