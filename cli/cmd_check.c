@@ -70,14 +70,8 @@ int cmd_check(int argc, char **argv)
          "sm_90; printed as assumed)"},
         CLI_COMMON_ENTRIES(&c),
     };
-    int code = cli_parse_options("check", argc, argv, table, (int)(sizeof table / sizeof table[0]));
-    if (code != EXIT_OK)
-        goto done;
-    if (optind != argc - 1) {
-        code = cli_usage_error("check", optind >= argc ? "which spec? (cutune check SPEC)" : "one spec at a time");
-        goto done;
-    }
-    cutune_spec *spec = cli_load(argv[optind], &c, &code);
+    int code;
+    cutune_spec *spec = cli_parse_spec("check", argc, argv, table, (int)(sizeof table / sizeof table[0]), &c, &code);
     if (spec) {
         int n = cli_blocks(spec, &c); /* several kernel blocks: each summarised in turn */
         if (json && n > 1)
@@ -95,7 +89,6 @@ int cmd_check(int argc, char **argv)
             printf("]\n");
         cutune_spec_free(spec);
     }
-done:
     cli_free_common(&c);
     return code;
 }

@@ -52,6 +52,13 @@ struct cli_opt {
  * message). */
 int cli_parse_options(const char *sub, int argc, char **argv, const cli_opt *table, int n);
 
+/* cli_parse_spec: cli_parse_options, then the one operand left taken as the spec and
+ * loaded with c's settings (cli_load). The spec; NULL with *code set: CLI_HELP_SHOWN,
+ * the exit code of a bad option or operands ("which spec? (cutune SUB SPEC)", "one spec
+ * at a time"), or cli_load's. */
+cutune_spec *cli_parse_spec(const char *sub, int argc, char **argv, const cli_opt *table, int n, cli_common *c,
+                            int *code);
+
 /* Handlers of the shared options: cli_common_option and cli_search_option behind the
  * table (dest: the cli_common or cutune_search_options; set: the option's code), and
  * --jobs N (0 to CLI_MAX_JOBS) into the cutune_analyze_options dest points to. */
