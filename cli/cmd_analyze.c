@@ -231,7 +231,7 @@ int cmd_analyze(int argc, char **argv)
     unsigned long long limit = 0;
     cli_shard sh = {0, 0, -1, NULL};
     const cli_opt table[] = {
-        {"arch", 0, true, CLI_TEXT, &o.arch, NULL, 0, NULL, "sm_XX",
+        {"arch", 0, true, CLI_TEXT, &c.arch, NULL, 0, NULL, "sm_XX",
          "compile for this architecture (default: the GPU's, else sm_90)"},
         CLI_JOBS_ENTRY(&o),
         {"limit", 0, true, CLI_CALL, &limit, cli_opt_count, 0, NULL, "N", "only the first N configurations"},
@@ -243,18 +243,12 @@ int cmd_analyze(int argc, char **argv)
         CLI_CONFIG_ENTRY(&c),
         CLI_COMMON_ENTRIES(&c),
     };
-    int code = cli_parse_options("analyze", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    int code; /* --arch: the spec's device attributes are that architecture's too */
+    cutune_spec *spec = cli_parse_spec("analyze", argc, argv, table, (int)(sizeof table / sizeof table[0]), &c, &code);
+    o.arch = c.arch;
     o.limit = limit;
     o.shard_index = sh.index; /* this process's shard of the space */
     o.shard_count = sh.count;
-    if (code != EXIT_OK)
-        goto done;
-    if (optind != argc - 1) {
-        code = cli_usage_error("analyze", optind >= argc ? "which spec? (cutune analyze SPEC)" : "one spec at a time");
-        goto done;
-    }
-    c.arch = o.arch;
-    cutune_spec *spec = cli_load(argv[optind], &c, &code);
     if (spec) {
         int n = cli_blocks(spec, &c);
         if (n > 1 && fmt != CLI_ANALYZE_TABLE)
@@ -273,7 +267,6 @@ int cmd_analyze(int argc, char **argv)
         }
         cutune_spec_free(spec);
     }
-done:
     cli_free_common(&c);
     return code;
 }

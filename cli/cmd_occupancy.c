@@ -1,20 +1,9 @@
 /* cmd_occupancy.c - `cutune occupancy`: the theoretical occupancy of one block shape,
  * for an architecture or for a GPU present on this machine. */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "options.h"
-#include "format.h"
-
-static const char *limit_text(int v, char *buf, size_t size)
-{
-    if (v == INT32_MAX)
-        snprintf(buf, size, "no limit");
-    else
-        snprintf(buf, size, "%d", v);
-    return buf;
-}
 
 /* The numbers occupancy takes (--device, --regs, --threads, --smem): each a range and
  * what it counts. */
@@ -71,21 +60,10 @@ int cmd_occupancy(int argc, char **argv)
         return rc == CUTUNE_ENODEV ? EXIT_NO_GPU : EXIT_USAGE;
     }
     char *text = NULL;
-    if (json)
-        return fmt_print_made(cutune_occupancy_json(&text, &occ, (int)device, (int)regs, (int)threads, smem), &text) < 0
-                   ? EXIT_INTERNAL
-                   : EXIT_OK;
-    char a[24], b[24], c[24], d[24];
-    printf("%s: %lld threads x %lld registers, %lld bytes of shared memory per block\n", occ.arch, threads, regs, smem);
-    printf("blocks per SM   %d  (allowed by warps %s, blocks %s, registers %s, shared memory %s)\n", occ.blocks_per_sm,
-           limit_text(occ.by_warps, a, sizeof a), limit_text(occ.by_blocks, b, sizeof b),
-           limit_text(occ.by_registers, c, sizeof c), limit_text(occ.by_shared_memory, d, sizeof d));
-    printf("active warps    %d of %d\n", occ.active_warps, occ.max_warps);
-    printf("occupancy       %.1f%%\n", occ.occupancy * 100);
-    printf("limiter         %s\n", occ.unlaunchable ? "none: cannot launch" : occ.limiter);
-    if (occ.unlaunchable)
-        printf("cannot launch   %s\n", occ.unlaunchable);
-    printf("allocated       %d registers and %lld bytes of shared memory per block\n", occ.regs_per_block,
-           (long long)occ.smem_per_block);
-    return EXIT_OK;
+    rc = json ? cutune_occupancy_json(&text, &occ, (int)device, (int)regs, (int)threads, smem)
+              : cutune_occupancy_text(&text, &occ, (int)regs, (int)threads, smem);
+    if (rc == CUTUNE_OK)
+        printf(json ? "%s\n" : "%s", text);
+    cutune_free(text);
+    return rc == CUTUNE_OK ? EXIT_OK : EXIT_INTERNAL;
 }

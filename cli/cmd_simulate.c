@@ -89,37 +89,6 @@ int cli_search_option(const char *sub, cutune_search_options *s, int opt, const 
     }
 }
 
-static void print_text(const cutune_sim_report *r, const char *results, int threads)
-{
-    printf("simulate     %s over %s, %d compile threads and one GPU\n", r->strategy, results, threads);
-    printf("space        %llu valid configurations, %llu ran correctly in the recording\n",
-           (unsigned long long)r->space, (unsigned long long)r->recorded_ok);
-    printf("true best    %s %.6g (#%llu)\n", r->objective_name, r->true_best, (unsigned long long)r->true_best_index);
-    printf("budget       ");
-    if (r->budget)
-        printf("%llu evaluations (%.1f%% of the space)", (unsigned long long)r->budget,
-               100.0 * (double)r->budget / (double)r->space);
-    else
-        printf("no evaluation limit");
-    if (r->time_limit_s > 0)
-        printf(", %.6g s (simulated)", r->time_limit_s);
-    if (r->patience)
-        printf(", patience %llu", (unsigned long long)r->patience);
-    printf("; seeds %llu..%llu\n\n", (unsigned long long)r->seed,
-           (unsigned long long)(r->seed + (uint64_t)r->nruns - 1));
-    printf("%4s %8s %7s %8s %14s %8s %8s %10s %10s  %s\n", "run", "seed", "evals", "screened", "best", "/ true",
-           "found at", "seconds", "bound", "stopped by");
-    for (int i = 0; i < r->nruns; i++) {
-        const cutune_sim_run *u = &r->runs[i];
-        printf("%4d %8llu %7llu %8llu %14.6g %8.4f %8llu %10.4g %10.4g  %s\n", i + 1, (unsigned long long)u->seed,
-               (unsigned long long)u->evaluations, (unsigned long long)u->screened, u->found ? u->best : NAN, u->ratio,
-               (unsigned long long)u->best_at, u->seconds, u->bound_seconds, u->stop_reason);
-    }
-    printf("\nbest found / true best: median %.4f, quartiles %.4f .. %.4f, range %.4f .. %.4f (%d runs; median "
-           "%.0f evaluations)\n",
-           r->median, r->q1, r->q3, r->min, r->max, r->nruns, r->median_evaluations);
-}
-
 /* Replays the search over `results` for the spec at `path` and prints the report, as
  * text or JSON: the exit code. */
 static int simulate(const char *path, const char *results, const cli_common *c, const cutune_simulate_options *so,
@@ -134,12 +103,10 @@ static int simulate(const char *path, const char *results, const cli_common *c, 
     char *text = NULL;
     int rc = cutune_simulate(&r, spec, results, so);
     cli_print_new_diagnostics(spec, c, &seen);
-    if (rc == CUTUNE_OK && json)
-        rc = cutune_sim_report_json(&text, r, results, so->threads);
-    if (rc == CUTUNE_OK && json)
-        printf("%s\n", text);
-    else if (rc == CUTUNE_OK)
-        print_text(r, results, so->threads > 0 ? so->threads : 16);
+    if (rc == CUTUNE_OK)
+        rc = (json ? cutune_sim_report_json : cutune_sim_report_text)(&text, r, results, so->threads);
+    if (rc == CUTUNE_OK)
+        printf(json ? "%s\n" : "%s", text);
     cutune_free(text);
     cutune_sim_report_free(r);
     cutune_spec_free(spec);

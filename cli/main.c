@@ -1,4 +1,4 @@
-/* main.c - `cutune`: dispatches to a subcommand; holds the help texts. */
+/* main.c - `cutune`: dispatches to a subcommand; holds each command's usage and what it does (its options' help is in its option table). */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,7 +10,6 @@ typedef struct command {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *summary;
-    bool table; /* its options are on a table (options.h): the help lists them between usage and after */
     const char *usage, *after;
 } command;
 
@@ -19,7 +18,7 @@ typedef struct command {
  * options.h), then `after` (exit codes). test/cli/options.sh checks that each lists
  * exactly the options its command accepts. */
 static const command commands[] = {
-    {"tune", cmd_tune, "tune a spec (the default: cutune SPEC)", true,
+    {"tune", cmd_tune, "tune a spec (the default: cutune SPEC)",
      "usage: cutune [tune] SPEC [options]\n"
      "\n"
      "Tunes the kernel a spec describes: checks the spec, builds its space, compiles each\n"
@@ -35,7 +34,7 @@ static const command commands[] = {
      "plainly that nothing was timed.\n"
      "\n",
      NULL},
-    {"check", cmd_check, "validate a spec and summarise its space", true,
+    {"check", cmd_check, "validate a spec and summarise its space",
      "usage: cutune check SPEC [options]\n"
      "\n"
      "Parses and checks SPEC, reporting every error with file:line:col, then prints its\n"
@@ -43,7 +42,7 @@ static const command commands[] = {
      "configurations, counted without listing them).\n"
      "\n",
      NULL},
-    {"list", cmd_list, "list the valid configurations and their variants", true,
+    {"list", cmd_list, "list the valid configurations and their variants",
      "usage: cutune list SPEC [--limit N] [--format table|csv|json|jsonl] [options]\n"
      "\n"
      "Streams the valid configurations in declaration order (the last param varies\n"
@@ -51,7 +50,7 @@ static const command commands[] = {
      "kernel name expression, and the -D macros and compile options its variant gets.\n"
      "\n",
      NULL},
-    {"analyze", cmd_analyze, "compile every variant: registers, memory, spills, occupancy", true,
+    {"analyze", cmd_analyze, "compile every variant: registers, memory, spills, occupancy",
      "usage: cutune analyze SPEC [--arch sm_XX] [--jobs N] [--limit N] [--format table|csv|json]\n"
      "                           [--cache-dir DIR] [--no-cache] [options]\n"
      "\n"
@@ -64,7 +63,7 @@ static const command commands[] = {
      "and the analysis goes on. Progress goes to stderr on a terminal.\n"
      "\n",
      NULL},
-    {"simulate", cmd_simulate, "replay a search strategy over a recorded exhaustive run", true,
+    {"simulate", cmd_simulate, "replay a search strategy over a recorded exhaustive run",
      "usage: cutune simulate SPEC --results FULL.json [--strategy S] [--budget N|P%]\n"
      "                       [--repeat R] [--seed N] [--time-budget T] [--patience N]\n"
      "                       [--threads N] [--prior FILE] [--format text|json]\n"
@@ -81,7 +80,6 @@ static const command commands[] = {
      "\n",
      NULL},
     {"emit", cmd_emit, "a stored run as a C header, CSV or Kernel Tuner T4 (no GPU)",
-     false, /* its options are not on a table yet: the whole help here */
      "usage: cutune emit header [--spec SPEC] [--prefix P] [-o FILE] [--set NAME=VALUE ...]\n"
      "                          [RESULTS.json ...]\n"
      "       cutune emit csv RESULTS.json [-o FILE]\n"
@@ -94,21 +92,11 @@ static const command commands[] = {
      "record, when it still loads), also inline functions of the problem size. Without\n"
      "results files: the spec's DEFAULT configuration, marked not tuned. docs/header.md.\n"
      "csv: every variant as one row. t4: Kernel Tuner's T4 results format (JSON).\n"
-     "\n"
-     "  --spec SPEC         the spec (needed without results files)\n"
-     "  --prefix P          the names' prefix (default: the spec's emit header prefix, else\n"
-     "                      the kernel's name upper-cased)\n"
-     "  -o, --output FILE   write here (default: stdout)\n"
-     "  --set NAME=VALUE    override a `let` of the spec (repeatable)\n"
-     "  --kernel NAME       with --spec and no results: only kernel NAME's block\n"
-     "  --color auto|always|never\n"
-     "                      colour diagnostics (default auto: when stderr is a terminal)\n"
-     "  -q, --quiet         print only errors, warnings and the result\n"
+     "\n",
      "exit codes: 0 ok, 1 invalid spec, 2 usage (or results and spec that do not go\n"
      "together), 3 file unreadable/unwritable or not a cutune results file, 6 a results\n"
-     "file has no winner\n",
-     NULL},
-    {"report", cmd_report, "stored runs as one self-contained HTML page of charts (no GPU)", true,
+     "file has no winner\n"},
+    {"report", cmd_report, "stored runs as one self-contained HTML page of charts (no GPU)",
      "usage: cutune report RESULTS.json [MORE.json ...] [-o FILE] [--title TEXT]\n"
      "\n"
      "One HTML file, readable offline in any browser (charts are inline SVG; nothing is\n"
@@ -120,7 +108,7 @@ static const command commands[] = {
      "\n",
      "exit codes: 0 ok, 2 usage, 3 a results file unreadable or malformed, or the page\n"
      "unwritable\n"},
-    {"merge", cmd_merge, "gather the shards of a split run into one results file (no GPU)", true,
+    {"merge", cmd_merge, "gather the shards of a split run into one results file (no GPU)",
      "usage: cutune merge SHARD.json [MORE.json ...] -o OUT.json [--partial] [-q]\n"
      "\n"
      "Gathers the results files of a run split over processes, GPUs or cluster ranks\n"
@@ -136,7 +124,7 @@ static const command commands[] = {
      "exit codes: 0 ok, 2 usage or files that do not go together (another spec, device\n"
      "or settings; a shard missing or given twice; overlapping shards; problem sizes),\n"
      "3 a file unreadable, not a results file, or the output unwritable\n"},
-    {"import", cmd_import, "another tuner's files: a T1 problem as a spec, a Kernel Tuner cache as results", true,
+    {"import", cmd_import, "another tuner's files: a T1 problem as a spec, a Kernel Tuner cache as results",
      "usage: cutune import FILE [-o OUT] [--force] [-q]\n"
      "       cutune import FILE --spec SPEC -o RESULTS.json [--device-name NAME] [--complete]\n"
      "                          [--force] [-q]\n"
@@ -153,7 +141,7 @@ static const command commands[] = {
      "\n",
      "exit codes: 0 written, 1 FILE refused (each reason on stderr) or SPEC invalid, 2 usage,\n"
      "3 a file unreadable or malformed, or OUT exists or cannot be written\n"},
-    {"occupancy", cmd_occupancy, "theoretical occupancy of a block shape", true,
+    {"occupancy", cmd_occupancy, "theoretical occupancy of a block shape",
      "usage: cutune occupancy (--arch sm_XX | --device N) --regs R --threads T [--smem BYTES]\n"
      "                        [--format text|json]\n"
      "\n"
@@ -163,7 +151,7 @@ static const command commands[] = {
      "published figures (sm_61 to sm_120); --device N asks the driver for GPU N's own.\n"
      "\n",
      NULL},
-    {"metrics", cmd_metrics, "the hardware counters --metrics can read (no GPU needed)", true,
+    {"metrics", cmd_metrics, "the hardware counters --metrics can read (no GPU needed)",
      "usage: cutune metrics [PATTERN] [--all] [--arch sm_XX] [-q]\n"
      "\n"
      "Without arguments: the default counters a tuning run reads when asked for hardware\n"
@@ -174,7 +162,7 @@ static const command commands[] = {
      "Nsight Compute names them. docs/results-format.md says how they are measured.\n"
      "\n",
      "exit codes: 0 ok, 2 usage (or nothing matches PATTERN), 4 CUPTI cannot be loaded\n"},
-    {"devices", cmd_devices, "the GPUs the CUDA driver sees (exit 4 when none)", true,
+    {"devices", cmd_devices, "the GPUs the CUDA driver sees (exit 4 when none)",
      "usage: cutune devices [--format text|json] [-q]\n"
      "\n"
      "Lists the GPUs the CUDA driver sees: ordinal, name, architecture, SMs, L2 size and\n"
@@ -255,7 +243,7 @@ static int cmd_help(int argc, char **argv)
     }
     fputs(c->usage, stdout);
     char *args[] = {(char *)c->name, "--help", NULL};
-    if (c->table && c->run(2, args) != CLI_HELP_SHOWN)
+    if (c->run(2, args) != CLI_HELP_SHOWN)
         return EXIT_INTERNAL;
     if (c->after)
         fputs(c->after, stdout);

@@ -103,6 +103,16 @@ int cli_parse_options(const char *sub, int argc, char **argv, const cli_opt *tab
     return code;
 }
 
+cutune_spec *cli_parse_spec(const char *sub, int argc, char **argv, const cli_opt *table, int n, cli_common *c,
+                            int *code)
+{
+    *code = cli_parse_options(sub, argc, argv, table, n);
+    if (*code == EXIT_OK && optind != argc - 1)
+        *code = optind >= argc ? cli_usage_error(sub, "which spec? (cutune %s SPEC)", sub)
+                               : cli_usage_error(sub, "one spec at a time");
+    return *code == EXIT_OK ? cli_load(argv[optind], c, code) : NULL;
+}
+
 int cli_opt_common(const char *sub, void *dest, const cli_opt *o, const char *arg)
 {
     (void)sub;
