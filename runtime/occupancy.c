@@ -134,7 +134,8 @@ int occ_compute(const occ_arch *a, const occ_usage *u, occ_result *out)
     }
 
     /* Named barriers: a fixed number per block slot. */
-    out->by_barriers = u->barriers > 1 ? a->barriers_per_block_slot * a->lim.max_blocks_per_sm / u->barriers : INT32_MAX;
+    out->by_barriers =
+        u->barriers > 1 ? a->barriers_per_block_slot * a->lim.max_blocks_per_sm / u->barriers : INT32_MAX;
 
     /* The smallest limit binds. On a tie the resource the kernel's code controls is
      * named (registers, then shared memory) before the block shape's (warps, blocks). */
