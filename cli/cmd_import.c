@@ -75,7 +75,7 @@ int cmd_import(int argc, char **argv)
         {"force", 0, false, CLI_BOOL, &force, NULL, 0, NULL, NULL, "replace OUT when it exists (default: refuse)"},
         {"spec", 0, true, CLI_TEXT, &spec, NULL, 0, NULL, "SPEC",
          "read FILE as a Kernel Tuner cache or T4 file of SPEC's space"},
-        {"device-name", 0, true, CLI_TEXT, &device, NULL, 0, NULL, "NAME",
+        {"gpu-name", 0, true, CLI_TEXT, &device, NULL, 0, NULL, "NAME",
          "with --spec: the GPU the file was recorded on, for a file that\ndoes not say (T4); a file that names another "
          "is refused"},
         {"complete", 0, false, CLI_INT, &complete, NULL, 1, NULL, NULL,
@@ -93,7 +93,7 @@ int cmd_import(int argc, char **argv)
         return import_results(file, spec, output, device, complete, force, quiet);
     if (device || complete)
         return cli_usage_error("import", "--%s goes with --spec (a Kernel Tuner cache or T4 file as results)",
-                               device ? "device-name" : "complete");
+                               device ? "gpu-name" : "complete");
     char *made = output ? NULL : default_output(file);
     if (!output && !made)
         return EXIT_INTERNAL;

@@ -126,7 +126,7 @@ static const command commands[] = {
      "3 a file unreadable, not a results file, or the output unwritable\n"},
     {"import", cmd_import, "another tuner's files: a T1 problem as a spec, a Kernel Tuner cache as results",
      "usage: cutune import FILE [-o OUT] [--force] [-q]\n"
-     "       cutune import FILE --spec SPEC -o RESULTS.json [--device-name NAME] [--complete]\n"
+     "       cutune import FILE --spec SPEC -o RESULTS.json [--gpu-name NAME] [--complete]\n"
      "                          [--force] [-q]\n"
      "\n"
      "FILE a T1 tuning problem (the JSON format Kernel Tuner, KTT, BAT and the Kernel Tuner\n"
