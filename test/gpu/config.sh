@@ -35,5 +35,5 @@ for f in fails:
     print("FAIL:", f)
 sys.exit(1 if fails else 0)
 PY
-grep -q '^best ' "$tmp/out" || { echo "FAIL: no best line"; exit 1; }
+grep -q '^best: #' "$tmp/out" || { echo "FAIL: no best line"; exit 1; }
 echo "config test passed"
