@@ -155,12 +155,6 @@ int meas_load(meas_gpu *g, const void *cubin, const char *symbol, const meas_lau
         return -1;
     if (check(g, d->cuModuleGetFunction(&out->function, out->module, symbol), "cuModuleGetFunction") < 0)
         goto fail;
-    if (l->dynamic_smem > 48 * 1024 &&
-        check(g,
-              d->cuFuncSetAttribute(out->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                    (int)l->dynamic_smem),
-              "cuFuncSetAttribute (dynamic shared memory)") < 0)
-        goto fail;
     if (check(g, d->cuFuncGetAttribute(&out->registers, CU_FUNC_ATTRIBUTE_NUM_REGS, out->function),
               "cuFuncGetAttribute") < 0 ||
         check(g, d->cuFuncGetAttribute(&out->static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, out->function),
@@ -171,6 +165,15 @@ int meas_load(meas_gpu *g, const void *cubin, const char *symbol, const meas_lau
               d->cuFuncGetAttribute(&out->max_threads_per_block, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
                                     out->function),
               "cuFuncGetAttribute") < 0)
+        goto fail;
+    /* Past 48 KiB a block's shared memory, static and dynamic together, needs the
+     * function's opt-in (the occupancy model assumes it is given): without it a launch
+     * of static + dynamic > 48 KiB fails with CUDA_ERROR_INVALID_VALUE. */
+    if ((int64_t)out->static_smem + (int64_t)l->dynamic_smem > 48 * 1024 &&
+        check(g,
+              d->cuFuncSetAttribute(out->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                    (int)l->dynamic_smem),
+              "cuFuncSetAttribute (dynamic shared memory)") < 0)
         goto fail;
     int threads = (int)(l->block[0] * l->block[1] * l->block[2]);
     if (threads <= out->max_threads_per_block &&
