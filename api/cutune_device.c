@@ -58,23 +58,24 @@ int cutune_occupancy_for_arch(cutune_occupancy *out, const char *arch, int regs,
 /* A device's attributes in the public form (its strings: the process's kept answer). */
 static void device_of(const devices *m, const drv_device *dev, int ordinal, cutune_device *out)
 {
+    const occ_limits *lim = &dev->lim;
     out->ordinal = ordinal;
     out->name = devices_name(ordinal); /* the process's kept answer: valid for the rest of it */
     out->arch = devices_arch(ordinal);
     out->cc = dev->cc;
     out->sm_count = dev->sm_count;
-    out->max_threads_per_sm = dev->max_threads_per_sm;
-    out->max_blocks_per_sm = dev->max_blocks_per_sm;
-    out->regs_per_sm = dev->regs_per_sm;
-    out->smem_per_sm = dev->smem_per_sm;
-    out->smem_per_block_optin = dev->smem_per_block_optin;
-    out->smem_reserved_per_block = dev->smem_reserved_per_block;
+    out->max_threads_per_sm = lim->max_threads_per_sm;
+    out->max_blocks_per_sm = lim->max_blocks_per_sm;
+    out->regs_per_sm = lim->regs_per_sm;
+    out->smem_per_sm = lim->smem_per_sm;
+    out->smem_per_block_optin = lim->smem_per_block_optin;
+    out->smem_reserved_per_block = lim->smem_reserved_per_block;
     out->l2_bytes = dev->l2_bytes;
     out->driver_version = m->driver_version;
-    out->warp_size = dev->warp_size;
-    out->max_threads_per_block = dev->max_threads_per_block;
-    out->regs_per_block = dev->regs_per_block;
-    out->smem_per_block = dev->smem_per_block;
+    out->warp_size = lim->warp_size;
+    out->max_threads_per_block = lim->max_threads_per_block;
+    out->regs_per_block = lim->regs_per_block;
+    out->smem_per_block = lim->smem_per_block;
 }
 
 int cutune_device_count(int *count)
@@ -148,15 +149,6 @@ int cutune_occupancy_for_device(cutune_occupancy *out, int ordinal, int regs, in
         return CUTUNE_EINVAL;
     }
     occ_arch a = *rules;
-    a.warp_size = dev.warp_size;
-    a.max_threads_per_block = dev.max_threads_per_block;
-    a.max_threads_per_sm = dev.max_threads_per_sm;
-    a.max_blocks_per_sm = dev.max_blocks_per_sm;
-    a.regs_per_sm = dev.regs_per_sm;
-    a.regs_per_block = dev.regs_per_block;
-    a.smem_per_sm = dev.smem_per_sm;
-    a.smem_per_block = dev.smem_per_block;
-    a.smem_per_block_optin = dev.smem_per_block_optin;
-    a.smem_reserved_per_block = dev.smem_reserved_per_block;
+    a.lim = dev.lim;
     return occupancy_on(&a, regs, threads, smem_bytes, out);
 }

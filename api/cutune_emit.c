@@ -8,9 +8,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../emit/emitters.h"
+#include "../emit/emit_csv.h"
+#include "../emit/header.h"
+#include "../emit/t4.h"
 #include "../emit/emit_text.h"
 #include "../emit/report.h"
+#include "../base/strbuf.h"
 #include "../base/sys.h"
 #include "internal.h"
 
@@ -320,9 +323,130 @@ int cutune_occupancy_json(char **out, const cutune_occupancy *occ, int device, i
     return text_made(emit_occupancy_json(out, occ, device, regs, threads, smem));
 }
 
+int cutune_occupancy_text(char **out, const cutune_occupancy *occ, int regs, int threads, int64_t smem)
+{
+    if (!out || !occ || !occ->arch)
+        return err_set(CUTUNE_EINVAL, "cutune_occupancy_text: no output or occupancy");
+    return text_made(emit_occupancy_text(out, occ, regs, threads, smem));
+}
+
+int cutune_devices_text(char **out, const cutune_device *devs, int n)
+{
+    if (!out || n < 0 || (n > 0 && !devs))
+        return err_set(CUTUNE_EINVAL, "cutune_devices_text: no output or devices");
+    return text_made(emit_devices_text(out, devs, n));
+}
+
 int cutune_devices_json(char **out, const cutune_device *devs, int n)
 {
     if (!out || n < 0 || (n > 0 && !devs))
         return err_set(CUTUNE_EINVAL, "cutune_devices_json: no output or devices");
     return text_made(emit_devices_json(out, devs, n));
+}
+
+/* ---- the text of `cutune check` -------------------------------------------------- */
+
+int cutune_spec_device_text(char **out, const cutune_spec *spec)
+{
+    if (!out || !spec)
+        return err_set(CUTUNE_EINVAL, "cutune_spec_device_text: no output or spec");
+    strbuf sb = STRBUF_INIT;
+    for (int i = 0; i < cutune_device_attr_count(); i++)
+        if (cutune_spec_device_attr_used(spec, i))
+            sb_printf(&sb, "%s%s %lld", sb.len ? ", " : "", cutune_device_attr_name(i),
+                      cutune_spec_device_attr_value(spec, i));
+    if (sb.len && cutune_spec_device_assumed(spec))
+        sb_printf(&sb, "  (assumed, no GPU read: %s; --arch picks another)", cutune_spec_device_source(spec));
+    else if (sb.len)
+        sb_printf(&sb, "  (read from %s)", cutune_spec_device_source(spec));
+    *out = sb_steal(&sb);
+    return *out ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
+}
+
+/* count_text: "22,200,000" into buf. */
+static const char *count_text(unsigned long long n, char *buf, size_t size)
+{
+    char digits[32];
+    int len = snprintf(digits, sizeof digits, "%llu", n);
+    size_t k = 0;
+    for (int i = 0; i < len && k + 2 < size; i++) {
+        if (i > 0 && (len - i) % 3 == 0)
+            buf[k++] = ',';
+        buf[k++] = digits[i];
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+/* param_line: param i's line: name (in `width`), how many values, its route and up to
+ * eight values (strings quoted). */
+static void param_line(strbuf *sb, const cutune_spec *spec, int i, int width)
+{
+    uint64_t n = cutune_spec_param_value_count(spec, i);
+    bool quoted = strcmp(cutune_spec_param_type(spec, i), "string") == 0;
+    char count[40], vals[160] = "";
+    size_t len = 0;
+    for (uint64_t k = 0; k < n && k < 8; k++) {
+        char v[64];
+        cutune_spec_param_value(v, sizeof v, spec, i, k);
+        int w = snprintf(vals + len, sizeof vals - len, "%s%s%s%s", k ? ", " : "", quoted ? "\"" : "", v,
+                         quoted ? "\"" : "");
+        if (w < 0 || (size_t)w >= sizeof vals - len)
+            break;
+        len += (size_t)w;
+    }
+    if (n > 8 && len + 8 < sizeof vals)
+        snprintf(vals + len, sizeof vals - len, ", ...");
+    sb_printf(sb, "  %-*s %6s value%s  as %-12s %s\n", width, cutune_spec_param_name(spec, i),
+              count_text(n, count, sizeof count), n == 1 ? " " : "s", cutune_spec_param_route(spec, i), vals);
+}
+
+int cutune_space_summary_text(char **out, const cutune_spec *spec, const cutune_space_size *size, double count_seconds,
+                              const char *search)
+{
+    if (!out || !spec || !size)
+        return err_set(CUTUNE_EINVAL, "cutune_space_summary_text: no output, size or spec");
+    strbuf sb = STRBUF_INIT;
+    int nparams = cutune_spec_param_count(spec), width = 4;
+    sb_printf(&sb, "spec         %s\n", cutune_spec_path(spec));
+    sb_printf(&sb, "kernel       %s  (%s)\n", cutune_spec_kernel(spec), cutune_spec_kernel_file(spec));
+    sb_printf(&sb, "params       %d\n", nparams);
+    for (int i = 0; i < nparams; i++)
+        if ((int)strlen(cutune_spec_param_name(spec, i)) > width)
+            width = (int)strlen(cutune_spec_param_name(spec, i));
+    for (int i = 0; i < nparams; i++)
+        param_line(&sb, spec, i, width);
+    sb_printf(&sb, "constraints  %d\n", cutune_spec_constraint_count(spec));
+    char *device = NULL;
+    if (cutune_spec_device_text(&device, spec) == CUTUNE_OK && *device)
+        sb_printf(&sb, "device       %s\n", device);
+    free(device);
+    char raw[40], valid[40], least[40], samples[40];
+    count_text(size->raw, raw, sizeof raw);
+    count_text(size->valid, valid, sizeof valid);
+    double share = size->raw ? 100.0 * (double)size->valid / (double)size->raw : 0.0;
+    if (size->valid_estimated)
+        sb_printf(&sb,
+                  "space        %s%s raw, ~%.3g valid (%.3g%%), estimated: too large to count exactly in %.1f s; "
+                  "from %s random combinations, and at least %s\n",
+                  size->raw_saturated ? ">= " : "", raw, (double)size->valid, share, count_seconds,
+                  count_text(size->samples, samples, sizeof samples),
+                  count_text(size->valid_at_least, least, sizeof least));
+    else
+        sb_printf(&sb, "space        %s%s raw, %s%s valid (%.3g%%), counted in %.3f s\n",
+                  size->raw_saturated ? ">= " : "", raw, size->valid_saturated ? ">= " : "", valid, share,
+                  count_seconds);
+    sb_printf(&sb, "search       %s\n", search ? search : cutune_spec_strategy(spec));
+    int nv = cutune_spec_size_var_count(spec), n = cutune_spec_size_count(spec);
+    if (nv)
+        sb_printf(&sb, "sizes        %d, tuned one after the other (the space above is the first's; --set picks one)\n",
+                  n);
+    for (int k = 0; k < n && nv; k++) {
+        sb_add(&sb, " ");
+        for (int j = 0; j < nv; j++)
+            sb_printf(&sb, " %s=%lld", cutune_spec_size_var(spec, j), (long long)cutune_spec_size_value(spec, k, j));
+        sb_add(&sb, "\n");
+    }
+    *out = sb_steal(&sb);
+    return *out ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
 }

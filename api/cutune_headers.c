@@ -6,7 +6,8 @@
  * two sections must not define one macro). Without results, each kernel block of the
  * spec gives a section of its defaults (the spec's own check has compared their
  * names). One prefix cannot name several sections. Sections are joined with a blank
- * line. The caller owns the results and the spec; spec_of's specs are its own. */
+ * line. The caller owns the results and the spec; spec_of's specs are its own.
+ * Also the header of one kernel tuned on several GPUs: an entry per GPU model. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,5 +179,39 @@ int cutune_emit_headers(char **out, cutune_spec *spec, const cutune_tune_result 
     if (rc == CUTUNE_OK && !(*out = sb_steal(&all)))
         rc = err_set(CUTUNE_ENOMEM, "out of memory");
     sb_free(&all);
+    return rc;
+}
+
+int cutune_emit_header_devices(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
+                               const cutune_header_options *opts, int *same_as)
+{
+    if (!out || nresults < 1 || !results)
+        return err_set(CUTUNE_EINVAL, "cutune_emit_header_devices: no output or results");
+    *out = NULL;
+    const cutune_tune_result **distinct = calloc((size_t)nresults, sizeof *distinct);
+    int *first = calloc((size_t)nresults, sizeof *first); /* distinct[i] is results[first[i]] */
+    if (!distinct || !first) {
+        free(distinct);
+        free(first);
+        return err_set(CUTUNE_ENOMEM, "out of memory");
+    }
+    int nd = 0;
+    for (int k = 0; k < nresults; k++) {
+        const cutune_device *d = cutune_tune_device(results[k]);
+        int same = -1;
+        for (int q = 0; q < nd && same < 0; q++)
+            if (strcmp(cutune_tune_device(distinct[q])->name, d->name) == 0 &&
+                cutune_tune_device(distinct[q])->cc == d->cc)
+                same = first[q];
+        if (same_as)
+            same_as[k] = same;
+        if (same < 0) {
+            first[nd] = k;
+            distinct[nd++] = results[k];
+        }
+    }
+    int rc = cutune_emit_header(out, spec, distinct, nd, opts);
+    free(distinct);
+    free(first);
     return rc;
 }

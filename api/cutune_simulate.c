@@ -112,3 +112,11 @@ int cutune_sim_report_json(char **out, const cutune_sim_report *r, const char *r
     int rc = emit_sim_json(out, r, results_path, threads > 0 ? threads : 16);
     return rc == CUTUNE_ENOMEM ? err_set(rc, "out of memory") : rc;
 }
+
+int cutune_sim_report_text(char **out, const cutune_sim_report *r, const char *results_path, int threads)
+{
+    if (!out || !r || !results_path)
+        return err_set(CUTUNE_EINVAL, "cutune_sim_report_text: no output, report or results path");
+    int rc = emit_sim_text(out, r, results_path, threads > 0 ? threads : 16);
+    return rc == CUTUNE_ENOMEM ? err_set(rc, "out of memory") : rc;
+}

@@ -17,15 +17,15 @@ int api_device_values_for_arch(dev_values *out, const char *arch)
     if (!a || !sku)
         return -1;
     out->v[DA_SM_COUNT] = sku->sm_count;
-    out->v[DA_MAX_THREADS_PER_SM] = a->max_threads_per_sm;
-    out->v[DA_MAX_THREADS_PER_BLOCK] = a->max_threads_per_block;
-    out->v[DA_REGS_PER_SM] = a->regs_per_sm;
-    out->v[DA_REGS_PER_BLOCK] = a->regs_per_block;
-    out->v[DA_SMEM_PER_SM] = a->smem_per_sm;
-    out->v[DA_SMEM_PER_BLOCK] = a->smem_per_block;
-    out->v[DA_SMEM_PER_BLOCK_OPTIN] = a->smem_per_block_optin;
+    out->v[DA_MAX_THREADS_PER_SM] = a->lim.max_threads_per_sm;
+    out->v[DA_MAX_THREADS_PER_BLOCK] = a->lim.max_threads_per_block;
+    out->v[DA_REGS_PER_SM] = a->lim.regs_per_sm;
+    out->v[DA_REGS_PER_BLOCK] = a->lim.regs_per_block;
+    out->v[DA_SMEM_PER_SM] = a->lim.smem_per_sm;
+    out->v[DA_SMEM_PER_BLOCK] = a->lim.smem_per_block;
+    out->v[DA_SMEM_PER_BLOCK_OPTIN] = a->lim.smem_per_block_optin;
     out->v[DA_L2_BYTES] = sku->l2_bytes;
-    out->v[DA_WARP_SIZE] = a->warp_size;
+    out->v[DA_WARP_SIZE] = a->lim.warp_size;
     out->v[DA_CC_MAJOR] = a->cc / 10;
     out->v[DA_CC_MINOR] = a->cc % 10;
     out->v[DA_CC] = a->cc;

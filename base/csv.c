@@ -48,7 +48,7 @@ void csv_joined(strbuf *o, const char *const *items, int n)
     sb_free(&s);
 }
 
-char *num_shortest(double d, char *buf, size_t size)
+char *csv_shortest(double d, char *buf, size_t size)
 {
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(buf, size, "%.*g", prec, d);
@@ -62,5 +62,5 @@ void csv_number(strbuf *o, double d)
 {
     char buf[40];
     if (isfinite(d))
-        sb_add(o, num_shortest(d, buf, sizeof buf));
+        sb_add(o, csv_shortest(d, buf, sizeof buf));
 }

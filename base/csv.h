@@ -28,8 +28,8 @@ void csv_joined(strbuf *o, const char *const *items, int n);
  * not finite (an empty field). */
 void csv_number(strbuf *o, double d);
 
-/* num_shortest: writes into buf (size bytes, at least 32) the shortest "%.*g" text of d
+/* csv_shortest: writes into buf (size bytes, at least 32) the shortest "%.*g" text of d
  * that strtod reads back as d; returns buf. */
-char *num_shortest(double d, char *buf, size_t size);
+char *csv_shortest(double d, char *buf, size_t size);
 
 #endif

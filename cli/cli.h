@@ -84,14 +84,6 @@ int cli_common_option(cli_common *c, int opt, const char *arg);
         "quiet", no_argument, NULL, CLI_OPT_QUIET \
     }
 
-/* The compile options `analyze` and `tune` share (handled by cli_analyze_option). */
-#define CLI_ANALYZE_OPTIONS \
-    {"arch", required_argument, NULL, 'a'}, {"jobs", required_argument, NULL, 'j'}, \
-        {"cache-dir", required_argument, NULL, 'C'}, \
-    { \
-        "no-cache", no_argument, NULL, 'N' \
-    }
-
 /* cli_parse_count: a count (--limit N) from 0 to CLI_MAX_COUNT into *out; false (after
  * printing a usage message naming `sub` and `option`) when text is not one. */
 bool cli_parse_count(const char *sub, const char *option, const char *text, unsigned long long *out);
@@ -194,15 +186,7 @@ int cmd_simulate(int argc, char **argv);
 #define CLI_OPT_TIME_BUDGET 1102
 #define CLI_OPT_PATIENCE 1103
 #define CLI_OPT_SEED 1104
-#define CLI_OPT_PRIOR 1105 /* handled by the command: it keeps the paths */
 #define CLI_MAX_PRIORS 64
-#define CLI_SEARCH_OPTIONS \
-    {"strategy", required_argument, NULL, CLI_OPT_STRATEGY}, {"budget", required_argument, NULL, CLI_OPT_BUDGET}, \
-        {"time-budget", required_argument, NULL, CLI_OPT_TIME_BUDGET}, \
-        {"patience", required_argument, NULL, CLI_OPT_PATIENCE}, {"seed", required_argument, NULL, CLI_OPT_SEED}, \
-    { \
-        "prior", required_argument, NULL, CLI_OPT_PRIOR \
-    }
 /* cli_search_option: handles one of them into *s. 1 handled, 0 not one of them, -1 a
  * bad value (a message has been printed, naming `sub`). */
 int cli_search_option(const char *sub, cutune_search_options *s, int opt, const char *arg);
@@ -225,16 +209,10 @@ typedef struct cli_shard {
 int cli_shard_auto(cli_shard *out);
 /* cli_parse_shard: "I/N" or "auto" into *out: 0, or -1 after a usage message naming `sub`. */
 int cli_parse_shard(const char *sub, const char *text, cli_shard *out);
-/* cli_shard_path: a shard's results path: "x.json" -> "x.shard-I-of-N.json" (malloc'd;
- * NULL out of memory). */
-char *cli_shard_path(const char *path, const cli_shard *s);
 
 /* multi.c: cli_parse_devices: "all" or "0,1,..." into out (at most max):
- * 0, or -1 (not a list; "all" without a GPU). cli_same_model: whether the GPUs devs[0 ..
- * n) are of one model (name, architecture, SM count; true when the first cannot be
- * asked: the run says why). */
+ * 0, or -1 (not a list; "all" without a GPU). */
 int cli_parse_devices(const char *text, int *out, int max, int *n);
-bool cli_same_model(const int *devs, int n);
 /* cli_tune_per_device (multi.c): `cutune SPEC --devices ... --per-device` after the
  * spec is loaded: checks (one kernel block, a results file, no --shard or --journal),
  * runs a cutune process per GPU, each tuning every configuration into its own results
@@ -276,9 +254,6 @@ int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyz
 /* cli_report_nothing_runs: says on stderr, as `who`, that no variant of the analysis `a`
  * can run (none compiled, or none that compiled can launch), with the counts. */
 void cli_report_nothing_runs(const char *who, const cli_analysis *a);
-/* cli_analyze_option: --arch, --jobs (0 to CLI_MAX_JOBS), --cache-dir, --no-cache into *o.
- * 1 handled, 0 not one of them, -1 a bad value (a usage message has been printed). */
-int cli_analyze_option(cutune_analyze_options *o, int opt, const char *arg);
 /* Shared by check and tune (cmd_check.c). cli_space_summary: counts the space, prints its
  * diagnostics and the summary in `format` on stdout (CLI_SUMMARY_NONE: no summary, for
  * `cutune SPEC -q`); returns EXIT_OK, EXIT_SPEC (an empty space, a failed expression) or

@@ -350,19 +350,10 @@ int cli_getopt(const char *sub, int argc, char **argv, const char *shortopts, co
 
 void cli_print_device_attrs(const cutune_spec *spec, FILE *f, const char *label)
 {
-    int any = 0;
-    for (int i = 0; i < cutune_device_attr_count(); i++) {
-        if (!cutune_spec_device_attr_used(spec, i))
-            continue;
-        fprintf(f, "%s%s %lld", any ? ", " : label, cutune_device_attr_name(i), cutune_spec_device_attr_value(spec, i));
-        any = 1;
-    }
-    if (!any)
-        return;
-    if (cutune_spec_device_assumed(spec))
-        fprintf(f, "  (assumed, no GPU read: %s; --arch picks another)\n", cutune_spec_device_source(spec));
-    else
-        fprintf(f, "  (read from %s)\n", cutune_spec_device_source(spec));
+    char *text = NULL;
+    if (cutune_spec_device_text(&text, spec) == CUTUNE_OK && *text)
+        fprintf(f, "%s%s\n", label, text);
+    cutune_free(text);
 }
 
 bool cli_reads_device(const cutune_spec *spec)

@@ -2,13 +2,12 @@
  * its registers, shared and local memory, spills, theoretical occupancy and limiter,
  * and whether it can launch at all. Also the no-GPU part of `cutune SPEC`. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "options.h"
 #include "format.h"
 #include "../base/sys.h"
 
@@ -207,26 +206,6 @@ int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyz
     return sum.interrupted ? EXIT_INTERRUPTED : EXIT_OK;
 }
 
-int cli_analyze_option(cutune_analyze_options *o, int opt, const char *arg)
-{
-    switch (opt) {
-    case 'a': o->arch = arg; return 1;
-    case 'j': {
-        long long jobs;
-        if (!cli_read_int(arg, 0, CLI_MAX_JOBS, &jobs)) {
-            cli_usage_error(NULL, "--jobs takes a thread count from 1 to %d (0: one per core), not '%s'", CLI_MAX_JOBS,
-                            arg);
-            return -1;
-        }
-        o->jobs = (int)jobs;
-        return 1;
-    }
-    case 'C': o->cache_dir = arg; return 1;
-    case 'N': o->no_cache = 1; return 1;
-    default: return 0;
-    }
-}
-
 void cli_report_nothing_runs(const char *who, const cli_analysis *a)
 {
     if (a->variants == 0)
@@ -247,61 +226,29 @@ int cmd_analyze(int argc, char **argv)
     cli_common c;
     cli_init_common(&c);
     cutune_analyze_options o = CUTUNE_ANALYZE_OPTIONS_INIT;
-    enum cli_analyze_format fmt = CLI_ANALYZE_TABLE;
-    static const struct option longopts[] = {
-        CLI_COMMON_OPTIONS,
-        {"config", required_argument, NULL, CLI_OPT_CONFIG},
-        CLI_ANALYZE_OPTIONS,
-        {"limit", required_argument, NULL, 'n'},
-        {"format", required_argument, NULL, 'f'},
-        {"shard", required_argument, NULL, 'S'},
-        {NULL, 0, NULL, 0},
+    static const char *const formats[] = {"table", "csv", "json", NULL}; /* enum cli_analyze_format's order */
+    int fmt = CLI_ANALYZE_TABLE;
+    unsigned long long limit = 0;
+    cli_shard sh = {0, 0, -1, NULL};
+    const cli_opt table[] = {
+        {"arch", 0, true, CLI_TEXT, &c.arch, NULL, 0, NULL, "sm_XX",
+         "compile for this architecture (default: the GPU's, else sm_90)"},
+        CLI_JOBS_ENTRY(&o),
+        {"limit", 0, true, CLI_CALL, &limit, cli_opt_count, 0, NULL, "N", "only the first N configurations"},
+        {"shard", 0, true, CLI_CALL, &sh, cli_opt_shard, 0, NULL, "I/N|auto",
+         "only shard I of N (ordinal / run % N == I, the run the last\nparam's value count; auto: from\nmpirun's, "
+         "srun's or a Slurm job array's environment)"},
+        {"format", 0, true, CLI_CHOICE, &fmt, NULL, 0, formats, "FORMAT", "table (default), csv or json"},
+        CLI_CACHE_ENTRIES(&o),
+        CLI_CONFIG_ENTRY(&c),
+        CLI_COMMON_ENTRIES(&c),
     };
-    int opt, code = EXIT_OK;
-    optind = 1;
-    while ((opt = cli_getopt("analyze", argc, argv, "q", longopts)) != -1) {
-        int handled = cli_common_option(&c, opt, optarg);
-        if (handled == 0)
-            handled = cli_analyze_option(&o, opt, optarg);
-        if (handled < 0) {
-            code = EXIT_USAGE;
-            goto done;
-        }
-        if (handled)
-            continue;
-        if (opt == 'S') { /* this process's shard of the space */
-            cli_shard sh;
-            if (cli_parse_shard("analyze", optarg, &sh) < 0) {
-                code = EXIT_USAGE;
-                goto done;
-            }
-            o.shard_index = sh.index;
-            o.shard_count = sh.count;
-        } else if (opt == 'n') {
-            unsigned long long limit;
-            if (!cli_parse_count("analyze", "--limit", optarg, &limit)) {
-                code = EXIT_USAGE;
-                goto done;
-            }
-            o.limit = limit;
-        } else if (opt == 'f' && strcmp(optarg, "table") == 0) {
-            fmt = CLI_ANALYZE_TABLE;
-        } else if (opt == 'f' && strcmp(optarg, "csv") == 0) {
-            fmt = CLI_ANALYZE_CSV;
-        } else if (opt == 'f' && strcmp(optarg, "json") == 0) {
-            fmt = CLI_ANALYZE_JSON;
-        } else {
-            code = opt == 'f' ? cli_usage_error("analyze", "--format takes table, csv or json, not '%s'", optarg)
-                              : EXIT_USAGE; /* cli_getopt said why */
-            goto done;
-        }
-    }
-    if (optind != argc - 1) {
-        code = cli_usage_error("analyze", optind >= argc ? "which spec? (cutune analyze SPEC)" : "one spec at a time");
-        goto done;
-    }
-    c.arch = o.arch;
-    cutune_spec *spec = cli_load(argv[optind], &c, &code);
+    int code; /* --arch: the spec's device attributes are that architecture's too */
+    cutune_spec *spec = cli_parse_spec("analyze", argc, argv, table, (int)(sizeof table / sizeof table[0]), &c, &code);
+    o.arch = c.arch;
+    o.limit = limit;
+    o.shard_index = sh.index; /* this process's shard of the space */
+    o.shard_count = sh.count;
     if (spec) {
         int n = cli_blocks(spec, &c);
         if (n > 1 && fmt != CLI_ANALYZE_TABLE)
@@ -320,7 +267,6 @@ int cmd_analyze(int argc, char **argv)
         }
         cutune_spec_free(spec);
     }
-done:
     cli_free_common(&c);
     return code;
 }

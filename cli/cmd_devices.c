@@ -11,16 +11,6 @@
 #include "format.h"
 #include "options.h"
 
-/* devices_text: one line per GPU on stdout: ordinal, name, architecture, SMs, L2, driver. */
-static void devices_text(const cutune_device *devs, int count)
-{
-    for (int i = 0; i < count; i++) {
-        const cutune_device *d = &devs[i];
-        printf("%d  %s  %s  %d SMs  L2 %d MiB  driver %d.%d\n", d->ordinal, d->name, d->arch, d->sm_count,
-               d->l2_bytes >> 20, d->driver_version / 1000, d->driver_version % 1000 / 10);
-    }
-}
-
 /* cmd_devices: `cutune devices [--format text|json]`. Exit 0 with the list; 4 (on
  * stderr: "cutune devices: no GPU: REASON") when the driver is missing, cannot start or
  * sees no device; 2 on a bad command line. */
@@ -60,10 +50,13 @@ int cmd_devices(int argc, char **argv)
     }
     int rc = EXIT_OK;
     char *text = NULL;
-    if (json)
-        rc = fmt_print_made(cutune_devices_json(&text, devs, count), &text) < 0 ? EXIT_INTERNAL : EXIT_OK;
-    else if (!quiet)
-        devices_text(devs, count);
+    if (json || !quiet) {
+        rc = json ? cutune_devices_json(&text, devs, count) : cutune_devices_text(&text, devs, count);
+        if (rc == CUTUNE_OK)
+            printf(json ? "%s\n" : "%s", text);
+        cutune_free(text);
+        rc = rc == CUTUNE_OK ? EXIT_OK : EXIT_INTERNAL;
+    }
     if (!json && !quiet && count > 1) { /* what --devices all would do here */
         bool one_model = true;
         for (int i = 1; i < count; i++)

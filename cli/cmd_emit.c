@@ -3,13 +3,13 @@
  * format. Also the header and CSV written after `cutune SPEC` (--header, --csv, or the
  * spec's emit statements). No GPU needed. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../base/sys.h"
 #include "cli.h"
 #include "format.h"
+#include "options.h"
 
 /* The spec recorded in the results (found from any working folder: see
  * cutune_tune_spec_path), when it still loads and matches; else NULL with a note on
@@ -203,46 +203,33 @@ int cmd_emit(int argc, char **argv)
 {
     cli_common c;
     cli_init_common(&c);
-    emit_args a;
-    memset(&a, 0, sizeof a);
-    int code = EXIT_OK;
-    if (argc < 2 || argv[1][0] == '-') {
-        code = cli_usage_error("emit", "what to emit? (emit header|csv|t4 ...)");
-        goto done;
-    }
-    a.kind = argv[1];
-    if (strcmp(a.kind, "header") != 0 && strcmp(a.kind, "csv") != 0 && strcmp(a.kind, "t4") != 0) {
-        code = cli_usage_error("emit", "no format named '%s' (header, csv or t4)", a.kind);
-        goto done;
-    }
-    static const struct option longopts[] = {
-        CLI_COMMON_OPTIONS,
-        {"spec", required_argument, NULL, 's'},
-        {"prefix", required_argument, NULL, 'P'},
-        {"output", required_argument, NULL, 'o'},
-        {NULL, 0, NULL, 0},
+    emit_args a = {argc > 1 ? argv[1] : NULL, NULL, NULL, NULL, NULL, 0};
+    const cli_opt table[] = {
+        {"spec", 0, true, CLI_TEXT, &a.spec_path, NULL, 0, NULL, "SPEC", "the spec (needed without results files)"},
+        {"prefix", 0, true, CLI_TEXT, &a.prefix, NULL, 0, NULL, "P",
+         "the names' prefix (default: the spec's emit header prefix, else\nthe kernel's name upper-cased)"},
+        {"output", 'o', true, CLI_TEXT, &a.output, NULL, 0, NULL, "FILE", "write here (default: stdout)"},
+        {"set", 0, true, CLI_CALL, &c, cli_opt_common, CLI_OPT_SET, NULL, "NAME=VALUE",
+         "override a `let` of the spec (repeatable)"},
+        {"kernel", 0, true, CLI_TEXT, &c.kernel, NULL, 0, NULL, "NAME",
+         "with --spec and no results: only kernel NAME's block"},
+        CLI_COLOR_ENTRY(&c),
+        {"quiet", 'q', false, CLI_BOOL, &c.quiet, NULL, 0, NULL, NULL, CLI_HELP_QUIET},
     };
-    int opt;
-    optind = 1;
-    while ((opt = cli_getopt("emit", argc - 1, argv + 1, "qo:", longopts)) != -1) {
-        int handled = cli_common_option(&c, opt, optarg);
-        if (handled < 0) {
-            code = EXIT_USAGE;
-            goto done;
-        }
-        if (handled)
-            continue;
-        switch (opt) {
-        case 's': a.spec_path = optarg; break;
-        case 'P': a.prefix = optarg; break;
-        case 'o': a.output = optarg; break;
-        default: code = EXIT_USAGE; goto done; /* cli_getopt said why */
-        }
+    int code = EXIT_OK;
+    if (argc == 2 && strcmp(argv[1], "--help") == 0) /* cutune help emit: the table's options */
+        code = cli_parse_options("emit", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    else if (argc < 2 || argv[1][0] == '-')
+        code = cli_usage_error("emit", "what to emit? (emit header|csv|t4 ...)");
+    else if (strcmp(a.kind, "header") != 0 && strcmp(a.kind, "csv") != 0 && strcmp(a.kind, "t4") != 0)
+        code = cli_usage_error("emit", "no format named '%s' (header, csv or t4)", a.kind);
+    else
+        code = cli_parse_options("emit", argc - 1, argv + 1, table, (int)(sizeof table / sizeof table[0]));
+    if (code == EXIT_OK) {
+        a.files = argv + 1 + optind;
+        a.nfiles = argc - 1 - optind;
+        code = run_emit(&a, &c);
     }
-    a.files = argv + 1 + optind;
-    a.nfiles = argc - 1 - optind;
-    code = run_emit(&a, &c);
-done:
     cli_free_common(&c);
     return code;
 }
@@ -307,30 +294,19 @@ int cli_emit_header_many(cutune_spec *spec, const cutune_tune_result *const *res
     const char *base = strrchr(path, '/');
     cutune_header_options opts = CUTUNE_HEADER_OPTIONS_INIT;
     opts.file_name = base ? base + 1 : path;
-    /* GPUs of one model give one entry (a header refuses two of one device: the look-up
-     * would never reach the second): the first GPU's winner. */
-    const cutune_tune_result **distinct = calloc((size_t)n + 1, sizeof *distinct);
-    if (!distinct)
+    /* GPUs of one model give one entry: the first GPU's winner (cutune_emit_header_devices). */
+    int *same = calloc((size_t)n + 1, sizeof *same);
+    if (!same)
         return EXIT_INTERNAL;
-    int nd = 0;
-    for (int k = 0; k < n; k++) {
-        const cutune_device *d = cutune_tune_device(results[k]);
-        int same = -1;
-        for (int q = 0; q < nd && same < 0; q++)
-            if (strcmp(cutune_tune_device(distinct[q])->name, d->name) == 0 &&
-                cutune_tune_device(distinct[q])->cc == d->cc)
-                same = q;
-        if (same < 0)
-            distinct[nd++] = results[k];
-        else if (!quiet)
+    char *text = NULL;
+    int rc = cutune_emit_header_devices(&text, spec, results, n, &opts, same);
+    for (int k = 0; k < n && !quiet; k++)
+        if (same[k] >= 0)
             fprintf(stderr,
                     "note: results %d are of the same GPU model as results %d: the header holds the "
                     "first one's winner for that model\n",
-                    k + 1, same + 1);
-    }
-    char *text = NULL;
-    int rc = cutune_emit_header(&text, spec, distinct, nd, &opts);
-    free(distinct);
+                    k + 1, same[k] + 1);
+    free(same);
     if (rc != CUTUNE_OK) {
         fprintf(stderr, "cutune: no header written to %s: %s\n", path, cutune_last_error());
         return cli_exit_for_status(rc);

@@ -125,15 +125,9 @@ int cmd_list(int argc, char **argv)
         CLI_CONFIG_ENTRY(&c),
         CLI_COMMON_ENTRIES(&c),
     };
-    int code = cli_parse_options("list", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    int code;
+    cutune_spec *spec = cli_parse_spec("list", argc, argv, table, (int)(sizeof table / sizeof table[0]), &c, &code);
     fmt = (enum list_format)format;
-    if (code != EXIT_OK)
-        goto done;
-    if (optind != argc - 1) {
-        code = cli_usage_error("list", optind >= argc ? "which spec? (cutune list SPEC)" : "one spec at a time");
-        goto done;
-    }
-    cutune_spec *spec = cli_load(argv[optind], &c, &code);
     if (spec) {
         int seen = cutune_spec_diagnostic_count(spec), n = cli_blocks(spec, &c);
         if (!c.quiet)
@@ -150,7 +144,6 @@ int cmd_list(int argc, char **argv)
         cli_print_new_diagnostics(spec, &c, &seen);
         cutune_spec_free(spec);
     }
-done:
     cli_free_common(&c);
     return code;
 }

@@ -2,12 +2,11 @@
  * replayed over a recorded exhaustive run instead of a GPU (cutune_simulate), to see
  * how close it gets to the true best for a budget. Also the search options `tune`
  * shares (cli_search_option). */
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "options.h"
 
 bool cli_parse_budget(const char *sub, const char *text, cutune_search_options *s)
 {
@@ -90,37 +89,6 @@ int cli_search_option(const char *sub, cutune_search_options *s, int opt, const 
     }
 }
 
-static void print_text(const cutune_sim_report *r, const char *results, int threads)
-{
-    printf("simulate     %s over %s, %d compile threads and one GPU\n", r->strategy, results, threads);
-    printf("space        %llu valid configurations, %llu ran correctly in the recording\n",
-           (unsigned long long)r->space, (unsigned long long)r->recorded_ok);
-    printf("true best    %s %.6g (#%llu)\n", r->objective_name, r->true_best, (unsigned long long)r->true_best_index);
-    printf("budget       ");
-    if (r->budget)
-        printf("%llu evaluations (%.1f%% of the space)", (unsigned long long)r->budget,
-               100.0 * (double)r->budget / (double)r->space);
-    else
-        printf("no evaluation limit");
-    if (r->time_limit_s > 0)
-        printf(", %.6g s (simulated)", r->time_limit_s);
-    if (r->patience)
-        printf(", patience %llu", (unsigned long long)r->patience);
-    printf("; seeds %llu..%llu\n\n", (unsigned long long)r->seed,
-           (unsigned long long)(r->seed + (uint64_t)r->nruns - 1));
-    printf("%4s %8s %7s %8s %14s %8s %8s %10s %10s  %s\n", "run", "seed", "evals", "screened", "best", "/ true",
-           "found at", "seconds", "bound", "stopped by");
-    for (int i = 0; i < r->nruns; i++) {
-        const cutune_sim_run *u = &r->runs[i];
-        printf("%4d %8llu %7llu %8llu %14.6g %8.4f %8llu %10.4g %10.4g  %s\n", i + 1, (unsigned long long)u->seed,
-               (unsigned long long)u->evaluations, (unsigned long long)u->screened, u->found ? u->best : NAN, u->ratio,
-               (unsigned long long)u->best_at, u->seconds, u->bound_seconds, u->stop_reason);
-    }
-    printf("\nbest found / true best: median %.4f, quartiles %.4f .. %.4f, range %.4f .. %.4f (%d runs; median "
-           "%.0f evaluations)\n",
-           r->median, r->q1, r->q3, r->min, r->max, r->nruns, r->median_evaluations);
-}
-
 /* Replays the search over `results` for the spec at `path` and prints the report, as
  * text or JSON: the exit code. */
 static int simulate(const char *path, const char *results, const cli_common *c, const cutune_simulate_options *so,
@@ -135,16 +103,38 @@ static int simulate(const char *path, const char *results, const cli_common *c, 
     char *text = NULL;
     int rc = cutune_simulate(&r, spec, results, so);
     cli_print_new_diagnostics(spec, c, &seen);
-    if (rc == CUTUNE_OK && json)
-        rc = cutune_sim_report_json(&text, r, results, so->threads);
-    if (rc == CUTUNE_OK && json)
-        printf("%s\n", text);
-    else if (rc == CUTUNE_OK)
-        print_text(r, results, so->threads > 0 ? so->threads : 16);
+    if (rc == CUTUNE_OK)
+        rc = (json ? cutune_sim_report_json : cutune_sim_report_text)(&text, r, results, so->threads);
+    if (rc == CUTUNE_OK)
+        printf(json ? "%s\n" : "%s", text);
     cutune_free(text);
     cutune_sim_report_free(r);
     cutune_spec_free(spec);
     return cli_exit_for_status(rc);
+}
+
+/* opt_repeat, opt_threads: --repeat R and --threads N into the cutune_simulate_options
+ * dest points to. */
+static int opt_repeat(const char *sub, void *dest, const cli_opt *o, const char *arg)
+{
+    (void)o;
+    uint64_t n;
+    if (!cli_uint_option(sub, "--repeat", "a count", arg, 1, 100000, &n))
+        return EXIT_USAGE;
+    ((cutune_simulate_options *)dest)->repeat = (int)n;
+    return EXIT_OK;
+}
+
+static int opt_threads(const char *sub, void *dest, const cli_opt *o, const char *arg)
+{
+    (void)o;
+    unsigned long long n;
+    if (!cli_parse_count(sub, "--threads", arg, &n))
+        return EXIT_USAGE;
+    if (n < 1 || n > 4096)
+        return cli_usage_error(sub, "--threads takes a count from 1 to 4096, not '%s'", arg);
+    ((cutune_simulate_options *)dest)->threads = (int)n;
+    return EXIT_OK;
 }
 
 int cmd_simulate(int argc, char **argv)
@@ -154,72 +144,31 @@ int cmd_simulate(int argc, char **argv)
     cutune_simulate_options so = CUTUNE_SIMULATE_OPTIONS_INIT;
     const char *results = NULL;
     const char *priors[CLI_MAX_PRIORS];
-    bool json = false;
-    static const struct option longopts[] = {
-        CLI_COMMON_OPTIONS,
-        CLI_SEARCH_OPTIONS,
-        {"results", required_argument, NULL, 'r'},
-        {"repeat", required_argument, NULL, 'R'},
-        {"threads", required_argument, NULL, 'T'},
-        {"format", required_argument, NULL, 'f'},
-        {NULL, 0, NULL, 0},
+    cli_priors pr = {priors, &so.search};
+    static const char *const formats[] = {"text", "json", NULL};
+    int json = 0;
+    const cli_opt table[] = {
+        {"results", 0, true, CLI_TEXT, &results, NULL, 0, NULL, "FULL.json", "the recorded exhaustive run (required)"},
+        CLI_SEARCH_ENTRY("strategy", &so.search, CLI_OPT_STRATEGY, CLI_STRATEGIES,
+                         "the search (default: the spec's search; with a budget and\nno search in the spec, auto)"),
+        CLI_SEARCH_ENTRY("budget", &so.search, CLI_OPT_BUDGET, "N|P%",
+                         "the most evaluations: a count, or a percentage of the space"),
+        {"repeat", 0, true, CLI_CALL, &so, opt_repeat, 0, NULL, "R", "runs, with seeds N, N+1, ... (default 1)"},
+        CLI_SEARCH_ENTRY("seed", &so.search, CLI_OPT_SEED, "N", "the first run's seed (default: the spec's, else 0)"),
+        CLI_SEARCH_ENTRY("time-budget", &so.search, CLI_OPT_TIME_BUDGET, "T",
+                         "the most simulated time (the simulated wall, above):\n30, 90s, 10min, 2h"),
+        {"threads", 0, true, CLI_CALL, &so, opt_threads, 0, NULL, "N",
+         "compile threads of the simulated host (default 16)"},
+        {"prior", 0, true, CLI_CALL, &pr, cli_opt_prior, 0, NULL, "FILE",
+         "results of an earlier run of the kernel (another GPU or\nsize), repeatable: a prior for auto, as for "
+         "tuning"},
+        CLI_SEARCH_ENTRY("patience", &so.search, CLI_OPT_PATIENCE, "N", "stop after N evaluations without improvement"),
+        {"format", 0, true, CLI_CHOICE, &json, NULL, 0, formats, "FORMAT", "text (default) or json"},
+        CLI_COMMON_ENTRIES(&c),
     };
-    int opt, code = EXIT_OK;
-    optind = 1;
-    while ((opt = cli_getopt("simulate", argc, argv, "q", longopts)) != -1) {
-        int handled = cli_common_option(&c, opt, optarg);
-        if (handled == 0)
-            handled = cli_search_option("simulate", &so.search, opt, optarg);
-        if (handled < 0) {
-            code = EXIT_USAGE;
-            goto done;
-        }
-        if (handled)
-            continue;
-        switch (opt) {
-        case 'r': results = optarg; break;
-        case CLI_OPT_PRIOR:
-            if (!cli_add_prior("simulate", priors, &so.search.npriors, optarg)) {
-                code = EXIT_USAGE;
-                goto done;
-            }
-            so.search.priors = priors;
-            break;
-        case 'R': {
-            uint64_t n;
-            if (!cli_uint_option("simulate", "--repeat", "a count", optarg, 1, 100000, &n)) {
-                code = EXIT_USAGE;
-                goto done;
-            }
-            so.repeat = (int)n;
-            break;
-        }
-        case 'T': {
-            unsigned long long n;
-            if (!cli_parse_count("simulate", "--threads", optarg, &n)) {
-                code = EXIT_USAGE;
-                goto done;
-            }
-            if (n < 1 || n > 4096) {
-                code = cli_usage_error("simulate", "--threads takes a count from 1 to 4096, not '%s'", optarg);
-                goto done;
-            }
-            so.threads = (int)n;
-            break;
-        }
-        case 'f':
-            if (strcmp(optarg, "text") == 0)
-                json = false;
-            else if (strcmp(optarg, "json") == 0)
-                json = true;
-            else {
-                code = cli_usage_error("simulate", "--format takes text or json, not '%s'", optarg);
-                goto done;
-            }
-            break;
-        default: code = EXIT_USAGE; goto done; /* cli_getopt said why */
-        }
-    }
+    int code = cli_parse_options("simulate", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    if (code != EXIT_OK)
+        goto done;
     if (so.search.has_seed && so.search.seed > CLI_MAX_COUNT - (uint64_t)(so.repeat - 1)) {
         code = cli_usage_error("simulate",
                                "--seed %llu with --repeat %d takes seeds past %llu (the largest a "

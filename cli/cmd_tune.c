@@ -67,15 +67,6 @@ void cli_print_ranking(const cutune_spec *spec, const cutune_tune_result *r, int
     free(list);
 }
 
-/* compile_errors: how many of r's variants did not compile. */
-static uint64_t compile_errors(const cutune_tune_result *r)
-{
-    uint64_t n = 0;
-    for (uint64_t i = 0; i < cutune_tune_count(r); i++)
-        n += cutune_measurement_outcome(cutune_tune_at(r, i)) == CUTUNE_OUTCOME_COMPILE_ERROR;
-    return n;
-}
-
 /* exit_of_tuning: the exit code of a tuning run that returned `rc` (after the CLI's own
  * adjustments: CUTUNE_ESTOPPED when none was chosen). */
 static int exit_of_tuning(int rc, bool interrupted)
@@ -184,28 +175,24 @@ static void print_account(const cutune_tune_result *r, bool quiet)
     cutune_free(text);
 }
 
-/* --emit-dir, and the spec's emit paths that leave its folder: each block's header,
- * CSV and results path that the command line does not replace must be allowed (inside
- * the folder --emit-dir names), or nothing is tuned. EXIT_OK, or the exit code after
- * saying why. The first block stays selected. */
-static int check_emit_paths(cutune_spec *spec, const cli_common *c, int nblocks, const char *emit_dir,
-                            const char *header_path, const char *csv_path, const char *results_path)
+/* --emit-dir, and the spec's emit paths that leave its folder: each block's that the
+ * command line does not replace must be allowed (cutune_blocks_emit_check), or nothing
+ * is tuned. EXIT_OK, or the exit code after saying why. */
+static int check_emit_paths(cutune_spec *spec, const cli_common *c, const char *emit_dir, const char *header_path,
+                            const char *csv_path, const char *results_path)
 {
     if (emit_dir && cutune_spec_set_emit_dir(spec, emit_dir) != CUTUNE_OK)
         return cli_usage_error("tune", "--emit-dir: %s", cutune_last_error());
-    int code = EXIT_OK;
-    for (int blk = 0; blk < nblocks; blk++) {
-        cli_select_block(spec, c, blk, NULL);
-        const char *kinds[] = {header_path ? NULL : "header", csv_path ? NULL : "csv", results_path ? NULL : "results"};
-        for (int k = 0; k < 3; k++) {
-            const char *why = kinds[k] ? cutune_spec_emit_refused(spec, kinds[k]) : NULL;
-            if (why) {
-                fprintf(stderr, "cutune: %s\n", why);
-                code = EXIT_USAGE;
-            }
-        }
-    }
-    cli_select_block(spec, c, 0, NULL);
+    cutune_blocks_options bo = CUTUNE_BLOCKS_OPTIONS_INIT;
+    bo.selected_only = c->kernel != NULL;
+    char *refused = NULL;
+    if (cutune_blocks_emit_check(&refused, spec, &bo, header_path != NULL, csv_path != NULL, results_path != NULL) !=
+        CUTUNE_OK)
+        return cli_exit_for_status(CUTUNE_ENOMEM);
+    for (const char *line = refused; *line; line = strchr(line, '\n') + 1)
+        fprintf(stderr, "cutune: %.*s\n", (int)(strchr(line, '\n') - line), line);
+    int code = refused[0] ? EXIT_USAGE : EXIT_OK;
+    cutune_free(refused);
     return code;
 }
 
@@ -214,6 +201,7 @@ typedef struct tune_args {
     cli_common c;
     cutune_analyze_options o;
     cutune_tune_options t;
+    unsigned long long limit;           /* --limit N (cutune_tune_options.limit) */
     int top;                            /* --top N; by default 10, and none with -q (which prints only the best) */
     const char *header_path, *csv_path; /* NULL: the spec's emit header/csv */
     const char *report_path;            /* --report: the HTML report (NULL: none) */
@@ -256,13 +244,7 @@ static int opt_number(const char *sub, void *dest, const cli_opt *o, const char 
 {
     tune_args *a = dest;
     long long n;
-    unsigned long long limit;
     switch (o->set) {
-    case 'n':
-        if (!cli_parse_count(sub, "--limit", arg, &limit))
-            return EXIT_USAGE;
-        a->t.limit = limit;
-        return EXIT_OK;
     case 't':
         if (!cli_int_option(sub, "--top", "a count", arg, 0, INT_MAX, &n))
             return EXIT_USAGE;
@@ -342,7 +324,7 @@ static int parse_tune(tune_args *a, int argc, char **argv)
         {"emit-dir", 0, true, CLI_TEXT, &a->emit_dir, NULL, 0, NULL, "DIR",
          "let the spec's emit paths that leave its folder (absolute, or\n../) write into DIR or below; without it "
          "they are refused"},
-        {"limit", 0, true, CLI_CALL, a, opt_number, 'n', NULL, "N", "only the first N configurations"},
+        {"limit", 0, true, CLI_CALL, &a->limit, cli_opt_count, 0, NULL, "N", "only the first N configurations"},
         {"shard", 0, true, CLI_CALL, &a->shard, opt_shard, 0, NULL, "I/N|auto",
          "tune only shard I of N: ordinals in runs of the last param's\nvalues, dealt out in turn (ordinal / run % N "
          "== I; auto: the\nrank and size mpirun, srun or a Slurm job array set, and the\nGPU of the local rank); "
@@ -407,6 +389,7 @@ static int parse_tune(tune_args *a, int argc, char **argv)
     if (optind != argc - 1)
         return cli_usage_error("tune", optind >= argc ? "which spec? (cutune SPEC)" : "one spec at a time");
     a->spec_path = argv[optind];
+    a->t.limit = a->limit;
     if (a->top < 0)
         a->top = a->c.quiet ? 0 : 10;
     if (a->nhw == 0)
@@ -457,18 +440,11 @@ static int setup_shard(tune_args *a, cutune_spec *spec, int nblocks)
         return cli_usage_error("tune", nblocks > 1 ? "--shard tunes one kernel block: name it with --kernel NAME"
                                                    : "--shard needs a results file to write (--results FILE): "
                                                      "cutune merge joins the shards' files");
-    if (!(a->shard_results = cli_shard_path(base, &a->shard)))
+    if (cutune_tune_set_shard(&a->t, spec, a->shard.index, a->shard.count, a->device_given ? -1 : a->shard.local,
+                              &a->shard_results, &a->shard_journal) != CUTUNE_OK)
         return EXIT_INTERNAL;
-    a->t.results_path = a->shard_results;
-    /* --journal (a local disk when the results are on a slow shared one): each
-     * shard's own, named as its results file is, so one command line serves every rank */
-    if (a->t.journal_path && !(a->t.journal_path = a->shard_journal = cli_shard_path(a->t.journal_path, &a->shard)))
-        return EXIT_INTERNAL;
-    a->t.shard_index = a->o.shard_index = a->shard.index; /* o: the analysis without a GPU */
-    a->t.shard_count = a->o.shard_count = a->shard.count;
-    int ndev = 0; /* the GPU the launcher's local rank names, unless --device says */
-    if (!a->device_given && a->shard.local >= 0 && cutune_device_count(&ndev) == CUTUNE_OK && ndev > 0)
-        a->t.device = a->shard.local % ndev;
+    a->o.shard_index = a->shard.index; /* the analysis without a GPU */
+    a->o.shard_count = a->shard.count;
     char on[48]; /* a shard per host may use every GPU of its host (--devices) */
     snprintf(on, sizeof on, a->ndevs > 1 ? "%d GPUs" : "GPU %d", a->ndevs > 1 ? a->ndevs : a->t.device);
     if (!a->c.quiet)
@@ -484,7 +460,7 @@ static int setup_shard(tune_args *a, cutune_spec *spec, int nblocks)
  * code (after a message). */
 static int setup_run(tune_args *a, cutune_spec *spec, int nblocks)
 {
-    int code = check_emit_paths(spec, &a->c, nblocks, a->emit_dir, a->header_path, a->csv_path, a->t.results_path);
+    int code = check_emit_paths(spec, &a->c, a->emit_dir, a->header_path, a->csv_path, a->t.results_path);
     if (code != EXIT_OK)
         return code;
     if (nblocks > 1 && (a->t.results_path || a->t.journal_path || a->csv_path || a->report_path))
@@ -498,44 +474,31 @@ static int setup_run(tune_args *a, cutune_spec *spec, int nblocks)
         return cli_usage_error("tune", "--device and --devices both name GPUs: give one of them");
     if (a->per_device && a->ndevs < 2)
         return cli_usage_error("tune", "--per-device goes with --devices naming two GPUs or more");
-    int ngpus = 0; /* GPUs of different models cannot share one result: each tunes it all */
-    if (a->ndevs > 1 && !a->per_device && cutune_device_count(&ngpus) == CUTUNE_OK && ngpus > 0 &&
-        !cli_same_model(a->devs, a->ndevs)) {
-        if (!a->c.quiet)
-            fprintf(stderr, "note: these GPUs are not all of one model: each tunes every configuration "
-                            "(as --per-device)\n");
-        a->per_device = true;
-    }
-    if (a->ndevs > 1 && a->per_device)
-        return EXIT_OK; /* cmd_tune hands it to cli_tune_per_device */
-    if (a->ndevs == 1)  /* --devices 1 (or "all" on a one-GPU machine): that GPU */
-        a->t.device = a->devs[0];
-    if (a->ndevs > 1) { /* one process: a GPU worker each, fed by the one compile pool */
-        a->t.devices = a->devs;
-        a->t.ndevices = a->ndevs;
-        for (int i = 1; i < a->ndevs; i++)
-            for (int j = 0; j < i && !a->c.quiet; j++)
-                if (a->devs[j] == a->devs[i]) /* allowed: a check of the machinery on one GPU */
-                    fprintf(stderr,
-                            "note: --devices names GPU %d twice: two workers share it, and their times "
-                            "disturb each other\n",
-                            a->devs[i]);
-    }
-    return EXIT_OK;
+    int per_device = a->per_device;
+    if (cutune_tune_set_devices(&a->t, a->devs, a->ndevs, &per_device) == 1 && !a->c.quiet)
+        fprintf(stderr, "note: these GPUs are not all of one model: each tunes every configuration "
+                        "(as --per-device)\n");
+    a->per_device = per_device;
+    for (int i = 1; a->ndevs > 1 && !a->per_device && i < a->ndevs; i++)
+        for (int j = 0; j < i && !a->c.quiet; j++)
+            if (a->devs[j] == a->devs[i]) /* allowed: a check of the machinery on one GPU */
+                fprintf(stderr,
+                        "note: --devices names GPU %d twice: two workers share it, and their times "
+                        "disturb each other\n",
+                        a->devs[i]);
+    return EXIT_OK; /* with per_device, cmd_tune hands it to cli_tune_per_device */
 }
 
-/* print_winners: each size's best (or the run's) on stdout, its energy when measured;
- * the count of sizes (or runs) that have one. */
-static int print_winners(const cutune_spec *spec, const cutune_tune_result *r, int top)
+/* print_winners: each size's best (or the run's) on stdout, its energy when measured. */
+static void print_winners(const cutune_spec *spec, const cutune_tune_result *r, int top)
 {
     const cutune_tune_summary *s = cutune_tune_summary_of(r);
-    int nsizes = cutune_tune_size_count(r), winners = 0;
+    int nsizes = cutune_tune_size_count(r);
     for (int k = 0; k < (nsizes ? nsizes : 1); k++) {
         const cutune_tune_result *one = nsizes ? cutune_tune_size(r, k) : r;
         const cutune_measurement *b = cutune_tune_best(one);
         if (!b)
             continue;
-        winners++;
         printf(k == 0 && top > 0 ? "\nbest" : "best");
         for (int j = 0; j < cutune_tune_size_var_count(one); j++)
             printf("%s%s=%lld", j ? " " : " at ", cutune_tune_size_var(one, j),
@@ -555,14 +518,12 @@ static int print_winners(const cutune_spec *spec, const cutune_tune_result *r, i
         else if (cutune_measurement_energy_note(b))
             fprintf(stderr, "cutune: %s\n", cutune_measurement_energy_note(b));
     }
-    return winners;
 }
 
 /* print_tuned: what a run found: each size's ranking, the counters, the account (not with
  * -q), the warnings and the winners. Returns rc, made CUTUNE_ESTOPPED when none won. */
 static int print_tuned(const tune_args *a, const cutune_spec *spec, const cutune_tune_result *r, int rc)
 {
-    const cutune_tune_summary *s = cutune_tune_summary_of(r);
     int nsizes = cutune_tune_size_count(r);
     if (nsizes == 0 && a->top > 0)
         cli_print_ranking(spec, r, a->top);
@@ -579,13 +540,14 @@ static int print_tuned(const tune_args *a, const cutune_spec *spec, const cutune
     for (int k = 0; k < nsizes; k++)
         cli_print_profile(spec, cutune_tune_size(r, k));
     print_account(r, a->c.quiet);
-    int winners = print_winners(spec, r, a->top);
-    if (nsizes && winners < nsizes)
-        fprintf(stderr, "cutune: %d of %d sizes have no variant that ran correctly\n", nsizes - winners, nsizes);
-    if (winners == 0) {
-        fprintf(stderr, compile_errors(r) == s->variants && s->variants > 0
-                            ? "cutune: NOTHING COMPILED: no variant compiled, so none was chosen\n"
-                            : "cutune: no variant ran correctly, so none was chosen\n");
+    print_winners(spec, r, a->top);
+    cutune_tune_verdict v;
+    cutune_tune_verdict_of(&v, r);
+    if (v.sizes && v.winners < v.sizes)
+        fprintf(stderr, "cutune: %d of %d sizes have no variant that ran correctly\n", v.sizes - v.winners, v.sizes);
+    if (v.winners == 0) {
+        fprintf(stderr, v.nothing_compiled ? "cutune: NOTHING COMPILED: no variant compiled, so none was chosen\n"
+                                           : "cutune: no variant ran correctly, so none was chosen\n");
         if (rc == CUTUNE_OK)
             rc = CUTUNE_ESTOPPED;
     }
@@ -689,8 +651,8 @@ int cmd_tune(int argc, char **argv)
         }
     }
     cutune_spec_free(spec);
-    free(a.shard_results);
-    free(a.shard_journal);
+    cutune_free(a.shard_results);
+    cutune_free(a.shard_journal);
     cli_free_common(&a.c);
     return code;
 }

@@ -1,4 +1,4 @@
-/* main.c - `cutune`: dispatches to a subcommand; holds the help texts. */
+/* main.c - `cutune`: dispatches to a subcommand; holds each command's usage and what it does (its options' help is in its option table). */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,7 +10,6 @@ typedef struct command {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *summary;
-    bool table; /* its options are on a table (options.h): the help lists them between usage and after */
     const char *usage, *after;
 } command;
 
@@ -19,7 +18,7 @@ typedef struct command {
  * options.h), then `after` (exit codes). test/cli/options.sh checks that each lists
  * exactly the options its command accepts. */
 static const command commands[] = {
-    {"tune", cmd_tune, "tune a spec (the default: cutune SPEC)", true,
+    {"tune", cmd_tune, "tune a spec (the default: cutune SPEC)",
      "usage: cutune [tune] SPEC [options]\n"
      "\n"
      "Tunes the kernel a spec describes: checks the spec, builds its space, compiles each\n"
@@ -35,7 +34,7 @@ static const command commands[] = {
      "plainly that nothing was timed.\n"
      "\n",
      NULL},
-    {"check", cmd_check, "validate a spec and summarise its space", true,
+    {"check", cmd_check, "validate a spec and summarise its space",
      "usage: cutune check SPEC [options]\n"
      "\n"
      "Parses and checks SPEC, reporting every error with file:line:col, then prints its\n"
@@ -43,7 +42,7 @@ static const command commands[] = {
      "configurations, counted without listing them).\n"
      "\n",
      NULL},
-    {"list", cmd_list, "list the valid configurations and their variants", true,
+    {"list", cmd_list, "list the valid configurations and their variants",
      "usage: cutune list SPEC [--limit N] [--format table|csv|json|jsonl] [options]\n"
      "\n"
      "Streams the valid configurations in declaration order (the last param varies\n"
@@ -51,7 +50,7 @@ static const command commands[] = {
      "kernel name expression, and the -D macros and compile options its variant gets.\n"
      "\n",
      NULL},
-    {"analyze", cmd_analyze, "compile every variant: registers, memory, spills, occupancy", false,
+    {"analyze", cmd_analyze, "compile every variant: registers, memory, spills, occupancy",
      "usage: cutune analyze SPEC [--arch sm_XX] [--jobs N] [--limit N] [--format table|csv|json]\n"
      "                           [--cache-dir DIR] [--no-cache] [options]\n"
      "\n"
@@ -62,27 +61,9 @@ static const command commands[] = {
      "(too many threads, registers or shared memory per block are flagged before any\n"
      "run). A variant that fails to compile is shown with the compiler's first error,\n"
      "and the analysis goes on. Progress goes to stderr on a terminal.\n"
-     "\n"
-     "  --arch sm_XX        compile for this architecture (default: the GPU's, else sm_90)\n"
-     "  --jobs N            compile threads, 1 to 256 (default: one per core)\n"
-     "  --limit N           only the first N configurations\n"
-     "  --shard I/N|auto    only shard I of N (ordinal / run % N == I, the run the last\n"
-     "                      param's value count; auto: from\n"
-     "                      mpirun's, srun's or a Slurm job array's environment)\n"
-     "  --format FORMAT     table (default), csv or json\n"
-     "  --cache-dir DIR     the compiled-variant cache (default: $CUTUNE_CACHE_DIR,\n"
-     "                      $XDG_CACHE_HOME/cutune or ~/.cache/cutune)\n"
-     "  --no-cache          neither read nor write the cache\n"
-     "  --config NAME=VALUE[,NAME=VALUE...]\n"
-     "                      only this configuration (repeatable: these); one that names\n"
-     "                      some params pins those and leaves the others free\n"
-     "  --set NAME=VALUE    override a `let` of the spec (repeatable), e.g. --set nx=4096\n"
-     "  --kernel NAME       only the block of kernel NAME (of a spec file of several)\n"
-     "  --color auto|always|never\n"
-     "                      colour diagnostics (default auto: when stderr is a terminal)\n"
-     "  -q, --quiet         print only errors, warnings and the result\n",
+     "\n",
      NULL},
-    {"simulate", cmd_simulate, "replay a search strategy over a recorded exhaustive run", false,
+    {"simulate", cmd_simulate, "replay a search strategy over a recorded exhaustive run",
      "usage: cutune simulate SPEC --results FULL.json [--strategy S] [--budget N|P%]\n"
      "                       [--repeat R] [--seed N] [--time-budget T] [--patience N]\n"
      "                       [--threads N] [--prior FILE] [--format text|json]\n"
@@ -96,29 +77,9 @@ static const command commands[] = {
      "seconds on one of N compile threads, its GPU seconds on one GPU; each run's wall\n"
      "(seconds) is shown beside its bound, max(compile seconds / N, GPU seconds).\n"
      "Fails (exit 3) when the recording is of another spec or misses configurations.\n"
-     "\n"
-     "  --results FULL.json  the recorded exhaustive run (required)\n"
-     "  --strategy exhaustive|random|anneal|genetic|local|guided|auto\n"
-     "                      the search (default: the spec's search; with a budget and\n"
-     "                      no search in the spec, auto)\n"
-     "  --budget N|P%       the most evaluations: a count, or a percentage of the space\n"
-     "  --repeat R          runs, with seeds N, N+1, ... (default 1)\n"
-     "  --seed N            the first run's seed (default: the spec's, else 0)\n"
-     "  --time-budget T     the most simulated time (the simulated wall, above):\n"
-     "                      30, 90s, 10min, 2h\n"
-     "  --threads N         compile threads of the simulated host (default 16)\n"
-     "  --prior FILE        results of an earlier run of the kernel (another GPU or\n"
-     "                      size), repeatable: a prior for auto, as for tuning\n"
-     "  --patience N        stop after N evaluations without improvement\n"
-     "  --format FORMAT     text (default) or json\n"
-     "  --set NAME=VALUE    override a `let` of the spec (repeatable), e.g. --set nx=4096\n"
-     "  --kernel NAME       only the block of kernel NAME (of a spec file of several)\n"
-     "  --color auto|always|never\n"
-     "                      colour diagnostics (default auto: when stderr is a terminal)\n"
-     "  -q, --quiet         print only errors, warnings and the result\n",
+     "\n",
      NULL},
     {"emit", cmd_emit, "a stored run as a C header, CSV or Kernel Tuner T4 (no GPU)",
-     false, /* its options are not on a table yet: the whole help here */
      "usage: cutune emit header [--spec SPEC] [--prefix P] [-o FILE] [--set NAME=VALUE ...]\n"
      "                          [RESULTS.json ...]\n"
      "       cutune emit csv RESULTS.json [-o FILE]\n"
@@ -131,21 +92,11 @@ static const command commands[] = {
      "record, when it still loads), also inline functions of the problem size. Without\n"
      "results files: the spec's DEFAULT configuration, marked not tuned. docs/header.md.\n"
      "csv: every variant as one row. t4: Kernel Tuner's T4 results format (JSON).\n"
-     "\n"
-     "  --spec SPEC         the spec (needed without results files)\n"
-     "  --prefix P          the names' prefix (default: the spec's emit header prefix, else\n"
-     "                      the kernel's name upper-cased)\n"
-     "  -o, --output FILE   write here (default: stdout)\n"
-     "  --set NAME=VALUE    override a `let` of the spec (repeatable)\n"
-     "  --kernel NAME       with --spec and no results: only kernel NAME's block\n"
-     "  --color auto|always|never\n"
-     "                      colour diagnostics (default auto: when stderr is a terminal)\n"
-     "  -q, --quiet         print only errors, warnings and the result\n"
+     "\n",
      "exit codes: 0 ok, 1 invalid spec, 2 usage (or results and spec that do not go\n"
      "together), 3 file unreadable/unwritable or not a cutune results file, 6 a results\n"
-     "file has no winner\n",
-     NULL},
-    {"report", cmd_report, "stored runs as one self-contained HTML page of charts (no GPU)", true,
+     "file has no winner\n"},
+    {"report", cmd_report, "stored runs as one self-contained HTML page of charts (no GPU)",
      "usage: cutune report RESULTS.json [MORE.json ...] [-o FILE] [--title TEXT]\n"
      "\n"
      "One HTML file, readable offline in any browser (charts are inline SVG; nothing is\n"
@@ -157,7 +108,7 @@ static const command commands[] = {
      "\n",
      "exit codes: 0 ok, 2 usage, 3 a results file unreadable or malformed, or the page\n"
      "unwritable\n"},
-    {"merge", cmd_merge, "gather the shards of a split run into one results file (no GPU)", true,
+    {"merge", cmd_merge, "gather the shards of a split run into one results file (no GPU)",
      "usage: cutune merge SHARD.json [MORE.json ...] -o OUT.json [--partial] [-q]\n"
      "\n"
      "Gathers the results files of a run split over processes, GPUs or cluster ranks\n"
@@ -173,7 +124,7 @@ static const command commands[] = {
      "exit codes: 0 ok, 2 usage or files that do not go together (another spec, device\n"
      "or settings; a shard missing or given twice; overlapping shards; problem sizes),\n"
      "3 a file unreadable, not a results file, or the output unwritable\n"},
-    {"import", cmd_import, "another tuner's files: a T1 problem as a spec, a Kernel Tuner cache as results", true,
+    {"import", cmd_import, "another tuner's files: a T1 problem as a spec, a Kernel Tuner cache as results",
      "usage: cutune import FILE [-o OUT] [--force] [-q]\n"
      "       cutune import FILE --spec SPEC -o RESULTS.json [--device-name NAME] [--complete]\n"
      "                          [--force] [-q]\n"
@@ -190,7 +141,7 @@ static const command commands[] = {
      "\n",
      "exit codes: 0 written, 1 FILE refused (each reason on stderr) or SPEC invalid, 2 usage,\n"
      "3 a file unreadable or malformed, or OUT exists or cannot be written\n"},
-    {"occupancy", cmd_occupancy, "theoretical occupancy of a block shape", false,
+    {"occupancy", cmd_occupancy, "theoretical occupancy of a block shape",
      "usage: cutune occupancy (--arch sm_XX | --device N) --regs R --threads T [--smem BYTES]\n"
      "                        [--format text|json]\n"
      "\n"
@@ -198,16 +149,9 @@ static const command commands[] = {
      "(static + dynamic) fit on one SM, the active warps, the occupancy, and which limit\n"
      "binds (warps, blocks, registers, shared memory). --arch uses the architecture's\n"
      "published figures (sm_61 to sm_120); --device N asks the driver for GPU N's own.\n"
-     "\n"
-     "  --arch sm_XX        the architecture's published figures\n"
-     "  --device N          GPU N's own figures, from its driver (exit 4 without one)\n"
-     "  --regs R            registers per thread (0 to 255)\n"
-     "  --threads T         threads per block\n"
-     "  --smem BYTES        shared memory per block, static plus dynamic (default 0)\n"
-     "  --format FORMAT     text (default) or json\n"
-     "  -q, --quiet         accepted for uniformity: it prints only the result anyway\n",
+     "\n",
      NULL},
-    {"metrics", cmd_metrics, "the hardware counters --metrics can read (no GPU needed)", true,
+    {"metrics", cmd_metrics, "the hardware counters --metrics can read (no GPU needed)",
      "usage: cutune metrics [PATTERN] [--all] [--arch sm_XX] [-q]\n"
      "\n"
      "Without arguments: the default counters a tuning run reads when asked for hardware\n"
@@ -218,7 +162,7 @@ static const command commands[] = {
      "Nsight Compute names them. docs/results-format.md says how they are measured.\n"
      "\n",
      "exit codes: 0 ok, 2 usage (or nothing matches PATTERN), 4 CUPTI cannot be loaded\n"},
-    {"devices", cmd_devices, "the GPUs the CUDA driver sees (exit 4 when none)", true,
+    {"devices", cmd_devices, "the GPUs the CUDA driver sees (exit 4 when none)",
      "usage: cutune devices [--format text|json] [-q]\n"
      "\n"
      "Lists the GPUs the CUDA driver sees: ordinal, name, architecture, SMs, L2 size and\n"
@@ -299,7 +243,7 @@ static int cmd_help(int argc, char **argv)
     }
     fputs(c->usage, stdout);
     char *args[] = {(char *)c->name, "--help", NULL};
-    if (c->table && c->run(2, args) != CLI_HELP_SHOWN)
+    if (c->run(2, args) != CLI_HELP_SHOWN)
         return EXIT_INTERNAL;
     if (c->after)
         fputs(c->after, stdout);

@@ -144,17 +144,6 @@ static int report_runs(const cutune_spec *spec, const cutune_device_run *runs, i
     return code;
 }
 
-bool cli_same_model(const int *devs, int n)
-{
-    cutune_device first, other;
-    if (cutune_device_get(&first, devs[0]) != CUTUNE_OK)
-        return true; /* the run itself says what is wrong with the GPU */
-    for (int i = 1; i < n; i++)
-        if (cutune_device_get(&other, devs[i]) == CUTUNE_OK && !cutune_device_same_model(&other, &first))
-            return false;
-    return true;
-}
-
 int cli_tune_per_device(cutune_spec *spec, int argc, char **argv, const int *devs, int n, int nblocks,
                         const cutune_tune_options *t, const cutune_analyze_options *o, const cli_common *c,
                         const char *header_path, int sharded)

@@ -103,16 +103,31 @@ int cli_parse_options(const char *sub, int argc, char **argv, const cli_opt *tab
     return code;
 }
 
+cutune_spec *cli_parse_spec(const char *sub, int argc, char **argv, const cli_opt *table, int n, cli_common *c,
+                            int *code)
+{
+    *code = cli_parse_options(sub, argc, argv, table, n);
+    if (*code == EXIT_OK && optind != argc - 1)
+        *code = optind >= argc ? cli_usage_error(sub, "which spec? (cutune %s SPEC)", sub)
+                               : cli_usage_error(sub, "one spec at a time");
+    return *code == EXIT_OK ? cli_load(argv[optind], c, code) : NULL;
+}
+
 int cli_opt_common(const char *sub, void *dest, const cli_opt *o, const char *arg)
 {
     (void)sub;
     return cli_common_option(dest, o->set, arg) < 0 ? EXIT_USAGE : EXIT_OK;
 }
 
-int cli_opt_analyze(const char *sub, void *dest, const cli_opt *o, const char *arg)
+int cli_opt_jobs(const char *sub, void *dest, const cli_opt *o, const char *arg)
 {
-    (void)sub;
-    return cli_analyze_option(dest, o->set, arg) < 0 ? EXIT_USAGE : EXIT_OK;
+    (void)sub, (void)o;
+    long long jobs;
+    if (!cli_read_int(arg, 0, CLI_MAX_JOBS, &jobs))
+        return cli_usage_error(NULL, "--jobs takes a thread count from 1 to %d (0: one per core), not '%s'",
+                               CLI_MAX_JOBS, arg);
+    ((cutune_analyze_options *)dest)->jobs = (int)jobs;
+    return EXIT_OK;
 }
 
 int cli_opt_search(const char *sub, void *dest, const cli_opt *o, const char *arg)
@@ -125,4 +140,20 @@ int cli_opt_count(const char *sub, void *dest, const cli_opt *o, const char *arg
     char option[64];
     snprintf(option, sizeof option, "--%s", o->name);
     return cli_parse_count(sub, option, arg, dest) ? EXIT_OK : EXIT_USAGE;
+}
+
+int cli_opt_shard(const char *sub, void *dest, const cli_opt *o, const char *arg)
+{
+    (void)o;
+    return cli_parse_shard(sub, arg, dest) < 0 ? EXIT_USAGE : EXIT_OK;
+}
+
+int cli_opt_prior(const char *sub, void *dest, const cli_opt *o, const char *arg)
+{
+    (void)o;
+    cli_priors *p = dest;
+    if (!cli_add_prior(sub, p->paths, &p->s->npriors, arg))
+        return EXIT_USAGE;
+    p->s->priors = p->paths;
+    return EXIT_OK;
 }

@@ -52,28 +52,48 @@ struct cli_opt {
  * message). */
 int cli_parse_options(const char *sub, int argc, char **argv, const cli_opt *table, int n);
 
-/* Handlers of the shared options: cli_common_option, cli_analyze_option and
- * cli_search_option behind the table (dest: the cli_common, cutune_analyze_options or
- * cutune_search_options; set: the option's code). */
+/* cli_parse_spec: cli_parse_options, then the one operand left taken as the spec and
+ * loaded with c's settings (cli_load). The spec; NULL with *code set: CLI_HELP_SHOWN,
+ * the exit code of a bad option or operands ("which spec? (cutune SUB SPEC)", "one spec
+ * at a time"), or cli_load's. */
+cutune_spec *cli_parse_spec(const char *sub, int argc, char **argv, const cli_opt *table, int n, cli_common *c,
+                            int *code);
+
+/* Handlers of the shared options: cli_common_option and cli_search_option behind the
+ * table (dest: the cli_common or cutune_search_options; set: the option's code), and
+ * --jobs N (0 to CLI_MAX_JOBS) into the cutune_analyze_options dest points to. */
 int cli_opt_common(const char *sub, void *dest, const cli_opt *o, const char *arg);
-int cli_opt_analyze(const char *sub, void *dest, const cli_opt *o, const char *arg);
 int cli_opt_search(const char *sub, void *dest, const cli_opt *o, const char *arg);
+int cli_opt_jobs(const char *sub, void *dest, const cli_opt *o, const char *arg);
 
 /* cli_opt_count: a count from 0 to CLI_MAX_COUNT (cli_parse_count) into the unsigned long
  * long dest points to (--limit). */
 int cli_opt_count(const char *sub, void *dest, const cli_opt *o, const char *arg);
+
+/* cli_opt_shard: --shard I/N|auto into the cli_shard dest points to (cli_parse_shard). */
+int cli_opt_shard(const char *sub, void *dest, const cli_opt *o, const char *arg);
+
+/* cli_opt_prior: --prior FILE (repeatable) kept in the cli_priors dest points to: the
+ * path appended to `paths` (CLI_MAX_PRIORS of them), which become s's priors. */
+typedef struct cli_priors {
+    const char **paths;
+    cutune_search_options *s;
+} cli_priors;
+int cli_opt_prior(const char *sub, void *dest, const cli_opt *o, const char *arg);
 
 #define CLI_HELP_QUIET "print only errors, warnings and the result"
 
 /* (clang-format would spread these macros' entries over a line a field) */
 /* clang-format off */
 /* --set, --kernel, --color of the cli_common `c` points to (CLI_SPEC_ENTRIES), and -q
- * (CLI_COMMON_ENTRIES: all four). */
+ * (CLI_COMMON_ENTRIES: all four); --color alone (CLI_COLOR_ENTRY). */
 #define CLI_SPEC_ENTRIES(c) \
     {"set", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_SET, NULL, "NAME=VALUE", \
      "override a `let` of the spec (repeatable), e.g. --set nx=4096"}, \
     {"kernel", 0, true, CLI_TEXT, &(c)->kernel, NULL, 0, NULL, "NAME", \
      "only the block of kernel NAME (of a spec file of several)"}, \
+    CLI_COLOR_ENTRY(c)
+#define CLI_COLOR_ENTRY(c) \
     {"color", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_COLOR, NULL, "auto|always|never", \
      "colour diagnostics (default auto: when stderr is a terminal)"}
 /* --config NAME=VALUE[,...] (repeatable) of the cli_common `c` points to: tune, list and
@@ -88,7 +108,7 @@ int cli_opt_count(const char *sub, void *dest, const cli_opt *o, const char *arg
 /* --jobs, --cache-dir and --no-cache of the cutune_analyze_options `o` points to
  * (analyze and tune; each has its own --arch). */
 #define CLI_JOBS_ENTRY(o) \
-    {"jobs", 0, true, CLI_CALL, (o), cli_opt_analyze, 'j', NULL, "N", \
+    {"jobs", 0, true, CLI_CALL, (o), cli_opt_jobs, 0, NULL, "N", \
      "compile threads, 1 to 256 (default: one per core)"}
 #define CLI_CACHE_ENTRIES(o) \
     {"cache-dir", 0, true, CLI_TEXT, &(o)->cache_dir, NULL, 0, NULL, "DIR", \

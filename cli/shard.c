@@ -73,14 +73,3 @@ int cli_parse_shard(const char *sub, const char *text, cli_shard *out)
     *out = (cli_shard){(int)i, (int)n, -1, NULL};
     return 0;
 }
-
-char *cli_shard_path(const char *path, const cli_shard *s)
-{
-    size_t n = strlen(path);
-    const char *dot = n > 5 && strcmp(path + n - 5, ".json") == 0 ? path + n - 5 : path + n;
-    size_t size = n + 64;
-    char *out = malloc(size);
-    if (out)
-        snprintf(out, size, "%.*s.shard-%d-of-%d%s", (int)(dot - path), path, s->index, s->count, dot);
-    return out;
-}

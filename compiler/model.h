@@ -155,7 +155,8 @@ typedef enum init_kind {
     INIT_RANDOM,
     INIT_RAMP,
     INIT_SCALAR,
-    INIT_FILE /* file("a.npy") */
+    INIT_FILE,  /* file("a.npy") */
+    INIT_NORMAL /* normal(seed, mean, stddev): lo is the mean, hi the standard deviation */
 } init_kind;
 
 typedef struct m_arg {
@@ -358,6 +359,10 @@ typedef struct model {
     m_sizes sizes;         /* problem sizes; sizes.nvars 0 when the spec has none */
     m_reset *resets;       /* in the order written */
     int nresets;
+    /* `compat kernel_tuner;` (compiler/sema_compat.c): the macros every variant gets,
+     * block_size_x/y/z and grid_size_x/y/z with its launch's dimensions, each NULL when
+     * not asked for or when a param or let defines that macro itself */
+    const char *compat_macros[6];
 } model;
 
 /* model_reads_energy: whether `e` reads the energy per launch or the power

@@ -144,6 +144,11 @@ int plan_variant(const model *m, const value *values, arena *a, variant *out, ev
             return fail_for(m, values, err);
         }
     }
+    for (int k = 0; k < 6; k++) /* compat kernel_tuner: block_size_x ... grid_size_z */
+        if (m->compat_macros[k])
+            PUSH_OR_FAIL(out->defines, out->ndefines, cap_defines,
+                         arena_printf(a, "-D%s=%lld", m->compat_macros[k],
+                                      (long long)(k < 3 ? out->block[k] : out->grid[k - 3])));
     if (m->smem) {
         if (eval_int(m->smem, &env, &out->smem_bytes, err) < 0)
             return fail_for(m, values, err);

@@ -220,7 +220,7 @@ static void check_items(sema *s)
     model *m = s->m;
     const ast_spec *sp = s->spec;
     const ast_item *first_block = NULL, *first_grid = NULL, *first_smem = NULL, *first_verify = NULL;
-    const ast_item *first_objective = NULL, *first_search = NULL, *first_measure = NULL;
+    const ast_item *first_objective = NULL, *first_search = NULL, *first_measure = NULL, *first_compat = NULL;
     const ast_item *emits[3] = {NULL, NULL, NULL};
     int nargs = 0;
     for (int i = 0; i < sp->len; i++)
@@ -344,6 +344,7 @@ static void check_items(sema *s)
         case IT_EMIT: sema_check_emit(s, it, emits); break;
         case IT_SIZE: sema_check_size(s, it); break;
         case IT_RESET: sema_check_reset(s, it); break;
+        case IT_COMPAT: sema_once(s, &first_compat, it, "compat"); break;
         }
         if (s->oom)
             return;
@@ -390,6 +391,8 @@ static void check_items(sema *s)
         if (d < m->grid_dims && m->grid[d])
             s->used |= m->grid[d]->deps;
     }
+    if (first_compat) /* after the block and grid: it reads them */
+        sema_check_compat(s, first_compat);
     if (!s->dl->errors)
         sema_check_reference(s);
     for (int i = 0; i < m->nmetrics; i++)

@@ -31,6 +31,7 @@ static void npy_kind_of(ast_ctype t, char *kind, int *size)
         [CT_INT8] = {'i', 1}, [CT_UINT8] = {'u', 1}, [CT_INT16] = {'i', 2}, [CT_UINT16] = {'u', 2},
         [CT_INT] = {'i', 4},  [CT_UINT] = {'u', 4},  [CT_INT64] = {'i', 8}, [CT_UINT64] = {'u', 8},
     };
+    t = ast_ctype_component(t); /* a vector's file holds its lanes, one after the other */
     *kind = map[t].kind;
     *size = map[t].size;
 }
@@ -123,9 +124,16 @@ static void check_file_input(sema *s, const ast_expr *init, m_arg *arg)
     }
     char shape[160];
     npy_shape_text(&info, shape, sizeof shape);
-    if (count > 0 && info.count != (uint64_t)count) {
-        diag_error(s->dl, p->loc, "input file '%s' has shape %s: %llu elements; arg '%s' has %lld", arg->file, shape,
-                   (unsigned long long)info.count, arg->name, (long long)count);
+    int lanes = ast_ctype_lanes(arg->type);
+    if (count > 0 && info.count != (uint64_t)count * (uint64_t)lanes) {
+        diag_error(s->dl, p->loc, "input file '%s' has shape %s: %llu elements; arg '%s' has %lld%s", arg->file, shape,
+                   (unsigned long long)info.count, arg->name, (long long)count,
+                   lanes > 1 ? " vectors (their lanes count: the file needs count x lanes elements)" : "");
+        return;
+    }
+    if (info.count % (uint64_t)lanes) {
+        diag_error(s->dl, p->loc, "input file '%s' has shape %s: %llu elements, not a whole number of %s (%d lanes)",
+                   arg->file, shape, (unsigned long long)info.count, ast_ctype_name(arg->type), lanes);
         return;
     }
     uint64_t need = info.data_bytes; /* npy_parse refuses a product that overflows */
@@ -161,7 +169,7 @@ static void check_int_random(sema *s, const ast_expr *init, const m_arg *arg)
         {CT_UINT64, 0, 9007199254740992.0},
     };
     for (size_t i = 0; i < sizeof ranges / sizeof *ranges; i++)
-        if (ranges[i].type == arg->type && (lo < ranges[i].lo || hi > ranges[i].hi))
+        if (ranges[i].type == ast_ctype_component(arg->type) && (lo < ranges[i].lo || hi > ranges[i].hi))
             diag_error(s->dl, init->loc, "random(min = %g, max = %g) does not fit %s arg '%s' (%.0f to %.0f%s)",
                        arg->lo, arg->hi, ast_ctype_name(arg->type), arg->name, ranges[i].lo, ranges[i].hi,
                        arg->type == CT_INT64 || arg->type == CT_UINT64 ? ": random values are exact up to 2^53" : "");
@@ -234,7 +242,8 @@ void sema_check_reset(sema *s, const ast_item *it)
                 suggest_best(fname, (const char *const[]){"zeros", "constant", "input"}, 3)) ||
                (v->kind == EX_CALL &&
                 (strcmp(fname, "input") == 0 || strcmp(fname, "random") == 0 || strcmp(fname, "ramp") == 0 ||
-                 strcmp(fname, "file") == 0 || suggest_best(fname, (const char *const[]){"zeros", "constant"}, 2)))) {
+                 strcmp(fname, "normal") == 0 || strcmp(fname, "file") == 0 ||
+                 suggest_best(fname, (const char *const[]){"zeros", "constant"}, 2)))) {
         /* a word that is no value here; a let or an expression is a constant (below) */
         static const char *const words[] = {"zeros", "constant", "input"};
         const char *best = fname ? suggest_best(fname, words, 3) : NULL;
@@ -244,7 +253,8 @@ void sema_check_reset(sema *s, const ast_item *it)
         else
             diag_error(s->dl, at,
                        "a reset sets a buffer to zeros, constant(v), a number, or input (its initial "
-                       "contents: to reset to random(), ramp() or file() contents, give the arg those and reset it "
+                       "contents: to reset to random(), normal(), ramp() or file() contents, give the arg those and "
+                       "reset it "
                        "to input)");
         return;
     } else {

@@ -19,7 +19,7 @@ static const struct {
 };
 enum { NFUNCTIONS = sizeof functions / sizeof *functions };
 
-const char *const sema_init_names[SEMA_NINIT_NAMES] = {"random", "constant", "ramp", "zeros", "file"};
+const char *const sema_init_names[SEMA_NINIT_NAMES] = {"random", "constant", "ramp", "zeros", "file", "normal"};
 
 /* The names in scope for a "did you mean" hint. */
 static const char *suggest_name(const sema *s, const char *name, unsigned allow)
@@ -338,11 +338,11 @@ static bool comparable(sema *s, ast_op op, const texpr *a, const texpr *b)
     if (a->type == b->type && (a->type == VT_STRING || a->type == VT_BOOL)) {
         if (op == OP_EQ || op == OP_NE)
             return true;
-        diag_error(s->dl, span_join(a->loc, b->loc), "%ss can only be compared with == and !=, not '%s'",
+        diag_error(s->dl, src_span_join(a->loc, b->loc), "%ss can only be compared with == and !=, not '%s'",
                    vtype_name(a->type), ast_op_text(op));
         return false;
     }
-    diag_error(s->dl, span_join(a->loc, b->loc), "cannot compare %s with %s", a_or_an(a->type), a_or_an(b->type));
+    diag_error(s->dl, src_span_join(a->loc, b->loc), "cannot compare %s with %s", a_or_an(a->type), a_or_an(b->type));
     return false;
 }
 
@@ -534,6 +534,7 @@ static texpr *lower_node_here(sema *s, const ast_expr *e, unsigned allow)
                    ast_ctype_name(e->u.ctype));
         return sema_error_node(s, e->loc);
     case EX_CALL: return lower_call(s, e, allow);
+    case EX_IN: return sema_lower_in(s, e, allow & ~CX_CTYPE);
     case EX_UNARY: {
         texpr *a = lower_node(s, e->u.unary.operand, allow & ~CX_CTYPE);
         if (!a || a->type == VT_ERROR)
@@ -618,7 +619,7 @@ static texpr *lower_node_here(sema *s, const ast_expr *e, unsigned allow)
             if (is_num(a->type) && is_num(b->type)) {
                 ty = VT_FLOAT;
             } else {
-                diag_error(s->dl, span_join(a->loc, b->loc),
+                diag_error(s->dl, src_span_join(a->loc, b->loc),
                            "the two branches of '?:' have different types (%s "
                            "and %s)",
                            vtype_name(a->type), vtype_name(b->type));
@@ -637,6 +638,23 @@ static texpr *lower_node_here(sema *s, const ast_expr *e, unsigned allow)
     }
     }
     return sema_error_node(s, e->loc);
+}
+
+texpr *sema_lower_node(sema *s, const ast_expr *e, unsigned allow)
+{
+    return lower_node(s, e, allow);
+}
+
+texpr *sema_finish_node(sema *s, texpr *t)
+{
+    if (!t || t->type == VT_ERROR)
+        return t;
+    t->depth = node_depth(s, t);
+    t->reads_let = reads_let(s, t);
+    texpr *f = fold(s, t);
+    if (f && f != t)
+        f->depth = 1;
+    return f;
 }
 
 /* lower: the typed, resolved, folded form of a whole expression `e`; never NULL

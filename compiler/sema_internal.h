@@ -69,8 +69,8 @@ enum {
     CX_CTYPE = 4   /* a C type name (template arguments) */
 };
 
-/* The names init values are spelt with (random, constant, ramp, zeros, file), in that order. */
-enum { SEMA_NINIT_NAMES = 5 };        /* file */
+/* The names init values are spelt with (random, constant, ramp, zeros, file, normal), in that order. */
+enum { SEMA_NINIT_NAMES = 6 };        /* file, normal */
 enum { SEMA_CONSTANT_BYTES = 65536 }; /* the constant memory a module may declare */
 extern const char *const sema_init_names[SEMA_NINIT_NAMES];
 
@@ -115,6 +115,20 @@ texpr *sema_const_node(sema *s, value v, span loc);
  * unless out of memory. `allow` says what may be referred to (CX_*). Errors are
  * reported, and give an error node. */
 texpr *sema_lower(sema *s, const ast_expr *e, unsigned allow);
+
+/* sema_lower_node: the typed form of `e`, a part of the expression being lowered (no
+ * check for a certain evaluation error: sema_lower makes it for the whole); the depth
+ * bound applies. NULL only out of memory. */
+texpr *sema_lower_node(sema *s, const ast_expr *e, unsigned allow);
+
+/* sema_finish_node: a node built of lowered parts (its deps and uses_time set) given its
+ * depth and reads_let, and folded into a constant when it reads nothing. */
+texpr *sema_finish_node(sema *s, texpr *t);
+
+/* sema_lower_in (sema_member.c): `x in [a, b, ...]` (EX_IN) lowered into the comparisons
+ * it means, x == a || x == b || ... (negated for `not in`), after checking that x can be
+ * compared with each value; an error node after reporting why not. */
+texpr *sema_lower_in(sema *s, const ast_expr *e, unsigned allow);
 
 /* sema_lower_as: lowers `e` and checks its type is `want` (an int is accepted where a
  * float is wanted). Reports "<what> must be <want>, but it is <got>" and gives an error
@@ -223,6 +237,13 @@ void sema_check_measure(sema *s, const ast_item *it);
 /* sema_check_emit: checks the emit statement `it` into s->m->emit; seen[3] holds the
  * first emit of each kind, to report repeats. */
 void sema_check_emit(sema *s, const ast_item *it, const ast_item **seen);
+
+/* ---- sema_compat.c: another tool's conventions ------------------------------------ */
+
+/* sema_check_compat: `compat NAME;` (it, the first such statement), once the block and
+ * grid are lowered: for kernel_tuner, the macros block_size_x/y/z and grid_size_x/y/z
+ * (s->m->compat_macros) and the constraint block_x * block_y * block_z <= 1024. */
+void sema_check_compat(sema *s, const ast_item *it);
 
 /* ---- sema_data.c: data and checks (files, integer random(), reset, checkers) -------------- */
 

@@ -156,6 +156,7 @@ static bool setting_float(sema *s, const ast_arg *a, double min, bool strict, do
 
 bool sema_int_fits(sema *s, int64_t v, ast_ctype type, span loc)
 {
+    type = ast_ctype_component(type); /* a vector's lanes each hold the value */
     static const struct {
         ast_ctype type;
         int64_t lo, hi;
@@ -200,6 +201,12 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
                    "constant argument '%s' needs an element count: a __constant__ symbol is filled as an "
                    "array (arg %s : constant %s[1] = constant(v) for one value)",
                    arg->name, arg->name, ast_ctype_name(arg->type));
+        return;
+    }
+    if (!arg->is_buffer && ast_ctype_lanes(arg->type) > 1) {
+        diag_error(s->dl, it->u.arg.type_loc,
+                   "scalar argument '%s' cannot be a %s: vector types are for buffers (arg %s : in %s[COUNT] = ...)",
+                   arg->name, ast_ctype_name(arg->type), arg->name, ast_ctype_name(arg->type));
         return;
     }
     if (!arg->is_buffer) {
@@ -288,8 +295,8 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
             diag_error(s->dl, at, "unknown initial contents '%s'; did you mean '%s'?", fname, best);
         else
             diag_error(s->dl, init->loc,
-                       "a buffer's initial contents must be random(...), constant(v), ramp(...), "
-                       "zeros or file(\"PATH\")");
+                       "a buffer's initial contents must be random(...), normal(...), constant(v), "
+                       "ramp(...), zeros or file(\"PATH\")");
         return;
     }
     char owner[64];
@@ -337,6 +344,26 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
         if (f[1])
             setting_float(s, f[1], -INFINITY, false, &arg->hi);
         arg->init = INIT_RAMP;
+    } else if (which == 5) { /* normal(seed = 0, mean = 0, stddev = 1) */
+        static const char *const keys[] = {"seed", "mean", "stddev"};
+        const ast_arg *f[3];
+        match_settings(s, args, keys, 3, f, owner);
+        int64_t seed = 0;
+        arg->lo = 0.0;
+        arg->hi = 1.0;
+        if (f[0])
+            setting_int(s, f[0], 0, &seed);
+        if (f[1])
+            setting_float(s, f[1], -INFINITY, false, &arg->lo);
+        if (f[2])
+            setting_float(s, f[2], 0.0, false, &arg->hi);
+        arg->seed = (uint64_t)seed;
+        arg->init = INIT_NORMAL;
+        if (!ast_ctype_is_float(arg->type))
+            diag_error(s->dl, init->loc,
+                       "normal() fills floating-point buffers, and '%s' holds %s (random(min = ..., max = ...) "
+                       "draws whole numbers)",
+                       arg->name, ast_ctype_name(arg->type));
     } else if (which == 4) { /* `file` without its path (file("...") is handled above) */
         diag_error(s->dl, init->loc, "file() takes one path, a string: file(\"a.npy\") or file(\"a.bin\")");
         return;

@@ -1,4 +1,4 @@
-/* emit_csv.c - a tuning result as a CSV table (see emitters.h; the columns are documented in
+/* emit_csv.c - a tuning result as a CSV table (see emit_csv.h; the columns are documented in
  * docs/results-format.md). The measurement's columns are those of the one list of its
  * fields (results/measurement_fields.h: csv, csv_at), a cell empty when the field's
  * `when` fails, as its JSON key is left out; the variant's own columns are placed
@@ -6,7 +6,7 @@
  * quoted as RFC 4180 says, and formula-safe); numbers through csv_number. A result
  * with hardware counters gets one more column per counter, `hw:NAME`, after
  * all the others, so that a table without them is what it always was. */
-#include "emitters.h"
+#include "emit_csv.h"
 
 #include <math.h>
 #include <stdio.h>

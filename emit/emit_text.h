@@ -57,4 +57,12 @@ int emit_occupancy_json(char **out, const cutune_occupancy *occ, int device, int
  * prints. */
 int emit_devices_json(char **out, const cutune_device *devs, int n);
 
+/* The text forms (emit_plain.c), each line ending in a line feed. emit_occupancy_text:
+ * `occupancy`'s lines for occ, a block of `threads` x `regs` and `smem` bytes.
+ * emit_devices_text: a line per GPU of devs[0 .. n) ("" for none). emit_sim_text:
+ * `simulate`'s report of r over `results_path` with `threads` compile threads. */
+int emit_occupancy_text(char **out, const cutune_occupancy *occ, int regs, int threads, int64_t smem);
+int emit_devices_text(char **out, const cutune_device *devs, int n);
+int emit_sim_text(char **out, const cutune_sim_report *r, const char *results_path, int threads);
+
 #endif

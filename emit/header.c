@@ -17,7 +17,7 @@
 #include "../base/escape.h"
 #include "../compiler/spec.h"
 #include "../session/session.h"
-#include "emitters.h"
+#include "header.h"
 #include "header_internal.h"
 
 /* ---- small writers ----------------------------------------------------------------- */
@@ -34,20 +34,20 @@ static void upper(strbuf *out, const char *s)
         sb_addc(out, (char)toupper((unsigned char)*s));
 }
 
-/* A param value (text of type t) as a C literal. */
-static void literal(strbuf *out, const char *text, char t)
+/* A param value as a C literal: ints and floats as cexpr writes them, bools as 1/0,
+ * strings as C strings. */
+static void literal(strbuf *out, value v)
 {
-    switch (t) {
-    case 'i': cexpr_value(value_int(strtoll(text, NULL, 10)), out); break;
-    case 'f': cexpr_value(value_float(strtod(text, NULL)), out); break;
-    case 'b': sb_add(out, strcmp(text, "true") == 0 ? "1" : "0"); break;
-    default: cexpr_string(text, out); break;
+    switch (v.type) {
+    case VT_BOOL: sb_add(out, v.u.b ? "1" : "0"); break;
+    case VT_STRING: cexpr_string(v.u.s, out); break;
+    default: cexpr_value(v, out); break;
     }
 }
 
-void hdr_literal(strbuf *out, const char *text, char t)
+void hdr_literal(strbuf *out, value v)
 {
-    literal(out, text, t);
+    literal(out, v);
 }
 void hdr_upper(strbuf *out, const char *s)
 {
@@ -114,22 +114,6 @@ static const cutune_measurement *runner_up(const cutune_tune_result *r, const cu
             ru = m;
     }
     return ru;
-}
-
-/* Each param's value for the model, from its text. */
-static value *typed_values(arena *a, const hdr *h, const cutune_variant *v)
-{
-    value *vals = arena_alloc(a, sizeof(value) * (size_t)(h->nparams + 1));
-    for (int i = 0; vals && i < h->nparams; i++) {
-        const char *t = v->values[i];
-        switch (h->types[i]) {
-        case 'i': vals[i] = value_int(strtoll(t, NULL, 10)); break;
-        case 'f': vals[i] = value_float(strtod(t, NULL)); break;
-        case 'b': vals[i] = value_bool(strcmp(t, "true") == 0); break;
-        default: vals[i] = value_string(t); break;
-        }
-    }
-    return vals;
 }
 
 /* The default configuration: checked against every constraint, then planned. */
@@ -293,7 +277,7 @@ static void macros(hdr *h)
         sb_printf(o, "#define %s_", P);
         upper(o, h->names[i]);
         sb_addc(o, ' ');
-        literal(o, v->values[i], h->types[i]);
+        literal(o, e->vals[i]);
         sb_addc(o, '\n');
     }
     if (h->nsize_vars)
@@ -361,7 +345,7 @@ static void entry_init(hdr *h, const entry *e)
     sb_printf(o, ", %d, %d, {", e->r ? e->r->device.cc : 0, h->tuned ? 1 : 0);
     for (int i = 0; i < h->nparams; i++) {
         sb_add(o, i ? ", " : "");
-        literal(o, v->values[i], h->types[i]);
+        literal(o, e->vals[i]);
     }
     if (h->nparams == 0)
         sb_add(o, "0");
@@ -611,6 +595,9 @@ static int prepare(hdr *h, arena *a, const cutune_tune_result *const *results, i
         e->best = result_best(r);
         e->runner_up = runner_up(r, e->best);
         e->v = e->best->variant;
+        e->vals = result_record_of(e->best)->vals; /* the typed configuration: never its text read back */
+        if (!e->vals)
+            return hdr_fail("%s holds a winner without its configuration's values", src ? src : "a result");
         e->ncommon = e->v->ncommon_options;
         e->source = src;
         e->size = r->size_values;
@@ -640,12 +627,8 @@ static int prepare(hdr *h, arena *a, const cutune_tune_result *const *results, i
         rc = hdr_check_spec(h);
         if (rc != CUTUNE_OK)
             return rc;
-        for (int k = 0; k < n; k++) {
-            h->e[k].vals = typed_values(a, h, h->e[k].v);
+        for (int k = 0; k < n; k++)
             h->e[k].ncommon = h->m->noptions + h->m->nincludes;
-            if (!h->e[k].vals)
-                return CUTUNE_ENOMEM;
-        }
     }
     return h->nsize_vars ? hdr_sizes_prepare(h) : CUTUNE_OK;
 }

@@ -17,7 +17,8 @@ typedef struct entry {
     const cutune_measurement *best, *runner_up;
     const cutune_variant *v; /* the configuration and its variant */
     int ncommon;             /* options common to every variant */
-    value *vals;             /* each param's value, when there is a spec */
+    const value *vals;       /* each param's value, typed: the winner's record's (record.vals)
+                                or the default configuration's */
     const char *source;      /* what to call the results file, or NULL */
     const int64_t *size;     /* the problem size it was tuned at (h->nsize_vars values), or NULL */
     int variant;             /* its compiled variant (header_sizes.c) */
@@ -46,9 +47,9 @@ typedef struct hdr {
     int nvariants;             /* distinct compiled variants among the entries */
 } hdr;
 
-/* Writers header.c lends to header_sizes.c. hdr_literal: a param value (text of type
- * t) as a C literal; hdr_upper: s upper-cased; hdr_comment: text safe in a comment. */
-void hdr_literal(strbuf *out, const char *text, char t);
+/* Writers header.c lends to header_sizes.c. hdr_literal: a param's value as a C
+ * literal; hdr_upper: s upper-cased; hdr_comment: text safe in a comment. */
+void hdr_literal(strbuf *out, value v);
 void hdr_upper(strbuf *out, const char *s);
 void hdr_comment(strbuf *out, const char *s);
 

@@ -150,7 +150,7 @@ void hdr_sizes_macros(hdr *h)
         for (int i = 0; i < h->nparams; i++)
             if (compile_time(h, i)) {
                 sb_add(o, ", ");
-                hdr_literal(o, h->e[k].v->values[i], h->types[i]);
+                hdr_literal(o, h->e[k].vals[i]);
             }
         sb_add(o, ")");
     }

@@ -8,7 +8,7 @@
 #include <string.h>
 
 /* One entry's value of a param, for sorting: its text, its number when the param is
- * numeric and the text reads fully as a number that is not NaN. */
+ * numeric and its value (record.vals) a number that is not NaN. */
 typedef struct level_sort {
     const char *text;
     double num;
@@ -51,11 +51,11 @@ static int make_levels(report_run *run, arena *a, int p, int *nlevels, int *leve
         free(ls);
         return CUTUNE_ENOMEM;
     }
-    for (size_t i = 0; i < r->n; i++) {
-        const char *text = report_value_of(run, i, p);
-        char *end;
-        double d = numeric ? strtod(text, &end) : 0;
-        ls[i] = (level_sort){text, d, numeric && end != text && *end == '\0' && !isnan(d), i};
+    for (size_t i = 0; i < r->n; i++) { /* ordered by the typed value (record.vals), shown by its text */
+        const record *rec = r->records[i];
+        value x = rec->vals && p < rec->v.nparams ? rec->vals[p] : value_string("");
+        bool number = numeric && (x.type == VT_INT || x.type == VT_FLOAT) && !isnan(value_as_double(x));
+        ls[i] = (level_sort){report_value_of(run, i, p), number ? value_as_double(x) : 0, number, i};
     }
     qsort(ls, r->n, sizeof *ls, cmp_level);
     int n = 0;

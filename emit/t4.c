@@ -1,4 +1,4 @@
-/* t4.c - a tuning result in Kernel Tuner's T4 results format (see emitters.h;
+/* t4.c - a tuning result in Kernel Tuner's T4 results format (see t4.h;
  * documented in docs/results-format.md; the schema is Kernel Tuner's
  * kernel_tuner/schema/T4/1.0.0/results-schema.json).
  *
@@ -6,7 +6,7 @@
  * for t4_emit, a file for t4_emit_scan), each entry made as a small JSON tree, dumped
  * and indented to its place, so that a run is never held whole as JSON. Both give the
  * same bytes as dumping the whole document with JSON_INDENT(1). */
-#include "emitters.h"
+#include "t4.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -63,7 +63,7 @@ static json_t *t4_result(const cutune_tune_result *of, const record *rec)
     json_object_set_new(o, "timestamp", json_string(of->date ? of->date : ""));
     json_t *conf = json_object();
     for (int p = 0; p < v->nparams && p < of->nparams; p++)
-        json_object_set_new(conf, of->param_names[p], record_typed_json(v->values[p], v->types[p]));
+        json_object_set_new(conf, of->param_names[p], record_value_json(rec->vals[p])); /* typed, not re-read */
     json_object_set_new(o, "configuration", conf);
     if (of->size_values) /* not in the schema: allowed as an extra key */
         json_object_set_new(o, "problem_size", record_size_json(of));

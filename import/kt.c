@@ -279,12 +279,22 @@ static int plan_record(kt_import_state *k, record *rec, uint64_t key, const char
     v->block_dims = plan.block_dims;
     v->grid_dims = plan.grid_dims;
     v->smem_bytes = plan.smem_bytes;
-    v->defines = plan.defines;
+    /* The plan's strings may be the model's (the kernel's name, the spec's options): the
+     * result outlives the spec, so each is copied into its arena. */
+    const char **defines = arena_alloc(a, sizeof(char *) * ((size_t)plan.ndefines + 1));
+    const char **options = arena_alloc(a, sizeof(char *) * ((size_t)plan.noptions + 1));
+    bool copied = defines && options && (v->name_expression = arena_strdup(a, plan.name_expression)) != NULL;
+    for (int i = 0; copied && i < plan.ndefines; i++)
+        copied = (defines[i] = arena_strdup(a, plan.defines[i])) != NULL;
+    for (int i = 0; copied && i < plan.noptions; i++)
+        copied = (options[i] = arena_strdup(a, plan.options[i])) != NULL;
+    if (!copied)
+        return err_set(CUTUNE_ENOMEM, "out of memory importing '%s'", k->path);
+    v->defines = defines;
     v->ndefines = plan.ndefines;
-    v->options = plan.options;
+    v->options = options;
     v->noptions = plan.noptions;
     v->ncommon_options = plan.ncommon_options;
-    v->name_expression = plan.name_expression;
     return CUTUNE_OK;
 }
 
@@ -412,7 +422,7 @@ static int check_coverage(kt_import_state *k, bool complete)
         strbuf sb = STRBUF_INIT;
         sspace_values(k->sp, sspace_at(k->sp, o), k->vals);
         space_describe_config(k->m, k->vals, ~(param_set)0, &sb);
-        int rc = err_set(CUTUNE_EINVAL, "%s: lacks %lld of the spec's %llu configurations (the first: %s)", k->path,
+        int rc = err_set(CUTUNE_EIO, "%s: lacks %lld of the spec's %llu configurations (the first: %s)", k->path,
                          (long long)k->missing, (unsigned long long)k->space, sb_ok(&sb) ? sb_cstr(&sb) : "?");
         sb_free(&sb);
         return rc;
@@ -476,7 +486,7 @@ int kt_import(cutune_tune_result **out, const model *m, const char *spec_path, c
     /* The device: the file's, or the caller's for a file that names none. */
     const char *dev_name = kt_device_name(root, fmt);
     if (dev_name && o && o->device_name && strcmp(dev_name, o->device_name) != 0) {
-        rc = err_set(CUTUNE_EINVAL, "%s: recorded on '%s', not on '%s'", path, dev_name, o->device_name);
+        rc = err_set(CUTUNE_EIO, "%s: recorded on '%s', not on '%s'", path, dev_name, o->device_name);
         goto cleanup;
     }
     if (!dev_name && o)

@@ -26,9 +26,9 @@ typedef struct kt_options {
  * Each entry becomes a record in the file's order, planned as the spec plans its
  * configuration (launch geometry, macros, options); the result's `source` says where
  * the data came from. Returns CUTUNE_OK; CUTUNE_EIO (unreadable, not gzip or JSON, not
- * either format, an entry refused: the message names the file and the JSON path);
- * CUTUNE_EINVAL (another device than o->device_name, a configuration missing under
- * o->complete); CUTUNE_ENOMEM. *out is NULL on failure; the message is in the error
+ * either format, an entry refused: the message names the file and the JSON path;
+ * another device than o->device_name; a configuration missing under o->complete);
+ * CUTUNE_EINVAL (o->complete for a space too large to list); CUTUNE_ENOMEM. *out is NULL on failure; the message is in the error
  * object (base/err.h). */
 int kt_import(cutune_tune_result **out, const model *m, const char *spec_path, const char *path, const kt_options *o);
 

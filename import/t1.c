@@ -54,34 +54,34 @@ bool t1_reserved(const char *name)
 
 const char *t1_quote(t1_state *s, const char *text, const char *path)
 {
-    py_val v = {.kind = PV_STR, .s = text};
-    const char *q = py_val_text(s->c, &v);
+    t1_py_val v = {.kind = PV_STR, .s = text};
+    const char *q = t1_py_text(s->c, &v);
     if (!q)
         t1_error(s->c, path, "\"%s\" holds a control character, which a spec's string cannot", text);
     return q;
 }
 
-const char *t1_expr(t1_state *s, json_t *v, const char *path, enum tr_type want)
+const char *t1_expr(t1_state *s, json_t *v, const char *path, enum t1_type want)
 {
     if (json_is_integer(v) && want == TR_INT)
         return arena_printf(s->c->a, "%lld", (long long)json_integer_value(v));
     if (!t1_want(s->c, v, path, T1_STRING | (want == TR_INT ? T1_INTEGER : 0), "an expression (a string)"))
         return NULL;
-    py_src src = {.c = s->c, .text = json_string_value(v), .path = path};
-    return tr_translate(&src, &s->names, want);
+    t1_py_src src = {.c = s->c, .text = json_string_value(v), .path = path};
+    return t1_translate(&src, &s->names, want);
 }
 
 /* ---- parameters ------------------------------------------------------------------------- */
 
 /* value_from_json: a Default or a Values element given as JSON. */
-static bool value_from_json(py_val *out, json_t *v)
+static bool value_from_json(t1_py_val *out, json_t *v)
 {
     switch (json_typeof(v)) {
-    case JSON_INTEGER: *out = (py_val){.kind = PV_INT, .i = json_integer_value(v)}; return true;
-    case JSON_REAL: *out = (py_val){.kind = PV_FLOAT, .f = json_real_value(v)}; return true;
+    case JSON_INTEGER: *out = (t1_py_val){.kind = PV_INT, .i = json_integer_value(v)}; return true;
+    case JSON_REAL: *out = (t1_py_val){.kind = PV_FLOAT, .f = json_real_value(v)}; return true;
     case JSON_TRUE:
-    case JSON_FALSE: *out = (py_val){.kind = PV_BOOL, .i = json_is_true(v)}; return true;
-    case JSON_STRING: *out = (py_val){.kind = PV_STR, .s = json_string_value(v)}; return true;
+    case JSON_FALSE: *out = (t1_py_val){.kind = PV_BOOL, .i = json_is_true(v)}; return true;
+    case JSON_STRING: *out = (t1_py_val){.kind = PV_STR, .s = json_string_value(v)}; return true;
     default: return false;
     }
 }
@@ -92,7 +92,7 @@ static bool read_values(t1_state *s, t1_param *p, json_t *values, const char *pa
 {
     if (json_is_array(values)) {
         size_t n = json_array_size(values);
-        p->values = (py_val){.kind = PV_LIST, .n = n, .items = arena_alloc(s->c->a, (n + 1) * sizeof(py_val))};
+        p->values = (t1_py_val){.kind = PV_LIST, .n = n, .items = arena_alloc(s->c->a, (n + 1) * sizeof(t1_py_val))};
         if (!p->values.items) {
             s->c->oom = true;
             return false;
@@ -107,12 +107,12 @@ static bool read_values(t1_state *s, t1_param *p, json_t *values, const char *pa
     }
     if (!t1_want(s->c, values, path, T1_STRING, "a Python list (a string such as \"[1, 2, 4]\")"))
         return false;
-    py_src src = {.c = s->c, .text = json_string_value(values), .path = path};
-    py_node *n;
-    if (py_parse(&n, &src) || py_eval(&p->values, n, NULL, &src))
+    t1_py_src src = {.c = s->c, .text = json_string_value(values), .path = path};
+    t1_py_node *n;
+    if (t1_py_parse(&n, &src) || t1_py_eval(&p->values, n, NULL, &src))
         return false;
     if (p->values.kind != PV_LIST) {
-        py_error(&src, 0, "gives one value, not a list of them");
+        t1_py_error(&src, 0, "gives one value, not a list of them");
         return false;
     }
     return true;
@@ -126,10 +126,10 @@ static bool type_values(t1_state *s, t1_param *p, const char *type, const char *
         t1_error(s->c, t1_key(s->c, path, "Values"), "no values: the space would be empty");
         return false;
     }
-    enum py_vkind kind = p->values.items[0].kind;
+    enum t1_py_vkind kind = p->values.items[0].kind;
     bool mixed_numbers = false;
     for (size_t k = 0; k < p->values.n; k++) {
-        py_val *v = &p->values.items[k];
+        t1_py_val *v = &p->values.items[k];
         if (v->kind == PV_LIST) {
             t1_error(s->c, t1_key(s->c, path, "Values"),
                      "value %zu is a list: a param's values are numbers, bools "
@@ -146,11 +146,13 @@ static bool type_values(t1_state *s, t1_param *p, const char *type, const char *
             }
         }
     }
-    if (mixed_numbers || (type && strcmp(type, "float") == 0 && kind == PV_INT))
+    /* ints under Type "float" stay ints: Kernel Tuner defines each value as Python
+     * writes it (-Dx=2, not 2.0) */
+    if (mixed_numbers)
         kind = PV_FLOAT;
     if (type) {
         const char *types[] = {"int", "uint", "float", "bool", "string"};
-        enum py_vkind kinds[] = {PV_INT, PV_INT, PV_FLOAT, PV_BOOL, PV_STR};
+        enum t1_py_vkind kinds[] = {PV_INT, PV_INT, PV_FLOAT, PV_BOOL, PV_STR};
         int t = 0;
         while (t < 5 && strcmp(types[t], type) != 0)
             t++;
@@ -161,7 +163,7 @@ static bool type_values(t1_state *s, t1_param *p, const char *type, const char *
                      type);
             return false;
         }
-        if (kinds[t] != kind) {
+        if (kinds[t] != kind && !(kinds[t] == PV_FLOAT && kind == PV_INT)) {
             t1_error(s->c, t1_key(s->c, path, "Values"), "are not of the Type \"%s\"", type);
             return false;
         }
@@ -174,14 +176,14 @@ static bool type_values(t1_state *s, t1_param *p, const char *type, const char *
     }
     for (size_t k = 0; kind == PV_FLOAT && k < p->values.n; k++)
         if (p->values.items[k].kind == PV_INT)
-            p->values.items[k] = (py_val){.kind = PV_FLOAT, .f = (double)p->values.items[k].i};
+            p->values.items[k] = (t1_py_val){.kind = PV_FLOAT, .f = (double)p->values.items[k].i};
     p->type = kind == PV_INT ? TR_INT : kind == PV_FLOAT ? TR_FLOAT : kind == PV_BOOL ? TR_BOOL : TR_STR;
     return true;
 }
 
 /* same_value: a Default against a value: numbers by their value, bools with bools,
  * strings with strings. */
-static bool same_value(const py_val *a, const py_val *b)
+static bool same_value(const t1_py_val *a, const t1_py_val *b)
 {
     bool na = a->kind == PV_INT || a->kind == PV_FLOAT, nb = b->kind == PV_INT || b->kind == PV_FLOAT;
     if (na && nb)
@@ -221,7 +223,7 @@ static bool read_param(t1_state *s, t1_param *p, json_t *obj, const char *path)
     if (!read_values(s, p, values, t1_key(s->c, path, "Values")) || !type_values(s, p, type, path))
         return false;
     json_t *def = t1_member(s->c, obj, path, "Default", false);
-    py_val d;
+    t1_py_val d;
     if (def && value_from_json(&d, def)) {
         for (size_t k = 0; k < p->values.n && !p->has_default; k++)
             if (same_value(&d, &p->values.items[k])) {
@@ -240,7 +242,7 @@ static bool read_param(t1_state *s, t1_param *p, json_t *obj, const char *path)
  * ints are such a range (three values at least), else the list. */
 static const char *values_text(t1_state *s, const t1_param *p)
 {
-    const py_val *v = p->values.items;
+    const t1_py_val *v = p->values.items;
     size_t n = p->values.n;
     if (p->type == TR_INT && n >= 3) {
         int64_t step = v[1].i - v[0].i;
@@ -262,7 +264,7 @@ static const char *values_text(t1_state *s, const t1_param *p)
     strbuf sb = STRBUF_INIT;
     sb_addc(&sb, '[');
     for (size_t k = 0; k < n; k++) {
-        const char *text = py_val_text(s->c, &v[k]);
+        const char *text = t1_py_text(s->c, &v[k]);
         if (!text) {
             t1_error(s->c, t1_key(s->c, p->path, "Values"),
                      "value %zu cannot be written in a spec (not finite, or "
@@ -304,7 +306,7 @@ static void config_space(t1_state *s, strbuf *out)
         return;
     size_t n = json_array_size(tp);
     s->params = arena_alloc(s->c->a, (n + 1) * sizeof *s->params);
-    tr_name *names = arena_alloc(s->c->a, (n + 1) * sizeof *names);
+    t1_name *names = arena_alloc(s->c->a, (n + 1) * sizeof *names);
     if (!s->params || !names) {
         s->c->oom = true;
         return;
@@ -317,10 +319,10 @@ static void config_space(t1_state *s, strbuf *out)
             if (strcmp(s->params[k].name, p->name) == 0)
                 t1_error(s->c, t1_key(s->c, p->path, "Name"), "'%s' is also the name of %s", p->name,
                          s->params[k].path);
-        names[s->nparams] = (tr_name){.t1 = p->name, .spec = p->spec, .type = p->type};
+        names[s->nparams] = (t1_name){.t1 = p->name, .spec = p->spec, .type = p->type};
         s->nparams++;
     }
-    s->names = (tr_names){.names = names, .n = s->nparams};
+    s->names = (t1_names){.names = names, .n = s->nparams};
     for (int k = 0; k < s->nparams; k++) {
         const t1_param *p = &s->params[k];
         const char *domain = values_text(s, p);
@@ -330,7 +332,7 @@ static void config_space(t1_state *s, strbuf *out)
         if (p->spec != p->name)
             sb_printf(out, " as define %s", p->name);
         if (p->has_default)
-            sb_printf(out, " default %s", py_val_text(s->c, &p->def));
+            sb_printf(out, " default %s", t1_py_text(s->c, &p->def));
         sb_add(out, ";\n");
     }
     const char *cpath = t1_key(s->c, path, "Conditions");
@@ -369,12 +371,12 @@ static void config_space(t1_state *s, strbuf *out)
         const char *expr = t1_string_member(s->c, cond, at, "Expression", true);
         if (!expr)
             continue;
-        py_src src = {.c = s->c, .text = expr, .path = epath};
-        const char *text = tr_translate(&src, &s->names, TR_BOOL);
+        t1_py_src src = {.c = s->c, .text = expr, .path = epath};
+        const char *text = t1_translate(&src, &s->names, TR_BOOL);
         if (!text)
             continue;
-        py_node *tree;
-        if (py_parse(&tree, &src) == 0) {
+        t1_py_node *tree;
+        if (t1_py_parse(&tree, &src) == 0) {
             s->cond_paths[s->nconditions] = epath;
             s->conditions[s->nconditions++] = tree;
         }
@@ -474,7 +476,7 @@ static void verify(t1_state *s, strbuf *out)
 {
     if (s->noutputs == 0)
         return;
-    py_env *env = NULL;
+    t1_py_env *env = NULL;
     for (int k = 0; k < s->nparams; k++) {
         if (!s->params[k].has_default) {
             t1_note(s->c, s->params[k].path,
@@ -482,24 +484,24 @@ static void verify(t1_state *s, strbuf *out)
                     "(cutune verifies against a reference configuration)");
             return;
         }
-        py_env *e = arena_alloc(s->c->a, sizeof *e);
+        t1_py_env *e = arena_alloc(s->c->a, sizeof *e);
         if (!e) {
             s->c->oom = true;
             return;
         }
-        *e = (py_env){.name = s->params[k].name, .val = s->params[k].def, .next = env};
+        *e = (t1_py_env){.name = s->params[k].name, .val = s->params[k].def, .next = env};
         env = e;
     }
     for (int k = 0; k < s->nconditions; k++) {
-        py_src src = {.c = s->c, .path = s->cond_paths[k], .text = ""};
-        py_val v;
+        t1_py_src src = {.c = s->c, .path = s->cond_paths[k], .text = ""};
+        t1_py_val v;
         /* an error evaluating it at the defaults is Python's too: the configuration is
          * then no reference, and the error stays a note */
         t1_ctx quiet = *s->c;
         quiet.errors = NULL;
         quiet.nerrors = quiet.caperrors = 0;
         src.c = &quiet;
-        if (py_eval(&v, s->conditions[k], env, &src) || !py_truthy(&v)) {
+        if (t1_py_eval(&v, s->conditions[k], env, &src) || !t1_py_truthy(&v)) {
             t1_note(s->c, s->cond_paths[k],
                     "the default configuration does not meet this condition: the outputs "
                     "are not verified (cutune verifies against a reference configuration)");
@@ -511,7 +513,7 @@ static void verify(t1_state *s, strbuf *out)
         sb_printf(out, "%s%s", k ? ", " : "", s->outputs[k]);
     sb_add(out, " against config(");
     for (int k = 0; k < s->nparams; k++)
-        sb_printf(out, "%s%s = %s", k ? ", " : "", s->params[k].spec, py_val_text(s->c, &s->params[k].def));
+        sb_printf(out, "%s%s = %s", k ? ", " : "", s->params[k].spec, t1_py_text(s->c, &s->params[k].def));
     sb_add(out, ")");
     if (s->float_output)
         sb_add(out, " atol 1e-6 rtol 1e-5");
@@ -583,6 +585,8 @@ static void translate(t1_state *s, char **spec_text)
                 if (q)
                     sb_printf(&options, "%s%s", options.len ? ", " : "", q);
             }
+        if (file)
+            s->kernel_path = file[0] == '/' || !s->base_dir[0] ? file : arena_printf(c->a, "%s/%s", s->base_dir, file);
         t1_geometry(s, ks, kpath);
         t1_arguments(s, ks, kpath);
     }

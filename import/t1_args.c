@@ -14,9 +14,16 @@
  * FillValue) (KTT's uniform [0, FillValue)), Generator as ramp() where the expression
  * of i is linear, BinaryRaw as file(). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "t1_internal.h"
+#include "../base/sys.h"
+
+static bool is_word_char(char ch)
+{
+    return ch == '_' || (ch >= '0' && ch <= '9') || ((ch | 32) >= 'a' && (ch | 32) <= 'z');
+}
 
 static const char *const dims[3] = {"X", "Y", "Z"};
 
@@ -63,7 +70,7 @@ static bool problem_grid(t1_state *s, json_t *ks, json_t *ps, const char *path, 
         t1_error(s->c, ppath, "has %zu dimensions: 1 to 3 are translated", n);
         return false;
     }
-    s->problem_size = (py_val){.kind = PV_LIST, .n = n, .items = arena_alloc(s->c->a, 3 * sizeof(py_val))};
+    s->problem_size = (t1_py_val){.kind = PV_LIST, .n = n, .items = arena_alloc(s->c->a, 3 * sizeof(t1_py_val))};
     if (!s->problem_size.items) {
         s->c->oom = true;
         return false;
@@ -85,7 +92,7 @@ static bool problem_grid(t1_state *s, json_t *ks, json_t *ps, const char *path, 
             ok = false;
         }
         /* an argument's Size reads ProblemSize[d]: a constant (0 when it depends on params) */
-        s->problem_size.items[d] = (py_val){.kind = PV_INT, .i = json_is_integer(v) ? json_integer_value(v) : 0};
+        s->problem_size.items[d] = (t1_py_val){.kind = PV_INT, .i = json_is_integer(v) ? json_integer_value(v) : 0};
         sb_printf(&s->body, "%s%s = %s", d ? ", " : "", names[d], text);
     }
     sb_add(&s->body, ";    # T1's ProblemSize\n");
@@ -229,10 +236,10 @@ static const char *number_text(t1_state *s, json_t *v, int t, const char *path)
     if (!t1_want(s->c, v, path, T1_NUMBER, "a number"))
         return NULL;
     if (types[t].is_float) {
-        py_val x = {.kind = PV_FLOAT, .f = json_number_value(v)};
+        t1_py_val x = {.kind = PV_FLOAT, .f = json_number_value(v)};
         if (json_is_integer(v))
             return arena_printf(s->c->a, "%lld", (long long)json_integer_value(v));
-        return py_val_text(s->c, &x);
+        return t1_py_text(s->c, &x);
     }
     if (json_is_integer(v)) {
         long long i = json_integer_value(v);
@@ -251,7 +258,7 @@ static const char *number_text(t1_state *s, json_t *v, int t, const char *path)
 }
 
 /* linear: a Generator's DataSource as a * i + b; false when it is not linear in i. */
-static bool linear(const py_node *n, double *a, double *b)
+static bool linear(const t1_py_node *n, double *a, double *b)
 {
     double a1, b1, a2, b2;
     switch (n->kind) {
@@ -299,27 +306,27 @@ static const char *size_text(t1_state *s, json_t *v, const char *path)
     }
     if (!t1_want(s->c, v, path, T1_INTEGER | T1_STRING, "a number of elements (an integer, or an expression)"))
         return NULL;
-    py_src src = {.c = s->c, .text = json_string_value(v), .path = path};
-    py_env *env = NULL;
+    t1_py_src src = {.c = s->c, .text = json_string_value(v), .path = path};
+    t1_py_env *env = NULL;
     for (int k = 0; k <= s->nparams; k++) {
-        py_env *e = arena_alloc(s->c->a, sizeof *e);
+        t1_py_env *e = arena_alloc(s->c->a, sizeof *e);
         if (!e) {
             s->c->oom = true;
             return NULL;
         }
         if (k == s->nparams)
-            *e = (py_env){.name = "ProblemSize", .val = s->problem_size, .next = env};
+            *e = (t1_py_env){.name = "ProblemSize", .val = s->problem_size, .next = env};
         else
-            *e = (py_env){.name = s->params[k].name, .val = s->params[k].values, .next = env};
+            *e = (t1_py_env){.name = s->params[k].name, .val = s->params[k].values, .next = env};
         env = e;
     }
-    py_node *n;
-    py_val x;
-    if (py_parse(&n, &src) || py_eval(&x, n, env, &src))
+    t1_py_node *n;
+    t1_py_val x;
+    if (t1_py_parse(&n, &src) || t1_py_eval(&x, n, env, &src))
         return NULL;
     if (x.kind != PV_INT || x.i < 1) {
-        py_error(&src, 0, "gives %s, not a number of elements (an int of at least 1)",
-                 x.kind == PV_INT ? arena_printf(s->c->a, "%lld", (long long)x.i) : "no int");
+        t1_py_error(&src, 0, "gives %s, not a number of elements (an int of at least 1)",
+                    x.kind == PV_INT ? arena_printf(s->c->a, "%lld", (long long)x.i) : "no int");
         return NULL;
     }
     return arena_printf(s->c->a, "%lld", (long long)x.i);
@@ -394,21 +401,21 @@ static const char *vector_init(t1_state *s, json_t *a, const char *path, int t, 
     if (strcmp(fill, "Generator") == 0 || strcmp(fill, "BinaryRaw") == 0)
         source = t1_string_member(s->c, a, path, "DataSource", true);
     if (strcmp(fill, "Generator") == 0 && source) {
-        py_src src = {.c = s->c, .text = source, .path = spath};
-        py_node *n;
+        t1_py_src src = {.c = s->c, .text = source, .path = spath};
+        t1_py_node *n;
         double ka, kb;
-        if (py_parse(&n, &src))
+        if (t1_py_parse(&n, &src))
             return NULL;
         if (!linear(n, &ka, &kb)) {
-            py_error(&src, 0,
-                     "a Generator that is not linear in i is not translated (cutune's ramp() is "
-                     "start + i * step)");
+            t1_py_error(&src, 0,
+                        "a Generator that is not linear in i is not translated (cutune's ramp() is "
+                        "start + i * step)");
             return NULL;
         }
-        py_val start = {.kind = PV_FLOAT, .f = kb}, step = {.kind = PV_FLOAT, .f = ka};
-        const char *st = py_val_text(s->c, &start), *sp = py_val_text(s->c, &step);
+        t1_py_val start = {.kind = PV_FLOAT, .f = kb}, step = {.kind = PV_FLOAT, .f = ka};
+        const char *st = t1_py_text(s->c, &start), *sp = t1_py_text(s->c, &step);
         if (!st || !sp) {
-            py_error(&src, 0, "gives a value that is not finite");
+            t1_py_error(&src, 0, "gives a value that is not finite");
             return NULL;
         }
         return strcmp(dir, "out") == 0 ? "" : arena_printf(s->c->a, "ramp(start = %s, step = %s)", st, sp);
@@ -434,6 +441,64 @@ static const char *vector_init(t1_state *s, json_t *a, const char *path, int t, 
                  "ramp() or file() (Constant, Random, Generator linear in i, BinaryRaw)",
                  fill);
     return NULL;
+}
+
+/* declares_constant: whether the kernel file's text declares a __constant__ variable
+ * called `name` (its own text only: a declaration behind a macro or an #include is not
+ * seen, and `cutune check` then warns of what is not filled). -1 when the file cannot
+ * be read. */
+static int declares_constant(t1_state *s, const char *name)
+{
+    if (!s->kernel_path)
+        return -1;
+    char *text = sys_read_file(s->kernel_path, SYS_LIMIT_SOURCE, NULL);
+    if (!text)
+        return -1;
+    size_t n = strlen(name);
+    int found = 0;
+    for (const char *p = strstr(text, "__constant__"); p && !found; p = strstr(p + 1, "__constant__")) {
+        const char *end = strpbrk(p, ";{=");
+        for (const char *q = p; end && q + n <= end && !found; q++)
+            found = strncmp(q, name, n) == 0 && !is_word_char(q[-1]) && !is_word_char(q[n]);
+    }
+    free(text);
+    return found;
+}
+
+/* constant_arg: a Vector with MemType "Constant" (Kernel Tuner's cmem_args, as BAT passes
+ * them: the data fills the kernel's __constant__ NAME and is also the kernel's argument
+ * in its place): `arg NAME : constant ...` when the kernel declares that variable, and
+ * the argument under a name of its own in *pos_name. False after an error. */
+static bool constant_arg(t1_state *s, json_t *a, const char *path, const char *name, int t, const char *count,
+                         const char *init, const char **taken, size_t *ntaken, const char **pos_name)
+{
+    (void)a;
+    const char *cpath = t1_key(s->c, path, "MemType");
+    int declared = declares_constant(s, name);
+    if (declared == 0) {
+        t1_note(s->c, cpath, "the kernel declares no __constant__ '%s': passed as the kernel's argument only", name);
+        return true;
+    }
+    sb_printf(&s->body,
+              "    arg %s : constant %s[%s] = %s;    # T1's MemType \"Constant\": the kernel's __constant__ %s\n", name,
+              types[t].spec, count, init[0] ? init : "zeros", name);
+    const char *arg = arena_printf(s->c->a, "%s_arg", name);
+    for (size_t k = 0; arg && k < *ntaken; k++)
+        if (strcmp(taken[k], arg) == 0) {
+            arg = arena_printf(s->c->a, "%s_", arg);
+            k = (size_t)-1;
+        }
+    if (!arg) {
+        s->c->oom = true;
+        return false;
+    }
+    taken[(*ntaken)++] = arg;
+    t1_note(s->c, cpath,
+            "fills the kernel's __constant__ '%s' and is passed as its argument too (as '%s'), as BAT "
+            "passes constant memory",
+            name, arg);
+    *pos_name = arg;
+    return true;
 }
 
 /* one_arg: Arguments[i] as an arg statement in s->body. */
@@ -467,21 +532,23 @@ static void one_arg(t1_state *s, json_t *a, size_t i, const char *path, const ch
     if (strcmp(type, "bool") == 0)
         t1_note(s->c, tpath, "bool is passed as int8 (one byte, as KTT passes it)");
     json_t *memtype = t1_member(s->c, a, path, "MemType", false);
+    bool cmem = false;
     if (memtype) {
-        const char *mpath = t1_key(s->c, path, "MemType");
-        if (!t1_want(s->c, memtype, mpath, T1_STRING, "a string"))
+        const char *cpath = t1_key(s->c, path, "MemType");
+        if (!t1_want(s->c, memtype, cpath, T1_STRING, "a string"))
             return;
-        if (strcmp(json_string_value(memtype), "Constant") == 0) {
-            t1_error(s->c, mpath,
-                     "\"Constant\" is not supported yet: constant memory (Kernel Tuner's cmem_args: "
-                     "the kernel's __constant__ '%s' filled before each launch) is not in cutune's "
-                     "language yet",
-                     name);
+        if (strcmp(json_string_value(memtype), "Constant") != 0) {
+            t1_error(s->c, cpath,
+                     "\"%s\" is not a memory type cutune knows (\"Constant\" is Kernel Tuner's "
+                     "cmem_args)",
+                     json_string_value(memtype));
             return;
         }
-        t1_error(s->c, mpath, "\"%s\" is not a memory type cutune knows (\"Constant\" is Kernel Tuner's cmem_args)",
-                 json_string_value(memtype));
-        return;
+        cmem = true;
+        if (strcmp(mem, "Vector") != 0) {
+            t1_error(s->c, cpath, "constant memory of a %s is not translated (a Vector's is)", mem);
+            return;
+        }
     }
     const char *mpath = t1_key(s->c, path, "MemoryType");
     json_t *output = t1_member(s->c, a, path, "Output", false);
@@ -538,8 +605,10 @@ static void one_arg(t1_state *s, json_t *a, size_t i, const char *path, const ch
                 "that it can be verified");
         dir = "inout";
     }
-    const char *init = vector_init(s, a, path, t, i, dir);
+    const char *init = vector_init(s, a, path, t, i, cmem ? "in" : dir);
     if (!count || !init)
+        return;
+    if (cmem && !constant_arg(s, a, path, name, t, count, init, taken, ntaken, &name))
         return;
     sb_printf(&s->body, "    arg %s : %s %s[%s]%s%s;\n", name, dir, types[t].spec, count, init[0] ? " = " : "", init);
     if (is_output) {
@@ -560,7 +629,7 @@ void t1_arguments(t1_state *s, json_t *ks, const char *path)
     if (!t1_want(s->c, args, apath, T1_ARRAY, "an array of arguments"))
         return;
     size_t n = json_array_size(args), ntaken = 0;
-    const char **taken = arena_alloc(s->c->a, (n + 1) * sizeof *taken);
+    const char **taken = arena_alloc(s->c->a, (2 * n + 1) * sizeof *taken); /* a constant one takes two */
     if (!taken) {
         s->c->oom = true;
         return;

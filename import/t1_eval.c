@@ -10,9 +10,9 @@
 
 #include "t1_internal.h"
 
-static int ev(py_val *out, const py_node *n, const py_env *env, const py_src *src);
+static int ev(t1_py_val *out, const t1_py_node *n, const t1_py_env *env, const t1_py_src *src);
 
-static const char *kind_name(const py_val *v)
+static const char *kind_name(const t1_py_val *v)
 {
     switch (v->kind) {
     case PV_INT: return "an int";
@@ -24,27 +24,27 @@ static const char *kind_name(const py_val *v)
     return "a value";
 }
 
-static bool is_num(const py_val *v)
+static bool is_num(const t1_py_val *v)
 {
     return v->kind == PV_INT || v->kind == PV_BOOL || v->kind == PV_FLOAT;
 }
 
-static double as_double(const py_val *v)
+static double as_double(const t1_py_val *v)
 {
     return v->kind == PV_FLOAT ? v->f : (double)v->i;
 }
 
-static py_val int_val(int64_t i)
+static t1_py_val int_val(int64_t i)
 {
-    return (py_val){.kind = PV_INT, .i = i};
+    return (t1_py_val){.kind = PV_INT, .i = i};
 }
 
-static py_val float_val(double f)
+static t1_py_val float_val(double f)
 {
-    return (py_val){.kind = PV_FLOAT, .f = f};
+    return (t1_py_val){.kind = PV_FLOAT, .f = f};
 }
 
-bool py_truthy(const py_val *v)
+bool t1_py_truthy(const t1_py_val *v)
 {
     switch (v->kind) {
     case PV_INT:
@@ -57,7 +57,7 @@ bool py_truthy(const py_val *v)
 }
 
 /* py_equal: Python's ==. */
-static bool py_equal(const py_val *a, const py_val *b)
+static bool py_equal(const t1_py_val *a, const t1_py_val *b)
 {
     if (is_num(a) && is_num(b)) {
         if (a->kind != PV_FLOAT && b->kind != PV_FLOAT)
@@ -77,13 +77,13 @@ static bool py_equal(const py_val *a, const py_val *b)
 }
 
 /* new_list: a list of n elements in the arena (NULL after an error). */
-static py_val *new_list(py_val *out, size_t n, const py_node *at, const py_src *src)
+static t1_py_val *new_list(t1_py_val *out, size_t n, const t1_py_node *at, const t1_py_src *src)
 {
     if (n > PY_MAX_LIST) {
-        py_error(src, at->pos, "a list of %zu values (at most %d are translated)", n, PY_MAX_LIST);
+        t1_py_error(src, at->pos, "a list of %zu values (at most %d are translated)", n, PY_MAX_LIST);
         return NULL;
     }
-    *out = (py_val){.kind = PV_LIST, .n = n};
+    *out = (t1_py_val){.kind = PV_LIST, .n = n};
     out->items = arena_alloc(src->c->a, (n ? n : 1) * sizeof *out->items);
     if (!out->items)
         src->c->oom = true;
@@ -91,15 +91,16 @@ static py_val *new_list(py_val *out, size_t n, const py_node *at, const py_src *
 }
 
 /* arith: a binary operator of numbers, as Python computes it. */
-static int arith(py_val *out, int op, const py_val *a, const py_val *b, const py_node *n, const py_src *src)
+static int arith(t1_py_val *out, int op, const t1_py_val *a, const t1_py_val *b, const t1_py_node *n,
+                 const t1_py_src *src)
 {
     if (!is_num(a) || !is_num(b))
-        return py_error(src, n->pos, "the operands are %s and %s: only numbers are translated here", kind_name(a),
-                        kind_name(b));
+        return t1_py_error(src, n->pos, "the operands are %s and %s: only numbers are translated here", kind_name(a),
+                           kind_name(b));
     bool ints = a->kind != PV_FLOAT && b->kind != PV_FLOAT;
     int64_t x = a->i, y = b->i, r = 0;
     if ((op == '/' || op == PY_OP_FLOORDIV || op == '%') && (ints ? y == 0 : as_double(b) == 0.0))
-        return py_error(src, n->pos, "division by zero");
+        return t1_py_error(src, n->pos, "division by zero");
     if (!ints) {
         double u = as_double(a), v = as_double(b), f;
         switch (op) {
@@ -114,7 +115,7 @@ static int arith(py_val *out, int op, const py_val *a, const py_val *b, const py
                 f += v;
             break;
         case PY_OP_POW: f = pow(u, v); break;
-        default: return py_error(src, n->pos, "this operator takes ints, not floats");
+        default: return t1_py_error(src, n->pos, "this operator takes ints, not floats");
         }
         *out = float_val(f);
         return 0;
@@ -154,7 +155,7 @@ static int arith(py_val *out, int op, const py_val *a, const py_val *b, const py
     case PY_OP_SHL:
     case PY_OP_SHR:
         if (y < 0)
-            return py_error(src, n->pos, "a negative shift count");
+            return t1_py_error(src, n->pos, "a negative shift count");
         if (op == PY_OP_SHR)
             r = y >= 64 ? (x < 0 ? -1 : 0) : (x >> y);
         else if (x != 0 && (y >= 63 || (x > 0 ? x > (INT64_MAX >> y) : x < (INT64_MIN >> y))))
@@ -165,18 +166,18 @@ static int arith(py_val *out, int op, const py_val *a, const py_val *b, const py
     case '&': r = x & y; break;
     case '|': r = x | y; break;
     case '^': r = x ^ y; break;
-    default: return py_error(src, n->pos, "an operator that is not translated");
+    default: return t1_py_error(src, n->pos, "an operator that is not translated");
     }
     if (over)
-        return py_error(src, n->pos, "the result does not fit in 64 bits");
+        return t1_py_error(src, n->pos, "the result does not fit in 64 bits");
     *out = int_val(r);
     return 0;
 }
 
 /* binop: a binary operator: lists concatenate (+) and repeat (*), numbers compute. */
-static int binop(py_val *out, const py_node *n, const py_env *env, const py_src *src)
+static int binop(t1_py_val *out, const t1_py_node *n, const t1_py_env *env, const t1_py_src *src)
 {
-    py_val a, b;
+    t1_py_val a, b;
     if (ev(&a, n->kids[0], env, src) || ev(&b, n->kids[1], env, src))
         return -1;
     if (n->op == '+' && a.kind == PV_LIST && b.kind == PV_LIST) {
@@ -187,12 +188,12 @@ static int binop(py_val *out, const py_node *n, const py_env *env, const py_src 
         return 0;
     }
     if (n->op == '*' && (a.kind == PV_LIST) != (b.kind == PV_LIST)) {
-        const py_val *list = a.kind == PV_LIST ? &a : &b, *times = a.kind == PV_LIST ? &b : &a;
+        const t1_py_val *list = a.kind == PV_LIST ? &a : &b, *times = a.kind == PV_LIST ? &b : &a;
         if (times->kind != PV_INT && times->kind != PV_BOOL)
-            return py_error(src, n->pos, "a list repeated %s times", kind_name(times));
+            return t1_py_error(src, n->pos, "a list repeated %s times", kind_name(times));
         size_t k = times->i > 0 ? (size_t)times->i : 0;
         if (k && list->n > PY_MAX_LIST / k)
-            return py_error(src, n->pos, "a list of more than %d values", PY_MAX_LIST);
+            return t1_py_error(src, n->pos, "a list of more than %d values", PY_MAX_LIST);
         if (!new_list(out, list->n * k, n, src))
             return -1;
         for (size_t r = 0; r < k; r++)
@@ -203,7 +204,7 @@ static int binop(py_val *out, const py_node *n, const py_env *env, const py_src 
 }
 
 /* compare: one comparison of a chain: *res is its truth. */
-static int compare(bool *res, int op, const py_val *a, const py_val *b, const py_node *n, const py_src *src)
+static int compare(bool *res, int op, const t1_py_val *a, const t1_py_val *b, const t1_py_node *n, const t1_py_src *src)
 {
     if (op == PY_OP_EQ || op == PY_OP_NE) {
         *res = py_equal(a, b) == (op == PY_OP_EQ);
@@ -217,13 +218,13 @@ static int compare(bool *res, int op, const py_val *a, const py_val *b, const py
         } else if (b->kind == PV_STR && a->kind == PV_STR) {
             found = strstr(b->s, a->s) != NULL;
         } else {
-            return py_error(src, n->pos, "'in' needs a list on its right, not %s", kind_name(b));
+            return t1_py_error(src, n->pos, "'in' needs a list on its right, not %s", kind_name(b));
         }
         *res = found == (op == PY_OP_IN);
         return 0;
     }
     if (op == PY_OP_IS || op == PY_OP_ISNOT)
-        return py_error(src, n->pos, "'is' is not translated (write ==)");
+        return t1_py_error(src, n->pos, "'is' is not translated (write ==)");
     int c;
     if (is_num(a) && is_num(b)) {
         if (a->kind != PV_FLOAT && b->kind != PV_FLOAT)
@@ -233,29 +234,29 @@ static int compare(bool *res, int op, const py_val *a, const py_val *b, const py
     } else if (a->kind == PV_STR && b->kind == PV_STR) {
         c = strcmp(a->s, b->s);
     } else {
-        return py_error(src, n->pos, "%s and %s cannot be ordered", kind_name(a), kind_name(b));
+        return t1_py_error(src, n->pos, "%s and %s cannot be ordered", kind_name(a), kind_name(b));
     }
     *res = op == PY_OP_LT ? c < 0 : op == PY_OP_LE ? c <= 0 : op == PY_OP_GT ? c > 0 : c >= 0;
     return 0;
 }
 
 /* range_of: range(stop) / range(start, stop[, step]) as a list. */
-static int range_of(py_val *out, const py_val *args, int nargs, const py_node *n, const py_src *src)
+static int range_of(t1_py_val *out, const t1_py_val *args, int nargs, const t1_py_node *n, const t1_py_src *src)
 {
     if (nargs < 1 || nargs > 3)
-        return py_error(src, n->pos, "range() takes 1 to 3 arguments, not %d", nargs);
+        return t1_py_error(src, n->pos, "range() takes 1 to 3 arguments, not %d", nargs);
     for (int k = 0; k < nargs; k++)
         if (args[k].kind != PV_INT && args[k].kind != PV_BOOL)
-            return py_error(src, n->kids[k]->pos, "range() takes ints, not %s", kind_name(&args[k]));
+            return t1_py_error(src, n->kids[k]->pos, "range() takes ints, not %s", kind_name(&args[k]));
     int64_t start = nargs == 1 ? 0 : args[0].i, stop = nargs == 1 ? args[0].i : args[1].i;
     int64_t step = nargs == 3 ? args[2].i : 1;
     if (step == 0)
-        return py_error(src, n->pos, "range() with a step of 0");
+        return t1_py_error(src, n->pos, "range() with a step of 0");
     __int128 span = step > 0 ? (__int128)stop - start : (__int128)start - stop;
     __int128 by = step > 0 ? step : -(__int128)step;
     __int128 count = span <= 0 ? 0 : (span + by - 1) / by;
     if (count > PY_MAX_LIST)
-        return py_error(src, n->pos, "a range of more than %d values", PY_MAX_LIST);
+        return t1_py_error(src, n->pos, "a range of more than %d values", PY_MAX_LIST);
     if (!new_list(out, (size_t)count, n, src))
         return -1;
     size_t k = 0;
@@ -265,11 +266,11 @@ static int range_of(py_val *out, const py_val *args, int nargs, const py_node *n
 }
 
 /* call: the built-in functions T1 files use. */
-static int call(py_val *out, const py_node *n, const py_env *env, const py_src *src)
+static int call(t1_py_val *out, const t1_py_node *n, const t1_py_env *env, const t1_py_src *src)
 {
-    py_val args[8];
+    t1_py_val args[8];
     if (n->nkids > 8)
-        return py_error(src, n->pos, "%s() with %d arguments", n->s, n->nkids);
+        return t1_py_error(src, n->pos, "%s() with %d arguments", n->s, n->nkids);
     for (int k = 0; k < n->nkids; k++)
         if (ev(&args[k], n->kids[k], env, src))
             return -1;
@@ -277,11 +278,11 @@ static int call(py_val *out, const py_node *n, const py_env *env, const py_src *
     if (strcmp(f, "range") == 0)
         return range_of(out, args, n->nkids, n, src);
     if (n->nkids != 1 && strcmp(f, "min") != 0 && strcmp(f, "max") != 0)
-        return py_error(src, n->pos, "%s() takes one argument here", f);
-    const py_val *x = &args[0];
+        return t1_py_error(src, n->pos, "%s() takes one argument here", f);
+    const t1_py_val *x = &args[0];
     if (strcmp(f, "list") == 0 || strcmp(f, "tuple") == 0 || strcmp(f, "sorted") == 0) {
         if (x->kind != PV_LIST)
-            return py_error(src, n->pos, "%s() of %s", f, kind_name(x));
+            return t1_py_error(src, n->pos, "%s() of %s", f, kind_name(x));
         *out = *x;
         if (f[0] == 's') {
             if (!new_list(out, x->n, n, src))
@@ -294,7 +295,7 @@ static int call(py_val *out, const py_node *n, const py_env *env, const py_src *
                         return -1;
                     if (!less)
                         break;
-                    py_val t = out->items[j];
+                    t1_py_val t = out->items[j];
                     out->items[j] = out->items[j - 1];
                     out->items[j - 1] = t;
                 }
@@ -303,20 +304,20 @@ static int call(py_val *out, const py_node *n, const py_env *env, const py_src *
     }
     if (strcmp(f, "len") == 0) {
         if (x->kind != PV_LIST && x->kind != PV_STR)
-            return py_error(src, n->pos, "len() of %s", kind_name(x));
+            return t1_py_error(src, n->pos, "len() of %s", kind_name(x));
         *out = int_val(x->kind == PV_LIST ? (int64_t)x->n : (int64_t)strlen(x->s));
         return 0;
     }
     if (strcmp(f, "min") == 0 || strcmp(f, "max") == 0) {
-        const py_val *items = args;
+        const t1_py_val *items = args;
         size_t count = (size_t)n->nkids;
         if (n->nkids == 1 && x->kind == PV_LIST) {
             items = x->items;
             count = x->n;
         }
         if (count == 0)
-            return py_error(src, n->pos, "%s() of nothing", f);
-        const py_val *best = &items[0];
+            return t1_py_error(src, n->pos, "%s() of nothing", f);
+        const t1_py_val *best = &items[0];
         for (size_t k = 1; k < count; k++) {
             bool less;
             if (compare(&less, PY_OP_LT, &items[k], best, n, src))
@@ -331,7 +332,7 @@ static int call(py_val *out, const py_node *n, const py_env *env, const py_src *
         if (x->kind == PV_FLOAT)
             *out = float_val(fabs(x->f));
         else if (x->i == INT64_MIN)
-            return py_error(src, n->pos, "the result does not fit in 64 bits");
+            return t1_py_error(src, n->pos, "the result does not fit in 64 bits");
         else
             *out = int_val(x->i < 0 ? -x->i : x->i);
         return 0;
@@ -340,7 +341,7 @@ static int call(py_val *out, const py_node *n, const py_env *env, const py_src *
         if (x->kind != PV_FLOAT)
             *out = int_val(x->i);
         else if (!(fabs(x->f) < 9.2e18))
-            return py_error(src, n->pos, "int() of %g does not fit in 64 bits", x->f);
+            return t1_py_error(src, n->pos, "int() of %g does not fit in 64 bits", x->f);
         else
             *out = int_val((int64_t)x->f);
         return 0;
@@ -349,27 +350,27 @@ static int call(py_val *out, const py_node *n, const py_env *env, const py_src *
         *out = float_val(as_double(x));
         return 0;
     }
-    return py_error(src, n->pos, "the function %s() is not translated", f);
+    return t1_py_error(src, n->pos, "the function %s() is not translated", f);
 }
 
 /* comprehension: [elt for NAME in ITER if COND]. */
-static int comprehension(py_val *out, const py_node *n, const py_env *env, const py_src *src)
+static int comprehension(t1_py_val *out, const t1_py_node *n, const t1_py_env *env, const t1_py_src *src)
 {
-    py_val iter;
+    t1_py_val iter;
     if (ev(&iter, n->kids[1], env, src))
         return -1;
     if (iter.kind != PV_LIST)
-        return py_error(src, n->kids[1]->pos, "a comprehension over %s", kind_name(&iter));
+        return t1_py_error(src, n->kids[1]->pos, "a comprehension over %s", kind_name(&iter));
     if (!new_list(out, iter.n, n, src))
         return -1;
     size_t k = 0;
     for (size_t i = 0; i < iter.n; i++) {
-        py_env bound = {.name = n->s, .val = iter.items[i], .next = env};
+        t1_py_env bound = {.name = n->s, .val = iter.items[i], .next = env};
         if (n->nkids == 3) {
-            py_val cond;
+            t1_py_val cond;
             if (ev(&cond, n->kids[2], &bound, src))
                 return -1;
-            if (!py_truthy(&cond))
+            if (!t1_py_truthy(&cond))
                 continue;
         }
         if (ev(&out->items[k++], n->kids[0], &bound, src))
@@ -379,22 +380,22 @@ static int comprehension(py_val *out, const py_node *n, const py_env *env, const
     return 0;
 }
 
-static int ev(py_val *out, const py_node *n, const py_env *env, const py_src *src)
+static int ev(t1_py_val *out, const t1_py_node *n, const t1_py_env *env, const t1_py_src *src)
 {
     if (src->c->oom)
         return -1;
     switch (n->kind) {
     case PY_INT: *out = int_val(n->i); return 0;
     case PY_FLOAT: *out = float_val(n->f); return 0;
-    case PY_BOOL: *out = (py_val){.kind = PV_BOOL, .i = n->i}; return 0;
-    case PY_STR: *out = (py_val){.kind = PV_STR, .s = n->s}; return 0;
+    case PY_BOOL: *out = (t1_py_val){.kind = PV_BOOL, .i = n->i}; return 0;
+    case PY_STR: *out = (t1_py_val){.kind = PV_STR, .s = n->s}; return 0;
     case PY_NAME:
-        for (const py_env *e = env; e; e = e->next)
+        for (const t1_py_env *e = env; e; e = e->next)
             if (strcmp(e->name, n->s) == 0) {
                 *out = e->val;
                 return 0;
             }
-        return py_error(src, n->pos, "unknown name '%s'", n->s);
+        return t1_py_error(src, n->pos, "unknown name '%s'", n->s);
     case PY_LIST:
         if (!new_list(out, (size_t)n->nkids, n, src))
             return -1;
@@ -404,21 +405,21 @@ static int ev(py_val *out, const py_node *n, const py_env *env, const py_src *sr
         return 0;
     case PY_CALL: return call(out, n, env, src);
     case PY_UNARY: {
-        py_val x;
+        t1_py_val x;
         if (ev(&x, n->kids[0], env, src))
             return -1;
         if (n->op == PY_OP_NOT) {
-            *out = (py_val){.kind = PV_BOOL, .i = !py_truthy(&x)};
+            *out = (t1_py_val){.kind = PV_BOOL, .i = !t1_py_truthy(&x)};
             return 0;
         }
         if (!is_num(&x) || (n->op == '~' && x.kind == PV_FLOAT))
-            return py_error(src, n->pos, "unary '%c' of %s", n->op, kind_name(&x));
+            return t1_py_error(src, n->pos, "unary '%c' of %s", n->op, kind_name(&x));
         if (n->op == '~')
             *out = int_val(~x.i);
         else if (x.kind == PV_FLOAT)
             *out = float_val(n->op == '-' ? -x.f : x.f);
         else if (n->op == '-' && x.i == INT64_MIN)
-            return py_error(src, n->pos, "the result does not fit in 64 bits");
+            return t1_py_error(src, n->pos, "the result does not fit in 64 bits");
         else
             *out = int_val(n->op == '-' ? -x.i : x.i);
         return 0;
@@ -427,11 +428,11 @@ static int ev(py_val *out, const py_node *n, const py_env *env, const py_src *sr
     case PY_BOOLOP:
         if (ev(out, n->kids[0], env, src))
             return -1;
-        if (py_truthy(out) == (n->op == PY_OP_OR))
+        if (t1_py_truthy(out) == (n->op == PY_OP_OR))
             return 0;
         return ev(out, n->kids[1], env, src);
     case PY_CMP: {
-        py_val a, b;
+        t1_py_val a, b;
         if (ev(&a, n->kids[0], env, src))
             return -1;
         for (int k = 1; k < n->nkids; k++) {
@@ -439,38 +440,38 @@ static int ev(py_val *out, const py_node *n, const py_env *env, const py_src *sr
             if (ev(&b, n->kids[k], env, src) || compare(&res, n->ops[k - 1], &a, &b, n->kids[k], src))
                 return -1;
             if (!res) {
-                *out = (py_val){.kind = PV_BOOL, .i = 0};
+                *out = (t1_py_val){.kind = PV_BOOL, .i = 0};
                 return 0;
             }
             a = b;
         }
-        *out = (py_val){.kind = PV_BOOL, .i = 1};
+        *out = (t1_py_val){.kind = PV_BOOL, .i = 1};
         return 0;
     }
     case PY_IFEXP: {
-        py_val cond;
+        t1_py_val cond;
         if (ev(&cond, n->kids[1], env, src))
             return -1;
-        return ev(out, n->kids[py_truthy(&cond) ? 0 : 2], env, src);
+        return ev(out, n->kids[t1_py_truthy(&cond) ? 0 : 2], env, src);
     }
     case PY_COMP: return comprehension(out, n, env, src);
     case PY_SUBSCRIPT: {
-        py_val list, index;
+        t1_py_val list, index;
         if (ev(&list, n->kids[0], env, src) || ev(&index, n->kids[1], env, src))
             return -1;
         if (list.kind != PV_LIST || (index.kind != PV_INT && index.kind != PV_BOOL))
-            return py_error(src, n->pos, "%s indexed by %s", kind_name(&list), kind_name(&index));
+            return t1_py_error(src, n->pos, "%s indexed by %s", kind_name(&list), kind_name(&index));
         int64_t i = index.i < 0 ? index.i + (int64_t)list.n : index.i;
         if (i < 0 || i >= (int64_t)list.n)
-            return py_error(src, n->pos, "index %lld of a list of %zu", (long long)index.i, list.n);
+            return t1_py_error(src, n->pos, "index %lld of a list of %zu", (long long)index.i, list.n);
         *out = list.items[i];
         return 0;
     }
     }
-    return py_error(src, n->pos, "not translated");
+    return t1_py_error(src, n->pos, "not translated");
 }
 
-int py_eval(py_val *out, const py_node *n, const py_env *env, const py_src *src)
+int t1_py_eval(t1_py_val *out, const t1_py_node *n, const t1_py_env *env, const t1_py_src *src)
 {
     return ev(out, n, env, src);
 }
@@ -511,7 +512,7 @@ static const char *float_text(t1_ctx *c, double f)
     return arena_strdup(c->a, out);
 }
 
-const char *py_val_text(t1_ctx *c, const py_val *v)
+const char *t1_py_text(t1_ctx *c, const t1_py_val *v)
 {
     switch (v->kind) {
     case PV_INT: return arena_printf(c->a, "%lld", (long long)v->i);

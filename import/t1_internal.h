@@ -69,7 +69,7 @@ const char *t1_relative(t1_ctx *c, const char *from, const char *to);
 
 /* ---- t1_py.c: the Python expressions of T1 ------------------------------------------ */
 
-enum py_kind {
+enum t1_py_kind {
     PY_INT,      /* i */
     PY_FLOAT,    /* f */
     PY_BOOL,     /* i: 0 or 1 */
@@ -86,7 +86,7 @@ enum py_kind {
     PY_SUBSCRIPT /* kids[0][kids[1]] */
 };
 
-enum py_op {
+enum t1_py_op {
     PY_OP_NOT = 256,
     PY_OP_FLOORDIV,
     PY_OP_POW,
@@ -106,89 +106,89 @@ enum py_op {
     PY_OP_ISNOT
 };
 
-typedef struct py_node {
-    enum py_kind kind;
+typedef struct t1_py_node {
+    enum t1_py_kind kind;
     int op;
     int *ops;   /* PY_CMP: nkids - 1 operators */
     size_t pos; /* byte offset in the expression's text */
     int64_t i;
     double f;
     const char *s;
-    struct py_node **kids;
+    struct t1_py_node **kids;
     int nkids;
-} py_node;
+} t1_py_node;
 
 /* An expression being read: its text, where it is in the T1 file, and the context. */
-typedef struct py_src {
+typedef struct t1_py_src {
     t1_ctx *c;
     const char *text;
     const char *path; /* its JSON path */
-} py_src;
+} t1_py_src;
 
-/* py_error: an error at byte `pos` of the expression: "PATH: message (at column N of
+/* t1_py_error: an error at byte `pos` of the expression: "PATH: message (at column N of
  * "TEXT")". Returns -1. */
-int py_error(const py_src *src, size_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int t1_py_error(const t1_py_src *src, size_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* py_parse: the syntax tree of src's text (one expression, nothing after it). 0, or -1
+/* t1_py_parse: the syntax tree of src's text (one expression, nothing after it). 0, or -1
  * after an error. */
-int py_parse(py_node **out, const py_src *src);
+int t1_py_parse(t1_py_node **out, const t1_py_src *src);
 
 /* A value of an evaluated expression. */
-enum py_vkind { PV_INT, PV_FLOAT, PV_BOOL, PV_STR, PV_LIST };
-typedef struct py_val {
-    enum py_vkind kind;
+enum t1_py_vkind { PV_INT, PV_FLOAT, PV_BOOL, PV_STR, PV_LIST };
+typedef struct t1_py_val {
+    enum t1_py_vkind kind;
     int64_t i; /* PV_INT, PV_BOOL */
     double f;
     const char *s;
-    struct py_val *items; /* PV_LIST */
+    struct t1_py_val *items; /* PV_LIST */
     size_t n;
-} py_val;
+} t1_py_val;
 
 /* The names an evaluation sees: a chain of bindings. */
-typedef struct py_env {
+typedef struct t1_py_env {
     const char *name;
-    py_val val;
-    const struct py_env *next;
-} py_env;
+    t1_py_val val;
+    const struct t1_py_env *next;
+} t1_py_env;
 
 /* The most elements a list may hold (a param's values, a range). */
 #define PY_MAX_LIST 1000000
 
-/* py_eval: the value of `n` with Python 3's meaning (ints exact, an overflow of 64 bits
+/* t1_py_eval: the value of `n` with Python 3's meaning (ints exact, an overflow of 64 bits
  * refused; range, list, len, min, max, abs, int, float; list displays, comprehensions,
  * + and * of lists), names looked up in env. 0, or -1 after an error. */
-int py_eval(py_val *out, const py_node *n, const py_env *env, const py_src *src);
+int t1_py_eval(t1_py_val *out, const t1_py_node *n, const t1_py_env *env, const t1_py_src *src);
 
-/* py_truthy: Python's truth of a value. */
-bool py_truthy(const py_val *v);
+/* t1_py_truthy: Python's truth of a value. */
+bool t1_py_truthy(const t1_py_val *v);
 
-/* py_val_text: the value as cutune writes it (ints in decimal, floats in their
+/* t1_py_text: the value as cutune writes it (ints in decimal, floats in their
  * shortest round-trip form with a '.' or an exponent, true/false, strings quoted and
  * escaped); NULL for a list, a float that is not finite or a string cutune cannot
  * hold (a control character). In the arena. */
-const char *py_val_text(t1_ctx *c, const py_val *v);
+const char *t1_py_text(t1_ctx *c, const t1_py_val *v);
 
 /* ---- t1_tr.c: Python expressions in cutune's expression language --------------------- */
 
-enum tr_type { TR_INT, TR_FLOAT, TR_BOOL, TR_STR };
+enum t1_type { TR_INT, TR_FLOAT, TR_BOOL, TR_STR };
 
 /* A name an expression may read, as cutune spells it, and its type. */
-typedef struct tr_name {
+typedef struct t1_name {
     const char *t1;   /* the name in the T1 file */
     const char *spec; /* the name in the spec */
-    enum tr_type type;
-} tr_name;
+    enum t1_type type;
+} t1_name;
 
-typedef struct tr_names {
-    const tr_name *names;
+typedef struct t1_names {
+    const t1_name *names;
     int n;
-} tr_names;
+} t1_names;
 
-/* tr_translate: the cutune expression for src's text, which must have type `want` (a
+/* t1_translate: the cutune expression for src's text, which must have type `want` (a
  * condition: TR_BOOL, where a number stands for its truth as in Python; a size or a
  * divisor: TR_INT), reading only `names`. Returns the text (in the arena), or NULL
  * after an error naming what is not translated and why. */
-const char *tr_translate(const py_src *src, const tr_names *names, enum tr_type want);
+const char *t1_translate(const t1_py_src *src, const t1_names *names, enum t1_type want);
 
 /* ---- t1.c and t1_args.c: the sections of a T1 file ---------------------------------- */
 
@@ -198,26 +198,27 @@ typedef struct t1_param {
     const char *spec; /* the spec's name: the T1 name, or it with '_' added when that is a
                            reserved or built-in word of cutune (then `as define NAME`) */
     const char *path; /* $.ConfigurationSpace.TuningParameters[i] */
-    py_val values;    /* a list */
-    enum tr_type type;
+    t1_py_val values; /* a list */
+    enum t1_type type;
     bool has_default; /* Default given and one of the values */
-    py_val def;
+    t1_py_val def;
 } t1_param;
 
 typedef struct t1_state {
     t1_ctx *c;
     json_t *root;
-    const char *base_dir; /* the T1 file's folder ("" for the current one) */
-    const char *spec_dir; /* the spec's folder */
+    const char *base_dir;    /* the T1 file's folder ("" for the current one) */
+    const char *spec_dir;    /* the spec's folder */
+    const char *kernel_path; /* the kernel file, as the importer opens it (NULL: unknown) */
     t1_param *params;
     int nparams;
-    tr_names names;       /* the params, for the conditions and the geometry */
-    py_node **conditions; /* parsed, for the check of the default configuration */
+    t1_names names;          /* the params, for the conditions and the geometry */
+    t1_py_node **conditions; /* parsed, for the check of the default configuration */
     const char **cond_paths;
     int nconditions;
-    py_val problem_size;  /* a list of ints, for argument sizes (empty without one) */
-    strbuf body;          /* the statements after the params and conditions */
-    const char **outputs; /* the spec names of the arguments T1 marks "Output" */
+    t1_py_val problem_size; /* a list of ints, for argument sizes (empty without one) */
+    strbuf body;            /* the statements after the params and conditions */
+    const char **outputs;   /* the spec names of the arguments T1 marks "Output" */
     int noutputs, capoutputs;
     bool float_output; /* one of them has a floating-point type */
 } t1_state;
@@ -242,6 +243,6 @@ bool t1_reserved(const char *name);
 
 /* t1_expr: the T1 expression at `path` (a JSON string, or an integer) translated as
  * `want` over the params; NULL after an error. */
-const char *t1_expr(t1_state *s, json_t *v, const char *path, enum tr_type want);
+const char *t1_expr(t1_state *s, json_t *v, const char *path, enum t1_type want);
 
 #endif

@@ -31,7 +31,7 @@
  * the parser's and the evaluator's stack. */
 #define PY_MAX_DEPTH 200
 
-int py_error(const py_src *src, size_t pos, const char *fmt, ...)
+int t1_py_error(const t1_py_src *src, size_t pos, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -50,7 +50,7 @@ int py_error(const py_src *src, size_t pos, const char *fmt, ...)
 enum tok { TK_END, TK_INT, TK_FLOAT, TK_STR, TK_NAME, TK_OP };
 
 typedef struct parser {
-    const py_src *src;
+    const t1_py_src *src;
     const char *t;
     size_t pos;    /* where the next token starts */
     enum tok kind; /* the current token */
@@ -73,7 +73,7 @@ static int fail(parser *p, size_t pos, const char *fmt, ...)
     va_start(ap, fmt);
     char *what = arena_vprintf(p->src->c->a, fmt, ap);
     va_end(ap);
-    return py_error(p->src, pos, "%s", what ? what : "out of memory");
+    return t1_py_error(p->src, pos, "%s", what ? what : "out of memory");
 }
 
 /* lex_number: the number at p->pos (Python 3's forms: 12, 1_000, 0x1f, 0o17, 0b101,
@@ -222,9 +222,9 @@ static int expect(parser *p, int op, const char *what)
     return next(p);
 }
 
-static py_node *node(parser *p, enum py_kind kind, size_t pos)
+static t1_py_node *node(parser *p, enum t1_py_kind kind, size_t pos)
 {
-    py_node *n = arena_alloc(p->src->c->a, sizeof *n);
+    t1_py_node *n = arena_alloc(p->src->c->a, sizeof *n);
     if (!n) {
         fail(p, pos, "out of memory");
         return NULL;
@@ -234,18 +234,18 @@ static py_node *node(parser *p, enum py_kind kind, size_t pos)
     return n;
 }
 
-static int add_kid(parser *p, py_node *n, py_node *kid, int *cap)
+static int add_kid(parser *p, t1_py_node *n, t1_py_node *kid, int *cap)
 {
     if (ARENA_PUSH(p->src->c->a, n->kids, n->nkids, *cap, kid) != 0)
         return fail(p, n->pos, "out of memory");
     return 0;
 }
 
-static py_node *binary(parser *p, enum py_kind kind, int op, size_t pos, py_node *l, py_node *r)
+static t1_py_node *binary(parser *p, enum t1_py_kind kind, int op, size_t pos, t1_py_node *l, t1_py_node *r)
 {
     if (!l || !r)
         return NULL;
-    py_node *n = node(p, kind, pos);
+    t1_py_node *n = node(p, kind, pos);
     int cap = 0;
     if (!n || add_kid(p, n, l, &cap) || add_kid(p, n, r, &cap))
         return NULL;
@@ -253,23 +253,23 @@ static py_node *binary(parser *p, enum py_kind kind, int op, size_t pos, py_node
     return n;
 }
 
-static py_node *parse_expr(parser *p);
-static py_node *parse_or(parser *p);
-static py_node *parse_factor(parser *p);
+static t1_py_node *parse_expr(parser *p);
+static t1_py_node *parse_or(parser *p);
+static t1_py_node *parse_factor(parser *p);
 
 /* exprs-or-comprehension inside [ ] or ( ): the elements up to `close`. */
-static py_node *parse_display(parser *p, int close, size_t pos)
+static t1_py_node *parse_display(parser *p, int close, size_t pos)
 {
-    py_node *n = node(p, PY_LIST, pos);
+    t1_py_node *n = node(p, PY_LIST, pos);
     int cap = 0;
     if (!n || next(p))
         return NULL;
     while (!is_op(p, close)) {
-        py_node *e = parse_expr(p);
+        t1_py_node *e = parse_expr(p);
         if (!e)
             return NULL;
         if (is_word(p, "for") && close == ']' && n->nkids == 0) {
-            py_node *comp = node(p, PY_COMP, pos);
+            t1_py_node *comp = node(p, PY_COMP, pos);
             if (!comp || next(p))
                 return NULL;
             if (p->kind != TK_NAME) {
@@ -284,11 +284,11 @@ static py_node *parse_display(parser *p, int close, size_t pos)
                 return NULL;
             }
             int ccap = 0;
-            py_node *iter = next(p) ? NULL : parse_or(p);
+            t1_py_node *iter = next(p) ? NULL : parse_or(p);
             if (!iter || add_kid(p, comp, e, &ccap) || add_kid(p, comp, iter, &ccap))
                 return NULL;
             if (is_word(p, "if")) {
-                py_node *cond = next(p) ? NULL : parse_or(p);
+                t1_py_node *cond = next(p) ? NULL : parse_or(p);
                 if (!cond || add_kid(p, comp, cond, &ccap))
                     return NULL;
             }
@@ -314,10 +314,10 @@ static py_node *parse_display(parser *p, int close, size_t pos)
 }
 
 /* atom = NAME | NUMBER | STRING | "True" | "False" | "(" ... ")" | "[" ... "]" */
-static py_node *parse_atom(parser *p)
+static t1_py_node *parse_atom(parser *p)
 {
     size_t pos = p->start;
-    py_node *n = NULL;
+    t1_py_node *n = NULL;
     switch (p->kind) {
     case TK_INT:
         if ((n = node(p, PY_INT, pos)))
@@ -351,7 +351,7 @@ static py_node *parse_atom(parser *p)
     }
     case TK_OP:
         if (is_op(p, '(')) {
-            py_node *d = parse_display(p, ')', pos);
+            t1_py_node *d = parse_display(p, ')', pos);
             if (!d)
                 return NULL;
             /* (x) is x; (x,) and (x, y) are tuples, read as lists (i: a ',' was read) */
@@ -373,13 +373,13 @@ static py_node *parse_atom(parser *p)
 }
 
 /* postfix = atom { "(" [ args ] ")" | "[" expr "]" } */
-static py_node *parse_postfix(parser *p)
+static t1_py_node *parse_postfix(parser *p)
 {
-    py_node *n = parse_atom(p);
+    t1_py_node *n = parse_atom(p);
     while (n && (is_op(p, '(') || is_op(p, '['))) {
         size_t pos = p->start;
         if (is_op(p, '[')) {
-            py_node *index = next(p) ? NULL : parse_expr(p);
+            t1_py_node *index = next(p) ? NULL : parse_expr(p);
             if (!index || expect(p, ']', "']'"))
                 return NULL;
             n = binary(p, PY_SUBSCRIPT, 0, pos, n, index);
@@ -389,7 +389,7 @@ static py_node *parse_postfix(parser *p)
             fail(p, pos, "only a named function can be called");
             return NULL;
         }
-        py_node *call = parse_display(p, ')', n->pos);
+        t1_py_node *call = parse_display(p, ')', n->pos);
         if (!call)
             return NULL;
         call->kind = PY_CALL;
@@ -400,9 +400,9 @@ static py_node *parse_postfix(parser *p)
 }
 
 /* power = postfix [ "**" factor ] */
-static py_node *parse_power(parser *p)
+static t1_py_node *parse_power(parser *p)
 {
-    py_node *n = parse_postfix(p);
+    t1_py_node *n = parse_postfix(p);
     if (n && is_op(p, PY_OP_POW)) {
         size_t pos = p->start;
         if (next(p))
@@ -413,7 +413,7 @@ static py_node *parse_power(parser *p)
 }
 
 /* factor = ("+" | "-" | "~") factor | power */
-static py_node *parse_factor(parser *p)
+static t1_py_node *parse_factor(parser *p)
 {
     if (is_op(p, '+') || is_op(p, '-') || is_op(p, '~')) {
         size_t pos = p->start;
@@ -422,11 +422,11 @@ static py_node *parse_factor(parser *p)
             fail(p, pos, "the expression nests too deeply (more than %d levels)", PY_MAX_DEPTH);
             return NULL;
         }
-        py_node *n = node(p, PY_UNARY, pos);
+        t1_py_node *n = node(p, PY_UNARY, pos);
         int cap = 0;
         if (!n || next(p))
             return NULL;
-        py_node *kid = parse_factor(p);
+        t1_py_node *kid = parse_factor(p);
         p->depth--;
         if (!kid || add_kid(p, n, kid, &cap))
             return NULL;
@@ -437,9 +437,9 @@ static py_node *parse_factor(parser *p)
 }
 
 /* One level of left-associative binary operators: `ops` (0-ended) over `sub`. */
-static py_node *parse_left(parser *p, const int *ops, py_node *(*sub)(parser *))
+static t1_py_node *parse_left(parser *p, const int *ops, t1_py_node *(*sub)(parser *))
 {
-    py_node *n = sub(p);
+    t1_py_node *n = sub(p);
     for (;;) {
         if (!n || p->kind != TK_OP)
             return n;
@@ -455,32 +455,32 @@ static py_node *parse_left(parser *p, const int *ops, py_node *(*sub)(parser *))
     }
 }
 
-static py_node *parse_term(parser *p)
+static t1_py_node *parse_term(parser *p)
 {
     static const int ops[] = {'*', '/', PY_OP_FLOORDIV, '%', 0};
     return parse_left(p, ops, parse_factor);
 }
-static py_node *parse_arith(parser *p)
+static t1_py_node *parse_arith(parser *p)
 {
     static const int ops[] = {'+', '-', 0};
     return parse_left(p, ops, parse_term);
 }
-static py_node *parse_shift(parser *p)
+static t1_py_node *parse_shift(parser *p)
 {
     static const int ops[] = {PY_OP_SHL, PY_OP_SHR, 0};
     return parse_left(p, ops, parse_arith);
 }
-static py_node *parse_band(parser *p)
+static t1_py_node *parse_band(parser *p)
 {
     static const int ops[] = {'&', 0};
     return parse_left(p, ops, parse_shift);
 }
-static py_node *parse_bxor(parser *p)
+static t1_py_node *parse_bxor(parser *p)
 {
     static const int ops[] = {'^', 0};
     return parse_left(p, ops, parse_band);
 }
-static py_node *parse_bor(parser *p)
+static t1_py_node *parse_bor(parser *p)
 {
     static const int ops[] = {'|', 0};
     return parse_left(p, ops, parse_bxor);
@@ -517,22 +517,22 @@ static int cmp_op(parser *p)
 }
 
 /* comparison = bor { cmp_op bor } */
-static py_node *parse_comparison(parser *p)
+static t1_py_node *parse_comparison(parser *p)
 {
-    py_node *first = parse_bor(p);
+    t1_py_node *first = parse_bor(p);
     if (!first)
         return NULL;
     size_t pos = p->start;
     int op = cmp_op(p);
     if (op <= 0)
         return op < 0 ? NULL : first;
-    py_node *n = node(p, PY_CMP, first->pos);
+    t1_py_node *n = node(p, PY_CMP, first->pos);
     int cap = 0, nops = 0, capops = 0;
     if (!n || add_kid(p, n, first, &cap))
         return NULL;
     (void)pos;
     while (op > 0) {
-        py_node *r = parse_bor(p);
+        t1_py_node *r = parse_bor(p);
         if (!r || add_kid(p, n, r, &cap) || ARENA_PUSH(p->src->c->a, n->ops, nops, capops, op) != 0)
             return NULL;
         op = cmp_op(p);
@@ -541,7 +541,7 @@ static py_node *parse_comparison(parser *p)
 }
 
 /* not_test = "not" not_test | comparison */
-static py_node *parse_not(parser *p)
+static t1_py_node *parse_not(parser *p)
 {
     if (!is_word(p, "not"))
         return parse_comparison(p);
@@ -550,11 +550,11 @@ static py_node *parse_not(parser *p)
         fail(p, pos, "the expression nests too deeply (more than %d levels)", PY_MAX_DEPTH);
         return NULL;
     }
-    py_node *n = node(p, PY_UNARY, pos);
+    t1_py_node *n = node(p, PY_UNARY, pos);
     int cap = 0;
     if (!n || next(p))
         return NULL;
-    py_node *kid = parse_not(p);
+    t1_py_node *kid = parse_not(p);
     p->depth--;
     if (!kid || add_kid(p, n, kid, &cap))
         return NULL;
@@ -563,18 +563,18 @@ static py_node *parse_not(parser *p)
 }
 
 /* and_test = not_test { "and" not_test };  or_test = and_test { "or" and_test } */
-static py_node *parse_and(parser *p)
+static t1_py_node *parse_and(parser *p)
 {
-    py_node *n = parse_not(p);
+    t1_py_node *n = parse_not(p);
     while (n && is_word(p, "and")) {
         size_t pos = p->start;
         n = next(p) ? NULL : binary(p, PY_BOOLOP, PY_OP_AND, pos, n, parse_not(p));
     }
     return n;
 }
-static py_node *parse_or(parser *p)
+static t1_py_node *parse_or(parser *p)
 {
-    py_node *n = parse_and(p);
+    t1_py_node *n = parse_and(p);
     while (n && is_word(p, "or")) {
         size_t pos = p->start;
         n = next(p) ? NULL : binary(p, PY_BOOLOP, PY_OP_OR, pos, n, parse_and(p));
@@ -583,24 +583,24 @@ static py_node *parse_or(parser *p)
 }
 
 /* expr = or_test [ "if" or_test "else" expr ] */
-static py_node *parse_expr(parser *p)
+static t1_py_node *parse_expr(parser *p)
 {
     if (++p->depth > PY_MAX_DEPTH) {
         fail(p, p->start, "the expression nests too deeply (more than %d levels)", PY_MAX_DEPTH);
         return NULL;
     }
-    py_node *n = parse_or(p);
+    t1_py_node *n = parse_or(p);
     if (n && is_word(p, "if")) {
-        py_node *e = node(p, PY_IFEXP, p->start);
+        t1_py_node *e = node(p, PY_IFEXP, p->start);
         int cap = 0;
-        py_node *cond = next(p) ? NULL : parse_or(p);
+        t1_py_node *cond = next(p) ? NULL : parse_or(p);
         if (!e || !cond)
             return NULL;
         if (!is_word(p, "else")) {
             fail(p, p->start, "expected 'else'");
             return NULL;
         }
-        py_node *alt = next(p) ? NULL : parse_expr(p);
+        t1_py_node *alt = next(p) ? NULL : parse_expr(p);
         if (!alt || add_kid(p, e, n, &cap) || add_kid(p, e, cond, &cap) || add_kid(p, e, alt, &cap))
             return NULL;
         n = e;
@@ -609,15 +609,15 @@ static py_node *parse_expr(parser *p)
     return n;
 }
 
-int py_parse(py_node **out, const py_src *src)
+int t1_py_parse(t1_py_node **out, const t1_py_src *src)
 {
     parser p = {.src = src, .t = src->text};
     *out = NULL;
     if (next(&p))
         return -1;
     if (p.kind == TK_END)
-        return py_error(src, 0, "the expression is empty");
-    py_node *n = parse_expr(&p);
+        return t1_py_error(src, 0, "the expression is empty");
+    t1_py_node *n = parse_expr(&p);
     if (!n)
         return -1;
     if (p.kind != TK_END)

@@ -25,26 +25,26 @@ enum { P_TERNARY = 1, P_OR, P_AND, P_CMP, P_BOR, P_BXOR, P_BAND, P_SHIFT, P_ADD,
 typedef struct tr {
     const char *text;
     int prec;
-    enum tr_type type;
+    enum t1_type type;
     bool loose;
 } tr;
 
 typedef struct tr_ctx {
-    const py_src *src;
-    const tr_names *names;
+    const t1_py_src *src;
+    const t1_names *names;
 } tr_ctx;
 
-static int tr_node(tr *out, const py_node *n, const tr_ctx *t);
+static int tr_node(tr *out, const t1_py_node *n, const tr_ctx *t);
 
-static const char *type_name(enum tr_type type)
+static const char *type_name(enum t1_type type)
 {
     return type == TR_INT ? "an int" : type == TR_FLOAT ? "a float" : type == TR_BOOL ? "a bool" : "a string";
 }
 
 /* make: out = the formatted text at precedence prec and type `type`. */
-static int make(tr *out, const tr_ctx *t, int prec, enum tr_type type, const char *fmt, ...)
+static int make(tr *out, const tr_ctx *t, int prec, enum t1_type type, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
-static int make(tr *out, const tr_ctx *t, int prec, enum tr_type type, const char *fmt, ...)
+static int make(tr *out, const tr_ctx *t, int prec, enum t1_type type, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -81,20 +81,20 @@ static int as_bool(tr *x, const tr_ctx *t)
 
 /* as_num: x as a number: a bool becomes int(x) (Python's True is 1); a string, or an
  * and/or whose value would be one of its number operands, is refused. */
-static int as_num(tr *x, const py_node *n, const tr_ctx *t)
+static int as_num(tr *x, const t1_py_node *n, const tr_ctx *t)
 {
     if (x->type == TR_STR)
-        return py_error(t->src, n->pos, "a string where a number is needed");
+        return t1_py_error(t->src, n->pos, "a string where a number is needed");
     if (x->type != TR_BOOL)
         return 0;
     if (x->loose)
-        return py_error(t->src, n->pos,
-                        "the value of this 'and'/'or' is one of its operands (Python's meaning), used here as a "
-                        "number: not translated (compare explicitly)");
+        return t1_py_error(t->src, n->pos,
+                           "the value of this 'and'/'or' is one of its operands (Python's meaning), used here as a "
+                           "number: not translated (compare explicitly)");
     return make(x, t, P_PRIMARY, TR_INT, "int(%s)", x->text);
 }
 
-static int tr_unary(tr *out, const py_node *n, const tr_ctx *t)
+static int tr_unary(tr *out, const t1_py_node *n, const tr_ctx *t)
 {
     tr x;
     if (tr_node(&x, n->kids[0], t))
@@ -107,7 +107,7 @@ static int tr_unary(tr *out, const py_node *n, const tr_ctx *t)
     if (as_num(&x, n->kids[0], t))
         return -1;
     if (n->op == '~' && x.type != TR_INT)
-        return py_error(t->src, n->pos, "'~' of a float");
+        return t1_py_error(t->src, n->pos, "'~' of a float");
     const char *operand = at(t, &x, P_UNARY);
     return make(out, t, P_UNARY, x.type, "%c%s%s", n->op, operand[0] == '-' || operand[0] == '+' ? " " : "", operand);
 }
@@ -131,7 +131,7 @@ static const char *bin_text(int op)
     return "?";
 }
 
-static int tr_binary(tr *out, const py_node *n, const tr_ctx *t)
+static int tr_binary(tr *out, const t1_py_node *n, const tr_ctx *t)
 {
     tr l, r;
     if (tr_node(&l, n->kids[0], t) || tr_node(&r, n->kids[1], t) || as_num(&l, n->kids[0], t) ||
@@ -139,12 +139,12 @@ static int tr_binary(tr *out, const py_node *n, const tr_ctx *t)
         return -1;
     bool ints = l.type == TR_INT && r.type == TR_INT;
     int prec;
-    enum tr_type type = ints ? TR_INT : TR_FLOAT;
+    enum t1_type type = ints ? TR_INT : TR_FLOAT;
     switch (n->op) {
     case PY_OP_POW: {
         /* cutune: power = primary "**" unary. Python's int ** negative int is a float;
          * cutune refuses it, so a literal negative exponent makes the base a float. */
-        const py_node *e = n->kids[1];
+        const t1_py_node *e = n->kids[1];
         bool negative = e->kind == PY_UNARY && e->op == '-' && e->kids[0]->kind == PY_INT && e->kids[0]->i > 0;
         if (ints && negative)
             return make(out, t, P_POW, TR_FLOAT, "float(%s) ** %s", l.text, at(t, &r, P_UNARY));
@@ -158,7 +158,7 @@ static int tr_binary(tr *out, const py_node *n, const tr_ctx *t)
         break;
     case '%':
         if (!ints)
-            return py_error(t->src, n->pos, "'%%' of a float is not translated (cutune's %% takes ints)");
+            return t1_py_error(t->src, n->pos, "'%%' of a float is not translated (cutune's %% takes ints)");
         prec = P_MUL;
         break;
     case '+':
@@ -168,14 +168,14 @@ static int tr_binary(tr *out, const py_node *n, const tr_ctx *t)
     case '&': prec = P_BAND; break;
     case '^': prec = P_BXOR; break;
     case '|': prec = P_BOR; break;
-    default: return py_error(t->src, n->pos, "an operator that is not translated");
+    default: return t1_py_error(t->src, n->pos, "an operator that is not translated");
     }
     if (prec <= P_SHIFT && !ints)
-        return py_error(t->src, n->pos, "'%s' of a float", bin_text(n->op));
+        return t1_py_error(t->src, n->pos, "'%s' of a float", bin_text(n->op));
     return make(out, t, prec, type, "%s %s %s", at(t, &l, prec), bin_text(n->op), at(t, &r, prec + 1));
 }
 
-static int tr_boolop(tr *out, const py_node *n, const tr_ctx *t)
+static int tr_boolop(tr *out, const t1_py_node *n, const tr_ctx *t)
 {
     tr l, r;
     if (tr_node(&l, n->kids[0], t) || tr_node(&r, n->kids[1], t))
@@ -206,18 +206,18 @@ static const char *cmp_text(int op)
 /* comparable: makes a and b operands cutune compares with op: numbers with numbers
  * (a bool against a number, or ordered, becomes int(b)), strings with strings and
  * bools with bools by == and != only. */
-static int comparable(tr *a, tr *b, int op, const py_node *na, const py_node *nb, const tr_ctx *t)
+static int comparable(tr *a, tr *b, int op, const t1_py_node *na, const t1_py_node *nb, const tr_ctx *t)
 {
     bool eq = op == PY_OP_EQ || op == PY_OP_NE;
     if (a->type == TR_STR || b->type == TR_STR) {
         if (a->type != b->type)
-            return py_error(t->src, nb->pos, "%s compared with %s (Python: never equal): not translated",
-                            type_name(a->type), type_name(b->type));
+            return t1_py_error(t->src, nb->pos, "%s compared with %s (Python: never equal): not translated",
+                               type_name(a->type), type_name(b->type));
         if (!eq)
-            return py_error(t->src, nb->pos,
-                            "strings ordered by '%s': not translated (cutune compares strings by == "
-                            "and != only)",
-                            cmp_text(op));
+            return t1_py_error(t->src, nb->pos,
+                               "strings ordered by '%s': not translated (cutune compares strings by == "
+                               "and != only)",
+                               cmp_text(op));
         return 0;
     }
     if (a->type == TR_BOOL && b->type == TR_BOOL && eq && !a->loose && !b->loose)
@@ -226,13 +226,13 @@ static int comparable(tr *a, tr *b, int op, const py_node *na, const py_node *nb
 }
 
 /* tr_in: x in [e1, e2, ...] as (x == e1 || x == e2 ...); not in as (x != e1 && ...). */
-static int tr_in(tr *out, const py_node *n, const tr_ctx *t)
+static int tr_in(tr *out, const t1_py_node *n, const tr_ctx *t)
 {
     bool in = n->ops[0] == PY_OP_IN;
-    const py_node *list = n->kids[1];
+    const t1_py_node *list = n->kids[1];
     if (list->kind != PY_LIST)
-        return py_error(t->src, list->pos, "'%s' is translated with a list or tuple written out on its right",
-                        in ? "in" : "not in");
+        return t1_py_error(t->src, list->pos, "'%s' is translated with a list or tuple written out on its right",
+                           in ? "in" : "not in");
     if (list->nkids == 0)
         return make(out, t, P_PRIMARY, TR_BOOL, "%s", in ? "false" : "true");
     tr x;
@@ -256,14 +256,14 @@ static int tr_in(tr *out, const py_node *n, const tr_ctx *t)
     return rc || t->src->c->oom ? -1 : 0;
 }
 
-static int tr_compare(tr *out, const py_node *n, const tr_ctx *t)
+static int tr_compare(tr *out, const t1_py_node *n, const tr_ctx *t)
 {
     for (int k = 0; k < n->nkids - 1; k++) {
         int op = n->ops[k];
         if (op == PY_OP_IS || op == PY_OP_ISNOT)
-            return py_error(t->src, n->kids[k + 1]->pos, "'is' is not translated (write == or !=)");
+            return t1_py_error(t->src, n->kids[k + 1]->pos, "'is' is not translated (write == or !=)");
         if ((op == PY_OP_IN || op == PY_OP_NOTIN) && n->nkids != 2)
-            return py_error(t->src, n->kids[k + 1]->pos, "'in' inside a chain of comparisons is not translated");
+            return t1_py_error(t->src, n->kids[k + 1]->pos, "'in' inside a chain of comparisons is not translated");
     }
     if (n->ops[0] == PY_OP_IN || n->ops[0] == PY_OP_NOTIN)
         return tr_in(out, n, t);
@@ -294,7 +294,7 @@ static int tr_compare(tr *out, const py_node *n, const tr_ctx *t)
     return rc;
 }
 
-static int tr_ifexp(tr *out, const py_node *n, const tr_ctx *t)
+static int tr_ifexp(tr *out, const t1_py_node *n, const tr_ctx *t)
 {
     tr a, c, b;
     if (tr_node(&a, n->kids[0], t) || tr_node(&c, n->kids[1], t) || tr_node(&b, n->kids[2], t) || as_bool(&c, t))
@@ -303,32 +303,33 @@ static int tr_ifexp(tr *out, const py_node *n, const tr_ctx *t)
         if (as_num(&a, n->kids[0], t) || as_num(&b, n->kids[2], t))
             return -1;
     }
-    enum tr_type type = a.type == b.type ? a.type : TR_FLOAT;
+    enum t1_type type = a.type == b.type ? a.type : TR_FLOAT;
     return make(out, t, P_TERNARY, type, "%s ? %s : %s", at(t, &c, P_OR), a.text, b.text);
 }
 
-static int tr_call(tr *out, const py_node *n, const tr_ctx *t)
+static int tr_call(tr *out, const t1_py_node *n, const tr_ctx *t)
 {
     const char *f = n->s;
-    const py_node *const *args = (const py_node *const *)n->kids;
+    const t1_py_node *const *args = (const t1_py_node *const *)n->kids;
     int nargs = n->nkids;
     bool minmax = strcmp(f, "min") == 0 || strcmp(f, "max") == 0;
     if (minmax && nargs == 1 && args[0]->kind == PY_LIST) { /* max([a, b]) is max(a, b) */
         nargs = args[0]->nkids;
-        args = (const py_node *const *)args[0]->kids;
+        args = (const t1_py_node *const *)args[0]->kids;
     }
     if (!minmax && strcmp(f, "abs") != 0 && strcmp(f, "int") != 0 && strcmp(f, "float") != 0)
-        return py_error(t->src, n->pos, "%s",
-                        strcmp(f, "round") == 0 ? "round() is not translated (Python rounds halves to even, "
-                                                  "cutune's round() away from zero)"
-                                                : arena_printf(t->src->c->a,
-                                                               "the function %s() is not translated "
-                                                               "(min, max, abs, int and float are)",
-                                                               f));
+        return t1_py_error(t->src, n->pos, "%s",
+                           strcmp(f, "round") == 0 ? "round() is not translated (Python rounds halves to even, "
+                                                     "cutune's round() away from zero)"
+                                                   : arena_printf(t->src->c->a,
+                                                                  "the function %s() is not translated "
+                                                                  "(min, max, abs, int and float are)",
+                                                                  f));
     if (minmax ? nargs < 1 || nargs > 8 : nargs != 1)
-        return py_error(t->src, n->pos, "%s() with %d argument%s is not translated", f, nargs, nargs == 1 ? "" : "s");
+        return t1_py_error(t->src, n->pos, "%s() with %d argument%s is not translated", f, nargs,
+                           nargs == 1 ? "" : "s");
     strbuf sb = STRBUF_INIT;
-    enum tr_type type = TR_INT;
+    enum t1_type type = TR_INT;
     int rc = 0;
     sb_printf(&sb, "%s(", f);
     for (int k = 0; k < nargs && rc == 0; k++) {
@@ -351,7 +352,7 @@ static int tr_call(tr *out, const py_node *n, const tr_ctx *t)
     return rc;
 }
 
-static int tr_node(tr *out, const py_node *n, const tr_ctx *t)
+static int tr_node(tr *out, const t1_py_node *n, const tr_ctx *t)
 {
     if (t->src->c->oom)
         return -1;
@@ -360,36 +361,37 @@ static int tr_node(tr *out, const py_node *n, const tr_ctx *t)
     case PY_BOOL: return make(out, t, P_PRIMARY, TR_BOOL, "%s", n->i ? "true" : "false");
     case PY_FLOAT:
     case PY_STR: {
-        py_val v = {.kind = n->kind == PY_FLOAT ? PV_FLOAT : PV_STR, .f = n->f, .s = n->s};
-        const char *text = py_val_text(t->src->c, &v);
+        t1_py_val v = {.kind = n->kind == PY_FLOAT ? PV_FLOAT : PV_STR, .f = n->f, .s = n->s};
+        const char *text = t1_py_text(t->src->c, &v);
         if (!text)
-            return py_error(t->src, n->pos, "%s",
-                            n->kind == PY_FLOAT ? "a float that is not finite" : "a string with a control character");
+            return t1_py_error(t->src, n->pos, "%s",
+                               n->kind == PY_FLOAT ? "a float that is not finite"
+                                                   : "a string with a control character");
         return make(out, t, P_PRIMARY, n->kind == PY_FLOAT ? TR_FLOAT : TR_STR, "%s", text);
     }
     case PY_NAME:
         for (int k = 0; k < t->names->n; k++)
             if (strcmp(t->names->names[k].t1, n->s) == 0)
                 return make(out, t, P_PRIMARY, t->names->names[k].type, "%s", t->names->names[k].spec);
-        return py_error(t->src, n->pos, "unknown name '%s': only the tuning parameters%s are known here", n->s,
-                        t->names->n > 0 ? "" : " (none here)");
+        return t1_py_error(t->src, n->pos, "unknown name '%s': only the tuning parameters%s are known here", n->s,
+                           t->names->n > 0 ? "" : " (none here)");
     case PY_UNARY: return tr_unary(out, n, t);
     case PY_BIN: return tr_binary(out, n, t);
     case PY_BOOLOP: return tr_boolop(out, n, t);
     case PY_CMP: return tr_compare(out, n, t);
     case PY_IFEXP: return tr_ifexp(out, n, t);
     case PY_CALL: return tr_call(out, n, t);
-    case PY_LIST: return py_error(t->src, n->pos, "a list is no value in cutune's expressions (only after 'in')");
-    case PY_COMP: return py_error(t->src, n->pos, "a comprehension is not translated here");
-    case PY_SUBSCRIPT: return py_error(t->src, n->pos, "indexing is not translated here");
+    case PY_LIST: return t1_py_error(t->src, n->pos, "a list is no value in cutune's expressions (only after 'in')");
+    case PY_COMP: return t1_py_error(t->src, n->pos, "a comprehension is not translated here");
+    case PY_SUBSCRIPT: return t1_py_error(t->src, n->pos, "indexing is not translated here");
     }
-    return py_error(t->src, n->pos, "not translated");
+    return t1_py_error(t->src, n->pos, "not translated");
 }
 
-const char *tr_translate(const py_src *src, const tr_names *names, enum tr_type want)
+const char *t1_translate(const t1_py_src *src, const t1_names *names, enum t1_type want)
 {
-    py_node *root;
-    if (py_parse(&root, src))
+    t1_py_node *root;
+    if (t1_py_parse(&root, src))
         return NULL;
     tr_ctx t = {.src = src, .names = names};
     tr x;
@@ -402,7 +404,7 @@ const char *tr_translate(const py_src *src, const tr_names *names, enum tr_type 
         if (as_num(&x, root, &t))
             return NULL;
         if (x.type != TR_INT) {
-            py_error(src, 0, "gives a float where an int is needed (Python's / divides exactly: write //)");
+            t1_py_error(src, 0, "gives a float where an int is needed (Python's / divides exactly: write //)");
             return NULL;
         }
     }

@@ -57,15 +57,28 @@ typedef enum ast_ctype {
     CT_INT,
     CT_UINT,
     CT_INT64,
-    CT_UINT64
+    CT_UINT64,
+    /* CUDA's vector types: 2 or 4 lanes of a scalar type, aligned to their size */
+    CT_FLOAT2,
+    CT_FLOAT4,
+    CT_DOUBLE2,
+    CT_INT2,
+    CT_INT4,
+    CT_UINT2,
+    CT_UINT4
 } ast_ctype;
 
-/* ast_ctype_name: the spec's spelling ("float", "int64", ...); ast_ctype_cuda: the CUDA
- * spelling ("float", "long long", "__half", ...); ast_ctype_size: bytes per element. */
+/* ast_ctype_name: the spec's spelling ("float", "int64", "float4", ...); ast_ctype_cuda:
+ * the CUDA spelling ("float", "long long", "__half", "float4", ...); ast_ctype_size: bytes
+ * per element (a vector's: all its lanes, which is also its alignment); is_float: a
+ * floating-point type or a vector of one; ast_ctype_lanes: 1 for a scalar type, else the
+ * vector's lanes; ast_ctype_component: a vector's lane type (a scalar type: itself). */
 const char *ast_ctype_name(ast_ctype t);
 const char *ast_ctype_cuda(ast_ctype t);
 int ast_ctype_size(ast_ctype t);
 bool ast_ctype_is_float(ast_ctype t);
+int ast_ctype_lanes(ast_ctype t);
+ast_ctype ast_ctype_component(ast_ctype t);
 
 typedef enum ast_expr_kind {
     EX_INT,
@@ -78,7 +91,8 @@ typedef enum ast_expr_kind {
     EX_CHAIN, /* a < b <= c: comparisons chained as in mathematics */
     EX_COND,  /* c ? a : b */
     EX_CALL,  /* f(x, y) or f(key = value, ...) */
-    EX_CTYPE  /* a C type written where a template argument is expected */
+    EX_CTYPE, /* a C type written where a template argument is expected */
+    EX_IN     /* x in [a, b, ...], x not in [...]: membership */
 } ast_expr_kind;
 
 typedef struct ast_expr ast_expr;
@@ -140,6 +154,13 @@ struct ast_expr {
             span name_loc;
             ast_arg_list args;
         } call;
+        struct {
+            ast_expr *item;       /* the value looked for */
+            ast_expr_list values; /* the list's values, in order */
+            bool negated;         /* not in */
+            span op_loc;          /* `in` or `not in` */
+            span list_loc;        /* the [...] */
+        } in;
     } u;
 };
 
@@ -192,8 +213,9 @@ typedef enum ast_item_kind {
     IT_SEARCH,
     IT_MEASURE,
     IT_EMIT,
-    IT_SIZE, /* size n in [...]; size (nx, ny) in [(..., ...), ...] (problem sizes) */
-    IT_RESET /* reset NAME, ... [= contents]; or reset kernel ... block ... grid ...; */
+    IT_SIZE,  /* size n in [...]; size (nx, ny) in [(..., ...), ...] (problem sizes) */
+    IT_RESET, /* reset NAME, ... [= contents]; or reset kernel ... block ... grid ...; */
+    IT_COMPAT /* compat kernel_tuner; (another tool's conventions, opted in) */
 } ast_item_kind;
 
 typedef struct ast_name {
@@ -272,6 +294,7 @@ typedef struct ast_item {
             ast_reference *checker;
             span checker_word_loc;
         } verify;
+        ast_name compat;           /* IT_COMPAT: whose conventions */
         struct {                   /* IT_RESET */
             ast_name_list targets; /* reset a, b [= value]; (empty for a kernel) */
             ast_expr *value;       /* NULL: each target's own initial contents */

@@ -133,6 +133,24 @@ ast_expr *lb_chain(lang_ctx *ctx, ast_expr *a, ast_op op, ast_expr *b, span l)
     return e;
 }
 
+ast_expr *lb_in(lang_ctx *ctx, ast_expr *item, ast_expr_list values, bool negated, span l, span op_loc, span list_loc)
+{
+    ast_expr *e = lb_expr(ctx, EX_IN, l);
+    if (e) {
+        e->u.in.item = item;
+        e->u.in.values = values;
+        e->u.in.negated = negated;
+        e->u.in.op_loc = op_loc;
+        e->u.in.list_loc = list_loc;
+        int inner = item->depth;
+        for (int i = 0; i < values.len; i++)
+            if (values.items[i]->depth > inner)
+                inner = values.items[i]->depth;
+        lb_nest(ctx, e, inner, op_loc);
+    }
+    return e;
+}
+
 ast_item *lb_item(lang_ctx *ctx, ast_item_kind k, span l, span kw)
 {
     ast_item *it = arena_alloc(ctx->arena, sizeof *it);

@@ -24,6 +24,10 @@ ast_expr *lb_chain(lang_ctx *ctx, ast_expr *a, ast_op op, ast_expr *b, span l);
  * deepest argument. */
 ast_expr *lb_call(lang_ctx *ctx, const char *name, span name_loc, ast_arg_list args, span l);
 
+/* lb_in: `item in [values]` (`not in` when negated) at l, the operator at op_loc and
+ * the list at list_loc, one level deeper than its deepest part. */
+ast_expr *lb_in(lang_ctx *ctx, ast_expr *item, ast_expr_list values, bool negated, span l, span op_loc, span list_loc);
+
 /* lb_item: a new statement of kind k at l, its keyword at kw. */
 ast_item *lb_item(lang_ctx *ctx, ast_item_kind k, span l, span kw);
 

@@ -102,6 +102,8 @@ static ast_item *mk_item(lang_ctx *ctx, ast_item_kind k, tn_loc l, tn_loc kw) { 
 %token EMIT "'emit'" PREFIX "'prefix'"
 %token SIZE "'size'"   /* a statement keyword only where a statement starts (lexer.l) */
 %token RESET "'reset'"
+%token NOTIN "'not in'"
+%token COMPAT "'compat'"   /* a statement keyword only where a statement starts (lexer.l) */
 %token DOTDOT "'..'" POW "'**'" FLOORDIV "'//'" SHL "'<<'" SHR "'>>'" LE "'<='" GE "'>='"
 %token EQ "'=='" NE "'!='" ANDAND "'&&'" OROR "'||'"
 %token <ival> INT "number"
@@ -263,6 +265,9 @@ item
           r->targs = $4.list; r->has_targs = $4.present;
           r->file = $5; r->file_loc = S(@5);
           r->block = $7; r->block_loc = S(@7); r->grid = $9; r->grid_loc = S(@9); }
+    /* compat = "compat" IDENT ";"   (checker: kernel_tuner) */
+    | COMPAT IDENT ';'
+        { NEW($$ = mk_item(ctx, IT_COMPAT, @$, @1)); $$->u.compat.name = $2; $$->u.compat.loc = S(@2); }
     | error ';'                    { $$ = NULL; yyerrok; }
     ;
 
@@ -489,9 +494,15 @@ and_expr
     | and_expr ANDAND cmp_expr     { NEW($$ = mk_binary(ctx, OP_AND, $1, $3, @$)); }
     ;
 
+/* cmp_expr = bor_expr { cmp_op bor_expr } | bor_expr ( "in" | "not in" ) "[" [ expr { "," expr } [ "," ] ] "]"
+ * (membership does not chain: a < b in [...] is an error; parenthesise) */
 cmp_expr
     : bor_expr
     | cmp_expr cmp_op bor_expr     { NEW($$ = mk_chain(ctx, $1, $2, $3, @$)); }
+    | bor_expr IN '[' expr_list_opt ']'
+        { span l = {@3.begin, @5.end}; NEW($$ = lb_in(ctx, $1, $4, false, S(@$), S(@2), l)); }
+    | bor_expr NOTIN '[' expr_list_opt ']'
+        { span l = {@3.begin, @5.end}; NEW($$ = lb_in(ctx, $1, $4, true, S(@$), S(@2), l)); }
     ;
 
 cmp_op
@@ -586,7 +597,7 @@ static void tn_error(tn_loc *loc, void *scanner, lang_ctx *ctx, const char *msg)
 /* The statement keywords, for "unknown statement 'parm'; did you mean 'param'?". */
 static const char *const statement_words[] = {
     "include", "options", "param", "let", "require", "block", "grid", "smem", "arg",
-    "verify", "metric", "objective", "search", "measure", "emit", "size", "reset",
+    "verify", "metric", "objective", "search", "measure", "emit", "size", "reset", "compat",
 };
 
 /* How the token the parser stopped at is named in a message: its text, quoted. */
@@ -617,6 +628,21 @@ static void expected_name(yysymbol_kind_t sym, strbuf *out)
     } else {
         sb_add(out, name);
     }
+}
+
+/* Whether the statement before offset `at` (back to its ';', '{' or '}') holds a
+ * comparison operator (<, >, ==, !=, <=, >=; not << or >>). */
+static bool after_comparison(const lang_ctx *ctx, uint32_t at)
+{
+    const char *t = ctx->src->text;
+    for (uint32_t i = at; i > 0 && !strchr(";{}", t[i - 1]); i--) {
+        char c = t[i - 1], prev = i > 1 ? t[i - 2] : ' ', next = t[i];
+        if ((c == '<' || c == '>') && prev != c && next != c)
+            return true;
+        if (c == '=' && strchr("=!", prev))
+            return true;
+    }
+    return false;
 }
 
 static int tn_expects(yysymbol_kind_t *exp, int n, yysymbol_kind_t sym)
@@ -655,11 +681,25 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, void *scanner, lang_c
         else
             diag_error(ctx->diags, S(loc), "unknown statement '%s' (statements start with param, let, require, "
                                            "block, grid, smem, arg, verify, metric, objective, search, measure, "
-                                           "emit, size, reset, include or options)", word);
+                                           "emit, size, reset, compat, include or options)", word);
         return 0;
     }
     if (n == 1 && expected[0] == YYSYMBOL_YYUNDEF)
         n = 0;
+    /* A Python list comprehension: [2**i for i in range(5)]. */
+    if (tok == YYSYMBOL_IDENT && loc.end - loc.begin == 3 && memcmp(ctx->src->text + loc.begin, "for", 3) == 0 &&
+        tn_expects(expected, n, YYTRANSLATE(']'))) {
+        diag_error(ctx->diags, S(loc), "a list cannot be built with 'for'; write a range (1 .. 16, 0 .. 64 step 8, "
+                   "or 1 .. 1024 step *2 for the powers of two) or list the values ([1, 2, 4, 8])");
+        return 0;
+    }
+    /* Membership after a comparison: 1 < x in [...] (it does not chain). */
+    if ((tok == YYSYMBOL_IN || tok == YYSYMBOL_NOTIN) && !tn_expects(expected, n, YYSYMBOL_IN) &&
+        after_comparison(ctx, loc.begin)) {
+        diag_error(ctx->diags, S(loc), "'%s' cannot follow a comparison (membership does not chain): parenthesise, "
+                   "as (a < b) && (b in [...])", tok == YYSYMBOL_IN ? "in" : "not in");
+        return 0;
+    }
     /* Where the list of expected tokens would not help. */
     if (tok == YYSYMBOL_YYEOF && ctx->last_end == 0) { /* nothing but blanks and comments */
         diag_error_noloc(ctx->diags, "the spec is empty; it starts with: kernel NAME from \"FILE.cu\" { ... }");

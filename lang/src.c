@@ -77,7 +77,7 @@ void src_line(const src_file *src, unsigned line, const char **start, size_t *le
     *len = e - b;
 }
 
-span span_join(span a, span b)
+span src_span_join(span a, span b)
 {
     span s = {a.begin < b.begin ? a.begin : b.begin, a.end > b.end ? a.end : b.end};
     return s;

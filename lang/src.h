@@ -39,7 +39,7 @@ void src_position(const src_file *src, uint32_t off, unsigned *line, unsigned *c
 /* src_line: the text of 1-based line `line` without its newline, in *start and *len. */
 void src_line(const src_file *src, unsigned line, const char **start, size_t *len);
 
-/* span_join: the smallest span covering both. */
-span span_join(span a, span b);
+/* src_span_join: the smallest span covering both. */
+span src_span_join(span a, span b);
 
 #endif

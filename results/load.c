@@ -68,68 +68,35 @@ static void refuse(loader *ld, const char *where, const char *fmt, ...)
     ld->failed = true;
 }
 
-/* v as JSON text for a message: ASCII only (control characters and other bytes as
- * \u escapes, so a message cannot drive a terminal), at most about 60 characters. */
-static const char *shown(json_t *v, char *buf, size_t size)
-{
-    char *t = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_ENSURE_ASCII | JSON_COMPACT) : NULL;
-    if (!t)
-        snprintf(buf, size, "%s", v ? "(a value)" : "nothing");
-    else if (strlen(t) > 60)
-        snprintf(buf, size, "%.57s...", t);
-    else
-        snprintf(buf, size, "%s", t);
-    free(t);
-    return buf;
-}
-
 /* Whether v is a name the outputs can be built from (a C identifier by syntax); refuses
  * (at `where`) when it is not. `what` says what the name is of. */
 static bool check_name(loader *ld, json_t *v, const char *where, const char *what)
 {
     char buf[80];
     if (!json_is_string(v)) {
-        refuse(ld, where, "%s is not a name (a string) for %s", shown(v, buf, sizeof buf), what);
+        refuse(ld, where, "%s is not a name (a string) for %s", record_shown(v, buf, sizeof buf), what);
         return false;
     }
     if (!esc_c_name(json_string_value(v))) {
         refuse(ld, where,
                "%s is not a C identifier (letters, digits and '_', not starting with a digit, at most "
                "%d bytes): %s becomes part of C headers and tables",
-               shown(v, buf, sizeof buf), ESC_NAME_MAX, what);
+               record_shown(v, buf, sizeof buf), ESC_NAME_MAX, what);
         return false;
     }
     return true;
 }
 
-/* The largest integer a double holds exactly, and all below it. */
-#define EXACT_IN_DOUBLE 9007199254740992.0
-
-/* Whether param value v (at `where`) is exactly of type `type`; refuses when it is not. */
+/* Whether param value v (at `where`) is exactly of type `type`, by the codec's one rule
+ * (record_value_of); refuses when it is not. */
 static bool check_value(loader *ld, json_t *v, const char *type, const char *where)
 {
     char buf[80];
-    if (strcmp(type, "int") == 0 && !json_is_integer(v)) {
-        refuse(ld, where,
-               "%s is not an integer: an int param's value is a JSON integer (1000000, not 1000000.0, "
-               "true or \"0x40\")",
-               shown(v, buf, sizeof buf));
-        return false;
-    }
-    if (strcmp(type, "float") == 0 &&
-        !(json_is_real(v) || (json_is_integer(v) && fabs((double)json_integer_value(v)) <= EXACT_IN_DOUBLE))) {
-        refuse(ld, where, "%s is not a number a float param holds exactly", shown(v, buf, sizeof buf));
-        return false;
-    }
-    if (strcmp(type, "bool") == 0 && !json_is_boolean(v)) {
-        refuse(ld, where, "%s is not true or false: a bool param's value is a JSON boolean", shown(v, buf, sizeof buf));
-        return false;
-    }
-    if (strcmp(type, "string") == 0 && !json_is_string(v)) {
-        refuse(ld, where, "%s is not a string: a string param's value is a JSON string", shown(v, buf, sizeof buf));
-        return false;
-    }
-    return true;
+    value ignored;
+    const char *why = record_value_of(v, record_param_type(type), &ignored);
+    if (why)
+        refuse(ld, where, "%s %s", record_shown(v, buf, sizeof buf), why);
+    return !why;
 }
 
 /* An entry's launch dimensions ("block", "grid": 3 positive JSON integers each) and
@@ -144,14 +111,15 @@ static void check_geometry(loader *ld, json_t *entry, const char *where)
             continue;
         if (!json_is_array(d) || json_array_size(d) != 3) {
             snprintf(at, sizeof at, "%s.%s", where, keys[k]);
-            refuse(ld, at, "%s is not 3 launch dimensions", shown(d, buf, sizeof buf));
+            refuse(ld, at, "%s is not 3 launch dimensions", record_shown(d, buf, sizeof buf));
             return;
         }
         for (size_t i = 0; i < 3; i++) {
             json_t *x = json_array_get(d, i);
             if (!json_is_integer(x) || json_integer_value(x) < 1) {
                 snprintf(at, sizeof at, "%s.%s[%zu]", where, keys[k], i);
-                refuse(ld, at, "%s is not a launch dimension (a positive JSON integer)", shown(x, buf, sizeof buf));
+                refuse(ld, at, "%s is not a launch dimension (a positive JSON integer)",
+                       record_shown(x, buf, sizeof buf));
                 return;
             }
         }
@@ -159,17 +127,16 @@ static void check_geometry(loader *ld, json_t *entry, const char *where)
     json_t *smem = json_object_get(entry, "smem_bytes");
     if (smem && (!json_is_integer(smem) || json_integer_value(smem) < 0)) {
         snprintf(at, sizeof at, "%s.smem_bytes", where);
-        refuse(ld, at, "%s is not a size in bytes (a non-negative JSON integer)", shown(smem, buf, sizeof buf));
+        refuse(ld, at, "%s is not a size in bytes (a non-negative JSON integer)", record_shown(smem, buf, sizeof buf));
     }
 }
 
-/* Entry i of "results" (the JSON j): each param's value exactly of its type, and the
- * launch geometry bounded, before the codec reads it. */
-static void check_entry(loader *ld, json_t *j, size_t i)
+/* Entry j of "results", at JSON path `where` ("results[3]"; below ld->at): each param's
+ * value exactly of its type, and the launch geometry bounded, before the codec reads it. */
+static void check_entry(loader *ld, json_t *j, const char *where)
 {
     cutune_tune_result *r = ld->r;
-    char where[64], at[ESC_NAME_MAX + 96];
-    snprintf(where, sizeof where, "results[%zu]", i);
+    char at[ESC_NAME_MAX + 160];
     if (!json_is_object(j))
         return; /* the codec says so */
     json_t *params = json_object_get(j, "params");
@@ -181,11 +148,20 @@ static void check_entry(loader *ld, json_t *j, size_t i)
     for (int p = 0; p < r->nparams && !ld->failed; p++) {
         json_t *v = json_object_get(params, r->param_names[p]);
         snprintf(at, sizeof at, "%s.params.%s", where, r->param_names[p]);
-        if (v)
+        if (!v)
+            refuse(ld, at, "missing: an entry holds a value of each param of spec.params");
+        else
             check_value(ld, v, r->param_types[p], at);
     }
     if (!ld->failed)
         check_geometry(ld, j, where);
+}
+
+int results_check_entry(const cutune_tune_result *r, json_t *j, const char *path, const char *where)
+{
+    loader ld = {(cutune_tune_result *)r, path, false, ""}; /* check_entry only reads r */
+    check_entry(&ld, j, where);
+    return ld.failed ? CUTUNE_EIO : CUTUNE_OK;
 }
 
 static const char *str_of(loader *ld, json_t *v, const char *otherwise)
@@ -404,7 +380,7 @@ static void load_header(loader *ld, json_t *root)
             (strcmp(t, "int") != 0 && strcmp(t, "float") != 0 && strcmp(t, "bool") != 0 && strcmp(t, "string") != 0)) {
             snprintf(at, sizeof at, "spec.params[%d].type", i);
             refuse(ld, at, "%s is not a param type (\"int\", \"float\", \"bool\" or \"string\")",
-                   shown(type, buf, sizeof buf));
+                   record_shown(type, buf, sizeof buf));
             return;
         }
         r->param_types[i] = str_of(ld, type, "int");
@@ -612,7 +588,9 @@ static void load_root(loader *ld, json_t *root)
     size_t n = json_array_size(results);
     for (size_t i = 0; i < n && !ld->failed; i++) {
         record *rec = result_append(r);
-        check_entry(ld, json_array_get(results, i), i);
+        char where[48];
+        snprintf(where, sizeof where, "results[%zu]", i);
+        check_entry(ld, json_array_get(results, i), where);
         if (ld->failed)
             break;
         if (!rec)

@@ -24,4 +24,12 @@ int results_read_json(json_t **root, const char *path);
  * `path` in messages and in the result's summary.results_path. */
 int results_load_json(cutune_tune_result **out, json_t *root, const char *path);
 
+/* results_check_entry: what the loader checks of an entry before the record codec reads
+ * it (docs/results-format.md, "What is refused on load"): each param's value exactly of
+ * its type in r (record_value_of), launch dimensions and shared memory bounded. `j` is
+ * the entry at JSON path `where` ("results[3]", "sizes[1].results[0]") of the file
+ * `path`. CUTUNE_OK, or CUTUNE_EIO with "PATH: WHERE.params.NAME: ..." in the error
+ * object. The scan (results/scan.h) checks each entry with it, as the loader does. */
+int results_check_entry(const cutune_tune_result *r, json_t *j, const char *path, const char *where);
+
 #endif

@@ -1,7 +1,6 @@
 /* prior.c - earlier runs as a prior for the search (see prior.h). */
 #include "prior.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,32 +9,19 @@
 #include "../base/err.h"
 #include "load.h"
 
-bool prior_value_of(const char *text, vtype t, value *out)
+bool prior_config_of(const model *m, const record *rec, const int *column, uint64_t *vec)
 {
-    char *end;
-    errno = 0;
-    switch (t) {
-    case VT_INT: {
-        long long i = strtoll(text, &end, 10);
-        if (end == text || *end || errno)
+    for (int p = 0; p < m->nparams; p++) {
+        value v = rec->vals[column ? column[p] : p];
+        vtype want = m->params[p].dom.type;
+        if (v.type == VT_INT && want == VT_FLOAT)
+            v = value_float((double)v.u.i);
+        int64_t at = v.type == want ? model_domain_find(&m->params[p].dom, v) : -1;
+        if (at < 0)
             return false;
-        *out = value_int(i);
-        return true;
+        vec[p] = (uint64_t)at;
     }
-    case VT_FLOAT: {
-        double d = strtod(text, &end);
-        if (end == text || *end)
-            return false;
-        *out = value_float(d);
-        return true;
-    }
-    case VT_BOOL:
-        if (strcmp(text, "true") != 0 && strcmp(text, "false") != 0)
-            return false;
-        *out = value_bool(strcmp(text, "true") == 0);
-        return true;
-    default: *out = value_string(text); return true;
-    }
+    return true;
 }
 
 /* A configuration of one file: its key and how it did. */
@@ -101,15 +87,7 @@ static int rank_file(const model *m, const sspace *sp, const cutune_tune_result 
     bool maximize = r->summary.maximize != 0;
     for (uint64_t i = 0; i < r->n; i++) {
         const record *rec = r->records[i];
-        bool in_space = true;
-        for (int p = 0; in_space && p < m->nparams; p++) {
-            value v;
-            int64_t at = -1;
-            if (prior_value_of(rec->v.values[column[p]], m->params[p].dom.type, &v))
-                at = model_domain_find(&m->params[p].dom, v);
-            in_space = at >= 0;
-            vec[p] = (uint64_t)at;
-        }
+        bool in_space = prior_config_of(m, rec, column, vec);
         uint64_t key = in_space ? sspace_encode(sp, vec) : 0;
         if (!in_space || !sspace_valid(sp, key))
             continue;

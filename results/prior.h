@@ -18,9 +18,15 @@
 
 #define PRIOR_FAILED 1.25
 
-/* prior_value_of: a recorded param value (text, as the results loader keeps it) read as
- * type t into *out; false when it is not a value of that type. Shared with replay.c. */
-bool prior_value_of(const char *text, vtype t, value *out);
+/* prior_config_of: the configuration of record `rec` (read from a results file: its
+ * typed rec->vals) as indices into the domains of m's params, into vec (m->nparams of
+ * them): param p's value is rec->vals[column[p]] (column NULL: rec->vals[p]). True when
+ * every value is one of its param's domain; false when one is of another type (an int
+ * recorded for a float param counts as that float, as a spec that widened the param
+ * reads it) or not among its param's values (a file of an older spec, other --set
+ * values): the caller leaves the entry out, as the loader leaves out keys it does not
+ * know. Shared with replay.c. */
+bool prior_config_of(const model *m, const record *rec, const int *column, uint64_t *vec);
 
 /* prior_load: the scores of the configurations of `sp` (the space of model `m`) held by
  * the results files paths[0 .. n), in *out (malloc'd, sorted by key; the caller frees

@@ -16,13 +16,72 @@ json_t *record_number(double d)
     return isfinite(d) ? json_real(d) : json_null();
 }
 
-json_t *record_typed_json(const char *text, char type)
+json_t *record_value_json(value v)
 {
-    switch (type) {
-    case 'i': return json_integer(strtoll(text, NULL, 10));
-    case 'f': return json_real(strtod(text, NULL));
-    case 'b': return json_boolean(strcmp(text, "true") == 0);
-    default: return json_string(text);
+    switch (v.type) {
+    case VT_INT: return json_integer((json_int_t)v.u.i);
+    case VT_FLOAT: return json_real(v.u.f);
+    case VT_BOOL: return json_boolean(v.u.b);
+    case VT_STRING: return json_string(v.u.s);
+    default: return json_null();
+    }
+}
+
+vtype record_param_type(const char *type)
+{
+    return strcmp(type, "float") == 0    ? VT_FLOAT
+           : strcmp(type, "bool") == 0   ? VT_BOOL
+           : strcmp(type, "string") == 0 ? VT_STRING
+                                         : VT_INT;
+}
+
+/* v as JSON text for a message: ASCII only (control characters and other bytes as
+ * \u escapes, so a message cannot drive a terminal), at most about 60 characters. */
+const char *record_shown(json_t *v, char *buf, size_t size)
+{
+    char *t = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_ENSURE_ASCII | JSON_COMPACT) : NULL;
+    if (!t)
+        snprintf(buf, size, "%s", v ? "(a value)" : "nothing");
+    else if (strlen(t) > 60)
+        snprintf(buf, size, "%.57s...", t);
+    else
+        snprintf(buf, size, "%s", t);
+    free(t);
+    return buf;
+}
+
+/* The largest integer a double holds exactly, and all below it. */
+#define EXACT_IN_DOUBLE ((json_int_t)1 << 53)
+
+const char *record_value_of(json_t *j, vtype t, value *out)
+{
+    switch (t) {
+    case VT_INT:
+        if (!json_is_integer(j))
+            return "is not an integer: an int param's value is a JSON integer (1000000, not 1000000.0, true or "
+                   "\"0x40\")";
+        *out = value_int((int64_t)json_integer_value(j));
+        return NULL;
+    case VT_FLOAT:
+        if (json_is_real(j)) {
+            *out = value_float(json_real_value(j));
+            return NULL;
+        }
+        if (!json_is_integer(j) || json_integer_value(j) < -EXACT_IN_DOUBLE || json_integer_value(j) > EXACT_IN_DOUBLE)
+            return "is not a number a float param holds exactly";
+        *out = value_float((double)json_integer_value(j));
+        return NULL;
+    case VT_BOOL:
+        if (!json_is_boolean(j))
+            return "is not true or false: a bool param's value is a JSON boolean";
+        *out = value_bool(json_is_true(j));
+        return NULL;
+    case VT_STRING:
+        if (!json_is_string(j))
+            return "is not a string: a string param's value is a JSON string";
+        *out = value_string(json_string_value(j));
+        return NULL;
+    default: return "is of no param type";
     }
 }
 
@@ -134,8 +193,8 @@ json_t *record_to_json(const cutune_tune_result *r, const record *rec)
     const cutune_variant *v = &rec->v;
     json_t *o = json_object(), *params = json_object();
     json_object_set_new(o, "index", json_integer((json_int_t)v->ordinal));
-    for (int i = 0; i < v->nparams; i++)
-        json_object_set_new(params, r->param_names[i], record_typed_json(v->values[i], v->types[i]));
+    for (int i = 0; i < v->nparams; i++) /* the typed configuration, never its text read back */
+        json_object_set_new(params, r->param_names[i], record_value_json(rec->vals[i]));
     json_object_set_new(o, "params", params);
     if (r->size_values) /* a run over sizes: the entry says which (docs/results-format.md) */
         json_object_set_new(o, "size", record_size_json(r));
@@ -235,32 +294,36 @@ static void dims_of(reader *rd, json_t *a, int64_t *d, int *ndims, const char *w
     }
 }
 
-static char type_char(const char *type)
+/* Param i's value of entry `params` into rec->vals[i] (strings copied into the arena),
+ * exactly of the param's type (record_value_of), and its text into values[i], as the
+ * tuner writes it (value_format: one text per value). */
+static void read_value(reader *rd, record *rec, json_t *params, int i, const char **values)
 {
-    return strcmp(type, "float") == 0 ? 'f' : strcmp(type, "bool") == 0 ? 'b' : strcmp(type, "string") == 0 ? 's' : 'i';
-}
-
-/* One param's value as text, as the tuner keeps it: integers in decimal, floats in the
- * shortest form that reads back equal (with ".0" when it would read as an integer, as
- * a spec writes floats), booleans as true/false. */
-static const char *value_text(reader *rd, json_t *v)
-{
-    char buf[64];
-    if (json_is_integer(v)) {
-        snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(v));
-    } else if (json_is_real(v)) {
-        num_shortest(json_real_value(v), buf, sizeof buf);
-        if (!strpbrk(buf, ".eEn"))
-            strncat(buf, ".0", sizeof buf - strlen(buf) - 1);
-    } else if (json_is_boolean(v)) {
-        snprintf(buf, sizeof buf, "%s", json_is_true(v) ? "true" : "false");
-    } else if (json_is_string(v)) {
-        return str_of(rd, v, "");
-    } else {
-        bad(rd, "a param's value is missing or not a number, boolean or string");
-        return "";
+    cutune_tune_result *r = rd->r;
+    json_t *pv = json_object_get(params, r->param_names[i]);
+    if (!pv) {
+        bad(rd, "an entry lacks the value of a param the spec declares");
+        return;
     }
-    return arena_strdup(rd->r->arena, buf);
+    value *v = &rec->vals[i];
+    const char *why = record_value_of(pv, record_param_type(r->param_types[i]), v);
+    if (why) {
+        char buf[80];
+        if (!rd->failed)
+            err_set(CUTUNE_EIO, "params.%s: %s %s", r->param_names[i], record_shown(pv, buf, sizeof buf), why);
+        rd->failed = true;
+        return;
+    }
+    if (v->type == VT_STRING && !(v->u.s = arena_strdup(r->arena, v->u.s))) {
+        bad(rd, "out of memory");
+        return;
+    }
+    strbuf sb = STRBUF_INIT;
+    value_format(*v, &sb, false);
+    values[i] = sb_ok(&sb) ? arena_strdup(r->arena, sb_cstr(&sb)) : NULL;
+    sb_free(&sb);
+    if (!values[i])
+        bad(rd, "out of memory");
 }
 
 /* The variant of a results file's entry. */
@@ -277,20 +340,18 @@ static void read_variant(reader *rd, record *rec, json_t *j)
     v->nparams = r->nparams;
     const char **values = arena_alloc(r->arena, sizeof(char *) * (size_t)(r->nparams + 1));
     char *types = arena_alloc(r->arena, (size_t)r->nparams + 1);
-    if (!values || !types) {
+    rec->vals = arena_alloc(r->arena, sizeof(value) * (size_t)(r->nparams + 1));
+    if (!values || !types || !rec->vals) {
         bad(rd, "out of memory");
         return;
     }
     json_t *params = json_object_get(j, "params");
-    for (int i = 0; i < r->nparams; i++) {
-        json_t *pv = json_object_get(params, r->param_names[i]);
-        if (!pv) {
-            bad(rd, "an entry lacks the value of a param the spec declares");
-            return;
-        }
-        values[i] = value_text(rd, pv);
-        types[i] = type_char(r->param_types[i]);
+    for (int i = 0; i < r->nparams && !rd->failed; i++) {
+        read_value(rd, rec, params, i, values);
+        types[i] = vtype_name(record_param_type(r->param_types[i]))[0];
     }
+    if (rd->failed)
+        return;
     v->values = values;
     v->types = types;
     dims_of(rd, json_object_get(j, "block"), v->block, &v->block_dims, "an entry's \"block\" is not 3 numbers");

@@ -120,17 +120,8 @@ static int load_recording(sim *s, const char *path, const cutune_tune_result *r)
         return CUTUNE_ENOMEM;
     for (uint64_t i = 0; i < r->n; i++) {
         const record *rec = r->records[i];
-        const cutune_variant *v = &rec->v;
         const cutune_measurement *mm = &rec->m;
-        bool in_space = true;
-        for (int p = 0; in_space && p < m->nparams; p++) {
-            value val;
-            int64_t at = -1;
-            if (prior_value_of(v->values[p], m->params[p].dom.type, &val))
-                at = model_domain_find(&m->params[p].dom, val);
-            in_space = at >= 0;
-            vec[p] = (uint64_t)at;
-        }
+        bool in_space = prior_config_of(m, rec, NULL, vec); /* the names matched in order above */
         uint64_t key = in_space ? sspace_encode(s->sp, vec) : 0;
         if (!in_space || !sspace_valid(s->sp, key))
             continue; /* recorded, but not in this space (e.g. other --set values): not needed */

@@ -299,6 +299,11 @@ static const char **dup_strings(arena *a, const char *const *items, int n)
     return out;
 }
 
+const record *result_record_of(const cutune_measurement *m)
+{
+    return (const record *)m;
+}
+
 record *result_append(cutune_tune_result *r)
 {
     record *rec = arena_alloc(r->arena, sizeof *rec);

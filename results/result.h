@@ -24,10 +24,11 @@ typedef struct record {
     cutune_measurement m;
     cutune_variant v; /* a deep copy, in the result's arena */
     value *vals;      /* the configuration v was made from, typed (v.nparams values, in the
-                                  result's arena; vals[i] is what v.values[i] writes): set by result_add
-                                  from the session's values, never read back from the text; a race's
-                                  loose record borrows its variant's (tuner/fleet.c). NULL in a record
-                                  read from a file (its params are the file's) */
+                         result's arena; vals[i] is what v.values[i] writes): set by result_add
+                         from the session's values, and by the record codec from a results
+                         file's entry (each value exactly of its param's type; the text then made
+                         from it); never read back from the text. A race's loose record borrows
+                         its variant's (tuner/fleet.c) */
     double *metrics;  /* m.metrics */
     double *hw;       /* m.hw: the result's nhw counters, NaN until read */
     outcome out;
@@ -87,6 +88,10 @@ struct cutune_tune_result {
     json_t *source;
     const char *source_line;
 };
+
+/* result_record_of: the record whose measurement m is (m is a record's first member:
+ * every measurement a result hands out is one). */
+const record *result_record_of(const cutune_measurement *m);
 
 /* result_create: an empty result (no records) with its arena and summary.best = -1;
  * NULL when out of memory. */

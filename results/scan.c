@@ -231,6 +231,11 @@ static int emit_entry(results_scan *s, const cutune_tune_result *of, int size, j
     s->rcap = tmp.cap;
     if (!rec)
         return fail(s, CUTUNE_ENOMEM, "out of memory reading '%s'", s->path);
+    if (results_check_entry(of, j, s->path, where) != CUTUNE_OK) { /* as results_load checks it */
+        char what[ERR_MESSAGE_MAX];
+        snprintf(what, sizeof what, "%s", err_last() ? err_last()->message : "an entry cannot be read");
+        return fail(s, CUTUNE_EIO, "%s", what);
+    }
     if (record_from_json(&tmp, rec, j, RECORD_WHOLE) < 0) {
         char what[512]; /* the codec's message, kept before anything else sets one */
         snprintf(what, sizeof what, "%s", err_last() ? err_last()->message : "an entry cannot be read");

@@ -6,8 +6,9 @@
  * Two passes over the file. results_scan_open reads it once, keeping everything but the
  * entries (the run's header, loaded and checked by the loader itself, results/load.h,
  * from the file with its entries left out), counting the entries and collecting their
- * metric names. results_scan_each reads it again, each entry checked by the one record
- * codec (results/record.h) as results_load checks it, and hands it over.
+ * metric names. results_scan_each reads it again, each entry checked as results_load
+ * checks it (results_check_entry, then the one record codec: results/record.h, which
+ * gives it its typed values), and hands it over.
  *
  * Ownership: the scan owns the header and everything it hands out; a record handed to
  * the callback lives only during the call. The file is read through its own open file

@@ -139,13 +139,15 @@ static int prepare_args(bench *b, const bench_config *c)
             *arg_value = s->scalar;
             continue;
         }
-        s->count = c->counts[i];
+        int64_t lanes = a->lanes > 1 ? a->lanes : 1;
         size_t bytes;
-        if (s->count < 0 || !data_bytes(a->type, (size_t)s->count, &bytes)) {
+        if (c->counts[i] < 0 || __builtin_mul_overflow(c->counts[i], lanes, &s->count) ||
+            !data_bytes(a->type, (size_t)s->count, &bytes)) {
+            s->count = c->counts[i];
             err_set(-1,
                     "buffer %d has %lld elements of %zu bytes: more bytes than a buffer may "
                     "have",
-                    i, (long long)s->count, data_size(a->type));
+                    i, (long long)s->count, data_size(a->type) * (size_t)lanes);
             return -1;
         }
         if (bytes > s->capacity) {
@@ -187,6 +189,16 @@ static int prepare_args(bench *b, const bench_config *c)
     return 0;
 }
 
+/* Where lane `index` of an output is, for a message: "17", or for a vector type
+ * "17 (element 4 .y)". */
+static void where(const bench_arg *a, size_t index, char *buf, size_t size)
+{
+    if (a->lanes > 1)
+        snprintf(buf, size, "%zu (element %zu .%c)", index, index / (size_t)a->lanes, "xyzw"[index % (size_t)a->lanes]);
+    else
+        snprintf(buf, size, "%zu", index);
+}
+
 /* the k-th verified output checked by vf->check against the reference's: 0
  * when accepted, 1 when not (the reason in buf), -1 when the check failed (last_why() in
  * buf). *max_err takes the score when it is larger. */
@@ -213,10 +225,13 @@ static int other_check(bench *b, int k, char *buf, size_t size, double *max_err)
         return 1;
     }
     if (c->mode == CHK_ULP && r.count) {
+        char at[64];
+        where(&b->args[i], r.first, at, sizeof at);
         snprintf(buf, size,
-                 "'%s': %zu of %lld elements are more than %.0f ULP apart; first at %zu: got %.9g, want "
+                 "'%s': %zu of %lld %s are more than %.0f ULP apart; first at %s: got %.9g, want "
                  "%.9g",
-                 name, r.count, (long long)s->count, vf->check_tol, r.first, r.got, r.want);
+                 name, r.count, (long long)s->count, b->args[i].lanes > 1 ? "lanes" : "elements", vf->check_tol, at,
+                 r.got, r.want);
         return 1;
     }
     if (c->mode == CHK_USER && !(r.score <= vf->check_tol)) {
@@ -267,8 +282,11 @@ static bool outputs_agree(bench *b, char *buf, size_t size, double *max_err, int
         if (mm.max_abs_error > *max_err || isnan(mm.max_abs_error))
             *max_err = mm.max_abs_error;
         if (!ok) {
-            snprintf(buf, size, "'%s': %zu of %lld elements differ; first at %zu: got %.9g, want %.9g", name, mm.count,
-                     (long long)s->count, mm.first, mm.got, mm.want);
+            char at[64];
+            where(&b->args[vf->outputs[k]], mm.first, at, sizeof at);
+            snprintf(buf, size, "'%s': %zu of %lld %s differ; first at %s: got %.9g, want %.9g", name, mm.count,
+                     (long long)s->count, b->args[vf->outputs[k]].lanes > 1 ? "lanes" : "elements", at, mm.got,
+                     mm.want);
             return false;
         }
     }

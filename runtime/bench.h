@@ -35,6 +35,9 @@ typedef struct bench_arg {
     /* a buffer that is no kernel parameter: the module's __constant__ symbol of this
      * name, filled from the initial contents after each load (runtime/cmem.h) */
     bool is_constant;
+    /* a buffer of a vector type (float4, int2, ...): `type` is its lanes' type, and each
+     * element of a configuration's count is this many of them (0 or 1: a scalar type) */
+    int lanes;
 } bench_arg;
 
 /* A scalar argument's value: integers exactly, else a double. */

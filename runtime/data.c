@@ -34,6 +34,45 @@ static double uniform(uint64_t seed, size_t i)
     return (double)(mix(mix(seed) ^ (uint64_t)i) >> 11) * 0x1.0p-53; /* [0, 1) */
 }
 
+/* The natural log of x in (0, 1], of + - * / alone: x = m 2^e with m in [sqrt(1/2),
+ * sqrt(2)), log m = 2 atanh(s), s = (m - 1) / (m + 1), |s| < 0.172, its series to s^25
+ * (the next term is below 1e-20). runtime/fill.c's kernel has the same lines. */
+static double plain_log(double x)
+{
+    int e = 0;
+    double m = frexp(x, &e);
+    if (m < 0.70710678118654752440) {
+        m *= 2.0;
+        e--;
+    }
+    double s = (m - 1.0) / (m + 1.0), s2 = s * s, sum = 0.0;
+    for (int k = 12; k >= 0; k--)
+        sum = sum * s2 + 1.0 / (double)(2 * k + 1);
+    return 2.0 * s * sum + (double)e * 0.69314718055994530942;
+}
+
+/* cos(2 pi u) for u in [0, 1), of + - * / alone: the quadrant from 4u, then the Taylor
+ * series of cos or sin of the rest (under pi/2) to the 22nd power (the next term is
+ * below 1e-19). runtime/fill.c's kernel has the same lines. */
+static double plain_cos_2pi(double u)
+{
+    double w = 4.0 * u;
+    int q = (int)w;
+    double a = (w - (double)q) * 1.57079632679489661923, a2 = a * a, c = 1.0, sn = 1.0;
+    for (int n = 11; n >= 1; n--) {
+        c = 1.0 - a2 / (double)((2 * n - 1) * (2 * n)) * c;
+        sn = 1.0 - a2 / (double)((2 * n) * (2 * n + 1)) * sn;
+    }
+    sn *= a;
+    return q == 0 ? c : q == 1 ? -sn : q == 2 ? -c : sn;
+}
+
+double data_normal(uint64_t seed, uint64_t i, double mean, double stddev)
+{
+    double u1 = 1.0 - uniform(seed, (size_t)(2 * i)), u2 = uniform(seed, (size_t)(2 * i + 1));
+    return mean + stddev * (sqrt(-2.0 * plain_log(u1)) * plain_cos_2pi(u2));
+}
+
 static uint16_t float_to_half(float f)
 {
     uint32_t x;
@@ -204,6 +243,7 @@ void data_fill(void *dst, data_type t, size_t count, const data_fill_spec *f)
         switch (f->kind) {
         case FILL_CONSTANT: v = f->a; break;
         case FILL_RAMP: v = f->a + (double)i * f->b; break;
+        case FILL_NORMAL: v = data_normal(f->seed, i, f->a, f->b); break;
         default: {
             double u = uniform(f->seed, i);
             if (is_float) {

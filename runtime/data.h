@@ -39,14 +39,22 @@ typedef enum data_fill_kind {
     FILL_CONSTANT,
     FILL_RANDOM,
     FILL_RAMP,
-    FILL_FILE /* read from a file by runtime/infile.c (bench_arg.file) */
+    FILL_FILE, /* read from a file by runtime/infile.c (bench_arg.file) */
+    FILL_NORMAL
 } data_fill_kind;
 
 typedef struct data_fill_spec {
     data_fill_kind kind;
     uint64_t seed; /* FILL_RANDOM */
-    double a, b;   /* FILL_RANDOM: min, max; FILL_RAMP: start, step; FILL_CONSTANT: a */
+    double a, b;   /* FILL_RANDOM: min, max; FILL_RAMP: start, step; FILL_CONSTANT: a;
+                      FILL_NORMAL: mean, stddev */
 } data_fill_spec;
+
+/* data_normal: element i of normal(seed, mean, stddev) before rounding to its type:
+ * mean + stddev * z, z from the Box-Muller transform of the uniforms of elements 2i and
+ * 2i + 1 of stream `seed`, z = sqrt(-2 log(1 - u1)) cos(2 pi u2), with log and cos made
+ * of + - * / alone (so the fill kernel computes the same bits: runtime/fill.c). */
+double data_normal(uint64_t seed, uint64_t i, double mean, double stddev);
 
 /* data_fill: writes `count` elements of type t into dst. Random floats are uniform in
  * [min, max) computed in double, then rounded to nearest (even) into the element type,

@@ -9,6 +9,8 @@
 #include <cuda.h> /* types and constants only: nothing links against libcuda */
 #include <stddef.h>
 
+#include "occupancy.h"
+
 /* The driver's entry points cutune uses, found with cuGetProcAddress (CUDA 12.0 ABI). */
 typedef struct drv {
     void *lib;
@@ -77,16 +79,7 @@ typedef struct drv_device {
     char name[256];
     int cc; /* major*10+minor */
     int sm_count;
-    int warp_size;
-    int max_threads_per_block;
-    int max_threads_per_sm;
-    int max_blocks_per_sm;
-    int regs_per_sm;
-    int regs_per_block;
-    int smem_per_sm;
-    int smem_per_block;
-    int smem_per_block_optin;
-    int smem_reserved_per_block;
+    occ_limits lim;
     int l2_bytes;
 } drv_device;
 

@@ -28,7 +28,33 @@ static const char fill_kernel_source[] =
     "    if (v <= -9223372036854775808.0) return 1ull << 63;\n"
     "    return (unsigned long long)(long long)v;\n"
     "}\n"
-    "/* kind: 1 constant a, 2 random in [a, b), 3 ramp a + i * b (data.h's data_fill_kind) */\n"
+    "/* data.c's plain_log and plain_cos_2pi: + - * / alone, the host's bits */\n"
+    "__device__ static double plain_log(double x)\n"
+    "{\n"
+    "    int e = 0;\n"
+    "    double m = frexp(x, &e);\n"
+    "    if (m < 0.70710678118654752440) {\n"
+    "        m *= 2.0;\n"
+    "        e--;\n"
+    "    }\n"
+    "    double s = (m - 1.0) / (m + 1.0), s2 = s * s, sum = 0.0;\n"
+    "    for (int k = 12; k >= 0; k--)\n"
+    "        sum = sum * s2 + 1.0 / (double)(2 * k + 1);\n"
+    "    return 2.0 * s * sum + (double)e * 0.69314718055994530942;\n"
+    "}\n"
+    "__device__ static double plain_cos_2pi(double u)\n"
+    "{\n"
+    "    double w = 4.0 * u;\n"
+    "    int q = (int)w;\n"
+    "    double a = (w - (double)q) * 1.57079632679489661923, a2 = a * a, c = 1.0, sn = 1.0;\n"
+    "    for (int n = 11; n >= 1; n--) {\n"
+    "        c = 1.0 - a2 / (double)((2 * n - 1) * (2 * n)) * c;\n"
+    "        sn = 1.0 - a2 / (double)((2 * n) * (2 * n + 1)) * sn;\n"
+    "    }\n"
+    "    sn *= a;\n"
+    "    return q == 0 ? c : q == 1 ? -sn : q == 2 ? -c : sn;\n"
+    "}\n"
+    "/* kind: 1 constant a, 2 random in [a, b), 3 ramp a + i * b, 4 normal(mean a, stddev b) */\n"
     "extern \"C\" __global__ void cutune_fill(ELEM *out, unsigned long long n, int kind, unsigned long long seed,\n"
     "                                         double a, double b)\n"
     "{\n"
@@ -40,6 +66,10 @@ static const char fill_kernel_source[] =
     "            v = a;\n"
     "        } else if (kind == 3) {\n"
     "            v = a + (double)i * b;\n"
+    "        } else if (kind == 4) {\n"
+    "            double u1 = 1.0 - (double)(mix(s ^ (2 * i)) >> 11) * 0x1.0p-53;\n"
+    "            double u2 = (double)(mix(s ^ (2 * i + 1)) >> 11) * 0x1.0p-53;\n"
+    "            v = a + b * (sqrt(-2.0 * plain_log(u1)) * plain_cos_2pi(u2));\n"
     "        } else {\n"
     "            double u = (double)(mix(s ^ i) >> 11) * 0x1.0p-53;\n"
     "#if IS_FLOAT\n"
@@ -104,7 +134,7 @@ int fill_run(meas_gpu *g, const fill_kernel *fk, CUdeviceptr dst, size_t count, 
     if (f->kind == FILL_ZEROS)
         return meas_fill(g, dst, 0, bytes);
     unsigned long long n = count, seed = f->seed;
-    int kind = f->kind == FILL_CONSTANT ? 1 : f->kind == FILL_RAMP ? 3 : 2;
+    int kind = f->kind == FILL_CONSTANT ? 1 : f->kind == FILL_RAMP ? 3 : f->kind == FILL_NORMAL ? 4 : 2;
     double a = f->a, b = f->b;
     void *args[] = {&dst, &n, &kind, &seed, &a, &b};
     size_t blocks = (count + 255) / 256;

@@ -11,17 +11,17 @@
  * CUDA toolkit's occupancy calculator (cuda_occupancy.h, CUDA 13.0). Only sm_90 is
  * checked against a real device's answers (test/data/occupancy_h100.csv, measured on an H100). */
 static const occ_arch archs[] = {
-    /* cc  name    warp thr/blk thr/SM blk/SM regs/SM regs/blk maxreg unit sub  smem/SM smem/blk optin  unit rsv  bar */
-    {61, "sm_61", 32, 1024, 2048, 32, 65536, 65536, 255, 256, 4, 98304, 49152, 49152, 256, 0, 2},
-    {70, "sm_70", 32, 1024, 2048, 32, 65536, 65536, 256, 256, 4, 98304, 49152, 98304, 256, 0, 2},
-    {75, "sm_75", 32, 1024, 1024, 16, 65536, 65536, 256, 256, 4, 65536, 49152, 65536, 256, 0, 2},
-    {80, "sm_80", 32, 1024, 2048, 32, 65536, 65536, 256, 256, 4, 167936, 49152, 166912, 128, 1024, 2},
-    {86, "sm_86", 32, 1024, 1536, 16, 65536, 65536, 256, 256, 4, 102400, 49152, 101376, 128, 1024, 1},
-    {87, "sm_87", 32, 1024, 1536, 16, 65536, 65536, 256, 256, 4, 167936, 49152, 166912, 128, 1024, 1},
-    {89, "sm_89", 32, 1024, 1536, 24, 65536, 65536, 256, 256, 4, 102400, 49152, 101376, 128, 1024, 1},
-    {90, "sm_90", 32, 1024, 2048, 32, 65536, 65536, 256, 256, 4, 233472, 49152, 232448, 128, 1024, 2},
-    {100, "sm_100", 32, 1024, 2048, 32, 65536, 65536, 256, 256, 4, 233472, 49152, 232448, 128, 1024, 2},
-    {120, "sm_120", 32, 1024, 1536, 24, 65536, 65536, 256, 256, 4, 102400, 49152, 101376, 128, 1024, 1},
+    /* cc  name    {warp thr/blk thr/SM blk/SM regs/SM regs/blk smem/SM smem/blk optin rsv}  maxreg unit sub smem-unit bar */
+    {61, "sm_61", {32, 1024, 2048, 32, 65536, 65536, 98304, 49152, 49152, 0}, 255, 256, 4, 256, 2},
+    {70, "sm_70", {32, 1024, 2048, 32, 65536, 65536, 98304, 49152, 98304, 0}, 256, 256, 4, 256, 2},
+    {75, "sm_75", {32, 1024, 1024, 16, 65536, 65536, 65536, 49152, 65536, 0}, 256, 256, 4, 256, 2},
+    {80, "sm_80", {32, 1024, 2048, 32, 65536, 65536, 167936, 49152, 166912, 1024}, 256, 256, 4, 128, 2},
+    {86, "sm_86", {32, 1024, 1536, 16, 65536, 65536, 102400, 49152, 101376, 1024}, 256, 256, 4, 128, 1},
+    {87, "sm_87", {32, 1024, 1536, 16, 65536, 65536, 167936, 49152, 166912, 1024}, 256, 256, 4, 128, 1},
+    {89, "sm_89", {32, 1024, 1536, 24, 65536, 65536, 102400, 49152, 101376, 1024}, 256, 256, 4, 128, 1},
+    {90, "sm_90", {32, 1024, 2048, 32, 65536, 65536, 233472, 49152, 232448, 1024}, 256, 256, 4, 128, 2},
+    {100, "sm_100", {32, 1024, 2048, 32, 65536, 65536, 233472, 49152, 232448, 1024}, 256, 256, 4, 128, 2},
+    {120, "sm_120", {32, 1024, 1536, 24, 65536, 65536, 102400, 49152, 101376, 1024}, 256, 256, 4, 128, 1},
 };
 enum { NARCHS = sizeof archs / sizeof *archs };
 
@@ -87,54 +87,54 @@ int occ_compute(const occ_arch *a, const occ_usage *u, occ_result *out)
     memset(out, 0, sizeof *out);
     if (!a || u->threads < 1 || u->regs_per_thread < 0 || u->static_smem < 0 || u->dynamic_smem < 0 || u->barriers < 0)
         return -1;
-    int warps_per_block = div_up(u->threads, a->warp_size);
-    out->max_warps = a->max_threads_per_sm / a->warp_size;
+    int warps_per_block = div_up(u->threads, a->lim.warp_size);
+    out->max_warps = a->lim.max_threads_per_sm / a->lim.warp_size;
 
     /* Warp slots, and the hardware's threads-per-block limit. */
-    if (u->threads > a->max_threads_per_block) {
+    if (u->threads > a->lim.max_threads_per_block) {
         out->by_warps = 0;
         out->unlaunchable = "more threads per block than the hardware allows";
     } else {
         out->by_warps = out->max_warps / warps_per_block;
     }
-    out->by_blocks = a->max_blocks_per_sm;
+    out->by_blocks = a->lim.max_blocks_per_sm;
 
     /* Registers: each warp's share is rounded up to the allocation unit, and warps are
      * placed within sub-partitions, each holding a quarter of the register file. */
-    int regs_per_warp = (int)round_up((int64_t)u->regs_per_thread * a->warp_size, a->reg_alloc_unit);
+    int regs_per_warp = (int)round_up((int64_t)u->regs_per_thread * a->lim.warp_size, a->reg_alloc_unit);
     out->regs_per_block = regs_per_warp * warps_per_block;
     int64_t regs_assumed = (int64_t)regs_per_warp * round_up(warps_per_block, a->sub_partitions);
-    if (u->regs_per_thread > a->max_regs_per_thread || out->regs_per_block > a->regs_per_block ||
-        regs_assumed > a->regs_per_block) {
+    if (u->regs_per_thread > a->max_regs_per_thread || out->regs_per_block > a->lim.regs_per_block ||
+        regs_assumed > a->lim.regs_per_block) {
         out->by_registers = 0;
         if (!out->unlaunchable)
             out->unlaunchable = "more registers per block than the hardware allows";
     } else if (regs_per_warp == 0) {
         out->by_registers = INT32_MAX;
     } else {
-        int warps_per_sub = a->regs_per_sm / a->sub_partitions / regs_per_warp;
+        int warps_per_sub = a->lim.regs_per_sm / a->sub_partitions / regs_per_warp;
         out->by_registers = warps_per_sub * a->sub_partitions / warps_per_block;
     }
 
     /* Shared memory: the block's static and dynamic bytes plus the system's reserve,
      * rounded up to the allocation unit, from the largest carveout. */
     int64_t used = u->static_smem + u->dynamic_smem;
-    out->smem_per_block = round_up(used + a->smem_reserved_per_block, a->smem_alloc_unit);
-    int64_t block_limit = u->opted_in ? a->smem_per_block_optin : a->smem_per_block;
+    out->smem_per_block = round_up(used + a->lim.smem_reserved_per_block, a->smem_alloc_unit);
+    int64_t block_limit = u->opted_in ? a->lim.smem_per_block_optin : a->lim.smem_per_block;
     if (used > block_limit) {
         out->by_shared_memory = 0;
         if (!out->unlaunchable)
-            out->unlaunchable = u->opted_in || used > a->smem_per_block_optin
+            out->unlaunchable = u->opted_in || used > a->lim.smem_per_block_optin
                                     ? "more shared memory per block than the hardware allows"
                                     : "more shared memory per block than allowed without opting in";
     } else if (out->smem_per_block == 0) {
         out->by_shared_memory = INT32_MAX; /* before CC 8.0 a block may use none */
     } else {
-        out->by_shared_memory = (int)(a->smem_per_sm / out->smem_per_block);
+        out->by_shared_memory = (int)(a->lim.smem_per_sm / out->smem_per_block);
     }
 
     /* Named barriers: a fixed number per block slot. */
-    out->by_barriers = u->barriers > 1 ? a->barriers_per_block_slot * a->max_blocks_per_sm / u->barriers : INT32_MAX;
+    out->by_barriers = u->barriers > 1 ? a->barriers_per_block_slot * a->lim.max_blocks_per_sm / u->barriers : INT32_MAX;
 
     /* The smallest limit binds. On a tie the resource the kernel's code controls is
      * named (registers, then shared memory) before the block shape's (warps, blocks). */
@@ -169,7 +169,7 @@ const char *occ_check_geometry(const occ_arch *arch, const int64_t block[3], con
     static const int64_t max_grid[3] = {2147483647, 65535, 65535};
     static const char *const why_block[3] = {"block x is above 1024", "block y is above 1024", "block z is above 64"};
     static const char *const why_grid[3] = {"grid x is above 2^31-1", "grid y is above 65535", "grid z is above 65535"};
-    if (block[0] * block[1] * block[2] > arch->max_threads_per_block)
+    if (block[0] * block[1] * block[2] > arch->lim.max_threads_per_block)
         return "more threads per block than the hardware allows";
     for (int d = 0; d < 3; d++) {
         if (block[d] > max_block[d])

@@ -13,26 +13,33 @@
 
 #include <stdint.h>
 
-/* What limits an architecture's SM (figures of the CUDA Programming Guide's table of
- * compute capabilities, and the allocation rules of the toolkit's occupancy
- * calculator). */
-typedef struct occ_arch {
-    int cc;           /* 90 for compute capability 9.0 */
-    const char *name; /* "sm_90" */
+/* An SM's and a block's limits: what the driver reports of a device (runtime/driver.h's
+ * drv_device) and the CUDA Programming Guide's table gives of an architecture (occ_arch),
+ * one struct so that a device's figures replace a table's whole. */
+typedef struct occ_limits {
     int warp_size;
     int max_threads_per_block;
     int max_threads_per_sm;
     int max_blocks_per_sm;
     int regs_per_sm;
     int regs_per_block;
-    int max_regs_per_thread;
-    int reg_alloc_unit;       /* registers per warp are rounded up to this */
-    int sub_partitions;       /* registers are split between these */
-    int smem_per_sm;          /* the largest carveout, bytes */
-    int smem_per_block;       /* without opting in */
-    int smem_per_block_optin; /* the most a block may opt in to */
-    int smem_alloc_unit;
+    int smem_per_sm;             /* the largest carveout, bytes */
+    int smem_per_block;          /* without opting in */
+    int smem_per_block_optin;    /* the most a block may opt in to */
     int smem_reserved_per_block; /* taken by the system from each block's share */
+} occ_limits;
+
+/* What limits an architecture's SM (figures of the CUDA Programming Guide's table of
+ * compute capabilities, and the allocation rules of the toolkit's occupancy
+ * calculator). */
+typedef struct occ_arch {
+    int cc;           /* 90 for compute capability 9.0 */
+    const char *name; /* "sm_90" */
+    occ_limits lim;
+    int max_regs_per_thread;
+    int reg_alloc_unit; /* registers per warp are rounded up to this */
+    int sub_partitions; /* registers are split between these */
+    int smem_alloc_unit;
     int barriers_per_block_slot; /* named barriers available per resident block slot */
 } occ_arch;
 

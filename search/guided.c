@@ -12,17 +12,17 @@
  *      one whose occupancy level has had the fewest starts so far: restarts spread over
  *      the register/tile trade-offs instead of ranking by occupancy, which does not
  *      predict the fastest configuration (the seeds' own conclusion).
- *   3. Descent and kicks are the local strategy's (ils.h).
+ *   3. Descent and kicks are the local strategy's (local.h).
  * Without static information (no hook) it is the local strategy. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "ils.h"
+#include "local.h"
 
 enum { START_CANDIDATES = 8, OCC_LEVELS = 8 };
 
 typedef struct guided_state {
-    void *ils;
+    void *local;
     int starts_at[OCC_LEVELS + 1];
 } guided_state;
 
@@ -104,7 +104,7 @@ static void guided_destroy(void *vst)
 {
     guided_state *g = vst;
     if (g)
-        ils_destroy(g->ils);
+        local_destroy(g->local);
     free(g);
 }
 
@@ -113,8 +113,8 @@ static void *guided_create(strat_ctx *c)
     guided_state *g = calloc(1, sizeof *g);
     if (!g)
         return NULL;
-    ils_hooks h = {screen, start, g};
-    if (!(g->ils = ils_create(c, &h))) {
+    local_hooks h = {screen, start, g};
+    if (!(g->local = local_create(c, &h))) {
         free(g);
         return NULL;
     }
@@ -123,17 +123,17 @@ static void *guided_create(strat_ctx *c)
 
 static int guided_propose(void *vst, strat_ctx *c, uint64_t *keys, int max)
 {
-    return ils_propose(((guided_state *)vst)->ils, c, keys, max);
+    return local_propose(((guided_state *)vst)->local, c, keys, max);
 }
 
 static void guided_observe(void *vst, strat_ctx *c, uint64_t key, double cost)
 {
-    ils_observe(((guided_state *)vst)->ils, c, key, cost);
+    local_observe(((guided_state *)vst)->local, c, key, cost);
 }
 
 static void guided_prior(void *vst, strat_ctx *c, uint64_t key, double cost)
 {
-    ils_prior(((guided_state *)vst)->ils, c, key, cost);
+    local_prior(((guided_state *)vst)->local, c, key, cost);
 }
 
 const strat_ops strat_guided = {"guided", guided_create, guided_propose, guided_observe, guided_destroy, guided_prior};

@@ -1,17 +1,17 @@
 /* local.c - iterated local search (the `local` strategy) and the engine `guided` uses
- * too (ils.h). */
+ * too (local.h). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "ils.h"
+#include "local.h"
 
 enum { KICK_TRIES = 64 };
 
-typedef enum ils_phase { PH_START, PH_DESCEND } ils_phase;
+typedef enum local_phase { PH_START, PH_DESCEND } local_phase;
 
-typedef struct ils_state {
-    ils_hooks hooks;
-    ils_phase phase;
+typedef struct local_state {
+    local_hooks hooks;
+    local_phase phase;
     int restarts;
     int failed_kicks;
     bool have_cur, have_opt;
@@ -19,11 +19,11 @@ typedef struct ils_state {
     double cur_cost, opt_cost;
     int outstanding; /* asked in the batch in hand, not yet observed */
     uint64_t *nb, *vec;
-} ils_state;
+} local_state;
 
-void ils_destroy(void *vst)
+void local_destroy(void *vst)
 {
-    ils_state *st = vst;
+    local_state *st = vst;
     if (st) {
         free(st->nb);
         free(st->vec);
@@ -31,13 +31,13 @@ void ils_destroy(void *vst)
     free(st);
 }
 
-void *ils_create(strat_ctx *c, const ils_hooks *hooks)
+void *local_create(strat_ctx *c, const local_hooks *hooks)
 {
-    ils_state *st = calloc(1, sizeof *st);
+    local_state *st = calloc(1, sizeof *st);
     int n = sspace_nparams(c->sp);
     if (!st || !(st->nb = calloc((size_t)n * 2 + 1, sizeof(uint64_t))) ||
         !(st->vec = calloc((size_t)n + 1, sizeof(uint64_t)))) {
-        ils_destroy(st);
+        local_destroy(st);
         return NULL;
     }
     if (hooks)
@@ -47,7 +47,7 @@ void *ils_create(strat_ctx *c, const ils_hooks *hooks)
 }
 
 /* A kick from the best optimum: 2 or 3 params jump anywhere in their domains. */
-static bool kick(ils_state *st, strat_ctx *c, uint64_t *out)
+static bool kick(local_state *st, strat_ctx *c, uint64_t *out)
 {
     const sspace *sp = c->sp;
     int n = sspace_nparams(sp);
@@ -67,7 +67,7 @@ static bool kick(ils_state *st, strat_ctx *c, uint64_t *out)
     return false;
 }
 
-static bool new_start(ils_state *st, strat_ctx *c, uint64_t *key)
+static bool new_start(local_state *st, strat_ctx *c, uint64_t *key)
 {
     if (st->hooks.start)
         return st->hooks.start(st->hooks.start_state, c, key);
@@ -75,7 +75,7 @@ static bool new_start(ils_state *st, strat_ctx *c, uint64_t *key)
 }
 
 /* Moves to the best known neighbour when it improves; false at a local optimum. */
-static bool step(ils_state *st, strat_ctx *c)
+static bool step(local_state *st, strat_ctx *c)
 {
     int k = sspace_neighbours(c->sp, st->cur, st->nb);
     bool moved = false;
@@ -90,9 +90,9 @@ static bool step(ils_state *st, strat_ctx *c)
     return moved;
 }
 
-int ils_propose(void *vst, strat_ctx *c, uint64_t *keys, int max)
+int local_propose(void *vst, strat_ctx *c, uint64_t *keys, int max)
 {
-    ils_state *st = vst;
+    local_state *st = vst;
     if (max < 1)
         return 0;
     for (int guard = 0; guard < 1000000; guard++) {
@@ -148,10 +148,10 @@ int ils_propose(void *vst, strat_ctx *c, uint64_t *keys, int max)
     return 0;
 }
 
-void ils_observe(void *vst, strat_ctx *c, uint64_t key, double cost)
+void local_observe(void *vst, strat_ctx *c, uint64_t key, double cost)
 {
     (void)c;
-    ils_state *st = vst;
+    local_state *st = vst;
     if (!st->have_cur) { /* the start (or kick) configuration */
         if (cost < INFINITY) {
             st->have_cur = true;
@@ -167,10 +167,10 @@ void ils_observe(void *vst, strat_ctx *c, uint64_t key, double cost)
         st->outstanding--;
 }
 
-void ils_prior(void *vst, strat_ctx *c, uint64_t key, double cost)
+void local_prior(void *vst, strat_ctx *c, uint64_t key, double cost)
 {
     (void)c;
-    ils_state *st = vst;
+    local_state *st = vst;
     if (cost < INFINITY && (!st->have_cur || cost < st->cur_cost)) { /* descend from the best known */
         st->have_cur = true;
         st->cur = key;
@@ -179,9 +179,9 @@ void ils_prior(void *vst, strat_ctx *c, uint64_t key, double cost)
     }
 }
 
-static void *local_create(strat_ctx *c)
+static void *plain_create(strat_ctx *c)
 {
-    return ils_create(c, NULL);
+    return local_create(c, NULL);
 }
 
-const strat_ops strat_local = {"local", local_create, ils_propose, ils_observe, ils_destroy, ils_prior};
+const strat_ops strat_local = {"local", plain_create, local_propose, local_observe, local_destroy, local_prior};

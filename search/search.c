@@ -1,5 +1,5 @@
-/* search.c - the search driver (see search.h): budgets, the record of what is known,
- * and the strategies' shared services (strategy.h). */
+/* search.c - the search driver (see search.h): budgets, and the record of what is known
+ * (search_internal.h), on which the strategies' services stand (strategy.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,43 +7,11 @@
 #include <time.h>
 
 #include "../base/err.h"
-#include "strategy.h"
+#include "search_internal.h"
 
 /* The most proposals in a row answered from what is known before the driver decides
  * the strategy is going round in circles. */
 enum { FREE_STREAK_LIMIT = 200000, MAX_BATCH = 4096 };
-
-/* An open-addressing table of keys: known costs, pending marks, static information. */
-typedef struct slot {
-    uint64_t key; /* UINT64_MAX: empty */
-    double cost;
-    unsigned char state; /* 1 known, 2 pending */
-    unsigned char has_static;
-    search_static st;
-} slot;
-
-struct search {
-    const sspace *sp;
-    search_settings set;
-    search_hooks hooks;
-    const strat_ops *ops;
-    void *state;
-    strat_ctx ctx;
-    slot *table;
-    uint64_t cap, used; /* slots in use (any state) */
-    uint64_t known, pending;
-    uint64_t evaluations, free_hits, screened, since_improvement, best_at;
-    bool have_best;
-    uint64_t best_key;
-    double best_cost;
-    double started;
-    double compile_s, gpu_s; /* told by search_tell_seconds */
-    uint64_t timed;          /* how many told them */
-    uint64_t statics;        /* slots with static facts (has_static) */
-    const char *stop;
-    char error[256];
-    uint64_t *buf;
-};
 
 static double wall_clock(void *user)
 {
@@ -66,8 +34,7 @@ static uint64_t mix(uint64_t k)
     return k;
 }
 
-/* The slot of `key` (NULL when absent, or when `create` and out of memory). */
-static slot *find(search *s, uint64_t key, bool create)
+slot *search_slot(search *s, uint64_t key, bool create)
 {
     if (create && (s->used + 1) * 2 > s->cap) {
         uint64_t cap = s->cap ? s->cap * 2 : 1024;
@@ -199,7 +166,7 @@ int search_know(search *s, uint64_t key, bool ok, double objective)
 {
     if (!sspace_valid(s->sp, key))
         return 0;
-    slot *sl = find(s, key, true);
+    slot *sl = search_slot(s, key, true);
     if (!sl) {
         snprintf(s->error, sizeof s->error, "out of memory");
         return -1;
@@ -222,6 +189,14 @@ uint64_t search_known_count(const search *s)
     return s->known;
 }
 
+uint64_t search_remaining(const search *s)
+{
+    if (!s->set.budget)
+        return UINT64_MAX;
+    uint64_t spent = s->evaluations + s->pending;
+    return spent >= s->set.budget ? 0 : s->set.budget - spent;
+}
+
 int search_ask(search *s, uint64_t *keys, int max, int *n)
 {
     *n = 0;
@@ -229,7 +204,7 @@ int search_ask(search *s, uint64_t *keys, int max, int *n)
         max = MAX_BATCH;
     uint64_t streak = 0;
     while (!search_stopped(s)) {
-        uint64_t left = strat_remaining(&s->ctx);
+        uint64_t left = search_remaining(s);
         int want = left < (uint64_t)max ? (int)left : max;
         int got = s->ops->propose(s->state, &s->ctx, s->buf, want);
         if (got < 0) {
@@ -247,7 +222,7 @@ int search_ask(search *s, uint64_t *keys, int max, int *n)
             uint64_t key = s->buf[i];
             if (!sspace_valid(s->sp, key))
                 continue; /* strategies propose valid keys; an invalid one is never evaluated */
-            slot *sl = find(s, key, true);
+            slot *sl = search_slot(s, key, true);
             if (!sl) {
                 snprintf(s->error, sizeof s->error, "out of memory");
                 return -1;
@@ -291,7 +266,7 @@ int search_ask(search *s, uint64_t *keys, int max, int *n)
 
 void search_tell(search *s, uint64_t key, bool ok, double objective)
 {
-    slot *sl = find(s, key, false);
+    slot *sl = search_slot(s, key, false);
     if (!sl || sl->state != 2)
         return; /* not asked: ignored */
     sl->state = 1;
@@ -310,7 +285,7 @@ void search_tell_static_failure(search *s, uint64_t key)
         search_tell(s, key, false, 0.0);
         return;
     }
-    slot *sl = find(s, key, false);
+    slot *sl = search_slot(s, key, false);
     if (!sl || sl->state != 2)
         return; /* not asked: ignored */
     sl->state = 1;
@@ -335,7 +310,7 @@ bool search_tell_static(search *s, uint64_t key, const search_static *st)
 {
     if (!st || !sspace_valid(s->sp, key) || !static_plausible(st))
         return false;
-    slot *sl = find(s, key, true);
+    slot *sl = search_slot(s, key, true);
     if (!sl)
         return false; /* out of memory: the search goes on without them */
     if (!sl->has_static)
@@ -408,168 +383,6 @@ bool search_best(const search *s, uint64_t *key, double *objective)
     *key = s->best_key;
     *objective = s->set.maximize ? -s->best_cost : s->best_cost;
     return true;
-}
-
-/* ---- services to the strategies ---------------------------------------------------- */
-
-bool strat_known(const strat_ctx *c, uint64_t key, double *cost)
-{
-    slot *sl = find(c->s, key, false);
-    if (!sl || sl->state != 1)
-        return false;
-    if (cost)
-        *cost = sl->cost;
-    return true;
-}
-
-uint64_t strat_pending_count(const strat_ctx *c)
-{
-    return c->s->pending;
-}
-
-bool strat_pending(const strat_ctx *c, uint64_t key)
-{
-    slot *sl = find(c->s, key, false);
-    return sl && sl->state == 2;
-}
-
-uint64_t strat_remaining(const strat_ctx *c)
-{
-    const search *s = c->s;
-    if (!s->set.budget)
-        return UINT64_MAX;
-    uint64_t spent = s->evaluations + s->pending;
-    return spent >= s->set.budget ? 0 : s->set.budget - spent;
-}
-
-int strat_in_flight(const strat_ctx *c)
-{
-    const search *s = c->s;
-    int parallel = s->set.parallel > 0 ? s->set.parallel : 1;
-    int most = parallel * 4 > 16 ? parallel * 4 : 16; /* the tuner's window */
-    if (s->timed == 0 || !(s->compile_s + s->gpu_s > 0))
-        return parallel;
-    /* Each stage's seconds per variant: the compile threads deliver one every `comp`, the
-     * GPU takes one every `gpu`; the slower sets the pace (`period`). By Little's law,
-     * keeping both busy at that pace takes latency / period in flight. With that many
-     * alone, a compile that runs long leaves the GPU idle and a long GPU run the threads,
-     * as often as the lighter stage is nearly as loaded as the heavier: a queue of half
-     * the lighter stage's share of the pace (0 when one stage dominates, 1 when balanced)
-     * absorbs most of it. More in flight idles less and learns less: a queue of the whole
-     * share, or one more variant, cost 0.01 of the optimum at 50 and 100 evaluations on
-     * the development landscapes, by evaluations and by time (2026-11-27b sweep). */
-    double compile = s->compile_s / (double)s->timed, gpu = s->gpu_s / (double)s->timed;
-    double comp = compile / parallel, period = comp > gpu ? comp : gpu, lighter = comp > gpu ? gpu : comp;
-    double k = ceil((compile + gpu) / period * (1 + 0.5 * lighter / period) - 1e-9);
-    return k < 2 ? 2 : k > most ? most : (int)k;
-}
-
-uint64_t strat_unseen(const strat_ctx *c)
-{
-    uint64_t seen = c->s->known + c->s->pending, all = sspace_count(c->sp);
-    return seen >= all ? 0 : all - seen;
-}
-
-void strat_screened(strat_ctx *c, uint64_t key)
-{
-    slot *sl = find(c->s, key, true);
-    if (!sl || sl->state != 0)
-        return;
-    sl->state = 1;
-    sl->cost = INFINITY;
-    c->s->known++;
-    c->s->screened++;
-}
-
-int strat_static(strat_ctx *c, const uint64_t *keys, int n, search_static *out, bool *have)
-{
-    search *s = c->s;
-    *have = s->hooks.static_info != NULL;
-    if (!*have)
-        return 0;
-    uint64_t *ask = malloc(sizeof(uint64_t) * (size_t)(n ? n : 1));
-    search_static *got = calloc((size_t)(n ? n : 1), sizeof(search_static)); /* a hook may leave fields */
-    int m = 0, rc = 0;
-    if (!ask || !got) {
-        rc = -1;
-        goto done;
-    }
-    for (int i = 0; i < n; i++) {
-        slot *sl = find(s, keys[i], true);
-        if (!sl) {
-            rc = -1;
-            goto done;
-        }
-        if (!sl->has_static) {
-            bool dup = false;
-            for (int j = 0; j < m && !dup; j++)
-                dup = ask[j] == keys[i];
-            if (!dup)
-                ask[m++] = keys[i];
-        }
-    }
-    if (m && s->hooks.static_info(s->hooks.user, ask, m, got) < 0) {
-        snprintf(s->error, sizeof s->error, "static analysis failed");
-        rc = -1;
-        goto done;
-    }
-    for (int j = 0; j < m; j++) {
-        slot *sl = find(s, ask[j], false);
-        if (!sl->has_static)
-            s->statics++;
-        sl->has_static = 1;
-        sl->st = got[j];
-    }
-    for (int i = 0; i < n; i++)
-        out[i] = find(s, keys[i], false)->st;
-done:
-    free(ask);
-    free(got);
-    return rc;
-}
-
-bool strat_static_known(const strat_ctx *c, uint64_t key, search_static *out)
-{
-    slot *sl = find(c->s, key, false);
-    if (!sl || !sl->has_static)
-        return false;
-    if (out)
-        *out = sl->st;
-    return true;
-}
-
-uint64_t strat_static_count(const strat_ctx *c)
-{
-    return c->s->statics;
-}
-
-bool strat_random_unseen(strat_ctx *c, uint64_t *key)
-{
-    const sspace *sp = c->sp;
-    if (strat_unseen(c) == 0)
-        return false;
-    for (int t = 0; t < 64; t++) {
-        uint64_t k;
-        if (!sspace_random(sp, &c->r, &k))
-            return false;
-        if (!find(c->s, k, false) || find(c->s, k, false)->state == 0) {
-            *key = k;
-            return true;
-        }
-    }
-    if (!sspace_listed(sp))
-        return false;
-    /* Mostly seen: walk on from a random place to the first unseen. */
-    uint64_t count = sspace_count(sp), start = rng_below(&c->r, count);
-    for (uint64_t i = 0; i < count; i++) {
-        uint64_t k = sspace_at(sp, (start + i) % count);
-        slot *sl = find(c->s, k, false);
-        if (!sl || sl->state == 0) {
-            *key = k;
-            return true;
-        }
-    }
-    return false;
 }
 
 /* ---- defaults ---------------------------------------------------------------------- */

@@ -38,7 +38,7 @@ static data_type data_type_of(ast_ctype t)
         [CT_INT8] = DT_INT8, [CT_UINT8] = DT_UINT8, [CT_INT16] = DT_INT16, [CT_UINT16] = DT_UINT16,
         [CT_INT] = DT_INT32, [CT_UINT] = DT_UINT32, [CT_INT64] = DT_INT64, [CT_UINT64] = DT_UINT64,
     };
-    return map[t];
+    return map[ast_ctype_component(t)]; /* a vector is its lanes to runtime/ (bench_arg.lanes) */
 }
 
 /* A spec's argument as runtime/bench sees it. */
@@ -52,12 +52,14 @@ static bench_arg plain_arg(const m_arg *a)
                    a->is_buffer && a->dir == DIR_OUT,
                    a->file,
                    a->file_npy,
-                   a->dir == DIR_CONSTANT}; /* the last four */
+                   a->dir == DIR_CONSTANT,
+                   ast_ctype_lanes(a->type)}; /* the last five */
     b.fill = (data_fill_spec){FILL_ZEROS, a->seed, a->lo, a->hi};
     b.fill.kind = a->init == INIT_RANDOM     ? FILL_RANDOM
                   : a->init == INIT_RAMP     ? FILL_RAMP
                   : a->init == INIT_CONSTANT ? FILL_CONSTANT
                   : a->init == INIT_FILE     ? FILL_FILE
+                  : a->init == INIT_NORMAL   ? FILL_NORMAL
                                              : FILL_ZEROS;
     if (a->init == INIT_CONSTANT)
         b.fill.a = value_as_double(a->value->u.k);

@@ -20,18 +20,6 @@
 #include "gw.h"
 #include "reply.h"
 
-void gw_plain_args(gw *g, bench_config *out)
-{
-    for (int i = 0; i < g->p->m->nargs; i++) {
-        const value *v = &g->scalars[i];
-        g->plain[i] = (bench_scalar){v->type == VT_INT, v->type == VT_INT ? v->u.i : 0, 0};
-        if (!g->p->m->args[i].is_buffer)
-            g->plain[i].d = value_as_double(*v);
-    }
-    out->counts = g->counts;
-    out->scalars = g->plain;
-}
-
 /* The worker's set-up: its scratch, the driver, device, buffers, the resets and
  * checker, the reference. CUTUNE_OK, or a status with msg. */
 static int worker_setup(gw *g, strbuf *msg)

@@ -1,6 +1,7 @@
 /* gw_reference.c - the reference's run (gw.h): a configuration given by
  * `verify ... against config(...)`, or a kernel of its own, compiled here, run once on
- * the worker's bench, and its verified outputs kept on the device.
+ * the worker's bench, and its verified outputs kept on the device; and the plain
+ * arguments of a run (gw_plain_args), the reference's as every variant's (gw_main.c).
  *
  * Process: runs in the GPU worker only (gw_main.c's set-up), never in the tuner; what
  * it writes into the results (the reference, its GPU time) is the worker's copy, which
@@ -17,6 +18,18 @@
 #include "../runtime/includes.h"
 #include "../session/own.h"
 #include "gw.h"
+
+void gw_plain_args(gw *g, bench_config *out)
+{
+    for (int i = 0; i < g->p->m->nargs; i++) {
+        const value *v = &g->scalars[i];
+        g->plain[i] = (bench_scalar){v->type == VT_INT, v->type == VT_INT ? v->u.i : 0, 0};
+        if (!g->p->m->args[i].is_buffer)
+            g->plain[i].d = value_as_double(*v);
+    }
+    out->counts = g->counts;
+    out->scalars = g->plain;
+}
 
 /* The reference as it is compiled and launched: its compile job (options in the
  * arena, source read by compile_ref), the file it is read from, its geometry. */

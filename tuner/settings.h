@@ -4,7 +4,6 @@
 #define CUTUNE_TUNER_SETTINGS_H
 
 #include "../compiler/model.h"
-#include "../lang/diag.h"
 #include "../search/search.h"
 #include "cutune.h"
 

@@ -155,6 +155,16 @@ int cutune_header_sections(int *out, const cutune_spec *spec, const cutune_tune_
 int cutune_emit_headers(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
                         const cutune_headers_options *opts);
 
+/* cutune_emit_header_devices: the header of one kernel's results on several GPUs (a
+ * process per GPU: cutune --per-device), an entry per GPU model: of results of one
+ * model (name and compute capability) the first given holds the entry (a header refuses
+ * two of one device: its look-up would never reach the second). same_as (NULL, or room
+ * for nresults): for each result, -1 when it holds its entry, else the index of the
+ * earlier result whose entry it shares. Otherwise as cutune_emit_header (nresults >= 1).
+ * CUTUNE_OK, or cutune_emit_header's status. */
+int cutune_emit_header_devices(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
+                               const cutune_header_options *opts, int *same_as);
+
 /* cutune_emit_csv: every variant of `r` as one CSV row (RFC 4180; the columns are in
  * docs/results-format.md), in *out (free with cutune_free). CUTUNE_OK or CUTUNE_ENOMEM. */
 int cutune_emit_csv(char **out, const cutune_tune_result *r);
@@ -181,6 +191,28 @@ int cutune_variant_json(char **out, const cutune_spec *spec, const cutune_varian
 int cutune_space_summary_json(char **out, const cutune_spec *spec, const cutune_space_size *size, double count_seconds);
 int cutune_occupancy_json(char **out, const cutune_occupancy *occ, int device, int regs, int threads, int64_t smem);
 int cutune_devices_json(char **out, const cutune_device *devs, int n);
+
+/* The same as the text `cutune occupancy` and `devices` print (docs/cli.md), each line
+ * ending in a line feed, in *out (free with cutune_free); CUTUNE_OK, CUTUNE_EINVAL (NULL
+ * arguments, n < 0) or CUTUNE_ENOMEM. cutune_occupancy_text: `occ` for a block of
+ * `threads` threads x `regs` registers and `smem` bytes: the blocks per SM and what
+ * each limit allows, the active warps, the occupancy, the limiter (or why it cannot
+ * launch) and what is allocated. cutune_devices_text: a line per GPU of devs[0 .. n)
+ * (ordinal, name, architecture, SMs, L2 MiB, driver version; "" for none). */
+/* cutune_space_summary_text: the summary `cutune check` prints for `spec` (loaded; one
+ * with errors too: what it holds) and the counts `size` from cutune_space_count (which
+ * took `count_seconds`): its path, kernel, a line per param (count, route, its first
+ * eight values), constraints, the device attributes it reads, the space (counted or
+ * estimated), the search (`search`, NULL: the spec's) and its problem sizes.
+ * cutune_spec_device_text: the device attributes the spec's expressions read, with
+ * their values and where they come from ("sm_count 132  (read from ...)"; "" when it
+ * reads none), no line end. In *out (free with cutune_free); CUTUNE_OK, CUTUNE_EINVAL
+ * (NULL arguments) or CUTUNE_ENOMEM. */
+int cutune_space_summary_text(char **out, const cutune_spec *spec, const cutune_space_size *size, double count_seconds,
+                              const char *search);
+int cutune_spec_device_text(char **out, const cutune_spec *spec);
+int cutune_occupancy_text(char **out, const cutune_occupancy *occ, int regs, int threads, int64_t smem);
+int cutune_devices_text(char **out, const cutune_device *devs, int n);
 
 /* cutune_emit_t4: `r` in Kernel Tuner's T4 results format (JSON, schema version 1.0.0;
  * the mapping is in docs/results-format.md), in *out (free with cutune_free).

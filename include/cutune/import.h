@@ -55,12 +55,13 @@ int cutune_import_options_init(cutune_import_options *opts, unsigned int version
  * (cutune_tune_source; "source" in the results file).
  *
  * Returns CUTUNE_OK; CUTUNE_EIO when the file cannot be read, is not gzip or JSON, is
- * neither format, or an entry is refused (cutune_last_error names the file and the
- * JSON path: "conv.json.gz: cache.\"16,1,...\".block_size_x: 1.5 is not an integer");
- * CUTUNE_EINVAL (NULL arguments, a spec with errors, options of another version, a
- * file of another device than opts->device_name, a missing configuration under
- * opts->complete); CUTUNE_ENOMEM. *out is NULL on failure. `opts` may be NULL (every
- * default). */
+ * neither format, an entry is refused (cutune_last_error names the file and the JSON
+ * path: "conv.json.gz: cache.\"16,1,...\".block_size_x: 1.5 is not an integer"), it
+ * names another device than opts->device_name, or it lacks a configuration under
+ * opts->complete (as cutune_simulate refuses a recording that does not cover the
+ * space); CUTUNE_EINVAL (NULL arguments, a spec with errors, options of another
+ * version, opts->complete for a space too large to list); CUTUNE_ENOMEM. *out is NULL
+ * on failure. `opts` may be NULL (every default). */
 int cutune_import_results(cutune_tune_result **out, cutune_spec *spec, const char *path,
                           const cutune_import_options *opts);
 

@@ -90,6 +90,13 @@ void cutune_sim_report_free(cutune_sim_report *r);
  * cutune_free). CUTUNE_OK; CUTUNE_EINVAL (no output or report); CUTUNE_ENOMEM. */
 int cutune_sim_report_json(char **out, const cutune_sim_report *r, const char *results_path, int threads);
 
+/* cutune_sim_report_text: the report as the text `cutune simulate` prints: the settings
+ * (`results_path` replayed with `threads` compile threads, 0: 16), the space, the true
+ * best, the budget, a row per run and the ratio's median, quartiles and range; each
+ * line ends in a line feed. In *out (free with cutune_free). CUTUNE_OK; CUTUNE_EINVAL
+ * (no output, report or results path); CUTUNE_ENOMEM. */
+int cutune_sim_report_text(char **out, const cutune_sim_report *r, const char *results_path, int threads);
+
 #ifdef __cplusplus
 }
 #endif

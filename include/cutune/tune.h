@@ -1,7 +1,8 @@
 /* cutune/tune.h - a part of cutune's public C API (cutune.h includes every part; its
  * opening comment gives the conventions, docs/api.md the guide).
  *
- * Tuning on a GPU: its options, the search, hardware counters (api/cutune_tune.c). */
+ * Tuning on a GPU: its options, the search, hardware counters (api/cutune_tune.c); what
+ * a command that tunes decides around a run (api/cutune_tune_run.c). */
 #ifndef CUTUNE_TUNE_H
 #define CUTUNE_TUNE_H
 
@@ -210,6 +211,46 @@ int cutune_blocks_options_init(cutune_blocks_options *opts, unsigned int version
  * every block's was), or CUTUNE_EINVAL for bad arguments. The last block visited stays
  * selected. opts NULL: CUTUNE_BLOCKS_OPTIONS_INIT. */
 int cutune_tune_blocks(cutune_spec *spec, const cutune_blocks_options *opts, cutune_block_fn each, void *user);
+
+/* cutune_blocks_emit_check: before a run over the kernel blocks cutune_tune_blocks(opts)
+ * visits, each block's emit paths that may not be written (cutune_spec_emit_refused),
+ * of the kinds the caller does not replace by a path of its own (given_header,
+ * given_csv, given_results: 1 replaced), one line each in *out ("" when every one may;
+ * free with cutune_free); afterwards the first block is selected (with selected_only,
+ * the selection is left). CUTUNE_OK, CUTUNE_EINVAL or CUTUNE_ENOMEM. */
+int cutune_blocks_emit_check(char **out, cutune_spec *spec, const cutune_blocks_options *opts, int given_header,
+                             int given_csv, int given_results);
+
+/* cutune_devices_one_model: 1 when the GPUs devices[0 .. n) are of one model (name,
+ * architecture, SM count; also when the first cannot be asked: the run says why), else
+ * 0. cutune_tune_set_devices: how a run on those GPUs goes: one GPU (n 1: opts->device),
+ * one run over several of one model (opts->devices and ndevices, borrowed), or a process
+ * per GPU (cutune_tune_per_device) when *per_device is 1 or the driver sees GPUs of
+ * different models (*per_device is then set to 1). n 0 changes nothing. Returns 1 when
+ * the models made it a process per GPU, 0 otherwise, CUTUNE_EINVAL for bad arguments. */
+int cutune_devices_one_model(const int *devices, int n);
+int cutune_tune_set_devices(cutune_tune_options *opts, const int *devices, int n, int *per_device);
+
+/* cutune_tune_set_shard: opts set for shard `index` of `count` (count >= 2) of a split
+ * run: its results file named after opts->results_path (else the spec's emit results):
+ * "x.json" gives "x.shard-I-of-N.json" (cutune_results_merge joins them), and a journal
+ * path given named likewise (each shard its own, so one command line serves every
+ * rank); with `local` >= 0 (the launcher's local rank; -1: the caller chose the GPU),
+ * the GPU local % (GPUs the driver sees). *results and *journal (NULL without a journal
+ * path) are the new paths, which opts borrows: free them with cutune_free after the run.
+ * CUTUNE_OK; CUTUNE_EINVAL (no shard index of count, no results path); CUTUNE_ENOMEM. */
+int cutune_tune_set_shard(cutune_tune_options *opts, const cutune_spec *spec, int index, int count, int local,
+                          char **results, char **journal);
+
+/* What a finished run found, counted (what `cutune SPEC` says at its end). */
+typedef struct cutune_tune_verdict {
+    int sizes;            /* the run's problem sizes (cutune_tune_size_count; 0: one run) */
+    int winners;          /* the sizes (else the run: 0 or 1) with a winner (cutune_tune_best) */
+    int nothing_compiled; /* 1: the run had variants and none of them compiled */
+} cutune_tune_verdict;
+
+/* cutune_tune_verdict_of: r's verdict into *out. CUTUNE_OK or CUTUNE_EINVAL. */
+int cutune_tune_verdict_of(cutune_tune_verdict *out, const cutune_tune_result *r);
 
 /* Every configuration on each of several GPUs (cutune --per-device): a process per GPU,
  * each tuning into a results file of its own, "RESULTS.gpuD.json". */

@@ -4,8 +4,8 @@
 # hotspot, BAT's GEMM, MD5Hash, TRIAD and nbody) imports, and the imported space counts
 # exactly what the T1 conditions allow: the hub's figures (convolution 4,362, dedispersion
 # 11,130) and, for every sample, test/cli/t1_count.py's count (Python evaluating the
-# Values and Conditions itself). Constant-memory arguments (MemType "Constant") are
-# refused with their JSON path until the language has them; malformed files (not JSON,
+# Values and Conditions itself). Constant memory (MemType "Constant") fills the kernel's
+# __constant__ variable and is passed as an argument too; malformed files (not JSON,
 # missing keys, wrong types, unknown fill types, Python cutune cannot say) are refused
 # with the path and the reason; an existing OUT is kept unless --force.
 set -u
@@ -47,30 +47,29 @@ check "TRIAD's Generator is a ramp" grep -qF "arg A : in double[4096] = ramp(sta
 check "MD5Hash's unknown key is a note" grep -q "note: .*SharedMemoryOriginal: not translated" \
     "$t1/bat/MD5Hash/MD5Hash-CAFF.tune"
 
-# ---- the hub's convolution and dedispersion: their constant memory is refused ----
-for f in convolution_milo dedispersion_milo; do
-    "$cutune" import "$t1/$f.json" 2>"$tmp/err"
-    check "$f: refused (exit 1)" test $? -eq 1
-    check "$f: the constant-memory argument named by its path" \
-        grep -qF "$t1/$f.json: \$.KernelSpecification.Arguments[2].MemType: \"Constant\" is not supported yet" "$tmp/err"
-    check "$f: nothing written" test ! -e "$t1/$f.tune"
-done
-# ...and without it, their spaces are the hub's: 4,362 and 11,130 (the samples' other
-# constructs all translate).
+# ---- the hub's convolution and dedispersion: their spaces are the hub's, 4,362 and 11,130 ----
 cp "$t1/dedisp_milo/dedispersion.cu" "$t1/dedisp_milo/dedispersion.cu.hip" # the hub names its HIP build
 for f in convolution_milo:4362 dedispersion_milo:11130; do
     name=${f%%:*}
-    edit "$t1/$name.json" "$t1/${name}_nocmem.json" "del d['KernelSpecification']['Arguments'][2]['MemType']"
-    "$cutune" import -q "$t1/${name}_nocmem.json" 2>"$tmp/err"
-    check "$name without MemType imports: $(head -n 1 "$tmp/err")" test $? -eq 0
-    check "$name: ${f##*:} valid, the hub's figure" test "$(valid "$t1/${name}_nocmem.tune")" = "${f##*:}"
+    "$cutune" import "$t1/$name.json" 2>"$tmp/err"
+    check "$name imports: $(head -n 1 "$tmp/err")" test $? -eq 0
+    check "$name: ${f##*:} valid, the hub's figure" test "$(valid "$t1/$name.tune")" = "${f##*:}"
     check "$name: Python counts the same" test "$(python3 "$src/test/cli/t1_count.py" "$t1/$name.json")" = "${f##*:}"
 done
+# constant memory (MemType "Constant", Kernel Tuner's cmem_args): the kernel's
+# __constant__ filled, and the data passed as its argument too, as BAT does
+check "the convolution's filter fills its __constant__ d_filter" grep -qF \
+    'arg d_filter : constant float[225] = random(seed = 2, min = 0, max = 1.0);' "$t1/convolution_milo.tune"
+check "...and is the kernel's third argument" grep -qF 'arg d_filter_arg : in float[225] = random(seed = 2, min = 0, max = 1.0);' \
+    "$t1/convolution_milo.tune"
+check "the dedispersion kernel declares no __constant__ shifts: an argument only, and a note" \
+    grep -q "note: .*Arguments\[2\].MemType: the kernel declares no __constant__ 'shifts'" "$t1/dedispersion_milo.tune"
+check "...no constant argument" test "$(grep -c ': constant ' "$t1/dedispersion_milo.tune")" = 0
 check "the convolution's Python conditions in the spec language" grep -qF \
     "require use_shmem == 0 || (block_size_x * tile_size_x + (filter_width - 1)) * (block_size_y * tile_size_y + (filter_height - 1)) < 12 * 1024;" \
-    "$t1/convolution_milo_nocmem.tune"
+    "$t1/convolution_milo.tune"
 check "dedispersion's chained comparison kept" grep -qF "require 32 <= block_size_x * block_size_y <= 1024;" \
-    "$t1/dedispersion_milo_nocmem.tune"
+    "$t1/dedispersion_milo.tune"
 
 # ---- OUT: beside FILE by default, -o elsewhere (paths made relative), - for stdout, no overwrite ----
 "$cutune" import "$t1/bat/TRIAD/TRIAD-CAFF.json" 2>"$tmp/err"
@@ -117,6 +116,10 @@ refused "a condition's Parameters naming no param" \
     "\$.ConfigurationSpace.Conditions[0].Parameters[0]: 'NOPE' is not a tuning parameter"
 refused "an OpenCL kernel" "d['KernelSpecification']['Language'] = 'OpenCL'" \
     '$.KernelSpecification.Language: "OpenCL" is not supported'
+refused "a constant-memory Scalar" "d['KernelSpecification']['Arguments'][3]['MemType'] = 'Constant'" \
+    '$.KernelSpecification.Arguments[3].MemType: constant memory of a Scalar is not translated'
+refused "an unknown MemType" "d['KernelSpecification']['Arguments'][0]['MemType'] = 'Texture'" \
+    '$.KernelSpecification.Arguments[0].MemType: "Texture" is not a memory type cutune knows'
 refused "an integer scalar's fractional value" "d['KernelSpecification']['Arguments'][4]['FillValue'] = 2.5" \
     '$.KernelSpecification.Arguments[4].FillValue: 2.5 is not a value of a int32'
 printf '{"ConfigurationSpace": ' >"$t1/bat/TRIAD/bad.json"

@@ -30,7 +30,7 @@ static void test_compiles_for_every_type(void **state)
     assert_int_equal(nopt, 1);
     assert_string_equal(opts[0], "--fmad=false");
     for (size_t i = 0; i < NTYPES; i++) {
-        char source[4096];
+        char source[8192];
         fill_source(all_types[i], source, sizeof source);
         compile_job job = {"cutune_fill.cu", source, "cutune_fill", opts, nopt, "sm_90", NULL, 0, NULL, 0};
         compile_output co;
@@ -64,7 +64,7 @@ static int compare_on_gpu(void)
     const data_fill_spec specs[] = {
         {FILL_RANDOM, 1, 0.0, 1.0},   {FILL_RANDOM, 42, -1.0, 1.0}, {FILL_RANDOM, 7, -100.0, 100.0},
         {FILL_RAMP, 0, 0.5, 0.25},    {FILL_CONSTANT, 0, 3.0, 0.0}, {FILL_ZEROS, 0, 0.0, 0.0},
-        {FILL_RANDOM, 3, 0.0, 255.0},
+        {FILL_RANDOM, 3, 0.0, 255.0}, {FILL_NORMAL, 5, 0.0, 1.0},   {FILL_NORMAL, 9, 10.0, 0.25},
     };
     int bad = 0;
     for (size_t t = 0; t < NTYPES; t++) {

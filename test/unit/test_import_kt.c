@@ -211,12 +211,12 @@ static void test_t4_kinds(void **state)
     assert_string_equal(cutune_tune_summary_of(r)->device_name, "GPU Y");
     cutune_tune_result_free(r);
     o.complete = 1;
-    assert_int_equal(import_text("t4.json", t4_kinds, &o, &r), CUTUNE_EINVAL);
+    assert_int_equal(import_text("t4.json", t4_kinds, &o, &r), CUTUNE_EIO);
     assert_null(r);
     assert_non_null(strstr(cutune_last_error(), "lacks 2 of the spec's 8 configurations (the first: bx = 48, by = 1)"));
     /* a cache that names another device than the caller's */
     o.complete = 0;
-    assert_int_equal(import_text("c.json", cache_kinds, &o, &r), CUTUNE_EINVAL);
+    assert_int_equal(import_text("c.json", cache_kinds, &o, &r), CUTUNE_EIO);
     assert_non_null(strstr(cutune_last_error(), "recorded on 'GPU X', not on 'GPU Y'"));
 }
 

@@ -117,6 +117,76 @@ static void test_precedence_and_chains(void **state)
     arena_free(p.arena);
 }
 
+/* Membership: `x in [...]` and `x not in [...]` (one token, over a line break too) at
+ * the comparisons' level; `not` alone, and `not` before a longer word, are names. */
+static void test_membership(void **state)
+{
+    (void)state;
+    parsed p = parse("kernel k from \"k.cu\" { require a + 1 in [1, 2 * b,] && c not\n in [\"x\"]; "
+                     "let not = 1; let d = not + e not in [inner]; }");
+    assert_int_equal(p.rc, 0);
+    const ast_expr *e = item(&p, 0)->u.expr;
+    assert_int_equal(e->u.binary.op, OP_AND);
+    const ast_expr *in = e->u.binary.lhs;
+    assert_int_equal(in->kind, EX_IN);
+    assert_false(in->u.in.negated);
+    assert_int_equal(in->u.in.item->u.binary.op, OP_ADD);
+    assert_int_equal(in->u.in.values.len, 2);
+    assert_int_equal(in->u.in.values.items[1]->u.binary.op, OP_MUL);
+    assert_int_equal(in->depth, 3); /* over a + 1 and 2 * b */
+    const ast_expr *not_in = e->u.binary.rhs;
+    assert_int_equal(not_in->kind, EX_IN);
+    assert_true(not_in->u.in.negated);
+    assert_int_equal(not_in->u.in.values.items[0]->kind, EX_STRING);
+    assert_string_equal(p.ast->items[1]->u.let.name.name, "not");
+    const ast_expr *d = p.ast->items[2]->u.let.value;
+    assert_int_equal(d->kind, EX_IN);
+    assert_int_equal(d->u.in.item->u.binary.op, OP_ADD);
+    assert_string_equal(d->u.in.values.items[0]->u.name, "inner");
+    arena_free(p.arena);
+
+    p = parse("kernel k from \"k.cu\" { require x in []; }");
+    assert_int_equal(p.rc, 0); /* an empty list is the checker's to refuse */
+    assert_int_equal(item(&p, 0)->u.expr->u.in.values.len, 0);
+    arena_free(p.arena);
+}
+
+/* Vector element types: type names of their own, with their lanes, lane type, size
+ * (also their alignment) and CUDA spelling. */
+static void test_vector_types(void **state)
+{
+    (void)state;
+    parsed p = parse("kernel k<float4> from \"k.cu\" { arg a : in float2[8] = zeros; arg b : out double2[4]; "
+                     "arg c : in int4[2] = zeros; arg d : inout uint2[1] = zeros; }");
+    assert_int_equal(p.rc, 0);
+    assert_int_equal(p.ast->targs.items[0]->u.ctype, CT_FLOAT4);
+    assert_int_equal(item(&p, 0)->u.arg.type, CT_FLOAT2);
+    assert_int_equal(item(&p, 1)->u.arg.type, CT_DOUBLE2);
+    assert_int_equal(item(&p, 2)->u.arg.type, CT_INT4);
+    assert_int_equal(item(&p, 3)->u.arg.type, CT_UINT2);
+    arena_free(p.arena);
+    static const struct {
+        ast_ctype t;
+        const char *name;
+        int size, lanes;
+        ast_ctype lane;
+        bool is_float;
+    } want[] = {
+        {CT_FLOAT2, "float2", 8, 2, CT_FLOAT, true},     {CT_FLOAT4, "float4", 16, 4, CT_FLOAT, true},
+        {CT_DOUBLE2, "double2", 16, 2, CT_DOUBLE, true}, {CT_INT2, "int2", 8, 2, CT_INT, false},
+        {CT_INT4, "int4", 16, 4, CT_INT, false},         {CT_UINT2, "uint2", 8, 2, CT_UINT, false},
+        {CT_UINT4, "uint4", 16, 4, CT_UINT, false},      {CT_FLOAT, "float", 4, 1, CT_FLOAT, true},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        assert_string_equal(ast_ctype_name(want[i].t), want[i].name);
+        assert_string_equal(ast_ctype_cuda(want[i].t), want[i].name);
+        assert_int_equal(ast_ctype_size(want[i].t), want[i].size);
+        assert_int_equal(ast_ctype_lanes(want[i].t), want[i].lanes);
+        assert_int_equal(ast_ctype_component(want[i].t), want[i].lane);
+        assert_int_equal(ast_ctype_is_float(want[i].t), want[i].is_float);
+    }
+}
+
 static void test_locations(void **state)
 {
     (void)state;
@@ -231,6 +301,8 @@ int main(void)
         cmocka_unit_test(test_error_recovery_reports_every_error),
         cmocka_unit_test(test_caret_rendering),
         cmocka_unit_test(test_literals),
+        cmocka_unit_test(test_membership),
+        cmocka_unit_test(test_vector_types),
         cmocka_unit_test(test_scanner_fatal_error_is_returned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

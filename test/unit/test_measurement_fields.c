@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "emit/emitters.h"
+#include "emit/emit_csv.h"
 #include "results/record.h"
 #include "tuner/reply.h"
 
@@ -44,9 +44,13 @@ static cutune_tune_result *new_result(void)
     return r;
 }
 
+static value typed_values[1]; /* what values[] write: set_variant's */
+
 static void set_variant(record *rec)
 {
     cutune_variant *v = &rec->v;
+    typed_values[0] = value_int(64);
+    rec->vals = typed_values;
     v->ordinal = 7;
     v->nparams = 1;
     v->values = values;

@@ -151,7 +151,7 @@ static void test_arch_names(void **state)
     assert_int_equal(occ_arch_find("9.0")->cc, 90);
     assert_int_equal(occ_arch_find("compute_86")->cc, 86);
     assert_int_equal(occ_arch_find("sm_90a")->cc, 90);
-    assert_int_equal(occ_arch_find("sm_120")->max_threads_per_sm, 1536);
+    assert_int_equal(occ_arch_find("sm_120")->lim.max_threads_per_sm, 1536);
     assert_null(occ_arch_find("sm_91"));
     assert_null(occ_arch_find("banana"));
     assert_null(occ_arch_find("sm_90x"));

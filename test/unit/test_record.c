@@ -49,6 +49,10 @@ static record *full_record(cutune_tune_result *r, outcome o, double objective)
     v->nparams = 4;
     v->values = values;
     v->types = "ifbs";
+    rec->vals = arena_alloc(r->arena, sizeof(value) * 4); /* the configuration, typed: what values[] write */
+    assert_non_null(rec->vals);
+    rec->vals[0] = value_int(64), rec->vals[1] = value_float(0.5), rec->vals[2] = value_bool(true);
+    rec->vals[3] = value_string(values[3]);
     v->block[0] = 128, v->block[1] = 2, v->block[2] = 1;
     v->grid[0] = 7, v->grid[1] = 1, v->grid[2] = 3;
     v->block_dims = 2, v->grid_dims = 3;

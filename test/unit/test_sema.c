@@ -77,6 +77,64 @@ static void test_folded_constants_remember_their_form(void **state)
     checked_free(c);
 }
 
+/* `in` means the comparisons it stands for: constant lists fold, a param's membership
+ * becomes x == a || x == b ..., as a balanced tree (a long list stays shallow). */
+static void test_membership(void **state)
+{
+    (void)state;
+    checked *c = check_with("let a = 3 in [1, 2.0, 3];\nlet b = \"x\" not in [\"x\", \"y\"];\n"
+                            "let t = true in [false];\nparam bx in [32, 64, 128];\nlet m = bx in [32, 128];\n"
+                            "let long = bx in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16];");
+    if (!c->m)
+        fail_msg("%s", sb_cstr(&c->text));
+    assert_true(let_value(c->m, "a").u.b);
+    assert_false(let_value(c->m, "b").u.b);
+    assert_false(let_value(c->m, "t").u.b);
+    const texpr *m = let_named(c->m, "m")->expr;
+    assert_int_equal(m->type, VT_BOOL);
+    assert_int_equal(m->kind, TX_BINARY);
+    assert_int_equal(m->u.op.op, OP_OR);
+    assert_int_equal(m->u.op.a->kind, TX_CHAIN);
+    assert_int_equal(m->u.op.a->u.chain.ops[0], OP_EQ);
+    assert_int_equal(m->u.op.a->u.chain.operands[0]->kind, TX_PARAM);
+    assert_int_equal(m->deps, (param_set)1);
+    /* 16 comparisons (each 2 levels: == over its leaves) under 4 levels of || */
+    assert_int_equal(let_named(c->m, "long")->expr->depth, 6);
+    checked_free(c);
+    c = check_with("param bx in [32, 64];\nrequire bx in [32, \"64\"];");
+    assert_null(c->m);
+    assert_non_null(strstr(sb_cstr(&c->text), "and this one is a string"));
+    checked_free(c);
+}
+
+/* compat kernel_tuner: the six macros, less those a param or let defines, and the
+ * restriction on the block's threads as one more constraint over the block's params. */
+static void test_compat_kernel_tuner(void **state)
+{
+    (void)state;
+    checked *c = check_spec("kernel k from \"k.cu\" {\ncompat kernel_tuner;\nparam block_size_x in [256, 512, 1024];\n"
+                            "param by in [1, 2];\nlet gy = 8 as define grid_size_y;\nblock (block_size_x, by);\n"
+                            "grid (4, gy);\n}\n");
+    if (!c->m)
+        fail_msg("%s", sb_cstr(&c->text));
+    assert_null(c->m->compat_macros[0]); /* the param defines block_size_x */
+    assert_string_equal(c->m->compat_macros[1], "block_size_y");
+    assert_string_equal(c->m->compat_macros[2], "block_size_z");
+    assert_string_equal(c->m->compat_macros[3], "grid_size_x");
+    assert_null(c->m->compat_macros[4]); /* the let does grid_size_y */
+    assert_string_equal(c->m->compat_macros[5], "grid_size_z");
+    assert_int_equal(c->m->nrequires, 1);
+    assert_int_equal(c->m->requires[0].expr->deps, (param_set)3); /* both block params */
+    checked_free(c);
+    c = check_with("param bx in [256, 512];"); /* not asked for: nothing */
+    if (!c->m)
+        fail_msg("%s", sb_cstr(&c->text));
+    for (int k = 0; k < 6; k++)
+        assert_null(c->m->compat_macros[k]);
+    assert_int_equal(c->m->nrequires, 0);
+    checked_free(c);
+}
+
 static void test_cycle_is_an_error(void **state)
 {
     (void)state;
@@ -266,6 +324,8 @@ int main(void)
         cmocka_unit_test(test_folded_constants_remember_their_form),
         cmocka_unit_test(test_cycle_is_an_error),
         cmocka_unit_test(test_domains),
+        cmocka_unit_test(test_membership),
+        cmocka_unit_test(test_compat_kernel_tuner),
         cmocka_unit_test(test_settings_and_outputs),
         cmocka_unit_test(test_defaults_when_unsaid),
     };

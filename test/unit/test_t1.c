@@ -14,11 +14,11 @@
 #include "import/t1_internal.h"
 
 /* The names the expressions below may read. */
-static const tr_name names[] = {
+static const t1_name names[] = {
     {"a", "a", TR_INT},   {"b", "b", TR_INT}, {"c", "c", TR_INT},        {"x", "x", TR_INT},
     {"f", "f", TR_FLOAT}, {"s", "s", TR_STR}, {"flag", "flag", TR_BOOL}, {"step", "step_", TR_INT},
 };
-static const tr_names all = {names, sizeof names / sizeof *names};
+static const t1_names all = {names, sizeof names / sizeof *names};
 
 static t1_ctx ctx;
 
@@ -37,17 +37,17 @@ static int teardown(void **state)
 }
 
 /* tr: expr translated as `want`; NULL when refused (the error in ctx). */
-static const char *tr(const char *expr, enum tr_type want)
+static const char *tr(const char *expr, enum t1_type want)
 {
     ctx.nerrors = 0;
-    py_src src = {.c = &ctx, .text = expr, .path = "$.ConfigurationSpace.Conditions[0].Expression"};
-    return tr_translate(&src, &all, want);
+    t1_py_src src = {.c = &ctx, .text = expr, .path = "$.ConfigurationSpace.Conditions[0].Expression"};
+    return t1_translate(&src, &all, want);
 }
 
 #define assert_tr(expr, want, expected) assert_string_equal(tr(expr, want), expected)
 
 /* assert_refused: expr is refused with a message containing `why`. */
-static void assert_refused(const char *expr, enum tr_type want, const char *why)
+static void assert_refused(const char *expr, enum t1_type want, const char *why)
 {
     const char *text = tr(expr, want);
     if (text)
@@ -152,16 +152,16 @@ static void test_refused(void **state)
 static const char *values(const char *expr)
 {
     ctx.nerrors = 0;
-    py_src src = {.c = &ctx, .text = expr, .path = "$.V"};
-    py_node *n;
-    py_val v;
-    if (py_parse(&n, &src) || py_eval(&v, n, NULL, &src))
+    t1_py_src src = {.c = &ctx, .text = expr, .path = "$.V"};
+    t1_py_node *n;
+    t1_py_val v;
+    if (t1_py_parse(&n, &src) || t1_py_eval(&v, n, NULL, &src))
         return NULL;
     strbuf sb = STRBUF_INIT;
     if (v.kind != PV_LIST)
-        sb_add(&sb, py_val_text(&ctx, &v));
+        sb_add(&sb, t1_py_text(&ctx, &v));
     for (size_t k = 0; v.kind == PV_LIST && k < v.n; k++)
-        sb_printf(&sb, "%s%s", k ? " " : "", py_val_text(&ctx, &v.items[k]));
+        sb_printf(&sb, "%s%s", k ? " " : "", t1_py_text(&ctx, &v.items[k]));
     const char *r = arena_strdup(ctx.a, sb_cstr(&sb));
     sb_free(&sb);
     return r;
@@ -228,6 +228,59 @@ static void test_file(void **state)
     t1_result_free(r);
 }
 
+/* A file without ProblemSize: GlobalSize in threads, the fills, the settings, names
+ * cutune reserves. */
+static void test_file_global(void **state)
+{
+    (void)state;
+    const char *text =
+        "{\"Budget\": [{\"Type\": \"TuningDuration\", \"BudgetValue\": 90}],"
+        "\"BenchmarkConfig\": {\"iterations\": \"7\", \"dataSize\": 1},"
+        "\"ConfigurationSpace\": {\"TuningParameters\": ["
+        "{\"Name\": \"B\", \"Type\": \"uint\", \"Values\": \"list(range(32, 1024 + 1, 32))\"},"
+        "{\"Name\": \"scale\", \"Type\": \"float\", \"Values\": \"[1, 2]\", \"Extra\": 1}]},"
+        "\"KernelSpecification\": {\"Language\": \"CUDA\", \"KernelName\": \"k\", \"KernelFile\": \"k.cu\", "
+        "\"GlobalSizeType\": \"OpenCL\", \"LocalSize\": {\"X\": \"B\", \"Y\": \"1\", \"Z\": 1}, \"GlobalSize\": "
+        "{\"X\": \"4096 // scale\", \"Y\": \"2\"}, \"SharedMemory\": \"B * 4\", \"Arguments\": ["
+        "{\"Name\": \"grid\", \"Type\": \"double\", \"MemoryType\": \"Vector\", \"Size\": 64, "
+        "\"FillType\": \"Generator\", \"DataSource\": \"2 * i + 1\", \"AccessType\": \"ReadOnly\"},"
+        "{\"Type\": \"bool\", \"MemoryType\": \"Vector\", \"Size\": 8, \"FillType\": \"Random\", "
+        "\"FillValue\": 1, \"RandomSeed\": 9},"
+        "{\"Name\": \"out\", \"Type\": \"uint8\", \"MemoryType\": \"Vector\", \"Size\": 4, "
+        "\"FillValue\": 3}]}}";
+    t1_result *r;
+    assert_int_equal(t1_import_text(&r, text, strlen(text), "g.json", "", ""), 0);
+    if (r->nerrors)
+        fail_msg("refused: %s", r->errors[0]);
+    const char *expected[] = {
+        "    param B in 32 .. 1024 step 32;\n",
+        "    param scale in [1, 2];\n", /* ints stay ints under Type float: -Dscale=1, as Kernel Tuner */
+        "    block B;\n",
+        "    grid (cdiv(4096 // scale, B), 2);\n", /* OpenCL: threads, divided by the block */
+        "    smem B * 4;",
+        "    arg grid_ : in double[64] = ramp(start = 1.0, step = 2.0);\n",
+        "    arg arg1 : inout int8[8] = random(seed = 9, min = 0, max = 1);\n",
+        "    arg out_ : inout uint8[4] = constant(3);\n", /* AccessType absent: ReadWrite */
+        "    search(time = 90.000s);",
+        "    measure(repeat = 7);",
+    };
+    for (size_t k = 0; k < sizeof expected / sizeof *expected; k++)
+        if (!strstr(r->text, expected[k]))
+            fail_msg("the spec lacks '%s':\n%s", expected[k], r->text);
+    const char *notes[] = {"g.json: $.ConfigurationSpace.TuningParameters[1].Extra: not translated",
+                           "g.json: $.BenchmarkConfig.dataSize: not translated: a setting of BAT's host code",
+                           "g.json: $.KernelSpecification.Arguments[0].Name: the argument is named 'grid_'",
+                           "g.json: $.KernelSpecification.Arguments[1].Type: bool is passed as int8"};
+    for (size_t k = 0; k < sizeof notes / sizeof *notes; k++) {
+        bool found = false;
+        for (int n = 0; n < r->nnotes && !found; n++)
+            found = strstr(r->notes[n], notes[k]) != NULL;
+        if (!found)
+            fail_msg("no note '%s'", notes[k]);
+    }
+    t1_result_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -237,6 +290,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_file_global, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

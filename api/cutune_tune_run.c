@@ -1,0 +1,124 @@
+/* cutune_tune_run.c - cutune/tune.h: what a command that tunes decides around
+ * cutune_tune, for any application: the emit paths every kernel block may not write
+ * (before anything runs), how a run goes on the GPUs named (one, a fleet of one model,
+ * or a process per GPU), a shard's files and GPU, and what a finished run found,
+ * counted (its verdict). The caller owns the spec, the options and the results; nothing
+ * here prints. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/strbuf.h"
+#include "internal.h"
+
+int cutune_blocks_emit_check(char **out, cutune_spec *spec, const cutune_blocks_options *opts, int given_header,
+                             int given_csv, int given_results)
+{
+    if (!out || !spec || !cutune_spec_ok(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_blocks_emit_check: no output or valid spec");
+    *out = NULL;
+    int rc = api_options_ok(opts, CUTUNE_BLOCKS_OPTIONS_VERSION, "cutune_blocks_options");
+    if (rc < 0)
+        return rc;
+    bool selected_only = opts && opts->selected_only;
+    int n = selected_only ? 1 : cutune_spec_kernel_count(spec);
+    const char *kinds[] = {given_header ? NULL : "header", given_csv ? NULL : "csv", given_results ? NULL : "results"};
+    strbuf lines = STRBUF_INIT;
+    for (int b = 0; b < n; b++) {
+        if (!selected_only)
+            cutune_spec_select_kernel(spec, b);
+        for (int k = 0; k < 3; k++) {
+            const char *why = kinds[k] ? cutune_spec_emit_refused(spec, kinds[k]) : NULL;
+            if (why)
+                sb_printf(&lines, "%s\n", why);
+        }
+    }
+    if (!selected_only)
+        cutune_spec_select_kernel(spec, 0);
+    return (*out = sb_steal(&lines)) ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
+}
+
+int cutune_devices_one_model(const int *devices, int n)
+{
+    cutune_device first, other;
+    if (!devices || n < 1 || cutune_device_get(&first, devices[0]) != CUTUNE_OK)
+        return 1; /* the run itself says what is wrong with the GPU */
+    for (int i = 1; i < n; i++)
+        if (cutune_device_get(&other, devices[i]) == CUTUNE_OK && !cutune_device_same_model(&other, &first))
+            return 0;
+    return 1;
+}
+
+int cutune_tune_set_devices(cutune_tune_options *opts, const int *devices, int n, int *per_device)
+{
+    if (!opts || !per_device || n < 0 || (n > 0 && !devices))
+        return err_set(CUTUNE_EINVAL, "cutune_tune_set_devices: no options, or no list of GPUs");
+    int ngpus = 0, mixed = 0; /* GPUs of different models cannot share one result: each tunes it all */
+    if (n > 1 && !*per_device && cutune_device_count(&ngpus) == CUTUNE_OK && ngpus > 0 &&
+        !cutune_devices_one_model(devices, n))
+        *per_device = mixed = 1;
+    if (n == 1)
+        opts->device = devices[0];
+    if (n > 1 && !*per_device) { /* one process: a GPU worker each, fed by the one compile pool */
+        opts->devices = devices;
+        opts->ndevices = n;
+    }
+    return mixed;
+}
+
+int cutune_tune_verdict_of(cutune_tune_verdict *out, const cutune_tune_result *r)
+{
+    if (!out || !r)
+        return err_set(CUTUNE_EINVAL, "cutune_tune_verdict_of: no output or result");
+    memset(out, 0, sizeof *out);
+    out->sizes = cutune_tune_size_count(r);
+    for (int k = 0; k < (out->sizes ? out->sizes : 1); k++)
+        out->winners += cutune_tune_best(out->sizes ? cutune_tune_size(r, k) : r) != NULL;
+    uint64_t failed = 0;
+    for (uint64_t i = 0; i < cutune_tune_count(r); i++)
+        failed += cutune_measurement_outcome(cutune_tune_at(r, i)) == CUTUNE_OUTCOME_COMPILE_ERROR;
+    uint64_t variants = cutune_tune_summary_of(r)->variants;
+    out->nothing_compiled = variants > 0 && failed == variants;
+    return CUTUNE_OK;
+}
+
+/* shard_path: "x.json" -> "x.shard-I-of-N.json" (any other name: the suffix appended),
+ * malloc'd; NULL out of memory. */
+static char *shard_path(const char *path, int index, int count)
+{
+    size_t n = strlen(path);
+    const char *dot = n > 5 && strcmp(path + n - 5, ".json") == 0 ? path + n - 5 : path + n;
+    size_t size = n + 64;
+    char *out = malloc(size);
+    if (out)
+        snprintf(out, size, "%.*s.shard-%d-of-%d%s", (int)(dot - path), path, index, count, dot);
+    return out;
+}
+
+int cutune_tune_set_shard(cutune_tune_options *opts, const cutune_spec *spec, int index, int count, int local,
+                          char **results, char **journal)
+{
+    if (!opts || !spec || !results || !journal || count < 2 || index < 0 || index >= count)
+        return err_set(CUTUNE_EINVAL, "cutune_tune_set_shard: no options or spec, or no shard %d of %d", index, count);
+    *results = *journal = NULL;
+    const char *base = opts->results_path ? opts->results_path : cutune_spec_emit_path(spec, "results");
+    if (!base)
+        return err_set(CUTUNE_EINVAL, "a shard needs a results file to write (cutune_tune_options.results_path)");
+    /* the journal (a local disk when the results are on a slow shared one): each shard's
+     * own, named as its results file is, so that one command line serves every rank */
+    if (!(*results = shard_path(base, index, count)) ||
+        (opts->journal_path && !(*journal = shard_path(opts->journal_path, index, count)))) {
+        free(*results);
+        *results = NULL;
+        return err_set(CUTUNE_ENOMEM, "out of memory");
+    }
+    opts->results_path = *results;
+    if (*journal)
+        opts->journal_path = *journal;
+    opts->shard_index = index;
+    opts->shard_count = count;
+    int ndev = 0; /* the GPU the launcher's local rank names */
+    if (local >= 0 && cutune_device_count(&ndev) == CUTUNE_OK && ndev > 0)
+        opts->device = local % ndev;
+    return CUTUNE_OK;
+}

@@ -1,0 +1,249 @@
+/* test_tunerun.c - what `cutune SPEC` decided in cli/ and the library now decides for
+ * any application (api/cutune_tune_run.c): the emit paths each kernel block may not
+ * write (cutune_blocks_emit_check), how a run goes on the GPUs named
+ * (cutune_tune_set_devices; no GPU here, so the models cannot be told apart), a shard's
+ * files (cutune_tune_set_shard), a finished run's verdict (cutune_tune_verdict_of); and
+ * the header of a run on several GPUs, an entry per model (cutune_emit_header_devices).
+ * Runs are recorded results files (test/emit, test/data), one rewritten with jansson.
+ * Only the public header. */
+#include <jansson.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cutune.h"
+
+static cutune_tune_result *load(const char *rel)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", CUTUNE_SOURCE_DIR, rel);
+    cutune_tune_result *r = NULL;
+    if (cutune_results_load(&r, path) != CUTUNE_OK)
+        fail_msg("%s: %s", rel, cutune_last_error());
+    return r;
+}
+
+/* Two blocks: the first's header leaves the spec's folder (its CSV does not), the
+ * second's results are an absolute path. */
+static const char two_blocks[] = "kernel first from \"k.cu\" {\n"
+                                 "    param T in [32, 64];\n"
+                                 "    block T;\n"
+                                 "    grid 1;\n"
+                                 "    emit header \"../out/first.h\";\n"
+                                 "    emit csv \"first.csv\";\n"
+                                 "}\n"
+                                 "kernel second from \"k.cu\" {\n"
+                                 "    param U in [1, 2];\n"
+                                 "    block 32 * U;\n"
+                                 "    grid 1;\n"
+                                 "    emit results \"/somewhere/second.json\";\n"
+                                 "}\n";
+
+/* lines: how many lines text holds. */
+static int lines(const char *text)
+{
+    int n = 0;
+    for (const char *p = text; (p = strchr(p, '\n')) != NULL; p++)
+        n++;
+    return n;
+}
+
+static void test_blocks_emit_check(void **state)
+{
+    (void)state;
+    cutune_load_options lo = CUTUNE_LOAD_OPTIONS_INIT;
+    lo.skip_file_checks = 1;
+    cutune_spec *spec = NULL;
+    if (cutune_spec_load_string(&spec, "two.tune", two_blocks, strlen(two_blocks), &lo) != CUTUNE_OK)
+        fail_msg("load: %s", spec ? cutune_spec_diagnostics(spec, 0, 0) : cutune_last_error());
+    char *text = NULL;
+    assert_int_equal(cutune_spec_select_kernel(spec, 1), CUTUNE_OK);
+    assert_int_equal(cutune_blocks_emit_check(&text, spec, NULL, 0, 0, 0), CUTUNE_OK);
+    assert_int_equal(lines(text), 2); /* first's header, second's results; never first's CSV */
+    char *second = strchr(text, '\n') + 1;
+    assert_non_null(strstr(text, "emit header \"./../out/first.h\" leaves the spec's folder"));
+    assert_true(strstr(text, "emit header") < second);
+    assert_non_null(strstr(second, "emit results \"/somewhere/second.json\""));
+    assert_string_equal(cutune_spec_kernel(spec), "first"); /* the first block selected again */
+    cutune_free(text);
+    /* paths the caller gives replace the spec's: nothing of that kind is refused */
+    assert_int_equal(cutune_blocks_emit_check(&text, spec, NULL, 1, 0, 1), CUTUNE_OK);
+    assert_string_equal(text, "");
+    cutune_free(text);
+    /* only the block selected */
+    cutune_blocks_options bo = CUTUNE_BLOCKS_OPTIONS_INIT;
+    bo.selected_only = 1;
+    assert_int_equal(cutune_spec_select_kernel(spec, 1), CUTUNE_OK);
+    assert_int_equal(cutune_blocks_emit_check(&text, spec, &bo, 0, 0, 0), CUTUNE_OK);
+    assert_int_equal(lines(text), 1);
+    assert_non_null(strstr(text, "second.json"));
+    assert_string_equal(cutune_spec_kernel(spec), "second");
+    cutune_free(text);
+    assert_int_equal(cutune_blocks_emit_check(NULL, spec, NULL, 0, 0, 0), CUTUNE_EINVAL);
+    assert_int_equal(cutune_blocks_emit_check(&text, NULL, NULL, 0, 0, 0), CUTUNE_EINVAL);
+    cutune_spec_free(spec);
+}
+
+static void test_set_devices(void **state)
+{
+    (void)state;
+    cutune_tune_options t = CUTUNE_TUNE_OPTIONS_INIT;
+    int one[1] = {3}, two[2] = {0, 1}, per = 0;
+    assert_int_equal(cutune_tune_set_devices(&t, one, 1, &per), 0);
+    assert_int_equal(t.device, 3);
+    assert_null(t.devices);
+    assert_int_equal(per, 0);
+    /* a process per GPU asked: the options name no fleet */
+    t = (cutune_tune_options)CUTUNE_TUNE_OPTIONS_INIT;
+    per = 1;
+    assert_int_equal(cutune_tune_set_devices(&t, two, 2, &per), 0);
+    assert_null(t.devices);
+    assert_int_equal(t.ndevices, 0);
+    assert_int_equal(per, 1);
+    /* several GPUs, their models unknown (no GPU here): one run over them all */
+    per = 0;
+    assert_int_equal(cutune_tune_set_devices(&t, two, 2, &per), 0);
+    assert_ptr_equal(t.devices, two);
+    assert_int_equal(t.ndevices, 2);
+    assert_int_equal(per, 0);
+    assert_int_equal(cutune_devices_one_model(two, 2), 1);
+    assert_int_equal(cutune_tune_set_devices(NULL, two, 2, &per), CUTUNE_EINVAL);
+    assert_int_equal(cutune_tune_set_devices(&t, NULL, 2, &per), CUTUNE_EINVAL);
+}
+
+/* A shard's files: named after the results (and the journal given); no results file, or
+ * an index out of range, refused. */
+static void test_set_shard(void **state)
+{
+    (void)state;
+    cutune_load_options lo = CUTUNE_LOAD_OPTIONS_INIT;
+    lo.skip_file_checks = 1;
+    cutune_spec *spec = NULL;
+    assert_int_equal(cutune_spec_load_string(&spec, "two.tune", two_blocks, strlen(two_blocks), &lo), CUTUNE_OK);
+    cutune_tune_options t = CUTUNE_TUNE_OPTIONS_INIT;
+    char *results = NULL, *journal = NULL;
+    assert_int_equal(cutune_tune_set_shard(&t, spec, 1, 3, -1, &results, &journal), CUTUNE_EINVAL); /* no results */
+    t.results_path = "/r/x.json";
+    t.device = 5;
+    assert_int_equal(cutune_tune_set_shard(&t, spec, 1, 3, -1, &results, &journal), CUTUNE_OK);
+    assert_string_equal(results, "/r/x.shard-1-of-3.json");
+    assert_ptr_equal(t.results_path, results);
+    assert_null(journal);
+    assert_null(t.journal_path);
+    assert_int_equal(t.shard_index, 1);
+    assert_int_equal(t.shard_count, 3);
+    assert_int_equal(t.device, 5);
+    cutune_free(results);
+    t.results_path = "/r/plain";
+    t.journal_path = "/j/y.journal";
+    assert_int_equal(cutune_tune_set_shard(&t, spec, 0, 2, -1, &results, &journal), CUTUNE_OK);
+    assert_string_equal(results, "/r/plain.shard-0-of-2");
+    assert_string_equal(journal, "/j/y.journal.shard-0-of-2");
+    assert_ptr_equal(t.journal_path, journal);
+    cutune_free(results);
+    cutune_free(journal);
+    assert_int_equal(cutune_tune_set_shard(&t, spec, 2, 2, -1, &results, &journal), CUTUNE_EINVAL);
+    assert_int_equal(cutune_tune_set_shard(&t, spec, 0, 1, -1, &results, &journal), CUTUNE_EINVAL);
+    cutune_spec_free(spec);
+}
+
+/* nowinner.json with every entry's status made `compile error`, written to `path`. */
+static void nothing_compiled(const char *path)
+{
+    char src[1024];
+    snprintf(src, sizeof src, "%s/test/emit/nowinner.json", CUTUNE_SOURCE_DIR);
+    json_error_t jerr;
+    json_t *root = json_load_file(src, 0, &jerr);
+    assert_non_null(root);
+    size_t i;
+    json_t *entry;
+    json_array_foreach(json_object_get(root, "results"), i, entry)
+    {
+        json_object_set_new(entry, "status", json_string("compile error"));
+        json_object_del(entry, "resources");
+        json_object_del(entry, "occupancy");
+    }
+    json_t *summary = json_object_get(root, "summary");
+    json_object_set_new(summary, "wrong", json_integer(0));
+    json_object_set_new(summary, "unlaunchable", json_integer(0));
+    json_object_set_new(summary, "failed", json_integer(2));
+    assert_int_equal(json_dump_file(root, path, 0), 0);
+    json_decref(root);
+}
+
+static void test_verdict(void **state)
+{
+    (void)state;
+    cutune_tune_verdict v;
+    cutune_tune_result *r = load("test/data/report-sum_matrix-h100.json");
+    assert_int_equal(cutune_tune_verdict_of(&v, r), CUTUNE_OK);
+    assert_int_equal(v.sizes, 0);
+    assert_int_equal(v.winners, 1);
+    assert_int_equal(v.nothing_compiled, 0);
+    cutune_tune_result_free(r);
+    r = load("test/emit/sizes.json"); /* three sizes, each with its best */
+    assert_int_equal(cutune_tune_verdict_of(&v, r), CUTUNE_OK);
+    assert_int_equal(v.sizes, 3);
+    assert_int_equal(v.winners, 3);
+    cutune_tune_result_free(r);
+    r = load("test/emit/nowinner.json"); /* one wrong, one that cannot launch */
+    assert_int_equal(cutune_tune_verdict_of(&v, r), CUTUNE_OK);
+    assert_int_equal(v.winners, 0);
+    assert_int_equal(v.nothing_compiled, 0);
+    cutune_tune_result_free(r);
+    char path[] = "/tmp/cutune-tunerun-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    nothing_compiled(path);
+    r = NULL;
+    if (cutune_results_load(&r, path) != CUTUNE_OK)
+        fail_msg("%s", cutune_last_error());
+    unlink(path);
+    assert_int_equal(cutune_tune_verdict_of(&v, r), CUTUNE_OK);
+    assert_int_equal(v.winners, 0);
+    assert_int_equal(v.nothing_compiled, 1);
+    cutune_tune_result_free(r);
+    assert_int_equal(cutune_tune_verdict_of(&v, NULL), CUTUNE_EINVAL);
+}
+
+/* H100, H100 again, A100: two entries, the second H100 sharing the first's. */
+static void test_header_devices(void **state)
+{
+    (void)state;
+    cutune_tune_result *h = load("test/emit/h100.json"), *h2 = load("test/emit/h100.json"),
+                       *a = load("test/emit/a100.json");
+    const cutune_tune_result *three[3] = {h, h2, a}, *two[2] = {h, a};
+    int same[3] = {7, 7, 7};
+    char *text = NULL, *want = NULL;
+    assert_int_equal(cutune_emit_header_devices(&text, NULL, three, 3, NULL, same), CUTUNE_OK);
+    assert_int_equal(same[0], -1);
+    assert_int_equal(same[1], 0);
+    assert_int_equal(same[2], -1);
+    assert_int_equal(cutune_emit_header(&want, NULL, two, 2, NULL), CUTUNE_OK);
+    assert_string_equal(text, want);
+    cutune_free(text);
+    cutune_free(want);
+    /* cutune_emit_header itself refuses the same three */
+    assert_int_equal(cutune_emit_header(&text, NULL, three, 3, NULL), CUTUNE_EINVAL);
+    assert_int_equal(cutune_emit_header_devices(&text, NULL, three, 0, NULL, NULL), CUTUNE_EINVAL);
+    cutune_tune_result_free(h);
+    cutune_tune_result_free(h2);
+    cutune_tune_result_free(a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_blocks_emit_check), cmocka_unit_test(test_set_devices),
+        cmocka_unit_test(test_set_shard),         cmocka_unit_test(test_verdict),
+        cmocka_unit_test(test_header_devices),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
