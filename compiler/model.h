@@ -317,7 +317,7 @@ typedef struct model {
      * prefix defaults to; the kernel's name when the block has none of its own. */
     const char *block_name;
     span block_name_loc; /* the name after `as`, else the kernel's name */
-    texpr **targs; /* template arguments, NULL when not a template */
+    texpr **targs;       /* template arguments, NULL when not a template */
     int ntargs;
     bool has_targs;
     const char *kernel_file; /* resolved path */
