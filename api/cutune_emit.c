@@ -104,7 +104,7 @@ int cutune_header_names_claim(cutune_header_names *names, cutune_spec *spec, con
     rc = hdr_emit_names(&mine, spec, results, nresults, opts);
     if (rc != CUTUNE_OK)
         return rc == CUTUNE_ENOMEM ? err_set(rc, "out of memory") : rc;
-    const char *kernel = nresults > 0 ? results[0]->kernel : spec->model->kernel;
+    const char *kernel = nresults > 0 ? results[0]->kernel : spec->model->block_name;
     size_t size = strlen(kernel) + 40;
     char *label = malloc(size);
     hn_list **lists = realloc(names->lists, sizeof *lists * (size_t)(names->n + 1));
@@ -118,7 +118,7 @@ int cutune_header_names_claim(cutune_header_names *names, cutune_spec *spec, con
         hn_free(mine);
         return err_set(CUTUNE_ENOMEM, "out of memory");
     }
-    snprintf(label, size, " of kernel '%s'", kernel);
+    snprintf(label, size, nresults > 0 ? " of kernel '%s'" : " of kernel block '%s'", kernel);
     names->lists[names->n] = mine;
     names->labels[names->n] = label;
     hn_clash c;

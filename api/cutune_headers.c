@@ -83,12 +83,16 @@ static int section(strbuf *all, cutune_spec *spec, const cutune_tune_result *con
 static int defaults(strbuf *all, cutune_spec *spec, int blocks, const cutune_headers_options *opts,
                     const cutune_header_options *ho)
 {
-    int rc = CUTUNE_OK;
+    cutune_header_names *names = NULL; /* two blocks' names may meet in the one file */
+    int rc = cutune_header_names_new(&names);
     for (int b = 0; rc == CUTUNE_OK && b < blocks; b++) {
         if (!opts->selected_only)
             cutune_spec_select_kernel(spec, b);
-        rc = section(all, spec, NULL, 0, ho);
+        rc = cutune_header_names_claim(names, spec, NULL, 0, ho);
+        if (rc == CUTUNE_OK)
+            rc = section(all, spec, NULL, 0, ho);
     }
+    cutune_header_names_free(names);
     return rc;
 }
 

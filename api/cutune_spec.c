@@ -212,6 +212,10 @@ const char *cutune_spec_kernel(const cutune_spec *spec)
 {
     return spec->model->kernel;
 }
+const char *cutune_spec_block_name(const cutune_spec *spec)
+{
+    return spec->model->block_name;
+}
 const char *cutune_spec_kernel_file(const cutune_spec *spec)
 {
     return spec->model->kernel_file;

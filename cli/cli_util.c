@@ -134,18 +134,23 @@ cutune_spec *cli_load(const char *path, const cli_common *c, int *exit_code)
         cutune_spec_free(spec);
         return NULL;
     }
-    if (c->kernel) { /* --kernel NAME: the first block of that kernel */
+    if (c->kernel) { /* --kernel NAME: the block of that name, else the first of that kernel */
         int n = cutune_spec_kernel_count(spec), found = -1;
-        for (int i = 0; i < n && found < 0; i++) {
-            cutune_spec_select_kernel(spec, i);
-            if (strcmp(cutune_spec_kernel(spec), c->kernel) == 0)
-                found = i;
-        }
+        for (int pass = 0; pass < 2 && found < 0; pass++)
+            for (int i = 0; i < n && found < 0; i++) {
+                cutune_spec_select_kernel(spec, i);
+                if (strcmp(pass ? cutune_spec_kernel(spec) : cutune_spec_block_name(spec), c->kernel) == 0)
+                    found = i;
+            }
         if (found < 0) {
-            fprintf(stderr, "cutune: %s has no kernel block of kernel '%s' (its kernels:", path, c->kernel);
+            fprintf(stderr, "cutune: %s has no kernel block named '%s' (its blocks:", path, c->kernel);
             for (int i = 0; i < n; i++) {
                 cutune_spec_select_kernel(spec, i);
-                fprintf(stderr, "%s %s", i ? "," : "", cutune_spec_kernel(spec));
+                if (strcmp(cutune_spec_block_name(spec), cutune_spec_kernel(spec)) != 0)
+                    fprintf(stderr, "%s %s (kernel %s)", i ? "," : "", cutune_spec_block_name(spec),
+                            cutune_spec_kernel(spec));
+                else
+                    fprintf(stderr, "%s %s", i ? "," : "", cutune_spec_kernel(spec));
             }
             fprintf(stderr, ")\n");
             *exit_code = EXIT_USAGE;
@@ -182,7 +187,10 @@ void cli_select_block(cutune_spec *spec, const cli_common *c, int i, FILE *out)
         return;
     cutune_spec_select_kernel(spec, i);
     int n = cutune_spec_kernel_count(spec);
-    if (out && n > 1)
+    if (out && n > 1 && strcmp(cutune_spec_block_name(spec), cutune_spec_kernel(spec)) != 0)
+        fprintf(out, "%skernel %s as %s (block %d of %d)\n", i ? "\n" : "", cutune_spec_kernel(spec),
+                cutune_spec_block_name(spec), i + 1, n);
+    else if (out && n > 1)
         fprintf(out, "%skernel %s (block %d of %d)\n", i ? "\n" : "", cutune_spec_kernel(spec), i + 1, n);
 }
 

@@ -314,7 +314,8 @@ void hn_clash_text(strbuf *out, const hn_clash *c, const char *label_a, const ch
     sb_add(out, "): ");
     bool fixed_a = a->origin == HN_FIXED || a->origin == HN_LIBC, fixed_b = b->origin == HN_FIXED;
     if (fixed_a && fixed_b)
-        sb_add(out, "give the kernel blocks prefixes that do not overlap (emit header \"...\" prefix P)");
+        sb_add(out, "give the kernel blocks prefixes that do not overlap (kernel K as NAME: the prefix NAME; or "
+                    "emit header \"...\" prefix P)");
     else if (fixed_a)
         sb_add(out, b->origin == HN_PARAM  ? "rename the param"
                     : b->origin == HN_SIZE ? "rename the size variable"

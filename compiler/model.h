@@ -313,7 +313,11 @@ typedef struct model {
 
     const char *kernel; /* the __global__ function's name */
     span kernel_loc;
-    texpr **targs; /* template arguments, NULL when not a template */
+    /* The block's name (`kernel NAME as BLOCK`): what --kernel selects and the header
+     * prefix defaults to; the kernel's name when the block has none of its own. */
+    const char *block_name;
+    span block_name_loc; /* the name after `as`, else the kernel's name */
+    texpr **targs;       /* template arguments, NULL when not a template */
     int ntargs;
     bool has_targs;
     const char *kernel_file; /* resolved path */

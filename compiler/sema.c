@@ -189,6 +189,8 @@ static void check_kernel(sema *s)
     const ast_spec *sp = s->spec;
     m->kernel = sp->kernel.name;
     m->kernel_loc = sp->kernel.loc;
+    m->block_name = sp->block.name ? sp->block.name : sp->kernel.name;
+    m->block_name_loc = sp->block.name ? sp->block.loc : sp->kernel.loc;
     m->kernel_file = sema_resolve_path(s, sp->file);
     if (m->kernel_file)
         sema_check_file(s, m->kernel_file, sp->file_loc, false, "kernel file");
@@ -405,8 +407,8 @@ static void check_items(sema *s)
                      "no 'verify' statement: outputs will not be checked, so a variant that computes "
                      "the wrong answer could win");
     if (!m->emit.header_prefix) {
-        m->emit.header_prefix = macro_prefix(s, m->kernel);
-        m->emit.header_prefix_loc = m->kernel_loc;
+        m->emit.header_prefix = macro_prefix(s, m->block_name);
+        m->emit.header_prefix_loc = m->block_name_loc;
     }
 }
 

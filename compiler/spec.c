@@ -180,11 +180,35 @@ int spec_pin_model(cutune_spec *spec)
  * at b's kernel, a note at a's. */
 static void clash(cutune_spec *spec, int ia, const model *a, int ib, const model *b, const char *what, const char *text)
 {
+    bool prefix = strcmp(what, "header prefix") == 0;
     diag_error(&spec->diags, b->kernel_loc,
-               "kernel block %d ('%s') has the same %s as kernel block %d ('%s'): %s; "
-               "each kernel block needs its own (emit ... prefix P, or another path)",
-               ib + 1, b->kernel, what, ia + 1, a->kernel, text);
+               "kernel block %d ('%s') has the same %s as kernel block %d ('%s'): %s; each kernel block needs its "
+               "own (%s)",
+               ib + 1, b->block_name, what, ia + 1, a->block_name, text,
+               prefix ? "name the blocks: kernel NAME as BLOCK, or emit header ... prefix P" : "another path");
     diag_note(&spec->diags, true, a->kernel_loc, "kernel block %d is here", ia + 1);
+}
+
+/* Block names (`kernel K as NAME`) are what --kernel selects: a block's own name may
+ * not be another block's name (its own, or its kernel's when it has none). An error at
+ * the later block's name, a note at the other. */
+static void check_block_names(cutune_spec *spec, model *const *models, const ast_spec *first, int n)
+{
+    const ast_spec *ub = first;
+    for (int i = 0; i < n; i++, ub = ub->next) {
+        const ast_spec *ua = first;
+        for (int j = 0; j < i; j++, ua = ua->next) {
+            const model *a = models[j], *b = models[i];
+            if (strcmp(a->block_name, b->block_name) != 0 || (!ua->block.name && !ub->block.name))
+                continue; /* two unnamed blocks of one kernel: --kernel K picks the first */
+            diag_error(&spec->diags, b->block_name_loc,
+                       "kernel block %d is named '%s', as kernel block %d is; each kernel block's name must be "
+                       "its own (--kernel selects a block by it)",
+                       i + 1, b->block_name, j + 1);
+            diag_note(&spec->diags, true, a->block_name_loc, "kernel block %d's name is here", j + 1);
+            break;
+        }
+    }
 }
 
 /* Where name nm of block m's header comes from: its param, size variable or let, else
@@ -199,10 +223,10 @@ static span name_loc(const model *m, const hn_name *nm)
     }
 }
 
-/* The header names of the n blocks (models[0 .. n)), checked together (compiler/hnames.h):
- * the first clash as an error at the later name, a note at the other. CUTUNE_OK,
- * CUTUNE_ESPEC or CUTUNE_ENOMEM. */
-static int check_header_names(cutune_spec *spec, model *const *models, int n)
+/* The header names of the n blocks (models[0 .. n), the file's blocks numbers[0 .. n),
+ * counted from 1), checked together (compiler/hnames.h): the first clash as an error at
+ * the later name, a note at the other. CUTUNE_OK, CUTUNE_ESPEC or CUTUNE_ENOMEM. */
+static int check_header_names(cutune_spec *spec, model *const *models, const int *numbers, int n)
 {
     hn_list **lists = calloc((size_t)n, sizeof *lists);
     int rc = lists ? CUTUNE_OK : CUTUNE_ENOMEM;
@@ -229,8 +253,8 @@ static int check_header_names(cutune_spec *spec, model *const *models, int n)
         const model *ma = models[c.la], *mb = models[c.lb];
         strbuf text = STRBUF_INIT, la = STRBUF_INIT, lb = STRBUF_INIT;
         if (n > 1) {
-            sb_printf(&la, " of kernel block %d ('%s')", c.la + 1, ma->kernel);
-            sb_printf(&lb, " of kernel block %d ('%s')", c.lb + 1, mb->kernel);
+            sb_printf(&la, " of kernel block %d ('%s')", numbers[c.la], ma->block_name);
+            sb_printf(&lb, " of kernel block %d ('%s')", numbers[c.lb], mb->block_name);
         }
         hn_clash_text(&text, &c, sb_cstr(&la), sb_cstr(&lb));
         diag_error(&spec->diags, name_loc(mb, c.b), "%s",
@@ -256,7 +280,7 @@ int spec_check_kernels(cutune_spec *spec)
     for (const ast_spec *u = spec->ast; u; u = u->next)
         n++;
     if (n <= 1)
-        return check_header_names(spec, &spec->model, 1);
+        return check_header_names(spec, &spec->model, (const int[]){1}, 1);
     spec->kernel_models = arena_alloc(spec->arena, sizeof(model *) * (size_t)n);
     spec->kernel_size_models = arena_alloc(spec->arena, sizeof(model **) * (size_t)n);
     if (!spec->kernel_models || !spec->kernel_size_models)
@@ -275,11 +299,14 @@ int spec_check_kernels(cutune_spec *spec)
     }
     if (spec->diags.errors != errors)
         return CUTUNE_ESPEC;
+    check_block_names(spec, spec->kernel_models, spec->ast, n);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < i; j++) {
             const model *a = spec->kernel_models[j], *b = spec->kernel_models[i];
             const m_emit *ea = &a->emit, *eb = &b->emit;
-            if (strcmp(ea->header_prefix, eb->header_prefix) == 0)
+            /* prefixes meet only where both write a header (cutune emit header --spec
+             * and --header FILE check the headers they write: cutune_header_names) */
+            if (ea->header_path && eb->header_path && strcmp(ea->header_prefix, eb->header_prefix) == 0)
                 clash(spec, j, a, i, b, "header prefix", ea->header_prefix);
             if (ea->results_path && eb->results_path && strcmp(ea->results_path, eb->results_path) == 0)
                 clash(spec, j, a, i, b, "results path", ea->results_path);
@@ -288,5 +315,14 @@ int spec_check_kernels(cutune_spec *spec)
         }
     if (spec->diags.errors != errors)
         return CUTUNE_ESPEC;
-    return check_header_names(spec, spec->kernel_models, n);
+    model **writing = arena_alloc(spec->arena, sizeof(model *) * (size_t)n); /* the blocks that write a header */
+    int *numbers = arena_alloc(spec->arena, sizeof(int) * (size_t)n), nw = 0;
+    if (!writing || !numbers)
+        return CUTUNE_ENOMEM;
+    for (int i = 0; i < n; i++)
+        if (spec->kernel_models[i]->emit.header_path) {
+            numbers[nw] = i + 1;
+            writing[nw++] = spec->kernel_models[i];
+        }
+    return nw ? check_header_names(spec, writing, numbers, nw) : CUTUNE_OK;
 }

@@ -330,6 +330,7 @@ typedef struct ast_spec {
     ast_expr_list targs; /* <...> after the name */
     bool has_targs;
     span targs_loc;
+    ast_name block;   /* kernel NAME<...> as BLOCK: the block's own name (name NULL: none) */
     const char *file; /* from "file.cu" */
     span file_loc;
     span kernel_loc; /* `kernel NAME<...> from "..."` */

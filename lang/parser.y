@@ -129,7 +129,7 @@ static ast_item *mk_item(lang_ctx *ctx, ast_item_kind k, tn_loc l, tn_loc kw) { 
 %type <targs> targs_opt
 %type <op> cmp_op
 %type <dir> dir_opt
-%type <sval> from_opt
+%type <sval> from_opt block_name_opt
 %type <svars> size_vars
 %type <sizes> size_values size_values_opt
 
@@ -138,7 +138,7 @@ static ast_item *mk_item(lang_ctx *ctx, ast_item_kind k, tn_loc l, tn_loc kw) { 
 %%
 
 /* spec = kernel_block { kernel_block }
- * kernel_block = "kernel" IDENT [ "<" targs ">" ] "from" STRING "{" { item } "}" */
+ * kernel_block = "kernel" IDENT [ "<" targs ">" ] [ "as" IDENT ] "from" STRING "{" { item } "}" */
 spec
     : kernel_block
     | spec kernel_block
@@ -146,12 +146,19 @@ spec
     ;
 
 kernel_block
-    : KERNEL IDENT targs_opt FROM STRING '{' { NEW(begin_kernel(ctx) == 0 ? (void *)1 : NULL); } items '}'
+    : KERNEL IDENT targs_opt block_name_opt FROM STRING '{' { NEW(begin_kernel(ctx) == 0 ? (void *)1 : NULL); } items '}'
         { ctx->spec->has_kernel = true;
           ctx->spec->kernel.name = $2; ctx->spec->kernel.loc = S(@2);
           ctx->spec->targs = $3.list; ctx->spec->has_targs = $3.present; ctx->spec->targs_loc = S(@3);
-          ctx->spec->file = $5; ctx->spec->file_loc = S(@5);
-          span k = {@1.begin, @5.end}; ctx->spec->kernel_loc = k; }
+          ctx->spec->block.name = $4; ctx->spec->block.loc = S(@4);
+          ctx->spec->file = $6; ctx->spec->file_loc = S(@6);
+          span k = {@1.begin, @6.end}; ctx->spec->kernel_loc = k; }
+    ;
+
+/* the block's own name, when a file holds several blocks of one kernel */
+block_name_opt
+    : %empty                 { $$ = NULL; }
+    | AS IDENT               { $$ = $2; @$ = @2; }
     ;
 
 targs_opt

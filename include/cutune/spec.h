@@ -112,7 +112,10 @@ const char *cutune_spec_diagnostics(cutune_spec *spec, int from, int color);
 /* These are valid only for a spec that loaded without errors (cutune_spec_ok). */
 
 const char *cutune_spec_path(const cutune_spec *spec);
-const char *cutune_spec_kernel(const cutune_spec *spec);      /* the kernel's name */
+const char *cutune_spec_kernel(const cutune_spec *spec); /* the kernel's name */
+/* The kernel block's name: BLOCK of `kernel NAME as BLOCK`, else the kernel's name
+ * (what --kernel selects; docs/language.md, "Several kernels in one file"). */
+const char *cutune_spec_block_name(const cutune_spec *spec);
 const char *cutune_spec_kernel_file(const cutune_spec *spec); /* resolved path */
 const char *cutune_spec_strategy(const cutune_spec *spec);    /* "exhaustive", "random", ... */
 int cutune_spec_constraint_count(const cutune_spec *spec);
