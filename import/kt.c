@@ -62,19 +62,6 @@ int kt_refuse(const kt_import_state *k, const char *where, const char *fmt, ...)
     return err_set(CUTUNE_EIO, "%s: %s: %s", k->path, where, what);
 }
 
-const char *kt_shown(json_t *v, char *buf, size_t size)
-{
-    char *t = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_ENSURE_ASCII | JSON_COMPACT) : NULL;
-    if (!t)
-        snprintf(buf, size, "%s", v ? "(a value)" : "nothing");
-    else if (strlen(t) > 60)
-        snprintf(buf, size, "%.57s...", t);
-    else
-        snprintf(buf, size, "%s", t);
-    free(t);
-    return buf;
-}
-
 /* Days from 1970-01-01 to the civil date y-m-d (proleptic Gregorian; H. Hinnant's
  * days_from_civil): timegm is not POSIX. */
 static int64_t days_from_civil(int64_t y, int m, int d)
@@ -150,7 +137,7 @@ static int param_value(const kt_import_state *k, int p, json_t *v, const char *w
             return kt_refuse(k, where,
                              "%s is not an integer: param '%s' is an int, whose value is a JSON integer (64, not "
                              "64.0, true or \"64\")",
-                             kt_shown(v, buf, sizeof buf), mp->name);
+                             record_shown(v, buf, sizeof buf), mp->name);
         *out = value_int((int64_t)json_integer_value(v));
         break;
     case VT_FLOAT:
@@ -160,17 +147,17 @@ static int param_value(const kt_import_state *k, int p, json_t *v, const char *w
             *out = value_float((double)json_integer_value(v));
         else
             return kt_refuse(k, where, "%s is not a number a float param ('%s') holds exactly",
-                             kt_shown(v, buf, sizeof buf), mp->name);
+                             record_shown(v, buf, sizeof buf), mp->name);
         break;
     case VT_BOOL:
         if (!json_is_boolean(v))
-            return kt_refuse(k, where, "%s is not true or false: param '%s' is a bool", kt_shown(v, buf, sizeof buf),
-                             mp->name);
+            return kt_refuse(k, where, "%s is not true or false: param '%s' is a bool",
+                             record_shown(v, buf, sizeof buf), mp->name);
         *out = value_bool(json_is_true(v));
         break;
     default:
         if (!json_is_string(v))
-            return kt_refuse(k, where, "%s is not a string: param '%s' is a string", kt_shown(v, buf, sizeof buf),
+            return kt_refuse(k, where, "%s is not a string: param '%s' is a string", record_shown(v, buf, sizeof buf),
                              mp->name);
         *out = value_string(json_string_value(v));
         break;
@@ -187,7 +174,7 @@ static int param_value(const kt_import_state *k, int p, json_t *v, const char *w
         if (shown_n < mp->dom.size)
             sb_printf(&sb, ", ... (%llu values)", (unsigned long long)mp->dom.size);
         int rc = kt_refuse(k, where, "%s is not one of param '%s''s values in the spec (%s): outside its space",
-                           kt_shown(v, buf, sizeof buf), mp->name, sb_ok(&sb) ? sb_cstr(&sb) : "?");
+                           record_shown(v, buf, sizeof buf), mp->name, sb_ok(&sb) ? sb_cstr(&sb) : "?");
         sb_free(&sb);
         return rc;
     }
@@ -221,7 +208,7 @@ int kt_configuration(kt_import_state *k, json_t *config, const char *where, bool
                 char buf[80];
                 snprintf(at, sizeof at, "%s", where);
                 int rc = kt_refuse(k, at, "%s is not a param of the spec: the file tunes another space",
-                                   kt_shown(s, buf, sizeof buf));
+                                   record_shown(s, buf, sizeof buf));
                 json_decref(s);
                 return rc;
             }
@@ -378,7 +365,7 @@ static const char *entry_where(const kt_import_state *k, size_t entry, char *buf
     if (k->labels && k->labels[entry]) {
         json_t *s = json_string(k->labels[entry]);
         char shown[80];
-        snprintf(buf, size, "cache.%s", kt_shown(s, shown, sizeof shown));
+        snprintf(buf, size, "cache.%s", record_shown(s, shown, sizeof shown));
         json_decref(s);
     } else {
         snprintf(buf, size, "results[%zu]", entry);

@@ -53,7 +53,7 @@ static int duration(const kt_import_state *k, json_t *obj, const char *key, cons
     char at[600], buf[80];
     if (!json_is_number(v) || json_number_value(v) < 0 || !isfinite(json_number_value(v))) {
         snprintf(at, sizeof at, "%s.%s", where, key);
-        return kt_refuse(k, at, "%s is not a duration (a number of at least 0)", kt_shown(v, buf, sizeof buf));
+        return kt_refuse(k, at, "%s is not a duration (a number of at least 0)", record_shown(v, buf, sizeof buf));
     }
     *out = json_number_value(v) * scale;
     return CUTUNE_OK;
@@ -69,7 +69,7 @@ static int runtimes(const kt_import_state *k, json_t *arr, const char *where, do
         return CUTUNE_OK;
     char buf_shown[80];
     if (!json_is_array(arr))
-        return kt_refuse(k, where, "%s is not a list of runtimes", kt_shown(arr, buf_shown, sizeof buf_shown));
+        return kt_refuse(k, where, "%s is not a list of runtimes", record_shown(arr, buf_shown, sizeof buf_shown));
     size_t len = json_array_size(arr);
     if (len > *cap) {
         double *grown = realloc(*buf, sizeof(double) * len);
@@ -84,7 +84,7 @@ static int runtimes(const kt_import_state *k, json_t *arr, const char *where, do
             char at[600];
             snprintf(at, sizeof at, "%s[%zu]", where, i);
             return kt_refuse(k, at, "%s is not a runtime (a number of at least 0)",
-                             kt_shown(v, buf_shown, sizeof buf_shown));
+                             record_shown(v, buf_shown, sizeof buf_shown));
         }
         (*buf)[i] = json_number_value(v) * scale;
     }
@@ -176,7 +176,7 @@ static int cache_params(kt_import_state *k, json_t *root, int *order)
     char at[80], buf[80];
     if (!json_is_array(keys))
         return kt_refuse(k, "tune_params_keys", "%s is not the list of the tuned params' names",
-                         kt_shown(keys, buf, sizeof buf));
+                         record_shown(keys, buf, sizeof buf));
     bool *named = calloc((size_t)m->nparams + 1, sizeof(bool));
     if (!named)
         return err_set(CUTUNE_ENOMEM, "out of memory importing '%s'", k->path);
@@ -191,7 +191,7 @@ static int cache_params(kt_import_state *k, json_t *root, int *order)
             if (strcmp(m->params[q].name, json_string_value(name)) == 0)
                 p = q;
         if (p < 0 || named[p] || i >= (size_t)m->nparams) {
-            rc = kt_refuse(k, at, "%s is %s", kt_shown(name, buf, sizeof buf),
+            rc = kt_refuse(k, at, "%s is %s", record_shown(name, buf, sizeof buf),
                            p < 0 ? "not a param of the spec: the cache tunes another space" : "named twice");
             break;
         }
@@ -225,7 +225,7 @@ static int cache_entry(kt_import_state *k, json_t *entry, const char *where, kt_
             return kt_refuse(k, at,
                              "%s is not Kernel Tuner's time: a number of milliseconds, or \"InvalidConfig\", "
                              "\"CompilationFailedConfig\" or \"RuntimeFailedConfig\"",
-                             kt_shown(t, buf, sizeof buf));
+                             record_shown(t, buf, sizeof buf));
     } else if (json_is_number(t) && json_number_value(t) >= KT_OLD_FAILURE) {
         e->out = OUTCOME_LAUNCH_ERROR;
         e->reason = "Kernel Tuner: 1e20 (an older Kernel Tuner's mark of a configuration that failed to compile or "
@@ -234,7 +234,7 @@ static int cache_entry(kt_import_state *k, json_t *entry, const char *where, kt_
         e->time_ms = json_number_value(t);
     } else {
         return kt_refuse(k, at, "%s is not Kernel Tuner's time (a number of milliseconds of at least 0, or its error)",
-                         t ? kt_shown(t, buf, sizeof buf) : "missing:");
+                         t ? record_shown(t, buf, sizeof buf) : "missing:");
     }
     int rc;
     snprintf(at, sizeof at, "%s.times", where);
@@ -254,7 +254,7 @@ int kt_read_cache(kt_import_state *k, json_t *root)
     json_t *kernel = json_object_get(root, "kernel_name");
     if (kernel && (!json_is_string(kernel) || strcmp(json_string_value(kernel), m->kernel) != 0))
         return kt_refuse(k, "kernel_name", "%s is not the spec's kernel ('%s'): the cache of another kernel",
-                         kt_shown(kernel, buf, sizeof buf), m->kernel);
+                         record_shown(kernel, buf, sizeof buf), m->kernel);
     static const char *const copied[] = {"schema_version", "objective", "problem_size", "kernel_name"};
     for (size_t i = 0; i < sizeof copied / sizeof *copied; i++) { /* what the cache says of itself */
         json_t *v = json_object_get(root, copied[i]);
@@ -267,7 +267,7 @@ int kt_read_cache(kt_import_state *k, json_t *root)
     int rc = cache_params(k, root, order);
     json_t *cache = json_object_get(root, "cache");
     if (rc == CUTUNE_OK && !json_is_object(cache))
-        rc = kt_refuse(k, "cache", "%s is not an object of entries", kt_shown(cache, buf, sizeof buf));
+        rc = kt_refuse(k, "cache", "%s is not an object of entries", record_shown(cache, buf, sizeof buf));
     double *samples = NULL;
     size_t cap = 0;
     const char *key;
@@ -278,12 +278,12 @@ int kt_read_cache(kt_import_state *k, json_t *root)
             break;
         json_t *shown_key = json_string(key);
         char where[120];
-        snprintf(where, sizeof where, "cache.%s", kt_shown(shown_key, buf, sizeof buf));
+        snprintf(where, sizeof where, "cache.%s", record_shown(shown_key, buf, sizeof buf));
         json_decref(shown_key);
         kt_entry e;
         uint64_t ckey;
         if (!json_is_object(entry))
-            rc = kt_refuse(k, where, "%s is not an entry (an object)", kt_shown(entry, buf, sizeof buf));
+            rc = kt_refuse(k, where, "%s is not an entry (an object)", record_shown(entry, buf, sizeof buf));
         else if ((rc = keep_label(k, key)) == CUTUNE_OK &&
                  (rc = kt_configuration(k, entry, where, false, &ckey)) == CUTUNE_OK &&
                  (rc = check_key(k, key, order, where)) == CUTUNE_OK &&
@@ -317,7 +317,7 @@ static int t4_unit(const kt_import_state *k, json_t *root, double *scale)
         }
     char buf[80];
     return kt_refuse(k, "metadata.timeunit", "%s is not a unit of time (milliseconds, seconds, microseconds)",
-                     kt_shown(unit, buf, sizeof buf));
+                     record_shown(unit, buf, sizeof buf));
 }
 
 /* The time of a T4 entry: its measurement "time" (Kernel Tuner's; "time_ms", cutune's
@@ -331,7 +331,7 @@ static int t4_time(const kt_import_state *k, json_t *entry, const char *where, d
     *found = false;
     if (ms && !json_is_array(ms)) {
         snprintf(at, sizeof at, "%s.measurements", where);
-        return kt_refuse(k, at, "%s is not a list of measurements", kt_shown(ms, buf, sizeof buf));
+        return kt_refuse(k, at, "%s is not a list of measurements", record_shown(ms, buf, sizeof buf));
     }
     for (size_t n = 0; n < 2 && !*found; n++) {
         size_t i;
@@ -347,9 +347,9 @@ static int t4_time(const kt_import_state *k, json_t *entry, const char *where, d
             snprintf(at, sizeof at, "%s.measurements[%zu]", where, i);
             if (f < 0)
                 return kt_refuse(k, at, "unit %s is not \"ms\" or \"s\"",
-                                 kt_shown(json_object_get(x, "unit"), buf, sizeof buf));
+                                 record_shown(json_object_get(x, "unit"), buf, sizeof buf));
             if (json_number_value(v) < 0 || !isfinite(json_number_value(v)))
-                return kt_refuse(k, at, "%s is not a time (a number of at least 0)", kt_shown(v, buf, sizeof buf));
+                return kt_refuse(k, at, "%s is not a time (a number of at least 0)", record_shown(v, buf, sizeof buf));
             *time_ms = json_number_value(v) * f;
             *found = true;
             break;
@@ -384,14 +384,15 @@ static int t4_entry(kt_import_state *k, json_t *entry, const char *where, double
             return kt_refuse(k, at,
                              "%s is not a T4 invalidity (\"correct\", \"compile\", \"runtime\", \"correctness\", "
                              "\"constraints\" or \"timeout\")",
-                             inv ? kt_shown(inv, buf, sizeof buf) : "missing:");
+                             inv ? record_shown(inv, buf, sizeof buf) : "missing:");
         e->out = failures[i].out;
         e->reason = failures[i].reason;
     }
     json_t *times = json_object_get(entry, "times");
     snprintf(at, sizeof at, "%s.times", where);
     if (!json_is_object(times))
-        return kt_refuse(k, at, "%s is not an object of times", times ? kt_shown(times, buf, sizeof buf) : "missing:");
+        return kt_refuse(k, at, "%s is not an object of times",
+                         times ? record_shown(times, buf, sizeof buf) : "missing:");
     int rc;
     double compilation = 0;
     snprintf(at, sizeof at, "%s.times.runtimes", where);
@@ -448,7 +449,7 @@ int kt_read_t4(kt_import_state *k, json_t *root)
     json_t *version = json_object_get(root, "schema_version");
     if (version && !(json_is_string(version) && strncmp(json_string_value(version), "1.", 2) == 0))
         return kt_refuse(k, "schema_version", "%s: this cutune reads T4 results of schema 1.x",
-                         kt_shown(version, buf, sizeof buf));
+                         record_shown(version, buf, sizeof buf));
     if (version)
         json_object_set(k->source, "schema_version", version);
     t4_writer(k, root);
@@ -456,7 +457,7 @@ int kt_read_t4(kt_import_state *k, json_t *root)
     int rc = t4_unit(k, root, &scale);
     json_t *results = json_object_get(root, "results");
     if (rc == CUTUNE_OK && !json_is_array(results))
-        rc = kt_refuse(k, "results", "%s is not a list of results", kt_shown(results, buf, sizeof buf));
+        rc = kt_refuse(k, "results", "%s is not a list of results", record_shown(results, buf, sizeof buf));
     double *samples = NULL;
     size_t cap = 0, i;
     json_t *entry;
@@ -471,10 +472,10 @@ int kt_read_t4(kt_import_state *k, json_t *root)
         kt_entry e;
         uint64_t key;
         if (!json_is_object(entry))
-            rc = kt_refuse(k, where, "%s is not a result (an object)", kt_shown(entry, buf, sizeof buf));
+            rc = kt_refuse(k, where, "%s is not a result (an object)", record_shown(entry, buf, sizeof buf));
         else if (!json_is_object(config))
             rc = kt_refuse(k, at, "%s is not a configuration (an object of the params' values)",
-                           config ? kt_shown(config, buf, sizeof buf) : "missing:");
+                           config ? record_shown(config, buf, sizeof buf) : "missing:");
         else if ((rc = keep_label(k, NULL)) == CUTUNE_OK &&
                  (rc = kt_configuration(k, config, at, true, &key)) == CUTUNE_OK &&
                  (rc = t4_entry(k, entry, where, scale, &e, &samples, &cap)) == CUTUNE_OK) {

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "../compiler/model.h"
+#include "../results/record.h"
 #include "../results/result.h"
 #include "../search/sspace.h"
 #include "kt.h"
@@ -48,9 +49,6 @@ typedef struct kt_entry {
 
 /* kt_refuse: sets the error to "FILE: WHERE: what" (printf-style); CUTUNE_EIO. */
 int kt_refuse(const kt_import_state *k, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-/* kt_shown: v as ASCII JSON text for a message, at most about 60 characters. */
-const char *kt_shown(json_t *v, char *buf, size_t size);
 
 /* kt_note_timestamp: keeps the earliest of the entries' timestamps as k->date. */
 void kt_note_timestamp(kt_import_state *k, json_t *stamp);

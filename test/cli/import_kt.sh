@@ -21,7 +21,7 @@ check "it says where the data came from" grep -q \
     "Kernel Tuner cache file '.*conv_small.kt-cache.json.gz', NVIDIA RTX A4000: 256 entries, 18 failed; 0 of the spec's 256 configurations missing" \
     "$tmp/cache.err"
 check "the T4 file imports" "$cutune" import "$data/conv_small.T4.json" --spec "$spec" -o "$tmp/t4.json" \
-    --device-name "NVIDIA RTX A4000" 2>/dev/null
+    --gpu-name "NVIDIA RTX A4000" 2>/dev/null
 check "the results say so" grep -q '"format": "cache file"' "$tmp/cache.json"
 
 # simulate: the same runs, ratios and seconds as over the earlier conversion
