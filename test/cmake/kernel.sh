@@ -66,5 +66,5 @@ cat >>"$tmp/src/CMakeLists.txt" <<'CM'
 cutune_add_tuning(TARGET app SPEC lib.tune HEADER c_tuned.h KERNEL c)
 CM
 "$cmake" -S "$tmp/src" -B "$b" >"$tmp/configure2.log" 2>&1; check "KERNEL c (no such block): configure fails" test $? -ne 0
-check "... naming the kernels" grep -q "no kernel block of kernel 'c' (its kernels: a, b)" "$tmp/configure2.log"
+check "... naming the kernels" grep -q "no kernel block named 'c' (its blocks: a, b)" "$tmp/configure2.log"
 finish
