@@ -82,10 +82,10 @@ for s in "${subs[@]}"; do
     check "cutune help $s: every option has its help (bare: $bare)" test -z "$bare"
 done
 # docs/cli.md and the help texts name the same options: each option the docs name is one
-# a command's help lists (but the words below, which are no cutune option), and each
+# a command's help lists (but the words below, which are no cutune option: NVRTC's own among them), and each
 # option a help lists is in the docs.
 docs=$(grep -oE -- '--[a-z0-9][a-z0-9-]*' "$src/docs/cli.md" | sort -u |
-    grep -vxE -- '--(help|version|f|limt|name|install|pre-include|warnings)')
+    grep -vxE -- '--(help|version|f|limt|name|install|pre-include|ptxas-options|warnings)')
 check "docs/cli.md names options (found $(wc -l <<<"$docs"))" test "$(wc -l <<<"$docs")" -ge 30
 for o in $(comm -23 <(echo "$docs") <(echo "$all_long")); do
     check "docs/cli.md's $o is an option of a command (no help lists it)" false
