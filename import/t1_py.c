@@ -412,27 +412,33 @@ static t1_py_node *parse_power(parser *p)
     return n;
 }
 
+/* A prefix operator `op` at the current token (not yet taken) and its operand, parsed
+ * by `operand` (the same rule again: "-" factor, "not" not_test), as a PY_UNARY node.
+ * NULL after fail() (nesting past PY_MAX_DEPTH included) or out of memory. */
+static t1_py_node *parse_prefix(parser *p, int op, t1_py_node *(*operand)(parser *))
+{
+    size_t pos = p->start;
+    if (++p->depth > PY_MAX_DEPTH) {
+        fail(p, pos, "the expression nests too deeply (more than %d levels)", PY_MAX_DEPTH);
+        return NULL;
+    }
+    t1_py_node *n = node(p, PY_UNARY, pos);
+    int cap = 0;
+    if (!n || next(p))
+        return NULL;
+    t1_py_node *kid = operand(p);
+    p->depth--;
+    if (!kid || add_kid(p, n, kid, &cap))
+        return NULL;
+    n->op = op;
+    return n;
+}
+
 /* factor = ("+" | "-" | "~") factor | power */
 static t1_py_node *parse_factor(parser *p)
 {
-    if (is_op(p, '+') || is_op(p, '-') || is_op(p, '~')) {
-        size_t pos = p->start;
-        int op = p->op;
-        if (++p->depth > PY_MAX_DEPTH) {
-            fail(p, pos, "the expression nests too deeply (more than %d levels)", PY_MAX_DEPTH);
-            return NULL;
-        }
-        t1_py_node *n = node(p, PY_UNARY, pos);
-        int cap = 0;
-        if (!n || next(p))
-            return NULL;
-        t1_py_node *kid = parse_factor(p);
-        p->depth--;
-        if (!kid || add_kid(p, n, kid, &cap))
-            return NULL;
-        n->op = op;
-        return n;
-    }
+    if (is_op(p, '+') || is_op(p, '-') || is_op(p, '~'))
+        return parse_prefix(p, p->op, parse_factor);
     return parse_power(p);
 }
 
@@ -545,21 +551,7 @@ static t1_py_node *parse_not(parser *p)
 {
     if (!is_word(p, "not"))
         return parse_comparison(p);
-    size_t pos = p->start;
-    if (++p->depth > PY_MAX_DEPTH) {
-        fail(p, pos, "the expression nests too deeply (more than %d levels)", PY_MAX_DEPTH);
-        return NULL;
-    }
-    t1_py_node *n = node(p, PY_UNARY, pos);
-    int cap = 0;
-    if (!n || next(p))
-        return NULL;
-    t1_py_node *kid = parse_not(p);
-    p->depth--;
-    if (!kid || add_kid(p, n, kid, &cap))
-        return NULL;
-    n->op = PY_OP_NOT;
-    return n;
+    return parse_prefix(p, PY_OP_NOT, parse_not);
 }
 
 /* and_test = not_test { "and" not_test };  or_test = and_test { "or" and_test } */
