@@ -442,12 +442,12 @@ static void settings(t1_state *s, strbuf *out)
         json_t *it = t1_member(s->c, bc, "$.BenchmarkConfig", "iterations", false);
         const char *ipath = "$.BenchmarkConfig.iterations";
         long long n = 0;
-        if (it && json_is_string(it)) {
+        if (json_is_string(it)) {
             char *end;
             n = strtoll(json_string_value(it), &end, 10);
             if (*end || end == json_string_value(it))
                 n = 0;
-        } else if (it && json_is_integer(it)) {
+        } else if (json_is_integer(it)) {
             n = json_integer_value(it);
         }
         if (it && (n < 1 || n > 1000000))

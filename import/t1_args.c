@@ -103,7 +103,7 @@ static bool problem_grid(t1_state *s, json_t *ks, json_t *ps, const char *path, 
         strbuf sb = STRBUF_INIT;
         if (!div) { /* Kernel Tuner's default: the block size param of this dimension */
             json_t *l = local ? json_object_get(local, dims[d]) : NULL;
-            for (int k = 0; l && json_is_string(l) && k < s->nparams; k++)
+            for (int k = 0; json_is_string(l) && k < s->nparams; k++)
                 if (strcmp(s->params[k].name, json_string_value(l)) == 0)
                     sb_add(&sb, s->params[k].spec);
         } else if (t1_want(s->c, div, gpath, T1_ARRAY,
@@ -196,7 +196,7 @@ void t1_geometry(t1_state *s, json_t *ks, const char *path)
     json_t *smem = t1_member(s->c, ks, path, "SharedMemory", false);
     const char *spath = t1_key(s->c, path, "SharedMemory");
     const char *smem_text = smem ? t1_expr(s, smem, spath, TR_INT) : NULL;
-    if (smem && json_is_integer(smem) && json_integer_value(smem) < 0)
+    if (json_is_integer(smem) && json_integer_value(smem) < 0)
         t1_error(s->c, spath, "a negative size");
     if (!ok)
         return;

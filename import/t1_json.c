@@ -97,7 +97,7 @@ const char *t1_type_name(const json_t *v)
 json_t *t1_member(t1_ctx *c, json_t *obj, const char *path, const char *key, bool required)
 {
     json_t *v = json_object_get(obj, key);
-    if (v && json_is_null(v))
+    if (json_is_null(v))
         v = NULL;
     if (!v && required)
         t1_error(c, path, "the key \"%s\" is missing", key);

@@ -194,7 +194,7 @@ static int next(parser *p)
             return 0;
         }
     if (strchr("+-*/%&|^~()[],:", ch)) {
-        p->op = ch;
+        p->op = (unsigned char)ch;
         p->pos++;
         return 0;
     }
