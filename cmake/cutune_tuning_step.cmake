@@ -57,7 +57,9 @@ endif()
 
 # The dependencies, now: a spec that does not load stops here with its diagnostics.
 _cutune_spec_dependencies(deps error "${CUTUNE_EXE}" "${spec}" "${CUTUNE_ARG_SET}" ${kernel_args})
-if(error)
+if(error_usage)
+  _cutune_fail("cutune: ${error}")
+elseif(error)
   _cutune_fail("cutune: ${spec} does not load:\n${error}")
 endif()
 set(stored "")
