@@ -48,7 +48,8 @@ for entry in "${spaces[@]}"; do
         }
         t1=$(date +%s.%N)
         echo "== $name run $run: $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') s from outside"
-        sed -n '/^where the time went/,/^  (L2 flushes\|^[^ ]/p' "$out/err-$name-$run" | sed '$!b; /^  /!d'
+        awk '/^where the time went|^GPU workers. time/ { on = 1; print; next } on && /^  / { print; next } { on = 0 }' \
+            "$out/err-$name-$run"
         python3 - "$res" "$name" "$run" <<'PY'
 import json, sys
 path, name, run = sys.argv[1:]
