@@ -15,6 +15,7 @@
 /* The device side of one argument. */
 typedef struct slot {
     int64_t count;   /* elements in the current configuration */
+    size_t bytes;    /* their bytes (prepare_args) */
     size_t capacity; /* bytes allocated in dev and pristine */
     CUdeviceptr dev, pristine;
     int64_t pristine_count; /* elements of initial contents in pristine */
@@ -197,18 +198,27 @@ static int prepare_args(bench *b, const bench_config *c, double *made, double *p
             s->pristine_count = s->count;
             *made += lap(&mark);
         }
-        /* Inputs as they started; outputs poisoned (0xFF bytes: NaN for floats, -1 for
-         * ints), so an element the kernel never writes is caught. */
-        if (!a->has_init)
-            (void)lap(&mark);
-        if ((a->has_init ? meas_copy(b->g, s->dev, s->pristine, bytes) : meas_fill(b->g, s->dev, 0xFF, bytes)) < 0)
+        /* Inputs as they started (queued: every buffer's at once, below) */
+        if (a->has_init && meas_copy_queued(b->g, s->dev, s->pristine, bytes) < 0)
             return -1;
-        if (!a->has_init)
-            *poison += lap(&mark);
+        s->bytes = bytes;
         *arg_value = &s->dev;
         if (b->hook_bufs) /* what the resets see */
             b->hook_bufs[i] = (hook_buffer){a->type, s->dev, a->has_init ? s->pristine : 0, bytes};
     }
+    /* The inputs' copies waited for together; then outputs poisoned (0xFF bytes: NaN for
+     * floats, -1 for ints), so an element the kernel never writes is caught, all queued
+     * and waited for at once. */
+    if (meas_wait_queued(b->g) < 0)
+        return -1;
+    (void)lap(&mark);
+    for (int i = 0; i < b->nargs; i++)
+        if (b->args[i].is_buffer && !b->args[i].has_init &&
+            meas_fill_queued(b->g, b->slots[i].dev, 0xFF, b->slots[i].bytes) < 0)
+            return -1;
+    if (meas_wait_queued(b->g) < 0)
+        return -1;
+    *poison += lap(&mark);
     return 0;
 }
 

@@ -152,6 +152,21 @@ int meas_fill(meas_gpu *g, CUdeviceptr dst, unsigned char byte, size_t bytes)
                : 0;
 }
 
+int meas_copy_queued(meas_gpu *g, CUdeviceptr dst, CUdeviceptr src, size_t bytes)
+{
+    return check(g, g->d->cuMemcpyDtoD(dst, src, bytes), "cuMemcpyDtoD");
+}
+
+int meas_fill_queued(meas_gpu *g, CUdeviceptr dst, unsigned char byte, size_t bytes)
+{
+    return check(g, g->d->cuMemsetD8(dst, byte, bytes), "cuMemsetD8");
+}
+
+int meas_wait_queued(meas_gpu *g)
+{
+    return check(g, g->d->cuStreamSynchronize(NULL), "copies and fills (cuStreamSynchronize)");
+}
+
 int meas_load(meas_gpu *g, const void *cubin, const char *symbol, const meas_launch *l, meas_kernel *out)
 {
     memset(out, 0, sizeof *out);

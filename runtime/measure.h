@@ -36,6 +36,12 @@ int meas_download(meas_gpu *g, void *dst, CUdeviceptr src, size_t bytes);
 /* meas_copy and meas_fill (bytes set to `byte`) return once done on the device. */
 int meas_copy(meas_gpu *g, CUdeviceptr dst, CUdeviceptr src, size_t bytes);
 int meas_fill(meas_gpu *g, CUdeviceptr dst, unsigned char byte, size_t bytes);
+/* meas_copy_queued / meas_fill_queued: the same, queued on the legacy stream and not
+ * waited for: meas_wait_queued waits for all of them at once (several buffers, one
+ * wait). Each returns 0 or -1 with err_last set. */
+int meas_copy_queued(meas_gpu *g, CUdeviceptr dst, CUdeviceptr src, size_t bytes);
+int meas_fill_queued(meas_gpu *g, CUdeviceptr dst, unsigned char byte, size_t bytes);
+int meas_wait_queued(meas_gpu *g);
 
 typedef struct meas_kernel {
     CUmodule module;
