@@ -48,7 +48,10 @@ int sizes_run_one(cutune_tune_result **out, cutune_spec *spec, const cutune_tune
         rc = run_tune(t);
     res->summary.wall_seconds = sys_seconds() - t0;
     result_finish(res, flush, &m->measure);
-    tuner_free(t);     /* the worker ends and the journal closes */
+    int was = clock ? phases_enter(clock, CUTUNE_PHASE_DEVICE) : 0; /* the workers' end: their contexts' */
+    tuner_free(t);                                                  /* the worker ends and the journal closes */
+    if (clock)
+        phases_enter(clock, was);
     res->clock = NULL; /* the run's, not the result's */
     *out = res;
     return rc;

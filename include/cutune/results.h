@@ -147,7 +147,7 @@ typedef enum cutune_phase {
     CUTUNE_PHASE_START,     /* the process's start to cutune_tune's first call (the CLI: the spec
                                read, its space counted), less the device query made meanwhile */
     CUTUNE_PHASE_DEVICE,    /* the driver and the context: the device query, the GPU workers
-                               started (process, driver, context, buffers) */
+                               started (process, driver, context, buffers) and ended */
     CUTUNE_PHASE_INPUTS,    /* the inputs made on the device for the reference's run */
     CUTUNE_PHASE_REFERENCE, /* the reference's run, its outputs kept; the resets' and checker's
                                kernels compiled */
@@ -157,7 +157,7 @@ typedef enum cutune_phase {
     CUTUNE_PHASE_RACE,      /* the final race */
     CUTUNE_PHASE_PROFILE,   /* the hardware counters' phase */
     CUTUNE_PHASE_WRITE,     /* the results file written */
-    CUTUNE_PHASE_OTHER,     /* the rest: the space counted, the journal opened, the workers' end */
+    CUTUNE_PHASE_OTHER,     /* the rest: the space counted, the journal opened, the compile pool's end */
     CUTUNE_PHASE_COUNT
 } cutune_phase;
 
