@@ -44,7 +44,9 @@ static int worker_setup(gw *g, strbuf *msg, wk_setup *acc)
     g->ms.worse = goal_worse;
     g->ms.worse_ctx = &g->goal;
     double t = sys_seconds();
-    if (bench_open(&g->b, p->device, p->flush_bytes, p->arch, p->args, m->nargs, &g->vf) < 0) {
+    int opened = bench_open(&g->b, p->device, p->flush_bytes, p->arch, p->args, m->nargs, &g->vf);
+    acc->device_s = sys_seconds() - t; /* the driver's time, also when it would not serve */
+    if (opened < 0) {
         sb_add(msg, err_last()->message);
         return CUTUNE_ENODEV; /* the device would not serve: not the spec's fault */
     }
