@@ -280,6 +280,10 @@ const cutune_measurement *cutune_tune_best(const cutune_tune_result *r);
  * device (name, arch, cc, sm_count, l2_bytes, driver_version). */
 const char *cutune_tune_spec_path(const cutune_tune_result *r);
 const char *cutune_tune_kernel(const cutune_tune_result *r);
+/* cutune_tune_block: the name of the kernel block the result is of (`kernel k as NAME`:
+ * NAME), the kernel's name for a block without one of its own or a results file written
+ * before blocks had names (which records none). */
+const char *cutune_tune_block(const cutune_tune_result *r);
 const char *cutune_tune_date(const cutune_tune_result *r);
 int cutune_tune_param_count(const cutune_tune_result *r);
 const char *cutune_tune_param_name(const cutune_tune_result *r, int i);
