@@ -197,17 +197,14 @@ bool cli_add_prior(const char *sub, const char **paths, int *n, const char *arg)
 bool cli_parse_budget(const char *sub, const char *text, cutune_search_options *s);
 int cmd_devices(int argc, char **argv);
 
-/* shard.c: a shard of the space: index of count, the local rank the launcher
- * gave (-1: none) and who gave it (NULL: --shard I/N). */
-#define CLI_MAX_SHARDS 65536
+/* shard.c: a shard of the space: index of count, the local rank and the number of
+ * local ranks the launcher gave (-1: none) and who gave it (NULL: --shard I/N). */
 typedef struct cli_shard {
-    int index, count, local;
+    int index, count, local, local_count;
     const char *launcher;
 } cli_shard;
-/* cli_shard_auto: the shard from the launcher's environment (mpirun, mpiexec, srun, a
- * Slurm job array): 0, or -1 when none is found. */
-int cli_shard_auto(cli_shard *out);
-/* cli_parse_shard: "I/N" or "auto" into *out: 0, or -1 after a usage message naming `sub`. */
+/* cli_parse_shard: "I/N" or "auto" (cutune_launcher_find) into *out: 0, or -1 after a
+ * usage message naming `sub`. */
 int cli_parse_shard(const char *sub, const char *text, cli_shard *out);
 
 /* multi.c: cli_parse_devices: "all" or "0,1,..." into out (at most max):
