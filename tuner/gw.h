@@ -62,6 +62,13 @@ typedef struct gw {
  * or memory failed. */
 int gw_main(void *ctx, int in, int out);
 
+/* gw_visible_device: the entry of CUDA_VISIBLE_DEVICES (`visible`, NULL when unset)
+ * that makes GPU `device` (an ordinal as the tuner's driver numbers them, under that
+ * same variable) the only one a worker sees, into out (size bytes): the device-th entry
+ * of the list, or the ordinal itself when there is none. 0, or -1 when it cannot be
+ * told (no such entry, or too long): the worker then sees what the tuner sees. */
+int gw_visible_device(const char *visible, int device, char *out, size_t size);
+
 /* gw_request_values: request q's configuration, typed on the wire, as model m's values
  * into out (nparams slots; strings borrowed from q): the configuration in hand, never
  * read from text (gpu_plain_values' inverse). -1 when it is not one of m's: a count or
