@@ -19,7 +19,7 @@ extern "C" {
 #define CUTUNE_MAX_DEVICES 16
 
 /* How a GPU's times compare with the first GPU's for the same variants: each
- * of the variants timed in full on both (the final race's contenders, and a few the
+ * of the variants timed in full on both (the final race's first two contenders, and a few the
  * first GPU timed in full during the run: docs/scale-out.md), its median time here over
  * its median time on the first GPU. */
 typedef struct cutune_device_spread {
