@@ -37,7 +37,7 @@ int cli_parse_devices(const char *text, int *out, int max, int *n)
             return -1;
         memcpy(one, p, len);
         one[len] = '\0';
-        if (!cli_read_int(one, 0, CLI_MAX_GPU, &d))
+        if (!num_read_int(one, 0, CLI_MAX_GPU, &d))
             return -1;
         out[(*n)++] = (int)d;
         p += len;
@@ -101,8 +101,9 @@ static int run_on_device(void *user, int device, int jobs, const char *results_p
 }
 
 /* report_runs: each GPU's process that failed, then each GPU's winner and the spread of
- * its times over the first's. The first failing process's exit code (EXIT_OK: none). */
-static int report_runs(const cutune_spec *spec, const cutune_device_run *runs, int n, int code)
+ * its times over the first's (cutune_device_run_text). The first failing process's
+ * exit code (EXIT_OK: none). */
+static int report_runs(const cutune_device_run *runs, int n, int code)
 {
     for (int i = 0; i < n; i++) {
         int exit_code = runs[i].exit_code < 0 ? EXIT_INTERNAL : runs[i].exit_code;
@@ -113,33 +114,16 @@ static int report_runs(const cutune_spec *spec, const cutune_device_run *runs, i
                 code = exit_code;
         }
     }
-    const cutune_device_run *first = NULL;
     for (int i = 0; i < n; i++) {
-        const cutune_tune_result *r = runs[i].result;
-        if (!r) {
+        char *line = NULL, *spread = NULL;
+        if (!runs[i].result)
             fprintf(stderr, "cutune: GPU %d: no results: %s\n", runs[i].device, runs[i].load_error);
-            continue;
+        else if (cutune_device_run_text(&line, &spread, runs, n, i) == CUTUNE_OK) {
+            fputs(line, stdout);
+            fputs(spread, stderr);
         }
-        const cutune_measurement *b = cutune_tune_best(r);
-        printf("GPU %d (%s): ", runs[i].device, cutune_tune_device(r)->name);
-        if (b) {
-            const cutune_variant *v = cutune_measurement_variant(b);
-            printf("best #%llu", (unsigned long long)v->ordinal);
-            for (int p = 0; p < v->nparams; p++)
-                printf(" %s=%s", cutune_spec_param_name(spec, p), v->values[p]);
-            printf("  median %.4f ms; results: %s\n", cutune_measurement_value(b, CUTUNE_VALUE_MEDIAN_MS),
-                   runs[i].results_path);
-        } else {
-            printf("no winner; results: %s\n", runs[i].results_path);
-        }
-        cutune_device_spread d;
-        if (first && cutune_tune_spread(&d, first->result, r) == CUTUNE_OK && d.variants > 0)
-            fprintf(stderr,
-                    "spread: GPU %d's median time over GPU %d's, same variants (%d): median %.4f, 90 %% "
-                    "within %.4f..%.4f\n",
-                    runs[i].device, first->device, d.variants, d.median, d.lo, d.hi);
-        if (!first)
-            first = &runs[i];
+        cutune_free(line);
+        cutune_free(spread);
     }
     return code;
 }
@@ -179,7 +163,7 @@ int cli_tune_per_device(cutune_spec *spec, int argc, char **argv, const int *dev
         fprintf(stderr, "cutune: %s\n", cutune_last_error());
     if (!runs)
         return EXIT_INTERNAL;
-    int code = report_runs(spec, runs, n, rc < 0 ? EXIT_INTERNAL : EXIT_OK);
+    int code = report_runs(runs, n, rc < 0 ? EXIT_INTERNAL : EXIT_OK);
     const cutune_tune_result *results[64];
     int loaded = 0;
     for (int i = 0; i < n && loaded < 64; i++)
