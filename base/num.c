@@ -76,6 +76,31 @@ bool num_read_double(const char *text, const char **rest, double *out)
     return true;
 }
 
+bool num_read_list(const char *text, long long min, long long max, int *out, int size, int *n)
+{
+    int k = 0;
+    const char *p = text;
+    bool ok = p && *p;
+    while (ok && *p) {
+        size_t len = strcspn(p, ",");
+        char one[24];
+        long long v = 0;
+        ok = len > 0 && len < sizeof one && k < size;
+        if (ok) {
+            memcpy(one, p, len);
+            one[len] = '\0';
+            ok = num_read_int(one, min, max, &v);
+        }
+        if (ok) {
+            out[k++] = (int)v;
+            p += len;
+            ok = !(*p == ',' && !*++p); /* "0,": a list does not end in a comma */
+        }
+    }
+    *n = ok ? k : 0;
+    return ok;
+}
+
 const char *num_format_count(uint64_t n, char *buf, size_t size)
 {
     char digits[32];

@@ -21,6 +21,12 @@ bool num_read_int(const char *text, long long min, long long max, long long *out
 bool num_read_uint(const char *text, uint64_t max, uint64_t *out);
 bool num_read_double(const char *text, const char **rest, double *out);
 
+/* num_read_list: a list of integers from min to max (both within int's range), each as
+ * num_read_int reads it and at most 23 characters, separated by single commas ("0,1,3";
+ * not "", ",1", "0," or "0,,1"), into out[0 .. *n), at most `size` of them (more is
+ * refused). true when read; false otherwise, with *n 0. */
+bool num_read_list(const char *text, long long min, long long max, int *out, int size, int *n);
+
 /* num_format_count: n with a comma between each three digits ("22,200,000") into buf
  * (`size` bytes, cut short when too small); returns buf. */
 const char *num_format_count(uint64_t n, char *buf, size_t size);

@@ -208,9 +208,6 @@ int cli_shard_auto(cli_shard *out);
 /* cli_parse_shard: "I/N" or "auto" into *out: 0, or -1 after a usage message naming `sub`. */
 int cli_parse_shard(const char *sub, const char *text, cli_shard *out);
 
-/* multi.c: cli_parse_devices: "all" or "0,1,..." into out (at most max):
- * 0, or -1 (not a list; "all" without a GPU). */
-int cli_parse_devices(const char *text, int *out, int max, int *n);
 /* cli_tune_per_device (multi.c): `cutune SPEC --devices ... --per-device` after the
  * spec is loaded: checks (one kernel block, a results file, no --shard or --journal),
  * runs a cutune process per GPU, each tuning every configuration into its own results

@@ -177,17 +177,24 @@ static int opt_number(const char *sub, void *dest, const cli_opt *o, const char 
     }
 }
 
+/* --devices all|0,1,...: every GPU the driver sees, or those named. */
 static int opt_devices(const char *sub, void *dest, const cli_opt *o, const char *arg)
 {
     (void)o;
     tune_args *a = dest;
-    if (cli_parse_devices(arg, a->devs, 64, &a->ndevs) == 0)
-        return EXIT_OK;
+    int count = 0;
     if (strcmp(arg, "all") != 0)
-        return cli_usage_error(sub, "--devices takes all or GPU numbers such as 0,1, not '%s'", arg);
-    fprintf(stderr, "cutune: --devices all: %s\n",
-            cutune_last_error()[0] ? cutune_last_error() : "the driver sees no GPU");
-    return EXIT_NO_GPU;
+        return num_read_list(arg, 0, CLI_MAX_GPU, a->devs, 64, &a->ndevs)
+                   ? EXIT_OK
+                   : cli_usage_error(sub, "--devices takes all or GPU numbers such as 0,1, not '%s'", arg);
+    if (cutune_device_count(&count) != CUTUNE_OK || count <= 0) {
+        fprintf(stderr, "cutune: --devices all: %s\n",
+                cutune_last_error()[0] ? cutune_last_error() : "the driver sees no GPU");
+        return EXIT_NO_GPU;
+    }
+    for (a->ndevs = 0; a->ndevs < count && a->ndevs < 64; a->ndevs++)
+        a->devs[a->ndevs] = a->ndevs;
+    return EXIT_OK;
 }
 
 static int opt_metrics(const char *sub, void *dest, const cli_opt *o, const char *arg)

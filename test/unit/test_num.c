@@ -81,12 +81,58 @@ static void test_double(void **state)
     assert_false(num_read_double("min", &rest, &v));
 }
 
+static void test_list(void **state)
+{
+    (void)state;
+    int out[4] = {0}, n = -1;
+    assert_true(num_read_list("0,1,3", 0, 10, out, 4, &n));
+    assert_int_equal(n, 3);
+    assert_int_equal(out[0], 0);
+    assert_int_equal(out[2], 3);
+    assert_true(num_read_list("7", 0, 10, out, 4, &n));
+    assert_int_equal(n, 1);
+    assert_int_equal(out[0], 7);
+    assert_true(num_read_list("2,2", 0, 10, out, 4, &n)); /* the same twice: the caller judges */
+    assert_int_equal(n, 2);
+    const char *bad[] = {"",
+                         ",",
+                         ",1",
+                         "0,",
+                         "0,,1",
+                         "0, 1",
+                         "a",
+                         "0,x",
+                         "11",
+                         "-1",
+                         "1,2,3,4,5",
+                         "+1",
+                         "000000000000000000000001"}; /* the last: 24 characters */
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        n = -1;
+        assert_false(num_read_list(bad[i], 0, 10, out, 4, &n));
+        assert_int_equal(n, 0);
+    }
+    assert_false(num_read_list(NULL, 0, 10, out, 4, &n));
+    assert_true(num_read_list("00000000000000000000001", 0, 10, out, 4, &n)); /* 23 characters */
+}
+
+static void test_format_count(void **state)
+{
+    (void)state;
+    char buf[32], small[4];
+    assert_string_equal(num_format_count(0, buf, sizeof buf), "0");
+    assert_string_equal(num_format_count(999, buf, sizeof buf), "999");
+    assert_string_equal(num_format_count(1000, buf, sizeof buf), "1,000");
+    assert_string_equal(num_format_count(22200000, buf, sizeof buf), "22,200,000");
+    assert_string_equal(num_format_count(UINT64_MAX, buf, sizeof buf), "18,446,744,073,709,551,615");
+    assert_string_equal(num_format_count(123456, small, sizeof small), "12"); /* cut to the buffer */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_int),
-        cmocka_unit_test(test_uint),
-        cmocka_unit_test(test_double),
+        cmocka_unit_test(test_int),  cmocka_unit_test(test_uint),         cmocka_unit_test(test_double),
+        cmocka_unit_test(test_list), cmocka_unit_test(test_format_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
