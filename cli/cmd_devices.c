@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "format.h"
 #include "options.h"
 
 /* cmd_devices: `cutune devices [--format text|json]`. Exit 0 with the list; 4 (on

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "format.h"
 #include "options.h"
 
 /* default_output: FILE's stem + ".tune", beside it (heap; NULL when out of memory). */
@@ -120,7 +119,7 @@ int cmd_import(int argc, char **argv)
         fprintf(stderr, "cutune import: %s not imported: %d construct%s refused\n", file, n, n == 1 ? "" : "s");
         code = EXIT_SPEC;
     } else {
-        code = fmt_write_output("cutune import", out, cutune_import_text(imp));
+        code = cli_write("cutune import", out, cutune_import_text(imp));
         if (code == EXIT_OK && !quiet && !to_stdout)
             fprintf(stderr, "spec: %s (cutune check %s counts its space)\n", out, out);
     }

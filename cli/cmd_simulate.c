@@ -8,7 +8,9 @@
 
 #include "options.h"
 
-bool cli_parse_budget(const char *sub, const char *text, cutune_search_options *s)
+/* parse_budget: "N" or "P%" into s->budget or s->budget_percent; false after a usage
+ * message naming `sub`. */
+static bool parse_budget(const char *sub, const char *text, cutune_search_options *s)
 {
     const char *rest = NULL;
     double v;
@@ -60,7 +62,7 @@ int cli_search_option(const char *sub, cutune_search_options *s, int opt, const 
                         arg);
         return -1;
     }
-    case CLI_OPT_BUDGET: return cli_parse_budget(sub, arg, s) ? 1 : -1;
+    case CLI_OPT_BUDGET: return parse_budget(sub, arg, s) ? 1 : -1;
     case CLI_OPT_TIME_BUDGET: {
         bool ok = cli_read_double(arg, &unit, &t) && t > 0 &&
                   (*unit == '\0' || strcmp(unit, "s") == 0 || strcmp(unit, "min") == 0 || strcmp(unit, "h") == 0);

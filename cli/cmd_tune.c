@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "format.h"
 #include "options.h"
 #include "../base/sys.h"
 

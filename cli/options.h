@@ -7,6 +7,7 @@
 #ifndef CUTUNE_CLI_OPTIONS_H
 #define CUTUNE_CLI_OPTIONS_H
 
+#include <getopt.h>
 #include <stdbool.h>
 
 #include "cli.h"
@@ -59,9 +60,12 @@ int cli_parse_options(const char *sub, int argc, char **argv, const cli_opt *tab
 cutune_spec *cli_parse_spec(const char *sub, int argc, char **argv, const cli_opt *table, int n, cli_common *c,
                             int *code);
 
-/* Handlers of the shared options: cli_common_option and cli_search_option behind the
- * table (dest: the cli_common or cutune_search_options; set: the option's code), and
- * --jobs N (0 to CLI_MAX_JOBS) into the cutune_analyze_options dest points to. */
+/* Handlers of the shared options: cli_opt_common, --set, --config (appended to the
+ * cli_common dest points to) and --color (auto, always or never; set: which of these
+ * CLI_OPT_* it is); cli_opt_search, cli_search_option behind the table (dest: the
+ * cutune_search_options); cli_opt_jobs, --jobs N (0 to CUTUNE_MAX_JOBS) into the
+ * cutune_analyze_options dest points to. */
+enum { CLI_OPT_SET = 1000, CLI_OPT_COLOR, CLI_OPT_CONFIG };
 int cli_opt_common(const char *sub, void *dest, const cli_opt *o, const char *arg);
 int cli_opt_search(const char *sub, void *dest, const cli_opt *o, const char *arg);
 int cli_opt_jobs(const char *sub, void *dest, const cli_opt *o, const char *arg);
