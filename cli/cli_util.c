@@ -90,56 +90,24 @@ cutune_spec *cli_load(const char *path, const cli_common *c, int *exit_code)
         *exit_code = cli_exit_for_status(rc);
         return NULL;
     }
-    int seen = 0;
+    int seen = 0, errors = cutune_spec_error_count(spec);
     cli_print_new_diagnostics(spec, c, &seen);
-    if (rc != CUTUNE_OK) {
-        int errors = cutune_spec_error_count(spec);
-        if (rc == CUTUNE_ESPEC && errors)
-            fprintf(stderr, "%s: %d error%s\n", path, errors, errors == 1 ? "" : "s");
-        *exit_code = cli_exit_for_status(rc);
+    if (rc == CUTUNE_ESPEC && errors) {
+        fprintf(stderr, "%s: %d error%s\n", path, errors, errors == 1 ? "" : "s");
+    } else if (rc == CUTUNE_OK && c->nconfig > 0 && !c->kernel && cutune_spec_kernel_count(spec) > 1) {
+        fprintf(stderr, "cutune: --config: %s has %d kernel blocks: name one with --kernel NAME\n", path,
+                cutune_spec_kernel_count(spec));
+        rc = CUTUNE_EINVAL;
+    } else if (rc == CUTUNE_OK &&
+               ((c->kernel && (rc = cutune_spec_select_block(spec, c->kernel)) != CUTUNE_OK) ||
+                (c->nconfig > 0 && (rc = cutune_spec_restrict(spec, c->config, c->nconfig)) != CUTUNE_OK))) {
+        fprintf(stderr, "cutune: %s\n",
+                cutune_last_error()); /* --kernel NAME, --config: the block's space restricted */
+    }
+    *exit_code = cli_exit_for_status(rc);
+    if (rc != CUTUNE_OK)
         cutune_spec_free(spec);
-        return NULL;
-    }
-    if (c->kernel) { /* --kernel NAME: the block of that name, else the first of that kernel */
-        int n = cutune_spec_kernel_count(spec), found = -1;
-        for (int pass = 0; pass < 2 && found < 0; pass++)
-            for (int i = 0; i < n && found < 0; i++) {
-                cutune_spec_select_kernel(spec, i);
-                if (strcmp(pass ? cutune_spec_kernel(spec) : cutune_spec_block_name(spec), c->kernel) == 0)
-                    found = i;
-            }
-        if (found < 0) {
-            fprintf(stderr, "cutune: %s has no kernel block named '%s' (its blocks:", path, c->kernel);
-            for (int i = 0; i < n; i++) {
-                cutune_spec_select_kernel(spec, i);
-                if (strcmp(cutune_spec_block_name(spec), cutune_spec_kernel(spec)) != 0)
-                    fprintf(stderr, "%s %s (kernel %s)", i ? "," : "", cutune_spec_block_name(spec),
-                            cutune_spec_kernel(spec));
-                else
-                    fprintf(stderr, "%s %s", i ? "," : "", cutune_spec_kernel(spec));
-            }
-            fprintf(stderr, ")\n");
-            *exit_code = EXIT_USAGE;
-            cutune_spec_free(spec);
-            return NULL;
-        }
-        cutune_spec_select_kernel(spec, found);
-    }
-    if (c->nconfig > 0) { /* --config: the block's space restricted to those configurations */
-        int n = cutune_spec_kernel_count(spec);
-        int restricted = n > 1 && !c->kernel ? CUTUNE_EINVAL : cutune_spec_restrict(spec, c->config, c->nconfig);
-        if (restricted != CUTUNE_OK) {
-            if (n > 1 && !c->kernel)
-                fprintf(stderr, "cutune: --config: %s has %d kernel blocks: name one with --kernel NAME\n", path, n);
-            else
-                fprintf(stderr, "cutune: %s\n", cutune_last_error());
-            *exit_code = restricted == CUTUNE_EINVAL ? EXIT_USAGE : cli_exit_for_status(restricted);
-            cutune_spec_free(spec);
-            return NULL;
-        }
-    }
-    *exit_code = EXIT_OK;
-    return spec;
+    return rc == CUTUNE_OK ? spec : NULL;
 }
 
 int cli_blocks(const cutune_spec *spec, const cli_common *c)
