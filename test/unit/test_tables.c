@@ -64,7 +64,8 @@ static void list_lines(void **state)
     cutune_free(text);
     assert_int_equal(cutune_configs_next(&v, it), 1);
     assert_int_equal(cutune_table_variant(&text, t, v), CUTUNE_OK);
-    assert_string_equal(text, "     1  32  wide_value  32         4x2                    0  -Dbx=32 -Dmode=wide_value\n");
+    assert_string_equal(text,
+                        "     1  32  wide_value  32         4x2                    0  -Dbx=32 -Dmode=wide_value\n");
     cutune_free(text);
     assert_int_equal(cutune_table_variant(NULL, t, v), CUTUNE_EINVAL);
     assert_int_equal(cutune_table_variant(&text, NULL, v), CUTUNE_EINVAL);
@@ -101,8 +102,9 @@ static void analysis_lines_and_summary(void **state)
     char *text = NULL;
     assert_int_equal(cutune_table_analysis(&text, t, &a), CUTUNE_OK);
     assert_non_null(strstr(text, "  regs   smem  local     spill    occ limiter        compile  status\n"));
-    assert_non_null(strstr(text, "     0  32  a           32         4x2                    0    40      0      0       "
-                                 "8/4    50% registers       250 ms  ok\n"));
+    assert_non_null(strstr(text,
+                           "     0  32  a           32         4x2                    0    40      0      0       "
+                           "8/4    50% registers       250 ms  ok\n"));
     cutune_free(text);
     /* The second: a compile failure, counted only (no line asked for). */
     assert_int_equal(cutune_configs_next(&v, it), 1);
@@ -178,10 +180,10 @@ static void profile_text(void **state)
     r = hw_results(8);
     assert_int_equal(cutune_tune_profile_text(&text, spec, r), CUTUNE_OK);
     assert_non_null(strstr(text, "\nhardware counters (one profiled launch each"));
-    assert_true(has_line(text, "  [a] achieved_occupancy %"));    /* a default counter: nvprof's name, its unit */
-    assert_true(has_line(text, "  [c] gld_throughput GB/s"));     /* bytes per second as GB/s */
-    assert_true(has_line(text, "  [i] gpu_time us"));             /* nanoseconds as microseconds */
-    assert_true(has_line(text, "  [e] global_load_requests"));    /* a count, no unit */
+    assert_true(has_line(text, "  [a] achieved_occupancy %")); /* a default counter: nvprof's name, its unit */
+    assert_true(has_line(text, "  [c] gld_throughput GB/s"));  /* bytes per second as GB/s */
+    assert_true(has_line(text, "  [i] gpu_time us"));          /* nanoseconds as microseconds */
+    assert_true(has_line(text, "  [e] global_load_requests")); /* a count, no unit */
     /* Best objective (GB/s, maximised) first: the file's best, #11 (1024 threads x 4 items). */
     const char *first = strstr(text, "params\n  #");
     assert_non_null(first);
