@@ -143,18 +143,6 @@ int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const ch
                         const cli_common *c, bool append);
 int cmd_simulate(int argc, char **argv);
 
-/* The search options `tune` and `simulate` share (cmd_simulate.c): --strategy S,
- * --budget N|P%, --time-budget T, --patience N, --seed N, and --prior FILE (repeatable),
- * which the command keeps (cli_add_prior). */
-#define CLI_OPT_STRATEGY 1100
-#define CLI_OPT_BUDGET 1101
-#define CLI_OPT_TIME_BUDGET 1102
-#define CLI_OPT_PATIENCE 1103
-#define CLI_OPT_SEED 1104
-#define CLI_MAX_PRIORS 64
-/* cli_search_option: handles one of them into *s. 1 handled, 0 not one of them, -1 a
- * bad value (a message has been printed, naming `sub`). */
-int cli_search_option(const char *sub, cutune_search_options *s, int opt, const char *arg);
 /* cli_add_prior: --prior FILE appended to paths (*n of them, at most CLI_MAX_PRIORS).
  * true, or false after a usage message naming `sub`. */
 bool cli_add_prior(const char *sub, const char **paths, int *n, const char *arg);

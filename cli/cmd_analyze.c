@@ -134,7 +134,7 @@ int cmd_analyze(int argc, char **argv)
         CLI_COMMON_ENTRIES(&c),
     };
     int code; /* --arch: the spec's device attributes are that architecture's too */
-    cutune_spec *spec = cli_parse_spec("analyze", argc, argv, table, (int)(sizeof table / sizeof table[0]), &c, &code);
+    cutune_spec *spec = cli_parse_spec("analyze", argc, argv, CLI_TABLE(table), &c, &code);
     o.arch = c.arch;
     o.limit = limit;
     o.shard_index = sh.index; /* this process's shard of the space */

@@ -71,7 +71,7 @@ int cmd_check(int argc, char **argv)
         CLI_COMMON_ENTRIES(&c),
     };
     int code;
-    cutune_spec *spec = cli_parse_spec("check", argc, argv, table, (int)(sizeof table / sizeof table[0]), &c, &code);
+    cutune_spec *spec = cli_parse_spec("check", argc, argv, CLI_TABLE(table), &c, &code);
     if (spec) {
         int n = cli_blocks(spec, &c); /* several kernel blocks: each summarised in turn */
         if (json && n > 1)

@@ -97,7 +97,7 @@ int cmd_list(int argc, char **argv)
         CLI_COMMON_ENTRIES(&c),
     };
     int code;
-    cutune_spec *spec = cli_parse_spec("list", argc, argv, table, (int)(sizeof table / sizeof table[0]), &c, &code);
+    cutune_spec *spec = cli_parse_spec("list", argc, argv, CLI_TABLE(table), &c, &code);
     fmt = (enum list_format)format;
     if (spec) {
         int seen = cutune_spec_diagnostic_count(spec), n = cli_blocks(spec, &c);

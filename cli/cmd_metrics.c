@@ -29,7 +29,7 @@ int cmd_metrics(int argc, char **argv)
         {"arch", 0, true, CLI_TEXT, &arch, NULL, 0, NULL, "sm_XX", "whose chip (default: GPU 0's, else sm_90)"},
         {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL, NULL, "only the names"},
     };
-    int parsed = cli_parse_options("metrics", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    int parsed = cli_parse_options("metrics", argc, argv, CLI_TABLE(table));
     if (parsed != EXIT_OK)
         return parsed;
     if (argc - optind > 1)

@@ -18,7 +18,7 @@ int cmd_report(int argc, char **argv)
         {"title", 0, true, CLI_TEXT, &title, NULL, 0, NULL, "TEXT", "the page's title (default: cutune report)"},
         {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL, NULL, CLI_HELP_QUIET},
     };
-    int parsed = cli_parse_options("report", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    int parsed = cli_parse_options("report", argc, argv, CLI_TABLE(table));
     if (parsed != EXIT_OK)
         return parsed;
     int nfiles = argc - optind;

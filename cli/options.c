@@ -1,5 +1,6 @@
 /* options.c - options parsed from one table per command (options.h). */
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,9 +249,85 @@ int cli_opt_jobs(const char *sub, void *dest, const cli_opt *o, const char *arg)
     return EXIT_OK;
 }
 
+/* parse_budget: "N" or "P%" into s->budget or s->budget_percent; false after a usage
+ * message naming `sub`. */
+static bool parse_budget(const char *sub, const char *text, cutune_search_options *s)
+{
+    const char *rest = NULL;
+    double v;
+    if (cli_read_double(text, &rest, &v) && strcmp(rest, "%") == 0) {
+        if (!(v > 0 && v <= 100)) {
+            cli_usage_error(sub, "--budget P%% takes a percentage above 0 and at most 100, not '%s'", text);
+            return false;
+        }
+        s->budget = 0;
+        s->budget_percent = v;
+        return true;
+    }
+    uint64_t n;
+    if (!cli_read_uint(text, CLI_MAX_COUNT, &n) || n == 0) {
+        cli_usage_error(sub, "--budget takes a number of evaluations from 1 to %llu or a percentage (5%%), not '%s'",
+                        (unsigned long long)CLI_MAX_COUNT, text);
+        return false;
+    }
+    s->budget = n;
+    s->budget_percent = 0;
+    return true;
+}
+
+bool cli_add_prior(const char *sub, const char **paths, int *n, const char *arg)
+{
+    if (*n >= CLI_MAX_PRIORS) {
+        cli_usage_error(sub, "too many --prior files (at most %d)", CLI_MAX_PRIORS);
+        return false;
+    }
+    paths[(*n)++] = arg;
+    return true;
+}
+
 int cli_opt_search(const char *sub, void *dest, const cli_opt *o, const char *arg)
 {
-    return cli_search_option(sub, dest, o->set, arg) < 0 ? EXIT_USAGE : EXIT_OK;
+    cutune_search_options *s = dest;
+    const char *unit = NULL;
+    uint64_t n;
+    double t;
+    switch (o->set) {
+    case CLI_OPT_STRATEGY: {
+        for (const char *const *name = cutune_strategy_list(); *name; name++)
+            if (strcmp(arg, *name) == 0) {
+                s->strategy = *name;
+                return EXIT_OK;
+            }
+        return cli_usage_error(sub,
+                               "unknown search strategy '%s' (the strategies are exhaustive, random, anneal, genetic, "
+                               "local, guided and auto)",
+                               arg);
+    }
+    case CLI_OPT_BUDGET: return parse_budget(sub, arg, s) ? EXIT_OK : EXIT_USAGE;
+    case CLI_OPT_TIME_BUDGET: {
+        bool ok = cli_read_double(arg, &unit, &t) && t > 0 &&
+                  (*unit == '\0' || strcmp(unit, "s") == 0 || strcmp(unit, "min") == 0 || strcmp(unit, "h") == 0);
+        if (ok)
+            t *= strcmp(unit, "min") == 0 ? 60 : strcmp(unit, "h") == 0 ? 3600 : 1;
+        if (!ok || !isfinite(t))
+            return cli_usage_error(
+                sub, "--time-budget takes a finite duration above 0 (seconds, or 90s, 10min, 2h), not '%s'", arg);
+        s->time_s = t;
+        return EXIT_OK;
+    }
+    case CLI_OPT_PATIENCE:
+        if (!cli_uint_option(sub, "--patience", "a number of evaluations", arg, 1, CLI_MAX_COUNT, &n))
+            return EXIT_USAGE;
+        s->patience = n;
+        return EXIT_OK;
+    case CLI_OPT_SEED:
+        if (!cli_uint_option(sub, "--seed", "a seed", arg, 0, CLI_MAX_COUNT, &n))
+            return EXIT_USAGE;
+        s->has_seed = 1;
+        s->seed = n;
+        return EXIT_OK;
+    default: return EXIT_INTERNAL;
+    }
 }
 
 int cli_opt_count(const char *sub, void *dest, const cli_opt *o, const char *arg)
