@@ -282,6 +282,13 @@ int cutune_tune_size_of(const cutune_tune_result *r, uint64_t i);
  * their values), 0 / NULL when none. */
 int cutune_tune_profile_count(const cutune_tune_result *r);
 const char *cutune_tune_profile_metric(const cutune_tune_result *r, int i);
+/* cutune_tune_profile_text: the table of r's hardware counters as `cutune SPEC
+ * --metrics N` prints it: an empty line, a heading per counter ([a] ..., the nvprof name
+ * of a default one with its unit), then a row per profiled variant, best objective first
+ * (median ms, theoretical occupancy, the counters, its params named by `spec`); "" when
+ * the run read none. In *out (free with cutune_free). CUTUNE_OK; CUTUNE_EINVAL (NULL
+ * arguments); CUTUNE_ENOMEM. */
+int cutune_tune_profile_text(char **out, const cutune_spec *spec, const cutune_tune_result *r);
 
 /* cutune_tune_result_free: NULL is a no-op. */
 void cutune_tune_result_free(cutune_tune_result *r);
