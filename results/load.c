@@ -368,6 +368,10 @@ static void load_header(loader *ld, json_t *root)
         return;
     r->spec_path = (char *)str_of(ld, json_object_get(spec, "path"), "");
     r->kernel = (char *)str_of(ld, json_object_get(spec, "kernel"), "");
+    json_t *block = json_object_get(spec, "block"); /* absent in files before blocks had names */
+    if (block && !check_name(ld, block, "spec.block", "the kernel block's name"))
+        return;
+    r->block = block ? (char *)str_of(ld, block, "") : NULL;
     r->kernel_file = (char *)str_of(ld, json_object_get(spec, "kernel_file"), "");
     r->date = (char *)str_of(ld, json_object_get(root, "date"), "");
     json_t *params = json_object_get(spec, "params");

@@ -260,6 +260,7 @@ cutune_tune_result *result_new_for(const model *m, const char *spec_path, const 
     char *canon_spec = sys_canonical_path(spec_path), *kernel_file = sys_canonical_path(m->kernel_file);
     r->spec_path = dup_in(a, canon_spec ? canon_spec : spec_path);
     r->kernel = dup_in(a, m->kernel);
+    r->block = dup_in(a, m->block_name);
     r->kernel_file = dup_in(a, kernel_file ? kernel_file : m->kernel_file);
     free(canon_spec);
     free(kernel_file);

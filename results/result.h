@@ -46,6 +46,9 @@ struct cutune_tune_result {
     cutune_device device;
     char *spec_path, *kernel, *kernel_file, *strategy, *date; /* spec_path: as recorded (canonical
                                                                     when tuned by this cutune) */
+    /* the kernel block's name (`kernel k as NAME`; the kernel's when it has none of its own);
+     * NULL: not recorded (a file written before blocks had names) */
+    char *block;
     char *spec_found; /* read back: the recorded spec's file, found and canonical; NULL if not */
     int nparams;
     const char **param_names, **param_types;

@@ -58,6 +58,8 @@ static json_t *root_of(const cutune_tune_result *r, const char *version)
     json_t *spec = json_object();
     json_object_set_new(spec, "path", json_string(r->spec_path));
     json_object_set_new(spec, "kernel", json_string(r->kernel));
+    if (r->block) /* the block's own name (`as NAME`), else the kernel's */
+        json_object_set_new(spec, "block", json_string(r->block));
     json_object_set_new(spec, "kernel_file", json_string(r->kernel_file));
     json_t *params = json_array();
     for (int i = 0; i < r->nparams; i++) {

@@ -20,6 +20,7 @@
 #include "../base/err.h"
 #include "../base/sys.h"
 #include "../compiler/eval.h"
+#include "../runtime/cache.h"
 #include "gpu.h"
 #include "reply.h"
 
@@ -121,6 +122,10 @@ int gpu_init(gpu_handle *g, cutune_spec *spec, const cutune_tune_options *opts, 
     /* A contender stops after PROVISIONAL warm samples; the run's end times in full those
      * still near the best (tuner/run.c's final race). */
     p->ms.provisional = p->goal.prune > 0 ? PROVISIONAL : 0;
+    /* The reference is compiled through the run's cache: a warm run's workers start
+     * without NVRTC's compile, each of them (NULL: no cache; a folder that cannot be
+     * opened is then the worker's to skip). */
+    p->cache_dir = opts->no_cache ? NULL : opts->cache_dir ? strdup(opts->cache_dir) : cache_default_dir();
     g->run_started = sys_seconds();
     g->first_sent = false;
     g->proc.pid = 0;
@@ -132,6 +137,8 @@ void gpu_free(gpu_handle *g)
     wk_stop(&g->proc, false);
     free(g->plan.args);
     free(g->plan.outputs);
+    free(g->plan.cache_dir);
+    g->plan.cache_dir = NULL;
 }
 
 int gpu_spawn(gpu_handle *g)

@@ -21,6 +21,41 @@
 #include "gw.h"
 #include "reply.h"
 
+int gw_visible_device(const char *visible, int device, char *out, size_t size)
+{
+    if (device < 0)
+        return -1;
+    if (!visible) { /* every GPU visible: the ordinal names it */
+        int n = snprintf(out, size, "%d", device);
+        return n > 0 && (size_t)n < size ? 0 : -1;
+    }
+    const char *at = visible;
+    for (int k = 0; k < device; k++) { /* the device-th entry of the list */
+        at = strchr(at, ',');
+        if (!at)
+            return -1;
+        at++;
+    }
+    size_t len = strcspn(at, ",");
+    if (len == 0 || len >= size)
+        return -1;
+    memcpy(out, at, len);
+    out[len] = '\0';
+    return 0;
+}
+
+/* The worker's GPU made the only one its driver sees (CUDA_VISIBLE_DEVICES, before the
+ * driver starts): set up in every worker at once, the driver would otherwise start every
+ * GPU of the host in each. The ordinal to open: 0, or `device` when it cannot be done. */
+static int own_gpu_only(int device)
+{
+    char one[256];
+    if (gw_visible_device(getenv("CUDA_VISIBLE_DEVICES"), device, one, sizeof one) < 0 ||
+        setenv("CUDA_VISIBLE_DEVICES", one, 1) != 0)
+        return device;
+    return 0;
+}
+
 /* The worker's set-up: its scratch, the driver, device, buffers, the resets and
  * checker, the reference; where its time went into acc's device_s, compile_s, inputs_s
  * and reference_s. CUTUNE_OK, or a status with msg. */
@@ -44,7 +79,7 @@ static int worker_setup(gw *g, strbuf *msg, wk_setup *acc)
     g->ms.worse = goal_worse;
     g->ms.worse_ctx = &g->goal;
     double t = sys_seconds();
-    int opened = bench_open(&g->b, p->device, p->flush_bytes, p->arch, p->args, m->nargs, &g->vf);
+    int opened = bench_open(&g->b, own_gpu_only(p->device), p->flush_bytes, p->arch, p->args, m->nargs, &g->vf);
     acc->device_s = sys_seconds() - t; /* the driver's time, also when it would not serve */
     if (opened < 0) {
         sb_add(msg, err_last()->message);

@@ -15,6 +15,7 @@
 #include "../base/sys.h"
 #include "../compiler/eval.h"
 #include "../compiler/plan.h"
+#include "../runtime/cache.h"
 #include "../runtime/includes.h"
 #include "../session/own.h"
 #include "gw.h"
@@ -112,6 +113,40 @@ static int plan_kernel(gw *g, arena *a, ref_plan *r)
     return CUTUNE_OK;
 }
 
+/* incl_compile of `job` through the compile cache in folder `dir` (NULL, or a cache
+ * that cannot be opened or keyed: compiled, as without one): the entry read when
+ * there is one, else compiled and stored. Returns like incl_compile. */
+static int compile_cached(const char *dir, const compile_job *job, compile_output *out)
+{
+    cache *c = NULL;
+    incl_set inc;
+    memset(&inc, 0, sizeof inc);
+    if (!dir || cache_open(&c, dir) < 0 ||
+        incl_resolve(&inc, job->source_name, job->source, job->options, job->noptions) < 0) {
+        incl_set_free(&inc);
+        cache_close(c);
+        return incl_compile(job, out); /* which says why a file could not be read */
+    }
+    compile_job resolved = *job; /* as incl_compile hands it to NVRTC, and as the cache keys it */
+    resolved.source = inc.source;
+    resolved.header_names = (const char *const *)inc.names;
+    resolved.header_texts = (const char *const *)inc.texts;
+    resolved.nheaders = resolved.nheader_texts = inc.nheaders;
+    cache_key key;
+    bool keyed = cache_key_for(&resolved, &key) == 0;
+    int rc = 0;
+    if (!keyed || cache_get(c, &key, out) != 1) {
+        if (keyed)
+            compile_output_free(out); /* what a damaged entry left half read */
+        rc = compile_run(&resolved, out);
+        if (rc == 0 && keyed && out->ok)
+            (void)cache_put(c, &key, out); /* a cache that cannot be written costs only the next compile */
+    }
+    incl_set_free(&inc);
+    cache_close(c);
+    return rc;
+}
+
 /* Compiles the planned reference into *out (the caller frees it on CUTUNE_OK).
  * CUTUNE_OK, or a status with a diagnostic on the spec. */
 static int compile_ref(gw *g, arena *a, ref_plan *r, compile_output *out)
@@ -128,7 +163,7 @@ static int compile_ref(gw *g, arena *a, ref_plan *r, compile_output *out)
     r->job.options = r->opts;
     r->job.noptions = r->nopts;
     r->job.arch = p->arch;
-    if (incl_compile(&r->job, out) < 0) {
+    if (compile_cached(p->cache_dir, &r->job, out) < 0) {
         diag_error_noloc(&p->spec->diags, "compiling the reference: %s", err_last()->message);
         return CUTUNE_ECOMPILER;
     }

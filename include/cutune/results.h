@@ -19,7 +19,7 @@ extern "C" {
 #define CUTUNE_MAX_DEVICES 16
 
 /* How a GPU's times compare with the first GPU's for the same variants: each
- * of the variants timed in full on both (the final race's contenders, and a few the
+ * of the variants timed in full on both (the final race's first two contenders, and a few the
  * first GPU timed in full during the run: docs/scale-out.md), its median time here over
  * its median time on the first GPU. */
 typedef struct cutune_device_spread {
@@ -283,6 +283,13 @@ int cutune_tune_size_of(const cutune_tune_result *r, uint64_t i);
  * their values), 0 / NULL when none. */
 int cutune_tune_profile_count(const cutune_tune_result *r);
 const char *cutune_tune_profile_metric(const cutune_tune_result *r, int i);
+/* cutune_tune_profile_text: the table of r's hardware counters as `cutune SPEC
+ * --metrics N` prints it: an empty line, a heading per counter ([a] ..., the nvprof name
+ * of a default one with its unit), then a row per profiled variant, best objective first
+ * (median ms, theoretical occupancy, the counters, its params named by `spec`); "" when
+ * the run read none. In *out (free with cutune_free). CUTUNE_OK; CUTUNE_EINVAL (NULL
+ * arguments); CUTUNE_ENOMEM. */
+int cutune_tune_profile_text(char **out, const cutune_spec *spec, const cutune_tune_result *r);
 
 /* cutune_tune_result_free: NULL is a no-op. */
 void cutune_tune_result_free(cutune_tune_result *r);
@@ -330,6 +337,10 @@ const cutune_measurement *cutune_tune_best(const cutune_tune_result *r);
  * device (name, arch, cc, sm_count, l2_bytes, driver_version). */
 const char *cutune_tune_spec_path(const cutune_tune_result *r);
 const char *cutune_tune_kernel(const cutune_tune_result *r);
+/* cutune_tune_block: the name of the kernel block the result is of (`kernel k as NAME`:
+ * NAME), the kernel's name for a block without one of its own or a results file written
+ * before blocks had names (which records none). */
+const char *cutune_tune_block(const cutune_tune_result *r);
 const char *cutune_tune_date(const cutune_tune_result *r);
 int cutune_tune_param_count(const cutune_tune_result *r);
 const char *cutune_tune_param_name(const cutune_tune_result *r, int i);
