@@ -405,6 +405,64 @@ static meas_launch launch_of(const bench *b, const bench_binary *bin)
     return l;
 }
 
+/* bench_run's race after the checked run (its cold sample cold_ms): the timing, the
+ * outputs checked again after the last launch, the energy window; each step's time into
+ * out->work from *mark (lap). 0, or failed()'s answer. */
+static int time_variant(bench *b, meas_kernel *k, meas_launch *l, const meas_settings *ms, double cold_ms,
+                        bench_result *out, double *mark)
+{
+    double *w = out->work;
+    double timing_started = sys_seconds();
+    if (b->hooks) /* the resets before every launch of the race, never timed */
+        meas_set_before(b->g, run_hooks, b);
+    int timed_rc = meas_time(b->g, k, l, ms, cold_ms, &out->times);
+    meas_set_before(b->g, NULL, NULL);
+    out->timing_seconds = sys_seconds() - timing_started;
+    double warm = out->times.warmup_seconds < out->timing_seconds ? out->times.warmup_seconds : out->timing_seconds;
+    w[BENCH_WORK_WARMUP] += warm > 0 ? warm : 0;
+    double race = lap(mark) - (warm > 0 ? warm : 0);
+    w[BENCH_WORK_SAMPLES] += race > 0 ? race : 0;
+    out->launches = out->times.launches; /* the checked run included */
+    if (timed_rc < 0) {
+        return failed(b, out, OUTCOME_LAUNCH_ERROR, last_why());
+    }
+    out->timed = true;
+    /* launched again, an output that must not depend on what it held before
+     * a launch is checked once more after the last one (outputs that accumulate
+     * across launches without a reset are wrong). */
+    if (b->vf->present && out->verified && out->launches > 1) {
+        int cmp_failed;
+        char buf[512], note[600];
+        double again = 0;
+        bool agree = outputs_agree(b, buf, sizeof buf, &again, &cmp_failed, true);
+        w[BENCH_WORK_COMPARE] += lap(mark);
+        if (!agree) {
+            snprintf(note, sizeof note, "after its last launch (of %d) %s%s", out->launches, buf,
+                     cmp_failed ? ""
+                                : "; the output depends on what it held before the launch: reset it "
+                                  "before each launch (reset NAME = zeros;) or make it inout");
+            out->timed = false;
+            out->verified = false;
+            return failed(b, out, cmp_failed ? OUTCOME_LAUNCH_ERROR : OUTCOME_WRONG, note);
+        }
+        if (again > out->max_abs_error || isnan(again))
+            out->max_abs_error = again;
+    }
+    /* a variant timed in full, its energy per launch over a window */
+    if (b->energy_off[0] && !out->times.pruned && !out->times.provisional)
+        snprintf(out->energy_error, sizeof out->energy_error, "%s", b->energy_off);
+    if (b->power && !out->times.pruned && !out->times.provisional) {
+        (void)lap(mark);
+        if (energy_window(b->g, k, l, b->power, b->energy_window_s, out->times.median_ms, b->hooks ? run_hooks : NULL,
+                          b, &out->nrg) == 0)
+            out->energy = true;
+        else
+            snprintf(out->energy_error, sizeof out->energy_error, "%s", last_why());
+        w[BENCH_WORK_ENERGY] += lap(mark);
+    }
+    return 0;
+}
+
 int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const meas_settings *ms, bench_result *out)
 {
     memset(out, 0, sizeof *out);
@@ -461,58 +519,8 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
         }
         out->verified = true;
     }
-    if (ms) {
-        double timing_started = sys_seconds();
-        if (b->hooks) /* the resets before every launch of the race, never timed */
-            meas_set_before(b->g, run_hooks, b);
-        int timed_rc = meas_time(b->g, &k, &l, ms, cold_ms, &out->times);
-        meas_set_before(b->g, NULL, NULL);
-        out->timing_seconds = sys_seconds() - timing_started;
-        double warm = out->times.warmup_seconds < out->timing_seconds ? out->times.warmup_seconds : out->timing_seconds;
-        w[BENCH_WORK_WARMUP] += warm > 0 ? warm : 0;
-        double race = lap(&mark) - (warm > 0 ? warm : 0);
-        w[BENCH_WORK_SAMPLES] += race > 0 ? race : 0;
-        out->launches = out->times.launches; /* the checked run included */
-        if (timed_rc < 0) {
-            rc = failed(b, out, OUTCOME_LAUNCH_ERROR, last_why());
-            goto done;
-        }
-        out->timed = true;
-        /* launched again, an output that must not depend on what it held before
-         * a launch is checked once more after the last one (outputs that accumulate
-         * across launches without a reset are wrong). */
-        if (b->vf->present && out->verified && out->launches > 1) {
-            int cmp_failed;
-            char buf[512], note[600];
-            double again = 0;
-            bool agree = outputs_agree(b, buf, sizeof buf, &again, &cmp_failed, true);
-            w[BENCH_WORK_COMPARE] += lap(&mark);
-            if (!agree) {
-                snprintf(note, sizeof note, "after its last launch (of %d) %s%s", out->launches, buf,
-                         cmp_failed ? ""
-                                    : "; the output depends on what it held before the launch: reset it "
-                                      "before each launch (reset NAME = zeros;) or make it inout");
-                out->timed = false;
-                out->verified = false;
-                rc = failed(b, out, cmp_failed ? OUTCOME_LAUNCH_ERROR : OUTCOME_WRONG, note);
-                goto done;
-            }
-            if (again > out->max_abs_error || isnan(again))
-                out->max_abs_error = again;
-        }
-        /* a variant timed in full, its energy per launch over a window */
-        if (b->energy_off[0] && !out->times.pruned && !out->times.provisional)
-            snprintf(out->energy_error, sizeof out->energy_error, "%s", b->energy_off);
-        if (b->power && !out->times.pruned && !out->times.provisional) {
-            (void)lap(&mark);
-            if (energy_window(b->g, &k, &l, b->power, b->energy_window_s, out->times.median_ms,
-                              b->hooks ? run_hooks : NULL, b, &out->nrg) == 0)
-                out->energy = true;
-            else
-                snprintf(out->energy_error, sizeof out->energy_error, "%s", last_why());
-            w[BENCH_WORK_ENERGY] += lap(&mark);
-        }
-    }
+    if (ms)
+        rc = time_variant(b, &k, &l, ms, cold_ms, out, &mark);
 done:
     (void)lap(&mark);
     meas_unload(b->g, &k);
