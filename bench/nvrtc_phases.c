@@ -275,5 +275,16 @@ int main(int argc, char **argv)
         printf("%-24s %9.4f %9.4f %9.4f %8.3f %10.4f %11s %10s %6d\n", sets[s].label, sets[s].cpu / per, lo / njobs,
                hi / njobs, base > 0 ? sets[s].cpu / base : 0, sets[s].wall / per, bytes, code, sets[s].failed);
     }
+    for (int s = 0; s < nsets; s++)
+        free(sets[s].round_cpu);
+    for (int j = 0; j < njobs; j++)
+        free(job_opts[j]);
+    free(job_opts);
+    free(job_nopts);
+    free(job_names);
+    free(lines);
+    free(first);
+    free(jobs_text);
+    free(source);
     return 0;
 }
