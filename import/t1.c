@@ -224,6 +224,10 @@ static bool read_param(t1_state *s, t1_param *p, json_t *obj, const char *path)
                 p->name, p->spec, p->name);
     if (!read_values(s, p, values, t1_key(s->c, path, "Values")) || !type_values(s, p, type, path))
         return false;
+    size_t twice = t1_py_unique(s->c, &p->values); /* Kernel Tuner would time them twice */
+    if (twice)
+        t1_note(s->c, t1_key(s->c, path, "Values"), "%zu value%s listed more than once: each is kept once", twice,
+                twice == 1 ? "" : "s");
     json_t *def = t1_member(s->c, obj, path, "Default", false);
     t1_py_val d;
     if (def && value_from_json(&d, def)) {

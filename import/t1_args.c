@@ -170,6 +170,25 @@ static bool global_grid(t1_state *s, json_t *ks, const char *path, const char *c
     return ok;
 }
 
+/* below_one: whether the T1 expression v (at path) is a constant below 1 (a JSON int, or
+ * an expression of no name): a block dimension a spec refuses at check time, so the
+ * file is refused here, at its path. An expression of params is the spec's to check per
+ * configuration; what does not evaluate is left to the translation to report. */
+static bool below_one(t1_state *s, json_t *v, const char *path)
+{
+    if (json_is_integer(v))
+        return json_integer_value(v) < 1;
+    if (!json_is_string(v))
+        return false;
+    int errors = s->c->nerrors;
+    t1_py_src src = {.c = s->c, .text = json_string_value(v), .path = path};
+    t1_py_node *n;
+    t1_py_val val;
+    bool constant = t1_py_parse(&n, &src) == 0 && t1_py_eval(&val, n, NULL, &src) == 0;
+    s->c->nerrors = errors; /* a name (not a constant) or an error the translation reports */
+    return constant && (val.kind == PV_INT || val.kind == PV_BOOL) && val.i < 1;
+}
+
 void t1_geometry(t1_state *s, json_t *ks, const char *path)
 {
     const char *lpath = t1_key(s->c, path, "LocalSize");
@@ -181,7 +200,12 @@ void t1_geometry(t1_state *s, json_t *ks, const char *path)
         t1_check_keys(s->c, local, lpath, known, NULL, NULL);
         for (int d = 0; d < 3; d++) {
             json_t *v = t1_member(s->c, local, lpath, dims[d], d == 0);
-            const char *text = v ? t1_expr(s, v, t1_key(s->c, lpath, dims[d]), TR_INT) : "1";
+            const char *dpath = t1_key(s->c, lpath, dims[d]);
+            const char *text = v ? t1_expr(s, v, dpath, TR_INT) : "1";
+            if (text && below_one(s, v, dpath)) {
+                t1_error(s->c, dpath, "is %s: a block dimension is at least 1", text);
+                text = NULL;
+            }
             if (!text)
                 ok = false;
             else

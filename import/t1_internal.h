@@ -163,6 +163,12 @@ typedef struct t1_py_env {
  * + and * of lists), names looked up in env. 0, or -1 after an error. */
 int t1_py_eval(t1_py_val *out, const t1_py_node *n, const t1_py_env *env, const t1_py_src *src);
 
+/* t1_py_unique: removes from the list *list each value equal to one before it (numbers
+ * by value, 2 == 2.0; a NaN equals nothing), keeping the order of the rest: a spec lists
+ * a value once. In O(n log n). Returns how many were removed; 0 with c->oom set when
+ * memory runs out (the list unchanged). */
+size_t t1_py_unique(t1_ctx *c, t1_py_val *list);
+
 /* t1_py_truthy: Python's truth of a value. */
 bool t1_py_truthy(const t1_py_val *v);
 

@@ -304,6 +304,48 @@ static void test_type_names_reserved(void **state)
     t1_result_free(r);
 }
 
+/* Found by fuzz_t1 (a spec that does not check, where the file should be refused or
+ * read): a value listed twice is kept once, with a note (a spec lists each value once);
+ * a block dimension that is a constant below 1 is refused at its path. */
+static void test_twice_and_zero(void **state)
+{
+    (void)state;
+    const char *head = "{\"ConfigurationSpace\": {\"TuningParameters\": ["
+                       "{\"Name\": \"bx\", \"Type\": \"int\", \"Values\": \"[32, 16, 32, 64, 16]\"},"
+                       "{\"Name\": \"f\", \"Type\": \"float\", \"Values\": [1, 1.0, 2.5]}]},"
+                       "\"KernelSpecification\": {\"Language\": \"CUDA\", \"KernelName\": \"k\", \"KernelFile\": "
+                       "\"k.cu\", \"GlobalSize\": {\"X\": \"4\"}, \"LocalSize\": ";
+    char text[1024];
+    snprintf(text, sizeof text, "%s{\"X\": \"bx\"}}}", head);
+    t1_result *r;
+    assert_int_equal(t1_import_text(&r, text, strlen(text), "d.json", "", ""), 0);
+    if (r->nerrors)
+        fail_msg("refused: %s", r->errors[0]);
+    if (!strstr(r->text, "    param bx in [32, 16, 64];\n") || !strstr(r->text, "    param f in [1.0, 2.5];\n"))
+        fail_msg("values listed twice are not kept once:\n%s", r->text);
+    bool noted = false;
+    for (int k = 0; k < r->nnotes; k++)
+        noted = noted || strstr(r->notes[k], "d.json: $.ConfigurationSpace.TuningParameters[0].Values: 2 values "
+                                             "listed more than once: each is kept once");
+    assert_true(noted);
+    t1_result_free(r);
+    static const char *const zero[] = {"{\"X\": \"bx\", \"Z\": \"0\"}", "{\"X\": \"bx\", \"Y\": \"2 - 3\"}",
+                                       "{\"X\": 0}"};
+    static const char *const where[] =
+        {"d.json: $.KernelSpecification.LocalSize.Z: is 0: a block dimension is at least 1",
+         "d.json: $.KernelSpecification.LocalSize.Y: is 2 - 3: a block dimension",
+         "d.json: $.KernelSpecification.LocalSize.X: is 0: a block dimension"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(text, sizeof text, "%s%s}}", head, zero[k]);
+        assert_int_equal(t1_import_text(&r, text, strlen(text), "d.json", "", ""), 0);
+        assert_null(r->text);
+        assert_int_equal(r->nerrors, 1);
+        if (!strstr(r->errors[0], where[k]))
+            fail_msg("'%s', not '%s'", r->errors[0], where[k]);
+        t1_result_free(r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -315,6 +357,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_file_global, setup, teardown),
         cmocka_unit_test_setup_teardown(test_type_names_reserved, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_twice_and_zero, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
