@@ -367,21 +367,6 @@ int cutune_spec_device_text(char **out, const cutune_spec *spec)
     return *out ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
 }
 
-/* count_text: "22,200,000" into buf. */
-static const char *count_text(unsigned long long n, char *buf, size_t size)
-{
-    char digits[32];
-    int len = snprintf(digits, sizeof digits, "%llu", n);
-    size_t k = 0;
-    for (int i = 0; i < len && k + 2 < size; i++) {
-        if (i > 0 && (len - i) % 3 == 0)
-            buf[k++] = ',';
-        buf[k++] = digits[i];
-    }
-    buf[k] = '\0';
-    return buf;
-}
-
 /* param_line: param i's line: name (in `width`), how many values, its route and up to
  * eight values (strings quoted). */
 static void param_line(strbuf *sb, const cutune_spec *spec, int i, int width)
@@ -402,7 +387,7 @@ static void param_line(strbuf *sb, const cutune_spec *spec, int i, int width)
     if (n > 8 && len + 8 < sizeof vals)
         snprintf(vals + len, sizeof vals - len, ", ...");
     sb_printf(sb, "  %-*s %6s value%s  as %-12s %s\n", width, cutune_spec_param_name(spec, i),
-              count_text(n, count, sizeof count), n == 1 ? " " : "s", cutune_spec_param_route(spec, i), vals);
+              api_count_text(n, count, sizeof count), n == 1 ? " " : "s", cutune_spec_param_route(spec, i), vals);
 }
 
 int cutune_space_summary_text(char **out, const cutune_spec *spec, const cutune_space_size *size, double count_seconds,
@@ -426,16 +411,16 @@ int cutune_space_summary_text(char **out, const cutune_spec *spec, const cutune_
         sb_printf(&sb, "device       %s\n", device);
     free(device);
     char raw[40], valid[40], least[40], samples[40];
-    count_text(size->raw, raw, sizeof raw);
-    count_text(size->valid, valid, sizeof valid);
+    api_count_text(size->raw, raw, sizeof raw);
+    api_count_text(size->valid, valid, sizeof valid);
     double share = size->raw ? 100.0 * (double)size->valid / (double)size->raw : 0.0;
     if (size->valid_estimated)
         sb_printf(&sb,
                   "space        %s%s raw, ~%.3g valid (%.3g%%), estimated: too large to count exactly in %.1f s; "
                   "from %s random combinations, and at least %s\n",
                   size->raw_saturated ? ">= " : "", raw, (double)size->valid, share, count_seconds,
-                  count_text(size->samples, samples, sizeof samples),
-                  count_text(size->valid_at_least, least, sizeof least));
+                  api_count_text(size->samples, samples, sizeof samples),
+                  api_count_text(size->valid_at_least, least, sizeof least));
     else
         sb_printf(&sb, "space        %s%s raw, %s%s valid (%.3g%%), counted in %.3f s\n",
                   size->raw_saturated ? ">= " : "", raw, size->valid_saturated ? ">= " : "", valid, share,

@@ -195,6 +195,8 @@ int result_adopt_size(cutune_tune_result *parent, cutune_tune_result *size)
     p->timing_seconds += s->timing_seconds;
     p->profiled += s->profiled;
     p->profile_seconds += s->profile_seconds;
+    for (int w = 0; w < CUTUNE_WORK_COUNT; w++)
+        p->work_seconds[w] += s->work_seconds[w];
     if (!p->profile_note) /* the size's strings: it lives as long as the parent */
         p->profile_note = s->profile_note;
     p->compiled += s->compiled;

@@ -14,6 +14,7 @@
 
 #include "cutune.h"
 #include "../base/arena.h"
+#include "../base/phases.h"
 #include "../compiler/model.h"
 #include "../runtime/outcome.h"
 #include "measurement.h"
@@ -90,6 +91,9 @@ struct cutune_tune_result {
      * account in one line (cutune_tune_source; in the arena). NULL for a run's. */
     json_t *source;
     const char *source_line;
+    /* While the run is tuned: its phase account (cutune_phase; the facade's, borrowed;
+     * NULL otherwise), which the tuner counts into. */
+    phases *clock;
 };
 
 /* result_record_of: the record whose measurement m is (m is a record's first member:
