@@ -247,9 +247,11 @@ void t1_arguments(t1_state *s, json_t *ks, const char *path);
 const char *t1_quote(t1_state *s, const char *text, const char *path);
 
 /* t1_is_identifier: whether name is a C identifier; t1_reserved: whether it is a word
- * cutune reserves or a built-in name (a param, let or arg may not take it). */
+ * cutune reserves or a built-in name (a param, let or arg may not take it); t1_keyword:
+ * whether it is a reserved word (no kernel's name in a spec: `kernel NAME from`). */
 bool t1_is_identifier(const char *name);
 bool t1_reserved(const char *name);
+bool t1_keyword(const char *name);
 
 /* t1_expr: the T1 expression at `path` (a JSON string, or an integer) translated as
  * `want` over the params; NULL after an error. */

@@ -302,6 +302,18 @@ static void test_type_names_reserved(void **state)
     if (!strstr(r->text, "    param float4_ in [1, 2] as option \"-Dfloat4={}\";"))
         fail_msg("float4 is not renamed:\n%s", r->text);
     t1_result_free(r);
+    /* a kernel named with a reserved word cannot be written `kernel param from ...`; a
+     * built-in name (time) can */
+    assert_true(t1_keyword("param") && t1_keyword("half2") && !t1_keyword("time") && t1_reserved("time"));
+    const char *named = "{\"ConfigurationSpace\": {\"TuningParameters\": ["
+                        "{\"Name\": \"b\", \"Type\": \"int\", \"Values\": \"[1, 2]\"}]},"
+                        "\"KernelSpecification\": {\"Language\": \"CUDA\", \"KernelName\": \"param\", "
+                        "\"KernelFile\": \"k.cu\", \"LocalSize\": {\"X\": \"32\"}, \"GlobalSize\": {\"X\": \"b\"}}}";
+    assert_int_equal(t1_import_text(&r, named, strlen(named), "v.json", "", ""), 0);
+    assert_null(r->text);
+    assert_non_null(
+        strstr(r->errors[0], "v.json: $.KernelSpecification.KernelName: \"param\" is a word a spec reserves"));
+    t1_result_free(r);
 }
 
 /* Found by fuzz_t1 (a spec that does not check, where the file should be refused or
