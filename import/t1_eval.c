@@ -269,6 +269,8 @@ static int range_of(t1_py_val *out, const t1_py_val *args, int nargs, const t1_p
 static int call(t1_py_val *out, const t1_py_node *n, const t1_py_env *env, const t1_py_src *src)
 {
     t1_py_val args[8];
+    if (n->nkids < 1) /* every function below reads its first argument */
+        return t1_py_error(src, n->pos, "%s() without an argument is not translated", n->s);
     if (n->nkids > 8)
         return t1_py_error(src, n->pos, "%s() with %d arguments", n->s, n->nkids);
     for (int k = 0; k < n->nkids; k++)
@@ -277,8 +279,6 @@ static int call(t1_py_val *out, const t1_py_node *n, const t1_py_env *env, const
     const char *f = n->s;
     if (strcmp(f, "range") == 0)
         return range_of(out, args, n->nkids, n, src);
-    if (n->nkids == 0) /* every function below reads its first argument */
-        return t1_py_error(src, n->pos, "%s() without an argument is not translated", f);
     if (n->nkids != 1 && strcmp(f, "min") != 0 && strcmp(f, "max") != 0)
         return t1_py_error(src, n->pos, "%s() takes one argument here", f);
     const t1_py_val *x = &args[0];
