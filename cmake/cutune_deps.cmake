@@ -4,7 +4,9 @@
 
 # _cutune_spec_dependencies(OUT ERROR CUTUNE SPEC SETS): sets OUT to the absolute paths of
 # SPEC, its kernel file and the headers it includes, and ERROR to "" - or, when the spec
-# does not load, OUT to SPEC alone and ERROR to cutune's diagnostics. SPEC must be
+# does not load, OUT to SPEC alone and ERROR to cutune's diagnostics. When SPEC loads but
+# holds several kernel blocks and ARGS name none, ERROR says to name one and ERROR_usage
+# is set TRUE (the spec is fine; the call is not). SPEC must be
 # absolute (cutune then reports absolute paths); SETS is a list of NAME=VALUE overrides;
 # further arguments (--kernel NAME: one kernel block of a file of several) go to cutune.
 # The include walk follows the compile cache's (runtime/cache.c): "x" from the including
@@ -22,6 +24,23 @@ function(_cutune_spec_dependencies out_var error_var cutune spec sets)
   if(NOT rc EQUAL 0)
     set(${out_var} "${spec}" PARENT_SCOPE)
     set(${error_var} "${check_err}" PARENT_SCOPE)
+    return()
+  endif()
+  # A file of several kernel blocks checks as an array, one object a block: the header is
+  # one block's, so the caller must name it (KERNEL NAME) - say so, with the blocks' names.
+  string(JSON check_type ERROR_VARIABLE json_error TYPE "${check_json}")
+  if(check_type STREQUAL "ARRAY")
+    string(JSON nblocks LENGTH "${check_json}")
+    set(names "")
+    math(EXPR last "${nblocks} - 1")
+    foreach(i RANGE ${last})
+      string(JSON name ERROR_VARIABLE json_error GET "${check_json}" ${i} kernel)
+      list(APPEND names "${name}")
+    endforeach()
+    list(JOIN names ", " names)
+    set(${out_var} "${spec}" PARENT_SCOPE)
+    set(${error_var} "${spec} holds ${nblocks} kernel blocks (${names}): name the one this header is for with KERNEL NAME (a cutune_add_tuning call, and a header, per block)" PARENT_SCOPE)
+    set(${error_var}_usage TRUE PARENT_SCOPE)
     return()
   endif()
   string(JSON kernel ERROR_VARIABLE json_error GET "${check_json}" kernel_file)

@@ -57,7 +57,9 @@ endif()
 
 # The dependencies, now: a spec that does not load stops here with its diagnostics.
 _cutune_spec_dependencies(deps error "${CUTUNE_EXE}" "${spec}" "${CUTUNE_ARG_SET}" ${kernel_args})
-if(error)
+if(error_usage)
+  _cutune_fail("cutune: ${error}")
+elseif(error)
   _cutune_fail("cutune: ${spec} does not load:\n${error}")
 endif()
 set(stored "")
@@ -77,16 +79,23 @@ foreach(d IN LISTS deps)
 endforeach()
 file(WRITE "${CUTUNE_work}/header.d" "${depfile_text}\n")
 
-# _cutune_emit(WHAT ARGS...): cutune emit header ARGS -o HEADER (through a temporary file,
-# so a failed step leaves no half header); stops the build with cutune's message on failure.
+# _cutune_emit(WHAT ARGS...): cutune emit header ARGS -o HEADER, through a file of the same
+# name in a scratch folder beside it (so a failed step leaves no half header, and the header's
+# first comment line names HEADER's own file name, not a temporary one; beside it, so the
+# rename stays on one file system); stops the build with cutune's message on failure.
 function(_cutune_emit what)
-  execute_process(COMMAND "${CUTUNE_EXE}" emit header ${ARGN} -o "${header}.tmp"
+  get_filename_component(dir "${header}" DIRECTORY)
+  set(scratch "${dir}/.cutune-${header_name}.d")
+  file(REMOVE_RECURSE "${scratch}")
+  file(MAKE_DIRECTORY "${scratch}")
+  execute_process(COMMAND "${CUTUNE_EXE}" emit header ${ARGN} -o "${scratch}/${header_name}"
                   RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
-    file(REMOVE "${header}.tmp")
+    file(REMOVE_RECURSE "${scratch}")
     _cutune_fail("cutune: emitting ${header_name} from ${what} failed (exit ${rc}):\n${err}")
   endif()
-  file(RENAME "${header}.tmp" "${header}")
+  file(RENAME "${scratch}/${header_name}" "${header}")
+  file(REMOVE_RECURSE "${scratch}")
 endfunction()
 
 # _cutune_describe(OUT FILE): "FILE (DEVICE, DATE)" from a results file's own record.

@@ -59,6 +59,9 @@ check "the step says: no GPU" has "cutune: no GPU (" "$tmp/out"
 check "the step says: no stored results" has "and no stored results (" "$tmp/out"
 check "the step says: default configuration" has "saxpy_tuned.h from the spec's default configuration (NOT TUNED)" "$tmp/out"
 check "header: SAXPY_TUNED 0" define SAXPY_TUNED 0
+check "the header's first line names the header, not a temporary file" \
+    grep -q "^/\* saxpy_tuned.h - " <(head -1 "$h")
+check "no scratch folder is left beside the header" bash -c "! ls -d '$b'/.cutune-* 2>/dev/null"
 check "header: SAXPY_THREADS 256" define SAXPY_THREADS 256
 check "header: SAXPY_ITEMS 1" define SAXPY_ITEMS 1
 check "header: SAXPY_MAXRREGCOUNT 0" define SAXPY_MAXRREGCOUNT 0

@@ -67,4 +67,11 @@ cutune_add_tuning(TARGET app SPEC lib.tune HEADER c_tuned.h KERNEL c)
 CM
 "$cmake" -S "$tmp/src" -B "$b" >"$tmp/configure2.log" 2>&1; check "KERNEL c (no such block): configure fails" test $? -ne 0
 check "... naming the kernels" grep -q "no kernel block named 'c' (its blocks: a, b)" "$tmp/configure2.log"
+sed -i '/HEADER c_tuned.h/d' "$tmp/src/CMakeLists.txt"
+cat >>"$tmp/src/CMakeLists.txt" <<'CM'
+cutune_add_tuning(TARGET app SPEC lib.tune HEADER ab_tuned.h)
+CM
+"$cmake" -S "$tmp/src" -B "$b" >"$tmp/configure3.log" 2>&1; check "no KERNEL with two blocks: configure fails" test $? -ne 0
+check "... saying to name one with KERNEL" grep -q "KERNEL" "$tmp/configure3.log"
+check "... not that the spec does not load" bash -c "! grep -q 'does not load' '$tmp/configure3.log'"
 finish
