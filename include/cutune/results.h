@@ -149,10 +149,11 @@ typedef enum cutune_phase {
     CUTUNE_PHASE_DEVICE,    /* the driver and the context: the device query, the GPU workers
                                started (process, driver, context, buffers) and ended */
     CUTUNE_PHASE_INPUTS,    /* the inputs made on the device for the reference's run */
-    CUTUNE_PHASE_REFERENCE, /* the reference's run, its outputs kept; the resets' and checker's
-                               kernels compiled */
-    CUTUNE_PHASE_COMPILE,   /* the loop with no GPU busy: waiting for compiles (and the journal,
-                               the strategy) */
+    CUTUNE_PHASE_REFERENCE, /* the reference's run, its outputs kept */
+    CUTUNE_PHASE_COMPILE,   /* NVRTC in the GPU workers' set-up (the reference's, resets',
+                               checker's kernels; cutune's own fill and comparison kernels),
+                               and the loop with no GPU busy: waiting for compiles (and the
+                               journal, the strategy) */
     CUTUNE_PHASE_GPU,       /* the loop while a GPU has a variant in flight */
     CUTUNE_PHASE_RACE,      /* the final race */
     CUTUNE_PHASE_PROFILE,   /* the hardware counters' phase */
