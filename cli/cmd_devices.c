@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "format.h"
 #include "options.h"
 
 /* cmd_devices: `cutune devices [--format text|json]`. Exit 0 with the list; 4 (on
@@ -24,7 +23,7 @@ int cmd_devices(int argc, char **argv)
         {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL, NULL,
          "print nothing on success (the exit status is the answer)"},
     };
-    int parsed = cli_parse_options("devices", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    int parsed = cli_parse_options("devices", argc, argv, CLI_TABLE(table));
     if (parsed != EXIT_OK)
         return parsed;
     if (optind != argc)

@@ -8,7 +8,6 @@
 
 #include "../base/sys.h"
 #include "cli.h"
-#include "format.h"
 #include "options.h"
 
 /* The spec recorded in the results (found from any working folder: see
@@ -134,7 +133,7 @@ static int emit_header(const emit_args *a, const cli_common *c, cutune_tune_resu
     int rc = canon && sources ? cutune_emit_headers(&text, hs.spec, rs, a->nfiles, &opts) : CUTUNE_ENOMEM;
     int code = hs.code;
     if (rc == CUTUNE_OK) {
-        code = fmt_write_output("cutune", a->output ? a->output : "-", text);
+        code = cli_write("cutune", a->output ? a->output : "-", text);
     } else if (code != EXIT_OK) {
         /* spec_of said why */
     } else if (rc == CUTUNE_ESPEC || rc == CUTUNE_EEVAL) {
@@ -188,8 +187,7 @@ static int run_emit(const emit_args *a, const cli_common *c)
             char *text = NULL;
             int rc =
                 strcmp(a->kind, "csv") == 0 ? cutune_emit_csv(&text, results[0]) : cutune_emit_t4(&text, results[0]);
-            code = rc == CUTUNE_OK ? fmt_write_output("cutune", a->output ? a->output : "-", text)
-                                   : cli_exit_for_status(rc);
+            code = rc == CUTUNE_OK ? cli_write("cutune", a->output ? a->output : "-", text) : cli_exit_for_status(rc);
             cutune_free(text);
         }
     }
@@ -218,13 +216,13 @@ int cmd_emit(int argc, char **argv)
     };
     int code = EXIT_OK;
     if (argc == 2 && strcmp(argv[1], "--help") == 0) /* cutune help emit: the table's options */
-        code = cli_parse_options("emit", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+        code = cli_parse_options("emit", argc, argv, CLI_TABLE(table));
     else if (argc < 2 || argv[1][0] == '-')
         code = cli_usage_error("emit", "what to emit? (emit header|csv|t4 ...)");
     else if (strcmp(a.kind, "header") != 0 && strcmp(a.kind, "csv") != 0 && strcmp(a.kind, "t4") != 0)
         code = cli_usage_error("emit", "no format named '%s' (header, csv or t4)", a.kind);
     else
-        code = cli_parse_options("emit", argc - 1, argv + 1, table, (int)(sizeof table / sizeof table[0]));
+        code = cli_parse_options("emit", argc - 1, argv + 1, CLI_TABLE(table));
     if (code == EXIT_OK) {
         a.files = argv + 1 + optind;
         a.nfiles = argc - 1 - optind;
@@ -245,7 +243,7 @@ int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const ch
     if (csv_path) {
         char *text = NULL;
         int rc = cutune_emit_csv(&text, r);
-        int wrote = rc == CUTUNE_OK ? fmt_write_output("cutune", csv_path, text) : cli_exit_for_status(rc);
+        int wrote = rc == CUTUNE_OK ? cli_write("cutune", csv_path, text) : cli_exit_for_status(rc);
         cutune_free(text);
         if (wrote == EXIT_OK && !c->quiet)
             fprintf(stderr, "csv: %s\n", csv_path);
@@ -272,7 +270,7 @@ int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const ch
             }
             free(before);
         }
-        int wrote = rc == CUTUNE_OK ? fmt_write_output("cutune", header_path, text) : EXIT_IO;
+        int wrote = rc == CUTUNE_OK ? cli_write("cutune", header_path, text) : EXIT_IO;
         if (rc != CUTUNE_OK) {
             if (rc == CUTUNE_ESPEC || rc == CUTUNE_EEVAL)
                 cli_print_new_diagnostics(spec, c, &seen);
@@ -311,7 +309,7 @@ int cli_emit_header_many(cutune_spec *spec, const cutune_tune_result *const *res
         fprintf(stderr, "cutune: no header written to %s: %s\n", path, cutune_last_error());
         return cli_exit_for_status(rc);
     }
-    int wrote = fmt_write_output("cutune", path, text);
+    int wrote = cli_write("cutune", path, text);
     cutune_free(text);
     if (wrote == EXIT_OK && !quiet)
         fprintf(stderr, "header: %s (an entry per device)\n", path);

@@ -42,7 +42,7 @@ int cmd_occupancy(int argc, char **argv)
         {"quiet", 'q', false, CLI_INT, &quiet, NULL, 1, NULL, NULL,
          "accepted for uniformity: it prints only the result anyway"},
     };
-    int code = cli_parse_options("occupancy", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    int code = cli_parse_options("occupancy", argc, argv, CLI_TABLE(table));
     if (code != EXIT_OK)
         return code;
     long long device = n[0], regs = n[1], threads = n[2], smem = n[3];

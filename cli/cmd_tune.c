@@ -358,6 +358,12 @@ static int setup_shard(tune_args *a, cutune_spec *spec, int nblocks)
         fprintf(stderr, "shard %d of %d%s%s (%s): results to %s%s%s\n", a->shard.index, a->shard.count,
                 a->shard.launcher ? ", from " : "", a->shard.launcher ? a->shard.launcher : "", on, a->shard_results,
                 a->shard_journal ? ", journal " : "", a->shard_journal ? a->shard_journal : "");
+    if (a->ndevs > 1 && a->shard.local_count > 1) /* every rank of the host on every GPU */
+        fprintf(stderr,
+                "cutune: warning: %d ranks on this host each use %d GPUs (--devices): their runs share the "
+                "GPUs and disturb each other's times; start one rank per host (mpirun --map-by "
+                "ppr:1:node, srun --ntasks-per-node=1) or drop --devices for a rank per GPU\n",
+                a->shard.local_count, a->ndevs);
     a->header_path = a->csv_path = a->report_path = NULL;
     return EXIT_OK;
 }
@@ -497,7 +503,7 @@ int cmd_tune(int argc, char **argv)
     tune_args a = {.o = CUTUNE_ANALYZE_OPTIONS_INIT,
                    .t = CUTUNE_TUNE_OPTIONS_INIT,
                    .top = -1,
-                   .shard = {0, 0, -1, NULL}};
+                   .shard = {0, 0, -1, -1, NULL}};
     cli_init_common(&a.c);
     cutune_spec *spec = NULL;
     int code = parse_tune(&a, argc, argv);

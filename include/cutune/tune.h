@@ -108,9 +108,10 @@ typedef struct cutune_tune_options {
      * own reference; the one compile pool feeds them all and each variant is measured
      * on whichever GPU is free, into one result and one journal (a resumed run may use
      * other GPUs). The GPUs must be of one model (name, architecture, SM count; else
-     * CUTUNE_EINVAL: tune on each, cutune --per-device). The first GPU runs the final race
-     * and the profiling, so the winner is chosen on one GPU's times; the others time the
-     * race's contenders too, for cutune_tune_summary.spread. 0 or 1: `device` alone. */
+     * CUTUNE_EINVAL: tune on each, cutune --per-device). The final race times each
+     * contender on whichever GPU is free; every GPU times its first two, for
+     * cutune_tune_summary.spread (against the first GPU, which runs the profiling). 0 or
+     * 1: `device` alone. */
     const int *devices;
     int ndevices;
 } cutune_tune_options;
