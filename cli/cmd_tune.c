@@ -75,7 +75,8 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
                 (unsigned long long)limit, path);
     else if (!c->quiet)
         fprintf(stderr, "\ncompiling every variant (no GPU needed; details: cutune analyze %s)\n", path);
-    cli_analysis a = {.arch = ""}, one;
+    cutune_untuned u = {.limited = limited, .emits = emits, .brief = c->quiet, .why = why};
+    cli_analysis one = {.arch = ""};
     int code = EXIT_OK, nsizes = cutune_spec_size_count(spec);
     for (int k = 0; k < nsizes && code == EXIT_OK; k++) { /* each problem size, as a GPU run would */
         if (nsizes > 1 && cutune_spec_select_size(spec, k) != CUTUNE_OK)
@@ -86,25 +87,23 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
         if (nsizes > 1 && !c->quiet)
             fprintf(stderr, ":\n");
         code = cli_run_analysis(spec, c, o, CLI_ANALYZE_NONE, &one);
-        a = (cli_analysis){a.variants + one.variants,
-                           a.runnable + one.runnable,
-                           a.failed + one.failed,
-                           a.unlaunchable + one.unlaunchable,
-                           one.arch,
-                           a.interrupted || one.interrupted};
+        u.variants += one.variants; /* the sizes' sums */
+        u.runnable += one.runnable;
+        u.failed += one.failed;
+        u.unlaunchable += one.unlaunchable;
     }
     if (nsizes > 1)
         cutune_spec_select_size(spec, 0);
     if (code != EXIT_OK)
         return code; /* interrupted (the summary says what was covered), or a failure */
+    cli_analysis all = {u.variants, u.runnable, u.failed, u.unlaunchable, one.arch, false};
     if (!c->quiet)
         fprintf(stderr, "\n");
-    if (a.runnable == 0)
-        cli_report_nothing_runs("cutune", &a);
-    cutune_untuned u = {a.variants, a.runnable, a.failed, a.unlaunchable, limited, emits, c->quiet, why};
+    if (u.runnable == 0)
+        cli_report_nothing_runs("cutune", &all);
     char *text = NULL;
     put(stderr, "", &text, cutune_untuned_text(&text, &u));
-    return a.runnable ? EXIT_NO_GPU : EXIT_NOTHING;
+    return u.runnable ? EXIT_NO_GPU : EXIT_NOTHING;
 }
 
 /* --emit-dir, and the spec's emit paths that leave its folder: each block's that the
