@@ -17,11 +17,12 @@
 #include "../base/sys.h"
 #include "internal.h"
 
-/* Whether the block `spec` holds is of the kernel and params r records. */
+/* Whether the block `spec` holds is of the kernel, block name (when recorded: files
+ * before blocks had names record none) and params r records. */
 static bool spec_matches(const cutune_spec *spec, const cutune_tune_result *r)
 {
     const model *m = spec->model;
-    if (strcmp(m->kernel, r->kernel) != 0 || m->nparams != r->nparams)
+    if (strcmp(m->kernel, r->kernel) != 0 || m->nparams != r->nparams || (r->block && strcmp(m->block_name, r->block)))
         return false;
     for (int i = 0; i < r->nparams; i++)
         if (strcmp(m->params[i].name, r->param_names[i]) != 0 ||
@@ -37,6 +38,9 @@ int cutune_spec_select_kernel_of(cutune_spec *spec, const cutune_tune_result *r)
     for (int i = 0; i < cutune_spec_kernel_count(spec); i++)
         if (cutune_spec_select_kernel(spec, i) == CUTUNE_OK && spec_matches(spec, r))
             return CUTUNE_OK;
+    if (r->block && strcmp(r->block, r->kernel) != 0)
+        return err_set(CUTUNE_EINVAL, "%s has no kernel block '%s' of the kernel '%s' and params the results record",
+                       cutune_spec_path(spec), r->block, r->kernel);
     return err_set(CUTUNE_EINVAL, "%s has no kernel block of the kernel '%s' and params the results record",
                    cutune_spec_path(spec), r->kernel);
 }
@@ -104,7 +108,7 @@ int cutune_header_names_claim(cutune_header_names *names, cutune_spec *spec, con
     rc = hdr_emit_names(&mine, spec, results, nresults, opts);
     if (rc != CUTUNE_OK)
         return rc == CUTUNE_ENOMEM ? err_set(rc, "out of memory") : rc;
-    const char *kernel = nresults > 0 ? results[0]->kernel : spec->model->block_name;
+    const char *kernel = nresults > 0 ? cutune_tune_block(results[0]) : spec->model->block_name;
     size_t size = strlen(kernel) + 40;
     char *label = malloc(size);
     hn_list **lists = realloc(names->lists, sizeof *lists * (size_t)(names->n + 1));

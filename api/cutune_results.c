@@ -115,6 +115,10 @@ const char *cutune_tune_kernel(const cutune_tune_result *r)
 {
     return r->kernel ? r->kernel : "";
 }
+const char *cutune_tune_block(const cutune_tune_result *r)
+{
+    return r->block && r->block[0] ? r->block : cutune_tune_kernel(r);
+}
 const char *cutune_tune_date(const cutune_tune_result *r)
 {
     return r->date ? r->date : "";

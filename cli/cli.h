@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "cutune.h"
+#include "../base/num.h"
 
 /* Exit codes, one place for the whole CLI (docs/cli.md documents each). A script tells
  * the outcomes of `cutune SPEC` apart by these alone: EXIT_OK tuned (a best was chosen),
@@ -72,16 +73,13 @@ bool cli_parse_count(const char *sub, const char *option, const char *text, unsi
  * integers, which are signed 64-bit. */
 #define CLI_MAX_COUNT ((uint64_t)INT64_MAX)
 
-/* The one reader per kind of number (numbers.c), for every numeric option and
- * environment variable: the whole text, decimal, no blanks, no '+', no hex, no inf or
- * nan; out of range is refused, never saturated. They print nothing.
- * cli_read_int: [-]digits from min to max. cli_read_uint: digits, at most max.
- * cli_read_double: a finite [-]digits[.digits][e[+-]digits]; with `rest` NULL the whole
- * text, else what follows the number goes to *rest (for suffixes: "90s", "5%"). */
-bool cli_read_int(const char *text, long long min, long long max, long long *out);
-bool cli_read_uint(const char *text, uint64_t max, uint64_t *out);
-bool cli_read_double(const char *text, const char **rest, double *out);
-/* cli_int_option / cli_uint_option: as cli_read_int / cli_read_uint (the latter also
+/* The one reader per kind of number is base/num.h's (num_read_int, num_read_uint,
+ * num_read_double), for every numeric option and environment variable; these are its
+ * names where the CLI has not been moved to them yet. */
+#define cli_read_int num_read_int
+#define cli_read_uint num_read_uint
+#define cli_read_double num_read_double
+/* cli_int_option / cli_uint_option (numbers.c): as num_read_int / num_read_uint (the latter also
  * refusing below min), printing on failure the usage error "cutune SUB: OPTION takes
  * WHAT from MIN to MAX, not 'TEXT'". */
 bool cli_int_option(const char *sub, const char *option, const char *what, const char *text, long long min,
@@ -148,22 +146,16 @@ int cmd_simulate(int argc, char **argv);
 bool cli_add_prior(const char *sub, const char **paths, int *n, const char *arg);
 int cmd_devices(int argc, char **argv);
 
-/* shard.c: a shard of the space: index of count, the local rank the launcher
- * gave (-1: none) and who gave it (NULL: --shard I/N). */
-#define CLI_MAX_SHARDS 65536
+/* shard.c: a shard of the space: index of count, the local rank and the number of
+ * local ranks the launcher gave (-1: none) and who gave it (NULL: --shard I/N). */
 typedef struct cli_shard {
-    int index, count, local;
+    int index, count, local, local_count;
     const char *launcher;
 } cli_shard;
-/* cli_shard_auto: the shard from the launcher's environment (mpirun, mpiexec, srun, a
- * Slurm job array): 0, or -1 when none is found. */
-int cli_shard_auto(cli_shard *out);
-/* cli_parse_shard: "I/N" or "auto" into *out: 0, or -1 after a usage message naming `sub`. */
+/* cli_parse_shard: "I/N" or "auto" (cutune_launcher_find) into *out: 0, or -1 after a
+ * usage message naming `sub`. */
 int cli_parse_shard(const char *sub, const char *text, cli_shard *out);
 
-/* multi.c: cli_parse_devices: "all" or "0,1,..." into out (at most max):
- * 0, or -1 (not a list; "all" without a GPU). */
-int cli_parse_devices(const char *text, int *out, int max, int *n);
 /* cli_tune_per_device (multi.c): `cutune SPEC --devices ... --per-device` after the
  * spec is loaded: checks (one kernel block, a results file, no --shard or --journal),
  * runs a cutune process per GPU, each tuning every configuration into its own results
@@ -172,8 +164,6 @@ int cli_parse_devices(const char *text, int *out, int max, int *n);
 int cli_tune_per_device(cutune_spec *spec, int argc, char **argv, const int *devs, int n, int nblocks,
                         const cutune_tune_options *t, const cutune_analyze_options *o, const cli_common *c,
                         const char *header_path, int sharded);
-/* cli_print_ranking (cmd_tune.c): the `top` best variants of r as a table on stdout. */
-void cli_print_ranking(const cutune_spec *spec, const cutune_tune_result *r, int top);
 
 /* cmd_metrics.c: `cutune metrics`, and the table of the hardware counters a
  * tuning run read (nothing when it read none; why not, on stderr, when it could not). */

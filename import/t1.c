@@ -40,7 +40,9 @@ bool t1_reserved(const char *name)
                                         "rtol", "metric", "objective", "minimize", "minimise", "maximize", "maximise",
                                         "search", "measure", "emit", "prefix", "true", "false", "reset", "half", "bf16",
                                         "float", "double", "int8", "uint8", "int16", "uint16", "int", "uint", "int64",
-                                        "uint64",
+                                        "uint64", "float2", "float4", "double2", "double4", "int2", "int4", "uint2",
+                                        "uint4", "char2", "char4", "uchar2", "uchar4", "short2", "short4", "ushort2",
+                                        "ushort4", "half2",
                                         /* built-in names: the measured time and energy, the device attributes */
                                         "time", "time_s", "time_ms", "time_us", "energy_J", "energy_mJ", "power_W",
                                         "sm_count", "max_threads_per_sm", "max_threads_per_block", "regs_per_sm",
@@ -112,7 +114,7 @@ static bool read_values(t1_state *s, t1_param *p, json_t *values, const char *pa
     if (t1_py_parse(&n, &src) || t1_py_eval(&p->values, n, NULL, &src))
         return false;
     if (p->values.kind != PV_LIST) {
-        t1_py_error(&src, 0, "gives one value, not a list of them");
+        t1_py_report(&src, 0, "gives one value, not a list of them");
         return false;
     }
     return true;
@@ -329,8 +331,12 @@ static void config_space(t1_state *s, strbuf *out)
         if (!domain)
             continue;
         sb_printf(out, "    param %s in %s", p->spec, domain);
+        /* A reserved word cannot follow `as define` (its name is an identifier token):
+         * the macro is written as the compiler option itself. The same -DNAME=value,
+         * but a bool's value spelled true/false, which CUDA's C++ reads as 1/0, in #if
+         * too. */
         if (p->spec != p->name)
-            sb_printf(out, " as define %s", p->name);
+            sb_printf(out, " as option \"-D%s={}\"", p->name);
         if (p->has_default)
             sb_printf(out, " default %s", t1_py_text(s->c, &p->def));
         sb_add(out, ";\n");

@@ -325,8 +325,8 @@ static const char *size_text(t1_state *s, json_t *v, const char *path)
     if (t1_py_parse(&n, &src) || t1_py_eval(&x, n, env, &src))
         return NULL;
     if (x.kind != PV_INT || x.i < 1) {
-        t1_py_error(&src, 0, "gives %s, not a number of elements (an int of at least 1)",
-                    x.kind == PV_INT ? arena_printf(s->c->a, "%lld", (long long)x.i) : "no int");
+        t1_py_report(&src, 0, "gives %s, not a number of elements (an int of at least 1)",
+                     x.kind == PV_INT ? arena_printf(s->c->a, "%lld", (long long)x.i) : "no int");
         return NULL;
     }
     return arena_printf(s->c->a, "%lld", (long long)x.i);
@@ -407,15 +407,15 @@ static const char *vector_init(t1_state *s, json_t *a, const char *path, int t, 
         if (t1_py_parse(&n, &src))
             return NULL;
         if (!linear(n, &ka, &kb)) {
-            t1_py_error(&src, 0,
-                        "a Generator that is not linear in i is not translated (cutune's ramp() is "
-                        "start + i * step)");
+            t1_py_report(&src, 0,
+                         "a Generator that is not linear in i is not translated (cutune's ramp() is "
+                         "start + i * step)");
             return NULL;
         }
         t1_py_val start = {.kind = PV_FLOAT, .f = kb}, step = {.kind = PV_FLOAT, .f = ka};
         const char *st = t1_py_text(s->c, &start), *sp = t1_py_text(s->c, &step);
         if (!st || !sp) {
-            t1_py_error(&src, 0, "gives a value that is not finite");
+            t1_py_report(&src, 0, "gives a value that is not finite");
             return NULL;
         }
         return strcmp(dir, "out") == 0 ? "" : arena_printf(s->c->a, "ramp(start = %s, step = %s)", st, sp);

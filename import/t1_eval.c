@@ -80,7 +80,7 @@ static bool py_equal(const t1_py_val *a, const t1_py_val *b)
 static t1_py_val *new_list(t1_py_val *out, size_t n, const t1_py_node *at, const t1_py_src *src)
 {
     if (n > PY_MAX_LIST) {
-        t1_py_error(src, at->pos, "a list of %zu values (at most %d are translated)", n, PY_MAX_LIST);
+        t1_py_report(src, at->pos, "a list of %zu values (at most %d are translated)", n, PY_MAX_LIST);
         return NULL;
     }
     *out = (t1_py_val){.kind = PV_LIST, .n = n};
@@ -277,6 +277,8 @@ static int call(t1_py_val *out, const t1_py_node *n, const t1_py_env *env, const
     const char *f = n->s;
     if (strcmp(f, "range") == 0)
         return range_of(out, args, n->nkids, n, src);
+    if (n->nkids == 0) /* every function below reads its first argument */
+        return t1_py_error(src, n->pos, "%s() without an argument is not translated", f);
     if (n->nkids != 1 && strcmp(f, "min") != 0 && strcmp(f, "max") != 0)
         return t1_py_error(src, n->pos, "%s() takes one argument here", f);
     const t1_py_val *x = &args[0];

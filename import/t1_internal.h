@@ -125,9 +125,13 @@ typedef struct t1_py_src {
     const char *path; /* its JSON path */
 } t1_py_src;
 
-/* t1_py_error: an error at byte `pos` of the expression: "PATH: message (at column N of
- * "TEXT")". Returns -1. */
-int t1_py_error(const t1_py_src *src, size_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* t1_py_report: records an error at byte `pos` of the expression: "PATH: message (at
+ * column N of "TEXT")". t1_py_error(src, pos, fmt, ...): the same, as an expression of
+ * value -1 (a macro, so that the value is seen where it is returned: clang's analyzer
+ * does not look into other files, and took an error's return for a success that left
+ * its result unwritten). */
+void t1_py_report(const t1_py_src *src, size_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#define t1_py_error(...) (t1_py_report(__VA_ARGS__), -1)
 
 /* t1_py_parse: the syntax tree of src's text (one expression, nothing after it). 0, or -1
  * after an error. */

@@ -31,7 +31,7 @@
  * the parser's and the evaluator's stack. */
 #define PY_MAX_DEPTH 200
 
-int t1_py_error(const t1_py_src *src, size_t pos, const char *fmt, ...)
+void t1_py_report(const t1_py_src *src, size_t pos, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -39,10 +39,9 @@ int t1_py_error(const t1_py_src *src, size_t pos, const char *fmt, ...)
     va_end(ap);
     if (!what) {
         src->c->oom = true;
-        return -1;
+        return;
     }
     t1_error(src->c, src->path, "%s (at column %zu of \"%s\")", what, pos + 1, src->text);
-    return -1;
 }
 
 /* ---- lexer --------------------------------------------------------------------------- */

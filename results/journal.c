@@ -34,6 +34,8 @@ enum { WHY_LINES = 5, WHY_SIZE = 1024 };
 
 struct journal {
     int fd;
+    int held;       /* journal_hold's depth: lines written but not synced until it ends */
+    bool unsynced;  /* a line was written while held */
     entry *entries; /* sorted by ordinal, one per ordinal, after read_back */
     size_t count, cap;
     uint64_t bound, ignored;
@@ -334,6 +336,28 @@ int journal_append(journal *j, json_t *line)
         done += n;
     }
     free(text);
+    if (j->held > 0) { /* synced when the hold ends */
+        j->unsynced = true;
+        return 0;
+    }
+    if (fsync(j->fd) != 0) {
+        err_set(CUTUNE_EIO, "cannot sync the journal: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+void journal_hold(journal *j)
+{
+    if (j)
+        j->held++;
+}
+
+int journal_release(journal *j)
+{
+    if (!j || j->held == 0 || --j->held > 0 || !j->unsynced)
+        return 0;
+    j->unsynced = false;
     if (fsync(j->fd) != 0) {
         err_set(CUTUNE_EIO, "cannot sync the journal: %s", strerror(errno));
         return -1;
@@ -345,6 +369,8 @@ void journal_close(journal *j)
 {
     if (!j)
         return;
+    if (j->fd >= 0 && j->unsynced) /* held at a failure: what was written, synced */
+        (void)fsync(j->fd);
     if (j->fd >= 0)
         close(j->fd);
     for (size_t i = 0; i < j->count; i++)

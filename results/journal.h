@@ -115,6 +115,13 @@ const char *journal_ignored_why(const journal *j);
 int journal_append(journal *j, json_t *line);
 int journal_append_record(journal *j, const cutune_tune_result *r, const record *rec);
 
+/* journal_hold: until the matching journal_release, journal_append writes each line
+ * (a process killed after it loses none) but syncs none; journal_release syncs once
+ * what was written meanwhile (one fsync for the several variants finished together).
+ * Holds nest; NULL is a no-op. journal_release: 0, or -1 with the error (the sync). */
+void journal_hold(journal *j);
+int journal_release(journal *j);
+
 /* journal_close: NULL is a no-op. */
 void journal_close(journal *j);
 

@@ -3,18 +3,23 @@
  *
  * The compile session hands the tuner one variant at a time, on this thread. A variant
  * that must run goes to an idle GPU's worker (runtime/worker's pipe) and the tuner
- * returns for the next at once. Only when every GPU is busy does it wait, for whichever
- * worker answers first (wk_wait_any); it sends that GPU the next variant, and only then
- * finishes the one that answered (finish_variant: journal, the search told), so no GPU
- * waits for the journal's sync. So the one compile pool feeds every GPU, each variant
- * is measured on one GPU against that GPU's own reference, and the one journal holds
- * everything whatever ran where. With one GPU this is the loop it always was: a
- * variant runs while the next is compiled.
+ * returns for the next at once. Of several idle GPUs, the one idle the longest gets it
+ * (fleet_pick), so no GPU is favoured by its place. Only when every GPU is busy does
+ * it wait, for whichever worker answers first (wk_wait_any), and then takes every other
+ * answer already there too, looking at the GPUs in turn: a GPU whose variants are
+ * short cannot keep another's answer waiting behind its own. It sends the next variant,
+ * and only then finishes those that answered (finish_variant: journal, the search
+ * told; their journal lines synced once), so no GPU waits for the journal's sync. So
+ * the one compile pool feeds every GPU, each variant is measured on one GPU against
+ * that GPU's own reference, and the one journal holds everything whatever ran where.
+ * With one GPU this is the loop it always was: a variant runs while the next is
+ * compiled.
  *
- * The final race (fleet_race) is the exception to "whichever GPU is free": the
- * first GPU times every contender, so the winner is chosen on one GPU's times, while the
- * others time the same variants, and a few that the first timed in full during the
- * run, for the spread between GPUs.
+ * The final race (fleet_race) is spread over the GPUs too: each contender is timed in
+ * full once, on whichever GPU is free (fleet_race_plan), and may win on those figures,
+ * as on one GPU. For the spread between the GPUs, the first GPU and every other time the
+ * first FLEET_RACE_PAIRS contenders, and the others a few variants the first timed in
+ * full during the run.
  *
  * Ownership: the tuner owns the GPUs and the slots; a slot borrows its record (the
  * result's) until the variant is finished. */
@@ -38,13 +43,17 @@ bool fleet_busy(const tuner *t)
 }
 
 /* Waits for the first answer (or deadline) among the GPUs that busy(ctx, k) says are
- * busy, by the workers' pipes: the index of that GPU, or -1 when none is busy. */
-static int first_done(tuner *t, bool (*busy)(void *ctx, int k), void *ctx)
+ * busy, by the workers' pipes: the index of that GPU, or -1 when none is busy. The
+ * GPUs are looked at in turn from t->poll_from, so that of several answers that are
+ * there together no GPU's is always taken first. now: waits for nothing (-1 when no
+ * answer is there yet; a deadline passed is left for the wait that follows). */
+static int first_done(tuner *t, bool (*busy)(void *ctx, int k), void *ctx, bool now)
 {
     int fds[CUTUNE_MAX_DEVICES], at[CUTUNE_MAX_DEVICES], n = 0;
     double deadline = 0;
     int soonest = -1;
-    for (int k = 0; k < t->ngpus; k++) {
+    for (int j = 0; j < t->ngpus; j++) {
+        int k = (t->poll_from + j) % t->ngpus;
         if (!busy(ctx, k))
             continue;
         if (t->gpus[k].send_failed)
@@ -59,8 +68,10 @@ static int first_done(tuner *t, bool (*busy)(void *ctx, int k), void *ctx)
     }
     if (n == 0)
         return -1;
-    int i = wk_wait_any(fds, n, deadline);
-    return i >= 0 ? at[i] : soonest; /* at the deadline: the one whose time ran out */
+    int i = wk_wait_any(fds, n, now ? sys_seconds() : deadline);
+    if (i >= 0)
+        t->poll_from = (at[i] + 1) % t->ngpus;  /* the next look starts after it */
+    return i >= 0 ? at[i] : now ? -1 : soonest; /* at the deadline: the one whose time ran out */
 }
 
 static bool slot_busy(void *ctx, int k)
@@ -68,30 +79,56 @@ static bool slot_busy(void *ctx, int k)
     return ((tuner *)ctx)->slots[k].rec != NULL;
 }
 
-/* Waits for the first GPU to answer and takes its answer: the record gets its figures
- * and the best so far is updated (the next variant sent carries it), but the rest of
- * its end (journal, search) waits in t->answered for fleet_flush, so that the GPU
- * gets its next variant first. 0, or -1 when none was in flight. */
-static int receive_one(tuner *t)
+/* Takes GPU k's answer: the record gets its figures and the best so far is updated
+ * (the next variant sent carries it), but the rest of its end (journal, search) waits
+ * in t->answered for fleet_flush, so that the GPU gets its next variant first. */
+static void take_answer(tuner *t, int k)
 {
-    int k = first_done(t, slot_busy, t);
-    if (k < 0)
-        return -1;
     fleet_slot s = t->slots[k];
     t->slots[k].rec = NULL;
     gpu_receive(&t->gpus[k], s.rec);
+    t->slots[k].idle_since = sys_seconds();
     finish_note_best(t, s.rec);
     t->answered[t->nanswered++] = s;
+}
+
+/* Waits for the first GPU to answer and takes its answer, then every other answer
+ * that is there already (in turn from the GPU after it): the GPUs that answered
+ * together are all idle, each waits its turn (fleet_pick), none is left unseen behind
+ * a GPU that answers again first. 0, or -1 when none was in flight. */
+static int receive_ready(tuner *t)
+{
+    int k = first_done(t, slot_busy, t, false);
+    if (k < 0)
+        return -1;
+    take_answer(t, k);
+    while ((k = first_done(t, slot_busy, t, true)) >= 0)
+        take_answer(t, k);
     return 0;
+}
+
+int fleet_pick(const fleet_slot *slots, int n)
+{
+    int pick = -1;
+    for (int k = 0; k < n; k++)
+        if (!slots[k].rec && (pick < 0 || slots[k].idle_since < slots[pick].idle_since))
+            pick = k;
+    return pick;
 }
 
 int fleet_flush(tuner *t)
 {
     int rc = 0;
+    if (t->nanswered > 1) /* their lines written one by one, synced once */
+        journal_hold(t->journal);
     for (int i = 0; i < t->nanswered; i++) { /* in the order they answered */
         const fleet_slot *s = &t->answered[i];
         if (finish_variant(t, s->rec, s->index, s->has_id, s->id) < 0)
             rc = -1; /* the others are still finished */
+    }
+    if (t->nanswered > 1 && journal_release(t->journal) < 0 && rc == 0) {
+        tuner_stop(t, CUTUNE_EIO); /* as finish_rejournal: losing the journal would lose what is measured */
+        rc = -1;
     }
     t->nanswered = 0;
     return rc;
@@ -99,7 +136,7 @@ int fleet_flush(tuner *t)
 
 int fleet_collect(tuner *t)
 {
-    if (t->nanswered == 0 && receive_one(t) < 0)
+    if (t->nanswered == 0 && receive_ready(t) < 0)
         return -1;
     return fleet_flush(t);
 }
@@ -116,10 +153,10 @@ int fleet_drain(tuner *t)
 int fleet_idle(tuner *t)
 {
     for (;;) {
-        for (int k = 0; k < t->ngpus; k++)
-            if (!t->slots[k].rec)
-                return k;
-        if (receive_one(t) < 0)
+        int k = fleet_pick(t->slots, t->ngpus);
+        if (k >= 0)
+            return k;
+        if (receive_ready(t) < 0)
             return -1;
     }
 }
@@ -153,18 +190,67 @@ int fleet_send(tuner *t, int k, record *rec, uint64_t index, const session_binar
         tuner_stop(t, rc);
         return -1;
     }
-    t->slots[k] = (fleet_slot){rec, index, has_id, id};
+    t->slots[k] = (fleet_slot){rec, index, has_id, id, 0}; /* busy: idle_since is set when it answers */
     return 0;
 }
 
 /* ---- the final race ------------------------------------------------------------------ */
+
+/* How many contenders every GPU times (the spread's pairs; the first GPU's runs of
+ * them are their race runs). */
+static int pairs_of(const fleet_race_plan *p)
+{
+    return p->ncontend < FLEET_RACE_PAIRS ? p->ncontend : FLEET_RACE_PAIRS;
+}
+
+int fleet_race_plan_init(fleet_race_plan *p, int ngpus, int n, int ncontend)
+{
+    *p = (fleet_race_plan){ngpus, n, ncontend, calloc((size_t)ngpus, sizeof(int)),
+                           malloc(sizeof(int) * ((size_t)ncontend + 1))};
+    if (!p->own_at || !p->owner) {
+        fleet_race_plan_free(p);
+        return CUTUNE_ENOMEM;
+    }
+    for (int i = 0; i < ncontend; i++)
+        p->owner[i] = i < pairs_of(p) ? 0 : -1; /* the pairs' race runs are GPU 0's */
+    return CUTUNE_OK;
+}
+
+void fleet_race_plan_free(fleet_race_plan *p)
+{
+    free(p->own_at);
+    free(p->owner);
+    p->own_at = p->owner = NULL;
+}
+
+int fleet_race_plan_next(fleet_race_plan *p, int k)
+{
+    int pairs = pairs_of(p);
+    int own = pairs + (k > 0 ? p->n - p->ncontend : 0); /* GPU 0: the pairs; another: the pairs, the run's */
+    if (p->own_at[k] < own) {
+        int j = p->own_at[k]++;
+        return j < pairs ? j : p->ncontend + (j - pairs);
+    }
+    for (int i = pairs; i < p->ncontend; i++) /* then the contenders no GPU has taken, in order */
+        if (p->owner[i] < 0) {
+            p->owner[i] = k;
+            return i;
+        }
+    return -1;
+}
+
+void fleet_race_plan_drop(fleet_race_plan *p, int k, int i)
+{
+    if (i >= pairs_of(p) && i < p->ncontend && p->owner[i] == k)
+        p->owner[i] = -1; /* another GPU takes it */
+}
 
 typedef struct race {
     tuner *t;
     int n, ncontend;           /* jobs; the first ncontend are the contenders */
     const record *const *refs; /* refs[i], i >= ncontend: the record whose first-GPU figures job i is
                                   compared with */
-    int *next, *doing;         /* per GPU: the next job, the job in flight (-1: idle) */
+    int *doing;                /* per GPU: the job in flight (-1: idle) */
     bool *off;                 /* per GPU: gave up (its worker could not be started) */
     record **out;              /* out[k * n + i]: job i on GPU k */
 } race;
@@ -187,7 +273,8 @@ static bool timed_ok(const record *r)
 }
 
 /* GPU k's spread against the first: its median time over the first's, per job both
- * timed ok (a contender: the first GPU's race run; another: its figures from the run). */
+ * timed ok (a contender both raced: the first GPU's race run; another: its figures
+ * from the run). */
 static void spread_of(race *r, int k, cutune_device_spread *out)
 {
     double *ratio = calloc((size_t)r->n + 1, sizeof(double));
@@ -217,17 +304,22 @@ int fleet_race(tuner *t, const session_binary *const *bins, const record *const 
               ncontend,
               refs,
               calloc((size_t)K, sizeof(int)),
-              calloc((size_t)K, sizeof(int)),
               calloc((size_t)K, sizeof(bool)),
               calloc((size_t)K * (size_t)n + 1, sizeof(record *))};
-    int rc = r.next && r.doing && r.off && r.out ? CUTUNE_OK : CUTUNE_ENOMEM;
+    fleet_race_plan plan;
+    int rc = fleet_race_plan_init(&plan, K, n, ncontend);
+    if (rc == CUTUNE_OK && (!r.doing || !r.off || !r.out))
+        rc = CUTUNE_ENOMEM;
     for (int k = 0; rc == CUTUNE_OK && k < K; k++)
         r.doing[k] = -1;
     while (rc == CUTUNE_OK) {
+        bool dropped = false; /* a contender went back: the GPUs are asked again at once */
         for (int k = 0; rc == CUTUNE_OK && k < K; k++) {
-            if (r.doing[k] >= 0 || r.off[k] || r.next[k] >= (k == 0 ? ncontend : n))
-                continue; /* the first GPU times the contenders only */
-            int i = r.next[k]++;
+            if (r.doing[k] >= 0 || r.off[k])
+                continue;
+            int i = fleet_race_plan_next(&plan, k);
+            if (i < 0)
+                continue;
             record *rec = result_loose(t->res);
             if (!rec) {
                 rc = CUTUNE_ENOMEM;
@@ -236,17 +328,21 @@ int fleet_race(tuner *t, const session_binary *const *bins, const record *const 
             rec->v = vs[i]->v;
             rec->vals = vs[i]->vals; /* borrowed: the results' record outlives the race's */
             int s = gpu_send(&t->gpus[k], bins[i], vs[i], false, 0, true, rec);
-            if (s < 0 && k == 0) { /* the GPU that decides cannot go on: the run stops */
+            if (s < 0 && k == 0) { /* the first GPU, whose runs the spread is against, cannot go on: the run stops */
                 tuner_stop(t, s);
                 rc = s;
             } else if (s < 0) {
                 r.off[k] = true; /* another: its spread is what it timed so far */
+                fleet_race_plan_drop(&plan, k, i);
+                dropped = true;
             } else {
                 r.out[(size_t)k * (size_t)n + (size_t)i] = rec;
                 r.doing[k] = i;
             }
         }
-        int k = rc == CUTUNE_OK ? first_done(t, race_busy, &r) : -1;
+        if (dropped)
+            continue;
+        int k = rc == CUTUNE_OK ? first_done(t, race_busy, &r, false) : -1;
         if (k < 0)
             break;
         gpu_receive(&t->gpus[k], r.out[(size_t)k * (size_t)n + (size_t)r.doing[k]]);
@@ -256,12 +352,12 @@ int fleet_race(tuner *t, const session_binary *const *bins, const record *const 
         if (r.doing && r.doing[k] >= 0)
             gpu_receive(&t->gpus[k], r.out[(size_t)k * (size_t)n + (size_t)r.doing[k]]);
     if (rc == CUTUNE_OK) {
-        for (int i = 0; i < ncontend; i++)
-            first[i] = r.out[i];
+        for (int i = 0; i < ncontend; i++) /* each contender's race run, on the GPU that timed it */
+            first[i] = r.out[(size_t)plan.owner[i] * (size_t)n + (size_t)i];
         for (int k = 1; k < K; k++)
             spread_of(&r, k, &t->res->summary.spread[k]);
     }
-    free(r.next);
+    fleet_race_plan_free(&plan);
     free(r.doing);
     free(r.off);
     free(r.out);

@@ -38,6 +38,8 @@ typedef struct gw_plan {
     const char *const *hw_names; /* the counters a profile request reads (the options'), */
     int nhw;                     /* 0: none */
     cutune_tune_result *res;     /* the worker writes the reference's run into its copy */
+    char *cache_dir;             /* the compile cache the reference is compiled through (heap,
+                                    the tuner's; NULL: none) */
 } gw_plan;
 
 /* The worker's state, in the worker process only. */
@@ -54,6 +56,9 @@ typedef struct gw {
     hook_spec *hooks;      /* the resets made plain (gw_hooks.c) */
     compile_output *extra; /* the binaries of the spec's reset and checker kernels */
     int nextra;
+    /* the set-up's time (wk_setup's account): the reference's compile and the inputs its
+     * run made (gw_reference) */
+    double ref_compile_s, ref_inputs_s;
 } gw;
 
 /* gw_main: the worker's body (a wk_body; ctx: the inherited gw_plan): set-up, its reply
@@ -61,6 +66,13 @@ typedef struct gw {
  * 0 at EOF, 1 when its set-up failed, 3 after a sticky CUDA error, 2 or 4 when the pipe
  * or memory failed. */
 int gw_main(void *ctx, int in, int out);
+
+/* gw_visible_device: the entry of CUDA_VISIBLE_DEVICES (`visible`, NULL when unset)
+ * that makes GPU `device` (an ordinal as the tuner's driver numbers them, under that
+ * same variable) the only one a worker sees, into out (size bytes): the device-th entry
+ * of the list, or the ordinal itself when there is none. 0, or -1 when it cannot be
+ * told (no such entry, or too long): the worker then sees what the tuner sees. */
+int gw_visible_device(const char *visible, int device, char *out, size_t size);
 
 /* gw_request_values: request q's configuration, typed on the wire, as model m's values
  * into out (nparams slots; strings borrowed from q): the configuration in hand, never

@@ -15,6 +15,7 @@
 #include "../base/sys.h"
 #include "../compiler/eval.h"
 #include "../compiler/plan.h"
+#include "../runtime/cache.h"
 #include "../runtime/includes.h"
 #include "../session/own.h"
 #include "gw.h"
@@ -112,6 +113,40 @@ static int plan_kernel(gw *g, arena *a, ref_plan *r)
     return CUTUNE_OK;
 }
 
+/* incl_compile of `job` through the compile cache in folder `dir` (NULL, or a cache
+ * that cannot be opened or keyed: compiled, as without one): the entry read when
+ * there is one, else compiled and stored. Returns like incl_compile. */
+static int compile_cached(const char *dir, const compile_job *job, compile_output *out)
+{
+    cache *c = NULL;
+    incl_set inc;
+    memset(&inc, 0, sizeof inc);
+    if (!dir || cache_open(&c, dir) < 0 ||
+        incl_resolve(&inc, job->source_name, job->source, job->options, job->noptions) < 0) {
+        incl_set_free(&inc);
+        cache_close(c);
+        return incl_compile(job, out); /* which says why a file could not be read */
+    }
+    compile_job resolved = *job; /* as incl_compile hands it to NVRTC, and as the cache keys it */
+    resolved.source = inc.source;
+    resolved.header_names = (const char *const *)inc.names;
+    resolved.header_texts = (const char *const *)inc.texts;
+    resolved.nheaders = resolved.nheader_texts = inc.nheaders;
+    cache_key key;
+    bool keyed = cache_key_for(&resolved, &key) == 0;
+    int rc = 0;
+    if (!keyed || cache_get(c, &key, out) != 1) {
+        if (keyed)
+            compile_output_free(out); /* what a damaged entry left half read */
+        rc = compile_run(&resolved, out);
+        if (rc == 0 && keyed && out->ok)
+            (void)cache_put(c, &key, out); /* a cache that cannot be written costs only the next compile */
+    }
+    incl_set_free(&inc);
+    cache_close(c);
+    return rc;
+}
+
 /* Compiles the planned reference into *out (the caller frees it on CUTUNE_OK).
  * CUTUNE_OK, or a status with a diagnostic on the spec. */
 static int compile_ref(gw *g, arena *a, ref_plan *r, compile_output *out)
@@ -128,7 +163,7 @@ static int compile_ref(gw *g, arena *a, ref_plan *r, compile_output *out)
     r->job.options = r->opts;
     r->job.noptions = r->nopts;
     r->job.arch = p->arch;
-    if (incl_compile(&r->job, out) < 0) {
+    if (compile_cached(p->cache_dir, &r->job, out) < 0) {
         diag_error_noloc(&p->spec->diags, "compiling the reference: %s", err_last()->message);
         return CUTUNE_ECOMPILER;
     }
@@ -186,6 +221,7 @@ static int run_ref(gw *g, const ref_plan *r, const compile_output *out)
         return run < 0 ? CUTUNE_ENODEV : CUTUNE_ESPEC;
     }
     p->res->summary.gpu_seconds += br.gpu_seconds;
+    g->ref_inputs_s += br.inputs_seconds;
     bench_keep_failure kf;
     return bench_keep_reference(g->b, &kf) < 0 ? keep_failed(g, &kf) : CUTUNE_OK;
 }
@@ -199,7 +235,9 @@ int gw_reference(gw *g)
     memset(&r, 0, sizeof r);
     int rc = g->p->m->verify.against_kernel ? plan_kernel(g, a, &r) : plan_config(g, a, &r);
     compile_output out;
+    double compiling = sys_seconds();
     if (rc == CUTUNE_OK && (rc = compile_ref(g, a, &r, &out)) == CUTUNE_OK) {
+        g->ref_compile_s += sys_seconds() - compiling;
         rc = run_ref(g, &r, &out);
         compile_output_free(&out);
     }

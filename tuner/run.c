@@ -246,8 +246,8 @@ static record *twin_run(search_run *sr, uint64_t i)
     return at >= 0 && (uint64_t)at < i ? t->res->records[at] : NULL;
 }
 
-/* With several GPUs, the spread between them is measured on the final race's
- * contenders, which every GPU times while the first races them, and, up to
+/* With several GPUs, the spread between them is measured on the final race's first
+ * contenders, which every GPU times (fleet_race_plan), and, up to
  * SPREAD_SAMPLE variants in all, on variants the first GPU timed in full during the run,
  * which the others time again: the cheapest first, while their GPU time adds up to
  * at most SPREAD_BUDGET of the run's GPU time per GPU (the spread must not
@@ -298,9 +298,9 @@ static int race_list(search_run *sr, const bool *race, uint64_t **out, int *n, i
 
 /* The final race: every provisional variant still within the contender margin of the
  * race's best is timed in full (no early stop: warm-ups, the spread rule, up to
- * max_repeat) on the first GPU and may then win; the others cannot win and are marked
- * pruned. With several GPUs, the others time the same variants (and a few more, above)
- * at the same time, for the spread (fleet_race). A twin (twins.c) takes its run's
+ * max_repeat) and may then win; the others cannot win and are marked pruned. With
+ * several GPUs, each contender is timed on whichever GPU is free, and the first
+ * contenders (and a few more, above) on every GPU, for the spread (fleet_race). A twin (twins.c) takes its run's
  * final figures instead: its run comes first in the results. Each is journaled again,
  * in order. CUTUNE_OK, or a status (the worker could not start, the journal). */
 static int final_race(search_run *sr)
@@ -402,6 +402,8 @@ int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_sum
     search_run sr;
     memset(&sr, 0, sizeof sr);
     sr.t = t;
+    phases *clock = t->res->clock; /* the loop: compiles awaited, or a GPU at work (gpu.c) */
+    int was = clock ? phases_enter(clock, CUTUNE_PHASE_COMPILE) : 0;
     int rc = open_space(&sr);
     if (rc != CUTUNE_OK)
         return rc;
@@ -451,12 +453,16 @@ int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_sum
         asum->cached += static_sum.cached;
         asum->compile_seconds += static_sum.compile_seconds;
     }
+    if (clock)
+        phases_enter(clock, CUTUNE_PHASE_RACE);
     if (rc == CUTUNE_OK && !asum->interrupted && (rc = final_race(&sr)) < 0 && rc != CUTUNE_ENOMEM)
         diag_error_noloc(&t->spec->diags, "the final race: %s",
                          t->status && t->why ? t->why
                          : err_last()        ? err_last()->message
                                              : "error");
     /* the chosen variants' hardware counters, apart from their times */
+    if (clock)
+        phases_enter(clock, CUTUNE_PHASE_PROFILE);
     if (rc == CUTUNE_OK && !asum->interrupted && (rc = counters_read(t, sr.ss, sr.bins, sr.nbins)) < 0 &&
         rc != CUTUNE_ENOMEM)
         diag_error_noloc(&t->spec->diags, "profiling: %s",
@@ -467,6 +473,8 @@ int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_sum
     t->stop = search_stop_reason(sr.se);
     t->res->summary.screened = search_screened(sr.se);
 done:
+    if (clock)
+        phases_enter(clock, CUTUNE_PHASE_OTHER); /* the compile pool's end */
     session_close(sr.ss);
     session_close(sr.static_ss);
     search_free(sr.se);
@@ -478,6 +486,8 @@ done:
     free(sr.prior);
     t->set.prior = NULL;
     t->set.nprior = 0;
+    if (clock)
+        phases_enter(clock, was);
     return rc;
 }
 

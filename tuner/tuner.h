@@ -37,12 +37,14 @@
 void tuner_inputs_identity(const model *m, char *hex, size_t size);
 
 /* A GPU's variant in flight (fleet.c): its record, and its identity when it has one
- * (a twin of it waits for its outcome). rec NULL: the GPU is idle. */
+ * (a twin of it waits for its outcome). rec NULL: the GPU is idle, since idle_since
+ * (sys_seconds(); 0: since the start), which orders the idle GPUs for the next variant. */
 typedef struct fleet_slot {
     record *rec;
     uint64_t index; /* its index in the results */
     bool has_id;
     twin_id id;
+    double idle_since;
 } fleet_slot;
 
 typedef struct tuner {
@@ -55,6 +57,8 @@ typedef struct tuner {
     fleet_slot *slots;       /* what each GPU has in flight */
     fleet_slot *answered;    /* variants that have answered, not yet finished (fleet.c) */
     int ngpus, nanswered;
+    int poll_from; /* fleet.c: the GPU whose answer is looked at first (turns, so that
+                      answers that come together are taken in turn, not GPU 0's first) */
     /* Called when a variant is finished (journaled, the best updated): the search is
      * told. Returns 1 when the search is over (the run then stops taking variants). */
     int (*done)(void *user, const record *rec);

@@ -2,7 +2,8 @@
  * opening comment gives the conventions, docs/api.md the guide).
  *
  * Tuning on a GPU: its options, the search, hardware counters (api/cutune_tune.c); what
- * a command that tunes decides around a run (api/cutune_tune_run.c). */
+ * a command that tunes decides around a run, and what it says at the end
+ * (api/cutune_tune_run.c). */
 #ifndef CUTUNE_TUNE_H
 #define CUTUNE_TUNE_H
 
@@ -107,9 +108,10 @@ typedef struct cutune_tune_options {
      * own reference; the one compile pool feeds them all and each variant is measured
      * on whichever GPU is free, into one result and one journal (a resumed run may use
      * other GPUs). The GPUs must be of one model (name, architecture, SM count; else
-     * CUTUNE_EINVAL: tune on each, cutune --per-device). The first GPU runs the final race
-     * and the profiling, so the winner is chosen on one GPU's times; the others time the
-     * race's contenders too, for cutune_tune_summary.spread. 0 or 1: `device` alone. */
+     * CUTUNE_EINVAL: tune on each, cutune --per-device). The final race times each
+     * contender on whichever GPU is free; every GPU times its first two, for
+     * cutune_tune_summary.spread (against the first GPU, which runs the profiling). 0 or
+     * 1: `device` alone. */
     const int *devices;
     int ndevices;
 } cutune_tune_options;
@@ -252,6 +254,41 @@ typedef struct cutune_tune_verdict {
 /* cutune_tune_verdict_of: r's verdict into *out. CUTUNE_OK or CUTUNE_EINVAL. */
 int cutune_tune_verdict_of(cutune_tune_verdict *out, const cutune_tune_result *r);
 
+/* What `cutune SPEC` says at a run's end, as text of whole lines in *out (free with
+ * cutune_free; "" when there is nothing to say). CUTUNE_OK, CUTUNE_EINVAL (NULL
+ * arguments, i out of range) or CUTUNE_ENOMEM.
+ * cutune_tune_ranking_text: the `top` best variants (cutune_tune_rank) as a table: a
+ * line "rank # PARAM... median ms spread OBJECTIVE regs occ reps" after an empty line,
+ * then a row each; a run over problem sizes: for each size, an empty line, "size
+ * n=4096:" and its table; top <= 0: "".
+ * cutune_tune_best_text: the winner of size k (0 .. cutune_tune_size_count - 1; a run
+ * without sizes: k 0) as "best[ at n=4096]: #ORDINAL p=v ...  median T ms, OBJECTIVE V",
+ * and its energy per launch when measured; "" when none won. *note (NULL: not asked):
+ * why its energy was not measured when it was asked for ("" otherwise). */
+int cutune_tune_ranking_text(char **out, const cutune_tune_result *r, int top);
+int cutune_tune_best_text(char **out, char **note, const cutune_tune_result *r, int k);
+
+/* A run that could not tune for want of a GPU, after all that needs none (the spec
+ * checked, its space counted and cutune_analyze at every problem size). */
+typedef struct cutune_untuned {
+    uint64_t variants;     /* analysed, summed over the problem sizes */
+    uint64_t runnable;     /* of them compiled and can launch */
+    uint64_t failed;       /* did not compile */
+    uint64_t unlaunchable; /* compiled, but cannot launch */
+    int limited;           /* 1: only the first configurations were analysed (a limit below the space) */
+    int emits;             /* 1: a header or CSV was asked for (none is written) */
+    int brief;             /* 1: the verdict line alone */
+    const char *why;       /* why no GPU is usable (cutune_last_error after cutune_device_count) */
+} cutune_untuned;
+
+/* cutune_untuned_text: u's verdict as `cutune SPEC` prints it on stderr: when some
+ * variant could run, "cutune: NOT TUNED. Timing needs a GPU ..." naming u->why, then
+ * (unless brief) what was done, the counts when not every variant compiled and can
+ * launch, and that no header or CSV was written when u->emits; when none could, that
+ * a GPU would not change that. In *out (free with cutune_free). CUTUNE_OK, CUTUNE_EINVAL
+ * or CUTUNE_ENOMEM. */
+int cutune_untuned_text(char **out, const cutune_untuned *u);
+
 /* Every configuration on each of several GPUs (cutune --per-device): a process per GPU,
  * each tuning into a results file of its own, "RESULTS.gpuD.json". */
 #define CUTUNE_PER_DEVICE_OPTIONS_VERSION 1
@@ -304,6 +341,13 @@ int cutune_tune_per_device(cutune_device_run **out, cutune_spec *spec, const cut
                            const cutune_per_device_options *po);
 /* cutune_device_runs_free: frees cutune_tune_per_device's array of n (NULL: nothing). */
 void cutune_device_runs_free(cutune_device_run *runs, int n);
+/* cutune_device_run_text: runs[i] of cutune_tune_per_device's n as the line `cutune
+ * --per-device` prints: "GPU D (NAME): best #ORDINAL p=v ...  median T ms; results:
+ * PATH" (or "no winner; results: PATH"; "" when its results were not read); *spread:
+ * its median times over those of the first run before it that was read, for the same
+ * variants timed ok ("" when none to compare). Both free with cutune_free. CUTUNE_OK,
+ * CUTUNE_EINVAL (NULL arguments, i out of range) or CUTUNE_ENOMEM. */
+int cutune_device_run_text(char **out, char **spread, const cutune_device_run *runs, int n, int i);
 
 /* Hardware counters (cutune_tune_options.profile_top). cutune_profile_default_metrics:
  * the default set (the seeds' nvprof table in CUPTI's names; *names static), its count

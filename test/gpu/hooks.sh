@@ -13,13 +13,9 @@
 set -u
 cutune=$1
 src=$(cd "$2" && pwd)
-if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>"${TMPDIR:-/tmp}/cutune-hooks-probe"; then
-    echo "SKIP: no usable GPU: $(cat "${TMPDIR:-/tmp}/cutune-hooks-probe")"
-    exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+. "$src/test/gpu/lib.sh.inc"
+gpu_probe hooks
+gpu_tmp
 fails=0
 hist=$src/kernels/histogram.cu
 k=$src/test/gpu/hooks.cu

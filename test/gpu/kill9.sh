@@ -12,15 +12,11 @@ cutune=$1
 src=$2
 spec=${3:-$src/examples/sweep.tune}
 kills=${KILLS:-4}
-if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>&1; then
-    echo "SKIP: no usable GPU"
-    exit 77
-fi
+. "$src/test/gpu/lib.sh.inc"
+gpu_probe
 FLEET_ARGS=""
 [ "${FLEET:-0}" = 1 ] && FLEET_ARGS=$(bash "$src/test/gpu/fleet_args.sh" "$cutune") && echo "fleet: $FLEET_ARGS"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+gpu_tmp
 results=$tmp/r.json
 journal=$results.journal
 for i in $(seq "$kills"); do

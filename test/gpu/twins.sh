@@ -12,15 +12,11 @@
 set -u
 cutune=$1
 src=$2
-if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>"${TMPDIR:-/tmp}/cutune-twins-probe"; then
-    echo "SKIP: no usable GPU: $(cat "${TMPDIR:-/tmp}/cutune-twins-probe")"
-    exit 77
-fi
+. "$src/test/gpu/lib.sh.inc"
+gpu_probe twins
 FLEET_ARGS=""
 [ "${FLEET:-0}" = 1 ] && FLEET_ARGS=$(bash "$src/test/gpu/fleet_args.sh" "$cutune") && echo "fleet: $FLEET_ARGS"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+gpu_tmp
 spec=$src/test/gpu/twins.tune
 "$cutune" --color never "$spec" ${FLEET_ARGS:-} --results "$tmp/a.json" >"$tmp/out" 2>"$tmp/err"
 rc=$?

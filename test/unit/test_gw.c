@@ -63,10 +63,34 @@ static void test_setup_reply_without_device(void **state)
     cutune_spec_free(spec);
 }
 
+/* The entry that makes a worker's GPU its only one: the ordinal, or the list's entry of
+ * that place when the tuner itself sees a list (ordinals number the list's GPUs). */
+static void test_visible_device(void **state)
+{
+    (void)state;
+    char out[64];
+    assert_int_equal(gw_visible_device(NULL, 3, out, sizeof out), 0);
+    assert_string_equal(out, "3");
+    assert_int_equal(gw_visible_device("2,3", 0, out, sizeof out), 0);
+    assert_string_equal(out, "2");
+    assert_int_equal(gw_visible_device("2,3", 1, out, sizeof out), 0);
+    assert_string_equal(out, "3");
+    assert_int_equal(gw_visible_device("GPU-8a1b,GPU-77ce,MIG-1", 2, out, sizeof out), 0);
+    assert_string_equal(out, "MIG-1");
+    assert_int_equal(gw_visible_device("-1", 0, out, sizeof out), 0); /* none: still none */
+    assert_string_equal(out, "-1");
+    assert_int_equal(gw_visible_device("2,3", 2, out, sizeof out), -1); /* not in the list */
+    assert_int_equal(gw_visible_device("2,,3", 1, out, sizeof out), -1);
+    assert_int_equal(gw_visible_device("", 0, out, sizeof out), -1);
+    assert_int_equal(gw_visible_device(NULL, -1, out, sizeof out), -1);
+    assert_int_equal(gw_visible_device("GPU-0123456789", 0, out, 8), -1); /* too long: left as it is */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_setup_reply_without_device),
+        cmocka_unit_test(test_visible_device),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -278,10 +278,44 @@ static void test_damage_in_the_middle(void **state)
     unlink(path);
 }
 
+/* Lines appended while the journal is held are written at once (a process killed
+ * before the release loses none of them) and synced together at the release; holds
+ * nest, and a journal closed while held keeps what was written. */
+static void test_hold(void **state)
+{
+    (void)state;
+    snprintf(path, sizeof path, "/tmp/cutune-journal-hold-%d", (int)getpid());
+    unlink(path);
+    json_t *id = identity("abc");
+    journal *j;
+    assert_int_equal(journal_open(&j, path, id, BOUND, false), 0);
+    journal_hold(j);
+    journal_hold(j);
+    append(j, 0, "ok");
+    append(j, 1, "wrong");
+    assert_int_equal(journal_release(j), 0); /* still held once */
+    journal *reader;                         /* what another process would read now */
+    assert_int_equal(journal_open(&reader, path, id, BOUND, false), 0);
+    assert_int_equal(journal_count(reader), 2);
+    journal_close(reader);
+    assert_int_equal(journal_release(j), 0);
+    assert_int_equal(journal_release(j), 0); /* not held: nothing to do */
+    journal_hold(j);
+    append(j, 3, "ok");
+    journal_close(j); /* held at a failure */
+    assert_int_equal(journal_open(&j, path, id, BOUND, false), 0);
+    assert_int_equal(journal_count(j), 3);
+    journal_close(j);
+    journal_hold(NULL); /* no journal: nothing to do */
+    assert_int_equal(journal_release(NULL), 0);
+    json_decref(id);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_journal), cmocka_unit_test(test_untrusted_records),
                                        cmocka_unit_test(test_other_formats_refused),
-                                       cmocka_unit_test(test_damage_in_the_middle)};
+                                       cmocka_unit_test(test_damage_in_the_middle), cmocka_unit_test(test_hold)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

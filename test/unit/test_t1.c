@@ -12,6 +12,7 @@
 
 #include "import/t1.h"
 #include "import/t1_internal.h"
+#include "lang/ast.h"
 
 /* The names the expressions below may read. */
 static const t1_name names[] = {
@@ -212,7 +213,7 @@ static void test_file(void **state)
     const char *expected[] = {
         "kernel k from \"k.cu\" {\n",
         "    param bx in 32 .. 128 step *2 default 64;\n",
-        "    param step_ in [1, 2] as define step default 1;\n", /* `step` is reserved in a spec */
+        "    param step_ in [1, 2] as option \"-Dstep={}\" default 1;\n", /* `step` is reserved in a spec */
         "    require bx * step_ <= 128;",
         "    let problem_size_x = 1000;",
         "    block bx;\n",
@@ -281,6 +282,28 @@ static void test_file_global(void **state)
     t1_result_free(r);
 }
 
+/* Every type name of the spec language (lang/ast.c's table) is a word a T1 name cannot
+ * keep: a param named float4 or half2 would otherwise be written `param float4 in ...`,
+ * which does not parse (the vector types were once missing from the list). */
+static void test_type_names_reserved(void **state)
+{
+    (void)state;
+    for (int t = CT_HALF; t <= CT_HALF2; t++)
+        if (!t1_reserved(ast_ctype_name((ast_ctype)t)))
+            fail_msg("the type name '%s' is not reserved for T1 names", ast_ctype_name((ast_ctype)t));
+    const char *text = "{\"ConfigurationSpace\": {\"TuningParameters\": ["
+                       "{\"Name\": \"float4\", \"Type\": \"int\", \"Values\": \"[1, 2]\"}]},"
+                       "\"KernelSpecification\": {\"Language\": \"CUDA\", \"KernelName\": \"k\", \"KernelFile\": "
+                       "\"k.cu\", \"LocalSize\": {\"X\": \"32\"}, \"GlobalSize\": {\"X\": \"float4\"}}}";
+    t1_result *r;
+    assert_int_equal(t1_import_text(&r, text, strlen(text), "v.json", "", ""), 0);
+    if (r->nerrors)
+        fail_msg("refused: %s", r->errors[0]);
+    if (!strstr(r->text, "    param float4_ in [1, 2] as option \"-Dfloat4={}\";"))
+        fail_msg("float4 is not renamed:\n%s", r->text);
+    t1_result_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -291,6 +314,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_file_global, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_type_names_reserved, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

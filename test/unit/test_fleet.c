@@ -1,0 +1,405 @@
+/* test_fleet.c - the fleet's dispatch and final race (tuner/fleet.c) without a GPU:
+ * which idle GPU gets the next variant (fleet_pick) in a simulated run whose GPUs wait
+ * for the compiler, the race's plan (fleet_race_plan) over simulated GPUs, and both with
+ * fake GPU workers (processes that answer each request as a worker would, with made-up
+ * figures): the answers that come together are all taken, and the race spreads its
+ * contenders over the GPUs, each timed once, the spread measured on the pairs. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "api/internal.h"
+#include "base/sys.h"
+#include "tuner/fleet.h"
+#include "tuner/reply.h"
+
+/* ---- fleet_pick ------------------------------------------------------------------- */
+
+static void test_pick_longest_idle(void **state)
+{
+    (void)state;
+    record busy;
+    fleet_slot s[4];
+    memset(s, 0, sizeof s);
+    assert_int_equal(fleet_pick(s, 4), 0); /* all idle from the start: the first */
+    s[0].rec = &busy;
+    s[1].idle_since = 5.0;
+    s[2].idle_since = 3.0;
+    s[3].idle_since = 4.0;
+    assert_int_equal(fleet_pick(s, 4), 2); /* idle the longest, whatever its place */
+    s[2].rec = &busy;
+    assert_int_equal(fleet_pick(s, 4), 3);
+    s[1].rec = s[3].rec = &busy;
+    assert_int_equal(fleet_pick(s, 4), -1);
+}
+
+/* A run simulated in whole milliseconds: a variant comes from the compiler every
+ * `every` ms and goes to fleet_pick's GPU at once; each GPU takes `cost` ms a variant.
+ * counts[k]: how many GPU k measured. Returns the time the last one ended. */
+static int simulate_dispatch(int ngpus, int every, int cost, int variants, int *counts)
+{
+    fleet_slot s[8];
+    int ends[8];
+    record busy;
+    memset(s, 0, sizeof s);
+    int last = 0;
+    for (int k = 0; k < ngpus; k++)
+        counts[k] = ends[k] = 0;
+    for (int v = 0; v < variants; v++) {
+        int now = v * every;
+        for (int k = 0; k < ngpus; k++)
+            if (s[k].rec && ends[k] <= now) { /* it answered at ends[k] */
+                s[k].rec = NULL;
+                s[k].idle_since = ends[k];
+            }
+        int k = fleet_pick(s, ngpus);
+        assert_true(k >= 0); /* the compiler is the slower here: a GPU is always idle */
+        s[k].rec = &busy;
+        ends[k] = now + cost;
+        counts[k]++;
+        last = ends[k] > last ? ends[k] : last;
+    }
+    return last;
+}
+
+static void test_dispatch_does_not_favour_gpu0(void **state)
+{
+    (void)state;
+    int counts[8];
+    /* Three GPUs of 20 ms a variant fed every 12 ms: taking the first idle GPU by its
+     * place would give GPU 0 and 1 every variant and GPU 2 none after the first round. */
+    simulate_dispatch(3, 12, 20, 60, counts);
+    for (int k = 0; k < 3; k++)
+        if (counts[k] < 19 || counts[k] > 21)
+            fail_msg("GPU %d measured %d of 60 (want 20 each): %d %d %d", k, counts[k], counts[0], counts[1],
+                     counts[2]);
+    /* Four GPUs fed faster than one can go, slower than four: still even. */
+    simulate_dispatch(4, 7, 20, 400, counts);
+    for (int k = 0; k < 4; k++)
+        if (counts[k] < 99 || counts[k] > 101)
+            fail_msg("GPU %d measured %d of 400 (want 100 each)", k, counts[k]);
+}
+
+/* ---- fleet_race_plan ---------------------------------------------------------------- */
+
+/* A race simulated on ngpus GPUs: job i takes cost[i] on any GPU; each GPU takes its
+ * next job from the plan when it is free, the lowest-numbered free GPU first.
+ * timed[k * n + i]: GPU k timed job i. Returns the time the last job ended. */
+static double simulate_race(int ngpus, int n, int ncontend, const double *cost, bool *timed, fleet_race_plan *p)
+{
+    assert_int_equal(fleet_race_plan_init(p, ngpus, n, ncontend), CUTUNE_OK);
+    double free_at[8] = {0};
+    bool done[8] = {false};
+    double end = 0;
+    memset(timed, 0, sizeof(bool) * (size_t)ngpus * (size_t)n);
+    for (;;) {
+        int k = -1; /* the GPU free first that still has work */
+        for (int j = 0; j < ngpus; j++)
+            if (!done[j] && (k < 0 || free_at[j] < free_at[k]))
+                k = j;
+        if (k < 0)
+            break;
+        int i = fleet_race_plan_next(p, k);
+        if (i < 0) {
+            done[k] = true;
+            continue;
+        }
+        assert_true(i < n);
+        assert_false(timed[(size_t)k * (size_t)n + (size_t)i]); /* never the same job twice on one GPU */
+        timed[(size_t)k * (size_t)n + (size_t)i] = true;
+        free_at[k] += cost[i];
+        end = free_at[k] > end ? free_at[k] : end;
+    }
+    return end;
+}
+
+static void test_race_plan_spreads_the_contenders(void **state)
+{
+    (void)state;
+    enum { N = 12, NC = 10, K = 4 };
+    double cost[N];
+    bool timed[K * N];
+    for (int i = 0; i < N; i++)
+        cost[i] = 1.0;
+    fleet_race_plan p;
+    double end = simulate_race(K, N, NC, cost, timed, &p);
+    for (int i = 0; i < NC; i++) { /* each contender's race run: one GPU's, and that GPU timed it */
+        assert_true(p.owner[i] >= 0 && p.owner[i] < K);
+        assert_true(timed[p.owner[i] * N + i]);
+        int on = 0;
+        for (int k = 0; k < K; k++)
+            on += timed[k * N + i];
+        /* the pairs on every GPU (the first's the race's), the rest once */
+        assert_int_equal(on, i < FLEET_RACE_PAIRS ? K : 1);
+        if (i < FLEET_RACE_PAIRS)
+            assert_int_equal(p.owner[i], 0);
+    }
+    for (int k = 0; k < K; k++) /* the run's variants: every GPU but the first */
+        for (int i = NC; i < N; i++)
+            assert_int_equal(timed[k * N + i], k > 0);
+    /* One GPU would take NC = 10; here 2 + (2 + 2) * 3 + 8 = 22 jobs over four GPUs. */
+    if (end > 6.0)
+        fail_msg("the race took %.0f jobs' time on %d GPUs (one GPU: %d)", end, K, NC);
+    bool some_other = false;
+    for (int i = 0; i < NC; i++)
+        some_other |= p.owner[i] > 0;
+    assert_true(some_other);
+    fleet_race_plan_free(&p);
+}
+
+static void test_race_plan_one_gpu_in_order(void **state)
+{
+    (void)state;
+    fleet_race_plan p;
+    assert_int_equal(fleet_race_plan_init(&p, 1, 5, 5), CUTUNE_OK);
+    for (int i = 0; i < 5; i++) /* as the race always ran on one GPU: each in order */
+        assert_int_equal(fleet_race_plan_next(&p, 0), i);
+    assert_int_equal(fleet_race_plan_next(&p, 0), -1);
+    fleet_race_plan_free(&p);
+    /* no contender (only the spread's variants): the first GPU has nothing to do */
+    assert_int_equal(fleet_race_plan_init(&p, 2, 1, 0), CUTUNE_OK);
+    assert_int_equal(fleet_race_plan_next(&p, 0), -1);
+    assert_int_equal(fleet_race_plan_next(&p, 1), 0);
+    assert_int_equal(fleet_race_plan_next(&p, 1), -1);
+    fleet_race_plan_free(&p);
+}
+
+static void test_race_plan_drop_goes_to_another(void **state)
+{
+    (void)state;
+    fleet_race_plan p;
+    assert_int_equal(fleet_race_plan_init(&p, 2, 4, 4), CUTUNE_OK);
+    assert_int_equal(fleet_race_plan_next(&p, 1), 0); /* the pairs first */
+    assert_int_equal(fleet_race_plan_next(&p, 1), 1);
+    assert_int_equal(fleet_race_plan_next(&p, 1), 2); /* the first contender no GPU has */
+    fleet_race_plan_drop(&p, 1, 2);                   /* its worker could not start */
+    assert_int_equal(p.owner[2], -1);
+    assert_int_equal(fleet_race_plan_next(&p, 0), 0);
+    assert_int_equal(fleet_race_plan_next(&p, 0), 1);
+    assert_int_equal(fleet_race_plan_next(&p, 0), 2);
+    assert_int_equal(p.owner[2], 0);
+    fleet_race_plan_drop(&p, 1, 0); /* a pair's race run stays the first GPU's */
+    assert_int_equal(p.owner[0], 0);
+    fleet_race_plan_free(&p);
+}
+
+/* ---- fake workers ------------------------------------------------------------------- */
+
+/* A fake GPU worker: answers every request, ok and timed, with a median of
+ * (ordinal + 1) ms times its scale (ctx: a double); a final race's request after 10 ms
+ * (the GPU busy), any other at once. */
+static int fake_worker(void *ctx, int in, int out)
+{
+    double scale = *(const double *)ctx;
+    wk_frame f = WK_FRAME_INIT;
+    arena *a = arena_new();
+    for (;;) {
+        if (wk_recv(in, &f, 0) < 0)
+            return 0;
+        arena_reset(a);
+        wk_request q;
+        if (wk_decode_request(&f, a, &q) < 0)
+            return 4;
+        if (q.final)
+            nanosleep(&(struct timespec){0, 10000000}, NULL);
+        reply r;
+        memset(&r, 0, sizeof r);
+        r.status = OUTCOME_OK;
+        r.m.reason = r.m.energy_note = r.m.profile_note = "";
+        r.m.energy_j = r.m.power_w = NAN;
+        r.m.timed = true;
+        r.m.median_ms = r.m.min_ms = r.m.max_ms = r.m.q1_ms = r.m.q3_ms = scale * (double)(q.ordinal + 1);
+        r.m.reps = q.final ? 10 : 3;
+        r.m.provisional = !q.final;
+        r.m.objective = r.m.median_ms;
+        r.m.gpu_seconds = 0.001;
+        wk_frame_reset(&f);
+        reply_encode(&f, &r);
+        if (wk_send(out, &f) < 0)
+            return 2;
+    }
+}
+
+static const char spec_src[] = "kernel k from \"poly.cu\" {\n"
+                               "    param threads in [32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416];\n"
+                               "    block threads;\n"
+                               "    grid 1;\n"
+                               "    arg x : inout float[4096] = random(seed = 1);\n"
+                               "    arg n : int = 4096;\n"
+                               "}\n";
+
+typedef struct fake_fleet {
+    cutune_spec *spec;
+    cutune_tune_result *res;
+    cutune_tune_options opts;
+    cutune_device dev;
+    tuner *t;
+    double scale[4];
+    value vals[16];
+    unsigned char cubin[16];
+    session_binary bin;
+} fake_fleet;
+
+/* The tuner as tuner_new makes it, with `ngpus` fake workers (GPU k's times scaled by
+ * scale[k]) instead of GPU workers. */
+static void fake_fleet_new(fake_fleet *ff, int ngpus, const double *scale)
+{
+    memset(ff, 0, sizeof *ff);
+    cutune_load_options lo = CUTUNE_LOAD_OPTIONS_INIT;
+    lo.base_dir = CUTUNE_SOURCE_DIR "/kernels"; /* the kernel is never compiled: only found */
+    int rc = cutune_spec_load_string(&ff->spec, "s.tune", spec_src, strlen(spec_src), &lo);
+    if (rc != CUTUNE_OK)
+        fail_msg("load: %s\n%s", cutune_status_text(rc), cutune_spec_diagnostics(ff->spec, 0, 0));
+    ff->dev.name = "test";
+    ff->dev.arch = "sm_90";
+    ff->dev.l2_bytes = 1 << 20;
+    ff->res = result_new_for(ff->spec->model, "s.tune", &ff->dev);
+    assert_non_null(ff->res);
+    ff->opts = (cutune_tune_options)CUTUNE_TUNE_OPTIONS_INIT;
+    tuner *t = ff->t = calloc(1, sizeof *t);
+    assert_non_null(t);
+    t->spec = ff->spec;
+    t->m = ff->spec->model;
+    t->opts = &ff->opts;
+    t->res = ff->res;
+    t->stop = "";
+    t->ngpus = ngpus;
+    t->gpus = calloc((size_t)ngpus, sizeof *t->gpus);
+    t->slots = calloc((size_t)ngpus, sizeof *t->slots);
+    t->answered = calloc((size_t)ngpus, sizeof *t->answered);
+    t->vals = calloc((size_t)t->m->nparams + 1, sizeof(value));
+    assert_true(t->gpus && t->slots && t->answered && t->vals);
+    t->goal = (goal_state){t->m, t->vals, 1.5, false, 0, false, 0, 0};
+    ff->res->summary.ndevices = ngpus;
+    for (int k = 0; k < ngpus; k++) {
+        assert_int_equal(gpu_init(&t->gpus[k], ff->spec, &ff->opts, k, &ff->dev, false, ff->res), CUTUNE_OK);
+        t->gpus[k].limit_s = 30;
+        ff->scale[k] = scale[k];
+        assert_int_equal(wk_start(&t->gpus[k].proc, fake_worker, &ff->scale[k]), 0);
+        ff->res->summary.devices[k] = k;
+    }
+    for (int i = 0; i < 16; i++)
+        ff->vals[i] = value_int(32 * (i + 1));
+    ff->bin = (session_binary){ff->cubin, sizeof ff->cubin, "k"};
+}
+
+/* A record of the results for configuration `ordinal`, as the session would deliver it. */
+static record *fake_record(fake_fleet *ff, uint64_t ordinal)
+{
+    record *rec = result_append(ff->res);
+    assert_non_null(rec);
+    rec->v.ordinal = ordinal;
+    rec->v.nparams = 1;
+    rec->v.block[0] = 32;
+    rec->v.block[1] = rec->v.block[2] = rec->v.grid[0] = rec->v.grid[1] = rec->v.grid[2] = 1;
+    rec->vals = &ff->vals[ordinal];
+    return rec;
+}
+
+static void fake_fleet_free(fake_fleet *ff)
+{
+    tuner_free(ff->t);
+    cutune_tune_result_free(ff->res);
+    cutune_spec_free(ff->spec);
+}
+
+/* Waits until every fake worker has its answer ready (at most 10 s). */
+static void wait_all_answered(tuner *t)
+{
+    for (int k = 0; k < t->ngpus; k++) {
+        int fd = t->gpus[k].proc.from;
+        assert_int_equal(wk_wait_any(&fd, 1, sys_seconds() + 10), 0);
+    }
+}
+
+static void test_answers_together_all_taken(void **state)
+{
+    (void)state;
+    fake_fleet ff;
+    double scale[3] = {1, 1, 1};
+    fake_fleet_new(&ff, 3, scale);
+    tuner *t = ff.t;
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(fleet_idle(t), k); /* all idle from the start: in order */
+        record *rec = fake_record(&ff, (uint64_t)k);
+        assert_int_equal(fleet_send(t, k, rec, ff.res->n - 1, &ff.bin, false, (twin_id){0, 0}), 0);
+    }
+    wait_all_answered(t);
+    /* Every GPU has answered: the first wait takes all three answers, not GPU 0's
+     * alone (GPU 0 answering again first would keep the others waiting). */
+    int k = fleet_idle(t);
+    assert_true(k >= 0);
+    assert_int_equal(t->nanswered, 3);
+    for (int j = 0; j < 3; j++)
+        assert_null(t->slots[j].rec);
+    assert_int_equal(fleet_flush(t), 0);
+    for (uint64_t i = 0; i < 3; i++) {
+        assert_int_equal(ff.res->records[i]->out, OUTCOME_OK);
+        assert_int_equal(ff.res->records[i]->m.device, (int)i);
+    }
+    fake_fleet_free(&ff);
+}
+
+static void test_race_on_fake_workers(void **state)
+{
+    (void)state;
+    enum { NC = 12, N = 13, K = 3 };
+    fake_fleet ff;
+    double scale[K] = {1.0, 1.02, 0.99}; /* GPU 1 2 % slower, GPU 2 1 % faster */
+    fake_fleet_new(&ff, K, scale);
+    tuner *t = ff.t;
+    const session_binary *bins[N];
+    const record *vs[N], *refs[N];
+    record *first[NC];
+    for (int i = 0; i < N; i++) {
+        record *rec = fake_record(&ff, (uint64_t)i);
+        rec->out = OUTCOME_OK;
+        rec->m.timed = true;
+        rec->m.median_ms = (double)(i + 1); /* as the first GPU timed it during the run */
+        bins[i] = &ff.bin;
+        vs[i] = refs[i] = rec;
+    }
+    assert_int_equal(fleet_race(t, bins, vs, refs, N, NC, first), CUTUNE_OK);
+    int on[K] = {0};
+    for (int i = 0; i < NC; i++) {
+        assert_non_null(first[i]);
+        assert_int_equal(first[i]->out, OUTCOME_OK);
+        assert_int_equal(first[i]->m.reps, 10); /* timed in full */
+        int k = first[i]->m.device;
+        assert_true(k >= 0 && k < K);
+        on[k]++;
+        if (i < FLEET_RACE_PAIRS)
+            assert_int_equal(k, 0); /* the pairs' race runs are the first GPU's */
+        /* its times are the GPU's that timed it */
+        assert_true(fabs(first[i]->m.median_ms - scale[k] * (double)(i + 1)) < 1e-9);
+    }
+    assert_true(on[1] + on[2] > 0); /* spread over the GPUs, not all on the first */
+    for (int k = 1; k < K; k++) {   /* the pairs and the run's variant */
+        const cutune_device_spread *s = &ff.res->summary.spread[k];
+        assert_int_equal(s->device, k);
+        assert_int_equal(s->variants, FLEET_RACE_PAIRS + (N - NC));
+        assert_true(fabs(s->median - scale[k]) < 1e-9);
+    }
+    fake_fleet_free(&ff);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pick_longest_idle),
+        cmocka_unit_test(test_dispatch_does_not_favour_gpu0),
+        cmocka_unit_test(test_race_plan_spreads_the_contenders),
+        cmocka_unit_test(test_race_plan_one_gpu_in_order),
+        cmocka_unit_test(test_race_plan_drop_goes_to_another),
+        cmocka_unit_test(test_answers_together_all_taken),
+        cmocka_unit_test(test_race_on_fake_workers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
