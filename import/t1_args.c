@@ -537,6 +537,29 @@ static bool constant_arg(t1_state *s, json_t *a, const char *path, const char *n
     return true;
 }
 
+/* mem_type: an argument's MemType (at path; absent, or "Constant": Kernel Tuner's
+ * cmem_args, for a Vector) into *cmem. False after an error. */
+static bool mem_type(t1_state *s, json_t *a, const char *path, const char *mem, bool *cmem)
+{
+    json_t *memtype = t1_member(s->c, a, path, "MemType", false);
+    if (!memtype)
+        return true;
+    const char *cpath = t1_key(s->c, path, "MemType");
+    if (!t1_want(s->c, memtype, cpath, T1_STRING, "a string"))
+        return false;
+    if (strcmp(json_string_value(memtype), "Constant") != 0) {
+        t1_error(s->c, cpath, "\"%s\" is not a memory type cutune knows (\"Constant\" is Kernel Tuner's cmem_args)",
+                 json_string_value(memtype));
+        return false;
+    }
+    *cmem = true;
+    if (strcmp(mem, "Vector") != 0) {
+        t1_error(s->c, cpath, "constant memory of a %s is not translated (a Vector's is)", mem);
+        return false;
+    }
+    return true;
+}
+
 /* arg_type: the index in types[] of an argument's T1 Type (at tpath) of memory type
  * `mem`; -1 after an error (a type cutune has not, a scalar of a vector type). */
 static int arg_type(t1_state *s, const char *type, const char *mem, const char *tpath)
@@ -584,25 +607,9 @@ static void one_arg(t1_state *s, json_t *a, size_t i, const char *path, const ch
     int t = arg_type(s, type, mem, t1_key(s->c, path, "Type"));
     if (t < 0)
         return;
-    json_t *memtype = t1_member(s->c, a, path, "MemType", false);
     bool cmem = false;
-    if (memtype) {
-        const char *cpath = t1_key(s->c, path, "MemType");
-        if (!t1_want(s->c, memtype, cpath, T1_STRING, "a string"))
-            return;
-        if (strcmp(json_string_value(memtype), "Constant") != 0) {
-            t1_error(s->c, cpath,
-                     "\"%s\" is not a memory type cutune knows (\"Constant\" is Kernel Tuner's "
-                     "cmem_args)",
-                     json_string_value(memtype));
-            return;
-        }
-        cmem = true;
-        if (strcmp(mem, "Vector") != 0) {
-            t1_error(s->c, cpath, "constant memory of a %s is not translated (a Vector's is)", mem);
-            return;
-        }
-    }
+    if (!mem_type(s, a, path, mem, &cmem))
+        return;
     const char *mpath = t1_key(s->c, path, "MemoryType");
     json_t *output = t1_member(s->c, a, path, "Output", false);
     bool is_output = output && (json_is_true(output) || (json_is_integer(output) && json_integer_value(output)));
