@@ -110,7 +110,8 @@ typedef struct bench_result {
     char energy_error[256];        /* why it was not, when it should have been ("" otherwise) */
     double work[BENCH_WORK_COUNT]; /* where gpu_seconds went (bench_work); their sum, FLUSH
                                       aside, is gpu_seconds */
-    double inputs_seconds;         /* of work[BENCH_WORK_ARGS], initial contents made (a fill, a file) */
+    double inputs_seconds;         /* of work[BENCH_WORK_ARGS], initial contents made (a fill, a file;
+                                      the fill kernel's compile not included: bench_compile_seconds) */
 } bench_result;
 
 typedef struct bench bench;
@@ -121,6 +122,11 @@ typedef struct bench bench;
  * 0, or -1 with err_last set. */
 int bench_open(bench **out, int ordinal, size_t flush_bytes, const char *arch, const bench_arg *args, int nargs,
                const bench_verify *vf);
+
+/* bench_compile_seconds: NVRTC's time so far for cutune's own kernels on this bench
+ * (input fills, comparisons, checkers: runtime/builtin), apart from the steps that
+ * needed them (a set-up's phases count it as compiling). */
+double bench_compile_seconds(const bench *b);
 
 /* bench_close: frees every buffer and kernel, closes the device; NULL is a no-op. */
 void bench_close(bench *b);

@@ -18,6 +18,7 @@ struct meas_gpu {
     CUevent start, stop;
     CUevent flush_start; /* before a sample's L2 flush: the flush's own GPU time */
     double flushed;      /* the L2 flushes' GPU seconds so far (meas_flushed_seconds) */
+    double compiled;     /* NVRTC's seconds for the helpers' kernels (meas_compile_seconds) */
     CUdeviceptr flush;
     size_t flush_bytes;
     bool sticky;
@@ -449,4 +450,15 @@ int meas_ordinal(const meas_gpu *g)
 double meas_flushed_seconds(const meas_gpu *g)
 {
     return g->flushed;
+}
+
+void meas_add_compile_seconds(meas_gpu *g, double seconds)
+{
+    if (seconds > 0)
+        g->compiled += seconds;
+}
+
+double meas_compile_seconds(const meas_gpu *g)
+{
+    return g->compiled;
 }

@@ -159,6 +159,11 @@ int meas_flush(meas_gpu *g);
  * checked run's and the samples', each timed by an event pair of its own around it,
  * outside the sample's), for the account of GPU work besides timing. */
 double meas_flushed_seconds(const meas_gpu *g);
+/* meas_add_compile_seconds / meas_compile_seconds: the time NVRTC took for the kernels
+ * this device's own helpers needed (runtime/builtin: fill, comparison, checkers), noted
+ * by whoever compiled them, and its sum so far. */
+void meas_add_compile_seconds(meas_gpu *g, double seconds);
+double meas_compile_seconds(const meas_gpu *g);
 /* meas_check: 0 when r is CUDA_SUCCESS, else -1 with err_last set ("what: ...") and the context
  * marked lost when r is a sticky error. */
 int meas_check(meas_gpu *g, CUresult r, const char *what);

@@ -79,7 +79,9 @@ static int worker_setup(gw *g, strbuf *msg, wk_setup *acc)
     g->ms.worse = goal_worse;
     g->ms.worse_ctx = &g->goal;
     double t = sys_seconds();
-    if (bench_open(&g->b, own_gpu_only(p->device), p->flush_bytes, p->arch, p->args, m->nargs, &g->vf) < 0) {
+    int opened = bench_open(&g->b, own_gpu_only(p->device), p->flush_bytes, p->arch, p->args, m->nargs, &g->vf);
+    acc->device_s = sys_seconds() - t; /* the driver's time, also when it would not serve */
+    if (opened < 0) {
         sb_add(msg, err_last()->message);
         return CUTUNE_ENODEV; /* the device would not serve: not the spec's fault */
     }
@@ -105,10 +107,12 @@ static int worker_setup(gw *g, strbuf *msg, wk_setup *acc)
     if (!m->verify.present)
         return CUTUNE_OK;
     t = sys_seconds();
+    double helpers = bench_compile_seconds(g->b); /* cutune's own kernels it compiles (fills, comparisons) */
     int rc = gw_reference(g);
-    acc->compile_s += g->ref_compile_s;
+    helpers = bench_compile_seconds(g->b) - helpers;
+    acc->compile_s += g->ref_compile_s + helpers;
     acc->inputs_s = g->ref_inputs_s;
-    acc->reference_s = sys_seconds() - t - g->ref_compile_s - g->ref_inputs_s;
+    acc->reference_s = sys_seconds() - t - g->ref_compile_s - helpers - g->ref_inputs_s;
     if (rc < 0) {
         const char *text = spec_render(p->spec, before, false);
         sb_add(msg, text && *text ? text : "the reference failed");

@@ -402,11 +402,11 @@ int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_sum
     search_run sr;
     memset(&sr, 0, sizeof sr);
     sr.t = t;
-    phases *clock = t->res->clock; /* the loop: compiles awaited, or a GPU at work (gpu.c) */
-    int was = clock ? phases_enter(clock, CUTUNE_PHASE_COMPILE) : 0;
     int rc = open_space(&sr);
     if (rc != CUTUNE_OK)
         return rc;
+    phases *clock = t->res->clock; /* the loop: compiles awaited, or a GPU at work (gpu.c) */
+    int was = clock ? phases_enter(clock, CUTUNE_PHASE_COMPILE) : 0;
     search_hooks hooks = {&sr, NULL, t->set.strategy == STRAT_GUIDED ? static_info : NULL, NULL};
     cutune_analyze_summary static_sum;
     memset(&static_sum, 0, sizeof static_sum);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# merge.sh CUTUNE SOURCE_DIR - `cutune merge` (issue 19): the real H100 runs of test/data
+# merge.sh CUTUNE SOURCE_DIR - `cutune merge` (sharded runs): the real H100 runs of test/data
 # split into 2 and 3 shards (test/cli/merge_check.py: entries by index % N, settings.shard
 # added, nothing else recomputed) merge back into their entries, winner and counts; a
 # twin whose run is in another shard is kept; a missing shard is refused unless

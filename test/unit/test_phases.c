@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "base/phases.h"
+#include "base/sys.h"
 #include "cutune.h"
 
 #define RECORDED CUTUNE_SOURCE_DIR "/test/data/report-sum_matrix-h100.json"
@@ -114,6 +115,23 @@ static void test_add_and_move(void **state)
     phases_tick(&p);
     assert_true(p.seconds[A] == 0 && p.seconds[C] == 0.75 && p.seconds[B] == 2);
     assert_true(phases_total(&p) == 2.75);
+}
+
+/* The process's age, by the kernel's start time: this test's process has just begun (a
+ * ctest run starts it), and it grows as the monotonic clock does. */
+static void test_process_age(void **state)
+{
+    (void)state;
+    double a = sys_process_age(), t = sys_seconds();
+#ifdef __linux__
+    assert_true(a >= 0 && a < 600);
+    while (sys_seconds() - t < 0.05)
+        ;
+    double b = sys_process_age();
+    assert_true(b - a > 0.03 && b - a < 1.0); /* clock ticks of 10 ms */
+#else
+    assert_true(a == -1 || a >= 0);
+#endif
 }
 
 /* ---- a run's account in a results file and in the account text ------------------ */
@@ -261,6 +279,7 @@ int main(void)
         cmocka_unit_test(test_busy_overlay),
         cmocka_unit_test(test_split_never_counts_more_than_the_wait),
         cmocka_unit_test(test_add_and_move),
+        cmocka_unit_test(test_process_age),
         cmocka_unit_test(test_account_tables_add_up),
         cmocka_unit_test(test_untrusted_account),
     };
