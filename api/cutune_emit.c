@@ -17,11 +17,13 @@
 #include "../base/sys.h"
 #include "internal.h"
 
-/* Whether the block `spec` holds is of the kernel and params r records. */
+/* Whether the block `spec` holds is of the kernel, block name (when recorded: files
+ * before blocks had names record none) and params r records. */
 static bool spec_matches(const cutune_spec *spec, const cutune_tune_result *r)
 {
     const model *m = spec->model;
-    if (strcmp(m->kernel, r->kernel) != 0 || m->nparams != r->nparams)
+    if (strcmp(m->kernel, r->kernel) != 0 || m->nparams != r->nparams ||
+        (r->block && strcmp(m->block_name, r->block) != 0))
         return false;
     for (int i = 0; i < r->nparams; i++)
         if (strcmp(m->params[i].name, r->param_names[i]) != 0 ||
@@ -37,6 +39,9 @@ int cutune_spec_select_kernel_of(cutune_spec *spec, const cutune_tune_result *r)
     for (int i = 0; i < cutune_spec_kernel_count(spec); i++)
         if (cutune_spec_select_kernel(spec, i) == CUTUNE_OK && spec_matches(spec, r))
             return CUTUNE_OK;
+    if (r->block && strcmp(r->block, r->kernel) != 0)
+        return err_set(CUTUNE_EINVAL, "%s has no kernel block '%s' of the kernel '%s' and params the results record",
+                       cutune_spec_path(spec), r->block, r->kernel);
     return err_set(CUTUNE_EINVAL, "%s has no kernel block of the kernel '%s' and params the results record",
                    cutune_spec_path(spec), r->kernel);
 }
@@ -104,7 +109,7 @@ int cutune_header_names_claim(cutune_header_names *names, cutune_spec *spec, con
     rc = hdr_emit_names(&mine, spec, results, nresults, opts);
     if (rc != CUTUNE_OK)
         return rc == CUTUNE_ENOMEM ? err_set(rc, "out of memory") : rc;
-    const char *kernel = nresults > 0 ? results[0]->kernel : spec->model->block_name;
+    const char *kernel = nresults > 0 ? cutune_tune_block(results[0]) : spec->model->block_name;
     size_t size = strlen(kernel) + 40;
     char *label = malloc(size);
     hn_list **lists = realloc(names->lists, sizeof *lists * (size_t)(names->n + 1));
@@ -363,21 +368,6 @@ int cutune_spec_device_text(char **out, const cutune_spec *spec)
     return *out ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
 }
 
-/* count_text: "22,200,000" into buf. */
-static const char *count_text(unsigned long long n, char *buf, size_t size)
-{
-    char digits[32];
-    int len = snprintf(digits, sizeof digits, "%llu", n);
-    size_t k = 0;
-    for (int i = 0; i < len && k + 2 < size; i++) {
-        if (i > 0 && (len - i) % 3 == 0)
-            buf[k++] = ',';
-        buf[k++] = digits[i];
-    }
-    buf[k] = '\0';
-    return buf;
-}
-
 /* param_line: param i's line: name (in `width`), how many values, its route and up to
  * eight values (strings quoted). */
 static void param_line(strbuf *sb, const cutune_spec *spec, int i, int width)
@@ -398,7 +388,7 @@ static void param_line(strbuf *sb, const cutune_spec *spec, int i, int width)
     if (n > 8 && len + 8 < sizeof vals)
         snprintf(vals + len, sizeof vals - len, ", ...");
     sb_printf(sb, "  %-*s %6s value%s  as %-12s %s\n", width, cutune_spec_param_name(spec, i),
-              count_text(n, count, sizeof count), n == 1 ? " " : "s", cutune_spec_param_route(spec, i), vals);
+              api_count_text(n, count, sizeof count), n == 1 ? " " : "s", cutune_spec_param_route(spec, i), vals);
 }
 
 int cutune_space_summary_text(char **out, const cutune_spec *spec, const cutune_space_size *size, double count_seconds,
@@ -422,16 +412,16 @@ int cutune_space_summary_text(char **out, const cutune_spec *spec, const cutune_
         sb_printf(&sb, "device       %s\n", device);
     free(device);
     char raw[40], valid[40], least[40], samples[40];
-    count_text(size->raw, raw, sizeof raw);
-    count_text(size->valid, valid, sizeof valid);
+    api_count_text(size->raw, raw, sizeof raw);
+    api_count_text(size->valid, valid, sizeof valid);
     double share = size->raw ? 100.0 * (double)size->valid / (double)size->raw : 0.0;
     if (size->valid_estimated)
         sb_printf(&sb,
                   "space        %s%s raw, ~%.3g valid (%.3g%%), estimated: too large to count exactly in %.1f s; "
                   "from %s random combinations, and at least %s\n",
                   size->raw_saturated ? ">= " : "", raw, (double)size->valid, share, count_seconds,
-                  count_text(size->samples, samples, sizeof samples),
-                  count_text(size->valid_at_least, least, sizeof least));
+                  api_count_text(size->samples, samples, sizeof samples),
+                  api_count_text(size->valid_at_least, least, sizeof least));
     else
         sb_printf(&sb, "space        %s%s raw, %s%s valid (%.3g%%), counted in %.3f s\n",
                   size->raw_saturated ? ">= " : "", raw, size->valid_saturated ? ">= " : "", valid, share,

@@ -14,15 +14,17 @@
 #include "../base/strbuf.h"
 #include "internal.h"
 
-/* kernel_groups: group[k] = the index of results[k]'s kernel among the kernels of
- * results[0 .. n), numbered in order of first appearance; returns how many. */
+/* kernel_groups: group[k] = the index of results[k]'s kernel block among the blocks of
+ * results[0 .. n) (by the block's name: two blocks of one kernel are two sections),
+ * numbered in order of first appearance; returns how many. */
 static int kernel_groups(int *group, const cutune_tune_result *const *results, int n)
 {
     int ngroups = 0;
     for (int k = 0; k < n; k++) {
         group[k] = -1;
         for (int q = 0; q < k && group[k] < 0; q++)
-            if (strcmp(cutune_tune_kernel(results[q]), cutune_tune_kernel(results[k])) == 0)
+            if (strcmp(cutune_tune_kernel(results[q]), cutune_tune_kernel(results[k])) == 0 &&
+                strcmp(cutune_tune_block(results[q]), cutune_tune_block(results[k])) == 0)
                 group[k] = group[q];
         if (group[k] < 0)
             group[k] = ngroups++;

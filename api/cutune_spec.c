@@ -356,3 +356,27 @@ int cutune_spec_check_constants(cutune_spec *spec)
         return err_set(CUTUNE_EINVAL, "cutune_spec_check_constants: the spec has errors");
     return constants_check(spec);
 }
+
+int cutune_spec_select_block(cutune_spec *spec, const char *name)
+{
+    if (!name || !cutune_spec_ok(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_spec_select_block: no name, or the spec has errors");
+    int n = spec_kernel_count(spec), held = cutune_spec_kernel_selected(spec);
+    for (int pass = 0; pass < 2; pass++) /* a block's name first, then a kernel's */
+        for (int i = 0; i < n; i++)
+            if (spec_select_kernel(spec, i) == CUTUNE_OK &&
+                strcmp(pass ? cutune_spec_kernel(spec) : cutune_spec_block_name(spec), name) == 0)
+                return CUTUNE_OK;
+    strbuf sb = STRBUF_INIT;
+    for (int i = 0; i < n; i++) {
+        spec_select_kernel(spec, i);
+        sb_printf(&sb, "%s %s", i ? "," : "", cutune_spec_block_name(spec));
+        if (strcmp(cutune_spec_block_name(spec), cutune_spec_kernel(spec)) != 0)
+            sb_printf(&sb, " (kernel %s)", cutune_spec_kernel(spec));
+    }
+    spec_select_kernel(spec, held);
+    int rc = err_set(CUTUNE_EINVAL, "%s has no kernel block named '%s' (its blocks:%s)", spec->path, name,
+                     sb_ok(&sb) ? sb_cstr(&sb) : " ...");
+    sb_free(&sb);
+    return rc;
+}

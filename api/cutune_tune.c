@@ -2,13 +2,16 @@
  * (tuner/): arguments checked, the device asked for, one run (or one per problem size:
  * tuner/sizes.c) made, the results file written; the search strategies' names; the
  * hardware counters' default set and a chip's names. What a run does is tuner/tuner.h's. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/phases.h"
 #include "../base/sys.h"
 #include "../compiler/space.h"
 #include "../runtime/compile.h"
+#include "../runtime/devices.h"
 #include "../runtime/profiler.h"
 #include "../emit/account.h"
 #include "../results/rank.h"
@@ -17,6 +20,30 @@
 #include "../tuner/settings.h"
 #include "../tuner/sizes.h"
 #include "internal.h"
+
+/* The process's start, for the first run of the process only (a later one's would be
+ * the earlier runs'): its age now into CUTUNE_PHASE_START, of which the device query
+ * made before this call (the CLI's: a child that initialised the driver) is moved to
+ * CUTUNE_PHASE_DEVICE. `now`: sys_seconds at the call. */
+static void count_process_start(phases *clock, double now)
+{
+    static atomic_flag counted = ATOMIC_FLAG_INIT;
+    if (atomic_flag_test_and_set(&counted))
+        return;
+    phases_add(clock, CUTUNE_PHASE_START, sys_process_age());
+    double took, at;
+    if (devices_query_time(&took, &at) && at <= now)
+        phases_move(clock, CUTUNE_PHASE_START, CUTUNE_PHASE_DEVICE, took);
+}
+
+/* The run's phases up to now into summary s: each phase's seconds and their sum. */
+static void phases_into(phases *clock, cutune_tune_summary *s)
+{
+    phases_tick(clock);
+    for (int k = 0; k < CUTUNE_PHASE_COUNT; k++)
+        s->phase_seconds[k] = clock->seconds[k];
+    s->phases_wall_seconds = phases_total(clock);
+}
 
 int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_options *opts)
 {
@@ -42,6 +69,10 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
     if (refusal)
         return err_set(CUTUNE_EINVAL, "%s", refusal);
     double t0 = sys_seconds();
+    phases clock; /* where the time goes: the device first; in the loop, compiles awaited or a GPU's work */
+    phases_init(&clock, CUTUNE_PHASE_COUNT, CUTUNE_PHASE_DEVICE, NULL, NULL);
+    phases_overlay(&clock, CUTUNE_PHASE_COMPILE, CUTUNE_PHASE_GPU);
+    count_process_start(&clock, t0);
     const model *m = spec->model;
     cutune_device dev;
     rc = cutune_device_get(&dev, opts->ndevices > 1 ? opts->devices[0] : opts->device);
@@ -62,6 +93,7 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
         diag_error_noloc(&spec->diags, "NVRTC cannot compile for this GPU's architecture %s", dev.arch);
         return CUTUNE_ECOMPILER;
     }
+    phases_enter(&clock, CUTUNE_PHASE_OTHER);
     dev_values dv; /* the device attributes the spec reads: this GPU's, before the space is counted */
     dev_values_from_device(&dv, &dev);
     if ((rc = api_spec_recheck(spec, &dv)) < 0)
@@ -86,12 +118,16 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
             res->shard_count = opts->shard_count;
             res->shard_block = (int)space_shard_block(m);
         }
+        res->clock = &clock;
         rc = sizes_run_all(res, spec, opts, &dev, flush);
+        res->clock = NULL;
     } else {
-        rc = sizes_run_one(&res, spec, opts, &dev, flush);
+        rc = sizes_run_one(&res, spec, opts, &dev, flush, &clock);
     }
     if (res) {
         res->summary.wall_seconds = sys_seconds() - t0;
+        phases_enter(&clock, CUTUNE_PHASE_WRITE);
+        phases_into(&clock, &res->summary); /* the file's: up to its writing */
         const char *path = opts->results_path ? opts->results_path : cutune_spec_emit_path(spec, "results");
         if (path && (res->n > 0 || res->nsizes > 0)) {
             if (cutune_tune_write_results(res, path) == CUTUNE_OK)
@@ -101,6 +137,8 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
                 rc = CUTUNE_EIO;
             }
         }
+        phases_enter(&clock, CUTUNE_PHASE_OTHER);
+        phases_into(&clock, &res->summary); /* the whole run's */
     }
     *out = res;
     return rc;

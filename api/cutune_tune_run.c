@@ -2,13 +2,15 @@
  * cutune_tune, for any application: the emit paths every kernel block may not write
  * (before anything runs), how a run goes on the GPUs named (one, a fleet of one model,
  * or a process per GPU), a shard's files and GPU, and what a finished run found,
- * counted (its verdict). The caller owns the spec, the options and the results; nothing
- * here prints. */
+ * counted (its verdict), and what a command says at a run's end (the texts emit/verdict.c
+ * makes). The caller owns the spec, the options and the results; nothing here prints. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../base/strbuf.h"
+#include "../emit/verdict.h"
+#include "../results/result.h"
 #include "internal.h"
 
 int cutune_blocks_emit_check(char **out, cutune_spec *spec, const cutune_blocks_options *opts, int given_header,
@@ -82,6 +84,22 @@ int cutune_tune_verdict_of(cutune_tune_verdict *out, const cutune_tune_result *r
     return CUTUNE_OK;
 }
 
+int cutune_tune_set_metrics(cutune_tune_options *opts, const char *const *names, int n, const char *arch)
+{
+    if (!opts || !names || n < 1)
+        return err_set(CUTUNE_EINVAL, "cutune_tune_set_metrics: no options or counters");
+    opts->profile_metrics = names;
+    opts->nprofile_metrics = n;
+    if (opts->profile_top == 0)
+        opts->profile_top = 5;
+    int count = 0; /* a mistyped counter is found before anything runs */
+    cutune_device gpu;
+    if (!arch && cutune_device_count(&count) == CUTUNE_OK && count > opts->device &&
+        cutune_device_get(&gpu, opts->device) == CUTUNE_OK)
+        arch = gpu.arch;
+    return cutune_profile_check(arch, names, n);
+}
+
 /* shard_path: "x.json" -> "x.shard-I-of-N.json" (any other name: the suffix appended),
  * malloc'd; NULL out of memory. */
 static char *shard_path(const char *path, int index, int count)
@@ -121,4 +139,48 @@ int cutune_tune_set_shard(cutune_tune_options *opts, const cutune_spec *spec, in
     if (local >= 0 && cutune_device_count(&ndev) == CUTUNE_OK && ndev > 0)
         opts->device = local % ndev;
     return CUTUNE_OK;
+}
+
+/* ---- what a command that tunes says at a run's end (emit/verdict.c) --------------- */
+
+/* text_out: *out = text (a verdict_* call's), or CUTUNE_ENOMEM. */
+static int text_out(char **out, char *text)
+{
+    *out = text;
+    return text ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
+}
+
+int cutune_tune_verdict_text(char **out, const cutune_tune_verdict *v)
+{
+    if (!out || !v)
+        return err_set(CUTUNE_EINVAL, "cutune_tune_verdict_text: no output or verdict");
+    return text_out(out, verdict_of_run(v));
+}
+
+int cutune_tune_ranking_text(char **out, const cutune_tune_result *r, int top)
+{
+    if (!out || !r)
+        return err_set(CUTUNE_EINVAL, "cutune_tune_ranking_text: no output or result");
+    return text_out(out, verdict_ranking(r, top));
+}
+
+int cutune_tune_best_text(char **out, char **note, const cutune_tune_result *r, int k)
+{
+    if (!out || !r || k < 0 || k >= (r->nsizes ? r->nsizes : 1))
+        return err_set(CUTUNE_EINVAL, "cutune_tune_best_text: no output or result, or no size %d", k);
+    return text_out(out, verdict_best(r, k, note));
+}
+
+int cutune_device_run_text(char **out, char **spread, const cutune_device_run *runs, int n, int i)
+{
+    if (!out || !spread || !runs || i < 0 || i >= n)
+        return err_set(CUTUNE_EINVAL, "cutune_device_run_text: no output or runs, or no run %d of %d", i, n);
+    return text_out(out, verdict_device_run(runs, i, spread));
+}
+
+int cutune_untuned_text(char **out, const cutune_untuned *u)
+{
+    if (!out || !u)
+        return err_set(CUTUNE_EINVAL, "cutune_untuned_text: no output or verdict");
+    return text_out(out, verdict_untuned(u));
 }

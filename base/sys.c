@@ -21,6 +21,42 @@ double sys_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+#if defined(__linux__) && !defined(CLOCK_BOOTTIME)
+#define CLOCK_BOOTTIME 7 /* Linux's, hidden by _XOPEN_SOURCE in some C libraries */
+#endif
+
+double sys_process_age(void)
+{
+#ifdef __linux__
+    /* /proc/self/stat: "pid (comm) state ..." with the start time, in clock ticks after
+     * boot, the 22nd field; comm may hold spaces and parentheses: fields are counted
+     * after its last ')'. */
+    char buf[1024];
+    FILE *f = fopen("/proc/self/stat", "r");
+    if (!f)
+        return -1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')');
+    long ticks = sysconf(_SC_CLK_TCK);
+    struct timespec ts;
+    if (!p || ticks <= 0 || clock_gettime(CLOCK_BOOTTIME, &ts) != 0)
+        return -1;
+    unsigned long long start = 0;
+    int field = 2; /* comm's; state is the 3rd */
+    for (p++; *p && field < 22; p++)
+        if (*p == ' ' && p[1] && p[1] != ' ' && ++field == 22)
+            start = strtoull(p + 1, NULL, 10);
+    if (field != 22)
+        return -1;
+    double age = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - (double)start / (double)ticks;
+    return age >= 0 ? age : -1;
+#else
+    return -1;
+#endif
+}
+
 /* Reads fd (a regular file of `hint` bytes when it was opened) to its end into a heap
  * buffer, refusing more than `limit` bytes. NULL with errno on failure. */
 static char *read_all(int fd, size_t hint, size_t limit, size_t *len)

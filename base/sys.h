@@ -26,6 +26,10 @@ enum { SYS_ENOTREG = 0x5e01, SYS_ETOOBIG = 0x5e02 };
 /* sys_seconds: seconds on a monotonic clock (for durations, not dates). */
 double sys_seconds(void);
 
+/* sys_process_age: seconds since this process started (the kernel's start time, to its
+ * clock tick, against the boot-time clock); -1 where that is not known. */
+double sys_process_age(void);
+
 /* sys_read_file: the whole of the regular file `path` as a NUL-terminated heap string
  * (caller frees), its length in *len when len is not NULL. At most `limit` bytes are
  * accepted. Returns NULL with errno set: the open's or read's own errno (ENOENT,

@@ -5,12 +5,12 @@
 #ifndef CUTUNE_CLI_H
 #define CUTUNE_CLI_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "cutune.h"
+#include "../base/num.h"
 
 /* Exit codes, one place for the whole CLI (docs/cli.md documents each). A script tells
  * the outcomes of `cutune SPEC` apart by these alone: EXIT_OK tuned (a best was chosen),
@@ -30,11 +30,6 @@ enum {
     EXIT_INTERRUPTED = 130 /* stopped by Ctrl-C (SIGINT) or SIGTERM, after reporting what was done */
 };
 
-/* --jobs N: the most compile threads. NVRTC compiles are CPU-bound and take ~100 MB
- * each, and the pool's window and the search's batch grow with the threads (4 each), so
- * more than this helps no machine and only risks memory; above it is a usage error. */
-#define CLI_MAX_JOBS CUTUNE_MAX_JOBS
-
 /* Options every subcommand that reads a spec accepts. */
 typedef struct cli_common {
     const char **set; /* --set NAME=VALUE, in order */
@@ -48,9 +43,6 @@ typedef struct cli_common {
     const char **config;  /* --config NAME=VALUE[,NAME=VALUE...], in order (tune, list, analyze) */
     int nconfig;
 } cli_common;
-
-/* --arch for check and list (analyze and tune take it with their compile options). */
-#define CLI_OPT_ARCH 1003
 
 /* cli_print_device_attrs: when the spec reads device attributes (sm_count, ...), one
  * line on `f` under `label` naming their values and where they come from, saying
@@ -67,23 +59,6 @@ bool cli_reads_device(const cutune_spec *spec);
 int cli_blocks(const cutune_spec *spec, const cli_common *c);
 void cli_select_block(cutune_spec *spec, const cli_common *c, int i, FILE *out);
 
-/* cli_common_option: handles --set/--color/--quiet for getopt_long loops (opt is the
- * option's value from the table built with CLI_COMMON_OPTIONS). Returns 1 when handled,
- * 0 when not a common option, -1 on a bad value (a message has been printed). */
-int cli_common_option(cli_common *c, int opt, const char *arg);
-
-#define CLI_OPT_SET 1000
-#define CLI_OPT_COLOR 1001
-#define CLI_OPT_QUIET 'q'
-#define CLI_OPT_KERNEL 1002
-#define CLI_OPT_CONFIG 1004 /* --config: tune, list and analyze only (CLI_CONFIG_ENTRY) */
-#define CLI_COMMON_OPTIONS \
-    {"set", required_argument, NULL, CLI_OPT_SET}, {"kernel", required_argument, NULL, CLI_OPT_KERNEL}, \
-        {"color", required_argument, NULL, CLI_OPT_COLOR}, \
-    { \
-        "quiet", no_argument, NULL, CLI_OPT_QUIET \
-    }
-
 /* cli_parse_count: a count (--limit N) from 0 to CLI_MAX_COUNT into *out; false (after
  * printing a usage message naming `sub` and `option`) when text is not one. */
 bool cli_parse_count(const char *sub, const char *option, const char *text, unsigned long long *out);
@@ -98,16 +73,13 @@ bool cli_parse_count(const char *sub, const char *option, const char *text, unsi
  * integers, which are signed 64-bit. */
 #define CLI_MAX_COUNT ((uint64_t)INT64_MAX)
 
-/* The one reader per kind of number (numbers.c), for every numeric option and
- * environment variable: the whole text, decimal, no blanks, no '+', no hex, no inf or
- * nan; out of range is refused, never saturated. They print nothing.
- * cli_read_int: [-]digits from min to max. cli_read_uint: digits, at most max.
- * cli_read_double: a finite [-]digits[.digits][e[+-]digits]; with `rest` NULL the whole
- * text, else what follows the number goes to *rest (for suffixes: "90s", "5%"). */
-bool cli_read_int(const char *text, long long min, long long max, long long *out);
-bool cli_read_uint(const char *text, uint64_t max, uint64_t *out);
-bool cli_read_double(const char *text, const char **rest, double *out);
-/* cli_int_option / cli_uint_option: as cli_read_int / cli_read_uint (the latter also
+/* The one reader per kind of number is base/num.h's (num_read_int, num_read_uint,
+ * num_read_double), for every numeric option and environment variable; these are its
+ * names where the CLI has not been moved to them yet. */
+#define cli_read_int num_read_int
+#define cli_read_uint num_read_uint
+#define cli_read_double num_read_double
+/* cli_int_option / cli_uint_option (numbers.c): as num_read_int / num_read_uint (the latter also
  * refusing below min), printing on failure the usage error "cutune SUB: OPTION takes
  * WHAT from MIN to MAX, not 'TEXT'". */
 bool cli_int_option(const char *sub, const char *option, const char *what, const char *text, long long min,
@@ -141,15 +113,6 @@ const char *cli_format_count(unsigned long long n, char *buf, size_t size);
  * ("(see: cutune SUB --help)"; without SUB, cutune --help) to stderr; returns EXIT_USAGE. */
 int cli_usage_error(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* cli_getopt: getopt_long for subcommand `sub`, with getopt's own messages silenced
- * (opterr = 0; `shortopts` as given, ':' is put in front of it here). An option it does
- * not know, one missing its value, one given a value it does not take, or an ambiguous
- * abbreviation is reported here, once, as a usage error naming `sub` and the option
- * (with "did you mean" among `longopts` for a mistyped long option), and returned as '?':
- * the caller only returns EXIT_USAGE. Otherwise returns what getopt_long does. Callers
- * set optind = 1 before the first call, as for getopt_long. */
-int cli_getopt(const char *sub, int argc, char **argv, const char *shortopts, const struct option *longopts);
-
 int cmd_check(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
@@ -178,41 +141,21 @@ int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const ch
                         const cli_common *c, bool append);
 int cmd_simulate(int argc, char **argv);
 
-/* The search options `tune` and `simulate` share (cmd_simulate.c): --strategy S,
- * --budget N|P%, --time-budget T, --patience N, --seed N, and --prior FILE (repeatable),
- * which the command keeps (cli_add_prior). */
-#define CLI_OPT_STRATEGY 1100
-#define CLI_OPT_BUDGET 1101
-#define CLI_OPT_TIME_BUDGET 1102
-#define CLI_OPT_PATIENCE 1103
-#define CLI_OPT_SEED 1104
-#define CLI_MAX_PRIORS 64
-/* cli_search_option: handles one of them into *s. 1 handled, 0 not one of them, -1 a
- * bad value (a message has been printed, naming `sub`). */
-int cli_search_option(const char *sub, cutune_search_options *s, int opt, const char *arg);
 /* cli_add_prior: --prior FILE appended to paths (*n of them, at most CLI_MAX_PRIORS).
  * true, or false after a usage message naming `sub`. */
 bool cli_add_prior(const char *sub, const char **paths, int *n, const char *arg);
-/* cli_parse_budget: "N" or "P%" into s->budget or s->budget_percent. */
-bool cli_parse_budget(const char *sub, const char *text, cutune_search_options *s);
 int cmd_devices(int argc, char **argv);
 
-/* shard.c: a shard of the space: index of count, the local rank the launcher
- * gave (-1: none) and who gave it (NULL: --shard I/N). */
-#define CLI_MAX_SHARDS 65536
+/* shard.c: a shard of the space: index of count, the local rank and the number of
+ * local ranks the launcher gave (-1: none) and who gave it (NULL: --shard I/N). */
 typedef struct cli_shard {
-    int index, count, local;
+    int index, count, local, local_count;
     const char *launcher;
 } cli_shard;
-/* cli_shard_auto: the shard from the launcher's environment (mpirun, mpiexec, srun, a
- * Slurm job array): 0, or -1 when none is found. */
-int cli_shard_auto(cli_shard *out);
-/* cli_parse_shard: "I/N" or "auto" into *out: 0, or -1 after a usage message naming `sub`. */
+/* cli_parse_shard: "I/N" or "auto" (cutune_launcher_find) into *out: 0, or -1 after a
+ * usage message naming `sub`. */
 int cli_parse_shard(const char *sub, const char *text, cli_shard *out);
 
-/* multi.c: cli_parse_devices: "all" or "0,1,..." into out (at most max):
- * 0, or -1 (not a list; "all" without a GPU). */
-int cli_parse_devices(const char *text, int *out, int max, int *n);
 /* cli_tune_per_device (multi.c): `cutune SPEC --devices ... --per-device` after the
  * spec is loaded: checks (one kernel block, a results file, no --shard or --journal),
  * runs a cutune process per GPU, each tuning every configuration into its own results
@@ -221,8 +164,6 @@ int cli_parse_devices(const char *text, int *out, int max, int *n);
 int cli_tune_per_device(cutune_spec *spec, int argc, char **argv, const int *devs, int n, int nblocks,
                         const cutune_tune_options *t, const cutune_analyze_options *o, const cli_common *c,
                         const char *header_path, int sharded);
-/* cli_print_ranking (cmd_tune.c): the `top` best variants of r as a table on stdout. */
-void cli_print_ranking(const cutune_spec *spec, const cutune_tune_result *r, int top);
 
 /* cmd_metrics.c: `cutune metrics`, and the table of the hardware counters a
  * tuning run read (nothing when it read none; why not, on stderr, when it could not). */
@@ -260,6 +201,18 @@ void cli_report_nothing_runs(const char *who, const cli_analysis *a);
  * the exit code of a failure. */
 enum cli_summary_format { CLI_SUMMARY_TEXT, CLI_SUMMARY_JSON, CLI_SUMMARY_NONE };
 int cli_space_summary(cutune_spec *spec, const cli_common *c, enum cli_summary_format format);
+
+/* cli_print: *text, which a library writer has just made (`rc` its status:
+ * cutune_devices_json, ...), and `end` on stdout (nothing for a NULL *text); *text freed
+ * and NULL. 0, or -1 when rc is a failure (nothing printed). A pointer, since the
+ * writer's call and this argument are evaluated in either order. */
+int cli_print(int rc, char **text, const char *end);
+
+/* cli_write: `text` to the file `path` through the one writer (base/sys.h: a
+ * unique temporary in the target's folder, synced, renamed; a folder, device or link at
+ * `path` is refused), or to stdout for "-", checked. On failure prints why, as `who`
+ * ("cutune", "cutune report"), and returns EXIT_IO; else EXIT_OK. */
+int cli_write(const char *who, const char *path, const char *text);
 
 /* cli_stdout_failed: whether writing to stdout has failed (a closed pipe, a full disk):
  * long listings stop at once on it, also when SIGPIPE is ignored. */

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include "options.h"
-#include "format.h"
 #include "../base/sys.h"
 
 /* Counting progress on a terminal: a line on stderr, redrawn, once counting has taken
@@ -47,7 +46,8 @@ int cli_space_summary(cutune_spec *spec, const cli_common *c, enum cli_summary_f
     if (rc != CUTUNE_OK && rc != CUTUNE_ESPEC)
         return cli_exit_for_status(rc);
     char *text = NULL;
-    if (format == CLI_SUMMARY_JSON && fmt_print_made(cutune_space_summary_json(&text, spec, &size, seconds), &text) < 0)
+    if (format == CLI_SUMMARY_JSON &&
+        cli_print(cutune_space_summary_json(&text, spec, &size, seconds), &text, "\n") < 0)
         return EXIT_INTERNAL;
     if (format == CLI_SUMMARY_TEXT && cutune_space_summary_text(&text, spec, &size, seconds, c->strategy) < 0)
         return EXIT_INTERNAL;
@@ -71,7 +71,7 @@ int cmd_check(int argc, char **argv)
         CLI_COMMON_ENTRIES(&c),
     };
     int code;
-    cutune_spec *spec = cli_parse_spec("check", argc, argv, table, (int)(sizeof table / sizeof table[0]), &c, &code);
+    cutune_spec *spec = cli_parse_spec("check", argc, argv, CLI_TABLE(table), &c, &code);
     if (spec) {
         int n = cli_blocks(spec, &c); /* several kernel blocks: each summarised in turn */
         if (json && n > 1)

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "format.h"
 #include "options.h"
 
 /* cmd_devices: `cutune devices [--format text|json]`. Exit 0 with the list; 4 (on
@@ -24,7 +23,7 @@ int cmd_devices(int argc, char **argv)
         {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL, NULL,
          "print nothing on success (the exit status is the answer)"},
     };
-    int parsed = cli_parse_options("devices", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    int parsed = cli_parse_options("devices", argc, argv, CLI_TABLE(table));
     if (parsed != EXIT_OK)
         return parsed;
     if (optind != argc)
@@ -50,13 +49,10 @@ int cmd_devices(int argc, char **argv)
     }
     int rc = EXIT_OK;
     char *text = NULL;
-    if (json || !quiet) {
-        rc = json ? cutune_devices_json(&text, devs, count) : cutune_devices_text(&text, devs, count);
-        if (rc == CUTUNE_OK)
-            printf(json ? "%s\n" : "%s", text);
-        cutune_free(text);
-        rc = rc == CUTUNE_OK ? EXIT_OK : EXIT_INTERNAL;
-    }
+    if ((json || !quiet) &&
+        cli_print(json ? cutune_devices_json(&text, devs, count) : cutune_devices_text(&text, devs, count), &text,
+                  json ? "\n" : "") < 0)
+        rc = EXIT_INTERNAL;
     if (!json && !quiet && count > 1) { /* what --devices all would do here */
         bool one_model = true;
         for (int i = 1; i < count; i++)

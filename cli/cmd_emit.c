@@ -8,36 +8,24 @@
 
 #include "../base/sys.h"
 #include "cli.h"
-#include "format.h"
 #include "options.h"
 
-/* The spec recorded in the results (found from any working folder: see
- * cutune_tune_spec_path), when it still loads and matches; else NULL with a note on
- * stderr saying what the header then lacks, never silently. */
+/* The spec recorded in the results (cutune_results_spec), when it still loads and
+ * matches; else NULL with a note on stderr saying what the header then lacks, never
+ * silently. */
 static cutune_spec *recorded_spec(const char *results_path, const cutune_tune_result *r, const cli_common *c)
 {
-    const char *path = cutune_tune_spec_path(r);
     cutune_load_options opts = CUTUNE_LOAD_OPTIONS_INIT;
     opts.set = c->set;
     opts.nset = c->nset;
     opts.skip_file_checks = 1;
     cutune_spec *spec = NULL;
-    const char *why = NULL;
-    if (!path[0])
-        why = "names no spec";
-    else if (cutune_spec_load_file(&spec, path, &opts) != CUTUNE_OK)
-        why = "records a spec that cannot be loaded now";
-    else if (cutune_spec_select_kernel_of(spec, r) != CUTUNE_OK)
-        why = "records a spec whose kernel or params have changed since";
-    if (!why)
-        return spec;
-    cutune_spec_free(spec);
-    if (!c->quiet)
+    if (cutune_results_spec(&spec, r, &opts) != CUTUNE_OK && !c->quiet)
         fprintf(stderr,
-                "note: %s %s%s%s; the header has no functions of the problem size (no *_grid_dim_*, "
+                "note: %s %s; the header has no functions of the problem size (no *_grid_dim_*, "
                 "*_block_dim_* or *_config_* functions: give the spec with --spec)\n",
-                results_path, why, path[0] ? ": " : "", path);
-    return NULL;
+                results_path, cutune_last_error());
+    return spec;
 }
 
 typedef struct emit_args {
@@ -134,7 +122,7 @@ static int emit_header(const emit_args *a, const cli_common *c, cutune_tune_resu
     int rc = canon && sources ? cutune_emit_headers(&text, hs.spec, rs, a->nfiles, &opts) : CUTUNE_ENOMEM;
     int code = hs.code;
     if (rc == CUTUNE_OK) {
-        code = fmt_write_output("cutune", a->output ? a->output : "-", text);
+        code = cli_write("cutune", a->output ? a->output : "-", text);
     } else if (code != EXIT_OK) {
         /* spec_of said why */
     } else if (rc == CUTUNE_ESPEC || rc == CUTUNE_EEVAL) {
@@ -188,8 +176,7 @@ static int run_emit(const emit_args *a, const cli_common *c)
             char *text = NULL;
             int rc =
                 strcmp(a->kind, "csv") == 0 ? cutune_emit_csv(&text, results[0]) : cutune_emit_t4(&text, results[0]);
-            code = rc == CUTUNE_OK ? fmt_write_output("cutune", a->output ? a->output : "-", text)
-                                   : cli_exit_for_status(rc);
+            code = rc == CUTUNE_OK ? cli_write("cutune", a->output ? a->output : "-", text) : cli_exit_for_status(rc);
             cutune_free(text);
         }
     }
@@ -218,13 +205,13 @@ int cmd_emit(int argc, char **argv)
     };
     int code = EXIT_OK;
     if (argc == 2 && strcmp(argv[1], "--help") == 0) /* cutune help emit: the table's options */
-        code = cli_parse_options("emit", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+        code = cli_parse_options("emit", argc, argv, CLI_TABLE(table));
     else if (argc < 2 || argv[1][0] == '-')
         code = cli_usage_error("emit", "what to emit? (emit header|csv|t4 ...)");
     else if (strcmp(a.kind, "header") != 0 && strcmp(a.kind, "csv") != 0 && strcmp(a.kind, "t4") != 0)
         code = cli_usage_error("emit", "no format named '%s' (header, csv or t4)", a.kind);
     else
-        code = cli_parse_options("emit", argc - 1, argv + 1, table, (int)(sizeof table / sizeof table[0]));
+        code = cli_parse_options("emit", argc - 1, argv + 1, CLI_TABLE(table));
     if (code == EXIT_OK) {
         a.files = argv + 1 + optind;
         a.nfiles = argc - 1 - optind;
@@ -245,7 +232,7 @@ int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const ch
     if (csv_path) {
         char *text = NULL;
         int rc = cutune_emit_csv(&text, r);
-        int wrote = rc == CUTUNE_OK ? fmt_write_output("cutune", csv_path, text) : cli_exit_for_status(rc);
+        int wrote = rc == CUTUNE_OK ? cli_write("cutune", csv_path, text) : cli_exit_for_status(rc);
         cutune_free(text);
         if (wrote == EXIT_OK && !c->quiet)
             fprintf(stderr, "csv: %s\n", csv_path);
@@ -272,7 +259,7 @@ int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const ch
             }
             free(before);
         }
-        int wrote = rc == CUTUNE_OK ? fmt_write_output("cutune", header_path, text) : EXIT_IO;
+        int wrote = rc == CUTUNE_OK ? cli_write("cutune", header_path, text) : EXIT_IO;
         if (rc != CUTUNE_OK) {
             if (rc == CUTUNE_ESPEC || rc == CUTUNE_EEVAL)
                 cli_print_new_diagnostics(spec, c, &seen);
@@ -311,7 +298,7 @@ int cli_emit_header_many(cutune_spec *spec, const cutune_tune_result *const *res
         fprintf(stderr, "cutune: no header written to %s: %s\n", path, cutune_last_error());
         return cli_exit_for_status(rc);
     }
-    int wrote = fmt_write_output("cutune", path, text);
+    int wrote = cli_write("cutune", path, text);
     cutune_free(text);
     if (wrote == EXIT_OK && !quiet)
         fprintf(stderr, "header: %s (an entry per device)\n", path);

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "format.h"
 #include "options.h"
 
 /* default_output: FILE's stem + ".tune", beside it (heap; NULL when out of memory). */
@@ -26,6 +25,15 @@ static char *default_output(const char *file)
     return out;
 }
 
+/* exists: whether `out` (not "-") exists and may not be replaced (said on stderr). */
+static bool exists(const char *out, bool force)
+{
+    if (strcmp(out, "-") == 0 || force || access(out, F_OK) != 0)
+        return false;
+    fprintf(stderr, "cutune import: %s exists; --force replaces it\n", out);
+    return true;
+}
+
 /* import_results: FILE (a Kernel Tuner cache or T4 file) as results of the spec at
  * spec_path, written to output (cutune_import_results). */
 static int import_results(const char *file, const char *spec_path, const char *output, const char *device, int complete,
@@ -33,10 +41,8 @@ static int import_results(const char *file, const char *spec_path, const char *o
 {
     if (!output)
         return cli_usage_error("import", "where to? -o RESULTS.json is required with --spec");
-    if (strcmp(output, "-") != 0 && !force && access(output, F_OK) == 0) {
-        fprintf(stderr, "cutune import: %s exists; --force replaces it\n", output);
+    if (exists(output, force))
         return EXIT_IO;
-    }
     cli_common common = {.quiet = quiet};
     int code = EXIT_OK;
     cutune_spec *spec = cli_load(spec_path, &common, &code);
@@ -82,7 +88,7 @@ int cmd_import(int argc, char **argv)
          "with --spec: refuse a file that lacks a valid configuration"},
         {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL, NULL, CLI_HELP_QUIET},
     };
-    int code = cli_parse_options("import", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    int code = cli_parse_options("import", argc, argv, CLI_TABLE(table));
     if (code != EXIT_OK)
         return code;
     if (argc - optind != 1)
@@ -99,8 +105,7 @@ int cmd_import(int argc, char **argv)
         return EXIT_INTERNAL;
     const char *out = output ? output : made;
     bool to_stdout = strcmp(out, "-") == 0;
-    if (!to_stdout && !force && access(out, F_OK) == 0) {
-        fprintf(stderr, "cutune import: %s exists; --force replaces it\n", out);
+    if (exists(out, force)) {
         free(made);
         return EXIT_IO;
     }
@@ -120,7 +125,7 @@ int cmd_import(int argc, char **argv)
         fprintf(stderr, "cutune import: %s not imported: %d construct%s refused\n", file, n, n == 1 ? "" : "s");
         code = EXIT_SPEC;
     } else {
-        code = fmt_write_output("cutune import", out, cutune_import_text(imp));
+        code = cli_write("cutune import", out, cutune_import_text(imp));
         if (code == EXIT_OK && !quiet && !to_stdout)
             fprintf(stderr, "spec: %s (cutune check %s counts its space)\n", out, out);
     }

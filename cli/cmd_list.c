@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "options.h"
-#include "format.h"
 
 enum list_format { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_JSONL };
 
@@ -33,54 +32,26 @@ static int print_row(const cutune_spec *spec, const cutune_variant *v, enum list
     return 0;
 }
 
-/* The table's last column: the variant's -D macros and its per-variant options. */
-static void table_row(const fmt_table *t, const cutune_variant *v)
-{
-    fmt_table_row(t, v);
-    printf(" ");
-    for (int i = 0; i < v->ndefines; i++)
-        printf(" %s", v->defines[i]);
-    for (int i = v->ncommon_options; i < v->noptions; i++)
-        printf(" %s", v->options[i]);
-    printf("\n");
-}
-
 static int list_spec(cutune_spec *spec, const cli_common *c, enum list_format fmt, unsigned long long limit)
 {
     cutune_configs *it;
     int rc = cutune_configs_new(&it, spec);
-    if (rc < 0)
+    cutune_table *t = NULL;
+    if (rc < 0 || (rc = cutune_table_new(&t, spec)) < 0) {
+        cutune_configs_free(it);
         return cli_exit_for_status(rc);
-    fmt_table t = {NULL, 0, 0};
+    }
     const cutune_variant *v;
     unsigned long long shown = 0;
-    bool header_done = false;
     while (limit == 0 || shown < limit) {
         rc = cutune_configs_next(&v, it);
         if (rc <= 0)
             break;
-        if (!header_done) {
-            header_done = true;
-            if (fmt == FMT_TABLE) {
-                if (fmt_table_init(&t, spec, v) < 0) {
-                    rc = CUTUNE_ENOMEM;
-                    break;
-                }
-                if (v->ncommon_options > 0) {
-                    printf("common options:");
-                    for (int i = 0; i < v->ncommon_options; i++)
-                        printf(" %s", v->options[i]);
-                    printf("\n");
-                }
-                fmt_table_header(&t, spec);
-                printf("  %s\n", "defines and per-variant options");
-            } else if (fmt == FMT_JSON) {
-                printf("[\n");
-            }
-        }
-        if (fmt == FMT_TABLE) {
-            table_row(&t, v);
-        } else if (print_row(spec, v, fmt, shown == 0) < 0) {
+        if (fmt == FMT_JSON && shown == 0)
+            printf("[\n");
+        char *text = NULL;
+        if (fmt == FMT_TABLE ? cli_print(cutune_table_variant(&text, t, v), &text, "") < 0
+                             : print_row(spec, v, fmt, shown == 0) < 0) {
             rc = CUTUNE_ENOMEM;
             break;
         }
@@ -89,7 +60,7 @@ static int list_spec(cutune_spec *spec, const cli_common *c, enum list_format fm
             break; /* a closed pipe or a full disk: stop now, main() says why */
     }
     if (fmt == FMT_JSON)
-        printf(header_done ? "\n]\n" : "[]\n");
+        printf(shown ? "\n]\n" : "[]\n");
     int code = EXIT_OK;
     if (rc == 0 && shown == 0) {
         /* Nothing is valid: counting explains which constraint empties the space. */
@@ -102,7 +73,7 @@ static int list_spec(cutune_spec *spec, const cli_common *c, enum list_format fm
         code = cli_exit_for_status(rc);
     else if (fmt == FMT_TABLE && !c->quiet && limit && shown == limit && cutune_configs_next(&v, it) == 1)
         fprintf(stderr, "(stopped after %llu configurations: --limit)\n", limit);
-    fmt_table_free(&t);
+    cutune_table_free(t);
     cutune_configs_free(it);
     return code;
 }
@@ -126,7 +97,7 @@ int cmd_list(int argc, char **argv)
         CLI_COMMON_ENTRIES(&c),
     };
     int code;
-    cutune_spec *spec = cli_parse_spec("list", argc, argv, table, (int)(sizeof table / sizeof table[0]), &c, &code);
+    cutune_spec *spec = cli_parse_spec("list", argc, argv, CLI_TABLE(table), &c, &code);
     fmt = (enum list_format)format;
     if (spec) {
         int seen = cutune_spec_diagnostic_count(spec), n = cli_blocks(spec, &c);

@@ -35,7 +35,7 @@ int cmd_merge(int argc, char **argv)
          "(settings.shard.merged), and the\nmissing ones are named on stderr"},
         {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL, NULL, CLI_HELP_QUIET},
     };
-    int code = cli_parse_options("merge", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    int code = cli_parse_options("merge", argc, argv, CLI_TABLE(table));
     if (code != EXIT_OK)
         return code;
     int nfiles = argc - optind;

@@ -42,7 +42,7 @@ int cmd_occupancy(int argc, char **argv)
         {"quiet", 'q', false, CLI_INT, &quiet, NULL, 1, NULL, NULL,
          "accepted for uniformity: it prints only the result anyway"},
     };
-    int code = cli_parse_options("occupancy", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    int code = cli_parse_options("occupancy", argc, argv, CLI_TABLE(table));
     if (code != EXIT_OK)
         return code;
     long long device = n[0], regs = n[1], threads = n[2], smem = n[3];
@@ -62,8 +62,5 @@ int cmd_occupancy(int argc, char **argv)
     char *text = NULL;
     rc = json ? cutune_occupancy_json(&text, &occ, (int)device, (int)regs, (int)threads, smem)
               : cutune_occupancy_text(&text, &occ, (int)regs, (int)threads, smem);
-    if (rc == CUTUNE_OK)
-        printf(json ? "%s\n" : "%s", text);
-    cutune_free(text);
-    return rc == CUTUNE_OK ? EXIT_OK : EXIT_INTERNAL;
+    return cli_print(rc, &text, json ? "\n" : "") < 0 ? EXIT_INTERNAL : EXIT_OK;
 }

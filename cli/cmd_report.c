@@ -7,7 +7,6 @@
 
 #include "../base/sys.h"
 #include "cli.h"
-#include "format.h"
 #include "options.h"
 
 int cmd_report(int argc, char **argv)
@@ -19,7 +18,7 @@ int cmd_report(int argc, char **argv)
         {"title", 0, true, CLI_TEXT, &title, NULL, 0, NULL, "TEXT", "the page's title (default: cutune report)"},
         {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL, NULL, CLI_HELP_QUIET},
     };
-    int parsed = cli_parse_options("report", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    int parsed = cli_parse_options("report", argc, argv, CLI_TABLE(table));
     if (parsed != EXIT_OK)
         return parsed;
     int nfiles = argc - optind;
@@ -47,7 +46,7 @@ int cmd_report(int argc, char **argv)
             fprintf(stderr, "cutune report: %s\n", cutune_last_error());
             code = cli_exit_for_status(rc);
         } else {
-            code = fmt_write_output("cutune report", output, page);
+            code = cli_write("cutune report", output, page);
             if (code == EXIT_OK && !quiet && strcmp(output, "-") != 0)
                 fprintf(stderr, "report: %s\n", output);
         }
@@ -67,7 +66,7 @@ int cli_report_after_tune(const cutune_tune_result *r, const char *spec_path, co
     opts.names = names;
     char *page = NULL;
     int rc = cutune_emit_report(&page, &r, 1, &opts);
-    int code = rc == CUTUNE_OK ? fmt_write_output("cutune report", path, page) : cli_exit_for_status(rc);
+    int code = rc == CUTUNE_OK ? cli_write("cutune report", path, page) : cli_exit_for_status(rc);
     if (rc != CUTUNE_OK)
         fprintf(stderr, "cutune: no report: %s\n", cutune_last_error());
     else if (code == EXIT_OK && !quiet)

@@ -1,93 +1,10 @@
 /* cmd_simulate.c - `cutune simulate SPEC --results FULL.json ...`: a search strategy
  * replayed over a recorded exhaustive run instead of a GPU (cutune_simulate), to see
- * how close it gets to the true best for a budget. Also the search options `tune`
- * shares (cli_search_option). */
-#include <math.h>
+ * how close it gets to the true best for a budget. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "options.h"
-
-bool cli_parse_budget(const char *sub, const char *text, cutune_search_options *s)
-{
-    const char *rest = NULL;
-    double v;
-    if (cli_read_double(text, &rest, &v) && strcmp(rest, "%") == 0) {
-        if (!(v > 0 && v <= 100)) {
-            cli_usage_error(sub, "--budget P%% takes a percentage above 0 and at most 100, not '%s'", text);
-            return false;
-        }
-        s->budget = 0;
-        s->budget_percent = v;
-        return true;
-    }
-    uint64_t n;
-    if (!cli_read_uint(text, CLI_MAX_COUNT, &n) || n == 0) {
-        cli_usage_error(sub, "--budget takes a number of evaluations from 1 to %llu or a percentage (5%%), not '%s'",
-                        (unsigned long long)CLI_MAX_COUNT, text);
-        return false;
-    }
-    s->budget = n;
-    s->budget_percent = 0;
-    return true;
-}
-
-bool cli_add_prior(const char *sub, const char **paths, int *n, const char *arg)
-{
-    if (*n >= CLI_MAX_PRIORS) {
-        cli_usage_error(sub, "too many --prior files (at most %d)", CLI_MAX_PRIORS);
-        return false;
-    }
-    paths[(*n)++] = arg;
-    return true;
-}
-
-int cli_search_option(const char *sub, cutune_search_options *s, int opt, const char *arg)
-{
-    const char *unit = NULL;
-    uint64_t n;
-    double t;
-    switch (opt) {
-    case CLI_OPT_STRATEGY: {
-        for (const char *const *name = cutune_strategy_list(); *name; name++)
-            if (strcmp(arg, *name) == 0) {
-                s->strategy = *name;
-                return 1;
-            }
-        cli_usage_error(sub,
-                        "unknown search strategy '%s' (the strategies are exhaustive, random, anneal, genetic, "
-                        "local, guided and auto)",
-                        arg);
-        return -1;
-    }
-    case CLI_OPT_BUDGET: return cli_parse_budget(sub, arg, s) ? 1 : -1;
-    case CLI_OPT_TIME_BUDGET: {
-        bool ok = cli_read_double(arg, &unit, &t) && t > 0 &&
-                  (*unit == '\0' || strcmp(unit, "s") == 0 || strcmp(unit, "min") == 0 || strcmp(unit, "h") == 0);
-        if (ok)
-            t *= strcmp(unit, "min") == 0 ? 60 : strcmp(unit, "h") == 0 ? 3600 : 1;
-        if (!ok || !isfinite(t)) {
-            cli_usage_error(sub, "--time-budget takes a finite duration above 0 (seconds, or 90s, 10min, 2h), not '%s'",
-                            arg);
-            return -1;
-        }
-        s->time_s = t;
-        return 1;
-    }
-    case CLI_OPT_PATIENCE:
-        if (!cli_uint_option(sub, "--patience", "a number of evaluations", arg, 1, CLI_MAX_COUNT, &n))
-            return -1;
-        s->patience = n;
-        return 1;
-    case CLI_OPT_SEED:
-        if (!cli_uint_option(sub, "--seed", "a seed", arg, 0, CLI_MAX_COUNT, &n))
-            return -1;
-        s->has_seed = 1;
-        s->seed = n;
-        return 1;
-    default: return 0;
-    }
-}
 
 /* Replays the search over `results` for the spec at `path` and prints the report, as
  * text or JSON: the exit code. */
@@ -105,9 +22,7 @@ static int simulate(const char *path, const char *results, const cli_common *c, 
     cli_print_new_diagnostics(spec, c, &seen);
     if (rc == CUTUNE_OK)
         rc = (json ? cutune_sim_report_json : cutune_sim_report_text)(&text, r, results, so->threads);
-    if (rc == CUTUNE_OK)
-        printf(json ? "%s\n" : "%s", text);
-    cutune_free(text);
+    cli_print(rc, &text, json ? "\n" : "");
     cutune_sim_report_free(r);
     cutune_spec_free(spec);
     return cli_exit_for_status(rc);
@@ -166,7 +81,7 @@ int cmd_simulate(int argc, char **argv)
         {"format", 0, true, CLI_CHOICE, &json, NULL, 0, formats, "FORMAT", "text (default) or json"},
         CLI_COMMON_ENTRIES(&c),
     };
-    int code = cli_parse_options("simulate", argc, argv, table, (int)(sizeof table / sizeof table[0]));
+    int code = cli_parse_options("simulate", argc, argv, CLI_TABLE(table));
     if (code != EXIT_OK)
         goto done;
     if (so.search.has_seed && so.search.seed > CLI_MAX_COUNT - (uint64_t)(so.repeat - 1)) {

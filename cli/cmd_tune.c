@@ -2,16 +2,12 @@
  * of the GPU, on every core), run, verify and time each, and rank them. Without one:
  * everything that needs no GPU (check, count, compile, resources, occupancy), then a
  * plain statement of what was not done. */
-#include <getopt.h>
 #include <limits.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
-#include "format.h"
 #include "options.h"
 #include "../base/sys.h"
 
@@ -36,37 +32,6 @@ static void progress(void *user, const cutune_progress *p)
         fprintf(stderr, "\r\033[K");
 }
 
-/* cli_print_ranking: the `top` best variants of r (cutune_tune_rank) as a table on stdout. */
-void cli_print_ranking(const cutune_spec *spec, const cutune_tune_result *r, int top)
-{
-    const cutune_tune_summary *s = cutune_tune_summary_of(r);
-    const cutune_measurement **list = calloc((size_t)top + 1, sizeof *list);
-    uint64_t k = 0;
-    if (!list || cutune_tune_rank(list, (uint64_t)top, &k, r) != CUTUNE_OK) {
-        free(list);
-        return;
-    }
-    int nparams = cutune_spec_param_count(spec);
-    printf("\n%4s %6s", "rank", "#");
-    for (int p = 0; p < nparams; p++)
-        printf("  %s", cutune_spec_param_name(spec, p));
-    printf("  %11s %7s %14s %5s %5s %5s\n", "median ms", "spread", s->objective_name, "regs", "occ", "reps");
-    for (uint64_t i = 0; i < k && i < (uint64_t)top; i++) {
-        const cutune_measurement *m = list[i];
-        const cutune_variant *v = cutune_measurement_variant(m);
-        printf("%4llu %6llu", (unsigned long long)i + 1, (unsigned long long)v->ordinal);
-        for (int p = 0; p < nparams; p++)
-            printf("  %*s", (int)strlen(cutune_spec_param_name(spec, p)), v->values[p]);
-        printf("  %11.4f %6.1f%% %14.4g %5d %4.0f%% %5d\n", cutune_measurement_value(m, CUTUNE_VALUE_MEDIAN_MS),
-               cutune_measurement_value(m, CUTUNE_VALUE_SPREAD) * 100,
-               cutune_measurement_value(m, CUTUNE_VALUE_OBJECTIVE),
-               (int)cutune_measurement_value(m, CUTUNE_VALUE_REGISTERS),
-               cutune_measurement_value(m, CUTUNE_VALUE_OCCUPANCY) * 100,
-               (int)cutune_measurement_value(m, CUTUNE_VALUE_REPS));
-    }
-    free(list);
-}
-
 /* exit_of_tuning: the exit code of a tuning run that returned `rc` (after the CLI's own
  * adjustments: CUTUNE_ESTOPPED when none was chosen). */
 static int exit_of_tuning(int rc, bool interrupted)
@@ -81,13 +46,23 @@ static int exit_of_tuning(int rc, bool interrupted)
     }
 }
 
+/* put: `before` and *text on f when `rc` (the call that made the text) is CUTUNE_OK and
+ * the text is not empty; the text is freed, *text NULL. */
+static void put(FILE *f, const char *before, char **text, int rc)
+{
+    if (rc == CUTUNE_OK && **text)
+        fprintf(f, "%s%s", before, *text);
+    cutune_free(*text);
+    *text = NULL;
+}
+
 /* tune_without_gpu: everything `cutune SPEC` can do without a GPU (the space summary is
  * already printed): compiles the variants (the first `limit` when not 0) for o->arch or
- * sm_90, prints the analysis summary, and then one plain verdict on stderr. `why` says
- * why there is no GPU; `emits` whether a header or CSV was asked for. Returns
- * EXIT_NO_GPU (not tuned; some variants could run on a GPU), EXIT_NOTHING (no variant
- * compiled and can launch: a GPU would not help), EXIT_INTERRUPTED, or the exit code of
- * a failure. */
+ * sm_90 at each problem size, prints the analysis summary, and then one plain verdict
+ * on stderr (cutune_untuned_text). `why` says why there is no GPU; `emits` whether a
+ * header or CSV was asked for. Returns EXIT_NO_GPU (not tuned; some variants could run
+ * on a GPU), EXIT_NOTHING (no variant compiled and can launch: a GPU would not help),
+ * EXIT_INTERRUPTED, or the exit code of a failure. */
 static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_common *c, cutune_analyze_options *o,
                             uint64_t limit, const char *why, bool emits)
 {
@@ -100,79 +75,35 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
                 (unsigned long long)limit, path);
     else if (!c->quiet)
         fprintf(stderr, "\ncompiling every variant (no GPU needed; details: cutune analyze %s)\n", path);
-    cli_analysis a;
-    memset(&a, 0, sizeof a);
-    a.arch = "";
+    cutune_untuned u = {.limited = limited, .emits = emits, .brief = c->quiet, .why = why};
+    cli_analysis one = {.arch = ""};
     int code = EXIT_OK, nsizes = cutune_spec_size_count(spec);
     for (int k = 0; k < nsizes && code == EXIT_OK; k++) { /* each problem size, as a GPU run would */
-        cli_analysis one;
-        if (nsizes > 1) {
-            if (cutune_spec_select_size(spec, k) != CUTUNE_OK)
-                return cli_exit_for_status(CUTUNE_ESPEC);
-            if (!c->quiet) {
-                fprintf(stderr, "\nsize");
-                for (int j = 0; j < cutune_spec_size_var_count(spec); j++)
-                    fprintf(stderr, " %s=%lld", cutune_spec_size_var(spec, j),
-                            (long long)cutune_spec_size_value(spec, k, j));
-                fprintf(stderr, ":\n");
-            }
-        }
+        if (nsizes > 1 && cutune_spec_select_size(spec, k) != CUTUNE_OK)
+            return cli_exit_for_status(CUTUNE_ESPEC);
+        for (int j = 0; nsizes > 1 && !c->quiet && j < cutune_spec_size_var_count(spec); j++)
+            fprintf(stderr, "%s %s=%lld", j ? "" : "\nsize", cutune_spec_size_var(spec, j),
+                    (long long)cutune_spec_size_value(spec, k, j));
+        if (nsizes > 1 && !c->quiet)
+            fprintf(stderr, ":\n");
         code = cli_run_analysis(spec, c, o, CLI_ANALYZE_NONE, &one);
-        a.variants += one.variants;
-        a.runnable += one.runnable;
-        a.failed += one.failed;
-        a.unlaunchable += one.unlaunchable;
-        a.interrupted |= one.interrupted;
-        a.arch = one.arch;
+        u.variants += one.variants; /* the sizes' sums */
+        u.runnable += one.runnable;
+        u.failed += one.failed;
+        u.unlaunchable += one.unlaunchable;
     }
     if (nsizes > 1)
         cutune_spec_select_size(spec, 0);
     if (code != EXIT_OK)
         return code; /* interrupted (the summary says what was covered), or a failure */
-    if (a.runnable == 0) {
-        if (!c->quiet)
-            fprintf(stderr, "\n");
-        cli_report_nothing_runs("cutune", &a);
-        fprintf(stderr,
-                "Nothing was tuned, and a GPU would not change that: the kernel or the spec must.\n"
-                "(This machine has no usable GPU either: %s)\n",
-                why);
-        return EXIT_NOTHING;
-    }
-    fprintf(stderr, "%scutune: NOT TUNED. Timing needs a GPU, and this machine has none usable: %s\n",
-            c->quiet ? "" : "\n", why);
-    if (c->quiet)
-        return EXIT_NO_GPU; /* -q: the verdict only */
-    if (a.failed == 0 && a.unlaunchable == 0 && !limited) {
-        fprintf(stderr, "Everything that needs no GPU was done: the spec is valid, its space is counted and every "
-                        "variant compiled.\n");
-    } else {
-        char n[32];
-        fprintf(stderr,
-                "Everything that needs no GPU was done: the spec is valid and its space is counted. Of %s "
-                "variants%s, %llu compiled and can launch, %llu failed to compile and %llu cannot launch;\n"
-                "on a GPU, only those %llu would run.\n",
-                cli_format_count(a.variants, n, sizeof n), limited ? " (the first, --limit)" : "",
-                (unsigned long long)a.runnable, (unsigned long long)a.failed, (unsigned long long)a.unlaunchable,
-                (unsigned long long)a.runnable);
-    }
-    if (emits)
-        fprintf(stderr, "No header or CSV was written: they come from measurements.\n");
-    return EXIT_NO_GPU;
-}
-
-/* print_account: the run's account (cutune_tune_account: not with -q) and its warnings
- * (also with -q) on stderr. */
-static void print_account(const cutune_tune_result *r, bool quiet)
-{
+    cli_analysis all = {u.variants, u.runnable, u.failed, u.unlaunchable, one.arch, false};
+    if (!c->quiet)
+        fprintf(stderr, "\n");
+    if (u.runnable == 0)
+        cli_report_nothing_runs("cutune", &all);
     char *text = NULL;
-    if (!quiet && cutune_tune_account(&text, r) == CUTUNE_OK)
-        fprintf(stderr, "\n%s", text);
-    cutune_free(text);
-    text = NULL;
-    if (cutune_tune_warnings(&text, r) == CUTUNE_OK)
-        fputs(text, stderr);
-    cutune_free(text);
+    put(stderr, "", &text, cutune_untuned_text(&text, &u));
+    return u.runnable ? EXIT_NO_GPU : EXIT_NOTHING;
 }
 
 /* --emit-dir, and the spec's emit paths that leave its folder: each block's that the
@@ -209,6 +140,7 @@ typedef struct tune_args {
     const char *hw_names[256];          /* --metric */
     int nhw;
     const char *priors[CLI_MAX_PRIORS];  /* --prior */
+    cli_priors prior_set;                /* --prior's handler: priors into t.search */
     cli_shard shard;                     /* --shard; count 0: none */
     bool device_given, per_device;       /* --device; --per-device */
     int devs[64], ndevs;                 /* --devices */
@@ -218,66 +150,51 @@ typedef struct tune_args {
 } tune_args;
 
 /* The handlers of tune's own options that need more than a store (options.h). */
-static int opt_device(const char *sub, void *dest, const cli_opt *o, const char *arg)
-{
-    (void)o;
-    tune_args *a = dest;
-    long long n;
-    a->device_given = true;
-    if (!cli_int_option(sub, "--device", "a GPU number", arg, 0, CLI_MAX_GPU, &n))
-        return EXIT_USAGE;
-    a->t.device = (int)n;
-    return EXIT_OK;
-}
-
-static int opt_prior(const char *sub, void *dest, const cli_opt *o, const char *arg)
-{
-    (void)o;
-    tune_args *a = dest;
-    if (!cli_add_prior(sub, a->priors, &a->t.search.npriors, arg))
-        return EXIT_USAGE;
-    a->t.search.priors = a->priors;
-    return EXIT_OK;
-}
-
 static int opt_number(const char *sub, void *dest, const cli_opt *o, const char *arg)
 {
     tune_args *a = dest;
     long long n;
     switch (o->set) {
+    case 'd':
+        a->device_given = true;
+        if (!cli_int_option(sub, "--device", "a GPU number", arg, 0, CLI_MAX_GPU, &n))
+            return EXIT_USAGE;
+        a->t.device = (int)n;
+        return EXIT_OK;
     case 't':
         if (!cli_int_option(sub, "--top", "a count", arg, 0, INT_MAX, &n))
             return EXIT_USAGE;
         a->top = (int)n;
         return EXIT_OK;
     case 'p':
-        if (!cli_read_double(arg, NULL, &a->t.prune) || !(a->t.prune == -1 || a->t.prune > 1))
+        if (!num_read_double(arg, NULL, &a->t.prune) || !(a->t.prune == -1 || a->t.prune > 1))
             return cli_usage_error(sub, "--prune takes a finite factor above 1 (or -1 for never), not '%s'", arg);
         return EXIT_OK;
     default: /* 'T' */
-        if (!cli_read_double(arg, NULL, &a->t.timeout_s) || !(a->t.timeout_s > 0 && a->t.timeout_s <= CLI_MAX_SECONDS))
+        if (!num_read_double(arg, NULL, &a->t.timeout_s) || !(a->t.timeout_s > 0 && a->t.timeout_s <= CLI_MAX_SECONDS))
             return cli_usage_error(sub, "--timeout takes seconds above 0, at most %d, not '%s'", CLI_MAX_SECONDS, arg);
         return EXIT_OK;
     }
 }
 
+/* --devices all|0,1,...: every GPU the driver sees, or those named. */
 static int opt_devices(const char *sub, void *dest, const cli_opt *o, const char *arg)
 {
     (void)o;
     tune_args *a = dest;
-    if (cli_parse_devices(arg, a->devs, 64, &a->ndevs) == 0)
-        return EXIT_OK;
+    int count = 0;
     if (strcmp(arg, "all") != 0)
-        return cli_usage_error(sub, "--devices takes all or GPU numbers such as 0,1, not '%s'", arg);
-    fprintf(stderr, "cutune: --devices all: %s\n",
-            cutune_last_error()[0] ? cutune_last_error() : "the driver sees no GPU");
-    return EXIT_NO_GPU;
-}
-
-static int opt_shard(const char *sub, void *dest, const cli_opt *o, const char *arg)
-{
-    (void)o;
-    return cli_parse_shard(sub, arg, dest) < 0 ? EXIT_USAGE : EXIT_OK;
+        return num_read_list(arg, 0, CLI_MAX_GPU, a->devs, 64, &a->ndevs)
+                   ? EXIT_OK
+                   : cli_usage_error(sub, "--devices takes all or GPU numbers such as 0,1, not '%s'", arg);
+    if (cutune_device_count(&count) != CUTUNE_OK || count <= 0) {
+        fprintf(stderr, "cutune: --devices all: %s\n",
+                cutune_last_error()[0] ? cutune_last_error() : "the driver sees no GPU");
+        return EXIT_NO_GPU;
+    }
+    for (a->ndevs = 0; a->ndevs < count && a->ndevs < 64; a->ndevs++)
+        a->devs[a->ndevs] = a->ndevs;
+    return EXIT_OK;
 }
 
 static int opt_metrics(const char *sub, void *dest, const cli_opt *o, const char *arg)
@@ -310,9 +227,10 @@ static int opt_metrics(const char *sub, void *dest, const cli_opt *o, const char
  * after a message. */
 static int parse_tune(tune_args *a, int argc, char **argv)
 {
+    a->prior_set = (cli_priors){a->priors, &a->t.search};
     const cli_opt table[] = {
         /* the help's order, and so getopt_long's: "did you mean" and ambiguity name them in it */
-        {"device", 0, true, CLI_CALL, a, opt_device, 0, NULL, "N", "the GPU to tune on (default 0)"},
+        {"device", 0, true, CLI_CALL, a, opt_number, 'd', NULL, "N", "the GPU to tune on (default 0)"},
         {"results", 0, true, CLI_TEXT, &a->t.results_path, NULL, 0, NULL, "FILE",
          "write the results JSON here (default: the spec's emit results)"},
         {"header", 0, true, CLI_TEXT, &a->header_path, NULL, 0, NULL, "FILE",
@@ -325,7 +243,7 @@ static int parse_tune(tune_args *a, int argc, char **argv)
          "let the spec's emit paths that leave its folder (absolute, or\n../) write into DIR or below; without it "
          "they are refused"},
         {"limit", 0, true, CLI_CALL, &a->limit, cli_opt_count, 0, NULL, "N", "only the first N configurations"},
-        {"shard", 0, true, CLI_CALL, &a->shard, opt_shard, 0, NULL, "I/N|auto",
+        {"shard", 0, true, CLI_CALL, &a->shard, cli_opt_shard, 0, NULL, "I/N|auto",
          "tune only shard I of N: ordinals in runs of the last param's\nvalues, dealt out in turn (ordinal / run % N "
          "== I; auto: the\nrank and size mpirun, srun or a Slurm job array set, and the\nGPU of the local rank); "
          "results go to RESULTS.shard-I-of-N.json,\nand cutune merge joins the shards' files"},
@@ -371,7 +289,7 @@ static int parse_tune(tune_args *a, int argc, char **argv)
                          "stop after N measurements without improvement"),
         CLI_SEARCH_ENTRY("seed", &a->t.search, CLI_OPT_SEED, "N",
                          "the search's random seed (same seed, same sequence)"),
-        {"prior", 0, true, CLI_CALL, a, opt_prior, 0, NULL, "FILE",
+        {"prior", 0, true, CLI_CALL, &a->prior_set, cli_opt_prior, 0, NULL, "FILE",
          "results of an earlier run of the kernel (another GPU or\nsize), repeatable: auto starts from its best "
          "configurations\nand learns how well it predicts this run"},
         {"arch", 0, true, CLI_TEXT, &a->o.arch, NULL, 0, NULL, "sm_XX",
@@ -392,20 +310,8 @@ static int parse_tune(tune_args *a, int argc, char **argv)
     a->t.limit = a->limit;
     if (a->top < 0)
         a->top = a->c.quiet ? 0 : 10;
-    if (a->nhw == 0)
-        return EXIT_OK;
-    a->t.profile_metrics = a->hw_names; /* --metric alone reads the best five's */
-    a->t.nprofile_metrics = a->nhw;
-    if (a->t.profile_top == 0)
-        a->t.profile_top = 5;
-    int count = 0; /* a mistyped counter is a usage error, found before anything runs */
-    cutune_device d0;
-    const char *arch = a->o.arch;
-    if (!arch && cutune_device_count(&count) == CUTUNE_OK && count > a->t.device &&
-        cutune_device_get(&d0, a->t.device) == CUTUNE_OK)
-        arch = d0.arch;
-    if (cutune_profile_check(arch, a->hw_names, a->nhw) == CUTUNE_EINVAL)
-        return cli_usage_error("tune", "--metric: %s", cutune_last_error());
+    if (a->nhw > 0 && cutune_tune_set_metrics(&a->t, a->hw_names, a->nhw, a->o.arch) == CUTUNE_EINVAL)
+        return cli_usage_error("tune", "--metric: %s", cutune_last_error()); /* --metric alone: the best five's */
     return EXIT_OK;
 }
 
@@ -451,6 +357,12 @@ static int setup_shard(tune_args *a, cutune_spec *spec, int nblocks)
         fprintf(stderr, "shard %d of %d%s%s (%s): results to %s%s%s\n", a->shard.index, a->shard.count,
                 a->shard.launcher ? ", from " : "", a->shard.launcher ? a->shard.launcher : "", on, a->shard_results,
                 a->shard_journal ? ", journal " : "", a->shard_journal ? a->shard_journal : "");
+    if (a->ndevs > 1 && a->shard.local_count > 1) /* every rank of the host on every GPU */
+        fprintf(stderr,
+                "cutune: warning: %d ranks on this host each use %d GPUs (--devices): their runs share the "
+                "GPUs and disturb each other's times; start one rank per host (mpirun --map-by "
+                "ppr:1:node, srun --ntasks-per-node=1) or drop --devices for a rank per GPU\n",
+                a->shard.local_count, a->ndevs);
     a->header_path = a->csv_path = a->report_path = NULL;
     return EXIT_OK;
 }
@@ -489,69 +401,30 @@ static int setup_run(tune_args *a, cutune_spec *spec, int nblocks)
     return EXIT_OK; /* with per_device, cmd_tune hands it to cli_tune_per_device */
 }
 
-/* print_winners: each size's best (or the run's) on stdout, its energy when measured. */
-static void print_winners(const cutune_spec *spec, const cutune_tune_result *r, int top)
-{
-    const cutune_tune_summary *s = cutune_tune_summary_of(r);
-    int nsizes = cutune_tune_size_count(r);
-    for (int k = 0; k < (nsizes ? nsizes : 1); k++) {
-        const cutune_tune_result *one = nsizes ? cutune_tune_size(r, k) : r;
-        const cutune_measurement *b = cutune_tune_best(one);
-        if (!b)
-            continue;
-        printf(k == 0 && top > 0 ? "\nbest" : "best");
-        for (int j = 0; j < cutune_tune_size_var_count(one); j++)
-            printf("%s%s=%lld", j ? " " : " at ", cutune_tune_size_var(one, j),
-                   (long long)cutune_tune_size_value(one, j));
-        const cutune_variant *v = cutune_measurement_variant(b);
-        printf(": #%llu", (unsigned long long)v->ordinal);
-        for (int p = 0; p < v->nparams; p++)
-            printf(" %s=%s", cutune_spec_param_name(spec, p), v->values[p]);
-        printf("  median %.4f ms, %s %.6g\n", cutune_measurement_value(b, CUTUNE_VALUE_MEDIAN_MS), s->objective_name,
-               cutune_measurement_value(b, CUTUNE_VALUE_OBJECTIVE));
-        if (cutune_measurement_value(b, CUTUNE_VALUE_ENERGY) != 0)
-            printf("      energy %.4g mJ per launch at %.1f W (the board's, over %d launches in %.2f s)\n",
-                   cutune_measurement_value(b, CUTUNE_VALUE_ENERGY_J) * 1e3,
-                   cutune_measurement_value(b, CUTUNE_VALUE_POWER_W),
-                   (int)cutune_measurement_value(b, CUTUNE_VALUE_ENERGY_LAUNCHES),
-                   cutune_measurement_value(b, CUTUNE_VALUE_ENERGY_SECONDS));
-        else if (cutune_measurement_energy_note(b))
-            fprintf(stderr, "cutune: %s\n", cutune_measurement_energy_note(b));
-    }
-}
-
 /* print_tuned: what a run found: each size's ranking, the counters, the account (not with
- * -q), the warnings and the winners. Returns rc, made CUTUNE_ESTOPPED when none won. */
+ * -q), the warnings and the winners (an energy not measured: why, on stderr). Returns rc,
+ * made CUTUNE_ESTOPPED when none won. */
 static int print_tuned(const tune_args *a, const cutune_spec *spec, const cutune_tune_result *r, int rc)
 {
+    char *text = NULL, *note = NULL;
     int nsizes = cutune_tune_size_count(r);
-    if (nsizes == 0 && a->top > 0)
-        cli_print_ranking(spec, r, a->top);
-    for (int k = 0; k < nsizes && a->top > 0; k++) { /* a run over sizes: each size's ranking */
-        const cutune_tune_result *one = cutune_tune_size(r, k);
-        printf("\nsize");
-        for (int j = 0; j < cutune_tune_size_var_count(one); j++)
-            printf(" %s=%lld", cutune_tune_size_var(one, j), (long long)cutune_tune_size_value(one, j));
-        printf(":");
-        cli_print_ranking(spec, one, a->top);
-    }
+    put(stdout, "", &text, cutune_tune_ranking_text(&text, r, a->top));
     if (nsizes == 0)
         cli_print_profile(spec, r);
     for (int k = 0; k < nsizes; k++)
         cli_print_profile(spec, cutune_tune_size(r, k));
-    print_account(r, a->c.quiet);
-    print_winners(spec, r, a->top);
+    if (!a->c.quiet)
+        put(stderr, "\n", &text, cutune_tune_account(&text, r));
+    put(stderr, "", &text, cutune_tune_warnings(&text, r));
+    for (int k = 0; k < (nsizes ? nsizes : 1); k++) { /* each size's winner; its energy not measured: why */
+        int made = cutune_tune_best_text(&text, &note, r, k);
+        put(stdout, k == 0 && a->top > 0 ? "\n" : "", &text, made);
+        put(stderr, "cutune: ", &note, made);
+    }
     cutune_tune_verdict v;
     cutune_tune_verdict_of(&v, r);
-    if (v.sizes && v.winners < v.sizes)
-        fprintf(stderr, "cutune: %d of %d sizes have no variant that ran correctly\n", v.sizes - v.winners, v.sizes);
-    if (v.winners == 0) {
-        fprintf(stderr, v.nothing_compiled ? "cutune: NOTHING COMPILED: no variant compiled, so none was chosen\n"
-                                           : "cutune: no variant ran correctly, so none was chosen\n");
-        if (rc == CUTUNE_OK)
-            rc = CUTUNE_ESTOPPED;
-    }
-    return rc;
+    put(stderr, "", &text, cutune_tune_verdict_text(&text, &v));
+    return v.winners == 0 && rc == CUTUNE_OK ? CUTUNE_ESTOPPED : rc;
 }
 
 /* tune_on_gpu: block b tuned on the GPU(s), its results printed and its files written.
@@ -629,7 +502,7 @@ int cmd_tune(int argc, char **argv)
     tune_args a = {.o = CUTUNE_ANALYZE_OPTIONS_INIT,
                    .t = CUTUNE_TUNE_OPTIONS_INIT,
                    .top = -1,
-                   .shard = {0, 0, -1, NULL}};
+                   .shard = {0, 0, -1, -1, NULL}};
     cli_init_common(&a.c);
     cutune_spec *spec = NULL;
     int code = parse_tune(&a, argc, argv);

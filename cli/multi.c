@@ -17,79 +17,35 @@
 
 #include "cli.h"
 
-int cli_parse_devices(const char *text, int *out, int max, int *n)
-{
-    *n = 0;
-    if (strcmp(text, "all") == 0) {
-        int count = 0;
-        if (cutune_device_count(&count) != CUTUNE_OK || count <= 0)
-            return -1;
-        for (int i = 0; i < count && i < max; i++)
-            out[(*n)++] = i;
-        return 0;
-    }
-    const char *p = text;
-    while (*p) {
-        size_t len = strcspn(p, ",");
-        char one[24];
-        long long d;
-        if (len == 0 || len >= sizeof one || *n == max)
-            return -1;
-        memcpy(one, p, len);
-        one[len] = '\0';
-        if (!cli_read_int(one, 0, CLI_MAX_GPU, &d))
-            return -1;
-        out[(*n)++] = (int)d;
-        p += len;
-        if (*p == ',' && !*++p)
-            return -1; /* "0,": a list does not end in a comma */
-    }
-    return *n > 0 ? 0 : -1;
-}
-
-/* argv without `--devices X` / `--devices=X` and `--per-device`, plus the process's own
- * options (`own`, and the two strings of `more` when given: they come last, so that a
- * --results of their own wins over the command's); NULL-ended, malloc'd (the strings are
- * argv's, `own`'s or `more`'s). */
-static char **device_argv(int argc, char **argv, char own[][32], int nown, char **more)
-{
-    char **out = calloc((size_t)argc + (size_t)nown + 3, sizeof(char *));
-    int k = 0;
-    for (int i = 0; out && i < argc; i++) {
-        if (strcmp(argv[i], "--devices") == 0) {
-            i++;
-            continue;
-        }
-        if (strncmp(argv[i], "--devices=", 10) == 0 || strcmp(argv[i], "--per-device") == 0)
-            continue;
-        out[k++] = argv[i];
-    }
-    for (int j = 0; out && j < nown; j++)
-        out[k++] = own[j];
-    for (int j = 0; out && more && j < 2; j++)
-        out[k++] = more[j];
-    return out;
-}
-
-/* run_on_device: cutune_tune_per_device's function, in the child process for GPU
- * `device`: this command again (argv, less --devices), on that GPU with `jobs` compile
- * threads and its own results file, its ranking to /dev/null (each GPU's winner is
- * printed here). Returns only when it could not be started (EXIT_INTERNAL). */
+/* The command a child runs again (cutune_tune_per_device's `user`). */
 typedef struct device_command {
     int argc;
     char **argv;
 } device_command;
 
+/* run_on_device: cutune_tune_per_device's function, in the child process for GPU
+ * `device`: this command again (argv less `--devices X`, `--devices=X` and
+ * `--per-device`) on that GPU with `jobs` compile threads and its own results file
+ * (these options last, so that they win over the command's), its ranking to /dev/null
+ * (each GPU's winner is printed here). Returns only when it could not be started
+ * (EXIT_INTERNAL). */
 static int run_on_device(void *user, int device, int jobs, const char *results_path)
 {
     const device_command *dc = user;
-    char own[4][32];
-    char *more[2] = {"--results", (char *)results_path}; /* its own results file */
-    snprintf(own[0], sizeof own[0], "--device");
-    snprintf(own[1], sizeof own[1], "%d", device);
-    snprintf(own[2], sizeof own[2], "--jobs");
-    snprintf(own[3], sizeof own[3], "%d", jobs);
-    char **args = device_argv(dc->argc, dc->argv, own, 4, more);
+    char dev[16], njobs[16];
+    char **args = calloc((size_t)dc->argc + 7, sizeof *args);
+    int k = 0;
+    for (int i = 0; args && i < dc->argc; i++) {
+        if (strcmp(dc->argv[i], "--devices") == 0)
+            i++;
+        else if (strncmp(dc->argv[i], "--devices=", 10) != 0 && strcmp(dc->argv[i], "--per-device") != 0)
+            args[k++] = dc->argv[i];
+    }
+    snprintf(dev, sizeof dev, "%d", device);
+    snprintf(njobs, sizeof njobs, "%d", jobs);
+    const char *own[] = {"--device", dev, "--jobs", njobs, "--results", results_path};
+    for (int j = 0; args && j < 6; j++)
+        args[k++] = (char *)own[j];
     int null = open("/dev/null", O_WRONLY);
     if (null >= 0)
         dup2(null, STDOUT_FILENO);
@@ -101,8 +57,9 @@ static int run_on_device(void *user, int device, int jobs, const char *results_p
 }
 
 /* report_runs: each GPU's process that failed, then each GPU's winner and the spread of
- * its times over the first's. The first failing process's exit code (EXIT_OK: none). */
-static int report_runs(const cutune_spec *spec, const cutune_device_run *runs, int n, int code)
+ * its times over the first's (cutune_device_run_text). The first failing process's
+ * exit code (EXIT_OK: none). */
+static int report_runs(const cutune_device_run *runs, int n, int code)
 {
     for (int i = 0; i < n; i++) {
         int exit_code = runs[i].exit_code < 0 ? EXIT_INTERNAL : runs[i].exit_code;
@@ -113,33 +70,16 @@ static int report_runs(const cutune_spec *spec, const cutune_device_run *runs, i
                 code = exit_code;
         }
     }
-    const cutune_device_run *first = NULL;
     for (int i = 0; i < n; i++) {
-        const cutune_tune_result *r = runs[i].result;
-        if (!r) {
+        char *line = NULL, *spread = NULL;
+        if (!runs[i].result)
             fprintf(stderr, "cutune: GPU %d: no results: %s\n", runs[i].device, runs[i].load_error);
-            continue;
+        else if (cutune_device_run_text(&line, &spread, runs, n, i) == CUTUNE_OK) {
+            fputs(line, stdout);
+            fputs(spread, stderr);
         }
-        const cutune_measurement *b = cutune_tune_best(r);
-        printf("GPU %d (%s): ", runs[i].device, cutune_tune_device(r)->name);
-        if (b) {
-            const cutune_variant *v = cutune_measurement_variant(b);
-            printf("best #%llu", (unsigned long long)v->ordinal);
-            for (int p = 0; p < v->nparams; p++)
-                printf(" %s=%s", cutune_spec_param_name(spec, p), v->values[p]);
-            printf("  median %.4f ms; results: %s\n", cutune_measurement_value(b, CUTUNE_VALUE_MEDIAN_MS),
-                   runs[i].results_path);
-        } else {
-            printf("no winner; results: %s\n", runs[i].results_path);
-        }
-        cutune_device_spread d;
-        if (first && cutune_tune_spread(&d, first->result, r) == CUTUNE_OK && d.variants > 0)
-            fprintf(stderr,
-                    "spread: GPU %d's median time over GPU %d's, same variants (%d): median %.4f, 90 %% "
-                    "within %.4f..%.4f\n",
-                    runs[i].device, first->device, d.variants, d.median, d.lo, d.hi);
-        if (!first)
-            first = &runs[i];
+        cutune_free(line);
+        cutune_free(spread);
     }
     return code;
 }
@@ -179,7 +119,7 @@ int cli_tune_per_device(cutune_spec *spec, int argc, char **argv, const int *dev
         fprintf(stderr, "cutune: %s\n", cutune_last_error());
     if (!runs)
         return EXIT_INTERNAL;
-    int code = report_runs(spec, runs, n, rc < 0 ? EXIT_INTERNAL : EXIT_OK);
+    int code = report_runs(runs, n, rc < 0 ? EXIT_INTERNAL : EXIT_OK);
     const cutune_tune_result *results[64];
     int loaded = 0;
     for (int i = 0; i < n && loaded < 64; i++)

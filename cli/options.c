@@ -1,9 +1,115 @@
 /* options.c - options parsed from one table per command (options.h). */
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "options.h"
+#include "../base/suggest.h"
+
+/* Appends `arg` to the growing list *list of *n. False when out of memory (said). */
+static bool append_arg(const char ***list, int *n, const char *arg)
+{
+    const char **grown = realloc(*list, sizeof(char *) * (size_t)(*n + 1));
+    if (!grown) {
+        fprintf(stderr, "cutune: out of memory\n");
+        return false;
+    }
+    *list = grown;
+    grown[(*n)++] = arg;
+    return true;
+}
+
+/* long_option_named: the entry of `longopts` whose name is `name` (the first `len`
+ * characters), else the only one it abbreviates; NULL when none. *ambiguous is set when
+ * it abbreviates several (and none exactly). */
+static const struct option *long_option_named(const struct option *longopts, const char *name, size_t len,
+                                              bool *ambiguous)
+{
+    const struct option *found = NULL;
+    int prefixes = 0;
+    *ambiguous = false;
+    for (const struct option *o = longopts; o->name; o++) {
+        if (strncmp(o->name, name, len) != 0)
+            continue;
+        if (strlen(o->name) == len)
+            return o;
+        if (!found)
+            found = o;
+        prefixes++;
+    }
+    *ambiguous = prefixes > 1;
+    return prefixes == 1 ? found : NULL;
+}
+
+/* bad_long_option: the message for the long option `word` ("--name" or "--name=value")
+ * that getopt_long refused with `ret` ('?' or ':'). */
+static void bad_long_option(const char *sub, const char *word, int ret, const struct option *longopts)
+{
+    const char *name = word + 2;
+    size_t len = strcspn(name, "=");
+    bool ambiguous;
+    const struct option *o = long_option_named(longopts, name, len, &ambiguous);
+    if (o && ret == ':') {
+        cli_usage_error(sub, "option '--%s' needs a value", o->name);
+    } else if (o && name[len] == '=' && o->has_arg == no_argument) {
+        cli_usage_error(sub, "option '--%s' takes no value (given '%s')", o->name, word);
+    } else if (ambiguous) {
+        char names[400];
+        size_t used = 0;
+        names[0] = '\0';
+        for (const struct option *p = longopts; p->name && used + 1 < sizeof names; p++)
+            if (strncmp(p->name, name, len) == 0)
+                used += (size_t)snprintf(names + used, sizeof names - used, "%s--%s", used ? ", " : "", p->name);
+        cli_usage_error(sub, "option '%.*s' is ambiguous: it could be %s", (int)len + 2, word, names);
+    } else {
+        const char *candidates[64];
+        size_t n = 0;
+        char typed[64];
+        snprintf(typed, sizeof typed, "%.*s", (int)(len < sizeof typed ? len : sizeof typed - 1), name);
+        for (const struct option *p = longopts; p->name && n < 64; p++)
+            candidates[n++] = p->name;
+        const char *best = suggest_best(typed, candidates, n);
+        if (best)
+            cli_usage_error(sub, "unknown option '--%s'; did you mean '--%s'?", typed, best);
+        else
+            cli_usage_error(sub, "unknown option '--%s'", typed);
+    }
+}
+
+/* cli_getopt: getopt_long for command `sub`, with getopt's own messages silenced
+ * (opterr = 0; ':' put in front of `shortopts`). An option it does not know, one
+ * missing its value, one given a value it does not take, or an ambiguous abbreviation is
+ * reported here, once, as a usage error naming `sub` and the option (with "did you
+ * mean" among `longopts` for a mistyped long option), and returned as '?'. Otherwise
+ * returns what getopt_long does. */
+static int cli_getopt(const char *sub, int argc, char **argv, const char *shortopts, const struct option *longopts)
+{
+    char spec[64];
+    snprintf(spec, sizeof spec, ":%s", shortopts);
+    opterr = 0;
+    int ret = getopt_long(argc, argv, spec, longopts, NULL);
+    if (ret != '?' && ret != ':')
+        return ret;
+    /* Which element failed: a long option is a whole element, always consumed (optind
+     * is past it); a short one is optopt, inside an element that may not be. */
+    const char *word = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+    bool is_long = strncmp(word, "--", 2) == 0 && word[2] != '\0';
+    if (is_long && optopt != 0) { /* optopt is the long option's code, or a short letter */
+        bool ambiguous;
+        const struct option *o = long_option_named(longopts, word + 2, strcspn(word + 2, "="), &ambiguous);
+        is_long = o && o->flag == NULL && o->val == optopt;
+    }
+    if (is_long)
+        bad_long_option(sub, word, ret, longopts);
+    else if (ret == ':')
+        cli_usage_error(sub, "option '-%c' needs a value", optopt);
+    else if (optopt > 32 && optopt < 127)
+        cli_usage_error(sub, "unknown option '-%c'", optopt);
+    else
+        cli_usage_error(sub, "unknown option '%s'", word);
+    return '?';
+}
 
 /* choose: a CLI_CHOICE option's value `arg` into *o->dest; EXIT_OK, or the usage error
  * naming the words it takes. */
@@ -116,23 +222,112 @@ cutune_spec *cli_parse_spec(const char *sub, int argc, char **argv, const cli_op
 int cli_opt_common(const char *sub, void *dest, const cli_opt *o, const char *arg)
 {
     (void)sub;
-    return cli_common_option(dest, o->set, arg) < 0 ? EXIT_USAGE : EXIT_OK;
+    cli_common *c = dest;
+    if (o->set != CLI_OPT_COLOR)
+        return append_arg(o->set == CLI_OPT_SET ? &c->set : &c->config, o->set == CLI_OPT_SET ? &c->nset : &c->nconfig,
+                          arg)
+                   ? EXIT_OK
+                   : EXIT_USAGE;
+    static const char *const words[] = {"never", "always", "auto"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(arg, words[i]) == 0) {
+            c->color = i < 2 ? i : c->color;
+            return EXIT_OK;
+        }
+    fprintf(stderr, "cutune: --color takes auto, always or never, not '%s'\n", arg);
+    return EXIT_USAGE;
 }
 
 int cli_opt_jobs(const char *sub, void *dest, const cli_opt *o, const char *arg)
 {
     (void)sub, (void)o;
     long long jobs;
-    if (!cli_read_int(arg, 0, CLI_MAX_JOBS, &jobs))
+    if (!cli_read_int(arg, 0, CUTUNE_MAX_JOBS, &jobs))
         return cli_usage_error(NULL, "--jobs takes a thread count from 1 to %d (0: one per core), not '%s'",
-                               CLI_MAX_JOBS, arg);
+                               CUTUNE_MAX_JOBS, arg);
     ((cutune_analyze_options *)dest)->jobs = (int)jobs;
     return EXIT_OK;
 }
 
+/* parse_budget: "N" or "P%" into s->budget or s->budget_percent; false after a usage
+ * message naming `sub`. */
+static bool parse_budget(const char *sub, const char *text, cutune_search_options *s)
+{
+    const char *rest = NULL;
+    double v;
+    if (cli_read_double(text, &rest, &v) && strcmp(rest, "%") == 0) {
+        if (!(v > 0 && v <= 100)) {
+            cli_usage_error(sub, "--budget P%% takes a percentage above 0 and at most 100, not '%s'", text);
+            return false;
+        }
+        s->budget = 0;
+        s->budget_percent = v;
+        return true;
+    }
+    uint64_t n;
+    if (!cli_read_uint(text, CLI_MAX_COUNT, &n) || n == 0) {
+        cli_usage_error(sub, "--budget takes a number of evaluations from 1 to %llu or a percentage (5%%), not '%s'",
+                        (unsigned long long)CLI_MAX_COUNT, text);
+        return false;
+    }
+    s->budget = n;
+    s->budget_percent = 0;
+    return true;
+}
+
+bool cli_add_prior(const char *sub, const char **paths, int *n, const char *arg)
+{
+    if (*n >= CLI_MAX_PRIORS) {
+        cli_usage_error(sub, "too many --prior files (at most %d)", CLI_MAX_PRIORS);
+        return false;
+    }
+    paths[(*n)++] = arg;
+    return true;
+}
+
 int cli_opt_search(const char *sub, void *dest, const cli_opt *o, const char *arg)
 {
-    return cli_search_option(sub, dest, o->set, arg) < 0 ? EXIT_USAGE : EXIT_OK;
+    cutune_search_options *s = dest;
+    const char *unit = NULL;
+    uint64_t n;
+    double t;
+    switch (o->set) {
+    case CLI_OPT_STRATEGY: {
+        for (const char *const *name = cutune_strategy_list(); *name; name++)
+            if (strcmp(arg, *name) == 0) {
+                s->strategy = *name;
+                return EXIT_OK;
+            }
+        return cli_usage_error(sub,
+                               "unknown search strategy '%s' (the strategies are exhaustive, random, anneal, genetic, "
+                               "local, guided and auto)",
+                               arg);
+    }
+    case CLI_OPT_BUDGET: return parse_budget(sub, arg, s) ? EXIT_OK : EXIT_USAGE;
+    case CLI_OPT_TIME_BUDGET: {
+        bool ok = cli_read_double(arg, &unit, &t) && t > 0 &&
+                  (*unit == '\0' || strcmp(unit, "s") == 0 || strcmp(unit, "min") == 0 || strcmp(unit, "h") == 0);
+        if (ok)
+            t *= strcmp(unit, "min") == 0 ? 60 : strcmp(unit, "h") == 0 ? 3600 : 1;
+        if (!ok || !isfinite(t))
+            return cli_usage_error(
+                sub, "--time-budget takes a finite duration above 0 (seconds, or 90s, 10min, 2h), not '%s'", arg);
+        s->time_s = t;
+        return EXIT_OK;
+    }
+    case CLI_OPT_PATIENCE:
+        if (!cli_uint_option(sub, "--patience", "a number of evaluations", arg, 1, CLI_MAX_COUNT, &n))
+            return EXIT_USAGE;
+        s->patience = n;
+        return EXIT_OK;
+    case CLI_OPT_SEED:
+        if (!cli_uint_option(sub, "--seed", "a seed", arg, 0, CLI_MAX_COUNT, &n))
+            return EXIT_USAGE;
+        s->has_seed = 1;
+        s->seed = n;
+        return EXIT_OK;
+    default: return EXIT_INTERNAL;
+    }
 }
 
 int cli_opt_count(const char *sub, void *dest, const cli_opt *o, const char *arg)

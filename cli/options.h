@@ -7,6 +7,7 @@
 #ifndef CUTUNE_CLI_OPTIONS_H
 #define CUTUNE_CLI_OPTIONS_H
 
+#include <getopt.h>
 #include <stdbool.h>
 
 #include "cli.h"
@@ -38,6 +39,9 @@ struct cli_opt {
     const char *help;           /* its help, lines split by '\n' ("": named on the line of the entry before) */
 };
 
+/* CLI_TABLE: a table array's entries and their count, as cli_parse_options takes them. */
+#define CLI_TABLE(t) (t), (int)(sizeof(t) / sizeof((t)[0]))
+
 /* What cli_parse_options returns for `SUB --help` (argv exactly {SUB, "--help"}, which
  * main passes for `cutune help SUB`): the option list has been printed on stdout; the
  * command returns it as it is, before doing anything else. */
@@ -59,9 +63,17 @@ int cli_parse_options(const char *sub, int argc, char **argv, const cli_opt *tab
 cutune_spec *cli_parse_spec(const char *sub, int argc, char **argv, const cli_opt *table, int n, cli_common *c,
                             int *code);
 
-/* Handlers of the shared options: cli_common_option and cli_search_option behind the
- * table (dest: the cli_common or cutune_search_options; set: the option's code), and
- * --jobs N (0 to CLI_MAX_JOBS) into the cutune_analyze_options dest points to. */
+/* Handlers of the shared options: cli_opt_common, --set, --config (appended to the
+ * cli_common dest points to) and --color (auto, always or never; set: which of these
+ * CLI_OPT_* it is); cli_opt_search, a search option into the cutune_search_options
+ * dest points to (set: its CLI_OPT_*); cli_opt_jobs, --jobs N (0 to CUTUNE_MAX_JOBS) into the
+ * cutune_analyze_options dest points to. */
+enum { CLI_OPT_SET = 1000, CLI_OPT_COLOR, CLI_OPT_CONFIG };
+/* The search options `tune` and `simulate` share (cli_opt_search): --strategy S,
+ * --budget N|P%, --time-budget T, --patience N, --seed N; --prior FILE (repeatable) is
+ * cli_opt_prior's, at most CLI_MAX_PRIORS. */
+enum { CLI_OPT_STRATEGY = 1100, CLI_OPT_BUDGET, CLI_OPT_TIME_BUDGET, CLI_OPT_PATIENCE, CLI_OPT_SEED };
+#define CLI_MAX_PRIORS 64
 int cli_opt_common(const char *sub, void *dest, const cli_opt *o, const char *arg);
 int cli_opt_search(const char *sub, void *dest, const cli_opt *o, const char *arg);
 int cli_opt_jobs(const char *sub, void *dest, const cli_opt *o, const char *arg);

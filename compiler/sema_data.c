@@ -97,7 +97,7 @@ static void check_file_input(sema *s, const ast_expr *init, m_arg *arg)
     int elem = ast_ctype_size(arg->type);
     int64_t bytes = 0;
     if (count > 0 && !plan_buffer_bytes(count, arg->type, &bytes))
-        return; /* the count's own error says its bytes overflow (sema_stmt.c) */
+        return; /* the count's own error says its bytes overflow (sema_arg.c) */
     if (!arg->file_npy) {
         if (count > 0 && (uint64_t)file_size != (uint64_t)bytes)
             diag_error(s->dl, p->loc,

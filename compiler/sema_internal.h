@@ -5,7 +5,9 @@
  *   sema_expr.c   expressions: names resolved, types checked, constants folded
  *   sema_let.c    lets and metrics, lowered on demand with cycle detection; --set
  *   sema_param.c  param domains, routes and defaults
- *   sema_stmt.c   the other statements: args, verify, search, measure, emit, paths
+ *   sema_arg.c    args: types, directions, counts, values and initial contents
+ *   sema_verify.c verify: outputs, tolerances, the reference configuration or kernel
+ *   sema_stmt.c   the other statements (search, measure, emit), paths, named settings
  * Ownership: everything a function makes lives in the arena s->a (the model's); the
  * `sema` context lives on sema_check()'s stack for one check. */
 #ifndef CUTUNE_COMPILER_SEMA_INTERNAL_H
@@ -121,6 +123,10 @@ texpr *sema_lower(sema *s, const ast_expr *e, unsigned allow);
  * bound applies. NULL only out of memory. */
 texpr *sema_lower_node(sema *s, const ast_expr *e, unsigned allow);
 
+/* sema_unary_node: a new node `op a` of type `type` at loc, its deps and time use a's
+ * (not folded yet: the caller folds or finishes it); NULL out of memory. */
+texpr *sema_unary_node(sema *s, ast_op op, vtype type, texpr *a, span loc);
+
 /* sema_finish_node: a node built of lowered parts (its deps and uses_time set) given its
  * depth and reads_let, and folded into a constant when it reads nothing. */
 texpr *sema_finish_node(sema *s, texpr *t);
@@ -201,6 +207,37 @@ bool sema_once(sema *s, const ast_item **first, const ast_item *it, const char *
  * returns how many there are (0 after reporting more than 3). */
 int sema_lower_dims(sema *s, const ast_expr_list *dims, span loc, unsigned allow, texpr **out, const char *what);
 
+/* sema_match_settings: named settings such as random(seed = 1) or search anneal(budget
+ * = 300): each key must be one of `keys` (with a hint otherwise, naming `owner`) and appear
+ * once; found[k] is the setting given for keys[k], NULL when absent. */
+void sema_match_settings(sema *s, const ast_arg_list *args, const char *const *keys, int nkeys, const ast_arg **found,
+                         const char *owner);
+
+/* sema_setting_int: *out set to setting `a`, a constant int of at least `min`; false when
+ * `a` is NULL (not given) or after reporting why it is not one. */
+bool sema_setting_int(sema *s, const ast_arg *a, int64_t min, int64_t *out);
+
+/* sema_setting_float: *out set to setting `a`, a constant number at least `min` (above it
+ * when `strict`); false when `a` is NULL or after reporting. */
+bool sema_setting_float(sema *s, const ast_arg *a, double min, bool strict, double *out);
+
+/* sema_lower_kernel_ref: a kernel of the spec's own (`what`: "reference
+ * kernel", "reset kernel", "checker kernel") into *out: its file resolved and checked,
+ * its template arguments and geometry (when the reference gives one) lowered. */
+void sema_lower_kernel_ref(sema *s, const ast_reference *ref, const char *what, bool geometry, m_kernel_ref *out);
+
+/* sema_check_search: checks the search statement `it` into s->m->search. */
+void sema_check_search(sema *s, const ast_item *it);
+
+/* sema_check_measure: checks the measure statement `it` into s->m->measure. */
+void sema_check_measure(sema *s, const ast_item *it);
+
+/* sema_check_emit: checks the emit statement `it` into s->m->emit; seen[3] holds the
+ * first emit of each kind, to report repeats. */
+void sema_check_emit(sema *s, const ast_item *it, const ast_item **seen);
+
+/* ---- sema_arg.c: arguments ---------------------------------------------------------- */
+
 /* sema_int_fits: whether the integer v fits the integer C type `type` (int8 300 would be
  * silently wrapped on the device); when not, reports "does not fit" with the type's range
  * at loc. Always true for a floating type. */
@@ -212,14 +249,11 @@ void sema_check_arg(sema *s, const ast_item *it, m_arg *arg);
 /* sema_find_arg: the index of the model's argument `name`, or -1. */
 int sema_find_arg(const model *m, const char *name);
 
-/* sema_lower_kernel_ref (sema_stmt.c): a kernel of the spec's own (`what`: "reference
- * kernel", "reset kernel", "checker kernel") into *out: its file resolved and checked,
- * its template arguments and geometry (when the reference gives one) lowered. */
-void sema_lower_kernel_ref(sema *s, const ast_reference *ref, const char *what, bool geometry, m_kernel_ref *out);
-
-/* sema_arg_named (sema_stmt.c): the index of the argument `n` names, or -1 after an
+/* sema_arg_named: the index of the argument `n` names, or -1 after an
  * error at it: "did you mean" the closest argument, else `why` in parentheses. */
 int sema_arg_named(sema *s, const ast_name *n, const char *why);
+
+/* ---- sema_verify.c: verify --------------------------------------------------------- */
 
 /* sema_check_verify: checks the verify statement `it` into s->m->verify (after the args). */
 void sema_check_verify(sema *s, const ast_item *it);
@@ -227,16 +261,6 @@ void sema_check_verify(sema *s, const ast_item *it);
 /* sema_check_reference: checks the verify reference configuration against every
  * constraint (once all are lowered). */
 void sema_check_reference(sema *s);
-
-/* sema_check_search: checks the search statement `it` into s->m->search. */
-void sema_check_search(sema *s, const ast_item *it);
-
-/* sema_check_measure: checks the measure statement `it` into s->m->measure. */
-void sema_check_measure(sema *s, const ast_item *it);
-
-/* sema_check_emit: checks the emit statement `it` into s->m->emit; seen[3] holds the
- * first emit of each kind, to report repeats. */
-void sema_check_emit(sema *s, const ast_item *it, const ast_item **seen);
 
 /* ---- sema_compat.c: another tool's conventions ------------------------------------ */
 

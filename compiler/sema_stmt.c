@@ -1,5 +1,6 @@
-/* sema_stmt.c - the statements other than param, let and metric: args, verify, search,
- * measure, emit, and the paths they name; see sema_internal.h. */
+/* sema_stmt.c - the statements other than param, let, metric, arg and verify: search,
+ * measure, emit; the paths statements name, the named settings they take and the kernels
+ * of the spec's own they refer to; see sema_internal.h. */
 #include "sema_internal.h"
 
 #include <errno.h>
@@ -76,11 +77,8 @@ int sema_lower_dims(sema *s, const ast_expr_list *dims, span loc, unsigned allow
     return dims->len;
 }
 
-/* Named settings such as random(seed = 1) or search anneal(budget = 300): each key
- * must be one of `keys` (with a hint otherwise) and appear once. Returns the index of
- * the setting in `keys`, through found[] (NULL when absent). */
-static void match_settings(sema *s, const ast_arg_list *args, const char *const *keys, int nkeys, const ast_arg **found,
-                           const char *owner)
+void sema_match_settings(sema *s, const ast_arg_list *args, const char *const *keys, int nkeys, const ast_arg **found,
+                         const char *owner)
 {
     for (int k = 0; k < nkeys; k++)
         found[k] = NULL;
@@ -114,9 +112,7 @@ static void match_settings(sema *s, const ast_arg_list *args, const char *const 
     }
 }
 
-/* setting_int: *out set to setting `a`, a constant int of at least `min`; false when `a`
- * is NULL (not given) or after reporting why it is not one. */
-static bool setting_int(sema *s, const ast_arg *a, int64_t min, int64_t *out)
+bool sema_setting_int(sema *s, const ast_arg *a, int64_t min, int64_t *out)
 {
     value v;
     if (!a)
@@ -134,9 +130,7 @@ static bool setting_int(sema *s, const ast_arg *a, int64_t min, int64_t *out)
     return true;
 }
 
-/* setting_float: *out set to setting `a`, a constant number at least `min` (above it when
- * `strict`); false when `a` is NULL or after reporting. */
-static bool setting_float(sema *s, const ast_arg *a, double min, bool strict, double *out)
+bool sema_setting_float(sema *s, const ast_arg *a, double min, bool strict, double *out)
 {
     value v;
     if (!a)
@@ -152,390 +146,6 @@ static bool setting_float(sema *s, const ast_arg *a, double min, bool strict, do
     }
     *out = v.u.f;
     return true;
-}
-
-bool sema_int_fits(sema *s, int64_t v, ast_ctype type, span loc)
-{
-    type = ast_ctype_component(type); /* a vector's lanes each hold the value */
-    static const struct {
-        ast_ctype type;
-        int64_t lo, hi;
-    } ranges[] = {
-        {CT_INT8, -128, 127},
-        {CT_UINT8, 0, 255},
-        {CT_INT16, -32768, 32767},
-        {CT_UINT16, 0, 65535},
-        {CT_INT, INT32_MIN, INT32_MAX},
-        {CT_UINT, 0, UINT32_MAX},
-        {CT_INT64, INT64_MIN, INT64_MAX},
-        {CT_UINT64, 0, INT64_MAX},
-    };
-    for (size_t i = 0; i < sizeof ranges / sizeof *ranges; i++)
-        if (ranges[i].type == type && (v < ranges[i].lo || v > ranges[i].hi)) {
-            diag_error(s->dl, loc, "%lld does not fit in %s (%lld to %lld)", (long long)v, ast_ctype_name(type),
-                       (long long)ranges[i].lo, (long long)ranges[i].hi);
-            return false;
-        }
-    return true;
-}
-
-/* A constant int headed for an integer argument must fit its C type (int8 300 would be
- * silently wrapped by the launch). Returns t, or an error node when it does not fit. */
-static texpr *check_fits(sema *s, texpr *t, ast_ctype type)
-{
-    if (!t || t->kind != TX_CONST || t->type != VT_INT || ast_ctype_is_float(type))
-        return t;
-    return sema_int_fits(s, t->u.k.u.i, type, t->loc) ? t : sema_error_node(s, t->loc);
-}
-
-void sema_check_arg(sema *s, const ast_item *it, m_arg *arg)
-{
-    arg->name = it->u.arg.name.name;
-    arg->loc = it->u.arg.name.loc;
-    arg->type = it->u.arg.type;
-    arg->is_buffer = it->u.arg.count != NULL;
-    arg->dir = it->u.arg.dir;
-    const ast_expr *init = it->u.arg.init;
-    if (!arg->is_buffer && arg->dir == DIR_CONSTANT) {
-        diag_error(s->dl, it->u.arg.dir_loc,
-                   "constant argument '%s' needs an element count: a __constant__ symbol is filled as an "
-                   "array (arg %s : constant %s[1] = constant(v) for one value)",
-                   arg->name, arg->name, ast_ctype_name(arg->type));
-        return;
-    }
-    if (!arg->is_buffer && ast_ctype_lanes(arg->type) > 1) {
-        diag_error(s->dl, it->u.arg.type_loc,
-                   "scalar argument '%s' cannot be a %s: vector types are for buffers (arg %s : in %s[COUNT] = ...)",
-                   arg->name, ast_ctype_name(arg->type), arg->name, ast_ctype_name(arg->type));
-        return;
-    }
-    if (!arg->is_buffer) {
-        if (it->u.arg.dir != DIR_NONE)
-            diag_error(s->dl, it->u.arg.dir_loc,
-                       "scalar argument '%s' cannot have a direction; only buffers "
-                       "(written with [count]) are in, out or inout",
-                       arg->name);
-        if (!init) {
-            diag_error(s->dl, it->u.arg.name.loc, "scalar argument '%s' needs a value: arg %s : %s = <expression>;",
-                       arg->name, arg->name, ast_ctype_name(arg->type));
-            return;
-        }
-        bool is_float = ast_ctype_is_float(arg->type);
-        char what[96];
-        snprintf(what, sizeof what, "the value of %s argument '%s'", ast_ctype_name(arg->type), arg->name);
-        arg->value = check_fits(s, sema_lower_as(s, init, CX_PARAMS, is_float ? VT_FLOAT : VT_INT, what), arg->type);
-        arg->init = INIT_SCALAR;
-        if (arg->value)
-            s->used |= arg->value->deps;
-        return;
-    }
-    if (arg->dir == DIR_NONE)
-        diag_error(s->dl, it->u.arg.name.loc,
-                   "buffer argument '%s' needs a direction: in, out or inout (arg %s : in "
-                   "%s[...])",
-                   arg->name, arg->name, ast_ctype_name(arg->type));
-    char what[96];
-    snprintf(what, sizeof what, "the element count of buffer '%s'", arg->name);
-    arg->count = sema_lower_as(s, it->u.arg.count, CX_PARAMS, VT_INT, what);
-    if (arg->count) {
-        s->used |= arg->count->deps;
-        int64_t bytes = 0;
-        if (arg->count->kind == TX_CONST && arg->count->type == VT_INT && arg->count->u.k.u.i <= 0)
-            diag_error(s->dl, arg->count->loc, "buffer '%s' has %lld elements; it needs at least 1", arg->name,
-                       (long long)arg->count->u.k.u.i);
-        else if (arg->count->kind == TX_CONST && arg->count->type == VT_INT &&
-                 !plan_buffer_bytes(arg->count->u.k.u.i, arg->type, &bytes))
-            diag_error(s->dl, arg->count->loc,
-                       "buffer '%s' has %lld %s elements of %d bytes: more than %lld bytes "
-                       "in all, the most a buffer may have",
-                       arg->name, (long long)arg->count->u.k.u.i, ast_ctype_name(arg->type), ast_ctype_size(arg->type),
-                       (long long)INT64_MAX);
-        else if (arg->dir == DIR_CONSTANT && arg->count->kind == TX_CONST && arg->count->type == VT_INT &&
-                 bytes > SEMA_CONSTANT_BYTES)
-            diag_error(s->dl, arg->count->loc,
-                       "constant argument '%s' has %lld %s elements of %d bytes: %lld bytes, more than the "
-                       "%d bytes of constant memory a module may have",
-                       arg->name, (long long)arg->count->u.k.u.i, ast_ctype_name(arg->type), ast_ctype_size(arg->type),
-                       (long long)bytes, SEMA_CONSTANT_BYTES);
-    }
-    if (!init) {
-        if (arg->dir == DIR_CONSTANT)
-            diag_error(s->dl, it->u.arg.name.loc,
-                       "constant argument '%s' needs initial contents: = random(seed = 1), constant(v), ramp(), "
-                       "zeros or file(\"PATH\")",
-                       arg->name);
-        if (arg->dir == DIR_IN || arg->dir == DIR_INOUT)
-            diag_error(s->dl, it->u.arg.name.loc,
-                       "input buffer '%s' needs initial contents: = random(seed = 1), "
-                       "constant(v), ramp() or zeros",
-                       arg->name);
-        arg->init = INIT_NONE;
-        return;
-    }
-    const char *fname = init->kind == EX_NAME ? init->u.name : init->kind == EX_CALL ? init->u.call.name : NULL;
-    static const ast_arg_list no_args;
-    const ast_arg_list *args = init->kind == EX_CALL ? &init->u.call.args : &no_args;
-    if (fname && init->kind == EX_CALL && strcmp(fname, "file") == 0) {
-        sema_check_data_init(s, init, arg);
-        if (arg->dir == DIR_OUT)
-            diag_warning(s->dl, init->loc,
-                         "output buffer '%s' is poisoned before every run, so its initial "
-                         "contents are not used (make it inout to pass them in)",
-                         arg->name);
-        return;
-    }
-    int which = -1;
-    for (int i = 0; fname && i < SEMA_NINIT_NAMES; i++)
-        if (strcmp(fname, sema_init_names[i]) == 0)
-            which = i;
-    if (which < 0) {
-        const char *best = fname ? suggest_best(fname, sema_init_names, SEMA_NINIT_NAMES) : NULL;
-        span at = init->kind == EX_CALL ? init->u.call.name_loc : init->loc;
-        if (best)
-            diag_error(s->dl, at, "unknown initial contents '%s'; did you mean '%s'?", fname, best);
-        else
-            diag_error(s->dl, init->loc,
-                       "a buffer's initial contents must be random(...), normal(...), constant(v), "
-                       "ramp(...), zeros or file(\"PATH\")");
-        return;
-    }
-    char owner[64];
-    snprintf(owner, sizeof owner, "%s()", sema_init_names[which]);
-    if (which == 0) { /* random(seed = 1, min = 0, max = 1) */
-        static const char *const keys[] = {"seed", "min", "max"};
-        const ast_arg *f[3];
-        match_settings(s, args, keys, 3, f, owner);
-        int64_t seed = 0;
-        arg->lo = 0.0;
-        arg->hi = 1.0;
-        if (f[0])
-            setting_int(s, f[0], 0, &seed);
-        if (f[1])
-            setting_float(s, f[1], -INFINITY, false, &arg->lo);
-        if (f[2])
-            setting_float(s, f[2], -INFINITY, false, &arg->hi);
-        if (arg->hi < arg->lo)
-            diag_error(s->dl, f[2] ? f[2]->value->loc : f[1]->value->loc,
-                       "random() range is empty: max %g is "
-                       "below min %g",
-                       arg->hi, arg->lo);
-        arg->seed = (uint64_t)seed;
-        arg->init = INIT_RANDOM;
-        if (arg->lo <= arg->hi)
-            sema_check_data_init(s, init, arg); /* an integer random()'s range */
-    } else if (which == 1) {                    /* constant(v) */
-        if (args->len != 1 || args->items[0].name) {
-            diag_error(s->dl, init->loc, "constant() takes one value: constant(0.5)");
-            return;
-        }
-        arg->value = check_fits(s,
-                                sema_lower_as(s, args->items[0].value, 0,
-                                              ast_ctype_is_float(arg->type) ? VT_FLOAT : VT_INT, "the fill value"),
-                                arg->type);
-        arg->init = INIT_CONSTANT;
-    } else if (which == 2) { /* ramp(start = 0, step = 1) */
-        static const char *const keys[] = {"start", "step"};
-        const ast_arg *f[2];
-        match_settings(s, args, keys, 2, f, owner);
-        arg->lo = 0.0;
-        arg->hi = 1.0;
-        if (f[0])
-            setting_float(s, f[0], -INFINITY, false, &arg->lo);
-        if (f[1])
-            setting_float(s, f[1], -INFINITY, false, &arg->hi);
-        arg->init = INIT_RAMP;
-    } else if (which == 5) { /* normal(seed = 0, mean = 0, stddev = 1) */
-        static const char *const keys[] = {"seed", "mean", "stddev"};
-        const ast_arg *f[3];
-        match_settings(s, args, keys, 3, f, owner);
-        int64_t seed = 0;
-        arg->lo = 0.0;
-        arg->hi = 1.0;
-        if (f[0])
-            setting_int(s, f[0], 0, &seed);
-        if (f[1])
-            setting_float(s, f[1], -INFINITY, false, &arg->lo);
-        if (f[2])
-            setting_float(s, f[2], 0.0, false, &arg->hi);
-        arg->seed = (uint64_t)seed;
-        arg->init = INIT_NORMAL;
-        if (!ast_ctype_is_float(arg->type))
-            diag_error(s->dl, init->loc,
-                       "normal() fills floating-point buffers, and '%s' holds %s (random(min = ..., max = ...) "
-                       "draws whole numbers)",
-                       arg->name, ast_ctype_name(arg->type));
-    } else if (which == 4) { /* `file` without its path (file("...") is handled above) */
-        diag_error(s->dl, init->loc, "file() takes one path, a string: file(\"a.npy\") or file(\"a.bin\")");
-        return;
-    } else {
-        if (args->len)
-            diag_error(s->dl, init->loc, "zeros takes no settings");
-        arg->init = INIT_ZEROS;
-    }
-    if (arg->dir == DIR_OUT)
-        diag_warning(s->dl, init->loc,
-                     "output buffer '%s' is poisoned before every run, so its initial contents "
-                     "are not used (make it inout to pass them in)",
-                     arg->name);
-}
-
-int sema_find_arg(const model *m, const char *name)
-{
-    for (int i = 0; i < m->nargs; i++)
-        if (strcmp(m->args[i].name, name) == 0)
-            return i;
-    return -1;
-}
-
-static void check_tolerance(sema *s, const ast_expr *e, const char *what, double *out);
-
-void sema_check_verify(sema *s, const ast_item *it)
-{
-    model *m = s->m;
-    m_verify *v = &m->verify;
-    v->present = true;
-    v->loc = it->loc;
-    const ast_name_list *outs = &it->u.verify.outputs;
-    v->outputs = sema_alloc(s, sizeof(int) * (size_t)outs->len);
-    if (!v->outputs)
-        return;
-    for (int i = 0; i < outs->len; i++) {
-        const ast_name *n = &outs->items[i];
-        int k = sema_arg_named(s, n, "verify names out or inout buffers");
-        if (k < 0) {
-            continue;
-        }
-        const m_arg *a = &m->args[k];
-        if (!a->is_buffer || a->dir == DIR_IN || a->dir == DIR_CONSTANT) {
-            diag_error(s->dl, n->loc, "'%s' is %s; verify compares out and inout buffers", n->name,
-                       a->dir == DIR_CONSTANT ? "a constant argument (the kernel cannot write it)"
-                       : a->is_buffer         ? "an input buffer"
-                                              : "a scalar argument");
-            continue;
-        }
-        for (int j = 0; j < v->noutputs; j++)
-            if (v->outputs[j] == k)
-                diag_error(s->dl, n->loc, "'%s' is named twice", n->name);
-        v->outputs[v->noutputs++] = k;
-    }
-    const ast_reference *ref = &it->u.verify.against;
-    v->against_kernel = ref->is_kernel;
-    v->ref_loc = ref->loc;
-    check_tolerance(s, it->u.verify.atol, "atol", &v->atol);
-    check_tolerance(s, it->u.verify.rtol, "rtol", &v->rtol);
-    sema_check_checker(s, it); /* l2, ulp, check kernel */
-    if (!ref->is_kernel) {
-        v->config = sema_alloc(s, sizeof(uint64_t) * (size_t)(m->nparams ? m->nparams : 1));
-        bool *set = sema_alloc(s, sizeof(bool) * (size_t)(m->nparams ? m->nparams : 1));
-        bool *meant = sema_alloc(s, sizeof(bool) * (size_t)(m->nparams ? m->nparams : 1)); /* by a misspelt name */
-        if (!v->config || !set || !meant)
-            return;
-        bool broken = false;
-        for (int i = 0; i < ref->config.len; i++) {
-            const ast_arg *a = &ref->config.items[i];
-            if (!a->name) {
-                diag_error(s->dl, a->value->loc, "name the param: config(block_x = 32, ...)");
-                broken = true;
-                continue;
-            }
-            const sym *sy = sema_find_sym(s, a->name);
-            if (!sy || sy->kind != SYM_PARAM) {
-                const char **names = sema_alloc(s, sizeof(char *) * (size_t)(m->nparams + 1));
-                for (int j = 0; names && j < m->nparams; j++)
-                    names[j] = m->params[j].name;
-                const char *best = names ? suggest_best(a->name, names, (size_t)m->nparams) : NULL;
-                const sym *guess = best ? sema_find_sym(s, best) : NULL;
-                if (guess && guess->kind == SYM_PARAM)
-                    meant[guess->index] = true; /* not "does not set 'x'" as well */
-                if (best)
-                    diag_error(s->dl, a->name_loc, "unknown param '%s'; did you mean '%s'?", a->name, best);
-                else
-                    diag_error(s->dl, a->name_loc, "'%s' is not a param", a->name);
-                broken = true;
-                continue;
-            }
-            const m_param *p = &m->params[sy->index];
-            if (set[sy->index]) {
-                diag_error(s->dl, a->name_loc, "param '%s' is set twice", a->name);
-                broken = true;
-                continue;
-            }
-            set[sy->index] = true;
-            value val;
-            if (p->dom.type == VT_ERROR || !sema_lower_const(s, a->value, p->dom.type, "a reference value", &val)) {
-                broken = true;
-                continue;
-            }
-            if (p->dom.type == VT_FLOAT && val.type == VT_INT)
-                val = value_float((double)val.u.i);
-            int64_t k = model_domain_find(&p->dom, val);
-            if (k < 0) {
-                strbuf sb = STRBUF_INIT;
-                value_format(val, &sb, true);
-                diag_error(s->dl, a->value->loc, "%s is not a value of param '%s'", sb_cstr(&sb), p->name);
-                sb_free(&sb);
-                broken = true;
-                continue;
-            }
-            v->config[sy->index] = (uint64_t)k;
-        }
-        for (int i = 0; i < m->nparams; i++) {
-            if (set[i] || meant[i])
-                continue;
-            if (m->params[i].has_default) {
-                v->config[i] = m->params[i].default_index;
-            } else if (m->params[i].dom.type != VT_ERROR) {
-                diag_error(s->dl, ref->loc,
-                           "the reference configuration does not set param '%s', which has no "
-                           "default",
-                           m->params[i].name);
-                broken = true;
-            }
-        }
-        v->config_ok = !broken;
-        return;
-    }
-    sema_lower_kernel_ref(s, ref, "reference kernel", true, &v->ref);
-}
-
-/* The reference configuration must itself satisfy every constraint (checked once all
- * constraints are known, wherever the verify statement stands). */
-void sema_check_reference(sema *s)
-{
-    model *m = s->m;
-    m_verify *v = &m->verify;
-    if (!v->present || v->against_kernel || !v->config_ok)
-        return;
-    value *vals = sema_alloc(s, sizeof(value) * (size_t)(m->nparams ? m->nparams : 1));
-    if (!vals)
-        return;
-    for (int i = 0; i < m->nparams; i++)
-        vals[i] = model_domain_at(&m->params[i].dom, v->config[i]);
-    eval_env env = {m, vals, false, 0.0, NULL, false, 0.0, 0.0};
-    for (int i = 0; i < m->nrequires; i++) {
-        bool ok;
-        eval_error err;
-        if (eval_bool(m->requires[i].expr, &env, &ok, &err) < 0) {
-            diag_error(s->dl, err.loc, "%s (evaluating this for the reference configuration)", err.message);
-        } else if (!ok) {
-            diag_error(s->dl, v->ref_loc, "the reference configuration violates a constraint");
-            diag_note(s->dl, true, m->requires[i].loc, "this constraint is false for it");
-        }
-    }
-}
-
-/* check_tolerance: *out set to `e`, a constant number of 0 or more (0 when `e` is NULL
- * or after reporting). */
-static void check_tolerance(sema *s, const ast_expr *e, const char *what, double *out)
-{
-    value v;
-    *out = 0.0;
-    if (!e || !sema_lower_const(s, e, VT_FLOAT, what, &v))
-        return;
-    if (!(v.u.f >= 0.0))
-        diag_error(s->dl, e->loc, "%s must be 0 or more, not %g", what, v.u.f);
-    else
-        *out = v.u.f;
 }
 
 void sema_check_search(sema *s, const ast_item *it)
@@ -577,24 +187,24 @@ void sema_check_search(sema *s, const ast_item *it)
     const ast_arg *f[9];
     char owner[64];
     snprintf(owner, sizeof owner, "search %s", model_strategy_name(k));
-    match_settings(s, &e->u.call.args, keys, nkeys, f, owner);
+    sema_match_settings(s, &e->u.call.args, keys, nkeys, f, owner);
     int64_t seed = 0;
-    setting_int(s, f[0], 1, &sr->budget);
-    setting_float(s, f[1], 0.0, true, &sr->time_limit_s);
-    setting_int(s, f[2], 1, &sr->patience);
-    if (setting_int(s, f[3], 0, &seed))
+    sema_setting_int(s, f[0], 1, &sr->budget);
+    sema_setting_float(s, f[1], 0.0, true, &sr->time_limit_s);
+    sema_setting_int(s, f[2], 1, &sr->patience);
+    if (sema_setting_int(s, f[3], 0, &seed))
         sr->seed = (uint64_t)seed;
     for (int i = 4; i < nkeys; i++) {
         if (!f[i])
             continue;
         if (strcmp(keys[i], "population") == 0 || strcmp(keys[i], "restarts") == 0)
-            setting_int(s, f[i], 1, strcmp(keys[i], "population") == 0 ? &sr->population : &sr->restarts);
+            sema_setting_int(s, f[i], 1, strcmp(keys[i], "population") == 0 ? &sr->population : &sr->restarts);
         else if (strcmp(keys[i], "temperature") == 0)
-            setting_float(s, f[i], 0.0, true, &sr->temperature);
-        else if (strcmp(keys[i], "cooling") == 0 && setting_float(s, f[i], 0.0, true, &sr->cooling) &&
+            sema_setting_float(s, f[i], 0.0, true, &sr->temperature);
+        else if (strcmp(keys[i], "cooling") == 0 && sema_setting_float(s, f[i], 0.0, true, &sr->cooling) &&
                  sr->cooling >= 1.0)
             diag_error(s->dl, f[i]->value->loc, "cooling must be below 1 (the temperature is multiplied by it)");
-        else if (strcmp(keys[i], "mutation") == 0 && setting_float(s, f[i], 0.0, false, &sr->mutation) &&
+        else if (strcmp(keys[i], "mutation") == 0 && sema_setting_float(s, f[i], 0.0, false, &sr->mutation) &&
                  sr->mutation > 1.0)
             diag_error(s->dl, f[i]->value->loc, "mutation is a probability: 0 to 1");
     }
@@ -606,25 +216,25 @@ void sema_check_measure(sema *s, const ast_item *it)
     static const char *const keys[] = {"warmup",   "repeat",  "max_repeat", "spread",
                                        "flush_l2", "timeout", "energy",     "energy_window"};
     const ast_arg *f[8];
-    match_settings(s, &it->u.settings, keys, 8, f, "measure");
-    setting_int(s, f[0], 0, &ms->warmup);
-    setting_int(s, f[1], 1, &ms->repeat);
-    setting_int(s, f[2], 1, &ms->max_repeat);
+    sema_match_settings(s, &it->u.settings, keys, 8, f, "measure");
+    sema_setting_int(s, f[0], 0, &ms->warmup);
+    sema_setting_int(s, f[1], 1, &ms->repeat);
+    sema_setting_int(s, f[2], 1, &ms->max_repeat);
     if (f[1] && !f[2] && ms->max_repeat < ms->repeat)
         ms->max_repeat = ms->repeat; /* the default cap gives way to an explicit minimum */
-    setting_float(s, f[3], 0.0, true, &ms->spread);
+    sema_setting_float(s, f[3], 0.0, true, &ms->spread);
     if (f[4]) {
         value v;
         if (sema_lower_const(s, f[4]->value, VT_BOOL, "setting 'flush_l2'", &v))
             ms->flush_l2 = v.u.b;
     }
-    setting_float(s, f[5], 0.0, true, &ms->timeout_s);
+    sema_setting_float(s, f[5], 0.0, true, &ms->timeout_s);
     if (f[6]) {
         value v;
         if (sema_lower_const(s, f[6]->value, VT_BOOL, "setting 'energy'", &v))
             ms->energy = v.u.b;
     }
-    if (setting_float(s, f[7], 0.0, false, &ms->energy_window_s) && ms->energy_window_s > 60)
+    if (sema_setting_float(s, f[7], 0.0, false, &ms->energy_window_s) && ms->energy_window_s > 60)
         diag_error(s->dl, f[7]->value->loc,
                    "energy_window is at most 60 s (it is spent on every variant timed in "
                    "full)");
@@ -685,23 +295,6 @@ void sema_check_emit(sema *s, const ast_item *it, const ast_item **seen)
         em->csv_path = path;
         em->csv_loc = it->u.emit.path_loc;
     }
-}
-
-int sema_arg_named(sema *s, const ast_name *n, const char *why)
-{
-    model *m = s->m;
-    int k = sema_find_arg(m, n->name);
-    if (k >= 0)
-        return k;
-    const char **names = sema_alloc(s, sizeof(char *) * (size_t)(m->nargs + 1));
-    for (int j = 0; names && j < m->nargs; j++)
-        names[j] = m->args[j].name;
-    const char *best = names ? suggest_best(n->name, names, (size_t)m->nargs) : NULL;
-    if (best)
-        diag_error(s->dl, n->loc, "unknown argument '%s'; did you mean '%s'?", n->name, best);
-    else
-        diag_error(s->dl, n->loc, "unknown argument '%s' (%s)", n->name, why);
-    return -1;
 }
 
 void sema_lower_kernel_ref(sema *s, const ast_reference *ref, const char *what, bool geometry, m_kernel_ref *out)

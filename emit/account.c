@@ -69,6 +69,55 @@ static void account_devices(strbuf *sb, const cutune_tune_result *r)
     }
 }
 
+/* The phases' and the GPU work's names in the account (cutune_phase, cutune_work). */
+static const char *const phase_label[CUTUNE_PHASE_COUNT] = {
+    [CUTUNE_PHASE_START] = "process start", [CUTUNE_PHASE_DEVICE] = "driver and context",
+    [CUTUNE_PHASE_INPUTS] = "inputs",       [CUTUNE_PHASE_REFERENCE] = "reference",
+    [CUTUNE_PHASE_COMPILE] = "compile",     [CUTUNE_PHASE_GPU] = "GPU work",
+    [CUTUNE_PHASE_RACE] = "final race",     [CUTUNE_PHASE_PROFILE] = "hardware counters",
+    [CUTUNE_PHASE_WRITE] = "writing",       [CUTUNE_PHASE_OTHER] = "other",
+};
+static const char *const work_label[CUTUNE_WORK_COUNT] = {
+    [CUTUNE_WORK_REFERENCE] = "reference", [CUTUNE_WORK_ARGS] = "arguments",  [CUTUNE_WORK_POISON] = "output poisoning",
+    [CUTUNE_WORK_LOAD] = "module loads",   [CUTUNE_WORK_RESET] = "resets",    [CUTUNE_WORK_CHECK] = "checked runs",
+    [CUTUNE_WORK_COMPARE] = "comparison",  [CUTUNE_WORK_WARMUP] = "warm-ups", [CUTUNE_WORK_SAMPLES] = "timed samples",
+    [CUTUNE_WORK_ENERGY] = "energy",       [CUTUNE_WORK_OTHER] = "other",     [CUTUNE_WORK_FLUSH] = "L2 flushes",
+};
+
+/* One line of a table: the label, seconds, and their share of `whole`. */
+static void account_row(strbuf *sb, const char *label, double seconds, double whole)
+{
+    sb_printf(sb, "  %-20s %9.3f s %5.1f %%\n", label, seconds, whole > 0 ? 100.0 * seconds / whole : 0.0);
+}
+
+/* account_phases: where the run's wall time went, phase by phase (those that took any
+ * time, and always "other"), adding up to the wall; then the GPU workers' time by what
+ * they did, adding up to it, the L2 flushes (within) apart. Nothing when not measured. */
+static void account_phases(strbuf *sb, const cutune_tune_summary *s)
+{
+    if (s->phases_wall_seconds > 0) {
+        sb_printf(sb, "where the time went: %.3f s from the process's start to the run's end\n",
+                  s->phases_wall_seconds);
+        for (int k = 0; k < CUTUNE_PHASE_COUNT; k++)
+            if (s->phase_seconds[k] > 0 || k == CUTUNE_PHASE_OTHER)
+                account_row(sb, phase_label[k], s->phase_seconds[k], s->phases_wall_seconds);
+    }
+    double work = 0;
+    for (int k = 0; k < CUTUNE_WORK_COUNT; k++)
+        work += k == CUTUNE_WORK_FLUSH ? 0 : s->work_seconds[k];
+    if (!(work > 0))
+        return;
+    double timing = s->work_seconds[CUTUNE_WORK_WARMUP] + s->work_seconds[CUTUNE_WORK_SAMPLES];
+    sb_printf(sb, "GPU workers' time: %.3f s, of which %.3f s timing (warm-ups and samples) and %.3f s besides\n", work,
+              timing, work - timing);
+    for (int k = 0; k < CUTUNE_WORK_COUNT; k++)
+        if (k != CUTUNE_WORK_FLUSH && (s->work_seconds[k] > 0 || k == CUTUNE_WORK_OTHER))
+            account_row(sb, work_label[k], s->work_seconds[k], work);
+    if (s->work_seconds[CUTUNE_WORK_FLUSH] > 0)
+        sb_printf(sb, "  (%s: %.3f s of the GPU's time within the checked runs and timing)\n",
+                  work_label[CUTUNE_WORK_FLUSH], s->work_seconds[CUTUNE_WORK_FLUSH]);
+}
+
 char *account_text(const cutune_tune_result *r)
 {
     strbuf buf = STRBUF_INIT, *sb = &buf;
@@ -105,6 +154,7 @@ char *account_text(const cutune_tune_result *r)
               (unsigned long long)(s->compiled > ce.fresh ? s->compiled - ce.fresh : 0),
               (unsigned long long)(s->cached > ce.cached ? s->cached - ce.cached : 0), s->gpu_seconds,
               s->timing_seconds, wall > 0 ? (double)s->variants / wall : 0.0, bound > 0 ? wall / bound : 0.0);
+    account_phases(sb, s);
     if (s->ndevices > 1)
         account_devices(sb, r);
     if (s->reference)

@@ -2,7 +2,8 @@
  * cutune_tune_warnings (api/cutune_tune.c), which `cutune SPEC` prints on stderr.
  *
  * The account: the device and the outcomes by kind (compile errors among the failures),
- * twins not run, where the time went (NVRTC, the GPU, the bound), the GPUs of a run on
+ * twins not run, where the time went (NVRTC, the GPU, the bound; the run's phases and
+ * the GPU workers' time by what they did, as tables), the GPUs of a run on
  * several and their spread, the reference, the files, the search and the journal, and
  * warnings about the cache and the compile pool. The warnings: what needs attention
  * also when nothing else is shown: journal lines not trusted, an interruption. */

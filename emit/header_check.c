@@ -72,6 +72,8 @@ int hdr_check_spec(const hdr *h)
     const model *m = h->m;
     if (strcmp(m->kernel, h->kernel) != 0)
         return hdr_fail("the spec is of kernel '%s', the results of kernel '%s'", m->kernel, h->kernel);
+    if (h->block && strcmp(m->block_name, h->block) != 0)
+        return hdr_fail("the spec's block is '%s', the results' '%s'", m->block_name, h->block);
     if (m->nparams != h->nparams)
         return hdr_fail("the spec has %d params, the results %d", m->nparams, h->nparams);
     for (int i = 0; i < m->nparams; i++)

@@ -28,6 +28,8 @@ typedef struct hdr {
     strbuf out;
     const char *P; /* the prefix */
     const char *kernel;
+    const char *block; /* the kernel block's name (`as NAME`, else the kernel's); NULL: the
+                          results record none (written before blocks had names) */
     int nparams;
     const char *const *names; /* param names */
     char *types;              /* 'i', 'f', 'b', 's' per param */

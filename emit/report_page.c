@@ -45,6 +45,11 @@ static void run_meta(strbuf *o, const report_run *run)
     sb_add(o, "<p class=\"meta\">Kernel <b>");
     report_esc(o, r->kernel);
     sb_add(o, "</b>");
+    if (r->block && strcmp(r->block, r->kernel) != 0) { /* a block of a name of its own */
+        sb_add(o, " as <b>");
+        report_esc(o, r->block);
+        sb_add(o, "</b>");
+    }
     if (r->spec_path && *r->spec_path) {
         sb_add(o, " (spec <code>");
         report_esc(o, r->spec_path);

@@ -370,6 +370,10 @@ void report_comparison(strbuf *o, const report_run *runs, int nruns)
         report_esc(o, run->label);
         sb_add(o, "</a></td><td>");
         report_esc(o, r->kernel);
+        if (r->block && strcmp(r->block, r->kernel) != 0) {
+            sb_add(o, " as ");
+            report_esc(o, r->block);
+        }
         sb_add(o, "</td><td>");
         report_esc(o, r->device.name);
         sb_add(o, "</td><td>");

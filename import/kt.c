@@ -74,26 +74,58 @@ static int64_t days_from_civil(int64_t y, int m, int d)
     return era * 146097 + doe - 719468;
 }
 
+/* digits: the number written by exactly `n` decimal digits at *p (no sign, no space),
+ * *p moved past them; -1 when they are not there. sscanf's %d would also take a sign
+ * and leading blanks, and cannot say that a field overflowed. */
+static int digits(const char **p, int n)
+{
+    int v = 0;
+    for (int k = 0; k < n; k++, (*p)++) {
+        if (**p < '0' || **p > '9')
+            return -1;
+        v = v * 10 + (**p - '0');
+    }
+    return v;
+}
+
+/* expect: whether *p starts with the character c (then moved past it). */
+static bool expect(const char **p, char c)
+{
+    if (**p != c)
+        return false;
+    (*p)++;
+    return true;
+}
+
 /* The earliest of the entries' timestamps, as a results file's date (UTC,
  * "2023-12-22T09:53:48Z"), kept in k->date. Kernel Tuner writes "2023-12-22
- * 09:53:48.691683+00:00"; an offset is applied; a stamp that does not read so is
- * skipped. */
+ * 09:53:48.691683+00:00" (Python's isoformat: every field of its full width); an offset
+ * is applied; a stamp that does not read so is skipped. */
 void kt_note_timestamp(kt_import_state *k, json_t *stamp)
 {
-    const char *s = json_string_value(stamp);
-    int y, mo, d, h, mi, sec, used = 0;
-    if (!s || sscanf(s, "%4d-%2d-%2d%*1[ T]%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &sec, &used) != 6)
+    const char *rest = json_string_value(stamp);
+    if (!rest)
         return;
-    const char *rest = s + used;
+    int y = digits(&rest, 4), mo = expect(&rest, '-') ? digits(&rest, 2) : -1;
+    int d = expect(&rest, '-') ? digits(&rest, 2) : -1;
+    int h = expect(&rest, ' ') || expect(&rest, 'T') ? digits(&rest, 2) : -1;
+    int mi = expect(&rest, ':') ? digits(&rest, 2) : -1, sec = expect(&rest, ':') ? digits(&rest, 2) : -1;
+    if (y < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || sec < 0)
+        return;
     if (*rest == '.')
         for (rest++; *rest >= '0' && *rest <= '9'; rest++)
             ;
     long offset = 0;
-    int oh, om;
-    if ((*rest == '+' || *rest == '-') && sscanf(rest + 1, "%2d:%2d", &oh, &om) == 2 && strlen(rest) == 6)
-        offset = (*rest == '-' ? -1 : 1) * (oh * 3600L + om * 60L);
-    else if (!(*rest == '\0' || (rest[0] == 'Z' && rest[1] == '\0')))
+    if (*rest == '+' || *rest == '-') {
+        long sign = *rest == '-' ? -1 : 1;
+        rest++;
+        int oh = digits(&rest, 2), om = expect(&rest, ':') ? digits(&rest, 2) : -1;
+        if (oh < 0 || om < 0 || *rest != '\0')
+            return;
+        offset = sign * (oh * 3600L + om * 60L);
+    } else if (!(*rest == '\0' || (rest[0] == 'Z' && rest[1] == '\0'))) {
         return;
+    }
     if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60)
         return;
     time_t t = (time_t)(days_from_civil(y, mo, d) * 86400 + h * 3600L + mi * 60L + sec - offset);

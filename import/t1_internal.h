@@ -125,9 +125,13 @@ typedef struct t1_py_src {
     const char *path; /* its JSON path */
 } t1_py_src;
 
-/* t1_py_error: an error at byte `pos` of the expression: "PATH: message (at column N of
- * "TEXT")". Returns -1. */
-int t1_py_error(const t1_py_src *src, size_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* t1_py_report: records an error at byte `pos` of the expression: "PATH: message (at
+ * column N of "TEXT")". t1_py_error(src, pos, fmt, ...): the same, as an expression of
+ * value -1 (a macro, so that the value is seen where it is returned: clang's analyzer
+ * does not look into other files, and took an error's return for a success that left
+ * its result unwritten). */
+void t1_py_report(const t1_py_src *src, size_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#define t1_py_error(...) (t1_py_report(__VA_ARGS__), -1)
 
 /* t1_py_parse: the syntax tree of src's text (one expression, nothing after it). 0, or -1
  * after an error. */
@@ -158,6 +162,12 @@ typedef struct t1_py_env {
  * refused; range, list, len, min, max, abs, int, float; list displays, comprehensions,
  * + and * of lists), names looked up in env. 0, or -1 after an error. */
 int t1_py_eval(t1_py_val *out, const t1_py_node *n, const t1_py_env *env, const t1_py_src *src);
+
+/* t1_py_unique: removes from the list *list each value equal to one before it (numbers
+ * by value, 2 == 2.0; a NaN equals nothing), keeping the order of the rest: a spec lists
+ * a value once. In O(n log n). Returns how many were removed; 0 with c->oom set when
+ * memory runs out (the list unchanged). */
+size_t t1_py_unique(t1_ctx *c, t1_py_val *list);
 
 /* t1_py_truthy: Python's truth of a value. */
 bool t1_py_truthy(const t1_py_val *v);
@@ -237,9 +247,11 @@ void t1_arguments(t1_state *s, json_t *ks, const char *path);
 const char *t1_quote(t1_state *s, const char *text, const char *path);
 
 /* t1_is_identifier: whether name is a C identifier; t1_reserved: whether it is a word
- * cutune reserves or a built-in name (a param, let or arg may not take it). */
+ * cutune reserves or a built-in name (a param, let or arg may not take it); t1_keyword:
+ * whether it is a reserved word (no kernel's name in a spec: `kernel NAME from`). */
 bool t1_is_identifier(const char *name);
 bool t1_reserved(const char *name);
+bool t1_keyword(const char *name);
 
 /* t1_expr: the T1 expression at `path` (a JSON string, or an integer) translated as
  * `want` over the params; NULL after an error. */

@@ -404,7 +404,7 @@ const char *t1_translate(const t1_py_src *src, const t1_names *names, enum t1_ty
         if (as_num(&x, root, &t))
             return NULL;
         if (x.type != TR_INT) {
-            t1_py_error(src, 0, "gives a float where an int is needed (Python's / divides exactly: write //)");
+            t1_py_report(src, 0, "gives a float where an int is needed (Python's / divides exactly: write //)");
             return NULL;
         }
     }

@@ -38,6 +38,16 @@ static const struct {
     [CT_INT4] = {"int4", "int4", 16, false, 4, CT_INT},
     [CT_UINT2] = {"uint2", "uint2", 8, false, 2, CT_UINT},
     [CT_UINT4] = {"uint4", "uint4", 16, false, 4, CT_UINT},
+    [CT_DOUBLE4] = {"double4", "double4", 32, true, 4, CT_DOUBLE},
+    [CT_CHAR2] = {"char2", "char2", 2, false, 2, CT_INT8},
+    [CT_CHAR4] = {"char4", "char4", 4, false, 4, CT_INT8},
+    [CT_UCHAR2] = {"uchar2", "uchar2", 2, false, 2, CT_UINT8},
+    [CT_UCHAR4] = {"uchar4", "uchar4", 4, false, 4, CT_UINT8},
+    [CT_SHORT2] = {"short2", "short2", 4, false, 2, CT_INT16},
+    [CT_SHORT4] = {"short4", "short4", 8, false, 4, CT_INT16},
+    [CT_USHORT2] = {"ushort2", "ushort2", 4, false, 2, CT_UINT16},
+    [CT_USHORT4] = {"ushort4", "ushort4", 8, false, 4, CT_UINT16},
+    [CT_HALF2] = {"half2", "__half2", 4, true, 2, CT_HALF},
 };
 
 const char *ast_ctype_name(ast_ctype t)

@@ -65,12 +65,23 @@ typedef enum ast_ctype {
     CT_INT2,
     CT_INT4,
     CT_UINT2,
-    CT_UINT4
+    CT_UINT4,
+    CT_DOUBLE4, /* 32 bytes, aligned to 16 (CUDA 13 deprecates it for double4_16a/_32a) */
+    CT_CHAR2,
+    CT_CHAR4,
+    CT_UCHAR2,
+    CT_UCHAR4,
+    CT_SHORT2,
+    CT_SHORT4,
+    CT_USHORT2,
+    CT_USHORT4,
+    CT_HALF2 /* __half2 (cuda_fp16.h) */
 } ast_ctype;
 
 /* ast_ctype_name: the spec's spelling ("float", "int64", "float4", ...); ast_ctype_cuda:
  * the CUDA spelling ("float", "long long", "__half", "float4", ...); ast_ctype_size: bytes
- * per element (a vector's: all its lanes, which is also its alignment); is_float: a
+ * per element (a vector's: all its lanes, which is also its alignment, but double4's, 16);
+ * is_float: a
  * floating-point type or a vector of one; ast_ctype_lanes: 1 for a scalar type, else the
  * vector's lanes; ast_ctype_component: a vector's lane type (a scalar type: itself). */
 const char *ast_ctype_name(ast_ctype t);

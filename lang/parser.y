@@ -60,6 +60,7 @@ typedef struct tn_loc {
 #include <string.h>
 #include "../base/suggest.h"
 #include "build.h"
+#include "syntax.h"
 int tn_lex(TN_STYPE *lval, tn_loc *lloc, void *scanner);
 void tn_lex_recovering(void *scanner);
 static void tn_error(tn_loc *loc, void *scanner, lang_ctx *ctx, const char *msg);
@@ -594,185 +595,37 @@ static void tn_error(tn_loc *loc, void *scanner, lang_ctx *ctx, const char *msg)
     diag_error(ctx->diags, S(*loc), "%s", msg);
 }
 
-/* The statement keywords, for "unknown statement 'parm'; did you mean 'param'?". */
-static const char *const statement_words[] = {
-    "include", "options", "param", "let", "require", "block", "grid", "smem", "arg",
-    "verify", "metric", "objective", "search", "measure", "emit", "size", "reset", "compat",
-};
-
-/* How the token the parser stopped at is named in a message: its text, quoted. */
-static void describe_token(lang_ctx *ctx, yysymbol_kind_t tok, tn_loc loc, char *buf, size_t size)
+/* The token code (parser.h's: IDENT, ';', TN_EOF, ...) of symbol kind `sym`. */
+static int token_code(yysymbol_kind_t sym)
 {
-    const char *text = ctx->src->text + loc.begin;
-    int len = (int)(loc.end - loc.begin);
-    if (len > 40)
-        len = 40;
-    switch (tok) {
-    case YYSYMBOL_YYEOF: snprintf(buf, size, "end of file"); break;
-    case YYSYMBOL_IDENT: snprintf(buf, size, "identifier '%.*s'", len, text); break;
-    case YYSYMBOL_INT:
-    case YYSYMBOL_FLOAT:
-    case YYSYMBOL_DURATION: snprintf(buf, size, "number %.*s", len, text); break;
-    case YYSYMBOL_STRING: snprintf(buf, size, "string %.*s", len, text); break;
-    default: snprintf(buf, size, "'%.*s'", len, text); break;
-    }
+    if (sym == YYSYMBOL_YYUNDEF)
+        return TN_UNDEF;
+    for (int code = 0; code <= YYMAXUTOK; code++)
+        if (YYTRANSLATE(code) == sym)
+            return code;
+    return TN_UNDEF;
 }
 
-/* The name of an expected token as the grammar's alias spells it. */
-static void expected_name(yysymbol_kind_t sym, strbuf *out)
-{
-    const char *name = yysymbol_name(sym);
-    if (name[0] == '"') { /* "'kernel'" -> 'kernel' */
-        size_t n = strlen(name);
-        sb_addn(out, name + 1, n - 2);
-    } else {
-        sb_add(out, name);
-    }
-}
-
-/* Whether the statement before offset `at` (back to its ';', '{' or '}') holds a
- * comparison operator (<, >, ==, !=, <=, >=; not << or >>). */
-static bool after_comparison(const lang_ctx *ctx, uint32_t at)
-{
-    const char *t = ctx->src->text;
-    for (uint32_t i = at; i > 0 && !strchr(";{}", t[i - 1]); i--) {
-        char c = t[i - 1], prev = i > 1 ? t[i - 2] : ' ', next = t[i];
-        if ((c == '<' || c == '>') && prev != c && next != c)
-            return true;
-        if (c == '=' && strchr("=!", prev))
-            return true;
-    }
-    return false;
-}
-
-static int tn_expects(yysymbol_kind_t *exp, int n, yysymbol_kind_t sym)
-{
-    for (int i = 0; i < n; i++)
-        if (exp[i] == sym)
-            return 1;
-    return 0;
-}
-
-/* Syntax errors: say what was expected and what was found, and for a misspelt
- * statement keyword, which keyword was probably meant. A missing ';' is reported at
- * the end of the statement it belongs to rather than at the next line's first token. */
+/* Syntax errors: the parser's state handed to syntax_report (lang/syntax.c), which says
+ * what was expected and what was found. */
 static int yyreport_syntax_error(const yypcontext_t *pctx, void *scanner, lang_ctx *ctx)
 {
-    enum { MAX_EXPECTED = YYNTOKENS, MAX_LISTED = 6 };
-    yysymbol_kind_t expected[MAX_EXPECTED];
-    int n = yypcontext_expected_tokens(pctx, expected, MAX_EXPECTED);
-    if (n < 0)
-        n = 0;
+    _Static_assert(YYNTOKENS <= SYNTAX_MAX_EXPECTED, "syntax_error holds every token the parser may expect");
+    yysymbol_kind_t expected[YYNTOKENS];
+    syntax_error e;
+    e.nexpected = yypcontext_expected_tokens(pctx, expected, YYNTOKENS);
+    for (int i = 0; i < e.nexpected; i++) {
+        e.expected[i] = token_code(expected[i]);
+        e.expected_names[i] = yysymbol_name(expected[i]);
+    }
     yysymbol_kind_t tok = yypcontext_token(pctx);
     /* The parser now skips to the next ';' (unless it stands on it): a bad character on
      * the way is part of this mistake, not another one (bl@ock 32;). */
     if (tok != YYSYMBOL_YYEOF && tok != YYTRANSLATE(';'))
         tn_lex_recovering(scanner);
-    tn_loc loc = *yypcontext_location(pctx);
-    char found[96];
-    describe_token(ctx, tok, loc, found, sizeof found);
-
-    if (tok == YYSYMBOL_IDENT && n > 0 && tn_expects(expected, n, YYSYMBOL_PARAM)) {
-        char word[64];
-        snprintf(word, sizeof word, "%.*s", (int)(loc.end - loc.begin), ctx->src->text + loc.begin);
-        const char *best = suggest_best(word, statement_words, sizeof statement_words / sizeof *statement_words);
-        if (best)
-            diag_error(ctx->diags, S(loc), "unknown statement '%s'; did you mean '%s'?", word, best);
-        else
-            diag_error(ctx->diags, S(loc), "unknown statement '%s' (statements start with param, let, require, "
-                                           "block, grid, smem, arg, verify, metric, objective, search, measure, "
-                                           "emit, size, reset, compat, include or options)", word);
-        return 0;
-    }
-    if (n == 1 && expected[0] == YYSYMBOL_YYUNDEF)
-        n = 0;
-    /* A Python list comprehension: [2**i for i in range(5)]. */
-    if (tok == YYSYMBOL_IDENT && loc.end - loc.begin == 3 && memcmp(ctx->src->text + loc.begin, "for", 3) == 0 &&
-        tn_expects(expected, n, YYTRANSLATE(']'))) {
-        diag_error(ctx->diags, S(loc), "a list cannot be built with 'for'; write a range (1 .. 16, 0 .. 64 step 8, "
-                   "or 1 .. 1024 step *2 for the powers of two) or list the values ([1, 2, 4, 8])");
-        return 0;
-    }
-    /* Membership after a comparison: 1 < x in [...] (it does not chain). */
-    if ((tok == YYSYMBOL_IN || tok == YYSYMBOL_NOTIN) && !tn_expects(expected, n, YYSYMBOL_IN) &&
-        after_comparison(ctx, loc.begin)) {
-        diag_error(ctx->diags, S(loc), "'%s' cannot follow a comparison (membership does not chain): parenthesise, "
-                   "as (a < b) && (b in [...])", tok == YYSYMBOL_IN ? "in" : "not in");
-        return 0;
-    }
-    /* Where the list of expected tokens would not help. */
-    if (tok == YYSYMBOL_YYEOF && ctx->last_end == 0) { /* nothing but blanks and comments */
-        diag_error_noloc(ctx->diags, "the spec is empty; it starts with: kernel NAME from \"FILE.cu\" { ... }");
-        return 0;
-    }
-    if (tok == YYSYMBOL_YYEOF && tn_expects(expected, n, YYTRANSLATE('}')) &&
-        tn_expects(expected, n, YYSYMBOL_PARAM)) { /* between statements */
-        span end = {ctx->last_end, ctx->last_end};
-        diag_error(ctx->diags, end, "expected '}' to close the kernel block, found end of file");
-        return 0;
-    }
-    if (tn_expects(expected, n, YYSYMBOL_PARAM) && tn_expects(expected, n, YYTRANSLATE('}'))) {
-        diag_error(ctx->diags, S(loc), "expected a statement or '}', found %s", found);
-        return 0;
-    }
-    if ((n == 1 && expected[0] == YYSYMBOL_YYEOF) ||
-        (n == 2 && tn_expects(expected, n, YYSYMBOL_YYEOF) && tn_expects(expected, n, YYSYMBOL_KERNEL))) {
-        diag_error(ctx->diags, S(loc), "unexpected %s after the kernel block's closing '}' (statements go inside "
-                   "the block)", found);
-        return 0;
-    }
-    /* The dozen tokens that can start an expression are listed as "an expression". */
-    bool wants_expr = tn_expects(expected, n, YYSYMBOL_INT) && tn_expects(expected, n, YYSYMBOL_IDENT);
-    int listed = 0;
-    yysymbol_kind_t shown[MAX_EXPECTED];
-    for (int i = 0; i < n; i++) {
-        yysymbol_kind_t t = expected[i];
-        bool starts_expr = t == YYSYMBOL_INT || t == YYSYMBOL_FLOAT || t == YYSYMBOL_DURATION ||
-                           t == YYSYMBOL_BOOL || t == YYSYMBOL_STRING || t == YYSYMBOL_IDENT ||
-                           t == YYSYMBOL_CTYPE || t == YYTRANSLATE('(') || t == YYTRANSLATE('-') ||
-                           t == YYTRANSLATE('+') || t == YYTRANSLATE('!') || t == YYTRANSLATE('~');
-        if (!(wants_expr && starts_expr))
-            shown[listed++] = t;
-    }
-    strbuf sb = STRBUF_INIT;
-    if (n == 0 || listed > MAX_LISTED) {
-        sb_printf(&sb, "unexpected %s", found);
-    } else {
-        sb_add(&sb, "expected ");
-        int total = listed + wants_expr;
-        for (int i = 0; i < total; i++) {
-            if (i > 0)
-                sb_add(&sb, i == total - 1 ? " or " : ", ");
-            if (i < listed)
-                expected_name(shown[i], &sb);
-            else
-                sb_add(&sb, "an expression");
-        }
-        sb_printf(&sb, ", found %s", found);
-        /* A keyword where a name was expected: say why it cannot be a name. */
-        if (tn_expects(expected, n, YYSYMBOL_IDENT) && tok != YYSYMBOL_IDENT && found[0] == '\'' &&
-            ((ctx->src->text[loc.begin] | 32) >= 'a' && (ctx->src->text[loc.begin] | 32) <= 'z'))
-            sb_add(&sb, " (a reserved word)");
-    }
-    span at = S(loc);
-    /* ';' missing at the end of a line: point just after the last token of the statement. */
-    int wants_semi = 0;
-    for (int i = 0; i < n; i++)
-        wants_semi |= expected[i] == YYTRANSLATE(';');
-    if (wants_semi && ctx->prev_end < loc.begin) {
-        int newline = 0;
-        for (uint32_t i = ctx->prev_end; i < loc.begin; i++)
-            newline |= ctx->src->text[i] == '\n';
-        if (newline) {
-            at.begin = at.end = ctx->prev_end;
-            sb_reset(&sb);
-            sb_printf(&sb, "expected ';' at the end of the statement, found %s on the next line", found);
-        }
-    }
-    if (!sb_ok(&sb))
-        ctx->oom = true;
-    else
-        diag_error(ctx->diags, at, "%s", sb_cstr(&sb));
-    sb_free(&sb);
+    e.found = token_code(tok);
+    e.begin = yypcontext_location(pctx)->begin;
+    e.end = yypcontext_location(pctx)->end;
+    syntax_report(ctx, &e);
     return 0;
 }

@@ -27,6 +27,7 @@
 #include "../base/escape.h"
 #include "../base/sys.h"
 #include "record.h"
+#include "write.h"
 
 /* A load in progress: the result, the path, the first error (the message), and the JSON
  * path of the object being read ("" at the top; "sizes[2]." for a size of a run over
@@ -301,6 +302,26 @@ static void load_shard(loader *ld, json_t *set)
         r->shard_index = (int)json_integer_value(index);
 }
 
+/* A seconds figure of the summary's phases: a finite number >= 0, else 0 (the file's
+ * word is not trusted: a negative or absent one is not measured). */
+static double seconds_of(json_t *v)
+{
+    double d = record_num(v, 0);
+    return isfinite(d) && d > 0 ? d : 0;
+}
+
+/* The summary's "phases" and "gpu_work" (absent: all 0), each key as results/write.c
+ * names it; the wall is the phases' sum as read (the file's "wall" is not trusted to be). */
+static void load_phases(cutune_tune_summary *s, json_t *sum)
+{
+    json_t *ph = json_object_get(sum, "phases"), *w = json_object_get(sum, "gpu_work");
+    double total = 0;
+    for (int k = 0; k < CUTUNE_PHASE_COUNT; k++)
+        total += s->phase_seconds[k] = seconds_of(json_object_get(ph, results_phase_keys[k]));
+    s->phases_wall_seconds = total;
+    for (int k = 0; k < CUTUNE_WORK_COUNT; k++)
+        s->work_seconds[k] = seconds_of(json_object_get(w, results_work_keys[k]));
+}
 /* settings.devices (the GPUs measured on at once) and summary.device_spread
  * (each other GPU's times over the first's), when present. */
 static void load_devices(loader *ld, json_t *set, json_t *sum)
@@ -347,6 +368,10 @@ static void load_header(loader *ld, json_t *root)
         return;
     r->spec_path = (char *)str_of(ld, json_object_get(spec, "path"), "");
     r->kernel = (char *)str_of(ld, json_object_get(spec, "kernel"), "");
+    json_t *block = json_object_get(spec, "block"); /* absent in files before blocks had names */
+    if (block && !check_name(ld, block, "spec.block", "the kernel block's name"))
+        return;
+    r->block = block ? (char *)str_of(ld, block, "") : NULL;
     r->kernel_file = (char *)str_of(ld, json_object_get(spec, "kernel_file"), "");
     r->date = (char *)str_of(ld, json_object_get(root, "date"), "");
     json_t *params = json_object_get(spec, "params");
@@ -468,6 +493,7 @@ static void load_header(loader *ld, json_t *root)
     s->interrupted = json_is_true(json_object_get(sum, "interrupted"));
     s->resumed = (uint64_t)record_int(json_object_get(sum, "resumed"), 0);
     s->first_variant_seconds = record_num(json_object_get(sum, "first_variant_seconds"), 0); /* absent: 0 */
+    load_phases(s, sum);
 }
 
 static void load_root(loader *ld, json_t *root);

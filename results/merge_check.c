@@ -190,7 +190,7 @@ static const identity_field identity[] = {
     {"spec.hash", NOT_SAME_SPEC},      {"spec.size", OTHER_SIZE},           {"size", OTHER_SIZE},
     {"device.name", OTHER_DEVICE},     {"device.arch", OTHER_DEVICE},       {"device.compute_capability", OTHER_DEVICE},
     {"device.sm_count", OTHER_DEVICE}, {"objective.name", OTHER_OBJECTIVE}, {"objective.direction", OTHER_OBJECTIVE},
-    {"settings", OTHER_SETTINGS},
+    {"settings", OTHER_SETTINGS},      {"spec.block", NOT_SAME_SPEC},
 };
 
 /* The value at a dotted path of at most two names (NULL: absent). */

@@ -195,6 +195,8 @@ int result_adopt_size(cutune_tune_result *parent, cutune_tune_result *size)
     p->timing_seconds += s->timing_seconds;
     p->profiled += s->profiled;
     p->profile_seconds += s->profile_seconds;
+    for (int w = 0; w < CUTUNE_WORK_COUNT; w++)
+        p->work_seconds[w] += s->work_seconds[w];
     if (!p->profile_note) /* the size's strings: it lives as long as the parent */
         p->profile_note = s->profile_note;
     p->compiled += s->compiled;
@@ -258,6 +260,7 @@ cutune_tune_result *result_new_for(const model *m, const char *spec_path, const 
     char *canon_spec = sys_canonical_path(spec_path), *kernel_file = sys_canonical_path(m->kernel_file);
     r->spec_path = dup_in(a, canon_spec ? canon_spec : spec_path);
     r->kernel = dup_in(a, m->kernel);
+    r->block = dup_in(a, m->block_name);
     r->kernel_file = dup_in(a, kernel_file ? kernel_file : m->kernel_file);
     free(canon_spec);
     free(kernel_file);

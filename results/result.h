@@ -14,6 +14,7 @@
 
 #include "cutune.h"
 #include "../base/arena.h"
+#include "../base/phases.h"
 #include "../compiler/model.h"
 #include "../runtime/outcome.h"
 #include "measurement.h"
@@ -45,6 +46,9 @@ struct cutune_tune_result {
     cutune_device device;
     char *spec_path, *kernel, *kernel_file, *strategy, *date; /* spec_path: as recorded (canonical
                                                                     when tuned by this cutune) */
+    /* the kernel block's name (`kernel k as NAME`; the kernel's when it has none of its own);
+     * NULL: not recorded (a file written before blocks had names) */
+    char *block;
     char *spec_found; /* read back: the recorded spec's file, found and canonical; NULL if not */
     int nparams;
     const char **param_names, **param_types;
@@ -87,6 +91,9 @@ struct cutune_tune_result {
      * account in one line (cutune_tune_source; in the arena). NULL for a run's. */
     json_t *source;
     const char *source_line;
+    /* While the run is tuned: its phase account (cutune_phase; the facade's, borrowed;
+     * NULL otherwise), which the tuner counts into. */
+    phases *clock;
 };
 
 /* result_record_of: the record whose measurement m is (m is a record's first member:

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -12,6 +13,40 @@
 #include "record.h"
 
 /* The results of one run (one size) as a version-1 root object (new reference). */
+const char *const results_phase_keys[CUTUNE_PHASE_COUNT] = {
+    [CUTUNE_PHASE_START] = "start",         [CUTUNE_PHASE_DEVICE] = "device",   [CUTUNE_PHASE_INPUTS] = "inputs",
+    [CUTUNE_PHASE_REFERENCE] = "reference", [CUTUNE_PHASE_COMPILE] = "compile", [CUTUNE_PHASE_GPU] = "gpu",
+    [CUTUNE_PHASE_RACE] = "race",           [CUTUNE_PHASE_PROFILE] = "profile", [CUTUNE_PHASE_WRITE] = "write",
+    [CUTUNE_PHASE_OTHER] = "other",
+};
+const char *const results_work_keys[CUTUNE_WORK_COUNT] = {
+    [CUTUNE_WORK_REFERENCE] = "reference", [CUTUNE_WORK_ARGS] = "arguments", [CUTUNE_WORK_POISON] = "poison",
+    [CUTUNE_WORK_LOAD] = "load",           [CUTUNE_WORK_RESET] = "reset",    [CUTUNE_WORK_CHECK] = "check",
+    [CUTUNE_WORK_COMPARE] = "compare",     [CUTUNE_WORK_WARMUP] = "warmup",  [CUTUNE_WORK_SAMPLES] = "samples",
+    [CUTUNE_WORK_ENERGY] = "energy",       [CUTUNE_WORK_OTHER] = "other",    [CUTUNE_WORK_FLUSH] = "flush",
+};
+
+/* The summary's "phases" (with their "wall") and "gpu_work", when measured. */
+static void phases_json(json_t *sum, const cutune_tune_summary *s)
+{
+    if (s->phases_wall_seconds > 0) {
+        json_t *ph = json_object();
+        for (int k = 0; k < CUTUNE_PHASE_COUNT; k++)
+            json_object_set_new(ph, results_phase_keys[k], record_number(s->phase_seconds[k]));
+        json_object_set_new(ph, "wall", record_number(s->phases_wall_seconds));
+        json_object_set_new(sum, "phases", ph);
+    }
+    bool any = false;
+    for (int k = 0; k < CUTUNE_WORK_COUNT; k++)
+        any |= s->work_seconds[k] > 0;
+    if (any) {
+        json_t *w = json_object();
+        for (int k = 0; k < CUTUNE_WORK_COUNT; k++)
+            json_object_set_new(w, results_work_keys[k], record_number(s->work_seconds[k]));
+        json_object_set_new(sum, "gpu_work", w);
+    }
+}
+
 static json_t *root_of(const cutune_tune_result *r, const char *version)
 {
     const cutune_tune_summary *s = &r->summary;
@@ -23,6 +58,8 @@ static json_t *root_of(const cutune_tune_result *r, const char *version)
     json_t *spec = json_object();
     json_object_set_new(spec, "path", json_string(r->spec_path));
     json_object_set_new(spec, "kernel", json_string(r->kernel));
+    if (r->block) /* the block's own name (`as NAME`), else the kernel's */
+        json_object_set_new(spec, "block", json_string(r->block));
     json_object_set_new(spec, "kernel_file", json_string(r->kernel_file));
     json_t *params = json_array();
     for (int i = 0; i < r->nparams; i++) {
@@ -130,6 +167,7 @@ static json_t *root_of(const cutune_tune_result *r, const char *version)
         }
         json_object_set_new(sum, "device_spread", spread);
     }
+    phases_json(sum, s);
     json_object_set_new(root, "summary", sum);
     json_t *results = json_array();
     for (uint64_t i = 0; i < r->n; i++)

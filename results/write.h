@@ -13,4 +13,8 @@
  * (base/err.h). */
 int results_write(const cutune_tune_result *r, const char *path, const char *version);
 
+/* The keys of a summary's "phases" (cutune_phase) and "gpu_work" (cutune_work) objects. */
+extern const char *const results_phase_keys[CUTUNE_PHASE_COUNT];
+extern const char *const results_work_keys[CUTUNE_WORK_COUNT];
+
 #endif

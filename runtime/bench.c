@@ -15,6 +15,7 @@
 /* The device side of one argument. */
 typedef struct slot {
     int64_t count;   /* elements in the current configuration */
+    size_t bytes;    /* their bytes (prepare_args) */
     size_t capacity; /* bytes allocated in dev and pristine */
     CUdeviceptr dev, pristine;
     int64_t pristine_count; /* elements of initial contents in pristine */
@@ -89,6 +90,11 @@ int bench_open(bench **out, int ordinal, size_t flush_bytes, const char *arch, c
     return 0;
 }
 
+double bench_compile_seconds(const bench *b)
+{
+    return meas_compile_seconds(b->g);
+}
+
 void bench_close(bench *b)
 {
     if (!b)
@@ -120,10 +126,25 @@ void bench_close(bench *b)
     free(b);
 }
 
-/* Makes every buffer hold the configuration's count, initial contents restored and
- * outputs poisoned, and every scalar its value. 0, or -1 with err_last set. */
-static int prepare_args(bench *b, const bench_config *c)
+/* The seconds since *mark, and *mark moved to now: consecutive steps timed apart. */
+static double lap(double *mark)
 {
+    double t = sys_seconds(), d = t - *mark;
+    *mark = t;
+    return d > 0 ? d : 0;
+}
+
+/* Makes every buffer hold the configuration's count, initial contents restored and
+ * outputs poisoned, and every scalar its value; *made and *poison (when not NULL) get
+ * the seconds spent making initial contents and poisoning outputs added. 0, or -1 with
+ * err_last set. */
+static int prepare_args(bench *b, const bench_config *c, double *made, double *poison)
+{
+    double mark = 0, unused = 0, compiled = meas_compile_seconds(b->g);
+    if (!made)
+        made = &unused;
+    if (!poison)
+        poison = &unused;
     int param = 0; /* the kernel's parameters: every argument but the constant ones */
     for (int i = 0; i < b->nargs; i++) {
         slot *s = &b->slots[i];
@@ -160,10 +181,13 @@ static int prepare_args(bench *b, const bench_config *c)
                 return -1;
             s->capacity = bytes;
         }
+        if (a->has_init && s->pristine_count != s->count)
+            (void)lap(&mark); /* initial contents made: timed */
         if (a->has_init && a->fill.kind == FILL_FILE && s->pristine_count != s->count) {
             if (infile_load(b->g, s->pristine, a->type, (size_t)s->count, a->file, a->file_npy) < 0)
                 return -1;
             s->pristine_count = s->count;
+            *made += lap(&mark);
         }
         if (a->has_init && s->pristine_count != s->count) {
             /* Made on the device, bit for bit what data_fill makes on the host (fill.h):
@@ -177,15 +201,30 @@ static int prepare_args(bench *b, const bench_config *c)
             if (fill_run(b->g, &b->fills[a->type], s->pristine, (size_t)s->count, &a->fill) < 0)
                 return -1;
             s->pristine_count = s->count;
+            *made += lap(&mark) - (meas_compile_seconds(b->g) - compiled); /* the fill kernel's compile apart */
+            compiled = meas_compile_seconds(b->g);
         }
-        /* Inputs as they started; outputs poisoned (0xFF bytes: NaN for floats, -1 for
-         * ints), so an element the kernel never writes is caught. */
-        if ((a->has_init ? meas_copy(b->g, s->dev, s->pristine, bytes) : meas_fill(b->g, s->dev, 0xFF, bytes)) < 0)
+        /* Inputs as they started (queued: every buffer's at once, below) */
+        if (a->has_init && meas_copy_queued(b->g, s->dev, s->pristine, bytes) < 0)
             return -1;
+        s->bytes = bytes;
         *arg_value = &s->dev;
         if (b->hook_bufs) /* what the resets see */
             b->hook_bufs[i] = (hook_buffer){a->type, s->dev, a->has_init ? s->pristine : 0, bytes};
     }
+    /* The inputs' copies waited for together; then outputs poisoned (0xFF bytes: NaN for
+     * floats, -1 for ints), so an element the kernel never writes is caught, all queued
+     * and waited for at once. */
+    if (meas_wait_queued(b->g) < 0)
+        return -1;
+    (void)lap(&mark);
+    for (int i = 0; i < b->nargs; i++)
+        if (b->args[i].is_buffer && !b->args[i].has_init &&
+            meas_fill_queued(b->g, b->slots[i].dev, 0xFF, b->slots[i].bytes) < 0)
+            return -1;
+    if (meas_wait_queued(b->g) < 0)
+        return -1;
+    *poison += lap(&mark);
     return 0;
 }
 
@@ -371,31 +410,41 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
     memset(out, 0, sizeof *out);
     out->status = OUTCOME_OK;
     out->driver_blocks_per_sm = -1;
-    double t0 = sys_seconds();
-    if (prepare_args(b, c) < 0) {
-        return failed(b, out, OUTCOME_NOT_RUN, last_why()); /* gpu_seconds stays 0, as it always has */
+    double t0 = sys_seconds(), mark = t0, flushed = meas_flushed_seconds(b->g);
+    double *w = out->work; /* where the time goes, step by step (lap) */
+    int prepared = prepare_args(b, c, &out->inputs_seconds, &w[BENCH_WORK_POISON]);
+    w[BENCH_WORK_ARGS] = lap(&mark) - w[BENCH_WORK_POISON];
+    if (prepared < 0) {
+        memset(out->work, 0, sizeof out->work); /* as gpu_seconds: 0, as it always has been */
+        return failed(b, out, OUTCOME_NOT_RUN, last_why());
     }
     meas_launch l = launch_of(b, bin);
     meas_kernel k;
     if (meas_load(b->g, bin->cubin, bin->symbol, &l, &k) < 0) {
+        memset(out->work, 0, sizeof out->work);
         return failed(b, out, OUTCOME_LOAD_ERROR, last_why());
     }
     out->registers = k.registers;
     out->driver_blocks_per_sm = k.driver_blocks_per_sm;
     int rc = 0;
     int filled = fill_constants(b, &k); /* once per load: no kernel writes __constant__ memory */
+    w[BENCH_WORK_LOAD] += lap(&mark);
     if (filled < 0) {
         rc = failed(b, out, filled == -2 ? OUTCOME_LOAD_ERROR : OUTCOME_LAUNCH_ERROR, last_why());
         goto done;
     }
     /* The checked run; when timing follows, it is also the first (cold) sample, taken
-     * as a repetition is (after an L2 flush when flushing). */
+     * as a repetition is (after an L2 flush when flushing). The resets before it are
+     * waited for when there are any, so their time is theirs. */
     double cold_ms = 0;
-    if (run_hooks(b) < 0) {
+    if (run_hooks(b) < 0 || (b->hooks && meas_sync(b->g) < 0)) {
         rc = failed(b, out, OUTCOME_LAUNCH_ERROR, last_why());
         goto done;
     }
-    if ((ms ? meas_run_timed(b->g, &k, &l, ms->flush_l2, &cold_ms) : meas_run(b->g, &k, &l)) < 0) {
+    w[BENCH_WORK_RESET] += lap(&mark);
+    int checked = ms ? meas_run_timed(b->g, &k, &l, ms->flush_l2, &cold_ms) : meas_run(b->g, &k, &l);
+    w[BENCH_WORK_CHECK] += lap(&mark);
+    if (checked < 0) {
         rc = failed(b, out, OUTCOME_LAUNCH_ERROR, last_why());
         out->launches = 1;
         goto done;
@@ -404,7 +453,9 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
     if (b->vf->present && ms) {
         int cmp_failed;
         char buf[512];
-        if (!outputs_agree(b, buf, sizeof buf, &out->max_abs_error, &cmp_failed, false)) {
+        bool agree = outputs_agree(b, buf, sizeof buf, &out->max_abs_error, &cmp_failed, false);
+        w[BENCH_WORK_COMPARE] += lap(&mark);
+        if (!agree) {
             rc = failed(b, out, cmp_failed ? OUTCOME_LAUNCH_ERROR : OUTCOME_WRONG, buf);
             goto done;
         }
@@ -417,6 +468,10 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
         int timed_rc = meas_time(b->g, &k, &l, ms, cold_ms, &out->times);
         meas_set_before(b->g, NULL, NULL);
         out->timing_seconds = sys_seconds() - timing_started;
+        double warm = out->times.warmup_seconds < out->timing_seconds ? out->times.warmup_seconds : out->timing_seconds;
+        w[BENCH_WORK_WARMUP] += warm > 0 ? warm : 0;
+        double race = lap(&mark) - (warm > 0 ? warm : 0);
+        w[BENCH_WORK_SAMPLES] += race > 0 ? race : 0;
         out->launches = out->times.launches; /* the checked run included */
         if (timed_rc < 0) {
             rc = failed(b, out, OUTCOME_LAUNCH_ERROR, last_why());
@@ -430,7 +485,9 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
             int cmp_failed;
             char buf[512], note[600];
             double again = 0;
-            if (!outputs_agree(b, buf, sizeof buf, &again, &cmp_failed, true)) {
+            bool agree = outputs_agree(b, buf, sizeof buf, &again, &cmp_failed, true);
+            w[BENCH_WORK_COMPARE] += lap(&mark);
+            if (!agree) {
                 snprintf(note, sizeof note, "after its last launch (of %d) %s%s", out->launches, buf,
                          cmp_failed ? ""
                                     : "; the output depends on what it held before the launch: reset it "
@@ -447,16 +504,25 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
         if (b->energy_off[0] && !out->times.pruned && !out->times.provisional)
             snprintf(out->energy_error, sizeof out->energy_error, "%s", b->energy_off);
         if (b->power && !out->times.pruned && !out->times.provisional) {
+            (void)lap(&mark);
             if (energy_window(b->g, &k, &l, b->power, b->energy_window_s, out->times.median_ms,
                               b->hooks ? run_hooks : NULL, b, &out->nrg) == 0)
                 out->energy = true;
             else
                 snprintf(out->energy_error, sizeof out->energy_error, "%s", last_why());
+            w[BENCH_WORK_ENERGY] += lap(&mark);
         }
     }
 done:
+    (void)lap(&mark);
     meas_unload(b->g, &k);
-    out->gpu_seconds = sys_seconds() - t0;
+    w[BENCH_WORK_LOAD] += lap(&mark);
+    w[BENCH_WORK_FLUSH] = meas_flushed_seconds(b->g) - flushed;
+    out->gpu_seconds = mark - t0;
+    double steps = 0;
+    for (int i = 0; i < BENCH_WORK_OTHER; i++)
+        steps += w[i];
+    w[BENCH_WORK_OTHER] = out->gpu_seconds > steps ? out->gpu_seconds - steps : 0;
     return rc;
 }
 
@@ -543,7 +609,7 @@ int bench_profile(bench *b, const bench_binary *bin, const bench_config *c, doub
         snprintf(why, whysize, "%s", b->prof_off);
         return 1;
     }
-    if (prepare_args(b, c) < 0) {
+    if (prepare_args(b, c, NULL, NULL) < 0) {
         snprintf(why, whysize, "its arguments: %s", last_why());
         return meas_sticky(b->g) ? -1 : 0;
     }

@@ -76,6 +76,24 @@ typedef struct bench_config {
     const bench_scalar *scalars;
 } bench_config;
 
+/* Where a run's GPU time went besides its result (bench_result.work): each step timed
+ * on the host around it, in seconds; BENCH_WORK_FLUSH is the L2 flushes' GPU time
+ * (event-timed), within CHECK, WARMUP and SAMPLES, not a step of its own. */
+typedef enum bench_work {
+    BENCH_WORK_ARGS,    /* buffers allocated, inputs made (of which inputs_seconds) or restored */
+    BENCH_WORK_POISON,  /* outputs poisoned */
+    BENCH_WORK_LOAD,    /* the module loaded, its constants filled, unloaded */
+    BENCH_WORK_RESET,   /* the resets before the checked run */
+    BENCH_WORK_CHECK,   /* the checked run */
+    BENCH_WORK_COMPARE, /* the outputs compared with the reference's */
+    BENCH_WORK_WARMUP,  /* warm-ups and batch sizing */
+    BENCH_WORK_SAMPLES, /* the timed samples */
+    BENCH_WORK_ENERGY,  /* the energy window */
+    BENCH_WORK_OTHER,   /* the rest of gpu_seconds */
+    BENCH_WORK_FLUSH,   /* L2 flushes (within the above) */
+    BENCH_WORK_COUNT
+} bench_work;
+
 /* What became of a run. */
 typedef struct bench_result {
     outcome status;                      /* OUTCOME_OK unless something failed */
@@ -89,7 +107,11 @@ typedef struct bench_result {
     /* energy (bench_set_energy), for a variant timed in full: */
     bool energy; /* measured: nrg holds it */
     energy_result nrg;
-    char energy_error[256]; /* why it was not, when it should have been ("" otherwise) */
+    char energy_error[256];        /* why it was not, when it should have been ("" otherwise) */
+    double work[BENCH_WORK_COUNT]; /* where gpu_seconds went (bench_work); their sum, FLUSH
+                                      aside, is gpu_seconds */
+    double inputs_seconds;         /* of work[BENCH_WORK_ARGS], initial contents made (a fill, a file;
+                                      the fill kernel's compile not included: bench_compile_seconds) */
 } bench_result;
 
 typedef struct bench bench;
@@ -100,6 +122,11 @@ typedef struct bench bench;
  * 0, or -1 with err_last set. */
 int bench_open(bench **out, int ordinal, size_t flush_bytes, const char *arch, const bench_arg *args, int nargs,
                const bench_verify *vf);
+
+/* bench_compile_seconds: NVRTC's time so far for cutune's own kernels on this bench
+ * (input fills, comparisons, checkers: runtime/builtin), apart from the steps that
+ * needed them (a set-up's phases count it as compiling). */
+double bench_compile_seconds(const bench *b);
 
 /* bench_close: frees every buffer and kernel, closes the device; NULL is a no-op. */
 void bench_close(bench *b);

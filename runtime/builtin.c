@@ -1,6 +1,7 @@
 /* builtin.c - compiling and loading cutune's own kernels (see builtin.h). */
 #include "builtin.h"
 #include "../base/err.h"
+#include "../base/sys.h"
 
 #include <stdio.h>
 
@@ -24,7 +25,10 @@ int builtin_load(meas_gpu *g, const char *name, const char *source, const char *
                        .noptions = nopts,
                        .arch = arch};
     compile_output co;
-    if (compile_run(&job, &co) < 0)
+    double t = sys_seconds();
+    int compiled = compile_run(&job, &co);
+    meas_add_compile_seconds(g, sys_seconds() - t); /* NVRTC's share of the set-up (the phases) */
+    if (compiled < 0)
         return -1;
     if (!co.ok) {
         err_set(-1, "cutune's kernel %s does not compile: %s", symbol, co.log);

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 
 #include "../base/err.h"
+#include "../base/sys.h"
 #include "cutune/common.h" /* the status codes */
 #include "worker.h"
 
@@ -112,6 +113,7 @@ static devices known;
 static bool have_known;
 static char known_arch[DEVICES_ASKED][16]; /* "sm_90": each device's, once answered */
 static char *known_why[DEVICES_ASKED];     /* why a device's attributes were not read */
+static double asked_seconds, asked_at;     /* how long the answer kept took, and when it came */
 
 /* Asks the machine (in a child when one can be started) into known; why[0] says why
  * it did not answer. */
@@ -152,8 +154,11 @@ int devices_query(devices *out)
     int rc = CUTUNE_OK;
     if (!have_known) {
         char *why[DEVICES_ASKED + 1] = {0};
+        double t = sys_seconds();
         ask_machine(why);
         have_known = known.answered;
+        asked_at = sys_seconds();
+        asked_seconds = asked_at - t;
         for (int i = 0; have_known && i < DEVICES_ASKED; i++) {
             snprintf(known_arch[i], sizeof known_arch[i], "sm_%d", known.d[i].raw.cc);
             known_why[i] = why[1 + i]; /* kept for the process, as the answer is */
@@ -201,4 +206,14 @@ const char *devices_why(int ordinal)
             : NULL;
     pthread_mutex_unlock(&machine_lock);
     return why;
+}
+
+bool devices_query_time(double *seconds, double *at)
+{
+    pthread_mutex_lock(&machine_lock);
+    bool known_now = have_known;
+    *seconds = known_now ? asked_seconds : 0;
+    *at = known_now ? asked_at : 0;
+    pthread_mutex_unlock(&machine_lock);
+    return known_now;
 }

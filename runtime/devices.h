@@ -54,4 +54,9 @@ const char *devices_arch(int ordinal);
  * before the driver answered. */
 const char *devices_why(int ordinal);
 
+/* devices_query_time: how long the query whose answer this process keeps took (the
+ * child's start, the driver's initialisation), in seconds, and when it ended
+ * (sys_seconds); false (both 0) before the driver answered. */
+bool devices_query_time(double *seconds, double *at);
+
 #endif

@@ -16,6 +16,9 @@ struct meas_gpu {
     CUcontext ctx;
     CUstream stream;
     CUevent start, stop;
+    CUevent flush_start; /* before a sample's L2 flush: the flush's own GPU time */
+    double flushed;      /* the L2 flushes' GPU seconds so far (meas_flushed_seconds) */
+    double compiled;     /* NVRTC's seconds for the helpers' kernels (meas_compile_seconds) */
     CUdeviceptr flush;
     size_t flush_bytes;
     bool sticky;
@@ -71,6 +74,7 @@ int meas_open(meas_gpu **out, drv *d, int ordinal, size_t flush_bytes)
         check(g, d->cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate") < 0 ||
         check(g, d->cuEventCreate(&g->start, CU_EVENT_DEFAULT), "cuEventCreate") < 0 ||
         check(g, d->cuEventCreate(&g->stop, CU_EVENT_DEFAULT), "cuEventCreate") < 0 ||
+        check(g, d->cuEventCreate(&g->flush_start, CU_EVENT_DEFAULT), "cuEventCreate") < 0 ||
         (flush_bytes && check(g, d->cuMemAlloc(&g->flush, flush_bytes), "cuMemAlloc (L2 flush buffer)") < 0)) {
         meas_close(g);
         return -1;
@@ -92,6 +96,8 @@ void meas_close(meas_gpu *g)
         d->cuEventDestroy(g->start);
     if (g->stop)
         d->cuEventDestroy(g->stop);
+    if (g->flush_start)
+        d->cuEventDestroy(g->flush_start);
     if (g->stream)
         d->cuStreamDestroy(g->stream);
     if (g->ctx)
@@ -145,6 +151,21 @@ int meas_fill(meas_gpu *g, CUdeviceptr dst, unsigned char byte, size_t bytes)
                    check(g, g->d->cuStreamSynchronize(NULL), "cuMemsetD8 (cuStreamSynchronize)") < 0
                ? -1
                : 0;
+}
+
+int meas_copy_queued(meas_gpu *g, CUdeviceptr dst, CUdeviceptr src, size_t bytes)
+{
+    return check(g, g->d->cuMemcpyDtoD(dst, src, bytes), "cuMemcpyDtoD");
+}
+
+int meas_fill_queued(meas_gpu *g, CUdeviceptr dst, unsigned char byte, size_t bytes)
+{
+    return check(g, g->d->cuMemsetD8(dst, byte, bytes), "cuMemsetD8");
+}
+
+int meas_wait_queued(meas_gpu *g)
+{
+    return check(g, g->d->cuStreamSynchronize(NULL), "copies and fills (cuStreamSynchronize)");
 }
 
 int meas_load(meas_gpu *g, const void *cubin, const char *symbol, const meas_launch *l, meas_kernel *out)
@@ -231,8 +252,9 @@ static int sample(meas_gpu *g, const meas_kernel *k, const meas_launch *l, int b
                   double *ms)
 {
     drv *d = g->d;
-    if (flush && g->flush &&
-        check(g, d->cuMemsetD32Async(g->flush, tag, g->flush_bytes / 4, g->stream), "L2 flush") < 0)
+    bool flushing = flush && g->flush;
+    if (flushing && (check(g, d->cuEventRecord(g->flush_start, g->stream), "cuEventRecord") < 0 ||
+                     check(g, d->cuMemsetD32Async(g->flush, tag, g->flush_bytes / 4, g->stream), "L2 flush") < 0))
         return -1;
     if (check(g, d->cuEventRecord(g->start, g->stream), "cuEventRecord") < 0)
         return -1;
@@ -242,9 +264,12 @@ static int sample(meas_gpu *g, const meas_kernel *k, const meas_launch *l, int b
     if (check(g, d->cuEventRecord(g->stop, g->stream), "cuEventRecord") < 0 ||
         check(g, d->cuEventSynchronize(g->stop), "the kernel's run (cuEventSynchronize)") < 0)
         return -1;
-    float elapsed = 0;
+    float elapsed = 0, flushed = 0;
     if (check(g, d->cuEventElapsedTime(&elapsed, g->start, g->stop), "cuEventElapsedTime") < 0)
         return -1;
+    /* the flush's own time, apart from the sample's: the account of GPU work (not timing) */
+    if (flushing && d->cuEventElapsedTime(&flushed, g->flush_start, g->start) == CUDA_SUCCESS && flushed > 0)
+        g->flushed += (double)flushed * 1e-3;
     *ms = (double)elapsed / batch;
     return 0;
 }
@@ -353,6 +378,7 @@ int meas_time(meas_gpu *g, const meas_kernel *k, const meas_launch *l, const mea
         }
     }
     out->batch = batch;
+    out->warmup_seconds = sys_seconds() - t0; /* warm-ups and batch sizing, before the samples */
     meas_next next = MEAS_MORE;
     if (n) {
         statistics(samples, n, sorted, out);
@@ -419,4 +445,20 @@ int meas_flush(meas_gpu *g)
 int meas_ordinal(const meas_gpu *g)
 {
     return g->ordinal;
+}
+
+double meas_flushed_seconds(const meas_gpu *g)
+{
+    return g->flushed;
+}
+
+void meas_add_compile_seconds(meas_gpu *g, double seconds)
+{
+    if (seconds > 0)
+        g->compiled += seconds;
+}
+
+double meas_compile_seconds(const meas_gpu *g)
+{
+    return g->compiled;
 }

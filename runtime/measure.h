@@ -36,6 +36,12 @@ int meas_download(meas_gpu *g, void *dst, CUdeviceptr src, size_t bytes);
 /* meas_copy and meas_fill (bytes set to `byte`) return once done on the device. */
 int meas_copy(meas_gpu *g, CUdeviceptr dst, CUdeviceptr src, size_t bytes);
 int meas_fill(meas_gpu *g, CUdeviceptr dst, unsigned char byte, size_t bytes);
+/* meas_copy_queued / meas_fill_queued: the same, queued on the legacy stream and not
+ * waited for: meas_wait_queued waits for all of them at once (several buffers, one
+ * wait). Each returns 0 or -1 with err_last set. */
+int meas_copy_queued(meas_gpu *g, CUdeviceptr dst, CUdeviceptr src, size_t bytes);
+int meas_fill_queued(meas_gpu *g, CUdeviceptr dst, unsigned char byte, size_t bytes);
+int meas_wait_queued(meas_gpu *g);
 
 typedef struct meas_kernel {
     CUmodule module;
@@ -102,13 +108,14 @@ typedef struct meas_settings {
 
 typedef struct meas_times {
     double median_ms, min_ms, max_ms, q1_ms, q3_ms;
-    double spread;      /* (q3 - q1) / median */
-    int reps;           /* timed samples (event pairs) the statistics are over */
-    int batch;          /* launches per event pair */
-    bool pruned;        /* stopped early: clearly slower than the best so far */
-    bool provisional;   /* stopped as a contender after s->provisional samples */
-    int launches;       /* every launch of the variant: checked run, warm-ups, sizing, timed */
-    double gpu_seconds; /* wall time spent on this variant's timing */
+    double spread;         /* (q3 - q1) / median */
+    int reps;              /* timed samples (event pairs) the statistics are over */
+    int batch;             /* launches per event pair */
+    bool pruned;           /* stopped early: clearly slower than the best so far */
+    bool provisional;      /* stopped as a contender after s->provisional samples */
+    int launches;          /* every launch of the variant: checked run, warm-ups, sizing, timed */
+    double gpu_seconds;    /* wall time spent on this variant's timing */
+    double warmup_seconds; /* of which the warm-ups and batch sizing, before the samples */
 } meas_times;
 
 /* What the race does after a sample. */
@@ -148,6 +155,15 @@ drv *meas_driver(const meas_gpu *g);
 CUcontext meas_context(const meas_gpu *g);
 int meas_ordinal(const meas_gpu *g);
 int meas_flush(meas_gpu *g);
+/* meas_flushed_seconds: the GPU time of every L2 flush before a timed launch so far (the
+ * checked run's and the samples', each timed by an event pair of its own around it,
+ * outside the sample's), for the account of GPU work besides timing. */
+double meas_flushed_seconds(const meas_gpu *g);
+/* meas_add_compile_seconds / meas_compile_seconds: the time NVRTC took for the kernels
+ * this device's own helpers needed (runtime/builtin: fill, comparison, checkers), noted
+ * by whoever compiled them, and its sum so far. */
+void meas_add_compile_seconds(meas_gpu *g, double seconds);
+double meas_compile_seconds(const meas_gpu *g);
 /* meas_check: 0 when r is CUDA_SUCCESS, else -1 with err_last set ("what: ...") and the context
  * marked lost when r is a sticky error. */
 int meas_check(meas_gpu *g, CUresult r, const char *what);

@@ -194,7 +194,8 @@ int wk_recv(int fd, wk_frame *f, double deadline)
 
 static const wk_field setup_fields[] = {
     WK_F(WK_BOOL, wk_setup, ok),       WK_F(WK_F64, wk_setup, ref_seconds), WK_F(WK_STR, wk_setup, message),
-    WK_F(WK_STR, wk_setup, reference), WK_F(WK_INT, wk_setup, status),
+    WK_F(WK_STR, wk_setup, reference), WK_F(WK_INT, wk_setup, status),      WK_F(WK_F64, wk_setup, device_s),
+    WK_F(WK_F64, wk_setup, compile_s), WK_F(WK_F64, wk_setup, inputs_s),    WK_F(WK_F64, wk_setup, reference_s),
 };
 
 static const wk_field request_fields[] = {

@@ -99,6 +99,10 @@ typedef struct wk_setup {
     int status;            /* when !ok: the caller's status for the failure, as the worker
                                   knows it (a device that would not open, a reference that
                                   failed); the tuner passes it up unchanged */
+    /* where the set-up's time went, each step timed in the worker: the driver, device and
+     * buffers opened; compiles (the resets', the checker's, the reference's kernels); the
+     * inputs made; the reference's run otherwise (its outputs kept) */
+    double device_s, compile_s, inputs_s, reference_s;
 } wk_setup;
 
 /* A param's value as a request carries it: typed, never as text (the runtime knows no

@@ -143,7 +143,20 @@ void gpu_free(gpu_handle *g)
 
 int gpu_spawn(gpu_handle *g)
 {
+    if (g->plan.res->clock) /* the time up to now is not the set-up's (gpu_ready splits it) */
+        phases_tick(g->plan.res->clock);
     return wk_start(&g->proc, gw_main, &g->plan) < 0 ? err_recode(CUTUNE_ENOMEM) : CUTUNE_OK;
+}
+
+/* The wait for a worker's set-up (s: its answer) into the run's phases: each step the
+ * worker timed (driver and context, compiles, inputs, the reference) to its phase, never
+ * more than the wait; the rest (the process, the pipe) to the phase the run is in. */
+static void setup_phases(gpu_handle *g, const wk_setup *s)
+{
+    static const int into[] = {CUTUNE_PHASE_DEVICE, CUTUNE_PHASE_COMPILE, CUTUNE_PHASE_INPUTS, CUTUNE_PHASE_REFERENCE};
+    double parts[] = {s->device_s, s->compile_s, s->inputs_s, s->reference_s};
+    if (g->plan.res->clock)
+        phases_split(g->plan.res->clock, parts, into, 4);
 }
 
 int gpu_ready(gpu_handle *g)
@@ -151,13 +164,17 @@ int gpu_ready(gpu_handle *g)
     wk_frame f = WK_FRAME_INIT;
     int rc = wk_recv(g->proc.from, &f, sys_seconds() + SETUP_LIMIT_S);
     arena *a = arena_new();
-    wk_setup s = {false, 0, NULL, NULL, 0};
+    wk_setup s = {false, 0, NULL, NULL, 0, 0, 0, 0, 0};
     bool decoded = rc == 0 && a && wk_decode_setup(&f, a, &s) == 0;
     bool ok = decoded && s.ok;
+    if (!decoded) /* a worker that said nothing: its time is the phase's the run is in */
+        s = (wk_setup){false, 0, NULL, NULL, 0, 0, 0, 0, 0};
+    setup_phases(g, &s);
     if (ok) { /* what the outputs are checked against, for the results' settings */
         g->plan.res->summary.reference =
             s.reference && *s.reference ? arena_strdup(g->plan.res->arena, s.reference) : NULL;
         g->plan.res->summary.gpu_seconds += s.ref_seconds;
+        g->plan.res->summary.work_seconds[CUTUNE_WORK_REFERENCE] += s.ref_seconds;
         /* No limit given: derive one from the reference, which did everything a variant
          * does once (arguments, load, a run): room for every repetition many times over. */
         if (g->limit_s <= 0) {
@@ -204,6 +221,7 @@ static void lost(gpu_handle *g, bool hang, record *rec)
         snprintf(reason, sizeof reason, "the worker process died running it (%s); a new one is started", how);
     result_set_outcome(g->plan.res, rec, hang ? OUTCOME_TIMEOUT : OUTCOME_CRASHED, reason);
     rec->m.gpu_seconds = sys_seconds() - g->sent_at;
+    g->plan.res->summary.work_seconds[CUTUNE_WORK_OTHER] += rec->m.gpu_seconds; /* no step of it is known */
 }
 
 void gpu_plain_values(const value *vals, int n, wk_value *out)
@@ -266,6 +284,8 @@ int gpu_send(gpu_handle *g, const session_binary *bin, const record *src, bool h
     if (rec->m.started_seconds == 0)
         rec->m.started_seconds = g->sent_at - g->run_started;
     rec->m.device = g->plan.device;
+    if (g->plan.res->clock) /* a GPU busy until gpu_receive */
+        phases_busy(g->plan.res->clock, 1);
     g->send_failed = wk_send(g->proc.to, &f) < 0; /* a worker that died idle: lost at the receive */
     wk_frame_free(&f);
     return CUTUNE_OK;
@@ -280,6 +300,8 @@ void gpu_receive(gpu_handle *g, record *rec)
 {
     wk_frame f = WK_FRAME_INIT;
     int rc = g->send_failed ? -1 : wk_recv(g->proc.from, &f, gpu_deadline(g));
+    if (g->plan.res->clock) /* answered, dead or out of time: no longer busy */
+        phases_busy(g->plan.res->clock, -1);
     arena *a = rc == 0 ? arena_new() : NULL;
     reply r;
     if (rc == 0 && (!a || reply_decode(&f, a, &r) < 0 || r.m.nmetrics != (r.m.timed ? g->plan.m->nmetrics : 0)))
@@ -290,7 +312,10 @@ void gpu_receive(gpu_handle *g, record *rec)
         lost(g, rc == -2, rec);
         return;
     }
-    result_take_measured(g->plan.res, rec, r.status, &r.m); /* the measurement, as the worker sent it */
+    result_take_measured(g->plan.res, rec, r.status, &r.m);    /* the measurement, as the worker sent it */
+    for (int k = CUTUNE_WORK_ARGS; k < CUTUNE_WORK_COUNT; k++) /* where its time went */
+        if (isfinite(r.work[k]) && r.work[k] > 0)
+            g->plan.res->summary.work_seconds[k] += r.work[k];
     arena_free(a);
     if (r.sticky) { /* the worker has exited: its context is lost */
         wk_stop(&g->proc, false);

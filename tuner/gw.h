@@ -56,6 +56,9 @@ typedef struct gw {
     hook_spec *hooks;      /* the resets made plain (gw_hooks.c) */
     compile_output *extra; /* the binaries of the spec's reset and checker kernels */
     int nextra;
+    /* the set-up's time (wk_setup's account): the reference's compile and the inputs its
+     * run made (gw_reference) */
+    double ref_compile_s, ref_inputs_s;
 } gw;
 
 /* gw_main: the worker's body (a wk_body; ctx: the inherited gw_plan): set-up, its reply

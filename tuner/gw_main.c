@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../base/err.h"
+#include "../base/sys.h"
 #include "../compiler/plan.h"
 #include "../runtime/worker.h"
 #include "gw.h"
@@ -56,8 +57,9 @@ static int own_gpu_only(int device)
 }
 
 /* The worker's set-up: its scratch, the driver, device, buffers, the resets and
- * checker, the reference. CUTUNE_OK, or a status with msg. */
-static int worker_setup(gw *g, strbuf *msg)
+ * checker, the reference; where its time went into acc's device_s, compile_s, inputs_s
+ * and reference_s. CUTUNE_OK, or a status with msg. */
+static int worker_setup(gw *g, strbuf *msg, wk_setup *acc)
 {
     const gw_plan *p = g->p;
     const model *m = p->m;
@@ -76,7 +78,10 @@ static int worker_setup(gw *g, strbuf *msg)
     g->goal.vals = g->vals; /* the goal judges the configuration in hand */
     g->ms.worse = goal_worse;
     g->ms.worse_ctx = &g->goal;
-    if (bench_open(&g->b, own_gpu_only(p->device), p->flush_bytes, p->arch, p->args, m->nargs, &g->vf) < 0) {
+    double t = sys_seconds();
+    int opened = bench_open(&g->b, own_gpu_only(p->device), p->flush_bytes, p->arch, p->args, m->nargs, &g->vf);
+    acc->device_s = sys_seconds() - t; /* the driver's time, also when it would not serve */
+    if (opened < 0) {
         sb_add(msg, err_last()->message);
         return CUTUNE_ENODEV; /* the device would not serve: not the spec's fault */
     }
@@ -88,9 +93,12 @@ static int worker_setup(gw *g, strbuf *msg)
     }
     if (p->nhw > 0) /* the counters a profile request reads */
         bench_set_profile(g->b, p->hw_names, p->nhw);
+    acc->device_s = sys_seconds() - t;
     int before = p->spec->diags.len;
-    err_clear();                     /* a failure that says nothing more than its status must not quote an older one */
+    err_clear(); /* a failure that says nothing more than its status must not quote an older one */
+    t = sys_seconds();
     int hooks = gw_hooks_prepare(g); /* resets and a checker kernel */
+    acc->compile_s = sys_seconds() - t;
     if (hooks != CUTUNE_OK) {
         const char *text = spec_render(p->spec, before, false);
         sb_add(msg, text && *text ? text : err_last() ? err_last()->message : "");
@@ -98,7 +106,13 @@ static int worker_setup(gw *g, strbuf *msg)
     }
     if (!m->verify.present)
         return CUTUNE_OK;
+    t = sys_seconds();
+    double helpers = bench_compile_seconds(g->b); /* cutune's own kernels it compiles (fills, comparisons) */
     int rc = gw_reference(g);
+    helpers = bench_compile_seconds(g->b) - helpers;
+    acc->compile_s += g->ref_compile_s + helpers;
+    acc->inputs_s = g->ref_inputs_s;
+    acc->reference_s = sys_seconds() - t - g->ref_compile_s - helpers - g->ref_inputs_s;
     if (rc < 0) {
         const char *text = spec_render(p->spec, before, false);
         sb_add(msg, text && *text ? text : "the reference failed");
@@ -124,6 +138,16 @@ int gw_request_values(const model *m, const wk_request *q, value *out)
     }
     return 0;
 }
+
+/* runtime/bench's steps as the results count them (cutune_work). */
+static const int work_kind[BENCH_WORK_COUNT] = {
+    [BENCH_WORK_ARGS] = CUTUNE_WORK_ARGS,     [BENCH_WORK_POISON] = CUTUNE_WORK_POISON,
+    [BENCH_WORK_LOAD] = CUTUNE_WORK_LOAD,     [BENCH_WORK_RESET] = CUTUNE_WORK_RESET,
+    [BENCH_WORK_CHECK] = CUTUNE_WORK_CHECK,   [BENCH_WORK_COMPARE] = CUTUNE_WORK_COMPARE,
+    [BENCH_WORK_WARMUP] = CUTUNE_WORK_WARMUP, [BENCH_WORK_SAMPLES] = CUTUNE_WORK_SAMPLES,
+    [BENCH_WORK_ENERGY] = CUTUNE_WORK_ENERGY, [BENCH_WORK_OTHER] = CUTUNE_WORK_OTHER,
+    [BENCH_WORK_FLUSH] = CUTUNE_WORK_FLUSH,
+};
 
 /* One request (its configuration in g->vals: gw_request_values): the configuration's
  * arguments planned, the binary run, the objective and metrics at its median. Returns
@@ -187,6 +211,8 @@ static bool serve(gw *g, const wk_request *q, reply *r, double *metrics, bench_r
     m->energy_seconds = br->nrg.seconds;
     m->energy_launches = br->nrg.launches;
     m->energy_note = br->energy_error;
+    for (int k = 0; k < BENCH_WORK_COUNT; k++) /* where its time went */
+        r->work[work_kind[k]] = br->work[k];
     if (br->timed) {
         const meas_times *tm = &br->times;
         m->timed = true;
@@ -220,11 +246,15 @@ int gw_main(void *ctx, int in, int out)
     wk_frame f = WK_FRAME_INIT;
     strbuf msg = STRBUF_INIT;
     double ref_seconds = res->summary.gpu_seconds;
-    int status = worker_setup(&w, &msg);
+    wk_setup s = {false, 0, "", "", 0, 0, 0, 0, 0};
+    int status = worker_setup(&w, &msg, &s);
     bool ok = status == CUTUNE_OK;
     /* summary.reference is set by gw_reference, here in the worker */
-    const char *ref = res->summary.reference ? res->summary.reference : "";
-    wk_setup s = {ok, res->summary.gpu_seconds - ref_seconds, sb_cstr(&msg), ref, status};
+    s.ok = ok;
+    s.ref_seconds = res->summary.gpu_seconds - ref_seconds;
+    s.message = sb_cstr(&msg);
+    s.reference = res->summary.reference ? res->summary.reference : "";
+    s.status = status;
     wk_encode_setup(&f, &s);
     if (wk_send(out, &f) < 0 || !ok)
         _exit(ok ? 2 : 1);

@@ -221,6 +221,7 @@ static int run_ref(gw *g, const ref_plan *r, const compile_output *out)
         return run < 0 ? CUTUNE_ENODEV : CUTUNE_ESPEC;
     }
     p->res->summary.gpu_seconds += br.gpu_seconds;
+    g->ref_inputs_s += br.inputs_seconds;
     bench_keep_failure kf;
     return bench_keep_reference(g->b, &kf) < 0 ? keep_failed(g, &kf) : CUTUNE_OK;
 }
@@ -234,7 +235,9 @@ int gw_reference(gw *g)
     memset(&r, 0, sizeof r);
     int rc = g->p->m->verify.against_kernel ? plan_kernel(g, a, &r) : plan_config(g, a, &r);
     compile_output out;
+    double compiling = sys_seconds();
     if (rc == CUTUNE_OK && (rc = compile_ref(g, a, &r, &out)) == CUTUNE_OK) {
+        g->ref_compile_s += sys_seconds() - compiling;
         rc = run_ref(g, &r, &out);
         compile_output_free(&out);
     }

@@ -30,7 +30,21 @@ static const wk_field reply_fields[] = {
     WK_F(WK_INT, reply, m.profile_passes),
     WK_F(WK_STR, reply, m.profile_note),
     WK_F(WK_BOOL, reply, profiler_off),
+    /* where the time went */
+    WK_F(WK_F64, reply, work[CUTUNE_WORK_REFERENCE]),
+    WK_F(WK_F64, reply, work[CUTUNE_WORK_ARGS]),
+    WK_F(WK_F64, reply, work[CUTUNE_WORK_POISON]),
+    WK_F(WK_F64, reply, work[CUTUNE_WORK_LOAD]),
+    WK_F(WK_F64, reply, work[CUTUNE_WORK_RESET]),
+    WK_F(WK_F64, reply, work[CUTUNE_WORK_CHECK]),
+    WK_F(WK_F64, reply, work[CUTUNE_WORK_COMPARE]),
+    WK_F(WK_F64, reply, work[CUTUNE_WORK_WARMUP]),
+    WK_F(WK_F64, reply, work[CUTUNE_WORK_SAMPLES]),
+    WK_F(WK_F64, reply, work[CUTUNE_WORK_ENERGY]),
+    WK_F(WK_F64, reply, work[CUTUNE_WORK_OTHER]),
+    WK_F(WK_F64, reply, work[CUTUNE_WORK_FLUSH]),
 };
+_Static_assert(CUTUNE_WORK_COUNT == 12, "every kind of GPU work is on the wire");
 
 void reply_encode(wk_frame *f, const reply *r)
 {

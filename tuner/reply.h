@@ -25,6 +25,9 @@ typedef struct reply {
      * replays (m.profile_passes), why not (m.profile_note, "" when none), and whether the
      * profiler itself cannot be used (no CUPTI, no permission) */
     bool profiler_off;
+    /* where the worker's time on it went (runtime/bench's steps, as cutune_work counts
+     * them: CUTUNE_WORK_REFERENCE unused), seconds */
+    double work[CUTUNE_WORK_COUNT];
 } reply;
 
 /* reply_encode: appends the reply to the frame. reply_decode: reads the whole frame

@@ -405,6 +405,8 @@ int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_sum
     int rc = open_space(&sr);
     if (rc != CUTUNE_OK)
         return rc;
+    phases *clock = t->res->clock; /* the loop: compiles awaited, or a GPU at work (gpu.c) */
+    int was = clock ? phases_enter(clock, CUTUNE_PHASE_COMPILE) : 0;
     search_hooks hooks = {&sr, NULL, t->set.strategy == STRAT_GUIDED ? static_info : NULL, NULL};
     cutune_analyze_summary static_sum;
     memset(&static_sum, 0, sizeof static_sum);
@@ -451,12 +453,16 @@ int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_sum
         asum->cached += static_sum.cached;
         asum->compile_seconds += static_sum.compile_seconds;
     }
+    if (clock)
+        phases_enter(clock, CUTUNE_PHASE_RACE);
     if (rc == CUTUNE_OK && !asum->interrupted && (rc = final_race(&sr)) < 0 && rc != CUTUNE_ENOMEM)
         diag_error_noloc(&t->spec->diags, "the final race: %s",
                          t->status && t->why ? t->why
                          : err_last()        ? err_last()->message
                                              : "error");
     /* the chosen variants' hardware counters, apart from their times */
+    if (clock)
+        phases_enter(clock, CUTUNE_PHASE_PROFILE);
     if (rc == CUTUNE_OK && !asum->interrupted && (rc = counters_read(t, sr.ss, sr.bins, sr.nbins)) < 0 &&
         rc != CUTUNE_ENOMEM)
         diag_error_noloc(&t->spec->diags, "profiling: %s",
@@ -467,6 +473,8 @@ int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_sum
     t->stop = search_stop_reason(sr.se);
     t->res->summary.screened = search_screened(sr.se);
 done:
+    if (clock)
+        phases_enter(clock, CUTUNE_PHASE_OTHER); /* the compile pool's end */
     session_close(sr.ss);
     session_close(sr.static_ss);
     search_free(sr.se);
@@ -478,6 +486,8 @@ done:
     free(sr.prior);
     t->set.prior = NULL;
     t->set.nprior = 0;
+    if (clock)
+        phases_enter(clock, was);
     return rc;
 }
 

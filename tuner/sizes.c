@@ -13,7 +13,7 @@
 #include "sizes.h"
 
 int sizes_run_one(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_options *opts,
-                  const cutune_device *dev, bool flush)
+                  const cutune_device *dev, bool flush, phases *clock)
 {
     double t0 = sys_seconds();
     const model *m = spec->model;
@@ -43,11 +43,16 @@ int sizes_run_one(cutune_tune_result **out, cutune_spec *spec, const cutune_tune
             return CUTUNE_ENOMEM;
         }
     }
+    res->clock = clock;
     if ((rc = tuner_new(&t, spec, &size, opts, dev, flush, res)) == CUTUNE_OK)
         rc = run_tune(t);
     res->summary.wall_seconds = sys_seconds() - t0;
     result_finish(res, flush, &m->measure);
-    tuner_free(t); /* the worker ends and the journal closes */
+    int was = clock ? phases_enter(clock, CUTUNE_PHASE_DEVICE) : 0; /* the workers' end: their contexts' */
+    tuner_free(t);                                                  /* the worker ends and the journal closes */
+    if (clock)
+        phases_enter(clock, was);
+    res->clock = NULL; /* the run's, not the result's */
     *out = res;
     return rc;
 }
@@ -81,7 +86,7 @@ int sizes_run_all(cutune_tune_result *parent, cutune_spec *spec, const cutune_tu
         if (base && *base && !(o.journal_path = size_journal(parent->arena, base, label)))
             return CUTUNE_ENOMEM;
         cutune_tune_result *res = NULL;
-        rc = sizes_run_one(&res, spec, &o, dev, flush);
+        rc = sizes_run_one(&res, spec, &o, dev, flush, parent->clock);
         if (res && result_adopt_size(parent, res) < 0)
             rc = CUTUNE_ENOMEM;
         if (res && res->summary.interrupted)

@@ -212,7 +212,11 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
         t->set.budget = opts->limit; /* --limit N: at most N configurations, whatever the strategy */
     /* The first worker runs the reference: a reference that fails is a spec problem,
      * found before anything else runs. */
-    if ((rc = start_gpus(t)) < 0) { /* the worker's own status: a failed reference is ESPEC */
+    int was = res->clock ? phases_enter(res->clock, CUTUNE_PHASE_DEVICE) : 0; /* split by each set-up (gpu.c) */
+    rc = start_gpus(t);
+    if (res->clock)
+        phases_enter(res->clock, was);
+    if (rc < 0) { /* the worker's own status: a failed reference is ESPEC */
         diag_error_noloc(&spec->diags, "%s", err_last()->message);
         return rc;
     }

@@ -116,6 +116,44 @@ int cutune_analyze(cutune_analyze_summary *summary, cutune_spec *spec, const cut
 int cutune_analysis_csv(char **out, const cutune_spec *spec, const cutune_analysis *a);
 int cutune_analysis_json(char **out, const cutune_spec *spec, const cutune_analysis *a);
 
+/* ---- the tables `cutune list` and `cutune analyze` print ----------------------------- */
+
+/* A table of one spec block's configurations, its lines as the CLI prints them: the index,
+ * a column per param (as wide as its name and longest value), block, grid, dynamic shared
+ * memory, and the kernel name when the first row's is a template instantiation; the
+ * heading comes before the first row. It also counts the analyses given for
+ * cutune_table_summary. It borrows the spec, which must outlive it. */
+typedef struct cutune_table cutune_table;
+
+/* cutune_table_new: a table of the block `spec` holds (loaded and valid) in *out; free
+ * with cutune_table_free (NULL: a no-op). CUTUNE_OK; CUTUNE_EINVAL (NULL arguments, a
+ * spec with errors); CUTUNE_ENOMEM. */
+int cutune_table_new(cutune_table **out, const cutune_spec *spec);
+void cutune_table_free(cutune_table *t);
+
+/* cutune_table_variant: v (from cutune_configs_next) as the line `cutune list` prints:
+ * the columns, then its -D macros and per-variant options; before the first, a line of
+ * the common compile options (when there are any) and the heading. In *out (free with
+ * cutune_free), each line ending in a line feed. CUTUNE_OK; CUTUNE_EINVAL (NULL
+ * arguments); CUTUNE_ENOMEM. */
+int cutune_table_variant(char **out, cutune_table *t, const cutune_variant *v);
+
+/* cutune_table_analysis: counts `a` (as cutune_analyze's `each` receives it) for
+ * cutune_table_summary and, with `out` non-NULL, makes its line as `cutune analyze`
+ * prints it (the heading before the first): the columns, registers, static and local
+ * memory, spill stores/loads, occupancy and limiter, the compile time ("cached",
+ * "same"), and its status: "COMPILE ERROR: " and the log's first line, "CANNOT LAUNCH: "
+ * and why, or "ok". Returns as cutune_table_variant. */
+int cutune_table_analysis(char **out, cutune_table *t, const cutune_analysis *a);
+
+/* cutune_table_summary: what `cutune analyze` says after the analysis `sum` of the
+ * variants counted: the counts (compiled, from the cache, the same binary, failed,
+ * cannot launch), the best theoretical occupancy and how many reach it, the device
+ * attributes the spec reads, the cache, warnings, whether it was interrupted, and the
+ * first compile failure's log. It begins with an empty line. In *out (free with
+ * cutune_free). Returns as cutune_table_variant. */
+int cutune_table_summary(char **out, const cutune_table *t, const cutune_analyze_summary *sum);
+
 #ifdef __cplusplus
 }
 #endif

@@ -38,7 +38,8 @@ const char *cutune_spec_emit_refused(const cutune_spec *spec, const char *kind);
 int cutune_spec_set_emit_dir(cutune_spec *spec, const char *dir);
 
 /* cutune_spec_select_kernel_of: holds the first kernel block of `spec` (a file may have
- * several) whose kernel and params (names and types, in order) are those `r` records,
+ * several) whose kernel, block name (`as NAME`; when r records one: files written before
+ * blocks had names do not) and params (names and types, in order) are those `r` records,
  * as a header of r with the spec needs. CUTUNE_OK; CUTUNE_EINVAL (NULL arguments, a spec
  * with errors, or no block matches: the block held is then the last). */
 int cutune_spec_select_kernel_of(cutune_spec *spec, const cutune_tune_result *r);

@@ -140,6 +140,49 @@ int cutune_measurement_hw_count(const cutune_measurement *m);
 const char *cutune_measurement_hw_name(const cutune_measurement *m, int i);
 double cutune_measurement_hw(const cutune_measurement *m, int i);
 
+/* Where a tuning run's wall time went (cutune_tune_summary.phase_seconds; docs/results-
+ * format.md, "phases"): each moment of the run, on the tuner's monotonic clock, in
+ * exactly one phase, so the phases add up to phases_wall_seconds. */
+typedef enum cutune_phase {
+    CUTUNE_PHASE_START,     /* the process's start to cutune_tune's first call (the CLI: the spec
+                               read, its space counted), less the device query made meanwhile */
+    CUTUNE_PHASE_DEVICE,    /* the driver and the context: the device query, the GPU workers
+                               started (process, driver, context, buffers) and ended */
+    CUTUNE_PHASE_INPUTS,    /* the inputs made on the device for the reference's run */
+    CUTUNE_PHASE_REFERENCE, /* the reference's run, its outputs kept */
+    CUTUNE_PHASE_COMPILE,   /* NVRTC in the GPU workers' set-up (the reference's, resets',
+                               checker's kernels; cutune's own fill and comparison kernels),
+                               and the loop with no GPU busy: waiting for compiles (and the
+                               journal, the strategy) */
+    CUTUNE_PHASE_GPU,       /* the loop while a GPU has a variant in flight */
+    CUTUNE_PHASE_RACE,      /* the final race */
+    CUTUNE_PHASE_PROFILE,   /* the hardware counters' phase */
+    CUTUNE_PHASE_WRITE,     /* the results file written */
+    CUTUNE_PHASE_OTHER,     /* the rest: the space counted, the journal opened, the compile pool's end */
+    CUTUNE_PHASE_COUNT
+} cutune_phase;
+
+/* What the GPU workers did with their time (cutune_tune_summary.work_seconds), summed
+ * over every variant this run sent to a GPU (the final race included) on every GPU: the
+ * GPU time besides timing. Each is measured in the worker, around the step itself; the
+ * kinds but CUTUNE_WORK_FLUSH add up to the workers' time. */
+typedef enum cutune_work {
+    CUTUNE_WORK_REFERENCE, /* the workers' set-up runs of the reference */
+    CUTUNE_WORK_ARGS,      /* buffers allocated, inputs made or restored from their copies */
+    CUTUNE_WORK_POISON,    /* outputs poisoned (0xFF bytes) before the checked run */
+    CUTUNE_WORK_LOAD,      /* the module loaded (its constants filled) and unloaded */
+    CUTUNE_WORK_RESET,     /* the resets before the checked run */
+    CUTUNE_WORK_CHECK,     /* the checked run (after its L2 flush) */
+    CUTUNE_WORK_COMPARE,   /* the outputs compared with the reference's */
+    CUTUNE_WORK_WARMUP,    /* warm-ups and a short kernel's three batch-sizing launches */
+    CUTUNE_WORK_SAMPLES,   /* the timed samples (with the resets and L2 flushes between them) */
+    CUTUNE_WORK_ENERGY,    /* the energy window */
+    CUTUNE_WORK_OTHER,     /* the rest of the workers' time on variants (and the wait for one
+                              that hung or crashed) */
+    CUTUNE_WORK_FLUSH,     /* of the above, the L2 flushes' GPU time (event-timed): not added */
+    CUTUNE_WORK_COUNT
+} cutune_work;
+
 /* What a run found, as a whole. Its strings are owned by the result: valid until
  * cutune_tune_result_free, given in full however long; a string with nothing to say is
  * NULL, except the four that always have something (device_name, arch, objective_name,
@@ -199,6 +242,13 @@ typedef struct cutune_tune_summary {
      * refused CUTUNE_COMPILE_TIMEOUT; NULL when none. Owned by the result. */
     const char *cache_warning;
     const char *compile_warning;
+    /* Where the wall time went (cutune_phase), and the GPU work besides timing
+     * (cutune_work); all 0 when not measured (a results file written before them, a
+     * merge). phases_wall_seconds: the phases' sum, from the process's start to the end
+     * of cutune_tune (a results file's: to its writing). */
+    double phase_seconds[CUTUNE_PHASE_COUNT];
+    double phases_wall_seconds;
+    double work_seconds[CUTUNE_WORK_COUNT];
 } cutune_tune_summary;
 
 typedef struct cutune_tune_result cutune_tune_result;
@@ -233,6 +283,13 @@ int cutune_tune_size_of(const cutune_tune_result *r, uint64_t i);
  * their values), 0 / NULL when none. */
 int cutune_tune_profile_count(const cutune_tune_result *r);
 const char *cutune_tune_profile_metric(const cutune_tune_result *r, int i);
+/* cutune_tune_profile_text: the table of r's hardware counters as `cutune SPEC
+ * --metrics N` prints it: an empty line, a heading per counter ([a] ..., the nvprof name
+ * of a default one with its unit), then a row per profiled variant, best objective first
+ * (median ms, theoretical occupancy, the counters, its params named by `spec`); "" when
+ * the run read none. In *out (free with cutune_free). CUTUNE_OK; CUTUNE_EINVAL (NULL
+ * arguments); CUTUNE_ENOMEM. */
+int cutune_tune_profile_text(char **out, const cutune_spec *spec, const cutune_tune_result *r);
 
 /* cutune_tune_result_free: NULL is a no-op. */
 void cutune_tune_result_free(cutune_tune_result *r);
@@ -280,10 +337,23 @@ const cutune_measurement *cutune_tune_best(const cutune_tune_result *r);
  * device (name, arch, cc, sm_count, l2_bytes, driver_version). */
 const char *cutune_tune_spec_path(const cutune_tune_result *r);
 const char *cutune_tune_kernel(const cutune_tune_result *r);
+/* cutune_tune_block: the name of the kernel block the result is of (`kernel k as NAME`:
+ * NAME), the kernel's name for a block without one of its own or a results file written
+ * before blocks had names (which records none). */
+const char *cutune_tune_block(const cutune_tune_result *r);
 const char *cutune_tune_date(const cutune_tune_result *r);
 int cutune_tune_param_count(const cutune_tune_result *r);
 const char *cutune_tune_param_name(const cutune_tune_result *r, int i);
 const char *cutune_tune_param_type(const cutune_tune_result *r, int i);
+
+/* cutune_results_spec: the spec r records (cutune_tune_spec_path), loaded with `opts`
+ * (NULL: every default; `skip_file_checks` for one whose kernel file moved), with the
+ * block of r's kernel and params held, in *out (free with cutune_spec_free). CUTUNE_OK;
+ * CUTUNE_EINVAL when r names no spec, the spec cannot be loaded now or its kernel or
+ * params have changed since: cutune_last_error() says which, worded to follow the
+ * results file's name ("names no spec", "records a spec that cannot be loaded now:
+ * PATH", "records a spec whose kernel or params have changed since: PATH"). */
+int cutune_results_spec(cutune_spec **out, const cutune_tune_result *r, const cutune_load_options *opts);
 const cutune_device *cutune_tune_device(const cutune_tune_result *r);
 
 #ifdef __cplusplus

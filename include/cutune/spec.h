@@ -143,6 +143,11 @@ int cutune_spec_param_value(char *buf, size_t size, const cutune_spec *spec, int
 int cutune_spec_kernel_count(const cutune_spec *spec);
 int cutune_spec_kernel_selected(const cutune_spec *spec);
 int cutune_spec_select_kernel(cutune_spec *spec, int i);
+/* cutune_spec_select_block: holds the block named `name` (`kernel NAME as BLOCK`'s BLOCK,
+ * a block's kernel name otherwise), else the first block of the kernel `name`.
+ * CUTUNE_OK; CUTUNE_EINVAL (no such block: cutune_last_error names the spec's blocks,
+ * the one held stays held; a spec with errors). */
+int cutune_spec_select_block(cutune_spec *spec, const char *name);
 
 /* cutune_spec_check_constants: compares the `__constant__` variables the held kernel
  * block's source declares (the kernel file and the files its #include lines reach in

@@ -2,7 +2,8 @@
  * opening comment gives the conventions, docs/api.md the guide).
  *
  * Tuning on a GPU: its options, the search, hardware counters (api/cutune_tune.c); what
- * a command that tunes decides around a run (api/cutune_tune_run.c). */
+ * a command that tunes decides around a run, and what it says at the end
+ * (api/cutune_tune_run.c). */
 #ifndef CUTUNE_TUNE_H
 #define CUTUNE_TUNE_H
 
@@ -232,6 +233,14 @@ int cutune_blocks_emit_check(char **out, cutune_spec *spec, const cutune_blocks_
 int cutune_devices_one_model(const int *devices, int n);
 int cutune_tune_set_devices(cutune_tune_options *opts, const int *devices, int n, int *per_device);
 
+/* cutune_tune_set_metrics: opts set to read the hardware counters names[0 .. n)
+ * (borrowed; n >= 1) of its best profile_top variants (5 when opts asks for none yet),
+ * once CUPTI's host API has judged the names for the architecture `arch` (NULL: that of
+ * GPU opts->device when the driver sees it, else sm_90): CUTUNE_OK; CUTUNE_EINVAL naming
+ * the first counter that cannot be read (cutune_profile_check), or NULL arguments;
+ * CUTUNE_ENODEV when CUPTI cannot be used here (opts is set: the run says why). */
+int cutune_tune_set_metrics(cutune_tune_options *opts, const char *const *names, int n, const char *arch);
+
 /* cutune_tune_set_shard: opts set for shard `index` of `count` (count >= 2) of a split
  * run: its results file named after opts->results_path (else the spec's emit results):
  * "x.json" gives "x.shard-I-of-N.json" (cutune_results_merge joins them), and a journal
@@ -250,8 +259,49 @@ typedef struct cutune_tune_verdict {
     int nothing_compiled; /* 1: the run had variants and none of them compiled */
 } cutune_tune_verdict;
 
-/* cutune_tune_verdict_of: r's verdict into *out. CUTUNE_OK or CUTUNE_EINVAL. */
+/* cutune_tune_verdict_of: r's verdict into *out. CUTUNE_OK or CUTUNE_EINVAL.
+ * cutune_tune_verdict_text: v as `cutune SPEC` says it on stderr, whole lines in *out
+ * (free with cutune_free): how many sizes have no winner (a run over sizes), and when
+ * none won, that none was chosen and why (nothing compiled, or no variant ran
+ * correctly); "" when every size (or the run) has a winner. CUTUNE_OK, CUTUNE_EINVAL or
+ * CUTUNE_ENOMEM. */
 int cutune_tune_verdict_of(cutune_tune_verdict *out, const cutune_tune_result *r);
+int cutune_tune_verdict_text(char **out, const cutune_tune_verdict *v);
+
+/* What `cutune SPEC` says at a run's end, as text of whole lines in *out (free with
+ * cutune_free; "" when there is nothing to say). CUTUNE_OK, CUTUNE_EINVAL (NULL
+ * arguments, i out of range) or CUTUNE_ENOMEM.
+ * cutune_tune_ranking_text: the `top` best variants (cutune_tune_rank) as a table: a
+ * line "rank # PARAM... median ms spread OBJECTIVE regs occ reps" after an empty line,
+ * then a row each; a run over problem sizes: for each size, an empty line, "size
+ * n=4096:" and its table; top <= 0: "".
+ * cutune_tune_best_text: the winner of size k (0 .. cutune_tune_size_count - 1; a run
+ * without sizes: k 0) as "best[ at n=4096]: #ORDINAL p=v ...  median T ms, OBJECTIVE V",
+ * and its energy per launch when measured; "" when none won. *note (NULL: not asked):
+ * why its energy was not measured when it was asked for, a line ("" otherwise). */
+int cutune_tune_ranking_text(char **out, const cutune_tune_result *r, int top);
+int cutune_tune_best_text(char **out, char **note, const cutune_tune_result *r, int k);
+
+/* A run that could not tune for want of a GPU, after all that needs none (the spec
+ * checked, its space counted and cutune_analyze at every problem size). */
+typedef struct cutune_untuned {
+    uint64_t variants;     /* analysed, summed over the problem sizes */
+    uint64_t runnable;     /* of them compiled and can launch */
+    uint64_t failed;       /* did not compile */
+    uint64_t unlaunchable; /* compiled, but cannot launch */
+    int limited;           /* 1: only the first configurations were analysed (a limit below the space) */
+    int emits;             /* 1: a header or CSV was asked for (none is written) */
+    int brief;             /* 1: the verdict line alone */
+    const char *why;       /* why no GPU is usable (cutune_last_error after cutune_device_count) */
+} cutune_untuned;
+
+/* cutune_untuned_text: u's verdict as `cutune SPEC` prints it on stderr: when some
+ * variant could run, "cutune: NOT TUNED. Timing needs a GPU ..." naming u->why, then
+ * (unless brief) what was done, the counts when not every variant compiled and can
+ * launch, and that no header or CSV was written when u->emits; when none could, that
+ * a GPU would not change that. In *out (free with cutune_free). CUTUNE_OK, CUTUNE_EINVAL
+ * or CUTUNE_ENOMEM. */
+int cutune_untuned_text(char **out, const cutune_untuned *u);
 
 /* Every configuration on each of several GPUs (cutune --per-device): a process per GPU,
  * each tuning into a results file of its own, "RESULTS.gpuD.json". */
@@ -305,6 +355,13 @@ int cutune_tune_per_device(cutune_device_run **out, cutune_spec *spec, const cut
                            const cutune_per_device_options *po);
 /* cutune_device_runs_free: frees cutune_tune_per_device's array of n (NULL: nothing). */
 void cutune_device_runs_free(cutune_device_run *runs, int n);
+/* cutune_device_run_text: runs[i] of cutune_tune_per_device's n as the line `cutune
+ * --per-device` prints: "GPU D (NAME): best #ORDINAL p=v ...  median T ms; results:
+ * PATH" (or "no winner; results: PATH"; "" when its results were not read); *spread:
+ * its median times over those of the first run before it that was read, for the same
+ * variants timed ok ("" when none to compare). Both free with cutune_free. CUTUNE_OK,
+ * CUTUNE_EINVAL (NULL arguments, i out of range) or CUTUNE_ENOMEM. */
+int cutune_device_run_text(char **out, char **spread, const cutune_device_run *runs, int n, int i);
 
 /* Hardware counters (cutune_tune_options.profile_top). cutune_profile_default_metrics:
  * the default set (the seeds' nvprof table in CUPTI's names; *names static), its count

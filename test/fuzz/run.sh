@@ -16,6 +16,8 @@
 #   fuzz_report   corpus-report regressions-report
 #   fuzz_npy      corpus-npy regressions-npy
 #   fuzz_kt       corpus-kt regressions-kt
+#   fuzz_t1       corpus-t1 regressions-t1
+# A target with a dictionary test/fuzz/NAME.dict (NAME without fuzz_) is given it.
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$(cd "${1:-build-fuzz}" && pwd)
@@ -25,8 +27,9 @@ time_limit=()
 jobs=$(nproc)
 mkdir -p art
 run() { # TARGET CORPUS-FOLDER...
-    local t=$1 c="c-$1" d t0 execs
+    local t=$1 c="c-$1" d t0 execs dict=()
     shift
+    [ -f "$src/test/fuzz/${t#fuzz_}.dict" ] && dict=(-dict="$src/test/fuzz/${t#fuzz_}.dict")
     [ -z "${FUZZ_TARGETS:-}" ] || [[ " $FUZZ_TARGETS " == *" $t "* ]] || return 0
     [ -x "$bin/$t" ] || { echo "$t: not built, skipped"; return; }
     mkdir -p "$c" "logs-$t"
@@ -35,7 +38,7 @@ run() { # TARGET CORPUS-FOLDER...
     done
     t0=$(date +%s)
     (cd "logs-$t" && "$bin/$t" -jobs="$jobs" -workers="$jobs" -runs="$runs" -max_len=1048576 -timeout=10 \
-        -rss_limit_mb=4096 -print_final_stats=1 "${time_limit[@]}" -artifact_prefix="$PWD/../art/$t-" "../$c" >/dev/null 2>&1)
+        -rss_limit_mb=4096 -print_final_stats=1 "${time_limit[@]}" "${dict[@]}" -artifact_prefix="$PWD/../art/$t-" "../$c" >/dev/null 2>&1)
     execs=$(cat "logs-$t"/fuzz-*.log | awk '/stat::number_of_executed_units/ {s += $2} END {print s + 0}')
     echo "$t: $jobs jobs x $runs runs: executed $execs in $(($(date +%s) - t0)) s; corpus $(ls "$c" | wc -l) files"
 }
@@ -47,6 +50,7 @@ run fuzz_journal corpus-journal regressions-journal
 run fuzz_report corpus-report regressions-report
 run fuzz_npy corpus-npy regressions-npy
 run fuzz_kt corpus-kt regressions-kt
+run fuzz_t1 corpus-t1 regressions-t1
 echo "findings: $(ls art | wc -l)"
 ls art
 grep -h -E "ERROR|SUMMARY|runtime error" logs-*/fuzz-*.log | sort | uniq -c | head -20

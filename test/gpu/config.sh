@@ -7,13 +7,9 @@
 set -u
 cutune=$1
 src=$2
-if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>"${TMPDIR:-/tmp}/cutune-config-probe"; then
-    echo "SKIP: no usable GPU: $(cat "${TMPDIR:-/tmp}/cutune-config-probe")"
-    exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+. "$src/test/gpu/lib.sh.inc"
+gpu_probe config
+gpu_tmp
 "$cutune" --color never "$src/test/gpu/tiny.tune" --results "$tmp/r.json" --header "$tmp/h.h" \
     --config threads=1024,ITEMS=4,BUG=0,HEAVY=0 --config threads=128,ITEMS=1 >"$tmp/out" 2>"$tmp/err"
 rc=$?

@@ -9,13 +9,9 @@
 set -u
 cutune=$1
 src=$2
-if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>&1; then
-    echo "SKIP: no usable GPU"
-    exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+. "$src/test/gpu/lib.sh.inc"
+gpu_probe
+gpu_tmp
 "$cutune" devices --format json >"$tmp/devices.json" 2>"$tmp/devices.err" || { cat "$tmp/devices.err"; echo "FAIL: cutune devices"; exit 1; }
 "$cutune" --color never "$src/examples/persistent.tune" --results "$tmp/p.json" --fresh >"$tmp/out" 2>&1
 rc=$?

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# energy.sh CUTUNE SOURCE_DIR - energy per variant on a GPU (issue 18): tunes
+# energy.sh CUTUNE SOURCE_DIR - energy per variant on a GPU: tunes
 # test/gpu/energy.tune with every variant timed in full. Each must have its energy per
 # launch and mean power from NVML, finite and plausible: power between 20 W and 1.5 kW
 # (an H100 SXM's limit is 700 W); energy per launch at least power x the kernel's
@@ -12,13 +12,9 @@
 set -u
 cutune=$1
 src=$2
-if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>"${TMPDIR:-/tmp}/cutune-energy-probe"; then
-    echo "SKIP: no usable GPU: $(cat "${TMPDIR:-/tmp}/cutune-energy-probe")"
-    exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+. "$src/test/gpu/lib.sh.inc"
+gpu_probe energy
+gpu_tmp
 "$cutune" --color never "$src/test/gpu/energy.tune" --prune -1 --results "$tmp/r.json" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 cat "$tmp/out" "$tmp/err"

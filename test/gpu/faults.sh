@@ -3,21 +3,17 @@
 # variants write out of bounds, trap, hang, cannot launch, fail to compile, give a
 # wrong answer or read misaligned data; every fault must be recorded against its
 # variant with its cause, and a correct variant must still win. Skipped without a GPU.
-# FLEET=1 (issue 19; ctest's *-fleet variant): the tuning runs get --devices with two GPUs
+# FLEET=1 (several GPUs; ctest's *-fleet variant): the tuning runs get --devices with two GPUs
 # (test/gpu/fleet_args.sh: GPUs 0 and 1, or two workers sharing GPU 0): the same checks
 # with two GPU workers fed by one compile pool.
 set -u
 cutune=$1
 src=$2
-if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>&1; then
-    echo "SKIP: no usable GPU"
-    exit 77
-fi
+. "$src/test/gpu/lib.sh.inc"
+gpu_probe
 FLEET_ARGS=""
 [ "${FLEET:-0}" = 1 ] && FLEET_ARGS=$(bash "$src/test/gpu/fleet_args.sh" "$cutune") && echo "fleet: $FLEET_ARGS"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+gpu_tmp
 "$cutune" --color never "$src/examples/faults.tune" ${FLEET_ARGS:-} --results "$tmp/f.json" --header "$tmp/f.h" --fresh >"$tmp/out" 2>&1
 rc=$?
 cat "$tmp/out"

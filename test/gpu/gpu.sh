@@ -7,18 +7,14 @@
 set -u
 cutune=$1
 src=$2
-if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>"${TMPDIR:-/tmp}/cutune-gpu-probe"; then
-    echo "SKIP: no usable GPU: $(cat "${TMPDIR:-/tmp}/cutune-gpu-probe")"
-    exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+. "$src/test/gpu/lib.sh.inc"
+gpu_probe gpu
+gpu_tmp
 "$cutune" --color never "$src/test/gpu/tiny.tune" --results "$tmp/r.json" --report "$tmp/r.html" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 cat "$tmp/out" "$tmp/err"
 [ $rc -eq 0 ] || { echo "FAIL: cutune exited $rc"; exit 1; }
-# --report (issue 17): the run's page, the report's own elements only, with its winner.
+# --report: the run's page, the report's own elements only, with its winner.
 grep -qx "report: $tmp/r.html" "$tmp/err" || { echo "FAIL: --report did not say where the page went"; exit 1; }
 python3 "$src/test/report/check_html.py" "$tmp/r.html" || { echo "FAIL: the --report page (above)"; exit 1; }
 grep -q '<h3>The winner</h3>' "$tmp/r.html" && ! grep -q 'there is no winner' "$tmp/r.html" ||

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# hooks.sh CUTUNE SOURCE_DIR - issue 16's resets and checkers on a GPU:
+# hooks.sh CUTUNE SOURCE_DIR - resets and checkers on a GPU:
 #   1. the histogram (kernels/histogram.cu) without a reset: the bins accumulate across
 #      launches, and every variant is reported wrong after its last launch; with
 #      `reset bins = zeros;`, and with a reset kernel, every variant verifies;
@@ -13,13 +13,9 @@
 set -u
 cutune=$1
 src=$(cd "$2" && pwd)
-if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>"${TMPDIR:-/tmp}/cutune-hooks-probe"; then
-    echo "SKIP: no usable GPU: $(cat "${TMPDIR:-/tmp}/cutune-hooks-probe")"
-    exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+. "$src/test/gpu/lib.sh.inc"
+gpu_probe hooks
+gpu_tmp
 fails=0
 hist=$src/kernels/histogram.cu
 k=$src/test/gpu/hooks.cu

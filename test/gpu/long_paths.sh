@@ -6,13 +6,9 @@
 set -u
 cutune=$1
 src=$2
-if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>&1; then
-    echo "SKIP: no usable GPU"
-    exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+. "$src/test/gpu/lib.sh.inc"
+gpu_probe
+gpu_tmp
 deep=$tmp
 name=$(printf 'a%.0s' $(seq 100))
 while [ ${#deep} -le 1100 ]; do

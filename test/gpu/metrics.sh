@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# metrics.sh CUTUNE SOURCE_DIR - hardware counters on a GPU (issue 18). Tunes
+# metrics.sh CUTUNE SOURCE_DIR - hardware counters on a GPU. Tunes
 # test/gpu/metrics_sum.tune and metrics_div.tune with --metrics all: every variant that
 # ran ok has every default counter, finite and plausible: achieved occupancy at most the
 # theoretical (the model's, +2 points of noise) and above 0; DRAM and SM throughput
@@ -14,13 +14,9 @@
 set -u
 cutune=$1
 src=$2
-if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>"${TMPDIR:-/tmp}/cutune-metrics-probe"; then
-    echo "SKIP: no usable GPU: $(cat "${TMPDIR:-/tmp}/cutune-metrics-probe")"
-    exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+. "$src/test/gpu/lib.sh.inc"
+gpu_probe metrics
+gpu_tmp
 fail() { echo "FAIL: $*"; exit 1; }
 for k in sum div; do
     "$cutune" --color never "$src/test/gpu/metrics_$k.tune" --metrics all --results "$tmp/$k.json" \

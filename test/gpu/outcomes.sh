@@ -9,14 +9,10 @@
 set -u
 cutune=$1
 src=$(cd "$2" && pwd)
-if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>"${TMPDIR:-/tmp}/cutune-gpu-probe"; then
-    echo "SKIP: no usable GPU: $(cat "${TMPDIR:-/tmp}/cutune-gpu-probe")"
-    exit 77
-fi
+. "$src/test/gpu/lib.sh.inc"
+gpu_probe gpu
 . "$src/test/cli/lib.sh.inc"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+gpu_tmp
 run() { # NAME ARGS...: stdout, stderr to $tmp/NAME.out/.err; status in $rc
     local name=$1
     shift

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# race.sh CUTUNE SOURCE_DIR - the race on a GPU (issue 15): tunes test/gpu/race.tune,
+# race.sh CUTUNE SOURCE_DIR - the race on a GPU: tunes test/gpu/race.tune,
 # where WORK = 1 (the first variant) is fast and WORK = 8 and 16 are clear losers. The
 # losers must be stopped on their checked run (launches 1, pruned, figures from that
 # one sample), the winner timed in full (launches >= warm-up + repeat, reps >= repeat,
@@ -10,13 +10,9 @@
 set -u
 cutune=$1
 src=$2
-if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>"${TMPDIR:-/tmp}/cutune-race-probe"; then
-    echo "SKIP: no usable GPU: $(cat "${TMPDIR:-/tmp}/cutune-race-probe")"
-    exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+. "$src/test/gpu/lib.sh.inc"
+gpu_probe race
+gpu_tmp
 "$cutune" --color never "$src/test/gpu/race.tune" --jobs 1 --results "$tmp/r.json" --csv "$tmp/r.csv" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 cat "$tmp/out" "$tmp/err"

@@ -7,22 +7,18 @@
 # budgets, and an exhaustive run recorded here lets `cutune simulate` replay a strategy
 # over it. Headers go to the temp folder (--header), never into examples/.
 # Exits 77 (ctest: skipped) when there is no GPU.
-# FLEET=1 (issue 19; ctest's *-fleet variant): the tuning runs get --devices with two GPUs
+# FLEET=1 (several GPUs; ctest's *-fleet variant): the tuning runs get --devices with two GPUs
 # (test/gpu/fleet_args.sh: GPUs 0 and 1, or two workers sharing GPU 0): the same checks
 # with two GPU workers fed by one compile pool.
 set -u
 cutune=$1
 src=$2
-if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>"${TMPDIR:-/tmp}/cutune-gpu-probe"; then
-    echo "SKIP: no usable GPU: $(cat "${TMPDIR:-/tmp}/cutune-gpu-probe")"
-    exit 77
-fi
+. "$src/test/gpu/lib.sh.inc"
+gpu_probe gpu
 . "$(dirname "$0")/../cli/lib.sh.inc"
 FLEET_ARGS=""
 [ "${FLEET:-0}" = 1 ] && FLEET_ARGS=$(bash "$src/test/gpu/fleet_args.sh" "$cutune") && echo "fleet: $FLEET_ARGS"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+gpu_tmp
 spec=$src/examples/sweep.tune
 ordinals() { python3 -c "import json,sys; print(sorted(r['index'] for r in json.load(open(sys.argv[1]))['results']))" "$1"; }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shards.sh CUTUNE SOURCE_DIR - issue 19 on a GPU. test/gpu/tiny.tune (15 variants: ok,
+# shards.sh CUTUNE SOURCE_DIR - sharded runs on a GPU. test/gpu/tiny.tune (15 variants: ok,
 # wrong, cannot launch) is tuned four ways: in one process; as --shard 0/2 and 1/2 joined
 # by cutune merge; with --devices on two GPUs (GPUs 0 and 1 when the machine has two of
 # one model, else two workers sharing GPU 0: test/gpu/fleet_args.sh): the one compile pool
@@ -12,13 +12,9 @@
 set -u
 cutune=$1
 src=$2
-if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>"${TMPDIR:-/tmp}/cutune-shards-probe"; then
-    echo "SKIP: no usable GPU: $(cat "${TMPDIR:-/tmp}/cutune-shards-probe")"
-    exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+. "$src/test/gpu/lib.sh.inc"
+gpu_probe shards
+gpu_tmp
 spec=$src/test/gpu/tiny.tune
 devices=$(bash "$src/test/gpu/fleet_args.sh" "$cutune")
 echo "fleet: $devices"

@@ -9,13 +9,9 @@
 set -u
 cutune=$1
 src=$2
-if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>"${TMPDIR:-/tmp}/cutune-gpu-probe"; then
-    echo "SKIP: no usable GPU: $(cat "${TMPDIR:-/tmp}/cutune-gpu-probe")"
-    exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+. "$src/test/gpu/lib.sh.inc"
+gpu_probe gpu
+gpu_tmp
 spec=$src/test/gpu/sizes.tune
 "$cutune" --color never "$spec" --results "$tmp/r.json" --header "$tmp/stencil_gpu.h" \
     >"$tmp/out" 2>"$tmp/err"

@@ -7,13 +7,9 @@
 set -u
 cutune=$1
 src=$2
-if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>"${TMPDIR:-/tmp}/cutune-smem-probe"; then
-    echo "SKIP: no usable GPU: $(cat "${TMPDIR:-/tmp}/cutune-smem-probe")"
-    exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+. "$src/test/gpu/lib.sh.inc"
+gpu_probe smem
+gpu_tmp
 "$cutune" --color never "$src/test/gpu/smem_optin.tune" --results "$tmp/r.json" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 cat "$tmp/out" "$tmp/err"

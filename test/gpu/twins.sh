@@ -6,21 +6,17 @@
 # launches; the summary counts them; with --run-twins nothing is a twin, every variant
 # launched, and each former twin's median, timed in full, is within 10 % of the variant
 # it was a twin of, timed in full too (the premise: the same code times the same). Exits 77 (ctest: skipped) when there is no GPU.
-# FLEET=1 (issue 19; ctest's *-fleet variant): the tuning runs get --devices with two GPUs
+# FLEET=1 (several GPUs; ctest's *-fleet variant): the tuning runs get --devices with two GPUs
 # (test/gpu/fleet_args.sh: GPUs 0 and 1, or two workers sharing GPU 0): the same checks
 # with two GPU workers fed by one compile pool.
 set -u
 cutune=$1
 src=$2
-if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>"${TMPDIR:-/tmp}/cutune-twins-probe"; then
-    echo "SKIP: no usable GPU: $(cat "${TMPDIR:-/tmp}/cutune-twins-probe")"
-    exit 77
-fi
+. "$src/test/gpu/lib.sh.inc"
+gpu_probe twins
 FLEET_ARGS=""
 [ "${FLEET:-0}" = 1 ] && FLEET_ARGS=$(bash "$src/test/gpu/fleet_args.sh" "$cutune") && echo "fleet: $FLEET_ARGS"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+gpu_tmp
 spec=$src/test/gpu/twins.tune
 "$cutune" --color never "$spec" ${FLEET_ARGS:-} --results "$tmp/a.json" >"$tmp/out" 2>"$tmp/err"
 rc=$?

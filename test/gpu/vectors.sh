@@ -2,18 +2,16 @@
 # vectors.sh CUTUNE SOURCE_DIR - vector element types on a GPU (test/gpu/vectors.tune):
 # float2, double2 and int4 buffers allocated at their vectors' size, filled lane by lane,
 # and verified lane by lane: the variants with SWAP = 0 match the reference, those with
-# SWAP = 1 are `wrong`, the reason naming lane 10, element 5's .x. Exits 77 (ctest:
-# skipped) when there is no GPU.
+# SWAP = 1 are `wrong`, the reason naming lane 10, element 5's .x. The double4, char4,
+# uchar2, short2 and ushort4 inputs are checked by the kernel against their fills (a
+# lane that differs traps: the variant is not ok), a half2 output is verified too.
+# Exits 77 (ctest: skipped) when there is no GPU.
 set -u
 cutune=$1
 src=$2
-if ! "$cutune" occupancy --device 0 --regs 32 --threads 256 >/dev/null 2>"${TMPDIR:-/tmp}/cutune-vectors-probe"; then
-    echo "SKIP: no usable GPU: $(cat "${TMPDIR:-/tmp}/cutune-vectors-probe")"
-    exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+. "$src/test/gpu/lib.sh.inc"
+gpu_probe vectors
+gpu_tmp
 "$cutune" --color never "$src/test/gpu/vectors.tune" --results "$tmp/r.json" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 cat "$tmp/out" "$tmp/err"

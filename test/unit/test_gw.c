@@ -1,7 +1,8 @@
 /* test_gw.c - the tuner's side of a GPU worker and the worker's set-up (tuner/gpu.c,
  * tuner/gw_main.c) without a GPU: the worker is forked with the plan the tuner made,
  * fails to open the device, and says why in its set-up reply; the tuner passes the
- * worker's status and message up (not "it died": the reply decoded), in the error object. On a machine with
+ * worker's status and message up (not "it died": the reply decoded), in the error object,
+ * and the time it spent on the driver into the run's phases. On a machine with
  * a GPU the device would open, so the test is skipped there (the GPU suite covers it). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include <cmocka.h>
 
 #include "api/internal.h"
+#include "base/sys.h"
 #include "last_err.h"
 #include "tuner/tuner.h"
 
@@ -52,7 +54,17 @@ static void test_setup_reply_without_device(void **state)
     assert_true(g.plan.args[0].is_buffer);
     assert_false(g.plan.args[1].is_buffer);
     assert_int_equal(g.plan.flush_bytes, 2u << 20); /* twice the L2 */
+    double t0 = sys_seconds();
+    phases clock; /* the run's account: the worker's own time for the driver crosses the pipe */
+    phases_init(&clock, CUTUNE_PHASE_COUNT, CUTUNE_PHASE_OTHER, NULL, NULL);
+    res->clock = &clock;
     assert_int_equal(gpu_start(&g), CUTUNE_ENODEV);
+    phases_tick(&clock);
+    double waited = sys_seconds() - t0; /* after the tick: the account cannot exceed it */
+    res->clock = NULL;
+    assert_true(clock.seconds[CUTUNE_PHASE_DEVICE] > 0); /* the worker timed its driver's refusal */
+    assert_true(clock.seconds[CUTUNE_PHASE_DEVICE] + clock.seconds[CUTUNE_PHASE_OTHER] == phases_total(&clock));
+    assert_true(phases_total(&clock) <= waited + 1e-9 && phases_total(&clock) > 0);
     const char *prefix = "the GPU worker (GPU 0) could not start: ";
     if (strncmp(last_err(), prefix, strlen(prefix)) != 0 || strcmp(last_err() + strlen(prefix), "it died") == 0)
         fail_msg("the worker's reason was lost: \"%s\"", last_err());

@@ -35,6 +35,8 @@ static void test_reply_round_trip(void **state)
     m->energy_note = "the counter did not move";
     m->nhw = 4, m->hw = hw, m->profile_passes = 7, m->profile_note = "no permission";
     r.profiler_off = true;
+    for (int k = 0; k < CUTUNE_WORK_COUNT; k++) /* each kind of GPU work a figure of its own */
+        r.work[k] = 0.001 * (k + 1) + k * k;
     wk_frame f = WK_FRAME_INIT;
     reply_encode(&f, &r);
     arena *a = arena_new();
@@ -64,6 +66,8 @@ static void test_reply_round_trip(void **state)
     assert_string_equal(d.m.energy_note, "the counter did not move");
     assert_int_equal(d.m.nmetrics, 3);
     assert_true(d.m.metrics[0] == 1.5 && isnan(d.m.metrics[1]) && d.m.metrics[2] == -3e300);
+    for (int k = 0; k < CUTUNE_WORK_COUNT; k++) /* each back in its own place */
+        assert_true(d.work[k] == 0.001 * (k + 1) + k * k);
 
     /* A status number outside the enum reads as "not run", as before the codec. */
     wk_frame_reset(&f);

@@ -66,10 +66,12 @@ static void test_setup_round_trip(void **state)
     wk_frame f = WK_FRAME_INIT;
     arena *a = arena_new();
     wk_frame_reset(&f);
-    wk_setup s = {true, 0.125, "", "kernel ref_kernel", -8}, ds;
+    wk_setup s = {true, 0.125, "", "kernel ref_kernel", -8, 0.5, 0.25, 0.0625, 0.03125}, ds;
     wk_encode_setup(&f, &s);
     assert_int_equal(wk_decode_setup(&f, a, &ds), 0);
     assert_true(ds.ok && ds.ref_seconds == 0.125);
+    /* where the set-up's time went, each figure on its own field */
+    assert_true(ds.device_s == 0.5 && ds.compile_s == 0.25 && ds.inputs_s == 0.0625 && ds.reference_s == 0.03125);
     assert_int_equal(ds.status, -8);
     assert_string_equal(ds.message, "");
     assert_string_equal(ds.reference, "kernel ref_kernel");
@@ -100,7 +102,7 @@ static void test_bad_frames_refused(void **state)
     assert_int_equal(wk_decode_request(&f, a, &d), -1);
     /* A string whose length runs past the end. */
     wk_frame_reset(&f);
-    wk_setup s = {true, 1, "m", "r", 0};
+    wk_setup s = {true, 1, "m", "r", 0, 0, 0, 0, 0};
     wk_encode_setup(&f, &s);
     uint64_t huge = UINT64_MAX - 3;
     memcpy(f.buf.data + 16, &huge, 8); /* message's length */
@@ -185,7 +187,7 @@ static void test_process_exchange_and_stop(void **state)
     assert_true(p.pid > 0);
     for (int i = 0; i < 3; i++) {
         wk_frame f = WK_FRAME_INIT;
-        wk_setup s = {true, i, "hello", "ref", 0}, d;
+        wk_setup s = {true, i, "hello", "ref", 0, 0, 0, 0, 0}, d;
         wk_encode_setup(&f, &s);
         assert_int_equal(wk_exchange(&p, &f, 5), 0);
         arena *a = arena_new();

@@ -1,0 +1,183 @@
+/* test_block_names.c - results of two blocks of one kernel (`kernel reduce as step1`,
+ * `kernel reduce as step2`): each results file records its block's name beside the
+ * kernel's (spec.block, docs/results-format.md), read back by the loader; a file without
+ * it (written before blocks had names) still loads, as of the kernel's first block; the
+ * block a file records is the one `emit header --spec` selects, its name the header's
+ * prefix and provenance, and the two blocks' results are two sections of one header; a
+ * report names the block. The results come from a Kernel Tuner cache imported into each
+ * block (cutune_import_results), so no GPU is needed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "cutune.h"
+
+/* Two blocks of one kernel, the same params, different grids. */
+static const char spec_text[] = "kernel reduce as step1 from \"reduce.cu\" {\n"
+                                "    param bx in [16, 32];\n"
+                                "    block bx; grid 64;\n"
+                                "}\n"
+                                "kernel reduce as step2 from \"reduce.cu\" {\n"
+                                "    param bx in [16, 32];\n"
+                                "    block bx; grid 1;\n"
+                                "}\n";
+
+static const char cache[] = "{\"device_name\": \"GPU X\", \"kernel_name\": \"reduce\", \"tune_params_keys\": [\"bx\"], "
+                            "\"tune_params\": {\"bx\": [16, 32]}, \"objective\": \"time\", \"cache\": {"
+                            "\"16\": {\"bx\": 16, \"time\": 2.0, \"times\": [2.0]},"
+                            "\"32\": {\"bx\": 32, \"time\": 1.0, \"times\": [1.0]}}}";
+
+static char tmpdir[64];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/cutune-blocks-XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* path_of: the file `name` in the temporary folder (one of 4 static buffers). */
+static const char *path_of(const char *name)
+{
+    static char paths[4][256];
+    static int next;
+    char *p = paths[next++ % 4];
+    snprintf(p, 256, "%s/%s", tmpdir, name);
+    return p;
+}
+
+static cutune_spec *load_spec(void)
+{
+    cutune_load_options lo = CUTUNE_LOAD_OPTIONS_INIT;
+    lo.skip_file_checks = 1;
+    cutune_spec *s = NULL;
+    assert_int_equal(cutune_spec_load_string(&s, "blocks.tune", spec_text, strlen(spec_text), &lo), CUTUNE_OK);
+    return s;
+}
+
+/* block_results: the cache imported as the results of block `i`, written to `name` and
+ * loaded back from it. */
+static cutune_tune_result *block_results(int i, const char *name)
+{
+    FILE *f = fopen(path_of("cache.json"), "w");
+    assert_non_null(f);
+    fputs(cache, f);
+    fclose(f);
+    cutune_spec *s = load_spec();
+    assert_int_equal(cutune_spec_select_kernel(s, i), CUTUNE_OK);
+    cutune_tune_result *r = NULL;
+    assert_int_equal(cutune_import_results(&r, s, path_of("cache.json"), NULL), CUTUNE_OK);
+    cutune_spec_free(s);
+    assert_int_equal(cutune_tune_write_results(r, path_of(name)), CUTUNE_OK);
+    cutune_tune_result_free(r);
+    r = NULL;
+    assert_int_equal(cutune_results_load(&r, path_of(name)), CUTUNE_OK);
+    return r;
+}
+
+/* Each file records its block, and the block it records is the one selected. */
+static void test_recorded_and_selected(void **state)
+{
+    (void)state;
+    cutune_tune_result *r1 = block_results(0, "step1.json"), *r2 = block_results(1, "step2.json");
+    assert_string_equal(cutune_tune_kernel(r1), "reduce");
+    assert_string_equal(cutune_tune_kernel(r2), "reduce");
+    assert_string_equal(cutune_tune_block(r1), "step1");
+    assert_string_equal(cutune_tune_block(r2), "step2");
+    json_t *root = json_load_file(path_of("step2.json"), 0, NULL);
+    assert_non_null(root);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(root, "spec"), "block")), "step2");
+    json_decref(root);
+    cutune_spec *s = load_spec();
+    assert_int_equal(cutune_spec_select_kernel_of(s, r2), CUTUNE_OK);
+    assert_int_equal(cutune_spec_kernel_selected(s), 1); /* not step1, the first block of reduce */
+    assert_int_equal(cutune_spec_select_kernel_of(s, r1), CUTUNE_OK);
+    assert_int_equal(cutune_spec_kernel_selected(s), 0);
+    cutune_spec_free(s);
+    cutune_tune_result_free(r1);
+    cutune_tune_result_free(r2);
+}
+
+/* A file written before blocks had names: loaded, its block the kernel's name, and of
+ * the kernel's first block; a block name that is no C name is refused. */
+static void test_old_file(void **state)
+{
+    (void)state;
+    cutune_tune_result *r = block_results(1, "step2.json");
+    cutune_tune_result_free(r);
+    json_t *root = json_load_file(path_of("step2.json"), 0, NULL);
+    assert_non_null(root);
+    json_t *spec = json_object_get(root, "spec");
+    json_object_del(spec, "block");
+    assert_int_equal(json_dump_file(root, path_of("old.json"), 0), 0);
+    r = NULL;
+    assert_int_equal(cutune_results_load(&r, path_of("old.json")), CUTUNE_OK);
+    assert_string_equal(cutune_tune_block(r), "reduce");
+    cutune_spec *s = load_spec();
+    assert_int_equal(cutune_spec_select_kernel_of(s, r), CUTUNE_OK);
+    assert_int_equal(cutune_spec_kernel_selected(s), 0);
+    cutune_spec_free(s);
+    cutune_tune_result_free(r);
+    json_object_set_new(spec, "block", json_string("step 2"));
+    assert_int_equal(json_dump_file(root, path_of("bad.json"), 0), 0);
+    r = NULL;
+    assert_int_not_equal(cutune_results_load(&r, path_of("bad.json")), CUTUNE_OK);
+    assert_null(r);
+    assert_non_null(strstr(cutune_last_error(), "spec.block"));
+    json_decref(root);
+}
+
+/* The headers: a section per block, each of its block's prefix; alone, without a spec,
+ * the block's name makes the prefix and is named in the first line. */
+static void test_headers(void **state)
+{
+    (void)state;
+    cutune_tune_result *r1 = block_results(0, "step1.json"), *r2 = block_results(1, "step2.json");
+    const cutune_tune_result *both[] = {r1, r2};
+    cutune_spec *s = load_spec();
+    char *out = NULL;
+    assert_int_equal(cutune_emit_headers(&out, s, both, 2, NULL), CUTUNE_OK);
+    assert_non_null(strstr(out, "STEP1_"));
+    assert_non_null(strstr(out, "STEP2_"));
+    cutune_free(out);
+    cutune_spec_free(s);
+    out = NULL;
+    assert_int_equal(cutune_emit_header(&out, NULL, &both[1], 1, NULL), CUTUNE_OK);
+    assert_non_null(strstr(out, "the tuned configuration of kernel reduce as step2,"));
+    assert_non_null(strstr(out, "STEP2_"));
+    assert_null(strstr(out, "REDUCE_"));
+    cutune_free(out);
+    out = NULL; /* one header of both blocks' results: refused, naming both */
+    assert_int_not_equal(cutune_emit_header(&out, NULL, both, 2, NULL), CUTUNE_OK);
+    assert_non_null(strstr(cutune_last_error(), "'step1' and 'step2'"));
+    assert_int_equal(cutune_emit_report(&out, &both[1], 1, NULL), CUTUNE_OK);
+    assert_non_null(strstr(out, "<b>reduce</b> as <b>step2</b>"));
+    cutune_free(out);
+    cutune_tune_result_free(r1);
+    cutune_tune_result_free(r2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_recorded_and_selected, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_old_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_headers, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
