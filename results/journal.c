@@ -359,7 +359,7 @@ int journal_release(journal *j)
         return 0;
     j->unsynced = false;
     if (fsync(j->fd) != 0) {
-        err_set(CUTUNE_EIO, "cannot sync the journal: %s", strerror(errno));
+        err_set(CUTUNE_EIO, "cannot sync the journal: %s", sys_strerror(errno));
         return -1;
     }
     return 0;
