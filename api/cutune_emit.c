@@ -22,7 +22,8 @@
 static bool spec_matches(const cutune_spec *spec, const cutune_tune_result *r)
 {
     const model *m = spec->model;
-    if (strcmp(m->kernel, r->kernel) != 0 || m->nparams != r->nparams || (r->block && strcmp(m->block_name, r->block)))
+    if (strcmp(m->kernel, r->kernel) != 0 || m->nparams != r->nparams ||
+        (r->block && strcmp(m->block_name, r->block) != 0))
         return false;
     for (int i = 0; i < r->nparams; i++)
         if (strcmp(m->params[i].name, r->param_names[i]) != 0 ||

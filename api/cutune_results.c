@@ -92,6 +92,25 @@ const char *cutune_tune_spec_path(const cutune_tune_result *r)
 {
     return r->spec_found ? r->spec_found : r->spec_path ? r->spec_path : "";
 }
+int cutune_results_spec(cutune_spec **out, const cutune_tune_result *r, const cutune_load_options *opts)
+{
+    if (!out || !r)
+        return err_set(CUTUNE_EINVAL, "cutune_results_spec: no output or result");
+    *out = NULL;
+    const char *path = cutune_tune_spec_path(r), *why = NULL;
+    if (!path[0])
+        return err_set(CUTUNE_EINVAL, "names no spec");
+    if (cutune_spec_load_file(out, path, opts) != CUTUNE_OK)
+        why = "records a spec that cannot be loaded now";
+    else if (cutune_spec_select_kernel_of(*out, r) != CUTUNE_OK)
+        why = "records a spec whose kernel or params have changed since";
+    if (!why)
+        return CUTUNE_OK;
+    cutune_spec_free(*out);
+    *out = NULL;
+    return err_set(CUTUNE_EINVAL, "%s: %s", why, path);
+}
+
 const char *cutune_tune_kernel(const cutune_tune_result *r)
 {
     return r->kernel ? r->kernel : "";

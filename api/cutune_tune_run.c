@@ -84,6 +84,22 @@ int cutune_tune_verdict_of(cutune_tune_verdict *out, const cutune_tune_result *r
     return CUTUNE_OK;
 }
 
+int cutune_tune_set_metrics(cutune_tune_options *opts, const char *const *names, int n, const char *arch)
+{
+    if (!opts || !names || n < 1)
+        return err_set(CUTUNE_EINVAL, "cutune_tune_set_metrics: no options or counters");
+    opts->profile_metrics = names;
+    opts->nprofile_metrics = n;
+    if (opts->profile_top == 0)
+        opts->profile_top = 5;
+    int count = 0; /* a mistyped counter is found before anything runs */
+    cutune_device gpu;
+    if (!arch && cutune_device_count(&count) == CUTUNE_OK && count > opts->device &&
+        cutune_device_get(&gpu, opts->device) == CUTUNE_OK)
+        arch = gpu.arch;
+    return cutune_profile_check(arch, names, n);
+}
+
 /* shard_path: "x.json" -> "x.shard-I-of-N.json" (any other name: the suffix appended),
  * malloc'd; NULL out of memory. */
 static char *shard_path(const char *path, int index, int count)
@@ -132,6 +148,13 @@ static int text_out(char **out, char *text)
 {
     *out = text;
     return text ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
+}
+
+int cutune_tune_verdict_text(char **out, const cutune_tune_verdict *v)
+{
+    if (!out || !v)
+        return err_set(CUTUNE_EINVAL, "cutune_tune_verdict_text: no output or verdict");
+    return text_out(out, verdict_of_run(v));
 }
 
 int cutune_tune_ranking_text(char **out, const cutune_tune_result *r, int top)

@@ -87,8 +87,7 @@ bool num_read_list(const char *text, long long min, long long max, int *out, int
         long long v = 0;
         ok = len > 0 && len < sizeof one && k < size;
         if (ok) {
-            memcpy(one, p, len);
-            one[len] = '\0';
+            snprintf(one, sizeof one, "%.*s", (int)len, p);
             ok = num_read_int(one, min, max, &v);
         }
         if (ok) {

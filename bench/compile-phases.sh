@@ -6,7 +6,7 @@
 #   bench/compile-phases.sh [build] [SPEC]       (default examples/sgemm.tune)
 #   STRIDE=17 ROUNDS=3 SETS=phases bench/compile-phases.sh build examples/sgemm.tune
 #
-# STRIDE: every STRIDE-th configuration of `cutune list` (17: 105 of sgemm's 1,778).
+# STRIDE: every STRIDE-th distinct program of `cutune list` (17: 105 of sgemm's 1,778).
 # ROUNDS: passes over them (each set compiled once per variant per pass, interleaved).
 # SETS: phases (the split: front end, front end + NVVM, everything), options (each
 # candidate option against cutune's own set), or all.
@@ -26,22 +26,27 @@ cuda=${CUDA_HOME:-/usr/local/cuda}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The kernel file and name, and the jobs: cutune list's defines and options columns.
+# The kernel file and name, and the jobs: cutune list's name expression, a tab, its
+# defines and options; variants that would compile to the same program once (the same
+# name, defines and options: params routed `as none`) once.
 "$build/cutune" list --format jsonl "$spec" >"$tmp/list.jsonl"
 python3 - "$spec" "$stride" "$tmp" <<'EOF'
 import json, os, sys
 spec, stride, tmp = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 rows = [json.loads(l) for l in open(os.path.join(tmp, "list.jsonl"))]
+programs = []
+for r in rows:
+    p = r["kernel"] + "\t" + " ".join(r["defines"] + r["options"])
+    if p not in programs:
+        programs.append(p)
 with open(os.path.join(tmp, "jobs"), "w") as f:
-    for r in rows[::stride]:
-        f.write(" ".join(r["defines"] + r["options"]) + "\n")
-with open(os.path.join(tmp, "kernel"), "w") as f:
-    f.write(rows[0]["kernel"] + "\n")
+    for p in programs[::stride]:
+        f.write(p + "\n")
 EOF
 # The kernel's file: the spec's `from "..."`, relative to the spec.
-file=$(sed -nE 's/^kernel [A-Za-z_][A-Za-z_0-9]* from "([^"]*)".*/\1/p' "$spec" | head -1)
+file=$(sed -nE 's/^kernel [^"]* from "([^"]*)".*/\1/p' "$spec" | head -1)
 file=$(cd "$(dirname "$spec")" && realpath "$file")
-name=$(cat "$tmp/kernel")
+name=$(sed -nE 's/^kernel ([A-Za-z_][A-Za-z_0-9]*).*/\1/p' "$spec" | head -1)
 inc="-I$(dirname "$file")"
 sys_inc=""
 [ -d "$cuda/include/cccl/cub" ] && sys_inc="-I$cuda/include/cccl"

@@ -14,7 +14,7 @@
 #   LIMIT=100 JOBS=2 MODES=processes bench/compile.sh build/cutune examples/sgemm.tune
 # (LIMIT: only the first N configurations, --limit N.)
 #
-# Issue 15's comparison on the 16-core machine (sum_matrix.tune has 4 distinct binaries
+# The speed benchmark's comparison on the 16-core machine (sum_matrix.tune has 4 distinct binaries
 # only; sgemm.tune is the throughput case):
 #   JOBS="8 16" bench/compile.sh build/cutune bench/speed/sgemm.tune bench/speed/sum_matrix.tune
 set -euo pipefail

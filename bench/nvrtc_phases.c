@@ -2,14 +2,17 @@
  * several option sets, measured interleaved, and whether each set's binaries are the
  * same as the first set's. A benchmark, not a test: it prints figures.
  *
- *   nvrtc_phases [-r ROUNDS] FILE NAME JOBS SET...
+ *   nvrtc_phases [-r ROUNDS] [-l] FILE NAME JOBS SET...
  *
  * JOBS is a file of one variant a line: that variant's own options (its -D macros and
- * -maxrregcount), separated by blanks, as `cutune list` gives them. SET is LABEL=OPTIONS:
+ * -maxrregcount), separated by blanks, as `cutune list` gives them, after the variant's
+ * name expression and a tab where it has one of its own (a template's instantiation,
+ * "reduce<64, 0, 1>"); NAME is the name expression of a line without a tab. SET is LABEL=OPTIONS:
  * the options (blank-separated) every variant gets before its own under that set, the
  * architecture among them. Each variant is compiled under every set in turn, the set
  * that goes first rotating from variant to variant and round to round, so that the load
  * of a shared machine falls on every set alike; ROUNDS (default 3) passes over the jobs.
+ * -l prints every compile's log to stderr (--pch-verbose's messages, say).
  *
  * The cost of a compile is the CPU time of the thread that runs nvrtcCreateProgram to
  * nvrtcDestroyProgram (user + system, getrusage RUSAGE_THREAD): on a machine shared with
@@ -48,6 +51,8 @@ static double wall_now(void)
 }
 
 /* This thread's user + system CPU seconds. */
+static bool print_logs;
+
 static double cpu_now(void)
 {
     struct rusage r;
@@ -101,7 +106,8 @@ static bool compile_one(const char *source, const char *file, const char *name, 
             res->has_code = cubin_code_digest(cubin, size, &res->code) == 0;
         }
         free(cubin);
-    } else if (!ok) {
+    }
+    if (!ok || print_logs) {
         size_t ls = 0;
         char *log = nvrtcGetProgramLogSize(p, &ls) == NVRTC_SUCCESS ? malloc(ls + 1) : NULL;
         if (log && nvrtcGetProgramLog(p, log) == NVRTC_SUCCESS)
@@ -140,11 +146,13 @@ static char *read_all(const char *path)
 int main(int argc, char **argv)
 {
     int rounds = 3, c;
-    while ((c = getopt(argc, argv, "r:")) != -1)
+    while ((c = getopt(argc, argv, "r:l")) != -1)
         if (c == 'r')
             rounds = atoi(optarg);
+        else if (c == 'l')
+            print_logs = true;
     if (argc - optind < 4 || rounds < 1 || argc - optind - 3 > MAX_SETS) {
-        fprintf(stderr, "usage: nvrtc_phases [-r ROUNDS] FILE NAME JOBS LABEL=OPTIONS... (at most %d sets)\n",
+        fprintf(stderr, "usage: nvrtc_phases [-r ROUNDS] [-l] FILE NAME JOBS LABEL=OPTIONS... (at most %d sets)\n",
                 MAX_SETS);
         return 2;
     }
@@ -162,11 +170,22 @@ int main(int argc, char **argv)
     }
     const char ***job_opts = calloc((size_t)njobs, sizeof *job_opts);
     int *job_nopts = calloc((size_t)njobs, sizeof(int));
-    for (int j = 0; job_opts && job_nopts && j < njobs; j++) {
+    const char **job_names = calloc((size_t)njobs, sizeof(char *));
+    for (int j = 0; job_opts && job_nopts && job_names && j < njobs; j++) {
         job_opts[j] = calloc(MAX_OPTS, sizeof(char *));
         if (!job_opts[j])
             return 1;
-        split(lines[j], job_opts[j], &job_nopts[j], MAX_OPTS);
+        char *tab = strchr(lines[j], '\t');
+        job_names[j] = tab ? lines[j] : name;
+        if (tab)
+            *tab = '\0';
+        split(tab ? tab + 1 : lines[j], job_opts[j], &job_nopts[j], MAX_OPTS);
+    }
+    if (!job_opts || !job_nopts || !job_names)
+        return 1;
+    if (njobs == 0) {
+        fprintf(stderr, "%s holds no variant\n", argv[optind + 2]);
+        return 2;
     }
     int nsets = argc - optind - 3;
     set sets[MAX_SETS];
@@ -189,6 +208,19 @@ int main(int argc, char **argv)
     result *first = calloc((size_t)njobs * (size_t)nsets, sizeof *first);
     if (!first)
         return 1;
+    /* One compile untimed first: NVRTC's first compile in a process pays for its start
+     * (about 0.1 s), which would fall on whichever set came first. */
+    {
+        const char *opts[2 * MAX_OPTS];
+        int n = 0;
+        for (int i = 0; i < sets[0].nopts; i++)
+            opts[n++] = sets[0].opts[i];
+        for (int i = 0; i < job_nopts[0]; i++)
+            opts[n++] = job_opts[0][i];
+        double cpu, wall;
+        result res;
+        (void)compile_one(source, file, job_names[0], opts, n, &cpu, &wall, &res);
+    }
     for (int r = 0; r < rounds; r++)
         for (int j = 0; j < njobs; j++)
             for (int k = 0; k < nsets; k++) {
@@ -201,8 +233,8 @@ int main(int argc, char **argv)
                     opts[n++] = job_opts[j][i];
                 double cpu, wall;
                 result res;
-                if (!compile_one(source, file, name, opts, n, &cpu, &wall, &res)) {
-                    fprintf(stderr, "set %s, variant %d (%s...) failed\n", sets[s].label, j, lines[j]);
+                if (!compile_one(source, file, job_names[j], opts, n, &cpu, &wall, &res)) {
+                    fprintf(stderr, "set %s, variant %d (%s) failed\n", sets[s].label, j, job_names[j]);
                     sets[s].failed++;
                     continue;
                 }
@@ -243,5 +275,16 @@ int main(int argc, char **argv)
         printf("%-24s %9.4f %9.4f %9.4f %8.3f %10.4f %11s %10s %6d\n", sets[s].label, sets[s].cpu / per, lo / njobs,
                hi / njobs, base > 0 ? sets[s].cpu / base : 0, sets[s].wall / per, bytes, code, sets[s].failed);
     }
+    for (int s = 0; s < nsets; s++)
+        free(sets[s].round_cpu);
+    for (int j = 0; j < njobs; j++)
+        free(job_opts[j]);
+    free(job_opts);
+    free(job_nopts);
+    free(job_names);
+    free(lines);
+    free(first);
+    free(jobs_text);
+    free(source);
     return 0;
 }

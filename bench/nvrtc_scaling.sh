@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # nvrtc_scaling.sh - NVRTC throughput by processes x threads, and each option's cost,
-# on issue 15's two spaces (bench/nvrtc_scaling.c says what it prints). No GPU needed;
+# on bench/speed.sh's two spaces (bench/nvrtc_scaling.c says what it prints). No GPU needed;
 # the figures that matter are the GPU machine's (16 cores).
 #
 #   bench/nvrtc_scaling.sh [build]

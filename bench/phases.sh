@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# phases.sh - where a whole `cutune SPEC` process's time goes (issue 30, "a small space in
+# phases.sh - where a whole `cutune SPEC` process's time goes ("a small space in
 # a second"; "GPU work that is not timing"): tunes each space with a cold compile cache
 # and a fresh journal, and prints per run the process's wall from outside, the account's
 # two tables as cutune printed them (the run's phases, from the process's start; the GPU
@@ -10,7 +10,7 @@
 #   bench/phases.sh [-n RUNS] [-c build/cutune] [OUT]   (OUT: results files; a temp dir)
 #   SPACES="sum_matrix sgemm" bench/phases.sh ...        only those spaces
 #
-# Spaces: issue 15's sum_matrix (104 configurations) and SGEMM (330 at n = 4096), both
+# Spaces: the speed benchmark's sum_matrix (104 configurations) and SGEMM (330 at n = 4096), both
 # bench/speed's, and examples/sweep.tune (sum_matrix's kernel, 312).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -2,7 +2,7 @@
 # scale.sh - benchmark for issues 19 and 30: an exhaustive run on one GPU against the same
 # run on several GPUs of the host at once (one process, --devices), the compile cache warm
 # so that the GPUs are the bottleneck. Needs a GPU. Not a test: it prints figures; the
-# goal (issue 30: two GPUs in at most 0.53x the one-GPU wall, four in at most 0.28x) is
+# goal (two GPUs in at most 0.53x the one-GPU wall, four in at most 0.28x) is
 # printed as met or not.
 #
 #   bench/scale.sh [-n ROUNDS] [-c build/cutune] [-b OLD_CUTUNE] [-d DEVICES] [OUT] [-- cutune options]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# seeds.sh OUTDIR [CUTUNE] - on a machine with a GPU, tunes the seeds' kernels (issue 7)
+# seeds.sh OUTDIR [CUTUNE] - on a machine with a GPU, tunes the seeds' kernels (the tuned library)
 # and renders each result as Markdown:
 #
 #   sum_matrix   examples/sweep.tune        matrix add            ceiling: copy bandwidth

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# speed.sh - benchmark for issue 15: tunes the spaces Kernel Tuner was timed on, whole
+# speed.sh - the speed benchmark: tunes the spaces Kernel Tuner was timed on, whole
 # process, cold compile cache, verification on, and prints per run what the time went
 # to. Needs a GPU. Not a test: it prints figures, it asserts nothing.
 #
 #   bench/speed.sh [-n RUNS] [-c build/cutune] [OUT]     (OUT: results files; a temp dir)
 #   SPACES="sum_matrix sgemm" bench/speed.sh ...          only those spaces
 #
-# Spaces: issue 15's sum_matrix (104) and SGEMM (330 at n = 4096), examples/sweep.tune
+# Spaces: sum_matrix (104) and SGEMM (330 at n = 4096), examples/sweep.tune
 # (312), and a genetic search over 5 % of examples/sgemm.tune at n = 4096.
 #
 # Per run: wall (the process, /usr/bin/time), max RSS, Σ compile (NVRTC time summed),
@@ -14,7 +14,7 @@
 # before the first variant ran (when the results say), launches per variant (timed
 # repetitions x batch + warm-ups, mean over timed variants, when the results say), the
 # bound max(Σ compile / threads, GPU time) and wall's ratio to it, and Kernel Tuner
-# 1.4.0's wall on the same space (issue 15's measurement on the H100, not ours)
+# 1.4.0's wall on the same space (measured on the H100 by the speed study, not by us)
 # divided by ours; from the results' timeline (started_s, gpu_seconds), idle_s: the
 # time the GPU thread waited between the first variant's start and the last one's end
 # (on compiles, the journal, the strategy), and tail_s: the run's time after the last

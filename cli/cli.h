@@ -106,9 +106,6 @@ const volatile int *cli_catch_interrupts(void);
 /* cli_exit_for_status: the exit code for a library status. */
 int cli_exit_for_status(int status);
 
-/* cli_format_count: "22,200,000" into buf. */
-const char *cli_format_count(unsigned long long n, char *buf, size_t size);
-
 /* cli_usage_error: prints "cutune SUB: message" and, on the next line, where to look
  * ("(see: cutune SUB --help)"; without SUB, cutune --help) to stderr; returns EXIT_USAGE. */
 int cli_usage_error(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -141,9 +138,6 @@ int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const ch
                         const cli_common *c, bool append);
 int cmd_simulate(int argc, char **argv);
 
-/* cli_add_prior: --prior FILE appended to paths (*n of them, at most CLI_MAX_PRIORS).
- * true, or false after a usage message naming `sub`. */
-bool cli_add_prior(const char *sub, const char **paths, int *n, const char *arg);
 int cmd_devices(int argc, char **argv);
 
 /* shard.c: a shard of the space: index of count, the local rank and the number of

@@ -160,20 +160,6 @@ int cli_finish_output(int code)
     return code == EXIT_OK ? EXIT_IO : code;
 }
 
-const char *cli_format_count(unsigned long long n, char *buf, size_t size)
-{
-    char digits[32];
-    int len = snprintf(digits, sizeof digits, "%llu", n);
-    size_t k = 0;
-    for (int i = 0; i < len && k + 2 < size; i++) {
-        if (i > 0 && (len - i) % 3 == 0)
-            buf[k++] = ',';
-        buf[k++] = digits[i];
-    }
-    buf[k] = '\0';
-    return buf;
-}
-
 bool cli_parse_count(const char *sub, const char *option, const char *text, unsigned long long *out)
 {
     uint64_t n;

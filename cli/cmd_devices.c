@@ -49,13 +49,10 @@ int cmd_devices(int argc, char **argv)
     }
     int rc = EXIT_OK;
     char *text = NULL;
-    if (json || !quiet) {
-        rc = json ? cutune_devices_json(&text, devs, count) : cutune_devices_text(&text, devs, count);
-        if (rc == CUTUNE_OK)
-            printf(json ? "%s\n" : "%s", text);
-        cutune_free(text);
-        rc = rc == CUTUNE_OK ? EXIT_OK : EXIT_INTERNAL;
-    }
+    if ((json || !quiet) &&
+        cli_print(json ? cutune_devices_json(&text, devs, count) : cutune_devices_text(&text, devs, count), &text,
+                  json ? "\n" : "") < 0)
+        rc = EXIT_INTERNAL;
     if (!json && !quiet && count > 1) { /* what --devices all would do here */
         bool one_model = true;
         for (int i = 1; i < count; i++)

@@ -10,33 +10,22 @@
 #include "cli.h"
 #include "options.h"
 
-/* The spec recorded in the results (found from any working folder: see
- * cutune_tune_spec_path), when it still loads and matches; else NULL with a note on
- * stderr saying what the header then lacks, never silently. */
+/* The spec recorded in the results (cutune_results_spec), when it still loads and
+ * matches; else NULL with a note on stderr saying what the header then lacks, never
+ * silently. */
 static cutune_spec *recorded_spec(const char *results_path, const cutune_tune_result *r, const cli_common *c)
 {
-    const char *path = cutune_tune_spec_path(r);
     cutune_load_options opts = CUTUNE_LOAD_OPTIONS_INIT;
     opts.set = c->set;
     opts.nset = c->nset;
     opts.skip_file_checks = 1;
     cutune_spec *spec = NULL;
-    const char *why = NULL;
-    if (!path[0])
-        why = "names no spec";
-    else if (cutune_spec_load_file(&spec, path, &opts) != CUTUNE_OK)
-        why = "records a spec that cannot be loaded now";
-    else if (cutune_spec_select_kernel_of(spec, r) != CUTUNE_OK)
-        why = "records a spec whose kernel or params have changed since";
-    if (!why)
-        return spec;
-    cutune_spec_free(spec);
-    if (!c->quiet)
+    if (cutune_results_spec(&spec, r, &opts) != CUTUNE_OK && !c->quiet)
         fprintf(stderr,
-                "note: %s %s%s%s; the header has no functions of the problem size (no *_grid_dim_*, "
+                "note: %s %s; the header has no functions of the problem size (no *_grid_dim_*, "
                 "*_block_dim_* or *_config_* functions: give the spec with --spec)\n",
-                results_path, why, path[0] ? ": " : "", path);
-    return NULL;
+                results_path, cutune_last_error());
+    return spec;
 }
 
 typedef struct emit_args {

@@ -62,8 +62,5 @@ int cmd_occupancy(int argc, char **argv)
     char *text = NULL;
     rc = json ? cutune_occupancy_json(&text, &occ, (int)device, (int)regs, (int)threads, smem)
               : cutune_occupancy_text(&text, &occ, (int)regs, (int)threads, smem);
-    if (rc == CUTUNE_OK)
-        printf(json ? "%s\n" : "%s", text);
-    cutune_free(text);
-    return rc == CUTUNE_OK ? EXIT_OK : EXIT_INTERNAL;
+    return cli_print(rc, &text, json ? "\n" : "") < 0 ? EXIT_INTERNAL : EXIT_OK;
 }

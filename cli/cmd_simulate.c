@@ -22,9 +22,7 @@ static int simulate(const char *path, const char *results, const cli_common *c, 
     cli_print_new_diagnostics(spec, c, &seen);
     if (rc == CUTUNE_OK)
         rc = (json ? cutune_sim_report_json : cutune_sim_report_text)(&text, r, results, so->threads);
-    if (rc == CUTUNE_OK)
-        printf(json ? "%s\n" : "%s", text);
-    cutune_free(text);
+    cli_print(rc, &text, json ? "\n" : "");
     cutune_sim_report_free(r);
     cutune_spec_free(spec);
     return cli_exit_for_status(rc);

@@ -46,11 +46,12 @@ static int exit_of_tuning(int rc, bool interrupted)
     }
 }
 
-/* put: *text on f when `rc` (the call that made it) is CUTUNE_OK; then freed. */
-static void put(FILE *f, char **text, int rc)
+/* put: `before` and *text on f when `rc` (the call that made the text) is CUTUNE_OK and
+ * the text is not empty; the text is freed, *text NULL. */
+static void put(FILE *f, const char *before, char **text, int rc)
 {
-    if (rc == CUTUNE_OK)
-        fputs(*text, f);
+    if (rc == CUTUNE_OK && **text)
+        fprintf(f, "%s%s", before, *text);
     cutune_free(*text);
     *text = NULL;
 }
@@ -74,7 +75,8 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
                 (unsigned long long)limit, path);
     else if (!c->quiet)
         fprintf(stderr, "\ncompiling every variant (no GPU needed; details: cutune analyze %s)\n", path);
-    cli_analysis a = {.arch = ""}, one;
+    cutune_untuned u = {.limited = limited, .emits = emits, .brief = c->quiet, .why = why};
+    cli_analysis one = {.arch = ""};
     int code = EXIT_OK, nsizes = cutune_spec_size_count(spec);
     for (int k = 0; k < nsizes && code == EXIT_OK; k++) { /* each problem size, as a GPU run would */
         if (nsizes > 1 && cutune_spec_select_size(spec, k) != CUTUNE_OK)
@@ -85,25 +87,23 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
         if (nsizes > 1 && !c->quiet)
             fprintf(stderr, ":\n");
         code = cli_run_analysis(spec, c, o, CLI_ANALYZE_NONE, &one);
-        a = (cli_analysis){a.variants + one.variants,
-                           a.runnable + one.runnable,
-                           a.failed + one.failed,
-                           a.unlaunchable + one.unlaunchable,
-                           one.arch,
-                           a.interrupted || one.interrupted};
+        u.variants += one.variants; /* the sizes' sums */
+        u.runnable += one.runnable;
+        u.failed += one.failed;
+        u.unlaunchable += one.unlaunchable;
     }
     if (nsizes > 1)
         cutune_spec_select_size(spec, 0);
     if (code != EXIT_OK)
         return code; /* interrupted (the summary says what was covered), or a failure */
+    cli_analysis all = {u.variants, u.runnable, u.failed, u.unlaunchable, one.arch, false};
     if (!c->quiet)
         fprintf(stderr, "\n");
-    if (a.runnable == 0)
-        cli_report_nothing_runs("cutune", &a);
-    cutune_untuned u = {a.variants, a.runnable, a.failed, a.unlaunchable, limited, emits, c->quiet, why};
+    if (u.runnable == 0)
+        cli_report_nothing_runs("cutune", &all);
     char *text = NULL;
-    put(stderr, &text, cutune_untuned_text(&text, &u));
-    return a.runnable ? EXIT_NO_GPU : EXIT_NOTHING;
+    put(stderr, "", &text, cutune_untuned_text(&text, &u));
+    return u.runnable ? EXIT_NO_GPU : EXIT_NOTHING;
 }
 
 /* --emit-dir, and the spec's emit paths that leave its folder: each block's that the
@@ -310,20 +310,8 @@ static int parse_tune(tune_args *a, int argc, char **argv)
     a->t.limit = a->limit;
     if (a->top < 0)
         a->top = a->c.quiet ? 0 : 10;
-    if (a->nhw == 0)
-        return EXIT_OK;
-    a->t.profile_metrics = a->hw_names; /* --metric alone reads the best five's */
-    a->t.nprofile_metrics = a->nhw;
-    if (a->t.profile_top == 0)
-        a->t.profile_top = 5;
-    int count = 0; /* a mistyped counter is a usage error, found before anything runs */
-    cutune_device d0;
-    const char *arch = a->o.arch;
-    if (!arch && cutune_device_count(&count) == CUTUNE_OK && count > a->t.device &&
-        cutune_device_get(&d0, a->t.device) == CUTUNE_OK)
-        arch = d0.arch;
-    if (cutune_profile_check(arch, a->hw_names, a->nhw) == CUTUNE_EINVAL)
-        return cli_usage_error("tune", "--metric: %s", cutune_last_error());
+    if (a->nhw > 0 && cutune_tune_set_metrics(&a->t, a->hw_names, a->nhw, a->o.arch) == CUTUNE_EINVAL)
+        return cli_usage_error("tune", "--metric: %s", cutune_last_error()); /* --metric alone: the best five's */
     return EXIT_OK;
 }
 
@@ -420,33 +408,23 @@ static int print_tuned(const tune_args *a, const cutune_spec *spec, const cutune
 {
     char *text = NULL, *note = NULL;
     int nsizes = cutune_tune_size_count(r);
-    put(stdout, &text, cutune_tune_ranking_text(&text, r, a->top));
+    put(stdout, "", &text, cutune_tune_ranking_text(&text, r, a->top));
     if (nsizes == 0)
         cli_print_profile(spec, r);
     for (int k = 0; k < nsizes; k++)
         cli_print_profile(spec, cutune_tune_size(r, k));
-    if (!a->c.quiet && cutune_tune_account(&text, r) == CUTUNE_OK)
-        fprintf(stderr, "\n%s", text);
-    put(stderr, &text, cutune_tune_warnings(&text, r));
-    for (int k = 0; k < (nsizes ? nsizes : 1); k++) {
-        if (cutune_tune_best_text(&text, &note, r, k) == CUTUNE_OK && *text)
-            printf(k == 0 && a->top > 0 ? "\n%s" : "%s", text);
-        if (note && *note)
-            fprintf(stderr, "cutune: %s\n", note);
-        put(stdout, &note, CUTUNE_EINVAL); /* both freed */
-        put(stdout, &text, CUTUNE_EINVAL);
+    if (!a->c.quiet)
+        put(stderr, "\n", &text, cutune_tune_account(&text, r));
+    put(stderr, "", &text, cutune_tune_warnings(&text, r));
+    for (int k = 0; k < (nsizes ? nsizes : 1); k++) { /* each size's winner; its energy not measured: why */
+        int made = cutune_tune_best_text(&text, &note, r, k);
+        put(stdout, k == 0 && a->top > 0 ? "\n" : "", &text, made);
+        put(stderr, "cutune: ", &note, made);
     }
     cutune_tune_verdict v;
     cutune_tune_verdict_of(&v, r);
-    if (v.sizes && v.winners < v.sizes)
-        fprintf(stderr, "cutune: %d of %d sizes have no variant that ran correctly\n", v.sizes - v.winners, v.sizes);
-    if (v.winners == 0) {
-        fprintf(stderr, v.nothing_compiled ? "cutune: NOTHING COMPILED: no variant compiled, so none was chosen\n"
-                                           : "cutune: no variant ran correctly, so none was chosen\n");
-        if (rc == CUTUNE_OK)
-            rc = CUTUNE_ESTOPPED;
-    }
-    return rc;
+    put(stderr, "", &text, cutune_tune_verdict_text(&text, &v));
+    return v.winners == 0 && rc == CUTUNE_OK ? CUTUNE_ESTOPPED : rc;
 }
 
 /* tune_on_gpu: block b tuned on the GPU(s), its results printed and its files written.

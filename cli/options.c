@@ -275,16 +275,6 @@ static bool parse_budget(const char *sub, const char *text, cutune_search_option
     return true;
 }
 
-bool cli_add_prior(const char *sub, const char **paths, int *n, const char *arg)
-{
-    if (*n >= CLI_MAX_PRIORS) {
-        cli_usage_error(sub, "too many --prior files (at most %d)", CLI_MAX_PRIORS);
-        return false;
-    }
-    paths[(*n)++] = arg;
-    return true;
-}
-
 int cli_opt_search(const char *sub, void *dest, const cli_opt *o, const char *arg)
 {
     cutune_search_options *s = dest;
@@ -347,8 +337,9 @@ int cli_opt_prior(const char *sub, void *dest, const cli_opt *o, const char *arg
 {
     (void)o;
     cli_priors *p = dest;
-    if (!cli_add_prior(sub, p->paths, &p->s->npriors, arg))
-        return EXIT_USAGE;
+    if (p->s->npriors >= CLI_MAX_PRIORS)
+        return cli_usage_error(sub, "too many --prior files (at most %d)", CLI_MAX_PRIORS);
+    p->paths[p->s->npriors++] = arg;
     p->s->priors = p->paths;
     return EXIT_OK;
 }

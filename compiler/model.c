@@ -95,3 +95,15 @@ bool model_reads_energy(const model *m, const texpr *e)
     default: return false;
     }
 }
+
+void model_chain_of_two(texpr *chain, texpr **operands, ast_op *ops, texpr *a, ast_op op, texpr *b)
+{
+    operands[0] = a;
+    operands[1] = b;
+    ops[0] = op;
+    chain->u.chain.n = 2;
+    chain->u.chain.operands = operands;
+    chain->u.chain.ops = ops;
+    chain->deps = a->deps | b->deps;
+    chain->uses_time = a->uses_time || b->uses_time;
+}

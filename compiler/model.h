@@ -365,6 +365,11 @@ typedef struct model {
     const char *compat_macros[6];
 } model;
 
+/* model_chain_of_two: fills `chain` (a TX_CHAIN node) as the comparison `a op b`: its
+ * operands and operator go to `operands` (room for 2) and `ops` (room for 1), its deps
+ * and its use of the time are both operands'. */
+void model_chain_of_two(texpr *chain, texpr **operands, ast_op *ops, texpr *a, ast_op op, texpr *b);
+
 /* model_reads_energy: whether `e` reads the energy per launch or the power
  * (energy_J, power_W, ...), directly or through a metric of model m. */
 bool model_reads_energy(const model *m, const texpr *e);

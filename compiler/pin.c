@@ -51,11 +51,7 @@ static bool read_value(pin_ctx *c, const char *text, vtype t, value *out)
     switch (t) {
     case VT_INT: {
         char digits[128];
-        size_t k = 0;
-        for (const char *p = text; *p && k + 1 < sizeof digits; p++)
-            if (*p != '_')
-                digits[k++] = *p;
-        digits[k] = '\0';
+        value_strip_separators(text, digits, sizeof digits);
         bool hex = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
         errno = 0;
         long long i = strtoll(hex ? digits + 2 : digits, &end, hex ? 16 : 10);
@@ -222,13 +218,7 @@ static texpr *equals(pin_ctx *c, int p, int64_t k)
     param->u.index = p;
     param->deps = (param_set)1 << p;
     konst->u.k = model_domain_at(&c->m->params[p].dom, (uint64_t)k);
-    operands[0] = param;
-    operands[1] = konst;
-    ops[0] = OP_EQ;
-    chain->u.chain.n = 2;
-    chain->u.chain.operands = operands;
-    chain->u.chain.ops = ops;
-    chain->deps = param->deps;
+    model_chain_of_two(chain, operands, ops, param, OP_EQ, konst);
     chain->depth = 2;
     return chain;
 }

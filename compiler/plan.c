@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cutune.h"
 #include "space.h"
 
 /* Adds "(for p = v, ...)" naming the configuration to an error. */
@@ -212,4 +213,22 @@ int plan_args(const model *m, const value *values, int64_t *counts, value *scala
         }
     }
     return 0;
+}
+
+const cutune_param_value *plan_typed_values(arena *a, const value *vals, const char *const *texts, int n)
+{
+    cutune_param_value *out = arena_alloc(a, sizeof *out * (size_t)(n + 1));
+    for (int i = 0; out && i < n; i++) {
+        const value *x = &vals[i];
+        out[i] = (cutune_param_value){0, 0.0, 0, texts[i]};
+        if (x->type == VT_INT) {
+            out[i].i = x->u.i;
+            out[i].f = (double)x->u.i;
+        } else if (x->type == VT_FLOAT) {
+            out[i].f = x->u.f;
+        } else if (x->type == VT_BOOL) {
+            out[i].b = x->u.b;
+        }
+    }
+    return out;
 }

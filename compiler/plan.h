@@ -9,6 +9,8 @@
 
 #include "eval.h"
 
+struct cutune_param_value; /* include/cutune/space.h */
+
 typedef struct variant {
     int64_t block[3], grid[3]; /* unused dimensions are 1 */
     int block_dims, grid_dims;
@@ -45,5 +47,10 @@ bool plan_buffer_bytes(int64_t count, ast_ctype t, int64_t *bytes);
  * floating-point types). Returns 0, or -1 with *err (a count below 1 is an error, and
  * so is one whose bytes do not fit an int64_t: plan_buffer_bytes). */
 int plan_args(const model *m, const value *values, int64_t *counts, value *scalars, eval_error *err);
+
+/* plan_typed_values: the typed view of configuration `vals` (n values) for a variant
+ * (cutune_variant.typed), in `a`; texts[i] is value i as text (the variant's values[],
+ * living as long). NULL out of memory. */
+const struct cutune_param_value *plan_typed_values(arena *a, const value *vals, const char *const *texts, int n);
 
 #endif

@@ -80,13 +80,7 @@ void sema_check_compat(sema *s, const ast_item *it)
     texpr *limit = parts ? sema_const_node(s, value_int(1024), it->loc) : NULL;
     if (!limit)
         return;
-    *op = OP_LE;
-    parts[0] = n;
-    parts[1] = limit;
-    le->u.chain.n = 2;
-    le->u.chain.operands = parts;
-    le->u.chain.ops = op;
-    le->deps = n->deps;
+    model_chain_of_two(le, parts, op, n, OP_LE, limit);
     le = sema_finish_node(s, le);
     m_require r = {le, it->loc, false};
     s->used |= le->deps;

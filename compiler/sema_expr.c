@@ -550,14 +550,7 @@ static texpr *lower_node_here(sema *s, const ast_expr *e, unsigned allow)
                        a_or_an(a->type));
             return sema_error_node(s, e->loc);
         }
-        texpr *t = sema_node(s, TX_UNARY, a->type, e->loc);
-        if (!t)
-            return NULL;
-        t->u.op.op = op;
-        t->u.op.a = a;
-        t->deps = a->deps;
-        t->uses_time = a->uses_time;
-        return fold(s, t);
+        return fold(s, sema_unary_node(s, op, a->type, a, e->loc));
     }
     case EX_BINARY: {
         texpr *a = lower_node(s, e->u.binary.lhs, allow & ~CX_CTYPE);
@@ -643,6 +636,18 @@ static texpr *lower_node_here(sema *s, const ast_expr *e, unsigned allow)
 texpr *sema_lower_node(sema *s, const ast_expr *e, unsigned allow)
 {
     return lower_node(s, e, allow);
+}
+
+texpr *sema_unary_node(sema *s, ast_op op, vtype type, texpr *a, span loc)
+{
+    texpr *t = sema_node(s, TX_UNARY, type, loc);
+    if (!t)
+        return NULL;
+    t->u.op.op = op;
+    t->u.op.a = a;
+    t->deps = a->deps;
+    t->uses_time = a->uses_time;
+    return t;
 }
 
 texpr *sema_finish_node(sema *s, texpr *t)

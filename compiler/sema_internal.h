@@ -123,6 +123,10 @@ texpr *sema_lower(sema *s, const ast_expr *e, unsigned allow);
  * bound applies. NULL only out of memory. */
 texpr *sema_lower_node(sema *s, const ast_expr *e, unsigned allow);
 
+/* sema_unary_node: a new node `op a` of type `type` at loc, its deps and time use a's
+ * (not folded yet: the caller folds or finishes it); NULL out of memory. */
+texpr *sema_unary_node(sema *s, ast_op op, vtype type, texpr *a, span loc);
+
 /* sema_finish_node: a node built of lowered parts (its deps and uses_time set) given its
  * depth and reads_let, and folded into a constant when it reads nothing. */
 texpr *sema_finish_node(sema *s, texpr *t);

@@ -15,11 +15,7 @@ bool sema_parse_override(sema *s, const char *text, value *out)
     /* Numbers are read as the spec reads them: decimal (010 is ten) or 0x hex, with '_'
      * allowed between digits. */
     char digits[128];
-    size_t k = 0;
-    for (const char *p = text; *p && k + 1 < sizeof digits; p++)
-        if (*p != '_')
-            digits[k++] = *p;
-    digits[k] = '\0';
+    value_strip_separators(text, digits, sizeof digits);
     char *end;
     errno = 0;
     bool hex = digits[0] == '0' && digits[1] == 'x';

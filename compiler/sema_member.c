@@ -34,14 +34,7 @@ static texpr *equals(sema *s, const ast_expr *e, texpr *v, unsigned allow)
     texpr **operands = op ? sema_alloc(s, sizeof *operands * 2) : NULL;
     if (!operands)
         return NULL;
-    *op = OP_EQ;
-    operands[0] = x;
-    operands[1] = v;
-    t->u.chain.n = 2;
-    t->u.chain.operands = operands;
-    t->u.chain.ops = op;
-    t->deps = x->deps | v->deps;
-    t->uses_time = x->uses_time || v->uses_time;
+    model_chain_of_two(t, operands, op, x, OP_EQ, v);
     return sema_finish_node(s, t);
 }
 
@@ -84,12 +77,5 @@ texpr *sema_lower_in(sema *s, const ast_expr *e, unsigned allow)
     texpr *any = any_of(s, eqs, 0, values->len, e->loc);
     if (!any || !e->u.in.negated)
         return any;
-    texpr *t = sema_node(s, TX_UNARY, VT_BOOL, e->loc);
-    if (!t)
-        return NULL;
-    t->u.op.op = OP_NOT;
-    t->u.op.a = any;
-    t->deps = any->deps;
-    t->uses_time = any->uses_time;
-    return sema_finish_node(s, t);
+    return sema_finish_node(s, sema_unary_node(s, OP_NOT, VT_BOOL, any, e->loc));
 }

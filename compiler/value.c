@@ -161,3 +161,12 @@ int value_mark_repeats(const value *vals, size_t n, bool *repeat)
     free(r);
     return 0;
 }
+
+void value_strip_separators(const char *text, char *buf, size_t size)
+{
+    size_t k = 0;
+    for (const char *p = text; *p && k + 1 < size; p++)
+        if (*p != '_')
+            buf[k++] = *p;
+    buf[k] = '\0';
+}

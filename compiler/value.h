@@ -51,4 +51,8 @@ void value_format(value v, strbuf *out, bool quote);
  * (as_bool_words: true/false), strings raw. */
 void value_format_c(value v, strbuf *out, bool as_bool_words);
 
+/* value_strip_separators: `text` without the '_' a spec may write between digits, into
+ * buf (size bytes, always terminated; cut short when it does not fit). */
+void value_strip_separators(const char *text, char *buf, size_t size);
+
 #endif

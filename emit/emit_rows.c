@@ -3,20 +3,18 @@
 #include "emit_text.h"
 
 #include <jansson.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "../base/csv.h"
 #include "../compiler/spec.h"
 
-/* A param's value as JSON, typed by the variant's type letter. */
-static json_t *typed_json(const char *text, char type)
+/* A param's value as JSON, as the variant's type letter reads it. */
+static json_t *typed_json(const cutune_param_value *x, char type)
 {
     switch (type) {
-    case 'i': return json_integer(strtoll(text, NULL, 10));
-    case 'f': return json_real(strtod(text, NULL));
-    case 'b': return json_boolean(strcmp(text, "true") == 0);
-    default: return json_string(text);
+    case 'i': return json_integer((json_int_t)x->i);
+    case 'f': return json_real(x->f);
+    case 'b': return json_boolean(x->b);
+    default: return json_string(x->s);
     }
 }
 
@@ -41,7 +39,7 @@ static json_t *variant_object(const cutune_spec *spec, const cutune_variant *v)
 {
     json_t *params = json_object();
     for (int i = 0; i < v->nparams && i < spec->model->nparams; i++)
-        json_object_set_new(params, spec->model->params[i].name, typed_json(v->values[i], v->types[i]));
+        json_object_set_new(params, spec->model->params[i].name, typed_json(&v->typed[i], v->types[i]));
     return json_pack("{s:I, s:o, s:o, s:o, s:I, s:s*, s:o, s:o}", "index", (json_int_t)v->ordinal, "params", params,
                      "block", int_array(v->block, 3), "grid", int_array(v->grid, 3), "smem_bytes",
                      (json_int_t)v->smem_bytes, "kernel", v->name_expression, "defines",

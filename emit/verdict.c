@@ -85,14 +85,19 @@ char *verdict_best(const cutune_tune_result *r, int k, char **note)
         else
             why = b->energy_note;
     }
-    if (note && !(*note = strdup(why ? why : ""))) {
-        sb_free(&sb);
-        return NULL;
+    strbuf line = STRBUF_INIT;
+    if (why)
+        sb_printf(&line, "%s\n", why);
+    char *text = sb_steal(&sb), *noted = sb_steal(&line);
+    if (!text || !noted || !note) {
+        free(noted);
+        noted = NULL;
     }
-    char *text = sb_steal(&sb);
-    if (!text && note) {
-        free(*note);
-        *note = NULL;
+    if (note)
+        *note = noted;
+    if (note && !noted) {
+        free(text);
+        text = NULL;
     }
     return text;
 }
@@ -129,6 +134,17 @@ char *verdict_device_run(const cutune_device_run *runs, int i, char **spread)
         return NULL;
     }
     return text;
+}
+
+char *verdict_of_run(const cutune_tune_verdict *v)
+{
+    strbuf sb = STRBUF_INIT;
+    if (v->sizes && v->winners < v->sizes)
+        sb_printf(&sb, "cutune: %d of %d sizes have no variant that ran correctly\n", v->sizes - v->winners, v->sizes);
+    if (v->winners == 0)
+        sb_add(&sb, v->nothing_compiled ? "cutune: NOTHING COMPILED: no variant compiled, so none was chosen\n"
+                                        : "cutune: no variant ran correctly, so none was chosen\n");
+    return sb_steal(&sb);
 }
 
 char *verdict_untuned(const cutune_untuned *u)

@@ -31,7 +31,9 @@ bool t1_is_identifier(const char *name)
     return true;
 }
 
-bool t1_reserved(const char *name)
+/* reserved: whether name is one of the words (the reserved words when `builtins` is
+ * false; the built-in names too when true). */
+static bool reserved(const char *name, bool builtins)
 {
     static const char *const words[] = {/* reserved words (docs/language.md, section 3) */
                                         "kernel", "from", "include", "options", "param", "in", "out", "inout", "step",
@@ -42,16 +44,27 @@ bool t1_reserved(const char *name)
                                         "float", "double", "int8", "uint8", "int16", "uint16", "int", "uint", "int64",
                                         "uint64", "float2", "float4", "double2", "double4", "int2", "int4", "uint2",
                                         "uint4", "char2", "char4", "uchar2", "uchar4", "short2", "short4", "ushort2",
-                                        "ushort4", "half2",
+                                        "ushort4", "half2", NULL,
                                         /* built-in names: the measured time and energy, the device attributes */
                                         "time", "time_s", "time_ms", "time_us", "energy_J", "energy_mJ", "power_W",
                                         "sm_count", "max_threads_per_sm", "max_threads_per_block", "regs_per_sm",
                                         "regs_per_block", "smem_per_sm", "smem_per_block", "smem_per_block_optin",
-                                        "l2_bytes", "warp_size", "cc_major", "cc_minor", "cc", NULL};
-    for (int k = 0; words[k]; k++)
-        if (strcmp(words[k], name) == 0)
+                                        "l2_bytes", "warp_size", "cc_major", "cc_minor", "cc", NULL,
+                                        NULL /* the end */};
+    for (int k = 0; words[k] || (builtins && words[k + 1]); k++)
+        if (words[k] && strcmp(words[k], name) == 0)
             return true;
     return false;
+}
+
+bool t1_reserved(const char *name)
+{
+    return reserved(name, true);
+}
+
+bool t1_keyword(const char *name)
+{
+    return reserved(name, false);
 }
 
 const char *t1_quote(t1_state *s, const char *text, const char *path)
@@ -224,6 +237,10 @@ static bool read_param(t1_state *s, t1_param *p, json_t *obj, const char *path)
                 p->name, p->spec, p->name);
     if (!read_values(s, p, values, t1_key(s->c, path, "Values")) || !type_values(s, p, type, path))
         return false;
+    size_t twice = t1_py_unique(s->c, &p->values); /* Kernel Tuner would time them twice */
+    if (twice)
+        t1_note(s->c, t1_key(s->c, path, "Values"), "%zu value%s listed more than once: each is kept once", twice,
+                twice == 1 ? "" : "s");
     json_t *def = t1_member(s->c, obj, path, "Default", false);
     t1_py_val d;
     if (def && value_from_json(&d, def)) {
@@ -526,6 +543,31 @@ static void verify(t1_state *s, strbuf *out)
     sb_add(out, ";    # T1's Output arguments against the Default configuration\n");
 }
 
+/* compiler_options: KernelSpecification.CompilerOptions (at kpath) as the quoted,
+ * comma-separated list of an options statement, appended to `options`. */
+static void compiler_options(t1_state *s, json_t *ks, const char *kpath, strbuf *options)
+{
+    t1_ctx *c = s->c;
+    json_t *opts = t1_member(c, ks, kpath, "CompilerOptions", false);
+    const char *opath = t1_key(c, kpath, "CompilerOptions");
+    if (!opts || !t1_want(c, opts, opath, T1_ARRAY, "an array of options"))
+        return;
+    for (size_t i = 0; i < json_array_size(opts); i++) {
+        const char *at = t1_index(c, opath, i);
+        json_t *o = json_array_get(opts, i);
+        if (!t1_want(c, o, at, T1_STRING, "a string"))
+            continue;
+        const char *text = json_string_value(o);
+        if (text[0] != '-') {
+            t1_error(c, at, "\"%s\" does not start with '-': cutune passes options to NVRTC as they are", text);
+            continue;
+        }
+        const char *q = t1_quote(s, text, at);
+        if (q)
+            sb_printf(options, "%s%s", options->len ? ", " : "", q);
+    }
+}
+
 /* translate: the whole file; the spec's text in *spec_text (NULL after errors). */
 static void translate(t1_state *s, char **spec_text)
 {
@@ -572,25 +614,13 @@ static void translate(t1_state *s, char **spec_text)
         if (kernel && !t1_is_identifier(kernel)) {
             t1_error(c, t1_key(c, kpath, "KernelName"), "\"%s\" is not a kernel's name (an identifier)", kernel);
             kernel = NULL;
+        } else if (kernel && t1_keyword(kernel)) { /* `kernel param from` does not parse */
+            t1_error(c, t1_key(c, kpath, "KernelName"), "\"%s\" is a word a spec reserves: no kernel's name there",
+                     kernel);
+            kernel = NULL;
         }
         file = t1_string_member(c, ks, kpath, "KernelFile", true);
-        json_t *opts = t1_member(c, ks, kpath, "CompilerOptions", false);
-        const char *opath = t1_key(c, kpath, "CompilerOptions");
-        if (opts && t1_want(c, opts, opath, T1_ARRAY, "an array of options"))
-            for (size_t i = 0; i < json_array_size(opts); i++) {
-                const char *at = t1_index(c, opath, i);
-                json_t *o = json_array_get(opts, i);
-                if (!t1_want(c, o, at, T1_STRING, "a string"))
-                    continue;
-                const char *text = json_string_value(o);
-                if (text[0] != '-') {
-                    t1_error(c, at, "\"%s\" does not start with '-': cutune passes options to NVRTC as they are", text);
-                    continue;
-                }
-                const char *q = t1_quote(s, text, at);
-                if (q)
-                    sb_printf(&options, "%s%s", options.len ? ", " : "", q);
-            }
+        compiler_options(s, ks, kpath, &options);
         if (file)
             s->kernel_path = file[0] == '/' || !s->base_dir[0] ? file : arena_printf(c->a, "%s/%s", s->base_dir, file);
         t1_geometry(s, ks, kpath);

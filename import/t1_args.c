@@ -59,6 +59,25 @@ static const char *dims_text(t1_state *s, const char *const d[3])
                   : arena_printf(s->c->a, "(%s, %s, %s)", d[0], d[1], d[2]);
 }
 
+/* below_one: whether the T1 expression v (at path) is a constant below 1 (a JSON int, or
+ * an expression of no name): a block or grid dimension or a problem size a spec refuses
+ * at check time, so the file is refused here, at its path. An expression of params is the spec's to check per
+ * configuration; what does not evaluate is left to the translation to report. */
+static bool below_one(t1_state *s, json_t *v, const char *path)
+{
+    if (json_is_integer(v))
+        return json_integer_value(v) < 1;
+    if (!json_is_string(v))
+        return false;
+    int errors = s->c->nerrors;
+    t1_py_src src = {.c = s->c, .text = json_string_value(v), .path = path};
+    t1_py_node *n;
+    t1_py_val val;
+    bool constant = t1_py_parse(&n, &src) == 0 && t1_py_eval(&val, n, NULL, &src) == 0;
+    s->c->nerrors = errors; /* a name (not a constant) or an error the translation reports */
+    return constant && (val.kind == PV_INT || val.kind == PV_BOOL) && val.i < 1;
+}
+
 /* problem_grid: the lets of ProblemSize and the grid from GridDivX/Y/Z into grid[3]. */
 static bool problem_grid(t1_state *s, json_t *ks, json_t *ps, const char *path, json_t *local, const char *grid[3])
 {
@@ -87,8 +106,8 @@ static bool problem_grid(t1_state *s, json_t *ks, json_t *ps, const char *path, 
             ok = false;
             continue;
         }
-        if (json_is_integer(v) && json_integer_value(v) < 1) {
-            t1_error(s->c, at, "a problem size of %lld: at least 1", (long long)json_integer_value(v));
+        if (below_one(s, v, at)) {
+            t1_error(s->c, at, "a problem size of %s: at least 1", text);
             ok = false;
         }
         /* an argument's Size reads ProblemSize[d]: a constant (0 when it depends on params) */
@@ -160,7 +179,12 @@ static bool global_grid(t1_state *s, json_t *ks, const char *path, const char *c
     bool ok = true;
     for (int d = 0; d < 3; d++) {
         json_t *v = t1_member(s->c, global, gpath, dims[d], d == 0);
-        const char *text = v ? t1_expr(s, v, t1_key(s->c, gpath, dims[d]), TR_INT) : "1";
+        const char *dpath = t1_key(s->c, gpath, dims[d]);
+        const char *text = v ? t1_expr(s, v, dpath, TR_INT) : "1";
+        if (text && below_one(s, v, dpath)) {
+            t1_error(s->c, dpath, "is %s: a grid dimension is at least 1", text);
+            text = NULL;
+        }
         if (!text) {
             ok = false;
             continue;
@@ -181,7 +205,12 @@ void t1_geometry(t1_state *s, json_t *ks, const char *path)
         t1_check_keys(s->c, local, lpath, known, NULL, NULL);
         for (int d = 0; d < 3; d++) {
             json_t *v = t1_member(s->c, local, lpath, dims[d], d == 0);
-            const char *text = v ? t1_expr(s, v, t1_key(s->c, lpath, dims[d]), TR_INT) : "1";
+            const char *dpath = t1_key(s->c, lpath, dims[d]);
+            const char *text = v ? t1_expr(s, v, dpath, TR_INT) : "1";
+            if (text && below_one(s, v, dpath)) {
+                t1_error(s->c, dpath, "is %s: a block dimension is at least 1", text);
+                text = NULL;
+            }
             if (!text)
                 ok = false;
             else
@@ -213,19 +242,26 @@ static const struct {
     const char *t1, *spec;
     bool is_float;
     double min, max; /* integer types: the range of a value */
+    int lanes;       /* a vector type's (0: a scalar type) */
 } types[] = {
-    {"bool", "int8", false, 0, 1},
-    {"int8", "int8", false, -128, 127},
-    {"uint8", "uint8", false, 0, 255},
-    {"int16", "int16", false, -32768, 32767},
-    {"uint16", "uint16", false, 0, 65535},
-    {"int32", "int", false, -2147483648.0, 2147483647.0},
-    {"uint32", "uint", false, 0, 4294967295.0},
-    {"int64", "int64", false, -9223372036854775808.0, 9223372036854775807.0},
-    {"uint64", "uint64", false, 0, 18446744073709551615.0},
-    {"half", "half", true, 0, 0},
-    {"float", "float", true, 0, 0},
-    {"double", "double", true, 0, 0},
+    {"bool", "int8", false, 0, 1, 0},
+    {"int8", "int8", false, -128, 127, 0},
+    {"uint8", "uint8", false, 0, 255, 0},
+    {"int16", "int16", false, -32768, 32767, 0},
+    {"uint16", "uint16", false, 0, 65535, 0},
+    {"int32", "int", false, -2147483648.0, 2147483647.0, 0},
+    {"uint32", "uint", false, 0, 4294967295.0, 0},
+    {"int64", "int64", false, -9223372036854775808.0, 9223372036854775807.0, 0},
+    {"uint64", "uint64", false, 0, 18446744073709551615.0, 0},
+    {"half", "half", true, 0, 0, 0},
+    {"float", "float", true, 0, 0, 0},
+    {"double", "double", true, 0, 0, 0},
+    /* the vector types cutune has (buffers only; KTT's half4, float8, ... it has not) */
+    {"half2", "half2", true, 0, 0, 2},
+    {"float2", "float2", true, 0, 0, 2},
+    {"float4", "float4", true, 0, 0, 4},
+    {"double2", "double2", true, 0, 0, 2},
+    {"double4", "double4", true, 0, 0, 4},
 };
 enum { NTYPES = sizeof types / sizeof *types };
 
@@ -501,6 +537,58 @@ static bool constant_arg(t1_state *s, json_t *a, const char *path, const char *n
     return true;
 }
 
+/* mem_type: an argument's MemType (at path; absent, or "Constant": Kernel Tuner's
+ * cmem_args, for a Vector) into *cmem. False after an error. */
+static bool mem_type(t1_state *s, json_t *a, const char *path, const char *mem, bool *cmem)
+{
+    json_t *memtype = t1_member(s->c, a, path, "MemType", false);
+    if (!memtype)
+        return true;
+    const char *cpath = t1_key(s->c, path, "MemType");
+    if (!t1_want(s->c, memtype, cpath, T1_STRING, "a string"))
+        return false;
+    if (strcmp(json_string_value(memtype), "Constant") != 0) {
+        t1_error(s->c, cpath, "\"%s\" is not a memory type cutune knows (\"Constant\" is Kernel Tuner's cmem_args)",
+                 json_string_value(memtype));
+        return false;
+    }
+    *cmem = true;
+    if (strcmp(mem, "Vector") != 0) {
+        t1_error(s->c, cpath, "constant memory of a %s is not translated (a Vector's is)", mem);
+        return false;
+    }
+    return true;
+}
+
+/* arg_type: the index in types[] of an argument's T1 Type (at tpath) of memory type
+ * `mem`; -1 after an error (a type cutune has not, a scalar of a vector type). */
+static int arg_type(t1_state *s, const char *type, const char *mem, const char *tpath)
+{
+    int t = 0;
+    while (t < NTYPES && strcmp(types[t].t1, type) != 0)
+        t++;
+    if (t == NTYPES) {
+        bool vector =
+            strcmp(type, "custom") == 0 || (strlen(type) > 4 && strspn(type + strlen(type) - 1, "0123456789"));
+        t1_error(s->c, tpath, "\"%s\" is not supported: %s", type,
+                 vector ? "of the vector types cutune has only half2, float2, float4, double2 and double4 "
+                          "(docs/language.md, section 13); custom types it has not"
+                        : "not a T1 type");
+        return -1;
+    }
+    if (strcmp(type, "bool") == 0)
+        t1_note(s->c, tpath, "bool is passed as int8 (one byte, as KTT passes it)");
+    bool vector = types[t].lanes > 1;
+    if (vector && strcmp(mem, "Scalar") == 0) {
+        t1_error(s->c, tpath, "a scalar of a vector type is not translated (a %s is an element type of buffers)", type);
+        return -1;
+    }
+    if (vector)
+        t1_note(s->c, tpath, "%s: Size counts vectors; a fill numbers their lanes (docs/language.md, vector types)",
+                type);
+    return t;
+}
+
 /* one_arg: Arguments[i] as an arg statement in s->body. */
 static void one_arg(t1_state *s, json_t *a, size_t i, const char *path, const char **taken, size_t *ntaken)
 {
@@ -516,40 +604,12 @@ static void one_arg(t1_state *s, json_t *a, size_t i, const char *path, const ch
     if (!name || !type || !mem)
         return;
     taken[(*ntaken)++] = name;
-    int t = 0;
-    while (t < NTYPES && strcmp(types[t].t1, type) != 0)
-        t++;
-    const char *tpath = t1_key(s->c, path, "Type");
-    if (t == NTYPES) {
-        bool vector =
-            strcmp(type, "custom") == 0 || (strlen(type) > 4 && strspn(type + strlen(type) - 1, "0123456789"));
-        t1_error(s->c, tpath, "\"%s\" is not supported: %s", type,
-                 vector ? "vector and custom element types are not in cutune's language yet (its element types are "
-                          "the scalar ones: docs/language.md, section 13)"
-                        : "not a T1 type");
+    int t = arg_type(s, type, mem, t1_key(s->c, path, "Type"));
+    if (t < 0)
         return;
-    }
-    if (strcmp(type, "bool") == 0)
-        t1_note(s->c, tpath, "bool is passed as int8 (one byte, as KTT passes it)");
-    json_t *memtype = t1_member(s->c, a, path, "MemType", false);
     bool cmem = false;
-    if (memtype) {
-        const char *cpath = t1_key(s->c, path, "MemType");
-        if (!t1_want(s->c, memtype, cpath, T1_STRING, "a string"))
-            return;
-        if (strcmp(json_string_value(memtype), "Constant") != 0) {
-            t1_error(s->c, cpath,
-                     "\"%s\" is not a memory type cutune knows (\"Constant\" is Kernel Tuner's "
-                     "cmem_args)",
-                     json_string_value(memtype));
-            return;
-        }
-        cmem = true;
-        if (strcmp(mem, "Vector") != 0) {
-            t1_error(s->c, cpath, "constant memory of a %s is not translated (a Vector's is)", mem);
-            return;
-        }
-    }
+    if (!mem_type(s, a, path, mem, &cmem))
+        return;
     const char *mpath = t1_key(s->c, path, "MemoryType");
     json_t *output = t1_member(s->c, a, path, "Output", false);
     bool is_output = output && (json_is_true(output) || (json_is_integer(output) && json_integer_value(output)));

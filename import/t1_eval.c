@@ -269,6 +269,8 @@ static int range_of(t1_py_val *out, const t1_py_val *args, int nargs, const t1_p
 static int call(t1_py_val *out, const t1_py_node *n, const t1_py_env *env, const t1_py_src *src)
 {
     t1_py_val args[8];
+    if (n->nkids < 1) /* every function below reads its first argument */
+        return t1_py_error(src, n->pos, "%s() without an argument is not translated", n->s);
     if (n->nkids > 8)
         return t1_py_error(src, n->pos, "%s() with %d arguments", n->s, n->nkids);
     for (int k = 0; k < n->nkids; k++)
@@ -277,8 +279,6 @@ static int call(t1_py_val *out, const t1_py_node *n, const t1_py_env *env, const
     const char *f = n->s;
     if (strcmp(f, "range") == 0)
         return range_of(out, args, n->nkids, n, src);
-    if (n->nkids == 0) /* every function below reads its first argument */
-        return t1_py_error(src, n->pos, "%s() without an argument is not translated", f);
     if (n->nkids != 1 && strcmp(f, "min") != 0 && strcmp(f, "max") != 0)
         return t1_py_error(src, n->pos, "%s() takes one argument here", f);
     const t1_py_val *x = &args[0];
@@ -544,4 +544,68 @@ const char *t1_py_text(t1_ctx *c, const t1_py_val *v)
     case PV_LIST: return NULL;
     }
     return NULL;
+}
+
+/* An element of a list being made unique: the value and its place. */
+typedef struct ranked {
+    const t1_py_val *v;
+    size_t at;
+} ranked;
+
+/* rank_class: numbers (ints and floats compare by value), bools, strings; a NaN last. */
+static int rank_class(const t1_py_val *v)
+{
+    if (v->kind == PV_FLOAT && isnan(v->f))
+        return 3;
+    return v->kind == PV_BOOL ? 1 : v->kind == PV_STR ? 2 : 0;
+}
+
+/* by_value: a total order on values, equal values next to each other, first placed first. */
+static int by_value(const void *pa, const void *pb)
+{
+    const ranked *a = pa, *b = pb;
+    int ca = rank_class(a->v), cb = rank_class(b->v);
+    int c = (ca > cb) - (ca < cb);
+    if (c == 0 && ca == 0) {
+        if (a->v->kind == PV_INT && b->v->kind == PV_INT)
+            c = (a->v->i > b->v->i) - (a->v->i < b->v->i);
+        else
+            c = (as_double(a->v) > as_double(b->v)) - (as_double(a->v) < as_double(b->v));
+    } else if (c == 0 && ca == 1) {
+        c = (a->v->i > b->v->i) - (a->v->i < b->v->i);
+    } else if (c == 0 && ca == 2) {
+        c = strcmp(a->v->s, b->v->s);
+    }
+    return c ? c : (a->at > b->at) - (a->at < b->at);
+}
+
+size_t t1_py_unique(t1_ctx *c, t1_py_val *list)
+{
+    size_t n = list->n;
+    if (n < 2)
+        return 0;
+    ranked *r = malloc(n * sizeof *r);
+    bool *dup = calloc(n, sizeof *dup);
+    if (!r || !dup) {
+        free(r);
+        free(dup);
+        c->oom = true;
+        return 0;
+    }
+    for (size_t k = 0; k < n; k++)
+        r[k] = (ranked){&list->items[k], k};
+    qsort(r, n, sizeof *r, by_value);
+    for (size_t k = 1; k < n; k++) {
+        ranked x = r[k - 1], y = r[k];
+        x.at = y.at = 0; /* the values alone */
+        dup[r[k].at] = rank_class(y.v) != 3 && by_value(&x, &y) == 0;
+    }
+    size_t kept = 0;
+    for (size_t k = 0; k < n; k++)
+        if (!dup[k])
+            list->items[kept++] = list->items[k];
+    free(r);
+    free(dup);
+    list->n = kept;
+    return n - kept;
 }

@@ -163,6 +163,12 @@ typedef struct t1_py_env {
  * + and * of lists), names looked up in env. 0, or -1 after an error. */
 int t1_py_eval(t1_py_val *out, const t1_py_node *n, const t1_py_env *env, const t1_py_src *src);
 
+/* t1_py_unique: removes from the list *list each value equal to one before it (numbers
+ * by value, 2 == 2.0; a NaN equals nothing), keeping the order of the rest: a spec lists
+ * a value once. In O(n log n). Returns how many were removed; 0 with c->oom set when
+ * memory runs out (the list unchanged). */
+size_t t1_py_unique(t1_ctx *c, t1_py_val *list);
+
 /* t1_py_truthy: Python's truth of a value. */
 bool t1_py_truthy(const t1_py_val *v);
 
@@ -241,9 +247,11 @@ void t1_arguments(t1_state *s, json_t *ks, const char *path);
 const char *t1_quote(t1_state *s, const char *text, const char *path);
 
 /* t1_is_identifier: whether name is a C identifier; t1_reserved: whether it is a word
- * cutune reserves or a built-in name (a param, let or arg may not take it). */
+ * cutune reserves or a built-in name (a param, let or arg may not take it); t1_keyword:
+ * whether it is a reserved word (no kernel's name in a spec: `kernel NAME from`). */
 bool t1_is_identifier(const char *name);
 bool t1_reserved(const char *name);
+bool t1_keyword(const char *name);
 
 /* t1_expr: the T1 expression at `path` (a JSON string, or an integer) translated as
  * `want` over the params; NULL after an error. */

@@ -553,24 +553,26 @@ static t1_py_node *parse_not(parser *p)
     return parse_prefix(p, PY_OP_NOT, parse_not);
 }
 
-/* and_test = not_test { "and" not_test };  or_test = and_test { "or" and_test } */
-static t1_py_node *parse_and(parser *p)
+/* One level of boolean operators, left to right: operand { word operand }, each a
+ * PY_BOOLOP node of operator op. */
+static t1_py_node *parse_boolop(parser *p, const char *word, int op, t1_py_node *(*operand)(parser *))
 {
-    t1_py_node *n = parse_not(p);
-    while (n && is_word(p, "and")) {
+    t1_py_node *n = operand(p);
+    while (n && is_word(p, word)) {
         size_t pos = p->start;
-        n = next(p) ? NULL : binary(p, PY_BOOLOP, PY_OP_AND, pos, n, parse_not(p));
+        n = next(p) ? NULL : binary(p, PY_BOOLOP, op, pos, n, operand(p));
     }
     return n;
 }
+
+/* and_test = not_test { "and" not_test };  or_test = and_test { "or" and_test } */
+static t1_py_node *parse_and(parser *p)
+{
+    return parse_boolop(p, "and", PY_OP_AND, parse_not);
+}
 static t1_py_node *parse_or(parser *p)
 {
-    t1_py_node *n = parse_and(p);
-    while (n && is_word(p, "or")) {
-        size_t pos = p->start;
-        n = next(p) ? NULL : binary(p, PY_BOOLOP, PY_OP_OR, pos, n, parse_and(p));
-    }
-    return n;
+    return parse_boolop(p, "or", PY_OP_OR, parse_and);
 }
 
 /* expr = or_test [ "if" or_test "else" expr ] */

@@ -276,19 +276,19 @@ int journal_open(journal **out, const char *path, json_t *identity, uint64_t bou
     return 0;
 }
 
+/* bsearch's order of an ordinal (key) against an entry. */
+static int ordinal_order(const void *key, const void *item)
+{
+    uint64_t k = *(const uint64_t *)key, o = ((const entry *)item)->ordinal;
+    return (k > o) - (k < o);
+}
+
 json_t *journal_find(const journal *j, uint64_t ordinal)
 {
-    if (!j)
+    if (!j || j->count == 0)
         return NULL;
-    size_t lo = 0, hi = j->count; /* binary search over the sorted entries */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (j->entries[mid].ordinal < ordinal)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < j->count && j->entries[lo].ordinal == ordinal ? j->entries[lo].rec : NULL;
+    const entry *e = bsearch(&ordinal, j->entries, j->count, sizeof *j->entries, ordinal_order);
+    return e ? e->rec : NULL;
 }
 
 uint64_t journal_count(const journal *j)
@@ -359,7 +359,7 @@ int journal_release(journal *j)
         return 0;
     j->unsynced = false;
     if (fsync(j->fd) != 0) {
-        err_set(CUTUNE_EIO, "cannot sync the journal: %s", strerror(errno));
+        err_set(CUTUNE_EIO, "cannot sync the journal: %s", sys_strerror(errno));
         return -1;
     }
     return 0;

@@ -2,13 +2,23 @@
  * is read by the one loader (so it is checked as any results file is), the files are
  * compared, and their entries, as they stand in the files, are put in ordinal order into
  * one version-1 object that the loader reads again: the merged result is made by the one
- * record codec, and the caller writes it with the one writer. */
+ * record codec, and the caller writes it with the one writer.
+ *
+ * Reading the files is most of a merge's work (parsing their JSON: about 2 CPU-seconds
+ * for 26,000 entries), and the files are independent: they are read, loaded and checked
+ * side by side, a thread per core (each_input), and freed the same way. Each input is
+ * touched by one thread at a time; a thread's failure is kept with its input and raised
+ * again in the caller's thread (the error object is per thread), the first file's first,
+ * so the message does not depend on which thread finished first. */
 #include "merge.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../base/err.h"
 #include "../compiler/space.h"
@@ -16,12 +26,103 @@
 #include "merge_check.h"
 #include "record.h"
 
-/* One input: its JSON, the result loaded from it, its path. */
+/* One input: its JSON, the result loaded from it, its path; when reading it failed,
+ * the status and the message (malloc'd; NULL: none, or no memory for it). */
 typedef struct input {
     json_t *root;
     cutune_tune_result *r;
     const char *path;
+    int rc;
+    char *why;
 } input;
+
+/* The most threads a merge reads with (files beyond them wait for a free thread). */
+enum { MERGE_THREADS_MAX = 32 };
+
+/* The inputs a crew of threads works through, each taking the next not yet taken. */
+typedef struct crew {
+    input *in;
+    int n;
+    void (*step)(input *);
+    atomic_int next;
+} crew;
+
+static void *crew_work(void *arg)
+{
+    crew *c = arg;
+    for (int k; (k = atomic_fetch_add(&c->next, 1)) < c->n;)
+        c->step(&c->in[k]);
+    return NULL;
+}
+
+/* each_input: step(&in[k]) for every k < n, on up to a thread per online core (the
+ * caller's thread one of them; fewer when a thread cannot be started). Returns when
+ * every step has. */
+static void each_input(input *in, int n, void (*step)(input *))
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = cores < 1 ? 1 : cores > MERGE_THREADS_MAX ? MERGE_THREADS_MAX : (int)cores;
+    threads = threads < n ? threads : n;
+    crew c = {in, n, step, 0};
+    pthread_t helper[MERGE_THREADS_MAX];
+    int started = 0;
+    for (int t = 1; t < threads; t++)
+        if (pthread_create(&helper[started], NULL, crew_work, &c) == 0)
+            started++;
+    crew_work(&c);
+    for (int t = 0; t < started; t++)
+        pthread_join(helper[t], NULL);
+}
+
+/* Keeps the calling thread's error with input `in` when rc is a failure. */
+static void keep_error(input *in, int rc)
+{
+    in->rc = rc;
+    if (rc != CUTUNE_OK) {
+        const err_info *e = err_last();
+        in->why = strdup(e ? e->message : "error");
+    }
+}
+
+/* read_input: the file of `in` read, loaded and checked as merge reads it (one thread's
+ * step: the outcome kept in `in`). */
+static void read_input(input *in)
+{
+    int rc = results_read_json(&in->root, in->path);
+    if (rc == CUTUNE_OK)
+        rc = results_load_json(&in->r, in->root, in->path);
+    if (rc == CUTUNE_OK && in->r->nsizes > 0) {
+        rc = err_set(CUTUNE_EINVAL,
+                     "'%s' is a run over problem sizes (version 2): merge does not take those; "
+                     "merge one size at a time",
+                     in->path);
+    }
+    if (rc == CUTUNE_OK)
+        rc = merge_check_shape(in->root, in->r, in->path);
+    keep_error(in, rc);
+}
+
+/* free_input: what `in` holds, freed (one thread's step). */
+static void free_input(input *in)
+{
+    json_decref(in->root);
+    result_destroy(in->r);
+    free(in->why);
+    in->root = NULL;
+    in->r = NULL;
+    in->why = NULL;
+}
+
+/* read_inputs: every input read (each_input), then the first failure, in the order of
+ * the files, made the calling thread's error. CUTUNE_OK or that failure's status. */
+static int read_inputs(input *in, int n)
+{
+    each_input(in, n, read_input);
+    for (int k = 0; k < n; k++)
+        if (in[k].rc != CUTUNE_OK)
+            return in[k].why ? err_set(in[k].rc, "%s", in[k].why) : err_set(in[k].rc, "'%s': error", in[k].path);
+    return CUTUNE_OK;
+}
 
 /* One entry: its configuration's ordinal, the input holding it and its place there. */
 typedef struct entry {
@@ -428,21 +529,9 @@ int results_merge(cutune_tune_result **out, const char *const *paths, int n, boo
     if (!in) {
         return err_set(CUTUNE_ENOMEM, "out of memory");
     }
-    int rc = n > 0 ? CUTUNE_OK : err_set(CUTUNE_EINVAL, "no results files to merge");
-    for (int k = 0; k < n && rc == CUTUNE_OK; k++) {
+    for (int k = 0; k < n; k++)
         in[k].path = paths[k];
-        rc = results_read_json(&in[k].root, paths[k]);
-        if (rc == CUTUNE_OK)
-            rc = results_load_json(&in[k].r, in[k].root, paths[k]);
-        if (rc == CUTUNE_OK && in[k].r->nsizes > 0) {
-            rc = err_set(CUTUNE_EINVAL,
-                         "'%s' is a run over problem sizes (version 2): merge does not take those; "
-                         "merge one size at a time",
-                         paths[k]);
-        }
-        if (rc == CUTUNE_OK)
-            rc = merge_check_shape(in[k].root, in[k].r, paths[k]);
-    }
+    int rc = n > 0 ? read_inputs(in, n) : err_set(CUTUNE_EINVAL, "no results files to merge");
     for (int k = 1; k < n && rc == CUTUNE_OK; k++)
         rc = merge_check_identity(in[0].root, in[0].r, in[0].path, in[k].root, in[k].r, in[k].path);
     int *owner = NULL, N = 0;
@@ -467,10 +556,7 @@ int results_merge(cutune_tune_result **out, const char *const *paths, int n, boo
     }
     free(e);
     free(owner);
-    for (int k = 0; k < n; k++) {
-        json_decref(in[k].root);
-        result_destroy(in[k].r);
-    }
+    each_input(in, n, free_input);
     free(in);
     return rc;
 }

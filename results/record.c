@@ -10,6 +10,7 @@
 #include "../base/csv.h"
 #include "../base/err.h"
 #include "../compiler/devattrs.h"
+#include "../compiler/plan.h"
 
 json_t *record_number(double d)
 {
@@ -354,6 +355,10 @@ static void read_variant(reader *rd, record *rec, json_t *j)
         return;
     v->values = values;
     v->types = types;
+    if (!(v->typed = plan_typed_values(r->arena, rec->vals, values, r->nparams))) {
+        bad(rd, "out of memory");
+        return;
+    }
     dims_of(rd, json_object_get(j, "block"), v->block, &v->block_dims, "an entry's \"block\" is not 3 numbers");
     dims_of(rd, json_object_get(j, "grid"), v->grid, &v->grid_dims, "an entry's \"grid\" is not 3 numbers");
     v->smem_bytes = record_int(json_object_get(j, "smem_bytes"), 0);

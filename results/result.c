@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "../base/sys.h"
+#include "../compiler/plan.h"
 
 static char *dup_in(arena *a, const char *s)
 {
@@ -374,7 +375,8 @@ record *result_add(cutune_tune_result *r, const cutune_analysis *an, const value
         if (vals[i].type == VT_STRING && !(rec->vals[i].u.s = dup_in(a, vals[i].u.s)))
             rec->vals = NULL;
     }
-    if (!rec->v.values || !types || !rec->v.defines || !rec->v.options || !rec->vals) {
+    rec->v.typed = rec->vals && rec->v.values ? plan_typed_values(a, rec->vals, rec->v.values, v->nparams) : NULL;
+    if (!rec->v.values || !types || !rec->v.defines || !rec->v.options || !rec->vals || !rec->v.typed) {
         r->n--; /* not kept half made */
         return NULL;
     }

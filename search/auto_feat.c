@@ -95,19 +95,21 @@ int auto_plan_features(auto_state *a, bool prior)
     return rc ? -1 : 0;
 }
 
-/* The prior's score of `key` (set->prior is sorted by key); 0.5, the middle, for a key
- * it does not hold. */
+/* bsearch's order of a configuration's key against a prior's entry. */
+static int key_order(const void *key, const void *item)
+{
+    uint64_t k = *(const uint64_t *)key, o = ((const search_prior *)item)->key;
+    return (k > o) - (k < o);
+}
+
+/* The prior's score of `key` (set->prior is sorted by key, one entry a key); 0.5, the
+ * middle, for a key it does not hold. */
 static double prior_score(const search_settings *set, uint64_t key)
 {
-    uint64_t lo = 0, hi = set->nprior;
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (set->prior[mid].key < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < set->nprior && set->prior[lo].key == key ? set->prior[lo].score : 0.5;
+    if (set->nprior == 0)
+        return 0.5;
+    const search_prior *p = bsearch(&key, set->prior, (size_t)set->nprior, sizeof *set->prior, key_order);
+    return p ? p->score : 0.5;
 }
 
 void auto_features(auto_state *a, const search_settings *set, uint64_t key, double *x)

@@ -116,6 +116,9 @@ int session_variant_of(const model *m, diag_list *diags, const value *vals, aren
         }
     }
     sb_free(&sb);
+    v->typed = plan_typed_values(scratch, vals, values, m->nparams);
+    if (!v->typed)
+        return CUTUNE_ENOMEM;
     v->ordinal = ordinal;
     v->nparams = m->nparams;
     v->values = values;
@@ -315,6 +318,8 @@ static int next_job(void *ud, pool_job *pj)
     js->variant.options = (const char *const *)copy_strings(a, v->options, v->noptions, 0);
     js->variant.name_expression = copy_string(a, v->name_expression);
     js->vals = copy_values(a, s->vals, v->nparams);
+    js->variant.typed =
+        js->vals && js->variant.values ? plan_typed_values(a, js->vals, js->variant.values, v->nparams) : NULL;
     /* Spec types are one char per param; copy them as a string of that length. */
     if (v->types) {
         char *t = arena_alloc(a, (size_t)v->nparams + 1);
@@ -330,7 +335,7 @@ static int next_job(void *ud, pool_job *pj)
     char *identity = identity_of(a, v, &idlen);
     bool found = false;
     unique *u = NULL;
-    if (!js->variant.values || !js->vals || !js->variant.defines || !js->variant.options ||
+    if (!js->variant.values || !js->vals || !js->variant.typed || !js->variant.defines || !js->variant.options ||
         !js->variant.name_expression || !opts || !identity || !(u = unique_for(s, identity, idlen, &found))) {
         arena_free(a);
         free(js);

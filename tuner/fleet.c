@@ -310,7 +310,7 @@ int fleet_race(tuner *t, const session_binary *const *bins, const record *const 
     int rc = fleet_race_plan_init(&plan, K, n, ncontend);
     if (rc == CUTUNE_OK && (!r.doing || !r.off || !r.out))
         rc = CUTUNE_ENOMEM;
-    for (int k = 0; rc == CUTUNE_OK && k < K; k++)
+    for (int k = 0; r.doing && k < K; k++)
         r.doing[k] = -1;
     while (rc == CUTUNE_OK) {
         bool dropped = false; /* a contender went back: the GPUs are asked again at once */
@@ -349,7 +349,7 @@ int fleet_race(tuner *t, const session_binary *const *bins, const record *const 
         r.doing[k] = -1;
     }
     for (int k = 0; k < K; k++) /* after a failure: nothing is left in flight */
-        if (r.doing && r.doing[k] >= 0)
+        if (r.doing && r.out && r.doing[k] >= 0)
             gpu_receive(&t->gpus[k], r.out[(size_t)k * (size_t)n + (size_t)r.doing[k]]);
     if (rc == CUTUNE_OK) {
         for (int i = 0; i < ncontend; i++) /* each contender's race run, on the GPU that timed it */

@@ -46,14 +46,14 @@ int gw_visible_device(const char *visible, int device, char *out, size_t size)
 
 /* The worker's GPU made the only one its driver sees (CUDA_VISIBLE_DEVICES, before the
  * driver starts): set up in every worker at once, the driver would otherwise start every
- * GPU of the host in each. The ordinal to open: 0, or `device` when it cannot be done. */
+ * GPU of the host in each. The ordinal to open: 0, or `device` when it cannot be done.
+ * The worker has one thread here (forked, the driver not yet loaded): setenv is safe. */
 static int own_gpu_only(int device)
 {
     char one[256];
-    if (gw_visible_device(getenv("CUDA_VISIBLE_DEVICES"), device, one, sizeof one) < 0 ||
-        setenv("CUDA_VISIBLE_DEVICES", one, 1) != 0)
+    if (gw_visible_device(getenv("CUDA_VISIBLE_DEVICES"), device, one, sizeof one) < 0)
         return device;
-    return 0;
+    return setenv("CUDA_VISIBLE_DEVICES", one, 1) == 0 ? 0 : device; /* NOLINT(concurrency-mt-unsafe) */
 }
 
 /* The worker's set-up: its scratch, the driver, device, buffers, the resets and

@@ -345,6 +345,15 @@ const char *cutune_tune_date(const cutune_tune_result *r);
 int cutune_tune_param_count(const cutune_tune_result *r);
 const char *cutune_tune_param_name(const cutune_tune_result *r, int i);
 const char *cutune_tune_param_type(const cutune_tune_result *r, int i);
+
+/* cutune_results_spec: the spec r records (cutune_tune_spec_path), loaded with `opts`
+ * (NULL: every default; `skip_file_checks` for one whose kernel file moved), with the
+ * block of r's kernel and params held, in *out (free with cutune_spec_free). CUTUNE_OK;
+ * CUTUNE_EINVAL when r names no spec, the spec cannot be loaded now or its kernel or
+ * params have changed since: cutune_last_error() says which, worded to follow the
+ * results file's name ("names no spec", "records a spec that cannot be loaded now:
+ * PATH", "records a spec whose kernel or params have changed since: PATH"). */
+int cutune_results_spec(cutune_spec **out, const cutune_tune_result *r, const cutune_load_options *opts);
 const cutune_device *cutune_tune_device(const cutune_tune_result *r);
 
 #ifdef __cplusplus

@@ -62,6 +62,16 @@ int cutune_space_count_progress(cutune_space_size *out, cutune_spec *spec, cutun
  * unchanged); CUTUNE_ENOMEM. */
 int cutune_spec_restrict(cutune_spec *spec, const char *const *configs, int n);
 
+/* A param's value, typed (cutune_variant.typed): an int param's in i (and f), a float
+ * param's in f, a bool param's in b (0 or 1); s is its text, as the variant's values[]
+ * (a string param's value). */
+typedef struct cutune_param_value {
+    int64_t i;
+    double f;
+    int b;
+    const char *s;
+} cutune_param_value;
+
 /* A configuration and the variant it becomes. Every pointer is owned by the iterator
  * and valid until the next cutune_configs_next or cutune_configs_free. */
 typedef struct cutune_variant {
@@ -77,7 +87,8 @@ typedef struct cutune_variant {
     const char *const *options; /* compile options: common ones, then per-variant */
     int noptions;
     int ncommon_options;
-    const char *name_expression; /* "kernel" or "kernel<...>" */
+    const char *name_expression;     /* "kernel" or "kernel<...>" */
+    const cutune_param_value *typed; /* each param's value, typed (nparams of them) */
 } cutune_variant;
 
 typedef struct cutune_configs cutune_configs;

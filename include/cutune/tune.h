@@ -233,6 +233,14 @@ int cutune_blocks_emit_check(char **out, cutune_spec *spec, const cutune_blocks_
 int cutune_devices_one_model(const int *devices, int n);
 int cutune_tune_set_devices(cutune_tune_options *opts, const int *devices, int n, int *per_device);
 
+/* cutune_tune_set_metrics: opts set to read the hardware counters names[0 .. n)
+ * (borrowed; n >= 1) of its best profile_top variants (5 when opts asks for none yet),
+ * once CUPTI's host API has judged the names for the architecture `arch` (NULL: that of
+ * GPU opts->device when the driver sees it, else sm_90): CUTUNE_OK; CUTUNE_EINVAL naming
+ * the first counter that cannot be read (cutune_profile_check), or NULL arguments;
+ * CUTUNE_ENODEV when CUPTI cannot be used here (opts is set: the run says why). */
+int cutune_tune_set_metrics(cutune_tune_options *opts, const char *const *names, int n, const char *arch);
+
 /* cutune_tune_set_shard: opts set for shard `index` of `count` (count >= 2) of a split
  * run: its results file named after opts->results_path (else the spec's emit results):
  * "x.json" gives "x.shard-I-of-N.json" (cutune_results_merge joins them), and a journal
@@ -251,8 +259,14 @@ typedef struct cutune_tune_verdict {
     int nothing_compiled; /* 1: the run had variants and none of them compiled */
 } cutune_tune_verdict;
 
-/* cutune_tune_verdict_of: r's verdict into *out. CUTUNE_OK or CUTUNE_EINVAL. */
+/* cutune_tune_verdict_of: r's verdict into *out. CUTUNE_OK or CUTUNE_EINVAL.
+ * cutune_tune_verdict_text: v as `cutune SPEC` says it on stderr, whole lines in *out
+ * (free with cutune_free): how many sizes have no winner (a run over sizes), and when
+ * none won, that none was chosen and why (nothing compiled, or no variant ran
+ * correctly); "" when every size (or the run) has a winner. CUTUNE_OK, CUTUNE_EINVAL or
+ * CUTUNE_ENOMEM. */
 int cutune_tune_verdict_of(cutune_tune_verdict *out, const cutune_tune_result *r);
+int cutune_tune_verdict_text(char **out, const cutune_tune_verdict *v);
 
 /* What `cutune SPEC` says at a run's end, as text of whole lines in *out (free with
  * cutune_free; "" when there is nothing to say). CUTUNE_OK, CUTUNE_EINVAL (NULL
@@ -264,7 +278,7 @@ int cutune_tune_verdict_of(cutune_tune_verdict *out, const cutune_tune_result *r
  * cutune_tune_best_text: the winner of size k (0 .. cutune_tune_size_count - 1; a run
  * without sizes: k 0) as "best[ at n=4096]: #ORDINAL p=v ...  median T ms, OBJECTIVE V",
  * and its energy per launch when measured; "" when none won. *note (NULL: not asked):
- * why its energy was not measured when it was asked for ("" otherwise). */
+ * why its energy was not measured when it was asked for, a line ("" otherwise). */
 int cutune_tune_ranking_text(char **out, const cutune_tune_result *r, int top);
 int cutune_tune_best_text(char **out, char **note, const cutune_tune_result *r, int k);
 

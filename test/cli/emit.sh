@@ -165,7 +165,7 @@ if ! "$cutune" devices >/dev/null 2>&1; then
     check "tune --header without a GPU says no header was written" grep -q "No header or CSV was written" "$tmp/err"
     check "tune --header without a GPU writes no header" test ! -e "$tmp/t.h"
 fi
-# ---- the device attributes a spec reads, as the run recorded them (issue 16) ----
+# ---- the device attributes a spec reads, as the run recorded them ----
 # A copy of scale.tune that also reads max_threads_per_block; results with the
 # attributes recorded (a made-up value, 1000, that no table holds) and without them.
 sed 's|"../../kernels/sum_matrix.cu"|"'"$src"'/kernels/sum_matrix.cu"|; s|^    smem 4 \* (block_x + halo);|&\n    require block_x <= max_threads_per_block;|' \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # examples.sh CUTUNE SOURCE_DIR - every example spec checks and lists cleanly; the
-# seeds' specs (issue 7) have the spaces their constraints promise, verify their
+# seeds' specs (the tuned library's) have the spaces their constraints promise, verify their
 # outputs, and compile for sm_90 with the resources their studies rely on; and the
 # renderers of bench/ (ranking.py, occupancy_table.py) and the runner bench/seeds.sh
 # work on results made up for the purpose. No GPU needed. Run by ctest.
@@ -65,7 +65,7 @@ sys.exit(0 if ok else 1)"
 done
 check "stencil.tune: the second and third sizes compiled nothing (all from the cache)" \
     bash -c "grep -q ' 0 compiled' '$tmp/stencil.4194304.err' && grep -q ' 0 compiled' '$tmp/stencil.16777216.err'"
-# Issue 16's examples: the histogram reset before each launch (15 configurations: 4
+# The hooks' examples: the histogram reset before each launch (15 configurations: 4
 # block sizes x 4 items per thread, less 128 x 4 under 1024 bytes a block) and the
 # float reduction verified by relative L2 norm (5 blocks x 4 items); both check, list
 # and compile every variant for sm_90.
@@ -200,7 +200,7 @@ check "occupancy_table.py: marks the slow high-occupancy variant" \
 check "occupancy_table.py: the fastest is not marked" grep -qE '^\| 1 \| 0 \| 128 \|.*\|  \|$' "$tmp/occ.md"
 check "occupancy_table.py: the grid of occupancy / time" grep -qE '^\| 0 \| 50% / 1.000 \| 25% / 1.200 \| - \|$' "$tmp/occ.md"
 
-# persistent.tune (issue 16): without a GPU the device attributes are the --arch table's
+# persistent.tune (device attributes): without a GPU the device attributes are the --arch table's
 # and said to be assumed; the grid is sm_count * blocks_per_sm for the arch asked (132
 # SMs for sm_90's H100 SXM5, 108 for sm_80's A100: the vendors' figures); the
 # --use_fast_math switch is in the options of exactly the fast variants; -DN (a let

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# hooks.sh CUTUNE SOURCE_DIR - issue 16 without a GPU: analyze compiles a spec's reset
+# hooks.sh CUTUNE SOURCE_DIR - resets and checkers without a GPU: analyze compiles a spec's reset
 # kernels and checker kernel as tuning will and warns for each that does not compile
 # (exit 0: the variants are fine); inputs from .npy and raw files check, and a file
 # that changes under a spec is read again (no stale answer); a FIFO given as an input

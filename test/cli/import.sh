@@ -101,8 +101,10 @@ refused "Values of the wrong type" "d['ConfigurationSpace']['TuningParameters'][
     '$.ConfigurationSpace.TuningParameters[0].Values: is an integer, expected a Python list'
 refused "an unknown fill type" "d['KernelSpecification']['Arguments'][2]['FillType'] = 'BinaryHDF'" \
     '$.KernelSpecification.Arguments[2].FillType: "BinaryHDF" is not supported'
-refused "a vector element type" "d['KernelSpecification']['Arguments'][0]['Type'] = 'float4'" \
-    '$.KernelSpecification.Arguments[0].Type: "float4" is not supported: vector and custom element types'
+refused "a vector element type cutune lacks" "d['KernelSpecification']['Arguments'][0]['Type'] = 'float8'" \
+    '$.KernelSpecification.Arguments[0].Type: "float8" is not supported: of the vector types cutune has only'
+refused "a scalar of a vector type" "d['KernelSpecification']['Arguments'][4]['Type'] = 'float4'" \
+    '$.KernelSpecification.Arguments[4].Type: a scalar of a vector type is not translated'
 refused "a Size of the wrong type" "d['KernelSpecification']['Arguments'][0]['Size'] = [1]" \
     '$.KernelSpecification.Arguments[0].Size: is an array, expected a number of elements'
 refused "a condition's syntax error, with its column" \

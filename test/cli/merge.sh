@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# merge.sh CUTUNE SOURCE_DIR - `cutune merge` (issue 19): the real H100 runs of test/data
+# merge.sh CUTUNE SOURCE_DIR - `cutune merge` (sharded runs): the real H100 runs of test/data
 # split into 2 and 3 shards (test/cli/merge_check.py: entries by index % N, settings.shard
 # added, nothing else recomputed) merge back into their entries, winner and counts; a
 # twin whose run is in another shard is kept; a missing shard is refused unless
@@ -30,6 +30,11 @@ for f in report-sum_matrix-h100 report-sgemm-energy-h100 report-sgemm-genetic-h1
     done
 done
 check "the summary line" grep -q "merged 3 files: 15 variants" "$tmp/err"
+# More shards than merge's threads (32): each file read once, the run back whole.
+mkdir -p "$tmp/forty"
+mc split "$sum" 40 "$tmp/forty"
+"$cutune" merge -q $(ls -r "$tmp/forty"/shard-*.json) -o "$tmp/forty.json"
+check "40 shards: the original's entries, winner, counts" mc same "$sum" "$tmp/forty.json" 40
 check "merged_from names the inputs" python3 -c "import json,sys; d=json.load(open(sys.argv[1]))
 assert d['settings']['merged_from'] == sys.argv[2:], d['settings']['merged_from']" \
     "$tmp/report-hw-tiny-h100-3.json" $(ls -r "$tmp/report-hw-tiny-h100-3"/shard-*.json)
@@ -171,6 +176,16 @@ check "an unreadable file: 3" test $? -eq 3
 check "an unreadable file: named" grep -q "cannot read '$tmp/missing.json'" "$tmp/err"
 printf '{"format": "cutune-results", "version": 1, "results": [' >"$tmp/torn.json"
 "$cutune" merge "$tmp/torn.json" -o "$tmp/out.json" 2>/dev/null; check "torn JSON: 3" test $? -eq 3
+# The files are read side by side (a thread per core): of several broken files the first
+# given is the one named, whichever thread finishes first.
+for round in 1 2 3; do
+    "$cutune" merge "$s2/shard-0-of-2.json" "$tmp/torn.json" "$tmp/missing.json" -o "$tmp/out.json" 2>"$tmp/err"
+    check "torn, then missing (round $round): 3, the torn file named" \
+        bash -c '[ $1 -eq 3 ] && grep -q "is not JSON" "$2" && ! grep -q "cannot read" "$2"' _ $? "$tmp/err"
+    "$cutune" merge "$tmp/missing.json" "$tmp/torn.json" "$s2/shard-0-of-2.json" -o "$tmp/out.json" 2>"$tmp/err"
+    check "missing, then torn (round $round): 3, the missing file named" \
+        bash -c '[ $1 -eq 3 ] && grep -q "cannot read" "$2" && ! grep -q "is not JSON" "$2"' _ $? "$tmp/err"
+done
 "$cutune" merge "$src/test/emit/other_format.json" -o "$tmp/out.json" 2>/dev/null; check "not a results file: 3" test $? -eq 3
 edit "$s2/shard-1-of-2.json" "$tmp/badshard.json" "d['settings']['shard'] = {'index': 2, 'count': 2}"
 "$cutune" merge "$s2/shard-0-of-2.json" "$tmp/badshard.json" -o "$tmp/out.json" 2>"$tmp/err"

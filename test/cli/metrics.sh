@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# metrics.sh CUTUNE SOURCE_DIR - issue 18 without a GPU: `cutune metrics` (the default set
+# metrics.sh CUTUNE SOURCE_DIR - hardware counters without a GPU: `cutune metrics` (the default set
 # beside nvprof's names, a chip's list through CUPTI's host API) and the checks of
 # --metric/--metrics before a run (a typo, a SASS-patched metric, a bad count: usage
 # errors, exit 2). Skipped (77) when CUPTI cannot be loaded here.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# options.sh CUTUNE SOURCE_DIR - the command line as users expect it (issue 17): each
+# options.sh CUTUNE SOURCE_DIR - the command line as users expect it: each
 # subcommand's --help lists exactly the options it accepts, an unknown option is one
 # message, a mistyped subcommand gets "did you mean", and -q leaves only errors and the
 # result. The subcommands and their options are read from the binary's own help, never

@@ -86,7 +86,7 @@ check "three files: the comparison" grep -q '<h2>The runs side by side</h2>' "$t
 check "the genetic run: best so far against evaluations" grep -q 'genetic search: each dot is one evaluation' "$tmp/all.html"
 check "sizes: a section per size" test "$(grep -c '<section class="run" id="run[0-9]*"><h2>sizes.json (n=' "$tmp/all.html")" -eq 3
 check "five runs in all" test "$(grep -c '<section class="run"' "$tmp/all.html")" -eq 5
-# Energy (issue 18): a section, with its two charts, only for a run that measured it
+# Energy: a section, with its two charts, only for a run that measured it
 "$cutune" report "$data/report-sgemm-energy-h100.json" -o "$tmp/energy.html" 2>/dev/null
 check "a run with energy: its page" test $? -eq 0
 check "a run with energy: the Energy section says 330 variants" grep -q '<h3>Energy</h3>' "$tmp/energy.html"
@@ -94,7 +94,7 @@ check "a run with energy: 330 measured" grep -q '330 variants have their energy 
 check "a run with energy: both charts" grep -q 'objective against mean power' "$tmp/energy.html"
 check "a run with energy: only the report's own elements" check_html "$tmp/energy.html"
 check "a run without energy: no such section" bash -c "! grep -q '<h3>Energy</h3>' '$tmp/all.html'"
-# Hardware counters (issue 18): a section only for a run that read them; a variant chosen
+# Hardware counters: a section only for a run that read them; a variant chosen
 # but not read (crafted here from the real run: entry index 7 loses its counters, gains a
 # note) has empty CSV cells and is named with its note
 hw=$data/report-hw-tiny-h100.json

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shard.sh CUTUNE SOURCE_DIR - issue 19 without a GPU: --shard I/N splits the space by
+# shard.sh CUTUNE SOURCE_DIR - sharding without a GPU: --shard I/N splits the space by
 # listing ordinal (ordinal % N == I, the whole space's ordinals), so the shards of any N
 # are disjoint and together the whole space; --shard auto reads the launcher's rank and
 # size (Open MPI, MPICH, Slurm's srun, a Slurm job array); bad values are usage errors;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# energy.sh CUTUNE SOURCE_DIR - energy per variant on a GPU (issue 18): tunes
+# energy.sh CUTUNE SOURCE_DIR - energy per variant on a GPU: tunes
 # test/gpu/energy.tune with every variant timed in full. Each must have its energy per
 # launch and mean power from NVML, finite and plausible: power between 20 W and 1.5 kW
 # (an H100 SXM's limit is 700 W); energy per launch at least power x the kernel's

@@ -3,7 +3,7 @@
 # variants write out of bounds, trap, hang, cannot launch, fail to compile, give a
 # wrong answer or read misaligned data; every fault must be recorded against its
 # variant with its cause, and a correct variant must still win. Skipped without a GPU.
-# FLEET=1 (issue 19; ctest's *-fleet variant): the tuning runs get --devices with two GPUs
+# FLEET=1 (several GPUs; ctest's *-fleet variant): the tuning runs get --devices with two GPUs
 # (test/gpu/fleet_args.sh: GPUs 0 and 1, or two workers sharing GPU 0): the same checks
 # with two GPU workers fed by one compile pool.
 set -u

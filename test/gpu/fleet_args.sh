@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fleet_args.sh CUTUNE - the --devices argument the *-fleet GPU tests (issue 19) run with:
+# fleet_args.sh CUTUNE - the --devices argument the *-fleet GPU tests run with:
 # the first two GPUs when the machine has two of one model, else two workers sharing
 # GPU 0 (the machinery, checked on one GPU; their times disturb each other).
 set -u

@@ -14,7 +14,7 @@ gpu_tmp
 rc=$?
 cat "$tmp/out" "$tmp/err"
 [ $rc -eq 0 ] || { echo "FAIL: cutune exited $rc"; exit 1; }
-# --report (issue 17): the run's page, the report's own elements only, with its winner.
+# --report: the run's page, the report's own elements only, with its winner.
 grep -qx "report: $tmp/r.html" "$tmp/err" || { echo "FAIL: --report did not say where the page went"; exit 1; }
 python3 "$src/test/report/check_html.py" "$tmp/r.html" || { echo "FAIL: the --report page (above)"; exit 1; }
 grep -q '<h3>The winner</h3>' "$tmp/r.html" && ! grep -q 'there is no winner' "$tmp/r.html" ||

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# hooks.sh CUTUNE SOURCE_DIR - issue 16's resets and checkers on a GPU:
+# hooks.sh CUTUNE SOURCE_DIR - resets and checkers on a GPU:
 #   1. the histogram (kernels/histogram.cu) without a reset: the bins accumulate across
 #      launches, and every variant is reported wrong after its last launch; with
 #      `reset bins = zeros;`, and with a reset kernel, every variant verifies;

@@ -4,7 +4,7 @@
 # lets it finish; the journal must hold every configuration once (or a contender's
 # provisional line, then its final race's line: never two measurements of the same kind)
 # and the final results must cover the whole space. Exits 77 (skipped) without a GPU.
-# FLEET=1 (issue 19; ctest's kill9-fleet): the odd-numbered runs use --devices with two GPUs
+# FLEET=1 (several GPUs; ctest's kill9-fleet): the odd-numbered runs use --devices with two GPUs
 # (test/gpu/fleet_args.sh), the others and the last one do not, so the journal is resumed
 # whatever ran where.
 set -u
@@ -24,7 +24,7 @@ for i in $(seq "$kills"); do
     [ $((i % 2)) -eq 1 ] && args=${FLEET_ARGS:-} # odd runs on the fleet, even ones on one GPU
     "$cutune" --color never "$spec" $args --results "$results" --header "$tmp/tuned.h" >"$tmp/out.$i" 2>&1 &
     pid=$!
-    # somewhere in the run: after the set-up (about 0.5 s on the H100 since issue 15),
+    # somewhere in the run: after the set-up (about 0.5 s on the H100 since the speed work),
     # before the end (a whole run of sweep.tune takes about 4.5 s)
     sleep "$(awk -v s="$RANDOM" 'BEGIN { srand(s); printf "%.1f", 0.7 + rand() * 2.5 }')"
     kill -9 $pid 2>/dev/null

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# metrics.sh CUTUNE SOURCE_DIR - hardware counters on a GPU (issue 18). Tunes
+# metrics.sh CUTUNE SOURCE_DIR - hardware counters on a GPU. Tunes
 # test/gpu/metrics_sum.tune and metrics_div.tune with --metrics all: every variant that
 # ran ok has every default counter, finite and plausible: achieved occupancy at most the
 # theoretical (the model's, +2 points of noise) and above 0; DRAM and SM throughput

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# race.sh CUTUNE SOURCE_DIR - the race on a GPU (issue 15): tunes test/gpu/race.tune,
+# race.sh CUTUNE SOURCE_DIR - the race on a GPU: tunes test/gpu/race.tune,
 # where WORK = 1 (the first variant) is fast and WORK = 8 and 16 are clear losers. The
 # losers must be stopped on their checked run (launches 1, pruned, figures from that
 # one sample), the winner timed in full (launches >= warm-up + repeat, reps >= repeat,

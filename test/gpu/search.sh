@@ -7,7 +7,7 @@
 # budgets, and an exhaustive run recorded here lets `cutune simulate` replay a strategy
 # over it. Headers go to the temp folder (--header), never into examples/.
 # Exits 77 (ctest: skipped) when there is no GPU.
-# FLEET=1 (issue 19; ctest's *-fleet variant): the tuning runs get --devices with two GPUs
+# FLEET=1 (several GPUs; ctest's *-fleet variant): the tuning runs get --devices with two GPUs
 # (test/gpu/fleet_args.sh: GPUs 0 and 1, or two workers sharing GPU 0): the same checks
 # with two GPU workers fed by one compile pool.
 set -u

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shards.sh CUTUNE SOURCE_DIR - issue 19 on a GPU. test/gpu/tiny.tune (15 variants: ok,
+# shards.sh CUTUNE SOURCE_DIR - sharded runs on a GPU. test/gpu/tiny.tune (15 variants: ok,
 # wrong, cannot launch) is tuned four ways: in one process; as --shard 0/2 and 1/2 joined
 # by cutune merge; with --devices on two GPUs (GPUs 0 and 1 when the machine has two of
 # one model, else two workers sharing GPU 0: test/gpu/fleet_args.sh): the one compile pool

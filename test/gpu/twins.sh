@@ -6,7 +6,7 @@
 # launches; the summary counts them; with --run-twins nothing is a twin, every variant
 # launched, and each former twin's median, timed in full, is within 10 % of the variant
 # it was a twin of, timed in full too (the premise: the same code times the same). Exits 77 (ctest: skipped) when there is no GPU.
-# FLEET=1 (issue 19; ctest's *-fleet variant): the tuning runs get --devices with two GPUs
+# FLEET=1 (several GPUs; ctest's *-fleet variant): the tuning runs get --devices with two GPUs
 # (test/gpu/fleet_args.sh: GPUs 0 and 1, or two workers sharing GPU 0): the same checks
 # with two GPU workers fed by one compile pool.
 set -u

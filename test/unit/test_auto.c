@@ -301,7 +301,7 @@ static double wall_over_bound(const sspace *sp, strategy st, uint64_t seed, int 
 }
 
 /* The pipeline keeps both stages busy: over 200 evaluations auto's wall stays within
- * 1.2x the bound (issue 27's goal) where the GPU dominates, where the compile threads
+ * 1.2x the bound (the search's goal) where the GPU dominates, where the compile threads
  * do, and where the two are balanced (the hardest: a queue must absorb both stages'
  * spread); the median of 5 seeds. Until 2026-11-27 auto kept ceil(c / g) + 1 in flight,
  * at most the threads' number, and waited for its design's first outcome: balanced,

@@ -302,6 +302,111 @@ static void test_type_names_reserved(void **state)
     if (!strstr(r->text, "    param float4_ in [1, 2] as option \"-Dfloat4={}\";"))
         fail_msg("float4 is not renamed:\n%s", r->text);
     t1_result_free(r);
+    /* a kernel named with a reserved word cannot be written `kernel param from ...`; a
+     * built-in name (time) can */
+    assert_true(t1_keyword("param") && t1_keyword("half2") && !t1_keyword("time") && t1_reserved("time"));
+    const char *named = "{\"ConfigurationSpace\": {\"TuningParameters\": ["
+                        "{\"Name\": \"b\", \"Type\": \"int\", \"Values\": \"[1, 2]\"}]},"
+                        "\"KernelSpecification\": {\"Language\": \"CUDA\", \"KernelName\": \"param\", "
+                        "\"KernelFile\": \"k.cu\", \"LocalSize\": {\"X\": \"32\"}, \"GlobalSize\": {\"X\": \"b\"}}}";
+    assert_int_equal(t1_import_text(&r, named, strlen(named), "v.json", "", ""), 0);
+    assert_null(r->text);
+    assert_non_null(
+        strstr(r->errors[0], "v.json: $.KernelSpecification.KernelName: \"param\" is a word a spec reserves"));
+    t1_result_free(r);
+}
+
+/* Found by fuzz_t1 (a spec that does not check, where the file should be refused or
+ * read): a value listed twice is kept once, with a note (a spec lists each value once);
+ * a block or grid dimension or a problem size that is a constant below 1 is refused at
+ * its path. */
+static void test_twice_and_zero(void **state)
+{
+    (void)state;
+    const char *head = "{\"ConfigurationSpace\": {\"TuningParameters\": ["
+                       "{\"Name\": \"bx\", \"Type\": \"int\", \"Values\": \"[32, 16, 32, 64, 16]\"},"
+                       "{\"Name\": \"f\", \"Type\": \"float\", \"Values\": [1, 1.0, 2.5]}]},"
+                       "\"KernelSpecification\": {\"Language\": \"CUDA\", \"KernelName\": \"k\", \"KernelFile\": "
+                       "\"k.cu\", ";
+    char text[1024];
+    snprintf(text, sizeof text, "%s\"GlobalSize\": {\"X\": \"4\"}, \"LocalSize\": {\"X\": \"bx\"}}}", head);
+    t1_result *r;
+    assert_int_equal(t1_import_text(&r, text, strlen(text), "d.json", "", ""), 0);
+    if (r->nerrors)
+        fail_msg("refused: %s", r->errors[0]);
+    if (!strstr(r->text, "    param bx in [32, 16, 64];\n") || !strstr(r->text, "    param f in [1.0, 2.5];\n"))
+        fail_msg("values listed twice are not kept once:\n%s", r->text);
+    bool noted = false;
+    for (int k = 0; k < r->nnotes; k++)
+        noted = noted || strstr(r->notes[k], "d.json: $.ConfigurationSpace.TuningParameters[0].Values: 2 values "
+                                             "listed more than once: each is kept once");
+    assert_true(noted);
+    t1_result_free(r);
+    static const char *const zero[][2] = {
+        {"\"GlobalSize\": {\"X\": \"4\"}, \"LocalSize\": {\"X\": \"bx\", \"Z\": \"0\"}",
+         "d.json: $.KernelSpecification.LocalSize.Z: is 0: a block dimension is at least 1"},
+        {"\"GlobalSize\": {\"X\": \"4\"}, \"LocalSize\": {\"X\": \"bx\", \"Y\": \"2 - 3\"}",
+         "d.json: $.KernelSpecification.LocalSize.Y: is 2 - 3: a block dimension"},
+        {"\"GlobalSize\": {\"X\": \"4\"}, \"LocalSize\": {\"X\": 0}",
+         "d.json: $.KernelSpecification.LocalSize.X: is 0: a block dimension"},
+        {"\"GlobalSize\": {\"X\": \"4\", \"Z\": \"0\"}, \"LocalSize\": {\"X\": \"bx\"}",
+         "d.json: $.KernelSpecification.GlobalSize.Z: is 0: a grid dimension is at least 1"},
+        {"\"ProblemSize\": [\"8 - 8\"], \"LocalSize\": {\"X\": \"bx\"}",
+         "d.json: $.KernelSpecification.ProblemSize[0]: a problem size of 8 - 8: at least 1"},
+    };
+    for (size_t k = 0; k < sizeof zero / sizeof *zero; k++) {
+        snprintf(text, sizeof text, "%s%s}}", head, zero[k][0]);
+        assert_int_equal(t1_import_text(&r, text, strlen(text), "d.json", "", ""), 0);
+        assert_null(r->text);
+        assert_int_equal(r->nerrors, 1);
+        if (!strstr(r->errors[0], zero[k][1]))
+            fail_msg("'%s', not '%s'", r->errors[0], zero[k][1]);
+        t1_result_free(r);
+    }
+}
+
+/* T1 vector types cutune has become its vector buffers (Size in vectors); the others,
+ * and a scalar of one, are refused at their path. */
+static void test_vector_args(void **state)
+{
+    (void)state;
+    const char *head = "{\"ConfigurationSpace\": {\"TuningParameters\": ["
+                       "{\"Name\": \"bx\", \"Type\": \"int\", \"Values\": \"[32, 64]\"}]},"
+                       "\"KernelSpecification\": {\"Language\": \"CUDA\", \"KernelName\": \"k\", \"KernelFile\": "
+                       "\"k.cu\", \"GlobalSize\": {\"X\": \"4\"}, \"LocalSize\": {\"X\": \"bx\"}, \"Arguments\": [";
+    char text[2048];
+    snprintf(text, sizeof text,
+             "%s{\"Name\": \"a\", \"Type\": \"float4\", \"MemoryType\": \"Vector\", \"Size\": 16, "
+             "\"FillType\": \"Random\", \"FillValue\": 1.0, \"AccessType\": \"ReadOnly\"},"
+             "{\"Name\": \"h\", \"Type\": \"half2\", \"MemoryType\": \"Vector\", \"Size\": 8, "
+             "\"FillType\": \"Constant\", \"FillValue\": 0, \"AccessType\": \"WriteOnly\", \"Output\": 1},"
+             "{\"Name\": \"d\", \"Type\": \"double2\", \"MemoryType\": \"Vector\", \"Size\": 4, "
+             "\"FillType\": \"Constant\", \"FillValue\": 2.5, \"AccessType\": \"ReadWrite\"}]}}",
+             head);
+    t1_result *r;
+    assert_int_equal(t1_import_text(&r, text, strlen(text), "v.json", "", ""), 0);
+    if (r->nerrors)
+        fail_msg("refused: %s", r->errors[0]);
+    const char *expected[] = {"    arg a : in float4[16] = random(", "    arg h : out half2[8];\n",
+                              "    arg d : inout double2[4] = constant(2.5);\n"};
+    for (size_t k = 0; k < sizeof expected / sizeof *expected; k++)
+        if (!strstr(r->text, expected[k]))
+            fail_msg("the spec lacks '%s':\n%s", expected[k], r->text);
+    t1_result_free(r);
+    static const char *const refused[][2] = {
+        {"{\"Name\": \"a\", \"Type\": \"half8\", \"MemoryType\": \"Vector\", \"Size\": 4}",
+         "v.json: $.KernelSpecification.Arguments[0].Type: \"half8\" is not supported: of the vector types"},
+        {"{\"Name\": \"a\", \"Type\": \"float2\", \"MemoryType\": \"Scalar\", \"FillValue\": 1}",
+         "v.json: $.KernelSpecification.Arguments[0].Type: a scalar of a vector type is not translated"},
+    };
+    for (int k = 0; k < 2; k++) {
+        snprintf(text, sizeof text, "%s%s]}}", head, refused[k][0]);
+        assert_int_equal(t1_import_text(&r, text, strlen(text), "v.json", "", ""), 0);
+        assert_null(r->text);
+        if (r->nerrors < 1 || !strstr(r->errors[0], refused[k][1]))
+            fail_msg("'%s', not '%s'", r->nerrors ? r->errors[0] : "(none)", refused[k][1]);
+        t1_result_free(r);
+    }
 }
 
 int main(void)
@@ -315,6 +420,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_file_global, setup, teardown),
         cmocka_unit_test_setup_teardown(test_type_names_reserved, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_twice_and_zero, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_vector_args, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /* test_tables.c - the tables the CLI prints through the public header only, as an
  * application calls them: cutune_table_* (`list`'s and `analyze`'s lines and the
- * analysis's summary), cutune_tune_profile_text (the hardware counters after a run) and
- * cutune_spec_select_block (--kernel NAME). The expected text comes from the spec and
+ * analysis's summary), cutune_tune_profile_text (the hardware counters after a run),
+ * cutune_spec_select_block (--kernel NAME) and cutune_results_spec (the spec results
+ * record). The expected text comes from the spec and
  * the analyses written here and from docs/cli.md's columns, not from the writers. */
 #include <math.h>
 #include <setjmp.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <jansson.h>
@@ -142,17 +144,21 @@ static void analysis_lines_and_summary(void **state)
 }
 
 /* The results of a run that read counters (test/data), with `profiled` variants said in
- * its summary, written to a temporary file and loaded. */
-static cutune_tune_result *hw_results(int profiled)
+ * its summary and the spec recorded at `spec` (NULL: as recorded), written to a
+ * temporary file and loaded. */
+static cutune_tune_result *hw_results(int profiled, const char *spec)
 {
     json_error_t e;
     json_t *d = json_load_file(CUTUNE_SOURCE_DIR "/test/data/report-hw-tiny-h100.json", 0, &e);
     assert_non_null(d);
     json_object_set_new(json_object_get(d, "summary"), "profiled", json_integer(profiled));
+    if (spec)
+        json_object_set_new(json_object_get(d, "spec"), "path", json_string(spec));
     char path[] = "/tmp/test_tables_XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     assert_int_equal(json_dumpfd(d, fd, 0), 0);
+    close(fd);
     json_decref(d);
     cutune_tune_result *r = NULL;
     assert_int_equal(cutune_results_load(&r, path), CUTUNE_OK);
@@ -171,13 +177,13 @@ static void profile_text(void **state)
                              "    block threads;\n"
                              "    grid 1;\n"
                              "}\n");
-    cutune_tune_result *r = hw_results(0);
+    cutune_tune_result *r = hw_results(0, NULL);
     char *text = NULL;
     assert_int_equal(cutune_tune_profile_text(&text, spec, r), CUTUNE_OK);
     assert_string_equal(text, ""); /* no variant's counters were read */
     cutune_free(text);
     cutune_tune_result_free(r);
-    r = hw_results(8);
+    r = hw_results(8, NULL);
     assert_int_equal(cutune_tune_profile_text(&text, spec, r), CUTUNE_OK);
     assert_non_null(strstr(text, "\nhardware counters (one profiled launch each"));
     assert_true(has_line(text, "  [a] achieved_occupancy %")); /* a default counter: nvprof's name, its unit */
@@ -216,13 +222,40 @@ static void select_block(void **state)
     cutune_spec_free(spec);
 }
 
+static void results_spec(void **state)
+{
+    (void)state;
+    cutune_load_options opts = CUTUNE_LOAD_OPTIONS_INIT;
+    opts.skip_file_checks = 1;
+    cutune_spec *spec = NULL;
+    cutune_tune_result *r = hw_results(0, CUTUNE_SOURCE_DIR "/test/gpu/tiny.tune"); /* the spec it was run from */
+    assert_int_equal(cutune_results_spec(&spec, r, &opts), CUTUNE_OK);
+    assert_string_equal(cutune_spec_kernel(spec), "scale");
+    cutune_spec_free(spec);
+    cutune_tune_result_free(r);
+    r = hw_results(0, "");
+    assert_int_equal(cutune_results_spec(&spec, r, &opts), CUTUNE_EINVAL);
+    assert_null(spec);
+    assert_string_equal(cutune_last_error(), "names no spec");
+    cutune_tune_result_free(r);
+    r = hw_results(0, "/nonexistent/tiny.tune");
+    assert_int_equal(cutune_results_spec(&spec, r, &opts), CUTUNE_EINVAL);
+    assert_string_equal(cutune_last_error(), "records a spec that cannot be loaded now: /nonexistent/tiny.tune");
+    cutune_tune_result_free(r);
+    r = hw_results(0, CUTUNE_SOURCE_DIR "/examples/sweep.tune"); /* another kernel */
+    assert_int_equal(cutune_results_spec(&spec, r, &opts), CUTUNE_EINVAL);
+    assert_null(spec);
+    assert_non_null(strstr(cutune_last_error(), "records a spec whose kernel or params have changed since: "));
+    assert_int_equal(cutune_results_spec(NULL, r, &opts), CUTUNE_EINVAL);
+    cutune_tune_result_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(list_lines),
-        cmocka_unit_test(analysis_lines_and_summary),
-        cmocka_unit_test(profile_text),
-        cmocka_unit_test(select_block),
+        cmocka_unit_test(list_lines),   cmocka_unit_test(analysis_lines_and_summary),
+        cmocka_unit_test(profile_text), cmocka_unit_test(select_block),
+        cmocka_unit_test(results_spec),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
