@@ -151,6 +151,21 @@ static bool problem_grid(t1_state *s, json_t *ks, json_t *ps, const char *path, 
     return ok;
 }
 
+/* dim_text: dimension d (X, Y, Z) of the object obj at path as a spec expression ("1"
+ * when Y or Z is absent; X is required), or NULL with the error said: not translated, or a
+ * constant below 1 (what: "grid" or "block", for the message). */
+static const char *dim_text(t1_state *s, json_t *obj, const char *path, int d, const char *what)
+{
+    json_t *v = t1_member(s->c, obj, path, dims[d], d == 0);
+    const char *dpath = t1_key(s->c, path, dims[d]);
+    const char *text = v ? t1_expr(s, v, dpath, TR_INT) : "1";
+    if (text && below_one(s, v, dpath)) {
+        t1_error(s->c, dpath, "is %s: a %s dimension is at least 1", text, what);
+        return NULL;
+    }
+    return text;
+}
+
 /* global_grid: the grid from GlobalSize and GlobalSizeType into grid[3]. */
 static bool global_grid(t1_state *s, json_t *ks, const char *path, const char *const block[3], const char *grid[3])
 {
@@ -178,13 +193,7 @@ static bool global_grid(t1_state *s, json_t *ks, const char *path, const char *c
     t1_check_keys(s->c, global, gpath, known, NULL, NULL);
     bool ok = true;
     for (int d = 0; d < 3; d++) {
-        json_t *v = t1_member(s->c, global, gpath, dims[d], d == 0);
-        const char *dpath = t1_key(s->c, gpath, dims[d]);
-        const char *text = v ? t1_expr(s, v, dpath, TR_INT) : "1";
-        if (text && below_one(s, v, dpath)) {
-            t1_error(s->c, dpath, "is %s: a grid dimension is at least 1", text);
-            text = NULL;
-        }
+        const char *text = dim_text(s, global, gpath, d, "grid");
         if (!text) {
             ok = false;
             continue;
@@ -204,13 +213,7 @@ void t1_geometry(t1_state *s, json_t *ks, const char *path)
         static const char *const known[] = {"X", "Y", "Z", NULL};
         t1_check_keys(s->c, local, lpath, known, NULL, NULL);
         for (int d = 0; d < 3; d++) {
-            json_t *v = t1_member(s->c, local, lpath, dims[d], d == 0);
-            const char *dpath = t1_key(s->c, lpath, dims[d]);
-            const char *text = v ? t1_expr(s, v, dpath, TR_INT) : "1";
-            if (text && below_one(s, v, dpath)) {
-                t1_error(s->c, dpath, "is %s: a block dimension is at least 1", text);
-                text = NULL;
-            }
+            const char *text = dim_text(s, local, lpath, d, "block");
             if (!text)
                 ok = false;
             else
