@@ -72,7 +72,7 @@ static int list_spec(cutune_spec *spec, const cli_common *c, enum list_format fm
     if (rc < 0)
         code = cli_exit_for_status(rc);
     else if (fmt == FMT_TABLE && !c->quiet && limit && shown == limit && cutune_configs_next(&v, it) == 1)
-        fprintf(stderr, "(stopped after %llu configurations: --limit)\n", limit);
+        fprintf(stderr, "(stopped after %llu configuration%s: --limit)\n", limit, limit == 1 ? "" : "s");
     cutune_table_free(t);
     cutune_configs_free(it);
     return code;

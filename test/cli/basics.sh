@@ -49,6 +49,8 @@ import json,sys; d=json.load(open('$tmp/out')); sys.exit(0 if len(d)==312 and d[
 "$cutune" list --limit 4 "$spec" >"$tmp/out" 2>"$tmp/err"
 check "list --limit 4 prints a header and 4 rows" test "$(wc -l <"$tmp/out")" -eq 5
 check "list --limit says it stopped early" grep -q 'stopped after 4' "$tmp/err"
+"$cutune" list --limit 1 "$spec" >/dev/null 2>"$tmp/err"
+check "list --limit 1 says one configuration, not 'configurations'" grep -q 'stopped after 1 configuration: --limit' "$tmp/err"
 "$cutune" list --format json --limit 0 "$spec" >/dev/null; check "--limit 0 means all" test $? -eq 0
 
 # --set overrides a let: a 1024-column matrix needs 32 blocks of 32 threads.
