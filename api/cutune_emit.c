@@ -13,6 +13,7 @@
 #include "../emit/t4.h"
 #include "../emit/emit_text.h"
 #include "../emit/report.h"
+#include "../base/num.h"
 #include "../base/strbuf.h"
 #include "../base/sys.h"
 #include "internal.h"
@@ -388,7 +389,7 @@ static void param_line(strbuf *sb, const cutune_spec *spec, int i, int width)
     if (n > 8 && len + 8 < sizeof vals)
         snprintf(vals + len, sizeof vals - len, ", ...");
     sb_printf(sb, "  %-*s %6s value%s  as %-12s %s\n", width, cutune_spec_param_name(spec, i),
-              api_count_text(n, count, sizeof count), n == 1 ? " " : "s", cutune_spec_param_route(spec, i), vals);
+              num_format_count(n, count, sizeof count), n == 1 ? " " : "s", cutune_spec_param_route(spec, i), vals);
 }
 
 int cutune_space_summary_text(char **out, const cutune_spec *spec, const cutune_space_size *size, double count_seconds,
@@ -412,16 +413,16 @@ int cutune_space_summary_text(char **out, const cutune_spec *spec, const cutune_
         sb_printf(&sb, "device       %s\n", device);
     free(device);
     char raw[40], valid[40], least[40], samples[40];
-    api_count_text(size->raw, raw, sizeof raw);
-    api_count_text(size->valid, valid, sizeof valid);
+    num_format_count(size->raw, raw, sizeof raw);
+    num_format_count(size->valid, valid, sizeof valid);
     double share = size->raw ? 100.0 * (double)size->valid / (double)size->raw : 0.0;
     if (size->valid_estimated)
         sb_printf(&sb,
                   "space        %s%s raw, ~%.3g valid (%.3g%%), estimated: too large to count exactly in %.1f s; "
                   "from %s random combinations, and at least %s\n",
                   size->raw_saturated ? ">= " : "", raw, (double)size->valid, share, count_seconds,
-                  api_count_text(size->samples, samples, sizeof samples),
-                  api_count_text(size->valid_at_least, least, sizeof least));
+                  num_format_count(size->samples, samples, sizeof samples),
+                  num_format_count(size->valid_at_least, least, sizeof least));
     else
         sb_printf(&sb, "space        %s%s raw, %s%s valid (%.3g%%), counted in %.3f s\n",
                   size->raw_saturated ? ">= " : "", raw, size->valid_saturated ? ">= " : "", valid, share,

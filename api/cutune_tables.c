@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/num.h"
 #include "../base/strbuf.h"
 #include "internal.h"
 
@@ -37,20 +38,6 @@ static int made(char **out, strbuf *sb)
 {
     *out = sb_steal(sb);
     return *out ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
-}
-
-const char *api_count_text(unsigned long long n, char *buf, size_t size)
-{
-    char digits[32];
-    int len = snprintf(digits, sizeof digits, "%llu", n);
-    size_t k = 0;
-    for (int i = 0; i < len && k + 2 < size; i++) {
-        if (i > 0 && (len - i) % 3 == 0)
-            buf[k++] = ',';
-        buf[k++] = digits[i];
-    }
-    buf[k] = '\0';
-    return buf;
 }
 
 /* value_wider: w, or the width of param i's value k when that is wider. */
@@ -228,7 +215,7 @@ int cutune_table_summary(char **out, const cutune_table *t, const cutune_analyze
     sb_printf(&sb,
               "\n%s variants for %s: %llu compiled (%.2f s of NVRTC time, %.2f s wall on %d thread%s), "
               "%llu from the cache, %llu the same binary as an earlier variant\n",
-              api_count_text(sum->variants, n, sizeof n), sum->arch ? sum->arch : "(null)",
+              num_format_count(sum->variants, n, sizeof n), sum->arch ? sum->arch : "(null)",
               (unsigned long long)t->fresh, sum->compile_seconds, sum->wall_seconds, sum->threads,
               sum->threads == 1 ? "" : "s", (unsigned long long)t->cached, (unsigned long long)t->same);
     sb_printf(&sb, "%llu failed to compile, %llu cannot launch", (unsigned long long)sum->failed,

@@ -42,7 +42,4 @@ int api_spec_recheck_recorded(cutune_spec *spec, const cutune_device *recorded);
 
 /* ---- api/cutune_tables.c -------------------------------------------------------- */
 
-/* api_count_text: "22,200,000" into buf (at least 2 bytes); returns buf. */
-const char *api_count_text(unsigned long long n, char *buf, size_t size);
-
 #endif
