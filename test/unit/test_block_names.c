@@ -34,22 +34,7 @@ static const char cache[] = "{\"device_name\": \"GPU X\", \"kernel_name\": \"red
                             "\"16\": {\"bx\": 16, \"time\": 2.0, \"times\": [2.0]},"
                             "\"32\": {\"bx\": 32, \"time\": 1.0, \"times\": [1.0]}}}";
 
-static char tmpdir[64];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/cutune-blocks-XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
-}
+#include "scratch.h"
 
 /* path_of: the file `name` in the temporary folder (one of 4 static buffers). */
 static const char *path_of(const char *name)

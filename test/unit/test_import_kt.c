@@ -32,22 +32,7 @@ static const char spec_text[] = "kernel convolution_kernel from \"convolution_ke
                                 "    grid 1;\n"
                                 "}\n";
 
-static char tmpdir[64];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/cutune-ikt-XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
-}
+#include "scratch.h"
 
 static cutune_spec *load_spec(void)
 {

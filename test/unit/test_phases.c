@@ -136,22 +136,7 @@ static void test_process_age(void **state)
 
 /* ---- a run's account in a results file and in the account text ------------------ */
 
-static char tmpdir[64];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/cutune-phases-XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
-}
+#include "scratch.h"
 
 /* The recording with `phases` and `gpu_work` (JSON objects, stolen) in its summary,
  * written to tmpdir/NAME and loaded. */

@@ -22,22 +22,7 @@
 
 #define RECORDED CUTUNE_SOURCE_DIR "/test/data/report-sum_matrix-h100.json"
 
-static char tmpdir[64];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/cutune-tunelib-XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
-}
+#include "scratch.h"
 
 /* recording: RECORDED with `direction` as the objective's and every median time
  * multiplied by `scale`, written to tmpdir/NAME and loaded. */
