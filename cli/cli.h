@@ -166,7 +166,7 @@ void cli_print_profile(const cutune_spec *spec, const cutune_tune_result *r);
 
 /* Shared by analyze and tune (cmd_analyze.c). */
 /* What cli_run_analysis prints on stdout: a row per variant (table, CSV, JSON), or none
- * (the summary on stderr only, for `cutune SPEC` without a GPU). */
+ * (the summary on stderr only). */
 enum cli_analyze_format { CLI_ANALYZE_TABLE, CLI_ANALYZE_CSV, CLI_ANALYZE_JSON, CLI_ANALYZE_NONE };
 
 /* What an analysis found, counted by outcome: variants = runnable + failed + unlaunchable. */
@@ -179,13 +179,18 @@ typedef struct cli_analysis {
     bool interrupted;      /* stopped by Ctrl-C: the counts cover what was done */
 } cli_analysis;
 
-/* cli_run_analysis: analyses `spec` (`analyze`, and `cutune SPEC` without a GPU), prints
- * each variant on stdout in `format` and the summary on stderr (unless quiet), and fills
- * *out (may be NULL). Returns EXIT_OK when the analysis ran to its end, however many
- * variants compiled (the caller judges *out); EXIT_INTERRUPTED; or the exit code of
- * the library's failure. */
+/* cli_run_analysis: analyses `spec` (`analyze`), prints each variant on stdout in
+ * `format` and the summary on stderr (unless quiet), and fills *out (may be NULL).
+ * Returns EXIT_OK when the analysis ran to its end, however many variants compiled (the
+ * caller judges *out); EXIT_INTERRUPTED; or the exit code of the library's failure.
+ * cli_run_analysis_sizes: `cutune SPEC` without a GPU: the analysis at each problem size
+ * (cutune_analyze_sizes), each size's line ("size n=4096:", when there are several) and
+ * summary on stderr (unless quiet), no rows; *total the sizes' sums. Returns as
+ * cli_run_analysis, stopping after a size that did not end EXIT_OK. */
 int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyze_options *base,
                      enum cli_analyze_format format, cli_analysis *out);
+int cli_run_analysis_sizes(cutune_spec *spec, const cli_common *c, const cutune_analyze_options *base,
+                           cli_analysis *total);
 /* cli_report_nothing_runs: says on stderr, as `who`, that no variant of the analysis `a`
  * can run (none compiled, or none that compiled can launch), with the counts. */
 void cli_report_nothing_runs(const char *who, const cli_analysis *a);

@@ -58,11 +58,11 @@ static void put(FILE *f, const char *before, char **text, int rc)
 
 /* tune_without_gpu: everything `cutune SPEC` can do without a GPU (the space summary is
  * already printed): compiles the variants (the first `limit` when not 0) for o->arch or
- * sm_90 at each problem size, prints the analysis summary, and then one plain verdict
- * on stderr (cutune_untuned_text). `why` says why there is no GPU; `emits` whether a
- * header or CSV was asked for. Returns EXIT_NO_GPU (not tuned; some variants could run
- * on a GPU), EXIT_NOTHING (no variant compiled and can launch: a GPU would not help),
- * EXIT_INTERRUPTED, or the exit code of a failure. */
+ * sm_90 at each problem size (cli_run_analysis_sizes), prints the analysis summary, and
+ * then one plain verdict on stderr (cutune_untuned_text). `why` says why there is no
+ * GPU; `emits` whether a header or CSV was asked for. Returns EXIT_NO_GPU (not tuned;
+ * some variants could run on a GPU), EXIT_NOTHING (no variant compiled and can launch: a
+ * GPU would not help), EXIT_INTERRUPTED, or the exit code of a failure. */
 static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_common *c, cutune_analyze_options *o,
                             uint64_t limit, const char *why, bool emits)
 {
@@ -75,35 +75,18 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
                 (unsigned long long)limit, path);
     else if (!c->quiet)
         fprintf(stderr, "\ncompiling every variant (no GPU needed; details: cutune analyze %s)\n", path);
-    cutune_untuned u = {.limited = limited, .emits = emits, .brief = c->quiet, .why = why};
-    cli_analysis one = {.arch = ""};
-    int code = EXIT_OK, nsizes = cutune_spec_size_count(spec);
-    for (int k = 0; k < nsizes && code == EXIT_OK; k++) { /* each problem size, as a GPU run would */
-        if (nsizes > 1 && cutune_spec_select_size(spec, k) != CUTUNE_OK)
-            return cli_exit_for_status(CUTUNE_ESPEC);
-        for (int j = 0; nsizes > 1 && !c->quiet && j < cutune_spec_size_var_count(spec); j++)
-            fprintf(stderr, "%s %s=%lld", j ? "" : "\nsize", cutune_spec_size_var(spec, j),
-                    (long long)cutune_spec_size_value(spec, k, j));
-        if (nsizes > 1 && !c->quiet)
-            fprintf(stderr, ":\n");
-        code = cli_run_analysis(spec, c, o, CLI_ANALYZE_NONE, &one);
-        u.variants += one.variants; /* the sizes' sums */
-        u.runnable += one.runnable;
-        u.failed += one.failed;
-        u.unlaunchable += one.unlaunchable;
-    }
-    if (nsizes > 1)
-        cutune_spec_select_size(spec, 0);
+    cli_analysis all;
+    int code = cli_run_analysis_sizes(spec, c, o, &all); /* each problem size, as a GPU run would */
     if (code != EXIT_OK)
         return code; /* interrupted (the summary says what was covered), or a failure */
-    cli_analysis all = {u.variants, u.runnable, u.failed, u.unlaunchable, one.arch, false};
+    cutune_untuned u = {all.variants, all.runnable, all.failed, all.unlaunchable, limited, emits, c->quiet, why};
     if (!c->quiet)
         fprintf(stderr, "\n");
-    if (u.runnable == 0)
+    if (all.runnable == 0)
         cli_report_nothing_runs("cutune", &all);
     char *text = NULL;
     put(stderr, "", &text, cutune_untuned_text(&text, &u));
-    return u.runnable ? EXIT_NO_GPU : EXIT_NOTHING;
+    return all.runnable ? EXIT_NO_GPU : EXIT_NOTHING;
 }
 
 /* --emit-dir, and the spec's emit paths that leave its folder: each block's that the
