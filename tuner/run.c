@@ -212,6 +212,11 @@ static int feed(void *user, const value **vals, uint64_t *ordinal)
             diag_error_noloc(&sr->t->spec->diags, "%s", search_error(sr->se));
             return CUTUNE_ENOMEM;
         }
+        if (n == 0 && !search_stop_reason(sr->se)[0] && session_in_flight(sr->ss) > 0)
+            /* what is in flight first: compiled, it would keep the idle GPUs busy while
+             * this waited on a busy one's answer (at the end of an exhaustive run, a
+             * window's worth of variants ran one at a time on a single GPU) */
+            return SESSION_WAIT;
         if (n == 0 && !search_stop_reason(sr->se)[0] && fleet_busy(sr->t)) {
             /* waiting for outcomes, some of them on a GPU: the first answer may be
              * what the strategy waits for (it is told, then asked again) */
