@@ -446,6 +446,8 @@ int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_sum
     t->done = search_done;
     t->done_user = &sr;
     rc = session_stream(sr.ss, feed, &sr, search_each, &sr);
+    if (rc == CUTUNE_OK) /* no variant was taken: the GPUs' set-up still says whether they serve */
+        rc = tuner_ready(t);
     /* What the GPUs have in flight is finished whatever stopped the stream: it is
      * measured, and journaled. */
     if (fleet_drain(t) < 0 && (rc == CUTUNE_OK || rc == CUTUNE_ESTOPPED))
@@ -527,9 +529,9 @@ int run_tune(tuner *t)
     s->evaluations = t->evaluations;
     s->stop_reason = t->stop[0] ? t->stop : NULL; /* static: the search's words */
     const char *why = t->why ? t->why : "out of memory";
-    if (t->status == CUTUNE_EIO)
+    if (t->status == CUTUNE_EIO && t->ready_status == CUTUNE_OK)
         diag_error_noloc(&t->spec->diags, "%s", why);
-    if (t->status == CUTUNE_ENODEV || t->status == CUTUNE_ENOMEM) {
+    if ((t->status == CUTUNE_ENODEV || t->status == CUTUNE_ENOMEM) && t->ready_status == CUTUNE_OK) {
         diag_error_noloc(&t->spec->diags, "%s", why);
         err_set(t->status, "%s", why);
     }
