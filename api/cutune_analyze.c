@@ -1,11 +1,14 @@
 /* cutune_analyze.c - cutune/analyze.h: cutune_analyze, the public facade over the
  * compile session (session/session.h): argument checks, the architecture to compile for,
- * the total that progress counts towards, the session's lifetime. No GPU needed. */
+ * the total that progress counts towards, the session's lifetime; the analysis at each
+ * problem size (cutune_analyze_sizes) and what is said when nothing can run. No GPU
+ * needed. */
 #include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
 #include "../emit/emit_text.h"
+#include "../emit/verdict.h"
 #include "../session/own.h"
 
 /* The architecture to compile for: asked, else the first GPU's, else sm_90; *dv gets
@@ -139,6 +142,14 @@ int cutune_analyze_sizes(cutune_analyze_summary *total, cutune_spec *spec, const
     if (nsizes > 1)
         cutune_spec_select_size(spec, 0);
     return rc;
+}
+
+int cutune_analyze_verdict_text(char **out, const cutune_analyze_summary *sum)
+{
+    if (!out || !sum)
+        return err_set(CUTUNE_EINVAL, "cutune_analyze_verdict_text: no output or summary");
+    *out = verdict_nothing_runs(sum);
+    return *out ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
 }
 
 int cutune_analysis_csv(char **out, const cutune_spec *spec, const cutune_analysis *a)

@@ -169,16 +169,6 @@ void cli_print_profile(const cutune_spec *spec, const cutune_tune_result *r);
  * (the summary on stderr only). */
 enum cli_analyze_format { CLI_ANALYZE_TABLE, CLI_ANALYZE_CSV, CLI_ANALYZE_JSON, CLI_ANALYZE_NONE };
 
-/* What an analysis found, counted by outcome: variants = runnable + failed + unlaunchable. */
-typedef struct cli_analysis {
-    uint64_t variants;     /* analysed (every valid configuration, or the first --limit) */
-    uint64_t runnable;     /* compiled and can launch (as far as the occupancy model tells) */
-    uint64_t failed;       /* did not compile */
-    uint64_t unlaunchable; /* compiled, but cannot launch */
-    const char *arch;      /* compiled for ("" when not known; owned by the spec, as the summary's) */
-    bool interrupted;      /* stopped by Ctrl-C: the counts cover what was done */
-} cli_analysis;
-
 /* cli_run_analysis: analyses `spec` (`analyze`), prints each variant on stdout in
  * `format` and the summary on stderr (unless quiet), and fills *out (may be NULL).
  * Returns EXIT_OK when the analysis ran to its end, however many variants compiled (the
@@ -188,12 +178,13 @@ typedef struct cli_analysis {
  * summary on stderr (unless quiet), no rows; *total the sizes' sums. Returns as
  * cli_run_analysis, stopping after a size that did not end EXIT_OK. */
 int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyze_options *base,
-                     enum cli_analyze_format format, cli_analysis *out);
+                     enum cli_analyze_format format, cutune_analyze_summary *out);
 int cli_run_analysis_sizes(cutune_spec *spec, const cli_common *c, const cutune_analyze_options *base,
-                           cli_analysis *total);
-/* cli_report_nothing_runs: says on stderr, as `who`, that no variant of the analysis `a`
- * can run (none compiled, or none that compiled can launch), with the counts. */
-void cli_report_nothing_runs(const char *who, const cli_analysis *a);
+                           cutune_analyze_summary *total);
+/* cli_nothing_runs: when no variant of the analysis `sum` can run, says so on stderr as
+ * `who` ("cutune analyze"), with the counts (cutune_analyze_verdict_text), and returns
+ * true; false when some can. */
+bool cli_nothing_runs(const char *who, const cutune_analyze_summary *sum);
 /* Shared by check and tune (cmd_check.c). cli_space_summary: counts the space, prints its
  * diagnostics and the summary in `format` on stdout (CLI_SUMMARY_NONE: no summary, for
  * `cutune SPEC -q`); returns EXIT_OK, EXIT_SPEC (an empty space, a failed expression) or

@@ -76,30 +76,17 @@ static void view_start(analyze_view *av)
     av->seen = cutune_spec_diagnostic_count(av->spec);
 }
 
-/* fill_analysis: *out from the summary `sum` (NULL: nothing). */
-static void fill_analysis(cli_analysis *out, const cutune_analyze_summary *sum)
-{
-    if (!out)
-        return;
-    memset(out, 0, sizeof *out);
-    out->variants = sum->variants;
-    out->failed = sum->failed;
-    out->unlaunchable = sum->unlaunchable;
-    out->runnable = sum->variants - sum->failed - sum->unlaunchable;
-    out->arch = sum->arch ? sum->arch : ""; /* the spec's: lives as long; NULL when the analysis failed first */
-    out->interrupted = sum->interrupted;
-}
-
 /* view_end: what follows an analysis that returned `rc` with the summary `sum`: the JSON
  * array closed, its diagnostics, *out (may be NULL) filled, the summary on stderr (not
  * when quiet or after a failure); av's table freed. Returns as cli_run_analysis. */
-static int view_end(analyze_view *av, int rc, const cutune_analyze_summary *sum, cli_analysis *out)
+static int view_end(analyze_view *av, int rc, const cutune_analyze_summary *sum, cutune_analyze_summary *out)
 {
     if (av->fmt == CLI_ANALYZE_JSON)
         printf(av->started ? "\n]\n" : "[]\n");
     fflush(stdout);
     cli_print_new_diagnostics(av->spec, av->c, &av->seen);
-    fill_analysis(out, sum);
+    if (out)
+        *out = *sum;
     if (rc == CUTUNE_ESTOPPED)
         rc = CUTUNE_OK; /* each_variant ran out of memory: what was done is told */
     char *text = NULL;
@@ -116,7 +103,7 @@ static int view_end(analyze_view *av, int rc, const cutune_analyze_summary *sum,
 }
 
 int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyze_options *base,
-                     enum cli_analyze_format format, cli_analysis *out)
+                     enum cli_analyze_format format, cutune_analyze_summary *out)
 {
     analyze_view av = {.spec = spec, .c = c, .fmt = format};
     view_start(&av);
@@ -124,7 +111,7 @@ int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyz
     opts.cancel = cli_catch_interrupts();
     opts.progress = show_progress;
     opts.progress_user = &av;
-    cutune_analyze_summary sum;
+    cutune_analyze_summary sum = {0}; /* a failure may leave it as it is */
     int rc = cutune_analyze(&sum, spec, &opts, each_variant, &av);
     return view_end(&av, rc, &sum, out);
 }
@@ -152,34 +139,27 @@ static int each_size(void *user, int k, const cutune_analyze_summary *sum)
 }
 
 int cli_run_analysis_sizes(cutune_spec *spec, const cli_common *c, const cutune_analyze_options *base,
-                           cli_analysis *total)
+                           cutune_analyze_summary *total)
 {
     analyze_view av = {.spec = spec, .c = c, .fmt = CLI_ANALYZE_NONE, .code = EXIT_OK};
     cutune_analyze_options opts = *base;
     opts.cancel = cli_catch_interrupts();
     opts.progress = show_progress;
     opts.progress_user = &av;
-    cutune_analyze_summary sum;
-    int rc = cutune_analyze_sizes(&sum, spec, &opts, each_size, each_variant, &av);
+    int rc = cutune_analyze_sizes(total, spec, &opts, each_size, each_variant, &av);
     if (rc < 0 && rc != CUTUNE_ESTOPPED) /* a size that failed, or could not be selected */
-        return av.in_size ? view_end(&av, rc, &sum, NULL) : cli_exit_for_status(rc);
-    fill_analysis(total, &sum);
+        return av.in_size ? view_end(&av, rc, total, NULL) : cli_exit_for_status(rc);
     return av.code;
 }
 
-void cli_report_nothing_runs(const char *who, const cli_analysis *a)
+bool cli_nothing_runs(const char *who, const cutune_analyze_summary *sum)
 {
-    if (a->variants == 0)
-        fprintf(stderr, "%s: no variant was analysed\n", who);
-    else if (a->failed == a->variants)
-        fprintf(stderr, "%s: NOTHING COMPILED: none of the %llu variants compiled for %s\n", who,
-                (unsigned long long)a->variants, a->arch);
-    else
-        fprintf(stderr,
-                "%s: NOTHING CAN RUN: none of the %llu variants both compiled for %s and can launch "
-                "(%llu failed to compile, %llu cannot launch)\n",
-                who, (unsigned long long)a->variants, a->arch, (unsigned long long)a->failed,
-                (unsigned long long)a->unlaunchable);
+    char *text = NULL;
+    bool nothing = cutune_analyze_verdict_text(&text, sum) == CUTUNE_OK && text[0];
+    if (nothing)
+        fprintf(stderr, "%s: %s", who, text);
+    cutune_free(text);
+    return nothing;
 }
 
 int cmd_analyze(int argc, char **argv)
@@ -219,12 +199,10 @@ int cmd_analyze(int argc, char **argv)
                                    n);
         for (int i = 0; i < n && code == EXIT_OK; i++) { /* each kernel block in turn */
             cli_select_block(spec, &c, i, stdout);
-            cli_analysis a;
-            code = cli_run_analysis(spec, &c, &o, fmt, &a);
-            if (code == EXIT_OK && a.runnable == 0) {
-                cli_report_nothing_runs("cutune analyze", &a);
+            cutune_analyze_summary sum;
+            code = cli_run_analysis(spec, &c, &o, fmt, &sum);
+            if (code == EXIT_OK && cli_nothing_runs("cutune analyze", &sum))
                 code = EXIT_NOTHING;
-            }
         }
         cutune_spec_free(spec);
     }

@@ -75,18 +75,20 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
                 (unsigned long long)limit, path);
     else if (!c->quiet)
         fprintf(stderr, "\ncompiling every variant (no GPU needed; details: cutune analyze %s)\n", path);
-    cli_analysis all;
+    cutune_analyze_summary all;
     int code = cli_run_analysis_sizes(spec, c, o, &all); /* each problem size, as a GPU run would */
     if (code != EXIT_OK)
         return code; /* interrupted (the summary says what was covered), or a failure */
-    cutune_untuned u = {all.variants, all.runnable, all.failed, all.unlaunchable, limited, emits, c->quiet, why};
+    cutune_untuned u = {all.variants, all.variants - all.failed - all.unlaunchable,
+                        all.failed,   all.unlaunchable,
+                        limited,      emits,
+                        c->quiet,     why};
     if (!c->quiet)
         fprintf(stderr, "\n");
-    if (all.runnable == 0)
-        cli_report_nothing_runs("cutune", &all);
+    cli_nothing_runs("cutune", &all);
     char *text = NULL;
     put(stderr, "", &text, cutune_untuned_text(&text, &u));
-    return all.runnable ? EXIT_NO_GPU : EXIT_NOTHING;
+    return u.runnable ? EXIT_NO_GPU : EXIT_NOTHING;
 }
 
 /* --emit-dir, and the spec's emit paths that leave its folder: each block's that the

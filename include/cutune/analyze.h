@@ -122,6 +122,13 @@ typedef int (*cutune_size_fn)(void *user, int k, const cutune_analyze_summary *s
 int cutune_analyze_sizes(cutune_analyze_summary *total, cutune_spec *spec, const cutune_analyze_options *opts,
                          cutune_size_fn size, int (*each)(void *user, const cutune_analysis *a), void *user);
 
+/* cutune_analyze_verdict_text: when no variant of the analysis `sum` can run (none was
+ * analysed, none compiled, or none that compiled can launch), the line that says so,
+ * with the counts, for the caller to put after its name ("NOTHING COMPILED: none of the
+ * 12 variants compiled for sm_90"); "" when some variant can run. In *out (free with
+ * cutune_free). CUTUNE_OK, CUTUNE_EINVAL or CUTUNE_ENOMEM. */
+int cutune_analyze_verdict_text(char **out, const cutune_analyze_summary *sum);
+
 /* cutune_analysis_csv: one variant's analysis (as `each` receives it) as the CSV row
  * `cutune analyze --format csv` prints: cutune_variant_csv's columns, then compiled,
  * registers, static_smem, local_bytes, spill_stores, spill_loads, blocks_per_sm,
