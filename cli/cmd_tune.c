@@ -79,10 +79,14 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
     int code = cli_run_analysis_sizes(spec, c, o, &all); /* each problem size, as a GPU run would */
     if (code != EXIT_OK)
         return code; /* interrupted (the summary says what was covered), or a failure */
-    cutune_untuned u = {all.variants, all.variants - all.failed - all.unlaunchable,
-                        all.failed,   all.unlaunchable,
-                        limited,      emits,
-                        c->quiet,     why};
+    cutune_untuned u = {.variants = all.variants,
+                        .failed = all.failed,
+                        .unlaunchable = all.unlaunchable,
+                        .limited = limited,
+                        .emits = emits,
+                        .brief = c->quiet,
+                        .why = why};
+    u.runnable = all.variants - all.failed - all.unlaunchable;
     if (!c->quiet)
         fprintf(stderr, "\n");
     cli_nothing_runs("cutune", &all);
