@@ -166,21 +166,18 @@ void cli_print_profile(const cutune_spec *spec, const cutune_tune_result *r);
 
 /* Shared by analyze and tune (cmd_analyze.c). */
 /* What cli_run_analysis prints on stdout: a row per variant (table, CSV, JSON), or none
- * (the summary on stderr only). */
+ * (the summary on stderr only, for `cutune SPEC` without a GPU). */
 enum cli_analyze_format { CLI_ANALYZE_TABLE, CLI_ANALYZE_CSV, CLI_ANALYZE_JSON, CLI_ANALYZE_NONE };
 
-/* cli_run_analysis: analyses `spec` (`analyze`), prints each variant on stdout in
- * `format` and the summary on stderr (unless quiet), and fills *out (may be NULL).
- * Returns EXIT_OK when the analysis ran to its end, however many variants compiled (the
- * caller judges *out); EXIT_INTERRUPTED; or the exit code of the library's failure.
- * cli_run_analysis_sizes: `cutune SPEC` without a GPU: the analysis at each problem size
- * (cutune_analyze_sizes), each size's line ("size n=4096:", when there are several) and
- * summary on stderr (unless quiet), no rows; *total the sizes' sums. Returns as
- * cli_run_analysis, stopping after a size that did not end EXIT_OK. */
+/* cli_run_analysis: analyses `spec` (`analyze`; with `sizes`, at each problem size in
+ * turn, as `cutune SPEC` without a GPU does: cutune_analyze_sizes, each size's line
+ * "size n=4096:" when there are several), prints each variant on stdout in `format`
+ * and each analysis's summary on stderr (unless quiet), and fills *out (the sizes'
+ * sums). Returns EXIT_OK when the analysis ran to its end, however many variants
+ * compiled (the caller judges *out); EXIT_INTERRUPTED; or the exit code of the
+ * library's failure, stopping after a size that did not end EXIT_OK. */
 int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyze_options *base,
-                     enum cli_analyze_format format, cutune_analyze_summary *out);
-int cli_run_analysis_sizes(cutune_spec *spec, const cli_common *c, const cutune_analyze_options *base,
-                           cutune_analyze_summary *total);
+                     enum cli_analyze_format format, bool sizes, cutune_analyze_summary *out);
 /* cli_nothing_runs: when no variant of the analysis `sum` can run, says so on stderr as
  * `who` ("cutune analyze"), with the counts (cutune_analyze_verdict_text), and returns
  * true; false when some can. */

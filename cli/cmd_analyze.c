@@ -9,7 +9,7 @@
 
 /* What the printing of an analysis keeps: its format, the table that counts the
  * variants for the summary, the progress line's times; for a run over the spec's
- * problem sizes (cli_run_analysis_sizes), each size's exit code. */
+ * problem sizes (cli_run_analysis's `sizes`), each size's exit code. */
 typedef struct analyze_view {
     cutune_spec *spec;
     const cli_common *c;
@@ -77,16 +77,14 @@ static void view_start(analyze_view *av)
 }
 
 /* view_end: what follows an analysis that returned `rc` with the summary `sum`: the JSON
- * array closed, its diagnostics, *out (may be NULL) filled, the summary on stderr (not
- * when quiet or after a failure); av's table freed. Returns as cli_run_analysis. */
-static int view_end(analyze_view *av, int rc, const cutune_analyze_summary *sum, cutune_analyze_summary *out)
+ * array closed, its diagnostics, the summary on stderr (not when quiet or after a
+ * failure); av's table freed. Returns as cli_run_analysis. */
+static int view_end(analyze_view *av, int rc, const cutune_analyze_summary *sum)
 {
     if (av->fmt == CLI_ANALYZE_JSON)
         printf(av->started ? "\n]\n" : "[]\n");
     fflush(stdout);
     cli_print_new_diagnostics(av->spec, av->c, &av->seen);
-    if (out)
-        *out = *sum;
     if (rc == CUTUNE_ESTOPPED)
         rc = CUTUNE_OK; /* each_variant ran out of memory: what was done is told */
     char *text = NULL;
@@ -102,20 +100,6 @@ static int view_end(analyze_view *av, int rc, const cutune_analyze_summary *sum,
     return sum->interrupted ? EXIT_INTERRUPTED : EXIT_OK;
 }
 
-int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyze_options *base,
-                     enum cli_analyze_format format, cutune_analyze_summary *out)
-{
-    analyze_view av = {.spec = spec, .c = c, .fmt = format};
-    view_start(&av);
-    cutune_analyze_options opts = *base;
-    opts.cancel = cli_catch_interrupts();
-    opts.progress = show_progress;
-    opts.progress_user = &av;
-    cutune_analyze_summary sum = {0}; /* a failure may leave it as it is */
-    int rc = cutune_analyze(&sum, spec, &opts, each_variant, &av);
-    return view_end(&av, rc, &sum, out);
-}
-
 /* each_size: cutune_analyze_sizes' callback: before size k (sum NULL), its values on a
  * line of their own when there are several (not when quiet); after it, what follows an
  * analysis (view_end). Non-zero (stop) after a size that did not end EXIT_OK. */
@@ -123,32 +107,34 @@ static int each_size(void *user, int k, const cutune_analyze_summary *sum)
 {
     analyze_view *av = user;
     int nsizes = cutune_spec_size_count(av->spec);
-    if (sum) {
-        av->in_size = false;
-        av->code = view_end(av, CUTUNE_OK, sum, NULL);
-        return av->code != EXIT_OK;
-    }
+    av->in_size = !sum;
+    if (sum)
+        return (av->code = view_end(av, CUTUNE_OK, sum)) != EXIT_OK;
     for (int j = 0; nsizes > 1 && !av->c->quiet && j < cutune_spec_size_var_count(av->spec); j++)
         fprintf(stderr, "%s %s=%lld", j ? "" : "\nsize", cutune_spec_size_var(av->spec, j),
                 (long long)cutune_spec_size_value(av->spec, k, j));
     if (nsizes > 1 && !av->c->quiet)
         fprintf(stderr, ":\n");
     view_start(av);
-    av->in_size = true;
     return 0;
 }
 
-int cli_run_analysis_sizes(cutune_spec *spec, const cli_common *c, const cutune_analyze_options *base,
-                           cutune_analyze_summary *total)
+int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyze_options *base,
+                     enum cli_analyze_format format, bool sizes, cutune_analyze_summary *out)
 {
-    analyze_view av = {.spec = spec, .c = c, .fmt = CLI_ANALYZE_NONE, .code = EXIT_OK};
+    analyze_view av = {.spec = spec, .c = c, .fmt = format, .code = EXIT_OK};
     cutune_analyze_options opts = *base;
     opts.cancel = cli_catch_interrupts();
     opts.progress = show_progress;
     opts.progress_user = &av;
-    int rc = cutune_analyze_sizes(total, spec, &opts, each_size, each_variant, &av);
+    *out = (cutune_analyze_summary){0}; /* a failure may leave it as it is */
+    if (!sizes) {
+        view_start(&av);
+        return view_end(&av, cutune_analyze(out, spec, &opts, each_variant, &av), out);
+    }
+    int rc = cutune_analyze_sizes(out, spec, &opts, each_size, each_variant, &av);
     if (rc < 0 && rc != CUTUNE_ESTOPPED) /* a size that failed, or could not be selected */
-        return av.in_size ? view_end(&av, rc, total, NULL) : cli_exit_for_status(rc);
+        return av.in_size ? view_end(&av, rc, out) : cli_exit_for_status(rc);
     return av.code;
 }
 
@@ -200,7 +186,7 @@ int cmd_analyze(int argc, char **argv)
         for (int i = 0; i < n && code == EXIT_OK; i++) { /* each kernel block in turn */
             cli_select_block(spec, &c, i, stdout);
             cutune_analyze_summary sum;
-            code = cli_run_analysis(spec, &c, &o, fmt, &sum);
+            code = cli_run_analysis(spec, &c, &o, fmt, false, &sum);
             if (code == EXIT_OK && cli_nothing_runs("cutune analyze", &sum))
                 code = EXIT_NOTHING;
         }

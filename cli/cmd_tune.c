@@ -58,7 +58,7 @@ static void put(FILE *f, const char *before, char **text, int rc)
 
 /* tune_without_gpu: everything `cutune SPEC` can do without a GPU (the space summary is
  * already printed): compiles the variants (the first `limit` when not 0) for o->arch or
- * sm_90 at each problem size (cli_run_analysis_sizes), prints the analysis summary, and
+ * sm_90 at each problem size (cli_run_analysis), prints the analysis summary, and
  * then one plain verdict on stderr (cutune_untuned_text). `why` says why there is no
  * GPU; `emits` whether a header or CSV was asked for. Returns EXIT_NO_GPU (not tuned;
  * some variants could run on a GPU), EXIT_NOTHING (no variant compiled and can launch: a
@@ -76,7 +76,7 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
     else if (!c->quiet)
         fprintf(stderr, "\ncompiling every variant (no GPU needed; details: cutune analyze %s)\n", path);
     cutune_analyze_summary all;
-    int code = cli_run_analysis_sizes(spec, c, o, &all); /* each problem size, as a GPU run would */
+    int code = cli_run_analysis(spec, c, o, CLI_ANALYZE_NONE, true, &all); /* each size, as a GPU run would */
     if (code != EXIT_OK)
         return code; /* interrupted (the summary says what was covered), or a failure */
     cutune_untuned u = {.variants = all.variants,
