@@ -63,11 +63,9 @@ void cli_select_block(cutune_spec *spec, const cli_common *c, int i, FILE *out);
  * printing a usage message naming `sub` and `option`) when text is not one. */
 bool cli_parse_count(const char *sub, const char *option, const char *text, unsigned long long *out);
 
-/* The largest GPU number (--device, --devices) and the longest time limit in seconds
- * (--timeout, CUTUNE_COMPILE_TIMEOUT: past it a deadline is no limit, and the wait's
- * milliseconds would not fit an int). */
-#define CLI_MAX_GPU 4096
-#define CLI_MAX_SECONDS 1000000
+/* The largest GPU number (--device, --devices, occupancy's): the library's, which reads
+ * --device (cutune_tune_set_option). */
+#define CLI_MAX_GPU CUTUNE_MAX_GPU_NUMBER
 
 /* The largest count an option takes: results files store counts and seeds as JSON
  * integers, which are signed 64-bit. */
