@@ -139,13 +139,10 @@ int cmd_simulate(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 
 /* shard.c: a shard of the space: index of count, the local rank and the number of
- * local ranks the launcher gave (-1: none) and who gave it (NULL: --shard I/N). */
-typedef struct cli_shard {
-    int index, count, local, local_count;
-    const char *launcher;
-} cli_shard;
-/* cli_parse_shard: "I/N" or "auto" (cutune_launcher_find) into *out: 0, or -1 after a
+ * local ranks the launcher gave (-1: none) and who gave it (name NULL: --shard I/N).
+ * cli_parse_shard: "I/N" or "auto" (cutune_launcher_parse) into *out: 0, or -1 after a
  * usage message naming `sub`. */
+typedef cutune_launcher cli_shard;
 int cli_parse_shard(const char *sub, const char *text, cli_shard *out);
 
 /* cli_tune_per_device (multi.c): `cutune SPEC --devices ... --per-device` after the

@@ -156,7 +156,7 @@ int cmd_analyze(int argc, char **argv)
     static const char *const formats[] = {"table", "csv", "json", NULL}; /* enum cli_analyze_format's order */
     int fmt = CLI_ANALYZE_TABLE;
     unsigned long long limit = 0;
-    cli_shard sh = {0, 0, -1, -1, NULL};
+    cli_shard sh = {.local = -1, .local_count = -1};
     const cli_opt table[] = {
         {"arch", 0, true, CLI_TEXT, &c.arch, NULL, 0, NULL, "sm_XX",
          "compile for this architecture (default: the GPU's, else sm_90)"},

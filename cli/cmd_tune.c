@@ -329,7 +329,7 @@ static int setup_shard(tune_args *a, cutune_spec *spec, int nblocks)
     snprintf(on, sizeof on, a->ndevs > 1 ? "%d GPUs" : "GPU %d", a->ndevs > 1 ? a->ndevs : a->t.device);
     if (!a->c.quiet)
         fprintf(stderr, "shard %d of %d%s%s (%s): results to %s%s%s\n", a->shard.index, a->shard.count,
-                a->shard.launcher ? ", from " : "", a->shard.launcher ? a->shard.launcher : "", on, a->shard_results,
+                a->shard.name ? ", from " : "", a->shard.name ? a->shard.name : "", on, a->shard_results,
                 a->shard_journal ? ", journal " : "", a->shard_journal ? a->shard_journal : "");
     if (a->ndevs > 1 && a->shard.local_count > 1) /* every rank of the host on every GPU */
         fprintf(stderr,
@@ -476,7 +476,7 @@ int cmd_tune(int argc, char **argv)
     tune_args a = {.o = CUTUNE_ANALYZE_OPTIONS_INIT,
                    .t = CUTUNE_TUNE_OPTIONS_INIT,
                    .top = -1,
-                   .shard = {0, 0, -1, -1, NULL}};
+                   .shard = {.local = -1, .local_count = -1}};
     cli_init_common(&a.c);
     cutune_spec *spec = NULL;
     int code = parse_tune(&a, argc, argv);
