@@ -53,6 +53,22 @@ int cutune_devices_one_model(const int *devices, int n)
     return 1;
 }
 
+int cutune_devices_parse(int *out, int size, int *n, const char *text)
+{
+    if (!out || size < 1 || !n || !text)
+        return err_set(CUTUNE_EINVAL, "cutune_devices_parse: no list to fill, or no text");
+    int count = 0;
+    if (strcmp(text, "all") != 0)
+        return num_read_list(text, 0, CUTUNE_MAX_GPU_NUMBER, out, size, n)
+                   ? CUTUNE_OK
+                   : err_set(CUTUNE_EINVAL, "devices takes all or GPU numbers such as 0,1, not '%s'", text);
+    if (cutune_device_count(&count) != CUTUNE_OK || count <= 0)
+        return err_set(CUTUNE_ENODEV, "%s", cutune_last_error()[0] ? cutune_last_error() : "the driver sees no GPU");
+    for (*n = 0; *n < count && *n < size; (*n)++)
+        out[*n] = *n;
+    return CUTUNE_OK;
+}
+
 int cutune_tune_set_devices(cutune_tune_options *opts, const int *devices, int n, int *per_device)
 {
     if (!opts || !per_device || n < 0 || (n > 0 && !devices))

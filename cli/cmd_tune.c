@@ -165,19 +165,12 @@ static int opt_devices(const char *sub, void *dest, const cli_opt *o, const char
 {
     (void)o;
     tune_args *a = dest;
-    int count = 0;
-    if (strcmp(arg, "all") != 0)
-        return num_read_list(arg, 0, CLI_MAX_GPU, a->devs, 64, &a->ndevs)
-                   ? EXIT_OK
-                   : cli_usage_error(sub, "--devices takes all or GPU numbers such as 0,1, not '%s'", arg);
-    if (cutune_device_count(&count) != CUTUNE_OK || count <= 0) {
-        fprintf(stderr, "cutune: --devices all: %s\n",
-                cutune_last_error()[0] ? cutune_last_error() : "the driver sees no GPU");
-        return EXIT_NO_GPU;
-    }
-    for (a->ndevs = 0; a->ndevs < count && a->ndevs < 64; a->ndevs++)
-        a->devs[a->ndevs] = a->ndevs;
-    return EXIT_OK;
+    int rc = cutune_devices_parse(a->devs, 64, &a->ndevs, arg);
+    if (rc == CUTUNE_ENODEV)
+        fprintf(stderr, "cutune: --devices all: %s\n", cutune_last_error());
+    return rc == CUTUNE_OK       ? EXIT_OK
+           : rc == CUTUNE_ENODEV ? EXIT_NO_GPU
+                                 : cli_usage_error(sub, "--%s", cutune_last_error());
 }
 
 /* --metric NAME|default: a counter's name kept, or the default set's. */

@@ -231,6 +231,14 @@ int cutune_blocks_emit_check(char **out, cutune_spec *spec, const cutune_blocks_
  * different models (*per_device is then set to 1). n 0 changes nothing. Returns 1 when
  * the models made it a process per GPU, 0 otherwise, CUTUNE_EINVAL for bad arguments. */
 int cutune_devices_one_model(const int *devices, int n);
+
+/* cutune_devices_parse: the GPUs `text` names as `--devices` takes it, into out[0 .. *n)
+ * (at most `size`): "all", every GPU the driver sees (ordinals 0 up), or GPU numbers
+ * such as "0,1" (0 to CUTUNE_MAX_GPU_NUMBER; base/num's list). CUTUNE_OK; CUTUNE_EINVAL
+ * quoting the text ("devices takes all or GPU numbers such as 0,1, not 'x'") or for
+ * NULL arguments; CUTUNE_ENODEV for "all" when the driver sees no GPU (the error saying
+ * why). */
+int cutune_devices_parse(int *out, int size, int *n, const char *text);
 int cutune_tune_set_devices(cutune_tune_options *opts, const int *devices, int n, int *per_device);
 
 /* The largest GPU number and the longest time limit in seconds an option takes (past

@@ -3,7 +3,8 @@
  * write (cutune_blocks_emit_check), how a run goes on the GPUs named
  * (cutune_tune_set_devices; no GPU here, so the models cannot be told apart), a shard's
  * files (cutune_tune_set_shard), a finished run's verdict (cutune_tune_verdict_of), an
- * option read from its text (cutune_tune_set_option); and
+ * option read from its text (cutune_tune_set_option), the GPUs --devices names
+ * (cutune_devices_parse); and
  * the header of a run on several GPUs, an entry per model (cutune_emit_header_devices).
  * Runs are recorded results files (test/emit, test/data), one rewritten with jansson.
  * Only the public header. */
@@ -279,12 +280,41 @@ static void test_set_option(void **state)
     assert_int_equal(cutune_tune_set_option(NULL, "prune", "2"), CUTUNE_EINVAL);
 }
 
+/* --devices' text: GPU numbers, or all the driver sees (none here: CUTUNE_ENODEV). */
+static void test_devices_parse(void **state)
+{
+    (void)state;
+    int devs[2] = {-1, -1}, n = -1, count = 0;
+    assert_int_equal(cutune_devices_parse(devs, 2, &n, "3,0"), CUTUNE_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(devs[0], 3);
+    assert_int_equal(devs[1], 0);
+    static const char *const bad[] = {"x", "4097", "0,1,2", "0,", "-1", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char want[96];
+        snprintf(want, sizeof want, "devices takes all or GPU numbers such as 0,1, not '%s'", bad[i]);
+        assert_int_equal(cutune_devices_parse(devs, 2, &n, bad[i]), CUTUNE_EINVAL);
+        assert_string_equal(cutune_last_error(), want);
+    }
+    int rc = cutune_devices_parse(devs, 2, &n, "all");
+    if (cutune_device_count(&count) == CUTUNE_OK && count > 0) {
+        assert_int_equal(rc, CUTUNE_OK);
+        assert_int_equal(n, count < 2 ? count : 2);
+        assert_int_equal(devs[0], 0);
+    } else {
+        assert_int_equal(rc, CUTUNE_ENODEV);
+        assert_true(cutune_last_error()[0] != '\0');
+    }
+    assert_int_equal(cutune_devices_parse(devs, 2, NULL, "0"), CUTUNE_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blocks_emit_check), cmocka_unit_test(test_set_devices),
         cmocka_unit_test(test_set_shard),         cmocka_unit_test(test_verdict),
         cmocka_unit_test(test_header_devices),    cmocka_unit_test(test_set_option),
+        cmocka_unit_test(test_devices_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
