@@ -188,7 +188,8 @@ int lb_reserved_name(lang_ctx *ctx, const char *what, span at, const ast_route *
                    word, what, word, route->text);
     else if (esc_c_keyword(word))
         diag_error(ctx->diags, at,
-                   "'%s' is a reserved word of the spec language and a C or C++ keyword, so it can name neither a %s nor a "
+                   "'%s' is a reserved word of the spec language and a C or C++ keyword, so it can name neither a %s "
+                   "nor a "
                    "macro; name both otherwise (%s %s_ %s ... as define MACRO)",
                    word, what, what, word, what[0] == 'p' ? "in" : "=");
     else
