@@ -120,6 +120,22 @@ static void check_macro_words(const model *m, const ast_spec *spec, diag_list *d
                        "name another (as define %s)",
                        p->macro, p->name, why, p->macro, macro_suggestion(p->macro, other, sizeof other));
     }
+    for (int i = 0; i < m->nparams; i++) { /* as option "-Dfloat={}": the same -D */
+        const m_param *p = &m->params[i];
+        const char *fmt = p->route == ROUTE_OPTION ? p->option_fmt : NULL;
+        if (!fmt || strncmp(fmt, "-D", 2) != 0)
+            continue;
+        size_t len = strcspn(fmt + 2, "= ");
+        char macro[80];
+        snprintf(macro, sizeof macro, "%.*s", (int)(len < sizeof macro ? len : sizeof macro - 1), fmt + 2);
+        const char *why = macro_word_bad(macro);
+        const ast_item *it = param_item(spec, p->name);
+        if (why && it)
+            diag_error(dl, it->u.param.route.text_loc,
+                       "the option \"%s\" of param '%s' defines %s, %s: it would redefine it in the kernel's "
+                       "source; define a macro of another name (as define %s)",
+                       fmt, p->name, macro, why, macro_suggestion(macro, other, sizeof other));
+    }
     for (int i = 0; i < m->nlets; i++) {
         const m_let *l = &m->lets[i];
         const char *why = l->macro ? macro_word_bad(l->macro) : NULL;

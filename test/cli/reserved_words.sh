@@ -5,7 +5,8 @@
 # -Dstep=1, also for a let); a param or let named by a reserved word is an error at
 # file:line:col saying what to write instead, and a macro named like a C or C++ keyword
 # one too; a T1 file whose params have such names imports into a spec that checks, each
-# variant defining the T1's macros with the configuration's values.
+# variant defining the T1's macros with the configuration's values (a T1 param named
+# like a C or C++ keyword: its spec's check says why it cannot be a macro).
 set -u
 cutune=$1
 src=$2
@@ -103,4 +104,21 @@ for r in rows:
 import itertools
 want = sum(s * b <= 2 * g and t + g >= 2 for s, b, g, i, t in itertools.product([1, 2], repeat=5))
 assert len(rows) == want, (len(rows), want)" "$tmp/kw.list.json"
+# A T1 param named like a C or C++ keyword (float, class) cannot reach the kernel as a
+# macro (Kernel Tuner's #define would redefine the keyword too): imported, the spec's
+# check says so at the param, whichever route the import gave it.
+python3 - "$tmp/kw.json" "$tmp/ckw.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d['ConfigurationSpace']['TuningParameters'] += [{'Name': n, 'Type': 'int', 'Values': '[1, 2]', 'Default': 1}
+                                                for n in ('float', 'class')]
+json.dump(d, open(sys.argv[2], 'w'), indent=1)
+PY
+"$cutune" import -q "$tmp/ckw.json" -o "$tmp/ckw.tune" 2>/dev/null
+check "T1 with params float and class: imported" test $? -eq 0
+"$cutune" check "$tmp/ckw.tune" >/dev/null 2>"$tmp/err"
+check "... check refuses: exit 1" test $? -eq 1
+check "... float named, a C or C++ keyword" grep -q "ckw.tune:[0-9]*:[0-9]*: error: .* defines float, a C or C++ keyword" "$tmp/err"
+check "... class named, a C or C++ keyword" grep -q "ckw.tune:[0-9]*:[0-9]*: error: param 'class' would be passed as the macro class, a C or C++ keyword" "$tmp/err"
+check "... two errors" grep -q "ckw.tune: 2 errors" "$tmp/err"
 finish
