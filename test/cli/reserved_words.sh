@@ -105,8 +105,9 @@ import itertools
 want = sum(s * b <= 2 * g and t + g >= 2 for s, b, g, i, t in itertools.product([1, 2], repeat=5))
 assert len(rows) == want, (len(rows), want)" "$tmp/kw.list.json"
 # A T1 param named like a C or C++ keyword (float, class) cannot reach the kernel as a
-# macro (Kernel Tuner's #define would redefine the keyword too): imported, the spec's
-# check says so at the param, whichever route the import gave it.
+# macro (Kernel Tuner's #define would redefine the keyword too): never a spec that
+# checks. Either the import refuses it at the param's JSON path, or the spec it writes
+# is refused by check at the param (what it does today).
 python3 - "$tmp/kw.json" "$tmp/ckw.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -114,11 +115,14 @@ d['ConfigurationSpace']['TuningParameters'] += [{'Name': n, 'Type': 'int', 'Valu
                                                 for n in ('float', 'class')]
 json.dump(d, open(sys.argv[2], 'w'), indent=1)
 PY
-"$cutune" import -q "$tmp/ckw.json" -o "$tmp/ckw.tune" 2>/dev/null
-check "T1 with params float and class: imported" test $? -eq 0
-"$cutune" check "$tmp/ckw.tune" >/dev/null 2>"$tmp/err"
-check "... check refuses: exit 1" test $? -eq 1
-check "... float named, a C or C++ keyword" grep -q "ckw.tune:[0-9]*:[0-9]*: error: .* defines float, a C or C++ keyword" "$tmp/err"
-check "... class named, a C or C++ keyword" grep -q "ckw.tune:[0-9]*:[0-9]*: error: param 'class' would be passed as the macro class, a C or C++ keyword" "$tmp/err"
-check "... two errors" grep -q "ckw.tune: 2 errors" "$tmp/err"
+if "$cutune" import -q "$tmp/ckw.json" -o "$tmp/ckw.tune" 2>"$tmp/err"; then
+    "$cutune" check "$tmp/ckw.tune" >/dev/null 2>"$tmp/err"
+    check "T1 with params float and class, imported: check refuses (exit 1)" test $? -eq 1
+    check "... float named, a C or C++ keyword" grep -q "ckw.tune:[0-9]*:[0-9]*: error: .* defines float, a C or C++ keyword" "$tmp/err"
+    check "... class named, a C or C++ keyword" grep -q "ckw.tune:[0-9]*:[0-9]*: error: param 'class' would be passed as the macro class, a C or C++ keyword" "$tmp/err"
+    check "... two errors" grep -q "ckw.tune: 2 errors" "$tmp/err"
+else
+    check "T1 with params float and class: refused at the params" \
+        grep -q "ckw.json: \$.ConfigurationSpace.TuningParameters\[1[56]\]" "$tmp/err"
+fi
 finish
