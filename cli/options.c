@@ -242,7 +242,7 @@ int cli_opt_jobs(const char *sub, void *dest, const cli_opt *o, const char *arg)
 {
     (void)sub, (void)o;
     long long jobs;
-    if (!cli_read_int(arg, 0, CUTUNE_MAX_JOBS, &jobs))
+    if (!num_read_int(arg, 0, CUTUNE_MAX_JOBS, &jobs))
         return cli_usage_error(NULL, "--jobs takes a thread count from 1 to %d (0: one per core), not '%s'",
                                CUTUNE_MAX_JOBS, arg);
     ((cutune_analyze_options *)dest)->jobs = (int)jobs;
@@ -255,7 +255,7 @@ static bool parse_budget(const char *sub, const char *text, cutune_search_option
 {
     const char *rest = NULL;
     double v;
-    if (cli_read_double(text, &rest, &v) && strcmp(rest, "%") == 0) {
+    if (num_read_double(text, &rest, &v) && strcmp(rest, "%") == 0) {
         if (!(v > 0 && v <= 100)) {
             cli_usage_error(sub, "--budget P%% takes a percentage above 0 and at most 100, not '%s'", text);
             return false;
@@ -265,7 +265,7 @@ static bool parse_budget(const char *sub, const char *text, cutune_search_option
         return true;
     }
     uint64_t n;
-    if (!cli_read_uint(text, CLI_MAX_COUNT, &n) || n == 0) {
+    if (!num_read_uint(text, CLI_MAX_COUNT, &n) || n == 0) {
         cli_usage_error(sub, "--budget takes a number of evaluations from 1 to %llu or a percentage (5%%), not '%s'",
                         (unsigned long long)CLI_MAX_COUNT, text);
         return false;
@@ -295,7 +295,7 @@ int cli_opt_search(const char *sub, void *dest, const cli_opt *o, const char *ar
     }
     case CLI_OPT_BUDGET: return parse_budget(sub, arg, s) ? EXIT_OK : EXIT_USAGE;
     case CLI_OPT_TIME_BUDGET: {
-        bool ok = cli_read_double(arg, &unit, &t) && t > 0 &&
+        bool ok = num_read_double(arg, &unit, &t) && t > 0 &&
                   (*unit == '\0' || strcmp(unit, "s") == 0 || strcmp(unit, "min") == 0 || strcmp(unit, "h") == 0);
         if (ok)
             t *= strcmp(unit, "min") == 0 ? 60 : strcmp(unit, "h") == 0 ? 3600 : 1;
