@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "options.h"
-#include "../base/suggest.h"
+#include "../base/optmsg.h"
 
 /* Appends `arg` to the growing list *list of *n. False when out of memory (said). */
 static bool append_arg(const char ***list, int *n, const char *arg)
@@ -20,69 +20,12 @@ static bool append_arg(const char ***list, int *n, const char *arg)
     return true;
 }
 
-/* long_option_named: the entry of `longopts` whose name is `name` (the first `len`
- * characters), else the only one it abbreviates; NULL when none. *ambiguous is set when
- * it abbreviates several (and none exactly). */
-static const struct option *long_option_named(const struct option *longopts, const char *name, size_t len,
-                                              bool *ambiguous)
-{
-    const struct option *found = NULL;
-    int prefixes = 0;
-    *ambiguous = false;
-    for (const struct option *o = longopts; o->name; o++) {
-        if (strncmp(o->name, name, len) != 0)
-            continue;
-        if (strlen(o->name) == len)
-            return o;
-        if (!found)
-            found = o;
-        prefixes++;
-    }
-    *ambiguous = prefixes > 1;
-    return prefixes == 1 ? found : NULL;
-}
-
-/* bad_long_option: the message for the long option `word` ("--name" or "--name=value")
- * that getopt_long refused with `ret` ('?' or ':'). */
-static void bad_long_option(const char *sub, const char *word, int ret, const struct option *longopts)
-{
-    const char *name = word + 2;
-    size_t len = strcspn(name, "=");
-    bool ambiguous;
-    const struct option *o = long_option_named(longopts, name, len, &ambiguous);
-    if (o && ret == ':') {
-        cli_usage_error(sub, "option '--%s' needs a value", o->name);
-    } else if (o && name[len] == '=' && o->has_arg == no_argument) {
-        cli_usage_error(sub, "option '--%s' takes no value (given '%s')", o->name, word);
-    } else if (ambiguous) {
-        char names[400];
-        size_t used = 0;
-        names[0] = '\0';
-        for (const struct option *p = longopts; p->name && used + 1 < sizeof names; p++)
-            if (strncmp(p->name, name, len) == 0)
-                used += (size_t)snprintf(names + used, sizeof names - used, "%s--%s", used ? ", " : "", p->name);
-        cli_usage_error(sub, "option '%.*s' is ambiguous: it could be %s", (int)len + 2, word, names);
-    } else {
-        const char *candidates[64];
-        size_t n = 0;
-        char typed[64];
-        snprintf(typed, sizeof typed, "%.*s", (int)(len < sizeof typed ? len : sizeof typed - 1), name);
-        for (const struct option *p = longopts; p->name && n < 64; p++)
-            candidates[n++] = p->name;
-        const char *best = suggest_best(typed, candidates, n);
-        if (best)
-            cli_usage_error(sub, "unknown option '--%s'; did you mean '--%s'?", typed, best);
-        else
-            cli_usage_error(sub, "unknown option '--%s'", typed);
-    }
-}
-
 /* cli_getopt: getopt_long for command `sub`, with getopt's own messages silenced
  * (opterr = 0; ':' put in front of `shortopts`). An option it does not know, one
  * missing its value, one given a value it does not take, or an ambiguous abbreviation is
- * reported here, once, as a usage error naming `sub` and the option (with "did you
- * mean" among `longopts` for a mistyped long option), and returned as '?'. Otherwise
- * returns what getopt_long does. */
+ * reported here, once, as a usage error naming `sub` and the option in base/optmsg.h's
+ * words (with "did you mean" among `longopts` for a mistyped long option), and returned
+ * as '?'. Otherwise returns what getopt_long does. */
 static int cli_getopt(const char *sub, int argc, char **argv, const char *shortopts, const struct option *longopts)
 {
     char spec[64];
@@ -91,23 +34,9 @@ static int cli_getopt(const char *sub, int argc, char **argv, const char *shorto
     int ret = getopt_long(argc, argv, spec, longopts, NULL);
     if (ret != '?' && ret != ':')
         return ret;
-    /* Which element failed: a long option is a whole element, always consumed (optind
-     * is past it); a short one is optopt, inside an element that may not be. */
-    const char *word = optind > 0 && optind <= argc ? argv[optind - 1] : "";
-    bool is_long = strncmp(word, "--", 2) == 0 && word[2] != '\0';
-    if (is_long && optopt != 0) { /* optopt is the long option's code, or a short letter */
-        bool ambiguous;
-        const struct option *o = long_option_named(longopts, word + 2, strcspn(word + 2, "="), &ambiguous);
-        is_long = o && o->flag == NULL && o->val == optopt;
-    }
-    if (is_long)
-        bad_long_option(sub, word, ret, longopts);
-    else if (ret == ':')
-        cli_usage_error(sub, "option '-%c' needs a value", optopt);
-    else if (optopt > 32 && optopt < 127)
-        cli_usage_error(sub, "unknown option '-%c'", optopt);
-    else
-        cli_usage_error(sub, "unknown option '%s'", word);
+    char message[1024];
+    optmsg_explain(message, sizeof message, ret, argc, argv, optind, optopt, longopts);
+    cli_usage_error(sub, "%s", message);
     return '?';
 }
 
