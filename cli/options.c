@@ -40,6 +40,17 @@ static int cli_getopt(const char *sub, int argc, char **argv, const char *shorto
     return '?';
 }
 
+/* join_words: words[0 .. n) into buf ("a, b or c", `last` between the last two), cut to
+ * `size`; returns buf. */
+static const char *join_words(char *buf, size_t size, const char *const *words, int n, const char *last)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", i == 0 ? "" : i == n - 1 ? last : ", ", words[i]);
+    return buf;
+}
+
 /* choose: a CLI_CHOICE option's value `arg` into *o->dest; EXIT_OK, or the usage error
  * naming the words it takes. */
 static int choose(const char *sub, const cli_opt *o, const char *arg)
@@ -51,15 +62,8 @@ static int choose(const char *sub, const cli_opt *o, const char *arg)
             return EXIT_OK;
         }
     char words[256];
-    size_t used = 0;
-    words[0] = '\0';
-    for (int i = 0; i < n && used < sizeof words; i++)
-        used += (size_t)snprintf(words + used, sizeof words - used, "%s%s",
-                                 i == 0       ? ""
-                                 : i == n - 1 ? " or "
-                                              : ", ",
-                                 o->choices[i]);
-    return cli_usage_error(sub, "--%s takes %s, not '%s'", o->name, words, arg);
+    return cli_usage_error(sub, "--%s takes %s, not '%s'", o->name,
+                           join_words(words, sizeof words, o->choices, n, " or "), arg);
 }
 
 /* print_options: table[0 .. n) as the option list of a help text (cli_parse_options). */
@@ -212,15 +216,16 @@ int cli_opt_search(const char *sub, void *dest, const cli_opt *o, const char *ar
     double t;
     switch (o->set) {
     case CLI_OPT_STRATEGY: {
-        for (const char *const *name = cutune_strategy_list(); *name; name++)
-            if (strcmp(arg, *name) == 0) {
-                s->strategy = *name;
+        const char *const *names = cutune_strategy_list();
+        int count = 0;
+        for (; names[count]; count++)
+            if (strcmp(arg, names[count]) == 0) {
+                s->strategy = names[count];
                 return EXIT_OK;
             }
-        return cli_usage_error(sub,
-                               "unknown search strategy '%s' (the strategies are exhaustive, random, anneal, genetic, "
-                               "local, guided and auto)",
-                               arg);
+        char words[256];
+        return cli_usage_error(sub, "unknown search strategy '%s' (the strategies are %s)", arg,
+                               join_words(words, sizeof words, names, count, " and "));
     }
     case CLI_OPT_BUDGET: return parse_budget(sub, arg, s) ? EXIT_OK : EXIT_USAGE;
     case CLI_OPT_TIME_BUDGET: {
