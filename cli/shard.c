@@ -26,7 +26,7 @@ int cli_parse_shard(const char *sub, const char *text, cli_shard *out)
     if (slash && (size_t)(slash - text) < sizeof index) {
         memcpy(index, text, (size_t)(slash - text));
         index[slash - text] = '\0';
-        if (!cli_read_int(index, 0, CUTUNE_MAX_SHARDS - 1, &i) || !cli_read_int(slash + 1, 1, CUTUNE_MAX_SHARDS, &n))
+        if (!num_read_int(index, 0, CUTUNE_MAX_SHARDS - 1, &i) || !num_read_int(slash + 1, 1, CUTUNE_MAX_SHARDS, &n))
             n = -1;
     }
     if (n < 1 || i < 0 || i >= n) {
