@@ -1,8 +1,8 @@
 /* cutune_emit_files.c - cutune/emit.h: what `cutune emit header` and a finished run
  * decide around the emitters, so that an application decides it the same way: the
  * spec of one kernel's results (a spec file named by the caller, loaded anew for each
- * kernel, else the one the results record), and the CSV and header a tuning run
- * writes when it ends.
+ * kernel, else the one the results record), the results of one kernel block among
+ * several files, and the CSV and header a tuning run writes when it ends.
  *
  * Who owns what: the caller owns the results, the specs it passes in and the arrays;
  * a spec this file loads is handed to the caller (cutune_spec_free); the texts made
@@ -53,6 +53,59 @@ int cutune_header_spec_load(cutune_spec **out, const char *spec_path, const cutu
             rc = err_set(CUTUNE_EINVAL, "%s is not of this spec: its kernel or params differ from %s's",
                          results_name(results[k]), spec_path);
     return rc;
+}
+
+/* of_block: whether r is of the kernel block `block` of the kernel `kernel`. */
+static int of_block(const cutune_tune_result *r, const char *kernel, const char *block)
+{
+    return strcmp(cutune_tune_kernel(r), kernel) == 0 && strcmp(cutune_tune_block(r), block) == 0;
+}
+
+/* no_such_block: CUTUNE_EINVAL, the message naming `name` and each block results[0 ..
+ * n) are of, once, in the order first given. */
+static int no_such_block(const cutune_tune_result *const *results, int n, const char *name)
+{
+    strbuf sb = STRBUF_INIT;
+    for (int k = 0; k < n; k++) {
+        const char *kernel = cutune_tune_kernel(results[k]), *block = cutune_tune_block(results[k]);
+        int seen = 0;
+        for (int q = 0; q < k && !seen; q++)
+            seen = of_block(results[q], kernel, block);
+        if (seen)
+            continue;
+        sb_printf(&sb, "%s %s", sb.len ? "," : "", block);
+        if (strcmp(block, kernel) != 0)
+            sb_printf(&sb, " (kernel %s)", kernel);
+    }
+    int rc = err_set(CUTUNE_EINVAL, "no results of a kernel block named '%s' (the results are of:%s)", name,
+                     sb_ok(&sb) ? sb_cstr(&sb) : " ...");
+    sb_free(&sb);
+    return rc;
+}
+
+int cutune_results_of_kernel(const cutune_tune_result **out, int *nout, const cutune_tune_result *const *results,
+                             int nresults, const char *name)
+{
+    if (!out || !nout || !name || nresults < 0 || (nresults > 0 && !results))
+        return err_set(CUTUNE_EINVAL, "cutune_results_of_kernel: no output, results or name");
+    for (int k = 0; k < nresults; k++)
+        if (!results[k])
+            return err_set(CUTUNE_EINVAL, "cutune_results_of_kernel: result %d is NULL", k);
+    /* A block's name first, then a kernel's (its first block given), as a spec's
+     * --kernel NAME is found (cutune_spec_select_block). */
+    const cutune_tune_result *first = NULL;
+    for (int pass = 0; pass < 2 && !first; pass++)
+        for (int k = 0; k < nresults && !first; k++)
+            if (strcmp(pass ? cutune_tune_kernel(results[k]) : cutune_tune_block(results[k]), name) == 0)
+                first = results[k];
+    if (!first)
+        return no_such_block(results, nresults, name);
+    int m = 0;
+    for (int k = 0; k < nresults; k++)
+        if (of_block(results[k], cutune_tune_kernel(first), cutune_tune_block(first)))
+            out[m++] = results[k];
+    *nout = m;
+    return CUTUNE_OK;
 }
 
 /* write_out: `text` to the file `path` (through sys_write_text: atomically), or to

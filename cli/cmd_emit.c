@@ -133,6 +133,31 @@ static int no_winner(const cutune_tune_result *r)
     return EXIT_NOTHING;
 }
 
+/* header_of_kernel: emit header of the results of --kernel's block alone (all of them
+ * without --kernel). */
+static int header_of_kernel(const emit_args *a, const cli_common *c, cutune_tune_result **results)
+{
+    const cutune_tune_result **kept = calloc((size_t)a->nfiles + 1, sizeof *kept);
+    if (!kept)
+        return EXIT_INTERNAL;
+    int n = a->nfiles, code = EXIT_OK;
+    if (c->kernel && n > 0 &&
+        cutune_results_of_kernel(kept, &n, (const cutune_tune_result *const *)results, a->nfiles, c->kernel) !=
+            CUTUNE_OK) {
+        fprintf(stderr, "cutune emit: %s\n", cutune_last_error());
+        code = EXIT_USAGE;
+    } else if (c->kernel) { /* the others' winners do not matter */
+        for (int k = 0; k < n && code == EXIT_OK; k++)
+            code = no_winner(kept[k]);
+    } else {
+        memcpy(kept, results, (size_t)n * sizeof *kept);
+    }
+    if (code == EXIT_OK)
+        code = emit_header(a, c, kept, n);
+    free(kept);
+    return code;
+}
+
 static int run_emit(const emit_args *a, const cli_common *c)
 {
     bool header = strcmp(a->kind, "header") == 0;
@@ -155,13 +180,13 @@ static int run_emit(const emit_args *a, const cli_common *c)
         if (rc != CUTUNE_OK) {
             fprintf(stderr, "cutune emit: %s\n", cutune_last_error());
             code = rc == CUTUNE_EIO ? EXIT_IO : cli_exit_for_status(rc);
-        } else if (header) {
+        } else if (header && !c->kernel) {
             code = no_winner(results[k]);
         }
     }
     if (code == EXIT_OK) {
         if (header) {
-            code = emit_header(a, c, (const cutune_tune_result *const *)results, a->nfiles);
+            code = header_of_kernel(a, c, results);
         } else {
             char *text = NULL;
             int rc =
@@ -189,7 +214,7 @@ int cmd_emit(int argc, char **argv)
         {"set", 0, true, CLI_CALL, &c, cli_opt_common, CLI_OPT_SET, NULL, "NAME=VALUE",
          "override a `let` of the spec (repeatable)"},
         {"kernel", 0, true, CLI_TEXT, &c.kernel, NULL, 0, NULL, "NAME",
-         "with --spec and no results: only kernel NAME's block"},
+         "only kernel block NAME: its results (the others left out),\nor with --spec and no results its defaults"},
         CLI_COLOR_ENTRY(&c),
         {"quiet", 'q', false, CLI_BOOL, &c.quiet, NULL, 0, NULL, NULL, CLI_HELP_QUIET},
     };

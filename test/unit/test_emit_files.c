@@ -2,7 +2,10 @@
  * emitters (api/cutune_emit_files.c): the spec of one kernel's results (a spec file
  * given, loaded and its block of the kernel held; a spec that is missing or of another
  * kernel refused with a message naming the files; else the spec the results record, or
- * none), and the files written after a run (the paths given, else the spec's emit paths;
+ * none), the results of one kernel block among several (`emit header --kernel NAME`:
+ * a block's name first, then a kernel's first block; a name none is of refused, naming
+ * the blocks there are), and the files written after a run (the paths given, else the
+ * spec's emit paths;
  * the header after what the file holds; none without a winner; a failure told and the
  * other file still written). Results from test/emit/; specs from test/emit/ and
  * examples/, one written into a scratch folder. Expected headers are what
@@ -19,6 +22,7 @@
 
 #include "base/sys.h"
 #include "cutune.h"
+#include "results/result.h"
 #include "scratch.h"
 
 static cutune_tune_result *load(const char *name)
@@ -136,6 +140,49 @@ static void test_spec_recorded(void **state)
     cutune_tune_result_free(h100);
 }
 
+/* --kernel NAME: of sum_matrix (h100, a100) and stencil1d (sizes), given mixed, the
+ * block's results in the order given; blocks named in memory (`as fast`, `as slow`): a
+ * block's name first, else the first block given of the kernel; a name none is of
+ * refused, the message naming each block once. */
+static void test_results_of_kernel(void **state)
+{
+    (void)state;
+    cutune_tune_result *h100 = load("h100.json"), *sizes = load("sizes.json"), *a100 = load("a100.json");
+    const cutune_tune_result *all[3] = {h100, sizes, a100}, *kept[3] = {NULL, NULL, NULL};
+    int n = -1;
+    assert_int_equal(cutune_results_of_kernel(kept, &n, all, 3, "sum_matrix"), CUTUNE_OK);
+    assert_int_equal(n, 2);
+    assert_ptr_equal(kept[0], h100);
+    assert_ptr_equal(kept[1], a100);
+    assert_int_equal(cutune_results_of_kernel(kept, &n, all, 3, "stencil1d"), CUTUNE_OK);
+    assert_int_equal(n, 1);
+    assert_ptr_equal(kept[0], sizes);
+    n = -1;
+    assert_int_equal(cutune_results_of_kernel(kept, &n, all, 3, "nope"), CUTUNE_EINVAL);
+    assert_int_equal(n, -1);
+    assert_string_equal(cutune_last_error(),
+                        "no results of a kernel block named 'nope' (the results are of: sum_matrix, stencil1d)");
+    h100->block = (char *)"fast";
+    a100->block = (char *)"slow";
+    assert_int_equal(cutune_results_of_kernel(kept, &n, all, 3, "slow"), CUTUNE_OK);
+    assert_int_equal(n, 1);
+    assert_ptr_equal(kept[0], a100);
+    assert_int_equal(cutune_results_of_kernel(kept, &n, all, 3, "sum_matrix"), CUTUNE_OK);
+    assert_int_equal(n, 1);
+    assert_ptr_equal(kept[0], h100);
+    assert_int_equal(cutune_results_of_kernel(kept, &n, all, 3, "sum"), CUTUNE_EINVAL);
+    assert_string_equal(cutune_last_error(), "no results of a kernel block named 'sum' (the results are of: fast "
+                                             "(kernel sum_matrix), stencil1d, slow (kernel sum_matrix))");
+    h100->block = NULL;
+    a100->block = NULL;
+    assert_int_equal(cutune_results_of_kernel(NULL, &n, all, 3, "sum_matrix"), CUTUNE_EINVAL);
+    assert_int_equal(cutune_results_of_kernel(kept, &n, all, 3, NULL), CUTUNE_EINVAL);
+    assert_int_equal(cutune_results_of_kernel(kept, &n, NULL, 3, "sum_matrix"), CUTUNE_EINVAL);
+    cutune_tune_result_free(h100);
+    cutune_tune_result_free(sizes);
+    cutune_tune_result_free(a100);
+}
+
 /* What told() heard, in order. */
 typedef struct heard {
     int n;
@@ -211,8 +258,9 @@ static void test_after_tune_spec_paths(void **state)
     assert_non_null(emit);
     *emit = '\0';
     char spec_text[4096], spec_path[512], hpath[512], cpath[512];
-    snprintf(spec_text, sizeof spec_text, "%.*s\"%s/kernels/%s    emit header \"k_tuned.h\";\n    emit csv \"k.csv\";\n}\n",
-             (int)(from - text), text, CUTUNE_SOURCE_DIR, from + strlen("\"../../kernels/"));
+    snprintf(spec_text, sizeof spec_text,
+             "%.*s\"%s/kernels/%s    emit header \"k_tuned.h\";\n    emit csv \"k.csv\";\n}\n", (int)(from - text),
+             text, CUTUNE_SOURCE_DIR, from + strlen("\"../../kernels/"));
     free(text);
     assert_int_equal(sys_write_text(in_tmp(spec_path, sizeof spec_path, "k.tune"), spec_text), 0);
     cutune_spec *spec = NULL;
@@ -277,11 +325,9 @@ static void test_after_tune_refusals(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_spec_given),
-        cmocka_unit_test(test_spec_refused),
-        cmocka_unit_test(test_spec_recorded),
-        cmocka_unit_test(test_after_tune_paths),
-        cmocka_unit_test(test_after_tune_spec_paths),
+        cmocka_unit_test(test_spec_given),          cmocka_unit_test(test_spec_refused),
+        cmocka_unit_test(test_spec_recorded),       cmocka_unit_test(test_results_of_kernel),
+        cmocka_unit_test(test_after_tune_paths),    cmocka_unit_test(test_after_tune_spec_paths),
         cmocka_unit_test(test_after_tune_refusals),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
