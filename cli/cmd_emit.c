@@ -1,7 +1,9 @@
 /* cmd_emit.c - `cutune emit header|csv|t4`: what a stored tuning run (a results file)
  * becomes: the best-config header (docs/header.md), a CSV table, or Kernel Tuner's T4
  * format. Also the header and CSV written after `cutune SPEC` (--header, --csv, or the
- * spec's emit statements). No GPU needed. */
+ * spec's emit statements). No GPU needed. This file reads the options and prints; what
+ * is decided (the spec of each kernel's results, --kernel's results, the files after a
+ * run) is the library's (api/cutune_emit_files.c). */
 #include <stdlib.h>
 #include <string.h>
 
