@@ -94,6 +94,12 @@ void cli_free_common(cli_common *c);
  * the spec when it is valid; NULL otherwise, with *exit_code set. */
 cutune_spec *cli_load(const char *path, const cli_common *c, int *exit_code);
 
+/* cli_print_load: what cli_load says of the spec file `path` that cutune_spec_load_file
+ * gave `spec` (NULL: none) with status rc: its diagnostics (*seen then counts them),
+ * how many errors it has, or the status when there is no spec. Returns the exit code
+ * for rc. */
+int cli_print_load(cutune_spec *spec, int rc, const char *path, const cli_common *c, int *seen);
+
 /* cli_print_new_diagnostics: prints diagnostics recorded since index *seen. */
 void cli_print_new_diagnostics(cutune_spec *spec, const cli_common *c, int *seen);
 
