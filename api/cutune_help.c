@@ -78,8 +78,8 @@ static const help_entry help_entries[] = {
      "\n",
      NULL},
     {"emit", "a stored run as a C header, CSV or Kernel Tuner T4 (no GPU)",
-     "usage: cutune emit header [--spec SPEC] [--prefix P] [-o FILE] [--set NAME=VALUE ...]\n"
-     "                          [RESULTS.json ...]\n"
+     "usage: cutune emit header [--spec SPEC] [--prefix P] [--kernel NAME] [-o FILE]\n"
+     "                          [--set NAME=VALUE ...] [RESULTS.json ...]\n"
      "       cutune emit csv RESULTS.json [-o FILE]\n"
      "       cutune emit t4  RESULTS.json [-o FILE]\n"
      "\n"
