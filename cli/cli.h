@@ -72,11 +72,10 @@ bool cli_parse_count(const char *sub, const char *option, const char *text, unsi
 #define CLI_MAX_COUNT ((uint64_t)INT64_MAX)
 
 /* The one reader per kind of number is base/num.h's (num_read_int, num_read_uint,
- * num_read_double), for every numeric option and environment variable; these are its
- * names where the CLI has not been moved to them yet. */
+ * num_read_double), for every numeric option and environment variable. cli_read_int is
+ * its old name, still read by cmd_tune.c's --timeout: to go when that line calls
+ * num_read_int. */
 #define cli_read_int num_read_int
-#define cli_read_uint num_read_uint
-#define cli_read_double num_read_double
 /* cli_int_option / cli_uint_option (numbers.c): as num_read_int / num_read_uint (the latter also
  * refusing below min), printing on failure the usage error "cutune SUB: OPTION takes
  * WHAT from MIN to MAX, not 'TEXT'". */
@@ -92,6 +91,12 @@ void cli_free_common(cli_common *c);
 /* cli_load: loads the spec at `path`, prints its diagnostics to stderr, and returns
  * the spec when it is valid; NULL otherwise, with *exit_code set. */
 cutune_spec *cli_load(const char *path, const cli_common *c, int *exit_code);
+
+/* cli_print_load: what cli_load says of the spec file `path` that cutune_spec_load_file
+ * gave `spec` (NULL: none) with status rc: its diagnostics (*seen then counts them),
+ * how many errors it has, or the status when there is no spec. Returns the exit code
+ * for rc. */
+int cli_print_load(cutune_spec *spec, int rc, const char *path, const cli_common *c, int *seen);
 
 /* cli_print_new_diagnostics: prints diagnostics recorded since index *seen. */
 void cli_print_new_diagnostics(cutune_spec *spec, const cli_common *c, int *seen);
