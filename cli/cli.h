@@ -72,10 +72,7 @@ bool cli_parse_count(const char *sub, const char *option, const char *text, unsi
 #define CLI_MAX_COUNT ((uint64_t)INT64_MAX)
 
 /* The one reader per kind of number is base/num.h's (num_read_int, num_read_uint,
- * num_read_double), for every numeric option and environment variable. cli_read_int is
- * its old name, still read by cmd_tune.c's --timeout: to go when that line calls
- * num_read_int. */
-#define cli_read_int num_read_int
+ * num_read_double), for every numeric option and environment variable. */
 /* cli_int_option / cli_uint_option (numbers.c): as num_read_int / num_read_uint (the latter also
  * refusing below min), printing on failure the usage error "cutune SUB: OPTION takes
  * WHAT from MIN to MAX, not 'TEXT'". */
