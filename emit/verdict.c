@@ -120,7 +120,10 @@ char *verdict_device_run(const cutune_device_run *runs, int i, char **spread)
     while (first < i && !runs[first].result)
         first++;
     cutune_device_spread d;
-    if (r && first < i && rank_spread(&d, runs[first].result, r) == 0 && d.variants > 0)
+    if (!r)
+        sb_printf(&sp, "cutune: GPU %d: no results: %s\n", runs[i].device,
+                  runs[i].load_error ? runs[i].load_error : "not read");
+    else if (first < i && rank_spread(&d, runs[first].result, r) == 0 && d.variants > 0)
         sb_printf(&sp,
                   "spread: GPU %d's median time over GPU %d's, same variants (%d): median %.4f, 90 %% within "
                   "%.4f..%.4f\n",

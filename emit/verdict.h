@@ -26,7 +26,8 @@ char *verdict_ranking(const cutune_tune_result *r, int top);
 char *verdict_best(const cutune_tune_result *r, int k, char **note);
 
 /* verdict_device_run: runs[i]'s line (its result read back), and in *spread its
- * times over those of the first run before it with a result ("" when none). */
+ * times over those of the first run before it with a result ("" when none), or why
+ * there is no result. */
 char *verdict_device_run(const cutune_device_run *runs, int i, char **spread);
 
 /* verdict_of_run: a finished run's verdict v (cutune_tune_verdict_text). */

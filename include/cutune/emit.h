@@ -269,6 +269,15 @@ int cutune_space_summary_text(char **out, const cutune_spec *spec, const cutune_
 int cutune_spec_device_text(char **out, const cutune_spec *spec);
 int cutune_occupancy_text(char **out, const cutune_occupancy *occ, int regs, int threads, int64_t smem);
 int cutune_devices_text(char **out, const cutune_device *devs, int n);
+/* cutune_devices_note: what `--devices all` does with the n GPUs devs[0 .. n), the
+ * line `cutune devices` ends with: all of one model measure at once into one result,
+ * of several models each tunes every configuration (as --per-device); "" for fewer
+ * than two. cutune_header_devices_notes: a line for each k with same_as[k] >= 0
+ * (cutune_emit_header_devices' list of n): results k+1 are of the GPU model of results
+ * same_as[k]+1, and the header holds the first one's winner ("" when none). In *out
+ * (free with cutune_free); CUTUNE_OK, CUTUNE_EINVAL (NULL arguments) or CUTUNE_ENOMEM. */
+int cutune_devices_note(char **out, const cutune_device *devs, int n);
+int cutune_header_devices_notes(char **out, const int *same_as, int n);
 
 /* cutune_emit_t4: `r` in Kernel Tuner's T4 results format (JSON, schema version 1.0.0;
  * the mapping is in docs/results-format.md), in *out (free with cutune_free).

@@ -100,6 +100,15 @@ const char *cutune_import_error(const cutune_import *imp, int i);
 int cutune_import_note_count(const cutune_import *imp);
 const char *cutune_import_note(const cutune_import *imp, int i);
 
+/* cutune_import_messages: what `cutune import` says of imp, made from `file`: each
+ * refusal a line, then (when `notes` is nonzero) each note after "note: ", and when
+ * something was refused "cutune import: FILE not imported: N constructs refused".
+ * cutune_import_default_path: where the spec of `file` goes by default: beside it, its
+ * extension replaced by ".tune" ("a/b.json" gives "a/b.tune"). In *out (free with
+ * cutune_free); CUTUNE_OK, CUTUNE_EINVAL (NULL arguments) or CUTUNE_ENOMEM. */
+int cutune_import_messages(char **out, const cutune_import *imp, const char *file, int notes);
+int cutune_import_default_path(char **out, const char *file);
+
 /* cutune_import_free: releases imp; NULL is a no-op. */
 void cutune_import_free(cutune_import *imp);
 

@@ -324,6 +324,14 @@ int cutune_results_merge(cutune_tune_result **out, const char *const *paths, int
 int cutune_tune_shard_count(const cutune_tune_result *r);
 int cutune_tune_shard_holds(const cutune_tune_result *r, int i);
 
+/* cutune_merge_text: what `cutune merge` says of r, merged from `nfiles` files and
+ * written to `output`: in *out "merged N files: V variants, T timed, best #O (OBJECTIVE
+ * VALUE)" (no best when none won) and "results: OUTPUT", a line each; in *missing the
+ * shards r lacks (a partial merge), "cutune merge: partial: shards I, J of N missing;
+ * ..." ("" when none). Both free with cutune_free. CUTUNE_OK, CUTUNE_EINVAL (NULL
+ * arguments) or CUTUNE_ENOMEM. */
+int cutune_merge_text(char **out, char **missing, const cutune_tune_result *r, int nfiles, const char *output);
+
 /* cutune_tune_best: the winning measurement (the summary's best), or NULL when no
  * variant ran correctly. */
 const cutune_measurement *cutune_tune_best(const cutune_tune_result *r);

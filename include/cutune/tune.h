@@ -384,9 +384,22 @@ void cutune_device_runs_free(cutune_device_run *runs, int n);
  * --per-device` prints: "GPU D (NAME): best #ORDINAL p=v ...  median T ms; results:
  * PATH" (or "no winner; results: PATH"; "" when its results were not read); *spread:
  * its median times over those of the first run before it that was read, for the same
- * variants timed ok ("" when none to compare). Both free with cutune_free. CUTUNE_OK,
+ * variants timed ok ("" when none to compare), or for a run not read why: "cutune: GPU
+ * D: no results: LOAD_ERROR". Both free with cutune_free. CUTUNE_OK,
  * CUTUNE_EINVAL (NULL arguments, i out of range) or CUTUNE_ENOMEM. */
 int cutune_device_run_text(char **out, char **spread, const cutune_device_run *runs, int n, int i);
+
+/* cutune_per_device_check: whether a run of a process per GPU on devices[0 .. n) can
+ * go as asked: CUTUNE_OK, or CUTUNE_EINVAL saying why not (cutune_last_error, in the
+ * words of `cutune --per-device`'s options): more than one kernel block (`nblocks`), a
+ * shard (`sharded` nonzero), a journal path (each GPU keeps its own), no results path,
+ * a GPU named twice. cutune_per_device_text: the line `cutune --per-device` starts
+ * with: "N GPUs (D, D): a cutune process per GPU, each tuning every configuration with
+ * J compile threads" (J: cutune_per_device_jobs(jobs, n)), in *out (free with
+ * cutune_free); CUTUNE_OK, CUTUNE_EINVAL or CUTUNE_ENOMEM. */
+int cutune_per_device_check(const int *devices, int n, int nblocks, const char *results_path, int sharded,
+                            const char *journal_path);
+int cutune_per_device_text(char **out, const int *devices, int n, int jobs);
 
 /* Hardware counters (cutune_tune_options.profile_top). cutune_profile_default_metrics:
  * the default set (the seeds' nvprof table in CUPTI's names; *names static), its count
