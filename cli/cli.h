@@ -191,6 +191,9 @@ int cli_space_summary(cutune_spec *spec, const cli_common *c, enum cli_summary_f
  * and NULL. 0, or -1 when rc is a failure (nothing printed). A pointer, since the
  * writer's call and this argument are evaluated in either order. */
 int cli_print(int rc, char **text, const char *end);
+/* cli_say: as cli_print, on stderr and with nothing after: what a library writer said
+ * of a command's work (cutune_merge_text, ...). */
+int cli_say(int rc, char **text);
 
 /* cli_write: `text` to the file `path` through the one writer (base/sys.h: a
  * unique temporary in the target's folder, synced, renamed; a folder, device or link at

@@ -207,13 +207,24 @@ bool cli_reads_device(const cutune_spec *spec)
     return false;
 }
 
-int cli_print(int rc, char **text, const char *end)
+/* print_to: cli_print's and cli_say's work, on `f`. */
+static int print_to(FILE *f, int rc, char **text, const char *end)
 {
     if (rc == CUTUNE_OK && *text)
-        printf("%s%s", *text, end);
+        fprintf(f, "%s%s", *text, end);
     cutune_free(*text);
     *text = NULL;
     return rc == CUTUNE_OK ? 0 : -1;
+}
+
+int cli_print(int rc, char **text, const char *end)
+{
+    return print_to(stdout, rc, text, end);
+}
+
+int cli_say(int rc, char **text)
+{
+    return print_to(stderr, rc, text, "");
 }
 
 int cli_write(const char *who, const char *path, const char *text)

@@ -53,17 +53,9 @@ int cmd_devices(int argc, char **argv)
         cli_print(json ? cutune_devices_json(&text, devs, count) : cutune_devices_text(&text, devs, count), &text,
                   json ? "\n" : "") < 0)
         rc = EXIT_INTERNAL;
-    if (!json && !quiet && count > 1) { /* what --devices all would do here */
-        bool one_model = true;
-        for (int i = 1; i < count; i++)
-            one_model &= cutune_device_same_model(&devs[i], &devs[0]) != 0;
-        fprintf(stderr,
-                one_model ? "%d GPUs of one model: cutune SPEC --devices all measures on all of them at "
-                            "once, into one result\n"
-                          : "%d GPUs of more than one model: cutune SPEC --devices all tunes every "
-                            "configuration on each (as --per-device), a header entry per GPU\n",
-                count);
-    }
+    char *note = NULL; /* what --devices all would do here */
+    if (!json && !quiet)
+        cli_say(cutune_devices_note(&note, devs, count), &note);
     free(devs);
     return rc;
 }

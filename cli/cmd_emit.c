@@ -283,12 +283,9 @@ int cli_emit_header_many(cutune_spec *spec, const cutune_tune_result *const *res
         return EXIT_INTERNAL;
     char *text = NULL;
     int rc = cutune_emit_header_devices(&text, spec, results, n, &opts, same);
-    for (int k = 0; k < n && !quiet; k++)
-        if (same[k] >= 0)
-            fprintf(stderr,
-                    "note: results %d are of the same GPU model as results %d: the header holds the "
-                    "first one's winner for that model\n",
-                    k + 1, same[k] + 1);
+    char *notes = NULL;
+    if (!quiet)
+        cli_say(cutune_header_devices_notes(&notes, same, n), &notes);
     free(same);
     if (rc != CUTUNE_OK) {
         fprintf(stderr, "cutune: no header written to %s: %s\n", path, cutune_last_error());

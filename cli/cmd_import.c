@@ -4,26 +4,10 @@
  * cache or T4 file as a results file of SPEC (docs/cli.md, docs/kernel-tuner.md). The
  * work is the library's (cutune_import_t1, cutune_import_results); this prints its
  * errors and notes and writes the file. */
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "options.h"
-
-/* default_output: FILE's stem + ".tune", beside it (heap; NULL when out of memory). */
-static char *default_output(const char *file)
-{
-    const char *base = strrchr(file, '/');
-    base = base ? base + 1 : file;
-    const char *dot = strrchr(base, '.');
-    size_t stem = dot && dot != base ? (size_t)(dot - file) : strlen(file);
-    char *out = malloc(stem + 6);
-    if (out) {
-        memcpy(out, file, stem);
-        memcpy(out + stem, ".tune", 6);
-    }
-    return out;
-}
 
 /* exists: whether `out` (not "-") exists and may not be replaced (said on stderr). */
 static bool exists(const char *out, bool force)
@@ -100,29 +84,25 @@ int cmd_import(int argc, char **argv)
     if (device || complete)
         return cli_usage_error("import", "--%s goes with --spec (a Kernel Tuner cache or T4 file as results)",
                                device ? "gpu-name" : "complete");
-    char *made = output ? NULL : default_output(file);
-    if (!output && !made)
+    char *made = NULL;
+    if (!output && cutune_import_default_path(&made, file) != CUTUNE_OK)
         return EXIT_INTERNAL;
     const char *out = output ? output : made;
     bool to_stdout = strcmp(out, "-") == 0;
     if (exists(out, force)) {
-        free(made);
+        cutune_free(made);
         return EXIT_IO;
     }
     cutune_import *imp = NULL;
     int rc = cutune_import_t1(&imp, file, to_stdout ? NULL : out);
     if (!imp) {
         fprintf(stderr, "cutune import: %s\n", cutune_last_error());
-        free(made);
+        cutune_free(made);
         return cli_exit_for_status(rc);
     }
-    for (int k = 0; k < cutune_import_error_count(imp); k++)
-        fprintf(stderr, "%s\n", cutune_import_error(imp, k));
-    for (int k = 0; !quiet && k < cutune_import_note_count(imp); k++)
-        fprintf(stderr, "note: %s\n", cutune_import_note(imp, k));
+    char *said = NULL;
+    cli_say(cutune_import_messages(&said, imp, file, !quiet), &said);
     if (rc != CUTUNE_OK) {
-        int n = cutune_import_error_count(imp);
-        fprintf(stderr, "cutune import: %s not imported: %d construct%s refused\n", file, n, n == 1 ? "" : "s");
         code = EXIT_SPEC;
     } else {
         code = cli_write("cutune import", out, cutune_import_text(imp));
@@ -130,6 +110,6 @@ int cmd_import(int argc, char **argv)
             fprintf(stderr, "spec: %s (cutune check %s counts its space)\n", out, out);
     }
     cutune_import_free(imp);
-    free(made);
+    cutune_free(made);
     return code;
 }

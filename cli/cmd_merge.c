@@ -2,26 +2,10 @@
  * run split over processes or GPUs (`cutune SPEC --shard i/N`) gathered into one results
  * file, as one process tuning every configuration would have written it (
  * docs/cli.md, docs/results-format.md). No GPU needed. */
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "options.h"
-
-/* With --partial: the shards missing from r, said plainly on stderr (nothing when none). */
-static void say_missing(const cutune_tune_result *r)
-{
-    int n = cutune_tune_shard_count(r), missing = 0;
-    for (int i = 0; i < n; i++)
-        missing += !cutune_tune_shard_holds(r, i);
-    if (missing == 0)
-        return;
-    fprintf(stderr, "cutune merge: partial: shard%s", missing == 1 ? "" : "s");
-    for (int i = 0, k = 0; i < n; i++)
-        if (!cutune_tune_shard_holds(r, i))
-            fprintf(stderr, "%s %d", k++ ? "," : "", i);
-    fprintf(stderr, " of %d missing; the file records the shards it holds (settings.shard.merged)\n", n);
-}
 
 int cmd_merge(int argc, char **argv)
 {
@@ -52,17 +36,12 @@ int cmd_merge(int argc, char **argv)
         cutune_tune_result_free(r);
         return cli_exit_for_status(rc);
     }
-    say_missing(r);
-    if (!quiet) {
-        const cutune_tune_summary *s = cutune_tune_summary_of(r);
-        const cutune_measurement *best = cutune_tune_best(r);
-        fprintf(stderr, "merged %d file%s: %" PRIu64 " variants, %" PRIu64 " timed", nfiles, nfiles == 1 ? "" : "s",
-                s->variants, s->timed);
-        if (best)
-            fprintf(stderr, ", best #%" PRIu64 " (%s %.6g)", cutune_measurement_variant(best)->ordinal,
-                    s->objective_name, cutune_measurement_value(best, CUTUNE_VALUE_OBJECTIVE));
-        fprintf(stderr, "\nresults: %s\n", output);
-    }
+    char *merged = NULL, *missing = NULL;
+    rc = cutune_merge_text(&merged, &missing, r, nfiles, output);
+    cli_say(rc, &missing);
+    if (!quiet)
+        cli_say(rc, &merged);
+    cutune_free(merged);
     cutune_tune_result_free(r);
     return EXIT_OK;
 }

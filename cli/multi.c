@@ -57,8 +57,8 @@ static int run_on_device(void *user, int device, int jobs, const char *results_p
 }
 
 /* report_runs: each GPU's process that failed, then each GPU's winner and the spread of
- * its times over the first's (cutune_device_run_text). The first failing process's
- * exit code (EXIT_OK: none). */
+ * its times over the first's, or why it has no results (cutune_device_run_text). The
+ * first failing process's exit code (EXIT_OK: none). */
 static int report_runs(const cutune_device_run *runs, int n, int code)
 {
     for (int i = 0; i < n; i++) {
@@ -72,9 +72,7 @@ static int report_runs(const cutune_device_run *runs, int n, int code)
     }
     for (int i = 0; i < n; i++) {
         char *line = NULL, *spread = NULL;
-        if (!runs[i].result)
-            fprintf(stderr, "cutune: GPU %d: no results: %s\n", runs[i].device, runs[i].load_error);
-        else if (cutune_device_run_text(&line, &spread, runs, n, i) == CUTUNE_OK) {
+        if (cutune_device_run_text(&line, &spread, runs, n, i) == CUTUNE_OK) {
             fputs(line, stdout);
             fputs(spread, stderr);
         }
@@ -89,18 +87,8 @@ int cli_tune_per_device(cutune_spec *spec, int argc, char **argv, const int *dev
                         const char *header_path, int sharded)
 {
     const char *base = t->results_path ? t->results_path : cutune_spec_emit_path(spec, "results");
-    if (nblocks > 1 || !base || sharded || t->journal_path)
-        return cli_usage_error("tune", nblocks > 1 ? "--per-device tunes one kernel block: name it with --kernel NAME"
-                                       : sharded   ? "--per-device tunes every configuration on each GPU: leave "
-                                                     "--shard out"
-                                       : t->journal_path ? "with --per-device each GPU keeps its own journal: "
-                                                           "leave --journal out"
-                                                         : "--per-device needs a results file to name each GPU's "
-                                                           "after (--results FILE)");
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < i; j++)
-            if (devs[j] == devs[i])
-                return cli_usage_error("tune", "--per-device names GPU %d twice", devs[i]);
+    if (cutune_per_device_check(devs, n, nblocks, base, sharded, t->journal_path) != CUTUNE_OK)
+        return cli_usage_error("tune", "%s", cutune_last_error());
     device_command dc = {argc, argv};
     cutune_per_device_options po = CUTUNE_PER_DEVICE_OPTIONS_INIT;
     po.devices = devs;
@@ -108,11 +96,8 @@ int cli_tune_per_device(cutune_spec *spec, int argc, char **argv, const int *dev
     po.jobs = o->jobs;
     po.run = run_on_device;
     po.user = &dc;
-    fprintf(stderr, "%d GPUs (", n);
-    for (int i = 0; i < n; i++)
-        fprintf(stderr, "%s%d", i ? ", " : "", devs[i]);
-    fprintf(stderr, "): a cutune process per GPU, each tuning every configuration with %d compile threads\n",
-            cutune_per_device_jobs(o->jobs, n));
+    char *start = NULL;
+    cli_say(cutune_per_device_text(&start, devs, n, o->jobs), &start);
     cutune_device_run *runs = NULL;
     int rc = cutune_tune_per_device(&runs, spec, t, &po);
     if (rc < 0)
