@@ -2,9 +2,12 @@
  * write, for any application (the texts emit/remarks.c makes): a merge's summary and
  * missing shards (cutune/results.h), the GPUs' note and the header's on GPUs of one
  * model (cutune/emit.h), a run of a process per GPU checked and its start line
- * (cutune/tune.h), an import's messages and default path (cutune/import.h). The caller
- * owns what it passes and frees each text with cutune_free; nothing here prints. */
+ * (cutune/tune.h) and the command line of each GPU's process, an import's messages
+ * and default path (cutune/import.h). The caller owns what it passes and frees each
+ * text with cutune_free; nothing here prints. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../emit/remarks.h"
 #include "../results/result.h"
@@ -69,6 +72,31 @@ int cutune_per_device_text(char **out, const int *devices, int n, int jobs)
     if (!out || !devices || n < 0)
         return err_set(CUTUNE_EINVAL, "cutune_per_device_text: no output or GPUs");
     return text_out(out, remarks_per_device(devices, n, cutune_per_device_jobs(jobs, n)));
+}
+
+int cutune_per_device_args(char ***out, int argc, char *const *argv, int device, int jobs, const char *results_path)
+{
+    if (!out || argc < 0 || (!argv && argc > 0) || !results_path)
+        return err_set(CUTUNE_EINVAL, "cutune_per_device_args: no output, arguments or results path");
+    enum { OWN = 6, NUMBER = 16 };
+    size_t slots = (size_t)argc + OWN + 1;
+    char **args = calloc(1, slots * sizeof *args + 2 * NUMBER); /* the numbers after the pointers */
+    if (!args)
+        return err_set(CUTUNE_ENOMEM, "out of memory");
+    char *dev = (char *)(args + slots), *njobs = dev + NUMBER;
+    snprintf(dev, NUMBER, "%d", device);
+    snprintf(njobs, NUMBER, "%d", jobs);
+    int k = 0;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--devices") == 0)
+            i++; /* and its value */
+        else if (strncmp(argv[i], "--devices=", 10) != 0 && strcmp(argv[i], "--per-device") != 0)
+            args[k++] = argv[i];
+    }
+    char *own[OWN] = {"--device", dev, "--jobs", njobs, "--results", (char *)results_path};
+    memcpy(args + k, own, sizeof own);
+    *out = args;
+    return CUTUNE_OK;
 }
 
 int cutune_header_devices_notes(char **out, const int *same_as, int n)

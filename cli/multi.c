@@ -24,35 +24,21 @@ typedef struct device_command {
 } device_command;
 
 /* run_on_device: cutune_tune_per_device's function, in the child process for GPU
- * `device`: this command again (argv less `--devices X`, `--devices=X` and
- * `--per-device`) on that GPU with `jobs` compile threads and its own results file
- * (these options last, so that they win over the command's), its ranking to /dev/null
- * (each GPU's winner is printed here). Returns only when it could not be started
- * (EXIT_INTERNAL). */
+ * `device`: this command again (cutune_per_device_args) on that GPU with `jobs`
+ * compile threads and its own results file, its ranking to /dev/null (each GPU's
+ * winner is printed here). Returns only when it could not be started (EXIT_INTERNAL). */
 static int run_on_device(void *user, int device, int jobs, const char *results_path)
 {
     const device_command *dc = user;
-    char dev[16], njobs[16];
-    char **args = calloc((size_t)dc->argc + 7, sizeof *args);
-    int k = 0;
-    for (int i = 0; args && i < dc->argc; i++) {
-        if (strcmp(dc->argv[i], "--devices") == 0)
-            i++;
-        else if (strncmp(dc->argv[i], "--devices=", 10) != 0 && strcmp(dc->argv[i], "--per-device") != 0)
-            args[k++] = dc->argv[i];
-    }
-    snprintf(dev, sizeof dev, "%d", device);
-    snprintf(njobs, sizeof njobs, "%d", jobs);
-    const char *own[] = {"--device", dev, "--jobs", njobs, "--results", results_path};
-    for (int j = 0; args && j < 6; j++)
-        args[k++] = (char *)own[j];
+    char **args = NULL;
+    int rc = cutune_per_device_args(&args, dc->argc, dc->argv, device, jobs, results_path);
     int null = open("/dev/null", O_WRONLY);
     if (null >= 0)
         dup2(null, STDOUT_FILENO);
-    if (args)
+    if (rc == CUTUNE_OK)
         execv("/proc/self/exe", args);
     fprintf(stderr, "cutune: could not start the run on GPU %d: %s\n", device,
-            args ? strerror(errno) : "out of memory");
+            rc == CUTUNE_OK ? strerror(errno) : "out of memory");
     return EXIT_INTERNAL;
 }
 

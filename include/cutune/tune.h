@@ -400,6 +400,13 @@ int cutune_device_run_text(char **out, char **spread, const cutune_device_run *r
 int cutune_per_device_check(const int *devices, int n, int nblocks, const char *results_path, int sharded,
                             const char *journal_path);
 int cutune_per_device_text(char **out, const int *devices, int n, int jobs);
+/* cutune_per_device_args: the command line argv[0 .. argc) of a run on several GPUs
+ * (`cutune SPEC --devices 0,1 --per-device ...`) as GPU `device`'s process runs it
+ * again: less `--devices X`, `--devices=X` and `--per-device`, then `--device D --jobs J
+ * --results PATH` after the rest, so that they win. *out: NULL-terminated, in one block
+ * (free with cutune_free) that borrows argv's strings and results_path. CUTUNE_OK,
+ * CUTUNE_EINVAL (NULL arguments) or CUTUNE_ENOMEM. */
+int cutune_per_device_args(char ***out, int argc, char *const *argv, int device, int jobs, const char *results_path);
 
 /* Hardware counters (cutune_tune_options.profile_top). cutune_profile_default_metrics:
  * the default set (the seeds' nvprof table in CUPTI's names; *names static), its count

@@ -57,7 +57,8 @@ static void test_merge_partial(void **state)
     path_of(path, sizeof path, "test/emit/h100.json");
     json_t *root = json_load_file(path, 0, NULL);
     assert_non_null(root);
-    json_object_set_new(json_object_get(root, "settings"), "shard", json_pack("{s:i, s:[i,i,i]}", "count", 5, "merged", 0, 1, 2));
+    json_object_set_new(json_object_get(root, "settings"), "shard",
+                        json_pack("{s:i, s:[i,i,i]}", "count", 5, "merged", 0, 1, 2));
     int fd = mkstemp(tmp);
     assert_true(fd >= 0);
     close(fd);
@@ -69,8 +70,9 @@ static void test_merge_partial(void **state)
     assert_int_equal(rc, CUTUNE_OK);
     char *out = NULL, *missing = NULL;
     assert_int_equal(cutune_merge_text(&out, &missing, r, 2, "part.json"), CUTUNE_OK);
-    assert_string_equal(missing, "cutune merge: partial: shards 3, 4 of 5 missing; the file records the shards it holds "
-                                 "(settings.shard.merged)\n");
+    assert_string_equal(missing,
+                        "cutune merge: partial: shards 3, 4 of 5 missing; the file records the shards it holds "
+                        "(settings.shard.merged)\n");
     assert_string_equal(out, "merged 2 files: 4 variants, 2 timed, best #11 (time_ms 0.5)\nresults: part.json\n");
     cutune_free(out);
     cutune_free(missing);
@@ -132,6 +134,23 @@ static void test_per_device(void **state)
     assert_int_equal(cutune_per_device_text(&text, NULL, 2, 1), CUTUNE_EINVAL);
 }
 
+/* The child's command line: --devices (both spellings) and --per-device gone, the
+ * GPU's own options last. */
+static void test_per_device_args(void **state)
+{
+    (void)state;
+    char *argv[] = {"cutune", "s.tune", "--devices", "0,1", "-q", "--per-device", "--devices=2,3", "--jobs", "8"};
+    char **args = NULL;
+    assert_int_equal(cutune_per_device_args(&args, 9, argv, 1, 4, "r.gpu1.json"), CUTUNE_OK);
+    static const char *const want[] = {"cutune", "s.tune", "-q", "--jobs",    "8",          "--device",
+                                       "1",      "--jobs", "4",  "--results", "r.gpu1.json"};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        assert_string_equal(args[i], want[i]);
+    assert_null(args[sizeof want / sizeof *want]);
+    cutune_free(args);
+    assert_int_equal(cutune_per_device_args(&args, 1, argv, 0, 1, NULL), CUTUNE_EINVAL);
+}
+
 static void test_header_notes(void **state)
 {
     (void)state;
@@ -188,8 +207,12 @@ static void test_import_path(void **state)
 {
     (void)state;
     static const char *const cases[][2] = {
-        {"a/b.json", "a/b.tune"},   {"b.json", "b.tune"},       {"x.tar.gz", "x.tar.tune"},
-        {"a.b/c", "a.b/c.tune"},    {".hidden", ".hidden.tune"}, {"d/.json", "d/.json.tune"},
+        {"a/b.json", "a/b.tune"},
+        {"b.json", "b.tune"},
+        {"x.tar.gz", "x.tar.tune"},
+        {"a.b/c", "a.b/c.tune"},
+        {".hidden", ".hidden.tune"},
+        {"d/.json", "d/.json.tune"},
         {"/abs/p.t1.json", "/abs/p.t1.tune"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -205,10 +228,10 @@ static void test_import_path(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_merge_whole),   cmocka_unit_test(test_merge_partial),
-        cmocka_unit_test(test_devices_note),  cmocka_unit_test(test_per_device),
-        cmocka_unit_test(test_header_notes),  cmocka_unit_test(test_import_messages),
-        cmocka_unit_test(test_import_path),
+        cmocka_unit_test(test_merge_whole),     cmocka_unit_test(test_merge_partial),
+        cmocka_unit_test(test_devices_note),    cmocka_unit_test(test_per_device),
+        cmocka_unit_test(test_per_device_args), cmocka_unit_test(test_header_notes),
+        cmocka_unit_test(test_import_messages), cmocka_unit_test(test_import_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
