@@ -537,15 +537,25 @@ int wk_exchange(wk_proc *p, wk_frame *f, double limit_s)
     return wk_recv(p->from, f, limit_s > 0 ? sys_seconds() + limit_s : 0);
 }
 
+void wk_ask_stop(wk_proc *p, bool force)
+{
+    if (!p->pid)
+        return;
+    if (p->to >= 0) {
+        live_remove(p->to);
+        close(p->to); /* an idle worker exits on EOF */
+        p->to = -1;
+    }
+    if (force)
+        kill(p->pid, SIGKILL);
+}
+
 int wk_stop(wk_proc *p, bool force)
 {
     if (!p->pid)
         return -1;
-    live_remove(p->to);
+    wk_ask_stop(p, force);
     live_remove(p->from);
-    close(p->to); /* an idle worker exits on EOF */
-    if (force)
-        kill(p->pid, SIGKILL);
     int status = 0;
     while (waitpid(p->pid, &status, 0) < 0 && errno == EINTR)
         ;

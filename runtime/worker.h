@@ -189,6 +189,12 @@ int wk_exchange(wk_proc *p, wk_frame *f, double limit_s);
  * `force`, and reaps it. Returns its wait status, or -1 when none ran. */
 int wk_stop(wk_proc *p, bool force);
 
+/* wk_ask_stop: wk_stop's first half: closes the pipe to the worker and kills it when
+ * `force`, without waiting; its wk_stop then only reaps it. Several workers asked first
+ * and reaped after end at once: each one's end (a GPU context torn down) is not
+ * waited for behind another's. No-op when none runs or it was asked already. */
+void wk_ask_stop(wk_proc *p, bool force);
+
 /* wk_wait_any: waits until one of fds[0 .. n) (n <= 64; workers' `from` ends) has
  * something to read or has been closed, by `deadline` (sys_seconds; 0: for ever).
  * Returns its index (the first when several are), -2 at the deadline, -1 on an error. */

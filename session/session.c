@@ -70,6 +70,7 @@ struct session {
     int ninc_opts;
     unique *table; /* distinct binaries (uthash head) */
     uint64_t produced, limit, total;
+    uint64_t delivered; /* jobs handed to job_done: produced - delivered are in flight */
     session_each each;
     void *user;
     bool keep_binaries;
@@ -423,6 +424,7 @@ static void occupancy_of(const session *s, const cutune_variant *v, const kernel
 static int job_done(void *ud, pool_job *pj, compile_output *out, const char *error)
 {
     session *s = ud;
+    s->delivered++;
     job_state *js = pj->tag;
     unique *u = js->self;
     if (u) { /* this job's own compile (or cache hit) */
@@ -679,7 +681,7 @@ int session_run_space(session *s, session_each each, void *user)
         return CUTUNE_ENOMEM;
     s->batch_n = 0;
     s->next_ordinal = 0;
-    s->produced = 0;
+    s->produced = s->delivered = 0;
     s->limit = s->opts ? s->opts->limit : 0;
     return run_pool(s, each, user);
 }
@@ -692,10 +694,15 @@ int session_stream(session *s, session_feed feed, void *feed_user, session_each 
     s->feed = feed;
     s->feed_user = feed_user;
     s->limit = 0;
-    s->produced = 0;
+    s->produced = s->delivered = 0;
     int rc = run_pool(s, each, user);
     s->feed = NULL;
     return rc;
+}
+
+uint64_t session_in_flight(const session *s)
+{
+    return s->produced - s->delivered;
 }
 
 int session_run(session *s, const value *values, const uint64_t *ordinals, int n, session_each each, void *user)
@@ -708,6 +715,6 @@ int session_run(session *s, const value *values, const uint64_t *ordinals, int n
     s->batch_n = n;
     s->batch_i = 0;
     s->limit = 0;
-    s->produced = 0;
+    s->produced = s->delivered = 0;
     return run_pool(s, each, user);
 }

@@ -109,6 +109,12 @@ typedef int (*session_feed)(void *user, const value **vals, uint64_t *ordinal);
  * the search must wait for outcomes. Returns as session_run_space. */
 int session_stream(session *s, session_feed feed, void *feed_user, session_each each, void *user);
 
+/* session_in_flight: how many configurations the feed gave that are not yet delivered
+ * (compiling, or compiled and waiting their turn). A feed asked for more while some are
+ * in flight can answer SESSION_WAIT and have them delivered first, rather than wait
+ * for something else (an outcome) that their delivery would bring. */
+uint64_t session_in_flight(const session *s);
+
 /* session_close: releases the session and everything it owns; NULL is a no-op. */
 void session_close(session *s);
 

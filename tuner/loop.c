@@ -14,6 +14,8 @@
 int loop_each(void *user, const cutune_analysis *a, const value *vals, const session_binary *bin)
 {
     tuner *t = user;
+    if (tuner_ready(t) < 0) /* the GPUs' set-up, awaited once: the compiles began meanwhile */
+        return -1;
     const cutune_variant *av = a->variant;
     const journal_entry *done_before = NULL;
     if (journal_count(t->journal) > 0) /* trusted only for the configuration it names (journal.h) */

@@ -212,6 +212,11 @@ static int feed(void *user, const value **vals, uint64_t *ordinal)
             diag_error_noloc(&sr->t->spec->diags, "%s", search_error(sr->se));
             return CUTUNE_ENOMEM;
         }
+        if (n == 0 && !search_stop_reason(sr->se)[0] && session_in_flight(sr->ss) > 0)
+            /* what is in flight first: compiled, it would keep the idle GPUs busy while
+             * this waited on a busy one's answer (at the end of an exhaustive run, a
+             * window's worth of variants ran one at a time on a single GPU) */
+            return SESSION_WAIT;
         if (n == 0 && !search_stop_reason(sr->se)[0] && fleet_busy(sr->t)) {
             /* waiting for outcomes, some of them on a GPU: the first answer may be
              * what the strategy waits for (it is told, then asked again) */
@@ -441,6 +446,8 @@ int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_sum
     t->done = search_done;
     t->done_user = &sr;
     rc = session_stream(sr.ss, feed, &sr, search_each, &sr);
+    if (rc == CUTUNE_OK) /* no variant was taken: the GPUs' set-up still says whether they serve */
+        rc = tuner_ready(t);
     /* What the GPUs have in flight is finished whatever stopped the stream: it is
      * measured, and journaled. */
     if (fleet_drain(t) < 0 && (rc == CUTUNE_OK || rc == CUTUNE_ESTOPPED))
@@ -522,9 +529,9 @@ int run_tune(tuner *t)
     s->evaluations = t->evaluations;
     s->stop_reason = t->stop[0] ? t->stop : NULL; /* static: the search's words */
     const char *why = t->why ? t->why : "out of memory";
-    if (t->status == CUTUNE_EIO)
+    if (t->status == CUTUNE_EIO && t->ready_status == CUTUNE_OK)
         diag_error_noloc(&t->spec->diags, "%s", why);
-    if (t->status == CUTUNE_ENODEV || t->status == CUTUNE_ENOMEM) {
+    if ((t->status == CUTUNE_ENODEV || t->status == CUTUNE_ENOMEM) && t->ready_status == CUTUNE_OK) {
         diag_error_noloc(&t->spec->diags, "%s", why);
         err_set(t->status, "%s", why);
     }

@@ -137,28 +137,46 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
     return CUTUNE_OK;
 }
 
-/* Every GPU's worker started at once, then each one's set-up (its reference) awaited.
- * CUTUNE_OK, or the first failure's status with the thread's error (base/err.h) saying
- * why. */
-static int start_gpus(tuner *t)
+/* Every GPU's worker started at once; their set-ups (the driver, the reference) go on
+ * while the compile pool starts, and are awaited by tuner_ready. CUTUNE_OK, or the
+ * first failure's status with the thread's error (base/err.h) saying why (the workers
+ * started are stopped by tuner_free). */
+static int spawn_gpus(tuner *t)
 {
+    for (int k = 0; k < t->ngpus; k++) {
+        int rc = gpu_spawn(&t->gpus[k]);
+        if (rc < 0)
+            return rc;
+        t->unready++;
+    }
+    return CUTUNE_OK;
+}
+
+int tuner_ready(tuner *t)
+{
+    if (t->unready == 0)
+        return t->ready_status;
+    phases *clock = t->res->clock;
+    int was = clock ? phases_enter(clock, CUTUNE_PHASE_DEVICE) : 0; /* split by each set-up (gpu.c) */
     int rc = CUTUNE_OK;
-    int k = 0;
-    for (; k < t->ngpus; k++) /* every worker first: their references run at once */
-        if ((rc = gpu_spawn(&t->gpus[k])) < 0)
-            break;
-    int spawned = k;
     char first[ERR_MESSAGE_MAX] = ""; /* the first failure's: a later GPU's replaces the thread's error */
-    if (rc < 0)
-        snprintf(first, sizeof first, "%s", err_last()->message);
-    for (k = 0; k < spawned; k++) {
+    for (int k = 0; k < t->unready; k++) {
         int r = gpu_ready(&t->gpus[k]);
         if (r < 0 && rc == CUTUNE_OK) {
             rc = r;
             snprintf(first, sizeof first, "%s", err_last()->message);
         }
     }
-    return rc < 0 ? err_set(rc, "%s", first) : rc;
+    t->unready = 0;
+    if (clock)
+        phases_enter(clock, was);
+    if (rc < 0) { /* the worker's own status: a failed reference is ESPEC */
+        err_set(rc, "%s", first);
+        diag_error_noloc(&t->spec->diags, "%s", first);
+        tuner_stop(t, rc);
+        t->ready_status = rc;
+    }
+    return rc;
 }
 
 int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, const cutune_tune_options *opts,
@@ -210,13 +228,10 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
         return rc; /* a diagnostic on the spec says why */
     if (!t->set.budget && opts->limit)
         t->set.budget = opts->limit; /* --limit N: at most N configurations, whatever the strategy */
-    /* The first worker runs the reference: a reference that fails is a spec problem,
-     * found before anything else runs. */
-    int was = res->clock ? phases_enter(res->clock, CUTUNE_PHASE_DEVICE) : 0; /* split by each set-up (gpu.c) */
-    rc = start_gpus(t);
-    if (res->clock)
-        phases_enter(res->clock, was);
-    if (rc < 0) { /* the worker's own status: a failed reference is ESPEC */
+    /* Each worker runs the reference as it starts: awaited (tuner_ready) before the
+     * first variant is taken, so that the compiles overlap the drivers' start-up; a
+     * reference that fails is a spec problem, found before any variant is measured. */
+    if ((rc = spawn_gpus(t)) < 0) {
         diag_error_noloc(&spec->diags, "%s", err_last()->message);
         return rc;
     }
@@ -251,11 +266,10 @@ void tuner_free(tuner *t)
     if (!t)
         return;
     free(t->why);
-    for (int k = 0; k < t->ngpus; k++) {
-        if (t->slots[k].rec) /* left in flight by a failure: not waited for */
-            wk_stop(&t->gpus[k].proc, true);
+    for (int k = 0; k < t->ngpus; k++) /* every worker told first: their ends overlap */
+        wk_ask_stop(&t->gpus[k].proc, t->slots[k].rec != NULL); /* one left in flight by a failure: killed */
+    for (int k = 0; k < t->ngpus; k++)
         gpu_free(&t->gpus[k]);
-    }
     free(t->gpus);
     free(t->slots);
     free(t->answered);

@@ -57,6 +57,8 @@ typedef struct tuner {
     fleet_slot *slots;       /* what each GPU has in flight */
     fleet_slot *answered;    /* variants that have answered, not yet finished (fleet.c) */
     int ngpus, nanswered;
+    int unready;      /* workers started whose set-up is not yet awaited (tuner_ready) */
+    int ready_status; /* what that wait said: CUTUNE_OK, or why the GPUs cannot serve */
     int poll_from; /* fleet.c: the GPU whose answer is looked at first (turns, so that
                       answers that come together are taken in turn, not GPU 0's first) */
     /* Called when a variant is finished (journaled, the best updated): the search is
@@ -79,12 +81,20 @@ typedef struct tuner {
 } tuner;
 
 /* tuner_new: a run of `spec` (whose space has `size`) with `opts` on `dev` into `res`
- * (borrowed): settings checked, the first worker started (the reference runs now: one
- * that fails is a spec problem, found before anything else runs), the journal opened.
- * *out is set even on failure (tuner_free it). CUTUNE_OK, or a status with a diagnostic
- * and the error object set. */
+ * (borrowed): settings checked, every GPU's worker started (each sets up its driver and
+ * runs the reference meanwhile: tuner_ready awaits them), the journal opened. *out is
+ * set even on failure (tuner_free it). CUTUNE_OK, or a status with a diagnostic and the
+ * error object set. */
 int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, const cutune_tune_options *opts,
               const cutune_device *dev, bool flush, cutune_tune_result *res);
+
+/* tuner_ready: waits for every worker's set-up, once (later calls repeat its answer):
+ * called before the first variant is taken, so that a reference that fails (a spec
+ * problem) is found before anything is measured, while the compiles started meanwhile.
+ * CUTUNE_OK, or the first failure's status (ESPEC: the reference; ENODEV: the GPU
+ * could not be used) with a diagnostic on the spec, the error object set and the run
+ * stopped (tuner_stop). */
+int tuner_ready(tuner *t);
 
 /* tuner_session: opens a compile session for the run (binaries kept, the GPU's
  * architecture), its progress counting towards `total` (0: unknown). As session_open. */

@@ -293,6 +293,8 @@ typedef struct stream {
     int delivered_at_wait;
     seen *r;
     bool never; /* always SESSION_WAIT */
+    session *s;
+    int in_flight_wrong; /* asks where session_in_flight was not fed - delivered */
 } stream;
 
 static int stream_feed(void *user, const value **vals, uint64_t *ordinal)
@@ -300,6 +302,8 @@ static int stream_feed(void *user, const value **vals, uint64_t *ordinal)
     stream *st = user;
     if (st->never)
         return SESSION_WAIT;
+    if (st->s && session_in_flight(st->s) != (uint64_t)(st->fed - st->r->n))
+        st->in_flight_wrong++;
     if (st->fed == 8)
         return 0;
     if (st->fed % 3 == 0 && st->fed > 0 && st->r->n < st->fed) {
@@ -324,7 +328,7 @@ static void test_stream(void **state)
     session *s;
     assert_int_equal(session_open(&s, spec->model, &spec->diags, "sm_90", &o, true, &sum), CUTUNE_OK);
     seen r = {0};
-    stream st = {.r = &r, .delivered_at_wait = -1};
+    stream st = {.r = &r, .delivered_at_wait = -1, .s = s};
     for (int i = 0; i < 8; i++) { /* BLOCK, UNROLL, spread as listed */
         st.all[i][0] = value_int(i / 4 ? 128 : 64);
         st.all[i][1] = value_int((i / 2) % 2 ? 3 : 1);
@@ -348,6 +352,8 @@ static void test_stream(void **state)
     }
     assert_true(st.waits >= 2); /* after the 3rd and the 6th */
     assert_int_equal(st.asked_while_waiting, 0);
+    assert_int_equal(st.in_flight_wrong, 0);
+    assert_int_equal(session_in_flight(s), 0); /* all delivered at the end */
     /* A stream that only ever waits, with nothing in flight: the end, not a hang. */
     memset(&r, 0, sizeof r);
     stream never = {.r = &r, .never = true};
