@@ -10,7 +10,6 @@
  * header_check.c for the names). Ownership: hdr_emit's text is the caller's; all else
  * lives in an arena freed before it returns. */
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "../base/escape.h"
@@ -22,6 +21,7 @@
 
 /* ---- the entries ---------------------------------------------------------------------- */
 
+/* better: whether a's objective beats b's (higher when maximize, else lower). */
 static bool better(const cutune_measurement *a, const cutune_measurement *b, int maximize)
 {
     return maximize ? a->objective > b->objective : a->objective < b->objective;
