@@ -1,11 +1,14 @@
 /* cutune_analyze.c - cutune/analyze.h: cutune_analyze, the public facade over the
  * compile session (session/session.h): argument checks, the architecture to compile for,
- * the total that progress counts towards, the session's lifetime. No GPU needed. */
+ * the total that progress counts towards, the session's lifetime; the analysis at each
+ * problem size (cutune_analyze_sizes) and what is said when nothing can run. No GPU
+ * needed. */
 #include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
 #include "../emit/emit_text.h"
+#include "../emit/verdict.h"
 #include "../session/own.h"
 
 /* The architecture to compile for: asked, else the first GPU's, else sm_90; *dv gets
@@ -95,6 +98,58 @@ int cutune_analyze(cutune_analyze_summary *summary, cutune_spec *spec, const cut
             rc = own;
     }
     return rc;
+}
+
+/* add_summary: `one`, a size's summary, added to *total: the counts and seconds summed,
+ * the rest the latest's (interrupted when any was). */
+static void add_summary(cutune_analyze_summary *total, const cutune_analyze_summary *one)
+{
+    cutune_analyze_summary sum = *one;
+    sum.variants += total->variants;
+    sum.compiled += total->compiled;
+    sum.cached += total->cached;
+    sum.duplicates += total->duplicates;
+    sum.failed += total->failed;
+    sum.unlaunchable += total->unlaunchable;
+    sum.compile_seconds += total->compile_seconds;
+    sum.wall_seconds += total->wall_seconds;
+    sum.interrupted |= total->interrupted;
+    *total = sum;
+}
+
+int cutune_analyze_sizes(cutune_analyze_summary *total, cutune_spec *spec, const cutune_analyze_options *opts,
+                         cutune_size_fn size, int (*each)(void *user, const cutune_analysis *a), void *user)
+{
+    if (!total || !each || !cutune_spec_ok(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_analyze_sizes: no summary, callback or valid spec");
+    memset(total, 0, sizeof *total);
+    int rc = CUTUNE_OK, nsizes = cutune_spec_size_count(spec);
+    for (int k = 0; k < nsizes && rc == CUTUNE_OK && !total->interrupted; k++) {
+        if (nsizes > 1 && (rc = cutune_spec_select_size(spec, k)) != CUTUNE_OK)
+            return rc; /* the spec's error at this size is a diagnostic */
+        if (size && size(user, k, NULL) != 0) {
+            rc = CUTUNE_ESTOPPED;
+            break;
+        }
+        cutune_analyze_summary one;
+        rc = cutune_analyze(&one, spec, opts, each, user);
+        if (rc == CUTUNE_OK || rc == CUTUNE_ESTOPPED) { /* stopped by `each`: what was done is told */
+            add_summary(total, &one);
+            if (size && size(user, k, &one) != 0)
+                rc = CUTUNE_ESTOPPED;
+        }
+    }
+    if (nsizes > 1)
+        cutune_spec_select_size(spec, 0);
+    return rc;
+}
+
+int cutune_analyze_verdict_text(char **out, const cutune_analyze_summary *sum)
+{
+    if (!out || !sum)
+        return err_set(CUTUNE_EINVAL, "cutune_analyze_verdict_text: no output or summary");
+    *out = verdict_nothing_runs(sum);
+    return *out ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
 }
 
 int cutune_analysis_csv(char **out, const cutune_spec *spec, const cutune_analysis *a)

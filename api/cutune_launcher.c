@@ -3,13 +3,15 @@
  * variables (a field may go by two names: Hydra's and Cray PMI's local rank); the
  * table is read in order, and a Slurm job array, which is not a launcher of ranks but
  * of jobs, comes after it. The environment is only read: values are untrusted text,
- * shown in messages cut short and with control bytes replaced. */
+ * shown in messages cut short and with control bytes replaced. Also `--shard`'s text,
+ * "I/N" or "auto", read (cutune_launcher_parse). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/num.h"
 #include "internal.h"
 
 enum { NAMES = 2 }; /* names a field may go by */
@@ -223,4 +225,25 @@ int cutune_launcher_find(cutune_launcher *out, const char *const *env)
         return err_set(CUTUNE_EINVAL, "%s", f.why);
     }
     return none_found();
+}
+
+int cutune_launcher_parse(cutune_launcher *out, const char *text)
+{
+    if (!out || !text)
+        return err_set(CUTUNE_EINVAL, "cutune_launcher_parse: no cutune_launcher to fill, or no text");
+    if (strcmp(text, "auto") == 0)
+        return cutune_launcher_find(out, NULL);
+    const char *slash = strchr(text, '/');
+    char index[24];
+    long long i = -1, n = -1;
+    if (slash && (size_t)(slash - text) < sizeof index) {
+        memcpy(index, text, (size_t)(slash - text));
+        index[slash - text] = '\0';
+        if (!num_read_int(index, 0, CUTUNE_MAX_SHARDS - 1, &i) || !num_read_int(slash + 1, 1, CUTUNE_MAX_SHARDS, &n))
+            n = -1;
+    }
+    if (n < 1 || i < 0 || i >= n)
+        return err_set(CUTUNE_EINVAL, "shard takes I/N (0 <= I < N <= %d) or auto, not '%s'", CUTUNE_MAX_SHARDS, text);
+    *out = (cutune_launcher){(int)i, (int)n, -1, -1, NULL, NULL, NULL};
+    return CUTUNE_OK;
 }

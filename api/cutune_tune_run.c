@@ -3,11 +3,13 @@
  * (before anything runs), how a run goes on the GPUs named (one, a fleet of one model,
  * or a process per GPU), a shard's files and GPU, and what a finished run found,
  * counted (its verdict), and what a command says at a run's end (the texts emit/verdict.c
- * makes). The caller owns the spec, the options and the results; nothing here prints. */
+ * makes); the options a command reads as text, checked (cutune_tune_set_option). The
+ * caller owns the spec, the options and the results; nothing here prints. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/num.h"
 #include "../base/strbuf.h"
 #include "../emit/verdict.h"
 #include "../results/result.h"
@@ -51,6 +53,22 @@ int cutune_devices_one_model(const int *devices, int n)
     return 1;
 }
 
+int cutune_devices_parse(int *out, int size, int *n, const char *text)
+{
+    if (!out || size < 1 || !n || !text)
+        return err_set(CUTUNE_EINVAL, "cutune_devices_parse: no list to fill, or no text");
+    int count = 0;
+    if (strcmp(text, "all") != 0)
+        return num_read_list(text, 0, CUTUNE_MAX_GPU_NUMBER, out, size, n)
+                   ? CUTUNE_OK
+                   : err_set(CUTUNE_EINVAL, "devices takes all or GPU numbers such as 0,1, not '%s'", text);
+    if (cutune_device_count(&count) != CUTUNE_OK || count <= 0)
+        return err_set(CUTUNE_ENODEV, "%s", cutune_last_error()[0] ? cutune_last_error() : "the driver sees no GPU");
+    for (*n = 0; *n < count && *n < size; (*n)++)
+        out[*n] = *n;
+    return CUTUNE_OK;
+}
+
 int cutune_tune_set_devices(cutune_tune_options *opts, const int *devices, int n, int *per_device)
 {
     if (!opts || !per_device || n < 0 || (n > 0 && !devices))
@@ -81,6 +99,37 @@ int cutune_tune_verdict_of(cutune_tune_verdict *out, const cutune_tune_result *r
         failed += cutune_measurement_outcome(cutune_tune_at(r, i)) == CUTUNE_OUTCOME_COMPILE_ERROR;
     uint64_t variants = cutune_tune_summary_of(r)->variants;
     out->nothing_compiled = variants > 0 && failed == variants;
+    return CUTUNE_OK;
+}
+
+int cutune_tune_set_option(cutune_tune_options *opts, const char *name, const char *text)
+{
+    if (!opts || !name || !text)
+        return err_set(CUTUNE_EINVAL, "cutune_tune_set_option: no options, name or text");
+    long long n = -1; /* "all" */
+    double x;
+    if (strcmp(name, "device") == 0) {
+        if (!num_read_int(text, 0, CUTUNE_MAX_GPU_NUMBER, &n))
+            return err_set(CUTUNE_EINVAL, "device takes a GPU number from 0 to %d, not '%s'", CUTUNE_MAX_GPU_NUMBER,
+                           text);
+        opts->device = (int)n;
+    } else if (strcmp(name, "prune") == 0) {
+        if (!num_read_double(text, NULL, &x) || !(x == -1 || x > 1))
+            return err_set(CUTUNE_EINVAL, "prune takes a finite factor above 1 (or -1 for never), not '%s'", text);
+        opts->prune = x;
+    } else if (strcmp(name, "timeout") == 0) {
+        if (!num_read_double(text, NULL, &x) || !(x > 0 && x <= CUTUNE_MAX_SECONDS))
+            return err_set(CUTUNE_EINVAL, "timeout takes seconds above 0, at most %d, not '%s'", CUTUNE_MAX_SECONDS,
+                           text);
+        opts->timeout_s = x;
+    } else if (strcmp(name, "metrics") == 0) {
+        if (strcmp(text, "all") != 0 && !num_read_int(text, 1, 1000000, &n))
+            return err_set(CUTUNE_EINVAL, "metrics takes a count of variants from 1 to 1000000, or all, not '%s'",
+                           text);
+        opts->profile_top = (int)n;
+    } else {
+        return err_set(CUTUNE_EINVAL, "cutune_tune_set_option: no option '%s' (device, prune, timeout, metrics)", name);
+    }
     return CUTUNE_OK;
 }
 

@@ -63,22 +63,16 @@ void cli_select_block(cutune_spec *spec, const cli_common *c, int i, FILE *out);
  * printing a usage message naming `sub` and `option`) when text is not one. */
 bool cli_parse_count(const char *sub, const char *option, const char *text, unsigned long long *out);
 
-/* The largest GPU number (--device, --devices) and the longest time limit in seconds
- * (--timeout, CUTUNE_COMPILE_TIMEOUT: past it a deadline is no limit, and the wait's
- * milliseconds would not fit an int). */
-#define CLI_MAX_GPU 4096
-#define CLI_MAX_SECONDS 1000000
+/* The largest GPU number (--device, --devices, occupancy's): the library's, which reads
+ * --device (cutune_tune_set_option). */
+#define CLI_MAX_GPU CUTUNE_MAX_GPU_NUMBER
 
 /* The largest count an option takes: results files store counts and seeds as JSON
  * integers, which are signed 64-bit. */
 #define CLI_MAX_COUNT ((uint64_t)INT64_MAX)
 
 /* The one reader per kind of number is base/num.h's (num_read_int, num_read_uint,
- * num_read_double), for every numeric option and environment variable; these are its
- * names where the CLI has not been moved to them yet. */
-#define cli_read_int num_read_int
-#define cli_read_uint num_read_uint
-#define cli_read_double num_read_double
+ * num_read_double), for every numeric option and environment variable. */
 /* cli_int_option / cli_uint_option (numbers.c): as num_read_int / num_read_uint (the latter also
  * refusing below min), printing on failure the usage error "cutune SUB: OPTION takes
  * WHAT from MIN to MAX, not 'TEXT'". */
@@ -94,6 +88,12 @@ void cli_free_common(cli_common *c);
 /* cli_load: loads the spec at `path`, prints its diagnostics to stderr, and returns
  * the spec when it is valid; NULL otherwise, with *exit_code set. */
 cutune_spec *cli_load(const char *path, const cli_common *c, int *exit_code);
+
+/* cli_print_load: what cli_load says of the spec file `path` that cutune_spec_load_file
+ * gave `spec` (NULL: none) with status rc: its diagnostics (*seen then counts them),
+ * how many errors it has, or the status when there is no spec. Returns the exit code
+ * for rc. */
+int cli_print_load(cutune_spec *spec, int rc, const char *path, const cli_common *c, int *seen);
 
 /* cli_print_new_diagnostics: prints diagnostics recorded since index *seen. */
 void cli_print_new_diagnostics(cutune_spec *spec, const cli_common *c, int *seen);
@@ -141,13 +141,10 @@ int cmd_simulate(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 
 /* shard.c: a shard of the space: index of count, the local rank and the number of
- * local ranks the launcher gave (-1: none) and who gave it (NULL: --shard I/N). */
-typedef struct cli_shard {
-    int index, count, local, local_count;
-    const char *launcher;
-} cli_shard;
-/* cli_parse_shard: "I/N" or "auto" (cutune_launcher_find) into *out: 0, or -1 after a
+ * local ranks the launcher gave (-1: none) and who gave it (name NULL: --shard I/N).
+ * cli_parse_shard: "I/N" or "auto" (cutune_launcher_parse) into *out: 0, or -1 after a
  * usage message naming `sub`. */
+typedef cutune_launcher cli_shard;
 int cli_parse_shard(const char *sub, const char *text, cli_shard *out);
 
 /* cli_tune_per_device (multi.c): `cutune SPEC --devices ... --per-device` after the
@@ -169,26 +166,19 @@ void cli_print_profile(const cutune_spec *spec, const cutune_tune_result *r);
  * (the summary on stderr only, for `cutune SPEC` without a GPU). */
 enum cli_analyze_format { CLI_ANALYZE_TABLE, CLI_ANALYZE_CSV, CLI_ANALYZE_JSON, CLI_ANALYZE_NONE };
 
-/* What an analysis found, counted by outcome: variants = runnable + failed + unlaunchable. */
-typedef struct cli_analysis {
-    uint64_t variants;     /* analysed (every valid configuration, or the first --limit) */
-    uint64_t runnable;     /* compiled and can launch (as far as the occupancy model tells) */
-    uint64_t failed;       /* did not compile */
-    uint64_t unlaunchable; /* compiled, but cannot launch */
-    const char *arch;      /* compiled for ("" when not known; owned by the spec, as the summary's) */
-    bool interrupted;      /* stopped by Ctrl-C: the counts cover what was done */
-} cli_analysis;
-
-/* cli_run_analysis: analyses `spec` (`analyze`, and `cutune SPEC` without a GPU), prints
- * each variant on stdout in `format` and the summary on stderr (unless quiet), and fills
- * *out (may be NULL). Returns EXIT_OK when the analysis ran to its end, however many
- * variants compiled (the caller judges *out); EXIT_INTERRUPTED; or the exit code of
- * the library's failure. */
+/* cli_run_analysis: analyses `spec` (`analyze`; with `sizes`, at each problem size in
+ * turn, as `cutune SPEC` without a GPU does: cutune_analyze_sizes, each size's line
+ * "size n=4096:" when there are several), prints each variant on stdout in `format`
+ * and each analysis's summary on stderr (unless quiet), and fills *out (the sizes'
+ * sums). Returns EXIT_OK when the analysis ran to its end, however many variants
+ * compiled (the caller judges *out); EXIT_INTERRUPTED; or the exit code of the
+ * library's failure, stopping after a size that did not end EXIT_OK. */
 int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyze_options *base,
-                     enum cli_analyze_format format, cli_analysis *out);
-/* cli_report_nothing_runs: says on stderr, as `who`, that no variant of the analysis `a`
- * can run (none compiled, or none that compiled can launch), with the counts. */
-void cli_report_nothing_runs(const char *who, const cli_analysis *a);
+                     enum cli_analyze_format format, bool sizes, cutune_analyze_summary *out);
+/* cli_nothing_runs: when no variant of the analysis `sum` can run, says so on stderr as
+ * `who` ("cutune analyze"), with the counts (cutune_analyze_verdict_text), and returns
+ * true; false when some can. */
+bool cli_nothing_runs(const char *who, const cutune_analyze_summary *sum);
 /* Shared by check and tune (cmd_check.c). cli_space_summary: counts the space, prints its
  * diagnostics and the summary in `format` on stdout (CLI_SUMMARY_NONE: no summary, for
  * `cutune SPEC -q`); returns EXIT_OK, EXIT_SPEC (an empty space, a failed expression) or

@@ -77,6 +77,20 @@ void cli_print_new_diagnostics(cutune_spec *spec, const cli_common *c, int *seen
     }
 }
 
+int cli_print_load(cutune_spec *spec, int rc, const char *path, const cli_common *c, int *seen)
+{
+    if (!spec) {
+        fprintf(stderr, "cutune: %s\n", cutune_status_text(rc));
+        return cli_exit_for_status(rc);
+    }
+    int errors = cutune_spec_error_count(spec);
+    *seen = 0;
+    cli_print_new_diagnostics(spec, c, seen);
+    if (rc == CUTUNE_ESPEC && errors)
+        fprintf(stderr, "%s: %d error%s\n", path, errors, errors == 1 ? "" : "s");
+    return cli_exit_for_status(rc);
+}
+
 cutune_spec *cli_load(const char *path, const cli_common *c, int *exit_code)
 {
     cutune_load_options opts = CUTUNE_LOAD_OPTIONS_INIT;
@@ -84,17 +98,11 @@ cutune_spec *cli_load(const char *path, const cli_common *c, int *exit_code)
     opts.nset = c->nset;
     opts.arch = c->arch;
     cutune_spec *spec = NULL;
-    int rc = cutune_spec_load_file(&spec, path, &opts);
-    if (!spec) {
-        fprintf(stderr, "cutune: %s\n", cutune_status_text(rc));
-        *exit_code = cli_exit_for_status(rc);
+    int rc = cutune_spec_load_file(&spec, path, &opts), seen = 0;
+    *exit_code = cli_print_load(spec, rc, path, c, &seen);
+    if (!spec)
         return NULL;
-    }
-    int seen = 0, errors = cutune_spec_error_count(spec);
-    cli_print_new_diagnostics(spec, c, &seen);
-    if (rc == CUTUNE_ESPEC && errors) {
-        fprintf(stderr, "%s: %d error%s\n", path, errors, errors == 1 ? "" : "s");
-    } else if (rc == CUTUNE_OK && c->nconfig > 0 && !c->kernel && cutune_spec_kernel_count(spec) > 1) {
+    if (rc == CUTUNE_OK && c->nconfig > 0 && !c->kernel && cutune_spec_kernel_count(spec) > 1) {
         fprintf(stderr, "cutune: --config: %s has %d kernel blocks: name one with --kernel NAME\n", path,
                 cutune_spec_kernel_count(spec));
         rc = CUTUNE_EINVAL;
@@ -163,7 +171,7 @@ int cli_finish_output(int code)
 bool cli_parse_count(const char *sub, const char *option, const char *text, unsigned long long *out)
 {
     uint64_t n;
-    if (!cli_read_uint(text, CLI_MAX_COUNT, &n)) {
+    if (!num_read_uint(text, CLI_MAX_COUNT, &n)) {
         cli_usage_error(sub, "%s takes a count from 0 to %llu (0 for all), not '%s'", option,
                         (unsigned long long)CLI_MAX_COUNT, text);
         return false;

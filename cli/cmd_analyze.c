@@ -7,13 +7,20 @@
 #include "options.h"
 #include "../base/sys.h"
 
+/* What the printing of an analysis keeps: its format, the table that counts the
+ * variants for the summary, the progress line's times; for a run over the spec's
+ * problem sizes (cli_run_analysis's `sizes`), each size's exit code. */
 typedef struct analyze_view {
     cutune_spec *spec;
+    const cli_common *c;
     enum cli_analyze_format fmt;
     cutune_table *table; /* the table's lines, and the tally the summary tells */
     bool started;
     bool show_progress;
     double last_progress, progress_started; /* when progress was last drawn, and first */
+    int seen;                               /* the diagnostics printed before this analysis */
+    bool in_size;                           /* between a size's start and its summary */
+    int code;                               /* the last size's exit code */
 } analyze_view;
 
 /* Progress on stderr, only on a terminal, at most 10 times a second. */
@@ -58,57 +65,87 @@ static int each_variant(void *user, const cutune_analysis *a)
     return cli_print(rc, &text, csv ? "\n" : "");
 }
 
-int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyze_options *base,
-                     enum cli_analyze_format format, cli_analysis *out)
+/* view_start: *av (its loop's fields kept) ready to print an analysis: no table or row
+ * yet, the diagnostics so far counted as printed. */
+static void view_start(analyze_view *av)
 {
-    analyze_view av = {spec, format, NULL, false, isatty(STDERR_FILENO) && !c->quiet, 0, 0};
+    av->table = NULL;
+    av->started = false;
+    av->show_progress = isatty(STDERR_FILENO) && !av->c->quiet;
+    av->last_progress = av->progress_started = 0;
+    av->seen = cutune_spec_diagnostic_count(av->spec);
+}
+
+/* view_end: what follows an analysis that returned `rc` with the summary `sum`: the JSON
+ * array closed, its diagnostics, the summary on stderr (not when quiet or after a
+ * failure); av's table freed. Returns as cli_run_analysis. */
+static int view_end(analyze_view *av, int rc, const cutune_analyze_summary *sum)
+{
+    if (av->fmt == CLI_ANALYZE_JSON)
+        printf(av->started ? "\n]\n" : "[]\n");
+    fflush(stdout);
+    cli_print_new_diagnostics(av->spec, av->c, &av->seen);
+    if (rc == CUTUNE_ESTOPPED)
+        rc = CUTUNE_OK; /* each_variant ran out of memory: what was done is told */
+    char *text = NULL;
+    if (rc >= 0 && !av->c->quiet && (av->table || (rc = cutune_table_new(&av->table, av->spec)) >= 0))
+        rc = cutune_table_summary(&text, av->table, sum);
+    if (text)
+        fputs(text, stderr);
+    cutune_free(text);
+    cutune_table_free(av->table);
+    av->table = NULL;
+    if (rc < 0)
+        return cli_exit_for_status(rc);
+    return sum->interrupted ? EXIT_INTERRUPTED : EXIT_OK;
+}
+
+/* each_size: cutune_analyze_sizes' callback: before size k (sum NULL), its values on a
+ * line of their own when there are several (not when quiet); after it, what follows an
+ * analysis (view_end). Non-zero (stop) after a size that did not end EXIT_OK. */
+static int each_size(void *user, int k, const cutune_analyze_summary *sum)
+{
+    analyze_view *av = user;
+    int nsizes = cutune_spec_size_count(av->spec);
+    av->in_size = !sum;
+    if (sum)
+        return (av->code = view_end(av, CUTUNE_OK, sum)) != EXIT_OK;
+    for (int j = 0; nsizes > 1 && !av->c->quiet && j < cutune_spec_size_var_count(av->spec); j++)
+        fprintf(stderr, "%s %s=%lld", j ? "" : "\nsize", cutune_spec_size_var(av->spec, j),
+                (long long)cutune_spec_size_value(av->spec, k, j));
+    if (nsizes > 1 && !av->c->quiet)
+        fprintf(stderr, ":\n");
+    view_start(av);
+    return 0;
+}
+
+int cli_run_analysis(cutune_spec *spec, const cli_common *c, const cutune_analyze_options *base,
+                     enum cli_analyze_format format, bool sizes, cutune_analyze_summary *out)
+{
+    analyze_view av = {.spec = spec, .c = c, .fmt = format, .code = EXIT_OK};
     cutune_analyze_options opts = *base;
     opts.cancel = cli_catch_interrupts();
     opts.progress = show_progress;
     opts.progress_user = &av;
-    cutune_analyze_summary sum;
-    int seen = cutune_spec_diagnostic_count(spec);
-    int rc = cutune_analyze(&sum, spec, &opts, each_variant, &av);
-    if (av.fmt == CLI_ANALYZE_JSON)
-        printf(av.started ? "\n]\n" : "[]\n");
-    fflush(stdout);
-    cli_print_new_diagnostics(spec, c, &seen);
-    if (out) {
-        memset(out, 0, sizeof *out);
-        out->variants = sum.variants;
-        out->failed = sum.failed;
-        out->unlaunchable = sum.unlaunchable;
-        out->runnable = sum.variants - sum.failed - sum.unlaunchable;
-        out->arch = sum.arch ? sum.arch : ""; /* the spec's: lives as long; NULL when the analysis failed first */
-        out->interrupted = sum.interrupted;
+    *out = (cutune_analyze_summary){0}; /* a failure may leave it as it is */
+    if (!sizes) {
+        view_start(&av);
+        return view_end(&av, cutune_analyze(out, spec, &opts, each_variant, &av), out);
     }
-    if (rc == CUTUNE_ESTOPPED)
-        rc = CUTUNE_OK; /* each_variant ran out of memory: what was done is told */
-    char *text = NULL;
-    if (rc >= 0 && !c->quiet && (av.table || (rc = cutune_table_new(&av.table, spec)) >= 0))
-        rc = cutune_table_summary(&text, av.table, &sum);
-    if (text)
-        fputs(text, stderr);
-    cutune_free(text);
-    cutune_table_free(av.table);
-    if (rc < 0)
-        return cli_exit_for_status(rc);
-    return sum.interrupted ? EXIT_INTERRUPTED : EXIT_OK;
+    int rc = cutune_analyze_sizes(out, spec, &opts, each_size, each_variant, &av);
+    if (rc < 0 && rc != CUTUNE_ESTOPPED) /* a size that failed, or could not be selected */
+        return av.in_size ? view_end(&av, rc, out) : cli_exit_for_status(rc);
+    return av.code;
 }
 
-void cli_report_nothing_runs(const char *who, const cli_analysis *a)
+bool cli_nothing_runs(const char *who, const cutune_analyze_summary *sum)
 {
-    if (a->variants == 0)
-        fprintf(stderr, "%s: no variant was analysed\n", who);
-    else if (a->failed == a->variants)
-        fprintf(stderr, "%s: NOTHING COMPILED: none of the %llu variants compiled for %s\n", who,
-                (unsigned long long)a->variants, a->arch);
-    else
-        fprintf(stderr,
-                "%s: NOTHING CAN RUN: none of the %llu variants both compiled for %s and can launch "
-                "(%llu failed to compile, %llu cannot launch)\n",
-                who, (unsigned long long)a->variants, a->arch, (unsigned long long)a->failed,
-                (unsigned long long)a->unlaunchable);
+    char *text = NULL;
+    bool nothing = cutune_analyze_verdict_text(&text, sum) == CUTUNE_OK && text[0];
+    if (nothing)
+        fprintf(stderr, "%s: %s", who, text);
+    cutune_free(text);
+    return nothing;
 }
 
 int cmd_analyze(int argc, char **argv)
@@ -119,7 +156,7 @@ int cmd_analyze(int argc, char **argv)
     static const char *const formats[] = {"table", "csv", "json", NULL}; /* enum cli_analyze_format's order */
     int fmt = CLI_ANALYZE_TABLE;
     unsigned long long limit = 0;
-    cli_shard sh = {0, 0, -1, -1, NULL};
+    cli_shard sh = {.local = -1, .local_count = -1};
     const cli_opt table[] = {
         {"arch", 0, true, CLI_TEXT, &c.arch, NULL, 0, NULL, "sm_XX",
          "compile for this architecture (default: the GPU's, else sm_90)"},
@@ -148,12 +185,10 @@ int cmd_analyze(int argc, char **argv)
                                    n);
         for (int i = 0; i < n && code == EXIT_OK; i++) { /* each kernel block in turn */
             cli_select_block(spec, &c, i, stdout);
-            cli_analysis a;
-            code = cli_run_analysis(spec, &c, &o, fmt, &a);
-            if (code == EXIT_OK && a.runnable == 0) {
-                cli_report_nothing_runs("cutune analyze", &a);
+            cutune_analyze_summary sum;
+            code = cli_run_analysis(spec, &c, &o, fmt, false, &sum);
+            if (code == EXIT_OK && cli_nothing_runs("cutune analyze", &sum))
                 code = EXIT_NOTHING;
-            }
         }
         cutune_spec_free(spec);
     }

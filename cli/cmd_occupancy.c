@@ -18,7 +18,7 @@ static const struct {
 /* opt_number: one of them (o->set: its index above) into ((long long *)dest)[o->set]. */
 static int opt_number(const char *sub, void *dest, const cli_opt *o, const char *arg)
 {
-    if (cli_read_int(arg, ranges[o->set].min, ranges[o->set].max, (long long *)dest + o->set))
+    if (num_read_int(arg, ranges[o->set].min, ranges[o->set].max, (long long *)dest + o->set))
         return EXIT_OK;
     return cli_usage_error(sub, "--%s takes %s (%lld..%lld), not '%s'", o->name, ranges[o->set].what,
                            ranges[o->set].min, ranges[o->set].max, arg);

@@ -58,11 +58,11 @@ static void put(FILE *f, const char *before, char **text, int rc)
 
 /* tune_without_gpu: everything `cutune SPEC` can do without a GPU (the space summary is
  * already printed): compiles the variants (the first `limit` when not 0) for o->arch or
- * sm_90 at each problem size, prints the analysis summary, and then one plain verdict
- * on stderr (cutune_untuned_text). `why` says why there is no GPU; `emits` whether a
- * header or CSV was asked for. Returns EXIT_NO_GPU (not tuned; some variants could run
- * on a GPU), EXIT_NOTHING (no variant compiled and can launch: a GPU would not help),
- * EXIT_INTERRUPTED, or the exit code of a failure. */
+ * sm_90 at each problem size (cli_run_analysis), prints the analysis summary, and
+ * then one plain verdict on stderr (cutune_untuned_text). `why` says why there is no
+ * GPU; `emits` whether a header or CSV was asked for. Returns EXIT_NO_GPU (not tuned;
+ * some variants could run on a GPU), EXIT_NOTHING (no variant compiled and can launch: a
+ * GPU would not help), EXIT_INTERRUPTED, or the exit code of a failure. */
 static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_common *c, cutune_analyze_options *o,
                             uint64_t limit, const char *why, bool emits)
 {
@@ -75,32 +75,21 @@ static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_commo
                 (unsigned long long)limit, path);
     else if (!c->quiet)
         fprintf(stderr, "\ncompiling every variant (no GPU needed; details: cutune analyze %s)\n", path);
-    cutune_untuned u = {.limited = limited, .emits = emits, .brief = c->quiet, .why = why};
-    cli_analysis one = {.arch = ""};
-    int code = EXIT_OK, nsizes = cutune_spec_size_count(spec);
-    for (int k = 0; k < nsizes && code == EXIT_OK; k++) { /* each problem size, as a GPU run would */
-        if (nsizes > 1 && cutune_spec_select_size(spec, k) != CUTUNE_OK)
-            return cli_exit_for_status(CUTUNE_ESPEC);
-        for (int j = 0; nsizes > 1 && !c->quiet && j < cutune_spec_size_var_count(spec); j++)
-            fprintf(stderr, "%s %s=%lld", j ? "" : "\nsize", cutune_spec_size_var(spec, j),
-                    (long long)cutune_spec_size_value(spec, k, j));
-        if (nsizes > 1 && !c->quiet)
-            fprintf(stderr, ":\n");
-        code = cli_run_analysis(spec, c, o, CLI_ANALYZE_NONE, &one);
-        u.variants += one.variants; /* the sizes' sums */
-        u.runnable += one.runnable;
-        u.failed += one.failed;
-        u.unlaunchable += one.unlaunchable;
-    }
-    if (nsizes > 1)
-        cutune_spec_select_size(spec, 0);
+    cutune_analyze_summary all;
+    int code = cli_run_analysis(spec, c, o, CLI_ANALYZE_NONE, true, &all); /* each size, as a GPU run would */
     if (code != EXIT_OK)
         return code; /* interrupted (the summary says what was covered), or a failure */
-    cli_analysis all = {u.variants, u.runnable, u.failed, u.unlaunchable, one.arch, false};
+    cutune_untuned u = {.variants = all.variants,
+                        .failed = all.failed,
+                        .unlaunchable = all.unlaunchable,
+                        .limited = limited,
+                        .emits = emits,
+                        .brief = c->quiet,
+                        .why = why};
+    u.runnable = all.variants - all.failed - all.unlaunchable;
     if (!c->quiet)
         fprintf(stderr, "\n");
-    if (u.runnable == 0)
-        cli_report_nothing_runs("cutune", &all);
+    cli_nothing_runs("cutune", &all);
     char *text = NULL;
     put(stderr, "", &text, cutune_untuned_text(&text, &u));
     return u.runnable ? EXIT_NO_GPU : EXIT_NOTHING;
@@ -149,32 +138,26 @@ typedef struct tune_args {
     int worst; /* the block loop's first exit code other than EXIT_OK */
 } tune_args;
 
-/* The handlers of tune's own options that need more than a store (options.h). */
-static int opt_number(const char *sub, void *dest, const cli_opt *o, const char *arg)
+/* The handlers of tune's own options that need more than a store (options.h). opt_tune:
+ * an option of cutune_tune_options the library reads from its text (its entry's name:
+ * cutune_tune_set_option); --device also says a GPU was named. */
+static int opt_tune(const char *sub, void *dest, const cli_opt *o, const char *arg)
 {
     tune_args *a = dest;
+    a->device_given |= strcmp(o->name, "device") == 0;
+    return cutune_tune_set_option(&a->t, o->name, arg) == CUTUNE_OK ? EXIT_OK
+                                                                    : cli_usage_error(sub, "--%s", cutune_last_error());
+}
+
+/* --top N: the ranking's rows. */
+static int opt_top(const char *sub, void *dest, const cli_opt *o, const char *arg)
+{
+    (void)o;
     long long n;
-    switch (o->set) {
-    case 'd':
-        a->device_given = true;
-        if (!cli_int_option(sub, "--device", "a GPU number", arg, 0, CLI_MAX_GPU, &n))
-            return EXIT_USAGE;
-        a->t.device = (int)n;
-        return EXIT_OK;
-    case 't':
-        if (!cli_int_option(sub, "--top", "a count", arg, 0, INT_MAX, &n))
-            return EXIT_USAGE;
-        a->top = (int)n;
-        return EXIT_OK;
-    case 'p':
-        if (!num_read_double(arg, NULL, &a->t.prune) || !(a->t.prune == -1 || a->t.prune > 1))
-            return cli_usage_error(sub, "--prune takes a finite factor above 1 (or -1 for never), not '%s'", arg);
-        return EXIT_OK;
-    default: /* 'T' */
-        if (!num_read_double(arg, NULL, &a->t.timeout_s) || !(a->t.timeout_s > 0 && a->t.timeout_s <= CLI_MAX_SECONDS))
-            return cli_usage_error(sub, "--timeout takes seconds above 0, at most %d, not '%s'", CLI_MAX_SECONDS, arg);
-        return EXIT_OK;
-    }
+    if (!cli_int_option(sub, "--top", "a count", arg, 0, INT_MAX, &n))
+        return EXIT_USAGE;
+    *(int *)dest = (int)n;
+    return EXIT_OK;
 }
 
 /* --devices all|0,1,...: every GPU the driver sees, or those named. */
@@ -182,36 +165,20 @@ static int opt_devices(const char *sub, void *dest, const cli_opt *o, const char
 {
     (void)o;
     tune_args *a = dest;
-    int count = 0;
-    if (strcmp(arg, "all") != 0)
-        return num_read_list(arg, 0, CLI_MAX_GPU, a->devs, 64, &a->ndevs)
-                   ? EXIT_OK
-                   : cli_usage_error(sub, "--devices takes all or GPU numbers such as 0,1, not '%s'", arg);
-    if (cutune_device_count(&count) != CUTUNE_OK || count <= 0) {
-        fprintf(stderr, "cutune: --devices all: %s\n",
-                cutune_last_error()[0] ? cutune_last_error() : "the driver sees no GPU");
-        return EXIT_NO_GPU;
-    }
-    for (a->ndevs = 0; a->ndevs < count && a->ndevs < 64; a->ndevs++)
-        a->devs[a->ndevs] = a->ndevs;
-    return EXIT_OK;
+    int rc = cutune_devices_parse(a->devs, 64, &a->ndevs, arg);
+    if (rc == CUTUNE_ENODEV)
+        fprintf(stderr, "cutune: --devices all: %s\n", cutune_last_error());
+    return rc == CUTUNE_OK       ? EXIT_OK
+           : rc == CUTUNE_ENODEV ? EXIT_NO_GPU
+                                 : cli_usage_error(sub, "--%s", cutune_last_error());
 }
 
-static int opt_metrics(const char *sub, void *dest, const cli_opt *o, const char *arg)
+/* --metric NAME|default: a counter's name kept, or the default set's. */
+static int opt_metric(const char *sub, void *dest, const cli_opt *o, const char *arg)
 {
+    (void)o;
     tune_args *a = dest;
-    long long n;
-    if (o->set == 'M') { /* --metrics N|all */
-        if (strcmp(arg, "all") == 0) {
-            a->t.profile_top = -1;
-        } else if (!cli_read_int(arg, 1, 1000000, &n)) {
-            return cli_usage_error(sub, "--metrics takes a count of variants from 1 to 1000000, or all, not '%s'", arg);
-        } else {
-            a->t.profile_top = (int)n;
-        }
-        return EXIT_OK;
-    }
-    const char *const *defaults; /* --metric NAME|default */
+    const char *const *defaults;
     int nd = cutune_profile_default_metrics(&defaults), max = (int)(sizeof a->hw_names / sizeof a->hw_names[0]);
     bool is_default = strcmp(arg, "default") == 0;
     if (a->nhw + (is_default ? nd : 1) > max)
@@ -230,7 +197,7 @@ static int parse_tune(tune_args *a, int argc, char **argv)
     a->prior_set = (cli_priors){a->priors, &a->t.search};
     const cli_opt table[] = {
         /* the help's order, and so getopt_long's: "did you mean" and ambiguity name them in it */
-        {"device", 0, true, CLI_CALL, a, opt_number, 'd', NULL, "N", "the GPU to tune on (default 0)"},
+        {"device", 0, true, CLI_CALL, a, opt_tune, 0, NULL, "N", "the GPU to tune on (default 0)"},
         {"results", 0, true, CLI_TEXT, &a->t.results_path, NULL, 0, NULL, "FILE",
          "write the results JSON here (default: the spec's emit results)"},
         {"header", 0, true, CLI_TEXT, &a->header_path, NULL, 0, NULL, "FILE",
@@ -253,8 +220,8 @@ static int parse_tune(tune_args *a, int argc, char **argv)
         {"per-device", 0, false, CLI_BOOL, &a->per_device, NULL, 0, NULL, NULL,
          "with --devices: every configuration on every GPU (RESULTS.gpuN.json\neach), the spread of the same "
          "variants' times between the GPUs,\nand one header with an entry per device"},
-        {"top", 0, true, CLI_CALL, a, opt_number, 't', NULL, "N", "rows of the ranking to print (default 10)"},
-        {"prune", 0, true, CLI_CALL, a, opt_number, 'p', NULL, "F",
+        {"top", 0, true, CLI_CALL, &a->top, opt_top, 0, NULL, "N", "rows of the ranking to print (default 10)"},
+        {"prune", 0, true, CLI_CALL, a, opt_tune, 0, NULL, "F",
          "stop timing a variant worse than the best by factor F (default\n1.5; -1: never)"},
         {"journal", 0, true, CLI_TEXT, &a->t.journal_path, NULL, 0, NULL, "FILE",
          "the journal (default: the results path + .journal): every\noutcome is appended and synced as it happens; "
@@ -266,16 +233,16 @@ static int parse_tune(tune_args *a, int argc, char **argv)
         {"no-flush-l2", 0, false, CLI_INT, &a->t.flush_l2, NULL, 0, NULL, NULL, ""},
         {"energy", 0, false, CLI_INT, &a->t.energy, NULL, 1, NULL, NULL,
          "also measure the energy per launch of every variant timed in\nfull (NVML; as measure(energy = true))"},
-        {"metrics", 0, true, CLI_CALL, a, opt_metrics, 'M', NULL, "N|all",
+        {"metrics", 0, true, CLI_CALL, a, opt_tune, 0, NULL, "N|all",
          "after timing, read hardware counters (CUPTI) of the best N\nvariants that ran ok, or of all, each in a "
          "profiled launch of\nits own (`cutune metrics` lists the default set)"},
-        {"metric", 0, true, CLI_CALL, a, opt_metrics, 'm', NULL, "NAME",
+        {"metric", 0, true, CLI_CALL, a, opt_metric, 0, NULL, "NAME",
          "a counter to read instead of the default set (repeatable;\n`default` adds the default set; implies "
          "--metrics 5)"},
         {"run-twins", 0, false, CLI_INT, &a->t.run_twins, NULL, 1, NULL, NULL,
          "also run variants whose machine code, launch and arguments\nequal those of one already run (by default "
          "they share its figures)"},
-        {"timeout", 0, true, CLI_CALL, a, opt_number, 'T', NULL, "S",
+        {"timeout", 0, true, CLI_CALL, a, opt_tune, 0, NULL, "S",
          "a variant's time limit: a hang is killed and recorded\n(default: the spec's measure(timeout), else derived "
          "from the\nreference's time, at least 10 s)"},
         CLI_SEARCH_ENTRY("strategy", &a->t.search, CLI_OPT_STRATEGY, CLI_STRATEGIES,
@@ -355,7 +322,7 @@ static int setup_shard(tune_args *a, cutune_spec *spec, int nblocks)
     snprintf(on, sizeof on, a->ndevs > 1 ? "%d GPUs" : "GPU %d", a->ndevs > 1 ? a->ndevs : a->t.device);
     if (!a->c.quiet)
         fprintf(stderr, "shard %d of %d%s%s (%s): results to %s%s%s\n", a->shard.index, a->shard.count,
-                a->shard.launcher ? ", from " : "", a->shard.launcher ? a->shard.launcher : "", on, a->shard_results,
+                a->shard.name ? ", from " : "", a->shard.name ? a->shard.name : "", on, a->shard_results,
                 a->shard_journal ? ", journal " : "", a->shard_journal ? a->shard_journal : "");
     if (a->ndevs > 1 && a->shard.local_count > 1) /* every rank of the host on every GPU */
         fprintf(stderr,
@@ -502,7 +469,7 @@ int cmd_tune(int argc, char **argv)
     tune_args a = {.o = CUTUNE_ANALYZE_OPTIONS_INIT,
                    .t = CUTUNE_TUNE_OPTIONS_INIT,
                    .top = -1,
-                   .shard = {0, 0, -1, -1, NULL}};
+                   .shard = {.local = -1, .local_count = -1}};
     cli_init_common(&a.c);
     cutune_spec *spec = NULL;
     int code = parse_tune(&a, argc, argv);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "options.h"
-#include "../base/suggest.h"
+#include "../base/optmsg.h"
 
 /* Appends `arg` to the growing list *list of *n. False when out of memory (said). */
 static bool append_arg(const char ***list, int *n, const char *arg)
@@ -20,69 +20,12 @@ static bool append_arg(const char ***list, int *n, const char *arg)
     return true;
 }
 
-/* long_option_named: the entry of `longopts` whose name is `name` (the first `len`
- * characters), else the only one it abbreviates; NULL when none. *ambiguous is set when
- * it abbreviates several (and none exactly). */
-static const struct option *long_option_named(const struct option *longopts, const char *name, size_t len,
-                                              bool *ambiguous)
-{
-    const struct option *found = NULL;
-    int prefixes = 0;
-    *ambiguous = false;
-    for (const struct option *o = longopts; o->name; o++) {
-        if (strncmp(o->name, name, len) != 0)
-            continue;
-        if (strlen(o->name) == len)
-            return o;
-        if (!found)
-            found = o;
-        prefixes++;
-    }
-    *ambiguous = prefixes > 1;
-    return prefixes == 1 ? found : NULL;
-}
-
-/* bad_long_option: the message for the long option `word` ("--name" or "--name=value")
- * that getopt_long refused with `ret` ('?' or ':'). */
-static void bad_long_option(const char *sub, const char *word, int ret, const struct option *longopts)
-{
-    const char *name = word + 2;
-    size_t len = strcspn(name, "=");
-    bool ambiguous;
-    const struct option *o = long_option_named(longopts, name, len, &ambiguous);
-    if (o && ret == ':') {
-        cli_usage_error(sub, "option '--%s' needs a value", o->name);
-    } else if (o && name[len] == '=' && o->has_arg == no_argument) {
-        cli_usage_error(sub, "option '--%s' takes no value (given '%s')", o->name, word);
-    } else if (ambiguous) {
-        char names[400];
-        size_t used = 0;
-        names[0] = '\0';
-        for (const struct option *p = longopts; p->name && used + 1 < sizeof names; p++)
-            if (strncmp(p->name, name, len) == 0)
-                used += (size_t)snprintf(names + used, sizeof names - used, "%s--%s", used ? ", " : "", p->name);
-        cli_usage_error(sub, "option '%.*s' is ambiguous: it could be %s", (int)len + 2, word, names);
-    } else {
-        const char *candidates[64];
-        size_t n = 0;
-        char typed[64];
-        snprintf(typed, sizeof typed, "%.*s", (int)(len < sizeof typed ? len : sizeof typed - 1), name);
-        for (const struct option *p = longopts; p->name && n < 64; p++)
-            candidates[n++] = p->name;
-        const char *best = suggest_best(typed, candidates, n);
-        if (best)
-            cli_usage_error(sub, "unknown option '--%s'; did you mean '--%s'?", typed, best);
-        else
-            cli_usage_error(sub, "unknown option '--%s'", typed);
-    }
-}
-
 /* cli_getopt: getopt_long for command `sub`, with getopt's own messages silenced
  * (opterr = 0; ':' put in front of `shortopts`). An option it does not know, one
  * missing its value, one given a value it does not take, or an ambiguous abbreviation is
- * reported here, once, as a usage error naming `sub` and the option (with "did you
- * mean" among `longopts` for a mistyped long option), and returned as '?'. Otherwise
- * returns what getopt_long does. */
+ * reported here, once, as a usage error naming `sub` and the option in base/optmsg.h's
+ * words (with "did you mean" among `longopts` for a mistyped long option), and returned
+ * as '?'. Otherwise returns what getopt_long does. */
 static int cli_getopt(const char *sub, int argc, char **argv, const char *shortopts, const struct option *longopts)
 {
     char spec[64];
@@ -91,24 +34,21 @@ static int cli_getopt(const char *sub, int argc, char **argv, const char *shorto
     int ret = getopt_long(argc, argv, spec, longopts, NULL);
     if (ret != '?' && ret != ':')
         return ret;
-    /* Which element failed: a long option is a whole element, always consumed (optind
-     * is past it); a short one is optopt, inside an element that may not be. */
-    const char *word = optind > 0 && optind <= argc ? argv[optind - 1] : "";
-    bool is_long = strncmp(word, "--", 2) == 0 && word[2] != '\0';
-    if (is_long && optopt != 0) { /* optopt is the long option's code, or a short letter */
-        bool ambiguous;
-        const struct option *o = long_option_named(longopts, word + 2, strcspn(word + 2, "="), &ambiguous);
-        is_long = o && o->flag == NULL && o->val == optopt;
-    }
-    if (is_long)
-        bad_long_option(sub, word, ret, longopts);
-    else if (ret == ':')
-        cli_usage_error(sub, "option '-%c' needs a value", optopt);
-    else if (optopt > 32 && optopt < 127)
-        cli_usage_error(sub, "unknown option '-%c'", optopt);
-    else
-        cli_usage_error(sub, "unknown option '%s'", word);
+    char message[1024];
+    optmsg_explain(message, sizeof message, ret, argc, argv, optind, optopt, longopts);
+    cli_usage_error(sub, "%s", message);
     return '?';
+}
+
+/* join_words: words[0 .. n) into buf ("a, b or c", `last` between the last two), cut to
+ * `size`; returns buf. */
+static const char *join_words(char *buf, size_t size, const char *const *words, int n, const char *last)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", i == 0 ? "" : i == n - 1 ? last : ", ", words[i]);
+    return buf;
 }
 
 /* choose: a CLI_CHOICE option's value `arg` into *o->dest; EXIT_OK, or the usage error
@@ -122,15 +62,8 @@ static int choose(const char *sub, const cli_opt *o, const char *arg)
             return EXIT_OK;
         }
     char words[256];
-    size_t used = 0;
-    words[0] = '\0';
-    for (int i = 0; i < n && used < sizeof words; i++)
-        used += (size_t)snprintf(words + used, sizeof words - used, "%s%s",
-                                 i == 0       ? ""
-                                 : i == n - 1 ? " or "
-                                              : ", ",
-                                 o->choices[i]);
-    return cli_usage_error(sub, "--%s takes %s, not '%s'", o->name, words, arg);
+    return cli_usage_error(sub, "--%s takes %s, not '%s'", o->name,
+                           join_words(words, sizeof words, o->choices, n, " or "), arg);
 }
 
 /* print_options: table[0 .. n) as the option list of a help text (cli_parse_options). */
@@ -242,7 +175,7 @@ int cli_opt_jobs(const char *sub, void *dest, const cli_opt *o, const char *arg)
 {
     (void)sub, (void)o;
     long long jobs;
-    if (!cli_read_int(arg, 0, CUTUNE_MAX_JOBS, &jobs))
+    if (!num_read_int(arg, 0, CUTUNE_MAX_JOBS, &jobs))
         return cli_usage_error(NULL, "--jobs takes a thread count from 1 to %d (0: one per core), not '%s'",
                                CUTUNE_MAX_JOBS, arg);
     ((cutune_analyze_options *)dest)->jobs = (int)jobs;
@@ -255,7 +188,7 @@ static bool parse_budget(const char *sub, const char *text, cutune_search_option
 {
     const char *rest = NULL;
     double v;
-    if (cli_read_double(text, &rest, &v) && strcmp(rest, "%") == 0) {
+    if (num_read_double(text, &rest, &v) && strcmp(rest, "%") == 0) {
         if (!(v > 0 && v <= 100)) {
             cli_usage_error(sub, "--budget P%% takes a percentage above 0 and at most 100, not '%s'", text);
             return false;
@@ -265,7 +198,7 @@ static bool parse_budget(const char *sub, const char *text, cutune_search_option
         return true;
     }
     uint64_t n;
-    if (!cli_read_uint(text, CLI_MAX_COUNT, &n) || n == 0) {
+    if (!num_read_uint(text, CLI_MAX_COUNT, &n) || n == 0) {
         cli_usage_error(sub, "--budget takes a number of evaluations from 1 to %llu or a percentage (5%%), not '%s'",
                         (unsigned long long)CLI_MAX_COUNT, text);
         return false;
@@ -283,19 +216,20 @@ int cli_opt_search(const char *sub, void *dest, const cli_opt *o, const char *ar
     double t;
     switch (o->set) {
     case CLI_OPT_STRATEGY: {
-        for (const char *const *name = cutune_strategy_list(); *name; name++)
-            if (strcmp(arg, *name) == 0) {
-                s->strategy = *name;
+        const char *const *names = cutune_strategy_list();
+        int count = 0;
+        for (; names[count]; count++)
+            if (strcmp(arg, names[count]) == 0) {
+                s->strategy = names[count];
                 return EXIT_OK;
             }
-        return cli_usage_error(sub,
-                               "unknown search strategy '%s' (the strategies are exhaustive, random, anneal, genetic, "
-                               "local, guided and auto)",
-                               arg);
+        char words[256];
+        return cli_usage_error(sub, "unknown search strategy '%s' (the strategies are %s)", arg,
+                               join_words(words, sizeof words, names, count, " and "));
     }
     case CLI_OPT_BUDGET: return parse_budget(sub, arg, s) ? EXIT_OK : EXIT_USAGE;
     case CLI_OPT_TIME_BUDGET: {
-        bool ok = cli_read_double(arg, &unit, &t) && t > 0 &&
+        bool ok = num_read_double(arg, &unit, &t) && t > 0 &&
                   (*unit == '\0' || strcmp(unit, "s") == 0 || strcmp(unit, "min") == 0 || strcmp(unit, "h") == 0);
         if (ok)
             t *= strcmp(unit, "min") == 0 ? 60 : strcmp(unit, "h") == 0 ? 3600 : 1;

@@ -4,7 +4,11 @@
  * a reference that cannot be run): they need no GPU, so `cutune check` finds them. */
 #include "rules.h"
 
+#include <ctype.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "../base/escape.h"
 
 /* The statement that declares param `name`. */
 static const ast_item *param_item(const ast_spec *spec, const char *name)
@@ -64,6 +68,89 @@ static void check_macros(const model *m, const ast_spec *spec, diag_list *dl)
                 break;
             }
         }
+    }
+}
+
+/* macro_word_bad: why `macro` cannot name a macro of the kernel's source (NULL: it can):
+ * a C or C++ keyword would be redefined there (-Dfloat=1: the standard forbids it, and
+ * nvrtc compiles code that is no longer the kernel's), and `defined` is the
+ * preprocessor's own. */
+static const char *macro_word_bad(const char *macro)
+{
+    if (strcmp(macro, "defined") == 0)
+        return "the preprocessor's operator 'defined'";
+    return esc_c_keyword(macro) ? "a C or C++ keyword" : NULL;
+}
+
+/* macro_suggestion: `macro` in capitals into buf (size: at least 64), another name to
+ * suggest: FLOAT for float; a macro already in capitals (_Bool) gets a suffix. */
+static const char *macro_suggestion(const char *macro, char *buf, size_t size)
+{
+    size_t n = 0;
+    bool changed = false;
+    for (; macro[n] && n + 3 < size; n++) {
+        buf[n] = (char)toupper((unsigned char)macro[n]);
+        changed |= buf[n] != macro[n];
+    }
+    buf[n] = 0;
+    if (!changed || esc_c_keyword(buf))
+        snprintf(buf + n, size - n, "_M");
+    return buf;
+}
+
+/* Each macro a param or a let defines is a name of the kernel's source: not a keyword
+ * there (macro_word_bad). Said at the macro's name (the param's or let's own when it has
+ * none), with a name to write instead. */
+static void check_macro_words(const model *m, const ast_spec *spec, diag_list *dl)
+{
+    char other[80];
+    for (int i = 0; i < m->nparams; i++) {
+        const m_param *p = &m->params[i];
+        const char *why = p->route == ROUTE_DEFINE && p->macro ? macro_word_bad(p->macro) : NULL;
+        if (!why)
+            continue;
+        if (strcmp(p->macro, p->name) == 0)
+            diag_error(dl, macro_loc(spec, p),
+                       "param '%s' would be passed as the macro %s, %s: -D%s=... would redefine it in the kernel's "
+                       "source; route it to a macro of another name (as define %s), or as none",
+                       p->name, p->macro, why, p->macro, macro_suggestion(p->macro, other, sizeof other));
+        else
+            diag_error(dl, macro_loc(spec, p),
+                       "the macro %s of param '%s' is %s: -D%s=... would redefine it in the kernel's source; "
+                       "name another (as define %s)",
+                       p->macro, p->name, why, p->macro, macro_suggestion(p->macro, other, sizeof other));
+    }
+    for (int i = 0; i < m->nparams; i++) { /* as option "-Dfloat={}": the same -D */
+        const m_param *p = &m->params[i];
+        const char *fmt = p->route == ROUTE_OPTION ? p->option_fmt : NULL;
+        if (!fmt || strncmp(fmt, "-D", 2) != 0)
+            continue;
+        size_t len = strcspn(fmt + 2, "= ");
+        char macro[80];
+        snprintf(macro, sizeof macro, "%.*s", (int)(len < sizeof macro ? len : sizeof macro - 1), fmt + 2);
+        const char *why = macro_word_bad(macro);
+        const ast_item *it = param_item(spec, p->name);
+        if (why && it)
+            diag_error(dl, it->u.param.route.text_loc,
+                       "the option \"%s\" of param '%s' defines %s, %s: it would redefine it in the kernel's "
+                       "source; define a macro of another name (as define %s)",
+                       fmt, p->name, macro, why, macro_suggestion(macro, other, sizeof other));
+    }
+    for (int i = 0; i < m->nlets; i++) {
+        const m_let *l = &m->lets[i];
+        const char *why = l->macro ? macro_word_bad(l->macro) : NULL;
+        if (!why)
+            continue;
+        if (strcmp(l->macro, l->name) == 0)
+            diag_error(dl, l->macro_loc,
+                       "let '%s' would be passed as the macro %s, %s: -D%s=... would redefine it in the kernel's "
+                       "source; name the macro otherwise (as define %s)",
+                       l->name, l->macro, why, l->macro, macro_suggestion(l->macro, other, sizeof other));
+        else
+            diag_error(dl, l->macro_loc,
+                       "the macro %s of let '%s' is %s: -D%s=... would redefine it in the kernel's source; "
+                       "name another (as define %s)",
+                       l->macro, l->name, why, l->macro, macro_suggestion(l->macro, other, sizeof other));
     }
 }
 
@@ -182,6 +269,7 @@ static void check_emit_paths(const ast_spec *spec, diag_list *dl)
 void rules_check(const model *m, const ast_spec *spec, diag_list *dl)
 {
     check_macros(m, spec, dl);
+    check_macro_words(m, spec, dl);
     check_let_macros(m, spec, dl);
     check_verify(m, dl);
     check_emit_paths(spec, dl);

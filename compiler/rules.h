@@ -1,7 +1,9 @@
 /* rules.h - rules that span statements, checked on the built model (prefix rules_).
  *
  * Part of the checker (compiler/sema.c calls it last): two params routed to one macro,
- * a base option that defines a param's macro, a verified output whose size depends on
+ * a base option that defines a param's macro, a macro (a param's, a let's, or one a
+ * param's `-D` option defines) named like a C or C++ keyword or `defined`, a verified
+ * output whose size depends on
  * params, a reference kernel given arguments that depend on params, an emit path that
  * leaves the spec's folder (a warning: it is written only where the command line
  * allows). Reports to the

@@ -178,3 +178,20 @@ char *verdict_untuned(const cutune_untuned *u)
         sb_printf(&sb, "No header or CSV was written: they come from measurements.\n");
     return sb_steal(&sb);
 }
+
+char *verdict_nothing_runs(const cutune_analyze_summary *sum)
+{
+    strbuf sb = STRBUF_INIT;
+    unsigned long long variants = sum->variants, failed = sum->failed, unlaunchable = sum->unlaunchable;
+    const char *arch = sum->arch ? sum->arch : "";
+    if (variants == 0)
+        sb_add(&sb, "no variant was analysed\n");
+    else if (failed == variants)
+        sb_printf(&sb, "NOTHING COMPILED: none of the %llu variants compiled for %s\n", variants, arch);
+    else if (failed + unlaunchable == variants)
+        sb_printf(&sb,
+                  "NOTHING CAN RUN: none of the %llu variants both compiled for %s and can launch "
+                  "(%llu failed to compile, %llu cannot launch)\n",
+                  variants, arch, failed, unlaunchable);
+    return sb_steal(&sb);
+}

@@ -2,7 +2,7 @@
  *
  * Everything the `cutune` command does goes through this header. It includes the
  * API's parts, one header per module in include/cutune/ (common, spec, space, device,
- * analyze, tune, results, emit, simulate, import, launcher); each also compiles alone. Conventions
+ * analyze, tune, results, emit, simulate, import, launcher, help); each also compiles alone. Conventions
  * (after libgit2): objects are opaque; a function that hands something back through a
  * pointer takes that pointer first (`int cutune_x(out, args...)`; a buffer as `buf, size`
  * first), constructors included (`cutune_x_new(&out, ...)`), and destructors
@@ -27,5 +27,6 @@
 #include "cutune/simulate.h"
 #include "cutune/import.h"
 #include "cutune/launcher.h"
+#include "cutune/help.h"
 
 #endif

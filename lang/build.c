@@ -4,6 +4,7 @@
  * reported once, where it happens. */
 #include <stdlib.h>
 
+#include "../base/escape.h"
 #include "build.h"
 
 /* mk: a new leaf node of kind k at l (depth 1), in the parse's arena; NULL when out of
@@ -160,6 +161,43 @@ ast_item *lb_item(lang_ctx *ctx, ast_item_kind k, span l, span kw)
         it->kw_loc = kw;
     }
     return it;
+}
+
+char *lb_word(lang_ctx *ctx, span at)
+{
+    return arena_strndup(ctx->arena, ctx->src->text + at.begin, at.end - at.begin);
+}
+
+/* A reserved word cannot be a name: the grammar gives the words their places, and a name
+ * must read the same in every expression. The macro the kernel reads is another matter,
+ * a name of C, not of the spec: `as define step` takes any word but C's and C++'s
+ * keywords, which rules.c refuses as macros. */
+int lb_reserved_name(lang_ctx *ctx, const char *what, span at, const ast_route *route)
+{
+    const char *word = lb_word(ctx, at);
+    if (!word)
+        return -1;
+    if (route->kind != ROUTE_DEFINE)
+        diag_error(ctx->diags, at,
+                   "'%s' is a reserved word of the spec language, so it cannot name a %s; name it otherwise (%s_)",
+                   word, what, word);
+    else if (route->text)
+        diag_error(ctx->diags, at,
+                   "'%s' is a reserved word of the spec language, so it cannot name a %s; name it otherwise (%s_): "
+                   "its macro stays %s",
+                   word, what, word, route->text);
+    else if (esc_c_keyword(word))
+        diag_error(ctx->diags, at,
+                   "'%s' is a reserved word of the spec language and a C or C++ keyword, so it can name neither a %s "
+                   "nor a "
+                   "macro; name both otherwise (%s %s_ %s ... as define MACRO)",
+                   word, what, what, word, what[0] == 'p' ? "in" : "=");
+    else
+        diag_error(ctx->diags, at,
+                   "'%s' is a reserved word of the spec language, so it cannot name a %s; name it otherwise and "
+                   "keep the macro the kernel reads (%s %s_ %s ... as define %s)",
+                   word, what, what, word, what[0] == 'p' ? "in" : "=", word);
+    return 0;
 }
 
 /* begin_kernel: a kernel block begins: the first fills the spec lang_parse made; each

@@ -46,6 +46,16 @@ void lb_too_deep(lang_ctx *ctx, span at);
 ast_expr *lb_nest(lang_ctx *ctx, ast_expr *e, int inner, span at);
 int lb_args_depth(const ast_arg_list *args);
 
+/* lb_word: the source text at `at` (a word the scanner made a keyword token of), copied
+ * into the parse's arena; NULL out of memory. */
+char *lb_word(lang_ctx *ctx, span at);
+
+/* lb_reserved_name: reports the reserved word at `at` given as the name of a `what`
+ * ("param" or "let") routed by `route` (a let: ROUTE_DEFINE or ROUTE_NONE), saying what
+ * to write instead: another name, the macro the kernel reads kept by `as define WORD`
+ * (which takes any word but a C or C++ keyword). 0, or -1 out of memory. */
+int lb_reserved_name(lang_ctx *ctx, const char *what, span at, const ast_route *route);
+
 /* lb_stack_alloc / lb_stack_free: the parser's stack (YYMALLOC, YYFREE): malloc with a
  * failure recorded (ctx->oom), and the current stack remembered so that lang_parse can
  * free it when a scanner's fatal error jumps out of the parser. */

@@ -130,7 +130,8 @@ static ast_item *mk_item(lang_ctx *ctx, ast_item_kind k, tn_loc l, tn_loc kw) { 
 %type <targs> targs_opt
 %type <op> cmp_op
 %type <dir> dir_opt
-%type <sval> from_opt block_name_opt
+%type <sval> from_opt block_name_opt macro_name
+%type <route> let_define_opt
 %type <svars> size_vars
 %type <sizes> size_values size_values_opt
 
@@ -189,7 +190,10 @@ item
         { NEW($$ = mk_item(ctx, IT_PARAM, @$, @1));
           $$->u.param.name.name = $2; $$->u.param.name.loc = S(@2);
           $$->u.param.domain = $4; $$->u.param.route = $5; $$->u.param.deflt = $6; }
-    /* let = "let" binding { "," binding } ";"   binding = IDENT "=" expr [ "as" "define" [ IDENT ] ] */
+    /* a reserved word as a param's name: one error saying what to write instead */
+    | PARAM reserved_word IN domain route_opt default_opt ';'
+        { $$ = NULL; NEW(lb_reserved_name(ctx, "param", S(@2), &$5) == 0 ? (void *)1 : NULL); }
+    /* let = "let" binding { "," binding } ";"   binding = IDENT "=" expr [ "as" "define" [ macro_name ] ] */
     | LET let_bindings ';'         { $$ = NULL; }
     /* require = "require" expr ";" */
     | REQUIRE expr ';'             { NEW($$ = mk_item(ctx, IT_REQUIRE, @$, @1)); $$->u.expr = $2; }
@@ -295,22 +299,45 @@ let_bindings
     ;
 
 let_binding
-    : IDENT '=' expr
+    : IDENT '=' expr let_define_opt
         { ast_item *it; NEW(it = mk_item(ctx, IT_LET, @$, @1));
           it->u.let.name.name = $1; it->u.let.name.loc = S(@1); it->u.let.value = $3;
+          it->u.let.as_define = $4.kind == ROUTE_DEFINE; it->u.let.define_loc = $4.loc;
+          it->u.let.define.name = $4.text; it->u.let.define.loc = $4.text_loc;
           NEW(add_item(ctx, it) == 0 ? (void *)1 : NULL); }
-    /* a let passed to the kernel as -DMACRO=value (MACRO: the let's own name when not given) */
-    | IDENT '=' expr AS DEFINE
-        { ast_item *it; NEW(it = mk_item(ctx, IT_LET, @$, @1));
-          it->u.let.name.name = $1; it->u.let.name.loc = S(@1); it->u.let.value = $3;
-          it->u.let.as_define = true; it->u.let.define_loc = S(@5);
-          NEW(add_item(ctx, it) == 0 ? (void *)1 : NULL); }
-    | IDENT '=' expr AS DEFINE IDENT
-        { ast_item *it; NEW(it = mk_item(ctx, IT_LET, @$, @1));
-          it->u.let.name.name = $1; it->u.let.name.loc = S(@1); it->u.let.value = $3;
-          it->u.let.as_define = true; it->u.let.define_loc = S(@5);
-          it->u.let.define.name = $6; it->u.let.define.loc = S(@6);
-          NEW(add_item(ctx, it) == 0 ? (void *)1 : NULL); }
+    /* a reserved word as a let's name: one error saying what to write instead */
+    | reserved_word '=' expr let_define_opt
+        { NEW(lb_reserved_name(ctx, "let", S(@1), &$4) == 0 ? (void *)1 : NULL); }
+    ;
+
+/* a let passed to the kernel as -DMACRO=value (MACRO: the let's own name when not
+ * given); kind ROUTE_NONE when it is not */
+let_define_opt
+    : %empty                 { memset(&$$, 0, sizeof $$); $$.kind = ROUTE_NONE; }
+    | AS DEFINE              { memset(&$$, 0, sizeof $$); $$.kind = ROUTE_DEFINE; $$.loc = S(@2); }
+    | AS DEFINE macro_name   { memset(&$$, 0, sizeof $$); $$.kind = ROUTE_DEFINE; $$.loc = S(@2);
+                               $$.text = $3; $$.text_loc = S(@3); }
+    ;
+
+/* macro_name = IDENT | a reserved word but "default": the macro is a name of the kernel's
+ * source, not of the spec, so `as define step` defines step ("default" would read as the
+ * param's default, and is a C keyword: no macro's name) */
+macro_name
+    : IDENT                  { $$ = $1; }
+    | spec_word              { NEW($$ = lb_word(ctx, S(@1))); }
+    ;
+
+/* reserved_word = a reserved word of the spec language (a name where one goes: an error) */
+reserved_word
+    : spec_word
+    | DEFAULT
+    ;
+
+spec_word
+    : KERNEL | FROM | INCLUDE | OPTIONS | PARAM | IN | OUT | INOUT | STEP | AS | DEFINE | TEMPLATE
+    | OPTION | MAXRREGCOUNT | SMEM | NONE | LET | REQUIRE | BLOCK | GRID | ARG | VERIFY | AGAINST
+    | CONFIG | ATOL | RTOL | METRIC | OBJECTIVE | MINIMIZE | MAXIMIZE | SEARCH | MEASURE | EMIT
+    | PREFIX | RESET | BOOL {} | CTYPE {}
     ;
 
 string_list
@@ -336,11 +363,11 @@ step_opt
     | STEP '*' expr          { $$.step = $3; $$.geometric = true; }
     ;
 
-/* route = "define" [ IDENT ] | "template" | "option" [ STRING ] | "maxrregcount" | "smem" | "none" */
+/* route = "define" [ macro_name ] | "template" | "option" [ STRING ] | "maxrregcount" | "smem" | "none" */
 route_opt
     : %empty                 { memset(&$$, 0, sizeof $$); $$.kind = ROUTE_DEFINE; }
     | AS DEFINE              { memset(&$$, 0, sizeof $$); $$.kind = ROUTE_DEFINE; $$.explicit_route = true; $$.loc = S(@2); }
-    | AS DEFINE IDENT        { memset(&$$, 0, sizeof $$); $$.kind = ROUTE_DEFINE; $$.explicit_route = true; $$.loc = S(@2);
+    | AS DEFINE macro_name   { memset(&$$, 0, sizeof $$); $$.kind = ROUTE_DEFINE; $$.explicit_route = true; $$.loc = S(@2);
                                $$.text = $3; $$.text_loc = S(@3); }
     | AS TEMPLATE            { memset(&$$, 0, sizeof $$); $$.kind = ROUTE_TEMPLATE; $$.explicit_route = true; $$.loc = S(@2); }
     | AS OPTION              { memset(&$$, 0, sizeof $$); $$.kind = ROUTE_OPTION; $$.explicit_route = true; $$.loc = S(@2); }

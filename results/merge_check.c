@@ -180,17 +180,29 @@ typedef struct identity_field {
 } identity_field;
 
 static const char NOT_SAME_SPEC[] = "they are not of the same spec";
+static const char OTHER_KERNEL[] = "they are of different kernels";
 static const char OTHER_SIZE[] = "they are of different problem sizes";
 static const char OTHER_DEVICE[] = "they were measured on different devices";
 static const char OTHER_OBJECTIVE[] = "their objectives differ";
 static const char OTHER_SETTINGS[] = "they were measured with different settings";
 
+/* Which kernel a file is of, compared first: a difference here is the one to name
+ * (two blocks' shards differ in their params and settings too, as their consequence). */
+static const identity_field whose[] = {{"spec.path", NOT_SAME_SPEC}, {"spec.kernel", OTHER_KERNEL}};
+
+/* The rest of the identity, compared after the block and the params. */
 static const identity_field identity[] = {
-    {"spec.path", NOT_SAME_SPEC},      {"spec.kernel", NOT_SAME_SPEC},      {"spec.set", NOT_SAME_SPEC},
-    {"spec.hash", NOT_SAME_SPEC},      {"spec.size", OTHER_SIZE},           {"size", OTHER_SIZE},
-    {"device.name", OTHER_DEVICE},     {"device.arch", OTHER_DEVICE},       {"device.compute_capability", OTHER_DEVICE},
-    {"device.sm_count", OTHER_DEVICE}, {"objective.name", OTHER_OBJECTIVE}, {"objective.direction", OTHER_OBJECTIVE},
-    {"settings", OTHER_SETTINGS},      {"spec.block", NOT_SAME_SPEC},
+    {"spec.set", NOT_SAME_SPEC},
+    {"spec.hash", NOT_SAME_SPEC},
+    {"spec.size", OTHER_SIZE},
+    {"size", OTHER_SIZE},
+    {"device.name", OTHER_DEVICE},
+    {"device.arch", OTHER_DEVICE},
+    {"device.compute_capability", OTHER_DEVICE},
+    {"device.sm_count", OTHER_DEVICE},
+    {"objective.name", OTHER_OBJECTIVE},
+    {"objective.direction", OTHER_OBJECTIVE},
+    {"settings", OTHER_SETTINGS},
 };
 
 /* The value at a dotted path of at most two names (NULL: absent). */
@@ -204,37 +216,82 @@ static json_t *at(json_t *root, const char *path)
     return json_object_get(json_object_get(root, head), dot + 1);
 }
 
-/* Whether the params of ra and rb have the same names and types, in order. */
-static bool same_params(const cutune_tune_result *ra, const cutune_tune_result *rb)
+/* block_of: the kernel block r is of: spec.block, or, in a file written before blocks
+ * had names, the kernel's name (as the loader and cutune_tune_block read it). */
+static const char *block_of(const cutune_tune_result *r)
 {
-    if (ra->nparams != rb->nparams)
-        return false;
-    for (int i = 0; i < ra->nparams; i++)
-        if (strcmp(ra->param_names[i], rb->param_names[i]) != 0 || strcmp(ra->param_types[i], rb->param_types[i]) != 0)
-            return false;
-    return true;
+    return r->block ? r->block : r->kernel ? r->kernel : "";
+}
+
+/* A text from a file for a message: at most 60 bytes, control bytes shown as '?'. */
+static const char *clean(const char *s, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", s);
+    for (char *c = buf; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+    return buf;
+}
+
+/* param_text: param i of r as "NAME TYPE" into buf, "absent" past its last. */
+static const char *param_text(const cutune_tune_result *r, int i, char *buf, size_t size)
+{
+    char name[61], type[61];
+    if (i >= r->nparams)
+        snprintf(buf, size, "absent");
+    else
+        snprintf(buf, size, "%s %s", clean(r->param_names[i], name, sizeof name),
+                 clean(r->param_types[i], type, sizeof type));
+    return buf;
+}
+
+/* first_other_param: the first place where the params of ra and rb (names and types, in
+ * order) differ, -1 when they do not. */
+static int first_other_param(const cutune_tune_result *ra, const cutune_tune_result *rb)
+{
+    int n = ra->nparams > rb->nparams ? ra->nparams : rb->nparams;
+    for (int i = 0; i < n; i++)
+        if (i >= ra->nparams || i >= rb->nparams || strcmp(ra->param_names[i], rb->param_names[i]) != 0 ||
+            strcmp(ra->param_types[i], rb->param_types[i]) != 0)
+            return i;
+    return -1;
+}
+
+/* compare_fields: merge_check_identity over the n fields of `fields`. */
+static int compare_fields(const identity_field *fields, size_t n, json_t *a, const char *pa, json_t *b, const char *pb)
+{
+    char where[512], x[120], y[120];
+    for (size_t i = 0; i < n; i++) {
+        int d = first_difference(at(a, fields[i].path), at(b, fields[i].path), fields[i].path, 0, where, sizeof where,
+                                 x, sizeof x, y, sizeof y);
+        if (d < 0)
+            return err_set(CUTUNE_ENOMEM, "out of memory");
+        if (d > 0)
+            return err_set(CUTUNE_EINVAL, "'%s' and '%s' do not go together: %s (%s: %s against %s)", pa, pb,
+                           fields[i].means, where, x, y);
+    }
+    return CUTUNE_OK;
 }
 
 int merge_check_identity(json_t *a, const cutune_tune_result *ra, const char *pa, json_t *b,
                          const cutune_tune_result *rb, const char *pb)
 {
-    char where[512], x[120], y[120];
-    if (!same_params(ra, rb)) {
+    int rc = compare_fields(whose, sizeof whose / sizeof whose[0], a, pa, b, pb);
+    if (rc != CUTUNE_OK)
+        return rc;
+    char x[130], y[130];
+    if (strcmp(block_of(ra), block_of(rb)) != 0) {
         return err_set(CUTUNE_EINVAL,
-                       "'%s' and '%s' do not go together: %s (spec.params: %d params against %d, or params "
-                       "of other names or types)",
-                       pa, pb, NOT_SAME_SPEC, ra->nparams, rb->nparams);
+                       "'%s' and '%s' do not go together: they are of different kernel blocks of the spec "
+                       "(spec.block: \"%s\" against \"%s\"); merge each block's shards on their own",
+                       pa, pb, clean(block_of(ra), x, 61), clean(block_of(rb), y, 61));
     }
-    for (size_t i = 0; i < sizeof identity / sizeof identity[0]; i++) {
-        int d = first_difference(at(a, identity[i].path), at(b, identity[i].path), identity[i].path, 0, where,
-                                 sizeof where, x, sizeof x, y, sizeof y);
-        if (d < 0)
-            return err_set(CUTUNE_ENOMEM, "out of memory");
-        if (d > 0)
-            return err_set(CUTUNE_EINVAL, "'%s' and '%s' do not go together: %s (%s: %s against %s)", pa, pb,
-                           identity[i].means, where, x, y);
+    int i = first_other_param(ra, rb);
+    if (i >= 0) {
+        return err_set(CUTUNE_EINVAL, "'%s' and '%s' do not go together: %s (spec.params[%d]: %s against %s)", pa, pb,
+                       NOT_SAME_SPEC, i, param_text(ra, i, x, sizeof x), param_text(rb, i, y, sizeof y));
     }
-    return CUTUNE_OK;
+    return compare_fields(identity, sizeof identity / sizeof identity[0], a, pa, b, pb);
 }
 
 int merge_check_sum(json_int_t *total, json_t *count, const char *path, const char *what)

@@ -19,13 +19,15 @@
 int merge_check_shape(json_t *root, const cutune_tune_result *r, const char *path);
 
 /* merge_check_identity: CUTUNE_OK when the files at `pa` and `pb` (their JSON `a`, `b`
- * and results `ra`, `rb`, all borrowed) are of one run: the same spec (spec.path,
- * spec.kernel, spec.params' names and types, spec.set, spec.hash), problem size
- * (spec.size, size), device model (device.name, arch, compute_capability, sm_count),
- * objective (objective.name, direction) and settings (every field but shard, devices,
+ * and results `ra`, `rb`, all borrowed) are of one run: the same spec (spec.path), kernel
+ * (spec.kernel) and kernel block (spec.block; a file without it: the kernel's name),
+ * compared in that order so that shards of two blocks are named as such; then the same
+ * params (names and types, in order), spec.set, spec.hash, problem size (spec.size,
+ * size), device model (device.name, arch, compute_capability, sm_count), objective
+ * (objective.name, direction) and settings (every field but shard, devices,
  * merged_from and the search's use: settings.search.evaluations, screened, stopped_by).
- * A field absent from both is the same. Else CUTUNE_EINVAL with the thread's error naming both files,
- * the first field that differs and its two values. */
+ * A field absent from both is the same. Else CUTUNE_EINVAL with the thread's error naming
+ * both files, the first field that differs and its two values. */
 int merge_check_identity(json_t *a, const cutune_tune_result *ra, const char *pa, json_t *b,
                          const cutune_tune_result *rb, const char *pb);
 

@@ -150,11 +150,14 @@ int gpu_spawn(gpu_handle *g)
 
 /* The wait for a worker's set-up (s: its answer) into the run's phases: each step the
  * worker timed (driver and context, compiles, inputs, the reference) to its phase, never
- * more than the wait; the rest (the process, the pipe) to the phase the run is in. */
+ * more than the wait; the rest (the process, the pipe) to the phase the run is in. The
+ * wait may begin when the set-up is well under way (the run compiled meanwhile:
+ * tuner_ready), so what it covers is the set-up's end: its steps are counted from the
+ * last one back. */
 static void setup_phases(gpu_handle *g, const wk_setup *s)
 {
-    static const int into[] = {CUTUNE_PHASE_DEVICE, CUTUNE_PHASE_COMPILE, CUTUNE_PHASE_INPUTS, CUTUNE_PHASE_REFERENCE};
-    double parts[] = {s->device_s, s->compile_s, s->inputs_s, s->reference_s};
+    static const int into[] = {CUTUNE_PHASE_REFERENCE, CUTUNE_PHASE_INPUTS, CUTUNE_PHASE_COMPILE, CUTUNE_PHASE_DEVICE};
+    double parts[] = {s->reference_s, s->inputs_s, s->compile_s, s->device_s};
     if (g->plan.res->clock)
         phases_split(g->plan.res->clock, parts, into, 4);
 }

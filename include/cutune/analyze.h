@@ -106,6 +106,29 @@ typedef struct cutune_analyze_summary {
 int cutune_analyze(cutune_analyze_summary *summary, cutune_spec *spec, const cutune_analyze_options *opts,
                    int (*each)(void *user, const cutune_analysis *a), void *user);
 
+/* cutune_analyze_sizes: cutune_analyze at each of the spec's problem sizes in turn
+ * (cutune_spec_select_size; one analysis when it has no `size` statement), as a tuning
+ * run goes over them: what `cutune SPEC` does without a GPU. `size`, when not NULL, is
+ * called before size k's analysis with `sum` NULL, and after it with that analysis's
+ * summary (also one that `each` stopped; not one that failed); non-zero from it stops the loop there
+ * (CUTUNE_ESTOPPED). `each` and `user` as cutune_analyze's (`user` goes to both). The
+ * loop also stops after a size whose analysis was interrupted or failed. *total: the
+ * sizes' counts and seconds summed, the other fields the last size's, interrupted when
+ * one was. The first size is selected again at the end (not after a size that could not
+ * be selected). Returns CUTUNE_OK; cutune_spec_select_size's failure (CUTUNE_ESPEC: the
+ * spec has an error at that size, a diagnostic); cutune_analyze's; CUTUNE_ESTOPPED;
+ * CUTUNE_EINVAL for NULL arguments. */
+typedef int (*cutune_size_fn)(void *user, int k, const cutune_analyze_summary *sum);
+int cutune_analyze_sizes(cutune_analyze_summary *total, cutune_spec *spec, const cutune_analyze_options *opts,
+                         cutune_size_fn size, int (*each)(void *user, const cutune_analysis *a), void *user);
+
+/* cutune_analyze_verdict_text: when no variant of the analysis `sum` can run (none was
+ * analysed, none compiled, or none that compiled can launch), the line that says so,
+ * with the counts, for the caller to put after its name ("NOTHING COMPILED: none of the
+ * 12 variants compiled for sm_90"); "" when some variant can run. In *out (free with
+ * cutune_free). CUTUNE_OK, CUTUNE_EINVAL or CUTUNE_ENOMEM. */
+int cutune_analyze_verdict_text(char **out, const cutune_analyze_summary *sum);
+
 /* cutune_analysis_csv: one variant's analysis (as `each` receives it) as the CSV row
  * `cutune analyze --format csv` prints: cutune_variant_csv's columns, then compiled,
  * registers, static_smem, local_bytes, spill_stores, spill_loads, blocks_per_sm,

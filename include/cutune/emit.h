@@ -3,7 +3,7 @@
  *
  * What is made of results: the best-config header, CSV, T4, the HTML report, and
  * where a spec's `emit` may write (api/cutune_emit.c; the headers of one file:
- * api/cutune_headers.c). */
+ * api/cutune_headers.c; what a command decides around them: api/cutune_emit_files.c). */
 #ifndef CUTUNE_EMIT_H
 #define CUTUNE_EMIT_H
 
@@ -165,6 +165,61 @@ int cutune_emit_headers(char **out, cutune_spec *spec, const cutune_tune_result 
  * CUTUNE_OK, or cutune_emit_header's status. */
 int cutune_emit_header_devices(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
                                const cutune_header_options *opts, int *same_as);
+
+/* What `cutune emit header` and a finished run decide around the emitters
+ * (api/cutune_emit_files.c). */
+
+/* cutune_header_spec_load: the spec for the header of one kernel's results[0 ..
+ * nresults) (a cutune_header_spec_fn's work), in *out (free with cutune_spec_free). With
+ * `spec_path`: that spec file, loaded anew with `load` (NULL: every default), the block
+ * of the results' kernel held (cutune_spec_select_kernel_of, for each result); *out is
+ * set whenever cutune_spec_load_file gives a spec, also on failure, for its diagnostics.
+ * Without: the spec results[0] records (cutune_results_spec with `load`, its kernel
+ * file not required), or *out NULL. CUTUNE_OK; with spec_path, cutune_spec_load_file's
+ * status (the spec's diagnostics say why), or CUTUNE_EINVAL when a result is not of the
+ * spec ("R.json is not of this spec: its kernel or params differ from SPEC's": *out is
+ * the spec, loaded without errors); without, CUTUNE_EINVAL when the recorded spec cannot
+ * be used ("R.json records a spec that cannot be loaded now: PATH", and the other
+ * reasons cutune_results_spec gives, after the results file's path): a header can still
+ * be made, without functions of the problem size. CUTUNE_EINVAL for bad arguments. */
+int cutune_header_spec_load(cutune_spec **out, const char *spec_path, const cutune_tune_result *const *results,
+                            int nresults, const cutune_load_options *load);
+
+/* cutune_results_of_kernel: of results[0 .. nresults), those of the kernel block named
+ * `name` (cutune_tune_block), else, when none is, those of the first block given of the
+ * kernel `name` (cutune_tune_kernel): the block a spec's `--kernel NAME` selects
+ * (cutune_spec_select_block). Into out (room for nresults), in the order given, *nout
+ * how many. CUTUNE_OK; CUTUNE_EINVAL when none is (cutune_last_error names `name` and the
+ * blocks the results are of) or for bad arguments. */
+int cutune_results_of_kernel(const cutune_tune_result **out, int *nout, const cutune_tune_result *const *results,
+                             int nresults, const char *name);
+
+/* What cutune_emit_after_tune did with one file (its strings borrowed for the call). */
+typedef struct cutune_emitted {
+    const char *kind; /* "csv" or "header" */
+    const char *path; /* where ("-": standard output) */
+    int written;      /* 1: written */
+    int status;       /* not written: CUTUNE_OK when there was nothing to write (a run without a winner has
+                         no header), else why (cutune_last_error says; CUTUNE_ESPEC and CUTUNE_EEVAL: a
+                         diagnostic on the spec) */
+} cutune_emitted;
+typedef void (*cutune_emitted_fn)(void *user, const cutune_emitted *file);
+
+/* cutune_emit_after_tune: the files a tuning run of `spec` writes of its result r: the
+ * CSV (cutune_emit_csv) to `csv_path`, else to the spec's `emit csv` path, then the
+ * header (cutune_emit_header of r and the spec) to `header_path`, else to the spec's
+ * `emit header` path; NULL, and no such path in the spec: that file is not written. With
+ * header_append, the header goes after what its file holds, a blank line between
+ * (another kernel block of the spec file wrote it in this run: cutune_block). A run
+ * without a winner (at any problem size) writes no header. "-" is standard output.
+ * told(user, file) (NULL: nobody is told) after each file, as it went, while
+ * cutune_last_error still says why one was not written. Returns CUTUNE_OK when every
+ * file asked for was written or had nothing to write; else the first failure's status
+ * (CUTUNE_EIO: a file could not be written; CUTUNE_ESPEC, CUTUNE_EEVAL, CUTUNE_EINVAL,
+ * CUTUNE_ENOMEM: cutune_emit_header's or cutune_emit_csv's); CUTUNE_EINVAL for NULL
+ * arguments. */
+int cutune_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const char *header_path,
+                           const char *csv_path, int header_append, cutune_emitted_fn told, void *user);
 
 /* cutune_emit_csv: every variant of `r` as one CSV row (RFC 4180; the columns are in
  * docs/results-format.md), in *out (free with cutune_free). CUTUNE_OK or CUTUNE_ENOMEM. */

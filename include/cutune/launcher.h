@@ -50,6 +50,14 @@ typedef struct cutune_launcher {
  * variables and values named. */
 int cutune_launcher_find(cutune_launcher *out, const char *const *env);
 
+/* cutune_launcher_parse: a shard as `--shard` takes it: "I/N" (0 <= I < N <=
+ * CUTUNE_MAX_SHARDS; out->local and local_count -1, name NULL: no launcher) or "auto"
+ * (cutune_launcher_find of this process's environment). Returns CUTUNE_OK with *out
+ * filled; CUTUNE_EINVAL: for "auto", as cutune_launcher_find; else *out unchanged and
+ * the error object saying what a shard takes and quoting the text ("shard takes I/N (0
+ * <= I < N <= 65536) or auto, not '2/2'"). */
+int cutune_launcher_parse(cutune_launcher *out, const char *text);
+
 #ifdef __cplusplus
 }
 #endif

@@ -231,7 +231,32 @@ int cutune_blocks_emit_check(char **out, cutune_spec *spec, const cutune_blocks_
  * different models (*per_device is then set to 1). n 0 changes nothing. Returns 1 when
  * the models made it a process per GPU, 0 otherwise, CUTUNE_EINVAL for bad arguments. */
 int cutune_devices_one_model(const int *devices, int n);
+
+/* cutune_devices_parse: the GPUs `text` names as `--devices` takes it, into out[0 .. *n)
+ * (at most `size`): "all", every GPU the driver sees (ordinals 0 up), or GPU numbers
+ * such as "0,1" (0 to CUTUNE_MAX_GPU_NUMBER; base/num's list). CUTUNE_OK; CUTUNE_EINVAL
+ * quoting the text ("devices takes all or GPU numbers such as 0,1, not 'x'") or for
+ * NULL arguments; CUTUNE_ENODEV for "all" when the driver sees no GPU (the error saying
+ * why). */
+int cutune_devices_parse(int *out, int size, int *n, const char *text);
 int cutune_tune_set_devices(cutune_tune_options *opts, const int *devices, int n, int *per_device);
+
+/* The largest GPU number and the longest time limit in seconds an option takes (past
+ * it a deadline is no limit, and its milliseconds would not fit an int). */
+#define CUTUNE_MAX_GPU_NUMBER 4096
+#define CUTUNE_MAX_SECONDS 1000000
+
+/* cutune_tune_set_option: the option `name` of *opts set from `text`, read and
+ * checked as `cutune SPEC --NAME VALUE` reads it, so that an application's own settings
+ * (its command line, a configuration file) take the same values with the same messages:
+ *   "device"   the GPU: a number from 0 to CUTUNE_MAX_GPU_NUMBER
+ *   "prune"    a finite factor above 1, or -1 (never stop early)
+ *   "timeout"  a variant's time limit: seconds above 0, at most CUTUNE_MAX_SECONDS
+ *   "metrics"  profile_top: a count of variants from 1 to 1000000, or "all" (-1)
+ * CUTUNE_OK; CUTUNE_EINVAL (opts unchanged), the last error saying what the option takes
+ * and quoting the text ("prune takes a finite factor above 1 (or -1 for never), not
+ * '1'"), or naming an unknown option or NULL arguments. */
+int cutune_tune_set_option(cutune_tune_options *opts, const char *name, const char *text);
 
 /* cutune_tune_set_metrics: opts set to read the hardware counters names[0 .. n)
  * (borrowed; n >= 1) of its best profile_top variants (5 when opts asks for none yet),

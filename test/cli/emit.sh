@@ -2,7 +2,8 @@
 # emit.sh CUTUNE SOURCE_DIR - `cutune emit header|csv|t4` end to end: exit codes and
 # messages, the header of the real H100 results against the winner docs/results/
 # sum_matrix-h100.md reports, the CSV read back with Python's csv module, the T4 JSON
-# checked against the keys Kernel Tuner's T4 results schema requires. Run by ctest.
+# checked against the keys Kernel Tuner's T4 results schema requires, and --kernel's
+# choice among files of several kernel blocks. Run by ctest.
 set -u
 cutune=$1
 src=$2
@@ -184,5 +185,36 @@ check "results without recorded attributes say so in the header" \
     grep -q 'device attributes read by the spec: not recorded in these results' "$tmp/dev0.h"
 "$cutune" emit header --spec "$scale" "$tmp/attrs.json" >"$tmp/nodev.h" 2>"$tmp/err"
 check "a spec that reads none gets no such line" bash -c "! grep -q 'device attributes' '$tmp/nodev.h'"
+
+
+# ---- --kernel NAME: one kernel block's results among files of several ----
+# sizes.json is of stencil1d, h100.json and a100.json of sum_matrix: --kernel keeps one
+# block's files, so the header is the one those files alone make (the same -o name).
+"$cutune" emit header --kernel stencil1d "$fx/sizes.json" "$fx/h100.json" -o "$tmp/k.h" 2>"$tmp/err"
+check "--kernel stencil1d of two kernels' files: 0" test $? -eq 0
+cp "$tmp/k.h" "$tmp/k1.h"
+"$cutune" emit header "$fx/sizes.json" -o "$tmp/k.h"
+check "--kernel stencil1d: the header of sizes.json alone" cmp -s "$tmp/k.h" "$tmp/k1.h"
+"$cutune" emit header --kernel sum_matrix "$fx/sizes.json" "$fx/h100.json" "$fx/a100.json" -o "$tmp/k.h"
+check "--kernel sum_matrix of three files: 0" test $? -eq 0
+cp "$tmp/k.h" "$tmp/k1.h"
+"$cutune" emit header "$fx/h100.json" "$fx/a100.json" -o "$tmp/k.h"
+check "--kernel sum_matrix: the header of its two GPUs' files alone" cmp -s "$tmp/k.h" "$tmp/k1.h"
+"$cutune" emit header --kernel sum_matrix --prefix X "$fx/sizes.json" "$fx/h100.json" >"$tmp/x.h" 2>"$tmp/err"
+check "--kernel with one --prefix: 0 (one section left)" test $? -eq 0
+check "--kernel with one --prefix: the prefix names it" grep -qx "#define X_TUNED 1" "$tmp/x.h"
+"$cutune" emit header --kernel nope "$fx/sizes.json" "$fx/h100.json" >"$tmp/out" 2>"$tmp/err"
+check "--kernel naming no results' block: 2" test $? -eq 2
+check "--kernel naming no results' block: nothing written" test ! -s "$tmp/out"
+check "--kernel naming no results' block: the name and the blocks there are" \
+    grep -qx "cutune emit: no results of a kernel block named 'nope' (the results are of: stencil1d, sum_matrix)" "$tmp/err"
+"$cutune" emit header --kernel stencil1d "$fx/sizes.json" "$fx/nowinner.json" >/dev/null 2>"$tmp/err"
+check "--kernel: a file left out needs no winner" test $? -eq 0
+"$cutune" emit header --kernel sum_matrix "$fx/sizes.json" "$fx/nowinner.json" >/dev/null 2>"$tmp/err"
+check "--kernel: a file kept needs its winner (6)" test $? -eq 6
+check "--kernel: the file without a winner is named" grep -q "nowinner.json: no variant ran correctly" "$tmp/err"
+"$cutune" emit header --kernel sum_matrix --spec "$scale" "$fx/sizes.json" "$fx/h100.json" >"$tmp/ks.h" 2>"$tmp/err"
+check "--kernel with --spec: 0 (the spec of the block kept)" test $? -eq 0
+check "--kernel with --spec: its functions" grep -q "SCALE_grid_dim_x(long long nx)" "$tmp/ks.h"
 
 finish

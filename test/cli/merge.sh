@@ -4,8 +4,9 @@
 # added, nothing else recomputed) merge back into their entries, winner and counts; a
 # twin whose run is in another shard is kept; a missing shard is refused unless
 # --partial, whose file says what it holds and merges again with the rest; files of
-# another spec, device, settings or split, overlapping shards, plain and version-2 files
-# are refused (2); unreadable files and outputs are 3.
+# another spec, kernel, block of the spec, device, settings or split, overlapping shards,
+# plain and version-2 files are refused (2), both files and what differs named, nothing
+# written; unreadable files and outputs are 3.
 set -u
 cutune=$1
 src=$2
@@ -86,9 +87,41 @@ refused "an entry of another shard (overlapping)" "'$tmp/stray.json' holds confi
 refused "shards of different splits" "'$s2/shard-0-of-2.json' and '$s3/shard-1-of-3.json' do not go together: they are shards of different splits" \
     "$s2/shard-0-of-2.json" "$s3/shard-1-of-3.json" "$s3/shard-2-of-3.json"
 edit "$s2/shard-1-of-2.json" "$tmp/kernel.json" "d['spec']['kernel'] = 'other'"
-refused "another kernel" "not of the same spec" "$s2/shard-0-of-2.json" "$tmp/kernel.json"
+refused "another kernel" "'$s2/shard-0-of-2.json' and '$tmp/kernel.json' do not go together: they are of different kernels (spec.kernel: \"sum_matrix\" against \"other\")" \
+    "$s2/shard-0-of-2.json" "$tmp/kernel.json"
+# Shards of two blocks of one spec file (`kernel sum_matrix as small`, `... as big`: one
+# kernel, the same params): the blocks named, whatever else differs between them (here
+# the settings, which two blocks may well set apart); the block is compared before the
+# params and settings, so that is what the message says.
+edit "$s2/shard-0-of-2.json" "$tmp/small0.json" "d['spec']['block'] = 'small'"
+edit "$s2/shard-1-of-2.json" "$tmp/small1.json" "d['spec']['block'] = 'small'"
+edit "$s2/shard-1-of-2.json" "$tmp/big1.json" "d['spec']['block'] = 'big'; d['settings']['warmup'] = 1"
+refused "shards of two blocks" \
+    "'$tmp/small0.json' and '$tmp/big1.json' do not go together: they are of different kernel blocks of the spec (spec.block: \"small\" against \"big\"); merge each block's shards on their own" \
+    "$tmp/small0.json" "$tmp/big1.json"
+refused "shards of two blocks, --partial" "different kernel blocks" "$tmp/small0.json" "$tmp/big1.json" --partial
+"$cutune" merge -q "$tmp/small0.json" "$tmp/small1.json" -o "$tmp/small.json"
+check "the shards of one block: merged, the block kept" python3 -c "import json,sys; d=json.load(open(sys.argv[1]))
+assert d['spec']['block'] == 'small' and d['summary']['variants'] == 312, d['spec']" "$tmp/small.json"
+# A shard written before blocks had names is of the block named like its kernel.
+edit "$s2/shard-1-of-2.json" "$tmp/named1.json" "d['spec']['block'] = 'sum_matrix'"
+"$cutune" merge -q "$s2/shard-0-of-2.json" "$tmp/named1.json" -o "$tmp/named.json"
+check "a shard without spec.block and one of the kernel's name: merged" mc same "$sum" "$tmp/named.json" 2
+refused "a shard without spec.block and one of another block" "(spec.block: \"sum_matrix\" against \"small\")" \
+    "$s2/shard-0-of-2.json" "$tmp/small1.json"
+# Two kernels of one spec file, their params different: the kernels named, not the params.
+edit "$s2/shard-1-of-2.json" "$tmp/scale.json" \
+    "d['spec'].update(kernel='scale', block='scale', params=d['spec']['params'][:3]); [e['params'].pop('maxrreg') for e in d['results']]"
+refused "shards of two kernels" \
+    "'$s2/shard-0-of-2.json' and '$tmp/scale.json' do not go together: they are of different kernels (spec.kernel: \"sum_matrix\" against \"scale\")" \
+    "$s2/shard-0-of-2.json" "$tmp/scale.json"
 edit "$s2/shard-1-of-2.json" "$tmp/ptype.json" "d['spec']['params'][0]['type'] = 'float'"
-refused "a param of another type" "not of the same spec" "$s2/shard-0-of-2.json" "$tmp/ptype.json"
+refused "a param of another type" "not of the same spec (spec.params\[0\]: block_x int against block_x float)" \
+    "$s2/shard-0-of-2.json" "$tmp/ptype.json"
+edit "$s2/shard-1-of-2.json" "$tmp/pless.json" \
+    "d['spec']['params'].pop(); [e['params'].pop('maxrreg') for e in d['results']]"
+refused "a param fewer (the spec edited between shards)" "not of the same spec (spec.params\[3\]: maxrreg int against absent)" \
+    "$s2/shard-0-of-2.json" "$tmp/pless.json"
 edit "$s2/shard-1-of-2.json" "$tmp/dir.json" "d['objective']['direction'] = 'minimize'"
 refused "another objective direction" "their objectives differ" "$s2/shard-0-of-2.json" "$tmp/dir.json"
 edit "$s2/shard-1-of-2.json" "$tmp/dev.json" "d['device']['name'] = 'NVIDIA A100-SXM4-80GB'"

@@ -4,8 +4,10 @@
  * it (written before blocks had names) still loads, as of the kernel's first block; the
  * block a file records is the one `emit header --spec` selects, its name the header's
  * prefix and provenance, and the two blocks' results are two sections of one header; a
- * report names the block. The results come from a Kernel Tuner cache imported into each
- * block (cutune_import_results), so no GPU is needed. */
+ * report names the block; shards of the two blocks are not merged (cutune_results_merge
+ * names both files and both blocks), those of one block are. The results come from a
+ * Kernel Tuner cache imported into each block (cutune_import_results), so no GPU is
+ * needed. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -157,12 +159,67 @@ static void test_headers(void **state)
     cutune_tune_result_free(r2);
 }
 
+/* shard_of: the file `from` (written by block_results) made shard `index` of 2 at `to`:
+ * settings.shard set and only the entry of that shard's configuration (index % 2)
+ * kept, the winner, as `cutune SPEC --kernel B --shard I/2` would write it. */
+static void shard_of(const char *from, int index, const char *to)
+{
+    json_t *root = json_load_file(from, 0, NULL);
+    assert_non_null(root);
+    json_object_set_new(json_object_get(root, "settings"), "shard",
+                        json_pack("{s:i, s:i}", "index", index, "count", 2));
+    json_t *kept = json_array(), *e;
+    size_t i;
+    json_array_foreach(json_object_get(root, "results"), i,
+                       e) if (json_integer_value(json_object_get(e, "index")) % 2 == index) json_array_append(kept, e);
+    assert_int_equal(json_array_size(kept), 1);
+    json_object_set_new(root, "results", kept);
+    json_object_set_new(json_object_get(root, "summary"), "best", json_integer(0)); /* the one entry */
+    assert_int_equal(json_dump_file(root, to, 0), 0);
+    json_decref(root);
+}
+
+/* Shards of two blocks of one kernel (the same kernel, params and space): refused, both
+ * files and both blocks named, nothing made; the shards of one block: merged, of it. */
+static void test_merge_two_blocks(void **state)
+{
+    (void)state;
+    cutune_tune_result_free(block_results(0, "step1.json"));
+    cutune_tune_result_free(block_results(1, "step2.json"));
+    char a0[256], a1[256], b1[256];
+    snprintf(a0, sizeof a0, "%s", path_of("step1-0.json"));
+    snprintf(a1, sizeof a1, "%s", path_of("step1-1.json"));
+    snprintf(b1, sizeof b1, "%s", path_of("step2-1.json"));
+    shard_of(path_of("step1.json"), 0, a0);
+    shard_of(path_of("step1.json"), 1, a1);
+    shard_of(path_of("step2.json"), 1, b1);
+    cutune_tune_result *r = NULL;
+    const char *mixed[] = {a0, b1}, *one[] = {a0, a1};
+    if (cutune_results_merge(&r, mixed, 2, 0) != CUTUNE_EINVAL)
+        fail_msg("%s", cutune_last_error());
+    assert_null(r);
+    char want[700];
+    snprintf(want, sizeof want,
+             "'%s' and '%s' do not go together: they are of different kernel blocks of the spec "
+             "(spec.block: \"step1\" against \"step2\")",
+             a0, b1);
+    if (!strstr(cutune_last_error(), want))
+        fail_msg("%s", cutune_last_error());
+    assert_int_equal(cutune_results_merge(&r, mixed, 2, 1), CUTUNE_EINVAL); /* --partial: the same */
+    assert_null(r);
+    assert_int_equal(cutune_results_merge(&r, one, 2, 0), CUTUNE_OK);
+    assert_string_equal(cutune_tune_block(r), "step1");
+    assert_int_equal(cutune_tune_shard_count(r), 0);
+    cutune_tune_result_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_recorded_and_selected, setup, teardown),
         cmocka_unit_test_setup_teardown(test_old_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_headers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_merge_two_blocks, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

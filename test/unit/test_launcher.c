@@ -2,8 +2,9 @@
  * process, from environments written as each launcher sets them (Open MPI, MVAPICH,
  * HPE Cray PALS, MPICH's and Intel MPI's Hydra, Cray PMI, LSF's jsrun, Flux, Slurm's
  * srun, Slurm job arrays), launchers inside other launchers' jobs, and variables that
- * cannot be a shard (refused, named). The expected shards are read off the variables by
- * hand, not computed by the code under test. */
+ * cannot be a shard (refused, named); and `--shard`'s text, I/N or auto
+ * (cutune_launcher_parse). The expected shards are read off the variables by hand, not
+ * computed by the code under test. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -273,12 +274,46 @@ static void test_process_environment(void **state)
     unsetenv("JSM_NAMESPACE_LOCAL_RANK");
 }
 
+/* "I/N": index below count, count from 1 to 65536, digits only; refused, *out unchanged
+ * and the text quoted. "auto": the environment's launcher. */
+static void test_parse(void **state)
+{
+    (void)state;
+    cutune_launcher l;
+    assert_int_equal(cutune_launcher_parse(&l, "3/4"), CUTUNE_OK);
+    assert_int_equal(l.index, 3);
+    assert_int_equal(l.count, 4);
+    assert_int_equal(l.local, -1);
+    assert_int_equal(l.local_count, -1);
+    assert_null(l.name);
+    assert_int_equal(cutune_launcher_parse(&l, "65535/65536"), CUTUNE_OK);
+    assert_int_equal(l.count, 65536);
+    static const char *const bad[] = {"4/4", "0/0", "0/65537", "-1/2", "1/", "/2", "1 /2", "1/2x", "12", "", "x/y"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char want[128];
+        snprintf(want, sizeof want, "shard takes I/N (0 <= I < N <= 65536) or auto, not '%s'", bad[i]);
+        assert_int_equal(cutune_launcher_parse(&l, bad[i]), CUTUNE_EINVAL);
+        assert_string_equal(cutune_last_error(), want);
+        assert_int_equal(l.count, 65536); /* unchanged */
+    }
+    unsetenv("OMPI_COMM_WORLD_RANK");
+    setenv("SLURM_PROCID", "1", 1);
+    setenv("SLURM_NTASKS", "3", 1);
+    assert_int_equal(cutune_launcher_parse(&l, "auto"), CUTUNE_OK);
+    assert_int_equal(l.index, 1);
+    assert_int_equal(l.count, 3);
+    assert_non_null(l.name);
+    unsetenv("SLURM_PROCID");
+    unsetenv("SLURM_NTASKS");
+    assert_int_equal(cutune_launcher_parse(&l, NULL), CUTUNE_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_each_launcher),           cmocka_unit_test(test_job_arrays),
         cmocka_unit_test(test_launchers_inside_others), cmocka_unit_test(test_variables_that_are_no_shard),
-        cmocka_unit_test(test_process_environment),
+        cmocka_unit_test(test_process_environment),     cmocka_unit_test(test_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

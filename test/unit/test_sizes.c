@@ -1,7 +1,8 @@
 /* test_sizes.c - problem sizes (the `size` statement) through the public API: the
  * sizes a spec holds, selecting one (the spec checked again: domains, counts and
  * geometry follow), --set picking sizes, and a multi-size results file read, written
- * and read again (test/emit/sizes.json: a hand-written fixture, not a measurement). */
+ * and read again (test/emit/sizes.json: a hand-written fixture, not a measurement); the
+ * analysis at every size (cutune_analyze_sizes). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -272,6 +273,76 @@ static void test_device_across_sizes_and_blocks(void **state)
     cutune_spec_free(spec);
 }
 
+/* cutune_analyze_sizes' callback: each call recorded, before a size as -1 - k, after it
+ * as k with its summary's variant count; non-zero (stop) at call `stop_at`. */
+typedef struct size_calls {
+    int n, stop_at, each;
+    int k[8];
+    uint64_t variants[8];
+} size_calls;
+
+static int record_size(void *user, int k, const cutune_analyze_summary *sum)
+{
+    size_calls *c = user;
+    if (c->n < 8) {
+        c->k[c->n] = sum ? k : -1 - k;
+        c->variants[c->n] = sum ? sum->variants : 0;
+    }
+    return ++c->n == c->stop_at;
+}
+
+static int count_variant(void *user, const cutune_analysis *a)
+{
+    (void)a;
+    ((size_calls *)user)->each++;
+    return 0;
+}
+
+/* The analysis at every problem size (what `cutune SPEC` does without a GPU): each
+ * size's analysis between its two calls, the sizes' spaces (2, 8 and 16 configurations)
+ * summed, the first size selected again; a callback that stops it stops it there. Needs
+ * NVRTC (one binary: t is no macro). */
+static void test_analysis_over_sizes(void **state)
+{
+    (void)state;
+    cutune_spec *spec = load(sized, NULL, 0, CUTUNE_OK);
+    cutune_analyze_options opts = CUTUNE_ANALYZE_OPTIONS_INIT;
+    opts.arch = "sm_90";
+    opts.jobs = 1;
+    opts.no_cache = 1;
+    cutune_analyze_summary total;
+    size_calls calls = {0};
+    int rc = cutune_analyze_sizes(&total, spec, &opts, record_size, count_variant, &calls);
+    if (rc == CUTUNE_ECOMPILER) { /* no NVRTC here */
+        cutune_spec_free(spec);
+        skip();
+    }
+    assert_int_equal(rc, CUTUNE_OK);
+    assert_int_equal(calls.n, 6);
+    const int order[] = {-1, 0, -2, 1, -3, 2};
+    const uint64_t counts[] = {0, 2, 0, 8, 0, 16};
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(calls.k[i], order[i]);
+        assert_int_equal(calls.variants[i], counts[i]);
+    }
+    assert_int_equal(total.variants, 26);
+    assert_int_equal(calls.each, 26);
+    assert_string_equal(total.arch, "sm_90");
+    assert_int_equal(cutune_spec_size_selected(spec), 0);
+
+    calls = (size_calls){.stop_at = 2}; /* stopped after the first size's summary */
+    assert_int_equal(cutune_analyze_sizes(&total, spec, &opts, record_size, count_variant, &calls), CUTUNE_ESTOPPED);
+    assert_int_equal(calls.n, 2);
+    assert_int_equal(total.variants, 2);
+    calls = (size_calls){.stop_at = 3}; /* stopped before the second size's analysis */
+    assert_int_equal(cutune_analyze_sizes(&total, spec, &opts, record_size, count_variant, &calls), CUTUNE_ESTOPPED);
+    assert_int_equal(calls.each, 2);
+    assert_int_equal(cutune_spec_size_selected(spec), 0);
+    assert_int_equal(cutune_analyze_sizes(NULL, spec, &opts, NULL, count_variant, NULL), CUTUNE_EINVAL);
+    assert_int_equal(cutune_analyze_sizes(&total, spec, &opts, NULL, NULL, NULL), CUTUNE_EINVAL);
+    cutune_spec_free(spec);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -281,6 +352,7 @@ int main(void)
         cmocka_unit_test(test_results_over_sizes_round_trip),
         cmocka_unit_test(test_kernel_blocks),
         cmocka_unit_test(test_device_across_sizes_and_blocks),
+        cmocka_unit_test(test_analysis_over_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

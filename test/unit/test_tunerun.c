@@ -2,7 +2,9 @@
  * any application (api/cutune_tune_run.c): the emit paths each kernel block may not
  * write (cutune_blocks_emit_check), how a run goes on the GPUs named
  * (cutune_tune_set_devices; no GPU here, so the models cannot be told apart), a shard's
- * files (cutune_tune_set_shard), a finished run's verdict (cutune_tune_verdict_of); and
+ * files (cutune_tune_set_shard), a finished run's verdict (cutune_tune_verdict_of), an
+ * option read from its text (cutune_tune_set_option), the GPUs --devices names
+ * (cutune_devices_parse); and
  * the header of a run on several GPUs, an entry per model (cutune_emit_header_devices).
  * Runs are recorded results files (test/emit, test/data), one rewritten with jansson.
  * Only the public header. */
@@ -238,12 +240,81 @@ static void test_header_devices(void **state)
     cutune_tune_result_free(a);
 }
 
+/* An option read from its text as `cutune SPEC --NAME TEXT` reads it: the value set, or
+ * CUTUNE_EINVAL saying what the option takes, the options left as they were. */
+static void refused(cutune_tune_options *opts, const char *name, const char *text, const char *message)
+{
+    cutune_tune_options before = *opts;
+    assert_int_equal(cutune_tune_set_option(opts, name, text), CUTUNE_EINVAL);
+    assert_string_equal(cutune_last_error(), message);
+    assert_memory_equal(opts, &before, sizeof before);
+}
+
+static void test_set_option(void **state)
+{
+    (void)state;
+    cutune_tune_options t = CUTUNE_TUNE_OPTIONS_INIT;
+    assert_int_equal(cutune_tune_set_option(&t, "prune", "2.5"), CUTUNE_OK);
+    assert_true(t.prune == 2.5);
+    refused(&t, "prune", "1", "prune takes a finite factor above 1 (or -1 for never), not '1'");
+    refused(&t, "prune", "nan", "prune takes a finite factor above 1 (or -1 for never), not 'nan'");
+    refused(&t, "prune", "-2", "prune takes a finite factor above 1 (or -1 for never), not '-2'");
+    assert_int_equal(cutune_tune_set_option(&t, "prune", "-1"), CUTUNE_OK);
+    assert_true(t.prune == -1);
+    assert_int_equal(cutune_tune_set_option(&t, "timeout", "1e3"), CUTUNE_OK);
+    assert_true(t.timeout_s == 1000);
+    assert_int_equal(cutune_tune_set_option(&t, "timeout", "1000000"), CUTUNE_OK);
+    refused(&t, "timeout", "0", "timeout takes seconds above 0, at most 1000000, not '0'");
+    refused(&t, "timeout", "1000000.5", "timeout takes seconds above 0, at most 1000000, not '1000000.5'");
+    assert_int_equal(cutune_tune_set_option(&t, "device", "4096"), CUTUNE_OK);
+    assert_int_equal(t.device, 4096);
+    refused(&t, "device", "4097", "device takes a GPU number from 0 to 4096, not '4097'");
+    refused(&t, "device", "1x", "device takes a GPU number from 0 to 4096, not '1x'");
+    assert_int_equal(cutune_tune_set_option(&t, "metrics", "all"), CUTUNE_OK);
+    assert_int_equal(t.profile_top, -1);
+    assert_int_equal(cutune_tune_set_option(&t, "metrics", "3"), CUTUNE_OK);
+    assert_int_equal(t.profile_top, 3);
+    refused(&t, "metrics", "0", "metrics takes a count of variants from 1 to 1000000, or all, not '0'");
+    refused(&t, "jobs", "4", "cutune_tune_set_option: no option 'jobs' (device, prune, timeout, metrics)");
+    assert_int_equal(cutune_tune_set_option(&t, "prune", NULL), CUTUNE_EINVAL);
+    assert_int_equal(cutune_tune_set_option(NULL, "prune", "2"), CUTUNE_EINVAL);
+}
+
+/* --devices' text: GPU numbers, or all the driver sees (none here: CUTUNE_ENODEV). */
+static void test_devices_parse(void **state)
+{
+    (void)state;
+    int devs[2] = {-1, -1}, n = -1, count = 0;
+    assert_int_equal(cutune_devices_parse(devs, 2, &n, "3,0"), CUTUNE_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(devs[0], 3);
+    assert_int_equal(devs[1], 0);
+    static const char *const bad[] = {"x", "4097", "0,1,2", "0,", "-1", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char want[96];
+        snprintf(want, sizeof want, "devices takes all or GPU numbers such as 0,1, not '%s'", bad[i]);
+        assert_int_equal(cutune_devices_parse(devs, 2, &n, bad[i]), CUTUNE_EINVAL);
+        assert_string_equal(cutune_last_error(), want);
+    }
+    int rc = cutune_devices_parse(devs, 2, &n, "all");
+    if (cutune_device_count(&count) == CUTUNE_OK && count > 0) {
+        assert_int_equal(rc, CUTUNE_OK);
+        assert_int_equal(n, count < 2 ? count : 2);
+        assert_int_equal(devs[0], 0);
+    } else {
+        assert_int_equal(rc, CUTUNE_ENODEV);
+        assert_true(cutune_last_error()[0] != '\0');
+    }
+    assert_int_equal(cutune_devices_parse(devs, 2, NULL, "0"), CUTUNE_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blocks_emit_check), cmocka_unit_test(test_set_devices),
         cmocka_unit_test(test_set_shard),         cmocka_unit_test(test_verdict),
-        cmocka_unit_test(test_header_devices),
+        cmocka_unit_test(test_header_devices),    cmocka_unit_test(test_set_option),
+        cmocka_unit_test(test_devices_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

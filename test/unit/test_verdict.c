@@ -1,8 +1,9 @@
 /* test_verdict.c - what `cutune SPEC` says at a run's end, made by the library for any
  * application (emit/verdict.c through include/cutune/tune.h): the ranking
  * (cutune_tune_ranking_text), each size's winner (cutune_tune_best_text), each GPU's
- * part of a run on several (cutune_device_run_text) and the verdict without a GPU
- * (cutune_untuned_text). Runs are recorded results files (test/emit); the expected
+ * part of a run on several (cutune_device_run_text), the verdict without a GPU
+ * (cutune_untuned_text) and that of an analysis of which nothing can run
+ * (cutune_analyze_verdict_text). Runs are recorded results files (test/emit); the expected
  * figures are those files' (their winners' indices, params and median times). Only the
  * public header. */
 #include <setjmp.h>
@@ -266,13 +267,43 @@ static void test_untuned(void **state)
     assert_int_equal(cutune_untuned_text(&text, NULL), CUTUNE_EINVAL);
 }
 
+/* An analysis: nothing said while one variant can run; else which way nothing can. */
+static void test_analysis_verdict(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    cutune_analyze_summary sum = {.arch = "sm_80", .variants = 7, .failed = 3, .unlaunchable = 3};
+    assert_int_equal(cutune_analyze_verdict_text(&text, &sum), CUTUNE_OK);
+    assert_string_equal(text, "");
+    cutune_free(text);
+    sum.unlaunchable = 4;
+    assert_int_equal(cutune_analyze_verdict_text(&text, &sum), CUTUNE_OK);
+    assert_string_equal(text, "NOTHING CAN RUN: none of the 7 variants both compiled for sm_80 and can launch (3 "
+                              "failed to compile, 4 cannot launch)\n");
+    cutune_free(text);
+    sum = (cutune_analyze_summary){.variants = 12, .failed = 12}; /* no arch: failed before compiling */
+    assert_int_equal(cutune_analyze_verdict_text(&text, &sum), CUTUNE_OK);
+    assert_string_equal(text, "NOTHING COMPILED: none of the 12 variants compiled for \n");
+    cutune_free(text);
+    sum.variants = sum.failed = 0;
+    assert_int_equal(cutune_analyze_verdict_text(&text, &sum), CUTUNE_OK);
+    assert_string_equal(text, "no variant was analysed\n");
+    cutune_free(text);
+    assert_int_equal(cutune_analyze_verdict_text(&text, NULL), CUTUNE_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ranking),     cmocka_unit_test(test_ranking_sizes),
-        cmocka_unit_test(test_best),        cmocka_unit_test(test_best_energy_note),
-        cmocka_unit_test(test_device_runs), cmocka_unit_test(test_verdict_text),
-        cmocka_unit_test(test_set_metrics), cmocka_unit_test(test_untuned),
+        cmocka_unit_test(test_ranking),
+        cmocka_unit_test(test_ranking_sizes),
+        cmocka_unit_test(test_best),
+        cmocka_unit_test(test_best_energy_note),
+        cmocka_unit_test(test_device_runs),
+        cmocka_unit_test(test_verdict_text),
+        cmocka_unit_test(test_set_metrics),
+        cmocka_unit_test(test_untuned),
+        cmocka_unit_test(test_analysis_verdict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

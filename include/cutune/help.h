@@ -1,0 +1,46 @@
+/* cutune/help.h - a part of cutune's public C API (cutune.h includes every part; its
+ * opening comment gives the conventions, docs/api.md the guide).
+ *
+ * The `cutune` command's help texts, kept in the library (api/cutune_help.c) so that an
+ * application's own front end, a man-page generator or a completion script reads the
+ * same words the command prints. A command's help is, in this order: its usage and what
+ * it does (cutune_help_text), the list of its options (the front end's: the `cutune`
+ * command prints its option table), then what follows (cutune_help_after: its own exit
+ * codes, when it has any). Every string is static (never freed). */
+#ifndef CUTUNE_HELP_H
+#define CUTUNE_HELP_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* cutune_help_command: the name of the `cutune` command number `i`, in the order
+ * `cutune --help` lists them ("tune", "check", ...); NULL for i < 0 or past the last, so
+ * a loop from 0 to the first NULL visits every command. `help` and `version` are not
+ * among them: they have no help of their own. */
+const char *cutune_help_command(int i);
+
+/* cutune_help_summary: what `command` does, in one line without a newline (the line
+ * `cutune --help` gives it); NULL when there is no such command. */
+const char *cutune_help_summary(const char *command);
+
+/* cutune_help_text: `command`'s usage lines ("usage: cutune COMMAND ...") and what it
+ * does, every line ended by '\n' and the whole by an empty line; NULL when there is no
+ * such command. With `command` NULL: the head of the overview (`cutune --help`), the
+ * usage lines up to "commands:\n", after which the overview lists each command with its
+ * summary. */
+const char *cutune_help_text(const char *command);
+
+/* cutune_help_after: what follows `command`'s option list: its own exit codes, every
+ * line ended by '\n'; NULL when it has none of its own (those of every command are the
+ * overview's) or there is no such command. With `command` NULL: the overview's closing
+ * lines (every exit code, how a spec is told from a command, where the manual is). */
+const char *cutune_help_after(const char *command);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
