@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../base/escape.h"
 #include "t1_internal.h"
 
 /* value_from_json: a Default or a Values element given as JSON. */
@@ -147,6 +148,11 @@ static bool read_param(t1_state *s, t1_param *p, json_t *obj, const char *path)
         return false;
     if (!t1_is_identifier(p->name)) {
         t1_error(s->c, t1_key(s->c, path, "Name"), "\"%s\" is not an identifier, so it cannot be a macro", p->name);
+        return false;
+    }
+    if (esc_c_keyword(p->name)) { /* Kernel Tuner's #define would redefine the keyword itself */
+        t1_error(s->c, t1_key(s->c, path, "Name"),
+                 "\"%s\" is a keyword of C or C++, so it cannot be a macro the kernel reads", p->name);
         return false;
     }
     p->spec = p->name;
