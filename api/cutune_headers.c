@@ -7,11 +7,13 @@
  * spec gives a section of its defaults (the spec's own check has compared their
  * names). One prefix cannot name several sections. Sections are joined with a blank
  * line. The caller owns the results and the spec; spec_of's specs are its own.
- * Also the header of one kernel tuned on several GPUs: an entry per GPU model. */
+ * Also the header of one kernel tuned on several GPUs: an entry per GPU model; and
+ * what a header needs of its results files: a winner, and their names. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../base/strbuf.h"
+#include "../base/sys.h"
 #include "internal.h"
 
 /* kernel_groups: group[k] = the index of results[k]'s kernel block among the blocks of
@@ -216,4 +218,44 @@ int cutune_emit_header_devices(char **out, cutune_spec *spec, const cutune_tune_
     free(distinct);
     free(first);
     return rc;
+}
+
+int cutune_header_has_winner(const cutune_tune_result *r)
+{
+    if (!r)
+        return err_set(CUTUNE_EINVAL, "cutune_header_has_winner: no result");
+    if (cutune_tune_best(r) || cutune_tune_size_count(r) > 0)
+        return CUTUNE_OK;
+    const char *path = cutune_tune_summary_of(r)->results_path;
+    return err_set(CUTUNE_EINVAL, "%s: no variant ran correctly, so there is no winner to put in a header",
+                   path ? path : "the results");
+}
+
+int cutune_header_sources(const char ***out, const cutune_tune_result *const *results, int n)
+{
+    if (!out || n < 0 || (!results && n > 0))
+        return err_set(CUTUNE_EINVAL, "cutune_header_sources: no output or results");
+    *out = NULL;
+    char **canon = calloc((size_t)n + 1, sizeof *canon);
+    size_t room = ((size_t)n + 1) * sizeof(char *);
+    for (int k = 0; canon && k < n; k++) {
+        const char *path = cutune_tune_summary_of(results[k])->results_path;
+        canon[k] = path ? sys_canonical_path(path) : NULL;
+        room += strlen(canon[k] ? canon[k] : path ? path : "") + 1;
+    }
+    const char **names = canon ? malloc(room) : NULL; /* the pointers, then the strings */
+    char *at = names ? (char *)(names + n + 1) : NULL;
+    for (int k = 0; names && k < n; k++) {
+        const char *path = cutune_tune_summary_of(results[k])->results_path;
+        const char *name = canon[k] ? canon[k] : path;
+        names[k] = name ? strcpy(at, name) : NULL;
+        at += name ? strlen(name) + 1 : 1;
+    }
+    if (names)
+        names[n] = NULL;
+    for (int k = 0; canon && k < n; k++)
+        free(canon[k]);
+    free(canon);
+    *out = names;
+    return names ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
 }

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/sys.h"
 #include "cli.h"
 #include "options.h"
 
@@ -85,24 +84,19 @@ static int emit_header(const emit_args *a, const cli_common *c, const cutune_tun
                                    "(pick one with --kernel NAME)",
                                    sections);
     }
-    /* The results files as the header names them: canonical, so that the header is the
-     * same from any working folder (as given when a path cannot be resolved). */
-    char **canon = calloc((size_t)n + 1, sizeof(char *));
-    const char **sources = calloc((size_t)n + 1, sizeof(char *));
-    for (int k = 0; canon && sources && k < n; k++) {
-        const char *path = cutune_tune_summary_of(rs[k])->results_path;
-        sources[k] = (canon[k] = sys_canonical_path(path)) ? canon[k] : path;
-    }
+    const char **sources = NULL; /* canonical: the same header from any working folder */
     const char *base = a->output && strcmp(a->output, "-") != 0 ? strrchr(a->output, '/') : NULL;
     cutune_headers_options opts = CUTUNE_HEADERS_OPTIONS_INIT;
     opts.prefix = a->prefix;
-    opts.sources = sources;
     opts.file_name = base ? base + 1 : a->output && strcmp(a->output, "-") != 0 ? a->output : NULL;
     opts.selected_only = c->kernel != NULL;
     opts.spec_of = n ? spec_of : NULL;
     opts.user = &hs;
     char *text = NULL;
-    int rc = canon && sources ? cutune_emit_headers(&text, hs.spec, rs, n, &opts) : CUTUNE_ENOMEM;
+    int rc = cutune_header_sources(&sources, rs, n);
+    opts.sources = sources;
+    if (rc == CUTUNE_OK)
+        rc = cutune_emit_headers(&text, hs.spec, rs, n, &opts);
     int code = hs.code;
     if (rc == CUTUNE_OK) {
         code = cli_write("cutune", a->output ? a->output : "-", text);
@@ -115,23 +109,19 @@ static int emit_header(const emit_args *a, const cli_common *c, const cutune_tun
         fprintf(stderr, "cutune emit: %s\n", rc == CUTUNE_EINVAL ? cutune_last_error() : cutune_status_text(rc));
         code = cli_exit_for_status(rc);
     }
-    for (int k = 0; canon && k < n; k++)
-        free(canon[k]);
-    free(canon);
-    free(sources);
+    cutune_free((void *)sources);
     cutune_free(text);
     cutune_spec_free(hs.spec);
     return code;
 }
 
 /* no_winner: EXIT_NOTHING after saying so when r has no winner to put in a header (at
- * any problem size), else EXIT_OK. */
+ * any problem size: cutune_header_has_winner), else EXIT_OK. */
 static int no_winner(const cutune_tune_result *r)
 {
-    if (cutune_tune_best(r) || cutune_tune_size_count(r) > 0)
+    if (cutune_header_has_winner(r) == CUTUNE_OK)
         return EXIT_OK;
-    fprintf(stderr, "cutune emit: %s: no variant ran correctly, so there is no winner to put in a header\n",
-            cutune_tune_summary_of(r)->results_path);
+    fprintf(stderr, "cutune emit: %s\n", cutune_last_error());
     return EXIT_NOTHING;
 }
 

@@ -156,6 +156,17 @@ int cutune_header_sections(int *out, const cutune_spec *spec, const cutune_tune_
 int cutune_emit_headers(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
                         const cutune_headers_options *opts);
 
+/* cutune_header_has_winner: CUTUNE_OK when r has a winner to put in a header (at some
+ * problem size), else CUTUNE_EINVAL, cutune_last_error saying "PATH: no variant ran
+ * correctly, so there is no winner to put in a header". cutune_header_sources: what
+ * cutune_headers_options.sources should call results[0 .. n) so that the header is the
+ * same from any working folder: each one's results path made canonical (as recorded
+ * when it cannot be resolved; NULL for a result with none), in *out, n entries and a
+ * NULL in one block (free with cutune_free). CUTUNE_OK, CUTUNE_EINVAL (NULL arguments)
+ * or CUTUNE_ENOMEM. */
+int cutune_header_has_winner(const cutune_tune_result *r);
+int cutune_header_sources(const char ***out, const cutune_tune_result *const *results, int n);
+
 /* cutune_emit_header_devices: the header of one kernel's results on several GPUs (a
  * process per GPU: cutune --per-device), an entry per GPU model: of results of one
  * model (name and compute capability) the first given holds the entry (a header refuses

@@ -1,12 +1,15 @@
 /* test_remarks.c - what the commands around results say besides their files, made by
  * the library for any application (emit/remarks.c through the public header only):
  * a merge's summary and missing shards (cutune_merge_text), the GPUs' note
- * (cutune_devices_note), a run of a process per GPU checked and its start line
- * (cutune_per_device_check, cutune_per_device_text), the header's note on GPUs of one
- * model (cutune_header_devices_notes), an import's messages and default path
+ * (cutune_devices_note), a run of a process per GPU checked, its start line and each
+ * GPU's command line (cutune_per_device_check, cutune_per_device_text,
+ * cutune_per_device_args), the header's note on GPUs of one
+ * model (cutune_header_devices_notes), what a header needs of its results files
+ * (cutune_header_has_winner, cutune_header_sources), an import's messages and default path
  * (cutune_import_messages, cutune_import_default_path). The expected text is written
  * from the recorded files' figures (test/emit/h100.json: 4 variants, 2 timed, #11 won
  * at 0.5 ms) and docs/cli.md's words. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -151,6 +154,51 @@ static void test_per_device_args(void **state)
     assert_int_equal(cutune_per_device_args(&args, 1, argv, 0, 1, NULL), CUTUNE_EINVAL);
 }
 
+/* A header needs a winner: nowinner.json has none (said with its path), h100.json #11;
+ * a header names its results files by their canonical paths: a path through ".."
+ * and a symbolic link comes back as the file's own. */
+static void test_header_results(void **state)
+{
+    (void)state;
+    char path[1024], odd[1100], link[] = "/tmp/test_remarks_link_XXXXXX";
+    path_of(path, sizeof path, "test/emit/nowinner.json");
+    cutune_tune_result *none = NULL, *won = NULL, *via = NULL;
+    assert_int_equal(cutune_results_load(&none, path), CUTUNE_OK);
+    assert_int_equal(cutune_header_has_winner(none), CUTUNE_EINVAL);
+    char expect[1200];
+    snprintf(expect, sizeof expect, "%s: no variant ran correctly, so there is no winner to put in a header", path);
+    assert_string_equal(cutune_last_error(), expect);
+    path_of(path, sizeof path, "test/emit/h100.json");
+    assert_int_equal(cutune_results_load(&won, path), CUTUNE_OK);
+    assert_int_equal(cutune_header_has_winner(won), CUTUNE_OK);
+    int fd = mkstemp(link);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(link);
+    path_of(odd, sizeof odd, "test/emit/../emit/h100.json");
+    assert_int_equal(symlink(odd, link), 0);
+    assert_int_equal(cutune_results_load(&via, link), CUTUNE_OK);
+    char *real = realpath(path, NULL);
+    assert_non_null(real);
+    const cutune_tune_result *rs[] = {won, via};
+    const char **names = NULL;
+    int rc = cutune_header_sources(&names, rs, 2);
+    unlink(link); /* gone: a path that cannot be resolved is kept as it is */
+    assert_int_equal(rc, CUTUNE_OK);
+    assert_string_equal(names[0], real);
+    assert_string_equal(names[1], real);
+    assert_null(names[2]);
+    cutune_free((void *)names);
+    assert_int_equal(cutune_header_sources(&names, rs + 1, 1), CUTUNE_OK);
+    assert_string_equal(names[0], link);
+    cutune_free((void *)names);
+    free(real);
+    assert_int_equal(cutune_header_sources(NULL, rs, 2), CUTUNE_EINVAL);
+    cutune_tune_result_free(none);
+    cutune_tune_result_free(won);
+    cutune_tune_result_free(via);
+}
+
 static void test_header_notes(void **state)
 {
     (void)state;
@@ -231,7 +279,8 @@ int main(void)
         cmocka_unit_test(test_merge_whole),     cmocka_unit_test(test_merge_partial),
         cmocka_unit_test(test_devices_note),    cmocka_unit_test(test_per_device),
         cmocka_unit_test(test_per_device_args), cmocka_unit_test(test_header_notes),
-        cmocka_unit_test(test_import_messages), cmocka_unit_test(test_import_path),
+        cmocka_unit_test(test_header_results),  cmocka_unit_test(test_import_messages),
+        cmocka_unit_test(test_import_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
