@@ -124,11 +124,6 @@ int cmd_import(int argc, char **argv);
  * EXIT_OK, or EXIT_IO/EXIT_INTERNAL after a message. */
 int cli_report_after_tune(const cutune_tune_result *r, const char *spec_path, const char *path, bool quiet);
 
-/* cli_emit_header_many (cmd_emit.c): the header of `n` results (an entry per
- * device) to `path`, saying where unless quiet. EXIT_OK, or an exit code after a message. */
-int cli_emit_header_many(cutune_spec *spec, const cutune_tune_result *const *results, int n, const char *path,
-                         bool quiet);
-
 /* cli_emit_after_tune (cmd_emit.c): after a tuning run, writes the header and the CSV
  * (`append`: the header goes after what the file holds: another kernel block of the
  * same spec file wrote it in this run)

@@ -260,30 +260,3 @@ int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const ch
     int rc = cutune_emit_after_tune(spec, r, header_path, csv_path, append, told, &at);
     return rc == CUTUNE_OK ? EXIT_OK : EXIT_IO;
 }
-
-int cli_emit_header_many(cutune_spec *spec, const cutune_tune_result *const *results, int n, const char *path,
-                         bool quiet)
-{
-    const char *base = strrchr(path, '/');
-    cutune_header_options opts = CUTUNE_HEADER_OPTIONS_INIT;
-    opts.file_name = base ? base + 1 : path;
-    /* GPUs of one model give one entry: the first GPU's winner (cutune_emit_header_devices). */
-    int *same = calloc((size_t)n + 1, sizeof *same);
-    if (!same)
-        return EXIT_INTERNAL;
-    char *text = NULL;
-    int rc = cutune_emit_header_devices(&text, spec, results, n, &opts, same);
-    char *notes = NULL;
-    if (!quiet)
-        cli_say(cutune_header_devices_notes(&notes, same, n), &notes);
-    free(same);
-    if (rc != CUTUNE_OK) {
-        fprintf(stderr, "cutune: no header written to %s: %s\n", path, cutune_last_error());
-        return cli_exit_for_status(rc);
-    }
-    int wrote = cli_write("cutune", path, text);
-    cutune_free(text);
-    if (wrote == EXIT_OK && !quiet)
-        fprintf(stderr, "header: %s (an entry per device)\n", path);
-    return wrote;
-}

@@ -1,13 +1,27 @@
 /* cmd_report.c - `cutune report RESULTS.json [MORE.json ...] [-o FILE]`: stored tuning
  * runs as one self-contained HTML page (docs/report.md). No GPU needed. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/sys.h"
 #include "cli.h"
 #include "options.h"
+
+/* write_report: rs[0 .. n) as one report page (opts) to `path`, saying where unless
+ * quiet; why not, after `who`, when the page cannot be made. The exit code. */
+static int write_report(const cutune_tune_result *const *rs, int n, const cutune_report_options *opts, const char *path,
+                        bool quiet, const char *who)
+{
+    char *page = NULL;
+    int rc = cutune_emit_report(&page, rs, n, opts);
+    int code = rc == CUTUNE_OK ? cli_write("cutune report", path, page) : cli_exit_for_status(rc);
+    if (rc != CUTUNE_OK)
+        fprintf(stderr, "%s: %s\n", who, cutune_last_error());
+    else if (code == EXIT_OK && !quiet)
+        fprintf(stderr, "report: %s\n", path);
+    cutune_free(page);
+    return code;
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -40,17 +54,8 @@ int cmd_report(int argc, char **argv)
         cutune_report_options opts = CUTUNE_REPORT_OPTIONS_INIT;
         opts.names = (const char *const *)files;
         opts.title = title;
-        char *page = NULL;
-        int rc = cutune_emit_report(&page, (const cutune_tune_result *const *)results, nfiles, &opts);
-        if (rc != CUTUNE_OK) {
-            fprintf(stderr, "cutune report: %s\n", cutune_last_error());
-            code = cli_exit_for_status(rc);
-        } else {
-            code = cli_write("cutune report", output, page);
-            if (code == EXIT_OK && !quiet && strcmp(output, "-") != 0)
-                fprintf(stderr, "report: %s\n", output);
-        }
-        cutune_free(page);
+        code = write_report((const cutune_tune_result *const *)results, nfiles, &opts, output,
+                            quiet || strcmp(output, "-") == 0, "cutune report");
     }
     for (int k = 0; k < nfiles; k++)
         cutune_tune_result_free(results[k]);
@@ -64,13 +69,5 @@ int cli_report_after_tune(const cutune_tune_result *r, const char *spec_path, co
     const char *names[] = {results ? results : spec_path};
     cutune_report_options opts = CUTUNE_REPORT_OPTIONS_INIT;
     opts.names = names;
-    char *page = NULL;
-    int rc = cutune_emit_report(&page, &r, 1, &opts);
-    int code = rc == CUTUNE_OK ? cli_write("cutune report", path, page) : cli_exit_for_status(rc);
-    if (rc != CUTUNE_OK)
-        fprintf(stderr, "cutune: no report: %s\n", cutune_last_error());
-    else if (code == EXIT_OK && !quiet)
-        fprintf(stderr, "report: %s\n", path);
-    cutune_free(page);
-    return code;
+    return write_report(&r, 1, &opts, path, quiet, "cutune: no report");
 }

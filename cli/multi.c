@@ -68,6 +68,39 @@ static int report_runs(const cutune_device_run *runs, int n, int code)
     return code;
 }
 
+/* write_header: one header of the runs read back, an entry per GPU model (GPUs of one
+ * model give the first one's winner: cutune_emit_header_devices), to `path`; unless
+ * quiet, which GPUs share an entry and where it went. The exit code (EXIT_OK when no
+ * run was read back: no header). */
+static int write_header(cutune_spec *spec, const cutune_device_run *runs, int n, const char *path, bool quiet)
+{
+    const cutune_tune_result *results[64];
+    int same[64], loaded = 0;
+    for (int i = 0; i < n && loaded < 64; i++)
+        if (runs[i].result) {
+            same[loaded] = -1; /* until cutune_emit_header_devices says */
+            results[loaded++] = runs[i].result;
+        }
+    if (loaded == 0)
+        return EXIT_OK;
+    const char *base = strrchr(path, '/');
+    cutune_header_options opts = CUTUNE_HEADER_OPTIONS_INIT;
+    opts.file_name = base ? base + 1 : path;
+    char *text = NULL, *notes = NULL;
+    int rc = cutune_emit_header_devices(&text, spec, results, loaded, &opts, same);
+    if (!quiet)
+        cli_say(cutune_header_devices_notes(&notes, same, loaded), &notes);
+    if (rc != CUTUNE_OK) {
+        fprintf(stderr, "cutune: no header written to %s: %s\n", path, cutune_last_error());
+        return cli_exit_for_status(rc);
+    }
+    int wrote = cli_write("cutune", path, text);
+    cutune_free(text);
+    if (wrote == EXIT_OK && !quiet)
+        fprintf(stderr, "header: %s (an entry per device)\n", path);
+    return wrote;
+}
+
 int cli_tune_per_device(cutune_spec *spec, int argc, char **argv, const int *devs, int n, int nblocks,
                         const cutune_tune_options *t, const cutune_analyze_options *o, const cli_common *c,
                         const char *header_path, int sharded)
@@ -91,20 +124,14 @@ int cli_tune_per_device(cutune_spec *spec, int argc, char **argv, const int *dev
     if (!runs)
         return EXIT_INTERNAL;
     int code = report_runs(runs, n, rc < 0 ? EXIT_INTERNAL : EXIT_OK);
-    const cutune_tune_result *results[64];
-    int loaded = 0;
-    for (int i = 0; i < n && loaded < 64; i++)
-        if (runs[i].result)
-            results[loaded++] = runs[i].result;
     if (!header_path)
         header_path = cutune_spec_emit_path(spec, "header");
-    if (header_path && loaded > 0) {
-        int hc = cli_emit_header_many(spec, results, loaded, header_path, c->quiet);
-        if (code == EXIT_OK && hc != EXIT_OK)
-            code = hc;
-    }
-    if (code == EXIT_OK && loaded < n)
-        code = EXIT_IO;
+    int hc = header_path ? write_header(spec, runs, n, header_path, c->quiet) : EXIT_OK;
+    if (code == EXIT_OK)
+        code = hc;
+    for (int i = 0; i < n && code == EXIT_OK; i++)
+        if (!runs[i].result)
+            code = EXIT_IO; /* its results not read back */
     cutune_device_runs_free(runs, n);
     return code;
 }
