@@ -116,6 +116,32 @@ static int device_get(int ordinal, cutune_device *out, drv_device *dev)
     return rc;
 }
 
+int cutune_devices_all(cutune_device **out, int *n)
+{
+    if (!out || !n)
+        return err_set(CUTUNE_EINVAL, "cutune_devices_all: no output");
+    *out = NULL;
+    *n = 0;
+    int count = 0, rc = cutune_device_count(&count);
+    if (rc != CUTUNE_OK)
+        return rc;
+    if (count <= 0)
+        return err_set(CUTUNE_ENODEV, "the CUDA driver sees no device");
+    cutune_device *devs = calloc((size_t)count, sizeof *devs);
+    if (!devs)
+        return err_set(CUTUNE_ENOMEM, "out of memory");
+    for (int i = 0; i < count; i++)
+        if (cutune_device_get(&devs[i], i) != CUTUNE_OK) {
+            char why[512]; /* the error object's text, before it is set again */
+            snprintf(why, sizeof why, "%s", cutune_last_error());
+            free(devs);
+            return err_set(CUTUNE_ENODEV, "GPU %d: %s", i, why);
+        }
+    *out = devs;
+    *n = count;
+    return CUTUNE_OK;
+}
+
 /* or_empty: an application's device may leave a string NULL. */
 static const char *or_empty(const char *s)
 {

@@ -28,24 +28,13 @@ int cmd_devices(int argc, char **argv)
         return parsed;
     if (optind != argc)
         return cli_usage_error("devices", "unexpected argument '%s'", argv[optind]);
-    int count = 0;
-    if (cutune_device_count(&count) != CUTUNE_OK) {
+    cutune_device *devs = NULL;
+    int count = 0, got = cutune_devices_all(&devs, &count);
+    if (got == CUTUNE_ENOMEM)
+        return EXIT_INTERNAL;
+    if (got != CUTUNE_OK) {
         fprintf(stderr, "cutune devices: no GPU: %s\n", cutune_last_error());
         return EXIT_NO_GPU;
-    }
-    if (count <= 0) {
-        fprintf(stderr, "cutune devices: no GPU: the CUDA driver sees no device\n");
-        return EXIT_NO_GPU;
-    }
-    cutune_device *devs = calloc((size_t)count, sizeof *devs);
-    if (!devs)
-        return EXIT_INTERNAL;
-    for (int i = 0; i < count; i++) {
-        if (cutune_device_get(&devs[i], i) != CUTUNE_OK) {
-            fprintf(stderr, "cutune devices: no GPU: GPU %d: %s\n", i, cutune_last_error());
-            free(devs);
-            return EXIT_NO_GPU;
-        }
     }
     int rc = EXIT_OK;
     char *text = NULL;
@@ -56,6 +45,6 @@ int cmd_devices(int argc, char **argv)
     char *note = NULL; /* what --devices all would do here */
     if (!json && !quiet)
         cli_say(cutune_devices_note(&note, devs, count), &note);
-    free(devs);
+    cutune_free(devs);
     return rc;
 }

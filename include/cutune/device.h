@@ -72,6 +72,14 @@ int cutune_device_count(int *count);
  * ordinal out of range. */
 int cutune_device_get(cutune_device *out, int ordinal);
 
+/* cutune_devices_all: every GPU the driver sees (cutune_device_get of each), in *out
+ * (free with cutune_free; its strings are the library's, as cutune_device_get's) and
+ * their number in *n. CUTUNE_OK; CUTUNE_ENODEV when there is none, cutune_last_error
+ * saying why (the driver's reason, "the CUDA driver sees no device", or "GPU I: " and
+ * why that GPU cannot be read); CUTUNE_EINVAL (NULL arguments), CUTUNE_ENOMEM. *out is
+ * NULL and *n 0 on failure. */
+int cutune_devices_all(cutune_device **out, int *n);
+
 /* cutune_device_same_model: 1 when a and b are of one model (name, architecture, SM
  * count), so that one result may hold both's times; 0 otherwise. */
 int cutune_device_same_model(const cutune_device *a, const cutune_device *b);

@@ -1,7 +1,7 @@
 /* test_remarks.c - what the commands around results say besides their files, made by
  * the library for any application (emit/remarks.c through the public header only):
  * a merge's summary and missing shards (cutune_merge_text), the GPUs' note
- * (cutune_devices_note), a run of a process per GPU checked, its start line and each
+ * (cutune_devices_note) and the GPUs themselves (cutune_devices_all), a run of a process per GPU checked, its start line and each
  * GPU's command line (cutune_per_device_check, cutune_per_device_text,
  * cutune_per_device_args), the header's note on GPUs of one
  * model (cutune_header_devices_notes), what a header needs of its results files
@@ -107,6 +107,33 @@ static void test_devices_note(void **state)
     assert_non_null(strstr(text, "more than one model"));
     cutune_free(text);
     assert_int_equal(cutune_devices_note(NULL, devs, 2), CUTUNE_EINVAL);
+}
+
+/* Every GPU at once: where the driver answers, the same devices as asked one by one;
+ * where it does not (this machine without a GPU), no array and the driver's reason. */
+static void test_devices_all(void **state)
+{
+    (void)state;
+    cutune_device *devs = NULL;
+    int n = -1, count = 0;
+    int rc = cutune_devices_all(&devs, &n);
+    if (cutune_device_count(&count) == CUTUNE_OK && count > 0) {
+        assert_int_equal(rc, CUTUNE_OK);
+        assert_int_equal(n, count);
+        for (int i = 0; i < n; i++) {
+            cutune_device one;
+            assert_int_equal(cutune_device_get(&one, i), CUTUNE_OK);
+            assert_int_equal(devs[i].ordinal, i);
+            assert_string_equal(devs[i].name, one.name);
+        }
+    } else {
+        assert_int_equal(rc, CUTUNE_ENODEV);
+        assert_null(devs);
+        assert_int_equal(n, 0);
+        assert_true(strlen(cutune_last_error()) > 0);
+    }
+    cutune_free(devs);
+    assert_int_equal(cutune_devices_all(NULL, &n), CUTUNE_EINVAL);
 }
 
 /* The checks in the order the options are named in `cutune --per-device`'s words. */
@@ -277,10 +304,10 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_merge_whole),     cmocka_unit_test(test_merge_partial),
-        cmocka_unit_test(test_devices_note),    cmocka_unit_test(test_per_device),
-        cmocka_unit_test(test_per_device_args), cmocka_unit_test(test_header_notes),
-        cmocka_unit_test(test_header_results),  cmocka_unit_test(test_import_messages),
-        cmocka_unit_test(test_import_path),
+        cmocka_unit_test(test_devices_note),    cmocka_unit_test(test_devices_all),
+        cmocka_unit_test(test_per_device),      cmocka_unit_test(test_per_device_args),
+        cmocka_unit_test(test_header_notes),    cmocka_unit_test(test_header_results),
+        cmocka_unit_test(test_import_messages), cmocka_unit_test(test_import_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
