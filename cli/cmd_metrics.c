@@ -25,9 +25,9 @@ int cmd_metrics(int argc, char **argv)
     bool all = false, quiet = false;
     const char *arch = NULL;
     const cli_opt table[] = {
-        {"all", 0, false, CLI_BOOL, &all, NULL, 0, NULL, NULL, "list every base metric"},
-        {"arch", 0, true, CLI_TEXT, &arch, NULL, 0, NULL, "sm_XX", "whose chip (default: GPU 0's, else sm_90)"},
-        {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL, NULL, "only the names"},
+        {"all", 0, false, CLI_BOOL, &all, NULL, 0, NULL},
+        {"arch", 0, true, CLI_TEXT, &arch, NULL, 0, NULL},
+        {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL},
     };
     int parsed = cli_parse_options("metrics", argc, argv, CLI_TABLE(table));
     if (parsed != EXIT_OK)
