@@ -1,6 +1,6 @@
 /* hnames.c - every name a kernel block's header defines, and which may not meet (see
- * hnames.h). The names listed here are the ones emit/header.c and emit/header_sizes.c
- * write; a name added there is added here. */
+ * hnames.h). The names listed here are the ones emit/header*.c write (header_text.c,
+ * header_table.c, header_sizes.c); a name added there is added here. */
 #include "hnames.h"
 
 #include <stdio.h>

@@ -1,6 +1,6 @@
-/* header.h - the best-config C header of tuning results (header.c with header_sizes.c
- * and header_check.c, prefix hdr_; docs/header.md), for cutune_emit_header
- * (api/cutune_emit.c). What those files share is header_internal.h.
+/* header.h - the best-config C header of tuning results (header.c with header_text.c,
+ * header_table.c, header_sizes.c and header_check.c, prefix hdr_; docs/header.md), for
+ * cutune_emit_header (api/cutune_emit.c). What those files share is header_internal.h.
  *
  * Ownership: returns a heap string in *out that the caller frees (free, or the public
  * free at the API). */

@@ -1,5 +1,7 @@
-/* header_internal.h - what the header's files share (emit/header.c: the header;
- * emit/header_sizes.c: its problem sizes and compiled variants); private to them.
+/* header_internal.h - what the header's files share, private to them: emit/header.c (the
+ * entry points, the entries), header_text.c (the shared writers, the text but for the
+ * table), header_table.c (the config struct, its table, the look-ups), header_sizes.c
+ * (problem sizes and compiled variants) and header_check.c (names, the spec).
  * Ownership: an entry's pointers are borrowed from the results or the header's arena. */
 #ifndef CUTUNE_EMIT_HEADER_INTERNAL_H
 #define CUTUNE_EMIT_HEADER_INTERNAL_H
@@ -49,11 +51,32 @@ typedef struct hdr {
     int nvariants;             /* distinct compiled variants among the entries */
 } hdr;
 
-/* Writers header.c lends to header_sizes.c. hdr_literal: a param's value as a C
- * literal; hdr_upper: s upper-cased; hdr_comment: text safe in a comment. */
+/* header_text.c's writers, appending to out. hdr_literal: a param's value as a C
+ * literal (ints and floats as cexpr writes them, bools as 1/0, strings as C strings);
+ * hdr_upper: s upper-cased; hdr_comment: text safe in a comment (base/escape.h);
+ * hdr_joined: items[from..to) joined by blanks, as one C string; hdr_number: a double as
+ * a C literal (0.0 when not finite). hdr_maxrregcount: the register cap among v's
+ * options (the last one wins, as for NVRTC), 0 when none. */
 void hdr_literal(strbuf *out, value v);
 void hdr_upper(strbuf *out, const char *s);
 void hdr_comment(strbuf *out, const char *s);
+void hdr_joined(strbuf *out, const char *const *items, int from, int to);
+void hdr_number(strbuf *out, double d);
+long hdr_maxrregcount(const cutune_variant *v);
+
+/* hdr_functions: the inline functions of the problem size (block, grid, shared memory)
+ * that read a `let`, in h->funcs (entry 0's params) and h->cfuncs (a configuration's);
+ * the includes and helpers they need noted in h. h->m and h->spec must be set.
+ * CUTUNE_OK, CUTUNE_ENOMEM, or the spec's evaluation error (spec_eval_failed). */
+int hdr_functions(hdr *h);
+
+/* hdr_assemble: the whole header in h->out, in order: provenance, guard, includes,
+ * macros, helpers, functions, the table and its look-ups (hdr_table). */
+void hdr_assemble(hdr *h, const cutune_header_options *opts);
+
+/* hdr_table (header_table.c): the config struct and the look-ups that hold the table of
+ * every entry, P_lookup and (over sizes) P_lookup_size, to h->out. */
+void hdr_table(hdr *h);
 
 /* hdr_flatten: the results as the header's entries: one per result, or one per size of
  * a run over sizes (its sizes in order); makes h->e (h->n entries) and the size
@@ -61,9 +84,6 @@ void hdr_comment(strbuf *out, const char *s);
  * CUTUNE_OK, CUTUNE_EINVAL (the error object set) or CUTUNE_ENOMEM. */
 int hdr_flatten(hdr *h, arena *a, const cutune_tune_result *const *results, int n, const cutune_header_options *opts,
                 const cutune_tune_result ***flat, const char ***srcs);
-
-/* hdr_table_rows: the look-up table's rows, one per entry (header.c). */
-void hdr_table_rows(hdr *h);
 
 /* hdr_default_entry: the spec's default configuration (h->m's) as entry e, checked
  * against every constraint (header.c). */
@@ -89,9 +109,6 @@ void hdr_sizes_fields(hdr *h);
 
 /* hdr_sizes_init: an entry's initialisers of those fields (", {4096}, 0"). */
 void hdr_sizes_init(hdr *h, const entry *e);
-
-/* hdr_sizes_lookup: P_lookup_size, after P_lookup (docs/header.md: the nearest size). */
-void hdr_sizes_lookup(hdr *h);
 
 /* header_check.c: hdr_fail sets the error object from a printf format and returns
  * CUTUNE_EINVAL; hdr_names_of lists the names the header of h defines (CUTUNE_OK or

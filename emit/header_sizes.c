@@ -1,6 +1,6 @@
 /* header_sizes.c - the header of a run over problem sizes (docs/header.md, "Problem
- * sizes"): each entry's size, the compiled variants the entries need, and the look-up by
- * size (P_lookup_size: the entry tuned at that size, or the nearest). Written only when
+ * sizes"): each entry's size, the compiled variants the entries need, and their macros
+ * and fields (the look-up by size, P_lookup_size, is header_table.c's). Written only when
  * the results are of a run over sizes, so a header without sizes is as it always was. */
 #include <string.h>
 
@@ -179,61 +179,4 @@ void hdr_sizes_init(hdr *h, const entry *e)
     for (int j = 0; j < h->nsize_vars; j++)
         sb_printf(o, "%s%lldLL", j ? ", " : "", (long long)e->size[j]);
     sb_printf(o, "}, %d", e->variant);
-}
-
-void hdr_sizes_lookup(hdr *h)
-{
-    strbuf *o = &h->out;
-    const char *P = h->P;
-    sb_printf(o,
-              "\n/* %s_lookup_size: the entry for a device and a problem size (never NULL). The\n"
-              " * device as %s_lookup picks it (its name and compute capability, else the first\n"
-              " * entry of the same compute capability, else entry 0's); among that device's\n"
-              " * entries, the one tuned at this size, else the nearest: the least product over the\n"
-              " * size variables of max(asked, tuned) / min(asked, tuned) -- the L1 distance in log\n"
-              " * space, the doublings between the sizes summed over the variables. Ties go to the\n"
-              " * larger tuned size (the larger product of its variables), then the earlier entry.\n"
-              " * A size below 1 counts as 1. */\n"
-              "static inline const %s_config *%s_lookup_size(const char *device_name, int compute_capability",
-              P, P, P, P);
-    for (int j = 0; j < h->nsize_vars; j++) {
-        sb_add(o, ", long long ");
-        cexpr_ident(h->size_vars[j], o);
-    }
-    sb_printf(o, ")\n{\n    static const %s_config table[%d] = {\n", P, h->n);
-    hdr_table_rows(h);
-    sb_printf(o,
-              "    };\n"
-              "    const %s_config *dev = %s_lookup(device_name, compute_capability);\n"
-              "    int i, best = -1;\n"
-              "    double best_ratio = 0.0, best_work = 0.0;\n"
-              "    for (i = 0; i < %d; i++) {\n"
-              "        const char *a = dev->device_name, *b = table[i].device_name;\n"
-              "        double ratio = 1.0, work = 1.0, asked, tuned;\n"
-              "        if (table[i].compute_capability != dev->compute_capability)\n"
-              "            continue;\n"
-              "        while (*a && *a == *b) {\n"
-              "            a++;\n"
-              "            b++;\n"
-              "        }\n"
-              "        if (*a != *b)\n"
-              "            continue;\n",
-              P, P, h->n);
-    for (int j = 0; j < h->nsize_vars; j++) {
-        sb_add(o, "        asked = (double)(");
-        cexpr_ident(h->size_vars[j], o);
-        sb_add(o, " < 1 ? 1 : ");
-        cexpr_ident(h->size_vars[j], o);
-        sb_add(o, ");\n        tuned = (double)table[i].size.");
-        cexpr_ident(h->size_vars[j], o);
-        sb_add(o, ";\n        ratio *= asked > tuned ? asked / tuned : tuned / asked;\n        work *= tuned;\n");
-    }
-    sb_add(o, "        if (best < 0 || ratio < best_ratio || (ratio == best_ratio && work > best_work)) {\n"
-              "            best = i;\n"
-              "            best_ratio = ratio;\n"
-              "            best_work = work;\n"
-              "        }\n"
-              "    }\n"
-              "    return best >= 0 ? &table[best] : dev;\n"
-              "}\n");
 }

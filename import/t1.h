@@ -9,8 +9,9 @@
  * output formats) is kept as a note. The library prints nothing: errors and notes are
  * returned, one message each, "FILE: $.JSON.PATH: message".
  *
- * Files: t1.c (the file read; params, conditions, settings, verify; the text assembled),
- * t1_args.c (the geometry and the arguments), t1_json.c (the context, JSON paths, checked
+ * Files: t1.c (the file read, the kernel specification, the text assembled), t1_space.c
+ * (params and conditions), t1_args.c (the geometry and the arguments), t1_settings.c
+ * (verify, budget, iterations), t1_json.c (the context, JSON paths, checked
  * member access), t1_py.c (the Python expressions of T1: lexer and parser), t1_eval.c
  * (their values, with Python's meaning), t1_tr.c (those expressions written in cutune's
  * expression language). Shared declarations: t1_internal.h. */

@@ -200,7 +200,7 @@ typedef struct t1_names {
  * after an error naming what is not translated and why. */
 const char *t1_translate(const t1_py_src *src, const t1_names *names, enum t1_type want);
 
-/* ---- t1.c and t1_args.c: the sections of a T1 file ---------------------------------- */
+/* ---- t1.c, t1_space.c, t1_args.c, t1_settings.c: the sections of a T1 file --------- */
 
 /* A tuning parameter as read. */
 typedef struct t1_param {
@@ -233,6 +233,21 @@ typedef struct t1_state {
     bool float_output; /* one of them has a floating-point type */
 } t1_state;
 
+/* t1_config_space (t1_space.c): ConfigurationSpace: s->params, s->names and the parsed
+ * conditions set, each param and condition appended to `out` as a param or require
+ * statement; what is refused is an error in the context. */
+void t1_config_space(t1_state *s, strbuf *out);
+
+/* t1_verify (t1_settings.c): a verify statement appended to `out` (the Output arguments
+ * against the default configuration) when every param has a Default among its values
+ * and that configuration meets the conditions; else a note says why there is none. */
+void t1_verify(t1_state *s, strbuf *out);
+
+/* t1_settings (t1_settings.c): Budget as a search statement and
+ * BenchmarkConfig.iterations as a measure statement appended to `out`; notes for what
+ * has no counterpart (General's objective, Search, BAT's host-side settings). */
+void t1_settings(t1_state *s, strbuf *out);
+
 /* t1_geometry: LocalSize, GlobalSize (with GlobalSizeType) or ProblemSize with GridDivX/Y/Z,
  * and SharedMemory of the KernelSpecification `ks`, as lets, block, grid and smem
  * statements appended to s->body. */
@@ -241,6 +256,10 @@ void t1_geometry(t1_state *s, json_t *ks, const char *path);
 /* t1_arguments: KernelSpecification.Arguments as arg statements appended to s->body;
  * the outputs recorded in s. */
 void t1_arguments(t1_state *s, json_t *ks, const char *path);
+
+/* t1_comment: text for a single-line comment (control characters become blanks), in
+ * the arena ("" when out of memory). */
+const char *t1_comment(t1_state *s, const char *text);
 
 /* t1_quote: text as a cutune string literal ("..." with \" and \\ escaped), or NULL
  * (an error at path) when it holds a control character. */

@@ -266,7 +266,7 @@ void tuner_free(tuner *t)
     if (!t)
         return;
     free(t->why);
-    for (int k = 0; k < t->ngpus; k++) /* every worker told first: their ends overlap */
+    for (int k = 0; k < t->ngpus; k++)                          /* every worker told first: their ends overlap */
         wk_ask_stop(&t->gpus[k].proc, t->slots[k].rec != NULL); /* one left in flight by a failure: killed */
     for (int k = 0; k < t->ngpus; k++)
         gpu_free(&t->gpus[k]);

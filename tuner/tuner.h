@@ -59,7 +59,7 @@ typedef struct tuner {
     int ngpus, nanswered;
     int unready;      /* workers started whose set-up is not yet awaited (tuner_ready) */
     int ready_status; /* what that wait said: CUTUNE_OK, or why the GPUs cannot serve */
-    int poll_from; /* fleet.c: the GPU whose answer is looked at first (turns, so that
+    int poll_from;    /* fleet.c: the GPU whose answer is looked at first (turns, so that
                       answers that come together are taken in turn, not GPU 0's first) */
     /* Called when a variant is finished (journaled, the best updated): the search is
      * told. Returns 1 when the search is over (the run then stops taking variants). */

@@ -1,0 +1,325 @@
+/* t1_space.c - a T1 file's ConfigurationSpace as spec statements (t1.h; docs/kernel-tuner.md):
+ * each tuning parameter read and checked (its Values, a Python list or a JSON array, its
+ * Type, its Default), written as a param (a range where its ints are one, else the list);
+ * each condition translated into a require, the Python text beside it as a comment, and
+ * kept parsed for the check of the default configuration (t1_verify, t1_settings.c).
+ * Ownership: the params, names and conditions it sets in the t1_state live in the
+ * translation's arena. */
+#include <stdint.h>
+#include <string.h>
+
+#include "../base/escape.h"
+#include "t1_internal.h"
+
+/* value_from_json: a Default or a Values element given as JSON. */
+static bool value_from_json(t1_py_val *out, json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_INTEGER: *out = (t1_py_val){.kind = PV_INT, .i = json_integer_value(v)}; return true;
+    case JSON_REAL: *out = (t1_py_val){.kind = PV_FLOAT, .f = json_real_value(v)}; return true;
+    case JSON_TRUE:
+    case JSON_FALSE: *out = (t1_py_val){.kind = PV_BOOL, .i = json_is_true(v)}; return true;
+    case JSON_STRING: *out = (t1_py_val){.kind = PV_STR, .s = json_string_value(v)}; return true;
+    default: return false;
+    }
+}
+
+/* read_values: a param's Values: a Python expression in a string (the format's way), or a
+ * JSON array. */
+static bool read_values(t1_state *s, t1_param *p, json_t *values, const char *path)
+{
+    if (json_is_array(values)) {
+        size_t n = json_array_size(values);
+        p->values = (t1_py_val){.kind = PV_LIST, .n = n, .items = arena_alloc(s->c->a, (n + 1) * sizeof(t1_py_val))};
+        if (!p->values.items) {
+            s->c->oom = true;
+            return false;
+        }
+        for (size_t k = 0; k < n; k++)
+            if (!value_from_json(&p->values.items[k], json_array_get(values, k))) {
+                t1_error(s->c, t1_index(s->c, path, k), "is %s, expected a number, a bool or a string",
+                         t1_type_name(json_array_get(values, k)));
+                return false;
+            }
+        return true;
+    }
+    if (!t1_want(s->c, values, path, T1_STRING, "a Python list (a string such as \"[1, 2, 4]\")"))
+        return false;
+    t1_py_src src = {.c = s->c, .text = json_string_value(values), .path = path};
+    t1_py_node *n;
+    if (t1_py_parse(&n, &src) || t1_py_eval(&p->values, n, NULL, &src))
+        return false;
+    if (p->values.kind != PV_LIST) {
+        t1_py_report(&src, 0, "gives one value, not a list of them");
+        return false;
+    }
+    return true;
+}
+
+/* type_values: checks the values against the param's Type (int, uint, float, bool,
+ * string; absent: as the values are) and sets p->type. */
+static bool type_values(t1_state *s, t1_param *p, const char *type, const char *path)
+{
+    if (p->values.n == 0) {
+        t1_error(s->c, t1_key(s->c, path, "Values"), "no values: the space would be empty");
+        return false;
+    }
+    enum t1_py_vkind kind = p->values.items[0].kind;
+    bool mixed_numbers = false;
+    for (size_t k = 0; k < p->values.n; k++) {
+        t1_py_val *v = &p->values.items[k];
+        if (v->kind == PV_LIST) {
+            t1_error(s->c, t1_key(s->c, path, "Values"),
+                     "value %zu is a list: a param's values are numbers, bools "
+                     "or strings",
+                     k);
+            return false;
+        }
+        if (v->kind != kind) {
+            if ((v->kind == PV_INT || v->kind == PV_FLOAT) && (kind == PV_INT || kind == PV_FLOAT))
+                mixed_numbers = true;
+            else {
+                t1_error(s->c, t1_key(s->c, path, "Values"), "mixes values of two types (value %zu)", k);
+                return false;
+            }
+        }
+    }
+    /* ints under Type "float" stay ints: Kernel Tuner defines each value as Python
+     * writes it (-Dx=2, not 2.0) */
+    if (mixed_numbers)
+        kind = PV_FLOAT;
+    if (type) {
+        const char *types[] = {"int", "uint", "float", "bool", "string"};
+        enum t1_py_vkind kinds[] = {PV_INT, PV_INT, PV_FLOAT, PV_BOOL, PV_STR};
+        int t = 0;
+        while (t < 5 && strcmp(types[t], type) != 0)
+            t++;
+        if (t == 5) {
+            t1_error(s->c, t1_key(s->c, path, "Type"),
+                     "\"%s\" is not a T1 parameter type (int, uint, float, bool, "
+                     "string)",
+                     type);
+            return false;
+        }
+        if (kinds[t] != kind && !(kinds[t] == PV_FLOAT && kind == PV_INT)) {
+            t1_error(s->c, t1_key(s->c, path, "Values"), "are not of the Type \"%s\"", type);
+            return false;
+        }
+        for (size_t k = 0; t == 1 && k < p->values.n; k++)
+            if (p->values.items[k].i < 0) {
+                t1_error(s->c, t1_key(s->c, path, "Values"), "the uint param has the value %lld",
+                         (long long)p->values.items[k].i);
+                return false;
+            }
+    }
+    for (size_t k = 0; kind == PV_FLOAT && k < p->values.n; k++)
+        if (p->values.items[k].kind == PV_INT)
+            p->values.items[k] = (t1_py_val){.kind = PV_FLOAT, .f = (double)p->values.items[k].i};
+    p->type = kind == PV_INT ? TR_INT : kind == PV_FLOAT ? TR_FLOAT : kind == PV_BOOL ? TR_BOOL : TR_STR;
+    return true;
+}
+
+/* same_value: a Default against a value: numbers by their value, bools with bools,
+ * strings with strings. */
+static bool same_value(const t1_py_val *a, const t1_py_val *b)
+{
+    bool na = a->kind == PV_INT || a->kind == PV_FLOAT, nb = b->kind == PV_INT || b->kind == PV_FLOAT;
+    if (na && nb)
+        return a->kind == PV_INT && b->kind == PV_INT
+                   ? a->i == b->i
+                   : (a->kind == PV_INT ? (double)a->i : a->f) == (b->kind == PV_INT ? (double)b->i : b->f);
+    if (a->kind != b->kind)
+        return false;
+    return a->kind == PV_BOOL ? a->i == b->i : a->kind == PV_STR && strcmp(a->s, b->s) == 0;
+}
+
+/* read_param: TuningParameters[i]. */
+static bool read_param(t1_state *s, t1_param *p, json_t *obj, const char *path)
+{
+    static const char *const known[] = {"Name", "Type", "Values", "Default", NULL};
+    if (!t1_want(s->c, obj, path, T1_OBJECT, "an object (a tuning parameter)"))
+        return false;
+    t1_check_keys(s->c, obj, path, known, NULL, NULL);
+    p->path = path;
+    p->name = t1_string_member(s->c, obj, path, "Name", true);
+    const char *type = t1_string_member(s->c, obj, path, "Type", false);
+    json_t *values = t1_member(s->c, obj, path, "Values", true);
+    if (!p->name || !values)
+        return false;
+    if (!t1_is_identifier(p->name)) {
+        t1_error(s->c, t1_key(s->c, path, "Name"), "\"%s\" is not an identifier, so it cannot be a macro", p->name);
+        return false;
+    }
+    if (esc_c_keyword(p->name)) { /* Kernel Tuner's #define would redefine the keyword itself */
+        t1_error(s->c, t1_key(s->c, path, "Name"),
+                 "\"%s\" is a keyword of C or C++, so it cannot be a macro the kernel reads", p->name);
+        return false;
+    }
+    p->spec = p->name;
+    while (t1_reserved(p->spec))
+        p->spec = arena_printf(s->c->a, "%s_", p->spec);
+    if (p->spec != p->name)
+        t1_note(s->c, t1_key(s->c, path, "Name"),
+                "'%s' is a word cutune reserves: the param is '%s', still "
+                "defined as the macro %s",
+                p->name, p->spec, p->name);
+    if (!read_values(s, p, values, t1_key(s->c, path, "Values")) || !type_values(s, p, type, path))
+        return false;
+    size_t twice = t1_py_unique(s->c, &p->values); /* Kernel Tuner would time them twice */
+    if (twice)
+        t1_note(s->c, t1_key(s->c, path, "Values"), "%zu value%s listed more than once: each is kept once", twice,
+                twice == 1 ? "" : "s");
+    json_t *def = t1_member(s->c, obj, path, "Default", false);
+    t1_py_val d;
+    if (def && value_from_json(&d, def)) {
+        for (size_t k = 0; k < p->values.n && !p->has_default; k++)
+            if (same_value(&d, &p->values.items[k])) {
+                p->has_default = true;
+                p->def = p->values.items[k];
+            }
+        if (!p->has_default)
+            t1_note(s->c, t1_key(s->c, path, "Default"), "is not one of the values: left out");
+    } else if (def) {
+        t1_note(s->c, t1_key(s->c, path, "Default"), "is %s: left out", t1_type_name(def));
+    }
+    return true;
+}
+
+/* values_text: a param's domain: "a .. b", "a .. b step k", "a .. b step *k" where the
+ * ints are such a range (three values at least), else the list. */
+static const char *values_text(t1_state *s, const t1_param *p)
+{
+    const t1_py_val *v = p->values.items;
+    size_t n = p->values.n;
+    if (p->type == TR_INT && n >= 3) {
+        int64_t step = v[1].i - v[0].i;
+        bool arith = step > 0;
+        for (size_t k = 2; arith && k < n; k++)
+            arith = v[k].i - v[k - 1].i == step;
+        if (arith)
+            return step == 1 ? arena_printf(s->c->a, "%lld .. %lld", (long long)v[0].i, (long long)v[n - 1].i)
+                             : arena_printf(s->c->a, "%lld .. %lld step %lld", (long long)v[0].i, (long long)v[n - 1].i,
+                                            (long long)step);
+        bool geo = v[0].i >= 1 && v[1].i % v[0].i == 0 && v[1].i / v[0].i >= 2;
+        int64_t factor = geo ? v[1].i / v[0].i : 0;
+        for (size_t k = 2; geo && k < n; k++)
+            geo = v[k - 1].i <= INT64_MAX / factor && v[k].i == v[k - 1].i * factor;
+        if (geo)
+            return arena_printf(s->c->a, "%lld .. %lld step *%lld", (long long)v[0].i, (long long)v[n - 1].i,
+                                (long long)factor);
+    }
+    strbuf sb = STRBUF_INIT;
+    sb_addc(&sb, '[');
+    for (size_t k = 0; k < n; k++) {
+        const char *text = t1_py_text(s->c, &v[k]);
+        if (!text) {
+            t1_error(s->c, t1_key(s->c, p->path, "Values"),
+                     "value %zu cannot be written in a spec (not finite, or "
+                     "a string with a control character)",
+                     k);
+            sb_free(&sb);
+            return NULL;
+        }
+        sb_printf(&sb, "%s%s", k ? ", " : "", text);
+    }
+    sb_addc(&sb, ']');
+    const char *r = sb_ok(&sb) ? arena_strdup(s->c->a, sb_cstr(&sb)) : NULL;
+    sb_free(&sb);
+    return r;
+}
+
+void t1_config_space(t1_state *s, strbuf *out)
+{
+    const char *path = "$.ConfigurationSpace";
+    json_t *cs = t1_member(s->c, s->root, "$", "ConfigurationSpace", true);
+    if (!cs || !t1_want(s->c, cs, path, T1_OBJECT, "an object"))
+        return;
+    static const char *const known[] = {"TuningParameters", "Conditions", NULL};
+    t1_check_keys(s->c, cs, path, known, NULL, NULL);
+    const char *ppath = t1_key(s->c, path, "TuningParameters");
+    json_t *tp = t1_member(s->c, cs, path, "TuningParameters", true);
+    if (!tp || !t1_want(s->c, tp, ppath, T1_ARRAY, "an array of tuning parameters"))
+        return;
+    size_t n = json_array_size(tp);
+    s->params = arena_alloc(s->c->a, (n + 1) * sizeof *s->params);
+    t1_name *names = arena_alloc(s->c->a, (n + 1) * sizeof *names);
+    if (!s->params || !names) {
+        s->c->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        t1_param *p = &s->params[s->nparams];
+        if (!read_param(s, p, json_array_get(tp, i), t1_index(s->c, ppath, i)))
+            continue;
+        for (int k = 0; k < s->nparams; k++)
+            if (strcmp(s->params[k].name, p->name) == 0)
+                t1_error(s->c, t1_key(s->c, p->path, "Name"), "'%s' is also the name of %s", p->name,
+                         s->params[k].path);
+        names[s->nparams] = (t1_name){.t1 = p->name, .spec = p->spec, .type = p->type};
+        s->nparams++;
+    }
+    s->names = (t1_names){.names = names, .n = s->nparams};
+    for (int k = 0; k < s->nparams; k++) {
+        const t1_param *p = &s->params[k];
+        const char *domain = values_text(s, p);
+        if (!domain)
+            continue;
+        sb_printf(out, "    param %s in %s", p->spec, domain);
+        /* A reserved word cannot follow `as define` (its name is an identifier token):
+         * the macro is written as the compiler option itself. The same -DNAME=value,
+         * but a bool's value spelled true/false, which CUDA's C++ reads as 1/0, in #if
+         * too. */
+        if (p->spec != p->name)
+            sb_printf(out, " as option \"-D%s={}\"", p->name);
+        if (p->has_default)
+            sb_printf(out, " default %s", t1_py_text(s->c, &p->def));
+        sb_add(out, ";\n");
+    }
+    const char *cpath = t1_key(s->c, path, "Conditions");
+    json_t *conds = t1_member(s->c, cs, path, "Conditions", false);
+    if (!conds || !t1_want(s->c, conds, cpath, T1_ARRAY, "an array of conditions"))
+        return;
+    size_t nc = json_array_size(conds);
+    s->conditions = arena_alloc(s->c->a, (nc + 1) * sizeof *s->conditions);
+    s->cond_paths = arena_alloc(s->c->a, (nc + 1) * sizeof *s->cond_paths);
+    if (!s->conditions || !s->cond_paths) {
+        s->c->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < nc; i++) {
+        const char *at = t1_index(s->c, cpath, i);
+        json_t *cond = json_array_get(conds, i);
+        static const char *const ckeys[] = {"Expression", "Parameters", NULL};
+        if (!t1_want(s->c, cond, at, T1_OBJECT, "an object (a condition)"))
+            continue;
+        t1_check_keys(s->c, cond, at, ckeys, NULL, NULL);
+        json_t *params = t1_member(s->c, cond, at, "Parameters", false);
+        const char *ppath2 = t1_key(s->c, at, "Parameters");
+        if (params && t1_want(s->c, params, ppath2, T1_ARRAY, "an array of parameter names"))
+            for (size_t k = 0; k < json_array_size(params); k++) {
+                json_t *name = json_array_get(params, k);
+                const char *npath = t1_index(s->c, ppath2, k);
+                if (!t1_want(s->c, name, npath, T1_STRING, "a parameter's name"))
+                    continue;
+                int j = 0;
+                while (j < s->nparams && strcmp(s->params[j].name, json_string_value(name)) != 0)
+                    j++;
+                if (j == s->nparams)
+                    t1_error(s->c, npath, "'%s' is not a tuning parameter", json_string_value(name));
+            }
+        const char *epath = t1_key(s->c, at, "Expression");
+        const char *expr = t1_string_member(s->c, cond, at, "Expression", true);
+        if (!expr)
+            continue;
+        t1_py_src src = {.c = s->c, .text = expr, .path = epath};
+        const char *text = t1_translate(&src, &s->names, TR_BOOL);
+        if (!text)
+            continue;
+        t1_py_node *tree;
+        if (t1_py_parse(&tree, &src) == 0) {
+            s->cond_paths[s->nconditions] = epath;
+            s->conditions[s->nconditions++] = tree;
+        }
+        sb_printf(out, "    require %s;    # %s\n", text, t1_comment(s, expr));
+    }
+}
