@@ -405,6 +405,17 @@ int cutune_profile_list(const char *arch, void (*each)(void *user, const char *n
  * (SASS-patched metrics, smsp__sass_*, which the range profiler cannot read), or an
  * unknown architecture; CUTUNE_ENODEV when CUPTI cannot be used (cutune_last_error). */
 int cutune_profile_check(const char *arch, const char *const *names, int n);
+/* cutune_profile_defaults_text: what `cutune metrics` lists without a pattern: a line
+ * per default counter, its nvprof name in 26 columns, then its CUPTI name; unless
+ * `brief`, a line above them and a note below naming the chip of `arch` (NULL: sm_90).
+ * cutune_profile_list_text: what `cutune metrics PATTERN` lists: a line per base metric
+ * of that chip whose name contains `pattern` (NULL: every one), its kind in 11 columns,
+ * then its name, in *out; in *note the count's line ("34 base metrics of GH100 (sm_90)
+ * containing 'dram'\n"), in *shown (when not NULL) the count. Texts freed with
+ * cutune_free. CUTUNE_OK; CUTUNE_EINVAL (NULL outputs, an unknown architecture);
+ * CUTUNE_ENODEV (CUPTI cannot be used: cutune_last_error says why); CUTUNE_ENOMEM. */
+int cutune_profile_defaults_text(char **out, const char *arch, int brief);
+int cutune_profile_list_text(char **out, char **note, int *shown, const char *arch, const char *pattern);
 
 #ifdef __cplusplus
 }
