@@ -64,14 +64,14 @@ int cmd_simulate(int argc, char **argv)
     int json = 0;
     const cli_opt table[] = {
         {"results", 0, true, CLI_TEXT, &results, NULL, 0, NULL},
-        CLI_SEARCH_ENTRY("strategy", &so.search, CLI_OPT_STRATEGY),
-        CLI_SEARCH_ENTRY("budget", &so.search, CLI_OPT_BUDGET),
+        CLI_SEARCH_ENTRY("strategy", &so.search),
+        CLI_SEARCH_ENTRY("budget", &so.search),
         {"repeat", 0, true, CLI_CALL, &so, opt_repeat, 0, NULL},
-        CLI_SEARCH_ENTRY("seed", &so.search, CLI_OPT_SEED),
-        CLI_SEARCH_ENTRY("time-budget", &so.search, CLI_OPT_TIME_BUDGET),
+        CLI_SEARCH_ENTRY("seed", &so.search),
+        CLI_SEARCH_ENTRY("time-budget", &so.search),
         {"threads", 0, true, CLI_CALL, &so, opt_threads, 0, NULL},
         {"prior", 0, true, CLI_CALL, &pr, cli_opt_prior, 0, NULL},
-        CLI_SEARCH_ENTRY("patience", &so.search, CLI_OPT_PATIENCE),
+        CLI_SEARCH_ENTRY("patience", &so.search),
         {"format", 0, true, CLI_CHOICE, &json, NULL, 0, formats},
         CLI_COMMON_ENTRIES(&c),
     };

@@ -1,6 +1,5 @@
 /* options.c - options parsed from one table per command (options.h). */
 #include <getopt.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,76 +186,12 @@ int cli_opt_jobs(const char *sub, void *dest, const cli_opt *o, const char *arg)
     return EXIT_OK;
 }
 
-/* parse_budget: "N" or "P%" into s->budget or s->budget_percent; false after a usage
- * message naming `sub`. */
-static bool parse_budget(const char *sub, const char *text, cutune_search_options *s)
-{
-    const char *rest = NULL;
-    double v;
-    if (num_read_double(text, &rest, &v) && strcmp(rest, "%") == 0) {
-        if (!(v > 0 && v <= 100)) {
-            cli_usage_error(sub, "--budget P%% takes a percentage above 0 and at most 100, not '%s'", text);
-            return false;
-        }
-        s->budget = 0;
-        s->budget_percent = v;
-        return true;
-    }
-    uint64_t n;
-    if (!num_read_uint(text, CLI_MAX_COUNT, &n) || n == 0) {
-        cli_usage_error(sub, "--budget takes a number of evaluations from 1 to %llu or a percentage (5%%), not '%s'",
-                        (unsigned long long)CLI_MAX_COUNT, text);
-        return false;
-    }
-    s->budget = n;
-    s->budget_percent = 0;
-    return true;
-}
-
 int cli_opt_search(const char *sub, void *dest, const cli_opt *o, const char *arg)
 {
-    cutune_search_options *s = dest;
-    const char *unit = NULL;
-    uint64_t n;
-    double t;
-    switch (o->set) {
-    case CLI_OPT_STRATEGY: {
-        const char *const *names = cutune_strategy_list();
-        int count = 0;
-        for (; names[count]; count++)
-            if (strcmp(arg, names[count]) == 0) {
-                s->strategy = names[count];
-                return EXIT_OK;
-            }
-        char words[256];
-        return cli_usage_error(sub, "unknown search strategy '%s' (the strategies are %s)", arg,
-                               join_words(words, sizeof words, names, count, " and "));
-    }
-    case CLI_OPT_BUDGET: return parse_budget(sub, arg, s) ? EXIT_OK : EXIT_USAGE;
-    case CLI_OPT_TIME_BUDGET: {
-        bool ok = num_read_double(arg, &unit, &t) && t > 0 &&
-                  (*unit == '\0' || strcmp(unit, "s") == 0 || strcmp(unit, "min") == 0 || strcmp(unit, "h") == 0);
-        if (ok)
-            t *= strcmp(unit, "min") == 0 ? 60 : strcmp(unit, "h") == 0 ? 3600 : 1;
-        if (!ok || !isfinite(t))
-            return cli_usage_error(
-                sub, "--time-budget takes a finite duration above 0 (seconds, or 90s, 10min, 2h), not '%s'", arg);
-        s->time_s = t;
+    if (cutune_search_set_option(dest, o->name, arg) == CUTUNE_OK)
         return EXIT_OK;
-    }
-    case CLI_OPT_PATIENCE:
-        if (!cli_uint_option(sub, "--patience", "a number of evaluations", arg, 1, CLI_MAX_COUNT, &n))
-            return EXIT_USAGE;
-        s->patience = n;
-        return EXIT_OK;
-    case CLI_OPT_SEED:
-        if (!cli_uint_option(sub, "--seed", "a seed", arg, 0, CLI_MAX_COUNT, &n))
-            return EXIT_USAGE;
-        s->has_seed = 1;
-        s->seed = n;
-        return EXIT_OK;
-    default: return EXIT_INTERNAL;
-    }
+    const char *why = cutune_last_error(); /* "NAME takes ...": the option named as typed */
+    return cli_usage_error(sub, "%s%s", strncmp(why, o->name, strlen(o->name)) == 0 ? "--" : "", why);
 }
 
 int cli_opt_count(const char *sub, void *dest, const cli_opt *o, const char *arg)

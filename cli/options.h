@@ -73,13 +73,13 @@ cutune_spec *cli_parse_spec(const char *sub, int argc, char **argv, const cli_op
 /* Handlers of the shared options: cli_opt_common, --set, --config (appended to the
  * cli_common dest points to) and --color (auto, always or never; set: which of these
  * CLI_OPT_* it is); cli_opt_search, a search option into the cutune_search_options
- * dest points to (set: its CLI_OPT_*); cli_opt_jobs, --jobs N (0 to CUTUNE_MAX_JOBS) into the
+ * dest points to (cutune_search_set_option, with the library's message; the entry's
+ * name is the option's); cli_opt_jobs, --jobs N (0 to CUTUNE_MAX_JOBS) into the
  * cutune_analyze_options dest points to. */
 enum { CLI_OPT_SET = 1000, CLI_OPT_COLOR, CLI_OPT_CONFIG };
-/* The search options `tune` and `simulate` share (cli_opt_search): --strategy S,
- * --budget N|P%, --time-budget T, --patience N, --seed N; --prior FILE (repeatable) is
- * cli_opt_prior's, at most CLI_MAX_PRIORS. */
-enum { CLI_OPT_STRATEGY = 1100, CLI_OPT_BUDGET, CLI_OPT_TIME_BUDGET, CLI_OPT_PATIENCE, CLI_OPT_SEED };
+/* The search options `tune` and `simulate` share (cli_opt_search, the entry's name read
+ * by cutune_search_set_option): --strategy S, --budget N|P%, --time-budget T, --patience
+ * N, --seed N; --prior FILE (repeatable) is cli_opt_prior's, at most CLI_MAX_PRIORS. */
 #define CLI_MAX_PRIORS 64
 int cli_opt_common(const char *sub, void *dest, const cli_opt *o, const char *arg);
 int cli_opt_search(const char *sub, void *dest, const cli_opt *o, const char *arg);
@@ -124,9 +124,9 @@ int cli_opt_prior(const char *sub, void *dest, const cli_opt *o, const char *arg
     {"cache-dir", 0, true, CLI_TEXT, &(o)->cache_dir, NULL, 0, NULL}, \
     {"no-cache", 0, false, CLI_INT, &(o)->no_cache, NULL, 1, NULL}
 
-/* A search option (--strategy, --budget, --time-budget, --patience, --seed: CLI_OPT_*)
- * into the cutune_search_options `s` points to. */
-#define CLI_SEARCH_ENTRY(name, s, code) {name, 0, true, CLI_CALL, (s), cli_opt_search, code, NULL}
+/* A search option (--strategy, --budget, --time-budget, --patience, --seed) into the
+ * cutune_search_options `s` points to. */
+#define CLI_SEARCH_ENTRY(name, s) {name, 0, true, CLI_CALL, (s), cli_opt_search, 0, NULL}
 /* clang-format on */
 
 #endif
