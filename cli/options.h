@@ -1,6 +1,6 @@
 /* options.h - the command line's options, parsed from one table per command (prefix
  * cli_). An entry is {name, short letter, takes a value, kind, destination, handler,
- * value, choices}: what parsing needs. The table makes getopt_long's, cli_parse_options
+ * value set, choices}: what parsing needs. The table makes getopt_long's, cli_parse_options
  * dispatches each option found to its entry, and `cutune help SUB` lists the entries in
  * table order (so "did you mean" and an ambiguous abbreviation name them in that order
  * too), each with the value name and words the library keeps for it (cutune/help.h:
