@@ -1,6 +1,7 @@
 /* cutune_help.c - cutune/help.h: the `cutune` command's help texts, a command's usage
- * and description and its own exit codes, and the overview's head and tail. Static data
- * only: the front end prints them around its option lists (cli/main.c). */
+ * and description and its own exit codes, the overview's head and tail, and each
+ * command's options' value names and descriptions. Static data only: the front end
+ * prints them (cli/main.c, and cli/options.c the option lists, in its tables' order). */
 #include <string.h>
 
 #include "internal.h"
@@ -219,4 +220,201 @@ const char *cutune_help_after(const char *command)
         return overview_after;
     const help_entry *e = help_find(command);
     return e ? e->after : NULL;
+}
+
+/* The options' help, command by command in the order of help_entries, each command's
+ * options in the order its help lists them (the CLI's table order). Words that several
+ * commands share are named once here. test/unit/test_help.c checks that these are
+ * exactly the options the CLI's tables take. */
+#define SET_HELP "override a `let` of the spec (repeatable), e.g. --set nx=4096"
+#define KERNEL_HELP "only the block of kernel NAME (of a spec file of several)"
+#define COLOR_META "auto|always|never"
+#define COLOR_HELP "colour diagnostics (default auto: when stderr is a terminal)"
+#define CONFIG_META "NAME=VALUE[,NAME=VALUE...]"
+#define CONFIG_HELP \
+    "only this configuration (repeatable: these); one that names\nsome params pins those and leaves the others free"
+#define QUIET_HELP "print only errors, warnings and the result"
+#define JOBS_HELP "compile threads, 1 to 256 (default: one per core)"
+#define CACHE_DIR_HELP \
+    "the compiled-variant cache (default: $CUTUNE_CACHE_DIR,\n$XDG_CACHE_HOME/cutune or ~/.cache/cutune)"
+#define NO_CACHE_HELP "neither read nor write the cache"
+#define STRATEGIES "exhaustive|random|anneal|genetic|local|guided|auto"
+#define WRITE_HERE "write here (default: stdout)"
+/* --set, --kernel, --color and --quiet: the options of every command that reads a spec
+ * (CLI_COMMON_ENTRIES); JOBS_CACHE: --jobs, --cache-dir, --no-cache (analyze, tune). */
+#define SPEC_OPTIONS(cmd) \
+    {cmd, "set", "NAME=VALUE", SET_HELP}, {cmd, "kernel", "NAME", KERNEL_HELP}, \
+    { \
+        cmd, "color", COLOR_META, COLOR_HELP \
+    }
+#define COMMON_OPTIONS(cmd) \
+    SPEC_OPTIONS(cmd), \
+    { \
+        cmd, "quiet", NULL, QUIET_HELP \
+    }
+#define CONFIG_OPTION(cmd) \
+    { \
+        cmd, "config", CONFIG_META, CONFIG_HELP \
+    }
+#define CACHE_OPTIONS(cmd) \
+    {cmd, "cache-dir", "DIR", CACHE_DIR_HELP}, \
+    { \
+        cmd, "no-cache", NULL, NO_CACHE_HELP \
+    }
+
+static const cutune_help_opt help_options[] = {
+    {"tune", "device", "N", "the GPU to tune on (default 0)"},
+    {"tune", "results", "FILE", "write the results JSON here (default: the spec's emit results)"},
+    {"tune", "header", "FILE", "write the best-config header here (default: the spec's emit\nheader; docs/header.md)"},
+    {"tune", "csv", "FILE", "write every variant as CSV here (default: the spec's emit csv)"},
+    {"tune", "report", "FILE", "write the run's HTML report here (as cutune report; docs/report.md)"},
+    {"tune", "emit-dir", "DIR",
+     "let the spec's emit paths that leave its folder (absolute, or\n../) write into DIR or below; without it they "
+     "are refused"},
+    {"tune", "limit", "N", "only the first N configurations"},
+    {"tune", "shard", "I/N|auto",
+     "tune only shard I of N: ordinals in runs of the last param's\nvalues, dealt out in turn (ordinal / run % N == "
+     "I; auto: the\nrank and size mpirun, srun or a Slurm job array set, and the\nGPU of the local rank); results go "
+     "to RESULTS.shard-I-of-N.json,\nand cutune merge joins the shards' files"},
+    {"tune", "devices", "all|0,1",
+     "every GPU named at once: a cutune process per GPU, each tuning\na shard there; their results merged into the "
+     "results file,\nfrom which the ranking, header, CSV and report are made"},
+    {"tune", "per-device", NULL,
+     "with --devices: every configuration on every GPU (RESULTS.gpuN.json\neach), the spread of the same variants' "
+     "times between the GPUs,\nand one header with an entry per device"},
+    {"tune", "top", "N", "rows of the ranking to print (default 10)"},
+    {"tune", "prune", "F", "stop timing a variant worse than the best by factor F (default\n1.5; -1: never)"},
+    {"tune", "journal", "FILE",
+     "the journal (default: the results path + .journal): every\noutcome is appended and synced as it happens; a "
+     "later run of\nthe same spec on the same device resumes from it"},
+    {"tune", "fresh", NULL, "discard an existing journal instead of resuming it"},
+    {"tune", "flush-l2", NULL, "override the spec's measure(flush_l2 = ...)"},
+    {"tune", "no-flush-l2", NULL, ""},
+    {"tune", "energy", NULL,
+     "also measure the energy per launch of every variant timed in\nfull (NVML; as measure(energy = true))"},
+    {"tune", "metrics", "N|all",
+     "after timing, read hardware counters (CUPTI) of the best N\nvariants that ran ok, or of all, each in a "
+     "profiled launch of\nits own (`cutune metrics` lists the default set)"},
+    {"tune", "metric", "NAME",
+     "a counter to read instead of the default set (repeatable;\n`default` adds the default set; implies --metrics "
+     "5)"},
+    {"tune", "run-twins", NULL,
+     "also run variants whose machine code, launch and arguments\nequal those of one already run (by default they "
+     "share its figures)"},
+    {"tune", "timeout", "S",
+     "a variant's time limit: a hang is killed and recorded\n(default: the spec's measure(timeout), else derived "
+     "from the\nreference's time, at least 10 s)"},
+    {"tune", "strategy", STRATEGIES,
+     "the search (default: the spec's `search`; with a budget and\nno `search` in the spec, auto; docs/search.md)"},
+    {"tune", "budget", "N|P%", "the most configurations to measure (a count or a percentage\nof the valid space)"},
+    {"tune", "time-budget", "T", "the most time for the search: 600, 90s, 10min, 2h"},
+    {"tune", "patience", "N", "stop after N measurements without improvement"},
+    {"tune", "seed", "N", "the search's random seed (same seed, same sequence)"},
+    {"tune", "prior", "FILE",
+     "results of an earlier run of the kernel (another GPU or\nsize), repeatable: auto starts from its best "
+     "configurations\nand learns how well it predicts this run"},
+    {"tune", "arch", "sm_XX", "without a GPU: compile for this architecture (default sm_90)"},
+    {"tune", "jobs", "N", JOBS_HELP},
+    CACHE_OPTIONS("tune"),
+    CONFIG_OPTION("tune"),
+    SPEC_OPTIONS("tune"),
+    {"tune", "quiet", NULL,
+     "print only errors, warnings and the best configuration (the\nranking too when --top N is given)"},
+
+    {"check", "format", "text|json", "the summary's format (default text)"},
+    {"check", "arch", "sm_XX",
+     "the architecture whose device attributes (sm_count, ...) the\nspec reads, from cutune's table (default sm_90; "
+     "printed as assumed)"},
+    COMMON_OPTIONS("check"),
+
+    {"list", "limit", "N", "stop after N configurations (0: all; the default)"},
+    {"list", "format", "FORMAT", "table (default), csv, json (an array of objects) or jsonl\n(one object per line)"},
+    {"list", "arch", "sm_XX", "the architecture whose device attributes the spec reads (default sm_90)"},
+    CONFIG_OPTION("list"),
+    COMMON_OPTIONS("list"),
+
+    {"analyze", "arch", "sm_XX", "compile for this architecture (default: the GPU's, else sm_90)"},
+    {"analyze", "jobs", "N", JOBS_HELP},
+    {"analyze", "limit", "N", "only the first N configurations"},
+    {"analyze", "shard", "I/N|auto",
+     "only shard I of N (ordinal / run % N == I, the run the last\nparam's value count; auto: from\nmpirun's, "
+     "srun's or a Slurm job array's environment)"},
+    {"analyze", "format", "FORMAT", "table (default), csv or json"},
+    CACHE_OPTIONS("analyze"),
+    CONFIG_OPTION("analyze"),
+    COMMON_OPTIONS("analyze"),
+
+    {"simulate", "results", "FULL.json", "the recorded exhaustive run (required)"},
+    {"simulate", "strategy", STRATEGIES,
+     "the search (default: the spec's search; with a budget and\nno search in the spec, auto)"},
+    {"simulate", "budget", "N|P%", "the most evaluations: a count, or a percentage of the space"},
+    {"simulate", "repeat", "R", "runs, with seeds N, N+1, ... (default 1)"},
+    {"simulate", "seed", "N", "the first run's seed (default: the spec's, else 0)"},
+    {"simulate", "time-budget", "T", "the most simulated time (the simulated wall, above):\n30, 90s, 10min, 2h"},
+    {"simulate", "threads", "N", "compile threads of the simulated host (default 16)"},
+    {"simulate", "prior", "FILE",
+     "results of an earlier run of the kernel (another GPU or\nsize), repeatable: a prior for auto, as for tuning"},
+    {"simulate", "patience", "N", "stop after N evaluations without improvement"},
+    {"simulate", "format", "FORMAT", "text (default) or json"},
+    COMMON_OPTIONS("simulate"),
+
+    {"emit", "spec", "SPEC", "the spec (needed without results files)"},
+    {"emit", "prefix", "P",
+     "the names' prefix (default: the spec's emit header prefix, else\nthe kernel's name upper-cased)"},
+    {"emit", "output", "FILE", WRITE_HERE},
+    {"emit", "set", "NAME=VALUE", "override a `let` of the spec (repeatable)"},
+    {"emit", "kernel", "NAME",
+     "only kernel block NAME: its results (the others left out),\nor with --spec and no results its defaults"},
+    {"emit", "color", COLOR_META, COLOR_HELP},
+    {"emit", "quiet", NULL, QUIET_HELP},
+
+    {"report", "output", "FILE", WRITE_HERE},
+    {"report", "title", "TEXT", "the page's title (default: cutune report)"},
+    {"report", "quiet", NULL, QUIET_HELP},
+
+    {"merge", "output", "FILE", "write the merged results here (required)"},
+    {"merge", "partial", NULL,
+     "merge the shards given even when some are missing: the file\nrecords which it holds (settings.shard.merged), "
+     "and the\nmissing ones are named on stderr"},
+    {"merge", "quiet", NULL, QUIET_HELP},
+
+    {"import", "output", "OUT",
+     "write here (a spec by default: FILE's stem + .tune, beside it;\n- for stdout; relative paths in the spec are "
+     "made relative to OUT)"},
+    {"import", "force", NULL, "replace OUT when it exists (default: refuse)"},
+    {"import", "spec", "SPEC", "read FILE as a Kernel Tuner cache or T4 file of SPEC's space"},
+    {"import", "gpu-name", "NAME",
+     "with --spec: the GPU the file was recorded on, for a file that\ndoes not say (T4); a file that names another "
+     "is refused"},
+    {"import", "complete", NULL, "with --spec: refuse a file that lacks a valid configuration"},
+    {"import", "quiet", NULL, QUIET_HELP},
+
+    {"occupancy", "arch", "sm_XX", "the architecture's published figures"},
+    {"occupancy", "device", "N", "GPU N's own figures, from its driver (exit 4 without one)"},
+    {"occupancy", "regs", "R", "registers per thread (0 to 255)"},
+    {"occupancy", "threads", "T", "threads per block"},
+    {"occupancy", "smem", "BYTES", "shared memory per block, static plus dynamic (default 0)"},
+    {"occupancy", "format", "FORMAT", "text (default) or json"},
+    {"occupancy", "quiet", NULL, "accepted for uniformity: it prints only the result anyway"},
+
+    {"metrics", "all", NULL, "list every base metric"},
+    {"metrics", "arch", "sm_XX", "whose chip (default: GPU 0's, else sm_90)"},
+    {"metrics", "quiet", NULL, "only the names"},
+
+    {"devices", "format", "FORMAT", "text (default) or json"},
+    {"devices", "quiet", NULL, "print nothing on success (the exit status is the answer)"},
+};
+enum { OPTION_COUNT = sizeof help_options / sizeof *help_options };
+
+const cutune_help_opt *cutune_help_option(const char *command, const char *option)
+{
+    for (int i = 0; command && option && i < OPTION_COUNT; i++)
+        if (strcmp(help_options[i].command, command) == 0 && strcmp(help_options[i].option, option) == 0)
+            return &help_options[i];
+    return NULL;
+}
+
+const cutune_help_opt *cutune_help_option_at(int i)
+{
+    return i >= 0 && i < OPTION_COUNT ? &help_options[i] : NULL;
 }

@@ -1,8 +1,9 @@
 /* cutune_tables.c - the tables of cutune/analyze.h (cutune_table_*: the lines `cutune
- * list` and `cutune analyze` print, and the analysis's summary) and cutune/results.h's
- * cutune_tune_profile_text (the hardware counters after a run), made from the public
- * accessors, as cutune_space_summary_text is, so that an application gets the CLI's
- * lines.
+ * list` and `cutune analyze` print, and the analysis's summary), cutune/results.h's
+ * cutune_tune_profile_text and cutune_tune_profile_note (the hardware counters after a
+ * run) and cutune/tune.h's cutune_profile_*_text (what `cutune metrics` lists), made from
+ * the public accessors, as cutune_space_summary_text is, so that an application gets the
+ * CLI's lines.
  *
  * Ownership: a table borrows its spec (which outlives it) and owns its widths and its
  * copy of the first compile log. */
@@ -334,4 +335,84 @@ int cutune_tune_profile_text(char **out, const cutune_spec *spec, const cutune_t
     }
     free(rows);
     return made(out, &sb);
+}
+
+int cutune_tune_profile_note(char **out, const cutune_tune_result *r)
+{
+    if (!out || !r)
+        return err_set(CUTUNE_EINVAL, "cutune_tune_profile_note: no output or result");
+    const cutune_tune_summary *s = cutune_tune_summary_of(r);
+    const char *note = s->profile_note;
+    strbuf sb = STRBUF_INIT;
+    if (cutune_tune_profile_count(r) > 0 && s->profiled == 0)
+        sb_printf(&sb, "no hardware counters were read%s%s; the times above stand\n", note ? ": " : "",
+                  note ? note : "");
+    else if (cutune_tune_profile_count(r) > 0 && note)
+        sb_printf(&sb, "some counters were not read: %s\n", note);
+    return made(out, &sb);
+}
+
+int cutune_profile_defaults_text(char **out, const char *arch, int brief)
+{
+    if (!out)
+        return err_set(CUTUNE_EINVAL, "cutune_profile_defaults_text: no output");
+    const char *chip = cutune_profile_chip(arch);
+    if (!chip)
+        return err_set(CUTUNE_EINVAL, "cutune does not know CUPTI's chip for %s", arch);
+    const char *const *names;
+    int n = cutune_profile_default_metrics(&names);
+    strbuf sb = STRBUF_INIT;
+    if (!brief)
+        sb_add(&sb, "The default counters (cutune SPEC --metrics N), the seeds' nvprof metrics in CUPTI's names:\n\n");
+    for (int i = 0; i < n; i++)
+        sb_printf(&sb, "%-26s %s\n", cutune_profile_nvprof_name(names[i]), names[i]);
+    if (!brief)
+        sb_printf(&sb,
+                  "\nName others with --metric NAME (`cutune metrics PATTERN` searches %s's list for %s; a\n"
+                  "base metric takes a suffix: .sum, .avg, .max, .pct_of_peak_sustained_elapsed, ...).\n",
+                  chip, arch ? arch : "sm_90");
+    return made(out, &sb);
+}
+
+/* The lines of cutune_profile_list_text: the metrics whose names contain `pattern` (NULL:
+ * all), and how many. */
+typedef struct metric_lines {
+    strbuf sb;
+    const char *pattern;
+    int shown;
+} metric_lines;
+
+/* metric_line: cutune_profile_list's callback: the metric `name` of kind `kind` as a
+ * line of ml (a metric_lines) when its name contains the pattern. */
+static void metric_line(void *ml, const char *name, const char *kind)
+{
+    metric_lines *m = ml;
+    if (m->pattern && !strstr(name, m->pattern))
+        return;
+    sb_printf(&m->sb, "%-11s %s\n", kind, name);
+    m->shown++;
+}
+
+int cutune_profile_list_text(char **out, char **note, int *shown, const char *arch, const char *pattern)
+{
+    if (!out || !note)
+        return err_set(CUTUNE_EINVAL, "cutune_profile_list_text: no output");
+    *out = *note = NULL;
+    metric_lines m = {STRBUF_INIT, pattern, 0};
+    int rc = cutune_profile_list(arch, metric_line, &m);
+    if (rc != CUTUNE_OK) {
+        sb_free(&m.sb);
+        return rc;
+    }
+    if (shown)
+        *shown = m.shown;
+    strbuf sb = STRBUF_INIT;
+    sb_printf(&sb, "%d base metrics of %s (%s)%s%s%s\n", m.shown, cutune_profile_chip(arch), arch ? arch : "sm_90",
+              pattern ? " containing '" : "", pattern ? pattern : "", pattern ? "'" : "");
+    if ((rc = made(note, &sb)) != CUTUNE_OK || (rc = made(out, &m.sb)) != CUTUNE_OK) {
+        cutune_free(*note);
+        *note = NULL;
+        sb_free(&m.sb);
+    }
+    return rc;
 }

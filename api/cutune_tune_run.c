@@ -3,8 +3,10 @@
  * (before anything runs), how a run goes on the GPUs named (one, a fleet of one model,
  * or a process per GPU), a shard's files and GPU, and what a finished run found,
  * counted (its verdict), and what a command says at a run's end (the texts emit/verdict.c
- * makes); the options a command reads as text, checked (cutune_tune_set_option). The
+ * makes); the options a command reads as text, checked (cutune_tune_set_option,
+ * cutune_search_set_option). The
  * caller owns the spec, the options and the results; nothing here prints. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,4 +234,84 @@ int cutune_untuned_text(char **out, const cutune_untuned *u)
     if (!out || !u)
         return err_set(CUTUNE_EINVAL, "cutune_untuned_text: no output or verdict");
     return text_out(out, verdict_untuned(u));
+}
+
+/* strategy_named: s->strategy set to the strategy `text` names; CUTUNE_EINVAL naming
+ * them all when none is. */
+static int strategy_named(cutune_search_options *s, const char *text)
+{
+    const char *const *names = cutune_strategy_list();
+    int count = 0;
+    for (; names[count]; count++)
+        if (strcmp(text, names[count]) == 0) {
+            s->strategy = names[count];
+            return CUTUNE_OK;
+        }
+    strbuf sb = STRBUF_INIT; /* "a, b and c" */
+    for (int i = 0; i < count; i++)
+        sb_printf(&sb, "%s%s", i == 0 ? "" : i == count - 1 ? " and " : ", ", names[i]);
+    int rc =
+        err_set(CUTUNE_EINVAL, "unknown search strategy '%s' (the strategies are %s)", text, sb.data ? sb.data : "");
+    sb_free(&sb);
+    return rc;
+}
+
+/* budget_read: "N" (evaluations) or "P%" (of the valid space) into s. */
+static int budget_read(cutune_search_options *s, const char *text)
+{
+    const char *rest = NULL;
+    double v;
+    uint64_t n;
+    if (num_read_double(text, &rest, &v) && strcmp(rest, "%") == 0) {
+        if (!(v > 0 && v <= 100))
+            return err_set(CUTUNE_EINVAL, "budget P%% takes a percentage above 0 and at most 100, not '%s'", text);
+        s->budget = 0;
+        s->budget_percent = v;
+    } else if (num_read_uint(text, CUTUNE_MAX_COUNT, &n) && n > 0) {
+        s->budget = n;
+        s->budget_percent = 0;
+    } else {
+        return err_set(CUTUNE_EINVAL,
+                       "budget takes a number of evaluations from 1 to %llu or a percentage (5%%), not '%s'",
+                       (unsigned long long)CUTUNE_MAX_COUNT, text);
+    }
+    return CUTUNE_OK;
+}
+
+int cutune_search_set_option(cutune_search_options *s, const char *name, const char *text)
+{
+    if (!s || !name || !text)
+        return err_set(CUTUNE_EINVAL, "cutune_search_set_option: no options, name or text");
+    const char *unit = NULL;
+    uint64_t n;
+    double t;
+    if (strcmp(name, "strategy") == 0)
+        return strategy_named(s, text);
+    if (strcmp(name, "budget") == 0)
+        return budget_read(s, text);
+    if (strcmp(name, "time-budget") == 0) {
+        bool ok = num_read_double(text, &unit, &t) && t > 0 &&
+                  (*unit == '\0' || strcmp(unit, "s") == 0 || strcmp(unit, "min") == 0 || strcmp(unit, "h") == 0);
+        if (ok)
+            t *= strcmp(unit, "min") == 0 ? 60 : strcmp(unit, "h") == 0 ? 3600 : 1;
+        if (!ok || !isfinite(t))
+            return err_set(CUTUNE_EINVAL,
+                           "time-budget takes a finite duration above 0 (seconds, or 90s, 10min, 2h), not '%s'", text);
+        s->time_s = t;
+    } else if (strcmp(name, "patience") == 0 || strcmp(name, "seed") == 0) {
+        bool seed = name[0] == 's';
+        if (!num_read_uint(text, CUTUNE_MAX_COUNT, &n) || (!seed && n == 0))
+            return err_set(CUTUNE_EINVAL, "%s takes %s from %d to %llu, not '%s'", name,
+                           seed ? "a seed" : "a number of evaluations", seed ? 0 : 1,
+                           (unsigned long long)CUTUNE_MAX_COUNT, text);
+        if (seed)
+            s->has_seed = 1, s->seed = n;
+        else
+            s->patience = n;
+    } else {
+        return err_set(CUTUNE_EINVAL,
+                       "cutune_search_set_option: no option '%s' (strategy, budget, time-budget, patience, seed)",
+                       name);
+    }
+    return CUTUNE_OK;
 }

@@ -158,14 +158,11 @@ int cmd_analyze(int argc, char **argv)
     unsigned long long limit = 0;
     cli_shard sh = {.local = -1, .local_count = -1};
     const cli_opt table[] = {
-        {"arch", 0, true, CLI_TEXT, &c.arch, NULL, 0, NULL, "sm_XX",
-         "compile for this architecture (default: the GPU's, else sm_90)"},
+        {"arch", 0, true, CLI_TEXT, &c.arch, NULL, 0, NULL},
         CLI_JOBS_ENTRY(&o),
-        {"limit", 0, true, CLI_CALL, &limit, cli_opt_count, 0, NULL, "N", "only the first N configurations"},
-        {"shard", 0, true, CLI_CALL, &sh, cli_opt_shard, 0, NULL, "I/N|auto",
-         "only shard I of N (ordinal / run % N == I, the run the last\nparam's value count; auto: from\nmpirun's, "
-         "srun's or a Slurm job array's environment)"},
-        {"format", 0, true, CLI_CHOICE, &fmt, NULL, 0, formats, "FORMAT", "table (default), csv or json"},
+        {"limit", 0, true, CLI_CALL, &limit, cli_opt_count, 0, NULL},
+        {"shard", 0, true, CLI_CALL, &sh, cli_opt_shard, 0, NULL},
+        {"format", 0, true, CLI_CHOICE, &fmt, NULL, 0, formats},
         CLI_CACHE_ENTRIES(&o),
         CLI_CONFIG_ENTRY(&c),
         CLI_COMMON_ENTRIES(&c),

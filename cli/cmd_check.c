@@ -64,10 +64,8 @@ int cmd_check(int argc, char **argv)
     int json = 0;
     static const char *const formats[] = {"text", "json", NULL};
     const cli_opt table[] = {
-        {"format", 0, true, CLI_CHOICE, &json, NULL, 0, formats, "text|json", "the summary's format (default text)"},
-        {"arch", 0, true, CLI_TEXT, &c.arch, NULL, 0, NULL, "sm_XX",
-         "the architecture whose device attributes (sm_count, ...) the\nspec reads, from cutune's table (default "
-         "sm_90; printed as assumed)"},
+        {"format", 0, true, CLI_CHOICE, &json, NULL, 0, formats},
+        {"arch", 0, true, CLI_TEXT, &c.arch, NULL, 0, NULL},
         CLI_COMMON_ENTRIES(&c),
     };
     int code;

@@ -87,12 +87,9 @@ int cmd_list(int argc, char **argv)
     static const char *const formats[] = {"table", "csv", "json", "jsonl", NULL}; /* enum list_format's order */
     int format = FMT_TABLE;
     const cli_opt table[] = {
-        {"limit", 0, true, CLI_CALL, &limit, cli_opt_count, 0, NULL, "N",
-         "stop after N configurations (0: all; the default)"},
-        {"format", 0, true, CLI_CHOICE, &format, NULL, 0, formats, "FORMAT",
-         "table (default), csv, json (an array of objects) or jsonl\n(one object per line)"},
-        {"arch", 0, true, CLI_TEXT, &c.arch, NULL, 0, NULL, "sm_XX",
-         "the architecture whose device attributes the spec reads (default sm_90)"},
+        {"limit", 0, true, CLI_CALL, &limit, cli_opt_count, 0, NULL},
+        {"format", 0, true, CLI_CHOICE, &format, NULL, 0, formats},
+        {"arch", 0, true, CLI_TEXT, &c.arch, NULL, 0, NULL},
         CLI_CONFIG_ENTRY(&c),
         CLI_COMMON_ENTRIES(&c),
     };

@@ -31,16 +31,10 @@ int cmd_occupancy(int argc, char **argv)
     const char *arch = NULL;
     int json = 0, quiet = 0;
     const cli_opt table[] = {
-        {"arch", 0, true, CLI_TEXT, &arch, NULL, 0, NULL, "sm_XX", "the architecture's published figures"},
-        {"device", 0, true, CLI_CALL, n, opt_number, 0, NULL, "N",
-         "GPU N's own figures, from its driver (exit 4 without one)"},
-        {"regs", 0, true, CLI_CALL, n, opt_number, 1, NULL, "R", "registers per thread (0 to 255)"},
-        {"threads", 0, true, CLI_CALL, n, opt_number, 2, NULL, "T", "threads per block"},
-        {"smem", 0, true, CLI_CALL, n, opt_number, 3, NULL, "BYTES",
-         "shared memory per block, static plus dynamic (default 0)"},
-        {"format", 0, true, CLI_CHOICE, &json, NULL, 0, formats, "FORMAT", "text (default) or json"},
-        {"quiet", 'q', false, CLI_INT, &quiet, NULL, 1, NULL, NULL,
-         "accepted for uniformity: it prints only the result anyway"},
+        {"arch", 0, true, CLI_TEXT, &arch, NULL, 0, NULL},     {"device", 0, true, CLI_CALL, n, opt_number, 0, NULL},
+        {"regs", 0, true, CLI_CALL, n, opt_number, 1, NULL},   {"threads", 0, true, CLI_CALL, n, opt_number, 2, NULL},
+        {"smem", 0, true, CLI_CALL, n, opt_number, 3, NULL},   {"format", 0, true, CLI_CHOICE, &json, NULL, 0, formats},
+        {"quiet", 'q', false, CLI_INT, &quiet, NULL, 1, NULL},
     };
     int code = cli_parse_options("occupancy", argc, argv, CLI_TABLE(table));
     if (code != EXIT_OK)

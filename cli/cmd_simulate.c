@@ -63,22 +63,16 @@ int cmd_simulate(int argc, char **argv)
     static const char *const formats[] = {"text", "json", NULL};
     int json = 0;
     const cli_opt table[] = {
-        {"results", 0, true, CLI_TEXT, &results, NULL, 0, NULL, "FULL.json", "the recorded exhaustive run (required)"},
-        CLI_SEARCH_ENTRY("strategy", &so.search, CLI_OPT_STRATEGY, CLI_STRATEGIES,
-                         "the search (default: the spec's search; with a budget and\nno search in the spec, auto)"),
-        CLI_SEARCH_ENTRY("budget", &so.search, CLI_OPT_BUDGET, "N|P%",
-                         "the most evaluations: a count, or a percentage of the space"),
-        {"repeat", 0, true, CLI_CALL, &so, opt_repeat, 0, NULL, "R", "runs, with seeds N, N+1, ... (default 1)"},
-        CLI_SEARCH_ENTRY("seed", &so.search, CLI_OPT_SEED, "N", "the first run's seed (default: the spec's, else 0)"),
-        CLI_SEARCH_ENTRY("time-budget", &so.search, CLI_OPT_TIME_BUDGET, "T",
-                         "the most simulated time (the simulated wall, above):\n30, 90s, 10min, 2h"),
-        {"threads", 0, true, CLI_CALL, &so, opt_threads, 0, NULL, "N",
-         "compile threads of the simulated host (default 16)"},
-        {"prior", 0, true, CLI_CALL, &pr, cli_opt_prior, 0, NULL, "FILE",
-         "results of an earlier run of the kernel (another GPU or\nsize), repeatable: a prior for auto, as for "
-         "tuning"},
-        CLI_SEARCH_ENTRY("patience", &so.search, CLI_OPT_PATIENCE, "N", "stop after N evaluations without improvement"),
-        {"format", 0, true, CLI_CHOICE, &json, NULL, 0, formats, "FORMAT", "text (default) or json"},
+        {"results", 0, true, CLI_TEXT, &results, NULL, 0, NULL},
+        CLI_SEARCH_ENTRY("strategy", &so.search),
+        CLI_SEARCH_ENTRY("budget", &so.search),
+        {"repeat", 0, true, CLI_CALL, &so, opt_repeat, 0, NULL},
+        CLI_SEARCH_ENTRY("seed", &so.search),
+        CLI_SEARCH_ENTRY("time-budget", &so.search),
+        {"threads", 0, true, CLI_CALL, &so, opt_threads, 0, NULL},
+        {"prior", 0, true, CLI_CALL, &pr, cli_opt_prior, 0, NULL},
+        CLI_SEARCH_ENTRY("patience", &so.search),
+        {"format", 0, true, CLI_CHOICE, &json, NULL, 0, formats},
         CLI_COMMON_ENTRIES(&c),
     };
     int code = cli_parse_options("simulate", argc, argv, CLI_TABLE(table));

@@ -1,6 +1,5 @@
 /* options.c - options parsed from one table per command (options.h). */
 #include <getopt.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,21 +65,26 @@ static int choose(const char *sub, const cli_opt *o, const char *arg)
                            join_words(words, sizeof words, o->choices, n, " or "), arg);
 }
 
-/* print_options: table[0 .. n) as the option list of a help text (cli_parse_options). */
-static void print_options(const cli_opt *table, int n)
+/* print_options: table[0 .. n) as the option list of command `sub`'s help text
+ * (cli_parse_options), each option with the value name and words the library gives it
+ * (cutune_help_option; an option it has none for: the bare name). */
+static void print_options(const char *sub, const cli_opt *table, int n)
 {
     for (int i = 0; i < n; i++) {
-        const char *help = table[i].help ? table[i].help : "";
+        const cutune_help_opt *h = cutune_help_option(sub, table[i].name), *next = NULL;
+        const char *help = h ? h->description : "";
         char left[160], letter[8] = "";
         int len = 0, k = i;
         do { /* the entry, and those after it named on its line */
             const cli_opt *o = &table[k];
+            const char *meta = k == i ? (h ? h->metavar : NULL) : next->metavar;
             letter[0] = '\0';
             if (o->letter)
                 snprintf(letter, sizeof letter, "-%c, ", o->letter);
             len += snprintf(left + len, sizeof left - (size_t)len, "%s%s--%s%s%s", k > i ? ", " : "", letter, o->name,
-                            o->meta ? " " : "", o->meta ? o->meta : "");
-        } while (++k < n && table[k].help && !table[k].help[0] && len < (int)sizeof left);
+                            meta ? " " : "", meta ? meta : "");
+        } while (++k < n && (next = cutune_help_option(sub, table[k].name)) && !next->description[0] &&
+                 len < (int)sizeof left);
         i = k - 1;
         int first = (int)strcspn(help, "\n");
         if (!*help)
@@ -99,7 +103,7 @@ static void print_options(const cli_opt *table, int n)
 int cli_parse_options(const char *sub, int argc, char **argv, const cli_opt *table, int n)
 {
     if (argc == 2 && strcmp(argv[1], "--help") == 0) {
-        print_options(table, n);
+        print_options(sub, table, n);
         return CLI_HELP_SHOWN;
     }
     struct option *longopts = calloc((size_t)n + 1, sizeof *longopts);
@@ -182,76 +186,12 @@ int cli_opt_jobs(const char *sub, void *dest, const cli_opt *o, const char *arg)
     return EXIT_OK;
 }
 
-/* parse_budget: "N" or "P%" into s->budget or s->budget_percent; false after a usage
- * message naming `sub`. */
-static bool parse_budget(const char *sub, const char *text, cutune_search_options *s)
-{
-    const char *rest = NULL;
-    double v;
-    if (num_read_double(text, &rest, &v) && strcmp(rest, "%") == 0) {
-        if (!(v > 0 && v <= 100)) {
-            cli_usage_error(sub, "--budget P%% takes a percentage above 0 and at most 100, not '%s'", text);
-            return false;
-        }
-        s->budget = 0;
-        s->budget_percent = v;
-        return true;
-    }
-    uint64_t n;
-    if (!num_read_uint(text, CLI_MAX_COUNT, &n) || n == 0) {
-        cli_usage_error(sub, "--budget takes a number of evaluations from 1 to %llu or a percentage (5%%), not '%s'",
-                        (unsigned long long)CLI_MAX_COUNT, text);
-        return false;
-    }
-    s->budget = n;
-    s->budget_percent = 0;
-    return true;
-}
-
 int cli_opt_search(const char *sub, void *dest, const cli_opt *o, const char *arg)
 {
-    cutune_search_options *s = dest;
-    const char *unit = NULL;
-    uint64_t n;
-    double t;
-    switch (o->set) {
-    case CLI_OPT_STRATEGY: {
-        const char *const *names = cutune_strategy_list();
-        int count = 0;
-        for (; names[count]; count++)
-            if (strcmp(arg, names[count]) == 0) {
-                s->strategy = names[count];
-                return EXIT_OK;
-            }
-        char words[256];
-        return cli_usage_error(sub, "unknown search strategy '%s' (the strategies are %s)", arg,
-                               join_words(words, sizeof words, names, count, " and "));
-    }
-    case CLI_OPT_BUDGET: return parse_budget(sub, arg, s) ? EXIT_OK : EXIT_USAGE;
-    case CLI_OPT_TIME_BUDGET: {
-        bool ok = num_read_double(arg, &unit, &t) && t > 0 &&
-                  (*unit == '\0' || strcmp(unit, "s") == 0 || strcmp(unit, "min") == 0 || strcmp(unit, "h") == 0);
-        if (ok)
-            t *= strcmp(unit, "min") == 0 ? 60 : strcmp(unit, "h") == 0 ? 3600 : 1;
-        if (!ok || !isfinite(t))
-            return cli_usage_error(
-                sub, "--time-budget takes a finite duration above 0 (seconds, or 90s, 10min, 2h), not '%s'", arg);
-        s->time_s = t;
+    if (cutune_search_set_option(dest, o->name, arg) == CUTUNE_OK)
         return EXIT_OK;
-    }
-    case CLI_OPT_PATIENCE:
-        if (!cli_uint_option(sub, "--patience", "a number of evaluations", arg, 1, CLI_MAX_COUNT, &n))
-            return EXIT_USAGE;
-        s->patience = n;
-        return EXIT_OK;
-    case CLI_OPT_SEED:
-        if (!cli_uint_option(sub, "--seed", "a seed", arg, 0, CLI_MAX_COUNT, &n))
-            return EXIT_USAGE;
-        s->has_seed = 1;
-        s->seed = n;
-        return EXIT_OK;
-    default: return EXIT_INTERNAL;
-    }
+    const char *why = cutune_last_error(); /* "NAME takes ...": the option named as typed */
+    return cli_usage_error(sub, "%s%s", strncmp(why, o->name, strlen(o->name)) == 0 ? "--" : "", why);
 }
 
 int cli_opt_count(const char *sub, void *dest, const cli_opt *o, const char *arg)

@@ -1,9 +1,11 @@
 /* options.h - the command line's options, parsed from one table per command (prefix
  * cli_). An entry is {name, short letter, takes a value, kind, destination, handler,
- * value, choices, value's name, help}: the table makes getopt_long's, cli_parse_options
+ * value set, choices}: what parsing needs. The table makes getopt_long's, cli_parse_options
  * dispatches each option found to its entry, and `cutune help SUB` lists the entries in
  * table order (so "did you mean" and an ambiguous abbreviation name them in that order
- * too). The options several commands share are entries too (CLI_COMMON_ENTRIES, ...). */
+ * too), each with the value name and words the library keeps for it (cutune/help.h:
+ * cutune_help_option). The options several commands share are entries too
+ * (CLI_COMMON_ENTRIES, ...). */
 #ifndef CUTUNE_CLI_OPTIONS_H
 #define CUTUNE_CLI_OPTIONS_H
 
@@ -35,9 +37,13 @@ struct cli_opt {
     cli_opt_fn call;            /* CLI_CALL's handler */
     int set;                    /* CLI_INT: the value set; CLI_CALL: for the handler (an option code) */
     const char *const *choices; /* CLI_CHOICE: the words it takes, NULL-ended */
-    const char *meta;           /* the value's name in the help ("N", "text|json"), NULL: none */
-    const char *help;           /* its help, lines split by '\n' ("": named on the line of the entry before) */
+    /* Not read: the help is the library's (cutune_help_option). Left while the tables of
+     * emit, report, merge, import and devices still fill these two columns; the others
+     * leave them out, which the pragma below lets them do. When those five drop them, the
+     * two fields, the pragma and CLI_HELP_QUIET go. */
+    const char *meta, *help;
 };
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 /* CLI_TABLE: a table array's entries and their count, as cli_parse_options takes them. */
 #define CLI_TABLE(t) (t), (int)(sizeof(t) / sizeof((t)[0]))
@@ -52,8 +58,9 @@ struct cli_opt {
  * operand. EXIT_OK, CLI_HELP_SHOWN (argv is {SUB, "--help"}: the table's option list
  * printed, a line per entry: "  -q, --quiet", "  --name META", the help from column 23,
  * its next lines under it; a name column longer than 18 puts the help on the next line
- * unless the line fits 80 columns), or the exit code of the first bad option (after its
- * message). */
+ * unless the line fits 80 columns; an entry whose help is "" is named on the line of the
+ * one before; META and the help are cutune_help_option(sub, name)'s), or the exit code of
+ * the first bad option (after its message). */
 int cli_parse_options(const char *sub, int argc, char **argv, const cli_opt *table, int n);
 
 /* cli_parse_spec: cli_parse_options, then the one operand left taken as the spec and
@@ -66,13 +73,13 @@ cutune_spec *cli_parse_spec(const char *sub, int argc, char **argv, const cli_op
 /* Handlers of the shared options: cli_opt_common, --set, --config (appended to the
  * cli_common dest points to) and --color (auto, always or never; set: which of these
  * CLI_OPT_* it is); cli_opt_search, a search option into the cutune_search_options
- * dest points to (set: its CLI_OPT_*); cli_opt_jobs, --jobs N (0 to CUTUNE_MAX_JOBS) into the
+ * dest points to (cutune_search_set_option, with the library's message; the entry's
+ * name is the option's); cli_opt_jobs, --jobs N (0 to CUTUNE_MAX_JOBS) into the
  * cutune_analyze_options dest points to. */
 enum { CLI_OPT_SET = 1000, CLI_OPT_COLOR, CLI_OPT_CONFIG };
-/* The search options `tune` and `simulate` share (cli_opt_search): --strategy S,
- * --budget N|P%, --time-budget T, --patience N, --seed N; --prior FILE (repeatable) is
- * cli_opt_prior's, at most CLI_MAX_PRIORS. */
-enum { CLI_OPT_STRATEGY = 1100, CLI_OPT_BUDGET, CLI_OPT_TIME_BUDGET, CLI_OPT_PATIENCE, CLI_OPT_SEED };
+/* The search options `tune` and `simulate` share (cli_opt_search, the entry's name read
+ * by cutune_search_set_option): --strategy S, --budget N|P%, --time-budget T, --patience
+ * N, --seed N; --prior FILE (repeatable) is cli_opt_prior's, at most CLI_MAX_PRIORS. */
 #define CLI_MAX_PRIORS 64
 int cli_opt_common(const char *sub, void *dest, const cli_opt *o, const char *arg);
 int cli_opt_search(const char *sub, void *dest, const cli_opt *o, const char *arg);
@@ -93,6 +100,7 @@ typedef struct cli_priors {
 } cli_priors;
 int cli_opt_prior(const char *sub, void *dest, const cli_opt *o, const char *arg);
 
+/* (the help column of the tables that still fill it: see struct cli_opt) */
 #define CLI_HELP_QUIET "print only errors, warnings and the result"
 
 /* (clang-format would spread these macros' entries over a line a field) */
@@ -100,37 +108,25 @@ int cli_opt_prior(const char *sub, void *dest, const cli_opt *o, const char *arg
 /* --set, --kernel, --color of the cli_common `c` points to (CLI_SPEC_ENTRIES), and -q
  * (CLI_COMMON_ENTRIES: all four); --color alone (CLI_COLOR_ENTRY). */
 #define CLI_SPEC_ENTRIES(c) \
-    {"set", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_SET, NULL, "NAME=VALUE", \
-     "override a `let` of the spec (repeatable), e.g. --set nx=4096"}, \
-    {"kernel", 0, true, CLI_TEXT, &(c)->kernel, NULL, 0, NULL, "NAME", \
-     "only the block of kernel NAME (of a spec file of several)"}, \
+    {"set", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_SET, NULL}, \
+    {"kernel", 0, true, CLI_TEXT, &(c)->kernel, NULL, 0, NULL}, \
     CLI_COLOR_ENTRY(c)
-#define CLI_COLOR_ENTRY(c) \
-    {"color", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_COLOR, NULL, "auto|always|never", \
-     "colour diagnostics (default auto: when stderr is a terminal)"}
+#define CLI_COLOR_ENTRY(c) {"color", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_COLOR, NULL}
 /* --config NAME=VALUE[,...] (repeatable) of the cli_common `c` points to: tune, list and
  * analyze only. */
-#define CLI_CONFIG_ENTRY(c) \
-    {"config", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_CONFIG, NULL, "NAME=VALUE[,NAME=VALUE...]", \
-     "only this configuration (repeatable: these); one that names\nsome params pins those and leaves the others " \
-     "free"}
-#define CLI_COMMON_ENTRIES(c) \
-    CLI_SPEC_ENTRIES(c), {"quiet", 'q', false, CLI_BOOL, &(c)->quiet, NULL, 0, NULL, NULL, CLI_HELP_QUIET}
+#define CLI_CONFIG_ENTRY(c) {"config", 0, true, CLI_CALL, (c), cli_opt_common, CLI_OPT_CONFIG, NULL}
+#define CLI_COMMON_ENTRIES(c) CLI_SPEC_ENTRIES(c), {"quiet", 'q', false, CLI_BOOL, &(c)->quiet, NULL, 0, NULL}
 
 /* --jobs, --cache-dir and --no-cache of the cutune_analyze_options `o` points to
  * (analyze and tune; each has its own --arch). */
-#define CLI_JOBS_ENTRY(o) \
-    {"jobs", 0, true, CLI_CALL, (o), cli_opt_jobs, 0, NULL, "N", \
-     "compile threads, 1 to 256 (default: one per core)"}
+#define CLI_JOBS_ENTRY(o) {"jobs", 0, true, CLI_CALL, (o), cli_opt_jobs, 0, NULL}
 #define CLI_CACHE_ENTRIES(o) \
-    {"cache-dir", 0, true, CLI_TEXT, &(o)->cache_dir, NULL, 0, NULL, "DIR", \
-     "the compiled-variant cache (default: $CUTUNE_CACHE_DIR,\n$XDG_CACHE_HOME/cutune or ~/.cache/cutune)"}, \
-    {"no-cache", 0, false, CLI_INT, &(o)->no_cache, NULL, 1, NULL, NULL, "neither read nor write the cache"}
+    {"cache-dir", 0, true, CLI_TEXT, &(o)->cache_dir, NULL, 0, NULL}, \
+    {"no-cache", 0, false, CLI_INT, &(o)->no_cache, NULL, 1, NULL}
 
-/* A search option (--strategy, --budget, --time-budget, --patience, --seed: CLI_OPT_*)
- * into the cutune_search_options `s` points to; each command words its help. */
-#define CLI_SEARCH_ENTRY(name, s, code, meta, help) {name, 0, true, CLI_CALL, (s), cli_opt_search, code, NULL, meta, help}
-#define CLI_STRATEGIES "exhaustive|random|anneal|genetic|local|guided|auto"
+/* A search option (--strategy, --budget, --time-budget, --patience, --seed) into the
+ * cutune_search_options `s` points to. */
+#define CLI_SEARCH_ENTRY(name, s) {name, 0, true, CLI_CALL, (s), cli_opt_search, 0, NULL}
 /* clang-format on */
 
 #endif

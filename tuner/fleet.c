@@ -37,7 +37,7 @@ bool fleet_busy(const tuner *t)
     if (t->nanswered > 0)
         return true;
     for (int k = 0; k < t->ngpus; k++)
-        if (t->slots[k].rec)
+        if (t->slots[k].rec || t->slots[k].starting)
             return true;
     return false;
 }
@@ -58,7 +58,7 @@ static int first_done(tuner *t, bool (*busy)(void *ctx, int k), void *ctx, bool 
             continue;
         if (t->gpus[k].send_failed)
             return k; /* lost already: its receive says so */
-        double d = gpu_deadline(&t->gpus[k]);
+        double d = t->slots[k].starting ? t->gpus[k].setup_deadline : gpu_deadline(&t->gpus[k]);
         if (soonest < 0 || d < deadline) {
             deadline = d;
             soonest = k;
@@ -74,44 +74,52 @@ static int first_done(tuner *t, bool (*busy)(void *ctx, int k), void *ctx, bool 
     return i >= 0 ? at[i] : now ? -1 : soonest; /* at the deadline: the one whose time ran out */
 }
 
+/* A GPU with a variant in flight, or whose worker's set-up has not answered yet: an
+ * answer is awaited from it. */
 static bool slot_busy(void *ctx, int k)
 {
-    return ((tuner *)ctx)->slots[k].rec != NULL;
+    const fleet_slot *s = &((tuner *)ctx)->slots[k];
+    return s->rec != NULL || s->starting;
 }
 
 /* Takes GPU k's answer: the record gets its figures and the best so far is updated
  * (the next variant sent carries it), but the rest of its end (journal, search) waits
  * in t->answered for fleet_flush, so that the GPU gets its next variant first. */
-static void take_answer(tuner *t, int k)
+static int take_answer(tuner *t, int k)
 {
+    if (t->slots[k].starting) /* its set-up: the GPU joins the run (idle), or the run stops */
+        return tuner_take_setup(t, k, false) < 0 ? -1 : 0;
     fleet_slot s = t->slots[k];
     t->slots[k].rec = NULL;
     gpu_receive(&t->gpus[k], s.rec);
     t->slots[k].idle_since = sys_seconds();
     finish_note_best(t, s.rec);
     t->answered[t->nanswered++] = s;
+    return 0;
 }
 
 /* Waits for the first GPU to answer and takes its answer, then every other answer
  * that is there already (in turn from the GPU after it): the GPUs that answered
  * together are all idle, each waits its turn (fleet_pick), none is left unseen behind
- * a GPU that answers again first. 0, or -1 when none was in flight. */
+ * a GPU that answers again first. A worker's set-up answers here too: its GPU joins.
+ * 0, or -1 when none was in flight or a set-up failed (the run has stopped). */
 static int receive_ready(tuner *t)
 {
     int k = first_done(t, slot_busy, t, false);
     if (k < 0)
         return -1;
-    take_answer(t, k);
+    int rc = take_answer(t, k);
     while ((k = first_done(t, slot_busy, t, true)) >= 0)
-        take_answer(t, k);
-    return 0;
+        if (take_answer(t, k) < 0)
+            rc = -1; /* the others' answers are still taken */
+    return rc;
 }
 
 int fleet_pick(const fleet_slot *slots, int n)
 {
     int pick = -1;
     for (int k = 0; k < n; k++)
-        if (!slots[k].rec && (pick < 0 || slots[k].idle_since < slots[pick].idle_since))
+        if (!slots[k].rec && !slots[k].starting && (pick < 0 || slots[k].idle_since < slots[pick].idle_since))
             pick = k;
     return pick;
 }
@@ -190,7 +198,7 @@ int fleet_send(tuner *t, int k, record *rec, uint64_t index, const session_binar
         tuner_stop(t, rc);
         return -1;
     }
-    t->slots[k] = (fleet_slot){rec, index, has_id, id, 0}; /* busy: idle_since is set when it answers */
+    t->slots[k] = (fleet_slot){rec, index, has_id, id, 0, false}; /* busy: idle_since is set when it answers */
     return 0;
 }
 

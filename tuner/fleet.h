@@ -13,7 +13,7 @@
  * happen with every GPU busy). */
 int fleet_idle(tuner *t);
 
-/* fleet_pick: of the n GPUs' slots, the idle one (rec NULL) that has been idle the
+/* fleet_pick: of the n GPUs' slots, the idle one (rec NULL, not starting) that has been idle the
  * longest (the smallest idle_since; the first of a tie): no GPU is favoured by its
  * place, and one that waits gets the next variant. -1 when none is idle. */
 int fleet_pick(const fleet_slot *slots, int n);

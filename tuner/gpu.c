@@ -145,7 +145,10 @@ int gpu_spawn(gpu_handle *g)
 {
     if (g->plan.res->clock) /* the time up to now is not the set-up's (gpu_ready splits it) */
         phases_tick(g->plan.res->clock);
-    return wk_start(&g->proc, gw_main, &g->plan) < 0 ? err_recode(CUTUNE_ENOMEM) : CUTUNE_OK;
+    if (wk_start(&g->proc, gw_main, &g->plan) < 0)
+        return err_recode(CUTUNE_ENOMEM);
+    g->setup_deadline = sys_seconds() + SETUP_LIMIT_S;
+    return CUTUNE_OK;
 }
 
 /* The wait for a worker's set-up (s: its answer) into the run's phases: each step the
@@ -162,17 +165,18 @@ static void setup_phases(gpu_handle *g, const wk_setup *s)
         phases_split(g->plan.res->clock, parts, into, 4);
 }
 
-int gpu_ready(gpu_handle *g)
+int gpu_ready(gpu_handle *g, bool waited)
 {
     wk_frame f = WK_FRAME_INIT;
-    int rc = wk_recv(g->proc.from, &f, sys_seconds() + SETUP_LIMIT_S);
+    int rc = wk_recv(g->proc.from, &f, g->setup_deadline);
     arena *a = arena_new();
     wk_setup s = {false, 0, NULL, NULL, 0, 0, 0, 0, 0};
     bool decoded = rc == 0 && a && wk_decode_setup(&f, a, &s) == 0;
     bool ok = decoded && s.ok;
     if (!decoded) /* a worker that said nothing: its time is the phase's the run is in */
         s = (wk_setup){false, 0, NULL, NULL, 0, 0, 0, 0, 0};
-    setup_phases(g, &s);
+    if (waited)
+        setup_phases(g, &s);
     if (ok) { /* what the outputs are checked against, for the results' settings */
         g->plan.res->summary.reference =
             s.reference && *s.reference ? arena_strdup(g->plan.res->arena, s.reference) : NULL;
@@ -207,7 +211,7 @@ int gpu_ready(gpu_handle *g)
 int gpu_start(gpu_handle *g)
 {
     int rc = gpu_spawn(g);
-    return rc < 0 ? rc : gpu_ready(g);
+    return rc < 0 ? rc : gpu_ready(g, true);
 }
 
 /* The worker is gone (killed or dead) while running a variant: rec says why. */

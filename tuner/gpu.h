@@ -11,13 +11,14 @@
 #include "gw.h"
 
 typedef struct gpu_handle {
-    gw_plan plan;       /* what the worker inherits (read-only once made) */
-    wk_proc proc;       /* pid 0: no worker runs */
-    double sent_at;     /* sys_seconds() when the variant in hand was sent */
-    bool send_failed;   /* it could not be sent (the worker had died): lost at the receive */
-    double limit_s;     /* a variant's time limit; derived at the first start when 0 */
-    double run_started; /* sys_seconds() at gpu_init: the run's start */
-    bool first_sent;    /* a variant has been sent to a worker (first_variant_seconds is set) */
+    gw_plan plan;          /* what the worker inherits (read-only once made) */
+    wk_proc proc;          /* pid 0: no worker runs */
+    double sent_at;        /* sys_seconds() when the variant in hand was sent */
+    bool send_failed;      /* it could not be sent (the worker had died): lost at the receive */
+    double limit_s;        /* a variant's time limit; derived at the first start when 0 */
+    double run_started;    /* sys_seconds() at gpu_init: the run's start */
+    bool first_sent;       /* a variant has been sent to a worker (first_variant_seconds is set) */
+    double setup_deadline; /* sys_seconds() by which a spawned worker's set-up must answer */
 } gpu_handle;
 
 /* gpu_init: prepares `g` for `spec` on GPU `device` (whose attributes are `dev`):
@@ -30,10 +31,13 @@ int gpu_init(gpu_handle *g, cutune_spec *spec, const cutune_tune_options *opts, 
  * results learn the reference and its GPU time. CUTUNE_OK, or CUTUNE_ENOMEM (no process)
  * or CUTUNE_ENODEV (its set-up failed) with the thread's error set. The same as gpu_spawn, then
  * gpu_ready: several GPUs' workers are spawned first, so their references run at
- * once. */
+ * once, and each GPU is taken as soon as its own set-up has answered (its pipe is
+ * readable: tuner_ready, fleet.c). `waited`: the run waited for this answer and nothing
+ * else, so the set-up's steps are counted into the run's phases (never more than the
+ * wait); false for one taken among other answers. */
 int gpu_start(gpu_handle *g);
 int gpu_spawn(gpu_handle *g);
-int gpu_ready(gpu_handle *g);
+int gpu_ready(gpu_handle *g, bool waited);
 
 /* gpu_send: sends the variant of record `src` (its view and its typed values; binary
  * bin) to the worker, starting one when none runs, and notes in rec (src itself, or

@@ -138,45 +138,54 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
 }
 
 /* Every GPU's worker started at once; their set-ups (the driver, the reference) go on
- * while the compile pool starts, and are awaited by tuner_ready. CUTUNE_OK, or the
- * first failure's status with the thread's error (base/err.h) saying why (the workers
- * started are stopped by tuner_free). */
+ * while the compile pool starts, and each GPU is taken as soon as its own has answered
+ * (tuner_ready, tuner_take_setup). CUTUNE_OK, or the first failure's status with the
+ * thread's error (base/err.h) saying why (the workers started are stopped by
+ * tuner_free). */
 static int spawn_gpus(tuner *t)
 {
     for (int k = 0; k < t->ngpus; k++) {
         int rc = gpu_spawn(&t->gpus[k]);
         if (rc < 0)
             return rc;
-        t->unready++;
+        t->slots[k].starting = true;
     }
     return CUTUNE_OK;
 }
 
-int tuner_ready(tuner *t)
+int tuner_take_setup(tuner *t, int k, bool waited)
 {
-    if (t->unready == 0)
-        return t->ready_status;
-    phases *clock = t->res->clock;
-    int was = clock ? phases_enter(clock, CUTUNE_PHASE_DEVICE) : 0; /* split by each set-up (gpu.c) */
-    int rc = CUTUNE_OK;
-    char first[ERR_MESSAGE_MAX] = ""; /* the first failure's: a later GPU's replaces the thread's error */
-    for (int k = 0; k < t->unready; k++) {
-        int r = gpu_ready(&t->gpus[k]);
-        if (r < 0 && rc == CUTUNE_OK) {
-            rc = r;
-            snprintf(first, sizeof first, "%s", err_last()->message);
-        }
-    }
-    t->unready = 0;
+    phases *clock = waited ? t->res->clock : NULL;
+    int was = clock ? phases_enter(clock, CUTUNE_PHASE_DEVICE) : 0; /* split by the set-up's steps (gpu.c) */
+    int rc = gpu_ready(&t->gpus[k], waited);
     if (clock)
         phases_enter(clock, was);
-    if (rc < 0) { /* the worker's own status: a failed reference is ESPEC */
-        err_set(rc, "%s", first);
-        diag_error_noloc(&t->spec->diags, "%s", first);
+    t->slots[k].starting = false;
+    t->slots[k].idle_since = sys_seconds();
+    if (rc < 0 && t->ready_status == CUTUNE_OK) { /* the worker's own status: a failed reference is ESPEC */
+        diag_error_noloc(&t->spec->diags, "%s", err_last()->message);
         tuner_stop(t, rc);
         t->ready_status = rc;
     }
-    return rc;
+    return rc < 0 ? t->ready_status : CUTUNE_OK;
+}
+
+int tuner_ready(tuner *t)
+{
+    int fds[CUTUNE_MAX_DEVICES], at[CUTUNE_MAX_DEVICES], n = 0;
+    double deadline = 0;
+    for (int k = 0; k < t->ngpus; k++) {
+        if (!t->slots[k].starting)
+            return t->ready_status; /* one is ready (or failed: the run has stopped) */
+        if (n == 0 || t->gpus[k].setup_deadline < deadline)
+            deadline = t->gpus[k].setup_deadline;
+        fds[n] = t->gpus[k].proc.from;
+        at[n++] = k;
+    }
+    if (n == 0)
+        return t->ready_status;
+    int i = wk_wait_any(fds, n, deadline);
+    return tuner_take_setup(t, at[i >= 0 ? i : 0], true); /* none by the deadline: the first says so */
 }
 
 int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, const cutune_tune_options *opts,
@@ -266,8 +275,9 @@ void tuner_free(tuner *t)
     if (!t)
         return;
     free(t->why);
-    for (int k = 0; k < t->ngpus; k++)                          /* every worker told first: their ends overlap */
-        wk_ask_stop(&t->gpus[k].proc, t->slots[k].rec != NULL); /* one left in flight by a failure: killed */
+    for (int k = 0; k < t->ngpus; k++) /* every worker told first: their ends overlap; one left in flight by
+                                          a failure, or still setting up, killed */
+        wk_ask_stop(&t->gpus[k].proc, t->slots[k].rec != NULL || t->slots[k].starting);
     for (int k = 0; k < t->ngpus; k++)
         gpu_free(&t->gpus[k]);
     free(t->gpus);

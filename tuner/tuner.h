@@ -45,6 +45,7 @@ typedef struct fleet_slot {
     bool has_id;
     twin_id id;
     double idle_since;
+    bool starting; /* its worker's set-up has not answered yet: not to be sent to */
 } fleet_slot;
 
 typedef struct tuner {
@@ -57,8 +58,7 @@ typedef struct tuner {
     fleet_slot *slots;       /* what each GPU has in flight */
     fleet_slot *answered;    /* variants that have answered, not yet finished (fleet.c) */
     int ngpus, nanswered;
-    int unready;      /* workers started whose set-up is not yet awaited (tuner_ready) */
-    int ready_status; /* what that wait said: CUTUNE_OK, or why the GPUs cannot serve */
+    int ready_status; /* CUTUNE_OK, or why a GPU's set-up failed (the run has stopped) */
     int poll_from;    /* fleet.c: the GPU whose answer is looked at first (turns, so that
                       answers that come together are taken in turn, not GPU 0's first) */
     /* Called when a variant is finished (journaled, the best updated): the search is
@@ -88,13 +88,20 @@ typedef struct tuner {
 int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, const cutune_tune_options *opts,
               const cutune_device *dev, bool flush, cutune_tune_result *res);
 
-/* tuner_ready: waits for every worker's set-up, once (later calls repeat its answer):
- * called before the first variant is taken, so that a reference that fails (a spec
- * problem) is found before anything is measured, while the compiles started meanwhile.
- * CUTUNE_OK, or the first failure's status (ESPEC: the reference; ENODEV: the GPU
- * could not be used) with a diagnostic on the spec, the error object set and the run
- * stopped (tuner_stop). */
+/* tuner_ready: waits, when no GPU is ready yet, for the first worker's set-up to
+ * answer, and takes it (tuner_take_setup): called before the first variant is taken,
+ * so that a reference that fails (a spec problem) is found before anything is
+ * measured, while the compiles started meanwhile. The other GPUs join as their
+ * set-ups answer (fleet.c waits on them with its answers). CUTUNE_OK, or the failure's
+ * status as tuner_take_setup's. */
 int tuner_ready(tuner *t);
+
+/* tuner_take_setup: takes GPU k's set-up answer (gpu_ready; `waited`: its steps counted
+ * into the run's phases) and makes the GPU idle. CUTUNE_OK, or, when it failed, the
+ * run's setup failure status (ESPEC: the reference; ENODEV: the GPU could not be used)
+ * with a diagnostic on the spec (the first failure's only), the error object set and
+ * the run stopped (tuner_stop). */
+int tuner_take_setup(tuner *t, int k, bool waited);
 
 /* tuner_session: opens a compile session for the run (binaries kept, the GPU's
  * architecture), its progress counting towards `total` (0: unknown). As session_open. */

@@ -4,9 +4,10 @@
  * The `cutune` command's help texts, kept in the library (api/cutune_help.c) so that an
  * application's own front end, a man-page generator or a completion script reads the
  * same words the command prints. A command's help is, in this order: its usage and what
- * it does (cutune_help_text), the list of its options (the front end's: the `cutune`
- * command prints its option table), then what follows (cutune_help_after: its own exit
- * codes, when it has any). Every string is static (never freed). */
+ * it does (cutune_help_text), the list of its options (the front end lists the options
+ * its parser takes, each with the words cutune_help_option gives it), then what follows
+ * (cutune_help_after: its own exit codes, when it has any). Every string is static (never
+ * freed). */
 #ifndef CUTUNE_HELP_H
 #define CUTUNE_HELP_H
 
@@ -38,6 +39,26 @@ const char *cutune_help_text(const char *command);
  * overview's) or there is no such command. With `command` NULL: the overview's closing
  * lines (every exit code, how a spec is told from a command, where the manual is). */
 const char *cutune_help_after(const char *command);
+
+/* The help of one option of one command. */
+typedef struct cutune_help_opt {
+    const char *command;     /* "tune", "check", ... (as cutune_help_command names them) */
+    const char *option;      /* the long name, without "--" ("limit") */
+    const char *metavar;     /* the value's name ("N", "text|json"); NULL: it takes no value */
+    const char *description; /* what it does, lines split by '\n' (none ending it); "": it is
+                              * named on the line of the option before it and shares its words
+                              * (--no-flush-l2 after --flush-l2) */
+} cutune_help_opt;
+
+/* cutune_help_option: the help of `command`'s option `option` (its long name, without
+ * "--"); NULL when the command has no such option (or either name is NULL). The same
+ * option may be worded differently for two commands (tune's --quiet keeps the ranking). */
+const cutune_help_opt *cutune_help_option(const char *command, const char *option);
+
+/* cutune_help_option_at: option help number `i`, every command's options in the order of
+ * their commands' help (each command's options in the order its help lists them); NULL
+ * for i < 0 or past the last, so a loop from 0 to the first NULL visits every one. */
+const cutune_help_opt *cutune_help_option_at(int i);
 
 #ifdef __cplusplus
 }

@@ -290,6 +290,11 @@ const char *cutune_tune_profile_metric(const cutune_tune_result *r, int i);
  * the run read none. In *out (free with cutune_free). CUTUNE_OK; CUTUNE_EINVAL (NULL
  * arguments); CUTUNE_ENOMEM. */
 int cutune_tune_profile_text(char **out, const cutune_spec *spec, const cutune_tune_result *r);
+/* cutune_tune_profile_note: what to say beside that table when counters were asked for
+ * and not all read: "no hardware counters were read: WHY; the times above stand\n" (none
+ * was), "some counters were not read: WHY\n" (the run has a note), else "". In *out
+ * (free with cutune_free). CUTUNE_OK; CUTUNE_EINVAL (NULL arguments); CUTUNE_ENOMEM. */
+int cutune_tune_profile_note(char **out, const cutune_tune_result *r);
 
 /* cutune_tune_result_free: NULL is a no-op. */
 void cutune_tune_result_free(cutune_tune_result *r);

@@ -258,6 +258,24 @@ int cutune_tune_set_devices(cutune_tune_options *opts, const int *devices, int n
  * '1'"), or naming an unknown option or NULL arguments. */
 int cutune_tune_set_option(cutune_tune_options *opts, const char *name, const char *text);
 
+/* The largest count a search option takes (budget, patience, seed: what a results file
+ * holds as a JSON integer). */
+#define CUTUNE_MAX_COUNT ((uint64_t)INT64_MAX)
+
+/* cutune_search_set_option: the search option `name` of *s set from `text`, read and
+ * checked as `cutune SPEC --NAME VALUE` (and `cutune simulate`) reads it:
+ *   "strategy"     one of cutune_strategy_list's names (s->strategy: that static name)
+ *   "budget"       evaluations from 1 to CUTUNE_MAX_COUNT, or "P%" (0 < P <= 100) of the
+ *                  valid space (budget_percent; budget 0)
+ *   "time-budget"  a finite duration above 0: seconds, or with s, min or h ("10min")
+ *   "patience"     evaluations from 1 to CUTUNE_MAX_COUNT
+ *   "seed"         0 to CUTUNE_MAX_COUNT (has_seed set)
+ * CUTUNE_OK; CUTUNE_EINVAL (s unchanged), the last error quoting the text and saying what
+ * the option takes ("patience takes a number of evaluations from 1 to ..., not '0'";
+ * "unknown search strategy 'x' (the strategies are exhaustive, ... and auto)"), or
+ * naming an unknown option or NULL arguments. */
+int cutune_search_set_option(cutune_search_options *s, const char *name, const char *text);
+
 /* cutune_tune_set_metrics: opts set to read the hardware counters names[0 .. n)
  * (borrowed; n >= 1) of its best profile_top variants (5 when opts asks for none yet),
  * once CUPTI's host API has judged the names for the architecture `arch` (NULL: that of
@@ -425,6 +443,17 @@ int cutune_profile_list(const char *arch, void (*each)(void *user, const char *n
  * (SASS-patched metrics, smsp__sass_*, which the range profiler cannot read), or an
  * unknown architecture; CUTUNE_ENODEV when CUPTI cannot be used (cutune_last_error). */
 int cutune_profile_check(const char *arch, const char *const *names, int n);
+/* cutune_profile_defaults_text: what `cutune metrics` lists without a pattern: a line
+ * per default counter, its nvprof name in 26 columns, then its CUPTI name; unless
+ * `brief`, a line above them and a note below naming the chip of `arch` (NULL: sm_90).
+ * cutune_profile_list_text: what `cutune metrics PATTERN` lists: a line per base metric
+ * of that chip whose name contains `pattern` (NULL: every one), its kind in 11 columns,
+ * then its name, in *out; in *note the count's line ("34 base metrics of GH100 (sm_90)
+ * containing 'dram'\n"), in *shown (when not NULL) the count. Texts freed with
+ * cutune_free. CUTUNE_OK; CUTUNE_EINVAL (NULL outputs, an unknown architecture);
+ * CUTUNE_ENODEV (CUPTI cannot be used: cutune_last_error says why); CUTUNE_ENOMEM. */
+int cutune_profile_defaults_text(char **out, const char *arch, int brief);
+int cutune_profile_list_text(char **out, char **note, int *shown, const char *arch, const char *pattern);
 
 #ifdef __cplusplus
 }

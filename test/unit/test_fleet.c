@@ -38,6 +38,13 @@ static void test_pick_longest_idle(void **state)
     assert_int_equal(fleet_pick(s, 4), 3);
     s[1].rec = s[3].rec = &busy;
     assert_int_equal(fleet_pick(s, 4), -1);
+    /* a GPU whose worker is still setting up is never picked, however long it waited */
+    memset(s, 0, sizeof s);
+    s[0].starting = true;
+    s[1].idle_since = 2.0;
+    assert_int_equal(fleet_pick(s, 2), 1);
+    s[1].starting = true;
+    assert_int_equal(fleet_pick(s, 2), -1);
 }
 
 /* A run simulated in whole milliseconds: a variant comes from the compiler every
@@ -227,6 +234,29 @@ static int fake_worker(void *ctx, int in, int out)
     }
 }
 
+/* A fake worker that first sets up as a GPU worker does: after `delay_ms`, its set-up
+ * answer (ok, or the failure `status` with a message), then it answers as fake_worker. */
+typedef struct fake_setup {
+    double scale;
+    long delay_ms;
+    int status; /* 0: the set-up succeeds */
+} fake_setup;
+
+static int fake_setup_worker(void *ctx, int in, int out)
+{
+    const fake_setup *fs = ctx;
+    nanosleep(&(struct timespec){fs->delay_ms / 1000, (fs->delay_ms % 1000) * 1000000}, NULL);
+    wk_setup su = {fs->status == 0, 0.001, fs->status ? "no device here" : "", "", fs->status, 0.001, 0, 0, 0};
+    wk_frame f = WK_FRAME_INIT;
+    wk_encode_setup(&f, &su);
+    int rc = wk_send(out, &f);
+    wk_frame_free(&f);
+    if (rc < 0 || fs->status)
+        return 0;
+    double scale = fs->scale;
+    return fake_worker(&scale, in, out);
+}
+
 static const char spec_src[] = "kernel k from \"poly.cu\" {\n"
                                "    param threads in [32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416];\n"
                                "    block threads;\n"
@@ -347,6 +377,75 @@ static void test_answers_together_all_taken(void **state)
     fake_fleet_free(&ff);
 }
 
+/* Fake workers whose set-ups answer after delay_ms[k] (status[k]: a failure), started
+ * as spawn_gpus starts GPU workers: each slot starting. */
+static void fake_fleet_setup(fake_fleet *ff, int ngpus, fake_setup *fs)
+{
+    double scale[4] = {1, 1, 1, 1};
+    fake_fleet_new(ff, ngpus, scale);
+    tuner *t = ff->t;
+    for (int k = 0; k < ngpus; k++) {
+        wk_stop(&t->gpus[k].proc, true); /* fake_fleet_new's plain worker, replaced */
+        assert_int_equal(wk_start(&t->gpus[k].proc, fake_setup_worker, &fs[k]), 0);
+        t->gpus[k].setup_deadline = sys_seconds() + 10;
+        t->slots[k].starting = true;
+    }
+}
+
+static void test_gpus_join_as_their_setups_answer(void **state)
+{
+    (void)state;
+    fake_fleet ff;
+    fake_setup fs[2] = {{1, 1000, 0}, {1, 0, 0}}; /* GPU 0's driver is slow to start */
+    fake_fleet_setup(&ff, 2, fs);
+    tuner *t = ff.t;
+    assert_true(fleet_busy(t)); /* set-ups to wait for */
+    double t0 = sys_seconds();
+    assert_int_equal(tuner_ready(t), CUTUNE_OK);
+    assert_false(t->slots[1].starting); /* the first set-up to answer: GPU 1's */
+    assert_true(t->slots[0].starting);  /* GPU 0's is not awaited */
+    assert_true(sys_seconds() - t0 < 0.9);
+    /* GPU 1 takes the first variants while GPU 0 sets up; GPU 0 joins when it answers */
+    int sent[2] = {0, 0};
+    for (uint64_t i = 0; i < 8; i++) {
+        int k = fleet_idle(t);
+        assert_true(k == 0 || k == 1);
+        if (i == 0) /* GPU 0 still setting up: GPU 1 at once */
+            assert_int_equal(k, 1);
+        record *rec = fake_record(&ff, i);
+        assert_int_equal(fleet_send(t, k, rec, ff.res->n - 1, &ff.bin, false, (twin_id){0, 0}), 0);
+        sent[k]++;
+        assert_int_equal(fleet_flush(t), 0);
+    }
+    assert_int_equal(fleet_drain(t), 0);
+    assert_false(t->slots[0].starting); /* the drain waited for its set-up too */
+    assert_true(sent[1] >= 1);
+    assert_int_equal(sent[0] + sent[1], 8);
+    for (uint64_t i = 0; i < 8; i++)
+        assert_int_equal(ff.res->records[i]->out, OUTCOME_OK);
+    assert_int_equal(tuner_ready(t), CUTUNE_OK);
+    fake_fleet_free(&ff);
+}
+
+static void test_failed_setup_stops_the_run(void **state)
+{
+    (void)state;
+    fake_fleet ff;
+    fake_setup fs[2] = {{1, 0, 0}, {1, 150, CUTUNE_ENODEV}}; /* GPU 1 cannot be used */
+    fake_fleet_setup(&ff, 2, fs);
+    tuner *t = ff.t;
+    assert_int_equal(tuner_ready(t), CUTUNE_OK); /* GPU 0 answers first, and well */
+    record *rec = fake_record(&ff, 0);
+    assert_int_equal(fleet_send(t, 0, rec, ff.res->n - 1, &ff.bin, false, (twin_id){0, 0}), 0);
+    assert_int_equal(fleet_drain(t), -1); /* GPU 1's set-up fails meanwhile */
+    assert_int_equal(t->status, CUTUNE_ENODEV);
+    assert_int_equal(t->ready_status, CUTUNE_ENODEV);
+    assert_int_equal(tuner_ready(t), CUTUNE_ENODEV);       /* said again, not waited for again */
+    assert_int_equal(ff.res->records[0]->out, OUTCOME_OK); /* what GPU 0 measured is kept */
+    assert_non_null(strstr(cutune_spec_diagnostics(ff.spec, 0, 0), "no device here"));
+    fake_fleet_free(&ff);
+}
+
 static void test_race_on_fake_workers(void **state)
 {
     (void)state;
@@ -400,6 +499,8 @@ int main(void)
         cmocka_unit_test(test_race_plan_drop_goes_to_another),
         cmocka_unit_test(test_answers_together_all_taken),
         cmocka_unit_test(test_race_on_fake_workers),
+        cmocka_unit_test(test_gpus_join_as_their_setups_answer),
+        cmocka_unit_test(test_failed_setup_stops_the_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,9 +1,13 @@
 /* test_help.c - the `cutune` command's help texts in the library (cutune/help.h): every
  * command the CLI dispatches has them, each names its command, and they are shaped as
- * the CLI prints them (usage, then the option list, then the exit codes). The CLI's
- * commands are read from its own dispatch table (cli/main.c), not from the library. */
+ * the CLI prints them (usage, then the option list, then the exit codes); every option
+ * the CLI's tables take has its words in the library, and the library has none the CLI
+ * lacks. The CLI's commands are read from its own dispatch table (cli/main.c) and each
+ * command's options from its option table (cli/cmd_NAME.c, with the shared entries'
+ * macros of cli/options.h), not from the library. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,18 +16,30 @@
 
 #include "cutune.h"
 
-enum { MAX_COMMANDS = 64, NAME_SIZE = 32 };
+enum { MAX_COMMANDS = 64, NAME_SIZE = 32, MAX_OPTIONS = 64, TEXT_SIZE = 1 << 16 };
+
+/* read_source: the file `path` (under the source tree) into text[TEXT_SIZE]; text. */
+static char *read_source(const char *path, char *text)
+{
+    char full[512];
+    snprintf(full, sizeof full, "%s/%s", CUTUNE_SOURCE_DIR, path);
+    FILE *f = fopen(full, "r");
+    if (!f) {
+        fail_msg("cannot read %s", full);
+        return text;
+    }
+    size_t len = fread(text, 1, TEXT_SIZE - 1, f);
+    fclose(f);
+    text[len] = '\0';
+    return text;
+}
 
 /* cli_commands: the names in cli/main.c's table, the entries written {"NAME", cmd_...},
  * into names; how many. */
 static int cli_commands(char names[MAX_COMMANDS][NAME_SIZE])
 {
-    FILE *f = fopen(CUTUNE_SOURCE_DIR "/cli/main.c", "r");
-    assert_non_null(f);
-    static char text[1 << 16];
-    size_t len = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[len] = '\0';
+    static char text[TEXT_SIZE];
+    read_source("cli/main.c", text);
     int n = 0;
     for (const char *p = text; (p = strstr(p, "{\"")) != NULL && n < MAX_COMMANDS; p++) {
         const char *end = strchr(p + 2, '"');
@@ -117,12 +133,167 @@ static void test_overview(void **state)
     assert_int_equal(after[strlen(after) - 1], '\n');
 }
 
+/* An option as a CLI table names it: its long name, and whether it takes a value (-1:
+ * not said where the name is, as in a macro's argument). */
+typedef struct table_option {
+    char name[NAME_SIZE];
+    int value;
+} table_option;
+
+static void scan_entries(const char *from, const char *to, table_option *out, int *n);
+
+/* expand_macro: the options of the entry macro `macro` (a name of `len` bytes), from its
+ * #define in cli/options.h (the lines continued by '\\'), appended to out[*n]. */
+static void expand_macro(const char *macro, size_t len, table_option *out, int *n)
+{
+    static char header[TEXT_SIZE]; /* read once: a macro's expansion scans it while it names another */
+    if (!header[0])
+        read_source("cli/options.h", header);
+    char define[80];
+    snprintf(define, sizeof define, "#define %.*s(", (int)len, macro);
+    const char *body = strstr(header, define);
+    if (!body) {
+        fail_msg("cli/options.h does not define the entry macro %.*s", (int)len, macro);
+        return;
+    }
+    const char *end = body;
+    while ((end = strchr(end, '\n')) != NULL && end[-1] == '\\')
+        end++;
+    scan_entries(body + strlen(define), end ? end : body + strlen(body), out, n);
+}
+
+/* scan_entries: the options of the table text [from, to): each entry {"NAME", L, V, ...}
+ * with V true or false, each search entry CLI_SEARCH_ENTRY("NAME", ...), and each other
+ * CLI_..._ENTRY/ENTRIES(...) macro's, appended to out[*n]. */
+static void scan_entries(const char *from, const char *to, table_option *out, int *n)
+{
+    for (const char *p = from; p < to && *n < MAX_OPTIONS; p++) {
+        const char *name = NULL;
+        int value = -1;
+        if (strncmp(p, "{\"", 2) == 0) {
+            name = p + 2;
+            const char *comma = strchr(strchr(name, '"'), ',');
+            comma = comma ? strchr(comma + 1, ',') : NULL; /* past the short letter */
+            value = comma && strncmp(comma + 1, " true", 5) == 0    ? 1
+                    : comma && strncmp(comma + 1, " false", 6) == 0 ? 0
+                                                                    : -1;
+        } else if (strncmp(p, "CLI_SEARCH_ENTRY(\"", 18) == 0) {
+            name = p + 18;
+            value = 1;
+        } else if (strncmp(p, "CLI_", 4) == 0 && (p == from || !(p[-1] == '_' || (p[-1] >= 'A' && p[-1] <= 'Z')))) {
+            size_t len = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_");
+            bool entry = len > 6 && p[len] == '(' &&
+                         (strncmp(p + len - 6, "_ENTRY", 6) == 0 || strncmp(p + len - 8, "_ENTRIES", 8) == 0);
+            if (entry && strncmp(p, "CLI_SEARCH_ENTRY", len) != 0)
+                expand_macro(p, len, out, n);
+            p += len - 1;
+            continue;
+        } else {
+            continue;
+        }
+        size_t len = strcspn(name, "\"");
+        assert_true(len > 0 && len < NAME_SIZE);
+        snprintf(out[*n].name, NAME_SIZE, "%.*s", (int)len, name);
+        out[(*n)++].value = value;
+        p = name + len;
+    }
+}
+
+/* cli_options: the options of `command`'s table (in cli/cmd_COMMAND.c, the one array
+ * `const cli_opt table[] = {...};`) into out; how many. */
+static int cli_options(const char *command, table_option out[MAX_OPTIONS])
+{
+    static char text[TEXT_SIZE];
+    char path[64];
+    snprintf(path, sizeof path, "cli/cmd_%s.c", command);
+    read_source(path, text);
+    const char *table = strstr(text, "const cli_opt table[] = {");
+    if (!table) {
+        fail_msg("%s has no option table", path);
+        return 0;
+    }
+    const char *end = strstr(table, "\n    };");
+    assert_non_null(end);
+    int n = 0;
+    scan_entries(table + strlen("const cli_opt table[] = {"), end, out, &n);
+    return n;
+}
+
+static void test_every_cli_option_has_help(void **state)
+{
+    (void)state;
+    static char names[MAX_COMMANDS][NAME_SIZE];
+    int ncommands = cli_commands(names), total = 0;
+    for (int c = 0; c < ncommands; c++) {
+        table_option opts[MAX_OPTIONS];
+        int n = cli_options(names[c], opts);
+        if (n == 0)
+            fail_msg("found no options in the table of '%s'", names[c]);
+        total += n;
+        for (int i = 0; i < n; i++) {
+            const cutune_help_opt *h = cutune_help_option(names[c], opts[i].name);
+            if (!h) {
+                fail_msg("cutune %s takes --%s, which has no help in the library", names[c], opts[i].name);
+                return;
+            }
+            assert_string_equal(h->command, names[c]);
+            assert_string_equal(h->option, opts[i].name);
+            assert_non_null(h->description);
+            /* A value name exactly for the options that take a value. */
+            if (opts[i].value >= 0 && (h->metavar != NULL) != (opts[i].value == 1))
+                fail_msg("cutune %s --%s %s, but its help %s", names[c], opts[i].name,
+                         opts[i].value ? "takes a value" : "takes none", h->metavar ? "names one" : "names none");
+            /* "" (named on the line before) only after an option of its own words. */
+            if (h->description[0] == '\0' && i == 0)
+                fail_msg("cutune %s --%s is the first option, with no words of its own", names[c], opts[i].name);
+            assert_true(h->option[0] != '-'); /* the name without "--" */
+        }
+    }
+    /* ...and every option the library has help for is in its command's table. */
+    int library = 0;
+    for (const cutune_help_opt *h; (h = cutune_help_option_at(library)) != NULL; library++) {
+        table_option opts[MAX_OPTIONS];
+        int n = cutune_help_text(h->command) ? cli_options(h->command, opts) : 0, found = 0;
+        for (int i = 0; i < n; i++)
+            found |= strcmp(opts[i].name, h->option) == 0;
+        if (!found)
+            fail_msg("the library has help for cutune %s --%s, which the CLI does not take", h->command, h->option);
+    }
+    assert_int_equal(library, total);
+}
+
+static void test_option_lookup(void **state)
+{
+    (void)state;
+    /* The same option worded for each command: tune's -q keeps the ranking, check's does not. */
+    const cutune_help_opt *tune_q = cutune_help_option("tune", "quiet"),
+                          *check_q = cutune_help_option("check", "quiet");
+    assert_non_null(tune_q);
+    assert_non_null(check_q);
+    assert_true(strstr(tune_q->description, "ranking") != NULL);
+    assert_null(strstr(check_q->description, "ranking"));
+    assert_null(tune_q->metavar);
+    assert_string_equal(cutune_help_option("list", "limit")->metavar, "N");
+    /* --no-flush-l2 shares --flush-l2's line. */
+    assert_string_equal(cutune_help_option("tune", "no-flush-l2")->description, "");
+    assert_true(cutune_help_option("tune", "flush-l2")->description[0] != '\0');
+    const char *none[][2] = {{"tune", "nosuch"}, {"tune", "--limit"}, {"check", "limit"}, {"nosuch", "limit"},
+                             {"tune", NULL},     {NULL, "limit"},     {"Tune", "limit"},  {"tune", "limi"}};
+    for (size_t i = 0; i < sizeof none / sizeof *none; i++)
+        assert_null(cutune_help_option(none[i][0], none[i][1]));
+    assert_null(cutune_help_option_at(-1));
+    assert_null(cutune_help_option_at(1 << 20));
+    assert_non_null(cutune_help_option_at(0));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_cli_command_has_help),
         cmocka_unit_test(test_unknown_commands),
         cmocka_unit_test(test_overview),
+        cmocka_unit_test(test_every_cli_option_has_help),
+        cmocka_unit_test(test_option_lookup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* test_tables.c - the tables the CLI prints through the public header only, as an
  * application calls them: cutune_table_* (`list`'s and `analyze`'s lines and the
- * analysis's summary), cutune_tune_profile_text (the hardware counters after a run),
+ * analysis's summary), cutune_tune_profile_text and _note (the hardware counters after a
+ * run), cutune_profile_defaults_text and _list_text (what `cutune metrics` lists),
  * cutune_spec_select_block (--kernel NAME) and cutune_results_spec (the spec results
  * record). The expected text comes from the spec and
  * the analyses written here and from docs/cli.md's columns, not from the writers. */
@@ -144,14 +145,16 @@ static void analysis_lines_and_summary(void **state)
 }
 
 /* The results of a run that read counters (test/data), with `profiled` variants said in
- * its summary and the spec recorded at `spec` (NULL: as recorded), written to a
- * temporary file and loaded. */
-static cutune_tune_result *hw_results(int profiled, const char *spec)
+ * its summary, its profile note `note` (NULL: as recorded, none) and the spec recorded
+ * at `spec` (NULL: as recorded), written to a temporary file and loaded. */
+static cutune_tune_result *hw_results_noted(int profiled, const char *spec, const char *note)
 {
     json_error_t e;
     json_t *d = json_load_file(CUTUNE_SOURCE_DIR "/test/data/report-hw-tiny-h100.json", 0, &e);
     assert_non_null(d);
     json_object_set_new(json_object_get(d, "summary"), "profiled", json_integer(profiled));
+    if (note)
+        json_object_set_new(json_object_get(d, "summary"), "profile_note", json_string(note));
     if (spec)
         json_object_set_new(json_object_get(d, "spec"), "path", json_string(spec));
     char path[] = "/tmp/test_tables_XXXXXX";
@@ -164,6 +167,12 @@ static cutune_tune_result *hw_results(int profiled, const char *spec)
     assert_int_equal(cutune_results_load(&r, path), CUTUNE_OK);
     remove(path);
     return r;
+}
+
+/* hw_results: hw_results_noted without a note. */
+static cutune_tune_result *hw_results(int profiled, const char *spec)
+{
+    return hw_results_noted(profiled, spec, NULL);
 }
 
 static void profile_text(void **state)
@@ -250,12 +259,115 @@ static void results_spec(void **state)
     cutune_tune_result_free(r);
 }
 
+static void profile_note(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    cutune_tune_result *r = hw_results(0, NULL); /* counters asked for, none read, no reason recorded */
+    assert_int_equal(cutune_tune_profile_note(&text, r), CUTUNE_OK);
+    assert_string_equal(text, "no hardware counters were read; the times above stand\n");
+    cutune_free(text);
+    cutune_tune_result_free(r);
+    r = hw_results_noted(0, NULL, "CUPTI: permission denied");
+    assert_int_equal(cutune_tune_profile_note(&text, r), CUTUNE_OK);
+    assert_string_equal(text, "no hardware counters were read: CUPTI: permission denied; the times above stand\n");
+    cutune_free(text);
+    cutune_tune_result_free(r);
+    r = hw_results_noted(8, NULL, "variant #3: replay failed");
+    assert_int_equal(cutune_tune_profile_note(&text, r), CUTUNE_OK);
+    assert_string_equal(text, "some counters were not read: variant #3: replay failed\n");
+    cutune_free(text);
+    cutune_tune_result_free(r);
+    r = hw_results(8, NULL); /* all read */
+    assert_int_equal(cutune_tune_profile_note(&text, r), CUTUNE_OK);
+    assert_string_equal(text, "");
+    cutune_free(text);
+    assert_int_equal(cutune_tune_profile_note(NULL, r), CUTUNE_EINVAL);
+    cutune_tune_result_free(r);
+    assert_int_equal(cutune_tune_profile_note(&text, NULL), CUTUNE_EINVAL);
+    /* A run that asked for no counters has nothing to say about them. */
+    assert_int_equal(cutune_results_load(&r, CUTUNE_SOURCE_DIR "/test/data/report-sum_matrix-h100.json"), CUTUNE_OK);
+    assert_int_equal(cutune_tune_profile_count(r), 0);
+    assert_int_equal(cutune_tune_profile_note(&text, r), CUTUNE_OK);
+    assert_string_equal(text, "");
+    cutune_free(text);
+    cutune_tune_result_free(r);
+}
+
+static void profile_defaults_text(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    assert_int_equal(cutune_profile_defaults_text(&text, "sm_90", 1), CUTUNE_OK);
+    /* brief: only the table, the nvprof name in 26 columns */
+    const char *first = "achieved_occupancy         sm__warps_active.avg.pct_of_peak_sustained_active\n";
+    assert_int_equal(strncmp(text, first, strlen(first)), 0);
+    assert_true(has_line(text, "dram_utilization           dram__throughput.avg.pct_of_peak_sustained_elapsed"));
+    const char *last = "gpu_time                   gpu__time_duration.sum\n";
+    assert_string_equal(text + strlen(text) - strlen(last), last);
+    int lines = 0;
+    for (const char *p = text; (p = strchr(p, '\n')) != NULL; p++)
+        lines++;
+    assert_int_equal(lines, 8);
+    cutune_free(text);
+    assert_int_equal(cutune_profile_defaults_text(&text, NULL, 0), CUTUNE_OK); /* NULL: sm_90 */
+    assert_int_equal(strncmp(text, "The default counters (cutune SPEC --metrics N)", 46), 0);
+    assert_non_null(strstr(text, "searches GH100's list for sm_90; a\n"));
+    assert_true(has_line(text, "gpu_time                   gpu__time_duration.sum"));
+    cutune_free(text);
+    assert_int_equal(cutune_profile_defaults_text(&text, "sm_80", 0), CUTUNE_OK);
+    assert_non_null(strstr(text, "searches GA100's list for sm_80;"));
+    cutune_free(text);
+    assert_int_equal(cutune_profile_defaults_text(&text, "sm_99", 0), CUTUNE_EINVAL);
+    assert_int_equal(cutune_profile_defaults_text(NULL, "sm_90", 0), CUTUNE_EINVAL);
+}
+
+static void profile_list_text(void **state)
+{
+    (void)state;
+    char *text = NULL, *note = NULL;
+    int shown = -1;
+    assert_int_equal(cutune_profile_list_text(&text, &note, &shown, "sm_99", NULL), CUTUNE_EINVAL);
+    assert_null(text);
+    assert_int_equal(cutune_profile_list_text(NULL, &note, &shown, "sm_90", NULL), CUTUNE_EINVAL);
+    int rc = cutune_profile_list_text(&text, &note, &shown, "sm_90", "dram__bytes");
+    if (rc == CUTUNE_ENODEV) { /* no CUPTI here: nothing more to check */
+        assert_null(text);
+        return;
+    }
+    assert_int_equal(rc, CUTUNE_OK);
+    assert_true(has_line(text, "counter     dram__bytes")); /* the kind in 11 columns, then the name */
+    int lines = 0;
+    for (const char *p = text; *p; p = strchr(p, '\n') + 1, lines++) {
+        char line[256];
+        snprintf(line, sizeof line, "%.*s", (int)(strchr(p, '\n') - p), p);
+        assert_non_null(strstr(line, "dram__bytes"));
+        assert_int_equal(p[11], ' ');
+    }
+    assert_int_equal(shown, lines);
+    char expect[128];
+    snprintf(expect, sizeof expect, "%d base metrics of GH100 (sm_90) containing 'dram__bytes'\n", lines);
+    assert_string_equal(note, expect);
+    cutune_free(text);
+    cutune_free(note);
+    assert_int_equal(cutune_profile_list_text(&text, &note, NULL, NULL, "no such metric"), CUTUNE_OK);
+    assert_string_equal(text, "");
+    assert_string_equal(note, "0 base metrics of GH100 (sm_90) containing 'no such metric'\n");
+    cutune_free(text);
+    cutune_free(note);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(list_lines),   cmocka_unit_test(analysis_lines_and_summary),
-        cmocka_unit_test(profile_text), cmocka_unit_test(select_block),
+        cmocka_unit_test(list_lines),
+        cmocka_unit_test(analysis_lines_and_summary),
+        cmocka_unit_test(profile_text),
+        cmocka_unit_test(select_block),
         cmocka_unit_test(results_spec),
+        cmocka_unit_test(profile_note),
+        cmocka_unit_test(profile_defaults_text),
+        cmocka_unit_test(profile_list_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

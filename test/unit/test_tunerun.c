@@ -3,7 +3,7 @@
  * write (cutune_blocks_emit_check), how a run goes on the GPUs named
  * (cutune_tune_set_devices; no GPU here, so the models cannot be told apart), a shard's
  * files (cutune_tune_set_shard), a finished run's verdict (cutune_tune_verdict_of), an
- * option read from its text (cutune_tune_set_option), the GPUs --devices names
+ * option read from its text (cutune_tune_set_option, cutune_search_set_option), the GPUs --devices names
  * (cutune_devices_parse); and
  * the header of a run on several GPUs, an entry per model (cutune_emit_header_devices).
  * Runs are recorded results files (test/emit, test/data), one rewritten with jansson.
@@ -280,6 +280,70 @@ static void test_set_option(void **state)
     assert_int_equal(cutune_tune_set_option(NULL, "prune", "2"), CUTUNE_EINVAL);
 }
 
+/* A search option read from its text (cutune_search_set_option): CUTUNE_EINVAL with
+ * `message`, the options left as they were. */
+static void search_refused(cutune_search_options *s, const char *name, const char *text, const char *message)
+{
+    cutune_search_options before = *s;
+    assert_int_equal(cutune_search_set_option(s, name, text), CUTUNE_EINVAL);
+    assert_string_equal(cutune_last_error(), message);
+    assert_memory_equal(s, &before, sizeof before);
+}
+
+static void test_search_set_option(void **state)
+{
+    (void)state;
+    cutune_search_options s = CUTUNE_SEARCH_OPTIONS_INIT;
+    assert_int_equal(cutune_search_set_option(&s, "strategy", "genetic"), CUTUNE_OK);
+    assert_string_equal(s.strategy, "genetic");
+    search_refused(&s, "strategy", "Genetic",
+                   "unknown search strategy 'Genetic' (the strategies are exhaustive, random, anneal, genetic, "
+                   "local, guided and auto)");
+    /* a count, then a percentage: each clears the other */
+    assert_int_equal(cutune_search_set_option(&s, "budget", "40"), CUTUNE_OK);
+    assert_true(s.budget == 40 && s.budget_percent == 0);
+    assert_int_equal(cutune_search_set_option(&s, "budget", "12.5%"), CUTUNE_OK);
+    assert_true(s.budget == 0 && s.budget_percent == 12.5);
+    assert_int_equal(cutune_search_set_option(&s, "budget", "7"), CUTUNE_OK);
+    assert_true(s.budget == 7 && s.budget_percent == 0);
+    search_refused(&s, "budget", "0",
+                   "budget takes a number of evaluations from 1 to 9223372036854775807 or a percentage (5%), not '0'");
+    search_refused(&s, "budget", "101%", "budget P% takes a percentage above 0 and at most 100, not '101%'");
+    search_refused(&s, "budget", "0%", "budget P% takes a percentage above 0 and at most 100, not '0%'");
+    /* seconds, or with a unit */
+    assert_int_equal(cutune_search_set_option(&s, "time-budget", "90s"), CUTUNE_OK);
+    assert_true(s.time_s == 90);
+    assert_int_equal(cutune_search_set_option(&s, "time-budget", "10min"), CUTUNE_OK);
+    assert_true(s.time_s == 600);
+    assert_int_equal(cutune_search_set_option(&s, "time-budget", "1.5h"), CUTUNE_OK);
+    assert_true(s.time_s == 5400);
+    assert_int_equal(cutune_search_set_option(&s, "time-budget", "30"), CUTUNE_OK);
+    assert_true(s.time_s == 30);
+    char message[160];
+    const char *bad_times[] = {"0", "-5", "2d", "5ms", "1e308h", "inf", ""};
+    for (size_t i = 0; i < sizeof bad_times / sizeof *bad_times; i++) {
+        snprintf(message, sizeof message,
+                 "time-budget takes a finite duration above 0 (seconds, or 90s, 10min, 2h), not '%s'", bad_times[i]);
+        search_refused(&s, "time-budget", bad_times[i], message);
+    }
+    assert_int_equal(cutune_search_set_option(&s, "patience", "1"), CUTUNE_OK);
+    assert_true(s.patience == 1);
+    search_refused(&s, "patience", "0",
+                   "patience takes a number of evaluations from 1 to 9223372036854775807, not '0'");
+    assert_false(s.has_seed);
+    assert_int_equal(cutune_search_set_option(&s, "seed", "0"), CUTUNE_OK);
+    assert_true(s.has_seed && s.seed == 0);
+    assert_int_equal(cutune_search_set_option(&s, "seed", "9223372036854775807"), CUTUNE_OK);
+    assert_true(s.seed == 9223372036854775807ULL);
+    search_refused(&s, "seed", "9223372036854775808",
+                   "seed takes a seed from 0 to 9223372036854775807, not '9223372036854775808'");
+    search_refused(&s, "seed", "-1", "seed takes a seed from 0 to 9223372036854775807, not '-1'");
+    search_refused(&s, "repeat", "2",
+                   "cutune_search_set_option: no option 'repeat' (strategy, budget, time-budget, patience, seed)");
+    assert_int_equal(cutune_search_set_option(&s, "seed", NULL), CUTUNE_EINVAL);
+    assert_int_equal(cutune_search_set_option(NULL, "seed", "1"), CUTUNE_EINVAL);
+}
+
 /* --devices' text: GPU numbers, or all the driver sees (none here: CUTUNE_ENODEV). */
 static void test_devices_parse(void **state)
 {
@@ -314,7 +378,7 @@ int main(void)
         cmocka_unit_test(test_blocks_emit_check), cmocka_unit_test(test_set_devices),
         cmocka_unit_test(test_set_shard),         cmocka_unit_test(test_verdict),
         cmocka_unit_test(test_header_devices),    cmocka_unit_test(test_set_option),
-        cmocka_unit_test(test_devices_parse),
+        cmocka_unit_test(test_devices_parse),     cmocka_unit_test(test_search_set_option),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
