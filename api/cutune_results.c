@@ -268,3 +268,32 @@ double cutune_measurement_hw(const cutune_measurement *m, int i)
 {
     return m && i >= 0 && i < m->nhw && m->hw ? m->hw[i] : NAN;
 }
+
+void cutune_results_free_all(cutune_tune_result **results, int n)
+{
+    for (int k = 0; results && k < n; k++)
+        cutune_tune_result_free(results[k]);
+    free(results);
+}
+
+int cutune_results_load_all(cutune_tune_result ***out, const char *const *paths, int n, int winners, int *winnerless)
+{
+    if (winnerless)
+        *winnerless = -1;
+    if (!out || n < 0 || (!paths && n > 0))
+        return err_set(CUTUNE_EINVAL, "cutune_results_load_all: no output or paths");
+    *out = NULL;
+    cutune_tune_result **rs = calloc((size_t)n + 1, sizeof *rs);
+    int rc = rs ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
+    for (int k = 0; rc == CUTUNE_OK && k < n; k++) {
+        rc = cutune_results_load(&rs[k], paths[k]);
+        if (rc == CUTUNE_OK && winners && (rc = cutune_header_has_winner(rs[k])) != CUTUNE_OK && winnerless)
+            *winnerless = k;
+    }
+    if (rc != CUTUNE_OK) {
+        cutune_results_free_all(rs, n);
+        return rc;
+    }
+    *out = rs;
+    return CUTUNE_OK;
+}

@@ -163,33 +163,25 @@ static int run_emit(const emit_args *a, const cli_common *c)
             fprintf(stderr, "cutune emit: %s\n", cutune_last_error());
         return rc == CUTUNE_OK ? EXIT_OK : rc == CUTUNE_EIO ? EXIT_IO : cli_exit_for_status(rc);
     }
-    cutune_tune_result **results = calloc((size_t)a->nfiles + 1, sizeof *results);
-    if (!results)
-        return EXIT_INTERNAL;
-    int code = EXIT_OK;
-    for (int k = 0; k < a->nfiles && code == EXIT_OK; k++) {
-        int rc = cutune_results_load(&results[k], a->files[k]);
-        if (rc != CUTUNE_OK) {
-            fprintf(stderr, "cutune emit: %s\n", cutune_last_error());
-            code = rc == CUTUNE_EIO ? EXIT_IO : cli_exit_for_status(rc);
-        } else if (header && !c->kernel) {
-            code = no_winner(results[k]);
-        }
+    cutune_tune_result **results = NULL;
+    int winnerless = -1, code = EXIT_OK; /* a header of all of them: a winner in each */
+    int rc =
+        cutune_results_load_all(&results, (const char *const *)a->files, a->nfiles, header && !c->kernel, &winnerless);
+    if (rc != CUTUNE_OK) {
+        fprintf(stderr, "cutune emit: %s\n", cutune_last_error());
+        code = winnerless >= 0 ? EXIT_NOTHING : cli_exit_for_status(rc);
     }
     if (code == EXIT_OK) {
         if (header) {
             code = header_of_kernel(a, c, results);
         } else {
             char *text = NULL;
-            int rc =
-                strcmp(a->kind, "csv") == 0 ? cutune_emit_csv(&text, results[0]) : cutune_emit_t4(&text, results[0]);
+            rc = strcmp(a->kind, "csv") == 0 ? cutune_emit_csv(&text, results[0]) : cutune_emit_t4(&text, results[0]);
             code = rc == CUTUNE_OK ? cli_write("cutune", a->output ? a->output : "-", text) : cli_exit_for_status(rc);
             cutune_free(text);
         }
     }
-    for (int k = 0; k < a->nfiles; k++)
-        cutune_tune_result_free(results[k]);
-    free(results);
+    cutune_results_free_all(results, a->nfiles);
     return code;
 }
 

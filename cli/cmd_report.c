@@ -39,16 +39,11 @@ int cmd_report(int argc, char **argv)
     char **files = argv + optind;
     if (nfiles < 1)
         return cli_usage_error("report", "which results files? (cutune report RESULTS.json ... -o report.html)");
-    cutune_tune_result **results = calloc((size_t)nfiles, sizeof *results);
-    if (!results)
-        return EXIT_INTERNAL;
-    int code = EXIT_OK;
-    for (int k = 0; k < nfiles && code == EXIT_OK; k++) {
-        int rc = cutune_results_load(&results[k], files[k]);
-        if (rc != CUTUNE_OK) {
-            fprintf(stderr, "cutune report: %s\n", cutune_last_error());
-            code = rc == CUTUNE_EIO ? EXIT_IO : cli_exit_for_status(rc);
-        }
+    cutune_tune_result **results = NULL;
+    int code = EXIT_OK, rc = cutune_results_load_all(&results, (const char *const *)files, nfiles, 0, NULL);
+    if (rc != CUTUNE_OK) {
+        fprintf(stderr, "cutune report: %s\n", cutune_last_error());
+        code = cli_exit_for_status(rc);
     }
     if (code == EXIT_OK) {
         cutune_report_options opts = CUTUNE_REPORT_OPTIONS_INIT;
@@ -57,9 +52,7 @@ int cmd_report(int argc, char **argv)
         code = write_report((const cutune_tune_result *const *)results, nfiles, &opts, output,
                             quiet || strcmp(output, "-") == 0, "cutune report");
     }
-    for (int k = 0; k < nfiles; k++)
-        cutune_tune_result_free(results[k]);
-    free(results);
+    cutune_results_free_all(results, nfiles);
     return code;
 }
 

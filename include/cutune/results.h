@@ -310,6 +310,17 @@ void cutune_tune_result_free(cutune_tune_result *r);
  * CUTUNE_EINVAL for NULL arguments. *out is NULL on failure. */
 int cutune_results_load(cutune_tune_result **out, const char *path);
 
+/* cutune_results_load_all: the n results files paths[0 .. n), each read in turn
+ * (cutune_results_load) into *out (n results; free with cutune_results_free_all), and
+ * with `winners` nonzero each checked, as soon as it is read, to have a winner to put in
+ * a header (cutune_header_has_winner). Stops at the first file that fails: CUTUNE_OK;
+ * that file's status (cutune_last_error names it), and for one without a winner
+ * CUTUNE_EINVAL with *winnerless (may be NULL) its index (-1 otherwise); CUTUNE_ENOMEM.
+ * *out is NULL on failure, what was read freed. cutune_results_free_all: frees
+ * results[0 .. n) and the array; NULL is a no-op. */
+int cutune_results_load_all(cutune_tune_result ***out, const char *const *paths, int n, int winners, int *winnerless);
+void cutune_results_free_all(cutune_tune_result **results, int n);
+
 /* cutune_results_merge: the shards of a run split over processes or GPUs
  * (`cutune SPEC --shard i/N`), the n results files at `paths`, as one result: what one
  * process tuning the same configurations would have given (every entry once, in

@@ -5,7 +5,7 @@
  * GPU's command line (cutune_per_device_check, cutune_per_device_text,
  * cutune_per_device_args), the header's note on GPUs of one
  * model (cutune_header_devices_notes), what a header needs of its results files
- * (cutune_header_has_winner, cutune_header_sources), an import's messages and default path
+ * (cutune_header_has_winner, cutune_header_sources, cutune_results_load_all), an import's messages and default path
  * (cutune_import_messages, cutune_import_default_path). The expected text is written
  * from the recorded files' figures (test/emit/h100.json: 4 variants, 2 timed, #11 won
  * at 0.5 ms) and docs/cli.md's words. */
@@ -226,6 +226,33 @@ static void test_header_results(void **state)
     cutune_tune_result_free(via);
 }
 
+/* Several results files at once: in order, stopping at the first that fails: without
+ * a winner (when asked: nowinner.json, index 1), or unreadable. */
+static void test_load_all(void **state)
+{
+    (void)state;
+    char a[1024], b[1024], c[1024];
+    path_of(a, sizeof a, "test/emit/h100.json");
+    path_of(b, sizeof b, "test/emit/nowinner.json");
+    path_of(c, sizeof c, "test/emit/no-such-file.json");
+    const char *paths[] = {a, b, c};
+    cutune_tune_result **rs = NULL;
+    int winnerless = 7;
+    assert_int_equal(cutune_results_load_all(&rs, paths, 3, 1, &winnerless), CUTUNE_EINVAL);
+    assert_int_equal(winnerless, 1);
+    assert_null(rs);
+    assert_non_null(strstr(cutune_last_error(), "nowinner.json: no variant ran correctly"));
+    assert_int_equal(cutune_results_load_all(&rs, paths, 3, 0, &winnerless), CUTUNE_EIO);
+    assert_int_equal(winnerless, -1);
+    assert_null(rs);
+    assert_non_null(strstr(cutune_last_error(), "no-such-file.json"));
+    assert_int_equal(cutune_results_load_all(&rs, paths, 2, 0, NULL), CUTUNE_OK);
+    assert_string_equal(cutune_tune_device(rs[0])->name, "NVIDIA H100 80GB HBM3");
+    assert_null(cutune_tune_best(rs[1]));
+    cutune_results_free_all(rs, 2);
+    cutune_results_free_all(NULL, 2);
+}
+
 static void test_header_notes(void **state)
 {
     (void)state;
@@ -303,11 +330,12 @@ static void test_import_path(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_merge_whole),     cmocka_unit_test(test_merge_partial),
-        cmocka_unit_test(test_devices_note),    cmocka_unit_test(test_devices_all),
-        cmocka_unit_test(test_per_device),      cmocka_unit_test(test_per_device_args),
-        cmocka_unit_test(test_header_notes),    cmocka_unit_test(test_header_results),
-        cmocka_unit_test(test_import_messages), cmocka_unit_test(test_import_path),
+        cmocka_unit_test(test_merge_whole),  cmocka_unit_test(test_merge_partial),
+        cmocka_unit_test(test_devices_note), cmocka_unit_test(test_devices_all),
+        cmocka_unit_test(test_per_device),   cmocka_unit_test(test_per_device_args),
+        cmocka_unit_test(test_header_notes), cmocka_unit_test(test_header_results),
+        cmocka_unit_test(test_load_all),     cmocka_unit_test(test_import_messages),
+        cmocka_unit_test(test_import_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
