@@ -19,9 +19,8 @@ int cmd_devices(int argc, char **argv)
     int json = 0; /* formats[json] */
     bool quiet = false;
     const cli_opt table[] = {
-        {"format", 0, true, CLI_CHOICE, &json, NULL, 0, formats, "FORMAT", "text (default) or json"},
-        {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL, NULL,
-         "print nothing on success (the exit status is the answer)"},
+        {"format", 0, true, CLI_CHOICE, &json, NULL, 0, formats},
+        {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL},
     };
     int parsed = cli_parse_options("devices", argc, argv, CLI_TABLE(table));
     if (parsed != EXIT_OK)

@@ -191,16 +191,13 @@ int cmd_emit(int argc, char **argv)
     cli_init_common(&c);
     emit_args a = {argc > 1 ? argv[1] : "", NULL, NULL, NULL, NULL, 0};
     const cli_opt table[] = {
-        {"spec", 0, true, CLI_TEXT, &a.spec_path, NULL, 0, NULL, "SPEC", "the spec (needed without results files)"},
-        {"prefix", 0, true, CLI_TEXT, &a.prefix, NULL, 0, NULL, "P",
-         "the names' prefix (default: the spec's emit header prefix, else\nthe kernel's name upper-cased)"},
-        {"output", 'o', true, CLI_TEXT, &a.output, NULL, 0, NULL, "FILE", "write here (default: stdout)"},
-        {"set", 0, true, CLI_CALL, &c, cli_opt_common, CLI_OPT_SET, NULL, "NAME=VALUE",
-         "override a `let` of the spec (repeatable)"},
-        {"kernel", 0, true, CLI_TEXT, &c.kernel, NULL, 0, NULL, "NAME",
-         "only kernel block NAME: its results (the others left out),\nor with --spec and no results its defaults"},
+        {"spec", 0, true, CLI_TEXT, &a.spec_path, NULL, 0, NULL},
+        {"prefix", 0, true, CLI_TEXT, &a.prefix, NULL, 0, NULL},
+        {"output", 'o', true, CLI_TEXT, &a.output, NULL, 0, NULL},
+        {"set", 0, true, CLI_CALL, &c, cli_opt_common, CLI_OPT_SET, NULL},
+        {"kernel", 0, true, CLI_TEXT, &c.kernel, NULL, 0, NULL},
         CLI_COLOR_ENTRY(&c),
-        {"quiet", 'q', false, CLI_BOOL, &c.quiet, NULL, 0, NULL, NULL, CLI_HELP_QUIET},
+        {"quiet", 'q', false, CLI_BOOL, &c.quiet, NULL, 0, NULL},
     };
     int code = EXIT_OK;
     if (argc == 2 && strcmp(argv[1], "--help") == 0) /* cutune help emit: the table's options */

@@ -59,18 +59,12 @@ int cmd_import(int argc, char **argv)
     bool quiet = false, force = false;
     int complete = 0;
     const cli_opt table[] = {
-        {"output", 'o', true, CLI_TEXT, &output, NULL, 0, NULL, "OUT",
-         "write here (a spec by default: FILE's stem + .tune, beside it;\n- for stdout; relative paths in the spec "
-         "are made relative to OUT)"},
-        {"force", 0, false, CLI_BOOL, &force, NULL, 0, NULL, NULL, "replace OUT when it exists (default: refuse)"},
-        {"spec", 0, true, CLI_TEXT, &spec, NULL, 0, NULL, "SPEC",
-         "read FILE as a Kernel Tuner cache or T4 file of SPEC's space"},
-        {"gpu-name", 0, true, CLI_TEXT, &device, NULL, 0, NULL, "NAME",
-         "with --spec: the GPU the file was recorded on, for a file that\ndoes not say (T4); a file that names another "
-         "is refused"},
-        {"complete", 0, false, CLI_INT, &complete, NULL, 1, NULL, NULL,
-         "with --spec: refuse a file that lacks a valid configuration"},
-        {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL, NULL, CLI_HELP_QUIET},
+        {"output", 'o', true, CLI_TEXT, &output, NULL, 0, NULL},
+        {"force", 0, false, CLI_BOOL, &force, NULL, 0, NULL},
+        {"spec", 0, true, CLI_TEXT, &spec, NULL, 0, NULL},
+        {"gpu-name", 0, true, CLI_TEXT, &device, NULL, 0, NULL},
+        {"complete", 0, false, CLI_INT, &complete, NULL, 1, NULL},
+        {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL},
     };
     int code = cli_parse_options("import", argc, argv, CLI_TABLE(table));
     if (code != EXIT_OK)

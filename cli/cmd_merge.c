@@ -13,11 +13,9 @@ int cmd_merge(int argc, char **argv)
     bool quiet = false;
     int partial = 0;
     const cli_opt table[] = {
-        {"output", 'o', true, CLI_TEXT, &output, NULL, 0, NULL, "FILE", "write the merged results here (required)"},
-        {"partial", 0, false, CLI_INT, &partial, NULL, 1, NULL, NULL,
-         "merge the shards given even when some are missing: the file\nrecords which it holds "
-         "(settings.shard.merged), and the\nmissing ones are named on stderr"},
-        {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL, NULL, CLI_HELP_QUIET},
+        {"output", 'o', true, CLI_TEXT, &output, NULL, 0, NULL},
+        {"partial", 0, false, CLI_INT, &partial, NULL, 1, NULL},
+        {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL},
     };
     int code = cli_parse_options("merge", argc, argv, CLI_TABLE(table));
     if (code != EXIT_OK)

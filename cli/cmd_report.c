@@ -28,9 +28,9 @@ int cmd_report(int argc, char **argv)
     const char *output = "-", *title = NULL;
     bool quiet = false;
     const cli_opt table[] = {
-        {"output", 'o', true, CLI_TEXT, &output, NULL, 0, NULL, "FILE", "write here (default: stdout)"},
-        {"title", 0, true, CLI_TEXT, &title, NULL, 0, NULL, "TEXT", "the page's title (default: cutune report)"},
-        {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL, NULL, CLI_HELP_QUIET},
+        {"output", 'o', true, CLI_TEXT, &output, NULL, 0, NULL},
+        {"title", 0, true, CLI_TEXT, &title, NULL, 0, NULL},
+        {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL},
     };
     int parsed = cli_parse_options("report", argc, argv, CLI_TABLE(table));
     if (parsed != EXIT_OK)

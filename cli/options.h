@@ -37,13 +37,9 @@ struct cli_opt {
     cli_opt_fn call;            /* CLI_CALL's handler */
     int set;                    /* CLI_INT: the value set; CLI_CALL: for the handler (an option code) */
     const char *const *choices; /* CLI_CHOICE: the words it takes, NULL-ended */
-    /* Not read: the help is the library's (cutune_help_option). Left while the tables of
-     * emit, report, merge, import and devices still fill these two columns; the others
-     * leave them out, which the pragma below lets them do. When those five drop them, the
-     * two fields, the pragma and CLI_HELP_QUIET go. */
-    const char *meta, *help;
+    /* (an option's words, its value's name and its help, are the library's:
+     * cutune_help_option) */
 };
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 /* CLI_TABLE: a table array's entries and their count, as cli_parse_options takes them. */
 #define CLI_TABLE(t) (t), (int)(sizeof(t) / sizeof((t)[0]))
@@ -99,9 +95,6 @@ typedef struct cli_priors {
     cutune_search_options *s;
 } cli_priors;
 int cli_opt_prior(const char *sub, void *dest, const cli_opt *o, const char *arg);
-
-/* (the help column of the tables that still fill it: see struct cli_opt) */
-#define CLI_HELP_QUIET "print only errors, warnings and the result"
 
 /* (clang-format would spread these macros' entries over a line a field) */
 /* clang-format off */
