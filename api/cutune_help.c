@@ -1,9 +1,11 @@
 /* cutune_help.c - cutune/help.h: the `cutune` command's help texts, a command's usage
  * and description and its own exit codes, the overview's head and tail, and each
- * command's options' value names and descriptions. Static data only: the front end
- * prints them (cli/main.c, and cli/options.c the option lists, in its tables' order). */
+ * command's options' value names and descriptions. Static data, and the overview composed
+ * of it (the caller owns that text): the front end prints them (cli/main.c, and
+ * cli/options.c the option lists, in its tables' order). */
 #include <string.h>
 
+#include "../base/strbuf.h"
 #include "internal.h"
 
 /* A command's help. Its `usage` is the usage lines and what the command does; the
@@ -220,6 +222,21 @@ const char *cutune_help_after(const char *command)
         return overview_after;
     const help_entry *e = help_find(command);
     return e ? e->after : NULL;
+}
+
+int cutune_help_overview(char **out)
+{
+    if (!out)
+        return err_set(CUTUNE_EINVAL, "cutune_help_overview: no output");
+    strbuf sb = STRBUF_INIT;
+    sb_printf(&sb, "cutune %s - a CUDA kernel autotuner\n\n%s", cutune_version(), overview_head);
+    for (int i = 0; i < HELP_COUNT; i++)
+        sb_printf(&sb, "  %-10s %s\n", help_entries[i].name, help_entries[i].summary);
+    sb_printf(&sb, "  %-10s %s\n  %-10s %s\n\n%s", "help", "help on a command: cutune help list", "version",
+              "print the version", overview_after);
+    *out = sb_steal(&sb);
+    sb_free(&sb);
+    return *out ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
 }
 
 /* The options' help, command by command in the order of help_entries, each command's

@@ -8,8 +8,8 @@
 #include "options.h"
 #include "../base/suggest.h"
 
-/* The commands, in the order `cutune --help` lists them: each name with the function
- * that runs it. What each says in its help is the library's (cutune/help.h); its
+/* The commands, each name with the function that runs it (`cutune --help` lists them in
+ * the library's order, cutune_help_overview). What each says in its help is the library's (cutune/help.h); its
  * options' help is its option table's (options.h). */
 typedef struct command {
     const char *name;
@@ -23,17 +23,16 @@ static const command commands[] = {
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 
-/* print_usage: the overview (`cutune --help`) on `f`: the library's head, a line per
- * command with its summary, help and version, the library's closing lines. */
-static void print_usage(FILE *f)
+/* print_usage: the overview (`cutune --help`, the library's: cutune_help_overview) on
+ * `f`; returns `code`, or EXIT_INTERNAL when it could not be composed. */
+static int print_usage(FILE *f, int code)
 {
-    fprintf(f, "cutune %s - a CUDA kernel autotuner\n\n%s", cutune_version(), cutune_help_text(NULL));
-    for (int i = 0; i < NCOMMANDS; i++) {
-        const char *summary = cutune_help_summary(commands[i].name);
-        fprintf(f, "  %-10s %s\n", commands[i].name, summary ? summary : "");
-    }
-    fprintf(f, "  %-10s %s\n", "help", "help on a command: cutune help list");
-    fprintf(f, "  %-10s %s\n\n%s", "version", "print the version", cutune_help_after(NULL));
+    char *text = NULL;
+    if (cutune_help_overview(&text) != CUTUNE_OK)
+        return EXIT_INTERNAL;
+    fputs(text, f);
+    cutune_free(text);
+    return code;
 }
 
 static const command *find_command(const char *name)
@@ -71,16 +70,12 @@ static int no_command(const char *word)
 
 static int cmd_help(int argc, char **argv)
 {
-    if (argc < 2) {
-        print_usage(stdout);
-        return EXIT_OK;
-    }
+    if (argc < 2)
+        return print_usage(stdout, EXIT_OK);
     const command *c = find_command(argv[1]);
     if (!c) {
-        if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "version") == 0) {
-            print_usage(stdout);
-            return EXIT_OK;
-        }
+        if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "version") == 0)
+            return print_usage(stdout, EXIT_OK);
         return no_command(argv[1]);
     }
     const char *usage = cutune_help_text(c->name), *after = cutune_help_after(c->name);
@@ -112,15 +107,11 @@ static bool is_spec_word(const char *word)
 /* Runs the command line; main() then checks that stdout got everything. */
 static int run(int argc, char **argv)
 {
-    if (argc < 2) {
-        print_usage(stderr);
-        return EXIT_USAGE;
-    }
+    if (argc < 2)
+        return print_usage(stderr, EXIT_USAGE);
     const char *first = argv[1];
-    if (strcmp(first, "--help") == 0 || strcmp(first, "-h") == 0) {
-        print_usage(stdout);
-        return EXIT_OK;
-    }
+    if (strcmp(first, "--help") == 0 || strcmp(first, "-h") == 0)
+        return print_usage(stdout, EXIT_OK);
     if (strcmp(first, "--version") == 0 || strcmp(first, "version") == 0) {
         printf("cutune %s\n", cutune_version());
         return EXIT_OK;

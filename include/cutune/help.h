@@ -7,7 +7,7 @@
  * it does (cutune_help_text), the list of its options (the front end lists the options
  * its parser takes, each with the words cutune_help_option gives it), then what follows
  * (cutune_help_after: its own exit codes, when it has any). Every string is static (never
- * freed). */
+ * freed), but the overview cutune_help_overview composes. */
 #ifndef CUTUNE_HELP_H
 #define CUTUNE_HELP_H
 
@@ -39,6 +39,13 @@ const char *cutune_help_text(const char *command);
  * overview's) or there is no such command. With `command` NULL: the overview's closing
  * lines (every exit code, how a spec is told from a command, where the manual is). */
 const char *cutune_help_after(const char *command);
+
+/* cutune_help_overview: the whole of `cutune --help` in *out, NUL-terminated (free with
+ * cutune_free): the "cutune VERSION - ..." line, the head (cutune_help_text(NULL)), a
+ * line per command with its summary (in cutune_help_command's order), the lines of help
+ * and version, then the closing lines (cutune_help_after(NULL)). CUTUNE_OK, CUTUNE_EINVAL
+ * (out NULL) or CUTUNE_ENOMEM. */
+int cutune_help_overview(char **out);
 
 /* The help of one option of one command. */
 typedef struct cutune_help_opt {

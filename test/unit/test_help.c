@@ -133,6 +133,30 @@ static void test_overview(void **state)
     assert_int_equal(after[strlen(after) - 1], '\n');
 }
 
+/* The composed overview: the version line, then the head, a line per command (name in
+ * 10 columns), help and version, and the closing lines. */
+static void test_overview_composed(void **state)
+{
+    (void)state;
+    assert_int_equal(cutune_help_overview(NULL), CUTUNE_EINVAL);
+    char *text = NULL;
+    assert_int_equal(cutune_help_overview(&text), CUTUNE_OK);
+    char first[128];
+    snprintf(first, sizeof first, "cutune %s - a CUDA kernel autotuner\n\nusage: cutune SPEC [options]",
+             cutune_version());
+    assert_true(strncmp(text, first, strlen(first)) == 0);
+    const char *lines[] = {"\ncommands:\n  tune       tune a spec (the default: cutune SPEC)\n  check      ",
+                           "\n  devices    the GPUs the CUDA driver sees (exit 4 when none)\n"
+                           "  help       help on a command: cutune help list\n"
+                           "  version    print the version\n\nexit codes: 0 ok"};
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++)
+        if (!strstr(text, lines[i]))
+            fail_msg("the overview lacks '%s'", lines[i]);
+    const char *tail = "man cutune (every command, option, exit status, environment variable and file)\n";
+    assert_string_equal(text + strlen(text) - strlen(tail), tail);
+    cutune_free(text);
+}
+
 /* An option as a CLI table names it: its long name, and whether it takes a value (-1:
  * not said where the name is, as in a macro's argument). */
 typedef struct table_option {
@@ -292,6 +316,7 @@ int main(void)
         cmocka_unit_test(test_every_cli_command_has_help),
         cmocka_unit_test(test_unknown_commands),
         cmocka_unit_test(test_overview),
+        cmocka_unit_test(test_overview_composed),
         cmocka_unit_test(test_every_cli_option_has_help),
         cmocka_unit_test(test_option_lookup),
     };
