@@ -144,6 +144,28 @@ static int kernels(strbuf *all, cutune_spec *spec, const cutune_tune_result *con
     return rc;
 }
 
+/* prefix_refused: CUTUNE_EINVAL, saying why one prefix cannot name `count` sections (of
+ * results when nresults > 0, else of a spec's kernel blocks) and what to do instead. */
+static int prefix_refused(int count, int nresults)
+{
+    if (nresults)
+        return err_set(CUTUNE_EINVAL,
+                       "results of %d kernels: one --prefix cannot name them all (each kernel's prefix comes "
+                       "from its spec)",
+                       count);
+    return err_set(CUTUNE_EINVAL,
+                   "the spec has %d kernel blocks: one --prefix cannot name them all (pick one with --kernel NAME)",
+                   count);
+}
+
+int cutune_header_prefix_check(const cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
+                               int selected_only, const char *prefix)
+{
+    int count = 1;
+    int rc = prefix ? cutune_header_sections(&count, spec, results, nresults, selected_only) : CUTUNE_OK;
+    return rc == CUTUNE_OK && count > 1 ? prefix_refused(count, nresults) : rc;
+}
+
 int cutune_emit_headers(char **out, cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
                         const cutune_headers_options *opts)
 {
@@ -160,8 +182,7 @@ int cutune_emit_headers(char **out, cutune_spec *spec, const cutune_tune_result 
     if (!opts)
         opts = &defaults_opts;
     if (opts->prefix && count > 1)
-        return err_set(CUTUNE_EINVAL, "%d %s: one prefix cannot name them all", count,
-                       nresults ? "kernels' results" : "kernel blocks");
+        return prefix_refused(count, nresults);
     cutune_header_options ho = CUTUNE_HEADER_OPTIONS_INIT;
     ho.prefix = opts->prefix;
     ho.file_name = opts->file_name;

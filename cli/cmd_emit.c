@@ -71,18 +71,9 @@ static int emit_header(const emit_args *a, const cli_common *c, const cutune_tun
     if (n == 0 && !(hs.spec = cli_load(a->spec_path, c, &hs.code)))
         return hs.code;
     hs.seen = hs.spec ? cutune_spec_diagnostic_count(hs.spec) : 0;
-    int sections = 1;
-    cutune_header_sections(&sections, hs.spec, rs, n, c->kernel != NULL);
-    if (a->prefix && sections > 1) {
+    if (cutune_header_prefix_check(hs.spec, rs, n, c->kernel != NULL, a->prefix) != CUTUNE_OK) {
         cutune_spec_free(hs.spec);
-        return n ? cli_usage_error("emit",
-                                   "results of %d kernels: one --prefix cannot name them all (each "
-                                   "kernel's prefix comes from its spec)",
-                                   sections)
-                 : cli_usage_error("emit",
-                                   "the spec has %d kernel blocks: one --prefix cannot name them all "
-                                   "(pick one with --kernel NAME)",
-                                   sections);
+        return cli_usage_error("emit", "%s", cutune_last_error());
     }
     const char **sources = NULL; /* canonical: the same header from any working folder */
     const char *base = a->output && strcmp(a->output, "-") != 0 ? strrchr(a->output, '/') : NULL;

@@ -136,11 +136,18 @@ int cutune_headers_options_init(cutune_headers_options *opts, unsigned int versi
 
 /* cutune_header_sections: how many sections the file of cutune_emit_headers' same
  * arguments has, in *out: with results, how many kernels they are of; without, 1 with
- * selected_only, else the spec file's kernel blocks. A caller that gives one prefix may
- * ask first, to say why it is refused in its own words. CUTUNE_OK, or CUTUNE_EINVAL
+ * selected_only, else the spec file's kernel blocks. CUTUNE_OK, or CUTUNE_EINVAL
  * (neither results nor a spec, a NULL result). */
 int cutune_header_sections(int *out, const cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
                            int selected_only);
+
+/* cutune_header_prefix_check: whether one `prefix` can name the file of
+ * cutune_emit_headers' same arguments: CUTUNE_OK when prefix is NULL or there is one
+ * section (cutune_header_sections); else CUTUNE_EINVAL, cutune_last_error saying why
+ * in the command's words ("results of 2 kernels: one --prefix cannot name them all
+ * (...)"), the refusal cutune_emit_headers makes. Or cutune_header_sections' error. */
+int cutune_header_prefix_check(const cutune_spec *spec, const cutune_tune_result *const *results, int nresults,
+                               int selected_only, const char *prefix);
 
 /* cutune_emit_headers: the headers of one file as a NUL-terminated string in *out
  * (free it with cutune_free): with nresults >= 1, a section per kernel of results[0 ..

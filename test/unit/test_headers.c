@@ -98,7 +98,14 @@ static void test_one_prefix(void **state)
     char *text = (char *)"untouched";
     assert_int_equal(cutune_emit_headers(&text, NULL, two, 2, &opts), CUTUNE_EINVAL);
     assert_null(text);
-    assert_non_null(strstr(cutune_last_error(), "one prefix"));
+    assert_string_equal(cutune_last_error(), "results of 2 kernels: one --prefix cannot name them all (each "
+                                             "kernel's prefix comes from its spec)");
+    /* Asked first, the same refusal; none for one kernel or no prefix. */
+    assert_int_equal(cutune_header_prefix_check(NULL, two, 2, 0, "X"), CUTUNE_EINVAL);
+    assert_non_null(strstr(cutune_last_error(), "results of 2 kernels: one --prefix"));
+    assert_int_equal(cutune_header_prefix_check(NULL, sm, 2, 0, "X"), CUTUNE_OK);
+    assert_int_equal(cutune_header_prefix_check(NULL, two, 2, 0, NULL), CUTUNE_OK);
+    assert_int_equal(cutune_header_prefix_check(NULL, NULL, 0, 0, "X"), CUTUNE_EINVAL);
     assert_int_equal(cutune_emit_headers(&text, NULL, sm, 2, &opts), CUTUNE_OK);
     assert_non_null(strstr(text, "#define X_TUNED 1\n"));
     cutune_free(text);
@@ -137,6 +144,10 @@ static void test_defaults_per_block(void **state)
     opts.selected_only = 0;
     opts.prefix = "X";
     assert_int_equal(cutune_emit_headers(&text, spec, NULL, 0, &opts), CUTUNE_EINVAL);
+    assert_string_equal(cutune_last_error(), "the spec has 2 kernel blocks: one --prefix cannot name them all "
+                                             "(pick one with --kernel NAME)");
+    assert_int_equal(cutune_header_prefix_check(spec, NULL, 0, 0, "X"), CUTUNE_EINVAL);
+    assert_int_equal(cutune_header_prefix_check(spec, NULL, 0, 1, "X"), CUTUNE_OK);
     cutune_free(a);
     cutune_free(b);
     cutune_spec_free(spec);
