@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../base/strbuf.h"
+#include "../base/suggest.h"
 #include "internal.h"
 
 /* A command's help. Its `usage` is the usage lines and what the command does; the
@@ -222,6 +223,16 @@ const char *cutune_help_after(const char *command)
         return overview_after;
     const help_entry *e = help_find(command);
     return e ? e->after : NULL;
+}
+
+const char *cutune_help_nearest(const char *word)
+{
+    const char *names[HELP_COUNT + 2];
+    for (int i = 0; i < HELP_COUNT; i++)
+        names[i] = help_entries[i].name;
+    names[HELP_COUNT] = "help";
+    names[HELP_COUNT + 1] = "version";
+    return word ? suggest_best(word, names, HELP_COUNT + 2) : NULL;
 }
 
 int cutune_help_overview(char **out)

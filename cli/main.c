@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include "options.h"
-#include "../base/suggest.h"
 
 /* The commands, each name with the function that runs it (`cutune --help` lists them in
  * the library's order, cutune_help_overview). What each says in its help is the library's (cutune/help.h); its
@@ -43,23 +42,11 @@ static const command *find_command(const char *name)
     return NULL;
 }
 
-/* closest_command: the command (or help, version) `word` is most likely a typo of, by
- * edit distance (base/suggest.h), or NULL when none is close. */
-static const char *closest_command(const char *word)
-{
-    const char *names[NCOMMANDS + 2];
-    for (int i = 0; i < NCOMMANDS; i++)
-        names[i] = commands[i].name;
-    names[NCOMMANDS] = "help";
-    names[NCOMMANDS + 1] = "version";
-    return suggest_best(word, names, NCOMMANDS + 2);
-}
-
 /* no_command: the usage error for `word`, which names no command, with the command it is
  * likely a typo of (or where the commands are listed). Returns EXIT_USAGE. */
 static int no_command(const char *word)
 {
-    const char *near = closest_command(word);
+    const char *near = cutune_help_nearest(word);
     if (near)
         return cli_usage_error(NULL, "no command named '%s'; did you mean '%s'?", word, near);
     return cli_usage_error(NULL,
@@ -101,7 +88,7 @@ static bool is_spec_word(const char *word)
     size_t n = strlen(word);
     if (access(word, F_OK) == 0 || strchr(word, '/') || (n > 5 && strcmp(word + n - 5, ".tune") == 0))
         return true;
-    return !closest_command(word) && strchr(word, '.');
+    return !cutune_help_nearest(word) && strchr(word, '.');
 }
 
 /* Runs the command line; main() then checks that stdout got everything. */

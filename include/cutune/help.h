@@ -40,6 +40,11 @@ const char *cutune_help_text(const char *command);
  * lines (every exit code, how a spec is told from a command, where the manual is). */
 const char *cutune_help_after(const char *command);
 
+/* cutune_help_nearest: the command name (or "help", "version") `word` is most likely a
+ * typo of, by edit distance ("lsit" -> "list"), or NULL when none is close (or word is
+ * NULL). A static string. */
+const char *cutune_help_nearest(const char *word);
+
 /* cutune_help_overview: the whole of `cutune --help` in *out, NUL-terminated (free with
  * cutune_free): the "cutune VERSION - ..." line, the head (cutune_help_text(NULL)), a
  * line per command with its summary (in cutune_help_command's order), the lines of help

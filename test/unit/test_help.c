@@ -157,6 +157,19 @@ static void test_overview_composed(void **state)
     cutune_free(text);
 }
 
+/* A typo of a command, of help or version, is named; a word far from all is not. */
+static void test_nearest(void **state)
+{
+    (void)state;
+    assert_string_equal(cutune_help_nearest("lsit"), "list");
+    assert_string_equal(cutune_help_nearest("emitt"), "emit");
+    assert_string_equal(cutune_help_nearest("reprt"), "report");
+    assert_string_equal(cutune_help_nearest("hlep"), "help");
+    assert_string_equal(cutune_help_nearest("versoin"), "version");
+    assert_null(cutune_help_nearest("sweep.tune"));
+    assert_null(cutune_help_nearest(NULL));
+}
+
 /* An option as a CLI table names it: its long name, and whether it takes a value (-1:
  * not said where the name is, as in a macro's argument). */
 typedef struct table_option {
@@ -317,6 +330,7 @@ int main(void)
         cmocka_unit_test(test_unknown_commands),
         cmocka_unit_test(test_overview),
         cmocka_unit_test(test_overview_composed),
+        cmocka_unit_test(test_nearest),
         cmocka_unit_test(test_every_cli_option_has_help),
         cmocka_unit_test(test_option_lookup),
     };
