@@ -86,11 +86,16 @@ static int no_such_block(const cutune_tune_result *const *results, int n, const 
 int cutune_results_of_kernel(const cutune_tune_result **out, int *nout, const cutune_tune_result *const *results,
                              int nresults, const char *name)
 {
-    if (!out || !nout || !name || nresults < 0 || (nresults > 0 && !results))
-        return err_set(CUTUNE_EINVAL, "cutune_results_of_kernel: no output, results or name");
+    if (!out || !nout || nresults < 0 || (nresults > 0 && !results))
+        return err_set(CUTUNE_EINVAL, "cutune_results_of_kernel: no output or results");
     for (int k = 0; k < nresults; k++)
         if (!results[k])
             return err_set(CUTUNE_EINVAL, "cutune_results_of_kernel: result %d is NULL", k);
+    if (!name) { /* every kernel's */
+        memcpy(out, results, (size_t)nresults * sizeof *out);
+        *nout = nresults;
+        return CUTUNE_OK;
+    }
     /* A block's name first, then a kernel's (its first block given), as a spec's
      * --kernel NAME is found (cutune_spec_select_block). */
     const cutune_tune_result *first = NULL;

@@ -106,36 +106,21 @@ static int emit_header(const emit_args *a, const cli_common *c, const cutune_tun
     return code;
 }
 
-/* no_winner: EXIT_NOTHING after saying so when r has no winner to put in a header (at
- * any problem size: cutune_header_has_winner), else EXIT_OK. */
-static int no_winner(const cutune_tune_result *r)
-{
-    if (cutune_header_has_winner(r) == CUTUNE_OK)
-        return EXIT_OK;
-    fprintf(stderr, "cutune emit: %s\n", cutune_last_error());
-    return EXIT_NOTHING;
-}
-
 /* header_of_kernel: emit header of the results of --kernel's block alone (all of them
- * without --kernel). */
+ * without --kernel), each with a winner. */
 static int header_of_kernel(const emit_args *a, const cli_common *c, cutune_tune_result **results)
 {
     const cutune_tune_result **kept = calloc((size_t)a->nfiles + 1, sizeof *kept);
-    if (!kept)
-        return EXIT_INTERNAL;
-    int n = a->nfiles, code = EXIT_OK;
-    if (c->kernel && n > 0 &&
-        cutune_results_of_kernel(kept, &n, (const cutune_tune_result *const *)results, a->nfiles, c->kernel) !=
-            CUTUNE_OK) {
-        fprintf(stderr, "cutune emit: %s\n", cutune_last_error());
+    int n = a->nfiles, code = kept ? EXIT_OK : EXIT_INTERNAL;
+    if (code == EXIT_OK && n > 0 &&
+        cutune_results_of_kernel(kept, &n, (const cutune_tune_result *const *)results, n, c->kernel) != CUTUNE_OK)
         code = EXIT_USAGE;
-    } else if (c->kernel) { /* the others' winners do not matter */
-        for (int k = 0; k < n && code == EXIT_OK; k++)
-            code = no_winner(kept[k]);
-    } else {
-        memcpy(kept, results, (size_t)n * sizeof *kept);
-    }
-    if (code == EXIT_OK)
+    for (int k = 0; code == EXIT_OK && c->kernel && k < n; k++) /* the others' winners do not matter */
+        if (cutune_header_has_winner(kept[k]) != CUTUNE_OK)
+            code = EXIT_NOTHING;
+    if (code == EXIT_USAGE || code == EXIT_NOTHING)
+        fprintf(stderr, "cutune emit: %s\n", cutune_last_error());
+    else if (code == EXIT_OK)
         code = emit_header(a, c, kept, n);
     free(kept);
     return code;

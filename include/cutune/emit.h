@@ -206,8 +206,8 @@ int cutune_header_spec_load(cutune_spec **out, const char *spec_path, const cutu
 /* cutune_results_of_kernel: of results[0 .. nresults), those of the kernel block named
  * `name` (cutune_tune_block), else, when none is, those of the first block given of the
  * kernel `name` (cutune_tune_kernel): the block a spec's `--kernel NAME` selects
- * (cutune_spec_select_block). Into out (room for nresults), in the order given, *nout
- * how many. CUTUNE_OK; CUTUNE_EINVAL when none is (cutune_last_error names `name` and the
+ * (cutune_spec_select_block); with `name` NULL, every one. Into out (room for
+ * nresults), in the order given, *nout how many. CUTUNE_OK; CUTUNE_EINVAL when none is (cutune_last_error names `name` and the
  * blocks the results are of) or for bad arguments. */
 int cutune_results_of_kernel(const cutune_tune_result **out, int *nout, const cutune_tune_result *const *results,
                              int nresults, const char *name);

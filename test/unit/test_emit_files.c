@@ -143,7 +143,7 @@ static void test_spec_recorded(void **state)
 /* --kernel NAME: of sum_matrix (h100, a100) and stencil1d (sizes), given mixed, the
  * block's results in the order given; blocks named in memory (`as fast`, `as slow`): a
  * block's name first, else the first block given of the kernel; a name none is of
- * refused, the message naming each block once. */
+ * refused, the message naming each block once; no name, all of them. */
 static void test_results_of_kernel(void **state)
 {
     (void)state;
@@ -176,7 +176,12 @@ static void test_results_of_kernel(void **state)
     h100->block = NULL;
     a100->block = NULL;
     assert_int_equal(cutune_results_of_kernel(NULL, &n, all, 3, "sum_matrix"), CUTUNE_EINVAL);
-    assert_int_equal(cutune_results_of_kernel(kept, &n, all, 3, NULL), CUTUNE_EINVAL);
+    /* No name: every one, in the order given. */
+    assert_int_equal(cutune_results_of_kernel(kept, &n, all, 3, NULL), CUTUNE_OK);
+    assert_int_equal(n, 3);
+    assert_ptr_equal(kept[0], h100);
+    assert_ptr_equal(kept[1], sizes);
+    assert_ptr_equal(kept[2], a100);
     assert_int_equal(cutune_results_of_kernel(kept, &n, NULL, 3, "sum_matrix"), CUTUNE_EINVAL);
     cutune_tune_result_free(h100);
     cutune_tune_result_free(sizes);
