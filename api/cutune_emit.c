@@ -148,6 +148,19 @@ int cutune_emit_csv(char **out, const cutune_tune_result *r)
     return emit_csv(out, r);
 }
 
+int cutune_emit_csv_file(char **out, const char *results_path)
+{
+    if (!out || !results_path)
+        return err_set(CUTUNE_EINVAL, "cutune_emit_csv_file: no output or results file");
+    *out = NULL;
+    cutune_tune_result **results = NULL;
+    int rc = cutune_results_load_all(&results, &results_path, 1, 0, NULL);
+    if (rc == CUTUNE_OK && (rc = emit_csv(out, results[0])) != CUTUNE_OK)
+        rc = err_set(rc, "%s: %s", results_path, cutune_status_text(rc));
+    cutune_results_free_all(results, 1);
+    return rc;
+}
+
 int cutune_emit_t4(char **out, const cutune_tune_result *r)
 {
     if (!out || !r)

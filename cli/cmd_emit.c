@@ -133,30 +133,23 @@ static int run_emit(const emit_args *a, const cli_common *c)
         return cli_usage_error("emit", "emit %s takes one results file%s", a->kind, a->nfiles ? ", not several" : "");
     if (!header && (a->spec_path || a->prefix))
         return cli_usage_error("emit", "--spec and --prefix are for emit header");
-    if (strcmp(a->kind, "t4") == 0) { /* streamed: the file is never held whole */
-        int rc = cutune_emit_t4_to(a->files[0], a->output ? a->output : "-");
-        if (rc != CUTUNE_OK)
-            fprintf(stderr, "cutune emit: %s\n", cutune_last_error());
-        return rc == CUTUNE_OK ? EXIT_OK : rc == CUTUNE_EIO ? EXIT_IO : cli_exit_for_status(rc);
-    }
+    const char *output = a->output ? a->output : "-";
     cutune_tune_result **results = NULL;
-    int winnerless = -1, code = EXIT_OK; /* a header of all of them: a winner in each */
-    int rc =
-        cutune_results_load_all(&results, (const char *const *)a->files, a->nfiles, header && !c->kernel, &winnerless);
-    if (rc != CUTUNE_OK) {
+    char *text = NULL;       /* the CSV; the T4 file is streamed, never held whole */
+    int winnerless = -1, rc; /* a header of all of them: a winner in each */
+    if (header)
+        rc = cutune_results_load_all(&results, (const char *const *)a->files, a->nfiles, !c->kernel, &winnerless);
+    else
+        rc = strcmp(a->kind, "t4") == 0 ? cutune_emit_t4_to(a->files[0], output)
+                                        : cutune_emit_csv_file(&text, a->files[0]);
+    int code = rc == CUTUNE_OK ? EXIT_OK : winnerless >= 0 ? EXIT_NOTHING : cli_exit_for_status(rc);
+    if (rc != CUTUNE_OK)
         fprintf(stderr, "cutune emit: %s\n", cutune_last_error());
-        code = winnerless >= 0 ? EXIT_NOTHING : cli_exit_for_status(rc);
-    }
-    if (code == EXIT_OK) {
-        if (header) {
-            code = header_of_kernel(a, c, results);
-        } else {
-            char *text = NULL;
-            rc = strcmp(a->kind, "csv") == 0 ? cutune_emit_csv(&text, results[0]) : cutune_emit_t4(&text, results[0]);
-            code = rc == CUTUNE_OK ? cli_write("cutune", a->output ? a->output : "-", text) : cli_exit_for_status(rc);
-            cutune_free(text);
-        }
-    }
+    else if (header)
+        code = header_of_kernel(a, c, results);
+    else if (text)
+        code = cli_write("cutune", output, text);
+    cutune_free(text);
     cutune_results_free_all(results, a->nfiles);
     return code;
 }

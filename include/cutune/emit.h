@@ -243,6 +243,12 @@ int cutune_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const
  * docs/results-format.md), in *out (free with cutune_free). CUTUNE_OK or CUTUNE_ENOMEM. */
 int cutune_emit_csv(char **out, const cutune_tune_result *r);
 
+/* cutune_emit_csv_file: the CSV of the results file at `results_path` (read with
+ * cutune_results_load_all, its errors as that gives them), in *out (free with
+ * cutune_free; NULL on failure). CUTUNE_OK, the load's status, CUTUNE_EINVAL (NULL
+ * arguments) or CUTUNE_ENOMEM. */
+int cutune_emit_csv_file(char **out, const char *results_path);
+
 /* cutune_variant_csv: the configuration `v` of `spec` (from cutune_configs_next) as one
  * CSV row, the row `cutune list --format csv` prints: index, a value per param,
  * block.x .. z, grid.x .. z, smem_bytes, kernel, defines, options (space-separated);

@@ -327,13 +327,36 @@ static void test_after_tune_refusals(void **state)
     cutune_tune_result_free(h100);
 }
 
+/* The CSV of a results file named by its path: the stored run's table, the same as of
+ * the loaded result; a file that cannot be read is named, and nothing is made. */
+static void test_csv_file(void **state)
+{
+    (void)state;
+    char *text = NULL, *want = NULL;
+    assert_int_equal(cutune_emit_csv_file(&text, CUTUNE_SOURCE_DIR "/test/emit/h100.json"), CUTUNE_OK);
+    const char *head = "index,best,param_block_x,tile_y,maxrreg,status,reason,kernel,";
+    assert_true(strncmp(text, head, strlen(head)) == 0);
+    cutune_tune_result *h100 = load("h100.json");
+    assert_int_equal(cutune_emit_csv(&want, h100), CUTUNE_OK);
+    assert_string_equal(text, want);
+    cutune_free(text);
+    cutune_free(want);
+    cutune_tune_result_free(h100);
+    text = (char *)"untouched";
+    assert_int_equal(cutune_emit_csv_file(&text, "/nonexistent/r.json"), CUTUNE_EIO);
+    assert_null(text);
+    assert_non_null(strstr(cutune_last_error(), "/nonexistent/r.json"));
+    assert_int_equal(cutune_emit_csv_file(NULL, "r.json"), CUTUNE_EINVAL);
+    assert_int_equal(cutune_emit_csv_file(&text, NULL), CUTUNE_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spec_given),          cmocka_unit_test(test_spec_refused),
         cmocka_unit_test(test_spec_recorded),       cmocka_unit_test(test_results_of_kernel),
         cmocka_unit_test(test_after_tune_paths),    cmocka_unit_test(test_after_tune_spec_paths),
-        cmocka_unit_test(test_after_tune_refusals),
+        cmocka_unit_test(test_after_tune_refusals), cmocka_unit_test(test_csv_file),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
