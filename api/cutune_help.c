@@ -235,6 +235,17 @@ const char *cutune_help_nearest(const char *word)
     return word ? suggest_best(word, names, HELP_COUNT + 2) : NULL;
 }
 
+int cutune_help_unknown(const char *word)
+{
+    const char *near = cutune_help_nearest(word);
+    if (near)
+        return err_set(CUTUNE_EINVAL, "no command named '%s'; did you mean '%s'?", word, near);
+    return err_set(CUTUNE_EINVAL,
+                   "no command named '%s', and no file of that name to tune (a spec is a file, usually ending in "
+                   ".tune)",
+                   word ? word : "");
+}
+
 int cutune_help_overview(char **out)
 {
     if (!out)

@@ -42,17 +42,12 @@ static const command *find_command(const char *name)
     return NULL;
 }
 
-/* no_command: the usage error for `word`, which names no command, with the command it is
- * likely a typo of (or where the commands are listed). Returns EXIT_USAGE. */
+/* no_command: the usage error for `word`, which names no command (the library's words,
+ * cutune_help_unknown). Returns EXIT_USAGE. */
 static int no_command(const char *word)
 {
-    const char *near = cutune_help_nearest(word);
-    if (near)
-        return cli_usage_error(NULL, "no command named '%s'; did you mean '%s'?", word, near);
-    return cli_usage_error(NULL,
-                           "no command named '%s', and no file of that name to tune (a spec is a file, "
-                           "usually ending in .tune)",
-                           word);
+    cutune_help_unknown(word);
+    return cli_usage_error(NULL, "%s", cutune_last_error());
 }
 
 static int cmd_help(int argc, char **argv)

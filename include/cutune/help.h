@@ -45,6 +45,12 @@ const char *cutune_help_after(const char *command);
  * NULL). A static string. */
 const char *cutune_help_nearest(const char *word);
 
+/* cutune_help_unknown: CUTUNE_EINVAL, cutune_last_error saying that `word` names no
+ * command, and the command it is likely a typo of (cutune_help_nearest: "no command
+ * named 'lsit'; did you mean 'list'?"), else that a spec to tune is a file: how `cutune`
+ * refuses a first word that is neither a command nor a spec. */
+int cutune_help_unknown(const char *word);
+
 /* cutune_help_overview: the whole of `cutune --help` in *out, NUL-terminated (free with
  * cutune_free): the "cutune VERSION - ..." line, the head (cutune_help_text(NULL)), a
  * line per command with its summary (in cutune_help_command's order), the lines of help

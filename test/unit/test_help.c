@@ -168,6 +168,11 @@ static void test_nearest(void **state)
     assert_string_equal(cutune_help_nearest("versoin"), "version");
     assert_null(cutune_help_nearest("sweep.tune"));
     assert_null(cutune_help_nearest(NULL));
+    assert_int_equal(cutune_help_unknown("lsit"), CUTUNE_EINVAL);
+    assert_string_equal(cutune_last_error(), "no command named 'lsit'; did you mean 'list'?");
+    assert_int_equal(cutune_help_unknown("sweep"), CUTUNE_EINVAL);
+    assert_string_equal(cutune_last_error(), "no command named 'sweep', and no file of that name to tune (a spec is "
+                                             "a file, usually ending in .tune)");
 }
 
 /* An option as a CLI table names it: its long name, and whether it takes a value (-1:
