@@ -45,7 +45,12 @@ int cutune_header_spec_load(cutune_spec **out, const char *spec_path, const cutu
             opts = *load;
         opts.skip_file_checks = 1;
         rc = cutune_results_spec(out, results[0], &opts);
-        return rc == CUTUNE_OK ? rc : err_set(rc, "%s %s", results_name(results[0]), cutune_last_error());
+        return rc == CUTUNE_OK ? rc
+                               : err_set(rc,
+                                         "%s %s; the header has no functions of the problem size (no "
+                                         "*_grid_dim_*, *_block_dim_* or *_config_* functions: give the spec with "
+                                         "--spec)",
+                                         results_name(results[0]), cutune_last_error());
     }
     rc = cutune_spec_load_file(out, spec_path, load);
     for (int k = 0; rc == CUTUNE_OK && k < nresults; k++)

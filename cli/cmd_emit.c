@@ -28,8 +28,8 @@ typedef struct header_specs {
 } header_specs;
 
 /* spec_of: --spec's spec (its diagnostics printed, as cli_load does), else the one the
- * results record, or a note on stderr saying what the header then lacks, never
- * silently. */
+ * results record, or a note on stderr saying what the header then lacks (the library's
+ * words), never silently. */
 static int spec_of(void *user, cutune_spec **out, const cutune_tune_result *const *results, int n)
 {
     header_specs *hs = user;
@@ -42,10 +42,7 @@ static int spec_of(void *user, cutune_spec **out, const cutune_tune_result *cons
     hs->seen = 0;
     if (!hs->a->spec_path) {
         if (rc != CUTUNE_OK && !hs->c->quiet)
-            fprintf(stderr,
-                    "note: %s; the header has no functions of the problem size (no *_grid_dim_*, "
-                    "*_block_dim_* or *_config_* functions: give the spec with --spec)\n",
-                    cutune_last_error());
+            fprintf(stderr, "note: %s\n", cutune_last_error());
         hs->seen = hs->spec ? cutune_spec_diagnostic_count(hs->spec) : 0;
         *out = hs->spec;
         return CUTUNE_OK;

@@ -198,8 +198,9 @@ int cutune_emit_header_devices(char **out, cutune_spec *spec, const cutune_tune_
  * spec ("R.json is not of this spec: its kernel or params differ from SPEC's": *out is
  * the spec, loaded without errors); without, CUTUNE_EINVAL when the recorded spec cannot
  * be used ("R.json records a spec that cannot be loaded now: PATH", and the other
- * reasons cutune_results_spec gives, after the results file's path): a header can still
- * be made, without functions of the problem size. CUTUNE_EINVAL for bad arguments. */
+ * reasons cutune_results_spec gives, after the results file's path, then "; the header
+ * has no functions of the problem size (...)"): a header can still be made, without
+ * those functions. CUTUNE_EINVAL for bad arguments. */
 int cutune_header_spec_load(cutune_spec **out, const char *spec_path, const cutune_tune_result *const *results,
                             int nresults, const cutune_load_options *load);
 

@@ -136,6 +136,11 @@ static void test_spec_recorded(void **state)
     char want[1024];
     snprintf(want, sizeof want, "%s records a spec that cannot be loaded now", away);
     assert_memory_equal(cutune_last_error(), want, strlen(want));
+    const char *lacks = "; the header has no functions of the problem size (no *_grid_dim_*, *_block_dim_* or "
+                        "*_config_* functions: give the spec with --spec)";
+    const char *said = cutune_last_error();
+    assert_true(strlen(said) > strlen(lacks));
+    assert_string_equal(said + strlen(said) - strlen(lacks), lacks);
     cutune_tune_result_free(moved);
     cutune_tune_result_free(h100);
 }
