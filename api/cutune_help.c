@@ -4,6 +4,7 @@
  * of it (the caller owns that text): the front end prints them (cli/main.c, and
  * cli/options.c the option lists, in its tables' order). */
 #include <string.h>
+#include <unistd.h>
 
 #include "../base/strbuf.h"
 #include "../base/suggest.h"
@@ -233,6 +234,16 @@ const char *cutune_help_nearest(const char *word)
     names[HELP_COUNT] = "help";
     names[HELP_COUNT + 1] = "version";
     return word ? suggest_best(word, names, HELP_COUNT + 2) : NULL;
+}
+
+int cutune_help_names_spec(const char *word)
+{
+    size_t n = word ? strlen(word) : 0;
+    if (!word || cutune_help_summary(word) || strcmp(word, "help") == 0 || strcmp(word, "version") == 0)
+        return 0;
+    if (access(word, F_OK) == 0 || strchr(word, '/') || (n > 5 && strcmp(word + n - 5, ".tune") == 0))
+        return 1;
+    return !cutune_help_nearest(word) && strchr(word, '.');
 }
 
 int cutune_help_unknown(const char *word)

@@ -3,7 +3,6 @@
  * option table, options.h). */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "options.h"
 
@@ -72,20 +71,6 @@ static int cmd_help(int argc, char **argv)
     return EXIT_OK;
 }
 
-/* is_spec_word: whether `word`, the first argument and no command's name, is the spec of
- * `cutune SPEC` rather than a mistyped command: it names an existing file (of any kind:
- * reading it says what is wrong with it), holds a '/', or ends in ".tune". A word that
- * is none of these is a typo when a command is close to it; otherwise it is still taken
- * as a spec when it holds a '.' (`cutune sweep.tun` then says it cannot read it). A
- * command's name always means the command: a spec file named `check` is `./check`. */
-static bool is_spec_word(const char *word)
-{
-    size_t n = strlen(word);
-    if (access(word, F_OK) == 0 || strchr(word, '/') || (n > 5 && strcmp(word + n - 5, ".tune") == 0))
-        return true;
-    return !cutune_help_nearest(word) && strchr(word, '.');
-}
-
 /* Runs the command line; main() then checks that stdout got everything. */
 static int run(int argc, char **argv)
 {
@@ -101,7 +86,7 @@ static int run(int argc, char **argv)
     if (strcmp(first, "help") == 0)
         return cmd_help(argc - 1, argv + 1);
     const command *c = find_command(first);
-    if (!c && first[0] != '-' && !is_spec_word(first))
+    if (!c && first[0] != '-' && !cutune_help_names_spec(first))
         return no_command(first);
     /* cutune SPEC ... and cutune --device 1 SPEC ...: the tune command. */
     for (int i = 2; i < argc; i++)

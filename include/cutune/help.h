@@ -45,6 +45,15 @@ const char *cutune_help_after(const char *command);
  * NULL). A static string. */
 const char *cutune_help_nearest(const char *word);
 
+/* cutune_help_names_spec: 1 when `word`, the first word of a `cutune` command line, is
+ * the spec of `cutune SPEC` rather than a mistyped command, else 0. A command's name
+ * (and help, version) always means the command: a spec file named `check` is `./check`.
+ * Else it is a spec when it names an existing file (of any kind: reading it says what
+ * is wrong with it), holds a '/', or ends in ".tune"; a word that is none of these is a
+ * typo when a command is near it (cutune_help_nearest), and otherwise still a spec when
+ * it holds a '.' (`cutune sweep.tun` then says it cannot read it). */
+int cutune_help_names_spec(const char *word);
+
 /* cutune_help_unknown: CUTUNE_EINVAL, cutune_last_error saying that `word` names no
  * command, and the command it is likely a typo of (cutune_help_nearest: "no command
  * named 'lsit'; did you mean 'list'?"), else that a spec to tune is a file: how `cutune`

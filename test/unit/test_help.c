@@ -168,6 +168,16 @@ static void test_nearest(void **state)
     assert_string_equal(cutune_help_nearest("versoin"), "version");
     assert_null(cutune_help_nearest("sweep.tune"));
     assert_null(cutune_help_nearest(NULL));
+    /* A spec: a path, a .tune name, an existing file, a dotted word near no command. */
+    assert_int_equal(cutune_help_names_spec("sweep.tune"), 1);
+    assert_int_equal(cutune_help_names_spec("dir/sweep"), 1);
+    assert_int_equal(cutune_help_names_spec("/"), 1);
+    assert_int_equal(cutune_help_names_spec("sweep.tun"), 1);
+    assert_int_equal(cutune_help_names_spec("list"), 0);
+    assert_int_equal(cutune_help_names_spec("help"), 0);
+    assert_int_equal(cutune_help_names_spec("lsit"), 0);
+    assert_int_equal(cutune_help_names_spec("sweep"), 0);
+    assert_int_equal(cutune_help_names_spec(NULL), 0);
     assert_int_equal(cutune_help_unknown("lsit"), CUTUNE_EINVAL);
     assert_string_equal(cutune_last_error(), "no command named 'lsit'; did you mean 'list'?");
     assert_int_equal(cutune_help_unknown("sweep"), CUTUNE_EINVAL);
