@@ -3,6 +3,7 @@
  * life); the reading and checking is import/kt.c's, a T1 file's translation import/t1.c's. */
 #include <stdlib.h>
 
+#include "../base/strbuf.h"
 #include "../import/kt.h"
 #include "../import/t1.h"
 #include "../results/result.h"
@@ -23,6 +24,31 @@ int cutune_import_results(cutune_tune_result **out, cutune_spec *spec, const cha
         return rc;
     kt_options ko = {opts ? opts->device_name : NULL, opts && opts->complete};
     return kt_import(out, spec->model, spec->path, path, &ko);
+}
+
+int cutune_import_results_to(char **said, cutune_spec *spec, const char *path, const char *output,
+                             const cutune_import_options *opts)
+{
+    if (said)
+        *said = NULL;
+    if (!output)
+        return err_set(CUTUNE_EINVAL, "cutune_import_results_to: no output");
+    cutune_tune_result *r = NULL;
+    int rc = cutune_import_results(&r, spec, path, opts);
+    if (rc == CUTUNE_OK)
+        rc = cutune_tune_write_results(r, output);
+    if (rc == CUTUNE_OK && said) {
+        strbuf sb = STRBUF_INIT;
+        const char *source = cutune_tune_source(r);
+        if (source)
+            sb_printf(&sb, "%s\n", source);
+        sb_printf(&sb, "results: %s\n", output);
+        if (!(*said = sb_steal(&sb)))
+            rc = err_set(CUTUNE_ENOMEM, "out of memory");
+        sb_free(&sb);
+    }
+    cutune_tune_result_free(r);
+    return rc;
 }
 
 const char *cutune_tune_source(const cutune_tune_result *r)

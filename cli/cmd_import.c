@@ -2,7 +2,7 @@
  * Tuner's, KTT's, BAT's and the Kernel Tuner benchmark hub's JSON) as a cutune spec,
  * written beside it; `cutune import FILE --spec SPEC -o RESULTS.json`: a Kernel Tuner
  * cache or T4 file as a results file of SPEC (docs/cli.md, docs/kernel-tuner.md). The
- * work is the library's (cutune_import_t1, cutune_import_results); this prints its
+ * work is the library's (cutune_import_t1, cutune_import_results_to); this prints its
  * errors and notes and writes the file. */
 #include <string.h>
 #include <unistd.h>
@@ -19,7 +19,7 @@ static bool exists(const char *out, bool force)
 }
 
 /* import_results: FILE (a Kernel Tuner cache or T4 file) as results of the spec at
- * spec_path, written to output (cutune_import_results). */
+ * spec_path, written to output (cutune_import_results_to). */
 static int import_results(const char *file, const char *spec_path, const char *output, const char *device, int complete,
                           bool force, bool quiet)
 {
@@ -35,20 +35,13 @@ static int import_results(const char *file, const char *spec_path, const char *o
     cutune_import_options opts = CUTUNE_IMPORT_OPTIONS_INIT;
     opts.device_name = device;
     opts.complete = complete;
-    cutune_tune_result *r = NULL;
-    int rc = cutune_import_results(&r, spec, file, &opts);
-    if (rc == CUTUNE_OK)
-        rc = cutune_tune_write_results(r, output);
+    char *said = NULL;
+    int rc = cutune_import_results_to(quiet ? NULL : &said, spec, file, output, &opts);
     if (rc != CUTUNE_OK) {
         fprintf(stderr, "cutune import: %s\n", cutune_last_error());
         code = cli_exit_for_status(rc);
-    } else if (!quiet) {
-        const char *source = cutune_tune_source(r);
-        if (source)
-            fprintf(stderr, "%s\n", source);
-        fprintf(stderr, "results: %s\n", output);
     }
-    cutune_tune_result_free(r);
+    cli_say(rc, &said);
     cutune_spec_free(spec);
     return code;
 }

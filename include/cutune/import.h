@@ -65,6 +65,14 @@ int cutune_import_options_init(cutune_import_options *opts, unsigned int version
 int cutune_import_results(cutune_tune_result **out, cutune_spec *spec, const char *path,
                           const cutune_import_options *opts);
 
+/* cutune_import_results_to: cutune_import_results of `path`, written as the results file
+ * `output` (cutune_tune_write_results), and in *said (NULL: not wanted; free with
+ * cutune_free) what was done, lines ended by '\n': where the data came from
+ * (cutune_tune_source) and "results: OUTPUT". Returns CUTUNE_OK, or the import's or the
+ * write's status (cutune_last_error says why; *said NULL); CUTUNE_EINVAL for no output. */
+int cutune_import_results_to(char **said, cutune_spec *spec, const char *path, const char *output,
+                             const cutune_import_options *opts);
+
 /* cutune_tune_source: where an imported result's data came from, as one line ("Kernel
  * Tuner cache file 'conv.json.gz' (schema 1.1.0), NVIDIA RTX A4000: 4362 entries, 161
  * failed; 0 of the spec's 4362 configurations missing"), owned by r; NULL for a result

@@ -443,12 +443,42 @@ static void test_arguments(void **state)
     assert_null(cutune_tune_source(NULL));
 }
 
+/* Imported and written in one call: the file is a results file of the same entries, and
+ * what was done names the source and the output; a failure writes nothing, says nothing. */
+static void test_results_to(void **state)
+{
+    (void)state;
+    cutune_spec *s = load_spec();
+    char out[300], *said = NULL;
+    snprintf(out, sizeof out, "%s/to.json", tmpdir);
+    const char *cache = put_text("to-cache.json", CACHE_HEAD "\n\"16,1\": {\"bx\": 16, \"by\": 1, \"time\": 1.0}}}\n");
+    assert_int_equal(cutune_import_results_to(&said, s, cache, out, NULL), CUTUNE_OK);
+    char tail[400];
+    snprintf(tail, sizeof tail, "\nresults: %s\n", out);
+    assert_true(strlen(said) > strlen(tail));
+    assert_string_equal(said + strlen(said) - strlen(tail), tail);
+    assert_non_null(strstr(said, "cache file"));
+    cutune_free(said);
+    cutune_tune_result *r = NULL;
+    assert_int_equal(cutune_results_load(&r, out), CUTUNE_OK);
+    assert_int_equal(cutune_tune_count(r), 1);
+    cutune_tune_result_free(r);
+    said = (char *)"untouched";
+    snprintf(out, sizeof out, "%s/never.json", tmpdir);
+    assert_int_equal(cutune_import_results_to(&said, s, "/nonexistent/kt.json", out, NULL), CUTUNE_EIO);
+    assert_null(said);
+    assert_int_equal(access(out, F_OK), -1);
+    assert_int_equal(cutune_import_results_to(NULL, s, cache, NULL, NULL), CUTUNE_EINVAL);
+    cutune_spec_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cache_kinds), cmocka_unit_test(test_t4_kinds),       cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_open_cache),  cmocka_unit_test(test_gzip_damage),    cmocka_unit_test(test_hub_cache),
         cmocka_unit_test(test_hub_t4),      cmocka_unit_test(test_source_refused), cmocka_unit_test(test_arguments),
+        cmocka_unit_test(test_results_to),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
