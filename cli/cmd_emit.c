@@ -85,17 +85,15 @@ static int emit_header(const emit_args *a, const cli_common *c, const cutune_tun
     opts.sources = sources;
     if (rc == CUTUNE_OK)
         rc = cutune_emit_headers(&text, hs.spec, rs, n, &opts);
-    int code = hs.code;
-    if (rc == CUTUNE_OK) {
-        code = cli_write("cutune", a->output ? a->output : "-", text);
-    } else if (code != EXIT_OK) {
-        /* spec_of said why */
-    } else if (rc == CUTUNE_ESPEC || rc == CUTUNE_EEVAL) {
-        cli_print_new_diagnostics(hs.spec, c, &hs.seen);
-        code = EXIT_SPEC;
-    } else {
-        fprintf(stderr, "cutune emit: %s\n", rc == CUTUNE_EINVAL ? cutune_last_error() : cutune_status_text(rc));
-        code = cli_exit_for_status(rc);
+    /* A failure spec_of refused with has been said; a spec's is in its diagnostics. */
+    int code = rc == CUTUNE_OK      ? cli_write("cutune", a->output ? a->output : "-", text)
+               : hs.code != EXIT_OK ? hs.code
+                                    : cli_exit_for_status(rc);
+    if (rc != CUTUNE_OK && hs.code == EXIT_OK) {
+        if (rc == CUTUNE_ESPEC || rc == CUTUNE_EEVAL)
+            cli_print_new_diagnostics(hs.spec, c, &hs.seen);
+        else
+            fprintf(stderr, "cutune emit: %s\n", rc == CUTUNE_EINVAL ? cutune_last_error() : cutune_status_text(rc));
     }
     cutune_free((void *)sources);
     cutune_free(text);
