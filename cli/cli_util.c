@@ -1,4 +1,5 @@
-/* cli_util.c - spec loading, diagnostics and option handling shared by subcommands. */
+/* cli_util.c - spec loading, diagnostics and option handling shared by subcommands;
+ * the texts come from the library, the caller owns the spec. */
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -123,17 +124,24 @@ int cli_blocks(const cutune_spec *spec, const cli_common *c)
     return c->kernel ? 1 : cutune_spec_kernel_count(spec);
 }
 
+/* print_to: cli_print's and cli_say's work, on `f`. */
+static int print_to(FILE *f, int rc, char **text, const char *end)
+{
+    if (rc == CUTUNE_OK && *text)
+        fprintf(f, "%s%s", *text, end);
+    cutune_free(*text);
+    *text = NULL;
+    return rc == CUTUNE_OK ? 0 : -1;
+}
+
 void cli_select_block(cutune_spec *spec, const cli_common *c, int i, FILE *out)
 {
     if (c->kernel)
         return;
     cutune_spec_select_kernel(spec, i);
-    int n = cutune_spec_kernel_count(spec);
-    if (out && n > 1 && strcmp(cutune_spec_block_name(spec), cutune_spec_kernel(spec)) != 0)
-        fprintf(out, "%skernel %s as %s (block %d of %d)\n", i ? "\n" : "", cutune_spec_kernel(spec),
-                cutune_spec_block_name(spec), i + 1, n);
-    else if (out && n > 1)
-        fprintf(out, "%skernel %s (block %d of %d)\n", i ? "\n" : "", cutune_spec_kernel(spec), i + 1, n);
+    char *text = NULL;
+    if (out)
+        print_to(out, cutune_spec_block_heading(&text, spec), &text, "");
 }
 
 /* The errno of stdout's first failed write, as cli_stdout_failed saw it (ferror keeps
@@ -205,16 +213,6 @@ bool cli_reads_device(const cutune_spec *spec)
         if (cutune_spec_device_attr_used(spec, i))
             return true;
     return false;
-}
-
-/* print_to: cli_print's and cli_say's work, on `f`. */
-static int print_to(FILE *f, int rc, char **text, const char *end)
-{
-    if (rc == CUTUNE_OK && *text)
-        fprintf(f, "%s%s", *text, end);
-    cutune_free(*text);
-    *text = NULL;
-    return rc == CUTUNE_OK ? 0 : -1;
 }
 
 int cli_print(int rc, char **text, const char *end)
