@@ -103,16 +103,8 @@ cutune_spec *cli_load(const char *path, const cli_common *c, int *exit_code)
     *exit_code = cli_print_load(spec, rc, path, c, &seen);
     if (!spec)
         return NULL;
-    if (rc == CUTUNE_OK && c->nconfig > 0 && !c->kernel && cutune_spec_kernel_count(spec) > 1) {
-        fprintf(stderr, "cutune: --config: %s has %d kernel blocks: name one with --kernel NAME\n", path,
-                cutune_spec_kernel_count(spec));
-        rc = CUTUNE_EINVAL;
-    } else if (rc == CUTUNE_OK &&
-               ((c->kernel && (rc = cutune_spec_select_block(spec, c->kernel)) != CUTUNE_OK) ||
-                (c->nconfig > 0 && (rc = cutune_spec_restrict(spec, c->config, c->nconfig)) != CUTUNE_OK))) {
-        fprintf(stderr, "cutune: %s\n",
-                cutune_last_error()); /* --kernel NAME, --config: the block's space restricted */
-    }
+    if (rc == CUTUNE_OK && (rc = cutune_spec_pick(spec, c->kernel, c->config, c->nconfig)) != CUTUNE_OK)
+        fprintf(stderr, "cutune: %s\n", cutune_last_error()); /* --kernel NAME, --config */
     *exit_code = cli_exit_for_status(rc);
     if (rc != CUTUNE_OK)
         cutune_spec_free(spec);
