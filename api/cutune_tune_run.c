@@ -263,6 +263,22 @@ int cutune_device_run_text(char **out, char **spread, const cutune_device_run *r
     return text_out(out, verdict_device_run(runs, i, spread));
 }
 
+int cutune_untuned_start(char **out, int *limited, cutune_spec *spec, uint64_t limit, const char *path, int brief)
+{
+    if (!out || !limited || !spec || !path)
+        return err_set(CUTUNE_EINVAL, "cutune_untuned_start: no output, spec or path");
+    cutune_space_size size;
+    bool sized = cutune_space_count(&size, spec) == CUTUNE_OK && !size.valid_saturated && !size.valid_estimated;
+    *limited = limit > 0 && !(sized && limit >= size.valid);
+    strbuf sb = STRBUF_INIT;
+    if (*limited && !brief)
+        sb_printf(&sb, "\ncompiling the first %llu variants (--limit; no GPU needed; details: cutune analyze %s)\n",
+                  (unsigned long long)limit, path);
+    else if (!brief)
+        sb_printf(&sb, "\ncompiling every variant (no GPU needed; details: cutune analyze %s)\n", path);
+    return (*out = sb_steal(&sb)) ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
+}
+
 int cutune_untuned_text(char **out, const cutune_untuned *u)
 {
     if (!out || !u)

@@ -66,31 +66,25 @@ static void put(FILE *f, const char *before, char **text, int rc)
 static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_common *c, cutune_analyze_options *o,
                             uint64_t limit, const char *why, bool emits)
 {
-    cutune_space_size size;
-    bool sized = cutune_space_count(&size, spec) == CUTUNE_OK && !size.valid_saturated && !size.valid_estimated;
-    bool limited = limit > 0 && !(sized && limit >= size.valid);
+    int limited = 0;
+    char *text = NULL;
+    put(stderr, "", &text, cutune_untuned_start(&text, &limited, spec, limit, path, c->quiet)); /* -q: the verdict */
     o->limit = limit;
-    if (limited && !c->quiet) /* -q: only the verdict below */
-        fprintf(stderr, "\ncompiling the first %llu variants (--limit; no GPU needed; details: cutune analyze %s)\n",
-                (unsigned long long)limit, path);
-    else if (!c->quiet)
-        fprintf(stderr, "\ncompiling every variant (no GPU needed; details: cutune analyze %s)\n", path);
     cutune_analyze_summary all;
     int code = cli_run_analysis(spec, c, o, CLI_ANALYZE_NONE, true, &all); /* each size, as a GPU run would */
     if (code != EXIT_OK)
         return code; /* interrupted (the summary says what was covered), or a failure */
     cutune_untuned u = {.variants = all.variants,
+                        .runnable = all.variants - all.failed - all.unlaunchable,
                         .failed = all.failed,
                         .unlaunchable = all.unlaunchable,
                         .limited = limited,
                         .emits = emits,
                         .brief = c->quiet,
                         .why = why};
-    u.runnable = all.variants - all.failed - all.unlaunchable;
     if (!c->quiet)
         fprintf(stderr, "\n");
     cli_nothing_runs("cutune", &all);
-    char *text = NULL;
     put(stderr, "", &text, cutune_untuned_text(&text, &u));
     return u.runnable ? EXIT_NO_GPU : EXIT_NOTHING;
 }

@@ -358,6 +358,14 @@ typedef struct cutune_untuned {
  * or CUTUNE_ENOMEM. */
 int cutune_untuned_text(char **out, const cutune_untuned *u);
 
+/* cutune_untuned_start: what `cutune SPEC` says on stderr before it compiles without a
+ * GPU the first `limit` variants of spec (0: all) found at `path`, after an empty line:
+ * "compiling the first N variants (--limit; ...)" when the limit is below the space
+ * (counted: cutune_space_count), else "compiling every variant (...)"; "" when brief.
+ * *limited: 1 when the limit is below the space (cutune_untuned.limited). In *out (free
+ * with cutune_free); CUTUNE_OK, CUTUNE_EINVAL (NULL arguments) or CUTUNE_ENOMEM. */
+int cutune_untuned_start(char **out, int *limited, cutune_spec *spec, uint64_t limit, const char *path, int brief);
+
 /* Every configuration on each of several GPUs (cutune --per-device): a process per GPU,
  * each tuning into a results file of its own, "RESULTS.gpuD.json". */
 #define CUTUNE_PER_DEVICE_OPTIONS_VERSION 1
