@@ -383,6 +383,20 @@ int cutune_spec_block_heading(char **out, const cutune_spec *spec)
     return *out ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
 }
 
+int cutune_spec_size_heading(char **out, const cutune_spec *spec, int k)
+{
+    if (!out || !spec || !cutune_spec_ok(spec) || k < 0 || k >= cutune_spec_size_count(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_spec_size_heading: no output or valid spec, or no size %d", k);
+    strbuf sb = STRBUF_INIT;
+    for (int j = 0; cutune_spec_size_count(spec) > 1 && j < cutune_spec_size_var_count(spec); j++)
+        sb_printf(&sb, "%s %s=%lld", j ? "" : "\nsize", cutune_spec_size_var(spec, j),
+                  (long long)cutune_spec_size_value(spec, k, j));
+    if (sb.len)
+        sb_printf(&sb, ":\n");
+    *out = sb_steal(&sb);
+    return *out ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
+}
+
 /* param_line: param i's line: name (in `width`), how many values, its route and up to
  * eight values (strings quoted). */
 static void param_line(strbuf *sb, const cutune_spec *spec, int i, int width)

@@ -7,7 +7,8 @@
  * report names the block; shards of the two blocks are not merged (cutune_results_merge
  * names both files and both blocks), those of one block are. The results come from a
  * Kernel Tuner cache imported into each block (cutune_import_results), so no GPU is
- * needed. The heading the commands print before each block (cutune_spec_block_heading). */
+ * needed. The headings the commands print before each block and size (cutune_spec_block_heading,
+ * cutune_spec_size_heading). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -245,6 +246,20 @@ static void test_heading(void **state)
     cutune_free(text);
     cutune_spec_free(s);
     assert_int_equal(cutune_spec_block_heading(&text, NULL), CUTUNE_EINVAL);
+    /* and the line before each problem size, when there are several */
+    static const char sized[] = "kernel k from \"k.cu\" {\n    param bx in [16];\n    size (n, m) in [(1024, 8), "
+                                "(4096, 2)];\n    block bx; grid 1;\n}\n";
+    assert_int_equal(cutune_spec_load_string(&s, "sized.tune", sized, strlen(sized), &lo), CUTUNE_OK);
+    assert_int_equal(cutune_spec_size_heading(&text, s, 1), CUTUNE_OK);
+    assert_string_equal(text, "\nsize n=4096 m=2:\n");
+    cutune_free(text);
+    assert_int_equal(cutune_spec_size_heading(&text, s, 2), CUTUNE_EINVAL);
+    cutune_spec_free(s);
+    assert_int_equal(cutune_spec_load_string(&s, "one.tune", one, strlen(one), &lo), CUTUNE_OK);
+    assert_int_equal(cutune_spec_size_heading(&text, s, 0), CUTUNE_OK);
+    assert_string_equal(text, ""); /* one size: no heading */
+    cutune_free(text);
+    cutune_spec_free(s);
 }
 
 int main(void)
