@@ -285,9 +285,9 @@ static int setup_run(tune_args *a, cutune_spec *spec, int nblocks)
         return cli_usage_error("tune", "--device and --devices both name GPUs: give one of them");
     if (a->per_device && a->ndevs < 2)
         return cli_usage_error("tune", "--per-device goes with --devices naming two GPUs or more");
-    if (shard && cutune_tune_set_shard(&a->t, spec, a->shard.index, a->shard.count,
-                                       a->device_given ? -1 : a->shard.local, &a->shard_results,
-                                       &a->shard_journal) != CUTUNE_OK)
+    if (shard &&
+        cutune_tune_set_shard(&a->t, spec, a->shard.index, a->shard.count, a->device_given ? -1 : a->shard.local,
+                              &a->shard_results, &a->shard_journal) != CUTUNE_OK)
         return EXIT_INTERNAL;
     if (shard) { /* the analysis without a GPU is the shard's too; a shard writes only its results */
         a->o.shard_index = a->shard.index;
