@@ -90,9 +90,7 @@ static int view_end(analyze_view *av, int rc, const cutune_analyze_summary *sum)
     char *text = NULL;
     if (rc >= 0 && !av->c->quiet && (av->table || (rc = cutune_table_new(&av->table, av->spec)) >= 0))
         rc = cutune_table_summary(&text, av->table, sum);
-    if (text)
-        fputs(text, stderr);
-    cutune_free(text);
+    cli_say(CUTUNE_OK, &text); /* text NULL: nothing */
     cutune_table_free(av->table);
     av->table = NULL;
     if (rc < 0)
