@@ -382,6 +382,34 @@ int cutune_spec_device_text(char **out, const cutune_spec *spec)
     return *out ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
 }
 
+int cutune_spec_block_heading(char **out, const cutune_spec *spec)
+{
+    if (!out || !spec || !cutune_spec_ok(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_spec_block_heading: no output or valid spec");
+    int n = cutune_spec_kernel_count(spec), i = cutune_spec_kernel_selected(spec);
+    const char *kernel = cutune_spec_kernel(spec), *block = cutune_spec_block_name(spec);
+    strbuf sb = STRBUF_INIT;
+    if (n > 1)
+        sb_printf(&sb, "%skernel %s%s%s (block %d of %d)\n", i ? "\n" : "", kernel, strcmp(block, kernel) ? " as " : "",
+                  strcmp(block, kernel) ? block : "", i + 1, n);
+    *out = sb_steal(&sb);
+    return *out ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
+}
+
+int cutune_spec_size_heading(char **out, const cutune_spec *spec, int k)
+{
+    if (!out || !spec || !cutune_spec_ok(spec) || k < 0 || k >= cutune_spec_size_count(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_spec_size_heading: no output or valid spec, or no size %d", k);
+    strbuf sb = STRBUF_INIT;
+    for (int j = 0; cutune_spec_size_count(spec) > 1 && j < cutune_spec_size_var_count(spec); j++)
+        sb_printf(&sb, "%s %s=%lld", j ? "" : "\nsize", cutune_spec_size_var(spec, j),
+                  (long long)cutune_spec_size_value(spec, k, j));
+    if (sb.len)
+        sb_printf(&sb, ":\n");
+    *out = sb_steal(&sb);
+    return *out ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
+}
+
 /* param_line: param i's line: name (in `width`), how many values, its route and up to
  * eight values (strings quoted). */
 static void param_line(strbuf *sb, const cutune_spec *spec, int i, int width)

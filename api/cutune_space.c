@@ -28,6 +28,19 @@ int cutune_spec_restrict(cutune_spec *spec, const char *const *configs, int n)
     return spec_restrict(spec, configs, n);
 }
 
+int cutune_spec_pick(cutune_spec *spec, const char *block, const char *const *configs, int n)
+{
+    if (!spec || !cutune_spec_ok(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_spec_pick: %s", spec ? "the spec has errors" : "no spec");
+    int blocks = cutune_spec_kernel_count(spec), rc = CUTUNE_OK;
+    if (n > 0 && !block && blocks > 1)
+        return err_set(CUTUNE_EINVAL, "--config: %s has %d kernel blocks: name one with --kernel NAME",
+                       cutune_spec_path(spec), blocks);
+    if (block && (rc = cutune_spec_select_block(spec, block)) != CUTUNE_OK)
+        return rc;
+    return n > 0 ? cutune_spec_restrict(spec, configs, n) : CUTUNE_OK;
+}
+
 struct cutune_configs {
     cutune_spec *spec;
     space *space;

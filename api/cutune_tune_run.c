@@ -1,7 +1,8 @@
 /* cutune_tune_run.c - cutune/tune.h: what a command that tunes decides around
  * cutune_tune, for any application: the emit paths every kernel block may not write
  * (before anything runs), how a run goes on the GPUs named (one, a fleet of one model,
- * or a process per GPU), a shard's files and GPU, and what a finished run found,
+ * or a process per GPU), a shard's files and GPU, what the command says of them
+ * (cutune_tune_setup_text), and what a finished run found,
  * counted (its verdict), and what a command says at a run's end (the texts emit/verdict.c
  * makes); the options a command reads as text, checked (cutune_tune_set_option,
  * cutune_search_set_option). The
@@ -192,6 +193,39 @@ int cutune_tune_set_shard(cutune_tune_options *opts, const cutune_spec *spec, in
     return CUTUNE_OK;
 }
 
+int cutune_tune_setup_text(char **out, const cutune_tune_options *opts, int ndevs, int mixed, const char *launcher,
+                           int local_count, int brief)
+{
+    if (!out || !opts)
+        return err_set(CUTUNE_EINVAL, "cutune_tune_setup_text: no output or options");
+    strbuf sb = STRBUF_INIT;
+    bool shard = opts->shard_count > 1;
+    if (shard && !brief) {
+        char on[48]; /* a shard per host may use every GPU of its host */
+        snprintf(on, sizeof on, ndevs > 1 ? "%d GPUs" : "GPU %d", ndevs > 1 ? ndevs : opts->device);
+        sb_printf(&sb, "shard %d of %d%s%s (%s): results to %s%s%s\n", opts->shard_index, opts->shard_count,
+                  launcher ? ", from " : "", launcher ? launcher : "", on, opts->results_path ? opts->results_path : "",
+                  opts->journal_path ? ", journal " : "", opts->journal_path ? opts->journal_path : "");
+    }
+    if (shard && ndevs > 1 && local_count > 1) /* every rank of the host on every GPU */
+        sb_printf(&sb,
+                  "cutune: warning: %d ranks on this host each use %d GPUs (--devices): their runs share the "
+                  "GPUs and disturb each other's times; start one rank per host (mpirun --map-by "
+                  "ppr:1:node, srun --ntasks-per-node=1) or drop --devices for a rank per GPU\n",
+                  local_count, ndevs);
+    if (mixed && !brief)
+        sb_printf(&sb, "note: these GPUs are not all of one model: each tunes every configuration "
+                       "(as --per-device)\n");
+    for (int i = 1; !brief && opts->devices && i < opts->ndevices; i++)
+        for (int j = 0; j < i; j++)
+            if (opts->devices[j] == opts->devices[i]) /* allowed: a check of the machinery on one GPU */
+                sb_printf(&sb,
+                          "note: --devices names GPU %d twice: two workers share it, and their times "
+                          "disturb each other\n",
+                          opts->devices[i]);
+    return (*out = sb_steal(&sb)) ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
+}
+
 /* ---- what a command that tunes says at a run's end (emit/verdict.c) --------------- */
 
 /* text_out: *out = text (a verdict_* call's), or CUTUNE_ENOMEM. */
@@ -227,6 +261,22 @@ int cutune_device_run_text(char **out, char **spread, const cutune_device_run *r
     if (!out || !spread || !runs || i < 0 || i >= n)
         return err_set(CUTUNE_EINVAL, "cutune_device_run_text: no output or runs, or no run %d of %d", i, n);
     return text_out(out, verdict_device_run(runs, i, spread));
+}
+
+int cutune_untuned_start(char **out, int *limited, cutune_spec *spec, uint64_t limit, const char *path, int brief)
+{
+    if (!out || !limited || !spec || !path)
+        return err_set(CUTUNE_EINVAL, "cutune_untuned_start: no output, spec or path");
+    cutune_space_size size;
+    bool sized = cutune_space_count(&size, spec) == CUTUNE_OK && !size.valid_saturated && !size.valid_estimated;
+    *limited = limit > 0 && !(sized && limit >= size.valid);
+    strbuf sb = STRBUF_INIT;
+    if (*limited && !brief)
+        sb_printf(&sb, "\ncompiling the first %llu variants (--limit; no GPU needed; details: cutune analyze %s)\n",
+                  (unsigned long long)limit, path);
+    else if (!brief)
+        sb_printf(&sb, "\ncompiling every variant (no GPU needed; details: cutune analyze %s)\n", path);
+    return (*out = sb_steal(&sb)) ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
 }
 
 int cutune_untuned_text(char **out, const cutune_untuned *u)

@@ -1,4 +1,5 @@
-/* cli_util.c - spec loading, diagnostics and option handling shared by subcommands. */
+/* cli_util.c - spec loading, diagnostics and option handling shared by subcommands;
+ * the texts come from the library, the caller owns the spec. */
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -102,16 +103,8 @@ cutune_spec *cli_load(const char *path, const cli_common *c, int *exit_code)
     *exit_code = cli_print_load(spec, rc, path, c, &seen);
     if (!spec)
         return NULL;
-    if (rc == CUTUNE_OK && c->nconfig > 0 && !c->kernel && cutune_spec_kernel_count(spec) > 1) {
-        fprintf(stderr, "cutune: --config: %s has %d kernel blocks: name one with --kernel NAME\n", path,
-                cutune_spec_kernel_count(spec));
-        rc = CUTUNE_EINVAL;
-    } else if (rc == CUTUNE_OK &&
-               ((c->kernel && (rc = cutune_spec_select_block(spec, c->kernel)) != CUTUNE_OK) ||
-                (c->nconfig > 0 && (rc = cutune_spec_restrict(spec, c->config, c->nconfig)) != CUTUNE_OK))) {
-        fprintf(stderr, "cutune: %s\n",
-                cutune_last_error()); /* --kernel NAME, --config: the block's space restricted */
-    }
+    if (rc == CUTUNE_OK && (rc = cutune_spec_pick(spec, c->kernel, c->config, c->nconfig)) != CUTUNE_OK)
+        fprintf(stderr, "cutune: %s\n", cutune_last_error()); /* --kernel NAME, --config */
     *exit_code = cli_exit_for_status(rc);
     if (rc != CUTUNE_OK)
         cutune_spec_free(spec);
@@ -123,17 +116,24 @@ int cli_blocks(const cutune_spec *spec, const cli_common *c)
     return c->kernel ? 1 : cutune_spec_kernel_count(spec);
 }
 
+/* print_to: cli_print's and cli_say's work, on `f`. */
+static int print_to(FILE *f, int rc, char **text, const char *end)
+{
+    if (rc == CUTUNE_OK && *text)
+        fprintf(f, "%s%s", *text, end);
+    cutune_free(*text);
+    *text = NULL;
+    return rc == CUTUNE_OK ? 0 : -1;
+}
+
 void cli_select_block(cutune_spec *spec, const cli_common *c, int i, FILE *out)
 {
     if (c->kernel)
         return;
     cutune_spec_select_kernel(spec, i);
-    int n = cutune_spec_kernel_count(spec);
-    if (out && n > 1 && strcmp(cutune_spec_block_name(spec), cutune_spec_kernel(spec)) != 0)
-        fprintf(out, "%skernel %s as %s (block %d of %d)\n", i ? "\n" : "", cutune_spec_kernel(spec),
-                cutune_spec_block_name(spec), i + 1, n);
-    else if (out && n > 1)
-        fprintf(out, "%skernel %s (block %d of %d)\n", i ? "\n" : "", cutune_spec_kernel(spec), i + 1, n);
+    char *text = NULL;
+    if (out)
+        print_to(out, cutune_spec_block_heading(&text, spec), &text, "");
 }
 
 /* The errno of stdout's first failed write, as cli_stdout_failed saw it (ferror keeps
@@ -205,16 +205,6 @@ bool cli_reads_device(const cutune_spec *spec)
         if (cutune_spec_device_attr_used(spec, i))
             return true;
     return false;
-}
-
-/* print_to: cli_print's and cli_say's work, on `f`. */
-static int print_to(FILE *f, int rc, char **text, const char *end)
-{
-    if (rc == CUTUNE_OK && *text)
-        fprintf(f, "%s%s", *text, end);
-    cutune_free(*text);
-    *text = NULL;
-    return rc == CUTUNE_OK ? 0 : -1;
 }
 
 int cli_print(int rc, char **text, const char *end)

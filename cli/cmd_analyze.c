@@ -90,9 +90,7 @@ static int view_end(analyze_view *av, int rc, const cutune_analyze_summary *sum)
     char *text = NULL;
     if (rc >= 0 && !av->c->quiet && (av->table || (rc = cutune_table_new(&av->table, av->spec)) >= 0))
         rc = cutune_table_summary(&text, av->table, sum);
-    if (text)
-        fputs(text, stderr);
-    cutune_free(text);
+    cli_say(CUTUNE_OK, &text); /* text NULL: nothing */
     cutune_table_free(av->table);
     av->table = NULL;
     if (rc < 0)
@@ -106,15 +104,12 @@ static int view_end(analyze_view *av, int rc, const cutune_analyze_summary *sum)
 static int each_size(void *user, int k, const cutune_analyze_summary *sum)
 {
     analyze_view *av = user;
-    int nsizes = cutune_spec_size_count(av->spec);
     av->in_size = !sum;
     if (sum)
         return (av->code = view_end(av, CUTUNE_OK, sum)) != EXIT_OK;
-    for (int j = 0; nsizes > 1 && !av->c->quiet && j < cutune_spec_size_var_count(av->spec); j++)
-        fprintf(stderr, "%s %s=%lld", j ? "" : "\nsize", cutune_spec_size_var(av->spec, j),
-                (long long)cutune_spec_size_value(av->spec, k, j));
-    if (nsizes > 1 && !av->c->quiet)
-        fprintf(stderr, ":\n");
+    char *text = NULL;
+    if (!av->c->quiet)
+        cli_say(cutune_spec_size_heading(&text, av->spec, k), &text);
     view_start(av);
     return 0;
 }

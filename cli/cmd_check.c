@@ -45,15 +45,12 @@ int cli_space_summary(cutune_spec *spec, const cli_common *c, enum cli_summary_f
     }
     if (rc != CUTUNE_OK && rc != CUTUNE_ESPEC)
         return cli_exit_for_status(rc);
-    char *text = NULL;
-    if (format == CLI_SUMMARY_JSON &&
-        cli_print(cutune_space_summary_json(&text, spec, &size, seconds), &text, "\n") < 0)
+    char *text = NULL; /* CLI_SUMMARY_NONE: none made, none printed */
+    int made = format == CLI_SUMMARY_JSON   ? cutune_space_summary_json(&text, spec, &size, seconds)
+               : format == CLI_SUMMARY_TEXT ? cutune_space_summary_text(&text, spec, &size, seconds, c->strategy)
+                                            : CUTUNE_OK;
+    if (cli_print(made, &text, format == CLI_SUMMARY_JSON ? "\n" : "") < 0)
         return EXIT_INTERNAL;
-    if (format == CLI_SUMMARY_TEXT && cutune_space_summary_text(&text, spec, &size, seconds, c->strategy) < 0)
-        return EXIT_INTERNAL;
-    if (text)
-        fputs(text, stdout);
-    cutune_free(text);
     return rc == CUTUNE_OK ? EXIT_OK : EXIT_SPEC;
 }
 

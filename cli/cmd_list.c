@@ -16,20 +16,12 @@ enum list_format { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_JSONL };
 static int print_row(const cutune_spec *spec, const cutune_variant *v, enum list_format fmt, bool first)
 {
     char *text = NULL;
-    if (fmt == FMT_CSV && first) {
-        if (cutune_variant_csv(&text, spec, NULL) < 0)
-            return -1;
-        printf("%s\n", text);
-        cutune_free(text);
-    }
-    if ((fmt == FMT_CSV ? cutune_variant_csv(&text, spec, v) : cutune_variant_json(&text, spec, v)) < 0)
+    if (fmt == FMT_CSV && first && cli_print(cutune_variant_csv(&text, spec, NULL), &text, "\n") < 0)
         return -1;
-    if (fmt == FMT_JSON)
-        printf("%s  %s", first ? "" : ",\n", text);
-    else
-        printf("%s\n", text);
-    cutune_free(text);
-    return 0;
+    int rc = fmt == FMT_CSV ? cutune_variant_csv(&text, spec, v) : cutune_variant_json(&text, spec, v);
+    if (fmt == FMT_JSON && rc == CUTUNE_OK)
+        printf("%s  ", first ? "" : ",\n");
+    return cli_print(rc, &text, fmt == FMT_JSON ? "" : "\n");
 }
 
 static int list_spec(cutune_spec *spec, const cli_common *c, enum list_format fmt, unsigned long long limit)
@@ -62,13 +54,9 @@ static int list_spec(cutune_spec *spec, const cli_common *c, enum list_format fm
     if (fmt == FMT_JSON)
         printf(shown ? "\n]\n" : "[]\n");
     int code = EXIT_OK;
-    if (rc == 0 && shown == 0) {
-        /* Nothing is valid: counting explains which constraint empties the space. */
-        cutune_space_size size;
-        rc = cutune_space_count(&size, spec);
-        if (rc == CUTUNE_OK)
-            rc = CUTUNE_ESPEC; /* cannot happen: listing and counting agree */
-    }
+    cutune_space_size size; /* nothing is valid: counting explains which constraint empties the space */
+    if (rc == 0 && shown == 0 && (rc = cutune_space_count(&size, spec)) == CUTUNE_OK)
+        rc = CUTUNE_ESPEC; /* cannot happen: listing and counting agree */
     if (rc < 0)
         code = cli_exit_for_status(rc);
     else if (fmt == FMT_TABLE && !c->quiet && limit && shown == limit && cutune_configs_next(&v, it) == 1)

@@ -28,27 +28,16 @@ static int simulate(const char *path, const char *results, const cli_common *c, 
     return cli_exit_for_status(rc);
 }
 
-/* opt_repeat, opt_threads: --repeat R and --threads N into the cutune_simulate_options
- * dest points to. */
-static int opt_repeat(const char *sub, void *dest, const cli_opt *o, const char *arg)
+/* opt_count: --repeat R (1 to 100000) or --threads N (1 to 4096) into the
+ * cutune_simulate_options dest points to. */
+static int opt_count(const char *sub, void *dest, const cli_opt *o, const char *arg)
 {
-    (void)o;
+    cutune_simulate_options *so = dest;
+    bool threads = strcmp(o->name, "threads") == 0;
     uint64_t n;
-    if (!cli_uint_option(sub, "--repeat", "a count", arg, 1, 100000, &n))
+    if (!cli_uint_option(sub, threads ? "--threads" : "--repeat", "a count", arg, 1, threads ? 4096 : 100000, &n))
         return EXIT_USAGE;
-    ((cutune_simulate_options *)dest)->repeat = (int)n;
-    return EXIT_OK;
-}
-
-static int opt_threads(const char *sub, void *dest, const cli_opt *o, const char *arg)
-{
-    (void)o;
-    unsigned long long n;
-    if (!cli_parse_count(sub, "--threads", arg, &n))
-        return EXIT_USAGE;
-    if (n < 1 || n > 4096)
-        return cli_usage_error(sub, "--threads takes a count from 1 to 4096, not '%s'", arg);
-    ((cutune_simulate_options *)dest)->threads = (int)n;
+    *(threads ? &so->threads : &so->repeat) = (int)n;
     return EXIT_OK;
 }
 
@@ -66,10 +55,10 @@ int cmd_simulate(int argc, char **argv)
         {"results", 0, true, CLI_TEXT, &results, NULL, 0, NULL},
         CLI_SEARCH_ENTRY("strategy", &so.search),
         CLI_SEARCH_ENTRY("budget", &so.search),
-        {"repeat", 0, true, CLI_CALL, &so, opt_repeat, 0, NULL},
+        {"repeat", 0, true, CLI_CALL, &so, opt_count, 0, NULL},
         CLI_SEARCH_ENTRY("seed", &so.search),
         CLI_SEARCH_ENTRY("time-budget", &so.search),
-        {"threads", 0, true, CLI_CALL, &so, opt_threads, 0, NULL},
+        {"threads", 0, true, CLI_CALL, &so, opt_count, 0, NULL},
         {"prior", 0, true, CLI_CALL, &pr, cli_opt_prior, 0, NULL},
         CLI_SEARCH_ENTRY("patience", &so.search),
         {"format", 0, true, CLI_CHOICE, &json, NULL, 0, formats},

@@ -66,31 +66,25 @@ static void put(FILE *f, const char *before, char **text, int rc)
 static int tune_without_gpu(cutune_spec *spec, const char *path, const cli_common *c, cutune_analyze_options *o,
                             uint64_t limit, const char *why, bool emits)
 {
-    cutune_space_size size;
-    bool sized = cutune_space_count(&size, spec) == CUTUNE_OK && !size.valid_saturated && !size.valid_estimated;
-    bool limited = limit > 0 && !(sized && limit >= size.valid);
+    int limited = 0;
+    char *text = NULL;
+    put(stderr, "", &text, cutune_untuned_start(&text, &limited, spec, limit, path, c->quiet)); /* -q: the verdict */
     o->limit = limit;
-    if (limited && !c->quiet) /* -q: only the verdict below */
-        fprintf(stderr, "\ncompiling the first %llu variants (--limit; no GPU needed; details: cutune analyze %s)\n",
-                (unsigned long long)limit, path);
-    else if (!c->quiet)
-        fprintf(stderr, "\ncompiling every variant (no GPU needed; details: cutune analyze %s)\n", path);
     cutune_analyze_summary all;
     int code = cli_run_analysis(spec, c, o, CLI_ANALYZE_NONE, true, &all); /* each size, as a GPU run would */
     if (code != EXIT_OK)
         return code; /* interrupted (the summary says what was covered), or a failure */
     cutune_untuned u = {.variants = all.variants,
+                        .runnable = all.variants - all.failed - all.unlaunchable,
                         .failed = all.failed,
                         .unlaunchable = all.unlaunchable,
                         .limited = limited,
                         .emits = emits,
                         .brief = c->quiet,
                         .why = why};
-    u.runnable = all.variants - all.failed - all.unlaunchable;
     if (!c->quiet)
         fprintf(stderr, "\n");
     cli_nothing_runs("cutune", &all);
-    char *text = NULL;
     put(stderr, "", &text, cutune_untuned_text(&text, &u));
     return u.runnable ? EXIT_NO_GPU : EXIT_NOTHING;
 }
@@ -267,39 +261,11 @@ static cutune_spec *load_spec(tune_args *a, int *code)
     return spec;
 }
 
-/* setup_shard: --shard: this process tunes one shard into a results file (and journal)
- * of its own, on the GPU of the launcher's local rank. EXIT_OK or an exit code. */
-static int setup_shard(tune_args *a, cutune_spec *spec, int nblocks)
-{
-    const char *base = a->t.results_path ? a->t.results_path : cutune_spec_emit_path(spec, "results");
-    if (nblocks > 1 || !base)
-        return cli_usage_error("tune", nblocks > 1 ? "--shard tunes one kernel block: name it with --kernel NAME"
-                                                   : "--shard needs a results file to write (--results FILE): "
-                                                     "cutune merge joins the shards' files");
-    if (cutune_tune_set_shard(&a->t, spec, a->shard.index, a->shard.count, a->device_given ? -1 : a->shard.local,
-                              &a->shard_results, &a->shard_journal) != CUTUNE_OK)
-        return EXIT_INTERNAL;
-    a->o.shard_index = a->shard.index; /* the analysis without a GPU */
-    a->o.shard_count = a->shard.count;
-    char on[48]; /* a shard per host may use every GPU of its host (--devices) */
-    snprintf(on, sizeof on, a->ndevs > 1 ? "%d GPUs" : "GPU %d", a->ndevs > 1 ? a->ndevs : a->t.device);
-    if (!a->c.quiet)
-        fprintf(stderr, "shard %d of %d%s%s (%s): results to %s%s%s\n", a->shard.index, a->shard.count,
-                a->shard.name ? ", from " : "", a->shard.name ? a->shard.name : "", on, a->shard_results,
-                a->shard_journal ? ", journal " : "", a->shard_journal ? a->shard_journal : "");
-    if (a->ndevs > 1 && a->shard.local_count > 1) /* every rank of the host on every GPU */
-        fprintf(stderr,
-                "cutune: warning: %d ranks on this host each use %d GPUs (--devices): their runs share the "
-                "GPUs and disturb each other's times; start one rank per host (mpirun --map-by "
-                "ppr:1:node, srun --ntasks-per-node=1) or drop --devices for a rank per GPU\n",
-                a->shard.local_count, a->ndevs);
-    a->header_path = a->csv_path = a->report_path = NULL;
-    return EXIT_OK;
-}
-
 /* setup_run: the checks and settings between the loaded spec and the tuning: emit paths,
- * one-file options with several blocks, the shard, the GPUs named. EXIT_OK, or an exit
- * code (after a message). */
+ * one-file options with several blocks, the GPUs named, the shard (--shard: this process
+ * tunes one shard into a results file and journal of its own, on the GPU of the
+ * launcher's local rank), and what they make (cutune_tune_setup_text). EXIT_OK, or an
+ * exit code (after a message). */
 static int setup_run(tune_args *a, cutune_spec *spec, int nblocks)
 {
     int code = check_emit_paths(spec, &a->c, a->emit_dir, a->header_path, a->csv_path, a->t.results_path);
@@ -310,24 +276,29 @@ static int setup_run(tune_args *a, cutune_spec *spec, int nblocks)
                                "the spec has %d kernel blocks: --results, --journal, --csv and --report "
                                "name one file; use the blocks' emit statements, or --kernel NAME",
                                nblocks);
-    if (a->shard.count > 1 && (code = setup_shard(a, spec, nblocks)) != EXIT_OK)
-        return code;
+    bool shard = a->shard.count > 1;
+    if (shard && (nblocks > 1 || !(a->t.results_path || cutune_spec_emit_path(spec, "results"))))
+        return cli_usage_error("tune", nblocks > 1 ? "--shard tunes one kernel block: name it with --kernel NAME"
+                                                   : "--shard needs a results file to write (--results FILE): "
+                                                     "cutune merge joins the shards' files");
     if (a->device_given && a->ndevs > 0)
         return cli_usage_error("tune", "--device and --devices both name GPUs: give one of them");
     if (a->per_device && a->ndevs < 2)
         return cli_usage_error("tune", "--per-device goes with --devices naming two GPUs or more");
-    int per_device = a->per_device;
-    if (cutune_tune_set_devices(&a->t, a->devs, a->ndevs, &per_device) == 1 && !a->c.quiet)
-        fprintf(stderr, "note: these GPUs are not all of one model: each tunes every configuration "
-                        "(as --per-device)\n");
+    if (shard &&
+        cutune_tune_set_shard(&a->t, spec, a->shard.index, a->shard.count, a->device_given ? -1 : a->shard.local,
+                              &a->shard_results, &a->shard_journal) != CUTUNE_OK)
+        return EXIT_INTERNAL;
+    if (shard) { /* the analysis without a GPU is the shard's too; a shard writes only its results */
+        a->o.shard_index = a->shard.index;
+        a->o.shard_count = a->shard.count;
+        a->header_path = a->csv_path = a->report_path = NULL;
+    }
+    int per_device = a->per_device, mixed = cutune_tune_set_devices(&a->t, a->devs, a->ndevs, &per_device) == 1;
     a->per_device = per_device;
-    for (int i = 1; a->ndevs > 1 && !a->per_device && i < a->ndevs; i++)
-        for (int j = 0; j < i && !a->c.quiet; j++)
-            if (a->devs[j] == a->devs[i]) /* allowed: a check of the machinery on one GPU */
-                fprintf(stderr,
-                        "note: --devices names GPU %d twice: two workers share it, and their times "
-                        "disturb each other\n",
-                        a->devs[i]);
+    char *text = NULL;
+    put(stderr, "", &text,
+        cutune_tune_setup_text(&text, &a->t, a->ndevs, mixed, a->shard.name, a->shard.local_count, a->c.quiet));
     return EXIT_OK; /* with per_device, cmd_tune hands it to cli_tune_per_device */
 }
 

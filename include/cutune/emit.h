@@ -292,6 +292,20 @@ int cutune_devices_json(char **out, const cutune_device *devs, int n);
 int cutune_space_summary_text(char **out, const cutune_spec *spec, const cutune_space_size *size, double count_seconds,
                               const char *search);
 int cutune_spec_device_text(char **out, const cutune_spec *spec);
+
+/* cutune_spec_block_heading: the line the commands print before the selected block I of
+ * a spec of several kernel blocks: "kernel KERNEL (block I of N)", or
+ * "kernel KERNEL as BLOCK (block I of N)" when the block has a name of its own; an empty
+ * line before it after the first block; "" when the spec has one block. In *out (free
+ * with cutune_free); CUTUNE_OK, CUTUNE_EINVAL (NULL arguments, a spec with errors) or
+ * CUTUNE_ENOMEM. */
+int cutune_spec_block_heading(char **out, const cutune_spec *spec);
+
+/* cutune_spec_size_heading: the line before problem size k (0 up) of a spec of several
+ * sizes, after an empty line: "size n=1024 m=8:"; "" when the spec has one size (or
+ * none). In *out (free with cutune_free); CUTUNE_OK, CUTUNE_EINVAL (NULL arguments, a
+ * spec with errors, no size k) or CUTUNE_ENOMEM. */
+int cutune_spec_size_heading(char **out, const cutune_spec *spec, int k);
 int cutune_occupancy_text(char **out, const cutune_occupancy *occ, int regs, int threads, int64_t smem);
 int cutune_devices_text(char **out, const cutune_device *devs, int n);
 /* cutune_devices_note: what `--devices all` does with the n GPUs devs[0 .. n), the

@@ -62,6 +62,14 @@ int cutune_space_count_progress(cutune_space_size *out, cutune_spec *spec, cutun
  * unchanged); CUTUNE_ENOMEM. */
 int cutune_spec_restrict(cutune_spec *spec, const char *const *configs, int n);
 
+/* cutune_spec_pick: what `--kernel NAME` and `--config` make of a loaded spec: the block
+ * named `block` selected (cutune_spec_select_block; NULL: the selection is left), then,
+ * with n > 0, its space restricted to configs[0 .. n) (cutune_spec_restrict). CUTUNE_OK;
+ * CUTUNE_EINVAL for configurations without a block named in a spec of several ("--config:
+ * PATH has N kernel blocks: name one with --kernel NAME"), for a spec with errors, and
+ * as those two calls return it. */
+int cutune_spec_pick(cutune_spec *spec, const char *block, const char *const *configs, int n);
+
 /* A param's value, typed (cutune_variant.typed): an int param's in i (and f), a float
  * param's in f, a bool param's in b (0 or 1); s is its text, as the variant's values[]
  * (a string param's value). */

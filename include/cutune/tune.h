@@ -295,6 +295,18 @@ int cutune_tune_set_metrics(cutune_tune_options *opts, const char *const *names,
 int cutune_tune_set_shard(cutune_tune_options *opts, const cutune_spec *spec, int index, int count, int local,
                           char **results, char **journal);
 
+/* cutune_tune_setup_text: what `cutune SPEC` says on stderr of a run's setting once opts
+ * is set (cutune_tune_set_shard, cutune_tune_set_devices), whole lines in *out (free with
+ * cutune_free; "" when there is nothing to say): for a shard (opts->shard_count > 1),
+ * "shard I of N[, from LAUNCHER] (GPU D | K GPUs): results to R[, journal J]" (K: ndevs,
+ * the GPUs --devices named, when above 1), and a warning when local_count (the
+ * launcher's processes on this host; -1 not said) > 1 share those ndevs GPUs; a note
+ * when `mixed` (cutune_tune_set_devices returned 1), and one for each GPU of
+ * opts->devices named twice. brief: the warning alone. CUTUNE_OK, CUTUNE_EINVAL (NULL
+ * arguments) or CUTUNE_ENOMEM. */
+int cutune_tune_setup_text(char **out, const cutune_tune_options *opts, int ndevs, int mixed, const char *launcher,
+                           int local_count, int brief);
+
 /* What a finished run found, counted (what `cutune SPEC` says at its end). */
 typedef struct cutune_tune_verdict {
     int sizes;            /* the run's problem sizes (cutune_tune_size_count; 0: one run) */
@@ -345,6 +357,14 @@ typedef struct cutune_untuned {
  * a GPU would not change that. In *out (free with cutune_free). CUTUNE_OK, CUTUNE_EINVAL
  * or CUTUNE_ENOMEM. */
 int cutune_untuned_text(char **out, const cutune_untuned *u);
+
+/* cutune_untuned_start: what `cutune SPEC` says on stderr before it compiles without a
+ * GPU the first `limit` variants of spec (0: all) found at `path`, after an empty line:
+ * "compiling the first N variants (--limit; ...)" when the limit is below the space
+ * (counted: cutune_space_count), else "compiling every variant (...)"; "" when brief.
+ * *limited: 1 when the limit is below the space (cutune_untuned.limited). In *out (free
+ * with cutune_free); CUTUNE_OK, CUTUNE_EINVAL (NULL arguments) or CUTUNE_ENOMEM. */
+int cutune_untuned_start(char **out, int *limited, cutune_spec *spec, uint64_t limit, const char *path, int brief);
 
 /* Every configuration on each of several GPUs (cutune --per-device): a process per GPU,
  * each tuning into a results file of its own, "RESULTS.gpuD.json". */

@@ -7,7 +7,8 @@
  * report names the block; shards of the two blocks are not merged (cutune_results_merge
  * names both files and both blocks), those of one block are. The results come from a
  * Kernel Tuner cache imported into each block (cutune_import_results), so no GPU is
- * needed. */
+ * needed. The headings the commands print before each block and size (cutune_spec_block_heading,
+ * cutune_spec_size_heading). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -213,9 +214,58 @@ static void test_merge_two_blocks(void **state)
     cutune_tune_result_free(r);
 }
 
+/* The line before each block: the kernel and the block's own name, counted; an empty
+ * line before the second; none for a spec of one block. */
+static void test_heading(void **state)
+{
+    (void)state;
+    cutune_spec *s = load_spec();
+    char *text = NULL;
+    assert_int_equal(cutune_spec_block_heading(&text, s), CUTUNE_OK);
+    assert_string_equal(text, "kernel reduce as step1 (block 1 of 2)\n");
+    cutune_free(text);
+    assert_int_equal(cutune_spec_select_kernel(s, 1), CUTUNE_OK);
+    assert_int_equal(cutune_spec_block_heading(&text, s), CUTUNE_OK);
+    assert_string_equal(text, "\nkernel reduce as step2 (block 2 of 2)\n");
+    cutune_free(text);
+    cutune_spec_free(s);
+    cutune_load_options lo = CUTUNE_LOAD_OPTIONS_INIT;
+    lo.skip_file_checks = 1;
+    static const char one[] = "kernel reduce from \"reduce.cu\" {\n    param bx in [16];\n    block bx; grid 1;\n}\n";
+    static const char two[] = "kernel reduce from \"reduce.cu\" {\n    param bx in [16];\n    block bx; grid 1;\n}\n"
+                              "kernel scan from \"scan.cu\" {\n    param bx in [16];\n    block bx; grid 1;\n}\n";
+    assert_int_equal(cutune_spec_load_string(&s, "two.tune", two, strlen(two), &lo), CUTUNE_OK);
+    assert_int_equal(cutune_spec_select_kernel(s, 1), CUTUNE_OK);
+    assert_int_equal(cutune_spec_block_heading(&text, s), CUTUNE_OK);
+    assert_string_equal(text, "\nkernel scan (block 2 of 2)\n"); /* a block named after its kernel: no "as" */
+    cutune_free(text);
+    cutune_spec_free(s);
+    assert_int_equal(cutune_spec_load_string(&s, "one.tune", one, strlen(one), &lo), CUTUNE_OK);
+    assert_int_equal(cutune_spec_block_heading(&text, s), CUTUNE_OK);
+    assert_string_equal(text, "");
+    cutune_free(text);
+    cutune_spec_free(s);
+    assert_int_equal(cutune_spec_block_heading(&text, NULL), CUTUNE_EINVAL);
+    /* and the line before each problem size, when there are several */
+    static const char sized[] = "kernel k from \"k.cu\" {\n    param bx in [16];\n    size (n, m) in [(1024, 8), "
+                                "(4096, 2)];\n    block bx; grid 1;\n}\n";
+    assert_int_equal(cutune_spec_load_string(&s, "sized.tune", sized, strlen(sized), &lo), CUTUNE_OK);
+    assert_int_equal(cutune_spec_size_heading(&text, s, 1), CUTUNE_OK);
+    assert_string_equal(text, "\nsize n=4096 m=2:\n");
+    cutune_free(text);
+    assert_int_equal(cutune_spec_size_heading(&text, s, 2), CUTUNE_EINVAL);
+    cutune_spec_free(s);
+    assert_int_equal(cutune_spec_load_string(&s, "one.tune", one, strlen(one), &lo), CUTUNE_OK);
+    assert_int_equal(cutune_spec_size_heading(&text, s, 0), CUTUNE_OK);
+    assert_string_equal(text, ""); /* one size: no heading */
+    cutune_free(text);
+    cutune_spec_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_heading),
         cmocka_unit_test_setup_teardown(test_recorded_and_selected, setup, teardown),
         cmocka_unit_test_setup_teardown(test_old_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_headers, setup, teardown),

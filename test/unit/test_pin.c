@@ -1,7 +1,7 @@
 /* test_pin.c - a space restricted to given configurations (cutune_spec_restrict, what
  * `--config` does): whole and partial configurations, a union of several, and each
  * mistake an error naming the configuration; the restriction holds at another size and
- * in the block it was made for only. Expected spaces are worked out by hand from the
+ * in the block it was made for only; with --kernel, the block named first (cutune_spec_pick). Expected spaces are worked out by hand from the
  * specs below. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -173,12 +173,40 @@ static void test_every_size_and_its_block_only(void **state)
     cutune_spec_free(spec);
 }
 
+/* cutune_spec_pick, what --kernel and --config make: configurations need a block named
+ * in a spec of several; the block named is selected, then restricted. */
+static void test_pick(void **state)
+{
+    (void)state;
+    static const char two[] = "kernel k as one from \"../kernels/sum_matrix.cu\" {\n"
+                              "    param B in [32, 64, 128];\n    block B;\n    grid 1;\n}\n"
+                              "kernel k as two from \"../kernels/sum_matrix.cu\" {\n"
+                              "    param B in [32, 64];\n    block B;\n    grid 1;\n}\n";
+    cutune_spec *spec = load(two);
+    const char *configs[] = {"B=64"};
+    assert_int_equal(cutune_spec_pick(spec, NULL, configs, 1), CUTUNE_EINVAL);
+    assert_string_equal(cutune_last_error(), "--config: p.tune has 2 kernel blocks: name one with --kernel NAME");
+    assert_int_equal(valid(spec), 3); /* unchanged */
+    assert_int_equal(cutune_spec_pick(spec, "nope", NULL, 0), CUTUNE_EINVAL);
+    assert_int_equal(cutune_spec_pick(spec, "two", NULL, 0), CUTUNE_OK); /* selected, not restricted */
+    assert_int_equal(cutune_spec_kernel_selected(spec), 1);
+    assert_int_equal(valid(spec), 2);
+    assert_int_equal(cutune_spec_pick(spec, "one", configs, 1), CUTUNE_OK);
+    assert_int_equal(cutune_spec_kernel_selected(spec), 0);
+    assert_int_equal(valid(spec), 1);
+    assert_int_equal(cutune_spec_pick(spec, NULL, NULL, 0), CUTUNE_OK); /* nothing asked: as it was */
+    assert_int_equal(cutune_spec_kernel_selected(spec), 0);
+    cutune_spec_free(spec);
+    assert_int_equal(cutune_spec_pick(NULL, "one", NULL, 0), CUTUNE_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_whole_partial_and_several),
         cmocka_unit_test(test_mistakes_name_the_configuration),
         cmocka_unit_test(test_every_size_and_its_block_only),
+        cmocka_unit_test(test_pick),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

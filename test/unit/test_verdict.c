@@ -2,7 +2,7 @@
  * application (emit/verdict.c through include/cutune/tune.h): the ranking
  * (cutune_tune_ranking_text), each size's winner (cutune_tune_best_text), each GPU's
  * part of a run on several (cutune_device_run_text), the verdict without a GPU
- * (cutune_untuned_text) and that of an analysis of which nothing can run
+ * (cutune_untuned_text) and its start (cutune_untuned_start), what a run's setting makes it say (cutune_tune_setup_text) and that of an analysis of which nothing can run
  * (cutune_analyze_verdict_text). Runs are recorded results files (test/emit); the expected
  * figures are those files' (their winners' indices, params and median times). Only the
  * public header. */
@@ -292,6 +292,84 @@ static void test_analysis_verdict(void **state)
     assert_int_equal(cutune_analyze_verdict_text(&text, NULL), CUTUNE_EINVAL);
 }
 
+/* What `cutune SPEC` says of a run's setting: a shard's line, the warning of ranks
+ * sharing GPUs (even when brief), and the notes of GPUs of several models or named twice. */
+static void test_setup_text(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    cutune_tune_options t = CUTUNE_TUNE_OPTIONS_INIT;
+    assert_int_equal(cutune_tune_setup_text(&text, &t, 0, 0, NULL, -1, 0), CUTUNE_OK);
+    assert_string_equal(text, ""); /* one GPU, no shard: nothing to say */
+    cutune_free(text);
+    t.shard_index = 2;
+    t.shard_count = 5;
+    t.device = 3;
+    t.results_path = "r.shard-2-of-5.json";
+    assert_int_equal(cutune_tune_setup_text(&text, &t, 0, 0, NULL, -1, 0), CUTUNE_OK);
+    assert_string_equal(text, "shard 2 of 5 (GPU 3): results to r.shard-2-of-5.json\n");
+    cutune_free(text);
+    t.journal_path = "j.shard-2-of-5.jsonl";
+    assert_int_equal(cutune_tune_setup_text(&text, &t, 4, 0, "Slurm's srun", 2, 0), CUTUNE_OK);
+    assert_non_null(strstr(text, "shard 2 of 5, from Slurm's srun (4 GPUs): results to r.shard-2-of-5.json, "
+                                 "journal j.shard-2-of-5.jsonl\ncutune: warning: 2 ranks on this host each use 4 "
+                                 "GPUs (--devices)"));
+    assert_int_equal(count(text, "\n"), 2);
+    cutune_free(text);
+    assert_int_equal(cutune_tune_setup_text(&text, &t, 4, 0, "Slurm's srun", 2, 1), CUTUNE_OK);
+    assert_true(strncmp(text, "cutune: warning: 2 ranks", 24) == 0); /* brief: the warning alone */
+    assert_int_equal(count(text, "\n"), 1);
+    cutune_free(text);
+    t = (cutune_tune_options)CUTUNE_TUNE_OPTIONS_INIT;
+    int devs[] = {1, 1, 0, 1};
+    t.devices = devs;
+    t.ndevices = 4;
+    assert_int_equal(cutune_tune_setup_text(&text, &t, 4, 1, NULL, -1, 0), CUTUNE_OK);
+    assert_non_null(strstr(text, "note: these GPUs are not all of one model"));
+    assert_int_equal(count(text, "names GPU 1 twice"), 3); /* 1 repeated at 1, and twice at 3 */
+    assert_int_equal(count(text, "\n"), 4);
+    cutune_free(text);
+    assert_int_equal(cutune_tune_setup_text(&text, &t, 4, 1, NULL, -1, 1), CUTUNE_OK);
+    assert_string_equal(text, "");
+    cutune_free(text);
+    assert_int_equal(cutune_tune_setup_text(NULL, &t, 0, 0, NULL, -1, 0), CUTUNE_EINVAL);
+    assert_int_equal(cutune_tune_setup_text(&text, NULL, 0, 0, NULL, -1, 0), CUTUNE_EINVAL);
+}
+
+/* What `cutune SPEC` says before compiling without a GPU: the first N variants when the
+ * limit is below the space, else every one; nothing when brief. A spec with 4 x 3 = 12
+ * configurations, written by hand. */
+static void test_untuned_start(void **state)
+{
+    (void)state;
+    static const char text12[] = "kernel k from \"k.cu\" {\n    param A in [1, 2, 3, 4];\n"
+                                 "    param B in [1, 2, 3];\n    block 32;\n    grid 1;\n}\n";
+    cutune_load_options lo = CUTUNE_LOAD_OPTIONS_INIT;
+    lo.skip_file_checks = 1;
+    cutune_spec *spec = NULL;
+    assert_int_equal(cutune_spec_load_string(&spec, "k.tune", text12, strlen(text12), &lo), CUTUNE_OK);
+    char *text = NULL;
+    int limited = -1;
+    assert_int_equal(cutune_untuned_start(&text, &limited, spec, 11, "a/k.tune", 0), CUTUNE_OK);
+    assert_int_equal(limited, 1);
+    assert_string_equal(text, "\ncompiling the first 11 variants (--limit; no GPU needed; details: cutune analyze "
+                              "a/k.tune)\n");
+    cutune_free(text);
+    assert_int_equal(cutune_untuned_start(&text, &limited, spec, 12, "a/k.tune", 0), CUTUNE_OK);
+    assert_int_equal(limited, 0); /* the limit covers the space */
+    assert_string_equal(text, "\ncompiling every variant (no GPU needed; details: cutune analyze a/k.tune)\n");
+    cutune_free(text);
+    assert_int_equal(cutune_untuned_start(&text, &limited, spec, 0, "k.tune", 0), CUTUNE_OK);
+    assert_int_equal(limited, 0);
+    cutune_free(text);
+    assert_int_equal(cutune_untuned_start(&text, &limited, spec, 2, "k.tune", 1), CUTUNE_OK);
+    assert_int_equal(limited, 1); /* brief: said nothing, still limited */
+    assert_string_equal(text, "");
+    cutune_free(text);
+    assert_int_equal(cutune_untuned_start(&text, &limited, NULL, 2, "k.tune", 0), CUTUNE_EINVAL);
+    cutune_spec_free(spec);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -303,6 +381,8 @@ int main(void)
         cmocka_unit_test(test_verdict_text),
         cmocka_unit_test(test_set_metrics),
         cmocka_unit_test(test_untuned),
+        cmocka_unit_test(test_setup_text),
+        cmocka_unit_test(test_untuned_start),
         cmocka_unit_test(test_analysis_verdict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
