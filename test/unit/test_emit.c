@@ -10,6 +10,7 @@
 #include "results/result.h"
 #include "compiler/cexpr.h"
 #include "cutune.h"
+#include "emit_results.h"
 
 static const char spec_text[] = "kernel k from \"k.cu\" {\n"
                                 "    param bx in [32, 64, 128] as none;\n"
@@ -188,17 +189,6 @@ static void test_cexpr_literals(void **state)
 }
 
 /* ---- stored results ---- */
-
-static cutune_tune_result *load(const char *name)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/test/emit/%s", CUTUNE_SOURCE_DIR, name);
-    cutune_tune_result *r = NULL;
-    int rc = cutune_results_load(&r, path);
-    if (rc != CUTUNE_OK)
-        fail_msg("%s: %s", name, cutune_last_error());
-    return r;
-}
 
 static void test_results_load(void **state)
 {

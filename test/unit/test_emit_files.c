@@ -24,16 +24,7 @@
 #include "cutune.h"
 #include "results/result.h"
 #include "scratch.h"
-
-static cutune_tune_result *load(const char *name)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/test/emit/%s", CUTUNE_SOURCE_DIR, name);
-    cutune_tune_result *r = NULL;
-    if (cutune_results_load(&r, path) != CUTUNE_OK)
-        fail_msg("%s: %s", name, cutune_last_error());
-    return r;
-}
+#include "emit_results.h"
 
 /* in_tmp: tmpdir/name into buf. */
 static const char *in_tmp(char *buf, size_t size, const char *name)

@@ -16,16 +16,7 @@
 #include "compiler/hnames.h"
 #include "cutune.h"
 #include "results/result.h"
-
-static cutune_tune_result *load(const char *name)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/test/emit/%s", CUTUNE_SOURCE_DIR, name);
-    cutune_tune_result *r = NULL;
-    if (cutune_results_load(&r, path) != CUTUNE_OK)
-        fail_msg("%s: %s", name, cutune_last_error());
-    return r;
-}
+#include "emit_results.h"
 
 /* The header of r alone (no spec): its status, the text in *text (NULL on failure). */
 static int header_of(cutune_tune_result *r, const char *prefix, char **text)
