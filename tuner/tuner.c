@@ -182,7 +182,7 @@ int tuner_ready(tuner *t)
         fds[n] = t->gpus[k].proc.from;
         at[n++] = k;
     }
-    int i = wk_wait_any(fds, n, deadline); /* n is ngpus, at least 1: none was ready */
+    int i = wk_wait_any(fds, n, deadline);                /* n is ngpus, at least 1: none was ready */
     return tuner_take_setup(t, at[i >= 0 ? i : 0], true); /* none by the deadline: the first says so */
 }
 
