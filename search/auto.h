@@ -16,6 +16,7 @@ enum {
     AUTO_SAMPLES = 4096,      /* larger spaces: random candidates per pick ... */
     AUTO_TOP_LARGE = 8,       /* ... and the neighbours of this many best */
     AUTO_TOP_LOCAL = 4,       /* a local pass: the neighbours of this many best */
+    AUTO_TOP_MAX = 16,        /* the most best configurations a pass starts from */
     AUTO_LOCAL_EVERY = 3,     /* every 3rd model pick a local pass */
     AUTO_COND_EVERY = 5,      /* every 5th a conditional pass */
     AUTO_SPREAD_EVERY = 4,    /* every 4th a spread pick (before the passes) */
@@ -27,6 +28,19 @@ enum {
     AUTO_TREES = 32,       /* in each forest */
     AUTO_TS_PENDING = 4,   /* a global pick with this many in flight: a Thompson sample */
 };
+
+/* Experiment knobs (bench/search/sweep.sh): a build with -DAUTO_KNOBS reads AUTO_<NAME>
+ * from the environment (auto_knob, auto_pick.c), else each is its default, the strategy
+ * as documented. Defaults off: AUTO_DIV (the best configurations a pass starts from are
+ * at least this Hamming distance apart), AUTO_HAM (a local pass looks at every other value
+ * of one param, not one step), AUTO_NEWBEST (this many local picks from the best after
+ * each improvement). */
+#ifdef AUTO_KNOBS
+int auto_knob(const char *name, int dflt);
+#define AUTO_KNOB(name, dflt) auto_knob("AUTO_" #name, dflt)
+#else
+#define AUTO_KNOB(name, dflt) (dflt)
+#endif
 
 typedef enum auto_feat_kind {
     AUTO_F_PARAM,   /* a param's value */
@@ -76,8 +90,10 @@ typedef struct auto_state {
     search_prior *prior_best; /* the prior's entries, best first */
     uint64_t nprior, prior_at;
     int prior_picks;
-    uint64_t picks; /* model picks so far (the passes' rhythm) */
-    double *cx;     /* scratch: one feature row */
+    uint64_t picks;    /* model picks so far (the passes' rhythm) */
+    double local_best; /* AUTO_NEWBEST: the best cost when local picks were last granted (0: none) */
+    int local_left;    /* AUTO_NEWBEST: local picks left for the present best */
+    double *cx;        /* scratch: one feature row */
     /* This batch's proposals (larger spaces: not yet pending in the driver). */
     const uint64_t *batch;
     int nbatch;
@@ -106,6 +122,9 @@ bool auto_is_taken(const auto_state *a, const strat_ctx *c, uint64_t key);
 bool auto_spread_pick(auto_state *a, strat_ctx *c, uint64_t *key);
 
 /* ---- auto_pick.c ---- */
+
+/* auto_neighbour_room: the room a->nb needs for one configuration's neighbours. */
+size_t auto_neighbour_room(const auto_state *a);
 
 /* auto_model_pick: the next configuration after the design (refitting the models when
  * enough is new) into *key; false when none is left or out of memory. */

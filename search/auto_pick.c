@@ -17,6 +17,14 @@
 
 #include "auto.h"
 
+#ifdef AUTO_KNOBS
+int auto_knob(const char *name, int dflt)
+{
+    const char *v = getenv(name);
+    return v ? atoi(v) : dflt;
+}
+#endif
+
 /* The expected improvement below `best` of a normal (mu, sd); sd 0: the plain gain. */
 static double expected_improvement(double best, double mu, double sd)
 {
@@ -160,10 +168,57 @@ static void consider_key(auto_state *a, strat_ctx *c, pick *p, uint64_t key)
     consider(p, key, mu, sd, pok, a->best_t);
 }
 
+/* The number of params in which x and y differ (uses a->vec's second and third rows). */
+static int hamming(const auto_state *a, uint64_t x, uint64_t y)
+{
+    uint64_t *vx = a->vec + a->np, *vy = a->vec + 2 * a->np;
+    sspace_decode(a->sp, x, vx);
+    sspace_decode(a->sp, y, vy);
+    int d = 0;
+    for (int i = 0; i < a->np; i++)
+        d += vx[i] != vy[i];
+    return d;
+}
+
+size_t auto_neighbour_room(const auto_state *a)
+{
+    size_t n = 2 * (size_t)a->np + 1;
+    if (AUTO_KNOB(HAM, 0)) {
+        n = 1;
+        for (int i = 0; i < a->np; i++)
+            n += (size_t)sspace_size(a->sp, i);
+    }
+    return n;
+}
+
+/* The valid configurations that differ from key in one param, any other value, into out
+ * (room: auto_neighbour_room); their number. Uses a->vec's second row. */
+static int hamming_neighbours(const auto_state *a, uint64_t key, uint64_t *out)
+{
+    uint64_t *v = a->vec + a->np;
+    sspace_decode(a->sp, key, v);
+    int n = 0;
+    for (int i = 0; i < a->np; i++) {
+        uint64_t at = v[i];
+        for (uint64_t x = 0; x < sspace_size(a->sp, i); x++) {
+            if (x == at)
+                continue;
+            v[i] = x;
+            uint64_t k = sspace_encode(a->sp, v);
+            if (sspace_valid(a->sp, k))
+                out[n++] = k;
+        }
+        v[i] = at;
+    }
+    return n;
+}
+
 /* The index into a->okeys of the k-th best outcome that ran (k from 0; picked: room for
- * k + 1), or -1 when fewer than k + 1 ran. Small k: a selection by repeated scans. */
+ * k + 1), or -1 when fewer than k + 1 ran. Small k: a selection by repeated scans. With
+ * AUTO_DIV d > 0, each is the best at Hamming distance d or more from those before it. */
 static int nth_best(const auto_state *a, int k, int *picked)
 {
+    int div = AUTO_KNOB(DIV, 0);
     for (int r = 0; r <= k; r++) {
         int best = -1;
         for (int i = 0; i < a->nobs; i++) {
@@ -171,7 +226,7 @@ static int nth_best(const auto_state *a, int k, int *picked)
                 continue;
             bool used = false;
             for (int j = 0; j < r && !used; j++)
-                used = picked[j] == i;
+                used = picked[j] == i || (div > 0 && hamming(a, a->okeys[i], a->okeys[picked[j]]) < div);
             if (!used && (best < 0 || a->ocost[i] < a->ocost[best]))
                 best = i;
         }
@@ -186,12 +241,13 @@ static int nth_best(const auto_state *a, int k, int *picked)
  * into p. */
 static void neighbours_of_best(auto_state *a, strat_ctx *c, int top, pick *p)
 {
-    int picked[AUTO_TOP_LARGE > AUTO_TOP_LOCAL ? AUTO_TOP_LARGE : AUTO_TOP_LOCAL];
-    for (int k = 0; k < top; k++) {
+    int picked[AUTO_TOP_MAX];
+    for (int k = 0; k < top && k < AUTO_TOP_MAX; k++) {
         int i = nth_best(a, k, picked);
         if (i < 0)
             break;
-        int n = sspace_neighbours(a->sp, a->okeys[i], a->nb);
+        int n = AUTO_KNOB(HAM, 0) ? hamming_neighbours(a, a->okeys[i], a->nb)
+                                  : sspace_neighbours(a->sp, a->okeys[i], a->nb);
         for (int j = 0; j < n; j++)
             if (!auto_is_taken(a, c, a->nb[j]))
                 consider_key(a, c, p, a->nb[j]);
@@ -263,14 +319,33 @@ bool auto_model_pick(auto_state *a, strat_ctx *c, uint64_t *key)
     }
     if (!a->model || a->nobs < AUTO_YOUNG) /* nothing ran yet, or too little to trust: spread */
         return auto_spread_pick(a, c, key);
+    int after = AUTO_KNOB(NEWBEST, 0);
+    if (after > 0) { /* local picks from the best after each improvement */
+        int top[1];
+        int b = nth_best(a, 0, top);
+        if (b >= 0 && (a->local_best == 0 || a->ocost[b] < a->local_best)) {
+            a->local_best = a->ocost[b];
+            a->local_left = after;
+        }
+        if (a->local_left > 0) {
+            a->local_left--;
+            pick q = {.tree = -1, .model = a->model};
+            neighbours_of_best(a, c, 1, &q);
+            if (q.have) {
+                *key = q.key;
+                return true;
+            }
+        }
+    }
     a->picks++;
-    if (a->picks % AUTO_SPREAD_EVERY == 0) /* exploration the model cannot argue with */
+    if (a->picks % (uint64_t)AUTO_KNOB(SPREAD_EVERY, AUTO_SPREAD_EVERY) ==
+        0) /* exploration the model cannot argue with */
         return auto_spread_pick(a, c, key);
     pick p = {.tree = -1, .model = a->model};
-    if (a->picks % AUTO_COND_EVERY == 0)
+    if (a->picks % (uint64_t)AUTO_KNOB(COND_EVERY, AUTO_COND_EVERY) == 0)
         conditional_pick(a, c, &p);
-    else if (a->picks % AUTO_LOCAL_EVERY == 0)
-        neighbours_of_best(a, c, AUTO_TOP_LOCAL, &p);
+    else if (a->picks % (uint64_t)AUTO_KNOB(LOCAL_EVERY, AUTO_LOCAL_EVERY) == 0)
+        neighbours_of_best(a, c, AUTO_KNOB(TOP_LOCAL, AUTO_TOP_LOCAL), &p);
     if (!p.have) {
         /* Many in flight: the picks made before their outcomes return would all climb the
          * same peak of the expected improvement; each takes one tree's view instead. */
