@@ -320,6 +320,8 @@ static void auto_observe(void *vst, strat_ctx *c, uint64_t key, double cost)
     /* Each key arrives once: auto never proposes what is known or in flight. Out of
      * memory: the models learn without it. */
     (void)add_obs(vst, c, key, cost);
+    auto_kick_observe(vst, key, cost);
+    auto_ils_observe(vst, key, cost);
 }
 
 const strat_ops strat_auto = {"auto", auto_create, auto_propose, auto_observe, auto_destroy, auto_observe};
