@@ -255,7 +255,7 @@ static void *auto_create(strat_ctx *c)
     bool prior = set->prior && set->nprior > 0;
     if (auto_plan_features(a, prior) < 0 || !(a->vals = calloc((size_t)a->np + 1, sizeof(value))) ||
         !(a->vec = calloc(3 * (size_t)a->np + 1, sizeof(uint64_t))) ||
-        !(a->nb = calloc(auto_neighbour_room(a), sizeof(uint64_t))) ||
+        !(a->nb = calloc(2 * (size_t)a->np + 1, sizeof(uint64_t))) ||
         !(a->chosen = calloc((size_t)a->design + 1, sizeof(uint64_t))) ||
         !(a->cx = calloc((size_t)a->nf, sizeof(double))))
         goto fail;
@@ -320,8 +320,6 @@ static void auto_observe(void *vst, strat_ctx *c, uint64_t key, double cost)
     /* Each key arrives once: auto never proposes what is known or in flight. Out of
      * memory: the models learn without it. */
     (void)add_obs(vst, c, key, cost);
-    auto_kick_observe(vst, key, cost);
-    auto_ils_observe(vst, key, cost);
 }
 
 const strat_ops strat_auto = {"auto", auto_create, auto_propose, auto_observe, auto_destroy, auto_observe};

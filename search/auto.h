@@ -15,8 +15,8 @@ enum {
     AUTO_WHOLE_LIMIT = 32768, /* expected improvement over every configuration up to this many */
     AUTO_SAMPLES = 4096,      /* larger spaces: random candidates per pick ... */
     AUTO_TOP_LARGE = 8,       /* ... and the neighbours of this many best */
-    AUTO_TOP_LOCAL = 4,       /* a local pass: the neighbours of this many best */
-    AUTO_TOP_MAX = 16,        /* the most best configurations a pass starts from */
+    AUTO_TOP_LOCAL = 4,       /* a local pass: the neighbours of this many best ... */
+    AUTO_TOP_APART = 3,       /* ... each differing from every better one in this many params */
     AUTO_LOCAL_EVERY = 3,     /* every 3rd model pick a local pass */
     AUTO_COND_EVERY = 5,      /* every 5th a conditional pass */
     AUTO_SPREAD_EVERY = 4,    /* every 4th a spread pick (before the passes) */
@@ -28,29 +28,6 @@ enum {
     AUTO_TREES = 32,       /* in each forest */
     AUTO_TS_PENDING = 4,   /* a global pick with this many in flight: a Thompson sample */
 };
-
-/* Experiment knobs (bench/search/sweep.sh, sweep-variants-27g.txt): a build with
- * -DAUTO_KNOBS reads AUTO_<NAME> from the environment (auto_knob, auto_pick.c), else each
- * is its default and the strategy is as documented. Besides the constants below
- * (SPREAD_EVERY, COND_EVERY, LOCAL_EVERY, TOP_LOCAL, TS_PENDING), off by default:
- *   DIV d         the best configurations a pass starts from are each at Hamming distance
- *                 d or more from the better ones (the top few not all on one plateau)
- *   HAM 1         a local pass looks at every other value of one param, not one step
- *   NEWBEST k     k local picks from the best after each improvement
- *   CLIP q        the cost model's targets above their q-th percentile count as it
- *   XI x          expected improvement below best - x / 1000 (log cost)
- *   KICK_EVERY k  every k-th model pick a kick (2 or 3 params of the best at random; of
- *                 KDRAWS draws the best by expected improvement), then KDESC descent
- *                 picks from it (at local passes; KDESC_ALL 1: every pick)
- *   ILS_EVERY k   every k-th model pick (phase ILS_PHASE) from an iterated local search
- *                 run inside auto: spread starts, steepest descent over step neighbours
- *                 ordered by the model, kicks from its best optimum (ILS_RESTARTS). */
-#ifdef AUTO_KNOBS
-int auto_knob(const char *name, int dflt);
-#define AUTO_KNOB(name, dflt) auto_knob("AUTO_" #name, dflt)
-#else
-#define AUTO_KNOB(name, dflt) (dflt)
-#endif
 
 typedef enum auto_feat_kind {
     AUTO_F_PARAM,   /* a param's value */
@@ -100,21 +77,8 @@ typedef struct auto_state {
     search_prior *prior_best; /* the prior's entries, best first */
     uint64_t nprior, prior_at;
     int prior_picks;
-    uint64_t picks;    /* model picks so far (the passes' rhythm) */
-    double local_best; /* AUTO_NEWBEST: the best cost when local picks were last granted (0: none) */
-    int local_left;    /* AUTO_NEWBEST: local picks left for the present best */
-    /* AUTO_KICK_EVERY: the latest kick (2 or 3 params of the best at random) and the
-     * descent from it: 0 none, 1 its outcome awaited, 2 descending from kick_cur. */
-    int kick_state, desc_left;
-    uint64_t kick_cur;
-    double kick_cost;
-    /* AUTO_ILS_EVERY: an iterated local search inside auto (step neighbours, steepest
-     * descent ordered by the model, kicks of 2 or 3 params from its best optimum). */
-    bool ils_have_cur, ils_have_opt, ils_wait;
-    uint64_t ils_cur, ils_opt, ils_start;
-    double ils_cur_cost, ils_opt_cost;
-    int ils_failed;
-    double *cx; /* scratch: one feature row */
+    uint64_t picks; /* model picks so far (the passes' rhythm) */
+    double *cx;     /* scratch: one feature row */
     /* This batch's proposals (larger spaces: not yet pending in the driver). */
     const uint64_t *batch;
     int nbatch;
@@ -143,14 +107,6 @@ bool auto_is_taken(const auto_state *a, const strat_ctx *c, uint64_t key);
 bool auto_spread_pick(auto_state *a, strat_ctx *c, uint64_t *key);
 
 /* ---- auto_pick.c ---- */
-
-/* auto_kick_observe: follows an outcome into the kick's descent (AUTO_KICK_EVERY). */
-void auto_kick_observe(auto_state *a, uint64_t key, double cost);
-/* auto_ils_observe: follows an outcome into the embedded local search (AUTO_ILS_EVERY). */
-void auto_ils_observe(auto_state *a, uint64_t key, double cost);
-
-/* auto_neighbour_room: the room a->nb needs for one configuration's neighbours. */
-size_t auto_neighbour_room(const auto_state *a);
 
 /* auto_model_pick: the next configuration after the design (refitting the models when
  * enough is new) into *key; false when none is left or out of memory. */

@@ -17,14 +17,6 @@
 
 #include "auto.h"
 
-#ifdef AUTO_KNOBS
-int auto_knob(const char *name, int dflt)
-{
-    const char *v = getenv(name);
-    return v ? atoi(v) : dflt;
-}
-#endif
-
 /* The expected improvement below `best` of a normal (mu, sd); sd 0: the plain gain. */
 static double expected_improvement(double best, double mu, double sd)
 {
@@ -51,13 +43,6 @@ static int successes(const auto_state *a, double **x, double **y)
             (*y)[k++] = a->y[i];
         }
     return 0;
-}
-
-/* qsort: doubles ascending. */
-static int by_value(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return (a > b) - (a < b);
 }
 
 /* Fits the models to what is known and, in a whole space, predicts every configuration
@@ -91,22 +76,6 @@ static int refit(auto_state *a, strat_ctx *c)
         lo = t < lo ? t : lo;
     }
     a->best_t = lo;
-    int clip = AUTO_KNOB(CLIP, 0);
-    if (clip > 0 && ok > 1) { /* targets above this share's quantile count as that quantile */
-        double *t = malloc(sizeof(double) * (size_t)ok);
-        if (!t)
-            return -1;
-        int k = 0;
-        for (int i = 0; i < a->nobs; i++)
-            if (isfinite(a->ocost[i]))
-                t[k++] = a->y[i];
-        qsort(t, (size_t)ok, sizeof(double), by_value);
-        double q = t[(size_t)((double)(ok - 1) * clip / 100.0)];
-        free(t);
-        for (int i = 0; i < a->nobs; i++)
-            if (isfinite(a->ocost[i]) && a->y[i] > q)
-                a->y[i] = q;
-    }
     forest_options fo = {AUTO_TREES, 0, 0, 0};
     if (ok == a->nobs) {
         if (forest_fit(&a->model, a->ox, a->y, a->nobs, a->nf, &fo, rng_next(&c->r)) < 0)
@@ -159,7 +128,7 @@ typedef struct pick {
 static void consider(pick *p, uint64_t key, double mu, double sd, double pok, double best)
 {
     double e = p->tree >= 0 ? -forest_predict_trees(p->model, p->x, &p->tree, 1) - (pok < 0.5 ? 1e6 : 0)
-                            : expected_improvement(best - AUTO_KNOB(XI, 0) / 1000.0, mu, sd) * pok;
+                            : expected_improvement(best, mu, sd) * pok;
     if (!p->have || e > p->score || (e == p->score && (mu < p->mu || (mu == p->mu && key < p->key)))) {
         p->have = true;
         p->key = key;
@@ -191,8 +160,8 @@ static void consider_key(auto_state *a, strat_ctx *c, pick *p, uint64_t key)
     consider(p, key, mu, sd, pok, a->best_t);
 }
 
-/* The number of params in which x and y differ (uses a->vec's second and third rows). */
-static int hamming(const auto_state *a, uint64_t x, uint64_t y)
+/* The number of params in which x and y differ (a->vec's second and third rows: scratch). */
+static int params_apart(const auto_state *a, uint64_t x, uint64_t y)
 {
     uint64_t *vx = a->vec + a->np, *vy = a->vec + 2 * a->np;
     sspace_decode(a->sp, x, vx);
@@ -203,45 +172,16 @@ static int hamming(const auto_state *a, uint64_t x, uint64_t y)
     return d;
 }
 
-size_t auto_neighbour_room(const auto_state *a)
-{
-    size_t n = 2 * (size_t)a->np + 1;
-    if (AUTO_KNOB(HAM, 0)) {
-        n = 1;
-        for (int i = 0; i < a->np; i++)
-            n += (size_t)sspace_size(a->sp, i);
-    }
-    return n;
-}
-
-/* The valid configurations that differ from key in one param, any other value, into out
- * (room: auto_neighbour_room); their number. Uses a->vec's second row. */
-static int hamming_neighbours(const auto_state *a, uint64_t key, uint64_t *out)
-{
-    uint64_t *v = a->vec + a->np;
-    sspace_decode(a->sp, key, v);
-    int n = 0;
-    for (int i = 0; i < a->np; i++) {
-        uint64_t at = v[i];
-        for (uint64_t x = 0; x < sspace_size(a->sp, i); x++) {
-            if (x == at)
-                continue;
-            v[i] = x;
-            uint64_t k = sspace_encode(a->sp, v);
-            if (sspace_valid(a->sp, k))
-                out[n++] = k;
-        }
-        v[i] = at;
-    }
-    return n;
-}
-
-/* The index into a->okeys of the k-th best outcome that ran (k from 0; picked: room for
- * k + 1), or -1 when fewer than k + 1 ran. Small k: a selection by repeated scans. With
- * AUTO_DIV d > 0, each is the best at Hamming distance d or more from those before it. */
+/* The index into a->okeys of the k-th best outcome that ran among those that differ from
+ * every better one picked in at least AUTO_TOP_APART params (k from 0; picked: room for
+ * k + 1), or -1 when fewer than k + 1 are left. The passes that start from the best few
+ * (local passes, the neighbours of large spaces' global picks) so start from different
+ * basins: the best few of a plateau are one param apart, and the neighbours of all of
+ * them are the plateau again (the convolutions' plateaus are such: no configuration one
+ * param away is better; docs/results/2026-11-27g-search.md). Small k: a selection by
+ * repeated scans. */
 static int nth_best(const auto_state *a, int k, int *picked)
 {
-    int div = AUTO_KNOB(DIV, 0);
     for (int r = 0; r <= k; r++) {
         int best = -1;
         for (int i = 0; i < a->nobs; i++) {
@@ -249,7 +189,7 @@ static int nth_best(const auto_state *a, int k, int *picked)
                 continue;
             bool used = false;
             for (int j = 0; j < r && !used; j++)
-                used = picked[j] == i || (div > 0 && hamming(a, a->okeys[i], a->okeys[picked[j]]) < div);
+                used = picked[j] == i || params_apart(a, a->okeys[i], a->okeys[picked[j]]) < AUTO_TOP_APART;
             if (!used && (best < 0 || a->ocost[i] < a->ocost[best]))
                 best = i;
         }
@@ -264,13 +204,12 @@ static int nth_best(const auto_state *a, int k, int *picked)
  * into p. */
 static void neighbours_of_best(auto_state *a, strat_ctx *c, int top, pick *p)
 {
-    int picked[AUTO_TOP_MAX];
-    for (int k = 0; k < top && k < AUTO_TOP_MAX; k++) {
+    int picked[AUTO_TOP_LARGE > AUTO_TOP_LOCAL ? AUTO_TOP_LARGE : AUTO_TOP_LOCAL];
+    for (int k = 0; k < top; k++) {
         int i = nth_best(a, k, picked);
         if (i < 0)
             break;
-        int n = AUTO_KNOB(HAM, 0) ? hamming_neighbours(a, a->okeys[i], a->nb)
-                                  : sspace_neighbours(a->sp, a->okeys[i], a->nb);
+        int n = sspace_neighbours(a->sp, a->okeys[i], a->nb);
         for (int j = 0; j < n; j++)
             if (!auto_is_taken(a, c, a->nb[j]))
                 consider_key(a, c, p, a->nb[j]);
@@ -334,157 +273,6 @@ static void conditional_pick(auto_state *a, strat_ctx *c, pick *p)
     global_pick(a, c, param, at, p);
 }
 
-void auto_kick_observe(auto_state *a, uint64_t key, double cost)
-{
-    if (a->kick_state == 1 && key == a->kick_cur) {
-        a->kick_state = isfinite(cost) ? 2 : 0;
-        a->kick_cost = cost;
-        a->desc_left = AUTO_KNOB(KDESC, 4);
-    } else if (a->kick_state == 2 && cost < a->kick_cost && hamming(a, key, a->kick_cur) <= 1) {
-        a->kick_cur = key;
-        a->kick_cost = cost;
-    }
-}
-
-/* A kick: of AUTO_KDRAWS draws of the best with 2 or 3 params set at random, the best by
- * expected improvement into p. */
-static void kick_pick(auto_state *a, strat_ctx *c, pick *p)
-{
-    int top[1];
-    int b = nth_best(a, 0, top);
-    if (b < 0)
-        return;
-    int draws = AUTO_KNOB(KDRAWS, 1);
-    for (int t = 0, got = 0; t < 64 && got < draws; t++) {
-        sspace_decode(a->sp, a->okeys[b], a->vec);
-        int moves = 2 + (int)rng_below(&c->r, 2);
-        for (int m = 0; m < moves; m++) {
-            int q = (int)rng_below(&c->r, (uint64_t)a->np);
-            a->vec[q] = rng_below(&c->r, sspace_size(a->sp, q));
-        }
-        uint64_t k = sspace_encode(a->sp, a->vec);
-        if (!sspace_valid(a->sp, k) || auto_is_taken(a, c, k))
-            continue;
-        got++;
-        consider_key(a, c, p, k);
-    }
-}
-
-/* A descent step from the kick: its best unseen neighbour by expected improvement. */
-static void descent_pick(auto_state *a, strat_ctx *c, pick *p)
-{
-    int n =
-        AUTO_KNOB(HAM, 0) ? hamming_neighbours(a, a->kick_cur, a->nb) : sspace_neighbours(a->sp, a->kick_cur, a->nb);
-    for (int j = 0; j < n; j++)
-        if (!auto_is_taken(a, c, a->nb[j]))
-            consider_key(a, c, p, a->nb[j]);
-}
-
-void auto_ils_observe(auto_state *a, uint64_t key, double cost)
-{
-    if (a->ils_wait && key == a->ils_start) {
-        a->ils_wait = false;
-        if (isfinite(cost)) {
-            a->ils_have_cur = true;
-            a->ils_cur = key;
-            a->ils_cur_cost = cost;
-        } else if (a->ils_have_opt) {
-            a->ils_failed++;
-        }
-    }
-}
-
-/* The embedded local search's next pick into p; nothing while it waits for an outcome. */
-static void ils_pick(auto_state *a, strat_ctx *c, pick *p)
-{
-    for (int guard = 0; guard < 64 && !p->have; guard++) {
-        if (a->ils_wait)
-            return;
-        if (!a->ils_have_cur) {
-            uint64_t k = 0;
-            bool got = false;
-            if (a->ils_have_opt && a->ils_failed < AUTO_KNOB(ILS_RESTARTS, 3)) {
-                for (int t = 0; t < 64 && !got; t++) {
-                    sspace_decode(a->sp, a->ils_opt, a->vec);
-                    int moves = 2 + (int)rng_below(&c->r, 2);
-                    for (int m = 0; m < moves; m++) {
-                        int q = (int)rng_below(&c->r, (uint64_t)a->np);
-                        a->vec[q] = rng_below(&c->r, sspace_size(a->sp, q));
-                    }
-                    k = sspace_encode(a->sp, a->vec);
-                    got = sspace_valid(a->sp, k) && !auto_is_taken(a, c, k);
-                }
-                if (!got)
-                    a->ils_failed++;
-            }
-            if (!got) {
-                a->ils_have_opt = a->ils_have_opt && a->ils_failed < AUTO_KNOB(ILS_RESTARTS, 3);
-                if (!a->ils_have_opt)
-                    a->ils_failed = 0;
-                if (AUTO_KNOB(ILS_START, 0) == 1) {
-                    int top[1];
-                    int b = nth_best(a, 0, top);
-                    if (b >= 0 && !(a->ils_have_opt && a->okeys[b] == a->ils_opt)) {
-                        a->ils_have_cur = true;
-                        a->ils_cur = a->okeys[b];
-                        a->ils_cur_cost = a->ocost[b];
-                        continue;
-                    }
-                }
-                got = auto_spread_pick(a, c, &k);
-            }
-            if (!got)
-                return;
-            a->ils_wait = true;
-            a->ils_start = k;
-            p->have = true;
-            p->key = k;
-            return;
-        }
-        /* descent: move to the best known neighbour that improves, else ask the best unseen by the model */
-        int n = sspace_neighbours(a->sp, a->ils_cur, a->nb);
-        uint64_t to = a->ils_cur;
-        double to_cost = a->ils_cur_cost;
-        bool unseen = false, pending = false;
-        for (int j = 0; j < n; j++) {
-            double cst;
-            if (strat_known(c, a->nb[j], &cst)) {
-                if (cst < to_cost) {
-                    to = a->nb[j];
-                    to_cost = cst;
-                }
-            } else if (auto_is_taken(a, c, a->nb[j])) {
-                pending = true;
-            } else {
-                unseen = true;
-            }
-        }
-        if (to != a->ils_cur && (!AUTO_KNOB(ILS_STEEPEST, 0) || (!unseen && !pending))) {
-            a->ils_cur = to;
-            a->ils_cur_cost = to_cost;
-            continue;
-        }
-        if (unseen) {
-            for (int j = 0; j < n; j++)
-                if (!auto_is_taken(a, c, a->nb[j]))
-                    consider_key(a, c, p, a->nb[j]);
-            return;
-        }
-        if (pending)
-            return;
-        /* a local optimum */
-        if (!a->ils_have_opt || a->ils_cur_cost < a->ils_opt_cost) {
-            a->ils_have_opt = true;
-            a->ils_opt = a->ils_cur;
-            a->ils_opt_cost = a->ils_cur_cost;
-            a->ils_failed = 0;
-        } else {
-            a->ils_failed++;
-        }
-        a->ils_have_cur = false;
-    }
-}
-
 bool auto_model_pick(auto_state *a, strat_ctx *c, uint64_t *key)
 {
     if (!a->model || a->nobs - a->fitted_at > a->nobs / AUTO_REFIT_SHARE) {
@@ -493,65 +281,18 @@ bool auto_model_pick(auto_state *a, strat_ctx *c, uint64_t *key)
     }
     if (!a->model || a->nobs < AUTO_YOUNG) /* nothing ran yet, or too little to trust: spread */
         return auto_spread_pick(a, c, key);
-    int after = AUTO_KNOB(NEWBEST, 0);
-    if (after > 0) { /* local picks from the best after each improvement */
-        int top[1];
-        int b = nth_best(a, 0, top);
-        if (b >= 0 && (a->local_best == 0 || a->ocost[b] < a->local_best)) {
-            a->local_best = a->ocost[b];
-            a->local_left = after;
-        }
-        if (a->local_left > 0) {
-            a->local_left--;
-            pick q = {.tree = -1, .model = a->model};
-            neighbours_of_best(a, c, 1, &q);
-            if (q.have) {
-                *key = q.key;
-                return true;
-            }
-        }
-    }
     a->picks++;
-    if (a->picks % (uint64_t)AUTO_KNOB(SPREAD_EVERY, AUTO_SPREAD_EVERY) ==
-        0) /* exploration the model cannot argue with */
+    if (a->picks % AUTO_SPREAD_EVERY == 0) /* exploration the model cannot argue with */
         return auto_spread_pick(a, c, key);
     pick p = {.tree = -1, .model = a->model};
-    int ils_every = AUTO_KNOB(ILS_EVERY, 0);
-    if (ils_every > 0 && a->picks % (uint64_t)ils_every == (uint64_t)AUTO_KNOB(ILS_PHASE, 1) % (uint64_t)ils_every) {
-        ils_pick(a, c, &p);
-        if (p.have) {
-            *key = p.key;
-            return true;
-        }
-    }
-    int kick_every = AUTO_KNOB(KICK_EVERY, 0);
-    if (kick_every > 0 && a->kick_state != 1 && a->picks % (uint64_t)kick_every == 0) {
-        kick_pick(a, c, &p);
-        if (p.have) {
-            a->kick_state = 1;
-            a->kick_cur = p.key;
-            *key = p.key;
-            return true;
-        }
-    }
-    if (a->kick_state == 2 && a->desc_left > 0 &&
-        (AUTO_KNOB(KDESC_ALL, 0) || a->picks % (uint64_t)AUTO_KNOB(LOCAL_EVERY, AUTO_LOCAL_EVERY) == 0)) {
-        descent_pick(a, c, &p);
-        a->desc_left--;
-        if (p.have) {
-            *key = p.key;
-            return true;
-        }
-        a->kick_state = 0;
-    }
-    if (a->picks % (uint64_t)AUTO_KNOB(COND_EVERY, AUTO_COND_EVERY) == 0)
+    if (a->picks % AUTO_COND_EVERY == 0)
         conditional_pick(a, c, &p);
-    else if (a->picks % (uint64_t)AUTO_KNOB(LOCAL_EVERY, AUTO_LOCAL_EVERY) == 0)
-        neighbours_of_best(a, c, AUTO_KNOB(TOP_LOCAL, AUTO_TOP_LOCAL), &p);
+    else if (a->picks % AUTO_LOCAL_EVERY == 0)
+        neighbours_of_best(a, c, AUTO_TOP_LOCAL, &p);
     if (!p.have) {
         /* Many in flight: the picks made before their outcomes return would all climb the
          * same peak of the expected improvement; each takes one tree's view instead. */
-        if (strat_pending_count(c) + (uint64_t)a->nbatch >= (uint64_t)AUTO_KNOB(TS_PENDING, AUTO_TS_PENDING))
+        if (strat_pending_count(c) + (uint64_t)a->nbatch >= AUTO_TS_PENDING)
             p.tree = (int)rng_below(&c->r, (uint64_t)forest_trees(a->model));
         global_pick(a, c, -1, 0, &p);
     }
