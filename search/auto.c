@@ -20,7 +20,9 @@
  *      has at most AUTO_WHOLE_LIMIT configurations (predictions cached per fit), else
  *      over AUTO_SAMPLES random ones and the neighbours of the AUTO_TOP_LARGE best. Every
  *      AUTO_LOCAL_EVERY-th pick looks only at the neighbours of the AUTO_TOP_LOCAL best
- *      (a local pass, which polishes the incumbent); every AUTO_COND_EVERY-th restricts
+ *      (a local pass, which polishes the incumbent); those best few are each at least
+ *      AUTO_TOP_APART params from every better one, so that a plateau's best few, one
+ *      param apart, do not take every start; every AUTO_COND_EVERY-th restricts
  *      the space to one random param set to a value other than the best's (a conditional
  *      pass, which keeps the model honest about a param the incumbent has fixed), the
  *      whole space when nothing is left there; and every AUTO_SPREAD_EVERY-th, before
