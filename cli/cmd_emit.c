@@ -164,9 +164,7 @@ int cmd_emit(int argc, char **argv)
         {"quiet", 'q', false, CLI_BOOL, &c.quiet, NULL, 0, NULL},
     };
     int code = EXIT_OK;
-    if (argc == 2 && strcmp(argv[1], "--help") == 0) /* cutune help emit: the table's options */
-        code = cli_parse_options("emit", argc, argv, CLI_TABLE(table));
-    else if (argc < 2 || argv[1][0] == '-')
+    if (argc < 2 || argv[1][0] == '-')
         code = cli_usage_error("emit", "what to emit? (emit header|csv|t4 ...)");
     else if (strcmp(a.kind, "header") != 0 && strcmp(a.kind, "csv") != 0 && strcmp(a.kind, "t4") != 0)
         code = cli_usage_error("emit", "no format named '%s' (header, csv or t4)", a.kind);
