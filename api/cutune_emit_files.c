@@ -2,7 +2,7 @@
  * decide around the emitters, so that an application decides it the same way: the
  * spec of one kernel's results (a spec file named by the caller, loaded anew for each
  * kernel, else the one the results record), the results of one kernel block among
- * several files, and the CSV and header a tuning run writes when it ends.
+ * several files, and the CSV, header and report a tuning run writes when it ends.
  *
  * Who owns what: the caller owns the results, the specs it passes in and the arrays;
  * a spec this file loads is handed to the caller (cutune_spec_free); the texts made
@@ -208,4 +208,20 @@ int cutune_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const
     int rc = csv_path ? after_csv(r, csv_path, told, user) : CUTUNE_OK;
     int hc = header_path ? after_header(spec, r, header_path, header_append, told, user) : CUTUNE_OK;
     return rc != CUTUNE_OK ? rc : hc;
+}
+
+int cutune_report_after_tune(const cutune_tune_result *r, const char *spec_path, const char *path,
+                             cutune_emitted_fn told, void *user)
+{
+    if (!r || !path)
+        return err_set(CUTUNE_EINVAL, "cutune_report_after_tune: no result or path");
+    const char *results = cutune_tune_summary_of(r)->results_path;
+    const char *names[] = {results ? results : spec_path};
+    cutune_report_options opts = CUTUNE_REPORT_OPTIONS_INIT;
+    opts.names = names[0] ? names : NULL;
+    char *page = NULL;
+    int rc = cutune_emit_report(&page, &r, 1, &opts);
+    rc = rc != CUTUNE_OK ? err_wrap(rc, "no report") : write_out(path, page);
+    cutune_free(page);
+    return tell(told, user, "report", path, rc == CUTUNE_OK, rc);
 }

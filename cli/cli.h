@@ -119,18 +119,6 @@ int cmd_emit(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_import(int argc, char **argv);
-/* cli_report_after_tune (cmd_report.c): `cutune SPEC --report FILE`: the run's report to
- * `path` (named by its results file, else `spec_path`), saying where unless quiet.
- * EXIT_OK, or EXIT_IO/EXIT_INTERNAL after a message. */
-int cli_report_after_tune(const cutune_tune_result *r, const char *spec_path, const char *path, bool quiet);
-
-/* cli_emit_after_tune (cmd_emit.c): after a tuning run, writes the header and the CSV
- * (`append`: the header goes after what the file holds: another kernel block of the
- * same spec file wrote it in this run)
- * (paths from --header/--csv, else the spec's emit header/csv; NULL: none), printing
- * what was written or why not. Returns EXIT_OK or EXIT_IO. */
-int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const char *header_path, const char *csv_path,
-                        const cli_common *c, bool append);
 int cmd_simulate(int argc, char **argv);
 
 int cmd_devices(int argc, char **argv);

@@ -328,6 +328,25 @@ static int print_tuned(const tune_args *a, const cutune_spec *spec, const cutune
     return v.winners == 0 && rc == CUTUNE_OK ? CUTUNE_ESTOPPED : rc;
 }
 
+/* The files a run writes when it ends, said as they go (told): the spec's diagnostics
+ * printed up to `seen`. */
+typedef struct after_tune {
+    cutune_spec *spec;
+    const cli_common *c;
+    int seen;
+} after_tune;
+
+/* told: one file written or not, said (the library's words: cutune_emitted_text); a
+ * failure that is a diagnostic on the spec, in its diagnostics. */
+static void told(void *user, const cutune_emitted *file)
+{
+    after_tune *at = user;
+    char *text = NULL;
+    if (file->status == CUTUNE_ESPEC || file->status == CUTUNE_EEVAL)
+        cli_print_new_diagnostics(at->spec, at->c, &at->seen);
+    cli_say(cutune_emitted_text(&text, file, at->c->quiet), &text);
+}
+
 /* tune_on_gpu: block b tuned on the GPU(s), its results printed and its files written.
  * The exit code. */
 static int tune_on_gpu(tune_args *a, cutune_spec *spec, cutune_block *b)
@@ -353,15 +372,16 @@ static int tune_on_gpu(tune_args *a, cutune_spec *spec, cutune_block *b)
     if (!r)
         return exit_of_tuning(rc, interrupted);
     rc = print_tuned(a, spec, r, rc);
+    after_tune at = {spec, &a->c, cutune_spec_diagnostic_count(spec)};
     if (a->shard.count > 1) { /* one shard's winner is not the run's: no header from it */
         if (!a->c.quiet)
             fprintf(stderr, "a shard writes only its results: cutune merge joins the shards' files, then "
                             "cutune emit header|csv and cutune report work on the merged one\n");
-    } else if (cli_emit_after_tune(spec, r, a->header_path, a->csv_path, &a->c, b->header_append) != EXIT_OK &&
+    } else if (cutune_emit_after_tune(spec, r, a->header_path, a->csv_path, b->header_append, told, &at) != CUTUNE_OK &&
                rc == CUTUNE_OK) {
         rc = CUTUNE_EIO;
     }
-    if (a->report_path && cli_report_after_tune(r, a->spec_path, a->report_path, a->c.quiet) != EXIT_OK &&
+    if (a->report_path && cutune_report_after_tune(r, a->spec_path, a->report_path, told, &at) != CUTUNE_OK &&
         rc == CUTUNE_OK)
         rc = CUTUNE_EIO;
     else if (cutune_tune_best(r) || cutune_tune_size_count(r) > 0)
