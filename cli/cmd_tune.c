@@ -103,10 +103,8 @@ static int check_emit_paths(cutune_spec *spec, const cli_common *c, const char *
     if (cutune_blocks_emit_check(&refused, spec, &bo, header_path != NULL, csv_path != NULL, results_path != NULL) !=
         CUTUNE_OK)
         return cli_exit_for_status(CUTUNE_ENOMEM);
-    for (const char *line = refused; *line; line = strchr(line, '\n') + 1)
-        fprintf(stderr, "cutune: %.*s\n", (int)(strchr(line, '\n') - line), line);
     int code = refused[0] ? EXIT_USAGE : EXIT_OK;
-    cutune_free(refused);
+    cli_say(CUTUNE_OK, &refused);
     return code;
 }
 

@@ -217,8 +217,9 @@ int cutune_tune_blocks(cutune_spec *spec, const cutune_blocks_options *opts, cut
 /* cutune_blocks_emit_check: before a run over the kernel blocks cutune_tune_blocks(opts)
  * visits, each block's emit paths that may not be written (cutune_spec_emit_refused),
  * of the kinds the caller does not replace by a path of its own (given_header,
- * given_csv, given_results: 1 replaced), one line each in *out ("" when every one may;
- * free with cutune_free); afterwards the first block is selected (with selected_only,
+ * given_csv, given_results: 1 replaced), one line each in *out as `cutune SPEC` says it
+ * ("cutune: emit header ... leaves the spec's folder ..."; "" when every one may; free
+ * with cutune_free); afterwards the first block is selected (with selected_only,
  * the selection is left). CUTUNE_OK, CUTUNE_EINVAL or CUTUNE_ENOMEM. */
 int cutune_blocks_emit_check(char **out, cutune_spec *spec, const cutune_blocks_options *opts, int given_header,
                              int given_csv, int given_results);

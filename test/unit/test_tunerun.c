@@ -69,7 +69,9 @@ static void test_blocks_emit_check(void **state)
     assert_int_equal(cutune_blocks_emit_check(&text, spec, NULL, 0, 0, 0), CUTUNE_OK);
     assert_int_equal(lines(text), 2); /* first's header, second's results; never first's CSV */
     char *second = strchr(text, '\n') + 1;
-    assert_non_null(strstr(text, "emit header \"./../out/first.h\" leaves the spec's folder"));
+    const char *first = "cutune: two.tune:5:17: emit header \"./../out/first.h\" leaves the spec's folder";
+    assert_true(strncmp(text, first, strlen(first)) == 0); /* as the CLI says it, the place first */
+    assert_true(strncmp(second, "cutune: two.tune:12:18: ", 24) == 0);
     assert_true(strstr(text, "emit header") < second);
     assert_non_null(strstr(second, "emit results \"/somewhere/second.json\""));
     assert_string_equal(cutune_spec_kernel(spec), "first"); /* the first block selected again */
