@@ -400,9 +400,8 @@ static int tune_block(void *user, cutune_spec *spec, cutune_block *b)
     int devices = 0;
     bool gpu = code == EXIT_OK && cutune_device_count(&devices) == CUTUNE_OK && devices > 0;
     if (code == EXIT_OK && !gpu) {
-        char why[600];
-        snprintf(why, sizeof why, "%s",
-                 devices == 0 && cutune_last_error()[0] == '\0' ? "the driver sees no device" : cutune_last_error());
+        char why[600]; /* "": the driver sees no device (cutune_untuned_text) */
+        snprintf(why, sizeof why, "%s", cutune_last_error());
         bool emits = a->header_path || a->csv_path || cutune_spec_emit_path(spec, "header") ||
                      cutune_spec_emit_path(spec, "csv");
         code = tune_without_gpu(spec, a->spec_path, &a->c, &a->o, a->t.limit, why, emits);

@@ -348,7 +348,8 @@ typedef struct cutune_untuned {
     int limited;           /* 1: only the first configurations were analysed (a limit below the space) */
     int emits;             /* 1: a header or CSV was asked for (none is written) */
     int brief;             /* 1: the verdict line alone */
-    const char *why;       /* why no GPU is usable (cutune_last_error after cutune_device_count) */
+    const char *why;       /* why no GPU is usable (cutune_last_error after cutune_device_count; NULL
+                              or "": the driver sees no device) */
 } cutune_untuned;
 
 /* cutune_untuned_text: u's verdict as `cutune SPEC` prints it on stderr: when some
