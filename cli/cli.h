@@ -59,17 +59,14 @@ bool cli_reads_device(const cutune_spec *spec);
 int cli_blocks(const cutune_spec *spec, const cli_common *c);
 void cli_select_block(cutune_spec *spec, const cli_common *c, int i, FILE *out);
 
-/* cli_parse_count: a count (--limit N) from 0 to CLI_MAX_COUNT into *out; false (after
- * printing a usage message naming `sub` and `option`) when text is not one. */
+/* cli_parse_count: a count (--limit N) from 0 to CUTUNE_MAX_COUNT (what a results file
+ * holds) into *out; false (after a usage message naming `sub` and `option`) when text is
+ * not one. */
 bool cli_parse_count(const char *sub, const char *option, const char *text, unsigned long long *out);
 
 /* The largest GPU number (--device, --devices, occupancy's): the library's, which reads
  * --device (cutune_tune_set_option). */
 #define CLI_MAX_GPU CUTUNE_MAX_GPU_NUMBER
-
-/* The largest count an option takes: results files store counts and seeds as JSON
- * integers, which are signed 64-bit. */
-#define CLI_MAX_COUNT ((uint64_t)INT64_MAX)
 
 /* The one reader per kind of number is base/num.h's (num_read_int, num_read_uint,
  * num_read_double), for every numeric option and environment variable. */

@@ -171,9 +171,9 @@ int cli_finish_output(int code)
 bool cli_parse_count(const char *sub, const char *option, const char *text, unsigned long long *out)
 {
     uint64_t n;
-    if (!num_read_uint(text, CLI_MAX_COUNT, &n)) {
+    if (!num_read_uint(text, CUTUNE_MAX_COUNT, &n)) {
         cli_usage_error(sub, "%s takes a count from 0 to %llu (0 for all), not '%s'", option,
-                        (unsigned long long)CLI_MAX_COUNT, text);
+                        (unsigned long long)CUTUNE_MAX_COUNT, text);
         return false;
     }
     *out = n;

@@ -70,7 +70,7 @@ int cli_opt_common(const char *sub, void *dest, const cli_opt *o, const char *ar
 int cli_opt_search(const char *sub, void *dest, const cli_opt *o, const char *arg);
 int cli_opt_jobs(const char *sub, void *dest, const cli_opt *o, const char *arg);
 
-/* cli_opt_count: a count from 0 to CLI_MAX_COUNT (cli_parse_count) into the unsigned long
+/* cli_opt_count: a count from 0 to CUTUNE_MAX_COUNT (cli_parse_count) into the unsigned long
  * long dest points to (--limit). */
 int cli_opt_count(const char *sub, void *dest, const cli_opt *o, const char *arg);
 
