@@ -49,9 +49,6 @@ typedef struct cli_common {
  * plainly when they were assumed (no GPU read). Nothing otherwise. */
 void cli_print_device_attrs(const cutune_spec *spec, FILE *f, const char *label);
 
-/* cli_reads_device: whether the spec's expressions read any device attribute. */
-bool cli_reads_device(const cutune_spec *spec);
-
 /* cli_blocks: how many of the spec file's kernel blocks a command goes over: 1 with
  * --kernel (cli_load selected it) or with a single block, else every one.
  * cli_select_block: holds block i of those (a no-op with --kernel) and, when there are

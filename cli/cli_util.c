@@ -199,14 +199,6 @@ void cli_print_device_attrs(const cutune_spec *spec, FILE *f, const char *label)
     cutune_free(text);
 }
 
-bool cli_reads_device(const cutune_spec *spec)
-{
-    for (int i = 0; i < cutune_device_attr_count(); i++)
-        if (cutune_spec_device_attr_used(spec, i))
-            return true;
-    return false;
-}
-
 int cli_print(int rc, char **text, const char *end)
 {
     return print_to(stdout, rc, text, end);

@@ -237,26 +237,21 @@ static int parse_tune(tune_args *a, int argc, char **argv)
     return EXIT_OK;
 }
 
-/* load_spec: the spec, its device attributes a GPU's when there is one; NULL with *code
- * set when it cannot be used. */
+/* load_spec: the spec, its device attributes a GPU's when there is one (in the summary,
+ * its values rather than the table's); NULL with *code set when it cannot be used. */
 static cutune_spec *load_spec(tune_args *a, int *code)
 {
     a->c.arch = a->o.arch; /* without a GPU, the device attributes are this arch's (with one, the GPU's) */
     cutune_spec *spec = cli_load(a->spec_path, &a->c, code);
-    if (!spec || !cli_reads_device(spec)) /* on a GPU, its values in the summary rather than the table's */
+    if (!spec)
+        return NULL;
+    int seen = cutune_spec_diagnostic_count(spec), rc = cutune_spec_use_gpu(spec, a->t.device);
+    cli_print_new_diagnostics(spec, &a->c, &seen);
+    if (rc == CUTUNE_OK)
         return spec;
-    cutune_device gpu_dev;
-    if (cutune_device_get(&gpu_dev, a->t.device) == CUTUNE_OK) {
-        int seen_dev = cutune_spec_diagnostic_count(spec);
-        int rc_dev = cutune_spec_set_device(spec, &gpu_dev);
-        cli_print_new_diagnostics(spec, &a->c, &seen_dev);
-        if (rc_dev < 0) {
-            *code = cli_exit_for_status(rc_dev);
-            cutune_spec_free(spec);
-            return NULL;
-        }
-    }
-    return spec;
+    *code = cli_exit_for_status(rc);
+    cutune_spec_free(spec);
+    return NULL;
 }
 
 /* setup_run: the checks and settings between the loaded spec and the tuning: emit paths,

@@ -475,6 +475,39 @@ static void test_set_device_checks_again(void **state)
     cutune_spec_free(spec);
 }
 
+/* cutune_spec_use_gpu: the values of a GPU the driver sees; a GPU it does not see (or
+ * a spec that reads no attribute) leaves the spec as it was loaded, without an error.
+ * Holds with or without a GPU here: GPU 0's values are checked against its own. */
+static void test_use_gpu(void **state)
+{
+    (void)state;
+    static const char reads[] = "kernel persistent_saxpy from \"../kernels/persistent_saxpy.cu\" {\n"
+                                "    param bps in [1, 2] as none;\n"
+                                "    block 256;\n"
+                                "    grid sm_count * bps;\n"
+                                "}\n";
+    cutune_spec *spec = load(reads, NULL, 0, CUTUNE_OK);
+    int sm = attr_index("sm_count");
+    long long table = cutune_spec_device_attr_value(spec, sm);
+    assert_int_equal(cutune_spec_device_assumed(spec), 1);
+    assert_int_equal(cutune_spec_use_gpu(spec, CUTUNE_MAX_GPU_NUMBER), CUTUNE_OK); /* no such GPU */
+    assert_int_equal(cutune_spec_device_assumed(spec), 1);
+    assert_int_equal(cutune_spec_device_attr_value(spec, sm), table);
+    cutune_device dev;
+    bool gpu = cutune_device_get(&dev, 0) == CUTUNE_OK;
+    assert_int_equal(cutune_spec_use_gpu(spec, 0), CUTUNE_OK);
+    assert_int_equal(cutune_spec_device_assumed(spec), !gpu);
+    assert_int_equal(cutune_spec_device_attr_value(spec, sm), gpu ? dev.sm_count : table);
+    cutune_spec_free(spec);
+    spec = load("kernel persistent_saxpy from \"../kernels/persistent_saxpy.cu\" {\n"
+                "    param bps in [1, 2] as none;\n    block 256;\n    grid 4 * bps;\n}\n",
+                NULL, 0, CUTUNE_OK);
+    assert_int_equal(cutune_spec_use_gpu(spec, 0), CUTUNE_OK); /* reads none: as loaded */
+    assert_int_equal(cutune_spec_device_assumed(spec), 1);
+    cutune_spec_free(spec);
+    assert_int_equal(cutune_spec_use_gpu(NULL, 0), CUTUNE_EINVAL);
+}
+
 /* Analysing for another architecture checks the spec again with its values: loaded for
  * sm_90 (132 SMs), analysed for sm_86, the variants' grid has the RTX 3090's 82 SMs. */
 static int first_grid(void *user, const cutune_analysis *a)
@@ -519,6 +552,7 @@ int main(void)
         cmocka_unit_test(test_device_attributes_from_the_table_and_a_device),
         cmocka_unit_test(test_analysis_rechecks_for_its_arch),
         cmocka_unit_test(test_set_device_checks_again),
+        cmocka_unit_test(test_use_gpu),
         cmocka_unit_test(test_tune_devices_are_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
