@@ -9,8 +9,6 @@
  * for the files after a run are this file's and freed before it returns. Nothing here
  * prints (standard output is written only as a file asked for: "-"): a failure is in
  * the error object, a spec's problems in its diagnostics. */
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,19 +116,6 @@ int cutune_results_of_kernel(const cutune_tune_result **out, int *nout, const cu
     return CUTUNE_OK;
 }
 
-/* write_out: `text` to the file `path` (through sys_write_text: atomically), or to
- * standard output for "-". CUTUNE_OK, or CUTUNE_EIO saying where it could not write. */
-static int write_out(const char *path, const char *text)
-{
-    if (strcmp(path, "-") != 0)
-        return sys_write_text(path, text) == 0
-                   ? CUTUNE_OK
-                   : err_set(CUTUNE_EIO, "cannot write '%s': %s", path, sys_strerror(errno));
-    if (fputs(text, stdout) >= 0 && fflush(stdout) == 0 && !ferror(stdout))
-        return CUTUNE_OK;
-    return err_set(CUTUNE_EIO, "cannot write to standard output: %s", sys_strerror(errno));
-}
-
 /* tell: the file's outcome to the caller's callback (NULL: nobody asked); returns
  * status. */
 static int tell(cutune_emitted_fn told, void *user, const char *kind, const char *path, int written, int status)
@@ -150,7 +135,7 @@ static int after_csv(const cutune_tune_result *r, const char *path, cutune_emitt
     if (rc != CUTUNE_OK)
         rc = err_wrap(rc, "no CSV");
     else
-        rc = write_out(path, text);
+        rc = cutune_write_file(path, text);
     cutune_free(text);
     return tell(told, user, "csv", path, rc == CUTUNE_OK, rc);
 }
@@ -190,7 +175,7 @@ static int after_header(cutune_spec *spec, const cutune_tune_result *r, const ch
     } else {
         if (append)
             appended(&text, path);
-        rc = write_out(path, text);
+        rc = cutune_write_file(path, text);
     }
     cutune_free(text);
     return tell(told, user, "header", path, rc == CUTUNE_OK, rc);
@@ -221,7 +206,7 @@ int cutune_report_after_tune(const cutune_tune_result *r, const char *spec_path,
     opts.names = names[0] ? names : NULL;
     char *page = NULL;
     int rc = cutune_emit_report(&page, &r, 1, &opts);
-    rc = rc != CUTUNE_OK ? err_wrap(rc, "no report") : write_out(path, page);
+    rc = rc != CUTUNE_OK ? err_wrap(rc, "no report") : cutune_write_file(path, page);
     cutune_free(page);
     return tell(told, user, "report", path, rc == CUTUNE_OK, rc);
 }

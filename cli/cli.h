@@ -172,10 +172,9 @@ int cli_print(int rc, char **text, const char *end);
  * of a command's work (cutune_merge_text, ...). */
 int cli_say(int rc, char **text);
 
-/* cli_write: `text` to the file `path` through the one writer (base/sys.h: a
- * unique temporary in the target's folder, synced, renamed; a folder, device or link at
- * `path` is refused), or to stdout for "-", checked. On failure prints why, as `who`
- * ("cutune", "cutune report"), and returns EXIT_IO; else EXIT_OK. */
+/* cli_write: `text` to the file `path`, or to stdout for "-" (cutune_write_file). On
+ * failure prints why, as `who` ("cutune", "cutune report"), and returns EXIT_IO; else
+ * EXIT_OK. */
 int cli_write(const char *who, const char *path, const char *text);
 
 /* cli_stdout_failed: whether writing to stdout has failed (a closed pipe, a full disk):

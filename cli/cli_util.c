@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "../base/sys.h"
 
 static volatile sig_atomic_t interrupted_flag;
 static volatile int interrupted_int;
@@ -211,16 +210,8 @@ int cli_say(int rc, char **text)
 
 int cli_write(const char *who, const char *path, const char *text)
 {
-    if (strcmp(path, "-") == 0) {
-        fputs(text, stdout);
-        if (fflush(stdout) == 0 && !ferror(stdout))
-            return EXIT_OK;
-        fprintf(stderr, "%s: cannot write to standard output: %s\n", who, strerror(errno));
-        return EXIT_IO;
-    }
-    if (sys_write_text(path, text) != 0) {
-        fprintf(stderr, "%s: cannot write '%s': %s\n", who, path, sys_strerror(errno));
-        return EXIT_IO;
-    }
-    return EXIT_OK;
+    if (cutune_write_file(path, text) == CUTUNE_OK)
+        return EXIT_OK;
+    fprintf(stderr, "%s: %s\n", who, cutune_last_error());
+    return EXIT_IO;
 }
