@@ -2,7 +2,8 @@
  * decide around the emitters, so that an application decides it the same way: the
  * spec of one kernel's results (a spec file named by the caller, loaded anew for each
  * kernel, else the one the results record), the results of one kernel block among
- * several files, and the CSV, header and report a tuning run writes when it ends.
+ * several files, the CSV, header and report a tuning run writes when it ends, and the
+ * header of a run of a process per GPU.
  *
  * Who owns what: the caller owns the results, the specs it passes in and the arrays;
  * a spec this file loads is handed to the caller (cutune_spec_free); the texts made
@@ -209,4 +210,34 @@ int cutune_report_after_tune(const cutune_tune_result *r, const char *spec_path,
     rc = rc != CUTUNE_OK ? err_wrap(rc, "no report") : cutune_write_file(path, page);
     cutune_free(page);
     return tell(told, user, "report", path, rc == CUTUNE_OK, rc);
+}
+
+int cutune_device_runs_header(char **out, char **notes, cutune_spec *spec, const cutune_device_run *runs, int n,
+                              const char *path)
+{
+    if (out)
+        *out = NULL;
+    if (notes)
+        *notes = NULL;
+    if (!out || !runs || n < 0 || !path)
+        return err_set(CUTUNE_EINVAL, "cutune_device_runs_header: no output, runs or path");
+    const cutune_tune_result **results = calloc((size_t)n + 1, sizeof *results);
+    int *same = calloc((size_t)n + 1, sizeof *same), loaded = 0, rc = CUTUNE_OK;
+    for (int i = 0; results && same && i < n; i++)
+        if (runs[i].result) {
+            same[loaded] = -1; /* until cutune_emit_header_devices says */
+            results[loaded++] = runs[i].result;
+        }
+    const char *base = strrchr(path, '/');
+    cutune_header_options opts = CUTUNE_HEADER_OPTIONS_INIT;
+    opts.file_name = base ? base + 1 : path;
+    if (!results || !same)
+        rc = err_set(CUTUNE_ENOMEM, "out of memory");
+    else if (loaded > 0 && (rc = cutune_emit_header_devices(out, spec, results, loaded, &opts, same)) != CUTUNE_OK)
+        rc = err_wrap(rc, "no header written to %s", path);
+    if (rc != CUTUNE_ENOMEM && loaded > 0 && notes && cutune_header_devices_notes(notes, same, loaded) != CUTUNE_OK)
+        rc = CUTUNE_ENOMEM;
+    free(results);
+    free(same);
+    return rc;
 }

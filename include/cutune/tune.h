@@ -429,6 +429,18 @@ void cutune_device_runs_free(cutune_device_run *runs, int n);
  * CUTUNE_EINVAL (NULL arguments, i out of range) or CUTUNE_ENOMEM. */
 int cutune_device_run_text(char **out, char **spread, const cutune_device_run *runs, int n, int i);
 
+/* cutune_device_runs_header: the header of cutune_tune_per_device's runs[0 .. n) whose
+ * results were read back, an entry per GPU model (cutune_emit_header_devices: of GPUs of
+ * one model, the first run's winner), named for the file `path` (its last part), in *out,
+ * `spec` as cutune_emit_header takes it (NULL: no functions of the problem size); in
+ * *notes (NULL: not asked) which runs share an earlier one's entry
+ * (cutune_header_devices_notes), also when the header cannot be made. Both NULL and
+ * CUTUNE_OK when no run was read back: there is no header. Both free with cutune_free.
+ * CUTUNE_OK; CUTUNE_EINVAL (NULL arguments) or cutune_emit_header's status, the message
+ * "no header written to PATH: WHY". */
+int cutune_device_runs_header(char **out, char **notes, cutune_spec *spec, const cutune_device_run *runs, int n,
+                              const char *path);
+
 /* cutune_per_device_check: whether a run of a process per GPU on devices[0 .. n) can
  * go as asked: CUTUNE_OK, or CUTUNE_EINVAL saying why not (cutune_last_error, in the
  * words of `cutune --per-device`'s options): more than one kernel block (`nblocks`), a
