@@ -1,7 +1,6 @@
 /* cmd_report.c - `cutune report RESULTS.json [MORE.json ...] [-o FILE]`: stored tuning
  * runs as one self-contained HTML page (docs/report.md). No GPU needed. */
 #include <getopt.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
