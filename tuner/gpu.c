@@ -79,6 +79,7 @@ int gpu_init(gpu_handle *g, cutune_spec *spec, const cutune_tune_options *opts, 
     p->arch = dev->arch;
     p->expect_ok = devices_raw(device, &p->expect);
     p->memo = devices_memo_path();
+    p->token[0] = p->token[1] = -1; /* spawn_gpus hands several workers the start token */
     p->res = res;
     p->flush_bytes = flush ? (size_t)dev->l2_bytes * DEFAULT_FLUSH_FACTOR : 0;
     /* A variant's time limit in the worker: the spec's, else generous enough for the

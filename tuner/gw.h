@@ -31,6 +31,8 @@ typedef struct gw_plan {
     bool expect_ok;     /* expect holds the device's attributes as the run knows them: */
     drv_device expect;  /* the worker checks its own against them (gw_main.c) */
     const char *memo;   /* the device memo they came from (runtime/devices.h), or NULL */
+    int token[2];       /* the driver's start token shared by the run's workers (tuner.c's
+                           spawn_gpus), or -1: the driver starts as soon as the worker runs */
     size_t flush_bytes; /* the L2 flush buffer (0: no flush) */
     meas_settings ms;   /* worse/worse_ctx are set by the worker, to its goal */
     goal_state goal;    /* the pruning factor; the best so far comes with each request */
