@@ -40,6 +40,13 @@ int api_spec_recheck(cutune_spec *spec, const dev_values *dv);
  * recorded of its device; nothing when it recorded none (written before they were). */
 int api_spec_recheck_recorded(cutune_spec *spec, const cutune_device *recorded);
 
+/* ---- api/cutune_emit_files.c: a file asked for --------------------------------- */
+
+/* api_write_out: `text` to the file `path` (through sys_write_text: atomically), or to
+ * standard output for "-" (the one way the library writes there: a file the caller
+ * named so). CUTUNE_OK, or CUTUNE_EIO saying where it could not write. */
+int api_write_out(const char *path, const char *text);
+
 /* ---- api/cutune_tables.c -------------------------------------------------------- */
 
 #endif

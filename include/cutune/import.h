@@ -66,9 +66,10 @@ int cutune_import_results(cutune_tune_result **out, cutune_spec *spec, const cha
                           const cutune_import_options *opts);
 
 /* cutune_import_results_to: cutune_import_results of `path`, written as the results file
- * `output` (cutune_tune_write_results), and in *said (NULL: not wanted; free with
- * cutune_free) what was done, lines ended by '\n': where the data came from
- * (cutune_tune_source) and "results: OUTPUT". Returns CUTUNE_OK, or the import's or the
+ * `output` (cutune_tune_write_results), or for "-" the same text on standard output,
+ * and in *said (NULL: not wanted; free with cutune_free) what was done, lines ended by
+ * '\n': where the data came from (cutune_tune_source) and, for a file, "results:
+ * OUTPUT". Returns CUTUNE_OK, or the import's or the
  * write's status (cutune_last_error says why; *said NULL); CUTUNE_EINVAL for no output. */
 int cutune_import_results_to(char **said, cutune_spec *spec, const char *path, const char *output,
                              const cutune_import_options *opts);

@@ -24,6 +24,24 @@ check "the T4 file imports" "$cutune" import "$data/conv_small.T4.json" --spec "
     --gpu-name "NVIDIA RTX A4000" 2>/dev/null
 check "the results say so" grep -q '"format": "cache file"' "$tmp/cache.json"
 
+# -o -: the results on standard output, as cutune's other -o options take '-' (emit, report,
+# import of a T1 file); no file named '-', and stderr says where the data came from only
+(cd "$tmp" && "$cutune" import "$data/conv_small.kt-cache.json.gz" --spec "$spec" -o - >"$tmp/stdout.json" \
+    2>"$tmp/stdout.err")
+check "-o -: exit 0" test $? -eq 0
+check "-o -: no file named '-'" test ! -e "$tmp/-"
+check "-o -: the results -o FILE writes (but for the moment of the import)" python3 -c '
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for d in (a, b):
+    del d["source"]["imported"]
+sys.exit(0 if a == b else 1)' "$tmp/stdout.json" "$tmp/cache.json"
+check "-o -: stderr names the cache" grep -q "^Kernel Tuner cache file '.*conv_small.kt-cache.json.gz'" "$tmp/stdout.err"
+check "-o -: ... and no results path" test "$(grep -c '^results:' "$tmp/stdout.err")" = 0
+"$cutune" import "$data/conv_small.kt-cache.json.gz" --spec "$spec" -o - >/dev/full 2>"$tmp/full.err"
+check "-o - to a full disk: exit 3" test $? -eq 3
+check "... saying so" grep -q "cutune import: cannot write to standard output: No space left on device" "$tmp/full.err"
+
 # simulate: the same runs, ratios and seconds as over the earlier conversion
 sim() {
     "$cutune" simulate "$spec" --results "$1" --strategy genetic --budget 25 --repeat 10 --seed 3 --format json
