@@ -11,6 +11,23 @@
 #include "../results/write.h"
 #include "internal.h"
 
+int cutune_import_block(cutune_spec *spec, const char *name)
+{
+    if (!spec || !cutune_spec_ok(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_import_block: %s", spec ? "the spec has errors" : "no spec");
+    if (name)
+        return cutune_spec_select_block(spec, name);
+    int n = cutune_spec_kernel_count(spec);
+    if (n <= 1)
+        return CUTUNE_OK;
+    strbuf sb = STRBUF_INIT;
+    api_spec_blocks(&sb, spec);
+    int rc = err_set(CUTUNE_EINVAL, "%s has %d kernel blocks (%s): a recording is of one; name it with --kernel NAME",
+                     cutune_spec_path(spec), n, sb_ok(&sb) ? sb_cstr(&sb) + 1 : "...");
+    sb_free(&sb);
+    return rc;
+}
+
 int cutune_import_results(cutune_tune_result **out, cutune_spec *spec, const char *path,
                           const cutune_import_options *opts)
 {
