@@ -38,7 +38,7 @@ for d in (a, b):
 sys.exit(0 if a == b else 1)' "$tmp/stdout.json" "$tmp/cache.json"
 check "-o -: stderr names the cache" grep -q "^Kernel Tuner cache file '.*conv_small.kt-cache.json.gz'" "$tmp/stdout.err"
 check "-o -: ... and no results path" test "$(grep -c '^results:' "$tmp/stdout.err")" = 0
-"$cutune" import "$data/conv_small.kt-cache.json.gz" --spec "$spec" -o - >/dev/full 2>"$tmp/full.err"
+(cd "$tmp" && "$cutune" import "$data/conv_small.kt-cache.json.gz" --spec "$spec" -o - >/dev/full 2>"$tmp/full.err")
 check "-o - to a full disk: exit 3" test $? -eq 3
 check "... saying so" grep -q "cutune import: cannot write to standard output: No space left on device" "$tmp/full.err"
 
