@@ -118,9 +118,7 @@ int cutune_results_of_kernel(const cutune_tune_result **out, int *nout, const cu
     return CUTUNE_OK;
 }
 
-/* write_out: `text` to the file `path` (through sys_write_text: atomically), or to
- * standard output for "-". CUTUNE_OK, or CUTUNE_EIO saying where it could not write. */
-static int write_out(const char *path, const char *text)
+int api_write_out(const char *path, const char *text)
 {
     if (strcmp(path, "-") != 0)
         return sys_write_text(path, text) == 0
@@ -150,7 +148,7 @@ static int after_csv(const cutune_tune_result *r, const char *path, cutune_emitt
     if (rc != CUTUNE_OK)
         rc = err_wrap(rc, "no CSV");
     else
-        rc = write_out(path, text);
+        rc = api_write_out(path, text);
     cutune_free(text);
     return tell(told, user, "csv", path, rc == CUTUNE_OK, rc);
 }
@@ -190,7 +188,7 @@ static int after_header(cutune_spec *spec, const cutune_tune_result *r, const ch
     } else {
         if (append)
             appended(&text, path);
-        rc = write_out(path, text);
+        rc = api_write_out(path, text);
     }
     cutune_free(text);
     return tell(told, user, "header", path, rc == CUTUNE_OK, rc);

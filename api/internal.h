@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "../base/err.h"
+#include "../base/strbuf.h"
 #include "../compiler/plan.h"
 #include "../compiler/spec.h"
 #include "../lang/diag.h"
@@ -25,6 +26,13 @@ int api_options_version(unsigned int version, unsigned int expected, const char 
  * as every default). */
 int api_options_ok(const void *opts, unsigned int expected, const char *type);
 
+/* ---- api/cutune_spec.c: the kernel blocks of a spec --------------------------------- */
+
+/* api_spec_blocks: appends each kernel block of the ok spec, in order, as " NAME" (with
+ * " (kernel K)" when the block's name is not its kernel's) separated by commas, as the
+ * messages about --kernel list them; the block held stays held. */
+void api_spec_blocks(strbuf *out, cutune_spec *spec);
+
 /* ---- api/cutune_spec_device.c: the device attributes a spec reads --------------- */
 
 /* api_device_values_for_arch: the assumed values of architecture `arch` (NULL: sm_90)
@@ -39,6 +47,13 @@ int api_spec_recheck(cutune_spec *spec, const dev_values *dv);
 /* api_spec_recheck_recorded: api_spec_recheck with the attributes a results file
  * recorded of its device; nothing when it recorded none (written before they were). */
 int api_spec_recheck_recorded(cutune_spec *spec, const cutune_device *recorded);
+
+/* ---- api/cutune_emit_files.c: a file asked for --------------------------------- */
+
+/* api_write_out: `text` to the file `path` (through sys_write_text: atomically), or to
+ * standard output for "-" (the one way the library writes there: a file the caller
+ * named so). CUTUNE_OK, or CUTUNE_EIO saying where it could not write. */
+int api_write_out(const char *path, const char *text);
 
 /* ---- api/cutune_tables.c -------------------------------------------------------- */
 
