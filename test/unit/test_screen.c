@@ -42,7 +42,7 @@ static void test_time_objective(void **state)
     checked *c = check_spec(time_spec);
     assert_non_null(c->m);
     value one = value_int(1);
-    goal_state g = goal_of(c->m, &one, 1.000, 0.010); /* the best: 1 ms, from 0.995 to 1.005 */
+    goal_state g = goal_of(c->m, &one, 1.000, 0.010);   /* the best: 1 ms, from 0.995 to 1.005 */
     assert_true(goal_behind(&g, 1.030, 1.025, 1.035));  /* 3 % behind, ranges 2 % together */
     assert_false(goal_behind(&g, 1.015, 1.010, 1.020)); /* 1.5 % behind, ranges 2 % together */
     assert_false(goal_behind(&g, 1.040, 0.990, 1.060)); /* 4 % behind but noisy (range 7 %) */
@@ -117,8 +117,7 @@ static double quantile(const double *v, int n, double q)
 }
 
 /* Statistics of n fresh samples of a kernel of true time t: median, min, max, q1, q3. */
-static void samples_of(double t, double sd, int n, double *median, double *min, double *max, double *q1,
-                       double *q3)
+static void samples_of(double t, double sd, int n, double *median, double *min, double *max, double *q1, double *q3)
 {
     double s[64];
     for (int i = 0; i < n; i++)
