@@ -265,6 +265,27 @@ int sys_write_file(const char *path, const sys_piece *pieces, int n, unsigned fl
     return rc;
 }
 
+int sys_make_dirs(const char *path)
+{
+    char tmp[PATH_MAX];
+    if (strlen(path) >= sizeof tmp) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
+        return -1;
+    return 0;
+}
+
 int sys_write_text(const char *path, const char *text)
 {
     sys_piece piece = {text, strlen(text)};

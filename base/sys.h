@@ -66,6 +66,11 @@ enum { SYS_WRITE_NOSYNC = 1 };
  * for a full disk...) and nothing changed at `path`. */
 int sys_write_file(const char *path, const sys_piece *pieces, int n, unsigned flags);
 
+/* sys_make_dirs: `path` and every folder above it made where missing (mkdir -p, mode
+ * 0777 less the umask). A path of PATH_MAX or more is refused (ENAMETOOLONG), never
+ * cut. Returns 0, or -1 with errno. */
+int sys_make_dirs(const char *path);
+
 /* sys_write_text: sys_write_file of one NUL-terminated string, synced. */
 int sys_write_text(const char *path, const char *text);
 

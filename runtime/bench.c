@@ -90,6 +90,11 @@ int bench_open(bench **out, int ordinal, size_t flush_bytes, const char *arch, c
     return 0;
 }
 
+int bench_device_info(bench *b, drv_device *out)
+{
+    return drv_device_info(b->d, meas_ordinal(b->g), out);
+}
+
 double bench_compile_seconds(const bench *b)
 {
     return meas_compile_seconds(b->g);

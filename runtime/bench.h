@@ -123,6 +123,10 @@ typedef struct bench bench;
 int bench_open(bench **out, int ordinal, size_t flush_bytes, const char *arch, const bench_arg *args, int nargs,
                const bench_verify *vf);
 
+/* bench_device_info: the attributes of the bench's own device as its driver reads them
+ * now (drv_device_info's terms): 0, or -1 with err_last set. */
+int bench_device_info(bench *b, drv_device *out);
+
 /* bench_compile_seconds: NVRTC's time so far for cutune's own kernels on this bench
  * (input fills, comparisons, checkers: runtime/builtin), apart from the steps that
  * needed them (a set-up's phases count it as compiling). */

@@ -83,28 +83,6 @@ char *cache_default_dir(void)
     return NULL;
 }
 
-/* mkdir -p; a path that does not fit PATH_BUF is refused (ENAMETOOLONG), never cut. */
-static int make_dirs(const char *path)
-{
-    char tmp[PATH_BUF];
-    if (strlen(path) >= sizeof tmp) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
-        return -1;
-    return 0;
-}
-
 /* Hashes the string `s` with its NUL (so that "ab","c" and "a","bc" differ). */
 static void hash_str(XXH3_state_t *h, const char *s)
 {
@@ -199,7 +177,7 @@ int cache_open(cache **out, const char *dir)
     *out = NULL;
     if (dir_fits(dir) < 0)
         return -1;
-    if (make_dirs(dir) < 0) {
+    if (sys_make_dirs(dir) < 0) {
         err_set(-1, "cannot create cache folder '%s': %s", dir, strerror(errno));
         return -1;
     }
@@ -353,7 +331,7 @@ int cache_put(cache *c, const cache_key *key, const compile_output *out)
     char dir[PATH_BUF], path[PATH_BUF];
     entry_path(c, key, dir, sizeof dir, false);
     entry_path(c, key, path, sizeof path, true);
-    if (make_dirs(dir) < 0) {
+    if (sys_make_dirs(dir) < 0) {
         err_set(-1, "cannot create '%s': %s", dir, strerror(errno));
         return -1;
     }

@@ -13,8 +13,11 @@
 #include <sys/wait.h>
 
 #include "../base/err.h"
+#include "../base/strbuf.h"
 #include "../base/sys.h"
+#include "cache.h"         /* the folder the memo lives in */
 #include "cutune/common.h" /* the status codes */
+#include "devmemo.h"
 #include "worker.h"
 
 enum { WHY_MAX = 1 << 20 }; /* the messages' frame: longer is refused */
@@ -114,6 +117,22 @@ static bool have_known;
 static char known_arch[DEVICES_ASKED][16]; /* "sm_90": each device's, once answered */
 static char *known_why[DEVICES_ASKED];     /* why a device's attributes were not read */
 static double asked_seconds, asked_at;     /* how long the answer kept took, and when it came */
+static char *memo_path;                    /* the memo file of this machine's key, or NULL */
+static bool from_memo;                     /* the answer kept came from memo_path */
+
+/* The memo's file and key for this machine (devmemo.h), or false: CUTUNE_DEVICE_MEMO=0,
+ * no key (no NVIDIA driver), no cache folder. *key is the caller's to free. */
+static bool memo_where(strbuf *key)
+{
+    const char *off = getenv("CUTUNE_DEVICE_MEMO"); /* NOLINT(concurrency-mt-unsafe): read only */
+    if ((off && strcmp(off, "0") == 0) || devmemo_key("/proc", key) < 0)
+        return false;
+    char *dir = cache_default_dir();
+    free(memo_path);
+    memo_path = dir ? devmemo_path(dir, sb_cstr(key)) : NULL;
+    free(dir);
+    return memo_path != NULL;
+}
 
 /* Asks the machine (in a child when one can be started) into known; why[0] says why
  * it did not answer. */
@@ -155,7 +174,14 @@ int devices_query(devices *out)
     if (!have_known) {
         char *why[DEVICES_ASKED + 1] = {0};
         double t = sys_seconds();
-        ask_machine(why);
+        strbuf key = STRBUF_INIT;
+        bool memo = memo_where(&key);
+        from_memo = memo && devmemo_load(memo_path, sb_cstr(&key), &known) == 0;
+        if (!from_memo)
+            ask_machine(why);
+        if (memo && !from_memo && known.answered)
+            (void)devmemo_save(memo_path, sb_cstr(&key), &known); /* not kept: the next run asks again */
+        sb_free(&key);
         have_known = known.answered;
         asked_at = sys_seconds();
         asked_seconds = asked_at - t;
@@ -206,6 +232,22 @@ const char *devices_why(int ordinal)
             : NULL;
     pthread_mutex_unlock(&machine_lock);
     return why;
+}
+
+bool devices_raw(int ordinal, drv_device *out)
+{
+    const devices_one *o = kept(ordinal);
+    if (o)
+        *out = o->raw;
+    return o != NULL;
+}
+
+const char *devices_memo_path(void)
+{
+    pthread_mutex_lock(&machine_lock);
+    const char *path = have_known && from_memo ? memo_path : NULL;
+    pthread_mutex_unlock(&machine_lock);
+    return path;
 }
 
 bool devices_query_time(double *seconds, double *at)

@@ -1,6 +1,8 @@
 /* devices.h - what the driver says of the machine's GPUs, asked in a child process.
  *
- * The process that asks never initialises CUDA itself: a short-lived child (runtime/
+ * The answer of an earlier process on the same machine is used when runtime/devmemo
+ * kept one under this machine's key (CUTUNE_DEVICE_MEMO=0: never); else the process
+ * that asks never initialises CUDA itself: a short-lived child (runtime/
  * worker's wk_start) opens the driver, reads every device's attributes and sends them
  * back as one blob, then exits (the tuner forks its GPU workers later, and CUDA does
  * not survive a fork). The answer is kept for the rest of the process once the driver
@@ -53,6 +55,16 @@ const char *devices_arch(int ordinal);
  * this process keeps (valid for the rest of the process); NULL when they were, or
  * before the driver answered. */
 const char *devices_why(int ordinal);
+
+/* devices_raw: device `ordinal`'s attributes in the answer this process keeps into
+ * *out; false (nothing written) where devices_name would be NULL. */
+bool devices_raw(int ordinal, drv_device *out);
+
+/* devices_memo_path: the file the answer this process keeps was read from, when it
+ * came from the memo of an earlier process (runtime/devmemo.h) rather than from the
+ * driver; NULL otherwise. Valid for the rest of the process (a GPU worker that finds
+ * its device unlike the answer removes it: tuner/gw_main.c). */
+const char *devices_memo_path(void);
 
 /* devices_query_time: how long the query whose answer this process keeps took (the
  * child's start, the driver's initialisation), in seconds, and when it ended

@@ -21,6 +21,7 @@
 #include "../base/sys.h"
 #include "../compiler/eval.h"
 #include "../runtime/cache.h"
+#include "../runtime/devices.h"
 #include "gpu.h"
 #include "reply.h"
 
@@ -76,6 +77,8 @@ int gpu_init(gpu_handle *g, cutune_spec *spec, const cutune_tune_options *opts, 
     p->m = m;
     p->device = device;
     p->arch = dev->arch;
+    p->expect_ok = devices_raw(device, &p->expect);
+    p->memo = devices_memo_path();
     p->res = res;
     p->flush_bytes = flush ? (size_t)dev->l2_bytes * DEFAULT_FLUSH_FACTOR : 0;
     /* A variant's time limit in the worker: the spec's, else generous enough for the

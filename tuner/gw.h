@@ -28,6 +28,9 @@ typedef struct gw_plan {
     const model *m;
     int device;
     const char *arch;
+    bool expect_ok;     /* expect holds the device's attributes as the run knows them: */
+    drv_device expect;  /* the worker checks its own against them (gw_main.c) */
+    const char *memo;   /* the device memo they came from (runtime/devices.h), or NULL */
     size_t flush_bytes; /* the L2 flush buffer (0: no flush) */
     meas_settings ms;   /* worse/worse_ctx are set by the worker, to its goal */
     goal_state goal;    /* the pruning factor; the best so far comes with each request */

@@ -17,6 +17,7 @@
 #include "../base/err.h"
 #include "../base/sys.h"
 #include "../compiler/plan.h"
+#include "../runtime/devmemo.h"
 #include "../runtime/worker.h"
 #include "gw.h"
 #include "reply.h"
@@ -56,6 +57,22 @@ static int own_gpu_only(int device)
     return setenv("CUDA_VISIBLE_DEVICES", one, 1) == 0 ? 0 : device; /* NOLINT(concurrency-mt-unsafe) */
 }
 
+/* Whether the worker's own device is unlike what the run knows of it (gw_plan.expect:
+ * the device query's answer, perhaps an earlier process's memo), with msg saying how and
+ * the memo removed so that the next run asks the driver. A device whose attributes
+ * cannot be read here is left to the steps that need them. */
+static bool unlike_expected(bench *b, const gw_plan *p, strbuf *msg)
+{
+    drv_device now;
+    if (!p->expect_ok || bench_device_info(b, &now) < 0 || devmemo_same_device(&now, &p->expect))
+        return false;
+    sb_printf(msg, "GPU %d is a %s (sm_%d, %d SMs), where the run took it for a %s (sm_%d, %d SMs)", p->device,
+              now.name, now.cc, now.sm_count, p->expect.name, p->expect.cc, p->expect.sm_count);
+    if (p->memo && unlink(p->memo) == 0)
+        sb_printf(msg, ": the device memo %s was out of date and is removed; run again", p->memo);
+    return true;
+}
+
 /* The worker's set-up: its scratch, the driver, device, buffers, the resets and
  * checker, the reference; where its time went into acc's device_s, compile_s, inputs_s
  * and reference_s. CUTUNE_OK, or a status with msg. */
@@ -85,6 +102,8 @@ static int worker_setup(gw *g, strbuf *msg, wk_setup *acc)
         sb_add(msg, err_last()->message);
         return CUTUNE_ENODEV; /* the device would not serve: not the spec's fault */
     }
+    if (unlike_expected(g->b, p, msg))
+        return CUTUNE_ENODEV;
     /* energy asked for; when NVML cannot give it, each variant says why */
     if (p->energy && bench_set_energy(g->b, m->measure.energy_window_s) < 0 &&
         m->objective_energy) { /* without it the objective cannot be evaluated: say so now */

@@ -1,0 +1,200 @@
+/* driver_start.c - what N processes starting the CUDA driver at once cost each other.
+ *
+ * A benchmark, not a test. cutune starts one GPU worker process per GPU, each of which
+ * loads libcuda, calls cuInit and retains its device's primary context; on four H100s
+ * the first variant started 1.9 s after the run's start against 0.6 s on one. This
+ * forks N children at the same instant (a pipe is the starting gun) and prints, per
+ * child, when each step of the driver's start ended, in seconds since the gun:
+ *
+ *   dlopen   libcuda.so.1 loaded
+ *   init     cuInit(0) returned
+ *   ctx      the device's primary context retained and made current
+ *   alloc    a first 1 MiB allocation and a synchronize (the context really usable)
+ *   end      the context released (what a worker's exit costs)
+ *
+ *   driver_start [-n N] [-v] [-q]
+ *
+ * -n: the number of children (default 1); child i uses device i mod the device count.
+ * -v: each child sees only its own device (CUDA_VISIBLE_DEVICES=i, set before cuInit, as
+ *     cutune's worker does); without it every child sees every device.
+ * -q: also time cuDeviceGetCount and every device's name in one process before the
+ *     children (what cutune's device query does in its own child process).
+ * Exit 1 when a child's driver call failed (its line says which). */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef int (*fn_init)(unsigned);
+typedef int (*fn_count)(int *);
+typedef int (*fn_get)(int *, int);
+typedef int (*fn_name)(char *, int, int);
+typedef int (*fn_retain)(void **, int);
+typedef int (*fn_release)(int);
+typedef int (*fn_set)(void *);
+typedef int (*fn_alloc)(unsigned long long *, size_t);
+typedef int (*fn_free)(unsigned long long);
+typedef int (*fn_sync)(void);
+
+/* Seconds on the system-wide monotonic clock (the same in every process). */
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* dlsym or NULL; the caller checks. */
+static void *sym(void *h, const char *name)
+{
+    return h ? dlsym(h, name) : NULL;
+}
+
+/* One child's driver start on device `dev`, times since `gun` written to `line`.
+ * Returns 0, or 1 with the failing step named in the line. */
+static int child(int i, int dev, double gun, char *line, size_t size)
+{
+    double t[5] = {0};
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    t[0] = now() - gun;
+    fn_init init = (fn_init)sym(h, "cuInit");
+    fn_get get = (fn_get)sym(h, "cuDeviceGet");
+    fn_retain retain = (fn_retain)sym(h, "cuDevicePrimaryCtxRetain");
+    fn_release release = (fn_release)sym(h, "cuDevicePrimaryCtxRelease_v2");
+    fn_set set = (fn_set)sym(h, "cuCtxSetCurrent");
+    fn_alloc alloc = (fn_alloc)sym(h, "cuMemAlloc_v2");
+    fn_free mfree = (fn_free)sym(h, "cuMemFree_v2");
+    fn_sync sync = (fn_sync)sym(h, "cuCtxSynchronize");
+    if (!init || !get || !retain || !release || !set || !alloc || !mfree || !sync) {
+        snprintf(line, size, "child %d: libcuda.so.1 or a symbol missing: %s", i, dlerror());
+        return 1;
+    }
+    int rc, d = 0;
+    void *ctx = NULL;
+    unsigned long long p = 0;
+    if ((rc = init(0)) != 0) {
+        snprintf(line, size, "child %d: cuInit: %d", i, rc);
+        return 1;
+    }
+    t[1] = now() - gun;
+    if ((rc = get(&d, dev)) != 0 || (rc = retain(&ctx, d)) != 0 || (rc = set(ctx)) != 0) {
+        snprintf(line, size, "child %d: device %d's context: %d", i, dev, rc);
+        return 1;
+    }
+    t[2] = now() - gun;
+    if ((rc = alloc(&p, 1 << 20)) != 0 || (rc = sync()) != 0 || (rc = mfree(p)) != 0) {
+        snprintf(line, size, "child %d: a first allocation: %d", i, rc);
+        return 1;
+    }
+    t[3] = now() - gun;
+    if ((rc = release(d)) != 0) {
+        snprintf(line, size, "child %d: cuDevicePrimaryCtxRelease: %d", i, rc);
+        return 1;
+    }
+    t[4] = now() - gun;
+    snprintf(line, size, "child %d device %d: dlopen %.3f init %.3f ctx %.3f alloc %.3f end %.3f", i, dev, t[0],
+             t[1], t[2], t[3], t[4]);
+    return 0;
+}
+
+/* The device query as cutune's does it, in this process: count and names. Returns the
+ * count, or -1 with a message printed. (This process then holds the driver: children
+ * forked after it start their own, as cutune's workers are exec'd or forked before.) */
+static int query(void)
+{
+    double t0 = now();
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    fn_init init = (fn_init)sym(h, "cuInit");
+    fn_count count = (fn_count)sym(h, "cuDeviceGetCount");
+    fn_name name = (fn_name)sym(h, "cuDeviceGetName");
+    int n = 0;
+    if (!init || !count || !name || init(0) != 0 || count(&n) != 0) {
+        fprintf(stderr, "driver_start: the query failed\n");
+        return -1;
+    }
+    double t1 = now();
+    char buf[128];
+    for (int i = 0; i < n; i++)
+        if (name(buf, (int)sizeof buf, i) != 0)
+            return -1;
+    printf("query: dlopen+cuInit+count %.3f s, %d names %.3f s\n", t1 - t0, n, now() - t1);
+    return n;
+}
+
+int main(int argc, char **argv)
+{
+    int n = 1, visible = 0, ask = 0, o;
+    while ((o = getopt(argc, argv, "n:vq")) != -1) {
+        if (o == 'n')
+            n = atoi(optarg);
+        else if (o == 'v')
+            visible = 1;
+        else if (o == 'q')
+            ask = 1;
+        else
+            return 2;
+    }
+    if (n < 1 || n > 64)
+        return 2;
+    int ndev = 0;
+    if (ask) { /* in a child of its own, so that this process stays without a driver */
+        pid_t q = fork();
+        if (q == 0)
+            _exit(query() < 0);
+        int st;
+        if (q < 0 || waitpid(q, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+            return 1;
+    }
+    const char *env = getenv("DRIVER_START_DEVICES"); /* the device count, if known */
+    ndev = env ? atoi(env) : n;
+    if (ndev < 1)
+        ndev = 1;
+    int gun[2], out[2];
+    if (pipe(gun) < 0 || pipe(out) < 0)
+        return 1;
+    for (int i = 0; i < n; i++) {
+        pid_t p = fork();
+        if (p < 0)
+            return 1;
+        if (p == 0) {
+            close(gun[1]);
+            int dev = i % ndev;
+            if (visible) {
+                char one[16];
+                snprintf(one, sizeof one, "%d", dev);
+                setenv("CUDA_VISIBLE_DEVICES", one, 1);
+                dev = 0;
+            }
+            double g;
+            if (read(gun[0], &g, sizeof g) != (ssize_t)sizeof g)
+                _exit(1);
+            char line[256];
+            int rc = child(i, dev, g, line, sizeof line); /* dev: the ordinal this child sees */
+            dprintf(out[1], "%s\n", line);
+            _exit(rc);
+        }
+    }
+    close(gun[0]);
+    close(out[1]);
+    usleep(200000); /* every child forked and waiting */
+    double g = now();
+    for (int i = 0; i < n; i++)
+        if (write(gun[1], &g, sizeof g) != (ssize_t)sizeof g)
+            return 1;
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        int st;
+        if (wait(&st) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+            bad = 1;
+    }
+    printf("n %d visible %d all ended %.3f s after the gun\n", n, visible, now() - g);
+    char buf[4096];
+    ssize_t k;
+    while ((k = read(out[0], buf, sizeof buf)) > 0)
+        fwrite(buf, 1, (size_t)k, stdout);
+    return bad;
+}
