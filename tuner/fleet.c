@@ -267,7 +267,7 @@ typedef struct race {
     bool *off;                 /* per GPU: gave up (its worker could not be started) */
     record **out;              /* out[k * n + i]: job i on GPU k */
     bool have_best;            /* one GPU: the best contender timed in full so far, */
-    double best, best_range;   /* its objective and that objective's range (goal_range) */
+    double best, best_range;   /* its objective and its noise in it (goal_best_range) */
 } race;
 
 static bool race_busy(void *ctx, int k)
