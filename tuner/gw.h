@@ -79,6 +79,10 @@ int gw_main(void *ctx, int in, int out);
  * told (no such entry, or too long): the worker then sees what the tuner sees. */
 int gw_visible_device(const char *visible, int device, char *out, size_t size);
 
+/* The most samples after which a request may ask to be screened (wk_request.samples):
+ * a larger count is not a request of the tuner's. */
+#define GW_MAX_SAMPLES 1000
+
 /* gw_request_values: request q's configuration, typed on the wire, as model m's values
  * into out (nparams slots; strings borrowed from q): the configuration in hand, never
  * read from text (gpu_plain_values' inverse). -1 when it is not one of m's: a count or

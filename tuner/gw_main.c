@@ -205,6 +205,7 @@ static bool serve(gw *g, const wk_request *q, reply *r, double *metrics, bench_r
 {
     g->goal.have_best = q->have_best;
     g->goal.best = q->best_objective;
+    g->goal.best_range = 0;
     memset(r, 0, sizeof *r);
     cutune_measurement *m = &r->m; /* the measurement, as the list's WORKER fields */
     m->reason = "";
@@ -242,6 +243,12 @@ static bool serve(gw *g, const wk_request *q, reply *r, double *metrics, bench_r
     if (q->final) {
         ms.prune = ms.contend = 0;
         ms.provisional = 0;
+    }
+    if (q->final && q->have_best && q->samples > 0) { /* screened against the race's best */
+        g->goal.best_range = q->best_range;
+        ms.behind = goal_behind;
+        ms.behind_ctx = &g->goal;
+        ms.screen = q->samples;
     }
     bool sticky = bench_run(g->b, &bin, &c, &ms, br) < 0;
     r->status = br->status;
@@ -316,7 +323,8 @@ int gw_main(void *ctx, int in, int out)
             _exit(0); /* the tuner has gone: so do we */
         arena_reset(a);
         wk_request q;
-        if (wk_decode_request(&f, a, &q) < 0 || gw_request_values(w.p->m, &q, w.vals) < 0)
+        if (wk_decode_request(&f, a, &q) < 0 || gw_request_values(w.p->m, &q, w.vals) < 0 || q.samples < 0 ||
+            q.samples > GW_MAX_SAMPLES || !(q.best_range >= 0))
             _exit(4); /* not a request of this spec's: the pipe is not to be trusted */
         reply r;
         bench_result br;

@@ -250,7 +250,7 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
     t->vals = calloc((size_t)m->nparams + 1, sizeof(value));
     if (!t->vals)
         return CUTUNE_ENOMEM;
-    t->goal = (goal_state){m, t->vals, t->gpus[0].plan.goal.prune, false, 0, false, 0, 0};
+    t->goal = (goal_state){m, t->vals, t->gpus[0].plan.goal.prune, false, 0, false, 0, 0, 0};
     if (!opts->run_twins && (rc = twins_new(&t->twins, m)) < 0)
         return rc;
     if ((rc = settings_resolve(m, &spec->diags, &opts->search, size->valid, &t->set)) < 0)
