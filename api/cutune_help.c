@@ -129,8 +129,8 @@ static const help_entry help_entries[] = {
      "3 a file unreadable, not a results file, or the output unwritable\n"},
     {"import", "another tuner's files: a T1 problem as a spec, a Kernel Tuner cache as results",
      "usage: cutune import FILE [-o OUT] [--force] [-q]\n"
-     "       cutune import FILE --spec SPEC -o RESULTS.json [--gpu-name NAME] [--complete]\n"
-     "                          [--force] [-q]\n"
+     "       cutune import FILE --spec SPEC -o RESULTS.json [--kernel NAME] [--gpu-name NAME]\n"
+     "                          [--complete] [--force] [-q]\n"
      "\n"
      "FILE a T1 tuning problem (the JSON format Kernel Tuner, KTT, BAT and the Kernel Tuner\n"
      "benchmark hub share): translated into a cutune spec: kernel, params, conditions (Python\n"
@@ -433,6 +433,9 @@ static const cutune_help_opt help_options[] = {
      "made relative to OUT)"},
     {"import", "force", NULL, "replace OUT when it exists (default: refuse)"},
     {"import", "spec", "SPEC", "read FILE as a Kernel Tuner cache or T4 file of SPEC's space"},
+    {"import", "kernel", "NAME",
+     "with --spec: the kernel block FILE is of (a block's name, else\na kernel's first block); needed when SPEC has "
+     "several"},
     {"import", "gpu-name", "NAME",
      "with --spec: the GPU the file was recorded on, for a file that\ndoes not say (T4); a file that names another "
      "is refused"},
