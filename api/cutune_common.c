@@ -1,5 +1,6 @@
 /* cutune_common.c - cutune/common.h: the version, the status codes' text, the thread's
- * last error, cutune_free, and the options structs' versions and defaults ("Options").
+ * last error, cutune_free, a file written (base/sys.h's writer, or standard output), and
+ * the options structs' versions and defaults ("Options").
  *
  * Every cutune_*_options struct carries the version of the layout its caller was built
  * with. Its _init function fills it from the CUTUNE_*_OPTIONS_INIT initialiser, so the
@@ -8,15 +9,31 @@
  * zero-filled (version 0) would otherwise run with zero where a default is not zero
  * (cutune_tune_options.flush_l2 = 0 turns L2 flushing off). */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../base/err.h"
+#include "../base/sys.h"
 #include "internal.h"
 
 const char *cutune_version(void)
 {
     return CUTUNE_VERSION;
+}
+
+int cutune_write_file(const char *path, const char *text)
+{
+    if (!path || !text)
+        return err_set(CUTUNE_EINVAL, "cutune_write_file: no path or text");
+    if (strcmp(path, "-") != 0)
+        return sys_write_text(path, text) == 0
+                   ? CUTUNE_OK
+                   : err_set(CUTUNE_EIO, "cannot write '%s': %s", path, sys_strerror(errno));
+    if (fputs(text, stdout) >= 0 && fflush(stdout) == 0 && !ferror(stdout))
+        return CUTUNE_OK;
+    return err_set(CUTUNE_EIO, "cannot write to standard output: %s", sys_strerror(errno));
 }
 
 const char *cutune_status_text(int status)

@@ -2,15 +2,14 @@
  * decide around the emitters, so that an application decides it the same way: the
  * spec of one kernel's results (a spec file named by the caller, loaded anew for each
  * kernel, else the one the results record), the results of one kernel block among
- * several files, and the CSV and header a tuning run writes when it ends.
+ * several files, the CSV, header and report a tuning run writes when it ends, and the
+ * header of a run of a process per GPU.
  *
  * Who owns what: the caller owns the results, the specs it passes in and the arrays;
  * a spec this file loads is handed to the caller (cutune_spec_free); the texts made
  * for the files after a run are this file's and freed before it returns. Nothing here
  * prints (standard output is written only as a file asked for: "-"): a failure is in
  * the error object, a spec's problems in its diagnostics. */
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,19 +117,6 @@ int cutune_results_of_kernel(const cutune_tune_result **out, int *nout, const cu
     return CUTUNE_OK;
 }
 
-/* write_out: `text` to the file `path` (through sys_write_text: atomically), or to
- * standard output for "-". CUTUNE_OK, or CUTUNE_EIO saying where it could not write. */
-static int write_out(const char *path, const char *text)
-{
-    if (strcmp(path, "-") != 0)
-        return sys_write_text(path, text) == 0
-                   ? CUTUNE_OK
-                   : err_set(CUTUNE_EIO, "cannot write '%s': %s", path, sys_strerror(errno));
-    if (fputs(text, stdout) >= 0 && fflush(stdout) == 0 && !ferror(stdout))
-        return CUTUNE_OK;
-    return err_set(CUTUNE_EIO, "cannot write to standard output: %s", sys_strerror(errno));
-}
-
 /* tell: the file's outcome to the caller's callback (NULL: nobody asked); returns
  * status. */
 static int tell(cutune_emitted_fn told, void *user, const char *kind, const char *path, int written, int status)
@@ -150,7 +136,7 @@ static int after_csv(const cutune_tune_result *r, const char *path, cutune_emitt
     if (rc != CUTUNE_OK)
         rc = err_wrap(rc, "no CSV");
     else
-        rc = write_out(path, text);
+        rc = cutune_write_file(path, text);
     cutune_free(text);
     return tell(told, user, "csv", path, rc == CUTUNE_OK, rc);
 }
@@ -190,7 +176,7 @@ static int after_header(cutune_spec *spec, const cutune_tune_result *r, const ch
     } else {
         if (append)
             appended(&text, path);
-        rc = write_out(path, text);
+        rc = cutune_write_file(path, text);
     }
     cutune_free(text);
     return tell(told, user, "header", path, rc == CUTUNE_OK, rc);
@@ -208,4 +194,50 @@ int cutune_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const
     int rc = csv_path ? after_csv(r, csv_path, told, user) : CUTUNE_OK;
     int hc = header_path ? after_header(spec, r, header_path, header_append, told, user) : CUTUNE_OK;
     return rc != CUTUNE_OK ? rc : hc;
+}
+
+int cutune_report_after_tune(const cutune_tune_result *r, const char *spec_path, const char *path,
+                             cutune_emitted_fn told, void *user)
+{
+    if (!r || !path)
+        return err_set(CUTUNE_EINVAL, "cutune_report_after_tune: no result or path");
+    const char *results = cutune_tune_summary_of(r)->results_path;
+    const char *names[] = {results ? results : spec_path};
+    cutune_report_options opts = CUTUNE_REPORT_OPTIONS_INIT;
+    opts.names = names[0] ? names : NULL;
+    char *page = NULL;
+    int rc = cutune_emit_report(&page, &r, 1, &opts);
+    rc = rc != CUTUNE_OK ? err_wrap(rc, "no report") : cutune_write_file(path, page);
+    cutune_free(page);
+    return tell(told, user, "report", path, rc == CUTUNE_OK, rc);
+}
+
+int cutune_device_runs_header(char **out, char **notes, cutune_spec *spec, const cutune_device_run *runs, int n,
+                              const char *path)
+{
+    if (out)
+        *out = NULL;
+    if (notes)
+        *notes = NULL;
+    if (!out || !runs || n < 0 || !path)
+        return err_set(CUTUNE_EINVAL, "cutune_device_runs_header: no output, runs or path");
+    const cutune_tune_result **results = calloc((size_t)n + 1, sizeof *results);
+    int *same = calloc((size_t)n + 1, sizeof *same), loaded = 0, rc = CUTUNE_OK;
+    for (int i = 0; results && same && i < n; i++)
+        if (runs[i].result) {
+            same[loaded] = -1; /* until cutune_emit_header_devices says */
+            results[loaded++] = runs[i].result;
+        }
+    const char *base = strrchr(path, '/');
+    cutune_header_options opts = CUTUNE_HEADER_OPTIONS_INIT;
+    opts.file_name = base ? base + 1 : path;
+    if (!results || !same)
+        rc = err_set(CUTUNE_ENOMEM, "out of memory");
+    else if (loaded > 0 && (rc = cutune_emit_header_devices(out, spec, results, loaded, &opts, same)) != CUTUNE_OK)
+        rc = err_wrap(rc, "no header written to %s", path);
+    if (rc != CUTUNE_ENOMEM && loaded > 0 && notes && cutune_header_devices_notes(notes, same, loaded) != CUTUNE_OK)
+        rc = CUTUNE_ENOMEM;
+    free(results);
+    free(same);
+    return rc;
 }

@@ -1,8 +1,8 @@
 /* cutune_help.c - cutune/help.h: the `cutune` command's help texts, a command's usage
  * and description and its own exit codes, the overview's head and tail, and each
- * command's options' value names and descriptions. Static data, and the overview composed
- * of it (the caller owns that text): the front end prints them (cli/main.c, and
- * cli/options.c the option lists, in its tables' order). */
+ * command's options' value names and descriptions. Static data, and the
+ * overview and the option lists composed of it (the caller owns those texts): the front
+ * end prints them (cli/main.c). */
 #include <string.h>
 #include <unistd.h>
 
@@ -11,7 +11,7 @@
 #include "internal.h"
 
 /* A command's help. Its `usage` is the usage lines and what the command does; the
- * options come after it (the front end's table), then `after`, its own exit codes
+ * options come after it (cutune_help_options_text), then `after`, its own exit codes
  * (NULL: none). test/cli/options.sh checks that each help lists exactly the options its
  * command accepts; test/unit/test_help.c that every command has its texts. */
 typedef struct help_entry {
@@ -129,8 +129,8 @@ static const help_entry help_entries[] = {
      "3 a file unreadable, not a results file, or the output unwritable\n"},
     {"import", "another tuner's files: a T1 problem as a spec, a Kernel Tuner cache as results",
      "usage: cutune import FILE [-o OUT] [--force] [-q]\n"
-     "       cutune import FILE --spec SPEC -o RESULTS.json [--gpu-name NAME] [--complete]\n"
-     "                          [--force] [-q]\n"
+     "       cutune import FILE --spec SPEC -o RESULTS.json [--kernel NAME] [--gpu-name NAME]\n"
+     "                          [--complete] [--force] [-q]\n"
      "\n"
      "FILE a T1 tuning problem (the JSON format Kernel Tuner, KTT, BAT and the Kernel Tuner\n"
      "benchmark hub share): translated into a cutune spec: kernel, params, conditions (Python\n"
@@ -275,7 +275,7 @@ int cutune_help_overview(char **out)
 /* The options' help, command by command in the order of help_entries, each command's
  * options in the order its help lists them (the CLI's table order). Words that several
  * commands share are named once here. test/unit/test_help.c checks that these are
- * exactly the options the CLI's tables take. */
+ * exactly the options the CLI's tables take, in their order. */
 #define SET_HELP "override a `let` of the spec (repeatable), e.g. --set nx=4096"
 #define KERNEL_HELP "only the block of kernel NAME (of a spec file of several)"
 #define COLOR_META "auto|always|never"
@@ -433,6 +433,9 @@ static const cutune_help_opt help_options[] = {
      "made relative to OUT)"},
     {"import", "force", NULL, "replace OUT when it exists (default: refuse)"},
     {"import", "spec", "SPEC", "read FILE as a Kernel Tuner cache or T4 file of SPEC's space"},
+    {"import", "kernel", "NAME",
+     "with --spec: the kernel block FILE is of (a block's name, else\na kernel's first block); needed when SPEC has "
+     "several"},
     {"import", "gpu-name", "NAME",
      "with --spec: the GPU the file was recorded on, for a file that\ndoes not say (T4); a file that names another "
      "is refused"},
@@ -467,4 +470,54 @@ const cutune_help_opt *cutune_help_option(const char *command, const char *optio
 const cutune_help_opt *cutune_help_option_at(int i)
 {
     return i >= 0 && i < OPTION_COUNT ? &help_options[i] : NULL;
+}
+
+/* option_names: the left column of option h (help_options' entry; command's) and of the
+ * entries after it named on its line (their description ""), appended to sb: "-q,
+ * --quiet", "--name META", joined by ", " (the short options are -q for --quiet and -o
+ * for --output, every command's). Returns the entry after the last one named. */
+static const cutune_help_opt *option_names(strbuf *sb, const cutune_help_opt *h, const char *command)
+{
+    const cutune_help_opt *end = help_options + OPTION_COUNT;
+    for (;;) {
+        if (strcmp(h->option, "quiet") == 0 || strcmp(h->option, "output") == 0)
+            sb_printf(sb, "-%c, ", h->option[0]);
+        sb_printf(sb, "--%s%s%s", h->option, h->metavar ? " " : "", h->metavar ? h->metavar : "");
+        if (++h == end || strcmp(h->command, command) != 0 || h->description[0])
+            return h;
+        sb_add(sb, ", ");
+    }
+}
+
+int cutune_help_options_text(char **out, const char *command)
+{
+    if (out)
+        *out = NULL;
+    if (!out || !help_find(command))
+        return err_set(CUTUNE_EINVAL, "cutune_help_options_text: no output, or no command named '%s'",
+                       command ? command : "(null)");
+    strbuf sb = STRBUF_INIT, left = STRBUF_INIT;
+    for (const cutune_help_opt *h = help_options, *end = help_options + OPTION_COUNT; h < end;) {
+        if (strcmp(h->command, command) != 0) {
+            h++;
+            continue;
+        }
+        const char *help = h->description;
+        sb_reset(&left);
+        h = option_names(&left, h, command);
+        int len = (int)left.len, first = (int)strcspn(help, "\n");
+        if (len <= 18 || 2 + len + 2 + first <= 80)
+            sb_printf(&sb, "  %-18s  %.*s\n", sb_cstr(&left), first, help);
+        else
+            sb_printf(&sb, "  %s\n%22s%.*s\n", sb_cstr(&left), "", first, help);
+        for (const char *p = help + first; *p; p += first) {
+            first = (int)strcspn(++p, "\n");
+            sb_printf(&sb, "%22s%.*s\n", "", first, p);
+        }
+    }
+    if (sb_ok(&left))
+        *out = sb_steal(&sb);
+    sb_free(&sb);
+    sb_free(&left);
+    return *out ? CUTUNE_OK : err_set(CUTUNE_ENOMEM, "out of memory");
 }

@@ -2,12 +2,31 @@
  * facade over import/ (argument checks, the options, the error object, the objects'
  * life); the reading and checking is import/kt.c's, a T1 file's translation import/t1.c's. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "../base/strbuf.h"
 #include "../import/kt.h"
 #include "../import/t1.h"
 #include "../results/result.h"
+#include "../results/write.h"
 #include "internal.h"
+
+int cutune_import_block(cutune_spec *spec, const char *name)
+{
+    if (!spec || !cutune_spec_ok(spec))
+        return err_set(CUTUNE_EINVAL, "cutune_import_block: %s", spec ? "the spec has errors" : "no spec");
+    if (name)
+        return cutune_spec_select_block(spec, name);
+    int n = cutune_spec_kernel_count(spec);
+    if (n <= 1)
+        return CUTUNE_OK;
+    strbuf sb = STRBUF_INIT;
+    api_spec_blocks(&sb, spec);
+    int rc = err_set(CUTUNE_EINVAL, "%s has %d kernel blocks (%s): a recording is of one; name it with --kernel NAME",
+                     cutune_spec_path(spec), n, sb_ok(&sb) ? sb_cstr(&sb) + 1 : "...");
+    sb_free(&sb);
+    return rc;
+}
 
 int cutune_import_results(cutune_tune_result **out, cutune_spec *spec, const char *path,
                           const cutune_import_options *opts)
@@ -26,6 +45,18 @@ int cutune_import_results(cutune_tune_result **out, cutune_spec *spec, const cha
     return kt_import(out, spec->model, spec->path, path, &ko);
 }
 
+/* stdout_results: r as a results file on standard output (`-o -`). CUTUNE_OK, or
+ * CUTUNE_ENOMEM / CUTUNE_EIO with the error object saying why. */
+static int stdout_results(const cutune_tune_result *r)
+{
+    char *text = NULL;
+    if (results_text(&text, r, cutune_version()) != CUTUNE_OK)
+        return err_set(CUTUNE_ENOMEM, "out of memory writing results to standard output");
+    int rc = cutune_write_file("-", text);
+    free(text);
+    return rc;
+}
+
 int cutune_import_results_to(char **said, cutune_spec *spec, const char *path, const char *output,
                              const cutune_import_options *opts)
 {
@@ -33,16 +64,20 @@ int cutune_import_results_to(char **said, cutune_spec *spec, const char *path, c
         *said = NULL;
     if (!output)
         return err_set(CUTUNE_EINVAL, "cutune_import_results_to: no output");
+    bool to_stdout = strcmp(output, "-") == 0;
     cutune_tune_result *r = NULL;
     int rc = cutune_import_results(&r, spec, path, opts);
-    if (rc == CUTUNE_OK)
+    if (rc == CUTUNE_OK && to_stdout)
+        rc = stdout_results(r);
+    else if (rc == CUTUNE_OK)
         rc = cutune_tune_write_results(r, output);
     if (rc == CUTUNE_OK && said) {
         strbuf sb = STRBUF_INIT;
         const char *source = cutune_tune_source(r);
         if (source)
             sb_printf(&sb, "%s\n", source);
-        sb_printf(&sb, "results: %s\n", output);
+        if (!to_stdout)
+            sb_printf(&sb, "results: %s\n", output);
         if (!(*said = sb_steal(&sb)))
             rc = err_set(CUTUNE_ENOMEM, "out of memory");
         sb_free(&sb);

@@ -3,7 +3,8 @@
  * missing shards (cutune/results.h), the GPUs' note and the header's on GPUs of one
  * model (cutune/emit.h), a run of a process per GPU checked and its start line
  * (cutune/tune.h) and the command line of each GPU's process, an import's messages
- * and default path (cutune/import.h). The caller owns what it passes and frees each
+ * and default path (cutune/import.h), what a run says of each file it wrote after it
+ * ended (cutune/emit.h). The caller owns what it passes and frees each
  * text with cutune_free; nothing here prints. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,4 +129,11 @@ int cutune_import_default_path(char **out, const char *file)
     if (!out || !file)
         return err_set(CUTUNE_EINVAL, "cutune_import_default_path: no output or file");
     return text_out(out, remarks_import_path(file));
+}
+
+int cutune_emitted_text(char **out, const cutune_emitted *file, int brief)
+{
+    if (!out || !file || !file->kind || !file->path)
+        return err_set(CUTUNE_EINVAL, "cutune_emitted_text: no output or file");
+    return text_out(out, remarks_emitted(file, cutune_last_error(), brief != 0));
 }

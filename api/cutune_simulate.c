@@ -39,7 +39,8 @@ int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *resu
         return CUTUNE_EINVAL;
     int rc = api_options_ok(opts, CUTUNE_SIMULATE_OPTIONS_VERSION, "cutune_simulate_options");
     if (rc < 0 ||
-        (opts && (rc = api_options_ok(&opts->search, CUTUNE_SEARCH_OPTIONS_VERSION, "cutune_search_options")) < 0))
+        (opts && (rc = api_options_ok(&opts->search, CUTUNE_SEARCH_OPTIONS_VERSION, "cutune_search_options")) < 0) ||
+        (opts && (rc = cutune_simulate_check(opts)) < 0))
         return rc;
     sspace *sp = NULL;
     cutune_tune_result *recording = NULL;
@@ -94,6 +95,18 @@ int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *resu
     sspace_free(sp);
     free(prior);
     return rc;
+}
+
+int cutune_simulate_check(const cutune_simulate_options *opts)
+{
+    if (!opts)
+        return err_set(CUTUNE_EINVAL, "cutune_simulate_check: no options");
+    int repeat = opts->repeat > 0 ? opts->repeat : 1;
+    if (opts->search.has_seed && opts->search.seed > CUTUNE_MAX_COUNT - (uint64_t)(repeat - 1))
+        return err_set(CUTUNE_EINVAL,
+                       "--seed %llu with --repeat %d takes seeds past %llu (the largest a results file holds)",
+                       (unsigned long long)opts->search.seed, repeat, (unsigned long long)CUTUNE_MAX_COUNT);
+    return CUTUNE_OK;
 }
 
 void cutune_sim_report_free(cutune_sim_report *r)

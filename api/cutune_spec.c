@@ -367,16 +367,23 @@ int cutune_spec_select_block(cutune_spec *spec, const char *name)
             if (spec_select_kernel(spec, i) == CUTUNE_OK &&
                 strcmp(pass ? cutune_spec_kernel(spec) : cutune_spec_block_name(spec), name) == 0)
                 return CUTUNE_OK;
-    strbuf sb = STRBUF_INIT;
-    for (int i = 0; i < n; i++) {
-        spec_select_kernel(spec, i);
-        sb_printf(&sb, "%s %s", i ? "," : "", cutune_spec_block_name(spec));
-        if (strcmp(cutune_spec_block_name(spec), cutune_spec_kernel(spec)) != 0)
-            sb_printf(&sb, " (kernel %s)", cutune_spec_kernel(spec));
-    }
     spec_select_kernel(spec, held);
+    strbuf sb = STRBUF_INIT;
+    api_spec_blocks(&sb, spec);
     int rc = err_set(CUTUNE_EINVAL, "%s has no kernel block named '%s' (its blocks:%s)", spec->path, name,
                      sb_ok(&sb) ? sb_cstr(&sb) : " ...");
     sb_free(&sb);
     return rc;
+}
+
+void api_spec_blocks(strbuf *out, cutune_spec *spec)
+{
+    int n = spec_kernel_count(spec), held = cutune_spec_kernel_selected(spec);
+    for (int i = 0; i < n; i++) {
+        spec_select_kernel(spec, i);
+        sb_printf(out, "%s %s", i ? "," : "", cutune_spec_block_name(spec));
+        if (strcmp(cutune_spec_block_name(spec), cutune_spec_kernel(spec)) != 0)
+            sb_printf(out, " (kernel %s)", cutune_spec_kernel(spec));
+    }
+    spec_select_kernel(spec, held);
 }

@@ -1,7 +1,7 @@
 /* cutune_spec_device.c - cutune/spec.h, second part: the device attributes a spec reads
  * (sm_count, ...): the values a spec is checked with, from a GPU or from an
  * architecture's table, and checking it again when tuning or analysis targets another
- * device. */
+ * device (or a caller shows it with a GPU's values before tuning: cutune_spec_use_gpu). */
 #include <stdio.h>
 #include <string.h>
 
@@ -176,6 +176,16 @@ int cutune_spec_set_device(cutune_spec *spec, const struct cutune_device *dev)
     dev_values dv;
     dev_values_from_device(&dv, dev);
     return api_spec_recheck(spec, &dv);
+}
+
+int cutune_spec_use_gpu(cutune_spec *spec, int device)
+{
+    if (!spec || !cutune_spec_ok(spec))
+        return CUTUNE_EINVAL;
+    cutune_device dev;
+    if (!spec->model->device_used || cutune_device_get(&dev, device) != CUTUNE_OK)
+        return CUTUNE_OK; /* reads none, or no such GPU: the values it was loaded with */
+    return cutune_spec_set_device(spec, &dev);
 }
 
 int api_spec_recheck_recorded(cutune_spec *spec, const cutune_device *recorded)

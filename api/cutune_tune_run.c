@@ -37,7 +37,7 @@ int cutune_blocks_emit_check(char **out, cutune_spec *spec, const cutune_blocks_
         for (int k = 0; k < 3; k++) {
             const char *why = kinds[k] ? cutune_spec_emit_refused(spec, kinds[k]) : NULL;
             if (why)
-                sb_printf(&lines, "%s\n", why);
+                sb_printf(&lines, "cutune: %s\n", why);
         }
     }
     if (!selected_only)

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "../base/err.h"
+#include "../base/strbuf.h"
 #include "../compiler/plan.h"
 #include "../compiler/spec.h"
 #include "../lang/diag.h"
@@ -24,6 +25,13 @@ int api_options_version(unsigned int version, unsigned int expected, const char 
  * one begins with its version); CUTUNE_OK for NULL (the calls that take NULL read it
  * as every default). */
 int api_options_ok(const void *opts, unsigned int expected, const char *type);
+
+/* ---- api/cutune_spec.c: the kernel blocks of a spec --------------------------------- */
+
+/* api_spec_blocks: appends each kernel block of the ok spec, in order, as " NAME" (with
+ * " (kernel K)" when the block's name is not its kernel's) separated by commas, as the
+ * messages about --kernel list them; the block held stays held. */
+void api_spec_blocks(strbuf *out, cutune_spec *spec);
 
 /* ---- api/cutune_spec_device.c: the device attributes a spec reads --------------- */
 

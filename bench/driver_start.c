@@ -12,9 +12,9 @@
  *   alloc    a first 1 MiB allocation and a synchronize (the context really usable)
  *   end      the context released (what a worker's exit costs)
  *
- *   driver_start [-n N] [-v] [-q]
+ *   driver_start [-n N] [-d DEVICES] [-v] [-q]
  *
- * -n: the number of children (default 1); child i uses device i mod the device count.
+ * -n: the number of children (default 1); child i uses device i mod DEVICES (default N).
  * -v: each child sees only its own device (CUDA_VISIBLE_DEVICES=i, set before cuInit, as
  *     cutune's worker does); without it every child sees every device.
  * -q: also time cuDeviceGetCount and every device's name in one process before the
@@ -96,8 +96,8 @@ static int child(int i, int dev, double gun, char *line, size_t size)
         return 1;
     }
     t[4] = now() - gun;
-    snprintf(line, size, "child %d device %d: dlopen %.3f init %.3f ctx %.3f alloc %.3f end %.3f", i, dev, t[0],
-             t[1], t[2], t[3], t[4]);
+    snprintf(line, size, "child %d device %d: dlopen %.3f init %.3f ctx %.3f alloc %.3f end %.3f", i, dev, t[0], t[1],
+             t[2], t[3], t[4]);
     return 0;
 }
 
@@ -127,10 +127,12 @@ static int query(void)
 
 int main(int argc, char **argv)
 {
-    int n = 1, visible = 0, ask = 0, o;
-    while ((o = getopt(argc, argv, "n:vq")) != -1) {
+    int n = 1, visible = 0, ask = 0, ndev = 0, o;
+    while ((o = getopt(argc, argv, "n:d:vq")) != -1) {
         if (o == 'n')
             n = atoi(optarg);
+        else if (o == 'd')
+            ndev = atoi(optarg);
         else if (o == 'v')
             visible = 1;
         else if (o == 'q')
@@ -140,7 +142,6 @@ int main(int argc, char **argv)
     }
     if (n < 1 || n > 64)
         return 2;
-    int ndev = 0;
     if (ask) { /* in a child of its own, so that this process stays without a driver */
         pid_t q = fork();
         if (q == 0)
@@ -149,10 +150,8 @@ int main(int argc, char **argv)
         if (q < 0 || waitpid(q, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
             return 1;
     }
-    const char *env = getenv("DRIVER_START_DEVICES"); /* the device count, if known */
-    ndev = env ? atoi(env) : n;
     if (ndev < 1)
-        ndev = 1;
+        ndev = n;
     int gun[2], out[2];
     if (pipe(gun) < 0 || pipe(out) < 0)
         return 1;

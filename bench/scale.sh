@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scale.sh - benchmark for issues 19 and 30: an exhaustive run on one GPU against the same
+# scale.sh - the several-GPU benchmark: an exhaustive run on one GPU against the same
 # run on several GPUs of the host at once (one process, --devices), the compile cache warm
 # so that the GPUs are the bottleneck. Needs a GPU. Not a test: it prints figures; the
 # goal (two GPUs in at most 0.53x the one-GPU wall, four in at most 0.28x) is

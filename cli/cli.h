@@ -49,9 +49,6 @@ typedef struct cli_common {
  * plainly when they were assumed (no GPU read). Nothing otherwise. */
 void cli_print_device_attrs(const cutune_spec *spec, FILE *f, const char *label);
 
-/* cli_reads_device: whether the spec's expressions read any device attribute. */
-bool cli_reads_device(const cutune_spec *spec);
-
 /* cli_blocks: how many of the spec file's kernel blocks a command goes over: 1 with
  * --kernel (cli_load selected it) or with a single block, else every one.
  * cli_select_block: holds block i of those (a no-op with --kernel) and, when there are
@@ -59,17 +56,14 @@ bool cli_reads_device(const cutune_spec *spec);
 int cli_blocks(const cutune_spec *spec, const cli_common *c);
 void cli_select_block(cutune_spec *spec, const cli_common *c, int i, FILE *out);
 
-/* cli_parse_count: a count (--limit N) from 0 to CLI_MAX_COUNT into *out; false (after
- * printing a usage message naming `sub` and `option`) when text is not one. */
+/* cli_parse_count: a count (--limit N) from 0 to CUTUNE_MAX_COUNT (what a results file
+ * holds) into *out; false (after a usage message naming `sub` and `option`) when text is
+ * not one. */
 bool cli_parse_count(const char *sub, const char *option, const char *text, unsigned long long *out);
 
 /* The largest GPU number (--device, --devices, occupancy's): the library's, which reads
  * --device (cutune_tune_set_option). */
 #define CLI_MAX_GPU CUTUNE_MAX_GPU_NUMBER
-
-/* The largest count an option takes: results files store counts and seeds as JSON
- * integers, which are signed 64-bit. */
-#define CLI_MAX_COUNT ((uint64_t)INT64_MAX)
 
 /* The one reader per kind of number is base/num.h's (num_read_int, num_read_uint,
  * num_read_double), for every numeric option and environment variable. */
@@ -119,18 +113,6 @@ int cmd_emit(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_import(int argc, char **argv);
-/* cli_report_after_tune (cmd_report.c): `cutune SPEC --report FILE`: the run's report to
- * `path` (named by its results file, else `spec_path`), saying where unless quiet.
- * EXIT_OK, or EXIT_IO/EXIT_INTERNAL after a message. */
-int cli_report_after_tune(const cutune_tune_result *r, const char *spec_path, const char *path, bool quiet);
-
-/* cli_emit_after_tune (cmd_emit.c): after a tuning run, writes the header and the CSV
- * (`append`: the header goes after what the file holds: another kernel block of the
- * same spec file wrote it in this run)
- * (paths from --header/--csv, else the spec's emit header/csv; NULL: none), printing
- * what was written or why not. Returns EXIT_OK or EXIT_IO. */
-int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const char *header_path, const char *csv_path,
-                        const cli_common *c, bool append);
 int cmd_simulate(int argc, char **argv);
 
 int cmd_devices(int argc, char **argv);
@@ -190,10 +172,9 @@ int cli_print(int rc, char **text, const char *end);
  * of a command's work (cutune_merge_text, ...). */
 int cli_say(int rc, char **text);
 
-/* cli_write: `text` to the file `path` through the one writer (base/sys.h: a
- * unique temporary in the target's folder, synced, renamed; a folder, device or link at
- * `path` is refused), or to stdout for "-", checked. On failure prints why, as `who`
- * ("cutune", "cutune report"), and returns EXIT_IO; else EXIT_OK. */
+/* cli_write: `text` to the file `path`, or to stdout for "-" (cutune_write_file). On
+ * failure prints why, as `who` ("cutune", "cutune report"), and returns EXIT_IO; else
+ * EXIT_OK. */
 int cli_write(const char *who, const char *path, const char *text);
 
 /* cli_stdout_failed: whether writing to stdout has failed (a closed pipe, a full disk):

@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "../base/sys.h"
 
 static volatile sig_atomic_t interrupted_flag;
 static volatile int interrupted_int;
@@ -171,9 +170,9 @@ int cli_finish_output(int code)
 bool cli_parse_count(const char *sub, const char *option, const char *text, unsigned long long *out)
 {
     uint64_t n;
-    if (!num_read_uint(text, CLI_MAX_COUNT, &n)) {
+    if (!num_read_uint(text, CUTUNE_MAX_COUNT, &n)) {
         cli_usage_error(sub, "%s takes a count from 0 to %llu (0 for all), not '%s'", option,
-                        (unsigned long long)CLI_MAX_COUNT, text);
+                        (unsigned long long)CUTUNE_MAX_COUNT, text);
         return false;
     }
     *out = n;
@@ -199,14 +198,6 @@ void cli_print_device_attrs(const cutune_spec *spec, FILE *f, const char *label)
     cutune_free(text);
 }
 
-bool cli_reads_device(const cutune_spec *spec)
-{
-    for (int i = 0; i < cutune_device_attr_count(); i++)
-        if (cutune_spec_device_attr_used(spec, i))
-            return true;
-    return false;
-}
-
 int cli_print(int rc, char **text, const char *end)
 {
     return print_to(stdout, rc, text, end);
@@ -219,16 +210,8 @@ int cli_say(int rc, char **text)
 
 int cli_write(const char *who, const char *path, const char *text)
 {
-    if (strcmp(path, "-") == 0) {
-        fputs(text, stdout);
-        if (fflush(stdout) == 0 && !ferror(stdout))
-            return EXIT_OK;
-        fprintf(stderr, "%s: cannot write to standard output: %s\n", who, strerror(errno));
-        return EXIT_IO;
-    }
-    if (sys_write_text(path, text) != 0) {
-        fprintf(stderr, "%s: cannot write '%s': %s\n", who, path, sys_strerror(errno));
-        return EXIT_IO;
-    }
-    return EXIT_OK;
+    if (cutune_write_file(path, text) == CUTUNE_OK)
+        return EXIT_OK;
+    fprintf(stderr, "%s: %s\n", who, cutune_last_error());
+    return EXIT_IO;
 }

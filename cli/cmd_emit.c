@@ -1,9 +1,8 @@
 /* cmd_emit.c - `cutune emit header|csv|t4`: what a stored tuning run (a results file)
  * becomes: the best-config header (docs/header.md), a CSV table, or Kernel Tuner's T4
- * format. Also the header and CSV written after `cutune SPEC` (--header, --csv, or the
- * spec's emit statements). No GPU needed. This file reads the options and prints; what
- * is decided (the spec of each kernel's results, --kernel's results, the files after a
- * run) is the library's (api/cutune_emit_files.c). */
+ * format. No GPU needed. This file reads the options and prints; what is decided (the
+ * spec of each kernel's results, --kernel's results) is the library's
+ * (api/cutune_emit_files.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -164,9 +163,7 @@ int cmd_emit(int argc, char **argv)
         {"quiet", 'q', false, CLI_BOOL, &c.quiet, NULL, 0, NULL},
     };
     int code = EXIT_OK;
-    if (argc == 2 && strcmp(argv[1], "--help") == 0) /* cutune help emit: the table's options */
-        code = cli_parse_options("emit", argc, argv, CLI_TABLE(table));
-    else if (argc < 2 || argv[1][0] == '-')
+    if (argc < 2 || argv[1][0] == '-')
         code = cli_usage_error("emit", "what to emit? (emit header|csv|t4 ...)");
     else if (strcmp(a.kind, "header") != 0 && strcmp(a.kind, "csv") != 0 && strcmp(a.kind, "t4") != 0)
         code = cli_usage_error("emit", "no format named '%s' (header, csv or t4)", a.kind);
@@ -179,37 +176,4 @@ int cmd_emit(int argc, char **argv)
     }
     cli_free_common(&c);
     return code;
-}
-
-/* What cli_emit_after_tune prints of each file cutune_emit_after_tune wrote or not: the
- * spec's diagnostics printed up to `seen`. */
-typedef struct after_tune {
-    cutune_spec *spec;
-    const cli_common *c;
-    int seen;
-} after_tune;
-
-/* told: one file's outcome, said: where it went (unless quiet), that a run without a
- * winner has no header, or why it was not written. */
-static void told(void *user, const cutune_emitted *file)
-{
-    after_tune *at = user;
-    if (file->written) {
-        if (!at->c->quiet)
-            fprintf(stderr, "%s: %s\n", file->kind, file->path);
-    } else if (file->status == CUTUNE_OK) {
-        fprintf(stderr, "cutune: no header written to %s: there is no winner\n", file->path);
-    } else if (file->status == CUTUNE_ESPEC || file->status == CUTUNE_EEVAL) {
-        cli_print_new_diagnostics(at->spec, at->c, &at->seen);
-    } else {
-        fprintf(stderr, "cutune: %s\n", cutune_last_error());
-    }
-}
-
-int cli_emit_after_tune(cutune_spec *spec, const cutune_tune_result *r, const char *header_path, const char *csv_path,
-                        const cli_common *c, bool append)
-{
-    after_tune at = {spec, c, cutune_spec_diagnostic_count(spec)};
-    int rc = cutune_emit_after_tune(spec, r, header_path, csv_path, append, told, &at);
-    return rc == CUTUNE_OK ? EXIT_OK : EXIT_IO;
 }

@@ -1,9 +1,9 @@
 /* cmd_import.c - `cutune import FILE [-o OUT] [--force]`: a T1 tuning problem (Kernel
  * Tuner's, KTT's, BAT's and the Kernel Tuner benchmark hub's JSON) as a cutune spec,
- * written beside it; `cutune import FILE --spec SPEC -o RESULTS.json`: a Kernel Tuner
- * cache or T4 file as a results file of SPEC (docs/cli.md, docs/kernel-tuner.md). The
- * work is the library's (cutune_import_t1, cutune_import_results_to); this prints its
- * errors and notes and writes the file. */
+ * written beside it; `cutune import FILE --spec SPEC [--kernel NAME] -o RESULTS.json`: a
+ * Kernel Tuner cache or T4 file as a results file of SPEC's block NAME (docs/cli.md,
+ * docs/kernel-tuner.md). The work is the library's (cutune_import_t1, cutune_import_block,
+ * cutune_import_results_to); this prints its errors and notes and writes the file. */
 #include <string.h>
 #include <unistd.h>
 
@@ -19,9 +19,10 @@ static bool exists(const char *out, bool force)
 }
 
 /* import_results: FILE (a Kernel Tuner cache or T4 file) as results of the spec at
- * spec_path, written to output (cutune_import_results_to). */
-static int import_results(const char *file, const char *spec_path, const char *output, const char *device, int complete,
-                          bool force, bool quiet)
+ * spec_path, of its block `kernel` (cutune_import_block), written to output
+ * (cutune_import_results_to). */
+static int import_results(const char *file, const char *spec_path, const char *kernel, const char *output,
+                          const char *device, int complete, bool force, bool quiet)
 {
     if (!output)
         return cli_usage_error("import", "where to? -o RESULTS.json is required with --spec");
@@ -32,6 +33,11 @@ static int import_results(const char *file, const char *spec_path, const char *o
     cutune_spec *spec = cli_load(spec_path, &common, &code);
     if (!spec)
         return code;
+    if (cutune_import_block(spec, kernel) != CUTUNE_OK) {
+        fprintf(stderr, "cutune import: %s\n", cutune_last_error());
+        cutune_spec_free(spec);
+        return EXIT_USAGE;
+    }
     cutune_import_options opts = CUTUNE_IMPORT_OPTIONS_INIT;
     opts.device_name = device;
     opts.complete = complete;
@@ -48,13 +54,14 @@ static int import_results(const char *file, const char *spec_path, const char *o
 
 int cmd_import(int argc, char **argv)
 {
-    const char *output = NULL, *spec = NULL, *device = NULL;
+    const char *output = NULL, *spec = NULL, *kernel = NULL, *device = NULL;
     bool quiet = false, force = false;
     int complete = 0;
     const cli_opt table[] = {
         {"output", 'o', true, CLI_TEXT, &output, NULL, 0, NULL},
         {"force", 0, false, CLI_BOOL, &force, NULL, 0, NULL},
         {"spec", 0, true, CLI_TEXT, &spec, NULL, 0, NULL},
+        {"kernel", 0, true, CLI_TEXT, &kernel, NULL, 0, NULL},
         {"gpu-name", 0, true, CLI_TEXT, &device, NULL, 0, NULL},
         {"complete", 0, false, CLI_INT, &complete, NULL, 1, NULL},
         {"quiet", 'q', false, CLI_BOOL, &quiet, NULL, 0, NULL},
@@ -67,10 +74,12 @@ int cmd_import(int argc, char **argv)
                                                            : "one file at a time (cutune import FILE [-o OUT])");
     const char *file = argv[optind];
     if (spec)
-        return import_results(file, spec, output, device, complete, force, quiet);
-    if (device || complete)
+        return import_results(file, spec, kernel, output, device, complete, force, quiet);
+    if (device || complete || kernel)
         return cli_usage_error("import", "--%s goes with --spec (a Kernel Tuner cache or T4 file as results)",
-                               device ? "gpu-name" : "complete");
+                               device     ? "gpu-name"
+                               : complete ? "complete"
+                                          : "kernel");
     char *made = NULL;
     if (!output && cutune_import_default_path(&made, file) != CUTUNE_OK)
         return EXIT_INTERNAL;

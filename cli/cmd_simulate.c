@@ -67,11 +67,8 @@ int cmd_simulate(int argc, char **argv)
     int code = cli_parse_options("simulate", argc, argv, CLI_TABLE(table));
     if (code != EXIT_OK)
         goto done;
-    if (so.search.has_seed && so.search.seed > CLI_MAX_COUNT - (uint64_t)(so.repeat - 1)) {
-        code = cli_usage_error("simulate",
-                               "--seed %llu with --repeat %d takes seeds past %llu (the largest a "
-                               "results file holds)",
-                               (unsigned long long)so.search.seed, so.repeat, (unsigned long long)CLI_MAX_COUNT);
+    if (cutune_simulate_check(&so) != CUTUNE_OK) { /* before the spec is loaded */
+        code = cli_usage_error("simulate", "%s", cutune_last_error());
         goto done;
     }
     if (optind != argc - 1) {

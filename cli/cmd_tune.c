@@ -103,10 +103,8 @@ static int check_emit_paths(cutune_spec *spec, const cli_common *c, const char *
     if (cutune_blocks_emit_check(&refused, spec, &bo, header_path != NULL, csv_path != NULL, results_path != NULL) !=
         CUTUNE_OK)
         return cli_exit_for_status(CUTUNE_ENOMEM);
-    for (const char *line = refused; *line; line = strchr(line, '\n') + 1)
-        fprintf(stderr, "cutune: %.*s\n", (int)(strchr(line, '\n') - line), line);
     int code = refused[0] ? EXIT_USAGE : EXIT_OK;
-    cutune_free(refused);
+    cli_say(CUTUNE_OK, &refused);
     return code;
 }
 
@@ -239,26 +237,21 @@ static int parse_tune(tune_args *a, int argc, char **argv)
     return EXIT_OK;
 }
 
-/* load_spec: the spec, its device attributes a GPU's when there is one; NULL with *code
- * set when it cannot be used. */
+/* load_spec: the spec, its device attributes a GPU's when there is one (in the summary,
+ * its values rather than the table's); NULL with *code set when it cannot be used. */
 static cutune_spec *load_spec(tune_args *a, int *code)
 {
     a->c.arch = a->o.arch; /* without a GPU, the device attributes are this arch's (with one, the GPU's) */
     cutune_spec *spec = cli_load(a->spec_path, &a->c, code);
-    if (!spec || !cli_reads_device(spec)) /* on a GPU, its values in the summary rather than the table's */
+    if (!spec)
+        return NULL;
+    int seen = cutune_spec_diagnostic_count(spec), rc = cutune_spec_use_gpu(spec, a->t.device);
+    cli_print_new_diagnostics(spec, &a->c, &seen);
+    if (rc == CUTUNE_OK)
         return spec;
-    cutune_device gpu_dev;
-    if (cutune_device_get(&gpu_dev, a->t.device) == CUTUNE_OK) {
-        int seen_dev = cutune_spec_diagnostic_count(spec);
-        int rc_dev = cutune_spec_set_device(spec, &gpu_dev);
-        cli_print_new_diagnostics(spec, &a->c, &seen_dev);
-        if (rc_dev < 0) {
-            *code = cli_exit_for_status(rc_dev);
-            cutune_spec_free(spec);
-            return NULL;
-        }
-    }
-    return spec;
+    *code = cli_exit_for_status(rc);
+    cutune_spec_free(spec);
+    return NULL;
 }
 
 /* setup_run: the checks and settings between the loaded spec and the tuning: emit paths,
@@ -328,6 +321,25 @@ static int print_tuned(const tune_args *a, const cutune_spec *spec, const cutune
     return v.winners == 0 && rc == CUTUNE_OK ? CUTUNE_ESTOPPED : rc;
 }
 
+/* The files a run writes when it ends, said as they go (told): the spec's diagnostics
+ * printed up to `seen`. */
+typedef struct after_tune {
+    cutune_spec *spec;
+    const cli_common *c;
+    int seen;
+} after_tune;
+
+/* told: one file written or not, said (the library's words: cutune_emitted_text); a
+ * failure that is a diagnostic on the spec, in its diagnostics. */
+static void told(void *user, const cutune_emitted *file)
+{
+    after_tune *at = user;
+    char *text = NULL;
+    if (file->status == CUTUNE_ESPEC || file->status == CUTUNE_EEVAL)
+        cli_print_new_diagnostics(at->spec, at->c, &at->seen);
+    cli_say(cutune_emitted_text(&text, file, at->c->quiet), &text);
+}
+
 /* tune_on_gpu: block b tuned on the GPU(s), its results printed and its files written.
  * The exit code. */
 static int tune_on_gpu(tune_args *a, cutune_spec *spec, cutune_block *b)
@@ -353,15 +365,16 @@ static int tune_on_gpu(tune_args *a, cutune_spec *spec, cutune_block *b)
     if (!r)
         return exit_of_tuning(rc, interrupted);
     rc = print_tuned(a, spec, r, rc);
+    after_tune at = {spec, &a->c, cutune_spec_diagnostic_count(spec)};
     if (a->shard.count > 1) { /* one shard's winner is not the run's: no header from it */
         if (!a->c.quiet)
             fprintf(stderr, "a shard writes only its results: cutune merge joins the shards' files, then "
                             "cutune emit header|csv and cutune report work on the merged one\n");
-    } else if (cli_emit_after_tune(spec, r, a->header_path, a->csv_path, &a->c, b->header_append) != EXIT_OK &&
+    } else if (cutune_emit_after_tune(spec, r, a->header_path, a->csv_path, b->header_append, told, &at) != CUTUNE_OK &&
                rc == CUTUNE_OK) {
         rc = CUTUNE_EIO;
     }
-    if (a->report_path && cli_report_after_tune(r, a->spec_path, a->report_path, a->c.quiet) != EXIT_OK &&
+    if (a->report_path && cutune_report_after_tune(r, a->spec_path, a->report_path, told, &at) != CUTUNE_OK &&
         rc == CUTUNE_OK)
         rc = CUTUNE_EIO;
     else if (cutune_tune_best(r) || cutune_tune_size_count(r) > 0)
@@ -382,9 +395,8 @@ static int tune_block(void *user, cutune_spec *spec, cutune_block *b)
     int devices = 0;
     bool gpu = code == EXIT_OK && cutune_device_count(&devices) == CUTUNE_OK && devices > 0;
     if (code == EXIT_OK && !gpu) {
-        char why[600];
-        snprintf(why, sizeof why, "%s",
-                 devices == 0 && cutune_last_error()[0] == '\0' ? "the driver sees no device" : cutune_last_error());
+        char why[600]; /* "": the driver sees no device (cutune_untuned_text) */
+        snprintf(why, sizeof why, "%s", cutune_last_error());
         bool emits = a->header_path || a->csv_path || cutune_spec_emit_path(spec, "header") ||
                      cutune_spec_emit_path(spec, "csv");
         code = tune_without_gpu(spec, a->spec_path, &a->c, &a->o, a->t.limit, why, emits);

@@ -1,14 +1,13 @@
 /* main.c - `cutune`: dispatches to a subcommand, and prints the help: the overview and
- * each command's usage (the library's texts, cutune/help.h) around its option list (its
- * option table, options.h). */
+ * each command's usage, option list and exit codes (the library's texts, cutune/help.h). */
 #include <stdio.h>
 #include <string.h>
 
 #include "options.h"
 
 /* The commands, each name with the function that runs it (`cutune --help` lists them in
- * the library's order, cutune_help_overview). What each says in its help is the library's (cutune/help.h); its
- * options' help is its option table's (options.h). */
+ * the library's order, cutune_help_overview). What each says in its help, its options'
+ * list included, is the library's (cutune/help.h). */
 typedef struct command {
     const char *name;
     int (*run)(int argc, char **argv);
@@ -53,21 +52,15 @@ static int cmd_help(int argc, char **argv)
 {
     if (argc < 2)
         return print_usage(stdout, EXIT_OK);
-    const command *c = find_command(argv[1]);
-    if (!c) {
-        if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "version") == 0)
-            return print_usage(stdout, EXIT_OK);
-        return no_command(argv[1]);
-    }
-    const char *usage = cutune_help_text(c->name), *after = cutune_help_after(c->name);
+    const char *usage = cutune_help_text(argv[1]), *after = cutune_help_after(argv[1]);
     if (!usage)
+        return strcmp(argv[1], "help") == 0 || strcmp(argv[1], "version") == 0 ? print_usage(stdout, EXIT_OK)
+                                                                               : no_command(argv[1]);
+    char *options = NULL;
+    if (cutune_help_options_text(&options, argv[1]) != CUTUNE_OK)
         return EXIT_INTERNAL;
-    fputs(usage, stdout);
-    char *args[] = {(char *)c->name, "--help", NULL};
-    if (c->run(2, args) != CLI_HELP_SHOWN)
-        return EXIT_INTERNAL;
-    if (after)
-        fputs(after, stdout);
+    printf("%s%s%s", usage, options, after ? after : "");
+    cutune_free(options);
     return EXIT_OK;
 }
 

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -68,37 +67,21 @@ static int report_runs(const cutune_device_run *runs, int n, int code)
     return code;
 }
 
-/* write_header: one header of the runs read back, an entry per GPU model (GPUs of one
- * model give the first one's winner: cutune_emit_header_devices), to `path`; unless
- * quiet, which GPUs share an entry and where it went. The exit code (EXIT_OK when no
- * run was read back: no header). */
+/* write_header: one header of the runs read back, an entry per GPU model
+ * (cutune_device_runs_header), to `path`; unless quiet, which GPUs share an entry and
+ * where it went. The exit code (EXIT_OK when no run was read back: no header). */
 static int write_header(cutune_spec *spec, const cutune_device_run *runs, int n, const char *path, bool quiet)
 {
-    const cutune_tune_result *results[64];
-    int same[64], loaded = 0;
-    for (int i = 0; i < n && loaded < 64; i++)
-        if (runs[i].result) {
-            same[loaded] = -1; /* until cutune_emit_header_devices says */
-            results[loaded++] = runs[i].result;
-        }
-    if (loaded == 0)
-        return EXIT_OK;
-    const char *base = strrchr(path, '/');
-    cutune_header_options opts = CUTUNE_HEADER_OPTIONS_INIT;
-    opts.file_name = base ? base + 1 : path;
     char *text = NULL, *notes = NULL;
-    int rc = cutune_emit_header_devices(&text, spec, results, loaded, &opts, same);
-    if (!quiet)
-        cli_say(cutune_header_devices_notes(&notes, same, loaded), &notes);
-    if (rc != CUTUNE_OK) {
-        fprintf(stderr, "cutune: no header written to %s: %s\n", path, cutune_last_error());
-        return cli_exit_for_status(rc);
-    }
-    int wrote = cli_write("cutune", path, text);
-    cutune_free(text);
-    if (wrote == EXIT_OK && !quiet)
+    int rc = cutune_device_runs_header(&text, quiet ? NULL : &notes, spec, runs, n, path);
+    cli_say(CUTUNE_OK, &notes); /* NULL: nothing */
+    int code = rc != CUTUNE_OK ? cli_exit_for_status(rc) : text ? cli_write("cutune", path, text) : EXIT_OK;
+    if (rc != CUTUNE_OK)
+        fprintf(stderr, "cutune: %s\n", cutune_last_error());
+    else if (text && code == EXIT_OK && !quiet)
         fprintf(stderr, "header: %s (an entry per device)\n", path);
-    return wrote;
+    cutune_free(text);
+    return code;
 }
 
 int cli_tune_per_device(cutune_spec *spec, int argc, char **argv, const int *devs, int n, int nblocks,

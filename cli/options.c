@@ -65,47 +65,8 @@ static int choose(const char *sub, const cli_opt *o, const char *arg)
                            join_words(words, sizeof words, o->choices, n, " or "), arg);
 }
 
-/* print_options: table[0 .. n) as the option list of command `sub`'s help text
- * (cli_parse_options), each option with the value name and words the library gives it
- * (cutune_help_option; an option it has none for: the bare name). */
-static void print_options(const char *sub, const cli_opt *table, int n)
-{
-    for (int i = 0; i < n; i++) {
-        const cutune_help_opt *h = cutune_help_option(sub, table[i].name), *next = NULL;
-        const char *help = h ? h->description : "";
-        char left[160], letter[8] = "";
-        int len = 0, k = i;
-        do { /* the entry, and those after it named on its line */
-            const cli_opt *o = &table[k];
-            const char *meta = k == i ? (h ? h->metavar : NULL) : next->metavar;
-            letter[0] = '\0';
-            if (o->letter)
-                snprintf(letter, sizeof letter, "-%c, ", o->letter);
-            len += snprintf(left + len, sizeof left - (size_t)len, "%s%s--%s%s%s", k > i ? ", " : "", letter, o->name,
-                            meta ? " " : "", meta ? meta : "");
-        } while (++k < n && (next = cutune_help_option(sub, table[k].name)) && !next->description[0] &&
-                 len < (int)sizeof left);
-        i = k - 1;
-        int first = (int)strcspn(help, "\n");
-        if (!*help)
-            printf("  %s\n", left);
-        else if (len <= 18 || 2 + len + 2 + first <= 80)
-            printf("  %-18s  %.*s\n", left, first, help);
-        else
-            printf("  %s\n%22s%.*s\n", left, "", first, help);
-        for (const char *p = help + first; *p; p += first) {
-            first = (int)strcspn(++p, "\n");
-            printf("%22s%.*s\n", "", first, p);
-        }
-    }
-}
-
 int cli_parse_options(const char *sub, int argc, char **argv, const cli_opt *table, int n)
 {
-    if (argc == 2 && strcmp(argv[1], "--help") == 0) {
-        print_options(sub, table, n);
-        return CLI_HELP_SHOWN;
-    }
     struct option *longopts = calloc((size_t)n + 1, sizeof *longopts);
     char shorts[64];
     int nshort = 0;

@@ -1,11 +1,11 @@
 /* options.h - the command line's options, parsed from one table per command (prefix
  * cli_). An entry is {name, short letter, takes a value, kind, destination, handler,
- * value set, choices}: what parsing needs. The table makes getopt_long's, cli_parse_options
- * dispatches each option found to its entry, and `cutune help SUB` lists the entries in
- * table order (so "did you mean" and an ambiguous abbreviation name them in that order
- * too), each with the value name and words the library keeps for it (cutune/help.h:
- * cutune_help_option). The options several commands share are entries too
- * (CLI_COMMON_ENTRIES, ...). */
+ * value set, choices}: what parsing needs. The table makes getopt_long's, and
+ * cli_parse_options dispatches each option found to its entry. A table is in the order
+ * `cutune help SUB` lists the options (the library's, cutune_help_options_text), so "did
+ * you mean" and an ambiguous abbreviation name them in that order too;
+ * test/unit/test_help.c checks that the two agree, letters included. The options
+ * several commands share are entries too (CLI_COMMON_ENTRIES, ...). */
 #ifndef CUTUNE_CLI_OPTIONS_H
 #define CUTUNE_CLI_OPTIONS_H
 
@@ -37,31 +37,20 @@ struct cli_opt {
     cli_opt_fn call;            /* CLI_CALL's handler */
     int set;                    /* CLI_INT: the value set; CLI_CALL: for the handler (an option code) */
     const char *const *choices; /* CLI_CHOICE: the words it takes, NULL-ended */
-    /* (an option's words, its value's name and its help, are the library's:
-     * cutune_help_option) */
+    /* (its value's name and its help are the library's: cutune_help_option) */
 };
 
 /* CLI_TABLE: a table array's entries and their count, as cli_parse_options takes them. */
 #define CLI_TABLE(t) (t), (int)(sizeof(t) / sizeof((t)[0]))
 
-/* What cli_parse_options returns for `SUB --help` (argv exactly {SUB, "--help"}, which
- * main passes for `cutune help SUB`): the option list has been printed on stdout; the
- * command returns it as it is, before doing anything else. */
-#define CLI_HELP_SHOWN (-1)
-
 /* cli_parse_options: parses argv's options for command `sub` against table[0 .. n)
  * (through cli_getopt: one message for a bad option); afterwards optind is the first
- * operand. EXIT_OK, CLI_HELP_SHOWN (argv is {SUB, "--help"}: the table's option list
- * printed, a line per entry: "  -q, --quiet", "  --name META", the help from column 23,
- * its next lines under it; a name column longer than 18 puts the help on the next line
- * unless the line fits 80 columns; an entry whose help is "" is named on the line of the
- * one before; META and the help are cutune_help_option(sub, name)'s), or the exit code of
- * the first bad option (after its message). */
+ * operand. EXIT_OK, or the exit code of the first bad option (after its message). */
 int cli_parse_options(const char *sub, int argc, char **argv, const cli_opt *table, int n);
 
 /* cli_parse_spec: cli_parse_options, then the one operand left taken as the spec and
- * loaded with c's settings (cli_load). The spec; NULL with *code set: CLI_HELP_SHOWN,
- * the exit code of a bad option or operands ("which spec? (cutune SUB SPEC)", "one spec
+ * loaded with c's settings (cli_load). The spec; NULL with *code set: the exit code of
+ * a bad option or operands ("which spec? (cutune SUB SPEC)", "one spec
  * at a time"), or cli_load's. */
 cutune_spec *cli_parse_spec(const char *sub, int argc, char **argv, const cli_opt *table, int n, cli_common *c,
                             int *code);
@@ -81,7 +70,7 @@ int cli_opt_common(const char *sub, void *dest, const cli_opt *o, const char *ar
 int cli_opt_search(const char *sub, void *dest, const cli_opt *o, const char *arg);
 int cli_opt_jobs(const char *sub, void *dest, const cli_opt *o, const char *arg);
 
-/* cli_opt_count: a count from 0 to CLI_MAX_COUNT (cli_parse_count) into the unsigned long
+/* cli_opt_count: a count from 0 to CUTUNE_MAX_COUNT (cli_parse_count) into the unsigned long
  * long dest points to (--limit). */
 int cli_opt_count(const char *sub, void *dest, const cli_opt *o, const char *arg);
 

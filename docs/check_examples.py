@@ -58,7 +58,7 @@ while i < len(lines):
             p = os.path.join(sdir, f)
             os.makedirs(os.path.dirname(p), exist_ok=True)
             open(p, 'w').write(kernel)
-        # issue 16: file("P") inputs: zero-filled files of the arg's type and count
+        # file("P") inputs: zero-filled files of the arg's type and count
         # (a literal count; an .npy of float64 where a comment says 'holds float64').
         sizes = {'half': ('<f2', 2), 'float': ('<f4', 4), 'double': ('<f8', 8), 'int8': ('|i1', 1),
                  'uint8': ('|u1', 1), 'int16': ('<i2', 2), 'uint16': ('<u2', 2), 'int': ('<i4', 4),

@@ -89,3 +89,16 @@ char *remarks_import_path(const char *file)
     sb_printf(&sb, "%.*s.tune", (int)stem, file);
     return sb_steal(&sb);
 }
+
+char *remarks_emitted(const cutune_emitted *file, const char *why, bool brief)
+{
+    strbuf sb = STRBUF_INIT;
+    bool report = strcmp(file->kind, "report") == 0 && file->status == CUTUNE_EIO;
+    if (file->written && !brief)
+        sb_printf(&sb, "%s: %s\n", file->kind, file->path);
+    else if (!file->written && file->status == CUTUNE_OK)
+        sb_printf(&sb, "cutune: no %s written to %s: there is no winner\n", file->kind, file->path);
+    else if (!file->written && file->status != CUTUNE_ESPEC && file->status != CUTUNE_EEVAL)
+        sb_printf(&sb, "cutune%s: %s\n", report ? " report" : "", why);
+    return sb_steal(&sb);
+}

@@ -2,11 +2,11 @@
  * text (prefix remarks_), for any application: a merge's summary and the shards it
  * lacks, the GPUs' note of `cutune devices`, the start line of a run on several GPUs
  * (cutune --per-device) and the header's note on GPUs of one model, and what an import
- * of a T1 problem refused and noted, with the path its spec goes to by default. The
- * public calls are api/cutune_remarks.c's (cutune_merge_text, cutune_devices_note,
- * cutune_per_device_text, cutune_header_devices_notes, cutune_import_messages,
- * cutune_import_default_path); their contracts in include/cutune/ say what each line
- * holds.
+ * of a T1 problem refused and noted, with the path its spec goes to by default, and
+ * what a run says of each file it wrote after it ended. The public calls are
+ * api/cutune_remarks.c's (cutune_merge_text, cutune_devices_note, cutune_per_device_text,
+ * cutune_header_devices_notes, cutune_import_messages, cutune_import_default_path,
+ * cutune_emitted_text); their contracts in include/cutune/ say what each line holds.
  *
  * Ownership: each returns a heap string (the caller frees it), NULL out of memory; what
  * it is given is borrowed. */
@@ -43,5 +43,9 @@ char *remarks_import(const char *const *errors, int nerrors, const char *const *
 /* remarks_import_path: `file` with its extension (if any, after its last '/') replaced
  * by ".tune": where its spec goes by default, beside it. */
 char *remarks_import_path(const char *file);
+
+/* remarks_emitted: what a run says of `file` (cutune_emitted_text: a file written
+ * after it ended, or why not: `why`, the error's message), a line or "". */
+char *remarks_emitted(const cutune_emitted *file, const char *why, bool brief);
 
 #endif

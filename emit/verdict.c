@@ -153,7 +153,7 @@ char *verdict_of_run(const cutune_tune_verdict *v)
 char *verdict_untuned(const cutune_untuned *u)
 {
     strbuf sb = STRBUF_INIT;
-    const char *why = u->why ? u->why : "";
+    const char *why = u->why && u->why[0] ? u->why : "the driver sees no device";
     if (u->runnable == 0) {
         sb_printf(&sb,
                   "Nothing was tuned, and a GPU would not change that: the kernel or the spec must.\n"

@@ -4,7 +4,8 @@
  *
  * The stage reads nothing but the T1 file (through base/sys) and knows nothing of the
  * spec language's implementation: it writes spec text, which the caller may load like
- * any other spec. Every construct of the file is translated, or refused with its JSON
+ * any other spec. It borrows one rule of the compiler's: which names the best-config
+ * header can define (compiler/hnames.h), so that a param it cannot is renamed here. Every construct of the file is translated, or refused with its JSON
  * path and the reason; what cutune has no use for (BAT's host-side settings, names and
  * output formats) is kept as a note. The library prints nothing: errors and notes are
  * returned, one message each, "FILE: $.JSON.PATH: message".

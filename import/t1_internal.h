@@ -206,7 +206,10 @@ const char *t1_translate(const t1_py_src *src, const t1_names *names, enum t1_ty
 typedef struct t1_param {
     const char *name; /* the T1 name (the kernel's macro) */
     const char *spec; /* the spec's name: the T1 name, or it with '_' added when that is a
-                           reserved or built-in word of cutune (then `as define NAME`) */
+                           reserved or built-in word of cutune (`reserved`: then `as option
+                           "-DNAME={}"`), or a name the best-config header cannot define
+                           (then `as define NAME`) */
+    bool reserved;    /* the T1 name is a word cutune reserves */
     const char *path; /* $.ConfigurationSpace.TuningParameters[i] */
     t1_py_val values; /* a list */
     enum t1_type type;

@@ -3,12 +3,17 @@
  * Type, its Default), written as a param (a range where its ints are one, else the list);
  * each condition translated into a require, the Python text beside it as a comment, and
  * kept parsed for the check of the default configuration (t1_verify, t1_settings.c).
- * Ownership: the params, names and conditions it sets in the t1_state live in the
+ * A param whose name the best-config header could not define (compiler/hnames.h: `tuned`
+ * would make it define P_TUNED, its own macro; `Tile` and `TILE` both P_TILE) is renamed
+ * in the spec, its macro kept, as a reserved word is, so that the spec checks and its
+ * header can be written. Ownership: the params, names and conditions it sets in the t1_state live in the
  * translation's arena. */
 #include <stdint.h>
 #include <string.h>
 
 #include "../base/escape.h"
+#include "../compiler/hnames.h"
+#include "cutune/common.h"
 #include "t1_internal.h"
 
 /* value_from_json: a Default or a Values element given as JSON. */
@@ -155,9 +160,16 @@ static bool read_param(t1_state *s, t1_param *p, json_t *obj, const char *path)
                  "\"%s\" is a keyword of C or C++, so it cannot be a macro the kernel reads", p->name);
         return false;
     }
+    if (!esc_c_name(p->name)) { /* an identifier, so too long for the header's names */
+        t1_error(s->c, t1_key(s->c, path, "Name"),
+                 "is %zu bytes long: the best-config header's names are at most %d (shorten the macro)",
+                 strlen(p->name), ESC_NAME_MAX);
+        return false;
+    }
     p->spec = p->name;
     while (t1_reserved(p->spec))
         p->spec = arena_printf(s->c->a, "%s_", p->spec);
+    p->reserved = p->spec != p->name;
     if (p->spec != p->name)
         t1_note(s->c, t1_key(s->c, path, "Name"),
                 "'%s' is a word cutune reserves: the param is '%s', still "
@@ -228,6 +240,125 @@ static const char *values_text(t1_state *s, const t1_param *p)
     return r;
 }
 
+/* header_prefix: the prefix of the names the spec's header defines: the kernel's name
+ * upper-cased, as the checker makes it for a block without `emit header ... prefix`
+ * (the importer writes neither that nor `as NAME`); NULL when KernelName is no kernel's
+ * name (then the file is refused, t1.c). */
+static const char *header_prefix(t1_state *s)
+{
+    json_t *ks = json_object_get(s->root, "KernelSpecification");
+    const char *kernel = json_string_value(json_object_get(ks, "KernelName"));
+    if (!kernel || !t1_is_identifier(kernel) || t1_keyword(kernel))
+        return NULL;
+    char *prefix = arena_strdup(s->c->a, kernel);
+    for (char *q = prefix; q && *q; q++)
+        if (*q >= 'a' && *q <= 'z')
+            *q = (char)(*q - 'a' + 'A');
+    if (!prefix)
+        s->c->oom = true;
+    return prefix;
+}
+
+/* taken: whether `name` is the T1 or spec name of a param other than params[self]. */
+static bool taken(const t1_state *s, int self, const char *name)
+{
+    for (int k = 0; k < s->nparams; k++)
+        if (k != self && (strcmp(s->params[k].name, name) == 0 || strcmp(s->params[k].spec, name) == 0))
+            return true;
+    return false;
+}
+
+/* the_other: how a note names what a clashing param's name meets in the header. */
+static const char *the_other(t1_state *s, const hn_name *other)
+{
+    switch (other->origin) {
+    case HN_PARAM: return arena_printf(s->c->a, "as param '%s' does", other->source);
+    case HN_LIBC: return "a name of <math.h> or <string.h>";
+    case HN_FIXED: return "which the header defines for itself";
+    default: return arena_printf(s->c->a, "as '%s' does", other->source ? other->source : other->name);
+    }
+}
+
+/* clashing_param: the param to rename next, the first clash among the header's names
+ * when `names` are the params' spec names (compiler/hnames.h): the later of two params,
+ * or the param against a fixed name; why[k] says why, for the first rename of params[k].
+ * -1 when nothing clashes; -2 after an error (a clash of no param: at KernelName) or
+ * when memory runs out. */
+static int clashing_param(t1_state *s, const char *prefix, const char **names, const char **why)
+{
+    for (int k = 0; k < s->nparams; k++)
+        names[k] = s->params[k].spec;
+    hn_block b = {prefix, s->nparams, names, 0, NULL, 0, NULL};
+    hn_list *l = NULL;
+    if (hn_collect(&l, &b) != CUTUNE_OK) {
+        s->c->oom = true;
+        return -2;
+    }
+    hn_clash c;
+    int k = -1;
+    if (hn_clash_find((const hn_list *const *)&l, 1, &c)) {
+        const hn_name *mine = c.b->origin == HN_PARAM ? c.b : c.a->origin == HN_PARAM ? c.a : NULL;
+        k = mine ? mine->index : -2;
+        if (mine && !why[k] &&
+            !(why[k] = arena_printf(s->c->a, "'%s' would make the best-config header define %s, %s", mine->source,
+                                    mine->name, the_other(s, mine == c.b ? c.a : c.b)))) {
+            s->c->oom = true;
+            k = -2;
+        }
+        if (!mine) {
+            strbuf text = STRBUF_INIT;
+            hn_clash_text(&text, &c, "", "");
+            t1_error(s->c, "$.KernelSpecification.KernelName", "%s", sb_ok(&text) ? sb_cstr(&text) : "names clash");
+            sb_free(&text);
+        }
+    }
+    hn_free(l);
+    return k;
+}
+
+/* header_names: renames (with '_' added) each param whose name the best-config header
+ * could not define beside the header's own names, the other params' and <math.h>'s, by
+ * the rule the spec's checker and the header apply (clashing_param). Its macro stays the
+ * T1 name (`as define NAME`), and a note at its Name says why. Not after an error in a
+ * param (two of one name): that file is refused as it is. */
+static void header_names(t1_state *s)
+{
+    const char *prefix = header_prefix(s);
+    const char **names = arena_alloc(s->c->a, (size_t)(s->nparams + 1) * sizeof *names);
+    const char **why = arena_alloc(s->c->a, (size_t)(s->nparams + 1) * sizeof *why);
+    if (!prefix || s->nparams == 0 || s->c->oom || s->c->nerrors > 0)
+        return;
+    if (!names || !why) {
+        s->c->oom = true;
+        return;
+    }
+    /* each round renames one param, and a name only grows: the bound is a guard */
+    int k = 0;
+    for (int round = 0; round <= 8 * s->nparams && (k = clashing_param(s, prefix, names, why)) >= 0; round++) {
+        t1_param *p = &s->params[k];
+        do
+            p->spec = arena_printf(s->c->a, "%s_", p->spec);
+        while (p->spec && (taken(s, k, p->spec) || t1_reserved(p->spec)));
+        if (!p->spec) {
+            s->c->oom = true;
+            return;
+        }
+        if (!esc_c_name(p->spec)) {
+            t1_error(s->c, t1_key(s->c, p->path, "Name"), "%s, and renamed it would be longer than %d bytes", why[k],
+                     ESC_NAME_MAX);
+            return;
+        }
+    }
+    if (k >= 0)
+        t1_error(s->c, "$.ConfigurationSpace.TuningParameters",
+                 "no names found for the params that the best-config header can define");
+    for (int i = 0; k == -1 && i < s->nparams; i++)
+        if (why[i])
+            t1_note(s->c, t1_key(s->c, s->params[i].path, "Name"),
+                    "%s: the param is '%s', still defined as the macro %s", why[i], s->params[i].spec,
+                    s->params[i].name);
+}
+
 void t1_config_space(t1_state *s, strbuf *out)
 {
     const char *path = "$.ConfigurationSpace";
@@ -255,9 +386,11 @@ void t1_config_space(t1_state *s, strbuf *out)
             if (strcmp(s->params[k].name, p->name) == 0)
                 t1_error(s->c, t1_key(s->c, p->path, "Name"), "'%s' is also the name of %s", p->name,
                          s->params[k].path);
-        names[s->nparams] = (t1_name){.t1 = p->name, .spec = p->spec, .type = p->type};
         s->nparams++;
     }
+    header_names(s);
+    for (int k = 0; k < s->nparams; k++)
+        names[k] = (t1_name){.t1 = s->params[k].name, .spec = s->params[k].spec, .type = s->params[k].type};
     s->names = (t1_names){.names = names, .n = s->nparams};
     for (int k = 0; k < s->nparams; k++) {
         const t1_param *p = &s->params[k];
@@ -269,8 +402,10 @@ void t1_config_space(t1_state *s, strbuf *out)
          * the macro is written as the compiler option itself. The same -DNAME=value,
          * but a bool's value spelled true/false, which CUDA's C++ reads as 1/0, in #if
          * too. */
-        if (p->spec != p->name)
+        if (p->reserved)
             sb_printf(out, " as option \"-D%s={}\"", p->name);
+        else if (p->spec != p->name)
+            sb_printf(out, " as define %s", p->name);
         if (p->has_default)
             sb_printf(out, " default %s", t1_py_text(s->c, &p->def));
         sb_add(out, ";\n");

@@ -203,15 +203,21 @@ static json_t *sized_root(const cutune_tune_result *r, const char *version)
     return root;
 }
 
-int results_write(const cutune_tune_result *r, const char *path, const char *version)
+int results_text(char **out, const cutune_tune_result *r, const char *version)
 {
     json_t *root = r->nsizes > 0 ? sized_root(r, version) : root_of(r, version);
+    *out = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    return *out ? CUTUNE_OK : CUTUNE_ENOMEM;
+}
+
+int results_write(const cutune_tune_result *r, const char *path, const char *version)
+{
+    char *text = NULL;
+    if (results_text(&text, r, version) != CUTUNE_OK)
+        return err_set(CUTUNE_ENOMEM, "out of memory writing results to '%s'", path);
     /* Through the one writer: a unique temporary, synced, renamed; a reader never sees
      * half a file, and a planted link or a device at the path is refused. */
-    char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-    json_decref(root);
-    if (!text)
-        return err_set(CUTUNE_ENOMEM, "out of memory writing results to '%s'", path);
     int rc = sys_write_text(path, text);
     int saved = errno;
     free(text);

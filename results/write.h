@@ -13,6 +13,10 @@
  * (base/err.h). */
 int results_write(const cutune_tune_result *r, const char *path, const char *version);
 
+/* results_text: r as the text results_write writes, in *out (the caller's; free it).
+ * CUTUNE_OK, or CUTUNE_ENOMEM (*out NULL; the error object untouched). */
+int results_text(char **out, const cutune_tune_result *r, const char *version);
+
 /* The keys of a summary's "phases" (cutune_phase) and "gpu_work" (cutune_work) objects. */
 extern const char *const results_phase_keys[CUTUNE_PHASE_COUNT];
 extern const char *const results_work_keys[CUTUNE_WORK_COUNT];

@@ -155,11 +155,14 @@ char *devmemo_path(const char *dir, const char *key)
 }
 
 /* The fields of a device, in the file's order: name, then these ints. */
-#define DEVMEMO_INTS(X) \
-    X(cc) \
-    X(sm_count) X(l2_bytes) X(lim.warp_size) X(lim.max_threads_per_block) X(lim.max_threads_per_sm) \
-        X(lim.max_blocks_per_sm) X(lim.regs_per_sm) X(lim.regs_per_block) X(lim.smem_per_sm) X(lim.smem_per_block) \
-            X(lim.smem_per_block_optin) X(lim.smem_reserved_per_block)
+/* clang-format off */
+#define DEVMEMO_INTS(X)                                                              \
+    X(cc) X(sm_count) X(l2_bytes)                                                    \
+    X(lim.warp_size) X(lim.max_threads_per_block) X(lim.max_threads_per_sm)          \
+    X(lim.max_blocks_per_sm) X(lim.regs_per_sm) X(lim.regs_per_block)                \
+    X(lim.smem_per_sm) X(lim.smem_per_block) X(lim.smem_per_block_optin)             \
+    X(lim.smem_reserved_per_block)
+/* clang-format on */
 
 /* One device as a JSON object (NULL when out of memory). */
 static json_t *device_json(const drv_device *d)

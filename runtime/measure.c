@@ -317,6 +317,9 @@ meas_next meas_race_next(const meas_settings *s, const meas_times *t)
         return MEAS_PRUNED;
     if (s->worse && s->contend > 0 && t->reps >= 2 && s->worse(s->worse_ctx, t->min_ms, s->contend))
         return MEAS_PRUNED;
+    if (s->behind && s->screen > 0 && t->reps == s->screen &&
+        s->behind(s->behind_ctx, t->median_ms, t->min_ms, t->max_ms))
+        return MEAS_PRUNED;
     if (t->reps >= s->min_reps && t->spread <= s->spread)
         return MEAS_DONE;
     if (t->reps >= (s->max_reps > 0 ? s->max_reps : 1))

@@ -104,6 +104,13 @@ typedef struct meas_settings {
     int provisional; /* > 0: a contender stops after this many warm samples, marked
                                     provisional, for the caller to time in full later, once the
                                     best of the whole run is known (0: full statistics now) */
+    /* behind(ctx, median_ms, min_ms, max_ms): whether samples of these statistics are
+     * clearly behind the best (beyond both their noise), asked once, after exactly
+     * `screen` warm samples: then it stops, pruned (the final race's screening). NULL or
+     * screen <= 0: never asked. */
+    bool (*behind)(void *ctx, double median_ms, double min_ms, double max_ms);
+    void *behind_ctx;
+    int screen;
 } meas_settings;
 
 typedef struct meas_times {
@@ -128,7 +135,7 @@ bool meas_race_cold(const meas_settings *s, double cold_ms);
 
 /* meas_race_next: after t->reps warm samples whose statistics are t: MEAS_PRUNED when
  * the median is worse than the best by s->prune, or (from 2 samples) the fastest is
- * worse by s->contend; MEAS_DONE once t->reps >= min_reps with spread <= s->spread, or
+ * worse by s->contend, or after exactly s->screen samples s->behind says so; MEAS_DONE once t->reps >= min_reps with spread <= s->spread, or
  * t->reps >= max_reps (at least 1); MEAS_PROVISIONAL once t->reps >= s->provisional (when
  * set) and it is neither pruned nor done; else MEAS_MORE. Pure. */
 meas_next meas_race_next(const meas_settings *s, const meas_times *t);

@@ -214,6 +214,8 @@ static const wk_field request_fields[] = {
     WK_F(WK_F64, wk_request, best_objective),
     WK_F(WK_BOOL, wk_request, final),
     WK_F(WK_BOOL, wk_request, profile),
+    WK_F(WK_INT, wk_request, samples),
+    WK_F(WK_F64, wk_request, best_range),
 };
 
 /* compile_job and the compile worker's answer (runtime/pool's worker processes). */

@@ -129,6 +129,11 @@ typedef struct wk_request {
     bool final;   /* time it in full, no early stop (the run's final race) */
     bool profile; /* read its hardware counters instead (bench_profile): not
                                   verified, not timed; the reply (tuner/reply.h) has its counters */
+    /* with final and have_best: after `samples` (> 0) warm samples, it stops, pruned,
+     * when clearly behind best_objective, whose own range (fastest to slowest sample,
+     * in the objective) is best_range (the final race's screening; 0: never) */
+    int samples;
+    double best_range;
 } wk_request;
 
 #define WK_MAX_ARRAY 100000 /* the most strings or metrics a message may carry */

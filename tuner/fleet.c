@@ -19,7 +19,12 @@
  * full once, on whichever GPU is free (fleet_race_plan), and may win on those figures,
  * as on one GPU. For the spread between the GPUs, the first GPU and every other time the
  * first FLEET_RACE_PAIRS contenders, and the others a few variants the first timed in
- * full during the run.
+ * full during the run. On one GPU the contenders after the first are screened: each
+ * request carries the best timed in full so far and its noise, and the worker stops a
+ * contender after GOAL_SCREEN samples, pruned, when it is clearly behind that best
+ * (goal_behind: by more than both their noise and GOAL_SCREEN_FLOOR). With several GPUs
+ * they are not: a contender's times are its GPU's, and the GPUs differ by more than a
+ * contender's noise (the spread).
  *
  * Ownership: the tuner owns the GPUs and the slots; a slot borrows its record (the
  * result's) until the variant is finished. */
@@ -193,7 +198,7 @@ int fleet_wait_twin(tuner *t, twin_id id)
 
 int fleet_send(tuner *t, int k, record *rec, uint64_t index, const session_binary *bin, bool has_id, twin_id id)
 {
-    int rc = gpu_send(&t->gpus[k], bin, rec, t->goal.have_best, t->goal.best, false, rec);
+    int rc = gpu_send(&t->gpus[k], bin, rec, t->goal.have_best, t->goal.best, false, NULL, rec);
     if (rc < 0) { /* no worker could be started */
         tuner_stop(t, rc);
         return -1;
@@ -261,6 +266,8 @@ typedef struct race {
     int *doing;                /* per GPU: the job in flight (-1: idle) */
     bool *off;                 /* per GPU: gave up (its worker could not be started) */
     record **out;              /* out[k * n + i]: job i on GPU k */
+    bool have_best;            /* one GPU: the best contender timed in full so far, */
+    double best, best_range;   /* its objective and its noise in it (goal_best_range) */
 } race;
 
 static bool race_busy(void *ctx, int k)
@@ -303,6 +310,22 @@ static void spread_of(race *r, int k, cutune_device_spread *out)
     free(ratio);
 }
 
+/* A contender's race run `rec` answered: when timed in full and the best so far, the
+ * best that the next contenders are screened against (one GPU). */
+static void note_race_best(race *r, const record *rec)
+{
+    goal_state g = r->t->goal;
+    g.vals = rec->vals;
+    double range;
+    if (timed_ok(rec) && !rec->m.pruned && !rec->m.provisional && isfinite(rec->m.objective) &&
+        (!r->have_best || goal_better(&g, rec->m.objective, r->best)) &&
+        goal_best_range(&g, rec->m.q1_ms, rec->m.q3_ms, &range) == 0) {
+        r->have_best = true;
+        r->best = rec->m.objective;
+        r->best_range = range;
+    }
+}
+
 int fleet_race(tuner *t, const session_binary *const *bins, const record *const *vs, const record *const *refs, int n,
                int ncontend, record **first)
 {
@@ -313,7 +336,10 @@ int fleet_race(tuner *t, const session_binary *const *bins, const record *const 
               refs,
               calloc((size_t)K, sizeof(int)),
               calloc((size_t)K, sizeof(bool)),
-              calloc((size_t)K * (size_t)n + 1, sizeof(record *))};
+              calloc((size_t)K * (size_t)n + 1, sizeof(record *)),
+              false,
+              0,
+              0};
     fleet_race_plan plan;
     int rc = fleet_race_plan_init(&plan, K, n, ncontend);
     if (rc == CUTUNE_OK && (!r.doing || !r.off || !r.out))
@@ -335,7 +361,10 @@ int fleet_race(tuner *t, const session_binary *const *bins, const record *const 
             }
             rec->v = vs[i]->v;
             rec->vals = vs[i]->vals; /* borrowed: the results' record outlives the race's */
-            int s = gpu_send(&t->gpus[k], bins[i], vs[i], false, 0, true, rec);
+            /* one GPU: screened against the best timed in full so far (goal_behind) */
+            gpu_screen screen = {GOAL_SCREEN, r.best_range};
+            bool screened = K == 1 && r.have_best;
+            int s = gpu_send(&t->gpus[k], bins[i], vs[i], screened, r.best, true, screened ? &screen : NULL, rec);
             if (s < 0 && k == 0) { /* the first GPU, whose runs the spread is against, cannot go on: the run stops */
                 tuner_stop(t, s);
                 rc = s;
@@ -354,6 +383,8 @@ int fleet_race(tuner *t, const session_binary *const *bins, const record *const 
         if (k < 0)
             break;
         gpu_receive(&t->gpus[k], r.out[(size_t)k * (size_t)n + (size_t)r.doing[k]]);
+        if (K == 1)
+            note_race_best(&r, r.out[r.doing[k]]);
         r.doing[k] = -1;
     }
     for (int k = 0; k < K; k++) /* after a failure: nothing is left in flight */

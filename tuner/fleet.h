@@ -79,8 +79,10 @@ void fleet_race_plan_free(fleet_race_plan *p);
  * the run (records refs[i]); then summary.spread[k] is each other GPU's median time over
  * the first's for the variants both timed (a pair's race run, another's record). A
  * GPU other than the first whose worker cannot be started is left out (its contender
- * goes to another). CUTUNE_OK, CUTUNE_ENOMEM, or the status of GPU 0's start (t->status,
- * t->why). */
+ * goes to another). With one GPU, each contender after the first is screened against
+ * the best of those timed in full before it (fleet.c's opening comment): its first[i]
+ * may then be pruned, over GOAL_SCREEN samples. CUTUNE_OK, CUTUNE_ENOMEM, or the status
+ * of GPU 0's start (t->status, t->why). */
 int fleet_race(tuner *t, const session_binary *const *bins, const record *const *vs, const record *const *refs, int n,
                int ncontend, record **first);
 

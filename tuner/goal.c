@@ -43,3 +43,30 @@ bool goal_worse(void *ctx, double ms, double factor)
         return false;
     return g->m->maximize ? v * factor < g->best : v > g->best * factor;
 }
+
+int goal_range(const goal_state *g, double min_ms, double max_ms, double *out)
+{
+    double fast, slow;
+    if (goal_objective(g, min_ms, &fast) < 0 || goal_objective(g, max_ms, &slow) < 0 || !isfinite(fast) ||
+        !isfinite(slow))
+        return -1;
+    *out = fabs(fast - slow);
+    return 0;
+}
+
+int goal_best_range(const goal_state *g, double q1_ms, double q3_ms, double *out)
+{
+    double half = (q3_ms - q1_ms) / 2;
+    return goal_range(g, q1_ms - half > 0 ? q1_ms - half : q1_ms, q3_ms + half, out);
+}
+
+bool goal_behind(void *ctx, double median_ms, double min_ms, double max_ms)
+{
+    const goal_state *g = ctx;
+    double v, range;
+    if (!g->have_best || !isfinite(g->best) || goal_objective(g, median_ms, &v) < 0 || !isfinite(v) ||
+        goal_range(g, min_ms, max_ms, &range) < 0 || !goal_better(g, g->best, v))
+        return false;
+    double gap = fabs(v - g->best);
+    return gap > range + g->best_range && gap > GOAL_SCREEN_FLOOR * fabs(g->best);
+}

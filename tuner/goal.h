@@ -14,6 +14,15 @@
  * the run (the final race, run.c). */
 #define GOAL_CONTEND 1.05
 
+/* The final race's screening (goal_behind): after GOAL_SCREEN warm samples a
+ * contender stops, pruned, when its objective at the median is behind the race's best
+ * by more than both their ranges put together and by more than GOAL_SCREEN_FLOOR of
+ * the best. The floor: samples of identical times (a steady GPU, the timer's
+ * resolution) do not make a 0.1 % difference clear, and the contenders are timed one
+ * after another, so a slow drift of the GPU's speed is in no range. */
+#define GOAL_SCREEN 5
+#define GOAL_SCREEN_FLOOR 0.005
+
 typedef struct goal_state {
     const model *m;
     const value *vals; /* the configuration judged (borrowed) */
@@ -22,6 +31,8 @@ typedef struct goal_state {
     double best;              /* the best objective so far */
     bool has_energy;          /* the configuration judged has its energy measured: */
     double energy_j, power_w; /* per launch, and mean power */
+    double best_range;        /* the best's noise in the objective (goal_best_range; >= 0),
+                                 for goal_behind */
 } goal_state;
 
 /* goal_objective: the objective at a median time (ms): the time itself, or the spec's
@@ -38,5 +49,22 @@ bool goal_better(const goal_state *g, double a, double b);
  * objective at `ms` is worse than the best so far by more than `factor` (> 0); false
  * without a best, or when the objective cannot be evaluated. */
 bool goal_worse(void *ctx, double ms, double factor);
+
+/* goal_range: the objective's range over samples from min_ms to max_ms (for g->vals):
+ * |objective(min_ms) - objective(max_ms)| into *out. 0, or -1 when either cannot be
+ * evaluated or is not finite. */
+int goal_range(const goal_state *g, double min_ms, double max_ms, double *out);
+
+/* goal_best_range: the race's best's noise, for goal_behind: the objective's range over
+ * times from q1 - (q3 - q1) / 2 to q3 + (q3 - q1) / 2 (from q1 when that is not above 0),
+ * twice its interquartile range: about the range of ten samples of Gaussian noise, but
+ * not widened by one slow outlier among its samples. 0 or -1 as goal_range. */
+int goal_best_range(const goal_state *g, double q1_ms, double q3_ms, double *out);
+
+/* goal_behind: meas_settings' behind callback (ctx: a goal_state): true when the
+ * objective at median_ms is worse than the best by more than goal_range(min_ms,
+ * max_ms) + g->best_range and by more than GOAL_SCREEN_FLOOR of the best; false without
+ * a best, or when an objective cannot be evaluated. */
+bool goal_behind(void *ctx, double median_ms, double min_ms, double max_ms);
 
 #endif

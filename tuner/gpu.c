@@ -79,6 +79,7 @@ int gpu_init(gpu_handle *g, cutune_spec *spec, const cutune_tune_options *opts, 
     p->arch = dev->arch;
     p->expect_ok = devices_raw(device, &p->expect);
     p->memo = devices_memo_path();
+    p->token[0] = p->token[1] = -1; /* spawn_gpus hands several workers the start token */
     p->res = res;
     p->flush_bytes = flush ? (size_t)dev->l2_bytes * DEFAULT_FLUSH_FACTOR : 0;
     /* A variant's time limit in the worker: the spec's, else generous enough for the
@@ -111,7 +112,7 @@ int gpu_init(gpu_handle *g, cutune_spec *spec, const cutune_tune_options *opts, 
     p->vf = (bench_verify){m->verify.present,   p->outputs,     m->verify.noutputs,
                            m->verify.atol,      m->verify.rtol, m->verify.check,
                            m->verify.check_tol, NULL,           NULL}; /* check_kind + 0 = bench's */
-    p->goal = (goal_state){m, NULL, opts->prune == 0 ? DEFAULT_PRUNE : opts->prune, false, 0, false, 0, 0};
+    p->goal = (goal_state){m, NULL, opts->prune == 0 ? DEFAULT_PRUNE : opts->prune, false, 0, false, 0, 0, 0};
     if (m->objective_energy) /* the race prunes by time; an energy objective needs every variant in full */
         p->goal.prune = -1;
     p->ms.warmup = (int)m->measure.warmup;
@@ -275,12 +276,16 @@ static int encode_request(gpu_handle *g, wk_frame *f, wk_request *q, const recor
 }
 
 int gpu_send(gpu_handle *g, const session_binary *bin, const record *src, bool have_best, double best, bool final,
-             record *rec)
+             const gpu_screen *screen, record *rec)
 {
     int rc;
     if (!g->proc.pid && (rc = gpu_start(g)) < 0)
         return rc;
     wk_request q = {.have_best = have_best, .best_objective = best, .final = final};
+    if (final && screen) {
+        q.samples = screen->samples;
+        q.best_range = screen->best_range;
+    }
     wk_frame f = WK_FRAME_INIT;
     if ((rc = encode_request(g, &f, &q, src, bin)) < 0)
         return rc;
@@ -337,9 +342,9 @@ void gpu_receive(gpu_handle *g, record *rec)
 }
 
 int gpu_run(gpu_handle *g, const session_binary *bin, const record *src, bool have_best, double best, bool final,
-            record *rec)
+            const gpu_screen *screen, record *rec)
 {
-    int rc = gpu_send(g, bin, src, have_best, best, final, rec);
+    int rc = gpu_send(g, bin, src, have_best, best, final, screen, rec);
     if (rc < 0)
         return rc;
     gpu_receive(g, rec);

@@ -39,14 +39,23 @@ int gpu_start(gpu_handle *g);
 int gpu_spawn(gpu_handle *g);
 int gpu_ready(gpu_handle *g, bool waited);
 
+/* The final race's screening of one contender (wk_request's samples, best_range):
+ * after `samples` warm samples it stops, pruned, when clearly behind the race's best,
+ * whose objective ranges over best_range from its fastest sample to its slowest. */
+typedef struct gpu_screen {
+    int samples; /* 1 .. GW_MAX_SAMPLES */
+    double best_range;
+} gpu_screen;
+
 /* gpu_send: sends the variant of record `src` (its view and its typed values; binary
  * bin) to the worker, starting one when none runs, and notes in rec (src itself, or
  * another record that takes the answer) when and where it started; the reply is awaited with
  * gpu_receive, by gpu_deadline. have_best/best: for early stopping; final:
- * timed in full whatever the best (the run's final race). CUTUNE_OK, or the status of
- * gpu_start or CUTUNE_ENOMEM, with the thread's error set (the run must stop). */
+ * timed in full whatever the best (the run's final race), unless `screen` (NULL: none)
+ * and have_best: screened against best first. CUTUNE_OK, or the status of gpu_start or
+ * CUTUNE_ENOMEM, with the thread's error set (the run must stop). */
 int gpu_send(gpu_handle *g, const session_binary *bin, const record *src, bool have_best, double best, bool final,
-             record *rec);
+             const gpu_screen *screen, record *rec);
 
 /* gpu_plain_values: configuration `vals` (n values) as a request carries it to the
  * worker, typed (out: n slots; strings borrowed): gw_request_values' inverse. */
@@ -62,7 +71,7 @@ void gpu_receive(gpu_handle *g, record *rec);
 
 /* gpu_run: gpu_send, then gpu_receive. */
 int gpu_run(gpu_handle *g, const session_binary *bin, const record *src, bool have_best, double best, bool final,
-            record *rec);
+            const gpu_screen *screen, record *rec);
 
 /* gpu_profile: the hardware counters of record src's variant (g->plan.nhw of them, into
  * values; NaN where not read) from a profiled launch in the worker, starting one when

@@ -31,6 +31,8 @@ typedef struct gw_plan {
     bool expect_ok;     /* expect holds the device's attributes as the run knows them: */
     drv_device expect;  /* the worker checks its own against them (gw_main.c) */
     const char *memo;   /* the device memo they came from (runtime/devices.h), or NULL */
+    int token[2];       /* the driver's start token shared by the run's workers (tuner.c's
+                           spawn_gpus), or -1: the driver starts as soon as the worker runs */
     size_t flush_bytes; /* the L2 flush buffer (0: no flush) */
     meas_settings ms;   /* worse/worse_ctx are set by the worker, to its goal */
     goal_state goal;    /* the pruning factor; the best so far comes with each request */
@@ -76,6 +78,10 @@ int gw_main(void *ctx, int in, int out);
  * of the list, or the ordinal itself when there is none. 0, or -1 when it cannot be
  * told (no such entry, or too long): the worker then sees what the tuner sees. */
 int gw_visible_device(const char *visible, int device, char *out, size_t size);
+
+/* The most samples after which a request may ask to be screened (wk_request.samples):
+ * a larger count is not a request of the tuner's. */
+#define GW_MAX_SAMPLES 1000
 
 /* gw_request_values: request q's configuration, typed on the wire, as model m's values
  * into out (nparams slots; strings borrowed from q): the configuration in hand, never

@@ -9,6 +9,7 @@
  * reply (tuner/reply.h: the measurement itself). A sticky CUDA error ends the worker after its reply; EOF on the pipe ends
  * it cleanly. */
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,8 @@ int gw_visible_device(const char *visible, int device, char *out, size_t size)
     return 0;
 }
 
+enum { TOKEN_WAIT_S = 5 }; /* the longest a worker waits for the driver's start token */
+
 /* The worker's GPU made the only one its driver sees (CUDA_VISIBLE_DEVICES, before the
  * driver starts): set up in every worker at once, the driver would otherwise start every
  * GPU of the host in each. The ordinal to open: 0, or `device` when it cannot be done.
@@ -55,6 +58,31 @@ static int own_gpu_only(int device)
     if (gw_visible_device(getenv("CUDA_VISIBLE_DEVICES"), device, one, sizeof one) < 0)
         return device;
     return setenv("CUDA_VISIBLE_DEVICES", one, 1) == 0 ? 0 : device; /* NOLINT(concurrency-mt-unsafe) */
+}
+
+/* Takes the driver's start token (gw_plan.token) from the pipe `fd`: true once this
+ * worker holds it; false without a token (fd -1), when every other holder is gone (end of
+ * file), or after TOKEN_WAIT_S (a worker that died holding it): the driver then starts
+ * without it, only slower. */
+static bool token_take(int fd)
+{
+    if (fd < 0)
+        return false;
+    struct pollfd pf = {fd, POLLIN, 0};
+    char c;
+    return poll(&pf, 1, TOKEN_WAIT_S * 1000) == 1 && read(fd, &c, 1) == 1;
+}
+
+/* Passes the token on when this worker held it, and closes its ends of the pipe. */
+static void token_give(const int token[2], bool held)
+{
+    if (token[0] < 0)
+        return;
+    if (held && write(token[1], "t", 1) != 1) {
+        /* the pipe is gone: the others find its end of file and start without it */
+    }
+    close(token[0]);
+    close(token[1]);
 }
 
 /* Whether the worker's own device is unlike what the run knows of it (gw_plan.expect:
@@ -96,7 +124,9 @@ static int worker_setup(gw *g, strbuf *msg, wk_setup *acc)
     g->ms.worse = goal_worse;
     g->ms.worse_ctx = &g->goal;
     double t = sys_seconds();
+    bool token = token_take(p->token[0]);
     int opened = bench_open(&g->b, own_gpu_only(p->device), p->flush_bytes, p->arch, p->args, m->nargs, &g->vf);
+    token_give(p->token, token);       /* the next worker's driver starts while this one's reference runs */
     acc->device_s = sys_seconds() - t; /* the driver's time, also when it would not serve */
     if (opened < 0) {
         sb_add(msg, err_last()->message);
@@ -175,6 +205,7 @@ static bool serve(gw *g, const wk_request *q, reply *r, double *metrics, bench_r
 {
     g->goal.have_best = q->have_best;
     g->goal.best = q->best_objective;
+    g->goal.best_range = 0;
     memset(r, 0, sizeof *r);
     cutune_measurement *m = &r->m; /* the measurement, as the list's WORKER fields */
     m->reason = "";
@@ -212,6 +243,12 @@ static bool serve(gw *g, const wk_request *q, reply *r, double *metrics, bench_r
     if (q->final) {
         ms.prune = ms.contend = 0;
         ms.provisional = 0;
+    }
+    if (q->final && q->have_best && q->samples > 0) { /* screened against the race's best */
+        g->goal.best_range = q->best_range;
+        ms.behind = goal_behind;
+        ms.behind_ctx = &g->goal;
+        ms.screen = q->samples;
     }
     bool sticky = bench_run(g->b, &bin, &c, &ms, br) < 0;
     r->status = br->status;
@@ -286,7 +323,8 @@ int gw_main(void *ctx, int in, int out)
             _exit(0); /* the tuner has gone: so do we */
         arena_reset(a);
         wk_request q;
-        if (wk_decode_request(&f, a, &q) < 0 || gw_request_values(w.p->m, &q, w.vals) < 0)
+        if (wk_decode_request(&f, a, &q) < 0 || gw_request_values(w.p->m, &q, w.vals) < 0 || q.samples < 0 ||
+            q.samples > GW_MAX_SAMPLES || !(q.best_range >= 0))
             _exit(4); /* not a request of this spec's: the pipe is not to be trusted */
         reply r;
         bench_result br;

@@ -273,6 +273,16 @@ static int race_list(search_run *sr, const bool *race, uint64_t **out, int *n, i
     for (uint64_t i = 0; i < t->res->n; i++)
         if (race[i])
             list[k++] = i;
+    for (int a = 1; a < k; a++) { /* the likeliest winners first: on one GPU, the others are
+                                     screened against the best timed in full (fleet_race) */
+        uint64_t at = list[a];
+        int b = a;
+        for (; b > 0 &&
+               goal_better(&t->goal, t->res->records[at]->m.objective, t->res->records[list[b - 1]]->m.objective);
+             b--)
+            list[b] = list[b - 1];
+        list[b] = at;
+    }
     *ncontend = k;
     double run = 0, spent = 0; /* the GPU time this run has spent on its variants */
     for (uint64_t i = 0; i < t->res->n; i++)
@@ -303,7 +313,10 @@ static int race_list(search_run *sr, const bool *race, uint64_t **out, int *n, i
 
 /* The final race: every provisional variant still within the contender margin of the
  * race's best is timed in full (no early stop: warm-ups, the spread rule, up to
- * max_repeat) and may then win; the others cannot win and are marked pruned. With
+ * max_repeat) and may then win; the others cannot win and are marked pruned. The
+ * contenders go in the order of their provisional objectives, the likeliest first: on
+ * one GPU each after the first is screened against the best timed in full before it
+ * (fleet_race) and, when clearly behind after a few samples, stops there, pruned. With
  * several GPUs, each contender is timed on whichever GPU is free, and the first
  * contenders (and a few more, above) on every GPU, for the spread (fleet_race). A twin (twins.c) takes its run's
  * final figures instead: its run comes first in the results. Each is journaled again,
@@ -343,14 +356,15 @@ static int final_race(search_run *sr)
     }
     if (rc == CUTUNE_OK && n > 0)
         rc = fleet_race(t, bins, vs, refs, n, ncontend, full);
-    for (uint64_t i = 0, j = 0; rc == CUTUNE_OK && i < t->res->n; i++) {
+    for (uint64_t i = 0; rc == CUTUNE_OK && i < t->res->n; i++) {
         record *rec = t->res->records[i];
         if (!rec->m.provisional)
             continue;
         if (race[i]) {
-            while (list[j] != i)
+            int j = 0;
+            while (list[j] != i) /* the contenders are in the race's order */
                 j++;
-            result_take_run(t->res, rec, full[j]); /* the full figures, launches and times added */
+            result_take_run(t->res, rec, full[j]); /* its race's figures, launches and times added */
         } else if (twin[i] && !twin[i]->m.provisional) {
             loop_take_twin(t, rec, twin[i]);
         } else {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sys/stat.h>
 #include <xxhash.h>
@@ -144,13 +145,34 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
  * tuner_free). */
 static int spawn_gpus(tuner *t)
 {
-    for (int k = 0; k < t->ngpus; k++) {
-        int rc = gpu_spawn(&t->gpus[k]);
-        if (rc < 0)
-            return rc;
-        t->slots[k].starting = true;
+    /* Several GPUs: the driver's start passes from worker to worker, a token in a pipe.
+     * The driver serialises its start-ups anyway (bench/driver_start on four H100s: four
+     * contexts made at once all end at 1.2 s, one alone at 0.34 s), so taken in turn the
+     * first GPU works from about 0.35 s and each next one a start-up later, not all of
+     * them from the last's end. The tuner's ends are closed once every worker has its
+     * own, so that no compile worker forked later holds them. */
+    int token[2] = {-1, -1};
+    if (t->ngpus > 1 && (pipe(token) < 0 || write(token[1], "t", 1) != 1)) {
+        if (token[0] >= 0) {
+            close(token[0]);
+            close(token[1]);
+        }
+        token[0] = token[1] = -1; /* no token: the workers start together, as before */
     }
-    return CUTUNE_OK;
+    int rc = CUTUNE_OK;
+    for (int k = 0; k < t->ngpus && rc == CUTUNE_OK; k++) {
+        t->gpus[k].plan.token[0] = token[0];
+        t->gpus[k].plan.token[1] = token[1];
+        if ((rc = gpu_spawn(&t->gpus[k])) == CUTUNE_OK)
+            t->slots[k].starting = true;
+    }
+    for (int k = 0; k < t->ngpus; k++) /* a worker started again later (gpu_start) starts alone */
+        t->gpus[k].plan.token[0] = t->gpus[k].plan.token[1] = -1;
+    if (token[0] >= 0) {
+        close(token[0]);
+        close(token[1]);
+    }
+    return rc;
 }
 
 int tuner_take_setup(tuner *t, int k, bool waited)
@@ -228,7 +250,7 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
     t->vals = calloc((size_t)m->nparams + 1, sizeof(value));
     if (!t->vals)
         return CUTUNE_ENOMEM;
-    t->goal = (goal_state){m, t->vals, t->gpus[0].plan.goal.prune, false, 0, false, 0, 0};
+    t->goal = (goal_state){m, t->vals, t->gpus[0].plan.goal.prune, false, 0, false, 0, 0, 0};
     if (!opts->run_twins && (rc = twins_new(&t->twins, m)) < 0)
         return rc;
     if ((rc = settings_resolve(m, &spec->diags, &opts->search, size->valid, &t->set)) < 0)

@@ -2,7 +2,7 @@
  * opening comment gives the conventions, docs/api.md the guide).
  *
  * The version, status codes, the error object and cutune_free: what every other
- * header of cutune uses (api/cutune_common.c). */
+ * header of cutune uses (api/cutune_common.c); and the one writer of a file. */
 #ifndef CUTUNE_COMMON_H
 #define CUTUNE_COMMON_H
 
@@ -68,6 +68,14 @@ const char *cutune_last_error(void);
 
 /* cutune_free: releases a string the library returned; NULL is a no-op. */
 void cutune_free(void *p);
+
+/* cutune_write_file: `text` as the whole of the file `path`, written as cutune writes
+ * every file it makes (a temporary in the same folder, synced, then renamed over `path`:
+ * a reader sees the old file or the new one; a folder, device or link at `path` is
+ * refused), or to standard output, flushed, for "-". CUTUNE_OK; CUTUNE_EIO, the last
+ * error "cannot write 'PATH': WHY" (or "cannot write to standard output: WHY");
+ * CUTUNE_EINVAL for NULL arguments. */
+int cutune_write_file(const char *path, const char *text);
 
 #ifdef __cplusplus
 }

@@ -213,9 +213,10 @@ int cutune_header_spec_load(cutune_spec **out, const char *spec_path, const cutu
 int cutune_results_of_kernel(const cutune_tune_result **out, int *nout, const cutune_tune_result *const *results,
                              int nresults, const char *name);
 
-/* What cutune_emit_after_tune did with one file (its strings borrowed for the call). */
+/* What cutune_emit_after_tune (or cutune_report_after_tune) did with one file (its
+ * strings borrowed for the call). */
 typedef struct cutune_emitted {
-    const char *kind; /* "csv" or "header" */
+    const char *kind; /* "csv", "header" or "report" */
     const char *path; /* where ("-": standard output) */
     int written;      /* 1: written */
     int status;       /* not written: CUTUNE_OK when there was nothing to write (a run without a winner has
@@ -350,6 +351,27 @@ int cutune_report_options_init(cutune_report_options *opts, unsigned int version
  * output or no results, options of another version); CUTUNE_ENOMEM. */
 int cutune_emit_report(char **out, const cutune_tune_result *const *results, int nresults,
                        const cutune_report_options *opts);
+
+/* cutune_report_after_tune: the report page of a tuning run's result r (cutune_emit_report,
+ * the run named by r's results path, else by `spec_path`; both NULL: the default name)
+ * written to `path` ("-": standard output), then told(user, file) (NULL: nobody is
+ * told) with kind "report", while cutune_last_error still says why it was not written.
+ * CUTUNE_OK; the page's failure (its message "no report: ...": CUTUNE_EINVAL,
+ * CUTUNE_ENOMEM); CUTUNE_EIO (the page could not be written: the message names the
+ * path); CUTUNE_EINVAL for r or path NULL. */
+int cutune_report_after_tune(const cutune_tune_result *r, const char *spec_path, const char *path,
+                             cutune_emitted_fn told, void *user);
+
+/* cutune_emitted_text: what `cutune SPEC` says on stderr of one file it wrote or not
+ * after a run (`file`, as told by cutune_emit_after_tune or cutune_report_after_tune,
+ * called while cutune_last_error still says why), a line in *out (free with cutune_free;
+ * "" when there is nothing to say): "KIND: PATH" when written ("" when `brief`);
+ * "cutune: no KIND written to PATH: there is no winner" when there was nothing to write;
+ * "" for a failure that is a diagnostic on the spec (CUTUNE_ESPEC, CUTUNE_EEVAL: the
+ * spec's diagnostics say it); else "cutune: WHY" (the report's page that could not be
+ * written: "cutune report: WHY", as `cutune report` says it). CUTUNE_OK, CUTUNE_EINVAL
+ * (NULL arguments) or CUTUNE_ENOMEM. */
+int cutune_emitted_text(char **out, const cutune_emitted *file, int brief);
 
 /* cutune_emit_t4_to: the results file at `results_path` in Kernel Tuner's T4 format (the
  * bytes cutune_emit_t4 gives for it), written to the file `output_path` ("-": standard

@@ -4,10 +4,10 @@
  * The `cutune` command's help texts, kept in the library (api/cutune_help.c) so that an
  * application's own front end, a man-page generator or a completion script reads the
  * same words the command prints. A command's help is, in this order: its usage and what
- * it does (cutune_help_text), the list of its options (the front end lists the options
- * its parser takes, each with the words cutune_help_option gives it), then what follows
- * (cutune_help_after: its own exit codes, when it has any). Every string is static (never
- * freed), but the overview cutune_help_overview composes. */
+ * it does (cutune_help_text), the list of its options (cutune_help_options_text, composed
+ * of the words cutune_help_option gives each), then what follows (cutune_help_after: its
+ * own exit codes, when it has any). Every string is static (never freed), but the texts
+ * cutune_help_overview and cutune_help_options_text compose, which the caller owns. */
 #ifndef CUTUNE_HELP_H
 #define CUTUNE_HELP_H
 
@@ -86,6 +86,18 @@ const cutune_help_opt *cutune_help_option(const char *command, const char *optio
  * their commands' help (each command's options in the order its help lists them); NULL
  * for i < 0 or past the last, so a loop from 0 to the first NULL visits every one. */
 const cutune_help_opt *cutune_help_option_at(int i);
+
+/* cutune_help_options_text: the option list of `command`'s help, as `cutune help
+ * COMMAND` prints it between cutune_help_text and cutune_help_after: a line per option in
+ * the order cutune_help_option_at gives them, "  --NAME METAVAR" (--quiet and --output
+ * with their short forms: "  -q, --quiet", "  -o, --output FILE"), its
+ * description from column 23 and the description's further lines under it, each in
+ * column 23; an option whose description is "" is named on the line of the one before it
+ * ("  --flush-l2, --no-flush-l2"); a name column wider than 18 puts the description on
+ * the next line unless the whole line fits in 80 columns. In *out, NUL-terminated (the
+ * caller owns it: free with cutune_free). CUTUNE_OK; CUTUNE_EINVAL (out NULL, or no
+ * command of that name: *out NULL); CUTUNE_ENOMEM. */
+int cutune_help_options_text(char **out, const char *command);
 
 #ifdef __cplusplus
 }

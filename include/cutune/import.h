@@ -65,10 +65,21 @@ int cutune_import_options_init(cutune_import_options *opts, unsigned int version
 int cutune_import_results(cutune_tune_result **out, cutune_spec *spec, const char *path,
                           const cutune_import_options *opts);
 
+/* cutune_import_block: holds the kernel block of `spec` that a recording is imported
+ * into (cutune_import_results reads the block held), as `cutune import --kernel NAME`
+ * picks it: the block named `name` (cutune_spec_select_block: a block's name, else the
+ * first block of the kernel `name`); for NULL the spec's one block. Returns CUTUNE_OK;
+ * CUTUNE_EINVAL (the block held unchanged) for a spec with errors, a name no block has
+ * ("spec.tune has no kernel block named 'x' (its blocks: step1 (kernel reduce), step2
+ * (kernel reduce))"), or NULL for a spec of several blocks ("spec.tune has 2 kernel
+ * blocks (...): a recording is of one; name it with --kernel NAME"). */
+int cutune_import_block(cutune_spec *spec, const char *name);
+
 /* cutune_import_results_to: cutune_import_results of `path`, written as the results file
- * `output` (cutune_tune_write_results), and in *said (NULL: not wanted; free with
- * cutune_free) what was done, lines ended by '\n': where the data came from
- * (cutune_tune_source) and "results: OUTPUT". Returns CUTUNE_OK, or the import's or the
+ * `output` (cutune_tune_write_results), or for "-" the same text on standard output,
+ * and in *said (NULL: not wanted; free with cutune_free) what was done, lines ended by
+ * '\n': where the data came from (cutune_tune_source) and, for a file, "results:
+ * OUTPUT". Returns CUTUNE_OK, or the import's or the
  * write's status (cutune_last_error says why; *said NULL); CUTUNE_EINVAL for no output. */
 int cutune_import_results_to(char **said, cutune_spec *spec, const char *path, const char *output,
                              const cutune_import_options *opts);

@@ -75,10 +75,17 @@ typedef struct cutune_sim_report {
  * cannot launch, registers, spills, occupancy) comes from the recording too. Returns
  * CUTUNE_OK; CUTUNE_EIO (a diagnostic says why: unreadable, not a results file, of
  * another spec, or not covering every valid configuration); CUTUNE_EINVAL (a bad
- * option, e.g. an unknown strategy, or options of another version); CUTUNE_ENOMEM.
- * `opts` may be NULL (every default). */
+ * option, e.g. an unknown strategy, seeds past the largest (cutune_simulate_check), or
+ * options of another version); CUTUNE_ENOMEM. `opts` may be NULL (every default). */
 int cutune_simulate(cutune_sim_report **out, cutune_spec *spec, const char *results_path,
                     const cutune_simulate_options *opts);
+
+/* cutune_simulate_check: whether the runs `opts` asks for can be told apart: CUTUNE_OK,
+ * or CUTUNE_EINVAL saying why not in the words of `cutune simulate`'s options ("--seed S
+ * with --repeat R takes seeds past CUTUNE_MAX_COUNT (the largest a results file holds)":
+ * the runs' seeds are seed, seed + 1, ...) or for opts NULL. What cutune_simulate checks
+ * first, for a caller to refuse a command line before it loads the spec. */
+int cutune_simulate_check(const cutune_simulate_options *opts);
 
 /* cutune_sim_report_free: NULL is a no-op. */
 void cutune_sim_report_free(cutune_sim_report *r);

@@ -90,6 +90,13 @@ const char *cutune_spec_device_source(const cutune_spec *spec);
  * with the GPU it tunes on, cutune_analyze with the architecture it compiles for. */
 int cutune_spec_set_device(cutune_spec *spec, const struct cutune_device *dev);
 
+/* cutune_spec_use_gpu: cutune_spec_set_device with GPU `device`'s attributes
+ * (cutune_device_get), when the spec reads any and the driver sees that GPU; otherwise
+ * nothing changes (the values stay those the spec was loaded with, an architecture's
+ * table) and CUTUNE_OK. For a caller that shows the spec (its space counted, its
+ * values said) before cutune_tune sets them itself. Returns as cutune_spec_set_device. */
+int cutune_spec_use_gpu(cutune_spec *spec, int device);
+
 /* cutune_spec_ok: 1 when the spec loaded without errors (warnings allowed), else 0. */
 int cutune_spec_ok(const cutune_spec *spec);
 

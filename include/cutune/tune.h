@@ -217,8 +217,9 @@ int cutune_tune_blocks(cutune_spec *spec, const cutune_blocks_options *opts, cut
 /* cutune_blocks_emit_check: before a run over the kernel blocks cutune_tune_blocks(opts)
  * visits, each block's emit paths that may not be written (cutune_spec_emit_refused),
  * of the kinds the caller does not replace by a path of its own (given_header,
- * given_csv, given_results: 1 replaced), one line each in *out ("" when every one may;
- * free with cutune_free); afterwards the first block is selected (with selected_only,
+ * given_csv, given_results: 1 replaced), one line each in *out as `cutune SPEC` says it
+ * ("cutune: emit header ... leaves the spec's folder ..."; "" when every one may; free
+ * with cutune_free); afterwards the first block is selected (with selected_only,
  * the selection is left). CUTUNE_OK, CUTUNE_EINVAL or CUTUNE_ENOMEM. */
 int cutune_blocks_emit_check(char **out, cutune_spec *spec, const cutune_blocks_options *opts, int given_header,
                              int given_csv, int given_results);
@@ -347,7 +348,8 @@ typedef struct cutune_untuned {
     int limited;           /* 1: only the first configurations were analysed (a limit below the space) */
     int emits;             /* 1: a header or CSV was asked for (none is written) */
     int brief;             /* 1: the verdict line alone */
-    const char *why;       /* why no GPU is usable (cutune_last_error after cutune_device_count) */
+    const char *why;       /* why no GPU is usable (cutune_last_error after cutune_device_count; NULL
+                              or "": the driver sees no device) */
 } cutune_untuned;
 
 /* cutune_untuned_text: u's verdict as `cutune SPEC` prints it on stderr: when some
@@ -426,6 +428,18 @@ void cutune_device_runs_free(cutune_device_run *runs, int n);
  * D: no results: LOAD_ERROR". Both free with cutune_free. CUTUNE_OK,
  * CUTUNE_EINVAL (NULL arguments, i out of range) or CUTUNE_ENOMEM. */
 int cutune_device_run_text(char **out, char **spread, const cutune_device_run *runs, int n, int i);
+
+/* cutune_device_runs_header: the header of cutune_tune_per_device's runs[0 .. n) whose
+ * results were read back, an entry per GPU model (cutune_emit_header_devices: of GPUs of
+ * one model, the first run's winner), named for the file `path` (its last part), in *out,
+ * `spec` as cutune_emit_header takes it (NULL: no functions of the problem size); in
+ * *notes (NULL: not asked) which runs share an earlier one's entry
+ * (cutune_header_devices_notes), also when the header cannot be made. Both NULL and
+ * CUTUNE_OK when no run was read back: there is no header. Both free with cutune_free.
+ * CUTUNE_OK; CUTUNE_EINVAL (NULL arguments) or cutune_emit_header's status, the message
+ * "no header written to PATH: WHY". */
+int cutune_device_runs_header(char **out, char **notes, cutune_spec *spec, const cutune_device_run *runs, int n,
+                              const char *path);
 
 /* cutune_per_device_check: whether a run of a process per GPU on devices[0 .. n) can
  * go as asked: CUTUNE_OK, or CUTUNE_EINVAL saying why not (cutune_last_error, in the

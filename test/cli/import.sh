@@ -7,7 +7,10 @@
 # Values and Conditions itself). Constant memory (MemType "Constant") fills the kernel's
 # __constant__ variable and is passed as an argument too; malformed files (not JSON,
 # missing keys, wrong types, unknown fill types, Python cutune cannot say) are refused
-# with the path and the reason; an existing OUT is kept unless --force.
+# with the path and the reason; an existing OUT is kept unless --force. A param whose
+# name the best-config header cannot define (TRIAD_TUNED, two params upper-cased the
+# same, <math.h>'s names) is renamed, its macro kept, each rule of compiler/hnames.h
+# tried; a name longer than a header's names may be is refused.
 set -u
 cutune=$1
 src=$2
@@ -84,6 +87,82 @@ check "-o elsewhere: the kernel's path relative to it" grep -qF 'kernel triad fr
 check "-o elsewhere: it counts the same" test "$(valid "$tmp/elsewhere/triad.tune")" = 4320
 "$cutune" import -q "$t1/bat/TRIAD/TRIAD-CAFF.json" -o - >"$tmp/stdout.tune"
 check "-o -: the spec on stdout" grep -q "^kernel triad from" "$tmp/stdout.tune"
+
+# ---- names the best-config header cannot define: the param renamed, its macro kept ----
+# The header (docs/header.md) of kernel triad defines TRIAD_<PARAM> for each param, a field
+# <param> of TRIAD_params, and names of its own (TRIAD_TUNED, CUTUNE_TRIAD_H, ...); two
+# of them may not meet, nor a name of <math.h> (compiler/hnames.h). A T1 param whose name
+# would make them meet is renamed with '_' added (the later of two params), still
+# defined as its T1 macro: the spec checks, its header is written, each variant gets the
+# T1 macros with its values.
+triad=$t1/bat/TRIAD
+sed 's/\btriad\b/fp/g' "$triad/triad_kernel.cu" >"$triad/fp.cu" # the same kernel, named fp
+names() { # names KERNEL NAME...: TRIAD-CAFF.json with KERNEL and params NAME... ([1, 2], default 1) as $triad/n.json
+    local kernel=$1
+    shift
+    python3 - "$triad/TRIAD-CAFF.json" "$triad/n.json" "$kernel" "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+if sys.argv[3] != 'triad':
+    d['KernelSpecification']['KernelName'], d['KernelSpecification']['KernelFile'] = sys.argv[3], sys.argv[3] + '.cu'
+d['ConfigurationSpace']['TuningParameters'] += [{'Name': n, 'Type': 'int', 'Values': '[1, 2]', 'Default': 1}
+                                                for n in sys.argv[4:]]
+json.dump(d, open(sys.argv[2], 'w'))
+PY
+}
+renamed() { # renamed WHAT KERNEL 'NAME>SPEC_NAME'... -- NOTE...: each NAME imported as SPEC_NAME, with each NOTE
+    local what=$1 kernel=$2
+    shift 2
+    local pairs=() macros=()
+    while [ "$1" != -- ]; do pairs+=("$1"); macros+=("${1%%>*}"); shift; done
+    shift
+    names "$kernel" "${macros[@]}"
+    rm -f "$triad/n.tune"
+    "$cutune" import "$triad/n.json" 2>"$tmp/err"
+    check "$what: imported (exit 0): $(grep -v '^note' "$tmp/err" | head -n 1)" test $? -eq 0
+    for note; do
+        check "$what: the note '$note'" grep -qF "note: $triad/n.json: \$.ConfigurationSpace.TuningParameters[$note" "$tmp/err"
+    done
+    for pair in "${pairs[@]}"; do
+        local name=${pair%%>*} spec=${pair##*>} route=""
+        [ "$name" != "$spec" ] && route=" as define $name"
+        check "$what: param $spec$route" grep -qx "    param $spec in \[1, 2\]$route default 1;" "$triad/n.tune"
+    done
+    check "$what: the spec checks" bash -c "'$cutune' check -q '$triad/n.tune' >/dev/null"
+    check "$what: its header is written" bash -c "'$cutune' emit header -q --spec '$triad/n.tune' >'$tmp/n.h'"
+    "$cutune" list "$triad/n.tune" --format json --limit 64 >"$tmp/n.list.json" 2>/dev/null
+    check "$what: each variant defines the T1 macros with its values" python3 -c "import json, sys
+rows = json.load(open(sys.argv[1]))
+assert rows
+for r in rows:
+    for pair in sys.argv[2:]:
+        name, spec = pair.split('>')
+        assert '-D%s=%d' % (name, r['params'][spec]) in r['defines'], (pair, r['defines'])" "$tmp/n.list.json" "${pairs[@]}"
+}
+renamed "a name the header defines itself (TRIAD_TUNED)" triad 'tuned>tuned_' -- \
+    "3].Name: 'tuned' would make the best-config header define TRIAD_TUNED, which the header defines for itself: the param is 'tuned_', still defined as the macro tuned"
+check "... the header defines TRIAD_TUNED_ for it" grep -q '^#define TRIAD_TUNED_ 1$' "$tmp/n.h"
+renamed "upper-cased the same (TRIAD_TILE twice): the later renamed" triad 'Tile>Tile' 'TILE>TILE_' -- \
+    "4].Name: 'TILE' would make the best-config header define TRIAD_TILE, as param 'Tile' does: the param is 'TILE_', still defined as the macro TILE"
+renamed "a field named as <math.h>'s NAN" triad 'NAN>NAN_' -- \
+    "3].Name: 'NAN' would make the best-config header define NAN, a name of <math.h> or <string.h>: the param is 'NAN_'"
+renamed "the kernel's prefix and the param make <math.h>'s FP_NAN" fp 'nan>nan_' -- \
+    "3].Name: 'nan' would make the best-config header define FP_NAN, a name of <math.h> or <string.h>: the param is 'nan_'"
+renamed "a field named as another param's macro (TRIAD_X)" triad 'x>x' 'TRIAD_X>TRIAD_X_' -- \
+    "4].Name: 'TRIAD_X' would make the best-config header define TRIAD_X, as param 'x' does: the param is 'TRIAD_X_'"
+renamed "a field named as the header's guard" triad 'CUTUNE_TRIAD_H>CUTUNE_TRIAD_H_' -- \
+    "3].Name: 'CUTUNE_TRIAD_H' would make the best-config header define CUTUNE_TRIAD_H, which the header defines for itself"
+renamed "a new name another param has: one more '_'" triad 'tuned>tuned__' 'tuned_>tuned_' -- \
+    "3].Name: 'tuned' would make the best-config header define TRIAD_TUNED, which the header defines for itself: the param is 'tuned__'"
+check "... and tuned_ has no note" test "$(grep -c 'TuningParameters\[4\]' "$tmp/err")" = 0
+renamed "a name clashing with nothing: as it is" triad 'Tuned_x>Tuned_x' 'tiles>tiles' --
+check "... no note of the header" test "$(grep -c 'best-config header' "$tmp/err")" = 0
+long=$(printf 'p%.0s' $(seq 255))
+renamed "a name of 255 bytes, the header's most" triad "$long>$long" --
+names triad "${long}q"
+"$cutune" import -o - "$triad/n.json" >/dev/null 2>"$tmp/err"
+check "a name of 256 bytes: refused (exit 1)" test $? -eq 1
+check "... at its Name, saying the most" grep -qF "n.json: \$.ConfigurationSpace.TuningParameters[3].Name: is 256 bytes long: the best-config header's names are at most 255 (shorten the macro)" "$tmp/err"
 
 # ---- malformed T1 files: refused (exit 1) with the JSON path and the reason ----
 base=$t1/bat/TRIAD/TRIAD-CAFF.json

@@ -24,6 +24,24 @@ check "the T4 file imports" "$cutune" import "$data/conv_small.T4.json" --spec "
     --gpu-name "NVIDIA RTX A4000" 2>/dev/null
 check "the results say so" grep -q '"format": "cache file"' "$tmp/cache.json"
 
+# -o -: the results on standard output, as cutune's other -o options take '-' (emit, report,
+# import of a T1 file); no file named '-', and stderr says where the data came from only
+(cd "$tmp" && "$cutune" import "$data/conv_small.kt-cache.json.gz" --spec "$spec" -o - >"$tmp/stdout.json" \
+    2>"$tmp/stdout.err")
+check "-o -: exit 0" test $? -eq 0
+check "-o -: no file named '-'" test ! -e "$tmp/-"
+check "-o -: the results -o FILE writes (but for the moment of the import)" python3 -c '
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for d in (a, b):
+    del d["source"]["imported"]
+sys.exit(0 if a == b else 1)' "$tmp/stdout.json" "$tmp/cache.json"
+check "-o -: stderr names the cache" grep -q "^Kernel Tuner cache file '.*conv_small.kt-cache.json.gz'" "$tmp/stdout.err"
+check "-o -: ... and no results path" test "$(grep -c '^results:' "$tmp/stdout.err")" = 0
+(cd "$tmp" && "$cutune" import "$data/conv_small.kt-cache.json.gz" --spec "$spec" -o - >/dev/full 2>"$tmp/full.err")
+check "-o - to a full disk: exit 3" test $? -eq 3
+check "... saying so" grep -q "cutune import: cannot write to standard output: No space left on device" "$tmp/full.err"
+
 # simulate: the same runs, ratios and seconds as over the earlier conversion
 sim() {
     "$cutune" simulate "$spec" --results "$1" --strategy genetic --budget 25 --repeat 10 --seed 3 --format json
@@ -51,6 +69,41 @@ check "simulate over the imported cache gives the earlier conversion's figures" 
 sim "$tmp/t4.json" >"$tmp/t4.sim" 2>&1
 check "and over the imported T4 file the same runs and ratios" \
     same_figures "$tmp/land.sim" "$tmp/t4.sim" ratio best best_index best_at evaluations
+
+# --kernel NAME: a spec of several kernel blocks (the recording's one, and another) takes
+# the block's name, as emit header --kernel and the spec's other commands do
+{
+    printf 'kernel convolution_kernel as probe from "%s" {\n' "$data/convolution_kernel.cu"
+    printf '    param block_size_x in [16, 32];\n    block block_size_x;\n    grid 1;\n}\n'
+    sed -e "s|^kernel convolution_kernel from \"convolution_kernel.cu\"|kernel convolution_kernel as corner from \"$data/convolution_kernel.cu\"|" \
+        "$spec"
+} >"$tmp/two.tune"
+check "the two-block spec checks" "$cutune" check "$tmp/two.tune"
+"$cutune" import "$data/conv_small.kt-cache.json.gz" --spec "$tmp/two.tune" -o "$tmp/two.json" 2>"$tmp/two.err"
+check "two blocks, no --kernel: exit 2" test $? -eq 2
+check "... naming both and the option" grep -qx "cutune import: $tmp/two.tune has 2 kernel blocks (probe (kernel convolution_kernel), corner (kernel convolution_kernel)): a recording is of one; name it with --kernel NAME" "$tmp/two.err"
+check "... nothing written" test ! -e "$tmp/two.json"
+"$cutune" import "$data/conv_small.kt-cache.json.gz" --spec "$tmp/two.tune" --kernel nope -o "$tmp/two.json" 2>"$tmp/two.err"
+check "--kernel naming no block: exit 2" test $? -eq 2
+check "... listing the blocks there are" grep -qx "cutune import: $tmp/two.tune has no kernel block named 'nope' (its blocks: probe (kernel convolution_kernel), corner (kernel convolution_kernel))" "$tmp/two.err"
+check "... nothing written" test ! -e "$tmp/two.json"
+"$cutune" import "$data/conv_small.kt-cache.json.gz" --spec "$tmp/two.tune" --kernel convolution_kernel -o "$tmp/two.json" 2>"$tmp/two.err"
+check "--kernel KERNEL: the kernel's first block (probe), whose params the cache lacks: exit 3" test $? -eq 3
+check "... the cache's params named" grep -q '"block_size_y" is not a param of the spec' "$tmp/two.err"
+check "--kernel corner: exit 0" "$cutune" import -q "$data/conv_small.kt-cache.json.gz" --spec "$tmp/two.tune" --kernel corner \
+    -o "$tmp/two.json"
+check "... the results are of block corner" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if d["spec"]["block"] == "corner" and d["spec"]["kernel"] == "convolution_kernel" and len(d["results"]) == 256 else 1)' \
+    "$tmp/two.json"
+check "... and its header is block corner's" bash -c "'$cutune' emit header '$tmp/two.json' --spec '$tmp/two.tune' 2>/dev/null |
+    grep -q '^#define CORNER_BLOCK_DIM_X '"
+check "--kernel KERNEL of a one-block spec: exit 0" "$cutune" import -q "$data/conv_small.kt-cache.json.gz" --spec "$spec" \
+    --kernel convolution_kernel -o "$tmp/one.json"
+"$cutune" import "$src/test/data/t1/bat/TRIAD/TRIAD-CAFF.json" --kernel triad -o - >/dev/null 2>"$tmp/t1k.err"
+check "--kernel without --spec: exit 2" test $? -eq 2
+check "... saying it goes with --spec" grep -q "kernel goes with --spec" "$tmp/t1k.err"
 
 # report and emit read the import
 check "report reads it" "$cutune" report "$tmp/cache.json" -o "$tmp/r.html" 2>/dev/null

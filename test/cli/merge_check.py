@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""merge_check.py - helpers of test/cli/merge.sh (issue 19: `cutune merge`).
+"""merge_check.py - helpers of test/cli/merge.sh (`cutune merge`: shards of a run joined).
 
 split ORIGINAL N DIR [TWIN]: writes DIR/shard-I-of-N.json for I in 0..N-1, each the
   original with only the entries whose index % N == I and settings.shard = {I, N}, and

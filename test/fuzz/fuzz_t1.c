@@ -6,14 +6,18 @@
  * and a JSON path); a translated file is a spec that parses without a syntax error
  * (what the importer writes, quotes and names from the file included, must stay inside
  * the spec's tokens) and checks without an error (what the spec's checker would refuse,
- * the importer refuses at the T1 file's path); its diagnostics are rendered. A violation
- * aborts, as a crash would. Build with -DCUTUNE_FUZZ=ON (clang); docs/fuzzing.md. */
+ * the importer refuses at the T1 file's path), and its best-config header's names are C
+ * names that do not clash (compiler/hnames.h: what the header check and the loader refuse,
+ * the importer renames); its diagnostics are rendered. A violation aborts, as a crash
+ * would. Build with -DCUTUNE_FUZZ=ON (clang); docs/fuzzing.md. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
+#include "compiler/hnames.h"
 #include "compiler/sema.h"
 #include "import/t1.h"
 #include "lang/parse.h"
@@ -24,6 +28,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static bool well_named(const char *m)
 {
     return m && strncmp(m, "t1.json: $", 10) == 0;
+}
+
+/* check_names: aborts when the header of m could not define its names: a param's name is
+ * no C name, or two names clash (as emit/header_check.c and compiler/spec.c decide). */
+static void check_names(arena *a, const model *m)
+{
+    const char **params = arena_alloc(a, sizeof(char *) * (size_t)(m->nparams + 1));
+    const char **lets = arena_alloc(a, sizeof(char *) * (size_t)(m->nlets + 1));
+    if (!params || !lets)
+        return;
+    for (int i = 0; i < m->nparams; i++)
+        if (!esc_c_name(params[i] = m->params[i].name))
+            abort();
+    for (int i = 0; i < m->nlets; i++)
+        lets[i] = m->lets[i].name;
+    hn_block b = {m->emit.header_prefix, m->nparams, params, 0, NULL, m->nlets, lets};
+    hn_list *l = NULL;
+    if (hn_collect(&l, &b) != 0)
+        return;
+    hn_clash c;
+    if (hn_clash_find((const hn_list *const *)&l, 1, &c))
+        abort(); /* a spec the header's check refuses */
+    hn_free(l);
 }
 
 /* check_spec: parses and checks the translated text; aborts on any error. */
@@ -47,6 +74,8 @@ static void check_spec(const char *text)
         sb_free(&out);
         if (rc != 0 && !dl.out_of_memory)
             abort(); /* a spec the importer wrote that its own checker refuses */
+        if (rc == 0)
+            check_names(a, m);
     }
     arena_free(a);
 }

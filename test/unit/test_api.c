@@ -475,6 +475,78 @@ static void test_set_device_checks_again(void **state)
     cutune_spec_free(spec);
 }
 
+/* read_all: the file at `path` into buf (at most size - 1 bytes), NUL-ended; buf. */
+static const char *read_all(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    buf[fread(buf, 1, size - 1, f)] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* cutune_write_file: the whole text in the file, replacing what it held; a path that
+ * cannot be written, named with why; a folder refused and left as it was. */
+static void test_write_file(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cutune-write-XXXXXX", path[128], bad[128], buf[64], want[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    assert_int_equal(cutune_write_file(path, "first line\nsecond line\n"), CUTUNE_OK);
+    assert_string_equal(read_all(path, buf, sizeof buf), "first line\nsecond line\n");
+    assert_int_equal(cutune_write_file(path, "shorter\n"), CUTUNE_OK);
+    assert_string_equal(read_all(path, buf, sizeof buf), "shorter\n");
+    snprintf(bad, sizeof bad, "%s/no/such/out.txt", dir);
+    assert_int_equal(cutune_write_file(bad, "x"), CUTUNE_EIO);
+    snprintf(want, sizeof want, "cannot write '%s': No such file or directory", bad);
+    assert_string_equal(cutune_last_error(), want);
+    assert_int_equal(cutune_write_file(dir, "x"), CUTUNE_EIO); /* a folder is not replaced */
+    snprintf(want, sizeof want, "cannot write '%s': ", dir);
+    assert_memory_equal(cutune_last_error(), want, strlen(want));
+    struct stat st;
+    assert_int_equal(stat(dir, &st), 0);
+    assert_true(S_ISDIR(st.st_mode));
+    assert_int_equal(cutune_write_file(NULL, "x"), CUTUNE_EINVAL);
+    assert_int_equal(cutune_write_file(path, NULL), CUTUNE_EINVAL);
+    assert_string_equal(read_all(path, buf, sizeof buf), "shorter\n");
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* cutune_spec_use_gpu: the values of a GPU the driver sees; a GPU it does not see (or
+ * a spec that reads no attribute) leaves the spec as it was loaded, without an error.
+ * Holds with or without a GPU here: GPU 0's values are checked against its own. */
+static void test_use_gpu(void **state)
+{
+    (void)state;
+    static const char reads[] = "kernel persistent_saxpy from \"../kernels/persistent_saxpy.cu\" {\n"
+                                "    param bps in [1, 2] as none;\n"
+                                "    block 256;\n"
+                                "    grid sm_count * bps;\n"
+                                "}\n";
+    cutune_spec *spec = load(reads, NULL, 0, CUTUNE_OK);
+    int sm = attr_index("sm_count");
+    long long table = cutune_spec_device_attr_value(spec, sm);
+    assert_int_equal(cutune_spec_device_assumed(spec), 1);
+    assert_int_equal(cutune_spec_use_gpu(spec, CUTUNE_MAX_GPU_NUMBER), CUTUNE_OK); /* no such GPU */
+    assert_int_equal(cutune_spec_device_assumed(spec), 1);
+    assert_int_equal(cutune_spec_device_attr_value(spec, sm), table);
+    cutune_device dev;
+    bool gpu = cutune_device_get(&dev, 0) == CUTUNE_OK;
+    assert_int_equal(cutune_spec_use_gpu(spec, 0), CUTUNE_OK);
+    assert_int_equal(cutune_spec_device_assumed(spec), !gpu);
+    assert_int_equal(cutune_spec_device_attr_value(spec, sm), gpu ? dev.sm_count : table);
+    cutune_spec_free(spec);
+    spec = load("kernel persistent_saxpy from \"../kernels/persistent_saxpy.cu\" {\n"
+                "    param bps in [1, 2] as none;\n    block 256;\n    grid 4 * bps;\n}\n",
+                NULL, 0, CUTUNE_OK);
+    assert_int_equal(cutune_spec_use_gpu(spec, 0), CUTUNE_OK); /* reads none: as loaded */
+    assert_int_equal(cutune_spec_device_assumed(spec), 1);
+    cutune_spec_free(spec);
+    assert_int_equal(cutune_spec_use_gpu(NULL, 0), CUTUNE_EINVAL);
+}
+
 /* Analysing for another architecture checks the spec again with its values: loaded for
  * sm_90 (132 SMs), analysed for sm_86, the variants' grid has the RTX 3090's 82 SMs. */
 static int first_grid(void *user, const cutune_analysis *a)
@@ -519,6 +591,8 @@ int main(void)
         cmocka_unit_test(test_device_attributes_from_the_table_and_a_device),
         cmocka_unit_test(test_analysis_rechecks_for_its_arch),
         cmocka_unit_test(test_set_device_checks_again),
+        cmocka_unit_test(test_use_gpu),
+        cmocka_unit_test(test_write_file),
         cmocka_unit_test(test_tune_devices_are_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,7 +7,8 @@
  * report names the block; shards of the two blocks are not merged (cutune_results_merge
  * names both files and both blocks), those of one block are. The results come from a
  * Kernel Tuner cache imported into each block (cutune_import_results), so no GPU is
- * needed. The headings the commands print before each block and size (cutune_spec_block_heading,
+ * needed; the block an import goes into is picked by name (cutune_import_block). The
+ * headings the commands print before each block and size (cutune_spec_block_heading,
  * cutune_spec_size_heading). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -99,6 +100,47 @@ static void test_recorded_and_selected(void **state)
     cutune_spec_free(s);
     cutune_tune_result_free(r1);
     cutune_tune_result_free(r2);
+}
+
+/* cutune_import_block: the block a recording goes into, by the block's name, else the
+ * kernel's first block; none named in a spec of two blocks, or a name neither has, is
+ * refused naming the blocks, and the block held stays held. */
+static void test_import_block(void **state)
+{
+    (void)state;
+    cutune_spec *s = load_spec();
+    assert_int_equal(cutune_import_block(s, "step2"), CUTUNE_OK);
+    assert_int_equal(cutune_spec_kernel_selected(s), 1);
+    assert_int_equal(cutune_import_block(s, "reduce"), CUTUNE_OK); /* the kernel: its first block */
+    assert_int_equal(cutune_spec_kernel_selected(s), 0);
+    assert_int_equal(cutune_import_block(s, "step2"), CUTUNE_OK);
+    assert_int_equal(cutune_import_block(s, NULL), CUTUNE_EINVAL);
+    assert_string_equal(cutune_last_error(), "blocks.tune has 2 kernel blocks (step1 (kernel reduce), step2 (kernel "
+                                             "reduce)): a recording is of one; name it with --kernel NAME");
+    assert_int_equal(cutune_spec_kernel_selected(s), 1);
+    assert_int_equal(cutune_import_block(s, "step3"), CUTUNE_EINVAL);
+    assert_string_equal(cutune_last_error(), "blocks.tune has no kernel block named 'step3' (its blocks: step1 "
+                                             "(kernel reduce), step2 (kernel reduce))");
+    assert_int_equal(cutune_spec_kernel_selected(s), 1);
+    /* the block held is the one the import reads: the results record step2 */
+    FILE *f = fopen(path_of("cache.json"), "w");
+    assert_non_null(f);
+    fputs(cache, f);
+    fclose(f);
+    cutune_tune_result *r = NULL;
+    assert_int_equal(cutune_import_results(&r, s, path_of("cache.json"), NULL), CUTUNE_OK);
+    assert_string_equal(cutune_tune_block(r), "step2");
+    cutune_tune_result_free(r);
+    cutune_spec_free(s);
+    /* a spec of one block needs no name */
+    const char one[] = "kernel reduce from \"reduce.cu\" {\n    param bx in [16, 32];\n    block bx; grid 1;\n}\n";
+    cutune_load_options lo = CUTUNE_LOAD_OPTIONS_INIT;
+    lo.skip_file_checks = 1;
+    assert_int_equal(cutune_spec_load_string(&s, "one.tune", one, strlen(one), &lo), CUTUNE_OK);
+    assert_int_equal(cutune_import_block(s, NULL), CUTUNE_OK);
+    assert_int_equal(cutune_import_block(s, "other"), CUTUNE_EINVAL);
+    cutune_spec_free(s);
+    assert_int_equal(cutune_import_block(NULL, NULL), CUTUNE_EINVAL);
 }
 
 /* A file written before blocks had names: loaded, its block the kernel's name, and of
@@ -268,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_heading),
         cmocka_unit_test_setup_teardown(test_recorded_and_selected, setup, teardown),
         cmocka_unit_test_setup_teardown(test_old_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_import_block, setup, teardown),
         cmocka_unit_test_setup_teardown(test_headers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_merge_two_blocks, setup, teardown),
     };

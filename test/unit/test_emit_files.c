@@ -7,7 +7,8 @@
  * the blocks there are), and the files written after a run (the paths given, else the
  * spec's emit paths;
  * the header after what the file holds; none without a winner; a failure told and the
- * other file still written). Results from test/emit/; specs from test/emit/ and
+ * other file still written; the report page), and what a run says of each of them
+ * (cutune_emitted_text, also from hand-built outcomes). Results from test/emit/; specs from test/emit/ and
  * examples/, one written into a scratch folder. Expected headers are what
  * cutune_emit_header makes of the same arguments, never text copied from this file's
  * code under test. */
@@ -184,10 +185,10 @@ static void test_results_of_kernel(void **state)
     cutune_tune_result_free(a100);
 }
 
-/* What told() heard, in order. */
+/* What told() heard, in order, and what cutune_emitted_text said of it then. */
 typedef struct heard {
     int n;
-    char kind[4][16], path[4][512], why[4][512];
+    char kind[4][16], path[4][512], why[4][512], said[4][1024];
     int written[4], status[4];
 } heard;
 
@@ -198,6 +199,10 @@ static void told(void *user, const cutune_emitted *file)
     snprintf(h->kind[h->n], sizeof h->kind[0], "%s", file->kind);
     snprintf(h->path[h->n], sizeof h->path[0], "%s", file->path);
     snprintf(h->why[h->n], sizeof h->why[0], "%s", file->status ? cutune_last_error() : "");
+    char *said = NULL;
+    assert_int_equal(cutune_emitted_text(&said, file, 0), CUTUNE_OK);
+    snprintf(h->said[h->n], sizeof h->said[0], "%s", said);
+    cutune_free(said);
     h->written[h->n] = file->written;
     h->status[h->n++] = file->status;
 }
@@ -301,6 +306,9 @@ static void test_after_tune_refusals(void **state)
     assert_int_equal(h.n, 1);
     assert_int_equal(h.written[0], 0);
     assert_int_equal(h.status[0], CUTUNE_OK);
+    char said[1024];
+    snprintf(said, sizeof said, "cutune: no header written to %s: there is no winner\n", hpath);
+    assert_string_equal(h.said[0], said);
     assert_null(sys_read_file(hpath, SYS_LIMIT_SOURCE, NULL));
     in_tmp(hpath, sizeof hpath, "no/such/dir/x.h");
     in_tmp(cpath, sizeof cpath, "fine.csv");
@@ -313,6 +321,10 @@ static void test_after_tune_refusals(void **state)
     char want[1024];
     snprintf(want, sizeof want, "cannot write '%s': ", hpath);
     assert_memory_equal(h.why[1], want, strlen(want));
+    snprintf(said, sizeof said, "csv: %s\n", cpath);
+    assert_string_equal(h.said[0], said);
+    snprintf(said, sizeof said, "cutune: cannot write '%s': ", hpath);
+    assert_memory_equal(h.said[1], said, strlen(said));
     char *csv = sys_read_file(cpath, SYS_LIMIT_SOURCE, NULL);
     assert_non_null(csv);
     free(csv);
@@ -321,6 +333,81 @@ static void test_after_tune_refusals(void **state)
     cutune_spec_free(spec);
     cutune_tune_result_free(nowin);
     cutune_tune_result_free(h100);
+}
+
+/* A run's report page: the page cutune_emit_report makes of the result, named by its
+ * results path, written and told as "report"; a path that cannot be written: told with
+ * the path in the message, as `cutune report` words it, and CUTUNE_EIO. */
+static void test_report_after_tune(void **state)
+{
+    (void)state;
+    cutune_tune_result *h100 = load("h100.json");
+    const char *names[] = {CUTUNE_SOURCE_DIR "/test/emit/h100.json"};
+    cutune_report_options opts = CUTUNE_REPORT_OPTIONS_INIT;
+    opts.names = names;
+    char *want = NULL, path[512], said[1024];
+    assert_int_equal(cutune_emit_report(&want, (const cutune_tune_result *const *)&h100, 1, &opts), CUTUNE_OK);
+    heard h = {0};
+    in_tmp(path, sizeof path, "run.html");
+    assert_int_equal(cutune_report_after_tune(h100, "unused.tune", path, told, &h), CUTUNE_OK);
+    assert_int_equal(h.n, 1);
+    assert_string_equal(h.kind[0], "report");
+    assert_true(h.written[0]);
+    snprintf(said, sizeof said, "report: %s\n", path);
+    assert_string_equal(h.said[0], said);
+    char *got = sys_read_file(path, SYS_LIMIT_SOURCE, NULL);
+    assert_non_null(got);
+    assert_string_equal(got, want);
+    free(got);
+    in_tmp(path, sizeof path, "no/such/dir/run.html");
+    h = (heard){0};
+    assert_int_equal(cutune_report_after_tune(h100, NULL, path, told, &h), CUTUNE_EIO);
+    assert_int_equal(h.n, 1);
+    assert_false(h.written[0]);
+    assert_int_equal(h.status[0], CUTUNE_EIO);
+    snprintf(said, sizeof said, "cutune report: cannot write '%s': ", path);
+    assert_memory_equal(h.said[0], said, strlen(said));
+    assert_int_equal(cutune_report_after_tune(NULL, NULL, path, NULL, NULL), CUTUNE_EINVAL);
+    assert_int_equal(cutune_report_after_tune(h100, NULL, NULL, NULL, NULL), CUTUNE_EINVAL);
+    cutune_free(want);
+    cutune_tune_result_free(h100);
+}
+
+/* What a run says of each file, from hand-built outcomes: where it went (nothing when
+ * brief), no winner, a spec's failure left to its diagnostics, another failure in the
+ * error's words (a report that could not be written as `cutune report` says it). */
+static void test_emitted_text(void **state)
+{
+    (void)state;
+    const struct {
+        cutune_emitted file;
+        int brief;
+        const char *said;
+    } cases[] = {
+        {{"csv", "out/k.csv", 1, CUTUNE_OK}, 0, "csv: out/k.csv\n"},
+        {{"header", "k_tuned.h", 1, CUTUNE_OK}, 0, "header: k_tuned.h\n"},
+        {{"report", "-", 1, CUTUNE_OK}, 0, "report: -\n"},
+        {{"header", "k_tuned.h", 1, CUTUNE_OK}, 1, ""},
+        {{"header", "k_tuned.h", 0, CUTUNE_OK}, 0, "cutune: no header written to k_tuned.h: there is no winner\n"},
+        {{"header", "k_tuned.h", 0, CUTUNE_OK}, 1, "cutune: no header written to k_tuned.h: there is no winner\n"},
+        {{"header", "k_tuned.h", 0, CUTUNE_ESPEC}, 0, ""},
+        {{"header", "k_tuned.h", 0, CUTUNE_EEVAL}, 0, ""},
+        {{"csv", "k.csv", 0, CUTUNE_EIO}, 1, "cutune: no command named 'lsit'; did you mean 'list'?\n"},
+        {{"report", "r.html", 0, CUTUNE_EIO}, 0, "cutune report: no command named 'lsit'; did you mean 'list'?\n"},
+        {{"report", "r.html", 0, CUTUNE_ENOMEM}, 0, "cutune: no command named 'lsit'; did you mean 'list'?\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *said = NULL;
+        cutune_help_unknown("lsit"); /* the last error: a message known here */
+        assert_int_equal(cutune_emitted_text(&said, &cases[i].file, cases[i].brief), CUTUNE_OK);
+        assert_string_equal(said, cases[i].said);
+        cutune_free(said);
+    }
+    char *said = NULL;
+    cutune_emitted nameless = {NULL, "x", 1, CUTUNE_OK};
+    assert_int_equal(cutune_emitted_text(NULL, &cases[0].file, 0), CUTUNE_EINVAL);
+    assert_int_equal(cutune_emitted_text(&said, NULL, 0), CUTUNE_EINVAL);
+    assert_int_equal(cutune_emitted_text(&said, &nameless, 0), CUTUNE_EINVAL);
 }
 
 /* The CSV of a results file named by its path: the stored run's table, the same as of
@@ -353,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_spec_recorded),       cmocka_unit_test(test_results_of_kernel),
         cmocka_unit_test(test_after_tune_paths),    cmocka_unit_test(test_after_tune_spec_paths),
         cmocka_unit_test(test_after_tune_refusals), cmocka_unit_test(test_csv_file),
+        cmocka_unit_test(test_report_after_tune),   cmocka_unit_test(test_emitted_text),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

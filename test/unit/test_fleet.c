@@ -3,7 +3,8 @@
  * for the compiler, the race's plan (fleet_race_plan) over simulated GPUs, and both with
  * fake GPU workers (processes that answer each request as a worker would, with made-up
  * figures): the answers that come together are all taken, and the race spreads its
- * contenders over the GPUs, each timed once, the spread measured on the pairs. */
+ * contenders over the GPUs, each timed once, the spread measured on the pairs; on one
+ * GPU it screens each contender against the best timed in full before it. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -200,8 +201,11 @@ static void test_race_plan_drop_goes_to_another(void **state)
 /* ---- fake workers ------------------------------------------------------------------- */
 
 /* A fake GPU worker: answers every request, ok and timed, with a median of
- * (ordinal + 1) ms times its scale (ctx: a double); a final race's request after 10 ms
- * (the GPU busy), any other at once. */
+ * (ordinal + 1) ms times its scale (ctx: a double), quartiles 1 % either side; a final
+ * race's request after 10 ms (the GPU busy), any other at once. A final request screened
+ * against a best (the race on one GPU) stops after its `samples`, pruned, when its
+ * median is above best_objective + best_range (the fake's own rule), and tells what it
+ * was told: best_range in max_abs_error, best_objective in power_w. */
 static int fake_worker(void *ctx, int in, int out)
 {
     double scale = *(const double *)ctx;
@@ -222,8 +226,18 @@ static int fake_worker(void *ctx, int in, int out)
         r.m.reason = r.m.energy_note = r.m.profile_note = "";
         r.m.energy_j = r.m.power_w = NAN;
         r.m.timed = true;
-        r.m.median_ms = r.m.min_ms = r.m.max_ms = r.m.q1_ms = r.m.q3_ms = scale * (double)(q.ordinal + 1);
+        r.m.median_ms = r.m.min_ms = r.m.max_ms = scale * (double)(q.ordinal + 1);
+        r.m.q1_ms = 0.99 * r.m.median_ms;
+        r.m.q3_ms = 1.01 * r.m.median_ms;
         r.m.reps = q.final ? 10 : 3;
+        if (q.final && q.have_best && q.samples > 0) {
+            r.m.max_abs_error = q.best_range;
+            r.m.power_w = q.best_objective;
+            if (r.m.median_ms > q.best_objective + q.best_range) {
+                r.m.pruned = true;
+                r.m.reps = q.samples;
+            }
+        }
         r.m.provisional = !q.final;
         r.m.objective = r.m.median_ms;
         r.m.gpu_seconds = 0.001;
@@ -306,7 +320,7 @@ static void fake_fleet_new(fake_fleet *ff, int ngpus, const double *scale)
     t->answered = calloc((size_t)ngpus, sizeof *t->answered);
     t->vals = calloc((size_t)t->m->nparams + 1, sizeof(value));
     assert_true(t->gpus && t->slots && t->answered && t->vals);
-    t->goal = (goal_state){t->m, t->vals, 1.5, false, 0, false, 0, 0};
+    t->goal = (goal_state){t->m, t->vals, 1.5, false, 0, false, 0, 0, 0};
     ff->res->summary.ndevices = ngpus;
     for (int k = 0; k < ngpus; k++) {
         assert_int_equal(gpu_init(&t->gpus[k], ff->spec, &ff->opts, k, &ff->dev, false, ff->res), CUTUNE_OK);
@@ -489,6 +503,47 @@ static void test_race_on_fake_workers(void **state)
     fake_fleet_free(&ff);
 }
 
+/* On one GPU the race times the contenders in the order given, the first in full and
+ * each next screened against the best timed in full before it: told that best's
+ * objective and its noise (goal_best_range of its quartiles: for a time, twice the
+ * interquartile range, 4 % here); one that is clearly behind stops after GOAL_SCREEN
+ * samples, pruned; a new best becomes what the next are screened against. */
+static void test_race_screens_on_one_gpu(void **state)
+{
+    (void)state;
+    enum { N = 5 };
+    fake_fleet ff;
+    double scale[1] = {1.0};
+    fake_fleet_new(&ff, 1, scale);
+    const uint64_t ordinals[N] = {2, 0, 1, 5, 3}; /* medians 3, 1, 2, 6, 4 ms */
+    const session_binary *bins[N];
+    const record *vs[N];
+    record *first[N];
+    for (int i = 0; i < N; i++) {
+        record *rec = fake_record(&ff, ordinals[i]);
+        bins[i] = &ff.bin;
+        vs[i] = rec;
+    }
+    assert_int_equal(fleet_race(ff.t, bins, vs, vs, N, N, first), CUTUNE_OK);
+    /* the first: timed in full, nothing to be screened against */
+    assert_int_equal(first[0]->m.reps, 10);
+    assert_false(first[0]->m.pruned);
+    assert_true(isnan(first[0]->m.power_w));
+    /* 1 ms: screened against 3 ms (range 4 % of it), not behind: in full, the new best */
+    assert_true(fabs(first[1]->m.power_w - 3.0) < 1e-12);
+    assert_true(fabs(first[1]->m.max_abs_error - 0.04 * 3.0) < 1e-12);
+    assert_int_equal(first[1]->m.reps, 10);
+    assert_false(first[1]->m.pruned);
+    /* the others: screened against 1 ms, behind, stopped after GOAL_SCREEN samples */
+    for (int i = 2; i < N; i++) {
+        assert_true(fabs(first[i]->m.power_w - 1.0) < 1e-12);
+        assert_true(fabs(first[i]->m.max_abs_error - 0.04) < 1e-12);
+        assert_true(first[i]->m.pruned);
+        assert_int_equal(first[i]->m.reps, GOAL_SCREEN);
+    }
+    fake_fleet_free(&ff);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -499,6 +554,7 @@ int main(void)
         cmocka_unit_test(test_race_plan_drop_goes_to_another),
         cmocka_unit_test(test_answers_together_all_taken),
         cmocka_unit_test(test_race_on_fake_workers),
+        cmocka_unit_test(test_race_screens_on_one_gpu),
         cmocka_unit_test(test_gpus_join_as_their_setups_answer),
         cmocka_unit_test(test_failed_setup_stops_the_run),
     };

@@ -1,8 +1,8 @@
 /* test_help.c - the `cutune` command's help texts in the library (cutune/help.h): every
  * command the CLI dispatches has them, each names its command, and they are shaped as
  * the CLI prints them (usage, then the option list, then the exit codes); every option
- * the CLI's tables take has its words in the library, and the library has none the CLI
- * lacks. The CLI's commands are read from its own dispatch table (cli/main.c) and each
+ * the CLI's tables take has its words in the library, in the table's order and with its
+ * short form, and the library has none the CLI lacks; the option list's layout. The CLI's commands are read from its own dispatch table (cli/main.c) and each
  * command's options from its option table (cli/cmd_NAME.c, with the shared entries'
  * macros of cli/options.h), not from the library. */
 #include <setjmp.h>
@@ -185,10 +185,11 @@ static void test_nearest(void **state)
                                              "a file, usually ending in .tune)");
 }
 
-/* An option as a CLI table names it: its long name, and whether it takes a value (-1:
- * not said where the name is, as in a macro's argument). */
+/* An option as a CLI table names it: its long name, its short letter (0: none), and
+ * whether it takes a value (-1: not said where the name is, as in a macro's argument). */
 typedef struct table_option {
     char name[NAME_SIZE];
+    char letter;
     int value;
 } table_option;
 
@@ -222,9 +223,11 @@ static void scan_entries(const char *from, const char *to, table_option *out, in
     for (const char *p = from; p < to && *n < MAX_OPTIONS; p++) {
         const char *name = NULL;
         int value = -1;
+        char letter = 0;
         if (strncmp(p, "{\"", 2) == 0) {
             name = p + 2;
             const char *comma = strchr(strchr(name, '"'), ',');
+            letter = comma && strncmp(comma, ", '", 3) == 0 ? comma[3] : 0;
             comma = comma ? strchr(comma + 1, ',') : NULL; /* past the short letter */
             value = comma && strncmp(comma + 1, " true", 5) == 0    ? 1
                     : comma && strncmp(comma + 1, " false", 6) == 0 ? 0
@@ -246,6 +249,7 @@ static void scan_entries(const char *from, const char *to, table_option *out, in
         size_t len = strcspn(name, "\"");
         assert_true(len > 0 && len < NAME_SIZE);
         snprintf(out[*n].name, NAME_SIZE, "%.*s", (int)len, name);
+        out[*n].letter = letter;
         out[(*n)++].value = value;
         p = name + len;
     }
@@ -271,6 +275,29 @@ static int cli_options(const char *command, table_option out[MAX_OPTIONS])
     return n;
 }
 
+/* library_option: the library's option number i of `command` (cutune_help_option_at's
+ * order, the command's alone); NULL past its last. */
+static const cutune_help_opt *library_option(const char *command, int i)
+{
+    const cutune_help_opt *h;
+    for (int k = 0; (h = cutune_help_option_at(k)) != NULL; k++)
+        if (strcmp(h->command, command) == 0 && i-- == 0)
+            return h;
+    return NULL;
+}
+
+/* short_form_listed: whether `command`'s option list (cutune_help_options_text) names
+ * --`name` with the short form -`letter` ("-q, --quiet"). */
+static bool short_form_listed(const char *command, char letter, const char *name)
+{
+    char *text = NULL, needle[NAME_SIZE + 8];
+    assert_int_equal(cutune_help_options_text(&text, command), CUTUNE_OK);
+    snprintf(needle, sizeof needle, "-%c, --%s", letter, name);
+    bool listed = strstr(text, needle) != NULL;
+    cutune_free(text);
+    return listed;
+}
+
 static void test_every_cli_option_has_help(void **state)
 {
     (void)state;
@@ -288,6 +315,14 @@ static void test_every_cli_option_has_help(void **state)
                 fail_msg("cutune %s takes --%s, which has no help in the library", names[c], opts[i].name);
                 return;
             }
+            /* The help lists the options in the table's order (getopt's "did you mean"
+             * names them in it), each short form as the table takes it. */
+            if (library_option(names[c], i) != h)
+                fail_msg("cutune %s --%s is option %d of its table, not of its help", names[c], opts[i].name, i + 1);
+            char letter = opts[i].letter ? opts[i].letter : opts[i].name[0];
+            if (short_form_listed(names[c], letter, opts[i].name) != (opts[i].letter != 0))
+                fail_msg("cutune %s --%s: the table %s -%c, the help %s", names[c], opts[i].name,
+                         opts[i].letter ? "takes" : "does not take", letter, opts[i].letter ? "lacks it" : "names it");
             assert_string_equal(h->command, names[c]);
             assert_string_equal(h->option, opts[i].name);
             assert_non_null(h->description);
@@ -338,6 +373,57 @@ static void test_option_lookup(void **state)
     assert_non_null(cutune_help_option_at(0));
 }
 
+/* The option list's layout: the name column (18 wide, then two spaces), the short
+ * forms, a description's further lines under it, options named on one line, and a name
+ * too wide for the column: on the line when the whole fits in 80, else the words on the
+ * next. Expected texts written by hand from that rule. */
+static void test_options_text(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    const char *pad = "                      "; /* 22 spaces: the description's column */
+    assert_int_equal(cutune_help_options_text(&text, "devices"), CUTUNE_OK);
+    assert_string_equal(text, "  --format FORMAT     text (default) or json\n"
+                              "  -q, --quiet         print nothing on success (the exit status is the answer)\n");
+    cutune_free(text);
+    assert_int_equal(cutune_help_options_text(&text, "merge"), CUTUNE_OK);
+    char merge[1024];
+    snprintf(merge, sizeof merge,
+             "  -o, --output FILE   write the merged results here (required)\n"
+             "  --partial           merge the shards given even when some are missing: the file\n"
+             "%srecords which it holds (settings.shard.merged), and the\n"
+             "%smissing ones are named on stderr\n"
+             "  -q, --quiet         print only errors, warnings and the result\n",
+             pad, pad);
+    assert_string_equal(text, merge);
+    cutune_free(text);
+    /* 19 wide and the line 61 long: on its line; 35 wide and 98 long: the words below. */
+    assert_int_equal(cutune_help_options_text(&text, "simulate"), CUTUNE_OK);
+    const char *results = "  --results FULL.json  the recorded exhaustive run (required)\n"; /* the first */
+    assert_true(strncmp(text, results, strlen(results)) == 0);
+    cutune_free(text);
+    assert_int_equal(cutune_help_options_text(&text, "tune"), CUTUNE_OK);
+    char config[256];
+    snprintf(config, sizeof config,
+             "\n  --config NAME=VALUE[,NAME=VALUE...]\n%sonly this configuration (repeatable: these); one that "
+             "names\n%ssome params pins those and leaves the others free\n",
+             pad, pad);
+    assert_non_null(strstr(text, config));
+    assert_non_null(strstr(text, "\n  --flush-l2, --no-flush-l2  override the spec's measure(flush_l2 = ...)\n"));
+    assert_null(strstr(text, "\n  --no-flush-l2"));
+    const char *device = "  --device N          the GPU to tune on (default 0)\n";
+    assert_true(strncmp(text, device, strlen(device)) == 0);
+    cutune_free(text);
+    /* No output, no such command (nor help and version, which have no option list). */
+    assert_int_equal(cutune_help_options_text(NULL, "tune"), CUTUNE_EINVAL);
+    const char *none[] = {"nosuch", "help", "version", NULL};
+    for (int i = 0; i < 4; i++) {
+        text = (char *)"x";
+        assert_int_equal(cutune_help_options_text(&text, none[i]), CUTUNE_EINVAL);
+        assert_null(text);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -348,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_nearest),
         cmocka_unit_test(test_every_cli_option_has_help),
         cmocka_unit_test(test_option_lookup),
+        cmocka_unit_test(test_options_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -491,6 +491,31 @@ static void test_calls_refuse_a_zero_filled_struct(void **state)
     cutune_spec_free(spec);
 }
 
+/* cutune_simulate_check: the runs' seeds (seed, seed + 1, ...) stay within what a
+ * results file holds (INT64_MAX); no seed given, any count of runs; repeat 0 is one. */
+static void test_simulate_check(void **state)
+{
+    (void)state;
+    cutune_simulate_options so = CUTUNE_SIMULATE_OPTIONS_INIT;
+    assert_int_equal(cutune_simulate_check(&so), CUTUNE_OK);
+    so.repeat = 100000;
+    assert_int_equal(cutune_simulate_check(&so), CUTUNE_OK);
+    so.search.has_seed = 1;
+    so.search.seed = 9223372036854675808u; /* its last run's seed is INT64_MAX */
+    assert_int_equal(cutune_simulate_check(&so), CUTUNE_OK);
+    so.search.seed = 9223372036854675809u;
+    assert_int_equal(cutune_simulate_check(&so), CUTUNE_EINVAL);
+    assert_string_equal(cutune_last_error(), "--seed 9223372036854675809 with --repeat 100000 takes seeds past "
+                                             "9223372036854775807 (the largest a results file holds)");
+    so.repeat = 0;
+    so.search.seed = 9223372036854775807u;
+    assert_int_equal(cutune_simulate_check(&so), CUTUNE_OK);
+    so.search.seed = 9223372036854775808u;
+    assert_int_equal(cutune_simulate_check(&so), CUTUNE_EINVAL);
+    assert_non_null(strstr(cutune_last_error(), "with --repeat 1 takes"));
+    assert_int_equal(cutune_simulate_check(NULL), CUTUNE_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -499,6 +524,7 @@ int main(void)
         cmocka_unit_test(test_tune_defaults_keep_l2_flushing),
         cmocka_unit_test(test_init_refuses_another_version),
         cmocka_unit_test(test_calls_refuse_a_zero_filled_struct),
+        cmocka_unit_test(test_simulate_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,9 @@
 /* test_race.c - the race's decisions (runtime/measure.h: meas_race_cold,
  * meas_race_next) without a GPU: a clear loser stops on its cold checked run, a short
  * kernel's cold outlier does not, a variant that cannot win stops after two samples, a
- * contender gets min_reps and the spread rule, max_reps bounds it, and nothing stops
- * early without a best or with pruning off. */
+ * contender gets min_reps and the spread rule, max_reps bounds it, nothing stops
+ * early without a best or with pruning off, and the final race's screening asks once,
+ * after its count of samples. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,7 +31,7 @@ static bool worse(void *ctx, double ms, double factor)
 
 static meas_settings settings(judge *j)
 {
-    meas_settings s = {3, 3, 20, 0.02, true, 0.05, worse, j, 1.5, 1.05, 0};
+    meas_settings s = {3, 3, 20, 0.02, true, 0.05, worse, j, 1.5, 1.05, 0, NULL, NULL, 0};
     return s;
 }
 
@@ -154,6 +155,66 @@ static void test_provisional(void **state)
     assert_int_equal(meas_race_next(&s, &t), MEAS_MORE); /* off: full statistics now */
 }
 
+/* behind's answer, and how often and with what it was asked */
+typedef struct screener {
+    bool answer;
+    int asked;
+    double median, min, max;
+} screener;
+
+static bool behind(void *ctx, double median_ms, double min_ms, double max_ms)
+{
+    screener *sc = ctx;
+    sc->asked++;
+    sc->median = median_ms;
+    sc->min = min_ms;
+    sc->max = max_ms;
+    return sc->answer;
+}
+
+/* The final race's screening: behind is asked once, after exactly `screen` samples, with
+ * their statistics; when it says so the contender stops, pruned, else it is timed on to
+ * full statistics as before. Without a callback or a count, never asked. */
+static void test_screening(void **state)
+{
+    (void)state;
+    judge j = {false, 0, 0}; /* the final race: no best for worse, no prune factors */
+    meas_settings s = settings(&j);
+    s.prune = s.contend = 0;
+    s.min_reps = 10;
+    screener sc = {true, 0, 0, 0, 0};
+    s.behind = behind;
+    s.behind_ctx = &sc;
+    s.screen = 5;
+    for (int reps = 1; reps < 5; reps++) {
+        meas_times t = times(1.1, 1.05, 0.01, reps);
+        assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
+    }
+    assert_int_equal(sc.asked, 0);
+    meas_times t = times(1.1, 1.05, 0.01, 5);
+    t.max_ms = 1.2;
+    assert_int_equal(meas_race_next(&s, &t), MEAS_PRUNED);
+    assert_int_equal(sc.asked, 1);
+    assert_true(sc.median == 1.1 && sc.min == 1.05 && sc.max == 1.2);
+    sc.answer = false; /* not behind: on to the full statistics */
+    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
+    for (int reps = 6; reps < 10; reps++) {
+        t = times(1.1, 1.05, 0.01, reps);
+        assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
+    }
+    t = times(1.1, 1.05, 0.01, 10);
+    assert_int_equal(meas_race_next(&s, &t), MEAS_DONE);
+    assert_int_equal(sc.asked, 2); /* only at 5 samples, each time */
+    sc.answer = true;
+    s.screen = 0;
+    t = times(1.1, 1.05, 0.01, 5);
+    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
+    s.screen = 5;
+    s.behind = NULL;
+    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
+    assert_int_equal(sc.asked, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -162,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_nothing_stops_without_a_best_or_pruning),
         cmocka_unit_test(test_warm_samples),
         cmocka_unit_test(test_provisional),
+        cmocka_unit_test(test_screening),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -80,8 +80,8 @@ static void test_reply_round_trip(void **state)
 
     /* A request decoded as a reply is refused. */
     const wk_value values[] = {{'i', 1, 0, NULL}, {'i', 2, 0, NULL}};
-    wk_request q = {7, {1, 1, 1}, {1, 1, 1}, 0,     2,    values, "k", (const unsigned char *)"abc",
-                    3, false,     0,         false, false};
+    wk_request q = {7, {1, 1, 1}, {1, 1, 1}, 0,     2,     values, "k", (const unsigned char *)"abc",
+                    3, false,     0,         false, false, 0,      0};
     wk_frame_reset(&f);
     wk_encode_request(&f, &q);
     assert_int_equal(reply_decode(&f, a, &d), -1);

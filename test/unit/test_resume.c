@@ -115,7 +115,7 @@ static void test_late_read_back(void **state)
     t->vals = calloc((size_t)m->nparams + 1, sizeof(value));
     assert_true(t->gpus && t->slots && t->answered && t->vals);
     t->gpus[0].plan.arch = "sm_90";
-    t->goal = (goal_state){m, t->vals, false, false, 0, false, 0, 0};
+    t->goal = (goal_state){m, t->vals, false, false, 0, false, 0, 0, 0};
     assert_int_equal(twins_new(&t->twins, m), CUTUNE_OK);
     assert_int_equal(settings_resolve(m, &spec->diags, NULL, 6, &t->set), CUTUNE_OK);
     char path[512];

@@ -5,7 +5,8 @@
  * files (cutune_tune_set_shard), a finished run's verdict (cutune_tune_verdict_of), an
  * option read from its text (cutune_tune_set_option, cutune_search_set_option), the GPUs --devices names
  * (cutune_devices_parse); and
- * the header of a run on several GPUs, an entry per model (cutune_emit_header_devices).
+ * the header of a run on several GPUs, an entry per model (cutune_emit_header_devices,
+ * and of the runs read back: cutune_device_runs_header).
  * Runs are recorded results files (test/emit, test/data), one rewritten with jansson.
  * Only the public header. */
 #include <jansson.h>
@@ -69,7 +70,9 @@ static void test_blocks_emit_check(void **state)
     assert_int_equal(cutune_blocks_emit_check(&text, spec, NULL, 0, 0, 0), CUTUNE_OK);
     assert_int_equal(lines(text), 2); /* first's header, second's results; never first's CSV */
     char *second = strchr(text, '\n') + 1;
-    assert_non_null(strstr(text, "emit header \"./../out/first.h\" leaves the spec's folder"));
+    const char *first = "cutune: two.tune:5:17: emit header \"./../out/first.h\" leaves the spec's folder";
+    assert_true(strncmp(text, first, strlen(first)) == 0); /* as the CLI says it, the place first */
+    assert_true(strncmp(second, "cutune: two.tune:12:18: ", 24) == 0);
     assert_true(strstr(text, "emit header") < second);
     assert_non_null(strstr(second, "emit results \"/somewhere/second.json\""));
     assert_string_equal(cutune_spec_kernel(spec), "first"); /* the first block selected again */
@@ -240,6 +243,55 @@ static void test_header_devices(void **state)
     cutune_tune_result_free(a);
 }
 
+/* The header of a run of a process per GPU from the runs read back (one not read is
+ * left out): an entry per model, as cutune_emit_header makes it of one result per model,
+ * named for the file's last part; which runs share an entry, said; no run read, no
+ * header; a header that cannot be made, named with why. */
+static void test_device_runs_header(void **state)
+{
+    (void)state;
+    cutune_tune_result *h = load("test/emit/h100.json"), *h2 = load("test/emit/h100.json"),
+                       *a = load("test/emit/a100.json"), *other = load("test/emit/sizes.json");
+    cutune_device_run runs[4] = {{0, "r.gpu0.json", 1, 0, h, NULL},
+                                 {1, "r.gpu1.json", 1, 0, h2, NULL},
+                                 {2, "r.gpu2.json", 1, 1, NULL, "cannot read 'r.gpu2.json'"},
+                                 {3, "r.gpu3.json", 1, 0, a, NULL}};
+    const cutune_tune_result *two[2] = {h, a};
+    cutune_header_options opts = CUTUNE_HEADER_OPTIONS_INIT;
+    opts.file_name = "k_tuned.h";
+    char *text = NULL, *notes = NULL, *want = NULL;
+    assert_int_equal(cutune_emit_header(&want, NULL, two, 2, &opts), CUTUNE_OK);
+    assert_int_equal(cutune_device_runs_header(&text, &notes, NULL, runs, 4, "out/dir/k_tuned.h"), CUTUNE_OK);
+    assert_string_equal(text, want);
+    assert_string_equal(notes, "note: results 2 are of the same GPU model as results 1: the header holds the "
+                               "first one's winner for that model\n");
+    cutune_free(text);
+    cutune_free(notes);
+    cutune_free(want);
+    /* two of another model each: no note; none read: nothing */
+    cutune_device_run pair[2] = {runs[0], runs[3]};
+    assert_int_equal(cutune_device_runs_header(&text, &notes, NULL, pair, 2, "k_tuned.h"), CUTUNE_OK);
+    assert_non_null(text);
+    assert_string_equal(notes, "");
+    cutune_free(text);
+    cutune_free(notes);
+    assert_int_equal(cutune_device_runs_header(&text, &notes, NULL, runs + 2, 1, "k_tuned.h"), CUTUNE_OK);
+    assert_null(text);
+    assert_null(notes);
+    /* a header of two kernels cannot be made: said with the path */
+    pair[1].result = other;
+    assert_int_equal(cutune_device_runs_header(&text, NULL, NULL, pair, 2, "k_tuned.h"), CUTUNE_EINVAL);
+    assert_null(text);
+    const char *said = "no header written to k_tuned.h: ";
+    assert_memory_equal(cutune_last_error(), said, strlen(said));
+    assert_int_equal(cutune_device_runs_header(NULL, NULL, NULL, runs, 4, "k_tuned.h"), CUTUNE_EINVAL);
+    assert_int_equal(cutune_device_runs_header(&text, NULL, NULL, runs, 4, NULL), CUTUNE_EINVAL);
+    cutune_tune_result_free(h);
+    cutune_tune_result_free(h2);
+    cutune_tune_result_free(a);
+    cutune_tune_result_free(other);
+}
+
 /* An option read from its text as `cutune SPEC --NAME TEXT` reads it: the value set, or
  * CUTUNE_EINVAL saying what the option takes, the options left as they were. */
 static void refused(cutune_tune_options *opts, const char *name, const char *text, const char *message)
@@ -375,10 +427,11 @@ static void test_devices_parse(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_blocks_emit_check), cmocka_unit_test(test_set_devices),
-        cmocka_unit_test(test_set_shard),         cmocka_unit_test(test_verdict),
-        cmocka_unit_test(test_header_devices),    cmocka_unit_test(test_set_option),
-        cmocka_unit_test(test_devices_parse),     cmocka_unit_test(test_search_set_option),
+        cmocka_unit_test(test_blocks_emit_check),  cmocka_unit_test(test_set_devices),
+        cmocka_unit_test(test_set_shard),          cmocka_unit_test(test_verdict),
+        cmocka_unit_test(test_header_devices),     cmocka_unit_test(test_set_option),
+        cmocka_unit_test(test_devices_parse),      cmocka_unit_test(test_search_set_option),
+        cmocka_unit_test(test_device_runs_header),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

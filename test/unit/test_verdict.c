@@ -247,6 +247,13 @@ static void test_untuned(void **state)
     assert_int_equal(cutune_untuned_text(&text, &u), CUTUNE_OK);
     assert_int_equal(count(text, "\n"), 1);
     cutune_free(text);
+    for (int k = 0; k < 2; k++) { /* no reason given: the driver sees no device */
+        u.why = k ? "" : NULL;
+        assert_int_equal(cutune_untuned_text(&text, &u), CUTUNE_OK);
+        assert_string_equal(text, "cutune: NOT TUNED. Timing needs a GPU, and this machine has none usable: the "
+                                  "driver sees no device\n");
+        cutune_free(text);
+    }
     u = (cutune_untuned){.variants = 1234567,
                          .runnable = 1000,
                          .failed = 1234000,

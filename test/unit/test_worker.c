@@ -29,8 +29,8 @@ static void test_request_round_trip(void **state)
                                {'b', 1, 0, NULL},
                                {'s', 0, 0, "\xc3\xa9t\xc3\xa9"}};
     const unsigned char cubin[] = {0x7f, 'E', 'L', 'F', 0, 1, 2, 0xff};
-    wk_request q = {42,    {128, 2, 1},  {-1, 70000, 3}, 49152, 4,    values, "_Z3fooPf",
-                    cubin, sizeof cubin, true,           0.25,  true, true};
+    wk_request q = {42,           {128, 2, 1}, {-1, 70000, 3}, 49152, 4,    values, "_Z3fooPf", cubin,
+                    sizeof cubin, true,        0.25,           true,  true, 5,      0.125};
     wk_frame f = WK_FRAME_INIT;
     wk_encode_request(&f, &q);
     arena *a = arena_new();
@@ -55,6 +55,8 @@ static void test_request_round_trip(void **state)
     assert_true(d.best_objective == 0.25);
     assert_true(d.final);
     assert_true(d.profile);
+    assert_int_equal(d.samples, 5);
+    assert_true(d.best_range == 0.125);
     wk_frame_free(&f);
     arena_free(a);
 }
@@ -83,8 +85,8 @@ static void test_bad_frames_refused(void **state)
 {
     (void)state;
     const wk_value values[] = {{'i', 1, 0, NULL}, {'i', 2, 0, NULL}};
-    wk_request q = {7, {1, 1, 1}, {1, 1, 1}, 0,     2,    values, "k", (const unsigned char *)"abc",
-                    3, false,     0,         false, false};
+    wk_request q = {7, {1, 1, 1}, {1, 1, 1}, 0,     2,     values, "k", (const unsigned char *)"abc",
+                    3, false,     0,         false, false, 0,      0};
     wk_frame f = WK_FRAME_INIT;
     wk_encode_request(&f, &q);
     size_t whole = f.buf.len;
