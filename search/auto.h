@@ -16,7 +16,7 @@ enum {
     AUTO_SAMPLES = 4096,      /* larger spaces: random candidates per pick ... */
     AUTO_TOP_LARGE = 8,       /* ... and the neighbours of this many best */
     AUTO_TOP_LOCAL = 4,       /* a local pass: the neighbours of this many best ... */
-    AUTO_TOP_APART = 3,       /* ... each differing from every better one in this many params */
+    AUTO_TOP_APART = 3,       /* ... each differing from every better one in at least this many params */
     AUTO_LOCAL_EVERY = 3,     /* every 3rd model pick a local pass */
     AUTO_COND_EVERY = 5,      /* every 5th a conditional pass */
     AUTO_SPREAD_EVERY = 4,    /* every 4th a spread pick (before the passes) */
