@@ -341,16 +341,13 @@ int cache_put(cache *c, const cache_key *key, const compile_output *out)
     json_object_set_new(meta, "seconds", json_real(out->seconds));
     json_object_set_new(meta, "log", json_string(out->log ? out->log : ""));
     json_object_set_new(meta, "cubin_size", json_integer((json_int_t)out->cubin_size));
-    if (out->has_resources) {
-        json_t *res = json_object();
-        json_object_set_new(res, "registers", json_integer(out->res.registers));
-        json_object_set_new(res, "barriers", json_integer(out->res.barriers));
-        json_object_set_new(res, "static_smem", json_integer(out->res.static_smem));
-        json_object_set_new(res, "stack_frame", json_integer(out->res.stack_frame));
-        json_object_set_new(res, "spill_stores", json_integer(out->res.spill_stores));
-        json_object_set_new(res, "spill_loads", json_integer(out->res.spill_loads));
-        json_object_set_new(meta, "resources", res);
-    }
+    if (out->has_resources) /* in this order: the entry's checksum covers the text */
+        json_object_set_new(meta, "resources",
+                            json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "registers", (json_int_t)out->res.registers,
+                                      "barriers", (json_int_t)out->res.barriers, "static_smem",
+                                      (json_int_t)out->res.static_smem, "stack_frame", (json_int_t)out->res.stack_frame,
+                                      "spill_stores", (json_int_t)out->res.spill_stores, "spill_loads",
+                                      (json_int_t)out->res.spill_loads));
     char *text = json_dumps(meta, JSON_COMPACT);
     json_decref(meta);
     size_t text_len = text ? strlen(text) : 0;
