@@ -127,9 +127,8 @@ typedef struct pick {
  * scores the tree's predicted cost (lower is better), a likely failure (pok < 1/2) last. */
 static void consider(pick *p, uint64_t key, double mu, double sd, double pok, double best)
 {
-    double e = p->tree == -2  ? -mu - (pok < 0.5 ? 1e6 : 0)
-               : p->tree >= 0 ? -forest_predict_trees(p->model, p->x, &p->tree, 1) - (pok < 0.5 ? 1e6 : 0)
-                              : expected_improvement(best, mu, sd) * pok;
+    double e = p->tree >= 0 ? -forest_predict_trees(p->model, p->x, &p->tree, 1) - (pok < 0.5 ? 1e6 : 0)
+                            : expected_improvement(best, mu, sd) * pok;
     if (!p->have || e > p->score || (e == p->score && (mu < p->mu || (mu == p->mu && key < p->key)))) {
         p->have = true;
         p->key = key;
@@ -274,103 +273,6 @@ static void conditional_pick(auto_state *a, strat_ctx *c, pick *p)
     global_pick(a, c, param, at, p);
 }
 
-/* SCREEN knobs (temporary). */
-static int knob(const char *name, int def)
-{
-    const char *v = getenv(name);
-    return v && *v ? atoi(v) : def;
-}
-
-/* Every configuration between the best and the k-th best apart (k = 1..partners): each
- * subset of the params they differ in taken from the partner, scored into p. */
-static void relink_pick(auto_state *a, strat_ctx *c, int partners, pick *p)
-{
-    int picked[16];
-    uint64_t vb[MODEL_MAX_PARAMS], vp[MODEL_MAX_PARAMS], v[MODEL_MAX_PARAMS];
-    int diff[MODEL_MAX_PARAMS];
-    int b = nth_best(a, 0, picked);
-    if (b < 0)
-        return;
-    for (int k = 1; k <= partners && k < 16; k++) {
-        int i = nth_best(a, k, picked);
-        if (i < 0)
-            break;
-        int src = knob("AUTO_RELINK_ALL", 0) ? picked[(k - 1) / 2] : b;
-        sspace_decode(a->sp, a->okeys[src], vb);
-        sspace_decode(a->sp, a->okeys[i], vp);
-        int nd = 0;
-        for (int j = 0; j < a->np; j++)
-            if (vb[j] != vp[j])
-                diff[nd++] = j;
-        if (nd > 12)
-            nd = 12;
-        for (uint64_t m = 1; m + 1 < ((uint64_t)1 << nd); m++) {
-            memcpy(v, vb, sizeof(uint64_t) * (size_t)a->np);
-            for (int j = 0; j < nd; j++)
-                if (m >> j & 1)
-                    v[diff[j]] = vp[diff[j]];
-            uint64_t key = sspace_encode(a->sp, v);
-            if (sspace_valid(a->sp, key) && !auto_is_taken(a, c, key))
-                consider_key(a, c, p, key);
-        }
-    }
-}
-
-/* The best unseen configuration (whole spaces) at least `far` params from every outcome. */
-static void far_pick(auto_state *a, int far, pick *p)
-{
-    if (!a->whole)
-        return;
-    uint64_t *ov = malloc(sizeof(uint64_t) * (size_t)a->np * (size_t)a->nobs);
-    uint64_t v[MODEL_MAX_PARAMS];
-    if (!ov)
-        return;
-    for (int i = 0; i < a->nobs; i++)
-        sspace_decode(a->sp, a->okeys[i], ov + (size_t)i * (size_t)a->np);
-    for (uint64_t o = 0; o < a->count; o++) {
-        if (a->taken[o])
-            continue;
-        sspace_decode(a->sp, a->keys[o], v);
-        bool ok = true;
-        for (int i = 0; i < a->nobs && ok; i++) {
-            const uint64_t *w = ov + (size_t)i * (size_t)a->np;
-            int d = 0;
-            for (int j = 0; j < a->np; j++)
-                d += v[j] != w[j];
-            ok = d >= far;
-        }
-        if (!ok)
-            continue;
-        p->x = a->fx + o * (size_t)a->nf;
-        consider(p, a->keys[o], a->mu[o], a->sd[o], a->pok[o], a->best_t);
-    }
-    free(ov);
-}
-
-/* The best unseen configuration (whole spaces) differing from the best in exactly
- * `moves` params (or 2..moves when `upto`). */
-static void move_pick(auto_state *a, int moves, bool upto, int from, pick *p)
-{
-    int picked[16];
-    uint64_t vb[MODEL_MAX_PARAMS], v[MODEL_MAX_PARAMS];
-    int b = nth_best(a, from, picked);
-    if (b < 0 || !a->whole)
-        return;
-    sspace_decode(a->sp, a->okeys[b], vb);
-    for (uint64_t o = 0; o < a->count; o++) {
-        if (a->taken[o])
-            continue;
-        sspace_decode(a->sp, a->keys[o], v);
-        int d = 0;
-        for (int j = 0; j < a->np; j++)
-            d += v[j] != vb[j];
-        if (upto ? (d < 2 || d > moves) : d != moves)
-            continue;
-        p->x = a->fx + o * (size_t)a->nf;
-        consider(p, a->keys[o], a->mu[o], a->sd[o], a->pok[o], a->best_t);
-    }
-}
-
 bool auto_model_pick(auto_state *a, strat_ctx *c, uint64_t *key)
 {
     if (!a->model || a->nobs - a->fitted_at > a->nobs / AUTO_REFIT_SHARE) {
@@ -383,25 +285,7 @@ bool auto_model_pick(auto_state *a, strat_ctx *c, uint64_t *key)
     if (a->picks % AUTO_SPREAD_EVERY == 0) /* exploration the model cannot argue with */
         return auto_spread_pick(a, c, key);
     pick p = {.tree = -1, .model = a->model};
-    int rev = knob("AUTO_RELINK_EVERY", 0), rmode = knob("AUTO_RELINK_MODE", 1);
-    if (rev > 0 && a->picks % (uint64_t)rev == (uint64_t)knob("AUTO_RELINK_AT", 0)) {
-        if (knob("AUTO_RELINK_MU", 0))
-            p.tree = -2;
-        if (rmode == 1)
-            relink_pick(a, c, knob("AUTO_RELINK_PARTNERS", 3), &p);
-        else if (rmode == 2)
-            far_pick(a, knob("AUTO_RELINK_FAR", 3), &p);
-        else if (rmode == 3)
-            move_pick(a, knob("AUTO_RELINK_MOVES", 2), knob("AUTO_RELINK_UPTO", 0), 0, &p);
-        else if (rmode == 4) {
-            int k = (int)((a->picks / (uint64_t)rev) % 2);
-            move_pick(a, knob("AUTO_RELINK_MOVES", 2), knob("AUTO_RELINK_UPTO", 0), k, &p);
-        }
-    }
-    p.tree = -1;
-    if (p.have)
-        ;
-    else if (a->picks % AUTO_COND_EVERY == 0)
+    if (a->picks % AUTO_COND_EVERY == 0)
         conditional_pick(a, c, &p);
     else if (a->picks % AUTO_LOCAL_EVERY == 0)
         neighbours_of_best(a, c, AUTO_TOP_LOCAL, &p);
