@@ -203,14 +203,21 @@ int devmemo_save(const char *path, const char *key, const devices *answer)
         errno = ENOMEM;
         return -1;
     }
-    int rc = -1;
-    char *slash = strrchr(path, '/');
+    int rc = 0;
+    const char *slash = strrchr(path, '/');
     if (slash && slash > path) { /* the folder, made when missing */
-        *slash = '\0';
-        rc = sys_make_dirs(path);
-        *slash = '/';
+        char dir[PATH_MAX];
+        size_t len = (size_t)(slash - path);
+        if (len >= sizeof dir) {
+            errno = ENAMETOOLONG;
+            rc = -1;
+        } else {
+            memcpy(dir, path, len);
+            dir[len] = '\0';
+            rc = sys_make_dirs(dir);
+        }
     }
-    if (rc == 0 || !slash || slash == path)
+    if (rc == 0)
         rc = sys_write_text(path, text);
     free(text);
     return rc;
