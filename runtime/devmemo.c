@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <xxhash.h>
 
 #include "../base/sys.h"
@@ -130,9 +131,13 @@ int devmemo_key(const char *proc, strbuf *out)
     sb_addc(out, '\n');
     char gpus[PATH_MAX];
     snprintf(gpus, sizeof gpus, "%s/driver/nvidia/gpus", proc);
+    char host[256] = "";
+    (void)gethostname(host, sizeof host - 1); /* a home shared by nodes: a memo per node */
+    sb_printf(out, "host %s\n", host);
     char **v = NULL;
-    int n = 0, rc = 0;
-    if (names_in(gpus, &v, &n) == 0) {
+    int n = 0, rc = -1; /* no GPU's information file to read: no key */
+    if (names_in(gpus, &v, &n) == 0 && n > 0) {
+        rc = 0;
         for (int i = 0; rc == 0 && i < n; i++) {
             if (snprintf(path, sizeof path, "%s/%s/information", gpus, v[i]) >= (int)sizeof path)
                 rc = -1;
@@ -203,14 +208,21 @@ int devmemo_save(const char *path, const char *key, const devices *answer)
         errno = ENOMEM;
         return -1;
     }
-    int rc = -1;
-    char *slash = strrchr(path, '/');
+    int rc = 0;
+    const char *slash = strrchr(path, '/');
     if (slash && slash > path) { /* the folder, made when missing */
-        *slash = '\0';
-        rc = sys_make_dirs(path);
-        *slash = '/';
+        char dir[PATH_MAX];
+        size_t len = (size_t)(slash - path);
+        if (len >= sizeof dir) {
+            errno = ENAMETOOLONG;
+            rc = -1;
+        } else {
+            memcpy(dir, path, len);
+            dir[len] = '\0';
+            rc = sys_make_dirs(dir);
+        }
     }
-    if (rc == 0 || !slash || slash == path)
+    if (rc == 0)
         rc = sys_write_text(path, text);
     free(text);
     return rc;

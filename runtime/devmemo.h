@@ -9,11 +9,13 @@
  * that names the machine as seen without starting the driver, and is used again only
  * under the same key.
  *
- * The key (devmemo_key): the kernel driver's version text, every GPU's information
- * file (model, UUID, bus, exclusion) under /proc/driver/nvidia/gpus, the names under
+ * The key (devmemo_key): the kernel driver's version text, the host's name (nodes that
+ * share a home folder keep a memo each), every GPU's information file (model, UUID, bus,
+ * exclusion) under /proc/driver/nvidia/gpus, the names under
  * /proc/driver/nvidia/capabilities (MIG instances appear there), and the environment
  * that changes which devices CUDA shows and in what order (CUDA_VISIBLE_DEVICES,
- * CUDA_DEVICE_ORDER). No key (no NVIDIA kernel driver here) means no memo.
+ * CUDA_DEVICE_ORDER). No key (no NVIDIA kernel driver here, or no GPU's information
+ * file to read, as in some containers) means no memo.
  *
  * The file (devmemo_save, devmemo_load): JSON, `devices-<hash of the key>.json` in the
  * compile cache's folder, written atomically; the key is stored whole and compared, and
@@ -33,7 +35,8 @@
 
 /* devmemo_key: the machine's key (above) into *out, read under `proc` (the /proc
  * folder: "/proc", or a test's stand-in). Returns 0, or -1 when there is none: no
- * NVIDIA driver version file, a file past 64 KiB, or out of memory. */
+ * NVIDIA driver version file, no GPU information file, a file past 64 KiB, or out of
+ * memory. */
 int devmemo_key(const char *proc, strbuf *out);
 
 /* devmemo_path: the memo file for `key` in folder `dir`, as a heap string (caller

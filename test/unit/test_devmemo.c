@@ -58,6 +58,8 @@ static void key_names_the_machine(void **state)
     unsetenv("CUDA_VISIBLE_DEVICES");
     unsetenv("CUDA_DEVICE_ORDER");
     assert_null(key_now()); /* no driver version: no key */
+    put("proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05\n");
+    assert_null(key_now()); /* a driver but no GPU's information (a container): no key */
     two_gpus();
     char *k0 = key_now();
     assert_non_null(k0);
