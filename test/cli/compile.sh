@@ -5,9 +5,7 @@ set -u
 cutune=$1
 src=$2
 . "$(dirname "$0")/lib.sh.inc"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+cli_tmp
 spec=$src/examples/sweep.tune
 
 # Two runs at once on an empty cache: both succeed, and then nothing is left to compile.

@@ -5,9 +5,7 @@
 set -u
 cutune=$1
 . "$(dirname "$0")/lib.sh.inc"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+cli_tmp
 
 cat >"$tmp/k.cu" <<'CU'
 extern "C" __global__ void k(float *x)

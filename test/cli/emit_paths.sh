@@ -7,9 +7,7 @@
 set -u
 cutune=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # the test changes folder
 . "$(dirname "$0")/lib.sh.inc"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+cli_tmp
 mkdir -p "$tmp/specs/s" "$tmp/out" "$tmp/elsewhere"
 echo 'extern "C" __global__ void k(float *x) { x[threadIdx.x] = 1; }' >"$tmp/specs/s/k.cu"
 cat >"$tmp/specs/s/e.tune" <<TUNE

@@ -8,9 +8,7 @@ set -u
 cutune=$1
 src=$2
 . "$(dirname "$0")/lib.sh.inc"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+cli_tmp
 
 # Every example: check exits 0 without errors, list prints its first variants.
 for spec in "$src"/examples/*.tune; do

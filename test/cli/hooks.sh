@@ -8,9 +8,7 @@ set -u
 cutune=$1
 src=$2
 . "$(dirname "$0")/lib.sh.inc"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+cli_tmp
 
 cat >"$tmp/k.cu" <<'CU'
 extern "C" __global__ void scale(const float *x, float *y, unsigned n)

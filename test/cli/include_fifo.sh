@@ -7,9 +7,7 @@
 set -u
 cutune=$1
 . "$(dirname "$0")/lib.sh.inc"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+cli_tmp
 mkdir -p "$tmp/inc"
 mkfifo "$tmp/inc/pipe.h"
 cat >"$tmp/k.cu" <<'CU'

@@ -8,9 +8,7 @@ set -u
 cutune=$1
 src=$2
 . "$(dirname "$0")/lib.sh.inc"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+cli_tmp
 spec=$src/examples/library.tune
 
 "$cutune" check "$spec" >"$tmp/c" 2>&1; check "check: 0" test $? -eq 0

@@ -6,9 +6,7 @@
 set -u
 cutune=$1
 . "$(dirname "$0")/lib.sh.inc"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+cli_tmp
 unset CUTUNE_CCCL_INCLUDE
 
 # A block reduction through cub::BlockReduce: the focused header compiles under NVRTC.

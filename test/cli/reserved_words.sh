@@ -11,9 +11,7 @@ set -u
 cutune=$1
 src=$2
 . "$(dirname "$0")/lib.sh.inc"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+cli_tmp
 printf '__global__ void k(float *x) {}\n' >"$tmp/k.cu"
 
 # ---- the spec's reserved words as macros: accepted, passed as written ----

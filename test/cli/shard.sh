@@ -11,9 +11,7 @@ set -u
 cutune=$1
 src=$2
 . "$(dirname "$0")/lib.sh.inc"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+cli_tmp
 spec=$src/examples/sweep.tune
 ordinals() { awk -F, 'FNR > 1 {print $1}' "$@" | sort -n; }
 

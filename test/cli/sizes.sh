@@ -8,9 +8,7 @@ set -u
 cutune=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 src=$2
 . "$(dirname "$0")/lib.sh.inc"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+cli_tmp
 fx=$src/test/emit
 spec=$src/examples/stencil.tune
 strict="-Wall -Wextra -pedantic -Werror"

@@ -12,9 +12,7 @@ cutune=$1
 src=$2
 command -v valgrind >/dev/null || { echo "SKIP: valgrind is not installed"; exit 77; }
 . "$(dirname "$0")/lib.sh.inc"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export CUTUNE_CACHE_DIR=$tmp/cache
+cli_tmp
 limit=${VG_ANALYZE_LIMIT:-16}
 jobs=$(nproc 2>/dev/null || echo 2)
 # vg DIR COMMAND...: COMMAND under valgrind, stdout to DIR/stdout, valgrind's report
