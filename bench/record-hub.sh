@@ -15,8 +15,10 @@
 # CPU-seconds of NVRTC a variant, its unrolled 15 x 15 filter) on GPU 0 with three quarters
 # of the cores; the dedispersion (11,130 variants of 0.08 CPU-seconds, but some 50 ms a
 # launch on an H100: GPU-bound) on GPUs 1-3 with the rest, and on all four (0,1,2,3) and
-# every core once the convolution is complete. The compile cache is OUTDIR/.cache, fresh
-# on a first run, so compile times are cold ones.
+# every core once the convolution is complete. Lists that share a GPU (a host of one GPU:
+# --conv-gpus 0 --dedisp-gpus 0) make the runs take turns, the convolution first, within
+# the one cap. The compile cache is OUTDIR/.cache, fresh on a first run, so compile times
+# are cold ones.
 #
 # --cap SECONDS stops each run after that long (SIGTERM: cutune finishes the variant in
 # hand, writes its journal and exits 130). Running the same command again resumes both
@@ -60,8 +62,8 @@ if [ -s "$out/convolution.json.gz" ]; then # the convolution is done: the dedisp
 fi
 dedisp_gpus=${dedisp_gpus:-1,2,3}
 
-record() { # NAME SPEC GPUS JOBS: one exhaustive run, resumed from its journal; prints its line
-    local name=$1 spec=$2 gpus=$3 jobs=$4 t0 t1 rc
+record() { # NAME SPEC GPUS JOBS CAP: one exhaustive run, resumed from its journal; prints its line
+    local name=$1 spec=$2 gpus=$3 jobs=$4 cap=$5 t0 t1 rc
     if [ -s "$out/$name.json.gz" ]; then
         printf '%-14s complete already (%s)\n' "$name" "$out/$name.json.gz"
         return 0
@@ -87,10 +89,33 @@ record() { # NAME SPEC GPUS JOBS: one exhaustive run, resumed from its journal; 
 
 echo "record-hub.sh: $(date -u +%FT%TZ), $cores cores, cap $cap s (0: none)"
 nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader 2>/dev/null
-record convolution bench/landscapes/conv_milo_run.tune "$conv_gpus" "$conv_jobs" &
-conv=$!
-record dedispersion bench/landscapes/dedisp_milo_run.tune "$dedisp_gpus" "$dedisp_jobs" &
-dedisp=$!
+overlap=0 # a GPU in both lists: the runs take turns, or each would time the other's kernels too
+[ -s "$out/convolution.json.gz" ] || for g in ${conv_gpus//,/ }; do
+    case ",$dedisp_gpus," in *",$g,"*) overlap=1 ;; esac
+done
+if [ $overlap -eq 0 ]; then
+    record convolution bench/landscapes/conv_milo_run.tune "$conv_gpus" "$conv_jobs" "$cap" &
+    conv=$!
+    record dedispersion bench/landscapes/dedisp_milo_run.tune "$dedisp_gpus" "$dedisp_jobs" "$cap" &
+    dedisp=$!
+else
+    echo "record-hub.sh: GPUs $conv_gpus and $dedisp_gpus overlap: the convolution first, then the dedispersion"
+    start=$(date +%s)
+    record convolution bench/landscapes/conv_milo_run.tune "$conv_gpus" "$cores" "$cap" &
+    conv=$!
+    wait $conv
+    conv_rc=$?
+    left=$(( cap > 0 ? cap - ($(date +%s) - start) : 0 ))
+    if [ "$conv_rc" -ne 0 ] || { [ "$cap" -gt 0 ] && [ "$left" -lt 10 ]; }; then
+        echo "dedispersion   not started: the convolution is not complete, or the cap is spent"
+        (exit 124) &
+    else
+        record dedispersion bench/landscapes/dedisp_milo_run.tune "$dedisp_gpus" "$cores" "$left" &
+    fi
+    dedisp=$!
+    (exit "$conv_rc") &
+    conv=$!
+fi
 status=0
 for pid_name in "$conv:convolution" "$dedisp:dedispersion"; do
     wait "${pid_name%%:*}"

@@ -6,7 +6,7 @@
 # simulation-only spec it stands beside (so an H100 recording of it has the hub's keys),
 # replays a hub recording with another GPU's as the prior; the dedispersion's delays are
 # the hub's formula's; record-hub.sh stops at its cap, resumes and gzips, with a stand-in
-# for cutune. Run by ctest.
+# for cutune, and makes the two take turns on a shared GPU. Run by ctest.
 set -u
 cutune=$1
 src=$2
@@ -80,6 +80,16 @@ check "record-hub.sh: the convolution on GPU 0, the dedispersion on GPUs 1-3" sh
     "grep -q 'run on 0$' '$tmp/rec/convolution.log' && grep -q 'run on 1,2,3$' '$tmp/rec/dedispersion.log'"
 "$src/bench/record-hub.sh" "$tmp/fake" "$tmp/rec" >"$tmp/out3" 2>&1
 check "record-hub.sh: complete runs are not started again" test "$(grep -c 'complete already' "$tmp/out3")" -eq 2
+# One GPU for both: they take turns (the stand-in notes when each starts and ends).
+sed -i 's/^sleep/echo "start $(date +%s%N)"; sleep/; s/^echo .{"results/echo "end $(date +%s%N)"; &/' "$tmp/fake"
+FAKE_SLEEP=1 "$src/bench/record-hub.sh" "$tmp/fake" "$tmp/one" --conv-gpus 0 --dedisp-gpus 0 >"$tmp/out4" 2>&1
+rc=$?
+check "record-hub.sh on one GPU: both complete, exit 0 ($(tr '\n' ' ' <"$tmp/out4" | head -c 300))" test $rc -eq 0
+check "record-hub.sh on one GPU: the dedispersion starts after the convolution ends" python3 -c "
+import re
+end = int(re.search(r'end (\d+)', open('$tmp/one/convolution.log').read()).group(1))
+start = int(re.search(r'start (\d+)', open('$tmp/one/dedispersion.log').read()).group(1))
+assert start >= end, (start, end)"
 "$src/bench/record-hub.sh" "$tmp/fake" "$tmp/rec" --cap 1s >/dev/null 2>&1
 check "record-hub.sh: a cap that is no whole number is refused (exit 2)" test $? -eq 2
 finish
