@@ -10,14 +10,13 @@
 # (bench/landscapes/*_A4000.json.gz, ...) serve as priors for it and it for them.
 #
 # The two run at once, each on its own GPUs: CUDA_VISIBLE_DEVICES=LIST and `--devices all`,
-# so a list of several GPUs spreads that run over them (one compile pool, one result). The
-# defaults suit a host of 4 GPUs: the convolution (4,362 variants, compile-bound: some 2.5
-# CPU-seconds of NVRTC a variant, its unrolled 15 x 15 filter) on GPU 0 with three quarters
-# of the cores; the dedispersion (11,130 variants of 0.08 CPU-seconds, but some 50 ms a
-# launch on an H100: GPU-bound) on GPUs 1-3 with the rest, and on all four (0,1,2,3) and
-# every core once the convolution is complete. Lists that share a GPU (a host of one GPU:
-# --conv-gpus 0 --dedisp-gpus 0) make the runs take turns, the convolution first, within
-# the one cap. The compile cache is OUTDIR/.cache, fresh on a first run, so compile times
+# so a list of several GPUs spreads that run over them (one compile pool, one result). By
+# default (the GPUs nvidia-smi lists): the convolution (4,362 variants, compile-bound: some
+# 2.5 CPU-seconds of NVRTC a variant, its unrolled 15 x 15 filter) on GPU 0 with three
+# quarters of the cores; the dedispersion (11,130 variants of 0.08 CPU-seconds, but some
+# 50 ms a launch on an H100: GPU-bound) on the other GPUs with the rest, and on every GPU
+# and core once the convolution is complete. Lists that share a GPU (on a host of one GPU,
+# the default) make the runs take turns, the convolution first, within the one cap. The compile cache is OUTDIR/.cache, fresh on a first run, so compile times
 # are cold ones.
 #
 # --cap SECONDS stops each run after that long (SIGTERM: cutune finishes the variant in
@@ -56,11 +55,16 @@ export CUTUNE_CACHE_DIR="$out/.cache"
 cores=$(nproc)
 conv_jobs=$(( cores * 3 / 4 > 0 ? cores * 3 / 4 : 1 ))
 dedisp_jobs=$(( cores - conv_jobs > 0 ? cores - conv_jobs : 1 ))
+ngpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+[ "$ngpus" -ge 1 ] || ngpus=1
+all=$(seq -s, 0 $((ngpus - 1)))
 if [ -s "$out/convolution.json.gz" ]; then # the convolution is done: the dedispersion takes the machine
-    dedisp_gpus=${dedisp_gpus:-0,1,2,3}
+    dedisp_gpus=${dedisp_gpus:-$all}
     dedisp_jobs=$cores
+elif [ "$ngpus" -gt 1 ]; then
+    dedisp_gpus=${dedisp_gpus:-$(seq -s, 1 $((ngpus - 1)))}
 fi
-dedisp_gpus=${dedisp_gpus:-1,2,3}
+dedisp_gpus=${dedisp_gpus:-0}
 
 record() { # NAME SPEC GPUS JOBS CAP: one exhaustive run, resumed from its journal; prints its line
     local name=$1 spec=$2 gpus=$3 jobs=$4 cap=$5 t0 t1 rc

@@ -67,6 +67,10 @@ sleep "${FAKE_SLEEP:-3}" & wait $!
 echo '{"results": []}' >"$res"
 EOF
 chmod +x "$tmp/fake"
+mkdir "$tmp/bin" # a host of 4 GPUs, as nvidia-smi -L lists them
+printf '#!/bin/sh\n[ "$1" = -L ] && for i in 0 1 2 3; do echo "GPU $i: NVIDIA H100 (UUID: GPU-$i)"; done\n' >"$tmp/bin/nvidia-smi"
+chmod +x "$tmp/bin/nvidia-smi"
+PATH=$tmp/bin:$PATH
 FAKE_SLEEP=3 "$src/bench/record-hub.sh" "$tmp/fake" "$tmp/rec" --cap 1 >"$tmp/out1" 2>&1
 rc=$?
 check "record-hub.sh: stopped at the cap, exit 3 ($(tr '\n' ' ' <"$tmp/out1" | head -c 300))" test $rc -eq 3
@@ -76,13 +80,18 @@ rc=$?
 check "record-hub.sh: resumed to the end, exit 0 ($(tr '\n' ' ' <"$tmp/out2" | head -c 300))" test $rc -eq 0
 check "record-hub.sh: both gzipped" sh -c "gunzip -c '$tmp/rec/convolution.json.gz' | grep -q results &&
     gunzip -c '$tmp/rec/dedispersion.json.gz' | grep -q results"
-check "record-hub.sh: the convolution on GPU 0, the dedispersion on GPUs 1-3" sh -c \
+check "record-hub.sh, 4 GPUs: the convolution on GPU 0, the dedispersion on GPUs 1-3" sh -c \
     "grep -q 'run on 0$' '$tmp/rec/convolution.log' && grep -q 'run on 1,2,3$' '$tmp/rec/dedispersion.log'"
+rm "$tmp/rec/dedispersion.json.gz"
+"$src/bench/record-hub.sh" "$tmp/fake" "$tmp/rec" >/dev/null 2>&1
+check "record-hub.sh, 4 GPUs: once the convolution is complete, the dedispersion on all four" \
+    test "$(tail -n 1 "$tmp/rec/dedispersion.log")" = "run on 0,1,2,3"
 "$src/bench/record-hub.sh" "$tmp/fake" "$tmp/rec" >"$tmp/out3" 2>&1
 check "record-hub.sh: complete runs are not started again" test "$(grep -c 'complete already' "$tmp/out3")" -eq 2
 # One GPU for both: they take turns (the stand-in notes when each starts and ends).
 sed -i 's/^sleep/echo "start $(date +%s%N)"; sleep/; s/^echo .{"results/echo "end $(date +%s%N)"; &/' "$tmp/fake"
-FAKE_SLEEP=1 "$src/bench/record-hub.sh" "$tmp/fake" "$tmp/one" --conv-gpus 0 --dedisp-gpus 0 >"$tmp/out4" 2>&1
+printf '#!/bin/sh\n[ "$1" = -L ] && echo "GPU 0: NVIDIA H100 (UUID: GPU-0)"\n' >"$tmp/bin/nvidia-smi"
+FAKE_SLEEP=1 "$src/bench/record-hub.sh" "$tmp/fake" "$tmp/one" >"$tmp/out4" 2>&1
 rc=$?
 check "record-hub.sh on one GPU: both complete, exit 0 ($(tr '\n' ' ' <"$tmp/out4" | head -c 300))" test $rc -eq 0
 check "record-hub.sh on one GPU: the dedispersion starts after the convolution ends" python3 -c "
