@@ -15,7 +15,8 @@
 # 2.5 CPU-seconds of NVRTC a variant, its unrolled 15 x 15 filter) on GPU 0 with three
 # quarters of the cores; the dedispersion (11,130 variants of 0.08 CPU-seconds, but some
 # 50 ms a launch on an H100: GPU-bound) on the other GPUs with the rest, and on every GPU
-# and core once the convolution is complete. Lists that share a GPU (on a host of one GPU,
+# and core once the convolution is complete (the run is stopped and resumed there, when
+# a minute or more of the cap is left). Lists that share a GPU (on a host of one GPU,
 # the default) make the runs take turns, the convolution first, within the one cap. The compile cache is OUTDIR/.cache, fresh on a first run, so compile times
 # are cold ones.
 #
@@ -46,6 +47,7 @@ while [ $# -gt 0 ]; do
     *) echo "record-hub.sh: unknown argument '$1'" >&2; echo "$usage" >&2; exit 2 ;;
     esac
 done
+given=$dedisp_gpus # the dedispersion's GPUs as given (empty: the defaults below)
 case "$cap" in
 '' | *[!0-9]*) echo "record-hub.sh: --cap takes whole seconds, not '$cap'" >&2; exit 2 ;;
 esac
@@ -73,13 +75,12 @@ record() { # NAME SPEC GPUS JOBS CAP: one exhaustive run, resumed from its journ
         return 0
     fi
     t0=$(date +%s%N)
-    if [ "$cap" -gt 0 ]; then
-        CUDA_VISIBLE_DEVICES=$gpus timeout -s TERM -k 60 "$cap" "$cutune" tune "$root/$spec" --strategy exhaustive \
-            -q --devices all --jobs "$jobs" --results "$out/$name.json" >>"$out/$name.log" 2>&1
-    else
-        CUDA_VISIBLE_DEVICES=$gpus "$cutune" tune "$root/$spec" --strategy exhaustive \
-            -q --devices all --jobs "$jobs" --results "$out/$name.json" >>"$out/$name.log" 2>&1
-    fi
+    local limit=(timeout -s TERM -k 60 "$cap")
+    [ "$cap" -gt 0 ] || limit=()
+    CUDA_VISIBLE_DEVICES=$gpus "${limit[@]}" "$cutune" tune "$root/$spec" --strategy exhaustive \
+        -q --devices all --jobs "$jobs" --results "$out/$name.json" >>"$out/$name.log" 2>&1 &
+    echo $! >"$out/$name.pid" # SIGTERM to it stops the run (timeout passes it on)
+    wait $!
     rc=$?
     t1=$(date +%s%N)
     printf '%-14s GPUs %-8s %3d compile threads  exit %3d  %d s\n' "$name" "$gpus" "$jobs" "$rc" \
@@ -102,6 +103,23 @@ if [ $overlap -eq 0 ]; then
     conv=$!
     record dedispersion bench/landscapes/dedisp_milo_run.tune "$dedisp_gpus" "$dedisp_jobs" "$cap" &
     dedisp=$!
+    if [ -z "$given" ] && [ "$dedisp_gpus" != "$all" ]; then
+        # Once the convolution is complete its GPU would idle: the dedispersion is stopped
+        # and resumed from its journal on every GPU and core, in what is left of the cap.
+        start=$(date +%s)
+        wait $conv
+        conv_rc=$?
+        left=$(( cap > 0 ? cap - ($(date +%s) - start) : 0 ))
+        if [ "$conv_rc" -eq 0 ] && kill -0 $dedisp 2>/dev/null && { [ "$cap" -eq 0 ] || [ "$left" -ge 60 ]; }; then
+            echo "record-hub.sh: the convolution is complete: the dedispersion moves to GPUs $all"
+            kill -TERM "$(cat "$out/dedispersion.pid")" 2>/dev/null
+            wait $dedisp
+            record dedispersion bench/landscapes/dedisp_milo_run.tune "$all" "$cores" "$left" &
+            dedisp=$!
+        fi
+        (exit "$conv_rc") &
+        conv=$!
+    fi
 else
     echo "record-hub.sh: GPUs $conv_gpus and $dedisp_gpus overlap: the convolution first, then the dedispersion"
     start=$(date +%s)

@@ -88,6 +88,16 @@ check "record-hub.sh, 4 GPUs: once the convolution is complete, the dedispersion
     test "$(tail -n 1 "$tmp/rec/dedispersion.log")" = "run on 0,1,2,3"
 "$src/bench/record-hub.sh" "$tmp/fake" "$tmp/rec" >"$tmp/out3" 2>&1
 check "record-hub.sh: complete runs are not started again" test "$(grep -c 'complete already' "$tmp/out3")" -eq 2
+# The convolution done first (a stand-in where it takes 1 s, the dedispersion 4 s): the
+# dedispersion is stopped and resumed on all four GPUs, and completes.
+sed 's/"${FAKE_SLEEP:-3}"/"$(case $res in *dedisp*) echo 4 ;; *) echo 1 ;; esac)"/' "$tmp/fake" >"$tmp/fake2"
+chmod +x "$tmp/fake2"
+"$src/bench/record-hub.sh" "$tmp/fake2" "$tmp/move" --cap 100 >"$tmp/out5" 2>&1
+rc=$?
+check "record-hub.sh: the dedispersion moved to every GPU and completed, exit 0 ($(tr '\n' ' ' <"$tmp/out5" | head -c 400))" \
+    sh -c "test $rc -eq 0 && test \"\$(grep 'run on' '$tmp/move/dedispersion.log' | tr '\n' ' ')\" = 'run on 1,2,3 run on 0,1,2,3 ' &&
+        gunzip -c '$tmp/move/dedispersion.json.gz' | grep -q results"
+
 # One GPU for both: they take turns (the stand-in notes when each starts and ends).
 sed -i 's/^sleep/echo "start $(date +%s%N)"; sleep/; s/^echo .{"results/echo "end $(date +%s%N)"; &/' "$tmp/fake"
 printf '#!/bin/sh\n[ "$1" = -L ] && echo "GPU 0: NVIDIA H100 (UUID: GPU-0)"\n' >"$tmp/bin/nvidia-smi"
