@@ -123,6 +123,11 @@ typedef struct bench bench;
 int bench_open(bench **out, int ordinal, size_t flush_bytes, const char *arch, const bench_arg *args, int nargs,
                const bench_verify *vf);
 
+/* bench_set_cache: the compile cache folder cutune's own kernels (fills, comparisons,
+ * checkers) are compiled through (borrowed for the bench's life; NULL: none, the
+ * default). */
+void bench_set_cache(bench *b, const char *dir);
+
 /* bench_device_info: the attributes of the bench's own device as its driver reads them
  * now (drv_device_info's terms): 0, or -1 with err_last set. */
 int bench_device_info(bench *b, drv_device *out);

@@ -43,8 +43,9 @@ typedef struct gw_plan {
     const char *const *hw_names; /* the counters a profile request reads (the options'), */
     int nhw;                     /* 0: none */
     cutune_tune_result *res;     /* the worker writes the reference's run into its copy */
-    char *cache_dir;             /* the compile cache the reference is compiled through (heap,
-                                    the tuner's; NULL: none) */
+    char *cache_dir;             /* the compile cache the set-up's kernels are compiled through
+                                    (the reference, resets, checker, cutune's own; heap, the
+                                    tuner's; NULL: none) */
 } gw_plan;
 
 /* The worker's state, in the worker process only. */

@@ -1,7 +1,7 @@
 /* gw_hooks.c - the spec's resets and checker in the GPU worker (gw.h): the resets made
  * plain for runtime/hook.c, and the kernels of its own that a spec names (reset
- * kernels, a checker kernel) compiled here with NVRTC (session/own.c), as the reference
- * kernel is (gw_reference.c). Their binaries live in g->extra for the worker's life.
+ * kernels, a checker kernel) compiled here through the compile cache (session/own.c), as
+ * the reference is (gw_reference.c). Their binaries live in g->extra for the worker's life.
  *
  * Process: runs in the GPU worker only (gw_main.c's set-up), never in the tuner. */
 #include <stdlib.h>
@@ -50,7 +50,7 @@ int gw_hooks_prepare(gw *g)
         if (r->kind != RESET_KERNEL)
             continue;
         compile_output *out = &g->extra[g->nextra];
-        int rc = own_compile(g->p->spec, g->p->arch, false, &r->kernel, r->loc, "reset kernel", out);
+        int rc = own_compile(g->p->spec, g->p->arch, g->p->cache_dir, false, &r->kernel, r->loc, "reset kernel", out);
         if (rc == CUTUNE_OK)
             g->nextra++;
         if (rc == CUTUNE_OK)
@@ -64,7 +64,8 @@ int gw_hooks_prepare(gw *g)
     }
     if (vf->present && vf->check == CHECK_KERNEL) {
         compile_output *out = &g->extra[g->nextra];
-        int rc = own_compile(g->p->spec, g->p->arch, false, &vf->checker, vf->check_loc, "checker kernel", out);
+        int rc = own_compile(g->p->spec, g->p->arch, g->p->cache_dir, false, &vf->checker, vf->check_loc,
+                             "checker kernel", out);
         if (rc != CUTUNE_OK)
             return rc;
         g->nextra++;

@@ -124,14 +124,16 @@ static int worker_setup(gw *g, strbuf *msg, wk_setup *acc)
     g->ms.worse = goal_worse;
     g->ms.worse_ctx = &g->goal;
     double t = sys_seconds();
+    int ordinal = own_gpu_only(p->device);
     bool token = token_take(p->token[0]);
-    int opened = bench_open(&g->b, own_gpu_only(p->device), p->flush_bytes, p->arch, p->args, m->nargs, &g->vf);
+    int opened = bench_open(&g->b, ordinal, p->flush_bytes, p->arch, p->args, m->nargs, &g->vf);
     token_give(p->token, token);       /* the next worker's driver starts while this one's reference runs */
     acc->device_s = sys_seconds() - t; /* the driver's time, also when it would not serve */
     if (opened < 0) {
         sb_add(msg, err_last()->message);
         return CUTUNE_ENODEV; /* the device would not serve: not the spec's fault */
     }
+    bench_set_cache(g->b, p->cache_dir);
     if (unlike_expected(g->b, p, msg))
         return CUTUNE_ENODEV;
     /* energy asked for; when NVML cannot give it, each variant says why */
