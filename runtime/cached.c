@@ -1,4 +1,4 @@
-/* cached.c - a compile job through the cache (cached.h).
+/* cached.c - a compile job through the cache, and compiles ahead on threads (cached.h).
  *
  * Runs in whichever process calls it (the GPU worker's set-up, analyze's own_check,
  * the tests); safe from several threads at once: each call opens its own cache handle,
@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,4 +81,64 @@ done:
     incl_set_free(&inc);
     cache_close(c);
     return rc;
+}
+
+struct cache_ahead {
+    const char *dir;
+    const compile_job *jobs;
+    int njobs;
+    atomic_int next;     /* the next job to take */
+    atomic_int compiled; /* compiled by NVRTC, not read */
+    int nthreads;
+    pthread_t threads[CACHE_AHEAD_MAX];
+};
+
+/* A thread's body: takes jobs until none is left. */
+static void *ahead_thread(void *arg)
+{
+    cache_ahead *a = arg;
+    for (int i; (i = atomic_fetch_add(&a->next, 1)) < a->njobs;) {
+        compile_output out;
+        if (cache_compile(a->dir, &a->jobs[i], &out) == 0 && !out.cached)
+            atomic_fetch_add(&a->compiled, 1);
+        compile_output_free(&out);
+    }
+    return NULL;
+}
+
+int cache_ahead_start(cache_ahead **out, const char *dir, const compile_job *jobs, int n)
+{
+    *out = NULL;
+    if (!dir || n <= 0)
+        return 0;
+    cache_ahead *a = calloc(1, sizeof *a);
+    if (!a) {
+        err_set(-1, "out of memory");
+        return -1;
+    }
+    a->dir = dir;
+    a->jobs = jobs;
+    a->njobs = n;
+    atomic_init(&a->next, 0);
+    atomic_init(&a->compiled, 0);
+    int want = n < CACHE_AHEAD_MAX ? n : CACHE_AHEAD_MAX;
+    while (a->nthreads < want && pthread_create(&a->threads[a->nthreads], NULL, ahead_thread, a) == 0)
+        a->nthreads++;
+    if (a->nthreads == 0) { /* no thread: the steps that need the kernels compile them */
+        free(a);
+        return 0;
+    }
+    *out = a;
+    return 0;
+}
+
+int cache_ahead_wait(cache_ahead *a)
+{
+    if (!a)
+        return 0;
+    for (int i = 0; i < a->nthreads; i++)
+        pthread_join(a->threads[i], NULL);
+    int compiled = atomic_load(&a->compiled);
+    free(a);
+    return compiled;
 }

@@ -151,6 +151,19 @@ static int read_source(gw *g, arena *a, ref_plan *r)
     return CUTUNE_OK;
 }
 
+int gw_reference_job(gw *g, arena *a, compile_job *job, char **source)
+{
+    ref_plan r;
+    memset(&r, 0, sizeof r);
+    eval_error e;
+    int rc = g->p->m->verify.against_kernel ? kernel_job(g, a, &r, &e) : config_job(g, a, &r, &e);
+    if (rc == CUTUNE_OK)
+        rc = read_source(g, a, &r);
+    *job = r.job;
+    *source = r.source;
+    return rc;
+}
+
 /* Compiles the planned reference into *out (the caller frees it on CUTUNE_OK).
  * CUTUNE_OK, or a status with a diagnostic on the spec. */
 static int compile_ref(gw *g, arena *a, ref_plan *r, compile_output *out)
