@@ -15,8 +15,8 @@
  * them later find them in the cache.
  *
  * Ownership: cache_compile's output is the caller's (compile_output_free); a
- * cache_ahead owns its threads and copies nothing: the jobs given to it must stay valid
- * until cache_ahead_wait. */
+ * cache_ahead owns its threads and copies nothing: the folder and the jobs given to it
+ * must stay valid until cache_ahead_wait. */
 #ifndef CUTUNE_RUNTIME_CACHED_H
 #define CUTUNE_RUNTIME_CACHED_H
 
