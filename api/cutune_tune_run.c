@@ -98,10 +98,14 @@ int cutune_tune_verdict_of(cutune_tune_verdict *out, const cutune_tune_result *r
     for (int k = 0; k < (out->sizes ? out->sizes : 1); k++)
         out->winners += cutune_tune_best(out->sizes ? cutune_tune_size(r, k) : r) != NULL;
     uint64_t failed = 0;
-    for (uint64_t i = 0; i < cutune_tune_count(r); i++)
-        failed += cutune_measurement_outcome(cutune_tune_at(r, i)) == CUTUNE_OUTCOME_COMPILE_ERROR;
-    uint64_t variants = cutune_tune_summary_of(r)->variants;
-    out->nothing_compiled = variants > 0 && failed == variants;
+    for (uint64_t i = 0; i < cutune_tune_count(r); i++) {
+        int o = cutune_measurement_outcome(cutune_tune_at(r, i));
+        failed += o == CUTUNE_OUTCOME_COMPILE_ERROR;
+        out->ran_ok |= o == CUTUNE_OUTCOME_OK;
+    }
+    const cutune_tune_summary *s = cutune_tune_summary_of(r);
+    out->nothing_compiled = s->variants > 0 && failed == s->variants;
+    out->interrupted = s->interrupted != 0;
     return CUTUNE_OK;
 }
 

@@ -184,8 +184,10 @@ char *account_warnings(const cutune_tune_result *r)
         sb_printf(sb, "journal: %llu line%s not trusted, and left in the file (%s): those variants ran again\n",
                   (unsigned long long)s->journal_ignored, s->journal_ignored == 1 ? " was" : "s were",
                   s->journal_ignored_why ? s->journal_ignored_why : "damaged records");
-    if (s->interrupted)
+    if (s->interrupted && result_best(r)) /* no best: the verdict says why */
         sb_printf(sb, "interrupted: %llu variants were done; the best is the best of those\n",
                   (unsigned long long)s->variants);
+    else if (s->interrupted)
+        sb_printf(sb, "interrupted: %llu variants were done\n", (unsigned long long)s->variants);
     return sb_steal(sb);
 }

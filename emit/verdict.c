@@ -144,9 +144,15 @@ char *verdict_of_run(const cutune_tune_verdict *v)
     strbuf sb = STRBUF_INIT;
     if (v->sizes && v->winners < v->sizes)
         sb_printf(&sb, "cutune: %d of %d sizes have no variant that ran correctly\n", v->sizes - v->winners, v->sizes);
-    if (v->winners == 0)
-        sb_add(&sb, v->nothing_compiled ? "cutune: NOTHING COMPILED: no variant compiled, so none was chosen\n"
-                                        : "cutune: no variant ran correctly, so none was chosen\n");
+    if (v->winners == 0 && v->nothing_compiled)
+        sb_add(&sb, "cutune: NOTHING COMPILED: no variant compiled, so none was chosen\n");
+    else if (v->winners == 0 && v->ran_ok) /* a winner is timed in full: the final race, or its own samples */
+        sb_add(&sb, v->interrupted ? "cutune: variants ran correctly, but the run was interrupted before any was "
+                                     "timed in full (the final race), so none was chosen; run it again to resume\n"
+                                   : "cutune: variants ran correctly, but none was timed in full, so none was "
+                                     "chosen\n");
+    else if (v->winners == 0)
+        sb_add(&sb, "cutune: no variant ran correctly, so none was chosen\n");
     return sb_steal(&sb);
 }
 

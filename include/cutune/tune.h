@@ -313,13 +313,16 @@ typedef struct cutune_tune_verdict {
     int sizes;            /* the run's problem sizes (cutune_tune_size_count; 0: one run) */
     int winners;          /* the sizes (else the run: 0 or 1) with a winner (cutune_tune_best) */
     int nothing_compiled; /* 1: the run had variants and none of them compiled */
+    int ran_ok;           /* 1: a variant ran correctly (timed in full or not) */
+    int interrupted;      /* 1: the run was stopped before its end (summary.interrupted) */
 } cutune_tune_verdict;
 
 /* cutune_tune_verdict_of: r's verdict into *out. CUTUNE_OK or CUTUNE_EINVAL.
  * cutune_tune_verdict_text: v as `cutune SPEC` says it on stderr, whole lines in *out
  * (free with cutune_free): how many sizes have no winner (a run over sizes), and when
- * none won, that none was chosen and why (nothing compiled, or no variant ran
- * correctly); "" when every size (or the run) has a winner. CUTUNE_OK, CUTUNE_EINVAL or
+ * none won, that none was chosen and why (nothing compiled; variants that ran correctly
+ * but none timed in full, as when a run is interrupted before its final race; or no
+ * variant ran correctly); "" when every size (or the run) has a winner. CUTUNE_OK, CUTUNE_EINVAL or
  * CUTUNE_ENOMEM. */
 int cutune_tune_verdict_of(cutune_tune_verdict *out, const cutune_tune_result *r);
 int cutune_tune_verdict_text(char **out, const cutune_tune_verdict *v);

@@ -182,6 +182,29 @@ static void nothing_compiled(const char *path)
     json_decref(root);
 }
 
+/* report-sum_matrix-h100.json as an interrupted run on several GPUs leaves it: every ok
+ * entry timed provisionally (before the final race), written to `path`. */
+static void interrupted_before_race(const char *path)
+{
+    char src[1024];
+    snprintf(src, sizeof src, "%s/test/data/report-sum_matrix-h100.json", CUTUNE_SOURCE_DIR);
+    json_error_t jerr;
+    json_t *root = json_load_file(src, 0, &jerr);
+    assert_non_null(root);
+    size_t i;
+    json_t *entry;
+    json_array_foreach(json_object_get(root, "results"), i, entry)
+    {
+        if (strcmp(json_string_value(json_object_get(entry, "status")), "ok") == 0)
+            json_object_set_new(entry, "provisional", json_true());
+    }
+    json_t *summary = json_object_get(root, "summary");
+    json_object_set_new(summary, "interrupted", json_true());
+    json_object_set_new(summary, "best", json_null());
+    assert_int_equal(json_dump_file(root, path, 0), 0);
+    json_decref(root);
+}
+
 static void test_verdict(void **state)
 {
     (void)state;
@@ -214,6 +237,30 @@ static void test_verdict(void **state)
     assert_int_equal(cutune_tune_verdict_of(&v, r), CUTUNE_OK);
     assert_int_equal(v.winners, 0);
     assert_int_equal(v.nothing_compiled, 1);
+    assert_int_equal(v.ran_ok, 0);
+    cutune_tune_result_free(r);
+    char path2[] = "/tmp/cutune-tunerun-XXXXXX"; /* ran correctly, none timed in full */
+    fd = mkstemp(path2);
+    assert_true(fd >= 0);
+    close(fd);
+    interrupted_before_race(path2);
+    r = NULL;
+    if (cutune_results_load(&r, path2) != CUTUNE_OK)
+        fail_msg("%s", cutune_last_error());
+    unlink(path2);
+    assert_int_equal(cutune_tune_verdict_of(&v, r), CUTUNE_OK);
+    assert_int_equal(v.winners, 0);
+    assert_int_equal(v.ran_ok, 1);
+    assert_int_equal(v.interrupted, 1);
+    char *text = NULL;
+    assert_int_equal(cutune_tune_verdict_text(&text, &v), CUTUNE_OK);
+    assert_non_null(strstr(text, "interrupted before any was timed in full"));
+    assert_null(strstr(text, "no variant ran correctly"));
+    cutune_free(text);
+    assert_int_equal(cutune_tune_warnings(&text, r), CUTUNE_OK); /* no best to speak of */
+    assert_non_null(strstr(text, "interrupted: "));
+    assert_null(strstr(text, "the best is"));
+    cutune_free(text);
     cutune_tune_result_free(r);
     assert_int_equal(cutune_tune_verdict_of(&v, NULL), CUTUNE_EINVAL);
 }

@@ -203,6 +203,10 @@ static void test_verdict_text(void **state)
     assert_int_equal(cutune_tune_verdict_text(&text, &v), CUTUNE_OK);
     assert_string_equal(text, "cutune: NOTHING COMPILED: no variant compiled, so none was chosen\n");
     cutune_free(text);
+    v = (cutune_tune_verdict){.winners = 0, .ran_ok = 1};
+    assert_int_equal(cutune_tune_verdict_text(&text, &v), CUTUNE_OK);
+    assert_string_equal(text, "cutune: variants ran correctly, but none was timed in full, so none was chosen\n");
+    cutune_free(text);
     v = (cutune_tune_verdict){.winners = 1};
     assert_int_equal(cutune_tune_verdict_text(&text, &v), CUTUNE_OK);
     assert_string_equal(text, ""); /* a winner: nothing to add */
