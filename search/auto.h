@@ -29,40 +29,6 @@ enum {
     AUTO_TS_PENDING = 4,   /* a global pick with this many in flight: a Thompson sample */
 };
 
-/* Experiment knobs of the model-side sweep (bench/search/sweep.sh with sweep-variants.txt at
- * the repository root): a build with -DAUTO_KNOBS reads AUTO_<NAME> (integers) from the
- * environment (auto_knob, auto_pick.c); any other build, or one without the variable, takes
- * the default, which is the strategy as documented (seed for seed). Off by default:
- *   TARGET t      the cost model's target: 0 log(time); 1 normal scores of log(time) (rank to
- *                 the standard normal's quantile, as HEBO); 2 Box-Cox of time / best time
- *                 with lambda LAMBDA / 100 (default -50; -100: 1 - best / time); 3 Box-Cox
- *                 with the lambda of -2 .. 1 (steps of 1/4) most likely to make it normal
- *   CLIFF f       outcomes more than f times slower than the best leave the cost model and
- *                 are learnt by the feasibility model with the failures (a needle-safe clip:
- *                 the cliff is a class, not a flattened time)
- *   ET 1          extra-trees splits: one random threshold per feature tried (uniform
- *                 between the node's least and greatest value), the best of those
- *   BOOT 0        no bootstrap: every tree sees every observation once
- *   LEAF n        the fewest observations in a leaf (default 1)
- *   SHARE p       features tried per split, p / 100 of all (default 5/6)
- *   TREES n       trees per forest (default 32)
- *   SD 1          the cost model's spread is the trees' disagreement only (no leaf variance)
- *   LOG2 1        an int param of positive values spanning 4x or more as its log2
- *   WORK 1        work features: the product of the params named *tile* (work per thread),
- *                 times threads per block (work per block), and per block dimension its
- *                 size times the tile params of its axis (*_x, *_y, *_z)
- *   REQ 1         the operands of the spec's require comparisons that depend on params as
- *                 features (a shared-memory footprint beside its limit)
- *   LCB_EVERY k   every k-th whole-space pick by the lower confidence bound mu - KAPPA /
- *                 100 x sd (default KAPPA 200), a likely failure last
- *   VAR_EVERY k   every k-th whole-space pick the greatest spread (x the chance it runs) */
-#ifdef AUTO_KNOBS
-int auto_knob(const char *name, int dflt);
-#define AUTO_KNOB(name, dflt) auto_knob("AUTO_" #name, dflt)
-#else
-#define AUTO_KNOB(name, dflt) (dflt)
-#endif
-
 typedef enum auto_feat_kind {
     AUTO_F_PARAM,   /* a param's value */
     AUTO_F_ODD,     /* an int param's odd part */
@@ -71,10 +37,6 @@ typedef enum auto_feat_kind {
     AUTO_F_LANES,   /* the share of warp lanes used */
     AUTO_F_BX32,    /* block_x modulo 32 */
     AUTO_F_PRIOR,   /* the prior's score */
-    AUTO_F_LOG2,    /* AUTO_LOG2: an int param's log2 (in place of AUTO_F_PARAM) */
-    AUTO_F_WTHREAD, /* AUTO_WORK: the product of the tile params */
-    AUTO_F_WBLOCK,  /* AUTO_WORK: threads per block times that */
-    AUTO_F_WAXIS,   /* AUTO_WORK: block dimension `param` times the tile params of its axis */
 } auto_feat_kind;
 
 /* Where a feature comes from. */
@@ -115,9 +77,8 @@ typedef struct auto_state {
     search_prior *prior_best; /* the prior's entries, best first */
     uint64_t nprior, prior_at;
     int prior_picks;
-    uint64_t picks;   /* model picks so far (the passes' rhythm) */
-    uint64_t globals; /* whole-space picks so far (AUTO_LCB_EVERY, AUTO_VAR_EVERY) */
-    double *cx;       /* scratch: one feature row */
+    uint64_t picks; /* model picks so far (the passes' rhythm) */
+    double *cx;     /* scratch: one feature row */
     /* This batch's proposals (larger spaces: not yet pending in the driver). */
     const uint64_t *batch;
     int nbatch;

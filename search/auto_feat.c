@@ -4,10 +4,8 @@
  * (a tile of 48 is not a power of two), the spec's lets and the launch geometry (block,
  * grid, dynamic shared memory) that depend on params, threads per block, the share of
  * warp lanes used and block_x modulo the warp where the block depends on params, and,
- * given a prior (results/prior.h), the prior's score. The experiment knobs AUTO_LOG2, AUTO_WORK
- * and AUTO_REQ (auto.h) add log2 values, work products and the constraints' operands. */
+ * given a prior (results/prior.h), the prior's score. */
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,53 +39,6 @@ static bool numeric(vtype t)
     return t == VT_INT || t == VT_FLOAT || t == VT_BOOL;
 }
 
-/* AUTO_LOG2: an int param whose values are all positive and span 4x or more. */
-static bool log2_param(const domain *d)
-{
-    if (d->type != VT_INT || d->size < 2)
-        return false;
-    int64_t lo = INT64_MAX, hi = 0;
-    for (uint64_t k = 0; k < d->size && k < 4096; k++) {
-        int64_t v = model_domain_at(d, k).u.i;
-        if (v <= 0)
-            return false;
-        lo = v < lo ? v : lo;
-        hi = v > hi ? v : hi;
-    }
-    return hi >= 4 * lo;
-}
-
-/* AUTO_WORK: a param named like a tile (its name holds "tile", any case). */
-static bool tile_param(const m_param *p)
-{
-    if (p->dom.type != VT_INT || p->dom.size < 2)
-        return false;
-    for (const char *c = p->name; c[0] && c[1] && c[2] && c[3]; c++)
-        if ((c[0] | 32) == 't' && (c[1] | 32) == 'i' && (c[2] | 32) == 'l' && (c[3] | 32) == 'e')
-            return true;
-    return false;
-}
-
-/* AUTO_WORK: the axis a tile param's name ends with (_x 0, _y 1, _z 2), or -1. */
-static int tile_axis(const m_param *p)
-{
-    size_t n = strlen(p->name);
-    if (n < 2 || p->name[n - 2] != '_')
-        return -1;
-    char c = (char)(p->name[n - 1] | 32);
-    return c == 'x' ? 0 : c == 'y' ? 1 : c == 'z' ? 2 : -1;
-}
-
-/* AUTO_WORK: the product of the tile params' values (axis -1: all; else those of that axis). */
-static double tile_product(const auto_state *a, int axis)
-{
-    double w = 1;
-    for (int i = 0; i < a->m->nparams; i++)
-        if (tile_param(&a->m->params[i]) && (axis < 0 || tile_axis(&a->m->params[i]) == axis))
-            w *= (double)a->vals[i].u.i;
-    return w;
-}
-
 /* Appends a feature to a->src. 0, or -1 out of memory (a->src unchanged). */
 static int add_src(auto_state *a, auto_feat_kind kind, int param, const texpr *e)
 {
@@ -99,52 +50,13 @@ static int add_src(auto_state *a, auto_feat_kind kind, int param, const texpr *e
     return 0;
 }
 
-/* An order comparison (<, <=, >, >=). */
-static bool relational(ast_op op)
-{
-    return op == OP_LT || op == OP_LE || op == OP_GT || op == OP_GE;
-}
-
-/* AUTO_REQ: the operands of e's comparisons (<, <=, >, >=, through && and || and chains)
- * that depend on params and are neither a param nor a let, as AUTO_F_EXPR features: how close a
- * configuration stands to a constraint's edge (a shared-memory footprint against its
- * limit). 0, or -1 out of memory. */
-static int add_require_operands(auto_state *a, const texpr *e, int depth)
-{
-    if (!e || depth > 16)
-        return 0;
-    int rc = 0;
-    if (e->kind == TX_BINARY && (e->u.op.op == OP_AND || e->u.op.op == OP_OR))
-        return add_require_operands(a, e->u.op.a, depth + 1) | add_require_operands(a, e->u.op.b, depth + 1);
-    const texpr *const *ops = NULL;
-    const texpr *pair[2];
-    int n = 0;
-    if (e->kind == TX_BINARY && relational(e->u.op.op)) {
-        pair[0] = e->u.op.a;
-        pair[1] = e->u.op.b;
-        ops = pair;
-        n = 2;
-    } else if (e->kind == TX_CHAIN) {
-        bool all = true;
-        for (int i = 0; i + 1 < e->u.chain.n; i++)
-            all &= relational(e->u.chain.ops[i]);
-        ops = (const texpr *const *)e->u.chain.operands;
-        n = all ? e->u.chain.n : 0;
-    }
-    for (int i = 0; i < n; i++) /* a param or a let is a feature already */
-        if (ops[i]->deps && ops[i]->kind != TX_PARAM && ops[i]->kind != TX_LET && ops[i]->type != VT_BOOL)
-            rc |= add_src(a, AUTO_F_EXPR, -1, ops[i]);
-    return rc;
-}
-
 int auto_plan_features(auto_state *a, bool prior)
 {
     const model *m = a->m;
     int rc = 0;
-    bool use_log2 = AUTO_KNOB(LOG2, 0) != 0;
     for (int i = 0; i < m->nparams; i++)
         if (m->params[i].dom.size > 1)
-            rc |= add_src(a, use_log2 && log2_param(&m->params[i].dom) ? AUTO_F_LOG2 : AUTO_F_PARAM, i, NULL);
+            rc |= add_src(a, AUTO_F_PARAM, i, NULL);
     for (int i = 0; i < m->nparams; i++) { /* odd parts, where they differ over the domain */
         const domain *d = &m->params[i].dom;
         if (d->type != VT_INT || d->size < 2)
@@ -175,26 +87,6 @@ int auto_plan_features(auto_state *a, bool prior)
         rc |= add_src(a, AUTO_F_LANES, -1, NULL);
         if (m->block[0]->deps)
             rc |= add_src(a, AUTO_F_BX32, -1, NULL);
-    }
-    if (AUTO_KNOB(REQ, 0))
-        for (int i = 0; i < m->nrequires; i++)
-            if (!m->requires[i].pin)
-                rc |= add_require_operands(a, m->requires[i].expr, 0);
-    if (AUTO_KNOB(WORK, 0)) {
-        int tiles = 0, axis[3] = {0, 0, 0};
-        for (int i = 0; i < m->nparams; i++)
-            if (tile_param(&m->params[i])) {
-                tiles++;
-                if (tile_axis(&m->params[i]) >= 0)
-                    axis[tile_axis(&m->params[i])]++;
-            }
-        if (tiles > 0)
-            rc |= add_src(a, AUTO_F_WTHREAD, -1, NULL);
-        if (tiles > 0 && geometry)
-            rc |= add_src(a, AUTO_F_WBLOCK, -1, NULL);
-        for (int d = 0; d < m->block_dims && d < 3; d++)
-            if (m->block[d]->deps && axis[d] > 0)
-                rc |= add_src(a, AUTO_F_WAXIS, d, NULL);
     }
     if (prior)
         rc |= add_src(a, AUTO_F_PRIOR, -1, NULL);
@@ -229,7 +121,7 @@ void auto_features(auto_state *a, const search_settings *set, uint64_t key, doub
     memset(&env, 0, sizeof env);
     env.m = m;
     env.params = a->vals;
-    int64_t threads = 1, bx = 1, dims[3] = {1, 1, 1};
+    int64_t threads = 1, bx = 1;
     for (int d = 0; d < m->block_dims; d++) {
         int64_t v = 1;
         eval_error err;
@@ -238,8 +130,6 @@ void auto_features(auto_state *a, const search_settings *set, uint64_t key, doub
         threads *= v;
         if (d == 0)
             bx = v;
-        if (d < 3)
-            dims[d] = v;
     }
     for (int i = 0; i < a->nf; i++) {
         const auto_feat *s = &a->src[i];
@@ -253,10 +143,6 @@ void auto_features(auto_state *a, const search_settings *set, uint64_t key, doub
         case AUTO_F_LANES: x[i] = threads > 0 ? (double)threads / (double)(((threads + 31) / 32) * 32) : 0; break;
         case AUTO_F_BX32: x[i] = (double)(bx % 32); break;
         case AUTO_F_PRIOR: x[i] = prior_score(set, key); break;
-        case AUTO_F_LOG2: x[i] = log2((double)a->vals[s->param].u.i); break;
-        case AUTO_F_WTHREAD: x[i] = tile_product(a, -1); break;
-        case AUTO_F_WBLOCK: x[i] = (double)threads * tile_product(a, -1); break;
-        case AUTO_F_WAXIS: x[i] = (double)dims[s->param] * tile_product(a, s->param); break;
         }
     }
 }

@@ -10,23 +10,12 @@
  * Keeping failures out of the cost model leaves its scale to the times; learning them as
  * a very slow time instead (as auto did before 2026-11-27) made the cost model's
  * plateaus and spread follow the failures, and cost 0.09 of the optimum at 100
- * evaluations on the A6000 convolution (docs/results/2026-11-27-search.md).
- * A -DAUTO_KNOBS build also reads the model-side experiment knobs of auto.h here (target
- * transforms, the cliff class, the forests' options, other acquisitions); without them
- * it is the strategy as described. */
+ * evaluations on the A6000 convolution (docs/results/2026-11-27-search.md). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "auto.h"
-
-#ifdef AUTO_KNOBS
-int auto_knob(const char *name, int dflt)
-{
-    const char *v = getenv(name);
-    return v && *v ? atoi(v) : dflt;
-}
-#endif
 
 /* The expected improvement below `best` of a normal (mu, sd); sd 0: the plain gain. */
 static double expected_improvement(double best, double mu, double sd)
@@ -38,10 +27,9 @@ static double expected_improvement(double best, double mu, double sd)
     return d * 0.5 * erfc(-z / sqrt(2.0)) + sd * exp(-0.5 * z * z) * 0.3989422804014327 /* 1 / sqrt(2 pi) */;
 }
 
-/* The feature rows and targets of the outcomes that ran (and are not marked in `cliff`,
- * when given) into fresh arrays (*x, *y; the caller frees them), a->y holding every
- * outcome's target. -1 out of memory. */
-static int successes(const auto_state *a, const unsigned char *cliff, double **x, double **y)
+/* The feature rows and targets of the outcomes that ran into fresh arrays (*x, *y; the
+ * caller frees them), a->y holding every outcome's target. -1 out of memory. */
+static int successes(const auto_state *a, double **x, double **y)
 {
     size_t row = sizeof(double) * (size_t)a->nf;
     *x = malloc(row * (size_t)a->nobs);
@@ -50,104 +38,11 @@ static int successes(const auto_state *a, const unsigned char *cliff, double **x
         return -1;
     int k = 0;
     for (int i = 0; i < a->nobs; i++)
-        if (isfinite(a->ocost[i]) && !(cliff && cliff[i])) {
+        if (isfinite(a->ocost[i])) {
             memcpy(*x + (size_t)k * (size_t)a->nf, a->ox + (size_t)i * (size_t)a->nf, row);
             (*y)[k++] = a->y[i];
         }
     return 0;
-}
-
-/* qsort: doubles ascending. */
-static int by_double(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return (a > b) - (a < b);
-}
-
-/* The standard normal's quantile of p (0 < p < 1), by bisection of erfc to 1e-12. */
-static double normal_quantile(double p)
-{
-    double lo = -40, hi = 40;
-    for (int i = 0; i < 200 && hi - lo > 1e-12; i++) {
-        double mid = 0.5 * (lo + hi);
-        if (0.5 * erfc(-mid / sqrt(2.0)) < p)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return 0.5 * (lo + hi);
-}
-
-/* Box-Cox of u = exp(d) (d >= 0: log of time over the best time) with lambda l. */
-static double box_cox(double d, double l)
-{
-    return fabs(l) < 1e-9 ? d : (exp(l * d) - 1) / l;
-}
-
-/* AUTO_TARGET: transforms the log targets a->y of the outcomes that ran (costs finite;
- * lo the least of them) in place; returns the least transformed target. -1 into *oom out
- * of memory. Normal scores: ties share their mean rank. */
-static double transform_targets(auto_state *a, int ok, double lo, int *oom)
-{
-    int mode = AUTO_KNOB(TARGET, 0);
-    if (mode == 1) {
-        double *t = malloc(sizeof(double) * (size_t)ok);
-        if (!t) {
-            *oom = -1;
-            return lo;
-        }
-        int k = 0;
-        for (int i = 0; i < a->nobs; i++)
-            if (isfinite(a->ocost[i]))
-                t[k++] = a->y[i];
-        qsort(t, (size_t)ok, sizeof(double), by_double);
-        double best = INFINITY;
-        for (int i = 0; i < a->nobs; i++) {
-            if (!isfinite(a->ocost[i]))
-                continue;
-            int below = 0, same = 0;
-            for (int j = 0; j < ok; j++) {
-                below += t[j] < a->y[i];
-                same += t[j] == a->y[i];
-            }
-            double rank = below + 0.5 * (same - 1); /* 0-based, ties at their mean */
-            a->y[i] = normal_quantile((rank + 0.5) / ok);
-            best = a->y[i] < best ? a->y[i] : best;
-        }
-        free(t);
-        return best;
-    }
-    if (mode == 2 || mode == 3) {
-        double l = AUTO_KNOB(LAMBDA, -50) / 100.0;
-        if (mode == 3) { /* the lambda whose transform is most likely normal (profile likelihood) */
-            double best_ll = -INFINITY, sumd = 0;
-            for (int i = 0; i < a->nobs; i++)
-                if (isfinite(a->ocost[i]))
-                    sumd += a->y[i] - lo;
-            for (int s = -8; s <= 4; s++) {
-                double cand = s / 4.0, m1 = 0, m2 = 0;
-                for (int i = 0; i < a->nobs; i++)
-                    if (isfinite(a->ocost[i])) {
-                        double v = box_cox(a->y[i] - lo, cand);
-                        m1 += v;
-                        m2 += v * v;
-                    }
-                double var = m2 / ok - (m1 / ok) * (m1 / ok);
-                if (!(var > 1e-300))
-                    continue;
-                double ll = -0.5 * ok * log(var) + (cand - 1) * sumd;
-                if (ll > best_ll) {
-                    best_ll = ll;
-                    l = cand;
-                }
-            }
-        }
-        for (int i = 0; i < a->nobs; i++)
-            if (isfinite(a->ocost[i]))
-                a->y[i] = box_cox(a->y[i] - lo, l);
-        return 0.0;
-    }
-    return lo;
 }
 
 /* Fits the models to what is known and, in a whole space, predicts every configuration
@@ -180,48 +75,20 @@ static int refit(auto_state *a, strat_ctx *c)
         a->y[i] = t;
         lo = t < lo ? t : lo;
     }
-    /* AUTO_CLIFF: outcomes more than that factor slower than the best, marked (before any
-     * transform: a->y is log time here when a->sign is not 0). */
-    unsigned char *cliff = NULL;
-    int ncliff = 0, fcliff = AUTO_KNOB(CLIFF, 0);
-    if (fcliff > 1 && a->sign != 0) {
-        if (!(cliff = calloc((size_t)a->nobs, 1)))
-            return -1;
-        for (int i = 0; i < a->nobs; i++)
-            if (isfinite(a->ocost[i]) && a->y[i] > lo + log((double)fcliff)) {
-                cliff[i] = 1;
-                ncliff++;
-            }
-    }
-    int oom = 0;
-    if (a->sign != 0 || AUTO_KNOB(TARGET, 0) == 1)
-        lo = transform_targets(a, ok, lo, &oom);
-    if (oom < 0) {
-        free(cliff);
-        return -1;
-    }
     a->best_t = lo;
-    forest_options fo = {AUTO_KNOB(TREES, AUTO_TREES),
-                         0,
-                         AUTO_KNOB(LEAF, 0),
-                         AUTO_KNOB(SHARE, 0) / 100.0,
-                         AUTO_KNOB(ET, 0),
-                         !AUTO_KNOB(BOOT, 1),
-                         AUTO_KNOB(SD, 0) == 1};
-    if (ok == a->nobs && ncliff == 0) {
-        free(cliff);
+    forest_options fo = {AUTO_TREES, 0, 0, 0};
+    if (ok == a->nobs) {
         if (forest_fit(&a->model, a->ox, a->y, a->nobs, a->nf, &fo, rng_next(&c->r)) < 0)
             return -1;
     } else {
         double *sx = NULL, *sy = NULL;
-        int rc = successes(a, cliff, &sx, &sy);
+        int rc = successes(a, &sx, &sy);
         if (rc == 0)
-            rc = forest_fit(&a->model, sx, sy, ok - ncliff, a->nf, &fo, rng_next(&c->r));
+            rc = forest_fit(&a->model, sx, sy, ok, a->nf, &fo, rng_next(&c->r));
         free(sx);
         free(sy);
         for (int i = 0; i < a->nobs; i++)
-            a->y[i] = isfinite(a->ocost[i]) && !(cliff && cliff[i]) ? 0.0 : 1.0;
-        free(cliff);
+            a->y[i] = isfinite(a->ocost[i]) ? 0.0 : 1.0;
         if (rc < 0 || forest_fit(&a->fails, a->ox, a->y, a->nobs, a->nf, &fo, rng_next(&c->r)) < 0) {
             forest_free(a->model);
             a->model = NULL;
@@ -254,17 +121,14 @@ typedef struct pick {
     int tree;
     const forest *model;
     const double *x;
-    int acq; /* 0 expected improvement; AUTO_LCB_EVERY 1: lower confidence bound; AUTO_VAR_EVERY 2: spread */
 } pick;
 
 /* Scores `key` (predicted mu, sd; chance pok that it runs) into p. A Thompson sample
  * scores the tree's predicted cost (lower is better), a likely failure (pok < 1/2) last. */
 static void consider(pick *p, uint64_t key, double mu, double sd, double pok, double best)
 {
-    double e = p->tree >= 0  ? -forest_predict_trees(p->model, p->x, &p->tree, 1) - (pok < 0.5 ? 1e6 : 0)
-               : p->acq == 1 ? -(mu - AUTO_KNOB(KAPPA, 200) / 100.0 * sd) - (pok < 0.5 ? 1e6 : 0)
-               : p->acq == 2 ? sd * pok
-                             : expected_improvement(best, mu, sd) * pok;
+    double e = p->tree >= 0 ? -forest_predict_trees(p->model, p->x, &p->tree, 1) - (pok < 0.5 ? 1e6 : 0)
+                            : expected_improvement(best, mu, sd) * pok;
     if (!p->have || e > p->score || (e == p->score && (mu < p->mu || (mu == p->mu && key < p->key)))) {
         p->have = true;
         p->key = key;
@@ -428,13 +292,7 @@ bool auto_model_pick(auto_state *a, strat_ctx *c, uint64_t *key)
     if (!p.have) {
         /* Many in flight: the picks made before their outcomes return would all climb the
          * same peak of the expected improvement; each takes one tree's view instead. */
-        int lcb = AUTO_KNOB(LCB_EVERY, 0), var = AUTO_KNOB(VAR_EVERY, 0);
-        a->globals++;
-        if (lcb > 0 && a->globals % (uint64_t)lcb == 0)
-            p.acq = 1;
-        else if (var > 0 && a->globals % (uint64_t)var == 0)
-            p.acq = 2;
-        else if (strat_pending_count(c) + (uint64_t)a->nbatch >= AUTO_TS_PENDING)
+        if (strat_pending_count(c) + (uint64_t)a->nbatch >= AUTO_TS_PENDING)
             p.tree = (int)rng_below(&c->r, (uint64_t)forest_trees(a->model));
         global_pick(a, c, -1, 0, &p);
     }

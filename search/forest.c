@@ -26,7 +26,6 @@ typedef struct ftree {
 
 struct forest {
     int ntrees, nf;
-    int sd_between; /* forest_options.sd_between */
     ftree *trees;
     double *gain; /* per feature, summed over the trees' splits */
 };
@@ -44,7 +43,6 @@ typedef struct grower {
     rng *r;
     double *gain;
     int depth_limit;
-    int random_split; /* forest_options.random_split */
 } grower;
 
 /* An observation's value of the feature being sorted, with what breaks ties. */
@@ -84,42 +82,6 @@ static int add_node(ftree *t)
     return t->n++;
 }
 
-/* Extra-trees: one threshold of feature f drawn uniformly between the least and the
- * greatest value of the node's slots lists[f][lo .. hi) (sum, sumsq and sse of their
- * targets given); the split there, when it leaves min_leaf on each side and gains more
- * than *best_gain, becomes the best (*best_f, *best_at: the last slot on the left,
- * *best_thr). Draws one number from g->r when the feature is not constant here. */
-static void random_split(grower *g, int f, int lo, int hi, double sum, double sumsq, double sse, int *best_f,
-                         int *best_at, double *best_gain, double *best_thr)
-{
-    const int *l = g->lists + (size_t)f * (size_t)g->n;
-    double xmin = xval(g, l[lo], f), xmax = xval(g, l[hi - 1], f);
-    if (!(xmin < xmax))
-        return;
-    double thr = xmin + rng_unit(g->r) * (xmax - xmin);
-    if (!(thr < xmax))
-        thr = xmin;
-    int m = hi - lo, at = lo - 1;
-    double sl = 0, ql = 0;
-    for (int i = lo; i < hi && xval(g, l[i], f) <= thr; i++) {
-        double v = g->y[g->obs[l[i]]];
-        sl += v;
-        ql += v * v;
-        at = i;
-    }
-    int nl = at - lo + 1, nr = m - nl;
-    if (nl < g->min_leaf || nr < g->min_leaf || nl < 1 || nr < 1)
-        return;
-    double sr = sum - sl, qr = sumsq - ql;
-    double gain = sse - ((ql - sl * sl / nl) + (qr - sr * sr / nr));
-    if (gain > *best_gain * (1 + 1e-12) + 1e-15) {
-        *best_gain = gain;
-        *best_f = f;
-        *best_at = at;
-        *best_thr = thr;
-    }
-}
-
 /* Grows the node over slots lists[f][lo .. hi) into t; its index, or -1 out of memory. */
 static int grow(grower *g, ftree *t, int lo, int hi, int depth)
 {
@@ -156,10 +118,6 @@ static int grow(grower *g, ftree *t, int lo, int hi, int depth)
         int f = g->feats[k];
         const int *l = g->lists + (size_t)f * (size_t)g->n;
         double sl = 0, ql = 0;
-        if (g->random_split) {
-            random_split(g, f, lo, hi, sum, sumsq, sse, &best_f, &best_at, &best_gain, &best_thr);
-            continue;
-        }
         for (int i = lo; i < hi - 1; i++) {
             double v = g->y[g->obs[l[i]]];
             sl += v;
@@ -234,7 +192,7 @@ int forest_fit(forest **out, const double *x, const double *y, int n, int nf, co
     for (int i = 0; i < n; i++)
         if (!isfinite(y[i]))
             return -1;
-    forest_options o = {0, 0, 0, 0, 0, 0, 0};
+    forest_options o = {0, 0, 0, 0};
     if (opts)
         o = *opts;
     int ntrees = o.trees > 0 ? o.trees : 32;
@@ -256,7 +214,6 @@ int forest_fit(forest **out, const double *x, const double *y, int n, int nf, co
         goto done;
     f->ntrees = ntrees;
     f->nf = nf;
-    f->sd_between = o.sd_between;
     for (size_t i = 0; i < (size_t)n * (size_t)nf; i++)
         xs[i] = isfinite(x[i]) ? x[i] : 0.0;
     for (int k = 0; k < nf; k++) {
@@ -281,11 +238,10 @@ int forest_fit(forest **out, const double *x, const double *y, int n, int nf, co
     g.r = &r;
     g.gain = f->gain;
     g.depth_limit = 64;
-    g.random_split = o.random_split;
     for (int t = 0; t < ntrees; t++) {
         memset(count, 0, sizeof(int) * (size_t)n);
         for (int i = 0; i < n; i++) /* the bootstrap sample */
-            count[o.no_bootstrap ? i : (int)rng_below(&r, (uint64_t)n)]++;
+            count[rng_below(&r, (uint64_t)n)]++;
         for (int i = 0, s = 0; i < n; i++) {
             start[i] = s;
             for (int c = 0; c < count[i]; c++)
@@ -339,7 +295,7 @@ void forest_predict(const forest *f, const double *x, double *mean, double *sd)
     for (int t = 0; t < f->ntrees; t++) {
         const fnode *l = leaf_of(&f->trees[t], x);
         s += l->mean;
-        second += (f->sd_between ? 0 : l->var) + l->mean * l->mean;
+        second += l->var + l->mean * l->mean;
     }
     double mu = s / f->ntrees, var = second / f->ntrees - mu * mu;
     *mean = mu;

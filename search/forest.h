@@ -25,11 +25,6 @@ typedef struct forest_options {
     int min_split;        /* the fewest samples a node needs to be split (0: 3) */
     int min_leaf;         /* the fewest samples in a leaf (0: 1) */
     double feature_share; /* features tried per split, as a share of all (0: 5/6) */
-    /* For the auto strategy's experiment knobs (search/auto.h); 0 each: as described above. */
-    int random_split; /* extra-trees: per feature tried, one threshold drawn uniformly between
-                         the node's least and greatest value; the best of those */
-    int no_bootstrap; /* every tree grown on every observation once */
-    int sd_between;   /* forest_predict's spread: the trees' leaf means only */
 } forest_options;
 
 /* forest_fit: a forest over n observations (n >= 1) of nf features (nf >= 1): x holds

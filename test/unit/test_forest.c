@@ -1,8 +1,7 @@
 /* test_forest.c - the random forest behind the auto strategy (search/forest.h): it
  * learns a step function (each tree alone too), its importance names the feature that matters, the same seed
  * gives the same forest, one observation is enough, and its spread is larger away from
- * the data than on it; the experiment options (extra-trees splits, no bootstrap, the trees'
- * spread alone) do what they say. The data are made here, their answers known by construction. */
+ * the data than on it. The data are made here, their answers known by construction. */
 #include "helpers.h"
 
 #include <math.h>
@@ -131,87 +130,11 @@ static void test_spread(void **state)
     forest_free(f);
 }
 
-/* The options that the auto strategy's experiment knobs set (search/auto.h): extra-trees
- * splits still learn a step and, between two clusters, mix the trees' views (random
- * thresholds fall on either side of the gap's middle, where best splits all cut near it);
- * without the bootstrap and with one feature every tree is the same tree; the spread of
- * the trees' means alone is never more than the total spread. */
-static void test_options(void **state)
-{
-    (void)state;
-    double x[200 * NF], y[200];
-    step_data(x, y, 200, 1);
-    forest_options et = {0, 0, 0, 0, 1, 0, 0};
-    forest *f;
-    assert_int_equal(forest_fit(&f, x, y, 200, NF, &et, 7), 0);
-    double below[NF] = {0.3, 0.2, 0.9}, above[NF] = {0.3, 0.8, 0.9}, mean, sd;
-    forest_predict(f, below, &mean, &sd);
-    assert_true(fabs(mean - 10.0) < 1.0);
-    forest_predict(f, above, &mean, &sd);
-    assert_true(fabs(mean - 20.0) < 1.0);
-    forest_free(f);
-
-    double cx[40], cy[40];
-    rng r;
-    rng_seed(&r, 9);
-    for (int i = 0; i < 40; i++) {
-        cx[i] = i < 20 ? rng_unit(&r) * 0.2 : 0.8 + rng_unit(&r) * 0.2;
-        cy[i] = i < 20 ? 1.0 : 5.0;
-    }
-    /* best splits cut the gap near its middle: at 0.3 every tree says 1, at 0.7 5; random
-     * thresholds put some of 0.3 with the right cluster and some of 0.7 with the left */
-    forest *best;
-    assert_int_equal(forest_fit(&best, cx, cy, 40, 1, NULL, 4), 0);
-    assert_int_equal(forest_fit(&f, cx, cy, 40, 1, &et, 4), 0);
-    double left = 0.3, right = 0.7, mb, sb;
-    forest_predict(best, &left, &mb, &sb);
-    forest_predict(f, &left, &mean, &sd);
-    assert_true(mean > mb + 0.2);
-    forest_predict(best, &right, &mb, &sb);
-    forest_predict(f, &right, &mean, &sd);
-    assert_true(mean < mb - 0.2);
-    forest_free(best);
-    forest_free(f);
-
-    for (int i = 0; i < 40; i++) /* noise inside the clusters: bootstrap samples differ */
-        cy[i] += rng_unit(&r);
-    forest_options plain = {0, 0, 0, 0, 0, 1, 0}, between = {0, 0, 0, 0, 0, 0, 1};
-    forest *boot, *total, *btw;
-    assert_int_equal(forest_fit(&f, cx, cy, 40, 1, &plain, 4), 0);
-    assert_int_equal(forest_fit(&boot, cx, cy, 40, 1, NULL, 4), 0);
-    int first = 0, last = forest_trees(f) - 1;
-    bool differ = false;
-    for (int i = 0; i <= 20; i++) {
-        double q = i / 20.0;
-        assert_true(forest_predict_trees(f, &q, &first, 1) == forest_predict_trees(f, &q, &last, 1));
-        differ |= forest_predict_trees(boot, &q, &first, 1) != forest_predict_trees(boot, &q, &last, 1);
-    }
-    assert_true(differ); /* with the bootstrap they do differ */
-    forest_free(f);
-    forest_free(boot);
-
-    assert_int_equal(forest_fit(&total, cx, cy, 40, 1, NULL, 4), 0);
-    assert_int_equal(forest_fit(&btw, cx, cy, 40, 1, &between, 4), 0);
-    double mt, st;
-    bool less = false;
-    for (int i = 0; i <= 20; i++) {
-        double q = i / 20.0;
-        forest_predict(total, &q, &mt, &st);
-        forest_predict(btw, &q, &mb, &sb);
-        assert_true(mt == mb); /* the same trees */
-        assert_true(sb <= st + 1e-12);
-        less |= sb < st - 1e-9;
-    }
-    assert_true(less);
-    forest_free(total);
-    forest_free(btw);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_learns_a_step),   cmocka_unit_test(test_importance), cmocka_unit_test(test_deterministic),
-        cmocka_unit_test(test_one_observation), cmocka_unit_test(test_spread),     cmocka_unit_test(test_options),
+        cmocka_unit_test(test_one_observation), cmocka_unit_test(test_spread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
