@@ -2,10 +2,12 @@
 #include "worker.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -519,7 +521,9 @@ int wk_start(wk_proc *p, wk_body body, void *ctx)
         close(from[0]);
         signal(SIGINT, SIG_IGN); /* Ctrl-C is the parent's to handle */
         signal(SIGPIPE, SIG_DFL);
-        _exit(body(ctx, to[0], from[1]));
+        int status = body(ctx, to[0], from[1]);
+        wk_drop_stdio(); /* its end (a GPU context torn down) holds none of the caller's pipes */
+        _exit(status);
     }
     close(to[0]);
     close(from[1]);
@@ -565,6 +569,90 @@ int wk_stop(wk_proc *p, bool force)
     p->pid = 0;
     p->to = p->from = -1;
     return status;
+}
+
+/* ---- released workers: reaped by a thread each, waited for by wk_wait_released ---------- */
+
+/* Like the list above, a fact of the process (its children), not of a run: how many
+ * released workers are not yet reaped, under ending_lock; ending_done is signalled as
+ * each is. */
+static pthread_mutex_t ending_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ending_done = PTHREAD_COND_INITIALIZER;
+static int nending;
+
+/* The reaper of one released worker (arg: its pid): waits for its end, then counts it
+ * out. */
+static void *reap_released(void *arg)
+{
+    pid_t pid = (pid_t)(intptr_t)arg;
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    pthread_mutex_lock(&ending_lock);
+    nending--;
+    pthread_cond_broadcast(&ending_done);
+    pthread_mutex_unlock(&ending_lock);
+    return NULL;
+}
+
+void wk_release(wk_proc *p, bool force)
+{
+    if (!p->pid)
+        return;
+    wk_ask_stop(p, force);
+    pthread_mutex_lock(&ending_lock);
+    nending++;
+    pthread_mutex_unlock(&ending_lock);
+    /* The reaper takes no signal: the caller's threads keep them all. */
+    sigset_t all, was;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &was);
+    pthread_attr_t attr;
+    pthread_t reaper;
+    bool started = pthread_attr_init(&attr) == 0;
+    if (started) {
+        started = pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) == 0 &&
+                  pthread_create(&reaper, &attr, reap_released, (void *)(intptr_t)p->pid) == 0;
+        pthread_attr_destroy(&attr);
+    }
+    pthread_sigmask(SIG_SETMASK, &was, NULL);
+    live_remove(p->from);
+    close(p->from);
+    if (!started) /* no thread: reaped here, as before */
+        reap_released((void *)(intptr_t)p->pid);
+    p->pid = 0;
+    p->to = p->from = -1;
+}
+
+void wk_wait_released(void)
+{
+    pthread_mutex_lock(&ending_lock);
+    while (nending > 0)
+        pthread_cond_wait(&ending_done, &ending_lock);
+    pthread_mutex_unlock(&ending_lock);
+}
+
+int wk_released_pending(void)
+{
+    pthread_mutex_lock(&ending_lock);
+    int n = nending;
+    pthread_mutex_unlock(&ending_lock);
+    return n;
+}
+
+void wk_drop_stdio(void)
+{
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null < 0) { /* closed, then: what matters is that the caller's are let go */
+        close(STDIN_FILENO);
+        close(STDOUT_FILENO);
+        close(STDERR_FILENO);
+        return;
+    }
+    for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
+        if (fd != null)
+            dup2(null, fd);
+    if (null > STDERR_FILENO)
+        close(null);
 }
 
 int wk_wait_any(const int *fds, int n, double deadline)
