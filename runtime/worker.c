@@ -521,9 +521,7 @@ int wk_start(wk_proc *p, wk_body body, void *ctx)
         close(from[0]);
         signal(SIGINT, SIG_IGN); /* Ctrl-C is the parent's to handle */
         signal(SIGPIPE, SIG_DFL);
-        int status = body(ctx, to[0], from[1]);
-        wk_drop_stdio(); /* its end (a GPU context torn down) holds none of the caller's pipes */
-        _exit(status);
+        wk_end(from[1], body(ctx, to[0], from[1]));
     }
     close(to[0]);
     close(from[1]);
@@ -594,11 +592,38 @@ static void *reap_released(void *arg)
     return NULL;
 }
 
+enum { RELEASE_WAIT_MS = 1000 }; /* the most wk_release waits for a worker's wk_end */
+
+/* Reads fd (a worker's pipe to us, every answer already read) until its end of file,
+ * for at most RELEASE_WAIT_MS: the worker has then let go of its standard streams
+ * (wk_end). Anything still in the pipe is dropped. */
+static void await_hangup(int fd)
+{
+    double deadline = sys_seconds() + RELEASE_WAIT_MS / 1000.0;
+    char sink[256];
+    for (;;) {
+        double left = deadline - sys_seconds();
+        struct pollfd pfd = {fd, POLLIN, 0};
+        int pr = poll(&pfd, 1, left > 0 ? wk_poll_ms(left) : 0);
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr <= 0)
+            return; /* the deadline, or an error: not awaited further */
+        ssize_t r = read(fd, sink, sizeof sink);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return; /* its end of file (or an error) */
+    }
+}
+
 void wk_release(wk_proc *p, bool force)
 {
     if (!p->pid)
         return;
     wk_ask_stop(p, force);
+    if (!force) /* a killed one lets go of everything as it dies */
+        await_hangup(p->from);
     pthread_mutex_lock(&ending_lock);
     nending++;
     pthread_mutex_unlock(&ending_lock);
@@ -653,6 +678,13 @@ void wk_drop_stdio(void)
             dup2(null, fd);
     if (null > STDERR_FILENO)
         close(null);
+}
+
+void wk_end(int out, int status)
+{
+    wk_drop_stdio();
+    close(out); /* wk_release waits for this: the caller's streams are let go */
+    _exit(status);
 }
 
 int wk_wait_any(const int *fds, int n, double deadline)

@@ -253,10 +253,14 @@ static int fake_worker(void *ctx, int in, int out)
 }
 
 /* A fake worker whose end is slow, as a GPU worker's is (the driver tearing its context
- * down at the exit): it answers as fake_worker, then, at EOF, takes 1.5 s to end. */
+ * down in the exit): it answers as fake_worker, then, at EOF, does what wk_end does
+ * before the exit (its standard streams let go, its pipe to the tuner closed) and takes
+ * 1.5 s more to end. */
 static int slow_end_worker(void *ctx, int in, int out)
 {
     int rc = fake_worker(ctx, in, out);
+    wk_drop_stdio();
+    close(out);
     nanosleep(&(struct timespec){1, 500000000}, NULL);
     return rc;
 }

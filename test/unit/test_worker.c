@@ -277,17 +277,17 @@ static void test_several_workers(void **state)
     wk_frame_free(&f);
 }
 
-/* A body whose end is slow, as a GPU worker's is: at EOF it lets its standard streams
- * go, as the GPU worker's end does (tuner/gw_main.c), then takes *ctx more milliseconds,
- * as the driver's teardown of a context does at the exit. */
+/* A body whose end is slow, as a GPU worker's is: at EOF it does what wk_end does
+ * before the exit (its standard streams let go, its pipe to the caller closed), then
+ * takes *ctx more milliseconds, as the driver's teardown of a context does in the exit. */
 static int slow_end_body(void *ctx, int in, int out)
 {
     long ms = *(const long *)ctx;
     wk_frame f = WK_FRAME_INIT;
-    (void)out;
     while (wk_recv(in, &f, 0) == 0)
         ;
     wk_drop_stdio();
+    close(out);
     nanosleep(&(struct timespec){ms / 1000, (ms % 1000) * 1000000}, NULL);
     return 0;
 }
@@ -331,6 +331,69 @@ static void test_release_does_not_wait(void **state)
     assert_int_equal(wk_released_pending(), 0);
     wk_frame_free(&f);
     alarm(0);
+}
+
+/* A body slow to reach its end, then slow in it: at EOF it takes 300 ms, lets its
+ * standard streams go and closes its pipe to the caller (as wk_end does), then takes
+ * 1.5 s more, as the driver's teardown does in the exit. */
+static int late_end_body(void *ctx, int in, int out)
+{
+    (void)ctx;
+    wk_frame f = WK_FRAME_INIT;
+    while (wk_recv(in, &f, 0) == 0)
+        ;
+    nanosleep(&(struct timespec){0, 300000000}, NULL);
+    wk_drop_stdio();
+    close(out);
+    nanosleep(&(struct timespec){1, 500000000}, NULL);
+    return 0;
+}
+
+/* Where fd `fd` of process pid points ("" when it cannot be read). */
+static void fd_target(pid_t pid, int fd, char *out, size_t size)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)pid, fd);
+    ssize_t n = readlink(path, out, size - 1);
+    out[n > 0 ? n : 0] = '\0';
+}
+
+/* When wk_release returns, the worker has let go of its standard streams (the caller may
+ * exit at once: nothing it shares with its own caller is held by the worker's end), even
+ * one that took a while to see its end of file; and it returns long before the end. */
+static void test_release_after_stdio_let_go(void **state)
+{
+    (void)state;
+#ifdef __linux__
+    alarm(20);
+    wk_proc p = {0, -1, -1};
+    int pp[2], saved = dup(STDOUT_FILENO); /* the worker's stdout: a pipe, as a ctest's */
+    assert_true(saved >= 0);
+    assert_int_equal(pipe(pp), 0);
+    assert_true(dup2(pp[1], STDOUT_FILENO) >= 0);
+    int started = wk_start(&p, late_end_body, NULL);
+    assert_true(dup2(saved, STDOUT_FILENO) >= 0);
+    close(saved);
+    close(pp[1]);
+    assert_int_equal(started, 0);
+    pid_t pid = p.pid;
+    char target[256];
+    fd_target(pid, STDOUT_FILENO, target, sizeof target);
+    assert_true(strncmp(target, "pipe:", 5) == 0); /* the caller's, before */
+    double t0 = sys_seconds();
+    wk_release(&p, false);
+    double took = sys_seconds() - t0;
+    assert_true(took >= 0.25 && took < 1.2); /* its streams awaited, not its end */
+    fd_target(pid, STDOUT_FILENO, target, sizeof target);
+    assert_string_equal(target, "/dev/null");
+    fd_target(pid, STDERR_FILENO, target, sizeof target);
+    assert_string_equal(target, "/dev/null");
+    char c;
+    assert_int_equal(read(pp[0], &c, 1), 0); /* no one holds it now */
+    close(pp[0]);
+    wk_wait_released();
+    alarm(0);
+#endif
 }
 
 /* A worker whose end is slow holds none of its caller's pipes while it ends: a reader of
@@ -467,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_worker_dies_with_its_parent),
         cmocka_unit_test(test_release_does_not_wait),
         cmocka_unit_test(test_ending_worker_lets_go_of_stdio),
+        cmocka_unit_test(test_release_after_stdio_let_go),
         cmocka_unit_test(test_name_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
