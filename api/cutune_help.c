@@ -422,7 +422,7 @@ static const cutune_help_opt help_options[] = {
     {"report", "title", "TEXT", "the page's title (default: cutune report)"},
     {"report", "quiet", NULL, QUIET_HELP},
 
-    {"merge", "output", "FILE", "write the merged results here (required)"},
+    {"merge", "output", "FILE", "write the merged results here (required; - for stdout)"},
     {"merge", "partial", NULL,
      "merge the shards given even when some are missing: the file\nrecords which it holds (settings.shard.merged), "
      "and the\nmissing ones are named on stderr"},

@@ -8,7 +8,6 @@
 #include "../import/kt.h"
 #include "../import/t1.h"
 #include "../results/result.h"
-#include "../results/write.h"
 #include "internal.h"
 
 int cutune_import_block(cutune_spec *spec, const char *name)
@@ -45,18 +44,6 @@ int cutune_import_results(cutune_tune_result **out, cutune_spec *spec, const cha
     return kt_import(out, spec->model, spec->path, path, &ko);
 }
 
-/* stdout_results: r as a results file on standard output (`-o -`). CUTUNE_OK, or
- * CUTUNE_ENOMEM / CUTUNE_EIO with the error object saying why. */
-static int stdout_results(const cutune_tune_result *r)
-{
-    char *text = NULL;
-    if (results_text(&text, r, cutune_version()) != CUTUNE_OK)
-        return err_set(CUTUNE_ENOMEM, "out of memory writing results to standard output");
-    int rc = cutune_write_file("-", text);
-    free(text);
-    return rc;
-}
-
 int cutune_import_results_to(char **said, cutune_spec *spec, const char *path, const char *output,
                              const cutune_import_options *opts)
 {
@@ -67,10 +54,8 @@ int cutune_import_results_to(char **said, cutune_spec *spec, const char *path, c
     bool to_stdout = strcmp(output, "-") == 0;
     cutune_tune_result *r = NULL;
     int rc = cutune_import_results(&r, spec, path, opts);
-    if (rc == CUTUNE_OK && to_stdout)
-        rc = stdout_results(r);
-    else if (rc == CUTUNE_OK)
-        rc = cutune_tune_write_results(r, output);
+    if (rc == CUTUNE_OK)
+        rc = cutune_tune_write_results(r, output); /* "-": standard output */
     if (rc == CUTUNE_OK && said) {
         strbuf sb = STRBUF_INIT;
         const char *source = cutune_tune_source(r);

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../results/load.h"
 #include "../results/merge.h"
@@ -61,7 +62,14 @@ int cutune_tune_write_results(const cutune_tune_result *r, const char *path)
         err_set(CUTUNE_EINVAL, "cutune_tune_write_results: no result or path");
         return CUTUNE_EINVAL;
     }
-    return results_write(r, path, cutune_version());
+    if (strcmp(path, "-") != 0)
+        return results_write(r, path, cutune_version());
+    char *text = NULL; /* standard output: the same text, through the one writer of a file */
+    if (results_text(&text, r, cutune_version()) != CUTUNE_OK)
+        return err_set(CUTUNE_ENOMEM, "out of memory writing results to standard output");
+    int rc = cutune_write_file("-", text);
+    free(text);
+    return rc;
 }
 
 void cutune_tune_result_free(cutune_tune_result *r)

@@ -264,6 +264,8 @@ static int setup_run(tune_args *a, cutune_spec *spec, int nblocks)
     int code = check_emit_paths(spec, &a->c, a->emit_dir, a->header_path, a->csv_path, a->t.results_path);
     if (code != EXIT_OK)
         return code;
+    if (a->t.results_path && strcmp(a->t.results_path, "-") == 0) /* the ranking is on stdout */
+        return cli_usage_error("tune", "--results -: the ranking is written to standard output; name a file");
     if (nblocks > 1 && (a->t.results_path || a->t.journal_path || a->csv_path || a->report_path))
         return cli_usage_error("tune",
                                "the spec has %d kernel blocks: --results, --journal, --csv and --report "

@@ -15,7 +15,10 @@ char *remarks_merged(const cutune_tune_result *r, int nfiles, const char *output
               s->variants, s->timed);
     if (best)
         sb_printf(&sb, ", best #%" PRIu64 " (%s %.6g)", best->variant->ordinal, s->objective_name, best->objective);
-    sb_printf(&sb, "\nresults: %s\n", output);
+    if (strcmp(output, "-") == 0)
+        sb_add(&sb, "\nresults: standard output\n");
+    else
+        sb_printf(&sb, "\nresults: %s\n", output);
     return sb_steal(&sb);
 }
 

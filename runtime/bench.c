@@ -31,6 +31,7 @@ struct bench {
     drv *d;
     meas_gpu *g;
     const char *arch;
+    const char *cache_dir; /* cutune's own kernels are compiled through it (NULL: none) */
     const bench_arg *args;
     int nargs;
     const bench_verify *vf;
@@ -93,6 +94,11 @@ int bench_open(bench **out, int ordinal, size_t flush_bytes, const char *arch, c
 int bench_device_info(bench *b, drv_device *out)
 {
     return drv_device_info(b->d, meas_ordinal(b->g), out);
+}
+
+void bench_set_cache(bench *b, const char *dir)
+{
+    b->cache_dir = dir;
 }
 
 double bench_compile_seconds(const bench *b)
@@ -199,7 +205,7 @@ static int prepare_args(bench *b, const bench_config *c, double *made, double *p
              * nothing of the size of the inputs is ever held on the host. The fill
              * kernel is compiled once per element type per bench. */
             if (!b->fill_ready[a->type]) {
-                if (fill_prepare(b->g, a->type, b->arch, &b->fills[a->type]) < 0)
+                if (fill_prepare(b->g, a->type, b->arch, b->cache_dir, &b->fills[a->type]) < 0)
                     return -1;
                 b->fill_ready[a->type] = true;
             }
@@ -552,7 +558,7 @@ int bench_keep_reference(bench *b, bench_keep_failure *fail)
         s->ref_count = s->count;
         fail->arg = i;
         if (!b->cmp_ready[type]) {
-            if (cmp_prepare(b->g, type, b->arch, &b->cmps[type]) < 0) {
+            if (cmp_prepare(b->g, type, b->arch, b->cache_dir, &b->cmps[type]) < 0) {
                 fail->kind = BENCH_KEEP_COMPARE;
                 return -1;
             }
@@ -562,7 +568,7 @@ int bench_keep_reference(bench *b, bench_keep_failure *fail)
         if (vf->check && !b->chk_ready[type]) { /* l2, ulp or the user's checker */
             int rc = vf->check - 1 == CHK_USER
                          ? chk_load_user(b->g, vf->check_cubin, vf->check_symbol, type, &b->chks[type])
-                         : chk_prepare(b->g, (chk_mode)(vf->check - 1), type, b->arch, &b->chks[type]);
+                         : chk_prepare(b->g, (chk_mode)(vf->check - 1), type, b->arch, b->cache_dir, &b->chks[type]);
             if (rc < 0) {
                 fail->kind = BENCH_KEEP_COMPARE;
                 return -1;

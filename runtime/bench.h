@@ -123,6 +123,31 @@ typedef struct bench bench;
 int bench_open(bench **out, int ordinal, size_t flush_bytes, const char *arch, const bench_arg *args, int nargs,
                const bench_verify *vf);
 
+/* bench_set_cache: the compile cache folder cutune's own kernels (fills, comparisons,
+ * checkers) are compiled through (borrowed for the bench's life; NULL: none, the
+ * default). */
+void bench_set_cache(bench *b, const char *dir);
+
+/* The compile jobs of cutune's own kernels that a bench of some arguments will need
+ * (bench_helper_jobs), with their sources. Owns the sources (bench_helpers_free). */
+enum { BENCH_MAX_HELPERS = 3 * (DT_UINT64 + 1) }; /* a fill, a comparison and a checker per type */
+typedef struct bench_helpers {
+    compile_job jobs[BENCH_MAX_HELPERS];
+    char *sources[BENCH_MAX_HELPERS];
+    int n;
+} bench_helpers;
+
+/* bench_helper_jobs (no device needed): into *out, every kernel of cutune's own that a
+ * bench opened with `arch`, `args` and `vf` compiles (fill_job, cmp_job, chk_job): the
+ * fill of each element type whose initial contents are made on the device, and, when
+ * vf->present, the comparison and the built-in checker of each verified output's type.
+ * Compiled ahead into the cache (runtime/cached.h), they are read, not compiled, when
+ * the bench needs them. 0, or -1 with err_last set (out of memory; *out freed). */
+int bench_helper_jobs(bench_helpers *out, const char *arch, const bench_arg *args, int nargs, const bench_verify *vf);
+
+/* bench_helpers_free: releases the sources and zeroes *h. */
+void bench_helpers_free(bench_helpers *h);
+
 /* bench_device_info: the attributes of the bench's own device as its driver reads them
  * now (drv_device_info's terms): 0, or -1 with err_last set. */
 int bench_device_info(bench *b, drv_device *out);

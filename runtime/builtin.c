@@ -1,11 +1,12 @@
-/* builtin.c - compiling and loading cutune's own kernels (see builtin.h). */
+/* builtin.c - compiling (through the cache) and loading cutune's own kernels (see
+ * builtin.h). */
 #include "builtin.h"
 #include "../base/err.h"
 #include "../base/sys.h"
 
 #include <stdio.h>
 
-#include "compile.h"
+#include "cached.h"
 
 const char *builtin_elem(data_type t)
 {
@@ -15,23 +16,27 @@ const char *builtin_elem(data_type t)
     return names[t];
 }
 
-int builtin_load(meas_gpu *g, const char *name, const char *source, const char *symbol, const char *const *opts,
-                 int nopts, const char *arch, meas_kernel *out)
+compile_job builtin_job(const char *name, const char *source, const char *symbol, const char *const *opts, int nopts,
+                        const char *arch)
 {
-    compile_job job = {.source_name = name,
-                       .source = source,
-                       .name_expression = symbol,
-                       .options = opts,
-                       .noptions = nopts,
-                       .arch = arch};
+    return (compile_job){.source_name = name,
+                         .source = source,
+                         .name_expression = symbol,
+                         .options = opts,
+                         .noptions = nopts,
+                         .arch = arch};
+}
+
+int builtin_load(meas_gpu *g, const compile_job *job, const char *cache_dir, meas_kernel *out)
+{
     compile_output co;
     double t = sys_seconds();
-    int compiled = compile_run(&job, &co);
+    int compiled = cache_compile(cache_dir, job, &co);
     meas_add_compile_seconds(g, sys_seconds() - t); /* NVRTC's share of the set-up (the phases) */
     if (compiled < 0)
         return -1;
     if (!co.ok) {
-        err_set(-1, "cutune's kernel %s does not compile: %s", symbol, co.log);
+        err_set(-1, "cutune's kernel %s does not compile: %s", job->name_expression, co.log);
         compile_output_free(&co);
         return -1;
     }

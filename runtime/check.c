@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "builtin.h"
@@ -87,15 +88,32 @@ void chk_source(chk_mode mode, data_type type, char *buf, size_t size)
              l2_source);
 }
 
-int chk_prepare(meas_gpu *g, chk_mode mode, data_type type, const char *arch, chk_kernel *out)
+char *chk_job(chk_mode mode, data_type type, const char *arch, compile_job *job)
+{
+    size_t size = sizeof ulp_source + sizeof l2_source + 256;
+    char *source = malloc(size);
+    if (!source)
+        return NULL;
+    chk_source(mode, type, source, size);
+    const char *symbol = mode == CHK_ULP ? "cutune_check_ulp" : "cutune_check_l2";
+    *job = builtin_job("cutune_check.cu", source, symbol, NULL, 0, arch);
+    return source;
+}
+
+int chk_prepare(meas_gpu *g, chk_mode mode, data_type type, const char *arch, const char *cache_dir, chk_kernel *out)
 {
     memset(out, 0, sizeof *out);
     out->mode = mode;
     out->type = type;
-    char source[sizeof ulp_source + sizeof l2_source + 256];
-    chk_source(mode, type, source, sizeof source);
-    const char *symbol = mode == CHK_ULP ? "cutune_check_ulp" : "cutune_check_l2";
-    if (builtin_load(g, "cutune_check.cu", source, symbol, NULL, 0, arch, &out->k) < 0)
+    compile_job job;
+    char *source = chk_job(mode, type, arch, &job);
+    if (!source) {
+        err_set(-1, "out of memory");
+        return -1;
+    }
+    int loaded = builtin_load(g, &job, cache_dir, &out->k);
+    free(source);
+    if (loaded < 0)
         return -1;
     if (meas_alloc(g, 3 * sizeof(unsigned long long), &out->result) < 0) {
         meas_unload(g, &out->k);

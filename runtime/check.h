@@ -10,6 +10,7 @@
 #ifndef CUTUNE_RUNTIME_CHECK_H
 #define CUTUNE_RUNTIME_CHECK_H
 
+#include "compile.h"
 #include "data.h"
 #include "measure.h"
 
@@ -35,9 +36,15 @@ typedef struct chk_result {
  * `type` into buf (about 2 KB). */
 void chk_source(chk_mode mode, data_type type, char *buf, size_t size);
 
-/* chk_prepare: compiles and loads the built-in checker for mode (CHK_L2, CHK_ULP) and
- * type on `arch`. 0, or -1 with err_last set. */
-int chk_prepare(meas_gpu *g, chk_mode mode, data_type type, const char *arch, chk_kernel *out);
+/* chk_job: the built-in checker's compile job for mode (CHK_L2, CHK_ULP) and type on
+ * `arch` into *job (builtin_job's); returns its source (heap: the caller frees it after
+ * the job's last use), NULL when out of memory. */
+char *chk_job(chk_mode mode, data_type type, const char *arch, compile_job *job);
+
+/* chk_prepare: compiles (chk_job's, through the cache in `cache_dir`, NULL: none) and
+ * loads the built-in checker for mode (CHK_L2, CHK_ULP) and type on `arch`. 0, or -1
+ * with err_last set. */
+int chk_prepare(meas_gpu *g, chk_mode mode, data_type type, const char *arch, const char *cache_dir, chk_kernel *out);
 
 /* chk_load_user: loads a user checker from its cubin. 0, or -1 with err_last set. */
 int chk_load_user(meas_gpu *g, const void *cubin, const char *symbol, data_type type, chk_kernel *out);

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "builtin.h"
@@ -49,13 +50,30 @@ void cmp_source(data_type type, char *buf, size_t size)
              compare_source);
 }
 
-int cmp_prepare(meas_gpu *g, data_type type, const char *arch, cmp_kernel *out)
+char *cmp_job(data_type type, const char *arch, compile_job *job)
+{
+    size_t size = sizeof compare_source + 256;
+    char *source = malloc(size);
+    if (!source)
+        return NULL;
+    cmp_source(type, source, size);
+    *job = builtin_job("cutune_compare.cu", source, "cutune_compare", NULL, 0, arch);
+    return source;
+}
+
+int cmp_prepare(meas_gpu *g, data_type type, const char *arch, const char *cache_dir, cmp_kernel *out)
 {
     memset(out, 0, sizeof *out);
     out->type = type;
-    char source[sizeof compare_source + 256];
-    cmp_source(type, source, sizeof source);
-    if (builtin_load(g, "cutune_compare.cu", source, "cutune_compare", NULL, 0, arch, &out->k) < 0)
+    compile_job job;
+    char *source = cmp_job(type, arch, &job);
+    if (!source) {
+        err_set(-1, "out of memory");
+        return -1;
+    }
+    int loaded = builtin_load(g, &job, cache_dir, &out->k);
+    free(source);
+    if (loaded < 0)
         return -1;
     if (meas_alloc(g, 3 * sizeof(unsigned long long), &out->result) < 0) {
         meas_unload(g, &out->k);

@@ -7,6 +7,7 @@
 #ifndef CUTUNE_RUNTIME_COMPARE_H
 #define CUTUNE_RUNTIME_COMPARE_H
 
+#include "compile.h"
 #include "data.h"
 #include "measure.h"
 
@@ -19,8 +20,14 @@ typedef struct cmp_kernel {
 /* cmp_source: the comparison kernel's source for `type` (about 2 KB) into buf. */
 void cmp_source(data_type type, char *buf, size_t size);
 
-/* cmp_prepare: compiles and loads the comparison kernel for `type` on `arch`. */
-int cmp_prepare(meas_gpu *g, data_type type, const char *arch, cmp_kernel *out);
+/* cmp_job: the comparison kernel's compile job for `type` on `arch` into *job
+ * (builtin_job's); returns its source (heap: the caller frees it after the job's last
+ * use), NULL when out of memory. */
+char *cmp_job(data_type type, const char *arch, compile_job *job);
+
+/* cmp_prepare: compiles (cmp_job's, through the cache in `cache_dir`, NULL: none) and
+ * loads the comparison kernel for `type` on `arch`. 0, or -1 with err_last set. */
+int cmp_prepare(meas_gpu *g, data_type type, const char *arch, const char *cache_dir, cmp_kernel *out);
 
 /* cmp_run: compares n elements of `got` with `want` (device buffers): an element passes
  * when |got - want| <= atol + rtol * |want| and neither is NaN. Fills *m (got and want

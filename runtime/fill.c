@@ -5,6 +5,7 @@
 #include "../base/err.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "builtin.h"
@@ -111,15 +112,32 @@ const char *const *fill_options(int *n)
     return options;
 }
 
-int fill_prepare(meas_gpu *g, data_type type, const char *arch, fill_kernel *out)
+char *fill_job(data_type type, const char *arch, compile_job *job)
+{
+    size_t size = sizeof fill_kernel_source + 256;
+    char *source = malloc(size);
+    if (!source)
+        return NULL;
+    fill_source(type, source, size);
+    int nopt;
+    const char *const *opts = fill_options(&nopt);
+    *job = builtin_job("cutune_fill.cu", source, "cutune_fill", opts, nopt, arch);
+    return source;
+}
+
+int fill_prepare(meas_gpu *g, data_type type, const char *arch, const char *cache_dir, fill_kernel *out)
 {
     memset(out, 0, sizeof *out);
     out->type = type;
-    char source[sizeof fill_kernel_source + 256];
-    fill_source(type, source, sizeof source);
-    int nopt;
-    const char *const *opts = fill_options(&nopt);
-    return builtin_load(g, "cutune_fill.cu", source, "cutune_fill", opts, nopt, arch, &out->k);
+    compile_job job;
+    char *source = fill_job(type, arch, &job);
+    if (!source) {
+        err_set(-1, "out of memory");
+        return -1;
+    }
+    int rc = builtin_load(g, &job, cache_dir, &out->k);
+    free(source);
+    return rc;
 }
 
 int fill_run(meas_gpu *g, const fill_kernel *fk, CUdeviceptr dst, size_t count, const data_fill_spec *f)

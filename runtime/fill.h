@@ -10,6 +10,7 @@
 #ifndef CUTUNE_RUNTIME_FILL_H
 #define CUTUNE_RUNTIME_FILL_H
 
+#include "compile.h"
 #include "data.h"
 #include "measure.h"
 
@@ -25,9 +26,14 @@ void fill_source(data_type type, char *buf, size_t size);
  * static strings). */
 const char *const *fill_options(int *n);
 
-/* fill_prepare: compiles and loads the fill kernel for `type` on `arch`. Returns 0, or
- * -1 with err_last set. */
-int fill_prepare(meas_gpu *g, data_type type, const char *arch, fill_kernel *out);
+/* fill_job: the fill kernel's compile job for `type` on `arch` into *job (builtin_job's);
+ * returns its source (heap: the caller frees it after the job's last use), NULL when out
+ * of memory. */
+char *fill_job(data_type type, const char *arch, compile_job *job);
+
+/* fill_prepare: compiles (fill_job's, through the cache in `cache_dir`, NULL: none) and
+ * loads the fill kernel for `type` on `arch`. Returns 0, or -1 with err_last set. */
+int fill_prepare(meas_gpu *g, data_type type, const char *arch, const char *cache_dir, fill_kernel *out);
 
 /* fill_run: writes `count` elements at `dst` (a device buffer of the kernel's type) as
  * data_fill would with `f`; zeros are a memset. Waits for it. Returns 0, or -1 with

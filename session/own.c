@@ -12,7 +12,7 @@
 #include "../base/sys.h"
 #include "../compiler/eval.h"
 #include "../compiler/plan.h"
-#include "../runtime/includes.h"
+#include "../runtime/cached.h"
 
 int own_options(const model *m, arena *a, const char ***out, int *n)
 {
@@ -55,45 +55,49 @@ int own_source(const char *file, arena *a, char **source, const char **dir_opt)
     return CUTUNE_OK;
 }
 
-int own_compile(cutune_spec *spec, const char *arch, bool warn, const m_kernel_ref *k, span loc, const char *what,
-                compile_output *out)
+int own_job(const model *m, const char *arch, const m_kernel_ref *k, arena *a, compile_job *job, char **source,
+            eval_error *e)
 {
-    const char *file = k->file;
-    const model *m = spec->model;
+    memset(job, 0, sizeof *job);
+    *source = NULL;
+    job->name_expression = plan_template_name(m, k->name, k->targs, k->ntargs, k->has_targs, NULL, a, e);
+    if (!job->name_expression)
+        return CUTUNE_EEVAL;
+    const char **opts;
+    int nopts;
+    int rc = own_options(m, a, &opts, &nopts);
+    if (rc == CUTUNE_OK)
+        rc = own_source(k->file, a, source, &opts[nopts]);
+    if (rc < 0)
+        return rc;
+    job->source_name = k->file;
+    job->source = *source;
+    job->options = opts;
+    job->noptions = nopts + 1;
+    job->arch = arch;
+    return CUTUNE_OK;
+}
+
+int own_compile(cutune_spec *spec, const char *arch, const char *cache_dir, bool warn, const m_kernel_ref *k, span loc,
+                const char *what, compile_output *out)
+{
     void (*report)(diag_list *, span, const char *, ...) = warn ? diag_warning : diag_error;
     memset(out, 0, sizeof *out);
     arena *a = arena_new();
     if (!a)
         return CUTUNE_ENOMEM;
-    int rc = CUTUNE_OK;
     char *source = NULL;
     eval_error e;
     compile_job job;
-    memset(&job, 0, sizeof job);
-    job.name_expression = plan_template_name(m, k->name, k->targs, k->ntargs, k->has_targs, NULL, a, &e);
-    if (!job.name_expression) {
+    int rc = own_job(spec->model, arch, k, a, &job, &source, &e);
+    if (rc == CUTUNE_EEVAL) {
         rc = spec_eval_failed(spec, &e);
-        goto done;
-    }
-    const char **opts;
-    int nopts;
-    if ((rc = own_options(m, a, &opts, &nopts)) < 0)
-        goto done;
-    if ((rc = own_source(file, a, &source, &opts[nopts])) < 0) {
-        if (rc == CUTUNE_EIO)
-            report(&spec->diags, loc, "cannot read the %s's file '%s': %s", what, file, sys_strerror(errno));
-        goto done;
-    }
-    nopts++;
-    job.source_name = file;
-    job.source = source;
-    job.options = opts;
-    job.noptions = nopts;
-    job.arch = arch;
-    if (incl_compile(&job, out) < 0) {
+    } else if (rc == CUTUNE_EIO) {
+        report(&spec->diags, loc, "cannot read the %s's file '%s': %s", what, k->file, sys_strerror(errno));
+    } else if (rc == CUTUNE_OK && cache_compile(cache_dir, &job, out) < 0) {
         report(&spec->diags, loc, "compiling the %s: %s", what, err_last()->message);
         rc = CUTUNE_ECOMPILER;
-    } else if (!out->ok) {
+    } else if (rc == CUTUNE_OK && !out->ok) {
         char *log = compile_log_excerpt(out->log);
         report(&spec->diags, loc, "the %s '%s' does not compile for %s:\n%s", what, job.name_expression, arch,
                log ? log : out->log);
@@ -101,7 +105,6 @@ int own_compile(cutune_spec *spec, const char *arch, bool warn, const m_kernel_r
         compile_output_free(out);
         rc = CUTUNE_ESPEC;
     }
-done:
     free(source);
     arena_free(a);
     return rc;
@@ -116,7 +119,7 @@ int own_check(cutune_spec *spec, const char *arch)
         if (r->kind != RESET_KERNEL)
             continue;
         compile_output out;
-        int rc = own_compile(spec, arch, true, &r->kernel, r->loc, "reset kernel", &out);
+        int rc = own_compile(spec, arch, NULL, true, &r->kernel, r->loc, "reset kernel", &out);
         if (rc == CUTUNE_ENOMEM || rc == CUTUNE_EEVAL)
             return rc;
         failed += rc != CUTUNE_OK;
@@ -125,7 +128,7 @@ int own_check(cutune_spec *spec, const char *arch)
     const m_verify *vf = &m->verify;
     if (vf->present && vf->check == CHECK_KERNEL) {
         compile_output out;
-        int rc = own_compile(spec, arch, true, &vf->checker, vf->check_loc, "checker kernel", &out);
+        int rc = own_compile(spec, arch, NULL, true, &vf->checker, vf->check_loc, "checker kernel", &out);
         if (rc == CUTUNE_ENOMEM || rc == CUTUNE_EEVAL)
             return rc;
         failed += rc != CUTUNE_OK;

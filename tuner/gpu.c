@@ -126,9 +126,10 @@ int gpu_init(gpu_handle *g, cutune_spec *spec, const cutune_tune_options *opts, 
     /* A contender stops after PROVISIONAL warm samples; the run's end times in full those
      * still near the best (tuner/run.c's final race). */
     p->ms.provisional = p->goal.prune > 0 ? PROVISIONAL : 0;
-    /* The reference is compiled through the run's cache: a warm run's workers start
-     * without NVRTC's compile, each of them (NULL: no cache; a folder that cannot be
-     * opened is then the worker's to skip). */
+    /* The worker's set-up kernels (the reference, the spec's resets and checker, cutune's
+     * own fills, comparisons and checkers) are compiled through the run's cache: a warm
+     * run's workers start without NVRTC, each of them (NULL: no cache; a folder that
+     * cannot be opened is then the worker's to skip). */
     p->cache_dir = opts->no_cache ? NULL : opts->cache_dir ? strdup(opts->cache_dir) : cache_default_dir();
     g->run_started = sys_seconds();
     g->first_sent = false;

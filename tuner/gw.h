@@ -18,6 +18,7 @@
 #include "../compiler/spec.h"
 #include "../results/result.h"
 #include "../runtime/bench.h"
+#include "../runtime/cached.h"
 #include "../runtime/worker.h"
 #include "goal.h"
 
@@ -43,8 +44,9 @@ typedef struct gw_plan {
     const char *const *hw_names; /* the counters a profile request reads (the options'), */
     int nhw;                     /* 0: none */
     cutune_tune_result *res;     /* the worker writes the reference's run into its copy */
-    char *cache_dir;             /* the compile cache the reference is compiled through (heap,
-                                    the tuner's; NULL: none) */
+    char *cache_dir;             /* the compile cache the set-up's kernels are compiled through
+                                    (the reference, resets, checker, cutune's own; heap, the
+                                    tuner's; NULL: none) */
 } gw_plan;
 
 /* The worker's state, in the worker process only. */
@@ -64,6 +66,14 @@ typedef struct gw {
     /* the set-up's time (wk_setup's account): the reference's compile and the inputs its
      * run made (gw_reference) */
     double ref_compile_s, ref_inputs_s;
+    /* the set-up's kernels compiled ahead while the driver starts (gw_main.c): the jobs,
+     * their sources and strings, the threads */
+    bench_helpers helpers;
+    compile_job *ahead_jobs;
+    char **ahead_sources;
+    int nahead;
+    arena *ahead_arena;
+    cache_ahead *ahead;
 } gw;
 
 /* gw_main: the worker's body (a wk_body; ctx: the inherited gw_plan): set-up, its reply
@@ -98,6 +108,18 @@ void gw_plain_args(gw *w, bench_config *out);
  * to w->vf. CUTUNE_OK, or a status with a diagnostic on the spec (a kernel that does
  * not compile) or the thread's error set (base/err: the device). */
 int gw_hooks_prepare(gw *w);
+
+/* gw_hooks_jobs (no device; nothing reported): the compile jobs of the spec's reset
+ * kernels and checker kernel appended to jobs[*n..] and their sources (malloc'd: the
+ * caller frees them) to sources[*n..], *n advanced: room for m->nresets + 1 is needed. A
+ * kernel whose job cannot be made is left out (gw_hooks_prepare says why). */
+void gw_hooks_jobs(gw *w, arena *a, compile_job *jobs, char **sources, int *n);
+
+/* gw_reference_job (no device; nothing reported): the reference's compile job, as
+ * gw_reference makes it, into *job, its strings in `a` and its source read into *source
+ * (malloc'd: the caller frees it, also on failure). CUTUNE_OK, or a status (gw_reference
+ * says why). */
+int gw_reference_job(gw *w, arena *a, compile_job *job, char **source);
 
 /* gw_reference: runs the reference (a configuration, or a kernel of its own) once and
  * keeps its verified outputs on the device; the results' reference and GPU time are

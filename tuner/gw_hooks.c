@@ -1,7 +1,8 @@
 /* gw_hooks.c - the spec's resets and checker in the GPU worker (gw.h): the resets made
  * plain for runtime/hook.c, and the kernels of its own that a spec names (reset
- * kernels, a checker kernel) compiled here with NVRTC (session/own.c), as the reference
- * kernel is (gw_reference.c). Their binaries live in g->extra for the worker's life.
+ * kernels, a checker kernel) compiled here through the compile cache (session/own.c), as
+ * the reference is (gw_reference.c), and their jobs for the worker to compile ahead
+ * (gw_hooks_jobs). Their binaries live in g->extra for the worker's life.
  *
  * Process: runs in the GPU worker only (gw_main.c's set-up), never in the tuner. */
 #include <stdlib.h>
@@ -24,6 +25,27 @@ static int constant_dims(gw *g, texpr *const *t, int n, unsigned *dims)
         dims[d] = (unsigned)v;
     }
     return CUTUNE_OK;
+}
+
+/* Kernel k's job appended to jobs[*n] and its source to sources[*n], *n advanced; left
+ * out when it cannot be made. */
+static void add_job(gw *g, arena *a, const m_kernel_ref *k, compile_job *jobs, char **sources, int *n)
+{
+    eval_error e;
+    if (own_job(g->p->m, g->p->arch, k, a, &jobs[*n], &sources[*n], &e) == CUTUNE_OK)
+        (*n)++;
+    else
+        free(sources[*n]); /* gw_hooks_prepare says why, when it compiles the kernel */
+}
+
+void gw_hooks_jobs(gw *g, arena *a, compile_job *jobs, char **sources, int *n)
+{
+    const model *m = g->p->m;
+    for (int i = 0; i < m->nresets; i++)
+        if (m->resets[i].kind == RESET_KERNEL)
+            add_job(g, a, &m->resets[i].kernel, jobs, sources, n);
+    if (m->verify.present && m->verify.check == CHECK_KERNEL)
+        add_job(g, a, &m->verify.checker, jobs, sources, n);
 }
 
 int gw_hooks_prepare(gw *g)
@@ -50,7 +72,7 @@ int gw_hooks_prepare(gw *g)
         if (r->kind != RESET_KERNEL)
             continue;
         compile_output *out = &g->extra[g->nextra];
-        int rc = own_compile(g->p->spec, g->p->arch, false, &r->kernel, r->loc, "reset kernel", out);
+        int rc = own_compile(g->p->spec, g->p->arch, g->p->cache_dir, false, &r->kernel, r->loc, "reset kernel", out);
         if (rc == CUTUNE_OK)
             g->nextra++;
         if (rc == CUTUNE_OK)
@@ -64,7 +86,8 @@ int gw_hooks_prepare(gw *g)
     }
     if (vf->present && vf->check == CHECK_KERNEL) {
         compile_output *out = &g->extra[g->nextra];
-        int rc = own_compile(g->p->spec, g->p->arch, false, &vf->checker, vf->check_loc, "checker kernel", out);
+        int rc = own_compile(g->p->spec, g->p->arch, g->p->cache_dir, false, &vf->checker, vf->check_loc,
+                             "checker kernel", out);
         if (rc != CUTUNE_OK)
             return rc;
         g->nextra++;

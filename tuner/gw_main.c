@@ -101,6 +101,52 @@ static bool unlike_expected(bench *b, const gw_plan *p, strbuf *msg)
     return true;
 }
 
+/* Starts compiling the set-up's kernels into the run's cache (p->cache_dir; none: nothing
+ * to do) on threads while the driver starts: cutune's own (bench_helper_jobs), the
+ * spec's reset and checker kernels (gw_hooks_jobs) and the reference (gw_reference_job).
+ * The steps that need them later read them from the cache; several workers of a run
+ * compile each once (runtime/cached.h's lock). What cannot be made here is left to
+ * those steps, which compile it and say why it failed. Called once the environment
+ * is settled (own_gpu_only): the threads read it. */
+static void ahead_start(gw *g)
+{
+    const gw_plan *p = g->p;
+    const model *m = p->m;
+    if (!p->cache_dir || !(g->ahead_arena = arena_new()))
+        return;
+    int room = BENCH_MAX_HELPERS + m->nresets + 2;
+    g->ahead_jobs = arena_alloc(g->ahead_arena, sizeof(compile_job) * (size_t)room);
+    g->ahead_sources = calloc((size_t)room, sizeof(char *));
+    if (!g->ahead_jobs || !g->ahead_sources || bench_helper_jobs(&g->helpers, p->arch, p->args, m->nargs, &g->vf) < 0)
+        return;
+    for (int i = 0; i < g->helpers.n; i++)
+        g->ahead_jobs[g->nahead++] = g->helpers.jobs[i];
+    gw_hooks_jobs(g, g->ahead_arena, g->ahead_jobs, g->ahead_sources, &g->nahead);
+    if (m->verify.present) {
+        char *source = NULL;
+        if (gw_reference_job(g, g->ahead_arena, &g->ahead_jobs[g->nahead], &source) == CUTUNE_OK)
+            g->ahead_sources[g->nahead++] = source;
+        else
+            free(source); /* gw_reference says why */
+    }
+    (void)cache_ahead_start(&g->ahead, p->cache_dir, g->ahead_jobs, g->nahead);
+}
+
+/* Waits for ahead_start's compiles and frees what they used. */
+static void ahead_wait(gw *g)
+{
+    (void)cache_ahead_wait(g->ahead);
+    g->ahead = NULL;
+    for (int i = 0; g->ahead_sources && i < g->nahead; i++)
+        free(g->ahead_sources[i]); /* the helpers' own are the helpers' */
+    free(g->ahead_sources);
+    g->ahead_sources = NULL;
+    bench_helpers_free(&g->helpers);
+    arena_free(g->ahead_arena);
+    g->ahead_arena = NULL;
+    g->nahead = 0;
+}
+
 /* The worker's set-up: its scratch, the driver, device, buffers, the resets and
  * checker, the reference; where its time went into acc's device_s, compile_s, inputs_s
  * and reference_s. CUTUNE_OK, or a status with msg. */
@@ -124,14 +170,19 @@ static int worker_setup(gw *g, strbuf *msg, wk_setup *acc)
     g->ms.worse = goal_worse;
     g->ms.worse_ctx = &g->goal;
     double t = sys_seconds();
+    int ordinal = own_gpu_only(p->device);
+    /* A set-up that fails from here on returns with these compiles in flight: the worker
+     * then exits (gw_main), and they with it. */
+    ahead_start(g);
     bool token = token_take(p->token[0]);
-    int opened = bench_open(&g->b, own_gpu_only(p->device), p->flush_bytes, p->arch, p->args, m->nargs, &g->vf);
+    int opened = bench_open(&g->b, ordinal, p->flush_bytes, p->arch, p->args, m->nargs, &g->vf);
     token_give(p->token, token);       /* the next worker's driver starts while this one's reference runs */
     acc->device_s = sys_seconds() - t; /* the driver's time, also when it would not serve */
     if (opened < 0) {
         sb_add(msg, err_last()->message);
         return CUTUNE_ENODEV; /* the device would not serve: not the spec's fault */
     }
+    bench_set_cache(g->b, p->cache_dir);
     if (unlike_expected(g->b, p, msg))
         return CUTUNE_ENODEV;
     /* energy asked for; when NVML cannot give it, each variant says why */
@@ -146,6 +197,7 @@ static int worker_setup(gw *g, strbuf *msg, wk_setup *acc)
     int before = p->spec->diags.len;
     err_clear(); /* a failure that says nothing more than its status must not quote an older one */
     t = sys_seconds();
+    ahead_wait(g);                   /* what the driver's start did not cover: compiling, on the critical path */
     int hooks = gw_hooks_prepare(g); /* resets and a checker kernel */
     acc->compile_s = sys_seconds() - t;
     if (hooks != CUTUNE_OK) {

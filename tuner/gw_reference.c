@@ -15,8 +15,7 @@
 #include "../base/sys.h"
 #include "../compiler/eval.h"
 #include "../compiler/plan.h"
-#include "../runtime/cache.h"
-#include "../runtime/includes.h"
+#include "../runtime/cached.h"
 #include "../session/own.h"
 #include "gw.h"
 
@@ -43,20 +42,17 @@ typedef struct ref_plan {
     int64_t block[3], grid[3], smem_bytes;
 } ref_plan;
 
-/* The reference configuration (`verify ... against config(...)`) planned as a variant
- * and its arguments (g->vals, counts, scalars) into *r. CUTUNE_OK, or a status with a
- * diagnostic on the spec. */
-static int plan_config(gw *g, arena *a, ref_plan *r)
+/* The reference configuration's (`verify ... against config(...)`) compile job and
+ * geometry, planned as a variant's (its values in g->vals), into *r; no diagnostic.
+ * CUTUNE_OK; CUTUNE_EEVAL with *e; CUTUNE_ENOMEM. */
+static int config_job(gw *g, arena *a, ref_plan *r, eval_error *e)
 {
-    const gw_plan *p = g->p;
-    const model *m = p->m;
-    const m_verify *vf = &m->verify;
-    eval_error e;
+    const model *m = g->p->m;
     for (int i = 0; i < m->nparams; i++)
-        g->vals[i] = model_domain_at(&m->params[i].dom, vf->config[i]);
+        g->vals[i] = model_domain_at(&m->params[i].dom, m->verify.config[i]);
     variant pv;
-    if (plan_variant(m, g->vals, a, &pv, &e) < 0 || plan_args(m, g->vals, g->counts, g->scalars, &e) < 0)
-        return spec_eval_failed(p->spec, &e);
+    if (plan_variant(m, g->vals, a, &pv, e) < 0)
+        return CUTUNE_EEVAL;
     for (int d = 0; d < 3; d++) {
         r->block[d] = pv.block[d];
         r->grid[d] = pv.grid[d];
@@ -71,13 +67,42 @@ static int plan_config(gw *g, arena *a, ref_plan *r)
     for (int i = 0; i < pv.noptions; i++)
         r->opts[r->nopts++] = pv.options[i];
     r->source_path = m->kernel_file;
+    return CUTUNE_OK;
+}
+
+/* The reference kernel's (`verify ... against kernel ...`) name and options into *r:
+ * the spec's common options; no diagnostic. CUTUNE_OK; CUTUNE_EEVAL with *e;
+ * CUTUNE_ENOMEM. */
+static int kernel_job(gw *g, arena *a, ref_plan *r, eval_error *e)
+{
+    const model *m = g->p->m;
+    const m_verify *vf = &m->verify;
+    r->job.name_expression =
+        plan_template_name(m, vf->ref.name, vf->ref.targs, vf->ref.ntargs, vf->ref.has_targs, NULL, a, e);
+    if (!r->job.name_expression)
+        return CUTUNE_EEVAL;
+    r->source_path = vf->ref.file;
+    return own_options(m, a, &r->opts, &r->nopts);
+}
+
+/* The reference configuration planned (config_job) with its arguments (g->counts,
+ * scalars) into *r. CUTUNE_OK, or a status with a diagnostic on the spec. */
+static int plan_config(gw *g, arena *a, ref_plan *r)
+{
+    const gw_plan *p = g->p;
+    eval_error e;
+    int rc = config_job(g, a, r, &e);
+    if (rc == CUTUNE_EEVAL || (rc == CUTUNE_OK && plan_args(p->m, g->vals, g->counts, g->scalars, &e) < 0))
+        return spec_eval_failed(p->spec, &e);
+    if (rc < 0)
+        return rc;
     p->res->summary.reference = arena_strdup(p->res->arena, "configuration given by verify ... against config(...)");
     return CUTUNE_OK;
 }
 
-/* The reference kernel (`verify ... against kernel ...`) into *r: the spec's common
- * options, its own geometry; its arguments may not depend on params (there is no
- * configuration to take them from). CUTUNE_OK, or a status with a diagnostic. */
+/* The reference kernel into *r: kernel_job's, and its own geometry; its arguments may
+ * not depend on params (there is no configuration to take them from). CUTUNE_OK, or a
+ * status with a diagnostic. */
 static int plan_kernel(gw *g, arena *a, ref_plan *r)
 {
     const gw_plan *p = g->p;
@@ -101,49 +126,41 @@ static int plan_kernel(gw *g, arena *a, ref_plan *r)
                    e.message);
         return CUTUNE_ESPEC;
     }
-    r->job.name_expression =
-        plan_template_name(m, vf->ref.name, vf->ref.targs, vf->ref.ntargs, vf->ref.has_targs, NULL, a, &e);
-    if (!r->job.name_expression)
+    int rc = kernel_job(g, a, r, &e);
+    if (rc == CUTUNE_EEVAL)
         return spec_eval_failed(p->spec, &e);
-    int rc = own_options(m, a, &r->opts, &r->nopts);
     if (rc < 0)
         return rc;
-    r->source_path = vf->ref.file;
     p->res->summary.reference = arena_printf(p->res->arena, "kernel %s", r->job.name_expression);
     return CUTUNE_OK;
 }
 
-/* incl_compile of `job` through the compile cache in folder `dir` (NULL, or a cache
- * that cannot be opened or keyed: compiled, as without one): the entry read when
- * there is one, else compiled and stored. Returns like incl_compile. */
-static int compile_cached(const char *dir, const compile_job *job, compile_output *out)
+/* The planned reference's source read (own_source) and its job completed for p->arch.
+ * CUTUNE_OK; CUTUNE_EIO (errno says why); CUTUNE_ENOMEM. */
+static int read_source(gw *g, arena *a, ref_plan *r)
 {
-    cache *c = NULL;
-    incl_set inc;
-    memset(&inc, 0, sizeof inc);
-    if (!dir || cache_open(&c, dir) < 0 ||
-        incl_resolve(&inc, job->source_name, job->source, job->options, job->noptions) < 0) {
-        incl_set_free(&inc);
-        cache_close(c);
-        return incl_compile(job, out); /* which says why a file could not be read */
-    }
-    compile_job resolved = *job; /* as incl_compile hands it to NVRTC, and as the cache keys it */
-    resolved.source = inc.source;
-    resolved.header_names = (const char *const *)inc.names;
-    resolved.header_texts = (const char *const *)inc.texts;
-    resolved.nheaders = resolved.nheader_texts = inc.nheaders;
-    cache_key key;
-    bool keyed = cache_key_for(&resolved, &key) == 0;
-    int rc = 0;
-    if (!keyed || cache_get(c, &key, out) != 1) {
-        if (keyed)
-            compile_output_free(out); /* what a damaged entry left half read */
-        rc = compile_run(&resolved, out);
-        if (rc == 0 && keyed && out->ok)
-            (void)cache_put(c, &key, out); /* a cache that cannot be written costs only the next compile */
-    }
-    incl_set_free(&inc);
-    cache_close(c);
+    int rc = own_source(r->source_path, a, &r->source, &r->opts[r->nopts]);
+    if (rc < 0)
+        return rc;
+    r->nopts++;
+    r->job.source_name = r->source_path;
+    r->job.source = r->source;
+    r->job.options = r->opts;
+    r->job.noptions = r->nopts;
+    r->job.arch = g->p->arch;
+    return CUTUNE_OK;
+}
+
+int gw_reference_job(gw *g, arena *a, compile_job *job, char **source)
+{
+    ref_plan r;
+    memset(&r, 0, sizeof r);
+    eval_error e;
+    int rc = g->p->m->verify.against_kernel ? kernel_job(g, a, &r, &e) : config_job(g, a, &r, &e);
+    if (rc == CUTUNE_OK)
+        rc = read_source(g, a, &r);
+    *job = r.job;
+    *source = r.source;
     return rc;
 }
 
@@ -152,18 +169,12 @@ static int compile_cached(const char *dir, const compile_job *job, compile_outpu
 static int compile_ref(gw *g, arena *a, ref_plan *r, compile_output *out)
 {
     const gw_plan *p = g->p;
-    int rc = own_source(r->source_path, a, &r->source, &r->opts[r->nopts]);
+    int rc = read_source(g, a, r);
     if (rc == CUTUNE_EIO)
         diag_error_noloc(&p->spec->diags, "cannot read '%s': %s", r->source_path, sys_strerror(errno));
     if (rc < 0)
         return rc;
-    r->nopts++;
-    r->job.source_name = r->source_path;
-    r->job.source = r->source;
-    r->job.options = r->opts;
-    r->job.noptions = r->nopts;
-    r->job.arch = p->arch;
-    if (compile_cached(p->cache_dir, &r->job, out) < 0) {
+    if (cache_compile(p->cache_dir, &r->job, out) < 0) {
         diag_error_noloc(&p->spec->diags, "compiling the reference: %s", err_last()->message);
         return CUTUNE_ECOMPILER;
     }

@@ -18,7 +18,8 @@ of best found / true best (1 = the optimum). Printed:
   4. per landscape, each strategy's medians by evaluations.
 
 --set heldout replays the held-out set instead: the replayable H100 recordings of
-bench/landscapes/h100 (its MANIFEST; the multi-size histogram and stencil are not
+bench/landscapes/h100 (its MANIFEST; files .json or .json.gz, such as the hub kernels'
+recordings that bench/record-hub.sh makes; the multi-size histogram and stencil are not
 replayable), recorded after auto's constants were chosen and never tuned on; --set all
 both. A change to a strategy must hold on the held-out set, not only on the seven.
 
@@ -59,8 +60,9 @@ def dev_landscapes():
 
 def heldout_landscapes():
     """The held-out set: the replayable recordings of bench/landscapes/h100 (its MANIFEST: FILE, SPEC,
-    SET columns; a SET of NAME=VALUE becomes --set NAME=VALUE, "-" none; multi-size files are
-    skipped, they are no landscape for simulate), each named h100_<file>."""
+    SET columns; FILE a .json or a gzipped .json.gz; a SET of NAME=VALUE becomes --set NAME=VALUE,
+    "-" none; multi-size files are skipped, they are no landscape for simulate), each named
+    h100_<file> without its extension."""
     out = []
     folder = os.path.join(LAND, "h100")
     manifest = os.path.join(folder, "MANIFEST")
@@ -68,7 +70,7 @@ def heldout_landscapes():
         return out
     for line in open(manifest):
         f = line.split()
-        if not f or line.startswith("#") or len(f) < 3 or not f[0].endswith(".json"):
+        if not f or line.startswith("#") or len(f) < 3 or not f[0].endswith((".json", ".json.gz")):
             continue
         name, spec, size = f[0], f[1], f[2]
         if "multi-size" in line:
@@ -80,7 +82,9 @@ def heldout_landscapes():
             continue
         path = os.path.join(folder, name)
         if os.path.exists(path) and os.path.exists(os.path.join(ROOT, spec)):
-            out.append(("h100_" + name[:-5], os.path.join(ROOT, spec), path, False, extra))
+            gz = name.endswith(".gz")
+            out.append(("h100_" + name[:-len(".json.gz" if gz else ".json")], os.path.join(ROOT, spec), path, gz,
+                        extra))
     return out
 
 

@@ -259,8 +259,9 @@ const cutune_tune_summary *cutune_tune_summary_of(const cutune_tune_result *r);
 uint64_t cutune_tune_count(const cutune_tune_result *r);
 const cutune_measurement *cutune_tune_at(const cutune_tune_result *r, uint64_t i);
 
-/* cutune_tune_write_results: the results as JSON (docs/results-format.md) to `path`.
- * CUTUNE_OK or CUTUNE_EIO (see cutune_last_error). */
+/* cutune_tune_write_results: the results as JSON (docs/results-format.md) to `path`, or
+ * for "-" the same text on standard output (cutune_write_file). CUTUNE_OK, CUTUNE_EIO
+ * or CUTUNE_ENOMEM (see cutune_last_error). */
 int cutune_tune_write_results(const cutune_tune_result *r, const char *path);
 
 /* A run over several problem sizes: one result per size, each a complete result (every

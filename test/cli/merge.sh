@@ -47,6 +47,12 @@ mc split "$sum" 2 "$tmp/twin" twin
 check "a twin of a run in another shard: merged" test $? -eq 0
 check "a twin of a run in another shard: kept, counted" mc same "$sum" "$tmp/twin.json" 2 twin
 check "-q: silent" test ! -s "$tmp/err"
+# -o -: the merged file on stdout (the bytes a file would hold), what merge says on stderr
+(cd "$tmp" && "$cutune" merge "$tmp"/twin/shard-*.json -o - >"$tmp/stdout.json" 2>"$tmp/err")
+check "-o -: 0" test $? -eq 0
+check "-o -: no file named '-'" test ! -e "$tmp/-"
+check "-o -: stdout holds what -o FILE writes" cmp -s "$tmp/stdout.json" "$tmp/twin.json"
+check "-o -: stderr says where" grep -q "^results: standard output$" "$tmp/err"
 
 s3=$tmp/report-sum_matrix-h100-3
 s2=$tmp/report-sum_matrix-h100-2

@@ -190,4 +190,9 @@ check "occupancy -q: nothing on stderr" test ! -s "$tmp/err"
 quiet devices 4 "$cutune" devices -q
 check "devices -q with no GPU: nothing on stdout" test ! -s "$tmp/out"
 check "devices -q with no GPU: the error, one line" test "$(wc -l <"$tmp/err")" -eq 1
+# --results - would mix the results file into the ranking on stdout: refused, no file '-'
+(cd "$tmp" && "$cutune" "$src/examples/sweep.tune" --results - >"$tmp/out" 2>"$tmp/err")
+check "tune --results -: 2" test $? -eq 2
+check "tune --results -: said" grep -q "results -: the ranking is written to standard output" "$tmp/err"
+check "tune --results -: no file named '-'" test ! -e "$tmp/-"
 finish

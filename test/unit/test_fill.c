@@ -73,7 +73,7 @@ static int compare_on_gpu(void)
         unsigned char *host = malloc(bytes), *dev_copy = malloc(bytes);
         fill_kernel fk;
         CUdeviceptr buf;
-        if (!host || !dev_copy || fill_prepare(g, type, arch, &fk) < 0 || meas_alloc(g, bytes, &buf) < 0) {
+        if (!host || !dev_copy || fill_prepare(g, type, arch, NULL, &fk) < 0 || meas_alloc(g, bytes, &buf) < 0) {
             printf("FAIL: type %zu: %s\n", t, last_err());
             return 1;
         }

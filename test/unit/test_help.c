@@ -389,7 +389,7 @@ static void test_options_text(void **state)
     assert_int_equal(cutune_help_options_text(&text, "merge"), CUTUNE_OK);
     char merge[1024];
     snprintf(merge, sizeof merge,
-             "  -o, --output FILE   write the merged results here (required)\n"
+             "  -o, --output FILE   write the merged results here (required; - for stdout)\n"
              "  --partial           merge the shards given even when some are missing: the file\n"
              "%srecords which it holds (settings.shard.merged), and the\n"
              "%smissing ones are named on stderr\n"
