@@ -7,7 +7,10 @@
  * ends are the same binary on the same machine). Each message is a struct whose fields
  * are listed once, in a table in worker.c that both encoding and decoding walk.
  *
- * Knows nothing of specs or of CUDA: what the child does is the caller's `wk_body`. */
+ * Two files: worker.c, the codec (frames built and read, the messages' tables);
+ * worker_proc.c, the pipes and the processes (wk_send, wk_recv, from wk_start to
+ * wk_release and wk_end). Knows nothing of specs or of CUDA: what the child does is the
+ * caller's `wk_body`. */
 #ifndef CUTUNE_RUNTIME_WORKER_H
 #define CUTUNE_RUNTIME_WORKER_H
 
