@@ -55,6 +55,24 @@ static int check(meas_gpu *g, CUresult r, const char *what)
     return -1;
 }
 
+enum { BUSY_WAIT_MS = 3000, BUSY_STEP_MS = 50 };
+
+/* The device's primary context retained into g->ctx. A GPU in exclusive-process mode
+ * that another process holds answers CUDA_ERROR_DEVICE_UNAVAILABLE (cuda.h: "often
+ * unavailable due to use of CU_COMPUTEMODE_EXCLUSIVE_PROCESS or
+ * CU_COMPUTEMODE_PROHIBITED"): the last run's worker may still be ending there (its tuner
+ * does not wait for that: runtime/worker's wk_release), so it is asked again for up to
+ * BUSY_WAIT_MS before the answer stands (a prohibited GPU is refused that much later). */
+static CUresult retain_context(meas_gpu *g)
+{
+    CUresult r = g->d->cuDevicePrimaryCtxRetain(&g->ctx, g->dev);
+    for (int waited = 0; r == CUDA_ERROR_DEVICE_UNAVAILABLE && waited < BUSY_WAIT_MS; waited += BUSY_STEP_MS) {
+        nanosleep(&(struct timespec){0, BUSY_STEP_MS * 1000000L}, NULL);
+        r = g->d->cuDevicePrimaryCtxRetain(&g->ctx, g->dev);
+    }
+    return r;
+}
+
 int meas_open(meas_gpu **out, drv *d, int ordinal, size_t flush_bytes)
 {
     *out = NULL;
@@ -66,7 +84,7 @@ int meas_open(meas_gpu **out, drv *d, int ordinal, size_t flush_bytes)
     g->d = d;
     g->ordinal = ordinal;
     if (check(g, d->cuDeviceGet(&g->dev, ordinal), "cuDeviceGet") < 0 ||
-        check(g, d->cuDevicePrimaryCtxRetain(&g->ctx, g->dev), "cuDevicePrimaryCtxRetain") < 0) {
+        check(g, retain_context(g), "cuDevicePrimaryCtxRetain") < 0) {
         free(g);
         return -1;
     }

@@ -7,7 +7,10 @@
  * ends are the same binary on the same machine). Each message is a struct whose fields
  * are listed once, in a table in worker.c that both encoding and decoding walk.
  *
- * Knows nothing of specs or of CUDA: what the child does is the caller's `wk_body`. */
+ * Two files: worker.c, the codec (frames built and read, the messages' tables);
+ * worker_proc.c, the pipes and the processes (wk_send, wk_recv, from wk_start to
+ * wk_release and wk_end). Knows nothing of specs or of CUDA: what the child does is the
+ * caller's `wk_body`. */
 #ifndef CUTUNE_RUNTIME_WORKER_H
 #define CUTUNE_RUNTIME_WORKER_H
 
@@ -169,7 +172,8 @@ int wk_decode_blob(wk_frame *f, void *out, size_t size);
 /* ---- the process ---------------------------------------------------------------- */
 
 /* What the child runs: it reads requests from `in` and writes replies to `out`, and
- * returns its exit status (it is then _exit-ed; it never returns to the caller). */
+ * returns its exit status (it then ends through wk_end; it never returns to the
+ * caller). */
 typedef int (*wk_body)(void *ctx, int in, int out);
 
 /* A running worker; pid 0 when none. The tuner's end of the pipes is owned here. */
@@ -199,6 +203,37 @@ int wk_stop(wk_proc *p, bool force);
  * and reaped after end at once: each one's end (a GPU context torn down) is not
  * waited for behind another's. No-op when none runs or it was asked already. */
 void wk_ask_stop(wk_proc *p, bool force);
+
+/* wk_release: ends the worker without waiting for its end: the pipe to it closed (an
+ * idle worker exits on EOF; killed first when `force`); unless forced, its own close of
+ * the pipe from it awaited (wk_end: its standard streams are let go by then; at most
+ * a second), then that pipe closed and its reaping handed to a thread of this process
+ * that waits for it alone, so that the caller goes on at once and no zombie is left. A GPU worker's end is the driver
+ * tearing its context down at its exit, a tenth of a second or more that nothing
+ * measured depends on. Its wait status is not kept: release only a worker whose every
+ * answer has been read (or one killed). When no thread can be started, it is reaped
+ * here, as wk_stop would. No-op when none runs. */
+void wk_release(wk_proc *p, bool force);
+
+/* wk_wait_released: waits until every worker this process released has been reaped
+ * (its end complete: a GPU's memory and context given back), so that what starts next
+ * on its GPU never finds them still held. */
+void wk_wait_released(void);
+
+/* wk_released_pending: how many released workers are not yet reaped (for tests). */
+int wk_released_pending(void);
+
+/* wk_drop_stdio: points the calling process's standard input, output and error at
+ * /dev/null. In a worker about to end: it then holds none of its caller's pipes, so that
+ * whoever reads the caller's output (a shell's $(...), ctest, CMake) sees its end
+ * without waiting for the worker's. */
+void wk_drop_stdio(void);
+
+/* wk_end: a worker's end, from inside it (out: its pipe to the caller): its standard
+ * streams let go (wk_drop_stdio), then `out` closed, which tells wk_release that they
+ * are, then _exit(status). Every worker ends through it (wk_start calls it when the body
+ * returns; a body may call it itself). */
+_Noreturn void wk_end(int out, int status);
 
 /* wk_wait_any: waits until one of fds[0 .. n) (n <= 64; workers' `from` ends) has
  * something to read or has been closed, by `deadline` (sys_seconds; 0: for ever).

@@ -77,9 +77,10 @@ typedef struct gw {
 } gw;
 
 /* gw_main: the worker's body (a wk_body; ctx: the inherited gw_plan): set-up, its reply
- * (wk_setup), then one reply per request until EOF. Never returns but by exiting:
- * 0 at EOF, 1 when its set-up failed, 3 after a sticky CUDA error, 2 or 4 when the pipe
- * or memory failed. */
+ * (wk_setup), then one reply per request until EOF. Never returns but by exiting, its
+ * standard streams let go first (wk_drop_stdio) and nothing freed one by one (the driver
+ * reclaims the context at the exit): 0 at EOF, 1 when its set-up failed, 3 after a
+ * sticky CUDA error, 2 or 4 when the pipe or memory failed. */
 int gw_main(void *ctx, int in, int out);
 
 /* gw_visible_device: the entry of CUDA_VISIBLE_DEVICES (`visible`, NULL when unset)

@@ -345,6 +345,10 @@ static bool serve(gw *g, const wk_request *q, reply *r, double *metrics, bench_r
     return sticky;
 }
 
+/* Whatever ends the worker ends it through runtime/worker's wk_end: the caller's
+ * standard streams let go first, so that the driver's teardown of its context at the
+ * exit keeps none of the tuner's caller's pipes open, then the exit, which frees nothing
+ * one by one: the driver reclaims the context and its memory when the process ends. */
 int gw_main(void *ctx, int in, int out)
 {
     gw w;
@@ -365,25 +369,25 @@ int gw_main(void *ctx, int in, int out)
     s.status = status;
     wk_encode_setup(&f, &s);
     if (wk_send(out, &f) < 0 || !ok)
-        _exit(ok ? 2 : 1);
+        wk_end(out, ok ? 2 : 1);
     arena *a = arena_new();
     double *metrics = calloc((size_t)w.p->m->nmetrics + 1, sizeof(double));
     if (!a || !metrics)
-        _exit(4);
+        wk_end(out, 4);
     for (;;) {
         if (wk_recv(in, &f, 0) < 0)
-            _exit(0); /* the tuner has gone: so do we */
+            wk_end(out, 0); /* the tuner has gone: so do we */
         arena_reset(a);
         wk_request q;
         if (wk_decode_request(&f, a, &q) < 0 || gw_request_values(w.p->m, &q, w.vals) < 0 || q.samples < 0 ||
             q.samples > GW_MAX_SAMPLES || !(q.best_range >= 0))
-            _exit(4); /* not a request of this spec's: the pipe is not to be trusted */
+            wk_end(out, 4); /* not a request of this spec's: the pipe is not to be trusted */
         reply r;
         bench_result br;
         bool sticky = serve(&w, &q, &r, metrics, &br);
         wk_frame_reset(&f);
         reply_encode(&f, &r);
         if (wk_send(out, &f) < 0 || sticky)
-            _exit(sticky ? 3 : 0); /* a context with a sticky error is of no more use */
+            wk_end(out, sticky ? 3 : 0); /* a context with a sticky error is of no more use */
     }
 }

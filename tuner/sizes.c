@@ -48,8 +48,8 @@ int sizes_run_one(cutune_tune_result **out, cutune_spec *spec, const cutune_tune
         rc = run_tune(t);
     res->summary.wall_seconds = sys_seconds() - t0;
     result_finish(res, flush, &m->measure);
-    int was = clock ? phases_enter(clock, CUTUNE_PHASE_DEVICE) : 0; /* the workers' end: their contexts' */
-    tuner_free(t);                                                  /* the worker ends and the journal closes */
+    int was = clock ? phases_enter(clock, CUTUNE_PHASE_DEVICE) : 0; /* the workers let go (not awaited) */
+    tuner_free(t);                                                  /* the workers end and the journal closes */
     if (clock)
         phases_enter(clock, was);
     res->clock = NULL; /* the run's, not the result's */

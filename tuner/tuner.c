@@ -145,6 +145,15 @@ static int open_journal(tuner *t, const char *path, bool flush, const cutune_dev
  * tuner_free). */
 static int spawn_gpus(tuner *t)
 {
+    /* The workers of a run before this one in the process (another size, another kernel
+     * block, an application's earlier run) may still be giving their GPUs back: a new
+     * context never starts beside one still being torn down (its memory, a GPU in
+     * exclusive-process mode). Their ends are the driver's time. */
+    phases *clock = t->res->clock;
+    int was = clock ? phases_enter(clock, CUTUNE_PHASE_DEVICE) : 0;
+    wk_wait_released();
+    if (clock)
+        phases_enter(clock, was);
     /* Several GPUs: the driver's start passes from worker to worker, a token in a pipe.
      * The driver serialises its start-ups anyway (bench/driver_start on four H100s: four
      * contexts made at once all end at 1.2 s, one alone at 0.34 s), so taken in turn the
@@ -295,9 +304,13 @@ void tuner_free(tuner *t)
     if (!t)
         return;
     free(t->why);
-    for (int k = 0; k < t->ngpus; k++) /* every worker told first: their ends overlap; one left in flight by
-                                          a failure, or still setting up, killed */
-        wk_ask_stop(&t->gpus[k].proc, t->slots[k].rec != NULL || t->slots[k].starting);
+    /* Every worker let go, not waited for: each has given its last answer (one left in
+     * flight by a failure, or still setting up, is killed), so its end, the driver tearing
+     * its context down, holds nothing measured; the results are written and the caller
+     * goes on meanwhile (runtime/worker's wk_release; a later run waits for it before it
+     * starts its own workers: spawn_gpus). */
+    for (int k = 0; k < t->ngpus; k++)
+        wk_release(&t->gpus[k].proc, t->slots[k].rec != NULL || t->slots[k].starting);
     for (int k = 0; k < t->ngpus; k++)
         gpu_free(&t->gpus[k]);
     free(t->gpus);

@@ -81,7 +81,8 @@ typedef struct tuner {
 } tuner;
 
 /* tuner_new: a run of `spec` (whose space has `size`) with `opts` on `dev` into `res`
- * (borrowed): settings checked, every GPU's worker started (each sets up its driver and
+ * (borrowed): settings checked, the workers of an earlier run in this process awaited
+ * (wk_wait_released), every GPU's worker started (each sets up its driver and
  * runs the reference meanwhile: tuner_ready awaits them), the journal opened. *out is
  * set even on failure (tuner_free it). CUTUNE_OK, or a status with a diagnostic and the
  * error object set. */
@@ -108,7 +109,9 @@ int tuner_take_setup(tuner *t, int k, bool waited);
 int tuner_session(tuner *t, const cutune_analyze_options *o, uint64_t total, cutune_analyze_summary *sum,
                   session **out);
 
-/* tuner_free: ends the worker, closes the journal; NULL is a no-op. */
+/* tuner_free: lets every GPU's worker go without waiting for its end (the driver
+ * tearing its context down: runtime/worker's wk_release; the next tuner_new waits for
+ * it), closes the journal, frees the run's state; NULL is a no-op. */
 void tuner_free(tuner *t);
 
 /* tuner_stop: the run must stop with `status` (t->status), for the reason the

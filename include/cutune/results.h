@@ -147,7 +147,8 @@ typedef enum cutune_phase {
     CUTUNE_PHASE_START,     /* the process's start to cutune_tune's first call (the CLI: the spec
                                read, its space counted), less the device query made meanwhile */
     CUTUNE_PHASE_DEVICE,    /* the driver and the context: the device query, the GPU workers
-                               started (process, driver, context, buffers) and ended */
+                               started (process, driver, context, buffers); their ends are
+                               not waited for but by a later run in the process */
     CUTUNE_PHASE_INPUTS,    /* the inputs made on the device for the reference's run */
     CUTUNE_PHASE_REFERENCE, /* the reference's run, its outputs kept */
     CUTUNE_PHASE_COMPILE,   /* NVRTC in the GPU workers' set-up (the reference's, resets',

@@ -145,7 +145,11 @@ const char *cutune_tune_strategy(const cutune_spec *spec, const cutune_search_op
  * it stopped early. Returns CUTUNE_OK; CUTUNE_ENODEV (no GPU: see cutune_last_error);
  * CUTUNE_ESPEC / CUTUNE_EEVAL (a diagnostic on the spec); CUTUNE_ECOMPILER; or
  * CUTUNE_EIO when the results file cannot be written; CUTUNE_EINVAL for bad options (of
- * another version: cutune_tune_options or its search's). */
+ * another version: cutune_tune_options or its search's). It returns while its GPU worker
+ * processes may still be ending (the driver tearing their contexts down, a fraction of a
+ * second; a thread of the library reaps them): the next cutune_tune in the process waits
+ * for them before it starts its own; other CUDA work of the caller's may find their
+ * memory not yet given back for that long. */
 int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_options *opts);
 
 /* ---- a run ranked; several kernel blocks; every configuration on each GPU --------- */

@@ -4,7 +4,9 @@
  * fake GPU workers (processes that answer each request as a worker would, with made-up
  * figures): the answers that come together are all taken, and the race spreads its
  * contenders over the GPUs, each timed once, the spread measured on the pairs; on one
- * GPU it screens each contender against the best timed in full before it. */
+ * GPU it screens each contender against the best timed in full before it; the run's end
+ * does not wait for workers slow to end (their contexts torn down). */
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -248,6 +252,19 @@ static int fake_worker(void *ctx, int in, int out)
     }
 }
 
+/* A fake worker whose end is slow, as a GPU worker's is (the driver tearing its context
+ * down in the exit): it answers as fake_worker, then, at EOF, does what wk_end does
+ * before the exit (its standard streams let go, its pipe to the tuner closed) and takes
+ * 1.5 s more to end. */
+static int slow_end_worker(void *ctx, int in, int out)
+{
+    int rc = fake_worker(ctx, in, out);
+    wk_drop_stdio();
+    close(out);
+    nanosleep(&(struct timespec){1, 500000000}, NULL);
+    return rc;
+}
+
 /* A fake worker that first sets up as a GPU worker does: after `delay_ms`, its set-up
  * answer (ok, or the failure `status` with a message), then it answers as fake_worker. */
 typedef struct fake_setup {
@@ -460,6 +477,46 @@ static void test_failed_setup_stops_the_run(void **state)
     fake_fleet_free(&ff);
 }
 
+/* The run's end does not wait for its workers' ends: every answer is taken first
+ * (fleet_drain), then tuner_free lets the workers go and returns while they are still
+ * ending; they are reaped meanwhile (wk_wait_released: a next run's start), none left a
+ * zombie. tuner_free waiting for them would take their 1.5 s. */
+static void test_run_end_does_not_wait_for_workers(void **state)
+{
+    (void)state;
+    alarm(30);
+    fake_fleet ff;
+    double scale[2] = {1, 1};
+    fake_fleet_new(&ff, 2, scale);
+    tuner *t = ff.t;
+    pid_t pids[2];
+    for (int k = 0; k < 2; k++) {
+        wk_stop(&t->gpus[k].proc, true); /* fake_fleet_new's plain worker, replaced */
+        assert_int_equal(wk_start(&t->gpus[k].proc, slow_end_worker, &ff.scale[k]), 0);
+        pids[k] = t->gpus[k].proc.pid;
+        record *rec = fake_record(&ff, (uint64_t)k);
+        assert_int_equal(fleet_send(t, k, rec, ff.res->n - 1, &ff.bin, false, (twin_id){0, 0}), 0);
+    }
+    assert_int_equal(fleet_drain(t), 0);
+    for (int i = 0; i < 2; i++) /* every answer taken before the end */
+        assert_int_equal(ff.res->records[i]->out, OUTCOME_OK);
+    double t0 = sys_seconds();
+    tuner_free(t);
+    ff.t = NULL;
+    assert_true(sys_seconds() - t0 < 0.75); /* not the workers' 1.5 s */
+    assert_int_equal(wk_released_pending(), 2);
+    wk_wait_released();
+    assert_true(sys_seconds() - t0 >= 1.4);
+    assert_int_equal(wk_released_pending(), 0);
+    for (int k = 0; k < 2; k++) { /* reaped: no zombie, no child of ours left */
+        errno = 0;
+        assert_int_equal(waitpid(pids[k], NULL, WNOHANG), -1);
+        assert_int_equal(errno, ECHILD);
+    }
+    fake_fleet_free(&ff);
+    alarm(0);
+}
+
 static void test_race_on_fake_workers(void **state)
 {
     (void)state;
@@ -557,6 +614,7 @@ int main(void)
         cmocka_unit_test(test_race_screens_on_one_gpu),
         cmocka_unit_test(test_gpus_join_as_their_setups_answer),
         cmocka_unit_test(test_failed_setup_stops_the_run),
+        cmocka_unit_test(test_run_end_does_not_wait_for_workers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,9 @@
 /* test_worker.c - runtime/worker without a GPU: the codec's round trips, frames that are
  * short, long or oversized refused, and the process (start, exchange, deadline, death,
- * stop) with a test body in place of the CUDA worker; also the one outcome and strategy
+ * stop, release: its end not awaited, the caller's pipes let go) with a test body in
+ * place of the CUDA worker; also the one outcome and strategy
  * name tables the pipe and the results rely on. */
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -274,6 +277,165 @@ static void test_several_workers(void **state)
     wk_frame_free(&f);
 }
 
+/* A body whose end is slow, as a GPU worker's is: at EOF it does what wk_end does
+ * before the exit (its standard streams let go, its pipe to the caller closed), then
+ * takes *ctx more milliseconds, as the driver's teardown of a context does in the exit. */
+static int slow_end_body(void *ctx, int in, int out)
+{
+    long ms = *(const long *)ctx;
+    wk_frame f = WK_FRAME_INIT;
+    while (wk_recv(in, &f, 0) == 0)
+        ;
+    wk_drop_stdio();
+    close(out);
+    nanosleep(&(struct timespec){ms / 1000, (ms % 1000) * 1000000}, NULL);
+    return 0;
+}
+
+/* A released worker is not waited for: wk_release returns while it is still ending;
+ * wk_wait_released waits for it, and then it is reaped (no zombie). One released with
+ * force is killed; none running is a no-op. */
+static void test_release_does_not_wait(void **state)
+{
+    (void)state;
+    alarm(20);
+    long ms = 1500;
+    wk_proc p = {0, -1, -1};
+    wk_release(&p, false); /* none running */
+    assert_int_equal(wk_released_pending(), 0);
+    assert_int_equal(wk_start(&p, slow_end_body, &ms), 0);
+    pid_t pid = p.pid;
+    double t0 = sys_seconds();
+    wk_release(&p, false);
+    assert_true(sys_seconds() - t0 < 0.75); /* its 1.5 s end is not awaited */
+    assert_int_equal(p.pid, 0);
+    assert_int_equal(p.to, -1);
+    assert_int_equal(p.from, -1);
+    assert_int_equal(wk_released_pending(), 1);
+    assert_int_equal(kill(pid, 0), 0); /* still ending */
+    wk_wait_released();
+    assert_true(sys_seconds() - t0 >= 1.4); /* its end, waited for */
+    assert_int_equal(wk_released_pending(), 0);
+    errno = 0;
+    assert_int_equal(waitpid(pid, NULL, WNOHANG), -1); /* reaped already: not a zombie, not ours */
+    assert_int_equal(errno, ECHILD);
+
+    assert_int_equal(wk_start(&p, echo_body, "hang"), 0);
+    wk_frame f = WK_FRAME_INIT;
+    sb_add(&f.buf, "ping");
+    assert_int_equal(wk_send(p.to, &f), 0); /* stuck in pause(): EOF would not end it */
+    t0 = sys_seconds();
+    wk_release(&p, true);
+    wk_wait_released();
+    assert_true(sys_seconds() - t0 < 5);
+    assert_int_equal(wk_released_pending(), 0);
+    wk_frame_free(&f);
+    alarm(0);
+}
+
+/* A body slow to reach its end, then slow in it: at EOF it takes 300 ms, lets its
+ * standard streams go and closes its pipe to the caller (as wk_end does), then takes
+ * 1.5 s more, as the driver's teardown does in the exit. */
+static int late_end_body(void *ctx, int in, int out)
+{
+    (void)ctx;
+    wk_frame f = WK_FRAME_INIT;
+    while (wk_recv(in, &f, 0) == 0)
+        ;
+    nanosleep(&(struct timespec){0, 300000000}, NULL);
+    wk_drop_stdio();
+    close(out);
+    nanosleep(&(struct timespec){1, 500000000}, NULL);
+    return 0;
+}
+
+/* Where fd `fd` of process pid points ("" when it cannot be read). */
+static void fd_target(pid_t pid, int fd, char *out, size_t size)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)pid, fd);
+    ssize_t n = readlink(path, out, size - 1);
+    out[n > 0 ? n : 0] = '\0';
+}
+
+/* When wk_release returns, the worker has let go of its standard streams (the caller may
+ * exit at once: nothing it shares with its own caller is held by the worker's end), even
+ * one that took a while to see its end of file; and it returns long before the end. */
+static void test_release_after_stdio_let_go(void **state)
+{
+    (void)state;
+#ifdef __linux__
+    alarm(20);
+    wk_proc p = {0, -1, -1};
+    int pp[2], saved = dup(STDOUT_FILENO); /* the worker's stdout: a pipe, as a ctest's */
+    assert_true(saved >= 0);
+    assert_int_equal(pipe(pp), 0);
+    assert_true(dup2(pp[1], STDOUT_FILENO) >= 0);
+    int started = wk_start(&p, late_end_body, NULL);
+    assert_true(dup2(saved, STDOUT_FILENO) >= 0);
+    close(saved);
+    close(pp[1]);
+    assert_int_equal(started, 0);
+    pid_t pid = p.pid;
+    char target[256];
+    fd_target(pid, STDOUT_FILENO, target, sizeof target);
+    assert_true(strncmp(target, "pipe:", 5) == 0); /* the caller's, before */
+    double t0 = sys_seconds();
+    wk_release(&p, false);
+    double took = sys_seconds() - t0;
+    assert_true(took >= 0.25 && took < 1.2); /* its streams awaited, not its end */
+    fd_target(pid, STDOUT_FILENO, target, sizeof target);
+    assert_string_equal(target, "/dev/null");
+    fd_target(pid, STDERR_FILENO, target, sizeof target);
+    assert_string_equal(target, "/dev/null");
+    char c;
+    assert_int_equal(read(pp[0], &c, 1), 0); /* no one holds it now */
+    close(pp[0]);
+    wk_wait_released();
+    alarm(0);
+#endif
+}
+
+/* A worker whose end is slow holds none of its caller's pipes while it ends: a reader of
+ * the caller's output (a shell's $(...), ctest) sees its end of file at once, not after
+ * the worker's. Here the caller (a child of the test, whose standard output and error
+ * are a pipe the test reads) releases the worker, lets its own streams go and waits for
+ * the worker; without wk_drop_stdio the worker would hold the pipe 2 s. */
+static void test_ending_worker_lets_go_of_stdio(void **state)
+{
+    (void)state;
+    alarm(20);
+    int out[2];
+    assert_int_equal(pipe(out), 0);
+    pid_t middle = fork();
+    assert_true(middle >= 0);
+    if (middle == 0) {
+        if (dup2(out[1], STDOUT_FILENO) < 0 || dup2(out[1], STDERR_FILENO) < 0)
+            _exit(1);
+        close(out[0]);
+        close(out[1]);
+        long ms = 2000;
+        wk_proc p = {0, -1, -1};
+        if (wk_start(&p, slow_end_body, &ms) < 0)
+            _exit(1);
+        wk_release(&p, false);
+        wk_drop_stdio(); /* the caller's own streams: only the worker could hold the pipe now */
+        wk_wait_released();
+        _exit(0);
+    }
+    close(out[1]);
+    double t0 = sys_seconds();
+    char c;
+    assert_int_equal(read(out[0], &c, 1), 0); /* end of file */
+    assert_true(sys_seconds() - t0 < 1.0);    /* before the worker's 2 s end */
+    close(out[0]);
+    int status;
+    assert_int_equal(waitpid(middle, &status, 0), middle);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_true(sys_seconds() - t0 >= 1.9); /* the caller did wait for it, after */
+    alarm(0);
+}
+
 /* Whether process pid is gone or a zombie (its parent dead, not yet reaped). */
 static bool gone(pid_t pid)
 {
@@ -366,6 +528,9 @@ int main(void)
         cmocka_unit_test(test_process_deadline_and_death),
         cmocka_unit_test(test_several_workers),
         cmocka_unit_test(test_worker_dies_with_its_parent),
+        cmocka_unit_test(test_release_does_not_wait),
+        cmocka_unit_test(test_ending_worker_lets_go_of_stdio),
+        cmocka_unit_test(test_release_after_stdio_let_go),
         cmocka_unit_test(test_name_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
