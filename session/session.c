@@ -51,6 +51,7 @@ typedef struct job_state {
     value *vals;            /* the configuration, typed: variant.nparams values */
     const char *unrunnable; /* why its arguments fail (a buffer too large), or NULL */
     const unique *dup_of;   /* NULL: compiled (or looked up) itself */
+    bool known;             /* its outcome is known (session_known): not compiled */
     unique *self;           /* to fill when it is not a duplicate */
 } job_state;
 
@@ -86,6 +87,8 @@ struct session {
     int batch_n, batch_i;
     session_feed feed; /* a stream (session_stream), or NULL */
     void *feed_user;
+    session_known known; /* a stream's configurations not to compile, or NULL */
+    void *known_user;
     uint64_t next_ordinal; /* the space's next configuration */
     arena *scratch;        /* the current variant's strings */
     const char **values;
@@ -336,8 +339,12 @@ static int next_job(void *ud, pool_job *pj)
     char *identity = identity_of(a, v, &idlen);
     bool found = false;
     unique *u = NULL;
+    /* a known one makes no entry of distinct binaries: a later variant of its identity
+     * compiles itself */
+    js->known = js->vals && s->feed && s->known && s->known(s->known_user, v->ordinal, js->vals);
     if (!js->variant.values || !js->vals || !js->variant.typed || !js->variant.defines || !js->variant.options ||
-        !js->variant.name_expression || !opts || !identity || !(u = unique_for(s, identity, idlen, &found))) {
+        !js->variant.name_expression || !opts || !identity ||
+        (!js->known && !(u = unique_for(s, identity, idlen, &found)))) {
         arena_free(a);
         free(js);
         s->status = CUTUNE_ENOMEM;
@@ -351,7 +358,9 @@ static int next_job(void *ud, pool_job *pj)
     opts[k++] = s->kernel_dir_opt;
 
     memset(pj, 0, sizeof *pj);
-    if (found) {
+    if (js->known) {
+        pj->skip = true;
+    } else if (found) {
         js->dup_of = u;
         pj->skip = true;
     } else {
@@ -419,6 +428,46 @@ static void occupancy_of(const session *s, const cutune_variant *v, const kernel
     a->launchable = a->why == NULL;
 }
 
+const char session_not_compiled[] = "not compiled: its outcome is known";
+
+void session_set_known(session *s, session_known known, void *user)
+{
+    s->known = known;
+    s->known_user = user;
+}
+
+/* The progress report, after a delivery. */
+static void report_progress(session *s)
+{
+    if (!s->opts || !s->opts->progress)
+        return;
+    const cutune_analyze_summary *sum = s->summary;
+    s->progress.done = sum->variants;
+    s->progress.total = s->total;
+    s->progress.compiled = sum->compiled;
+    s->progress.cached = sum->cached + sum->duplicates;
+    s->progress.failed = sum->failed;
+    s->opts->progress(s->opts->progress_user, &s->progress);
+}
+
+/* A known variant (session_known), delivered uncompiled: 0 to go on, -1 to stop. */
+static int known_done(session *s, job_state *js)
+{
+    cutune_analysis a;
+    memset(&a, 0, sizeof a);
+    a.variant = &js->variant;
+    a.log = "";
+    a.why = session_not_compiled;
+    s->summary->variants++;
+    int rc = 0;
+    if (s->each(s->user, &a, js->vals, NULL) != 0) {
+        s->status = CUTUNE_ESTOPPED;
+        rc = -1;
+    }
+    report_progress(s);
+    return rc;
+}
+
 /* pool hook: job `pj`'s result, in production order: recorded, counted, and handed to
  * the callback. 0 to go on, -1 to stop (s->status says why). */
 static int job_done(void *ud, pool_job *pj, compile_output *out, const char *error)
@@ -426,6 +475,12 @@ static int job_done(void *ud, pool_job *pj, compile_output *out, const char *err
     session *s = ud;
     s->delivered++;
     job_state *js = pj->tag;
+    if (js->known) {
+        compile_output_free(out);
+        int rc = known_done(s, js);
+        release_job(ud, pj);
+        return rc;
+    }
     unique *u = js->self;
     if (u) { /* this job's own compile (or cache hit) */
         u->ok = !error && out->ok;
@@ -497,14 +552,7 @@ static int job_done(void *ud, pool_job *pj, compile_output *out, const char *err
         s->status = CUTUNE_ESTOPPED;
         rc = -1;
     }
-    if (s->opts && s->opts->progress) {
-        s->progress.done = sum->variants;
-        s->progress.total = s->total;
-        s->progress.compiled = sum->compiled;
-        s->progress.cached = sum->cached + sum->duplicates;
-        s->progress.failed = sum->failed;
-        s->opts->progress(s->opts->progress_user, &s->progress);
-    }
+    report_progress(s);
 done:
     release_job(ud, pj);
     return rc;

@@ -101,6 +101,21 @@ int session_run(session *s, const value *values, const uint64_t *ordinals, int n
 enum { SESSION_WAIT = 2 };
 typedef int (*session_feed)(void *user, const value **vals, uint64_t *ordinal);
 
+/* A stream's known configurations: whether configuration `vals` (numbered `ordinal`)
+ * has an outcome already (the tuner's: its journal holds it, trusted by journal_lookup's
+ * rules). Such a configuration is planned but not compiled: `each` gets its analysis
+ * with compiled = 0, launchable = 0, why = session_not_compiled (pointer-equal: the mark
+ * a caller tests) and bin NULL, and the summary counts it in `variants` only (not
+ * compiled, cached, duplicate, failed or unlaunchable). A later configuration of the
+ * same compile identity is compiled itself, never a duplicate of it. */
+typedef bool (*session_known)(void *user, uint64_t ordinal, const value *vals);
+extern const char session_not_compiled[];
+
+/* session_set_known: `known` (NULL: none) is asked for every configuration a stream
+ * (session_stream) feeds from now on; batches (session_run) and the space's listing
+ * compile everything they are given. */
+void session_set_known(session *s, session_known known, void *user);
+
 /* session_stream: compiles the configurations `feed` gives, a bounded window ahead,
  * and calls `each` for each as soon as it is compiled (runtime/pool's POOL_ANY_ORDER:
  * the oldest finished first, not the order fed; one whose binary an earlier one makes
