@@ -9,7 +9,8 @@
 
 /* Compile errors among a tuning run's outcomes: all of them, and those whose NVRTC run
  * was in this run (not from the cache, not a duplicate) or came from the cache, which
- * the library's compiled and cached counts include. */
+ * the library's compiled and cached counts include (a variant read back from the
+ * journal was not compiled by this run: neither). */
 typedef struct compile_errors {
     uint64_t all, fresh, cached;
 } compile_errors;
@@ -22,7 +23,7 @@ static compile_errors account_compile_errors(const cutune_tune_result *r)
         if (rec->out != OUTCOME_COMPILE_ERROR)
             continue;
         e.all++;
-        if (!rec->m.duplicate)
+        if (!rec->m.duplicate && !rec->m.resumed)
             *(rec->m.cached ? &e.cached : &e.fresh) += 1;
     }
     return e;

@@ -457,9 +457,9 @@ bool journal_entry_is(const journal_entry *e, const model *m, const value *vals)
     return params_match(m, vals, (json_t *)e);
 }
 
-void journal_entry_read(const journal_entry *e, cutune_tune_result *r, record *rec)
+void journal_entry_read(const journal_entry *e, cutune_tune_result *r, record *rec, bool compiled)
 {
-    record_from_json(r, rec, (json_t *)e, RECORD_RESUME); /* a resume never fails */
+    record_from_json(r, rec, (json_t *)e, compiled ? RECORD_RESUME : RECORD_READ_BACK); /* a resume never fails */
 }
 
 outcome journal_entry_outcome(const journal_entry *e, double *objective)

@@ -80,10 +80,12 @@ const journal_entry *journal_lookup(const journal *j, uint64_t ordinal, const mo
 const journal_entry *journal_entry_at(const journal *j, uint64_t i, uint64_t *ordinal);
 bool journal_entry_is(const journal_entry *e, const model *m, const value *vals);
 
-/* journal_entry_read: the entry decoded into rec (a record made from the analysed
- * variant, in r): its outcome and measurement, marked resumed (record_from_json's
- * RECORD_RESUME; never fails). */
-void journal_entry_read(const journal_entry *e, cutune_tune_result *r, record *rec);
+/* journal_entry_read: the entry decoded into rec (a record made from the variant, in
+ * r): its outcome and measurement, marked resumed; `compiled`: the record was made from
+ * the variant's compile, whose figures it keeps (record_from_json's RECORD_RESUME),
+ * else from its plan alone, and the entry's compile figures are read too
+ * (RECORD_READ_BACK). Never fails. */
+void journal_entry_read(const journal_entry *e, cutune_tune_result *r, record *rec, bool compiled);
 
 /* journal_entry_outcome: its outcome and (in *objective) its objective, NaN when it has
  * none: what a search is told of it. */

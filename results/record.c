@@ -374,11 +374,11 @@ static void read_field(reader *rd, record *rec, json_t *j, const mfield *f, reco
     cutune_tune_result *r = rd->r;
     cutune_measurement *m = &rec->m;
     char *at = (char *)m + f->off;
-    if (f->read == MR_NONE || (f->read == MR_WHOLE && how != RECORD_WHOLE) || (f->read == MR_TIMED && !m->timed) ||
+    if (f->read == MR_NONE || (f->read == MR_WHOLE && how == RECORD_RESUME) || (f->read == MR_TIMED && !m->timed) ||
         (f->read == MR_PROFILED && !m->profiled))
         return;
     json_t *v = json_object_get(f->group ? json_object_get(j, f->group) : j, f->key);
-    bool keep = f->read == MR_KEEP && how == RECORD_RESUME; /* missing: the record's own */
+    bool keep = f->read == MR_KEEP && how != RECORD_WHOLE; /* missing: the record's own */
     double d = f->dflt;
     switch (f->kind) {
     case MK_INT: d = small_of(v, keep ? *(int *)at : (int)f->dflt); break;
@@ -435,7 +435,7 @@ int record_from_json(cutune_tune_result *r, record *rec, json_t *j, record_read 
     reader rd = {r, false};
     outcome o = OUTCOME_NOT_RUN;
     rec->m.variant = &rec->v;
-    if (how == RECORD_RESUME) {
+    if (how != RECORD_WHOLE) {
         outcome_from_name(json_string_value(json_object_get(j, "status")), &o); /* unknown: not run */
         read_measurement(&rd, rec, j, o, how);
         rec->m.resumed = 1;

@@ -17,11 +17,14 @@
 
 /* How much of an entry record_from_json reads. */
 typedef enum record_read {
-    RECORD_WHOLE,  /* a results file's entry: the variant and its measurement; what is
+    RECORD_WHOLE,     /* a results file's entry: the variant and its measurement; what is
                       missing or malformed is an error */
-    RECORD_RESUME, /* a journal line onto a record made from the analysed variant: its
+    RECORD_RESUME,    /* a journal line onto a record made from the analysed variant: its
                       outcome and measurement only (the line is trusted by
                       results/journal.h's rules); marked resumed; never fails */
+    RECORD_READ_BACK, /* as RECORD_RESUME onto a record made from a variant planned but
+                         not compiled (session_known): the line's compile figures
+                         (resources, occupancy, compile_seconds, cached, duplicate) too */
 } record_read;
 
 /* record_num / record_int: the JSON number v as a double / an integer (a real within

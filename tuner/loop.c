@@ -1,5 +1,6 @@
 /* loop.c - one variant of the run (loop_each: read back from the journal, taken from
- * its twin, or sent to a GPU: fleet.c; its end is finish.c's) and a twin's figures
+ * its twin, or sent to a GPU: fleet.c; its end is finish.c's), which variants the
+ * journal holds (loop_known: the session does not compile them) and a twin's figures
  * (loop.h). */
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +12,13 @@
 #include "fleet.h"
 #include "loop.h"
 
+bool loop_known(void *user, uint64_t ordinal, const value *vals)
+{
+    const tuner *t = user;
+    /* trusted only for the configuration it names (journal.h) */
+    return journal_count(t->journal) > 0 && journal_lookup(t->journal, ordinal, t->m, vals) != NULL;
+}
+
 int loop_each(void *user, const cutune_analysis *a, const value *vals, const session_binary *bin)
 {
     tuner *t = user;
@@ -18,8 +26,15 @@ int loop_each(void *user, const cutune_analysis *a, const value *vals, const ses
         return -1;
     const cutune_variant *av = a->variant;
     const journal_entry *done_before = NULL;
-    if (journal_count(t->journal) > 0) /* trusted only for the configuration it names (journal.h) */
+    if (journal_count(t->journal) > 0) /* as loop_known */
         done_before = journal_lookup(t->journal, av->ordinal, t->m, vals);
+    bool planned_only = a->why == session_not_compiled; /* loop_known said so: no compile figures */
+    if (planned_only && !done_before) {                 /* cannot be: loop_known is this lookup */
+        err_set(CUTUNE_EINVAL, "variant %llu was not compiled and is not in the journal",
+                (unsigned long long)av->ordinal);
+        tuner_stop(t, CUTUNE_EINVAL);
+        return -1;
+    }
     /* What it needs is settled before it joins the results: a GPU (waiting for one when
      * all are busy), or the outcome of its twin in flight. An answer that comes in
      * meanwhile may end the search; the variant is then not taken. */
@@ -44,7 +59,9 @@ int loop_each(void *user, const cutune_analysis *a, const value *vals, const ses
         return -1;
     }
     if (done_before) {
-        journal_entry_read(done_before, t->res, rec); /* measured by an earlier run: not again */
+        /* measured by an earlier run: not again; without a binary it has no twin identity
+         * (a later variant of the same code runs itself) */
+        journal_entry_read(done_before, t->res, rec, !planned_only);
     } else if (!a->compiled) {
         result_set_outcome(t->res, rec, OUTCOME_COMPILE_ERROR, a->log);
     } else if (!a->launchable) {

@@ -12,6 +12,11 @@
  * t->status on a failure. */
 int loop_each(void *user, const cutune_analysis *a, const value *vals, const session_binary *bin);
 
+/* loop_known: a session_known for the tuner (user: a tuner): whether its journal holds a
+ * trusted entry of configuration `vals` numbered `ordinal` (journal_lookup). Such a
+ * variant is read back by loop_each without being compiled. */
+bool loop_known(void *user, uint64_t ordinal, const value *vals);
+
 /* loop_take_twin: record `rec` (not run) takes the figures of record
  * `twin`, the same experiment (twins.c), and its own metrics and objective. */
 void loop_take_twin(tuner *t, record *rec, const record *twin);

@@ -311,6 +311,66 @@ static int race_list(search_run *sr, const bool *race, uint64_t **out, int *n, i
     return 0;
 }
 
+/* The records of ordinals ords[0 .. n) (by position: index_of), whose binaries a batch
+ * compiles for the final race. */
+typedef struct race_fetch {
+    search_run *sr;
+    const uint64_t *ords, *index_of;
+    int n;
+} race_fetch;
+
+static int keep_race_binary(void *user, const cutune_analysis *a, const value *vals, const session_binary *bin)
+{
+    (void)vals;
+    race_fetch *f = user;
+    for (int i = 0; bin && i < f->n; i++)
+        if (f->ords[i] == a->variant->ordinal)
+            f->sr->bins[f->index_of[i]] = *bin;
+    return 0;
+}
+
+/* The read-backs that may race (provisional, within the contender margin) have no
+ * binary: the stream read them back without compiling them (loop_known). They are
+ * compiled now (from the cache, as a rule), a few where the stream would have compiled
+ * every one, and those that ran themselves join the twins, so that a twin read back
+ * with them takes their final figures. CUTUNE_OK, or a status. */
+static int race_binaries(search_run *sr)
+{
+    tuner *t = sr->t;
+    int np = t->m->nparams, n = 0, rc = CUTUNE_OK;
+    uint64_t *ords = malloc(sizeof(uint64_t) * (size_t)(t->res->n + 1));
+    uint64_t *index_of = malloc(sizeof(uint64_t) * (size_t)(t->res->n + 1));
+    value *vals = malloc(sizeof(value) * ((size_t)t->res->n * (size_t)np + 1));
+    if (!ords || !index_of || !vals)
+        rc = CUTUNE_ENOMEM;
+    for (uint64_t i = 0; rc == CUTUNE_OK && i < t->res->n && i < sr->nbins; i++) {
+        const record *rec = t->res->records[i];
+        t->goal.vals = rec->vals; /* the goal judges this configuration */
+        if (!rec->m.resumed || !rec->m.provisional || sr->bins[i].cubin || !t->goal.have_best ||
+            goal_worse(&t->goal, rec->m.min_ms, GOAL_CONTEND))
+            continue;
+        memcpy(&vals[(size_t)n * (size_t)np], rec->vals, sizeof(value) * (size_t)np);
+        ords[n] = rec->v.ordinal;
+        index_of[n++] = i;
+    }
+    race_fetch f = {sr, ords, index_of, n};
+    if (rc == CUTUNE_OK && n > 0)
+        rc = session_run(sr->ss, vals, ords, n, keep_race_binary, &f);
+    for (int k = 0; rc == CUTUNE_OK && t->twins && k < n; k++) {
+        uint64_t i = index_of[k];
+        const record *rec = t->res->records[i];
+        twin_id id;
+        if (rec->m.same_code_as < 0 && sr->bins[i].cubin &&
+            twins_identity(t->twins, rec->vals, &rec->v, &sr->bins[i], &id) == 0 &&
+            twins_add(t->twins, id, i) != CUTUNE_OK)
+            rc = CUTUNE_ENOMEM;
+    }
+    free(ords);
+    free(index_of);
+    free(vals);
+    return rc;
+}
+
 /* The final race: every provisional variant still within the contender margin of the
  * race's best is timed in full (no early stop: warm-ups, the spread rule, up to
  * max_repeat) and may then win; the others cannot win and are marked pruned. The
@@ -324,6 +384,9 @@ static int race_list(search_run *sr, const bool *race, uint64_t **out, int *n, i
 static int final_race(search_run *sr)
 {
     tuner *t = sr->t;
+    int st = race_binaries(sr);
+    if (st != CUTUNE_OK)
+        return st;
     bool *race = calloc((size_t)t->res->n + 1, sizeof(bool));
     record **twin = calloc((size_t)t->res->n + 1, sizeof(record *));
     if (!race || !twin) {
@@ -432,6 +495,7 @@ int run_search(tuner *t, const cutune_analyze_options *aopts, cutune_analyze_sum
     if ((rc = tuner_session(t, aopts, 0, asum, &sr.ss)) < 0 ||
         (hooks.static_info && (rc = tuner_session(t, aopts, 0, &static_sum, &sr.static_ss)) < 0))
         goto done;
+    session_set_known(sr.ss, loop_known, t); /* the journal's variants are read back, not compiled */
     /* The search is made once the compile threads are known: a strategy that learns
      * from every outcome keeps as few in flight as keep the GPU fed from them. */
     t->set.parallel = asum->threads > 0 ? asum->threads : 1;
