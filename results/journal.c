@@ -462,6 +462,12 @@ void journal_entry_read(const journal_entry *e, cutune_tune_result *r, record *r
     record_from_json(r, rec, (json_t *)e, compiled ? RECORD_RESUME : RECORD_READ_BACK); /* a resume never fails */
 }
 
+bool journal_entry_has_compile(const journal_entry *e)
+{
+    json_t *line = (json_t *)e;
+    return json_is_object(json_object_get(line, "resources")) && json_is_object(json_object_get(line, "occupancy"));
+}
+
 outcome journal_entry_outcome(const journal_entry *e, double *objective)
 {
     json_t *line = (json_t *)e;

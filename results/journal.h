@@ -87,6 +87,12 @@ bool journal_entry_is(const journal_entry *e, const model *m, const value *vals)
  * (RECORD_READ_BACK). Never fails. */
 void journal_entry_read(const journal_entry *e, cutune_tune_result *r, record *rec, bool compiled);
 
+/* journal_entry_has_compile: whether the entry holds what its variant's compile said
+ * ("resources" and "occupancy" objects, as every journal line this cutune writes): one
+ * that does (a hand-made or cut-down line may not) can be read back without compiling
+ * its variant (RECORD_READ_BACK). */
+bool journal_entry_has_compile(const journal_entry *e);
+
 /* journal_entry_outcome: its outcome and (in *objective) its objective, NaN when it has
  * none: what a search is told of it. */
 outcome journal_entry_outcome(const journal_entry *e, double *objective);

@@ -15,8 +15,10 @@
 bool loop_known(void *user, uint64_t ordinal, const value *vals)
 {
     const tuner *t = user;
-    /* trusted only for the configuration it names (journal.h) */
-    return journal_count(t->journal) > 0 && journal_lookup(t->journal, ordinal, t->m, vals) != NULL;
+    /* trusted only for the configuration it names (journal.h); one without its compile's
+     * figures is compiled for them, and read back as before */
+    const journal_entry *e = journal_count(t->journal) > 0 ? journal_lookup(t->journal, ordinal, t->m, vals) : NULL;
+    return e && journal_entry_has_compile(e);
 }
 
 int loop_each(void *user, const cutune_analysis *a, const value *vals, const session_binary *bin)
@@ -29,7 +31,7 @@ int loop_each(void *user, const cutune_analysis *a, const value *vals, const ses
     if (journal_count(t->journal) > 0) /* as loop_known */
         done_before = journal_lookup(t->journal, av->ordinal, t->m, vals);
     bool planned_only = a->why == session_not_compiled; /* loop_known said so: no compile figures */
-    if (planned_only && !done_before) {                 /* cannot be: loop_known is this lookup */
+    if (planned_only && !done_before) {                 /* cannot be: loop_known made this lookup */
         err_set(CUTUNE_EINVAL, "variant %llu was not compiled and is not in the journal",
                 (unsigned long long)av->ordinal);
         tuner_stop(t, CUTUNE_EINVAL);

@@ -13,8 +13,9 @@
 int loop_each(void *user, const cutune_analysis *a, const value *vals, const session_binary *bin);
 
 /* loop_known: a session_known for the tuner (user: a tuner): whether its journal holds a
- * trusted entry of configuration `vals` numbered `ordinal` (journal_lookup). Such a
- * variant is read back by loop_each without being compiled. */
+ * trusted entry of configuration `vals` numbered `ordinal` (journal_lookup) with its
+ * compile's figures (journal_entry_has_compile). Such a variant is read back by
+ * loop_each without being compiled; one whose entry lacks them is compiled first. */
 bool loop_known(void *user, uint64_t ordinal, const value *vals);
 
 /* loop_take_twin: record `rec` (not run) takes the figures of record
