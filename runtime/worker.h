@@ -182,7 +182,9 @@ typedef struct wk_proc {
     int to, from;
 } wk_proc;
 
-/* wk_start: forks a child that ignores SIGINT (Ctrl-C is the parent's to handle), has
+/* wk_start: forks a child that ignores SIGINT and SIGTERM (Ctrl-C, or a SIGTERM sent to
+ * the process group by `timeout` or a batch scheduler, is the parent's to handle: it
+ * finishes the variant in hand and ends its workers), has
  * SIGPIPE's default action and runs body(ctx, in, out), with the parent's ends of the
  * other workers' pipes closed (so each worker sees EOF when the parent closes its own
  * pipe, whatever it started since). Safe to call from several threads. The child inherits the caller's

@@ -184,6 +184,8 @@ int wk_start(wk_proc *p, wk_body body, void *ctx)
         return -1;
     }
     if (pid == 0) {
+        signal(SIGINT, SIG_IGN);  /* Ctrl-C is the parent's to handle, */
+        signal(SIGTERM, SIG_IGN); /* and so is a SIGTERM to the process group (timeout, a scheduler) */
 #ifdef __linux__
         /* A worker dies with the thread that started it: one stuck in a kernel that
          * hangs would otherwise outlive a tuner killed with SIGKILL and hold the GPU
@@ -199,7 +201,6 @@ int wk_start(wk_proc *p, wk_body body, void *ctx)
         pthread_mutex_unlock(&live_lock); /* the copy this thread holds */
         close(to[1]);
         close(from[0]);
-        signal(SIGINT, SIG_IGN); /* Ctrl-C is the parent's to handle */
         signal(SIGPIPE, SIG_DFL);
         wk_end(from[1], body(ctx, to[0], from[1]));
     }

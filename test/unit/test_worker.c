@@ -175,7 +175,7 @@ static int echo_body(void *ctx, int in, int out)
         if (strcmp(mode, "hang") == 0)
             pause();
         if (strcmp(mode, "crash") == 0)
-            raise(SIGTERM); /* not SIGSEGV: a sanitizer would catch that and exit instead */
+            raise(SIGUSR1); /* ends it; not SIGSEGV: a sanitizer would catch that and exit instead */
         if (strcmp(mode, "exit") == 0)
             return 3;
         if (wk_send(out, &f) < 0)
@@ -233,7 +233,21 @@ static void test_process_deadline_and_death(void **state)
     sb_add(&f.buf, "ping");
     assert_int_equal(wk_exchange(&p, &f, 5), -1); /* died: its pipe closed */
     status = wk_stop(&p, true);
-    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGUSR1);
+
+    /* SIGTERM to the group (timeout, a scheduler's time limit) is the parent's: the
+     * worker lives on and answers */
+    assert_int_equal(wk_start(&p, echo_body, "echo"), 0);
+    wk_frame_reset(&f);
+    sb_add(&f.buf, "ping");
+    assert_int_equal(wk_exchange(&p, &f, 5), 0); /* it has started */
+    assert_int_equal(kill(p.pid, SIGTERM), 0);
+    assert_int_equal(kill(p.pid, SIGINT), 0);
+    wk_frame_reset(&f);
+    sb_add(&f.buf, "ping");
+    assert_int_equal(wk_exchange(&p, &f, 5), 0);
+    status = wk_stop(&p, false);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 
     assert_int_equal(wk_start(&p, echo_body, "exit"), 0);
     wk_frame_reset(&f);
