@@ -158,14 +158,12 @@ static void test_set_shard(void **state)
     cutune_spec_free(spec);
 }
 
-/* nowinner.json with every entry's status made `compile error`, written to `path`. */
-static void nothing_compiled(const char *path)
+/* An edit of a results file's JSON (edited below). */
+typedef void (*json_edit)(json_t *root);
+
+/* Every entry's status made `compile error` (the file's summary agreeing). */
+static void nothing_compiled(json_t *root)
 {
-    char src[1024];
-    snprintf(src, sizeof src, "%s/test/emit/nowinner.json", CUTUNE_SOURCE_DIR);
-    json_error_t jerr;
-    json_t *root = json_load_file(src, 0, &jerr);
-    assert_non_null(root);
     size_t i;
     json_t *entry;
     json_array_foreach(json_object_get(root, "results"), i, entry)
@@ -178,19 +176,12 @@ static void nothing_compiled(const char *path)
     json_object_set_new(summary, "wrong", json_integer(0));
     json_object_set_new(summary, "unlaunchable", json_integer(0));
     json_object_set_new(summary, "failed", json_integer(2));
-    assert_int_equal(json_dump_file(root, path, 0), 0);
-    json_decref(root);
 }
 
-/* report-sum_matrix-h100.json as an interrupted run on several GPUs leaves it: every ok
- * entry timed provisionally (before the final race), written to `path`. */
-static void interrupted_before_race(const char *path)
+/* As an interrupted run on several GPUs leaves it: every ok entry timed provisionally
+ * (before the final race), no best. */
+static void interrupted_before_race(json_t *root)
 {
-    char src[1024];
-    snprintf(src, sizeof src, "%s/test/data/report-sum_matrix-h100.json", CUTUNE_SOURCE_DIR);
-    json_error_t jerr;
-    json_t *root = json_load_file(src, 0, &jerr);
-    assert_non_null(root);
     size_t i;
     json_t *entry;
     json_array_foreach(json_object_get(root, "results"), i, entry)
@@ -201,8 +192,28 @@ static void interrupted_before_race(const char *path)
     json_t *summary = json_object_get(root, "summary");
     json_object_set_new(summary, "interrupted", json_true());
     json_object_set_new(summary, "best", json_null());
+}
+
+/* The results file `rel` (from the source folder) after `edit`, loaded through a
+ * temporary file (removed). Fails the test when it does not load. */
+static cutune_tune_result *edited(const char *rel, json_edit edit)
+{
+    char src[1024], path[] = "/tmp/cutune-tunerun-XXXXXX";
+    snprintf(src, sizeof src, "%s/%s", CUTUNE_SOURCE_DIR, rel);
+    json_error_t jerr;
+    json_t *root = json_load_file(src, 0, &jerr);
+    assert_non_null(root);
+    edit(root);
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
     assert_int_equal(json_dump_file(root, path, 0), 0);
     json_decref(root);
+    cutune_tune_result *r = NULL;
+    if (cutune_results_load(&r, path) != CUTUNE_OK)
+        fail_msg("%s", cutune_last_error());
+    unlink(path);
+    return r;
 }
 
 static void test_verdict(void **state)
@@ -225,29 +236,13 @@ static void test_verdict(void **state)
     assert_int_equal(v.winners, 0);
     assert_int_equal(v.nothing_compiled, 0);
     cutune_tune_result_free(r);
-    char path[] = "/tmp/cutune-tunerun-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    nothing_compiled(path);
-    r = NULL;
-    if (cutune_results_load(&r, path) != CUTUNE_OK)
-        fail_msg("%s", cutune_last_error());
-    unlink(path);
+    r = edited("test/emit/nowinner.json", nothing_compiled);
     assert_int_equal(cutune_tune_verdict_of(&v, r), CUTUNE_OK);
     assert_int_equal(v.winners, 0);
     assert_int_equal(v.nothing_compiled, 1);
     assert_int_equal(v.ran_ok, 0);
     cutune_tune_result_free(r);
-    char path2[] = "/tmp/cutune-tunerun-XXXXXX"; /* ran correctly, none timed in full */
-    fd = mkstemp(path2);
-    assert_true(fd >= 0);
-    close(fd);
-    interrupted_before_race(path2);
-    r = NULL;
-    if (cutune_results_load(&r, path2) != CUTUNE_OK)
-        fail_msg("%s", cutune_last_error());
-    unlink(path2);
+    r = edited("test/data/report-sum_matrix-h100.json", interrupted_before_race); /* none timed in full */
     assert_int_equal(cutune_tune_verdict_of(&v, r), CUTUNE_OK);
     assert_int_equal(v.winners, 0);
     assert_int_equal(v.ran_ok, 1);
