@@ -1,18 +1,18 @@
-/* session.c - the compile session (session.h): configurations planned as variants,
- * compiled by the pool through the cache, identical binaries compiled once, each
- * variant's resources and theoretical occupancy.
+/* session.c - the compile session (session.h): its life (open, close, the paths and
+ * the cache it sets up) and its sources of configurations (the space's listing, a
+ * batch, a stream), each configuration planned as a variant and made into the pool's
+ * job, its distinct binary found or made, and the pool run over them. Delivering each
+ * job the pool is done with (resources, occupancy, the summary, the callback) is
+ * session_deliver.c's; the state both read is session_internal.h.
  *
  * Variants that would compile to the same binary (same name expression and options:
  * params routed `as none` only change the launch) are compiled once; later ones reuse
  * the first one's result and are marked duplicate. The table of distinct binaries is a
  * uthash table (uthash-dev) keyed by that compile identity. */
-#include "session.h"
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <xxhash.h>
 
 #include "../base/err.h"
 #include "../base/sys.h"
@@ -20,85 +20,7 @@
 #include "../runtime/cache.h"
 #include "../runtime/occupancy.h"
 #include "../runtime/pool.h"
-
-/* uthash: never exit on a failed allocation (library code), flag the element instead;
- * keys are hashed with XXH3 as everywhere else in cutune. */
-#define HASH_NONFATAL_OOM 1
-#define uthash_nonfatal_oom(elt) ((elt)->oom = true)
-#define HASH_FUNCTION(keyptr, keylen, hashv) ((hashv) = (unsigned)XXH3_64bits((keyptr), (keylen)))
-#include <uthash.h>
-
-/* What a unique binary's compile produced, kept for its duplicates. */
-typedef struct unique {
-    char *identity; /* name expression and options, NUL-separated: the key */
-    size_t identity_len;
-    bool ok, cached, has_resources, nvrtc_failed;
-    bool oom; /* set by uthash when adding it failed */
-    kernel_resources res;
-    double seconds;
-    char *log;            /* excerpt */
-    unsigned char *cubin; /* kept when the caller wants binaries (tuning) */
-    size_t cubin_size;
-    char *lowered_name;
-    UT_hash_handle hh;
-} unique;
-
-/* A job in flight: a deep copy of its variant and of the configuration it was made
- * from (the source reuses its storage), both in `arena`, which the job owns. */
-typedef struct job_state {
-    arena *arena;
-    cutune_variant variant;
-    value *vals;            /* the configuration, typed: variant.nparams values */
-    const char *unrunnable; /* why its arguments fail (a buffer too large), or NULL */
-    const unique *dup_of;   /* NULL: compiled (or looked up) itself */
-    bool known;             /* its outcome is known (session_known): not compiled */
-    unique *self;           /* to fill when it is not a duplicate */
-} job_state;
-
-struct session {
-    const model *m;
-    diag_list *diags;
-    const cutune_analyze_options *opts;
-    cache *cache;
-    int threads;
-    const occ_arch *occ; /* NULL: no occupancy model for this architecture */
-    const char *arch;    /* summary->arch */
-    char *source;
-    arena *paths; /* the canonical paths and include options */
-    char *kernel_dir, *kernel_dir_opt;
-    const char *kernel_path;                 /* the kernel file, canonical: NVRTC's program name */
-    const char **inc_opt_from, **inc_opt_to; /* "-I" of each spec include folder, as spelled / canonical */
-    int ninc_opts;
-    unique *table; /* distinct binaries (uthash head) */
-    uint64_t produced, limit, total;
-    uint64_t delivered; /* jobs handed to job_done: produced - delivered are in flight */
-    session_each each;
-    void *user;
-    bool keep_binaries;
-    cutune_analyze_summary *summary;
-    cutune_progress progress;
-    int status; /* why a hook stopped the run */
-    char *compiler_error;
-    /* The source of configurations: the whole space (listing order), or a batch. */
-    space *space;
-    space_iter *iter;
-    const value *batch_vals;
-    const uint64_t *batch_ordinals;
-    int batch_n, batch_i;
-    session_feed feed; /* a stream (session_stream), or NULL */
-    void *feed_user;
-    session_known known; /* a stream's configurations not to compile, or NULL */
-    void *known_user;
-    uint64_t next_ordinal; /* the space's next configuration */
-    arena *scratch;        /* the current variant's strings */
-    const char **values;
-    char *types;
-    cutune_variant v;
-    const value *vals; /* the current variant's configuration (the source's storage) */
-    int64_t *counts;   /* plan_args' scratch: the current variant's arguments */
-    value *scalars;
-    const char *unrunnable; /* why the current variant's arguments fail (in scratch), or NULL */
-};
+#include "session_internal.h"
 
 int session_variant_of(const model *m, diag_list *diags, const value *vals, arena *scratch, const char **values,
                        const char *types, uint64_t ordinal, cutune_variant *v)
@@ -377,185 +299,10 @@ static int next_job(void *ud, pool_job *pj)
     return 1;
 }
 
-/* pool hook: a job produced but not delivered (and every delivered one, after). */
-static void release_job(void *ud, pool_job *pj)
-{
-    (void)ud;
-    job_state *js = pj->tag;
-    arena_free(js->arena);
-    free(js);
-}
-
-void session_occupancy(const occ_arch *arch, const occ_result *r, cutune_occupancy *out)
-{
-    out->arch = arch->name; /* static: the occupancy model's table */
-    out->blocks_per_sm = r->blocks_per_sm;
-    out->active_warps = r->active_warps;
-    out->max_warps = r->max_warps;
-    out->occupancy = r->occupancy;
-    out->limiter = occ_limiter_name(r->limiter);
-    out->by_warps = r->by_warps;
-    out->by_blocks = r->by_blocks;
-    out->by_registers = r->by_registers;
-    out->by_shared_memory = r->by_shared_memory;
-    out->regs_per_block = r->regs_per_block;
-    out->smem_per_block = r->smem_per_block;
-    out->unlaunchable = r->unlaunchable;
-}
-
-/* The threads of variant `v`'s block. */
-static int64_t threads_of(const cutune_variant *v)
-{
-    return v->block[0] * v->block[1] * v->block[2];
-}
-
-/* a->occupancy, a->why and a->launchable of compiled variant `v` with resources `res`. */
-static void occupancy_of(const session *s, const cutune_variant *v, const kernel_resources *res, cutune_analysis *a)
-{
-    if (!s->occ) {
-        a->launchable = 1; /* unknown: no model to say otherwise */
-        return;
-    }
-    const char *geometry = occ_check_geometry(s->occ, v->block, v->grid);
-    occ_usage use = {(int)threads_of(v), res->registers, res->static_smem, v->smem_bytes, res->barriers, 1};
-    occ_result occ;
-    if (threads_of(v) > 1 << 30 || occ_compute(s->occ, &use, &occ) < 0) {
-        a->why = "the block shape is out of range";
-        return;
-    }
-    session_occupancy(s->occ, &occ, &a->occupancy);
-    a->why = geometry ? geometry : occ.unlaunchable;
-    a->launchable = a->why == NULL;
-}
-
-const char session_not_compiled[] = "not compiled: its outcome is known";
-
 void session_set_known(session *s, session_known known, void *user)
 {
     s->known = known;
     s->known_user = user;
-}
-
-/* The progress report, after a delivery. */
-static void report_progress(session *s)
-{
-    if (!s->opts || !s->opts->progress)
-        return;
-    const cutune_analyze_summary *sum = s->summary;
-    s->progress.done = sum->variants;
-    s->progress.total = s->total;
-    s->progress.compiled = sum->compiled;
-    s->progress.cached = sum->cached + sum->duplicates;
-    s->progress.failed = sum->failed;
-    s->opts->progress(s->opts->progress_user, &s->progress);
-}
-
-/* A known variant (session_known), delivered uncompiled: 0 to go on, -1 to stop. */
-static int known_done(session *s, job_state *js)
-{
-    cutune_analysis a;
-    memset(&a, 0, sizeof a);
-    a.variant = &js->variant;
-    a.log = "";
-    a.why = session_not_compiled;
-    s->summary->variants++;
-    int rc = 0;
-    if (s->each(s->user, &a, js->vals, NULL) != 0) {
-        s->status = CUTUNE_ESTOPPED;
-        rc = -1;
-    }
-    report_progress(s);
-    return rc;
-}
-
-/* pool hook: job `pj`'s result, in production order: recorded, counted, and handed to
- * the callback. 0 to go on, -1 to stop (s->status says why). */
-static int job_done(void *ud, pool_job *pj, compile_output *out, const char *error)
-{
-    session *s = ud;
-    s->delivered++;
-    job_state *js = pj->tag;
-    if (js->known) {
-        compile_output_free(out);
-        int rc = known_done(s, js);
-        release_job(ud, pj);
-        return rc;
-    }
-    unique *u = js->self;
-    if (u) { /* this job's own compile (or cache hit) */
-        u->ok = !error && out->ok;
-        u->nvrtc_failed = error != NULL;
-        u->cached = out->cached;
-        u->has_resources = out->has_resources;
-        u->res = out->res;
-        u->seconds = out->seconds;
-        u->log = error ? strdup(error) : compile_log_excerpt(out->log);
-        if (s->keep_binaries && out->ok) { /* take them over */
-            u->cubin = out->cubin;
-            u->cubin_size = out->cubin_size;
-            u->lowered_name = out->lowered_name;
-            out->cubin = NULL;
-            out->lowered_name = NULL;
-        }
-    }
-    compile_output_free(out);
-    const unique *src = u ? u : js->dup_of;
-    int rc = 0;
-    if (src->nvrtc_failed) {
-        /* NVRTC itself broke (not the kernel): no point going on. */
-        if (!s->compiler_error)
-            s->compiler_error = strdup(src->log ? src->log : "NVRTC failed");
-        s->status = CUTUNE_ECOMPILER;
-        rc = -1;
-        goto done;
-    }
-    cutune_analysis a;
-    memset(&a, 0, sizeof a);
-    a.variant = &js->variant;
-    a.compiled = src->ok;
-    a.log = src->log ? src->log : "";
-    a.has_resources = src->ok && src->has_resources;
-    a.registers = src->res.registers;
-    a.static_smem = src->res.static_smem;
-    a.local_bytes = src->res.stack_frame;
-    a.spill_stores = src->res.spill_stores;
-    a.spill_loads = src->res.spill_loads;
-    a.barriers = src->res.barriers;
-    a.compile_seconds = src->seconds;
-    a.cached = src->cached;
-    a.duplicate = js->dup_of != NULL;
-    a.launchable = 0;
-    if (!src->ok)
-        a.why = "does not compile";
-    else
-        occupancy_of(s, &js->variant, &src->res, &a);
-    if (src->ok && a.launchable && js->unrunnable) {
-        a.launchable = 0;
-        a.why = js->unrunnable;
-    }
-    cutune_analyze_summary *sum = s->summary;
-    sum->variants++;
-    if (a.duplicate)
-        sum->duplicates++;
-    else if (a.cached)
-        sum->cached++;
-    else if (src->ok || !src->nvrtc_failed) {
-        sum->compiled++;
-        sum->compile_seconds += src->seconds;
-    }
-    if (!a.compiled)
-        sum->failed++;
-    else if (!a.launchable)
-        sum->unlaunchable++;
-    session_binary bin = {src->cubin, src->cubin_size, src->lowered_name};
-    if (s->each(s->user, &a, js->vals, s->keep_binaries && src->ok ? &bin : NULL) != 0) {
-        s->status = CUTUNE_ESTOPPED;
-        rc = -1;
-    }
-    report_progress(s);
-done:
-    release_job(ud, pj);
-    return rc;
 }
 
 void session_close(session *s)
@@ -702,7 +449,7 @@ static int run_pool(session *s, session_each each, void *user)
     s->user = user;
     s->status = 0;
     int rc = CUTUNE_OK;
-    pool_hooks hooks = {next_job, job_done, release_job};
+    pool_hooks hooks = {next_job, session_job_done, session_job_release};
     pool_stats stats;
     /* A stream (the tuner's) takes each variant as soon as it is compiled: in listing
      * order, one slow compile would keep the GPU waiting with others ready behind it. */
