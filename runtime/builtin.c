@@ -5,6 +5,7 @@
 #include "../base/sys.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cached.h"
 
@@ -27,12 +28,17 @@ compile_job builtin_job(const char *name, const char *source, const char *symbol
                          .arch = arch};
 }
 
-int builtin_load(meas_gpu *g, const compile_job *job, const char *cache_dir, meas_kernel *out)
+int builtin_load(meas_gpu *g, char *source, const compile_job *job, const char *cache_dir, meas_kernel *out)
 {
+    if (!source) {
+        err_set(-1, "out of memory");
+        return -1;
+    }
     compile_output co;
     double t = sys_seconds();
     int compiled = cache_compile(cache_dir, job, &co);
     meas_add_compile_seconds(g, sys_seconds() - t); /* NVRTC's share of the set-up (the phases) */
+    free(source);                                   /* the cache and NVRTC have read it */
     if (compiled < 0)
         return -1;
     if (!co.ok) {

@@ -18,9 +18,11 @@ compile_job builtin_job(const char *name, const char *source, const char *symbol
 
 /* builtin_load: compiles `job` (builtin_job's) through the compile cache in folder
  * `cache_dir` (NULL: none; runtime/cached.h), so that a warm cache or a compile made
- * ahead (cache_ahead) serves it, and loads it into *out. Returns 0, or -1 with err_last
- * set (the compiler's log when the kernel does not compile: a bug of cutune's, never of
- * the user's). */
-int builtin_load(meas_gpu *g, const compile_job *job, const char *cache_dir, meas_kernel *out);
+ * ahead (cache_ahead) serves it, and loads it into *out. `source` is the text the job's
+ * maker (fill_job, cmp_job, chk_job) returned: freed here, whatever happens; NULL means
+ * the maker ran out of memory (then job is not read). Returns 0, or -1 with err_last set
+ * (the compiler's log when the kernel does not compile: a bug of cutune's, never of the
+ * user's). */
+int builtin_load(meas_gpu *g, char *source, const compile_job *job, const char *cache_dir, meas_kernel *out);
 
 #endif

@@ -107,12 +107,7 @@ int chk_prepare(meas_gpu *g, chk_mode mode, data_type type, const char *arch, co
     out->type = type;
     compile_job job;
     char *source = chk_job(mode, type, arch, &job);
-    if (!source) {
-        err_set(-1, "out of memory");
-        return -1;
-    }
-    int loaded = builtin_load(g, &job, cache_dir, &out->k);
-    free(source);
+    int loaded = builtin_load(g, source, &job, cache_dir, &out->k);
     if (loaded < 0)
         return -1;
     if (meas_alloc(g, 3 * sizeof(unsigned long long), &out->result) < 0) {

@@ -131,12 +131,7 @@ int fill_prepare(meas_gpu *g, data_type type, const char *arch, const char *cach
     out->type = type;
     compile_job job;
     char *source = fill_job(type, arch, &job);
-    if (!source) {
-        err_set(-1, "out of memory");
-        return -1;
-    }
-    int rc = builtin_load(g, &job, cache_dir, &out->k);
-    free(source);
+    int rc = builtin_load(g, source, &job, cache_dir, &out->k);
     return rc;
 }
 
