@@ -51,6 +51,15 @@ static void write_file(const char *name, const char *text)
     fclose(f);
 }
 
+/* The journal j.journal made of `n` whole lines. */
+static void write_journal(const char *const *lines, size_t n)
+{
+    char text[4096] = "";
+    for (size_t i = 0; i < n; i++)
+        strcat(text, lines[i]);
+    write_file("j.journal", text);
+}
+
 static const char kernel_src[] = "extern \"C\" __global__ void k(float *x)\n"
                                  "{\n"
                                  "#if BROKEN\n"
@@ -157,10 +166,7 @@ static void test_late_read_back(void **state)
         "{\"index\":2,\"params\":{\"threads\":128,\"BROKEN\":0},\"status\":\"ok\",\"objective\":0.004,"
         "\"time_ms\":{\"median\":0.004,\"min\":0.004,\"max\":0.004,\"q1\":0.004,\"q3\":0.004},\"reps\":10}\n",
     };
-    char text[4096] = "";
-    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++)
-        strcat(text, lines[i]);
-    write_file("j.journal", text);
+    write_journal(lines, sizeof lines / sizeof *lines);
 
     cutune_spec *spec = load_spec();
     cutune_tune_options opts = CUTUNE_TUNE_OPTIONS_INIT;
@@ -397,10 +403,7 @@ static void test_read_back_races(void **state)
         "\"params\":{\"threads\":256,\"BROKEN\":1},\"status\":\"compile error\",\"reason\":\"x\"}\n",
     };
 #undef RES
-    char text[4096] = "";
-    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++)
-        strcat(text, lines[i]);
-    write_file("j.journal", text);
+    write_journal(lines, sizeof lines / sizeof *lines);
     cutune_spec *spec = load_spec();
     cutune_tune_options opts = CUTUNE_TUNE_OPTIONS_INIT;
     tuner *t = resumed_tuner(spec, &opts);
