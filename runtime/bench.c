@@ -36,6 +36,8 @@ int bench_open(bench **out, int ordinal, size_t flush_bytes, const char *arch, c
     b->args = args;
     b->nargs = nargs;
     b->vf = vf;
+    for (int i = 0; i < nargs; i++)
+        pristine_init(&b->slots[i].in);
     if (drv_open(&b->d) < 0 || meas_open(&b->g, b->d, ordinal, flush_bytes) < 0) {
         bench_close(b);
         return -1;
@@ -267,11 +269,44 @@ static meas_launch launch_of(const bench *b, const bench_binary *bin)
     return l;
 }
 
-/* bench_run's race after the checked run (its cold sample cold_ms): the timing, the
- * outputs checked again after the last launch, the energy window; each step's time into
- * out->work from *mark (bench_lap). 0, or failed()'s answer. */
-static int time_variant(bench *b, meas_kernel *k, meas_launch *l, const meas_settings *ms, double cold_ms,
-                        bench_result *out, double *mark)
+/* After verified outputs that disagree: when an `in` buffer this variant kept had
+ * changed (bench_inputs_changed), every input restored and every output poisoned again
+ * (bench_prepare_args, nothing kept), the resets run and the checked run made again (timed
+ * as the race's cold sample into *cold_ms when cold_ms is not NULL), and its outputs
+ * compared in full: *agree, buf, *max_err and *cmp_failed are then that second
+ * comparison's, the verdict that stands. 0: nothing had changed (the first verdict
+ * stands: a variant that is simply wrong costs only the comparison of its inputs); 1:
+ * checked again; -1: a step failed (err_last). Each step's time into out->work. */
+static int check_again(bench *b, const bench_config *c, meas_kernel *k, meas_launch *l, const meas_settings *ms,
+                       double *cold_ms, bench_result *out, double *mark, char *buf, size_t size, double *max_err,
+                       bool *agree, int *cmp_failed)
+{
+    double *w = out->work, poison = 0;
+    int changed = bench_inputs_changed(b, out);
+    w[BENCH_WORK_COMPARE] += bench_lap(mark);
+    if (changed <= 0)
+        return changed;
+    if (bench_prepare_args(b, c, NULL, &poison, false) < 0)
+        return -1;
+    w[BENCH_WORK_POISON] += poison;
+    w[BENCH_WORK_ARGS] += bench_lap(mark) - poison;
+    if (run_hooks(b) < 0 || (b->hooks && meas_sync(b->g) < 0))
+        return -1;
+    w[BENCH_WORK_RESET] += bench_lap(mark);
+    int ran = cold_ms ? meas_run_timed(b->g, k, l, ms->flush_l2, cold_ms) : meas_run(b->g, k, l);
+    w[BENCH_WORK_CHECK] += bench_lap(mark);
+    if (ran < 0)
+        return -1;
+    *agree = outputs_agree(b, buf, size, max_err, cmp_failed, false);
+    w[BENCH_WORK_COMPARE] += bench_lap(mark);
+    return 1;
+}
+
+/* bench_run's race after the checked run (its cold sample cold_ms) of configuration c:
+ * the timing, the outputs checked again after the last launch, the energy window; each
+ * step's time into out->work from *mark (bench_lap). 0, or failed()'s answer. */
+static int time_variant(bench *b, const bench_config *c, meas_kernel *k, meas_launch *l, const meas_settings *ms,
+                        double cold_ms, bench_result *out, double *mark)
 {
     double *w = out->work;
     double timing_started = sys_seconds();
@@ -298,11 +333,26 @@ static int time_variant(bench *b, meas_kernel *k, meas_launch *l, const meas_set
         double again = 0;
         bool agree = outputs_agree(b, buf, sizeof buf, &again, &cmp_failed, true);
         w[BENCH_WORK_COMPARE] += bench_lap(mark);
+        /* an `in` buffer it kept may have changed: then the verdict is that of a checked
+         * run made again on restored inputs; the times stand, taken on the inputs as its
+         * own launches left them (as when every input is restored before a variant) */
+        int checked_again = 0;
+        if (!agree && !cmp_failed &&
+            (checked_again =
+                 check_again(b, c, k, l, ms, NULL, out, mark, buf, sizeof buf, &again, &agree, &cmp_failed)) < 0) {
+            out->timed = false;
+            out->verified = false;
+            return failed(b, out, OUTCOME_LAUNCH_ERROR, last_why());
+        }
+        out->launches += checked_again;
         if (!agree) {
-            snprintf(note, sizeof note, "after its last launch (of %d) %s%s", out->launches, buf,
-                     cmp_failed ? ""
-                                : "; the output depends on what it held before the launch: reset it "
-                                  "before each launch (reset NAME = zeros;) or make it inout");
+            if (checked_again) /* the second verdict: a checked run's, on restored inputs */
+                snprintf(note, sizeof note, "%s", buf);
+            else
+                snprintf(note, sizeof note, "after its last launch (of %d) %s%s", out->launches, buf,
+                         cmp_failed ? ""
+                                    : "; the output depends on what it held before the launch: reset it "
+                                      "before each launch (reset NAME = zeros;) or make it inout");
             out->timed = false;
             out->verified = false;
             return failed(b, out, cmp_failed ? OUTCOME_LAUNCH_ERROR : OUTCOME_WRONG, note);
@@ -332,7 +382,8 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
     out->driver_blocks_per_sm = -1;
     double t0 = sys_seconds(), mark = t0, flushed = meas_flushed_seconds(b->g);
     double *w = out->work; /* where the time goes, step by step (bench_lap) */
-    int prepared = bench_prepare_args(b, c, &out->inputs_seconds, &w[BENCH_WORK_POISON]);
+    bool verifying = b->vf->present && ms;
+    int prepared = bench_prepare_args(b, c, &out->inputs_seconds, &w[BENCH_WORK_POISON], verifying);
     w[BENCH_WORK_ARGS] = bench_lap(&mark) - w[BENCH_WORK_POISON];
     if (prepared < 0) {
         memset(out->work, 0, sizeof out->work); /* as gpu_seconds: 0, as it always has been */
@@ -370,19 +421,33 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
         goto done;
     }
     out->launches = 1;
-    if (b->vf->present && ms) {
+    int checked_again = 0;
+    if (verifying) {
         int cmp_failed;
         char buf[512];
         bool agree = outputs_agree(b, buf, sizeof buf, &out->max_abs_error, &cmp_failed, false);
         w[BENCH_WORK_COMPARE] += bench_lap(&mark);
+        /* an `in` buffer it kept may have changed: then the checked run is made again on
+         * restored inputs, its verdict stands, and it is the cold sample the timing takes
+         * (whose launches then start from restored inputs, as when every input is
+         * restored before a variant) */
+        if (!agree && !cmp_failed &&
+            (checked_again = check_again(b, c, &k, &l, ms, &cold_ms, out, &mark, buf, sizeof buf, &out->max_abs_error,
+                                         &agree, &cmp_failed)) < 0) {
+            rc = failed(b, out, OUTCOME_LAUNCH_ERROR, last_why());
+            goto done;
+        }
+        out->launches += checked_again;
         if (!agree) {
             rc = failed(b, out, cmp_failed ? OUTCOME_LAUNCH_ERROR : OUTCOME_WRONG, buf);
             goto done;
         }
         out->verified = true;
     }
-    if (ms)
-        rc = time_variant(b, &k, &l, ms, cold_ms, out, &mark);
+    if (ms) {
+        rc = time_variant(b, c, &k, &l, ms, cold_ms, out, &mark);
+        out->launches += checked_again; /* the timing counts the launches from the last checked run */
+    }
 done:
     (void)bench_lap(&mark);
     meas_unload(b->g, &k);
@@ -408,14 +473,10 @@ int bench_keep_reference(bench *b, bench_keep_failure *fail)
         (void)data_bytes(type, (size_t)s->count, &bytes); /* checked by bench_prepare_args before the run */
         s->ref_count = s->count;
         fail->arg = i;
-        if (!b->cmp_ready[type]) {
-            if (cmp_prepare(b->g, type, b->arch, b->cache_dir, &b->cmps[type]) < 0) {
-                fail->kind = BENCH_KEEP_COMPARE;
-                return -1;
-            }
-            b->cmp_ready[type] = true;
+        if (!(s->cmp = bench_cmp_for(b, type))) {
+            fail->kind = BENCH_KEEP_COMPARE;
+            return -1;
         }
-        s->cmp = &b->cmps[type];
         if (vf->check && !b->chk_ready[type]) { /* l2, ulp or the user's checker */
             int rc = vf->check - 1 == CHK_USER
                          ? chk_load_user(b->g, vf->check_cubin, vf->check_symbol, type, &b->chks[type])
@@ -479,7 +540,8 @@ int bench_profile(bench *b, const bench_binary *bin, const bench_config *c, doub
         snprintf(why, whysize, "%s", b->prof_off);
         return 1;
     }
-    if (bench_prepare_args(b, c, NULL, NULL) < 0) {
+    /* every input restored: no verification follows to notice one a variant changed */
+    if (bench_prepare_args(b, c, NULL, NULL, false) < 0) {
         snprintf(why, whysize, "its arguments: %s", last_why());
         return meas_sticky(b->g) ? -1 : 0;
     }

@@ -1,6 +1,6 @@
 /* bench_internal.h - what runtime/bench's two files share (bench.c: the device, the
  * checked run, comparison and timing; bench_args.c: a configuration's arguments on the
- * device). Private to them: nothing else includes it.
+ * device, the `in` buffers kept and checked). Private to them: nothing else includes it.
  *
  * Ownership: a bench owns its slots, every device buffer in them and every kernel of
  * cutune's own it loaded; the arguments and verification it describes are borrowed
@@ -10,6 +10,7 @@
 
 #include "../base/sys.h"
 #include "bench.h"
+#include "pristine.h"
 #include "profiler.h"
 
 /* The device side of one argument. */
@@ -24,6 +25,7 @@ typedef struct slot {
     cmp_kernel *cmp; /* compares it with a variant's */
     unsigned char scalar[8];
     void *argv_unused; /* where a constant argument's pointer goes: it is no kernel parameter */
+    pristine_state in; /* an `in` buffer's device copy against its pristine one (pristine.h) */
 } slot;
 
 /* Owns the device (driver, context), every buffer and comparison kernel. */
@@ -67,8 +69,19 @@ static inline double bench_lap(double *mark)
 
 /* bench_prepare_args: makes every buffer hold configuration c's count, initial contents
  * restored and outputs poisoned, and every scalar its value; *made and *poison (when not
- * NULL) get the seconds spent making initial contents and poisoning outputs added. 0, or
- * -1 with err_last set. */
-int bench_prepare_args(bench *b, const bench_config *c, double *made, double *poison);
+ * NULL) get the seconds spent making initial contents and poisoning outputs added. lazy
+ * (a verification follows): an `in` buffer restored before and not suspected since keeps
+ * its device copy (pristine_skip). 0, or -1 with err_last set. */
+int bench_prepare_args(bench *b, const bench_config *c, double *made, double *poison, bool lazy);
+
+/* bench_cmp_for: the comparison kernel of `type`, prepared at its first use (compiled
+ * through the cache); NULL with err_last set when it cannot be. */
+cmp_kernel *bench_cmp_for(bench *b, data_type type);
+
+/* bench_inputs_changed: the `in` buffers this variant kept (pristine_skip) compared byte
+ * for byte with their pristine copies (pristine_words): those that differ are suspected
+ * from now on and named in out->inputs_note. How many differ, or -1 when a comparison
+ * failed (err_last set). */
+int bench_inputs_changed(bench *b, bench_result *out);
 
 #endif
