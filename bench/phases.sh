@@ -9,6 +9,7 @@
 #
 #   bench/phases.sh [-n RUNS] [-c build/cutune] [OUT]   (OUT: results files; a temp dir)
 #   SPACES="sum_matrix sgemm" bench/phases.sh ...        only those spaces
+#   MEMO=keep bench/phases.sh ...                         the device memo kept (bench/speed.sh says why)
 #
 # Spaces: the speed benchmark's sum_matrix (104 configurations) and SGEMM (330 at n = 4096), both
 # bench/speed's, and examples/sweep.tune (sum_matrix's kernel, 312).
@@ -32,6 +33,12 @@ spaces=(
     "sweep $here/../examples/sweep.tune"
 )
 [ -z "${SPACES:-}" ] || read -r -a only <<<"$SPACES"
+memo=
+if [ "${MEMO:-}" = keep ]; then
+    rm -rf "$out/memo" && CUTUNE_CACHE_DIR=$out/memo "$cutune" devices >/dev/null
+    memo=$(ls "$out"/memo/devices-*.json 2>/dev/null | head -1)
+    [ -n "$memo" ] || { echo "phases.sh: MEMO=keep, but no device memo was written (no GPU?)" >&2; exit 1; }
+fi
 for entry in "${spaces[@]}"; do
     read -r name spec <<<"$entry"
     if [ -n "${only:-}" ] && [[ " ${only[*]} " != *" $name "* ]]; then
@@ -40,6 +47,7 @@ for entry in "${spaces[@]}"; do
     for run in $(seq 1 "$runs"); do
         res=$out/$name-$run.json
         rm -rf "$out/cache-$name-$run" "$res" "$res.journal"
+        if [ -n "$memo" ]; then mkdir -p "$out/cache-$name-$run" && cp "$memo" "$out/cache-$name-$run/"; fi
         t0=$(date +%s.%N)
         CUTUNE_CACHE_DIR=$out/cache-$name-$run "$cutune" --color never "$spec" --results "$res" --fresh \
             --header "$out/$name-$run.h" >"$out/log-$name-$run" 2>"$out/err-$name-$run" || {

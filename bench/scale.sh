@@ -19,8 +19,9 @@
 # statuses and the same winner as the first one-GPU run. With several GPUs, per GPU: the
 # variants it measured, its busy seconds (their gpu_seconds), and its idle seconds
 # between its first variant's start and the last variant's end (the GPU waiting for the
-# tuner or the compiler; a race contender counts its run and its race run), and the
-# tuning wall after that end. OUT keeps the results and logs.
+# tuner or the compiler; a race contender counts its run and its race run), when its
+# first variant started and its own last one ended (seconds from the run's start), and
+# the tuning wall after the last end. OUT keeps the results and logs.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 rounds=2
@@ -92,7 +93,7 @@ ref, _, _ = load("one1")
 want = {r["index"]: r["status"] for r in ref["results"]}
 best = ref["results"][ref["summary"]["best"]]["index"]
 def per_gpu(d, gpus):
-    """Per GPU: variants, busy s, idle s (its first start to the last end); the time after the last end."""
+    """Per GPU: variants, busy s, idle s (its first start to the last end), its first start and its own last end; the time after the last end."""
     s, res = d["summary"], d["results"]
     ran = [e for e in res if e.get("gpu") is not None and e.get("started_s") is not None]
     if not ran:
@@ -103,7 +104,9 @@ def per_gpu(d, gpus):
         mine = [e for e in ran if e["gpu"] == g]
         busy = sum(e.get("gpu_seconds") or 0 for e in mine)
         start = min((e["started_s"] for e in mine), default=0)
-        parts.append("GPU %d: %d variants, busy %.2f s, idle %.2f s" % (g, len(mine), busy, max(0.0, last - start - busy)))
+        end = max((e["started_s"] + (e.get("gpu_seconds") or 0) for e in mine), default=0)
+        parts.append("GPU %d: %d variants, busy %.2f s, idle %.2f s, from %.2f to %.2f s"
+                     % (g, len(mine), busy, max(0.0, last - start - busy), start, end))
     return "; ".join(parts), max(0.0, s["wall_seconds"] - last)
 ratios, same = {}, True
 for r in range(1, rounds + 1):
