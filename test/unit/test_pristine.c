@@ -2,8 +2,8 @@
  * GPU: the bookkeeping that decides which are copied again (runtime/pristine.h), how
  * their bytes are compared exactly, the note that names those found changed, and that
  * note's way through a record: a rerun keeps it, a twin has none, a results entry and a
- * journal line carry it (an older line without it loads), and the run's warnings count
- * it (emit/account.c). */
+ * journal line carry it (an older line without it loads), the public accessor reads it,
+ * and the run's warnings count it (emit/account.c). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -195,14 +195,14 @@ static void test_note_in_entries(void **state)
     assert_non_null(resumed);
     assert_non_null(old);
     assert_int_equal(record_from_json(r, whole, j, RECORD_WHOLE), 0);
-    assert_string_equal(whole->m.inputs_note, "'A' had changed since it was restored");
+    assert_string_equal(cutune_measurement_inputs_note(&whole->m), "'A' had changed since it was restored");
     resumed->vals = typed;
     resumed->v = noted->v;
     assert_int_equal(record_from_json(r, resumed, j, RECORD_RESUME), 0);
     assert_string_equal(resumed->m.inputs_note, "'A' had changed since it was restored");
     assert_int_equal(record_from_json(r, old, k, RECORD_WHOLE), 0);
     assert_int_equal(old->out, OUTCOME_OK);
-    assert_null(old->m.inputs_note);
+    assert_null(cutune_measurement_inputs_note(&old->m));
     json_decref(j);
     json_decref(k);
     result_destroy(r);
