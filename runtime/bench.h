@@ -184,10 +184,10 @@ int bench_set_energy(bench *b, double window_s);
  * borrowed for the bench's life). CUPTI is loaded at the first bench_profile. */
 void bench_set_profile(bench *b, const char *const *names, int n);
 
-/* bench_profile: one profiled launch of the binary, apart from any timing:
- * the arguments prepared as for bench_run, the resets run and the L2 flushed (waited
- * for), then the launch inside a range-profiler session (runtime/profiler.h), replayed
- * as its counters need. values (the bench_set_profile names' count) and *passes are
+/* bench_profile: one profiled launch of the binary, apart from any timing: the
+ * arguments prepared as for bench_run (every input restored: no verification follows),
+ * the resets run and the L2 flushed (waited for), then the launch inside a
+ * range-profiler session (runtime/profiler.h), replayed as its counters need. values (the bench_set_profile names' count) and *passes are
  * filled; when they cannot be, values are NaN and `why` says why (CUPTI missing, no
  * permission, the launch failed); `why` is "" on success. Returns -1 when the context
  * is lost (a sticky error), 1 when the profiler cannot be used at all (no CUPTI, no
