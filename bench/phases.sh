@@ -9,10 +9,16 @@
 #
 #   bench/phases.sh [-n RUNS] [-c build/cutune] [OUT]   (OUT: results files; a temp dir)
 #   SPACES="sum_matrix sgemm" bench/phases.sh ...        only those spaces
+#   SPACES=pnpoly bench/phases.sh -n 1 OUT               the pnpoly space, run only when named
 #   MEMO=keep bench/phases.sh ...                         the device memo kept (bench/speed.sh says why)
 #
 # Spaces: the speed benchmark's sum_matrix (104 configurations) and SGEMM (330 at n = 4096), both
-# bench/speed's, and examples/sweep.tune (sum_matrix's kernel, 312).
+# bench/speed's, and examples/sweep.tune (sum_matrix's kernel, 312): seconds each. Run only
+# when SPACES names it: bench/speed/pnpoly.tune, Kernel Tuner's point-in-polygon example
+# (5,456 configurations of an instruction-bound kernel over 20 million points), whose GPU work
+# is mostly not timing (a run of it was reported at 60.3 GPU-s, 17.6 of them timing: not
+# measured with this spec). Expect a minute or two a run: 5,456 compiles of about 0.16 CPU-s
+# (some 55 s on 16 cores) beside about a minute of GPU work.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 runs=1
@@ -32,7 +38,18 @@ spaces=(
     "sgemm $here/speed/sgemm.tune"
     "sweep $here/../examples/sweep.tune"
 )
-[ -z "${SPACES:-}" ] || read -r -a only <<<"$SPACES"
+named_only=(
+    "pnpoly $here/speed/pnpoly.tune"
+)
+if [ -n "${SPACES:-}" ]; then
+    read -r -a only <<<"$SPACES"
+    spaces+=("${named_only[@]}")
+    names=" "
+    for entry in "${spaces[@]}"; do names+="${entry%% *} "; done
+    for want in "${only[@]}"; do
+        [[ "$names" == *" $want "* ]] || { echo "phases.sh: no space '$want' (spaces:$names)" >&2; exit 2; }
+    done
+fi
 memo=
 if [ "${MEMO:-}" = keep ]; then
     rm -rf "$out/memo" && CUTUNE_CACHE_DIR=$out/memo "$cutune" devices >/dev/null
