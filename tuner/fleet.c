@@ -22,9 +22,13 @@
  * full during the run. On one GPU the contenders after the first are screened: each
  * request carries the best timed in full so far and its noise, and the worker stops a
  * contender after GOAL_SCREEN samples, pruned, when it is clearly behind that best
- * (goal_behind: by more than both their noise and GOAL_SCREEN_FLOOR). With several GPUs
- * they are not: a contender's times are its GPU's, and the GPUs differ by more than a
- * contender's noise (the spread).
+ * (goal_behind: by more than both their noise and GOAL_SCREEN_FLOOR), and pruned and
+ * tied when it is level with it (goal_level: not ahead by more than GOAL_SCREEN_FLOOR
+ * even at the favourable end of both their noise): the race cannot tell the two
+ * apart, and the place stays with the one timed in full, the likelier winner (the
+ * contenders come in the order of their provisional objectives). With several GPUs
+ * they are not screened: a contender's times are its GPU's, and the GPUs differ by
+ * more than a contender's noise (the spread).
  *
  * Ownership: the tuner owns the GPUs and the slots; a slot borrows its record (the
  * result's) until the variant is finished. */
@@ -361,7 +365,7 @@ int fleet_race(tuner *t, const session_binary *const *bins, const record *const 
             }
             rec->v = vs[i]->v;
             rec->vals = vs[i]->vals; /* borrowed: the results' record outlives the race's */
-            /* one GPU: screened against the best timed in full so far (goal_behind) */
+            /* one GPU: screened against the best timed in full so far (goal_screen) */
             gpu_screen screen = {GOAL_SCREEN, r.best_range};
             bool screened = K == 1 && r.have_best;
             int s = gpu_send(&t->gpus[k], bins[i], vs[i], screened, r.best, true, screened ? &screen : NULL, rec);
