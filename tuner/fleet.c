@@ -345,9 +345,11 @@ static void note_race_best(race *r, const record *rec)
  * L2 flush (untimed) and one launch, 1.13 ms in all (no warm-ups and no batch: the
  * kernel is over MEAS_SHORT_MS). Timed in full at the spec's default settings (repeat
  * 10, spread 0.02, max_repeat 100; its spread is 0.03 %) is 10 samples: ~15 ms a
- * contender; screened out after GOAL_SCREEN (5) samples, ~9.4 ms. That run timed 3 in
- * full (the winner, one 0.04 % behind it, one 0.46 %) and screened out 20 (0.6 % to
- * 4.1 % behind): 3 x 15.1 + 20 x 9.4 = 0.233 s of the race phase's 0.253 s. */
+ * contender; screened out after 5 samples (GOAL_SCREEN then), ~9.4 ms. That run timed 3
+ * in full (the winner, one 0.04 % behind it, one 0.46 %) and screened out 20 (0.6 % to
+ * 4.1 % behind): 3 x 15.1 + 20 x 9.4 = 0.233 s of the race phase's 0.253 s. Now the two
+ * level with the winner stop tied (goal_level) and every screened contender after 3
+ * samples (~7.2 ms): 1 x 15.1 + 22 x 7.2 = 0.174 s, if the GPU measures the same. */
 int fleet_race(tuner *t, const session_binary *const *bins, const record *const *vs, const record *const *refs, int n,
                int ncontend, record **first)
 {

@@ -206,7 +206,7 @@ static void test_screening(void **state)
     }
     t = times(1.1, 1.05, 0.01, 10);
     assert_int_equal(meas_race_next(&s, &t), MEAS_DONE);
-    assert_int_equal(sc.asked, 3); /* only at 5 samples, each time */
+    assert_int_equal(sc.asked, 3); /* only at `screen` samples, each time */
     sc.answer = MEAS_BEHIND;
     s.screen = 0;
     t = times(1.1, 1.05, 0.01, 5);
