@@ -337,19 +337,20 @@ static void note_race_best(race *r, const record *rec)
  * added up; a provisional run alone: 4 launches, 7.6 ms). Contenders: every provisional
  * variant whose fastest sample is within GOAL_CONTEND (5 %) of the run's best (run.c):
  * 23 of the 104. A race run is one request, and the worker does again all that the
- * provisional run did (runtime/bench.c's bench_run): the arguments restored (the two
- * 1 GiB inputs copied from their pristine copies, ~1.4-1.7 ms; the 1 GiB output
- * poisoned, ~0.35 ms), the module loaded (~0.06 ms), the checked run (one launch after
- * an L2 flush, timed: the cold sample, ~1.2 ms) and the comparison with the reference's
- * outputs (~0.8-1 ms): ~3.8 ms before the first sample. Then the warm samples, each an
- * L2 flush (untimed) and one launch, 1.13 ms in all (no warm-ups and no batch: the
- * kernel is over MEAS_SHORT_MS). Timed in full at the spec's default settings (repeat
- * 10, spread 0.02, max_repeat 100; its spread is 0.03 %) is 10 samples: ~15 ms a
- * contender; screened out after 5 samples (GOAL_SCREEN then), ~9.4 ms. That run timed 3
- * in full (the winner, one 0.04 % behind it, one 0.46 %) and screened out 20 (0.6 % to
- * 4.1 % behind): 3 x 15.1 + 20 x 9.4 = 0.233 s of the race phase's 0.253 s. Now the two
- * level with the winner stop tied (goal_level) and every screened contender after 3
- * samples (~7.2 ms): 1 x 15.1 + 22 x 7.2 = 0.174 s, if the GPU measures the same. */
+ * provisional run did (runtime/bench.c's bench_run): the arguments prepared (then the
+ * two 1 GiB inputs copied back from their pristine copies, ~1.4-1.7 ms; since, kept
+ * under a verification, runtime/pristine.c; the 1 GiB output poisoned, ~0.35 ms), the
+ * module loaded (~0.06 ms), the checked run (one launch after an L2 flush, timed: the
+ * cold sample, ~1.2 ms) and the comparison with the reference's outputs (~0.8-1 ms):
+ * ~3.8 ms then, ~2.3 ms now, before the first sample. Then the warm samples, each an L2
+ * flush (untimed) and one launch, 1.13 ms in all (no warm-ups and no batch: the kernel is
+ * over MEAS_SHORT_MS). Timed in full at the spec's default settings (repeat 10, spread
+ * 0.02, max_repeat 100; its spread is 0.03 %) is 10 samples: ~15 ms a contender then;
+ * screened out after 5 samples (GOAL_SCREEN then), ~9.4 ms. That run timed 3 in full
+ * (the winner, one 0.04 % behind it, one 0.46 %) and screened out 20 (0.6 % to 4.1 %
+ * behind): 3 x 15.1 + 20 x 9.4 = 0.233 s of the race phase's 0.253 s. Now the two level
+ * with the winner stop tied (goal_level) and every screened one after 3 samples: with
+ * the inputs kept, 1 x 13.6 + 22 x 5.7 = 0.14 s, if the GPU measures the same. */
 int fleet_race(tuner *t, const session_binary *const *bins, const record *const *vs, const record *const *refs, int n,
                int ncontend, record **first)
 {
