@@ -335,16 +335,17 @@ meas_next meas_race_next(const meas_settings *s, const meas_times *t)
         return MEAS_PRUNED;
     if (s->worse && s->contend > 0 && t->reps >= 2 && s->worse(s->worse_ctx, t->min_ms, s->contend))
         return MEAS_PRUNED;
-    if (s->judge && s->screen > 0 && t->reps == s->screen) {
+    bool done = (t->reps >= s->min_reps && t->spread <= s->spread) || t->reps >= (s->max_reps > 0 ? s->max_reps : 1);
+    /* the screening stops a contender only where its full timing would go on: one done
+     * with as many samples is timed in full, and may win */
+    if (!done && s->judge && s->screen > 0 && t->reps == s->screen) {
         meas_verdict v = s->judge(s->judge_ctx, t->median_ms, t->min_ms, t->max_ms);
         if (v == MEAS_BEHIND)
             return MEAS_PRUNED;
         if (v == MEAS_LEVEL)
             return MEAS_TIED;
     }
-    if (t->reps >= s->min_reps && t->spread <= s->spread)
-        return MEAS_DONE;
-    if (t->reps >= (s->max_reps > 0 ? s->max_reps : 1))
+    if (done)
         return MEAS_DONE;
     if (s->provisional > 0 && t->reps >= s->provisional)
         return MEAS_PROVISIONAL;

@@ -108,7 +108,8 @@ typedef struct meas_settings {
                                     provisional, for the caller to time in full later, once the
                                     best of the whole run is known (0: full statistics now) */
     /* judge(ctx, median_ms, min_ms, max_ms): the final race's screening, asked once,
-     * after exactly `screen` warm samples, with their statistics: MEAS_BEHIND, clearly
+     * after exactly `screen` warm samples when the timing would go on (not done by
+     * min_reps and the spread, or max_reps), with their statistics: MEAS_BEHIND, clearly
      * behind the best (beyond both their noise): it stops, pruned; MEAS_LEVEL, level
      * with it (not ahead by more than the race can tell): it stops, pruned and tied;
      * MEAS_ON: timed on to full statistics. NULL or screen <= 0: never asked. */
@@ -140,11 +141,11 @@ bool meas_race_cold(const meas_settings *s, double cold_ms);
 
 /* meas_race_next: after t->reps warm samples whose statistics are t: MEAS_PRUNED when
  * the median is worse than the best by s->prune, or (from 2 samples) the fastest is
- * worse by s->contend, or after exactly s->screen samples s->judge says MEAS_BEHIND;
- * MEAS_TIED when it says MEAS_LEVEL there; MEAS_DONE once t->reps >= min_reps with
- * spread <= s->spread, or t->reps >= max_reps (at least 1); MEAS_PROVISIONAL once
- * t->reps >= s->provisional (when set) and it is neither pruned nor done; else
- * MEAS_MORE. Pure. */
+ * worse by s->contend; MEAS_DONE once t->reps >= min_reps with spread <= s->spread, or
+ * t->reps >= max_reps (at least 1); otherwise, after exactly s->screen samples,
+ * MEAS_PRUNED when s->judge says MEAS_BEHIND and MEAS_TIED when it says MEAS_LEVEL;
+ * MEAS_PROVISIONAL once t->reps >= s->provisional (when set) and it is neither pruned
+ * nor done; else MEAS_MORE. Pure. */
 meas_next meas_race_next(const meas_settings *s, const meas_times *t);
 
 /* meas_time: after the checked run (its cold sample `cold_ms`, counted in launches),

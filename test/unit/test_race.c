@@ -215,6 +215,18 @@ static void test_screening(void **state)
     s.judge = NULL;
     assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
     assert_int_equal(sc.asked, 3);
+    /* done at the screening's count (repeat 5, a small spread): timed in full, not asked */
+    s.judge = screen_judge;
+    s.min_reps = 5;
+    sc.answer = MEAS_LEVEL;
+    assert_int_equal(meas_race_next(&s, &t), MEAS_DONE);
+    t.max_ms = 1.2;
+    t.spread = 0.5; /* not done by the spread rule: screened */
+    assert_int_equal(meas_race_next(&s, &t), MEAS_TIED);
+    s.min_reps = 10;
+    s.max_reps = 5; /* done by max_repeat: not asked */
+    assert_int_equal(meas_race_next(&s, &t), MEAS_DONE);
+    assert_int_equal(sc.asked, 4);
 }
 
 int main(void)
