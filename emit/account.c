@@ -119,6 +119,21 @@ static void account_phases(strbuf *sb, const cutune_tune_summary *s)
                   work_label[CUTUNE_WORK_FLUSH], s->work_seconds[CUTUNE_WORK_FLUSH]);
 }
 
+/* account_tied: one line when final-race contenders stopped tied (level with the best
+ * timed in full before them): a winner among near-equals is the one timed in full, and
+ * another run may pick another of them. */
+static void account_tied(strbuf *sb, const cutune_tune_result *r)
+{
+    uint64_t n = 0;
+    for (uint64_t i = 0; i < r->n; i++)
+        n += r->records[i]->m.tied ? 1 : 0;
+    if (n)
+        sb_printf(sb,
+                  "final race: %llu contender%s stopped tied, level with the best timed in full before %s, "
+                  "closer than the race can tell apart (the place stays with the one timed in full)\n",
+                  (unsigned long long)n, n == 1 ? "" : "s", n == 1 ? "it" : "them");
+}
+
 char *account_text(const cutune_tune_result *r)
 {
     strbuf buf = STRBUF_INIT, *sb = &buf;
@@ -137,6 +152,7 @@ char *account_text(const cutune_tune_result *r)
     if (ce.all)
         sb_printf(sb, " (%llu of them did not compile)", (unsigned long long)ce.all);
     sb_printf(sb, "\n");
+    account_tied(sb, r);
     if (s->twins)
         sb_printf(sb,
                   "%llu variants not run: the same machine code, launch and arguments as one that "

@@ -132,6 +132,10 @@
      * the end of the run times every contender near the best in full; it never wins */ \
     X(provisional, BOOL, WORKER, 0, "provisional", SET, OMIT, TIMED, 0, MEAS_ANY_LO, MEAS_ANY_HI, 0, 0, \
       CUTUNE_VALUE_PROVISIONAL) \
+    /* 1: in the final race on one GPU, stopped by the screening level with the best \
+     * timed in full before it (pruned too: the race cannot tell the two apart, and \
+     * the place stays with the one timed in full) */ \
+    X(tied, BOOL, WORKER, 0, "tied", SET, OMIT, TIMED, 0, MEAS_ANY_LO, MEAS_ANY_HI, 0, 0, CUTUNE_VALUE_TIED) \
     /* energy (measure(energy = true), --energy): for a variant timed in full, the \
      * GPU's energy counter (NVML) read around a window of back-to-back launches; \
      * energy: 1 when measured; per launch, joules, the whole board's, and mean board \

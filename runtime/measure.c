@@ -335,12 +335,17 @@ meas_next meas_race_next(const meas_settings *s, const meas_times *t)
         return MEAS_PRUNED;
     if (s->worse && s->contend > 0 && t->reps >= 2 && s->worse(s->worse_ctx, t->min_ms, s->contend))
         return MEAS_PRUNED;
-    if (s->behind && s->screen > 0 && t->reps == s->screen &&
-        s->behind(s->behind_ctx, t->median_ms, t->min_ms, t->max_ms))
-        return MEAS_PRUNED;
-    if (t->reps >= s->min_reps && t->spread <= s->spread)
-        return MEAS_DONE;
-    if (t->reps >= (s->max_reps > 0 ? s->max_reps : 1))
+    bool done = (t->reps >= s->min_reps && t->spread <= s->spread) || t->reps >= (s->max_reps > 0 ? s->max_reps : 1);
+    /* the screening stops a contender only where its full timing would go on: one done
+     * with as many samples is timed in full, and may win */
+    if (!done && s->judge && s->screen > 0 && t->reps == s->screen) {
+        meas_verdict v = s->judge(s->judge_ctx, t->median_ms, t->min_ms, t->max_ms);
+        if (v == MEAS_BEHIND)
+            return MEAS_PRUNED;
+        if (v == MEAS_LEVEL)
+            return MEAS_TIED;
+    }
+    if (done)
         return MEAS_DONE;
     if (s->provisional > 0 && t->reps >= s->provisional)
         return MEAS_PROVISIONAL;
@@ -414,7 +419,8 @@ int meas_time(meas_gpu *g, const meas_kernel *k, const meas_launch *l, const mea
         statistics(samples, n, sorted, out);
         next = meas_race_next(s, out);
     }
-    out->pruned = next == MEAS_PRUNED;
+    out->pruned = next == MEAS_PRUNED || next == MEAS_TIED; /* tied: it cannot win either */
+    out->tied = next == MEAS_TIED;
     out->provisional = next == MEAS_PROVISIONAL;
 done:
     free(samples);

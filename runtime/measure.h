@@ -88,6 +88,9 @@ int meas_run_timed(meas_gpu *g, const meas_kernel *k, const meas_launch *l, bool
 #define MEAS_SHORT_MS 1.0 /* a cold sample under this: warm-ups and a batch size are needed */
 #define MEAS_COLD_MS 0.1  /* what a cold first launch may add (seen: a 7 us kernel's took 50 us) */
 
+/* The final race's screening of a contender (meas_settings.judge). */
+typedef enum meas_verdict { MEAS_ON, MEAS_BEHIND, MEAS_LEVEL } meas_verdict;
+
 typedef struct meas_settings {
     int warmup;             /* short kernels only: launches before timing, the checked run included */
     int min_reps, max_reps; /* timed repetitions */
@@ -104,12 +107,14 @@ typedef struct meas_settings {
     int provisional; /* > 0: a contender stops after this many warm samples, marked
                                     provisional, for the caller to time in full later, once the
                                     best of the whole run is known (0: full statistics now) */
-    /* behind(ctx, median_ms, min_ms, max_ms): whether samples of these statistics are
-     * clearly behind the best (beyond both their noise), asked once, after exactly
-     * `screen` warm samples: then it stops, pruned (the final race's screening). NULL or
-     * screen <= 0: never asked. */
-    bool (*behind)(void *ctx, double median_ms, double min_ms, double max_ms);
-    void *behind_ctx;
+    /* judge(ctx, median_ms, min_ms, max_ms): the final race's screening, asked once,
+     * after exactly `screen` warm samples when the timing would go on (not done by
+     * min_reps and the spread, or max_reps), with their statistics: MEAS_BEHIND, clearly
+     * behind the best (beyond both their noise): it stops, pruned; MEAS_LEVEL, level
+     * with it (not ahead by more than the race can tell): it stops, pruned and tied;
+     * MEAS_ON: timed on to full statistics. NULL or screen <= 0: never asked. */
+    meas_verdict (*judge)(void *ctx, double median_ms, double min_ms, double max_ms);
+    void *judge_ctx;
     int screen;
 } meas_settings;
 
@@ -118,15 +123,16 @@ typedef struct meas_times {
     double spread;         /* (q3 - q1) / median */
     int reps;              /* timed samples (event pairs) the statistics are over */
     int batch;             /* launches per event pair */
-    bool pruned;           /* stopped early: clearly slower than the best so far */
+    bool pruned;           /* stopped early: it cannot win (clearly slower than the best so far, or tied) */
     bool provisional;      /* stopped as a contender after s->provisional samples */
+    bool tied;             /* stopped by the screening level with the best (pruned too) */
     int launches;          /* every launch of the variant: checked run, warm-ups, sizing, timed */
     double gpu_seconds;    /* wall time spent on this variant's timing */
     double warmup_seconds; /* of which the warm-ups and batch sizing, before the samples */
 } meas_times;
 
 /* What the race does after a sample. */
-typedef enum meas_next { MEAS_MORE, MEAS_DONE, MEAS_PRUNED, MEAS_PROVISIONAL } meas_next;
+typedef enum meas_next { MEAS_MORE, MEAS_DONE, MEAS_PRUNED, MEAS_PROVISIONAL, MEAS_TIED } meas_next;
 
 /* meas_race_cold: whether the checked run's cold sample `cold_ms` already prunes the
  * variant: its objective at cold_ms - MEAS_COLD_MS (what is left when the cold launch's
@@ -135,9 +141,11 @@ bool meas_race_cold(const meas_settings *s, double cold_ms);
 
 /* meas_race_next: after t->reps warm samples whose statistics are t: MEAS_PRUNED when
  * the median is worse than the best by s->prune, or (from 2 samples) the fastest is
- * worse by s->contend, or after exactly s->screen samples s->behind says so; MEAS_DONE once t->reps >= min_reps with spread <= s->spread, or
- * t->reps >= max_reps (at least 1); MEAS_PROVISIONAL once t->reps >= s->provisional (when
- * set) and it is neither pruned nor done; else MEAS_MORE. Pure. */
+ * worse by s->contend; MEAS_DONE once t->reps >= min_reps with spread <= s->spread, or
+ * t->reps >= max_reps (at least 1); otherwise, after exactly s->screen samples,
+ * MEAS_PRUNED when s->judge says MEAS_BEHIND and MEAS_TIED when it says MEAS_LEVEL;
+ * MEAS_PROVISIONAL once t->reps >= s->provisional (when set) and it is neither pruned
+ * nor done; else MEAS_MORE. Pure. */
 meas_next meas_race_next(const meas_settings *s, const meas_times *t);
 
 /* meas_time: after the checked run (its cold sample `cold_ms`, counted in launches),

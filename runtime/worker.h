@@ -133,8 +133,8 @@ typedef struct wk_request {
     bool profile; /* read its hardware counters instead (bench_profile): not
                                   verified, not timed; the reply (tuner/reply.h) has its counters */
     /* with final and have_best: after `samples` (> 0) warm samples, it stops, pruned,
-     * when clearly behind best_objective, whose own range (fastest to slowest sample,
-     * in the objective) is best_range (the final race's screening; 0: never) */
+     * when clearly behind best_objective, or pruned and tied when level with it, whose
+     * own noise in the objective is best_range (the final race's screening; 0: never) */
     int samples;
     double best_range;
 } wk_request;

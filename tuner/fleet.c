@@ -22,9 +22,13 @@
  * full during the run. On one GPU the contenders after the first are screened: each
  * request carries the best timed in full so far and its noise, and the worker stops a
  * contender after GOAL_SCREEN samples, pruned, when it is clearly behind that best
- * (goal_behind: by more than both their noise and GOAL_SCREEN_FLOOR). With several GPUs
- * they are not: a contender's times are its GPU's, and the GPUs differ by more than a
- * contender's noise (the spread).
+ * (goal_behind: by more than both their noise and GOAL_SCREEN_FLOOR), and pruned and
+ * tied when it is level with it (goal_level: not ahead by more than GOAL_SCREEN_FLOOR
+ * even at the favourable end of both their noise): the race cannot tell the two
+ * apart, and the place stays with the one timed in full, the likelier winner (the
+ * contenders come in the order of their provisional objectives). With several GPUs
+ * they are not screened: a contender's times are its GPU's, and the GPUs differ by
+ * more than a contender's noise (the spread).
  *
  * Ownership: the tuner owns the GPUs and the slots; a slot borrows its record (the
  * result's) until the variant is finished. */
@@ -326,6 +330,29 @@ static void note_race_best(race *r, const record *rec)
     }
 }
 
+/* What a contender costs on one GPU, and how many there are: sum_matrix
+ * (bench/speed/sum_matrix.tune, 104 variants, a memory-bound kernel of 1.10 ms) on an
+ * H100, in docs/results/data/gpu-2026-11-27g/final-sum_matrix.json.gz (each entry's
+ * launches, gpu_seconds and timing_seconds are its provisional run's and its race run's
+ * added up; a provisional run alone: 4 launches, 7.6 ms). Contenders: every provisional
+ * variant whose fastest sample is within GOAL_CONTEND (5 %) of the run's best (run.c):
+ * 23 of the 104 (since, the race times the likeliest FINAL_RACE_MAX, 16, of them, and
+ * the others keep their provisional figures). A race run is one request, and the worker does again all that the
+ * provisional run did (runtime/bench.c's bench_run): the arguments prepared (then the
+ * two 1 GiB inputs copied back from their pristine copies, ~1.4-1.7 ms; since, kept
+ * under a verification, runtime/pristine.c; the 1 GiB output poisoned, ~0.35 ms), the
+ * module loaded (~0.06 ms), the checked run (one launch after an L2 flush, timed: the
+ * cold sample, ~1.2 ms) and the comparison with the reference's outputs (~0.8-1 ms):
+ * ~3.8 ms then, ~2.3 ms now, before the first sample. Then the warm samples, each an L2
+ * flush (untimed) and one launch, 1.13 ms in all (no warm-ups and no batch: the kernel is
+ * over MEAS_SHORT_MS). Timed in full at the spec's default settings (repeat 10, spread
+ * 0.02, max_repeat 100; its spread is 0.03 %) is 10 samples: ~15 ms a contender then;
+ * screened out after 5 samples (GOAL_SCREEN then), ~9.4 ms. That run timed 3 in full
+ * (the winner, one 0.04 % behind it, one 0.46 %) and screened out 20 (0.6 % to 4.1 %
+ * behind): 3 x 15.1 + 20 x 9.4 = 0.233 s of the race phase's 0.253 s. Now the two level
+ * with the winner stop tied (goal_level) and every screened one after 3 samples: with
+ * the inputs kept, 1 x 13.6 + 22 x 5.7 = 0.14 s, if the GPU measures the same, and of
+ * the likeliest 16 only, 1 x 13.6 + 15 x 5.7 = 0.10 s. */
 int fleet_race(tuner *t, const session_binary *const *bins, const record *const *vs, const record *const *refs, int n,
                int ncontend, record **first)
 {
@@ -367,7 +394,7 @@ int fleet_race(tuner *t, const session_binary *const *bins, const record *const 
             }
             rec->v = vs[i]->v;
             rec->vals = vs[i]->vals; /* borrowed: the results' record outlives the race's */
-            /* one GPU: screened against the best timed in full so far (goal_behind) */
+            /* one GPU: screened against the best timed in full so far (goal_screen) */
             gpu_screen screen = {GOAL_SCREEN, r.best_range};
             bool screened = K == 1 && r.have_best;
             int s = gpu_send(&t->gpus[k], bins[i], vs[i], screened, r.best, true, screened ? &screen : NULL, rec);

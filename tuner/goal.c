@@ -70,3 +70,21 @@ bool goal_behind(void *ctx, double median_ms, double min_ms, double max_ms)
     double gap = fabs(v - g->best);
     return gap > range + g->best_range && gap > GOAL_SCREEN_FLOOR * fabs(g->best);
 }
+
+bool goal_level(void *ctx, double median_ms, double min_ms, double max_ms)
+{
+    const goal_state *g = ctx;
+    double v, range;
+    if (!g->have_best || !isfinite(g->best) || goal_objective(g, median_ms, &v) < 0 || !isfinite(v) ||
+        goal_range(g, min_ms, max_ms, &range) < 0)
+        return false;
+    double ahead = g->m->maximize ? v - g->best : g->best - v; /* < 0: behind */
+    return ahead + range + g->best_range <= GOAL_SCREEN_FLOOR * fabs(g->best);
+}
+
+meas_verdict goal_screen(void *ctx, double median_ms, double min_ms, double max_ms)
+{
+    if (goal_behind(ctx, median_ms, min_ms, max_ms))
+        return MEAS_BEHIND;
+    return goal_level(ctx, median_ms, min_ms, max_ms) ? MEAS_LEVEL : MEAS_ON;
+}

@@ -41,7 +41,8 @@ int gpu_ready(gpu_handle *g, bool waited);
 
 /* The final race's screening of one contender (wk_request's samples, best_range):
  * after `samples` warm samples it stops, pruned, when clearly behind the race's best,
- * whose objective ranges over best_range from its fastest sample to its slowest. */
+ * or pruned and tied when level with it (goal_screen), the best's noise in the
+ * objective being best_range (goal_best_range). */
 typedef struct gpu_screen {
     int samples; /* 1 .. GW_MAX_SAMPLES */
     double best_range;

@@ -299,8 +299,8 @@ static bool serve(gw *g, const wk_request *q, reply *r, double *metrics, bench_r
     }
     if (q->final && q->have_best && q->samples > 0) { /* screened against the race's best */
         g->goal.best_range = q->best_range;
-        ms.behind = goal_behind;
-        ms.behind_ctx = &g->goal;
+        ms.judge = goal_screen;
+        ms.judge_ctx = &g->goal;
         ms.screen = q->samples;
     }
     bool sticky = bench_run(g->b, &bin, &c, &ms, br) < 0;
@@ -336,6 +336,7 @@ static bool serve(gw *g, const wk_request *q, reply *r, double *metrics, bench_r
         m->batch = tm->batch;
         m->pruned = tm->pruned;
         m->provisional = tm->provisional;
+        m->tied = tm->tied;
         g->goal.has_energy = br->energy; /* what energy_J and power_W read */
         g->goal.energy_j = br->nrg.joules_per_launch;
         g->goal.power_w = br->nrg.watts;

@@ -399,7 +399,8 @@ static int race_binaries(search_run *sr)
  * max_repeat) and may then win; the others cannot win and are marked pruned. The
  * contenders go in the order of their provisional objectives, the likeliest first: on
  * one GPU each after the first is screened against the best timed in full before it
- * (fleet_race) and, when clearly behind after a few samples, stops there, pruned. With
+ * (fleet_race) and, when clearly behind after a few samples, stops there, pruned, or
+ * when level with it, pruned and tied (the place stays with the one timed in full). With
  * several GPUs, each contender is timed on whichever GPU is free, and the first
  * contenders (and a few more, above) on every GPU, for the spread (fleet_race). A twin (twins.c) takes its run's
  * final figures instead: its run comes first in the results. Each is journaled again,

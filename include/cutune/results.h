@@ -121,7 +121,10 @@ typedef enum cutune_value {
                                       machine code, launch and arguments), whose outcome and times it
                                       shares (its metrics and objective are its own); -1: run itself */
     CUTUNE_VALUE_PROFILED,        /* flag: its hardware counters were read (cutune_measurement_hw) */
-    CUTUNE_VALUE_PROFILE_PASSES   /* the replays the counters took */
+    CUTUNE_VALUE_PROFILE_PASSES,  /* the replays the counters took */
+    CUTUNE_VALUE_TIED             /* flag: in the final race on one GPU, stopped level with the best
+                                      timed in full before it (PRUNED too): the race cannot tell the
+                                      two apart, and the place stays with the one timed in full */
 } cutune_value;
 
 /* cutune_measurement_value: number `v` of the measurement; NaN for NULL or a `v`

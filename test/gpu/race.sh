@@ -3,7 +3,8 @@
 # where WORK = 1 (the first variant) is fast and WORK = 8 and 16 are clear losers. The
 # losers must be stopped on their checked run (launches 1, pruned, figures from that
 # one sample), the winner timed in full (launches >= warm-up + repeat, reps >= repeat,
-# not pruned, verified), and the summary must say when the first variant ran.
+# not pruned, verified, not tied: the final race's only contender), and the summary must
+# say when the first variant ran.
 # One compile thread (--jobs 1): variants reach the GPU as they are compiled, so only
 # then is the listing order the order they run in. Exits 77 (ctest: skipped) when there
 # is no GPU.
@@ -36,6 +37,7 @@ for r in res:
     if r["params"]["WORK"] == 1:
         check(tag + " the winner", d["summary"]["best"] == res.index(r))
         check(tag + " not pruned", r["pruned"] is False)
+        check(tag + " not tied (the race's only contender: none to be level with)", "tied" not in r)
         check(tag + " launches %s >= warm-up + repeat" % r["launches"], r["launches"] >= warmup + repeat)
         check(tag + " reps %s >= repeat" % r["reps"], r["reps"] >= repeat)
     else:
@@ -49,6 +51,7 @@ for r in res:
                   t["median"] > 4 * w["time_ms"]["median"])
 s = d["summary"]
 check("pruned count 2 (got %s)" % s["pruned"], s["pruned"] == 2)
+check("no entry tied (the losers stop on their checked run, in the run)", not any("tied" in r for r in res))
 first = s.get("first_variant_seconds")
 check("first_variant_seconds (%s) within the run (%s s)" % (first, s["wall_seconds"]),
       first is not None and 0 < first < s["wall_seconds"])

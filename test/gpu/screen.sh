@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # screen.sh CUTUNE SOURCE_DIR - the final race's screening on one GPU (tuner/fleet.c,
-# tuner/goal.c goal_behind): tunes bench/speed/sum_matrix.tune (104 configurations, a
+# tuner/goal.c goal_screen): tunes bench/speed/sum_matrix.tune (104 configurations, a
 # kernel of about 1 ms, many contenders within 5 % of the best) twice on GPU 0: as it
-# is (contenders after the first screened after 5 samples against the best timed in
-# full) and with --prune -1 (every variant timed in full, no race at all). The first
-# run's winner must be timed in full and, as the second run timed it, within 2 % of that
-# run's best; no contender the first run screened out may be, in the second run, more
-# than 1 % faster than the first run's winner; each screened-out contender has 5
-# samples and is pruned, and every entry has its time. Prints how many were screened
-# out. Exits 77 (ctest: skipped) when there is no GPU.
+# is (contenders after the first screened after 3 samples against the best timed in
+# full: stopped when clearly behind it, or tied when level with it) and with --prune -1
+# (every variant timed in full, no race at all). The first run's winner must be timed
+# in full and, as the second run timed it, within 2 % of that run's best; no contender
+# the first run screened out or tied may be, in the second run, more than 1 % faster
+# than the first run's winner; each of them has 3 samples in its race run and is
+# pruned; a tied one is not more than 1 % faster than the winner in the first run
+# either; and every entry has its time. Prints how many were screened out and tied.
+# Exits 77 (ctest: skipped) when there is no GPU.
 set -u
 cutune=$1
 src=$2
@@ -44,8 +46,17 @@ if best is None:
     sys.exit(1)
 w = res[best]
 check("the winner timed in full (reps %s >= %s, not pruned)" % (w["reps"], repeat), w["reps"] >= repeat and not w["pruned"])
-screened = [r for r in res if r["status"] == "ok" and r["pruned"] and r["reps"] == 5]
-print("screened out after 5 samples: %d of %d entries" % (len(screened), len(res)))
+# raced and stopped: its race run's launches (a checked run and 3 samples, one launch
+# each: the kernel is over 1 ms) added to its provisional run's; an entry stopped during
+# the run has its own checked run and samples only (launches = reps + 1)
+screened = [r for r in res if r["status"] == "ok" and r["pruned"] and r["reps"] == 3 and r["launches"] > r["reps"] + 1]
+tied = [r for r in res if r.get("tied")]
+print("screened out after 3 samples: %d of %d entries, of them tied: %d" % (len(screened), len(res), len(tied)))
+for r in tied:
+    check("tied %s pruned, after 3 samples, in the race (reps %s, launches %s)" % (r["params"], r["reps"], r["launches"]),
+          r["pruned"] and r in screened)
+    check("tied %s not 1 %% faster than the winner (%.4f vs %.4f ms)" % (
+        r["params"], r["time_ms"]["median"], w["time_ms"]["median"]), r["time_ms"]["median"] * 1.01 >= w["time_ms"]["median"])
 by = {key(r): r for r in full["results"] if r["status"] == "ok" and r["time_ms"]}
 fb = full["results"][full["summary"]["best"]]
 fw = by.get(key(w))

@@ -208,8 +208,9 @@ static void test_race_plan_drop_goes_to_another(void **state)
  * (ordinal + 1) ms times its scale (ctx: a double), quartiles 1 % either side; a final
  * race's request after 10 ms (the GPU busy), any other at once. A final request screened
  * against a best (the race on one GPU) stops after its `samples`, pruned, when its
- * median is above best_objective + best_range (the fake's own rule), and tells what it
- * was told: best_range in max_abs_error, best_objective in power_w. */
+ * median is above best_objective + best_range, and pruned and tied when it equals
+ * best_objective (the fake's own rules), and tells what it was told: best_range in
+ * max_abs_error, best_objective in power_w. */
 static int fake_worker(void *ctx, int in, int out)
 {
     double scale = *(const double *)ctx;
@@ -237,8 +238,9 @@ static int fake_worker(void *ctx, int in, int out)
         if (q.final && q.have_best && q.samples > 0) {
             r.m.max_abs_error = q.best_range;
             r.m.power_w = q.best_objective;
-            if (r.m.median_ms > q.best_objective + q.best_range) {
+            if (r.m.median_ms > q.best_objective + q.best_range || r.m.median_ms == q.best_objective) {
                 r.m.pruned = true;
+                r.m.tied = r.m.median_ms == q.best_objective;
                 r.m.reps = q.samples;
             }
         }
@@ -564,15 +566,17 @@ static void test_race_on_fake_workers(void **state)
  * each next screened against the best timed in full before it: told that best's
  * objective and its noise (goal_best_range of its quartiles: for a time, twice the
  * interquartile range, 4 % here); one that is clearly behind stops after GOAL_SCREEN
- * samples, pruned; a new best becomes what the next are screened against. */
+ * samples, pruned; one level with it stops there too, pruned and tied, and is never the
+ * best the next are screened against; a new best becomes what the next are screened
+ * against. */
 static void test_race_screens_on_one_gpu(void **state)
 {
     (void)state;
-    enum { N = 5 };
+    enum { N = 6 };
     fake_fleet ff;
     double scale[1] = {1.0};
     fake_fleet_new(&ff, 1, scale);
-    const uint64_t ordinals[N] = {2, 0, 1, 5, 3}; /* medians 3, 1, 2, 6, 4 ms */
+    const uint64_t ordinals[N] = {2, 0, 0, 1, 5, 3}; /* medians 3, 1, 1, 2, 6, 4 ms */
     const session_binary *bins[N];
     const record *vs[N];
     record *first[N];
@@ -591,11 +595,19 @@ static void test_race_screens_on_one_gpu(void **state)
     assert_true(fabs(first[1]->m.max_abs_error - 0.04 * 3.0) < 1e-12);
     assert_int_equal(first[1]->m.reps, 10);
     assert_false(first[1]->m.pruned);
-    /* the others: screened against 1 ms, behind, stopped after GOAL_SCREEN samples */
-    for (int i = 2; i < N; i++) {
+    assert_false(first[1]->m.tied);
+    /* 1 ms again: level with the best, stopped tied after GOAL_SCREEN samples */
+    assert_true(fabs(first[2]->m.power_w - 1.0) < 1e-12);
+    assert_true(first[2]->m.pruned);
+    assert_true(first[2]->m.tied);
+    assert_int_equal(first[2]->m.reps, GOAL_SCREEN);
+    /* the others: screened against 1 ms with the first 1 ms's range (the tied one's
+     * figures never are the best's), behind, stopped after GOAL_SCREEN samples */
+    for (int i = 3; i < N; i++) {
         assert_true(fabs(first[i]->m.power_w - 1.0) < 1e-12);
         assert_true(fabs(first[i]->m.max_abs_error - 0.04) < 1e-12);
         assert_true(first[i]->m.pruned);
+        assert_false(first[i]->m.tied);
         assert_int_equal(first[i]->m.reps, GOAL_SCREEN);
     }
     fake_fleet_free(&ff);

@@ -189,7 +189,7 @@ static void check_file(const char *name, int *seen_wrong, int *seen_hw, int *see
         assert_null(cutune_measurement_metric_name(m, -1));
         assert_true(isnan(cutune_measurement_metric(m, cutune_measurement_metric_count(m))));
         assert_true(isnan(cutune_measurement_hw(m, cutune_measurement_hw_count(m))));
-        assert_true(isnan(cutune_measurement_value(m, (cutune_value)(CUTUNE_VALUE_PROFILE_PASSES + 1))));
+        assert_true(isnan(cutune_measurement_value(m, (cutune_value)(CUTUNE_VALUE_TIED + 1))));
     }
     json_decref(root);
     cutune_tune_result_free(r);

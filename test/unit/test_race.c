@@ -3,7 +3,7 @@
  * kernel's cold outlier does not, a variant that cannot win stops after two samples, a
  * contender gets min_reps and the spread rule, max_reps bounds it, nothing stops
  * early without a best or with pruning off, and the final race's screening asks once,
- * after its count of samples. */
+ * after its count of samples, and stops a contender behind (pruned) or level (tied). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -155,14 +155,14 @@ static void test_provisional(void **state)
     assert_int_equal(meas_race_next(&s, &t), MEAS_MORE); /* off: full statistics now */
 }
 
-/* behind's answer, and how often and with what it was asked */
+/* screen_judge's answer, and how often and with what it was asked */
 typedef struct screener {
-    bool answer;
+    meas_verdict answer;
     int asked;
     double median, min, max;
 } screener;
 
-static bool behind(void *ctx, double median_ms, double min_ms, double max_ms)
+static meas_verdict screen_judge(void *ctx, double median_ms, double min_ms, double max_ms)
 {
     screener *sc = ctx;
     sc->asked++;
@@ -172,9 +172,9 @@ static bool behind(void *ctx, double median_ms, double min_ms, double max_ms)
     return sc->answer;
 }
 
-/* The final race's screening: behind is asked once, after exactly `screen` samples, with
- * their statistics; when it says so the contender stops, pruned, else it is timed on to
- * full statistics as before. Without a callback or a count, never asked. */
+/* The final race's screening: the judge is asked once, after exactly `screen` samples, with
+ * their statistics; behind, the contender stops pruned; level, it stops tied; else it is
+ * timed on to full statistics as before. Without a callback or a count, never asked. */
 static void test_screening(void **state)
 {
     (void)state;
@@ -182,9 +182,9 @@ static void test_screening(void **state)
     meas_settings s = settings(&j);
     s.prune = s.contend = 0;
     s.min_reps = 10;
-    screener sc = {true, 0, 0, 0, 0};
-    s.behind = behind;
-    s.behind_ctx = &sc;
+    screener sc = {MEAS_BEHIND, 0, 0, 0, 0};
+    s.judge = screen_judge;
+    s.judge_ctx = &sc;
     s.screen = 5;
     for (int reps = 1; reps < 5; reps++) {
         meas_times t = times(1.1, 1.05, 0.01, reps);
@@ -196,7 +196,9 @@ static void test_screening(void **state)
     assert_int_equal(meas_race_next(&s, &t), MEAS_PRUNED);
     assert_int_equal(sc.asked, 1);
     assert_true(sc.median == 1.1 && sc.min == 1.05 && sc.max == 1.2);
-    sc.answer = false; /* not behind: on to the full statistics */
+    sc.answer = MEAS_LEVEL; /* level with the best: it stops, tied */
+    assert_int_equal(meas_race_next(&s, &t), MEAS_TIED);
+    sc.answer = MEAS_ON; /* neither: on to the full statistics */
     assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
     for (int reps = 6; reps < 10; reps++) {
         t = times(1.1, 1.05, 0.01, reps);
@@ -204,15 +206,27 @@ static void test_screening(void **state)
     }
     t = times(1.1, 1.05, 0.01, 10);
     assert_int_equal(meas_race_next(&s, &t), MEAS_DONE);
-    assert_int_equal(sc.asked, 2); /* only at 5 samples, each time */
-    sc.answer = true;
+    assert_int_equal(sc.asked, 3); /* only at `screen` samples, each time */
+    sc.answer = MEAS_BEHIND;
     s.screen = 0;
     t = times(1.1, 1.05, 0.01, 5);
     assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
     s.screen = 5;
-    s.behind = NULL;
+    s.judge = NULL;
     assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
-    assert_int_equal(sc.asked, 2);
+    assert_int_equal(sc.asked, 3);
+    /* done at the screening's count (repeat 5, a small spread): timed in full, not asked */
+    s.judge = screen_judge;
+    s.min_reps = 5;
+    sc.answer = MEAS_LEVEL;
+    assert_int_equal(meas_race_next(&s, &t), MEAS_DONE);
+    t.max_ms = 1.2;
+    t.spread = 0.5; /* not done by the spread rule: screened */
+    assert_int_equal(meas_race_next(&s, &t), MEAS_TIED);
+    s.min_reps = 10;
+    s.max_reps = 5; /* done by max_repeat: not asked */
+    assert_int_equal(meas_race_next(&s, &t), MEAS_DONE);
+    assert_int_equal(sc.asked, 4);
 }
 
 int main(void)

@@ -150,6 +150,64 @@ static void test_spread_is_the_ratio_of_the_same_variants(void **state)
     cutune_tune_result_free(b);
 }
 
+/* A recording whose first `n` entries timed ok are marked stopped tied in the final
+ * race (pruned and tied), as a run on one GPU writes them; written to tmpdir/NAME, loaded. */
+static cutune_tune_result *tied_recording(const char *name, int n)
+{
+    json_error_t jerr;
+    json_t *root = json_load_file(RECORDED, 0, &jerr);
+    assert_non_null(root);
+    size_t i;
+    json_t *entry;
+    int marked = 0;
+    json_array_foreach(json_object_get(root, "results"), i, entry)
+    {
+        if (marked < n && json_is_object(json_object_get(entry, "time_ms"))) {
+            json_object_set_new(entry, "pruned", json_true());
+            json_object_set_new(entry, "tied", json_true());
+            marked++;
+        }
+    }
+    assert_int_equal(marked, n);
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    assert_int_equal(json_dump_file(root, path, 0), 0);
+    json_decref(root);
+    cutune_tune_result *r = NULL;
+    if (cutune_results_load(&r, path) != CUTUNE_OK)
+        fail_msg("%s: %s", path, cutune_last_error());
+    return r;
+}
+
+/* Contenders stopped tied are counted in a line of their own, read back from the file
+ * as the public flag says; without any, no such line. */
+static void test_account_counts_the_tied(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    cutune_tune_result *r = tied_recording("tied2.json", 2);
+    int flagged = 0;
+    for (uint64_t i = 0; i < cutune_tune_count(r); i++)
+        flagged += cutune_measurement_value(cutune_tune_at(r, i), CUTUNE_VALUE_TIED) == 1;
+    assert_int_equal(flagged, 2);
+    assert_int_equal(cutune_tune_account(&text, r), CUTUNE_OK);
+    assert_non_null(
+        strstr(text, "\nfinal race: 2 contenders stopped tied, level with the best timed in full before them"));
+    cutune_free(text);
+    cutune_tune_result_free(r);
+    r = tied_recording("tied1.json", 1);
+    assert_int_equal(cutune_tune_account(&text, r), CUTUNE_OK);
+    assert_non_null(
+        strstr(text, "\nfinal race: 1 contender stopped tied, level with the best timed in full before it"));
+    cutune_free(text);
+    cutune_tune_result_free(r);
+    r = tied_recording("tied0.json", 0);
+    assert_int_equal(cutune_tune_account(&text, r), CUTUNE_OK);
+    assert_null(strstr(text, "stopped tied"));
+    cutune_free(text);
+    cutune_tune_result_free(r);
+}
+
 /* The account names the device and counts what the summary counts, in whole lines;
  * a clean recording has no warnings. */
 static void test_account_is_whole_lines_of_the_summary(void **state)
@@ -334,6 +392,7 @@ int main(void)
         cmocka_unit_test(test_rank_orders_by_the_objective),
         cmocka_unit_test(test_spread_is_the_ratio_of_the_same_variants),
         cmocka_unit_test(test_account_is_whole_lines_of_the_summary),
+        cmocka_unit_test(test_account_counts_the_tied),
         cmocka_unit_test(test_blocks_each_in_turn_sharing_a_header),
         cmocka_unit_test(test_per_device_runs_a_process_per_gpu),
     };
