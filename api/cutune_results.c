@@ -237,6 +237,10 @@ const char *cutune_measurement_profile_note(const cutune_measurement *m)
 {
     return m ? m->profile_note : NULL;
 }
+const char *cutune_measurement_inputs_note(const cutune_measurement *m)
+{
+    return m ? m->inputs_note : NULL;
+}
 
 double cutune_measurement_value(const cutune_measurement *m, cutune_value v)
 {

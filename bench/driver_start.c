@@ -12,13 +12,17 @@
  *   alloc    a first 1 MiB allocation and a synchronize (the context really usable)
  *   end      the context released (what a worker's exit costs)
  *
- *   driver_start [-n N] [-d DEVICES] [-v] [-q]
+ *   driver_start [-n N] [-d DEVICES] [-v] [-q] [-s init|ctx|alloc]
  *
  * -n: the number of children (default 1); child i uses device i mod DEVICES (default N).
  * -v: each child sees only its own device (CUDA_VISIBLE_DEVICES=i, set before cuInit, as
  *     cutune's worker does); without it every child sees every device.
  * -q: also time cuDeviceGetCount and every device's name in one process before the
  *     children (what cutune's device query does in its own child process).
+ * -s: the children take turns, a token in a pipe (as cutune's GPU workers do): child i
+ *     takes it before loading libcuda and passes it on once its step `init` (cuInit),
+ *     `ctx` (the context: what cutune does) or `alloc` has ended. Which step the driver
+ *     serialises decides how soon the next one can start.
  * Exit 1 when a child's driver call failed (its line says which). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -54,11 +58,26 @@ static void *sym(void *h, const char *name)
     return h ? dlsym(h, name) : NULL;
 }
 
-/* One child's driver start on device `dev`, times since `gun` written to `line`.
+/* Passes the token on (-s) once step `done` (1 init, 2 ctx, 3 alloc) is the one it
+ * waited for; nothing without a token. */
+static void pass(const int token[2], int pass_after, int done)
+{
+    if (token[1] >= 0 && done == pass_after && write(token[1], "t", 1) != 1)
+        perror("driver_start: the token");
+}
+
+/* One child's driver start on device `dev`, times since `gun` written to `line` (with
+ * -s: the token taken first, passed on after step pass_after).
  * Returns 0, or 1 with the failing step named in the line. */
-static int child(int i, int dev, double gun, char *line, size_t size)
+static int child(int i, int dev, double gun, const int token[2], int pass_after, char *line, size_t size)
 {
     double t[5] = {0};
+    char tok;
+    if (token[0] >= 0 && read(token[0], &tok, 1) != 1) {
+        snprintf(line, size, "child %d: no token", i);
+        return 1;
+    }
+    double took = now() - gun;
     void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     t[0] = now() - gun;
     fn_init init = (fn_init)sym(h, "cuInit");
@@ -81,23 +100,26 @@ static int child(int i, int dev, double gun, char *line, size_t size)
         return 1;
     }
     t[1] = now() - gun;
+    pass(token, pass_after, 1);
     if ((rc = get(&d, dev)) != 0 || (rc = retain(&ctx, d)) != 0 || (rc = set(ctx)) != 0) {
         snprintf(line, size, "child %d: device %d's context: %d", i, dev, rc);
         return 1;
     }
     t[2] = now() - gun;
+    pass(token, pass_after, 2);
     if ((rc = alloc(&p, 1 << 20)) != 0 || (rc = sync()) != 0 || (rc = mfree(p)) != 0) {
         snprintf(line, size, "child %d: a first allocation: %d", i, rc);
         return 1;
     }
     t[3] = now() - gun;
+    pass(token, pass_after, 3);
     if ((rc = release(d)) != 0) {
         snprintf(line, size, "child %d: cuDevicePrimaryCtxRelease: %d", i, rc);
         return 1;
     }
     t[4] = now() - gun;
-    snprintf(line, size, "child %d device %d: dlopen %.3f init %.3f ctx %.3f alloc %.3f end %.3f", i, dev, t[0], t[1],
-             t[2], t[3], t[4]);
+    snprintf(line, size, "child %d device %d: token %.3f dlopen %.3f init %.3f ctx %.3f alloc %.3f end %.3f", i, dev,
+             took, t[0], t[1], t[2], t[3], t[4]);
     return 0;
 }
 
@@ -127,8 +149,8 @@ static int query(void)
 
 int main(int argc, char **argv)
 {
-    int n = 1, visible = 0, ask = 0, ndev = 0, o;
-    while ((o = getopt(argc, argv, "n:d:vq")) != -1) {
+    int n = 1, visible = 0, ask = 0, ndev = 0, pass_after = 0, o;
+    while ((o = getopt(argc, argv, "n:d:vqs:")) != -1) {
         if (o == 'n')
             n = atoi(optarg);
         else if (o == 'd')
@@ -137,11 +159,19 @@ int main(int argc, char **argv)
             visible = 1;
         else if (o == 'q')
             ask = 1;
+        else if (o == 's')
+            pass_after = strcmp(optarg, "init") == 0    ? 1
+                         : strcmp(optarg, "ctx") == 0   ? 2
+                         : strcmp(optarg, "alloc") == 0 ? 3
+                                                        : -1;
         else
             return 2;
     }
-    if (n < 1 || n > 64)
+    if (n < 1 || n > 64 || pass_after < 0)
         return 2;
+    int token[2] = {-1, -1};
+    if (pass_after && (pipe(token) < 0 || write(token[1], "t", 1) != 1))
+        return 1;
     if (ask) { /* in a child of its own, so that this process stays without a driver */
         pid_t q = fork();
         if (q == 0)
@@ -172,7 +202,9 @@ int main(int argc, char **argv)
             if (read(gun[0], &g, sizeof g) != (ssize_t)sizeof g)
                 _exit(1);
             char line[256];
-            int rc = child(i, dev, g, line, sizeof line); /* dev: the ordinal this child sees */
+            int rc = child(i, dev, g, token, pass_after, line, sizeof line); /* dev: the ordinal this child sees */
+            if (rc != 0 && token[1] >= 0 && write(token[1], "t", 1) != 1)    /* the others must not wait for it */
+                perror("driver_start: the token");
             dprintf(out[1], "%s\n", line);
             _exit(rc);
         }
@@ -190,7 +222,12 @@ int main(int argc, char **argv)
         if (wait(&st) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
             bad = 1;
     }
-    printf("n %d visible %d all ended %.3f s after the gun\n", n, visible, now() - g);
+    printf("n %d visible %d token after %s: all ended %.3f s after the gun\n", n, visible,
+           pass_after == 1   ? "init"
+           : pass_after == 2 ? "ctx"
+           : pass_after == 3 ? "alloc"
+                             : "none",
+           now() - g);
     char buf[4096];
     ssize_t k;
     while ((k = read(out[0], buf, sizeof buf)) > 0)

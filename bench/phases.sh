@@ -9,9 +9,16 @@
 #
 #   bench/phases.sh [-n RUNS] [-c build/cutune] [OUT]   (OUT: results files; a temp dir)
 #   SPACES="sum_matrix sgemm" bench/phases.sh ...        only those spaces
+#   SPACES=pnpoly bench/phases.sh -n 1 OUT               the pnpoly space, run only when named
+#   MEMO=keep bench/phases.sh ...                         the device memo kept (bench/speed.sh says why)
 #
 # Spaces: the speed benchmark's sum_matrix (104 configurations) and SGEMM (330 at n = 4096), both
-# bench/speed's, and examples/sweep.tune (sum_matrix's kernel, 312).
+# bench/speed's, and examples/sweep.tune (sum_matrix's kernel, 312): seconds each. Run only
+# when SPACES names it: bench/speed/pnpoly.tune, Kernel Tuner's point-in-polygon example
+# (5,456 configurations of an instruction-bound kernel over 20 million points), whose GPU work
+# is mostly not timing (a run of it was reported at 60.3 GPU-s, 17.6 of them timing: not
+# measured with this spec). Expect a minute or two a run: 5,456 compiles of about 0.16 CPU-s
+# (some 55 s on 16 cores) beside about a minute of GPU work.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 runs=1
@@ -31,7 +38,24 @@ spaces=(
     "sgemm $here/speed/sgemm.tune"
     "sweep $here/../examples/sweep.tune"
 )
-[ -z "${SPACES:-}" ] || read -r -a only <<<"$SPACES"
+named_only=(
+    "pnpoly $here/speed/pnpoly.tune"
+)
+if [ -n "${SPACES:-}" ]; then
+    read -r -a only <<<"$SPACES"
+    spaces+=("${named_only[@]}")
+    names=" "
+    for entry in "${spaces[@]}"; do names+="${entry%% *} "; done
+    for want in "${only[@]}"; do
+        [[ "$names" == *" $want "* ]] || { echo "phases.sh: no space '$want' (spaces:$names)" >&2; exit 2; }
+    done
+fi
+memo=
+if [ "${MEMO:-}" = keep ]; then
+    rm -rf "$out/memo" && CUTUNE_CACHE_DIR=$out/memo "$cutune" devices >/dev/null
+    memo=$(ls "$out"/memo/devices-*.json 2>/dev/null | head -1)
+    [ -n "$memo" ] || { echo "phases.sh: MEMO=keep, but no device memo was written (no GPU?)" >&2; exit 1; }
+fi
 for entry in "${spaces[@]}"; do
     read -r name spec <<<"$entry"
     if [ -n "${only:-}" ] && [[ " ${only[*]} " != *" $name "* ]]; then
@@ -40,6 +64,7 @@ for entry in "${spaces[@]}"; do
     for run in $(seq 1 "$runs"); do
         res=$out/$name-$run.json
         rm -rf "$out/cache-$name-$run" "$res" "$res.journal"
+        if [ -n "$memo" ]; then mkdir -p "$out/cache-$name-$run" && cp "$memo" "$out/cache-$name-$run/"; fi
         t0=$(date +%s.%N)
         CUTUNE_CACHE_DIR=$out/cache-$name-$run "$cutune" --color never "$spec" --results "$res" --fresh \
             --header "$out/$name-$run.h" >"$out/log-$name-$run" 2>"$out/err-$name-$run" || {

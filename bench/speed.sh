@@ -5,6 +5,13 @@
 #
 #   bench/speed.sh [-n RUNS] [-c build/cutune] [OUT]     (OUT: results files; a temp dir)
 #   SPACES="sum_matrix sgemm" bench/speed.sh ...          only those spaces
+#   MEMO=keep bench/speed.sh ...                           the device memo kept
+#
+# Each run starts from an empty cache folder, and the device memo (docs/cli.md) lives
+# there: so by default every run also starts the driver once more to ask what the GPUs
+# are (0.2-0.3 s with one H100), as the first run on a machine does. MEMO=keep copies a
+# memo made once before the runs (`cutune devices`) into each empty folder: a cold
+# compile cache on a machine cutune has run on before.
 #
 # Spaces: sum_matrix (104) and SGEMM (330 at n = 4096), examples/sweep.tune
 # (312), and a genetic search over 5 % of examples/sgemm.tune at n = 4096.
@@ -44,6 +51,12 @@ spaces=(
 )
 [ -z "${SPACES:-}" ] || read -r -a only <<<"$SPACES" # SPACES="sum_matrix sgemm": only those
 
+memo=
+if [ "${MEMO:-}" = keep ]; then
+    rm -rf "$out/memo" && CUTUNE_CACHE_DIR=$out/memo "$cutune" devices >/dev/null
+    memo=$(ls "$out"/memo/devices-*.json 2>/dev/null | head -1)
+    [ -n "$memo" ] || { echo "speed.sh: MEMO=keep, but no device memo was written (no GPU?)" >&2; exit 1; }
+fi
 printf '%-10s %3s %8s %7s %9s %7s %8s %9s %9s %8s %7s %7s %7s %7s %6s  %s\n' space run wall_s rss_MB compile_s threads gpu_s first_s launches bound_s /bound KT/us idle_s tail_s twins winner
 for entry in "${spaces[@]}"; do
     read -r name spec kt extra <<<"$entry"
@@ -53,6 +66,7 @@ for entry in "${spaces[@]}"; do
     for run in $(seq 1 "$runs"); do
         res=$out/$name-$run.json
         rm -rf "$out/cache-$name-$run" "$res" "$res.journal"
+        if [ -n "$memo" ]; then mkdir -p "$out/cache-$name-$run" && cp "$memo" "$out/cache-$name-$run/"; fi
         CUTUNE_CACHE_DIR=$out/cache-$name-$run /usr/bin/time -f '%e %M' -o "$out/time-$name-$run" \
             "$cutune" "$spec" --results "$res" --fresh --header "$out/$name-$run.h" ${extra:-} >"$out/log-$name-$run" 2>&1 || {
             echo "$name run $run: cutune failed (exit $?), see $out/log-$name-$run" >&2

@@ -177,10 +177,29 @@ char *account_text(const cutune_tune_result *r)
     return sb_steal(sb);
 }
 
+/* account_inputs_changed: one warning when variants found an `in` argument changed since
+ * it was restored (their inputs_note): how many, and the first's note, which names it. */
+static void account_inputs_changed(strbuf *sb, const cutune_tune_result *r)
+{
+    const record *first = NULL;
+    uint64_t n = 0;
+    for (uint64_t i = 0; i < r->n; i++)
+        if (r->records[i]->m.inputs_note) {
+            first = first ? first : r->records[i];
+            n++;
+        }
+    if (!first)
+        return;
+    sb_printf(sb, "warning: %llu variant%s found an `in` argument changed since it was restored; %s#%llu: %s\n",
+              (unsigned long long)n, n == 1 ? "" : "s", n == 1 ? "" : "the first, ",
+              (unsigned long long)first->v.ordinal, first->m.inputs_note);
+}
+
 char *account_warnings(const cutune_tune_result *r)
 {
     strbuf buf = STRBUF_INIT, *sb = &buf;
     const cutune_tune_summary *s = &r->summary;
+    account_inputs_changed(sb, r);
     if (s->journal_ignored)
         sb_printf(sb, "journal: %llu line%s not trusted, and left in the file (%s): those variants ran again\n",
                   (unsigned long long)s->journal_ignored, s->journal_ignored == 1 ? " was" : "s were",

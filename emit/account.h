@@ -6,7 +6,8 @@
  * the GPU workers' time by what they did, as tables), the GPUs of a run on
  * several and their spread, the reference, the files, the search and the journal, and
  * warnings about the cache and the compile pool. The warnings: what needs attention
- * also when nothing else is shown: journal lines not trusted, an interruption. */
+ * also when nothing else is shown: variants that found an `in` argument changed (a
+ * kernel writes into an input), journal lines not trusted, an interruption. */
 #ifndef CUTUNE_EMIT_ACCOUNT_H
 #define CUTUNE_EMIT_ACCOUNT_H
 

@@ -18,7 +18,8 @@
  *         the variant's own keys go in an entry)
  * origin  WORKER (measured in the GPU worker: carried by its reply; a record taking a
  *         rerun's or twin's figures takes it), SUMMED (carried by the reply; a rerun's
- *         is added, a twin's is 0), TAKEN (set by the tuner; taken from a rerun or twin),
+ *         is added, a twin's is 0; a string: the first set is kept, a twin's is NULL),
+ *         TAKEN (set by the tuner; taken from a rerun or twin),
  *         LOCAL (neither: the analysis's, the tuner's, the profile's)
  * group   the entry's sub-object holding the key ("resources", ...), 0 for the entry
  * key     the JSON key; 0 for a flag the codec derives (timed: "time_ms" is an object;
@@ -107,6 +108,10 @@
       CUTUNE_VALUE_VERIFIED) \
     X(max_abs_error, NUM, WORKER, 0, "max_abs_error", VERIFIED, NULL, BOTH, 0, MEAS_ANY_LO, MEAS_ANY_HI, \
       "max_abs_error", 250, CUTUNE_VALUE_MAX_ABS_ERROR) \
+    /* the `in` arguments found changed since they were restored, and the variant checked \
+     * again with them restored (runtime/pristine.h): a note naming them; NULL when none. \
+     * SUMMED: a rerun's note does not replace an earlier one, and a twin has none */ \
+    X(inputs_note, STR, SUMMED, 0, "inputs_changed", SET, OMIT, BOTH, 0, MEAS_ANY_LO, MEAS_ANY_HI, 0, 0, NOVALUE) \
     X(compile_seconds, NUM, LOCAL, 0, "compile_seconds", ALWAYS, OMIT, WHOLE, 0, MEAS_ANY_LO, MEAS_ANY_HI, \
       "compile_seconds", 260, CUTUNE_VALUE_COMPILE_SECONDS) \
     X(cached, BOOL, LOCAL, 0, "cached", ALWAYS, OMIT, WHOLE, 0, MEAS_ANY_LO, MEAS_ANY_HI, "cached", 270, \

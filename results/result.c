@@ -490,8 +490,9 @@ static void take_figures(cutune_tune_result *r, record *rec, const record *run)
     }
 }
 
-/* rec's SUMMED fields: rec's plus run's (run NULL: 0). */
-static void sum_fields(record *rec, const record *run)
+/* rec's SUMMED fields: rec's plus run's (run NULL: 0); a string: rec's, else run's
+ * (copied into r's arena; run NULL: none). */
+static void sum_fields(cutune_tune_result *r, record *rec, const record *run)
 {
     for (int i = 0; i < mfield_count; i++) {
         const mfield *f = &mfields[i];
@@ -505,6 +506,10 @@ static void sum_fields(record *rec, const record *run)
             *(int64_t *)to = add ? *(int64_t *)to + *(const int64_t *)add : 0;
         else if (f->kind == MK_NUM)
             *(double *)to = add ? *(double *)to + *(const double *)add : 0;
+        else if (f->kind == MK_STR && !add)
+            *(const char **)to = NULL;
+        else if (f->kind == MK_STR && !*(const char **)to)
+            take_field(r, rec, &run->m, f);
     }
 }
 
@@ -512,14 +517,14 @@ void result_take_run(cutune_tune_result *r, record *rec, const record *run)
 {
     take_figures(r, rec, run); /* its SUMMED fields are left as they were: added to here */
     rec->m.provisional = 0;
-    sum_fields(rec, run);
+    sum_fields(r, rec, run);
 }
 
 void result_take_twin(cutune_tune_result *r, record *rec, const record *twin)
 {
     take_figures(r, rec, twin);
     rec->m.same_code_as = (int64_t)twin->v.ordinal;
-    sum_fields(rec, NULL);
+    sum_fields(r, rec, NULL);
 }
 
 int result_set_profile(cutune_tune_result *r, const char *const *names, int n, int top)

@@ -159,13 +159,14 @@ bool record_can_win(const record *rec);
 /* result_take_run: rec takes the outcome and figures of `run` (the same variant timed
  * again, in full: the final race): its WORKER and TAKEN fields (measurement_fields.h:
  * times, statistics, metrics, objective, verification, energy); its SUMMED ones
- * (launches, GPU and timing seconds) are added to rec's; rec is no longer provisional. */
+ * (launches, GPU and timing seconds) are added to rec's (a note: rec's kept, else run's);
+ * rec is no longer provisional. */
 void result_take_run(cutune_tune_result *r, record *rec, const record *run);
 
 /* result_take_twin: rec (not run) takes the outcome and figures of `twin`, the run of
  * the same machine code with the same launch and arguments (as result_take_run, the
  * provisional mark included); its same_code_as names twin, its SUMMED fields (launches,
- * GPU seconds) are 0. The caller evaluates rec's own metrics and objective. */
+ * GPU seconds) are 0 (a note: none). The caller evaluates rec's own metrics and objective. */
 
 /* result_take_measured: rec takes the `origin` fields of `from` (measurement_fields.h:
  * MO_WORKER also takes the SUMMED ones): numbers as they are, strings copied into r's

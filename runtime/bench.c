@@ -1,5 +1,6 @@
-/* bench.c - one binary on one device (bench.h). */
-#include "bench.h"
+/* bench.c - one binary on one device (bench.h): the device, the checked run, the comparison
+ * with the reference, the timing; a configuration's arguments are bench_args.c's. */
+#include "bench_internal.h"
 #include "../base/err.h"
 
 #include <math.h>
@@ -7,55 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/sys.h"
 #include "cmem.h"
-#include "profiler.h"
-#include "infile.h"
-
-/* The device side of one argument. */
-typedef struct slot {
-    int64_t count;   /* elements in the current configuration */
-    size_t bytes;    /* their bytes (prepare_args) */
-    size_t capacity; /* bytes allocated in dev and pristine */
-    CUdeviceptr dev, pristine;
-    int64_t pristine_count; /* elements of initial contents in pristine */
-    CUdeviceptr ref;        /* the reference's output, on the device (verified outputs) */
-    int64_t ref_count;
-    cmp_kernel *cmp; /* compares it with a variant's */
-    unsigned char scalar[8];
-    void *argv_unused; /* where a constant argument's pointer goes: it is no kernel parameter */
-} slot;
-
-/* Owns the device (driver, context), every buffer and comparison kernel. */
-struct bench {
-    drv *d;
-    meas_gpu *g;
-    const char *arch;
-    const char *cache_dir; /* cutune's own kernels are compiled through it (NULL: none) */
-    const bench_arg *args;
-    int nargs;
-    const bench_verify *vf;
-    slot *slots;
-    void **argv;
-    cmp_kernel cmps[DT_UINT64 + 1]; /* one per element type in use */
-    bool cmp_ready[DT_UINT64 + 1];
-    fill_kernel fills[DT_UINT64 + 1]; /* initial contents, made on the device: one per type in use */
-    bool fill_ready[DT_UINT64 + 1];
-    /* resets before every launch, the buffers as they see them, the checkers */
-    hook_set *hooks;
-    hook_buffer *hook_bufs;
-    chk_kernel chks[DT_UINT64 + 1];
-    bool chk_ready[DT_UINT64 + 1];
-    nvml *power; /* the energy counter (NULL: energy not measured) */
-    double energy_window_s;
-    char energy_off[256]; /* why energy was asked for and cannot be measured ("" otherwise) */
-    /* hardware counters (bench_set_profile), the profiler opened at the first
-     * bench_profile; prof_off: why it cannot be ("" while it may) */
-    const char *const *prof_names;
-    int nprof;
-    prof *prof;
-    char prof_off[512];
-};
 
 /* The message of the failure just met (base/err): what a bench_result's reason or a
  * refusal quotes. */
@@ -83,6 +36,8 @@ int bench_open(bench **out, int ordinal, size_t flush_bytes, const char *arch, c
     b->args = args;
     b->nargs = nargs;
     b->vf = vf;
+    for (int i = 0; i < nargs; i++)
+        pristine_init(&b->slots[i].in);
     if (drv_open(&b->d) < 0 || meas_open(&b->g, b->d, ordinal, flush_bytes) < 0) {
         bench_close(b);
         return -1;
@@ -135,108 +90,6 @@ void bench_close(bench *b)
     free(b->slots);
     free(b->argv);
     free(b);
-}
-
-/* The seconds since *mark, and *mark moved to now: consecutive steps timed apart. */
-static double lap(double *mark)
-{
-    double t = sys_seconds(), d = t - *mark;
-    *mark = t;
-    return d > 0 ? d : 0;
-}
-
-/* Makes every buffer hold the configuration's count, initial contents restored and
- * outputs poisoned, and every scalar its value; *made and *poison (when not NULL) get
- * the seconds spent making initial contents and poisoning outputs added. 0, or -1 with
- * err_last set. */
-static int prepare_args(bench *b, const bench_config *c, double *made, double *poison)
-{
-    double mark = 0, unused = 0, compiled = meas_compile_seconds(b->g);
-    if (!made)
-        made = &unused;
-    if (!poison)
-        poison = &unused;
-    int param = 0; /* the kernel's parameters: every argument but the constant ones */
-    for (int i = 0; i < b->nargs; i++) {
-        slot *s = &b->slots[i];
-        const bench_arg *a = &b->args[i];
-        void **arg_value = a->is_constant ? &s->argv_unused : &b->argv[param++];
-        if (!a->is_buffer) {
-            const bench_scalar *v = &c->scalars[i];
-            data_set(s->scalar, a->type, 0, v->d);
-            if (v->is_int && !data_is_float(a->type)) {
-                /* exact for 64-bit integers too */
-                memcpy(s->scalar, &v->i, data_size(a->type) <= 8 ? data_size(a->type) : 8);
-            }
-            *arg_value = s->scalar;
-            continue;
-        }
-        int64_t lanes = a->lanes > 1 ? a->lanes : 1;
-        size_t bytes;
-        if (c->counts[i] < 0 || __builtin_mul_overflow(c->counts[i], lanes, &s->count) ||
-            !data_bytes(a->type, (size_t)s->count, &bytes)) {
-            s->count = c->counts[i];
-            err_set(-1,
-                    "buffer %d has %lld elements of %zu bytes: more bytes than a buffer may "
-                    "have",
-                    i, (long long)s->count, data_size(a->type) * (size_t)lanes);
-            return -1;
-        }
-        if (bytes > s->capacity) {
-            meas_free(b->g, s->dev);
-            meas_free(b->g, s->pristine);
-            s->dev = s->pristine = 0;
-            s->capacity = 0;
-            s->pristine_count = 0;
-            if (meas_alloc(b->g, bytes, &s->dev) < 0 || (a->has_init && meas_alloc(b->g, bytes, &s->pristine) < 0))
-                return -1;
-            s->capacity = bytes;
-        }
-        if (a->has_init && s->pristine_count != s->count)
-            (void)lap(&mark); /* initial contents made: timed */
-        if (a->has_init && a->fill.kind == FILL_FILE && s->pristine_count != s->count) {
-            if (infile_load(b->g, s->pristine, a->type, (size_t)s->count, a->file, a->file_npy) < 0)
-                return -1;
-            s->pristine_count = s->count;
-            *made += lap(&mark);
-        }
-        if (a->has_init && s->pristine_count != s->count) {
-            /* Made on the device, bit for bit what data_fill makes on the host (fill.h):
-             * nothing of the size of the inputs is ever held on the host. The fill
-             * kernel is compiled once per element type per bench. */
-            if (!b->fill_ready[a->type]) {
-                if (fill_prepare(b->g, a->type, b->arch, b->cache_dir, &b->fills[a->type]) < 0)
-                    return -1;
-                b->fill_ready[a->type] = true;
-            }
-            if (fill_run(b->g, &b->fills[a->type], s->pristine, (size_t)s->count, &a->fill) < 0)
-                return -1;
-            s->pristine_count = s->count;
-            *made += lap(&mark) - (meas_compile_seconds(b->g) - compiled); /* the fill kernel's compile apart */
-            compiled = meas_compile_seconds(b->g);
-        }
-        /* Inputs as they started (queued: every buffer's at once, below) */
-        if (a->has_init && meas_copy_queued(b->g, s->dev, s->pristine, bytes) < 0)
-            return -1;
-        s->bytes = bytes;
-        *arg_value = &s->dev;
-        if (b->hook_bufs) /* what the resets see */
-            b->hook_bufs[i] = (hook_buffer){a->type, s->dev, a->has_init ? s->pristine : 0, bytes};
-    }
-    /* The inputs' copies waited for together; then outputs poisoned (0xFF bytes: NaN for
-     * floats, -1 for ints), so an element the kernel never writes is caught, all queued
-     * and waited for at once. */
-    if (meas_wait_queued(b->g) < 0)
-        return -1;
-    (void)lap(&mark);
-    for (int i = 0; i < b->nargs; i++)
-        if (b->args[i].is_buffer && !b->args[i].has_init &&
-            meas_fill_queued(b->g, b->slots[i].dev, 0xFF, b->slots[i].bytes) < 0)
-            return -1;
-    if (meas_wait_queued(b->g) < 0)
-        return -1;
-    *poison += lap(&mark);
-    return 0;
 }
 
 /* Where lane `index` of an output is, for a message: "17", or for a vector type
@@ -392,7 +245,7 @@ static int fill_constants(bench *b, const meas_kernel *k)
         size_t bytes;
         if (!a->is_constant)
             continue;
-        if (!data_bytes(a->type, (size_t)s->count, &bytes)) { /* prepare_args checked it */
+        if (!data_bytes(a->type, (size_t)s->count, &bytes)) { /* bench_prepare_args checked it */
             err_set(-1, "constant argument '%s' is too large", a->name);
             return -2;
         }
@@ -416,11 +269,44 @@ static meas_launch launch_of(const bench *b, const bench_binary *bin)
     return l;
 }
 
-/* bench_run's race after the checked run (its cold sample cold_ms): the timing, the
- * outputs checked again after the last launch, the energy window; each step's time into
- * out->work from *mark (lap). 0, or failed()'s answer. */
-static int time_variant(bench *b, meas_kernel *k, meas_launch *l, const meas_settings *ms, double cold_ms,
-                        bench_result *out, double *mark)
+/* After verified outputs that disagree: when an `in` buffer this variant kept had
+ * changed (bench_inputs_changed), every input restored and every output poisoned again
+ * (bench_prepare_args, nothing kept), the resets run and the checked run made again (timed
+ * as the race's cold sample into *cold_ms when cold_ms is not NULL), and its outputs
+ * compared in full: *agree, buf, *max_err and *cmp_failed are then that second
+ * comparison's, the verdict that stands. 0: nothing had changed (the first verdict
+ * stands: a variant that is simply wrong costs only the comparison of its inputs); 1:
+ * checked again; -1: a step failed (err_last). Each step's time into out->work. */
+static int check_again(bench *b, const bench_config *c, meas_kernel *k, meas_launch *l, const meas_settings *ms,
+                       double *cold_ms, bench_result *out, double *mark, char *buf, size_t size, double *max_err,
+                       bool *agree, int *cmp_failed)
+{
+    double *w = out->work, poison = 0;
+    int changed = bench_inputs_changed(b, out);
+    w[BENCH_WORK_COMPARE] += bench_lap(mark);
+    if (changed <= 0)
+        return changed;
+    if (bench_prepare_args(b, c, NULL, &poison, false) < 0)
+        return -1;
+    w[BENCH_WORK_POISON] += poison;
+    w[BENCH_WORK_ARGS] += bench_lap(mark) - poison;
+    if (run_hooks(b) < 0 || (b->hooks && meas_sync(b->g) < 0))
+        return -1;
+    w[BENCH_WORK_RESET] += bench_lap(mark);
+    int ran = cold_ms ? meas_run_timed(b->g, k, l, ms->flush_l2, cold_ms) : meas_run(b->g, k, l);
+    w[BENCH_WORK_CHECK] += bench_lap(mark);
+    if (ran < 0)
+        return -1;
+    *agree = outputs_agree(b, buf, size, max_err, cmp_failed, false);
+    w[BENCH_WORK_COMPARE] += bench_lap(mark);
+    return 1;
+}
+
+/* bench_run's race after the checked run (its cold sample cold_ms) of configuration c:
+ * the timing, the outputs checked again after the last launch, the energy window; each
+ * step's time into out->work from *mark (bench_lap). 0, or failed()'s answer. */
+static int time_variant(bench *b, const bench_config *c, meas_kernel *k, meas_launch *l, const meas_settings *ms,
+                        double cold_ms, bench_result *out, double *mark)
 {
     double *w = out->work;
     double timing_started = sys_seconds();
@@ -431,7 +317,7 @@ static int time_variant(bench *b, meas_kernel *k, meas_launch *l, const meas_set
     out->timing_seconds = sys_seconds() - timing_started;
     double warm = out->times.warmup_seconds < out->timing_seconds ? out->times.warmup_seconds : out->timing_seconds;
     w[BENCH_WORK_WARMUP] += warm > 0 ? warm : 0;
-    double race = lap(mark) - (warm > 0 ? warm : 0);
+    double race = bench_lap(mark) - (warm > 0 ? warm : 0);
     w[BENCH_WORK_SAMPLES] += race > 0 ? race : 0;
     out->launches = out->times.launches; /* the checked run included */
     if (timed_rc < 0) {
@@ -446,12 +332,27 @@ static int time_variant(bench *b, meas_kernel *k, meas_launch *l, const meas_set
         char buf[512], note[600];
         double again = 0;
         bool agree = outputs_agree(b, buf, sizeof buf, &again, &cmp_failed, true);
-        w[BENCH_WORK_COMPARE] += lap(mark);
+        w[BENCH_WORK_COMPARE] += bench_lap(mark);
+        /* an `in` buffer it kept may have changed: then the verdict is that of a checked
+         * run made again on restored inputs; the times stand, taken on the inputs as its
+         * own launches left them (as when every input is restored before a variant) */
+        int checked_again = 0;
+        if (!agree && !cmp_failed &&
+            (checked_again =
+                 check_again(b, c, k, l, ms, NULL, out, mark, buf, sizeof buf, &again, &agree, &cmp_failed)) < 0) {
+            out->timed = false;
+            out->verified = false;
+            return failed(b, out, OUTCOME_LAUNCH_ERROR, last_why());
+        }
+        out->launches += checked_again;
         if (!agree) {
-            snprintf(note, sizeof note, "after its last launch (of %d) %s%s", out->launches, buf,
-                     cmp_failed ? ""
-                                : "; the output depends on what it held before the launch: reset it "
-                                  "before each launch (reset NAME = zeros;) or make it inout");
+            if (checked_again) /* the second verdict: a checked run's, on restored inputs */
+                snprintf(note, sizeof note, "%s", buf);
+            else
+                snprintf(note, sizeof note, "after its last launch (of %d) %s%s", out->launches, buf,
+                         cmp_failed ? ""
+                                    : "; the output depends on what it held before the launch: reset it "
+                                      "before each launch (reset NAME = zeros;) or make it inout");
             out->timed = false;
             out->verified = false;
             return failed(b, out, cmp_failed ? OUTCOME_LAUNCH_ERROR : OUTCOME_WRONG, note);
@@ -463,13 +364,13 @@ static int time_variant(bench *b, meas_kernel *k, meas_launch *l, const meas_set
     if (b->energy_off[0] && !out->times.pruned && !out->times.provisional)
         snprintf(out->energy_error, sizeof out->energy_error, "%s", b->energy_off);
     if (b->power && !out->times.pruned && !out->times.provisional) {
-        (void)lap(mark);
+        (void)bench_lap(mark);
         if (energy_window(b->g, k, l, b->power, b->energy_window_s, out->times.median_ms, b->hooks ? run_hooks : NULL,
                           b, &out->nrg) == 0)
             out->energy = true;
         else
             snprintf(out->energy_error, sizeof out->energy_error, "%s", last_why());
-        w[BENCH_WORK_ENERGY] += lap(mark);
+        w[BENCH_WORK_ENERGY] += bench_lap(mark);
     }
     return 0;
 }
@@ -480,9 +381,10 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
     out->status = OUTCOME_OK;
     out->driver_blocks_per_sm = -1;
     double t0 = sys_seconds(), mark = t0, flushed = meas_flushed_seconds(b->g);
-    double *w = out->work; /* where the time goes, step by step (lap) */
-    int prepared = prepare_args(b, c, &out->inputs_seconds, &w[BENCH_WORK_POISON]);
-    w[BENCH_WORK_ARGS] = lap(&mark) - w[BENCH_WORK_POISON];
+    double *w = out->work; /* where the time goes, step by step (bench_lap) */
+    bool verifying = b->vf->present && ms;
+    int prepared = bench_prepare_args(b, c, &out->inputs_seconds, &w[BENCH_WORK_POISON], verifying);
+    w[BENCH_WORK_ARGS] = bench_lap(&mark) - w[BENCH_WORK_POISON];
     if (prepared < 0) {
         memset(out->work, 0, sizeof out->work); /* as gpu_seconds: 0, as it always has been */
         return failed(b, out, OUTCOME_NOT_RUN, last_why());
@@ -497,7 +399,7 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
     out->driver_blocks_per_sm = k.driver_blocks_per_sm;
     int rc = 0;
     int filled = fill_constants(b, &k); /* once per load: no kernel writes __constant__ memory */
-    w[BENCH_WORK_LOAD] += lap(&mark);
+    w[BENCH_WORK_LOAD] += bench_lap(&mark);
     if (filled < 0) {
         rc = failed(b, out, filled == -2 ? OUTCOME_LOAD_ERROR : OUTCOME_LAUNCH_ERROR, last_why());
         goto done;
@@ -510,32 +412,46 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
         rc = failed(b, out, OUTCOME_LAUNCH_ERROR, last_why());
         goto done;
     }
-    w[BENCH_WORK_RESET] += lap(&mark);
+    w[BENCH_WORK_RESET] += bench_lap(&mark);
     int checked = ms ? meas_run_timed(b->g, &k, &l, ms->flush_l2, &cold_ms) : meas_run(b->g, &k, &l);
-    w[BENCH_WORK_CHECK] += lap(&mark);
+    w[BENCH_WORK_CHECK] += bench_lap(&mark);
     if (checked < 0) {
         rc = failed(b, out, OUTCOME_LAUNCH_ERROR, last_why());
         out->launches = 1;
         goto done;
     }
     out->launches = 1;
-    if (b->vf->present && ms) {
+    int checked_again = 0;
+    if (verifying) {
         int cmp_failed;
         char buf[512];
         bool agree = outputs_agree(b, buf, sizeof buf, &out->max_abs_error, &cmp_failed, false);
-        w[BENCH_WORK_COMPARE] += lap(&mark);
+        w[BENCH_WORK_COMPARE] += bench_lap(&mark);
+        /* an `in` buffer it kept may have changed: then the checked run is made again on
+         * restored inputs, its verdict stands, and it is the cold sample the timing takes
+         * (whose launches then start from restored inputs, as when every input is
+         * restored before a variant) */
+        if (!agree && !cmp_failed &&
+            (checked_again = check_again(b, c, &k, &l, ms, &cold_ms, out, &mark, buf, sizeof buf, &out->max_abs_error,
+                                         &agree, &cmp_failed)) < 0) {
+            rc = failed(b, out, OUTCOME_LAUNCH_ERROR, last_why());
+            goto done;
+        }
+        out->launches += checked_again;
         if (!agree) {
             rc = failed(b, out, cmp_failed ? OUTCOME_LAUNCH_ERROR : OUTCOME_WRONG, buf);
             goto done;
         }
         out->verified = true;
     }
-    if (ms)
-        rc = time_variant(b, &k, &l, ms, cold_ms, out, &mark);
+    if (ms) {
+        rc = time_variant(b, c, &k, &l, ms, cold_ms, out, &mark);
+        out->launches += checked_again; /* the timing counts the launches from the last checked run */
+    }
 done:
-    (void)lap(&mark);
+    (void)bench_lap(&mark);
     meas_unload(b->g, &k);
-    w[BENCH_WORK_LOAD] += lap(&mark);
+    w[BENCH_WORK_LOAD] += bench_lap(&mark);
     w[BENCH_WORK_FLUSH] = meas_flushed_seconds(b->g) - flushed;
     out->gpu_seconds = mark - t0;
     double steps = 0;
@@ -554,17 +470,13 @@ int bench_keep_reference(bench *b, bench_keep_failure *fail)
         slot *s = &b->slots[i];
         data_type type = b->args[i].type;
         size_t bytes = 0;
-        (void)data_bytes(type, (size_t)s->count, &bytes); /* checked by prepare_args before the run */
+        (void)data_bytes(type, (size_t)s->count, &bytes); /* checked by bench_prepare_args before the run */
         s->ref_count = s->count;
         fail->arg = i;
-        if (!b->cmp_ready[type]) {
-            if (cmp_prepare(b->g, type, b->arch, b->cache_dir, &b->cmps[type]) < 0) {
-                fail->kind = BENCH_KEEP_COMPARE;
-                return -1;
-            }
-            b->cmp_ready[type] = true;
+        if (!(s->cmp = bench_cmp_for(b, type))) {
+            fail->kind = BENCH_KEEP_COMPARE;
+            return -1;
         }
-        s->cmp = &b->cmps[type];
         if (vf->check && !b->chk_ready[type]) { /* l2, ulp or the user's checker */
             int rc = vf->check - 1 == CHK_USER
                          ? chk_load_user(b->g, vf->check_cubin, vf->check_symbol, type, &b->chks[type])
@@ -628,7 +540,8 @@ int bench_profile(bench *b, const bench_binary *bin, const bench_config *c, doub
         snprintf(why, whysize, "%s", b->prof_off);
         return 1;
     }
-    if (prepare_args(b, c, NULL, NULL) < 0) {
+    /* every input restored: no verification follows to notice one a variant changed */
+    if (bench_prepare_args(b, c, NULL, NULL, false) < 0) {
         snprintf(why, whysize, "its arguments: %s", last_why());
         return meas_sticky(b->g) ? -1 : 0;
     }

@@ -1,7 +1,8 @@
 /* bench.h - one binary on one device: its arguments (inputs made on the device by
  * runtime/fill, bit for bit data_fill's values, kept as pristine device copies and
- * restored from them before each variant; outputs poisoned), a checked run, the comparison of its outputs with
- * the reference's (kept on the device), and its timing.
+ * restored from them before each variant, `in` buffers under a verification only when
+ * they must be: runtime/pristine.h; outputs poisoned), a checked run, the comparison of
+ * its outputs with the reference's (kept on the device), and its timing.
  *
  * Takes plain sizes, types and values: what a spec says becomes these in tuner/. The
  * objective and metrics stay above (a `worse` callback in meas_settings is how the
@@ -38,6 +39,10 @@ typedef struct bench_arg {
     /* a buffer of a vector type (float4, int2, ...): `type` is its lanes' type, and each
      * element of a configuration's count is this many of them (0 or 1: a scalar type) */
     int lanes;
+    /* an `in` buffer: the kernel must not write it. With a verification it is copied
+     * from its pristine copy only when it must be (runtime/pristine.h); else, like an
+     * `inout` buffer, before every variant */
+    bool in_only;
 } bench_arg;
 
 /* A scalar argument's value: integers exactly, else a double. */
@@ -112,6 +117,8 @@ typedef struct bench_result {
                                       aside, is gpu_seconds */
     double inputs_seconds;         /* of work[BENCH_WORK_ARGS], initial contents made (a fill, a file;
                                       the fill kernel's compile not included: bench_compile_seconds) */
+    char inputs_note[512];         /* the `in` arguments found changed since they were restored
+                                      (pristine_note), "" when none */
 } bench_result;
 
 typedef struct bench bench;
@@ -177,10 +184,10 @@ int bench_set_energy(bench *b, double window_s);
  * borrowed for the bench's life). CUPTI is loaded at the first bench_profile. */
 void bench_set_profile(bench *b, const char *const *names, int n);
 
-/* bench_profile: one profiled launch of the binary, apart from any timing:
- * the arguments prepared as for bench_run, the resets run and the L2 flushed (waited
- * for), then the launch inside a range-profiler session (runtime/profiler.h), replayed
- * as its counters need. values (the bench_set_profile names' count) and *passes are
+/* bench_profile: one profiled launch of the binary, apart from any timing: the
+ * arguments prepared as for bench_run (every input restored: no verification follows),
+ * the resets run and the L2 flushed (waited for), then the launch inside a
+ * range-profiler session (runtime/profiler.h), replayed as its counters need. values (the bench_set_profile names' count) and *passes are
  * filled; when they cannot be, values are NaN and `why` says why (CUPTI missing, no
  * permission, the launch failed); `why` is "" on success. Returns -1 when the context
  * is lost (a sticky error), 1 when the profiler cannot be used at all (no CUPTI, no
@@ -194,8 +201,12 @@ int bench_profile(bench *b, const bench_binary *bin, const bench_config *c, doub
  * and times it: that checked run is timed too, as the race's first sample (meas_time);
  * when it was launched again, the verified outputs that are reset, or are integer `out`
  * buffers, are compared once more after its last launch (an output that changes from launch
- * to launch is wrong). Fills *out. Returns -1 when the context is lost (a sticky error: nothing
- * more can run in it), else 0 whatever the outcome. */
+ * to launch is wrong). With a verification, an `in` buffer restored for an earlier variant
+ * and not suspected since is not copied again (runtime/pristine.h); when the outputs do not
+ * agree and such a buffer is found changed, it is restored and the checked run made and
+ * compared again, whose verdict stands, and out->inputs_note names it. Fills *out. Returns
+ * -1 when the context is lost (a sticky error: nothing more can run in it), else 0
+ * whatever the outcome. */
 int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const meas_settings *ms, bench_result *out);
 
 /* Why the reference's outputs could not be kept. */

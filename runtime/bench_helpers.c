@@ -1,7 +1,10 @@
 /* bench_helpers.c - the compile jobs of cutune's own kernels a bench will need
  * (bench.h's bench_helper_jobs), found from its arguments as bench.c's steps find them:
- * prepare_args makes a fill kernel per element type of initial contents made on the
- * device, bench_keep_reference a comparison and a built-in checker per verified type.
+ * bench_prepare_args makes a fill kernel per element type of initial contents made on
+ * the device, bench_keep_reference a comparison and a built-in checker per verified
+ * type. Not among them: the unsigned-word comparison of an `in` buffer with its pristine
+ * copy (bench_inputs_changed), which only a variant whose outputs disagree needs, and
+ * which is then compiled (through the cache) when first needed.
  * No device: the GPU worker compiles them ahead while its driver starts. The jobs'
  * sources are the struct's (bench_helpers_free). */
 #include <stdlib.h>

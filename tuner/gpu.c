@@ -55,7 +55,8 @@ static bench_arg plain_arg(const m_arg *a)
                    a->file,
                    a->file_npy,
                    a->dir == DIR_CONSTANT,
-                   ast_ctype_lanes(a->type)}; /* the last five */
+                   ast_ctype_lanes(a->type),
+                   a->is_buffer && a->dir == DIR_IN}; /* the last six */
     b.fill = (data_fill_spec){FILL_ZEROS, a->seed, a->lo, a->hi};
     b.fill.kind = a->init == INIT_RANDOM     ? FILL_RANDOM
                   : a->init == INIT_RAMP     ? FILL_RAMP

@@ -263,6 +263,7 @@ static bool serve(gw *g, const wk_request *q, reply *r, double *metrics, bench_r
     m->reason = "";
     m->energy_note = "";
     m->profile_note = "";
+    m->inputs_note = "";
     m->energy_j = m->power_w = NAN; /* not measured */
     m->nmetrics = 0;
     m->metrics = metrics;
@@ -310,6 +311,7 @@ static bool serve(gw *g, const wk_request *q, reply *r, double *metrics, bench_r
     m->driver_blocks_per_sm = br->driver_blocks_per_sm;
     m->verified = br->verified;
     m->max_abs_error = br->max_abs_error;
+    m->inputs_note = br->inputs_note;
     m->gpu_seconds = br->gpu_seconds;
     m->timing_seconds = br->timing_seconds;
     m->launches = br->launches;

@@ -65,9 +65,12 @@ const char *cutune_measurement_reason(const cutune_measurement *m);
 const char *cutune_measurement_limiter(const cutune_measurement *m);
 /* cutune_measurement_energy_note: why its energy was not measured when it was asked
  * for; NULL otherwise. cutune_measurement_profile_note: why a variant chosen for
- * profiling has no counters; NULL otherwise. */
+ * profiling has no counters; NULL otherwise. cutune_measurement_inputs_note: which `in`
+ * arguments it found changed since they were restored (a kernel writes into an input;
+ * the variant was checked again with them restored); NULL otherwise. */
 const char *cutune_measurement_energy_note(const cutune_measurement *m);
 const char *cutune_measurement_profile_note(const cutune_measurement *m);
+const char *cutune_measurement_inputs_note(const cutune_measurement *m);
 
 /* A measurement's numbers, each read with cutune_measurement_value. Flags read 1 or 0.
  * New ones are added at the end; none is renumbered. */

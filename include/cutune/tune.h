@@ -173,8 +173,9 @@ int cutune_tune_spread(cutune_device_spread *out, const cutune_tune_result *a, c
  * stderr after a run): the device and the outcomes by kind, twins not run, where the time
  * went, the GPUs of a run on several and their spread, the reference, the files, the
  * search, the journal, warnings about the cache and compile pool. cutune_tune_warnings:
- * what needs attention even when nothing else is shown ("" when nothing): journal lines
- * not trusted, an interruption. *out: free with cutune_free. CUTUNE_OK, CUTUNE_EINVAL or
+ * what needs attention even when nothing else is shown ("" when nothing): variants that
+ * found an `in` argument changed since it was restored (a kernel writes into an input),
+ * journal lines not trusted, an interruption. *out: free with cutune_free. CUTUNE_OK, CUTUNE_EINVAL or
  * CUTUNE_ENOMEM. */
 int cutune_tune_account(char **out, const cutune_tune_result *r);
 int cutune_tune_warnings(char **out, const cutune_tune_result *r);

@@ -219,6 +219,7 @@ static void test_accessors_take_null(void **state)
     assert_null(cutune_measurement_limiter(NULL));
     assert_null(cutune_measurement_energy_note(NULL));
     assert_null(cutune_measurement_profile_note(NULL));
+    assert_null(cutune_measurement_inputs_note(NULL));
     assert_true(isnan(cutune_measurement_value(NULL, CUTUNE_VALUE_MEDIAN_MS)));
     assert_int_equal(cutune_measurement_metric_count(NULL), 0);
     assert_null(cutune_measurement_metric_name(NULL, 0));
