@@ -195,11 +195,28 @@ static void account_inputs_changed(strbuf *sb, const cutune_tune_result *r)
               (unsigned long long)first->v.ordinal, first->m.inputs_note);
 }
 
+/* account_unraced: a run that ended its final race (not interrupted) with variants
+ * still provisional: contenders past the race's limit (tuner/run.c, FINAL_RACE_MAX),
+ * placed by a few samples and never timed in full. How many, so that a flat landscape's
+ * near-ties are not taken for measured ones. */
+static void account_unraced(strbuf *sb, const cutune_tune_result *r)
+{
+    uint64_t n = 0;
+    for (uint64_t i = 0; i < r->n; i++)
+        n += r->records[i]->m.provisional && r->records[i]->m.same_code_as < 0;
+    if (n && !r->summary.interrupted)
+        sb_printf(sb,
+                  "note: %llu more variant%s within 5 %% of the best %s not timed in full: the final race "
+                  "times the likeliest few; %s provisional figures are in the results (never the winner's)\n",
+                  (unsigned long long)n, n == 1 ? "" : "s", n == 1 ? "was" : "were", n == 1 ? "its" : "their");
+}
+
 char *account_warnings(const cutune_tune_result *r)
 {
     strbuf buf = STRBUF_INIT, *sb = &buf;
     const cutune_tune_summary *s = &r->summary;
     account_inputs_changed(sb, r);
+    account_unraced(sb, r);
     if (s->journal_ignored)
         sb_printf(sb, "journal: %llu line%s not trusted, and left in the file (%s): those variants ran again\n",
                   (unsigned long long)s->journal_ignored, s->journal_ignored == 1 ? " was" : "s were",

@@ -346,9 +346,15 @@ int fleet_race(tuner *t, const session_binary *const *bins, const record *const 
         rc = CUTUNE_ENOMEM;
     for (int k = 0; r.doing && k < K; k++)
         r.doing[k] = -1;
+    bool cancelled = false;
     while (rc == CUTUNE_OK) {
         bool dropped = false; /* a contender went back: the GPUs are asked again at once */
-        for (int k = 0; rc == CUTUNE_OK && k < K; k++) {
+        /* Ctrl-C or a signal: no contender is sent any more; those in flight end theirs */
+        if (!cancelled && t->opts->cancel && *t->opts->cancel) {
+            cancelled = true;
+            t->res->summary.interrupted = 1;
+        }
+        for (int k = 0; rc == CUTUNE_OK && !cancelled && k < K; k++) {
             if (r.doing[k] >= 0 || r.off[k])
                 continue;
             int i = fleet_race_plan_next(&plan, k);
@@ -392,7 +398,7 @@ int fleet_race(tuner *t, const session_binary *const *bins, const record *const 
             gpu_receive(&t->gpus[k], r.out[(size_t)k * (size_t)n + (size_t)r.doing[k]]);
     if (rc == CUTUNE_OK) {
         for (int i = 0; i < ncontend; i++) /* each contender's race run, on the GPU that timed it */
-            first[i] = r.out[(size_t)plan.owner[i] * (size_t)n + (size_t)i];
+            first[i] = plan.owner[i] >= 0 ? r.out[(size_t)plan.owner[i] * (size_t)n + (size_t)i] : NULL;
         for (int k = 1; k < K; k++)
             spread_of(&r, k, &t->res->summary.spread[k]);
     }

@@ -81,8 +81,10 @@ void fleet_race_plan_free(fleet_race_plan *p);
  * GPU other than the first whose worker cannot be started is left out (its contender
  * goes to another). With one GPU, each contender after the first is screened against
  * the best of those timed in full before it (fleet.c's opening comment): its first[i]
- * may then be pruned, over GOAL_SCREEN samples. CUTUNE_OK, CUTUNE_ENOMEM, or the status
- * of GPU 0's start (t->status, t->why). */
+ * may then be pruned, over GOAL_SCREEN samples. Once the run is cancelled (the options'
+ * cancel flag: Ctrl-C, a signal) no job is sent any more, those in flight end theirs,
+ * summary.interrupted is set, and a contender no GPU took has first[i] NULL. CUTUNE_OK,
+ * CUTUNE_ENOMEM, or the status of GPU 0's start (t->status, t->why). */
 int fleet_race(tuner *t, const session_binary *const *bins, const record *const *vs, const record *const *refs, int n,
                int ncontend, record **first);
 

@@ -260,6 +260,14 @@ static record *twin_run(search_run *sr, uint64_t i)
 #define SPREAD_SAMPLE 8
 #define SPREAD_BUDGET 0.02
 
+/* The most contenders the final race times in full, the likeliest first (by their
+ * provisional figures). A flat landscape has thousands within GOAL_CONTEND of the best
+ * (the hub's dedispersion on an H100: 4,534 of 11,130 within 5 %, each some 30 ms a
+ * launch): timing them all in full took longer than measuring the whole space, to tell
+ * apart differences the race cannot resolve anyway (GOAL_SCREEN_FLOOR). The others keep
+ * their provisional figures (they never win) and the account says how many. */
+#define FINAL_RACE_MAX 16
+
 /* Which records the race times: the contenders (marked in `race`, in order), then with
  * several GPUs the others the spread compares (above). Their indices into *out
  * (malloc'd), *n in all, the first *ncontend the contenders. -1 out of memory. */
@@ -283,6 +291,8 @@ static int race_list(search_run *sr, const bool *race, uint64_t **out, int *n, i
             list[b] = list[b - 1];
         list[b] = at;
     }
+    if (k > FINAL_RACE_MAX) /* the likeliest FINAL_RACE_MAX; race[] still marks all of them */
+        k = FINAL_RACE_MAX;
     *ncontend = k;
     double run = 0, spent = 0; /* the GPU time this run has spent on its variants */
     for (uint64_t i = 0; i < t->res->n; i++)
@@ -329,11 +339,11 @@ static int keep_race_binary(void *user, const cutune_analysis *a, const value *v
     return 0;
 }
 
-/* The read-backs that may race (provisional, within the contender margin) have no
- * binary: the stream read them back without compiling them (loop_known). They are
- * compiled now (from the cache, as a rule), a few where the stream would have compiled
- * every one, and those that ran themselves join the twins, so that a twin read back
- * with them takes their final figures. CUTUNE_OK, or a status. */
+/* The read-backs that may race (provisional, within the contender margin, among the
+ * likeliest FINAL_RACE_MAX) have no binary: the stream read them back without compiling
+ * them (loop_known). They are compiled now (from the cache, as a rule), a few where the
+ * stream would have compiled every one, and those that ran themselves join the twins, so
+ * that a twin read back with them takes their final figures. CUTUNE_OK, or a status. */
 static int race_binaries(search_run *sr)
 {
     tuner *t = sr->t;
@@ -343,15 +353,28 @@ static int race_binaries(search_run *sr)
     value *vals = malloc(sizeof(value) * ((size_t)t->res->n * (size_t)np + 1));
     if (!ords || !index_of || !vals)
         rc = CUTUNE_ENOMEM;
+    /* the likeliest FINAL_RACE_MAX of every provisional variant within the margin (the
+     * race's own choice, race_list), in index_of[0 .. top) by their objectives */
+    int top = 0;
     for (uint64_t i = 0; rc == CUTUNE_OK && i < t->res->n && i < sr->nbins; i++) {
         const record *rec = t->res->records[i];
         t->goal.vals = rec->vals; /* the goal judges this configuration */
-        if (!rec->m.resumed || !rec->m.provisional || sr->bins[i].cubin || !t->goal.have_best ||
-            goal_worse(&t->goal, rec->m.min_ms, GOAL_CONTEND))
+        if (!rec->m.provisional || !t->goal.have_best || goal_worse(&t->goal, rec->m.min_ms, GOAL_CONTEND))
+            continue;
+        int at = top < FINAL_RACE_MAX ? top++ : top;
+        for (; at > 0 && goal_better(&t->goal, rec->m.objective, t->res->records[index_of[at - 1]]->m.objective); at--)
+            if (at < FINAL_RACE_MAX)
+                index_of[at] = index_of[at - 1];
+        if (at < FINAL_RACE_MAX)
+            index_of[at] = i;
+    }
+    for (int j = 0; rc == CUTUNE_OK && j < top; j++) { /* of those, the read-backs without a binary */
+        const record *rec = t->res->records[index_of[j]];
+        if (!rec->m.resumed || sr->bins[index_of[j]].cubin)
             continue;
         memcpy(&vals[(size_t)n * (size_t)np], rec->vals, sizeof(value) * (size_t)np);
         ords[n] = rec->v.ordinal;
-        index_of[n++] = i;
+        index_of[n++] = index_of[j]; /* n <= j: nothing still to be read is overwritten */
     }
     race_fetch f = {sr, ords, index_of, n};
     if (rc == CUTUNE_OK && n > 0)
@@ -388,9 +411,11 @@ static int final_race(search_run *sr)
     if (st != CUTUNE_OK)
         return st;
     bool *race = calloc((size_t)t->res->n + 1, sizeof(bool));
+    bool *left = calloc((size_t)t->res->n + 1, sizeof(bool));
     record **twin = calloc((size_t)t->res->n + 1, sizeof(record *));
-    if (!race || !twin) {
+    if (!race || !left || !twin) {
         free(race);
+        free(left);
         free(twin);
         return CUTUNE_ENOMEM;
     }
@@ -401,8 +426,9 @@ static int final_race(search_run *sr)
         t->goal.vals = t->res->records[i]->vals; /* the goal judges this configuration */
         if ((twin[i] = twin_run(sr, i)) != NULL)
             continue;
-        race[i] =
-            i < sr->nbins && sr->bins[i].cubin && t->goal.have_best && !goal_worse(&t->goal, m->min_ms, GOAL_CONTEND);
+        bool near = t->goal.have_best && !goal_worse(&t->goal, m->min_ms, GOAL_CONTEND);
+        race[i] = near && i < sr->nbins && sr->bins[i].cubin;
+        left[i] = near && !race[i]; /* a read-back past FINAL_RACE_MAX, not compiled: provisional */
     }
     uint64_t *list = NULL;
     int n = 0, ncontend = 0, rc = race_list(sr, race, &list, &n, &ncontend) < 0 ? CUTUNE_ENOMEM : CUTUNE_OK;
@@ -425,11 +451,15 @@ static int final_race(search_run *sr)
             continue;
         if (race[i]) {
             int j = 0;
-            while (list[j] != i) /* the contenders are in the race's order */
+            while (j < ncontend && list[j] != i) /* the contenders are in the race's order */
                 j++;
+            if (j == ncontend || !full[j])
+                continue; /* past FINAL_RACE_MAX, or not timed (interrupted): provisional, as it was */
             result_take_run(t->res, rec, full[j]); /* its race's figures, launches and times added */
         } else if (twin[i] && !twin[i]->m.provisional) {
             loop_take_twin(t, rec, twin[i]);
+        } else if (left[i] || (twin[i] && twin[i]->m.provisional)) {
+            continue; /* past FINAL_RACE_MAX, or its run is: provisional */
         } else {
             rec->m.provisional = 0;
             rec->m.pruned = 1; /* it cannot win: not timed further */
@@ -439,6 +469,7 @@ static int final_race(search_run *sr)
         finish_note_winner(t, rec);
     }
     free(race);
+    free(left);
     free(twin);
     free(list);
     free(bins);
