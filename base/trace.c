@@ -180,8 +180,8 @@ static void emit(char phase, int track, const char *detail, const char *name)
            phase, us, frac, pid, tid);
     if (phase == 'i')
         append(line, &at, sizeof line, ",\"s\":\"t\"");
-    if (detail) {
-        append(line, &at, sizeof line, ",\"args\":{\"detail\":\"");
+    if (detail) { /* metadata ('M': a process's or a track's name) says it as "name" */
+        append(line, &at, sizeof line, ",\"args\":{\"%s\":\"", phase == 'M' ? "name" : "detail");
         json_text(line, &at, at + DETAIL_MAX_OUT, detail);
         append(line, &at, sizeof line, "\"}");
     }
@@ -203,6 +203,18 @@ void trace_event(char phase, int track, const char *detail, const char *fmt, ...
     if (n < 0)
         name[0] = '\0';
     emit(phase, track, detail, name);
+}
+
+void trace_name_process(const char *name)
+{
+    if (trace_on())
+        emit('M', 0, name, "process_name");
+}
+
+void trace_name_track(int track, const char *name)
+{
+    if (trace_on())
+        emit('M', track, name, "thread_name");
 }
 
 void trace_begin(const char *name)

@@ -8,7 +8,7 @@
  *   {"name":"driver open","cat":"cutune","ph":"E","ts":1300.002,"pid":42,"tid":42},
  *
  * "B"/"E" begin and end a span on the calling thread's track, "i" is an instant (with
- * "args":{"detail":...}); ts is microseconds on CLOCK_MONOTONIC, the one clock every
+ * "args":{"detail":...}), "M" names a process or a track; ts is microseconds on CLOCK_MONOTONIC, the one clock every
  * process of the machine shares, so the tuner's, the GPU workers' and the compile
  * workers' events line up. The process that creates the file writes "[" first; the
  * closing "]" is never written (the format allows it to be missing, and a run killed
@@ -60,6 +60,12 @@ void trace_instant(const char *name, const char *detail);
  * args.detail; the name formatted as printf does. Name and detail are cut to fit the
  * line (whole characters, every byte escaped as JSON requires). */
 void trace_event(char phase, int track, const char *detail, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* trace_name_process, trace_name_track: the name the viewer shows for the calling
+ * process ("tuner", "GPU 0 worker"), and for a track (0: the calling thread's; else
+ * TRACE_TRACK + n) of it: a metadata event ("ph":"M"). */
+void trace_name_process(const char *name);
+void trace_name_track(int track, const char *name);
 
 /* trace_reopen: for a forked child that closed descriptors it did not know of (a
  * compile worker): opens the file again by its name when the inherited descriptor is

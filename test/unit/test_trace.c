@@ -96,8 +96,14 @@ static void test_spans_and_instants(void **state)
     trace_event('B', TRACE_TRACK + 3, NULL, "variant %d", 17);
     trace_event('E', TRACE_TRACK + 3, NULL, "variant %d", 17);
     trace_end("outer");
+    trace_name_track(TRACE_TRACK + 3, "GPU 3");
     json_t *all = events();
-    assert_int_equal(count_from(all, from), 5);
+    assert_int_equal(count_from(all, from), 6);
+    const json_t *m = json_array_get(all, from + 5); /* metadata: the name in args.name */
+    assert_string_equal(str(m, "ph"), "M");
+    assert_string_equal(str(m, "name"), "thread_name");
+    assert_int_equal(num(m, "tid"), TRACE_TRACK + 3);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(m, "args"), "name")), "GPU 3");
     const json_t *b = json_array_get(all, from), *i = json_array_get(all, from + 1);
     const json_t *g = json_array_get(all, from + 2), *e = json_array_get(all, from + 4);
     assert_string_equal(str(b, "name"), "outer");
