@@ -14,7 +14,8 @@
 # compile cache on a machine cutune has run on before.
 #
 # Spaces: sum_matrix (104) and SGEMM (330 at n = 4096), examples/sweep.tune
-# (312), and a genetic search over 5 % of examples/sgemm.tune at n = 4096.
+# (312), and a genetic search and the default (auto) over 5 % of examples/sgemm.tune at
+# n = 4096.
 #
 # Per run: wall (the process, /usr/bin/time), max RSS, Σ compile (NVRTC time summed),
 # compile threads, GPU time (the GPU thread over all variants, reference included), time
@@ -48,6 +49,7 @@ spaces=(
     "sgemm $here/speed/sgemm.tune 138.6"
     "sweep $here/../examples/sweep.tune -"
     "genetic $here/../examples/sgemm.tune - --strategy genetic --budget 5% --seed 1 --set n=4096"
+    "auto $here/../examples/sgemm.tune - --budget 5% --seed 1 --set n=4096"
 )
 [ -z "${SPACES:-}" ] || read -r -a only <<<"$SPACES" # SPACES="sum_matrix sgemm": only those
 

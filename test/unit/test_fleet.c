@@ -613,6 +613,33 @@ static void test_race_screens_on_one_gpu(void **state)
     fake_fleet_free(&ff);
 }
 
+/* A run cancelled (Ctrl-C, a signal) when its final race begins: no contender is sent,
+ * none is taken (first[i] NULL), the run says it was interrupted, and the race returns
+ * as one that ended, so that the results are written. */
+static void test_race_cancelled_sends_nothing(void **state)
+{
+    (void)state;
+    enum { N = 4 };
+    fake_fleet ff;
+    double scale[2] = {1.0, 1.0};
+    fake_fleet_new(&ff, 2, scale);
+    static const volatile int cancelled = 1;
+    ff.opts.cancel = &cancelled;
+    const session_binary *bins[N];
+    const record *vs[N];
+    record *first[N];
+    for (int i = 0; i < N; i++) {
+        bins[i] = &ff.bin;
+        vs[i] = fake_record(&ff, (uint64_t)i);
+        first[i] = (record *)&ff; /* anything but NULL: the race must set it */
+    }
+    assert_int_equal(fleet_race(ff.t, bins, vs, vs, N, N, first), CUTUNE_OK);
+    for (int i = 0; i < N; i++)
+        assert_null(first[i]);
+    assert_int_equal(ff.res->summary.interrupted, 1);
+    fake_fleet_free(&ff);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -624,6 +651,7 @@ int main(void)
         cmocka_unit_test(test_answers_together_all_taken),
         cmocka_unit_test(test_race_on_fake_workers),
         cmocka_unit_test(test_race_screens_on_one_gpu),
+        cmocka_unit_test(test_race_cancelled_sends_nothing),
         cmocka_unit_test(test_gpus_join_as_their_setups_answer),
         cmocka_unit_test(test_failed_setup_stops_the_run),
         cmocka_unit_test(test_run_end_does_not_wait_for_workers),
