@@ -2,8 +2,9 @@
 # trace.sh CUTUNE SOURCE_DIR - CUTUNE_TRACE: the timeline an analysis writes (the compile
 # pool in the tuner's process, each compile in a compile worker process) reads as a JSON
 # array once "]" closes it, its spans pair up on each track, and it holds compile spans
-# of more than one process; a device query is traced too; a run without the variable
-# writes nothing and prints what it printed before. No GPU needed. Run by ctest.
+# of more than one process; a device query is traced too, and a tuning run up to where
+# it stops without a GPU; a run without the variable prints what a traced one prints,
+# and a file that cannot be opened stops nothing. No GPU needed. Run by ctest.
 set -u
 cutune=$1
 src=$2
@@ -68,6 +69,19 @@ and len({e["tid"] for e in ev if e["name"] == "compile"}) > 1'
 CUTUNE_TRACE=$tmp/devices.json "$cutune" devices >/dev/null 2>&1
 check "the device query is traced" check_trace "$tmp/devices.json" '
 "device query" in names or "device memo hit" in names'
+
+# A tuning run: on a machine without a GPU it stops after the device query (exit 4),
+# which is traced; with one, the run's start and end are there too.
+CUTUNE_TRACE=$tmp/tune.json "$cutune" "$spec" --limit 1 --results "$tmp/r.json" >/dev/null 2>&1
+tuned=$?
+check "a traced tuning run exits 0 or 4 (no GPU): $tuned" test $tuned -eq 0 -o $tuned -eq 4
+if [ $tuned -eq 4 ]; then
+    check "the untuned run's trace: the device query, nothing of a GPU worker" check_trace "$tmp/tune.json" '
+("device query" in names or "device memo hit" in names) and not any("GPU" in n for n in names)'
+else
+    check "the tuning run's trace: its start, the GPU worker's set-up, its end" check_trace "$tmp/tune.json" '
+"run start" in names and "GPU 0 worker set-up" in names and "run end" in names'
+fi
 
 # Without the variable: the same output as a run with it (both from the cache).
 "$cutune" analyze "$spec" >"$tmp/c.out" 2>"$tmp/c.err"
