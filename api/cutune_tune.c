@@ -9,6 +9,7 @@
 
 #include "../base/phases.h"
 #include "../base/sys.h"
+#include "../base/trace.h"
 #include "../compiler/space.h"
 #include "../runtime/compile.h"
 #include "../runtime/devices.h"
@@ -45,6 +46,15 @@ static void phases_into(phases *clock, cutune_tune_summary *s)
     s->phases_wall_seconds = phases_total(clock);
 }
 
+/* cutune_tune_write_results, a span of the run's trace (base/trace.h). */
+static int write_results(const cutune_tune_result *res, const char *path)
+{
+    trace_begin("results written");
+    int rc = cutune_tune_write_results(res, path);
+    trace_end("results written");
+    return rc;
+}
+
 int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_options *opts)
 {
     if (!out)
@@ -68,6 +78,8 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
     const char *refusal = opts->results_path ? NULL : cutune_spec_emit_refused(spec, "results");
     if (refusal)
         return err_set(CUTUNE_EINVAL, "%s", refusal);
+    trace_name_process("cutune: the tuner");
+    trace_instant("run start", spec->path); /* CUTUNE_TRACE: the run's timeline, in every process it starts */
     double t0 = sys_seconds();
     phases clock; /* where the time goes: the device first; in the loop, compiles awaited or a GPU's work */
     phases_init(&clock, CUTUNE_PHASE_COUNT, CUTUNE_PHASE_DEVICE, NULL, NULL);
@@ -130,7 +142,7 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
         phases_into(&clock, &res->summary); /* the file's: up to its writing */
         const char *path = opts->results_path ? opts->results_path : cutune_spec_emit_path(spec, "results");
         if (path && (res->n > 0 || res->nsizes > 0)) {
-            if (cutune_tune_write_results(res, path) == CUTUNE_OK)
+            if (write_results(res, path) == CUTUNE_OK)
                 res->summary.results_path = arena_strdup(res->arena, path); /* NULL (not reported) only out of memory */
             else if (rc == CUTUNE_OK) {
                 diag_error_noloc(&spec->diags, "%s", cutune_last_error());
@@ -140,6 +152,7 @@ int cutune_tune(cutune_tune_result **out, cutune_spec *spec, const cutune_tune_o
         phases_enter(&clock, CUTUNE_PHASE_OTHER);
         phases_into(&clock, &res->summary); /* the whole run's */
     }
+    trace_instant("run end", NULL);
     *out = res;
     return rc;
 }

@@ -6,6 +6,7 @@
 
 #include "account.h"
 #include "../base/strbuf.h"
+#include "../base/trace.h"
 
 /* Compile errors among a tuning run's outcomes: all of them, and those whose NVRTC run
  * was in this run (not from the cache, not a duplicate) or came from the cache, which
@@ -233,6 +234,8 @@ char *account_warnings(const cutune_tune_result *r)
     const cutune_tune_summary *s = &r->summary;
     account_inputs_changed(sb, r);
     account_unraced(sb, r);
+    if (*trace_open_error()) /* CUTUNE_TRACE named a file this process could not open */
+        sb_printf(sb, "%s: the run was not traced\n", trace_open_error());
     if (s->journal_ignored)
         sb_printf(sb, "journal: %llu line%s not trusted, and left in the file (%s): those variants ran again\n",
                   (unsigned long long)s->journal_ignored, s->journal_ignored == 1 ? " was" : "s were",

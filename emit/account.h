@@ -7,7 +7,8 @@
  * several and their spread, the reference, the files, the search and the journal, and
  * warnings about the cache and the compile pool. The warnings: what needs attention
  * also when nothing else is shown: variants that found an `in` argument changed (a
- * kernel writes into an input), journal lines not trusted, an interruption. */
+ * kernel writes into an input), journal lines not trusted, an interruption, a trace
+ * file (CUTUNE_TRACE) that could not be opened. */
 #ifndef CUTUNE_EMIT_ACCOUNT_H
 #define CUTUNE_EMIT_ACCOUNT_H
 

@@ -2,6 +2,7 @@
  * with the reference, the timing; a configuration's arguments are bench_args.c's. */
 #include "bench_internal.h"
 #include "../base/err.h"
+#include "../base/trace.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -38,7 +39,15 @@ int bench_open(bench **out, int ordinal, size_t flush_bytes, const char *arch, c
     b->vf = vf;
     for (int i = 0; i < nargs; i++)
         pristine_init(&b->slots[i].in);
-    if (drv_open(&b->d) < 0 || meas_open(&b->g, b->d, ordinal, flush_bytes) < 0) {
+    trace_begin("driver open");
+    int opened = drv_open(&b->d);
+    trace_end("driver open");
+    if (opened == 0) {
+        trace_begin("context");
+        opened = meas_open(&b->g, b->d, ordinal, flush_bytes);
+        trace_end("context");
+    }
+    if (opened < 0) {
         bench_close(b);
         return -1;
     }
@@ -383,7 +392,9 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
     double t0 = sys_seconds(), mark = t0, flushed = meas_flushed_seconds(b->g);
     double *w = out->work; /* where the time goes, step by step (bench_lap) */
     bool verifying = b->vf->present && ms;
+    trace_begin("args");
     int prepared = bench_prepare_args(b, c, &out->inputs_seconds, &w[BENCH_WORK_POISON], verifying);
+    trace_end("args");
     w[BENCH_WORK_ARGS] = bench_lap(&mark) - w[BENCH_WORK_POISON];
     if (prepared < 0) {
         memset(out->work, 0, sizeof out->work); /* as gpu_seconds: 0, as it always has been */
@@ -391,7 +402,9 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
     }
     meas_launch l = launch_of(b, bin);
     meas_kernel k;
+    trace_begin("load");
     if (meas_load(b->g, bin->cubin, bin->symbol, &l, &k) < 0) {
+        trace_end("load");
         memset(out->work, 0, sizeof out->work);
         return failed(b, out, OUTCOME_LOAD_ERROR, last_why());
     }
@@ -399,6 +412,7 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
     out->driver_blocks_per_sm = k.driver_blocks_per_sm;
     int rc = 0;
     int filled = fill_constants(b, &k); /* once per load: no kernel writes __constant__ memory */
+    trace_end("load");
     w[BENCH_WORK_LOAD] += bench_lap(&mark);
     if (filled < 0) {
         rc = failed(b, out, filled == -2 ? OUTCOME_LOAD_ERROR : OUTCOME_LAUNCH_ERROR, last_why());
@@ -413,7 +427,9 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
         goto done;
     }
     w[BENCH_WORK_RESET] += bench_lap(&mark);
+    trace_begin("checked run");
     int checked = ms ? meas_run_timed(b->g, &k, &l, ms->flush_l2, &cold_ms) : meas_run(b->g, &k, &l);
+    trace_end("checked run");
     w[BENCH_WORK_CHECK] += bench_lap(&mark);
     if (checked < 0) {
         rc = failed(b, out, OUTCOME_LAUNCH_ERROR, last_why());
@@ -425,7 +441,9 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
     if (verifying) {
         int cmp_failed;
         char buf[512];
+        trace_begin("compare");
         bool agree = outputs_agree(b, buf, sizeof buf, &out->max_abs_error, &cmp_failed, false);
+        trace_end("compare");
         w[BENCH_WORK_COMPARE] += bench_lap(&mark);
         /* an `in` buffer it kept may have changed: then the checked run is made again on
          * restored inputs, its verdict stands, and it is the cold sample the timing takes
@@ -445,7 +463,9 @@ int bench_run(bench *b, const bench_binary *bin, const bench_config *c, const me
         out->verified = true;
     }
     if (ms) {
+        trace_begin("timing");
         rc = time_variant(b, c, &k, &l, ms, cold_ms, out, &mark);
+        trace_end("timing");
         out->launches += checked_again; /* the timing counts the launches from the last checked run */
     }
 done:

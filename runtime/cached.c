@@ -18,6 +18,7 @@
 
 #include "../base/err.h"
 #include "../base/sys.h"
+#include "../base/trace.h"
 #include "cache.h"
 #include "includes.h"
 
@@ -49,11 +50,14 @@ int cache_compile(const char *dir, const compile_job *job, compile_output *out)
     incl_set inc;
     memset(&inc, 0, sizeof inc);
     memset(out, 0, sizeof *out);
+    trace_event('B', 0, job->name_expression, "compile through the cache");
     if (!dir || cache_open(&c, dir) < 0 ||
         incl_resolve(&inc, job->source_name, job->source, job->options, job->noptions) < 0) {
         incl_set_free(&inc);
         cache_close(c);
-        return incl_compile(job, out); /* which says why a file could not be read */
+        int rc = incl_compile(job, out); /* which says why a file could not be read */
+        trace_end("compile through the cache");
+        return rc;
     }
     compile_job resolved = *job; /* as incl_compile hands it to NVRTC, and as the cache keys it */
     resolved.source = inc.source;
@@ -67,7 +71,9 @@ int cache_compile(const char *dir, const compile_job *job, compile_output *out)
         goto done;
     if (keyed) {                  /* another process or thread may be compiling it: wait for its entry */
         compile_output_free(out); /* what a damaged entry left half read */
+        trace_begin("wait for the entry's lock");
         lock = lock_entry(c, &key);
+        trace_end("wait for the entry's lock");
         if (cache_get(c, &key, out) == 1)
             goto done;
         compile_output_free(out);
@@ -80,6 +86,7 @@ done:
         close(lock); /* the lock goes with it */
     incl_set_free(&inc);
     cache_close(c);
+    trace_event('E', 0, out->cached ? "from the cache" : NULL, "compile through the cache");
     return rc;
 }
 

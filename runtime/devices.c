@@ -15,6 +15,7 @@
 #include "../base/err.h"
 #include "../base/strbuf.h"
 #include "../base/sys.h"
+#include "../base/trace.h"
 #include "cache.h"         /* the folder the memo lives in */
 #include "cutune/common.h" /* the status codes */
 #include "devmemo.h"
@@ -177,8 +178,13 @@ int devices_query(devices *out)
         strbuf key = STRBUF_INIT;
         bool memo = memo_where(&key);
         from_memo = memo && devmemo_load(memo_path, sb_cstr(&key), &known) == 0;
-        if (!from_memo)
+        if (from_memo)
+            trace_instant("device memo hit", memo_path);
+        if (!from_memo) {
+            trace_begin("device query");
             ask_machine(why);
+            trace_end("device query");
+        }
         if (memo && !from_memo && known.answered)
             (void)devmemo_save(memo_path, sb_cstr(&key), &known); /* not kept: the next run asks again */
         sb_free(&key);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "../base/err.h"
 #include "../base/sys.h"
+#include "../base/trace.h"
 #include "includes.h"
 #include "worker.h"
 
@@ -135,6 +136,35 @@ int pool_default_threads(void)
     return n > 0 ? (int)n : 1;
 }
 
+/* What a trace event says of a compile job (base/trace.h): its kernel and its options
+ * (the -D macros, -maxrregcount ...; not the include folders), cut to `size`. Called
+ * only while tracing. */
+static void job_detail(const compile_job *job, char *buf, size_t size)
+{
+    size_t at = 0;
+    int n = snprintf(buf, size, "%s", job->name_expression ? job->name_expression : "?");
+    at = n > 0 && (size_t)n < size ? (size_t)n : size - 1;
+    for (int i = 0; i < job->noptions && at + 1 < size; i++) {
+        if (strncmp(job->options[i], "-I", 2) == 0 || strncmp(job->options[i], "--include-path", 14) == 0)
+            continue; /* the folders say nothing of the variant */
+        n = snprintf(buf + at, size - at, " %s", job->options[i]);
+        at = n > 0 && (size_t)n < size - at ? at + (size_t)n : size - 1;
+    }
+}
+
+/* compile_run for `job` inside a "compile" span of the trace. */
+static int traced_compile(const compile_job *job, compile_output *out)
+{
+    char detail[256];
+    if (trace_on()) {
+        job_detail(job, detail, sizeof detail);
+        trace_event('B', 0, detail, "compile");
+    }
+    int rc = compile_run(job, out);
+    trace_end("compile");
+    return rc;
+}
+
 /* ---- compile worker processes ------------------------------------------------------ */
 
 /* In the child: closes every descriptor but the standard ones and its two pipes, so
@@ -177,6 +207,8 @@ static int compile_worker_body(void *ctx, int in, int out)
 {
     (void)ctx;
     close_other_fds(in, out);
+    trace_reopen(); /* the trace file's descriptor was among those closed */
+    trace_name_process("cutune: compile worker");
     sigset_t pipe_set;
     sigemptyset(&pipe_set);
     sigaddset(&pipe_set, SIGPIPE);
@@ -199,7 +231,7 @@ static int compile_worker_body(void *ctx, int in, int out)
             child_hook(&job);
         wk_compiled answer;
         memset(&answer, 0, sizeof answer);
-        answer.nvrtc_ran = compile_run(&job, &answer.out) == 0;
+        answer.nvrtc_ran = traced_compile(&job, &answer.out) == 0;
         const err_info *why = err_last(); /* the parent sets it again from the answer */
         answer.error = answer.nvrtc_ran ? "" : why ? why->message : "NVRTC failed";
         wk_frame_reset(&f);
@@ -340,6 +372,11 @@ static void run_job(pool *p, int w, slot *s)
         else
             snprintf(s->error, sizeof s->error, "%s", err_last() ? err_last()->message : "error");
         if (have_key && cache_get(p->cache, &key, &s->out) == 1) {
+            if (trace_on()) {
+                char detail[256];
+                job_detail(&job, detail, sizeof detail);
+                trace_instant("cache hit", detail);
+            }
             incl_set_free(&own);
             return;
         }
@@ -347,7 +384,7 @@ static void run_job(pool *p, int w, slot *s)
     bool keep_out = false;
     int rc = p->processes ? compile_in_worker(p, w, &job, &s->out, &keep_out) : 1;
     if (rc == 1) /* in this process: threads mode, or no worker could be started */
-        rc = compile_run(&job, &s->out);
+        rc = traced_compile(&job, &s->out);
     incl_set_free(&own);
     if (rc < 0) { /* the compile's message: the hook reads it from s->error, in its own thread */
         snprintf(s->error, sizeof s->error, "%s", err_last() ? err_last()->message : "error");
@@ -441,6 +478,7 @@ int pool_run(int threads, int window, unsigned flags, cache *c, const pool_hooks
         }
     }
     stats->processes = p.processes;
+    trace_event('i', 0, NULL, "compile pool started: %d %s", threads, p.processes ? "worker processes" : "threads");
     pthread_mutex_init(&p.lock, NULL);
     pthread_cond_init(&p.work, NULL);
     pthread_cond_init(&p.finished, NULL);
@@ -467,6 +505,8 @@ int pool_run(int threads, int window, unsigned flags, cache *c, const pool_hooks
             int got = hooks->next(ud, &s->job);
             pthread_mutex_lock(&p.lock);
             if (got == 1) {
+                if (p.produced == 0)
+                    trace_instant("first job to the compile pool", NULL);
                 s->state = SLOT_READY;
                 p.produced++;
                 pthread_cond_signal(&p.work);
@@ -488,6 +528,8 @@ int pool_run(int threads, int window, unsigned flags, cache *c, const pool_hooks
         while (!(s = deliverable(&p)))
             pthread_cond_wait(&p.finished, &p.lock);
         pthread_mutex_unlock(&p.lock);
+        if (delivered == 0)
+            trace_instant("first binary delivered", s->job.skip ? "skipped" : s->out.cached ? "from the cache" : NULL);
         if (s->job.skip)
             stats->skipped++;
         else if (s->failed)

@@ -19,6 +19,7 @@
 
 #include "../base/err.h"
 #include "../base/sys.h"
+#include "../base/trace.h"
 #include "../compiler/eval.h"
 #include "../runtime/cache.h"
 #include "../runtime/devices.h"
@@ -153,6 +154,12 @@ int gpu_spawn(gpu_handle *g)
         phases_tick(g->plan.res->clock);
     if (wk_start(&g->proc, gw_main, &g->plan) < 0)
         return err_recode(CUTUNE_ENOMEM);
+    trace_event('i', 0, NULL, "GPU %d worker spawned (pid %ld)", g->plan.device, (long)g->proc.pid);
+    if (trace_on()) { /* the track of the variants sent to it (gpu_send) */
+        char name[64];
+        snprintf(name, sizeof name, "GPU %d: variants sent and answered", g->plan.device);
+        trace_name_track(TRACE_TRACK + g->plan.device, name);
+    }
     g->setup_deadline = sys_seconds() + SETUP_LIMIT_S;
     return CUTUNE_OK;
 }
@@ -303,6 +310,9 @@ int gpu_send(gpu_handle *g, const session_binary *bin, const record *src, bool h
     rec->m.device = g->plan.device;
     if (g->plan.res->clock) /* a GPU busy until gpu_receive */
         phases_busy(g->plan.res->clock, 1);
+    /* each GPU a track of the tuner's: a variant from its sending to its answer */
+    trace_event('B', TRACE_TRACK + g->plan.device, final ? "final race" : NULL, "variant %llu",
+                (unsigned long long)src->v.ordinal);
     g->send_failed = wk_send(g->proc.to, &f) < 0; /* a worker that died idle: lost at the receive */
     wk_frame_free(&f);
     return CUTUNE_OK;
@@ -317,6 +327,8 @@ void gpu_receive(gpu_handle *g, record *rec)
 {
     wk_frame f = WK_FRAME_INIT;
     int rc = g->send_failed ? -1 : wk_recv(g->proc.from, &f, gpu_deadline(g));
+    trace_event('E', TRACE_TRACK + g->plan.device, rc == 0 ? NULL : "no answer", "variant %llu",
+                (unsigned long long)rec->v.ordinal);
     if (g->plan.res->clock) /* answered, dead or out of time: no longer busy */
         phases_busy(g->plan.res->clock, -1);
     arena *a = rc == 0 ? arena_new() : NULL;

@@ -17,6 +17,7 @@
 
 #include "../base/err.h"
 #include "../base/sys.h"
+#include "../base/trace.h"
 #include "../compiler/plan.h"
 #include "../runtime/devmemo.h"
 #include "../runtime/worker.h"
@@ -70,7 +71,10 @@ static bool token_take(int fd)
         return false;
     struct pollfd pf = {fd, POLLIN, 0};
     char c;
-    return poll(&pf, 1, TOKEN_WAIT_S * 1000) == 1 && read(fd, &c, 1) == 1;
+    trace_begin("wait for the driver token");
+    bool taken = poll(&pf, 1, TOKEN_WAIT_S * 1000) == 1 && read(fd, &c, 1) == 1;
+    trace_end("wait for the driver token");
+    return taken;
 }
 
 /* Passes the token on when this worker held it, and closes its ends of the pipe. */
@@ -81,6 +85,8 @@ static void token_give(const int token[2], bool held)
     if (held && write(token[1], "t", 1) != 1) {
         /* the pipe is gone: the others find its end of file and start without it */
     }
+    if (held)
+        trace_instant("driver token given", NULL);
     close(token[0]);
     close(token[1]);
 }
@@ -135,7 +141,9 @@ static void ahead_start(gw *g)
 /* Waits for ahead_start's compiles and frees what they used. */
 static void ahead_wait(gw *g)
 {
+    trace_begin("wait for own kernels' compiles");
     (void)cache_ahead_wait(g->ahead);
+    trace_end("wait for own kernels' compiles");
     g->ahead = NULL;
     for (int i = 0; g->ahead_sources && i < g->nahead; i++)
         free(g->ahead_sources[i]); /* the helpers' own are the helpers' */
@@ -197,8 +205,10 @@ static int worker_setup(gw *g, strbuf *msg, wk_setup *acc)
     int before = p->spec->diags.len;
     err_clear(); /* a failure that says nothing more than its status must not quote an older one */
     t = sys_seconds();
-    ahead_wait(g);                   /* what the driver's start did not cover: compiling, on the critical path */
+    ahead_wait(g); /* what the driver's start did not cover: compiling, on the critical path */
+    trace_begin("resets and checker");
     int hooks = gw_hooks_prepare(g); /* resets and a checker kernel */
+    trace_end("resets and checker");
     acc->compile_s = sys_seconds() - t;
     if (hooks != CUTUNE_OK) {
         const char *text = spec_render(p->spec, before, false);
@@ -209,7 +219,9 @@ static int worker_setup(gw *g, strbuf *msg, wk_setup *acc)
         return CUTUNE_OK;
     t = sys_seconds();
     double helpers = bench_compile_seconds(g->b); /* cutune's own kernels it compiles (fills, comparisons) */
+    trace_begin("reference");
     int rc = gw_reference(g);
+    trace_end("reference");
     helpers = bench_compile_seconds(g->b) - helpers;
     acc->compile_s += g->ref_compile_s + helpers;
     acc->inputs_s = g->ref_inputs_s;
@@ -362,7 +374,14 @@ int gw_main(void *ctx, int in, int out)
     strbuf msg = STRBUF_INIT;
     double ref_seconds = res->summary.gpu_seconds;
     wk_setup s = {false, 0, "", "", 0, 0, 0, 0, 0};
+    if (trace_on()) {
+        char name[64];
+        snprintf(name, sizeof name, "cutune: GPU %d worker", w.p->device);
+        trace_name_process(name);
+    }
+    trace_event('B', 0, NULL, "GPU %d worker set-up", w.p->device);
     int status = worker_setup(&w, &msg, &s);
+    trace_event('E', 0, status == CUTUNE_OK ? NULL : sb_cstr(&msg), "GPU %d worker set-up", w.p->device);
     bool ok = status == CUTUNE_OK;
     /* summary.reference is set by gw_reference, here in the worker */
     s.ok = ok;
@@ -387,7 +406,13 @@ int gw_main(void *ctx, int in, int out)
             wk_end(out, 4); /* not a request of this spec's: the pipe is not to be trusted */
         reply r;
         bench_result br;
+        trace_event('B', 0,
+                    q.final     ? "final race"
+                    : q.profile ? "hardware counters"
+                                : NULL,
+                    "variant %llu", (unsigned long long)q.ordinal);
         bool sticky = serve(&w, &q, &r, metrics, &br);
+        trace_event('E', 0, NULL, "variant %llu", (unsigned long long)q.ordinal);
         wk_frame_reset(&f);
         reply_encode(&f, &r);
         if (wk_send(out, &f) < 0 || sticky)

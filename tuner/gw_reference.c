@@ -13,6 +13,7 @@
 
 #include "../base/err.h"
 #include "../base/sys.h"
+#include "../base/trace.h"
 #include "../compiler/eval.h"
 #include "../compiler/plan.h"
 #include "../runtime/cached.h"
@@ -226,7 +227,9 @@ static int run_ref(gw *g, const ref_plan *r, const compile_output *out)
     bench_config c;
     gw_plain_args(g, &c);
     bench_result br;
+    trace_begin("reference run");
     int run = bench_run(g->b, &bin, &c, NULL, &br);
+    trace_end("reference run");
     if (run < 0 || br.status != OUTCOME_OK) {
         diag_error(&p->spec->diags, p->m->verify.ref_loc, "the reference failed to run: %s", br.reason);
         return run < 0 ? CUTUNE_ENODEV : CUTUNE_ESPEC;
@@ -234,7 +237,10 @@ static int run_ref(gw *g, const ref_plan *r, const compile_output *out)
     p->res->summary.gpu_seconds += br.gpu_seconds;
     g->ref_inputs_s += br.inputs_seconds;
     bench_keep_failure kf;
-    return bench_keep_reference(g->b, &kf) < 0 ? keep_failed(g, &kf) : CUTUNE_OK;
+    trace_begin("reference kept");
+    int kept = bench_keep_reference(g->b, &kf);
+    trace_end("reference kept");
+    return kept < 0 ? keep_failed(g, &kf) : CUTUNE_OK;
 }
 
 int gw_reference(gw *g)
@@ -247,7 +253,11 @@ int gw_reference(gw *g)
     int rc = g->p->m->verify.against_kernel ? plan_kernel(g, a, &r) : plan_config(g, a, &r);
     compile_output out;
     double compiling = sys_seconds();
-    if (rc == CUTUNE_OK && (rc = compile_ref(g, a, &r, &out)) == CUTUNE_OK) {
+    trace_begin("reference compile");
+    if (rc == CUTUNE_OK)
+        rc = compile_ref(g, a, &r, &out);
+    trace_end("reference compile");
+    if (rc == CUTUNE_OK) {
         g->ref_compile_s += sys_seconds() - compiling;
         rc = run_ref(g, &r, &out);
         compile_output_free(&out);

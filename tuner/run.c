@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../base/sys.h"
+#include "../base/trace.h"
 #include "../results/prior.h"
 #include "../results/replay.h"
 #include "counters.h"
@@ -444,8 +445,11 @@ static int final_race(search_run *sr)
         vs[j] = t->res->records[list[j]];
         refs[j] = t->res->records[list[j]];
     }
-    if (rc == CUTUNE_OK && n > 0)
+    if (rc == CUTUNE_OK && n > 0) {
+        trace_event('B', 0, NULL, "final race: %d variants", n);
         rc = fleet_race(t, bins, vs, refs, n, ncontend, full);
+        trace_end("final race");
+    }
     for (uint64_t i = 0; rc == CUTUNE_OK && i < t->res->n; i++) {
         record *rec = t->res->records[i];
         if (!rec->m.provisional)

@@ -11,6 +11,7 @@
 #include <xxhash.h>
 
 #include "../base/sys.h"
+#include "../base/trace.h"
 #include "../runtime/cache.h"
 #include "../runtime/compile.h"
 #include "../runtime/includes.h"
@@ -189,6 +190,7 @@ int tuner_take_setup(tuner *t, int k, bool waited)
     phases *clock = waited ? t->res->clock : NULL;
     int was = clock ? phases_enter(clock, CUTUNE_PHASE_DEVICE) : 0; /* split by the set-up's steps (gpu.c) */
     int rc = gpu_ready(&t->gpus[k], waited);
+    trace_event('i', 0, rc < 0 ? "failed" : "ready", "GPU %d set-up answered", t->gpus[k].plan.device);
     if (clock)
         phases_enter(clock, was);
     t->slots[k].starting = false;
@@ -213,8 +215,11 @@ int tuner_ready(tuner *t)
         fds[n] = t->gpus[k].proc.from;
         at[n++] = k;
     }
-    int i = wk_wait_any(fds, n, deadline);                /* n is ngpus, at least 1: none was ready */
-    return tuner_take_setup(t, at[i >= 0 ? i : 0], true); /* none by the deadline: the first says so */
+    trace_begin("wait for a GPU's set-up");
+    int i = wk_wait_any(fds, n, deadline);                  /* n is ngpus, at least 1: none was ready */
+    int rc = tuner_take_setup(t, at[i >= 0 ? i : 0], true); /* none by the deadline: the first says so */
+    trace_end("wait for a GPU's set-up");
+    return rc;
 }
 
 int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, const cutune_tune_options *opts,
