@@ -187,12 +187,8 @@ static int spawn_gpus(tuner *t)
 
 int tuner_take_setup(tuner *t, int k, bool waited)
 {
-    phases *clock = waited ? t->res->clock : NULL;
-    int was = clock ? phases_enter(clock, CUTUNE_PHASE_DEVICE) : 0; /* split by the set-up's steps (gpu.c) */
-    int rc = gpu_ready(&t->gpus[k], waited);
+    int rc = gpu_ready(&t->gpus[k], waited); /* waited: the wait split by the set-up's steps (gpu.c) */
     trace_event('i', 0, rc < 0 ? "failed" : "ready", "GPU %d set-up answered", t->gpus[k].plan.device);
-    if (clock)
-        phases_enter(clock, was);
     t->slots[k].starting = false;
     t->slots[k].idle_since = sys_seconds();
     if (rc < 0 && t->ready_status == CUTUNE_OK) { /* the worker's own status: a failed reference is ESPEC */
@@ -215,10 +211,19 @@ int tuner_ready(tuner *t)
         fds[n] = t->gpus[k].proc.from;
         at[n++] = k;
     }
+    /* The wait is the set-up's: the time so far counted in the run's phase, the wait left
+     * uncounted until gpu_ready splits it by the steps the worker timed (driver and
+     * context, compiles, inputs, reference), the rest the device's. (Entering the device
+     * phase after the wait counted the whole wait in the run's phase first: a run that
+     * waited 0.25 s for its GPU's driver said "compile".) */
+    phases *clock = t->res->clock;
+    int was = clock ? phases_enter(clock, CUTUNE_PHASE_DEVICE) : 0;
     trace_begin("wait for a GPU's set-up");
     int i = wk_wait_any(fds, n, deadline);                  /* n is ngpus, at least 1: none was ready */
     int rc = tuner_take_setup(t, at[i >= 0 ? i : 0], true); /* none by the deadline: the first says so */
     trace_end("wait for a GPU's set-up");
+    if (clock)
+        phases_enter(clock, was);
     return rc;
 }
 

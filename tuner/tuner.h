@@ -97,8 +97,9 @@ int tuner_new(tuner **out, cutune_spec *spec, const cutune_space_size *size, con
  * status as tuner_take_setup's. */
 int tuner_ready(tuner *t);
 
-/* tuner_take_setup: takes GPU k's set-up answer (gpu_ready; `waited`: its steps counted
- * into the run's phases) and makes the GPU idle. CUTUNE_OK, or, when it failed, the
+/* tuner_take_setup: takes GPU k's set-up answer (gpu_ready; `waited`: the run's clock
+ * is in the device phase since the wait began, uncounted, and the wait is split by the
+ * set-up's steps) and makes the GPU idle. CUTUNE_OK, or, when it failed, the
  * run's setup failure status (ESPEC: the reference; ENODEV: the GPU could not be used)
  * with a diagnostic on the spec (the first failure's only), the error object set and
  * the run stopped (tuner_stop). */

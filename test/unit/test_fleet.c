@@ -460,6 +460,27 @@ static void test_gpus_join_as_their_setups_answer(void **state)
     fake_fleet_free(&ff);
 }
 
+/* The run's wait for its first GPU's set-up (its driver starting) is the device's time
+ * in the run's phases, not the phase the run waited in (it said "compile" for a driver's
+ * 0.25 s). */
+static void test_setup_wait_is_the_devices(void **state)
+{
+    (void)state;
+    fake_fleet ff;
+    fake_setup fs[1] = {{1, 300, 0}}; /* the set-up answers after 0.3 s */
+    fake_fleet_setup(&ff, 1, fs);
+    phases clock;
+    phases_init(&clock, CUTUNE_PHASE_COUNT, CUTUNE_PHASE_COMPILE, NULL, NULL);
+    ff.res->clock = &clock;
+    assert_int_equal(tuner_ready(ff.t), CUTUNE_OK);
+    phases_tick(&clock);
+    assert_true(clock.seconds[CUTUNE_PHASE_DEVICE] >= 0.25);
+    assert_true(clock.seconds[CUTUNE_PHASE_COMPILE] < 0.1);
+    assert_int_equal(clock.base, CUTUNE_PHASE_COMPILE); /* the run's phase again */
+    ff.res->clock = NULL;
+    fake_fleet_free(&ff);
+}
+
 static void test_failed_setup_stops_the_run(void **state)
 {
     (void)state;
@@ -653,6 +674,7 @@ int main(void)
         cmocka_unit_test(test_race_screens_on_one_gpu),
         cmocka_unit_test(test_race_cancelled_sends_nothing),
         cmocka_unit_test(test_gpus_join_as_their_setups_answer),
+        cmocka_unit_test(test_setup_wait_is_the_devices),
         cmocka_unit_test(test_failed_setup_stops_the_run),
         cmocka_unit_test(test_run_end_does_not_wait_for_workers),
     };
