@@ -2,7 +2,8 @@
 # kill9.sh CUTUNE SOURCE_DIR [SPEC] - tunes SPEC (default: examples/sweep.tune), killing
 # the tuner with SIGKILL at random moments several times and resuming each time, then
 # lets it finish; the journal must hold every configuration once (or a contender's
-# provisional line, then its final race's line: never two measurements of the same kind)
+# provisional line, then its final race's line: never two measurements of the same kind;
+# a contender past the final race's limit keeps its provisional line, as the results do)
 # and the final results must cover the whole space. Exits 77 (skipped) without a GPU.
 # FLEET=1 (several GPUs; ctest's kill9-fleet): the odd-numbered runs use --devices with two GPUs
 # (test/gpu/fleet_args.sh), the others and the last one do not, so the journal is resumed
@@ -47,12 +48,15 @@ counts = collections.Counter(r["index"] for r in records)
 res = json.load(open(sys.argv[2]))
 n = len(res["results"])
 # A configuration's earlier lines may only be provisional (a contender placed by a few
-# samples, timed in full by a later final race); its last line never is.
+# samples, timed in full by a later final race); its last line is provisional only when
+# the results say so too (a contender past the final race's 16, never timed in full).
 lines_of = collections.defaultdict(list)
 for r in records:
     lines_of[r["index"]].append(r)
+final = {e["index"]: e for e in res["results"]}
 dups = [k for k, ls in lines_of.items()
-        if ls[-1].get("provisional") or any(not l.get("provisional") for l in ls[:-1])]
+        if (ls[-1].get("provisional") and not final.get(k, {}).get("provisional"))
+        or any(not l.get("provisional") for l in ls[:-1])]
 ok = head["format"] == "cutune-journal" and not dups and len(counts) == n and set(counts) == set(range(n))
 finals = sum(1 for ls in lines_of.values() if len(ls) > 1)
 print("journal: %d outcomes for %d configurations, %d timed in full by a final race, %d measured twice; "
