@@ -24,6 +24,19 @@
 
 #include "scratch.h"
 
+/* dumped: `root` (taken) written to tmpdir/NAME and loaded as results. */
+static cutune_tune_result *dumped(json_t *root, const char *name)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    assert_int_equal(json_dump_file(root, path, 0), 0);
+    json_decref(root);
+    cutune_tune_result *r = NULL;
+    if (cutune_results_load(&r, path) != CUTUNE_OK)
+        fail_msg("%s: %s", path, cutune_last_error());
+    return r;
+}
+
 /* recording: RECORDED with `direction` as the objective's and every median time
  * multiplied by `scale`, written to tmpdir/NAME and loaded. */
 static cutune_tune_result *recording(const char *name, const char *direction, double scale)
@@ -41,14 +54,7 @@ static cutune_tune_result *recording(const char *name, const char *direction, do
         if (json_is_number(median))
             json_object_set_new(t, "median", json_real(json_number_value(median) * scale));
     }
-    char path[128];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    assert_int_equal(json_dump_file(root, path, 0), 0);
-    json_decref(root);
-    cutune_tune_result *r = NULL;
-    if (cutune_results_load(&r, path) != CUTUNE_OK)
-        fail_msg("%s: %s", path, cutune_last_error());
-    return r;
+    return dumped(root, name);
 }
 
 /* rankable: what a ranking holds, by the public accessors. */
@@ -169,14 +175,7 @@ static cutune_tune_result *tied_recording(const char *name, int n)
         }
     }
     assert_int_equal(marked, n);
-    char path[128];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    assert_int_equal(json_dump_file(root, path, 0), 0);
-    json_decref(root);
-    cutune_tune_result *r = NULL;
-    if (cutune_results_load(&r, path) != CUTUNE_OK)
-        fail_msg("%s: %s", path, cutune_last_error());
-    return r;
+    return dumped(root, name);
 }
 
 /* Contenders stopped tied are counted in a line of their own, read back from the file
