@@ -254,12 +254,6 @@ static void *auto_create(strat_ctx *c)
     uint64_t design = set->budget ? set->budget * 2 / 5 : AUTO_DESIGN_MAX;
     design = design < AUTO_DESIGN_MIN ? AUTO_DESIGN_MIN : design > AUTO_DESIGN_MAX ? AUTO_DESIGN_MAX : design;
     a->design = (int)(design < a->count ? design : a->count);
-#ifdef AUTO_KNOBS
-    const char *kv;
-    a->branch_every = (kv = getenv("AUTO_BRANCH_EVERY")) ? atoi(kv) : 0;
-    a->branch_mean = (kv = getenv("AUTO_BRANCH_MEAN")) ? atoi(kv) : 0;
-    a->branch_rot = (kv = getenv("AUTO_BRANCH_ROT")) ? atoi(kv) : 0;
-#endif
     bool prior = set->prior && set->nprior > 0;
     if (auto_plan_features(a, prior) < 0 || !(a->vals = calloc((size_t)a->np + 1, sizeof(value))) ||
         !(a->vec = calloc(3 * (size_t)a->np + 1, sizeof(uint64_t))) ||

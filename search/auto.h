@@ -27,14 +27,7 @@ enum {
     AUTO_REFIT_SHARE = 20, /* refit when more than n / 20 outcomes are new */
     AUTO_TREES = 32,       /* in each forest */
     AUTO_TS_PENDING = 4,   /* a global pick with this many in flight: a Thompson sample */
-    AUTO_BRANCH_MAXV = 4,  /* branch picks: params of 2 to this many values */
 };
-
-/* Experiment knobs (issue 27's branch-pick screen): a build with -DAUTO_KNOBS reads them
- * from the environment once, in auto_create; otherwise each is 0 and the strategy is as
- * documented. AUTO_BRANCH_EVERY=K: every K-th model pick (picks % K == 1) a branch pick;
- * AUTO_BRANCH_MEAN=1: each branch's best by predicted cost, not expected improvement;
- * AUTO_BRANCH_ROT=1: the branches in turn, not the best expected improvement of them. */
 
 typedef enum auto_feat_kind {
     AUTO_F_PARAM,   /* a param's value */
@@ -85,8 +78,6 @@ typedef struct auto_state {
     uint64_t nprior, prior_at;
     int prior_picks;
     uint64_t picks; /* model picks so far (the passes' rhythm) */
-    int branch_every, branch_mean, branch_rot; /* the knobs above (0: off) */
-    uint64_t branch_at;                        /* AUTO_BRANCH_ROT: the next branch in turn */
     double *cx;     /* scratch: one feature row */
     /* This batch's proposals (larger spaces: not yet pending in the driver). */
     const uint64_t *batch;

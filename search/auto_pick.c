@@ -273,64 +273,6 @@ static void conditional_pick(auto_state *a, strat_ctx *c, pick *p)
     global_pick(a, c, param, at, p);
 }
 
-/* A branch pick (whole spaces only; nothing in larger ones): for every param of 2 to
- * AUTO_BRANCH_MAXV values and every value v of it other than the best's, the branch
- * param = v; its best unseen configuration by expected improvement (x the chance it runs),
- * or with branch_mean by predicted cost (a likely failure last); of those branch bests,
- * the one of the highest expected improvement, or with branch_rot the next branch in turn
- * that has one. Into p (nothing when no branch has an unseen configuration). */
-static void branch_pick(auto_state *a, pick *p)
-{
-    enum { NB = MODEL_MAX_PARAMS * AUTO_BRANCH_MAXV };
-    int picked[1], b = nth_best(a, 0, picked);
-    if (!a->whole || b < 0)
-        return;
-    uint64_t best[MODEL_MAX_PARAMS];
-    sspace_decode(a->sp, a->okeys[b], best);
-    bool have[NB] = {false};
-    uint64_t bkey[NB];
-    double bscore[NB], bei[NB];
-    for (uint64_t o = 0; o < a->count; o++) {
-        if (a->taken[o])
-            continue;
-        sspace_decode(a->sp, a->keys[o], a->vec);
-        double ei = expected_improvement(a->best_t, a->mu[o], a->sd[o]) * a->pok[o];
-        double sc = a->branch_mean ? -a->mu[o] - (a->pok[o] < 0.5 ? 1e6 : 0) : ei;
-        for (int i = 0; i < a->np; i++) {
-            uint64_t size = sspace_size(a->sp, i);
-            if (size < 2 || size > AUTO_BRANCH_MAXV || a->vec[i] == best[i])
-                continue;
-            int j = i * AUTO_BRANCH_MAXV + (int)a->vec[i];
-            if (!have[j] || sc > bscore[j]) {
-                have[j] = true;
-                bkey[j] = a->keys[o];
-                bscore[j] = sc;
-                bei[j] = ei;
-            }
-        }
-    }
-    int chosen = -1;
-    if (a->branch_rot) {
-        for (int t = 0; t < NB && chosen < 0; t++) {
-            int j = (int)((a->branch_at + (uint64_t)t) % NB);
-            if (have[j])
-                chosen = j;
-        }
-        if (chosen >= 0)
-            a->branch_at = (uint64_t)chosen + 1;
-    } else {
-        for (int j = 0; j < NB; j++)
-            if (have[j] && (chosen < 0 || bei[j] > bei[chosen]))
-                chosen = j;
-    }
-    if (chosen < 0)
-        return;
-    p->have = true;
-    p->key = bkey[chosen];
-    p->score = bei[chosen];
-    p->mu = a->mu[auto_place(a, bkey[chosen])];
-}
-
 bool auto_model_pick(auto_state *a, strat_ctx *c, uint64_t *key)
 {
     if (!a->model || a->nobs - a->fitted_at > a->nobs / AUTO_REFIT_SHARE) {
@@ -343,9 +285,7 @@ bool auto_model_pick(auto_state *a, strat_ctx *c, uint64_t *key)
     if (a->picks % AUTO_SPREAD_EVERY == 0) /* exploration the model cannot argue with */
         return auto_spread_pick(a, c, key);
     pick p = {.tree = -1, .model = a->model};
-    if (a->branch_every > 0 && a->picks % (uint64_t)a->branch_every == 1)
-        branch_pick(a, &p);
-    else if (a->picks % AUTO_COND_EVERY == 0)
+    if (a->picks % AUTO_COND_EVERY == 0)
         conditional_pick(a, c, &p);
     else if (a->picks % AUTO_LOCAL_EVERY == 0)
         neighbours_of_best(a, c, AUTO_TOP_LOCAL, &p);
