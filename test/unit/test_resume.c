@@ -39,12 +39,12 @@
 #include "tuner/settings.h"
 #include "tuner/tuner.h"
 
-static char dir[256];
+#include "scratch.h"
 
 static void write_file(const char *name, const char *text)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fputs(text, f);
@@ -91,7 +91,7 @@ static void slow_index_4(const compile_job *job)
 static cutune_spec *load_spec(void)
 {
     cutune_load_options lo = CUTUNE_LOAD_OPTIONS_INIT;
-    lo.base_dir = dir;
+    lo.base_dir = tmpdir;
     cutune_spec *spec;
     int rc = cutune_spec_load_string(&spec, "s.tune", spec_src, strlen(spec_src), &lo);
     if (rc != CUTUNE_OK)
@@ -127,7 +127,7 @@ static tuner *resumed_tuner(cutune_spec *spec, const cutune_tune_options *opts)
     assert_int_equal(twins_new(&t->twins, m), CUTUNE_OK);
     assert_int_equal(settings_resolve(m, &spec->diags, NULL, 6, &t->set), CUTUNE_OK);
     char path[512];
-    snprintf(path, sizeof path, "%s/j.journal", dir);
+    snprintf(path, sizeof path, "%s/j.journal", tmpdir);
     json_t *identity = json_pack("{s:i}", "test", 1);
     assert_int_equal(journal_open(&t->journal, path, identity, 6, false), 0);
     json_decref(identity);
@@ -151,8 +151,6 @@ static void resume(tuner *t, cutune_analyze_summary *asum)
 static void test_late_read_back(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/cutune-test-resume-XXXXXX");
-    assert_non_null(mkdtemp(dir));
     write_file("k.cu", kernel_src);
     /* index = threads' position * 2 + BROKEN (listing order) */
     static const char *const lines[] = {
@@ -197,9 +195,6 @@ static void test_late_read_back(void **state)
     tuner_free(t);
     cutune_tune_result_free(res);
     cutune_spec_free(spec);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
 }
 
 /* What a session compiling the whole space says of each variant, by ordinal; and a
@@ -265,7 +260,7 @@ static void write_first_run(cutune_spec *spec, first_run *f)
     assert_int_equal(f->seen, 6);
     assert_int_equal(f->res->n, 5);
     char path[512];
-    snprintf(path, sizeof path, "%s/j.journal", dir);
+    snprintf(path, sizeof path, "%s/j.journal", tmpdir);
     json_t *identity = json_pack("{s:i}", "test", 1);
     journal *j;
     assert_int_equal(journal_open(&j, path, identity, 6, true), 0);
@@ -278,8 +273,6 @@ static void write_first_run(cutune_spec *spec, first_run *f)
 static void test_read_back_not_compiled(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/cutune-test-resume-XXXXXX");
-    assert_non_null(mkdtemp(dir));
     write_file("k.cu", kernel_src);
     cutune_spec *spec = load_spec();
     first_run f;
@@ -338,9 +331,6 @@ static void test_read_back_not_compiled(void **state)
     cutune_tune_result_free(res);
     cutune_tune_result_free(first);
     cutune_spec_free(spec);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
 }
 
 /* A fake GPU worker (test_fleet.c's, reduced): every request answered ok, timed, with a
@@ -379,8 +369,6 @@ static int fake_worker(void *ctx, int in, int out)
 static void test_read_back_races(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/cutune-test-resume-XXXXXX");
-    assert_non_null(mkdtemp(dir));
     write_file("k.cu", kernel_src);
     /* every configuration journaled: 0 timed in full (0.010 ms, the best), 2 provisional
      * within 5 % of it (a contender), 4 provisional far behind, the BROKEN ones not
@@ -442,17 +430,14 @@ static void test_read_back_races(void **state)
     tuner_free(t);
     cutune_tune_result_free(res);
     cutune_spec_free(spec);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_late_read_back),
-        cmocka_unit_test(test_read_back_not_compiled),
-        cmocka_unit_test(test_read_back_races),
+        cmocka_unit_test_setup_teardown(test_late_read_back, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_read_back_not_compiled, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_read_back_races, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
