@@ -12,7 +12,7 @@
  *   alloc    a first 1 MiB allocation and a synchronize (the context really usable)
  *   end      the context released (what a worker's exit costs)
  *
- *   driver_start [-n N] [-d DEVICES] [-v] [-q] [-s init|ctx|alloc]
+ *   driver_start [-n N] [-d DEVICES] [-v] [-q] [-s init|ctx|alloc] [-t] [-k]
  *
  * -n: the number of children (default 1); child i uses device i mod DEVICES (default N).
  * -v: each child sees only its own device (CUDA_VISIBLE_DEVICES=i, set before cuInit, as
@@ -23,9 +23,16 @@
  *     takes it before loading libcuda and passes it on once its step `init` (cuInit),
  *     `ctx` (the context: what cutune does) or `alloc` has ended. Which step the driver
  *     serialises decides how soon the next one can start.
+ * -t: one child process instead of N: it loads libcuda and calls cuInit once, then N
+ *     threads start at the gun, thread i retaining device i mod DEVICES's context (what a
+ *     worker process serving several GPUs would pay; -v and -s do not apply).
+ * -k: a holder process retains every device's primary context before the gun and keeps
+ *     it until the children have ended (what the start costs when the GPUs are already
+ *     open, as under persistence mode or beside another CUDA process).
  * Exit 1 when a child's driver call failed (its line says which). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +130,107 @@ static int child(int i, int dev, double gun, const int token[2], int pass_after,
     return 0;
 }
 
+/* -t: one thread's context start in a process whose cuInit is done. */
+typedef struct thread_job {
+    void *h;
+    int i, dev;
+    double gun, init_end;
+    char line[256];
+    int rc;
+} thread_job;
+
+/* Thread body: waits for nothing (the threads start at the gun), times the context and a
+ * first allocation on job->dev; the outcome in job->line and job->rc. */
+static void *thread_start(void *arg)
+{
+    thread_job *j = arg;
+    fn_get get = (fn_get)sym(j->h, "cuDeviceGet");
+    fn_retain retain = (fn_retain)sym(j->h, "cuDevicePrimaryCtxRetain");
+    fn_release release = (fn_release)sym(j->h, "cuDevicePrimaryCtxRelease_v2");
+    fn_set set = (fn_set)sym(j->h, "cuCtxSetCurrent");
+    fn_alloc alloc = (fn_alloc)sym(j->h, "cuMemAlloc_v2");
+    fn_free mfree = (fn_free)sym(j->h, "cuMemFree_v2");
+    fn_sync sync = (fn_sync)sym(j->h, "cuCtxSynchronize");
+    int rc, d = 0;
+    void *ctx = NULL;
+    unsigned long long p = 0;
+    j->rc = 1;
+    if (!get || !retain || !release || !set || !alloc || !mfree || !sync) {
+        snprintf(j->line, sizeof j->line, "thread %d: a symbol missing", j->i);
+        return NULL;
+    }
+    if ((rc = get(&d, j->dev)) != 0 || (rc = retain(&ctx, d)) != 0 || (rc = set(ctx)) != 0) {
+        snprintf(j->line, sizeof j->line, "thread %d: device %d's context: %d", j->i, j->dev, rc);
+        return NULL;
+    }
+    double c = now() - j->gun;
+    if ((rc = alloc(&p, 1 << 20)) != 0 || (rc = sync()) != 0 || (rc = mfree(p)) != 0) {
+        snprintf(j->line, sizeof j->line, "thread %d: a first allocation: %d", j->i, rc);
+        return NULL;
+    }
+    double a = now() - j->gun;
+    if ((rc = release(d)) != 0) {
+        snprintf(j->line, sizeof j->line, "thread %d: cuDevicePrimaryCtxRelease: %d", j->i, rc);
+        return NULL;
+    }
+    snprintf(j->line, sizeof j->line, "thread %d device %d: init %.3f ctx %.3f alloc %.3f end %.3f", j->i, j->dev,
+             j->init_end, c, a, now() - j->gun);
+    j->rc = 0;
+    return NULL;
+}
+
+/* -t: in this (child) process, dlopen and cuInit once from the gun, then n threads, one
+ * per context; their lines to `out`. Returns 0, or 1 when a step failed. */
+static int threaded(int n, int ndev, double gun, int out)
+{
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    fn_init init = (fn_init)sym(h, "cuInit");
+    if (!init || init(0) != 0) {
+        dprintf(out, "threads: libcuda.so.1 or cuInit failed\n");
+        return 1;
+    }
+    double ie = now() - gun;
+    thread_job jobs[64];
+    pthread_t tid[64];
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        jobs[i] = (thread_job){.h = h, .i = i, .dev = i % ndev, .gun = gun, .init_end = ie, .rc = 1};
+        snprintf(jobs[i].line, sizeof jobs[i].line, "thread %d: not started", i);
+        if (pthread_create(&tid[i], NULL, thread_start, &jobs[i]) != 0) {
+            n = i;
+            bad = 1;
+            break;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        pthread_join(tid[i], NULL);
+        dprintf(out, "%s\n", jobs[i].line);
+        bad |= jobs[i].rc;
+    }
+    return bad;
+}
+
+/* -k: retains every device's primary context, then waits for `hold` to close; exits. */
+static void holder(int hold, int ready)
+{
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    fn_init init = (fn_init)sym(h, "cuInit");
+    fn_count count = (fn_count)sym(h, "cuDeviceGetCount");
+    fn_get get = (fn_get)sym(h, "cuDeviceGet");
+    fn_retain retain = (fn_retain)sym(h, "cuDevicePrimaryCtxRetain");
+    int n = 0, d;
+    void *ctx;
+    if (!init || !count || !get || !retain || init(0) != 0 || count(&n) != 0)
+        _exit(1);
+    for (int i = 0; i < n; i++)
+        if (get(&d, i) != 0 || retain(&ctx, d) != 0)
+            _exit(1);
+    char c;
+    if (write(ready, "r", 1) != 1 || read(hold, &c, 1) < 0)
+        _exit(1);
+    _exit(0);
+}
+
 /* The device query as cutune's does it, in this process: count and names. Returns the
  * count, or -1 with a message printed. (This process then holds the driver: children
  * forked after it start their own, as cutune's workers are exec'd or forked before.) */
@@ -149,8 +257,8 @@ static int query(void)
 
 int main(int argc, char **argv)
 {
-    int n = 1, visible = 0, ask = 0, ndev = 0, pass_after = 0, o;
-    while ((o = getopt(argc, argv, "n:d:vqs:")) != -1) {
+    int n = 1, visible = 0, ask = 0, ndev = 0, pass_after = 0, threads = 0, keep = 0, o;
+    while ((o = getopt(argc, argv, "n:d:vqs:tk")) != -1) {
         if (o == 'n')
             n = atoi(optarg);
         else if (o == 'd')
@@ -159,6 +267,10 @@ int main(int argc, char **argv)
             visible = 1;
         else if (o == 'q')
             ask = 1;
+        else if (o == 't')
+            threads = 1;
+        else if (o == 'k')
+            keep = 1;
         else if (o == 's')
             pass_after = strcmp(optarg, "init") == 0    ? 1
                          : strcmp(optarg, "ctx") == 0   ? 2
@@ -182,10 +294,41 @@ int main(int argc, char **argv)
     }
     if (ndev < 1)
         ndev = n;
+    int hold[2] = {-1, -1}, ready[2];
+    if (keep) { /* the holder keeps every context open until hold[1] closes */
+        if (pipe(hold) < 0 || pipe(ready) < 0)
+            return 1;
+        pid_t k = fork();
+        if (k == 0) {
+            close(hold[1]);
+            close(ready[0]);
+            holder(hold[0], ready[1]);
+        }
+        char c;
+        close(hold[0]);
+        close(ready[1]);
+        if (k < 0 || read(ready[0], &c, 1) != 1) {
+            fprintf(stderr, "driver_start: the holder did not start\n");
+            return 1;
+        }
+    }
     int gun[2], out[2];
     if (pipe(gun) < 0 || pipe(out) < 0)
         return 1;
-    for (int i = 0; i < n; i++) {
+    int children = threads ? 1 : n;
+    for (int i = 0; i < children && threads; i++) {
+        pid_t p = fork();
+        if (p < 0)
+            return 1;
+        if (p == 0) {
+            close(gun[1]);
+            double g;
+            if (read(gun[0], &g, sizeof g) != (ssize_t)sizeof g)
+                _exit(1);
+            _exit(threaded(n, ndev, g, out[1]));
+        }
+    }
+    for (int i = 0; i < n && !threads; i++) {
         pid_t p = fork();
         if (p < 0)
             return 1;
@@ -213,21 +356,29 @@ int main(int argc, char **argv)
     close(out[1]);
     usleep(200000); /* every child forked and waiting */
     double g = now();
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < children; i++)
         if (write(gun[1], &g, sizeof g) != (ssize_t)sizeof g)
             return 1;
     int bad = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < children; i++) {
         int st;
         if (wait(&st) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
             bad = 1;
     }
-    printf("n %d visible %d token after %s: all ended %.3f s after the gun\n", n, visible,
+    double end = now() - g;
+    if (keep) { /* the holder lets go and is reaped */
+        int st;
+        close(hold[1]);
+        if (wait(&st) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+            bad = 1;
+    }
+    printf("n %d visible %d%s%s token after %s: all ended %.3f s after the gun\n", n, visible,
+           threads ? " threads" : "", keep ? " held" : "",
            pass_after == 1   ? "init"
            : pass_after == 2 ? "ctx"
            : pass_after == 3 ? "alloc"
                              : "none",
-           now() - g);
+           end);
     char buf[4096];
     ssize_t k;
     while ((k = read(out[0], buf, sizeof buf)) > 0)

@@ -448,7 +448,7 @@ static int final_race(search_run *sr)
     if (rc == CUTUNE_OK && n > 0) {
         trace_event('B', 0, NULL, "final race: %d variants", n);
         rc = fleet_race(t, bins, vs, refs, n, ncontend, full);
-        trace_end("final race");
+        trace_event('E', 0, rc == CUTUNE_OK ? NULL : "failed", "final race: %d variants", n);
     }
     for (uint64_t i = 0; rc == CUTUNE_OK && i < t->res->n; i++) {
         record *rec = t->res->records[i];

@@ -80,7 +80,7 @@ run big "$tmp/k/big.tune"
 check "nothing can launch: exit 6 (not $rc)" test $rc -eq 6
 
 # The README's first command, on a GPU: tuned, exit 0.
-run sweep "$src/examples/sweep.tune" --results "$tmp/sweep.json"
+run sweep "$src/examples/sweep.tune" --results "$tmp/sweep.json" --header "$tmp/sweep.h"
 check "examples/sweep.tune on a GPU: exit 0 (not $rc)" test $rc -eq 0
 check "... a best configuration on stdout" grep -q '^best: #' "$tmp/sweep.out"
 for f in some resumed damaged none big sweep; do

@@ -20,7 +20,7 @@ run() { # name spec [options...]
     shift 2
     local t0 t1
     t0=$(date +%s.%N)
-    "$cutune" --color never "$spec" --results "$tmp/$name.json" --fresh "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+    "$cutune" --color never "$spec" --results "$tmp/$name.json" --header "$tmp/$name.h" --fresh "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
     local rc=$?
     t1=$(date +%s.%N)
     cat "$tmp/$name.err"

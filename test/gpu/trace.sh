@@ -13,7 +13,7 @@ src=$2
 . "$src/test/gpu/lib.sh.inc"
 gpu_probe trace
 gpu_tmp
-CUTUNE_TRACE=$tmp/run.json "$cutune" --color never "$src/examples/sweep.tune" --limit 24 --fresh \
+CUTUNE_TRACE=$tmp/run.json "$cutune" --color never "$src/examples/sweep.tune" --limit 24 --header "$tmp/tuned.h" --fresh \
     --results "$tmp/r.json" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 cat "$tmp/err"
