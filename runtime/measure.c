@@ -333,7 +333,10 @@ meas_next meas_race_next(const meas_settings *s, const meas_times *t)
         return MEAS_MORE;
     if (s->worse && s->prune > 0 && s->worse(s->worse_ctx, t->median_ms, s->prune))
         return MEAS_PRUNED;
-    if (s->worse && s->contend > 0 && t->reps >= 2 && s->worse(s->worse_ctx, t->min_ms, s->contend))
+    double cold = t->cold_ms - MEAS_COLD_MS; /* what is left of the cold sample, as meas_race_cold */
+    bool two = t->reps >= 2 || cold > 0;
+    double fastest = t->reps >= 2 || cold >= t->min_ms ? t->min_ms : cold;
+    if (s->worse && s->contend > 0 && two && s->worse(s->worse_ctx, fastest, s->contend))
         return MEAS_PRUNED;
     bool done = (t->reps >= s->min_reps && t->spread <= s->spread) || t->reps >= (s->max_reps > 0 ? s->max_reps : 1);
     /* the screening stops a contender only where its full timing would go on: one done
@@ -363,6 +366,7 @@ int meas_time(meas_gpu *g, const meas_kernel *k, const meas_launch *l, const mea
     memset(out, 0, sizeof *out);
     double t0 = sys_seconds();
     out->launches = 1; /* the checked run */
+    out->cold_ms = cold_ms > 0 ? cold_ms : 0;
     out->batch = 1;
     double *samples = NULL;
     if (meas_race_cold(s, cold_ms)) { /* a clear loser: its one (cold) sample is its figures */

@@ -126,6 +126,8 @@ typedef struct meas_times {
     bool pruned;           /* stopped early: it cannot win (clearly slower than the best so far, or tied) */
     bool provisional;      /* stopped as a contender after s->provisional samples */
     bool tied;             /* stopped by the screening level with the best (pruned too) */
+    double cold_ms;        /* the checked run's (cold) sample, which the contend rule counts
+                              as one of its two (meas_race_next); 0: none */
     int launches;          /* every launch of the variant: checked run, warm-ups, sizing, timed */
     double gpu_seconds;    /* wall time spent on this variant's timing */
     double warmup_seconds; /* of which the warm-ups and batch sizing, before the samples */
@@ -140,8 +142,10 @@ typedef enum meas_next { MEAS_MORE, MEAS_DONE, MEAS_PRUNED, MEAS_PROVISIONAL, ME
 bool meas_race_cold(const meas_settings *s, double cold_ms);
 
 /* meas_race_next: after t->reps warm samples whose statistics are t: MEAS_PRUNED when
- * the median is worse than the best by s->prune, or (from 2 samples) the fastest is
- * worse by s->contend; MEAS_DONE once t->reps >= min_reps with spread <= s->spread, or
+ * the median is worse than the best by s->prune, or the fastest of two samples is worse
+ * by s->contend (two warm samples, or from the first the warm one and t->cold_ms less
+ * MEAS_COLD_MS: a variant needs two slow samples to be given up, and the cold sample is
+ * one, the allowance taken off as meas_race_cold does); MEAS_DONE once t->reps >= min_reps with spread <= s->spread, or
  * t->reps >= max_reps (at least 1); otherwise, after exactly s->screen samples,
  * MEAS_PRUNED when s->judge says MEAS_BEHIND and MEAS_TIED when it says MEAS_LEVEL;
  * MEAS_PROVISIONAL once t->reps >= s->provisional (when set) and it is neither pruned
