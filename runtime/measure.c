@@ -321,9 +321,15 @@ static void statistics(const double *samples, int n, double *sorted, meas_times 
     t->reps = n;
 }
 
+double meas_cold_allowance(double cold_ms)
+{
+    double frac = cold_ms * MEAS_COLD_FRAC;
+    return frac > MEAS_COLD_MS ? frac : MEAS_COLD_MS;
+}
+
 bool meas_race_cold(const meas_settings *s, double cold_ms)
 {
-    double warm = cold_ms - MEAS_COLD_MS;
+    double warm = cold_ms - meas_cold_allowance(cold_ms);
     return s->worse && s->prune > 0 && warm > 0 && s->worse(s->worse_ctx, warm, s->prune);
 }
 
@@ -333,7 +339,7 @@ meas_next meas_race_next(const meas_settings *s, const meas_times *t)
         return MEAS_MORE;
     if (s->worse && s->prune > 0 && s->worse(s->worse_ctx, t->median_ms, s->prune))
         return MEAS_PRUNED;
-    double cold = t->cold_ms - MEAS_COLD_MS; /* what is left of the cold sample, as meas_race_cold */
+    double cold = t->cold_ms - meas_cold_allowance(t->cold_ms); /* what is left of it, as meas_race_cold */
     bool two = t->reps >= 2 || cold > 0;
     double fastest = t->reps >= 2 || cold >= t->min_ms ? t->min_ms : cold;
     if (s->worse && s->contend > 0 && two && s->worse(s->worse_ctx, fastest, s->contend))

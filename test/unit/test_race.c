@@ -98,10 +98,10 @@ static void test_cold_sample_counts_for_the_contend_rule(void **state)
     judge j = {true, 5.0, 0};
     meas_settings s = settings(&j);
     meas_times t = times(6.0, 6.0, 0, 1);
-    t.cold_ms = 6.2; /* 6.1 after the allowance: 22 % behind, not the 50 % of meas_race_cold */
+    t.cold_ms = 6.2; /* 5.83 after the allowance (6 %): 17 % behind, not the 50 % of meas_race_cold */
     assert_false(meas_race_cold(&s, t.cold_ms));
     assert_int_equal(meas_race_next(&s, &t), MEAS_PRUNED);
-    t.cold_ms = 5.3; /* 5.2 after it: within 5 %, so the slow warm sample may be an outlier */
+    t.cold_ms = 5.5; /* 5.17 after it: within 5 %, so the slow warm sample may be an outlier */
     assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
     t = times(5.1, 5.1, 0, 1);
     t.cold_ms = 6.2; /* a slow cold sample, a warm one within 5 %: timed on */
@@ -110,6 +110,11 @@ static void test_cold_sample_counts_for_the_contend_rule(void **state)
     t.cold_ms = MEAS_COLD_MS; /* nothing left of it after the allowance: one sample is not two */
     assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
     t.cold_ms = 0; /* none */
+    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
+    t.cold_ms = 5.7; /* 5.358: 7 % behind, but 5.7 - MEAS_COLD_MS alone would be 12 % */
+    assert_true(meas_cold_allowance(5.7) > MEAS_COLD_MS);
+    assert_int_equal(meas_race_next(&s, &t), MEAS_PRUNED);
+    t.cold_ms = 5.55; /* 5.217 after the 6 %: within 5 % (5.45 with MEAS_COLD_MS alone would not be) */
     assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
     s.contend = 0; /* --prune -1 */
     s.prune = 0;
