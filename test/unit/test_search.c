@@ -679,8 +679,7 @@ int main(void)
         cmocka_unit_test(test_exhaustive_all),    cmocka_unit_test(test_shards),
         cmocka_unit_test(test_patience_and_time), cmocka_unit_test(test_known_is_free),
         cmocka_unit_test(test_guided_screens),    cmocka_unit_test(test_know_beforehand),
-        cmocka_unit_test(test_streamed),
-        cmocka_unit_test(test_genetic_fills_the_pipeline),
+        cmocka_unit_test(test_streamed),          cmocka_unit_test(test_genetic_fills_the_pipeline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
