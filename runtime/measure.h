@@ -154,8 +154,8 @@ bool meas_race_cold(const meas_settings *s, double cold_ms);
 /* meas_race_next: after t->reps warm samples whose statistics are t: MEAS_PRUNED when
  * the median is worse than the best by s->prune, or the fastest of two samples is worse
  * by s->contend (two warm samples, or from the first the warm one and t->cold_ms less
- * meas_cold_allowance: a variant needs two slow samples to be given up, and the cold sample is
- * one, the allowance taken off as meas_race_cold does); MEAS_DONE once t->reps >= min_reps with spread <= s->spread, or
+ * meas_cold_allowance: a variant needs two slow samples to be given up, and the cold
+ * sample is one); MEAS_DONE once t->reps >= min_reps with spread <= s->spread, or
  * t->reps >= max_reps (at least 1); otherwise, after exactly s->screen samples,
  * MEAS_PRUNED when s->judge says MEAS_BEHIND and MEAS_TIED when it says MEAS_LEVEL;
  * MEAS_PROVISIONAL once t->reps >= s->provisional (when set) and it is neither pruned

@@ -144,7 +144,7 @@ static int ga_propose(void *vst, strat_ctx *c, uint64_t *keys, int max)
 {
     ga_state *st = vst;
     uint64_t pending = strat_pending_count(c);
-    int window = strat_in_flight(c) > st->size ? strat_in_flight(c) : st->size;
+    int deep = strat_in_flight(c), window = deep > st->size ? deep : st->size;
     int room = pending < (uint64_t)window ? window - (int)pending : 0;
     int want = room < max ? room : max, n = 0;
     while (n < want) {
