@@ -121,13 +121,6 @@ static int add_obs(auto_state *a, strat_ctx *c, uint64_t key, double cost)
     a->ocost[a->nobs] = cost;
     a->nobs++;
     take(a, key);
-    if (cost < a->best_cost) {
-        a->best_cost = cost;
-        a->stalled = 0;
-    } else {
-        a->stalled++;
-    }
-    auto_tr_observe(a, key, cost);
     return 0;
 }
 
@@ -261,22 +254,6 @@ static void *auto_create(strat_ctx *c)
     uint64_t design = set->budget ? set->budget * 2 / 5 : AUTO_DESIGN_MAX;
     design = design < AUTO_DESIGN_MIN ? AUTO_DESIGN_MIN : design > AUTO_DESIGN_MAX ? AUTO_DESIGN_MAX : design;
     a->design = (int)(design < a->count ? design : a->count);
-    a->best_cost = INFINITY;
-#ifdef AUTO_KNOBS
-    const char *kv;
-    a->stall_sd = (kv = getenv("AUTO_STALL_SD")) ? atoi(kv) : 0;
-    a->tr_stall = (kv = getenv("AUTO_TR_STALL")) ? atoi(kv) : 0;
-    a->tr_far = (kv = getenv("AUTO_TR_FAR")) ? atoi(kv) : 0;
-    a->tr_fails = (kv = getenv("AUTO_TR_FAILS")) ? atoi(kv) : 0;
-    a->tr_every = (kv = getenv("AUTO_TR_EVERY")) ? atoi(kv) : 0;
-    a->tr_seedei = (kv = getenv("AUTO_TR_SEEDEI")) ? atoi(kv) : 0;
-    a->tr_ham = (kv = getenv("AUTO_TR_HAM")) ? atoi(kv) : 0;
-    a->tr_turn = (kv = getenv("AUTO_TR_TURN")) ? atoi(kv) : 0;
-    a->stall_spread = (kv = getenv("AUTO_STALL_SPREAD")) ? atoi(kv) : 0;
-    a->stall_min = (kv = getenv("AUTO_STALL_MIN")) ? atoi(kv) : 0;
-#endif
-    a->tr_far = a->tr_far > 0 ? a->tr_far : 3;
-    a->tr_fails = a->tr_fails > 0 ? a->tr_fails : 3;
     bool prior = set->prior && set->nprior > 0;
     if (auto_plan_features(a, prior) < 0 || !(a->vals = calloc((size_t)a->np + 1, sizeof(value))) ||
         !(a->vec = calloc(3 * (size_t)a->np + 1, sizeof(uint64_t))) ||

@@ -27,32 +27,7 @@ enum {
     AUTO_REFIT_SHARE = 20, /* refit when more than n / 20 outcomes are new */
     AUTO_TREES = 32,       /* in each forest */
     AUTO_TS_PENDING = 4,   /* a global pick with this many in flight: a Thompson sample */
-    AUTO_TR_OUT = 16,      /* restart picks in flight, at most (experiment knobs below) */
 };
-
-/* Experiment knobs (issue 27's plateau screen, 2026-11-28b): a build with -DAUTO_KNOBS
- * reads them from the environment once, in auto_create; otherwise each is 0 and the
- * strategy is as documented. "Stalled": outcomes told since the best cost last improved.
- * An adaptive exploration weight:
- *   AUTO_STALL_SD=S     every expected improvement uses the cost model's spread times
- *                       1 + max(0, stalled - AUTO_STALL_MIN) / S.
- *   AUTO_STALL_SPREAD=S while S or more have stalled, every 2nd model pick is a spread pick
- *                       (not only every AUTO_SPREAD_EVERY-th).
- * Trust-region restarts (whole spaces):
- *   AUTO_TR_STALL=S     once S outcomes have stalled, a restart seeds at the model's best
- *                       (lowest predicted cost, a likely failure never) among the unseen
- *                       configurations at least AUTO_TR_FAR params (0: 3; fewer if none is
- *                       that far) from everything known, then descends from its best
- *                       outcome, the restart's own incumbent: each restart pick the best
- *                       expected improvement *below that incumbent* among its unseen
- *                       neighbours (one param one step; AUTO_TR_HAM=1: one param, any other
- *                       value). It ends after AUTO_TR_FAILS (0: 3) of its outcomes in a row
- *                       do not improve it, when nothing is left, or when it reaches the
- *                       best; the stall count then starts again.
- *   AUTO_TR_TURN=T      whose turns restart picks take: 0 the local passes' (AUTO_TR_EVERY=K:
- *                       every K-th model pick instead), 1 the conditional passes', 2 the
- *                       spread picks'.
- *   AUTO_TR_SEEDEI=1    the seed by expected improvement below the best; 2: a spread pick. */
 
 typedef enum auto_feat_kind {
     AUTO_F_PARAM,   /* a param's value */
@@ -103,17 +78,7 @@ typedef struct auto_state {
     uint64_t nprior, prior_at;
     int prior_picks;
     uint64_t picks; /* model picks so far (the passes' rhythm) */
-    /* The experiment knobs above (0: off) and their state. */
-    int stall_sd, stall_min, stall_spread, tr_turn, tr_stall, tr_far, tr_fails, tr_every, tr_seedei, tr_ham;
-    double best_cost;             /* the best cost told (+inf: none ran) */
-    int stalled;                  /* outcomes told since best_cost last improved */
-    int tr_state;                 /* 0 no restart, 1 the seed in flight, 2 descending */
-    uint64_t tr_cur;              /* the restart's incumbent (state 2) */
-    double tr_cost;               /* its cost */
-    int tr_miss;                  /* the restart's outcomes in a row that did not improve it */
-    uint64_t tr_out[AUTO_TR_OUT]; /* restart picks in flight */
-    int ntr_out;
-    double *cx; /* scratch: one feature row */
+    double *cx;     /* scratch: one feature row */
     /* This batch's proposals (larger spaces: not yet pending in the driver). */
     const uint64_t *batch;
     int nbatch;
@@ -146,9 +111,5 @@ bool auto_spread_pick(auto_state *a, strat_ctx *c, uint64_t *key);
 /* auto_model_pick: the next configuration after the design (refitting the models when
  * enough is new) into *key; false when none is left or out of memory. */
 bool auto_model_pick(auto_state *a, strat_ctx *c, uint64_t *key);
-
-/* auto_tr_observe: an outcome (cost +inf: failed) told to the restart in hand, if it is
- * one of its picks (the AUTO_TR_STALL experiment knob; a no-op without it). */
-void auto_tr_observe(auto_state *a, uint64_t key, double cost);
 
 #endif

@@ -121,7 +121,6 @@ typedef struct pick {
     int tree;
     const forest *model;
     const double *x;
-    double sdk; /* the spread's weight in expected improvement (0: 1) */
 } pick;
 
 /* Scores `key` (predicted mu, sd; chance pok that it runs) into p. A Thompson sample
@@ -129,7 +128,7 @@ typedef struct pick {
 static void consider(pick *p, uint64_t key, double mu, double sd, double pok, double best)
 {
     double e = p->tree >= 0 ? -forest_predict_trees(p->model, p->x, &p->tree, 1) - (pok < 0.5 ? 1e6 : 0)
-                            : expected_improvement(best, mu, p->sdk > 0 ? sd * p->sdk : sd) * pok;
+                            : expected_improvement(best, mu, sd) * pok;
     if (!p->have || e > p->score || (e == p->score && (mu < p->mu || (mu == p->mu && key < p->key)))) {
         p->have = true;
         p->key = key;
@@ -274,180 +273,6 @@ static void conditional_pick(auto_state *a, strat_ctx *c, pick *p)
     global_pick(a, c, param, at, p);
 }
 
-/* ---- trust-region restarts (the AUTO_TR_STALL experiment knob, auto.h) ------------ */
-
-/* The model's target of a cost (as refit transforms it). */
-static double target_of(const auto_state *a, double cost)
-{
-    return a->sign > 0 ? log(cost) : a->sign < 0 ? -log(-cost) : cost;
-}
-
-/* Whether `key` is a restart pick in flight; removes it from the list when so. */
-static bool tr_take_out(auto_state *a, uint64_t key)
-{
-    for (int i = 0; i < a->ntr_out; i++)
-        if (a->tr_out[i] == key) {
-            a->tr_out[i] = a->tr_out[--a->ntr_out];
-            return true;
-        }
-    return false;
-}
-
-/* Ends the restart in hand: the stall count starts again. */
-static void tr_end(auto_state *a)
-{
-    a->tr_state = 0;
-    a->stalled = 0;
-}
-
-void auto_tr_observe(auto_state *a, uint64_t key, double cost)
-{
-    if (!a->tr_stall || !tr_take_out(a, key) || a->tr_state == 0)
-        return;
-    if (a->tr_state == 1) { /* the seed */
-        if (key != a->tr_cur)
-            return; /* an earlier restart's pick */
-        if (!isfinite(cost)) {
-            tr_end(a);
-            return;
-        }
-        a->tr_state = 2;
-        a->tr_cur = key;
-        a->tr_cost = cost;
-        a->tr_miss = 0;
-    } else if (cost < a->tr_cost) {
-        a->tr_cur = key;
-        a->tr_cost = cost;
-        a->tr_miss = 0;
-    } else if (++a->tr_miss >= a->tr_fails) {
-        tr_end(a);
-        return;
-    }
-    if (a->tr_cost <= a->best_cost) /* it found the best: the local passes descend from it */
-        tr_end(a);
-}
-
-/* The number of params in which the configurations x and y (decoded: np indices each)
- * differ. */
-static int apart_decoded(int np, const uint64_t *x, const uint64_t *y)
-{
-    int d = 0;
-    for (int i = 0; i < np; i++)
-        d += x[i] != y[i];
-    return d;
-}
-
-/* A restart's seed into p: of the unseen configurations that likely run, those farthest
- * (in params, at most a->tr_far) from everything known, the best by predicted cost (or
- * by expected improvement below the best). Whole spaces only. */
-static void tr_seed(auto_state *a, pick *p)
-{
-    int np = a->np, n = a->nobs;
-    uint64_t *known = malloc(sizeof(uint64_t) * (size_t)np * (size_t)(n + 1));
-    if (!known)
-        return;
-    for (int i = 0; i < n; i++)
-        sspace_decode(a->sp, a->okeys[i], known + (size_t)i * (size_t)np);
-    int want = a->tr_far;
-    for (; want > 0 && !p->have; want--) {
-        for (uint64_t o = 0; o < a->count; o++) {
-            if (a->taken[o] || a->pok[o] < 0.5)
-                continue;
-            sspace_decode(a->sp, a->keys[o], a->vec);
-            bool far = true;
-            for (int i = 0; i < n && far; i++)
-                far = apart_decoded(np, a->vec, known + (size_t)i * (size_t)np) >= want;
-            if (!far)
-                continue;
-            p->x = a->fx + o * (size_t)a->nf;
-            if (a->tr_seedei) {
-                consider(p, a->keys[o], a->mu[o], a->sd[o], a->pok[o], a->best_t);
-            } else if (!p->have || a->mu[o] < p->mu || (a->mu[o] == p->mu && a->keys[o] < p->key)) {
-                p->have = true;
-                p->key = a->keys[o];
-                p->score = -a->mu[o];
-                p->mu = a->mu[o];
-            }
-        }
-    }
-    free(known);
-}
-
-/* A restart's descent step into p: the best expected improvement below the restart's
- * incumbent among its unseen one-step neighbours. */
-static void tr_descend(auto_state *a, strat_ctx *c, pick *p)
-{
-    double best = target_of(a, a->tr_cost);
-    if (a->tr_ham) { /* every other value of one param */
-        uint64_t v[MODEL_MAX_PARAMS];
-        sspace_decode(a->sp, a->tr_cur, v);
-        for (int i = 0; i < a->np; i++) {
-            uint64_t own = v[i], size = sspace_size(a->sp, i);
-            for (uint64_t x = 0; x < size; x++) {
-                if (x == own)
-                    continue;
-                v[i] = x;
-                uint64_t k = sspace_encode(a->sp, v);
-                if (sspace_valid(a->sp, k) && !auto_is_taken(a, c, k)) {
-                    uint64_t o = auto_place(a, k);
-                    p->x = a->fx + o * (size_t)a->nf;
-                    consider(p, k, a->mu[o], a->sd[o], a->pok[o], best);
-                }
-            }
-            v[i] = own;
-        }
-        return;
-    }
-    int n = sspace_neighbours(a->sp, a->tr_cur, a->nb);
-    for (int j = 0; j < n; j++) {
-        if (auto_is_taken(a, c, a->nb[j]))
-            continue;
-        uint64_t o = auto_place(a, a->nb[j]);
-        p->x = a->fx + o * (size_t)a->nf;
-        consider(p, a->nb[j], a->mu[o], a->sd[o], a->pok[o], best);
-    }
-}
-
-/* The restart's pick into p when it is its turn (nothing otherwise): a seed once enough
- * has stalled, then descent steps. */
-static void tr_pick(auto_state *a, strat_ctx *c, pick *p)
-{
-    if (!a->tr_stall || !a->whole || a->ntr_out >= AUTO_TR_OUT)
-        return;
-    bool turn;
-    if (a->tr_turn == 1)
-        turn = a->picks % AUTO_COND_EVERY == 0;
-    else if (a->tr_turn == 2)
-        turn = a->picks % AUTO_SPREAD_EVERY == 0;
-    else if (a->tr_every > 0)
-        turn = a->picks % (uint64_t)a->tr_every == 0;
-    else
-        turn = a->picks % AUTO_LOCAL_EVERY == 0 && a->picks % AUTO_COND_EVERY != 0;
-    if (!turn)
-        return;
-    if (a->tr_state == 0 && a->stalled >= a->tr_stall) {
-        if (a->tr_seedei == 2) {
-            uint64_t k;
-            if (auto_spread_pick(a, c, &k)) {
-                p->have = true;
-                p->key = k;
-            }
-        } else {
-            tr_seed(a, p);
-        }
-        if (p->have) {
-            a->tr_state = 1;
-            a->tr_cur = p->key;
-        }
-    } else if (a->tr_state == 2) {
-        tr_descend(a, c, p);
-        if (!p->have)
-            tr_end(a);
-    }
-    if (p->have)
-        a->tr_out[a->ntr_out++] = p->key;
-}
-
 bool auto_model_pick(auto_state *a, strat_ctx *c, uint64_t *key)
 {
     if (!a->model || a->nobs - a->fitted_at > a->nobs / AUTO_REFIT_SHARE) {
@@ -457,26 +282,9 @@ bool auto_model_pick(auto_state *a, strat_ctx *c, uint64_t *key)
     if (!a->model || a->nobs < AUTO_YOUNG) /* nothing ran yet, or too little to trust: spread */
         return auto_spread_pick(a, c, key);
     a->picks++;
-    pick p = {.tree = -1, .model = a->model};
-    if (a->tr_turn == 2) {
-        tr_pick(a, c, &p);
-        if (p.have) {
-            *key = p.key;
-            return true;
-        }
-    }
     if (a->picks % AUTO_SPREAD_EVERY == 0) /* exploration the model cannot argue with */
         return auto_spread_pick(a, c, key);
-    if (a->stall_spread > 0 && a->stalled >= a->stall_spread && a->picks % 2 == 0)
-        return auto_spread_pick(a, c, key);
-    if (a->stall_sd > 0)
-        p.sdk = 1.0 + (double)(a->stalled > a->stall_min ? a->stalled - a->stall_min : 0) / (double)a->stall_sd;
-    if (a->tr_turn != 2)
-        tr_pick(a, c, &p);
-    if (p.have) {
-        *key = p.key;
-        return true;
-    }
+    pick p = {.tree = -1, .model = a->model};
     if (a->picks % AUTO_COND_EVERY == 0)
         conditional_pick(a, c, &p);
     else if (a->picks % AUTO_LOCAL_EVERY == 0)
