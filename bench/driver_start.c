@@ -73,21 +73,14 @@ static void pass(const int token[2], int pass_after, int done)
         perror("driver_start: the token");
 }
 
-/* One child's driver start on device `dev`, times since `gun` written to `line` (with
- * -s: the token taken first, passed on after step pass_after).
- * Returns 0, or 1 with the failing step named in the line. */
-static int child(int i, int dev, double gun, const int token[2], int pass_after, char *line, size_t size)
+/* The steps after cuInit on device `dev` of the library `h`: its primary context
+ * retained and made current, a first allocation, the context let go; each step's end
+ * since `gun` into t[0..2], the token passed on (-s) after step 2 or 3 as pass_after
+ * says (token[1] < 0: none). Returns 0, or a driver error code (or -1 for a missing
+ * symbol) with the failing step named after `who` in line. */
+static int ctx_steps(void *h, const char *who, int dev, double gun, const int token[2], int pass_after, double t[3],
+                     char *line, size_t size)
 {
-    double t[5] = {0};
-    char tok;
-    if (token[0] >= 0 && read(token[0], &tok, 1) != 1) {
-        snprintf(line, size, "child %d: no token", i);
-        return 1;
-    }
-    double took = now() - gun;
-    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    t[0] = now() - gun;
-    fn_init init = (fn_init)sym(h, "cuInit");
     fn_get get = (fn_get)sym(h, "cuDeviceGet");
     fn_retain retain = (fn_retain)sym(h, "cuDevicePrimaryCtxRetain");
     fn_release release = (fn_release)sym(h, "cuDevicePrimaryCtxRelease_v2");
@@ -95,38 +88,64 @@ static int child(int i, int dev, double gun, const int token[2], int pass_after,
     fn_alloc alloc = (fn_alloc)sym(h, "cuMemAlloc_v2");
     fn_free mfree = (fn_free)sym(h, "cuMemFree_v2");
     fn_sync sync = (fn_sync)sym(h, "cuCtxSynchronize");
-    if (!init || !get || !retain || !release || !set || !alloc || !mfree || !sync) {
-        snprintf(line, size, "child %d: libcuda.so.1 or a symbol missing: %s", i, dlerror());
-        return 1;
-    }
     int rc, d = 0;
     void *ctx = NULL;
     unsigned long long p = 0;
-    if ((rc = init(0)) != 0) {
-        snprintf(line, size, "child %d: cuInit: %d", i, rc);
+    if (!get || !retain || !release || !set || !alloc || !mfree || !sync) {
+        snprintf(line, size, "%s: a symbol missing", who);
+        return -1;
+    }
+    if ((rc = get(&d, dev)) != 0 || (rc = retain(&ctx, d)) != 0 || (rc = set(ctx)) != 0) {
+        snprintf(line, size, "%s: device %d's context: %d", who, dev, rc);
+        return rc;
+    }
+    t[0] = now() - gun;
+    pass(token, pass_after, 2);
+    if ((rc = alloc(&p, 1 << 20)) != 0 || (rc = sync()) != 0 || (rc = mfree(p)) != 0) {
+        snprintf(line, size, "%s: a first allocation: %d", who, rc);
+        return rc;
+    }
+    t[1] = now() - gun;
+    pass(token, pass_after, 3);
+    if ((rc = release(d)) != 0) {
+        snprintf(line, size, "%s: cuDevicePrimaryCtxRelease: %d", who, rc);
+        return rc;
+    }
+    t[2] = now() - gun;
+    return 0;
+}
+
+/* One child's driver start on device `dev`, times since `gun` written to `line` (with
+ * -s: the token taken first, passed on after step pass_after).
+ * Returns 0, or 1 with the failing step named in the line. */
+static int child(int i, int dev, double gun, const int token[2], int pass_after, char *line, size_t size)
+{
+    double t[5] = {0};
+    char tok, who[32];
+    snprintf(who, sizeof who, "child %d", i);
+    if (token[0] >= 0 && read(token[0], &tok, 1) != 1) {
+        snprintf(line, size, "%s: no token", who);
+        return 1;
+    }
+    double took = now() - gun;
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    t[0] = now() - gun;
+    fn_init init = (fn_init)sym(h, "cuInit");
+    if (!init) {
+        snprintf(line, size, "%s: libcuda.so.1 or cuInit missing: %s", who, dlerror());
+        return 1;
+    }
+    int rc = init(0);
+    if (rc != 0) {
+        snprintf(line, size, "%s: cuInit: %d", who, rc);
         return 1;
     }
     t[1] = now() - gun;
     pass(token, pass_after, 1);
-    if ((rc = get(&d, dev)) != 0 || (rc = retain(&ctx, d)) != 0 || (rc = set(ctx)) != 0) {
-        snprintf(line, size, "child %d: device %d's context: %d", i, dev, rc);
+    if (ctx_steps(h, who, dev, gun, token, pass_after, t + 2, line, size) != 0)
         return 1;
-    }
-    t[2] = now() - gun;
-    pass(token, pass_after, 2);
-    if ((rc = alloc(&p, 1 << 20)) != 0 || (rc = sync()) != 0 || (rc = mfree(p)) != 0) {
-        snprintf(line, size, "child %d: a first allocation: %d", i, rc);
-        return 1;
-    }
-    t[3] = now() - gun;
-    pass(token, pass_after, 3);
-    if ((rc = release(d)) != 0) {
-        snprintf(line, size, "child %d: cuDevicePrimaryCtxRelease: %d", i, rc);
-        return 1;
-    }
-    t[4] = now() - gun;
-    snprintf(line, size, "child %d device %d: token %.3f dlopen %.3f init %.3f ctx %.3f alloc %.3f end %.3f", i, dev,
-             took, t[0], t[1], t[2], t[3], t[4]);
+    snprintf(line, size, "%s device %d: token %.3f dlopen %.3f init %.3f ctx %.3f alloc %.3f end %.3f", who, dev, took,
+             t[0], t[1], t[2], t[3], t[4]);
     return 0;
 }
 
@@ -140,42 +159,18 @@ typedef struct thread_job {
 } thread_job;
 
 /* Thread body: waits for nothing (the threads start at the gun), times the context and a
- * first allocation on job->dev; the outcome in job->line and job->rc. */
+ * first allocation on job->dev (ctx_steps, no token); the outcome in job->line and
+ * job->rc (0, or 1). */
 static void *thread_start(void *arg)
 {
     thread_job *j = arg;
-    fn_get get = (fn_get)sym(j->h, "cuDeviceGet");
-    fn_retain retain = (fn_retain)sym(j->h, "cuDevicePrimaryCtxRetain");
-    fn_release release = (fn_release)sym(j->h, "cuDevicePrimaryCtxRelease_v2");
-    fn_set set = (fn_set)sym(j->h, "cuCtxSetCurrent");
-    fn_alloc alloc = (fn_alloc)sym(j->h, "cuMemAlloc_v2");
-    fn_free mfree = (fn_free)sym(j->h, "cuMemFree_v2");
-    fn_sync sync = (fn_sync)sym(j->h, "cuCtxSynchronize");
-    int rc, d = 0;
-    void *ctx = NULL;
-    unsigned long long p = 0;
-    j->rc = 1;
-    if (!get || !retain || !release || !set || !alloc || !mfree || !sync) {
-        snprintf(j->line, sizeof j->line, "thread %d: a symbol missing", j->i);
-        return NULL;
-    }
-    if ((rc = get(&d, j->dev)) != 0 || (rc = retain(&ctx, d)) != 0 || (rc = set(ctx)) != 0) {
-        snprintf(j->line, sizeof j->line, "thread %d: device %d's context: %d", j->i, j->dev, rc);
-        return NULL;
-    }
-    double c = now() - j->gun;
-    if ((rc = alloc(&p, 1 << 20)) != 0 || (rc = sync()) != 0 || (rc = mfree(p)) != 0) {
-        snprintf(j->line, sizeof j->line, "thread %d: a first allocation: %d", j->i, rc);
-        return NULL;
-    }
-    double a = now() - j->gun;
-    if ((rc = release(d)) != 0) {
-        snprintf(j->line, sizeof j->line, "thread %d: cuDevicePrimaryCtxRelease: %d", j->i, rc);
-        return NULL;
-    }
-    snprintf(j->line, sizeof j->line, "thread %d device %d: init %.3f ctx %.3f alloc %.3f end %.3f", j->i, j->dev,
-             j->init_end, c, a, now() - j->gun);
-    j->rc = 0;
+    double t[3];
+    char who[32];
+    snprintf(who, sizeof who, "thread %d", j->i);
+    j->rc = ctx_steps(j->h, who, j->dev, j->gun, (const int[2]){-1, -1}, 0, t, j->line, sizeof j->line) != 0;
+    if (j->rc == 0)
+        snprintf(j->line, sizeof j->line, "%s device %d: init %.3f ctx %.3f alloc %.3f end %.3f", who, j->dev,
+                 j->init_end, t[0], t[1], t[2]);
     return NULL;
 }
 

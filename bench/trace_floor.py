@@ -6,7 +6,9 @@ Each process (named by its metadata: the tuner, each GPU worker, the compile wor
 listed with its spans, nested, as "start +duration" in milliseconds from the first
 "run start" (else the file's first event); a span that recurs (a variant, a compile) is
 shown for its first N occurrences (--variants, default 3), with what it holds; each
-name that recurs on a track is then counted, with its total time.
+name that recurs on a track is then counted, with its total time. A process's instants
+are listed too; one that recurs more than 16 times (a cache hit, each variant's cold and
+warm times) only for its first N, then counted.
 Then, per GPU track of the tuner: when the first variant was sent and answered, how
 many, and how busy the track was from the first sending to the last answer. The file
 is read as Perfetto reads it: the closing "]" missing, a comma after the last event.
@@ -77,15 +79,19 @@ def main():
     for pid in sorted(first_ts, key=lambda p: first_ts[p]):
         print(f"{pname.get(pid, 'process')} (pid {pid}), first event at {ms(first_ts[pid]):.1f} ms")
         seen_i = collections.Counter()
+        # an instant of every variant (a cache hit, a variant's cold and warm) is shown for
+        # its first N and then counted; one per GPU (a set-up answered) is always shown
+        many = {f for f, n in collections.Counter(generic(e["name"]) for e in instants[pid]).items() if n > 16}
         for e in instants[pid]:
             fam = generic(e["name"])
             seen_i[fam] += 1
-            if fam == "cache hit" and seen_i[fam] > a.variants:
+            if fam in many and seen_i[fam] > a.variants:
                 continue
             detail = e.get("args", {}).get("detail")
             print(f"  {ms(e['ts']):9.1f}            ! {e['name']}" + (f"  [{detail}]" if detail else ""))
-        if seen_i["cache hit"] > a.variants:
-            print(f"  {'':9}            ! ... cache hit x{seen_i['cache hit']} in all")
+        for fam, n in sorted(seen_i.items()):
+            if fam in many and n > a.variants:
+                print(f"  {'':9}            ! ... {fam} x{n} in all")
         for key in sorted(k for k in by_track if k[0] == pid):
             track = by_track[key]
             label = tname.get(key, f"thread {key[1]}")

@@ -324,6 +324,13 @@ static int time_variant(bench *b, const bench_config *c, meas_kernel *k, meas_la
     int timed_rc = meas_time(b->g, k, l, ms, cold_ms, &out->times);
     meas_set_before(b->g, NULL, NULL);
     out->timing_seconds = sys_seconds() - timing_started;
+    if (timed_rc == 0 && trace_on() &&
+        out->times.reps > 0) { /* what the cold sample adds: meas_cold_allowance's ground */
+        char d[160];
+        snprintf(d, sizeof d, "cold %.4f ms, fastest warm %.4f ms (%d samples of %d launches)", cold_ms,
+                 out->times.min_ms, out->times.reps, out->times.batch);
+        trace_instant("cold and warm", d);
+    }
     double warm = out->times.warmup_seconds < out->timing_seconds ? out->times.warmup_seconds : out->timing_seconds;
     w[BENCH_WORK_WARMUP] += warm > 0 ? warm : 0;
     double race = bench_lap(mark) - (warm > 0 ? warm : 0);

@@ -321,9 +321,15 @@ static void statistics(const double *samples, int n, double *sorted, meas_times 
     t->reps = n;
 }
 
+double meas_cold_allowance(double cold_ms)
+{
+    double frac = cold_ms * MEAS_COLD_FRAC;
+    return frac > MEAS_COLD_MS ? frac : MEAS_COLD_MS;
+}
+
 bool meas_race_cold(const meas_settings *s, double cold_ms)
 {
-    double warm = cold_ms - MEAS_COLD_MS;
+    double warm = cold_ms - meas_cold_allowance(cold_ms);
     return s->worse && s->prune > 0 && warm > 0 && s->worse(s->worse_ctx, warm, s->prune);
 }
 
@@ -333,7 +339,10 @@ meas_next meas_race_next(const meas_settings *s, const meas_times *t)
         return MEAS_MORE;
     if (s->worse && s->prune > 0 && s->worse(s->worse_ctx, t->median_ms, s->prune))
         return MEAS_PRUNED;
-    if (s->worse && s->contend > 0 && t->reps >= 2 && s->worse(s->worse_ctx, t->min_ms, s->contend))
+    double cold = t->cold_ms - meas_cold_allowance(t->cold_ms); /* what is left of it, as meas_race_cold */
+    bool two = t->reps >= 2 || cold > 0;
+    double fastest = t->reps >= 2 || cold >= t->min_ms ? t->min_ms : cold;
+    if (s->worse && s->contend > 0 && two && s->worse(s->worse_ctx, fastest, s->contend))
         return MEAS_PRUNED;
     bool done = (t->reps >= s->min_reps && t->spread <= s->spread) || t->reps >= (s->max_reps > 0 ? s->max_reps : 1);
     /* the screening stops a contender only where its full timing would go on: one done
@@ -363,6 +372,7 @@ int meas_time(meas_gpu *g, const meas_kernel *k, const meas_launch *l, const mea
     memset(out, 0, sizeof *out);
     double t0 = sys_seconds();
     out->launches = 1; /* the checked run */
+    out->cold_ms = cold_ms > 0 ? cold_ms : 0;
     out->batch = 1;
     double *samples = NULL;
     if (meas_race_cold(s, cold_ms)) { /* a clear loser: its one (cold) sample is its figures */

@@ -86,7 +86,13 @@ int meas_run_timed(meas_gpu *g, const meas_kernel *k, const meas_launch *l, bool
  * and three single launches to size its batch; a long one neither. Then warm samples
  * until meas_race_next says done or pruned. */
 #define MEAS_SHORT_MS 1.0 /* a cold sample under this: warm-ups and a batch size are needed */
-#define MEAS_COLD_MS 0.1  /* what a cold first launch may add (seen: a 7 us kernel's took 50 us) */
+/* What a cold first launch may add to a warm one: MEAS_COLD_MS, or MEAS_COLD_FRAC of it
+ * when that is more (meas_cold_allowance). Seen on an H100 (CUTUNE_TRACE's "cold and
+ * warm" events, 2026-11-28): a 7 us kernel's took 50 us; of 1,788 SGEMM variants of
+ * 2-50 ms, the cold run was at most 0.23 ms and 5.5 % above the fastest warm sample (99 %
+ * within 0.04 ms); of 120 sum_matrix variants (1.1 ms), at most 0.014 ms. */
+#define MEAS_COLD_MS 0.1
+#define MEAS_COLD_FRAC 0.06
 
 /* The final race's screening of a contender (meas_settings.judge). */
 typedef enum meas_verdict { MEAS_ON, MEAS_BEHIND, MEAS_LEVEL } meas_verdict;
@@ -126,6 +132,8 @@ typedef struct meas_times {
     bool pruned;           /* stopped early: it cannot win (clearly slower than the best so far, or tied) */
     bool provisional;      /* stopped as a contender after s->provisional samples */
     bool tied;             /* stopped by the screening level with the best (pruned too) */
+    double cold_ms;        /* the checked run's (cold) sample, which the contend rule counts
+                              as one of its two (meas_race_next); 0: none */
     int launches;          /* every launch of the variant: checked run, warm-ups, sizing, timed */
     double gpu_seconds;    /* wall time spent on this variant's timing */
     double warmup_seconds; /* of which the warm-ups and batch sizing, before the samples */
@@ -134,14 +142,20 @@ typedef struct meas_times {
 /* What the race does after a sample. */
 typedef enum meas_next { MEAS_MORE, MEAS_DONE, MEAS_PRUNED, MEAS_PROVISIONAL, MEAS_TIED } meas_next;
 
+/* meas_cold_allowance: what is taken off a cold sample of `cold_ms` before it stands for
+ * a warm one: the larger of MEAS_COLD_MS and MEAS_COLD_FRAC of it. Pure. */
+double meas_cold_allowance(double cold_ms);
+
 /* meas_race_cold: whether the checked run's cold sample `cold_ms` already prunes the
- * variant: its objective at cold_ms - MEAS_COLD_MS (what is left when the cold launch's
- * worst extra cost is taken off) is worse than the best by s->prune. Pure. */
+ * variant: its objective at cold_ms less meas_cold_allowance (what is left when the cold
+ * launch's worst extra cost is taken off) is worse than the best by s->prune. Pure. */
 bool meas_race_cold(const meas_settings *s, double cold_ms);
 
 /* meas_race_next: after t->reps warm samples whose statistics are t: MEAS_PRUNED when
- * the median is worse than the best by s->prune, or (from 2 samples) the fastest is
- * worse by s->contend; MEAS_DONE once t->reps >= min_reps with spread <= s->spread, or
+ * the median is worse than the best by s->prune, or the fastest of two samples is worse
+ * by s->contend (two warm samples, or from the first the warm one and t->cold_ms less
+ * meas_cold_allowance: a variant needs two slow samples to be given up, and the cold sample is
+ * one, the allowance taken off as meas_race_cold does); MEAS_DONE once t->reps >= min_reps with spread <= s->spread, or
  * t->reps >= max_reps (at least 1); otherwise, after exactly s->screen samples,
  * MEAS_PRUNED when s->judge says MEAS_BEHIND and MEAS_TIED when it says MEAS_LEVEL;
  * MEAS_PROVISIONAL once t->reps >= s->provisional (when set) and it is neither pruned

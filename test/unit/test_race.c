@@ -1,7 +1,8 @@
 /* test_race.c - the race's decisions (runtime/measure.h: meas_race_cold,
  * meas_race_next) without a GPU: a clear loser stops on its cold checked run, a short
  * kernel's cold outlier does not, a variant that cannot win stops after two samples, a
- * contender gets min_reps and the spread rule, max_reps bounds it, nothing stops
+ * long kernel's cold sample counts as one of the two that give a variant up (a slow warm
+ * one alone does not), a contender gets min_reps and the spread rule, max_reps bounds it, nothing stops
  * early without a best or with pruning off, and the final race's screening asks once,
  * after its count of samples, and stops a contender behind (pruned) or level (tied). */
 #include <math.h>
@@ -86,6 +87,38 @@ static void test_nothing_stops_without_a_best_or_pruning(void **state)
     s.prune = 1.5;
     s.contend = 1.05;
     assert_false(meas_race_cold(&s, 100.0));
+    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
+}
+
+/* A long kernel: its cold sample, less the allowance, and one warm sample both 20 %
+ * behind give it up, as two warm samples would; either one alone does not. */
+static void test_cold_sample_counts_for_the_contend_rule(void **state)
+{
+    (void)state;
+    judge j = {true, 5.0, 0};
+    meas_settings s = settings(&j);
+    meas_times t = times(6.0, 6.0, 0, 1);
+    t.cold_ms = 6.2; /* 5.83 after the allowance (6 %): 17 % behind, not the 50 % of meas_race_cold */
+    assert_false(meas_race_cold(&s, t.cold_ms));
+    assert_int_equal(meas_race_next(&s, &t), MEAS_PRUNED);
+    t.cold_ms = 5.5; /* 5.17 after it: within 5 %, so the slow warm sample may be an outlier */
+    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
+    t = times(5.1, 5.1, 0, 1);
+    t.cold_ms = 6.2; /* a slow cold sample, a warm one within 5 %: timed on */
+    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
+    t = times(6.0, 6.0, 0, 1);
+    t.cold_ms = MEAS_COLD_MS; /* nothing left of it after the allowance: one sample is not two */
+    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
+    t.cold_ms = 0; /* none */
+    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
+    t.cold_ms = 5.7; /* 5.358: 7 % behind, but 5.7 - MEAS_COLD_MS alone would be 12 % */
+    assert_true(meas_cold_allowance(5.7) > MEAS_COLD_MS);
+    assert_int_equal(meas_race_next(&s, &t), MEAS_PRUNED);
+    t.cold_ms = 5.55; /* 5.217 after the 6 %: within 5 % (5.45 with MEAS_COLD_MS alone would not be) */
+    assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
+    s.contend = 0; /* --prune -1 */
+    s.prune = 0;
+    t.cold_ms = 6.2;
     assert_int_equal(meas_race_next(&s, &t), MEAS_MORE);
 }
 
@@ -235,6 +268,7 @@ int main(void)
         cmocka_unit_test(test_cold_prunes_a_clear_loser),
         cmocka_unit_test(test_cold_outlier_of_a_short_kernel_is_not_trusted),
         cmocka_unit_test(test_nothing_stops_without_a_best_or_pruning),
+        cmocka_unit_test(test_cold_sample_counts_for_the_contend_rule),
         cmocka_unit_test(test_warm_samples),
         cmocka_unit_test(test_provisional),
         cmocka_unit_test(test_screening),

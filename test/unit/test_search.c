@@ -296,6 +296,36 @@ static void test_streamed(void **state)
     checked_free(c);
 }
 
+/* genetic keeps its population in flight, or the pipeline's depth when that is more
+ * (strat_in_flight): 16 compile threads and balanced stages (1.6 s compiles, 0.1 s on
+ * the GPU) need 1.7 / 0.1 x 1.5 = 26 in flight to keep both busy, more than its 20. */
+static void test_genetic_fills_the_pipeline(void **state)
+{
+    (void)state;
+    checked *c = load();
+    sspace *sp;
+    assert_int_equal(sspace_new(&sp, c->m, 0), 0);
+    search_settings set = settings(STRAT_GENETIC, 1, 0);
+    set.parallel = 16;
+    search *s;
+    assert_int_equal(search_new(&s, sp, &set, NULL), 0);
+    uint64_t keys[64];
+    int n;
+    assert_int_equal(search_ask(s, keys, 64, &n), 0);
+    assert_int_equal(n, search_default_population(&set, sspace_count(sp))); /* no costs yet: 20 */
+    bool ok;
+    for (int i = 0; i < n; i++) {
+        search_tell_seconds(s, 1.6, 0.1);
+        double v = objective(keys[i], &ok);
+        search_tell(s, keys[i], ok, v);
+    }
+    assert_int_equal(search_ask(s, keys, 64, &n), 0);
+    assert_int_equal(n, 26);
+    search_free(s);
+    sspace_free(sp);
+    checked_free(c);
+}
+
 static void test_exhaustive_all(void **state)
 {
     (void)state;
@@ -649,7 +679,7 @@ int main(void)
         cmocka_unit_test(test_exhaustive_all),    cmocka_unit_test(test_shards),
         cmocka_unit_test(test_patience_and_time), cmocka_unit_test(test_known_is_free),
         cmocka_unit_test(test_guided_screens),    cmocka_unit_test(test_know_beforehand),
-        cmocka_unit_test(test_streamed),
+        cmocka_unit_test(test_streamed),          cmocka_unit_test(test_genetic_fills_the_pipeline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
