@@ -226,8 +226,6 @@ static void auto_destroy(void *vst)
     free(a->chosen);
     free(a->prior_best);
     free(a->cx);
-    free(a->gmu);
-    free(a->gsd);
     free(a);
 }
 
@@ -256,13 +254,6 @@ static void *auto_create(strat_ctx *c)
     uint64_t design = set->budget ? set->budget * 2 / 5 : AUTO_DESIGN_MAX;
     design = design < AUTO_DESIGN_MIN ? AUTO_DESIGN_MIN : design > AUTO_DESIGN_MAX ? AUTO_DESIGN_MAX : design;
     a->design = (int)(design < a->count ? design : a->count);
-#ifdef AUTO_KNOBS
-    const char *kv;
-    kv = getenv("AUTO_MODEL");
-    a->gp_mode = kv && !strcmp(kv, "gp") ? 1 : kv && !strcmp(kv, "mix") ? 2 : 0;
-    a->gp_w = (kv = getenv("AUTO_GP_W")) ? atoi(kv) : 0;
-    a->gp_nug = (kv = getenv("AUTO_GP_NUG")) ? atoi(kv) : 0;
-#endif
     bool prior = set->prior && set->nprior > 0;
     if (auto_plan_features(a, prior) < 0 || !(a->vals = calloc((size_t)a->np + 1, sizeof(value))) ||
         !(a->vec = calloc(3 * (size_t)a->np + 1, sizeof(uint64_t))) ||
@@ -287,9 +278,6 @@ static void *auto_create(strat_ctx *c)
         if (!(a->fx = malloc(sizeof(double) * (size_t)a->count * (size_t)a->nf)) ||
             !(a->taken = calloc((size_t)a->count, 1)) || !(a->mu = calloc((size_t)a->count, sizeof(double))) ||
             !(a->sd = calloc((size_t)a->count, sizeof(double))) || !(a->pok = calloc((size_t)a->count, sizeof(double))))
-            goto fail;
-        if (a->gp_mode && (!(a->gmu = calloc((size_t)a->count, sizeof(double))) ||
-                           !(a->gsd = calloc((size_t)a->count, sizeof(double)))))
             goto fail;
         for (uint64_t o = 0; o < a->count; o++)
             auto_features(a, set, a->keys[o], a->fx + o * (size_t)a->nf);

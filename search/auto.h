@@ -8,7 +8,6 @@
 
 #include "../compiler/eval.h"
 #include "forest.h"
-#include "gp.h"
 #include "strategy.h"
 
 /* Tuned on the development landscapes (docs/search.md; docs/results/2026-11-27-search.md). */
@@ -29,19 +28,6 @@ enum {
     AUTO_TREES = 32,       /* in each forest */
     AUTO_TS_PENDING = 4,   /* a global pick with this many in flight: a Thompson sample */
 };
-
-/* Experiment knobs (issue 27's surrogate screen, 2026-11-28c): a build with -DAUTO_KNOBS
- * reads them from the environment once, in auto_create; otherwise each is 0 and the
- * strategy is as documented. Whole spaces only.
- *   AUTO_MODEL=gp   the cost model's predictions (mean and spread, every pick that scores
- *                   by them) come from a Gaussian process (gp.h) over the params' domain
- *                   indices, fitted to the same targets as the forest; Thompson samples
- *                   stay the forest's trees.
- *   AUTO_MODEL=mix  the global picks' expected improvement by the GP; the passes, the
- *                   Thompson samples and the feasibility model the forest's.
- *   AUTO_GP_W=W     the kernel's weight fixed at W / 100 (else chosen by marginal
- *                   likelihood from 0.05, 0.1, 0.2, 0.4, 0.8, 1.6).
- *   AUTO_GP_NUG=N   the nugget N / 1e6 (else 1e-3). */
 
 typedef enum auto_feat_kind {
     AUTO_F_PARAM,   /* a param's value */
@@ -93,9 +79,6 @@ typedef struct auto_state {
     int prior_picks;
     uint64_t picks; /* model picks so far (the passes' rhythm) */
     double *cx;     /* scratch: one feature row */
-    /* The experiment knobs above (0: off) and the GP's predictions by place (mix). */
-    int gp_mode, gp_w, gp_nug;
-    double *gmu, *gsd;
     /* This batch's proposals (larger spaces: not yet pending in the driver). */
     const uint64_t *batch;
     int nbatch;

@@ -45,49 +45,6 @@ static int successes(const auto_state *a, double **x, double **y)
     return 0;
 }
 
-/* The AUTO_MODEL knob (whole spaces): a GP fitted to the targets of the outcomes that ran
- * (their domain indices) predicts every configuration not taken into a->gmu, a->gsd, and
- * (AUTO_MODEL=gp) into a->mu, a->sd too. 0, or -1 out of memory (the forest's stay). */
-static int gp_refit(auto_state *a)
-{
-    int n = 0;
-    for (int i = 0; i < a->nobs; i++)
-        n += isfinite(a->ocost[i]) != 0;
-    uint64_t *x = malloc(sizeof(uint64_t) * ((size_t)n * (size_t)a->np + 1));
-    double *y = malloc(sizeof(double) * ((size_t)n + 1));
-    gp *g = NULL;
-    int k = 0, rc = -1;
-    if (!x || !y)
-        goto done;
-    for (int i = 0; i < a->nobs; i++) {
-        double cst = a->ocost[i];
-        if (!isfinite(cst))
-            continue;
-        sspace_decode(a->sp, a->okeys[i], x + (size_t)k * (size_t)a->np);
-        y[k++] = a->sign > 0 ? log(cst) : a->sign < 0 ? -log(-cst) : cst;
-    }
-    static const double grid[] = {0.05, 0.1, 0.2, 0.4, 0.8, 1.6};
-    double w = a->gp_w / 100.0;
-    if (gp_fit(&g, x, y, n, a->np, a->gp_w > 0 ? &w : grid, a->gp_w > 0 ? 1 : 6,
-               a->gp_nug > 0 ? a->gp_nug / 1e6 : 1e-3) < 0)
-        goto done;
-    for (uint64_t o = 0; o < a->count; o++)
-        if (!a->taken[o]) {
-            sspace_decode(a->sp, a->keys[o], a->vec);
-            gp_predict(g, a->vec, &a->gmu[o], &a->gsd[o]);
-            if (a->gp_mode == 1) {
-                a->mu[o] = a->gmu[o];
-                a->sd[o] = a->gsd[o];
-            }
-        }
-    rc = 0;
-done:
-    gp_free(g);
-    free(x);
-    free(y);
-    return rc;
-}
-
 /* Fits the models to what is known and, in a whole space, predicts every configuration
  * not taken. 1 fitted; 0 when nothing ran yet (no model); -1 out of memory (no model).
  * Takes one seed from c->r for the cost model, and one more for the feasibility model
@@ -150,8 +107,6 @@ static int refit(auto_state *a, strat_ctx *c)
                     a->pok[o] = 1.0 - pf;
                 }
             }
-    if (a->gp_mode && a->whole && gp_refit(a) < 0)
-        return -1;
     return 1;
 }
 
@@ -277,10 +232,7 @@ static void global_pick(auto_state *a, strat_ctx *c, int param, uint64_t index, 
                     continue;
             }
             p->x = a->fx + o * (size_t)a->nf;
-            if (a->gp_mode == 2 && param < 0 && p->tree < 0) /* the AUTO_MODEL=mix knob */
-                consider(p, key, a->gmu[o], a->gsd[o], a->pok[o], a->best_t);
-            else
-                consider(p, key, a->mu[o], a->sd[o], a->pok[o], a->best_t);
+            consider(p, key, a->mu[o], a->sd[o], a->pok[o], a->best_t);
         }
         return;
     }
