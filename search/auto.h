@@ -78,7 +78,14 @@ typedef struct auto_state {
     uint64_t nprior, prior_at;
     int prior_picks;
     uint64_t picks; /* model picks so far (the passes' rhythm) */
-    double *cx;     /* scratch: one feature row */
+    /* Switch picks: the incumbent (the best outcome that ran) with one switch (a param of
+     * two values) flipped, queued when it became the incumbent, asked before other model
+     * picks. */
+    bool have_inc;
+    double inc_cost;
+    uint64_t flips[MODEL_MAX_PARAMS];
+    int nflips;
+    double *cx; /* scratch: one feature row */
     /* This batch's proposals (larger spaces: not yet pending in the driver). */
     const uint64_t *batch;
     int nbatch;
@@ -105,6 +112,10 @@ bool auto_is_taken(const auto_state *a, const strat_ctx *c, uint64_t key);
 /* auto_spread_pick: the unseen configuration most distant from what is chosen or known,
  * of AUTO_DESIGN_DRAWS random draws, into *key; false when none is left. */
 bool auto_spread_pick(auto_state *a, strat_ctx *c, uint64_t *key);
+
+/* auto_switch_pick: the next of the incumbent's switch flips not yet taken, into *key;
+ * false when none is left. */
+bool auto_switch_pick(auto_state *a, strat_ctx *c, uint64_t *key);
 
 /* ---- auto_pick.c ---- */
 

@@ -281,6 +281,8 @@ bool auto_model_pick(auto_state *a, strat_ctx *c, uint64_t *key)
     }
     if (!a->model || a->nobs < AUTO_YOUNG) /* nothing ran yet, or too little to trust: spread */
         return auto_spread_pick(a, c, key);
+    if (auto_switch_pick(a, c, key)) /* outside the passes' rhythm */
+        return true;
     a->picks++;
     if (a->picks % AUTO_SPREAD_EVERY == 0) /* exploration the model cannot argue with */
         return auto_spread_pick(a, c, key);
