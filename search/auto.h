@@ -87,6 +87,10 @@ typedef struct auto_state {
     int nflip;
     double inc_cost;
     bool have_inc;
+    uint64_t pat[64];
+    double pat_cost[64];
+    int npat;
+    uint64_t flipkey;
     double *cx;     /* scratch: one feature row */
     /* This batch's proposals (larger spaces: not yet pending in the driver). */
     const uint64_t *batch;

@@ -336,16 +336,18 @@ static void surprise_pick(auto_state *a, strat_ctx *c, pick *p)
     }
 }
 
-void auto_flip_observe(auto_state *a, uint64_t key, double cost)
+static uint64_t pattern_of(auto_state *a, uint64_t key)
 {
-    int fmax = knob("AUTO_FLIP", 0);
-    if (fmax < 2 || !isfinite(cost))
-        return;
-    if (a->have_inc && !(cost < a->inc_cost))
-        return;
-    a->have_inc = true;
-    a->inc_cost = cost;
-    a->nflip = 0;
+    uint64_t v[MODEL_MAX_PARAMS], pat = 0;
+    sspace_decode(a->sp, key, v);
+    for (int i = 0; i < a->np; i++)
+        if (sspace_size(a->sp, i) == 2)
+            pat = pat * 2 + v[i];
+    return pat;
+}
+
+static void queue_flips(auto_state *a, uint64_t key, int fmax)
+{
     uint64_t v[MODEL_MAX_PARAMS];
     for (int i = 0; i < a->np; i++) {
         uint64_t sz = sspace_size(a->sp, i);
@@ -361,6 +363,45 @@ void auto_flip_observe(auto_state *a, uint64_t key, double cost)
                 a->flipq[a->nflip++] = nk;
         }
     }
+}
+
+void auto_flip_observe(auto_state *a, uint64_t key, double cost)
+{
+    int fmax = knob("AUTO_FLIP", 0);
+    if (fmax < 2 || !isfinite(cost))
+        return;
+    int patf = knob("AUTO_FLIP_PAT", 0);
+    if (patf > 0 && a->have_inc && !(cost < a->inc_cost) && cost > 0) {
+        uint64_t pat = pattern_of(a, key);
+        int j = 0;
+        while (j < a->npat && a->pat[j] != pat)
+            j++;
+        bool better = j == a->npat || cost < a->pat_cost[j];
+        if (j == a->npat && a->npat < 64)
+            a->pat[a->npat++] = pat;
+        if (j < 64 && better)
+            a->pat_cost[j] = cost;
+        if (better && pat != pattern_of(a, a->flipkey) && cost <= patf / 10.0 * a->inc_cost)
+            queue_flips(a, key, fmax);
+        return;
+    }
+    if (a->have_inc && !(cost < a->inc_cost))
+        return;
+    a->flipkey = key;
+    a->have_inc = true;
+    a->inc_cost = cost;
+    a->nflip = 0;
+    if (patf > 0) { /* the incumbent's pattern best too */
+        uint64_t pat = pattern_of(a, key);
+        int j = 0;
+        while (j < a->npat && a->pat[j] != pat)
+            j++;
+        if (j == a->npat && a->npat < 64)
+            a->pat[a->npat++] = pat;
+        if (j < 64)
+            a->pat_cost[j] = cost;
+    }
+    queue_flips(a, key, fmax);
 }
 
 /* The next queued flip of the incumbent not yet taken, into *key. */
