@@ -91,6 +91,8 @@ typedef struct auto_state {
     double pat_cost[64];
     int npat;
     uint64_t flipkey;
+    int inc_at;
+    bool stall_done;
     double *cx;     /* scratch: one feature row */
     /* This batch's proposals (larger spaces: not yet pending in the driver). */
     const uint64_t *batch;

@@ -359,8 +359,23 @@ static void queue_flips(auto_state *a, uint64_t key, int fmax)
                 continue;
             v[i] = x;
             uint64_t nk = sspace_encode(a->sp, v);
-            if (sspace_valid(a->sp, nk))
+            if (sspace_valid(a->sp, nk)) {
                 a->flipq[a->nflip++] = nk;
+                continue;
+            }
+            if (!knob("AUTO_FLIP_REPAIR", 0))
+                continue;
+            for (int j = 0; j < a->np; j++) { /* the flip with one other switch flipped */
+                if (j == i || sspace_size(a->sp, j) != 2)
+                    continue;
+                v[j] = 1 - v[j];
+                nk = sspace_encode(a->sp, v);
+                v[j] = 1 - v[j];
+                if (sspace_valid(a->sp, nk)) {
+                    a->flipq[a->nflip++] = nk;
+                    break;
+                }
+            }
         }
     }
 }
@@ -391,6 +406,8 @@ void auto_flip_observe(auto_state *a, uint64_t key, double cost)
     a->have_inc = true;
     a->inc_cost = cost;
     a->nflip = 0;
+    a->inc_at = a->nobs;
+    a->stall_done = false;
     if (patf > 0) { /* the incumbent's pattern best too */
         uint64_t pat = pattern_of(a, key);
         int j = 0;
@@ -407,12 +424,20 @@ void auto_flip_observe(auto_state *a, uint64_t key, double cost)
 /* The next queued flip of the incumbent not yet taken, into *key. */
 bool auto_flip_pick(auto_state *a, strat_ctx *c, uint64_t *key)
 {
+    int k = knob("AUTO_STALL_K", 0);
+    if (k > 0 && a->have_inc && !a->stall_done && a->nobs - a->inc_at >= k) {
+        a->stall_done = true;
+        int n = sspace_neighbours(a->sp, a->flipkey, a->nb);
+        for (int q = 0; q < n && a->nflip < 64; q++)
+            if (!auto_is_taken(a, c, a->nb[q]))
+                a->flipq[a->nflip++] = a->nb[q];
+    }
     while (a->nflip > 0) {
-        uint64_t k = a->flipq[0];
+        uint64_t fk = a->flipq[0];
         memmove(a->flipq, a->flipq + 1, sizeof(uint64_t) * (size_t)(a->nflip - 1));
         a->nflip--;
-        if (!auto_is_taken(a, c, k)) {
-            *key = k;
+        if (!auto_is_taken(a, c, fk)) {
+            *key = fk;
             return true;
         }
     }
