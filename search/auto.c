@@ -44,7 +44,6 @@
  * held-out ones (bench/search/landscapes.py over bench/landscapes/; docs/search.md and
  * docs/results/2026-11-27-search.md). */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -258,7 +257,7 @@ static void *auto_create(strat_ctx *c)
     bool prior = set->prior && set->nprior > 0;
     if (auto_plan_features(a, prior) < 0 || !(a->vals = calloc((size_t)a->np + 1, sizeof(value))) ||
         !(a->vec = calloc(3 * (size_t)a->np + 1, sizeof(uint64_t))) ||
-        !(a->nb = calloc(4 * (size_t)a->np + 1, sizeof(uint64_t))) ||
+        !(a->nb = calloc(2 * (size_t)a->np + 1, sizeof(uint64_t))) ||
         !(a->chosen = calloc((size_t)a->design + 1, sizeof(uint64_t))) ||
         !(a->cx = calloc((size_t)a->nf, sizeof(double))))
         goto fail;
@@ -322,16 +321,7 @@ static void auto_observe(void *vst, strat_ctx *c, uint64_t key, double cost)
 {
     /* Each key arrives once: auto never proposes what is known or in flight. Out of
      * memory: the models learn without it. */
-    auto_surprise_observe(vst, c, key, cost);
-    auto_flip_observe(vst, key, cost);
     (void)add_obs(vst, c, key, cost);
-    if (getenv("AUTO_DEBUG")) {
-        auto_state *a = vst;
-        sspace_decode(a->sp, key, a->vec);
-        fprintf(stderr, "OBS %d %g", a->nobs, cost);
-        for (int i = 0; i < a->np; i++) fprintf(stderr, " %d", (int)a->vec[i]);
-        fprintf(stderr, "\n");
-    }
 }
 
 const strat_ops strat_auto = {"auto", auto_create, auto_propose, auto_observe, auto_destroy, auto_observe};

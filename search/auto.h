@@ -78,21 +78,6 @@ typedef struct auto_state {
     uint64_t nprior, prior_at;
     int prior_picks;
     uint64_t picks; /* model picks so far (the passes' rhythm) */
-    uint64_t branch_rot;
-    bool surp;            /* a surprise seed is active */
-    uint64_t surp_key;
-    double surp_cost;
-    int surp_left;        /* follow-ups left without improving the seed */
-    uint64_t flipq[64];
-    int nflip;
-    double inc_cost;
-    bool have_inc;
-    uint64_t pat[64];
-    double pat_cost[64];
-    int npat;
-    uint64_t flipkey;
-    int inc_at;
-    bool stall_done;
     double *cx;     /* scratch: one feature row */
     /* This batch's proposals (larger spaces: not yet pending in the driver). */
     const uint64_t *batch;
@@ -127,8 +112,4 @@ bool auto_spread_pick(auto_state *a, strat_ctx *c, uint64_t *key);
  * enough is new) into *key; false when none is left or out of memory. */
 bool auto_model_pick(auto_state *a, strat_ctx *c, uint64_t *key);
 
-void auto_surprise_observe(auto_state *a, strat_ctx *c, uint64_t key, double cost);
-
-void auto_flip_observe(auto_state *a, uint64_t key, double cost);
-bool auto_flip_pick(auto_state *a, strat_ctx *c, uint64_t *key);
 #endif

@@ -12,12 +12,10 @@
  * plateaus and spread follow the failures, and cost 0.09 of the optimum at 100
  * evaluations on the A6000 convolution (docs/results/2026-11-27-search.md). */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "auto.h"
-static int knob(const char *n, int d) { const char *v = getenv(n); return v ? atoi(v) : d; }
 
 /* The expected improvement below `best` of a normal (mu, sd); sd 0: the plain gain. */
 static double expected_improvement(double best, double mu, double sd)
@@ -129,7 +127,7 @@ typedef struct pick {
  * scores the tree's predicted cost (lower is better), a likely failure (pok < 1/2) last. */
 static void consider(pick *p, uint64_t key, double mu, double sd, double pok, double best)
 {
-    double e = p->tree >= 0 ? -forest_predict_trees(p->model, p->x, &p->tree, 1) + knob("AUTO_TS_OPT", 0) / 10.0 * sd - (pok < 0.5 ? 1e6 : 0)
+    double e = p->tree >= 0 ? -forest_predict_trees(p->model, p->x, &p->tree, 1) - (pok < 0.5 ? 1e6 : 0)
                             : expected_improvement(best, mu, sd) * pok;
     if (!p->have || e > p->score || (e == p->score && (mu < p->mu || (mu == p->mu && key < p->key)))) {
         p->have = true;
@@ -202,50 +200,6 @@ static int nth_best(const auto_state *a, int k, int *picked)
     return picked[k];
 }
 
-/* The domain index of the int value v in param i, or -1. */
-static int64_t index_of_int(const auto_state *a, int i, int64_t v)
-{
-    const domain *d = &a->m->params[i].dom;
-    uint64_t n = sspace_size(a->sp, i);
-    for (uint64_t k = 0; k < n; k++) {
-        value x = model_domain_at(d, k);
-        if (x.type == VT_INT && x.u.i == v)
-            return (int64_t)k;
-    }
-    return -1;
-}
-
-/* Neighbours of key: sspace_neighbours's, and (AUTO_NB_DOUBLE) each int param doubled or
- * halved where its domain has that value. Into a->nb; returns the count. */
-static int neighbours(auto_state *a, uint64_t key)
-{
-    int n = sspace_neighbours(a->sp, key, a->nb);
-    if (!knob("AUTO_NB_DOUBLE", 0))
-        return n;
-    uint64_t v[MODEL_MAX_PARAMS];
-    for (int i = 0; i < a->np; i++) {
-        sspace_decode(a->sp, key, v);
-        value x = model_domain_at(&a->m->params[i].dom, v[i]);
-        if (x.type != VT_INT)
-            continue;
-        int64_t targets[2] = {x.u.i * 2, x.u.i % 2 == 0 ? x.u.i / 2 : -1};
-        for (int t = 0; t < 2; t++) {
-            if (targets[t] < 0)
-                continue;
-            int64_t k = index_of_int(a, i, targets[t]);
-            if (k < 0 || (uint64_t)k + 1 == v[i] || (uint64_t)k == v[i] + 1)
-                continue; /* absent, or already a step */
-            uint64_t w[MODEL_MAX_PARAMS];
-            memcpy(w, v, sizeof(uint64_t) * (size_t)a->np);
-            w[i] = (uint64_t)k;
-            uint64_t nk = sspace_encode(a->sp, w);
-            if (sspace_valid(a->sp, nk))
-                a->nb[n++] = nk;
-        }
-    }
-    return n;
-}
-
 /* The unseen neighbours (one param one step) of the `top` best configurations, scored
  * into p. */
 static void neighbours_of_best(auto_state *a, strat_ctx *c, int top, pick *p)
@@ -255,223 +209,11 @@ static void neighbours_of_best(auto_state *a, strat_ctx *c, int top, pick *p)
         int i = nth_best(a, k, picked);
         if (i < 0)
             break;
-        int n = neighbours(a, a->okeys[i]);
+        int n = sspace_neighbours(a->sp, a->okeys[i], a->nb);
         for (int j = 0; j < n; j++)
             if (!auto_is_taken(a, c, a->nb[j]))
                 consider_key(a, c, p, a->nb[j]);
     }
-}
-
-
-/* The best measured configuration in each branch (a param of 2..BMAX values set to a value
- * the incumbent lacks), in rotation: its unseen neighbours scored into p. */
-static void branch_local(auto_state *a, strat_ctx *c, pick *p)
-{
-    int bmax = knob("AUTO_BL_MAX", 4), picked[1];
-    int b = nth_best(a, 0, picked);
-    if (b < 0)
-        return;
-    uint64_t inc[MODEL_MAX_PARAMS];
-    sspace_decode(a->sp, a->okeys[b], inc);
-    int nbr = 0;
-    int bp[256]; uint64_t bv[256];
-    for (int i = 0; i < a->np && nbr < 250; i++) {
-        uint64_t sz = sspace_size(a->sp, i);
-        if (sz < 2 || sz > (uint64_t)bmax)
-            continue;
-        for (uint64_t v = 0; v < sz; v++)
-            if (v != inc[i]) { bp[nbr] = i; bv[nbr] = v; nbr++; }
-    }
-    for (int t = 0; t < nbr && !p->have; t++) {
-        int j = (int)((a->branch_rot + (uint64_t)t) % (uint64_t)nbr);
-        int best = -1;
-        for (int o = 0; o < a->nobs; o++) {
-            if (!isfinite(a->ocost[o]))
-                continue;
-            sspace_decode(a->sp, a->okeys[o], a->vec);
-            if (a->vec[bp[j]] != bv[j])
-                continue;
-            if (best < 0 || a->ocost[o] < a->ocost[best])
-                best = o;
-        }
-        if (best < 0)
-            continue;
-        int n = sspace_neighbours(a->sp, a->okeys[best], a->nb);
-        for (int q = 0; q < n; q++)
-            if (!auto_is_taken(a, c, a->nb[q])) {
-                if (knob("AUTO_BL_STAY", 0)) {
-                    sspace_decode(a->sp, a->nb[q], a->vec);
-                    if (a->vec[bp[j]] != bv[j]) continue;
-                }
-                consider_key(a, c, p, a->nb[q]);
-            }
-        if (p->have)
-            a->branch_rot = (uint64_t)j + 1;
-    }
-}
-
-/* The unseen configurations one param (any other value; AUTO_SU_STEP=1: one step) away
- * from the surprise seed, scored into p. */
-static void surprise_pick(auto_state *a, strat_ctx *c, pick *p)
-{
-    uint64_t v[MODEL_MAX_PARAMS];
-    if (knob("AUTO_SU_STEP", 0)) {
-        int n = sspace_neighbours(a->sp, a->surp_key, a->nb);
-        for (int q = 0; q < n; q++)
-            if (!auto_is_taken(a, c, a->nb[q]))
-                consider_key(a, c, p, a->nb[q]);
-        return;
-    }
-    for (int i = 0; i < a->np; i++) {
-        uint64_t sz = sspace_size(a->sp, i);
-        for (uint64_t x = 0; x < sz; x++) {
-            sspace_decode(a->sp, a->surp_key, v);
-            if (v[i] == x)
-                continue;
-            v[i] = x;
-            uint64_t key = sspace_encode(a->sp, v);
-            if (sspace_valid(a->sp, key) && !auto_is_taken(a, c, key))
-                consider_key(a, c, p, key);
-        }
-    }
-}
-
-static uint64_t pattern_of(auto_state *a, uint64_t key)
-{
-    uint64_t v[MODEL_MAX_PARAMS], pat = 0;
-    sspace_decode(a->sp, key, v);
-    for (int i = 0; i < a->np; i++)
-        if (sspace_size(a->sp, i) == 2)
-            pat = pat * 2 + v[i];
-    return pat;
-}
-
-static void queue_flips(auto_state *a, uint64_t key, int fmax)
-{
-    uint64_t v[MODEL_MAX_PARAMS];
-    for (int i = 0; i < a->np; i++) {
-        uint64_t sz = sspace_size(a->sp, i);
-        if (sz < 2 || sz > (uint64_t)fmax)
-            continue;
-        for (uint64_t x = 0; x < sz && a->nflip < 64; x++) {
-            sspace_decode(a->sp, key, v);
-            if (v[i] == x)
-                continue;
-            v[i] = x;
-            uint64_t nk = sspace_encode(a->sp, v);
-            if (sspace_valid(a->sp, nk)) {
-                a->flipq[a->nflip++] = nk;
-                continue;
-            }
-            if (!knob("AUTO_FLIP_REPAIR", 0))
-                continue;
-            for (int j = 0; j < a->np; j++) { /* the flip with one other switch flipped */
-                if (j == i || sspace_size(a->sp, j) != 2)
-                    continue;
-                v[j] = 1 - v[j];
-                nk = sspace_encode(a->sp, v);
-                v[j] = 1 - v[j];
-                if (sspace_valid(a->sp, nk)) {
-                    a->flipq[a->nflip++] = nk;
-                    break;
-                }
-            }
-        }
-    }
-}
-
-void auto_flip_observe(auto_state *a, uint64_t key, double cost)
-{
-    int fmax = knob("AUTO_FLIP", 0);
-    if (fmax < 2 || !isfinite(cost))
-        return;
-    int patf = knob("AUTO_FLIP_PAT", 0);
-    if (patf > 0 && a->have_inc && !(cost < a->inc_cost) && cost > 0) {
-        uint64_t pat = pattern_of(a, key);
-        int j = 0;
-        while (j < a->npat && a->pat[j] != pat)
-            j++;
-        bool better = j == a->npat || cost < a->pat_cost[j];
-        if (j == a->npat && a->npat < 64)
-            a->pat[a->npat++] = pat;
-        if (j < 64 && better)
-            a->pat_cost[j] = cost;
-        if (better && pat != pattern_of(a, a->flipkey) && cost <= patf / 10.0 * a->inc_cost)
-            queue_flips(a, key, fmax);
-        return;
-    }
-    if (a->have_inc && !(cost < a->inc_cost))
-        return;
-    a->flipkey = key;
-    a->have_inc = true;
-    a->inc_cost = cost;
-    a->nflip = 0;
-    a->inc_at = a->nobs;
-    a->stall_done = false;
-    if (patf > 0) { /* the incumbent's pattern best too */
-        uint64_t pat = pattern_of(a, key);
-        int j = 0;
-        while (j < a->npat && a->pat[j] != pat)
-            j++;
-        if (j == a->npat && a->npat < 64)
-            a->pat[a->npat++] = pat;
-        if (j < 64)
-            a->pat_cost[j] = cost;
-    }
-    queue_flips(a, key, fmax);
-}
-
-/* The next queued flip of the incumbent not yet taken, into *key. */
-bool auto_flip_pick(auto_state *a, strat_ctx *c, uint64_t *key)
-{
-    int k = knob("AUTO_STALL_K", 0);
-    if (k > 0 && a->have_inc && !a->stall_done && a->nobs - a->inc_at >= k) {
-        a->stall_done = true;
-        int n = sspace_neighbours(a->sp, a->flipkey, a->nb);
-        for (int q = 0; q < n && a->nflip < 64; q++)
-            if (!auto_is_taken(a, c, a->nb[q]))
-                a->flipq[a->nflip++] = a->nb[q];
-    }
-    while (a->nflip > 0) {
-        uint64_t fk = a->flipq[0];
-        memmove(a->flipq, a->flipq + 1, sizeof(uint64_t) * (size_t)(a->nflip - 1));
-        a->nflip--;
-        if (!auto_is_taken(a, c, fk)) {
-            *key = fk;
-            return true;
-        }
-    }
-    return false;
-}
-
-void auto_surprise_observe(auto_state *a, strat_ctx *c, uint64_t key, double cost)
-{
-    double ratio = knob("AUTO_SU_RATIO", 0) / 10.0; /* 0: off */
-    if (ratio <= 0 || !a->model || !isfinite(cost) || a->sign == 0)
-        return;
-    double t = a->sign > 0 ? log(cost) : -log(-cost);
-    bool near = a->surp && params_apart(a, key, a->surp_key) <= 1;
-    if (near && t < (a->sign > 0 ? log(a->surp_cost) : -log(-a->surp_cost))) {
-        a->surp_key = key; /* the seed descends */
-        a->surp_cost = cost;
-        a->surp_left = knob("AUTO_SU_LEFT", 6);
-        return;
-    }
-    if (near)
-        a->surp_left--;
-    double mu, sd;
-    auto_features(a, c->set, key, a->cx);
-    forest_predict(a->model, a->cx, &mu, &sd);
-    double gap = knob("AUTO_SU_GAP", 7) / 10.0; /* within this (log) of the best target */
-    if (mu - t > log(ratio) && t < a->best_t + gap && (!a->surp || a->surp_left <= 0)) {
-        a->surp = true;
-        if (getenv("AUTO_DEBUG")) fprintf(stderr, "SURP at %d mu %.2f t %.2f best %.2f\n", a->nobs, mu, t, a->best_t);
-        a->surp_key = key;
-        a->surp_cost = cost;
-        a->surp_left = knob("AUTO_SU_LEFT", 6);
-    }
-    if (a->surp && a->surp_left <= 0)
-        a->surp = false;
 }
 
 /* The best unseen configuration over the space, or only where param `param` has domain
@@ -539,25 +281,14 @@ bool auto_model_pick(auto_state *a, strat_ctx *c, uint64_t *key)
     }
     if (!a->model || a->nobs < AUTO_YOUNG) /* nothing ran yet, or too little to trust: spread */
         return auto_spread_pick(a, c, key);
-    if (auto_flip_pick(a, c, key))
-        return true;
     a->picks++;
-    if (a->picks % (uint64_t)knob("AUTO_SE", AUTO_SPREAD_EVERY) == 0) /* exploration the model cannot argue with */
+    if (a->picks % AUTO_SPREAD_EVERY == 0) /* exploration the model cannot argue with */
         return auto_spread_pick(a, c, key);
     pick p = {.tree = -1, .model = a->model};
     if (a->picks % AUTO_COND_EVERY == 0)
         conditional_pick(a, c, &p);
-    else if (a->surp && a->picks % (uint64_t)knob("AUTO_SU_EVERY", 3) == 0)
-        surprise_pick(a, c, &p);
-    if (p.have)
-        ;
-    else if (a->picks % AUTO_LOCAL_EVERY == 0) {
-        int every = knob("AUTO_BL_EVERY", 0); /* of local turns, every Nth a branch-local pass */
-        if (every > 0 && (a->picks / AUTO_LOCAL_EVERY) % (uint64_t)every == 0)
-            branch_local(a, c, &p);
-        if (!p.have)
-            neighbours_of_best(a, c, AUTO_TOP_LOCAL, &p);
-    }
+    else if (a->picks % AUTO_LOCAL_EVERY == 0)
+        neighbours_of_best(a, c, AUTO_TOP_LOCAL, &p);
     if (!p.have) {
         /* Many in flight: the picks made before their outcomes return would all climb the
          * same peak of the expected improvement; each takes one tree's view instead. */
@@ -568,6 +299,5 @@ bool auto_model_pick(auto_state *a, strat_ctx *c, uint64_t *key)
     if (!p.have)
         return auto_spread_pick(a, c, key);
     *key = p.key;
-    if (getenv("AUTO_DEBUG")) fprintf(stderr, "PICK %llu kind=%s\n", (unsigned long long)a->picks, p.tree>=0?"ts":(a->picks % AUTO_COND_EVERY == 0)?"cond":(a->picks % AUTO_LOCAL_EVERY == 0)?"local":"ei");
     return true;
 }
