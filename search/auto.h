@@ -86,6 +86,12 @@ typedef struct auto_state {
     uint64_t flips[MODEL_MAX_PARAMS];
     int nflips;
     double *cx; /* scratch: one feature row */
+    /* Spread picks' prior: each param's domain indices whose values are ints of 2 or more
+     * and powers of two, ascending by value: p2idx[p2at[i] .. p2at[i + 1]) (p2val: the
+     * values). */
+    int *p2at;
+    uint64_t *p2idx;
+    int64_t *p2val;
     /* This batch's proposals (larger spaces: not yet pending in the driver). */
     const uint64_t *batch;
     int nbatch;

@@ -543,9 +543,13 @@ static int plateau_found(const sspace *sp, strategy st, double *mean)
     return found;
 }
 
-/* auto leaves the plateau for the needle in most seeds (13 of 21 when written, with the
- * best few that local passes start from 3 params apart and without), where random
- * sampling, for which the needle is 1 configuration of 10,000, almost never finds it. */
+/* auto leaves the plateau for the needle far more often than random sampling, for which
+ * the needle is 1 configuration of 10,000 (random: 0 of 21). In most seeds (13 or 14 of
+ * 21) until the spread picks' power-of-two prior; with it 8 of 21: the needle, a = 20 and
+ * b = 3, is no power of two, and half the spread picks' draws now are. That is the
+ * prior's price where an optimum away from powers of two is found by exploring
+ * (docs/results/2026-11-28d-search.md: on the recorded GPU landscapes it gains at every
+ * budget). */
 static void test_plateau(void **state)
 {
     (void)state;
@@ -555,7 +559,7 @@ static void test_plateau(void **state)
     int au = plateau_found(sp, STRAT_AUTO, &au_mean), rnd = plateau_found(sp, STRAT_RANDOM, &rnd_mean);
     print_message("plateau: the optimum found by auto in %d of %d seeds (mean %.3f), by random in %d (mean %.3f)\n", au,
                   PLATEAU_SEEDS, au_mean, rnd, rnd_mean);
-    assert_true(2 * au > PLATEAU_SEEDS);
+    assert_true(au >= 6);
     assert_true(rnd <= 2);
     assert_true(au_mean > rnd_mean);
     sspace_free(sp);
@@ -604,6 +608,33 @@ static void test_switch_flips(void **state)
     checked_free(c);
 }
 
+/* The spread picks' prior: of the design's points (10 per search, 21 seeds), far more
+ * have a and b at 0, 1 or a power of two than uniform draws would give (6 of 25 values of
+ * a, 6 of 20 of b: 7 % of points); half the draws are snapped to powers of two. */
+static void test_spread_prefers_powers_of_two(void **state)
+{
+    (void)state;
+    sspace *sp;
+    checked *c = load(&sp);
+    int hits = 0, points = 0;
+    for (int i = 0; i < SWITCH_SEEDS; i++) {
+        search_settings set = settings(STRAT_AUTO, (uint64_t)i);
+        set.budget = 25; /* a design of 10 */
+        uint64_t asked[25];
+        run_on(sp, &set, cost, asked, NULL);
+        for (int k = 0; k < 10; k++) {
+            int a, b, cc, d, e;
+            decode(asked[k], &a, &b, &cc, &d, &e);
+            hits += (a & (a - 1)) == 0 && (b & (b - 1)) == 0; /* 0, 1 or a power of two */
+            points++;
+        }
+    }
+    print_message("spread: %d of %d design points at powers of two\n", hits, points);
+    assert_true(hits * 10 > points * 3);
+    sspace_free(sp);
+    checked_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -617,6 +648,7 @@ int main(void)
         cmocka_unit_test(test_failure_chance),
         cmocka_unit_test(test_plateau),
         cmocka_unit_test(test_switch_flips),
+        cmocka_unit_test(test_spread_prefers_powers_of_two),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
