@@ -1,0 +1,4 @@
+. .devrun/setup.sh S5
+export OUT_SW=$OUT
+OUT=$OUT SWEEP_DEADLINE=480 bench/search/sweep.sh .devrun/sweep-half.txt 120 25,50,100,200 2>&1 | tail -70
+gzip -f $OUT/sweep.json
