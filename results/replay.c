@@ -4,8 +4,10 @@
  * recording stays usable when the listing order would differ); every valid
  * configuration must be in it. The simulated clock advances by what the recording says
  * each configuration cost, through the tuner's pipeline (run_once): its compile seconds
- * on one of `threads` compile threads the first time it is compiled (evaluated, or
- * screened by guided), its GPU seconds on the one GPU. */
+ * on one of `threads` compile threads the first time its binary is compiled (evaluated,
+ * or screened by guided; configurations that differ only in what reaches the kernel
+ * through the launch share a binary, compiled once, as the tuner does), its GPU seconds
+ * on the one GPU. */
 #include "replay.h"
 
 #include <math.h>
@@ -13,7 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
+#include "../base/arena.h"
 #include "../base/err.h"
+#include "../base/strbuf.h"
+#include "../compiler/plan.h"
 #include "../compiler/space.h"
 #include "prior.h"
 
@@ -41,14 +48,15 @@ typedef struct rec_entry {
     search_static st;
     bool has_static; /* st holds what the compile said (replay_static_of) */
     double gpu_seconds, compile_seconds;
+    uint64_t binary; /* the first ordinal whose variant is the same binary (itself when none before) */
 } rec_entry;
 
 typedef struct sim {
     const model *m;
     sspace *sp;
     rec_entry *by_ordinal;
-    bool *compiled;      /* per ordinal: its compile has been paid for in this run */
-    double *compiled_at; /* per ordinal, once compiled: when its compile ends */
+    bool *compiled;      /* per binary (its first ordinal): its compile has been paid for in this run */
+    double *compiled_at; /* per binary, once compiled: when its compile ends */
     double clock;        /* now, on the simulated clock */
     int threads;         /* compile threads */
     double *free_at;     /* per compile thread: when it is free */
@@ -69,6 +77,23 @@ static double compile_on_pool(sim *s, double seconds)
     return s->free_at[t];
 }
 
+/* When the binary of ordinal `o` is compiled: its compile goes on the pool the first
+ * time the run needs that binary; *paid (may be NULL) gets the compile seconds this call
+ * paid, 0 for a binary compiled or compiling already. */
+static double binary_ready(sim *s, uint64_t o, double *paid)
+{
+    uint64_t b = s->by_ordinal[o].binary;
+    double seconds = 0;
+    if (!s->compiled[b]) {
+        s->compiled[b] = true;
+        seconds = s->by_ordinal[o].compile_seconds;
+        s->compiled_at[b] = compile_on_pool(s, seconds);
+    }
+    if (paid)
+        *paid = seconds;
+    return s->compiled_at[b];
+}
+
 static double sim_clock(void *user)
 {
     return ((sim *)user)->clock;
@@ -80,10 +105,7 @@ static int sim_static(void *user, const uint64_t *keys, int n, search_static *ou
     for (int i = 0; i < n; i++) {
         uint64_t o = sspace_ordinal(s->sp, keys[i]);
         out[i] = s->by_ordinal[o].st;
-        if (!s->compiled[o]) { /* screening compiles occupy the compile threads too */
-            s->compiled[o] = true;
-            s->compiled_at[o] = compile_on_pool(s, s->by_ordinal[o].compile_seconds);
-        }
+        (void)binary_ready(s, o, NULL); /* screening compiles occupy the compile threads too */
     }
     return 0;
 }
@@ -163,6 +185,71 @@ static int load_recording(sim *s, const char *path, const cutune_tune_result *r)
     return CUTUNE_OK;
 }
 
+/* A configuration's binary as a 128-bit hash of what it compiles (its plan's name
+ * expression, -D macros and options: the identity session.c tells binaries apart by). */
+typedef struct binary_id {
+    XXH128_hash_t h;
+    uint64_t ordinal;
+} binary_id;
+
+static int by_binary(const void *pa, const void *pb)
+{
+    const binary_id *a = pa, *b = pb;
+    if (a->h.high64 != b->h.high64)
+        return a->h.high64 < b->h.high64 ? -1 : 1;
+    if (a->h.low64 != b->h.low64)
+        return a->h.low64 < b->h.low64 ? -1 : 1;
+    return (a->ordinal > b->ordinal) - (a->ordinal < b->ordinal);
+}
+
+/* Sets by_ordinal[o].binary for every configuration o: the first ordinal that plans the
+ * same binary, so that a run pays each binary's compile once, as the tuner does (a
+ * variant that differs from an earlier one only in its launch is not compiled again).
+ * The recording cannot say this: a converted one lists no macros. CUTUNE_OK,
+ * CUTUNE_ENOMEM, or CUTUNE_EEVAL when a configuration cannot be planned. */
+static int group_binaries(sim *s)
+{
+    uint64_t count = sspace_count(s->sp);
+    binary_id *ids = malloc(sizeof *ids * (size_t)(count ? count : 1));
+    value *vals = calloc((size_t)s->m->nparams + 1, sizeof(value));
+    arena *a = arena_new();
+    strbuf sb = STRBUF_INIT;
+    int rc = ids && vals && a ? CUTUNE_OK : CUTUNE_ENOMEM;
+    for (uint64_t o = 0; o < count && rc == CUTUNE_OK; o++) {
+        variant v;
+        eval_error err;
+        arena_reset(a);
+        sb_reset(&sb);
+        sspace_values(s->sp, sspace_at(s->sp, o), vals);
+        if (plan_variant(s->m, vals, a, &v, &err) < 0) {
+            rc = err_set(CUTUNE_EEVAL, "%s", err.message);
+            break;
+        }
+        sb_addn(&sb, v.name_expression, strlen(v.name_expression) + 1);
+        for (int i = 0; i < v.ndefines; i++)
+            sb_addn(&sb, v.defines[i], strlen(v.defines[i]) + 1);
+        for (int i = 0; i < v.noptions; i++)
+            sb_addn(&sb, v.options[i], strlen(v.options[i]) + 1);
+        if (!sb_ok(&sb)) {
+            rc = CUTUNE_ENOMEM;
+            break;
+        }
+        ids[o] = (binary_id){XXH3_128bits(sb_cstr(&sb), sb.len), o};
+    }
+    if (rc == CUTUNE_OK) {
+        qsort(ids, (size_t)count, sizeof *ids, by_binary);
+        for (uint64_t i = 0; i < count; i++) { /* sorted: each binary's first ordinal leads its run */
+            bool same = i > 0 && XXH128_isEqual(ids[i].h, ids[i - 1].h);
+            s->by_ordinal[ids[i].ordinal].binary = same ? s->by_ordinal[ids[i - 1].ordinal].binary : ids[i].ordinal;
+        }
+    }
+    sb_free(&sb);
+    arena_free(a);
+    free(vals);
+    free(ids);
+    return rc;
+}
+
 static int by_double(const void *pa, const void *pb)
 {
     double a = *(const double *)pa, b = *(const double *)pb;
@@ -184,6 +271,7 @@ static double quantile(const double *v, int n, double q)
 typedef struct flight {
     uint64_t key;
     double ready; /* when its compile ends */
+    double paid;  /* the compile seconds it paid: 0 when its binary was another's first */
     uint64_t seq; /* the order asked */
 } flight;
 
@@ -225,13 +313,8 @@ static int run_once(sim *s, const search_settings *settings, double true_best, c
             if (search_ask(se, asked, window - nflight, &n) < 0)
                 break;
             for (int i = 0; i < n; i++) {
-                uint64_t o = sspace_ordinal(s->sp, asked[i]);
-                if (!s->compiled[o]) {
-                    s->compiled[o] = true;
-                    s->compiled_at[o] = compile_on_pool(s, s->by_ordinal[o].compile_seconds);
-                }
-                double ready = s->compiled_at[o] > s->clock ? s->compiled_at[o] : s->clock;
-                fl[nflight++] = (flight){asked[i], ready, seq++};
+                double paid, at = binary_ready(s, sspace_ordinal(s->sp, asked[i]), &paid);
+                fl[nflight++] = (flight){asked[i], at > s->clock ? at : s->clock, paid, seq++};
             }
         }
         if (nflight == 0 || search_stopped(se))
@@ -247,7 +330,7 @@ static int run_once(sim *s, const search_settings *settings, double true_best, c
         double gpu = static_failure ? 0.0 : e->gpu_seconds;
         s->clock = (f.ready > s->clock ? f.ready : s->clock) + gpu;
         gpu_sum += gpu;
-        search_tell_seconds(se, e->compile_seconds, gpu);
+        search_tell_seconds(se, f.paid, gpu);
         if (e->has_static) /* what its compile said, as the tuner tells it, before the outcome */
             (void)search_tell_static(se, f.key, &e->st);
         if (static_failure)
@@ -298,7 +381,7 @@ int replay_run(const model *m, sspace *sp, const cutune_tune_result *recording, 
         rc = CUTUNE_ENOMEM;
         goto done;
     }
-    if ((rc = load_recording(&s, path, recording)) < 0)
+    if ((rc = load_recording(&s, path, recording)) < 0 || (rc = group_binaries(&s)) < 0)
         goto done;
     bool maximize = recording->summary.maximize;
     if (!(rep->objective_name = strdup(recording->summary.objective_name))) { /* the report's own: freed with it */

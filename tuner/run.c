@@ -182,7 +182,8 @@ static int search_done(void *user, const record *rec)
     search_run *sr = user;
     if (rec->m.resumed)
         return 0;
-    search_tell_seconds(sr->se, rec->m.cached ? 0.0 : rec->m.compile_seconds, rec->m.gpu_seconds);
+    /* what compiling it cost this run: nothing when its binary came from the cache or an earlier variant */
+    search_tell_seconds(sr->se, rec->m.cached || rec->m.duplicate ? 0.0 : rec->m.compile_seconds, rec->m.gpu_seconds);
     uint64_t key = key_of(sr, rec->v.ordinal);
     search_static st; /* what its compile said, told before its outcome */
     if (replay_static_of(rec, &st))

@@ -113,6 +113,40 @@ for tb in "2 1.2 1.0" "1 2.1 2.0"; do
 import json; d=json.load(open('$tmp/jt')); r=d['runs'][0]
 assert d['threads']==$1 and abs(r['simulated_seconds']-$2)<1e-9 and abs(r['bound_seconds']-$3)<1e-9, r"
 done
+# A binary is compiled once however many launches share it (a param `as none` reaches the
+# kernel through blockDim only): 8 configurations of 2 binaries (x), 0.5 s of compile and
+# 0.1 s of GPU each, on 1 thread. Compiles end at 0.5 (x = 1) and 1.0 (x = 2); the four of
+# x = 1 run from 0.5 to 0.9, those of x = 2 from 1.0 to 1.4. Bound max(2 * 0.5, 8 * 0.1) = 1.0.
+# (Charged per configuration it would be a wall of 4.1 and a bound of 4.0.)
+cat >"$tmp/launch.tune" <<'TUNE'
+kernel k from "k.cu" {
+    param t in [32, 64, 128, 256] as none;
+    param x in [1, 2];
+    block t; grid 1;
+    objective minimize time;
+}
+TUNE
+python3 - "$tmp" <<'PY2'
+import json, sys
+d = sys.argv[1]
+res = []
+for t in (32, 64, 128, 256):
+    for x in (1, 2):
+        ms = 1.0 + t / 1000 + x
+        res.append({"index": len(res), "params": {"t": t, "x": x}, "status": "ok", "objective": ms,
+                    "block": [t, 1, 1], "grid": [1, 1, 1],
+                    "time_ms": {"median": ms, "min": ms, "max": ms, "q1": ms, "q3": ms},
+                    "resources": {"registers": 32}, "occupancy": {"theoretical": 0.5},
+                    "gpu_seconds": 0.1, "compile_seconds": 0.5})
+json.dump({"format": "cutune-results", "version": 1, "spec": {"kernel": "k", "params": [
+    {"name": "t", "type": "int"}, {"name": "x", "type": "int"}]},
+    "objective": {"name": "time", "direction": "minimize"}, "results": res}, open(d + "/launch.json", "w"))
+PY2
+"$cutune" simulate "$tmp/launch.tune" --results "$tmp/launch.json" --strategy exhaustive --threads 1 \
+    --format json >"$tmp/jl" 2>"$tmp/err"
+check "launch-only params share a binary: one compile per binary (wall 1.4 s, bound 1.0 s)" python3 -c "
+import json; d=json.load(open('$tmp/jl')); r=d['runs'][0]
+assert r['evaluations']==8 and abs(r['simulated_seconds']-1.4)<1e-9 and abs(r['bound_seconds']-1.0)<1e-9, r"
 "$cutune" simulate "$s" --results "$tmp/full.json" --strategy random --budget 10 --threads 2 >"$tmp/out"
 check "text: the wall and the bound in the table" grep -qE '^ +1 +[0-9]+ +10 +0 .* 1\.2 +1  budget$' "$tmp/out"
 "$cutune" simulate "$s" --results "$tmp/full.json" --threads 0 2>"$tmp/err"; check "--threads 0: usage (2)" test $? -eq 2
