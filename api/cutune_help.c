@@ -76,8 +76,9 @@ static const help_entry help_entries[] = {
      "values, a recorded failure is a failed evaluation, and static information\n"
      "(compile errors, cannot launch, registers, occupancy) comes from the recording.\n"
      "Prints each run's best against the true best and the median and quartiles.\n"
-     "The simulated clock runs the tuner's pipeline: each variant's recorded compile\n"
-     "seconds on one of N compile threads, its GPU seconds on one GPU; each run's wall\n"
+     "The simulated clock runs the tuner's pipeline: each binary's recorded compile\n"
+     "seconds (once, however many configurations share it) on one of N compile\n"
+     "threads, each variant's GPU seconds on one GPU; each run's wall\n"
      "(seconds) is shown beside its bound, max(compile seconds / N, GPU seconds).\n"
      "Fails (exit 3) when the recording is of another spec or misses configurations.\n"
      "\n",
