@@ -232,3 +232,13 @@ const cutune_param_value *plan_typed_values(arena *a, const value *vals, const c
     }
     return out;
 }
+
+void plan_identity(strbuf *sb, const char *name_expression, const char *const *defines, int ndefines,
+                   const char *const *options, int noptions)
+{
+    sb_addn(sb, name_expression, strlen(name_expression) + 1);
+    for (int i = 0; i < ndefines; i++)
+        sb_addn(sb, defines[i], strlen(defines[i]) + 1);
+    for (int i = 0; i < noptions; i++)
+        sb_addn(sb, options[i], strlen(options[i]) + 1);
+}

@@ -7,6 +7,7 @@
 #ifndef CUTUNE_COMPILER_PLAN_H
 #define CUTUNE_COMPILER_PLAN_H
 
+#include "../base/strbuf.h"
 #include "eval.h"
 
 struct cutune_param_value; /* include/cutune/space.h */
@@ -27,6 +28,14 @@ typedef struct variant {
  * every string allocated in `a`. Returns 0, or -1 with *err when an expression fails
  * or a dimension is not positive (the message names the configuration). */
 int plan_variant(const model *m, const value *values, arena *a, variant *out, eval_error *err);
+
+/* plan_identity: appends to `sb` the bytes that make a variant's binary: its name
+ * expression, then its -D macros, then its options, each with its terminating NUL. Two
+ * variants of a spec compile to the same binary exactly when these bytes are equal: the
+ * compile session compiles each once (session.c) and a simulation charges each once
+ * (results/replay.c). */
+void plan_identity(strbuf *sb, const char *name_expression, const char *const *defines, int ndefines,
+                   const char *const *options, int noptions);
 
 /* plan_template_name: `kernel` with its template arguments evaluated for `values`
  * ("reduce<256, float>"), or `kernel` itself when has_targs is false. `values` may be

@@ -225,11 +225,8 @@ static int group_binaries(sim *s)
             rc = err_set(CUTUNE_EEVAL, "%s", err.message);
             break;
         }
-        sb_addn(&sb, v.name_expression, strlen(v.name_expression) + 1);
-        for (int i = 0; i < v.ndefines; i++)
-            sb_addn(&sb, v.defines[i], strlen(v.defines[i]) + 1);
-        for (int i = 0; i < v.noptions; i++)
-            sb_addn(&sb, v.options[i], strlen(v.options[i]) + 1);
+        plan_identity(&sb, v.name_expression, (const char *const *)v.defines, v.ndefines,
+                      (const char *const *)v.options, v.noptions);
         if (!sb_ok(&sb)) {
             rc = CUTUNE_ENOMEM;
             break;

@@ -120,11 +120,7 @@ static value *copy_values(arena *a, const value *vals, int n)
 static char *identity_of(arena *a, const cutune_variant *v, size_t *len)
 {
     strbuf sb = STRBUF_INIT;
-    sb_addn(&sb, v->name_expression, strlen(v->name_expression) + 1);
-    for (int i = 0; i < v->ndefines; i++)
-        sb_addn(&sb, v->defines[i], strlen(v->defines[i]) + 1);
-    for (int i = 0; i < v->noptions; i++)
-        sb_addn(&sb, v->options[i], strlen(v->options[i]) + 1);
+    plan_identity(&sb, v->name_expression, v->defines, v->ndefines, v->options, v->noptions);
     char *out = NULL;
     if (sb_ok(&sb)) {
         out = arena_alloc(a, sb.len);
