@@ -6,6 +6,7 @@
 
 #include "account.h"
 #include "../base/strbuf.h"
+#include "failures.h"
 #include "../base/trace.h"
 
 /* Compile errors among a tuning run's outcomes: all of them, and those whose NVRTC run
@@ -153,6 +154,7 @@ char *account_text(const cutune_tune_result *r)
     if (ce.all)
         sb_printf(sb, " (%llu of them did not compile)", (unsigned long long)ce.all);
     sb_printf(sb, "\n");
+    failures_where(sb, r);
     account_tied(sb, r);
     if (s->twins)
         sb_printf(sb,

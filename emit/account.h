@@ -1,7 +1,8 @@
 /* account.h - a tuning run's account as text (prefix account_): cutune_tune_account and
  * cutune_tune_warnings (api/cutune_tune.c), which `cutune SPEC` prints on stderr.
  *
- * The account: the device and the outcomes by kind (compile errors among the failures),
+ * The account: the device and the outcomes by kind (compile errors among the failures;
+ * where in the space the wrong variants, and those that failed on the GPU, lie: failures.h),
  * twins not run, where the time went (NVRTC, the GPU, the bound; the run's phases and
  * the GPU workers' time by what they did, as tables), the GPUs of a run on
  * several and their spread, the reference, the files, the search and the journal, and

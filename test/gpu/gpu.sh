@@ -14,6 +14,9 @@ gpu_tmp
 rc=$?
 cat "$tmp/out" "$tmp/err"
 [ $rc -eq 0 ] || { echo "FAIL: cutune exited $rc"; exit 1; }
+# The account says where the wrong variants lie: every BUG = 1 variant that ran, and only those.
+grep -qE '^the 4 wrong variants all have (.*, )?ITEMS 4, BUG 1(, .*)?; 4 of the 4 that ran with those values$' "$tmp/err" ||
+    { echo "FAIL: the account does not say the 4 wrong variants are those of BUG 1 (ITEMS 4)"; exit 1; }
 # --report: the run's page, the report's own elements only, with its winner.
 grep -qx "report: $tmp/r.html" "$tmp/err" || { echo "FAIL: --report did not say where the page went"; exit 1; }
 python3 "$src/test/report/check_html.py" "$tmp/r.html" || { echo "FAIL: the --report page (above)"; exit 1; }
