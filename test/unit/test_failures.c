@@ -33,22 +33,22 @@ static cutune_tune_result *results_of(const char *name, placing place)
                 const char *status = place(a, b, cs[k]);
                 bool ok = strcmp(status, "ok") == 0;
                 double ms = 1.0 + a * 0.1 + b + k * 0.01;
-                json_t *e = json_pack("{s:I, s:{s:i, s:i, s:s}, s:s, s:[i,i,i], s:[i,i,i], s:f, s:f}", "index",
-                                      (json_int_t)json_array_size(res), "params", "a", a, "b", b, "c", cs[k],
-                                      "status", status, "block", 32, 1, 1, "grid", 1, 1, 1, "gpu_seconds", 0.01,
-                                      "compile_seconds", 0.1);
+                json_t *e =
+                    json_pack("{s:I, s:{s:i, s:i, s:s}, s:s, s:[i,i,i], s:[i,i,i], s:f, s:f}", "index",
+                              (json_int_t)json_array_size(res), "params", "a", a, "b", b, "c", cs[k], "status", status,
+                              "block", 32, 1, 1, "grid", 1, 1, 1, "gpu_seconds", 0.01, "compile_seconds", 0.1);
                 if (ok) {
                     json_object_set_new(e, "objective", json_real(ms));
                     json_object_set_new(e, "time_ms",
-                                        json_pack("{s:f, s:f, s:f, s:f, s:f}", "median", ms, "min", ms, "max", ms,
-                                                  "q1", ms, "q3", ms));
+                                        json_pack("{s:f, s:f, s:f, s:f, s:f}", "median", ms, "min", ms, "max", ms, "q1",
+                                                  ms, "q3", ms));
                 }
                 json_array_append_new(res, e);
             }
-    json_t *doc = json_pack("{s:s, s:i, s:{s:s, s:[{s:s, s:s}, {s:s, s:s}, {s:s, s:s}]}, s:{s:s, s:s}, s:o}",
-                            "format", "cutune-results", "version", 1, "spec", "kernel", "k", "params", "name", "a",
-                            "type", "int", "name", "b", "type", "int", "name", "c", "type", "string", "objective",
-                            "name", "time", "direction", "minimize", "results", res);
+    json_t *doc = json_pack("{s:s, s:i, s:{s:s, s:[{s:s, s:s}, {s:s, s:s}, {s:s, s:s}]}, s:{s:s, s:s}, s:o}", "format",
+                            "cutune-results", "version", 1, "spec", "kernel", "k", "params", "name", "a", "type", "int",
+                            "name", "b", "type", "int", "name", "c", "type", "string", "objective", "name", "time",
+                            "direction", "minimize", "results", res);
     assert_non_null(doc);
     char path[128];
     snprintf(path, sizeof path, "%s/%s", tmpdir, name);
