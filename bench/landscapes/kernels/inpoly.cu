@@ -23,7 +23,7 @@
 // points differing); -G compiles them correctly, ptxas -O0 does not (the PTX is already
 // wrong), and compute-sanitizer's racecheck and synccheck find nothing. The recording
 // keeps them as wrong, as a search must step around them:
-// docs/results/2026-11-28e-gpu.md, D13.
+// docs/results/2026-11-28e-gpu.md, D13; a twelve-line kernel with the fault, D15.
 #ifndef TILE
 #define TILE 1
 #endif
