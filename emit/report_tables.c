@@ -3,9 +3,12 @@
  * comparison of several runs (files, sizes) side by side. */
 #include "report.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "failures.h"
 
 /* One cell of a figure of entry i (-1: an empty cell). */
 typedef enum field { F_OBJECTIVE, F_TIME, F_REGS, F_OCC, F_BLOCK, F_GRID, F_SPILLS, F_STATUS } field;
@@ -164,6 +167,21 @@ void report_summary(strbuf *o, arena *a, const report_run *run)
     for (size_t i = 0; i < t->n; i++)
         failed += r->records[i]->out != OUTCOME_OK;
     sb_printf(o, "<li>%zu of %zu variants failed%s.</li>\n", failed, t->n, failed ? " (below, by cause)" : "");
+    strbuf where = STRBUF_INIT; /* where the wrong ones, and those that failed on the GPU, lie */
+    failures_where(&where, r);
+    for (const char *l = sb_ok(&where) ? sb_cstr(&where) : ""; *l;) {
+        const char *end = strchr(l, '\n');
+        size_t len = end ? (size_t)(end - l) : strlen(l);
+        char *line = arena_strndup(a, l, len);
+        if (line) {
+            line[0] = (char)toupper((unsigned char)line[0]); /* a sentence of its own here */
+            sb_add(o, "<li>");
+            report_esc(o, line);
+            sb_add(o, ".</li>\n");
+        }
+        l += len + (end ? 1 : 0);
+    }
+    sb_free(&where);
     sb_add(o, "</ul>\n");
 }
 

@@ -127,12 +127,36 @@ check "the CSV: a variant without counters has empty hw: cells" \
 check "the CSV: another variant keeps its counters" grep -q $'^11,1,.*-DHEAVY=0,,79.04444270439424,' "$tmp/hw-note.csv"
 check "the CSV: the first hw: column after options" grep -q '^index,.*,options,hw:sm__warps_active' "$tmp/hw-note.csv"
 
+# ---- where the wrong variants lie (emit/failures.h): a sentence in the summary ----
+python3 - "$tmp/region.json" <<'PY2'
+import json, sys
+res = []
+for a in range(1, 7):
+    for b in (0, 1):
+        ok = not (b == 1 and a in (3, 4))
+        e = {"index": len(res), "params": {"a": a, "b": b}, "status": "ok" if ok else "wrong",
+             "reason": None if ok else "'y': 1 of 1 elements differ", "block": [32, 1, 1], "grid": [1, 1, 1]}
+        if ok:
+            t = 1.0 + a / 10 + b
+            e.update({"objective": t, "time_ms": {"median": t, "min": t, "max": t, "q1": t, "q3": t}})
+        res.append(e)
+json.dump({"format": "cutune-results", "version": 1,
+           "spec": {"kernel": "k", "params": [{"name": "a", "type": "int"}, {"name": "b", "type": "int"}]},
+           "objective": {"name": "time", "direction": "minimize"}, "results": res}, open(sys.argv[1], "w"))
+PY2
+"$cutune" report "$tmp/region.json" -o "$tmp/region.html" 2>"$tmp/err"
+check "a region of wrong variants: exit 0 ($(head -c 200 "$tmp/err"))" test $? -eq 0
+check "a region of wrong variants: the page is the report's own" check_html "$tmp/region.html"
+check "a region of wrong variants: said" grep -qF \
+    '<li>The 2 wrong variants all have a 3 or 4, b 1; 2 of the 2 that ran with those values.</li>' \
+    "$tmp/region.html"
+
 # ---- memory: valgrind over the hostile files and a run over sizes (not on a sanitizer
 # build, which valgrind cannot run) ----
 if command -v valgrind >/dev/null && ! ldd "$cutune" 2>/dev/null | grep -q libasan; then
     valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=9 "$cutune" report -q \
         "$tmp/hostile.json" "$tmp/zero.json" "$tmp/single.json" "$tmp/nowinner.json" "$src/test/emit/sizes.json" \
-        "$tmp/hw-note.json" \
+        "$tmp/hw-note.json" "$tmp/region.json" \
         -o "$tmp/vg.html" 2>"$tmp/vg"
     check "under valgrind: no memory errors, no leaks" test $? -eq 0 || cat "$tmp/vg"
 else
