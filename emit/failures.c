@@ -23,6 +23,17 @@ static bool ran(outcome o)
     return o == OUTCOME_OK || wrong(o) || failed_on_gpu(o);
 }
 
+static bool compile_error(outcome o)
+{
+    return o == OUTCOME_COMPILE_ERROR;
+}
+
+/* Whether a variant was planned and given to the compiler (every outcome but not run). */
+static bool compiled_or_not(outcome o)
+{
+    return o != OUTCOME_NOT_RUN;
+}
+
 /* Orders values: by type, then numbers by value, strings by their bytes. */
 static int value_order(const value *a, const value *b)
 {
@@ -96,15 +107,18 @@ static void describe(strbuf *sb, const char *name, const value **vals, size_t k,
     }
 }
 
-/* The line for the records that pass `bad` (failures.h), described as `what`. */
-static void where(strbuf *sb, const cutune_tune_result *r, bool (*bad)(outcome), const char *what)
+/* The line for the records that pass `bad` (failures.h), described as `what`, against
+ * those that pass `base` (the variants that could have failed so; `bad` implies it),
+ * described by `verb` ("that ran"; NULL: nothing). */
+static void where(strbuf *sb, const cutune_tune_result *r, bool (*bad)(outcome), bool (*base)(outcome),
+                  const char *what, const char *verb)
 {
     uint64_t nbad = 0, nran = 0;
     for (uint64_t i = 0; i < r->n; i++) {
         if (!r->records[i]->vals)
             return; /* every record holds its typed values; one that does not: say nothing */
         nbad += bad(r->records[i]->out);
-        nran += ran(r->records[i]->out);
+        nran += base(r->records[i]->out);
     }
     int np = r->nparams;
     if (nbad < 2 || nbad == nran || np <= 0)
@@ -116,14 +130,14 @@ static void where(strbuf *sb, const cutune_tune_result *r, bool (*bad)(outcome),
         ok = (set[p] = malloc(sizeof **set * (size_t)nbad)) != NULL;
         if (ok) {
             count[p] = values_of(r, p, bad, set[p]);
-            of[p] = values_of(r, p, ran, all);
+            of[p] = values_of(r, p, base, all);
             any |= narrow[p] = count[p] < of[p];
         }
     }
     if (ok && any) {
         uint64_t region = 0;
         for (uint64_t i = 0; i < r->n; i++)
-            region += ran(r->records[i]->out) && in_region(r->records[i], np, narrow, set, count);
+            region += base(r->records[i]->out) && in_region(r->records[i], np, narrow, set, count);
         sb_printf(sb, "the %llu %s all have ", (unsigned long long)nbad, what);
         bool first = true;
         for (int p = 0; p < np; p++)
@@ -132,8 +146,8 @@ static void where(strbuf *sb, const cutune_tune_result *r, bool (*bad)(outcome),
                 describe(sb, r->param_names[p], set[p], count[p], of[p]);
                 first = false;
             }
-        sb_printf(sb, "; %llu of the %llu that ran with those values\n", (unsigned long long)nbad,
-                  (unsigned long long)region);
+        sb_printf(sb, "; %llu of the %llu %s%swith those values\n", (unsigned long long)nbad,
+                  (unsigned long long)region, verb ? verb : "", verb ? " " : "");
     }
     for (int p = 0; set && p < np; p++)
         free(set[p]);
@@ -146,6 +160,7 @@ static void where(strbuf *sb, const cutune_tune_result *r, bool (*bad)(outcome),
 
 void failures_where(strbuf *sb, const cutune_tune_result *r)
 {
-    where(sb, r, wrong, "wrong variants");
-    where(sb, r, failed_on_gpu, "variants that failed on the GPU");
+    where(sb, r, compile_error, compiled_or_not, "variants that did not compile", NULL);
+    where(sb, r, wrong, ran, "wrong variants", "that ran");
+    where(sb, r, failed_on_gpu, ran, "variants that failed on the GPU", "that ran");
 }

@@ -1,6 +1,6 @@
 /* test_failures.c - where a run's failed variants lie (emit/failures.h), through the
  * account text a run prints (cutune_tune_account): results files written here, of a
- * space a x b x c, whose wrong and crashed variants are placed by the test; the line
+ * space a x b x c, whose wrong, crashed and uncompiled variants are placed by the test; the line
  * must name exactly the params the failures do not spread over, their values, and how
  * many of the variants that ran with those values failed. */
 #include <jansson.h>
@@ -128,6 +128,29 @@ static void test_counts_the_region(void **state)
     cutune_tune_result_free(r);
 }
 
+/* Compile errors at c = "y" with a >= 5 (4 of them), one wrong variant (no line for it):
+ * the compile errors are placed against every variant given to the compiler. */
+static const char *unbuilt(int a, int b, const char *c)
+{
+    (void)b;
+    if (a >= 5 && strcmp(c, "y") == 0)
+        return "compile error";
+    return a == 1 && b == 0 && strcmp(c, "x") == 0 ? "wrong" : "ok";
+}
+
+static void test_names_compile_errors(void **state)
+{
+    (void)state;
+    cutune_tune_result *r = results_of("unbuilt.json", unbuilt);
+    char *line = line_with(r, "did not compile");
+    assert_non_null(line);
+    assert_string_equal(line, "the 4 variants that did not compile all have a 5 or 6, c \"y\"; 4 of the 4 with those "
+                              "values");
+    free(line);
+    assert_null(line_with(r, "wrong variants"));
+    cutune_tune_result_free(r);
+}
+
 /* No line: one wrong variant; wrong ones spread over every value; everything wrong. */
 static const char *one(int a, int b, const char *c)
 {
@@ -165,6 +188,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names_the_region),
         cmocka_unit_test(test_counts_the_region),
+        cmocka_unit_test(test_names_compile_errors),
         cmocka_unit_test(test_says_nothing_without_a_pattern),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
