@@ -2,6 +2,7 @@
  * stderr after a run, for any application. */
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "account.h"
@@ -167,13 +168,16 @@ char *account_text(const cutune_tune_result *r)
     if (s->profiled > 0)
         sb_printf(sb, "profiling: %llu variants' hardware counters in %.2f s, after the tuning below\n",
                   (unsigned long long)s->profiled, s->profile_seconds);
+    char counts[96] = "binaries not recorded"; /* a results file written before they were */
+    if (s->compiled != UINT64_MAX && s->cached != UINT64_MAX)
+        snprintf(counts, sizeof counts, "%llu compiled, %llu cached",
+                 (unsigned long long)(s->compiled > ce.fresh ? s->compiled - ce.fresh : 0),
+                 (unsigned long long)(s->cached > ce.cached ? s->cached - ce.cached : 0));
     sb_printf(sb,
-              "wall %.2f s: compile %.2f s of NVRTC time on %d threads (%llu compiled, %llu cached), GPU "
+              "wall %.2f s: compile %.2f s of NVRTC time on %d threads (%s), GPU "
               "%.2f s (%.2f s timing); %.1f variants/s; %.2fx the bound max(compile/threads, GPU)\n",
-              wall, s->compile_seconds, s->threads,
-              (unsigned long long)(s->compiled > ce.fresh ? s->compiled - ce.fresh : 0),
-              (unsigned long long)(s->cached > ce.cached ? s->cached - ce.cached : 0), s->gpu_seconds,
-              s->timing_seconds, wall > 0 ? (double)s->variants / wall : 0.0, bound > 0 ? wall / bound : 0.0);
+              wall, s->compile_seconds, s->threads, counts, s->gpu_seconds, s->timing_seconds,
+              wall > 0 ? (double)s->variants / wall : 0.0, bound > 0 ? wall / bound : 0.0);
     account_phases(sb, s);
     if (s->ndevices > 1)
         account_devices(sb, r);

@@ -490,6 +490,11 @@ static void load_header(loader *ld, json_t *root)
     s->gpu_seconds = record_num(json_object_get(sum, "gpu_seconds"), 0);
     s->timing_seconds = record_num(json_object_get(sum, "timing_seconds"), 0);
     s->threads = (int)record_int(json_object_get(sum, "threads"), 0);
+    /* absent (files written before 2026-11-28) or not a count: UINT64_MAX, "not recorded" */
+    int64_t compiled = record_int(json_object_get(sum, "compiled"), -1);
+    int64_t cached = record_int(json_object_get(sum, "cached"), -1);
+    s->compiled = compiled >= 0 ? (uint64_t)compiled : UINT64_MAX;
+    s->cached = cached >= 0 ? (uint64_t)cached : UINT64_MAX;
     s->interrupted = json_is_true(json_object_get(sum, "interrupted"));
     s->resumed = (uint64_t)record_int(json_object_get(sum, "resumed"), 0);
     s->first_variant_seconds = record_num(json_object_get(sum, "first_variant_seconds"), 0); /* absent: 0 */

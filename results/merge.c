@@ -423,8 +423,8 @@ static json_t *merged_root(const input *in, int n, const entry *e, size_t m, con
         json_array_append_new(from, json_string(in[k].path));
     json_object_set_new(set, "merged_from", from);
     double wall = 0, compile = 0, compile_wall = 0, gpu = 0, timing = 0, profile = 0, first = 0;
-    json_int_t threads = 0;
-    bool interrupted = false;
+    json_int_t threads = 0, compiled = 0, cached = 0;
+    bool interrupted = false, counted = true; /* counted: every shard recorded its compile counts */
     for (int k = 0; k < n; k++) {
         const cutune_tune_summary *s = &in[k].r->summary;
         wall = fmax(wall, s->wall_seconds);
@@ -434,6 +434,9 @@ static json_t *merged_root(const input *in, int n, const entry *e, size_t m, con
         timing += s->timing_seconds;
         profile += s->profile_seconds;
         threads = threads > s->threads ? threads : s->threads;
+        counted = counted && s->compiled != UINT64_MAX && s->cached != UINT64_MAX;
+        compiled += counted ? (json_int_t)s->compiled : 0;
+        cached += counted ? (json_int_t)s->cached : 0;
         interrupted = interrupted || s->interrupted;
         if (s->first_variant_seconds > 0 && (first == 0 || s->first_variant_seconds < first))
             first = s->first_variant_seconds;
@@ -451,6 +454,13 @@ static json_t *merged_root(const input *in, int n, const entry *e, size_t m, con
     json_object_set_new(sum, "gpu_seconds", json_real(gpu));
     json_object_set_new(sum, "timing_seconds", json_real(timing));
     json_object_set_new(sum, "threads", json_integer(threads));
+    if (counted) {
+        json_object_set_new(sum, "compiled", json_integer(compiled));
+        json_object_set_new(sum, "cached", json_integer(cached));
+    } else { /* one shard did not record them: the merge does not either */
+        json_object_del(sum, "compiled");
+        json_object_del(sum, "cached");
+    }
     json_object_set_new(sum, "interrupted", json_boolean(interrupted));
     json_object_set_new(sum, "profiled", json_integer(counts->profiled));
     json_object_set_new(sum, "profile_seconds", json_real(profile));

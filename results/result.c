@@ -200,8 +200,9 @@ int result_adopt_size(cutune_tune_result *parent, cutune_tune_result *size)
         p->work_seconds[w] += s->work_seconds[w];
     if (!p->profile_note) /* the size's strings: it lives as long as the parent */
         p->profile_note = s->profile_note;
-    p->compiled += s->compiled;
-    p->cached += s->cached;
+    /* UINT64_MAX: not recorded (a size loaded from a file written before the counts were) */
+    p->compiled = p->compiled == UINT64_MAX || s->compiled == UINT64_MAX ? UINT64_MAX : p->compiled + s->compiled;
+    p->cached = p->cached == UINT64_MAX || s->cached == UINT64_MAX ? UINT64_MAX : p->cached + s->cached;
     p->resumed += s->resumed;
     p->journal_ignored += s->journal_ignored;
     if (!p->journal_ignored_why) /* the size's strings: it lives as long */

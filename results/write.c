@@ -147,6 +147,10 @@ static json_t *root_of(const cutune_tune_result *r, const char *version)
     json_object_set_new(sum, "gpu_seconds", record_number(s->gpu_seconds));
     json_object_set_new(sum, "timing_seconds", record_number(s->timing_seconds));
     json_object_set_new(sum, "threads", json_integer(s->threads));
+    if (s->compiled != UINT64_MAX && s->cached != UINT64_MAX) { /* else read from a file without them */
+        json_object_set_new(sum, "compiled", json_integer((json_int_t)s->compiled));
+        json_object_set_new(sum, "cached", json_integer((json_int_t)s->cached));
+    }
     json_object_set_new(sum, "interrupted", json_boolean(s->interrupted));
     json_object_set_new(sum, "resumed", json_integer((json_int_t)s->resumed));
     json_object_set_new(sum, "twins", json_integer((json_int_t)s->twins));

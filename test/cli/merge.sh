@@ -56,6 +56,18 @@ check "-o -: stderr says where" grep -q "^results: standard output$" "$tmp/err"
 
 s3=$tmp/report-sum_matrix-h100-3
 s2=$tmp/report-sum_matrix-h100-2
+# The compile counts (summary.compiled, .cached) add up when every shard has them, and
+# are left out when one lacks them (a file written before them): never a made-up zero.
+mkdir -p "$tmp/counts"
+edit "$s2/shard-0-of-2.json" "$tmp/counts/shard-0-of-2.json" "d['summary'].update(compiled=5, cached=1)"
+edit "$s2/shard-1-of-2.json" "$tmp/counts/shard-1-of-2.json" "d['summary'].update(compiled=7, cached=2)"
+"$cutune" merge -q "$tmp/counts"/shard-*.json -o "$tmp/counts.json"
+check "compile counts: the shards' added up" python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['summary']
+assert (s['compiled'], s['cached']) == (12, 3), s" "$tmp/counts.json"
+cp "$s2/shard-1-of-2.json" "$tmp/counts/shard-1-of-2.json"
+"$cutune" merge -q "$tmp/counts"/shard-*.json -o "$tmp/counts-part.json"
+check "compile counts: left out when a shard lacks them" python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['summary']
+assert 'compiled' not in s and 'cached' not in s, s" "$tmp/counts-part.json"
 # ---- a missing shard: refused, or --partial ----
 "$cutune" merge "$s3/shard-0-of-3.json" "$s3/shard-2-of-3.json" -o "$tmp/out.json" 2>"$tmp/err"
 check "a missing shard: 2" test $? -eq 2

@@ -2,7 +2,8 @@
  * phase, the loop's overlay while busy, time measured elsewhere split without ever
  * counting more than the wait; and a run's account as a results file carries it and the
  * account text prints it (cutune_tune_account): phases and GPU work as tables whose rows
- * add up to their totals, what a file says checked as untrusted. */
+ * add up to their totals, what a file says checked as untrusted; the compile counts as
+ * recorded, or "not recorded". */
 #include <jansson.h>
 #include <math.h>
 #include <setjmp.h>
@@ -257,6 +258,74 @@ static void test_untrusted_account(void **state)
     cutune_tune_result_free(old);
 }
 
+/* The summary with `compiled` and `cached` set to these JSON values (stolen; NULL: left
+ * out), written to tmpdir/NAME and loaded. */
+static cutune_tune_result *with_counts(const char *name, json_t *compiled, json_t *cached)
+{
+    json_error_t jerr;
+    json_t *root = json_load_file(RECORDED, 0, &jerr);
+    assert_non_null(root);
+    json_t *sum = json_object_get(root, "summary");
+    if (compiled)
+        json_object_set_new(sum, "compiled", compiled);
+    if (cached)
+        json_object_set_new(sum, "cached", cached);
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    assert_int_equal(json_dump_file(root, path, 0), 0);
+    json_decref(root);
+    cutune_tune_result *r = NULL;
+    if (cutune_results_load(&r, path) != CUTUNE_OK)
+        fail_msg("%s: %s", path, cutune_last_error());
+    return r;
+}
+
+/* The account's compile counts: as the file records them, through a write and a load;
+ * "not recorded" for a file without them (every file before them) or with a count that
+ * is none, never a zero the run did not have. */
+static void test_account_compile_counts(void **state)
+{
+    (void)state;
+    cutune_tune_result *r = with_counts("counts.json", json_integer(12), json_integer(3));
+    char *text = NULL;
+    assert_int_equal(cutune_tune_account(&text, r), CUTUNE_OK);
+    assert_non_null(strstr(line_of(text, "wall "), "threads (12 compiled, 3 cached), GPU"));
+    cutune_free(text);
+    char path[128];
+    snprintf(path, sizeof path, "%s/counts-again.json", tmpdir);
+    assert_int_equal(cutune_tune_write_results(r, path), CUTUNE_OK);
+    cutune_tune_result *back = NULL;
+    assert_int_equal(cutune_results_load(&back, path), CUTUNE_OK);
+    assert_true(cutune_tune_summary_of(back)->compiled == 12 && cutune_tune_summary_of(back)->cached == 3);
+    cutune_tune_result_free(back);
+    cutune_tune_result_free(r);
+
+    struct {
+        const char *name;
+        json_t *compiled, *cached;
+    } none[] = {
+        {"old.json", NULL, NULL},
+        {"negative.json", json_integer(-4), json_integer(3)},
+        {"string.json", json_integer(5), json_string("many")},
+    };
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) {
+        r = with_counts(none[i].name, none[i].compiled, none[i].cached);
+        assert_int_equal(cutune_tune_account(&text, r), CUTUNE_OK);
+        if (!strstr(line_of(text, "wall "), "threads (binaries not recorded), GPU"))
+            fail_msg("%s: %s", none[i].name, line_of(text, "wall "));
+        cutune_free(text);
+        /* written again, still without them: not a -1 in the file */
+        snprintf(path, sizeof path, "%s/again-%s", tmpdir, none[i].name);
+        assert_int_equal(cutune_tune_write_results(r, path), CUTUNE_OK);
+        json_error_t jerr;
+        json_t *root = json_load_file(path, 0, &jerr);
+        assert_non_null(root);
+        assert_null(json_object_get(json_object_get(root, "summary"), "compiled"));
+        json_decref(root);
+        cutune_tune_result_free(r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -267,6 +336,7 @@ int main(void)
         cmocka_unit_test(test_process_age),
         cmocka_unit_test(test_account_tables_add_up),
         cmocka_unit_test(test_untrusted_account),
+        cmocka_unit_test(test_account_compile_counts),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
