@@ -64,6 +64,9 @@ if best is not None:
     check("the winner has the best objective", all(w["objective"] >= r["objective"] for r in ok))
 check("counts: 4 wrong, 3 cannot launch (got %s wrong, %s)" % (d["summary"]["wrong"], d["summary"]["unlaunchable"]),
       d["summary"]["wrong"] == 4 and d["summary"]["unlaunchable"] == 3)
+check("summary records the compile counts (got %r, %r)" % (d["summary"].get("compiled"), d["summary"].get("cached")),
+      isinstance(d["summary"].get("compiled"), int) and isinstance(d["summary"].get("cached"), int)
+      and d["summary"]["compiled"] + d["summary"]["cached"] >= 1)
 check("settings.reference names the configuration (got %r)" % d["settings"]["reference"],
       (d["settings"]["reference"] or "").startswith("configuration"))
 for f in fails:
