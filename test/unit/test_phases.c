@@ -139,16 +139,23 @@ static void test_process_age(void **state)
 
 #include "scratch.h"
 
-/* The recording with `phases` and `gpu_work` (JSON objects, stolen) in its summary,
- * written to tmpdir/NAME and loaded. */
-static cutune_tune_result *with_account(const char *name, json_t *phases_obj, json_t *work_obj)
+/* The recording with `fields` (a JSON object, stolen; each member set in its summary,
+ * a null member left out), written to tmpdir/NAME and loaded. */
+static cutune_tune_result *with_summary(const char *name, json_t *fields)
 {
     json_error_t jerr;
     json_t *root = json_load_file(RECORDED, 0, &jerr);
     assert_non_null(root);
+    assert_non_null(fields);
     json_t *sum = json_object_get(root, "summary");
-    json_object_set_new(sum, "phases", phases_obj);
-    json_object_set_new(sum, "gpu_work", work_obj);
+    const char *key;
+    json_t *v;
+    json_object_foreach(fields, key, v)
+    {
+        if (!json_is_null(v))
+            json_object_set(sum, key, v);
+    }
+    json_decref(fields);
     char path[128];
     snprintf(path, sizeof path, "%s/%s", tmpdir, name);
     assert_int_equal(json_dump_file(root, path, 0), 0);
@@ -157,6 +164,12 @@ static cutune_tune_result *with_account(const char *name, json_t *phases_obj, js
     if (cutune_results_load(&r, path) != CUTUNE_OK)
         fail_msg("%s: %s", path, cutune_last_error());
     return r;
+}
+
+/* The recording with `phases` and `gpu_work` (JSON objects, stolen) in its summary. */
+static cutune_tune_result *with_account(const char *name, json_t *phases_obj, json_t *work_obj)
+{
+    return with_summary(name, json_pack("{s:o, s:o}", "phases", phases_obj, "gpu_work", work_obj));
 }
 
 /* The line of `text` that begins with `start` (after its indent), or fails. */
@@ -259,25 +272,11 @@ static void test_untrusted_account(void **state)
 }
 
 /* The summary with `compiled` and `cached` set to these JSON values (stolen; NULL: left
- * out), written to tmpdir/NAME and loaded. */
+ * out). */
 static cutune_tune_result *with_counts(const char *name, json_t *compiled, json_t *cached)
 {
-    json_error_t jerr;
-    json_t *root = json_load_file(RECORDED, 0, &jerr);
-    assert_non_null(root);
-    json_t *sum = json_object_get(root, "summary");
-    if (compiled)
-        json_object_set_new(sum, "compiled", compiled);
-    if (cached)
-        json_object_set_new(sum, "cached", cached);
-    char path[128];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    assert_int_equal(json_dump_file(root, path, 0), 0);
-    json_decref(root);
-    cutune_tune_result *r = NULL;
-    if (cutune_results_load(&r, path) != CUTUNE_OK)
-        fail_msg("%s: %s", path, cutune_last_error());
-    return r;
+    return with_summary(name, json_pack("{s:o, s:o}", "compiled", compiled ? compiled : json_null(), "cached",
+                                        cached ? cached : json_null()));
 }
 
 /* The account's compile counts: as the file records them, through a write and a load;
